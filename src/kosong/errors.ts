@@ -1,0 +1,58 @@
+/**
+ * Typed errors of the LLM layer. Every provider maps its SDK's errors onto these, so everything
+ * above `src/kosong/providers/` reasons about failures without knowing the vendor.
+ */
+
+export class ChatProviderError extends Error {
+  override name = 'ChatProviderError';
+}
+
+/** The connection failed or broke (refused, reset, dropped mid-stream). */
+export class APIConnectionError extends ChatProviderError {
+  override name = 'APIConnectionError';
+  /** Set by the soul when its one connection-recovery attempt has been spent on this error. */
+  recoveryExhausted = false;
+}
+
+/** The request did not finish in time. */
+export class APITimeoutError extends ChatProviderError {
+  override name = 'APITimeoutError';
+  recoveryExhausted = false;
+}
+
+/** The server answered with an HTTP error status. */
+export class APIStatusError extends ChatProviderError {
+  override name = 'APIStatusError';
+  constructor(
+    message: string,
+    readonly statusCode: number,
+    readonly requestId: string | null = null,
+    /** Delay the server asked for (`Retry-After` / `retry-after-ms`), in milliseconds. */
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The model produced nothing usable (no content and no tool calls, or thinking only). */
+export class APIEmptyResponseError extends ChatProviderError {
+  override name = 'APIEmptyResponseError';
+}
+
+/** Parses a `Retry-After` header (seconds or HTTP date) or `retry-after-ms` into milliseconds. */
+export function parseRetryAfter(headers: { get(name: string): string | null } | undefined | null): number | null {
+  if (!headers) return null;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/** True for the error an aborted AbortSignal produces (ours or the platform's). */
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError');
+}

@@ -1,0 +1,113 @@
+import { isAbortError } from './errors.js';
+import { generate } from './generate.js';
+import type { Message, StreamedPart, TokenUsage, ToolCall } from './message.js';
+import type { ChatProvider } from './provider.js';
+import { type ToolResult, type Toolset, toolError } from './tool.js';
+
+export interface StepOptions {
+  signal?: AbortSignal | undefined;
+  onMessagePart?: ((part: StreamedPart) => void) | undefined;
+  /** Each tool result as soon as it exists (not in call order). */
+  onToolResult?: ((result: ToolResult) => void) | undefined;
+}
+
+export interface StepResult {
+  id: string | null;
+  message: Message;
+  usage: TokenUsage | null;
+  toolCalls: ToolCall[];
+  /** Waits for every tool and returns the results in call order. */
+  toolResults(): Promise<ToolResult[]>;
+}
+
+/**
+ * One step: a model call whose tool calls are dispatched to the toolset the moment each completes
+ * in the stream, so tools run while the model is still talking. If generation fails or is aborted,
+ * or the wait for results is, every unfinished tool is aborted and awaited before the error is
+ * rethrown: nothing is left running.
+ */
+export async function step(
+  provider: ChatProvider,
+  systemPrompt: string,
+  toolset: Toolset,
+  history: readonly Message[],
+  options: StepOptions = {},
+): Promise<StepResult> {
+  const { signal, onMessagePart, onToolResult } = options;
+  const tools = new AbortController();
+  const abortTools = (): void => tools.abort(signal?.reason);
+  signal?.addEventListener('abort', abortTools, { once: true });
+  let settleStream!: (clean: boolean) => void;
+  const streamOutcome = new Promise<boolean>((resolve) => {
+    settleStream = resolve;
+  });
+  const dispatch = { signal: tools.signal, streamOutcome };
+  const toolCalls: ToolCall[] = [];
+  const futures: Promise<ToolResult>[] = [];
+
+  const onToolCall = (call: ToolCall): void => {
+    toolCalls.push(call);
+    const outcome = safeHandle(toolset, call, dispatch);
+    if (outcome instanceof Promise) {
+      futures.push(onToolResult ? outcome.then((result) => (onToolResult(result), result)) : outcome);
+    } else {
+      onToolResult?.(outcome);
+      futures.push(Promise.resolve(outcome));
+    }
+  };
+
+  const cancelAll = async (reason: unknown): Promise<void> => {
+    tools.abort(reason);
+    await Promise.allSettled(futures);
+    signal?.removeEventListener('abort', abortTools);
+  };
+
+  let generated: Awaited<ReturnType<typeof generate>>;
+  try {
+    generated = await generate(provider, systemPrompt, toolset.tools, history, { signal, onMessagePart, onToolCall });
+  } catch (error) {
+    settleStream(false);
+    await cancelAll(error);
+    throw error;
+  }
+  settleStream(true);
+
+  return {
+    id: generated.id,
+    message: generated.message,
+    usage: generated.usage,
+    toolCalls,
+    async toolResults(): Promise<ToolResult[]> {
+      try {
+        const results: ToolResult[] = [];
+        for (const future of futures) results.push(await future);
+        signal?.throwIfAborted();
+        signal?.removeEventListener('abort', abortTools);
+        return results;
+      } catch (error) {
+        await cancelAll(error);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Enforces the toolset contract: whatever happens inside `handle`, the step gets a result. */
+function safeHandle(
+  toolset: Toolset,
+  call: ToolCall,
+  dispatch: Parameters<Toolset['handle']>[1],
+): ToolResult | Promise<ToolResult> {
+  const asResult = (error: unknown): ToolResult => ({
+    tool_call_id: call.id,
+    return_value: isAbortError(error)
+      ? toolError('The tool call was cancelled.', 'Cancelled')
+      : toolError(`Error running tool: ${error instanceof Error ? error.message : String(error)}`, 'Tool runtime error'),
+  });
+  try {
+    const outcome = toolset.handle(call, dispatch);
+    return outcome instanceof Promise ? outcome.catch(asResult) : outcome;
+  } catch (error) {
+    return asResult(error);
+  }
+}
