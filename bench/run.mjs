@@ -17,7 +17,8 @@ for (const file of files) {
   for (const row of await mod.default()) rows.push({ suite: file.replace('.bench.mjs', ''), ...row });
 }
 
-const fmt = (n) => (typeof n !== 'number' ? '' : n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toPrecision(3));
+const fmt = (n) =>
+  typeof n !== 'number' ? '' : n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toPrecision(3);
 const table = rows.map((r) => ({
   suite: r.suite,
   benchmark: r.name,
@@ -27,7 +28,9 @@ const table = rows.map((r) => ({
   ok: r.ok === undefined ? '' : r.ok ? 'yes' : 'NO',
 }));
 const cols = Object.keys(table[0] ?? { suite: '' });
-const width = Object.fromEntries(cols.map((c) => [c, Math.max(c.length, ...table.map((r) => String(r[c]).length))]));
+const width = Object.fromEntries(
+  cols.map((c) => [c, Math.max(c.length, ...table.map((r) => String(r[c]).length))]),
+);
 const line = (r) => `| ${cols.map((c) => String(r[c]).padEnd(width[c])).join(' | ')} |`;
 console.log(line(Object.fromEntries(cols.map((c) => [c, c]))));
 console.log(`|${cols.map((c) => '-'.repeat(width[c] + 2)).join('|')}|`);

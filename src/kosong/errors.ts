@@ -40,7 +40,9 @@ export class APIEmptyResponseError extends ChatProviderError {
 }
 
 /** Parses a `Retry-After` header (seconds or HTTP date) or `retry-after-ms` into milliseconds. */
-export function parseRetryAfter(headers: { get(name: string): string | null } | undefined | null): number | null {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null } | undefined | null,
+): number | null {
   if (!headers) return null;
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));

@@ -68,7 +68,9 @@ export async function generate(
 function assertNotEmpty(message: Message): void {
   if (message.tool_calls?.length) return;
   if (message.content.length === 0) throw new APIEmptyResponseError('The API returned an empty response.');
-  const hasVisible = message.content.some((part) => part.type !== 'think' && (part.type !== 'text' || part.text.trim() !== ''));
+  const hasVisible = message.content.some(
+    (part) => part.type !== 'think' && (part.type !== 'text' || part.text.trim() !== ''),
+  );
   if (!hasVisible && message.content.some((part) => part.type === 'think')) {
     throw new APIEmptyResponseError(
       'The API returned a response with only thinking content and no visible output; the stream was likely cut or the output budget ran out while reasoning.',

@@ -27,7 +27,11 @@ export const toolCallSchema = z.object({
 export const messageSchema = z.object({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   name: z.string().nullish(),
-  content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
+  // A plain string is one text part and null is no content (Kimi CLI writes both).
+  content: z.preprocess(
+    (value) => (value == null ? [] : typeof value === 'string' ? [{ type: 'text', text: value }] : value),
+    z.array(contentPartSchema),
+  ),
   tool_calls: z.array(toolCallSchema).nullish(),
   tool_call_id: z.string().nullish(),
   partial: z.boolean().nullish(),
@@ -76,7 +80,9 @@ export function contentPartFromJSON(raw: z.output<typeof contentPartSchema>): Co
     case 'text':
       return raw;
     case 'think':
-      return raw.encrypted ? { type: 'think', think: raw.think, encrypted: raw.encrypted } : { type: 'think', think: raw.think };
+      return raw.encrypted
+        ? { type: 'think', think: raw.think, encrypted: raw.encrypted }
+        : { type: 'think', think: raw.think };
     case 'image_url':
       return { type: 'image_url', image_url: { url: raw.image_url.url, id: raw.image_url.id ?? null } };
     case 'audio_url':
@@ -101,8 +107,7 @@ export function messageFromJSON(value: unknown): Message {
   const parsed = messageSchema.safeParse(value);
   if (!parsed.success) throw new Error(`Invalid message: ${z.prettifyError(parsed.error)}`);
   const raw = parsed.data;
-  const content =
-    raw.content == null ? [] : typeof raw.content === 'string' ? [{ type: 'text' as const, text: raw.content }] : raw.content.map(contentPartFromJSON);
+  const content = raw.content.map(contentPartFromJSON);
   const msg: Message = { role: raw.role, content };
   if (raw.name != null) msg.name = raw.name;
   if (raw.tool_calls?.length) msg.tool_calls = raw.tool_calls.map(toolCallFromJSON);

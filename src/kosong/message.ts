@@ -78,8 +78,13 @@ export type ThinkingEffort = 'off' | 'low' | 'medium' | 'high' | 'xhigh' | 'max'
 
 export const textPart = (text: string): TextPart => ({ type: 'text', text });
 
-export function message(role: Role, content: string | ContentPart | ContentPart[], extra: Partial<Message> = {}): Message {
-  const parts = typeof content === 'string' ? [textPart(content)] : Array.isArray(content) ? content : [content];
+export function message(
+  role: Role,
+  content: string | ContentPart | ContentPart[],
+  extra: Partial<Message> = {},
+): Message {
+  const parts =
+    typeof content === 'string' ? [textPart(content)] : Array.isArray(content) ? content : [content];
   return { role, content: parts, ...extra };
 }
 

@@ -40,7 +40,11 @@ export class SimpleToolset implements Toolset {
   }
 
   get tools(): Tool[] {
-    return [...this.byName.values()].map(({ name, description, parameters }) => ({ name, description, parameters }));
+    return [...this.byName.values()].map(({ name, description, parameters }) => ({
+      name,
+      description,
+      parameters,
+    }));
   }
 
   handle(call: ToolCall, dispatch: ToolDispatch): ToolResult | Promise<ToolResult> {
@@ -55,14 +59,19 @@ export class SimpleToolset implements Toolset {
       const raw = call.function.arguments;
       args = raw === null || raw.trim() === '' ? {} : JSON.parse(raw);
     } catch (error) {
-      return result(toolError(`Error parsing JSON arguments: ${(error as Error).message}`, 'Invalid arguments'));
+      return result(
+        toolError(`Error parsing JSON arguments: ${(error as Error).message}`, 'Invalid arguments'),
+      );
     }
     return (async () => {
       try {
         return result(await tool.call(args, dispatch));
       } catch (error) {
         return result(
-          toolError(`Error running tool: ${error instanceof Error ? error.message : String(error)}`, 'Tool runtime error'),
+          toolError(
+            `Error running tool: ${error instanceof Error ? error.message : String(error)}`,
+            'Tool runtime error',
+          ),
         );
       }
     })();

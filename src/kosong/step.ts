@@ -64,7 +64,11 @@ export async function step(
 
   let generated: Awaited<ReturnType<typeof generate>>;
   try {
-    generated = await generate(provider, systemPrompt, toolset.tools, history, { signal, onMessagePart, onToolCall });
+    generated = await generate(provider, systemPrompt, toolset.tools, history, {
+      signal,
+      onMessagePart,
+      onToolCall,
+    });
   } catch (error) {
     settleStream(false);
     await cancelAll(error);
@@ -102,7 +106,10 @@ function safeHandle(
     tool_call_id: call.id,
     return_value: isAbortError(error)
       ? toolError('The tool call was cancelled.', 'Cancelled')
-      : toolError(`Error running tool: ${error instanceof Error ? error.message : String(error)}`, 'Tool runtime error'),
+      : toolError(
+          `Error running tool: ${error instanceof Error ? error.message : String(error)}`,
+          'Tool runtime error',
+        ),
   });
   try {
     const outcome = toolset.handle(call, dispatch);

@@ -39,7 +39,11 @@ export function toolOk(output: string | ContentPart[] = '', message = '', brief 
   return { is_error: false, output, message, display: brief ? [{ type: 'brief', text: brief }] : [] };
 }
 
-export function toolError(message: string, brief: string, output: string | ContentPart[] = ''): ToolReturnValue {
+export function toolError(
+  message: string,
+  brief: string,
+  output: string | ContentPart[] = '',
+): ToolReturnValue {
   return { is_error: true, output, message, display: brief ? [{ type: 'brief', text: brief }] : [] };
 }
 

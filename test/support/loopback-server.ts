@@ -67,7 +67,13 @@ export class LoopbackServer {
     } catch {
       // keep the raw text
     }
-    const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, rawBody };
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      path: req.url ?? '',
+      headers: req.headers,
+      body,
+      rawBody,
+    };
     this.requests.push(recorded);
     const responder = this.queue.shift() ?? this.fallback;
     try {
@@ -80,7 +86,12 @@ export class LoopbackServer {
 
 /** Starts an SSE response. */
 export function startSSE(res: ServerResponse, headers: Record<string, string> = {}): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    ...headers,
+  });
 }
 
 /** Writes one SSE event: `data:` only (OpenAI) or with an `event:` line (Anthropic, Responses). */
@@ -90,7 +101,11 @@ export function writeSSE(res: ServerResponse, data: unknown, event?: string): vo
 }
 
 /** A responder that answers with an HTTP error status and a JSON body. */
-export function errorResponder(status: number, body: unknown, headers: Record<string, string> = {}): Responder {
+export function errorResponder(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Responder {
   return (_req, res) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));

@@ -1,0 +1,2 @@
+export * as kosong from './kosong/index.js';
+export { VERSION } from './version.js';
