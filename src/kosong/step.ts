@@ -49,7 +49,11 @@ export async function step(
     toolCalls.push(call);
     const outcome = safeHandle(toolset, call, dispatch);
     if (outcome instanceof Promise) {
-      futures.push(onToolResult ? outcome.then((result) => (onToolResult(result), result)) : outcome);
+      const reported = outcome.then((result) => {
+        onToolResult?.(result);
+        return result;
+      });
+      futures.push(reported);
     } else {
       onToolResult?.(outcome);
       futures.push(Promise.resolve(outcome));
