@@ -1,0 +1,2 @@
+export { OpenAIResponsesProvider } from './provider.js';
+export { buildResponsesRequest } from './request.js';
