@@ -41,10 +41,19 @@ export interface HookEngine {
   trigger(event: HookEvent, trigger: HookTrigger): Promise<HookDecision>;
   /** Whether any hook (configured or wire-subscribed) listens to the event; lets callers skip work. */
   hasHooksFor(event: HookEvent): boolean;
+  /**
+   * Triggers without making the caller wait (PostToolUse and the like). Never rejects; tracked until
+   * it settles so `drain()` can wait for it.
+   */
+  fire(event: HookEvent, trigger: HookTrigger): Promise<HookDecision>;
+  /** Waits for every fired trigger; if `signal` aborts first, the hooks still running are killed. */
+  drain(signal?: AbortSignal): Promise<void>;
 }
 
 /** An engine with no hooks: every trigger allows at once. */
 export const noHooks: HookEngine = {
   trigger: async () => ({ action: 'allow', reason: '' }),
   hasHooksFor: () => false,
+  fire: async () => ({ action: 'allow', reason: '' }),
+  drain: async () => {},
 };
