@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { APITimeoutError, ChatProviderError } from '../../errors.js';
+import type { StreamedPart, TokenUsage } from '../../message.js';
+import type { StreamedMessage } from '../../provider.js';
+import { abortErrorFor, mapOpenAIError } from '../sdk-errors.js';
+import { chatChunkSchema } from './chat-chunk.js';
+import { ChatChunkAssembler } from './chunk-assembler.js';
+import type { RequestLink } from './request-link.js';
+
+export interface ChatStreamContext {
+  /** The delta field that carries reasoning (`''` for none). */
+  reasoningKey: string;
+  apiKey: string | undefined;
+  /** How long the server may stay silent between chunks. */
+  idleTimeoutMs: number;
+  link: RequestLink;
+}
+
+/** One streamed Chat Completions answer, read chunk by chunk from the SDK's stream. */
+export class ChatCompletionStream implements StreamedMessage {
+  private readonly assembler: ChatChunkAssembler;
+
+  constructor(
+    private readonly chunks: AsyncIterable<unknown>,
+    private readonly context: ChatStreamContext,
+  ) {
+    this.assembler = new ChatChunkAssembler(context.reasoningKey);
+  }
+
+  get id(): string | null {
+    return this.assembler.id;
+  }
+
+  get usage(): TokenUsage | null {
+    return this.assembler.usage;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<StreamedPart> {
+    const { link, apiKey, idleTimeoutMs } = this.context;
+    // The SDK's timeout ends when the headers arrive; a server that then goes quiet would hold
+    // the turn forever, so the wait for each chunk has its own limit.
+    let stalled = false;
+    let watchdog: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      watchdog = setTimeout(() => {
+        stalled = true;
+        link.abortRequest();
+      }, idleTimeoutMs);
+    };
+    const stalledError = (): APITimeoutError =>
+      new APITimeoutError(`The API sent nothing for ${idleTimeoutMs / 1000} s in the middle of its answer.`);
+    try {
+      arm();
+      try {
+        for await (const raw of this.chunks) {
+          clearTimeout(watchdog);
+          const chunk = chatChunkSchema.safeParse(raw);
+          if (!chunk.success) {
+            throw new ChatProviderError(
+              `The API sent a stream chunk of unexpected shape: ${z.prettifyError(chunk.error)}`,
+            );
+          }
+          yield* this.assembler.push(chunk.data);
+          arm();
+        }
+      } catch (error) {
+        if (stalled) throw stalledError();
+        throw mapOpenAIError(error, { signal: link.callerSignal, apiKey });
+      }
+      // The SDK ends an aborted stream quietly, as if it were complete; it was not.
+      if (stalled) throw stalledError();
+      if (link.callerSignal?.aborted) throw abortErrorFor(link.callerSignal);
+      yield* this.assembler.finish();
+    } finally {
+      clearTimeout(watchdog);
+      link.release();
+    }
+  }
+}
