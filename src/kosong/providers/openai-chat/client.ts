@@ -32,11 +32,12 @@ export class ClientHolder {
 
   private build(): OpenAI {
     const { apiKey, baseUrl, customHeaders, timeoutMs } = this.options;
-    if (!apiKey) {
+    // Local OpenAI-compatible servers (llama.cpp, Ollama, vLLM) usually need no key; hosted APIs do.
+    if (!apiKey && this.providerName !== 'openai_legacy') {
       throw new ChatProviderError(`No API key is configured for the ${this.providerName} provider.`);
     }
     return new OpenAI({
-      apiKey,
+      apiKey: apiKey || 'no-key',
       baseURL: baseUrl || this.defaultBaseUrl,
       // Everything explicit, so stray OPENAI_* variables of the environment do not leak in.
       organization: null,
