@@ -7,3 +7,4 @@ export * from './provider.js';
 export * from './simple-toolset.js';
 export * from './step.js';
 export * from './tool.js';
+export * from './providers/index.js';
