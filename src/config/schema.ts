@@ -1,0 +1,158 @@
+import { z } from 'zod';
+
+/**
+ * The config file's schema: Kimi CLI's keys, defaults and bounds, so an existing Kimi CLI
+ * `config.toml` loads as is. Field names are the file's snake_case names. Unknown keys are dropped
+ * silently rather than rejected, so a config written for a newer Kimi CLI still loads.
+ */
+
+export const PROVIDER_TYPES = [
+  'kimi',
+  'openai_legacy',
+  'openai_responses',
+  'anthropic',
+  'gemini',
+  'google_genai',
+  'vertexai',
+  '_echo',
+  '_scripted_echo',
+  '_chaos',
+] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
+export const MODEL_CAPABILITIES = ['thinking', 'always_thinking', 'image_in', 'video_in'] as const;
+export type ModelCapability = (typeof MODEL_CAPABILITIES)[number];
+
+const stringMap = z.record(z.string(), z.string());
+
+export const oauthRefSchema = z.object({
+  storage: z.enum(['file', 'keyring']).default('file'),
+  key: z.string(),
+});
+
+export const providerSchema = z.object({
+  type: z.enum(PROVIDER_TYPES),
+  // Kimi CLI writes these even when empty (OAuth providers, test providers); an empty value is
+  // reported when the model is resolved, not here.
+  base_url: z.string().default(''),
+  api_key: z.string().default(''),
+  env: stringMap.optional(),
+  custom_headers: stringMap.optional(),
+  reasoning_key: z.string().optional(),
+  oauth: oauthRefSchema.optional(),
+});
+export type ProviderConfig = z.output<typeof providerSchema>;
+
+export const modelSchema = z.object({
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  max_context_size: z.number().int().positive(),
+  capabilities: z.array(z.enum(MODEL_CAPABILITIES)).optional(),
+  display_name: z.string().optional(),
+});
+export type ModelConfig = z.output<typeof modelSchema>;
+
+const int = () => z.number().int();
+
+/** Accepts Kimi CLI's older name `max_steps_per_run` for `max_steps_per_turn`. */
+function renameLegacyLoopKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const table = { ...(value as Record<string, unknown>) };
+  if (table.max_steps_per_turn === undefined && table.max_steps_per_run !== undefined) {
+    table.max_steps_per_turn = table.max_steps_per_run;
+  }
+  delete table.max_steps_per_run;
+  return table;
+}
+
+export const loopControlSchema = z.preprocess(
+  renameLegacyLoopKeys,
+  z.object({
+    max_steps_per_turn: int().min(1).default(1000),
+    /** Total attempts per step, the first included. */
+    max_retries_per_step: int().min(1).default(3),
+    max_ralph_iterations: int().min(-1).default(0),
+    reserved_context_size: int().min(1000).default(50_000),
+    compaction_trigger_ratio: z.number().min(0.5).max(0.99).default(0.85),
+  }),
+);
+export type LoopControlConfig = z.output<typeof loopControlSchema>;
+
+export const backgroundSchema = z.object({
+  max_running_tasks: int().min(1).default(4),
+  read_max_bytes: int().min(1).default(30_000),
+  notification_tail_lines: int().min(0).default(20),
+  notification_tail_chars: int().min(0).default(3000),
+  wait_poll_interval_ms: int().min(1).default(500),
+  worker_heartbeat_interval_ms: int().min(1).default(5000),
+  worker_stale_after_ms: int().min(1).default(15_000),
+  kill_grace_period_ms: int().min(0).default(2000),
+  keep_alive_on_exit: z.boolean().default(false),
+  agent_task_timeout_s: int().min(60).default(900),
+  print_wait_ceiling_s: int().min(1).default(3600),
+});
+export type BackgroundConfig = z.output<typeof backgroundSchema>;
+
+export const notificationsSchema = z.object({
+  claim_stale_after_ms: int().min(1).default(15_000),
+});
+
+export const serviceSchema = z.object({
+  base_url: z.string(),
+  api_key: z.string().default(''),
+  custom_headers: stringMap.optional(),
+  oauth: oauthRefSchema.optional(),
+});
+export type ServiceConfig = z.output<typeof serviceSchema>;
+
+export const servicesSchema = z.object({
+  moonshot_search: serviceSchema.optional(),
+  moonshot_fetch: serviceSchema.optional(),
+});
+
+export const mcpSchema = z.object({
+  client: z.object({ tool_call_timeout_ms: int().min(1).default(60_000) }).prefault({}),
+});
+
+/**
+ * A `[[hooks]]` entry, checked only for shape here; the hooks engine (`src/hooks/config.ts`) checks
+ * event names and matcher regexes when it loads them.
+ */
+export const hookEntrySchema = z.looseObject({
+  event: z.string().min(1),
+  command: z.string().min(1),
+  matcher: z.string().default(''),
+  timeout: int().min(1).max(600).default(30),
+});
+export type HookEntryConfig = z.output<typeof hookEntrySchema>;
+
+export const configSchema = z.object({
+  default_model: z.string().default(''),
+  default_thinking: z.boolean().default(false),
+  default_yolo: z.boolean().default(false),
+  skip_afk_prompt_injection: z.boolean().default(false),
+  default_plan_mode: z.boolean().default(false),
+  default_editor: z.string().default(''),
+  theme: z.enum(['dark', 'light']).default('dark'),
+  show_thinking_stream: z.boolean().default(true),
+  merge_all_available_skills: z.boolean().default(true),
+  extra_skill_dirs: z.array(z.string()).default([]),
+  telemetry: z.boolean().default(true),
+  providers: z.record(z.string(), providerSchema).default({}),
+  models: z.record(z.string(), modelSchema).default({}),
+  loop_control: loopControlSchema.prefault({}),
+  background: backgroundSchema.prefault({}),
+  notifications: notificationsSchema.prefault({}),
+  services: servicesSchema.prefault({}),
+  mcp: mcpSchema.prefault({}),
+  hooks: z.array(hookEntrySchema).default([]),
+});
+
+export type Config = z.output<typeof configSchema>;
+/** A config as written in a file: every key may be left out. */
+export type ConfigInput = z.input<typeof configSchema>;
+
+/** The config used when no file exists. */
+export function defaultConfig(): Config {
+  return configSchema.parse({});
+}
