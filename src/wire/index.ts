@@ -1,0 +1,14 @@
+export * from './current-wire.js';
+export * from './display.js';
+export * from './events.js';
+export type { JsonValue } from './json.js';
+export * from './message.js';
+export * from './parse.js';
+export type { ReplyState } from './pending-reply.js';
+export * from './recorder.js';
+export * from './requests.js';
+export { toolReturnValueSchema } from './schemas.js';
+export * from './serialize.js';
+export * from './subscription.js';
+export * from './wire.js';
+export * from './wire-file.js';

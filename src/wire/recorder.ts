@@ -1,0 +1,65 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { WireSubscription } from './subscription.js';
+import { openWireFileForAppend, recordLine } from './wire-file.js';
+
+/**
+ * Appends every merged message to wire.jsonl. Whatever queued up while the previous write was in
+ * flight goes out as one write, so a fast stream costs few system calls. The file is opened on the
+ * first message (an empty run leaves no file), gets the header line if it is new or empty, and is
+ * closed when the subscription ends. After a failure the recorder reports it once (to `onError`, or
+ * as a process warning) and drains without writing, so memory stays bounded.
+ */
+export class WireRecorder {
+  /** Settles when everything has been written (or recording failed) and the file is closed. */
+  readonly done: Promise<void>;
+  private handle: FileHandle | null = null;
+  private failed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly subscription: WireSubscription,
+    private readonly onError: ((error: unknown) => void) | undefined,
+  ) {
+    this.done = this.run();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      while (await this.subscription.waitForMessages()) {
+        const batch = this.subscription.takeAll();
+        if (this.failed) continue;
+        try {
+          const timestamp = Date.now() / 1000;
+          let text = '';
+          for (const message of batch) text += recordLine(message, timestamp);
+          await this.write(text);
+        } catch (error) {
+          this.failed = true;
+          this.report(error);
+        }
+      }
+    } finally {
+      await this.handle?.close().catch(() => undefined);
+      this.handle = null;
+    }
+  }
+
+  private report(error: unknown): void {
+    if (this.onError) {
+      this.onError(error);
+      return;
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    process.emitWarning(`Recording the wire to ${this.path} failed and stopped: ${reason}`);
+  }
+
+  private async write(text: string): Promise<void> {
+    let handle = this.handle;
+    if (handle === null) {
+      const opened = await openWireFileForAppend(this.path);
+      handle = this.handle = opened.handle;
+      text = opened.prefix + text;
+    }
+    await handle.appendFile(text, 'utf8');
+  }
+}
