@@ -1,0 +1,59 @@
+import type { AskClient, WireHookSubscription } from '../hooks/index.js';
+import type { JSONSchema } from '../kosong/tool.js';
+import type { UILoop } from './run-soul.js';
+import type { UserInput } from './steer-queue.js';
+import type { TurnOutcome } from './turn-outcome.js';
+
+/** A tool a front end executes itself (wire mode `initialize.external_tools`). */
+export interface ExternalToolSpec {
+  name: string;
+  description: string;
+  parameters: JSONSchema;
+}
+
+export interface SlashCommandInfo {
+  name: string;
+  description: string;
+  aliases: string[];
+}
+
+/**
+ * What a front end (print mode, the wire server, ACP, the shell) drives: one agent session with its
+ * context, tools and wire file. Every turn runs through `runSoul`, so the front end only sees the
+ * Wire: events out, requests to answer.
+ */
+export interface AgentSession {
+  readonly sessionId: string;
+  readonly workDir: string;
+  /** The session's wire.jsonl (for replay). */
+  readonly wireFile: string;
+  /**
+   * Runs one turn with `ui` attached to its wire. Resolves with the outcome; rejects with
+   * RunCancelled when `cancel` aborts, or with the error that ended the turn (LLMNotSet,
+   * LLMNotSupported, MaxStepsReached, a ChatProviderError, ...).
+   */
+  runTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome>;
+  /** Whether a turn is running now. */
+  readonly isBusy: boolean;
+  /** Adds input to the running turn; false when no turn is running. */
+  steer(input: UserInput): boolean;
+  readonly planMode: boolean;
+  /** Switches plan mode and records a StatusUpdate in the wire file. */
+  setPlanMode(enabled: boolean): Promise<void>;
+  /** Slash commands the soul understands in any front end. */
+  readonly slashCommands: readonly SlashCommandInfo[];
+  /** Registers client-side tools; a name that collides with another tool is rejected with a reason. */
+  registerExternalTools(tools: readonly ExternalToolSpec[]): {
+    accepted: string[];
+    rejected: { name: string; reason: string }[];
+  };
+  /** Lets a client answer hooks (wire mode). */
+  setWireHookSubscriptions(subscriptions: readonly WireHookSubscription[], askClient: AskClient): void;
+  /** Hides a tool from the model (e.g. AskUserQuestion for clients that cannot answer questions). */
+  hideTool(name: string): void;
+  /** Whether the LLM is configured; when not, `llmNotSetMessage` says how to configure it. */
+  readonly hasLLM: boolean;
+  readonly llmNotSetMessage: string;
+  /** Stops background work, closes files and MCP clients. */
+  close(): Promise<void>;
+}
