@@ -1,5 +1,5 @@
 import type { Message } from '../kosong/message.js';
-import { NOTIFICATION_TAG } from './system-text.js';
+import { NOTIFICATION_TAG } from './notification-tag.js';
 
 function isNotification(msg: Message): boolean {
   const first = msg.content[0];

@@ -1,0 +1,89 @@
+import { isAbortError } from '../kosong/errors.js';
+import { generate } from '../kosong/generate.js';
+import type { ContentPart } from '../kosong/message.js';
+import { systemText } from '../toolset/tool-result-message.js';
+import { wireSend } from '../wire/current-wire.js';
+import { wireEvent } from '../wire/events.js';
+import { COMPACTION_SYSTEM_PROMPT, compactionRequest, planCompaction } from './compaction.js';
+import { estimateTokens } from './context/token-estimate.js';
+import { withConnectionRecovery, withRetry } from './retry.js';
+import type { SoulParts } from './soul-parts.js';
+
+export type CompactionTrigger = 'auto' | 'manual' | 'manual-with-prompt';
+
+/**
+ * Replaces older history with a model-written summary (reference §1.15): PreCompact hook,
+ * CompactionBegin, the model call (same retries and recovery as a step), a fresh context holding
+ * the summary and the preserved tail, CompactionEnd, PostCompact hook.
+ *
+ * An automatic compaction that fails is reported as a Notification and the turn goes on: the next
+ * step tries again, compaction is never switched off. A manual one rethrows.
+ */
+export async function compactContext(
+  parts: SoulParts,
+  trigger: CompactionTrigger,
+  signal: AbortSignal,
+  customInstruction: string,
+  checkpoint: () => Promise<void>,
+): Promise<boolean> {
+  const { context, llm, hooks } = parts;
+  if (!llm) return false;
+  const plan = planCompaction(context.history);
+  if (plan.toCompact.length === 0) return false;
+
+  await hooks.trigger('PreCompact', {
+    target: trigger,
+    input: { trigger, token_count: context.tokenCount },
+    signal,
+  });
+  wireSend(wireEvent('CompactionBegin', {}));
+  try {
+    const request = compactionRequest(plan.toCompact, customInstruction);
+    const result = await withRetry(
+      () =>
+        withConnectionRecovery(
+          () => generate(llm.provider, COMPACTION_SYSTEM_PROMPT, [], [request], { signal }),
+          {
+            provider: llm.provider,
+            refreshAuth: parts.refreshAuth,
+          },
+        ),
+      { maxAttempts: parts.loopControl.maxRetriesPerStep, signal, sleep: parts.sleep },
+    );
+    const summary = result.message.content.filter((part) => part.type !== 'think');
+    const head: ContentPart = {
+      type: 'text',
+      text: systemText('Earlier context was compacted. The summary follows:'),
+    };
+    await context.clear({ systemPrompt: context.systemPrompt ?? parts.systemPrompt });
+    await checkpoint();
+    await context.appendMessages([{ role: 'user', content: [head, ...summary] }, ...plan.preserved]);
+    const summaryTokens = result.usage?.output ?? estimateTokens([{ role: 'user', content: summary }]);
+    await context.updateUsage(summaryTokens + estimateTokens(plan.preserved));
+    for (const injection of parts.injections) injection.onCompacted?.();
+  } catch (error) {
+    if (trigger !== 'auto' || signal.aborted || isAbortError(error)) throw error;
+    wireSend(
+      wireEvent('Notification', {
+        id: `compaction-${Date.now().toString(36)}`,
+        category: 'system',
+        type: 'compaction.failed',
+        source_kind: 'soul',
+        source_id: 'compaction',
+        title: 'Context compaction failed; it will be tried again before the next step',
+        body: error instanceof Error ? error.message : String(error),
+        severity: 'warning',
+        created_at: Date.now() / 1000,
+        payload: {},
+      }),
+    );
+    return false;
+  } finally {
+    wireSend(wireEvent('CompactionEnd', {}));
+  }
+  hooks.fire('PostCompact', {
+    target: trigger,
+    input: { trigger, estimated_token_count: context.tokenCount },
+  });
+  return true;
+}

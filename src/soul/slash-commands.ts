@@ -1,0 +1,174 @@
+import { wireSend } from '../wire/current-wire.js';
+import { wireEvent } from '../wire/events.js';
+import type { SlashCommandInfo } from './agent-session.js';
+import type { Soul } from './soul.js';
+
+export interface SlashCommandCallContext {
+  soul: Soul;
+  args: string;
+  signal: AbortSignal;
+}
+
+export interface SlashCommand extends SlashCommandInfo {
+  run(call: SlashCommandCallContext): Promise<void>;
+}
+
+/** Commands the soul runs itself, in any front end; a turn whose input is one runs it instead of the model. */
+export class SlashCommandRegistry {
+  private readonly byName = new Map<string, SlashCommand>();
+
+  constructor(commands: readonly SlashCommand[] = []) {
+    for (const command of commands) this.add(command);
+  }
+
+  add(command: SlashCommand): void {
+    this.byName.set(command.name, command);
+    for (const alias of command.aliases) this.byName.set(alias, command);
+  }
+
+  find(name: string): SlashCommand | undefined {
+    return this.byName.get(name);
+  }
+
+  list(): SlashCommandInfo[] {
+    const unique = new Set(this.byName.values());
+    return [...unique].map(({ name, description, aliases }) => ({ name, description, aliases }));
+  }
+}
+
+/** Shows text to the user as the command's answer. */
+export function say(text: string): void {
+  wireSend(wireEvent('ContentPart', { type: 'text', text }));
+}
+
+/** What the built-in commands change outside the soul. */
+export interface BuiltinCommandDeps {
+  setYolo(enabled: boolean): void;
+  isYolo(): boolean;
+  setAfk(enabled: boolean): void;
+  isAfk(): boolean;
+  setTitle(title: string): Promise<void>;
+  title(): string | null;
+  setPlanMode?: ((enabled: boolean) => Promise<void>) | undefined;
+  isPlanMode?: (() => boolean) | undefined;
+  /** The system prompt a cleared context starts with. */
+  systemPrompt: string;
+}
+
+export const TITLE_MAX_CHARS = 200;
+
+const INIT_PROMPT =
+  'Study this project (its layout, languages, build and test commands, conventions) and write an ' +
+  'AGENTS.md file at the root of the working directory that tells a coding agent what it needs to ' +
+  'work here. If AGENTS.md exists, update it rather than starting over. Keep it short and factual.';
+
+export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
+  const commands: SlashCommand[] = [
+    {
+      name: 'help',
+      description: 'List the slash commands',
+      aliases: ['h', '?'],
+      async run({ soul }) {
+        const lines = soul.options.slashCommands?.list() ?? [];
+        say(
+          lines
+            .map(
+              (c) =>
+                `/${c.name}${c.aliases.length ? ` (${c.aliases.map((a) => `/${a}`).join(', ')})` : ''}: ${c.description}`,
+            )
+            .join('\n'),
+        );
+      },
+    },
+    {
+      name: 'clear',
+      description: 'Clear the conversation context',
+      aliases: ['reset'],
+      async run({ soul }) {
+        await soul.context.clear({ systemPrompt: soul.context.systemPrompt ?? deps.systemPrompt });
+        say('The context has been cleared.');
+      },
+    },
+    {
+      name: 'compact',
+      description: 'Compact the context now, optionally with an instruction: /compact keep the test plan',
+      aliases: [],
+      async run({ soul, args, signal }) {
+        if (soul.context.checkpointCount === 0 && soul.context.history.length === 0) {
+          say('The context is empty.');
+          return;
+        }
+        const compacted = await soul.compact(signal, args);
+        say(compacted ? 'The context has been compacted.' : 'There is nothing to compact yet.');
+      },
+    },
+    {
+      name: 'yolo',
+      description: 'Toggle auto-approval of every action',
+      aliases: [],
+      async run() {
+        deps.setYolo(!deps.isYolo());
+        say(
+          deps.isYolo()
+            ? 'YOLO mode on: every action is approved without asking.'
+            : 'YOLO mode off: actions need approval again.',
+        );
+      },
+    },
+    {
+      name: 'afk',
+      description: 'Toggle away-from-keyboard mode (auto-approve, questions dismissed)',
+      aliases: [],
+      async run() {
+        deps.setAfk(!deps.isAfk());
+        say(
+          deps.isAfk()
+            ? 'AFK mode on: actions are approved and questions dismissed.'
+            : 'AFK mode off: welcome back.',
+        );
+      },
+    },
+    {
+      name: 'title',
+      description: `Show or set the session title (at most ${TITLE_MAX_CHARS} characters)`,
+      aliases: ['rename'],
+      async run({ args }) {
+        const title = args.trim();
+        if (!title) {
+          say(`Session title: ${deps.title() ?? 'Untitled'}`);
+          return;
+        }
+        if ([...title].length > TITLE_MAX_CHARS) {
+          say(`The title is too long: at most ${TITLE_MAX_CHARS} characters.`);
+          return;
+        }
+        await deps.setTitle(title);
+        say(`Session title set to: ${title}`);
+      },
+    },
+    {
+      name: 'init',
+      description: 'Analyse the project and write an AGENTS.md for agents',
+      aliases: [],
+      async run({ soul, signal }) {
+        await soul.runAgentTurn(INIT_PROMPT, signal);
+      },
+    },
+  ];
+  if (deps.setPlanMode && deps.isPlanMode) {
+    const setPlanMode = deps.setPlanMode;
+    const isPlanMode = deps.isPlanMode;
+    commands.push({
+      name: 'plan',
+      description: 'Plan mode: /plan on, /plan off, or /plan to toggle',
+      aliases: [],
+      async run({ args }) {
+        const arg = args.trim().toLowerCase();
+        const enable = arg === 'on' ? true : arg === 'off' ? false : !isPlanMode();
+        await setPlanMode(enable);
+        say(enable ? 'Plan mode on.' : 'Plan mode off.');
+      },
+    });
+  }
+  return commands;
+}

@@ -1,0 +1,87 @@
+import type { HookEngine } from '../hooks/types.js';
+import type { Message } from '../kosong/message.js';
+import type { ChatProvider } from '../kosong/provider.js';
+import type { Toolset } from '../kosong/tool.js';
+import type { StepCall } from '../toolset/repeat-tracker.js';
+import type { Context } from './context/context.js';
+import type { DenwaRenji } from './dmail.js';
+import type { ApiErrorType } from './errors.js';
+
+/** The model a soul talks to. */
+export interface SoulLLM {
+  provider: ChatProvider;
+  /** The context window in tokens (0 or less: unknown, never compact). */
+  maxContextSize: number;
+  capabilities: ReadonlySet<string>;
+}
+
+/** `[loop_control]` of the config. */
+export interface LoopControl {
+  maxStepsPerTurn: number;
+  /** Total attempts per step (the config name says retries; it counts attempts). */
+  maxRetriesPerStep: number;
+  reservedContextSize: number;
+  compactionTriggerRatio: number;
+}
+
+export const DEFAULT_LOOP_CONTROL: LoopControl = {
+  maxStepsPerTurn: 1000,
+  maxRetriesPerStep: 3,
+  reservedContextSize: 50_000,
+  compactionTriggerRatio: 0.85,
+};
+
+/** The toolset as the loop uses it: kosong's contract plus the repeat-detection bookkeeping. */
+export interface SoulToolset extends Toolset {
+  beginStep(previousCalls: readonly StepCall[]): void;
+  endStep(): StepCall[];
+  readonly forceStopTurn: boolean;
+}
+
+/** Text injected before a step as a system reminder (plan mode, afk), or null for nothing. */
+export interface DynamicInjection {
+  readonly name: string;
+  inject(view: { history: readonly Message[]; stepNo: number }): string | null | Promise<string | null>;
+  /** Called after compaction removed earlier reminders from the history. */
+  onCompacted?(): void;
+}
+
+/** A notification ready to enter the context: its rendered text plus fields for the Notification hook. */
+export interface LLMNotification {
+  type: string;
+  text: string;
+  hookFields: Record<string, unknown>;
+}
+
+/** Background-task notifications waiting for the model (root soul only). */
+export interface LLMNotificationSource {
+  claimForLLM(max: number, signal: AbortSignal): Promise<LLMNotification[]>;
+}
+
+/**
+ * Everything a soul's turn and step work with. Mutable fields (`lastToolCalls`) are the loop's own
+ * bookkeeping between steps.
+ */
+export interface SoulParts {
+  llm: SoulLLM | null;
+  context: Context;
+  toolset: SoulToolset;
+  systemPrompt: string;
+  loopControl: LoopControl;
+  hooks: HookEngine;
+  denwaRenji: DenwaRenji;
+  /** The root soul of a session (not a subagent): it alone ends turns on rejection and reads notifications. */
+  isRoot: boolean;
+  injections: DynamicInjection[];
+  notifications?: LLMNotificationSource | undefined;
+  /** Forces an OAuth refresh after a 401 (OAuth providers only). */
+  refreshAuth?: (() => Promise<void>) | undefined;
+  planMode?: (() => boolean) | undefined;
+  /** Tool calls of the previous step, for repeat detection. */
+  lastToolCalls: StepCall[];
+  onApiError?:
+    | ((error: unknown, kind: { errorType: ApiErrorType; statusCode: number | null }) => void)
+    | undefined;
+  /** Replaces the retry backoff sleep (tests). */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+}

@@ -1,0 +1,253 @@
+import { isAbortError } from '../kosong/errors.js';
+import { type ContentPart, extractText } from '../kosong/message.js';
+import { systemText } from '../toolset/tool-result-message.js';
+import { wireSend } from '../wire/current-wire.js';
+import { wireEvent } from '../wire/events.js';
+import { missingCapabilities } from './capabilities.js';
+import { compactContext } from './compact-context.js';
+import { shouldAutoCompact } from './compaction.js';
+import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
+import { parseSlashCommand } from './slash-command.js';
+import type { SlashCommandRegistry } from './slash-commands.js';
+import type { SoulParts } from './soul-parts.js';
+import { BackToTheFuture, runStep } from './soul-step.js';
+import { SteerQueue, type UserInput } from './steer-queue.js';
+import type { StepOutcome, TurnOutcome } from './turn-outcome.js';
+
+export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls'> {
+  /** Shown when a turn needs a model and none is configured. */
+  llmNotSetMessage?: string | undefined;
+  slashCommands?: SlashCommandRegistry | undefined;
+  /** Whether the agent can send D-Mail: then each checkpoint is also shown to the model. */
+  hasDMailTool?: boolean | undefined;
+  /** Awaited before the first step of a turn (e.g. MCP servers still connecting). */
+  beforeFirstStep?: ((signal: AbortSignal) => Promise<void>) | undefined;
+  /** Sets the session title from the first prompt when the session has none. */
+  autoTitle?: ((userText: string) => Promise<void>) | undefined;
+}
+
+export interface RunOptions {
+  /** Synthetic prompts (e.g. a background-task follow-up) skip the UserPromptSubmit hook. */
+  skipUserPromptHook?: boolean | undefined;
+}
+
+const TITLE_WIDTH = 50;
+
+/**
+ * The agent loop (seed 002 §4): `run` is a turn's shell (hooks, TurnBegin/TurnEnd, slash commands),
+ * `turn` prepares the context, `agentLoop` counts steps, `runStep` does one model call with its tools.
+ */
+export class Soul {
+  readonly parts: SoulParts;
+  private readonly steers = new SteerQueue();
+  private stopHookActive = false;
+  private titled = false;
+
+  constructor(readonly options: SoulOptions) {
+    this.parts = { ...options, lastToolCalls: [] };
+  }
+
+  get context(): SoulParts['context'] {
+    return this.parts.context;
+  }
+
+  /** Queues input for the running turn; it enters the context after the current step. */
+  steer(input: UserInput): void {
+    this.steers.push(input);
+  }
+
+  async run(input: UserInput, signal: AbortSignal, options: RunOptions = {}): Promise<TurnOutcome> {
+    const { hooks } = this.parts;
+    const text = typeof input === 'string' ? input : extractText({ content: input }, '\n');
+    if (!options.skipUserPromptHook && hooks.hasHooksFor('UserPromptSubmit')) {
+      const decision = await hooks.trigger('UserPromptSubmit', {
+        target: typeof input === 'string' ? input : '',
+        input: { prompt: text },
+        signal,
+      });
+      if (decision.action === 'block')
+        return this.blockedTurn(input, decision.reason || 'Prompt blocked by hook.');
+    }
+
+    wireSend(wireEvent('TurnBegin', { user_input: input }));
+    let turnEnded = false;
+    try {
+      const slash = typeof input === 'string' ? parseSlashCommand(input) : null;
+      const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
+      let outcome: TurnOutcome;
+      if (slash && command) {
+        await command.run({ soul: this, args: slash.args, signal });
+        outcome = { stopReason: 'no_tool_calls', finalMessage: null, stepCount: 0 };
+      } else {
+        outcome = await this.turn(input, signal);
+        outcome = await this.runStopHook(outcome, signal);
+      }
+      wireSend(wireEvent('TurnEnd', {}));
+      turnEnded = true;
+      if (!command) await this.maybeAutoTitle(text);
+      return outcome;
+    } finally {
+      // TurnBegin and TurnEnd stay balanced on error and cancel too.
+      if (!turnEnded) wireSend(wireEvent('TurnEnd', {}));
+    }
+  }
+
+  /** Compacts the context now (`/compact`); false when there was nothing to compact. */
+  compact(signal: AbortSignal, customInstruction = ''): Promise<boolean> {
+    return compactContext(
+      this.parts,
+      customInstruction ? 'manual-with-prompt' : 'manual',
+      signal,
+      customInstruction,
+      () => this.checkpoint(),
+    );
+  }
+
+  private blockedTurn(input: UserInput, reason: string): TurnOutcome {
+    wireSend(wireEvent('TurnBegin', { user_input: input }));
+    wireSend(wireEvent('ContentPart', { type: 'text', text: reason }));
+    wireSend(wireEvent('TurnEnd', {}));
+    return {
+      stopReason: 'no_tool_calls',
+      finalMessage: { role: 'assistant', content: [{ type: 'text', text: reason }] },
+      stepCount: 0,
+    };
+  }
+
+  /** Seed 002 §4.1: a Stop hook that blocks with a reason gets one more turn, never two. */
+  private async runStopHook(outcome: TurnOutcome, signal: AbortSignal): Promise<TurnOutcome> {
+    const { hooks } = this.parts;
+    if (this.stopHookActive || !hooks.hasHooksFor('Stop')) return outcome;
+    const decision = await hooks.trigger('Stop', { target: '', input: { stop_hook_active: false }, signal });
+    if (decision.action !== 'block' || !decision.reason.trim()) return outcome;
+    this.stopHookActive = true;
+    try {
+      return await this.turn(decision.reason, signal);
+    } finally {
+      this.stopHookActive = false;
+    }
+  }
+
+  private async maybeAutoTitle(text: string): Promise<void> {
+    if (this.titled || !this.options.autoTitle || !text.trim()) return;
+    this.titled = true;
+    await this.options.autoTitle(shortenTitle(text, TITLE_WIDTH));
+  }
+
+  /** The turn without its shell (no hooks, no TurnBegin/TurnEnd): for commands that prompt the model. */
+  runAgentTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
+    return this.turn(input, signal);
+  }
+
+  private async turn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
+    const { llm, context } = this.parts;
+    if (!llm) throw new LLMNotSet(this.options.llmNotSetMessage ?? 'No model is configured.');
+    const content = toContent(input);
+    const missing = missingCapabilities(content, llm.capabilities);
+    if (missing.length > 0) throw new LLMNotSupported(llm.provider.modelName, missing);
+    this.parts.lastToolCalls = [];
+    await this.checkpoint();
+    await context.appendMessages({ role: 'user', content });
+    return this.agentLoop(signal);
+  }
+
+  private async agentLoop(signal: AbortSignal): Promise<TurnOutcome> {
+    const { context, loopControl, hooks, llm } = this.parts;
+    // 1. Turn init: steers left over from an earlier turn are stale; wait for tools still loading.
+    this.steers.drain();
+    await this.options.beforeFirstStep?.(signal);
+
+    for (let stepNo = 1; ; stepNo++) {
+      // 2a. Step guard.
+      if (stepNo > loopControl.maxStepsPerTurn) throw new MaxStepsReached(loopControl.maxStepsPerTurn);
+      // 2b.
+      wireSend(wireEvent('StepBegin', { n: stepNo }));
+      // 2c. Compaction before the call, when the context is near its limit.
+      if (
+        llm &&
+        shouldAutoCompact(
+          context.tokenCount,
+          llm.maxContextSize,
+          loopControl.compactionTriggerRatio,
+          loopControl.reservedContextSize,
+        )
+      ) {
+        await compactContext(this.parts, 'auto', signal, '', () => this.checkpoint());
+      }
+      // 2d. A point to return to.
+      await this.checkpoint();
+      // 2e/2f. The step; a D-Mail is a signal, anything else ends the turn.
+      let outcome: StepOutcome | null = null;
+      let dmail: BackToTheFuture | null = null;
+      try {
+        outcome = await runStep(this.parts, stepNo, signal);
+      } catch (error) {
+        if (error instanceof BackToTheFuture) dmail = error;
+        else {
+          if (!signal.aborted && !isAbortError(error)) {
+            wireSend(wireEvent('StepInterrupted', {}));
+            const name = error instanceof Error ? error.name : 'Error';
+            hooks.fire('StopFailure', {
+              target: name,
+              input: {
+                error_type: name,
+                error_message: error instanceof Error ? error.message : String(error),
+              },
+            });
+          }
+          throw error;
+        }
+      }
+      // 2g. Outcome: a steer turns a stop into another step.
+      if (outcome) {
+        if (await this.consumeSteers()) continue;
+        return { ...outcome, stepCount: stepNo };
+      }
+      if (dmail) await this.travelBack(dmail);
+      await this.consumeSteers();
+    }
+  }
+
+  private async travelBack(dmail: BackToTheFuture): Promise<void> {
+    const { context } = this.parts;
+    await context.revertTo(dmail.checkpointId);
+    this.parts.lastToolCalls = [];
+    await this.checkpoint();
+    const text = systemText(
+      'A D-Mail from your future self has arrived: you already went down this path and reverted the ' +
+        'conversation to here. Files on disk were NOT reverted. Use what it says; never mention the ' +
+        `D-Mail to the user. Its content:\n\n${dmail.dmailMessage}`,
+    );
+    await context.appendMessages({ role: 'user', content: [{ type: 'text', text }] });
+  }
+
+  /** Appends every queued steer as a user message (then tells the wire); true if there was any. */
+  private async consumeSteers(): Promise<boolean> {
+    const pending = this.steers.drain();
+    for (const input of pending) {
+      await this.parts.context.appendMessages({ role: 'user', content: toContent(input) });
+      wireSend(wireEvent('SteerInput', { user_input: input }));
+    }
+    return pending.length > 0;
+  }
+
+  private async checkpoint(): Promise<void> {
+    const { context, denwaRenji } = this.parts;
+    await context.checkpoint({ withUserMessage: this.options.hasDMailTool === true });
+    denwaRenji.setCheckpointCount(context.checkpointCount);
+  }
+}
+
+function toContent(input: UserInput): ContentPart[] {
+  return typeof input === 'string' ? [{ type: 'text', text: input }] : [...input];
+}
+
+/** Shortens at a word boundary where possible, counting characters, not UTF-16 units. */
+export function shortenTitle(text: string, width: number): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  const chars = [...oneLine];
+  if (chars.length <= width) return oneLine;
+  const cut = chars.slice(0, width - 3).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${space > width / 2 ? cut.slice(0, space) : cut}...`;
+}
