@@ -12,8 +12,9 @@ const assetSuffixes = ['.md', '.yaml', '.yml', '.txt'];
 function walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path);
-    else if (assetSuffixes.some((suffix) => name.endsWith(suffix))) {
+    if (statSync(path).isDirectory()) {
+      if (name !== 'test-support' && name !== 'fixtures') walk(path);
+    } else if (assetSuffixes.some((suffix) => name.endsWith(suffix))) {
       cpSync(path, join(dist, relative(src, path)));
     }
   }

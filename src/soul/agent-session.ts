@@ -1,4 +1,4 @@
-import type { AskClient, WireHookSubscription } from '../hooks/index.js';
+import type { AskClient, HookEvent, WireHookSubscription } from '../hooks/index.js';
 import type { JSONSchema } from '../kosong/tool.js';
 import type { UILoop } from './run-soul.js';
 import type { UserInput } from './steer-queue.js';
@@ -51,6 +51,13 @@ export interface AgentSession {
   setWireHookSubscriptions(subscriptions: readonly WireHookSubscription[], askClient: AskClient): void;
   /** Hides a tool from the model (e.g. AskUserQuestion for clients that cannot answer questions). */
   hideTool(name: string): void;
+  /**
+   * Shows a tool hidden by `hideTool` again (a wire client that re-initializes with more
+   * capabilities). Unknown or never-hidden names are ignored.
+   */
+  unhideTool(name: string): void;
+  /** How many configured (`[[hooks]]`) hooks listen to each event, for the wire `initialize` answer. */
+  configuredHookCounts(): Partial<Record<HookEvent, number>>;
   /** Whether the LLM is configured; when not, `llmNotSetMessage` says how to configure it. */
   readonly hasLLM: boolean;
   readonly llmNotSetMessage: string;

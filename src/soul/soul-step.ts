@@ -2,7 +2,7 @@ import { isAbortError } from '../kosong/errors.js';
 import { inputTokens, type Message, totalTokens } from '../kosong/message.js';
 import { step as kosongStep, type StepResult } from '../kosong/step.js';
 import type { ToolResult } from '../kosong/tool.js';
-import { toolErrorKind } from '../toolset/tool-errors.js';
+import { isRejectionWithoutFeedback, toolErrorKind } from '../toolset/tool-errors.js';
 import { systemReminder, toolResultToMessage } from '../toolset/tool-result-message.js';
 import { wireSend } from '../wire/current-wire.js';
 import { streamedPartEvent, wireEvent } from '../wire/events.js';
@@ -156,8 +156,9 @@ function resolveOutcome(
   results: readonly ToolResult[],
 ): StepOutcome | null {
   const rejections = results.filter((r) => toolErrorKind(r.return_value) === 'rejected');
-  const hasFeedback = rejections.some((r) => r.return_value.extras?.has_feedback === true);
-  if (rejections.length > 0 && !hasFeedback && parts.isRoot) {
+  const plainRejection =
+    rejections.length > 0 && rejections.every((r) => isRejectionWithoutFeedback(r.return_value));
+  if (plainRejection && parts.isRoot) {
     parts.denwaRenji.take(); // a plain rejection cancels any D-Mail sent in the same step
     return { stopReason: 'tool_rejected', finalMessage: null };
   }

@@ -1,0 +1,70 @@
+import { ApprovalRequest, type WireMessage, wireEvent, wireSend } from '../wire/index.js';
+import type { ApprovalRecord, ApprovalRuntime } from './approval-runtime.js';
+
+export interface ApprovalWireBridgeOptions {
+  /** Where messages go; default `wireSend` (the current wire of the code that created the request). */
+  send?: ((message: WireMessage) => void) | undefined;
+}
+
+/**
+ * Connects an ApprovalRuntime to front ends over the Wire: every new request goes out as an
+ * `ApprovalRequest`, its answer resolves the record, and every settlement (answered there, released
+ * by an approve-for-session, timed out, cancelled with its turn) goes out as `ApprovalResponse` so
+ * every front end can close its prompt. A request that cannot be sent is cancelled rather than left
+ * waiting for an answer nobody can give. Returns the function that disconnects the bridge.
+ */
+export function bridgeApprovalsToWire(
+  runtime: ApprovalRuntime,
+  options: ApprovalWireBridgeOptions = {},
+): () => void {
+  const send = options.send ?? wireSend;
+  const open = new Map<string, ApprovalRequest>();
+  return runtime.subscribe((event) => {
+    if (event.type === 'request_created') {
+      const request = toWireRequest(event.record);
+      try {
+        send(request);
+      } catch {
+        runtime.cancel(event.record.id, 'No front end could be asked for approval.');
+        return;
+      }
+      open.set(request.id, request);
+      void request.wait().then((answer) => {
+        if (request.state.status === 'cancelled') runtime.cancel(request.id, request.state.reason);
+        else runtime.resolve(request.id, { response: answer.response, feedback: answer.feedback });
+      });
+      return;
+    }
+    const { record } = event;
+    const request = open.get(record.id);
+    open.delete(record.id);
+    request?.resolve(record.response, record.feedback);
+    try {
+      send(
+        wireEvent('ApprovalResponse', {
+          request_id: record.id,
+          response: record.response,
+          feedback: record.feedback,
+        }),
+      );
+    } catch {
+      // The wire may be gone already (turn over); the record is settled either way.
+    }
+  });
+}
+
+function toWireRequest(record: ApprovalRecord): ApprovalRequest {
+  return new ApprovalRequest({
+    id: record.id,
+    tool_call_id: record.tool_call_id,
+    sender: record.sender,
+    action: record.action,
+    description: record.description,
+    display: [...record.display],
+    source_kind: record.source.kind,
+    source_id: record.source.id,
+    agent_id: record.source.agent_id ?? null,
+    subagent_type: record.source.subagent_type ?? null,
+    source_description: record.source.description ?? null,
+  });
+}

@@ -1,0 +1,230 @@
+import type { DisplayBlock, ToolReturnValue } from '../kosong/index.js';
+import { type ApprovalDecision, type ApprovalResponseKind, ApprovalRuntime } from './approval-runtime.js';
+import { type ApprovalScope, ApprovalScopeSet, approvalScope, scopeCovers } from './approval-scope.js';
+import { type ApprovalSource, currentApprovalSource, isSubagentSource } from './approval-source.js';
+import { currentToolCallScope } from './current-tool-call.js';
+import type { ProjectApprovals } from './project-approvals.js';
+import { toolRejectedError } from './tool-errors.js';
+
+/** The persisted part of the approval state (Kimi CLI keeps it in `state.json` under `approval`). */
+export interface ApprovalStateJSON {
+  yolo: boolean;
+  afk: boolean;
+  auto_approve_actions: string[];
+  /** Session approvals limited to one exact request (kimi-ts; absent in Kimi CLI's files). */
+  auto_approve_exact?: { action: string; description: string }[];
+}
+
+/** The answer to `Approval.request`. */
+export class ApprovalResult {
+  constructor(
+    readonly approved: boolean,
+    readonly response: ApprovalResponseKind,
+    readonly feedback: string,
+    private readonly fromSubagent: boolean,
+  ) {}
+
+  /** The error result a tool returns when the user said no. */
+  rejectionError(): ToolReturnValue {
+    return toolRejectedError({ feedback: this.feedback, fromSubagent: this.fromSubagent });
+  }
+}
+
+/** The mutable state shared by an `Approval` and every copy made with `share()` (subagents). */
+class SharedApprovalState {
+  yolo: boolean;
+  afk: boolean;
+  /** Set for this invocation only (e.g. print mode); never persisted. */
+  runtimeAfk = false;
+  readonly session: ApprovalScopeSet;
+
+  constructor(
+    json: Partial<ApprovalStateJSON>,
+    readonly onChange: ((state: ApprovalStateJSON) => void) | undefined,
+  ) {
+    this.yolo = json.yolo ?? false;
+    this.afk = json.afk ?? false;
+    this.session = new ApprovalScopeSet([
+      ...(json.auto_approve_actions ?? []).map((action): ApprovalScope => ({ scope: 'action', action })),
+      ...(json.auto_approve_exact ?? []).map(
+        ({ action, description }): ApprovalScope => ({ scope: 'exact', action, description }),
+      ),
+    ]);
+  }
+
+  toJSON(): ApprovalStateJSON {
+    return {
+      yolo: this.yolo,
+      afk: this.afk,
+      auto_approve_actions: this.session.actionScopes,
+      auto_approve_exact: this.session.exactScopes,
+    };
+  }
+
+  changed(): void {
+    this.onChange?.(this.toJSON());
+  }
+}
+
+export interface ApprovalOptions {
+  runtime?: ApprovalRuntime | undefined;
+  state?: Partial<ApprovalStateJSON> | undefined;
+  /** Called with the new persisted state after every change (not for runtime-afk). */
+  onChange?: ((state: ApprovalStateJSON) => void) | undefined;
+  /** Rejects a request nobody answered within this time. Default: wait until answered or cancelled. */
+  timeoutMs?: number | undefined;
+  /** Approvals kept for this project; approve-for-session answers with `persist` are added there. */
+  projectApprovals?: ProjectApprovals | undefined;
+  /** Where a failed save of project approvals is reported (the approval itself still stands). */
+  onPersistError?: ((error: unknown) => void) | undefined;
+  /** The source used when a request is made outside `runWithApprovalSource`. */
+  defaultSource?: ApprovalSource | undefined;
+}
+
+/**
+ * Asks the user before side effects. Requests come only from inside a tool call; yolo, afk and
+ * runtime-afk approve on their own; remembered session (and project) approvals answer at once;
+ * everything else becomes a record in the `ApprovalRuntime` that a front end answers.
+ */
+export class Approval {
+  readonly runtime: ApprovalRuntime;
+  private readonly state: SharedApprovalState;
+  private readonly options: ApprovalOptions;
+
+  constructor(options: ApprovalOptions = {}) {
+    this.runtime = options.runtime ?? new ApprovalRuntime();
+    this.state = new SharedApprovalState(options.state ?? {}, options.onChange);
+    this.options = options;
+  }
+
+  /** A copy sharing state and runtime (for a subagent). */
+  share(): Approval {
+    const copy = Object.create(Approval.prototype) as Approval;
+    Object.assign(copy, { runtime: this.runtime, state: this.state, options: this.options });
+    return copy;
+  }
+
+  get yolo(): boolean {
+    return this.state.yolo;
+  }
+
+  setYolo(yolo: boolean): void {
+    if (this.state.yolo === yolo) return;
+    this.state.yolo = yolo;
+    this.state.changed();
+  }
+
+  get afk(): boolean {
+    return this.state.afk;
+  }
+
+  /** Turning afk off also ends runtime-afk: the user is back. */
+  setAfk(afk: boolean): void {
+    if (!afk) this.state.runtimeAfk = false;
+    if (this.state.afk === afk) return;
+    this.state.afk = afk;
+    this.state.changed();
+  }
+
+  get runtimeAfk(): boolean {
+    return this.state.runtimeAfk;
+  }
+
+  setRuntimeAfk(runtimeAfk: boolean): void {
+    this.state.runtimeAfk = runtimeAfk;
+  }
+
+  isAutoApprove(): boolean {
+    return this.state.yolo || this.state.afk || this.state.runtimeAfk;
+  }
+
+  isSessionApproved(action: string, description: string): boolean {
+    return (
+      this.state.session.covers(action, description) ||
+      (this.options.projectApprovals?.covers(action, description) ?? false)
+    );
+  }
+
+  /** Remembers a scope for the session and releases every pending request it covers. */
+  approveForSession(scope: ApprovalScope): void {
+    if (this.state.session.add(scope)) this.state.changed();
+    for (const record of this.runtime.listPending()) {
+      if (scopeCovers(scope, record.action, record.description)) {
+        this.runtime.resolve(record.id, { response: 'approve' }, { viaSessionCache: true });
+      }
+    }
+  }
+
+  toJSON(): ApprovalStateJSON {
+    return this.state.toJSON();
+  }
+
+  /**
+   * Asks for approval of `action` (what approve-for-session remembers) described by `description`
+   * (what the user sees, naming the command or file). Must run inside a tool call. Rejects with the
+   * abort reason if the tool call is cancelled while waiting; the request is then cancelled too.
+   */
+  async request(
+    sender: string,
+    action: string,
+    description: string,
+    display: DisplayBlock[] = [],
+  ): Promise<ApprovalResult> {
+    const call = currentToolCallScope();
+    if (!call) throw new Error(`Approval for "${action}" was requested outside a tool call`);
+    const source = currentApprovalSource() ??
+      this.options.defaultSource ?? { kind: 'foreground_turn', id: 'default' };
+    const fromSubagent = isSubagentSource(source);
+    const approved = new ApprovalResult(true, 'approve', '', fromSubagent);
+    if (
+      this.isAutoApprove() ||
+      call.approvedActions.has(action) ||
+      this.isSessionApproved(action, description)
+    ) {
+      return approved;
+    }
+    call.signal.throwIfAborted();
+    const record = this.runtime.createRequest({
+      tool_call_id: call.toolCall.id,
+      sender,
+      action,
+      description,
+      display,
+      source,
+    });
+    let decision: ApprovalDecision;
+    try {
+      decision = await this.runtime.waitForResponse(record.id, {
+        signal: call.signal,
+        timeoutMs: this.options.timeoutMs,
+      });
+    } catch (error) {
+      this.runtime.cancel(record.id, 'The tool call was cancelled.');
+      throw error;
+    }
+    switch (decision.response) {
+      case 'approve':
+        call.approvedActions.add(action);
+        return approved;
+      case 'approve_for_session': {
+        call.approvedActions.add(action);
+        const scope = approvalScope(decision.scope, action, description);
+        this.approveForSession(scope);
+        if (decision.persist) await this.persist(scope);
+        return new ApprovalResult(true, 'approve_for_session', decision.feedback, fromSubagent);
+      }
+      case 'reject':
+        return new ApprovalResult(false, 'reject', decision.feedback, fromSubagent);
+    }
+  }
+
+  private async persist(scope: ApprovalScope): Promise<void> {
+    const store = this.options.projectApprovals;
+    if (!store) return;
+    try {
+      await store.add(scope);
+    } catch (error) {
+      this.options.onPersistError?.(error);
+    }
+  }
+}

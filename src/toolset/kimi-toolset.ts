@@ -1,0 +1,230 @@
+import { createHash } from 'node:crypto';
+import { type HookEngine, noHooks } from '../hooks/types.js';
+import type { Tool, ToolCall, ToolDispatch, ToolResult, ToolReturnValue, Toolset } from '../kosong/index.js';
+import type { Approval } from './approval.js';
+import { argumentsHash, canonicalJson, normaliseWhitespace } from './canonical-json.js';
+import type { ToolDependencyTable } from './dependencies.js';
+import type { ModuleResolutionOptions } from './module-resolution.js';
+import { DEFAULT_REPEAT_POLICY, type RepeatPolicy, type RepeatTier } from './repeat-detector.js';
+import { appendReminder, repeatReminderText } from './repeat-reminder.js';
+import { RepeatTracker, type StepCall } from './repeat-tracker.js';
+import { type DuplicateType, noTelemetry, recordSafely, type ToolTelemetrySink } from './telemetry.js';
+import { parseToolArguments } from './tool-arguments.js';
+import { runToolCall, type ToolCallRunResult } from './tool-call-runner.js';
+import type { KimiTool } from './tool-definition.js';
+import { toolNotFoundError, toolParseError } from './tool-errors.js';
+import { type LoadedTools, loadTools } from './tool-loader.js';
+
+export interface KimiToolsetOptions {
+  /** Decides side-effecting calls; without it they are refused. */
+  approval?: Approval | undefined;
+  hooks?: HookEngine | undefined;
+  telemetry?: ToolTelemetrySink | undefined;
+  repeatPolicy?: RepeatPolicy | undefined;
+}
+
+/**
+ * kimi-ts's toolset: the registry of tools and the dispatcher `step` hands every tool call to.
+ * Calls of a step run concurrently; an identical call later in the same step shares the first
+ * one's result; repeats across steps get growing reminders and, at the last tier, stop the turn.
+ * The soul brackets every step with `beginStep` / `endStep` (repeat detection depends on it).
+ */
+export class KimiToolset implements Toolset {
+  readonly approval: Approval | undefined;
+  private readonly hooks: HookEngine;
+  private readonly telemetry: ToolTelemetrySink;
+  private readonly registry = new Map<string, KimiTool>();
+  private readonly hidden = new Set<string>();
+  private readonly tracker: RepeatTracker;
+  /**
+   * First run of each exact call key, per step. `step` hands every call of one step the same
+   * dispatch object, so keying on it scopes dedup to the step even if `beginStep` is not called.
+   */
+  private readonly runsByStep = new WeakMap<ToolDispatch, Map<string, Promise<ToolCallRunResult>>>();
+  /** Raw results of the current step's calls, in call order. */
+  private stepResults: Promise<unknown>[] = [];
+
+  constructor(options: KimiToolsetOptions = {}) {
+    this.approval = options.approval;
+    this.hooks = options.hooks ?? noHooks;
+    this.telemetry = options.telemetry ?? noTelemetry;
+    this.tracker = new RepeatTracker(options.repeatPolicy ?? DEFAULT_REPEAT_POLICY);
+  }
+
+  /** The tools advertised to the model (hidden ones left out). */
+  get tools(): Tool[] {
+    const visible: Tool[] = [];
+    for (const tool of this.registry.values()) {
+      if (!this.hidden.has(tool.name))
+        visible.push({ name: tool.name, description: tool.description, parameters: tool.parameters });
+    }
+    return visible;
+  }
+
+  /** Every registered tool, hidden or not. */
+  get allTools(): KimiTool[] {
+    return [...this.registry.values()];
+  }
+
+  add(tool: KimiTool): void {
+    if (this.registry.has(tool.name)) throw new Error(`A tool named "${tool.name}" is already registered`);
+    this.registry.set(tool.name, tool);
+  }
+
+  remove(name: string): boolean {
+    this.hidden.delete(name);
+    return this.registry.delete(name);
+  }
+
+  find(name: string): KimiTool | undefined {
+    return this.registry.get(name);
+  }
+
+  /** Stops advertising a tool; it stays callable. Returns false if there is no such tool. */
+  hide(name: string): boolean {
+    if (!this.registry.has(name)) return false;
+    this.hidden.add(name);
+    return true;
+  }
+
+  unhide(name: string): boolean {
+    return this.hidden.delete(name);
+  }
+
+  /**
+   * Loads tools from `"module:Export"` specs and registers them. `toolset` and `approval` are added
+   * to the dependency table. A name already registered is a load failure.
+   */
+  async loadTools(
+    specs: readonly string[],
+    deps: ToolDependencyTable,
+    options: ModuleResolutionOptions,
+  ): Promise<LoadedTools> {
+    const table: ToolDependencyTable = { ...deps, toolset: this };
+    if (this.approval && !table.approval) table.approval = this.approval;
+    const loaded = await loadTools(specs, table, options);
+    const taken = loaded.tools.find((tool) => this.registry.has(tool.name));
+    if (taken) throw new Error(`A tool named "${taken.name}" is already registered`);
+    for (const tool of loaded.tools) this.add(tool);
+    return loaded;
+  }
+
+  /**
+   * Starts a step (Kimi CLI's `begin_step`): pass what the previous `endStep` returned, or nothing
+   * at the start of a turn (or after a D-Mail) to forget the turn's calls.
+   */
+  beginStep(previousCalls: readonly StepCall[] = []): void {
+    this.tracker.beginStep(previousCalls);
+    this.stepResults = [];
+  }
+
+  /** Ends the step; keep the returned calls for the next `beginStep`. Idempotent within a step. */
+  endStep(): StepCall[] {
+    return this.tracker.endStep();
+  }
+
+  /** A call of this step reached the force-stop tier: the turn must end (`tool_call_repeat`). */
+  get forceStopTurn(): boolean {
+    return this.tracker.forceStop;
+  }
+
+  handle(call: ToolCall, dispatch: ToolDispatch): ToolResult | Promise<ToolResult> {
+    const result = (return_value: ToolReturnValue): ToolResult => ({ tool_call_id: call.id, return_value });
+    const tool = this.registry.get(call.function.name);
+    if (!tool) return result(toolNotFoundError(call.function.name));
+    const parsed = parseToolArguments(call.function.arguments);
+    if (!parsed.ok) return result(toolParseError(parsed.error));
+    const args = parsed.value;
+
+    const canonicalArguments = canonicalJson(args);
+    const callKey = JSON.stringify([tool.name, canonicalArguments]);
+    const policy = this.tracker.policy;
+    const loopKey = policy.normaliseWhitespace
+      ? JSON.stringify([tool.name, canonicalJson(normaliseWhitespace(args))])
+      : callKey;
+    const stepCall: StepCall = { toolName: tool.name, callKey, loopKey };
+    this.tracker.register(stepCall);
+    const crossStep = this.tracker.seenInEarlierStep(loopKey);
+
+    let stepRuns = this.runsByStep.get(dispatch);
+    if (!stepRuns) {
+      stepRuns = new Map();
+      this.runsByStep.set(dispatch, stepRuns);
+    }
+    const first = stepRuns.get(callKey);
+    const started = performance.now();
+    const run: Promise<ToolCallRunResult> = first
+      ? first.then((original) => ({
+          ...original,
+          value: copyReturnValue(original.value),
+          durationMs: performance.now() - started,
+        }))
+      : runToolCall({ tool, call, args, dispatch, approval: this.approval, hooks: this.hooks });
+    if (!first) stepRuns.set(callKey, run);
+    const settled = run.then((outcome) => {
+      stepCall.resultId = resultIdentity(outcome.value);
+      return outcome;
+    });
+    const earlier = this.stepResults;
+    this.stepResults = [...earlier, settled];
+    const duplicate: DuplicateType = first ? 'same_step' : crossStep ? 'cross_step' : 'none';
+
+    return (async () => {
+      const outcome = await settled;
+      let value = outcome.value;
+      let tier: RepeatTier | null = null;
+      let count = 1;
+      if (crossStep) {
+        // Judge the repeat only once every earlier call of the step has its result, so the verdict
+        // does not depend on which tool happened to finish first.
+        await Promise.all(earlier);
+        const assessment = this.tracker.assess(stepCall);
+        tier = assessment?.tier ?? null;
+        count = assessment?.count ?? 1;
+        const reminder =
+          assessment && repeatReminderText(assessment, { toolName: tool.name, canonicalArguments });
+        if (assessment?.tier && reminder) {
+          value = appendReminder(value, reminder);
+          recordSafely(this.telemetry, {
+            event: 'tool_call_repeat',
+            tool_name: tool.name,
+            tool_call_id: call.id,
+            args_hash: argumentsHash(canonicalArguments),
+            repeat_tier: assessment.tier,
+            repeat_count: assessment.count,
+            repeat_period: assessment.period,
+          });
+        }
+      }
+      recordSafely(this.telemetry, {
+        event: 'tool_call',
+        tool_name: tool.name,
+        tool_call_id: call.id,
+        outcome: outcome.outcome,
+        duration_ms: Math.round(outcome.durationMs),
+        duplicate_type: duplicate,
+        args_hash: argumentsHash(canonicalArguments),
+        repeat_tier: tier,
+        repeat_count: count,
+      });
+      return result(value);
+    })();
+  }
+}
+
+/** Identical results get identical ids (what the "no progress" test of loop detection compares). */
+function resultIdentity(value: ToolReturnValue): string {
+  const essence = canonicalJson({ is_error: value.is_error, output: value.output, message: value.message });
+  return createHash('sha256').update(essence).digest('hex').slice(0, 16);
+}
+
+/** A copy for a same-step duplicate, so neither result can change the other. */
+function copyReturnValue(value: ToolReturnValue): ToolReturnValue {
+  try {
+    return structuredClone(value);
+  } catch {
+    // A tool put something uncloneable (a function) in extras: a shallow copy still separates the lists.
+    const output = typeof value.output === 'string' ? value.output : [...value.output];
+    return { ...value, output, display: [...value.display] };
+  }
+}

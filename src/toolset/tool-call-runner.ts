@@ -1,0 +1,202 @@
+import type { HookEngine } from '../hooks/types.js';
+import type { ToolCall, ToolDispatch, ToolReturnValue } from '../kosong/index.js';
+import type { Approval } from './approval.js';
+import { canonicalJson } from './canonical-json.js';
+import { runInToolCall, type ToolCallScope } from './current-tool-call.js';
+import type { ToolCallOutcome } from './telemetry.js';
+import { type ApprovalPlan, isAutoApproval, type KimiTool, type ToolCallContext } from './tool-definition.js';
+import {
+  isToolRejection,
+  toolCancelledError,
+  toolHookBlockedError,
+  toolNoApprovalError,
+  toolNotRunError,
+  toolRuntimeError,
+  toolValidateError,
+} from './tool-errors.js';
+
+export interface ToolCallRun {
+  tool: KimiTool;
+  call: ToolCall;
+  /** The parsed JSON arguments. */
+  args: unknown;
+  dispatch: ToolDispatch;
+  approval: Approval | undefined;
+  hooks: HookEngine;
+}
+
+export interface ToolCallRunResult {
+  value: ToolReturnValue;
+  outcome: ToolCallOutcome;
+  durationMs: number;
+}
+
+/** PostToolUse gets this much of the result's text. */
+const HOOK_OUTPUT_LIMIT = 2_000;
+
+/**
+ * Runs one tool call: validate, PreToolUse hook, approval (every side-effecting tool, whatever its
+ * code does), wait for a clean end of the model's stream (side-effecting tools only), call, then
+ * the PostToolUse hooks without waiting for them. Never rejects: every failure becomes a result.
+ */
+export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
+  const started = performance.now();
+  const scope: ToolCallScope = {
+    toolCall: run.call,
+    signal: run.dispatch.signal,
+    approvedActions: new Set(),
+  };
+  let streamClean: boolean | undefined;
+  run.dispatch.streamOutcome.then(
+    (clean) => {
+      streamClean = clean;
+    },
+    () => {
+      streamClean = false;
+    },
+  );
+  const finish = (value: ToolReturnValue, outcome: ToolCallOutcome): ToolCallRunResult => ({
+    value,
+    outcome,
+    durationMs: performance.now() - started,
+  });
+  const interrupted = (): ToolCallRunResult | undefined => {
+    if (streamClean === false) return finish(toolNotRunError(), 'not_run');
+    if (run.dispatch.signal.aborted) return finish(toolCancelledError(), 'cancelled');
+    return undefined;
+  };
+
+  return runInToolCall(scope, async () => {
+    const { tool, call, args, dispatch } = run;
+    const ctx: ToolCallContext = { toolCall: call, signal: dispatch.signal };
+    const sideEffecting = tool.effect !== 'read-only';
+    try {
+      const parsed = tool.parse(args);
+      if (!parsed.ok) return finish(toolValidateError(parsed.error), 'error');
+      const blocked = await preToolUse(run);
+      const stop = interrupted();
+      if (stop) return stop;
+      if (blocked !== null) return finish(toolHookBlockedError(blocked), 'blocked');
+
+      if (sideEffecting) {
+        if (!run.approval) return finish(toolNoApprovalError(tool.name), 'rejected');
+        const plan: ApprovalPlan = tool.approval
+          ? await tool.approval(parsed.params, ctx)
+          : genericApprovalPlan(tool, args);
+        if (!isAutoApproval(plan)) {
+          const stopBeforeAsking = interrupted();
+          if (stopBeforeAsking) return stopBeforeAsking;
+          const answer = await run.approval.request(
+            tool.name,
+            plan.action,
+            plan.description,
+            plan.display ?? [],
+          );
+          if (!answer.approved) return finish(answer.rejectionError(), 'rejected');
+        }
+        const clean = await untilStreamEnds(dispatch);
+        if (!clean) return interrupted() ?? finish(toolNotRunError(), 'not_run');
+      }
+
+      dispatch.signal.throwIfAborted();
+      const value = await tool.call(parsed.params, ctx);
+      if (!isToolReturnValue(value)) {
+        throw new Error(`the tool returned ${describe(value)} instead of a tool result`);
+      }
+      firePostToolUse(run, { tool_output: hookOutput(value) }, 'PostToolUse');
+      return finish(value, value.is_error ? (isToolRejection(value) ? 'rejected' : 'error') : 'ok');
+    } catch (error) {
+      const stop = interrupted();
+      if (stop) return stop;
+      firePostToolUse(
+        run,
+        { error: error instanceof Error ? error.message : String(error) },
+        'PostToolUseFailure',
+      );
+      return finish(toolRuntimeError(error), 'runtime_error');
+    }
+  });
+}
+
+/** Returns the block reason, or null when the call may go ahead. Hooks fail open. */
+async function preToolUse(run: ToolCallRun): Promise<string | null> {
+  if (!run.hooks.hasHooksFor('PreToolUse')) return null;
+  try {
+    const decision = await run.hooks.trigger('PreToolUse', {
+      target: run.tool.name,
+      input: { tool_name: run.tool.name, tool_input: run.args, tool_call_id: run.call.id },
+      signal: run.dispatch.signal,
+    });
+    return decision.action === 'block' ? decision.reason : null;
+  } catch {
+    return null;
+  }
+}
+
+function firePostToolUse(
+  run: ToolCallRun,
+  extra: Record<string, unknown>,
+  event: 'PostToolUse' | 'PostToolUseFailure',
+): void {
+  if (!run.hooks.hasHooksFor(event)) return;
+  const input = { tool_name: run.tool.name, tool_input: run.args, tool_call_id: run.call.id, ...extra };
+  // Not awaited: these hooks observe, they cannot change the result. `fire` keeps them tracked so
+  // the session can drain them at shutdown.
+  void run.hooks.fire(event, { target: run.tool.name, input });
+}
+
+/** The question asked for a side-effecting tool that does not phrase its own: the full arguments, so an exact approval covers only this call. */
+export function genericApprovalPlan(tool: KimiTool, args: unknown): ApprovalPlan {
+  return {
+    action: `${tool.effect}:${tool.name}`,
+    description: `Call \`${tool.name}\` (${EFFECT_WORDS[tool.effect]}) with arguments ${canonicalJson(args)}`,
+  };
+}
+
+const EFFECT_WORDS: Record<KimiTool['effect'], string> = {
+  'read-only': 'reads only',
+  'writes-files': 'writes files',
+  'runs-commands': 'runs commands',
+  network: 'uses the network',
+  external: 'acts outside this program',
+};
+
+/** Resolves true on a clean end of the model's stream, false if it failed or the call was aborted. */
+function untilStreamEnds(dispatch: ToolDispatch): Promise<boolean> {
+  if (dispatch.signal.aborted) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const onAbort = (): void => resolve(false);
+    dispatch.signal.addEventListener('abort', onAbort, { once: true });
+    dispatch.streamOutcome.then(
+      (clean) => {
+        dispatch.signal.removeEventListener('abort', onAbort);
+        resolve(clean);
+      },
+      () => {
+        dispatch.signal.removeEventListener('abort', onAbort);
+        resolve(false);
+      },
+    );
+  });
+}
+
+function hookOutput(value: ToolReturnValue): string {
+  const text = typeof value.output === 'string' ? value.output : JSON.stringify(value.output);
+  const prefix = value.is_error ? `ERROR: ${value.message}\n` : value.message ? `${value.message}\n` : '';
+  return (prefix + text).slice(0, HOOK_OUTPUT_LIMIT);
+}
+
+function isToolReturnValue(value: unknown): value is ToolReturnValue {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.is_error === 'boolean' &&
+    (typeof v.output === 'string' || Array.isArray(v.output)) &&
+    typeof v.message === 'string' &&
+    Array.isArray(v.display)
+  );
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
