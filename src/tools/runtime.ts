@@ -1,0 +1,98 @@
+/**
+ * What built-in tools may be given at load time, beyond the toolset's own entries (approval,
+ * toolset, descriptionVars, workDir). Tools declare these interfaces; the app (src/app/) provides
+ * implementations. Declaration merging makes `toolFactory(['planMode'], ({ planMode }) => …)` typed
+ * without the toolset importing any of this.
+ */
+
+/** Todo items as stored in state.json. */
+export interface TodoItem {
+  title: string;
+  status: 'pending' | 'in_progress' | 'done';
+}
+
+/** Per-session state the tools read and write (root: state.json; subagents: their own state). */
+export interface SessionStore {
+  readonly sessionId: string;
+  /** The session folder (`~/.kimi-ts/sessions/<key>/<id>/`): tools may keep files under it. */
+  readonly sessionDir: string;
+  getTodos(): TodoItem[];
+  setTodos(todos: TodoItem[]): Promise<void>;
+}
+
+/** Plan mode: while active, writes are limited to the plan file (enforced by each tool at call time). */
+export interface PlanModeController {
+  isActive(): boolean;
+  /** The current plan file (absolute), or null outside plan mode. */
+  planFilePath(): string | null;
+  /** Turns plan mode on (creating the plan file path if needed); returns the plan file path. */
+  enter(): Promise<string>;
+  exit(): Promise<void>;
+}
+
+/** `[services.*]` of the config for SearchWeb / FetchURL. */
+export interface WebServiceConfig {
+  baseUrl: string;
+  apiKey: string;
+  customHeaders?: Record<string, string> | undefined;
+}
+
+export interface WebServices {
+  search?: WebServiceConfig | undefined;
+  fetch?: WebServiceConfig | undefined;
+}
+
+/** `[background]` of the config. */
+export interface BackgroundConfig {
+  maxRunningTasks: number;
+  keepAliveOnExit: boolean;
+  agentTaskTimeoutS: number;
+  killGracePeriodMs: number;
+  notificationTailLines: number;
+  notificationTailChars: number;
+}
+
+/** The role of the runtime a tool is loaded into: the session's root agent or a subagent. */
+export type AgentRole = 'root' | 'subagent';
+
+/** A message for the model in the next step (background task finished, …). */
+export interface PendingNotification {
+  type: string;
+  text: string;
+  hookFields: Record<string, unknown>;
+}
+
+/** Runs subagents for the Agent tool (implemented by the app, which owns souls). */
+export interface SubagentRunner {
+  readonly types: readonly { name: string; description: string; whenToUse: string }[];
+  run(request: {
+    description: string;
+    prompt: string;
+    subagentType: string;
+    model: string | null;
+    resume: string | null;
+    runInBackground: boolean;
+    timeoutS: number | null;
+    parentToolCallId: string;
+    signal: AbortSignal;
+  }): Promise<{ isError: boolean; output: string; message: string; brief: string }>;
+}
+
+declare module '../toolset/dependencies.js' {
+  interface ToolDependencyMap {
+    /** Directories outside the work dir the user allowed (`--add-dir`); shared and mutable. */
+    additionalDirs: string[];
+    session: SessionStore;
+    planMode: PlanModeController;
+    /** Capabilities of the current model (`image_in`, `video_in`, `thinking`, …). */
+    modelCapabilities: ReadonlySet<string>;
+    webServices: WebServices;
+    backgroundConfig: BackgroundConfig;
+    role: AgentRole;
+    /** D-Mail holder of the soul (SendDMail). */
+    denwaRenji: { send(dmail: { message: string; checkpointId: number }): string | null };
+    subagents: SubagentRunner;
+    /** Environment for child processes (Shell). */
+    processEnv: Readonly<Record<string, string | undefined>>;
+  }
+}
