@@ -268,7 +268,7 @@ describe('loadConfig', () => {
     const path = await write('config.json', JSON.stringify({ providers: { p: { base_url: 'x' } } }));
     const error = await loadError({ configFile: path });
     expect(error.message).toBe(
-      `Invalid config in ${path}: providers.p.type: is required (one of "kimi", "openai_legacy", "openai_responses", "anthropic", "gemini", "google_genai", "vertexai", "_echo", "_scripted_echo", "_chaos")`,
+      `Invalid config in ${path}: providers.p.type: is required (one of "kimi", "openai_legacy", "openai_responses", "anthropic", "gemini", "google_genai", "vertexai", "_echo", "_scripted_echo", "_chaos", "scripted", "echo", "chaos")`,
     );
   });
 

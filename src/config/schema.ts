@@ -17,6 +17,9 @@ export const PROVIDER_TYPES = [
   '_echo',
   '_scripted_echo',
   '_chaos',
+  'scripted',
+  'echo',
+  'chaos',
 ] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 

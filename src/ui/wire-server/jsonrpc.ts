@@ -1,0 +1,143 @@
+import { z } from 'zod';
+
+/**
+ * The JSON-RPC 2.0 framing of wire mode: one object per line, requests with string ids, `event`
+ * notifications and `request` calls from the agent, and the client's responses to those.
+ */
+
+export const JSONRPC_VERSION = '2.0';
+
+export const ErrorCodes = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  /** A turn is running (or none is, for steer/cancel). */
+  INVALID_STATE: -32000,
+  LLM_NOT_SET: -32001,
+  LLM_NOT_SUPPORTED: -32002,
+  CHAT_PROVIDER_ERROR: -32003,
+} as const;
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A request the client sent us: a method to run, answered with the same id. */
+export interface InboundRequest {
+  kind: 'request';
+  id: string;
+  method: string;
+  params: unknown;
+}
+
+/** The client's answer to a `request` we sent. */
+export type InboundResponse =
+  | { kind: 'response'; id: string; ok: true; result: unknown }
+  | { kind: 'response'; id: string; ok: false; error: JsonRpcErrorObject };
+
+/** A line we cannot act on, with the error to answer (id null when the line had no usable id). */
+export interface InboundInvalid {
+  kind: 'invalid';
+  id: JsonRpcId;
+  error: JsonRpcErrorObject;
+}
+
+export type InboundMessage = InboundRequest | InboundResponse | InboundInvalid;
+
+const idSchema = z.union([z.string(), z.number(), z.null()]);
+
+const errorObjectSchema = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+
+/**
+ * Classifies one line. Never throws: malformed JSON, objects that are neither a request nor a
+ * response, and non-string request ids all come back as `invalid` with the error to send.
+ */
+export function parseInboundLine(line: string): InboundMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return invalid(null, ErrorCodes.PARSE_ERROR, 'Parse error: the line is not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const what = Array.isArray(value) ? 'batches are not supported' : 'expected a JSON object';
+    return invalid(null, ErrorCodes.INVALID_REQUEST, `Invalid request: ${what}.`);
+  }
+  const message = value as Record<string, unknown>;
+  const idField = idSchema.safeParse(message.id);
+  const echoId: JsonRpcId = idField.success ? idField.data : null;
+  if (message.jsonrpc !== JSONRPC_VERSION)
+    return invalid(echoId, ErrorCodes.INVALID_REQUEST, 'Invalid request: `jsonrpc` must be "2.0".');
+
+  if ('method' in message) {
+    if (typeof message.method !== 'string')
+      return invalid(echoId, ErrorCodes.INVALID_REQUEST, 'Invalid request: `method` must be a string.');
+    if (typeof message.id !== 'string')
+      return invalid(echoId, ErrorCodes.INVALID_REQUEST, 'Invalid request: `id` must be a string.');
+    return { kind: 'request', id: message.id, method: message.method, params: message.params };
+  }
+
+  const hasResult = 'result' in message;
+  const hasError = 'error' in message;
+  if (hasResult === hasError || typeof message.id !== 'string') {
+    return invalid(
+      echoId,
+      ErrorCodes.INVALID_REQUEST,
+      'Invalid request: expected a request (`method`, string `id`) or a response (string `id` with `result` or `error`).',
+    );
+  }
+  if (hasResult) return { kind: 'response', id: message.id, ok: true, result: message.result };
+  const error = errorObjectSchema.safeParse(message.error);
+  // A response that says "error" is an error answer even when its error object is malformed.
+  return {
+    kind: 'response',
+    id: message.id,
+    ok: false,
+    error: error.success
+      ? error.data
+      : { code: ErrorCodes.INTERNAL_ERROR, message: 'The client answered with a malformed error.' },
+  };
+}
+
+function invalid(id: JsonRpcId, code: number, message: string): InboundInvalid {
+  return { kind: 'invalid', id, error: { code, message } };
+}
+
+export function successLine(id: JsonRpcId, result: unknown): string {
+  return `${JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, result })}\n`;
+}
+
+export function errorLine(id: JsonRpcId, error: JsonRpcErrorObject): string {
+  return `${JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, error })}\n`;
+}
+
+/** An agent event: a notification whose params are the `{type, payload}` envelope. */
+export function eventLine(envelope: unknown): string {
+  return `${JSON.stringify({ jsonrpc: JSONRPC_VERSION, method: 'event', params: envelope })}\n`;
+}
+
+/** An agent request: the id is the wire request's id, the params its envelope. */
+export function requestLine(id: string, envelope: unknown): string {
+  return `${JSON.stringify({ jsonrpc: JSONRPC_VERSION, method: 'request', id, params: envelope })}\n`;
+}
+
+/** An error a method handler answers with. */
+export class MethodError extends Error {
+  override name = 'MethodError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,49 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { isWireRequest } from '../../wire/message.js';
+import { wireMessageToJSON } from '../../wire/serialize.js';
+import { readWireFile } from '../../wire/wire-file.js';
+import { eventLine, requestLine } from './jsonrpc.js';
+import type { LineWriter } from './line-writer.js';
+
+export interface ReplayResult {
+  status: 'finished' | 'cancelled';
+  events: number;
+  requests: number;
+}
+
+/** Records per write; between batches the server reads stdin (a `cancel`) and the output drains. */
+const REPLAY_BATCH = 256;
+
+/**
+ * Re-sends a session's wire.jsonl to the client: events as `event` notifications, requests as
+ * `request` messages that nobody waits for (the client must not answer them). Lines the reader
+ * could not load are skipped. Stops early with `cancelled` once `signal` aborts.
+ */
+export async function replayWireFile(
+  path: string,
+  writer: LineWriter,
+  signal: AbortSignal,
+): Promise<ReplayResult> {
+  const result: ReplayResult = { status: 'finished', events: 0, requests: 0 };
+  const { records } = await readWireFile(path);
+  for (let start = 0; start < records.length; start += REPLAY_BATCH) {
+    if (signal.aborted || writer.failed) break;
+    let text = '';
+    for (const { message } of records.slice(start, start + REPLAY_BATCH)) {
+      const envelope = wireMessageToJSON(message);
+      if (isWireRequest(message)) {
+        text += requestLine(message.id, envelope);
+        result.requests++;
+      } else {
+        text += eventLine(envelope);
+        result.events++;
+      }
+    }
+    writer.write(text);
+    // Waiting for the output bounds memory on a large file and lets a `cancel` line be read.
+    await writer.flush();
+    await nextTurn();
+  }
+  if (signal.aborted) result.status = 'cancelled';
+  return result;
+}

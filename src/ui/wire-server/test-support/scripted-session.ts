@@ -1,0 +1,129 @@
+import type { AskClient, HookEvent, WireHookSubscription } from '../../../hooks/index.js';
+import type { AgentSession, ExternalToolSpec, SlashCommandInfo } from '../../../soul/agent-session.js';
+import { runSoul, type UILoop } from '../../../soul/run-soul.js';
+import type { UserInput } from '../../../soul/steer-queue.js';
+import type { TurnOutcome } from '../../../soul/turn-outcome.js';
+import { wireEvent } from '../../../wire/events.js';
+import { appendWireMessages } from '../../../wire/wire-file.js';
+
+/** What a scripted turn gets: its input, the cancel signal, and the steers the client sends. */
+export interface ScriptedTurn {
+  input: UserInput;
+  signal: AbortSignal;
+  /** Resolves with the next steer the client sends during this turn. */
+  nextSteer(): Promise<UserInput>;
+}
+
+/** A turn's "soul": sends wire messages with wireSend, may throw the errors a real turn throws. */
+export type TurnScript = (turn: ScriptedTurn) => Promise<void>;
+
+export const BUILTIN_TOOLS = ['Shell', 'ReadFile', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode'];
+
+const FINISHED: TurnOutcome = { stopReason: 'no_tool_calls', finalMessage: null, stepCount: 1 };
+
+/**
+ * An AgentSession for wire-server tests: each turn runs through the real runSoul and a real Wire
+ * recorded to `wireFile`, with a test-provided script in place of the LLM-driven soul.
+ */
+export class ScriptedSession implements AgentSession {
+  readonly sessionId = 'wire-test-session';
+  readonly slashCommands: SlashCommandInfo[] = [
+    { name: 'compact', description: 'Compact the context', aliases: [] },
+    { name: 'clear', description: 'Clear the context', aliases: ['reset'] },
+  ];
+  script: TurnScript = async () => {};
+  hasLLM = true;
+  llmNotSetMessage = 'No model is configured: set default_model in ~/.kimi-ts/config.toml.';
+  readonly hidden = new Set<string>();
+  readonly externalTools: ExternalToolSpec[] = [];
+  hookSubscriptions: readonly WireHookSubscription[] = [];
+  askClient: AskClient | null = null;
+  hookCounts: Partial<Record<HookEvent, number>> = { PreToolUse: 2, Stop: 1 };
+  private busy = false;
+  private plan = false;
+  private steerWaiters: ((input: UserInput) => void)[] = [];
+  private steers: UserInput[] = [];
+
+  constructor(
+    readonly workDir: string,
+    readonly wireFile: string,
+  ) {}
+
+  get isBusy(): boolean {
+    return this.busy;
+  }
+
+  get planMode(): boolean {
+    return this.plan;
+  }
+
+  async runTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
+    if (this.busy) throw new Error('ScriptedSession: a turn is already running');
+    this.busy = true;
+    this.steers = [];
+    try {
+      await runSoul(
+        (signal) => this.script({ input, signal, nextSteer: () => this.nextSteer() }),
+        ui,
+        cancel,
+        { wireFile: this.wireFile },
+      );
+      return FINISHED;
+    } finally {
+      this.busy = false;
+      this.steerWaiters = [];
+    }
+  }
+
+  steer(input: UserInput): boolean {
+    if (!this.busy) return false;
+    const waiter = this.steerWaiters.shift();
+    if (waiter) waiter(input);
+    else this.steers.push(input);
+    return true;
+  }
+
+  async setPlanMode(enabled: boolean): Promise<void> {
+    this.plan = enabled;
+    await appendWireMessages(this.wireFile, [wireEvent('StatusUpdate', { plan_mode: enabled })]);
+  }
+
+  registerExternalTools(tools: readonly ExternalToolSpec[]) {
+    const accepted: string[] = [];
+    const rejected: { name: string; reason: string }[] = [];
+    for (const tool of tools) {
+      if (BUILTIN_TOOLS.includes(tool.name))
+        rejected.push({ name: tool.name, reason: 'conflicts with builtin tool' });
+      else {
+        this.externalTools.push(tool);
+        accepted.push(tool.name);
+      }
+    }
+    return { accepted, rejected };
+  }
+
+  setWireHookSubscriptions(subscriptions: readonly WireHookSubscription[], askClient: AskClient): void {
+    this.hookSubscriptions = subscriptions;
+    this.askClient = askClient;
+  }
+
+  hideTool(name: string): void {
+    this.hidden.add(name);
+  }
+
+  unhideTool(name: string): void {
+    this.hidden.delete(name);
+  }
+
+  configuredHookCounts(): Partial<Record<HookEvent, number>> {
+    return this.hookCounts;
+  }
+
+  async close(): Promise<void> {}
+
+  private nextSteer(): Promise<UserInput> {
+    const queued = this.steers.shift();
+    if (queued !== undefined) return Promise.resolve(queued);
+    return new Promise((resolve) => this.steerWaiters.push(resolve));
+  }
+}
