@@ -1,0 +1,111 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/** The built-in agent spec (`src/agents/default/agent.yaml`, copied beside the build). */
+export const DEFAULT_AGENT_FILE = fileURLToPath(new URL('../agents/default/agent.yaml', import.meta.url));
+
+const subagentSchema = z.object({ path: z.string().min(1), description: z.string().default('') });
+
+const agentSchema = z.object({
+  extend: z.string().optional(),
+  name: z.string().optional(),
+  system_prompt_path: z.string().optional(),
+  system_prompt_args: z.record(z.string(), z.string()).optional(),
+  when_to_use: z.string().optional(),
+  model: z.string().optional(),
+  tools: z.array(z.string()).optional(),
+  allowed_tools: z.array(z.string()).optional(),
+  exclude_tools: z.array(z.string()).optional(),
+  subagents: z.record(z.string(), subagentSchema).optional(),
+});
+
+const specFileSchema = z.object({ version: z.literal(1).default(1), agent: agentSchema });
+
+/** An agent spec with `extend` applied and every path absolute. */
+export interface AgentSpec {
+  file: string;
+  name: string;
+  systemPromptPath: string;
+  systemPromptArgs: Record<string, string>;
+  whenToUse: string;
+  model: string | null;
+  /** `"module:Export"` tool specs, after `allowed_tools` / `exclude_tools`. */
+  tools: string[];
+  subagents: Record<string, { path: string; description: string }>;
+}
+
+export class AgentSpecError extends Error {
+  override name = 'AgentSpecError';
+}
+
+/** Loads an agent spec YAML (`version: 1`, `agent: {...}`), following `extend` chains. */
+export async function loadAgentSpec(file: string, seen: Set<string> = new Set()): Promise<AgentSpec> {
+  const path = resolve(file);
+  if (seen.has(path))
+    throw new AgentSpecError(`Agent spec ${path} extends itself (through ${[...seen].join(' → ')}).`);
+  seen.add(path);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new AgentSpecError(`Cannot read agent spec ${path}: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new AgentSpecError(`Agent spec ${path} is not valid YAML: ${(error as Error).message}`);
+  }
+  const parsed = specFileSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new AgentSpecError(`Invalid agent spec ${path}: ${z.prettifyError(parsed.error)}`);
+  const agent = parsed.data.agent;
+  const dir = dirname(path);
+  const base = agent.extend
+    ? await loadAgentSpec(agent.extend === 'default' ? DEFAULT_AGENT_FILE : resolve(dir, agent.extend), seen)
+    : null;
+
+  const subagents = { ...(base?.subagents ?? {}) };
+  for (const [name, sub] of Object.entries(agent.subagents ?? {})) {
+    subagents[name] = { path: resolve(dir, sub.path), description: sub.description };
+  }
+  let tools = (agent.tools ?? base?.tools ?? []).map((spec) => absolutizeToolSpec(spec, dir));
+  if (agent.allowed_tools)
+    tools = tools.filter((spec) => agent.allowed_tools?.includes(toolExportName(spec)));
+  if (agent.exclude_tools)
+    tools = tools.filter((spec) => !agent.exclude_tools?.includes(toolExportName(spec)));
+  const systemPromptPath = agent.system_prompt_path
+    ? resolve(dir, agent.system_prompt_path)
+    : base?.systemPromptPath;
+  if (!systemPromptPath)
+    throw new AgentSpecError(
+      `Agent spec ${path} has no system_prompt_path (and extends nothing that has one).`,
+    );
+  return {
+    file: path,
+    name: agent.name ?? base?.name ?? 'agent',
+    systemPromptPath,
+    systemPromptArgs: { ...(base?.systemPromptArgs ?? {}), ...(agent.system_prompt_args ?? {}) },
+    whenToUse: agent.when_to_use ?? base?.whenToUse ?? '',
+    model: agent.model ?? base?.model ?? null,
+    tools,
+    subagents,
+  };
+}
+
+/** The export (tool) name of a `"module:Export"` spec. */
+export function toolExportName(spec: string): string {
+  return spec.slice(spec.lastIndexOf(':') + 1);
+}
+
+/** Relative module paths are relative to the spec that lists them; make them absolute so they survive `extend`. */
+function absolutizeToolSpec(spec: string, dir: string): string {
+  const colon = spec.lastIndexOf(':');
+  const module = spec.slice(0, colon);
+  if (module.startsWith('./') || module.startsWith('../'))
+    return `${resolve(dir, module)}:${spec.slice(colon + 1)}`;
+  return spec;
+}

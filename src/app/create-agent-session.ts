@@ -1,0 +1,260 @@
+import { dirname } from 'node:path';
+import { type LoadedConfig, loadConfig } from '../config/load-config.js';
+import { type ResolvedModel, resolveModel } from '../config/resolve-model.js';
+import type { Config } from '../config/schema.js';
+import { parseHookConfigs } from '../hooks/config.js';
+import { createHookEngine } from '../hooks/engine.js';
+import type { ChatProvider } from '../kosong/provider.js';
+import { createChatProvider } from '../kosong/providers/index.js';
+import { continueSession } from '../session/list.js';
+import { recordLastSession } from '../session/metadata.js';
+import { createSession, openSession, type Session } from '../session/session.js';
+import { readSessionState, updateSessionState } from '../session/state.js';
+import { Context } from '../soul/context/context.js';
+import { DenwaRenji } from '../soul/dmail.js';
+import { builtinSlashCommands, SlashCommandRegistry } from '../soul/slash-commands.js';
+import { Soul } from '../soul/soul.js';
+import type { LoopControl } from '../soul/soul-parts.js';
+import { Approval } from '../toolset/approval.js';
+import type { ToolDependencyTable } from '../toolset/dependencies.js';
+import { KimiToolset } from '../toolset/kimi-toolset.js';
+import { currentWire } from '../wire/current-wire.js';
+import { AgentSessionImpl } from './agent-session-impl.js';
+import { DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
+import type { Extension } from './extension.js';
+import { loadScriptedScripts } from './scripted-scripts.js';
+import { createSessionStore } from './session-store.js';
+import { renderSystemPrompt } from './system-prompt.js';
+
+export interface CreateAgentSessionOptions {
+  workDir: string;
+  /** kimi-ts's data folder (`~/.kimi-ts`). */
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  configFile?: string | undefined;
+  inlineConfig?: string | undefined;
+  /** An already loaded config (tests, embedding); skips `configFile`/`inlineConfig`. */
+  config?: LoadedConfig | undefined;
+  modelAlias?: string | undefined;
+  sessionId?: string | undefined;
+  continueLast?: boolean | undefined;
+  agentFile?: string | undefined;
+  yolo?: boolean | undefined;
+  /** Persisted afk (`--afk`). */
+  afk?: boolean | undefined;
+  /** Invocation-only afk (print mode). */
+  runtimeAfk?: boolean | undefined;
+  thinking?: boolean | undefined;
+  maxStepsPerTurn?: number | undefined;
+  maxRetriesPerStep?: number | undefined;
+  /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
+  extensions?: readonly Extension[] | undefined;
+}
+
+/**
+ * The composition root: config → model → session → context → approval → hooks → tools → soul.
+ * Everything a front end needs comes back as one AgentSession.
+ */
+export async function createAgentSession(options: CreateAgentSessionOptions): Promise<AgentSessionImpl> {
+  const { workDir, home, env } = options;
+  const loaded =
+    options.config ??
+    (await loadConfig({ configFile: options.configFile, inlineConfig: options.inlineConfig, env, home }));
+  const config = loaded.config;
+  const resolved = resolveModel(config, { modelAlias: options.modelAlias, env, home });
+
+  const session = await pickSession(options);
+  await recordLastSession(home, session.workDir, session.id);
+  const state = await readSessionState(session.stateFile);
+
+  const spec = await loadAgentSpec(options.agentFile ?? DEFAULT_AGENT_FILE);
+  const context = await Context.restore(session.contextFile);
+  let systemPrompt = context.systemPrompt;
+  if (systemPrompt === null) {
+    systemPrompt = await renderSystemPrompt(
+      spec.systemPromptPath,
+      { workDir: session.workDir, additionalDirs: state.additional_dirs, env },
+      spec.systemPromptArgs,
+    );
+    await context.writeSystemPrompt(systemPrompt);
+  }
+
+  const approval = new Approval({
+    state: state.approval,
+    onChange: (approvalState) => {
+      void updateSessionState(session.stateFile, (s) => ({
+        ...s,
+        approval: { ...s.approval, ...approvalState },
+      }));
+    },
+  });
+  if (options.yolo || config.default_yolo) approval.setYolo(true);
+  if (options.afk) approval.setAfk(true);
+  if (options.runtimeAfk) approval.setRuntimeAfk(true);
+
+  const hooks = createHookEngine({
+    hooks: parseHookConfigs(config.hooks),
+    sessionId: session.id,
+    workDir: session.workDir,
+    onEvent: (event) => currentWire()?.send(event),
+  });
+
+  const provider =
+    resolved.status === 'ready' ? await buildProvider(resolved, config, options, session.id) : null;
+  const capabilities = new Set<string>(resolved.status === 'ready' ? resolved.capabilities : []);
+
+  const toolset = new KimiToolset({ approval, hooks });
+  const denwaRenji = new DenwaRenji();
+  const additionalDirs = [...state.additional_dirs];
+  const sessionStore = createSessionStore(session, state.todos);
+  const deps: ToolDependencyTable = {
+    workDir: session.workDir,
+    descriptionVars: { ...env, KIMI_WORK_DIR: session.workDir },
+    additionalDirs,
+    session: sessionStore,
+    modelCapabilities: capabilities,
+    webServices: {
+      search: serviceOf(config.services?.moonshot_search),
+      fetch: serviceOf(config.services?.moonshot_fetch),
+    },
+    backgroundConfig: {
+      maxRunningTasks: config.background.max_running_tasks,
+      keepAliveOnExit: config.background.keep_alive_on_exit,
+      agentTaskTimeoutS: config.background.agent_task_timeout_s,
+      killGracePeriodMs: config.background.kill_grace_period_ms,
+      notificationTailLines: config.background.notification_tail_lines,
+      notificationTailChars: config.background.notification_tail_chars,
+    },
+    role: 'root',
+    denwaRenji,
+    processEnv: env,
+  };
+
+  const loopControl: LoopControl = {
+    maxStepsPerTurn: options.maxStepsPerTurn ?? config.loop_control.max_steps_per_turn,
+    maxRetriesPerStep: options.maxRetriesPerStep ?? config.loop_control.max_retries_per_step,
+    reservedContextSize: config.loop_control.reserved_context_size,
+    compactionTriggerRatio: config.loop_control.compaction_trigger_ratio,
+  };
+
+  const impl = new AgentSessionImpl({
+    session,
+    config,
+    context,
+    toolset,
+    approval,
+    hooks,
+    env,
+    llmNotSetMessage: resolved.status === 'ready' ? '' : resolved.message,
+  });
+
+  // Extensions contribute dependencies, injections, notification sources and shutdown work.
+  for (const extension of options.extensions ?? []) {
+    await extension.setup({
+      session,
+      config,
+      deps,
+      toolset,
+      approval,
+      hooks,
+      env,
+      home,
+      agentSpec: spec,
+      host: impl,
+      state,
+    });
+  }
+
+  const loadedTools = await toolset.loadTools(spec.tools, deps, { baseDir: dirname(spec.file) });
+  impl.skippedTools = loadedTools.skipped.map((s) => s.spec);
+
+  const slashCommands = new SlashCommandRegistry();
+  const soul = new Soul({
+    llm: provider
+      ? { provider, maxContextSize: resolved.status === 'ready' ? resolved.maxContextSize : 0, capabilities }
+      : null,
+    llmNotSetMessage: resolved.status === 'ready' ? undefined : resolved.message,
+    context,
+    toolset,
+    systemPrompt,
+    loopControl,
+    hooks,
+    denwaRenji,
+    isRoot: true,
+    injections: impl.injections,
+    notifications: impl.llmNotifications,
+    planMode: () => impl.planMode,
+    hasDMailTool: toolset.find('SendDMail') !== undefined,
+    slashCommands,
+    beforeFirstStep: (signal) => impl.beforeFirstStep(signal),
+    autoTitle: async (title) => {
+      if (impl.title) return;
+      impl.title = title;
+      await updateSessionState(session.stateFile, (s) =>
+        s.custom_title ? s : { ...s, custom_title: title, title_generated: true },
+      );
+    },
+  });
+  for (const command of builtinSlashCommands({
+    setYolo: (enabled) => approval.setYolo(enabled),
+    isYolo: () => approval.yolo,
+    setAfk: (enabled) => approval.setAfk(enabled),
+    isAfk: () => approval.afk,
+    title: () => impl.title,
+    setTitle: async (title) => {
+      impl.title = title;
+      await updateSessionState(session.stateFile, (s) => ({ ...s, custom_title: title }));
+    },
+    setPlanMode: (enabled) => impl.setPlanMode(enabled),
+    isPlanMode: () => impl.planMode,
+    systemPrompt,
+  })) {
+    slashCommands.add(command);
+  }
+  impl.attachSoul(soul, slashCommands);
+  impl.title = state.custom_title;
+  return impl;
+}
+
+async function pickSession(options: CreateAgentSessionOptions): Promise<Session> {
+  const where = { home: options.home, workDir: options.workDir };
+  if (options.continueLast) return continueSession(where);
+  if (options.sessionId) return openSession({ ...where, id: options.sessionId });
+  return createSession(where);
+}
+
+async function buildProvider(
+  resolved: ResolvedModel,
+  config: Config,
+  options: CreateAgentSessionOptions,
+  sessionId: string,
+): Promise<ChatProvider> {
+  const scripted = ['_scripted_echo', 'scripted'].includes(resolved.providerType);
+  const provider = await createChatProvider({
+    type: resolved.providerType,
+    model: resolved.model,
+    baseUrl: resolved.baseUrl || undefined,
+    apiKey: resolved.apiKey || undefined,
+    customHeaders: resolved.customHeaders,
+    reasoningKey: resolved.reasoningKey ?? undefined,
+    maxTokens: resolved.maxTokens,
+    temperature: resolved.temperature,
+    topP: resolved.topP,
+    sessionId,
+    scripts: scripted ? await loadScriptedScripts(resolved.providerEnv, options.env) : undefined,
+  });
+  const thinking = options.thinking ?? config.default_thinking;
+  if (
+    resolved.capabilities.includes('always_thinking') ||
+    (thinking && resolved.capabilities.includes('thinking'))
+  ) {
+    return provider.withThinking('high');
+  }
+  if (options.thinking === false) return provider.withThinking('off');
+  return provider;
+}
+
+function serviceOf(service: Config['services'][keyof Config['services']]) {
+  if (!service) return undefined;
+  return { baseUrl: service.base_url, apiKey: service.api_key, customHeaders: service.custom_headers };
+}

@@ -1,0 +1,14 @@
+import type { Extension } from './extension.js';
+
+export interface DefaultExtensionOptions {
+  mcpConfigFiles: readonly string[];
+  mcpConfigs: readonly string[];
+  home: string;
+  plan?: boolean | undefined;
+  addDirs: readonly string[];
+}
+
+/** The services every CLI session gets, each set up before the tools load. */
+export function defaultExtensions(_options: DefaultExtensionOptions): Extension[] {
+  return [];
+}

@@ -1,0 +1,47 @@
+import type { Config } from '../config/schema.js';
+import type { HookEngine } from '../hooks/types.js';
+import type { Session } from '../session/session.js';
+import type { SessionState } from '../session/state.js';
+import type { WireNotificationSource } from '../soul/run-soul.js';
+import type { DynamicInjection, LLMNotificationSource } from '../soul/soul-parts.js';
+import type { Approval } from '../toolset/approval.js';
+import type { ToolDependencyTable } from '../toolset/dependencies.js';
+import type { KimiToolset } from '../toolset/kimi-toolset.js';
+import type { AgentSpec } from './agent-spec.js';
+
+/** What an extension can plug into the session it is set up in. */
+export interface ExtensionHost {
+  addInjection(injection: DynamicInjection): void;
+  addLLMNotifications(source: LLMNotificationSource): void;
+  addWireNotifications(source: WireNotificationSource): void;
+  /** Awaited before the first step of every turn (e.g. MCP servers still connecting). */
+  addBeforeFirstStep(wait: (signal: AbortSignal) => Promise<void>): void;
+  /** Run when the session closes, in reverse order of registration. */
+  addCloser(close: () => Promise<void>): void;
+  /** Plan mode as the session and its front ends see it. */
+  setPlanModeHandlers(handlers: { isActive(): boolean; set(enabled: boolean): Promise<void> }): void;
+}
+
+export interface ExtensionContext {
+  session: Session;
+  config: Config;
+  state: SessionState;
+  /** Add entries here for the tools to be injected with. */
+  deps: ToolDependencyTable;
+  toolset: KimiToolset;
+  approval: Approval;
+  hooks: HookEngine;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  agentSpec: AgentSpec;
+  host: ExtensionHost;
+}
+
+/**
+ * A piece of the app set up per session before tools load: background tasks, plan mode, MCP,
+ * subagents. Keeps the composition root small and each service in its own module.
+ */
+export interface Extension {
+  readonly name: string;
+  setup(context: ExtensionContext): Promise<void>;
+}

@@ -1,0 +1,144 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CliOptions } from '../cli.js';
+import { ConfigError } from '../config/config-error.js';
+import { kimiTsHome } from '../config/home.js';
+import { formatSessionList, listSessions } from '../session/list.js';
+import { SessionError } from '../session/session.js';
+import { AgentSpecError } from './agent-spec.js';
+import { createAgentSession } from './create-agent-session.js';
+import { defaultExtensions } from './default-extensions.js';
+
+/** A problem with how the CLI was called: shown as is, exit 1, no stack trace. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function checkFlags(options: CliOptions): void {
+  const modes = [options.print || options.quiet ? '--print' : null, options.wire ? '--wire' : null].filter(
+    Boolean,
+  );
+  if (modes.length > 1) throw new UsageError(`Cannot combine ${modes.join(' and ')}.`);
+  if (options.config !== undefined && options.configFile !== undefined)
+    throw new UsageError('Cannot combine --config and --config-file.');
+  const session = options.session ?? options.resume;
+  if (options.continue && session !== undefined)
+    throw new UsageError('Cannot combine --continue and --session.');
+  if (session === true)
+    throw new UsageError('--session needs a session id in this mode (list them with `kimi-ts sessions`).');
+  if (options.quiet && options.outputFormat !== 'text')
+    throw new UsageError('--quiet prints text only; drop --output-format.');
+  if (!(options.print || options.quiet)) {
+    if (options.inputFormat !== 'text' || options.outputFormat !== 'text' || options.finalMessageOnly) {
+      throw new UsageError('--input-format, --output-format and --final-message-only apply to --print only.');
+    }
+  }
+  if (
+    options.workDir !== undefined &&
+    !(existsSync(options.workDir) && statSync(options.workDir).isDirectory())
+  ) {
+    throw new UsageError(`--work-dir ${options.workDir} is not an existing directory.`);
+  }
+}
+
+/** The main command: builds the session and runs the chosen front end. Returns the exit code. */
+export async function runMain(options: CliOptions): Promise<number> {
+  try {
+    checkFlags(options);
+    const interactive = !(options.print || options.quiet || options.wire);
+    if (interactive && options.prompt === undefined) {
+      process.stderr.write(
+        'The interactive shell is not part of kimi-ts yet. Use one of:\n' +
+          '  kimi-ts --print -p "your prompt"      run one prompt and print the answer\n' +
+          '  kimi-ts --wire                        serve the wire protocol (JSON-RPC over stdio)\n',
+      );
+      return 1;
+    }
+    const env = process.env;
+    const home = kimiTsHome(env);
+    const print = options.print || options.quiet || interactive;
+    const session = await createAgentSession({
+      workDir: resolve(options.workDir ?? process.cwd()),
+      home,
+      env,
+      configFile: options.configFile,
+      inlineConfig: options.config,
+      modelAlias: options.model,
+      sessionId:
+        typeof (options.session ?? options.resume) === 'string'
+          ? ((options.session ?? options.resume) as string)
+          : undefined,
+      continueLast: options.continue,
+      agentFile: options.agentFile,
+      yolo: options.yolo,
+      afk: options.afk,
+      runtimeAfk: print,
+      thinking: options.thinking,
+      maxStepsPerTurn: options.maxStepsPerTurn,
+      maxRetriesPerStep: options.maxRetriesPerStep,
+      extensions: defaultExtensions({
+        mcpConfigFiles: options.mcpConfigFile,
+        mcpConfigs: options.mcpConfig,
+        home,
+        plan: options.plan,
+        addDirs: options.addDir,
+      }),
+    });
+    const cancel = new AbortController();
+    const onSignal = () => cancel.abort(new Error('Interrupted by user'));
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      if (options.wire) {
+        const { runWireServer } = await import('../ui/wire-server/index.js');
+        return await runWireServer({
+          session,
+          input: process.stdin,
+          output: process.stdout,
+          signal: cancel.signal,
+        });
+      }
+      const { runPrint } = await import('../ui/print/run-print.js');
+      return await runPrint({
+        session,
+        prompt: options.prompt,
+        input: process.stdin,
+        inputFormat: options.inputFormat,
+        outputFormat: options.quiet ? 'text' : options.outputFormat,
+        finalMessageOnly: Boolean(options.finalMessageOnly || options.quiet),
+        stdout: (text) => process.stdout.write(text),
+        stderr: (text) => process.stderr.write(text),
+        cancel: cancel.signal,
+      });
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await session.close();
+    }
+  } catch (error) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof SessionError ||
+      error instanceof AgentSpecError
+    ) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (options.debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    else process.stderr.write('Run with --debug for the full traceback.\n');
+    return 1;
+  }
+}
+
+export async function listSessionsCommand(workDir: string | undefined): Promise<number> {
+  const sessions = await listSessions({
+    home: kimiTsHome(process.env),
+    workDir: resolve(workDir ?? process.cwd()),
+  });
+  process.stdout.write(
+    sessions.length ? `${formatSessionList(sessions)}\n` : 'No sessions yet for this directory.\n',
+  );
+  return 0;
+}

@@ -1,0 +1,88 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { platform, release } from 'node:os';
+import { join } from 'node:path';
+
+/** AGENTS.md content beyond this is cut (bytes). */
+export const AGENTS_MD_MAX_BYTES = 32 * 1024;
+const ROOT_ENTRIES = 30;
+const CHILD_ENTRIES = 10;
+
+export interface SystemPromptVarsInput {
+  workDir: string;
+  additionalDirs: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  now?: Date;
+}
+
+/** The built-in `${VAR}` values of a system prompt template (reference §1.21). */
+export async function builtinPromptVars(input: SystemPromptVarsInput): Promise<Record<string, string>> {
+  const { workDir, additionalDirs, env } = input;
+  return {
+    KIMI_NOW: (input.now ?? new Date()).toISOString(),
+    KIMI_WORK_DIR: workDir,
+    KIMI_WORK_DIR_LS: await listTwoLevels(workDir),
+    KIMI_AGENTS_MD: (await readAgentsMd(workDir)) || '(no AGENTS.md in the working directory)',
+    KIMI_OS: `${platform()} ${release()}`,
+    KIMI_SHELL: env.SHELL || '/bin/bash',
+    KIMI_ADDITIONAL_DIRS_INFO: additionalDirs.length
+      ? `- Additional directories you may work in: ${additionalDirs.join(', ')}`
+      : '',
+    KIMI_SKILLS: '',
+  };
+}
+
+/** Fills `${NAME}` placeholders; unknown names are kept as written. */
+export function renderTemplate(template: string, vars: Readonly<Record<string, string>>): string {
+  return template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => vars[name] ?? whole);
+}
+
+export async function renderSystemPrompt(
+  templateFile: string,
+  input: SystemPromptVarsInput,
+  args: Readonly<Record<string, string>> = {},
+): Promise<string> {
+  const template = await readFile(templateFile, 'utf8');
+  return renderTemplate(template, { ...(await builtinPromptVars(input)), ...args });
+}
+
+async function readAgentsMd(workDir: string): Promise<string> {
+  for (const name of ['AGENTS.md', 'agents.md', join('.kimi', 'AGENTS.md')]) {
+    try {
+      const buffer = await readFile(join(workDir, name));
+      const text = buffer.subarray(0, AGENTS_MD_MAX_BYTES).toString('utf8');
+      return buffer.length > AGENTS_MD_MAX_BYTES ? `${text}\n[AGENTS.md truncated at 32 KiB]` : text;
+    } catch {
+      // try the next name
+    }
+  }
+  return '';
+}
+
+async function entries(dir: string, max: number): Promise<{ lines: string[]; dirs: string[] }> {
+  let list: import('node:fs').Dirent[];
+  try {
+    list = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return { lines: [], dirs: [] };
+  }
+  const visible = list.filter((e) => e.name !== '.git' && e.name !== 'node_modules');
+  visible.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || a.name.localeCompare(b.name));
+  const shown = visible.slice(0, max);
+  const lines = shown.map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
+  if (visible.length > max) lines.push(`... and ${visible.length - max} more`);
+  return { lines, dirs: shown.filter((e) => e.isDirectory()).map((e) => e.name) };
+}
+
+/** A two-level listing: root entries (at most 30) and the children of each listed folder (at most 10). */
+async function listTwoLevels(workDir: string): Promise<string> {
+  const root = await entries(workDir, ROOT_ENTRIES);
+  const out: string[] = [];
+  for (const line of root.lines) {
+    out.push(line);
+    if (line.endsWith('/') && root.dirs.includes(line.slice(0, -1))) {
+      const children = await entries(join(workDir, line.slice(0, -1)), CHILD_ENTRIES);
+      for (const child of children.lines) out.push(`  ${child}`);
+    }
+  }
+  return out.join('\n') || '(empty)';
+}

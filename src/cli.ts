@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { VERSION } from './version.js';
+
+/** What the flags of the main command parse to. */
+export interface CliOptions {
+  workDir?: string;
+  addDir: string[];
+  session?: string | true;
+  resume?: string | true;
+  continue?: boolean;
+  config?: string;
+  configFile?: string;
+  model?: string;
+  thinking?: boolean;
+  yolo?: boolean;
+  afk?: boolean;
+  plan?: boolean;
+  prompt?: string;
+  print?: boolean;
+  quiet?: boolean;
+  wire?: boolean;
+  inputFormat: 'text' | 'stream-json';
+  outputFormat: 'text' | 'stream-json';
+  finalMessageOnly?: boolean;
+  agentFile?: string;
+  mcpConfigFile: string[];
+  mcpConfig: string[];
+  maxStepsPerTurn?: number;
+  maxRetriesPerStep?: number;
+  debug?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be an integer ≥ 1.');
+  return n;
+}
+
+function nonEmpty(value: string): string {
+  if (!value.trim()) throw new InvalidArgumentError('must not be empty.');
+  return value;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('kimi-ts')
+    .description('A terminal coding agent: the agent loop and tool system of Kimi CLI, in TypeScript.')
+    .version(`kimi-ts, version ${VERSION}`, '-V, --version')
+    .option('-w, --work-dir <path>', 'working directory of the agent (default: current directory)')
+    .option('--add-dir <path>', 'another directory the agent may work in (repeatable)', collect, [])
+    .option('-S, --session [id]', 'resume the session with this id (created if missing)')
+    .option('-r, --resume [id]', 'same as --session')
+    .option('-C, --continue', 'continue the latest session of the working directory')
+    .option('--config <text>', 'config as TOML or JSON text', nonEmpty)
+    .option('--config-file <path>', 'config file (TOML, or JSON by extension)')
+    .option('-m, --model <alias>', 'model alias from the config')
+    .option('--thinking', 'turn thinking on')
+    .option('--no-thinking', 'turn thinking off')
+    .option('-y, --yolo', 'approve every action automatically')
+    .addOption(new Option('--yes').hideHelp().implies({ yolo: true }))
+    .addOption(new Option('--auto-approve').hideHelp().implies({ yolo: true }))
+    .option('--afk', 'away from keyboard: approve actions and dismiss questions')
+    .option('--plan', 'start in plan mode')
+    .option('-p, --prompt <text>', 'the prompt (print mode reads stdin when absent)', nonEmpty)
+    .addOption(new Option('-c, --command <text>', 'same as --prompt').hideHelp())
+    .option('--print', 'non-interactive: run the prompt, print the answer, exit')
+    .option('--quiet', 'same as --print --output-format text --final-message-only')
+    .option('--wire', 'serve the wire protocol (JSON-RPC 2.0 over stdio)')
+    .addOption(
+      new Option('--input-format <format>', 'print mode input')
+        .choices(['text', 'stream-json'])
+        .default('text'),
+    )
+    .addOption(
+      new Option('--output-format <format>', 'print mode output')
+        .choices(['text', 'stream-json'])
+        .default('text'),
+    )
+    .option('--final-message-only', 'print only the final assistant message')
+    .option('--agent-file <path>', 'agent spec YAML')
+    .option('--mcp-config-file <path>', 'MCP servers JSON file (repeatable)', collect, [])
+    .option('--mcp-config <json>', 'MCP servers JSON text (repeatable)', collect, [])
+    .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)
+    .option('--max-retries-per-step <n>', 'attempts per step', positiveInt)
+    .option('--debug', 'print stack traces of fatal errors')
+    .action(async (options: CliOptions & { command?: string }) => {
+      const { runMain } = await import('./app/run-main.js');
+      process.exitCode = await runMain({ ...options, prompt: options.prompt ?? options.command });
+    });
+
+  program
+    .command('sessions')
+    .description('list the sessions of the working directory')
+    .option('-w, --work-dir <path>', 'working directory (default: current directory)')
+    .action(async (options: { workDir?: string }) => {
+      const { listSessionsCommand } = await import('./app/run-main.js');
+      process.exitCode = await listSessionsCommand(options.workDir);
+    });
+
+  program
+    .command('info')
+    .description('version and protocol information')
+    .option('--json', 'as JSON')
+    .action((options: { json?: boolean }) => {
+      const info = {
+        version: VERSION,
+        wire_protocol_version: '1.10',
+        agent_spec_versions: [1],
+        node: process.version,
+      };
+      if (options.json) process.stdout.write(`${JSON.stringify(info)}\n`);
+      else
+        for (const [key, value] of Object.entries(info)) process.stdout.write(`${key}: ${String(value)}\n`);
+    });
+  return program;
+}
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });

@@ -1,0 +1,135 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { ContentPart } from '../../kosong/message.js';
+import { contentPartSchema } from '../../kosong/message-json.js';
+import type { AgentSession } from '../../soul/agent-session.js';
+import {
+  describeTurnError,
+  exitCodeFor,
+  LLMNotSet,
+  MaxStepsReached,
+  RunCancelled,
+} from '../../soul/errors.js';
+import type { UILoop } from '../../soul/run-soul.js';
+import type { UserInput } from '../../soul/steer-queue.js';
+import { type OutputFormat, PrintFormatter } from './print-formatter.js';
+
+export type InputFormat = 'text' | 'stream-json';
+
+export interface PrintOptions {
+  session: AgentSession;
+  /** The prompt from `-p`; when absent the prompt comes from `input`. */
+  prompt?: string | undefined;
+  input: Readable;
+  inputFormat: InputFormat;
+  outputFormat: OutputFormat;
+  finalMessageOnly: boolean;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Aborts the running turn (SIGINT). */
+  cancel: AbortSignal;
+}
+
+const inputMessageSchema = z.looseObject({
+  role: z.string(),
+  content: z.preprocess(
+    (value) => (value == null ? [] : typeof value === 'string' ? [{ type: 'text', text: value }] : value),
+    z.array(contentPartSchema),
+  ),
+});
+
+/**
+ * Print mode (reference §1.20): runs one turn per prompt without asking anyone anything (the session
+ * is created with runtime afk), writes the answer to stdout, and returns the exit code: 0 success,
+ * 1 a permanent failure, 75 a failure worth retrying later (rate limits, 5xx, network).
+ */
+export async function runPrint(options: PrintOptions): Promise<number> {
+  const { session, stderr } = options;
+  if (!session.hasLLM) {
+    stderr(`${session.llmNotSetMessage}\n`);
+    return 1;
+  }
+  if (options.inputFormat === 'stream-json' && options.prompt === undefined) {
+    let code = 0;
+    for await (const line of createInterface({ input: options.input, crlfDelay: Number.POSITIVE_INFINITY })) {
+      if (!line.trim()) continue;
+      const input = parseInputLine(line, stderr);
+      if (input === null) continue;
+      code = await runOneTurn(options, input);
+      if (code !== 0) return code;
+    }
+    return code;
+  }
+  const prompt = options.prompt ?? (await readAll(options.input));
+  if (!prompt.trim()) {
+    stderr('No prompt given: pass one with -p/--prompt or on standard input.\n');
+    return 1;
+  }
+  return runOneTurn(options, prompt);
+}
+
+async function runOneTurn(options: PrintOptions, input: UserInput): Promise<number> {
+  const { session, stderr } = options;
+  const formatter = new PrintFormatter(
+    options.outputFormat,
+    { out: options.stdout, progress: options.outputFormat === 'text' ? stderr : () => {} },
+    { finalMessageOnly: options.finalMessageOnly, workDir: session.workDir },
+  );
+  const ui: UILoop = async (wire) => {
+    for await (const batch of wire.subscribe({ merge: true }).batches()) {
+      for (const message of batch) formatter.handle(message);
+    }
+  };
+  try {
+    await session.runTurn(input, ui, options.cancel);
+    formatter.finish();
+    return 0;
+  } catch (error) {
+    formatter.finish();
+    if (error instanceof RunCancelled) {
+      stderr('Interrupted by user\n');
+      return 1;
+    }
+    if (error instanceof LLMNotSet) {
+      stderr(`${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof MaxStepsReached) {
+      stderr(`${error.message}\n`);
+      return 1;
+    }
+    stderr(`Error: ${describeTurnError(error)}\n`);
+    return exitCodeFor(error);
+  }
+}
+
+function parseInputLine(line: string, stderr: (text: string) => void): UserInput | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    stderr(`Ignoring an input line that is not JSON: ${line.slice(0, 80)}\n`);
+    return null;
+  }
+  const parsed = inputMessageSchema.safeParse(raw);
+  if (!parsed.success) {
+    stderr(`Ignoring an input line that is not a message: ${z.prettifyError(parsed.error)}\n`);
+    return null;
+  }
+  if (parsed.data.role !== 'user') {
+    stderr(`Ignoring a ${parsed.data.role} message: only user messages start turns.\n`);
+    return null;
+  }
+  const parts = parsed.data.content as ContentPart[];
+  if (parts.every((p) => p.type === 'text'))
+    return parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  return parts;
+}
+
+async function readAll(input: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of input)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
