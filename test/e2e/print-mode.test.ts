@@ -1,0 +1,165 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliSandbox } from '../support/run-cli.js';
+import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+
+let server: ScriptedLLMServer;
+let sandbox: CliSandbox;
+
+async function setup(turns: ScriptedTurn[], options: { maxContextSize?: number; extraToml?: string } = {}) {
+  server = await ScriptedLLMServer.start(turns);
+  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl, ...options });
+}
+
+afterEach(async () => {
+  await server?.close();
+  await sandbox?.remove();
+});
+
+/** Every wire.jsonl message type of the (only) session, in order. */
+async function wireTypes(): Promise<string[]> {
+  const sessions = join(sandbox.home, 'sessions');
+  const [key] = await readdir(sessions);
+  const [id] = await readdir(join(sessions, key!));
+  const text = await readFile(join(sessions, key!, id!, 'wire.jsonl'), 'utf8');
+  return text
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => (JSON.parse(line) as { message: { type: string } }).message.type);
+}
+
+describe('print mode', () => {
+  it('prints the answer and exits 0', async () => {
+    await setup([{ text: 'Hello there.' }]);
+    const result = await sandbox.run(['--print', '-p', 'hi']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Hello there.\n');
+    const body = server.requests[0]?.body as {
+      messages: { role: string; content: unknown }[];
+      stream: boolean;
+    };
+    expect(body.stream).toBe(true);
+    expect(body.messages.at(-1)).toMatchObject({ role: 'user', content: 'hi' });
+    expect(body.messages[0]?.role).toBe('system');
+  });
+
+  it('reads the prompt from stdin and writes stream-json', async () => {
+    await setup([{ text: 'From stdin.' }]);
+    const result = await sandbox.run(['--print', '--output-format', 'stream-json'], {
+      input: 'question on stdin',
+    });
+    expect(result.code).toBe(0);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([{ role: 'assistant', content: 'From stdin.' }]);
+  });
+
+  it('runs one turn per user line of stream-json input', async () => {
+    await setup([{ text: 'one' }, { text: 'two' }]);
+    const input = `${JSON.stringify({ role: 'user', content: 'first' })}\n${JSON.stringify({ role: 'assistant', content: 'x' })}\n${JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'second' }] })}\n`;
+    const result = await sandbox.run(
+      ['--print', '--input-format', 'stream-json', '--output-format', 'stream-json'],
+      { input },
+    );
+    expect(result.code).toBe(0);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).content),
+    ).toEqual(['one', 'two']);
+    expect(result.stderr).toContain('Ignoring a assistant message');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('--quiet prints only the final message', async () => {
+    await setup([{ text: 'The final answer.' }]);
+    const result = await sandbox.run(['--quiet', '-p', 'hi']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('The final answer.\n');
+  });
+
+  it('retries a 429 and succeeds (StepRetry recorded)', async () => {
+    await setup([{ status: 429, headers: { 'retry-after': '0' } }, { text: 'after retry' }]);
+    const result = await sandbox.run(['--print', '-p', 'hi']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('after retry');
+    expect(await wireTypes()).toContain('StepRetry');
+  });
+
+  it('exits 75 when every attempt is rate limited', async () => {
+    await setup([{ status: 429 }, { status: 429 }, { status: 429 }]);
+    const result = await sandbox.run(['--print', '-p', 'hi']);
+    expect(result.code).toBe(75);
+    expect(result.stderr).toMatch(/429/);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('exits 1 on 401 without leaking the API key', async () => {
+    await setup([{ status: 401 }]);
+    const result = await sandbox.run(['--print', '-p', 'hi']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/401/);
+    expect(result.stdout + result.stderr).not.toContain('sk-e2e-test-key');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries empty and think-only answers', async () => {
+    await setup([{}, { think: 'hmm, only thinking' }, { text: 'finally visible' }]);
+    const result = await sandbox.run(['--print', '-p', 'hi']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('finally visible');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('stops at max steps with exit 1', async () => {
+    const call = (id: string) => ({ toolCalls: [{ id, name: 'NoSuchTool', args: { n: id } }] });
+    await setup([call('a'), call('b'), call('c')]);
+    const result = await sandbox.run(['--print', '-p', 'loop', '--max-steps-per-turn', '2']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Max number of steps reached: 2/);
+  });
+
+  it('says how to configure a model when none is configured', async () => {
+    await setup([]);
+    const result = await sandbox.run(['--print', '-p', 'hi', '-w', sandbox.workDir], { bare: true });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('LLM not set');
+    expect(result.stderr).toContain('KIMI_API_KEY');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses to combine --config and --config-file', async () => {
+    await setup([]);
+    const result = await sandbox.run(['--print', '-p', 'hi', '--config', '{}']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Cannot combine --config and --config-file');
+  });
+
+  it('compacts when the context window is small', async () => {
+    await setup(
+      [
+        { text: 'first answer '.repeat(20), usage: { prompt_tokens: 500, completion_tokens: 50 } },
+        { text: 'second answer', usage: { prompt_tokens: 3000, completion_tokens: 50 } },
+        { text: '<current_focus>compacted summary</current_focus>' },
+        { text: 'third answer' },
+      ],
+      { maxContextSize: 4000, extraToml: '[loop_control]\nreserved_context_size = 1000\n' },
+    );
+    expect((await sandbox.run(['--print', '-p', 'one'])).code).toBe(0);
+    expect((await sandbox.run(['--print', '-C', '-p', 'two'])).code).toBe(0);
+    const third = await sandbox.run(['--print', '-C', '-p', 'three']);
+    expect(third.code).toBe(0);
+    expect(third.stdout).toContain('third answer');
+    const types = await wireTypes();
+    expect(types).toContain('CompactionBegin');
+    expect(types).toContain('CompactionEnd');
+    const last = server.requests.at(-1)?.body as { messages: { content: unknown }[] };
+    expect(JSON.stringify(last.messages)).toContain('compacted summary');
+  });
+});

@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The built CLI: end-to-end tests run what a user runs (`npm test` builds first). */
+export const CLI = resolve(import.meta.dirname, '../../dist/cli.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string>;
+  input?: string;
+  bare?: boolean;
+}
+
+/** A temp home, work dir and config pointing the CLI at a scripted LLM server. */
+export class CliSandbox {
+  private constructor(
+    readonly root: string,
+    readonly home: string,
+    readonly workDir: string,
+    readonly configFile: string,
+  ) {}
+
+  static async create(options: {
+    baseUrl: string;
+    maxContextSize?: number;
+    apiKey?: string;
+    extraToml?: string;
+  }): Promise<CliSandbox> {
+    const root = await mkdtemp(join(tmpdir(), 'kimi-ts-e2e-'));
+    const home = join(root, 'home');
+    const workDir = join(root, 'work');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(home);
+    await mkdir(workDir);
+    const configFile = join(root, 'config.toml');
+    await writeFile(
+      configFile,
+      [
+        'default_model = "e2e"',
+        '',
+        '[providers.local]',
+        'type = "openai_legacy"',
+        `base_url = "${options.baseUrl}"`,
+        `api_key = "${options.apiKey ?? 'sk-e2e-test-key'}"`,
+        '',
+        '[models.e2e]',
+        'provider = "local"',
+        'model = "e2e-model"',
+        `max_context_size = ${options.maxContextSize ?? 100000}`,
+        '',
+        options.extraToml ?? '',
+      ].join('\n'),
+    );
+    return new CliSandbox(root, home, workDir, configFile);
+  }
+
+  env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: this.root,
+      KIMI_TS_HOME: this.home,
+      ...extra,
+    };
+    return env;
+  }
+
+  /** Runs the CLI with the sandbox's config and work dir, unless `bare` (then only `args`). */
+  spawn(args: string[], options: RunOptions = {}): ChildProcess {
+    const base = options.bare ? [] : ['--config-file', this.configFile, '-w', this.workDir];
+    const child = spawn(process.execPath, [CLI, ...base, ...args], {
+      env: this.env(options.env),
+      cwd: this.workDir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    if (options.input !== undefined) child.stdin?.end(options.input);
+    return child;
+  }
+
+  run(args: string[], options: RunOptions = {}): Promise<CliResult> {
+    const child = this.spawn(args, { ...options, input: options.input ?? '' });
+    return collect(child);
+  }
+
+  remove(): Promise<void> {
+    return rm(this.root, { recursive: true, force: true });
+  }
+}
+
+export function collect(child: ChildProcess): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  return new Promise((resolvePromise, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
+  });
+}
