@@ -1,7 +1,7 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 /** The built-in agent spec (`src/agents/default/agent.yaml`, copied beside the build). */
@@ -47,18 +47,7 @@ export async function loadAgentSpec(file: string, seen: Set<string> = new Set())
   if (seen.has(path))
     throw new AgentSpecError(`Agent spec ${path} extends itself (through ${[...seen].join(' → ')}).`);
   seen.add(path);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new AgentSpecError(`Cannot read agent spec ${path}: ${(error as Error).message}`);
-  }
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (error) {
-    throw new AgentSpecError(`Agent spec ${path} is not valid YAML: ${(error as Error).message}`);
-  }
+  const raw = await readSpecFile(path);
   const parsed = specFileSchema.safeParse(raw);
   if (!parsed.success)
     throw new AgentSpecError(`Invalid agent spec ${path}: ${z.prettifyError(parsed.error)}`);
@@ -94,6 +83,27 @@ export async function loadAgentSpec(file: string, seen: Set<string> = new Set())
     tools,
     subagents,
   };
+}
+
+/**
+ * Reads a spec file. The build writes a JSON twin (`agent.yaml.json`) of each built-in spec, which
+ * spares startup the YAML parser; user specs are parsed as YAML (JSON is valid YAML too).
+ */
+async function readSpecFile(path: string): Promise<unknown> {
+  const twin = `${path}.json`;
+  let text: string;
+  try {
+    if (existsSync(twin)) return JSON.parse(await readFile(twin, 'utf8')) as unknown;
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new AgentSpecError(`Cannot read agent spec ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const { parse } = await import('yaml');
+    return parse(text) as unknown;
+  } catch (error) {
+    throw new AgentSpecError(`Agent spec ${path} is not valid YAML: ${(error as Error).message}`);
+  }
 }
 
 /** The export (tool) name of a `"module:Export"` spec. */
