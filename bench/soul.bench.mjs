@@ -37,7 +37,7 @@ function resumeMs(dir) {
 async function firstRequestMs() {
   const home = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-home-'));
   let arrived;
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     arrived?.(performance.now());
     res.writeHead(500, { 'content-type': 'application/json' });
     res.end('{"error":{"message":"bench"}}');

@@ -56,7 +56,7 @@ export interface CreateAgentSessionOptions {
  * Everything a front end needs comes back as one AgentSession.
  */
 export async function createAgentSession(options: CreateAgentSessionOptions): Promise<AgentSessionImpl> {
-  const { workDir, home, env } = options;
+  const { home, env } = options;
   const loaded =
     options.config ??
     (await loadConfig({ configFile: options.configFile, inlineConfig: options.inlineConfig, env, home }));
