@@ -47,6 +47,14 @@ export class LoopbackServer {
     return `http://127.0.0.1:${port}`;
   }
 
+  private readonly waiters: { count: number; resolve: () => void }[] = [];
+
+  /** Resolves once `count` requests have arrived in all. */
+  waitForRequests(count: number): Promise<void> {
+    if (this.requests.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
   /** Queues responders, one per future request, in order. */
   enqueue(...responders: Responder[]): void {
     this.queue.push(...responders);
@@ -75,6 +83,10 @@ export class LoopbackServer {
       rawBody,
     };
     this.requests.push(recorded);
+    for (const waiter of this.waiters.filter((w) => this.requests.length >= w.count)) {
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     const responder = this.queue.shift() ?? this.fallback;
     try {
       await responder(recorded, res);

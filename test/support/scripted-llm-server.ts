@@ -57,6 +57,11 @@ export class ScriptedLLMServer {
     return this.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
   }
 
+  /** Resolves once `count` requests (of any path) have arrived. */
+  waitForRequests(count: number): Promise<void> {
+    return this.server.waitForRequests(count);
+  }
+
   push(...turns: ScriptedTurn[]): void {
     for (const turn of turns) this.server.enqueue((_req, res) => this.answer(turn, res));
   }

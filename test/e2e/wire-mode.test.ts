@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { gate } from '../support/loopback-server.js';
+import { CliSandbox, collect } from '../support/run-cli.js';
+import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { WireClient } from '../support/wire-client.js';
+
+let server: ScriptedLLMServer;
+let sandbox: CliSandbox;
+
+async function setup(turns: ScriptedTurn[]) {
+  server = await ScriptedLLMServer.start(turns);
+  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+}
+
+afterEach(async () => {
+  await server?.close();
+  await sandbox?.remove();
+});
+
+const requestsArrived = (count: number) => server.waitForRequests(count);
+
+describe('wire mode', () => {
+  it('initializes, runs a prompt and streams its events', async () => {
+    await setup([{ text: 'Hello over the wire.' }]);
+    const child = sandbox.spawn(['--wire']);
+    const client = new WireClient(child);
+    const init = await client.request('initialize', {
+      protocol_version: '1.10',
+      client: { name: 'test', version: '0' },
+    });
+    expect(init.result).toMatchObject({ protocol_version: '1.10', server: { name: 'kimi-ts' } });
+    const slash = (init.result as { slash_commands: { name: string }[] }).slash_commands.map((c) => c.name);
+    expect(slash).toEqual(expect.arrayContaining(['help', 'clear', 'compact', 'yolo', 'init', 'title']));
+
+    const prompt = await client.request('prompt', { user_input: 'hi' });
+    expect(prompt.result).toEqual({ status: 'finished' });
+    const types = client.eventTypes();
+    expect(types[0]).toBe('TurnBegin');
+    expect(types).toContain('StepBegin');
+    expect(types).toContain('ContentPart');
+    expect(types).toContain('StatusUpdate');
+    expect(types.at(-1)).toBe('TurnEnd');
+    child.stdin!.end();
+    expect((await collect(child)).code).toBe(0);
+  });
+
+  it('answers malformed lines with JSON-RPC errors and keeps going', async () => {
+    await setup([]);
+    const child = sandbox.spawn(['--wire']);
+    const client = new WireClient(child);
+    child.stdin!.write('{not json\n');
+    const parseError = await client.waitFor((m) => m.error?.code === -32700);
+    expect(parseError.id).toBeNull();
+    const unknown = await client.request('no_such_method');
+    expect(unknown.error?.code).toBe(-32601);
+    const steer = await client.request('steer', { user_input: 'x' });
+    expect(steer.error?.code).toBe(-32000);
+    child.stdin!.end();
+    expect((await collect(child)).code).toBe(0);
+  });
+
+  it('steers a running turn: the steer becomes one more step', async () => {
+    const release = gate();
+    await setup([
+      { text: 'working on it', holdUntil: release.promise },
+      { text: 'took your note into account' },
+    ]);
+    const child = sandbox.spawn(['--wire']);
+    const client = new WireClient(child);
+    await client.request('initialize', { protocol_version: '1.10' });
+    const prompt = client.request('prompt', { user_input: 'start' });
+    await requestsArrived(1);
+    const steer = await client.request('steer', { user_input: 'also mention the tests' });
+    expect(steer.result).toEqual({ status: 'steered' });
+    release.open();
+    expect((await prompt).result).toEqual({ status: 'finished' });
+    expect(client.eventTypes()).toContain('SteerInput');
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('also mention the tests');
+    child.stdin!.end();
+    await collect(child);
+  });
+
+  it('cancels a running turn', async () => {
+    const never = gate();
+    await setup([{ text: 'this will be cut', holdUntil: never.promise }]);
+    const child = sandbox.spawn(['--wire']);
+    const client = new WireClient(child);
+    const prompt = client.request('prompt', { user_input: 'long job' });
+    await requestsArrived(1);
+    const cancel = await client.request('cancel');
+    expect(cancel.result).toEqual({});
+    expect((await prompt).result).toEqual({ status: 'cancelled' });
+    expect(client.eventTypes().at(-1)).toBe('TurnEnd');
+    child.stdin!.end();
+    expect((await collect(child)).code).toBe(0);
+    never.open();
+  });
+});
+
+describe('crash safety', () => {
+  it('kill -9 in the middle of a turn, then --continue loads the session', async () => {
+    const never = gate();
+    await setup([{ text: 'half an answer', holdUntil: never.promise }, { text: 'resumed fine' }]);
+    const child = sandbox.spawn(['--print', '-p', 'remember the word pineapple']);
+    await requestsArrived(1);
+    child.kill('SIGKILL');
+    await collect(child);
+    never.open();
+    const resumed = await sandbox.run(['--print', '-C', '-p', 'what was the word?']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('resumed fine');
+    const history = JSON.stringify(server.requests[1]?.body);
+    expect(history).toContain('remember the word pineapple');
+    expect(history).toContain('what was the word?');
+  });
+});
