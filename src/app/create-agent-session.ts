@@ -12,6 +12,7 @@ import { createSession, openSession, type Session } from '../session/session.js'
 import { readSessionState, updateSessionState } from '../session/state.js';
 import { Context } from '../soul/context/context.js';
 import { DenwaRenji } from '../soul/dmail.js';
+import { AfkReminder } from '../soul/injections/afk-reminder.js';
 import { builtinSlashCommands, SlashCommandRegistry } from '../soul/slash-commands.js';
 import { Soul } from '../soul/soul.js';
 import type { LoopControl } from '../soul/soul-parts.js';
@@ -147,6 +148,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     env,
     llmNotSetMessage: resolved.status === 'ready' ? '' : resolved.message,
   });
+
+  if (!config.skip_afk_prompt_injection) impl.addInjection(new AfkReminder(() => approval.afk));
 
   // Extensions contribute dependencies, injections, notification sources and shutdown work.
   for (const extension of options.extensions ?? []) {
