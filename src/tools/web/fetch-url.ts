@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { type ToolReturnValue, toolError } from '../../kosong/index.js';
+import { toolFactory } from '../../toolset/dependencies.js';
+import { defineTool, type KimiTool, type ToolCallContext } from '../../toolset/tool-definition.js';
+import { loadToolDescription } from '../../toolset/tool-description.js';
+import { ToolResultBuilder } from '../../toolset/tool-result-builder.js';
+import type { WebServiceConfig, WebServices } from '../runtime.js';
+import {
+  BodyTooLargeError,
+  boundedFetch,
+  describeNetworkError,
+  type HttpLimits,
+  HttpTimeoutError,
+} from './bounded-fetch.js';
+import { classifyPage, decodePage, isVerbatimType, mediaTypeOf } from './page-content.js';
+import { htmlToReadableMarkdown } from './readable-markdown.js';
+import { BROWSER_USER_AGENT, KIMI_TS_USER_AGENT } from './user-agent.js';
+
+/**
+ * Limits of one fetch. The reference allows 15 s to connect, 60 s between reads and 180 s in total;
+ * fetch cannot time the connect step alone, so the head of the response gets 60 s. Bodies stop at
+ * 10 MiB: far beyond any page worth reading, small enough that a runaway download cannot exhaust memory.
+ */
+export const DEFAULT_FETCH_LIMITS: HttpLimits = {
+  headersTimeoutMs: 60_000,
+  idleTimeoutMs: 60_000,
+  totalTimeoutMs: 180_000,
+  maxBodyBytes: 10 * 1024 * 1024,
+};
+
+const params = z.object({
+  url: z.string().describe('The URL to fetch (http or https).'),
+});
+
+export interface FetchURLOptions {
+  description: string;
+  webServices: WebServices;
+  limits?: Partial<HttpLimits> | undefined;
+}
+
+/** FetchURL with explicit limits (tests shrink them); the agent spec loads `FetchURL` below. */
+export function createFetchURL(options: FetchURLOptions): KimiTool<z.output<typeof params>> {
+  const limits: HttpLimits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
+  const service = options.webServices.fetch;
+  return defineTool({
+    name: 'FetchURL',
+    description: options.description,
+    params,
+    // Only reads a page: Kimi CLI never asks before fetching, so neither does kimi-ts.
+    effect: 'read-only',
+    call: async ({ url }, ctx) => {
+      const target = parseHttpUrl(url);
+      if (typeof target !== 'string') return target;
+      if (service) {
+        const viaService = await fetchViaService(service, target, ctx, limits);
+        if (viaService) return viaService;
+        // Any failure of the service falls back to fetching the page ourselves.
+      }
+      return fetchDirectly(target, ctx, limits);
+    },
+  });
+}
+
+export const FetchURL = toolFactory(['webServices'], async ({ webServices }) =>
+  createFetchURL({
+    description: await loadToolDescription(new URL('./fetch-url.md', import.meta.url)),
+    webServices,
+  }),
+);
+
+function parseHttpUrl(url: string): string | ToolReturnValue {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return toolError(
+      `\`${url}\` is not a valid URL. Give a full address such as https://example.com/page.`,
+      'Invalid URL',
+    );
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return toolError(
+      `Only http and https URLs can be fetched, not \`${parsed.protocol}\`.`,
+      'Unsupported URL scheme',
+    );
+  }
+  return parsed.href;
+}
+
+/** The fetch service's Markdown for the page, or null when the service failed in any way. */
+async function fetchViaService(
+  service: WebServiceConfig,
+  url: string,
+  ctx: ToolCallContext,
+  limits: HttpLimits,
+): Promise<ToolReturnValue | null> {
+  try {
+    const response = await boundedFetch(
+      service.baseUrl,
+      {
+        method: 'POST',
+        headers: {
+          'User-Agent': KIMI_TS_USER_AGENT,
+          Authorization: `Bearer ${service.apiKey}`,
+          Accept: 'text/markdown',
+          'Content-Type': 'application/json',
+          'X-Msh-Tool-Call-Id': ctx.toolCall.id,
+          ...service.customHeaders,
+        },
+        body: JSON.stringify({ url }),
+      },
+      { limits, signal: ctx.signal, readBody: (status) => status === 200 },
+    );
+    if (response.status !== 200) return null;
+    const content = new TextDecoder('utf-8').decode(response.body);
+    if (!content.trim()) return null;
+    const builder = new ToolResultBuilder({ maxLineLength: null });
+    builder.write(content);
+    return builder.ok(
+      'The returned content is the main content of the page, extracted by the fetch service.',
+    );
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return null;
+  }
+}
+
+async function fetchDirectly(
+  url: string,
+  ctx: ToolCallContext,
+  limits: HttpLimits,
+): Promise<ToolReturnValue> {
+  const builder = new ToolResultBuilder({ maxLineLength: null });
+  let response: Awaited<ReturnType<typeof boundedFetch>>;
+  try {
+    response = await boundedFetch(
+      url,
+      {
+        method: 'GET',
+        headers: {
+          'User-Agent': BROWSER_USER_AGENT,
+          Accept: 'text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,*/*;q=0.8',
+        },
+      },
+      { limits, signal: ctx.signal, readBody: (status) => status < 400 },
+    );
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return fetchFailure(builder, error);
+  }
+
+  if (response.status >= 400) {
+    return builder.error(
+      `Failed to fetch URL. Status: ${response.status}. The page may not be accessible, or the server may be down.`,
+      `HTTP ${response.status} error`,
+    );
+  }
+  if (response.body.byteLength === 0) {
+    return builder.ok('The response body is empty.', 'Empty response body');
+  }
+
+  const contentType = response.headers.get('content-type');
+  const mediaType = mediaTypeOf(contentType);
+  const kind = classifyPage(mediaType, response.body);
+  if (kind === 'binary') {
+    return builder.error(
+      `The URL returned \`${mediaType}\` content, which is not text. FetchURL reads web pages and text files only.`,
+      'Not a text page',
+    );
+  }
+  const text = decodePage(response.body, contentType, kind);
+  if (kind === 'text') {
+    builder.write(text);
+    return builder.ok(
+      isVerbatimType(mediaType)
+        ? 'The returned content is the full content of the page.'
+        : `The returned content is the full ${mediaType || 'text'} response.`,
+    );
+  }
+
+  const page = htmlToReadableMarkdown(text, response.url);
+  if (!page) {
+    return builder.error(
+      'Failed to extract meaningful content from the page. It may not hold readable text, or it may need JavaScript to render its content.',
+      'No content extracted',
+    );
+  }
+  const header = [
+    page.title && `Title: ${page.title}`,
+    page.byline && `Author: ${page.byline}`,
+    page.publishedTime && `Published: ${page.publishedTime}`,
+    `URL: ${response.url}`,
+  ].filter(Boolean);
+  builder.write(`${header.join('\n')}\n\n${page.markdown}\n`);
+  return builder.ok(
+    page.source === 'article'
+      ? 'The returned content is the main content of the page, converted to Markdown.'
+      : 'No main article was found on the page, so the returned content is the whole page converted to Markdown.',
+  );
+}
+
+function fetchFailure(builder: ToolResultBuilder, error: unknown): ToolReturnValue {
+  if (error instanceof HttpTimeoutError) {
+    return builder.error(
+      `Failed to fetch URL: ${error.message}. The server may be slow or unreachable; try again later or another source.`,
+      'Timed out',
+    );
+  }
+  if (error instanceof BodyTooLargeError) {
+    return builder.error(
+      `Failed to fetch URL: ${error.message}, the most FetchURL reads. Look for a smaller page or a text version.`,
+      'Response too large',
+    );
+  }
+  return builder.error(
+    `Failed to fetch URL due to network error: ${describeNetworkError(error)}. The URL may be invalid or the server unreachable.`,
+    'Network error',
+  );
+}
