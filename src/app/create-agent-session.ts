@@ -1,4 +1,5 @@
-import { dirname } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
 import { type LoadedConfig, loadConfig } from '../config/load-config.js';
 import { type ResolvedModel, resolveModel } from '../config/resolve-model.js';
 import type { Config } from '../config/schema.js';
@@ -26,6 +27,7 @@ import type { Extension } from './extension.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
 import { createSessionStore } from './session-store.js';
 import { renderSystemPrompt } from './system-prompt.js';
+import { UsageError } from './usage-error.js';
 
 export interface CreateAgentSessionOptions {
   workDir: string;
@@ -48,6 +50,8 @@ export interface CreateAgentSessionOptions {
   thinking?: boolean | undefined;
   maxStepsPerTurn?: number | undefined;
   maxRetriesPerStep?: number | undefined;
+  /** `--add-dir`: more directories the agent may work in (persisted in the session). */
+  addDirs?: readonly string[] | undefined;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
   extensions?: readonly Extension[] | undefined;
 }
@@ -106,7 +110,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 
   const toolset = new KimiToolset({ approval, hooks });
   const denwaRenji = new DenwaRenji();
-  const additionalDirs = [...state.additional_dirs];
+  const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
   const sessionStore = createSessionStore(session, state.todos);
   const deps: ToolDependencyTable = {
     workDir: session.workDir,
@@ -217,6 +221,26 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   impl.attachSoul(soul, slashCommands);
   impl.title = state.custom_title;
   return impl;
+}
+
+/** Adds `--add-dir` folders (existing, outside the work dir) to the session's list and saves it. */
+async function mergeAdditionalDirs(
+  session: Session,
+  saved: readonly string[],
+  added: readonly string[],
+): Promise<string[]> {
+  const dirs = [...saved];
+  for (const raw of added) {
+    const dir = resolve(session.workDir, raw);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new UsageError(`--add-dir ${raw} is not an existing directory.`);
+    const inside = dir === session.workDir || dir.startsWith(`${session.workDir}${sep}`);
+    if (!inside && !dirs.includes(dir)) dirs.push(dir);
+  }
+  if (dirs.length !== saved.length) {
+    await updateSessionState(session.stateFile, (s) => ({ ...s, additional_dirs: dirs }));
+  }
+  return dirs;
 }
 
 async function pickSession(options: CreateAgentSessionOptions): Promise<Session> {

@@ -1,4 +1,5 @@
 import type { Extension } from './extension.js';
+import { planModeExtension } from './extensions/plan-mode.js';
 
 export interface DefaultExtensionOptions {
   mcpConfigFiles: readonly string[];
@@ -9,6 +10,6 @@ export interface DefaultExtensionOptions {
 }
 
 /** The services every CLI session gets, each set up before the tools load. */
-export function defaultExtensions(_options: DefaultExtensionOptions): Extension[] {
-  return [];
+export function defaultExtensions(options: DefaultExtensionOptions): Extension[] {
+  return [planModeExtension({ startInPlanMode: options.plan })];
 }

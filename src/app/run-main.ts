@@ -8,11 +8,7 @@ import { SessionError } from '../session/session.js';
 import { AgentSpecError } from './agent-spec.js';
 import { createAgentSession } from './create-agent-session.js';
 import { defaultExtensions } from './default-extensions.js';
-
-/** A problem with how the CLI was called: shown as is, exit 1, no stack trace. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+import { UsageError } from './usage-error.js';
 
 function checkFlags(options: CliOptions): void {
   const modes = [options.print || options.quiet ? '--print' : null, options.wire ? '--wire' : null].filter(
@@ -76,6 +72,7 @@ export async function runMain(options: CliOptions): Promise<number> {
       thinking: options.thinking,
       maxStepsPerTurn: options.maxStepsPerTurn,
       maxRetriesPerStep: options.maxRetriesPerStep,
+      addDirs: options.addDir,
       extensions: defaultExtensions({
         mcpConfigFiles: options.mcpConfigFile,
         mcpConfigs: options.mcpConfig,

@@ -13,7 +13,6 @@ import {
   HttpTimeoutError,
 } from './bounded-fetch.js';
 import { classifyPage, decodePage, isVerbatimType, mediaTypeOf } from './page-content.js';
-import { htmlToReadableMarkdown } from './readable-markdown.js';
 import { BROWSER_USER_AGENT, KIMI_TS_USER_AGENT } from './user-agent.js';
 
 /**
@@ -178,6 +177,8 @@ async function fetchDirectly(
     );
   }
 
+  // The HTML stack (linkedom, Readability, turndown) loads on first use, not at startup.
+  const { htmlToReadableMarkdown } = await import('./readable-markdown.js');
   const page = htmlToReadableMarkdown(text, response.url);
   if (!page) {
     return builder.error(

@@ -1,0 +1,45 @@
+import { updateSessionState } from '../../session/state.js';
+import { plansDirIn, SessionPlanMode } from '../../tools/plan/plan-mode.js';
+import { PlanModeInjection } from '../../tools/plan/plan-mode-injection.js';
+import { currentWire } from '../../wire/current-wire.js';
+import { wireEvent } from '../../wire/events.js';
+import type { Extension } from '../extension.js';
+
+/**
+ * Plan mode for a session: the controller (state in state.json, plan files under the kimi-ts home),
+ * its reminder injection, and the handlers `/plan`, `--plan` and wire `set_plan_mode` use.
+ */
+export function planModeExtension(options: { startInPlanMode?: boolean | undefined }): Extension {
+  return {
+    name: 'plan-mode',
+    async setup({ session, state, deps, approval, home, host, config }) {
+      let fields = {
+        plan_mode: state.plan_mode,
+        plan_session_id: state.plan_session_id,
+        plan_slug: state.plan_slug,
+      };
+      const planMode = await SessionPlanMode.open({
+        state: {
+          read: () => fields,
+          write: async (next) => {
+            fields = { ...fields, ...next };
+            await updateSessionState(session.stateFile, (s) => ({ ...s, ...next }));
+          },
+        },
+        plansDir: plansDirIn(home),
+        onChange: (active) => currentWire()?.send(wireEvent('StatusUpdate', { plan_mode: active })),
+      });
+      const isNewSession = state.custom_title === null && !state.plan_session_id;
+      if (options.startInPlanMode || (config.default_plan_mode && isNewSession))
+        await planMode.setFromUser(true);
+      deps.planMode = planMode;
+      host.addInjection(new PlanModeInjection(planMode, () => approval.afk || approval.runtimeAfk));
+      host.setPlanModeHandlers({
+        isActive: () => planMode.isActive(),
+        set: async (enabled) => {
+          await planMode.setFromUser(enabled);
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type McpServerConfig, parseMcpConfig } from '../config.js';
+
+/** The user's MCP config file: `<home>/mcp.json`. */
+export function mcpConfigFile(home: string): string {
+  return join(home, 'mcp.json');
+}
+
+/** The file as written: raw entries (unknown keys kept) plus their parsed form. */
+export interface McpJson {
+  path: string;
+  /** The whole document as written (no `${VAR}` expanded), to write back with only the entries we change. */
+  document: Record<string, unknown> & { mcpServers: Record<string, unknown> };
+  servers: Record<string, McpServerConfig>;
+}
+
+/** Reads `<home>/mcp.json` (an empty document when it does not exist). Throws McpConfigError when invalid. */
+export async function readMcpJson(
+  home: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<McpJson> {
+  const path = mcpConfigFile(home);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return { path, document: { mcpServers: {} }, servers: {} };
+  }
+  const servers = parseMcpConfig(text, path, env);
+  const document = JSON.parse(text) as McpJson['document'];
+  document.mcpServers ??= {};
+  return { path, document, servers };
+}
+
+/**
+ * Writes the document back atomically (a temporary file renamed over the old one). The file may
+ * hold API keys in headers or env, so it is created readable by the owner only.
+ */
+export async function writeMcpJson(file: McpJson): Promise<void> {
+  await mkdir(dirname(file.path), { recursive: true });
+  const temp = `${file.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const handle = await open(temp, 'w', 0o600);
+    try {
+      await handle.writeFile(`${JSON.stringify(file.document, null, 2)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file.path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { constants } from 'node:os';
+
+export interface BashTaskLaunch {
+  shellPath: string;
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** stdout and stderr both append here, in the order the command writes them. */
+  outputPath: string;
+}
+
+export interface BashTaskProcess {
+  /** The bash process; also the id of the process group holding everything the command starts. */
+  readonly pid: number;
+  /** Resolves with the exit code (128 + signal number when a signal ended it). */
+  readonly exited: Promise<number>;
+  /** Lets this program exit while the task keeps running (keep-alive on exit). */
+  unref(): void;
+}
+
+/**
+ * Starts `bash -c command` as the leader of a new process group, stdin closed and output going
+ * straight into the output file: the task needs nobody reading pipes, so it can outlive this
+ * program when asked to. Resolves once the process exists; rejects if it could not be started.
+ */
+export function spawnBashTask(launch: BashTaskLaunch): Promise<BashTaskProcess> {
+  const fd = openSync(launch.outputPath, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(launch.shellPath, ['-c', launch.command], {
+      cwd: launch.cwd,
+      env: launch.env,
+      stdio: ['ignore', fd, fd],
+      detached: true,
+    });
+  } catch (error) {
+    closeSync(fd);
+    return Promise.reject(error);
+  }
+  // The child has its own copy of the descriptor now.
+  closeSync(fd);
+
+  const exited = new Promise<number>((resolve) => {
+    child.once('exit', (code, signal) => {
+      resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0));
+    });
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('spawn', () => {
+      child.off('error', reject);
+      // Errors after a successful spawn (a failed kill) are not fatal; the exit event still comes.
+      child.on('error', () => {});
+      resolve({ pid: child.pid as number, exited, unref: () => child.unref() });
+    });
+  });
+}

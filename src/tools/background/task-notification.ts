@@ -1,0 +1,106 @@
+import type { NotificationDraft, StoredNotification } from './notification-outbox.js';
+import type { TaskView, TerminalStatus } from './task-model.js';
+
+export type TaskNotificationType =
+  | 'task.completed'
+  | 'task.failed'
+  | 'task.timed_out'
+  | 'task.killed'
+  | 'task.lost';
+
+interface Outcome {
+  type: TaskNotificationType;
+  severity: 'success' | 'error' | 'warning';
+  headline: string;
+}
+
+/** What a finished task is reported as; a timed-out task is failed with `timed_out` set. */
+export function taskOutcome(status: TerminalStatus, timedOut: boolean): Outcome {
+  switch (status) {
+    case 'completed':
+      return { type: 'task.completed', severity: 'success', headline: 'Background task completed' };
+    case 'failed':
+      return timedOut
+        ? { type: 'task.timed_out', severity: 'error', headline: 'Background task timed out' }
+        : { type: 'task.failed', severity: 'error', headline: 'Background task failed' };
+    case 'killed':
+      return { type: 'task.killed', severity: 'warning', headline: 'Background task stopped' };
+    case 'lost':
+      return { type: 'task.lost', severity: 'warning', headline: 'Background task lost' };
+  }
+}
+
+/** The notification for a task that reached `status`; one per task and outcome (the dedupe key). */
+export function taskNotificationDraft(
+  view: TaskView,
+  status: TerminalStatus,
+  outputTail: string | null,
+): NotificationDraft {
+  const { spec, runtime } = view;
+  const outcome = taskOutcome(status, runtime.timed_out);
+  const durationS =
+    runtime.started_at !== null && runtime.finished_at !== null
+      ? Math.max(0, Math.round((runtime.finished_at - runtime.started_at) * 10) / 10)
+      : null;
+  const finishedAt = runtime.finished_at === null ? null : new Date(runtime.finished_at * 1000).toISOString();
+  const statusLine = [
+    status,
+    finishedAt ? `at ${finishedAt}` : null,
+    durationS !== null ? `after ${durationS}s` : null,
+  ]
+    .filter((part) => part !== null)
+    .join(' ');
+  const body = [
+    `Task ID: ${spec.id}`,
+    `Status: ${statusLine}`,
+    `Description: ${spec.description}`,
+    runtime.exit_code !== null ? `Exit code: ${runtime.exit_code}` : null,
+    runtime.failure_reason ? `Failure reason: ${runtime.failure_reason}` : null,
+  ]
+    .filter((line) => line !== null)
+    .join('\n');
+  return {
+    category: 'task',
+    type: outcome.type,
+    source_kind: 'background_task',
+    source_id: spec.id,
+    title: `${outcome.headline}: ${spec.description}`,
+    body,
+    severity: outcome.severity,
+    payload: {
+      task_id: spec.id,
+      task_kind: spec.kind,
+      status,
+      description: spec.description,
+      exit_code: runtime.exit_code,
+      interrupted: runtime.interrupted,
+      timed_out: runtime.timed_out,
+      failure_reason: runtime.failure_reason,
+      finished_at: runtime.finished_at,
+      duration_s: durationS,
+      output_path: view.outputPath,
+    },
+    dedupe_key: `background_task:${spec.id}:${outcome.type.slice('task.'.length)}`,
+    output_tail: outputTail,
+  };
+}
+
+/** The user message that tells the model about a notification (Kimi CLI's `<notification>` shape). */
+export function renderNotificationForLLM(event: StoredNotification): string {
+  const lines = [
+    `<notification id="${event.id}" category="${event.category}" type="${event.type}" source_kind="${event.source_kind}" source_id="${event.source_id}">`,
+    `Title: ${event.title}`,
+    `Severity: ${event.severity}`,
+    event.body,
+  ];
+  if (event.category === 'task') {
+    const outputPath = event.payload.output_path;
+    lines.push('<task-notification>');
+    if (typeof outputPath === 'string') lines.push(`Full output: ${outputPath}`);
+    lines.push('Last lines of output:');
+    lines.push(event.output_tail ? event.output_tail : '[no output]');
+    lines.push('</task-notification>');
+  }
+  lines.push('</notification>');
+  return lines.join('\n');
+}

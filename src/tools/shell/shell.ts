@@ -1,0 +1,169 @@
+import type { ToolReturnValue } from '../../kosong/index.js';
+import { toolError } from '../../kosong/index.js';
+import { toolFactory } from '../../toolset/dependencies.js';
+import { loadToolDescription } from '../../toolset/tool-description.js';
+import { ToolResultBuilder } from '../../toolset/tool-result-builder.js';
+import type { BackgroundTaskManager } from '../background/background-task-manager.js';
+import { BackgroundTaskError } from '../background/background-task-manager.js';
+import { rootOnlyError } from '../background/root-only.js';
+import { taskDisplayBlock, taskFieldLines } from '../background/task-format.js';
+import type { AgentRole } from '../runtime.js';
+import { runCommand } from './run-command.js';
+import { commandEnvironment, findBash } from './shell-environment.js';
+
+export const DEFAULT_TIMEOUT_S = 60;
+export const MAX_FOREGROUND_TIMEOUT_S = 300;
+export const MAX_BACKGROUND_TIMEOUT_S = 86_400;
+/** Time a command's process group gets between SIGTERM and SIGKILL on timeout or cancel. */
+export const SHELL_KILL_GRACE_MS = 2_000;
+/** Output lines quoted in the brief of a failed command. */
+const FAILURE_TAIL_LINES = 5;
+
+/** Shell: runs a bash command in the work dir, in the foreground or as a background task. */
+export const Shell = toolFactory(
+  ['workDir', 'processEnv', 'backgroundTasks', 'role', 'descriptionVars'],
+  async (deps, kit) => {
+    const { z } = kit;
+    const params = z
+      .object({
+        command: z.string().describe('The bash command to run.'),
+        timeout: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_BACKGROUND_TIMEOUT_S)
+          .default(DEFAULT_TIMEOUT_S)
+          .describe(
+            `Seconds before the command is killed: at most ${MAX_FOREGROUND_TIMEOUT_S} in the foreground, ${MAX_BACKGROUND_TIMEOUT_S} in the background.`,
+          ),
+        run_in_background: z
+          .boolean()
+          .default(false)
+          .describe('Run as a background task and return at once with its id.'),
+        description: z
+          .string()
+          .default('')
+          .describe('A short description of the command; required when run_in_background is true.'),
+      })
+      .superRefine((value, issues) => {
+        if (!value.run_in_background && value.timeout > MAX_FOREGROUND_TIMEOUT_S) {
+          issues.addIssue({
+            code: 'custom',
+            path: ['timeout'],
+            message: `A foreground command may run at most ${MAX_FOREGROUND_TIMEOUT_S} seconds. Use run_in_background=true for longer commands.`,
+          });
+        }
+        if (value.run_in_background && value.description.trim() === '') {
+          issues.addIssue({
+            code: 'custom',
+            path: ['description'],
+            message: 'A description is required when run_in_background is true.',
+          });
+        }
+      });
+
+    return kit.defineTool({
+      name: 'Shell',
+      description: await loadToolDescription(new URL('./shell.md', import.meta.url), {
+        ...deps.descriptionVars,
+        KIMI_WORK_DIR: deps.descriptionVars.KIMI_WORK_DIR ?? deps.workDir,
+      }),
+      params,
+      effect: 'runs-commands',
+      approval: ({ command, run_in_background }) => {
+        if (command.trim() === '') return { autoApprove: 'an empty command is refused' };
+        if (run_in_background && rootOnlyError(deps.role)) {
+          return { autoApprove: 'a subagent cannot start background tasks' };
+        }
+        const display = [{ type: 'shell', language: 'bash', command }];
+        return run_in_background
+          ? {
+              action: 'run background command',
+              description: `Run background command \`${command}\``,
+              display,
+            }
+          : { action: 'run command', description: `Run command \`${command}\``, display };
+      },
+      call: async ({ command, timeout, run_in_background, description }, ctx) => {
+        if (command.trim() === '') return toolError('Command cannot be empty.', 'Empty command');
+        const bashPath = findBash(deps.processEnv);
+        if (bashPath === null) {
+          return toolError('Command execution failed: no bash executable was found.', 'Execution failed');
+        }
+        const env = commandEnvironment(deps.processEnv, bashPath);
+        if (run_in_background) {
+          return startInBackground(deps.backgroundTasks, deps.role, {
+            command,
+            description: description.trim(),
+            timeoutS: timeout,
+            cwd: deps.workDir,
+            env,
+            shellPath: bashPath,
+          });
+        }
+        const builder = new ToolResultBuilder();
+        const outcome = await runCommand({
+          bashPath,
+          command,
+          cwd: deps.workDir,
+          env,
+          timeoutMs: timeout * 1000,
+          killGraceMs: SHELL_KILL_GRACE_MS,
+          signal: ctx.signal,
+          onOutput: (text) => builder.write(text),
+        });
+        switch (outcome.kind) {
+          case 'exited': {
+            if (outcome.exitCode === 0) return builder.ok('Command executed successfully.');
+            const tail = builder.tail(FAILURE_TAIL_LINES);
+            return builder.error(
+              `Command failed with exit code: ${outcome.exitCode}.`,
+              `Failed with exit code: ${outcome.exitCode}${tail ? `\n${tail}` : ''}`,
+            );
+          }
+          case 'timed_out':
+            return builder.error(
+              `Command killed by timeout (${timeout}s)`,
+              `Killed by timeout (${timeout}s)`,
+            );
+          case 'cancelled':
+            // The process group is gone; the toolset turns this into its "cancelled" result.
+            throw ctx.signal.reason ?? new Error('The command was cancelled.');
+          case 'spawn_failed':
+            return builder.error(`Command execution failed: ${outcome.error.message}`, 'Execution failed');
+        }
+      },
+    });
+  },
+);
+
+async function startInBackground(
+  tasks: BackgroundTaskManager,
+  role: AgentRole,
+  request: Parameters<BackgroundTaskManager['startBash']>[0],
+): Promise<ToolReturnValue> {
+  const refusal = rootOnlyError(role);
+  if (refusal) return refusal;
+  let view: Awaited<ReturnType<BackgroundTaskManager['startBash']>>;
+  try {
+    view = await tasks.startBash(request);
+  } catch (error) {
+    if (error instanceof BackgroundTaskError) return toolError(error.message, 'Background start failed');
+    throw error;
+  }
+  const id = view.spec.id;
+  const output = [
+    ...taskFieldLines(view),
+    'automatic_notification: true',
+    'next_step: You will be told automatically when this task finishes; carry on with other work meanwhile instead of waiting or polling.',
+    `next_step: For its output so far, call TaskOutput(task_id="${id}"); add block=true only if you cannot go on without the result.`,
+    `next_step: To end it early, call TaskStop(task_id="${id}").`,
+    'human_shell_hint: The user can look at background tasks with the /task command.',
+  ].join('\n');
+  return {
+    is_error: false,
+    output,
+    message: 'Background task started.',
+    display: [{ type: 'brief', text: `Started ${id}` }, taskDisplayBlock(view)],
+  };
+}
