@@ -163,3 +163,35 @@ describe('print mode', () => {
     expect(JSON.stringify(last.messages)).toContain('compacted summary');
   });
 });
+
+describe('D-Mail', () => {
+  it('reverts the context to a checkpoint and hands the message to the past', async () => {
+    await setup([
+      {
+        toolCalls: [
+          {
+            id: 'd1',
+            name: 'SendDMail',
+            args: { message: 'the build needs --legacy flag', checkpoint_id: 1 },
+          },
+        ],
+      },
+      { text: 'Done, using what my future self told me.' },
+    ]);
+    const { writeFile } = await import('node:fs/promises');
+    const agentFile = join(sandbox.root, 'okabe.yaml');
+    await writeFile(
+      agentFile,
+      'version: 1\nagent:\n  extend: default\n  name: okabe\n  tools:\n    - "kimi-ts/tools/dmail/send-dmail:SendDMail"\n',
+    );
+    const result = await sandbox.run(['--print', '-p', 'build it', '--agent-file', agentFile]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('future self');
+    const second = JSON.stringify(server.requests[1]?.body);
+    expect(second).toContain('the build needs --legacy flag');
+    expect(second).toContain('CHECKPOINT 0');
+    // The step that sent the D-Mail was undone: its tool call is not in the history any more.
+    expect(second).not.toContain('"id":"d1"');
+    expect(second).toContain('build it');
+  });
+});
