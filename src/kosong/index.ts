@@ -4,7 +4,7 @@ export * from './merge.js';
 export * from './message.js';
 export * from './message-json.js';
 export * from './provider.js';
+export * from './providers/index.js';
 export * from './simple-toolset.js';
 export * from './step.js';
 export * from './tool.js';
-export * from './providers/index.js';
