@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -141,6 +142,14 @@ describe('bash tasks', () => {
     await manager.stop(ids[0]!, 'make room');
     const fifth = await manager.startBash(bashTask('sleep 300'));
     expect(fifth.runtime.status).toBe('running');
+  });
+
+  it('count tasks still starting against the limit', async () => {
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 6 }, () => manager.startBash(bashTask('sleep 300'))),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(4);
+    expect(attempts.filter((a) => a.status === 'rejected')).toHaveLength(2);
   });
 
   it('report a command that cannot start as failed', async () => {
@@ -410,6 +419,28 @@ describe('on exit and on resume', () => {
       expect(pids.some(isProcessAlive)).toBe(false);
     } finally {
       await resumed.shutdown();
+    }
+  });
+
+  it('does not adopt an unrelated process that now has the recorded process group id', async () => {
+    const stranger = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
+    try {
+      const strangerPid = stranger.pid as number;
+      const { spec } = await manager.startBash(bashTask('exit 0'));
+      await manager.wait(spec.id, 10_000);
+      const folder = join(sessionDir, 'tasks', spec.id);
+      const storedRuntime = JSON.parse(await readFile(join(folder, 'runtime.json'), 'utf8'));
+      await writeFile(
+        join(folder, 'runtime.json'),
+        JSON.stringify({ ...storedRuntime, status: 'running', pid: strangerPid, finished_at: null }),
+      );
+      await manager.shutdown();
+
+      manager = await openManager(sessionDir, {}, errors);
+      expect(manager.get(spec.id)?.runtime.status).toBe('lost');
+      expect(isProcessAlive(strangerPid)).toBe(true);
+    } finally {
+      stranger.kill('SIGKILL');
     }
   });
 

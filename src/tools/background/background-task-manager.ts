@@ -8,7 +8,6 @@ import { NotificationOutbox, toWireNotification, type WireNotification } from '.
 import { readOutputTail, tailLines } from './output-tail.js';
 import { newTaskId } from './task-ids.js';
 import {
-  isTerminal,
   type TaskKind,
   type TaskRuntime,
   type TaskSpec,
@@ -105,20 +104,19 @@ export class BackgroundTaskManager {
   }
 
   get(id: string): TaskView | undefined {
-    const task = this.tasks.get(id);
-    return task && viewOf(task);
+    return this.tasks.get(id)?.view;
   }
 
   /** Newest first. */
   list(options: { activeOnly?: boolean; limit?: number } = {}): TaskView[] {
-    const all = [...this.tasks.values()].reverse().map(viewOf);
-    const shown = options.activeOnly ? all.filter((view) => !isTerminal(view.runtime.status)) : all;
-    return shown.slice(0, options.limit ?? shown.length);
+    const all = [...this.tasks.values()].reverse();
+    const shown = options.activeOnly ? all.filter((task) => task.isActive) : all;
+    return shown.slice(0, options.limit ?? shown.length).map((task) => task.view);
   }
 
   activeCount(): number {
     let count = 0;
-    for (const task of this.tasks.values()) if (!isTerminal(task.runtime.status)) count++;
+    for (const task of this.tasks.values()) if (task.isActive) count++;
     return count;
   }
 
@@ -134,22 +132,30 @@ export class BackgroundTaskManager {
     let pid: number;
     try {
       await task.folder.ready;
-      await this.transition(task, 'starting');
-      const child = await spawnBashTask({ ...request, outputPath: task.folder.outputPath });
+      await task.transition('starting');
+      const child = await spawnBashTask({
+        ...request,
+        env: { ...request.env, [TASK_ID_ENV]: task.spec.id },
+        outputPath: task.folder.outputPath,
+      });
       pid = child.pid;
       task.kill = () => killProcessGroup(pid, { graceMs: this.config.killGracePeriodMs });
       task.detach = () => child.unref();
-      void child.exited.then((exitCode) => this.onBashExit(task, exitCode));
+      void child.exited.then(async (exitCode) => {
+        // A stop in progress: record the outcome only once the whole group is gone.
+        await task.killFinished();
+        await task.ended(exitCode === 0 ? 'completed' : 'failed', { exit_code: exitCode });
+      });
     } catch (error) {
       const reason = `Could not start the command: ${errorText(error)}`;
-      await this.finish(task, 'failed', { failure_reason: reason }, { notify: false });
+      await task.finish('failed', { failure_reason: reason }, { notify: false });
       throw new BackgroundTaskError(reason);
     }
-    await this.transition(task, 'running', { pid, started_at: unixNow() });
-    this.armTimeout(task, request.timeoutS, `Command timed out after ${request.timeoutS}s`);
+    await task.transition('running', { pid, started_at: unixNow() });
+    task.armTimeout(request.timeoutS, `Command timed out after ${request.timeoutS}s`);
     // A stop that arrived while the process was starting.
-    if (task.stopIntent) void this.requestStop(task, task.stopIntent);
-    return viewOf(task);
+    if (task.stopIntent) void task.requestStop(task.stopIntent);
+    return task.view;
   }
 
   /** Starts an in-process task (a background subagent); its function gets an AbortSignal. */
@@ -164,24 +170,28 @@ export class BackgroundTaskManager {
     });
     try {
       await task.folder.ready;
-      await this.transition(task, 'starting');
+      await task.transition('starting');
     } catch (error) {
       const reason = `Could not start the task: ${errorText(error)}`;
-      await this.finish(task, 'failed', { failure_reason: reason }, { notify: false });
+      await task.finish('failed', { failure_reason: reason }, { notify: false });
       throw new BackgroundTaskError(reason);
     }
-    await this.transition(task, 'running', { started_at: unixNow() });
+    await task.transition('running', { started_at: unixNow() });
     const work = runAgentWork(request.run, task.spec.id, task.folder.outputPath, (waiting) =>
-      this.setAwaitingApproval(task, waiting),
+      task.setAwaitingApproval(waiting),
     );
     task.kill = async () => {
       await work.stop(task.stopIntent?.reason ?? 'Stopped', this.config.killGracePeriodMs);
-      await this.onAgentEnd(task, null);
+      await task.ended('killed');
     };
-    void work.ended.then((end) => this.onAgentEnd(task, end.kind === 'threw' ? end.error : null));
-    this.armTimeout(task, timeoutS, `Agent task timed out after ${timeoutS}s`);
-    if (task.stopIntent) void this.requestStop(task, task.stopIntent);
-    return viewOf(task);
+    void work.ended.then((end) =>
+      end.kind === 'threw'
+        ? task.ended('failed', { failure_reason: errorText(end.error) })
+        : task.ended('completed'),
+    );
+    task.armTimeout(timeoutS, `Agent task timed out after ${timeoutS}s`);
+    if (task.stopIntent) void task.requestStop(task.stopIntent);
+    return task.view;
   }
 
   /**
@@ -191,7 +201,7 @@ export class BackgroundTaskManager {
   async wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<TaskView> {
     const task = this.require(id);
     // Settled, not just terminal: its notification is published by the time a waiter wakes.
-    if (task.settled || timeoutMs <= 0) return viewOf(task);
+    if (task.settled || timeoutMs <= 0) return task.view;
     signal?.throwIfAborted();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
@@ -210,22 +220,19 @@ export class BackgroundTaskManager {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
-    return viewOf(task);
+    return task.view;
   }
 
   /** Stops a task (SIGTERM, grace, SIGKILL to its group) and waits until it has ended. */
   async stop(id: string, reason: string): Promise<TaskView> {
     const task = this.require(id);
-    await this.requestStop(task, { status: 'killed', reason, timedOut: false });
-    return viewOf(task);
+    await task.requestStop({ status: 'killed', reason, timedOut: false });
+    return task.view;
   }
 
   /** Stops every task still running; returns the views of those it stopped. */
   async stopAll(reason: string): Promise<TaskView[]> {
-    // Tasks already finishing on their own are waited for too, so nothing is still writing afterwards.
-    const unsettled = [...this.tasks.values()].filter((task) => !task.settled);
-    const views = await Promise.all(unsettled.map((task) => this.stop(task.spec.id, reason)));
-    return views.filter((view) => view.runtime.status === 'killed');
+    return this.stopEach([...this.tasks.values()], reason);
   }
 
   /**
@@ -235,20 +242,16 @@ export class BackgroundTaskManager {
    */
   async shutdown(reason = 'Stopped because the session ended.'): Promise<TaskView[]> {
     this.closed = true;
-    let stopped: TaskView[];
+    let toStop = [...this.tasks.values()];
     if (this.config.keepAliveOnExit) {
-      const unsettled = [...this.tasks.values()].filter((task) => !task.settled);
-      const leftRunning = unsettled.filter((task) => task.spec.kind === 'bash' && !task.finishing);
+      const leftRunning = toStop.filter((task) => task.spec.kind === 'bash' && !task.finishing);
       for (const task of leftRunning) {
-        for (const timer of task.timers) clearTimeout(timer);
+        task.clearTimers();
         task.detach?.();
       }
-      const others = unsettled.filter((task) => !leftRunning.includes(task));
-      const views = await Promise.all(others.map((task) => this.stop(task.spec.id, reason)));
-      stopped = views.filter((view) => view.runtime.status === 'killed');
-    } else {
-      stopped = await this.stopAll(reason);
+      toStop = toStop.filter((task) => !leftRunning.includes(task));
     }
+    const stopped = await this.stopEach(toStop, reason);
     await Promise.all([...this.tasks.values()].map((task) => task.folder.flush()));
     await this.outbox.flush();
     return stopped;
@@ -281,6 +284,15 @@ export class BackgroundTaskManager {
     return this.outbox.markDelivered('llm', notificationIds);
   }
 
+  /** Stops the unsettled ones among `tasks` (waiting also for those already ending on their own). */
+  private async stopEach(tasks: ManagedTask[], reason: string): Promise<TaskView[]> {
+    const unsettled = tasks.filter((task) => !task.settled);
+    await Promise.all(
+      unsettled.map((task) => task.requestStop({ status: 'killed', reason, timedOut: false })),
+    );
+    return unsettled.map((task) => task.view).filter((view) => view.runtime.status === 'killed');
+  }
+
   private register(
     kind: TaskKind,
     description: string,
@@ -310,25 +322,18 @@ export class BackgroundTaskManager {
     runtime: TaskRuntime,
     folderFor: (current: () => TaskRuntime) => TaskFolder,
   ): ManagedTask {
-    let resolveDone!: () => void;
-    const done = new Promise<void>((resolve) => {
-      resolveDone = resolve;
+    const task = new ManagedTask(spec, runtime, folderFor, {
+      notify: (view, status) => this.publishNotification(view, status),
+      onError: (error) => this.options.onError?.(error),
     });
-    const markDone = () => {
-      partial.settled = true;
-      resolveDone();
-    };
-    const partial = { spec, runtime, done, markDone, settled: false, stopIntent: null, finishing: false };
-    const task: ManagedTask = Object.assign(partial, {
-      folder: folderFor(() => task.runtime),
-      kill: null,
-      killing: null,
-      detach: null,
-      timers: [],
-    });
-    if (isTerminal(runtime.status)) markDone();
     this.tasks.set(spec.id, task);
     return task;
+  }
+
+  private async publishNotification(view: TaskView, status: TerminalStatus): Promise<void> {
+    const tail = await readOutputTail(view.outputPath, NOTIFICATION_READ_BYTES);
+    const text = tailLines(tail.text, this.config.notificationTailLines, this.config.notificationTailChars);
+    await this.outbox.publish(taskNotificationDraft(view, status, tail.exists ? text : null));
   }
 
   private require(id: string): ManagedTask {
@@ -337,152 +342,43 @@ export class BackgroundTaskManager {
     return task;
   }
 
-  private async transition(task: ManagedTask, to: TaskStatus, fields: Partial<TaskRuntime> = {}) {
-    const from = task.runtime.status;
-    if (!canTransition(from, to))
-      throw new Error(`Background task ${task.spec.id}: ${from} → ${to} is not allowed`);
-    task.runtime = { ...task.runtime, ...fields, status: to, updated_at: unixNow() };
-    await task.folder.saveRuntime();
-  }
-
-  private async setAwaitingApproval(task: ManagedTask, waiting: boolean): Promise<void> {
-    if (task.finishing) return;
-    const to = waiting ? 'awaiting_approval' : 'running';
-    if (task.runtime.status !== to && canTransition(task.runtime.status, to)) await this.transition(task, to);
-  }
-
-  private armTimeout(task: ManagedTask, timeoutS: number | null, reason: string): void {
-    if (timeoutS === null || isTerminal(task.runtime.status)) return;
-    const timer = setTimeout(() => {
-      void this.requestStop(task, { status: 'failed', reason, timedOut: true });
-    }, timeoutS * 1000);
-    task.timers.push(timer);
-  }
-
-  /** Ends the task's work for `intent` unless it is already ending on its own; resolves when it has ended. */
-  private requestStop(task: ManagedTask, intent: StopIntent): Promise<void> {
-    if (task.finishing || isTerminal(task.runtime.status)) return task.done;
-    task.stopIntent ??= intent;
-    if (task.kill && !task.killing) {
-      task.killing = task.kill().catch((error: unknown) => this.options.onError?.(error));
-    }
-    return task.done;
-  }
-
-  private async onBashExit(task: ManagedTask, exitCode: number): Promise<void> {
-    if (task.finishing) return;
-    task.finishing = true;
-    // A stop in progress: record the outcome only once the whole group is gone.
-    if (task.killing) await task.killing;
-    const intent = task.stopIntent;
-    if (intent) {
-      await this.finish(task, intent.status, {
-        exit_code: exitCode,
-        interrupted: true,
-        timed_out: intent.timedOut,
-        failure_reason: intent.reason,
-      });
-    } else {
-      await this.finish(task, exitCode === 0 ? 'completed' : 'failed', { exit_code: exitCode });
-    }
-  }
-
-  /** `error`: what the work threw, or null when it returned or was stopped. */
-  private async onAgentEnd(task: ManagedTask, error: unknown): Promise<void> {
-    if (task.finishing) return;
-    task.finishing = true;
-    const intent = task.stopIntent;
-    if (intent) {
-      await this.finish(task, intent.status, {
-        interrupted: true,
-        timed_out: intent.timedOut,
-        failure_reason: intent.reason,
-      });
-    } else if (error !== null && error !== undefined) {
-      await this.finish(task, 'failed', { failure_reason: errorText(error) });
-    } else {
-      await this.finish(task, 'completed');
-    }
-  }
-
-  /** Records the outcome, publishes the task's notification, then releases everyone waiting. */
-  private async finish(
-    task: ManagedTask,
-    status: TerminalStatus,
-    fields: Partial<TaskRuntime> = {},
-    { notify = true } = {},
-  ): Promise<void> {
-    task.finishing = true;
-    for (const timer of task.timers) clearTimeout(timer);
-    try {
-      await this.transition(task, status, { finished_at: unixNow(), ...fields });
-      if (notify) {
-        const tail = await readOutputTail(task.folder.outputPath, NOTIFICATION_READ_BYTES);
-        const text = tailLines(
-          tail.text,
-          this.config.notificationTailLines,
-          this.config.notificationTailChars,
-        );
-        await this.outbox.publish(taskNotificationDraft(viewOf(task), status, tail.exists ? text : null));
-      }
-    } catch (error) {
-      this.options.onError?.(error);
-    } finally {
-      task.markDone();
-    }
-  }
-
   /** Tasks of an earlier run: unfinished ones are adopted if their process still runs, else lost. */
   private async reconcile(): Promise<void> {
     for (const stored of await loadStoredTasks(this.tasksDir)) {
       const task = this.manage(stored.spec, stored.runtime, (current) =>
         TaskFolder.existing(this.tasksDir, stored.spec.id, current),
       );
-      if (isTerminal(task.runtime.status)) continue;
+      if (!task.isActive) continue;
       const pid = task.runtime.pid;
-      if (task.spec.kind === 'bash' && pid !== null && isProcessGroupAlive(pid)) {
+      if (task.spec.kind === 'bash' && pid !== null && processGroupHasEnv(pid, TASK_ID_ENV, task.spec.id)) {
         this.adopt(task, pid);
       } else {
         const reason =
           task.spec.kind === 'agent'
             ? 'The session that ran this task ended before the task finished.'
             : 'The process of this task is gone and its exit status is unknown.';
-        await this.finish(task, 'lost', { failure_reason: reason });
+        await task.finish('lost', { failure_reason: reason });
       }
     }
   }
 
   /** Watches a bash task still running from an earlier run; its exit status cannot be known. */
   private adopt(task: ManagedTask, pid: number): void {
-    const ended = async (): Promise<void> => {
-      if (task.finishing) return;
-      task.finishing = true;
-      const intent = task.stopIntent;
-      await this.finish(
-        task,
-        intent?.status ?? 'lost',
-        intent
-          ? { interrupted: true, timed_out: intent.timedOut, failure_reason: intent.reason }
-          : {
-              failure_reason: 'The task ended while no session was watching it; its exit status is unknown.',
-            },
-      );
-    };
+    const lost = 'The task ended while no session was watching it; its exit status is unknown.';
     task.kill = async () => {
       await killProcessGroup(pid, { graceMs: this.config.killGracePeriodMs });
-      await ended();
+      await task.ended('lost', { failure_reason: lost });
     };
     const poll = setInterval(() => {
-      if (!isProcessGroupAlive(pid)) void ended();
+      if (!isProcessGroupAlive(pid)) void task.ended('lost', { failure_reason: lost });
     }, ADOPTED_TASK_POLL_MS);
     poll.unref();
-    task.timers.push(poll);
+    task.addTimer(poll);
   }
 }
 
-function viewOf(task: ManagedTask): TaskView {
-  return { spec: task.spec, runtime: task.runtime, outputPath: task.folder.outputPath };
-}
+/** Set in a bash task's environment, so a later session can tell its processes from unrelated ones. */
+const TASK_ID_ENV = 'KIMI_TS_BACKGROUND_TASK_ID';
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -71,7 +71,8 @@ export class ManagedTask {
   /** Moves to `to` (an illegal move is a bug and throws) and saves runtime.json. */
   async transition(to: TaskStatus, fields: Partial<TaskRuntime> = {}): Promise<void> {
     const from = this.runtime.status;
-    if (!canTransition(from, to)) throw new Error(`Background task ${this.spec.id}: ${from} → ${to} is not allowed`);
+    if (!canTransition(from, to))
+      throw new Error(`Background task ${this.spec.id}: ${from} → ${to} is not allowed`);
     this.runtime = { ...this.runtime, ...fields, status: to, updated_at: unixNow() };
     try {
       await this.folder.saveRuntime();
@@ -109,7 +110,8 @@ export class ManagedTask {
   requestStop(intent: StopIntent): Promise<void> {
     if (this.finishing || !this.isActive) return this.done;
     this.stopIntent ??= intent;
-    if (this.kill && !this.killing) this.killing = this.kill().catch((error: unknown) => this.hooks.onError(error));
+    if (this.kill && !this.killing)
+      this.killing = this.kill().catch((error: unknown) => this.hooks.onError(error));
     return this.done;
   }
 
@@ -139,7 +141,11 @@ export class ManagedTask {
   }
 
   /** Records the outcome, publishes the notification, then releases everyone waiting. */
-  async finish(status: TerminalStatus, fields: Partial<TaskRuntime> = {}, { notify = true } = {}): Promise<void> {
+  async finish(
+    status: TerminalStatus,
+    fields: Partial<TaskRuntime> = {},
+    { notify = true } = {},
+  ): Promise<void> {
     this.finishing = true;
     this.clearTimers();
     try {

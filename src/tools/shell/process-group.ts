@@ -76,6 +76,33 @@ export async function waitForGroupExit(pgid: number, timeoutMs: number): Promise
   return true;
 }
 
+const groupsToKillOnExit = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Kills the group with SIGKILL if this program exits while it still runs (a foreground command
+ * whose detached group would otherwise outlive us). Returns the function that forgets it again.
+ */
+export function killGroupOnExit(pgid: number): () => void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // 'exit' handlers must be synchronous: a signal is all there is time for.
+    process.once('exit', () => {
+      for (const group of groupsToKillOnExit) {
+        try {
+          sendToGroup(group, 'SIGKILL');
+        } catch {
+          // Nothing more can be done while exiting.
+        }
+      }
+    });
+  }
+  groupsToKillOnExit.add(pgid);
+  return () => {
+    groupsToKillOnExit.delete(pgid);
+  };
+}
+
 /** Sends a signal to every process of the group; false when the group no longer exists. */
 function sendToGroup(pgid: number, signal: NodeJS.Signals): boolean {
   try {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
-import { killProcessGroup } from './process-group.js';
+import { killGroupOnExit, killProcessGroup } from './process-group.js';
 
 export interface CommandRun {
   bashPath: string;
@@ -45,6 +45,7 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
     return { kind: 'spawn_failed', error: asError(error) };
   }
 
+  const forgetGroup = child.pid !== undefined ? killGroupOnExit(child.pid) : () => {};
   const exited = new Promise<number>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) => resolve(code ?? signalExitCode(signal)));
@@ -82,6 +83,7 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
   } finally {
     clearTimeout(timer);
     run.signal.removeEventListener('abort', onAbort);
+    forgetGroup();
   }
 }
 
