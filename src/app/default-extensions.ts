@@ -1,4 +1,5 @@
 import type { Extension } from './extension.js';
+import { backgroundTasksExtension } from './extensions/background-tasks.js';
 import { planModeExtension } from './extensions/plan-mode.js';
 
 export interface DefaultExtensionOptions {
@@ -11,5 +12,8 @@ export interface DefaultExtensionOptions {
 
 /** The services every CLI session gets, each set up before the tools load. */
 export function defaultExtensions(options: DefaultExtensionOptions): Extension[] {
-  return [planModeExtension({ startInPlanMode: options.plan })];
+  return [
+    planModeExtension({ startInPlanMode: options.plan }),
+    backgroundTasksExtension({ report: (text) => process.stderr.write(text) }),
+  ];
 }

@@ -1,0 +1,31 @@
+import { BackgroundTaskManager } from '../../tools/background/background-task-manager.js';
+import type { Extension } from '../extension.js';
+
+/**
+ * The session's background task manager: tools get it as `backgroundTasks`, its notifications reach
+ * the model (next step) and the Wire (every second), and it stops the tasks when the session closes
+ * (unless `[background] keep_alive_on_exit`), listing them on stderr.
+ */
+export function backgroundTasksExtension(options: { report?: (text: string) => void } = {}): Extension {
+  return {
+    name: 'background-tasks',
+    async setup({ session, deps, host }) {
+      const manager = await BackgroundTaskManager.open({
+        sessionDir: session.dir,
+        config: deps.backgroundConfig,
+        onError: (error) =>
+          options.report?.(`background tasks: ${error instanceof Error ? error.message : String(error)}\n`),
+      });
+      deps.backgroundTasks = manager;
+      host.addLLMNotifications(manager);
+      host.addWireNotifications(manager);
+      host.addCloser(async () => {
+        const stopped = await manager.shutdown();
+        if (stopped.length > 0) {
+          const lines = stopped.map((t) => `  ${t.spec.id}: ${t.spec.description}`).join('\n');
+          options.report?.(`Stopped ${stopped.length} background task(s) at exit:\n${lines}\n`);
+        }
+      });
+    },
+  };
+}
