@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDiffBlocks } from './diff-blocks.js';
 
 const lines = (count: number, from = 1): string =>
-  Array.from({ length: count }, (_, i) => `l${from + i}`).join('\n') + '\n';
+  `${Array.from({ length: count }, (_, i) => `l${from + i}`).join('\n')}\n`;
 
 describe('buildDiffBlocks', () => {
   it('makes one block per hunk with 3 lines of context and 1-based starts', () => {
@@ -40,7 +40,15 @@ describe('buildDiffBlocks', () => {
 
   it('shows a new file as one block starting at line 1', () => {
     expect(buildDiffBlocks('n', '', 'a\nb\n')).toEqual([
-      { type: 'diff', path: 'n', old_text: '', new_text: 'a\nb', old_start: 1, new_start: 1, is_summary: false },
+      {
+        type: 'diff',
+        path: 'n',
+        old_text: '',
+        new_text: 'a\nb',
+        old_start: 1,
+        new_start: 1,
+        is_summary: false,
+      },
     ]);
   });
 

@@ -69,5 +69,15 @@ export function buildDiffBlocks(path: string, oldText: string, newText: string):
     };
   });
   if (blocks.length > 0) return blocks;
-  return [{ type: 'diff', path, old_text: oldText, new_text: newText, old_start: 1, new_start: 1, is_summary: false }];
+  return [
+    {
+      type: 'diff',
+      path,
+      old_text: oldText,
+      new_text: newText,
+      old_start: 1,
+      new_start: 1,
+      is_summary: false,
+    },
+  ];
 }

@@ -24,7 +24,9 @@ export interface PlannedChange {
   display: DiffBlock[];
 }
 
-export type Prepared<C extends PlannedChange> = { ok: true; change: C } | { ok: false; error: ToolReturnValue };
+export type Prepared<C extends PlannedChange> =
+  | { ok: true; change: C }
+  | { ok: false; error: ToolReturnValue };
 
 export function isCurrentPlanFile(planMode: PlanModeController, path: string): boolean {
   const planFile = planMode.isActive() ? planMode.planFilePath() : null;

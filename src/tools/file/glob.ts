@@ -85,7 +85,8 @@ export function createGlobTool(workspace: Workspace, description: string) {
         try {
           isDirectory = (await stat(dir)).isDirectory();
         } catch (error) {
-          if (isMissingFileError(error)) return toolError(`\`${dir}\` does not exist.`, 'Directory not found');
+          if (isMissingFileError(error))
+            return toolError(`\`${dir}\` does not exist.`, 'Directory not found');
           throw error;
         }
         if (!isDirectory) return toolError(`\`${dir}\` is not a directory.`, 'Invalid directory');

@@ -41,8 +41,10 @@ function jpegSize(data: Buffer): ImageSize | null {
       offset++;
       continue;
     }
-    const isStartOfFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isStartOfFrame) return { height: data.readUInt16BE(offset + 5), width: data.readUInt16BE(offset + 7) };
+    const isStartOfFrame =
+      marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isStartOfFrame)
+      return { height: data.readUInt16BE(offset + 5), width: data.readUInt16BE(offset + 7) };
     offset += 2 + data.readUInt16BE(offset + 2);
   }
   return null;

@@ -31,6 +31,17 @@ describe('ReadFile: output and budgets', () => {
     );
   });
 
+  it('reads an empty file, and shows invalid UTF-8 as replacement characters', async () => {
+    await put('empty.txt', '');
+    const empty = await h.call('ReadFile', { path: 'empty.txt' });
+    expect([empty.output, empty.message]).toEqual([
+      '',
+      'No lines read from file. Total lines in file: 0. End of file reached.',
+    ]);
+    await put('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    expect((await h.call('ReadFile', { path: 'latin1.txt' })).output).toBe('     1\tcaf\ufffd\n');
+  });
+
   it('reads exactly 1,000 lines of a 1,000-line file without claiming a limit', async () => {
     await put('k.txt', numbered(1000));
     const result = await h.call('ReadFile', { path: 'k.txt' });
@@ -132,9 +143,7 @@ describe('ReadFile: tail mode', () => {
   it('accepts -1,000 and rejects -1,001 and 0', async () => {
     await put('t.txt', numbered(1500));
     const ok = await h.call('ReadFile', { path: 't.txt', line_offset: -1000 });
-    expect(ok.message).toBe(
-      '1000 lines read from file starting from line 501. Total lines in file: 1500.',
-    );
+    expect(ok.message).toBe('1000 lines read from file starting from line 501. Total lines in file: 1500.');
     const tooFar = await h.call('ReadFile', { path: 't.txt', line_offset: -1001 });
     expect(tooFar.is_error).toBe(true);
     expect(tooFar.message).toMatch(/validating JSON arguments.*line_offset/s);
@@ -167,26 +176,21 @@ describe('ReadFile: refusals', () => {
     expect(briefOf(result)).toBe('Empty file path');
   });
 
-  it.each([
-    '.env',
-    '.env.local',
-    'id_rsa',
-    'id_ed25519',
-    'id_ecdsa',
-    '.aws/credentials',
-    '.gcp/credentials',
-  ])('refuses the sensitive file %s', async (name) => {
-    await mkdir(join(h.workDir, '.aws'), { recursive: true });
-    await mkdir(join(h.workDir, '.gcp'), { recursive: true });
-    await put(name, 'SECRET=1\n');
-    const result = await h.call('ReadFile', { path: name });
-    expect(result.is_error).toBe(true);
-    expect(result.message).toBe(
-      `\`${name}\` appears to contain secrets (matched sensitive file pattern). Reading this file is blocked to protect credentials.`,
-    );
-    expect(briefOf(result)).toBe('Sensitive file');
-    expect(JSON.stringify(result)).not.toContain('SECRET');
-  });
+  it.each(['.env', '.env.local', 'id_rsa', 'id_ed25519', 'id_ecdsa', '.aws/credentials', '.gcp/credentials'])(
+    'refuses the sensitive file %s',
+    async (name) => {
+      await mkdir(join(h.workDir, '.aws'), { recursive: true });
+      await mkdir(join(h.workDir, '.gcp'), { recursive: true });
+      await put(name, 'SECRET=1\n');
+      const result = await h.call('ReadFile', { path: name });
+      expect(result.is_error).toBe(true);
+      expect(result.message).toBe(
+        `\`${name}\` appears to contain secrets (matched sensitive file pattern). Reading this file is blocked to protect credentials.`,
+      );
+      expect(briefOf(result)).toBe('Sensitive file');
+      expect(JSON.stringify(result)).not.toContain('SECRET');
+    },
+  );
 
   it.each(['.env.example', '.env.sample', '.env.template'])('reads the harmless %s', async (name) => {
     await put(name, 'KEY=placeholder\n');

@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
+import { z } from 'zod';
 import { type ToolReturnValue, toolError, toolOk } from '../../kosong/index.js';
 import { toolFactory } from '../../toolset/dependencies.js';
 import { defineTool } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
-import { describeFsError, isMissingFileError } from './fs-errors.js';
 import { detectFileType, readFileHeader } from './file-type.js';
+import { describeFsError, isMissingFileError } from './fs-errors.js';
 import {
   MAX_BYTES,
   MAX_LINE_LENGTH,
@@ -15,7 +16,6 @@ import {
 } from './read-window.js';
 import { isSensitiveFile, sensitiveFileError } from './sensitive-file.js';
 import { emptyPathError, resolveToolPath, type Workspace } from './workspace-path.js';
-import { z } from 'zod';
 
 export { MAX_BYTES, MAX_LINE_LENGTH, MAX_LINES };
 

@@ -55,7 +55,9 @@ describe('ReadMediaFile', () => {
       { type: 'text', text: '</image>' },
     ]);
     expect(result.message).toMatch(
-      new RegExp(`^Loaded image file \`shot.bin\` \\(image/png, ${data.length} bytes, original size 640x480px\\)\\. If you need to output coordinates`),
+      new RegExp(
+        `^Loaded image file \`shot.bin\` \\(image/png, ${data.length} bytes, original size 640x480px\\)\\. If you need to output coordinates`,
+      ),
     );
   });
 

@@ -18,9 +18,7 @@ export function isSensitiveFile(path: string): boolean {
   const name = basename(normalised);
   if (HARMLESS_ENV_FILES.has(name)) return false;
   if (SENSITIVE_NAMES.has(name) || name.startsWith('.env.')) return true;
-  return SENSITIVE_PATH_SUFFIXES.some(
-    (suffix) => normalised === suffix || normalised.endsWith(`/${suffix}`),
-  );
+  return SENSITIVE_PATH_SUFFIXES.some((suffix) => normalised === suffix || normalised.endsWith(`/${suffix}`));
 }
 
 export function sensitiveFileError(path: string): ToolReturnValue {

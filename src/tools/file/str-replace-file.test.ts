@@ -65,7 +65,10 @@ describe('StrReplaceFile', () => {
 
   it('edits CRLF files when the model writes LF line breaks', async () => {
     const path = await put('win.txt', 'one\r\ntwo\r\nthree\r\n');
-    const result = await h.call('StrReplaceFile', { path: 'win.txt', edit: { old: 'one\ntwo', new: '1\n2' } });
+    const result = await h.call('StrReplaceFile', {
+      path: 'win.txt',
+      edit: { old: 'one\ntwo', new: '1\n2' },
+    });
     expect(result.is_error).toBe(false);
     expect(await readFile(path, 'utf8')).toBe('1\r\n2\r\nthree\r\n');
   });

@@ -32,9 +32,7 @@ const strReplaceParams = z.object({
     .describe(
       'The file to edit. Relative paths are resolved against the working directory; a file outside it needs an absolute path.',
     ),
-  edit: z
-    .union([editSchema, z.array(editSchema)])
-    .describe('One edit, or a list of edits applied in order.'),
+  edit: z.union([editSchema, z.array(editSchema)]).describe('One edit, or a list of edits applied in order.'),
 });
 
 type StrReplaceParams = z.output<typeof strReplaceParams>;

@@ -85,7 +85,8 @@ async function planWrite(
   const isPlanFile = isCurrentPlanFile(planMode, path);
 
   const size = await existingFileSize(path);
-  if (size === 'not-a-file') return { ok: false, error: toolError(`\`${input}\` is not a file.`, 'Invalid path') };
+  if (size === 'not-a-file')
+    return { ok: false, error: toolError(`\`${input}\` is not a file.`, 'Invalid path') };
   const createParent = isPlanFile && !(await parentExists(path));
   if (!createParent && !(await parentExists(path))) {
     return {

@@ -78,7 +78,9 @@ export function globToRegexSource(glob: string): string {
         out += '\\{';
         continue;
       }
-      out += `(?:${braceAlternatives(glob.slice(i + 1, close)).map(globToRegexSource).join('|')})`;
+      out += `(?:${braceAlternatives(glob.slice(i + 1, close))
+        .map(globToRegexSource)
+        .join('|')})`;
       i = close;
     } else if (char === '\\' && i + 1 < glob.length) {
       out += escapeRegex(glob[++i]!);

@@ -21,7 +21,10 @@ export function compileSearchRegex(pattern: string, options: RegexOptions): RegE
     for (const flag of inline[1]!) if (flag === 'i' || flag === 's') flags.add(flag);
     source = source.slice(inline[0].length);
   }
-  source = source.replace(/\(\?P</g, '(?<').replace(/\\A/g, '^').replace(/\\z/g, '$');
+  source = source
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$');
   const flagText = [...flags].join('');
   try {
     return new RegExp(source, `${flagText}u`);

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { compileGlobRule, globToRegexSource } from './glob-regex.js';
+import { IgnoreFile, IgnoreStack } from './ignore-rules.js';
+
+const matches = (glob: string, path: string): boolean =>
+  new RegExp(`^${globToRegexSource(glob)}$`).test(path);
+
+describe('globToRegexSource', () => {
+  it.each([
+    ['*.ts', 'a.ts', true],
+    ['*.ts', 'src/a.ts', false],
+    ['src/**/*.ts', 'src/a.ts', true],
+    ['src/**/*.ts', 'src/x/y/a.ts', true],
+    ['src/**', 'src/x/y', true],
+    ['**/test', 'a/b/test', true],
+    ['**/test', 'test', true],
+    ['a?c', 'abc', true],
+    ['a?c', 'a/c', false],
+    ['[ab].txt', 'b.txt', true],
+    ['[!ab].txt', 'b.txt', false],
+    ['*.{ts,tsx}', 'x.tsx', true],
+    ['*.{ts,tsx}', 'x.js', false],
+    ['{a,b/{c,d}}.md', 'b/d.md', true],
+    ['file(1).txt', 'file(1).txt', true],
+    ['\\*.txt', '*.txt', true],
+    ['\\*.txt', 'a.txt', false],
+  ])('%s vs %s → %s', (glob, path, expected) => {
+    expect(matches(glob, path)).toBe(expected);
+  });
+});
+
+describe('compileGlobRule and ignore files', () => {
+  it('skips blanks and comments, reads negation, directory-only and anchoring', () => {
+    expect(compileGlobRule('')).toBeNull();
+    expect(compileGlobRule('# note')).toBeNull();
+    expect(compileGlobRule('!keep.log')).toMatchObject({ negated: true, dirOnly: false });
+    expect(compileGlobRule('build/')).toMatchObject({ negated: false, dirOnly: true });
+    expect(compileGlobRule('*.log')!.regex.test('deep/down/x.log')).toBe(true);
+    expect(compileGlobRule('/top.txt')!.regex.test('sub/top.txt')).toBe(false);
+    expect(compileGlobRule('docs/*.md')!.regex.test('docs/a.md')).toBe(true);
+    expect(compileGlobRule('docs/*.md')!.regex.test('x/docs/a.md')).toBe(false);
+  });
+
+  it('lets the last matching rule decide, and deeper files override shallower ones', () => {
+    const root = IgnoreFile.parse('/r', '*.log\n!keep.log\nbuild/\n');
+    expect(root.decide('/r/a.log', false)).toBe('ignore');
+    expect(root.decide('/r/x/keep.log', false)).toBe('keep');
+    expect(root.decide('/r/build', true)).toBe('ignore');
+    expect(root.decide('/r/build', false)).toBeNull();
+    expect(root.decide('/elsewhere/a.log', false)).toBeNull();
+    const stack = new IgnoreStack();
+    stack.push(root);
+    stack.push(IgnoreFile.parse('/r/sub', '!*.log\n'));
+    expect(stack.isIgnored('/r/sub/a.log', false)).toBe(false);
+    expect(stack.isIgnored('/r/other/a.log', false)).toBe(true);
+    stack.pop(1);
+    expect(stack.isIgnored('/r/sub/a.log', false)).toBe(true);
+  });
+});
