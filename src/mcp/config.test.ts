@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadMcpConfig, McpConfigError, parseMcpConfig } from './config.js';
 
+/** A `${NAME}` reference as written in a Claude Code .mcp.json file. */
+const ref = (inner: string): string => ['$', '{', inner, '}'].join('');
+
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kimi-ts-mcp-config-'));
@@ -17,7 +20,11 @@ describe('parseMcpConfig', () => {
     const servers = parseMcpConfig(
       JSON.stringify({
         mcpServers: {
-          context7: { url: 'https://mcp.context7.com/mcp', transport: 'http', headers: { CONTEXT7_API_KEY: 'k' } },
+          context7: {
+            url: 'https://mcp.context7.com/mcp',
+            transport: 'http',
+            headers: { CONTEXT7_API_KEY: 'k' },
+          },
           linear: { url: 'https://mcp.linear.app/mcp', transport: 'http', auth: 'oauth' },
           'chrome-devtools': { command: 'npx', args: ['chrome-devtools-mcp@latest'], env: { X: '1' } },
         },
@@ -32,18 +39,34 @@ describe('parseMcpConfig', () => {
         transport: 'streamable-http',
         auth: null,
       },
-      linear: { kind: 'remote', url: 'https://mcp.linear.app/mcp', headers: {}, transport: 'streamable-http', auth: { type: 'oauth' } },
-      'chrome-devtools': { kind: 'stdio', command: 'npx', args: ['chrome-devtools-mcp@latest'], env: { X: '1' }, cwd: undefined },
+      linear: {
+        kind: 'remote',
+        url: 'https://mcp.linear.app/mcp',
+        headers: {},
+        transport: 'streamable-http',
+        auth: { type: 'oauth' },
+      },
+      'chrome-devtools': {
+        kind: 'stdio',
+        command: 'npx',
+        args: ['chrome-devtools-mcp@latest'],
+        env: { X: '1' },
+        cwd: undefined,
+      },
     });
   });
 
-  it('reads a Claude Code .mcp.json (type, ${VAR} references) as is', () => {
+  it('reads a Claude Code .mcp.json (type, env references) as is', () => {
     const servers = parseMcpConfig(
       JSON.stringify({
         mcpServers: {
-          api: { type: 'http', url: '${API_BASE:-https://fallback.example}/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+          api: {
+            type: 'http',
+            url: `${ref('API_BASE:-https://fallback.example')}/mcp`,
+            headers: { Authorization: `Bearer ${ref('TOKEN')}` },
+          },
           legacy: { type: 'sse', url: 'https://sse.example/sse' },
-          local: { type: 'stdio', command: 'node', args: ['${HOME}/server.js'], cwd: '/srv' },
+          local: { type: 'stdio', command: 'node', args: [`${ref('HOME')}/server.js`], cwd: '/srv' },
         },
       }),
       '.mcp.json',
@@ -68,11 +91,19 @@ describe('parseMcpConfig', () => {
 
   it.each([
     ['not JSON', '{', /x\.json: not valid JSON/],
-    ['both command and url', '{"mcpServers":{"s":{"command":"a","url":"http://h"}}}', /MCP server "s": give either/],
+    [
+      'both command and url',
+      '{"mcpServers":{"s":{"command":"a","url":"http://h"}}}',
+      /MCP server "s": give either/,
+    ],
     ['neither', '{"mcpServers":{"s":{"args":[]}}}', /MCP server "s": give either/],
     ['a bad URL', '{"mcpServers":{"s":{"url":"ftp://h"}}}', /MCP server "s": "url" must be an http\(s\) URL/],
     ['args not strings', '{"mcpServers":{"s":{"command":"a","args":[1]}}}', /MCP server "s": "args\.0"/],
-    ['a stdio transport with a url', '{"mcpServers":{"s":{"url":"http://h","transport":"stdio"}}}', /needs a "command"/],
+    [
+      'a stdio transport with a url',
+      '{"mcpServers":{"s":{"url":"http://h","transport":"stdio"}}}',
+      /needs a "command"/,
+    ],
     ['mcpServers not an object', '{"mcpServers":[]}', /expected an object with "mcpServers"/],
   ])('rejects %s with an error naming the file and the server', (_label, text, message) => {
     expect(() => parseMcpConfig(text, 'x.json')).toThrow(message);
@@ -90,7 +121,10 @@ describe('loadMcpConfig', () => {
     const defaultFile = join(dir, 'mcp.json');
     const other = join(dir, 'other.json');
     await writeFile(defaultFile, JSON.stringify({ mcpServers: { a: { command: 'default-a' } } }));
-    await writeFile(other, JSON.stringify({ mcpServers: { b: { command: 'other-b' }, c: { command: 'other-c' } } }));
+    await writeFile(
+      other,
+      JSON.stringify({ mcpServers: { b: { command: 'other-b' }, c: { command: 'other-c' } } }),
+    );
 
     expect(Object.keys(await loadMcpConfig({ defaultFile }))).toEqual(['a']);
     const merged = await loadMcpConfig({

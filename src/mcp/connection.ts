@@ -70,7 +70,10 @@ export async function openConnection(
   }
 }
 
-async function connectStdio(config: StdioServerConfig, options: OpenConnectionOptions): Promise<ServerConnection> {
+async function connectStdio(
+  config: StdioServerConfig,
+  options: OpenConnectionOptions,
+): Promise<ServerConnection> {
   const transport = new ProcessStdioTransport({
     command: config.command,
     args: config.args,
@@ -101,7 +104,8 @@ async function connectRemote(
   if (config.auth?.type === 'bearer') headers.Authorization = `Bearer ${config.auth.token}`;
   let authProvider: StoredOAuthProvider | undefined;
   if (config.auth?.type === 'oauth') {
-    if (!options.oauthStore) throw new ServerNeedsAuthorization('no place to keep OAuth credentials was given');
+    if (!options.oauthStore)
+      throw new ServerNeedsAuthorization('no place to keep OAuth credentials was given');
     if (!(await options.oauthStore.hasTokens(config.url))) {
       throw new ServerNeedsAuthorization('the server needs an OAuth authorization and none is stored yet');
     }
@@ -165,7 +169,9 @@ async function connectWith(
   const stopOnAbort = (): void => void transport.close().catch(() => undefined);
   signal.addEventListener('abort', stopOnAbort, { once: true });
   try {
-    await client.connect(transport, { signal, timeout: options.timeoutMs });
+    // Raced against the signal too: a transport whose start never settles once closed (SSE waiting
+    // for its endpoint event) must not hold the attempt forever.
+    await untilAborted(client.connect(transport, { signal, timeout: options.timeoutMs }), signal);
   } catch (error) {
     closing = true;
     await client.close().catch(() => undefined);
@@ -183,13 +189,22 @@ async function connectWith(
 }
 
 /** Every tool the server offers (following pagination). */
-export async function listAllTools(client: Client, signal: AbortSignal, timeoutMs: number): Promise<RemoteTool[]> {
+export async function listAllTools(
+  client: Client,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<RemoteTool[]> {
   const tools: RemoteTool[] = [];
   let cursor: string | undefined;
   do {
     const page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: timeoutMs });
     for (const tool of page.tools) {
-      tools.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+      tools.push({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        taskOnly: tool.execution?.taskSupport === 'required',
+      });
     }
     cursor = page.nextCursor;
   } while (cursor);
@@ -204,6 +219,25 @@ export function isConnectionClosedError(error: unknown): boolean {
 /** True for the SDK's typed request timeout. */
 export function isRequestTimeoutError(error: unknown): boolean {
   return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => undefined);
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function httpStatusOf(error: unknown): number | undefined {

@@ -64,7 +64,9 @@ export function truncationNotice(saved: SavedOutput | null, budget: number): str
   if (saved === null) {
     return `[Output truncated: the result exceeded the ${budget}-character limit for MCP tool output. Ask the tool for less (pagination, a narrower query) to see the rest.]`;
   }
-  const sentences = [`[Output truncated: the result exceeded the ${budget}-character limit for MCP tool output.`];
+  const sentences = [
+    `[Output truncated: the result exceeded the ${budget}-character limit for MCP tool output.`,
+  ];
   if (saved.resumeLine !== null) {
     const wrapNote = saved.wrapped ? `; lines longer than ${SAVED_LINE_WIDTH} characters are wrapped` : '';
     sentences.push(

@@ -7,7 +7,12 @@ import { McpManager } from './mcp-manager.js';
 import { FAULT_SERVER } from './test-support/everything-server.js';
 import { callTool, isAlive, outputText, toolsetWithBuiltinEcho } from './test-support/toolset-fixture.js';
 
-const faultServer: StdioServerConfig = { kind: 'stdio', command: process.execPath, args: [FAULT_SERVER], env: {} };
+const faultServer: StdioServerConfig = {
+  kind: 'stdio',
+  command: process.execPath,
+  args: [FAULT_SERVER],
+  env: {},
+};
 
 let dir: string;
 let managers: McpManager[] = [];
@@ -42,7 +47,9 @@ describe('a server that dies mid-call', () => {
     const result = await callTool(toolset, 'crash');
     expect(result.return_value.is_error).toBe(true);
     expect(result.return_value.message).toMatch(
-      new RegExp(`MCP server \`${owner}\` stopped while running \`crash\`: the server process exited with code 3`),
+      new RegExp(
+        `MCP server \`${owner}\` stopped while running \`crash\`: the server process exited with code 3`,
+      ),
     );
     expect(result.return_value.message).toContain('crashing on purpose');
     expect(manager.statusSnapshot().servers.find((server) => server.name === owner)?.status).toBe('failed');
@@ -53,8 +60,12 @@ describe('a server that dies mid-call', () => {
 
     // Its tools answer at once with the reason; the session (and the other server) go on.
     const later = await callTool(toolset, 'echo_text', { text: 'x' });
-    expect(later.return_value.message).toMatch(/cannot run `echo_text`: the server process exited with code 3/);
-    expect(manager.statusSnapshot().servers.find((server) => server.name === other)?.status).toBe('connected');
+    expect(later.return_value.message).toMatch(
+      /cannot run `echo_text`: the server process exited with code 3/,
+    );
+    expect(manager.statusSnapshot().servers.find((server) => server.name === other)?.status).toBe(
+      'connected',
+    );
   });
 });
 
@@ -68,7 +79,10 @@ describe('startup', () => {
           slow: {
             kind: 'stdio',
             command: process.execPath,
-            args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`],
+            args: [
+              '-e',
+              `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`,
+            ],
             env: {},
           },
           fast: faultServer,
@@ -106,7 +120,10 @@ describe('startup', () => {
         stuck: {
           kind: 'stdio',
           command: process.execPath,
-          args: ['-e', `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`],
+          args: [
+            '-e',
+            `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`,
+          ],
           env: {},
         },
       },

@@ -22,7 +22,12 @@ beforeAll(async () => {
   manager = new McpManager({
     servers: {
       everything: { kind: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: {} },
-      faults: { kind: 'stdio', command: process.execPath, args: [FAULT_SERVER], env: { FAULT_SECRET: 'from-config' } },
+      faults: {
+        kind: 'stdio',
+        command: process.execPath,
+        args: [FAULT_SERVER],
+        env: { FAULT_SECRET: 'from-config' },
+      },
       missing: { kind: 'stdio', command: 'kimi-ts-no-such-command', args: [], env: {} },
       exits: {
         kind: 'stdio',
@@ -60,8 +65,12 @@ describe('loading', () => {
     expect(snapshot.tools).toBe(snapshot.servers[0]!.tools.length + snapshot.servers[1]!.tools.length);
 
     const problems = manager.problems().map((problem) => problem.message);
-    expect(problems).toContainEqual(expect.stringMatching(/"missing" failed: could not start `kimi-ts-no-such-command`.*ENOENT/));
-    expect(problems).toContainEqual(expect.stringMatching(/"exits" failed: .*exited with code 2.*bad settings: port missing/));
+    expect(problems).toContainEqual(
+      expect.stringMatching(/"missing" failed: could not start `kimi-ts-no-such-command`.*ENOENT/),
+    );
+    expect(problems).toContainEqual(
+      expect.stringMatching(/"exits" failed: .*exited with code 2.*bad settings: port missing/),
+    );
   });
 
   it('moves every server through pending/connecting before it settles, and ends with loading false', () => {
@@ -76,7 +85,12 @@ describe('loading', () => {
     expect(manager.problems().map((problem) => problem.message)).toEqual(
       expect.arrayContaining([
         'Tool "echo" of MCP server "everything" was not added: a built-in tool already has this name',
-        expect.stringMatching(/Tool "bad.name" of MCP server "faults" was not added: its name is not accepted/),
+        expect.stringMatching(
+          /Tool "bad.name" of MCP server "faults" was not added: its name is not accepted/,
+        ),
+        expect.stringMatching(
+          /"simulate-research-query" of MCP server "everything" was not added: it can only run as an MCP task/,
+        ),
       ]),
     );
     expect(toolset.find('echo')?.description).toBe('A built-in echo.');
@@ -117,7 +131,9 @@ describe('calls', () => {
 
   it('gives a stdio server its configured env and only a safe part of ours', async () => {
     expect(outputText(await callTool(toolset, 'read_env', { name: 'FAULT_SECRET' }))).toBe('from-config');
-    expect(outputText(await callTool(toolset, 'read_env', { name: 'KIMI_TS_MCP_TEST_LEAK' }))).toBe('(unset)');
+    expect(outputText(await callTool(toolset, 'read_env', { name: 'KIMI_TS_MCP_TEST_LEAK' }))).toBe(
+      '(unset)',
+    );
   });
 
   it('asks for approval with the action mcp:<name> when not auto-approving', async () => {
@@ -141,7 +157,9 @@ describe('calls', () => {
   it('answers a call that runs past tool_call_timeout_ms with a timeout error naming the key', async () => {
     const result = await callTool(toolset, 'hang');
     expect(result.return_value.is_error).toBe(true);
-    expect(result.return_value.message).toMatch(/did not answer within 500 ms.*`tool_call_timeout_ms` under `\[mcp\.client\]`/);
+    expect(result.return_value.message).toMatch(
+      /did not answer within 500 ms.*`tool_call_timeout_ms` under `\[mcp\.client\]`/,
+    );
     expect(result.return_value.display).toEqual([{ type: 'brief', text: 'Timeout' }]);
     expect(manager.statusSnapshot().servers[1]?.status).toBe('connected');
   });
@@ -159,7 +177,7 @@ describe('calls', () => {
   it('pages a 300,000-character result: the rest is saved and the notice says how to read it', async () => {
     const result = await callTool(toolset, 'huge');
     const text = outputText(result);
-    const notice = /\[Output truncated: [^]*\]$/.exec(text)?.[0] ?? '';
+    const notice = /\[Output truncated: [\s\S]*\]$/.exec(text)?.[0] ?? '';
     const path = /saved in (\S+) \(/.exec(notice)?.[1] ?? '';
     const line = Number(/line_offset (\d+)/.exec(notice)?.[1]);
     expect(path.startsWith(join(dir, 'mcp-outputs'))).toBe(true);

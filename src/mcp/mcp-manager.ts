@@ -134,7 +134,10 @@ export class McpManager {
       loading: this.isLoading,
       connected: servers.filter((server) => server.status === 'connected').length,
       total: servers.length,
-      tools: servers.reduce((sum, server) => sum + (server.status === 'connected' ? server.tools.length : 0), 0),
+      tools: servers.reduce(
+        (sum, server) => sum + (server.status === 'connected' ? server.tools.length : 0),
+        0,
+      ),
       servers,
     };
   }
@@ -144,7 +147,11 @@ export class McpManager {
     const problems: McpProblem[] = [];
     for (const { name, state } of this.entries) {
       if (state.status === 'failed') {
-        problems.push({ server: name, kind: 'failed', message: `MCP server "${name}" failed: ${state.reason}` });
+        problems.push({
+          server: name,
+          kind: 'failed',
+          message: `MCP server "${name}" failed: ${state.reason}`,
+        });
       } else if (state.status === 'unauthorized') {
         problems.push({
           server: name,
@@ -190,8 +197,15 @@ export class McpManager {
   private async connect(entry: ServerEntry, pending: PendingServer, toolset: KimiToolset): Promise<void> {
     const { config } = entry;
     const store = this.options.oauthStore;
-    if (config.kind === 'remote' && config.auth?.type === 'oauth' && !(store && (await store.hasTokens(config.url)))) {
-      this.transition(entry, markUnauthorized(pending, this.authorizationHint(entry, 'no authorization is stored yet')));
+    if (
+      config.kind === 'remote' &&
+      config.auth?.type === 'oauth' &&
+      !(store && (await store.hasTokens(config.url)))
+    ) {
+      this.transition(
+        entry,
+        markUnauthorized(pending, this.authorizationHint(entry, 'no authorization is stored yet')),
+      );
       return;
     }
     const connecting = beginConnecting(pending);
@@ -202,6 +216,7 @@ export class McpManager {
     const timer = setTimeout(() => deadline.abort(new Error('startup timeout')), timeoutMs);
     const signal = AbortSignal.any([this.closeController.signal, deadline.signal]);
     let connection: ServerConnection | undefined;
+    let lostWhileListing: string | undefined;
     try {
       connection = await openConnection(config, {
         clientInfo: this.options.clientInfo ?? { name: 'kimi-ts', version: '0.0.0' },
@@ -209,6 +224,9 @@ export class McpManager {
         timeoutMs,
         oauthStore: store,
       });
+      connection.onLost = (reason) => {
+        lostWhileListing = reason;
+      };
       const remoteTools = await listAllTools(connection.client, signal, timeoutMs);
       signal.throwIfAborted();
       this.register(entry, connecting, connection, remoteTools, toolset);
@@ -220,7 +238,7 @@ export class McpManager {
       } else {
         const reason = deadline.signal.aborted
           ? `it did not finish connecting within ${formatSeconds(timeoutMs)} (the startup timeout)`
-          : redactSecrets(errorText(error), entry.secrets);
+          : redactSecrets(lostWhileListing ?? errorText(error), entry.secrets);
         this.transition(entry, markFailed(connecting, reason));
       }
     } finally {
@@ -239,7 +257,9 @@ export class McpManager {
     const registered: string[] = [];
     const skipped: SkippedTool[] = [];
     for (const remote of remoteTools) {
-      const reason = this.collision(remote.name, toolset);
+      const reason = remote.taskOnly
+        ? 'it can only run as an MCP task (call now, fetch the result later), which kimi-ts does not support'
+        : this.collision(remote.name, toolset);
       if (reason) {
         skipped.push({ name: remote.name, reason });
         continue;

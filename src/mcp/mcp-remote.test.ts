@@ -1,4 +1,6 @@
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -43,15 +45,29 @@ async function load(servers: ConstructorParameters<typeof McpManager>[0]['server
 describe('remote transports', () => {
   it('talks Streamable HTTP to the everything server', async () => {
     const { manager, toolset } = await load({
-      everything: { kind: 'remote', url: `${streamable.url}/mcp`, headers: {}, transport: 'streamable-http', auth: null },
+      everything: {
+        kind: 'remote',
+        url: `${streamable.url}/mcp`,
+        headers: {},
+        transport: 'streamable-http',
+        auth: null,
+      },
     });
     expect(manager.transportOf('everything')).toBe('streamable-http');
-    expect(outputText(await callTool(toolset, 'get-sum', { a: 20, b: 22 }))).toBe('The sum of 20 and 22 is 42.');
+    expect(outputText(await callTool(toolset, 'get-sum', { a: 20, b: 22 }))).toBe(
+      'The sum of 20 and 22 is 42.',
+    );
   });
 
   it('uses Streamable HTTP first when no transport is given', async () => {
     const { manager } = await load({
-      everything: { kind: 'remote', url: `${streamable.url}/mcp`, headers: {}, transport: 'auto', auth: null },
+      everything: {
+        kind: 'remote',
+        url: `${streamable.url}/mcp`,
+        headers: {},
+        transport: 'auto',
+        auth: null,
+      },
     });
     expect(manager.transportOf('everything')).toBe('streamable-http');
   });
@@ -66,16 +82,57 @@ describe('remote transports', () => {
 
   it('reports both attempts when neither transport works', async () => {
     const { manager } = await load({
-      nowhere: { kind: 'remote', url: `${bearerServer.url.replace('/mcp', '/absent')}`, headers: {}, transport: 'auto', auth: null },
+      nowhere: {
+        kind: 'remote',
+        url: `${bearerServer.url.replace('/mcp', '/absent')}`,
+        headers: {},
+        transport: 'auto',
+        auth: null,
+      },
     });
-    expect(manager.problems()[0]?.message).toMatch(/"nowhere" failed: Streamable HTTP failed \(.*404.*\); the SSE fallback failed too/);
+    expect(manager.problems()[0]?.message).toMatch(
+      /"nowhere" failed: Streamable HTTP failed \(.*404.*\); the SSE fallback failed too/,
+    );
+  });
+});
+
+describe('a remote server that never finishes the handshake', () => {
+  it('fails at the startup timeout instead of holding up loading', async () => {
+    const silent = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/sse`;
+    try {
+      const { toolset } = toolsetWithBuiltinEcho();
+      const manager = new McpManager({
+        servers: { silent: { kind: 'remote', url, headers: {}, transport: 'sse', auth: null } },
+        startupTimeoutMs: 300,
+      });
+      managers.push(manager);
+      manager.start(toolset);
+      await manager.waitForLoading();
+      expect(manager.problems()[0]?.message).toBe(
+        'MCP server "silent" failed: it did not finish connecting within 0.3 s (the startup timeout)',
+      );
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });
 
 describe('credentials', () => {
   it('sends configured headers and bearer tokens', async () => {
     const { toolset } = await load({
-      viaAuth: { kind: 'remote', url: bearerServer.url, headers: {}, transport: 'streamable-http', auth: { type: 'bearer', token: 'tok-abcdef' } },
+      viaAuth: {
+        kind: 'remote',
+        url: bearerServer.url,
+        headers: {},
+        transport: 'streamable-http',
+        auth: { type: 'bearer', token: 'tok-abcdef' },
+      },
     });
     expect(outputText(await callTool(toolset, 'whoami'))).toBe('token=tok-abcdef');
 
@@ -96,7 +153,9 @@ describe('credentials', () => {
       locked: { kind: 'remote', url: bearerServer.url, headers: {}, transport: 'auto', auth: null },
     });
     expect(manager.statusSnapshot().servers[0]?.status).toBe('unauthorized');
-    expect(manager.problems()[0]?.message).toMatch(/"locked" is not authorized: .*HTTP 401.*needs credentials/);
+    expect(manager.problems()[0]?.message).toMatch(
+      /"locked" is not authorized: .*HTTP 401.*needs credentials/,
+    );
   });
 });
 

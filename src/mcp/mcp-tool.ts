@@ -21,6 +21,8 @@ export interface RemoteTool {
   name: string;
   description?: string | undefined;
   inputSchema: JSONSchema;
+  /** The server runs it only as an MCP task (call now, fetch the result later), which is not supported. */
+  taskOnly?: boolean | undefined;
 }
 
 export interface McpToolOptions {
@@ -106,7 +108,12 @@ export function createMcpTool(options: McpToolOptions): KimiTool<McpToolParams> 
   };
 }
 
-function callFailure(error: unknown, toolName: string, host: McpToolHost, timeoutMs: number): ToolReturnValue {
+function callFailure(
+  error: unknown,
+  toolName: string,
+  host: McpToolHost,
+  timeoutMs: number,
+): ToolReturnValue {
   if (isRequestTimeoutError(error)) {
     return toolError(
       `MCP tool \`${toolName}\` did not answer within ${timeoutMs} ms and the call was abandoned. The limit is \`tool_call_timeout_ms\` under \`[mcp.client]\` in the config file; tell the user it may be set too low for this tool.`,

@@ -72,7 +72,8 @@ export class ProcessStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin || this.exit || stdin.destroyed) return Promise.reject(new Error('the MCP server is not running'));
+    if (!stdin || this.exit || stdin.destroyed)
+      return Promise.reject(new Error('the MCP server is not running'));
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', () => resolve());

@@ -7,7 +7,11 @@ import { saveFullOutput, truncationNotice, wrapLines } from './full-output.js';
 import { convertToolResult } from './result-conversion.js';
 
 const text = (value: string): CallToolResult['content'][number] => ({ type: 'text', text: value });
-const image = (data: string): CallToolResult['content'][number] => ({ type: 'image', data, mimeType: 'image/png' });
+const image = (data: string): CallToolResult['content'][number] => ({
+  type: 'image',
+  data,
+  mimeType: 'image/png',
+});
 
 describe('convertToolResult', () => {
   it('turns every kind of block into a content part', () => {

@@ -76,7 +76,8 @@ function renderBlock(block: Block): RenderedBlock {
       return { type: 'media', media: { kind: 'audio', mimeType: block.mimeType, base64: block.data } };
     case 'resource': {
       const resource = block.resource;
-      if ('text' in resource && typeof resource.text === 'string') return { type: 'text', text: resource.text };
+      if ('text' in resource && typeof resource.text === 'string')
+        return { type: 'text', text: resource.text };
       const mimeType = resource.mimeType ?? 'application/octet-stream';
       const kind = mediaKindOf(mimeType);
       if (kind && 'blob' in resource && typeof resource.blob === 'string') {

@@ -42,7 +42,12 @@ export interface SkippedTool {
   reason: string;
 }
 
-export type ServerState = PendingServer | ConnectingServer | ConnectedServer | FailedServer | UnauthorizedServer;
+export type ServerState =
+  | PendingServer
+  | ConnectingServer
+  | ConnectedServer
+  | FailedServer
+  | UnauthorizedServer;
 
 /** A state the server stays in until something external happens: loading is over for it. */
 export function isSettled(state: ServerState): boolean {
@@ -73,7 +78,10 @@ export function markFailed(from: ConnectingServer | ConnectedServer, reason: str
 }
 
 /** Needs authorization the user has not given (or that no longer works). */
-export function markUnauthorized(_from: PendingServer | ConnectingServer, reason: string): UnauthorizedServer {
+export function markUnauthorized(
+  _from: PendingServer | ConnectingServer,
+  reason: string,
+): UnauthorizedServer {
   return { status: 'unauthorized', reason };
 }
 

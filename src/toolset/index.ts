@@ -6,6 +6,7 @@ export * from './approval-wire-bridge.js';
 export * from './canonical-json.js';
 export * from './current-tool-call.js';
 export * from './dependencies.js';
+export * from './external-tool.js';
 export * from './extract-key-argument.js';
 export * from './json-schema.js';
 export * from './kimi-toolset.js';

@@ -55,11 +55,19 @@ function cleanSchema(node: unknown, walk: Walk): JSONSchema {
       out[key] = map;
     } else if (SUBSCHEMAS.has(key)) {
       out[key] = Array.isArray(value) ? value.map((sub) => cleanSchema(sub, walk)) : cleanSchema(value, walk);
+    } else if (isSafeIntegerBound(key, value)) {
+      // zod's `.int()` adds ±2^53-1 bounds; they say nothing to a model and Kimi CLI's schemas lack them.
     } else {
       out[key] = value;
     }
   }
   return splitNullableType(out);
+}
+
+function isSafeIntegerBound(key: string, value: unknown): boolean {
+  return (
+    (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
+  );
 }
 
 function inlineRef(schema: JSONSchema, walk: Walk): JSONSchema {

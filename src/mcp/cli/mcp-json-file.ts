@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type McpServerConfig, parseMcpConfig } from '../config.js';
+import { type McpServerConfig, parseMcpConfig, type RemoteServerConfig } from '../config.js';
+import { CommandFailure } from './command-io.js';
 
 /** The user's MCP config file: `<home>/mcp.json`. */
 export function mcpConfigFile(home: string): string {
@@ -55,4 +56,17 @@ export async function writeMcpJson(file: McpJson): Promise<void> {
     await rm(temp, { force: true });
     throw error;
   }
+}
+
+export function requireServer(file: McpJson, name: string): McpServerConfig {
+  const server = file.servers[name];
+  if (!server) throw new CommandFailure(`MCP server "${name}" is not in ${file.path}.`);
+  return server;
+}
+
+export function requireRemote(file: McpJson, name: string): RemoteServerConfig {
+  const server = requireServer(file, name);
+  if (server.kind !== 'remote')
+    throw new CommandFailure(`MCP server "${name}" is a stdio server, not a remote one.`);
+  return server;
 }

@@ -69,5 +69,6 @@ function portOf(url: string | undefined): number | undefined {
 
 function withSignal(base: FetchLike, signal: AbortSignal | undefined): FetchLike {
   if (!signal) return base;
-  return (url, init) => base(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+  return (url, init) =>
+    base(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
 }

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpManager } from '../mcp-manager.js';
-import { type AuthorizationServer, followAuthorization, startAuthorizationServer } from '../test-support/authorization-server.js';
+import {
+  type AuthorizationServer,
+  followAuthorization,
+  startAuthorizationServer,
+} from '../test-support/authorization-server.js';
 import { type HttpMcpServer, startHttpMcpServer } from '../test-support/http-mcp-server.js';
 import { callTool, outputText, toolsetWithBuiltinEcho } from '../test-support/toolset-fixture.js';
 import { authorizeServer } from './authorize.js';
@@ -36,7 +40,9 @@ afterEach(async () => {
 async function load() {
   const { toolset } = toolsetWithBuiltinEcho();
   const manager = new McpManager({
-    servers: { secure: { kind: 'remote', url: mcpServer.url, headers: {}, transport: 'auto', auth: { type: 'oauth' } } },
+    servers: {
+      secure: { kind: 'remote', url: mcpServer.url, headers: {}, transport: 'auto', auth: { type: 'oauth' } },
+    },
     oauthStore: store,
   });
   managers.push(manager);
@@ -58,10 +64,17 @@ describe('OAuth for remote servers', () => {
 
   it('runs the browser flow: discovery, registration, consent, code exchange; keeps tokens private', async () => {
     const log: string[] = [];
-    await authorizeServer({ serverUrl: mcpServer.url, store, log: (line) => log.push(line), openUrl: followAuthorization });
+    await authorizeServer({
+      serverUrl: mcpServer.url,
+      store,
+      log: (line) => log.push(line),
+      openUrl: followAuthorization,
+    });
 
     expect(authServer.counts).toMatchObject({ registrations: 1, authorizations: 1, codeExchanges: 1 });
-    expect(log[0]).toMatch(new RegExp(`^Opening the authorization page in your browser:\\n  ${authServer.url}/authorize\\?`));
+    expect(log[0]).toMatch(
+      new RegExp(`^Opening the authorization page in your browser:\\n  ${authServer.url}/authorize\\?`),
+    );
     const record = await store.read(mcpServer.url);
     expect(record.tokens?.access_token).toMatch(/^at-/);
     expect(record.redirect_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
@@ -98,7 +111,12 @@ describe('OAuth for remote servers', () => {
   });
 
   it('authorizes again on the same loopback port with the client it registered before', async () => {
-    await authorizeServer({ serverUrl: mcpServer.url, store, log: () => undefined, openUrl: followAuthorization });
+    await authorizeServer({
+      serverUrl: mcpServer.url,
+      store,
+      log: () => undefined,
+      openUrl: followAuthorization,
+    });
     expect(authServer.counts).toMatchObject({ registrations: 1, authorizations: 2 });
     const { manager } = await load();
     expect(manager.statusSnapshot().servers[0]?.status).toBe('connected');
@@ -143,7 +161,11 @@ describe('the redirect receiver', () => {
     const receiver = await startRedirectReceiver();
     const controller = new AbortController();
     try {
-      const waiting = receiver.waitForCode({ expectedState: () => undefined, signal: controller.signal, timeoutMs: 60_000 });
+      const waiting = receiver.waitForCode({
+        expectedState: () => undefined,
+        signal: controller.signal,
+        timeoutMs: 60_000,
+      });
       controller.abort(new Error('user pressed Ctrl-C'));
       await expect(waiting).rejects.toThrow('user pressed Ctrl-C');
     } finally {

@@ -10,7 +10,11 @@ export interface RedirectReceiver {
    * Resolves with the authorization code the browser brings back. Rejects when the authorization
    * server reports an error, the state does not match, `signal` aborts, or `timeoutMs` passes.
    */
-  waitForCode(options: { expectedState: () => string | undefined; signal?: AbortSignal; timeoutMs: number }): Promise<string>;
+  waitForCode(options: {
+    expectedState: () => string | undefined;
+    signal?: AbortSignal;
+    timeoutMs: number;
+  }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -75,11 +79,14 @@ export async function startRedirectReceiver(preferredPort?: number): Promise<Red
         if (signal?.aborted) return onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         deliver = (outcome) => {
-          if ('error' in outcome) return finish(new Error(`the authorization server refused: ${outcome.error}`));
+          if ('error' in outcome)
+            return finish(new Error(`the authorization server refused: ${outcome.error}`));
           const expected = expectedState();
           if (expected !== undefined && outcome.state !== expected) {
             return finish(
-              new Error('the redirect came back with a different state: it was not the answer to this request'),
+              new Error(
+                'the redirect came back with a different state: it was not the answer to this request',
+              ),
             );
           }
           finish(outcome.code);

@@ -10,7 +10,12 @@ export interface AuthorizationServer {
   expireAccessTokens(): void;
   /** Makes every refresh token invalid too. */
   revokeRefreshTokens(): void;
-  readonly counts: { registrations: number; authorizations: number; codeExchanges: number; refreshes: number };
+  readonly counts: {
+    registrations: number;
+    authorizations: number;
+    codeExchanges: number;
+    refreshes: number;
+  };
   close(): Promise<void>;
 }
 
@@ -66,13 +71,18 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
       const clientId = `client-${randomBytes(6).toString('hex')}`;
       clients.set(clientId, metadata.redirect_uris ?? []);
       counts.registrations++;
-      return json(res, 201, { ...metadata, client_id: clientId, client_id_issued_at: Math.floor(Date.now() / 1000) });
+      return json(res, 201, {
+        ...metadata,
+        client_id: clientId,
+        client_id_issued_at: Math.floor(Date.now() / 1000),
+      });
     }
     if (url.pathname === '/authorize') {
       const clientId = url.searchParams.get('client_id') ?? '';
       const redirectUri = url.searchParams.get('redirect_uri') ?? '';
       if (!clients.get(clientId)?.includes(redirectUri)) return json(res, 400, { error: 'invalid_request' });
-      if (url.searchParams.get('code_challenge_method') !== 'S256') return json(res, 400, { error: 'invalid_request' });
+      if (url.searchParams.get('code_challenge_method') !== 'S256')
+        return json(res, 400, { error: 'invalid_request' });
       const code = `code-${randomBytes(6).toString('hex')}`;
       codes.set(code, { clientId, redirectUri, challenge: url.searchParams.get('code_challenge') ?? '' });
       counts.authorizations++;

@@ -47,10 +47,17 @@ server.registerTool('every_block', { description: 'Returns one content block of 
     { type: 'text', text: 'plain text' },
     { type: 'image', data: PIXEL_PNG, mimeType: 'image/png' },
     { type: 'audio', data: Buffer.from('RIFF-not-really-wav').toString('base64'), mimeType: 'audio/wav' },
-    { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'resource text' } },
     {
       type: 'resource',
-      resource: { uri: 'file:///report.pdf', mimeType: 'application/pdf', blob: Buffer.from('%PDF').toString('base64') },
+      resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'resource text' },
+    },
+    {
+      type: 'resource',
+      resource: {
+        uri: 'file:///report.pdf',
+        mimeType: 'application/pdf',
+        blob: Buffer.from('%PDF').toString('base64'),
+      },
     },
     { type: 'resource_link', uri: 'file:///data.csv', name: 'data.csv', mimeType: 'text/csv' },
   ],

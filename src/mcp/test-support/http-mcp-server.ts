@@ -41,7 +41,9 @@ export async function startHttpMcpServer(options: HttpMcpServerOptions = {}): Pr
     if (path.startsWith('/.well-known/oauth-protected-resource')) {
       if (!options.authorizationServer) return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ resource: `${base}/mcp`, authorization_servers: [options.authorizationServer] }));
+      res.end(
+        JSON.stringify({ resource: `${base}/mcp`, authorization_servers: [options.authorizationServer] }),
+      );
       return;
     }
     if (path !== '/mcp') return void res.writeHead(404).end();
