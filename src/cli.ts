@@ -99,6 +99,23 @@ export function buildProgram(): Command {
       process.exitCode = await listSessionsCommand(options.workDir);
     });
 
+  // The MCP SDK loads only when `kimi-ts mcp …` is run: the real sub-program is built on demand.
+  program
+    .command('mcp')
+    .description('manage MCP servers: add, remove, list, auth, reset-auth, test')
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[args...]')
+    .action(async (args: string[]) => {
+      const [{ buildMcpCommand }, { kimiTsHome }] = await Promise.all([
+        import('./mcp/cli/build-mcp-command.js'),
+        import('./config/home.js'),
+      ]);
+      const mcp = buildMcpCommand({ home: () => kimiTsHome(process.env) });
+      await mcp.parseAsync(args.length ? args : ['--help'], { from: 'user' });
+    });
+
   program
     .command('info')
     .description('version and protocol information')
@@ -115,6 +132,14 @@ export function buildProgram(): Command {
         for (const [key, value] of Object.entries(info)) process.stdout.write(`${key}: ${String(value)}\n`);
     });
   return program;
+}
+
+// A reader that goes away (`kimi-ts … | head`) is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
 }
 
 buildProgram()

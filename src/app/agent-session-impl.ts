@@ -55,7 +55,6 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
   private planHandlers: { isActive(): boolean; set(enabled: boolean): Promise<void> } | null = null;
   private busy = false;
   private closed = false;
-  readonly externalToolNames = new Set<string>();
 
   constructor(readonly parts: AgentSessionParts) {}
 
@@ -183,11 +182,12 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
     return this.externalToolRegistrar(tools);
   }
 
+  setExternalToolRegistrar(registrar: AgentSession['registerExternalTools']): void {
+    this.externalToolRegistrar = registrar;
+  }
+
   /** Set by the external-tools extension; without it every tool is rejected with the reason. */
-  externalToolRegistrar: (tools: readonly ExternalToolSpec[]) => {
-    accepted: string[];
-    rejected: { name: string; reason: string }[];
-  } = (tools) => ({
+  private externalToolRegistrar: AgentSession['registerExternalTools'] = (tools) => ({
     accepted: [],
     rejected: tools.map((t) => ({
       name: t.name,

@@ -156,24 +156,24 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   if (!config.skip_afk_prompt_injection) impl.addInjection(new AfkReminder(() => approval.afk));
 
   // Extensions contribute dependencies, injections, notification sources and shutdown work.
-  for (const extension of options.extensions ?? []) {
-    await extension.setup({
-      session,
-      config,
-      deps,
-      toolset,
-      approval,
-      hooks,
-      env,
-      home,
-      agentSpec: spec,
-      host: impl,
-      state,
-    });
-  }
+  const extensionContext = {
+    session,
+    config,
+    deps,
+    toolset,
+    approval,
+    hooks,
+    env,
+    home,
+    agentSpec: spec,
+    host: impl,
+    state,
+  };
+  for (const extension of options.extensions ?? []) await extension.setup(extensionContext);
 
   const loadedTools = await toolset.loadTools(spec.tools, deps, { baseDir: dirname(spec.file) });
   impl.skippedTools = loadedTools.skipped.map((s) => s.spec);
+  for (const extension of options.extensions ?? []) await extension.afterToolsLoaded?.(extensionContext);
 
   const slashCommands = new SlashCommandRegistry();
   const soul = new Soul({

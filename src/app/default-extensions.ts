@@ -1,5 +1,7 @@
 import type { Extension } from './extension.js';
 import { backgroundTasksExtension } from './extensions/background-tasks.js';
+import { externalToolsExtension } from './extensions/external-tools.js';
+import { mcpExtension } from './extensions/mcp.js';
 import { planModeExtension } from './extensions/plan-mode.js';
 
 export interface DefaultExtensionOptions {
@@ -12,8 +14,11 @@ export interface DefaultExtensionOptions {
 
 /** The services every CLI session gets, each set up before the tools load. */
 export function defaultExtensions(options: DefaultExtensionOptions): Extension[] {
+  const report = (text: string) => process.stderr.write(text);
   return [
     planModeExtension({ startInPlanMode: options.plan }),
-    backgroundTasksExtension({ report: (text) => process.stderr.write(text) }),
+    backgroundTasksExtension({ report }),
+    externalToolsExtension(),
+    mcpExtension({ files: options.mcpConfigFiles, inline: options.mcpConfigs, report }),
   ];
 }

@@ -2,8 +2,9 @@ import type { Config } from '../config/schema.js';
 import type { HookEngine } from '../hooks/types.js';
 import type { Session } from '../session/session.js';
 import type { SessionState } from '../session/state.js';
+import type { AgentSession } from '../soul/agent-session.js';
 import type { WireNotificationSource } from '../soul/run-soul.js';
-import type { DynamicInjection, LLMNotificationSource } from '../soul/soul-parts.js';
+import type { DynamicInjection, LLMNotificationSource, LoopControl, SoulLLM } from '../soul/soul-parts.js';
 import type { Approval } from '../toolset/approval.js';
 import type { ToolDependencyTable } from '../toolset/dependencies.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
@@ -20,6 +21,8 @@ export interface ExtensionHost {
   addCloser(close: () => Promise<void>): void;
   /** Plan mode as the session and its front ends see it. */
   setPlanModeHandlers(handlers: { isActive(): boolean; set(enabled: boolean): Promise<void> }): void;
+  /** How wire clients' own tools get registered (`AgentSession.registerExternalTools`). */
+  setExternalToolRegistrar(registrar: AgentSession['registerExternalTools']): void;
 }
 
 export interface ExtensionContext {
@@ -35,6 +38,12 @@ export interface ExtensionContext {
   home: string;
   agentSpec: AgentSpec;
   host: ExtensionHost;
+  /** The root soul's model (null when none is configured). */
+  llm?: SoulLLM | null | undefined;
+  /** The root soul's `[loop_control]` (after command-line overrides). */
+  loopControl?: LoopControl | undefined;
+  /** Builds the model of a `[models.ALIAS]` table (null when it is unusable), for subagents. */
+  llmForAlias?: ((alias: string) => Promise<SoulLLM | null>) | undefined;
 }
 
 /**
@@ -44,4 +53,6 @@ export interface ExtensionContext {
 export interface Extension {
   readonly name: string;
   setup(context: ExtensionContext): Promise<void>;
+  /** Runs after the agent's own tools are registered (e.g. MCP tools, judged against them for name clashes). */
+  afterToolsLoaded?(context: ExtensionContext): Promise<void>;
 }

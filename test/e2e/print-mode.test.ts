@@ -195,3 +195,40 @@ describe('D-Mail', () => {
     expect(second).toContain('build it');
   });
 });
+
+describe('MCP in print mode', () => {
+  it('calls a tool of a real MCP server (server-everything over stdio)', async () => {
+    await setup([
+      { toolCalls: [{ id: 'm1', name: 'echo', args: { message: 'hello from the model' } }] },
+      { text: 'The server echoed it.' },
+    ]);
+    const everything = join(
+      import.meta.dirname,
+      '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    const mcp = JSON.stringify({
+      mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+    });
+    const result = await sandbox.run([
+      '--print',
+      '--output-format',
+      'stream-json',
+      '-p',
+      'echo please',
+      '--mcp-config',
+      mcp,
+    ]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { role: string; content: unknown; tool_call_id?: string });
+    const tool = lines.find((l) => l.role === 'tool');
+    expect(tool?.tool_call_id).toBe('m1');
+    expect(JSON.stringify(tool?.content)).toContain('hello from the model');
+    expect(lines.at(-1)).toEqual({ role: 'assistant', content: 'The server echoed it.' });
+    // The model was told about the MCP tool.
+    const tools = (server.requests[0]?.body as { tools?: { function: { name: string } }[] }).tools ?? [];
+    expect(tools.map((t) => t.function.name)).toContain('echo');
+  });
+});

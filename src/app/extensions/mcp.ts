@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { mcpConfigFile } from '../../mcp/cli/mcp-json-file.js';
+import { loadMcpConfig } from '../../mcp/config.js';
+import { mcpLoadingGate } from '../../mcp/loading-gate.js';
+import { McpManager } from '../../mcp/mcp-manager.js';
+import { OAuthStore } from '../../mcp/oauth/oauth-store.js';
+import { VERSION } from '../../version.js';
+import type { Extension } from '../extension.js';
+
+export interface McpExtensionOptions {
+  /** `--mcp-config-file` values; none means `<home>/mcp.json` if it exists. */
+  files: readonly string[];
+  /** `--mcp-config` values. */
+  inline: readonly string[];
+  /** Where connection problems are reported once loading ends (stderr in the CLI). */
+  report?: ((text: string) => void) | undefined;
+}
+
+/**
+ * MCP servers of the session: connected in the background once the agent's own tools are loaded, so
+ * startup never waits for them; every turn waits for loading before its first step.
+ */
+export function mcpExtension(options: McpExtensionOptions): Extension {
+  let manager: McpManager | null = null;
+  return {
+    name: 'mcp',
+    async setup({ session, config, home, env, host }) {
+      const servers = await loadMcpConfig({
+        files: options.files,
+        inline: options.inline,
+        defaultFile: mcpConfigFile(home),
+        env,
+      });
+      if (Object.keys(servers).length === 0) return;
+      manager = new McpManager({
+        servers,
+        toolCallTimeoutMs: config.mcp.client.tool_call_timeout_ms,
+        outputDir: join(session.dir, 'mcp-outputs'),
+        oauthStore: OAuthStore.forHome(home),
+        clientInfo: { name: 'kimi-ts', version: VERSION },
+      });
+      const gate = mcpLoadingGate(manager);
+      let reported = false;
+      host.addBeforeFirstStep(async (signal) => {
+        await gate(signal);
+        if (reported || !manager) return;
+        reported = true;
+        for (const problem of manager.problems())
+          options.report?.(`MCP server ${problem.server}: ${problem.message}\n`);
+      });
+      host.addCloser(async () => {
+        await manager?.close();
+      });
+    },
+    async afterToolsLoaded({ toolset }) {
+      manager?.start(toolset);
+    },
+  };
+}
