@@ -228,7 +228,8 @@ describe('MCP in print mode', () => {
     expect(JSON.stringify(tool?.content)).toContain('hello from the model');
     expect(lines.at(-1)).toEqual({ role: 'assistant', content: 'The server echoed it.' });
     // The model was told about the MCP tool.
-    const tools = (server.requests[0]?.body as { tools?: { function: { name: string } }[] }).tools ?? [];
+    const body = server.requests[0]?.body as { tools?: { function: { name: string } }[] } | undefined;
+    const tools = body?.tools ?? [];
     expect(tools.map((t) => t.function.name)).toContain('echo');
   });
 });
