@@ -66,7 +66,8 @@ function cleanSchema(node: unknown, walk: Walk): JSONSchema {
 
 function isSafeIntegerBound(key: string, value: unknown): boolean {
   return (
-    (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
+    (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
+    (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
   );
 }
 
