@@ -114,3 +114,62 @@ describe('crash safety', () => {
     expect(history).toContain('what was the word?');
   });
 });
+
+describe('wire mode with a long tool', () => {
+  it('asks the client for approval, then steers and cancels during a long Shell command', async () => {
+    const marker = `kimi-ts-e2e-${process.pid}-${Date.now()}`;
+    await setup([
+      {
+        toolCalls: [
+          {
+            id: 'long',
+            name: 'Shell',
+            args: { command: `echo started > started.fifo; sleep 120; echo ${marker}`, timeout: 200 },
+          },
+        ],
+      },
+    ]);
+    // The command tells the test it runs by writing into a FIFO the test is reading.
+    const { execFileSync } = await import('node:child_process');
+    const { readFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    execFileSync('mkfifo', [join(sandbox.workDir, 'started.fifo')]);
+    const started = readFile(join(sandbox.workDir, 'started.fifo'), 'utf8');
+    const child = sandbox.spawn(['--wire', '--max-steps-per-turn', '5']);
+    const client = new WireClient(child);
+    await client.request('initialize', { protocol_version: '1.10' });
+    const prompt = client.request('prompt', { user_input: 'run the long job' });
+    const approval = await client.waitFor((m) => m.method === 'request');
+    const request = approval.params as {
+      type: string;
+      payload: { id: string; action: string; description: string };
+    };
+    expect(request.type).toBe('ApprovalRequest');
+    expect(request.payload.action).toBe('run command');
+    expect(request.payload.description).toContain(marker);
+    client.send({
+      jsonrpc: '2.0',
+      id: approval.id,
+      result: { request_id: request.payload.id, response: 'approve' },
+    });
+
+    const running = () => {
+      try {
+        return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+      } catch {
+        return [];
+      }
+    };
+    expect(await started).toBe('started\n');
+    expect(running().length).toBeGreaterThan(0);
+
+    const steer = await client.request('steer', { user_input: 'hurry up' });
+    expect(steer.result).toEqual({ status: 'steered' });
+    const cancel = await client.request('cancel');
+    expect(cancel.result).toEqual({});
+    expect((await prompt).result).toEqual({ status: 'cancelled' });
+    expect(running()).toEqual([]);
+    child.stdin!.end();
+    expect((await collect(child)).code).toBe(0);
+  });
+});
