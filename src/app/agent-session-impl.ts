@@ -5,7 +5,7 @@ import type { HookEvent } from '../hooks/types.js';
 import type { AskClient, WireHookSubscription } from '../hooks/wire-subscriptions.js';
 import type { Session } from '../session/session.js';
 import { updateSessionState } from '../session/state.js';
-import type { AgentSession, ExternalToolSpec, SlashCommandInfo } from '../soul/agent-session.js';
+import type { AgentSession, BackgroundWork, SlashCommandInfo } from '../soul/agent-session.js';
 import type { Context } from '../soul/context/context.js';
 import { runSoul, type UILoop, type WireNotificationSource } from '../soul/run-soul.js';
 import type { SlashCommandRegistry } from '../soul/slash-commands.js';
@@ -130,7 +130,22 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
     },
   };
 
-  async runTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
+  backgroundWork: BackgroundWork | undefined;
+
+  runTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
+    return this.runSoulTurn(input, ui, cancel, {});
+  }
+
+  runSyntheticTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
+    return this.runSoulTurn(input, ui, cancel, { skipUserPromptHook: true });
+  }
+
+  private async runSoulTurn(
+    input: UserInput,
+    ui: UILoop,
+    cancel: AbortSignal,
+    options: { skipUserPromptHook?: boolean },
+  ): Promise<TurnOutcome> {
     const soul = this.soul;
     if (!soul) throw new Error('The session has no soul attached.');
     if (this.busy) throw new TurnInProgressError();
@@ -143,7 +158,7 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
           runWithApprovalSource(source, async () => {
             const unbridge = bridgeApprovalsToWire(this.parts.approval.runtime);
             try {
-              outcome = await soul.run(input, signal);
+              outcome = await soul.run(input, signal, options);
             } finally {
               this.parts.approval.runtime.cancelBySource(source.kind, source.id, 'The turn ended.');
               unbridge();
@@ -175,10 +190,9 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
     await appendWireMessages(this.wireFile, [wireEvent('StatusUpdate', { plan_mode: enabled })]);
   }
 
-  registerExternalTools(tools: readonly ExternalToolSpec[]): {
-    accepted: string[];
-    rejected: { name: string; reason: string }[];
-  } {
+  registerExternalTools(
+    tools: Parameters<AgentSession['registerExternalTools']>[0],
+  ): ReturnType<AgentSession['registerExternalTools']> {
     return this.externalToolRegistrar(tools);
   }
 
@@ -234,6 +248,10 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
 
   addCloser(close: () => Promise<void>): void {
     this.closers.push(close);
+  }
+
+  setBackgroundWork(work: BackgroundWork): void {
+    this.backgroundWork = work;
   }
 
   setPlanModeHandlers(handlers: { isActive(): boolean; set(enabled: boolean): Promise<void> }): void {

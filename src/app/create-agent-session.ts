@@ -16,7 +16,7 @@ import { DenwaRenji } from '../soul/dmail.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
 import { builtinSlashCommands, SlashCommandRegistry } from '../soul/slash-commands.js';
 import { Soul } from '../soul/soul.js';
-import type { LoopControl } from '../soul/soul-parts.js';
+import type { LoopControl, SoulLLM } from '../soul/soul-parts.js';
 import { Approval } from '../toolset/approval.js';
 import type { ToolDependencyTable } from '../toolset/dependencies.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
@@ -107,6 +107,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const provider =
     resolved.status === 'ready' ? await buildProvider(resolved, config, options, session.id) : null;
   const capabilities = new Set<string>(resolved.status === 'ready' ? resolved.capabilities : []);
+  const llm: SoulLLM | null = provider
+    ? { provider, maxContextSize: resolved.status === 'ready' ? resolved.maxContextSize : 0, capabilities }
+    : null;
 
   const toolset = new KimiToolset({ approval, hooks });
   const denwaRenji = new DenwaRenji();
@@ -168,6 +171,17 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     agentSpec: spec,
     host: impl,
     state,
+    llm,
+    loopControl,
+    llmForAlias: async (alias: string): Promise<SoulLLM | null> => {
+      const other = resolveModel(config, { modelAlias: alias, env, home });
+      if (other.status !== 'ready') return null;
+      return {
+        provider: await buildProvider(other, config, options, session.id),
+        maxContextSize: other.maxContextSize,
+        capabilities: new Set<string>(other.capabilities),
+      };
+    },
   };
   for (const extension of options.extensions ?? []) await extension.setup(extensionContext);
 
@@ -177,9 +191,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 
   const slashCommands = new SlashCommandRegistry();
   const soul = new Soul({
-    llm: provider
-      ? { provider, maxContextSize: resolved.status === 'ready' ? resolved.maxContextSize : 0, capabilities }
-      : null,
+    llm,
     llmNotSetMessage: resolved.status === 'ready' ? undefined : resolved.message,
     context,
     toolset,

@@ -21,6 +21,8 @@ export interface ExtensionHost {
   addCloser(close: () => Promise<void>): void;
   /** Plan mode as the session and its front ends see it. */
   setPlanModeHandlers(handlers: { isActive(): boolean; set(enabled: boolean): Promise<void> }): void;
+  /** Background tasks print mode waits for. */
+  setBackgroundWork(work: import('../soul/agent-session.js').BackgroundWork): void;
   /** How wire clients' own tools get registered (`AgentSession.registerExternalTools`). */
   setExternalToolRegistrar(registrar: AgentSession['registerExternalTools']): void;
 }

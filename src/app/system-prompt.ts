@@ -28,6 +28,8 @@ export async function builtinPromptVars(input: SystemPromptVarsInput): Promise<R
       ? `- Additional directories you may work in: ${additionalDirs.join(', ')}`
       : '',
     KIMI_SKILLS: '',
+    // Subagent specs fill this (`system_prompt_args`) with the text that tells the model its role.
+    KIMI_ROLE_ADDITIONAL: '',
   };
 }
 

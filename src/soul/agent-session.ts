@@ -11,6 +11,20 @@ export interface ExternalToolSpec {
   parameters: JSONSchema;
 }
 
+/** What print mode needs to know about background tasks. */
+export interface BackgroundWork {
+  /** Tasks still running. */
+  activeTaskIds(): string[];
+  /** Notifications that have not reached the model yet. */
+  pendingForModel(): number;
+  /** Resolves when the task ends (or the timeout passes, or `signal` aborts). */
+  waitForTask(id: string, timeoutMs: number, signal: AbortSignal): Promise<void>;
+  /** Stops every running task; returns how many were stopped. */
+  stopAll(reason: string): Promise<number>;
+  /** The longest a print run waits for background tasks, in seconds. */
+  readonly waitCeilingS: number;
+}
+
 export interface SlashCommandInfo {
   name: string;
   description: string;
@@ -61,6 +75,13 @@ export interface AgentSession {
   /** Whether the LLM is configured; when not, `llmNotSetMessage` says how to configure it. */
   readonly hasLLM: boolean;
   readonly llmNotSetMessage: string;
+  /**
+   * Background tasks the session runs (absent when it has none): print mode waits for them after the
+   * turn and lets the model process their results.
+   */
+  readonly backgroundWork?: BackgroundWork | undefined;
+  /** Runs a turn the user did not type (no UserPromptSubmit hook), e.g. to process background results. */
+  runSyntheticTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome>;
   /** Stops background work, closes files and MCP clients. */
   close(): Promise<void>;
 }

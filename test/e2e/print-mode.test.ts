@@ -295,3 +295,30 @@ describe('real tools', () => {
     expect((await wireTypes()).filter((t) => t === 'ToolResult')).toHaveLength(1);
   });
 });
+
+describe('background tasks in print mode', () => {
+  it('waits for a background task and lets the model process its result', async () => {
+    await setup([
+      {
+        toolCalls: [
+          {
+            id: 'bg',
+            name: 'Shell',
+            args: { command: 'echo background-result-42', run_in_background: true, description: 'echo job' },
+          },
+        ],
+      },
+      { text: 'Started it; waiting for the result.' },
+      { text: 'The job printed background-result-42.' },
+    ]);
+    const result = await sandbox.run(['--print', '-p', 'run the job in the background']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('The job printed background-result-42.');
+    expect(server.requests).toHaveLength(3);
+    // The third request carries the task's notification (with its output) and the follow-up reminder.
+    const third = JSON.stringify(server.requests[2]?.body);
+    expect(third).toContain('<notification');
+    expect(third).toContain('background-result-42');
+    expect(third).toContain('Background tasks have completed');
+  });
+});

@@ -9,7 +9,7 @@ import type { Extension } from '../extension.js';
 export function backgroundTasksExtension(options: { report?: (text: string) => void } = {}): Extension {
   return {
     name: 'background-tasks',
-    async setup({ session, deps, host }) {
+    async setup({ session, deps, host, config }) {
       const manager = await BackgroundTaskManager.open({
         sessionDir: session.dir,
         config: deps.backgroundConfig,
@@ -18,6 +18,18 @@ export function backgroundTasksExtension(options: { report?: (text: string) => v
       });
       deps.backgroundTasks = manager;
       host.addLLMNotifications(manager);
+      host.setBackgroundWork({
+        activeTaskIds: () => manager.list({ activeOnly: true, limit: 100 }).map((t) => t.spec.id),
+        pendingForModel: () => manager.pendingForLLM(),
+        waitForTask: async (id, timeoutMs, signal) => {
+          await manager.wait(id, timeoutMs, signal);
+        },
+        stopAll: async (reason) => (await manager.stopAll(reason)).length,
+        waitCeilingS: Math.min(
+          config.background.agent_task_timeout_s,
+          config.background.print_wait_ceiling_s,
+        ),
+      });
       host.addWireNotifications(manager);
       host.addCloser(async () => {
         const stopped = await manager.shutdown();

@@ -279,6 +279,11 @@ export class BackgroundTaskManager {
     return (await this.outbox.take('wire', max)).map(toWireNotification);
   }
 
+  /** Notifications that have not reached the model yet. */
+  pendingForLLM(): number {
+    return this.outbox.pendingCount('llm');
+  }
+
   /** Marks notifications found in a restored context as already delivered to the model. */
   markDeliveredToLLM(notificationIds: Iterable<string>): Promise<void> {
     return this.outbox.markDelivered('llm', notificationIds);

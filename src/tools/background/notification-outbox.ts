@@ -149,6 +149,11 @@ export class NotificationOutbox {
     await Promise.all(changed.map((entry) => entry.deliveryWriter.write()));
   }
 
+  /** How many notifications still wait for `sink`. */
+  pendingCount(sink: NotificationSink): number {
+    return this.entries.filter((entry) => entry.delivery.sinks[sink]?.status === 'pending').length;
+  }
+
   /** Every notification, oldest first. */
   all(): StoredNotification[] {
     return this.entries.map((entry) => entry.event);

@@ -66,10 +66,59 @@ export async function runPrint(options: PrintOptions): Promise<number> {
     stderr('No prompt given: pass one with -p/--prompt or on standard input.\n');
     return 1;
   }
-  return runOneTurn(options, prompt);
+  const code = await runOneTurn(options, prompt);
+  return code === 0 ? followUpBackgroundTasks(options) : code;
 }
 
-async function runOneTurn(options: PrintOptions, input: UserInput): Promise<number> {
+const BACKGROUND_FOLLOW_UP =
+  '<system-reminder>Background tasks have completed. Process their results.</system-reminder>';
+const BACKGROUND_TIMED_OUT =
+  '<system-reminder>Waiting for background tasks took too long; they were stopped. Summarise what was done and what was not.</system-reminder>';
+
+/**
+ * Reference §1.20: after the turn, print mode waits for the background tasks it started and lets the
+ * model process each batch of results, up to a ceiling; past it, the tasks are stopped, the model
+ * summarises, and the run fails (exit 1).
+ */
+async function followUpBackgroundTasks(options: PrintOptions): Promise<number> {
+  const work = options.session.backgroundWork;
+  if (!work) return 0;
+  const deadline = Date.now() + work.waitCeilingS * 1000;
+  for (;;) {
+    if (work.pendingForModel() > 0) {
+      const code = await runOneTurn(options, BACKGROUND_FOLLOW_UP, true);
+      if (code !== 0) return code;
+      continue;
+    }
+    const active = work.activeTaskIds();
+    if (active.length === 0) return 0;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      const stopped = await work.stopAll('Print mode stopped waiting for background tasks.');
+      options.stderr(
+        `timed out waiting for background tasks (${work.waitCeilingS}s), killed ${stopped} tasks\n`,
+      );
+      await runOneTurn(options, BACKGROUND_TIMED_OUT, true);
+      return 1;
+    }
+    // Whichever task ends first; its notification is then pending for the model.
+    const waiting = new AbortController();
+    const stop = () => waiting.abort();
+    options.cancel.addEventListener('abort', stop, { once: true });
+    try {
+      await Promise.race(active.map((id) => work.waitForTask(id, remaining, waiting.signal).catch(() => {})));
+    } finally {
+      waiting.abort();
+      options.cancel.removeEventListener('abort', stop);
+    }
+    if (options.cancel.aborted) {
+      options.stderr('Interrupted by user\n');
+      return 1;
+    }
+  }
+}
+
+async function runOneTurn(options: PrintOptions, input: UserInput, synthetic = false): Promise<number> {
   const { session, stderr } = options;
   const formatter = new PrintFormatter(
     options.outputFormat,
@@ -82,7 +131,8 @@ async function runOneTurn(options: PrintOptions, input: UserInput): Promise<numb
     }
   };
   try {
-    await session.runTurn(input, ui, options.cancel);
+    if (synthetic) await session.runSyntheticTurn(input, ui, options.cancel);
+    else await session.runTurn(input, ui, options.cancel);
     formatter.finish();
     return 0;
   } catch (error) {

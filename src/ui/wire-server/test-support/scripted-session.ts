@@ -57,6 +57,10 @@ export class ScriptedSession implements AgentSession {
     return this.plan;
   }
 
+  runSyntheticTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
+    return this.runTurn(input, ui, cancel);
+  }
+
   async runTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
     if (this.busy) throw new Error('ScriptedSession: a turn is already running');
     this.busy = true;

@@ -1,0 +1,123 @@
+import type { SubagentRunner } from '../../tools/runtime.js';
+import { startBackgroundRun } from './background-run.js';
+import { runForeground } from './foreground-run.js';
+import type { SubagentRecord } from './instance-store.js';
+import type { PreparedRun, SubagentServices } from './run-instance.js';
+
+type RunRequest = Parameters<SubagentRunner['run']>[0];
+export type SubagentRunResult = Awaited<ReturnType<SubagentRunner['run']>>;
+
+/** A request the runner refuses before starting anything. */
+class RefusedRun extends Error {
+  constructor(
+    message: string,
+    readonly brief: string,
+  ) {
+    super(message);
+  }
+}
+
+export function refusal(message: string, brief: string): SubagentRunResult {
+  return { isError: true, output: '', message, brief };
+}
+
+/**
+ * The Agent tool's runner for one session: validates a request (type, resume id, model), keeps
+ * one run per instance at a time, and runs it in the foreground or as a background task.
+ */
+export class SessionSubagentRunner implements SubagentRunner {
+  readonly types: SubagentRunner['types'];
+  /** Instances with a run in progress in this process. */
+  private readonly running = new Set<string>();
+
+  constructor(private readonly services: SubagentServices) {
+    this.types = services.types.map(({ name, description, whenToUse }) => ({ name, description, whenToUse }));
+  }
+
+  async run(request: RunRequest): Promise<SubagentRunResult> {
+    let prepared: PreparedRun;
+    try {
+      prepared = await this.prepare(request);
+    } catch (error) {
+      if (error instanceof RefusedRun) return refusal(error.message, error.brief);
+      throw error;
+    }
+    const release = (): void => {
+      this.running.delete(prepared.record.agent_id);
+    };
+    if (request.runInBackground) return startBackgroundRun(this.services, prepared, request, release);
+    try {
+      return await runForeground(this.services, prepared, request);
+    } finally {
+      release();
+    }
+  }
+
+  /** Whether an instance has a run in progress (in this process). */
+  isRunning(agentId: string): boolean {
+    return this.running.has(agentId);
+  }
+
+  private async prepare(request: RunRequest): Promise<PreparedRun> {
+    const { services } = this;
+    let record: SubagentRecord | null = null;
+    let requestedType: string | null = null;
+    if (request.resume !== null) {
+      record = await services.store.read(request.resume);
+      if (!record) throw new RefusedRun(`Agent instance not found: ${request.resume}`, 'Agent not found');
+      if (request.subagentType !== record.subagent_type) requestedType = request.subagentType;
+    }
+    const typeName = record?.subagent_type ?? request.subagentType;
+    const type = services.types.find((candidate) => candidate.name === typeName);
+    if (!type) {
+      const known = services.types.map((t) => t.name).join(', ') || 'none';
+      throw new RefusedRun(
+        `Builtin subagent type not found: ${typeName} (available: ${known}).`,
+        'Invalid subagent type',
+      );
+    }
+    const alias = request.model ?? record?.launch_spec.model_override ?? type.spec.model;
+    let llm = services.llm;
+    if (alias !== null) {
+      if (!Object.hasOwn(services.config.models, alias))
+        throw new RefusedRun(`Unknown model alias: ${alias}`, 'Invalid model alias');
+      llm = await services.llmForAlias(alias);
+      if (!llm)
+        throw new RefusedRun(`Failed to run agent: the model "${alias}" is not usable.`, 'Agent failed');
+    }
+    // Checked and claimed with no await in between, so two requests cannot both take an instance.
+    if (record) {
+      if (this.running.has(record.agent_id))
+        throw new RefusedRun(
+          `Agent instance ${record.agent_id} is still ${record.status === 'idle' ? 'running' : record.status} and cannot be resumed concurrently.`,
+          'Agent already running',
+        );
+      this.running.add(record.agent_id);
+      return {
+        record,
+        fresh: false,
+        type,
+        llm,
+        requestedType,
+        description: request.description,
+        prompt: request.prompt,
+      };
+    }
+    const created = await services.store.create({
+      subagentType: type.name,
+      description: request.description,
+      modelOverride: request.model,
+      effectiveModel: alias ?? llm?.provider.modelName ?? null,
+    });
+    this.running.add(created.agent_id);
+    return {
+      record: created,
+      fresh: true,
+      type,
+      llm,
+      requestedType: null,
+      description: request.description,
+      prompt: request.prompt,
+    };
+  }
+}

@@ -1,0 +1,93 @@
+import { dirname } from 'node:path';
+import type { HookEngine } from '../../hooks/types.js';
+import type { Session } from '../../session/session.js';
+import { readSessionState } from '../../session/state.js';
+import { Context } from '../../soul/context/context.js';
+import { DenwaRenji } from '../../soul/dmail.js';
+import { Soul } from '../../soul/soul.js';
+import type { LoopControl, SoulLLM } from '../../soul/soul-parts.js';
+import type { Approval } from '../../toolset/approval.js';
+import type { ToolDependencyTable } from '../../toolset/dependencies.js';
+import { KimiToolset } from '../../toolset/kimi-toolset.js';
+import { createSessionStore } from '../session-store.js';
+import { renderSystemPrompt } from '../system-prompt.js';
+import type { SubagentPaths } from './instance-store.js';
+import type { SubagentType } from './subagent-types.js';
+
+export interface SubagentSoulParts {
+  rootSession: Session;
+  paths: SubagentPaths;
+  type: SubagentType;
+  llm: SoulLLM | null;
+  loopControl: LoopControl;
+  hooks: HookEngine;
+  /** The root's approval; the subagent gets a copy sharing its state and runtime. */
+  approval: Approval;
+  /** The root's dependency table, read when the run starts (extensions may add to it late). */
+  rootDeps: ToolDependencyTable;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface OpenSubagentSoul {
+  soul: Soul;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the soul of one subagent instance from its folder: its context (the system prompt frozen
+ * into it on the first run), its todos, its own toolset with the type's tools loaded as for the
+ * root but with role `subagent`, and its own D-Mail holder. Everything else is the root's.
+ */
+export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSubagentSoul> {
+  const { paths, type, rootDeps, rootSession } = parts;
+  const context = await Context.restore(paths.context);
+  try {
+    let systemPrompt = context.systemPrompt;
+    if (systemPrompt === null) {
+      systemPrompt = await renderSystemPrompt(
+        type.spec.systemPromptPath,
+        { workDir: rootSession.workDir, additionalDirs: rootDeps.additionalDirs ?? [], env: parts.env },
+        type.spec.systemPromptArgs,
+      );
+      await context.writeSystemPrompt(systemPrompt);
+    }
+    const state = await readSessionState(paths.state);
+    const approval = parts.approval.share();
+    const toolset = new KimiToolset({ approval, hooks: parts.hooks });
+    const denwaRenji = new DenwaRenji();
+    const deps: ToolDependencyTable = {
+      ...rootDeps,
+      approval,
+      role: 'subagent',
+      denwaRenji,
+      session: createSessionStore(
+        {
+          ...rootSession,
+          dir: paths.dir,
+          contextFile: paths.context,
+          wireFile: paths.wire,
+          stateFile: paths.state,
+        },
+        state.todos,
+      ),
+    };
+    await toolset.loadTools(type.spec.tools, deps, { baseDir: dirname(type.spec.file) });
+    const soul = new Soul({
+      llm: parts.llm,
+      llmNotSetMessage: 'No model is configured for the subagent.',
+      context,
+      toolset,
+      systemPrompt,
+      loopControl: parts.loopControl,
+      hooks: parts.hooks,
+      denwaRenji,
+      isRoot: false,
+      injections: [],
+      hasDMailTool: toolset.find('SendDMail') !== undefined,
+    });
+    return { soul, close: () => context.close() };
+  } catch (error) {
+    await context.close();
+    throw error;
+  }
+}
