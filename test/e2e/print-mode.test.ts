@@ -322,3 +322,31 @@ describe('background tasks in print mode', () => {
     expect(third).toContain('Background tasks have completed');
   });
 });
+
+describe('custom tools', () => {
+  it('loads the example custom tool from an agent spec and runs it', async () => {
+    await setup([
+      { toolCalls: [{ id: 'wc', name: 'WordCount', args: { path: 'notes.txt' } }] },
+      { text: 'Counted.' },
+    ]);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(sandbox.workDir, 'notes.txt'), 'one two three\nfour\n');
+    const agentFile = join(import.meta.dirname, '../../examples/custom-tool/agent.yaml');
+    const result = await sandbox.run([
+      '--print',
+      '--output-format',
+      'stream-json',
+      '-p',
+      'count',
+      '--agent-file',
+      agentFile,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('4 words, 2 lines');
+    const body = server.requests[0]?.body as
+      | { tools?: { function: { name: string; description: string } }[] }
+      | undefined;
+    const wordCount = body?.tools?.find((t) => t.function.name === 'WordCount');
+    expect(wordCount?.function.description).toContain(sandbox.workDir);
+  });
+});
