@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { type LoadedConfig, loadConfig } from '../config/load-config.js';
 import { type ResolvedModel, resolveModel } from '../config/resolve-model.js';
 import type { Config } from '../config/schema.js';
@@ -11,6 +11,7 @@ import { continueSession } from '../session/list.js';
 import { recordLastSession } from '../session/metadata.js';
 import { createSession, openSession, type Session } from '../session/session.js';
 import { readSessionState, updateSessionState } from '../session/state.js';
+import { workDirKey } from '../session/work-dir-key.js';
 import { Context } from '../soul/context/context.js';
 import { DenwaRenji } from '../soul/dmail.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
@@ -20,6 +21,7 @@ import type { LoopControl, SoulLLM } from '../soul/soul-parts.js';
 import { Approval } from '../toolset/approval.js';
 import type { ToolDependencyTable } from '../toolset/dependencies.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
+import { ProjectApprovals } from '../toolset/project-approvals.js';
 import { currentWire } from '../wire/current-wire.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
 import { DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
@@ -84,7 +86,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     await context.writeSystemPrompt(systemPrompt);
   }
 
+  // Approvals the user chose to keep for this project live in kimi-ts's folder, never in the repository.
+  const projectApprovals = await ProjectApprovals.load(
+    join(home, 'projects', workDirKey(session.workDir), 'approvals.json'),
+  );
   const approval = new Approval({
+    projectApprovals,
+    onPersistError: (error) =>
+      process.stderr.write(`Could not save the project approval: ${(error as Error).message}\n`),
     state: state.approval,
     onChange: (approvalState) => {
       void updateSessionState(session.stateFile, (s) => ({

@@ -31,7 +31,14 @@ export function bridgeApprovalsToWire(
       open.set(request.id, request);
       void request.wait().then((answer) => {
         if (request.state.status === 'cancelled') runtime.cancel(request.id, request.state.reason);
-        else runtime.resolve(request.id, { response: answer.response, feedback: answer.feedback });
+        else {
+          runtime.resolve(request.id, {
+            response: answer.response,
+            feedback: answer.feedback,
+            ...(answer.scope ? { scope: answer.scope } : {}),
+            ...(answer.persist ? { persist: true } : {}),
+          });
+        }
       });
       return;
     }

@@ -61,14 +61,25 @@ export interface ApprovalRequestData {
 export interface ApprovalAnswer {
   response: ApprovalKind;
   feedback: string;
+  /**
+   * kimi-ts extension, for `approve_for_session`: `exact` (default) remembers only the action and
+   * command or path the user saw; `action` remembers the whole action (any command, any edit).
+   */
+  scope?: 'exact' | 'action' | undefined;
+  /** kimi-ts extension: also remember the approval for this project, across sessions. */
+  persist?: boolean | undefined;
 }
 
 /** Asks the user to approve an action. Cancelling it answers `reject` with no feedback. */
 export class ApprovalRequest extends WireRequestBase<ApprovalRequestData, ApprovalAnswer> {
   readonly type = 'ApprovalRequest';
 
-  resolve(response: ApprovalKind, feedback = ''): boolean {
-    return this.reply.resolve({ response, feedback });
+  resolve(
+    response: ApprovalKind,
+    feedback = '',
+    extra: Pick<ApprovalAnswer, 'scope' | 'persist'> = {},
+  ): boolean {
+    return this.reply.resolve({ response, feedback, ...extra });
   }
 
   protected cancelOutcome(): ApprovalAnswer {

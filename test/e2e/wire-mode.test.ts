@@ -173,3 +173,39 @@ describe('wire mode with a long tool', () => {
     expect((await collect(child)).code).toBe(0);
   });
 });
+
+describe('approval scope over the wire', () => {
+  it('remembers an exact approval for the project when the client asks, and asks again for another command', async () => {
+    await setup([
+      { toolCalls: [{ id: 'a1', name: 'Shell', args: { command: 'echo approved-once' } }] },
+      { text: 'first session done' },
+      { toolCalls: [{ id: 'a2', name: 'Shell', args: { command: 'echo approved-once' } }] },
+      { toolCalls: [{ id: 'a3', name: 'Shell', args: { command: 'echo something-else' } }] },
+      { text: 'second session done' },
+    ]);
+    const first = new WireClient(sandbox.spawn(['--wire']));
+    const prompt1 = first.request('prompt', { user_input: 'run it' });
+    const ask1 = await first.waitFor((m) => m.method === 'request');
+    const req1 = (ask1.params as { payload: { id: string } }).payload;
+    first.send({
+      jsonrpc: '2.0',
+      id: ask1.id,
+      result: { request_id: req1.id, response: 'approve_for_session', scope: 'exact', persist: true },
+    });
+    expect((await prompt1).result).toEqual({ status: 'finished' });
+    first.child.stdin!.end();
+    await collect(first.child);
+
+    // A new process and a new session of the same project: the same command runs without asking.
+    const second = new WireClient(sandbox.spawn(['--wire']));
+    const prompt2 = second.request('prompt', { user_input: 'run both' });
+    const ask2 = await second.waitFor((m) => m.method === 'request');
+    const req2 = (ask2.params as { payload: { id: string; description: string } }).payload;
+    expect(req2.description).toContain('something-else');
+    second.send({ jsonrpc: '2.0', id: ask2.id, result: { request_id: req2.id, response: 'approve' } });
+    expect((await prompt2).result).toEqual({ status: 'finished' });
+    expect(second.messages.filter((m) => m.method === 'request')).toHaveLength(1);
+    second.child.stdin!.end();
+    await collect(second.child);
+  });
+});

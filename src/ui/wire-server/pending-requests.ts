@@ -84,8 +84,12 @@ function settleWithResponse(request: WireRequest, response: InboundResponse): vo
   switch (request.type) {
     case 'ApprovalRequest': {
       const parsed = response.ok ? approvalAnswerSchema.safeParse(response.result) : null;
-      if (parsed?.success) request.resolve(parsed.data.response, parsed.data.feedback ?? '');
-      else request.resolve('reject', '');
+      if (parsed?.success) {
+        request.resolve(parsed.data.response, parsed.data.feedback ?? '', {
+          scope: parsed.data.scope ?? undefined,
+          persist: parsed.data.persist ?? undefined,
+        });
+      } else request.resolve('reject', '');
       return;
     }
     case 'ToolCallRequest': {

@@ -54,6 +54,9 @@ export const approvalAnswerSchema = z.object({
   request_id: z.string().nullish(),
   response: z.enum(['approve', 'approve_for_session', 'reject']),
   feedback: z.string().nullish(),
+  // kimi-ts extensions for approve_for_session: how wide, and whether to keep it for the project.
+  scope: z.enum(['exact', 'action']).nullish(),
+  persist: z.boolean().nullish(),
 });
 
 const returnValueSchema: z.ZodType<ToolReturnValue> = z
