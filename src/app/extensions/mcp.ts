@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import { mcpConfigFile } from '../../mcp/cli/mcp-json-file.js';
 import { loadMcpConfig } from '../../mcp/config.js';
-import { mcpLoadingGate } from '../../mcp/loading-gate.js';
-import { McpManager } from '../../mcp/mcp-manager.js';
-import { OAuthStore } from '../../mcp/oauth/oauth-store.js';
+import type { McpManager } from '../../mcp/mcp-manager.js';
 import { VERSION } from '../../version.js';
 import type { Extension } from '../extension.js';
 
@@ -32,6 +30,12 @@ export function mcpExtension(options: McpExtensionOptions): Extension {
         env,
       });
       if (Object.keys(servers).length === 0) return;
+      // The MCP SDK loads only for sessions that have servers.
+      const [{ McpManager }, { OAuthStore }, { mcpLoadingGate }] = await Promise.all([
+        import('../../mcp/mcp-manager.js'),
+        import('../../mcp/oauth/oauth-store.js'),
+        import('../../mcp/loading-gate.js'),
+      ]);
       manager = new McpManager({
         servers,
         toolCallTimeoutMs: config.mcp.client.tool_call_timeout_ms,

@@ -1,4 +1,12 @@
-import { structuredPatch } from 'diff';
+import { createRequire } from 'node:module';
+
+// `diff` loads on the first diff, not when the tool loads: startup pays only for what it uses.
+const requireModule = createRequire(import.meta.url);
+let diffModule: typeof import('diff') | undefined;
+function diffLibrary(): typeof import('diff') {
+  diffModule ??= requireModule('diff') as typeof import('diff');
+  return diffModule;
+}
 
 /** Lines of context around each change, as in a unified diff. */
 export const DIFF_CONTEXT_LINES = 3;
@@ -45,7 +53,7 @@ export function buildDiffBlocks(path: string, oldText: string, newText: string):
       },
     ];
   }
-  const patch = structuredPatch(path, path, oldText, newText, undefined, undefined, {
+  const patch = diffLibrary().structuredPatch(path, path, oldText, newText, undefined, undefined, {
     context: DIFF_CONTEXT_LINES,
   });
   const blocks = patch.hunks.map((hunk): DiffBlock => {

@@ -1,6 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, sep } from 'node:path';
-import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import { toolError, toolOk } from '../../kosong/index.js';
 import { toolFactory } from '../../toolset/dependencies.js';
@@ -91,6 +90,7 @@ export function createGlobTool(workspace: Workspace, description: string) {
         }
         if (!isDirectory) return toolError(`\`${dir}\` is not a directory.`, 'Invalid directory');
 
+        const { glob } = await import('tinyglobby');
         const found = await glob(pattern, {
           cwd: dir,
           dot: true,
