@@ -61,6 +61,7 @@ const soul = new Soul({
 });
 
 const rssAt = {};
+const heapAt = {};
 const samples = new Set([1000, Math.floor(steps / 2), steps]);
 const start = performance.now();
 await runSoul(
@@ -71,6 +72,7 @@ await runSoul(
         if (m.type === 'StepBegin' && samples.has(m.payload.n)) {
           globalThis.gc?.();
           rssAt[m.payload.n] = process.memoryUsage().rss;
+          heapAt[m.payload.n] = process.memoryUsage().heapUsed;
         }
       }
     }
@@ -79,4 +81,4 @@ await runSoul(
 );
 const elapsed = performance.now() - start;
 await context.close();
-process.stdout.write(`${JSON.stringify({ perStepMs: elapsed / steps, rssAt, steps })}\n`);
+process.stdout.write(`${JSON.stringify({ perStepMs: elapsed / steps, rssAt, heapAt, steps })}\n`);

@@ -115,6 +115,12 @@ export default async function soulBench() {
     target: '≤ 20 %',
     ok: growth <= 0.2,
   });
+  const heapGrowth = (long.heapAt[10000] - long.heapAt[1000]) / 9000;
+  rows.push({
+    name: 'JS heap kept per step from step 1,000 to 10,000 (the history itself)',
+    value: heapGrowth,
+    unit: `bytes/step (${(long.heapAt[1000] / 2 ** 20).toFixed(1)} → ${(long.heapAt[10000] / 2 ** 20).toFixed(1)} MiB)`,
+  });
   const resume = resumeMs(longDir);
   rmSync(longDir, { recursive: true, force: true });
   rows.push({
