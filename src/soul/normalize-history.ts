@@ -1,6 +1,17 @@
 import type { Message } from '../kosong/message.js';
 import { NOTIFICATION_TAG } from './notification-tag.js';
 
+function mergeable(a: Message | undefined, b: Message): boolean {
+  return (
+    a !== undefined && a.role === 'user' && b.role === 'user' && !isNotification(a) && !isNotification(b)
+  );
+}
+
+function needsMerge(history: readonly Message[]): boolean {
+  for (let i = 1; i < history.length; i++) if (mergeable(history[i - 1], history[i]!)) return true;
+  return false;
+}
+
 function isNotification(msg: Message): boolean {
   const first = msg.content[0];
   return first?.type === 'text' && first.text.startsWith(NOTIFICATION_TAG);
@@ -10,7 +21,9 @@ function isNotification(msg: Message): boolean {
  * The history sent to the API: adjacent user messages merged into one (some APIs reject two user
  * turns in a row), except notifications, which stay separate. The stored context is not changed.
  */
-export function normalizeHistory(history: readonly Message[]): Message[] {
+export function normalizeHistory(history: readonly Message[]): readonly Message[] {
+  // Most steps have nothing to merge: hand the history over as it is, without copying it.
+  if (!needsMerge(history)) return history;
   const out: Message[] = [];
   for (const msg of history) {
     const last = out[out.length - 1];

@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../session/atomic-file.js';
+import { defaultSessionState, writeSessionState } from '../../session/state.js';
 
 export const SUBAGENT_STATUSES = [
   'idle',
@@ -79,7 +80,7 @@ export class SubagentInstanceStore {
     };
   }
 
-  /** A new instance folder with its record (status `idle`). */
+  /** A new instance folder with its record (status `idle`) and an empty state (its todos). */
   async create(fields: {
     subagentType: string;
     description: string;
@@ -105,6 +106,7 @@ export class SubagentInstanceStore {
       },
     };
     await mkdir(this.paths(agentId).dir, { recursive: true });
+    await writeSessionState(this.paths(agentId).state, defaultSessionState());
     await this.write(record);
     return record;
   }

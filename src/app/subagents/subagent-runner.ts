@@ -5,7 +5,7 @@ import type { SubagentRecord } from './instance-store.js';
 import type { PreparedRun, SubagentServices } from './run-instance.js';
 
 type RunRequest = Parameters<SubagentRunner['run']>[0];
-export type SubagentRunResult = Awaited<ReturnType<SubagentRunner['run']>>;
+type SubagentRunResult = Awaited<ReturnType<SubagentRunner['run']>>;
 
 /** A request the runner refuses before starting anything. */
 class RefusedRun extends Error {
@@ -17,7 +17,7 @@ class RefusedRun extends Error {
   }
 }
 
-export function refusal(message: string, brief: string): SubagentRunResult {
+function refusal(message: string, brief: string): SubagentRunResult {
   return { isError: true, output: '', message, brief };
 }
 
@@ -51,11 +51,6 @@ export class SessionSubagentRunner implements SubagentRunner {
     } finally {
       release();
     }
-  }
-
-  /** Whether an instance has a run in progress (in this process). */
-  isRunning(agentId: string): boolean {
-    return this.running.has(agentId);
   }
 
   private async prepare(request: RunRequest): Promise<PreparedRun> {

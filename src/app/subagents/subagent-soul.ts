@@ -60,6 +60,8 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
       approval,
       role: 'subagent',
       denwaRenji,
+      // A subagent may talk to another model than the root: its tools follow that model.
+      ...(parts.llm ? { modelCapabilities: parts.llm.capabilities } : {}),
       session: createSessionStore(
         {
           ...rootSession,

@@ -38,7 +38,18 @@ export interface ScriptedSessionOptions {
   yolo?: boolean | undefined;
   maxStepsPerTurn?: number | undefined;
   /** An agent spec to use instead of the default one. */
-  agentFile?: (workDir: string) => Promise<string>;
+  agentFile?: ((workDir: string) => Promise<string>) | undefined;
+  /** Capabilities of the default model (`image_in`, ...). */
+  capabilities?: string[] | undefined;
+  /** More top-level config keys (hooks, background, ...). */
+  config?: Record<string, unknown> | undefined;
+}
+
+export interface TurnOptions {
+  answer?: ((request: ApprovalRequest) => ApprovalAnswer) | undefined;
+  /** Sees every merged root-wire message as it arrives (e.g. to cancel at a given point). */
+  onMessage?: ((message: WireMessage) => void) | undefined;
+  cancel?: AbortSignal | undefined;
 }
 
 export interface TurnRecord {
@@ -69,13 +80,14 @@ export class ScriptedSession {
     });
     const model = (name: string) => ({ provider: name, model: name, max_context_size: 100_000 });
     const config = {
+      ...options.config,
       default_model: 'main',
       providers: {
         main: provider(options.scripts),
         ...Object.fromEntries(Object.entries(options.models ?? {}).map(([n, s]) => [n, provider(s)])),
       },
       models: {
-        main: model('main'),
+        main: { ...model('main'), capabilities: options.capabilities ?? [] },
         ...Object.fromEntries(Object.keys(options.models ?? {}).map((n) => [n, model(n)])),
       },
     };
@@ -117,22 +129,21 @@ export class ScriptedSession {
   }
 
   /** Runs one root turn with a front end that records the root wire and answers approvals. */
-  async runTurn(
-    prompt: string,
-    answer: (request: ApprovalRequest) => ApprovalAnswer = () => 'approve',
-  ): Promise<TurnRecord> {
+  async runTurn(prompt: string, options: TurnOptions = {}): Promise<TurnRecord> {
+    const answer = options.answer ?? (() => 'approve');
     const seen: WireMessage[] = [];
     const approvals: ApprovalRequest[] = [];
     const ui: UILoop = async (wire) => {
       for await (const message of wire.subscribe({ merge: true })) {
         seen.push(message);
+        options.onMessage?.(message);
         if (message instanceof ApprovalRequest) {
           approvals.push(message);
           message.resolve(answer(message));
         }
       }
     };
-    const outcome = await this.session.runTurn(prompt, ui, new AbortController().signal);
+    const outcome = await this.session.runTurn(prompt, ui, options.cancel ?? new AbortController().signal);
     return { outcome, seen, approvals };
   }
 
