@@ -60,7 +60,8 @@ export function bridgeApprovalsToWire(
   });
 }
 
-function toWireRequest(record: ApprovalRecord): ApprovalRequest {
+/** The wire request that asks a front end about an approval record. */
+export function toWireRequest(record: ApprovalRecord): ApprovalRequest {
   return new ApprovalRequest({
     id: record.id,
     tool_call_id: record.tool_call_id,

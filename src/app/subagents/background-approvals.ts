@@ -1,5 +1,6 @@
 import type { ApprovalRuntime, PendingApprovalRecord } from '../../toolset/approval-runtime.js';
-import { ApprovalRequest } from '../../wire/requests.js';
+import { toWireRequest } from '../../toolset/approval-wire-bridge.js';
+import type { ApprovalRequest } from '../../wire/requests.js';
 import type { Wire } from '../../wire/wire.js';
 import type { RootWireTracker } from './root-wire-tracker.js';
 
@@ -53,21 +54,5 @@ export function watchBackgroundApprovals(watch: BackgroundApprovalWatch): () => 
     published.get(record.id)?.resolve(event.record.response, event.record.feedback);
     published.delete(record.id);
     if (pending.size === 0) setWaiting(false);
-  });
-}
-
-function toWireRequest(record: PendingApprovalRecord): ApprovalRequest {
-  return new ApprovalRequest({
-    id: record.id,
-    tool_call_id: record.tool_call_id,
-    sender: record.sender,
-    action: record.action,
-    description: record.description,
-    display: [...record.display],
-    source_kind: record.source.kind,
-    source_id: record.source.id,
-    agent_id: record.source.agent_id ?? null,
-    subagent_type: record.source.subagent_type ?? null,
-    source_description: record.source.description ?? null,
   });
 }
