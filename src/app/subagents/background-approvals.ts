@@ -1,4 +1,4 @@
-import type { ApprovalRuntime, PendingApprovalRecord } from '../../toolset/approval-runtime.js';
+import type { ApprovalRuntime } from '../../toolset/approval-runtime.js';
 import { toWireRequest } from '../../toolset/approval-wire-bridge.js';
 import type { ApprovalRequest } from '../../wire/requests.js';
 import type { Wire } from '../../wire/wire.js';
