@@ -1,4 +1,3 @@
-export * from './atomic-file.js';
 export * from './inspect.js';
 export * from './list.js';
 export * from './metadata.js';

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { normalizeWorkDir } from './work-dir-key.js';
 
 /**

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 /**
  * `state.json`: what a session remembers besides its history (approval flags, plan mode, todos,

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { type ApprovalScope, ApprovalScopeSet } from './approval-scope.js';
 
 const fileSchema = z.object({
@@ -65,12 +66,9 @@ export class ProjectApprovals {
 
   private async save(): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    await writeFile(
-      temporary,
+    await writeFileAtomic(
+      this.path,
       `${JSON.stringify({ version: 1, approvals: this.scopes.toList() }, null, 2)}\n`,
-      'utf8',
     );
-    await rename(temporary, this.path);
   }
 }

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../session/atomic-file.js';
 import { defaultSessionState, writeSessionState } from '../../session/state.js';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 
 export const SUBAGENT_STATUSES = [
   'idle',

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 import { type McpServerConfig, parseMcpConfig, type RemoteServerConfig } from '../config.js';
 import { CommandFailure } from './command-io.js';
 
@@ -42,20 +42,7 @@ export async function readMcpJson(
  */
 export async function writeMcpJson(file: McpJson): Promise<void> {
   await mkdir(dirname(file.path), { recursive: true });
-  const temp = `${file.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temp, 'w', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(file.document, null, 2)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file.path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(file.path, `${JSON.stringify(file.document, null, 2)}\n`, { mode: 0o600 });
 }
 
 export function requireServer(file: McpJson, name: string): McpServerConfig {

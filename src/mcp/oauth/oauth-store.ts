@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 
 /** What is kept for one MCP server (fields as the SDK hands them over, unchanged). */
 export interface OAuthRecord {
@@ -110,19 +111,6 @@ export class OAuthStore {
   private async write(path: string, data: string): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     await chmod(this.dir, 0o700);
-    const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      const handle = await open(temp, 'w', 0o600);
-      try {
-        await handle.writeFile(data);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(path, data, { mode: 0o600 });
   }
 }

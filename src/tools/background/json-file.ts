@@ -1,26 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 
 /**
  * Writes JSON so a crash leaves the old or the new content, never a mix: a flushed temporary file
  * beside the target, renamed over it.
  */
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** Reads and validates a JSON file; null when it is missing, unreadable or not of the expected shape. */

@@ -7,10 +7,15 @@ import { open, rename, rm } from 'node:fs/promises';
  * flush matters: without it a power loss after the rename can leave an empty file on some file
  * systems (ext4 delayed allocation).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    const handle = await open(temp, 'w');
+    // `mode` applies to the new file (e.g. 0o600 for files holding secrets); rename keeps it.
+    const handle = await open(temp, 'w', options.mode ?? 0o666);
     try {
       await handle.writeFile(data);
       await handle.sync();
