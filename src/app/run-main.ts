@@ -50,6 +50,9 @@ export async function runMain(options: CliOptions): Promise<number> {
       );
       return 1;
     }
+    // Warm the module cache for the common providers while the session's files are read: the SDK's
+    // module loading overlaps with that I/O instead of following it.
+    void import('../kosong/providers/openai-chat/index.js').catch(() => {});
     const env = process.env;
     const home = kimiTsHome(env);
     const print = options.print || options.quiet || interactive;
