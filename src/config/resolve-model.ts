@@ -147,9 +147,11 @@ function applyEnvironment(base: ResolvedModel, env: Env, fromEnvOnly: boolean): 
   return out;
 }
 
+const ENDPOINTLESS_TYPES: ReadonlySet<string> = new Set(['_scripted_echo', '_echo', 'scripted', 'echo']);
+
 function missingSettings(model: ResolvedModel, fromEnvOnly: boolean): string | null {
-  // The test providers need no endpoint.
-  if (model.providerType.startsWith('_')) return null;
+  // The scripted and echo providers play text locally: they need no endpoint.
+  if (ENDPOINTLESS_TYPES.has(model.providerType)) return null;
   if (fromEnvOnly) {
     if (model.baseUrl === '' && model.model === '') return 'no model is configured';
     const unset = [model.baseUrl === '' && 'KIMI_BASE_URL', model.model === '' && 'KIMI_MODEL_NAME'].filter(
