@@ -72,18 +72,19 @@ export async function runStep(
   let result: StepResult;
   try {
     result = await withRetry(
-      () => {
-        toolset.beginStep(parts.lastToolCalls);
-        return withConnectionRecovery(
-          () =>
-            kosongStep(llm.provider, parts.systemPrompt, toolset, history, {
+      () =>
+        withConnectionRecovery(
+          () => {
+            // Every try starts the step's bookkeeping afresh: calls of a failed try do not count.
+            toolset.beginStep(parts.lastToolCalls);
+            return kosongStep(llm.provider, parts.systemPrompt, toolset, history, {
               signal,
               onMessagePart: (part) => wireSend(streamedPartEvent(part)),
               onToolResult: (toolResult) => wireSend(wireEvent('ToolResult', toolResult)),
-            }),
+            });
+          },
           { provider: llm.provider, refreshAuth: parts.refreshAuth },
-        );
-      },
+        ),
       {
         maxAttempts: parts.loopControl.maxRetriesPerStep,
         signal,
