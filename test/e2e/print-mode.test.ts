@@ -350,3 +350,49 @@ describe('custom tools', () => {
     expect(wordCount?.function.description).toContain(sandbox.workDir);
   });
 });
+
+describe('hooks from the config', () => {
+  it('a UserPromptSubmit hook blocks the prompt and a PreToolUse hook blocks a tool call', async () => {
+    const { writeFile, chmod } = await import('node:fs/promises');
+    server = await ScriptedLLMServer.start([
+      { toolCalls: [{ id: 'h1', name: 'Shell', args: { command: 'touch should-not-exist' } }] },
+      { text: 'The hook stopped me.' },
+    ]);
+    const root = await import('node:os').then((os) => os.tmpdir());
+    const hookDir = await import('node:fs/promises').then((fs) => fs.mkdtemp(join(root, 'kimi-ts-hooks-')));
+    const blockPrompt = join(hookDir, 'block-prompt.sh');
+    await writeFile(blockPrompt, '#!/bin/sh\necho "secrets are not allowed in prompts" >&2\nexit 2\n');
+    const blockShell = join(hookDir, 'block-shell.sh');
+    await writeFile(
+      blockShell,
+      '#!/bin/sh\nprintf \'{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no shell today"}}\'\n',
+    );
+    await chmod(blockPrompt, 0o755);
+    await chmod(blockShell, 0o755);
+    sandbox = await CliSandbox.create({
+      baseUrl: server.baseUrl,
+      extraToml: [
+        '[[hooks]]',
+        'event = "UserPromptSubmit"',
+        'matcher = "password"',
+        `command = "${blockPrompt}"`,
+        '',
+        '[[hooks]]',
+        'event = "PreToolUse"',
+        'matcher = "^Shell$"',
+        `command = "${blockShell}"`,
+      ].join('\n'),
+    });
+    const blocked = await sandbox.run(['--print', '-p', 'my password is hunter2']);
+    expect(blocked.code).toBe(0);
+    expect(blocked.stdout).toContain('secrets are not allowed in prompts');
+    expect(server.requests).toHaveLength(0);
+
+    const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'make a file']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('no shell today');
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(join(sandbox.workDir, 'should-not-exist'))).toBe(false);
+    await import('node:fs/promises').then((fs) => fs.rm(hookDir, { recursive: true, force: true }));
+  });
+});
