@@ -41,21 +41,13 @@ function checkFlags(options: CliOptions): void {
 export async function runMain(options: CliOptions): Promise<number> {
   try {
     checkFlags(options);
-    const interactive = !(options.print || options.quiet || options.wire);
-    if (interactive && options.prompt === undefined) {
-      process.stderr.write(
-        'The interactive shell is not part of kimi-ts yet. Use one of:\n' +
-          '  kimi-ts --print -p "your prompt"      run one prompt and print the answer\n' +
-          '  kimi-ts --wire                        serve the wire protocol (JSON-RPC over stdio)\n',
-      );
-      return 1;
-    }
+    const interactive = !(options.print || options.quiet || options.wire) && options.prompt === undefined;
     // Warm the module cache for the common providers while the session's files are read: the SDK's
     // module loading overlaps with that I/O instead of following it.
     void import('../kosong/providers/openai-chat/index.js').catch(() => {});
     const env = process.env;
     const home = kimiTsHome(env);
-    const print = options.print || options.quiet || interactive;
+    const print = !interactive && !options.wire;
     const session = await createAgentSession({
       workDir: resolve(options.workDir ?? process.cwd()),
       home,
@@ -89,6 +81,15 @@ export async function runMain(options: CliOptions): Promise<number> {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
+      if (interactive) {
+        const { runShell } = await import('../ui/shell/run-shell.js');
+        return await runShell({
+          session,
+          input: process.stdin,
+          output: process.stdout,
+          isTerminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+        });
+      }
       if (options.wire) {
         const { runWireServer } = await import('../ui/wire-server/index.js');
         return await runWireServer({

@@ -1,0 +1,60 @@
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * Lines typed by the user, as a queue both the prompt loop and approval questions read from. On a
+ * terminal it shows a prompt; on a pipe it just reads lines. `next()` resolves with null at end of
+ * input.
+ */
+export class LineReader {
+  private readonly rl: Interface;
+  private readonly lines: string[] = [];
+  private waiter: ((line: string | null) => void) | null = null;
+  private ended = false;
+
+  constructor(
+    input: Readable,
+    private readonly output: Writable,
+    readonly isTerminal: boolean,
+    onInterrupt: () => void,
+  ) {
+    this.rl = createInterface({ input, output: isTerminal ? output : undefined, terminal: isTerminal });
+    this.rl.on('line', (line) => this.push(line));
+    this.rl.on('close', () => {
+      this.ended = true;
+      this.waiter?.(null);
+      this.waiter = null;
+    });
+    this.rl.on('SIGINT', onInterrupt);
+  }
+
+  /** The next line, after showing `prompt` (terminal only); null once input has ended. */
+  next(prompt = ''): Promise<string | null> {
+    if (prompt && this.isTerminal) {
+      this.rl.setPrompt(prompt);
+      this.rl.prompt();
+    } else if (prompt) {
+      this.output.write(prompt);
+    }
+    const line = this.lines.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    if (this.ended) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+    });
+  }
+
+  close(): void {
+    this.rl.close();
+  }
+
+  private push(line: string): void {
+    if (this.waiter) {
+      const resolve = this.waiter;
+      this.waiter = null;
+      resolve(line);
+    } else {
+      this.lines.push(line);
+    }
+  }
+}

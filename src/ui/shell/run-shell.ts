@@ -1,0 +1,141 @@
+import type { Readable, Writable } from 'node:stream';
+import type { AgentSession } from '../../soul/agent-session.js';
+import { describeTurnError, RunCancelled } from '../../soul/errors.js';
+import type { UILoop } from '../../soul/run-soul.js';
+import type { WireMessage } from '../../wire/message.js';
+import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import { LineReader } from './line-reader.js';
+import { ShellRenderer } from './shell-renderer.js';
+
+export interface ShellOptions {
+  session: AgentSession;
+  input: Readable;
+  output: Writable;
+  /** Whether input and output are a terminal (prompt shown, Ctrl-C cancels the running turn). */
+  isTerminal: boolean;
+  /** Run this first, as if typed. */
+  initialPrompt?: string | undefined;
+}
+
+const PROMPT = '› ';
+
+/**
+ * The line-mode interactive shell: one turn per line typed, the answer streamed as it comes, and
+ * approvals and questions asked inline. Ctrl-C cancels a running turn; `/exit`, `/quit` or end of
+ * input leave. Returns the exit code.
+ */
+export async function runShell(options: ShellOptions): Promise<number> {
+  const { session, output } = options;
+  const write = (text: string) => output.write(text);
+  let cancelTurn: AbortController | null = null;
+  let interrupts = 0;
+  const reader = new LineReader(options.input, output, options.isTerminal, () => {
+    if (cancelTurn && !cancelTurn.signal.aborted) {
+      cancelTurn.abort(new RunCancelled());
+      return;
+    }
+    if (++interrupts >= 2) reader.close();
+    else write('\n(press Ctrl-C again or type /exit to leave)\n');
+  });
+  write(`kimi-ts — session ${session.sessionId} in ${session.workDir}\n`);
+  if (!session.hasLLM) write(`${session.llmNotSetMessage}\n`);
+  write('Type a request, /help for commands, /exit to leave.\n');
+
+  try {
+    let pending = options.initialPrompt;
+    for (;;) {
+      const line = pending ?? (await reader.next(PROMPT));
+      pending = undefined;
+      if (line === null) break;
+      const text = line.trim();
+      if (!text) continue;
+      if (text === '/exit' || text === '/quit') break;
+      interrupts = 0;
+      cancelTurn = new AbortController();
+      await runTurn(session, text, reader, write, cancelTurn.signal);
+      cancelTurn = null;
+    }
+  } finally {
+    reader.close();
+  }
+  return 0;
+}
+
+async function runTurn(
+  session: AgentSession,
+  text: string,
+  reader: LineReader,
+  write: (text: string) => void,
+  cancel: AbortSignal,
+): Promise<void> {
+  const renderer = new ShellRenderer(write, session.workDir);
+  let asking: Promise<void> = Promise.resolve();
+  const ask = (request: ApprovalRequest | QuestionRequest) => {
+    // One question at a time; the answer is read from the same input as prompts.
+    asking = asking.then(async () => {
+      if (!request.isPending) return;
+      renderer.endLine();
+      if (request.type === 'ApprovalRequest') await askApproval(request, reader, write);
+      else await askQuestions(request, reader, write);
+    });
+  };
+  const ui: UILoop = async (wire) => {
+    for await (const batch of wire.subscribe({ merge: false }).batches()) {
+      for (const message of batch) handle(message);
+    }
+  };
+  const handle = (message: WireMessage) => {
+    if (message.type === 'ApprovalRequest' || message.type === 'QuestionRequest') ask(message);
+    else if (message.type === 'ToolCallRequest' || message.type === 'HookRequest')
+      message.cancel('Not supported in the shell.');
+    else renderer.handle(message);
+  };
+  try {
+    await session.runTurn(text, ui, cancel);
+    renderer.endLine();
+  } catch (error) {
+    renderer.endLine();
+    write(error instanceof RunCancelled ? '(interrupted)\n' : `Error: ${describeTurnError(error)}\n`);
+  }
+}
+
+async function askApproval(
+  request: ApprovalRequest,
+  reader: LineReader,
+  write: (text: string) => void,
+): Promise<void> {
+  const { action, description } = request.payload;
+  write(`Allow ${action}? ${description}\n  [y] yes  [a] yes, for this session  [n] no  (or type why not)\n`);
+  const answer = (await reader.next('approve? ')) ?? 'n';
+  const choice = answer.trim().toLowerCase();
+  if (choice === '' || choice === 'y' || choice === 'yes') request.resolve('approve');
+  else if (choice === 'a' || choice === 'always') request.resolve('approve_for_session');
+  else if (choice === 'n' || choice === 'no') request.resolve('reject');
+  else request.resolve('reject', answer.trim());
+}
+
+async function askQuestions(
+  request: QuestionRequest,
+  reader: LineReader,
+  write: (text: string) => void,
+): Promise<void> {
+  const answers: Record<string, string> = {};
+  for (const item of request.payload.questions) {
+    write(`${item.header ? `[${item.header}] ` : ''}${item.question}\n`);
+    item.options.forEach((option, i) => {
+      write(`  ${i + 1}. ${option.label}${option.description ? ` — ${option.description}` : ''}\n`);
+    });
+    write(
+      `  (a number${item.multi_select ? 's separated by commas' : ''}, your own answer, or empty to skip)\n`,
+    );
+    const line = ((await reader.next('answer? ')) ?? '').trim();
+    if (!line) continue;
+    const picked = line
+      .split(',')
+      .map((part) => Number(part.trim()))
+      .filter((n) => Number.isInteger(n) && n >= 1 && n <= item.options.length)
+      .map((n) => item.options[n - 1]!.label);
+    answers[item.question] = picked.length > 0 ? picked.join(', ') : line;
+  }
+  request.resolve(answers);
+}
