@@ -71,7 +71,7 @@ export class ShellRenderer {
   private completeCall(): void {
     const call = this.pendingCall;
     this.pendingCall = null;
-    if (!call || call.type !== 'function') return;
+    if (call?.type !== 'function') return;
     this.line(`• ${describeCall(call, this.workDir)}`);
   }
 
