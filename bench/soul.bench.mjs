@@ -56,7 +56,7 @@ async function firstRequestMs() {
     const start = performance.now();
     const child = spawn(
       process.execPath,
-      [join(root, 'dist/cli.js'), '--config-file', config, '--print', '-p', 'hi'],
+      [join(root, 'dist/bin/kimi-ts.cjs'), '--config-file', config, '--print', '-p', 'hi'],
       {
         env: { ...process.env, KIMI_TS_HOME: home },
         stdio: 'ignore',

@@ -18,6 +18,7 @@ import { AfkReminder } from '../soul/injections/afk-reminder.js';
 import { builtinSlashCommands, SlashCommandRegistry } from '../soul/slash-commands.js';
 import { Soul } from '../soul/soul.js';
 import type { LoopControl, SoulLLM } from '../soul/soul-parts.js';
+import { BUILTIN_TOOL_MODULES } from '../tools/builtin-modules.js';
 import { Approval } from '../toolset/approval.js';
 import type { ToolDependencyTable } from '../toolset/dependencies.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
@@ -194,7 +195,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   };
   for (const extension of options.extensions ?? []) await extension.setup(extensionContext);
 
-  const loadedTools = await toolset.loadTools(spec.tools, deps, { baseDir: dirname(spec.file) });
+  const loadedTools = await toolset.loadTools(spec.tools, deps, {
+    baseDir: dirname(spec.file),
+    builtinModules: BUILTIN_TOOL_MODULES,
+  });
   impl.skippedTools = loadedTools.skipped.map((s) => s.spec);
   for (const extension of options.extensions ?? []) await extension.afterToolsLoaded?.(extensionContext);
 

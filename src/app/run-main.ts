@@ -8,6 +8,7 @@ import { SessionError } from '../session/session.js';
 import { AgentSpecError } from './agent-spec.js';
 import { createAgentSession } from './create-agent-session.js';
 import { defaultExtensions } from './default-extensions.js';
+import { markRunCompleted } from './run-completed.js';
 import { UsageError } from './usage-error.js';
 
 function checkFlags(options: CliOptions): void {
@@ -112,6 +113,7 @@ export async function runMain(options: CliOptions): Promise<number> {
         cancel: cancel.signal,
       });
     } finally {
+      markRunCompleted();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       await session.close();

@@ -1,18 +1,41 @@
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Specifiers starting with this name a module of kimi-ts itself, e.g. `kimi-ts/tools/shell/shell`. */
 export const BUILTIN_PREFIX = 'kimi-ts/';
 
 /** The folder `kimi-ts/...` specifiers resolve in: `src/` when run from source, `dist/` when built. */
-export const DEFAULT_BUILTIN_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_BUILTIN_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Modules of kimi-ts that load by a static import, keyed by the path after `kimi-ts/`. */
+export type BuiltinToolModules = Readonly<Record<string, () => Promise<object>>>;
 
 export interface ModuleResolutionOptions {
   /** The folder of the agent spec that lists the tool: relative paths and packages resolve from here. */
   baseDir: string;
   builtinRoot?: string | undefined;
+  /** `kimi-ts/<path>` specs found here load from this table instead of from `builtinRoot`. */
+  builtinModules?: BuiltinToolModules | undefined;
+}
+
+/** Imports the module part of a tool spec: a built-in from the table if it is there, else by path. */
+export async function importToolModule(
+  specifier: string,
+  options: ModuleResolutionOptions,
+): Promise<Record<string, unknown>> {
+  if (specifier.startsWith(BUILTIN_PREFIX) && options.builtinModules) {
+    const path = specifier.slice(BUILTIN_PREFIX.length).replace(/\.(js|ts)$/, '');
+    const load = Object.hasOwn(options.builtinModules, path) ? options.builtinModules[path] : undefined;
+    if (load) return (await load()) as Record<string, unknown>;
+  }
+  const url = resolveToolModule(specifier, options);
+  // Inside the bundled CLI the launcher (src/bin/kimi-ts.cts) lends its own import(): code that
+  // node:vm compiled cannot import() without an experimental Node feature.
+  const hostImport = (globalThis as Record<symbol, unknown>)[Symbol.for('kimi-ts.import')];
+  const namespace = typeof hostImport === 'function' ? await hostImport(url) : await import(url);
+  return namespace as Record<string, unknown>;
 }
 
 /**

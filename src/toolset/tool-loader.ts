@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SkipThisTool, type ToolDependencyTable, type ToolFactory, toolKit } from './dependencies.js';
-import { type ModuleResolutionOptions, resolveToolModule } from './module-resolution.js';
+import { importToolModule, type ModuleResolutionOptions } from './module-resolution.js';
 import { type KimiTool, TOOL_EFFECTS } from './tool-definition.js';
 
 export interface ToolLoadFailure {
@@ -127,7 +127,7 @@ async function importExport(
   }
   let namespace: Record<string, unknown>;
   try {
-    namespace = (await import(resolveToolModule(modulePart, options))) as Record<string, unknown>;
+    namespace = await importToolModule(modulePart, options);
   } catch (error) {
     return { spec, reason: `import failed: ${errorText(error)}` };
   }

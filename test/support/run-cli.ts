@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** The built CLI: end-to-end tests run what a user runs (`npm test` builds first). */
-export const CLI = resolve(import.meta.dirname, '../../dist/cli.js');
+export const CLI = resolve(import.meta.dirname, '../../dist/bin/kimi-ts.cjs');
+
+/** One V8 code cache for every CLI the tests start, instead of one per sandbox home. */
+const SHARED_CODE_CACHE_DIR = join(tmpdir(), 'kimi-ts-test-code-cache');
 
 export interface CliResult {
   code: number | null;
@@ -67,6 +70,7 @@ export class CliSandbox {
       PATH: process.env.PATH,
       HOME: this.root,
       KIMI_TS_HOME: this.home,
+      KIMI_TS_CODE_CACHE_DIR: SHARED_CODE_CACHE_DIR,
       ...extra,
     };
     return env;

@@ -6,6 +6,7 @@ import { Context } from '../../soul/context/context.js';
 import { DenwaRenji } from '../../soul/dmail.js';
 import { Soul } from '../../soul/soul.js';
 import type { LoopControl, SoulLLM } from '../../soul/soul-parts.js';
+import { BUILTIN_TOOL_MODULES } from '../../tools/builtin-modules.js';
 import type { Approval } from '../../toolset/approval.js';
 import type { ToolDependencyTable } from '../../toolset/dependencies.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
@@ -73,7 +74,10 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
         state.todos,
       ),
     };
-    await toolset.loadTools(type.spec.tools, deps, { baseDir: dirname(type.spec.file) });
+    await toolset.loadTools(type.spec.tools, deps, {
+      baseDir: dirname(type.spec.file),
+      builtinModules: BUILTIN_TOOL_MODULES,
+    });
     const soul = new Soul({
       llm: parts.llm,
       llmNotSetMessage: 'No model is configured for the subagent.',

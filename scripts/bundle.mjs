@@ -1,0 +1,64 @@
+// Bundles the command line into one CommonJS file, dist/bin/cli.bundle.cjs, which the launcher
+// dist/bin/kimi-ts.cjs (src/bin/kimi-ts.cts) runs with a V8 code cache. Reading one file instead of
+// hundreds of ES modules is most of what makes the CLI start fast. Runs after `tsc` and copy-assets:
+// the bundle reads its text assets (tool descriptions, prompts, the default agent) from dist/.
+import { readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+const dist = join(root, 'dist');
+const outdir = join(dist, 'bin');
+
+/**
+ * Source files find their assets with `new URL('./x.md', import.meta.url)`. Inside the bundle that
+ * URL is the bundle's own, so each such URL is rewritten to lead from dist/bin/ to where
+ * copy-assets put the asset.
+ */
+const assetUrls = {
+  name: 'asset-urls',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!args.path.startsWith(src + sep)) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      const contents = text.replace(
+        /new URL\((['"])([^'"]+)\1, import\.meta\.url\)/g,
+        (_match, _quote, path) => {
+          const inDist = join(dist, relative(src, resolve(dirname(args.path), path)));
+          let fromBundle = relative(outdir, inDist).split(sep).join('/');
+          if (/(^|\/)\.{0,2}$/.test(path) || path.endsWith('/')) fromBundle += '/';
+          return `new URL(${JSON.stringify(fromBundle)}, import.meta.url)`;
+        },
+      );
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+await build({
+  entryPoints: [join(src, 'cli.ts')],
+  outfile: join(outdir, 'cli.bundle.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  charset: 'ascii',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: 'linked',
+  // Big packages used only by some runs (another provider, MCP, web page extraction) stay outside
+  // the bundle and load from node_modules when a run needs them.
+  external: [
+    '@anthropic-ai/sdk',
+    '@modelcontextprotocol/sdk',
+    'linkedom',
+    '@mozilla/readability',
+    'turndown',
+  ],
+  define: { 'import.meta.url': '__kimiBundleUrl' },
+  banner: { js: "var __kimiBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [assetUrls],
+  logLevel: 'warning',
+});

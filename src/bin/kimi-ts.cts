@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// The `kimi-ts` command. It runs the bundled CLI (`cli.bundle.cjs`, made by scripts/bundle.mjs) with a
+// V8 code cache, so a start does not parse and compile the same megabytes of JavaScript every time:
+// this file is CommonJS because an ES module entry costs Node extra start-up work, and it compiles
+// the bundle itself (node:vm) because that is the one way Node 20 takes a code cache.
+//
+// The cache lives in `<kimi-ts home>/cache/v8/` (or `KIMI_TS_CODE_CACHE_DIR`), keyed by the Node
+// version and the bundle's size and time, so a new build or a new Node never reads a stale one; V8
+// also checks it and rejects one that does not fit. It is written at exit, atomically, after a run
+// that went as far as a turn (the CLI says so through RUN_COMPLETED), so it holds the code such a run
+// compiles. `KIMI_TS_NO_CODE_CACHE=1` turns it off; `KIMI_TS_DEBUG_CODE_CACHE=1` says on stderr
+// whether the cache was used. Without a bundle (a build from `tsc` alone), the
+// unbundled `dist/cli.js` runs instead.
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
+
+/** Set on globalThis by the CLI (src/app/run-completed.ts) once a run has gone through a turn. */
+const RUN_COMPLETED = Symbol.for('kimi-ts.run-completed');
+
+const bundleFile = join(__dirname, 'cli.bundle.cjs');
+
+function cacheFileFor(bundleSize: number, bundleTime: number): string | undefined {
+  const env = process.env;
+  if (env.KIMI_TS_NO_CODE_CACHE === '1') return undefined;
+  const home = env.KIMI_TS_HOME || join(homedir(), '.kimi-ts');
+  const dir = env.KIMI_TS_CODE_CACHE_DIR || join(home, 'cache', 'v8');
+  const key = `${process.version}-${process.arch}-${bundleSize}-${Math.floor(bundleTime)}`;
+  return join(dir, `cli-${key}.bin`);
+}
+
+function readOrUndefined(file: string | undefined): Buffer | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function saveCache(file: string, script: Script): void {
+  try {
+    mkdirSync(join(file, '..'), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, script.createCachedData());
+    renameSync(temporary, file);
+  } catch {
+    // A cache that cannot be written only makes the next start slower.
+  }
+}
+
+function runBundle(): void {
+  const stat = statSync(bundleFile);
+  const cacheFile = cacheFileFor(stat.size, stat.mtimeMs);
+  const cachedData = readOrUndefined(cacheFile);
+  // The bundle is ASCII (esbuild escapes the rest), so latin1 reads it without a UTF-8 decode.
+  const source = readFileSync(bundleFile, 'latin1').replace(/^#!.*/, '');
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundleFile,
+    cachedData,
+  });
+  if (process.env.KIMI_TS_DEBUG_CODE_CACHE === '1') {
+    const verdict = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+    process.stderr.write(`kimi-ts code cache: ${verdict} (${cacheFile ?? 'off'})\n`);
+  }
+  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
+    process.once('exit', () => {
+      if ((globalThis as Record<symbol, unknown>)[RUN_COMPLETED] === true) saveCache(cacheFile, script);
+    });
+  }
+  // Code compiled by node:vm has no import() of its own (short of an experimental Node feature), so
+  // the bundle imports modules known only at run time, such as a user's tools, through this one.
+  (globalThis as Record<symbol, unknown>)[Symbol.for('kimi-ts.import')] = (url: string) => import(url);
+  const module = { exports: {} };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run(module.exports, createRequire(bundleFile), module, bundleFile, __dirname);
+}
+
+if (existsSync(bundleFile)) runBundle();
+else void import(pathToFileURL(join(__dirname, '..', 'cli.js')).href);
