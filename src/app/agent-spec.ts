@@ -48,7 +48,7 @@ export async function loadAgentSpec(file: string, seen: Set<string> = new Set())
     throw new AgentSpecError(`Agent spec ${path} extends itself (through ${[...seen].join(' → ')}).`);
   seen.add(path);
   const raw = await readSpecFile(path);
-  const parsed = specFileSchema.safeParse(raw);
+  const parsed = specFileSchema.safeParse(raw, { jitless: true });
   if (!parsed.success)
     throw new AgentSpecError(`Invalid agent spec ${path}: ${z.prettifyError(parsed.error)}`);
   const agent = parsed.data.agent;

@@ -65,6 +65,9 @@ export interface CreateAgentSessionOptions {
  */
 export async function createAgentSession(options: CreateAgentSessionOptions): Promise<AgentSessionImpl> {
   const { home, env } = options;
+  // Independent reads run together; the agent spec's own errors still surface after the config's.
+  const specLoading = loadAgentSpec(options.agentFile ?? DEFAULT_AGENT_FILE);
+  specLoading.catch(() => {});
   const loaded =
     options.config ??
     (await loadConfig({ configFile: options.configFile, inlineConfig: options.inlineConfig, env, home }));
@@ -72,11 +75,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const resolved = resolveModel(config, { modelAlias: options.modelAlias, env, home });
 
   const session = await pickSession(options);
-  await recordLastSession(home, session.workDir, session.id);
-  const state = await readSessionState(session.stateFile);
-
-  const spec = await loadAgentSpec(options.agentFile ?? DEFAULT_AGENT_FILE);
-  const context = await Context.restore(session.contextFile);
+  const [, state, spec, context, projectApprovals] = await Promise.all([
+    recordLastSession(home, session.workDir, session.id),
+    readSessionState(session.stateFile),
+    specLoading,
+    Context.restore(session.contextFile),
+    // Approvals the user chose to keep for this project live in kimi-ts's folder, never in the repository.
+    ProjectApprovals.load(join(home, 'projects', workDirKey(session.workDir), 'approvals.json')),
+  ]);
   let systemPrompt = context.systemPrompt;
   if (systemPrompt === null) {
     systemPrompt = await renderSystemPrompt(
@@ -87,10 +93,6 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     await context.writeSystemPrompt(systemPrompt);
   }
 
-  // Approvals the user chose to keep for this project live in kimi-ts's folder, never in the repository.
-  const projectApprovals = await ProjectApprovals.load(
-    join(home, 'projects', workDirKey(session.workDir), 'approvals.json'),
-  );
   const approval = new Approval({
     projectApprovals,
     onPersistError: (error) =>

@@ -75,7 +75,8 @@ export function parseInlineConfig(text: string): Config {
 
 /** Checks a parsed config against the schema and the cross-references between its tables. */
 export function validateConfig(raw: unknown, source: string): Config {
-  const parsed = configSchema.safeParse(raw);
+  // Parsed once per run: interpreting is cheaper than compiling the fast path zod builds for reuse.
+  const parsed = configSchema.safeParse(raw, { jitless: true });
   if (!parsed.success) throw new ConfigError(source, describeIssues(parsed.error.issues, raw));
   const problems = crossReferenceProblems(parsed.data);
   if (problems.length > 0) throw new ConfigError(source, problems);

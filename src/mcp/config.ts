@@ -85,7 +85,7 @@ export function parseMcpConfig(
       source,
     );
   }
-  const file = configFile.safeParse(json);
+  const file = configFile.safeParse(json, { jitless: true });
   if (!file.success) {
     throw new McpConfigError(
       `${source}: expected an object with "mcpServers" (${describeIssues(file.error)})`,

@@ -41,7 +41,7 @@ export async function readMetadata(home: string): Promise<Metadata> {
   } catch {
     return { work_dirs: [] };
   }
-  const parsed = metadataSchema.safeParse(raw);
+  const parsed = metadataSchema.safeParse(raw, { jitless: true });
   if (!parsed.success) return { work_dirs: [] };
   const entries = parsed.data.work_dirs.flatMap((item) => {
     const entry = workDirEntrySchema.safeParse(item);

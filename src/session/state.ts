@@ -55,7 +55,7 @@ export const sessionStateSchema = z.looseObject({
 export type SessionState = z.output<typeof sessionStateSchema>;
 
 export function defaultSessionState(): SessionState {
-  return sessionStateSchema.parse({});
+  return sessionStateSchema.parse({}, { jitless: true });
 }
 
 /** Reads `state.json`; a missing, unreadable-as-JSON or non-object file gives the defaults. */
@@ -73,7 +73,7 @@ export async function readSessionState(path: string): Promise<SessionState> {
   } catch {
     return defaultSessionState();
   }
-  const parsed = sessionStateSchema.safeParse(raw);
+  const parsed = sessionStateSchema.safeParse(raw, { jitless: true });
   return parsed.success ? parsed.data : defaultSessionState();
 }
 

@@ -106,6 +106,26 @@ describe('loading tools from "module:Export" specs', () => {
     expect(skipped).toEqual([{ spec: './media.mjs:Media', reason: 'model has no image input' }]);
   });
 
+  it('runs factories concurrently and keeps the tools in spec order', async () => {
+    // Slow waits until Fast has been created: loaded one after the other, this would never settle.
+    await write(
+      'gate.mjs',
+      `let open; export const opened = new Promise((resolve) => { open = resolve; }); export const openGate = () => open();`,
+    );
+    await write(
+      'slow.mjs',
+      `import { opened } from './gate.mjs';
+       export const Slow = { dependencies: [], async create() { await opened; return ${readyTool('Slow')}; } };`,
+    );
+    await write(
+      'fast.mjs',
+      `import { openGate } from './gate.mjs';
+       export const Fast = { dependencies: [], async create() { openGate(); return ${readyTool('Fast')}; } };`,
+    );
+    const { tools } = await loadTools(['./slow.mjs:Slow', './fast.mjs:Fast'], {}, { baseDir: dir });
+    expect(tools.map((t) => t.name)).toEqual(['Slow', 'Fast']);
+  });
+
   it('names the tool and the dependency when a dependency is unknown', async () => {
     await write(
       'needy.mjs',

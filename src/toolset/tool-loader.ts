@@ -82,21 +82,29 @@ export async function loadTools(
     if (missing !== undefined) throw new ToolDependencyError(item.spec, missing, available);
   }
 
+  // Factories run concurrently (each typically reads its description file); results keep spec order.
+  const created = await Promise.all(
+    loaded.map(async (item): Promise<{ tool: unknown } | { error: unknown }> => {
+      try {
+        if ('tool' in item) return { tool: item.tool };
+        return { tool: await item.factory.create(pick(deps, item.factory.dependencies), toolKit) };
+      } catch (error) {
+        return { error };
+      }
+    }),
+  );
   const tools: KimiTool[] = [];
   const skipped: ToolLoadFailure[] = [];
   const names = new Set<string>();
-  for (const item of loaded) {
-    let tool: unknown;
-    try {
-      tool =
-        'tool' in item
-          ? item.tool
-          : await item.factory.create(pick(deps, item.factory.dependencies), toolKit);
-    } catch (error) {
+  for (const [index, item] of loaded.entries()) {
+    const outcome = created[index]!;
+    if ('error' in outcome) {
+      const { error } = outcome;
       if (error instanceof SkipThisTool) skipped.push({ spec: item.spec, reason: error.message });
       else failures.push({ spec: item.spec, reason: `creating the tool failed: ${errorText(error)}` });
       continue;
     }
+    const { tool } = outcome;
     const shape = toolShape.safeParse(tool);
     if (!shape.success) {
       failures.push({
