@@ -7,14 +7,23 @@
 // The cache lives in `<kimi-ts home>/cache/v8/` (or `KIMI_TS_CODE_CACHE_DIR`), keyed by the Node
 // version and the bundle's size and time, so a new build or a new Node never reads a stale one; V8
 // also checks it and rejects one that does not fit. It is written at exit, atomically, after a run
-// that went as far as a turn (the CLI says so through RUN_COMPLETED), so it holds the code such a run
-// compiles. `KIMI_TS_NO_CODE_CACHE=1` turns it off; `KIMI_TS_DEBUG_CODE_CACHE=1` says on stderr
-// whether the cache was used. Without a bundle (a build from `tsc` alone), the
-// unbundled `dist/cli.js` runs instead.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+// that went as far as a turn (the CLI says so through RUN_COMPLETED), so it holds the code such a
+// run compiles; the caches of other builds are removed then. `KIMI_TS_NO_CODE_CACHE=1` turns it off,
+// `KIMI_TS_DEBUG_CODE_CACHE=1` says on stderr whether it was used. Without a bundle (a build from
+// `tsc` alone), the unbundled `dist/cli.js` runs instead.
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 
@@ -41,12 +50,17 @@ function readOrUndefined(file: string | undefined): Buffer | undefined {
   }
 }
 
+/** Writes the cache atomically and removes the caches of other builds, which nothing will read again. */
 function saveCache(file: string, script: Script): void {
   try {
-    mkdirSync(join(file, '..'), { recursive: true });
+    const dir = dirname(file);
+    mkdirSync(dir, { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, script.createCachedData());
     renameSync(temporary, file);
+    for (const name of readdirSync(dir)) {
+      if (/^cli-.*\.bin$/.test(name) && name !== basename(file)) rmSync(join(dir, name), { force: true });
+    }
   } catch {
     // A cache that cannot be written only makes the next start slower.
   }

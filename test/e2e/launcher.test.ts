@@ -1,4 +1,4 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliSandbox } from '../support/run-cli.js';
@@ -21,17 +21,20 @@ function runWithHomeCache(args: string[], bare = false) {
 }
 
 describe('the kimi-ts launcher and its code cache', () => {
-  it('saves a code cache after a run, uses it next time, and replaces a damaged one', async () => {
+  it("saves a code cache after a run (dropping older builds' caches), uses it next time, and replaces a damaged one", async () => {
     server = await ScriptedLLMServer.start([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
     sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const cacheDir = join(sandbox.home, 'cache', 'v8');
 
+    await mkdir(cacheDir, { recursive: true });
+    await writeFile(join(cacheDir, 'cli-v0.0.0-x64-1-1.bin'), 'the cache of an older build');
     const first = await runWithHomeCache(['--print', '-p', 'hi']);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('one\n');
     expect(first.stderr).toContain('kimi-ts code cache: none');
-    const [file] = await readdir(cacheDir);
+    const [file, ...others] = await readdir(cacheDir);
     expect(file).toMatch(/^cli-v\d+.*\.bin$/);
+    expect(others).toEqual([]);
     const written = await stat(join(cacheDir, file!));
 
     const second = await runWithHomeCache(['--print', '-p', 'hi']);
