@@ -1,7 +1,7 @@
 // Soul benchmarks: per-step framework overhead, memory over a long session, resume time, and time
 // from process start to the first model request in print mode.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -33,9 +33,16 @@ function resumeMs(dir) {
   return JSON.parse(out.trim());
 }
 
-/** Milliseconds from spawning the CLI to its first request reaching a loopback server. */
-async function firstRequestMs() {
-  const home = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-home-'));
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Start-up times, in milliseconds (median of `rounds`): bare `node -e 0` from spawn to exit, and for
+ * each setup, from spawning `node <args>` to its first request reaching a loopback server (which
+ * answers 500). The commands take turns within each round, so a machine that slows down for a while
+ * slows all of them alike. `setup(baseUrl, dir)` returns the arguments and extra environment.
+ */
+async function startupTimes(setups, rounds = 11) {
+  const dir = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-first-'));
   let arrived;
   const server = createServer((_req, res) => {
     arrived?.(performance.now());
@@ -43,44 +50,69 @@ async function firstRequestMs() {
     res.end('{"error":{"message":"bench"}}');
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+  const runs = [];
+  for (const [index, setup] of setups.entries()) {
+    const runDir = join(dir, String(index));
+    mkdirSync(runDir);
+    runs.push(await setup(baseUrl, runDir));
+  }
+  const bare = [];
+  const first = runs.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    const start = performance.now();
+    await new Promise((r) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).on('close', r));
+    bare.push(performance.now() - start);
+    for (const [index, { args, env }] of runs.entries()) {
+      const got = new Promise((r) => {
+        arrived = r;
+      });
+      const started = performance.now();
+      const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
+      first[index].push((await got) - started);
+      await new Promise((r) => child.on('close', r));
+    }
+  }
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { bare: median(bare), first: first.map(median) };
+}
+
+/** kimi-ts in print mode with a config file naming the loopback server. */
+function printModeRun(baseUrl, home) {
   const config = join(home, 'config.toml');
   writeFileSync(
     config,
-    `default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "http://127.0.0.1:${server.address().port}/v1"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n[loop_control]\nmax_retries_per_step = 1\n`,
+    `default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "${baseUrl}"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n[loop_control]\nmax_retries_per_step = 1\n`,
   );
-  const times = [];
-  for (let i = 0; i < 7; i++) {
-    const got = new Promise((r) => {
-      arrived = r;
-    });
-    const start = performance.now();
-    const child = spawn(
-      process.execPath,
-      [join(root, 'dist/bin/kimi-ts.cjs'), '--config-file', config, '--print', '-p', 'hi'],
-      {
-        env: { ...process.env, KIMI_TS_HOME: home },
-        stdio: 'ignore',
-      },
-    );
-    const at = await got;
-    times.push(at - start);
-    await new Promise((r) => child.on('close', r));
-  }
-  server.close();
-  rmSync(home, { recursive: true, force: true });
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return {
+    args: [join(root, 'dist/bin/kimi-ts.cjs'), '--config-file', config, '--print', '-p', 'hi'],
+    env: { KIMI_TS_HOME: home },
+  };
 }
 
-async function bareNodeMs() {
-  const times = [];
-  for (let i = 0; i < 7; i++) {
-    const start = performance.now();
-    await new Promise((r) => spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' }).on('close', r));
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+/**
+ * The floor under the print-mode number: the official openai SDK alone, bundled the same way, making
+ * one streaming request as soon as it can (no config, session, tools or agent loop).
+ */
+async function sdkAloneRun(baseUrl, dir) {
+  const { build } = await import('esbuild');
+  const outfile = join(dir, 'sdk-alone.cjs');
+  await build({
+    stdin: {
+      contents: `const OpenAI = require('openai').default;
+new OpenAI({ baseURL: process.env.BENCH_BASE_URL, apiKey: 'k', maxRetries: 0 }).chat.completions
+  .create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true })
+  .catch(() => {});`,
+      resolveDir: root,
+    },
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'warning',
+  });
+  return { args: [outfile], env: { BENCH_BASE_URL: baseUrl } };
 }
 
 export default async function soulBench() {
@@ -131,8 +163,10 @@ export default async function soulBench() {
     ok: resume.ms <= 1000,
   });
 
-  const bare = await bareNodeMs();
-  const first = await firstRequestMs();
+  const {
+    bare,
+    first: [first, sdkAlone],
+  } = await startupTimes([printModeRun, sdkAloneRun]);
   rows.push({
     name: 'print mode: process start to first model request',
     value: first,
@@ -140,6 +174,12 @@ export default async function soulBench() {
     ratio: first / bare,
     target: '≤ 2× bare node',
     ok: first / bare <= 2,
+  });
+  rows.push({
+    name: 'the same for the openai SDK alone (bundled, one request, nothing else)',
+    value: sdkAlone,
+    unit: `ms (bare node ${bare.toFixed(0)} ms)`,
+    ratio: sdkAlone / bare,
   });
   return rows;
 }
