@@ -19,8 +19,10 @@ import { bridgeApprovalsToWire } from '../toolset/approval-wire-bridge.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { Notification } from '../wire/events.js';
 import { wireEvent } from '../wire/events.js';
+import type { WireMessage } from '../wire/message.js';
 import { appendWireMessages } from '../wire/wire-file.js';
 import type { ExtensionHost } from './extension.js';
+import { OutOfTurnHub } from './out-of-turn-hub.js';
 
 /** A turn is already running in this session. */
 export class TurnInProgressError extends Error {
@@ -55,6 +57,7 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
   private planHandlers: { isActive(): boolean; set(enabled: boolean): Promise<void> } | null = null;
   private busy = false;
   private closed = false;
+  readonly outOfTurn = new OutOfTurnHub();
 
   constructor(readonly parts: AgentSessionParts) {}
 
@@ -208,6 +211,10 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
       reason: 'External tools are not supported by this session.',
     })),
   });
+
+  onOutOfTurn(listener: (message: WireMessage) => void): () => void {
+    return this.outOfTurn.listen(listener);
+  }
 
   setWireHookSubscriptions(subscriptions: readonly WireHookSubscription[], askClient: AskClient): void {
     this.parts.hooks.setWireSubscriptions(subscriptions, askClient);

@@ -9,6 +9,7 @@ import type { Approval } from '../toolset/approval.js';
 import type { ToolDependencyTable } from '../toolset/dependencies.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { AgentSpec } from './agent-spec.js';
+import type { OutOfTurnHub } from './out-of-turn-hub.js';
 
 /** What an extension can plug into the session it is set up in. */
 export interface ExtensionHost {
@@ -23,6 +24,8 @@ export interface ExtensionHost {
   setPlanModeHandlers(handlers: { isActive(): boolean; set(enabled: boolean): Promise<void> }): void;
   /** Background tasks print mode waits for. */
   setBackgroundWork(work: import('../soul/agent-session.js').BackgroundWork): void;
+  /** The session's channel for requests raised between turns (`AgentSession.onOutOfTurn`). */
+  readonly outOfTurn: OutOfTurnHub;
   /** How wire clients' own tools get registered (`AgentSession.registerExternalTools`). */
   setExternalToolRegistrar(registrar: AgentSession['registerExternalTools']): void;
 }

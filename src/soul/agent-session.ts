@@ -1,5 +1,6 @@
 import type { AskClient, HookEvent, WireHookSubscription } from '../hooks/index.js';
 import type { JSONSchema } from '../kosong/tool.js';
+import type { WireMessage } from '../wire/message.js';
 import type { UILoop } from './run-soul.js';
 import type { UserInput } from './steer-queue.js';
 import type { TurnOutcome } from './turn-outcome.js';
@@ -82,6 +83,12 @@ export interface AgentSession {
   readonly backgroundWork?: BackgroundWork | undefined;
   /** Runs a turn the user did not type (no UserPromptSubmit hook), e.g. to process background results. */
   runSyntheticTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome>;
+  /**
+   * Listens for what happens between turns: a background agent's ApprovalRequest (answered like one
+   * raised in a turn) and the ApprovalResponse that settled it. With nobody listening such a request
+   * waits, still pending, for the next turn. Returns the function that stops listening.
+   */
+  onOutOfTurn(listener: (message: WireMessage) => void): () => void;
   /** Stops background work, closes files and MCP clients. */
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
 import { CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
 
@@ -46,5 +47,43 @@ describe('interactive shell (line mode)', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Understood, keeping the build folder.');
     expect(JSON.stringify(server.requests[1]?.body)).toContain('keep the build folder please');
+  });
+
+  it('asks at once when a background agent needs approval while the shell waits for input', async () => {
+    const scenario = await backgroundAgentScenario();
+    try {
+      const child = scenario.sandbox.spawn([]);
+      let stdout = '';
+      const seen = new Map<string, () => void>();
+      const waitForOutput = (text: string) =>
+        new Promise<void>((resolve) => {
+          if (stdout.includes(text)) resolve();
+          else seen.set(text, resolve);
+        });
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        for (const [text, resolve] of seen) if (stdout.includes(text)) resolve();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+
+      child.stdin!.write('start it\n');
+      await waitForOutput('Started it.');
+      scenario.releaseWorker();
+      await waitForOutput('approve? ');
+      expect(stdout).toContain('Background agent (coder: Background command) asks:');
+      expect(stdout).toContain(`Run command \`${BACKGROUND_COMMAND}\``);
+      child.stdin!.write('y\n');
+
+      scenario.pushWaitForTask();
+      child.stdin!.write('how did it go?\n');
+      await waitForOutput('Read it.');
+      child.stdin!.end('/exit\n');
+      expect(await exited).toBe(0);
+      const taskOutput = JSON.stringify(scenario.root.requests.at(-1)?.body);
+      expect(taskOutput).toContain('status: completed');
+      expect(taskOutput).toContain('Report: ran the command.');
+    } finally {
+      await scenario.close();
+    }
   });
 });

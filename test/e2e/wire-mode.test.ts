@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
 import { gate } from '../support/loopback-server.js';
 import { CliSandbox, collect } from '../support/run-cli.js';
 import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
@@ -207,5 +208,49 @@ describe('approval scope over the wire', () => {
     expect(second.messages.filter((m) => m.method === 'request')).toHaveLength(1);
     second.child.stdin!.end();
     await collect(second.child);
+  });
+});
+
+describe('a background agent between turns', () => {
+  it('asks the wire client for approval while no prompt runs, and its report reaches a later turn', async () => {
+    const scenario = await backgroundAgentScenario();
+    try {
+      const client = new WireClient(scenario.sandbox.spawn(['--wire']));
+      await client.request('initialize', { protocol_version: '1.10' });
+      expect((await client.request('prompt', { user_input: 'start it' })).result).toEqual({
+        status: 'finished',
+      });
+      scenario.releaseWorker();
+
+      // No prompt is running: the approval still reaches the client.
+      const ask = await client.waitFor((m) => m.method === 'request');
+      const payload = (ask.params as { payload: Record<string, unknown> }).payload;
+      expect(payload).toMatchObject({ source_kind: 'background_agent', subagent_type: 'coder' });
+      expect(String(payload.description)).toContain(BACKGROUND_COMMAND);
+      client.send({ jsonrpc: '2.0', id: ask.id, result: { request_id: payload.id, response: 'approve' } });
+      const answered = await client.waitFor((m) => {
+        const envelope = m.params as { type?: string; payload?: { request_id?: string } } | undefined;
+        return (
+          m.method === 'event' &&
+          envelope?.type === 'ApprovalResponse' &&
+          envelope.payload?.request_id === payload.id
+        );
+      });
+      expect((answered.params as { payload: unknown }).payload).toMatchObject({ response: 'approve' });
+
+      // The subagent ran the command and reported: a next turn waits for its task and reads the report.
+      scenario.pushWaitForTask();
+      expect((await client.request('prompt', { user_input: 'how did it go?' })).result).toEqual({
+        status: 'finished',
+      });
+      expect(JSON.stringify(scenario.worker.requests[2]?.body)).toContain('from-the-background');
+      const taskOutput = JSON.stringify(scenario.root.requests.at(-1)?.body);
+      expect(taskOutput).toContain('status: completed');
+      expect(taskOutput).toContain('Report: ran the command.');
+      client.child.stdin!.end();
+      expect((await collect(client.child)).code).toBe(0);
+    } finally {
+      await scenario.close();
+    }
   });
 });

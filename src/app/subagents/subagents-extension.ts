@@ -15,7 +15,7 @@ export function subagentsExtension(): Extension {
     name: 'subagents',
     async setup(context) {
       const { session, deps, host } = context;
-      const rootWires = new RootWireTracker();
+      const rootWires = new RootWireTracker(host.outOfTurn);
       host.addBeforeFirstStep(async () => rootWires.turnStarted());
       deps.subagents = new SessionSubagentRunner({
         session,

@@ -1,6 +1,9 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 
+/** What `nextPrompt` resolves with when `wake()` ended its wait before a line came. */
+export const WOKEN = Symbol('woken');
+
 /**
  * Lines typed by the user, as a queue both the prompt loop and approval questions read from. On a
  * terminal it shows a prompt; on a pipe it just reads lines. `next()` resolves with null at end of
@@ -9,7 +12,8 @@ import type { Readable, Writable } from 'node:stream';
 export class LineReader {
   private readonly rl: Interface;
   private readonly lines: string[] = [];
-  private waiter: ((line: string | null) => void) | null = null;
+  private waiter: ((line: string | null | typeof WOKEN) => void) | null = null;
+  private wakeable = false;
   private ended = false;
 
   constructor(
@@ -30,6 +34,24 @@ export class LineReader {
 
   /** The next line, after showing `prompt` (terminal only); null once input has ended. */
   next(prompt = ''): Promise<string | null> {
+    return this.read(prompt, false) as Promise<string | null>;
+  }
+
+  /** Like `next`, but `wake()` ends the wait early with WOKEN (the typed line then goes to the next read). */
+  nextPrompt(prompt: string): Promise<string | null | typeof WOKEN> {
+    return this.read(prompt, true);
+  }
+
+  /** Ends a `nextPrompt` wait with WOKEN; false when nothing waits that way. */
+  wake(): boolean {
+    if (!this.waiter || !this.wakeable) return false;
+    const resolve = this.waiter;
+    this.waiter = null;
+    resolve(WOKEN);
+    return true;
+  }
+
+  private read(prompt: string, wakeable: boolean): Promise<string | null | typeof WOKEN> {
     if (prompt && this.isTerminal) {
       this.rl.setPrompt(prompt);
       this.rl.prompt();
@@ -41,6 +63,7 @@ export class LineReader {
     if (this.ended) return Promise.resolve(null);
     return new Promise((resolve) => {
       this.waiter = resolve;
+      this.wakeable = wakeable;
     });
   }
 

@@ -4,7 +4,7 @@ import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
-import { LineReader } from './line-reader.js';
+import { LineReader, WOKEN } from './line-reader.js';
 import { ShellRenderer } from './shell-renderer.js';
 
 export interface ShellOptions {
@@ -41,11 +41,24 @@ export async function runShell(options: ShellOptions): Promise<number> {
   if (!session.hasLLM) write(`${session.llmNotSetMessage}\n`);
   write('Type a request, /help for commands, /exit to leave.\n');
 
+  // A background agent may ask for approval while the shell waits for the next request: ask at once.
+  const betweenTurns: ApprovalRequest[] = [];
+  const stopListening = session.onOutOfTurn((message) => {
+    if (message.type !== 'ApprovalRequest' || !message.isPending) return;
+    betweenTurns.push(message);
+    reader.wake();
+  });
   try {
     let pending = options.initialPrompt;
     for (;;) {
-      const line = pending ?? (await reader.next(PROMPT));
+      for (let request = betweenTurns.shift(); request; request = betweenTurns.shift()) {
+        if (!request.isPending) continue;
+        write('\n');
+        await askApproval(request, reader, write);
+      }
+      const line = pending ?? (await reader.nextPrompt(PROMPT));
       pending = undefined;
+      if (line === WOKEN) continue;
       if (line === null) break;
       const text = line.trim();
       if (!text) continue;
@@ -56,6 +69,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
       cancelTurn = null;
     }
   } finally {
+    stopListening();
     reader.close();
   }
   return 0;
@@ -104,7 +118,11 @@ async function askApproval(
   reader: LineReader,
   write: (text: string) => void,
 ): Promise<void> {
-  const { action, description } = request.payload;
+  const { action, description, source_kind, subagent_type, source_description } = request.payload;
+  if (source_kind === 'background_agent') {
+    const what = source_description ? `: ${source_description}` : '';
+    write(`Background agent (${subagent_type ?? 'subagent'}${what}) asks:\n`);
+  }
   write(`Allow ${action}? ${description}\n  [y] yes  [a] yes, for this session  [n] no  (or type why not)\n`);
   const answer = (await reader.next('approve? ')) ?? 'n';
   const choice = answer.trim().toLowerCase();

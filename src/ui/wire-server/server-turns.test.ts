@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { RootWireTracker } from '../../app/subagents/root-wire-tracker.js';
 import { APIStatusError } from '../../kosong/errors.js';
 import type { ToolReturnValue } from '../../kosong/tool.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from '../../soul/errors.js';
@@ -393,5 +394,51 @@ describe('EOF during a turn', () => {
     });
     // The prompt's own answer still went out.
     expect(client.messages.at(-1)).toMatchObject({ result: { status: 'cancelled' } });
+  });
+});
+
+describe('between turns', () => {
+  test("a background agent's approval reaches an initialized client, then how it was settled", async () => {
+    const tracker = new RootWireTracker(session.outOfTurn);
+    const early = approval('bg-early', 'background_agent');
+    tracker.deliver(early); // nobody listens yet: held
+    expect(early.isPending).toBe(true);
+
+    const initialized = await client.request('initialize', { protocol_version: '1.10' });
+    const sent = await client.waitForRequest('ApprovalRequest');
+    expect(sent).toMatchObject({ id: 'bg-early', params: { payload: { source_kind: 'background_agent' } } });
+    // The held request follows the initialize answer.
+    expect(client.messages.indexOf(initialized)).toBeLessThan(client.messages.indexOf(sent));
+
+    client.respond('bg-early', { request_id: 'bg-early', response: 'approve', feedback: 'go ahead' });
+    expect(await early.wait()).toEqual({ response: 'approve', feedback: 'go ahead' });
+    expect(envelopeOf(await client.waitForEvent('ApprovalResponse')).payload).toEqual({
+      request_id: 'bg-early',
+      response: 'approve',
+      feedback: 'go ahead',
+    });
+
+    // Once listening, a later request goes out at once; one settled elsewhere is reported too.
+    const late = approval('bg-late', 'background_agent');
+    tracker.deliver(late);
+    await client.waitFor((m) => m.id === 'bg-late');
+    late.cancel('The background agent ended.');
+    await client.waitFor((m) => m.method === 'event' && envelopeOf(m).payload.request_id === 'bg-late');
+    expect(client.events().at(-1)).toEqual({
+      type: 'ApprovalResponse',
+      payload: { request_id: 'bg-late', response: 'reject', feedback: '' },
+    });
+  });
+
+  test('a client that never initializes is not sent requests between turns', async () => {
+    const tracker = new RootWireTracker(session.outOfTurn);
+    const request = approval('bg-held', 'background_agent');
+    tracker.deliver(request);
+    session.script = async () => {
+      wireSend(text('hello'));
+    };
+    expect((await client.request('prompt', { user_input: 'x' })).result).toEqual({ status: 'finished' });
+    expect(client.messages.some((m) => m.method === 'request')).toBe(false);
+    expect(request.isPending).toBe(true);
   });
 });

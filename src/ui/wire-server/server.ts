@@ -76,6 +76,7 @@ class WireServer {
   private activity: Activity | null = null;
   private closed = false;
   private stopReading: (exitCode: number) => void = () => {};
+  private stopOutOfTurn: (() => void) | null = null;
 
   constructor(private readonly options: WireServerOptions) {
     this.session = options.session;
@@ -137,6 +138,7 @@ class WireServer {
 
   private async shutdown(): Promise<void> {
     this.closed = true;
+    this.stopOutOfTurn?.();
     // Settle what waits for the client first, so a tool sees "wire closed" rather than a cancel.
     this.pending.close('wire_closed');
     this.activity?.controller.abort(new RunCancelled('The wire client disconnected.'));
@@ -170,6 +172,10 @@ class WireServer {
     try {
       const result = await this.runMethod(request);
       this.writer.write(successLine(request.id, result));
+      // After its answer, an initialized client also hears what happens between turns (a background
+      // agent's approval), starting with any such request still waiting.
+      if (request.method === 'initialize' && !this.closed)
+        this.stopOutOfTurn ??= this.session.onOutOfTurn((message) => this.forward([message]));
     } catch (error) {
       const answer =
         error instanceof MethodError

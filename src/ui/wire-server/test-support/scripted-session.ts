@@ -1,9 +1,11 @@
+import { OutOfTurnHub } from '../../../app/out-of-turn-hub.js';
 import type { AskClient, HookEvent, WireHookSubscription } from '../../../hooks/index.js';
 import type { AgentSession, ExternalToolSpec, SlashCommandInfo } from '../../../soul/agent-session.js';
 import { runSoul, type UILoop } from '../../../soul/run-soul.js';
 import type { UserInput } from '../../../soul/steer-queue.js';
 import type { TurnOutcome } from '../../../soul/turn-outcome.js';
 import { wireEvent } from '../../../wire/events.js';
+import type { WireMessage } from '../../../wire/message.js';
 import { appendWireMessages } from '../../../wire/wire-file.js';
 
 /** What a scripted turn gets: its input, the cancel signal, and the steers the client sends. */
@@ -39,6 +41,8 @@ export class ScriptedSession implements AgentSession {
   hookSubscriptions: readonly WireHookSubscription[] = [];
   askClient: AskClient | null = null;
   hookCounts: Partial<Record<HookEvent, number>> = { PreToolUse: 2, Stop: 1 };
+  /** Publish here to play a background agent raising a request between turns. */
+  readonly outOfTurn = new OutOfTurnHub();
   private busy = false;
   private plan = false;
   private steerWaiters: ((input: UserInput) => void)[] = [];
@@ -48,6 +52,10 @@ export class ScriptedSession implements AgentSession {
     readonly workDir: string,
     readonly wireFile: string,
   ) {}
+
+  onOutOfTurn(listener: (message: WireMessage) => void): () => void {
+    return this.outOfTurn.listen(listener);
+  }
 
   get isBusy(): boolean {
     return this.busy;
