@@ -75,7 +75,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const resolved = resolveModel(config, { modelAlias: options.modelAlias, env, home });
 
   const session = await pickSession(options);
-  const [, state, spec, context, projectApprovals] = await Promise.all([
+  const [recorded, stateRead, specRead, restored, approvalsRead] = await Promise.allSettled([
     recordLastSession(home, session.workDir, session.id),
     readSessionState(session.stateFile),
     specLoading,
@@ -83,171 +83,194 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     // Approvals the user chose to keep for this project live in kimi-ts's folder, never in the repository.
     ProjectApprovals.load(join(home, 'projects', workDirKey(session.workDir), 'approvals.json')),
   ]);
-  let systemPrompt = context.systemPrompt;
-  if (systemPrompt === null) {
-    systemPrompt = await renderSystemPrompt(
-      spec.systemPromptPath,
-      { workDir: session.workDir, additionalDirs: state.additional_dirs, env },
-      spec.systemPromptArgs,
-    );
-    await context.writeSystemPrompt(systemPrompt);
-  }
-
-  const approval = new Approval({
-    projectApprovals,
-    onPersistError: (error) =>
-      process.stderr.write(`Could not save the project approval: ${(error as Error).message}\n`),
-    state: state.approval,
-    onChange: (approvalState) => {
-      void updateSessionState(session.stateFile, (s) => ({
-        ...s,
-        approval: { ...s.approval, ...approvalState },
-      }));
-    },
-  });
-  if (options.yolo || config.default_yolo) approval.setYolo(true);
-  if (options.afk) approval.setAfk(true);
-  if (options.runtimeAfk) approval.setRuntimeAfk(true);
-
-  const hooks = createHookEngine({
-    hooks: parseHookConfigs(config.hooks),
-    sessionId: session.id,
-    workDir: session.workDir,
-    onEvent: (event) => currentWire()?.send(event),
-  });
-
-  const provider =
-    resolved.status === 'ready' ? await buildProvider(resolved, config, options, session.id) : null;
-  const capabilities = new Set<string>(resolved.status === 'ready' ? resolved.capabilities : []);
-  const llm: SoulLLM | null = provider
-    ? { provider, maxContextSize: resolved.status === 'ready' ? resolved.maxContextSize : 0, capabilities }
-    : null;
-
-  const toolset = new KimiToolset({ approval, hooks });
-  const denwaRenji = new DenwaRenji();
-  const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
-  const sessionStore = createSessionStore(session, state.todos);
-  const deps: ToolDependencyTable = {
-    workDir: session.workDir,
-    descriptionVars: { ...env, KIMI_WORK_DIR: session.workDir },
-    additionalDirs,
-    session: sessionStore,
-    modelCapabilities: capabilities,
-    webServices: {
-      search: serviceOf(config.services?.moonshot_search),
-      fetch: serviceOf(config.services?.moonshot_fetch),
-    },
-    backgroundConfig: {
-      maxRunningTasks: config.background.max_running_tasks,
-      keepAliveOnExit: config.background.keep_alive_on_exit,
-      agentTaskTimeoutS: config.background.agent_task_timeout_s,
-      killGracePeriodMs: config.background.kill_grace_period_ms,
-      notificationTailLines: config.background.notification_tail_lines,
-      notificationTailChars: config.background.notification_tail_chars,
-    },
-    role: 'root',
-    denwaRenji,
-    processEnv: env,
-  };
-
-  const loopControl: LoopControl = {
-    maxStepsPerTurn: options.maxStepsPerTurn ?? config.loop_control.max_steps_per_turn,
-    maxRetriesPerStep: options.maxRetriesPerStep ?? config.loop_control.max_retries_per_step,
-    reservedContextSize: config.loop_control.reserved_context_size,
-    compactionTriggerRatio: config.loop_control.compaction_trigger_ratio,
-  };
-
-  const impl = new AgentSessionImpl({
-    session,
-    config,
-    context,
-    toolset,
-    approval,
-    hooks,
-    env,
-    llmNotSetMessage: resolved.status === 'ready' ? '' : resolved.message,
-  });
-
-  if (!config.skip_afk_prompt_injection) impl.addInjection(new AfkReminder(() => approval.afk));
-
-  // Extensions contribute dependencies, injections, notification sources and shutdown work.
-  const extensionContext = {
-    session,
-    config,
-    deps,
-    toolset,
-    approval,
-    hooks,
-    env,
-    home,
-    agentSpec: spec,
-    host: impl,
-    state,
-    llm,
-    loopControl,
-    llmForAlias: async (alias: string): Promise<SoulLLM | null> => {
-      const other = resolveModel(config, { modelAlias: alias, env, home });
-      if (other.status !== 'ready') return null;
-      return {
-        provider: await buildProvider(other, config, options, session.id),
-        maxContextSize: other.maxContextSize,
-        capabilities: new Set<string>(other.capabilities),
-      };
-    },
-  };
-  for (const extension of options.extensions ?? []) await extension.setup(extensionContext);
-
-  const loadedTools = await toolset.loadTools(spec.tools, deps, {
-    baseDir: dirname(spec.file),
-    builtinModules: BUILTIN_TOOL_MODULES,
-  });
-  impl.skippedTools = loadedTools.skipped.map((s) => s.spec);
-  for (const extension of options.extensions ?? []) await extension.afterToolsLoaded?.(extensionContext);
-
-  const slashCommands = new SlashCommandRegistry();
-  const soul = new Soul({
-    llm,
-    llmNotSetMessage: resolved.status === 'ready' ? undefined : resolved.message,
-    context,
-    toolset,
-    systemPrompt,
-    loopControl,
-    hooks,
-    denwaRenji,
-    isRoot: true,
-    injections: impl.injections,
-    notifications: impl.llmNotifications,
-    planMode: () => impl.planMode,
-    hasDMailTool: toolset.find('SendDMail') !== undefined,
-    slashCommands,
-    beforeFirstStep: (signal) => impl.beforeFirstStep(signal),
-    autoTitle: async (title) => {
-      if (impl.title) return;
-      impl.title = title;
-      await updateSessionState(session.stateFile, (s) =>
-        s.custom_title ? s : { ...s, custom_title: title, title_generated: true },
+  const anyFailed = [recorded, stateRead, specRead, approvalsRead].some((o) => o.status === 'rejected');
+  // The context keeps its file open: close it before an error of the others goes up.
+  if (anyFailed && restored.status === 'fulfilled') await restored.value.close().catch(() => undefined);
+  settledValue(recorded);
+  const state = settledValue(stateRead);
+  const spec = settledValue(specRead);
+  const context = settledValue(restored);
+  const projectApprovals = settledValue(approvalsRead);
+  let built: AgentSessionImpl | undefined;
+  try {
+    let systemPrompt = context.systemPrompt;
+    if (systemPrompt === null) {
+      systemPrompt = await renderSystemPrompt(
+        spec.systemPromptPath,
+        { workDir: session.workDir, additionalDirs: state.additional_dirs, env },
+        spec.systemPromptArgs,
       );
-    },
-  });
-  for (const command of builtinSlashCommands({
-    setYolo: (enabled) => approval.setYolo(enabled),
-    isYolo: () => approval.yolo,
-    setAfk: (enabled) => approval.setAfk(enabled),
-    isAfk: () => approval.afk,
-    title: () => impl.title,
-    setTitle: async (title) => {
-      impl.title = title;
-      await updateSessionState(session.stateFile, (s) => ({ ...s, custom_title: title }));
-    },
-    setPlanMode: (enabled) => impl.setPlanMode(enabled),
-    isPlanMode: () => impl.planMode,
-    systemPrompt,
-  })) {
-    slashCommands.add(command);
+      await context.writeSystemPrompt(systemPrompt);
+    }
+
+    const approval = new Approval({
+      projectApprovals,
+      onPersistError: (error) =>
+        process.stderr.write(`Could not save the project approval: ${(error as Error).message}\n`),
+      state: state.approval,
+      onChange: (approvalState) => {
+        void updateSessionState(session.stateFile, (s) => ({
+          ...s,
+          approval: { ...s.approval, ...approvalState },
+        }));
+      },
+    });
+    if (options.yolo || config.default_yolo) approval.setYolo(true);
+    if (options.afk) approval.setAfk(true);
+    if (options.runtimeAfk) approval.setRuntimeAfk(true);
+
+    const hooks = createHookEngine({
+      hooks: parseHookConfigs(config.hooks),
+      sessionId: session.id,
+      workDir: session.workDir,
+      onEvent: (event) => currentWire()?.send(event),
+    });
+
+    const provider =
+      resolved.status === 'ready' ? await buildProvider(resolved, config, options, session.id) : null;
+    const capabilities = new Set<string>(resolved.status === 'ready' ? resolved.capabilities : []);
+    const llm: SoulLLM | null = provider
+      ? { provider, maxContextSize: resolved.status === 'ready' ? resolved.maxContextSize : 0, capabilities }
+      : null;
+
+    const toolset = new KimiToolset({ approval, hooks });
+    const denwaRenji = new DenwaRenji();
+    const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
+    const sessionStore = createSessionStore(session, state.todos);
+    const deps: ToolDependencyTable = {
+      workDir: session.workDir,
+      descriptionVars: { ...env, KIMI_WORK_DIR: session.workDir },
+      additionalDirs,
+      session: sessionStore,
+      modelCapabilities: capabilities,
+      webServices: {
+        search: serviceOf(config.services?.moonshot_search),
+        fetch: serviceOf(config.services?.moonshot_fetch),
+      },
+      backgroundConfig: {
+        maxRunningTasks: config.background.max_running_tasks,
+        keepAliveOnExit: config.background.keep_alive_on_exit,
+        agentTaskTimeoutS: config.background.agent_task_timeout_s,
+        killGracePeriodMs: config.background.kill_grace_period_ms,
+        notificationTailLines: config.background.notification_tail_lines,
+        notificationTailChars: config.background.notification_tail_chars,
+      },
+      role: 'root',
+      denwaRenji,
+      processEnv: env,
+    };
+
+    const loopControl: LoopControl = {
+      maxStepsPerTurn: options.maxStepsPerTurn ?? config.loop_control.max_steps_per_turn,
+      maxRetriesPerStep: options.maxRetriesPerStep ?? config.loop_control.max_retries_per_step,
+      reservedContextSize: config.loop_control.reserved_context_size,
+      compactionTriggerRatio: config.loop_control.compaction_trigger_ratio,
+    };
+
+    const impl = new AgentSessionImpl({
+      session,
+      config,
+      context,
+      toolset,
+      approval,
+      hooks,
+      env,
+      llmNotSetMessage: resolved.status === 'ready' ? '' : resolved.message,
+    });
+
+    built = impl;
+
+    if (!config.skip_afk_prompt_injection) impl.addInjection(new AfkReminder(() => approval.afk));
+
+    // Extensions contribute dependencies, injections, notification sources and shutdown work.
+    const extensionContext = {
+      session,
+      config,
+      deps,
+      toolset,
+      approval,
+      hooks,
+      env,
+      home,
+      agentSpec: spec,
+      host: impl,
+      state,
+      llm,
+      loopControl,
+      llmForAlias: async (alias: string): Promise<SoulLLM | null> => {
+        const other = resolveModel(config, { modelAlias: alias, env, home });
+        if (other.status !== 'ready') return null;
+        return {
+          provider: await buildProvider(other, config, options, session.id),
+          maxContextSize: other.maxContextSize,
+          capabilities: new Set<string>(other.capabilities),
+        };
+      },
+    };
+    for (const extension of options.extensions ?? []) await extension.setup(extensionContext);
+
+    const loadedTools = await toolset.loadTools(spec.tools, deps, {
+      baseDir: dirname(spec.file),
+      builtinModules: BUILTIN_TOOL_MODULES,
+    });
+    impl.skippedTools = loadedTools.skipped.map((s) => s.spec);
+    for (const extension of options.extensions ?? []) await extension.afterToolsLoaded?.(extensionContext);
+
+    const slashCommands = new SlashCommandRegistry();
+    const soul = new Soul({
+      llm,
+      llmNotSetMessage: resolved.status === 'ready' ? undefined : resolved.message,
+      context,
+      toolset,
+      systemPrompt,
+      loopControl,
+      hooks,
+      denwaRenji,
+      isRoot: true,
+      injections: impl.injections,
+      notifications: impl.llmNotifications,
+      planMode: () => impl.planMode,
+      hasDMailTool: toolset.find('SendDMail') !== undefined,
+      slashCommands,
+      beforeFirstStep: (signal) => impl.beforeFirstStep(signal),
+      autoTitle: async (title) => {
+        if (impl.title) return;
+        impl.title = title;
+        await updateSessionState(session.stateFile, (s) =>
+          s.custom_title ? s : { ...s, custom_title: title, title_generated: true },
+        );
+      },
+    });
+    for (const command of builtinSlashCommands({
+      setYolo: (enabled) => approval.setYolo(enabled),
+      isYolo: () => approval.yolo,
+      setAfk: (enabled) => approval.setAfk(enabled),
+      isAfk: () => approval.afk,
+      title: () => impl.title,
+      setTitle: async (title) => {
+        impl.title = title;
+        await updateSessionState(session.stateFile, (s) => ({ ...s, custom_title: title }));
+      },
+      setPlanMode: (enabled) => impl.setPlanMode(enabled),
+      isPlanMode: () => impl.planMode,
+      systemPrompt,
+    })) {
+      slashCommands.add(command);
+    }
+    impl.attachSoul(soul, slashCommands);
+    impl.title = state.custom_title;
+    return impl;
+  } catch (error) {
+    // A session that failed half-way leaves nothing open: files, background work, MCP clients.
+    await (built ? built.close() : context.close()).catch(() => undefined);
+    throw error;
   }
-  impl.attachSoul(soul, slashCommands);
-  impl.title = state.custom_title;
-  return impl;
+}
+
+/** The value of a settled promise, or its error thrown. */
+function settledValue<T>(outcome: PromiseSettledResult<T>): T {
+  if (outcome.status === 'rejected') throw outcome.reason;
+  return outcome.value;
 }
 
 /** Adds `--add-dir` folders (existing, outside the work dir) to the session's list and saves it. */

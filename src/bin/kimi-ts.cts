@@ -10,7 +10,7 @@
 // that went as far as a turn (the CLI says so through RUN_COMPLETED), so it holds the code such a
 // run compiles; the caches of other builds are removed then. `KIMI_TS_NO_CODE_CACHE=1` turns it off,
 // `KIMI_TS_DEBUG_CODE_CACHE=1` says on stderr whether it was used. Without a bundle (a build from
-// `tsc` alone), the unbundled `dist/cli.js` runs instead.
+// `tsc` alone), and with `--debug`, the unbundled `dist/cli.js` runs instead.
 import {
   existsSync,
   mkdirSync,
@@ -93,5 +93,11 @@ function runBundle(): void {
   run(module.exports, createRequire(bundleFile), module, bundleFile, __dirname);
 }
 
-if (existsSync(bundleFile)) runBundle();
-else void import(pathToFileURL(join(__dirname, '..', 'cli.js')).href);
+// `--debug` prints stack traces of fatal errors: run the unbundled modules then, with source maps, so
+// the traces name the TypeScript files and lines.
+const debug = process.argv.includes('--debug');
+if (existsSync(bundleFile) && !debug) runBundle();
+else {
+  if (debug) process.setSourceMapsEnabled(true);
+  void import(pathToFileURL(join(__dirname, '..', 'cli.js')).href);
+}
