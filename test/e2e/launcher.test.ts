@@ -64,3 +64,22 @@ describe('the kimi-ts launcher and its code cache', () => {
     await expect(readdir(join(sandbox.home, 'cache'))).rejects.toThrow(/ENOENT/);
   });
 });
+
+describe('--debug', () => {
+  it('runs the unbundled CLI so a fatal error shows a stack trace in the TypeScript sources', async () => {
+    server = await ScriptedLLMServer.start([]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const agentFile = join(sandbox.root, 'agent.yaml');
+    await writeFile(join(sandbox.root, 'system.md'), 'You help.');
+    await writeFile(
+      agentFile,
+      'version: 1\nagent:\n  name: broken\n  system_prompt_path: ./system.md\n  tools:\n    - "./nowhere.mjs:Nothing"\n',
+    );
+    const plain = await sandbox.run(['--print', '-p', 'hi', '--agent-file', agentFile]);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('Run with --debug for the full traceback.');
+    const debug = await sandbox.run(['--print', '-p', 'hi', '--agent-file', agentFile, '--debug']);
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toMatch(/at .*src\/toolset\/tool-loader\.ts:\d+/);
+  });
+});
