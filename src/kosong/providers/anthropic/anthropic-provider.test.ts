@@ -10,6 +10,7 @@ import {
   messageStart,
   messageStop,
   ping,
+  redactedThinkingBlock,
   slices,
   sseResponder,
   textBlock,
@@ -252,6 +253,42 @@ describe('AnthropicProvider streaming', () => {
           { type: 'text', text: 'also check docs', cache_control: { type: 'ephemeral' } },
         ],
       },
+    ]);
+  });
+
+  it('keeps redacted thinking and sends it back unchanged with its tool call', async () => {
+    server.enqueue(
+      sseResponder([
+        messageStart('msg_redacted'),
+        ...redactedThinkingBlock(0, 'EncryptedReasoning+/=='),
+        ...thinkingBlock(1, [''], 'sig-after'),
+        ...toolUseBlock(2, 'tu1', 'Glob', ['{"pattern":', '"*.md"}']),
+        messageDelta('tool_use', 5),
+        messageStop(),
+      ]),
+      sseResponder([
+        messageStart('msg_next'),
+        ...textBlock(0, ['ok']),
+        messageDelta('end_turn', 1),
+        messageStop(),
+      ]),
+    );
+    const first = await generate(provider({ thinkingEffort: 'high' }), 'sys', [], [user('find docs')]);
+    const redacted = first.message.content[0];
+    expect(redacted).toMatchObject({ type: 'think', think: '' });
+    // A signed block whose text is empty stays an ordinary (signed) thinking block.
+    expect(first.message.content[1]).toEqual({ type: 'think', think: '', encrypted: 'sig-after' });
+
+    const history: Message[] = [
+      user('find docs'),
+      first.message,
+      { role: 'tool', tool_call_id: 'tu1', content: [{ type: 'text', text: 'README.md' }] },
+    ];
+    await collect(provider({ thinkingEffort: 'high' }), history);
+    expect((requestBody(1).messages as { content: unknown }[])[1]?.content).toEqual([
+      { type: 'redacted_thinking', data: 'EncryptedReasoning+/==' },
+      { type: 'thinking', thinking: '', signature: 'sig-after' },
+      { type: 'tool_use', id: 'tu1', name: 'Glob', input: { pattern: '*.md' } },
     ]);
   });
 

@@ -7,6 +7,7 @@ import type {
   ToolUseBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ContentPart, Message, ToolCall } from '../../message.js';
+import { redactedThinkingData } from './redacted-thinking.js';
 
 type MediaBlock = TextBlockParam | ImageBlockParam;
 
@@ -67,8 +68,11 @@ function assistantBlocks(msg: Message): ContentBlockParam[] {
     if (part.type === 'text') {
       if (part.text !== '') blocks.push({ type: 'text', text: part.text });
     } else if (part.type === 'think') {
-      // The API rejects thinking blocks it cannot verify, so only signed ones go back.
-      if (part.encrypted) blocks.push({ type: 'thinking', thinking: part.think, signature: part.encrypted });
+      // The API rejects thinking blocks it cannot verify, so only signed (or redacted) ones go back.
+      const redacted = redactedThinkingData(part.encrypted);
+      if (redacted !== null) blocks.push({ type: 'redacted_thinking', data: redacted });
+      else if (part.encrypted)
+        blocks.push({ type: 'thinking', thinking: part.think, signature: part.encrypted });
     }
     // Media in an assistant turn has no Anthropic form; it is left out.
   }

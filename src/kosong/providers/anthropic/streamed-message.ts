@@ -8,6 +8,7 @@ import type {
 import { APIConnectionError } from '../../errors.js';
 import type { StreamedPart, TokenUsage } from '../../message.js';
 import type { StreamedMessage } from '../../provider.js';
+import { redactedThinkingMarker } from './redacted-thinking.js';
 
 /**
  * One Anthropic answer as kosong parts. Text, thinking and tool-use blocks become text, think and
@@ -103,8 +104,10 @@ class BlockTracker {
         this.toolBlocks.set(event.index, prefilled !== '');
         return { type: 'function', id: block.id, function: { name: block.name, arguments: prefilled } };
       }
+      case 'redacted_thinking':
+        return { type: 'think', think: '', encrypted: redactedThinkingMarker(block.data) };
       default:
-        // Server-side tools and redacted thinking have no kosong counterpart.
+        // Server-side tools have no kosong counterpart.
         return null;
     }
   }

@@ -51,6 +51,13 @@ export function thinkingBlock(index: number, chunks: string[], signature: string
   ];
 }
 
+export function redactedThinkingBlock(index: number, data: string): AnthropicEvent[] {
+  return [
+    ev('content_block_start', { index, content_block: { type: 'redacted_thinking', data } }),
+    ev('content_block_stop', { index }),
+  ];
+}
+
 export function toolUseBlock(index: number, id: string, name: string, argChunks: string[]): AnthropicEvent[] {
   return [
     ev('content_block_start', { index, content_block: { type: 'tool_use', id, name, input: {} } }),
