@@ -1,6 +1,14 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  messageDelta,
+  messageStart,
+  messageStop,
+  sseResponder,
+  textBlock,
+} from '../../src/kosong/providers/anthropic/test-support/anthropic-sse.js';
+import { LoopbackServer } from '../support/loopback-server.js';
 import { CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
 
@@ -81,5 +89,86 @@ describe('--debug', () => {
     const debug = await sandbox.run(['--print', '-p', 'hi', '--agent-file', agentFile, '--debug']);
     expect(debug.code).toBe(1);
     expect(debug.stderr).toMatch(/at .*src\/toolset\/tool-loader\.ts:\d+/);
+  });
+});
+
+describe('kimi-ts mcp through the bundled CLI', () => {
+  it('adds a stdio server, lists it and connects to it (the MCP SDK loads from node_modules)', async () => {
+    server = await ScriptedLLMServer.start([]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const everything = join(
+      import.meta.dirname,
+      '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    const added = await sandbox.run(
+      ['mcp', 'add', 'everything', '--', process.execPath, everything, 'stdio'],
+      {
+        bare: true,
+      },
+    );
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('Added MCP server "everything"');
+    const listed = await sandbox.run(['mcp', 'list'], { bare: true });
+    expect(listed.stdout).toContain('everything');
+    const tested = await sandbox.run(['mcp', 'test', 'everything'], { bare: true });
+    expect(tested.code).toBe(0);
+    expect(tested.stdout).toMatch(/Connected to "everything": \d+ tools\./);
+    expect(tested.stdout).toContain('  - echo: ');
+  });
+});
+
+describe('optional packages outside the bundle', () => {
+  it('runs a turn on the Anthropic provider, whose SDK loads from node_modules', async () => {
+    const anthropic = await LoopbackServer.start();
+    try {
+      anthropic.enqueue(
+        sseResponder([
+          messageStart('msg_e2e'),
+          ...textBlock(0, ['Hello from ', 'Claude.']),
+          messageDelta('end_turn', 4),
+          messageStop(),
+        ]),
+      );
+      server = await ScriptedLLMServer.start([]);
+      sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+      const config = JSON.stringify({
+        default_model: 'claude',
+        providers: { a: { type: 'anthropic', base_url: anthropic.url, api_key: 'sk-ant-e2e' } },
+        models: { claude: { provider: 'a', model: 'claude-test', max_context_size: 200_000 } },
+      });
+      const result = await sandbox.run(['--config', config, '-w', sandbox.workDir, '--print', '-p', 'hi'], {
+        bare: true,
+      });
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toBe('Hello from Claude.\n');
+      expect(anthropic.requests[0]?.headers.authorization).toBe('Bearer sk-ant-e2e');
+    } finally {
+      await anthropic.close();
+    }
+  });
+
+  it('fetches a web page as Markdown with FetchURL (the HTML libraries load from node_modules)', async () => {
+    const site = await LoopbackServer.start();
+    try {
+      site.fallback = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          '<html><head><title>Notes</title></head><body><nav>menu</nav><article><h1>Release notes</h1>' +
+            `<p>${'Version 2 brings faster start-up and fewer surprises. '.repeat(8)}</p></article></body></html>`,
+        );
+      };
+      server = await ScriptedLLMServer.start([
+        { toolCalls: [{ id: 'f1', name: 'FetchURL', args: { url: `${site.url}/notes` } }] },
+        { text: 'Read it.' },
+      ]);
+      sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+      const result = await sandbox.run(['--print', '-p', 'read the notes']);
+      expect(result.code).toBe(0);
+      const toolResult = JSON.stringify(server.requests[1]?.body);
+      expect(toolResult).toContain('# Release notes');
+      expect(toolResult).toContain('Version 2 brings faster start-up');
+    } finally {
+      await site.close();
+    }
   });
 });
