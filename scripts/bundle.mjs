@@ -45,9 +45,9 @@ await build({
   platform: 'node',
   target: 'node20',
   charset: 'ascii',
+  // No source map: `--debug` runs the unbundled modules, whose maps lead to the TypeScript sources.
   minifyWhitespace: true,
   minifySyntax: true,
-  sourcemap: 'linked',
   // Big packages used only by some runs (another provider, MCP, web page extraction) stay outside
   // the bundle and load from node_modules when a run needs them.
   external: [
