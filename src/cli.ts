@@ -117,6 +117,22 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('acp')
+    .description('serve editors over the Agent Client Protocol (stdio)')
+    .option('--config <text>', 'config as TOML or JSON text', nonEmpty)
+    .option('--config-file <path>', 'config file (TOML, or JSON by extension)')
+    .option('-m, --model <alias>', 'model alias from the config')
+    .option('--agent-file <path>', 'agent spec YAML')
+    .option('-y, --yolo', 'approve every action automatically')
+    .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)
+    .action(async (_options: unknown, command: Command) => {
+      const { runAcpCommand } = await import('./app/run-acp.js');
+      // The main command defines the same flags: take them from wherever they were parsed.
+      const options = command.optsWithGlobals<import('./app/run-acp.js').AcpCommandOptions>();
+      process.exitCode = await runAcpCommand(options);
+    });
+
+  program
     .command('info')
     .description('version and protocol information')
     .option('--json', 'as JSON')

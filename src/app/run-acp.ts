@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { kimiTsHome } from '../config/home.js';
+import { isValidSessionId, sessionAt } from '../session/session.js';
+import { markRunCompleted } from './run-completed.js';
+
+/** The flags of `kimi-ts acp`. */
+export interface AcpCommandOptions {
+  config?: string;
+  configFile?: string;
+  model?: string;
+  agentFile?: string;
+  yolo?: boolean;
+  maxStepsPerTurn?: number;
+}
+
+/**
+ * `kimi-ts acp`: serves editors over the Agent Client Protocol on stdio. Each session the client
+ * opens is a kimi-ts session in the client's working directory, with the MCP servers the client
+ * passes added to the configured ones. Returns the exit code.
+ */
+export async function runAcpCommand(
+  options: AcpCommandOptions,
+  io: { input: Readable; output: Writable } = { input: process.stdin, output: process.stdout },
+): Promise<number> {
+  const [{ runAcpServer }, { createAgentSession }, { defaultExtensions }] = await Promise.all([
+    import('../ui/acp/acp-server.js'),
+    import('./create-agent-session.js'),
+    import('./default-extensions.js'),
+  ]);
+  const env = process.env;
+  const home = kimiTsHome(env);
+  try {
+    return await runAcpServer({
+      ...io,
+      openSession: async ({ cwd, mcpConfig, sessionId }) => {
+        if (sessionId !== undefined) {
+          if (!isValidSessionId(sessionId)) return null;
+          if (!existsSync(sessionAt(home, resolve(cwd), sessionId).contextFile)) return null;
+        }
+        return createAgentSession({
+          workDir: resolve(cwd),
+          home,
+          env,
+          configFile: options.configFile,
+          inlineConfig: options.config,
+          modelAlias: options.model,
+          sessionId,
+          agentFile: options.agentFile,
+          yolo: options.yolo,
+          maxStepsPerTurn: options.maxStepsPerTurn,
+          extensions: defaultExtensions({
+            mcpConfigFiles: [],
+            mcpConfigs: mcpConfig ? [mcpConfig] : [],
+            home,
+            addDirs: [],
+          }),
+        });
+      },
+    });
+  } finally {
+    markRunCompleted();
+  }
+}

@@ -1,0 +1,213 @@
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import type { AgentSession } from '../../soul/agent-session.js';
+import { describeTurnError, MaxStepsReached, RunCancelled } from '../../soul/errors.js';
+import type { UILoop } from '../../soul/run-soul.js';
+import { VERSION } from '../../version.js';
+import type { WireMessage } from '../../wire/message.js';
+import type { ApprovalRequest } from '../../wire/requests.js';
+import { readWireFile } from '../../wire/wire-file.js';
+import { mcpServersConfig, promptToUserInput } from './acp-input.js';
+import { displayContent, SessionUpdateTranslator, toolKind } from './session-updates.js';
+
+/** What the server needs to start or resume a session for a client. */
+export interface AcpSessionRequest {
+  /** The absolute working directory the client chose. */
+  cwd: string;
+  /** MCP servers from the client, as an `mcpServers` config text (null for none). */
+  mcpConfig: string | null;
+  /** Resume this session (session/load) instead of starting one. */
+  sessionId?: string | undefined;
+}
+
+export interface AcpServerOptions {
+  input: Readable;
+  output: Writable;
+  /** The session, or null when `sessionId` names none in `cwd`. */
+  openSession(request: AcpSessionRequest): Promise<AgentSession | null>;
+}
+
+/** Tools whose questions an ACP client has no way to answer (it only grants permissions). */
+const HIDDEN_TOOLS = ['AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode'];
+
+const PERMISSION_OPTIONS: acp.PermissionOption[] = [
+  { optionId: 'approve', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'approve_for_session', name: 'Allow for this session', kind: 'allow_always' },
+  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+];
+
+interface ServedSession {
+  session: AgentSession;
+  turn: AbortController | null;
+}
+
+/**
+ * Serves kimi-ts to an editor over the Agent Client Protocol (v1), one JSON-RPC message per line on
+ * the given streams, until the input ends; then every session is closed. Each `session/new` or
+ * `session/load` opens an AgentSession in the client's working directory; `session/prompt` runs a
+ * turn whose wire messages stream back as `session/update` notifications, with approvals asked
+ * through `session/request_permission`; `session/cancel` stops the turn. Returns the exit code.
+ */
+export async function runAcpServer(options: AcpServerOptions): Promise<number> {
+  const sessions = new Map<string, ServedSession>();
+
+  const open = async (request: AcpSessionRequest): Promise<ServedSession> => {
+    let session: AgentSession | null;
+    try {
+      session = await options.openSession(request);
+    } catch (error) {
+      // A bad config, agent spec or session id: the client shows why.
+      throw acp.RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
+    }
+    if (session === null) throw acp.RequestError.sessionNotFound(request.sessionId ?? '');
+    for (const name of HIDDEN_TOOLS) session.hideTool(name);
+    const served: ServedSession = { session, turn: null };
+    const previous = sessions.get(session.sessionId);
+    sessions.set(session.sessionId, served);
+    await previous?.session.close();
+    return served;
+  };
+  const find = (sessionId: string): ServedSession => {
+    const served = sessions.get(sessionId);
+    if (!served) throw acp.RequestError.sessionNotFound(sessionId);
+    return served;
+  };
+
+  const app = acp
+    .agent({ name: 'kimi-ts' })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: true },
+      },
+      authMethods: [],
+      agentInfo: { name: 'kimi-ts', version: VERSION },
+    }))
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      const served = await open({ cwd: params.cwd, mcpConfig: mcpServersConfig(params.mcpServers) });
+      return { sessionId: served.session.sessionId };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      const served = await open({
+        cwd: params.cwd,
+        mcpConfig: mcpServersConfig(params.mcpServers),
+        sessionId: params.sessionId,
+      });
+      // The client shows the conversation so far: the recorded wire, replayed as updates.
+      const translator = new SessionUpdateTranslator(served.session.workDir, true);
+      const { records } = await readWireFile(served.session.wireFile);
+      for (const { message } of records) {
+        for (const update of translator.translate(message)) {
+          await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
+        }
+      }
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      const served = find(params.sessionId);
+      if (served.turn !== null || served.session.isBusy)
+        throw acp.RequestError.invalidRequest(undefined, 'A prompt is already running in this session.');
+      if (!served.session.hasLLM)
+        throw acp.RequestError.internalError(undefined, served.session.llmNotSetMessage);
+      const turn = new AbortController();
+      served.turn = turn;
+      try {
+        const ui = turnUpdates(served.session, params.sessionId, client, turn.signal);
+        await served.session.runTurn(promptToUserInput(params.prompt), ui, turn.signal);
+        return { stopReason: 'end_turn' as const };
+      } catch (error) {
+        if (error instanceof RunCancelled || turn.signal.aborted) return { stopReason: 'cancelled' as const };
+        if (error instanceof MaxStepsReached) return { stopReason: 'max_turn_requests' as const };
+        throw acp.RequestError.internalError(undefined, describeTurnError(error));
+      } finally {
+        served.turn = null;
+      }
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.abort(new RunCancelled('Cancelled by the client.'));
+    });
+
+  const connection = app.connect(
+    acp.ndJsonStream(
+      Writable.toWeb(options.output) as WritableStream<Uint8Array>,
+      Readable.toWeb(options.input) as ReadableStream<Uint8Array>,
+    ),
+  );
+  await connection.closed;
+  for (const { session, turn } of sessions.values()) {
+    turn?.abort(new RunCancelled('The ACP client disconnected.'));
+    await session.close().catch(() => undefined);
+  }
+  return 0;
+}
+
+/**
+ * The UI loop of one turn: raw wire messages become session updates in order; approvals become
+ * permission requests, answered without holding up the stream; questions, external tools and hook
+ * questions cannot be answered by an ACP client and are declined.
+ */
+function turnUpdates(
+  session: AgentSession,
+  sessionId: string,
+  client: acp.AgentContext,
+  signal: AbortSignal,
+): UILoop {
+  const translator = new SessionUpdateTranslator(session.workDir);
+  return async (wire) => {
+    for await (const batch of wire.subscribe({ merge: false }).batches()) {
+      for (const message of batch) await forward(message);
+    }
+  };
+  async function forward(message: WireMessage): Promise<void> {
+    if (message.type === 'ApprovalRequest') {
+      void askPermission(message, sessionId, client, signal);
+      return;
+    }
+    if (
+      message.type === 'QuestionRequest' ||
+      message.type === 'ToolCallRequest' ||
+      message.type === 'HookRequest'
+    ) {
+      message.cancel('The ACP client cannot answer this.');
+      return;
+    }
+    for (const update of translator.translate(message)) {
+      await client.notify(acp.methods.client.session.update, { sessionId, update });
+    }
+  }
+}
+
+async function askPermission(
+  request: ApprovalRequest,
+  sessionId: string,
+  client: acp.AgentContext,
+  signal: AbortSignal,
+): Promise<void> {
+  const { tool_call_id, sender, description, display } = request.payload;
+  try {
+    const { outcome } = await client.request(
+      acp.methods.client.session.requestPermission,
+      {
+        sessionId,
+        toolCall: {
+          toolCallId: tool_call_id,
+          title: description,
+          kind: toolKind(sender),
+          status: 'pending',
+          content: displayContent(display),
+        },
+        options: PERMISSION_OPTIONS,
+      },
+      { cancellationSignal: signal },
+    );
+    if (outcome.outcome === 'selected' && outcome.optionId === 'approve') request.resolve('approve');
+    else if (outcome.outcome === 'selected' && outcome.optionId === 'approve_for_session')
+      request.resolve('approve_for_session');
+    else request.resolve('reject');
+  } catch {
+    // The client failed to answer or went away: nothing runs without a yes.
+    request.resolve('reject');
+  }
+}

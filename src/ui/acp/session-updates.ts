@@ -1,0 +1,182 @@
+import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
+import type { ContentPart } from '../../kosong/message.js';
+import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
+import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
+import type { WireMessage } from '../../wire/message.js';
+
+/** How each built-in tool is shown to an ACP client (icons, grouping). Others are `other`. */
+const TOOL_KINDS: Record<string, ToolKind> = {
+  ReadFile: 'read',
+  ReadMediaFile: 'read',
+  WriteFile: 'edit',
+  StrReplaceFile: 'edit',
+  Glob: 'search',
+  Grep: 'search',
+  Shell: 'execute',
+  FetchURL: 'fetch',
+  SearchWeb: 'fetch',
+  Think: 'think',
+  EnterPlanMode: 'switch_mode',
+  ExitPlanMode: 'switch_mode',
+};
+
+export function toolKind(name: string): ToolKind {
+  return TOOL_KINDS[name] ?? 'other';
+}
+
+/** `Shell: ls -la`: the tool and the argument that says what the call does. */
+export function toolTitle(name: string, argumentsJson: string | null, workDir: string): string {
+  const key = extractKeyArgument(name, argumentsJson, workDir);
+  return key ? `${name}: ${key}` : name;
+}
+
+/** Display blocks an ACP client can show: diffs as diffs, the rest as text. */
+export function displayContent(display: readonly DisplayBlock[]): ToolCallContent[] {
+  const content: ToolCallContent[] = [];
+  for (const block of display) {
+    const { path, old_text, new_text, command } = block;
+    if (block.type === 'diff' && typeof path === 'string' && typeof new_text === 'string') {
+      content.push({
+        type: 'diff',
+        path,
+        oldText: typeof old_text === 'string' ? old_text : null,
+        newText: new_text,
+      });
+    } else if (block.type === 'shell' && typeof command === 'string') {
+      content.push(textContent(`$ ${command}`));
+    }
+  }
+  return content;
+}
+
+function textContent(text: string): ToolCallContent {
+  return { type: 'content', content: { type: 'text', text } };
+}
+
+function outputText(value: ToolReturnValue): string {
+  const output =
+    typeof value.output === 'string'
+      ? value.output
+      : value.output
+          .filter((part): part is Extract<ContentPart, { type: 'text' }> => part.type === 'text')
+          .map((part) => part.text)
+          .join('\n');
+  return [output, value.message].filter((text) => text.trim() !== '').join('\n\n');
+}
+
+const TODO_STATUS = { pending: 'pending', in_progress: 'in_progress', done: 'completed' } as const;
+
+/**
+ * Turns the wire messages of a turn into ACP session updates: text and thinking stream as message
+ * and thought chunks, each tool call becomes a `tool_call` that a `tool_call_update` completes with
+ * its output (diffs as diffs), a todo list becomes the session's plan. The user's own input is sent
+ * only when `echoUserInput` (replaying a loaded session). Requests are not handled here.
+ */
+export class SessionUpdateTranslator {
+  private readonly argumentsById = new Map<string, string>();
+  private readonly namesById = new Map<string, string>();
+  private lastCallId: string | null = null;
+
+  constructor(
+    private readonly workDir: string,
+    private readonly echoUserInput = false,
+  ) {}
+
+  translate(message: WireMessage): SessionUpdate[] {
+    switch (message.type) {
+      case 'TurnBegin':
+        return this.echoUserInput ? userInputUpdates(message.payload.user_input) : [];
+      case 'ContentPart':
+        return contentUpdates(message.payload, 'agent_message_chunk');
+      case 'ToolCall': {
+        const call = message.payload;
+        this.lastCallId = call.id;
+        this.namesById.set(call.id, call.function.name);
+        this.argumentsById.set(call.id, call.function.arguments ?? '');
+        return [
+          {
+            sessionUpdate: 'tool_call',
+            toolCallId: call.id,
+            title: toolTitle(call.function.name, call.function.arguments, this.workDir),
+            kind: toolKind(call.function.name),
+            status: 'pending',
+          },
+        ];
+      }
+      case 'ToolCallPart': {
+        const id = this.lastCallId;
+        if (id !== null) {
+          const sofar = this.argumentsById.get(id) ?? '';
+          this.argumentsById.set(id, sofar + (message.payload.arguments_part ?? ''));
+        }
+        return [];
+      }
+      case 'ToolResult': {
+        const { tool_call_id: id, return_value: value } = message.payload;
+        const name = this.namesById.get(id);
+        const content = [
+          ...displayContent(value.display),
+          ...(outputText(value) ? [textContent(outputText(value))] : []),
+        ];
+        return [
+          {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: id,
+            status: value.is_error ? 'failed' : 'completed',
+            ...(name ? { title: toolTitle(name, this.argumentsById.get(id) ?? null, this.workDir) } : {}),
+            content,
+          },
+          ...planUpdates(value.display),
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+}
+
+function contentUpdates(
+  part: ContentPart,
+  textKind: 'agent_message_chunk' | 'user_message_chunk',
+): SessionUpdate[] {
+  switch (part.type) {
+    case 'text':
+      return part.text ? [{ sessionUpdate: textKind, content: { type: 'text', text: part.text } }] : [];
+    case 'think':
+      return part.think && textKind === 'agent_message_chunk'
+        ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: part.think } }]
+        : [];
+    case 'image_url': {
+      const match = /^data:([^;,]+);base64,(.*)$/s.exec(part.image_url.url);
+      return match
+        ? [{ sessionUpdate: textKind, content: { type: 'image', mimeType: match[1]!, data: match[2]! } }]
+        : [];
+    }
+    default:
+      return [];
+  }
+}
+
+function userInputUpdates(input: string | ContentPart[]): SessionUpdate[] {
+  if (typeof input === 'string') {
+    return input ? [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: input } }] : [];
+  }
+  return input.flatMap((part) => contentUpdates(part, 'user_message_chunk'));
+}
+
+function planUpdates(display: readonly DisplayBlock[]): SessionUpdate[] {
+  const items = display.find((block) => block.type === 'todo' && Array.isArray(block.items))?.items;
+  if (!Array.isArray(items)) return [];
+  const entries = items.flatMap((item: { title?: unknown; status?: unknown }) =>
+    typeof item.title === 'string' && typeof item.status === 'string' && item.status in TODO_STATUS
+      ? [
+          {
+            content: item.title,
+            priority: 'medium' as const,
+            status: TODO_STATUS[item.status as keyof typeof TODO_STATUS],
+          },
+        ]
+      : [],
+  );
+  return [{ sessionUpdate: 'plan', entries }];
+}

@@ -1,0 +1,218 @@
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliSandbox } from '../support/run-cli.js';
+import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+
+let server: ScriptedLLMServer;
+let sandbox: CliSandbox;
+
+async function setup(turns: ScriptedTurn[]) {
+  server = await ScriptedLLMServer.start(turns);
+  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+}
+
+afterEach(async () => {
+  await server?.close();
+  await sandbox?.remove();
+});
+
+interface Editor {
+  child: ChildProcess;
+  updates: acp.SessionUpdate[];
+  permissions: acp.RequestPermissionRequest[];
+  /** Resolves with the first update that matches, whenever it arrives. */
+  nextUpdate(match: (update: acp.SessionUpdate) => boolean): Promise<acp.SessionUpdate>;
+}
+
+/**
+ * Starts `kimi-ts acp` and connects an ACP client (the official SDK) to its stdio; `answer` picks
+ * the option for each permission request. Runs `op`, then closes the connection and waits for exit.
+ */
+async function withEditor<T>(
+  options: { answer?: string; extraArgs?: string[] },
+  op: (ctx: acp.ClientContext, editor: Editor) => Promise<T>,
+): Promise<{ result: T; exitCode: number | null }> {
+  const child = sandbox.spawn(['acp', '--config-file', sandbox.configFile, ...(options.extraArgs ?? [])], {
+    bare: true,
+  });
+  // stdout belongs to the ACP stream; only the exit is awaited here.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const updates: acp.SessionUpdate[] = [];
+  const permissions: acp.RequestPermissionRequest[] = [];
+  const waiters: { match: (u: acp.SessionUpdate) => boolean; resolve: (u: acp.SessionUpdate) => void }[] = [];
+  const editor: Editor = {
+    child,
+    updates,
+    permissions,
+    nextUpdate: (match) =>
+      new Promise((resolve) => {
+        const seen = updates.find(match);
+        if (seen) resolve(seen);
+        else waiters.push({ match, resolve });
+      }),
+  };
+  const client = acp
+    .client({ name: 'test-editor' })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      updates.push(params.update);
+      for (const waiter of [...waiters]) {
+        if (waiter.match(params.update)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(params.update);
+        }
+      }
+    })
+    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+      permissions.push(params);
+      return { outcome: { outcome: 'selected', optionId: options.answer ?? 'approve' } };
+    });
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
+  );
+  const result = await client.connectWith(stream, async (ctx) => {
+    const init = await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+    expect(init.agentCapabilities?.loadSession).toBe(true);
+    return op(ctx, editor);
+  });
+  child.stdin!.end();
+  return { result, exitCode: await exited };
+}
+
+const text = (value: string): acp.ContentBlock[] => [{ type: 'text', text: value }];
+
+describe('ACP server (kimi-ts acp)', () => {
+  it('runs a prompt: streamed answer, a tool call the editor approves, its result', async () => {
+    await setup([
+      { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'echo from-acp > made.txt' } }] },
+      { text: 'Made the file.' },
+    ]);
+    const { result, exitCode } = await withEditor({}, async (ctx, editor) => {
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: sandbox.workDir,
+        mcpServers: [],
+      });
+      const reply = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: text('make it'),
+      });
+      return { reply, sessionId, editor };
+    });
+    expect(exitCode).toBe(0);
+    expect(result.reply.stopReason).toBe('end_turn');
+    expect(existsSync(join(sandbox.workDir, 'made.txt'))).toBe(true);
+    const { updates, permissions } = result.editor;
+    expect(permissions).toHaveLength(1);
+    expect(permissions[0]).toMatchObject({
+      sessionId: result.sessionId,
+      toolCall: { toolCallId: 'c1', kind: 'execute' },
+    });
+    expect(permissions[0]?.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
+    expect(updates.find((u) => u.sessionUpdate === 'tool_call')).toMatchObject({
+      toolCallId: 'c1',
+      kind: 'execute',
+      status: 'pending',
+    });
+    expect(updates.find((u) => u.sessionUpdate === 'tool_call_update')).toMatchObject({
+      toolCallId: 'c1',
+      status: 'completed',
+      title: 'Shell: echo from-acp > made.txt',
+    });
+    const answer = updates
+      .filter((u) => u.sessionUpdate === 'agent_message_chunk')
+      .map((u) => (u.content.type === 'text' ? u.content.text : ''))
+      .join('');
+    expect(answer).toBe('Made the file.');
+    // The prompt reached the model as the user's message.
+    expect(JSON.stringify(server.requests[0]?.body)).toContain('make it');
+  });
+
+  it('a rejected permission stops the tool; session/load replays the conversation', async () => {
+    await setup([
+      // The user's refusal ends the turn: the model is not called again.
+      { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'touch never.txt' } }] },
+    ]);
+    const first = await withEditor({ answer: 'reject' }, async (ctx, editor) => {
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: sandbox.workDir,
+        mcpServers: [],
+      });
+      const reply = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: text('touch it'),
+      });
+      return { reply, sessionId, updates: editor.updates };
+    });
+    expect(first.result.reply.stopReason).toBe('end_turn');
+    expect(existsSync(join(sandbox.workDir, 'never.txt'))).toBe(false);
+    expect(first.result.updates.find((u) => u.sessionUpdate === 'tool_call_update')).toMatchObject({
+      toolCallId: 'c1',
+      status: 'failed',
+    });
+
+    // A new editor process loads the session and sees the conversation again.
+    const second = await withEditor({}, async (ctx, editor) => {
+      await ctx.request(acp.methods.agent.session.load, {
+        sessionId: first.result.sessionId,
+        cwd: sandbox.workDir,
+        mcpServers: [],
+      });
+      const missing = await ctx
+        .request(acp.methods.agent.session.load, {
+          sessionId: 'no-such-session',
+          cwd: sandbox.workDir,
+          mcpServers: [],
+        })
+        .catch((error: unknown) => error);
+      return { updates: [...editor.updates], missing };
+    });
+    const kinds = second.result.updates.map((u) => u.sessionUpdate);
+    expect(kinds[0]).toBe('user_message_chunk');
+    expect(second.result.updates[0]).toMatchObject({ content: { type: 'text', text: 'touch it' } });
+    expect(kinds).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update']);
+    expect(second.result.updates[2]).toMatchObject({ toolCallId: 'c1', status: 'failed' });
+    expect(second.result.missing).toBeInstanceOf(acp.RequestError);
+  });
+
+  it('session/cancel stops a long tool (its process is gone) and the prompt ends as cancelled', async () => {
+    const marker = `kimi-ts-acp-${process.pid}-${Date.now()}`;
+    await setup([
+      {
+        toolCalls: [
+          {
+            id: 'c1',
+            name: 'Shell',
+            args: { command: `echo started > started.fifo; sleep 120; echo ${marker}` },
+          },
+        ],
+      },
+    ]);
+    const fifo = join(sandbox.workDir, 'started.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const running = () => {
+      try {
+        return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+      } catch {
+        return [];
+      }
+    };
+    const { result } = await withEditor({ extraArgs: ['--yolo'] }, async (ctx) => {
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: sandbox.workDir,
+        mcpServers: [],
+      });
+      const prompt = ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: text('wait') });
+      expect(await readFile(fifo, 'utf8')).toBe('started\n');
+      expect(running().length).toBeGreaterThan(0);
+      await ctx.notify(acp.methods.agent.session.cancel, { sessionId });
+      return prompt;
+    });
+    expect(result.stopReason).toBe('cancelled');
+    expect(running()).toEqual([]);
+  });
+});
