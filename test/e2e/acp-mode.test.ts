@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
 import { CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
 
@@ -27,6 +28,8 @@ interface Editor {
   permissions: acp.RequestPermissionRequest[];
   /** Resolves with the first update that matches, whenever it arrives. */
   nextUpdate(match: (update: acp.SessionUpdate) => boolean): Promise<acp.SessionUpdate>;
+  /** Resolves with the first permission request, whenever it arrives. */
+  firstPermission(): Promise<acp.RequestPermissionRequest>;
 }
 
 /**
@@ -34,10 +37,11 @@ interface Editor {
  * the option for each permission request. Runs `op`, then closes the connection and waits for exit.
  */
 async function withEditor<T>(
-  options: { answer?: string; extraArgs?: string[] },
+  options: { answer?: string; extraArgs?: string[]; sandbox?: CliSandbox },
   op: (ctx: acp.ClientContext, editor: Editor) => Promise<T>,
 ): Promise<{ result: T; exitCode: number | null }> {
-  const child = sandbox.spawn(['acp', '--config-file', sandbox.configFile, ...(options.extraArgs ?? [])], {
+  const box = options.sandbox ?? sandbox;
+  const child = box.spawn(['acp', '--config-file', box.configFile, ...(options.extraArgs ?? [])], {
     bare: true,
   });
   // stdout belongs to the ACP stream; only the exit is awaited here.
@@ -45,6 +49,10 @@ async function withEditor<T>(
   const updates: acp.SessionUpdate[] = [];
   const permissions: acp.RequestPermissionRequest[] = [];
   const waiters: { match: (u: acp.SessionUpdate) => boolean; resolve: (u: acp.SessionUpdate) => void }[] = [];
+  let permissionArrived: (request: acp.RequestPermissionRequest) => void = () => {};
+  const firstPermission = new Promise<acp.RequestPermissionRequest>((resolve) => {
+    permissionArrived = resolve;
+  });
   const editor: Editor = {
     child,
     updates,
@@ -55,6 +63,7 @@ async function withEditor<T>(
         if (seen) resolve(seen);
         else waiters.push({ match, resolve });
       }),
+    firstPermission: () => firstPermission,
   };
   const client = acp
     .client({ name: 'test-editor' })
@@ -69,6 +78,7 @@ async function withEditor<T>(
     })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       permissions.push(params);
+      permissionArrived(params);
       return { outcome: { outcome: 'selected', optionId: options.answer ?? 'approve' } };
     });
   const stream = acp.ndJsonStream(
@@ -113,6 +123,11 @@ describe('ACP server (kimi-ts acp)', () => {
       toolCall: { toolCallId: 'c1', kind: 'execute' },
     });
     expect(permissions[0]?.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
+    const commands = updates.find((u) => u.sessionUpdate === 'available_commands_update');
+    expect(
+      commands?.sessionUpdate === 'available_commands_update' &&
+        commands.availableCommands.map((c) => c.name),
+    ).toEqual(expect.arrayContaining(['compact', 'clear', 'yolo']));
     expect(updates.find((u) => u.sessionUpdate === 'tool_call')).toMatchObject({
       toolCallId: 'c1',
       kind: 'execute',
@@ -171,11 +186,14 @@ describe('ACP server (kimi-ts acp)', () => {
         .catch((error: unknown) => error);
       return { updates: [...editor.updates], missing };
     });
-    const kinds = second.result.updates.map((u) => u.sessionUpdate);
-    expect(kinds[0]).toBe('user_message_chunk');
-    expect(second.result.updates[0]).toMatchObject({ content: { type: 'text', text: 'touch it' } });
-    expect(kinds).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update']);
-    expect(second.result.updates[2]).toMatchObject({ toolCallId: 'c1', status: 'failed' });
+    const replayed = second.result.updates.filter((u) => u.sessionUpdate !== 'available_commands_update');
+    expect(replayed.map((u) => u.sessionUpdate)).toEqual([
+      'user_message_chunk',
+      'tool_call',
+      'tool_call_update',
+    ]);
+    expect(replayed[0]).toMatchObject({ content: { type: 'text', text: 'touch it' } });
+    expect(replayed[2]).toMatchObject({ toolCallId: 'c1', status: 'failed' });
     expect(second.result.missing).toBeInstanceOf(acp.RequestError);
   });
 
@@ -214,5 +232,39 @@ describe('ACP server (kimi-ts acp)', () => {
     });
     expect(result.stopReason).toBe('cancelled');
     expect(running()).toEqual([]);
+  });
+
+  it("asks the editor for a background agent's permission while no prompt runs", async () => {
+    const scenario = await backgroundAgentScenario();
+    try {
+      const { result } = await withEditor({ sandbox: scenario.sandbox }, async (ctx, editor) => {
+        const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+          cwd: scenario.sandbox.workDir,
+          mcpServers: [],
+        });
+        const first = await ctx.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: text('start it'),
+        });
+        expect(first.stopReason).toBe('end_turn');
+        expect(editor.permissions).toEqual([]);
+        scenario.releaseWorker();
+        // The background agent's Shell call needs a permission: it comes with no prompt running.
+        await editor.firstPermission();
+        scenario.pushWaitForTask();
+        const second = await ctx.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: text('how did it go?'),
+        });
+        return { second, permissions: editor.permissions };
+      });
+      expect(result.permissions[0]?.toolCall.title).toContain(BACKGROUND_COMMAND);
+      expect(result.second.stopReason).toBe('end_turn');
+      const taskOutput = JSON.stringify(scenario.root.requests.at(-1)?.body);
+      expect(taskOutput).toContain('status: completed');
+      expect(taskOutput).toContain('Report: ran the command.');
+    } finally {
+      await scenario.close();
+    }
   });
 });

@@ -39,6 +39,7 @@ const PERMISSION_OPTIONS: acp.PermissionOption[] = [
 interface ServedSession {
   session: AgentSession;
   turn: AbortController | null;
+  stopListening: () => void;
 }
 
 /**
@@ -50,8 +51,10 @@ interface ServedSession {
  */
 export async function runAcpServer(options: AcpServerOptions): Promise<number> {
   const sessions = new Map<string, ServedSession>();
+  // Set once connected; permission requests made between prompts end with the connection.
+  let connectionSignal = (): AbortSignal => new AbortController().signal;
 
-  const open = async (request: AcpSessionRequest): Promise<ServedSession> => {
+  const open = async (request: AcpSessionRequest, client: acp.AgentContext): Promise<ServedSession> => {
     let session: AgentSession | null;
     try {
       session = await options.openSession(request);
@@ -61,12 +64,32 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
     }
     if (session === null) throw acp.RequestError.sessionNotFound(request.sessionId ?? '');
     for (const name of HIDDEN_TOOLS) session.hideTool(name);
-    const served: ServedSession = { session, turn: null };
-    const previous = sessions.get(session.sessionId);
-    sessions.set(session.sessionId, served);
-    await previous?.session.close();
+    const sessionId = session.sessionId;
+    // A background agent may need a permission while no prompt runs: the editor is asked at once.
+    const stopListening = session.onOutOfTurn((message) => {
+      if (message.type === 'ApprovalRequest')
+        void askPermission(message, sessionId, client, connectionSignal());
+    });
+    const served: ServedSession = { session, turn: null, stopListening };
+    const previous = sessions.get(sessionId);
+    sessions.set(sessionId, served);
+    if (previous) {
+      previous.stopListening();
+      await previous.session.close();
+    }
     return served;
   };
+  const announceCommands = (served: ServedSession, client: acp.AgentContext): Promise<void> =>
+    client.notify(acp.methods.client.session.update, {
+      sessionId: served.session.sessionId,
+      update: {
+        sessionUpdate: 'available_commands_update',
+        availableCommands: served.session.slashCommands.map(({ name, description }) => ({
+          name,
+          description,
+        })),
+      },
+    });
   const find = (sessionId: string): ServedSession => {
     const served = sessions.get(sessionId);
     if (!served) throw acp.RequestError.sessionNotFound(sessionId);
@@ -85,16 +108,18 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       authMethods: [],
       agentInfo: { name: 'kimi-ts', version: VERSION },
     }))
-    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
-      const served = await open({ cwd: params.cwd, mcpConfig: mcpServersConfig(params.mcpServers) });
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      const served = await open({ cwd: params.cwd, mcpConfig: mcpServersConfig(params.mcpServers) }, client);
+      // After the answer, so the client knows the session id the update names.
+      setImmediate(() => void announceCommands(served, client).catch(() => undefined));
       return { sessionId: served.session.sessionId };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
-      const served = await open({
-        cwd: params.cwd,
-        mcpConfig: mcpServersConfig(params.mcpServers),
-        sessionId: params.sessionId,
-      });
+      const served = await open(
+        { cwd: params.cwd, mcpConfig: mcpServersConfig(params.mcpServers), sessionId: params.sessionId },
+        client,
+      );
+      await announceCommands(served, client);
       // The client shows the conversation so far: the recorded wire, replayed as updates.
       const translator = new SessionUpdateTranslator(served.session.workDir, true);
       const { records } = await readWireFile(served.session.wireFile);
@@ -129,14 +154,16 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       sessions.get(params.sessionId)?.turn?.abort(new RunCancelled('Cancelled by the client.'));
     });
 
-  const connection = app.connect(
+  const connection: acp.AgentConnection = app.connect(
     acp.ndJsonStream(
       Writable.toWeb(options.output) as WritableStream<Uint8Array>,
       Readable.toWeb(options.input) as ReadableStream<Uint8Array>,
     ),
   );
+  connectionSignal = () => connection.signal;
   await connection.closed;
-  for (const { session, turn } of sessions.values()) {
+  for (const { session, turn, stopListening } of sessions.values()) {
+    stopListening();
     turn?.abort(new RunCancelled('The ACP client disconnected.'));
     await session.close().catch(() => undefined);
   }
