@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,6 +89,32 @@ describe('Agent tool, foreground', () => {
     const rootPrompt = fixture.session.context.systemPrompt ?? '';
     expect(rootPrompt).not.toContain('running as a subagent');
     expect(rootPrompt).not.toContain('KIMI_ROLE_ADDITIONAL');
+  });
+
+  it('gives a new explorer the git context of the work dir (and a coder none)', async () => {
+    const report = longReport('the repository');
+    fixture = await ScriptedSession.open({
+      scripts: [
+        callTool('root-1', 'Agent', {
+          description: 'Explore',
+          prompt: 'Look around.',
+          subagent_type: 'explore',
+        }),
+        say(report),
+        callTool('root-2', 'Agent', { description: 'Code', prompt: 'Change it.', subagent_type: 'coder' }),
+        say(report),
+        say('Both done.'),
+      ],
+    });
+    execFileSync('git', ['init', '-q', '-b', 'trunk'], { cwd: fixture.workDir });
+    await fixture.runTurn('go');
+    const ids = await fixture.subagentIds();
+    const prompts = await Promise.all(
+      ids.map((id) => readFile(fixture!.subagentFile(id, 'prompt.txt'), 'utf8')),
+    );
+    const explorer = prompts.find((p) => p.endsWith('Look around.'));
+    expect(explorer).toMatch(/^<git-context>\nBranch: trunk\n[\s\S]*<\/git-context>\n\nLook around\.$/);
+    expect(prompts).toContain('Change it.');
   });
 
   it('asks once for a fuller report when the answer is short', async () => {

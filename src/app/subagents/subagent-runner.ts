@@ -1,6 +1,7 @@
 import type { SubagentRunner } from '../../tools/runtime.js';
 import { startBackgroundRun } from './background-run.js';
 import { runForeground } from './foreground-run.js';
+import { gitContext } from './git-context.js';
 import type { SubagentRecord } from './instance-store.js';
 import type { PreparedRun, SubagentServices } from './run-instance.js';
 
@@ -98,6 +99,8 @@ export class SessionSubagentRunner implements SubagentRunner {
         prompt: request.prompt,
       };
     }
+    // A new explorer starts knowing the state of the repository.
+    const context = type.name === 'explore' ? await gitContext(services.session.workDir) : null;
     const created = await services.store.create({
       subagentType: type.name,
       description: request.description,
@@ -112,7 +115,7 @@ export class SessionSubagentRunner implements SubagentRunner {
       llm,
       requestedType: null,
       description: request.description,
-      prompt: request.prompt,
+      prompt: context ? `${context}\n\n${request.prompt}` : request.prompt,
     };
   }
 }

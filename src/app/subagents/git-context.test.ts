@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gitContext } from './git-context.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kimi-ts-git-context-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const git = (...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=t@example.com', ...args], {
+    cwd: dir,
+    stdio: 'pipe',
+  });
+
+describe('gitContext', () => {
+  it('is null outside a git work tree', async () => {
+    expect(await gitContext(dir)).toBeNull();
+  });
+
+  it('names the branch, the uncommitted files (at most 20) and the last commits', async () => {
+    git('init', '-q', '-b', 'feature/x');
+    await writeFile(join(dir, 'a.txt'), 'a');
+    git('add', '.');
+    git('commit', '-q', '-m', 'first commit');
+    await writeFile(join(dir, 'a.txt'), 'changed');
+    for (let i = 0; i < 22; i++) await writeFile(join(dir, `new-${String(i).padStart(2, '0')}.txt`), 'x');
+
+    const block = await gitContext(dir);
+    expect(block).toMatch(
+      /^<git-context>\nBranch: feature\/x\nUncommitted changes \(23 files\):\n M a\.txt\n/,
+    );
+    expect(block).toContain('?? new-18.txt\n... and 3 more\nRecent commits:\n');
+    expect(block).not.toContain('new-19.txt');
+    expect(block).toMatch(/[0-9a-f]{7,} first commit\n<\/git-context>$/);
+  });
+
+  it('says when the working tree is clean, and names a detached HEAD or a branch with no commits', async () => {
+    git('init', '-q', '-b', 'main');
+    expect(await gitContext(dir)).toBe('<git-context>\nBranch: main\nWorking tree: clean\n</git-context>');
+    await writeFile(join(dir, 'a.txt'), 'a');
+    git('add', '.');
+    git('commit', '-q', '-m', 'only commit');
+    expect(await gitContext(dir)).toContain('Branch: main\nWorking tree: clean\n');
+    git('checkout', '-q', '--detach');
+    expect(await gitContext(dir)).toMatch(/Branch: none \(detached at [0-9a-f]{7,}\)/);
+  });
+});

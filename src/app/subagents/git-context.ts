@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process';
+
+const GIT_TIMEOUT_MS = 5_000;
+const MAX_DIRTY_FILES = 20;
+const RECENT_COMMITS = 5;
+
+function git(args: string[], cwd: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      args,
+      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      (error, stdout) => resolve(error ? null : stdout.trimEnd()),
+    );
+  });
+}
+
+/**
+ * A `<git-context>` block for a new `explore` subagent, so it starts knowing where the work stands:
+ * the branch, the uncommitted files (at most 20 listed) and the last commits. Each git command may
+ * take 5 s; null when the folder is not in a git work tree or git is missing.
+ */
+export async function gitContext(workDir: string): Promise<string | null> {
+  if ((await git(['rev-parse', '--is-inside-work-tree'], workDir)) !== 'true') return null;
+  const [branch, head, status, log] = await Promise.all([
+    // Also names a branch without commits yet; fails on a detached HEAD, which `head` then shows.
+    git(['symbolic-ref', '--short', '-q', 'HEAD'], workDir),
+    git(['rev-parse', '--short', 'HEAD'], workDir),
+    git(['status', '--porcelain'], workDir),
+    git(['log', '--oneline', `-n${RECENT_COMMITS}`], workDir),
+  ]);
+  const lines = ['<git-context>'];
+  if (branch) lines.push(`Branch: ${branch}`);
+  else if (head) lines.push(`Branch: none (detached at ${head})`);
+  const dirty = status ? status.split('\n').filter(Boolean) : [];
+  if (dirty.length === 0) lines.push('Working tree: clean');
+  else {
+    lines.push(`Uncommitted changes (${dirty.length} file${dirty.length === 1 ? '' : 's'}):`);
+    lines.push(...dirty.slice(0, MAX_DIRTY_FILES));
+    if (dirty.length > MAX_DIRTY_FILES) lines.push(`... and ${dirty.length - MAX_DIRTY_FILES} more`);
+  }
+  if (log) lines.push('Recent commits:', log);
+  lines.push('</git-context>');
+  return lines.join('\n');
+}
