@@ -254,6 +254,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       setPlanMode: (enabled) => impl.setPlanMode(enabled),
       isPlanMode: () => impl.planMode,
       systemPrompt,
+      workDir: session.workDir,
     })) {
       slashCommands.add(command);
     }

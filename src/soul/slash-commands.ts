@@ -1,6 +1,7 @@
 import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import type { SlashCommandInfo } from './agent-session.js';
+import { runInit } from './init-command.js';
 import type { Soul } from './soul.js';
 
 export interface SlashCommandCallContext {
@@ -53,14 +54,11 @@ export interface BuiltinCommandDeps {
   isPlanMode?: (() => boolean) | undefined;
   /** The system prompt a cleared context starts with. */
   systemPrompt: string;
+  /** Where `/init` writes AGENTS.md. */
+  workDir: string;
 }
 
 export const TITLE_MAX_CHARS = 200;
-
-const INIT_PROMPT =
-  'Study this project (its layout, languages, build and test commands, conventions) and write an ' +
-  'AGENTS.md file at the root of the working directory that tells a coding agent what it needs to ' +
-  'work here. If AGENTS.md exists, update it rather than starting over. Keep it short and factual.';
 
 export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
   const commands: SlashCommand[] = [
@@ -151,7 +149,12 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       description: 'Analyse the project and write an AGENTS.md for agents',
       aliases: [],
       async run({ soul, signal }) {
-        await soul.runAgentTurn(INIT_PROMPT, signal);
+        const written = await runInit(soul, deps.workDir, signal);
+        say(
+          written === null
+            ? 'No AGENTS.md was written.'
+            : 'AGENTS.md is written and now part of this session.',
+        );
       },
     },
   ];

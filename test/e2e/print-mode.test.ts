@@ -396,3 +396,28 @@ describe('hooks from the config', () => {
     await import('node:fs/promises').then((fs) => fs.rm(hookDir, { recursive: true, force: true }));
   });
 });
+
+describe('/init', () => {
+  it('writes AGENTS.md in a context of its own and keeps only the result in the session', async () => {
+    const agentsMd = '# Agents\n\nBuild with `make`, test with `make test`.\n';
+    await setup([
+      { toolCalls: [{ id: 'w1', name: 'WriteFile', args: { path: 'AGENTS.md', content: agentsMd } }] },
+      { text: 'Wrote AGENTS.md.' },
+      { text: 'Run make test.' },
+    ]);
+    const init = await sandbox.run(['--print', '-p', '/init']);
+    expect(init.code).toBe(0);
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(join(sandbox.workDir, 'AGENTS.md'), 'utf8')).toBe(agentsMd);
+    expect(init.stdout).toContain('AGENTS.md is written and now part of this session.');
+
+    const next = await sandbox.run(['--print', '-C', '-p', 'how do I test?']);
+    expect(next.code).toBe(0);
+    const history = JSON.stringify(server.requests[2]?.body);
+    expect(history).toContain('The user ran /init: AGENTS.md at the root of the working directory now reads');
+    expect(history).toContain('Build with `make`');
+    // The exploration itself stayed in the scratch context.
+    expect(history).not.toContain('Study this project');
+    expect(history).not.toContain('Wrote AGENTS.md.');
+  });
+});
