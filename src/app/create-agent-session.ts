@@ -318,6 +318,7 @@ async function buildProvider(
     maxTokens: resolved.maxTokens,
     temperature: resolved.temperature,
     topP: resolved.topP,
+    thinkingKeep: resolved.thinkingKeep,
     sessionId,
     scripts: scripted ? await loadScriptedScripts(resolved.providerEnv, options.env) : undefined,
   });

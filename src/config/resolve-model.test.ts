@@ -94,6 +94,7 @@ describe('resolveModel', () => {
           KIMI_MODEL_CAPABILITIES: ' Video_In, nonsense ,thinking',
           KIMI_MODEL_TEMPERATURE: '0.3',
           KIMI_MODEL_TOP_P: '0.95',
+          KIMI_MODEL_THINKING_KEEP: 'all',
           KIMI_MODEL_MAX_TOKENS: '2048',
         },
       }),
@@ -107,6 +108,7 @@ describe('resolveModel', () => {
       capabilities: ['thinking', 'video_in'],
       temperature: 0.3,
       topP: 0.95,
+      thinkingKeep: 'all',
       maxTokens: 2048,
       clampCompletion: true,
     });
@@ -118,6 +120,7 @@ describe('resolveModel', () => {
       'KIMI_MODEL_CAPABILITIES',
       'KIMI_MODEL_TEMPERATURE',
       'KIMI_MODEL_TOP_P',
+      'KIMI_MODEL_THINKING_KEEP',
       'KIMI_MODEL_MAX_TOKENS',
     ]);
   });

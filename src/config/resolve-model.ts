@@ -34,6 +34,8 @@ export interface ResolvedModel {
   oauth: { storage: 'file' | 'keyring'; key: string } | null;
   temperature?: number;
   topP?: number;
+  /** `KIMI_MODEL_THINKING_KEEP`: the Kimi API's `thinking.keep`, sent only while thinking is on. */
+  thinkingKeep?: string | number | boolean;
   /** A hard cap on completion tokens per request. */
   maxTokens?: number;
   /** False when `KIMI_MODEL_MAX_COMPLETION_TOKENS` <= 0 turned the completion budget off. */
@@ -135,6 +137,8 @@ function applyEnvironment(base: ResolvedModel, env: Env, fromEnvOnly: boolean): 
   if (temperature !== undefined) out.temperature = parseNumberVar('KIMI_MODEL_TEMPERATURE', temperature);
   const topP = read('KIMI_MODEL_TOP_P');
   if (topP !== undefined) out.topP = parseNumberVar('KIMI_MODEL_TOP_P', topP);
+  const keep = read('KIMI_MODEL_THINKING_KEEP');
+  if (keep !== undefined) out.thinkingKeep = parseLooseValue(keep);
   const cap = read('KIMI_MODEL_MAX_COMPLETION_TOKENS') ?? read('KIMI_MODEL_MAX_TOKENS');
   if (cap !== undefined) {
     const name = env.KIMI_MODEL_MAX_COMPLETION_TOKENS?.trim()
@@ -201,4 +205,11 @@ export function describeResolvedModel(model: ResolvedModel): string {
   const name = model.modelAlias ?? model.model;
   const via = model.providerName ? `provider ${model.providerName}` : 'environment';
   return `${name} (${model.providerType} ${model.model} at ${model.baseUrl || 'default endpoint'}, ${via}, context ${model.maxContextSize})`;
+}
+
+/** An environment value as JSON would read it (`3`, `true`), else as the text it is (`all`). */
+function parseLooseValue(text: string): string | number | boolean {
+  if (text === 'true' || text === 'false') return text === 'true';
+  const number = Number(text);
+  return Number.isFinite(number) ? number : text;
 }

@@ -12,6 +12,8 @@ export interface ProviderOptions {
   maxTokens?: number | undefined;
   temperature?: number | undefined;
   topP?: number | undefined;
+  /** Kimi only: `thinking.keep`, sent with thinking on. */
+  thinkingKeep?: string | number | boolean | undefined;
   /** Per-request timeout in milliseconds (default 120 s). */
   timeoutMs?: number | undefined;
   /** Used where the API supports a cache or user key (Kimi `prompt_cache_key`, Anthropic `metadata.user_id`). */

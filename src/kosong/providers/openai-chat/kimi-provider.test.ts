@@ -49,6 +49,17 @@ describe('KimiProvider', () => {
     expect(base.thinkingEffort).toBeNull();
   });
 
+  it('sends thinking.keep (KIMI_MODEL_THINKING_KEEP) only while thinking is on', async () => {
+    for (let i = 0; i < 3; i++) server.enqueue(chatStream([textChunk('ok')]));
+    const base = kimi({ thinkingKeep: 'all' });
+    await generate(base, '', [], history);
+    await generate(base.withThinking('high'), '', [], history);
+    await generate(base.withThinking('off'), '', [], history);
+    expect(bodyOf(0)).not.toHaveProperty('thinking');
+    expect(bodyOf(1).thinking).toEqual({ type: 'enabled', keep: 'all' });
+    expect(bodyOf(2).thinking).toEqual({ type: 'disabled' });
+  });
+
   it('streams reasoning_content as thinking and reports usage from the last choice with cached_tokens', async () => {
     server.enqueue(
       chatStream([

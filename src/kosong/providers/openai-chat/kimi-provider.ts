@@ -39,11 +39,17 @@ export class KimiProvider extends ChatCompletionsProvider {
   }
 
   protected generationFields(): Record<string, unknown> {
-    const { maxTokens, thinkingEffort, sessionId } = this.options;
+    const { maxTokens, thinkingEffort, thinkingKeep, sessionId } = this.options;
+    const thinking =
+      thinkingEffort === 'off'
+        ? { type: 'disabled' }
+        : thinkingEffort
+          ? { type: 'enabled', ...(thinkingKeep !== undefined ? { keep: thinkingKeep } : {}) }
+          : null;
     return {
       ...this.samplingFields(),
       ...(maxTokens !== undefined ? { max_completion_tokens: maxTokens } : {}),
-      ...(thinkingEffort ? { thinking: { type: thinkingEffort === 'off' ? 'disabled' : 'enabled' } } : {}),
+      ...(thinking ? { thinking } : {}),
       ...(sessionId ? { prompt_cache_key: sessionId } : {}),
     };
   }
