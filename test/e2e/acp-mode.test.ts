@@ -147,6 +147,35 @@ describe('ACP server (kimi-ts acp)', () => {
     expect(JSON.stringify(server.requests[0]?.body)).toContain('make it');
   });
 
+  it('uses the MCP servers the editor passes with session/new', async () => {
+    await setup([
+      { toolCalls: [{ id: 'm1', name: 'echo', args: { message: 'hello over MCP' } }] },
+      { text: 'Echoed.' },
+    ]);
+    const everything = join(
+      import.meta.dirname,
+      '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    const { result } = await withEditor({}, async (ctx, editor) => {
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: sandbox.workDir,
+        mcpServers: [{ name: 'everything', command: process.execPath, args: [everything, 'stdio'], env: [] }],
+      });
+      const reply = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: text('echo it'),
+      });
+      return { reply, updates: editor.updates };
+    });
+    expect(result.reply.stopReason).toBe('end_turn');
+    const body = server.requests[0]?.body as { tools?: { function: { name: string } }[] } | undefined;
+    const tools = body?.tools ?? [];
+    expect(tools.map((t) => t.function.name)).toContain('echo');
+    const done = result.updates.find((u) => u.sessionUpdate === 'tool_call_update');
+    expect(done).toMatchObject({ toolCallId: 'm1', status: 'completed' });
+    expect(JSON.stringify(done)).toContain('hello over MCP');
+  });
+
   it('a rejected permission stops the tool; session/load replays the conversation', async () => {
     await setup([
       // The user's refusal ends the turn: the model is not called again.
