@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { kimiTsHome } from '../config/home.js';
+import { listSessions } from '../session/list.js';
+import { readMetadata } from '../session/metadata.js';
 import { isValidSessionId, sessionAt } from '../session/session.js';
 import { markRunCompleted } from './run-completed.js';
 
@@ -34,6 +36,21 @@ export async function runAcpCommand(
   try {
     return await runAcpServer({
       ...io,
+      listSessions: async (cwd) => {
+        const workDirs =
+          cwd !== null
+            ? [resolve(cwd)]
+            : (await readMetadata(home)).work_dirs.filter((e) => e.kaos === 'local').map((e) => e.path);
+        const found = (await Promise.all(workDirs.map((workDir) => listSessions({ home, workDir })))).flat();
+        return found
+          .sort((a, b) => b.updatedAt - a.updatedAt)
+          .map(({ session, title, updatedAt }) => ({
+            sessionId: session.id,
+            cwd: session.workDir,
+            title,
+            updatedAt: new Date(updatedAt).toISOString(),
+          }));
+      },
       openSession: async ({ cwd, mcpConfig, sessionId }) => {
         if (sessionId !== undefined) {
           if (!isValidSessionId(sessionId)) return null;

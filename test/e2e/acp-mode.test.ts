@@ -206,6 +206,8 @@ describe('ACP server (kimi-ts acp)', () => {
         cwd: sandbox.workDir,
         mcpServers: [],
       });
+      const listed = await ctx.request(acp.methods.agent.session.list, { cwd: sandbox.workDir });
+      const everywhere = await ctx.request(acp.methods.agent.session.list, {});
       const missing = await ctx
         .request(acp.methods.agent.session.load, {
           sessionId: 'no-such-session',
@@ -213,7 +215,7 @@ describe('ACP server (kimi-ts acp)', () => {
           mcpServers: [],
         })
         .catch((error: unknown) => error);
-      return { updates: [...editor.updates], missing };
+      return { updates: [...editor.updates], missing, listed, everywhere };
     });
     const replayed = second.result.updates.filter((u) => u.sessionUpdate !== 'available_commands_update');
     expect(replayed.map((u) => u.sessionUpdate)).toEqual([
@@ -224,6 +226,15 @@ describe('ACP server (kimi-ts acp)', () => {
     expect(replayed[0]).toMatchObject({ content: { type: 'text', text: 'touch it' } });
     expect(replayed[2]).toMatchObject({ toolCallId: 'c1', status: 'failed' });
     expect(second.result.missing).toBeInstanceOf(acp.RequestError);
+    for (const list of [second.result.listed, second.result.everywhere]) {
+      expect(list.sessions).toEqual([
+        expect.objectContaining({
+          sessionId: first.result.sessionId,
+          cwd: sandbox.workDir,
+          title: 'touch it',
+        }),
+      ]);
+    }
   });
 
   it('session/cancel stops a long tool (its process is gone) and the prompt ends as cancelled', async () => {

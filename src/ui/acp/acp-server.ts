@@ -25,6 +25,8 @@ export interface AcpServerOptions {
   output: Writable;
   /** The session, or null when `sessionId` names none in `cwd`. */
   openSession(request: AcpSessionRequest): Promise<AgentSession | null>;
+  /** Saved sessions, most recent first: of `cwd`, or of every work dir when it is null. */
+  listSessions(cwd: string | null): Promise<acp.SessionInfo[]>;
 }
 
 /** Tools whose questions an ACP client has no way to answer (it only grants permissions). */
@@ -104,6 +106,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
+        sessionCapabilities: { list: {} },
       },
       authMethods: [],
       agentInfo: { name: 'kimi-ts', version: VERSION },
@@ -130,6 +133,9 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       }
       return {};
     })
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => ({
+      sessions: await options.listSessions(params.cwd ?? null),
+    }))
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const served = find(params.sessionId);
       if (served.turn !== null || served.session.isBusy)
