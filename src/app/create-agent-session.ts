@@ -31,6 +31,7 @@ import { loadScriptedScripts } from './scripted-scripts.js';
 import { createSessionStore } from './session-store.js';
 import { renderSystemPrompt } from './system-prompt.js';
 import { UsageError } from './usage-error.js';
+import { videoUploaderOf } from './video-uploader.js';
 
 export interface CreateAgentSessionOptions {
   workDir: string;
@@ -143,6 +144,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       additionalDirs,
       session: sessionStore,
       modelCapabilities: capabilities,
+      uploadVideo: videoUploaderOf(provider),
       webServices: {
         search: serviceOf(config.services?.moonshot_search),
         fetch: serviceOf(config.services?.moonshot_fetch),

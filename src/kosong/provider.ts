@@ -32,4 +32,15 @@ export interface ChatProvider {
    * is worth one more try.
    */
   onRetryableError?(error: Error): Promise<boolean>;
+  /**
+   * Uploads a video for the model to watch and returns the URL a `video_url` part then carries
+   * (Kimi: its files API, `ms://<file id>`). Absent where videos go inline as data URLs.
+   */
+  uploadVideo?(video: VideoUpload, signal?: AbortSignal): Promise<string>;
+}
+
+export interface VideoUpload {
+  data: Uint8Array;
+  mimeType: string;
+  filename: string;
 }

@@ -5,6 +5,11 @@
  * without the toolset importing any of this.
  */
 
+import type { VideoUpload } from '../kosong/index.js';
+
+/** Returns the URL a `video_url` part carries for the uploaded video. */
+export type VideoUploader = (video: VideoUpload, signal?: AbortSignal) => Promise<string>;
+
 /** Todo items as stored in state.json. */
 export interface TodoItem {
   title: string;
@@ -86,6 +91,8 @@ declare module '../toolset/dependencies.js' {
     planMode: PlanModeController;
     /** Capabilities of the current model (`image_in`, `video_in`, `thinking`, …). */
     modelCapabilities: ReadonlySet<string>;
+    /** Uploads a video where the current model's API takes uploads (Kimi); null: videos go inline. */
+    uploadVideo: VideoUploader | null;
     webServices: WebServices;
     backgroundConfig: BackgroundConfig;
     role: AgentRole;

@@ -12,6 +12,7 @@ import type { ToolDependencyTable } from '../../toolset/dependencies.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { createSessionStore } from '../session-store.js';
 import { renderSystemPrompt } from '../system-prompt.js';
+import { videoUploaderOf } from '../video-uploader.js';
 import type { SubagentPaths } from './instance-store.js';
 import type { SubagentType } from './subagent-types.js';
 
@@ -62,7 +63,9 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
       role: 'subagent',
       denwaRenji,
       // A subagent may talk to another model than the root: its tools follow that model.
-      ...(parts.llm ? { modelCapabilities: parts.llm.capabilities } : {}),
+      ...(parts.llm
+        ? { modelCapabilities: parts.llm.capabilities, uploadVideo: videoUploaderOf(parts.llm.provider) }
+        : {}),
       session: createSessionStore(
         {
           ...rootSession,

@@ -30,7 +30,7 @@ function pngHeader(width: number, height: number): Buffer {
 
 describe('ReadMediaFile', () => {
   it('is skipped unless the model takes images or videos', async () => {
-    const deps = { workDir: '/w', additionalDirs: [], descriptionVars: {} };
+    const deps = { workDir: '/w', additionalDirs: [], descriptionVars: {}, uploadVideo: null };
     await expect(
       ReadMediaFile.create({ ...deps, modelCapabilities: new Set(['thinking']) }, toolKit),
     ).rejects.toThrow(/neither images nor videos/);
@@ -79,6 +79,40 @@ describe('ReadMediaFile', () => {
       video_url: { url: `data:video/mp4;base64,${clip.toString('base64')}` },
     });
     expect(result.message).toMatch(/^Loaded video file `clip.mp4` \(video\/mp4, 28 bytes\)\./);
+  });
+
+  it("uploads a video where the model's API takes uploads, and says so when that fails", async () => {
+    const uploads: { filename: string; mimeType: string; bytes: number }[] = [];
+    let fail = false;
+    h = await FileToolsHarness.create({
+      specs: ['kimi-ts/tools/file/read-media-file:ReadMediaFile'],
+      modelCapabilities: ['image_in', 'video_in'],
+      uploadVideo: async (video) => {
+        if (fail) throw new Error('quota exceeded');
+        uploads.push({ filename: video.filename, mimeType: video.mimeType, bytes: video.data.length });
+        return 'ms://file-123';
+      },
+    });
+    const clip = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(16)]);
+    await writeFile(join(h.workDir, 'clip.mp4'), clip);
+    const result = await h.call('ReadMediaFile', { path: 'clip.mp4' });
+    expect(Array.isArray(result.output) && result.output[1]).toEqual({
+      type: 'video_url',
+      video_url: { url: 'ms://file-123' },
+    });
+    expect(uploads).toEqual([{ filename: 'clip.mp4', mimeType: 'video/mp4', bytes: 28 }]);
+    // Images still go inline.
+    await writeFile(join(h.workDir, 'shot.png'), pngHeader(2, 2));
+    const image = await h.call('ReadMediaFile', { path: 'shot.png' });
+    expect(JSON.stringify(image.output)).toContain('data:image/png;base64,');
+    expect(uploads).toHaveLength(1);
+    fail = true;
+    const failed = await h.call('ReadMediaFile', { path: 'clip.mp4' });
+    expect([failed.is_error, failed.message, briefOf(failed)]).toEqual([
+      true,
+      'Failed to upload the video `clip.mp4`: quota exceeded',
+      'Upload failed',
+    ]);
   });
 
   it('refuses text, unknown binaries, empty files, missing files and directories', async () => {

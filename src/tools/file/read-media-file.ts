@@ -1,9 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { z } from 'zod';
 import { type ContentPart, type ToolReturnValue, toolError, toolOk } from '../../kosong/index.js';
 import { SkipThisTool, toolFactory } from '../../toolset/dependencies.js';
 import { defineTool } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
+import type { VideoUploader } from '../runtime.js';
 import { detectFileType, type FileType, readFileHeader } from './file-type.js';
 import { describeFsError, isMissingFileError } from './fs-errors.js';
 import { imageSize } from './image-size.js';
@@ -22,8 +24,7 @@ const readMediaParams = z.object({
 
 type MediaKind = 'image' | 'video';
 
-function mediaParts(kind: MediaKind, path: string, mimeType: string, data: Buffer): ContentPart[] {
-  const url = `data:${mimeType};base64,${data.toString('base64')}`;
+function mediaParts(kind: MediaKind, path: string, url: string): ContentPart[] {
   const media: ContentPart =
     kind === 'image' ? { type: 'image_url', image_url: { url } } : { type: 'video_url', video_url: { url } };
   return [
@@ -40,7 +41,13 @@ function unsupportedByModel(kind: MediaKind): ToolReturnValue {
   );
 }
 
-async function loadMedia(input: string, path: string, type: FileType & { kind: MediaKind }) {
+async function loadMedia(
+  input: string,
+  path: string,
+  type: FileType & { kind: MediaKind },
+  uploadVideo: VideoUploader | null,
+  signal: AbortSignal,
+) {
   const { size } = await stat(path);
   if (size === 0) return toolError(`\`${input}\` is empty.`, 'Empty file');
   if (size > MAX_MEDIA_BYTES) {
@@ -50,10 +57,23 @@ async function loadMedia(input: string, path: string, type: FileType & { kind: M
     );
   }
   const data = await readFile(path);
+  let url = `data:${type.mimeType};base64,${data.toString('base64')}`;
+  if (type.kind === 'video' && uploadVideo) {
+    // Videos are large: where the model's API takes uploads, the message names the upload instead.
+    try {
+      url = await uploadVideo({ data, mimeType: type.mimeType, filename: basename(path) }, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return toolError(
+        `Failed to upload the video \`${input}\`: ${error instanceof Error ? error.message : String(error)}`,
+        'Upload failed',
+      );
+    }
+  }
   const dimensions = type.kind === 'image' ? imageSize(data, type.mimeType) : null;
   const sizeHint = dimensions ? `, original size ${dimensions.width}x${dimensions.height}px` : '';
   return toolOk(
-    mediaParts(type.kind, path, type.mimeType, data),
+    mediaParts(type.kind, path, url),
     `Loaded ${type.kind} file \`${input}\` (${type.mimeType}, ${data.length} bytes${sizeHint}). ` +
       'If you need to output coordinates, give relative coordinates first and compute absolute ones from the original image size; ' +
       'if you create or change images or videos with commands or scripts, read the result back before you go on.',
@@ -64,6 +84,7 @@ export function createReadMediaFileTool(
   workspace: Workspace,
   capabilities: ReadonlySet<string>,
   description: string,
+  uploadVideo: VideoUploader | null = null,
 ) {
   return defineTool({
     name: 'ReadMediaFile',
@@ -98,7 +119,13 @@ export function createReadMediaFileTool(
           );
         }
         if (!capabilities.has(`${type.kind}_in`)) return unsupportedByModel(type.kind);
-        return await loadMedia(input, path, { kind: type.kind, mimeType: type.mimeType });
+        return await loadMedia(
+          input,
+          path,
+          { kind: type.kind, mimeType: type.mimeType },
+          uploadVideo,
+          signal,
+        );
       } catch (error) {
         if (signal.aborted) throw error;
         return toolError(`Failed to read ${input}. Error: ${describeFsError(error)}`, 'Failed to read file');
@@ -118,8 +145,8 @@ function mediaSupport(capabilities: ReadonlySet<string>): string {
 
 /** Loaded only when the model can take images or videos. */
 export const ReadMediaFile = toolFactory(
-  ['workDir', 'additionalDirs', 'modelCapabilities', 'descriptionVars'],
-  async ({ workDir, additionalDirs, modelCapabilities, descriptionVars }) => {
+  ['workDir', 'additionalDirs', 'modelCapabilities', 'descriptionVars', 'uploadVideo'],
+  async ({ workDir, additionalDirs, modelCapabilities, descriptionVars, uploadVideo }) => {
     if (!modelCapabilities.has('image_in') && !modelCapabilities.has('video_in')) {
       throw new SkipThisTool('the model takes neither images nor videos');
     }
@@ -128,6 +155,6 @@ export const ReadMediaFile = toolFactory(
       MAX_MEDIA_MEGABYTES: String(MAX_MEDIA_MEGABYTES),
       MEDIA_SUPPORT: mediaSupport(modelCapabilities),
     });
-    return createReadMediaFileTool({ workDir, additionalDirs }, modelCapabilities, description);
+    return createReadMediaFileTool({ workDir, additionalDirs }, modelCapabilities, description, uploadVideo);
   },
 );

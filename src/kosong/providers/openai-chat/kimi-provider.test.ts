@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoopbackServer } from '../../../../test/support/loopback-server.js';
+import { APIStatusError } from '../../errors.js';
 import { generate } from '../../generate.js';
 import { type Message, message } from '../../message.js';
 import type { Tool } from '../../tool.js';
@@ -47,6 +48,40 @@ describe('KimiProvider', () => {
     expect(bodyOf(2).thinking).toEqual({ type: 'disabled' });
     for (let i = 0; i < 3; i++) expect(bodyOf(i)).not.toHaveProperty('reasoning_effort');
     expect(base.thinkingEffort).toBeNull();
+  });
+
+  it('uploads a video through the files API and names it ms://<id>; a refusal is a typed error', async () => {
+    server.enqueue(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: 'file-vid-42',
+            object: 'file',
+            bytes: 4,
+            created_at: 1,
+            filename: 'clip.mp4',
+            purpose: 'video',
+          }),
+        );
+      },
+      (_req, res) => {
+        res.writeHead(413, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'file too large', type: 'invalid_request_error' } }));
+      },
+    );
+    const video = { data: new Uint8Array([1, 2, 3, 4]), mimeType: 'video/mp4', filename: 'clip.mp4' };
+    expect(await kimi().uploadVideo(video)).toBe('ms://file-vid-42');
+    const upload = server.requests[0]!;
+    expect([upload.method, upload.path]).toEqual(['POST', '/v1/files']);
+    expect(upload.headers['content-type']).toMatch(/^multipart\/form-data/);
+    expect(upload.rawBody).toMatch(/name="purpose"\r\n\r\nvideo\r\n/);
+    expect(upload.rawBody).toContain('filename="clip.mp4"');
+    const refused = await kimi()
+      .uploadVideo(video)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(APIStatusError);
+    expect((refused as APIStatusError).statusCode).toBe(413);
   });
 
   it('sends thinking.keep (KIMI_MODEL_THINKING_KEEP) only while thinking is on', async () => {

@@ -1,5 +1,9 @@
+import { toFile } from 'openai';
+import type { FilePurpose } from 'openai/resources/files';
+import type { VideoUpload } from '../../provider.js';
 import type { Tool } from '../../tool.js';
 import type { ProviderOptions } from '../options.js';
+import { mapOpenAIError } from '../sdk-errors.js';
 import { ChatCompletionsProvider } from './chat-completions-provider.js';
 import { type ChatRequestTool, convertTool, type HistoryDialect } from './chat-request.js';
 import { ClientHolder } from './client.js';
@@ -25,6 +29,24 @@ export class KimiProvider extends ChatCompletionsProvider {
 
   protected copyWith(options: ProviderOptions): this {
     return new KimiProvider(options, this.clients) as this;
+  }
+
+  /** Kimi's files API takes videos (`purpose: "video"`); a message then names the file `ms://<id>`. */
+  async uploadVideo(video: VideoUpload, signal?: AbortSignal): Promise<string> {
+    const { apiKey } = this.options;
+    try {
+      const file = await this.clients.client.files.create(
+        {
+          file: await toFile(video.data, video.filename, { type: video.mimeType }),
+          // Not among the OpenAI SDK's purposes, but what Moonshot's files API expects for video.
+          purpose: 'video' as FilePurpose,
+        },
+        { signal },
+      );
+      return `ms://${file.id}`;
+    } catch (error) {
+      throw mapOpenAIError(error, { signal, apiKey });
+    }
   }
 
   protected convertTool(tool: Tool): ChatRequestTool {

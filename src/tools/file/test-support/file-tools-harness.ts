@@ -7,7 +7,7 @@ import type { ApprovalResponseKind, PendingApprovalRecord } from '../../../tools
 import type { ToolDependencyTable } from '../../../toolset/dependencies.js';
 import { KimiToolset } from '../../../toolset/kimi-toolset.js';
 import { dispatchAll, toolCall } from '../../../toolset/test-support/dispatch.js';
-import type { PlanModeController } from '../../runtime.js';
+import type { PlanModeController, VideoUploader } from '../../runtime.js';
 
 /** An in-memory plan mode, as the app's controller behaves for tools. */
 export class TestPlanMode implements PlanModeController {
@@ -41,6 +41,8 @@ export interface HarnessOptions {
   /** How the user answers approval requests (default: approve). */
   answer?: ApprovalResponseKind | undefined;
   modelCapabilities?: readonly string[] | undefined;
+  /** The video upload of the model's API (default: none, videos go inline). */
+  uploadVideo?: VideoUploader | undefined;
   /** Which tools to load (default: all file tools). */
   specs?: readonly string[] | undefined;
 }
@@ -85,6 +87,7 @@ export class FileToolsHarness {
       additionalDirs: harness.additionalDirs,
       planMode,
       modelCapabilities: new Set(options.modelCapabilities ?? []),
+      uploadVideo: options.uploadVideo ?? null,
       descriptionVars: { KIMI_WORK_DIR: workDir },
     };
     await toolset.loadTools(options.specs ?? FILE_TOOL_SPECS, deps, { baseDir: workDir });
