@@ -52,6 +52,7 @@ await build({
   // the bundle and load from node_modules when a run needs them.
   external: [
     '@anthropic-ai/sdk',
+    '@google/genai',
     '@modelcontextprotocol/sdk',
     'linkedom',
     '@mozilla/readability',

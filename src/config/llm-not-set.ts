@@ -32,7 +32,7 @@ export function howToConfigureText(home: string): string {
     '     export KIMI_MODEL_NAME="<model name>"',
     '     export KIMI_MODEL_MAX_CONTEXT_SIZE=262144    # optional',
     '   For another kind of API also set KIMI_TS_PROVIDER_TYPE to openai_legacy,',
-    '   openai_responses or anthropic.',
+    '   openai_responses, anthropic or gemini.',
     '',
     `2. A config file: ${defaultConfigFile(home)} (or pass --config-file PATH):`,
     '     default_model = "my-model"',

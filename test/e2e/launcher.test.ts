@@ -8,6 +8,7 @@ import {
   sseResponder,
   textBlock,
 } from '../../src/kosong/providers/anthropic/test-support/anthropic-sse.js';
+import { geminiStream, modelChunk } from '../../src/kosong/providers/gemini/test-support/gemini-sse.js';
 import { LoopbackServer } from '../support/loopback-server.js';
 import { CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
@@ -144,6 +145,30 @@ describe('optional packages outside the bundle', () => {
       expect(anthropic.requests[0]?.headers.authorization).toBe('Bearer sk-ant-e2e');
     } finally {
       await anthropic.close();
+    }
+  });
+
+  it('runs a turn on the Gemini provider, whose SDK loads from node_modules', async () => {
+    const google = await LoopbackServer.start();
+    try {
+      google.enqueue(
+        geminiStream([modelChunk([{ text: 'Hello from ' }]), modelChunk([{ text: 'Gemini.' }])]),
+      );
+      server = await ScriptedLLMServer.start([]);
+      sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+      const config = JSON.stringify({
+        default_model: 'g',
+        providers: { gp: { type: 'gemini', base_url: google.url, api_key: 'gm-e2e' } },
+        models: { g: { provider: 'gp', model: 'gemini-test', max_context_size: 1_000_000 } },
+      });
+      const result = await sandbox.run(['--config', config, '-w', sandbox.workDir, '--print', '-p', 'hi'], {
+        bare: true,
+      });
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toBe('Hello from Gemini.\n');
+      expect(google.requests[0]?.headers['x-goog-api-key']).toBe('gm-e2e');
+    } finally {
+      await google.close();
     }
   });
 

@@ -10,6 +10,8 @@ export const PROVIDER_TYPES = [
   'openai_legacy',
   'openai_responses',
   'anthropic',
+  'gemini',
+  'google_genai',
   'scripted',
   'echo',
   'chaos',
@@ -58,6 +60,11 @@ export async function createChatProvider(spec: ProviderSpec): Promise<ChatProvid
     case 'anthropic': {
       const { AnthropicProvider } = await import('./anthropic/index.js');
       return new AnthropicProvider(spec);
+    }
+    case 'gemini':
+    case 'google_genai': {
+      const { GeminiProvider } = await import('./gemini/index.js');
+      return new GeminiProvider(spec);
     }
     case 'scripted':
     case '_scripted_echo': {

@@ -1,0 +1,1 @@
+export { GEMINI_THINKING_BUDGETS, GeminiProvider } from './gemini-provider.js';
