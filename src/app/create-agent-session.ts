@@ -322,6 +322,11 @@ async function buildProvider(
     topP: resolved.topP,
     thinkingKeep: resolved.thinkingKeep,
     sessionId,
+    // Vertex AI without an API key: Google's usual variables, from the provider's env table or ours.
+    vertex: {
+      project: resolved.providerEnv.GOOGLE_CLOUD_PROJECT ?? options.env.GOOGLE_CLOUD_PROJECT,
+      location: resolved.providerEnv.GOOGLE_CLOUD_LOCATION ?? options.env.GOOGLE_CLOUD_LOCATION,
+    },
     scripts: scripted ? await loadScriptedScripts(resolved.providerEnv, options.env) : undefined,
   });
   const thinking = options.thinking ?? config.default_thinking;

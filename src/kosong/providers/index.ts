@@ -12,6 +12,7 @@ export const PROVIDER_TYPES = [
   'anthropic',
   'gemini',
   'google_genai',
+  'vertexai',
   'scripted',
   'echo',
   'chaos',
@@ -33,6 +34,8 @@ export interface ProviderSpec extends ProviderOptions {
    * `kimi` provider built from the same spec.
    */
   chaos?: import('./chaos/index.js').ChaosOptions | undefined;
+  /** `vertexai` without an API key: the Google Cloud project and location (credentials from ADC). */
+  vertex?: { project?: string | undefined; location?: string | undefined } | undefined;
 }
 
 export function isProviderType(type: string): type is ProviderType {
@@ -65,6 +68,10 @@ export async function createChatProvider(spec: ProviderSpec): Promise<ChatProvid
     case 'google_genai': {
       const { GeminiProvider } = await import('./gemini/index.js');
       return new GeminiProvider(spec);
+    }
+    case 'vertexai': {
+      const { GeminiProvider } = await import('./gemini/index.js');
+      return new GeminiProvider(spec, spec.vertex ?? {});
     }
     case 'scripted':
     case '_scripted_echo': {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LoopbackServer } from '../../../../test/support/loopback-server.js';
-import { APIConnectionError, APIStatusError, APITimeoutError } from '../../errors.js';
+import { APIConnectionError, APIStatusError, APITimeoutError, ChatProviderError } from '../../errors.js';
 import { generate } from '../../generate.js';
 import type { Message, StreamedPart } from '../../message.js';
 import type { Tool } from '../../tool.js';
@@ -192,6 +192,41 @@ describe('GeminiProvider', () => {
     }).catch((e: unknown) => e);
     const error = (await pending) as Error;
     expect(error.name).toBe('AbortError');
+  });
+
+  it('talks to Vertex AI: with an API key in express mode, else a clear error without Google credentials', async () => {
+    server.enqueue(geminiStream([modelChunk([{ text: 'From Vertex.' }])]));
+    const express = await createChatProvider({
+      type: 'vertexai',
+      model: 'gemini-test',
+      baseUrl: server.url,
+      apiKey: 'vx-key',
+    });
+    expect(express.name).toBe('vertexai');
+    const result = await generate(express, '', [], [user('hi')]);
+    expect(result.message.content).toEqual([{ type: 'text', text: 'From Vertex.' }]);
+    expect(server.requests[0]?.path).toBe(
+      '/v1beta1/publishers/google/models/gemini-test:streamGenerateContent?alt=sse',
+    );
+    expect(server.requests[0]?.headers['x-goog-api-key']).toBe('vx-key');
+
+    const saved = process.env.GOOGLE_APPLICATION_CREDENTIALS;
+    process.env.GOOGLE_APPLICATION_CREDENTIALS = '/nonexistent/credentials.json';
+    try {
+      const adc = await createChatProvider({
+        type: 'vertexai',
+        model: 'gemini-test',
+        baseUrl: server.url,
+        vertex: { project: 'my-project', location: 'us-central1' },
+      });
+      const error = await generate(adc, '', [], [user('hi')]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ChatProviderError);
+      expect((error as Error).message).toContain('credential');
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      if (saved === undefined) delete process.env.GOOGLE_APPLICATION_CREDENTIALS;
+      else process.env.GOOGLE_APPLICATION_CREDENTIALS = saved;
+    }
   });
 
   it('is built by createChatProvider for the gemini and google_genai types', async () => {

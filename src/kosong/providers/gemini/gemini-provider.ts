@@ -15,17 +15,27 @@ export const GEMINI_THINKING_BUDGETS: Readonly<Record<Exclude<ThinkingEffort, 'o
   max: 32_768,
 };
 
+/** Vertex AI instead of the Gemini API: with an API key (express mode), else project and location (ADC). */
+export interface VertexTarget {
+  project?: string | undefined;
+  location?: string | undefined;
+}
+
 /**
- * A `ChatProvider` for Google's Gemini API on the official `@google/genai` SDK. The SDK never
- * retries here (the soul owns retries); `timeoutMs` bounds the wait for the answer and every
- * silence between its chunks, not the whole answer.
+ * A `ChatProvider` for Google's Gemini API (or Vertex AI) on the official `@google/genai` SDK. The
+ * SDK never retries here (the soul owns retries); `timeoutMs` bounds the wait for the answer and
+ * every silence between its chunks, not the whole answer.
  */
 export class GeminiProvider implements ChatProvider {
-  readonly name = 'gemini';
+  readonly name: 'gemini' | 'vertexai';
   private client: GoogleGenAI;
 
-  constructor(private readonly options: ProviderOptions) {
-    this.client = createClient(options);
+  constructor(
+    private readonly options: ProviderOptions,
+    private readonly vertex: VertexTarget | null = null,
+  ) {
+    this.name = vertex ? 'vertexai' : 'gemini';
+    this.client = createClient(options, vertex);
   }
 
   get modelName(): string {
@@ -71,12 +81,12 @@ export class GeminiProvider implements ChatProvider {
   }
 
   withThinking(effort: ThinkingEffort): GeminiProvider {
-    return new GeminiProvider({ ...this.options, thinkingEffort: effort });
+    return new GeminiProvider({ ...this.options, thinkingEffort: effort }, this.vertex);
   }
 
   /** A fresh client drops whatever pooled connection went bad; the call is then worth one more try. */
   async onRetryableError(_error: Error): Promise<boolean> {
-    this.client = createClient(this.options);
+    this.client = createClient(this.options, this.vertex);
     return true;
   }
 
@@ -101,10 +111,16 @@ export class GeminiProvider implements ChatProvider {
   }
 }
 
-function createClient(options: ProviderOptions): GoogleGenAI {
+function createClient(options: ProviderOptions, vertex: VertexTarget | null): GoogleGenAI {
   // The SDK adds the API version itself: a base URL that already ends in one would double it.
-  const baseUrl = options.baseUrl?.replace(/\/v1(beta)?\/?$/, '') || undefined;
+  const baseUrl = options.baseUrl?.replace(/\/v1(beta1?)?\/?$/, '') || undefined;
+  const target = !vertex
+    ? {}
+    : options.apiKey
+      ? { vertexai: true }
+      : { vertexai: true, project: vertex.project, location: vertex.location };
   return new GoogleGenAI({
+    ...target,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     httpOptions: {
       ...(baseUrl ? { baseUrl } : {}),

@@ -1,1 +1,1 @@
-export { GEMINI_THINKING_BUDGETS, GeminiProvider } from './gemini-provider.js';
+export { GEMINI_THINKING_BUDGETS, GeminiProvider, type VertexTarget } from './gemini-provider.js';
