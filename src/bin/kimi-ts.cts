@@ -12,12 +12,12 @@
 // `KIMI_TS_DEBUG_CODE_CACHE=1` says on stderr whether it was used. Without a bundle (a build from
 // `tsc` alone), and with `--debug`, the unbundled `dist/cli.js` runs instead.
 import {
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
+  type Stats,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -66,8 +66,7 @@ function saveCache(file: string, script: Script): void {
   }
 }
 
-function runBundle(): void {
-  const stat = statSync(bundleFile);
+function runBundle(stat: Stats): void {
   const cacheFile = cacheFileFor(stat.size, stat.mtimeMs);
   const cachedData = readOrUndefined(cacheFile);
   // The bundle is ASCII (esbuild escapes the rest), so latin1 reads it without a UTF-8 decode.
@@ -96,7 +95,8 @@ function runBundle(): void {
 // `--debug` prints stack traces of fatal errors: run the unbundled modules then, with source maps, so
 // the traces name the TypeScript files and lines.
 const debug = process.argv.includes('--debug');
-if (existsSync(bundleFile) && !debug) runBundle();
+const bundleStat = debug ? undefined : statSync(bundleFile, { throwIfNoEntry: false });
+if (bundleStat) runBundle(bundleStat);
 else {
   if (debug) process.setSourceMapsEnabled(true);
   void import(pathToFileURL(join(__dirname, '..', 'cli.js')).href);

@@ -58,3 +58,25 @@ export function parseRetryAfter(
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError');
 }
+
+/** The error to throw for an abort: the signal's own reason when it is one, else a plain AbortError. */
+export function abortErrorFor(signal: AbortSignal | undefined, error?: unknown): Error {
+  const reason: unknown = signal?.aborted ? signal.reason : undefined;
+  if (reason instanceof Error && isAbortError(reason)) return reason;
+  if (reason === undefined && error instanceof Error && error.name === 'AbortError') return error;
+  const abort = new Error('The request was aborted.', { cause: reason ?? error });
+  abort.name = 'AbortError';
+  return abort;
+}
+
+/** An error's message with its cause's, for provider errors: `fetch failed (connect ECONNREFUSED …)`. */
+export function describeErrorWithCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`;
+}
+
+/** `text` with every occurrence of `secret` (an API key) replaced, so it never reaches a message. */
+export function redactSecret(text: string, secret: string | undefined): string {
+  return secret ? text.split(secret).join('[redacted]') : text;
+}

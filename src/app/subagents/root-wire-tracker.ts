@@ -15,16 +15,17 @@ export class RootWireTracker {
 
   constructor(private readonly outOfTurn: OutOfTurnHub = new OutOfTurnHub()) {
     outOfTurn.onListenerAdded(() => {
-      if (this.liveWire) return;
-      const held = this.held;
-      this.held = [];
-      for (const request of held) this.deliver(request);
+      if (!this.liveWire) this.deliverHeld();
     });
   }
 
   /** Called at the start of every root turn, inside it (its wire is the current one). */
   turnStarted(): void {
     this.wire = currentWire();
+    this.deliverHeld();
+  }
+
+  private deliverHeld(): void {
     const held = this.held;
     this.held = [];
     for (const request of held) this.deliver(request);

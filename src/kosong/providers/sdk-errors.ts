@@ -3,6 +3,7 @@ import {
   APIConnectionError,
   APIStatusError,
   APITimeoutError,
+  abortErrorFor,
   ChatProviderError,
   isAbortError,
   parseRetryAfter,
@@ -63,16 +64,6 @@ export function mapOpenAIError(error: unknown, context: ErrorMappingContext = {}
     );
   }
   return new ChatProviderError(clean(`Unexpected provider error: ${describe(error)}`), { cause: error });
-}
-
-/** The error to throw for an abort: the signal's own reason when it is one, else a plain AbortError. */
-export function abortErrorFor(signal: AbortSignal | undefined, error?: unknown): Error {
-  const reason: unknown = signal?.aborted ? signal.reason : undefined;
-  if (reason instanceof Error && isAbortError(reason)) return reason;
-  if (reason === undefined && error instanceof Error && error.name === 'AbortError') return error;
-  const abort = new Error('The request was aborted.', { cause: reason ?? error });
-  abort.name = 'AbortError';
-  return abort;
 }
 
 /**

@@ -53,8 +53,8 @@ interface ServedSession {
  */
 export async function runAcpServer(options: AcpServerOptions): Promise<number> {
   const sessions = new Map<string, ServedSession>();
-  // Set once connected; permission requests made between prompts end with the connection.
-  let connectionSignal = (): AbortSignal => new AbortController().signal;
+  // Permission requests made between prompts end with the connection.
+  let connection: acp.AgentConnection | undefined;
 
   const open = async (request: AcpSessionRequest, client: acp.AgentContext): Promise<ServedSession> => {
     let session: AgentSession | null;
@@ -70,7 +70,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
     // A background agent may need a permission while no prompt runs: the editor is asked at once.
     const stopListening = session.onOutOfTurn((message) => {
       if (message.type === 'ApprovalRequest')
-        void askPermission(message, sessionId, client, connectionSignal());
+        void askPermission(message, sessionId, client, connection?.signal);
     });
     const served: ServedSession = { session, turn: null, stopListening };
     const previous = sessions.get(sessionId);
@@ -160,13 +160,12 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       sessions.get(params.sessionId)?.turn?.abort(new RunCancelled('Cancelled by the client.'));
     });
 
-  const connection: acp.AgentConnection = app.connect(
+  connection = app.connect(
     acp.ndJsonStream(
       Writable.toWeb(options.output) as WritableStream<Uint8Array>,
       Readable.toWeb(options.input) as ReadableStream<Uint8Array>,
     ),
   );
-  connectionSignal = () => connection.signal;
   await connection.closed;
   for (const { session, turn, stopListening } of sessions.values()) {
     stopListening();
@@ -216,7 +215,7 @@ async function askPermission(
   request: ApprovalRequest,
   sessionId: string,
   client: acp.AgentContext,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const { tool_call_id, sender, description, display } = request.payload;
   try {

@@ -1,5 +1,6 @@
 import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
-import type { ContentPart } from '../../kosong/message.js';
+import { parseDataUrl } from '../../kosong/data-url.js';
+import { type ContentPart, extractText } from '../../kosong/message.js';
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
@@ -55,12 +56,7 @@ function textContent(text: string): ToolCallContent {
 
 function outputText(value: ToolReturnValue): string {
   const output =
-    typeof value.output === 'string'
-      ? value.output
-      : value.output
-          .filter((part): part is Extract<ContentPart, { type: 'text' }> => part.type === 'text')
-          .map((part) => part.text)
-          .join('\n');
+    typeof value.output === 'string' ? value.output : extractText({ content: value.output }, '\n');
   return [output, value.message].filter((text) => text.trim() !== '').join('\n\n');
 }
 
@@ -147,10 +143,8 @@ function contentUpdates(
         ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: part.think } }]
         : [];
     case 'image_url': {
-      const match = /^data:([^;,]+);base64,(.*)$/s.exec(part.image_url.url);
-      return match
-        ? [{ sessionUpdate: textKind, content: { type: 'image', mimeType: match[1]!, data: match[2]! } }]
-        : [];
+      const inline = parseDataUrl(part.image_url.url);
+      return inline ? [{ sessionUpdate: textKind, content: { type: 'image', ...inline } }] : [];
     }
     default:
       return [];

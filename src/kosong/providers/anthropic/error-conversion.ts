@@ -4,8 +4,10 @@ import {
   APIStatusError,
   APITimeoutError,
   ChatProviderError,
+  describeErrorWithCause,
   isAbortError,
   parseRetryAfter,
+  redactSecret,
 } from '../../errors.js';
 import { BodyIdleTimeoutError } from './idle-timeout-fetch.js';
 
@@ -37,7 +39,7 @@ const STATUS_BY_ERROR_TYPE: Readonly<Record<string, number>> = {
  */
 export function toChatProviderError(error: unknown, phase: FailurePhase, secret?: string): Error {
   if (error instanceof ChatProviderError || isAbortError(error)) return error as Error;
-  const scrub = (text: string): string => redact(text, secret);
+  const scrub = (text: string): string => redactSecret(text, secret);
 
   if (error instanceof BodyIdleTimeoutError) {
     return new APITimeoutError(`The Anthropic API stopped sending data: ${error.message}`);
@@ -46,7 +48,9 @@ export function toChatProviderError(error: unknown, phase: FailurePhase, secret?
     return new APITimeoutError(`The Anthropic API request timed out: ${scrub(error.message)}`);
   }
   if (error instanceof Anthropic.APIConnectionError) {
-    return new APIConnectionError(`Could not reach the Anthropic API: ${scrub(describe(error))}`);
+    return new APIConnectionError(
+      `Could not reach the Anthropic API: ${scrub(describeErrorWithCause(error))}`,
+    );
   }
   if (error instanceof Anthropic.APIError) {
     const requestId = error.requestID ?? null;
@@ -69,17 +73,9 @@ export function toChatProviderError(error: unknown, phase: FailurePhase, secret?
       : new APIStatusError(message, status, requestId);
   }
   if (phase === 'stream') {
-    return new APIConnectionError(`The Anthropic API stream broke off: ${scrub(describe(error))}`);
+    return new APIConnectionError(
+      `The Anthropic API stream broke off: ${scrub(describeErrorWithCause(error))}`,
+    );
   }
-  return new ChatProviderError(`The Anthropic API request failed: ${scrub(describe(error))}`);
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${error.message}${cause}`;
-}
-
-function redact(text: string, secret: string | undefined): string {
-  return secret ? text.split(secret).join('[redacted]') : text;
+  return new ChatProviderError(`The Anthropic API request failed: ${scrub(describeErrorWithCause(error))}`);
 }

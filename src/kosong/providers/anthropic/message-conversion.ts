@@ -6,6 +6,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
+import { parseDataUrl } from '../../data-url.js';
 import type { ContentPart, Message, ToolCall } from '../../message.js';
 import { redactedThinkingData } from './redacted-thinking.js';
 
@@ -13,7 +14,6 @@ type MediaBlock = TextBlockParam | ImageBlockParam;
 
 const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
 /**
  * Converts kosong history into Anthropic messages.
@@ -134,13 +134,13 @@ function mediaBlocks(parts: readonly ContentPart[]): MediaBlock[] {
 }
 
 function imageBlock(url: string): MediaBlock {
-  const data = DATA_URL.exec(url);
-  if (!data) return { type: 'image', source: { type: 'url', url } };
-  const mediaType = data[1] ?? '';
+  const inline = parseDataUrl(url);
+  if (!inline) return { type: 'image', source: { type: 'url', url } };
+  const mediaType = inline.mimeType;
   if (!isImageMediaType(mediaType)) {
     return { type: 'text', text: `[image omitted: the Anthropic API does not accept ${mediaType} images]` };
   }
-  return { type: 'image', source: { type: 'base64', media_type: mediaType, data: data[2] ?? '' } };
+  return { type: 'image', source: { type: 'base64', media_type: mediaType, data: inline.data } };
 }
 
 function isImageMediaType(value: string): value is ImageMediaType {

@@ -1,8 +1,7 @@
 import type { Content, FunctionDeclaration, Part } from '@google/genai';
-import type { ContentPart, Message, ToolCall } from '../../message.js';
+import { parseDataUrl } from '../../data-url.js';
+import { type ContentPart, extractText, type Message, type ToolCall } from '../../message.js';
 import type { Tool } from '../../tool.js';
-
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 
 /** Where a tool call keeps the `thoughtSignature` Gemini attached to it (it must go back verbatim). */
 export const THOUGHT_SIGNATURE = 'thought_signature';
@@ -39,7 +38,7 @@ export function toGeminiContents(history: readonly Message[]): Content[] {
             functionResponse: {
               id,
               name: names.get(id) ?? 'unknown_tool',
-              response: { output: textOf(message.content) },
+              response: { output: extractText(message, '\n') },
             },
           },
           ...message.content.flatMap((part) => (part.type === 'text' ? [] : userPart(part))),
@@ -47,7 +46,7 @@ export function toGeminiContents(history: readonly Message[]): Content[] {
         break;
       }
       case 'system':
-        push('user', [{ text: `<system>${textOf(message.content)}</system>` }]);
+        push('user', [{ text: `<system>${extractText(message, '\n')}</system>` }]);
         break;
       default:
         push('user', message.content.flatMap(userPart));
@@ -58,13 +57,6 @@ export function toGeminiContents(history: readonly Message[]): Content[] {
 
 export function toFunctionDeclaration(tool: Tool): FunctionDeclaration {
   return { name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters };
-}
-
-function textOf(content: readonly ContentPart[]): string {
-  return content
-    .filter((part): part is Extract<ContentPart, { type: 'text' }> => part.type === 'text')
-    .map((part) => part.text)
-    .join('\n');
 }
 
 function userPart(part: ContentPart): Part[] {
@@ -84,8 +76,8 @@ function userPart(part: ContentPart): Part[] {
 
 /** Inline data for a data URL; any other URL is handed over as a file URI. */
 function mediaPart(url: string): Part[] {
-  const match = DATA_URL.exec(url);
-  if (match) return [{ inlineData: { mimeType: match[1]!, data: match[2]! } }];
+  const inline = parseDataUrl(url);
+  if (inline) return [{ inlineData: inline }];
   return [{ fileData: { fileUri: url } }];
 }
 

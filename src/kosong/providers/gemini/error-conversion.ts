@@ -4,7 +4,9 @@ import {
   APIStatusError,
   APITimeoutError,
   ChatProviderError,
+  describeErrorWithCause,
   isAbortError,
+  redactSecret,
 } from '../../errors.js';
 
 /** The idle timer fired: no response, or no chunk, for `timeoutMs`. */
@@ -20,9 +22,9 @@ export class GeminiIdleTimeout extends Error {
 export function toChatProviderError(error: unknown, secret: string | undefined, signal?: AbortSignal): Error {
   if (signal?.aborted && isAbortError(error)) return error as Error;
   if (error instanceof ChatProviderError) return error;
-  const scrub = (text: string): string => (secret ? text.split(secret).join('[redacted]') : text);
+  const scrub = (text: string): string => redactSecret(text, secret);
   if (error instanceof GeminiIdleTimeout || (isAbortError(error) && !signal?.aborted)) {
-    return new APITimeoutError(`The Gemini API stopped answering: ${scrub(describe(error))}`);
+    return new APITimeoutError(`The Gemini API stopped answering: ${scrub(describeErrorWithCause(error))}`);
   }
   if (error instanceof ApiError) {
     return new APIStatusError(
@@ -32,12 +34,14 @@ export function toChatProviderError(error: unknown, secret: string | undefined, 
     );
   }
   if (error instanceof TypeError) {
-    return new APIConnectionError(`Could not talk to the Gemini API: ${scrub(describe(error))}`);
+    return new APIConnectionError(
+      `Could not talk to the Gemini API: ${scrub(describeErrorWithCause(error))}`,
+    );
   }
   if (error instanceof SyntaxError) {
     return new ChatProviderError(`The Gemini API sent a malformed chunk: ${scrub(error.message)}`);
   }
-  return new ChatProviderError(`The Gemini API request failed: ${scrub(describe(error))}`);
+  return new ChatProviderError(`The Gemini API request failed: ${scrub(describeErrorWithCause(error))}`);
 }
 
 /** The `error.message` of the JSON body the SDK puts in its message, or the message itself. */
@@ -49,15 +53,4 @@ function apiMessage(error: ApiError): string {
     // not JSON
   }
   return error.message;
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause =
-    error.cause instanceof Error
-      ? ` (${error.cause.message})`
-      : typeof (error.cause as { code?: unknown } | undefined)?.code === 'string'
-        ? ` (${(error.cause as { code: string }).code})`
-        : '';
-  return `${error.message}${cause}`;
 }

@@ -1,4 +1,5 @@
 import { type GenerateContentConfig, GoogleGenAI } from '@google/genai';
+import { abortErrorFor } from '../../errors.js';
 import type { ThinkingEffort } from '../../message.js';
 import type { ChatProvider, GenerateRequest, StreamedMessage } from '../../provider.js';
 import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from '../options.js';
@@ -63,7 +64,7 @@ export class GeminiProvider implements ChatProvider {
     const disarm = (): void => clearTimeout(timer);
     const abortSignal = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
     const mapError = (error: unknown): Error => {
-      if (signal?.aborted) return abortError(signal);
+      if (signal?.aborted) return abortErrorFor(signal, error);
       return toChatProviderError(idle.signal.aborted ? idle.signal.reason : error, secret, signal);
     };
     arm();
@@ -127,12 +128,4 @@ function createClient(options: ProviderOptions, vertex: VertexTarget | null): Go
       ...(options.customHeaders ? { headers: options.customHeaders } : {}),
     },
   });
-}
-
-function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  const error = new Error('The request was aborted.', { cause: reason });
-  error.name = 'AbortError';
-  return error;
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { APITimeoutError, ChatProviderError } from '../../errors.js';
+import { APITimeoutError, abortErrorFor, ChatProviderError } from '../../errors.js';
 import type { StreamedPart, TokenUsage } from '../../message.js';
 import type { StreamedMessage } from '../../provider.js';
-import { abortErrorFor, mapOpenAIError } from '../sdk-errors.js';
+import { mapOpenAIError } from '../sdk-errors.js';
 import { chatChunkSchema } from './chat-chunk.js';
 import { ChatChunkAssembler } from './chunk-assembler.js';
 import type { RequestLink } from './request-link.js';

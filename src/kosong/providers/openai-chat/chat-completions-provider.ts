@@ -1,9 +1,10 @@
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { abortErrorFor } from '../../errors.js';
 import type { ThinkingEffort } from '../../message.js';
 import type { ChatProvider, GenerateRequest, StreamedMessage } from '../../provider.js';
 import type { Tool } from '../../tool.js';
 import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from '../options.js';
-import { abortErrorFor, mapOpenAIError } from '../sdk-errors.js';
+import { mapOpenAIError } from '../sdk-errors.js';
 import { ChatCompletionStream } from './chat-completion-stream.js';
 import { type ChatRequestTool, convertHistory, type HistoryDialect } from './chat-request.js';
 import type { ClientHolder } from './client.js';

@@ -1,9 +1,9 @@
 import OpenAI from 'openai';
-import { ChatProviderError } from '../../errors.js';
+import { abortErrorFor, ChatProviderError } from '../../errors.js';
 import type { ThinkingEffort } from '../../message.js';
 import type { ChatProvider, GenerateRequest, StreamedMessage } from '../../provider.js';
 import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from '../options.js';
-import { abortErrorFor, mapOpenAIError } from '../sdk-errors.js';
+import { mapOpenAIError } from '../sdk-errors.js';
 import { buildResponsesRequest } from './request.js';
 import { redactKey } from './stream-failure.js';
 import { ResponsesStreamedMessage } from './streamed-message.js';

@@ -1,7 +1,7 @@
-import { APIConnectionError, APITimeoutError } from '../../errors.js';
+import { APIConnectionError, APITimeoutError, abortErrorFor } from '../../errors.js';
 import type { StreamedPart, TokenUsage } from '../../message.js';
 import type { StreamedMessage } from '../../provider.js';
-import { abortErrorFor, mapOpenAIError } from '../sdk-errors.js';
+import { mapOpenAIError } from '../sdk-errors.js';
 import { ResponsesStreamConverter } from './stream-converter.js';
 
 export interface ResponsesStreamOptions {
