@@ -82,6 +82,41 @@ describe('state.json', () => {
     expect(JSON.parse(await readFile(file, 'utf8')).from_the_future).toEqual({ a: 1 });
   });
 
+  it('checks each field by its own rule and keeps unknown approval fields', async () => {
+    await writeFile(
+      file,
+      JSON.stringify({
+        version: 1.5,
+        approval: { yolo: true, auto_approve_actions: ['a', 3], remembered_by_newer: 'x' },
+        title_generate_attempts: -1,
+        wire_mtime: 12.5,
+        archived_at: 'yesterday',
+        additional_dirs: ['/a', '/b'],
+        todos: [{ title: 'keep me', status: 'pending', note: 'dropped' }],
+      }),
+    );
+    const state = await readSessionState(file);
+    expect(state.version).toBe(1);
+    expect(state.approval).toEqual({
+      yolo: true,
+      afk: false,
+      auto_approve_actions: [],
+      remembered_by_newer: 'x',
+    });
+    expect(state.title_generate_attempts).toBe(0);
+    expect(state.wire_mtime).toBe(12.5);
+    expect(state.archived_at).toBeNull();
+    expect(state.additional_dirs).toEqual(['/a', '/b']);
+    expect(state.todos).toEqual([{ title: 'keep me', status: 'pending' }]);
+  });
+
+  it('reads an approval that is not an object as the default approval', async () => {
+    await writeFile(file, JSON.stringify({ approval: ['yolo'], plan_mode: true }));
+    const state = await readSessionState(file);
+    expect(state.approval).toEqual({ yolo: false, afk: false, auto_approve_actions: [] });
+    expect(state.plan_mode).toBe(true);
+  });
+
   it('gives each state its own default lists', async () => {
     const a = await readSessionState(file);
     a.additional_dirs.push('/mutated');

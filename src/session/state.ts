@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-file.js';
 
 /**
@@ -7,55 +6,114 @@ import { writeFileAtomic } from '../util/atomic-file.js';
  * title), in Kimi CLI's field names. Reading is forgiving: a field of the wrong type takes its
  * default, malformed todos are dropped, and unknown fields are kept so writing a state back does
  * not erase what a newer program stored.
+ *
+ * Checked by hand rather than with zod: every start reads this file, and building a forgiving zod
+ * schema of this shape (a default and a catch per field) took longer than opening the session.
  */
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'done'] as const;
 export type TodoStatus = (typeof TODO_STATUSES)[number];
 
-const todoSchema = z.object({ title: z.string().min(1), status: z.enum(TODO_STATUSES) });
-export type TodoItem = z.output<typeof todoSchema>;
-
-/** A field that takes (a fresh copy of) `fallback` when absent or malformed. */
-function field<T extends z.ZodType>(schema: T, fallback: z.output<T>) {
-  return schema
-    .optional()
-    .catch(undefined)
-    .transform((value): z.output<T> => (value === undefined ? structuredClone(fallback) : value));
+export interface TodoItem {
+  title: string;
+  status: TodoStatus;
 }
 
-const todosSchema = z.preprocess(
-  (value) => (Array.isArray(value) ? value.filter((item) => todoSchema.safeParse(item).success) : []),
-  z.array(todoSchema),
-);
-
-const approvalSchema = z.looseObject({
-  yolo: field(z.boolean(), false),
-  afk: field(z.boolean(), false),
+export interface ApprovalState {
+  yolo: boolean;
+  afk: boolean;
   /** Actions the user approved "for this session". */
-  auto_approve_actions: field(z.array(z.string()), []),
-});
+  auto_approve_actions: string[];
+  [unknownField: string]: unknown;
+}
 
-export const sessionStateSchema = z.looseObject({
-  version: field(z.number().int(), 1),
-  approval: approvalSchema.catch(() => approvalSchema.parse({})).prefault({}),
-  additional_dirs: field(z.array(z.string()), []),
-  custom_title: field(z.string().nullable(), null),
-  title_generated: field(z.boolean(), false),
-  title_generate_attempts: field(z.number().int().min(0), 0),
-  plan_mode: field(z.boolean(), false),
-  plan_session_id: field(z.string().nullable(), null),
-  plan_slug: field(z.string().nullable(), null),
-  wire_mtime: field(z.number().nullable(), null),
-  archived: field(z.boolean(), false),
-  archived_at: field(z.number().nullable(), null),
-  auto_archive_exempt: field(z.boolean(), false),
-  todos: todosSchema,
-});
+export interface SessionState {
+  version: number;
+  approval: ApprovalState;
+  additional_dirs: string[];
+  custom_title: string | null;
+  title_generated: boolean;
+  title_generate_attempts: number;
+  plan_mode: boolean;
+  plan_session_id: string | null;
+  plan_slug: string | null;
+  wire_mtime: number | null;
+  archived: boolean;
+  archived_at: number | null;
+  auto_archive_exempt: boolean;
+  todos: TodoItem[];
+  [unknownField: string]: unknown;
+}
 
-export type SessionState = z.output<typeof sessionStateSchema>;
+type Field = readonly [accepts: (value: unknown) => boolean, fallback: () => unknown];
+
+const isBoolean = (value: unknown) => typeof value === 'boolean';
+const isString = (value: unknown) => typeof value === 'string';
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+const isStringList = (value: unknown) => Array.isArray(value) && value.every(isString);
+const orNull = (accepts: (value: unknown) => boolean) => (value: unknown) => value === null || accepts(value);
+
+const BOOLEAN_FALSE: Field = [isBoolean, () => false];
+const NULLABLE_STRING: Field = [orNull(isString), () => null];
+const NULLABLE_NUMBER: Field = [orNull(isNumber), () => null];
+const STRING_LIST: Field = [isStringList, () => []];
+
+const APPROVAL_FIELDS: Record<string, Field> = {
+  yolo: BOOLEAN_FALSE,
+  afk: BOOLEAN_FALSE,
+  auto_approve_actions: STRING_LIST,
+};
+
+const STATE_FIELDS: Record<string, Field> = {
+  version: [Number.isInteger, () => 1],
+  approval: [isRecord, () => ({})],
+  additional_dirs: STRING_LIST,
+  custom_title: NULLABLE_STRING,
+  title_generated: BOOLEAN_FALSE,
+  title_generate_attempts: [(value) => Number.isInteger(value) && (value as number) >= 0, () => 0],
+  plan_mode: BOOLEAN_FALSE,
+  plan_session_id: NULLABLE_STRING,
+  plan_slug: NULLABLE_STRING,
+  wire_mtime: NULLABLE_NUMBER,
+  archived: BOOLEAN_FALSE,
+  archived_at: NULLABLE_NUMBER,
+  auto_archive_exempt: BOOLEAN_FALSE,
+  todos: [Array.isArray, () => []],
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A copy of `raw` with every known field checked: kept when it fits, its default when not. */
+function withFields(raw: Record<string, unknown>, fields: Record<string, Field>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...raw };
+  for (const [name, [accepts, fallback]] of Object.entries(fields)) {
+    // Values are copied so that no two states share a list (defaults included).
+    out[name] = accepts(raw[name]) ? structuredClone(raw[name]) : fallback();
+  }
+  return out;
+}
+
+function isTodo(value: unknown): value is TodoItem {
+  return (
+    isRecord(value) &&
+    typeof value.title === 'string' &&
+    value.title.length > 0 &&
+    (TODO_STATUSES as readonly unknown[]).includes(value.status)
+  );
+}
+
+/** The state `raw` (parsed JSON) describes, forgiving as described above. */
+export function normalizeSessionState(raw: unknown): SessionState {
+  const state = withFields(isRecord(raw) ? raw : {}, STATE_FIELDS);
+  state.approval = withFields(state.approval as Record<string, unknown>, APPROVAL_FIELDS);
+  state.todos = (state.todos as unknown[]).filter(isTodo).map(({ title, status }) => ({ title, status }));
+  return state as SessionState;
+}
 
 export function defaultSessionState(): SessionState {
-  return sessionStateSchema.parse({}, { jitless: true });
+  return normalizeSessionState({});
 }
 
 /** Reads `state.json`; a missing, unreadable-as-JSON or non-object file gives the defaults. */
@@ -73,8 +131,7 @@ export async function readSessionState(path: string): Promise<SessionState> {
   } catch {
     return defaultSessionState();
   }
-  const parsed = sessionStateSchema.safeParse(raw, { jitless: true });
-  return parsed.success ? parsed.data : defaultSessionState();
+  return normalizeSessionState(raw);
 }
 
 /** Writes `state.json` atomically (temp file + rename). */
