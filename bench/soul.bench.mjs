@@ -115,6 +115,20 @@ new OpenAI({ baseURL: process.env.BENCH_BASE_URL, apiKey: 'k', maxRetries: 0 }).
   return { args: [outfile], env: { BENCH_BASE_URL: baseUrl } };
 }
 
+/**
+ * The floor under that: Node's own fetch, one POST to the server, in a process doing nothing else. On
+ * Node 20 the first use of `Headers` or `fetch` loads the bundled undici and the ~90 built-in modules
+ * it needs, and the first request runs its whole HTTP stack cold; every provider SDK pays this.
+ */
+function fetchAloneRun(baseUrl, dir) {
+  const file = join(dir, 'fetch-alone.cjs');
+  writeFileSync(
+    file,
+    "fetch(process.env.BENCH_BASE_URL + '/chat/completions', { method: 'POST', body: '{}' }).catch(() => {});\n",
+  );
+  return { args: [file], env: { BENCH_BASE_URL: baseUrl } };
+}
+
 export default async function soulBench() {
   const rows = [];
   const stepDir = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-'));
@@ -165,8 +179,8 @@ export default async function soulBench() {
 
   const {
     bare,
-    first: [first, sdkAlone],
-  } = await startupTimes([printModeRun, sdkAloneRun]);
+    first: [first, sdkAlone, fetchAlone],
+  } = await startupTimes([printModeRun, sdkAloneRun, fetchAloneRun]);
   rows.push({
     name: 'print mode: process start to first model request',
     value: first,
@@ -180,6 +194,12 @@ export default async function soulBench() {
     value: sdkAlone,
     unit: `ms (bare node ${bare.toFixed(0)} ms)`,
     ratio: sdkAlone / bare,
+  });
+  rows.push({
+    name: "the same for Node's fetch alone (one POST, nothing else)",
+    value: fetchAlone,
+    unit: `ms (bare node ${bare.toFixed(0)} ms)`,
+    ratio: fetchAlone / bare,
   });
   return rows;
 }

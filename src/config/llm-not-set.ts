@@ -38,7 +38,7 @@ export function howToConfigureText(home: string): string {
     '     default_model = "my-model"',
     '',
     '     [providers.my-provider]',
-    '     type = "kimi"              # or openai_legacy, openai_responses, anthropic',
+    '     type = "kimi"              # or openai_legacy, openai_responses, anthropic, gemini',
     '     base_url = "https://api.moonshot.ai/v1"',
     '     api_key = "<your API key>"',
     '',
