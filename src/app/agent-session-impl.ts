@@ -17,6 +17,7 @@ import type { Approval } from '../toolset/approval.js';
 import { runWithApprovalSource } from '../toolset/approval-source.js';
 import { bridgeApprovalsToWire } from '../toolset/approval-wire-bridge.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
+import type { KimiTool } from '../toolset/tool-definition.js';
 import type { Notification } from '../wire/events.js';
 import { wireEvent } from '../wire/events.js';
 import type { WireMessage } from '../wire/message.js';
@@ -226,6 +227,10 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
 
   unhideTool(name: string): void {
     this.parts.toolset.unhide(name);
+  }
+
+  replaceTool(name: string, make: (current: KimiTool) => KimiTool): boolean {
+    return this.parts.toolset.replace(name, make);
   }
 
   configuredHookCounts(): Partial<Record<HookEvent, number>> {

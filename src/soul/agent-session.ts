@@ -1,5 +1,6 @@
 import type { AskClient, HookEvent, WireHookSubscription } from '../hooks/index.js';
 import type { JSONSchema } from '../kosong/tool.js';
+import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
 import type { UILoop } from './run-soul.js';
 import type { UserInput } from './steer-queue.js';
@@ -71,6 +72,12 @@ export interface AgentSession {
    * capabilities). Unknown or never-hidden names are ignored.
    */
   unhideTool(name: string): void;
+  /**
+   * Runs the session's tool `name` another way from now on: `make` gets the current tool and returns
+   * its replacement, which keeps the name (e.g. an ACP editor running Shell commands in its own
+   * terminal). False when the session has no such tool.
+   */
+  replaceTool(name: string, make: (current: KimiTool) => KimiTool): boolean;
   /** How many configured (`[[hooks]]`) hooks listen to each event, for the wire `initialize` answer. */
   configuredHookCounts(): Partial<Record<HookEvent, number>>;
   /** Whether the LLM is configured; when not, `llmNotSetMessage` says how to configure it. */

@@ -206,6 +206,24 @@ describe('KimiToolset.handle', () => {
     expect(result!.return_value.output).toBe('fine');
   });
 
+  it('replaces a tool in place, hidden or not, and insists on the same name', async () => {
+    const toolset = new KimiToolset();
+    toolset.add(echo());
+    toolset.hide('Echo');
+    const replaced = toolset.replace('Echo', (current) => ({
+      ...current,
+      call: () => toolOk('replaced'),
+    }));
+    expect(replaced).toBe(true);
+    expect(toolset.tools).toEqual([]);
+    const [result] = await dispatchAll(toolset, [toolCall('1', 'Echo', { text: 'x' })]);
+    expect(result!.return_value.output).toBe('replaced');
+    expect(toolset.replace('Nope', (current) => current)).toBe(false);
+    expect(() => toolset.replace('Echo', (current) => ({ ...current, name: 'Other' }))).toThrow(
+      /keep its name/,
+    );
+  });
+
   it('refuses to register two tools with one name', () => {
     const toolset = new KimiToolset();
     toolset.add(echo());

@@ -76,6 +76,22 @@ export class KimiToolset implements Toolset {
     return this.registry.delete(name);
   }
 
+  /**
+   * Puts `make(current)` in the place of the tool named `name` (hidden or not, it stays so), e.g. a
+   * front end running a tool its own way. The replacement must keep the name. False when there is
+   * no such tool.
+   */
+  replace(name: string, make: (current: KimiTool) => KimiTool): boolean {
+    const current = this.registry.get(name);
+    if (!current) return false;
+    const replacement = make(current);
+    if (replacement.name !== name) {
+      throw new Error(`A replacement for tool "${name}" must keep its name (got "${replacement.name}")`);
+    }
+    this.registry.set(name, replacement);
+    return true;
+  }
+
   find(name: string): KimiTool | undefined {
     return this.registry.get(name);
   }

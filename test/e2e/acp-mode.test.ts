@@ -1,10 +1,10 @@
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Editor, type EditorOptions, runEditor } from '../support/acp-editor.js';
 import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
 import { CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
@@ -22,76 +22,12 @@ afterEach(async () => {
   await sandbox?.remove();
 });
 
-interface Editor {
-  child: ChildProcess;
-  updates: acp.SessionUpdate[];
-  permissions: acp.RequestPermissionRequest[];
-  /** Resolves with the first update that matches, whenever it arrives. */
-  nextUpdate(match: (update: acp.SessionUpdate) => boolean): Promise<acp.SessionUpdate>;
-  /** Resolves with the first permission request, whenever it arrives. */
-  firstPermission(): Promise<acp.RequestPermissionRequest>;
-}
-
-/**
- * Starts `kimi-ts acp` and connects an ACP client (the official SDK) to its stdio; `answer` picks
- * the option for each permission request. Runs `op`, then closes the connection and waits for exit.
- */
-async function withEditor<T>(
-  options: { answer?: string; extraArgs?: string[]; sandbox?: CliSandbox },
+/** `kimi-ts acp` in the current sandbox with the test editor connected (see test/support/acp-editor.ts). */
+function withEditor<T>(
+  options: Omit<EditorOptions, 'sandbox'> & { sandbox?: CliSandbox },
   op: (ctx: acp.ClientContext, editor: Editor) => Promise<T>,
 ): Promise<{ result: T; exitCode: number | null }> {
-  const box = options.sandbox ?? sandbox;
-  const child = box.spawn(['acp', '--config-file', box.configFile, ...(options.extraArgs ?? [])], {
-    bare: true,
-  });
-  // stdout belongs to the ACP stream; only the exit is awaited here.
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const updates: acp.SessionUpdate[] = [];
-  const permissions: acp.RequestPermissionRequest[] = [];
-  const waiters: { match: (u: acp.SessionUpdate) => boolean; resolve: (u: acp.SessionUpdate) => void }[] = [];
-  let permissionArrived: (request: acp.RequestPermissionRequest) => void = () => {};
-  const firstPermission = new Promise<acp.RequestPermissionRequest>((resolve) => {
-    permissionArrived = resolve;
-  });
-  const editor: Editor = {
-    child,
-    updates,
-    permissions,
-    nextUpdate: (match) =>
-      new Promise((resolve) => {
-        const seen = updates.find(match);
-        if (seen) resolve(seen);
-        else waiters.push({ match, resolve });
-      }),
-    firstPermission: () => firstPermission,
-  };
-  const client = acp
-    .client({ name: 'test-editor' })
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      updates.push(params.update);
-      for (const waiter of [...waiters]) {
-        if (waiter.match(params.update)) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve(params.update);
-        }
-      }
-    })
-    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-      permissions.push(params);
-      permissionArrived(params);
-      return { outcome: { outcome: 'selected', optionId: options.answer ?? 'approve' } };
-    });
-  const stream = acp.ndJsonStream(
-    Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
-    Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
-  );
-  const result = await client.connectWith(stream, async (ctx) => {
-    const init = await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-    expect(init.agentCapabilities?.loadSession).toBe(true);
-    return op(ctx, editor);
-  });
-  child.stdin!.end();
-  return { result, exitCode: await exited };
+  return runEditor({ ...options, sandbox: options.sandbox ?? sandbox }, op);
 }
 
 const text = (value: string): acp.ContentBlock[] => [{ type: 'text', text: value }];

@@ -9,6 +9,8 @@ import type { ApprovalRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
 import { mcpServersConfig, promptToUserInput } from './acp-input.js';
 import { displayContent, SessionUpdateTranslator, toolKind } from './session-updates.js';
+import { terminalShell } from './terminal-shell.js';
+import { ToolCallAnnouncements } from './tool-call-announcements.js';
 
 /** What the server needs to start or resume a session for a client. */
 export interface AcpSessionRequest {
@@ -42,6 +44,8 @@ interface ServedSession {
   session: AgentSession;
   turn: AbortController | null;
   stopListening: () => void;
+  /** The turn's tool calls the editor has heard of (see ToolCallAnnouncements). */
+  announcements: ToolCallAnnouncements;
 }
 
 /**
@@ -55,6 +59,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
   const sessions = new Map<string, ServedSession>();
   // Permission requests made between prompts end with the connection.
   let connection: acp.AgentConnection | undefined;
+  let clientCapabilities: acp.ClientCapabilities = {};
 
   const open = async (request: AcpSessionRequest, client: acp.AgentContext): Promise<ServedSession> => {
     let session: AgentSession | null;
@@ -72,7 +77,23 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       if (message.type === 'ApprovalRequest')
         void askPermission(message, sessionId, client, connection?.signal);
     });
-    const served: ServedSession = { session, turn: null, stopListening };
+    const served: ServedSession = {
+      session,
+      turn: null,
+      stopListening,
+      announcements: new ToolCallAnnouncements(),
+    };
+    // An editor with terminals runs foreground Shell commands in them, where the user sees them live.
+    if (clientCapabilities.terminal === true) {
+      session.replaceTool('Shell', (shell) =>
+        terminalShell(shell, {
+          client,
+          sessionId,
+          workDir: session.workDir,
+          announced: (toolCallId, signal) => served.announcements.wait(toolCallId, signal),
+        }),
+      );
+    }
     const previous = sessions.get(sessionId);
     sessions.set(sessionId, served);
     if (previous) {
@@ -100,17 +121,20 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
 
   const app = acp
     .agent({ name: 'kimi-ts' })
-    .onRequest(acp.methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { list: {} },
-      },
-      authMethods: [],
-      agentInfo: { name: 'kimi-ts', version: VERSION },
-    }))
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      clientCapabilities = params.clientCapabilities ?? {};
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { list: {} },
+        },
+        authMethods: [],
+        agentInfo: { name: 'kimi-ts', version: VERSION },
+      };
+    })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const served = await open({ cwd: params.cwd, mcpConfig: mcpServersConfig(params.mcpServers) }, client);
       // After the answer, so the client knows the session id the update names.
@@ -145,7 +169,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       const turn = new AbortController();
       served.turn = turn;
       try {
-        const ui = turnUpdates(served.session, params.sessionId, client, turn.signal);
+        const ui = turnUpdates(served, params.sessionId, client, turn.signal);
         await served.session.runTurn(promptToUserInput(params.prompt), ui, turn.signal);
         return { stopReason: 'end_turn' as const };
       } catch (error) {
@@ -154,6 +178,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
         throw acp.RequestError.internalError(undefined, describeTurnError(error));
       } finally {
         served.turn = null;
+        served.announcements.endTurn();
       }
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
@@ -181,7 +206,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
  * questions cannot be answered by an ACP client and are declined.
  */
 function turnUpdates(
-  session: AgentSession,
+  { session, announcements }: ServedSession,
   sessionId: string,
   client: acp.AgentContext,
   signal: AbortSignal,
@@ -208,6 +233,7 @@ function turnUpdates(
     for (const update of translator.translate(message)) {
       await client.notify(acp.methods.client.session.update, { sessionId, update });
     }
+    if (message.type === 'ToolCall') announcements.mark(message.payload.id);
   }
 }
 

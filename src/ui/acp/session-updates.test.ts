@@ -102,6 +102,27 @@ describe('SessionUpdateTranslator', () => {
     });
   });
 
+  it('leaves a terminal in place of the output (acp/hide_output), except when replaying', () => {
+    const result = wireEvent('ToolResult', {
+      tool_call_id: 's1',
+      return_value: {
+        is_error: false,
+        output: 'hello\n',
+        message: 'Command executed successfully.',
+        display: [{ type: 'acp/hide_output' }],
+      },
+    });
+    const live = new SessionUpdateTranslator(WORK).translate(result);
+    expect(live).toEqual([{ sessionUpdate: 'tool_call_update', toolCallId: 's1', status: 'completed' }]);
+    const [replayed] = new SessionUpdateTranslator(WORK, true).translate(result);
+    expect(replayed).toMatchObject({
+      status: 'completed',
+      content: [
+        { type: 'content', content: { type: 'text', text: 'hello\n\n\nCommand executed successfully.' } },
+      ],
+    });
+  });
+
   it("echoes the user's input only when replaying", () => {
     const begin = wireEvent('TurnBegin', { user_input: [{ type: 'text', text: 'earlier question' }] });
     expect(new SessionUpdateTranslator(WORK).translate(begin)).toEqual([]);

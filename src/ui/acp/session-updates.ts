@@ -60,6 +60,12 @@ function outputText(value: ToolReturnValue): string {
   return [output, value.message].filter((text) => text.trim() !== '').join('\n\n');
 }
 
+/**
+ * A display block saying the editor already shows the tool's output (in its own terminal): the
+ * final `tool_call_update` then leaves the call's content as it is (Kimi CLI's block name).
+ */
+export const HIDE_OUTPUT_BLOCK: DisplayBlock = { type: 'acp/hide_output' };
+
 const TODO_STATUS = { pending: 'pending', in_progress: 'in_progress', done: 'completed' } as const;
 
 /**
@@ -110,6 +116,14 @@ export class SessionUpdateTranslator {
       case 'ToolResult': {
         const { tool_call_id: id, return_value: value } = message.payload;
         const name = this.namesById.get(id);
+        const title = name
+          ? { title: toolTitle(name, this.argumentsById.get(id) ?? null, this.workDir) }
+          : {};
+        const status = value.is_error ? ('failed' as const) : ('completed' as const);
+        // A replay has no terminal to show: it shows the output instead.
+        if (!this.echoUserInput && value.display.some((block) => block.type === HIDE_OUTPUT_BLOCK.type)) {
+          return [{ sessionUpdate: 'tool_call_update', toolCallId: id, status, ...title }];
+        }
         const content = [
           ...displayContent(value.display),
           ...(outputText(value) ? [textContent(outputText(value))] : []),
@@ -118,8 +132,8 @@ export class SessionUpdateTranslator {
           {
             sessionUpdate: 'tool_call_update',
             toolCallId: id,
-            status: value.is_error ? 'failed' : 'completed',
-            ...(name ? { title: toolTitle(name, this.argumentsById.get(id) ?? null, this.workDir) } : {}),
+            status,
+            ...title,
             content,
           },
           ...planUpdates(value.display),

@@ -127,6 +127,11 @@ export class ScriptedSession implements AgentSession {
     this.hidden.delete(name);
   }
 
+  /** A scripted session has no tools of its own to replace. */
+  replaceTool(): boolean {
+    return false;
+  }
+
   configuredHookCounts(): Partial<Record<HookEvent, number>> {
     return this.hookCounts;
   }
