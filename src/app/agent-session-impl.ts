@@ -95,6 +95,11 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
     return this.parts.approval;
   }
 
+  /** The loaded config (front ends read their display settings from it). */
+  get config(): Config {
+    return this.parts.config;
+  }
+
   get toolset(): KimiToolset {
     return this.parts.toolset;
   }

@@ -83,12 +83,20 @@ export async function runMain(options: CliOptions): Promise<number> {
     process.once('SIGTERM', onSignal);
     try {
       if (interactive) {
-        const { runShell } = await import('../ui/shell/run-shell.js');
+        const [{ runShell }, { InputHistory }, { wantsColor }] = await Promise.all([
+          import('../ui/shell/run-shell.js'),
+          import('../ui/shell/input-history.js'),
+          import('../ui/shell/shell-style.js'),
+        ]);
+        const isTerminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
         return await runShell({
           session,
           input: process.stdin,
           output: process.stdout,
-          isTerminal: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+          isTerminal,
+          color: wantsColor(isTerminal, env),
+          thinking: !isTerminal ? 'off' : session.config.show_thinking_stream ? 'stream' : 'indicator',
+          history: InputHistory.forWorkDir(home, session.workDir),
         });
       }
       if (options.wire) {

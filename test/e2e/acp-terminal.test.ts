@@ -117,8 +117,8 @@ async function promptWithTerminals(
 
 /** What the model was told about the tool call (the tool message of the second request). */
 function toolMessageSent(): string {
-  const messages = (server.requests[1]?.body as { messages: { role: string; content: unknown }[] }).messages;
-  return JSON.stringify(messages.filter((m) => m.role === 'tool'));
+  const body = server.requests[1]?.body as { messages: { role: string; content: unknown }[] } | undefined;
+  return JSON.stringify(body?.messages.filter((m) => m.role === 'tool') ?? []);
 }
 
 describe('ACP: Shell in the editor terminal', () => {

@@ -21,8 +21,17 @@ export class LineReader {
     private readonly output: Writable,
     readonly isTerminal: boolean,
     onInterrupt: () => void,
+    /** Earlier prompts, newest first, for the up arrow (terminal only). */
+    history: readonly string[] = [],
   ) {
-    this.rl = createInterface({ input, output: isTerminal ? output : undefined, terminal: isTerminal });
+    this.rl = createInterface({
+      input,
+      output: isTerminal ? output : undefined,
+      terminal: isTerminal,
+      history: [...history],
+      historySize: 1000,
+      removeHistoryDuplicates: true,
+    });
     this.rl.on('line', (line) => this.push(line));
     this.rl.on('close', () => {
       this.ended = true;

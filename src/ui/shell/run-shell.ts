@@ -1,11 +1,15 @@
 import type { Readable, Writable } from 'node:stream';
+import { extractText } from '../../kosong/message.js';
 import type { AgentSession } from '../../soul/agent-session.js';
 import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import { readWireFile } from '../../wire/wire-file.js';
+import type { InputHistory } from './input-history.js';
 import { LineReader, WOKEN } from './line-reader.js';
-import { ShellRenderer } from './shell-renderer.js';
+import { ShellRenderer, type ThinkingDisplay } from './shell-renderer.js';
+import { type ShellStyle, shellStyle } from './shell-style.js';
 
 export interface ShellOptions {
   session: AgentSession;
@@ -15,29 +19,47 @@ export interface ShellOptions {
   isTerminal: boolean;
   /** Run this first, as if typed. */
   initialPrompt?: string | undefined;
+  /** Colour the output (a terminal without NO_COLOR). */
+  color?: boolean | undefined;
+  /** How thinking is shown (default: not at all). */
+  thinking?: ThinkingDisplay | undefined;
+  /** Prompts typed in this work dir before, kept across sessions. */
+  history?: InputHistory | undefined;
 }
 
 const PROMPT = '› ';
 
 /**
- * The line-mode interactive shell: one turn per line typed, the answer streamed as it comes, and
- * approvals and questions asked inline. Ctrl-C cancels a running turn; `/exit`, `/quit` or end of
- * input leave. Returns the exit code.
+ * The line-mode interactive shell: one turn per line typed, the answer (and, on a terminal, the
+ * thinking) streamed as it comes, approvals and questions asked inline, and the context in use shown
+ * after each turn. A resumed session shows its conversation first. Ctrl-C cancels a running turn;
+ * `/exit`, `/quit` or end of input leave. Returns the exit code.
  */
 export async function runShell(options: ShellOptions): Promise<number> {
   const { session, output } = options;
   const write = (text: string) => output.write(text);
+  const style = shellStyle(options.color ?? false);
+  const newRenderer = () =>
+    new ShellRenderer(write, session.workDir, { style, thinking: options.thinking ?? 'off' });
   let cancelTurn: AbortController | null = null;
   let interrupts = 0;
-  const reader = new LineReader(options.input, output, options.isTerminal, () => {
-    if (cancelTurn && !cancelTurn.signal.aborted) {
-      cancelTurn.abort(new RunCancelled());
-      return;
-    }
-    if (++interrupts >= 2) reader.close();
-    else write('\n(press Ctrl-C again or type /exit to leave)\n');
-  });
+  const history = options.history;
+  const reader = new LineReader(
+    options.input,
+    output,
+    options.isTerminal,
+    () => {
+      if (cancelTurn && !cancelTurn.signal.aborted) {
+        cancelTurn.abort(new RunCancelled());
+        return;
+      }
+      if (++interrupts >= 2) reader.close();
+      else write('\n(press Ctrl-C again or type /exit to leave)\n');
+    },
+    history && options.isTerminal ? await history.load() : [],
+  );
   write(`kimi-ts — session ${session.sessionId} in ${session.workDir}\n`);
+  await replayConversation(session.wireFile, newRenderer(), write, style);
   if (!session.hasLLM) write(`${session.llmNotSetMessage}\n`);
   write('Type a request, /help for commands, /exit to leave.\n');
 
@@ -63,10 +85,14 @@ export async function runShell(options: ShellOptions): Promise<number> {
       const text = line.trim();
       if (!text) continue;
       if (text === '/exit' || text === '/quit') break;
+      void history?.add(text);
       interrupts = 0;
       cancelTurn = new AbortController();
-      await runTurn(session, text, reader, write, cancelTurn.signal);
+      const renderer = newRenderer();
+      await runTurn(session, text, reader, write, renderer, style, cancelTurn.signal);
       cancelTurn = null;
+      const status = options.isTerminal ? renderer.statusLine() : null;
+      if (status) write(`${status}\n`);
     }
   } finally {
     stopListening();
@@ -75,14 +101,42 @@ export async function runShell(options: ShellOptions): Promise<number> {
   return 0;
 }
 
+/**
+ * Shows what a resumed session said so far (its wire.jsonl): each prompt after the prompt sign, the
+ * rest as it was shown live. A new session has nothing to show.
+ */
+async function replayConversation(
+  wireFile: string,
+  renderer: ShellRenderer,
+  write: (text: string) => void,
+  style: ShellStyle,
+): Promise<void> {
+  const { records } = await readWireFile(wireFile).catch(() => ({ records: [] }));
+  let turns = 0;
+  for (const { message } of records) {
+    if (message.type === 'TurnBegin') {
+      renderer.endLine();
+      const input = message.payload.user_input;
+      const text = typeof input === 'string' ? input : extractText({ content: input }, ' ');
+      write(`${PROMPT}${text}\n`);
+      turns++;
+    } else {
+      renderer.handle(message);
+    }
+  }
+  renderer.endLine();
+  if (turns > 0) write(`${style.dim(`(resumed: ${turns} earlier turn${turns === 1 ? '' : 's'} above)`)}\n`);
+}
+
 async function runTurn(
   session: AgentSession,
   text: string,
   reader: LineReader,
   write: (text: string) => void,
+  renderer: ShellRenderer,
+  style: ShellStyle,
   cancel: AbortSignal,
 ): Promise<void> {
-  const renderer = new ShellRenderer(write, session.workDir);
   let asking: Promise<void> = Promise.resolve();
   const ask = (request: ApprovalRequest | QuestionRequest) => {
     // One question at a time; the answer is read from the same input as prompts.
@@ -109,7 +163,11 @@ async function runTurn(
     renderer.endLine();
   } catch (error) {
     renderer.endLine();
-    write(error instanceof RunCancelled ? '(interrupted)\n' : `Error: ${describeTurnError(error)}\n`);
+    write(
+      error instanceof RunCancelled
+        ? '(interrupted)\n'
+        : `${style.error('Error:')} ${describeTurnError(error)}\n`,
+    );
   }
 }
 

@@ -1,26 +1,50 @@
 import { mergeInPlace } from '../../kosong/merge.js';
-import type { StreamedPart, ToolCall } from '../../kosong/message.js';
+import type { StreamedPart } from '../../kosong/message.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
+import type { StatusUpdate } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
+import { type ShellStyle, shellStyle } from './shell-style.js';
 
 /**
- * Renders raw wire messages for a person at a terminal: the answer's text as it streams, one line per
- * tool call with its key argument, the outcome of each tool, retries and compaction.
+ * How thinking is shown: streamed as it comes (dim), as one "(thinking…)" line per stretch of it, or
+ * not at all (output that is not a terminal).
+ */
+export type ThinkingDisplay = 'stream' | 'indicator' | 'off';
+
+export interface ShellRendererOptions {
+  style?: ShellStyle | undefined;
+  thinking?: ThinkingDisplay | undefined;
+}
+
+/**
+ * Renders raw wire messages for a person at a terminal: thinking and the answer's text as they
+ * stream, one line per tool call with its key argument, the outcome of each tool, retries and
+ * compaction; it keeps the last status (context use, plan mode) for the line after a turn.
  */
 export class ShellRenderer {
   private pendingCall: StreamedPart | null = null;
   private atLineStart = true;
+  /** What the open stretch of streamed content is, so thinking and answer get lines of their own. */
+  private streaming: 'text' | 'think' | null = null;
+  private readonly style: ShellStyle;
+  private readonly thinking: ThinkingDisplay;
+  private readonly status: StatusUpdate = {};
 
   constructor(
     private readonly write: (text: string) => void,
     private readonly workDir: string,
-  ) {}
+    options: ShellRendererOptions = {},
+  ) {
+    this.style = options.style ?? shellStyle(false);
+    this.thinking = options.thinking ?? 'off';
+  }
 
   handle(message: WireMessage): void {
     switch (message.type) {
       case 'ContentPart':
         this.completeCall();
         if (message.payload.type === 'text') this.text(message.payload.text);
+        else if (message.payload.type === 'think') this.think(message.payload.think);
         return;
       case 'ToolCall':
         this.completeCall();
@@ -34,9 +58,15 @@ export class ShellRenderer {
         const value = message.payload.return_value;
         const brief = value.display.find((block) => block.type === 'brief')?.text;
         const summary = typeof brief === 'string' && brief ? brief : value.message;
-        this.line(`  ${value.is_error ? '✗' : '✓'} ${summary || (value.is_error ? 'failed' : 'done')}`);
+        const mark = value.is_error ? this.style.error('✗') : this.style.ok('✓');
+        this.line(`  ${mark} ${summary || (value.is_error ? 'failed' : 'done')}`);
         return;
       }
+      case 'StatusUpdate':
+        for (const [key, value] of Object.entries(message.payload)) {
+          if (value !== null && value !== undefined) (this.status as Record<string, unknown>)[key] = value;
+        }
+        return;
       case 'StepRetry':
         this.pendingCall = null;
         this.line(
@@ -49,6 +79,7 @@ export class ShellRenderer {
       case 'StepBegin':
       case 'TurnEnd':
         this.completeCall();
+        this.streaming = null;
         return;
       case 'Notification':
         this.line(`[${message.payload.title}]`);
@@ -66,18 +97,56 @@ export class ShellRenderer {
     this.completeCall();
     if (!this.atLineStart) this.write('\n');
     this.atLineStart = true;
+    this.streaming = null;
+  }
+
+  /**
+   * The status after the last step: context in use (`context 12% (31.2k of 262.1k tokens)`) and
+   * plan mode; null before any step reported one.
+   */
+  statusLine(): string | null {
+    const {
+      context_usage: usage,
+      context_tokens: used,
+      max_context_tokens: max,
+      plan_mode: plan,
+    } = this.status;
+    const parts: string[] = [];
+    if (typeof usage === 'number') {
+      const amounts = typeof used === 'number' && max ? ` (${tokens(used)} of ${tokens(max)} tokens)` : '';
+      parts.push(`context ${Math.round(usage * 100)}%${amounts}`);
+    }
+    if (plan === true) parts.push('plan mode');
+    return parts.length > 0 ? this.style.dim(parts.join(' · ')) : null;
   }
 
   private completeCall(): void {
     const call = this.pendingCall;
     this.pendingCall = null;
     if (call?.type !== 'function') return;
-    this.line(`• ${describeCall(call, this.workDir)}`);
+    const { name, arguments: args } = call.function;
+    const key = extractKeyArgument(name, args ?? '', this.workDir);
+    this.line(`• ${this.style.accent(name)}${key ? ` ${this.style.dim(key)}` : ''}`);
   }
 
   private text(text: string): void {
     if (!text) return;
+    if (this.streaming === 'think') this.endLine();
+    this.streaming = 'text';
     this.write(text);
+    this.atLineStart = text.endsWith('\n');
+  }
+
+  private think(text: string): void {
+    if (!text || this.thinking === 'off') return;
+    const starting = this.streaming !== 'think';
+    if (starting) this.endLine();
+    this.streaming = 'think';
+    if (this.thinking === 'indicator') {
+      if (starting) this.line(this.style.thought('(thinking…)'));
+      return;
+    }
+    this.write(this.style.thought(text));
     this.atLineStart = text.endsWith('\n');
   }
 
@@ -88,7 +157,7 @@ export class ShellRenderer {
   }
 }
 
-function describeCall(call: ToolCall, workDir: string): string {
-  const key = extractKeyArgument(call.function.name, call.function.arguments ?? '', workDir);
-  return key ? `${call.function.name} ${key}` : call.function.name;
+/** 31234 → `31.2k`. */
+function tokens(count: number): string {
+  return count >= 1000 ? `${(count / 1000).toFixed(1)}k` : String(count);
 }

@@ -1,0 +1,37 @@
+/**
+ * The few text styles the shell uses, as ANSI escapes; all of them plain text when colour is off (not
+ * a terminal, or `NO_COLOR` set, see https://no-color.org).
+ */
+export interface ShellStyle {
+  /** Secondary text: thinking, tool arguments, the status line. */
+  dim(text: string): string;
+  /** Thinking: dim and italic. */
+  thought(text: string): string;
+  ok(text: string): string;
+  error(text: string): string;
+  /** Names worth spotting: tools, questions. */
+  accent(text: string): string;
+}
+
+const paint = (open: string, close: string) => (text: string) =>
+  text ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+
+const COLOR: ShellStyle = {
+  dim: paint('2', '22'),
+  thought: paint('2;3', '23;22'),
+  ok: paint('32', '39'),
+  error: paint('31', '39'),
+  accent: paint('36', '39'),
+};
+
+const same = (text: string) => text;
+const PLAIN: ShellStyle = { dim: same, thought: same, ok: same, error: same, accent: same };
+
+export function shellStyle(color: boolean): ShellStyle {
+  return color ? COLOR : PLAIN;
+}
+
+/** Whether the shell should colour its output: a terminal, and `NO_COLOR` unset or empty. */
+export function wantsColor(isTerminal: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
+  return isTerminal && !env.NO_COLOR;
+}
