@@ -8,7 +8,14 @@ import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
 import { mcpServersConfig, promptToUserInput } from './acp-input.js';
-import { displayContent, SessionUpdateTranslator, toolKind } from './session-updates.js';
+import { askQuestionsByPermission } from './acp-questions.js';
+import {
+  displayContent,
+  modeIdOf,
+  SESSION_MODES,
+  SessionUpdateTranslator,
+  toolKind,
+} from './session-updates.js';
 import { terminalShell } from './terminal-shell.js';
 import { ToolCallAnnouncements } from './tool-call-announcements.js';
 
@@ -31,8 +38,11 @@ export interface AcpServerOptions {
   listSessions(cwd: string | null): Promise<acp.SessionInfo[]>;
 }
 
-/** Tools whose questions an ACP client has no way to answer (it only grants permissions). */
-const HIDDEN_TOOLS = ['AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode'];
+/**
+ * The model's free-form questionnaire (several questions, several answers, answers of one's own)
+ * does not fit an editor's permission buttons; the plan-mode tools' short questions do.
+ */
+const HIDDEN_TOOLS = ['AskUserQuestion'];
 
 const PERMISSION_OPTIONS: acp.PermissionOption[] = [
   { optionId: 'approve', name: 'Allow', kind: 'allow_once' },
@@ -139,7 +149,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       const served = await open({ cwd: params.cwd, mcpConfig: mcpServersConfig(params.mcpServers) }, client);
       // After the answer, so the client knows the session id the update names.
       setImmediate(() => void announceCommands(served, client).catch(() => undefined));
-      return { sessionId: served.session.sessionId };
+      return { sessionId: served.session.sessionId, modes: modesOf(served.session) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const served = await open(
@@ -148,13 +158,24 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       );
       await announceCommands(served, client);
       // The client shows the conversation so far: the recorded wire, replayed as updates.
-      const translator = new SessionUpdateTranslator(served.session.workDir, true);
+      const translator = new SessionUpdateTranslator(served.session.workDir, {
+        echoUserInput: true,
+        planMode: false,
+      });
       const { records } = await readWireFile(served.session.wireFile);
       for (const { message } of records) {
         for (const update of translator.translate(message)) {
           await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
         }
       }
+      return { modes: modesOf(served.session) };
+    })
+    .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
+      const served = find(params.sessionId);
+      if (!SESSION_MODES.some((mode) => mode.id === params.modeId)) {
+        throw acp.RequestError.invalidParams(undefined, `Unknown mode "${params.modeId}".`);
+      }
+      await served.session.setPlanMode(params.modeId === 'plan');
       return {};
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => ({
@@ -202,8 +223,9 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
 
 /**
  * The UI loop of one turn: raw wire messages become session updates in order; approvals become
- * permission requests, answered without holding up the stream; questions, external tools and hook
- * questions cannot be answered by an ACP client and are declined.
+ * permission requests and questions become permission requests with a button per choice, answered
+ * without holding up the stream; external tools and hook questions cannot be answered by an ACP
+ * client and are declined.
  */
 function turnUpdates(
   { session, announcements }: ServedSession,
@@ -211,7 +233,7 @@ function turnUpdates(
   client: acp.AgentContext,
   signal: AbortSignal,
 ): UILoop {
-  const translator = new SessionUpdateTranslator(session.workDir);
+  const translator = new SessionUpdateTranslator(session.workDir, { planMode: session.planMode });
   return async (wire) => {
     for await (const batch of wire.subscribe({ merge: false }).batches()) {
       for (const message of batch) await forward(message);
@@ -222,11 +244,11 @@ function turnUpdates(
       void askPermission(message, sessionId, client, signal);
       return;
     }
-    if (
-      message.type === 'QuestionRequest' ||
-      message.type === 'ToolCallRequest' ||
-      message.type === 'HookRequest'
-    ) {
+    if (message.type === 'QuestionRequest') {
+      void askQuestionsByPermission(message, sessionId, client, signal);
+      return;
+    }
+    if (message.type === 'ToolCallRequest' || message.type === 'HookRequest') {
       message.cancel('The ACP client cannot answer this.');
       return;
     }
@@ -235,6 +257,10 @@ function turnUpdates(
     }
     if (message.type === 'ToolCall') announcements.mark(message.payload.id);
   }
+}
+
+function modesOf(session: AgentSession): acp.SessionModeState {
+  return { currentModeId: modeIdOf(session.planMode), availableModes: SESSION_MODES };
 }
 
 async function askPermission(

@@ -114,7 +114,7 @@ describe('SessionUpdateTranslator', () => {
     });
     const live = new SessionUpdateTranslator(WORK).translate(result);
     expect(live).toEqual([{ sessionUpdate: 'tool_call_update', toolCallId: 's1', status: 'completed' }]);
-    const [replayed] = new SessionUpdateTranslator(WORK, true).translate(result);
+    const [replayed] = new SessionUpdateTranslator(WORK, { echoUserInput: true }).translate(result);
     expect(replayed).toMatchObject({
       status: 'completed',
       content: [
@@ -126,7 +126,7 @@ describe('SessionUpdateTranslator', () => {
   it("echoes the user's input only when replaying", () => {
     const begin = wireEvent('TurnBegin', { user_input: [{ type: 'text', text: 'earlier question' }] });
     expect(new SessionUpdateTranslator(WORK).translate(begin)).toEqual([]);
-    expect(new SessionUpdateTranslator(WORK, true).translate(begin)).toEqual([
+    expect(new SessionUpdateTranslator(WORK, { echoUserInput: true }).translate(begin)).toEqual([
       { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier question' } },
     ]);
   });

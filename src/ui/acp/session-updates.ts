@@ -1,3 +1,4 @@
+import type * as acp from '@agentclientprotocol/sdk';
 import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
 import { parseDataUrl } from '../../kosong/data-url.js';
 import { type ContentPart, extractText } from '../../kosong/message.js';
@@ -68,21 +69,52 @@ export const HIDE_OUTPUT_BLOCK: DisplayBlock = { type: 'acp/hide_output' };
 
 const TODO_STATUS = { pending: 'pending', in_progress: 'in_progress', done: 'completed' } as const;
 
+/** The session modes an editor can pick: plan mode is the `plan` mode. */
+export const SESSION_MODES: acp.SessionMode[] = [
+  {
+    id: 'default',
+    name: 'Default',
+    description: 'Reads, edits and runs commands, asking before anything with side effects.',
+  },
+  {
+    id: 'plan',
+    name: 'Plan',
+    description: 'Reads and plans only, then asks you to approve the plan before changing anything.',
+  },
+];
+
+export function modeIdOf(planMode: boolean): string {
+  return planMode ? 'plan' : 'default';
+}
+
+export interface TranslatorOptions {
+  /** Send the user's own input too (replaying a loaded session). */
+  echoUserInput?: boolean;
+  /** Plan mode as the editor last heard it; a change is announced as a `current_mode_update`. */
+  planMode?: boolean;
+}
+
 /**
  * Turns the wire messages of a turn into ACP session updates: text and thinking stream as message
  * and thought chunks, each tool call becomes a `tool_call` that a `tool_call_update` completes with
- * its output (diffs as diffs), a todo list becomes the session's plan. The user's own input is sent
- * only when `echoUserInput` (replaying a loaded session). Requests are not handled here.
+ * its output (diffs as diffs), a todo list becomes the session's plan, a plan submitted for approval
+ * is shown as a message, and entering or leaving plan mode changes the session mode. Requests are
+ * not handled here.
  */
 export class SessionUpdateTranslator {
   private readonly argumentsById = new Map<string, string>();
   private readonly namesById = new Map<string, string>();
   private lastCallId: string | null = null;
+  private readonly echoUserInput: boolean;
+  private planMode: boolean | undefined;
 
   constructor(
     private readonly workDir: string,
-    private readonly echoUserInput = false,
-  ) {}
+    options: TranslatorOptions = {},
+  ) {
+    this.echoUserInput = options.echoUserInput ?? false;
+    this.planMode = options.planMode;
+  }
 
   translate(message: WireMessage): SessionUpdate[] {
     switch (message.type) {
@@ -138,6 +170,17 @@ export class SessionUpdateTranslator {
           },
           ...planUpdates(value.display),
         ];
+      }
+      case 'PlanDisplay': {
+        const { content, file_path } = message.payload;
+        const text = `Plan (${file_path}):\n\n${content.trimEnd()}\n\n`;
+        return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }];
+      }
+      case 'StatusUpdate': {
+        const planMode = message.payload.plan_mode;
+        if (typeof planMode !== 'boolean' || planMode === this.planMode) return [];
+        this.planMode = planMode;
+        return [{ sessionUpdate: 'current_mode_update', currentModeId: modeIdOf(planMode) }];
       }
       default:
         return [];

@@ -1,0 +1,89 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { workDirKey } from '../../src/session/work-dir-key.js';
+import { runEditor } from '../support/acp-editor.js';
+import { CliSandbox } from '../support/run-cli.js';
+import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+
+let server: ScriptedLLMServer;
+let sandbox: CliSandbox;
+
+afterEach(async () => {
+  await server?.close();
+  await sandbox?.remove();
+});
+
+describe('ACP: plan mode as a session mode', () => {
+  it('the editor switches to plan mode; the plan is shown and approved with a button; the mode follows', async () => {
+    server = await ScriptedLLMServer.start([
+      { toolCalls: [{ id: 'x1', name: 'ExitPlanMode', args: {} }] },
+      { text: 'Starting on the plan.' },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    // The editor picks the first choice of each question: "Approve".
+    const { result, exitCode } = await runEditor({ sandbox, answer: '0' }, async (ctx, editor) => {
+      const created = await ctx.request(acp.methods.agent.session.new, {
+        cwd: sandbox.workDir,
+        mcpServers: [],
+      });
+      await expect(
+        ctx.request(acp.methods.agent.session.setMode, { sessionId: created.sessionId, modeId: 'nonsense' }),
+      ).rejects.toThrow(/Unknown mode/);
+      await ctx.request(acp.methods.agent.session.setMode, { sessionId: created.sessionId, modeId: 'plan' });
+      // As if the model had written its plan: the plan file plan mode named.
+      const stateFile = join(
+        sandbox.home,
+        'sessions',
+        workDirKey(sandbox.workDir),
+        created.sessionId,
+        'state.json',
+      );
+      const { plan_slug } = JSON.parse(await readFile(stateFile, 'utf8')) as { plan_slug: string };
+      await mkdir(join(sandbox.home, 'plans'), { recursive: true });
+      await writeFile(join(sandbox.home, 'plans', `${plan_slug}.md`), '1. Read the code\n2. Fix the bug\n');
+      const reply = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId: created.sessionId,
+        prompt: [{ type: 'text', text: 'plan the fix' }],
+      });
+      const loaded = await ctx.request(acp.methods.agent.session.load, {
+        sessionId: created.sessionId,
+        cwd: sandbox.workDir,
+        mcpServers: [],
+      });
+      return { created, reply, loaded, editor };
+    });
+    expect(exitCode).toBe(0);
+    const { created, reply, loaded, editor } = result;
+    expect(created.modes).toEqual({
+      currentModeId: 'default',
+      availableModes: [expect.objectContaining({ id: 'default' }), expect.objectContaining({ id: 'plan' })],
+    });
+    expect(reply.stopReason).toBe('end_turn');
+    // The model saw ExitPlanMode (only AskUserQuestion is hidden from ACP clients).
+    const body = server.requests[0]?.body as { tools: { function: { name: string } }[] } | undefined;
+    const names = body?.tools.map((t) => t.function.name);
+    expect(names).toEqual(expect.arrayContaining(['EnterPlanMode', 'ExitPlanMode']));
+    expect(names).not.toContain('AskUserQuestion');
+    // The plan, then the question as a permission request with a button per choice.
+    expect(editor.updates).toContainEqual({
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: expect.stringContaining('1. Read the code\n2. Fix the bug') },
+    });
+    expect(editor.permissions).toHaveLength(1);
+    expect(editor.permissions[0]).toMatchObject({
+      toolCall: { toolCallId: 'x1', title: 'Plan: Approve this plan?' },
+    });
+    expect(editor.permissions[0]?.options.map((o) => [o.name, o.kind])).toEqual([
+      ['Approve', 'allow_once'],
+      ['Reject', 'reject_once'],
+      ['Reject and Exit', 'reject_once'],
+      ['Skip', 'reject_once'],
+    ]);
+    // Approving left plan mode: the editor's mode follows, and a reload says so too.
+    expect(editor.updates).toContainEqual({ sessionUpdate: 'current_mode_update', currentModeId: 'default' });
+    expect(loaded.modes?.currentModeId).toBe('default');
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('The user approved the plan.');
+  });
+});
