@@ -18,18 +18,28 @@ import { DEFAULT_LOOP_CONTROL } from './soul-parts.js';
 import type { TurnOutcome } from './turn-outcome.js';
 
 let dir: string;
+/** Contexts a test opened: each keeps its file open until closed. */
+let opened: Context[] = [];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'soul-'));
 });
 afterEach(async () => {
+  await Promise.all(opened.map((context) => context.close()));
+  opened = [];
   await rm(dir, { recursive: true, force: true });
 });
+
+async function openContext(): Promise<Context> {
+  const context = await Context.restore(join(dir, 'context.jsonl'));
+  opened.push(context);
+  return context;
+}
 
 const call = (id: string, name: string, args: unknown) =>
   `tool_call: ${JSON.stringify({ id, name, arguments: JSON.stringify(args) })}`;
 
 async function makeSoul(scripts: string[], overrides: Partial<SoulOptions> = {}) {
-  const context = await Context.restore(join(dir, 'context.jsonl'));
+  const context = await openContext();
   await context.writeSystemPrompt('You are a test agent.');
   const toolset = new KimiToolset();
   const calls: string[] = [];
@@ -102,7 +112,7 @@ describe('Soul', () => {
     expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
 
     // The file holds the same history.
-    const reloaded = await Context.restore(join(dir, 'context.jsonl'));
+    const reloaded = await openContext();
     expect(reloaded.history).toEqual(context.history);
   });
 
