@@ -5,7 +5,13 @@ import type { HookEvent } from '../hooks/types.js';
 import type { AskClient, WireHookSubscription } from '../hooks/wire-subscriptions.js';
 import type { Session } from '../session/session.js';
 import { updateSessionState } from '../session/state.js';
-import type { AgentSession, BackgroundWork, SlashCommandInfo } from '../soul/agent-session.js';
+import type {
+  AgentSession,
+  BackgroundWork,
+  ModelChoice,
+  ModelSwitcher,
+  SlashCommandInfo,
+} from '../soul/agent-session.js';
 import type { Context } from '../soul/context/context.js';
 import { runSoul, type UILoop, type WireNotificationSource } from '../soul/run-soul.js';
 import type { SlashCommandRegistry } from '../soul/slash-commands.js';
@@ -56,6 +62,7 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
   private readonly waits: ((signal: AbortSignal) => Promise<void>)[] = [];
   private readonly closers: (() => Promise<void>)[] = [];
   private planHandlers: { isActive(): boolean; set(enabled: boolean): Promise<void> } | null = null;
+  private modelSwitcher: ModelSwitcher | null = null;
   private busy = false;
   private closed = false;
   readonly outOfTurn = new OutOfTurnHub();
@@ -85,6 +92,26 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
 
   get hasLLM(): boolean {
     return this.parts.llmNotSetMessage === '';
+  }
+
+  /** Set by createAgentSession: how models are listed and switched. */
+  setModelSwitcher(switcher: ModelSwitcher): void {
+    this.modelSwitcher = switcher;
+  }
+
+  models(): ModelChoice[] {
+    return this.modelSwitcher?.list() ?? [];
+  }
+
+  async switchModel(alias: string): Promise<void> {
+    if (this.busy) throw new Error('Cannot switch models while a turn is running.');
+    if (!this.modelSwitcher) throw new Error('This session cannot switch models.');
+    await this.modelSwitcher.select(alias);
+  }
+
+  /** After a model switch made a session without a model usable. */
+  markLLMReady(): void {
+    this.parts.llmNotSetMessage = '';
   }
 
   get llmNotSetMessage(): string {

@@ -12,6 +12,7 @@ import { recordLastSession } from '../session/metadata.js';
 import { createSession, openSession, type Session } from '../session/session.js';
 import { readSessionState, updateSessionState } from '../session/state.js';
 import { workDirKey } from '../session/work-dir-key.js';
+import type { ModelSwitcher } from '../soul/agent-session.js';
 import { Context } from '../soul/context/context.js';
 import { DenwaRenji } from '../soul/dmail.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
@@ -130,9 +131,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const provider =
       resolved.status === 'ready' ? await buildProvider(resolved, config, options, session.id) : null;
     const capabilities = new Set<string>(resolved.status === 'ready' ? resolved.capabilities : []);
-    const llm: SoulLLM | null = provider
+    let llm: SoulLLM | null = provider
       ? { provider, maxContextSize: resolved.status === 'ready' ? resolved.maxContextSize : 0, capabilities }
       : null;
+    let currentAlias = resolved.status === 'ready' ? resolved.modelAlias : null;
 
     const toolset = new KimiToolset({ approval, hooks });
     const denwaRenji = new DenwaRenji();
@@ -197,7 +199,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       agentSpec: spec,
       host: impl,
       state,
-      llm,
+      currentLLM: () => llm,
       loopControl,
       llmForAlias: async (alias: string): Promise<SoulLLM | null> => {
         const other = resolveModel(config, { modelAlias: alias, env, home });
@@ -243,6 +245,32 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         );
       },
     });
+    const models: ModelSwitcher = {
+      list: () =>
+        Object.entries(config.models).map(([alias, model]) => ({
+          alias,
+          model: model.model,
+          provider: model.provider,
+          current: alias === currentAlias,
+        })),
+      select: async (alias) => {
+        if (!Object.hasOwn(config.models, alias)) {
+          const known = Object.keys(config.models).join(', ') || 'none';
+          throw new Error(`No model "${alias}" in the config (models: ${known}).`);
+        }
+        const chosen = resolveModel(config, { modelAlias: alias, env, home });
+        if (chosen.status !== 'ready') throw new Error(chosen.message);
+        const chosenProvider = await buildProvider(chosen, config, options, session.id);
+        // The tools hold this set: they see what the new model accepts (images, video).
+        capabilities.clear();
+        for (const capability of chosen.capabilities) capabilities.add(capability);
+        llm = { provider: chosenProvider, maxContextSize: chosen.maxContextSize, capabilities };
+        soul.switchLLM(llm);
+        currentAlias = alias;
+        impl.markLLMReady();
+      },
+    };
+    impl.setModelSwitcher(models);
     for (const command of builtinSlashCommands({
       setYolo: (enabled) => approval.setYolo(enabled),
       isYolo: () => approval.yolo,
@@ -257,6 +285,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       isPlanMode: () => impl.planMode,
       systemPrompt,
       workDir: session.workDir,
+      models,
     })) {
       slashCommands.add(command);
     }

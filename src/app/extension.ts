@@ -43,8 +43,8 @@ export interface ExtensionContext {
   home: string;
   agentSpec: AgentSpec;
   host: ExtensionHost;
-  /** The root soul's model (null when none is configured). */
-  llm?: SoulLLM | null | undefined;
+  /** The root soul's model now (null when none is configured); `/model` can change it. */
+  currentLLM?: (() => SoulLLM | null) | undefined;
   /** The root soul's `[loop_control]` (after command-line overrides). */
   loopControl?: LoopControl | undefined;
   /** Builds the model of a `[models.ALIAS]` table (null when it is unusable), for subagents. */

@@ -27,6 +27,24 @@ export interface BackgroundWork {
   readonly waitCeilingS: number;
 }
 
+/** A model of the config (`[models.ALIAS]`) a session can switch to. */
+export interface ModelChoice {
+  alias: string;
+  /** The model name sent to the API. */
+  model: string;
+  /** The `[providers.NAME]` it uses. */
+  provider: string;
+  /** Whether the session uses it now. */
+  current: boolean;
+}
+
+/** Lists the config's models and switches the session's model (`/model`, ACP's model option). */
+export interface ModelSwitcher {
+  list(): ModelChoice[];
+  /** Uses the model `alias` from the next model call on; rejects with the reason it cannot. */
+  select(alias: string): Promise<void>;
+}
+
 export interface SlashCommandInfo {
   name: string;
   description: string;
@@ -80,6 +98,13 @@ export interface AgentSession {
   replaceTool(name: string, make: (current: KimiTool) => KimiTool): boolean;
   /** How many configured (`[[hooks]]`) hooks listen to each event, for the wire `initialize` answer. */
   configuredHookCounts(): Partial<Record<HookEvent, number>>;
+  /** The models of the config; `current` marks the one in use. */
+  models(): ModelChoice[];
+  /**
+   * Uses the config's model `alias` for this session's coming turns (not saved in the config).
+   * Rejects while a turn runs, and with the reason when the config has no such model or it is unusable.
+   */
+  switchModel(alias: string): Promise<void>;
   /** Whether the LLM is configured; when not, `llmNotSetMessage` says how to configure it. */
   readonly hasLLM: boolean;
   readonly llmNotSetMessage: string;

@@ -1,6 +1,6 @@
 import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
-import type { SlashCommandInfo } from './agent-session.js';
+import type { ModelSwitcher, SlashCommandInfo } from './agent-session.js';
 import { runInit } from './init-command.js';
 import type { Soul } from './soul.js';
 
@@ -56,6 +56,8 @@ export interface BuiltinCommandDeps {
   systemPrompt: string;
   /** Where `/init` writes AGENTS.md. */
   workDir: string;
+  /** The config's models, for `/model`. */
+  models?: ModelSwitcher | undefined;
 }
 
 export const TITLE_MAX_CHARS = 200;
@@ -158,6 +160,34 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       },
     },
   ];
+  const models = deps.models;
+  if (models) {
+    commands.push({
+      name: 'model',
+      description: 'List the models of the config, or switch this session to one: /model ALIAS',
+      aliases: [],
+      async run({ args }) {
+        const alias = args.trim();
+        if (!alias) {
+          const choices = models.list();
+          say(
+            choices.length === 0
+              ? 'The config defines no models ([models.ALIAS] tables).'
+              : choices
+                  .map((m) => `${m.current ? '*' : ' '} ${m.alias}: ${m.model} (provider ${m.provider})`)
+                  .join('\n'),
+          );
+          return;
+        }
+        try {
+          await models.select(alias);
+          say(`Using the model ${alias} for this session from now on.`);
+        } catch (error) {
+          say(`Cannot switch to ${alias}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      },
+    });
+  }
   if (deps.setPlanMode && deps.isPlanMode) {
     const setPlanMode = deps.setPlanMode;
     const isPlanMode = deps.isPlanMode;

@@ -9,7 +9,7 @@ import { shouldAutoCompact } from './compaction.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
 import { parseSlashCommand } from './slash-command.js';
 import type { SlashCommandRegistry } from './slash-commands.js';
-import type { SoulParts } from './soul-parts.js';
+import type { SoulLLM, SoulParts } from './soul-parts.js';
 import { BackToTheFuture, runStep } from './soul-step.js';
 import { SteerQueue, type UserInput } from './steer-queue.js';
 import type { StepOutcome, TurnOutcome } from './turn-outcome.js';
@@ -42,6 +42,11 @@ export class Soul {
   private readonly steers = new SteerQueue();
   private stopHookActive = false;
   private titled = false;
+
+  /** Uses `llm` from the next model call on (a model switch between turns, or by `/model`). */
+  switchLLM(llm: SoulLLM): void {
+    this.parts.llm = llm;
+  }
 
   constructor(readonly options: SoulOptions) {
     this.parts = { ...options, lastToolCalls: [] };

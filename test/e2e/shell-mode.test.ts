@@ -86,4 +86,22 @@ describe('interactive shell (line mode)', () => {
       await scenario.close();
     }
   });
+  it("/model lists the config's models and switches the session to another one", async () => {
+    server = await ScriptedLLMServer.start([{ text: 'From the other model.' }]);
+    sandbox = await CliSandbox.create({
+      baseUrl: server.baseUrl,
+      extraToml: '[models.other]\nprovider = "local"\nmodel = "other-model"\nmax_context_size = 50000\n',
+    });
+    const result = await sandbox.run([], { input: '/model\n/model nonsense\n/model other\nhello\n/exit\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('* e2e: e2e-model (provider local)');
+    expect(result.stdout).toContain('  other: other-model (provider local)');
+    expect(result.stdout).toContain(
+      'Cannot switch to nonsense: No model "nonsense" in the config (models: e2e, other).',
+    );
+    expect(result.stdout).toContain('Using the model other for this session from now on.');
+    expect(result.stdout).toContain('From the other model.');
+    expect(server.requests).toHaveLength(1);
+    expect((server.requests[0]?.body as { model?: string } | undefined)?.model).toBe('other-model');
+  });
 });

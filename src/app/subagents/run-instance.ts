@@ -22,7 +22,8 @@ export interface SubagentServices {
   rootDeps: ToolDependencyTable;
   approval: Approval;
   hooks: HookEngine;
-  llm: SoulLLM | null;
+  /** The root's model now: a new subagent without a model of its own uses it. */
+  currentLLM: () => SoulLLM | null;
   loopControl: LoopControl;
   llmForAlias: (alias: string) => Promise<SoulLLM | null>;
   env: Readonly<Record<string, string | undefined>>;

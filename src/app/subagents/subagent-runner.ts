@@ -73,7 +73,7 @@ export class SessionSubagentRunner implements SubagentRunner {
       );
     }
     const alias = request.model ?? record?.launch_spec.model_override ?? type.spec.model;
-    let llm = services.llm;
+    let llm = services.currentLLM();
     if (alias !== null) {
       if (!Object.hasOwn(services.config.models, alias))
         throw new RefusedRun(`Unknown model alias: ${alias}`, 'Invalid model alias');

@@ -25,7 +25,7 @@ export function subagentsExtension(): Extension {
         rootDeps: deps,
         approval: context.approval,
         hooks: context.hooks,
-        llm: context.llm ?? null,
+        currentLLM: context.currentLLM ?? (() => null),
         loopControl: context.loopControl ?? DEFAULT_LOOP_CONTROL,
         llmForAlias: context.llmForAlias ?? (async () => null),
         env: context.env,

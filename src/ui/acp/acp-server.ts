@@ -149,7 +149,11 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       const served = await open({ cwd: params.cwd, mcpConfig: mcpServersConfig(params.mcpServers) }, client);
       // After the answer, so the client knows the session id the update names.
       setImmediate(() => void announceCommands(served, client).catch(() => undefined));
-      return { sessionId: served.session.sessionId, modes: modesOf(served.session) };
+      return {
+        sessionId: served.session.sessionId,
+        modes: modesOf(served.session),
+        configOptions: configOptionsOf(served.session),
+      };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const served = await open(
@@ -168,7 +172,22 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
           await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
         }
       }
-      return { modes: modesOf(served.session) };
+      return { modes: modesOf(served.session), configOptions: configOptionsOf(served.session) };
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+      const served = find(params.sessionId);
+      if (params.configId !== MODEL_OPTION || typeof params.value !== 'string') {
+        throw acp.RequestError.invalidParams(undefined, `Unknown config option "${params.configId}".`);
+      }
+      try {
+        await served.session.switchModel(params.value);
+      } catch (error) {
+        throw acp.RequestError.invalidParams(
+          undefined,
+          error instanceof Error ? error.message : String(error),
+        );
+      }
+      return { configOptions: configOptionsOf(served.session) };
     })
     .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
       const served = find(params.sessionId);
@@ -257,6 +276,32 @@ function turnUpdates(
     }
     if (message.type === 'ToolCall') announcements.mark(message.payload.id);
   }
+}
+
+const MODEL_OPTION = 'model';
+
+/**
+ * The session's settings an editor can change: the model, among the config's `[models.*]` (offered
+ * when the session runs one of them, not a model set up by environment variables alone).
+ */
+function configOptionsOf(session: AgentSession): acp.SessionConfigOption[] {
+  const models = session.models();
+  const current = models.find((m) => m.current);
+  if (!current) return [];
+  return [
+    {
+      id: MODEL_OPTION,
+      name: 'Model',
+      category: 'model',
+      type: 'select',
+      currentValue: current.alias,
+      options: models.map((m) => ({
+        value: m.alias,
+        name: m.alias,
+        description: `${m.model} (${m.provider})`,
+      })),
+    },
+  ];
 }
 
 function modesOf(session: AgentSession): acp.SessionModeState {

@@ -121,7 +121,7 @@ export class ScriptedSession {
 
   /** The root model's provider (its queue is shared with subagents that use the same model). */
   get provider(): ScriptedProvider {
-    return this.extension.llm?.provider as ScriptedProvider;
+    return this.extension.currentLLM?.()?.provider as ScriptedProvider;
   }
 
   get sessionDir(): string {

@@ -127,6 +127,15 @@ export class ScriptedSession implements AgentSession {
     this.hidden.delete(name);
   }
 
+  /** A scripted session has no models to choose from. */
+  models(): [] {
+    return [];
+  }
+
+  async switchModel(alias: string): Promise<void> {
+    throw new Error(`No model "${alias}" here.`);
+  }
+
   /** A scripted session has no tools of its own to replace. */
   replaceTool(): boolean {
     return false;

@@ -87,3 +87,55 @@ describe('ACP: plan mode as a session mode', () => {
     expect(JSON.stringify(server.requests[1]?.body)).toContain('The user approved the plan.');
   });
 });
+
+describe('ACP: the model as a session config option', () => {
+  it("offers the config's models and switches the session to the one the editor picks", async () => {
+    server = await ScriptedLLMServer.start([{ text: 'Hello from the other model.' }]);
+    sandbox = await CliSandbox.create({
+      baseUrl: server.baseUrl,
+      extraToml: '[models.other]\nprovider = "local"\nmodel = "other-model"\nmax_context_size = 50000\n',
+    });
+    const { result, exitCode } = await runEditor({ sandbox }, async (ctx) => {
+      const created = await ctx.request(acp.methods.agent.session.new, {
+        cwd: sandbox.workDir,
+        mcpServers: [],
+      });
+      const sessionId = created.sessionId;
+      const refused = await ctx
+        .request(acp.methods.agent.session.setConfigOption, {
+          sessionId,
+          configId: 'model',
+          value: 'nonsense',
+        })
+        .catch((error: unknown) => error);
+      const switched = await ctx.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: 'model',
+        value: 'other',
+      });
+      const reply = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'hi' }],
+      });
+      return { created, refused, switched, reply };
+    });
+    expect(exitCode).toBe(0);
+    expect(result.created.configOptions).toEqual([
+      expect.objectContaining({
+        id: 'model',
+        category: 'model',
+        type: 'select',
+        currentValue: 'e2e',
+        options: [
+          { value: 'e2e', name: 'e2e', description: 'e2e-model (local)' },
+          { value: 'other', name: 'other', description: 'other-model (local)' },
+        ],
+      }),
+    ]);
+    expect(result.refused).toBeInstanceOf(acp.RequestError);
+    expect(String((result.refused as Error).message)).toMatch(/No model "nonsense"|Invalid params/);
+    expect(result.switched.configOptions[0]).toMatchObject({ currentValue: 'other' });
+    expect(result.reply.stopReason).toBe('end_turn');
+    expect((server.requests[0]?.body as { model?: string } | undefined)?.model).toBe('other-model');
+  });
+});
