@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { kimiTsHome } from '../config/home.js';
@@ -33,14 +34,23 @@ export async function runAcpCommand(
   ]);
   const env = process.env;
   const home = kimiTsHome(env);
+  const knownWorkDirs = async () =>
+    (await readMetadata(home)).work_dirs.filter((e) => e.kaos === 'local').map((e) => e.path);
   try {
     return await runAcpServer({
       ...io,
+      deleteSession: async (sessionId) => {
+        if (!isValidSessionId(sessionId)) return false;
+        for (const workDir of await knownWorkDirs()) {
+          const session = sessionAt(home, workDir, sessionId);
+          if (!existsSync(session.dir)) continue;
+          await rm(session.dir, { recursive: true, force: true });
+          return true;
+        }
+        return false;
+      },
       listSessions: async (cwd) => {
-        const workDirs =
-          cwd !== null
-            ? [resolve(cwd)]
-            : (await readMetadata(home)).work_dirs.filter((e) => e.kaos === 'local').map((e) => e.path);
+        const workDirs = cwd !== null ? [resolve(cwd)] : await knownWorkDirs();
         const found = (await Promise.all(workDirs.map((workDir) => listSessions({ home, workDir })))).flat();
         return found
           .sort((a, b) => b.updatedAt - a.updatedAt)
@@ -51,7 +61,7 @@ export async function runAcpCommand(
             updatedAt: new Date(updatedAt).toISOString(),
           }));
       },
-      openSession: async ({ cwd, mcpConfig, sessionId }) => {
+      openSession: async ({ cwd, mcpConfig, sessionId, additionalDirs }) => {
         if (sessionId !== undefined) {
           if (!isValidSessionId(sessionId)) return null;
           if (!existsSync(sessionAt(home, resolve(cwd), sessionId).contextFile)) return null;
@@ -67,11 +77,12 @@ export async function runAcpCommand(
           agentFile: options.agentFile,
           yolo: options.yolo,
           maxStepsPerTurn: options.maxStepsPerTurn,
+          addDirs: additionalDirs,
           extensions: defaultExtensions({
             mcpConfigFiles: [],
             mcpConfigs: mcpConfig ? [mcpConfig] : [],
             home,
-            addDirs: [],
+            addDirs: additionalDirs,
           }),
         });
       },

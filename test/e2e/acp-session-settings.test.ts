@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
@@ -137,5 +138,68 @@ describe('ACP: the model as a session config option', () => {
     expect(result.switched.configOptions[0]).toMatchObject({ currentValue: 'other' });
     expect(result.reply.stopReason).toBe('end_turn');
     expect((server.requests[0]?.body as { model?: string } | undefined)?.model).toBe('other-model');
+  });
+});
+
+describe('ACP: session lifecycle', () => {
+  it('resumes without replay, closes, deletes; extra folders from the editor reach the session', async () => {
+    server = await ScriptedLLMServer.start([{ text: 'First answer.' }, { text: 'After resume.' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const extra = join(sandbox.root, 'extra');
+    await mkdir(extra);
+    const { result, exitCode } = await runEditor({ sandbox }, async (ctx, editor) => {
+      const init = await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: sandbox.workDir,
+        mcpServers: [],
+        additionalDirectories: [extra],
+      });
+      const sessionDir = join(sandbox.home, 'sessions', workDirKey(sandbox.workDir), sessionId);
+      const state = JSON.parse(await readFile(join(sessionDir, 'state.json'), 'utf8')) as {
+        additional_dirs: string[];
+      };
+      await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'one' }],
+      });
+      await ctx.request(acp.methods.agent.session.close, { sessionId });
+      const afterClose = await ctx
+        .request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'two' }] })
+        .catch((error: unknown) => error);
+      const updatesBefore = editor.updates.length;
+      const resumed = await ctx.request(acp.methods.agent.session.resume, {
+        sessionId,
+        cwd: sandbox.workDir,
+      });
+      const replayed = editor.updates
+        .slice(updatesBefore)
+        .filter((u) => u.sessionUpdate !== 'available_commands_update');
+      const reply = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'three' }],
+      });
+      await ctx.request(acp.methods.agent.session.delete, { sessionId });
+      const folderLeft = existsSync(sessionDir);
+      // Deleting again is not an error for the client (the SDK treats "not found" as done).
+      await ctx.request(acp.methods.agent.session.delete, { sessionId });
+      const listed = await ctx.request(acp.methods.agent.session.list, { cwd: sandbox.workDir });
+      return { init, state, afterClose, resumed, replayed, reply, folderLeft, listed };
+    });
+    expect(exitCode).toBe(0);
+    expect(result.init.agentCapabilities?.sessionCapabilities).toMatchObject({
+      resume: {},
+      close: {},
+      delete: {},
+      additionalDirectories: {},
+    });
+    expect(result.state.additional_dirs).toEqual([extra]);
+    expect(result.afterClose).toBeInstanceOf(acp.RequestError);
+    expect(result.resumed.modes?.currentModeId).toBe('default');
+    expect(result.replayed).toEqual([]);
+    expect(result.reply.stopReason).toBe('end_turn');
+    // The resumed session went on with its history: the second request carries the first exchange.
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('First answer.');
+    expect(result.folderLeft).toBe(false);
+    expect(result.listed.sessions).toEqual([]);
   });
 });

@@ -25,8 +25,10 @@ export interface AcpSessionRequest {
   cwd: string;
   /** MCP servers from the client, as an `mcpServers` config text (null for none). */
   mcpConfig: string | null;
-  /** Resume this session (session/load) instead of starting one. */
+  /** Resume this session (session/load, session/resume) instead of starting one. */
   sessionId?: string | undefined;
+  /** More folders the agent may work in (the client's `additionalDirectories`). */
+  additionalDirs: string[];
 }
 
 export interface AcpServerOptions {
@@ -36,6 +38,8 @@ export interface AcpServerOptions {
   openSession(request: AcpSessionRequest): Promise<AgentSession | null>;
   /** Saved sessions, most recent first: of `cwd`, or of every work dir when it is null. */
   listSessions(cwd: string | null): Promise<acp.SessionInfo[]>;
+  /** Deletes a saved session from disk; false when there is none with this id. */
+  deleteSession(sessionId: string): Promise<boolean>;
 }
 
 /**
@@ -123,6 +127,20 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
         })),
       },
     });
+  /** Ends serving a session: its turn is cancelled and it is closed (its files stay). */
+  const release = async (sessionId: string): Promise<boolean> => {
+    const served = sessions.get(sessionId);
+    if (!served) return false;
+    sessions.delete(sessionId);
+    served.stopListening();
+    served.turn?.abort(new RunCancelled('The session was closed by the client.'));
+    await served.session.close();
+    return true;
+  };
+  const settings = (session: AgentSession) => ({
+    modes: modesOf(session),
+    configOptions: configOptionsOf(session),
+  });
   const find = (sessionId: string): ServedSession => {
     const served = sessions.get(sessionId);
     if (!served) throw acp.RequestError.sessionNotFound(sessionId);
@@ -139,25 +157,33 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { list: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} },
         },
         authMethods: [],
         agentInfo: { name: 'kimi-ts', version: VERSION },
       };
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-      const served = await open({ cwd: params.cwd, mcpConfig: mcpServersConfig(params.mcpServers) }, client);
+      const served = await open(
+        {
+          cwd: params.cwd,
+          mcpConfig: mcpServersConfig(params.mcpServers),
+          additionalDirs: params.additionalDirectories ?? [],
+        },
+        client,
+      );
       // After the answer, so the client knows the session id the update names.
       setImmediate(() => void announceCommands(served, client).catch(() => undefined));
-      return {
-        sessionId: served.session.sessionId,
-        modes: modesOf(served.session),
-        configOptions: configOptionsOf(served.session),
-      };
+      return { sessionId: served.session.sessionId, ...settings(served.session) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const served = await open(
-        { cwd: params.cwd, mcpConfig: mcpServersConfig(params.mcpServers), sessionId: params.sessionId },
+        {
+          cwd: params.cwd,
+          mcpConfig: mcpServersConfig(params.mcpServers),
+          sessionId: params.sessionId,
+          additionalDirs: params.additionalDirectories ?? [],
+        },
         client,
       );
       await announceCommands(served, client);
@@ -172,7 +198,32 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
           await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
         }
       }
-      return { modes: modesOf(served.session), configOptions: configOptionsOf(served.session) };
+      return settings(served.session);
+    })
+    // Like session/load, without replaying the conversation.
+    .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
+      const served = await open(
+        {
+          cwd: params.cwd,
+          mcpConfig: mcpServersConfig(params.mcpServers ?? []),
+          sessionId: params.sessionId,
+          additionalDirs: params.additionalDirectories ?? [],
+        },
+        client,
+      );
+      setImmediate(() => void announceCommands(served, client).catch(() => undefined));
+      return settings(served.session);
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      if (!(await release(params.sessionId))) throw acp.RequestError.sessionNotFound(params.sessionId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+      await release(params.sessionId);
+      if (!(await options.deleteSession(params.sessionId))) {
+        throw acp.RequestError.sessionNotFound(params.sessionId);
+      }
+      return {};
     })
     .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
       const served = find(params.sessionId);
