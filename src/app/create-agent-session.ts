@@ -74,8 +74,6 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     options.config ??
     (await loadConfig({ configFile: options.configFile, inlineConfig: options.inlineConfig, env, home }));
   const config = loaded.config;
-  const resolved = resolveModel(config, { modelAlias: options.modelAlias, env, home });
-
   const session = await pickSession(options);
   const [recorded, stateRead, specRead, restored, approvalsRead] = await Promise.allSettled([
     recordLastSession(home, session.workDir, session.id),
@@ -93,6 +91,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const spec = settledValue(specRead);
   const context = settledValue(restored);
   const projectApprovals = settledValue(approvalsRead);
+  // `--model` first, then the model this session was switched to (`/model`), then the default.
+  const savedAlias =
+    state.model_alias !== null && Object.hasOwn(config.models, state.model_alias)
+      ? state.model_alias
+      : undefined;
+  const resolved = resolveModel(config, { modelAlias: options.modelAlias ?? savedAlias, env, home });
   let built: AgentSessionImpl | undefined;
   try {
     let systemPrompt = context.systemPrompt;
@@ -268,6 +272,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         soul.switchLLM(llm);
         currentAlias = alias;
         impl.markLLMReady();
+        await updateSessionState(session.stateFile, (s) => ({ ...s, model_alias: alias }));
       },
     };
     impl.setModelSwitcher(models);

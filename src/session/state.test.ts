@@ -32,6 +32,7 @@ describe('state.json', () => {
       archived_at: null,
       auto_archive_exempt: false,
       todos: [],
+      model_alias: null,
     });
   });
 

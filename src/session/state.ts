@@ -42,6 +42,8 @@ export interface SessionState {
   archived_at: number | null;
   auto_archive_exempt: boolean;
   todos: TodoItem[];
+  /** The model alias `/model` switched this session to (kimi-ts only; null: the config's default). */
+  model_alias: string | null;
   [unknownField: string]: unknown;
 }
 
@@ -79,6 +81,7 @@ const STATE_FIELDS: Record<string, Field> = {
   archived_at: NULLABLE_NUMBER,
   auto_archive_exempt: BOOLEAN_FALSE,
   todos: [Array.isArray, () => []],
+  model_alias: NULLABLE_STRING,
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

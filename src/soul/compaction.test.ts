@@ -9,6 +9,10 @@ describe('shouldAutoCompact', () => {
     [212_144, 262_144, 0.85, 50_000, true], // the reserved headroom rule fires first for 256k models
     [212_143, 262_144, 0.85, 50_000, false],
     [10, 0, 0.85, 50_000, false],
+    [50_000, 100_000, 0.85, 50_000, true], // a reserve of half the window still applies
+    [1_000, 32_768, 0.85, 50_000, false], // a reserve the window cannot hold is not applied...
+    [27_853, 32_768, 0.85, 50_000, true], // ...the ratio alone decides
+    [5_000, 60_000, 0.85, 50_000, false],
   ])('%i of %i (ratio %f, reserved %i) → %s', (tokens, max, ratio, reserved, expected) => {
     expect(shouldAutoCompact(tokens, max, ratio, reserved)).toBe(expected);
   });

@@ -18,6 +18,10 @@ export function compactionPrompt(): string {
 /**
  * Seed 002 §4.3 phase 2c: compact before calling the model when the context has reached the trigger
  * ratio of the window, or when it leaves less than the reserved headroom.
+ *
+ * Unlike Kimi CLI, a reserve larger than half the window is not applied: with the default 50,000
+ * tokens and a small model (a local 32k one, say) it could never be met, so every step of every turn
+ * would compact a context that is already small. Such windows compact by the ratio alone.
  */
 export function shouldAutoCompact(
   tokens: number,
@@ -26,7 +30,8 @@ export function shouldAutoCompact(
   reserved: number,
 ): boolean {
   if (maxContextSize <= 0) return false;
-  return tokens >= maxContextSize * triggerRatio || tokens + reserved >= maxContextSize;
+  if (tokens >= maxContextSize * triggerRatio) return true;
+  return reserved <= maxContextSize / 2 && tokens + reserved >= maxContextSize;
 }
 
 export interface CompactionPlan {

@@ -225,8 +225,8 @@ describe('Soul', () => {
     await runTurn(soul, 'first');
     await runTurn(soul, 'second');
     // Shrink the window so the next step must compact first.
-    soul.parts.llm = { ...soul.parts.llm!, maxContextSize: 60 };
-    soul.parts.loopControl = { ...DEFAULT_LOOP_CONTROL, reservedContextSize: 50 };
+    soul.parts.llm = { ...soul.parts.llm!, maxContextSize: 20 };
+    soul.parts.loopControl = { ...DEFAULT_LOOP_CONTROL, reservedContextSize: 10 };
     const { types, outcome } = await runTurn(soul, 'third question that is long enough to count');
     expect(outcome?.stopReason).toBe('no_tool_calls');
     expect(types.indexOf('CompactionBegin')).toBeGreaterThan(types.indexOf('StepBegin'));

@@ -87,7 +87,11 @@ describe('interactive shell (line mode)', () => {
     }
   });
   it("/model lists the config's models and switches the session to another one", async () => {
-    server = await ScriptedLLMServer.start([{ text: 'From the other model.' }]);
+    server = await ScriptedLLMServer.start([
+      { text: 'From the other model.' },
+      { text: 'Still the other model.' },
+      { text: 'The flag wins.' },
+    ]);
     sandbox = await CliSandbox.create({
       baseUrl: server.baseUrl,
       extraToml: '[models.other]\nprovider = "local"\nmodel = "other-model"\nmax_context_size = 50000\n',
@@ -101,7 +105,12 @@ describe('interactive shell (line mode)', () => {
     );
     expect(result.stdout).toContain('Using the model other for this session from now on.');
     expect(result.stdout).toContain('From the other model.');
-    expect(server.requests).toHaveLength(1);
-    expect((server.requests[0]?.body as { model?: string } | undefined)?.model).toBe('other-model');
+    // The session remembers the switch when resumed; `--model` still decides when given.
+    const resumed = await sandbox.run(['-C', '--print', '-p', 'again']);
+    expect(resumed.stdout).toContain('Still the other model.');
+    const flagged = await sandbox.run(['-C', '--model', 'e2e', '--print', '-p', 'and now?']);
+    expect(flagged.stdout).toContain('The flag wins.');
+    const models = server.requests.map((r) => (r.body as { model?: string } | undefined)?.model);
+    expect(models).toEqual(['other-model', 'other-model', 'e2e-model']);
   });
 });
