@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { type LoadedConfig, loadConfig } from '../config/load-config.js';
 import { type ResolvedModel, resolveModel } from '../config/resolve-model.js';
@@ -30,6 +31,7 @@ import { DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
 import type { Extension } from './extension.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
 import { createSessionStore } from './session-store.js';
+import { discoverSkills, skillCommands } from './skills.js';
 import { renderSystemPrompt } from './system-prompt.js';
 import { UsageError } from './usage-error.js';
 import { videoUploaderOf } from './video-uploader.js';
@@ -75,15 +77,28 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     (await loadConfig({ configFile: options.configFile, inlineConfig: options.inlineConfig, env, home }));
   const config = loaded.config;
   const session = await pickSession(options);
-  const [recorded, stateRead, specRead, restored, approvalsRead] = await Promise.allSettled([
+  const userHome = env.HOME || homedir();
+  const skillsFound = discoverSkills({
+    workDir: session.workDir,
+    userHome,
+    kimiTsHome: home,
+    extraDirs: config.extra_skill_dirs.map((dir) =>
+      resolve(userHome, dir.replace(/^~(?=$|[\\/])/, userHome)),
+    ),
+    mergeAll: config.merge_all_available_skills,
+  });
+  const [recorded, stateRead, specRead, restored, approvalsRead, skillsRead] = await Promise.allSettled([
     recordLastSession(home, session.workDir, session.id),
     readSessionState(session.stateFile),
     specLoading,
     Context.restore(session.contextFile),
     // Approvals the user chose to keep for this project live in kimi-ts's folder, never in the repository.
     ProjectApprovals.load(join(home, 'projects', workDirKey(session.workDir), 'approvals.json')),
+    skillsFound,
   ]);
-  const anyFailed = [recorded, stateRead, specRead, approvalsRead].some((o) => o.status === 'rejected');
+  const anyFailed = [recorded, stateRead, specRead, approvalsRead, skillsRead].some(
+    (o) => o.status === 'rejected',
+  );
   // The context keeps its file open: close it before an error of the others goes up.
   if (anyFailed && restored.status === 'fulfilled') await restored.value.close().catch(() => undefined);
   settledValue(recorded);
@@ -91,6 +106,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const spec = settledValue(specRead);
   const context = settledValue(restored);
   const projectApprovals = settledValue(approvalsRead);
+  const skills = settledValue(skillsRead);
   // `--model` first, then the model this session was switched to (`/model`), then the default.
   const savedAlias =
     state.model_alias !== null && Object.hasOwn(config.models, state.model_alias)
@@ -103,7 +119,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     if (systemPrompt === null) {
       systemPrompt = await renderSystemPrompt(
         spec.systemPromptPath,
-        { workDir: session.workDir, additionalDirs: state.additional_dirs, env },
+        { workDir: session.workDir, additionalDirs: state.additional_dirs, env, skills },
         spec.systemPromptArgs,
       );
       await context.writeSystemPrompt(systemPrompt);
@@ -201,6 +217,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       env,
       home,
       agentSpec: spec,
+      skills,
       host: impl,
       state,
       currentLLM: () => llm,
@@ -294,6 +311,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     })) {
       slashCommands.add(command);
     }
+    for (const command of skillCommands(skills)) slashCommands.add(command);
     impl.attachSoul(soul, slashCommands);
     impl.title = state.custom_title;
     return impl;

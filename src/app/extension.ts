@@ -10,6 +10,7 @@ import type { ToolDependencyTable } from '../toolset/dependencies.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { AgentSpec } from './agent-spec.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
+import type { Skill } from './skills.js';
 
 /** What an extension can plug into the session it is set up in. */
 export interface ExtensionHost {
@@ -47,6 +48,8 @@ export interface ExtensionContext {
   currentLLM?: (() => SoulLLM | null) | undefined;
   /** The root soul's `[loop_control]` (after command-line overrides). */
   loopControl?: LoopControl | undefined;
+  /** The skills found for the session's work dir. */
+  skills?: readonly Skill[] | undefined;
   /** Builds the model of a `[models.ALIAS]` table (null when it is unusable), for subagents. */
   llmForAlias?: ((alias: string) => Promise<SoulLLM | null>) | undefined;
 }

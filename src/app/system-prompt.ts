@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { platform, release } from 'node:os';
 import { join } from 'node:path';
+import { readAgentsMd } from './agents-md.js';
+import { type Skill, skillsPromptList } from './skills.js';
 
-/** AGENTS.md content beyond this is cut (bytes). */
-export const AGENTS_MD_MAX_BYTES = 32 * 1024;
 const ROOT_ENTRIES = 30;
 const CHILD_ENTRIES = 10;
 
@@ -12,6 +12,8 @@ export interface SystemPromptVarsInput {
   additionalDirs: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
   now?: Date;
+  /** The skills found for the work dir (`${KIMI_SKILLS}`). */
+  skills?: readonly Skill[] | undefined;
 }
 
 /** The built-in `${VAR}` values of a system prompt template (reference §1.21). */
@@ -21,13 +23,13 @@ export async function builtinPromptVars(input: SystemPromptVarsInput): Promise<R
     KIMI_NOW: (input.now ?? new Date()).toISOString(),
     KIMI_WORK_DIR: workDir,
     KIMI_WORK_DIR_LS: await listTwoLevels(workDir),
-    KIMI_AGENTS_MD: (await readAgentsMd(workDir)) || '(no AGENTS.md in the working directory)',
+    KIMI_AGENTS_MD: (await readAgentsMd(workDir)) || '(no AGENTS.md in the project)',
     KIMI_OS: `${platform()} ${release()}`,
     KIMI_SHELL: env.SHELL || '/bin/bash',
     KIMI_ADDITIONAL_DIRS_INFO: additionalDirs.length
       ? `- Additional directories you may work in: ${additionalDirs.join(', ')}`
       : '',
-    KIMI_SKILLS: '',
+    KIMI_SKILLS: skillsPromptList(input.skills ?? []),
     // Subagent specs fill this (`system_prompt_args`) with the text that tells the model its role.
     KIMI_ROLE_ADDITIONAL: '',
   };
@@ -45,19 +47,6 @@ export async function renderSystemPrompt(
 ): Promise<string> {
   const template = await readFile(templateFile, 'utf8');
   return renderTemplate(template, { ...(await builtinPromptVars(input)), ...args });
-}
-
-async function readAgentsMd(workDir: string): Promise<string> {
-  for (const name of ['AGENTS.md', 'agents.md', join('.kimi', 'AGENTS.md')]) {
-    try {
-      const buffer = await readFile(join(workDir, name));
-      const text = buffer.subarray(0, AGENTS_MD_MAX_BYTES).toString('utf8');
-      return buffer.length > AGENTS_MD_MAX_BYTES ? `${text}\n[AGENTS.md truncated at 32 KiB]` : text;
-    } catch {
-      // try the next name
-    }
-  }
-  return '';
 }
 
 async function entries(dir: string, max: number): Promise<{ lines: string[]; dirs: string[] }> {

@@ -3,6 +3,7 @@ import { wireEvent } from '../wire/events.js';
 import type { ModelSwitcher, SlashCommandInfo } from './agent-session.js';
 import { runInit } from './init-command.js';
 import type { Soul } from './soul.js';
+import type { UserInput } from './steer-queue.js';
 
 export interface SlashCommandCallContext {
   soul: Soul;
@@ -10,9 +11,15 @@ export interface SlashCommandCallContext {
   signal: AbortSignal;
 }
 
-export interface SlashCommand extends SlashCommandInfo {
-  run(call: SlashCommandCallContext): Promise<void>;
-}
+/**
+ * A slash command: either it does something itself (`run`), or it turns into the prompt of an
+ * ordinary model turn (`expand`, e.g. a skill's instructions with the user's words).
+ */
+export type SlashCommand = SlashCommandInfo &
+  (
+    | { run(call: SlashCommandCallContext): Promise<void> }
+    | { expand(call: SlashCommandCallContext): Promise<UserInput> }
+  );
 
 /** Commands the soul runs itself, in any front end; a turn whose input is one runs it instead of the model. */
 export class SlashCommandRegistry {

@@ -80,16 +80,20 @@ export class Soul {
       const slash = typeof input === 'string' ? parseSlashCommand(input) : null;
       const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
       let outcome: TurnOutcome;
-      if (slash && command) {
+      if (slash && command && 'run' in command) {
         await command.run({ soul: this, args: slash.args, signal });
         outcome = { stopReason: 'no_tool_calls', finalMessage: null, stepCount: 0 };
       } else {
-        outcome = await this.turn(input, signal);
+        const prompt =
+          slash && command && 'expand' in command
+            ? await command.expand({ soul: this, args: slash.args, signal })
+            : input;
+        outcome = await this.turn(prompt, signal);
         outcome = await this.runStopHook(outcome, signal);
       }
       wireSend(wireEvent('TurnEnd', {}));
       turnEnded = true;
-      if (!command) await this.maybeAutoTitle(text);
+      if (!command || !('run' in command)) await this.maybeAutoTitle(text);
       return outcome;
     } finally {
       // TurnBegin and TurnEnd stay balanced on error and cancel too.

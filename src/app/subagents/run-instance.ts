@@ -6,6 +6,7 @@ import type { LoopControl, SoulLLM } from '../../soul/soul-parts.js';
 import type { Approval } from '../../toolset/approval.js';
 import { type ApprovalSource, runWithApprovalSource } from '../../toolset/approval-source.js';
 import type { ToolDependencyTable } from '../../toolset/dependencies.js';
+import type { Skill } from '../skills.js';
 import type { SubagentInstanceStore, SubagentRecord } from './instance-store.js';
 import type { RootWireTracker } from './root-wire-tracker.js';
 import { runUntilReport } from './run-until-report.js';
@@ -28,6 +29,8 @@ export interface SubagentServices {
   llmForAlias: (alias: string) => Promise<SoulLLM | null>;
   env: Readonly<Record<string, string | undefined>>;
   rootWires: RootWireTracker;
+  /** The session's skills (listed in subagents' system prompts). */
+  skills?: readonly Skill[] | undefined;
 }
 
 /** A validated request: the instance (new or resumed), its type and model. */
@@ -67,6 +70,7 @@ export async function runInstance(
       approval: services.approval,
       rootDeps: services.rootDeps,
       env: services.env,
+      skills: services.skills,
     });
   } catch (error) {
     throw new SubagentLaunchError(error instanceof Error ? error.message : String(error), { cause: error });

@@ -11,6 +11,7 @@ import type { Approval } from '../../toolset/approval.js';
 import type { ToolDependencyTable } from '../../toolset/dependencies.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { createSessionStore } from '../session-store.js';
+import type { Skill } from '../skills.js';
 import { renderSystemPrompt } from '../system-prompt.js';
 import { videoUploaderOf } from '../video-uploader.js';
 import type { SubagentPaths } from './instance-store.js';
@@ -28,6 +29,8 @@ export interface SubagentSoulParts {
   /** The root's dependency table, read when the run starts (extensions may add to it late). */
   rootDeps: ToolDependencyTable;
   env: Readonly<Record<string, string | undefined>>;
+  /** The session's skills, listed in the subagent's system prompt too. */
+  skills?: readonly Skill[] | undefined;
 }
 
 export interface OpenSubagentSoul {
@@ -48,7 +51,12 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
     if (systemPrompt === null) {
       systemPrompt = await renderSystemPrompt(
         type.spec.systemPromptPath,
-        { workDir: rootSession.workDir, additionalDirs: rootDeps.additionalDirs ?? [], env: parts.env },
+        {
+          workDir: rootSession.workDir,
+          additionalDirs: rootDeps.additionalDirs ?? [],
+          env: parts.env,
+          skills: parts.skills,
+        },
         type.spec.systemPromptArgs,
       );
       await context.writeSystemPrompt(systemPrompt);

@@ -30,6 +30,7 @@ export function subagentsExtension(): Extension {
         llmForAlias: context.llmForAlias ?? (async () => null),
         env: context.env,
         rootWires,
+        skills: context.skills,
       });
     },
   };

@@ -1,0 +1,89 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { discoverSkills, type SkillSearch, skillCommands, skillsPromptList } from './skills.js';
+
+let root: string;
+let search: SkillSearch;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'kimi-ts-skills-'));
+  await mkdir(join(root, 'repo', '.git'), { recursive: true });
+  await mkdir(join(root, 'repo', 'src'), { recursive: true });
+  search = {
+    workDir: join(root, 'repo', 'src'),
+    userHome: join(root, 'home'),
+    kimiTsHome: join(root, 'home', '.kimi-ts'),
+    extraDirs: [join(root, 'extra')],
+    mergeAll: true,
+  };
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function skill(dir: string, name: string, front: string, body = `Do ${name} well.`): Promise<void> {
+  await mkdir(join(root, dir, name), { recursive: true });
+  await writeFile(join(root, dir, name, 'SKILL.md'), `${front ? `---\n${front}\n---\n` : ''}${body}\n`);
+}
+
+describe('discoverSkills', () => {
+  it("finds the project's, the user's and the extra skills; on a name clash the project wins, then the user", async () => {
+    await skill('repo/.claude/skills', 'review', 'name: review\ndescription: Project review');
+    await skill('home/.kimi/skills', 'review', 'name: Review\ndescription: User review');
+    await skill('home/.kimi/skills', 'deploy', 'description: Ship it');
+    await skill('home/.claude/skills', 'notes', 'name: notes\ndescription: Take notes');
+    await skill('home/.kimi-ts/skills', 'ours', 'name: ours\ndescription: kimi-ts own');
+    await skill('extra', 'deploy', 'name: deploy\ndescription: Extra deploy');
+    await skill('extra', 'plain', '', 'No front matter at all.');
+    await mkdir(join(root, 'home', '.agents', 'skills'), { recursive: true });
+    await writeFile(
+      join(root, 'home', '.agents', 'skills', 'flat.md'),
+      '---\nname: flat\ndescription: A flat one\n---\nFlat.',
+    );
+    await skill('home/.codex/skills', 'broken', 'name: [unclosed');
+
+    const skills = await discoverSkills(search);
+    expect(skills.map((s) => [s.name, s.description])).toEqual([
+      ['deploy', 'Ship it'],
+      ['flat', 'A flat one'],
+      ['notes', 'Take notes'],
+      ['ours', 'kimi-ts own'],
+      ['plain', 'No description provided.'],
+      ['review', 'Project review'],
+    ]);
+    expect(skills.find((s) => s.name === 'review')?.file).toBe(
+      join(root, 'repo', '.claude', 'skills', 'review', 'SKILL.md'),
+    );
+  });
+
+  it("takes only the first agent's folder when merge_all_available_skills is off", async () => {
+    await skill('home/.kimi/skills', 'a', 'description: from kimi');
+    await skill('home/.claude/skills', 'b', 'description: from claude');
+    await skill('home/.agents/skills', 'c', 'description: generic');
+    const names = (await discoverSkills({ ...search, mergeAll: false })).map((s) => s.name);
+    expect(names).toEqual(['a', 'c']);
+  });
+
+  it('lists skills for the system prompt and makes /skill:<name> commands that carry the instructions', async () => {
+    await skill('home/.kimi/skills', 'greet', 'name: greet\ndescription: Greets people', 'Say hello warmly.');
+    await skill('home/.kimi/skills', 'odd', 'name: has space\ndescription: Not typable');
+    const skills = await discoverSkills(search);
+    expect(skillsPromptList(skills)).toContain(
+      `- greet: Greets people\n  File: ${join(root, 'home', '.kimi', 'skills', 'greet', 'SKILL.md')}`,
+    );
+    expect(skillsPromptList([])).toBe('(no skills are installed)');
+    const commands = skillCommands(skills);
+    expect(commands.map((c) => c.name)).toEqual(['skill:greet']);
+    const command = commands[0]!;
+    if (!('expand' in command)) throw new Error('a skill command expands');
+    const prompt = await command.expand({
+      args: 'the team',
+      soul: undefined as never,
+      signal: new AbortController().signal,
+    });
+    expect(prompt).toContain('<skill name="greet">\nSay hello warmly.\n</skill>');
+    expect(prompt).not.toContain('description: Greets people');
+    expect(prompt).toContain('The request: the team');
+  });
+});

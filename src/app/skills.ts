@@ -1,0 +1,169 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { SlashCommand } from '../soul/slash-commands.js';
+import { findGitRoot } from './project-root.js';
+
+/**
+ * A skill: a folder (or a single Markdown file) of instructions for one kind of task, in the format
+ * Kimi CLI, Claude Code and Codex share: `<name>/SKILL.md` with a `name` and `description` in its
+ * front matter. The model sees the list and reads a skill's file when it fits the task; the user
+ * can also invoke one with `/skill:<name>`.
+ */
+export interface Skill {
+  name: string;
+  description: string;
+  /** The SKILL.md (or flat `<name>.md`) file. */
+  file: string;
+  /** Where the skill's other files live. */
+  dir: string;
+}
+
+export interface SkillSearch {
+  workDir: string;
+  /** The user's home folder (`~`). */
+  userHome: string;
+  /** kimi-ts's own folder (`~/.kimi-ts`): its `skills/` comes first among the user's. */
+  kimiTsHome: string;
+  /** `extra_skill_dirs` of the config. */
+  extraDirs: readonly string[];
+  /**
+   * `merge_all_available_skills`: take the skills of every agent's folder (`.kimi`, `.claude`,
+   * `.codex`), or only of the first that exists.
+   */
+  mergeAll: boolean;
+}
+
+const BRAND_FOLDERS = ['.kimi', '.claude', '.codex'];
+
+/**
+ * The skills available in a work dir, by name (case-insensitive): a project's skills (from the root
+ * of its git project) win over the user's, the user's over `extra_skill_dirs`. Unreadable folders
+ * and files without usable front matter are skipped.
+ */
+export async function discoverSkills(search: SkillSearch): Promise<Skill[]> {
+  const projectRoot = (await findGitRoot(search.workDir)) ?? search.workDir;
+  const project = await layer(
+    BRAND_FOLDERS.map((brand) => join(projectRoot, brand, 'skills')),
+    [join(projectRoot, '.agents', 'skills')],
+    search.mergeAll,
+  );
+  const user = await layer(
+    [
+      join(search.kimiTsHome, 'skills'),
+      ...BRAND_FOLDERS.map((brand) => join(search.userHome, brand, 'skills')),
+    ],
+    [join(search.userHome, '.config', 'agents', 'skills'), join(search.userHome, '.agents', 'skills')],
+    search.mergeAll,
+  );
+  const byName = new Map<string, Skill>();
+  for (const root of [...project, ...user, ...search.extraDirs]) {
+    for (const skill of await skillsIn(root)) {
+      const key = skill.name.toLowerCase();
+      if (!byName.has(key)) byName.set(key, skill);
+    }
+  }
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The skill roots of one layer: the agents' own folders (all, or the first that exists), then the generic ones. */
+async function layer(brand: string[], generic: string[], mergeAll: boolean): Promise<string[]> {
+  const existing = (await Promise.all(brand.map(async (dir) => ((await isDir(dir)) ? dir : null)))).filter(
+    (dir): dir is string => dir !== null,
+  );
+  return [...(mergeAll ? existing : existing.slice(0, 1)), ...generic];
+}
+
+async function skillsIn(root: string): Promise<Skill[]> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const found = await Promise.all(
+    entries.map(async (entry) => {
+      if (entry.isDirectory()) return readSkill(join(root, entry.name, 'SKILL.md'), entry.name);
+      if (entry.isFile() && entry.name.endsWith('.md')) {
+        return readSkill(join(root, entry.name), basename(entry.name, '.md'));
+      }
+      return null;
+    }),
+  );
+  return found.filter((skill): skill is Skill => skill !== null);
+}
+
+async function readSkill(file: string, fallbackName: string): Promise<Skill | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const front = frontMatter(text);
+  if (front === null) return null;
+  const name = typeof front.name === 'string' && front.name.trim() ? front.name.trim() : fallbackName;
+  const description =
+    typeof front.description === 'string' && front.description.trim()
+      ? front.description.trim()
+      : 'No description provided.';
+  return { name, description, file, dir: dirname(file) };
+}
+
+/** The YAML front matter of a Markdown text; {} without one, null when it is not valid YAML mapping. */
+function frontMatter(text: string): Record<string, unknown> | null {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/.exec(text);
+  if (!match) return {};
+  try {
+    const value: unknown = parseYaml(match[1] ?? '');
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A skill's instructions without their front matter. */
+export function skillBody(text: string): string {
+  return text.replace(/^---\r?\n[\s\S]*?\r?\n---\s*(?:\r?\n|$)/, '').trim();
+}
+
+/** The `${KIMI_SKILLS}` text of the system prompt. */
+export function skillsPromptList(skills: readonly Skill[]): string {
+  if (skills.length === 0) return '(no skills are installed)';
+  return skills.map((s) => `- ${s.name}: ${s.description}\n  File: ${s.file}`).join('\n');
+}
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `/skill:<name>` for every skill whose name can be typed as one; the turn runs on the skill's instructions. */
+export function skillCommands(skills: readonly Skill[]): SlashCommand[] {
+  return skills
+    .filter((skill) => /^[A-Za-z0-9_-]+$/.test(skill.name))
+    .map((skill) => ({
+      name: `skill:${skill.name}`,
+      description: skill.description,
+      aliases: [],
+      // Read when invoked, so an edited skill is used as it is now.
+      expand: async ({ args }) => skillPrompt(skill, skillBody(await readFile(skill.file, 'utf8')), args),
+    }));
+}
+
+function skillPrompt(skill: Skill, body: string, request: string): string {
+  const lines = [
+    `Use the skill "${skill.name}" for this. Its instructions follow (from ${skill.file}; files it refers to are in ${skill.dir}).`,
+    '',
+    `<skill name="${skill.name}">`,
+    body,
+    '</skill>',
+  ];
+  if (request.trim()) lines.push('', `The request: ${request.trim()}`);
+  return lines.join('\n');
+}

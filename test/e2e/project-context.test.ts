@@ -1,0 +1,60 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliSandbox } from '../support/run-cli.js';
+import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+
+let server: ScriptedLLMServer;
+let sandbox: CliSandbox;
+
+afterEach(async () => {
+  await server?.close();
+  await sandbox?.remove();
+});
+
+type Body = { messages: { role: string; content: unknown }[] };
+
+describe('project context: AGENTS.md files and skills', () => {
+  it("puts the project's AGENTS.md files and the skills in the system prompt; /skill:<name> runs a turn on a skill", async () => {
+    server = await ScriptedLLMServer.start([{ text: 'Hello, team!' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    // A git project whose root and sub-package both have instructions; the agent runs in the package.
+    const pkg = join(sandbox.workDir, 'packages', 'web');
+    await mkdir(join(sandbox.workDir, '.git'), { recursive: true });
+    await mkdir(pkg, { recursive: true });
+    await writeFile(join(sandbox.workDir, 'AGENTS.md'), 'Use pnpm for everything.\n');
+    await writeFile(join(pkg, 'AGENTS.md'), 'The web package uses Vite.\n');
+    // A user skill (HOME is the sandbox root) and a project skill.
+    const userSkill = join(sandbox.root, '.claude', 'skills', 'greet');
+    await mkdir(userSkill, { recursive: true });
+    await writeFile(
+      join(userSkill, 'SKILL.md'),
+      '---\nname: greet\ndescription: Greets a group\n---\nSay hello warmly.\n',
+    );
+    const projectSkill = join(sandbox.workDir, '.agents', 'skills', 'release');
+    await mkdir(projectSkill, { recursive: true });
+    await writeFile(
+      join(projectSkill, 'SKILL.md'),
+      '---\ndescription: Cuts a release\n---\nTag, then publish.\n',
+    );
+
+    const result = await sandbox.run(
+      ['--config-file', sandbox.configFile, '-w', pkg, '--print', '-p', '/skill:greet the team'],
+      { bare: true },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Hello, team!');
+    const [system, user] = (server.requests[0]?.body as Body | undefined)?.messages ?? [];
+    const prompt = String(system?.content);
+    expect(prompt.indexOf('Use pnpm for everything.')).toBeLessThan(
+      prompt.indexOf('The web package uses Vite.'),
+    );
+    expect(prompt).toContain(`- greet: Greets a group\n  File: ${join(userSkill, 'SKILL.md')}`);
+    expect(prompt).toContain('- release: Cuts a release');
+    expect(JSON.stringify(user?.content)).toContain(
+      '<skill name=\\"greet\\">\\nSay hello warmly.\\n</skill>',
+    );
+    expect(JSON.stringify(user?.content)).toContain('The request: the team');
+  });
+});
