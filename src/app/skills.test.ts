@@ -82,8 +82,8 @@ describe('discoverSkills', () => {
       soul: undefined as never,
       signal: new AbortController().signal,
     });
-    expect(prompt).toContain('<skill name="greet">\nSay hello warmly.\n</skill>');
-    expect(prompt).not.toContain('description: Greets people');
-    expect(prompt).toContain('The request: the team');
+    expect(prompt).toBe(
+      '---\nname: greet\ndescription: Greets people\n---\nSay hello warmly.\n\nUser request:\nthe team',
+    );
   });
 });

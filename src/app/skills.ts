@@ -124,11 +124,6 @@ function frontMatter(text: string): Record<string, unknown> | null {
   }
 }
 
-/** A skill's instructions without their front matter. */
-export function skillBody(text: string): string {
-  return text.replace(/^---\r?\n[\s\S]*?\r?\n---\s*(?:\r?\n|$)/, '').trim();
-}
-
 /** The `${KIMI_SKILLS}` text of the system prompt. */
 export function skillsPromptList(skills: readonly Skill[]): string {
   if (skills.length === 0) return '(no skills are installed)';
@@ -143,7 +138,10 @@ async function isDir(path: string): Promise<boolean> {
   }
 }
 
-/** `/skill:<name>` for every skill whose name can be typed as one; the turn runs on the skill's instructions. */
+/**
+ * `/skill:<name> [request]` for every skill whose name can be typed as one: the turn's prompt is the
+ * SKILL.md text, then the user's request (Kimi CLI's form).
+ */
 export function skillCommands(skills: readonly Skill[]): SlashCommand[] {
   return skills
     .filter((skill) => /^[A-Za-z0-9_-]+$/.test(skill.name))
@@ -152,18 +150,9 @@ export function skillCommands(skills: readonly Skill[]): SlashCommand[] {
       description: skill.description,
       aliases: [],
       // Read when invoked, so an edited skill is used as it is now.
-      expand: async ({ args }) => skillPrompt(skill, skillBody(await readFile(skill.file, 'utf8')), args),
+      expand: async ({ args }) => {
+        const text = (await readFile(skill.file, 'utf8')).trim();
+        return args.trim() ? `${text}\n\nUser request:\n${args.trim()}` : text;
+      },
     }));
-}
-
-function skillPrompt(skill: Skill, body: string, request: string): string {
-  const lines = [
-    `Use the skill "${skill.name}" for this. Its instructions follow (from ${skill.file}; files it refers to are in ${skill.dir}).`,
-    '',
-    `<skill name="${skill.name}">`,
-    body,
-    '</skill>',
-  ];
-  if (request.trim()) lines.push('', `The request: ${request.trim()}`);
-  return lines.join('\n');
 }

@@ -52,9 +52,8 @@ describe('project context: AGENTS.md files and skills', () => {
     );
     expect(prompt).toContain(`- greet: Greets a group\n  File: ${join(userSkill, 'SKILL.md')}`);
     expect(prompt).toContain('- release: Cuts a release');
-    expect(JSON.stringify(user?.content)).toContain(
-      '<skill name=\\"greet\\">\\nSay hello warmly.\\n</skill>',
-    );
-    expect(JSON.stringify(user?.content)).toContain('The request: the team');
+    // Kimi CLI's form: the SKILL.md text, then the user's request.
+    const sent = typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content);
+    expect(sent).toContain('Say hello warmly.\n\nUser request:\nthe team');
   });
 });
