@@ -28,7 +28,7 @@ import type { Notification } from '../wire/events.js';
 import { wireEvent } from '../wire/events.js';
 import type { WireMessage } from '../wire/message.js';
 import { appendWireMessages } from '../wire/wire-file.js';
-import type { ExtensionHost } from './extension.js';
+import type { ExtensionHost, PlanModeHandlers } from './extension.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
 
 /** A turn is already running in this session. */
@@ -61,7 +61,7 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
   private readonly wireSources: WireNotificationSource[] = [];
   private readonly waits: ((signal: AbortSignal) => Promise<void>)[] = [];
   private readonly closers: (() => Promise<void>)[] = [];
-  private planHandlers: { isActive(): boolean; set(enabled: boolean): Promise<void> } | null = null;
+  private planHandlers: PlanModeHandlers | null = null;
   private modelSwitcher: ModelSwitcher | null = null;
   private busy = false;
   private closed = false;
@@ -220,6 +220,14 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
     return true;
   }
 
+  readPlan(): Promise<string | null> {
+    return this.planHandlers?.readPlan() ?? Promise.resolve(null);
+  }
+
+  async clearPlan(): Promise<void> {
+    await this.planHandlers?.clearPlan();
+  }
+
   async setPlanMode(enabled: boolean): Promise<void> {
     if (this.planHandlers) await this.planHandlers.set(enabled);
     else await updateSessionState(this.parts.session.stateFile, (s) => ({ ...s, plan_mode: enabled }));
@@ -298,7 +306,7 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
     this.backgroundWork = work;
   }
 
-  setPlanModeHandlers(handlers: { isActive(): boolean; set(enabled: boolean): Promise<void> }): void {
+  setPlanModeHandlers(handlers: PlanModeHandlers): void {
     this.planHandlers = handlers;
   }
 

@@ -305,6 +305,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       },
       setPlanMode: (enabled) => impl.setPlanMode(enabled),
       isPlanMode: () => impl.planMode,
+      readPlan: () => impl.readPlan(),
+      clearPlan: () => impl.clearPlan(),
       systemPrompt,
       workDir: session.workDir,
       models,

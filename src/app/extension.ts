@@ -12,6 +12,16 @@ import type { AgentSpec } from './agent-spec.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
 import type { Skill } from './skills.js';
 
+/** What the plan-mode extension lends the session: the state, and the plan file of the current plan. */
+export interface PlanModeHandlers {
+  isActive(): boolean;
+  set(enabled: boolean): Promise<void>;
+  /** The plan written so far; null without plan mode or before the plan file exists. */
+  readPlan(): Promise<string | null>;
+  /** Deletes the plan file (plan mode stays on). */
+  clearPlan(): Promise<void>;
+}
+
 /** What an extension can plug into the session it is set up in. */
 export interface ExtensionHost {
   addInjection(injection: DynamicInjection): void;
@@ -22,7 +32,7 @@ export interface ExtensionHost {
   /** Run when the session closes, in reverse order of registration. */
   addCloser(close: () => Promise<void>): void;
   /** Plan mode as the session and its front ends see it. */
-  setPlanModeHandlers(handlers: { isActive(): boolean; set(enabled: boolean): Promise<void> }): void;
+  setPlanModeHandlers(handlers: PlanModeHandlers): void;
   /** Background tasks print mode waits for. */
   setBackgroundWork(work: import('../soul/agent-session.js').BackgroundWork): void;
   /** The session's channel for requests raised between turns (`AgentSession.onOutOfTurn`). */

@@ -59,6 +59,10 @@ export interface BuiltinCommandDeps {
   title(): string | null;
   setPlanMode?: ((enabled: boolean) => Promise<void>) | undefined;
   isPlanMode?: (() => boolean) | undefined;
+  /** The current plan's text (`/plan view`); null when there is none yet. */
+  readPlan?: (() => Promise<string | null>) | undefined;
+  /** Deletes the current plan file (`/plan clear`). */
+  clearPlan?: (() => Promise<void>) | undefined;
   /** The system prompt a cleared context starts with. */
   systemPrompt: string;
   /** Where `/init` writes AGENTS.md. */
@@ -200,10 +204,26 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
     const isPlanMode = deps.isPlanMode;
     commands.push({
       name: 'plan',
-      description: 'Plan mode: /plan on, /plan off, or /plan to toggle',
+      description: 'Plan mode: /plan on, /plan off, /plan to toggle, /plan view, /plan clear',
       aliases: [],
       async run({ args }) {
         const arg = args.trim().toLowerCase();
+        if (arg === 'view' || arg === 'clear') {
+          if (!isPlanMode()) {
+            say('Plan mode is off: there is no current plan.');
+          } else if (arg === 'view') {
+            const plan = (await deps.readPlan?.()) ?? null;
+            say(plan?.trim() ? plan : 'There is no plan yet.');
+          } else {
+            await deps.clearPlan?.();
+            say('The plan was cleared; plan mode stays on.');
+          }
+          return;
+        }
+        if (arg !== '' && arg !== 'on' && arg !== 'off') {
+          say('Usage: /plan [on|off|view|clear]');
+          return;
+        }
         const enable = arg === 'on' ? true : arg === 'off' ? false : !isPlanMode();
         await setPlanMode(enable);
         say(enable ? 'Plan mode on.' : 'Plan mode off.');

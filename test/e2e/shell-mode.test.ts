@@ -113,4 +113,61 @@ describe('interactive shell (line mode)', () => {
     const models = server.requests.map((r) => (r.body as { model?: string } | undefined)?.model);
     expect(models).toEqual(['other-model', 'other-model', 'e2e-model']);
   });
+  it('runs the slash commands of the soul: help, title, yolo, afk, plan (view, clear), clear, compact', async () => {
+    server = await ScriptedLLMServer.start([{ text: 'An answer.' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const lines = [
+      '/help',
+      '/title',
+      '/title Fix the login bug',
+      '/title',
+      '/yolo',
+      '/yolo',
+      '/afk',
+      '/afk',
+      '/plan view',
+      '/plan on',
+      '/plan view',
+      '/plan clear',
+      '/plan sideways',
+      '/plan off',
+      '/compact',
+      'a question',
+      '/clear',
+      '/exit',
+    ];
+    const result = await sandbox.run([], { input: `${lines.join('\n')}\n` });
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    for (const command of [
+      '/help (/h, /?)',
+      '/clear (/reset)',
+      '/compact',
+      '/yolo',
+      '/title (/rename)',
+      '/plan',
+      '/init',
+      '/model',
+    ]) {
+      expect(out).toContain(command);
+    }
+    expect(out).toContain('Session title: Untitled');
+    expect(out).toContain('Session title set to: Fix the login bug');
+    expect(out).toContain('Session title: Fix the login bug');
+    expect(out).toContain('YOLO mode on: every action is approved without asking.');
+    expect(out).toContain('YOLO mode off: actions need approval again.');
+    expect(out).toContain('AFK mode on: actions are approved and questions dismissed.');
+    expect(out).toContain('AFK mode off: welcome back.');
+    expect(out).toContain('Plan mode is off: there is no current plan.');
+    expect(out).toContain('Plan mode on.');
+    expect(out).toContain('There is no plan yet.');
+    expect(out).toContain('The plan was cleared; plan mode stays on.');
+    expect(out).toContain('Usage: /plan [on|off|view|clear]');
+    expect(out).toContain('Plan mode off.');
+    expect(out).toContain('The context is empty.');
+    expect(out).toContain('An answer.');
+    expect(out).toContain('The context has been cleared.');
+    // Only the one real prompt reached the model.
+    expect(server.requests).toHaveLength(1);
+  });
 });

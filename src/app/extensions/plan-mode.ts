@@ -39,6 +39,8 @@ export function planModeExtension(options: { startInPlanMode?: boolean | undefin
         set: async (enabled) => {
           await planMode.setFromUser(enabled);
         },
+        readPlan: () => planMode.readPlan(),
+        clearPlan: () => planMode.clearPlan(),
       });
     },
   };
