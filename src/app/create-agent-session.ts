@@ -1,6 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { type LoadedConfig, loadConfig } from '../config/load-config.js';
 import { type ResolvedModel, resolveModel } from '../config/resolve-model.js';
 import type { Config } from '../config/schema.js';
@@ -26,6 +25,7 @@ import type { ToolDependencyTable } from '../toolset/dependencies.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
 import { ProjectApprovals } from '../toolset/project-approvals.js';
 import { currentWire } from '../wire/current-wire.js';
+import { addDirCommand, checkAdditionalDir } from './additional-dirs.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
 import { DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
 import type { Extension } from './extension.js';
@@ -313,6 +313,15 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     })) {
       slashCommands.add(command);
     }
+    slashCommands.add(
+      addDirCommand({
+        workDir: session.workDir,
+        dirs: additionalDirs,
+        save: async (dirs) => {
+          await updateSessionState(session.stateFile, (s) => ({ ...s, additional_dirs: [...dirs] }));
+        },
+      }),
+    );
     for (const command of skillCommands(skills)) slashCommands.add(command);
     impl.attachSoul(soul, slashCommands);
     impl.title = state.custom_title;
@@ -338,11 +347,9 @@ async function mergeAdditionalDirs(
 ): Promise<string[]> {
   const dirs = [...saved];
   for (const raw of added) {
-    const dir = resolve(session.workDir, raw);
-    if (!existsSync(dir) || !statSync(dir).isDirectory())
-      throw new UsageError(`--add-dir ${raw} is not an existing directory.`);
-    const inside = dir === session.workDir || dir.startsWith(`${session.workDir}${sep}`);
-    if (!inside && !dirs.includes(dir)) dirs.push(dir);
+    const checked = checkAdditionalDir(session.workDir, raw);
+    if (!checked.ok) throw new UsageError(`--add-dir ${checked.problem}`);
+    if (!checked.inside && !dirs.includes(checked.dir)) dirs.push(checked.dir);
   }
   if (dirs.length !== saved.length) {
     await updateSessionState(session.stateFile, (s) => ({ ...s, additional_dirs: dirs }));

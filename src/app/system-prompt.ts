@@ -70,7 +70,7 @@ async function entries(dir: string, max: number): Promise<{ lines: string[]; dir
 }
 
 /** A two-level listing: root entries (at most 30) and the children of each listed folder (at most 10). */
-async function listTwoLevels(workDir: string): Promise<string> {
+export async function listTwoLevels(workDir: string): Promise<string> {
   const root = await entries(workDir, ROOT_ENTRIES);
   const childrenOf = new Map(
     await Promise.all(

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { workDirKey } from '../../src/session/work-dir-key.js';
 import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
 import { CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
@@ -169,5 +171,40 @@ describe('interactive shell (line mode)', () => {
     expect(out).toContain('The context has been cleared.');
     // Only the one real prompt reached the model.
     expect(server.requests).toHaveLength(1);
+  });
+  it('/add-dir lists and adds folders the agent may work in; the model hears of a new one', async () => {
+    server = await ScriptedLLMServer.start([{ text: 'Noted.' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const extra = join(sandbox.root, 'extra');
+    await mkdir(join(extra, 'docs'), { recursive: true });
+    await writeFile(join(extra, 'docs', 'guide.md'), '# Guide\n');
+    const lines = [
+      '/add-dir',
+      '/add-dir ../extra',
+      '/add-dir ../extra',
+      '/add-dir ../nope',
+      '/add-dir .',
+      '/add-dir',
+      'go on',
+    ];
+    const result = await sandbox.run([], { input: `${lines.join('\n')}\n/exit\n` });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('No additional directories. Add one with /add-dir PATH.');
+    expect(result.stdout).toContain(`Added ${extra}: the agent may work there too.`);
+    expect(result.stdout).toContain(`${extra} was added already.`);
+    expect(result.stdout).toContain('../nope is not an existing directory.');
+    expect(result.stdout).toContain(`${sandbox.workDir} is inside the working directory already.`);
+    expect(result.stdout).toContain(`Additional directories:\n- ${extra}`);
+    const told = JSON.stringify(server.requests[0]?.body);
+    expect(told).toContain(`The user added a directory you may work in: ${extra}`);
+    expect(told).toContain('guide.md');
+    const [sessionDir] = await readdir(join(sandbox.home, 'sessions', workDirKey(sandbox.workDir)));
+    const state = JSON.parse(
+      await readFile(
+        join(sandbox.home, 'sessions', workDirKey(sandbox.workDir), sessionDir!, 'state.json'),
+        'utf8',
+      ),
+    ) as { additional_dirs: string[] };
+    expect(state.additional_dirs).toEqual([extra]);
   });
 });

@@ -1,0 +1,65 @@
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve, sep } from 'node:path';
+import { type SlashCommand, say } from '../soul/slash-commands.js';
+import { listTwoLevels } from './system-prompt.js';
+
+/** Whether `raw` (relative to the work dir, `~` allowed) names a folder the agent may be given: its absolute path, or why not. */
+export function checkAdditionalDir(
+  workDir: string,
+  raw: string,
+): { ok: true; dir: string; inside: boolean } | { ok: false; problem: string } {
+  const expanded = raw === '~' || raw.startsWith('~/') ? homedir() + raw.slice(1) : raw;
+  const dir = resolve(workDir, expanded);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    return { ok: false, problem: `${raw} is not an existing directory.` };
+  }
+  return { ok: true, dir, inside: dir === workDir || dir.startsWith(`${workDir}${sep}`) };
+}
+
+/**
+ * `/add-dir [PATH]`: lists the folders the agent may work in besides the work dir, or adds one. The
+ * list is the session's own (the file tools read it on every call) and is saved with the session;
+ * the model is told about the new folder, with a listing of it, in a system message.
+ */
+export function addDirCommand(options: {
+  workDir: string;
+  /** The session's list, changed in place. */
+  dirs: string[];
+  save(dirs: readonly string[]): Promise<void>;
+}): SlashCommand {
+  const { workDir, dirs } = options;
+  return {
+    name: 'add-dir',
+    description:
+      'List the directories the agent may work in besides the working directory, or add one: /add-dir PATH',
+    aliases: [],
+    async run({ soul, args }) {
+      const raw = args.trim();
+      if (!raw) {
+        say(
+          dirs.length > 0
+            ? `Additional directories:\n${dirs.map((dir) => `- ${dir}`).join('\n')}`
+            : 'No additional directories. Add one with /add-dir PATH.',
+        );
+        return;
+      }
+      const checked = checkAdditionalDir(workDir, raw);
+      if (!checked.ok) return say(checked.problem);
+      if (checked.inside) return say(`${checked.dir} is inside the working directory already.`);
+      if (dirs.includes(checked.dir)) return say(`${checked.dir} was added already.`);
+      dirs.push(checked.dir);
+      await options.save(dirs);
+      await soul.context.appendMessages({
+        role: 'system',
+        content: [
+          {
+            type: 'text',
+            text: `The user added a directory you may work in: ${checked.dir}\nIt contains (two levels):\n\n${await listTwoLevels(checked.dir)}`,
+          },
+        ],
+      });
+      say(`Added ${checked.dir}: the agent may work there too.`);
+    },
+  };
+}
