@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
+import { expandHome } from '../tools/file/workspace-path.js';
 import { listTwoLevels } from './system-prompt.js';
 
 /** Whether `raw` (relative to the work dir, `~` allowed) names a folder the agent may be given: its absolute path, or why not. */
@@ -9,8 +9,7 @@ export function checkAdditionalDir(
   workDir: string,
   raw: string,
 ): { ok: true; dir: string; inside: boolean } | { ok: false; problem: string } {
-  const expanded = raw === '~' || raw.startsWith('~/') ? homedir() + raw.slice(1) : raw;
-  const dir = resolve(workDir, expanded);
+  const dir = resolve(workDir, expandHome(raw));
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     return { ok: false, problem: `${raw} is not an existing directory.` };
   }

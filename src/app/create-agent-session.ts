@@ -28,6 +28,7 @@ import { currentWire } from '../wire/current-wire.js';
 import { addDirCommand, checkAdditionalDir } from './additional-dirs.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
 import { DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
+import { conversationCommands } from './export-import-commands.js';
 import type { Extension } from './extension.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
 import { createSessionStore } from './session-store.js';
@@ -322,6 +323,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         },
       }),
     );
+    for (const command of conversationCommands({ session, home, title: () => impl.title })) {
+      slashCommands.add(command);
+    }
     for (const command of skillCommands(skills)) slashCommands.add(command);
     impl.attachSoul(soul, slashCommands);
     impl.title = state.custom_title;

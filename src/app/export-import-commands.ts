@@ -1,0 +1,127 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Message } from '../kosong/message.js';
+import { isValidSessionId, type Session, sessionAt } from '../session/session.js';
+import { loadContextBytes } from '../soul/context/load-context-file.js';
+import { type SlashCommand, say } from '../soul/slash-commands.js';
+import { expandHome } from '../tools/file/workspace-path.js';
+import { conversationMarkdown } from './conversation-markdown.js';
+
+/** The largest file `/import` takes (bytes): it goes into the context whole. */
+export const IMPORT_MAX_BYTES = 256 * 1024;
+
+export interface ConversationCommandsOptions {
+  session: Session;
+  /** kimi-ts's folder (to find the work dir's other sessions). */
+  home: string;
+  title(): string | null;
+}
+
+/**
+ * `/export [path]` writes the conversation as Markdown (by default `kimi-export-<id>-<time>.md` in
+ * the work dir); `/import <file | session id>` puts a text file, or another session's conversation,
+ * into the context as a system message for the model to refer to.
+ */
+export function conversationCommands(options: ConversationCommandsOptions): SlashCommand[] {
+  const { session } = options;
+  return [
+    {
+      name: 'export',
+      description: 'Write the conversation to a Markdown file: /export [path]',
+      aliases: [],
+      async run({ soul, args }) {
+        const now = new Date();
+        const defaultName = `kimi-export-${session.id.slice(0, 8)}-${now.toISOString().replace(/[:.]/g, '-')}.md`;
+        let target = args.trim() ? resolve(session.workDir, expandHome(args.trim())) : session.workDir;
+        if (await isDirectory(target)) target = join(target, defaultName);
+        const markdown = conversationMarkdown(soul.context.history, {
+          title: options.title() ?? 'kimi-ts session',
+          sessionId: session.id,
+          workDir: session.workDir,
+          exportedAt: now,
+        });
+        try {
+          await writeFile(target, markdown, 'utf8');
+        } catch (error) {
+          say(`Could not write ${target}: ${(error as Error).message}`);
+          return;
+        }
+        say(`The conversation was written to ${target}.`);
+      },
+    },
+    {
+      name: 'import',
+      description:
+        'Give the model a text file or another session of this directory as reference: /import <file | session id>',
+      aliases: [],
+      async run({ soul, args }) {
+        const target = args.trim();
+        if (!target) {
+          say('Usage: /import <file | session id>');
+          return;
+        }
+        const imported = await importable(target, options);
+        if ('problem' in imported) {
+          say(imported.problem);
+          return;
+        }
+        await soul.context.appendMessages({
+          role: 'system',
+          content: [
+            { type: 'text', text: `The user imported ${imported.what} as reference:\n\n${imported.text}` },
+          ],
+        });
+        say(`Imported ${imported.what}.`);
+      },
+    },
+  ];
+}
+
+/** A file (when one has that path) or else a session of this work dir with that id, as text for the model. */
+async function importable(
+  target: string,
+  options: ConversationCommandsOptions,
+): Promise<{ what: string; text: string } | { problem: string }> {
+  const { session } = options;
+  const path = resolve(session.workDir, expandHome(target));
+  const info = await stat(path).catch(() => null);
+  if (info?.isDirectory()) return { problem: `${target} is a directory, not a file.` };
+  if (info) {
+    if (info.size > IMPORT_MAX_BYTES) {
+      return {
+        problem: `${target} is too large to import (${info.size} bytes; at most ${IMPORT_MAX_BYTES}).`,
+      };
+    }
+    const bytes = await readFile(path);
+    if (looksBinary(bytes)) return { problem: `${target} is not a text file.` };
+    return { what: path, text: bytes.toString('utf8') };
+  }
+  if (target === session.id) return { problem: 'That is this session: nothing to import.' };
+  const bytes = isValidSessionId(target)
+    ? await readFile(sessionAt(options.home, session.workDir, target).contextFile).catch(() => null)
+    : null;
+  if (!bytes) {
+    return { problem: `${target} does not exist (a file path, or the id of a session of this directory).` };
+  }
+  const history: readonly Message[] = loadContextBytes(bytes).history;
+  const text = conversationMarkdown(history, {
+    title: `Session ${target}`,
+    sessionId: target,
+    workDir: session.workDir,
+    exportedAt: new Date(),
+  });
+  return { what: `the conversation of session ${target}`, text };
+}
+
+/** A NUL byte in the first 8 KiB: what `git` and `grep` take for a binary file. */
+function looksBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, 8192).includes(0);
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,70 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { workDirKey } from '../../src/session/work-dir-key.js';
+import { CliSandbox } from '../support/run-cli.js';
+import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+
+let server: ScriptedLLMServer;
+let sandbox: CliSandbox;
+
+afterEach(async () => {
+  await server?.close();
+  await sandbox?.remove();
+});
+
+describe('/export and /import', () => {
+  it('exports the conversation as Markdown; imports a text file or another session for the model', async () => {
+    server = await ScriptedLLMServer.start([
+      { toolCalls: [{ id: 's1', name: 'Shell', args: { command: 'echo from-the-shell' } }] },
+      { text: 'The shell said hello.' },
+      { text: 'Second session answer.' },
+      { text: 'I see the notes and the old session.' },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const first = await sandbox.run(['--print', '-p', 'run the greeting']);
+    expect(first.code).toBe(0);
+    const sessionsDir = join(sandbox.home, 'sessions', workDirKey(sandbox.workDir));
+    const [firstId] = await readdir(sessionsDir);
+
+    // /export into the work dir (default name) and to a named file.
+    const exported = await sandbox.run(['-C', '--print', '-p', '/export']);
+    expect(exported.stdout).toMatch(/The conversation was written to .*kimi-export-.*\.md\./);
+    const [file] = (await readdir(sandbox.workDir)).filter((name) => name.startsWith('kimi-export-'));
+    const markdown = await readFile(join(sandbox.workDir, file!), 'utf8');
+    expect(markdown).toContain(`Session ${firstId} in ${sandbox.workDir}`);
+    expect(markdown).toContain('## User\n\nrun the greeting');
+    expect(markdown).toContain(
+      '**Tool call** `Shell`\n\n```json\n{\n  "command": "echo from-the-shell"\n}\n```',
+    );
+    expect(markdown).toContain('from-the-shell');
+    expect(markdown).toContain('## Assistant\n\nThe shell said hello.');
+    expect(markdown).not.toContain('CHECKPOINT');
+    await mkdir(join(sandbox.workDir, 'out'));
+    await sandbox.run(['-C', '--print', '-p', '/export out/talk.md']);
+    expect(await readFile(join(sandbox.workDir, 'out', 'talk.md'), 'utf8')).toContain(
+      'The shell said hello.',
+    );
+
+    // A second session imports a file and the first session, and refuses what it cannot use.
+    await writeFile(join(sandbox.workDir, 'notes.txt'), 'Deploy on Fridays only.\n');
+    await writeFile(join(sandbox.workDir, 'blob.bin'), Buffer.from([1, 0, 2, 0]));
+    const second = await sandbox.run(['--print', '-p', 'hello']);
+    expect(second.stdout).toContain('Second session answer.');
+    for (const [command, answer] of [
+      ['/import notes.txt', `Imported ${join(sandbox.workDir, 'notes.txt')}.`],
+      [`/import ${firstId}`, `Imported the conversation of session ${firstId}.`],
+      ['/import blob.bin', 'blob.bin is not a text file.'],
+      ['/import missing.txt', 'missing.txt does not exist'],
+      ['/import', 'Usage: /import <file | session id>'],
+    ] as const) {
+      expect((await sandbox.run(['-C', '--print', '-p', command])).stdout).toContain(answer);
+    }
+    const last = await sandbox.run(['-C', '--print', '-p', 'what do you know?']);
+    expect(last.stdout).toContain('I see the notes and the old session.');
+    const told = JSON.stringify(server.requests.at(-1)?.body);
+    expect(told).toContain('Deploy on Fridays only.');
+    expect(told).toContain(`The user imported the conversation of session ${firstId} as reference`);
+    expect(told).toContain('The shell said hello.');
+  });
+});
