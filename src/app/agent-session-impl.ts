@@ -14,7 +14,7 @@ import type {
 } from '../soul/agent-session.js';
 import type { Context } from '../soul/context/context.js';
 import { runSoul, type UILoop, type WireNotificationSource } from '../soul/run-soul.js';
-import type { SlashCommandRegistry } from '../soul/slash-commands.js';
+import type { SlashCommand, SlashCommandRegistry } from '../soul/slash-commands.js';
 import type { Soul } from '../soul/soul.js';
 import type { DynamicInjection, LLMNotification, LLMNotificationSource } from '../soul/soul-parts.js';
 import type { UserInput } from '../soul/steer-queue.js';
@@ -300,6 +300,13 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
 
   addCloser(close: () => Promise<void>): void {
     this.closers.push(close);
+  }
+
+  /** Slash commands extensions added; createAgentSession registers them with the built-in ones. */
+  readonly extensionCommands: SlashCommand[] = [];
+
+  addSlashCommand(command: SlashCommand): void {
+    this.extensionCommands.push(command);
   }
 
   setBackgroundWork(work: BackgroundWork): void {

@@ -326,6 +326,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     for (const command of conversationCommands({ session, home, title: () => impl.title })) {
       slashCommands.add(command);
     }
+    for (const command of impl.extensionCommands) slashCommands.add(command);
     for (const command of skillCommands(skills)) slashCommands.add(command);
     impl.attachSoul(soul, slashCommands);
     impl.title = state.custom_title;

@@ -4,6 +4,7 @@ import type { Session } from '../session/session.js';
 import type { SessionState } from '../session/state.js';
 import type { AgentSession } from '../soul/agent-session.js';
 import type { WireNotificationSource } from '../soul/run-soul.js';
+import type { SlashCommand } from '../soul/slash-commands.js';
 import type { DynamicInjection, LLMNotificationSource, LoopControl, SoulLLM } from '../soul/soul-parts.js';
 import type { Approval } from '../toolset/approval.js';
 import type { ToolDependencyTable } from '../toolset/dependencies.js';
@@ -33,6 +34,8 @@ export interface ExtensionHost {
   addCloser(close: () => Promise<void>): void;
   /** Plan mode as the session and its front ends see it. */
   setPlanModeHandlers(handlers: PlanModeHandlers): void;
+  /** A slash command of the extension's (available in every front end). */
+  addSlashCommand(command: SlashCommand): void;
   /** Background tasks print mode waits for. */
   setBackgroundWork(work: import('../soul/agent-session.js').BackgroundWork): void;
   /** The session's channel for requests raised between turns (`AgentSession.onOutOfTurn`). */

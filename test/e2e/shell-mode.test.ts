@@ -207,4 +207,46 @@ describe('interactive shell (line mode)', () => {
     ) as { additional_dirs: string[] };
     expect(state.additional_dirs).toEqual([extra]);
   });
+  it('/task lists background tasks, shows one with its output, and stops it', async () => {
+    server = await ScriptedLLMServer.start([
+      {
+        toolCalls: [
+          {
+            id: 'b1',
+            name: 'Shell',
+            args: { command: 'echo bg-line; sleep 30', run_in_background: true, description: 'a long job' },
+          },
+        ],
+      },
+      { text: 'Started it.' },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const child = sandbox.spawn(['--yolo']);
+    let stdout = '';
+    const waiting = new Map<string, () => void>();
+    const waitFor = (text: string) =>
+      new Promise<void>((resolve) => {
+        if (stdout.includes(text)) resolve();
+        else waiting.set(text, resolve);
+      });
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      for (const [text, resolve] of waiting) if (stdout.includes(text)) resolve();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin!.write('start the job\n');
+    await waitFor('Started it.');
+    child.stdin!.write('/task\n');
+    await waitFor('background_tasks: 1');
+    const id = /task_id: (\S+)/.exec(stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(stdout).toContain('description: a long job');
+    child.stdin!.write(`/task ${id}\n`);
+    await waitFor('output:\nbg-line');
+    child.stdin!.write(`/task stop ${id}\n/task nope\n`);
+    await waitFor('There is no background task nope.');
+    child.stdin!.end('/exit\n');
+    expect(await exited).toBe(0);
+    expect(stdout).toContain('status: killed');
+  });
 });

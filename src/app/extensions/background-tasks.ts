@@ -1,5 +1,6 @@
 import { BackgroundTaskManager } from '../../tools/background/background-task-manager.js';
 import type { Extension } from '../extension.js';
+import { taskCommand } from './task-command.js';
 
 /**
  * The session's background task manager: tools get it as `backgroundTasks`, its notifications reach
@@ -31,6 +32,7 @@ export function backgroundTasksExtension(options: { report?: (text: string) => v
         ),
       });
       host.addWireNotifications(manager);
+      host.addSlashCommand(taskCommand(manager));
       host.addCloser(async () => {
         const stopped = await manager.shutdown();
         if (stopped.length > 0) {
