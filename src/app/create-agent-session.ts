@@ -33,6 +33,7 @@ import type { Extension } from './extension.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
 import { createSessionStore } from './session-store.js';
 import { discoverSkills, skillCommands } from './skills.js';
+import { statusCommand } from './status-command.js';
 import { renderSystemPrompt } from './system-prompt.js';
 import { UsageError } from './usage-error.js';
 import { videoUploaderOf } from './video-uploader.js';
@@ -326,6 +327,17 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     for (const command of conversationCommands({ session, home, title: () => impl.title })) {
       slashCommands.add(command);
     }
+    slashCommands.add(
+      statusCommand({
+        sessionId: session.id,
+        context,
+        approval,
+        llm: () => llm,
+        modelAlias: () => currentAlias,
+        title: () => impl.title,
+        planMode: () => impl.planMode,
+      }),
+    );
     for (const command of impl.extensionCommands) slashCommands.add(command);
     for (const command of skillCommands(skills)) slashCommands.add(command);
     impl.attachSoul(soul, slashCommands);

@@ -120,6 +120,7 @@ describe('interactive shell (line mode)', () => {
     sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const lines = [
       '/help',
+      '/status',
       '/title',
       '/title Fix the login bug',
       '/title',
@@ -153,6 +154,9 @@ describe('interactive shell (line mode)', () => {
     ]) {
       expect(out).toContain(command);
     }
+    expect(out).toContain('Model: e2e (e2e-model)');
+    expect(out).toContain('Context: 0 tokens (0% of 100000)');
+    expect(out).toContain('Modes: none: actions with side effects need approval');
     expect(out).toContain('Session title: Untitled');
     expect(out).toContain('Session title set to: Fix the login bug');
     expect(out).toContain('Session title: Fix the login bug');
