@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { HookEngineRuntime } from '../hooks/engine.js';
 import type { HookEvent } from '../hooks/types.js';
 import type { AskClient, WireHookSubscription } from '../hooks/wire-subscriptions.js';
+import { deleteSessionIfEmpty } from '../session/list.js';
 import type { Session } from '../session/session.js';
 import { updateSessionState } from '../session/state.js';
 import type {
@@ -329,5 +330,8 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
     }
     await this.parts.hooks.drain(AbortSignal.timeout(5000));
     await this.parts.context.close();
+    // A session nobody said anything in is not worth keeping (as Kimi CLI does): it would only
+    // crowd the list and what `--continue` finds.
+    await deleteSessionIfEmpty(this.parts.session).catch(() => false);
   }
 }

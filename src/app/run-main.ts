@@ -4,11 +4,12 @@ import type { CliOptions } from '../cli.js';
 import { ConfigError } from '../config/config-error.js';
 import { kimiTsHome } from '../config/home.js';
 import { formatSessionList, listSessions } from '../session/list.js';
-import { SessionError } from '../session/session.js';
+import { isValidSessionId, SessionError, sessionAt } from '../session/session.js';
 import { AgentSpecError } from './agent-spec.js';
 import { createAgentSession } from './create-agent-session.js';
 import { defaultExtensions } from './default-extensions.js';
 import { markRunCompleted } from './run-completed.js';
+import { forkSession } from './session-fork.js';
 import { UsageError } from './usage-error.js';
 
 function checkFlags(options: CliOptions): void {
@@ -49,33 +50,40 @@ export async function runMain(options: CliOptions): Promise<number> {
     const env = process.env;
     const home = kimiTsHome(env);
     const print = !interactive && !options.wire;
-    const session = await createAgentSession({
-      workDir: resolve(options.workDir ?? process.cwd()),
-      home,
-      env,
-      configFile: options.configFile,
-      inlineConfig: options.config,
-      modelAlias: options.model,
+    const workDir = resolve(options.workDir ?? process.cwd());
+    // Every session of this run (the shell can open more) is made the same way.
+    const openAgentSession = (which: { sessionId?: string; continueLast?: boolean }) =>
+      createAgentSession({
+        workDir,
+        home,
+        env,
+        configFile: options.configFile,
+        inlineConfig: options.config,
+        modelAlias: options.model,
+        sessionId: which.sessionId,
+        continueLast: which.continueLast,
+        agentFile: options.agentFile,
+        yolo: options.yolo,
+        afk: options.afk,
+        runtimeAfk: print,
+        thinking: options.thinking,
+        maxStepsPerTurn: options.maxStepsPerTurn,
+        maxRetriesPerStep: options.maxRetriesPerStep,
+        addDirs: options.addDir,
+        extensions: defaultExtensions({
+          mcpConfigFiles: options.mcpConfigFile,
+          mcpConfigs: options.mcpConfig,
+          home,
+          plan: options.plan,
+          addDirs: options.addDir,
+        }),
+      });
+    const session = await openAgentSession({
       sessionId:
         typeof (options.session ?? options.resume) === 'string'
           ? ((options.session ?? options.resume) as string)
           : undefined,
       continueLast: options.continue,
-      agentFile: options.agentFile,
-      yolo: options.yolo,
-      afk: options.afk,
-      runtimeAfk: print,
-      thinking: options.thinking,
-      maxStepsPerTurn: options.maxStepsPerTurn,
-      maxRetriesPerStep: options.maxRetriesPerStep,
-      addDirs: options.addDir,
-      extensions: defaultExtensions({
-        mcpConfigFiles: options.mcpConfigFile,
-        mcpConfigs: options.mcpConfig,
-        home,
-        plan: options.plan,
-        addDirs: options.addDir,
-      }),
     });
     const cancel = new AbortController();
     const onSignal = () => cancel.abort(new Error('Interrupted by user'));
@@ -97,6 +105,23 @@ export async function runMain(options: CliOptions): Promise<number> {
           color: wantsColor(isTerminal, env),
           thinking: !isTerminal ? 'off' : session.config.show_thinking_stream ? 'stream' : 'indicator',
           history: InputHistory.forWorkDir(home, session.workDir),
+          sessions: {
+            create: () => openAgentSession({}),
+            open: async (id) =>
+              isValidSessionId(id) && existsSync(sessionAt(home, workDir, id).contextFile)
+                ? openAgentSession({ sessionId: id })
+                : null,
+            list: async () =>
+              (await listSessions({ home, workDir })).map(({ session: s, title, updatedAt }) => ({
+                id: s.id,
+                title,
+                updatedAt,
+              })),
+            fork: async (current) => {
+              const fork = await forkSession(sessionAt(home, workDir, current.sessionId), { home });
+              return openAgentSession({ sessionId: fork.id });
+            },
+          },
         });
       }
       if (options.wire) {

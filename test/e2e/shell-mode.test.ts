@@ -253,4 +253,41 @@ describe('interactive shell (line mode)', () => {
     expect(await exited).toBe(0);
     expect(stdout).toContain('status: killed');
   });
+
+  it('/new, /sessions and /fork move between the sessions of the directory', async () => {
+    server = await ScriptedLLMServer.start([{ text: 'First answer.' }, { text: 'Answer in the fork.' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const lines = [
+      'hello there',
+      '/fork',
+      'in the fork',
+      '/sessions',
+      '/sessions first-one',
+      '/sessions nope',
+      '/help',
+      '/new',
+    ];
+    const result = await sandbox.run(['--session', 'first-one'], { input: `${lines.join('\n')}\n/exit\n` });
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    const headers = [...out.matchAll(/kimi-ts — session (\S+) in/g)].map((m) => m[1]);
+    // first-one, the fork, first-one again, a new one.
+    expect(headers).toHaveLength(4);
+    const [first, fork, again, fresh] = headers;
+    expect(first).toBe('first-one');
+    expect(again).toBe('first-one');
+    expect(new Set([first, fork, fresh]).size).toBe(3);
+    // The fork starts with the conversation so far; the model hears it too.
+    expect(out).toContain('› hello there\nFirst answer.\n(resumed: 1 earlier turn above)');
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('hello there');
+    // Both saved sessions are listed, the current one marked; the fork's title says what it is.
+    expect(out).toMatch(new RegExp(`\\* ${fork}  \\S+  Fork: hello there`));
+    expect(out).toMatch(/ {2}first-one {2}\S+ {2}hello there/);
+    expect(out).toContain('There is no session nope in this directory.');
+    expect(out).toContain('In the shell: /new starts a session');
+    // Every session was closed (nothing for Node to complain about); the empty new one was removed.
+    expect(result.stderr).toBe('');
+    const saved = await readdir(join(sandbox.home, 'sessions', workDirKey(sandbox.workDir)));
+    expect(saved.sort()).toEqual([first, fork].sort());
+  });
 });

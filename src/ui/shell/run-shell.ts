@@ -25,7 +25,24 @@ export interface ShellOptions {
   thinking?: ThinkingDisplay | undefined;
   /** Prompts typed in this work dir before, kept across sessions. */
   history?: InputHistory | undefined;
+  /** Lets the user start, open and fork sessions (`/new`, `/sessions`, `/fork`). */
+  sessions?: ShellSessionControl | undefined;
 }
+
+/** The sessions of the work dir, for the shell's own commands. */
+export interface ShellSessionControl {
+  /** A new session. */
+  create(): Promise<AgentSession>;
+  /** The saved session with this id; null when there is none. */
+  open(id: string): Promise<AgentSession | null>;
+  /** Saved sessions, most recent first. */
+  list(): Promise<{ id: string; title: string; updatedAt: number }[]>;
+  /** A new session that starts with a copy of `current`'s history. */
+  fork(current: AgentSession): Promise<AgentSession>;
+}
+
+const SHELL_COMMANDS_HELP =
+  'In the shell: /new starts a session, /sessions lists them (/sessions ID opens one), /fork continues in a copy of this one, /exit leaves.';
 
 const PROMPT = '› ';
 
@@ -36,7 +53,8 @@ const PROMPT = '› ';
  * `/exit`, `/quit` or end of input leave. Returns the exit code.
  */
 export async function runShell(options: ShellOptions): Promise<number> {
-  const { session, output } = options;
+  const { output } = options;
+  let session = options.session;
   const write = (text: string) => output.write(text);
   const style = shellStyle(options.color ?? false);
   const newRenderer = () =>
@@ -58,18 +76,32 @@ export async function runShell(options: ShellOptions): Promise<number> {
     },
     history && options.isTerminal ? await history.load() : [],
   );
-  write(`kimi-ts — session ${session.sessionId} in ${session.workDir}\n`);
-  await replayConversation(session.wireFile, newRenderer(), write, style);
-  if (!session.hasLLM) write(`${session.llmNotSetMessage}\n`);
-  write('Type a request, /help for commands, /exit to leave.\n');
+  const greet = async () => {
+    write(`kimi-ts — session ${session.sessionId} in ${session.workDir}\n`);
+    await replayConversation(session.wireFile, newRenderer(), write, style);
+    if (!session.hasLLM) write(`${session.llmNotSetMessage}\n`);
+    write('Type a request, /help for commands, /exit to leave.\n');
+  };
+  await greet();
 
   // A background agent may ask for approval while the shell waits for the next request: ask at once.
   const betweenTurns: ApprovalRequest[] = [];
-  const stopListening = session.onOutOfTurn((message) => {
-    if (message.type !== 'ApprovalRequest' || !message.isPending) return;
-    betweenTurns.push(message);
-    reader.wake();
-  });
+  const listen = () =>
+    session.onOutOfTurn((message) => {
+      if (message.type !== 'ApprovalRequest' || !message.isPending) return;
+      betweenTurns.push(message);
+      reader.wake();
+    });
+  let stopListening = listen();
+  const switchTo = async (next: AgentSession) => {
+    stopListening();
+    betweenTurns.length = 0;
+    await session.close();
+    session = next;
+    stopListening = listen();
+    write('\n');
+    await greet();
+  };
   try {
     let pending = options.initialPrompt;
     for (;;) {
@@ -86,6 +118,8 @@ export async function runShell(options: ShellOptions): Promise<number> {
       if (!text) continue;
       if (text === '/exit' || text === '/quit') break;
       void history?.add(text);
+      if (options.sessions && (await sessionCommand(text, options.sessions, session, switchTo, write)))
+        continue;
       interrupts = 0;
       cancelTurn = new AbortController();
       const renderer = newRenderer();
@@ -93,12 +127,53 @@ export async function runShell(options: ShellOptions): Promise<number> {
       cancelTurn = null;
       const status = options.isTerminal ? renderer.statusLine() : null;
       if (status) write(`${status}\n`);
+      if (options.sessions && /^\/(help|h|\?)$/.test(text)) write(`${SHELL_COMMANDS_HELP}\n`);
     }
   } finally {
     stopListening();
     reader.close();
+    // The session the shell was given is its caller's to close; one it switched to is its own.
+    if (session !== options.session) await session.close();
   }
   return 0;
+}
+
+/** Runs `/new`, `/sessions [id]` (`/resume`) and `/fork`; false for any other input. */
+async function sessionCommand(
+  text: string,
+  control: ShellSessionControl,
+  current: AgentSession,
+  switchTo: (next: AgentSession) => Promise<void>,
+  write: (text: string) => void,
+): Promise<boolean> {
+  const match = /^\/(new|sessions|resume|fork)(?:\s+(\S+))?\s*$/.exec(text);
+  if (!match) return false;
+  const [, command, id] = match;
+  try {
+    if (command === 'new') await switchTo(await control.create());
+    else if (command === 'fork') await switchTo(await control.fork(current));
+    else if (id) {
+      const opened = id === current.sessionId ? null : await control.open(id);
+      if (id === current.sessionId) write('That is this session.\n');
+      else if (opened) await switchTo(opened);
+      else write(`There is no session ${id} in this directory.\n`);
+    } else {
+      const saved = await control.list();
+      write(
+        saved.length === 0
+          ? 'No saved sessions in this directory yet.\n'
+          : `${saved
+              .map(
+                (s) =>
+                  `${s.id === current.sessionId ? '*' : ' '} ${s.id}  ${new Date(s.updatedAt).toISOString()}  ${s.title}`,
+              )
+              .join('\n')}\n(/sessions ID opens one)\n`,
+      );
+    }
+  } catch (error) {
+    write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  return true;
 }
 
 /**
