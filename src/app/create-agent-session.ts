@@ -30,10 +30,10 @@ import { AgentSessionImpl } from './agent-session-impl.js';
 import { DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
 import { conversationCommands } from './export-import-commands.js';
 import type { Extension } from './extension.js';
+import { hooksCommand, statusCommand, versionCommand } from './info-commands.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
 import { createSessionStore } from './session-store.js';
 import { discoverSkills, skillCommands } from './skills.js';
-import { statusCommand } from './status-command.js';
 import { renderSystemPrompt } from './system-prompt.js';
 import { UsageError } from './usage-error.js';
 import { videoUploaderOf } from './video-uploader.js';
@@ -143,8 +143,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     if (options.afk) approval.setAfk(true);
     if (options.runtimeAfk) approval.setRuntimeAfk(true);
 
+    const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
-      hooks: parseHookConfigs(config.hooks),
+      hooks: hookConfigs,
       sessionId: session.id,
       workDir: session.workDir,
       onEvent: (event) => currentWire()?.send(event),
@@ -338,6 +339,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         planMode: () => impl.planMode,
       }),
     );
+    slashCommands.add(hooksCommand(hookConfigs));
+    slashCommands.add(versionCommand);
     for (const command of impl.extensionCommands) slashCommands.add(command);
     for (const command of skillCommands(skills)) slashCommands.add(command);
     impl.attachSoul(soul, slashCommands);

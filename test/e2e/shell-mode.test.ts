@@ -120,6 +120,9 @@ describe('interactive shell (line mode)', () => {
     sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const lines = [
       '/help',
+      '/version',
+      '/hooks',
+      '/mcp',
       '/status',
       '/title',
       '/title Fix the login bug',
@@ -154,6 +157,9 @@ describe('interactive shell (line mode)', () => {
     ]) {
       expect(out).toContain(command);
     }
+    expect(out).toMatch(/kimi-ts \d+\.\d+\.\d+/);
+    expect(out).toContain('No hooks are configured ([[hooks]] in the config).');
+    expect(out).toContain('No MCP servers are configured');
     expect(out).toContain('Model: e2e (e2e-model)');
     expect(out).toContain('Context: 0 tokens (0% of 100000)');
     expect(out).toContain('Modes: none: actions with side effects need approval');
@@ -289,5 +295,22 @@ describe('interactive shell (line mode)', () => {
     expect(result.stderr).toBe('');
     const saved = await readdir(join(sandbox.home, 'sessions', workDirKey(sandbox.workDir)));
     expect(saved.sort()).toEqual([first, fork].sort());
+  });
+  it('/mcp shows the MCP servers with their state and tools', async () => {
+    server = await ScriptedLLMServer.start([{ text: 'Connected.' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const everything = join(
+      import.meta.dirname,
+      '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+    );
+    const config = JSON.stringify({
+      mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+    });
+    // The first real prompt waits for the servers to connect; /mcp then sees them.
+    const result = await sandbox.run(['--mcp-config', config], { input: 'hi\n/mcp\n/exit\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /MCP servers: 1 of 1 connected, \d+ tools\n- everything: connected \(.*\becho\b.*\)/,
+    );
   });
 });

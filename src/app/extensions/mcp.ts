@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { mcpConfigFile } from '../../mcp/cli/mcp-json-file.js';
 import { loadMcpConfig } from '../../mcp/config.js';
-import type { McpManager } from '../../mcp/mcp-manager.js';
+import type { McpManager, McpProblem } from '../../mcp/mcp-manager.js';
+import { say } from '../../soul/slash-commands.js';
 import { VERSION } from '../../version.js';
+import type { MCPStatusSnapshot } from '../../wire/events.js';
 import type { Extension } from '../extension.js';
 
 export interface McpExtensionOptions {
@@ -28,6 +30,18 @@ export function mcpExtension(options: McpExtensionOptions): Extension {
         inline: options.inline,
         defaultFile: mcpConfigFile(home),
         env,
+      });
+      host.addSlashCommand({
+        name: 'mcp',
+        description: 'The MCP servers of the session: their state and tools',
+        aliases: [],
+        async run() {
+          say(
+            manager
+              ? describeMcpStatus(manager.statusSnapshot(), manager.problems())
+              : 'No MCP servers are configured (~/.kimi-ts/mcp.json, --mcp-config-file, --mcp-config).',
+          );
+        },
       });
       if (Object.keys(servers).length === 0) return;
       // The MCP SDK loads only for sessions that have servers.
@@ -60,4 +74,17 @@ export function mcpExtension(options: McpExtensionOptions): Extension {
       manager?.start(toolset);
     },
   };
+}
+
+/** `/mcp`'s text: a summary line, then each server with its state and tools, then what went wrong. */
+function describeMcpStatus(status: MCPStatusSnapshot, problems: readonly McpProblem[]): string {
+  const lines = [
+    `MCP servers: ${status.connected} of ${status.total} connected, ${status.tools} tools${status.loading ? ' (still connecting)' : ''}`,
+    ...status.servers.map(
+      (server) =>
+        `- ${server.name}: ${server.status}${server.tools.length > 0 ? ` (${server.tools.join(', ')})` : ''}`,
+    ),
+  ];
+  if (problems.length > 0) lines.push('', ...problems.map((problem) => problem.message));
+  return lines.join('\n');
 }

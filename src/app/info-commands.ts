@@ -1,7 +1,9 @@
+import type { HookConfig } from '../hooks/config.js';
 import type { Context } from '../soul/context/context.js';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
 import type { SoulLLM } from '../soul/soul-parts.js';
 import type { Approval } from '../toolset/approval.js';
+import { VERSION } from '../version.js';
 
 export interface StatusSources {
   sessionId: string;
@@ -46,3 +48,34 @@ export function statusCommand(sources: StatusSources): SlashCommand {
     },
   };
 }
+
+/** `/hooks`: the hooks of the config, one line each. */
+export function hooksCommand(hooks: readonly HookConfig[]): SlashCommand {
+  return {
+    name: 'hooks',
+    description: 'The hooks of the config ([[hooks]]): event, matcher, command',
+    aliases: [],
+    async run() {
+      say(
+        hooks.length === 0
+          ? 'No hooks are configured ([[hooks]] in the config).'
+          : hooks
+              .map(
+                (h) =>
+                  `- ${h.event}${h.matcher ? ` [${h.matcher}]` : ''}: ${h.command} (timeout ${h.timeout} s)`,
+              )
+              .join('\n'),
+      );
+    },
+  };
+}
+
+/** `/version`. */
+export const versionCommand: SlashCommand = {
+  name: 'version',
+  description: 'The version of kimi-ts',
+  aliases: [],
+  async run() {
+    say(`kimi-ts ${VERSION}`);
+  },
+};
