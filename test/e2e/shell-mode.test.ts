@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workDirKey } from '../../src/session/work-dir-key.js';
 import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
-import { CliSandbox } from '../support/run-cli.js';
+import { CliSandbox, liveCli } from '../support/run-cli.js';
 import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
 
 let server: ScriptedLLMServer;
@@ -54,33 +54,20 @@ describe('interactive shell (line mode)', () => {
   it('asks at once when a background agent needs approval while the shell waits for input', async () => {
     const scenario = await backgroundAgentScenario();
     try {
-      const child = scenario.sandbox.spawn([]);
-      let stdout = '';
-      const seen = new Map<string, () => void>();
-      const waitForOutput = (text: string) =>
-        new Promise<void>((resolve) => {
-          if (stdout.includes(text)) resolve();
-          else seen.set(text, resolve);
-        });
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-        for (const [text, resolve] of seen) if (stdout.includes(text)) resolve();
-      });
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const cli = liveCli(scenario.sandbox.spawn([]));
 
-      child.stdin!.write('start it\n');
-      await waitForOutput('Started it.');
+      cli.type('start it\n');
+      await cli.waitFor('Started it.');
       scenario.releaseWorker();
-      await waitForOutput('approve? ');
-      expect(stdout).toContain('Background agent (coder: Background command) asks:');
-      expect(stdout).toContain(`Run command \`${BACKGROUND_COMMAND}\``);
-      child.stdin!.write('y\n');
+      await cli.waitFor('approve? ');
+      expect(cli.stdout).toContain('Background agent (coder: Background command) asks:');
+      expect(cli.stdout).toContain(`Run command \`${BACKGROUND_COMMAND}\``);
+      cli.type('y\n');
 
       scenario.pushWaitForTask();
-      child.stdin!.write('how did it go?\n');
-      await waitForOutput('Read it.');
-      child.stdin!.end('/exit\n');
-      expect(await exited).toBe(0);
+      cli.type('how did it go?\n');
+      await cli.waitFor('Read it.');
+      expect(await cli.end('/exit\n')).toBe(0);
       const taskOutput = JSON.stringify(scenario.root.requests.at(-1)?.body);
       expect(taskOutput).toContain('status: completed');
       expect(taskOutput).toContain('Report: ran the command.');
@@ -231,33 +218,20 @@ describe('interactive shell (line mode)', () => {
       { text: 'Started it.' },
     ]);
     sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
-    const child = sandbox.spawn(['--yolo']);
-    let stdout = '';
-    const waiting = new Map<string, () => void>();
-    const waitFor = (text: string) =>
-      new Promise<void>((resolve) => {
-        if (stdout.includes(text)) resolve();
-        else waiting.set(text, resolve);
-      });
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      for (const [text, resolve] of waiting) if (stdout.includes(text)) resolve();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    child.stdin!.write('start the job\n');
-    await waitFor('Started it.');
-    child.stdin!.write('/task\n');
-    await waitFor('background_tasks: 1');
-    const id = /task_id: (\S+)/.exec(stdout)?.[1];
+    const cli = liveCli(sandbox.spawn(['--yolo']));
+    cli.type('start the job\n');
+    await cli.waitFor('Started it.');
+    cli.type('/task\n');
+    await cli.waitFor('background_tasks: 1');
+    const id = /task_id: (\S+)/.exec(cli.stdout)?.[1];
     expect(id).toBeDefined();
-    expect(stdout).toContain('description: a long job');
-    child.stdin!.write(`/task ${id}\n`);
-    await waitFor('output:\nbg-line');
-    child.stdin!.write(`/task stop ${id}\n/task nope\n`);
-    await waitFor('There is no background task nope.');
-    child.stdin!.end('/exit\n');
-    expect(await exited).toBe(0);
-    expect(stdout).toContain('status: killed');
+    expect(cli.stdout).toContain('description: a long job');
+    cli.type(`/task ${id}\n`);
+    await cli.waitFor('output:\nbg-line');
+    cli.type(`/task stop ${id}\n/task nope\n`);
+    await cli.waitFor('There is no background task nope.');
+    expect(await cli.end('/exit\n')).toBe(0);
+    expect(cli.stdout).toContain('status: killed');
   });
 
   it('/new, /sessions and /fork move between the sessions of the directory', async () => {

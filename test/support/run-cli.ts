@@ -112,3 +112,46 @@ export function collect(child: ChildProcess): Promise<CliResult> {
     child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
   });
 }
+
+/** A running CLI whose output a test waits on, line by line typed into it. */
+export interface LiveCli {
+  child: ChildProcess;
+  /** Everything it printed so far. */
+  readonly stdout: string;
+  /** Resolves once the output contains `text` (at once if it already does). */
+  waitFor(text: string): Promise<void>;
+  type(text: string): void;
+  /** Ends the input (after `last`, if given) and resolves with the exit code. */
+  end(last?: string): Promise<number | null>;
+}
+
+export function liveCli(child: ChildProcess): LiveCli {
+  let stdout = '';
+  const waiting = new Map<string, () => void>();
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    for (const [text, resolve] of waiting) {
+      if (stdout.includes(text)) {
+        waiting.delete(text);
+        resolve();
+      }
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    waitFor: (text) =>
+      new Promise<void>((resolve) => {
+        if (stdout.includes(text)) resolve();
+        else waiting.set(text, resolve);
+      }),
+    type: (text) => child.stdin!.write(text),
+    end: (last) => {
+      child.stdin!.end(last);
+      return exited;
+    },
+  };
+}
