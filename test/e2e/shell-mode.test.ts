@@ -264,7 +264,7 @@ describe('interactive shell (line mode)', () => {
     expect(out).toMatch(new RegExp(`\\* ${fork}  \\S+  Fork: hello there`));
     expect(out).toMatch(/ {2}first-one {2}\S+ {2}hello there/);
     expect(out).toContain('There is no session nope in this directory.');
-    expect(out).toContain('In the shell: /new starts a session');
+    expect(out).toContain('/new starts a session, /sessions lists them');
     // Every session was closed (nothing for Node to complain about); the empty new one was removed.
     expect(result.stderr).toBe('');
     const saved = await readdir(join(sandbox.home, 'sessions', workDirKey(sandbox.workDir)));
@@ -286,5 +286,18 @@ describe('interactive shell (line mode)', () => {
     expect(result.stdout).toMatch(
       /MCP servers: 1 of 1 connected, \d+ tools\n- everything: connected \(.*\becho\b.*\)/,
     );
+  });
+  it('!command runs a command for the user alone: shown, not sent to the model', async () => {
+    server = await ScriptedLLMServer.start([]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const result = await sandbox.run([], {
+      input: '!echo from-bang; pwd\n!cd /tmp\n!exit 3\n!\n/exit\n',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`from-bang\n${sandbox.workDir}\n`);
+    expect(result.stdout).toContain('(cd only lasts for that one command');
+    expect(result.stdout).toContain('(exit code 3)');
+    expect(result.stdout).toContain('Type a command after the !');
+    expect(server.requests).toHaveLength(0);
   });
 });

@@ -8,6 +8,7 @@ import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
 import type { InputHistory } from './input-history.js';
 import { LineReader, WOKEN } from './line-reader.js';
+import { runShellEscape } from './shell-escape.js';
 import { ShellRenderer, type ThinkingDisplay } from './shell-renderer.js';
 import { type ShellStyle, shellStyle } from './shell-style.js';
 
@@ -25,6 +26,8 @@ export interface ShellOptions {
   thinking?: ThinkingDisplay | undefined;
   /** Prompts typed in this work dir before, kept across sessions. */
   history?: InputHistory | undefined;
+  /** The environment `!command` runs with (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Lets the user start, open and fork sessions (`/new`, `/sessions`, `/fork`). */
   sessions?: ShellSessionControl | undefined;
 }
@@ -42,7 +45,7 @@ export interface ShellSessionControl {
 }
 
 const SHELL_COMMANDS_HELP =
-  'In the shell: /new starts a session, /sessions lists them (/sessions ID opens one), /fork continues in a copy of this one, /exit leaves.';
+  'In the shell: !command runs a command for you alone (not part of the conversation), /new starts a session, /sessions lists them (/sessions ID opens one), /fork continues in a copy of this one, /exit leaves.';
 
 const PROMPT = '› ';
 
@@ -120,6 +123,19 @@ export async function runShell(options: ShellOptions): Promise<number> {
       void history?.add(text);
       if (options.sessions && (await sessionCommand(text, options.sessions, session, switchTo, write)))
         continue;
+      if (text.startsWith('!')) {
+        cancelTurn = new AbortController();
+        await runShellEscape({
+          command: text.slice(1),
+          workDir: session.workDir,
+          env: options.env ?? process.env,
+          write,
+          style,
+          signal: cancelTurn.signal,
+        });
+        cancelTurn = null;
+        continue;
+      }
       interrupts = 0;
       cancelTurn = new AbortController();
       const renderer = newRenderer();
