@@ -28,6 +28,7 @@ export interface CliOptions {
   mcpConfig: string[];
   maxStepsPerTurn?: number;
   maxRetriesPerStep?: number;
+  maxRalphIterations?: number;
   debug?: boolean;
 }
 
@@ -36,6 +37,12 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be an integer ≥ 1.');
+  return n;
+}
+
+function ralphIterations(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < -1) throw new InvalidArgumentError('must be an integer ≥ -1.');
   return n;
 }
 
@@ -84,6 +91,11 @@ export function buildProgram(): Command {
     .option('--mcp-config <json>', 'MCP servers JSON text (repeatable)', collect, [])
     .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)
     .option('--max-retries-per-step <n>', 'attempts per step', positiveInt)
+    .option(
+      '--max-ralph-iterations <n>',
+      'Ralph loop: run each prompt again up to n more times until the model says STOP (-1: no limit)',
+      ralphIterations,
+    )
     .option('--debug', 'print stack traces of fatal errors')
     .action(async (options: CliOptions & { command?: string }) => {
       const { runMain } = await import('./app/run-main.js');

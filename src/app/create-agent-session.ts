@@ -59,6 +59,8 @@ export interface CreateAgentSessionOptions {
   thinking?: boolean | undefined;
   maxStepsPerTurn?: number | undefined;
   maxRetriesPerStep?: number | undefined;
+  /** `--max-ralph-iterations`: extra runs of each prompt in a Ralph loop (-1: until STOP). */
+  maxRalphIterations?: number | undefined;
   /** `--add-dir`: more directories the agent may work in (persisted in the session). */
   addDirs?: readonly string[] | undefined;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
@@ -190,6 +192,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const loopControl: LoopControl = {
       maxStepsPerTurn: options.maxStepsPerTurn ?? config.loop_control.max_steps_per_turn,
       maxRetriesPerStep: options.maxRetriesPerStep ?? config.loop_control.max_retries_per_step,
+      maxRalphIterations: options.maxRalphIterations ?? config.loop_control.max_ralph_iterations,
       reservedContextSize: config.loop_control.reserved_context_size,
       compactionTriggerRatio: config.loop_control.compaction_trigger_ratio,
     };

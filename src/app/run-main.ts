@@ -69,6 +69,7 @@ export async function runMain(options: CliOptions): Promise<number> {
         thinking: options.thinking,
         maxStepsPerTurn: options.maxStepsPerTurn,
         maxRetriesPerStep: options.maxRetriesPerStep,
+        maxRalphIterations: options.maxRalphIterations,
         addDirs: options.addDir,
         extensions: defaultExtensions({
           mcpConfigFiles: options.mcpConfigFile,

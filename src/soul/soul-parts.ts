@@ -22,6 +22,8 @@ export interface LoopControl {
   maxRetriesPerStep: number;
   reservedContextSize: number;
   compactionTriggerRatio: number;
+  /** Ralph loop: extra runs of each prompt (0: off, -1: until the model says STOP). */
+  maxRalphIterations?: number | undefined;
 }
 
 export const DEFAULT_LOOP_CONTROL: LoopControl = {
@@ -29,6 +31,7 @@ export const DEFAULT_LOOP_CONTROL: LoopControl = {
   maxRetriesPerStep: 3,
   reservedContextSize: 50_000,
   compactionTriggerRatio: 0.85,
+  maxRalphIterations: 0,
 };
 
 /** The toolset as the loop uses it: kosong's contract plus the repeat-detection bookkeeping. */

@@ -7,6 +7,7 @@ import { missingCapabilities } from './capabilities.js';
 import { compactContext } from './compact-context.js';
 import { shouldAutoCompact } from './compaction.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
+import { runRalphLoop } from './ralph-loop.js';
 import { parseSlashCommand } from './slash-command.js';
 import type { SlashCommandRegistry } from './slash-commands.js';
 import type { SoulLLM, SoulParts } from './soul-parts.js';
@@ -88,7 +89,11 @@ export class Soul {
           slash && command && 'expand' in command
             ? await command.expand({ soul: this, args: slash.args, signal })
             : input;
-        outcome = await this.turn(prompt, signal);
+        const ralphRuns = slash && command ? 0 : (this.parts.loopControl.maxRalphIterations ?? 0);
+        outcome =
+          ralphRuns !== 0
+            ? await runRalphLoop(prompt, ralphRuns, (next) => this.turn(next, signal))
+            : await this.turn(prompt, signal);
         outcome = await this.runStopHook(outcome, signal);
       }
       wireSend(wireEvent('TurnEnd', {}));

@@ -421,3 +421,38 @@ describe('/init', () => {
     expect(history).not.toContain('Wrote AGENTS.md.');
   });
 });
+
+describe('the Ralph loop', () => {
+  it('runs the prompt again until the model chooses STOP (--max-ralph-iterations), each run a turn of its own', async () => {
+    await setup([
+      { text: 'Fixed one test.' },
+      { text: 'Fixed another. <choice>CONTINUE</choice>' },
+      { text: 'All green. <choice>STOP</choice>' },
+    ]);
+    const result = await sandbox.run(['--print', '--max-ralph-iterations', '5', '-p', 'make the tests pass']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('All green.');
+    expect(server.requests).toHaveLength(3);
+    const body = server.requests[1]?.body as { messages: { role: string; content: unknown }[] } | undefined;
+    const lastUser = body?.messages.filter((m) => m.role === 'user').at(-1);
+    expect(JSON.stringify(lastUser?.content)).toContain(
+      'make the tests pass. (You are running in an automated loop where the same prompt is fed repeatedly.',
+    );
+    // The outer turn holds three inner ones.
+    const types = await wireTypes();
+    expect(types.filter((t) => t === 'TurnBegin')).toHaveLength(4);
+    expect(types.filter((t) => t === 'TurnEnd')).toHaveLength(4);
+  });
+
+  it('takes max_ralph_iterations from the config, and refuses a bad flag', async () => {
+    await setup([{ text: 'First.' }, { text: 'Again, not sure.' }, { text: 'never asked' }], {
+      extraToml: '[loop_control]\nmax_ralph_iterations = 1\n',
+    });
+    const result = await sandbox.run(['--print', '-p', 'go']);
+    expect(result.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    const bad = await sandbox.run(['--print', '--max-ralph-iterations', '-2', '-p', 'go']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('must be an integer ≥ -1');
+  });
+});

@@ -95,7 +95,8 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
       context,
       toolset,
       systemPrompt,
-      loopControl: parts.loopControl,
+      // A subagent's task runs once: the Ralph loop is the root's.
+      loopControl: { ...parts.loopControl, maxRalphIterations: 0 },
       hooks: parts.hooks,
       denwaRenji,
       isRoot: false,
