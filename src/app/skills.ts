@@ -1,6 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { MaxStepsReached } from '../soul/errors.js';
+import { parseD2Flow } from '../soul/flows/d2.js';
+import { buildFlow, type Flow, FlowError } from '../soul/flows/flow.js';
+import { parseMermaidFlow } from '../soul/flows/mermaid.js';
+import { MAX_FLOW_MOVES, runFlow } from '../soul/flows/run-flow.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
 import { findGitRoot } from './project-root.js';
 
@@ -13,6 +18,8 @@ import { findGitRoot } from './project-root.js';
 export interface Skill {
   name: string;
   description: string;
+  /** A flow skill's flowchart (`type: flow`); absent for a standard skill. */
+  flow?: Flow | undefined;
   /** The SKILL.md (or flat `<name>.md`) file. */
   file: string;
   /** Where the skill's other files live. */
@@ -107,7 +114,10 @@ async function readSkill(file: string, fallbackName: string): Promise<Skill | nu
     typeof front.description === 'string' && front.description.trim()
       ? front.description.trim()
       : 'No description provided.';
-  return { name, description, file, dir: dirname(file) };
+  const skill: Skill = { name, description, file, dir: dirname(file) };
+  // A flow skill whose flowchart cannot be read stays usable as a standard skill.
+  if (front.type === 'flow') skill.flow = flowOf(text) ?? undefined;
+  return skill;
 }
 
 /** The YAML front matter of a Markdown text; {} without one, null when it is not valid YAML mapping. */
@@ -124,10 +134,23 @@ function frontMatter(text: string): Record<string, unknown> | null {
   }
 }
 
-/** The `${KIMI_SKILLS}` text of the system prompt. */
+/** The flow of the first ```mermaid or ```d2 block of a SKILL.md; null without a usable one. */
+function flowOf(text: string): Flow | null {
+  const block = /^(`{3,}|~{3,})[ \t]*(mermaid|d2)\b[^\n]*\n([\s\S]*?)^\1[ \t]*$/m.exec(text);
+  if (!block) return null;
+  try {
+    return buildFlow(block[2] === 'mermaid' ? parseMermaidFlow(block[3]!) : parseD2Flow(block[3]!));
+  } catch (error) {
+    if (error instanceof FlowError) return null;
+    throw error;
+  }
+}
+
+/** The `${KIMI_SKILLS}` text of the system prompt: the skills the model can read and follow (not flows). */
 export function skillsPromptList(skills: readonly Skill[]): string {
-  if (skills.length === 0) return '(no skills are installed)';
-  return skills.map((s) => `- ${s.name}: ${s.description}\n  File: ${s.file}`).join('\n');
+  const listed = skills.filter((s) => !s.flow);
+  if (listed.length === 0) return '(no skills are installed)';
+  return listed.map((s) => `- ${s.name}: ${s.description}\n  File: ${s.file}`).join('\n');
 }
 
 async function isDir(path: string): Promise<boolean> {
@@ -145,14 +168,33 @@ async function isDir(path: string): Promise<boolean> {
 export function skillCommands(skills: readonly Skill[]): SlashCommand[] {
   return skills
     .filter((skill) => /^[A-Za-z0-9_-]+$/.test(skill.name))
-    .map((skill) => ({
-      name: `skill:${skill.name}`,
-      description: skill.description,
-      aliases: [],
-      // Read when invoked, so an edited skill is used as it is now.
-      expand: async ({ args }) => {
-        const text = (await readFile(skill.file, 'utf8')).trim();
-        return args.trim() ? `${text}\n\nUser request:\n${args.trim()}` : text;
-      },
-    }));
+    .map((skill) =>
+      skill.flow ? flowCommand(skill.name, skill.description, skill.flow) : standardCommand(skill),
+    );
+}
+
+/** `/flow:<name>`: walks the flow, each node a turn (see runFlow). */
+function flowCommand(name: string, description: string, flow: Flow): SlashCommand {
+  return {
+    name: `flow:${name}`,
+    description,
+    aliases: [],
+    async run({ soul, signal }) {
+      const run = await runFlow(flow, (input) => soul.takeTurn(input, signal));
+      if (run.end === 'max_moves') throw new MaxStepsReached(MAX_FLOW_MOVES);
+    },
+  };
+}
+
+function standardCommand(skill: Skill): SlashCommand {
+  return {
+    name: `skill:${skill.name}`,
+    description: skill.description,
+    aliases: [],
+    // Read when invoked, so an edited skill is used as it is now.
+    expand: async ({ args }) => {
+      const text = (await readFile(skill.file, 'utf8')).trim();
+      return args.trim() ? `${text}\n\nUser request:\n${args.trim()}` : text;
+    },
+  };
 }

@@ -153,6 +153,14 @@ export class Soul {
     return this.turn(input, signal);
   }
 
+  /**
+   * One turn on `input` without its TurnBegin/TurnEnd: for flows (`/flow:<name>`), which run their
+   * nodes as turns inside the turn that started them and send those events themselves.
+   */
+  takeTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
+    return this.turn(input, signal);
+  }
+
   private async turn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
     const { llm, context } = this.parts;
     if (!llm) throw new LLMNotSet(this.options.llmNotSetMessage ?? 'No model is configured.');

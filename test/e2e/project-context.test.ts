@@ -56,4 +56,53 @@ describe('project context: AGENTS.md files and skills', () => {
     const sent = typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content);
     expect(sent).toContain('Say hello warmly.\n\nUser request:\nthe team');
   });
+  it('/flow:<name> walks a flow skill node by node, each node a turn, the decisions by <choice>', async () => {
+    server = await ScriptedLLMServer.start([
+      { text: 'Ran them: 2 failures.' },
+      { text: 'They did not. <choice>no</choice>' },
+      { text: 'Fixed both.' },
+      { text: 'Ran them: all pass.' },
+      { text: '<choice>yes</choice>' },
+      { text: 'Published 1.2.0.' },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const skill = join(sandbox.workDir, '.agents', 'skills', 'release');
+    await mkdir(skill, { recursive: true });
+    await writeFile(
+      join(skill, 'SKILL.md'),
+      [
+        '---',
+        'name: release',
+        'description: Test, fix, publish',
+        'type: flow',
+        '---',
+        '```mermaid',
+        'flowchart TD',
+        '  A([BEGIN]) --> B[Run the tests]',
+        '  B --> C{Did they pass?}',
+        '  C -->|yes| D[Publish the package]',
+        '  C -->|no| E[Fix the failures]',
+        '  E --> B',
+        '  D --> F([END])',
+        '```',
+      ].join('\n'),
+    );
+    const result = await sandbox.run(['--print', '-p', '/flow:release']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Published 1.2.0.');
+    const lastUserText = (index: number) => {
+      const body = server.requests[index]?.body as Body | undefined;
+      const user = body?.messages.filter((m) => m.role === 'user').at(-1);
+      return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content);
+    };
+    expect(server.requests).toHaveLength(6);
+    expect(lastUserText(0)).toBe('Run the tests');
+    expect(lastUserText(1)).toContain('Did they pass?\n\nAvailable branches:\n- yes\n- no');
+    expect(lastUserText(2)).toBe('Fix the failures');
+    expect(lastUserText(5)).toBe('Publish the package');
+    // A flow is run, not read: it is not among the skills the model is told about.
+    const system = String((server.requests[0]?.body as Body | undefined)?.messages[0]?.content);
+    expect(system).not.toContain('- release:');
+  });
 });
