@@ -9,7 +9,7 @@ import { AgentSpecError } from './agent-spec.js';
 import { createAgentSession } from './create-agent-session.js';
 import { defaultExtensions } from './default-extensions.js';
 import { markRunCompleted } from './run-completed.js';
-import { forkSession } from './session-fork.js';
+import { forkSession, undoPoints } from './session-fork.js';
 import { UsageError } from './usage-error.js';
 
 function checkFlags(options: CliOptions): void {
@@ -120,6 +120,14 @@ export async function runMain(options: CliOptions): Promise<number> {
               })),
             fork: async (current) => {
               const fork = await forkSession(sessionAt(home, workDir, current.sessionId), { home });
+              return openAgentSession({ sessionId: fork.id });
+            },
+            undoPoints: (current) => undoPoints(sessionAt(home, workDir, current.sessionId)),
+            undo: async (current, n) => {
+              const source = sessionAt(home, workDir, current.sessionId);
+              const before = (await undoPoints(source)).find((point) => point.n === n);
+              if (!before) throw new Error(`There is no turn ${n} to undo.`);
+              const fork = await forkSession(source, { home, before });
               return openAgentSession({ sessionId: fork.id });
             },
           },

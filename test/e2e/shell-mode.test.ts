@@ -300,4 +300,34 @@ describe('interactive shell (line mode)', () => {
     expect(result.stdout).toContain('Type a command after the !');
     expect(server.requests).toHaveLength(0);
   });
+  it('/undo lists the turns and goes back to before one, in a new session', async () => {
+    server = await ScriptedLLMServer.start([
+      { text: 'Answer one.' },
+      { text: 'Answer two.' },
+      { text: 'Answer three.' },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const lines = [
+      'first question',
+      '/help',
+      'second question',
+      '/undo',
+      '/undo 9',
+      '/undo 2',
+      'third question',
+    ];
+    const result = await sandbox.run([], { input: `${lines.join('\n')}\n/exit\n` });
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain('  1. first question\n  2. second question\n(/undo N goes back');
+    expect(out).toContain('There is no turn 9 to undo');
+    expect(out).toContain('(the request you undid: second question)');
+    // The new session shows the conversation before the undone turn, and the model sees only that.
+    expect(out).toContain('› first question\nAnswer one.\n');
+    const third = JSON.stringify(server.requests[2]?.body);
+    expect(third).toContain('first question');
+    expect(third).toContain('Answer one.');
+    expect(third).not.toContain('second question');
+    expect(third).not.toContain('Answer two.');
+  });
 });

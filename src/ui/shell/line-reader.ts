@@ -15,6 +15,7 @@ export class LineReader {
   private waiter: ((line: string | null | typeof WOKEN) => void) | null = null;
   private wakeable = false;
   private ended = false;
+  private prefilled: string | null = null;
 
   constructor(
     input: Readable,
@@ -60,10 +61,17 @@ export class LineReader {
     return true;
   }
 
+  /** Puts `text` on the next prompt's line, for the user to edit or send (terminal only). */
+  prefill(text: string): void {
+    if (this.isTerminal) this.prefilled = text;
+  }
+
   private read(prompt: string, wakeable: boolean): Promise<string | null | typeof WOKEN> {
     if (prompt && this.isTerminal) {
       this.rl.setPrompt(prompt);
       this.rl.prompt();
+      if (this.prefilled !== null) this.rl.write(this.prefilled);
+      this.prefilled = null;
     } else if (prompt) {
       this.output.write(prompt);
     }

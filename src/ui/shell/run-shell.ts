@@ -42,10 +42,14 @@ export interface ShellSessionControl {
   list(): Promise<{ id: string; title: string; updatedAt: number }[]>;
   /** A new session that starts with a copy of `current`'s history. */
   fork(current: AgentSession): Promise<AgentSession>;
+  /** The turns of `current` that `/undo` can go back to, numbered from 1. */
+  undoPoints(current: AgentSession): Promise<{ n: number; text: string }[]>;
+  /** A new session with `current`'s history before turn `n`. */
+  undo(current: AgentSession, n: number): Promise<AgentSession>;
 }
 
 const SHELL_COMMANDS_HELP =
-  'In the shell: !command runs a command for you alone (not part of the conversation), /new starts a session, /sessions lists them (/sessions ID opens one), /fork continues in a copy of this one, /exit leaves.';
+  'In the shell: !command runs a command for you alone (not part of the conversation), /new starts a session, /sessions lists them (/sessions ID opens one), /fork continues in a copy of this one, /undo goes back to before a turn, /exit leaves.';
 
 const PROMPT = '› ';
 
@@ -123,6 +127,14 @@ export async function runShell(options: ShellOptions): Promise<number> {
       void history?.add(text);
       if (options.sessions && (await sessionCommand(text, options.sessions, session, switchTo, write)))
         continue;
+      if (options.sessions && /^\/undo(\s|$)/.test(text)) {
+        const undone = await undoCommand(text, options.sessions, session, switchTo, write);
+        if (undone !== null) {
+          reader.prefill(undone);
+          if (!options.isTerminal) write(`(the request you undid: ${undone})\n`);
+        }
+        continue;
+      }
       if (text.startsWith('!')) {
         cancelTurn = new AbortController();
         await runShellEscape({
@@ -152,6 +164,48 @@ export async function runShell(options: ShellOptions): Promise<number> {
     if (session !== options.session) await session.close();
   }
   return 0;
+}
+
+/**
+ * `/undo` lists the turns it can go back to; `/undo N` continues in a new session holding the
+ * conversation before turn N (the old session stays as it was). Returns turn N's text, which the
+ * user may send again or change; null when nothing was undone.
+ */
+async function undoCommand(
+  text: string,
+  control: ShellSessionControl,
+  current: AgentSession,
+  switchTo: (next: AgentSession) => Promise<void>,
+  write: (text: string) => void,
+): Promise<string | null> {
+  const arg = text.slice('/undo'.length).trim();
+  const points = await control.undoPoints(current);
+  if (!arg) {
+    write(
+      points.length === 0
+        ? 'There is no turn to undo.\n'
+        : `${points.map((p) => `  ${p.n}. ${preview(p.text)}`).join('\n')}\n(/undo N goes back to before turn N, in a new session; this one stays as it is)\n`,
+    );
+    return null;
+  }
+  const point = points.find((p) => String(p.n) === arg);
+  if (!point) {
+    write(`There is no turn ${arg} to undo; /undo lists them.\n`);
+    return null;
+  }
+  try {
+    await switchTo(await control.undo(current, point.n));
+  } catch (error) {
+    write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return null;
+  }
+  return point.text;
+}
+
+/** A turn's text on one line, at most 80 characters. */
+function preview(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
 
 /** Runs `/new`, `/sessions [id]` (`/resume`) and `/fork`; false for any other input. */
