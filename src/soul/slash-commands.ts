@@ -2,6 +2,7 @@ import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import type { ModelSwitcher, SlashCommandInfo } from './agent-session.js';
 import { runInit } from './init-command.js';
+import { sideQuestionCommand } from './side-question.js';
 import type { Soul } from './soul.js';
 import type { UserInput } from './steer-queue.js';
 
@@ -199,6 +200,7 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       },
     });
   }
+  commands.push(sideQuestionCommand);
   if (deps.setPlanMode && deps.isPlanMode) {
     const setPlanMode = deps.setPlanMode;
     const isPlanMode = deps.isPlanMode;

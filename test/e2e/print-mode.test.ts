@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -454,5 +455,31 @@ describe('the Ralph loop', () => {
     const bad = await sandbox.run(['--print', '--max-ralph-iterations', '-2', '-p', 'go']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('must be an integer ≥ -1');
+  });
+});
+
+describe('/btw', () => {
+  it('answers a side question from the conversation, refuses tools, and leaves the context as it was', async () => {
+    await setup([
+      { text: 'Noted.' },
+      { toolCalls: [{ id: 'b1', name: 'Shell', args: { command: 'touch should-not-exist' } }] },
+      { text: 'It was banana.' },
+      { text: 'Next answer.' },
+    ]);
+    await sandbox.run(['--print', '-p', 'the secret word is banana']);
+    const aside = await sandbox.run(['-C', '--print', '-p', '/btw what was the secret word?']);
+    expect(aside.code).toBe(0);
+    expect(aside.stdout).toContain('It was banana.');
+    const askAgain = JSON.stringify(server.requests[2]?.body);
+    expect(askAgain).toContain('the secret word is banana');
+    expect(askAgain).toContain('Tools cannot be used for a side question');
+    expect(existsSync(join(sandbox.workDir, 'should-not-exist'))).toBe(false);
+    const next = await sandbox.run(['-C', '--print', '-p', 'carry on']);
+    expect(next.stdout).toContain('Next answer.');
+    const later = JSON.stringify(server.requests[3]?.body);
+    expect(later).toContain('the secret word is banana');
+    expect(later).not.toContain('what was the secret word');
+    expect(later).not.toContain('It was banana.');
+    expect((await wireTypes()).filter((t) => t.startsWith('Btw'))).toEqual(['BtwBegin', 'BtwEnd']);
   });
 });

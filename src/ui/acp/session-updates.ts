@@ -176,6 +176,11 @@ export class SessionUpdateTranslator {
         const text = `Plan (${file_path}):\n\n${content.trimEnd()}\n\n`;
         return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }];
       }
+      case 'BtwEnd': {
+        const { response, error } = message.payload;
+        const text = error ? `Error: ${error}` : (response ?? '');
+        return text ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }] : [];
+      }
       case 'StatusUpdate': {
         const planMode = message.payload.plan_mode;
         if (typeof planMode !== 'boolean' || planMode === this.planMode) return [];

@@ -57,6 +57,13 @@ export class PrintFormatter {
           this.sinks.progress(`  ✗ ${message.payload.return_value.message}\n`);
         return;
       }
+      case 'BtwEnd':
+        this.flushAssistant();
+        if (this.format === 'stream-json')
+          this.sinks.out(`${JSON.stringify({ type: message.type, ...message.payload })}\n`);
+        else if (message.payload.error) this.sinks.progress(`Error: ${message.payload.error}\n`);
+        else this.sinks.out(`${message.payload.response ?? ''}\n`);
+        return;
       case 'PlanDisplay':
       case 'Notification':
         this.flushAssistant();

@@ -87,6 +87,11 @@ export class ShellRenderer {
       case 'PlanDisplay':
         this.line(message.payload.content);
         return;
+      case 'BtwEnd': {
+        const { response, error } = message.payload;
+        this.line(error ? `${this.style.error('Error:')} ${error}` : (response ?? ''));
+        return;
+      }
       default:
         return;
     }
