@@ -129,6 +129,29 @@ export function buildProgram(): Command {
     });
 
   program
+    .command('plugin')
+    .description('manage plugins: install, list, remove, info')
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[args...]')
+    .action(async (args: string[], _options: unknown, command: Command) => {
+      const [{ buildPluginCommand }, { kimiTsHome }] = await Promise.all([
+        import('./app/plugins/plugin-command.js'),
+        import('./config/home.js'),
+      ]);
+      // `--config-file` after `plugin …` is taken by the main command, which defines it too.
+      const { configFile } = command.optsWithGlobals<{ configFile?: string }>();
+      const plugin = buildPluginCommand({
+        env: process.env,
+        home: kimiTsHome(process.env),
+        configFile,
+        write: (text) => process.stdout.write(text),
+      });
+      await plugin.parseAsync(args.length ? args : ['--help'], { from: 'user' });
+    });
+
+  program
     .command('acp')
     .description('serve editors over the Agent Client Protocol (stdio)')
     .option('--config <text>', 'config as TOML or JSON text', nonEmpty)

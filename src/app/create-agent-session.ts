@@ -31,6 +31,7 @@ import { DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
 import { conversationCommands } from './export-import-commands.js';
 import type { Extension } from './extension.js';
 import { hooksCommand, statusCommand, versionCommand } from './info-commands.js';
+import { pluginsDir } from './plugins/plugin-manager.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
 import { createSessionStore } from './session-store.js';
 import { discoverSkills, skillCommands } from './skills.js';
@@ -86,9 +87,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     workDir: session.workDir,
     userHome,
     kimiTsHome: home,
-    extraDirs: config.extra_skill_dirs.map((dir) =>
-      resolve(userHome, dir.replace(/^~(?=$|[\\/])/, userHome)),
-    ),
+    // Installed plugins may bring skills too; theirs come last.
+    extraDirs: [
+      ...config.extra_skill_dirs.map((dir) => resolve(userHome, dir.replace(/^~(?=$|[\\/])/, userHome))),
+      pluginsDir(userHome),
+    ],
     mergeAll: config.merge_all_available_skills,
   });
   const [recorded, stateRead, specRead, restored, approvalsRead, skillsRead] = await Promise.allSettled([

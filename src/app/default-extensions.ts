@@ -3,6 +3,7 @@ import { backgroundTasksExtension } from './extensions/background-tasks.js';
 import { externalToolsExtension } from './extensions/external-tools.js';
 import { mcpExtension } from './extensions/mcp.js';
 import { planModeExtension } from './extensions/plan-mode.js';
+import { pluginsExtension } from './plugins/plugins-extension.js';
 import { subagentsExtension } from './subagents/index.js';
 
 export interface DefaultExtensionOptions {
@@ -22,5 +23,6 @@ export function defaultExtensions(options: DefaultExtensionOptions): Extension[]
     externalToolsExtension(),
     mcpExtension({ files: options.mcpConfigFiles, inline: options.mcpConfigs, report }),
     subagentsExtension(),
+    pluginsExtension({ report }),
   ];
 }
