@@ -29,6 +29,7 @@ export interface CliOptions {
   maxStepsPerTurn?: number;
   maxRetriesPerStep?: number;
   maxRalphIterations?: number;
+  skillsDir?: string;
   debug?: boolean;
 }
 
@@ -87,6 +88,7 @@ export function buildProgram(): Command {
     )
     .option('--final-message-only', 'print only the final assistant message')
     .option('--agent-file <path>', 'agent spec YAML')
+    .option('--skills-dir <path>', "take skills from this folder instead of the project's and the user's")
     .option('--mcp-config-file <path>', 'MCP servers JSON file (repeatable)', collect, [])
     .option('--mcp-config <json>', 'MCP servers JSON text (repeatable)', collect, [])
     .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)

@@ -60,6 +60,8 @@ export interface CreateAgentSessionOptions {
   thinking?: boolean | undefined;
   maxStepsPerTurn?: number | undefined;
   maxRetriesPerStep?: number | undefined;
+  /** `--skills-dir`: the one folder skills come from (besides `extra_skill_dirs` and plugins). */
+  skillsDir?: string | undefined;
   /** `--max-ralph-iterations`: extra runs of each prompt in a Ralph loop (-1: until STOP). */
   maxRalphIterations?: number | undefined;
   /** `--add-dir`: more directories the agent may work in (persisted in the session). */
@@ -93,6 +95,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       pluginsDir(userHome),
     ],
     mergeAll: config.merge_all_available_skills,
+    skillsDir: options.skillsDir ? resolve(options.workDir, options.skillsDir) : undefined,
   });
   const [recorded, stateRead, specRead, restored, approvalsRead, skillsRead] = await Promise.allSettled([
     recordLastSession(home, session.workDir, session.id),

@@ -70,6 +70,7 @@ export async function runMain(options: CliOptions): Promise<number> {
         maxStepsPerTurn: options.maxStepsPerTurn,
         maxRetriesPerStep: options.maxRetriesPerStep,
         maxRalphIterations: options.maxRalphIterations,
+        skillsDir: options.skillsDir,
         addDirs: options.addDir,
         extensions: defaultExtensions({
           mcpConfigFiles: options.mcpConfigFile,

@@ -57,6 +57,15 @@ describe('discoverSkills', () => {
     );
   });
 
+  it('takes skills from --skills-dir alone (and the extra folders), not the project or the user', async () => {
+    await skill('repo/.claude/skills', 'review', 'description: project');
+    await skill('home/.kimi/skills', 'deploy', 'description: user');
+    await skill('mine', 'only', 'description: chosen folder');
+    await skill('extra', 'more', 'description: extra');
+    const names = (await discoverSkills({ ...search, skillsDir: join(root, 'mine') })).map((s) => s.name);
+    expect(names).toEqual(['more', 'only']);
+  });
+
   it("takes only the first agent's folder when merge_all_available_skills is off", async () => {
     await skill('home/.kimi/skills', 'a', 'description: from kimi');
     await skill('home/.claude/skills', 'b', 'description: from claude');

@@ -39,6 +39,8 @@ export interface SkillSearch {
    * `.codex`), or only of the first that exists.
    */
   mergeAll: boolean;
+  /** `--skills-dir`: the one folder searched instead of the project's and the user's. */
+  skillsDir?: string | undefined;
 }
 
 const BRAND_FOLDERS = ['.kimi', '.claude', '.codex'];
@@ -49,6 +51,19 @@ const BRAND_FOLDERS = ['.kimi', '.claude', '.codex'];
  * and files without usable front matter are skipped.
  */
 export async function discoverSkills(search: SkillSearch): Promise<Skill[]> {
+  const roots = search.skillsDir ? [search.skillsDir, ...search.extraDirs] : await defaultRoots(search);
+  const byName = new Map<string, Skill>();
+  for (const root of roots) {
+    for (const skill of await skillsIn(root)) {
+      const key = skill.name.toLowerCase();
+      if (!byName.has(key)) byName.set(key, skill);
+    }
+  }
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The project's skill folders, then the user's, then the extra ones: the first to name a skill wins. */
+async function defaultRoots(search: SkillSearch): Promise<string[]> {
   const projectRoot = (await findGitRoot(search.workDir)) ?? search.workDir;
   const project = await layer(
     BRAND_FOLDERS.map((brand) => join(projectRoot, brand, 'skills')),
@@ -63,14 +78,7 @@ export async function discoverSkills(search: SkillSearch): Promise<Skill[]> {
     [join(search.userHome, '.config', 'agents', 'skills'), join(search.userHome, '.agents', 'skills')],
     search.mergeAll,
   );
-  const byName = new Map<string, Skill>();
-  for (const root of [...project, ...user, ...search.extraDirs]) {
-    for (const skill of await skillsIn(root)) {
-      const key = skill.name.toLowerCase();
-      if (!byName.has(key)) byName.set(key, skill);
-    }
-  }
-  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...project, ...user, ...search.extraDirs];
 }
 
 /** The skill roots of one layer: the agents' own folders (all, or the first that exists), then the generic ones. */
