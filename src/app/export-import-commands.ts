@@ -5,6 +5,7 @@ import { isValidSessionId, type Session, sessionAt } from '../session/session.js
 import { loadContextBytes } from '../soul/context/load-context-file.js';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
 import { expandHome } from '../tools/file/workspace-path.js';
+import { isDirectory } from '../util/is-directory.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 
 /** The largest file `/import` takes (bytes): it goes into the context whole. */
@@ -116,12 +117,4 @@ async function importable(
 /** A NUL byte in the first 8 KiB: what `git` and `grep` take for a binary file. */
 function looksBinary(bytes: Buffer): boolean {
   return bytes.subarray(0, 8192).includes(0);
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
 }

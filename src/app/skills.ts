@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { MaxStepsReached } from '../soul/errors.js';
@@ -7,6 +7,7 @@ import { buildFlow, type Flow, FlowError } from '../soul/flows/flow.js';
 import { parseMermaidFlow } from '../soul/flows/mermaid.js';
 import { MAX_FLOW_MOVES, runFlow } from '../soul/flows/run-flow.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
+import { isDirectory } from '../util/is-directory.js';
 import { findGitRoot } from './project-root.js';
 
 /**
@@ -83,9 +84,9 @@ async function defaultRoots(search: SkillSearch): Promise<string[]> {
 
 /** The skill roots of one layer: the agents' own folders (all, or the first that exists), then the generic ones. */
 async function layer(brand: string[], generic: string[], mergeAll: boolean): Promise<string[]> {
-  const existing = (await Promise.all(brand.map(async (dir) => ((await isDir(dir)) ? dir : null)))).filter(
-    (dir): dir is string => dir !== null,
-  );
+  const existing = (
+    await Promise.all(brand.map(async (dir) => ((await isDirectory(dir)) ? dir : null)))
+  ).filter((dir): dir is string => dir !== null);
   return [...(mergeAll ? existing : existing.slice(0, 1)), ...generic];
 }
 
@@ -159,14 +160,6 @@ export function skillsPromptList(skills: readonly Skill[]): string {
   const listed = skills.filter((s) => !s.flow);
   if (listed.length === 0) return '(no skills are installed)';
   return listed.map((s) => `- ${s.name}: ${s.description}\n  File: ${s.file}`).join('\n');
-}
-
-async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { isDirectory } from '../../util/is-directory.js';
 import { VERSION } from '../../version.js';
 import { injectConfig, PLUGIN_JSON, PluginError, type PluginSpec, readPluginSpec } from './plugin-spec.js';
 
@@ -109,12 +110,4 @@ async function fetchSource(
 /** A URL's `user:token@` never reaches a message. */
 function withoutCredentials(text: string): string {
   return text.replace(/(\/\/)[^/@\s]+@/g, '$1***@');
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
 }
