@@ -24,6 +24,11 @@ export class LineReader {
     onInterrupt: () => void,
     /** Earlier prompts, newest first, for the up arrow (terminal only). */
     history: readonly string[] = [],
+    /**
+     * Ctrl-S with text on the line (terminal only): gets the text; when it returns true the text
+     * was taken (the running turn is steered with it) and the line is cleared.
+     */
+    onSteer: (text: string) => boolean = () => false,
   ) {
     this.rl = createInterface({
       input,
@@ -34,6 +39,19 @@ export class LineReader {
       removeHistoryDuplicates: true,
     });
     this.rl.on('line', (line) => this.push(line));
+    if (isTerminal) {
+      // readline emits keypresses on its input in terminal mode.
+      input.on(
+        'keypress',
+        (_char: string | undefined, key: { ctrl?: boolean; name?: string } | undefined) => {
+          if (!key?.ctrl || key.name !== 's') return;
+          const text = this.rl.line;
+          if (!text.trim() || !onSteer(text)) return;
+          this.rl.write(null, { ctrl: true, name: 'e' });
+          this.rl.write(null, { ctrl: true, name: 'u' });
+        },
+      );
+    }
     this.rl.on('close', () => {
       this.ended = true;
       this.waiter?.(null);
@@ -89,6 +107,8 @@ export class LineReader {
   }
 
   private push(line: string): void {
+    // Until the next prompt, a redrawn line (Ctrl-S clearing it) shows no stale prompt sign.
+    if (this.isTerminal) this.rl.setPrompt('');
     if (this.waiter) {
       const resolve = this.waiter;
       this.waiter = null;

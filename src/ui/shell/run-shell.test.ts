@@ -73,3 +73,39 @@ describe('the shell on a terminal', () => {
     expect(again).toContain('(resumed: 2 earlier turns above)');
   });
 });
+
+describe('steering from the shell', () => {
+  it('Ctrl-S sends the typed text into the running turn', async () => {
+    const session = new ScriptedSession(dir, join(dir, 'wire.jsonl'));
+    session.script = async (turn) => {
+      wireSend(wireEvent('TurnBegin', { user_input: turn.input }));
+      wireSend(streamedPartEvent({ type: 'text', text: 'Working; steer me.\n' }));
+      const steer = await turn.nextSteer();
+      wireSend(streamedPartEvent({ type: 'text', text: `Steered with: ${String(steer)}` }));
+      wireSend(wireEvent('TurnEnd', {}));
+    };
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let printed = '';
+    let seen: (() => void) | null = null;
+    let awaited = '';
+    output.setEncoding('utf8').on('data', (text: string) => {
+      printed += text;
+      if (seen && printed.includes(awaited)) seen();
+    });
+    const waitFor = (text: string) =>
+      new Promise<void>((resolve) => {
+        awaited = text;
+        seen = resolve;
+        if (printed.includes(text)) resolve();
+      });
+    const done = runShell({ session, input, output, isTerminal: true });
+    input.write('start\r');
+    await waitFor('Working; steer me.');
+    input.write('use the other file\x13');
+    await waitFor('Steered with: use the other file');
+    input.end();
+    expect(await done).toBe(0);
+    expect(printed).toContain('(steering: use the other file)');
+  });
+});

@@ -82,6 +82,12 @@ export async function runShell(options: ShellOptions): Promise<number> {
       else write('\n(press Ctrl-C again or type /exit to leave)\n');
     },
     history && options.isTerminal ? await history.load() : [],
+    (text) => {
+      // Ctrl-S during a turn: the text goes into the running turn (after its current step).
+      if (!cancelTurn || !session.steer(text)) return false;
+      write(`\n${style.dim(`(steering: ${text.trim()})`)}\n`);
+      return true;
+    },
   );
   const greet = async () => {
     write(`kimi-ts — session ${session.sessionId} in ${session.workDir}\n`);
