@@ -330,4 +330,28 @@ describe('interactive shell (line mode)', () => {
     expect(third).not.toContain('second question');
     expect(third).not.toContain('Answer two.');
   });
+  it('takes a request over several lines (trailing backslash) or from $EDITOR (/editor)', async () => {
+    server = await ScriptedLLMServer.start([{ text: 'Two lines read.' }, { text: 'Editor text read.' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const editor = join(sandbox.root, 'edit.mjs');
+    await writeFile(
+      editor,
+      "import { writeFileSync } from 'node:fs';\nwriteFileSync(process.argv[2], 'Composed\\nin the editor\\n');\n",
+    );
+    const result = await sandbox.run([], {
+      input: 'first line \\\nsecond line\n/editor\n/exit\n',
+      env: { EDITOR: `${process.execPath} ${editor}` },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Two lines read.');
+    expect(result.stdout).toContain('› Composed\nin the editor\n');
+    const lastUser = (index: number) => {
+      const body = server.requests[index]?.body as
+        | { messages: { role: string; content: unknown }[] }
+        | undefined;
+      return body?.messages.filter((m) => m.role === 'user').at(-1)?.content;
+    };
+    expect(lastUser(0)).toBe('first line \nsecond line');
+    expect(lastUser(1)).toBe('Composed\nin the editor');
+  });
 });

@@ -18,7 +18,7 @@ export class LineReader {
   private prefilled: string | null = null;
 
   constructor(
-    input: Readable,
+    private readonly input: Readable,
     private readonly output: Writable,
     readonly isTerminal: boolean,
     onInterrupt: () => void,
@@ -100,6 +100,17 @@ export class LineReader {
       this.waiter = resolve;
       this.wakeable = wakeable;
     });
+  }
+
+  /** Hands the terminal over (to an editor): input is not read until `resume`. */
+  pause(): void {
+    this.rl.pause();
+    if (this.isTerminal) (this.input as NodeJS.ReadStream).setRawMode?.(false);
+  }
+
+  resume(): void {
+    if (this.isTerminal) (this.input as NodeJS.ReadStream).setRawMode?.(true);
+    this.rl.resume();
   }
 
   close(): void {

@@ -6,6 +6,7 @@ import type { UILoop } from '../../soul/run-soul.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
+import { CONTINUATION_PROMPT, composeInEditor, continues } from './compose.js';
 import type { InputHistory } from './input-history.js';
 import { LineReader, WOKEN } from './line-reader.js';
 import { runShellEscape } from './shell-escape.js';
@@ -49,7 +50,7 @@ export interface ShellSessionControl {
 }
 
 const SHELL_COMMANDS_HELP =
-  'In the shell: !command runs a command for you alone (not part of the conversation), /new starts a session, /sessions lists them (/sessions ID opens one), /fork continues in a copy of this one, /undo goes back to before a turn, /exit leaves.';
+  'In the shell: a line ending in \\ continues on the next, /editor writes the request in $EDITOR, !command runs a command for you alone (not part of the conversation), /new starts a session, /sessions lists them (/sessions ID opens one), /fork continues in a copy of this one, /undo goes back to before a turn, /exit leaves.';
 
 const PROMPT = '› ';
 
@@ -123,11 +124,26 @@ export async function runShell(options: ShellOptions): Promise<number> {
         write('\n');
         await askApproval(request, reader, write);
       }
-      const line = pending ?? (await reader.nextPrompt(PROMPT));
+      let line = pending ?? (await reader.nextPrompt(PROMPT));
       pending = undefined;
       if (line === WOKEN) continue;
       if (line === null) break;
-      const text = line.trim();
+      // A trailing backslash continues the request on the next line.
+      while (typeof line === 'string' && continues(line)) {
+        const more = await reader.next(CONTINUATION_PROMPT);
+        line = more === null ? line.slice(0, -1) : `${line.slice(0, -1)}\n${more}`;
+        if (more === null) break;
+      }
+      let text = line.trim();
+      if (text === '/editor') {
+        reader.pause();
+        const composed = composeInEditor(options.env ?? process.env);
+        reader.resume();
+        if (composed.error) write(`${style.error('Error:')} ${composed.error}\n`);
+        if (composed.text === null) continue;
+        write(`${PROMPT}${composed.text}\n`);
+        text = composed.text;
+      }
       if (!text) continue;
       if (text === '/exit' || text === '/quit') break;
       void history?.add(text);
