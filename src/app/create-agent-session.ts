@@ -96,6 +96,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     ],
     mergeAll: config.merge_all_available_skills,
     skillsDir: options.skillsDir ? resolve(options.workDir, options.skillsDir) : undefined,
+  }).catch((error: unknown) => {
+    // Skills are extras: a folder that cannot be read must not stop the session.
+    process.stderr.write(
+      `Skills could not be loaded: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return [];
   });
   const [recorded, stateRead, specRead, restored, approvalsRead, skillsRead] = await Promise.allSettled([
     recordLastSession(home, session.workDir, session.id),

@@ -66,6 +66,30 @@ describe('discoverSkills', () => {
     expect(names).toEqual(['more', 'only']);
   });
 
+  it('keeps a flow skill whose flowchart is broken as a standard skill; a good one becomes /flow:<name>', async () => {
+    const front = (name: string) => `name: ${name}\ndescription: d\ntype: flow`;
+    await skill(
+      'home/.kimi/skills',
+      'broken',
+      front('broken'),
+      '```mermaid\ngraph TD\nA[BEGIN] --> B[task\n```',
+    );
+    await skill(
+      'home/.kimi/skills',
+      'good',
+      front('good'),
+      '```mermaid\ngraph TD\nA[BEGIN] --> B[task]\nB --> C[END]\n```',
+    );
+    const skills = await discoverSkills(search);
+    expect(skills.map((s) => [s.name, s.flow === undefined])).toEqual([
+      ['broken', true],
+      ['good', false],
+    ]);
+    expect(skillCommands(skills).map((c) => c.name)).toEqual(['skill:broken', 'flow:good']);
+    expect(skillsPromptList(skills)).toContain('- broken: d');
+    expect(skillsPromptList(skills)).not.toContain('- good:');
+  });
+
   it("takes only the first agent's folder when merge_all_available_skills is off", async () => {
     await skill('home/.kimi/skills', 'a', 'description: from kimi');
     await skill('home/.claude/skills', 'b', 'description: from claude');

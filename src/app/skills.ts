@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { MaxStepsReached } from '../soul/errors.js';
 import { parseD2Flow } from '../soul/flows/d2.js';
-import { buildFlow, type Flow, FlowError } from '../soul/flows/flow.js';
+import { buildFlow, type Flow } from '../soul/flows/flow.js';
 import { parseMermaidFlow } from '../soul/flows/mermaid.js';
 import { MAX_FLOW_MOVES, runFlow } from '../soul/flows/run-flow.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
@@ -149,9 +149,9 @@ function flowOf(text: string): Flow | null {
   if (!block) return null;
   try {
     return buildFlow(block[2] === 'mermaid' ? parseMermaidFlow(block[3]!) : parseD2Flow(block[3]!));
-  } catch (error) {
-    if (error instanceof FlowError) return null;
-    throw error;
+  } catch {
+    // Whatever is wrong with a flowchart (FlowError says what), one skill file must not stop a session.
+    return null;
   }
 }
 
