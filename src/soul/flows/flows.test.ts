@@ -27,7 +27,34 @@ function summary(flow: Flow) {
   };
 }
 
+/** A small seeded generator, so the fuzz inputs are the same on every run. */
+function* seededStrings(seed: number, count: number): Generator<string> {
+  const alphabet = 'AB C{}[]()|-->=.:"\'#%\n\tBEGINENDxy_/;\\';
+  let state = seed;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state;
+  };
+  for (let i = 0; i < count; i++) {
+    let text = '';
+    for (let n = next() % 40; n > 0; n--) text += alphabet[next() % alphabet.length];
+    yield text;
+  }
+}
+
 describe('flowcharts', () => {
+  it('meet any text with a flow or a FlowError, never anything else', () => {
+    for (const text of seededStrings(7, 5000)) {
+      for (const parse of [parseMermaidFlow, parseD2Flow]) {
+        try {
+          buildFlow(parse(text));
+        } catch (error) {
+          expect(error).toBeInstanceOf(FlowError);
+        }
+      }
+    }
+  });
+
   it('reads the Mermaid subset: shapes, quoted text, labelled and chained edges, comments and styling skipped', () => {
     const flow = buildFlow(parseMermaidFlow(RELEASE));
     expect(summary(flow)).toEqual({
