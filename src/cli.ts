@@ -113,6 +113,25 @@ export function buildProgram(): Command {
       process.exitCode = await listSessionsCommand(options.workDir);
     });
 
+  program
+    .command('export')
+    .description('write a session of the working directory as Markdown (default: the latest)')
+    .argument('[session-id]')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .option('-w, --work-dir <path>', 'working directory (default: current directory)')
+    .action(async (sessionId: string | undefined, _options: unknown, command: Command) => {
+      const { exportCommand } = await import('./app/export-command.js');
+      // `-w` is the main command's option too: take it from wherever it was parsed.
+      const options = command.optsWithGlobals<{ output?: string; workDir?: string }>();
+      process.exitCode = await exportCommand({
+        sessionId,
+        output: options.output,
+        workDir: options.workDir,
+        write: (text) => process.stdout.write(text),
+        error: (text) => process.stderr.write(text),
+      });
+    });
+
   // The MCP SDK loads only when `kimi-ts mcp …` is run: the real sub-program is built on demand.
   program
     .command('mcp')

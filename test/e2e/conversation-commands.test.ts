@@ -67,4 +67,22 @@ describe('/export and /import', () => {
     expect(told).toContain(`The user imported the conversation of session ${firstId} as reference`);
     expect(told).toContain('The shell said hello.');
   });
+  it('kimi-ts export writes a session as Markdown: the latest by default, to stdout or a file', async () => {
+    server = await ScriptedLLMServer.start([{ text: 'First answer.' }, { text: 'Second answer.' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    await sandbox.run(['--print', '-p', 'first question']);
+    const [firstId] = await readdir(join(sandbox.home, 'sessions', workDirKey(sandbox.workDir)));
+    await sandbox.run(['--print', '-p', 'second question']);
+    const latest = await sandbox.run(['export', '-w', sandbox.workDir], { bare: true });
+    expect(latest.code).toBe(0);
+    expect(latest.stdout).toContain('## User\n\nsecond question');
+    expect(latest.stdout).not.toContain('first question');
+    const file = join(sandbox.root, 'first.md');
+    const chosen = await sandbox.run(['export', firstId!, '-o', file, '-w', sandbox.workDir], { bare: true });
+    expect(chosen.stderr).toContain(`Wrote session ${firstId} to ${file}.`);
+    expect(await readFile(file, 'utf8')).toContain('## Assistant\n\nFirst answer.');
+    const missing = await sandbox.run(['export', 'no-such-session', '-w', sandbox.workDir], { bare: true });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('There is no session no-such-session');
+  });
 });

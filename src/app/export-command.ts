@@ -1,0 +1,50 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { kimiTsHome } from '../config/home.js';
+import { continueSession } from '../session/list.js';
+import { isValidSessionId, SessionError, sessionAt } from '../session/session.js';
+import { readSessionState } from '../session/state.js';
+import { loadContextBytes } from '../soul/context/load-context-file.js';
+import { conversationMarkdown } from './conversation-markdown.js';
+
+/**
+ * `kimi-ts export [session-id] [-o file]`: a session of the working directory (the latest when no
+ * id is given) as Markdown, on stdout or into a file: for sharing a run, or keeping what a CI run
+ * did. Returns the exit code.
+ */
+export async function exportCommand(options: {
+  sessionId?: string | undefined;
+  output?: string | undefined;
+  workDir?: string | undefined;
+  write: (text: string) => void;
+  error: (text: string) => void;
+}): Promise<number> {
+  const home = kimiTsHome(process.env);
+  const workDir = resolve(options.workDir ?? process.cwd());
+  try {
+    let session = sessionAt(home, workDir, options.sessionId ?? '');
+    if (options.sessionId === undefined) session = await continueSession({ home, workDir });
+    else if (!isValidSessionId(options.sessionId))
+      throw new SessionError(`Invalid session id ${JSON.stringify(options.sessionId)}.`);
+    const bytes = await readFile(session.contextFile).catch(() => {
+      throw new SessionError(`There is no session ${session.id} in ${workDir}.`);
+    });
+    const state = await readSessionState(session.stateFile);
+    const markdown = conversationMarkdown(loadContextBytes(bytes).history, {
+      title: state.custom_title ?? 'kimi-ts session',
+      sessionId: session.id,
+      workDir,
+      exportedAt: new Date(),
+    });
+    if (options.output) {
+      await writeFile(resolve(options.output), markdown, 'utf8');
+      options.error(`Wrote session ${session.id} to ${resolve(options.output)}.\n`);
+    } else {
+      options.write(markdown);
+    }
+    return 0;
+  } catch (error) {
+    options.error(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
