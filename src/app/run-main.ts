@@ -70,7 +70,8 @@ export async function runMain(options: CliOptions): Promise<number> {
         maxStepsPerTurn: options.maxStepsPerTurn,
         maxRetriesPerStep: options.maxRetriesPerStep,
         maxRalphIterations: options.maxRalphIterations,
-        skillsDir: options.skillsDir,
+        // A path on the command line is relative to where the command runs.
+        skillsDir: options.skillsDir === undefined ? undefined : resolve(options.skillsDir),
         addDirs: options.addDir,
         extensions: defaultExtensions({
           mcpConfigFiles: options.mcpConfigFile,
