@@ -105,4 +105,19 @@ describe('project context: AGENTS.md files and skills', () => {
     const system = String((server.requests[0]?.body as Body | undefined)?.messages[0]?.content);
     expect(system).not.toContain('- release:');
   });
+  it('--skills-dir takes skills from one folder instead of the project and the user', async () => {
+    server = await ScriptedLLMServer.start([{ text: 'ok' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const userSkill = join(sandbox.root, '.claude', 'skills', 'greet');
+    await mkdir(userSkill, { recursive: true });
+    await writeFile(join(userSkill, 'SKILL.md'), '---\ndescription: user one\n---\nHi.\n');
+    const chosen = join(sandbox.workDir, 'my-skills', 'lint');
+    await mkdir(chosen, { recursive: true });
+    await writeFile(join(chosen, 'SKILL.md'), '---\ndescription: chosen one\n---\nLint.\n');
+    const result = await sandbox.run(['--print', '--skills-dir', 'my-skills', '-p', 'hi']);
+    expect(result.code).toBe(0);
+    const system = String((server.requests[0]?.body as Body | undefined)?.messages[0]?.content);
+    expect(system).toContain('- lint: chosen one');
+    expect(system).not.toContain('- greet:');
+  });
 });
