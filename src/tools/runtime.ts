@@ -30,6 +30,8 @@ export interface PlanModeController {
   isActive(): boolean;
   /** The current plan file (absolute), or null outside plan mode. */
   planFilePath(): string | null;
+  /** The current plan's text, or null outside plan mode or before the plan file exists. */
+  readPlan(): Promise<string | null>;
   /** Turns plan mode on (creating the plan file path if needed); returns the plan file path. */
   enter(): Promise<string>;
   exit(): Promise<void>;

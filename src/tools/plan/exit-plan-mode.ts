@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import type { Approval } from '../../toolset/approval.js';
@@ -84,7 +83,7 @@ export function createExitPlanMode(
         );
       }
       const path = planMode.planFilePath();
-      const plan = path ? await readPlan(path) : null;
+      const plan = await planMode.readPlan();
       if (!path || !plan?.trim()) {
         return toolError(
           `There is no plan yet. Write your plan to ${path ?? 'the plan file'} first, then call ExitPlanMode.`,
@@ -176,12 +175,3 @@ export const ExitPlanMode = toolFactory(['planMode', 'approval'], async ({ planM
     await loadToolDescription(new URL('./exit-plan-mode.md', import.meta.url)),
   ),
 );
-
-async function readPlan(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}

@@ -48,6 +48,9 @@ export function planModeSwitch(active = false): PlanModeController & { active: b
     planFilePath() {
       return this.active ? '/tmp/plan.md' : null;
     },
+    async readPlan() {
+      return null;
+    },
     async enter() {
       this.active = true;
       return '/tmp/plan.md';

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolReturnValue } from '../../../kosong/index.js';
@@ -18,6 +18,9 @@ export class TestPlanMode implements PlanModeController {
   }
   planFilePath(): string | null {
     return this.active ? this.planFile : null;
+  }
+  async readPlan(): Promise<string | null> {
+    return this.active ? readFile(this.planFile, 'utf8').catch(() => null) : null;
   }
   async enter(): Promise<string> {
     this.active = true;
