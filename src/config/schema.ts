@@ -6,22 +6,9 @@ import { z } from 'zod';
  * silently rather than rejected, so a config written for a newer Kimi CLI still loads.
  */
 
-export const PROVIDER_TYPES = [
-  'kimi',
-  'openai_legacy',
-  'openai_responses',
-  'anthropic',
-  'gemini',
-  'google_genai',
-  'vertexai',
-  '_echo',
-  '_scripted_echo',
-  '_chaos',
-  'scripted',
-  'echo',
-  'chaos',
-] as const;
-export type ProviderType = (typeof PROVIDER_TYPES)[number];
+import { PROVIDER_TYPES, type ProviderType } from '../kosong/providers/provider-types.js';
+
+export { PROVIDER_TYPES, type ProviderType };
 
 export const MODEL_CAPABILITIES = ['thinking', 'always_thinking', 'image_in', 'video_in'] as const;
 export type ModelCapability = (typeof MODEL_CAPABILITIES)[number];

@@ -4,24 +4,9 @@ import type { ProviderOptions } from './options.js';
 
 export type { ProviderOptions } from './options.js';
 
-/** Provider types of the config (`[providers.*] type`), with Kimi CLI's test-provider spellings. */
-export const PROVIDER_TYPES = [
-  'kimi',
-  'openai_legacy',
-  'openai_responses',
-  'anthropic',
-  'gemini',
-  'google_genai',
-  'vertexai',
-  'scripted',
-  'echo',
-  'chaos',
-  '_scripted_echo',
-  '_echo',
-  '_chaos',
-] as const;
+import { PROVIDER_TYPES, type ProviderType } from './provider-types.js';
 
-export type ProviderType = (typeof PROVIDER_TYPES)[number];
+export { PROVIDER_TYPES, type ProviderType };
 
 export interface ProviderSpec extends ProviderOptions {
   type: string;
