@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import {
 } from '../../src/kosong/providers/anthropic/test-support/anthropic-sse.js';
 import { geminiStream, modelChunk } from '../../src/kosong/providers/gemini/test-support/gemini-sse.js';
 import { LoopbackServer } from '../support/loopback-server.js';
-import { CliSandbox } from '../support/run-cli.js';
+import { CLI_NODE, CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
 
 let server: ScriptedLLMServer;
@@ -195,5 +196,16 @@ describe('optional packages outside the bundle', () => {
     } finally {
       await site.close();
     }
+  });
+});
+
+describe('the Node that runs the CLI', () => {
+  it('is the one KIMI_TS_TEST_NODE names (CI runs this suite under each maintained Node)', async () => {
+    server = await ScriptedLLMServer.start([]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const expected = execFileSync(CLI_NODE, ['--version'], { encoding: 'utf8' }).trim();
+    const info = await sandbox.run(['info', '--json'], { bare: true });
+    expect(info.code).toBe(0);
+    expect(JSON.parse(info.stdout)).toMatchObject({ node: expected });
   });
 });

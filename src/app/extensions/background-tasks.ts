@@ -20,7 +20,7 @@ export function backgroundTasksExtension(options: { report?: (text: string) => v
       deps.backgroundTasks = manager;
       host.addLLMNotifications(manager);
       host.setBackgroundWork({
-        activeTaskIds: () => manager.list({ activeOnly: true, limit: 100 }).map((t) => t.spec.id),
+        activeTaskIds: () => manager.unsettledIds(),
         pendingForModel: () => manager.pendingForLLM(),
         waitForTask: async (id, timeoutMs, signal) => {
           await manager.wait(id, timeoutMs, signal);
