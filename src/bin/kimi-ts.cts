@@ -11,6 +11,9 @@
 // run compiles; the caches of other builds are removed then. `KIMI_TS_NO_CODE_CACHE=1` turns it off,
 // `KIMI_TS_DEBUG_CODE_CACHE=1` says on stderr whether it was used. Without a bundle (a build from
 // `tsc` alone), and with `--debug`, the unbundled `dist/cli.js` runs instead.
+//
+// `--version` and `--help` alone are answered from `quick-answers.json` (scripts/quick-answers.mjs
+// writes it at build time from what the CLI itself prints), without loading the bundle at all.
 import {
   mkdirSync,
   readdirSync,
@@ -31,6 +34,31 @@ import { Script } from 'node:vm';
 const RUN_COMPLETED = Symbol.for('kimi-ts.run-completed');
 
 const bundleFile = join(__dirname, 'cli.bundle.cjs');
+/** The unbundled command line module (tsc's output), run with `--debug` or when there is no bundle. */
+const UNBUNDLED_CLI = join(__dirname, '..', 'cli.js');
+/** `{ version, help }`: the CLI's own answers to `--version` and `--help`, recorded at build time. */
+const quickAnswersFile = join(__dirname, 'quick-answers.json');
+
+/** Answers `--version` / `--help` given alone; false when the CLI must run (or nothing was recorded). */
+function answeredQuickly(args: readonly string[]): boolean {
+  if (args.length !== 1) return false;
+  const key =
+    args[0] === '--version' || args[0] === '-V'
+      ? 'version'
+      : args[0] === '--help' || args[0] === '-h'
+        ? 'help'
+        : undefined;
+  if (key === undefined) return false;
+  let text: unknown;
+  try {
+    text = (JSON.parse(readFileSync(quickAnswersFile, 'utf8')) as Record<string, unknown>)[key];
+  } catch {
+    return false;
+  }
+  if (typeof text !== 'string') return false;
+  process.stdout.write(text);
+  return true;
+}
 
 function cacheFileFor(bundleSize: number, bundleTime: number): string | undefined {
   const env = process.env;
@@ -94,10 +122,14 @@ function runBundle(stat: Stats): void {
 
 // `--debug` prints stack traces of fatal errors: run the unbundled modules then, with source maps, so
 // the traces name the TypeScript files and lines.
-const debug = process.argv.includes('--debug');
-const bundleStat = debug ? undefined : statSync(bundleFile, { throwIfNoEntry: false });
-if (bundleStat) runBundle(bundleStat);
-else {
-  if (debug) process.setSourceMapsEnabled(true);
-  void import(pathToFileURL(join(__dirname, '..', 'cli.js')).href);
+function runCli(): void {
+  const debug = process.argv.includes('--debug');
+  const bundleStat = debug ? undefined : statSync(bundleFile, { throwIfNoEntry: false });
+  if (bundleStat) runBundle(bundleStat);
+  else {
+    if (debug) process.setSourceMapsEnabled(true);
+    void import(pathToFileURL(UNBUNDLED_CLI).href);
+  }
 }
+
+if (!answeredQuickly(process.argv.slice(2))) runCli();

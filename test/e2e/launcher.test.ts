@@ -209,3 +209,34 @@ describe('the Node that runs the CLI', () => {
     expect(JSON.parse(info.stdout)).toMatchObject({ node: expected });
   });
 });
+
+describe('--version and --help, answered by the launcher alone', () => {
+  it('prints what commander prints, without loading the bundle', async () => {
+    server = await ScriptedLLMServer.start([]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const traced = { KIMI_TS_DEBUG_CODE_CACHE: '1' };
+    for (const [long, short] of [
+      ['--version', '-V'],
+      ['--help', '-h'],
+    ] as const) {
+      const quick = await sandbox.run([long], { bare: true, env: traced });
+      expect(quick.code).toBe(0);
+      // The bundle says whether it used the code cache on stderr; the quick answer never loads it.
+      expect(quick.stderr).toBe('');
+      const throughBundle = await sandbox.run(['--yolo', long], { bare: true, env: traced });
+      expect(throughBundle.stderr).toContain('kimi-ts code cache:');
+      expect(quick.stdout).toBe(throughBundle.stdout);
+      const unbundled = await sandbox.run([long, '--debug'], { bare: true });
+      expect(quick.stdout).toBe(unbundled.stdout);
+      expect((await sandbox.run([short], { bare: true })).stdout).toBe(quick.stdout);
+    }
+    const help = await sandbox.run(['--help'], { bare: true });
+    expect(help.stdout).toMatch(/^Usage: kimi-ts \[options\] \[command\]\n/);
+    expect(help.stdout).toContain('--max-ralph-iterations <n>');
+    const version = await sandbox.run(['--version'], { bare: true });
+    const { version: packageVersion } = JSON.parse(
+      await readFile(join(import.meta.dirname, '../../package.json'), 'utf8'),
+    ) as { version: string };
+    expect(version.stdout).toBe(`kimi-ts, version ${packageVersion}\n`);
+  });
+});
