@@ -30,6 +30,16 @@ import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 
+/**
+ * Set on globalThis by the single executable's entry (src/bin/sea-main.cts): packages kept out of
+ * the bundle load from `moduleDir` (beside the executable), and `optional` names them.
+ */
+const SEA_RUNTIME = Symbol.for('kimi-ts.sea');
+interface SeaRuntime {
+  moduleDir: string;
+  optional: Record<string, string>;
+}
+
 /** Set on globalThis by the CLI (src/app/run-completed.ts) once a run has gone through a turn. */
 const RUN_COMPLETED = Symbol.for('kimi-ts.run-completed');
 
@@ -94,6 +104,36 @@ function saveCache(file: string, script: Script): void {
   }
 }
 
+/** The package a module specifier names (`@scope/name/sub` → `@scope/name`). */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/**
+ * The `require` the bundle gets. In the single executable it looks beside the executable, and a
+ * missing optional package is reported by name with the command that installs it there.
+ */
+function requireForBundle(): NodeJS.Require {
+  const sea = (globalThis as Record<symbol, unknown>)[SEA_RUNTIME] as SeaRuntime | undefined;
+  if (sea === undefined) return createRequire(bundleFile);
+  const beside = createRequire(join(sea.moduleDir, 'node_modules', '.kimi-ts-sea'));
+  const wrapped = ((specifier: string) => {
+    try {
+      return beside(specifier);
+    } catch (error) {
+      const name = packageOf(specifier);
+      const version = sea.optional[name];
+      if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || version === undefined) throw error;
+      throw new Error(
+        `This needs the package ${name}, which the kimi-ts executable does not contain. Install it beside ` +
+          `the executable: npm install --prefix ${JSON.stringify(sea.moduleDir)} ${name}@${version}`,
+      );
+    }
+  }) as NodeJS.Require;
+  return Object.assign(wrapped, { resolve: beside.resolve, cache: beside.cache, main: beside.main });
+}
+
 function runBundle(stat: Stats): void {
   const cacheFile = cacheFileFor(stat.size, stat.mtimeMs);
   const cachedData = readOrUndefined(cacheFile);
@@ -117,13 +157,15 @@ function runBundle(stat: Stats): void {
   (globalThis as Record<symbol, unknown>)[Symbol.for('kimi-ts.import')] = (url: string) => import(url);
   const module = { exports: {} };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run(module.exports, createRequire(bundleFile), module, bundleFile, __dirname);
+  run(module.exports, requireForBundle(), module, bundleFile, __dirname);
 }
 
 // `--debug` prints stack traces of fatal errors: run the unbundled modules then, with source maps, so
 // the traces name the TypeScript files and lines.
 function runCli(): void {
-  const debug = process.argv.includes('--debug');
+  // The single executable carries no unbundled modules: its `--debug` runs the bundle.
+  const debug =
+    process.argv.includes('--debug') && statSync(UNBUNDLED_CLI, { throwIfNoEntry: false }) !== undefined;
   const bundleStat = debug ? undefined : statSync(bundleFile, { throwIfNoEntry: false });
   if (bundleStat) runBundle(bundleStat);
   else {
