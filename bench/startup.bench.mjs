@@ -59,25 +59,25 @@ const untilExit = (child, done) => {
 };
 
 /** The times of one Node line, medians of `rounds`, the commands taking turns within each round. */
-async function startupTimes(node, rounds) {
+async function startupTimes(node, rounds, [program, ...prefix] = [node, launcher]) {
   const server = await startScriptedServer();
   const home = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-start-'));
   const work = join(home, 'work');
   mkdirSync(work);
   const config = writeConfig(home, server.baseUrl);
   const env = { KIMI_TS_HOME: join(home, 'home'), HOME: home };
-  const cli = [launcher, '--config-file', config, '-w', work];
+  const cli = [...prefix, '--config-file', config, '-w', work];
   // One full turn first, so the code cache is written as a user's second run finds it.
   server.push({ text: 'warm' });
-  await runToEnd(node, [...cli, '--print', '-p', 'warm up'], { ...process.env, ...env });
+  await runToEnd(program, [...cli, '--print', '-p', 'warm up'], { ...process.env, ...env });
 
   const commands = {
     bare: () => timeUntil(node, ['-e', '0'], {}, untilExit),
-    version: () => timeUntil(node, [launcher, '--version'], env, untilExit),
-    help: () => timeUntil(node, [launcher, '--help'], env, untilExit),
+    version: () => timeUntil(program, [...prefix, '--version'], env, untilExit),
+    help: () => timeUntil(program, [...prefix, '--help'], env, untilExit),
     // Line mode (stdin is a pipe): ready when the prompt sign is printed; /exit ends it.
     prompt: () =>
-      timeUntil(node, cli, env, (child, done) => {
+      timeUntil(program, cli, env, (child, done) => {
         let out = '';
         child.stdout.setEncoding('utf8').on('data', (chunk) => {
           out += chunk;
@@ -89,7 +89,7 @@ async function startupTimes(node, rounds) {
       }),
     // Until the first request reaches the server (which answers 500; one attempt only).
     first: () =>
-      timeUntil(node, [...cli, '--print', '-p', 'hi'], env, (child, done) => {
+      timeUntil(program, [...cli, '--print', '-p', 'hi'], env, (child, done) => {
         child.stdout.resume();
         server.onNextRequest(done);
       }),
@@ -156,24 +156,29 @@ async function threeStepSession(node, runs) {
   return { wall: median(wall), cpu: median(cpu), rss: median(rss) };
 }
 
+const VS_BARE = [
+  ['version', 'kimi-ts --version', 1.2],
+  ['help', 'kimi-ts --help', 1.2],
+  ['prompt', 'interactive prompt ready (line mode)', 2],
+  ['first', 'print mode: process start to first model request', 2],
+];
+
+function rowsVsBare(prefix, times) {
+  return VS_BARE.map(([name, label, limit]) => ({
+    name: `${prefix}: ${label}`,
+    value: times[name],
+    unit: `ms (bare node ${times.bare.toFixed(0)} ms)`,
+    ratio: times[name] / times.bare,
+    target: `≤ ${limit}× bare node`,
+    ok: times[name] / times.bare <= limit,
+  }));
+}
+
 export default async function startupBench() {
   const rows = [];
   for (const node of nodeLines()) {
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-    const t = await startupTimes(node, 11);
-    const vsBare = (name, label, limit) =>
-      rows.push({
-        name: `${version}: ${label}`,
-        value: t[name],
-        unit: `ms (bare node ${t.bare.toFixed(0)} ms)`,
-        ratio: t[name] / t.bare,
-        target: `≤ ${limit}× bare node`,
-        ok: t[name] / t.bare <= limit,
-      });
-    vsBare('version', 'kimi-ts --version', 1.2);
-    vsBare('help', 'kimi-ts --help', 1.2);
-    vsBare('prompt', 'interactive prompt ready (line mode)', 2);
-    vsBare('first', 'print mode: process start to first model request', 2);
+    rows.push(...rowsVsBare(version, await startupTimes(node, 11)));
     const session = await threeStepSession(node, 5);
     rows.push({
       name: `${version}: scripted 3-step session (read a file, run a command, answer), wall`,
@@ -186,6 +191,12 @@ export default async function startupBench() {
       value: session.rss / 2 ** 20,
       unit: 'MiB',
     });
+  }
+  // The single executable of this platform (`npm run build:sea`), when built: its Node is this one.
+  const executable = join(root, 'dist/sea/kimi-ts');
+  if (existsSync(executable)) {
+    const times = await startupTimes(process.execPath, 11, [executable]);
+    rows.push(...rowsVsBare(`single executable (${process.version})`, times));
   }
   return rows;
 }
