@@ -59,6 +59,36 @@ const untilExit = (child, done) => {
 };
 
 /** The times of one Node line, medians of `rounds`, the commands taking turns within each round. */
+/**
+ * The floors under the first request, in files of `dir`: Node's fetch alone (one POST, nothing else:
+ * the first `fetch` loads undici and runs its HTTP stack cold), and the official openai SDK alone,
+ * bundled as the CLI is, making one streaming request.
+ */
+async function floorScripts(dir) {
+  const fetchAlone = join(dir, 'fetch-alone.cjs');
+  writeFileSync(
+    fetchAlone,
+    "fetch(process.env.BENCH_BASE_URL + '/chat/completions', { method: 'POST', body: '{}' }).catch(() => {});\n",
+  );
+  const sdkAlone = join(dir, 'sdk-alone.cjs');
+  const { build } = await import('esbuild');
+  await build({
+    stdin: {
+      contents: `const OpenAI = require('openai').default;
+new OpenAI({ baseURL: process.env.BENCH_BASE_URL, apiKey: 'k', maxRetries: 0 }).chat.completions
+  .create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true })
+  .catch(() => {});`,
+      resolveDir: root,
+    },
+    outfile: sdkAlone,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'warning',
+  });
+  return { fetchAlone, sdkAlone };
+}
+
 async function startupTimes(node, rounds, [program, ...prefix] = [node, launcher]) {
   const server = await startScriptedServer();
   const home = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-start-'));
@@ -71,8 +101,15 @@ async function startupTimes(node, rounds, [program, ...prefix] = [node, launcher
   server.push({ text: 'warm' });
   await runToEnd(program, [...cli, '--print', '-p', 'warm up'], { ...process.env, ...env });
 
+  const floors = await floorScripts(home);
+  const untilRequest = (child, done) => {
+    child.stdout.resume();
+    server.onNextRequest(done);
+  };
   const commands = {
     bare: () => timeUntil(node, ['-e', '0'], {}, untilExit),
+    fetchAlone: () => timeUntil(node, [floors.fetchAlone], { BENCH_BASE_URL: server.baseUrl }, untilRequest),
+    sdkAlone: () => timeUntil(node, [floors.sdkAlone], { BENCH_BASE_URL: server.baseUrl }, untilRequest),
     version: () => timeUntil(program, [...prefix, '--version'], env, untilExit),
     help: () => timeUntil(program, [...prefix, '--help'], env, untilExit),
     // Line mode (stdin is a pipe): ready when the prompt sign is printed; /exit ends it.
@@ -88,11 +125,7 @@ async function startupTimes(node, rounds, [program, ...prefix] = [node, launcher
         });
       }),
     // Until the first request reaches the server (which answers 500; one attempt only).
-    first: () =>
-      timeUntil(program, [...cli, '--print', '-p', 'hi'], env, (child, done) => {
-        child.stdout.resume();
-        server.onNextRequest(done);
-      }),
+    first: () => timeUntil(program, [...cli, '--print', '-p', 'hi'], env, untilRequest),
   };
   const times = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
@@ -164,7 +197,7 @@ const VS_BARE = [
 ];
 
 function rowsVsBare(prefix, times) {
-  return VS_BARE.map(([name, label, limit]) => ({
+  const rows = VS_BARE.map(([name, label, limit]) => ({
     name: `${prefix}: ${label}`,
     value: times[name],
     unit: `ms (bare node ${times.bare.toFixed(0)} ms)`,
@@ -172,6 +205,18 @@ function rowsVsBare(prefix, times) {
     target: `≤ ${limit}× bare node`,
     ok: times[name] / times.bare <= limit,
   }));
+  for (const [name, label] of [
+    ['sdkAlone', 'the same for the openai SDK alone (bundled, one request, nothing else)'],
+    ['fetchAlone', "the same for Node's fetch alone (one POST, nothing else)"],
+  ]) {
+    rows.push({
+      name: `${prefix}: ${label}`,
+      value: times[name],
+      unit: `ms (bare node ${times.bare.toFixed(0)} ms)`,
+      ratio: times[name] / times.bare,
+    });
+  }
+  return rows;
 }
 
 export default async function startupBench() {
