@@ -89,7 +89,7 @@ new OpenAI({ baseURL: process.env.BENCH_BASE_URL, apiKey: 'k', maxRetries: 0 }).
   return { fetchAlone, sdkAlone };
 }
 
-async function startupTimes(node, rounds, [program, ...prefix] = [node, launcher]) {
+async function startupTimes(node, rounds, [program, ...prefix] = [node, launcher], withFloors = true) {
   const server = await startScriptedServer();
   const home = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-start-'));
   const work = join(home, 'work');
@@ -101,15 +101,18 @@ async function startupTimes(node, rounds, [program, ...prefix] = [node, launcher
   server.push({ text: 'warm' });
   await runToEnd(program, [...cli, '--print', '-p', 'warm up'], { ...process.env, ...env });
 
-  const floors = await floorScripts(home);
+  const floors = withFloors ? await floorScripts(home) : undefined;
   const untilRequest = (child, done) => {
     child.stdout.resume();
     server.onNextRequest(done);
   };
   const commands = {
     bare: () => timeUntil(node, ['-e', '0'], {}, untilExit),
-    fetchAlone: () => timeUntil(node, [floors.fetchAlone], { BENCH_BASE_URL: server.baseUrl }, untilRequest),
-    sdkAlone: () => timeUntil(node, [floors.sdkAlone], { BENCH_BASE_URL: server.baseUrl }, untilRequest),
+    ...(floors && {
+      fetchAlone: () =>
+        timeUntil(node, [floors.fetchAlone], { BENCH_BASE_URL: server.baseUrl }, untilRequest),
+      sdkAlone: () => timeUntil(node, [floors.sdkAlone], { BENCH_BASE_URL: server.baseUrl }, untilRequest),
+    }),
     version: () => timeUntil(program, [...prefix, '--version'], env, untilExit),
     help: () => timeUntil(program, [...prefix, '--help'], env, untilExit),
     // Line mode (stdin is a pipe): ready when the prompt sign is printed; /exit ends it.
@@ -209,6 +212,7 @@ function rowsVsBare(prefix, times) {
     ['sdkAlone', 'the same for the openai SDK alone (bundled, one request, nothing else)'],
     ['fetchAlone', "the same for Node's fetch alone (one POST, nothing else)"],
   ]) {
+    if (times[name] === undefined) continue;
     rows.push({
       name: `${prefix}: ${label}`,
       value: times[name],
@@ -240,7 +244,7 @@ export default async function startupBench() {
   // The single executable of this platform (`npm run build:sea`), when built: its Node is this one.
   const executable = join(root, 'dist/sea/kimi-ts');
   if (existsSync(executable)) {
-    const times = await startupTimes(process.execPath, 11, [executable]);
+    const times = await startupTimes(process.execPath, 11, [executable], false);
     rows.push(...rowsVsBare(`single executable (${process.version})`, times));
   }
   return rows;
