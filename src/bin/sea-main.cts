@@ -36,6 +36,8 @@ function extract(manifest: SeaManifest, target: string): void {
     writeFileSync(path, new Uint8Array(getAsset(file)));
   }
   writeFileSync(join(temporary, MARKER), manifest.id);
+  // A folder without the marker is no build's finished copy (someone took files out of it).
+  if (existsSync(target)) rmSync(target, { recursive: true, force: true });
   try {
     renameSync(temporary, target);
   } catch (error) {

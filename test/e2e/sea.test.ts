@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,18 @@ describe('the single executable (npm run build:sea)', () => {
     expect(JSON.parse(info.stdout)).toMatchObject({ node: nodeVersion });
     const version = await sandbox.run(['--version'], { ...asExecutable, bare: true });
     expect(version.stdout).toMatch(/^kimi-ts, version \d+\.\d+\.\d+/);
+
+    // One folder per build; an older build's goes, and a copy missing files is extracted again.
+    const builds = join(sandbox.home, 'cache', 'sea');
+    const [build, ...others] = await readdir(builds);
+    expect(others).toEqual([]);
+    await mkdir(join(builds, '0.0.1-older-build'));
+    await rm(join(builds, build!, '.complete'));
+    await rm(join(builds, build!, 'dist', 'bin', 'cli.bundle.cjs'));
+    const again = await sandbox.run(['info', '--json'], { ...asExecutable, bare: true });
+    expect(again.code).toBe(0);
+    expect(await readdir(builds)).toEqual([build]);
+    expect((await stat(join(builds, build!, 'dist', 'bin', 'cli.bundle.cjs'))).size).toBeGreaterThan(100_000);
   });
 
   it('serves the wire protocol', async () => {
