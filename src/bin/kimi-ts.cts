@@ -23,6 +23,7 @@ import {
   type Stats,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -66,8 +67,24 @@ function answeredQuickly(args: readonly string[]): boolean {
     return false;
   }
   if (typeof text !== 'string') return false;
-  process.stdout.write(text);
+  writeToStdout(text);
   return true;
+}
+
+/**
+ * Writes straight to file descriptor 1: `process.stdout` would first build a stream (and load the
+ * modules behind it) for this one write, a few milliseconds of a start that takes thirty on Node 22.
+ * What a non-blocking descriptor does not take at once goes through `process.stdout`; a reader that
+ * went away (EPIPE: `kimi-ts --help | head -1`) is not an error, as in the CLI.
+ */
+function writeToStdout(text: string): void {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(1, bytes, written);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN') process.stdout.write(bytes.subarray(written));
+  }
 }
 
 function cacheFileFor(bundleSize: number, bundleTime: number): string | undefined {
