@@ -33,6 +33,8 @@ export function encoderFor(schema: z.core.$ZodType): Encoder {
 }
 
 const identity: Encoder = (value) => value;
+/** An optional field of a value written as it is: the common case, inlined by objectEncoder. */
+const valueOrNull: Encoder = (value) => value ?? null;
 
 function compile(schema: z.core.$ZodType): Encoder {
   const own = custom.get(schema);
@@ -44,7 +46,7 @@ function compile(schema: z.core.$ZodType): Encoder {
   }
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) {
     const inner = encoderFor(schema.unwrap());
-    return (value) => (value == null ? null : inner(value));
+    return inner === identity ? valueOrNull : (value) => (value == null ? null : inner(value));
   }
   if (schema instanceof z.ZodDefault) {
     const inner = encoderFor(schema.unwrap());
@@ -68,18 +70,24 @@ function compile(schema: z.core.$ZodType): Encoder {
   return identity;
 }
 
+/**
+ * Objects are encoded by a function generated for their keys, which builds the output as one object
+ * literal: JSON.stringify is about twice as fast on such objects as on objects grown key by key, and
+ * this runs for every streamed fragment (zod compiles its object parsers the same way). Keys are
+ * written as JSON string literals, so no key can break out of the generated code.
+ */
 function objectEncoder(schema: z.ZodObject): Encoder {
-  const fields = Object.entries(schema.shape as Record<string, z.core.$ZodType>).map(([key, field]) => ({
-    key,
-    encode: encoderFor(field),
-  }));
-  return (value) => {
-    if (value === null || typeof value !== 'object') return value;
-    const source = value as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const field of fields) out[field.key] = field.encode(source[field.key]);
-    return out;
-  };
+  const entries = Object.entries(schema.shape as Record<string, z.core.$ZodType>);
+  const encoders = entries.map(([, field]) => encoderFor(field));
+  const fields = entries.map(([key], i) => {
+    const read = `s[${JSON.stringify(key)}]`;
+    const encoder = encoders[i];
+    const value =
+      encoder === identity ? read : encoder === valueOrNull ? `(${read} ?? null)` : `e[${i}](${read})`;
+    return `${JSON.stringify(key)}: ${value}`;
+  });
+  const body = `return (s) => (s === null || typeof s !== 'object' ? s : { ${fields.join(', ')} });`;
+  return new Function('e', body)(encoders) as Encoder;
 }
 
 function discriminatedUnionEncoder(schema: z.ZodDiscriminatedUnion): Encoder {
@@ -125,7 +133,8 @@ function unionEncoder(options: readonly z.core.$ZodType[]): Encoder {
   const byKind = options.map((option) => ({ kind: schemaKind(option), encode: encoderFor(option) }));
   return (value) => {
     const kind = jsonKindOf(value);
-    const option = byKind.find((candidate) => candidate.kind === kind || candidate.kind === 'any');
-    return option ? option.encode(value) : value;
+    for (const option of byKind)
+      if (option.kind === kind || option.kind === 'any') return option.encode(value);
+    return value;
   };
 }
