@@ -3,6 +3,7 @@ import { extractText, type Message, type StreamedPart } from '../../kosong/messa
 import { messageToJSON } from '../../kosong/message-json.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { toolResultToMessage } from '../../toolset/tool-result-message.js';
+import { assertNever } from '../../util/assert-never.js';
 import type { WireMessage } from '../../wire/message.js';
 
 export type OutputFormat = 'text' | 'stream-json';
@@ -73,9 +74,29 @@ export class PrintFormatter {
         else if (message.type === 'Notification') this.sinks.progress(`[${message.payload.title}]\n`);
         else this.sinks.out(`${message.payload.content}\n`);
         return;
-      default:
+      // Not part of print mode's output.
+      case 'TurnBegin':
+      case 'SteerInput':
+      case 'StepInterrupted':
+      case 'HookTriggered':
+      case 'HookResolved':
+      case 'CompactionBegin':
+      case 'CompactionEnd':
+      case 'MCPLoadingBegin':
+      case 'MCPLoadingEnd':
+      case 'StatusUpdate':
+      case 'ApprovalResponse':
+      case 'SubagentEvent':
+      case 'BtwBegin':
+        return;
+      // Requests are answered by the print runner (run-print.ts), not printed.
+      case 'ApprovalRequest':
+      case 'ToolCallRequest':
+      case 'QuestionRequest':
+      case 'HookRequest':
         return;
     }
+    assertNever(message, 'wire message');
   }
 
   /** Writes what the final-message-only modes print, at the end of the run. */
