@@ -12,7 +12,7 @@ import { ShellRenderer } from './shell/shell-renderer.js';
 type FutureMessage = { type: 'FutureEvent'; payload: Record<string, never> };
 
 /** A switch written like the front ends', over today's message types only. */
-export function handledToday(message: WireMessage | FutureMessage): void {
+function handledToday(message: WireMessage | FutureMessage): void {
   switch (message.type) {
     case 'TurnBegin':
     case 'SteerInput':
@@ -82,6 +82,7 @@ describe('every front end switches over every wire message', () => {
   });
 
   test('a message of an unknown type that slipped past the types throws', () => {
+    expect(() => handledToday({ type: 'FutureEvent', payload: {} })).toThrow('Unexpected value: FutureEvent');
     const future = { type: 'FutureEvent', payload: {} } as unknown as WireMessage;
     expect(() => new ShellRenderer(() => {}, '/w').handle(future)).toThrow(
       'Unexpected wire message: FutureEvent',
