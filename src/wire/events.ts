@@ -44,8 +44,8 @@ export type PlanDisplay = EventPayloads['PlanDisplay'];
 export type BtwBegin = EventPayloads['BtwBegin'];
 export type BtwEnd = EventPayloads['BtwEnd'];
 
-// biome-ignore lint/complexity/noBannedTypes: events without fields have an empty payload
-export type NoFields = {};
+/** The payload of the events without fields (TurnEnd, StepInterrupted, CompactionBegin, ...). */
+export type NoFields = EventPayloads['TurnEnd'];
 
 export type WireEventType = keyof EventPayloads;
 
