@@ -8,7 +8,7 @@ import { z } from 'zod';
  *
  * zod's own codecs (`z.encode`) were measured and do not fit: they validate every value on the way
  * out (several times slower on the streaming path) and leave absent optional fields absent, so each
- * field would need a codec of its own. The encoder is compiled once per schema into a tree of closures.
+ * field would need a codec of its own. The encoder is compiled once per schema into a tree of functions.
  */
 
 export type Encoder = (value: unknown) => unknown;
@@ -18,6 +18,8 @@ const compiled = new WeakMap<z.core.$ZodType, Encoder>();
 
 /** Gives `schema` an encoding of its own (a value the schema walk cannot know, e.g. an open union). */
 export function encodeWith<S extends z.core.$ZodType>(schema: S, encoder: Encoder): S {
+  // Encoders compiled earlier would keep the schema walk's encoding: register before first use.
+  if (compiled.has(schema)) throw new Error('encodeWith: the schema was already encoded by the schema walk');
   custom.set(schema, encoder);
   return schema;
 }
@@ -87,7 +89,27 @@ function objectEncoder(schema: z.ZodObject): Encoder {
     return `${JSON.stringify(key)}: ${value}`;
   });
   const body = `return (s) => (s === null || typeof s !== 'object' ? s : { ${fields.join(', ')} });`;
-  return new Function('e', body)(encoders) as Encoder;
+  try {
+    return new Function('e', body)(encoders) as Encoder;
+  } catch {
+    // Code generation is disabled (--disallow-code-generation-from-strings): the same, key by key.
+    return loopObjectEncoder(
+      entries.map(([key]) => key),
+      encoders,
+    );
+  }
+}
+
+function loopObjectEncoder(keys: readonly string[], encoders: readonly Encoder[]): Encoder {
+  return (value) => {
+    if (value === null || typeof value !== 'object') return value;
+    const source = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    keys.forEach((key, i) => {
+      out[key] = (encoders[i] as Encoder)(source[key]);
+    });
+    return out;
+  };
 }
 
 function discriminatedUnionEncoder(schema: z.ZodDiscriminatedUnion): Encoder {
