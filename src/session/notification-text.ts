@@ -1,7 +1,7 @@
-import type { StoredNotification } from './notification-outbox.js';
+import type { Notification } from '../wire/events.js';
 
 /** The user message that tells the model about a notification (Kimi CLI's `<notification>` shape). */
-export function renderNotificationForLLM(event: StoredNotification): string {
+export function renderNotificationForLLM(event: Notification & { output_tail: string | null }): string {
   const lines = [
     `<notification id="${event.id}" category="${event.category}" type="${event.type}" source_kind="${event.source_kind}" source_id="${event.source_id}">`,
     `Title: ${event.title}`,
