@@ -1,3 +1,4 @@
+import { assertNever } from '../../util/assert-never.js';
 import { nulFields, runGit } from './git-runner.js';
 
 /** What restoring one file does, seen from the work tree of now. */
@@ -90,5 +91,6 @@ export function describeChanges(changes: readonly FileChange[], roots: readonly 
       case 'remove':
         return `remove ${where}${note}`;
     }
+    return assertNever(change.kind, 'change kind');
   });
 }
