@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { StreamedPart } from '../kosong/message.js';
+import { assertNever } from '../util/assert-never.js';
 import { eventPayloadSchemas, type subagentEventSchema } from './payloads.js';
 
 export type {
@@ -77,7 +78,12 @@ export function streamedPartEvent(part: StreamedPart): MergeableEvent {
       return { type: 'ToolCall', payload: part };
     case 'tool_call_part':
       return { type: 'ToolCallPart', payload: part };
-    default:
+    case 'text':
+    case 'think':
+    case 'image_url':
+    case 'audio_url':
+    case 'video_url':
       return { type: 'ContentPart', payload: part };
   }
+  return assertNever(part, 'streamed part');
 }

@@ -232,9 +232,12 @@ function contentUpdates(
       const inline = parseDataUrl(part.image_url.url);
       return inline ? [{ sessionUpdate: textKind, content: { type: 'image', ...inline } }] : [];
     }
-    default:
+    // Audio and video by URL have no ACP content block to become.
+    case 'audio_url':
+    case 'video_url':
       return [];
   }
+  return assertNever(part, 'content part');
 }
 
 function userInputUpdates(input: string | ContentPart[]): SessionUpdate[] {
