@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { PendingNotification } from '../tools/runtime.js';
+import type { LLMNotification } from '../soul/soul-parts.js';
 import { readJsonFile, SerialJsonWriter, writeJsonAtomic } from '../util/json-file.js';
 import type { Notification } from '../wire/events.js';
 import { notificationSchema } from '../wire/payloads.js';
@@ -128,7 +128,7 @@ export class NotificationOutbox {
   }
 
   /** Notifications for the model's next step, each handed out once (the soul's LLMNotificationSource). */
-  async claimForLLM(max: number, signal?: AbortSignal): Promise<PendingNotification[]> {
+  async claimForLLM(max: number, signal?: AbortSignal): Promise<LLMNotification[]> {
     signal?.throwIfAborted();
     const events = await this.take('llm', max);
     return events.map((event) => ({
