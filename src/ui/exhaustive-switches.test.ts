@@ -1,9 +1,9 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { assertNever } from '../util/assert-never.js';
 import type { EVENT_TYPES } from '../wire/events.js';
-import { EVERY_MESSAGE } from '../wire/test-support/every-message.js';
 import type { WireMessage, WireMessageType } from '../wire/message.js';
 import type { REQUEST_TYPES } from '../wire/requests.js';
+import { EVERY_MESSAGE } from '../wire/test-support/every-message.js';
 import { SessionUpdateTranslator } from './acp/session-updates.js';
 import { PrintFormatter } from './print/print-formatter.js';
 import { ShellRenderer } from './shell/shell-renderer.js';

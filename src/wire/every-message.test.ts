@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
 import { EVENT_TYPES } from './events.js';
-import { EVERY_MESSAGE, FIRST_TIMESTAMP } from './test-support/every-message.js';
 import { REQUEST_TYPES } from './requests.js';
+import { EVERY_MESSAGE, FIRST_TIMESTAMP } from './test-support/every-message.js';
 import { metadataLine, parseWireFile, recordLine } from './wire-file.js';
 
 const fixtureURL = new URL('./fixtures/every-message.jsonl', import.meta.url);
