@@ -1,4 +1,3 @@
-import { assertNever } from '../../util/assert-never.js';
 import { nulFields, runGit } from './git-runner.js';
 
 /** What restoring one file does, seen from the work tree of now. */
@@ -92,6 +91,5 @@ export function describeChanges(changes: readonly FileChange[], roots: readonly 
       case 'remove':
         return `remove ${where}${note}`;
     }
-    return assertNever(change.kind, 'change kind');
   });
 }
