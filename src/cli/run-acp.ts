@@ -29,8 +29,8 @@ export async function runAcpCommand(
 ): Promise<number> {
   const [{ runAcpServer }, { createAgentSession }, { defaultExtensions }] = await Promise.all([
     import('../ui/acp/acp-server.js'),
-    import('./create-agent-session.js'),
-    import('./default-extensions.js'),
+    import('../app/create-agent-session.js'),
+    import('../app/default-extensions.js'),
   ]);
   const env = process.env;
   const home = kimiTsHome(env);
