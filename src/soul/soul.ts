@@ -148,16 +148,12 @@ export class Soul {
     await this.options.autoTitle(shortenTitle(text, TITLE_WIDTH));
   }
 
-  /** The turn without its shell (no hooks, no TurnBegin/TurnEnd): for commands that prompt the model. */
-  runAgentTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
-    return this.turn(input, signal);
-  }
-
   /**
-   * One turn on `input` without its TurnBegin/TurnEnd: for flows (`/flow:<name>`), which run their
-   * nodes as turns inside the turn that started them and send those events themselves.
+   * One turn on `input` without its shell (no hooks, no TurnBegin/TurnEnd): for commands that prompt
+   * the model (`/init`) and for flows (`/flow:<name>`), which run their nodes as turns inside the turn
+   * that started them and send those events themselves.
    */
-  takeTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
+  runAgentTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
     return this.turn(input, signal);
   }
 
