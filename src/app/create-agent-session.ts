@@ -38,6 +38,7 @@ import { discoverSkills, skillCommands } from './skills.js';
 import { renderSystemPrompt } from './system-prompt.js';
 import { UsageError } from './usage-error.js';
 import { videoUploaderOf } from './video-uploader.js';
+import { wireUserChannel } from './wire-user-channel.js';
 
 export interface CreateAgentSessionOptions {
   workDir: string;
@@ -199,6 +200,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       role: 'root',
       denwaRenji,
       processEnv: env,
+      userChannel: wireUserChannel,
     };
 
     const loopControl: LoopControl = {

@@ -5,11 +5,22 @@ import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import { AFK_NOTE } from './ask-user-question.js';
-import { answer, cancelWith, leaveOpen, questionUI, runToolsInSoul } from './test-support/question-ui.js';
+import {
+  answer,
+  cancelWith,
+  leaveOpen,
+  questionUI,
+  runToolsInSoul,
+  wireUserChannel,
+} from './test-support/question-ui.js';
 
 async function toolsetWith(approval = new Approval()): Promise<KimiToolset> {
   const toolset = new KimiToolset({ approval });
-  await toolset.loadTools(['kimi-ts/tools/ask-user/ask-user-question:AskUserQuestion'], {}, { baseDir: '/' });
+  await toolset.loadTools(
+    ['kimi-ts/tools/ask-user/ask-user-question:AskUserQuestion'],
+    { userChannel: wireUserChannel },
+    { baseDir: '/' },
+  );
   return toolset;
 }
 
