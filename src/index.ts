@@ -3,11 +3,12 @@
  * entry adds what an embedding program needs to run the agent: a session built from config, the
  * soul and its Wire, the toolset and how tools are defined.
  */
+
+export type { AgentSession, ExternalToolSpec } from './app/agent-session.js';
 export { type CreateAgentSessionOptions, createAgentSession } from './app/create-agent-session.js';
 export { defaultExtensions } from './app/default-extensions.js';
 export type { Extension, ExtensionContext, ExtensionHost } from './app/extension.js';
 export * as kosong from './kosong/index.js';
-export type { AgentSession, ExternalToolSpec } from './soul/agent-session.js';
 export { LLMNotSet, LLMNotSupported, MaxStepsReached, RunCancelled } from './soul/errors.js';
 export { runSoul, type UILoop, wireSend } from './soul/run-soul.js';
 export type { TurnOutcome } from './soul/turn-outcome.js';

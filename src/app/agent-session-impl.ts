@@ -6,13 +6,6 @@ import type { AskClient, WireHookSubscription } from '../hooks/wire-subscription
 import { deleteSessionIfEmpty } from '../session/list.js';
 import type { Session } from '../session/session.js';
 import { updateSessionState } from '../session/state.js';
-import type {
-  AgentSession,
-  BackgroundWork,
-  ModelChoice,
-  ModelSwitcher,
-  SlashCommandInfo,
-} from '../soul/agent-session.js';
 import type { Context } from '../soul/context/context.js';
 import { runSoul, type UILoop, type WireNotificationSource } from '../soul/run-soul.js';
 import type { SlashCommand, SlashCommandRegistry } from '../soul/slash-commands.js';
@@ -29,6 +22,13 @@ import type { Notification } from '../wire/events.js';
 import { wireEvent } from '../wire/events.js';
 import type { WireMessage } from '../wire/message.js';
 import { appendWireMessages } from '../wire/wire-file.js';
+import type {
+  AgentSession,
+  BackgroundWork,
+  ModelChoice,
+  ModelSwitcher,
+  SlashCommandInfo,
+} from './agent-session.js';
 import type { ExtensionHost, PlanModeHandlers } from './extension.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
 

@@ -2,13 +2,13 @@ import type { Config } from '../config/schema.js';
 import type { HookEngine } from '../hooks/types.js';
 import type { Session } from '../session/session.js';
 import type { SessionState } from '../session/state.js';
-import type { AgentSession } from '../soul/agent-session.js';
 import type { WireNotificationSource } from '../soul/run-soul.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
 import type { DynamicInjection, LLMNotificationSource, LoopControl, SoulLLM } from '../soul/soul-parts.js';
 import type { Approval } from '../toolset/approval.js';
 import type { ToolDependencyTable } from '../toolset/dependencies.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
+import type { AgentSession } from './agent-session.js';
 import type { AgentSpec } from './agent-spec.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
 import type { Skill } from './skills.js';
@@ -37,7 +37,7 @@ export interface ExtensionHost {
   /** A slash command of the extension's (available in every front end). */
   addSlashCommand(command: SlashCommand): void;
   /** Background tasks print mode waits for. */
-  setBackgroundWork(work: import('../soul/agent-session.js').BackgroundWork): void;
+  setBackgroundWork(work: import('./agent-session.js').BackgroundWork): void;
   /** The session's channel for requests raised between turns (`AgentSession.onOutOfTurn`). */
   readonly outOfTurn: OutOfTurnHub;
   /** How wire clients' own tools get registered (`AgentSession.registerExternalTools`). */

@@ -1,10 +1,17 @@
 import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
-import type { ModelSwitcher, SlashCommandInfo } from './agent-session.js';
 import { runInit } from './init-command.js';
+import type { ModelSwitcher } from './model-switcher.js';
 import { sideQuestionCommand } from './side-question.js';
 import type { Soul } from './soul.js';
 import type { UserInput } from './steer-queue.js';
+
+/** What a front end shows of a slash command. */
+export interface SlashCommandInfo {
+  name: string;
+  description: string;
+  aliases: string[];
+}
 
 export interface SlashCommandCallContext {
   soul: Soul;
