@@ -10,6 +10,7 @@ import { kimiTsHome } from '../config/home.js';
 import { formatSessionList, listSessions } from '../session/list.js';
 import { isValidSessionId, SessionError, sessionAt } from '../session/session.js';
 import type { CliOptions } from './cli-options.js';
+import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
 
 function checkFlags(options: CliOptions): void {
@@ -73,6 +74,7 @@ export async function runMain(options: CliOptions): Promise<number> {
         // A path on the command line is relative to where the command runs.
         skillsDir: options.skillsDir === undefined ? undefined : resolve(options.skillsDir),
         addDirs: options.addDir,
+        onWarning: printWarning,
         extensions: defaultExtensions({
           mcpConfigFiles: options.mcpConfigFile,
           mcpConfigs: options.mcpConfig,
