@@ -62,26 +62,22 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     await deleteSessionIfEmpty(session).catch(() => false);
   });
   try {
-    // `--model` first, then the model this session was switched to (`/model`), then the default.
-    const savedAlias =
-      state.model_alias !== null && Object.hasOwn(config.models, state.model_alias)
-        ? state.model_alias
-        : undefined;
     const model = await SessionModel.open({
-      ...{
-        config,
-        env,
-        home,
-        sessionId: session.id,
-        stateFile: session.stateFile,
-        thinking: options.thinking,
-      },
-      alias: options.modelAlias ?? savedAlias,
+      config,
+      env,
+      home,
+      sessionId: session.id,
+      stateFile: session.stateFile,
+      thinking: options.thinking,
+      alias: options.modelAlias,
+      savedAlias: state.model_alias,
     });
     const approval = openSessionApproval({ ...files, config, modes: options, warn });
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
-      ...{ hooks: hookConfigs, sessionId: session.id, workDir: session.workDir },
+      hooks: hookConfigs,
+      sessionId: session.id,
+      workDir: session.workDir,
       onEvent: (event) => currentWire()?.send(event),
     });
     shutdown.add(() => hooks.drain(AbortSignal.timeout(5000)));
@@ -90,41 +86,50 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const deps = rootToolDeps({ config, env, session, state, additionalDirs, model });
     const loopControl = loopControlOf(options, config);
     const outOfTurn = new OutOfTurnHub();
-    const services = { session, config, state, env, home, agentSpec: spec, skills, toolset, approval, hooks };
-    const contributions = await setUpExtensions(
-      options.extensions ?? [],
-      { ...services, rootDeps: deps, model, loopControl, outOfTurn, warn },
-      deps,
-      shutdown,
-    );
+    const base = { session, config, env, context, toolset, approval, hooks, model, outOfTurn, shutdown };
+    const services = { ...base, state, home, agentSpec: spec, skills, rootDeps: deps, loopControl, warn };
+    const contributions = await setUpExtensions(options.extensions ?? [], services, deps, shutdown);
     const planMode = new PlanModeSwitch(contributions.planMode, session);
     const title = new SessionTitle(session.stateFile, state.custom_title);
     const slashCommands = new SlashCommandRegistry();
     const afk = config.skip_afk_prompt_injection ? [] : [new AfkReminder(() => approval.afk)];
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
-      ...{ role: 'root', agent: spec, context, toolset, deps, loopControl, hooks },
+      role: 'root',
+      agent: spec,
+      context,
       promptVars: { workDir: session.workDir, additionalDirs: state.additional_dirs, env, skills },
+      toolset,
+      deps,
       llm: model.llm,
       llmNotSetMessage: model.llmNotSetMessage || undefined,
+      loopControl,
+      hooks,
       afterToolsLoaded: () => contributions.afterToolsLoaded(),
       root: {
-        ...{ slashCommands, injections: [...afk, ...contributions.injections] },
+        injections: [...afk, ...contributions.injections],
         notifications: contributions.llmNotifications,
         planMode: () => planMode.isActive,
+        slashCommands,
         beforeFirstStep: (signal) => contributions.beforeFirstStep(signal),
         autoTitle: (text) => title.generate(text),
       },
     });
     model.onSwitch((llm) => soul.switchLLM(llm));
-    const commandParts = { session, home, context, approval, model, planMode, title, systemPrompt, skills };
-    for (const command of sessionCommands({
-      ...{ ...commandParts, additionalDirs, hookConfigs },
+    const commands = sessionCommands({
+      ...{ session, home, context, approval, model, planMode, title, systemPrompt, skills },
+      additionalDirs,
+      hookConfigs,
       extensionCommands: contributions.slashCommands,
-    }))
-      slashCommands.add(command);
+    });
+    for (const command of commands) slashCommands.add(command);
     return new AgentSessionImpl({
-      ...{ ...services, context, soul, slashCommands, model, planMode, title, contributions, outOfTurn },
-      ...{ shutdown, skippedTools },
+      ...base,
+      soul,
+      slashCommands,
+      planMode,
+      title,
+      contributions,
+      skippedTools,
     });
   } catch (error) {
     // A session that failed half-way leaves nothing open: files, background work, MCP clients.

@@ -9,8 +9,10 @@ export interface SessionModelOptions extends ProviderSettings {
   home: string;
   /** The session's state.json: the alias `/model` chose is kept there. */
   stateFile: string;
-  /** `--model`, else the alias this session was switched to, else the config's default. */
+  /** `--model`. */
   alias: string | undefined;
+  /** The alias this session was switched to (`/model`), from state.json. */
+  savedAlias: string | null;
 }
 
 type ModelState =
@@ -38,8 +40,11 @@ export class SessionModel implements ModelSwitcher {
 
   /** Resolves the session's model and builds its provider (when the config has a usable one). */
   static async open(options: SessionModelOptions): Promise<SessionModel> {
-    const resolved = resolveModel(options.config, {
-      modelAlias: options.alias,
+    const { config, savedAlias } = options;
+    // `--model` first, then the model this session was switched to, then the config's default.
+    const saved = savedAlias !== null && Object.hasOwn(config.models, savedAlias) ? savedAlias : undefined;
+    const resolved = resolveModel(config, {
+      modelAlias: options.alias ?? saved,
       env: options.env,
       home: options.home,
     });
