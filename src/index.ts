@@ -15,6 +15,7 @@ export {
   type ExtensionHost,
   type SessionServices,
 } from './app/extension.js';
+export { ModelSwitchError } from './app/model-switch-error.js';
 export { describeSessionWarning, type SessionWarning } from './app/session-warning.js';
 export * as kosong from './kosong/index.js';
 export { LLMNotSet, LLMNotSupported, MaxStepsReached, RunCancelled } from './soul/errors.js';

@@ -19,6 +19,7 @@ import type { WireMessage } from '../wire/message.js';
 import type { AgentSession, BackgroundWork, ModelChoice, SlashCommandInfo } from './agent-session.js';
 import type { SessionContributions } from './contributions.js';
 import type { ExternalToolRegistrar } from './extension.js';
+import { ModelSwitchError } from './model-switch-error.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
 import type { PlanModeSwitch } from './plan-mode-switch.js';
 import type { SessionModel } from './session-model.js';
@@ -108,7 +109,8 @@ export class AgentSessionImpl implements AgentSession {
   }
 
   async switchModel(alias: string): Promise<void> {
-    if (this.busy) throw new Error('Cannot switch models while a turn is running.');
+    if (this.busy)
+      throw new ModelSwitchError(alias, 'turn_running', 'Cannot switch models while a turn is running.');
     await this.parts.model.select(alias);
   }
 

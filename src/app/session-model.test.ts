@@ -70,9 +70,13 @@ describe('SessionModel', () => {
 
   it('refuses an alias the config does not have, and keeps the model', async () => {
     const model = await open();
-    await expect(model.select('missing')).rejects.toThrow(
-      'No model "missing" in the config (models: text, vision).',
-    );
+    const refused = model.select('missing');
+    await expect(refused).rejects.toThrow('No model "missing" in the config (models: text, vision).');
+    await expect(refused).rejects.toMatchObject({
+      name: 'ModelSwitchError',
+      alias: 'missing',
+      reason: 'unknown_alias',
+    });
     expect(model.alias).toBe('text');
   });
 

@@ -4,6 +4,7 @@ import type { ModelChoice, ModelSwitcher } from '../soul/model-switcher.js';
 import type { SoulLLM } from '../soul/soul-parts.js';
 import { buildProvider, type ProviderSettings } from './build-provider.js';
 import { LiveCapabilities } from './live-capabilities.js';
+import { ModelSwitchError } from './model-switch-error.js';
 
 export interface SessionModelOptions extends ProviderSettings {
   home: string;
@@ -81,10 +82,14 @@ export class SessionModel implements ModelSwitcher {
     const { config } = this.options;
     if (!Object.hasOwn(config.models, alias)) {
       const known = Object.keys(config.models).join(', ') || 'none';
-      throw new Error(`No model "${alias}" in the config (models: ${known}).`);
+      throw new ModelSwitchError(
+        alias,
+        'unknown_alias',
+        `No model "${alias}" in the config (models: ${known}).`,
+      );
     }
     const chosen = this.resolve(alias);
-    if (chosen.status !== 'ready') throw new Error(chosen.message);
+    if (chosen.status !== 'ready') throw new ModelSwitchError(alias, 'unusable', chosen.message);
     const llm = await llmOf(chosen, this.options);
     this.state = { status: 'ready', alias, llm };
     for (const listener of this.switchListeners) listener(llm);
