@@ -14,7 +14,13 @@ import { renderSystemPrompt, type SystemPromptVarsInput } from './system-prompt.
 /** What the root soul has and a subagent's has not. */
 type RootSoulOptions = Pick<
   SoulOptions,
-  'injections' | 'notifications' | 'planMode' | 'slashCommands' | 'beforeFirstStep' | 'autoTitle'
+  | 'injections'
+  | 'notifications'
+  | 'planMode'
+  | 'slashCommands'
+  | 'beforeFirstStep'
+  | 'autoTitle'
+  | 'refreshAuth'
 >;
 
 export interface SoulAssemblyParts {
