@@ -1,20 +1,12 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 describe('warnings of a session', () => {
   it('reach stderr through the command line while the run goes on (an MCP server that cannot start)', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'Answered anyway.' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([{ text: 'Answered anyway.' }]);
     const mcp = JSON.stringify({
       mcpServers: { broken: { command: join(sandbox.root, 'no-such-server') } },
     });
