@@ -4,6 +4,68 @@ import { ScriptedProvider } from '../dist/kosong/providers/scripted/index.js';
 
 const FRAGMENTS = 200_000;
 const TOOL_CALLS = 2_000;
+const START_LATENCY_CALLS = 1_000;
+/** How long a held stream waits for the tool to start before it ends anyway (the pre-fix latency). */
+const HOLD_CAP_MS = 50;
+
+/**
+ * Tool start after its last argument fragment: each call's stream yields the call in fragments,
+ * stamps the time of the last one, then stays open until the tool has started (or HOLD_CAP_MS), the
+ * way a model goes on talking after a call. The latency is stamp → the tool's first line.
+ */
+async function toolStartLatencies() {
+  const latencies = [];
+  let lastFragmentAt = 0;
+  let started = () => {};
+  const toolset = new SimpleToolset([
+    {
+      name: 'Probe',
+      description: '',
+      parameters: { type: 'object' },
+      call: () => {
+        latencies.push(performance.now() - lastFragmentAt);
+        started();
+        return toolOk('');
+      },
+    },
+  ]);
+  const provider = {
+    name: 'held',
+    modelName: 'held',
+    thinkingEffort: null,
+    withThinking() {
+      return this;
+    },
+    async generate() {
+      return {
+        id: null,
+        usage: null,
+        async *[Symbol.asyncIterator]() {
+          const toolStarted = new Promise((resolve) => {
+            started = resolve;
+          });
+          yield { type: 'function', id: 'c', function: { name: 'Probe', arguments: '{"path": "a/b' } };
+          yield { type: 'tool_call_part', arguments_part: '/c.txt", "n": ' };
+          lastFragmentAt = performance.now();
+          yield { type: 'tool_call_part', arguments_part: '1}' };
+          let timer;
+          await Promise.race([
+            toolStarted,
+            new Promise((resolve) => (timer = setTimeout(resolve, HOLD_CAP_MS))),
+          ]);
+          clearTimeout(timer);
+          yield { type: 'text', text: 'and more' };
+        },
+      };
+    },
+  };
+  for (let i = 0; i < START_LATENCY_CALLS; i++) {
+    const result = await step(provider, '', toolset, []);
+    await result.toolResults();
+  }
+  latencies.sort((a, b) => a - b);
+  return latencies[Math.floor(latencies.length / 2)];
+}
 
 /** Best of `runs` timings, in milliseconds. */
 async function best(runs, fn) {
@@ -74,7 +136,16 @@ export default async function kosongBench() {
     }
   });
 
+  const startMedianMs = await toolStartLatencies();
+
   return [
+    {
+      name: `tool start after its last argument fragment (median of ${START_LATENCY_CALLS} calls)`,
+      value: startMedianMs,
+      unit: 'ms',
+      target: '≤ 1 ms',
+      ok: startMedianMs <= 1,
+    },
     {
       name: `generate() merge, ${FRAGMENTS} text fragments`,
       value: FRAGMENTS / (merged / 1000),
