@@ -9,7 +9,7 @@ import { streamedPartEvent, wireEvent } from '../wire/events.js';
 import { attachTurnContext, classifyApiError } from './errors.js';
 import { interruptedStepMessages } from './interrupted-step.js';
 import { normalizeHistory } from './normalize-history.js';
-import { withConnectionRecovery, withRetry } from './retry.js';
+import { withAuthRecovery, withRetry } from './retry.js';
 import type { SoulParts } from './soul-parts.js';
 import type { StepOutcome } from './turn-outcome.js';
 
@@ -75,7 +75,7 @@ export async function runStep(
   try {
     result = await withRetry(
       () =>
-        withConnectionRecovery(
+        withAuthRecovery(
           () => {
             // Every try starts the step's bookkeeping afresh: calls of a failed try do not count.
             toolset.beginStep(parts.lastToolCalls);
@@ -88,9 +88,10 @@ export async function runStep(
               },
             });
           },
-          { provider: llm.provider, refreshAuth: parts.refreshAuth },
+          { refreshAuth: parts.refreshAuth },
         ),
       {
+        provider: llm.provider,
         maxAttempts: parts.loopControl.maxRetriesPerStep,
         signal,
         onRetry: (info) =>
