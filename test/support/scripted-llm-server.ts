@@ -11,7 +11,8 @@ import {
 export interface ScriptedTurn {
   text?: string;
   think?: string;
-  toolCalls?: { id: string; name: string; args: unknown }[];
+  /** `rawArgs`, when given, is sent as the arguments text instead of `args` as JSON (e.g. broken JSON). */
+  toolCalls?: { id: string; name: string; args?: unknown; rawArgs?: string }[];
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** Answer with this HTTP status (and a JSON error body) instead of a stream. */
   status?: number;
@@ -101,7 +102,7 @@ export class ScriptedLLMServer {
     if (turn.cut === 'after-text') return cut(res);
     if (turn.stall === 'after-text') return untilClosed(res);
     for (const [index, call] of (turn.toolCalls ?? []).entries()) {
-      const args = JSON.stringify(call.args);
+      const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
       const fragments = splitEvenly(args, turn.argumentFragments ?? 2);
       if (turn.cut === 'mid-arguments') fragments.splice(Math.ceil(fragments.length / 2));
       fragments.forEach((fragment, i) => {
