@@ -3,6 +3,7 @@ import { JsonCompleteness } from './json-completeness.js';
 import { copyPart, mergeInPlace } from './merge.js';
 import type { Message, StreamedPart, TokenUsage, ToolCall } from './message.js';
 import type { ChatProvider } from './provider.js';
+import { type StallOptions, StallWatchdog } from './stall-watchdog.js';
 import type { Tool } from './tool.js';
 
 export interface GenerateOptions {
@@ -16,6 +17,8 @@ export interface GenerateOptions {
    * had arrived when the call fails or is aborted: the complete parts, the pending text, the calls.
    */
   message?: Message | undefined;
+  /** Abandon the call (APITimeoutError) when the model stays silent this long; report the wait. */
+  stall?: StallOptions | undefined;
 }
 
 export interface GenerateResult {
@@ -37,8 +40,33 @@ export async function generate(
   history: readonly Message[],
   options: GenerateOptions = {},
 ): Promise<GenerateResult> {
+  options.signal?.throwIfAborted();
+  if (!options.stall) return assemble(provider, systemPrompt, tools, history, options, null);
+  const watchdog = new StallWatchdog(options.stall);
+  try {
+    return await assemble(provider, systemPrompt, tools, history, options, watchdog);
+  } catch (error) {
+    if (watchdog.stalled && !options.signal?.aborted) throw watchdog.error();
+    throw error;
+  } finally {
+    watchdog.stop();
+  }
+}
+
+async function assemble(
+  provider: ChatProvider,
+  systemPrompt: string,
+  tools: readonly Tool[],
+  history: readonly Message[],
+  options: GenerateOptions,
+  watchdog: StallWatchdog | null,
+): Promise<GenerateResult> {
   const { signal, onMessagePart, onToolCall } = options;
-  signal?.throwIfAborted();
+  const callSignal = watchdog
+    ? signal
+      ? AbortSignal.any([signal, watchdog.signal])
+      : watchdog.signal
+    : signal;
   const message: Message = options.message ?? { role: 'assistant', content: [] };
   const complete = (part: StreamedPart): void => {
     switch (part.type) {
@@ -54,7 +82,7 @@ export async function generate(
     }
   };
 
-  const stream = await provider.generate({ systemPrompt, tools, history, signal });
+  const stream = await provider.generate({ systemPrompt, tools, history, signal: callSignal });
   let pending = null as StreamedPart | null;
   /** The arguments of the pending tool call so far, to tell the moment they close. */
   let pendingJson = null as JsonCompleteness | null;
@@ -80,6 +108,7 @@ export async function generate(
   try {
     for await (const part of stream) {
       signal?.throwIfAborted();
+      watchdog?.touch();
       if (onMessagePart) onMessagePart(copyPart(part));
       if (closedCall !== null && part.type === 'tool_call_part') {
         if (part.arguments_part?.trim()) throw argumentsAfterClose(closedCall);
@@ -102,6 +131,8 @@ export async function generate(
       complete(pending);
     throw error;
   }
+  // A provider may end an aborted stream quietly, as if it were complete.
+  if (watchdog?.stalled) throw watchdog.error();
   if (pending !== null) complete(pending);
 
   assertNotEmpty(message);

@@ -2,6 +2,7 @@ import { isAbortError } from './errors.js';
 import { generate } from './generate.js';
 import type { Message, StreamedPart, TokenUsage, ToolCall } from './message.js';
 import type { ChatProvider } from './provider.js';
+import type { StallOptions } from './stall-watchdog.js';
 import { type ToolResult, type Toolset, toolError } from './tool.js';
 
 export interface StepOptions {
@@ -15,6 +16,8 @@ export interface StepOptions {
    * the model the calls it made and which of them finished.
    */
   onInterrupted?: ((step: InterruptedStep) => void) | undefined;
+  /** Abandon the model call when it stays silent too long (see `generate`). */
+  stall?: StallOptions | undefined;
 }
 
 export interface InterruptedStep {
@@ -95,6 +98,7 @@ export async function step(
       onMessagePart,
       onToolCall,
       message,
+      stall: options.stall,
     });
   } catch (error) {
     settleStream(false);
