@@ -77,6 +77,14 @@ export class ScriptedLLMServer {
     return this.server.waitForRequests(count);
   }
 
+  /**
+   * Answers every request the queue does not from its body, the way a model answers from the
+   * history: a retried request gets the same answer as the one that failed.
+   */
+  answerBy(respond: (body: unknown) => ScriptedTurn): void {
+    this.server.fallback = (req, res) => this.answer(respond(req.body), res);
+  }
+
   push(...turns: ScriptedTurn[]): void {
     for (const turn of turns) this.server.enqueue((_req, res) => this.answer(turn, res));
   }
