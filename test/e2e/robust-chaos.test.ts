@@ -78,11 +78,13 @@ async function contextRecords(home: string): Promise<ApiMessage[]> {
 }
 
 describe('chaos through the CLI', () => {
-  it(`${RUNS} print runs end 0/1/75 with paired context files and each side effect at most once`, async () => {
+  it(`${RUNS} print runs end 0 or 75 with paired context files and each side effect at most once`, async () => {
     const runs = await Promise.all(Array.from({ length: RUNS }, (_, i) => chaosRun(BASE_SEED + i)));
     for (const [i, { result, sandbox }] of runs.entries()) {
       const where = `run with CHAOS_SEED=${BASE_SEED + i} (stderr: ${result.stderr.slice(-300)})`;
-      expect([0, 1, 75], where).toContain(result.code);
+      // Every fault of the schedule is retryable: a run succeeds (0) or runs out of attempts (75);
+      // 1 (a permanent failure) would mean something else went wrong.
+      expect([0, 75], where).toContain(result.code);
       const records = await contextRecords(sandbox.home);
       for (let r = 0; r < records.length; r++) {
         const record = records[r]!;
