@@ -6,6 +6,7 @@ import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import { COMPACTION_SYSTEM_PROMPT, compactionRequest, planCompaction } from './compaction.js';
 import { estimateTokens } from './context/token-estimate.js';
+import { soulStallOptions } from './model-waiting.js';
 import { withAuthRecovery, withRetry } from './retry.js';
 import type { SoulParts } from './soul-parts.js';
 
@@ -41,9 +42,16 @@ export async function compactContext(
     const request = compactionRequest(plan.toCompact, customInstruction);
     const result = await withRetry(
       () =>
-        withAuthRecovery(() => generate(llm.provider, COMPACTION_SYSTEM_PROMPT, [], [request], { signal }), {
-          refreshAuth: parts.refreshAuth,
-        }),
+        withAuthRecovery(
+          () =>
+            generate(llm.provider, COMPACTION_SYSTEM_PROMPT, [], [request], {
+              signal,
+              stall: soulStallOptions(parts.loopControl.stallTimeoutMs),
+            }),
+          {
+            refreshAuth: parts.refreshAuth,
+          },
+        ),
       {
         maxAttempts: parts.loopControl.maxRetriesPerStep,
         signal,

@@ -1,4 +1,5 @@
-import { formatSeconds } from '../kosong/stall-watchdog.js';
+import { formatSeconds, type StallOptions } from '../kosong/stall-watchdog.js';
+import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import type { WireMessage } from '../wire/message.js';
 
@@ -7,6 +8,15 @@ export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
 
 /** The notification type front ends see while the model is silent. */
 export const MODEL_WAITING_TYPE = 'model.waiting';
+
+/** The stall watch of a model call the soul makes: its timeout, and the wire told of every wait. */
+export function soulStallOptions(stallTimeoutMs: number | undefined): StallOptions {
+  const timeoutMs = stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+  return {
+    timeoutMs,
+    onWaiting: (silentMs) => wireSend(modelWaitingNotification(silentMs, timeoutMs)),
+  };
+}
 
 /**
  * What every front end shows while the model has been silent for a while: a Notification (which

@@ -8,7 +8,7 @@ import { wireSend } from '../wire/current-wire.js';
 import { streamedPartEvent, wireEvent } from '../wire/events.js';
 import { attachTurnContext, classifyApiError } from './errors.js';
 import { interruptedStepMessages } from './interrupted-step.js';
-import { DEFAULT_STALL_TIMEOUT_MS, modelWaitingNotification } from './model-waiting.js';
+import { soulStallOptions } from './model-waiting.js';
 import { normalizeHistory } from './normalize-history.js';
 import { withAuthRecovery, withRetry } from './retry.js';
 import type { SoulParts } from './soul-parts.js';
@@ -71,11 +71,7 @@ export async function runStep(
 
   // 2e.4 The model call: recovery inside each attempt, bounded retries around it.
   const startedAt = Date.now();
-  const stallTimeoutMs = parts.loopControl.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
-  const stall = {
-    timeoutMs: stallTimeoutMs,
-    onWaiting: (silentMs: number) => wireSend(modelWaitingNotification(silentMs, stallTimeoutMs)),
-  };
+  const stall = soulStallOptions(parts.loopControl.stallTimeoutMs);
   let interrupted = null as InterruptedStep | null;
   let result: StepResult;
   try {
