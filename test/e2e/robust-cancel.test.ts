@@ -51,7 +51,10 @@ describe('the conversation after a cancel', () => {
     await client.request('initialize', { protocol_version: '1.10' });
     const first = client.request('prompt', { user_input: 'first request: run the long thing' });
     expect(await started).toBe('started\n');
-    await client.waitFor((m) => m.method === 'event' && JSON.stringify(m.params).includes('quick-output'));
+    await client.waitFor((m) => {
+      const event = m.params as { type?: string; payload?: { tool_call_id?: string } } | undefined;
+      return m.method === 'event' && event?.type === 'ToolResult' && event.payload?.tool_call_id === 'quick';
+    });
     expect((await client.request('cancel')).result).toEqual({});
     expect((await first).result).toEqual({ status: 'cancelled' });
 
