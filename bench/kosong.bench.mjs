@@ -1,6 +1,9 @@
 // kosong benchmarks: generate() merge throughput and step() overhead per tool call.
+
+import { z } from 'zod';
 import { generate, SimpleToolset, step, toolOk } from '../dist/kosong/index.js';
 import { ScriptedProvider } from '../dist/kosong/providers/scripted/index.js';
+import { defineTool, KimiToolset } from '../dist/toolset/index.js';
 
 const FRAGMENTS = 200_000;
 const TOOL_CALLS = 2_000;
@@ -17,18 +20,21 @@ async function toolStartLatencies() {
   const latencies = [];
   let lastFragmentAt = 0;
   let started = () => {};
-  const toolset = new SimpleToolset([
-    {
+  // The real toolset (parse, hooks, dedup bookkeeping), with a read-only tool.
+  const toolset = new KimiToolset();
+  toolset.add(
+    defineTool({
       name: 'Probe',
-      description: '',
-      parameters: { type: 'object' },
+      description: 'Reads nothing.',
+      params: z.object({ path: z.string(), n: z.number() }),
+      effect: 'read-only',
       call: () => {
         latencies.push(performance.now() - lastFragmentAt);
         started();
         return toolOk('');
       },
-    },
-  ]);
+    }),
+  );
   const provider = {
     name: 'held',
     modelName: 'held',
@@ -60,9 +66,12 @@ async function toolStartLatencies() {
     },
   };
   for (let i = 0; i < START_LATENCY_CALLS; i++) {
+    toolset.beginStep([]);
     const result = await step(provider, '', toolset, []);
     await result.toolResults();
+    toolset.endStep();
   }
+  if (latencies.length !== START_LATENCY_CALLS) throw new Error(`the probe ran ${latencies.length} times`);
   latencies.sort((a, b) => a - b);
   return latencies[Math.floor(latencies.length / 2)];
 }
