@@ -54,13 +54,21 @@ describe('--max-retries-per-step counts every retryable failure the same', () =>
     ['a cut stream', { text: 'half', cut: 'after-text' }],
   ];
   it.each(failures)('%s: as many requests as attempts', async (_kind, failure) => {
-    for (const attempts of [1, 2]) {
-      await setup(Array.from({ length: 3 }, () => ({ ...failure })));
-      const result = await sandbox.run(['--print', '--max-retries-per-step', String(attempts), '-p', 'hi']);
-      expect(result.code).toBe(75);
-      expect(server.requests).toHaveLength(attempts);
-      await server.close();
-      await sandbox.remove();
-    }
+    const runs = await Promise.all(
+      [1, 2].map(async (attempts) => {
+        const own = await ScriptedLLMServer.start(Array.from({ length: 3 }, () => ({ ...failure })));
+        const box = await CliSandbox.create({
+          baseUrl: own.baseUrl,
+          extraToml: '[loop_control]\nstall_timeout_s = 0.5\n',
+        });
+        const result = await box.run(['--print', '--max-retries-per-step', String(attempts), '-p', 'hi']);
+        const requests = own.requests.length;
+        await own.close();
+        await box.remove();
+        return { attempts, code: result.code, requests };
+      }),
+    );
+    for (const { attempts, code, requests } of runs)
+      expect({ code, requests }).toEqual({ code: 75, requests: attempts });
   });
 });
