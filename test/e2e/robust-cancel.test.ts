@@ -109,4 +109,40 @@ describe('the conversation after a cancel', () => {
       'first request: run the long thing\n\nsecond request: are you still there?',
     ]);
   });
+
+  it('print mode: Ctrl-C during a long command exits 1 and leaves the step recorded, paired', async () => {
+    await setup([
+      {
+        text: 'Running it.',
+        toolCalls: [
+          { id: 'long', name: 'Shell', args: { command: 'echo started > started.fifo; sleep 120' } },
+        ],
+      },
+    ]);
+    execFileSync('mkfifo', [join(sandbox.workDir, 'started.fifo')]);
+    const started = readFile(join(sandbox.workDir, 'started.fifo'), 'utf8');
+    const child = sandbox.spawn(['--print', '-p', 'run the long thing']);
+    const done = collect(child);
+    expect(await started).toBe('started\n');
+    child.kill('SIGINT');
+    const result = await done;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Interrupted by user');
+    const [file] = execFileSync('find', [sandbox.home, '-name', 'context.jsonl'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    const records = (await readFile(file!, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ApiMessage)
+      .filter((r) => ['user', 'assistant', 'tool'].includes(r.role));
+    expect(
+      records.map((r) => [r.role, r.tool_call_id ?? r.tool_calls?.map((c) => c.id).join(',') ?? '']),
+    ).toEqual([
+      ['user', ''],
+      ['assistant', 'long'],
+      ['tool', 'long'],
+    ]);
+    expect(textOf(records[2]!)).toContain('The user interrupted this tool call');
+  });
 });
