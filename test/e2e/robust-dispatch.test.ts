@@ -78,4 +78,27 @@ describe('tools start the moment their arguments are complete', () => {
     child.stdin!.end();
     expect((await collect(child)).code).toBe(0);
   });
+
+  it('withdraws an early approval request when the stream is then cut, and never runs the call', async () => {
+    const endOfStream = gate();
+    await setup([
+      {
+        toolCalls: [{ id: 'touch', name: 'Shell', args: { command: 'touch made-by-shell' } }],
+        holdAfterToolCalls: endOfStream.promise,
+        cutAfterToolCalls: true,
+      },
+      { text: 'Retried, nothing to run.' },
+    ]);
+    const child = sandbox.spawn(['--wire']);
+    const client = new WireClient(child);
+    await client.request('initialize', { protocol_version: '1.10' });
+    const prompt = client.request('prompt', { user_input: 'touch it' });
+    await client.waitFor((m) => m.method === 'request');
+    endOfStream.open(); // nobody answers the approval: the cut must release it
+    expect((await prompt).result).toEqual({ status: 'finished' });
+    expect(existsSync(join(sandbox.workDir, 'made-by-shell'))).toBe(false);
+    expect(server.requests).toHaveLength(2);
+    child.stdin!.end();
+    expect((await collect(child)).code).toBe(0);
+  });
 });
