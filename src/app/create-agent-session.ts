@@ -145,5 +145,6 @@ function loopControlOf(options: CreateAgentSessionOptions, config: Config): Loop
     maxRalphIterations: options.maxRalphIterations ?? config.loop_control.max_ralph_iterations,
     reservedContextSize: config.loop_control.reserved_context_size,
     compactionTriggerRatio: config.loop_control.compaction_trigger_ratio,
+    stallTimeoutMs: config.loop_control.stall_timeout_s * 1000,
   };
 }

@@ -4,7 +4,7 @@ import { extractText, type Message } from '../kosong/message.js';
 import { systemText } from '../toolset/tool-result-message.js';
 import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
-import { withConnectionRecovery, withRetry } from './retry.js';
+import { withAuthRecovery, withRetry } from './retry.js';
 import type { SlashCommandOf } from './slash-command-types.js';
 import type { Soul } from './soul.js';
 import type { SoulParts } from './soul-parts.js';
@@ -51,14 +51,14 @@ async function answerAside(parts: SoulParts, question: string, signal: AbortSign
   for (let step = 1; ; step++) {
     const result = await withRetry(
       () =>
-        withConnectionRecovery(
+        withAuthRecovery(
           () =>
             generate(llm.provider, context.systemPrompt ?? parts.systemPrompt, toolset.tools, history, {
               signal,
             }),
-          { provider: llm.provider, refreshAuth: parts.refreshAuth },
+          { refreshAuth: parts.refreshAuth },
         ),
-      { maxAttempts: loopControl.maxRetriesPerStep, signal, sleep: parts.sleep },
+      { maxAttempts: loopControl.maxRetriesPerStep, signal, sleep: parts.sleep, provider: llm.provider },
     );
     const calls = result.message.tool_calls ?? [];
     if (calls.length === 0 || step >= MAX_SIDE_STEPS) return extractText(result.message, '').trim();

@@ -3,6 +3,7 @@ import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientproto
 import { parseDataUrl } from '../../kosong/data-url.js';
 import { type ContentPart, extractText } from '../../kosong/message.js';
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
+import { MODEL_WAITING_TYPE } from '../../soul/model-waiting.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { assertNever } from '../../util/assert-never.js';
 import type { WireMessage } from '../../wire/message.js';
@@ -181,6 +182,12 @@ export class SessionUpdateTranslator {
         const { response, error } = message.payload;
         const text = error ? `Error: ${error}` : (response ?? '');
         return text ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }] : [];
+      }
+      case 'Notification': {
+        // The editor shows a silent model as a passing thought; other notifications stay out of the chat.
+        if (message.payload.type !== MODEL_WAITING_TYPE) return [];
+        const text = `(${message.payload.title})\n`;
+        return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } }];
       }
       case 'StatusUpdate': {
         const planMode = message.payload.plan_mode;
