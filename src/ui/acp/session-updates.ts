@@ -196,7 +196,7 @@ export class SessionUpdateTranslator {
         return [{ sessionUpdate: 'current_mode_update', currentModeId: modeIdOf(planMode) }];
       }
       // Nothing an editor shows: the turn's and steps' framing, hooks, compaction, MCP loading,
-      // approvals (answered through permission requests), subagents' inner events, notifications.
+      // approvals (answered through permission requests), subagents' inner events.
       case 'SteerInput':
       case 'TurnEnd':
       case 'StepBegin':
@@ -208,7 +208,6 @@ export class SessionUpdateTranslator {
       case 'CompactionEnd':
       case 'MCPLoadingBegin':
       case 'MCPLoadingEnd':
-      case 'Notification':
       case 'ApprovalResponse':
       case 'SubagentEvent':
       case 'BtwBegin':
