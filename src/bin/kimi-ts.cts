@@ -10,7 +10,7 @@
 // that went as far as a turn (the CLI says so through RUN_COMPLETED), so it holds the code such a
 // run compiles; the caches of other builds are removed then. `KIMI_TS_NO_CODE_CACHE=1` turns it off,
 // `KIMI_TS_DEBUG_CODE_CACHE=1` says on stderr whether it was used. Without a bundle (a build from
-// `tsc` alone), and with `--debug`, the unbundled `dist/cli.js` runs instead.
+// `tsc` alone), and with `--debug`, the unbundled `dist/cli/cli.js` runs instead.
 //
 // `--version` and `--help` alone are answered from `quick-answers.json` (scripts/quick-answers.mjs
 // writes it at build time from what the CLI itself prints), without loading the bundle at all.
@@ -46,7 +46,7 @@ const RUN_COMPLETED = Symbol.for('kimi-ts.run-completed');
 
 const bundleFile = join(__dirname, 'cli.bundle.cjs');
 /** The unbundled command line module (tsc's output), run with `--debug` or when there is no bundle. */
-const UNBUNDLED_CLI = join(__dirname, '..', 'cli.js');
+const UNBUNDLED_CLI = join(__dirname, '..', 'cli', 'cli.js');
 /** `{ version, help }`: the CLI's own answers to `--version` and `--help`, recorded at build time. */
 const quickAnswersFile = join(__dirname, 'quick-answers.json');
 
