@@ -5,6 +5,7 @@ import type { HookEvent } from '../hooks/types.js';
 import type { AskClient, WireHookSubscription } from '../hooks/wire-subscriptions.js';
 import { deleteSessionIfEmpty } from '../session/list.js';
 import type { Session } from '../session/session.js';
+import type { SessionLock } from '../session/session-lock.js';
 import { updateSessionState } from '../session/state.js';
 import type {
   AgentSession,
@@ -49,6 +50,8 @@ interface AgentSessionParts {
   hooks: HookEngineRuntime;
   env: Readonly<Record<string, string | undefined>>;
   llmNotSetMessage: string;
+  /** This process's hold on the session folder, released last on close. */
+  lock?: SessionLock | undefined;
 }
 
 /** The AgentSession of kimi-ts: one soul, its wire file, its tools and the services extensions added. */
@@ -333,5 +336,6 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
     // A session nobody said anything in is not worth keeping (as Kimi CLI does): it would only
     // crowd the list and what `--continue` finds.
     await deleteSessionIfEmpty(this.parts.session).catch(() => false);
+    await this.parts.lock?.release();
   }
 }

@@ -10,6 +10,7 @@ import { createChatProvider } from '../kosong/providers/index.js';
 import { continueSession } from '../session/list.js';
 import { recordLastSession } from '../session/metadata.js';
 import { createSession, openSession, type Session } from '../session/session.js';
+import { lockSession } from '../session/session-lock.js';
 import { readSessionState, updateSessionState } from '../session/state.js';
 import { workDirKey } from '../session/work-dir-key.js';
 import type { ModelSwitcher } from '../soul/agent-session.js';
@@ -84,6 +85,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     (await loadConfig({ configFile: options.configFile, inlineConfig: options.inlineConfig, env, home }));
   const config = loaded.config;
   const session = await pickSession(options);
+  // One process per session: a second one gets a clear error instead of interleaving the files.
+  const lock = await lockSession(session.id, session.dir);
   const userHome = env.HOME || homedir();
   const skillsFound = discoverSkills({
     workDir: session.workDir,
@@ -117,6 +120,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   );
   // The context keeps its file open: close it before an error of the others goes up.
   if (anyFailed && restored.status === 'fulfilled') await restored.value.close().catch(() => undefined);
+  if (anyFailed || restored.status === 'rejected') await lock.release();
   settledValue(recorded);
   const state = settledValue(stateRead);
   const spec = settledValue(specRead);
@@ -218,6 +222,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       hooks,
       env,
       llmNotSetMessage: resolved.status === 'ready' ? '' : resolved.message,
+      lock,
     });
 
     built = impl;
@@ -364,6 +369,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   } catch (error) {
     // A session that failed half-way leaves nothing open: files, background work, MCP clients.
     await (built ? built.close() : context.close()).catch(() => undefined);
+    await lock.release();
     throw error;
   }
 }
