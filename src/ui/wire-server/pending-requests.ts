@@ -24,6 +24,9 @@ const CLOSE_TEXT: Record<CloseReason, { message: string; brief: string }> = {
 export class PendingRequests {
   private readonly byId = new Map<string, WireRequest>();
 
+  /** `onRefused` hears why an answer that did not fit was taken as a refusal. */
+  constructor(private readonly onRefused: (why: string) => void = () => {}) {}
+
   get size(): number {
     return this.byId.size;
   }
@@ -43,7 +46,7 @@ export class PendingRequests {
     const request = this.byId.get(response.id);
     if (request === undefined) return false;
     this.byId.delete(response.id);
-    settleWithResponse(request, response);
+    settleWithResponse(request, response, this.onRefused);
     return true;
   }
 
@@ -80,7 +83,11 @@ export class PendingRequests {
   }
 }
 
-function settleWithResponse(request: WireRequest, response: InboundResponse): void {
+function settleWithResponse(
+  request: WireRequest,
+  response: InboundResponse,
+  onRefused: (why: string) => void,
+): void {
   switch (request.type) {
     case 'ApprovalRequest': {
       const parsed = response.ok ? approvalAnswerSchema.safeParse(response.result) : null;
@@ -89,7 +96,13 @@ function settleWithResponse(request: WireRequest, response: InboundResponse): vo
           scope: parsed.data.scope ?? undefined,
           persist: parsed.data.persist ?? undefined,
         });
-      } else request.resolve('reject', '');
+        return;
+      }
+      const why = parsed
+        ? `the answer is not one of approve, approve_for_session, reject (${describeIssues(parsed.error)})`
+        : `the client answered with an error (${response.ok ? '' : response.error.message})`;
+      onRefused(`approval request ${request.id} is taken as rejected: ${why}`);
+      request.resolve('reject', '');
       return;
     }
     case 'ToolCallRequest': {

@@ -248,6 +248,13 @@ describe('requests to the client', () => {
       { response: 'reject', feedback: '' },
       { response: 'reject', feedback: '' },
     ]);
+    // Each answer taken as a rejection is explained on stderr.
+    expect(client.stderr).toContain(
+      'wire: approval request a2 is taken as rejected: the client answered with an error (user closed the dialog)',
+    );
+    expect(client.stderr).toContain(
+      'wire: approval request a3 is taken as rejected: the answer is not one of approve, approve_for_session, reject',
+    );
   });
 
   test('an approval answer with feedback carries the feedback', async () => {
