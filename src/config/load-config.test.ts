@@ -186,6 +186,12 @@ describe('loadConfig', () => {
     expect(kimiTsHome({ HOME: '/home/someone' })).toBe('/home/someone/.kimi-ts');
   });
 
+  it("takes KIMI_SHARE_DIR (the agent SDK's shareDir) when KIMI_TS_HOME is not set", () => {
+    expect(kimiTsHome({ HOME: '/h', KIMI_SHARE_DIR: '/share' })).toBe('/share');
+    expect(kimiTsHome({ HOME: '/h', KIMI_SHARE_DIR: '/share', KIMI_TS_HOME: '/ts' })).toBe('/ts');
+    expect(kimiTsHome({ HOME: '/h', KIMI_SHARE_DIR: '  ', KIMI_TS_HOME: '' })).toBe('/h/.kimi-ts');
+  });
+
   it('loads JSON by extension', async () => {
     const path = await write(
       'kimi.json',
