@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { checkApiKey } from '../config/check-api-key.js';
 import { type LoadedConfig, loadConfig } from '../config/load-config.js';
-import { type ResolvedModel, resolveModel } from '../config/resolve-model.js';
+import { type ResolvedModel, resolveModel, unknownModelAlias } from '../config/resolve-model.js';
 import type { Config } from '../config/schema.js';
 import { parseHookConfigs } from '../hooks/config.js';
 import { createHookEngine } from '../hooks/engine.js';
@@ -84,6 +85,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     options.config ??
     (await loadConfig({ configFile: options.configFile, inlineConfig: options.inlineConfig, env, home }));
   const config = loaded.config;
+  const badAlias = unknownModelAlias(config, options.modelAlias);
+  if (badAlias !== null) throw new UsageError(badAlias);
   const session = await pickSession(options);
   // One process per session: a second one gets a clear error instead of interleaving the files.
   const lock = await lockSession(session.id, session.dir);
@@ -135,6 +138,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const resolved = resolveModel(config, { modelAlias: options.modelAlias ?? savedAlias, env, home });
   let built: AgentSessionImpl | undefined;
   try {
+    if (resolved.status === 'ready') checkApiKey(resolved, loaded.source);
     let systemPrompt = context.systemPrompt;
     if (systemPrompt === null) {
       systemPrompt = await renderSystemPrompt(

@@ -248,7 +248,7 @@ describe('loadConfig', () => {
         'max_context_size = "big"',
         '[providers.p]',
         'type = "kimmi"',
-        'base_url = "x"',
+        'base_url = "https://x.test/v1"',
         'api_key = "sk-secret-value"',
       ].join('\n'),
     );
@@ -271,10 +271,21 @@ describe('loadConfig', () => {
   });
 
   it('reports a missing required key', async () => {
-    const path = await write('config.json', JSON.stringify({ providers: { p: { base_url: 'x' } } }));
+    const path = await write(
+      'config.json',
+      JSON.stringify({ providers: { p: { base_url: 'https://x.test/v1' } } }),
+    );
     const error = await loadError({ configFile: path });
     expect(error.message).toBe(
       `Invalid config in ${path}: providers.p.type: is required (one of "kimi", "openai_legacy", "openai_responses", "anthropic", "gemini", "google_genai", "vertexai", "_echo", "_scripted_echo", "_chaos", "scripted", "echo", "chaos")`,
+    );
+  });
+
+  it('refuses a base_url that is not an http(s) URL, naming file, table and key', async () => {
+    const path = await write('config.toml', '[providers.p]\ntype = "kimi"\nbase_url = "not a url"\n');
+    const error = await loadError({ configFile: path });
+    expect(error.message).toBe(
+      `Invalid config in ${path}: providers.p.base_url: must be an http:// or https:// URL, e.g. "https://api.moonshot.ai/v1"`,
     );
   });
 
