@@ -1,0 +1,199 @@
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LoopbackServer, type RecordedRequest, startSSE, writeSSE } from '../support/loopback-server.js';
+import { CliSandbox } from '../support/run-cli.js';
+
+/**
+ * Kimi Code's side of the login, on loopback: RFC 8628 device authorization and token endpoints
+ * (the first poll is "pending"), the models list, and a chat completions endpoint that takes only
+ * the current access token (a 401 for any other).
+ */
+class KimiCodeServer {
+  private constructor(readonly http: LoopbackServer) {}
+  polls = 0;
+  refreshes: string[] = [];
+  accessToken = 'at-1';
+  /** Answers with 401 to every chat request until the token is refreshed. */
+  expireOnNextChat = false;
+
+  static async start(): Promise<KimiCodeServer> {
+    const s = new KimiCodeServer(await LoopbackServer.start());
+    s.http.fallback = (req, res) => {
+      s.route(req, res);
+    };
+    return s;
+  }
+
+  get url(): string {
+    return this.http.url;
+  }
+
+  private route(req: RecordedRequest, res: ServerResponse): boolean {
+    const form = new URLSearchParams(req.rawBody);
+    const json = (status: number, body: unknown): boolean => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+      return true;
+    };
+    if (req.path === '/api/oauth/device_authorization') {
+      if (form.get('client_id') !== '17e5f671-d194-4dfb-9706-5516cb48c098')
+        return json(400, { error: 'invalid_client' });
+      return json(200, {
+        device_code: 'dev-1',
+        user_code: 'WXYZ-1234',
+        verification_uri: `${this.url}/device`,
+        verification_uri_complete: `${this.url}/device?user_code=WXYZ-1234`,
+        expires_in: 60,
+        interval: 0,
+      });
+    }
+    if (req.path === '/api/oauth/token') {
+      if (form.get('grant_type') === 'refresh_token') {
+        this.refreshes.push(form.get('refresh_token') ?? '');
+        this.accessToken = `at-${this.refreshes.length + 1}`;
+        return json(200, {
+          access_token: this.accessToken,
+          refresh_token: `rt-${this.refreshes.length + 1}`,
+          expires_in: 3600,
+        });
+      }
+      this.polls++;
+      if (this.polls === 1) return json(400, { error: 'authorization_pending' });
+      return json(200, {
+        access_token: 'at-1',
+        refresh_token: 'rt-1',
+        expires_in: 3600,
+        token_type: 'Bearer',
+        scope: 'kimi-code',
+      });
+    }
+    const authorized = () => req.headers.authorization === `Bearer ${this.accessToken}`;
+    if (req.path === '/coding/v1/models') {
+      if (!authorized()) return json(401, { error: { message: 'unauthorized' } });
+      return json(200, {
+        data: [{ id: 'kimi-for-coding', context_length: 131072, supports_reasoning: true }],
+      });
+    }
+    if (req.path === '/coding/v1/chat/completions') {
+      if (this.expireOnNextChat) {
+        this.expireOnNextChat = false;
+        // The server has moved on from this token; a refresh gets the next one.
+        this.accessToken = 'revoked';
+      }
+      if (!authorized()) return json(401, { error: { message: 'token expired', type: 'auth' } });
+      startSSE(res);
+      const chunk = (delta: object, finish: string | null) => ({
+        id: 'c',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'kimi-for-coding',
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      });
+      writeSSE(res, chunk({ role: 'assistant', content: 'Hello from Kimi Code.' }, null));
+      writeSSE(res, chunk({}, 'stop'));
+      res.end('data: [DONE]\n\n');
+      return true;
+    }
+    return json(404, { error: 'not_found' });
+  }
+}
+
+let server: KimiCodeServer;
+let sandbox: CliSandbox;
+
+afterEach(async () => {
+  await server?.http.close();
+  await sandbox?.remove();
+});
+
+describe('kimi-ts login / logout', () => {
+  it('logs in with the device flow, answers with the login, refreshes after a 401, logs out', async () => {
+    server = await KimiCodeServer.start();
+    sandbox = await CliSandbox.create({ baseUrl: `${server.url}/unused` });
+    const env = { KIMI_CODE_OAUTH_HOST: server.url, KIMI_CODE_BASE_URL: `${server.url}/coding/v1` };
+
+    const login = await sandbox.run(['login', '--json'], { bare: true, env });
+    expect(login.stderr).toBe('');
+    expect(login.code).toBe(0);
+    const events = login.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { type: string; message: string; data: Record<string, unknown> | null },
+      );
+    expect(events.map((e) => e.type)).toEqual(['verification_url', 'waiting', 'success']);
+    // What @moonshot-ai/kimi-agent-sdk's login() reads to show the user where to go.
+    expect(events[0]?.data?.verification_url).toBe(`${server.url}/device?user_code=WXYZ-1234`);
+    expect(events[0]?.data?.user_code).toBe('WXYZ-1234');
+
+    const credentials = join(sandbox.home, 'credentials', 'kimi-code.json');
+    expect((await stat(credentials)).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(await readFile(credentials, 'utf8')) as {
+      access_token: string;
+      refresh_token: string;
+    };
+    expect(stored).toMatchObject({ access_token: 'at-1', refresh_token: 'rt-1' });
+    const config = parseToml(await readFile(join(sandbox.home, 'config.toml'), 'utf8')) as {
+      default_model: string;
+      providers: Record<string, { type: string; api_key: string; oauth: { storage: string; key: string } }>;
+      models: Record<string, { provider: string; model: string; max_context_size: number }>;
+    };
+    // The shape the agent SDK's isLoggedIn() checks: the managed provider with an oauth table.
+    expect(config.providers['managed:kimi-code']).toEqual({
+      type: 'kimi',
+      base_url: `${server.url}/coding/v1`,
+      api_key: '',
+      oauth: { storage: 'file', key: 'oauth/kimi-code' },
+    });
+    expect(config.default_model).toBe('kimi-code/kimi-for-coding');
+    expect(config.models['kimi-code/kimi-for-coding']).toMatchObject({
+      model: 'kimi-for-coding',
+      max_context_size: 131072,
+    });
+    // The token never appears in what the user or a program reads.
+    expect(login.stdout).not.toContain('at-1');
+
+    // The first model call is refused (the token expired): one refresh, then the call succeeds.
+    server.expireOnNextChat = true;
+    const run = await sandbox.run(['-w', sandbox.workDir, '--print', '-p', 'hi'], { bare: true, env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Hello from Kimi Code.\n');
+    expect(server.refreshes).toEqual(['rt-1']);
+    const refreshed = JSON.parse(await readFile(credentials, 'utf8')) as {
+      access_token: string;
+      refresh_token: string;
+    };
+    expect(refreshed).toMatchObject({ access_token: 'at-2', refresh_token: 'rt-2' });
+    expect((await stat(credentials)).mode & 0o777).toBe(0o600);
+
+    const logout = await sandbox.run(['logout', '--json'], { bare: true, env });
+    expect(logout.code).toBe(0);
+    expect(JSON.parse(logout.stdout.trim())).toMatchObject({ type: 'success', message: 'Logged out.' });
+    expect(existsSync(credentials)).toBe(false);
+    const after = parseToml(await readFile(join(sandbox.home, 'config.toml'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(JSON.stringify(after)).not.toContain('managed:kimi-code');
+    expect(after.default_model).toBeUndefined();
+  });
+
+  it('a login the server refuses fails with exit 1 and an error event', async () => {
+    server = await KimiCodeServer.start();
+    sandbox = await CliSandbox.create({ baseUrl: `${server.url}/unused` });
+    const result = await sandbox.run(['login', '--json'], {
+      bare: true,
+      env: { KIMI_CODE_OAUTH_HOST: `${server.url}/nowhere` },
+    });
+    expect(result.code).toBe(1);
+    const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { type: string; message: string };
+    expect(last.type).toBe('error');
+    expect(last.message).toContain('Login failed');
+    expect(existsSync(join(sandbox.home, 'credentials'))).toBe(false);
+  });
+});
