@@ -52,6 +52,13 @@ describe('one process per session', () => {
     expect(wire.code).toBe(1);
     expect(wire.stderr).toContain(`pid ${first.pid}`);
 
+    // The line shell says so too when asked to switch to it, and goes on in its own session.
+    const shell = await sandbox.run([], { input: '/sessions shared\n/exit\n' });
+    expect(shell.code).toBe(0);
+    expect(shell.stdout).toContain(
+      `Error: Session shared is in use by another kimi-ts process (pid ${first.pid})`,
+    );
+
     release();
     const firstResult = await firstDone;
     expect(firstResult.code).toBe(0);
