@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { OAuthChatProvider, refreshProviderAuth } from '../auth/oauth-chat-provider.js';
-import { OAuthTokenSource } from '../auth/oauth-token-source.js';
+import { createProviderWithLogin } from '../auth/provider-with-login.js';
 import { checkApiKey } from '../config/check-api-key.js';
 import { type LoadedConfig, loadConfig } from '../config/load-config.js';
 import { type ResolvedModel, resolveModel, unknownModelAlias } from '../config/resolve-model.js';
@@ -9,7 +9,7 @@ import type { Config } from '../config/schema.js';
 import { parseHookConfigs } from '../hooks/config.js';
 import { createHookEngine } from '../hooks/engine.js';
 import type { ChatProvider } from '../kosong/provider.js';
-import { createChatProvider } from '../kosong/providers/index.js';
+import type { ProviderSpec } from '../kosong/providers/index.js';
 import { continueSession } from '../session/list.js';
 import { recordLastSession } from '../session/metadata.js';
 import { createSession, openSession, type Session } from '../session/session.js';
@@ -420,34 +420,26 @@ async function buildProvider(
   sessionId: string,
 ): Promise<ChatProvider> {
   const scripted = ['_scripted_echo', 'scripted'].includes(resolved.providerType);
-  const make = async (apiKey: string | undefined) =>
-    createChatProvider({
-      type: resolved.providerType,
-      model: resolved.model,
-      baseUrl: resolved.baseUrl || undefined,
-      apiKey,
-      customHeaders: resolved.customHeaders,
-      reasoningKey: resolved.reasoningKey ?? undefined,
-      maxTokens: resolved.maxTokens,
-      temperature: resolved.temperature,
-      topP: resolved.topP,
-      thinkingKeep: resolved.thinkingKeep,
-      sessionId,
-      // Vertex AI without an API key: Google's usual variables, from the provider's env table or ours.
-      vertex: {
-        project: resolved.providerEnv.GOOGLE_CLOUD_PROJECT ?? options.env.GOOGLE_CLOUD_PROJECT,
-        location: resolved.providerEnv.GOOGLE_CLOUD_LOCATION ?? options.env.GOOGLE_CLOUD_LOCATION,
-      },
-      scripts: scripted ? await loadScriptedScripts(resolved.providerEnv, options.env) : undefined,
-    });
-  // `kimi-ts login` providers: the key is an OAuth access token, kept fresh from the stored login.
-  const provider =
-    resolved.oauth && !resolved.apiKey
-      ? await OAuthChatProvider.create(
-          new OAuthTokenSource(options.home, resolved.oauth.key, options.env),
-          make,
-        )
-      : await make(resolved.apiKey || undefined);
+  const spec: ProviderSpec = {
+    type: resolved.providerType,
+    model: resolved.model,
+    baseUrl: resolved.baseUrl || undefined,
+    apiKey: resolved.apiKey || undefined,
+    customHeaders: resolved.customHeaders,
+    reasoningKey: resolved.reasoningKey ?? undefined,
+    maxTokens: resolved.maxTokens,
+    temperature: resolved.temperature,
+    topP: resolved.topP,
+    thinkingKeep: resolved.thinkingKeep,
+    sessionId,
+    // Vertex AI without an API key: Google's usual variables, from the provider's env table or ours.
+    vertex: {
+      project: resolved.providerEnv.GOOGLE_CLOUD_PROJECT ?? options.env.GOOGLE_CLOUD_PROJECT,
+      location: resolved.providerEnv.GOOGLE_CLOUD_LOCATION ?? options.env.GOOGLE_CLOUD_LOCATION,
+    },
+    scripts: scripted ? await loadScriptedScripts(resolved.providerEnv, options.env) : undefined,
+  };
+  const provider = await createProviderWithLogin(spec, resolved.oauth, options.home, options.env);
   const thinking = options.thinking ?? config.default_thinking;
   if (
     resolved.capabilities.includes('always_thinking') ||
