@@ -18,3 +18,13 @@ export function isEmptyPrompt(input: string | readonly ContentPart[]): boolean {
 export function unknownCommandText(name: string): string {
   return `unknown command /${name} — /help lists them`;
 }
+
+/**
+ * The text a slash command is read from: the input itself, or the text of input made of text parts
+ * only (how ACP editors and some wire clients send a typed line); '' when it carries media.
+ */
+export function slashCommandText(input: string | readonly ContentPart[]): string {
+  if (typeof input === 'string') return input;
+  if (!input.every((part) => part.type === 'text')) return '';
+  return input.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}

@@ -7,7 +7,7 @@ import { missingCapabilities } from './capabilities.js';
 import { compactContext } from './compact-context.js';
 import { shouldAutoCompact } from './compaction.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
-import { EmptyPromptError, isEmptyPrompt, unknownCommandText } from './prompt-checks.js';
+import { EmptyPromptError, isEmptyPrompt, slashCommandText, unknownCommandText } from './prompt-checks.js';
 import { runRalphLoop } from './ralph-loop.js';
 import { parseSlashCommand } from './slash-command.js';
 import type { SlashCommandRegistry } from './slash-commands.js';
@@ -77,7 +77,7 @@ export class Soul {
         return this.blockedTurn(input, decision.reason || 'Prompt blocked by hook.');
     }
 
-    const slash = typeof input === 'string' ? parseSlashCommand(input) : null;
+    const slash = parseSlashCommand(slashCommandText(input));
     const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
     // An unknown `/name` is answered here: sent on, it would become a turn of the model.
     if (slash && !command && this.options.slashCommands)
