@@ -16,7 +16,8 @@ export function needsRefresh(tokens: StoredTokens, nowS = Date.now() / 1000): bo
  * The access token of an OAuth-managed provider (`oauth = { storage = "file", key = … }`), read from
  * its credentials file and refreshed there: ahead of time when it is about to expire, and on demand
  * after a 401 (the soul's auth recovery). Refreshes are shared: callers that ask together wait for
- * one request. Another process may have refreshed meanwhile: the file is read again first.
+ * one request. Another process may have refreshed meanwhile: the file is read again before a
+ * refresh and after one that failed.
  */
 export class OAuthTokenSource {
   private refreshing: Promise<string> | null = null;
@@ -50,7 +51,16 @@ export class OAuthTokenSource {
         if (stale !== undefined && current.access_token !== stale && !needsRefresh(current)) {
           return current.access_token;
         }
-        const next = await refreshTokens(kimiCodeEndpoints(this.env), current);
+        let next: StoredTokens;
+        try {
+          next = await refreshTokens(kimiCodeEndpoints(this.env), current);
+        } catch (error) {
+          // Refresh tokens rotate: another process that refreshed first made ours invalid, and
+          // left its new tokens in the file.
+          const now = await readTokens(this.file);
+          if (now && now.access_token !== current.access_token) return now.access_token;
+          throw error;
+        }
         await writeTokens(this.file, next);
         return next.access_token;
       } finally {
