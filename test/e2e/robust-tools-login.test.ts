@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KimiCodeServer } from '../support/kimi-code-server.js';
-import { CliSandbox } from '../support/run-cli.js';
+import { CliSandbox, collect } from '../support/run-cli.js';
+import { WireClient } from '../support/wire-client.js';
 
 let server: KimiCodeServer;
 let sandbox: CliSandbox;
@@ -85,6 +86,24 @@ describe('kimi-ts login / logout', () => {
     >;
     expect(JSON.stringify(after)).not.toContain('managed:kimi-code');
     expect(after.default_model).toBeUndefined();
+  });
+
+  it('wire mode answers -32004 when the login cannot be refreshed', async () => {
+    server = await KimiCodeServer.start();
+    sandbox = await CliSandbox.create({ baseUrl: `${server.url}/unused` });
+    const env = { KIMI_CODE_OAUTH_HOST: server.url, KIMI_CODE_BASE_URL: `${server.url}/coding/v1` };
+    expect((await sandbox.run(['login', '--json'], { bare: true, env })).code).toBe(0);
+    server.expireOnNextChat = true;
+    server.refuseRefresh = true;
+    const child = sandbox.spawn(['-w', sandbox.workDir, '--wire'], { bare: true, env });
+    const client = new WireClient(child);
+    await client.request('initialize', { protocol_version: '1.10' });
+    const prompt = await client.request('prompt', { user_input: 'hi' });
+    expect(prompt.error?.code).toBe(-32004);
+    expect(prompt.error?.message).toContain('Please run "kimi-ts login" to sign in again');
+    expect(prompt.error?.message).not.toContain('at-1');
+    child.stdin!.end();
+    expect((await collect(child)).code).toBe(0);
   });
 
   it('a login the server refuses fails with exit 1 and an error event', async () => {

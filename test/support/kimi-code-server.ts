@@ -13,6 +13,8 @@ export class KimiCodeServer {
   accessToken = 'at-1';
   /** Answers with 401 to every chat request until the token is refreshed. */
   expireOnNextChat = false;
+  /** Refuses refreshes (`invalid_grant`), as for a login revoked on the server. */
+  refuseRefresh = false;
 
   static async start(): Promise<KimiCodeServer> {
     const s = new KimiCodeServer(await LoopbackServer.start());
@@ -47,6 +49,7 @@ export class KimiCodeServer {
     }
     if (req.path === '/api/oauth/token') {
       if (form.get('grant_type') === 'refresh_token') {
+        if (this.refuseRefresh) return json(400, { error: 'invalid_grant', error_description: 'revoked' });
         this.refreshes.push(form.get('refresh_token') ?? '');
         this.accessToken = `at-${this.refreshes.length + 1}`;
         return json(200, {

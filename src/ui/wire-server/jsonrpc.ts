@@ -18,6 +18,8 @@ export const ErrorCodes = {
   LLM_NOT_SET: -32001,
   LLM_NOT_SUPPORTED: -32002,
   CHAT_PROVIDER_ERROR: -32003,
+  /** The login of an OAuth provider could not be refreshed (Kimi CLI's code). */
+  AUTH_EXPIRED: -32004,
 } as const;
 
 export type JsonRpcId = string | number | null;

@@ -1,3 +1,4 @@
+import { OAuthError } from '../../auth/device-flow.js';
 import { ChatProviderError, isAbortError } from '../../kosong/errors.js';
 import {
   describeTurnError,
@@ -22,6 +23,12 @@ export function promptFailure(error: unknown, cancelled: boolean, llmNotSetMessa
   if (error instanceof RunCancelled || (cancelled && isAbortError(error))) return { status: 'cancelled' };
   if (error instanceof MaxStepsReached) return { status: 'max_steps_reached', steps: error.maxSteps };
   if (error instanceof EmptyPromptError) throw new MethodError(ErrorCodes.INVALID_PARAMS, error.message);
+  if (error instanceof OAuthError) {
+    throw new MethodError(
+      ErrorCodes.AUTH_EXPIRED,
+      `Authentication failed. Your login session may have expired. Please run "kimi-ts login" to sign in again. (${error.message})`,
+    );
+  }
   if (error instanceof LLMNotSet)
     throw new MethodError(ErrorCodes.LLM_NOT_SET, llmNotSetMessage || error.message);
   if (error instanceof LLMNotSupported) throw new MethodError(ErrorCodes.LLM_NOT_SUPPORTED, error.message);
