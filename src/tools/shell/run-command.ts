@@ -127,7 +127,8 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
  * process holds them), and at the latest after DRAIN_MAX_MS.
  */
 async function drainAfterExit(outputDone: Promise<unknown>, activity: { lastDataAt: number }): Promise<void> {
-  const deadline = performance.now() + DRAIN_MAX_MS;
+  const exitedAt = performance.now();
+  const deadline = exitedAt + DRAIN_MAX_MS;
   let closed = false;
   void outputDone.then(() => {
     closed = true;
@@ -136,7 +137,9 @@ async function drainAfterExit(outputDone: Promise<unknown>, activity: { lastData
   try {
     while (!closed) {
       const now = performance.now();
-      const quietUntil = activity.lastDataAt + DRAIN_QUIET_MS;
+      // Quiet counts from the exit at the earliest: output written just before it may not have been
+      // read yet when the exit is reported.
+      const quietUntil = Math.max(activity.lastDataAt, exitedAt) + DRAIN_QUIET_MS;
       if (now >= deadline || now >= quietUntil) return;
       const pause = delay(Math.min(quietUntil, deadline) - now, undefined, { signal: waiting.signal });
       await Promise.race([outputDone, pause.catch(() => {})]);
