@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runEditor } from '../support/acp-editor.js';
 import { CliSandbox, collect } from '../support/run-cli.js';
 import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
 
@@ -58,6 +60,21 @@ describe('one process per session', () => {
     expect(shell.stdout).toContain(
       `Error: Session shared is in use by another kimi-ts process (pid ${first.pid})`,
     );
+
+    // An editor loading it over ACP gets the same answer.
+    const { result: loaded } = await runEditor({ sandbox }, (ctx) =>
+      ctx
+        .request(acp.methods.agent.session.load, {
+          sessionId: 'shared',
+          cwd: sandbox.workDir,
+          mcpServers: [],
+        })
+        .then(
+          () => 'loaded',
+          (error: unknown) => String((error as Error).message),
+        ),
+    );
+    expect(loaded).toContain(`Session shared is in use by another kimi-ts process (pid ${first.pid})`);
 
     release();
     const firstResult = await firstDone;
