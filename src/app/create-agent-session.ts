@@ -1,3 +1,4 @@
+import { OAuthChatProvider, refreshProviderAuth } from '../auth/oauth-chat-provider.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
 import { parseHookConfigs } from '../hooks/config.js';
@@ -55,6 +56,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const { session, state, spec, context, skills } = files;
   const { config } = files.loaded;
   const shutdown = new ShutdownList();
+  // Added first, so it runs last: the session folder is released once everything else is closed.
+  shutdown.add(() => files.lock.release());
   shutdown.add(async () => {
     await context.close();
     // A session nobody said anything in is not worth keeping (as Kimi CLI does): it would only
@@ -69,6 +72,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       sessionId: session.id,
       stateFile: session.stateFile,
       thinking: options.thinking,
+      configSource: files.loaded.source,
       alias: options.modelAlias,
       savedAlias: state.model_alias,
     });
@@ -112,6 +116,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         slashCommands,
         beforeFirstStep: (signal) => contributions.beforeFirstStep(signal),
         autoTitle: (text) => title.generate(text),
+        refreshAuth:
+          model.llm?.provider instanceof OAuthChatProvider
+            ? () => refreshProviderAuth(model.llm?.provider)
+            : undefined,
       },
     });
     model.onSwitch((llm) => soul.switchLLM(llm));

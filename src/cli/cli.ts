@@ -158,6 +158,20 @@ export function buildProgram(): Command {
       process.exitCode = await runAcpCommand(options);
     });
 
+  for (const [name, what] of [
+    ['login', 'log in to Kimi Code (OAuth device login)'],
+    ['logout', 'forget the Kimi Code login'],
+  ] as const) {
+    program
+      .command(name)
+      .description(what)
+      .option('--json', 'events as JSON lines')
+      .action(async (options: { json?: boolean }) => {
+        const { runAuthCommand } = await import('../auth/login-command.js');
+        process.exitCode = await runAuthCommand(name, Boolean(options.json));
+      });
+  }
+
   program
     .command('info')
     .description('version and protocol information')
