@@ -26,6 +26,8 @@ export function buildProgram(): Command {
   const program = new Command('kimi-ts')
     .description('A terminal coding agent: the agent loop and tool system of Kimi CLI, in TypeScript.')
     .version(`kimi-ts, version ${VERSION}`, '-V, --version')
+    // One width on every terminal: the launcher answers `--help` with this text recorded at build time.
+    .configureHelp({ helpWidth: 80 })
     .option('-w, --work-dir <path>', 'working directory of the agent (default: current directory)')
     .option('--add-dir <path>', 'another directory the agent may work in (repeatable)', collect, [])
     .option('-S, --session [id]', 'resume the session with this id (created if missing)')

@@ -28,7 +28,7 @@ export function backgroundTasksExtension() {
         llmNotifications: outbox,
         wireNotifications: outbox,
         backgroundWork: {
-          activeTaskIds: () => manager.list({ activeOnly: true, limit: 100 }).map((t) => t.spec.id),
+          activeTaskIds: () => manager.unsettledIds(),
           pendingForModel: () => outbox.pendingForLLM(),
           waitForTask: async (id, timeoutMs, signal) => {
             await manager.wait(id, timeoutMs, signal);

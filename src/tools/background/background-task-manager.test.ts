@@ -58,6 +58,21 @@ function sleeperWithChild(pidFile: string): string {
 }
 
 describe('bash tasks', () => {
+  it('stay unsettled until their outcome is published: no moment when a result is neither waited for nor pending', async () => {
+    const { spec } = await manager.startBash(bashTask('exit 0'));
+    let sawEnding = false;
+    // Every turn of the event loop until the notification is out (print mode decides on these two).
+    while (published.drafts.length === 0) {
+      const ended = manager.get(spec.id)!.runtime.status !== 'running';
+      if (ended) sawEnding = true;
+      expect(manager.unsettledIds()).toEqual([spec.id]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(sawEnding).toBe(true);
+    await manager.wait(spec.id, 10_000);
+    expect(manager.unsettledIds()).toEqual([]);
+  });
+
   it('run to completion with their output in output.log and their state in the task folder', async () => {
     const started = await manager.startBash(bashTask('echo out; echo err >&2; exit 0'));
     expect(started.spec.id).toMatch(/^bash-[0-9a-z]{8}$/);

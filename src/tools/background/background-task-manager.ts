@@ -113,6 +113,14 @@ export class BackgroundTaskManager {
     return shown.slice(0, options.limit ?? shown.length).map((task) => task.view);
   }
 
+  /**
+   * Tasks whose outcome is not published yet: the active ones and those ending right now (terminal
+   * already, their notification still being written). Waiting for all of these misses no result.
+   */
+  unsettledIds(): string[] {
+    return [...this.tasks.values()].filter((task) => !task.settled).map((task) => task.spec.id);
+  }
+
   activeCount(): number {
     let count = 0;
     for (const task of this.tasks.values()) if (task.isActive) count++;
