@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { HookEngineRuntime } from '../hooks/engine.js';
 import type { HookEvent } from '../hooks/types.js';
 import type { AskClient, WireHookSubscription } from '../hooks/wire-subscriptions.js';
+import type { SecretRegistry } from '../policy/secrets.js';
 import { deleteSessionIfEmpty } from '../session/list.js';
 import type { Session } from '../session/session.js';
 import { updateSessionState } from '../session/state.js';
@@ -48,6 +49,7 @@ interface AgentSessionParts {
   approval: Approval;
   hooks: HookEngineRuntime;
   env: Readonly<Record<string, string | undefined>>;
+  secrets?: SecretRegistry | undefined;
   llmNotSetMessage: string;
 }
 
@@ -205,6 +207,7 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
         cancel,
         {
           wireFile: this.wireFile,
+          redaction: this.parts.secrets,
           notifications: this.wireSources.length ? this.wireNotifications : undefined,
         },
       );

@@ -28,6 +28,7 @@ import { currentWire } from '../wire/current-wire.js';
 import { addDirCommand, checkAdditionalDir } from './additional-dirs.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
 import { DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
+import { collectSecrets } from './collect-secrets.js';
 import { conversationCommands } from './export-import-commands.js';
 import type { Extension } from './extension.js';
 import { hooksCommand, statusCommand, versionCommand } from './info-commands.js';
@@ -157,11 +158,17 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     if (options.afk) approval.setAfk(true);
     if (options.runtimeAfk) approval.setRuntimeAfk(true);
 
+    // Children (commands, hooks, plugins) never get the keys; nothing written keeps them.
+    const secrets = collectSecrets(config, env);
+    const childEnv = secrets.childEnvironment(env);
+    context.redactWith((value) => secrets.redactDeep(value));
+
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,
       sessionId: session.id,
       workDir: session.workDir,
+      env: childEnv,
       onEvent: (event) => currentWire()?.send(event),
     });
 
@@ -173,7 +180,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       : null;
     let currentAlias = resolved.status === 'ready' ? resolved.modelAlias : null;
 
-    const toolset = new KimiToolset({ approval, hooks });
+    const toolset = new KimiToolset({ approval, hooks, secrets });
     const denwaRenji = new DenwaRenji();
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
     const sessionStore = createSessionStore(session, state.todos);
@@ -198,7 +205,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       },
       role: 'root',
       denwaRenji,
-      processEnv: env,
+      processEnv: childEnv,
+      secrets,
     };
 
     const loopControl: LoopControl = {
@@ -217,6 +225,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       approval,
       hooks,
       env,
+      secrets,
       llmNotSetMessage: resolved.status === 'ready' ? '' : resolved.message,
     });
 

@@ -6,6 +6,7 @@
  */
 
 import type { VideoUpload } from '../kosong/index.js';
+import type { SecretRegistry } from '../policy/secrets.js';
 
 /** Returns the URL a `video_url` part carries for the uploaded video. */
 export type VideoUploader = (video: VideoUpload, signal?: AbortSignal) => Promise<string>;
@@ -103,5 +104,7 @@ declare module '../toolset/dependencies.js' {
     subagents: SubagentRunner;
     /** Environment for child processes (Shell). */
     processEnv: Readonly<Record<string, string | undefined>>;
+    /** The secrets of the session (redaction, refusing calls that carry one). */
+    secrets: SecretRegistry;
   }
 }

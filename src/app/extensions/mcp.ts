@@ -5,6 +5,7 @@ import type { McpManager, McpProblem } from '../../mcp/mcp-manager.js';
 import { say } from '../../soul/slash-commands.js';
 import { VERSION } from '../../version.js';
 import type { MCPStatusSnapshot } from '../../wire/events.js';
+import { addMcpSecrets } from '../collect-secrets.js';
 import type { Extension } from '../extension.js';
 
 export interface McpExtensionOptions {
@@ -24,13 +25,14 @@ export function mcpExtension(options: McpExtensionOptions): Extension {
   let manager: McpManager | null = null;
   return {
     name: 'mcp',
-    async setup({ session, config, home, env, host }) {
+    async setup({ session, config, home, env, host, deps }) {
       const servers = await loadMcpConfig({
         files: options.files,
         inline: options.inline,
         defaultFile: mcpConfigFile(home),
         env,
       });
+      if (deps.secrets) addMcpSecrets(deps.secrets, servers);
       host.addSlashCommand({
         name: 'mcp',
         description: 'The MCP servers of the session: their state and tools',

@@ -22,7 +22,7 @@ export function pluginsExtension(options: { report?: (text: string) => void } = 
   return {
     name: 'plugins',
     async setup() {},
-    async afterToolsLoaded({ toolset, config, env }) {
+    async afterToolsLoaded({ toolset, config, env, deps }) {
       const dir = pluginsDir(env.HOME || homedir());
       for (const { dir: pluginDir, spec } of await listPlugins(dir)) {
         for (const tool of spec.tools) {
@@ -39,7 +39,8 @@ export function pluginsExtension(options: { report?: (text: string) => void } = 
               pluginDir,
               inject: spec.inject,
               hostValues: () => hostValues(config),
-              env,
+              // Without the session's secrets: a plugin gets the keys its `inject` names, no others.
+              env: deps.processEnv ?? env,
             }),
           );
         }

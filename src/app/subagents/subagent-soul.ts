@@ -63,7 +63,9 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
     }
     const state = await readSessionState(paths.state);
     const approval = parts.approval.share();
-    const toolset = new KimiToolset({ approval, hooks: parts.hooks });
+    const toolset = new KimiToolset({ approval, hooks: parts.hooks, secrets: rootDeps.secrets });
+    const secrets = rootDeps.secrets;
+    if (secrets) context.redactWith((value) => secrets.redactDeep(value));
     const denwaRenji = new DenwaRenji();
     const deps: ToolDependencyTable = {
       ...rootDeps,

@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliSandbox } from '../support/run-cli.js';
+import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+
+const ENV_KEY = 'sk-env-secret-4f9a1c77d2';
+const CONFIG_KEY = 'sk-config-secret-88b3e0aa1f';
+
+let server: ScriptedLLMServer;
+let sandbox: CliSandbox;
+
+afterEach(async () => {
+  await server?.close();
+  await sandbox?.remove();
+});
+
+/** Every file under `dir`, as text. */
+async function allText(dir: string): Promise<string> {
+  let text = '';
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) text += await readFile(join(entry.parentPath, entry.name), 'utf8');
+  }
+  return text;
+}
+
+describe('hole 6: the keys never leave', () => {
+  it('keeps KIMI_API_KEY and the config key out of commands, results, the model and the session files', async () => {
+    server = await ScriptedLLMServer.start([
+      {
+        toolCalls: [
+          {
+            id: 's1',
+            name: 'Shell',
+            args: { command: 'echo "env-key=[$KIMI_API_KEY]"; env | grep -c secret || true' },
+          },
+        ],
+      },
+      // The config file sits outside the work dir; a command can still print it.
+      { toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'cat ../config.toml' } }] },
+      {
+        toolCalls: [{ id: 's3', name: 'Shell', args: { command: `echo ${CONFIG_KEY} > leaked.txt` } }],
+      },
+      { text: 'done' },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl, apiKey: CONFIG_KEY });
+    const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go'], {
+      env: { KIMI_API_KEY: ENV_KEY },
+    });
+    expect(result.code).toBe(0);
+    const toolResults = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { role: string; content: unknown })
+      .filter((message) => message.role === 'tool')
+      .map((message) => JSON.stringify(message.content));
+    expect(toolResults).toHaveLength(3);
+    // The command ran without the variable, and no variable held a secret.
+    expect(toolResults[0]).toContain('env-key=[]');
+    expect(toolResults[0]).toMatch(/\\n0\\n/);
+    // The file's key came back redacted.
+    expect(toolResults[1]).toContain('api_key = \\"[redacted]\\"');
+    // A call carrying the key was refused before it ran.
+    expect(toolResults[2]).toContain('its arguments contain a secret (providers.local.api_key)');
+    expect(existsSync(join(sandbox.workDir, 'leaked.txt'))).toBe(false);
+
+    const everything = result.stdout + result.stderr + (await allText(sandbox.home));
+    for (const key of [ENV_KEY, CONFIG_KEY]) {
+      expect(everything).not.toContain(key);
+      for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain(key);
+    }
+  });
+});
