@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliSandbox } from '../support/run-cli.js';
@@ -70,5 +70,39 @@ describe('hole 6: the keys never leave', () => {
       expect(everything).not.toContain(key);
       for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain(key);
     }
+  });
+
+  it('gives a plugin tool the key its inject names and no other secret', async () => {
+    server = await ScriptedLLMServer.start([
+      { toolCalls: [{ id: 'p1', name: 'envcheck', args: {} }] },
+      { text: 'checked' },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl, apiKey: CONFIG_KEY });
+    const source = join(sandbox.root, 'envcheck-src');
+    await mkdir(source);
+    await writeFile(
+      join(source, 'plugin.json'),
+      JSON.stringify({
+        name: 'envcheck',
+        version: '1.0.0',
+        config_file: 'config.json',
+        inject: { PLUGIN_KEY: 'api_key' },
+        tools: [{ name: 'envcheck', command: [process.execPath, 'check.js'] }],
+      }),
+    );
+    await writeFile(join(source, 'config.json'), '{}');
+    await writeFile(
+      join(source, 'check.js'),
+      "console.log(`kimi=${process.env.KIMI_API_KEY ?? 'unset'} injected=${process.env.PLUGIN_KEY ? 'set' : 'unset'}`);\n",
+    );
+    const installed = await sandbox.run(['plugin', 'install', source, '--config-file', sandbox.configFile], {
+      bare: true,
+    });
+    expect(installed.stderr).toBe('');
+    const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'check'], {
+      env: { KIMI_API_KEY: ENV_KEY },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('kimi=unset injected=set');
   });
 });

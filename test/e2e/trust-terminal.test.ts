@@ -68,7 +68,9 @@ function textThenHeldShellCall(text: string, release: Promise<void>, command: st
     const args = JSON.stringify({ command });
     writeSSE(
       res,
-      chunk({ tool_calls: [{ index: 0, id: 'h1', type: 'function', function: { name: 'Shell', arguments: args } }] }),
+      chunk({
+        tool_calls: [{ index: 0, id: 'h1', type: 'function', function: { name: 'Shell', arguments: args } }],
+      }),
     );
     writeSSE(res, chunk({}, 'tool_calls'));
     writeSSE(res, '[DONE]');

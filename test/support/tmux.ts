@@ -77,7 +77,8 @@ export class TmuxTerminal {
     for (;;) {
       const screen = await this.screen();
       if (holds(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`The terminal never showed ${String(test)}. Screen:\n${screen}`);
+      if (Date.now() > deadline)
+        throw new Error(`The terminal never showed ${String(test)}. Screen:\n${screen}`);
       await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
     }
   }
