@@ -93,7 +93,7 @@ describe('hole 6: the keys never leave', () => {
     await writeFile(join(source, 'config.json'), '{}');
     await writeFile(
       join(source, 'check.js'),
-      "console.log(`kimi=${process.env.KIMI_API_KEY ?? 'unset'} injected=${process.env.PLUGIN_KEY ? 'set' : 'unset'}`);\n",
+      "const env = process.env;\nconsole.log('kimi=' + (env.KIMI_API_KEY ?? 'unset') + ' injected=' + (env.PLUGIN_KEY ? 'set' : 'unset'));\n",
     );
     const installed = await sandbox.run(['plugin', 'install', source, '--config-file', sandbox.configFile], {
       bare: true,
