@@ -34,6 +34,7 @@ import type { Extension } from './extension.js';
 import { hooksCommand, statusCommand, versionCommand } from './info-commands.js';
 import { pluginsDir } from './plugins/plugin-manager.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
+import { sessionSandbox } from './session-sandbox.js';
 import { createSessionStore } from './session-store.js';
 import { discoverSkills, skillCommands } from './skills.js';
 import { renderSystemPrompt } from './system-prompt.js';
@@ -67,6 +68,8 @@ export interface CreateAgentSessionOptions {
   maxRalphIterations?: number | undefined;
   /** `--add-dir`: more directories the agent may work in (persisted in the session). */
   addDirs?: readonly string[] | undefined;
+  /** `--sandbox`: run commands in the sandbox (the config's mode, or workspace-write when it is off). */
+  sandbox?: boolean | undefined;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
   extensions?: readonly Extension[] | undefined;
 }
@@ -184,6 +187,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const denwaRenji = new DenwaRenji();
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
     const sessionStore = createSessionStore(session, state.todos);
+    const commandSandbox = sessionSandbox(config, options.sandbox, {
+      workDir: session.workDir,
+      additionalDirs: () => additionalDirs,
+      userHome,
+      kimiHome: home,
+      path: env.PATH,
+    });
     const deps: ToolDependencyTable = {
       workDir: session.workDir,
       descriptionVars: { ...env, KIMI_WORK_DIR: session.workDir },
@@ -207,6 +217,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       denwaRenji,
       processEnv: childEnv,
       secrets,
+      commandSandbox,
     };
 
     const loopControl: LoopControl = {

@@ -41,6 +41,7 @@ export function pluginsExtension(options: { report?: (text: string) => void } = 
               hostValues: () => hostValues(config),
               // Without the session's secrets: a plugin gets the keys its `inject` names, no others.
               env: deps.processEnv ?? env,
+              sandbox: deps.commandSandbox,
             }),
           );
         }
