@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CliSandbox } from '../support/run-cli.js';
+import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+
+let server: ScriptedLLMServer;
+let sandbox: CliSandbox;
+
+afterEach(async () => {
+  await server?.close();
+  await sandbox?.remove();
+});
+
+const shell = (id: string, command: string) => ({ toolCalls: [{ id, name: 'Shell', args: { command } }] });
+
+/** The tool results of a stream-json print run, as JSON text. */
+function toolResults(stdout: string): string[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { role: string; content: unknown })
+    .filter((message) => message.role === 'tool')
+    .map((message) => JSON.stringify(message.content));
+}
+
+describe('the command sandbox through the CLI', () => {
+  it('--sandbox: the workspace is writable, nothing else is, ~/.ssh is invisible, the network is off', async () => {
+    server = await ScriptedLLMServer.start([]);
+    const port = new URL(server.baseUrl).port;
+    server.push(
+      shell('w1', 'echo in > inside.txt && cat inside.txt'),
+      shell('w2', 'echo evil > /etc/kimi-ts-e2e-evil; echo evil > ../outside/evil.txt'),
+      shell('k1', 'cat "$HOME/.ssh/id_rsa"; ls -A "$KIMI_TS_HOME" | wc -l'),
+      shell('n1', `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`),
+      { text: 'done' },
+    );
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    await mkdir(join(sandbox.root, '.ssh'));
+    await writeFile(join(sandbox.root, '.ssh', 'id_rsa'), 'PRIVATE KEY');
+    await mkdir(join(sandbox.root, 'outside'));
+    const result = await sandbox.run(['--sandbox', '--print', '--output-format', 'stream-json', '-p', 'go'], {
+      env: { KIMI_TS_HOME: sandbox.home },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const [write, outside, keys, network] = toolResults(result.stdout);
+    expect(write).toContain('in\\n');
+    expect(existsSync(join(sandbox.workDir, 'inside.txt'))).toBe(true);
+    expect(outside).toContain('Read-only file system');
+    expect(existsSync('/etc/kimi-ts-e2e-evil')).toBe(false);
+    expect(existsSync(join(sandbox.root, 'outside', 'evil.txt'))).toBe(false);
+    expect(keys).not.toContain('PRIVATE KEY');
+    expect(keys).toContain('No such file or directory');
+    expect(network).not.toContain('connected');
+    // Only the model's own requests reached the loopback server: none from the command.
+    expect(server.requests).toHaveLength(5);
+  });
+
+  it('[sandbox] mode = "read-only" keeps even the workspace read-only', async () => {
+    server = await ScriptedLLMServer.start([shell('r1', 'echo x > ro.txt'), { text: 'done' }]);
+    sandbox = await CliSandbox.create({
+      baseUrl: server.baseUrl,
+      extraToml: '[sandbox]\nmode = "read-only"\n',
+    });
+    const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
+    expect(result.code).toBe(0);
+    expect(toolResults(result.stdout)[0]).toContain('Read-only file system');
+    expect(existsSync(join(sandbox.workDir, 'ro.txt'))).toBe(false);
+  });
+
+  it('refuses to start when bubblewrap is missing, naming the package, instead of running unsandboxed', async () => {
+    server = await ScriptedLLMServer.start([shell('m1', 'touch ran.txt'), { text: 'done' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const result = await sandbox.run(['--sandbox', '--print', '-p', 'go'], { env: { PATH: '/nonexistent' } });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('install the package `bubblewrap`');
+    expect(existsSync(join(sandbox.workDir, 'ran.txt'))).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+});
