@@ -211,6 +211,11 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
           notifications: this.wireSources.length ? this.wireNotifications : undefined,
         },
       );
+    } catch (error) {
+      // A provider's error text can quote what it was sent; it reaches terminals and clients.
+      const secrets = this.parts.secrets;
+      if (secrets && error instanceof Error) error.message = secrets.redact(error.message);
+      throw error;
     } finally {
       this.busy = false;
     }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { errorResponder, LoopbackServer } from '../support/loopback-server.js';
 import { CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
 
@@ -104,5 +105,34 @@ describe('hole 6: the keys never leave', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('kimi=unset injected=set');
+  });
+
+  it('gives hook commands no key, and redacts a key quoted in a provider error', async () => {
+    const provider = await LoopbackServer.start();
+    provider.fallback = errorResponder(401, {
+      error: { message: `Incorrect API key provided: ${CONFIG_KEY}`, type: 'invalid_request_error' },
+    });
+    try {
+      const hookOut = join(
+        await import('node:os').then((os) => os.tmpdir()),
+        `kimi-ts-hook-env-${process.pid}`,
+      );
+      sandbox = await CliSandbox.create({
+        baseUrl: `${provider.url}/v1`,
+        apiKey: CONFIG_KEY,
+        extraToml: ['[[hooks]]', 'event = "UserPromptSubmit"', `command = "env > ${hookOut}"`].join('\n'),
+      });
+      const result = await sandbox.run(['--print', '-p', 'hello'], { env: { KIMI_API_KEY: ENV_KEY } });
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('Incorrect API key provided: [redacted]');
+      const hookEnv = await readFile(hookOut, 'utf8');
+      await import('node:fs/promises').then((fs) => fs.rm(hookOut, { force: true }));
+      expect(hookEnv).toContain('KIMI_TS_HOME=');
+      expect(hookEnv).not.toContain(ENV_KEY);
+      expect(hookEnv).not.toContain('KIMI_API_KEY');
+      expect(result.stderr + result.stdout + (await allText(sandbox.home))).not.toContain(CONFIG_KEY);
+    } finally {
+      await provider.close();
+    }
   });
 });
