@@ -50,6 +50,8 @@ interface AgentSessionParts {
   hooks: HookEngineRuntime;
   env: Readonly<Record<string, string | undefined>>;
   secrets?: SecretRegistry | undefined;
+  /** Commands run in the sandbox (no front end may run Shell its own way). */
+  sandboxed?: boolean | undefined;
   llmNotSetMessage: string;
 }
 
@@ -279,6 +281,8 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
   }
 
   replaceTool(name: string, make: (current: KimiTool) => KimiTool): boolean {
+    // A sandboxed session keeps its own Shell: its commands never run anywhere but in the sandbox.
+    if (name === 'Shell' && this.parts.sandboxed) return false;
     return this.parts.toolset.replace(name, make);
   }
 

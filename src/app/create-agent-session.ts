@@ -196,7 +196,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     });
     const deps: ToolDependencyTable = {
       workDir: session.workDir,
-      descriptionVars: { ...env, KIMI_WORK_DIR: session.workDir },
+      descriptionVars: { ...childEnv, KIMI_WORK_DIR: session.workDir },
       additionalDirs,
       session: sessionStore,
       modelCapabilities: capabilities,
@@ -237,6 +237,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       hooks,
       env,
       secrets,
+      sandboxed: commandSandbox !== null,
       llmNotSetMessage: resolved.status === 'ready' ? '' : resolved.message,
     });
 
