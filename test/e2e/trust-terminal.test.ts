@@ -101,6 +101,7 @@ describe('hole 4: type-ahead never answers an approval', () => {
     server.enqueue(
       textThenHeldShellCall('Thinking it over…', release.promise, 'touch TYPED_AHEAD.txt'),
       answerText('Got your next request.'),
+      answerText('Got the half-typed one.'),
     );
     const tty = await startShell(`${server.url}/v1`);
     await tty.type('do the thing');
@@ -111,9 +112,14 @@ describe('hole 4: type-ahead never answers an approval', () => {
     await tty.press('Enter');
     await tty.press('Enter');
     await tty.waitFor(/Thinking it over…y\n/);
+    // And half a line, not yet sent.
+    await tty.type('half-typed');
+    await tty.waitFor('half-typed');
     release.open();
 
-    await tty.waitFor(/^approve\?/m);
+    const asking = await tty.waitFor(/^approve\?/m);
+    // The half-typed text was taken off the line while the question waits.
+    expect(asking).not.toMatch(/^approve\?.*half-typed/m);
     expect(existsSync(join(sandbox!.workDir, 'TYPED_AHEAD.txt'))).toBe(false);
     // A bare Enter typed now does not answer either: it asks for a choice.
     await tty.press('Enter');
@@ -127,5 +133,11 @@ describe('hole 4: type-ahead never answers an approval', () => {
     const lastRequest = server.requests.at(-1)?.body as { messages: { role: string; content: unknown }[] };
     expect(lastRequest.messages.at(-1)).toMatchObject({ role: 'user' });
     expect(JSON.stringify(lastRequest.messages.at(-1)?.content)).toBe('"y"');
+    // The half-typed line is back on the prompt, to finish or send.
+    await tty.waitFor(/^› half-typed/m);
+    await tty.press('Enter');
+    await tty.waitFor('Got the half-typed one.');
+    const third = server.requests.at(-1)?.body as { messages: { role: string; content: unknown }[] };
+    expect(JSON.stringify(third.messages.at(-1)?.content)).toBe('"half-typed"');
   });
 });
