@@ -54,6 +54,21 @@ describe('hole 3: what the terminal shows is what will run', () => {
   });
 });
 
+describe("print mode's text output", () => {
+  it('shows control characters of the answer instead of passing them to the terminal', async () => {
+    const server = await ScriptedLLMServer.start([
+      { text: 'ok\r\x1b[2Kspoofed \x1b]52;c;ZXZpbA==\x07\u202Edone' },
+    ]);
+    closers.push(() => server.close());
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const result = await sandbox.run(['--print', '-p', 'hi']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('ok␍␛[2Kspoofed ␛]52;c;ZXZpbA==␇⟨U+202E⟩done');
+    expect(result.stdout).not.toContain('\x1b');
+    expect(result.stdout).not.toContain('\r');
+  });
+});
+
 /** Streams `text`, waits for `release`, then streams one Shell call (Chat Completions SSE). */
 function textThenHeldShellCall(text: string, release: Promise<void>, command: string) {
   return async (_req: unknown, res: ServerResponse): Promise<void> => {
