@@ -297,8 +297,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       hasDMailTool: toolset.find('SendDMail') !== undefined,
       slashCommands,
       beforeFirstStep: (signal) => impl.beforeFirstStep(signal),
-      autoTitle: async (title) => {
+      autoTitle: async (generated) => {
         if (impl.title) return;
+        const title = secrets.redact(generated);
         impl.title = title;
         await updateSessionState(session.stateFile, (s) =>
           s.custom_title ? s : { ...s, custom_title: title, title_generated: true },

@@ -135,4 +135,20 @@ describe('hole 6: the keys never leave', () => {
       await provider.close();
     }
   });
+
+  it('kimi-ts export redacts a key even from a session written before it was known', async () => {
+    server = await ScriptedLLMServer.start([{ text: 'noted' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    // The key reaches the file while kimi-ts does not know it as a secret yet.
+    const first = await sandbox.run(['--print', '-p', `remember ${ENV_KEY}`]);
+    expect(first.code).toBe(0);
+    expect(await allText(join(sandbox.home, 'sessions'))).toContain(ENV_KEY);
+    const exported = await sandbox.run(['export', '-w', sandbox.workDir], {
+      bare: true,
+      env: { KIMI_API_KEY: ENV_KEY },
+    });
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain('remember [redacted]');
+    expect(exported.stdout).not.toContain(ENV_KEY);
+  });
 });
