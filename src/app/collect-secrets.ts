@@ -32,8 +32,15 @@ export function collectSecrets(
 /** MCP servers' credential headers and env values (read when the MCP config is loaded). */
 export function addMcpSecrets(secrets: SecretRegistry, servers: McpServers): void {
   for (const [name, server] of Object.entries(servers)) {
-    if ('headers' in server) addCredentials(secrets, server.headers, `mcp ${name} headers`);
-    if ('env' in server) addCredentials(secrets, server.env, `mcp ${name} env`);
+    switch (server.kind) {
+      case 'stdio':
+        addCredentials(secrets, server.env, `mcp ${name} env`);
+        break;
+      case 'remote':
+        addCredentials(secrets, server.headers, `mcp ${name} headers`);
+        if (server.auth?.type === 'bearer') secrets.add(server.auth.token, `mcp ${name} auth.token`);
+        break;
+    }
   }
 }
 
