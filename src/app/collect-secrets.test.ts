@@ -33,19 +33,22 @@ describe('collectSecrets', () => {
     const secrets = collectSecrets(configSchema.parse({}), {});
     const servers: McpServers = {
       remote: {
-        transport: 'http',
+        kind: 'remote',
+        transport: 'auto',
         url: 'https://mcp.example.com',
         headers: { 'X-Api-Key': 'mcp-header-key-1' },
+        auth: { type: 'bearer', token: 'mcp-bearer-token-3' },
       },
       local: {
+        kind: 'stdio',
         command: 'server',
         args: [],
         env: { GITHUB_TOKEN: 'ghp_local_token_2', NODE_ENV: 'production' },
       },
-    } as unknown as McpServers;
+    };
     addMcpSecrets(secrets, servers);
-    expect(secrets.redact('mcp-header-key-1 ghp_local_token_2 production')).toBe(
-      '[redacted] [redacted] production',
+    expect(secrets.redact('mcp-header-key-1 mcp-bearer-token-3 ghp_local_token_2 production')).toBe(
+      '[redacted] [redacted] [redacted] production',
     );
   });
 });
