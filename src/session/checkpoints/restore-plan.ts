@@ -78,6 +78,7 @@ export async function planRestore(
 
 /** A one-line summary per change, for the approval a person sees. */
 export function describeChanges(changes: readonly FileChange[], roots: readonly string[]): string[] {
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch over the kinds is exhaustive (tsc checks it)
   return changes.map((change) => {
     const where =
       change.root === 0 ? change.path : `${roots[change.root] ?? `root ${change.root}`}/${change.path}`;
