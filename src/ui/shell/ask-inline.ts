@@ -18,7 +18,7 @@ export async function askApproval(
     write(`Background agent (${clean(subagent_type ?? 'subagent')}${what}) asks:\n`);
   }
   write(
-    `Allow ${clean(action)}? ${clean(description)}\n  [y] yes  [a] yes, for this session  [n] no  (or type why not)\n`,
+    `Allow ${clean(action)}? ${withBlankRunsShown(clean(description))}\n  [y] yes  [a] yes, for this session  [n] no  (or type why not)\n`,
   );
   for (;;) {
     const answer = await reader.ask('approve? ');
@@ -66,4 +66,12 @@ export async function askQuestions(
     answers[item.question] = picked.length > 0 ? picked.join(', ') : line;
   }
   request.resolve(answers);
+}
+
+/**
+ * Runs of blank lines in what an approval shows, as one visible line: a command padded with screens
+ * of empty lines would otherwise push its start out of sight and show only its harmless end.
+ */
+export function withBlankRunsShown(text: string): string {
+  return text.replace(/\n(?:[ \t]*\n){2,}/g, (run) => `\n⟨${run.split('\n').length - 2} blank lines⟩\n`);
 }
