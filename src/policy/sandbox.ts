@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 
 /**
  * The sandbox for commands (Shell, background tasks, plugin commands), opt-in with `--sandbox` or
@@ -89,6 +89,10 @@ export function bwrapArguments(settings: SandboxSettings, context: SandboxContex
   const bind = settings.mode === 'workspace-write' ? '--bind' : '--ro-bind';
   // Bound again even when read-only: a workspace under /tmp would be under the private tmpfs.
   for (const dir of workspace) if (existsSync(dir)) args.push(bind, dir, dir);
+  // A command may start elsewhere (a plugin in its folder): that folder is seen, read-only.
+  const start = resolve(cwd);
+  if (!workspace.some((dir) => isWithin(dir, start)) && existsSync(start))
+    args.push('--ro-bind', start, start);
   const hidden = [
     resolve(context.kimiHome),
     ...HIDDEN_HOME_PATHS.map((path) => join(context.userHome, path)),
@@ -103,6 +107,11 @@ export function bwrapArguments(settings: SandboxSettings, context: SandboxContex
   args.push('--unshare-pid', '--unshare-ipc', '--die-with-parent');
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);
   return args;
+}
+
+function isWithin(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 function kindOf(path: string): 'dir' | 'file' | null {

@@ -79,4 +79,41 @@ describe('the command sandbox through the CLI', () => {
     expect(existsSync(join(sandbox.workDir, 'ran.txt'))).toBe(false);
     expect(server.requests).toHaveLength(0);
   });
+
+  it('runs plugin commands in the sandbox too', async () => {
+    server = await ScriptedLLMServer.start([
+      { toolCalls: [{ id: 'p1', name: 'escape', args: {} }] },
+      { text: 'done' },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const source = join(sandbox.root, 'escape-src');
+    await mkdir(source);
+    await writeFile(
+      join(source, 'plugin.json'),
+      JSON.stringify({
+        name: 'escape',
+        version: '1.0.0',
+        tools: [
+          {
+            name: 'escape',
+            command: [
+              '/bin/bash',
+              '-c',
+              'echo evil > "$1"; echo tried',
+              '_',
+              join(sandbox.root, 'plugin-evil.txt'),
+            ],
+          },
+        ],
+      }),
+    );
+    const installed = await sandbox.run(['plugin', 'install', source, '--config-file', sandbox.configFile], {
+      bare: true,
+    });
+    expect(installed.stderr).toBe('');
+    const result = await sandbox.run(['--sandbox', '--print', '--output-format', 'stream-json', '-p', 'go']);
+    expect(result.code).toBe(0);
+    expect(toolResults(result.stdout)[0]).toContain('tried');
+    expect(existsSync(join(sandbox.root, 'plugin-evil.txt'))).toBe(false);
+  });
 });
