@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { methods } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runEditor } from '../support/acp-editor.js';
 import { CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
 
@@ -115,5 +117,50 @@ describe('the command sandbox through the CLI', () => {
     expect(result.code).toBe(0);
     expect(toolResults(result.stdout)[0]).toContain('tried');
     expect(existsSync(join(sandbox.root, 'plugin-evil.txt'))).toBe(false);
+  });
+});
+
+describe('the sandbox in an ACP editor', () => {
+  it('keeps Shell in the sandbox even when the editor offers terminals', async () => {
+    server = await ScriptedLLMServer.start([
+      shell('a1', 'echo evil > /etc/kimi-ts-acp-evil; echo ran-here'),
+      { text: 'done' },
+    ]);
+    sandbox = await CliSandbox.create({
+      baseUrl: server.baseUrl,
+      extraToml: '[sandbox]\nmode = "workspace-write"\n',
+    });
+    const terminalsCreated: unknown[] = [];
+    const { exitCode } = await runEditor(
+      {
+        sandbox,
+        clientCapabilities: { terminal: true },
+        handlers: (app) =>
+          app.onRequest(methods.client.terminal.create, ({ params }) => {
+            terminalsCreated.push(params);
+            throw new Error('no terminals in this test');
+          }),
+      },
+      async (ctx) => {
+        const { sessionId } = await ctx.request(methods.agent.session.new, {
+          cwd: sandbox.workDir,
+          mcpServers: [],
+        });
+        return ctx.request(methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: 'text', text: 'go' }],
+        });
+      },
+    );
+    expect(exitCode).toBe(0);
+    expect(terminalsCreated).toEqual([]);
+    expect(existsSync('/etc/kimi-ts-acp-evil')).toBe(false);
+    const toolMessage = JSON.stringify(
+      (server.requests[1]?.body as { messages: { role: string; content: unknown }[] }).messages.filter(
+        (m) => m.role === 'tool',
+      ),
+    );
+    expect(toolMessage).toContain('ran-here');
+    expect(toolMessage).toContain('Read-only file system');
   });
 });
