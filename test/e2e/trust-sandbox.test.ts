@@ -156,7 +156,7 @@ describe('the sandbox in an ACP editor', () => {
     expect(terminalsCreated).toEqual([]);
     expect(existsSync('/etc/kimi-ts-acp-evil')).toBe(false);
     const toolMessage = JSON.stringify(
-      (server.requests[1]?.body as { messages: { role: string; content: unknown }[] }).messages.filter(
+      (server.requests[1]!.body as { messages: { role: string; content: unknown }[] }).messages.filter(
         (m) => m.role === 'tool',
       ),
     );
