@@ -7,6 +7,7 @@ import { z } from 'zod';
  */
 
 import { PROVIDER_TYPES, type ProviderType } from '../kosong/providers/provider-types.js';
+import { SANDBOX_MODES } from '../policy/sandbox.js';
 
 export { PROVIDER_TYPES, type ProviderType };
 
@@ -119,6 +120,11 @@ export const servicesSchema = z.object({
   moonshot_fetch: serviceSchema.optional(),
 });
 
+export const sandboxSchema = z.object({
+  mode: z.enum(SANDBOX_MODES).default('off'),
+  network: z.boolean().default(false),
+});
+
 export const mcpSchema = z.object({
   client: z.object({ tool_call_timeout_ms: int().min(1).default(60_000) }).prefault({}),
 });
@@ -154,6 +160,7 @@ export const configSchema = z.object({
   notifications: notificationsSchema.prefault({}),
   services: servicesSchema.prefault({}),
   mcp: mcpSchema.prefault({}),
+  sandbox: sandboxSchema.prefault({}),
   hooks: z.array(hookEntrySchema).default([]),
 });
 

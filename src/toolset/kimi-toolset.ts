@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type HookEngine, noHooks } from '../hooks/types.js';
 import type { Tool, ToolCall, ToolDispatch, ToolResult, ToolReturnValue, Toolset } from '../kosong/index.js';
+import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from './approval.js';
 import { argumentsHash, canonicalJson, normaliseWhitespace } from './canonical-json.js';
 import type { ToolDependencyTable } from './dependencies.js';
@@ -12,7 +13,7 @@ import { type DuplicateType, noTelemetry, recordSafely, type ToolTelemetrySink }
 import { parseToolArguments } from './tool-arguments.js';
 import { runToolCall, type ToolCallRunResult } from './tool-call-runner.js';
 import type { KimiTool } from './tool-definition.js';
-import { toolNotFoundError, toolParseError } from './tool-errors.js';
+import { toolNotFoundError, toolParseError, toolSecretArgumentsError } from './tool-errors.js';
 import { type LoadedTools, loadTools } from './tool-loader.js';
 
 export interface KimiToolsetOptions {
@@ -21,6 +22,8 @@ export interface KimiToolsetOptions {
   hooks?: HookEngine | undefined;
   telemetry?: ToolTelemetrySink | undefined;
   repeatPolicy?: RepeatPolicy | undefined;
+  /** Calls carrying one of these are refused; every result has them redacted. */
+  secrets?: SecretRegistry | undefined;
 }
 
 /**
@@ -33,6 +36,7 @@ export class KimiToolset implements Toolset {
   readonly approval: Approval | undefined;
   private readonly hooks: HookEngine;
   private readonly telemetry: ToolTelemetrySink;
+  private readonly secrets: SecretRegistry | undefined;
   private readonly registry = new Map<string, KimiTool>();
   private readonly hidden = new Set<string>();
   private readonly tracker: RepeatTracker;
@@ -48,6 +52,7 @@ export class KimiToolset implements Toolset {
     this.approval = options.approval;
     this.hooks = options.hooks ?? noHooks;
     this.telemetry = options.telemetry ?? noTelemetry;
+    this.secrets = options.secrets;
     this.tracker = new RepeatTracker(options.repeatPolicy ?? DEFAULT_REPEAT_POLICY);
   }
 
@@ -145,12 +150,18 @@ export class KimiToolset implements Toolset {
   }
 
   handle(call: ToolCall, dispatch: ToolDispatch): ToolResult | Promise<ToolResult> {
-    const result = (return_value: ToolReturnValue): ToolResult => ({ tool_call_id: call.id, return_value });
+    // Whatever a tool returns goes to the model's context, the wire and its file: no secret in it.
+    const result = (return_value: ToolReturnValue): ToolResult => ({
+      tool_call_id: call.id,
+      return_value: this.secrets ? this.secrets.redactDeep(return_value) : return_value,
+    });
     const tool = this.registry.get(call.function.name);
     if (!tool) return result(toolNotFoundError(call.function.name));
     const parsed = parseToolArguments(call.function.arguments);
     if (!parsed.ok) return result(toolParseError(parsed.error));
     const args = parsed.value;
+    const secret = this.secrets?.findInValue(args);
+    if (secret) return result(toolSecretArgumentsError(secret.source));
 
     const canonicalArguments = canonicalJson(args);
     const callKey = JSON.stringify([tool.name, canonicalArguments]);

@@ -15,7 +15,8 @@ export type ToolErrorKind =
   | 'not_run'
   | 'cancelled'
   | 'interrupted'
-  | 'no_approval';
+  | 'no_approval'
+  | 'secret_in_arguments';
 
 function taggedError(
   kind: ToolErrorKind,
@@ -44,6 +45,15 @@ export function toolNotFoundError(name: string): ToolReturnValue {
 
 export function toolParseError(detail: string): ToolReturnValue {
   return taggedError('parse', `Error parsing JSON arguments: ${detail}`, 'Invalid arguments');
+}
+
+/** A call whose arguments carry a secret kimi-ts knows is never run (`source` names it, never the value). */
+export function toolSecretArgumentsError(source: string): ToolReturnValue {
+  return taggedError(
+    'secret_in_arguments',
+    `The call was refused: its arguments contain a secret (${source}). Secrets never leave kimi-ts; do not put keys or tokens in tool arguments.`,
+    'Refused: secret in arguments',
+  );
 }
 
 export function toolValidateError(detail: string): ToolReturnValue {
