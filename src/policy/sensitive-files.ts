@@ -1,0 +1,75 @@
+import { basename, join } from 'node:path';
+import { isWithinDirectory } from './path-within.js';
+
+/** The homes the sensitive classifier looks in. */
+export interface SensitiveHomes {
+  /** The user's home (`$HOME`). */
+  readonly userHome: string;
+  /** kimi-ts's own home (`KIMI_TS_HOME`, else `~/.kimi-ts`): config, credentials, tokens, sessions. */
+  readonly kimiHome: string;
+}
+
+/** `.env.*` files that by convention hold placeholders, not secrets. */
+const HARMLESS_ENV_FILES = new Set([
+  '.env.example',
+  '.env.sample',
+  '.env.template',
+  '.env.dist',
+  '.env.defaults',
+]);
+/** File names that hold secrets wherever they are. */
+const SECRET_NAMES = new Set(['.env', 'credentials', '.netrc', '_netrc', '.git-credentials', '.pgpass']);
+const SHELL_HISTORIES = new Set([
+  '.bash_history',
+  '.zsh_history',
+  '.sh_history',
+  '.history',
+  '.python_history',
+  '.node_repl_history',
+  '.psql_history',
+  '.mysql_history',
+  'fish_history',
+]);
+/** Files and folders under the user's home, relative to it. */
+const HOME_SECRETS: readonly { path: string; what: string }[] = [
+  { path: '.ssh', what: 'an SSH folder' },
+  { path: '.aws/credentials', what: 'AWS credentials' },
+  { path: '.netrc', what: 'a .netrc file' },
+  { path: '.npmrc', what: 'an .npmrc file (registry tokens)' },
+  { path: '.pypirc', what: 'a .pypirc file (registry tokens)' },
+  { path: '.config/gcloud', what: 'Google Cloud credentials' },
+  { path: '.docker/config.json', what: 'Docker credentials' },
+  { path: '.kube/config', what: 'a Kubernetes config' },
+  { path: '.git-credentials', what: 'Git credentials' },
+  { path: '.gnupg', what: 'a GnuPG folder' },
+  { path: '.config/gh/hosts.yml', what: 'GitHub CLI tokens' },
+  { path: '.kimi', what: "Kimi CLI's home (config, credentials)" },
+];
+/** Below kimi-ts's own home, only plan files hold nothing secret (plan mode writes them). */
+const KIMI_HOME_OPEN_FOLDERS = ['plans'];
+
+/**
+ * Why a file (by its real path) holds secrets, or null. Reading, searching or listing such a file
+ * needs an approval that names it as secret, and is refused where no person can answer.
+ */
+export function sensitiveReason(realPath: string, homes: SensitiveHomes): string | null {
+  if (isWithinDirectory(realPath, homes.kimiHome)) {
+    const open = KIMI_HOME_OPEN_FOLDERS.some((dir) => isWithinDirectory(realPath, join(homes.kimiHome, dir)));
+    if (!open)
+      return "the agent's own home (config, API keys, OAuth tokens, MCP and plugin configs, sessions)";
+  }
+  for (const secret of HOME_SECRETS) {
+    if (isWithinDirectory(realPath, join(homes.userHome, secret.path))) return secret.what;
+  }
+  const name = basename(realPath);
+  if (HARMLESS_ENV_FILES.has(name)) return null;
+  if (name === '.env' || name.startsWith('.env.')) return 'a dotenv file';
+  if (SECRET_NAMES.has(name)) return 'a credentials file';
+  if (SHELL_HISTORIES.has(name)) return 'a shell history';
+  if (name.endsWith('.pem') || name.endsWith('.key') || name.endsWith('.p12') || name.endsWith('.pfx')) {
+    return 'a private key';
+  }
+  if (name.startsWith('id_') && !name.endsWith('.pub')) return 'a private key';
+  if (realPath.replaceAll('\\', '/').endsWith('/.gcp/credentials')) return 'Google Cloud credentials';
+  return null;
+}
