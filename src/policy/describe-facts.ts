@@ -20,8 +20,8 @@ export function factLine(facts: EffectFacts): string | null {
       return null;
     case 'write':
       if (facts.secret) return `edit SECRET file ${showTarget(effect.target)}: ${facts.secret}`;
-      if (facts.pathClass === 'outside')
-        return `edit file outside the working directory: ${showTarget(effect.target)}`;
+      // Outside the workspace the question itself names the real path (see SessionPolicy).
+      if (facts.pathClass === 'outside') return null;
       if (effect.target.viaSymlink) return `real path: ${showTarget(effect.target)}`;
       return null;
     case 'exec': {

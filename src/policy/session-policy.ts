@@ -145,7 +145,8 @@ export class SessionPolicy {
     const outsideWrite = facts.find((f) => f.effect.kind === 'write' && f.pathClass === 'outside');
     if (request.question === 'none-needed') return null;
     const tool = request.question;
-    if (outsideWrite && outsideWrite.effect.kind === 'write') {
+    const saysOutside = tool?.action === EDIT_OUTSIDE_ACTION;
+    if (outsideWrite?.effect.kind === 'write' && (!saysOutside || outsideWrite.effect.target.viaSymlink)) {
       return {
         action: EDIT_OUTSIDE_ACTION,
         description: `Edit file outside the working directory: ${showTarget(outsideWrite.effect.target)}`,

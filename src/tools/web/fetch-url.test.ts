@@ -2,8 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gate, LoopbackServer, type RecordedRequest } from '../../../test/support/loopback-server.js';
 import type { ToolResult } from '../../kosong/index.js';
-import { Approval } from '../../toolset/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
+import { approvingApproval } from '../../toolset/test-support/approving.js';
 import { cleanDispatch, dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import type { WebServices } from '../runtime.js';
@@ -19,7 +19,8 @@ afterEach(async () => {
 });
 
 function toolsetWith(webServices: WebServices = {}, limits: Partial<HttpLimits> = {}): KimiToolset {
-  const toolset = new KimiToolset({ approval: new Approval() });
+  // FetchURL asks per host (and the loopback server is a private address): a person approves.
+  const toolset = new KimiToolset({ approval: approvingApproval().approval });
   toolset.add(createFetchURL({ description: 'Fetch a page.', webServices, limits }));
   return toolset;
 }
@@ -288,11 +289,11 @@ describe('FetchURL with a fetch service', () => {
 });
 
 describe('FetchURL as a module', () => {
-  it('loads from its agent-spec name and never asks for approval', async () => {
-    const toolset = new KimiToolset({ approval: new Approval() });
+  it('loads from its agent-spec name as a network tool', async () => {
+    const toolset = new KimiToolset({ approval: approvingApproval().approval });
     await toolset.loadTools(['kimi-ts/tools/web/fetch-url:FetchURL'], { webServices: {} }, { baseDir: '/' });
     const tool = toolset.find('FetchURL');
-    expect(tool?.effect).toBe('read-only');
+    expect(tool?.effect).toBe('network');
     expect(tool?.description).toMatch(/Fetch a web page/);
     expect(tool?.parameters).toMatchObject({ type: 'object', required: ['url'] });
   });

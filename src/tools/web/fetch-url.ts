@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
+import { type Effect, type ResolvedAddress, resolveHost } from '../../policy/index.js';
 import { toolFactory } from '../../toolset/dependencies.js';
 import { defineTool, type KimiTool, type ToolCallContext } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
@@ -45,8 +46,21 @@ export function createFetchURL(options: FetchURLOptions): KimiTool<z.output<type
     name: 'FetchURL',
     description: options.description,
     params,
-    // Only reads a page: Kimi CLI never asks before fetching, so neither does kimi-ts.
-    effect: 'read-only',
+    // Kimi CLI never asks before fetching; kimi-ts's policy asks per host, and always for private
+    // addresses, because a URL can carry whatever the model read out of the machine.
+    effect: 'network',
+    effects: async ({ url }): Promise<Effect[]> => {
+      const target = parseHttpUrl(url);
+      if (typeof target !== 'string') return [];
+      const host = new URL(target).hostname;
+      let addresses: ResolvedAddress[] = [];
+      try {
+        addresses = await resolveHost(host);
+      } catch {
+        // Unresolvable: the fetch will fail too; the policy still asks for the host by name.
+      }
+      return [{ kind: 'network', url: target, host, addresses, purpose: 'fetch' }];
+    },
     call: async ({ url }, ctx) => {
       const target = parseHttpUrl(url);
       if (typeof target !== 'string') return target;
