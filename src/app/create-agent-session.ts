@@ -33,6 +33,7 @@ import type { Extension } from './extension.js';
 import { hooksCommand, statusCommand, versionCommand } from './info-commands.js';
 import { pluginsDir } from './plugins/plugin-manager.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
+import { createSessionPolicy } from './session-policy.js';
 import { createSessionStore } from './session-store.js';
 import { discoverSkills, skillCommands } from './skills.js';
 import { renderSystemPrompt } from './system-prompt.js';
@@ -173,14 +174,24 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       : null;
     let currentAlias = resolved.status === 'ready' ? resolved.modelAlias : null;
 
-    const toolset = new KimiToolset({ approval, hooks });
-    const denwaRenji = new DenwaRenji();
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
+    const policy = await createSessionPolicy({
+      workDir: session.workDir,
+      additionalDirs,
+      home,
+      env,
+      config,
+      configLabel: loaded.source.kind === 'inline' ? '--config' : loaded.source.path,
+      approval,
+    });
+    const toolset = new KimiToolset({ approval, hooks, policy });
+    const denwaRenji = new DenwaRenji();
     const sessionStore = createSessionStore(session, state.todos);
     const deps: ToolDependencyTable = {
       workDir: session.workDir,
       descriptionVars: { ...env, KIMI_WORK_DIR: session.workDir },
       additionalDirs,
+      policy,
       session: sessionStore,
       modelCapabilities: capabilities,
       uploadVideo: videoUploaderOf(provider),

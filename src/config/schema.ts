@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { permissionSectionSchema } from '../policy/permission-rules-file.js';
 
 /**
  * The config file's schema: Kimi CLI's keys, defaults and bounds, so an existing Kimi CLI
@@ -136,6 +137,8 @@ export const configSchema = z.object({
   services: servicesSchema.prefault({}),
   mcp: mcpSchema.prefault({}),
   hooks: z.array(hookEntrySchema).default([]),
+  /** Kimi Code's `[[permission.rules]]`; patterns are checked when a session builds its policy. */
+  permission: permissionSectionSchema.prefault({}),
 });
 
 export type Config = z.output<typeof configSchema>;

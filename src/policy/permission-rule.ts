@@ -43,7 +43,7 @@ export class InvalidRuleError extends Error {
   constructor(
     readonly origin: RuleOrigin,
     readonly pattern: string,
-    detail: string,
+    readonly detail: string,
   ) {
     super(`Invalid permission rule #${origin.index} (pattern "${pattern}") in ${origin.file}: ${detail}`);
   }

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { Parser, Node as SyntaxNode } from 'web-tree-sitter';
 
 /** A command line split by a real shell parser (tree-sitter-bash) into what it would run. */
@@ -21,15 +20,7 @@ let loading: Promise<Parser> | undefined;
 
 /** The parser and grammar (WebAssembly) load on first use, so start-up never pays for them. */
 function bashParser(): Promise<Parser> {
-  loading ??= (async () => {
-    const { Parser: TreeSitter, Language } = await import('web-tree-sitter');
-    await TreeSitter.init();
-    const require = createRequire(import.meta.url);
-    const bash = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
-    const parser = new TreeSitter();
-    parser.setLanguage(bash);
-    return parser;
-  })();
+  loading ??= import('./bash-parser.js').then(({ loadBashParser }) => loadBashParser());
   loading.catch(() => {
     loading = undefined;
   });
