@@ -1,7 +1,12 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { sep } from 'node:path';
 
-/** True when `path` is `dir` or lies below it (both absolute; compared lexically). */
+/**
+ * True when `path` is `dir` or lies below it. Both must be absolute and normalised (realpaths,
+ * `path.resolve` results): they are compared as strings, with no file system access, which keeps
+ * a decision in microseconds.
+ */
 export function isWithinDirectory(path: string, dir: string): boolean {
-  const rel = relative(resolve(dir), resolve(path));
-  return rel === '' || (rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel));
+  if (path.length < dir.length || !path.startsWith(dir)) return false;
+  if (path.length === dir.length || dir.endsWith(sep)) return true;
+  return path[dir.length] === sep;
 }

@@ -1,4 +1,4 @@
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
 
 /** The homes the sensitive classifier looks in. */
@@ -47,6 +47,32 @@ const HOME_SECRETS: readonly { path: string; what: string }[] = [
 ];
 /** Below kimi-ts's own home, only plan files hold nothing secret (plan mode writes them). */
 const KIMI_HOME_OPEN_FOLDERS = ['plans'];
+
+interface Places {
+  kimiHome: string;
+  kimiHomeOpen: string[];
+  homeSecrets: { path: string; what: string }[];
+}
+
+/** The absolute places for a pair of homes, worked out once per homes object. */
+const placesCache = new WeakMap<SensitiveHomes, Places>();
+
+function placesOf(homes: SensitiveHomes): Places {
+  let places = placesCache.get(homes);
+  if (!places) {
+    const kimiHome = resolve(homes.kimiHome);
+    places = {
+      kimiHome,
+      kimiHomeOpen: KIMI_HOME_OPEN_FOLDERS.map((dir) => join(kimiHome, dir)),
+      homeSecrets: HOME_SECRETS.map((secret) => ({
+        path: resolve(homes.userHome, secret.path),
+        what: secret.what,
+      })),
+    };
+    placesCache.set(homes, places);
+  }
+  return places;
+}
 
 /**
  * Why a file (by its real path) holds secrets, or null. Reading, searching or listing such a file
