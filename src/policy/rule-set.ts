@@ -68,6 +68,12 @@ export class RuleSet {
     return allowed;
   }
 
+  /** An allow rule with an argument (not a whole-tool rule) is the first allow/ask match. */
+  allowsByName(subject: RuleSubject): boolean {
+    const verdict = this.firstMatch(subject.toolName, subject.candidates);
+    return verdict?.decision === 'allow' && verdict.rule.argument !== null;
+  }
+
   private firstMatch(toolName: string, candidates: readonly string[]): RuleVerdict | null {
     for (const rule of this.others) {
       if (rule.matches(toolName, candidates)) return { decision: rule.decision, rule };

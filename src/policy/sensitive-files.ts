@@ -79,13 +79,14 @@ function placesOf(homes: SensitiveHomes): Places {
  * needs an approval that names it as secret, and is refused where no person can answer.
  */
 export function sensitiveReason(realPath: string, homes: SensitiveHomes): string | null {
-  if (isWithinDirectory(realPath, homes.kimiHome)) {
-    const open = KIMI_HOME_OPEN_FOLDERS.some((dir) => isWithinDirectory(realPath, join(homes.kimiHome, dir)));
+  const places = placesOf(homes);
+  if (isWithinDirectory(realPath, places.kimiHome)) {
+    const open = places.kimiHomeOpen.some((dir) => isWithinDirectory(realPath, dir));
     if (!open)
       return "the agent's own home (config, API keys, OAuth tokens, MCP and plugin configs, sessions)";
   }
-  for (const secret of HOME_SECRETS) {
-    if (isWithinDirectory(realPath, join(homes.userHome, secret.path))) return secret.what;
+  for (const secret of places.homeSecrets) {
+    if (isWithinDirectory(realPath, secret.path)) return secret.what;
   }
   const name = basename(realPath);
   if (HARMLESS_ENV_FILES.has(name)) return null;

@@ -110,6 +110,10 @@ export class SessionPolicy {
     const secret = facts.find((f) => f.secret !== undefined);
     const privateHost = facts.find((f) => f.addressClass !== undefined && f.addressClass !== 'public');
     const guarded = secret ?? privateHost;
+    // A rule the person wrote for this very host (`FetchURL(domain:localhost)`) is their approval in
+    // advance; nothing opens a secret file short of asking.
+    if (!secret && privateHost && this.rules.allowsByName(subject))
+      return { decision: 'allow', step: 'rule' };
     if (guarded) {
       if (!present)
         return { decision: 'deny', step: secret ? 'sensitive' : 'private-network', reason: refusal(guarded) };
