@@ -74,6 +74,27 @@ describe('FetchURL, local fetch', () => {
     expect(server.requests[0]!.headers['user-agent']).toMatch(/^Mozilla\/5\.0 .*Chrome/);
   });
 
+  it('follows a redirect on the approved host, and refuses one that bounces to another private host', async () => {
+    const inner = await LoopbackServer.start();
+    try {
+      inner.fallback = serve(200, 'text/plain', 'internal secret page');
+      const redirect = (location: string) => (_req: RecordedRequest, res: ServerResponse) => {
+        res.writeHead(302, { location, 'content-length': 0 });
+        res.end();
+      };
+      server.enqueue(redirect('/moved'), serve(200, 'text/plain', 'the moved page'));
+      const followed = await fetchUrl(toolsetWith(), `${server.url}/old`);
+      expect(followed.return_value.output).toBe('the moved page');
+      server.enqueue(redirect(`http://localhost:${new URL(inner.url).port}/admin`));
+      const bounced = await fetchUrl(toolsetWith(), `${server.url}/bounce`);
+      expect(bounced.return_value.is_error).toBe(true);
+      expect(brief(bounced)).toBe('Redirect refused');
+      expect(inner.requests).toHaveLength(0);
+    } finally {
+      await inner.close();
+    }
+  });
+
   it('returns plain text and Markdown exactly as served, without the per-line cap', async () => {
     const longLine = 'x'.repeat(5_000);
     const text = `line one\n${longLine}\n  indented\n`;

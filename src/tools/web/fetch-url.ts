@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
-import { type Effect, type ResolvedAddress, resolveHost } from '../../policy/index.js';
+import { classifyAddress, type Effect, type ResolvedAddress, resolveHost } from '../../policy/index.js';
 import { toolFactory } from '../../toolset/dependencies.js';
 import { defineTool, type KimiTool, type ToolCallContext } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
@@ -12,6 +12,7 @@ import {
   describeNetworkError,
   type HttpLimits,
   HttpTimeoutError,
+  RedirectRefusedError,
 } from './bounded-fetch.js';
 import { classifyPage, decodePage, isVerbatimType, mediaTypeOf } from './page-content.js';
 import { BROWSER_USER_AGENT, KIMI_TS_USER_AGENT } from './user-agent.js';
@@ -155,7 +156,7 @@ async function fetchDirectly(
           Accept: 'text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,*/*;q=0.8',
         },
       },
-      { limits, signal: ctx.signal, readBody: (status) => status < 400 },
+      { limits, signal: ctx.signal, readBody: (status) => status < 400, allowRedirect: redirectGuard(url) },
     );
   } catch (error) {
     if (ctx.signal.aborted) throw error;
@@ -214,7 +215,32 @@ async function fetchDirectly(
   );
 }
 
+/**
+ * The policy approved the first URL's host. A redirect may stay on that host, or go to another
+ * host only if it resolves to public addresses: a page cannot bounce the request into this
+ * machine or a private network.
+ */
+function redirectGuard(url: string): (to: URL) => Promise<boolean> {
+  const approvedHost = new URL(url).hostname;
+  return async (to) => {
+    if (to.protocol !== 'http:' && to.protocol !== 'https:') return false;
+    if (to.hostname === approvedHost) return true;
+    try {
+      const addresses = await resolveHost(to.hostname);
+      return addresses.length > 0 && addresses.every((a) => classifyAddress(a.address) === 'public');
+    } catch {
+      return false;
+    }
+  };
+}
+
 function fetchFailure(builder: ToolResultBuilder, error: unknown): ToolReturnValue {
+  if (error instanceof RedirectRefusedError) {
+    return builder.error(
+      `Failed to fetch URL: ${error.message}. A redirect to another host is followed only when that host is on the public internet; fetch that URL directly if you need it (it will be asked about).`,
+      'Redirect refused',
+    );
+  }
   if (error instanceof HttpTimeoutError) {
     return builder.error(
       `Failed to fetch URL: ${error.message}. The server may be slow or unreachable; try again later or another source.`,
