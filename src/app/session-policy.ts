@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/index.js';
 import {
+  appendRule,
   InvalidRuleError,
   loadPermissionRules,
   PermissionRulesError,
@@ -42,9 +43,10 @@ export function ruleSources(
  * A bad rule is a config error naming the file and the rule.
  */
 export async function createSessionPolicy(parts: SessionPolicyParts): Promise<SessionPolicy> {
+  const sources = ruleSources(parts);
   let rules: Awaited<ReturnType<typeof loadPermissionRules>>;
   try {
-    rules = await loadPermissionRules(ruleSources(parts));
+    rules = await loadPermissionRules(sources);
   } catch (error) {
     if (error instanceof InvalidRuleError) {
       throw new ConfigError(error.origin.file, {
@@ -65,6 +67,13 @@ export async function createSessionPolicy(parts: SessionPolicyParts): Promise<Se
     additionalDirs: parts.additionalDirs,
     homes: { userHome: parts.env.HOME?.trim() || homedir(), kimiHome: parts.home },
     rules,
+    // An answer saved as a rule goes to the project's or the user's rules file; the set is re-read.
+    ruleStore: {
+      async save(spec, where) {
+        await appendRule(where === 'project' ? sources.projectFile : sources.userFile, spec);
+        return loadPermissionRules(sources);
+      },
+    },
   });
   policy.attach(parts.approval, parts.approval);
   return policy;

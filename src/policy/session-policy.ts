@@ -7,7 +7,9 @@ import {
 } from './approval-actions.js';
 import { factLine, showTarget } from './describe-facts.js';
 import { type EffectFacts, gatherFacts } from './effect-facts.js';
+import type { Effect } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
+import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
@@ -24,7 +26,22 @@ export interface SessionApprovalView {
   isSessionApproved(action: string, description: string): boolean;
 }
 
+/** An approve-for-session answer, in the terms the person chose. */
+export interface RememberedAnswer {
+  readonly toolName: string;
+  readonly effects: readonly Effect[];
+  readonly scope: 'exact' | 'action' | 'prefix';
+  readonly prefix?: string | undefined;
+  readonly saveRule?: 'project' | 'user' | undefined;
+}
+
+/** Where answers saved as rules go (the app's rules files); returns the rules in force after. */
+export interface RuleStore {
+  save(spec: PermissionRuleSpec, where: 'project' | 'user'): Promise<RuleSet>;
+}
+
 export interface SessionPolicyOptions {
+  ruleStore?: RuleStore | undefined;
   workDir: string;
   /** Shared with the tools and `/add-dir` (the policy reads it at each decision). */
   additionalDirs: readonly string[];
@@ -49,8 +66,12 @@ export class SessionPolicy {
   private rules: RuleSet;
   private modes: PolicyModes;
   private sessionApprovals: SessionApprovalView;
+  private readonly ruleStore: RuleStore | undefined;
+  /** Command prefixes approved for the session, per tool. */
+  private readonly prefixes = new Map<string, string[]>();
 
   constructor(options: SessionPolicyOptions) {
+    this.ruleStore = options.ruleStore;
     this.homes = options.homes;
     this.roots = new WorkspaceRoots(options.workDir, options.additionalDirs);
     this.rules = options.rules ?? RuleSet.empty();
@@ -130,7 +151,10 @@ export class SessionPolicy {
 
     const question = this.question(request, facts);
     if (question === null) return { decision: 'allow', step: 'tool-default' };
-    // 4. Remembered approvals.
+    // 4. Remembered approvals (a command prefix covers a command only if it covers every part).
+    if (this.prefixCovers(request.toolName, subject.commandParts ?? [])) {
+      return { decision: 'allow', step: 'session-approval' };
+    }
     if (this.sessionApprovals.isSessionApproved(question.action, question.description)) {
       return { decision: 'allow', step: 'session-approval' };
     }
@@ -139,6 +163,36 @@ export class SessionPolicy {
       return { decision: 'allow', step: 'mode' };
     // 6. The tool's default: ask.
     return this.ask(request, facts, 'tool-default', { secret: false });
+  }
+
+  /**
+   * Keeps an approve-for-session answer the Approval cannot keep itself (a command prefix), and
+   * saves it as an allow rule when the person asked to. Returns a problem to report, or null.
+   */
+  async remember(answer: RememberedAnswer): Promise<string | null> {
+    const prefix = answer.prefix?.trim();
+    if (answer.scope === 'prefix' && prefix) {
+      this.prefixes.set(answer.toolName, [...(this.prefixes.get(answer.toolName) ?? []), prefix]);
+    }
+    if (!answer.saveRule) return null;
+    if (!this.ruleStore) return 'rules cannot be saved here';
+    const pattern = rulePatternFor(answer, prefix);
+    if (!pattern) return 'this answer cannot be written as a rule (the command holds * or ?)';
+    try {
+      this.rules = await this.ruleStore.save(
+        { decision: 'allow', pattern, scope: answer.saveRule },
+        answer.saveRule,
+      );
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  private prefixCovers(toolName: string, parts: readonly string[]): boolean {
+    const prefixes = this.prefixes.get(toolName);
+    if (!prefixes || parts.length === 0) return false;
+    return parts.every((part) => prefixes.some((p) => part === p || part.startsWith(`${p} `)));
   }
 
   /**
@@ -202,6 +256,26 @@ export class SessionPolicy {
       evenIfAutoApproving,
       rememberApproval: !options.secret && base.action === SEARCH_WEB_ACTION,
     };
+  }
+}
+
+/** The allow rule an answer stands for: `Shell(git *)`, `WriteFile(/real/path)`, `FetchURL(domain:h)`, `Tool`. */
+function rulePatternFor(answer: RememberedAnswer, prefix: string | undefined): string | null {
+  const tool = answer.toolName;
+  if (answer.scope === 'action') return tool;
+  if (answer.scope === 'prefix' && prefix) return /[*?]/.test(prefix) ? null : `${tool}(${prefix} *)`;
+  const effect = answer.effects[0];
+  if (!effect) return tool;
+  switch (effect.kind) {
+    case 'exec':
+      return /[*?]/.test(effect.command) ? null : `${tool}(${effect.command.trim()})`;
+    case 'read':
+    case 'write':
+      return /[*?]/.test(effect.target.real) ? null : `${tool}(${effect.target.real})`;
+    case 'network':
+      return `${tool}(domain:${effect.host})`;
+    case 'external':
+      return tool;
   }
 }
 

@@ -43,6 +43,8 @@ export function bridgeApprovalsToWire(
                 ? { scope: 'action' as const }
                 : {}),
             ...(answer.persist ? { persist: true } : {}),
+            ...(answer.prefix ? { prefix: answer.prefix } : {}),
+            ...(answer.save_rule ? { saveRule: answer.save_rule } : {}),
           });
         }
       });

@@ -32,6 +32,8 @@ export class ApprovalResult {
     readonly response: ApprovalResponseKind,
     readonly feedback: string,
     private readonly fromSubagent: boolean,
+    /** For approve-for-session: the scope as answered (the policy keeps prefixes and saved rules). */
+    readonly answer?: Pick<ApprovalDecision, 'scope' | 'prefix' | 'saveRule'> | undefined,
   ) {}
 
   /** The error result a tool returns when the user said no. */
@@ -224,10 +226,13 @@ export class Approval {
         if (options.remember === false)
           return new ApprovalResult(true, 'approve_for_session', decision.feedback, fromSubagent);
         call.approvedActions.add(action);
-        const scope = approvalScope(decision.scope, action, description);
-        this.approveForSession(scope);
-        if (decision.persist) await this.persist(scope);
-        return new ApprovalResult(true, 'approve_for_session', decision.feedback, fromSubagent);
+        const answer = { scope: decision.scope, prefix: decision.prefix, saveRule: decision.saveRule };
+        if (!(decision.scope === 'prefix' && decision.prefix)) {
+          const scope = approvalScope(decision.scope, action, description);
+          this.approveForSession(scope);
+          if (decision.persist) await this.persist(scope);
+        }
+        return new ApprovalResult(true, 'approve_for_session', decision.feedback, fromSubagent, answer);
       }
       case 'reject':
         return new ApprovalResult(false, 'reject', decision.feedback, fromSubagent);

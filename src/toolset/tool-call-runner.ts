@@ -159,7 +159,12 @@ async function decideByPolicy(
           rememberOnApprove: decision.rememberApproval,
         },
       );
-      return answer.approved ? null : { value: answer.rejectionError(), outcome: 'rejected' };
+      if (!answer.approved) return { value: answer.rejectionError(), outcome: 'rejected' };
+      if (answer.response === 'approve_for_session' && answer.answer && !decision.secret) {
+        // A failed save leaves the approval standing; the rule is simply not written.
+        await policy.remember({ toolName: tool.name, effects, ...answer.answer });
+      }
+      return null;
     }
   }
 }

@@ -88,6 +88,8 @@ function settleWithResponse(request: WireRequest, response: InboundResponse): vo
         request.resolve(parsed.data.response, parsed.data.feedback ?? '', {
           scope: parsed.data.scope ?? undefined,
           persist: parsed.data.persist ?? undefined,
+          prefix: parsed.data.prefix ?? undefined,
+          save_rule: parsed.data.save_rule ?? undefined,
         });
       } else request.resolve('reject', '');
       return;
