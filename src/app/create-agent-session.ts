@@ -31,10 +31,9 @@ import { DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
 import { conversationCommands } from './export-import-commands.js';
 import type { Extension } from './extension.js';
 import { hooksCommand, statusCommand, versionCommand } from './info-commands.js';
-import { permissionsCommand } from './permissions-command.js';
 import { pluginsDir } from './plugins/plugin-manager.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
-import { createSessionPolicy, ruleSources } from './session-policy.js';
+import { createSessionPolicy } from './session-policy.js';
 import { createSessionStore } from './session-store.js';
 import { discoverSkills, skillCommands } from './skills.js';
 import { renderSystemPrompt } from './system-prompt.js';
@@ -176,15 +175,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     let currentAlias = resolved.status === 'ready' ? resolved.modelAlias : null;
 
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
-    const policyConfigLabel = loaded.source.kind === 'inline' ? '--config' : loaded.source.path;
-    const policy = await createSessionPolicy({
-      workDir: session.workDir,
-      additionalDirs,
-      home,
-      env,
-      config,
-      configLabel: policyConfigLabel,
-      approval,
+    const { policy, command: permissions } = await createSessionPolicy({
+      ...{ workDir: session.workDir, additionalDirs, home, env, config, approval, projectApprovals },
+      configLabel: loaded.source.kind === 'inline' ? '--config' : loaded.source.path,
     });
     const toolset = new KimiToolset({ approval, hooks, policy });
     const denwaRenji = new DenwaRenji();
@@ -356,14 +349,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     for (const command of conversationCommands({ session, home, title: () => impl.title })) {
       slashCommands.add(command);
     }
-    slashCommands.add(
-      permissionsCommand({
-        policy,
-        approval,
-        projectApprovals,
-        sources: ruleSources({ workDir: session.workDir, home, config, configLabel: policyConfigLabel }),
-      }),
-    );
+    slashCommands.add(permissions);
     slashCommands.add(
       statusCommand({
         sessionId: session.id,

@@ -10,7 +10,10 @@ import {
   type RuleSources,
   SessionPolicy,
 } from '../policy/index.js';
+import type { SlashCommand } from '../soul/slash-commands.js';
 import type { Approval } from '../toolset/approval.js';
+import type { ProjectApprovals } from '../toolset/project-approvals.js';
+import { permissionsCommand } from './permissions-command.js';
 
 export interface SessionPolicyParts {
   workDir: string;
@@ -23,6 +26,7 @@ export interface SessionPolicyParts {
   /** Where the config came from, for error messages and `/permissions`. */
   configLabel: string;
   approval: Approval;
+  projectApprovals: ProjectApprovals;
 }
 
 /** Where the rules of a session come from. */
@@ -42,7 +46,9 @@ export function ruleSources(
  * rules (project file, user file, config) and the approval state (modes, remembered approvals).
  * A bad rule is a config error naming the file and the rule.
  */
-export async function createSessionPolicy(parts: SessionPolicyParts): Promise<SessionPolicy> {
+export async function createSessionPolicy(
+  parts: SessionPolicyParts,
+): Promise<{ policy: SessionPolicy; command: SlashCommand }> {
   const sources = ruleSources(parts);
   let rules: Awaited<ReturnType<typeof loadPermissionRules>>;
   try {
@@ -76,5 +82,11 @@ export async function createSessionPolicy(parts: SessionPolicyParts): Promise<Se
     },
   });
   policy.attach(parts.approval, parts.approval);
-  return policy;
+  const command = permissionsCommand({
+    policy,
+    approval: parts.approval,
+    projectApprovals: parts.projectApprovals,
+    sources,
+  });
+  return { policy, command };
 }

@@ -88,6 +88,15 @@ export function sensitiveReason(realPath: string, homes: SensitiveHomes): string
   for (const secret of places.homeSecrets) {
     if (isWithinDirectory(realPath, secret.path)) return secret.what;
   }
+  return secretNameReason(realPath);
+}
+
+/**
+ * The part of the classifier that needs only the file's name (dotenv files, private keys,
+ * credentials files, shell histories): for paths relative to some root, e.g. checkpoint snapshots.
+ */
+export function secretNameReason(path: string): string | null {
+  const realPath = path.replaceAll('\\', '/');
   const name = basename(realPath);
   if (HARMLESS_ENV_FILES.has(name)) return null;
   if (name === '.env' || name.startsWith('.env.')) return 'a dotenv file';
