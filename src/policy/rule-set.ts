@@ -7,6 +7,8 @@ export interface RuleSubject {
   readonly candidates: readonly string[];
   /** For Shell: every part of the parsed command; the whole is allowed only if every part is. */
   readonly commandParts?: readonly string[] | undefined;
+  /** The parser could not read the whole command: no allow rule may let it through. */
+  readonly commandIncomplete?: boolean | undefined;
 }
 
 export interface RuleVerdict {
@@ -50,6 +52,11 @@ export class RuleSet {
    * asked → ask; every part allowed → allow; a part no rule covers → no verdict (the defaults decide).
    */
   allowOrAsk(subject: RuleSubject): RuleVerdict | null {
+    const verdict = this.allowOrAskParts(subject);
+    return subject.commandIncomplete && verdict?.decision === 'allow' ? null : verdict;
+  }
+
+  private allowOrAskParts(subject: RuleSubject): RuleVerdict | null {
     const parts = subject.commandParts;
     if (!parts || parts.length === 0) return this.firstMatch(subject.toolName, subject.candidates);
     let allowed: RuleVerdict | null = null;

@@ -337,6 +337,17 @@ const ROWS: Row[] = [
     step: 'tool-default',
   },
   {
+    name: 'an allowed command the parser cannot read whole',
+    tool: 'Shell',
+    effect: () => exec('git status "unterminated'),
+    question: runQuestion('x'),
+    modes: ['default'],
+    rules: [{ decision: 'allow', pattern: 'Shell(git *)' }],
+    expected: 'ask',
+    step: 'tool-default',
+    says: 'the parser found a syntax error',
+  },
+  {
     name: 'an ask rule in yolo',
     tool: 'Shell',
     effect: () => exec('npm publish'),

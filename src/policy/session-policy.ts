@@ -113,6 +113,7 @@ export class SessionPolicy {
       toolName: request.toolName,
       candidates: facts.flatMap((f) => f.candidates),
       commandParts: facts.flatMap((f) => f.command?.parts ?? []),
+      commandIncomplete: facts.some((f) => f.command?.incomplete === true),
     };
 
     // 1. Deny rules, whatever the mode.

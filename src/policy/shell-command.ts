@@ -28,7 +28,13 @@ function bashParser(): Promise<Parser> {
 }
 
 export async function parseShellCommand(command: string): Promise<ParsedCommand> {
-  const parser = await bashParser();
+  let parser: Parser;
+  try {
+    parser = await bashParser();
+  } catch {
+    // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
+    return { parts: [command.trim()], incomplete: true };
+  }
   const tree = parser.parse(command);
   if (!tree) return { parts: [command.trim()], incomplete: true };
   try {
