@@ -15,6 +15,7 @@ import {
   RedirectRefusedError,
 } from './bounded-fetch.js';
 import { classifyPage, decodePage, isVerbatimType, mediaTypeOf } from './page-content.js';
+import { reboundToPrivate } from './rebinding-check.js';
 import { BROWSER_USER_AGENT, KIMI_TS_USER_AGENT } from './user-agent.js';
 
 /**
@@ -43,6 +44,8 @@ export interface FetchURLOptions {
 export function createFetchURL(options: FetchURLOptions): KimiTool<z.output<typeof params>> {
   const limits: HttpLimits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
   const service = options.webServices.fetch;
+  /** What each call's host resolved to when the policy judged it (same params object as `call`). */
+  const judged = new WeakMap<object, ResolvedAddress[]>();
   return defineTool({
     name: 'FetchURL',
     description: options.description,
@@ -50,7 +53,8 @@ export function createFetchURL(options: FetchURLOptions): KimiTool<z.output<type
     // Kimi CLI never asks before fetching; kimi-ts's policy asks per host, and always for private
     // addresses, because a URL can carry whatever the model read out of the machine.
     effect: 'network',
-    effects: async ({ url }): Promise<Effect[]> => {
+    effects: async (params): Promise<Effect[]> => {
+      const { url } = params;
       const target = parseHttpUrl(url);
       if (typeof target !== 'string') return [];
       const host = new URL(target).hostname;
@@ -60,11 +64,14 @@ export function createFetchURL(options: FetchURLOptions): KimiTool<z.output<type
       } catch {
         // Unresolvable: the fetch will fail too; the policy still asks for the host by name.
       }
+      judged.set(params, addresses);
       return [{ kind: 'network', url: target, host, addresses, purpose: 'fetch' }];
     },
-    call: async ({ url }, ctx) => {
-      const target = parseHttpUrl(url);
+    call: async (params, ctx) => {
+      const target = parseHttpUrl(params.url);
       if (typeof target !== 'string') return target;
+      const rebound = await reboundToPrivate(new URL(target).hostname, judged.get(params));
+      if (rebound) return rebound;
       if (service) {
         const viaService = await fetchViaService(service, target, ctx, limits);
         if (viaService) return viaService;
