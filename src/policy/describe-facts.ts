@@ -1,3 +1,4 @@
+import type { DisplayBlock } from '../kosong/index.js';
 import type { EffectFacts } from './effect-facts.js';
 import type { FileTarget } from './effects.js';
 
@@ -41,5 +42,45 @@ export function factLine(facts: EffectFacts): string | null {
     }
     case 'external':
       return null;
+  }
+}
+
+/**
+ * The same facts as a display block (`policy_effect`) for front ends and wire clients that show
+ * them their own way: real path and class, whether secret, the parsed command, host and addresses.
+ */
+export function factBlock(facts: EffectFacts): DisplayBlock {
+  const { effect } = facts;
+  switch (effect.kind) {
+    case 'read':
+    case 'write':
+      return {
+        type: 'policy_effect',
+        effect: effect.kind,
+        path: effect.target.given,
+        real_path: effect.target.real,
+        via_symlink: effect.target.viaSymlink,
+        path_class: facts.pathClass ?? null,
+        secret: facts.secret ?? null,
+      };
+    case 'exec':
+      return {
+        type: 'policy_effect',
+        effect: 'exec',
+        command: effect.command,
+        parts: [...(facts.command?.parts ?? [])],
+        parsed_whole: !facts.command?.incomplete,
+      };
+    case 'network':
+      return {
+        type: 'policy_effect',
+        effect: 'network',
+        url: effect.url,
+        host: effect.host,
+        addresses: effect.addresses.map((a) => a.address),
+        address_class: facts.addressClass ?? null,
+      };
+    case 'external':
+      return { type: 'policy_effect', effect: 'external', action: effect.action };
   }
 }

@@ -529,6 +529,11 @@ describe('SessionPolicy.decide', () => {
       expect(text).toContain(row.says.replaceAll('$ROOT', root));
     }
     if (decision.decision === 'ask') {
+      // The facts travel as a display block too whenever they add to the tool's own words.
+      const facts = decision.display.find((block) => block.type === 'policy_effect');
+      if (decision.description.includes('\n- ')) expect(facts).toBeDefined();
+      if (row.step === 'sensitive') expect(facts?.secret).toEqual(expect.any(String));
+      if (row.step === 'private-network') expect(facts?.address_class).not.toBe('public');
       expect(decision.evenIfAutoApproving).toBe(
         row.step === 'sensitive' || row.step === 'private-network' || row.step === 'rule',
       );

@@ -5,7 +5,7 @@ import {
   READ_OUTSIDE_ACTION,
   SEARCH_WEB_ACTION,
 } from './approval-actions.js';
-import { factLine, showTarget } from './describe-facts.js';
+import { factBlock, factLine, showTarget } from './describe-facts.js';
 import { type EffectFacts, gatherFacts } from './effect-facts.js';
 import type { Effect } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
@@ -246,7 +246,10 @@ export class SessionPolicy {
     const lines = facts.map(factLine).filter((line): line is string => line !== null);
     const description =
       lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description;
-    const display: DisplayBlock[] = [...(base.display ?? [])];
+    const display: DisplayBlock[] = [
+      ...(base.display ?? []),
+      ...facts.filter(addsToTheQuestion).map(factBlock),
+    ];
     return {
       decision: 'ask',
       step,
@@ -278,6 +281,16 @@ function rulePatternFor(answer: RememberedAnswer, prefix: string | undefined): s
     case 'external':
       return tool;
   }
+}
+
+/** Facts worth a display block: what the tool's own words do not already say. */
+function addsToTheQuestion(facts: EffectFacts): boolean {
+  if (factLine(facts) !== null) return true;
+  const { effect } = facts;
+  return (
+    (effect.kind === 'read' || effect.kind === 'write') &&
+    (facts.pathClass === 'outside' || effect.target.viaSymlink)
+  );
 }
 
 function fallbackQuestion(toolName: string, facts: readonly EffectFacts[]): ToolQuestion {

@@ -28,6 +28,7 @@ interface ApprovalPayload {
   id: string;
   action: string;
   description: string;
+  display: Record<string, unknown>[];
 }
 
 /** Answers every approval request with `reject`, keeping what was asked. */
@@ -164,6 +165,19 @@ describe('hole 2: symlinks are judged by where they lead', () => {
       byStart(`Edit file outside the working directory: ${join(outside, '.bashrc')} (via bashrc_link)`)
         ?.action,
     ).toBe('edit file outside of working directory');
+    expect(byStart('(via bashrc_link)')?.display).toContainEqual(
+      // On the wire a display block of its own kind travels as `{ type, data }`.
+      {
+        type: 'policy_effect',
+        data: expect.objectContaining({
+          effect: 'write',
+          path: 'bashrc_link',
+          real_path: join(outside, '.bashrc'),
+          via_symlink: true,
+          path_class: 'outside',
+        }),
+      },
+    );
     expect(byStart(`read SECRET file ${join(outside, '.env')} (via env_link)`)).toBeDefined();
     expect(byStart(`search SECRET file ${join(outside, '.env')} (via env_link)`)).toBeDefined();
     expect(byStart(`list outside the working directory: ${outside} (via link_out)`)).toBeDefined();
