@@ -4,6 +4,7 @@ import { parseDataUrl } from '../../kosong/data-url.js';
 import { type ContentPart, extractText } from '../../kosong/message.js';
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
+import { assertNever } from '../../util/assert-never.js';
 import type { WireMessage } from '../../wire/message.js';
 
 /** How each built-in tool is shown to an ACP client (icons, grouping). Others are `other`. */
@@ -187,9 +188,32 @@ export class SessionUpdateTranslator {
         this.planMode = planMode;
         return [{ sessionUpdate: 'current_mode_update', currentModeId: modeIdOf(planMode) }];
       }
-      default:
+      // Nothing an editor shows: the turn's and steps' framing, hooks, compaction, MCP loading,
+      // approvals (answered through permission requests), subagents' inner events, notifications.
+      case 'SteerInput':
+      case 'TurnEnd':
+      case 'StepBegin':
+      case 'StepInterrupted':
+      case 'StepRetry':
+      case 'HookTriggered':
+      case 'HookResolved':
+      case 'CompactionBegin':
+      case 'CompactionEnd':
+      case 'MCPLoadingBegin':
+      case 'MCPLoadingEnd':
+      case 'Notification':
+      case 'ApprovalResponse':
+      case 'SubagentEvent':
+      case 'BtwBegin':
+        return [];
+      // Requests are answered by the ACP server (acp-server.ts), not translated.
+      case 'ApprovalRequest':
+      case 'ToolCallRequest':
+      case 'QuestionRequest':
+      case 'HookRequest':
         return [];
     }
+    return assertNever(message, 'wire message');
   }
 }
 
@@ -208,9 +232,12 @@ function contentUpdates(
       const inline = parseDataUrl(part.image_url.url);
       return inline ? [{ sessionUpdate: textKind, content: { type: 'image', ...inline } }] : [];
     }
-    default:
+    // Audio and video by URL have no ACP content block to become.
+    case 'audio_url':
+    case 'video_url':
       return [];
   }
+  return assertNever(part, 'content part');
 }
 
 function userInputUpdates(input: string | ContentPart[]): SessionUpdate[] {

@@ -1,8 +1,9 @@
-import { mergeInPlace } from '../../kosong/merge.js';
+import { copyPart, mergeInPlace } from '../../kosong/merge.js';
 import { extractText, type Message, type StreamedPart } from '../../kosong/message.js';
 import { messageToJSON } from '../../kosong/message-json.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { toolResultToMessage } from '../../toolset/tool-result-message.js';
+import { assertNever } from '../../util/assert-never.js';
 import type { WireMessage } from '../../wire/message.js';
 
 export type OutputFormat = 'text' | 'stream-json';
@@ -22,7 +23,13 @@ export interface PrintSinks {
  */
 export class PrintFormatter {
   private assistant: Message | null = null;
+  /**
+   * The part last received, complete once the next part arrives or the step ends (so the last part
+   * of a failed attempt is dropped). Parts come whole from the merged queue: no fragment merging here.
+   */
   private pending: StreamedPart | null = null;
+  /** Whether `pending` is this formatter's copy; the Wire's parts are shared by every subscriber. */
+  private pendingIsCopy = false;
   /** The text of the last assistant message of the turn (for --final-message-only). */
   lastAssistantText = '';
 
@@ -73,9 +80,29 @@ export class PrintFormatter {
         else if (message.type === 'Notification') this.sinks.progress(`[${message.payload.title}]\n`);
         else this.sinks.out(`${message.payload.content}\n`);
         return;
-      default:
+      // Not part of print mode's output.
+      case 'TurnBegin':
+      case 'SteerInput':
+      case 'StepInterrupted':
+      case 'HookTriggered':
+      case 'HookResolved':
+      case 'CompactionBegin':
+      case 'CompactionEnd':
+      case 'MCPLoadingBegin':
+      case 'MCPLoadingEnd':
+      case 'StatusUpdate':
+      case 'ApprovalResponse':
+      case 'SubagentEvent':
+      case 'BtwBegin':
+        return;
+      // Requests are answered by the print runner (run-print.ts), not printed.
+      case 'ApprovalRequest':
+      case 'ToolCallRequest':
+      case 'QuestionRequest':
+      case 'HookRequest':
         return;
     }
+    assertNever(message, 'wire message');
   }
 
   /** Writes what the final-message-only modes print, at the end of the run. */
@@ -89,11 +116,25 @@ export class PrintFormatter {
 
   private addPart(part: StreamedPart): void {
     this.assistant ??= { role: 'assistant', content: [] };
-    if (this.pending === null) this.pending = { ...part } as StreamedPart;
-    else if (!mergeInPlace(this.pending, part)) {
-      this.completePart(this.pending);
-      this.pending = { ...part } as StreamedPart;
-    }
+    const pending = this.pending;
+    if (pending !== null && this.joins(pending, part)) return;
+    if (pending !== null) this.completePart(pending);
+    this.pending = part;
+    this.pendingIsCopy = false;
+  }
+
+  /**
+   * A piece of a part arrives on its own only when an event this formatter skips (a subagent's
+   * event, an approval) was sent between two pieces of it; the piece then joins the pending part, in
+   * a copy. A piece can only continue a part of its own kind (or be a tool call's arguments).
+   */
+  private joins(pending: StreamedPart, piece: StreamedPart): boolean {
+    if (piece.type !== pending.type && piece.type !== 'tool_call_part') return false;
+    const own = this.pendingIsCopy ? pending : copyPart(pending);
+    if (!mergeInPlace(own, piece)) return false;
+    this.pending = own;
+    this.pendingIsCopy = true;
+    return true;
   }
 
   private completePart(part: StreamedPart): void {

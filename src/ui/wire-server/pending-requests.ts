@@ -1,4 +1,5 @@
 import { toolError } from '../../kosong/tool.js';
+import { assertNever } from '../../util/assert-never.js';
 import { describeIssues } from '../../wire/json.js';
 import type { WireRequest } from '../../wire/requests.js';
 import type { InboundResponse } from './jsonrpc.js';
@@ -122,4 +123,5 @@ function settleWithResponse(request: WireRequest, response: InboundResponse): vo
       return;
     }
   }
+  assertNever(request, 'wire request');
 }

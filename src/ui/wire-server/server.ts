@@ -8,8 +8,8 @@ import type { UILoop } from '../../soul/run-soul.js';
 import { wireEvent } from '../../wire/events.js';
 import { describeIssues, type JsonValue } from '../../wire/json.js';
 import { isWireRequest, type WireMessage } from '../../wire/message.js';
+import { wireMessageToJSON } from '../../wire/message-json.js';
 import { type HookAnswer, HookRequest, type WireRequest } from '../../wire/requests.js';
-import { wireMessageToJSON } from '../../wire/serialize.js';
 import {
   applyToolVisibility,
   type ClientCapabilities,
