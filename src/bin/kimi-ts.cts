@@ -10,7 +10,7 @@
 // that went as far as a turn (the CLI says so through RUN_COMPLETED), so it holds the code such a
 // run compiles; the caches of other builds are removed then. `KIMI_TS_NO_CODE_CACHE=1` turns it off,
 // `KIMI_TS_DEBUG_CODE_CACHE=1` says on stderr whether it was used. Without a bundle (a build from
-// `tsc` alone), and with `--debug`, the unbundled `dist/cli.js` runs instead.
+// `tsc` alone), and with `--debug`, the unbundled `dist/cli/cli.js` runs instead.
 import {
   mkdirSync,
   readdirSync,
@@ -99,5 +99,5 @@ const bundleStat = debug ? undefined : statSync(bundleFile, { throwIfNoEntry: fa
 if (bundleStat) runBundle(bundleStat);
 else {
   if (debug) process.setSourceMapsEnabled(true);
-  void import(pathToFileURL(join(__dirname, '..', 'cli.js')).href);
+  void import(pathToFileURL(join(__dirname, '..', 'cli', 'cli.js')).href);
 }

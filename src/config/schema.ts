@@ -65,6 +65,8 @@ export const loopControlSchema = z.preprocess(
     max_ralph_iterations: int().min(-1).default(0),
     reserved_context_size: int().min(1000).default(50_000),
     compaction_trigger_ratio: z.number().min(0.5).max(0.99).default(0.85),
+    /** kimi-ts: seconds the model may stay silent before its call is abandoned (and retried). */
+    stall_timeout_s: z.number().positive().default(120),
   }),
 );
 export type LoopControlConfig = z.output<typeof loopControlSchema>;

@@ -9,7 +9,7 @@ import { shouldAutoCompact } from './compaction.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
 import { runRalphLoop } from './ralph-loop.js';
 import { parseSlashCommand } from './slash-command.js';
-import type { SlashCommandRegistry } from './slash-commands.js';
+import type { SlashCommandLookup } from './slash-command-types.js';
 import type { SoulLLM, SoulParts } from './soul-parts.js';
 import { BackToTheFuture, runStep } from './soul-step.js';
 import { SteerQueue, type UserInput } from './steer-queue.js';
@@ -18,7 +18,7 @@ import type { StepOutcome, TurnOutcome } from './turn-outcome.js';
 export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls'> {
   /** Shown when a turn needs a model and none is configured. */
   llmNotSetMessage?: string | undefined;
-  slashCommands?: SlashCommandRegistry | undefined;
+  slashCommands?: SlashCommandLookup<Soul> | undefined;
   /** Whether the agent can send D-Mail: then each checkpoint is also shown to the model. */
   hasDMailTool?: boolean | undefined;
   /** Awaited before the first step of a turn (e.g. MCP servers still connecting). */
@@ -148,16 +148,12 @@ export class Soul {
     await this.options.autoTitle(shortenTitle(text, TITLE_WIDTH));
   }
 
-  /** The turn without its shell (no hooks, no TurnBegin/TurnEnd): for commands that prompt the model. */
-  runAgentTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
-    return this.turn(input, signal);
-  }
-
   /**
-   * One turn on `input` without its TurnBegin/TurnEnd: for flows (`/flow:<name>`), which run their
-   * nodes as turns inside the turn that started them and send those events themselves.
+   * One turn on `input` without its shell (no hooks, no TurnBegin/TurnEnd): for commands that prompt
+   * the model (`/init`) and for flows (`/flow:<name>`), which run their nodes as turns inside the turn
+   * that started them and send those events themselves.
    */
-  takeTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
+  runAgentTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
     return this.turn(input, signal);
   }
 

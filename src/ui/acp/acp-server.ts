@@ -1,6 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentSession } from '../../soul/agent-session.js';
+import type { AgentSession } from '../../app/agent-session.js';
 import { describeTurnError, MaxStepsReached, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { VERSION } from '../../version.js';

@@ -3,6 +3,7 @@ import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientproto
 import { parseDataUrl } from '../../kosong/data-url.js';
 import { type ContentPart, extractText } from '../../kosong/message.js';
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
+import { MODEL_WAITING_TYPE } from '../../soul/model-waiting.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { assertNever } from '../../util/assert-never.js';
 import type { WireMessage } from '../../wire/message.js';
@@ -182,6 +183,12 @@ export class SessionUpdateTranslator {
         const text = error ? `Error: ${error}` : (response ?? '');
         return text ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }] : [];
       }
+      case 'Notification': {
+        // The editor shows a silent model as a passing thought; other notifications stay out of the chat.
+        if (message.payload.type !== MODEL_WAITING_TYPE) return [];
+        const text = `(${message.payload.title})\n`;
+        return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } }];
+      }
       case 'StatusUpdate': {
         const planMode = message.payload.plan_mode;
         if (typeof planMode !== 'boolean' || planMode === this.planMode) return [];
@@ -189,7 +196,7 @@ export class SessionUpdateTranslator {
         return [{ sessionUpdate: 'current_mode_update', currentModeId: modeIdOf(planMode) }];
       }
       // Nothing an editor shows: the turn's and steps' framing, hooks, compaction, MCP loading,
-      // approvals (answered through permission requests), subagents' inner events, notifications.
+      // approvals (answered through permission requests), subagents' inner events.
       case 'SteerInput':
       case 'TurnEnd':
       case 'StepBegin':
@@ -201,7 +208,6 @@ export class SessionUpdateTranslator {
       case 'CompactionEnd':
       case 'MCPLoadingBegin':
       case 'MCPLoadingEnd':
-      case 'Notification':
       case 'ApprovalResponse':
       case 'SubagentEvent':
       case 'BtwBegin':

@@ -1,117 +1,100 @@
-import { describe, expect, test } from 'vitest';
-import { wireEvent } from '../../wire/events.js';
+import { describe, expect, it } from 'vitest';
+import type { StreamedPart } from '../../kosong/message.js';
+import { toolError, toolOk } from '../../kosong/tool.js';
+import { streamedPartEvent, wireEvent } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
-import { Wire } from '../../wire/wire.js';
 import { type OutputFormat, PrintFormatter } from './print-formatter.js';
 
-/** What a merged subscriber of a real Wire receives for `sent`. */
-async function merged(sent: readonly WireMessage[]): Promise<WireMessage[]> {
-  const wire = new Wire();
-  const subscription = wire.subscribe({ merge: true });
-  for (const message of sent) wire.send(message);
-  wire.shutdown();
-  const out: WireMessage[] = [];
-  for await (const batch of subscription.batches()) out.push(...batch);
-  return out;
-}
+const call = (id: string): StreamedPart => ({
+  type: 'function',
+  id,
+  function: { name: 'Glob', arguments: '{"pattern": "*"}' },
+});
+const text = (t: string) => streamedPartEvent({ type: 'text', text: t });
+const status = () => wireEvent('StatusUpdate', { context_tokens: 10 });
+const result = (id: string, ok = true) =>
+  wireEvent('ToolResult', { tool_call_id: id, return_value: ok ? toolOk('found') : toolError('bad', 'Bad') });
+const retry = () =>
+  wireEvent('StepRetry', {
+    n: 1,
+    next_attempt: 2,
+    max_attempts: 3,
+    wait_s: 0.3,
+    error_type: 'APIConnectionError',
+    status_code: null,
+  });
 
-function print(format: OutputFormat, messages: readonly WireMessage[]): { out: string; progress: string } {
-  const written = { out: '', progress: '' };
+function print(format: OutputFormat, messages: WireMessage[]) {
+  const out: string[] = [];
+  const progress: string[] = [];
   const formatter = new PrintFormatter(
     format,
-    { out: (text) => (written.out += text), progress: (text) => (written.progress += text) },
+    { out: (t) => out.push(t), progress: (t) => progress.push(t) },
     { finalMessageOnly: false, workDir: '/w' },
   );
   for (const message of messages) formatter.handle(message);
   formatter.finish();
-  return written;
+  return { out: out.join(''), progress: progress.join('') };
 }
 
-const subagentText = wireEvent('SubagentEvent', {
-  parent_tool_call_id: 'call_a',
-  agent_id: 'a1',
-  subagent_type: 'coder',
-  event: wireEvent('ContentPart', { type: 'text', text: 'inner' }),
-});
+const shapes = (jsonl: string) =>
+  jsonl
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const m = JSON.parse(line) as { role: string; tool_call_id?: string; tool_calls?: { id: string }[] };
+      return m.role === 'tool'
+        ? `tool ${m.tool_call_id}`
+        : `${m.role}[${(m.tool_calls ?? []).map((c) => c.id)}]`;
+    });
 
-describe('PrintFormatter on the merged queue', () => {
-  test('whole parts make one assistant message, then the tool message', async () => {
-    const messages = await merged([
+describe('PrintFormatter', () => {
+  it('drops a retried attempt whole, with the results of its calls', () => {
+    const messages = [
       wireEvent('StepBegin', { n: 1 }),
-      wireEvent('ContentPart', { type: 'text', text: 'Let me ' }),
-      wireEvent('ContentPart', { type: 'text', text: 'look.' }),
-      wireEvent('ToolCall', {
-        type: 'function',
-        id: 'call_a',
-        function: { name: 'Shell', arguments: '{"com' },
-      }),
-      wireEvent('ToolCallPart', { type: 'tool_call_part', arguments_part: 'mand":"ls"}' }),
-      wireEvent('ToolResult', {
-        tool_call_id: 'call_a',
-        return_value: { is_error: false, output: 'a.txt', message: '', display: [] },
-      }),
+      text('appending'),
+      streamedPartEvent(call('old')),
+      result('old'),
+      retry(),
+      text('appending'),
+      streamedPartEvent(call('new')),
+      status(),
+      result('new'),
       wireEvent('TurnEnd', {}),
-    ]);
-    expect(print('stream-json', messages).out.split('\n')).toEqual([
-      JSON.stringify({
-        role: 'assistant',
-        content: 'Let me look.',
-        tool_calls: [
-          { type: 'function', id: 'call_a', function: { name: 'Shell', arguments: '{"command":"ls"}' } },
-        ],
-      }),
-      JSON.stringify({ role: 'tool', content: 'a.txt', tool_call_id: 'call_a' }),
-      '',
-    ]);
-    expect(print('text', messages)).toEqual({ out: 'Let me look.\n', progress: '• Shell ls\n' });
+    ];
+    expect(shapes(print('stream-json', messages).out)).toEqual(['assistant[new]', 'tool new']);
+    const textMode = print('text', messages);
+    expect(textMode.out).toBe('appending\n');
+    expect(textMode.progress).toBe('[retrying after APIConnectionError: attempt 2 of 3]\n• Glob *\n');
   });
 
-  test('pieces of a part split by an event it skips still join, and the Wire’s objects stay as sent', async () => {
-    const messages = await merged([
+  it('holds results that arrive mid-stream until the assistant message, then writes them in call order', () => {
+    const { out } = print('stream-json', [
       wireEvent('StepBegin', { n: 1 }),
-      wireEvent('ContentPart', { type: 'text', text: 'Hel' }),
-      subagentText,
-      wireEvent('ContentPart', { type: 'text', text: 'lo' }),
-      wireEvent('ToolCall', {
-        type: 'function',
-        id: 'call_b',
-        function: { name: 'Shell', arguments: '{"command":' },
-      }),
-      subagentText,
-      wireEvent('ToolCallPart', { type: 'tool_call_part', arguments_part: '"pwd"}' }),
+      streamedPartEvent(call('c0')),
+      result('c0', false),
+      streamedPartEvent(call('c1')),
+      streamedPartEvent(call('c2')),
+      result('c2'),
+      status(),
+      result('c1'),
+      wireEvent('StepBegin', { n: 2 }),
+      text('Done.'),
+      status(),
       wireEvent('TurnEnd', {}),
     ]);
-    const before = JSON.stringify(messages);
-    expect(print('stream-json', messages).out).toBe(
-      `${JSON.stringify({
-        role: 'assistant',
-        content: 'Hello',
-        tool_calls: [
-          { type: 'function', id: 'call_b', function: { name: 'Shell', arguments: '{"command":"pwd"}' } },
-        ],
-      })}\n`,
-    );
-    expect(print('text', messages)).toEqual({ out: 'Hello\n', progress: '• Shell pwd\n' });
-    expect(JSON.stringify(messages)).toBe(before);
+    expect(shapes(out)).toEqual(['assistant[c0,c1,c2]', 'tool c0', 'tool c1', 'tool c2', 'assistant[]']);
   });
 
-  test('a failed attempt’s unfinished part is not printed', async () => {
-    const messages = await merged([
+  it('drops an attempt whose step failed, and writes content sent outside a step as it is', () => {
+    const { out } = print('text', [
+      text('Prompt blocked by hook.'),
+      wireEvent('TurnEnd', {}),
       wireEvent('StepBegin', { n: 1 }),
-      wireEvent('ContentPart', { type: 'text', text: 'half an ans' }),
-      wireEvent('StepRetry', {
-        n: 1,
-        next_attempt: 2,
-        max_attempts: 3,
-        wait_s: 0,
-        error_type: 'APIConnectionError',
-      }),
-      wireEvent('ContentPart', { type: 'text', text: 'The answer.' }),
+      text('never confirmed'),
+      wireEvent('StepInterrupted', {}),
       wireEvent('TurnEnd', {}),
     ]);
-    expect(print('text', messages).out).toBe('The answer.\n');
-    expect(print('stream-json', messages).out).toBe(
-      `${JSON.stringify({ role: 'assistant', content: 'The answer.' })}\n`,
-    );
+    expect(out).toBe('Prompt blocked by hook.\n');
   });
 });

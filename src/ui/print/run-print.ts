@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import type { AgentSession } from '../../app/agent-session.js';
 import type { ContentPart } from '../../kosong/message.js';
 import { contentPartSchema } from '../../kosong/message-json.js';
-import type { AgentSession } from '../../soul/agent-session.js';
 import {
   describeTurnError,
   exitCodeFor,

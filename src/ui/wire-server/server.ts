@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
+import type { AgentSession } from '../../app/agent-session.js';
 import type { AskClient } from '../../hooks/index.js';
-import type { AgentSession } from '../../soul/agent-session.js';
 import { RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { wireEvent } from '../../wire/events.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ChatProviderError } from '../../errors.js';
+import { JsonCompleteness } from '../../json-completeness.js';
 import type { StreamedPart, TokenUsage, ToolCall } from '../../message.js';
 import type { ChatChunk, ToolCallDelta } from './chat-chunk.js';
-import { JsonCompleteness } from './json-completeness.js';
 import { convertUsage } from './usage.js';
 
 interface CallState {

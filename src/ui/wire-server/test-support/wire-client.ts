@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { AgentSession } from '../../../soul/agent-session.js';
+import type { AgentSession } from '../../../app/agent-session.js';
 import { LineSplitter } from '../line-splitter.js';
 import { runWireServer } from '../server.js';
 

@@ -1,37 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { VERSION } from './version.js';
-
-/** What the flags of the main command parse to. */
-export interface CliOptions {
-  workDir?: string;
-  addDir: string[];
-  session?: string | true;
-  resume?: string | true;
-  continue?: boolean;
-  config?: string;
-  configFile?: string;
-  model?: string;
-  thinking?: boolean;
-  yolo?: boolean;
-  afk?: boolean;
-  plan?: boolean;
-  prompt?: string;
-  print?: boolean;
-  quiet?: boolean;
-  wire?: boolean;
-  inputFormat: 'text' | 'stream-json';
-  outputFormat: 'text' | 'stream-json';
-  finalMessageOnly?: boolean;
-  agentFile?: string;
-  mcpConfigFile: string[];
-  mcpConfig: string[];
-  maxStepsPerTurn?: number;
-  maxRetriesPerStep?: number;
-  maxRalphIterations?: number;
-  skillsDir?: string;
-  debug?: boolean;
-}
+import { VERSION } from '../version.js';
+import type { CliOptions } from './cli-options.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -100,7 +70,7 @@ export function buildProgram(): Command {
     )
     .option('--debug', 'print stack traces of fatal errors')
     .action(async (options: CliOptions & { command?: string }) => {
-      const { runMain } = await import('./app/run-main.js');
+      const { runMain } = await import('./run-main.js');
       process.exitCode = await runMain({ ...options, prompt: options.prompt ?? options.command });
     });
 
@@ -109,7 +79,7 @@ export function buildProgram(): Command {
     .description('list the sessions of the working directory')
     .option('-w, --work-dir <path>', 'working directory (default: current directory)')
     .action(async (options: { workDir?: string }) => {
-      const { listSessionsCommand } = await import('./app/run-main.js');
+      const { listSessionsCommand } = await import('./run-main.js');
       process.exitCode = await listSessionsCommand(options.workDir);
     });
 
@@ -120,7 +90,7 @@ export function buildProgram(): Command {
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('-w, --work-dir <path>', 'working directory (default: current directory)')
     .action(async (sessionId: string | undefined, _options: unknown, command: Command) => {
-      const { exportCommand } = await import('./app/export-command.js');
+      const { exportCommand } = await import('../app/export-command.js');
       // `-w` is the main command's option too: take it from wherever it was parsed.
       const options = command.optsWithGlobals<{ output?: string; workDir?: string }>();
       process.exitCode = await exportCommand({
@@ -142,8 +112,8 @@ export function buildProgram(): Command {
     .argument('[args...]')
     .action(async (args: string[]) => {
       const [{ buildMcpCommand }, { kimiTsHome }] = await Promise.all([
-        import('./mcp/cli/build-mcp-command.js'),
-        import('./config/home.js'),
+        import('../mcp/cli/build-mcp-command.js'),
+        import('../config/home.js'),
       ]);
       const mcp = buildMcpCommand({ home: () => kimiTsHome(process.env) });
       await mcp.parseAsync(args.length ? args : ['--help'], { from: 'user' });
@@ -158,8 +128,8 @@ export function buildProgram(): Command {
     .argument('[args...]')
     .action(async (args: string[], _options: unknown, command: Command) => {
       const [{ buildPluginCommand }, { kimiTsHome }] = await Promise.all([
-        import('./app/plugins/plugin-command.js'),
-        import('./config/home.js'),
+        import('../app/plugins/plugin-command.js'),
+        import('../config/home.js'),
       ]);
       // `--config-file` after `plugin …` is taken by the main command, which defines it too.
       const { configFile } = command.optsWithGlobals<{ configFile?: string }>();
@@ -182,9 +152,9 @@ export function buildProgram(): Command {
     .option('-y, --yolo', 'approve every action automatically')
     .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)
     .action(async (_options: unknown, command: Command) => {
-      const { runAcpCommand } = await import('./app/run-acp.js');
+      const { runAcpCommand } = await import('./run-acp.js');
       // The main command defines the same flags: take them from wherever they were parsed.
-      const options = command.optsWithGlobals<import('./app/run-acp.js').AcpCommandOptions>();
+      const options = command.optsWithGlobals<import('./run-acp.js').AcpCommandOptions>();
       process.exitCode = await runAcpCommand(options);
     });
 
