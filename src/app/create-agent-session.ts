@@ -21,6 +21,7 @@ import { type ApprovalModes, openSessionApproval } from './session-approval.js';
 import { sessionCommands } from './session-commands.js';
 import { mergeAdditionalDirs, readSessionFiles, type SessionFilesOptions } from './session-files.js';
 import { SessionModel } from './session-model.js';
+import { createSessionPolicy } from './session-policy.js';
 import { sessionSandbox } from './session-sandbox.js';
 import { SessionTitle } from './session-title.js';
 import type { WarningSink } from './session-warning.js';
@@ -95,8 +96,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       onEvent: (event) => currentWire()?.send(event),
     });
     shutdown.add(() => hooks.drain(AbortSignal.timeout(5000)));
-    const toolset = new KimiToolset({ approval, hooks, secrets });
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
+    const { policy, command: permissions } = await createSessionPolicy({
+      ...{ workDir: session.workDir, additionalDirs, home, env, config, approval },
+      projectApprovals: files.projectApprovals,
+      configLabel: files.loaded.source.kind === 'inline' ? '--config' : files.loaded.source.path,
+    });
+    const toolset = new KimiToolset({ approval, hooks, secrets, policy });
     const commandSandbox = sessionSandbox(config, options.sandbox, {
       workDir: session.workDir,
       additionalDirs: () => additionalDirs,
@@ -108,6 +114,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       ...rootToolDeps({ config, env: childEnv, session, state, additionalDirs, model }),
       secrets,
       commandSandbox,
+      policy,
     };
     const loopControl = loopControlOf(options, config);
     const outOfTurn = new OutOfTurnHub();
@@ -162,7 +169,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       hookConfigs,
       extensionCommands: contributions.slashCommands,
     });
-    for (const command of commands) slashCommands.add(command);
+    for (const command of [...commands, permissions]) slashCommands.add(command);
     return new AgentSessionImpl({
       ...base,
       soul,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { permissionSectionSchema } from '../policy/permission-rules-file.js';
 
 /**
  * The config file's schema: Kimi CLI's keys, defaults and bounds, so an existing Kimi CLI
@@ -162,6 +163,8 @@ export const configSchema = z.object({
   mcp: mcpSchema.prefault({}),
   sandbox: sandboxSchema.prefault({}),
   hooks: z.array(hookEntrySchema).default([]),
+  /** Kimi Code's `[[permission.rules]]`; patterns are checked when a session builds its policy. */
+  permission: permissionSectionSchema.prefault({}),
 });
 
 export type Config = z.output<typeof configSchema>;

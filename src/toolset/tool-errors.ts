@@ -16,7 +16,8 @@ export type ToolErrorKind =
   | 'cancelled'
   | 'interrupted'
   | 'no_approval'
-  | 'secret_in_arguments';
+  | 'secret_in_arguments'
+  | 'policy_denied';
 
 function taggedError(
   kind: ToolErrorKind,
@@ -36,6 +37,11 @@ function taggedError(
 export function toolErrorKind(value: ToolReturnValue): ToolErrorKind | undefined {
   const kind = value.extras?.error_kind;
   return value.is_error && typeof kind === 'string' ? (kind as ToolErrorKind) : undefined;
+}
+
+/** The policy refused the call (a deny rule, a secret file where no person can approve…): the reason is for the model. */
+export function toolPolicyDeniedError(reason: string): ToolReturnValue {
+  return taggedError('policy_denied', reason, 'Refused by policy');
 }
 
 export function toolNotFoundError(name: string): ToolReturnValue {

@@ -58,7 +58,8 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
         env: parts.env,
         skills: parts.skills,
       },
-      toolset: new KimiToolset({ approval, hooks: parts.hooks, secrets }),
+      // The session's one policy decides the subagent's calls too.
+      toolset: new KimiToolset({ approval, hooks: parts.hooks, secrets, policy: rootDeps.policy }),
       deps: {
         ...rootDeps,
         approval,

@@ -83,6 +83,10 @@ export const Shell = toolFactory(
       }),
       params,
       effect: 'runs-commands',
+      effects: ({ command, run_in_background }) =>
+        command.trim() === ''
+          ? []
+          : [{ kind: 'exec', command, cwd: deps.workDir, background: run_in_background }],
       approval: ({ command, run_in_background }) => {
         if (command.trim() === '') return { autoApprove: 'an empty command is refused' };
         if (run_in_background && rootOnlyError(deps.role)) {
