@@ -1,11 +1,14 @@
+import { createProviderWithLogin } from '../auth/provider-with-login.js';
 import type { ResolvedModel } from '../config/resolve-model.js';
 import type { Config } from '../config/schema.js';
 import type { ChatProvider } from '../kosong/provider.js';
-import { createChatProvider } from '../kosong/providers/index.js';
+import type { ProviderSpec } from '../kosong/providers/index.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
 
 export interface ProviderSettings {
   config: Config;
+  /** kimi-ts's data folder: OAuth logins (`kimi-ts login`) are kept there. */
+  home: string;
   env: Readonly<Record<string, string | undefined>>;
   sessionId: string;
   /** `--thinking` / `--no-thinking`; absent: the config's `default_thinking`. */
@@ -19,7 +22,7 @@ export async function buildProvider(
 ): Promise<ChatProvider> {
   const { env } = settings;
   const scripted = ['_scripted_echo', 'scripted'].includes(resolved.providerType);
-  const provider = await createChatProvider({
+  const spec: ProviderSpec = {
     type: resolved.providerType,
     model: resolved.model,
     baseUrl: resolved.baseUrl || undefined,
@@ -37,7 +40,8 @@ export async function buildProvider(
       location: resolved.providerEnv.GOOGLE_CLOUD_LOCATION ?? env.GOOGLE_CLOUD_LOCATION,
     },
     scripts: scripted ? await loadScriptedScripts(resolved.providerEnv, env) : undefined,
-  });
+  };
+  const provider = await createProviderWithLogin(spec, resolved.oauth, settings.home, env);
   const thinking = settings.thinking ?? settings.config.default_thinking;
   if (
     resolved.capabilities.includes('always_thinking') ||

@@ -1,9 +1,11 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type LoadedConfig, loadConfig } from '../config/load-config.js';
+import { unknownModelAlias } from '../config/resolve-model.js';
 import { continueSession } from '../session/list.js';
 import { recordLastSession } from '../session/metadata.js';
 import { createSession, openSession, type Session } from '../session/session.js';
+import { lockSession, type SessionLock } from '../session/session-lock.js';
 import { readSessionState, type SessionState, updateSessionState } from '../session/state.js';
 import { workDirKey } from '../session/work-dir-key.js';
 import { Context } from '../soul/context/context.js';
@@ -27,12 +29,16 @@ export interface SessionFilesOptions {
   continueLast?: boolean | undefined;
   agentFile?: string | undefined;
   skillsDir?: string | undefined;
+  /** `--model`: an alias the config does not have stops here, before a session is made. */
+  modelAlias?: string | undefined;
 }
 
 /** What a session starts from, read from disk. The context is open: whoever gets this closes it. */
 export interface SessionFiles {
   loaded: LoadedConfig;
   session: Session;
+  /** This process's hold on the session folder; released last when the session closes. */
+  lock: SessionLock;
   state: SessionState;
   spec: AgentSpec;
   context: Context;
@@ -56,7 +62,11 @@ export async function readSessionFiles(
     options.config ??
     (await loadConfig({ configFile: options.configFile, inlineConfig: options.inlineConfig, env, home }));
   const { config } = loaded;
+  const badAlias = unknownModelAlias(config, options.modelAlias);
+  if (badAlias !== null) throw new UsageError(badAlias);
   const session = await pickSession(options);
+  // One process per session: a second one gets a clear error instead of interleaving the files.
+  const lock = await lockSession(session.id, session.dir);
   const userHome = env.HOME || homedir();
   const skillsFound = discoverSkills({
     workDir: session.workDir,
@@ -88,10 +98,12 @@ export async function readSessionFiles(
   );
   // The context keeps its file open: close it before an error of the others goes up.
   if (anyFailed && restored.status === 'fulfilled') await restored.value.close().catch(() => undefined);
+  if (anyFailed || restored.status === 'rejected') await lock.release();
   settledValue(recorded);
   return {
     loaded,
     session,
+    lock,
     state: settledValue(stateRead),
     spec: settledValue(specRead),
     context: settledValue(restored),

@@ -30,6 +30,7 @@ async function open(options: { alias?: string; savedAlias?: string | null; defau
   });
   return SessionModel.open({
     config,
+    configSource: { kind: 'inline' },
     env: {},
     home: dir,
     sessionId: 's1',

@@ -1,3 +1,5 @@
+import { checkApiKey } from '../config/check-api-key.js';
+import type { LoadedConfig } from '../config/load-config.js';
 import { type ResolvedModel, resolveModel } from '../config/resolve-model.js';
 import { updateSessionState } from '../session/state.js';
 import type { ModelChoice, ModelSwitcher } from '../soul/model-switcher.js';
@@ -7,7 +9,8 @@ import { LiveCapabilities } from './live-capabilities.js';
 import { ModelSwitchError } from './model-switch-error.js';
 
 export interface SessionModelOptions extends ProviderSettings {
-  home: string;
+  /** Where the config came from: a missing API key is reported against it. */
+  configSource: LoadedConfig['source'];
   /** The session's state.json: the alias `/model` chose is kept there. */
   stateFile: string;
   /** `--model`. */
@@ -51,6 +54,7 @@ export class SessionModel implements ModelSwitcher {
     });
     if (resolved.status !== 'ready')
       return new SessionModel(options, { status: 'not-set', message: resolved.message });
+    checkApiKey(resolved, options.configSource);
     const llm = await llmOf(resolved, options);
     return new SessionModel(options, { status: 'ready', alias: resolved.modelAlias, llm });
   }

@@ -42,6 +42,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--yes').hideHelp().implies({ yolo: true }))
     .addOption(new Option('--auto-approve').hideHelp().implies({ yolo: true }))
     .option('--afk', 'away from keyboard: approve actions and dismiss questions')
+    .option('--sandbox', 'run commands in the bubblewrap sandbox (Linux): workspace writable, no network')
     .option('--plan', 'start in plan mode')
     .option('-p, --prompt <text>', 'the prompt (print mode reads stdin when absent)', nonEmpty)
     .addOption(new Option('-c, --command <text>', 'same as --prompt').hideHelp())
@@ -159,6 +160,20 @@ export function buildProgram(): Command {
       const options = command.optsWithGlobals<import('./run-acp.js').AcpCommandOptions>();
       process.exitCode = await runAcpCommand(options);
     });
+
+  for (const [name, what] of [
+    ['login', 'log in to Kimi Code (OAuth device login)'],
+    ['logout', 'forget the Kimi Code login'],
+  ] as const) {
+    program
+      .command(name)
+      .description(what)
+      .option('--json', 'events as JSON lines')
+      .action(async (options: { json?: boolean }) => {
+        const { runAuthCommand } = await import('../auth/login-command.js');
+        process.exitCode = await runAuthCommand(name, Boolean(options.json));
+      });
+  }
 
   program
     .command('info')

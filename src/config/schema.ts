@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { permissionSectionSchema } from '../policy/permission-rules-file.js';
 
 /**
  * The config file's schema: Kimi CLI's keys, defaults and bounds, so an existing Kimi CLI
@@ -7,6 +8,7 @@ import { z } from 'zod';
  */
 
 import { PROVIDER_TYPES, type ProviderType } from '../kosong/providers/provider-types.js';
+import { SANDBOX_MODES } from '../policy/sandbox.js';
 
 export { PROVIDER_TYPES, type ProviderType };
 
@@ -14,6 +16,23 @@ export const MODEL_CAPABILITIES = ['thinking', 'always_thinking', 'image_in', 'v
 export type ModelCapability = (typeof MODEL_CAPABILITIES)[number];
 
 const stringMap = z.record(z.string(), z.string());
+
+/** An endpoint: empty (filled in later, or not needed), or an absolute http(s) URL. */
+const endpointUrl = z
+  .string()
+  .default('')
+  .refine((value) => value === '' || isHttpUrl(value), {
+    message: 'must be an http:// or https:// URL, e.g. "https://api.moonshot.ai/v1"',
+  });
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
 
 export const oauthRefSchema = z.object({
   storage: z.enum(['file', 'keyring']).default('file'),
@@ -24,7 +43,7 @@ export const providerSchema = z.object({
   type: z.enum(PROVIDER_TYPES),
   // Kimi CLI writes these even when empty (OAuth providers, test providers); an empty value is
   // reported when the model is resolved, not here.
-  base_url: z.string().default(''),
+  base_url: endpointUrl,
   api_key: z.string().default(''),
   env: stringMap.optional(),
   custom_headers: stringMap.optional(),
@@ -102,6 +121,11 @@ export const servicesSchema = z.object({
   moonshot_fetch: serviceSchema.optional(),
 });
 
+export const sandboxSchema = z.object({
+  mode: z.enum(SANDBOX_MODES).default('off'),
+  network: z.boolean().default(false),
+});
+
 export const mcpSchema = z.object({
   client: z.object({ tool_call_timeout_ms: int().min(1).default(60_000) }).prefault({}),
 });
@@ -137,7 +161,10 @@ export const configSchema = z.object({
   notifications: notificationsSchema.prefault({}),
   services: servicesSchema.prefault({}),
   mcp: mcpSchema.prefault({}),
+  sandbox: sandboxSchema.prefault({}),
   hooks: z.array(hookEntrySchema).default([]),
+  /** Kimi Code's `[[permission.rules]]`; patterns are checked when a session builds its policy. */
+  permission: permissionSectionSchema.prefault({}),
 });
 
 export type Config = z.output<typeof configSchema>;

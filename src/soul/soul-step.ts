@@ -1,5 +1,5 @@
 import { isAbortError } from '../kosong/errors.js';
-import { inputTokens, type Message, totalTokens } from '../kosong/message.js';
+import { type Message, totalTokens } from '../kosong/message.js';
 import { type InterruptedStep, step as kosongStep, type StepResult } from '../kosong/step.js';
 import type { ToolResult } from '../kosong/tool.js';
 import { isRejectionWithoutFeedback, toolErrorKind } from '../toolset/tool-errors.js';
@@ -126,7 +126,8 @@ export async function runStep(
 
   // 2e.5 Usage and status.
   const usage = result.usage;
-  const contextTokens = usage ? inputTokens(usage) : context.tokenCount;
+  // What the context holds once this step's answer is in it (the count `/status` shows too).
+  const contextTokens = usage ? totalTokens(usage) : context.tokenCount;
   wireSend(
     wireEvent('StatusUpdate', {
       token_usage: usage,

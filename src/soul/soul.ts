@@ -7,6 +7,7 @@ import { missingCapabilities } from './capabilities.js';
 import { compactContext } from './compact-context.js';
 import { shouldAutoCompact } from './compaction.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
+import { EmptyPromptError, isEmptyPrompt, slashCommandText, unknownCommandText } from './prompt-checks.js';
 import { runRalphLoop } from './ralph-loop.js';
 import { parseSlashCommand } from './slash-command.js';
 import type { SlashCommandLookup } from './slash-command-types.js';
@@ -63,6 +64,7 @@ export class Soul {
   }
 
   async run(input: UserInput, signal: AbortSignal, options: RunOptions = {}): Promise<TurnOutcome> {
+    if (isEmptyPrompt(input)) throw new EmptyPromptError();
     const { hooks } = this.parts;
     const text = typeof input === 'string' ? input : extractText({ content: input }, '\n');
     if (!options.skipUserPromptHook && hooks.hasHooksFor('UserPromptSubmit')) {
@@ -75,11 +77,15 @@ export class Soul {
         return this.blockedTurn(input, decision.reason || 'Prompt blocked by hook.');
     }
 
+    const slash = parseSlashCommand(slashCommandText(input));
+    const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
+    // An unknown `/name` is answered here: sent on, it would become a turn of the model.
+    if (slash && !command && this.options.slashCommands)
+      return this.blockedTurn(input, unknownCommandText(slash.name));
+
     wireSend(wireEvent('TurnBegin', { user_input: input }));
     let turnEnded = false;
     try {
-      const slash = typeof input === 'string' ? parseSlashCommand(input) : null;
-      const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
       let outcome: TurnOutcome;
       if (slash && command && 'run' in command) {
         await command.run({ soul: this, args: slash.args, signal });

@@ -57,6 +57,7 @@ export interface BashTaskRequest {
   cwd: string;
   env: Record<string, string>;
   shellPath: string;
+  sandboxPrefix?: readonly string[] | undefined;
 }
 
 export interface AgentTaskRequest {
@@ -107,7 +108,9 @@ export class BackgroundTaskManager {
   /** Newest first. */
   list(options: { activeOnly?: boolean; limit?: number } = {}): TaskView[] {
     const all = [...this.tasks.values()].reverse();
-    const shown = options.activeOnly ? all.filter((task) => task.isActive) : all;
+    // A task still publishing its notification counts as active: a waiter (print mode) that saw it
+    // neither running nor notified would stop waiting in that gap.
+    const shown = options.activeOnly ? all.filter((task) => task.isActive || !task.settled) : all;
     return shown.slice(0, options.limit ?? shown.length).map((task) => task.view);
   }
 

@@ -13,6 +13,7 @@ import {
 } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { UserInput } from '../../soul/steer-queue.js';
+import { sanitizeForTerminal } from '../../util/sanitize-terminal.js';
 import { type OutputFormat, PrintFormatter } from './print-formatter.js';
 
 export type InputFormat = 'text' | 'stream-json';
@@ -101,6 +102,11 @@ async function followUpBackgroundTasks(options: PrintOptions): Promise<number> {
       await runOneTurn(options, BACKGROUND_TIMED_OUT, true);
       return 1;
     }
+    // Silence here could last up to the ceiling: say what the run waits for.
+    const left = Math.ceil(remaining / 1000);
+    options.stderr(
+      `waiting for ${active.length} background task${active.length === 1 ? '' : 's'} to finish: ${active.join(', ')} (at most ${left}s more)\n`,
+    );
     // Whichever task ends first; its notification is then pending for the model.
     const waiting = new AbortController();
     const stop = () => waiting.abort();
@@ -120,9 +126,14 @@ async function followUpBackgroundTasks(options: PrintOptions): Promise<number> {
 
 async function runOneTurn(options: PrintOptions, input: UserInput, synthetic = false): Promise<number> {
   const { session, stderr } = options;
+  // Text output goes to a terminal as it is: the model's control characters are shown, not run.
+  const text = options.outputFormat === 'text';
   const formatter = new PrintFormatter(
     options.outputFormat,
-    { out: options.stdout, progress: options.outputFormat === 'text' ? stderr : () => {} },
+    {
+      out: text ? (chunk) => options.stdout(sanitizeForTerminal(chunk)) : options.stdout,
+      progress: text ? (chunk) => stderr(sanitizeForTerminal(chunk)) : () => {},
+    },
     { finalMessageOnly: options.finalMessageOnly, workDir: session.workDir },
   );
   const ui: UILoop = async (wire) => {
@@ -149,7 +160,7 @@ async function runOneTurn(options: PrintOptions, input: UserInput, synthetic = f
       stderr(`${error.message}\n`);
       return 1;
     }
-    stderr(`Error: ${describeTurnError(error)}\n`);
+    stderr(`Error: ${sanitizeForTerminal(describeTurnError(error))}\n`);
     return exitCodeFor(error);
   }
 }

@@ -25,6 +25,9 @@ const CLOSE_TEXT: Record<CloseReason, { message: string; brief: string }> = {
 export class PendingRequests {
   private readonly byId = new Map<string, WireRequest>();
 
+  /** `onRefused` hears why an answer that did not fit was taken as a refusal. */
+  constructor(private readonly onRefused: (why: string) => void = () => {}) {}
+
   get size(): number {
     return this.byId.size;
   }
@@ -44,7 +47,7 @@ export class PendingRequests {
     const request = this.byId.get(response.id);
     if (request === undefined) return false;
     this.byId.delete(response.id);
-    settleWithResponse(request, response);
+    settleWithResponse(request, response, this.onRefused);
     return true;
   }
 
@@ -81,7 +84,11 @@ export class PendingRequests {
   }
 }
 
-function settleWithResponse(request: WireRequest, response: InboundResponse): void {
+function settleWithResponse(
+  request: WireRequest,
+  response: InboundResponse,
+  onRefused: (why: string) => void,
+): void {
   switch (request.type) {
     case 'ApprovalRequest': {
       const parsed = response.ok ? approvalAnswerSchema.safeParse(response.result) : null;
@@ -89,8 +96,16 @@ function settleWithResponse(request: WireRequest, response: InboundResponse): vo
         request.resolve(parsed.data.response, parsed.data.feedback ?? '', {
           scope: parsed.data.scope ?? undefined,
           persist: parsed.data.persist ?? undefined,
+          prefix: parsed.data.prefix ?? undefined,
+          save_rule: parsed.data.save_rule ?? undefined,
         });
-      } else request.resolve('reject', '');
+        return;
+      }
+      const why = parsed
+        ? `the answer is not one of approve, approve_for_session, reject (${describeIssues(parsed.error)})`
+        : `the client answered with an error (${response.ok ? '' : response.error.message})`;
+      onRefused(`approval request ${request.id} is taken as rejected: ${why}`);
+      request.resolve('reject', '');
       return;
     }
     case 'ToolCallRequest': {
