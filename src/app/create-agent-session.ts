@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { OAuthChatProvider, refreshProviderAuth } from '../auth/oauth-chat-provider.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
@@ -11,7 +10,6 @@ import type { LoopControl } from '../soul/soul-parts.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
 import { currentWire } from '../wire/current-wire.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
-import { collectSecrets } from './collect-secrets.js';
 import { setUpExtensions } from './contributions.js';
 import type { Extension } from './extension.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
@@ -19,10 +17,14 @@ import { PlanModeSwitch } from './plan-mode-switch.js';
 import { rootToolDeps } from './root-tool-deps.js';
 import { type ApprovalModes, openSessionApproval } from './session-approval.js';
 import { sessionCommands } from './session-commands.js';
-import { mergeAdditionalDirs, readSessionFiles, type SessionFilesOptions } from './session-files.js';
+import {
+  mergeAdditionalDirs,
+  readSessionFiles,
+  type SessionFiles,
+  type SessionFilesOptions,
+} from './session-files.js';
+import { openSessionGuards } from './session-guards.js';
 import { SessionModel } from './session-model.js';
-import { createSessionPolicy } from './session-policy.js';
-import { sessionSandbox } from './session-sandbox.js';
 import { SessionTitle } from './session-title.js';
 import type { WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
@@ -61,75 +63,39 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const files = await readSessionFiles(options, warn);
   const { session, state, spec, context, skills } = files;
   const { config } = files.loaded;
-  const shutdown = new ShutdownList();
-  // Added first, so it runs last: the session folder is released once everything else is closed.
-  shutdown.add(() => files.lock.release());
-  shutdown.add(async () => {
-    await context.close();
-    // A session nobody said anything in is not worth keeping (as Kimi CLI does): it would only
-    // crowd the list and what `--continue` finds.
-    await deleteSessionIfEmpty(session).catch(() => false);
-  });
+  const shutdown = shutdownOf(files);
   try {
     const model = await SessionModel.open({
-      config,
-      env,
-      home,
-      sessionId: session.id,
-      stateFile: session.stateFile,
-      thinking: options.thinking,
-      configSource: files.loaded.source,
-      alias: options.modelAlias,
-      savedAlias: state.model_alias,
+      ...{ config, env, home, sessionId: session.id, stateFile: session.stateFile },
+      ...{ thinking: options.thinking, configSource: files.loaded.source },
+      ...{ alias: options.modelAlias, savedAlias: state.model_alias },
     });
     const approval = openSessionApproval({ ...files, config, modes: options, warn });
-    // Children (commands, hooks, plugins) never get the keys; nothing written keeps them.
-    const secrets = collectSecrets(config, env);
-    const childEnv = secrets.childEnvironment(env);
-    context.redactWith((value) => secrets.redactDeep(value));
+    const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
+    const guards = await openSessionGuards({
+      ...{ files, config, env, home, approval, additionalDirs },
+      sandbox: options.sandbox,
+    });
+    const { secrets, policy, commandSandbox } = guards;
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,
       sessionId: session.id,
       workDir: session.workDir,
-      env: childEnv,
+      env: guards.childEnv,
       onEvent: (event) => currentWire()?.send(event),
     });
     shutdown.add(() => hooks.drain(AbortSignal.timeout(5000)));
-    const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
-    const { policy, command: permissions } = await createSessionPolicy({
-      ...{ workDir: session.workDir, additionalDirs, home, env, config, approval },
-      projectApprovals: files.projectApprovals,
-      configLabel: files.loaded.source.kind === 'inline' ? '--config' : files.loaded.source.path,
-    });
     const toolset = new KimiToolset({ approval, hooks, secrets, policy });
-    const commandSandbox = sessionSandbox(config, options.sandbox, {
-      workDir: session.workDir,
-      additionalDirs: () => additionalDirs,
-      userHome: env.HOME || homedir(),
-      kimiHome: home,
-      path: env.PATH,
-    });
     const deps = {
-      ...rootToolDeps({ config, env: childEnv, session, state, additionalDirs, model }),
-      secrets,
-      commandSandbox,
-      policy,
+      ...rootToolDeps({ config, env: guards.childEnv, session, state, additionalDirs, model }),
+      ...{ secrets, commandSandbox, policy },
     };
     const loopControl = loopControlOf(options, config);
     const outOfTurn = new OutOfTurnHub();
     const base = {
-      session,
-      config,
-      env,
-      context,
-      toolset,
-      approval,
-      hooks,
-      model,
-      outOfTurn,
-      shutdown,
-      secrets,
+      ...{ session, config, env, context, toolset, approval },
+      ...{ hooks, model, outOfTurn, shutdown, secrets },
     };
     const services = { ...base, state, home, agentSpec: spec, skills, rootDeps: deps, loopControl, warn };
     const contributions = await setUpExtensions(options.extensions ?? [], services, deps, shutdown);
@@ -156,10 +122,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         slashCommands,
         beforeFirstStep: (signal) => contributions.beforeFirstStep(signal),
         autoTitle: (text) => title.generate(secrets.redact(text)),
-        refreshAuth:
-          model.llm?.provider instanceof OAuthChatProvider
-            ? () => refreshProviderAuth(model.llm?.provider)
-            : undefined,
+        refreshAuth: refreshAuthOf(model),
       },
     });
     model.onSwitch((llm) => soul.switchLLM(llm));
@@ -169,15 +132,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       hookConfigs,
       extensionCommands: contributions.slashCommands,
     });
-    for (const command of [...commands, permissions]) slashCommands.add(command);
+    for (const command of [...commands, guards.permissions]) slashCommands.add(command);
     return new AgentSessionImpl({
-      ...base,
-      soul,
-      slashCommands,
-      planMode,
-      title,
-      contributions,
-      skippedTools,
+      ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
       sandboxed: commandSandbox !== null,
     });
   } catch (error) {
@@ -196,4 +153,25 @@ function loopControlOf(options: CreateAgentSessionOptions, config: Config): Loop
     compactionTriggerRatio: config.loop_control.compaction_trigger_ratio,
     stallTimeoutMs: config.loop_control.stall_timeout_s * 1000,
   };
+}
+
+/** Forces an OAuth refresh after a 401, for `kimi-ts login` providers. */
+function refreshAuthOf(model: SessionModel): (() => Promise<void>) | undefined {
+  return model.llm?.provider instanceof OAuthChatProvider
+    ? () => refreshProviderAuth(model.llm?.provider)
+    : undefined;
+}
+
+/** What closing the session does, whatever it got to open: last added, first run. */
+function shutdownOf(files: SessionFiles): ShutdownList {
+  const shutdown = new ShutdownList();
+  // Added first, so it runs last: the session folder is released once everything else is closed.
+  shutdown.add(() => files.lock.release());
+  shutdown.add(async () => {
+    await files.context.close();
+    // A session nobody said anything in is not worth keeping (as Kimi CLI does): it would only
+    // crowd the list and what `--continue` finds.
+    await deleteSessionIfEmpty(files.session).catch(() => false);
+  });
+  return shutdown;
 }

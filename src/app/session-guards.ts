@@ -1,0 +1,42 @@
+import { homedir } from 'node:os';
+import type { Config } from '../config/schema.js';
+import type { Approval } from '../toolset/approval.js';
+import { collectSecrets } from './collect-secrets.js';
+import type { SessionFiles } from './session-files.js';
+import { createSessionPolicy } from './session-policy.js';
+import { sessionSandbox } from './session-sandbox.js';
+
+/**
+ * What keeps a root session's side effects in bounds: its secrets (kept from children and redacted
+ * from what is written), the policy with its `/permissions` command, and the command sandbox.
+ */
+export async function openSessionGuards(parts: {
+  files: SessionFiles;
+  config: Config;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  approval: Approval;
+  additionalDirs: string[];
+  /** `--sandbox`. */
+  sandbox: boolean | undefined;
+}) {
+  const { files, config, env, home, approval, additionalDirs } = parts;
+  const { session, context } = files;
+  // Children (commands, hooks, plugins) never get the keys; nothing written keeps them.
+  const secrets = collectSecrets(config, env);
+  const childEnv = secrets.childEnvironment(env);
+  context.redactWith((value) => secrets.redactDeep(value));
+  const { policy, command: permissions } = await createSessionPolicy({
+    ...{ workDir: session.workDir, additionalDirs, home, env, config, approval },
+    projectApprovals: files.projectApprovals,
+    configLabel: files.loaded.source.kind === 'inline' ? '--config' : files.loaded.source.path,
+  });
+  const commandSandbox = sessionSandbox(config, parts.sandbox, {
+    workDir: session.workDir,
+    additionalDirs: () => additionalDirs,
+    userHome: env.HOME || homedir(),
+    kimiHome: home,
+    path: env.PATH,
+  });
+  return { secrets, childEnv, policy, permissions, commandSandbox };
+}
