@@ -1,0 +1,97 @@
+import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
+import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
+import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
+import type { DiffDisplayBlock } from '../../wire/display.js';
+import { renderDiff } from './diff-lines.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import type { TuiStyle } from './tui-style.js';
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const SPINNER_INTERVAL_MS = 80;
+
+/** The spinner frame for now: every running call turns in step. */
+export function spinnerFrame(now = Date.now()): string {
+  return SPINNER[Math.floor(now / SPINNER_INTERVAL_MS) % SPINNER.length] ?? '·';
+}
+
+/**
+ * One tool call: shown as soon as its name streams, with its key argument read from the arguments
+ * so far (updated as they grow), a spinner while it runs, then a one-line summary of the result (and
+ * a coloured diff for file edits). A subagent's own calls show nested under its call.
+ */
+export class ToolCallView implements Component {
+  private args = '';
+  private result: ToolReturnValue | null = null;
+  /** What a subagent started by this call shows, indented under it. */
+  nested: Component | null = null;
+
+  constructor(
+    readonly id: string,
+    private readonly name: string,
+    private readonly workDir: string,
+    private readonly style: TuiStyle,
+  ) {}
+
+  appendArguments(part: string): void {
+    this.args += part;
+  }
+
+  finish(result: ToolReturnValue): void {
+    this.result = result;
+  }
+
+  get isRunning(): boolean {
+    return this.result === null;
+  }
+
+  render(width: number): string[] {
+    const { style } = this;
+    const key = extractKeyArgument(this.name, this.args, this.workDir);
+    const mark =
+      this.result === null
+        ? style.accent(spinnerFrame())
+        : this.result.is_error
+          ? style.error('✗')
+          : style.ok('✓');
+    const head = `${mark} ${style.bold(sanitizeForTerminal(this.name))}${key ? ` ${style.dim(sanitizeForTerminal(key))}` : ''}`;
+    const lines = [truncateToWidth(head, width)];
+    if (this.nested)
+      for (const line of this.nested.render(Math.max(10, width - 4))) lines.push(`    ${line}`);
+    if (this.result === null) return lines;
+    const summary = summarize(this.result);
+    if (summary) {
+      const paint = this.result.is_error ? style.error : style.dim;
+      lines.push(truncateToWidth(`  ${style.dim('└')} ${paint(sanitizeForTerminal(summary))}`, width));
+    }
+    for (const block of this.result.display) {
+      if (isDiff(block)) lines.push(...renderDiff(block, style, width, '    '));
+    }
+    return lines;
+  }
+
+  invalidate(): void {
+    this.nested?.invalidate();
+  }
+}
+
+/** The brief a tool gave for people, else its message, else the first line of its output. */
+function summarize(result: ToolReturnValue): string {
+  const brief = result.display.find((block) => block.type === 'brief');
+  if (brief && 'text' in brief && typeof brief.text === 'string' && brief.text) return firstLine(brief.text);
+  if (result.message) return firstLine(result.message);
+  if (typeof result.output === 'string' && result.output.trim()) {
+    const lines = result.output.trimEnd().split('\n');
+    return lines.length > 1
+      ? `${firstLine(lines[0] ?? '')} (+${lines.length - 1} lines)`
+      : firstLine(lines[0] ?? '');
+  }
+  return result.is_error ? 'failed' : 'done';
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
+}
+
+function isDiff(block: DisplayBlock): block is DiffDisplayBlock {
+  return block.type === 'diff' && 'old_text' in block && 'new_text' in block;
+}
