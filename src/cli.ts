@@ -31,6 +31,8 @@ export interface CliOptions {
   maxRalphIterations?: number;
   skillsDir?: string;
   debug?: boolean;
+  /** The interactive front end: the line shell (default) or the terminal UI (`tui`, on a real terminal only). */
+  ui?: 'line' | 'tui';
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -99,6 +101,9 @@ export function buildProgram(): Command {
       ralphIterations,
     )
     .option('--debug', 'print stack traces of fatal errors')
+    .addOption(
+      new Option('--ui <mode>', 'interactive front end (tui needs a terminal)').choices(['line', 'tui']),
+    )
     .action(async (options: CliOptions & { command?: string }) => {
       const { runMain } = await import('./app/run-main.js');
       process.exitCode = await runMain({ ...options, prompt: options.prompt ?? options.command });

@@ -31,14 +31,20 @@ export class AnswerView implements Component {
 
   render(width: number): string[] {
     const lines: string[] = [];
-    for (const block of this.blocks) lines.push(...block.render(width), '');
+    // One blank line between blocks, whatever spacing each block's own rendering ends with.
+    for (const block of this.blocks) lines.push(...withoutTrailingBlanks(block.render(width)), '');
     lines.push(...this.tail.render(width));
-    while (lines.length > 0 && lines.at(-1) === '') lines.pop();
-    return lines;
+    return withoutTrailingBlanks(lines);
   }
 
   invalidate(): void {
     for (const block of this.blocks) block.invalidate();
     this.tail.invalidate();
   }
+}
+
+function withoutTrailingBlanks(lines: string[]): string[] {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1]?.trim() === '') end--;
+  return end === lines.length ? lines : lines.slice(0, end);
 }

@@ -1,0 +1,237 @@
+import {
+  Container,
+  type Editor,
+  matchesKey,
+  ProcessTerminal,
+  type Terminal,
+  TUI,
+} from '@mariozechner/pi-tui';
+import type { AgentSession } from '../../soul/agent-session.js';
+import { describeTurnError, RunCancelled } from '../../soul/errors.js';
+import type { UILoop } from '../../soul/run-soul.js';
+import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import type { InputHistory } from '../shell/input-history.js';
+import { ApprovalPanel } from './approval-panel.js';
+import { NoteView } from './note-view.js';
+import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
+import { QuestionPanel } from './question-panel.js';
+import { replayConversation } from './replay.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { applyStatusUpdate, StatusLineView } from './status-line.js';
+import type { ThinkingDisplay } from './thinking-view.js';
+import { tuiStyle } from './tui-style.js';
+import { TurnView } from './turn-view.js';
+
+export interface TuiOptions {
+  session: AgentSession;
+  /** Colour the output (false with `NO_COLOR`). */
+  color: boolean;
+  thinking: ThinkingDisplay;
+  /** Prompts typed in this work dir before, kept across sessions. */
+  history?: InputHistory | undefined;
+  /** Run this first, as if typed. */
+  initialPrompt?: string | undefined;
+  /** The terminal (default: this process's stdin/stdout). */
+  terminal?: Terminal | undefined;
+}
+
+/** Spinner and panel hints move at this pace while a turn runs. */
+const TICK_MS = 80;
+
+type Panel = ApprovalPanel | QuestionPanel;
+
+/**
+ * The terminal UI: inline (the conversation goes to the terminal's own scrollback; only what changed
+ * is redrawn), a prompt editor at the bottom with the status line under it. Enter sends the prompt, or
+ * queues it while a turn runs; Ctrl-S steers the running turn with it; Esc or Ctrl-C cancels the
+ * turn; Ctrl-C twice (or Ctrl-D) at an empty prompt, /exit or /quit leave. Returns the exit code.
+ */
+export async function runTui(options: TuiOptions): Promise<number> {
+  const { session } = options;
+  const style = tuiStyle(options.color);
+  useKimiKeys();
+  const tui = new TUI(options.terminal ?? new ProcessTerminal());
+  const transcript = new Container();
+  const panelSlot = new Container();
+  const queuedNote = new NoteView('');
+  const status = new StatusLineView(style, currentModel(session));
+  const editor: Editor = createPromptEditor(tui, style, {
+    workDir: session.workDir,
+    commands: [
+      ...TUI_COMMANDS,
+      ...session.slashCommands.map((c) => ({ name: c.name, description: c.description })),
+    ],
+    history: (await options.history?.load()) ?? [],
+  });
+  for (const part of [transcript, panelSlot, queuedNote, editor, status]) tui.addChild(part);
+  tui.setFocus(editor);
+
+  const newTurnView = () =>
+    new TurnView({
+      style,
+      workDir: session.workDir,
+      thinking: options.thinking,
+      onStatus: (update) => {
+        status.facts = applyStatusUpdate(status.facts, update);
+      },
+      onRequest: (request) => ask(request),
+    });
+
+  transcript.addChild(
+    new NoteView(
+      [
+        style.bold('kimi-ts') +
+          style.dim(` — session ${session.sessionId} in ${sanitizeForTerminal(session.workDir)}`),
+        ...(session.hasLLM ? [] : [style.warn(session.llmNotSetMessage)]),
+        style.dim('Enter sends · Shift-Enter or Ctrl-J: new line · Esc cancels a turn · /exit leaves'),
+      ].join('\n'),
+    ),
+  );
+  for (const view of await replayConversation(session.wireFile, newTurnView)) transcript.addChild(view);
+
+  let exit: (code: number) => void = () => {};
+  const exited = new Promise<number>((resolve) => {
+    exit = resolve;
+  });
+  let running: { cancel: AbortController; view: TurnView } | null = null;
+  const queue: string[] = [];
+  let interrupts = 0;
+  let ticker: NodeJS.Timeout | null = null;
+
+  // Questions wait their turn: one panel at a time, focused instead of the editor.
+  const panels: Panel[] = [];
+  const showNextPanel = () => {
+    panelSlot.clear();
+    const panel = panels[0];
+    if (panel) {
+      panelSlot.addChild(panel);
+      tui.setFocus(panel);
+    } else tui.setFocus(editor);
+    tui.requestRender();
+  };
+  const ask = (request: ApprovalRequest | QuestionRequest) => {
+    const onDone = () => {
+      panels.splice(panels.indexOf(panel), 1);
+      showNextPanel();
+    };
+    const panel: Panel =
+      request.type === 'ApprovalRequest'
+        ? new ApprovalPanel(request, style, onDone)
+        : new QuestionPanel(request, style, onDone);
+    panels.push(panel);
+    if (panels.length === 1) showNextPanel();
+  };
+  const stopListening = session.onOutOfTurn((message) => {
+    if (message.type === 'ApprovalRequest' && message.isPending) ask(message);
+  });
+
+  const tick = () => {
+    for (const panel of [...panels]) panel.checkStillPending();
+    tui.requestRender();
+  };
+  const showQueue = () => {
+    queuedNote.setText(queue.map((text) => style.dim(`queued: ${sanitizeForTerminal(text)}`)).join('\n'));
+  };
+
+  const runTurn = async (text: string) => {
+    const cancel = new AbortController();
+    const view = newTurnView();
+    running = { cancel, view };
+    transcript.addChild(view);
+    status.facts = { ...status.facts, activity: 'working… (Esc cancels)' };
+    ticker = setInterval(tick, TICK_MS);
+    const ui: UILoop = async (wire) => {
+      for await (const batch of wire.subscribe({ merge: false }).batches()) {
+        for (const message of batch) view.handle(message);
+        tui.requestRender();
+      }
+    };
+    try {
+      await session.runTurn(text, ui, cancel.signal);
+    } catch (error) {
+      view.note(
+        error instanceof RunCancelled
+          ? style.warn('(interrupted)')
+          : `${style.error('Error:')} ${sanitizeForTerminal(describeTurnError(error))}`,
+      );
+    } finally {
+      if (ticker) clearInterval(ticker);
+      ticker = null;
+      running = null;
+      for (const panel of [...panels]) panel.checkStillPending();
+      status.facts = { ...status.facts, activity: null, model: currentModel(session) };
+      tui.requestRender();
+    }
+    const next = queue.shift();
+    showQueue();
+    if (next !== undefined) void runTurn(next);
+  };
+
+  const submit = (raw: string) => {
+    const text = raw.trim();
+    if (!text) return;
+    if (text === '/exit' || text === '/quit') return exit(0);
+    editor.addToHistory(text);
+    void options.history?.add(text);
+    if (running) {
+      queue.push(text);
+      showQueue();
+      tui.requestRender();
+      return;
+    }
+    void runTurn(text);
+  };
+  editor.onSubmit = submit;
+
+  tui.addInputListener((data) => {
+    const isCtrlC = matchesKey(data, 'ctrl+c');
+    if (!isCtrlC) interrupts = 0;
+    if (isCtrlC) {
+      if (running) {
+        running.cancel.abort(new RunCancelled());
+        return { consume: true };
+      }
+      if (editor.getText()) {
+        editor.setText('');
+        return { consume: true };
+      }
+      if (++interrupts >= 2) exit(0);
+      else status.facts = { ...status.facts, activity: 'press Ctrl-C again to leave' };
+      tui.requestRender();
+      return { consume: true };
+    }
+    if (matchesKey(data, 'escape') && running && panels.length === 0 && !editor.isShowingAutocomplete()) {
+      running.cancel.abort(new RunCancelled());
+      return { consume: true };
+    }
+    if (matchesKey(data, 'ctrl+d') && !running && panels.length === 0 && !editor.getText()) {
+      exit(0);
+      return { consume: true };
+    }
+    if (matchesKey(data, 'ctrl+s') && running && panels.length === 0) {
+      const text = editor.getText().trim();
+      if (text && session.steer(text)) editor.setText('');
+      return { consume: true };
+    }
+    return undefined;
+  });
+
+  tui.start();
+  if (options.initialPrompt) submit(options.initialPrompt);
+  try {
+    return await exited;
+  } finally {
+    stopListening();
+    if (ticker) clearInterval(ticker);
+    (running as { cancel: AbortController } | null)?.cancel.abort(new RunCancelled());
+    tui.stop();
+  }
+}
+
+function currentModel(session: AgentSession): string | null {
+  try {
+    return session.models().find((m) => m.current)?.alias ?? null;
+  } catch {
+    return null;
+  }
+}

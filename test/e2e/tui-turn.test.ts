@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import { TmuxTerminal } from '../support/tmux-terminal.js';
+
+const cli = useScriptedCli();
+let terminal: TmuxTerminal | undefined;
+
+afterEach(() => {
+  terminal?.close();
+  terminal = undefined;
+});
+
+/** The CLI's terminal UI in a real (tmux) terminal, against the scripted model. */
+function startTui(extraEnv: Record<string, string> = {}): TmuxTerminal {
+  const { sandbox } = cli;
+  terminal = TmuxTerminal.start({
+    argv: [process.execPath, CLI, '--ui', 'tui', '--config-file', sandbox.configFile, '-w', sandbox.workDir],
+    env: sandbox.env(extraEnv),
+    cwd: sandbox.workDir,
+    scriptDir: sandbox.root,
+  });
+  return terminal;
+}
+
+const READY = 'Enter sends';
+const ARMED = '↑/↓ + Enter, or a number';
+
+describe('terminal UI: a turn', () => {
+  it('shows a tool call live while its arguments stream, asks, runs it and renders the answer', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await cli.setup([
+      {
+        toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'echo hi > made.txt' } }],
+        holdUntil: held,
+      },
+      { text: '# Done\n\nI **made** the file:\n\n```sh\ncat made.txt\n```\n' },
+    ]);
+    const tui = startTui();
+    await tui.waitFor(READY);
+    tui.type('make a file');
+    tui.press('Enter');
+
+    // The call is on screen while the model is still streaming (the stream is held open).
+    const live = await tui.waitFor('echo hi > made.txt');
+    expect(live).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Shell echo hi > made\.txt/);
+    expect(existsSync(join(cli.sandbox.workDir, 'made.txt'))).toBe(false);
+    release();
+
+    const panel = await tui.waitFor(ARMED);
+    expect(panel).toContain('1. Approve once');
+    expect(panel).toContain('$ echo hi > made.txt');
+    tui.type('1');
+
+    const done = await tui.waitFor('cat made.txt');
+    if (process.env.SHOW_SCREEN) console.log(panel + '\n=====\n' + done);
+    expect(done).toContain('Done');
+    expect(done).toMatch(/✓ Shell echo hi > made\.txt/);
+    expect(done).not.toContain('**made**');
+    expect(existsSync(join(cli.sandbox.workDir, 'made.txt'))).toBe(true);
+    expect(done).toMatch(/context \d+%/);
+
+    tui.press('C-c');
+    await tui.waitFor('press Ctrl-C again');
+    tui.press('C-c');
+    expect(await tui.waitForExit()).toBe(0);
+  });
+});
