@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { TmuxTerminal } from '../support/tmux-terminal.js';
+import { startTuiInTmux, type TmuxTerminal, TUI_PANEL_ARMED, TUI_READY } from '../support/tmux-terminal.js';
 
 const cli = useScriptedCli();
 let terminal: TmuxTerminal | undefined;
@@ -13,20 +13,10 @@ afterEach(() => {
   terminal = undefined;
 });
 
-/** The CLI's terminal UI in a real (tmux) terminal, against the scripted model. */
-function startTui(extraEnv: Record<string, string> = {}): TmuxTerminal {
-  const { sandbox } = cli;
-  terminal = TmuxTerminal.start({
-    argv: [process.execPath, CLI, '--ui', 'tui', '--config-file', sandbox.configFile, '-w', sandbox.workDir],
-    env: sandbox.env(extraEnv),
-    cwd: sandbox.workDir,
-    scriptDir: sandbox.root,
-  });
+function startTui(): TmuxTerminal {
+  terminal = startTuiInTmux(CLI, cli.sandbox);
   return terminal;
 }
-
-const READY = 'Enter sends';
-const ARMED = '↑/↓ + Enter, or a number';
 
 describe('terminal UI: a turn', () => {
   it('shows a tool call live while its arguments stream, asks, runs it and renders the answer', async () => {
@@ -42,7 +32,7 @@ describe('terminal UI: a turn', () => {
       { text: '# Done\n\nI **made** the file:\n\n```sh\ncat made.txt\n```\n' },
     ]);
     const tui = startTui();
-    await tui.waitFor(READY);
+    await tui.waitFor(TUI_READY);
     tui.type('make a file');
     tui.press('Enter');
 
@@ -52,13 +42,12 @@ describe('terminal UI: a turn', () => {
     expect(existsSync(join(cli.sandbox.workDir, 'made.txt'))).toBe(false);
     release();
 
-    const panel = await tui.waitFor(ARMED);
+    const panel = await tui.waitFor(TUI_PANEL_ARMED);
     expect(panel).toContain('1. Approve once');
     expect(panel).toContain('$ echo hi > made.txt');
     tui.type('1');
 
     const done = await tui.waitFor('cat made.txt');
-    if (process.env.SHOW_SCREEN) console.log(panel + '\n=====\n' + done);
     expect(done).toContain('Done');
     expect(done).toMatch(/✓ Shell echo hi > made\.txt/);
     expect(done).not.toContain('**made**');

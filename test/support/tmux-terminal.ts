@@ -168,3 +168,42 @@ export class TmuxTerminal {
     return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
   }
 }
+
+/** What a sandboxed CLI needs to run in tmux (a CliSandbox fits). */
+export interface TmuxSandbox {
+  root: string;
+  workDir: string;
+  configFile: string;
+  env(extra?: Record<string, string>): NodeJS.ProcessEnv;
+}
+
+/** Starts the built CLI's terminal UI (`--ui tui`) in a tmux pane, against the sandbox's config. */
+export function startTuiInTmux(
+  cli: string,
+  sandbox: TmuxSandbox,
+  options: { args?: string[]; env?: Record<string, string>; width?: number; height?: number } = {},
+): TmuxTerminal {
+  return TmuxTerminal.start({
+    argv: [
+      process.execPath,
+      cli,
+      '--ui',
+      'tui',
+      '--config-file',
+      sandbox.configFile,
+      '-w',
+      sandbox.workDir,
+      ...(options.args ?? []),
+    ],
+    env: sandbox.env(options.env),
+    cwd: sandbox.workDir,
+    scriptDir: sandbox.root,
+    ...(options.width ? { width: options.width } : {}),
+    ...(options.height ? { height: options.height } : {}),
+  });
+}
+
+/** The TUI's prompt is ready for input once its key hint shows. */
+export const TUI_READY = 'Enter sends';
+/** An approval (or question) panel takes keys once its key hint shows. */
+export const TUI_PANEL_ARMED = '↑/↓ + Enter, or a number';
