@@ -59,4 +59,18 @@ describe('terminal UI: a turn', () => {
     tui.press('C-c');
     expect(await tui.waitForExit()).toBe(0);
   });
+
+  it('is never chosen without a terminal or on TERM=dumb: the line shell runs instead', async () => {
+    await cli.setup([]);
+    const piped = await cli.sandbox.run(['--ui', 'tui'], { input: '/exit\n' });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toContain('Type a request, /help for commands, /exit to leave.');
+
+    terminal = startTuiInTmux(CLI, cli.sandbox, { env: { TERM: 'dumb' } });
+    await terminal.waitFor('Type a request, /help for commands, /exit to leave.');
+    expect(terminal.screen()).not.toContain(TUI_READY);
+    terminal.type('/exit');
+    terminal.press('Enter');
+    expect(await terminal.waitForExit()).toBe(0);
+  });
 });

@@ -150,6 +150,11 @@ export class TmuxTerminal {
     }
   }
 
+  /** The pane's title (what an OSC 0/2 sequence would set). */
+  title(): string {
+    return this.tmux('display-message', '-p', '-t', this.name, '#{pane_title}').trim();
+  }
+
   /** The process id of the command in the pane. */
   pid(): number {
     return Number(this.tmux('display-message', '-p', '-t', this.name, '#{pane_pid}').trim());
