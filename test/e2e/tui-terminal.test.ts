@@ -44,6 +44,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 /** The colours and bold/dim set by the SGR sequences of a captured screen (resets and inverse left out). */
 function styles(screen: string): string[] {
   const found: string[] = [];
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: reading SGR escapes
   for (const [, params] of screen.matchAll(/\u001b\[([0-9;]*)m/g)) {
     for (const param of (params ?? '').split(';')) {
       const n = Number(param);
