@@ -32,7 +32,7 @@ export class ApprovalPanel implements Component, Focusable {
   focused = false;
   private stage: Stage = 'choose';
   private selected = 0;
-  private readonly shownAt = Date.now();
+  private readonly shownAt: number;
   private readonly feedback = new Input();
   private done = false;
 
@@ -43,6 +43,7 @@ export class ApprovalPanel implements Component, Focusable {
     private readonly onDone: () => void,
     private readonly now: () => number = Date.now,
   ) {
+    this.shownAt = now();
     this.feedback.onSubmit = (text) => this.answer('reject', text.trim());
     this.feedback.onEscape = () => {
       this.stage = 'choose';
