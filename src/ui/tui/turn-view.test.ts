@@ -102,10 +102,7 @@ describe('TurnView', () => {
       display: [],
     });
     v.handle(approval);
-    const external = new ToolCallRequest({
-      id: 't',
-      tool_call: { type: 'function', id: 'c', function: { name: 'X', arguments: '{}' } },
-    });
+    const external = new ToolCallRequest({ id: 't', name: 'X', arguments: '{}' });
     v.handle(external);
     expect(statuses).toEqual([{ context_usage: 0.5 }]);
     expect(asked).toEqual(['r']);
