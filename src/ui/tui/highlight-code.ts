@@ -27,12 +27,28 @@ const LANGUAGES = [
 ];
 
 let highlighter: Highlighter | null = null;
+/** Languages whose grammar has been compiled (highlight.js compiles one on its first use: 5–60 ms). */
+const warm = new Set<string>();
 
 /**
  * highlight.js, loaded on the first code block (start-up does not pay for it) and through `require`:
  * its type declarations pull the DOM library into the whole program, which a Node program must not
  * type-check against.
  */
+/**
+ * Loads highlight.js and compiles each grammar ahead of use, one per macrotask, so that the first
+ * code block of an answer does not stall a frame. Start it when the UI is idle (after start-up).
+ */
+export async function warmHighlighter(): Promise<void> {
+  const hljs = loadHighlighter();
+  for (const name of LANGUAGES) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (warm.has(name)) continue;
+    hljs.highlight('x', { language: name, ignoreIllegals: true });
+    warm.add(name);
+  }
+}
+
 function loadHighlighter(): Highlighter {
   if (highlighter) return highlighter;
   const load = createRequire(import.meta.url);

@@ -12,6 +12,7 @@ import type { UILoop } from '../../soul/run-soul.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import type { InputHistory } from '../shell/input-history.js';
 import { ApprovalPanel } from './approval-panel.js';
+import { warmHighlighter } from './highlight-code.js';
 import { NoteView } from './note-view.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
 import { QuestionPanel } from './question-panel.js';
@@ -37,6 +38,8 @@ export interface TuiOptions {
 
 /** Spinner and panel hints move at this pace while a turn runs. */
 const TICK_MS = 80;
+/** When the code highlighter starts warming up after start-up. */
+const WARM_AFTER_MS = 200;
 
 type Panel = ApprovalPanel | QuestionPanel;
 
@@ -217,11 +220,16 @@ export async function runTui(options: TuiOptions): Promise<number> {
   });
 
   tui.start();
+  // Code highlighting compiles its grammars while the user types the first prompt, not mid-answer.
+  const warming = options.color
+    ? setTimeout(() => void warmHighlighter().catch(() => {}), WARM_AFTER_MS)
+    : null;
   if (options.initialPrompt) submit(options.initialPrompt);
   try {
     return await exited;
   } finally {
     stopListening();
+    if (warming) clearTimeout(warming);
     if (ticker) clearInterval(ticker);
     (running as { cancel: AbortController } | null)?.cancel.abort(new RunCancelled());
     tui.stop();
