@@ -213,7 +213,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
     }
     if (matchesKey(data, 'ctrl+s') && running && panels.length === 0) {
       const text = editor.getText().trim();
-      if (text && session.steer(text)) editor.setText('');
+      if (text && session.steer(text)) {
+        running.view.steer(text);
+        editor.setText('');
+        tui.requestRender();
+      }
       return { consume: true };
     }
     return undefined;

@@ -36,6 +36,8 @@ export class TurnView implements Component {
   private streamingCall: ToolCallView | null = null;
   private readonly calls = new Map<string, ToolCallView>();
   private readonly nestedTurns = new Map<string, TurnView>();
+  /** Steer texts shown when they were sent, not again when their SteerInput arrives. */
+  private readonly steersShown: string[] = [];
 
   constructor(private readonly options: TurnViewOptions) {}
 
@@ -51,9 +53,13 @@ export class TurnView implements Component {
       case 'TurnBegin':
         this.note(`${style.accent('›')} ${style.bold(inputText(message.payload.user_input))}`);
         return;
-      case 'SteerInput':
-        this.note(`${style.accent('›')} ${style.dim('(steer)')} ${inputText(message.payload.user_input)}`);
+      case 'SteerInput': {
+        const text = inputText(message.payload.user_input);
+        const shown = this.steersShown.indexOf(text);
+        if (shown !== -1) this.steersShown.splice(shown, 1);
+        else this.steered(text);
         return;
+      }
       case 'TurnEnd':
         this.endStretch();
         return;
@@ -182,6 +188,18 @@ export class TurnView implements Component {
 
   invalidate(): void {
     for (const part of this.parts) part.invalidate();
+  }
+
+  /** Shows input the user steered the running turn with (it reaches the model after this step). */
+  steer(text: string): void {
+    const safe = sanitizeForTerminal(text);
+    this.steersShown.push(safe);
+    this.steered(safe);
+  }
+
+  private steered(safeText: string): void {
+    const { style } = this.options;
+    this.note(`${style.accent('›')} ${style.dim('(steer)')} ${safeText}`);
   }
 
   /** Adds a line of styled, already sanitised text. */
