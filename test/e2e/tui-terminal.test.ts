@@ -128,4 +128,27 @@ describe('terminal UI: the terminal', () => {
     await coloured.waitFor(TUI_READY);
     expect(styles(coloured.screenWithEscapes()).length).toBeGreaterThan(0);
   });
+
+  it('!command runs for the user alone (output inert, nothing sent to the model); Ctrl-E expands a result', async () => {
+    const tui = await startWith(
+      [
+        { toolCalls: [{ id: 's', name: 'Shell', args: { command: "printf 'l1\\nl2\\nl3\\n'" } }] },
+        { text: 'Printed.' },
+      ],
+      { args: ['--yolo'] },
+    );
+    tui.type("!echo from-bang; printf '\\033[31mred\\n'");
+    tui.press('Enter');
+    const bang = await tui.waitFor('from-bang');
+    await tui.waitFor('␛[31mred');
+    expect(bang).toContain('! echo from-bang');
+    expect(cli.server.requests).toHaveLength(0);
+
+    tui.type('print lines');
+    tui.press('Enter');
+    const done = await tui.waitFor('Printed.');
+    expect(done).not.toMatch(/^\s+l2$/m);
+    tui.press('C-e');
+    await tui.waitFor(/^\s+l2$/m);
+  });
 });

@@ -29,7 +29,10 @@ describe('terminal UI: a turn', () => {
         toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'echo hi > made.txt' } }],
         holdUntil: held,
       },
-      { text: '# Done\n\nI **made** the file:\n\n```sh\ncat made.txt\n```\n' },
+      {
+        think: 'The file is made; say so.',
+        text: '# Done\n\nI **made** the file:\n\n```sh\ncat made.txt\n```\n',
+      },
     ]);
     const tui = startTui();
     await tui.waitFor(TUI_READY);
@@ -49,6 +52,7 @@ describe('terminal UI: a turn', () => {
 
     const done = await tui.waitFor('cat made.txt');
     expect(done).toContain('Done');
+    expect(done).toContain('∴ thought (1 line)');
     expect(done).toMatch(/✓ Shell echo hi > made\.txt/);
     expect(done).not.toContain('**made**');
     expect(existsSync(join(cli.sandbox.workDir, 'made.txt'))).toBe(true);

@@ -11,7 +11,10 @@ import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import type { InputHistory } from '../shell/input-history.js';
+import { runShellEscape } from '../shell/shell-escape.js';
+import { shellStyle } from '../shell/shell-style.js';
 import { ApprovalPanel } from './approval-panel.js';
+import { CommandOutputView } from './command-output-view.js';
 import { warmHighlighter } from './highlight-code.js';
 import { NoteView } from './note-view.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
@@ -32,6 +35,8 @@ export interface TuiOptions {
   history?: InputHistory | undefined;
   /** Run this first, as if typed. */
   initialPrompt?: string | undefined;
+  /** The environment `!command` runs with (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** The terminal (default: this process's stdin/stdout). */
   terminal?: Terminal | undefined;
 }
@@ -86,7 +91,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
         style.bold('kimi-ts') +
           style.dim(` — session ${session.sessionId} in ${sanitizeForTerminal(session.workDir)}`),
         ...(session.hasLLM ? [] : [style.warn(session.llmNotSetMessage)]),
-        style.dim('Enter sends · Shift-Enter or Ctrl-J: new line · Esc cancels a turn · /exit leaves'),
+        style.dim(
+          'Enter sends · Shift-Enter or Ctrl-J: new line · Esc cancels a turn · Ctrl-E expands the last result · /exit leaves',
+        ),
       ].join('\n'),
     ),
   );
@@ -136,21 +143,16 @@ export async function runTui(options: TuiOptions): Promise<number> {
     queuedNote.setText(queue.map((text) => style.dim(`queued: ${sanitizeForTerminal(text)}`)).join('\n'));
   };
 
-  const runTurn = async (text: string) => {
+  /** Runs one job (a turn, or a `!command`) with its own view; Esc / Ctrl-C cancel it. */
+  const runJob = async (work: (view: TurnView, signal: AbortSignal) => Promise<void>) => {
     const cancel = new AbortController();
     const view = newTurnView();
     running = { cancel, view };
     transcript.addChild(view);
     status.facts = { ...status.facts, activity: 'working… (Esc cancels)' };
     ticker = setInterval(tick, TICK_MS);
-    const ui: UILoop = async (wire) => {
-      for await (const batch of wire.subscribe({ merge: false }).batches()) {
-        for (const message of batch) view.handle(message);
-        tui.requestRender();
-      }
-    };
     try {
-      await session.runTurn(text, ui, cancel.signal);
+      await work(view, cancel.signal);
     } catch (error) {
       view.note(
         error instanceof RunCancelled
@@ -167,7 +169,42 @@ export async function runTui(options: TuiOptions): Promise<number> {
     }
     const next = queue.shift();
     showQueue();
-    if (next !== undefined) void runTurn(next);
+    if (next !== undefined) start(next);
+  };
+
+  const runTurn = (text: string) =>
+    runJob(async (view, signal) => {
+      const ui: UILoop = async (wire) => {
+        for await (const batch of wire.subscribe({ merge: false }).batches()) {
+          for (const message of batch) view.handle(message);
+          tui.requestRender();
+        }
+      };
+      await session.runTurn(text, ui, signal);
+    });
+
+  // `!command`: run by the user's shell for the user alone (not part of the conversation).
+  const runBang = (command: string) =>
+    runJob(async (view, signal) => {
+      view.note(`${style.accent('!')} ${style.bold(sanitizeForTerminal(command))}`);
+      const output = new CommandOutputView(style);
+      view.add(output);
+      await runShellEscape({
+        command,
+        workDir: session.workDir,
+        env: options.env ?? process.env,
+        write: (text) => {
+          output.append(text);
+          tui.requestRender();
+        },
+        style: shellStyle(options.color),
+        signal,
+      });
+    });
+
+  const start = (text: string) => {
+    if (text.startsWith('!')) void runBang(text.slice(1));
+    else void runTurn(text);
   };
 
   const submit = (raw: string) => {
@@ -182,7 +219,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
       tui.requestRender();
       return;
     }
-    void runTurn(text);
+    start(text);
   };
   editor.onSubmit = submit;
 
@@ -205,6 +242,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
     }
     if (matchesKey(data, 'escape') && running && panels.length === 0 && !editor.isShowingAutocomplete()) {
       running.cancel.abort(new RunCancelled());
+      return { consume: true };
+    }
+    if (matchesKey(data, 'ctrl+e') && panels.length === 0) {
+      const views = transcript.children.filter((child): child is TurnView => child instanceof TurnView);
+      const call = views.reverse().find((view) => view.lastFinishedCall)?.lastFinishedCall;
+      if (call) {
+        call.expanded = !call.expanded;
+        tui.requestRender();
+      }
       return { consume: true };
     }
     if (matchesKey(data, 'ctrl+d') && !running && panels.length === 0 && !editor.getText()) {

@@ -24,6 +24,8 @@ export class ToolCallView implements Component {
   private result: ToolReturnValue | null = null;
   /** What a subagent started by this call shows, indented under it. */
   nested: Component | null = null;
+  /** Whether the result's output is shown (Ctrl-E), not only its summary. */
+  expanded = false;
 
   constructor(
     readonly id: string,
@@ -66,6 +68,7 @@ export class ToolCallView implements Component {
     for (const block of this.result.display) {
       if (isDiff(block)) lines.push(...renderDiff(block, style, width, '    '));
     }
+    if (this.expanded) lines.push(...expandedOutput(this.result, width).map((line) => style.dim(line)));
     return lines;
   }
 
@@ -86,6 +89,20 @@ function summarize(result: ToolReturnValue): string {
       : firstLine(lines[0] ?? '');
   }
   return result.is_error ? 'failed' : 'done';
+}
+
+/** Lines of output shown when a result is expanded. */
+const EXPANDED_LINES = 40;
+
+function expandedOutput(result: ToolReturnValue, width: number): string[] {
+  const text =
+    typeof result.output === 'string'
+      ? result.output
+      : result.output.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+  const lines = sanitizeForTerminal(text).trimEnd().split('\n');
+  const shown = lines.slice(0, EXPANDED_LINES).map((line) => truncateToWidth(`    ${line}`, width));
+  if (lines.length > EXPANDED_LINES) shown.push(`    … ${lines.length - EXPANDED_LINES} more lines`);
+  return shown;
 }
 
 function firstLine(text: string): string {

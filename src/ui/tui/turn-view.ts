@@ -41,6 +41,9 @@ export class TurnView implements Component {
 
   constructor(private readonly options: TurnViewOptions) {}
 
+  /** The call whose result came last, if any (Ctrl-E expands it). */
+  lastFinishedCall: ToolCallView | null = null;
+
   /** Whether a call is still running (the spinner needs frames). */
   get isBusy(): boolean {
     for (const call of this.calls.values()) if (call.isRunning) return true;
@@ -137,10 +140,13 @@ export class TurnView implements Component {
       case 'ToolCallPart':
         this.streamingCall?.appendArguments(message.payload.arguments_part ?? '');
         return;
-      case 'ToolResult':
+      case 'ToolResult': {
         this.streamingCall = null;
-        this.calls.get(message.payload.tool_call_id)?.finish(message.payload.return_value);
+        const call = this.calls.get(message.payload.tool_call_id);
+        call?.finish(message.payload.return_value);
+        if (call) this.lastFinishedCall = call;
         return;
+      }
       case 'ApprovalResponse':
         return;
       case 'SubagentEvent':
@@ -200,6 +206,12 @@ export class TurnView implements Component {
   private steered(safeText: string): void {
     const { style } = this.options;
     this.note(`${style.accent('›')} ${style.dim('(steer)')} ${safeText}`);
+  }
+
+  /** Adds a part of the caller's own (e.g. a command's output). */
+  add(part: Component): void {
+    this.endStretch();
+    this.parts.push(part);
   }
 
   /** Adds a line of styled, already sanitised text. */
