@@ -113,4 +113,14 @@ describe('terminal UI: a conversation', () => {
     await resumed.waitFor('The second answer.');
     expect(bodyOf(1)).toContain('first question');
   });
+
+  it('a retried step shows a banner with the reason and the wait', async () => {
+    await cli.setup([{ status: 429, headers: { 'retry-after': '0' } }, { text: 'After the retry.' }]);
+    const tui = start();
+    await tui.waitFor(TUI_READY);
+    tui.type('go');
+    tui.press('Enter');
+    const screen = await tui.waitFor('After the retry.');
+    expect(screen).toMatch(/↻ APIStatusError \(HTTP 429\): retrying in \d+\.\ds \(attempt 2 of \d+\)/);
+  });
 });

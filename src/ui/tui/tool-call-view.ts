@@ -22,6 +22,7 @@ export function spinnerFrame(now = Date.now()): string {
 export class ToolCallView implements Component {
   private args = '';
   private result: ToolReturnValue | null = null;
+  private abandoned = false;
   /** What a subagent started by this call shows, indented under it. */
   nested: Component | null = null;
   /** Whether the result's output is shown (Ctrl-E), not only its summary. */
@@ -42,8 +43,13 @@ export class ToolCallView implements Component {
     this.result = result;
   }
 
+  /** The call will get no result (its step ended without running it): the spinner stops. */
+  abandon(): void {
+    this.abandoned = true;
+  }
+
   get isRunning(): boolean {
-    return this.result === null;
+    return this.result === null && !this.abandoned;
   }
 
   render(width: number): string[] {
@@ -51,7 +57,9 @@ export class ToolCallView implements Component {
     const key = extractKeyArgument(this.name, this.args, this.workDir);
     const mark =
       this.result === null
-        ? style.accent(spinnerFrame())
+        ? this.abandoned
+          ? style.dim('·')
+          : style.accent(spinnerFrame())
         : this.result.is_error
           ? style.error('✗')
           : style.ok('✓');
@@ -59,7 +67,10 @@ export class ToolCallView implements Component {
     const lines = [truncateToWidth(head, width)];
     if (this.nested)
       for (const line of this.nested.render(Math.max(10, width - 4))) lines.push(`    ${line}`);
-    if (this.result === null) return lines;
+    if (this.result === null) {
+      if (this.abandoned) lines.push(truncateToWidth(`  ${style.dim('└ not run')}`, width));
+      return lines;
+    }
     const summary = summarize(this.result);
     if (summary) {
       const paint = this.result.is_error ? style.error : style.dim;

@@ -114,4 +114,16 @@ describe('TurnView', () => {
     v.handle(text('a\x1b[2Jb\x07'));
     expect(screen(v)).toBe('a␛[2Jb␇');
   });
+
+  it('stops the spinner of a call its step ended without running', () => {
+    const v = view();
+    v.handle({ type: 'StepBegin', payload: { n: 1 } });
+    v.handle({
+      type: 'ToolCall',
+      payload: { type: 'function', id: 'c1', function: { name: 'Shell', arguments: '{"command":"ls"}' } },
+    });
+    v.handle({ type: 'StepBegin', payload: { n: 2 } });
+    expect(v.isBusy).toBe(false);
+    expect(screen(v)).toBe('· Shell ls\n  └ not run');
+  });
 });

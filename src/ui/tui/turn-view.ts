@@ -65,9 +65,12 @@ export class TurnView implements Component {
       }
       case 'TurnEnd':
         this.endStretch();
+        this.abandonUnfinishedCalls();
         return;
       case 'StepBegin':
         this.endStretch();
+        // A step's results all arrive before the next step begins: a call still without one never ran.
+        this.abandonUnfinishedCalls();
         this.stepStart = this.parts.length;
         return;
       case 'StepInterrupted':
@@ -261,6 +264,11 @@ export class TurnView implements Component {
       call.nested = nested;
     }
     if (event.type !== 'TurnBegin') nested.handle(event);
+  }
+
+  private abandonUnfinishedCalls(): void {
+    this.streamingCall = null;
+    for (const call of this.calls.values()) if (call.isRunning) call.abandon();
   }
 
   /** Ends the open stretch of thinking or answer text: what comes next starts a part of its own. */
