@@ -8,10 +8,10 @@ import {
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig, RemoteServerConfig, StdioServerConfig } from './config.js';
-import type { RemoteTool } from './mcp-tool.js';
 import type { OAuthStore } from './oauth/oauth-store.js';
 import { AuthorizationRequiredError, StoredOAuthProvider } from './oauth/stored-oauth-provider.js';
 import { ProcessStdioTransport } from './process-stdio-transport.js';
+import type { RemoteTool } from './remote-tool.js';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 

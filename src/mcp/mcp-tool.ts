@@ -1,10 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { textPart } from '../kosong/message.js';
-import { type JSONSchema, type ToolReturnValue, toolError, toolOk } from '../kosong/tool.js';
+import { type ToolReturnValue, toolError, toolOk } from '../kosong/tool.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import { errorText, isConnectionClosedError, isRequestTimeoutError } from './connection.js';
 import { saveFullOutput, truncationNotice } from './full-output.js';
+import type { RemoteTool } from './remote-tool.js';
 import { convertToolResult, MCP_OUTPUT_BUDGET } from './result-conversion.js';
 
 /** What an MCP tool needs from the server it belongs to. */
@@ -16,14 +17,7 @@ export interface McpToolHost {
   redact(text: string): string;
 }
 
-/** A tool as the server lists it. */
-export interface RemoteTool {
-  name: string;
-  description?: string | undefined;
-  inputSchema: JSONSchema;
-  /** The server runs it only as an MCP task (call now, fetch the result later), which is not supported. */
-  taskOnly?: boolean | undefined;
-}
+export type { RemoteTool } from './remote-tool.js';
 
 export interface McpToolOptions {
   host: McpToolHost;
