@@ -13,7 +13,7 @@ import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import type { InputHistory } from '../shell/input-history.js';
 import { runShellEscape } from '../shell/shell-escape.js';
 import { shellStyle } from '../shell/shell-style.js';
-import { ApprovalPanel } from './approval-panel.js';
+import { APPROVAL_ARM_DELAY_MS, ApprovalPanel } from './approval-panel.js';
 import { CommandOutputView } from './command-output-view.js';
 import { warmHighlighter } from './highlight-code.js';
 import { NoteView } from './note-view.js';
@@ -130,6 +130,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
         : new QuestionPanel(request, style, onDone);
     panels.push(panel);
     if (panels.length === 1) showNextPanel();
+    // Between turns nothing else redraws: show the key hint once the panel takes keys.
+    setTimeout(() => tui.requestRender(), APPROVAL_ARM_DELAY_MS + 1).unref();
   };
   const stopListening = session.onOutOfTurn((message) => {
     if (message.type === 'ApprovalRequest' && message.isPending) ask(message);
