@@ -107,6 +107,7 @@ export async function runMain(options: CliOptions): Promise<number> {
             color: wantsColor(isTerminal, env),
             thinking: session.config.show_thinking_stream ? 'stream' : 'indicator',
             history: InputHistory.forWorkDir(home, session.workDir),
+            yolo: options.yolo,
           });
         }
         return await runShell({

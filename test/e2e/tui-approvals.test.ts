@@ -49,7 +49,7 @@ describe('terminal UI: the approval panel', () => {
     tui.press('Enter');
     await tui.waitFor(TUI_PANEL_ARMED);
     tui.type('2');
-    const scope = await tui.waitFor('for this session');
+    const scope = await tui.waitFor('1. Only');
     expect(scope).toContain('1. Only `touch first.txt`, for this session');
     expect(scope).toContain('2. Every "run command", for this session');
     tui.type('2');

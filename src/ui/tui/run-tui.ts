@@ -35,6 +35,8 @@ export interface TuiOptions {
   history?: InputHistory | undefined;
   /** Run this first, as if typed. */
   initialPrompt?: string | undefined;
+  /** Every action is approved without asking (`--yolo`): the status line says so. */
+  yolo?: boolean | undefined;
   /** The environment `!command` runs with (default: this process's). */
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /** The terminal (default: this process's stdin/stdout). */
@@ -63,6 +65,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const panelSlot = new Container();
   const queuedNote = new NoteView('');
   const status = new StatusLineView(style, currentModel(session));
+  status.facts = { ...status.facts, yolo: options.yolo ?? false, planMode: session.planMode };
   const editor: Editor = createPromptEditor(tui, style, {
     workDir: session.workDir,
     commands: [

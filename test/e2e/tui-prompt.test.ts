@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import { startTuiInTmux, type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+
+const cli = useScriptedCli();
+let terminal: TmuxTerminal | undefined;
+
+afterEach(() => {
+  terminal?.close();
+  terminal = undefined;
+});
+
+describe('terminal UI: the prompt editor', () => {
+  it('Ctrl-J adds a line; ↑ recalls the work dir’s history, also in a later run', async () => {
+    await cli.setup([{ text: 'Got two lines.' }, { text: 'Got it again.' }]);
+    const tui = startTuiInTmux(CLI, cli.sandbox, { args: ['--yolo'] });
+    terminal = tui;
+    await tui.waitFor(TUI_READY);
+    expect(tui.screen()).toContain('yolo');
+    tui.type('line one');
+    tui.press('C-j');
+    tui.type('line two');
+    await tui.waitUntil((s) => /line one\n.*line two/.test(s), 'two lines in the editor');
+    tui.press('Enter');
+    await tui.waitFor('Got two lines.');
+    expect(JSON.stringify(cli.server.requests[0]?.body)).toContain('line one\\nline two');
+    tui.type('/exit');
+    tui.press('Enter');
+    expect(await tui.waitForExit()).toBe(0);
+    tui.close();
+
+    const again = startTuiInTmux(CLI, cli.sandbox);
+    terminal = again;
+    await again.waitFor(TUI_READY);
+    again.press('Up');
+    await again.waitFor('line two');
+    again.press('Enter');
+    await again.waitFor('Got it again.');
+    expect(JSON.stringify(cli.server.requests[1]?.body)).toContain('line one\\nline two');
+  });
+
+  it('completes slash commands with their descriptions', async () => {
+    await cli.setup([]);
+    const tui = startTuiInTmux(CLI, cli.sandbox);
+    terminal = tui;
+    await tui.waitFor(TUI_READY);
+    tui.type('/ex');
+    const menu = await tui.waitFor('leave kimi-ts');
+    expect(menu).toMatch(/exit\s+.*leave kimi-ts/);
+  });
+});
