@@ -79,7 +79,7 @@ export class ApprovalPanel implements Component, Focusable {
   render(width: number): string[] {
     const { style, request } = this;
     const { sender, action, description, display, source_kind, subagent_type } = request.payload;
-    const inner = Math.max(10, width - 2);
+    const inner = Math.max(1, width - 2);
     const lines: string[] = [style.border('─'.repeat(width))];
     const who =
       source_kind === 'background_agent'
@@ -91,15 +91,15 @@ export class ApprovalPanel implements Component, Focusable {
         width,
       ),
     );
-    for (const line of wrapTextWithAnsi(sanitizeForTerminal(description), inner)) lines.push(`  ${line}`);
+    for (const line of wrapTextWithAnsi(sanitizeForTerminal(description), inner))
+      lines.push(truncateToWidth(`  ${line}`, width));
     for (const block of display) lines.push(...renderBlock(block, style, width));
     lines.push('');
     if (this.stage === 'feedback') {
-      lines.push(
-        `  ${style.bold('What should it do instead?')} ${style.dim('(Enter sends, Esc goes back)')}`,
-      );
+      const ask = `  ${style.bold('What should it do instead?')} ${style.dim('(Enter sends, Esc goes back)')}`;
+      lines.push(truncateToWidth(ask, width));
       this.feedback.focused = this.focused;
-      for (const line of this.feedback.render(inner)) lines.push(`  ${line}`);
+      for (const line of this.feedback.render(inner)) lines.push(truncateToWidth(`  ${line}`, width));
       return lines;
     }
     const choices = this.stage === 'choose' ? CHOICES : this.scopeChoices();
@@ -112,7 +112,7 @@ export class ApprovalPanel implements Component, Focusable {
         ),
       );
     });
-    lines.push(style.dim(this.isArmed ? '  ↑/↓ + Enter, or a number' : '  …'));
+    lines.push(truncateToWidth(style.dim(this.isArmed ? '  ↑/↓ + Enter, or a number' : '  …'), width));
     return lines;
   }
 

@@ -81,7 +81,7 @@ export class QuestionPanel implements Component, Focusable {
   render(width: number): string[] {
     const { style } = this;
     const item = this.question;
-    const inner = Math.max(10, width - 2);
+    const inner = Math.max(1, width - 2);
     const total = this.request.payload.questions.length;
     const lines = [style.border('─'.repeat(width))];
     const tag = item.header ? `${style.accent(`[${sanitizeForTerminal(item.header)}]`)} ` : '';
@@ -93,7 +93,8 @@ export class QuestionPanel implements Component, Focusable {
       ),
     );
     if (item.body)
-      for (const line of wrapTextWithAnsi(sanitizeForTerminal(item.body), inner)) lines.push(`  ${line}`);
+      for (const line of wrapTextWithAnsi(sanitizeForTerminal(item.body), inner))
+        lines.push(truncateToWidth(`  ${line}`, width));
     const labels = [
       ...item.options.map((o) => ({ label: o.label, description: o.description })),
       { label: item.other_label || 'Type your own answer', description: item.other_description },
@@ -109,10 +110,10 @@ export class QuestionPanel implements Component, Focusable {
     });
     if (this.typing) {
       this.other.focused = this.focused;
-      for (const line of this.other.render(inner)) lines.push(`  ${line}`);
+      for (const line of this.other.render(inner)) lines.push(truncateToWidth(`  ${line}`, width));
     }
     const keys = item.multi_select ? 'Space or a number toggles, Enter confirms' : '↑/↓ + Enter, or a number';
-    lines.push(style.dim(this.isArmed ? `  ${keys}, Esc skips` : '  …'));
+    lines.push(truncateToWidth(style.dim(this.isArmed ? `  ${keys}, Esc skips` : '  …'), width));
     return lines;
   }
 

@@ -39,7 +39,7 @@ export class ThinkingView implements Component {
     }
     const preview = lines.slice(-PREVIEW_LINES);
     return [
-      this.style.dim('∴ thinking…'),
+      truncateToWidth(this.style.dim('∴ thinking…'), width),
       ...preview.map((line) => truncateToWidth(this.style.dim(this.style.italic(`  ${line}`)), width)),
     ];
   }

@@ -65,8 +65,8 @@ export class ToolCallView implements Component {
           : style.ok('✓');
     const head = `${mark} ${style.bold(sanitizeForTerminal(this.name))}${key ? ` ${style.dim(sanitizeForTerminal(key))}` : ''}`;
     const lines = [truncateToWidth(head, width)];
-    if (this.nested)
-      for (const line of this.nested.render(Math.max(10, width - 4))) lines.push(`    ${line}`);
+    // Nested under the call, 4 columns in (the library refuses a line wider than the terminal).
+    if (this.nested && width > 8) for (const line of this.nested.render(width - 4)) lines.push(`    ${line}`);
     if (this.result === null) {
       if (this.abandoned) lines.push(truncateToWidth(`  ${style.dim('└ not run')}`, width));
       return lines;
