@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -48,5 +50,23 @@ describe('terminal UI: the prompt editor', () => {
     tui.type('/ex');
     const menu = await tui.waitFor('leave kimi-ts');
     expect(menu).toMatch(/exit\s+.*leave kimi-ts/);
+  });
+
+  it('Ctrl-O writes the prompt in $EDITOR, starting from what was typed', async () => {
+    await cli.setup([{ text: 'Read the edited prompt.' }]);
+    const editor = join(cli.sandbox.root, 'edit.mjs');
+    await writeFile(
+      editor,
+      "import { readFileSync, writeFileSync } from 'node:fs';\nconst f = process.argv[2];\nwriteFileSync(f, readFileSync(f, 'utf8') + ' and more from the editor');\n",
+    );
+    const tui = startTuiInTmux(CLI, cli.sandbox, { env: { EDITOR: `${process.execPath} ${editor}` } });
+    terminal = tui;
+    await tui.waitFor(TUI_READY);
+    tui.type('draft text');
+    tui.press('C-o');
+    await tui.waitFor('draft text and more from the editor');
+    tui.press('Enter');
+    await tui.waitFor('Read the edited prompt.');
+    expect(JSON.stringify(cli.server.requests[0]?.body)).toContain('draft text and more from the editor');
   });
 });

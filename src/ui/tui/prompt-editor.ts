@@ -17,6 +17,7 @@ const EDITOR_HISTORY = 100;
 export const TUI_COMMANDS: readonly SlashCommand[] = [
   { name: 'exit', description: 'leave kimi-ts (also /quit, or Ctrl-C twice at an empty prompt)' },
   { name: 'quit', description: 'leave kimi-ts' },
+  { name: 'editor', description: 'write the prompt in $VISUAL or $EDITOR (also Ctrl-O)' },
 ];
 
 /**

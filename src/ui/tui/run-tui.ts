@@ -10,6 +10,7 @@ import type { AgentSession } from '../../soul/agent-session.js';
 import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import { composeInEditor } from '../shell/compose.js';
 import type { InputHistory } from '../shell/input-history.js';
 import { runShellEscape } from '../shell/shell-escape.js';
 import { shellStyle } from '../shell/shell-style.js';
@@ -212,10 +213,23 @@ export async function runTui(options: TuiOptions): Promise<number> {
     else void runTurn(text);
   };
 
+  // Ctrl-O or /editor: the prompt in $VISUAL / $EDITOR; what was saved comes back into the editor.
+  const openEditor = () => {
+    tui.stop();
+    const composed = composeInEditor(options.env ?? process.env, editor.getText());
+    tui.start();
+    if (composed.text !== null) editor.setText(composed.text);
+    if (composed.error)
+      transcript.addChild(new NoteView(`${style.error('Error:')} ${sanitizeForTerminal(composed.error)}`));
+    // The editor drew over the screen: draw everything again.
+    tui.requestRender(true);
+  };
+
   const submit = (raw: string) => {
     const text = raw.trim();
     if (!text) return;
     if (text === '/exit' || text === '/quit') return exit(0);
+    if (text === '/editor') return openEditor();
     editor.addToHistory(text);
     void options.history?.add(text);
     if (running) {
@@ -247,6 +261,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
     }
     if (matchesKey(data, 'escape') && running && panels.length === 0 && !editor.isShowingAutocomplete()) {
       running.cancel.abort(new RunCancelled());
+      return { consume: true };
+    }
+    if (matchesKey(data, 'ctrl+o') && panels.length === 0) {
+      openEditor();
       return { consume: true };
     }
     if (matchesKey(data, 'ctrl+e') && panels.length === 0) {
