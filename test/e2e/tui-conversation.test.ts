@@ -99,6 +99,7 @@ describe('terminal UI: a conversation', () => {
     first.type('first question');
     first.press('Enter');
     await first.waitFor('The first answer, with bold.');
+    await first.waitForIdle();
     first.type('/exit');
     first.press('Enter');
     expect(await first.waitForExit()).toBe(0);

@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../support/run-cli.js';
@@ -26,6 +27,7 @@ describe('terminal UI: the prompt editor', () => {
     await tui.waitUntil((s) => /line one\n.*line two/.test(s), 'two lines in the editor');
     tui.press('Enter');
     await tui.waitFor('Got two lines.');
+    await tui.waitForIdle();
     expect(JSON.stringify(cli.server.requests[0]?.body)).toContain('line one\\nline two');
     tui.type('/exit');
     tui.press('Enter');
@@ -68,5 +70,27 @@ describe('terminal UI: the prompt editor', () => {
     tui.press('Enter');
     await tui.waitFor('Read the edited prompt.');
     expect(JSON.stringify(cli.server.requests[0]?.body)).toContain('draft text and more from the editor');
+  });
+
+  it('@ completes paths, git-tracked files first, and Tab puts the path in the prompt', async () => {
+    await cli.setup([{ text: 'Looked at it.' }]);
+    const work = cli.sandbox.workDir;
+    await mkdir(join(work, 'src'));
+    await writeFile(join(work, 'src', 'tracked-module.ts'), 'export {};\n');
+    await writeFile(join(work, 'untracked-module.ts'), 'export {};\n');
+    execFileSync('git', ['init', '-q'], { cwd: work });
+    execFileSync('git', ['add', 'src/tracked-module.ts'], { cwd: work });
+    const tui = startTuiInTmux(CLI, cli.sandbox);
+    terminal = tui;
+    await tui.waitFor(TUI_READY);
+    tui.type('look at @modu');
+    const menu = await tui.waitFor('untracked-module.ts');
+    expect(menu.indexOf('src/tracked-module.ts')).toBeGreaterThan(-1);
+    expect(menu.indexOf('src/tracked-module.ts')).toBeLessThan(menu.indexOf('untracked-module.ts'));
+    tui.press('Tab');
+    await tui.waitFor('look at @src/tracked-module.ts');
+    tui.press('Enter');
+    await tui.waitFor('Looked at it.');
+    expect(JSON.stringify(cli.server.requests[0]?.body)).toContain('look at @src/tracked-module.ts');
   });
 });

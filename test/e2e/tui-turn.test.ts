@@ -58,6 +58,7 @@ describe('terminal UI: a turn', () => {
     expect(existsSync(join(cli.sandbox.workDir, 'made.txt'))).toBe(true);
     expect(done).toMatch(/context \d+%/);
 
+    await tui.waitForIdle();
     tui.press('C-c');
     await tui.waitFor('press Ctrl-C again');
     tui.press('C-c');

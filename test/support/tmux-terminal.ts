@@ -110,6 +110,11 @@ export class TmuxTerminal {
     }
   }
 
+  /** Waits until no turn runs (the status line no longer says it is working); returns the screen. */
+  waitForIdle(): Promise<string> {
+    return this.waitUntil((screen) => !screen.includes(TUI_WORKING), 'the turn finished');
+  }
+
   /** Types text as it is (no key names). */
   type(text: string): void {
     this.tmux('send-keys', '-t', this.name, '-l', text);
@@ -126,16 +131,14 @@ export class TmuxTerminal {
 
   /** The command's exit status once it ended, else null. */
   exitStatus(): number | null {
-    const [dead, status] = this.tmux(
-      'display-message',
-      '-p',
-      '-t',
-      this.name,
-      '#{pane_dead} #{pane_dead_status}',
-    )
+    const format = '#{pane_dead} #{pane_dead_status} #{pane_dead_signal}';
+    const [dead, status, signal] = this.tmux('display-message', '-p', '-t', this.name, format)
       .trim()
       .split(' ');
-    return dead === '1' ? Number(status) : null;
+    if (dead !== '1') return null;
+    if (signal) throw new Error(`The command was killed by signal ${signal}.\n${this.screen()}`);
+    // tmux may mark the pane dead a moment before it records the status.
+    return status ? Number(status) : null;
   }
 
   /** Waits for the command to end; returns its exit status. */
@@ -208,6 +211,8 @@ export function startTuiInTmux(
   });
 }
 
+/** What the status line says while a turn runs. */
+export const TUI_WORKING = 'working… (Esc cancels)';
 /** The TUI's prompt is ready for input once its key hint shows. */
 export const TUI_READY = 'Enter sends';
 /** An approval (or question) panel takes keys once its key hint shows. */

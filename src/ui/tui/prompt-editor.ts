@@ -8,6 +8,7 @@ import {
   type TUI,
   TUI_KEYBINDINGS,
 } from '@mariozechner/pi-tui';
+import { PathCompletion } from './path-completion.js';
 import type { TuiStyle } from './tui-style.js';
 
 /** Entries the up arrow walks through (the editor keeps at most 100). */
@@ -44,7 +45,8 @@ export function createPromptEditor(
 ): Editor {
   const editor = new Editor(tui, style.editor, { paddingX: 1 });
   const commands: (SlashCommand | AutocompleteItem)[] = [...options.commands];
-  editor.setAutocompleteProvider(new CombinedAutocompleteProvider(commands, options.workDir, null));
+  const slashCommands = new CombinedAutocompleteProvider(commands, options.workDir, null);
+  editor.setAutocompleteProvider(new PathCompletion(slashCommands, options.workDir));
   // addToHistory puts each entry first: add the oldest first.
   for (const entry of options.history.slice(0, EDITOR_HISTORY).reverse()) editor.addToHistory(entry);
   return editor;

@@ -107,7 +107,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const exited = new Promise<number>((resolve) => {
     exit = resolve;
   });
-  let running: { cancel: AbortController; view: TurnView } | null = null;
+  let running: { cancel: AbortController; view: TurnView; done: Promise<void> } | null = null;
   const queue: string[] = [];
   let interrupts = 0;
   let ticker: NodeJS.Timeout | null = null;
@@ -153,7 +153,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const runJob = async (work: (view: TurnView, signal: AbortSignal) => Promise<void>) => {
     const cancel = new AbortController();
     const view = newTurnView();
-    running = { cancel, view };
+    let finished: () => void = () => {};
+    running = { cancel, view, done: new Promise((resolve) => (finished = resolve)) };
     transcript.addChild(view);
     status.facts = { ...status.facts, activity: 'working… (Esc cancels)' };
     ticker = setInterval(tick, TICK_MS);
@@ -169,6 +170,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
       if (ticker) clearInterval(ticker);
       ticker = null;
       running = null;
+      finished();
       for (const panel of [...panels]) panel.checkStillPending();
       status.facts = { ...status.facts, activity: null, model: currentModel(session) };
       tui.requestRender();
@@ -304,7 +306,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
     stopListening();
     if (warming) clearTimeout(warming);
     if (ticker) clearInterval(ticker);
-    (running as { cancel: AbortController } | null)?.cancel.abort(new RunCancelled());
+    // Leaving during a job cancels it and waits for it, so the session closes with nothing running.
+    queue.length = 0;
+    const job = running as { cancel: AbortController; done: Promise<void> } | null;
+    job?.cancel.abort(new RunCancelled());
+    await job?.done;
     tui.stop();
   }
 }
