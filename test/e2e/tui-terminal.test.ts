@@ -151,4 +151,23 @@ describe('terminal UI: the terminal', () => {
     tui.press('C-e');
     await tui.waitFor(/^\s+l2$/m);
   });
+
+  it('/exit during a turn cancels it and leaves, with nothing left running', async () => {
+    const tui = await startWith(
+      [{ toolCalls: [{ id: 's', name: 'Shell', args: { command: 'echo $$ > pid.txt; exec sleep 300' } }] }],
+      { args: ['--yolo'] },
+    );
+    tui.type('run it');
+    tui.press('Enter');
+    const pidFile = join(cli.sandbox.workDir, 'pid.txt');
+    await until(
+      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
+      'the command to start',
+    );
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    tui.type('/exit');
+    tui.press('Enter');
+    expect(await tui.waitForExit()).toBe(0);
+    await until(() => !isAlive(pid), `process ${pid} to end`);
+  });
 });
