@@ -26,6 +26,7 @@ describe('terminal UI: background agents', () => {
     tui.type('start it');
     tui.press('Enter');
     await tui.waitFor('Started it.');
+    await tui.waitFor('⚙ tasks: 1');
 
     scenario.releaseWorker();
     const panel = await tui.waitFor(TUI_PANEL_ARMED);

@@ -67,6 +67,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const queuedNote = new NoteView('');
   const status = new StatusLineView(style, currentModel(session));
   status.facts = { ...status.facts, yolo: options.yolo ?? false, planMode: session.planMode };
+  const countTasks = () => {
+    status.facts = { ...status.facts, backgroundTasks: session.backgroundWork?.activeTaskIds().length ?? 0 };
+  };
   const editor: Editor = createPromptEditor(tui, style, {
     workDir: session.workDir,
     commands: [
@@ -139,9 +142,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
   };
   const stopListening = session.onOutOfTurn((message) => {
     if (message.type === 'ApprovalRequest' && message.isPending) ask(message);
+    countTasks();
+    tui.requestRender();
   });
 
   const tick = () => {
+    countTasks();
     for (const panel of [...panels]) panel.checkStillPending();
     tui.requestRender();
   };
@@ -173,6 +179,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
       finished();
       for (const panel of [...panels]) panel.checkStillPending();
       status.facts = { ...status.facts, activity: null, model: currentModel(session) };
+      countTasks();
       tui.requestRender();
     }
     const next = queue.shift();

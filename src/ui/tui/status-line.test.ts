@@ -20,4 +20,24 @@ describe('status line', () => {
     const facts = applyStatusUpdate(emptyStatus(null), { context_usage: 0.5 });
     expect(applyStatusUpdate(facts, { context_usage: null, plan_mode: null }).contextUsage).toBe(0.5);
   });
+
+  it('shows MCP servers connecting or failed, and running background tasks', () => {
+    let facts = applyStatusUpdate(emptyStatus('m'), {
+      mcp_status: {
+        loading: true,
+        connected: 1,
+        total: 3,
+        tools: 4,
+        servers: [
+          { name: 'a', status: 'connected', tools: [] },
+          { name: 'b', status: 'failed', tools: [] },
+          { name: 'c', status: 'connecting', tools: [] },
+        ],
+      },
+    });
+    facts = { ...facts, backgroundTasks: 2, yolo: true };
+    expect(formatStatus(facts)).toBe(
+      'm · ↑0 ↓0 · cost n/a · yolo · mcp 1/3 connecting… (1 failed) · ⚙ tasks: 2',
+    );
+  });
 });

@@ -13,6 +13,10 @@ export interface StatusFacts {
   tokensOut: number;
   planMode: boolean;
   yolo: boolean;
+  /** MCP servers: how many are connected of how many, and whether they are still connecting. */
+  mcp: { connected: number; total: number; failed: number; loading: boolean } | null;
+  /** Background tasks running now. */
+  backgroundTasks: number;
   /** A transient word on the right, e.g. `working…`, `queued: 1`. */
   activity: string | null;
 }
@@ -27,6 +31,8 @@ export function emptyStatus(model: string | null): StatusFacts {
     tokensOut: 0,
     planMode: false,
     yolo: false,
+    mcp: null,
+    backgroundTasks: 0,
     activity: null,
   };
 }
@@ -38,6 +44,13 @@ export function applyStatusUpdate(facts: StatusFacts, update: StatusUpdate): Sta
   if (typeof update.context_tokens === 'number') next.contextTokens = update.context_tokens;
   if (typeof update.max_context_tokens === 'number') next.maxContextTokens = update.max_context_tokens;
   if (typeof update.plan_mode === 'boolean') next.planMode = update.plan_mode;
+  if (update.mcp_status && update.mcp_status.total > 0) {
+    const { connected, total, loading, servers } = update.mcp_status;
+    const failed = servers.filter(
+      (server) => server.status === 'failed' || server.status === 'unauthorized',
+    ).length;
+    next.mcp = { connected, total, failed, loading };
+  }
   if (update.token_usage) {
     const usage = update.token_usage;
     next.tokensIn += usage.input_other + usage.input_cache_read + usage.input_cache_creation;
@@ -62,6 +75,13 @@ export function formatStatus(facts: StatusFacts): string {
   parts.push('cost n/a');
   if (facts.planMode) parts.push('plan');
   if (facts.yolo) parts.push('yolo');
+  if (facts.mcp) {
+    const { connected, total, failed, loading } = facts.mcp;
+    parts.push(
+      `mcp ${connected}/${total}${loading ? ' connecting…' : ''}${failed ? ` (${failed} failed)` : ''}`,
+    );
+  }
+  if (facts.backgroundTasks > 0) parts.push(`⚙ tasks: ${facts.backgroundTasks}`);
   if (facts.activity) parts.push(facts.activity);
   return parts.join(' · ');
 }
