@@ -22,6 +22,8 @@ function panel(command = 'rm -rf build') {
     () => done++,
     () => now,
   );
+  // Drawn once: from here on, the arming delay runs.
+  view.render(80);
   return {
     request,
     view,
@@ -37,10 +39,11 @@ function panel(command = 'rm -rf build') {
 describe('ApprovalPanel', () => {
   it('ignores keys until it has been on screen for a moment', () => {
     const p = panel();
+    p.advance(APPROVAL_ARM_DELAY_MS - 1);
     p.view.handleInput('1');
     expect(p.request.isPending).toBe(true);
     expect(p.view.render(80).at(-1)).toBe('  …');
-    p.advance(APPROVAL_ARM_DELAY_MS);
+    p.advance(1);
     expect(p.view.render(80).at(-1)).toContain('↑/↓ + Enter, or a number');
     p.view.handleInput('1');
     expect(p.request.state).toEqual({ status: 'resolved', answer: { response: 'approve', feedback: '' } });
@@ -77,6 +80,32 @@ describe('ApprovalPanel', () => {
       status: 'resolved',
       answer: { response: 'reject', feedback: 'keep it' },
     });
+  });
+
+  it('counts the delay from when it is first drawn, not from when it was made (a queued panel)', () => {
+    const request = new ApprovalRequest({
+      id: 'r',
+      tool_call_id: 'c',
+      sender: 'Shell',
+      action: 'a',
+      description: 'd',
+      display: [],
+    });
+    let now = 0;
+    const view = new ApprovalPanel(
+      request,
+      style,
+      () => {},
+      () => now,
+    );
+    now = 10_000;
+    view.handleInput('1');
+    view.render(80);
+    view.handleInput('1');
+    expect(request.isPending).toBe(true);
+    now += APPROVAL_ARM_DELAY_MS;
+    view.handleInput('1');
+    expect(request.isPending).toBe(false);
   });
 
   it('shows the facts inert and closes when the request is settled elsewhere', () => {

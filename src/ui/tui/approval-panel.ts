@@ -32,7 +32,8 @@ export class ApprovalPanel implements Component, Focusable {
   focused = false;
   private stage: Stage = 'choose';
   private selected = 0;
-  private readonly shownAt: number;
+  /** When the panel was first drawn: keys count from then on (a queued panel waits its turn). */
+  private shownAt: number | null = null;
   private readonly feedback = new Input();
   private done = false;
 
@@ -43,7 +44,6 @@ export class ApprovalPanel implements Component, Focusable {
     private readonly onDone: () => void,
     private readonly now: () => number = Date.now,
   ) {
-    this.shownAt = now();
     this.feedback.onSubmit = (text) => this.answer('reject', text.trim());
     this.feedback.onEscape = () => {
       this.stage = 'choose';
@@ -52,7 +52,7 @@ export class ApprovalPanel implements Component, Focusable {
 
   /** Whether keys answer the panel yet (false for the first moments after it appeared). */
   get isArmed(): boolean {
-    return this.now() - this.shownAt >= APPROVAL_ARM_DELAY_MS;
+    return this.shownAt !== null && this.now() - this.shownAt >= APPROVAL_ARM_DELAY_MS;
   }
 
   handleInput(data: string): void {
@@ -77,6 +77,7 @@ export class ApprovalPanel implements Component, Focusable {
   }
 
   render(width: number): string[] {
+    this.shownAt ??= this.now();
     const { style, request } = this;
     const { sender, action, description, display, source_kind, subagent_type } = request.payload;
     const inner = Math.max(1, width - 2);

@@ -112,12 +112,27 @@ function everyView(color: boolean) {
     ],
   });
   const status = new StatusLineView(style, 'a-model-with-a-long-name');
-  return [
-    turn,
-    new ApprovalPanel(approval, style, () => {}),
-    new QuestionPanel(question, style, () => {}),
-    status,
+  let now = 0;
+  const clock = () => now;
+  const panels = [
+    new ApprovalPanel(approval, style, () => {}, clock),
+    new QuestionPanel(question, style, () => {}, clock),
   ];
+  // A second pair in their typing stages: the reason for a rejection, an answer of one's own.
+  const typing = [
+    new ApprovalPanel(approval, style, () => {}, clock),
+    new QuestionPanel(question, style, () => {}, clock),
+  ];
+  for (const panel of typing) panel.render(80);
+  now = 1000;
+  typing[0]?.handleInput('4');
+  typing[1]?.handleInput('3');
+  for (const panel of typing) for (const char of 'a reason typed by the user') panel.handleInput(char);
+  expect(typing.map((panel) => panel.render(80).join('\n'))).toEqual([
+    expect.stringContaining('a reason typed by the user'),
+    expect.stringContaining('a reason typed by the user'),
+  ]);
+  return [turn, ...panels, ...typing, status];
 }
 
 describe('every view keeps to its width', () => {

@@ -27,6 +27,7 @@ function panel(...questions: QuestionItem[]) {
     () => {},
     () => now,
   );
+  view.render(80);
   now = APPROVAL_ARM_DELAY_MS;
   return { request, view };
 }

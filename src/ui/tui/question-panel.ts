@@ -24,7 +24,8 @@ export class QuestionPanel implements Component, Focusable {
   private typing = false;
   private readonly other = new Input();
   private readonly answers: QuestionAnswers = {};
-  private readonly shownAt: number;
+  /** When the panel was first drawn: keys count from then on (a queued panel waits its turn). */
+  private shownAt: number | null = null;
   private done = false;
 
   constructor(
@@ -33,7 +34,6 @@ export class QuestionPanel implements Component, Focusable {
     private readonly onDone: () => void,
     private readonly now: () => number = Date.now,
   ) {
-    this.shownAt = now();
     this.other.onSubmit = (text) => {
       if (text.trim()) this.answers[this.question.question] = text.trim();
       this.next();
@@ -53,7 +53,7 @@ export class QuestionPanel implements Component, Focusable {
   }
 
   get isArmed(): boolean {
-    return this.now() - this.shownAt >= APPROVAL_ARM_DELAY_MS;
+    return this.shownAt !== null && this.now() - this.shownAt >= APPROVAL_ARM_DELAY_MS;
   }
 
   handleInput(data: string): void {
@@ -79,6 +79,7 @@ export class QuestionPanel implements Component, Focusable {
   }
 
   render(width: number): string[] {
+    this.shownAt ??= this.now();
     const { style } = this;
     const item = this.question;
     const inner = Math.max(1, width - 2);

@@ -46,6 +46,8 @@ export interface TuiOptions {
 
 /** Spinner and panel hints move at this pace while a turn runs. */
 const TICK_MS = 80;
+/** How long leaving waits for a cancelled job to wind down. */
+const EXIT_WAIT_MS = 3000;
 /** When the code highlighter starts warming up after start-up. */
 const WARM_AFTER_MS = 200;
 
@@ -123,6 +125,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (panel) {
       panelSlot.addChild(panel);
       tui.setFocus(panel);
+      // Between turns nothing else redraws: show the key hint once the panel takes keys.
+      setTimeout(() => tui.requestRender(), APPROVAL_ARM_DELAY_MS + 20).unref();
     } else tui.setFocus(editor);
     tui.requestRender();
   };
@@ -137,8 +141,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
         : new QuestionPanel(request, style, onDone);
     panels.push(panel);
     if (panels.length === 1) showNextPanel();
-    // Between turns nothing else redraws: show the key hint once the panel takes keys.
-    setTimeout(() => tui.requestRender(), APPROVAL_ARM_DELAY_MS + 1).unref();
   };
   const stopListening = session.onOutOfTurn((message) => {
     if (message.type === 'ApprovalRequest' && message.isPending) ask(message);
@@ -310,14 +312,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
   try {
     return await exited;
   } finally {
-    stopListening();
-    if (warming) clearTimeout(warming);
-    if (ticker) clearInterval(ticker);
     // Leaving during a job cancels it and waits for it, so the session closes with nothing running.
     queue.length = 0;
     const job = running as { cancel: AbortController; done: Promise<void> } | null;
     job?.cancel.abort(new RunCancelled());
-    await job?.done;
+    if (job)
+      await Promise.race([job.done, new Promise((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
+    stopListening();
+    if (warming) clearTimeout(warming);
+    if (ticker) clearInterval(ticker);
     tui.stop();
   }
 }
