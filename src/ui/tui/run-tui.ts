@@ -270,6 +270,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
       tui.requestRender();
       return { consume: true };
     }
+    // Leaving must not depend on the completion menu: Enter on /exit leaves, menu open or not.
+    if (matchesKey(data, 'enter') && panels.length === 0 && /^\/(exit|quit)$/.test(editor.getText().trim())) {
+      editor.setText('');
+      exit(0);
+      return { consume: true };
+    }
     if (matchesKey(data, 'escape') && running && panels.length === 0 && !editor.isShowingAutocomplete()) {
       running.cancel.abort(new RunCancelled());
       return { consume: true };
