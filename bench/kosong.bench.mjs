@@ -1,9 +1,80 @@
 // kosong benchmarks: generate() merge throughput and step() overhead per tool call.
+
+import { z } from 'zod';
 import { generate, SimpleToolset, step, toolOk } from '../dist/kosong/index.js';
 import { ScriptedProvider } from '../dist/kosong/providers/scripted/index.js';
+import { defineTool, KimiToolset } from '../dist/toolset/index.js';
 
 const FRAGMENTS = 200_000;
 const TOOL_CALLS = 2_000;
+const START_LATENCY_CALLS = 1_000;
+/** How long a held stream waits for the tool to start before it ends anyway (the pre-fix latency). */
+const HOLD_CAP_MS = 50;
+
+/**
+ * Tool start after its last argument fragment: each call's stream yields the call in fragments,
+ * stamps the time of the last one, then stays open until the tool has started (or HOLD_CAP_MS), the
+ * way a model goes on talking after a call. The latency is stamp → the tool's first line.
+ */
+async function toolStartLatencies() {
+  const latencies = [];
+  let lastFragmentAt = 0;
+  let started = () => {};
+  // The real toolset (parse, hooks, dedup bookkeeping), with a read-only tool.
+  const toolset = new KimiToolset();
+  toolset.add(
+    defineTool({
+      name: 'Probe',
+      description: 'Reads nothing.',
+      params: z.object({ path: z.string(), n: z.number() }),
+      effect: 'read-only',
+      call: () => {
+        latencies.push(performance.now() - lastFragmentAt);
+        started();
+        return toolOk('');
+      },
+    }),
+  );
+  const provider = {
+    name: 'held',
+    modelName: 'held',
+    thinkingEffort: null,
+    withThinking() {
+      return this;
+    },
+    async generate() {
+      return {
+        id: null,
+        usage: null,
+        async *[Symbol.asyncIterator]() {
+          const toolStarted = new Promise((resolve) => {
+            started = resolve;
+          });
+          yield { type: 'function', id: 'c', function: { name: 'Probe', arguments: '{"path": "a/b' } };
+          yield { type: 'tool_call_part', arguments_part: '/c.txt", "n": ' };
+          lastFragmentAt = performance.now();
+          yield { type: 'tool_call_part', arguments_part: '1}' };
+          let timer;
+          await Promise.race([
+            toolStarted,
+            new Promise((resolve) => (timer = setTimeout(resolve, HOLD_CAP_MS))),
+          ]);
+          clearTimeout(timer);
+          yield { type: 'text', text: 'and more' };
+        },
+      };
+    },
+  };
+  for (let i = 0; i < START_LATENCY_CALLS; i++) {
+    toolset.beginStep([]);
+    const result = await step(provider, '', toolset, []);
+    await result.toolResults();
+    toolset.endStep();
+  }
+  if (latencies.length !== START_LATENCY_CALLS) throw new Error(`the probe ran ${latencies.length} times`);
+  latencies.sort((a, b) => a - b);
+  return latencies[Math.floor(latencies.length / 2)];
+}
 
 /** Best of `runs` timings, in milliseconds. */
 async function best(runs, fn) {
@@ -74,7 +145,16 @@ export default async function kosongBench() {
     }
   });
 
+  const startMedianMs = await toolStartLatencies();
+
   return [
+    {
+      name: `tool start after its last argument fragment (median of ${START_LATENCY_CALLS} calls)`,
+      value: startMedianMs,
+      unit: 'ms',
+      target: '≤ 1 ms',
+      ok: startMedianMs <= 1,
+    },
     {
       name: `generate() merge, ${FRAGMENTS} text fragments`,
       value: FRAGMENTS / (merged / 1000),

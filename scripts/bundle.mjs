@@ -38,7 +38,7 @@ const assetUrls = {
 };
 
 await build({
-  entryPoints: [join(src, 'cli.ts')],
+  entryPoints: [join(src, 'cli', 'cli.ts')],
   outfile: join(outdir, 'cli.bundle.cjs'),
   bundle: true,
   format: 'cjs',

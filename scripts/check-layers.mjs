@@ -23,6 +23,7 @@ const FLOORS = {
   soul: 6,
   config: 6,
   session: 6,
+  auth: 6,
   app: 7,
   ui: 8,
   cli: 9,

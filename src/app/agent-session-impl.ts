@@ -3,21 +3,11 @@ import type { Config } from '../config/schema.js';
 import type { HookEngineRuntime } from '../hooks/engine.js';
 import type { HookEvent } from '../hooks/types.js';
 import type { AskClient, WireHookSubscription } from '../hooks/wire-subscriptions.js';
-import { deleteSessionIfEmpty } from '../session/list.js';
 import type { Session } from '../session/session.js';
-import { updateSessionState } from '../session/state.js';
-import type {
-  AgentSession,
-  BackgroundWork,
-  ModelChoice,
-  ModelSwitcher,
-  SlashCommandInfo,
-} from '../soul/agent-session.js';
 import type { Context } from '../soul/context/context.js';
-import { runSoul, type UILoop, type WireNotificationSource } from '../soul/run-soul.js';
-import type { SlashCommand, SlashCommandRegistry } from '../soul/slash-commands.js';
+import { runSoul, type UILoop } from '../soul/run-soul.js';
+import type { SlashCommandRegistry } from '../soul/slash-commands.js';
 import type { Soul } from '../soul/soul.js';
-import type { DynamicInjection, LLMNotification, LLMNotificationSource } from '../soul/soul-parts.js';
 import type { UserInput } from '../soul/steer-queue.js';
 import type { TurnOutcome } from '../soul/turn-outcome.js';
 import type { Approval } from '../toolset/approval.js';
@@ -25,12 +15,16 @@ import { runWithApprovalSource } from '../toolset/approval-source.js';
 import { bridgeApprovalsToWire } from '../toolset/approval-wire-bridge.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
-import type { Notification } from '../wire/events.js';
-import { wireEvent } from '../wire/events.js';
 import type { WireMessage } from '../wire/message.js';
-import { appendWireMessages } from '../wire/wire-file.js';
-import type { ExtensionHost, PlanModeHandlers } from './extension.js';
-import { OutOfTurnHub } from './out-of-turn-hub.js';
+import type { AgentSession, BackgroundWork, ModelChoice, SlashCommandInfo } from './agent-session.js';
+import type { SessionContributions } from './contributions.js';
+import type { ExternalToolRegistrar } from './extension.js';
+import { ModelSwitchError } from './model-switch-error.js';
+import type { OutOfTurnHub } from './out-of-turn-hub.js';
+import type { PlanModeSwitch } from './plan-mode-switch.js';
+import type { SessionModel } from './session-model.js';
+import type { SessionTitle } from './session-title.js';
+import type { ShutdownList } from './shutdown-list.js';
 
 /** A turn is already running in this session. */
 export class TurnInProgressError extends Error {
@@ -40,7 +34,8 @@ export class TurnInProgressError extends Error {
   }
 }
 
-interface AgentSessionParts {
+/** Everything a session is made of, built before it (createAgentSession). */
+export interface AgentSessionParts {
   session: Session;
   config: Config;
   context: Context;
@@ -48,32 +43,29 @@ interface AgentSessionParts {
   approval: Approval;
   hooks: HookEngineRuntime;
   env: Readonly<Record<string, string | undefined>>;
-  llmNotSetMessage: string;
+  soul: Soul;
+  slashCommands: SlashCommandRegistry;
+  model: SessionModel;
+  planMode: PlanModeSwitch;
+  title: SessionTitle;
+  contributions: Pick<SessionContributions, 'wireNotifications' | 'backgroundWork' | 'externalTools'>;
+  outOfTurn: OutOfTurnHub;
+  /** Closes what the session opened (extensions' services, hooks, the context), last opened first. */
+  shutdown: ShutdownList;
+  skippedTools: readonly string[];
 }
 
+/** Without the external-tools extension every tool is rejected with the reason. */
+const noExternalTools: ExternalToolRegistrar = (tools) => ({
+  accepted: [],
+  rejected: tools.map((t) => ({ name: t.name, reason: 'External tools are not supported by this session.' })),
+});
+
 /** The AgentSession of kimi-ts: one soul, its wire file, its tools and the services extensions added. */
-export class AgentSessionImpl implements AgentSession, ExtensionHost {
-  readonly injections: DynamicInjection[] = [];
-  title: string | null = null;
-  skippedTools: string[] = [];
-  private soul: Soul | null = null;
-  private slashRegistry: SlashCommandRegistry | null = null;
-  private readonly llmSources: LLMNotificationSource[] = [];
-  private readonly wireSources: WireNotificationSource[] = [];
-  private readonly waits: ((signal: AbortSignal) => Promise<void>)[] = [];
-  private readonly closers: (() => Promise<void>)[] = [];
-  private planHandlers: PlanModeHandlers | null = null;
-  private modelSwitcher: ModelSwitcher | null = null;
+export class AgentSessionImpl implements AgentSession {
   private busy = false;
-  private closed = false;
-  readonly outOfTurn = new OutOfTurnHub();
 
   constructor(readonly parts: AgentSessionParts) {}
-
-  attachSoul(soul: Soul, slashCommands: SlashCommandRegistry): void {
-    this.soul = soul;
-    this.slashRegistry = slashCommands;
-  }
 
   get sessionId(): string {
     return this.parts.session.id;
@@ -92,31 +84,34 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
   }
 
   get hasLLM(): boolean {
-    return this.parts.llmNotSetMessage === '';
-  }
-
-  /** Set by createAgentSession: how models are listed and switched. */
-  setModelSwitcher(switcher: ModelSwitcher): void {
-    this.modelSwitcher = switcher;
-  }
-
-  models(): ModelChoice[] {
-    return this.modelSwitcher?.list() ?? [];
-  }
-
-  async switchModel(alias: string): Promise<void> {
-    if (this.busy) throw new Error('Cannot switch models while a turn is running.');
-    if (!this.modelSwitcher) throw new Error('This session cannot switch models.');
-    await this.modelSwitcher.select(alias);
-  }
-
-  /** After a model switch made a session without a model usable. */
-  markLLMReady(): void {
-    this.parts.llmNotSetMessage = '';
+    return this.parts.model.llmNotSetMessage === '';
   }
 
   get llmNotSetMessage(): string {
-    return this.parts.llmNotSetMessage;
+    return this.parts.model.llmNotSetMessage;
+  }
+
+  get title(): string | null {
+    return this.parts.title.value;
+  }
+
+  get skippedTools(): readonly string[] {
+    return this.parts.skippedTools;
+  }
+
+  /** The session's channel for requests raised between turns. */
+  get outOfTurn(): OutOfTurnHub {
+    return this.parts.outOfTurn;
+  }
+
+  models(): ModelChoice[] {
+    return this.parts.model.list();
+  }
+
+  async switchModel(alias: string): Promise<void> {
+    if (this.busy)
+      throw new ModelSwitchError(alias, 'turn_running', 'Cannot switch models while a turn is running.');
+    await this.parts.model.select(alias);
   }
 
   get approval(): Approval {
@@ -137,37 +132,16 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
   }
 
   get slashCommands(): readonly SlashCommandInfo[] {
-    return this.slashRegistry?.list() ?? [];
+    return this.parts.slashCommands.list();
   }
 
   get planMode(): boolean {
-    return this.planHandlers?.isActive() ?? false;
+    return this.parts.planMode.isActive;
   }
 
-  /** Notifications for the model, from every source extensions registered. */
-  readonly llmNotifications: LLMNotificationSource = {
-    claimForLLM: async (max, signal) => {
-      const out: LLMNotification[] = [];
-      for (const source of this.llmSources) {
-        if (out.length >= max) break;
-        out.push(...(await source.claimForLLM(max - out.length, signal)));
-      }
-      return out;
-    },
-  };
-
-  private readonly wireNotifications: WireNotificationSource = {
-    drainWire: async (max, signal) => {
-      const out: Notification[] = [];
-      for (const source of this.wireSources) {
-        if (out.length >= max) break;
-        out.push(...(await source.drainWire(max - out.length, signal)));
-      }
-      return out;
-    },
-  };
-
-  backgroundWork: BackgroundWork | undefined;
+  get backgroundWork(): BackgroundWork | undefined {
+    return this.parts.contributions.backgroundWork;
+  }
 
   runTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
     return this.runSoulTurn(input, ui, cancel, {});
@@ -183,8 +157,7 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
     cancel: AbortSignal,
     options: { skipUserPromptHook?: boolean },
   ): Promise<TurnOutcome> {
-    const soul = this.soul;
-    if (!soul) throw new Error('The session has no soul attached.');
+    const { soul, approval } = this.parts;
     if (this.busy) throw new TurnInProgressError();
     this.busy = true;
     const source = { kind: 'foreground_turn' as const, id: randomUUID().replace(/-/g, '') };
@@ -193,20 +166,17 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
       await runSoul(
         (signal) =>
           runWithApprovalSource(source, async () => {
-            const unbridge = bridgeApprovalsToWire(this.parts.approval.runtime);
+            const unbridge = bridgeApprovalsToWire(approval.runtime);
             try {
               outcome = await soul.run(input, signal, options);
             } finally {
-              this.parts.approval.runtime.cancelBySource(source.kind, source.id, 'The turn ended.');
+              approval.runtime.cancelBySource(source.kind, source.id, 'The turn ended.');
               unbridge();
             }
           }),
         ui,
         cancel,
-        {
-          wireFile: this.wireFile,
-          notifications: this.wireSources.length ? this.wireNotifications : undefined,
-        },
+        { wireFile: this.wireFile, notifications: this.parts.contributions.wireNotifications },
       );
     } finally {
       this.busy = false;
@@ -216,46 +186,31 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
   }
 
   steer(input: UserInput): boolean {
-    if (!this.busy || !this.soul) return false;
-    this.soul.steer(input);
+    if (!this.busy) return false;
+    this.parts.soul.steer(input);
     return true;
   }
 
   readPlan(): Promise<string | null> {
-    return this.planHandlers?.readPlan() ?? Promise.resolve(null);
+    return this.parts.planMode.readPlan();
   }
 
-  async clearPlan(): Promise<void> {
-    await this.planHandlers?.clearPlan();
+  clearPlan(): Promise<void> {
+    return this.parts.planMode.clearPlan();
   }
 
-  async setPlanMode(enabled: boolean): Promise<void> {
-    if (this.planHandlers) await this.planHandlers.set(enabled);
-    else await updateSessionState(this.parts.session.stateFile, (s) => ({ ...s, plan_mode: enabled }));
-    await appendWireMessages(this.wireFile, [wireEvent('StatusUpdate', { plan_mode: enabled })]);
+  setPlanMode(enabled: boolean): Promise<void> {
+    return this.parts.planMode.set(enabled);
   }
 
   registerExternalTools(
     tools: Parameters<AgentSession['registerExternalTools']>[0],
   ): ReturnType<AgentSession['registerExternalTools']> {
-    return this.externalToolRegistrar(tools);
+    return (this.parts.contributions.externalTools ?? noExternalTools)(tools);
   }
-
-  setExternalToolRegistrar(registrar: AgentSession['registerExternalTools']): void {
-    this.externalToolRegistrar = registrar;
-  }
-
-  /** Set by the external-tools extension; without it every tool is rejected with the reason. */
-  private externalToolRegistrar: AgentSession['registerExternalTools'] = (tools) => ({
-    accepted: [],
-    rejected: tools.map((t) => ({
-      name: t.name,
-      reason: 'External tools are not supported by this session.',
-    })),
-  });
 
   onOutOfTurn(listener: (message: WireMessage) => void): () => void {
-    return this.outOfTurn.listen(listener);
+    return this.parts.outOfTurn.listen(listener);
   }
 
   setWireHookSubscriptions(subscriptions: readonly WireHookSubscription[], askClient: AskClient): void {
@@ -278,60 +233,7 @@ export class AgentSessionImpl implements AgentSession, ExtensionHost {
     return this.parts.hooks.configuredCounts();
   }
 
-  async beforeFirstStep(signal: AbortSignal): Promise<void> {
-    for (const wait of this.waits) await wait(signal);
-  }
-
-  // ExtensionHost
-  addInjection(injection: DynamicInjection): void {
-    this.injections.push(injection);
-  }
-
-  addLLMNotifications(source: LLMNotificationSource): void {
-    this.llmSources.push(source);
-  }
-
-  addWireNotifications(source: WireNotificationSource): void {
-    this.wireSources.push(source);
-  }
-
-  addBeforeFirstStep(wait: (signal: AbortSignal) => Promise<void>): void {
-    this.waits.push(wait);
-  }
-
-  addCloser(close: () => Promise<void>): void {
-    this.closers.push(close);
-  }
-
-  /** Slash commands extensions added; createAgentSession registers them with the built-in ones. */
-  readonly extensionCommands: SlashCommand[] = [];
-
-  addSlashCommand(command: SlashCommand): void {
-    this.extensionCommands.push(command);
-  }
-
-  setBackgroundWork(work: BackgroundWork): void {
-    this.backgroundWork = work;
-  }
-
-  setPlanModeHandlers(handlers: PlanModeHandlers): void {
-    this.planHandlers = handlers;
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    for (const close of [...this.closers].reverse()) {
-      try {
-        await close();
-      } catch {
-        // Closing goes on: one service failing to stop must not keep the others running.
-      }
-    }
-    await this.parts.hooks.drain(AbortSignal.timeout(5000));
-    await this.parts.context.close();
-    // A session nobody said anything in is not worth keeping (as Kimi CLI does): it would only
-    // crowd the list and what `--continue` finds.
-    await deleteSessionIfEmpty(this.parts.session).catch(() => false);
+  close(): Promise<void> {
+    return this.parts.shutdown.runAll();
   }
 }

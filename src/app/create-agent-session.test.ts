@@ -37,10 +37,13 @@ function start(agentFile: string, closed: string[] = []) {
     extensions: [
       {
         name: 'closer',
-        async setup({ host }) {
-          host.addCloser(async () => {
-            closed.push('closer');
-          });
+        uses: [],
+        async setup() {
+          return {
+            close: async () => {
+              closed.push('closer');
+            },
+          };
         },
       },
     ],

@@ -16,13 +16,12 @@ export interface DefaultExtensionOptions {
 
 /** The services every CLI session gets, each set up before the tools load. */
 export function defaultExtensions(options: DefaultExtensionOptions): Extension[] {
-  const report = (text: string) => process.stderr.write(text);
   return [
     planModeExtension({ startInPlanMode: options.plan }),
-    backgroundTasksExtension({ report }),
+    backgroundTasksExtension(),
     externalToolsExtension(),
-    mcpExtension({ files: options.mcpConfigFiles, inline: options.mcpConfigs, report }),
+    mcpExtension({ files: options.mcpConfigFiles, inline: options.mcpConfigs }),
     subagentsExtension(),
-    pluginsExtension({ report }),
+    pluginsExtension(),
   ];
 }

@@ -2,15 +2,17 @@ import type { Config } from '../config/schema.js';
 import type { HookEngine } from '../hooks/types.js';
 import type { Session } from '../session/session.js';
 import type { SessionState } from '../session/state.js';
-import type { AgentSession } from '../soul/agent-session.js';
 import type { WireNotificationSource } from '../soul/run-soul.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
-import type { DynamicInjection, LLMNotificationSource, LoopControl, SoulLLM } from '../soul/soul-parts.js';
+import type { DynamicInjection, LLMNotificationSource, LoopControl } from '../soul/soul-parts.js';
 import type { Approval } from '../toolset/approval.js';
 import type { ToolDependencyTable } from '../toolset/dependencies.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
+import type { AgentSession, BackgroundWork } from './agent-session.js';
 import type { AgentSpec } from './agent-spec.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
+import type { SessionModel } from './session-model.js';
+import type { WarningSink } from './session-warning.js';
 import type { Skill } from './skills.js';
 
 /** What the plan-mode extension lends the session: the state, and the plan file of the current plan. */
@@ -23,57 +25,79 @@ export interface PlanModeHandlers {
   clearPlan(): Promise<void>;
 }
 
-/** What an extension can plug into the session it is set up in. */
-export interface ExtensionHost {
-  addInjection(injection: DynamicInjection): void;
-  addLLMNotifications(source: LLMNotificationSource): void;
-  addWireNotifications(source: WireNotificationSource): void;
-  /** Awaited before the first step of every turn (e.g. MCP servers still connecting). */
-  addBeforeFirstStep(wait: (signal: AbortSignal) => Promise<void>): void;
-  /** Run when the session closes, in reverse order of registration. */
-  addCloser(close: () => Promise<void>): void;
-  /** Plan mode as the session and its front ends see it. */
-  setPlanModeHandlers(handlers: PlanModeHandlers): void;
-  /** A slash command of the extension's (available in every front end). */
-  addSlashCommand(command: SlashCommand): void;
-  /** Background tasks print mode waits for. */
-  setBackgroundWork(work: import('../soul/agent-session.js').BackgroundWork): void;
-  /** The session's channel for requests raised between turns (`AgentSession.onOutOfTurn`). */
-  readonly outOfTurn: OutOfTurnHub;
-  /** How wire clients' own tools get registered (`AgentSession.registerExternalTools`). */
-  setExternalToolRegistrar(registrar: AgentSession['registerExternalTools']): void;
-}
+/** How wire clients' own tools get registered (`AgentSession.registerExternalTools`). */
+export type ExternalToolRegistrar = AgentSession['registerExternalTools'];
 
-export interface ExtensionContext {
+/** What the session offers its extensions; each extension names the entries it uses. */
+export interface SessionServices {
   session: Session;
   config: Config;
+  /** state.json as the session opened. */
   state: SessionState;
-  /** Add entries here for the tools to be injected with. */
-  deps: ToolDependencyTable;
+  env: Readonly<Record<string, string | undefined>>;
+  /** kimi-ts's data folder. */
+  home: string;
+  agentSpec: AgentSpec;
+  /** The skills found for the session's work dir. */
+  skills: readonly Skill[];
   toolset: KimiToolset;
   approval: Approval;
   hooks: HookEngine;
-  env: Readonly<Record<string, string | undefined>>;
-  home: string;
-  agentSpec: AgentSpec;
-  host: ExtensionHost;
-  /** The root soul's model now (null when none is configured); `/model` can change it. */
-  currentLLM?: (() => SoulLLM | null) | undefined;
+  /** The root's dependency table as the tools get it, other extensions' entries included. */
+  rootDeps: Readonly<ToolDependencyTable>;
+  /** The session's model (current LLM, other models for subagents). */
+  model: SessionModel;
   /** The root soul's `[loop_control]` (after command-line overrides). */
-  loopControl?: LoopControl | undefined;
-  /** The skills found for the session's work dir. */
-  skills?: readonly Skill[] | undefined;
-  /** Builds the model of a `[models.ALIAS]` table (null when it is unusable), for subagents. */
-  llmForAlias?: ((alias: string) => Promise<SoulLLM | null>) | undefined;
+  loopControl: LoopControl;
+  /** The session's channel for requests raised between turns (`AgentSession.onOutOfTurn`). */
+  outOfTurn: OutOfTurnHub;
+  /** Reports what went wrong without stopping the session. */
+  warn: WarningSink;
+}
+
+export type SessionServiceName = keyof SessionServices;
+
+/** What one extension adds to the session. Every entry is optional. */
+export interface ExtensionContribution {
+  /** Entries for the tools to be injected with. */
+  deps?: ToolDependencyTable | undefined;
+  injections?: readonly DynamicInjection[] | undefined;
+  /** Notifications for the model. */
+  llmNotifications?: LLMNotificationSource | undefined;
+  /** Notifications for the front ends, pumped while a turn runs. */
+  wireNotifications?: WireNotificationSource | undefined;
+  /** Awaited before the first step of every turn (e.g. MCP servers still connecting). */
+  beforeFirstStep?: ((signal: AbortSignal) => Promise<void>) | undefined;
+  /** Runs after the agent's own tools are registered (e.g. MCP tools, judged against them for clashes). */
+  afterToolsLoaded?: (() => Promise<void>) | undefined;
+  /** A slash command of the extension's (available in every front end). */
+  slashCommands?: readonly SlashCommand[] | undefined;
+  /** Plan mode as the session and its front ends see it. */
+  planMode?: PlanModeHandlers | undefined;
+  /** Background tasks print mode waits for. */
+  backgroundWork?: BackgroundWork | undefined;
+  externalTools?: ExternalToolRegistrar | undefined;
+  /** Run when the session closes (or fails to open), in reverse order of the extensions. */
+  close?: (() => Promise<void>) | undefined;
 }
 
 /**
  * A piece of the app set up per session before tools load: background tasks, plan mode, MCP,
- * subagents. Keeps the composition root small and each service in its own module.
+ * subagents. It receives only the services it names in `uses` and returns what it adds, so the
+ * composition root stays small and each service lives in its own module.
  */
-export interface Extension {
+export interface Extension<K extends SessionServiceName = SessionServiceName> {
   readonly name: string;
-  setup(context: ExtensionContext): Promise<void>;
-  /** Runs after the agent's own tools are registered (e.g. MCP tools, judged against them for name clashes). */
-  afterToolsLoaded?(context: ExtensionContext): Promise<void>;
+  readonly uses: readonly K[];
+  setup(services: Pick<SessionServices, K>): Promise<ExtensionContribution>;
 }
+
+/** Declares an extension; `uses` types what `setup` receives. */
+export function defineExtension<const K extends SessionServiceName>(extension: Extension<K>): Extension<K> {
+  return extension;
+}
+
+/** @deprecated The services an extension receives; name what you use in `Extension.uses`. */
+export type ExtensionContext = SessionServices;
+/** @deprecated Extensions now return an `ExtensionContribution` instead of calling a host. */
+export type ExtensionHost = ExtensionContribution;

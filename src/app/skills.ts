@@ -181,7 +181,7 @@ function flowCommand(name: string, description: string, flow: Flow): SlashComman
     description,
     aliases: [],
     async run({ soul, signal }) {
-      const run = await runFlow(flow, (input) => soul.takeTurn(input, signal));
+      const run = await runFlow(flow, (input) => soul.runAgentTurn(input, signal));
       if (run.end === 'max_moves') throw new MaxStepsReached(MAX_FLOW_MOVES);
     },
   };

@@ -10,7 +10,10 @@
 // that went as far as a turn (the CLI says so through RUN_COMPLETED), so it holds the code such a
 // run compiles; the caches of other builds are removed then. `KIMI_TS_NO_CODE_CACHE=1` turns it off,
 // `KIMI_TS_DEBUG_CODE_CACHE=1` says on stderr whether it was used. Without a bundle (a build from
-// `tsc` alone), and with `--debug`, the unbundled `dist/cli.js` runs instead.
+// `tsc` alone), and with `--debug`, the unbundled `dist/cli/cli.js` runs instead.
+//
+// `--version` and `--help` alone are answered from `quick-answers.json` (scripts/quick-answers.mjs
+// writes it at build time from what the CLI itself prints), without loading the bundle at all.
 import {
   mkdirSync,
   readdirSync,
@@ -20,6 +23,7 @@ import {
   type Stats,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -27,10 +31,61 @@ import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 
+/**
+ * Set on globalThis by the single executable's entry (src/bin/sea-main.cts): packages kept out of
+ * the bundle load from `moduleDir` (beside the executable), and `optional` names them.
+ */
+const SEA_RUNTIME = Symbol.for('kimi-ts.sea');
+interface SeaRuntime {
+  moduleDir: string;
+  optional: Record<string, string>;
+}
+
 /** Set on globalThis by the CLI (src/app/run-completed.ts) once a run has gone through a turn. */
 const RUN_COMPLETED = Symbol.for('kimi-ts.run-completed');
 
 const bundleFile = join(__dirname, 'cli.bundle.cjs');
+/** The unbundled command line module (tsc's output), run with `--debug` or when there is no bundle. */
+const UNBUNDLED_CLI = join(__dirname, '..', 'cli', 'cli.js');
+/** `{ version, help }`: the CLI's own answers to `--version` and `--help`, recorded at build time. */
+const quickAnswersFile = join(__dirname, 'quick-answers.json');
+
+/** Answers `--version` / `--help` given alone; false when the CLI must run (or nothing was recorded). */
+function answeredQuickly(args: readonly string[]): boolean {
+  if (args.length !== 1) return false;
+  const key =
+    args[0] === '--version' || args[0] === '-V'
+      ? 'version'
+      : args[0] === '--help' || args[0] === '-h'
+        ? 'help'
+        : undefined;
+  if (key === undefined) return false;
+  let text: unknown;
+  try {
+    text = (JSON.parse(readFileSync(quickAnswersFile, 'utf8')) as Record<string, unknown>)[key];
+  } catch {
+    return false;
+  }
+  if (typeof text !== 'string') return false;
+  writeToStdout(text);
+  return true;
+}
+
+/**
+ * Writes straight to file descriptor 1: `process.stdout` would first build a stream (and load the
+ * modules behind it) for this one write, a few milliseconds of a start that takes thirty on Node 22.
+ * What a non-blocking descriptor does not take at once goes through `process.stdout`; a reader that
+ * went away (EPIPE: `kimi-ts --help | head -1`) is not an error, as in the CLI.
+ */
+function writeToStdout(text: string): void {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(1, bytes, written);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN') process.stdout.write(bytes.subarray(written));
+  }
+}
 
 function cacheFileFor(bundleSize: number, bundleTime: number): string | undefined {
   const env = process.env;
@@ -66,6 +121,36 @@ function saveCache(file: string, script: Script): void {
   }
 }
 
+/** The package a module specifier names (`@scope/name/sub` → `@scope/name`). */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/**
+ * The `require` the bundle gets. In the single executable it looks beside the executable, and a
+ * missing optional package is reported by name with the command that installs it there.
+ */
+function requireForBundle(): NodeJS.Require {
+  const sea = (globalThis as Record<symbol, unknown>)[SEA_RUNTIME] as SeaRuntime | undefined;
+  if (sea === undefined) return createRequire(bundleFile);
+  const beside = createRequire(join(sea.moduleDir, 'node_modules', '.kimi-ts-sea'));
+  const wrapped = ((specifier: string) => {
+    try {
+      return beside(specifier);
+    } catch (error) {
+      const name = packageOf(specifier);
+      const version = sea.optional[name];
+      if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || version === undefined) throw error;
+      throw new Error(
+        `This needs the package ${name}, which the kimi-ts executable does not contain. Install it beside ` +
+          `the executable: npm install --prefix ${JSON.stringify(sea.moduleDir)} ${name}@${version}`,
+      );
+    }
+  }) as NodeJS.Require;
+  return Object.assign(wrapped, { resolve: beside.resolve, cache: beside.cache, main: beside.main });
+}
+
 function runBundle(stat: Stats): void {
   const cacheFile = cacheFileFor(stat.size, stat.mtimeMs);
   const cachedData = readOrUndefined(cacheFile);
@@ -89,15 +174,21 @@ function runBundle(stat: Stats): void {
   (globalThis as Record<symbol, unknown>)[Symbol.for('kimi-ts.import')] = (url: string) => import(url);
   const module = { exports: {} };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run(module.exports, createRequire(bundleFile), module, bundleFile, __dirname);
+  run(module.exports, requireForBundle(), module, bundleFile, __dirname);
 }
 
 // `--debug` prints stack traces of fatal errors: run the unbundled modules then, with source maps, so
 // the traces name the TypeScript files and lines.
-const debug = process.argv.includes('--debug');
-const bundleStat = debug ? undefined : statSync(bundleFile, { throwIfNoEntry: false });
-if (bundleStat) runBundle(bundleStat);
-else {
-  if (debug) process.setSourceMapsEnabled(true);
-  void import(pathToFileURL(join(__dirname, '..', 'cli.js')).href);
+function runCli(): void {
+  // The single executable carries no unbundled modules: its `--debug` runs the bundle.
+  const debug =
+    process.argv.includes('--debug') && statSync(UNBUNDLED_CLI, { throwIfNoEntry: false }) !== undefined;
+  const bundleStat = debug ? undefined : statSync(bundleFile, { throwIfNoEntry: false });
+  if (bundleStat) runBundle(bundleStat);
+  else {
+    if (debug) process.setSourceMapsEnabled(true);
+    void import(pathToFileURL(UNBUNDLED_CLI).href);
+  }
 }
+
+if (!answeredQuickly(process.argv.slice(2))) runCli();

@@ -186,6 +186,12 @@ describe('loadConfig', () => {
     expect(kimiTsHome({ HOME: '/home/someone' })).toBe('/home/someone/.kimi-ts');
   });
 
+  it("takes KIMI_SHARE_DIR (the agent SDK's shareDir) when KIMI_TS_HOME is not set", () => {
+    expect(kimiTsHome({ HOME: '/h', KIMI_SHARE_DIR: '/share' })).toBe('/share');
+    expect(kimiTsHome({ HOME: '/h', KIMI_SHARE_DIR: '/share', KIMI_TS_HOME: '/ts' })).toBe('/ts');
+    expect(kimiTsHome({ HOME: '/h', KIMI_SHARE_DIR: '  ', KIMI_TS_HOME: '' })).toBe('/h/.kimi-ts');
+  });
+
   it('loads JSON by extension', async () => {
     const path = await write(
       'kimi.json',
@@ -242,7 +248,7 @@ describe('loadConfig', () => {
         'max_context_size = "big"',
         '[providers.p]',
         'type = "kimmi"',
-        'base_url = "x"',
+        'base_url = "https://x.test/v1"',
         'api_key = "sk-secret-value"',
       ].join('\n'),
     );
@@ -265,10 +271,21 @@ describe('loadConfig', () => {
   });
 
   it('reports a missing required key', async () => {
-    const path = await write('config.json', JSON.stringify({ providers: { p: { base_url: 'x' } } }));
+    const path = await write(
+      'config.json',
+      JSON.stringify({ providers: { p: { base_url: 'https://x.test/v1' } } }),
+    );
     const error = await loadError({ configFile: path });
     expect(error.message).toBe(
       `Invalid config in ${path}: providers.p.type: is required (one of "kimi", "openai_legacy", "openai_responses", "anthropic", "gemini", "google_genai", "vertexai", "_echo", "_scripted_echo", "_chaos", "scripted", "echo", "chaos")`,
+    );
+  });
+
+  it('refuses a base_url that is not an http(s) URL, naming file, table and key', async () => {
+    const path = await write('config.toml', '[providers.p]\ntype = "kimi"\nbase_url = "not a url"\n');
+    const error = await loadError({ configFile: path });
+    expect(error.message).toBe(
+      `Invalid config in ${path}: providers.p.base_url: must be an http:// or https:// URL, e.g. "https://api.moonshot.ai/v1"`,
     );
   });
 

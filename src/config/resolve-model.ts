@@ -3,6 +3,7 @@ import { type Env, kimiTsHome } from './home.js';
 import { type LLMNotSet, llmNotSet } from './llm-not-set.js';
 import {
   type Config,
+  isHttpUrl,
   MODEL_CAPABILITIES,
   type ModelCapability,
   type ModelConfig,
@@ -50,6 +51,16 @@ export interface ResolveModelOptions {
   env?: Env | undefined;
   /** Only used to name the default config file in the how-to text. */
   home?: string | undefined;
+}
+
+/**
+ * `--model ALIAS` that names no `[models.*]` table: the one-line error to stop with (the setup
+ * how-to would hide the typo), or null when the alias is known or none was given.
+ */
+export function unknownModelAlias(config: Config, alias: string | undefined): string | null {
+  if (alias === undefined || Object.hasOwn(config.models, alias)) return null;
+  const configured = Object.keys(config.models).join(', ') || 'none';
+  return `unknown model alias '${alias}'; configured: ${configured}`;
 }
 
 /** Used when the environment defines the model but not its window (Kimi CLI's placeholder). */
@@ -116,16 +127,22 @@ function applyEnvironment(base: ResolvedModel, env: Env, fromEnvOnly: boolean): 
     return value.trim();
   };
 
+  const readUrl = (name: string): string | undefined => {
+    const value = read(name);
+    if (value !== undefined && !isHttpUrl(value)) throw envError(name, 'must be an http:// or https:// URL');
+    return value;
+  };
+
   const typeOverride = read('KIMI_TS_PROVIDER_TYPE');
   if (typeOverride !== undefined) out.providerType = parseProviderType(typeOverride);
 
   if (out.providerType === 'openai_legacy' || out.providerType === 'openai_responses') {
-    out.baseUrl = read('OPENAI_BASE_URL') ?? out.baseUrl;
+    out.baseUrl = readUrl('OPENAI_BASE_URL') ?? out.baseUrl;
     out.apiKey = read('OPENAI_API_KEY') ?? out.apiKey;
   }
   if (out.providerType !== 'kimi' && !fromEnvOnly) return out;
 
-  out.baseUrl = read('KIMI_BASE_URL') ?? out.baseUrl;
+  out.baseUrl = readUrl('KIMI_BASE_URL') ?? out.baseUrl;
   out.apiKey = read('KIMI_API_KEY') ?? out.apiKey;
   out.model = read('KIMI_MODEL_NAME') ?? out.model;
   const maxContext = read('KIMI_MODEL_MAX_CONTEXT_SIZE');

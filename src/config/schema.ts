@@ -15,6 +15,23 @@ export type ModelCapability = (typeof MODEL_CAPABILITIES)[number];
 
 const stringMap = z.record(z.string(), z.string());
 
+/** An endpoint: empty (filled in later, or not needed), or an absolute http(s) URL. */
+const endpointUrl = z
+  .string()
+  .default('')
+  .refine((value) => value === '' || isHttpUrl(value), {
+    message: 'must be an http:// or https:// URL, e.g. "https://api.moonshot.ai/v1"',
+  });
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 export const oauthRefSchema = z.object({
   storage: z.enum(['file', 'keyring']).default('file'),
   key: z.string(),
@@ -24,7 +41,7 @@ export const providerSchema = z.object({
   type: z.enum(PROVIDER_TYPES),
   // Kimi CLI writes these even when empty (OAuth providers, test providers); an empty value is
   // reported when the model is resolved, not here.
-  base_url: z.string().default(''),
+  base_url: endpointUrl,
   api_key: z.string().default(''),
   env: stringMap.optional(),
   custom_headers: stringMap.optional(),
@@ -64,6 +81,8 @@ export const loopControlSchema = z.preprocess(
     max_ralph_iterations: int().min(-1).default(0),
     reserved_context_size: int().min(1000).default(50_000),
     compaction_trigger_ratio: z.number().min(0.5).max(0.99).default(0.85),
+    /** kimi-ts: seconds the model may stay silent before its call is abandoned (and retried). */
+    stall_timeout_s: z.number().positive().default(120),
   }),
 );
 export type LoopControlConfig = z.output<typeof loopControlSchema>;

@@ -10,14 +10,11 @@ export class ChatProviderError extends Error {
 /** The connection failed or broke (refused, reset, dropped mid-stream). */
 export class APIConnectionError extends ChatProviderError {
   override name = 'APIConnectionError';
-  /** Set by the soul when its one connection-recovery attempt has been spent on this error. */
-  recoveryExhausted = false;
 }
 
 /** The request did not finish in time. */
 export class APITimeoutError extends ChatProviderError {
   override name = 'APITimeoutError';
-  recoveryExhausted = false;
 }
 
 /** The server answered with an HTTP error status. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { APIConnectionError, APIEmptyResponseError } from './errors.js';
 import { generate } from './generate.js';
-import type { StreamedPart, ToolCall } from './message.js';
+import type { Message, StreamedPart, ToolCall } from './message.js';
 import type { ChatProvider, StreamedMessage } from './provider.js';
 
 /** A provider that streams fixed parts, then optionally fails: enough to test the merge loop. */
@@ -83,7 +83,7 @@ describe('generate', () => {
     expect(result.id).toBe('msg-1');
     expect(result.usage?.output).toBe(2);
     expect(raw).toEqual(parts);
-    // Each call is dispatched the moment the next part fails to merge into it, mid-stream.
+    // Each call is dispatched the moment its arguments close, mid-stream, before the next part.
     expect(events).toEqual([
       'part:think',
       'part:think',
@@ -91,12 +91,64 @@ describe('generate', () => {
       'part:text',
       'part:function',
       'part:tool_call_part',
-      'part:function',
       'call:1:{"x":1}',
+      'part:function',
+      'part:tool_call_part',
+      'call:2:{}',
+      'part:text',
+    ]);
+  });
+
+  it('dispatches a call whose arguments are not an object or array when the next part starts', async () => {
+    const events: string[] = [];
+    const parts = [call('1', 'A', '"x'), frag('"'), call('2', 'B', '{}'), frag('  '), text('!')];
+    const result = await generate(partsProvider(parts), '', [], [], {
+      onMessagePart: (p) => events.push(`part:${p.type}`),
+      onToolCall: (c: ToolCall) => events.push(`call:${c.id}:${c.function.arguments}`),
+    });
+    expect(events).toEqual([
+      'part:function',
+      'part:tool_call_part',
+      'part:function',
+      'call:1:"x"',
+      'call:2:{}',
       'part:tool_call_part',
       'part:text',
-      'call:2:{}',
     ]);
+    expect(result.message.tool_calls).toEqual([call('1', 'A', '"x"'), call('2', 'B', '{}')]);
+  });
+
+  it('refuses more arguments after a call closed its JSON value', async () => {
+    const parts = [call('1', 'A', '{}'), frag(', "x": 1}')];
+    await expect(generate(partsProvider(parts), '', [], [])).rejects.toThrow(
+      /more arguments for tool call 1 \(A\) after its arguments had formed a complete JSON value/,
+    );
+  });
+
+  it("keeps what arrived in the caller's message when the stream fails", async () => {
+    const message: Message = { role: 'assistant', content: [] };
+    const failing: ChatProvider = {
+      ...partsProvider([]),
+      async generate() {
+        return {
+          id: null,
+          usage: null,
+          async *[Symbol.asyncIterator]() {
+            yield call('1', 'A', '{}');
+            yield text('part');
+            yield text('ial');
+            yield call('2', 'B', '{"unfinished"');
+            throw new Error('cut');
+          },
+        };
+      },
+    };
+    await expect(generate(failing, '', [], [], { message })).rejects.toThrow('cut');
+    expect(message).toEqual({
+      role: 'assistant',
+      content: [text('partial')],
+      tool_calls: [call('1', 'A', '{}')],
+    });
   });
 
   it('gives the raw callback copies, so changing them does not change the message', async () => {

@@ -1,7 +1,9 @@
-import { APIEmptyResponseError } from './errors.js';
+import { APIEmptyResponseError, ChatProviderError } from './errors.js';
+import { JsonCompleteness } from './json-completeness.js';
 import { copyPart, mergeInPlace } from './merge.js';
 import type { Message, StreamedPart, TokenUsage, ToolCall } from './message.js';
 import type { ChatProvider } from './provider.js';
+import { type StallOptions, StallWatchdog } from './stall-watchdog.js';
 import type { Tool } from './tool.js';
 
 export interface GenerateOptions {
@@ -10,6 +12,13 @@ export interface GenerateOptions {
   onMessagePart?: ((part: StreamedPart) => void) | undefined;
   /** Each tool call the moment its arguments are complete, while the stream goes on. */
   onToolCall?: ((call: ToolCall) => void) | undefined;
+  /**
+   * The message to assemble into (default: a new one). A caller that passes its own can read what
+   * had arrived when the call fails or is aborted: the complete parts, the pending text, the calls.
+   */
+  message?: Message | undefined;
+  /** Abandon the call (APITimeoutError) when the model stays silent this long; report the wait. */
+  stall?: StallOptions | undefined;
 }
 
 export interface GenerateResult {
@@ -21,7 +30,8 @@ export interface GenerateResult {
 /**
  * Runs one streamed model call and assembles the assistant message. A single pending part absorbs
  * fragments until one does not merge; that is the moment the pending part is complete, so it is
- * appended and, if it is a tool call, handed to `onToolCall` at once.
+ * appended and, if it is a tool call, handed to `onToolCall` at once. A tool call is complete even
+ * earlier, the moment its arguments form one closed JSON object or array: nothing can follow that.
  */
 export async function generate(
   provider: ChatProvider,
@@ -30,9 +40,34 @@ export async function generate(
   history: readonly Message[],
   options: GenerateOptions = {},
 ): Promise<GenerateResult> {
+  options.signal?.throwIfAborted();
+  if (!options.stall) return assemble(provider, systemPrompt, tools, history, options, null);
+  const watchdog = new StallWatchdog(options.stall);
+  try {
+    return await assemble(provider, systemPrompt, tools, history, options, watchdog);
+  } catch (error) {
+    if (watchdog.stalled && !options.signal?.aborted) throw watchdog.error();
+    throw error;
+  } finally {
+    watchdog.stop();
+  }
+}
+
+async function assemble(
+  provider: ChatProvider,
+  systemPrompt: string,
+  tools: readonly Tool[],
+  history: readonly Message[],
+  options: GenerateOptions,
+  watchdog: StallWatchdog | null,
+): Promise<GenerateResult> {
   const { signal, onMessagePart, onToolCall } = options;
-  signal?.throwIfAborted();
-  const message: Message = { role: 'assistant', content: [] };
+  const callSignal = watchdog
+    ? signal
+      ? AbortSignal.any([signal, watchdog.signal])
+      : watchdog.signal
+    : signal;
+  const message: Message = options.message ?? { role: 'assistant', content: [] };
   const complete = (part: StreamedPart): void => {
     switch (part.type) {
       case 'tool_call_part':
@@ -47,21 +82,67 @@ export async function generate(
     }
   };
 
-  const stream = await provider.generate({ systemPrompt, tools, history, signal });
-  let pending: StreamedPart | null = null;
-  for await (const part of stream) {
-    signal?.throwIfAborted();
-    if (onMessagePart) onMessagePart(copyPart(part));
-    if (pending === null) pending = part;
-    else if (!mergeInPlace(pending, part)) {
-      complete(pending);
-      pending = part;
+  const stream = await provider.generate({ systemPrompt, tools, history, signal: callSignal });
+  let pending = null as StreamedPart | null;
+  /** The arguments of the pending tool call so far, to tell the moment they close. */
+  let pendingJson = null as JsonCompleteness | null;
+  /** The call dispatched when its arguments closed: only whitespace may still follow for it. */
+  let closedCall = null as ToolCall | null;
+  const completeIfClosed = (call: ToolCall, json: JsonCompleteness): boolean => {
+    if (!json.isClosed) return false;
+    complete(call);
+    closedCall = call;
+    pending = null;
+    pendingJson = null;
+    return true;
+  };
+  const begin = (part: StreamedPart): void => {
+    closedCall = null;
+    pending = part;
+    pendingJson = null;
+    if (part.type !== 'function') return;
+    const json = new JsonCompleteness();
+    if (part.function.arguments) json.feed(part.function.arguments);
+    if (!completeIfClosed(part, json)) pendingJson = json;
+  };
+  try {
+    for await (const part of stream) {
+      signal?.throwIfAborted();
+      watchdog?.touch();
+      if (onMessagePart) onMessagePart(copyPart(part));
+      if (closedCall !== null && part.type === 'tool_call_part') {
+        if (part.arguments_part?.trim()) throw argumentsAfterClose(closedCall);
+        continue;
+      }
+      if (pending === null) begin(part);
+      else if (mergeInPlace(pending, part)) {
+        if (pendingJson !== null && pending.type === 'function' && part.type === 'tool_call_part') {
+          if (part.arguments_part) pendingJson.feed(part.arguments_part);
+          completeIfClosed(pending, pendingJson);
+        }
+      } else {
+        complete(pending);
+        begin(part);
+      }
     }
+  } catch (error) {
+    // What was still arriving is kept if it is content; a call whose arguments had not closed is not.
+    if (pending !== null && pending.type !== 'function' && pending.type !== 'tool_call_part')
+      complete(pending);
+    throw error;
   }
+  // A provider may end an aborted stream quietly, as if it were complete.
+  if (watchdog?.stalled) throw watchdog.error();
   if (pending !== null) complete(pending);
 
   assertNotEmpty(message);
   return { id: stream.id, message, usage: stream.usage };
+}
+
+function argumentsAfterClose(call: ToolCall): ChatProviderError {
+  return new ChatProviderError(
+    `The API sent more arguments for tool call ${call.id} (${call.function.name}) after its arguments had formed a complete JSON value.`,
+  );
 }
 
 /** Seed 002 §6.5: an answer with nothing visible and no tool call is never a normal ending. */

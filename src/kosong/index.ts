@@ -7,5 +7,6 @@ export * from './message-json.js';
 export * from './provider.js';
 export * from './providers/index.js';
 export * from './simple-toolset.js';
+export * from './stall-watchdog.js';
 export * from './step.js';
 export * from './tool.js';

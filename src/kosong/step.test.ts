@@ -4,7 +4,7 @@ import { APIConnectionError } from './errors.js';
 import type { StreamedPart, ToolCall } from './message.js';
 import type { ChatProvider, StreamedMessage } from './provider.js';
 import { callableTool, SimpleToolset } from './simple-toolset.js';
-import { step } from './step.js';
+import { type InterruptedStep, step } from './step.js';
 import { type ToolDispatch, type ToolResult, type Toolset, toolOk } from './tool.js';
 
 /** Streams parts; before the part at `holdAt` it waits for `hold`; after all parts it may fail. */
@@ -147,5 +147,46 @@ describe('step', () => {
     const [only] = await result.toolResults();
     expect(only?.return_value.is_error).toBe(true);
     expect(only?.return_value.message).toContain('boom');
+  });
+
+  it('reports an interrupted step: the calls, and the results that existed before the abort', async () => {
+    const controller = new AbortController();
+    const started = gate();
+    const toolset = new SimpleToolset([
+      callableTool('Quick', '', { type: 'object' }, () => toolOk('quick done')),
+      callableTool('Wait', '', { type: 'object' }, async (_args, { signal }) => {
+        started.open();
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        return toolOk('stopped late');
+      }),
+    ]);
+    const records: InterruptedStep[] = [];
+    const result = await step(
+      heldProvider([text('working'), call('1', 'Quick', '{}'), call('2', 'Wait', '{}')]),
+      '',
+      toolset,
+      [],
+      { signal: controller.signal, onInterrupted: (r) => records.push(r) },
+    );
+    const waiting = result.toolResults();
+    await started.promise;
+    controller.abort();
+    await expect(waiting).rejects.toThrow();
+    expect(records).toHaveLength(1);
+    const [record] = records;
+    expect(record?.message.content).toEqual([text('working')]);
+    expect(record?.calls.map(({ call: c, result: r }) => [c.id, r?.return_value.output ?? null])).toEqual([
+      ['1', 'quick done'],
+      ['2', null],
+    ]);
+  });
+
+  it('reports nothing when the step fails for another reason than its signal', async () => {
+    const records: InterruptedStep[] = [];
+    const provider = heldProvider([text('x')], { failWith: new APIConnectionError('cut') });
+    await expect(
+      step(provider, '', new SimpleToolset([]), [], { onInterrupted: (r) => records.push(r) }),
+    ).rejects.toThrow('cut');
+    expect(records).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { isAbortError } from './errors.js';
 import { generate } from './generate.js';
 import type { Message, StreamedPart, TokenUsage, ToolCall } from './message.js';
 import type { ChatProvider } from './provider.js';
+import type { StallOptions } from './stall-watchdog.js';
 import { type ToolResult, type Toolset, toolError } from './tool.js';
 
 export interface StepOptions {
@@ -9,6 +10,21 @@ export interface StepOptions {
   onMessagePart?: ((part: StreamedPart) => void) | undefined;
   /** Each tool result as soon as it exists (not in call order). */
   onToolResult?: ((result: ToolResult) => void) | undefined;
+  /**
+   * When `signal` aborts the step (during generation or the wait for results): what the step had
+   * done by then, once every tool has settled. The caller can record it, so the conversation shows
+   * the model the calls it made and which of them finished.
+   */
+  onInterrupted?: ((step: InterruptedStep) => void) | undefined;
+  /** Abandon the model call when it stays silent too long (see `generate`). */
+  stall?: StallOptions | undefined;
+}
+
+export interface InterruptedStep {
+  /** The assistant message as far as it had arrived (complete parts, text still streaming, calls). */
+  message: Message;
+  /** Every dispatched call in call order, with its result if it finished before the abort, else null. */
+  calls: { call: ToolCall; result: ToolResult | null }[];
 }
 
 export interface StepResult {
@@ -33,7 +49,7 @@ export async function step(
   history: readonly Message[],
   options: StepOptions = {},
 ): Promise<StepResult> {
-  const { signal, onMessagePart, onToolResult } = options;
+  const { signal, onMessagePart, onToolResult, onInterrupted } = options;
   const tools = new AbortController();
   const abortTools = (): void => tools.abort(signal?.reason);
   signal?.addEventListener('abort', abortTools, { once: true });
@@ -44,17 +60,23 @@ export async function step(
   const dispatch = { signal: tools.signal, streamOutcome };
   const toolCalls: ToolCall[] = [];
   const futures: Promise<ToolResult>[] = [];
+  /** Results that existed before the tools were aborted, by call index. */
+  const finished: (ToolResult | null)[] = [];
+  const message: Message = { role: 'assistant', content: [] };
 
   const onToolCall = (call: ToolCall): void => {
-    toolCalls.push(call);
+    const index = toolCalls.push(call) - 1;
+    finished.push(null);
     const outcome = safeHandle(toolset, call, dispatch);
     if (outcome instanceof Promise) {
       const reported = outcome.then((result) => {
+        if (!tools.signal.aborted) finished[index] = result;
         onToolResult?.(result);
         return result;
       });
       futures.push(reported);
     } else {
+      finished[index] = outcome;
       onToolResult?.(outcome);
       futures.push(Promise.resolve(outcome));
     }
@@ -64,6 +86,9 @@ export async function step(
     tools.abort(reason);
     await Promise.allSettled(futures);
     signal?.removeEventListener('abort', abortTools);
+    if (signal?.aborted && onInterrupted) {
+      onInterrupted({ message, calls: toolCalls.map((call, i) => ({ call, result: finished[i] ?? null })) });
+    }
   };
 
   let generated: Awaited<ReturnType<typeof generate>>;
@@ -72,6 +97,8 @@ export async function step(
       signal,
       onMessagePart,
       onToolCall,
+      message,
+      stall: options.stall,
     });
   } catch (error) {
     settleStream(false);

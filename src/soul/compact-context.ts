@@ -6,7 +6,8 @@ import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import { COMPACTION_SYSTEM_PROMPT, compactionRequest, planCompaction } from './compaction.js';
 import { estimateTokens } from './context/token-estimate.js';
-import { withConnectionRecovery, withRetry } from './retry.js';
+import { soulStallOptions } from './model-waiting.js';
+import { withAuthRecovery, withRetry } from './retry.js';
 import type { SoulParts } from './soul-parts.js';
 
 export type CompactionTrigger = 'auto' | 'manual' | 'manual-with-prompt';
@@ -41,14 +42,22 @@ export async function compactContext(
     const request = compactionRequest(plan.toCompact, customInstruction);
     const result = await withRetry(
       () =>
-        withConnectionRecovery(
-          () => generate(llm.provider, COMPACTION_SYSTEM_PROMPT, [], [request], { signal }),
+        withAuthRecovery(
+          () =>
+            generate(llm.provider, COMPACTION_SYSTEM_PROMPT, [], [request], {
+              signal,
+              stall: soulStallOptions(parts.loopControl.stallTimeoutMs),
+            }),
           {
-            provider: llm.provider,
             refreshAuth: parts.refreshAuth,
           },
         ),
-      { maxAttempts: parts.loopControl.maxRetriesPerStep, signal, sleep: parts.sleep },
+      {
+        maxAttempts: parts.loopControl.maxRetriesPerStep,
+        signal,
+        sleep: parts.sleep,
+        provider: llm.provider,
+      },
     );
     const summary = result.message.content.filter((part) => part.type !== 'think');
     const head: ContentPart = {

@@ -34,12 +34,6 @@ describe('isRetryableError', () => {
   ])('%s → %s', (_name, error, expected) => {
     expect(isRetryableError(error)).toBe(expected);
   });
-
-  it('does not retry a connection error whose recovery is spent', () => {
-    const error = new APIConnectionError('x');
-    error.recoveryExhausted = true;
-    expect(isRetryableError(error)).toBe(false);
-  });
 });
 
 describe('classifyApiError', () => {

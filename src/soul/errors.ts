@@ -39,10 +39,12 @@ export class RunCancelled extends Error {
 
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
-/** Seed 002 §7.2: what a step retries. A connection error whose recovery is spent is not retried. */
+/**
+ * Seed 002 §7.2: what a step retries. Unlike Kimi CLI, a connection or timeout error stays retryable
+ * after a reconnect: the reconnect happens between attempts, and every attempt counts the same.
+ */
 export function isRetryableError(error: unknown): boolean {
-  if (error instanceof APIConnectionError || error instanceof APITimeoutError)
-    return !error.recoveryExhausted;
+  if (error instanceof APIConnectionError || error instanceof APITimeoutError) return true;
   if (error instanceof APIEmptyResponseError) return true;
   if (error instanceof APIStatusError) return RETRYABLE_STATUSES.has(error.statusCode);
   return false;

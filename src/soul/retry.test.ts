@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { APIConnectionError, APIStatusError, APITimeoutError } from '../kosong/errors.js';
 import type { ChatProvider } from '../kosong/provider.js';
-import { backoffMs, type RetryInfo, retryWaitMs, withConnectionRecovery, withRetry } from './retry.js';
+import { backoffMs, type RetryInfo, retryWaitMs, withAuthRecovery, withRetry } from './retry.js';
 
 const noSleep = async () => {};
 
@@ -98,65 +98,79 @@ function providerWithRecovery(recover: boolean): ChatProvider & { recoveries: nu
   };
 }
 
-describe('withConnectionRecovery', () => {
-  it('reconnects once after a connection error', async () => {
+describe('reconnects between attempts', () => {
+  it('reconnects after a connection error, and the next try counts as an attempt', async () => {
     const provider = providerWithRecovery(true);
+    const retries: RetryInfo[] = [];
     let calls = 0;
-    const result = await withConnectionRecovery(
+    const result = await withRetry(
       async () => {
         if (++calls === 1) throw new APIConnectionError('reset');
         return 'ok';
       },
-      { provider },
+      { maxAttempts: 3, provider, sleep: noSleep, onRetry: (r) => retries.push(r) },
     );
     expect(result).toBe('ok');
     expect(provider.recoveries).toBe(1);
+    expect(retries.map((r) => [r.nextAttempt, r.errorType])).toEqual([[2, 'network']]);
   });
 
-  it('marks the error exhausted when the reconnect does not help, which stops retries', async () => {
-    const provider = providerWithRecovery(true);
-    let calls = 0;
-    const run = () =>
-      withConnectionRecovery(
-        async () => {
-          calls++;
-          throw new APITimeoutError('slow');
-        },
-        { provider },
-      );
-    const error = await run().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APITimeoutError);
-    expect((error as APITimeoutError).recoveryExhausted).toBe(true);
-    calls = 0;
-    await expect(withRetry(run, { maxAttempts: 3, sleep: noSleep })).rejects.toThrow('slow');
-    expect(calls).toBe(2); // one attempt: the call and its reconnect; no further retries
+  it.each([
+    ['HTTP 500', () => new APIStatusError('busy', 500)],
+    ['a connection error', () => new APIConnectionError('reset')],
+    ['a timeout (stall)', () => new APITimeoutError('silent')],
+  ])('counts %s against the same budget: max attempts = requests', async (_kind, makeError) => {
+    for (const maxAttempts of [1, 2, 3]) {
+      let calls = 0;
+      await expect(
+        withRetry(
+          async () => {
+            calls++;
+            throw makeError();
+          },
+          { maxAttempts, provider: providerWithRecovery(true), sleep: noSleep },
+        ),
+      ).rejects.toThrow();
+      expect(calls).toBe(maxAttempts);
+    }
   });
 
-  it('refreshes auth once on 401, and composes with reconnect', async () => {
+  it('does not ask the provider to reconnect after a status error', async () => {
     const provider = providerWithRecovery(true);
+    await expect(
+      withRetry(() => Promise.reject(new APIStatusError('busy', 503)), {
+        maxAttempts: 2,
+        provider,
+        sleep: noSleep,
+      }),
+    ).rejects.toThrow('busy');
+    expect(provider.recoveries).toBe(0);
+  });
+});
+
+describe('withAuthRecovery', () => {
+  it('refreshes auth once on 401 and tries again', async () => {
     let refreshes = 0;
-    const errors = [new APIConnectionError('reset'), new APIStatusError('expired', 401)];
-    const result = await withConnectionRecovery(
+    const errors = [new APIStatusError('expired', 401)];
+    const result = await withAuthRecovery(
       async () => {
         const next = errors.shift();
         if (next) throw next;
         return 'ok';
       },
       {
-        provider,
         refreshAuth: async () => {
           refreshes++;
         },
       },
     );
     expect(result).toBe('ok');
-    expect([provider.recoveries, refreshes]).toEqual([1, 1]);
+    expect(refreshes).toBe(1);
   });
 
   it('fails at once on 401 without an OAuth refresher', async () => {
-    const provider = providerWithRecovery(true);
-    await expect(
-      withConnectionRecovery(() => Promise.reject(new APIStatusError('no', 401)), { provider }),
-    ).rejects.toThrow('no');
+    await expect(withAuthRecovery(() => Promise.reject(new APIStatusError('no', 401)), {})).rejects.toThrow(
+      'no',
+    );
   });
 });

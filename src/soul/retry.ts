@@ -25,6 +25,11 @@ export interface RetryOptions {
   onRetry?: ((info: RetryInfo) => void) | undefined;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Whose connection a transport failure (connection, timeout, stall) may have broken: it rebuilds
+   * what it can (seed 002 §7.3) before the next attempt, which counts like any other.
+   */
+  provider?: ChatProvider | undefined;
 }
 
 export function backoffMs(failedAttempt: number, random: () => number = Math.random): number {
@@ -58,9 +63,14 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-/** Runs `fn` up to `maxAttempts` times while its failures are retryable (seed 002 §7.2). */
+/**
+ * Runs `fn` up to `maxAttempts` times while its failures are retryable (seed 002 §7.2). Every kind of
+ * retryable failure counts the same: `maxAttempts` is the number of requests, whether they failed
+ * with a status, a broken connection or a stall (a reconnect happens between attempts, not as an
+ * extra attempt of its own).
+ */
 export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
-  const { maxAttempts, signal, onRetry, random = Math.random, sleep = abortableSleep } = options;
+  const { maxAttempts, signal, onRetry, random = Math.random, sleep = abortableSleep, provider } = options;
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn(attempt);
@@ -69,43 +79,30 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, options:
       const waitMs = retryWaitMs(attempt, error, random);
       const { errorType, statusCode } = classifyApiError(error);
       onRetry?.({ attempt, nextAttempt: attempt + 1, maxAttempts, waitMs, error, errorType, statusCode });
+      const isTransport = error instanceof APIConnectionError || error instanceof APITimeoutError;
+      if (isTransport && provider?.onRetryableError)
+        await provider.onRetryableError(error).catch(() => false);
       await sleep(waitMs, signal);
     }
   }
 }
 
 export interface RecoveryOptions {
-  provider: ChatProvider;
   /** Forces an OAuth token refresh; absent for API-key providers (a 401 then fails at once). */
   refreshAuth?: (() => Promise<void>) | undefined;
 }
 
 /**
- * Seed 002 §7.3: inside one attempt, a 401 gets one OAuth refresh and a connection or timeout error
- * gets one provider reconnect; the two compose. A connection error that survives its reconnect is
- * marked `recoveryExhausted`, which stops the outer retries.
+ * Seed 002 §7.3: inside one attempt, a 401 gets one OAuth refresh and one more try. (A broken
+ * connection is not recovered here: `withRetry` reconnects between attempts, so that every
+ * retryable failure counts against the same budget.)
  */
-export async function withConnectionRecovery<T>(fn: () => Promise<T>, options: RecoveryOptions): Promise<T> {
-  const attempt = async (authRetried: boolean, connectionRetried: boolean): Promise<T> => {
-    try {
-      return await fn();
-    } catch (error) {
-      if (
-        error instanceof APIStatusError &&
-        error.statusCode === 401 &&
-        options.refreshAuth &&
-        !authRetried
-      ) {
-        await options.refreshAuth();
-        return attempt(true, connectionRetried);
-      }
-      const isTransport = error instanceof APIConnectionError || error instanceof APITimeoutError;
-      if (isTransport && connectionRetried) error.recoveryExhausted = true;
-      if (isTransport && !connectionRetried && options.provider.onRetryableError) {
-        if (await options.provider.onRetryableError(error)) return attempt(authRetried, true);
-      }
-      throw error;
-    }
-  };
-  return attempt(false, false);
+export async function withAuthRecovery<T>(fn: () => Promise<T>, options: RecoveryOptions): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof APIStatusError && error.statusCode === 401 && options.refreshAuth)) throw error;
+    await options.refreshAuth();
+    return fn();
+  }
 }

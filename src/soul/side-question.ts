@@ -4,8 +4,9 @@ import { extractText, type Message } from '../kosong/message.js';
 import { systemText } from '../toolset/tool-result-message.js';
 import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
-import { withConnectionRecovery, withRetry } from './retry.js';
-import type { SlashCommand } from './slash-commands.js';
+import { withAuthRecovery, withRetry } from './retry.js';
+import type { SlashCommandOf } from './slash-command-types.js';
+import type { Soul } from './soul.js';
 import type { SoulParts } from './soul-parts.js';
 
 /** Model calls a side question may take: a first answer, and one more if it tried to use tools. */
@@ -18,7 +19,7 @@ const NO_TOOLS = 'Tools cannot be used for a side question: answer from what the
  * with the same system prompt and tools on offer, but any tool call is refused and nothing is added
  * to the context. The answer comes as BtwEnd (after BtwBegin); at most two model calls.
  */
-export const sideQuestionCommand: SlashCommand = {
+export const sideQuestionCommand: SlashCommandOf<Soul> = {
   name: 'btw',
   description: 'Ask a side question about the conversation without adding to it: /btw QUESTION',
   aliases: [],
@@ -50,14 +51,14 @@ async function answerAside(parts: SoulParts, question: string, signal: AbortSign
   for (let step = 1; ; step++) {
     const result = await withRetry(
       () =>
-        withConnectionRecovery(
+        withAuthRecovery(
           () =>
             generate(llm.provider, context.systemPrompt ?? parts.systemPrompt, toolset.tools, history, {
               signal,
             }),
-          { provider: llm.provider, refreshAuth: parts.refreshAuth },
+          { refreshAuth: parts.refreshAuth },
         ),
-      { maxAttempts: loopControl.maxRetriesPerStep, signal, sleep: parts.sleep },
+      { maxAttempts: loopControl.maxRetriesPerStep, signal, sleep: parts.sleep, provider: llm.provider },
     );
     const calls = result.message.tool_calls ?? [];
     if (calls.length === 0 || step >= MAX_SIDE_STEPS) return extractText(result.message, '').trim();

@@ -1,29 +1,22 @@
 import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
-import type { ModelSwitcher, SlashCommandInfo } from './agent-session.js';
 import { runInit } from './init-command.js';
+import type { ModelSwitcher } from './model-switcher.js';
 import { sideQuestionCommand } from './side-question.js';
+import type {
+  SlashCommandCallContextOf,
+  SlashCommandInfo,
+  SlashCommandLookup,
+  SlashCommandOf,
+} from './slash-command-types.js';
 import type { Soul } from './soul.js';
-import type { UserInput } from './steer-queue.js';
 
-export interface SlashCommandCallContext {
-  soul: Soul;
-  args: string;
-  signal: AbortSignal;
-}
-
-/**
- * A slash command: either it does something itself (`run`), or it turns into the prompt of an
- * ordinary model turn (`expand`, e.g. a skill's instructions with the user's words).
- */
-export type SlashCommand = SlashCommandInfo &
-  (
-    | { run(call: SlashCommandCallContext): Promise<void> }
-    | { expand(call: SlashCommandCallContext): Promise<UserInput> }
-  );
+export type { SlashCommandInfo };
+export type SlashCommandCallContext = SlashCommandCallContextOf<Soul>;
+export type SlashCommand = SlashCommandOf<Soul>;
 
 /** Commands the soul runs itself, in any front end; a turn whose input is one runs it instead of the model. */
-export class SlashCommandRegistry {
+export class SlashCommandRegistry implements SlashCommandLookup<Soul> {
   private readonly byName = new Map<string, SlashCommand>();
 
   constructor(commands: readonly SlashCommand[] = []) {

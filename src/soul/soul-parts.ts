@@ -24,6 +24,8 @@ export interface LoopControl {
   compactionTriggerRatio: number;
   /** Ralph loop: extra runs of each prompt (0: off, -1: until the model says STOP). */
   maxRalphIterations?: number | undefined;
+  /** How long the model may stay silent before its call is abandoned and retried (default 120 s). */
+  stallTimeoutMs?: number | undefined;
 }
 
 export const DEFAULT_LOOP_CONTROL: LoopControl = {

@@ -1,14 +1,16 @@
 import { isAbortError } from '../kosong/errors.js';
-import { inputTokens, type Message, totalTokens } from '../kosong/message.js';
-import { step as kosongStep, type StepResult } from '../kosong/step.js';
+import { type Message, totalTokens } from '../kosong/message.js';
+import { type InterruptedStep, step as kosongStep, type StepResult } from '../kosong/step.js';
 import type { ToolResult } from '../kosong/tool.js';
 import { isRejectionWithoutFeedback, toolErrorKind } from '../toolset/tool-errors.js';
 import { systemReminder, toolResultToMessage } from '../toolset/tool-result-message.js';
 import { wireSend } from '../wire/current-wire.js';
 import { streamedPartEvent, wireEvent } from '../wire/events.js';
 import { attachTurnContext, classifyApiError } from './errors.js';
+import { interruptedStepMessages } from './interrupted-step.js';
+import { soulStallOptions } from './model-waiting.js';
 import { normalizeHistory } from './normalize-history.js';
-import { withConnectionRecovery, withRetry } from './retry.js';
+import { withAuthRecovery, withRetry } from './retry.js';
 import type { SoulParts } from './soul-parts.js';
 import type { StepOutcome } from './turn-outcome.js';
 
@@ -69,11 +71,13 @@ export async function runStep(
 
   // 2e.4 The model call: recovery inside each attempt, bounded retries around it.
   const startedAt = Date.now();
+  const stall = soulStallOptions(parts.loopControl.stallTimeoutMs);
+  let interrupted = null as InterruptedStep | null;
   let result: StepResult;
   try {
     result = await withRetry(
       () =>
-        withConnectionRecovery(
+        withAuthRecovery(
           () => {
             // Every try starts the step's bookkeeping afresh: calls of a failed try do not count.
             toolset.beginStep(parts.lastToolCalls);
@@ -81,11 +85,16 @@ export async function runStep(
               signal,
               onMessagePart: (part) => wireSend(streamedPartEvent(part)),
               onToolResult: (toolResult) => wireSend(wireEvent('ToolResult', toolResult)),
+              stall,
+              onInterrupted: (record) => {
+                interrupted = record;
+              },
             });
           },
-          { provider: llm.provider, refreshAuth: parts.refreshAuth },
+          { refreshAuth: parts.refreshAuth },
         ),
       {
+        provider: llm.provider,
         maxAttempts: parts.loopControl.maxRetriesPerStep,
         signal,
         onRetry: (info) =>
@@ -103,6 +112,7 @@ export async function runStep(
       },
     );
   } catch (error) {
+    if (interrupted) await recordInterruptedStep(parts, interrupted);
     if (!isAbortError(error) && !signal.aborted) {
       attachTurnContext(error, {
         model: llm.provider.modelName,
@@ -116,7 +126,8 @@ export async function runStep(
 
   // 2e.5 Usage and status.
   const usage = result.usage;
-  const contextTokens = usage ? inputTokens(usage) : context.tokenCount;
+  // What the context holds once this step's answer is in it (the count `/status` shows too).
+  const contextTokens = usage ? totalTokens(usage) : context.tokenCount;
   wireSend(
     wireEvent('StatusUpdate', {
       token_usage: usage,
@@ -129,7 +140,13 @@ export async function runStep(
   );
 
   // 2e.6 Every tool result, in call order.
-  const results = await result.toolResults();
+  let results: ToolResult[];
+  try {
+    results = await result.toolResults();
+  } catch (error) {
+    if (interrupted) await recordInterruptedStep(parts, interrupted);
+    throw error;
+  }
   parts.lastToolCalls = toolset.endStep();
 
   // 2e.7 The assistant message and its tool messages enter the context together or not at all. The
@@ -149,6 +166,16 @@ async function growContext(
   const messages: Message[] = [assistant];
   for (const r of results) messages.push(toolResultToMessage(r));
   await parts.context.appendMessages(messages);
+}
+
+/**
+ * A cancelled step still enters the context, whole, in one append (taking no signal, like any
+ * growth): its calls with their results or "interrupted" results. Without it the next prompt would
+ * follow the last one as if nothing had happened between them.
+ */
+async function recordInterruptedStep(parts: SoulParts, step: InterruptedStep): Promise<void> {
+  const messages = interruptedStepMessages(step);
+  if (messages.length > 0) await parts.context.appendMessages(messages);
 }
 
 function resolveOutcome(

@@ -7,9 +7,10 @@ import { missingCapabilities } from './capabilities.js';
 import { compactContext } from './compact-context.js';
 import { shouldAutoCompact } from './compaction.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
+import { EmptyPromptError, isEmptyPrompt, slashCommandText, unknownCommandText } from './prompt-checks.js';
 import { runRalphLoop } from './ralph-loop.js';
 import { parseSlashCommand } from './slash-command.js';
-import type { SlashCommandRegistry } from './slash-commands.js';
+import type { SlashCommandLookup } from './slash-command-types.js';
 import type { SoulLLM, SoulParts } from './soul-parts.js';
 import { BackToTheFuture, runStep } from './soul-step.js';
 import { SteerQueue, type UserInput } from './steer-queue.js';
@@ -18,7 +19,7 @@ import type { StepOutcome, TurnOutcome } from './turn-outcome.js';
 export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls'> {
   /** Shown when a turn needs a model and none is configured. */
   llmNotSetMessage?: string | undefined;
-  slashCommands?: SlashCommandRegistry | undefined;
+  slashCommands?: SlashCommandLookup<Soul> | undefined;
   /** Whether the agent can send D-Mail: then each checkpoint is also shown to the model. */
   hasDMailTool?: boolean | undefined;
   /** Awaited before the first step of a turn (e.g. MCP servers still connecting). */
@@ -63,6 +64,7 @@ export class Soul {
   }
 
   async run(input: UserInput, signal: AbortSignal, options: RunOptions = {}): Promise<TurnOutcome> {
+    if (isEmptyPrompt(input)) throw new EmptyPromptError();
     const { hooks } = this.parts;
     const text = typeof input === 'string' ? input : extractText({ content: input }, '\n');
     if (!options.skipUserPromptHook && hooks.hasHooksFor('UserPromptSubmit')) {
@@ -75,11 +77,15 @@ export class Soul {
         return this.blockedTurn(input, decision.reason || 'Prompt blocked by hook.');
     }
 
+    const slash = parseSlashCommand(slashCommandText(input));
+    const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
+    // An unknown `/name` is answered here: sent on, it would become a turn of the model.
+    if (slash && !command && this.options.slashCommands)
+      return this.blockedTurn(input, unknownCommandText(slash.name));
+
     wireSend(wireEvent('TurnBegin', { user_input: input }));
     let turnEnded = false;
     try {
-      const slash = typeof input === 'string' ? parseSlashCommand(input) : null;
-      const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
       let outcome: TurnOutcome;
       if (slash && command && 'run' in command) {
         await command.run({ soul: this, args: slash.args, signal });
@@ -148,16 +154,12 @@ export class Soul {
     await this.options.autoTitle(shortenTitle(text, TITLE_WIDTH));
   }
 
-  /** The turn without its shell (no hooks, no TurnBegin/TurnEnd): for commands that prompt the model. */
-  runAgentTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
-    return this.turn(input, signal);
-  }
-
   /**
-   * One turn on `input` without its TurnBegin/TurnEnd: for flows (`/flow:<name>`), which run their
-   * nodes as turns inside the turn that started them and send those events themselves.
+   * One turn on `input` without its shell (no hooks, no TurnBegin/TurnEnd): for commands that prompt
+   * the model (`/init`) and for flows (`/flow:<name>`), which run their nodes as turns inside the turn
+   * that started them and send those events themselves.
    */
-  takeTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
+  runAgentTurn(input: UserInput, signal: AbortSignal): Promise<TurnOutcome> {
     return this.turn(input, signal);
   }
 

@@ -62,13 +62,6 @@ export interface BackgroundConfig {
 /** The role of the runtime a tool is loaded into: the session's root agent or a subagent. */
 export type AgentRole = 'root' | 'subagent';
 
-/** A message for the model in the next step (background task finished, …). */
-export interface PendingNotification {
-  type: string;
-  text: string;
-  hookFields: Record<string, unknown>;
-}
-
 /** Runs subagents for the Agent tool (implemented by the app, which owns souls). */
 export interface SubagentRunner {
   readonly types: readonly { name: string; description: string; whenToUse: string }[];

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { toolError, toolOk } from '../kosong/index.js';
 import type { Approval } from './approval.js';
-import type { KimiToolset } from './kimi-toolset.js';
 import { defineTool, type KimiTool } from './tool-definition.js';
 import { fillPlaceholders, loadToolDescription } from './tool-description.js';
 import { ToolResultBuilder } from './tool-result-builder.js';
@@ -15,11 +14,10 @@ import { ToolResultBuilder } from './tool-result-builder.js';
  *     }
  *
  * so the toolset never imports them, yet `toolFactory(['runtime'], ({ runtime }) => ...)` is typed.
+ * (`toolset`, the toolset the tool is loaded into, is declared the same way by kimi-toolset.ts.)
  */
 export interface ToolDependencyMap {
   approval: Approval;
-  /** The toolset the tool is loaded into. */
-  toolset: KimiToolset;
   /** Values for `${VAR}` placeholders in tool descriptions. */
   descriptionVars: Readonly<Record<string, string | undefined>>;
   /** The session's working directory. */

@@ -244,3 +244,10 @@ function copyReturnValue(value: ToolReturnValue): ToolReturnValue {
     return { ...value, output, display: [...value.display] };
   }
 }
+
+declare module './dependencies.js' {
+  interface ToolDependencyMap {
+    /** The toolset the tool is loaded into. */
+    toolset: KimiToolset;
+  }
+}

@@ -14,6 +14,7 @@ export type ToolErrorKind =
   | 'hook_blocked'
   | 'not_run'
   | 'cancelled'
+  | 'interrupted'
   | 'no_approval';
 
 function taggedError(
@@ -77,6 +78,15 @@ export function toolNotRunError(): ToolReturnValue {
 
 export function toolCancelledError(): ToolReturnValue {
   return taggedError('cancelled', 'The tool call was cancelled.', 'Cancelled');
+}
+
+/** A call of a step the user interrupted that had not finished by then (recorded so history stays paired). */
+export function toolInterruptedError(): ToolReturnValue {
+  return taggedError(
+    'interrupted',
+    'The user interrupted this tool call before it finished; it may have done part of its work. Check its effects before repeating it.',
+    'Interrupted by user',
+  );
 }
 
 export function toolNoApprovalError(toolName: string): ToolReturnValue {

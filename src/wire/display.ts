@@ -1,50 +1,50 @@
 import { z } from 'zod';
 import type { DisplayBlock } from '../kosong/tool.js';
+import { encoderFor, encodeWith } from './encode.js';
 import { type JsonValue, jsonValueSchema } from './json.js';
 
 /**
  * Display blocks: what a UI shows for a tool result or an approval. Kimi CLI knows five kinds; a block
  * of any other kind is kept as `{type, data}` so it survives a round trip through wire.jsonl.
- * They are type aliases rather than interfaces so that each is assignable to kosong's open `DisplayBlock`.
+ * Their types are object type aliases (derived from the schemas), each assignable to kosong's open
+ * `DisplayBlock`.
  */
 
-export type BriefDisplayBlock = {
-  type: 'brief';
-  text: string;
-};
+const todoStatusSchema = z.enum(['pending', 'in_progress', 'done']);
 
-export type DiffDisplayBlock = {
-  type: 'diff';
-  path: string;
-  old_text: string;
-  new_text: string;
-  /** First line number of `old_text` in the file (1-based). */
-  old_start: number;
-  new_start: number;
-  /** True when the texts are a summary of a change too large to show in full. */
-  is_summary: boolean;
-};
+const knownBlockSchemas = {
+  brief: z.object({ type: z.literal('brief'), text: z.string() }),
+  diff: z.object({
+    type: z.literal('diff'),
+    path: z.string(),
+    old_text: z.string(),
+    new_text: z.string(),
+    /** First line number of `old_text` in the file (1-based). */
+    old_start: z.number().int().default(1),
+    new_start: z.number().int().default(1),
+    /** True when the texts are a summary of a change too large to show in full. */
+    is_summary: z.boolean().default(false),
+  }),
+  todo: z.object({
+    type: z.literal('todo'),
+    items: z.array(z.object({ title: z.string(), status: todoStatusSchema })),
+  }),
+  shell: z.object({ type: z.literal('shell'), language: z.string(), command: z.string() }),
+  background_task: z.object({
+    type: z.literal('background_task'),
+    task_id: z.string(),
+    kind: z.string(),
+    status: z.string(),
+    description: z.string(),
+  }),
+} as const;
 
-export type TodoStatus = 'pending' | 'in_progress' | 'done';
-
-export type TodoDisplayBlock = {
-  type: 'todo';
-  items: { title: string; status: TodoStatus }[];
-};
-
-export type ShellDisplayBlock = {
-  type: 'shell';
-  language: string;
-  command: string;
-};
-
-export type BackgroundTaskDisplayBlock = {
-  type: 'background_task';
-  task_id: string;
-  kind: string;
-  status: string;
-  description: string;
-};
+export type BriefDisplayBlock = z.output<typeof knownBlockSchemas.brief>;
+export type DiffDisplayBlock = z.output<typeof knownBlockSchemas.diff>;
+export type TodoStatus = z.output<typeof todoStatusSchema>;
+export type TodoDisplayBlock = z.output<typeof knownBlockSchemas.todo>;
+export type ShellDisplayBlock = z.output<typeof knownBlockSchemas.shell>;
+export type BackgroundTaskDisplayBlock = z.output<typeof knownBlockSchemas.background_task>;
 
 /** A block of a kind this version does not know; `data` holds its other fields. */
 export type UnknownDisplayBlock = {
@@ -59,31 +59,6 @@ export type WireDisplayBlock =
   | ShellDisplayBlock
   | BackgroundTaskDisplayBlock
   | UnknownDisplayBlock;
-
-const knownBlockSchemas = {
-  brief: z.object({ type: z.literal('brief'), text: z.string() }),
-  diff: z.object({
-    type: z.literal('diff'),
-    path: z.string(),
-    old_text: z.string(),
-    new_text: z.string(),
-    old_start: z.number().int().default(1),
-    new_start: z.number().int().default(1),
-    is_summary: z.boolean().default(false),
-  }),
-  todo: z.object({
-    type: z.literal('todo'),
-    items: z.array(z.object({ title: z.string(), status: z.enum(['pending', 'in_progress', 'done']) })),
-  }),
-  shell: z.object({ type: z.literal('shell'), language: z.string(), command: z.string() }),
-  background_task: z.object({
-    type: z.literal('background_task'),
-    task_id: z.string(),
-    kind: z.string(),
-    status: z.string(),
-    description: z.string(),
-  }),
-} as const;
 
 type KnownBlockType = keyof typeof knownBlockSchemas;
 
@@ -125,40 +100,18 @@ export const displayBlockSchema: z.ZodType<WireDisplayBlock> = z
     return unknownBlock(type, value);
   });
 
+/** Unknown kinds are written as `{type, data}`, whether they came in that form or not. */
+function unknownBlockToJSON(block: DisplayBlock): UnknownDisplayBlock | DisplayBlock {
+  const { type, ...rest } = block;
+  const keys = Object.keys(rest);
+  return keys.length === 1 && keys[0] === 'data' ? { type, data: rest.data } : { type, data: rest };
+}
+
 /** The JSON of a display block as Kimi CLI writes it: every field of a known kind, defaults filled. */
 export function displayBlockToJSON(block: DisplayBlock): Record<string, unknown> {
-  switch (block.type) {
-    case 'brief':
-      return { type: 'brief', text: block.text };
-    case 'diff':
-      return {
-        type: 'diff',
-        path: block.path,
-        old_text: block.old_text,
-        new_text: block.new_text,
-        old_start: block.old_start ?? 1,
-        new_start: block.new_start ?? 1,
-        is_summary: block.is_summary ?? false,
-      };
-    case 'todo':
-      return {
-        type: 'todo',
-        items: (block.items as TodoDisplayBlock['items']).map(({ title, status }) => ({ title, status })),
-      };
-    case 'shell':
-      return { type: 'shell', language: block.language, command: block.command };
-    case 'background_task':
-      return {
-        type: 'background_task',
-        task_id: block.task_id,
-        kind: block.kind,
-        status: block.status,
-        description: block.description,
-      };
-    default: {
-      const { type, ...rest } = block;
-      const keys = Object.keys(rest);
-      return keys.length === 1 && keys[0] === 'data' ? { type, data: rest.data } : { type, data: rest };
-    }
-  }
+  return isKnownBlockType(block.type)
+    ? (encoderFor(knownBlockSchemas[block.type])(block) as Record<string, unknown>)
+    : unknownBlockToJSON(block);
 }
+
+encodeWith(displayBlockSchema, (block) => displayBlockToJSON(block as DisplayBlock));

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { toolError } from '../kosong/tool.js';
 import { EVENT_TYPES, type WireEvent, wireEvent } from './events.js';
 import type { WireMessage } from './message.js';
+import { wireMessageToJSON } from './message-json.js';
 import {
   hookResponseFromJSON,
   questionResponseFromJSON,
@@ -9,7 +10,6 @@ import {
   wireMessageFromJSON,
 } from './parse.js';
 import { ApprovalRequest, HookRequest, QuestionRequest, REQUEST_TYPES, ToolCallRequest } from './requests.js';
-import { wireMessageToJSON } from './serialize.js';
 
 const usage = { input_other: 10, output: 5, input_cache_read: 100, input_cache_creation: 0 };
 

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { encodeWith } from './encode.js';
 
 /** A JSON value, as carried in free-form wire fields (notification payloads, unknown display blocks). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-export const jsonValueSchema: z.ZodType<JsonValue> = z.json();
+/** Free JSON is written as it is. */
+export const jsonValueSchema: z.ZodType<JsonValue> = encodeWith(z.json(), (value) => value);
 
 /** Turns zod issues into one line per bad field, e.g. "field `payload.n`: expected int". */
 export function describeIssues(error: z.ZodError): string {

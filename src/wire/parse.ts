@@ -2,6 +2,15 @@ import { z } from 'zod';
 import type { WireEvent, WireEventType } from './events.js';
 import { describeIssues } from './json.js';
 import type { WireMessage, WireMessageType } from './message.js';
+import { eventPayloadSchemas, subagentEventSchema } from './payloads.js';
+import {
+  approvalRequestSchema,
+  hookRequestSchema,
+  hookResponseSchema,
+  questionRequestSchema,
+  questionResponseSchema,
+  toolCallRequestSchema,
+} from './request-payloads.js';
 import {
   ApprovalRequest,
   HookRequest,
@@ -10,16 +19,6 @@ import {
   type QuestionResponse,
   ToolCallRequest,
 } from './requests.js';
-import {
-  approvalRequestSchema,
-  eventPayloadSchemas,
-  hookRequestSchema,
-  hookResponseSchema,
-  questionRequestSchema,
-  questionResponseSchema,
-  subagentEventFieldsSchema,
-  toolCallRequestSchema,
-} from './schemas.js';
 
 /** Input that is not a valid wire message; the message names the type and the bad fields. */
 export class WireParseError extends Error {
@@ -63,7 +62,10 @@ export function wireMessageFromJSON(value: unknown): WireMessage {
     default:
       if (!isEventType(type))
         throw new WireParseError(`Unknown wire message type: ${JSON.stringify(type)}`, type);
-      return { type, payload: parsePayload(type, eventPayloadSchemas[type], payload) } as WireEvent;
+      return {
+        type,
+        payload: parsePayload(type, eventPayloadSchemas[type] as z.ZodType, payload),
+      } as WireEvent;
   }
 }
 
@@ -85,7 +87,7 @@ export function hookResponseFromJSON(value: unknown): HookResponse {
 }
 
 function parseSubagentEvent(payload: unknown): WireEvent {
-  const fields = parsePayload('SubagentEvent', subagentEventFieldsSchema, payload);
+  const fields = parsePayload('SubagentEvent', subagentEventSchema, payload);
   let event: WireEvent;
   try {
     event = wireEventFromJSON(fields.event);

@@ -1,8 +1,28 @@
 import type { ToolCall } from '../kosong/message.js';
-import { type DisplayBlock, type ToolReturnValue, toolError } from '../kosong/tool.js';
-import type { ApprovalKind } from './events.js';
-import type { JsonValue } from './json.js';
+import { type ToolReturnValue, toolError } from '../kosong/tool.js';
+import type { ApprovalKind } from './payloads.js';
 import { PendingReply, type ReplyState } from './pending-reply.js';
+import type {
+  ApprovalRequestData,
+  HookRequestData,
+  HookResponse,
+  QuestionAnswers,
+  QuestionRequestData,
+  ToolCallRequestData,
+} from './request-payloads.js';
+
+export type {
+  ApprovalRequestData,
+  ApprovalSourceKind,
+  HookRequestData,
+  HookResponse,
+  QuestionAnswers,
+  QuestionItem,
+  QuestionOption,
+  QuestionRequestData,
+  QuestionResponse,
+  ToolCallRequestData,
+} from './request-payloads.js';
 
 /**
  * Requests: messages that wait for an answer from a front end. Each carries its reply: the soul side
@@ -40,24 +60,6 @@ abstract class WireRequestBase<P extends { id: string }, A> {
   protected abstract cancelOutcome(reason: string): A;
 }
 
-export type ApprovalSourceKind = 'foreground_turn' | 'background_agent';
-
-export interface ApprovalRequestData {
-  id: string;
-  tool_call_id: string;
-  /** The tool asking. */
-  sender: string;
-  /** What is being approved; "approve for session" remembers this string. */
-  action: string;
-  description: string;
-  display: DisplayBlock[];
-  source_kind?: ApprovalSourceKind | null;
-  source_id?: string | null;
-  agent_id?: string | null;
-  subagent_type?: string | null;
-  source_description?: string | null;
-}
-
 export interface ApprovalAnswer {
   response: ApprovalKind;
   feedback: string;
@@ -87,14 +89,6 @@ export class ApprovalRequest extends WireRequestBase<ApprovalRequestData, Approv
   }
 }
 
-export interface ToolCallRequestData {
-  /** The tool call's id. */
-  id: string;
-  name: string;
-  /** The arguments as a JSON string. */
-  arguments: string | null;
-}
-
 /**
  * Asks a wire client to run one of its own (external) tools. Cancelling it answers with a tool error
  * whose message is the cancel reason.
@@ -115,33 +109,6 @@ export class ToolCallRequest extends WireRequestBase<ToolCallRequestData, ToolRe
   }
 }
 
-export interface QuestionOption {
-  label: string;
-  description: string;
-}
-
-export interface QuestionItem {
-  question: string;
-  /** A short tag shown with the question. */
-  header: string;
-  options: QuestionOption[];
-  multi_select: boolean;
-  /** Markdown shown above the options. */
-  body: string;
-  /** Label and description of the free-text "Other" choice; empty means the UI's default. */
-  other_label: string;
-  other_description: string;
-}
-
-export interface QuestionRequestData {
-  id: string;
-  tool_call_id: string;
-  questions: QuestionItem[];
-}
-
-/** Question text → chosen label(s), comma-joined for multi-select. */
-export type QuestionAnswers = Record<string, string>;
-
 /** Asks the user structured questions. Cancelling it answers with no answers (`{}`). */
 export class QuestionRequest extends WireRequestBase<QuestionRequestData, QuestionAnswers> {
   readonly type = 'QuestionRequest';
@@ -155,19 +122,7 @@ export class QuestionRequest extends WireRequestBase<QuestionRequestData, Questi
   }
 }
 
-export interface HookRequestData {
-  id: string;
-  subscription_id: string;
-  event: string;
-  target: string;
-  /** The same payload a command hook reads on stdin. */
-  input_data: Record<string, JsonValue>;
-}
-
-export interface HookAnswer {
-  action: 'allow' | 'block';
-  reason: string;
-}
+export type HookAnswer = Omit<HookResponse, 'request_id'>;
 
 /** Asks a wire client to decide a hook. Cancelling it allows (hooks fail open). */
 export class HookRequest extends WireRequestBase<HookRequestData, HookAnswer> {
@@ -191,16 +146,3 @@ export const REQUEST_TYPES: readonly WireRequestType[] = [
   'QuestionRequest',
   'HookRequest',
 ];
-
-/** A wire client's answer to a QuestionRequest (not itself a wire message). */
-export interface QuestionResponse {
-  request_id: string;
-  answers: QuestionAnswers;
-}
-
-/** A wire client's answer to a HookRequest (not itself a wire message). */
-export interface HookResponse {
-  request_id: string;
-  action: 'allow' | 'block';
-  reason: string;
-}

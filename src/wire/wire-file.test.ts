@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { streamedPartEvent, wireEvent } from './events.js';
+import { wireMessageToJSON } from './message-json.js';
 import { ApprovalRequest, QuestionRequest } from './requests.js';
-import { wireMessageToJSON } from './serialize.js';
 import { Wire } from './wire.js';
 import { appendWireMessages, parseWireFile, readWireFile, WIRE_PROTOCOL_VERSION } from './wire-file.js';
 

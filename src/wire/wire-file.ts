@@ -1,8 +1,8 @@
 import { type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { WireMessage } from './message.js';
+import { wireMessageToJSON } from './message-json.js';
 import { wireMessageFromJSON } from './parse.js';
-import { wireMessageToJSON } from './serialize.js';
 
 /**
  * The wire.jsonl format of Kimi CLI: a header line `{"type":"metadata","protocol_version":"1.10"}`,

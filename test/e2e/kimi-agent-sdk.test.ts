@@ -2,7 +2,7 @@ import { chmod, copyFile, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { createSession, parseEventPayload, parseRequestPayload } from '@moonshot-ai/kimi-agent-sdk';
 import { describe, expect, it } from 'vitest';
-import { CLI } from '../support/run-cli.js';
+import { CLI, CLI_NODE } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
 // Moonshot's own wire client drives kimi-ts unchanged: it spawns the executable with
@@ -14,7 +14,7 @@ const cli = useScriptedCli();
 /** An executable the SDK can spawn: the built CLI under this Node, with the sandbox's home. */
 async function kimiExecutable(): Promise<string> {
   const path = join(cli.sandbox.root, 'kimi');
-  await writeFile(path, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  await writeFile(path, `#!/bin/sh\nexec "${CLI_NODE}" "${CLI}" "$@"\n`);
   await chmod(path, 0o755);
   // No --config-file from the SDK: the config lives where kimi-ts looks by default.
   await copyFile(cli.sandbox.configFile, join(cli.sandbox.home, 'config.toml'));

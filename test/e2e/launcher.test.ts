@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import {
 } from '../../src/kosong/providers/anthropic/test-support/anthropic-sse.js';
 import { geminiStream, modelChunk } from '../../src/kosong/providers/gemini/test-support/gemini-sse.js';
 import { LoopbackServer } from '../support/loopback-server.js';
-import { CliSandbox } from '../support/run-cli.js';
+import { CLI_NODE, CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
 
 let server: ScriptedLLMServer;
@@ -195,5 +196,47 @@ describe('optional packages outside the bundle', () => {
     } finally {
       await site.close();
     }
+  });
+});
+
+describe('the Node that runs the CLI', () => {
+  it('is the one KIMI_TS_TEST_NODE names (CI runs this suite under each maintained Node)', async () => {
+    server = await ScriptedLLMServer.start([]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const expected = execFileSync(CLI_NODE, ['--version'], { encoding: 'utf8' }).trim();
+    const info = await sandbox.run(['info', '--json'], { bare: true });
+    expect(info.code).toBe(0);
+    expect(JSON.parse(info.stdout)).toMatchObject({ node: expected });
+  });
+});
+
+describe('--version and --help, answered by the launcher alone', () => {
+  it('prints what commander prints, without loading the bundle', async () => {
+    server = await ScriptedLLMServer.start([]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const traced = { KIMI_TS_DEBUG_CODE_CACHE: '1' };
+    for (const [long, short] of [
+      ['--version', '-V'],
+      ['--help', '-h'],
+    ] as const) {
+      const quick = await sandbox.run([long], { bare: true, env: traced });
+      expect(quick.code).toBe(0);
+      // The bundle says whether it used the code cache on stderr; the quick answer never loads it.
+      expect(quick.stderr).toBe('');
+      const throughBundle = await sandbox.run(['--yolo', long], { bare: true, env: traced });
+      expect(throughBundle.stderr).toContain('kimi-ts code cache:');
+      expect(quick.stdout).toBe(throughBundle.stdout);
+      const unbundled = await sandbox.run([long, '--debug'], { bare: true });
+      expect(quick.stdout).toBe(unbundled.stdout);
+      expect((await sandbox.run([short], { bare: true })).stdout).toBe(quick.stdout);
+    }
+    const help = await sandbox.run(['--help'], { bare: true });
+    expect(help.stdout).toMatch(/^Usage: kimi-ts \[options\] \[command\]\n/);
+    expect(help.stdout).toContain('--max-ralph-iterations <n>');
+    const version = await sandbox.run(['--version'], { bare: true });
+    const { version: packageVersion } = JSON.parse(
+      await readFile(join(import.meta.dirname, '../../package.json'), 'utf8'),
+    ) as { version: string };
+    expect(version.stdout).toBe(`kimi-ts, version ${packageVersion}\n`);
   });
 });

@@ -6,6 +6,12 @@ import { join, resolve } from 'node:path';
 /** The built CLI: end-to-end tests run what a user runs (`npm test` builds first). */
 export const CLI = resolve(import.meta.dirname, '../../dist/bin/kimi-ts.cjs');
 
+/**
+ * The Node that runs the CLI: the one running the tests unless `KIMI_TS_TEST_NODE` names another
+ * binary (CI runs the end-to-end suite again under each maintained Node line).
+ */
+export const CLI_NODE = process.env.KIMI_TS_TEST_NODE || process.execPath;
+
 /** One V8 code cache for every CLI the tests start, instead of one per sandbox home. */
 const SHARED_CODE_CACHE_DIR = join(tmpdir(), 'kimi-ts-test-code-cache');
 
@@ -20,6 +26,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   input?: string;
   bare?: boolean;
+  /** What starts the CLI, instead of `CLI_NODE CLI` (e.g. a single executable). */
+  command?: string[];
 }
 
 /** A temp home, work dir and config pointing the CLI at a scripted LLM server. */
@@ -79,7 +87,8 @@ export class CliSandbox {
   /** Runs the CLI with the sandbox's config and work dir, unless `bare` (then only `args`). */
   spawn(args: string[], options: RunOptions = {}): ChildProcess {
     const base = options.bare ? [] : ['--config-file', this.configFile, '-w', this.workDir];
-    const child = spawn(process.execPath, [CLI, ...base, ...args], {
+    const [program, ...prefix] = options.command ?? [CLI_NODE, CLI];
+    const child = spawn(program!, [...prefix, ...base, ...args], {
       env: this.env(options.env),
       cwd: this.workDir,
       stdio: ['pipe', 'pipe', 'pipe'],

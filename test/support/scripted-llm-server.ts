@@ -11,13 +11,28 @@ import {
 export interface ScriptedTurn {
   text?: string;
   think?: string;
-  toolCalls?: { id: string; name: string; args: unknown }[];
+  /** `rawArgs`, when given, is sent as the arguments text instead of `args` as JSON (e.g. broken JSON). */
+  toolCalls?: { id: string; name: string; args?: unknown; rawArgs?: string }[];
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** Answer with this HTTP status (and a JSON error body) instead of a stream. */
   status?: number;
   headers?: Record<string, string>;
   /** Cut the connection after the tool calls were streamed (no finish chunk, no [DONE]). */
   cutAfterToolCalls?: boolean;
+  /**
+   * Cut the connection part-way: after the text (before any tool call), or in the middle of the
+   * arguments of the first tool call (after its first half).
+   */
+  cut?: 'after-text' | 'mid-arguments';
+  /**
+   * Go silent and stay so until the client gives up: before the response headers (a server that
+   * accepts and never answers) or after the text was streamed.
+   */
+  stall?: 'before-headers' | 'after-text';
+  /** Stream each tool call's arguments in this many fragments instead of two. */
+  argumentFragments?: number;
+  /** Wait for this after the tool calls were streamed, before anything else is sent. */
+  holdAfterToolCalls?: Promise<unknown>;
   /** Wait for this before finishing the stream (after all content was sent). */
   holdUntil?: Promise<unknown>;
 }
@@ -62,6 +77,14 @@ export class ScriptedLLMServer {
     return this.server.waitForRequests(count);
   }
 
+  /**
+   * Answers every request the queue does not from its body, the way a model answers from the
+   * history: a retried request gets the same answer as the one that failed.
+   */
+  answerBy(respond: (body: unknown) => ScriptedTurn): void {
+    this.server.fallback = (req, res) => this.answer(respond(req.body), res);
+  }
+
   push(...turns: ScriptedTurn[]): void {
     for (const turn of turns) this.server.enqueue((_req, res) => this.answer(turn, res));
   }
@@ -80,33 +103,27 @@ export class ScriptedLLMServer {
       res.end(JSON.stringify({ error: { message: `scripted status ${turn.status}`, type: 'scripted' } }));
       return;
     }
+    if (turn.stall === 'before-headers') return untilClosed(res);
     startSSE(res, { 'x-request-id': 'req-e2e', ...turn.headers });
     if (turn.think) writeSSE(res, chunk({ role: 'assistant', reasoning_content: turn.think }));
     if (turn.text) writeSSE(res, chunk({ role: 'assistant', content: turn.text }));
-    (turn.toolCalls ?? []).forEach((call, index) => {
-      const args = JSON.stringify(call.args);
-      const half = Math.ceil(args.length / 2);
-      writeSSE(
-        res,
-        chunk({
-          tool_calls: [
-            {
-              index,
-              id: call.id,
-              type: 'function',
-              function: { name: call.name, arguments: args.slice(0, half) },
-            },
-          ],
-        }),
-      );
-      writeSSE(res, chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
-    });
-    if (turn.cutAfterToolCalls) {
-      // Let the bytes reach the client before the connection breaks.
-      await new Promise<void>((resolve) => res.write('', () => resolve()));
-      res.destroy();
-      return;
+    if (turn.cut === 'after-text') return cut(res);
+    if (turn.stall === 'after-text') return untilClosed(res);
+    for (const [index, call] of (turn.toolCalls ?? []).entries()) {
+      const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
+      const fragments = splitEvenly(args, turn.argumentFragments ?? 2);
+      if (turn.cut === 'mid-arguments') fragments.splice(Math.ceil(fragments.length / 2));
+      fragments.forEach((fragment, i) => {
+        const head =
+          i === 0
+            ? { id: call.id, type: 'function', function: { name: call.name, arguments: fragment } }
+            : { function: { arguments: fragment } };
+        writeSSE(res, chunk({ tool_calls: [{ index, ...head }] }));
+      });
+      if (turn.cut === 'mid-arguments') return cut(res);
     }
+    if (turn.holdAfterToolCalls) await turn.holdAfterToolCalls;
+    if (turn.cutAfterToolCalls) return cut(res);
     if (turn.holdUntil) await turn.holdUntil;
     writeSSE(res, chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop'));
     writeSSE(res, {
@@ -117,4 +134,26 @@ export class ScriptedLLMServer {
     writeSSE(res, '[DONE]');
     res.end();
   }
+}
+
+/** Breaks the connection once what was written has reached the client. */
+async function cut(res: ServerResponse): Promise<void> {
+  await new Promise<void>((resolve) => res.write('', () => resolve()));
+  res.destroy();
+}
+
+/** Resolves when the client has gone (it gave up, or the server closed). */
+function untilClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.req.socket.destroyed) resolve();
+    else res.req.socket.once('close', () => resolve());
+  });
+}
+
+/** `text` in `count` pieces (fewer when it is shorter), none empty. */
+function splitEvenly(text: string, count: number): string[] {
+  const size = Math.max(1, Math.ceil(text.length / Math.max(1, count)));
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  return pieces.length > 0 ? pieces : [''];
 }

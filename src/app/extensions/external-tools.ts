@@ -1,12 +1,13 @@
 import { registerExternalTools } from '../../toolset/external-tool.js';
-import type { Extension } from '../extension.js';
+import { defineExtension } from '../extension.js';
 
 /** Lets a wire client register tools it runs itself (`initialize.external_tools`). */
-export function externalToolsExtension(): Extension {
-  return {
+export function externalToolsExtension() {
+  return defineExtension({
     name: 'external-tools',
-    async setup({ toolset, host }) {
-      host.setExternalToolRegistrar((specs) => registerExternalTools(toolset, specs));
+    uses: ['toolset'],
+    async setup({ toolset }) {
+      return { externalTools: (specs) => registerExternalTools(toolset, specs) };
     },
-  };
+  });
 }

@@ -2,36 +2,35 @@ import { join } from 'node:path';
 import { mcpConfigFile } from '../../mcp/cli/mcp-json-file.js';
 import { loadMcpConfig } from '../../mcp/config.js';
 import type { McpManager, McpProblem } from '../../mcp/mcp-manager.js';
-import { say } from '../../soul/slash-commands.js';
+import { type SlashCommand, say } from '../../soul/slash-commands.js';
 import { VERSION } from '../../version.js';
 import type { MCPStatusSnapshot } from '../../wire/events.js';
-import type { Extension } from '../extension.js';
+import { defineExtension, type ExtensionContribution } from '../extension.js';
 
 export interface McpExtensionOptions {
   /** `--mcp-config-file` values; none means `<home>/mcp.json` if it exists. */
   files: readonly string[];
   /** `--mcp-config` values. */
   inline: readonly string[];
-  /** Where connection problems are reported once loading ends (stderr in the CLI). */
-  report?: ((text: string) => void) | undefined;
 }
 
 /**
  * MCP servers of the session: connected in the background once the agent's own tools are loaded, so
  * startup never waits for them; every turn waits for loading before its first step.
  */
-export function mcpExtension(options: McpExtensionOptions): Extension {
-  let manager: McpManager | null = null;
-  return {
+export function mcpExtension(options: McpExtensionOptions) {
+  return defineExtension({
     name: 'mcp',
-    async setup({ session, config, home, env, host }) {
+    uses: ['session', 'config', 'home', 'env', 'toolset', 'warn'],
+    async setup({ session, config, home, env, toolset, warn }): Promise<ExtensionContribution> {
+      let manager: McpManager | null = null;
       const servers = await loadMcpConfig({
         files: options.files,
         inline: options.inline,
         defaultFile: mcpConfigFile(home),
         env,
       });
-      host.addSlashCommand({
+      const command: SlashCommand = {
         name: 'mcp',
         description: 'The MCP servers of the session: their state and tools',
         aliases: [],
@@ -42,38 +41,40 @@ export function mcpExtension(options: McpExtensionOptions): Extension {
               : 'No MCP servers are configured (~/.kimi-ts/mcp.json, --mcp-config-file, --mcp-config).',
           );
         },
-      });
-      if (Object.keys(servers).length === 0) return;
+      };
+      if (Object.keys(servers).length === 0) return { slashCommands: [command] };
       // The MCP SDK loads only for sessions that have servers.
       const [{ McpManager }, { OAuthStore }, { mcpLoadingGate }] = await Promise.all([
         import('../../mcp/mcp-manager.js'),
         import('../../mcp/oauth/oauth-store.js'),
         import('../../mcp/loading-gate.js'),
       ]);
-      manager = new McpManager({
+      const started = new McpManager({
         servers,
         toolCallTimeoutMs: config.mcp.client.tool_call_timeout_ms,
         outputDir: join(session.dir, 'mcp-outputs'),
         oauthStore: OAuthStore.forHome(home),
         clientInfo: { name: 'kimi-ts', version: VERSION },
       });
-      const gate = mcpLoadingGate(manager);
+      manager = started;
+      const gate = mcpLoadingGate(started);
       let reported = false;
-      host.addBeforeFirstStep(async (signal) => {
-        await gate(signal);
-        if (reported || !manager) return;
-        reported = true;
-        for (const problem of manager.problems())
-          options.report?.(`MCP server ${problem.server}: ${problem.message}\n`);
-      });
-      host.addCloser(async () => {
-        await manager?.close();
-      });
+      return {
+        slashCommands: [command],
+        beforeFirstStep: async (signal) => {
+          await gate(signal);
+          if (reported) return;
+          reported = true;
+          for (const problem of started.problems())
+            warn({ kind: 'mcp-server-problem', server: problem.server, message: problem.message });
+        },
+        afterToolsLoaded: async () => {
+          started.start(toolset);
+        },
+        close: () => started.close(),
+      };
     },
-    async afterToolsLoaded({ toolset }) {
-      manager?.start(toolset);
-    },
-  };
+  });
 }
 
 /** `/mcp`'s text: a summary line, then each server with its state and tools, then what went wrong. */

@@ -3,16 +3,17 @@ import { plansDirIn, SessionPlanMode } from '../../tools/plan/plan-mode.js';
 import { PlanModeInjection } from '../../tools/plan/plan-mode-injection.js';
 import { currentWire } from '../../wire/current-wire.js';
 import { wireEvent } from '../../wire/events.js';
-import type { Extension } from '../extension.js';
+import { defineExtension } from '../extension.js';
 
 /**
  * Plan mode for a session: the controller (state in state.json, plan files under the kimi-ts home),
  * its reminder injection, and the handlers `/plan`, `--plan` and wire `set_plan_mode` use.
  */
-export function planModeExtension(options: { startInPlanMode?: boolean | undefined }): Extension {
-  return {
+export function planModeExtension(options: { startInPlanMode?: boolean | undefined }) {
+  return defineExtension({
     name: 'plan-mode',
-    async setup({ session, state, deps, approval, home, host, config }) {
+    uses: ['session', 'state', 'approval', 'home', 'config'],
+    async setup({ session, state, approval, home, config }) {
       let fields = {
         plan_mode: state.plan_mode,
         plan_session_id: state.plan_session_id,
@@ -32,16 +33,18 @@ export function planModeExtension(options: { startInPlanMode?: boolean | undefin
       const isNewSession = state.custom_title === null && !state.plan_session_id;
       if (options.startInPlanMode || (config.default_plan_mode && isNewSession))
         await planMode.setFromUser(true);
-      deps.planMode = planMode;
-      host.addInjection(new PlanModeInjection(planMode, () => approval.afk || approval.runtimeAfk));
-      host.setPlanModeHandlers({
-        isActive: () => planMode.isActive(),
-        set: async (enabled) => {
-          await planMode.setFromUser(enabled);
+      return {
+        deps: { planMode },
+        injections: [new PlanModeInjection(planMode, () => approval.afk || approval.runtimeAfk)],
+        planMode: {
+          isActive: () => planMode.isActive(),
+          set: async (enabled) => {
+            await planMode.setFromUser(enabled);
+          },
+          readPlan: () => planMode.readPlan(),
+          clearPlan: () => planMode.clearPlan(),
         },
-        readPlan: () => planMode.readPlan(),
-        clearPlan: () => planMode.clearPlan(),
-      });
+      };
     },
-  };
+  });
 }

@@ -1,6 +1,8 @@
 import { homedir } from 'node:os';
 import type { Config } from '../../config/schema.js';
-import type { Extension } from '../extension.js';
+import type { KimiToolset } from '../../toolset/kimi-toolset.js';
+import { defineExtension } from '../extension.js';
+import type { WarningSink } from '../session-warning.js';
 import { listPlugins, pluginsDir } from './plugin-manager.js';
 import { pluginTool } from './plugin-tool.js';
 
@@ -16,34 +18,41 @@ export function hostValues(config: Config): Record<string, string> {
 
 /**
  * The tools of the installed plugins (`kimi-ts plugin install`), added after the agent's own: a
- * plugin tool named like one already there is left out, with a note on stderr.
+ * plugin tool named like one already there is left out, with a warning.
  */
-export function pluginsExtension(options: { report?: (text: string) => void } = {}): Extension {
-  return {
+export function pluginsExtension() {
+  return defineExtension({
     name: 'plugins',
-    async setup() {},
-    async afterToolsLoaded({ toolset, config, env }) {
-      const dir = pluginsDir(env.HOME || homedir());
-      for (const { dir: pluginDir, spec } of await listPlugins(dir)) {
-        for (const tool of spec.tools) {
-          if (toolset.find(tool.name)) {
-            options.report?.(
-              `Plugin ${spec.name}: tool ${tool.name} is not added; a tool of that name exists.\n`,
-            );
-            continue;
-          }
-          toolset.add(
-            pluginTool({
-              spec: tool,
-              pluginName: spec.name,
-              pluginDir,
-              inject: spec.inject,
-              hostValues: () => hostValues(config),
-              env,
-            }),
-          );
-        }
-      }
+    uses: ['toolset', 'config', 'env', 'warn'],
+    async setup({ toolset, config, env, warn }) {
+      return { afterToolsLoaded: () => addPluginTools(toolset, config, env, warn) };
     },
-  };
+  });
+}
+
+async function addPluginTools(
+  toolset: KimiToolset,
+  config: Config,
+  env: Readonly<Record<string, string | undefined>>,
+  warn: WarningSink,
+): Promise<void> {
+  const dir = pluginsDir(env.HOME || homedir());
+  for (const { dir: pluginDir, spec } of await listPlugins(dir)) {
+    for (const tool of spec.tools) {
+      if (toolset.find(tool.name)) {
+        warn({ kind: 'plugin-tool-skipped', plugin: spec.name, tool: tool.name });
+        continue;
+      }
+      toolset.add(
+        pluginTool({
+          spec: tool,
+          pluginName: spec.name,
+          pluginDir,
+          inject: spec.inject,
+          hostValues: () => hostValues(config),
+          env,
+        }),
+      );
+    }
+  }
 }

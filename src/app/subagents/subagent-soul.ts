@@ -1,18 +1,15 @@
-import { dirname } from 'node:path';
 import type { HookEngine } from '../../hooks/types.js';
 import type { Session } from '../../session/session.js';
 import { readSessionState } from '../../session/state.js';
 import { Context } from '../../soul/context/context.js';
-import { DenwaRenji } from '../../soul/dmail.js';
-import { Soul } from '../../soul/soul.js';
+import type { Soul } from '../../soul/soul.js';
 import type { LoopControl, SoulLLM } from '../../soul/soul-parts.js';
-import { BUILTIN_TOOL_MODULES } from '../../tools/builtin-modules.js';
 import type { Approval } from '../../toolset/approval.js';
 import type { ToolDependencyTable } from '../../toolset/dependencies.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { createSessionStore } from '../session-store.js';
 import type { Skill } from '../skills.js';
-import { renderSystemPrompt } from '../system-prompt.js';
+import { assembleSoul } from '../soul-assembly.js';
 import { videoUploaderOf } from '../video-uploader.js';
 import type { SubagentPaths } from './instance-store.js';
 import type { SubagentType } from './subagent-types.js';
@@ -47,61 +44,41 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
   const { paths, type, rootDeps, rootSession } = parts;
   const context = await Context.restore(paths.context);
   try {
-    let systemPrompt = context.systemPrompt;
-    if (systemPrompt === null) {
-      systemPrompt = await renderSystemPrompt(
-        type.spec.systemPromptPath,
-        {
-          workDir: rootSession.workDir,
-          additionalDirs: rootDeps.additionalDirs ?? [],
-          env: parts.env,
-          skills: parts.skills,
-        },
-        type.spec.systemPromptArgs,
-      );
-      await context.writeSystemPrompt(systemPrompt);
-    }
     const state = await readSessionState(paths.state);
     const approval = parts.approval.share();
-    const toolset = new KimiToolset({ approval, hooks: parts.hooks });
-    const denwaRenji = new DenwaRenji();
-    const deps: ToolDependencyTable = {
-      ...rootDeps,
-      approval,
+    const { soul } = await assembleSoul({
       role: 'subagent',
-      denwaRenji,
-      // A subagent may talk to another model than the root: its tools follow that model.
-      ...(parts.llm
-        ? { modelCapabilities: parts.llm.capabilities, uploadVideo: videoUploaderOf(parts.llm.provider) }
-        : {}),
-      session: createSessionStore(
-        {
-          ...rootSession,
-          dir: paths.dir,
-          contextFile: paths.context,
-          wireFile: paths.wire,
-          stateFile: paths.state,
-        },
-        state.todos,
-      ),
-    };
-    await toolset.loadTools(type.spec.tools, deps, {
-      baseDir: dirname(type.spec.file),
-      builtinModules: BUILTIN_TOOL_MODULES,
-    });
-    const soul = new Soul({
+      agent: type.spec,
+      context,
+      promptVars: {
+        workDir: rootSession.workDir,
+        additionalDirs: rootDeps.additionalDirs ?? [],
+        env: parts.env,
+        skills: parts.skills,
+      },
+      toolset: new KimiToolset({ approval, hooks: parts.hooks }),
+      deps: {
+        ...rootDeps,
+        approval,
+        // A subagent may talk to another model than the root: its tools follow that model.
+        ...(parts.llm
+          ? { modelCapabilities: parts.llm.capabilities, uploadVideo: videoUploaderOf(parts.llm.provider) }
+          : {}),
+        session: createSessionStore(
+          {
+            ...rootSession,
+            dir: paths.dir,
+            contextFile: paths.context,
+            wireFile: paths.wire,
+            stateFile: paths.state,
+          },
+          state.todos,
+        ),
+      },
       llm: parts.llm,
       llmNotSetMessage: 'No model is configured for the subagent.',
-      context,
-      toolset,
-      systemPrompt,
-      // A subagent's task runs once: the Ralph loop is the root's.
-      loopControl: { ...parts.loopControl, maxRalphIterations: 0 },
+      loopControl: parts.loopControl,
       hooks: parts.hooks,
-      denwaRenji,
-      isRoot: false,
-      injections: [],
-      hasDMailTool: toolset.find('SendDMail') !== undefined,
     });
     return { soul, close: () => context.close() };
   } catch (error) {

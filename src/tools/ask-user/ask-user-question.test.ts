@@ -4,12 +4,24 @@ import { Approval } from '../../toolset/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
+import type { UserChannel, UserQuestion } from '../user-channel.js';
 import { AFK_NOTE } from './ask-user-question.js';
-import { answer, cancelWith, leaveOpen, questionUI, runToolsInSoul } from './test-support/question-ui.js';
+import {
+  answer,
+  cancelWith,
+  leaveOpen,
+  questionUI,
+  runToolsInSoul,
+  wireUserChannel,
+} from './test-support/question-ui.js';
 
 async function toolsetWith(approval = new Approval()): Promise<KimiToolset> {
   const toolset = new KimiToolset({ approval });
-  await toolset.loadTools(['kimi-ts/tools/ask-user/ask-user-question:AskUserQuestion'], {}, { baseDir: '/' });
+  await toolset.loadTools(
+    ['kimi-ts/tools/ask-user/ask-user-question:AskUserQuestion'],
+    { userChannel: wireUserChannel },
+    { baseDir: '/' },
+  );
   return toolset;
 }
 
@@ -125,6 +137,31 @@ describe('AskUserQuestion', () => {
     const [result] = await dispatchAll(await toolsetWith(), [ask()]);
     expect(result!.return_value).toMatchObject({ is_error: true });
     expect(result!.return_value.display).toEqual([{ type: 'brief', text: 'Wire unavailable' }]);
+  });
+
+  it('asks whoever the injected user channel leads to, with no wire at all', async () => {
+    const asked: { questions: UserQuestion[]; toolCallId: string }[] = [];
+    const userChannel: UserChannel = {
+      async ask(questions, { toolCallId }) {
+        asked.push({ questions, toolCallId });
+        return { status: 'answered', answers: { [DB_QUESTION.question]: 'Postgres (Recommended)' } };
+      },
+      showPlan() {},
+    };
+    const toolset = new KimiToolset({ approval: new Approval() });
+    await toolset.loadTools(
+      ['kimi-ts/tools/ask-user/ask-user-question:AskUserQuestion'],
+      { userChannel },
+      { baseDir: '/' },
+    );
+    const [result] = await dispatchAll(toolset, [ask()]);
+    expect(asked.map((a) => [a.toolCallId, a.questions[0]!.question])).toEqual([
+      ['ask-1', DB_QUESTION.question],
+    ]);
+    expect(result!.return_value).toMatchObject({
+      is_error: false,
+      output: JSON.stringify({ answers: { [DB_QUESTION.question]: 'Postgres (Recommended)' } }),
+    });
   });
 
   it('accepts 1-4 questions of 2-4 options and refuses anything else', async () => {

@@ -4,6 +4,7 @@ import type { Approval } from '../../toolset/approval.js';
 import { toolFactory } from '../../toolset/dependencies.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
+import type { UserChannel } from '../user-channel.js';
 import { askUser, questionItem } from './ask-question.js';
 
 const optionSchema = z.object({
@@ -39,6 +40,7 @@ export const AFK_NOTE = 'Running in afk mode: no user is present to answer. Make
 
 export function createAskUserQuestion(
   approval: Approval,
+  user: UserChannel,
   description: string,
 ): KimiTool<z.output<typeof params>> {
   return defineTool({
@@ -58,6 +60,7 @@ export function createAskUserQuestion(
         };
       }
       const outcome = await askUser(
+        user,
         questions.map((q) =>
           questionItem({
             question: q.question,
@@ -91,7 +94,7 @@ export function createAskUserQuestion(
             'The connected client cannot show interactive questions. Do NOT call this tool again; ask the user in your text reply instead.',
             'Client unsupported',
           );
-        case 'no_wire':
+        case 'no_user_interface':
           return toolError(
             'Cannot ask the user: no user interface is connected to this run.',
             'Wire unavailable',
@@ -101,9 +104,10 @@ export function createAskUserQuestion(
   });
 }
 
-export const AskUserQuestion = toolFactory(['approval'], async ({ approval }) =>
+export const AskUserQuestion = toolFactory(['approval', 'userChannel'], async ({ approval, userChannel }) =>
   createAskUserQuestion(
     approval,
+    userChannel,
     await loadToolDescription(new URL('./ask-user-question.md', import.meta.url)),
   ),
 );

@@ -2,8 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WireNotificationSource } from '../../soul/run-soul.js';
-import type { LLMNotificationSource } from '../../soul/soul-parts.js';
 import { isProcessAlive, isProcessGroupAlive } from '../shell/process-group.js';
 import { commandEnvironment, findBash } from '../shell/shell-environment.js';
 import {
@@ -13,11 +11,19 @@ import {
   TooManyBackgroundTasks,
 } from './background-task-manager.js';
 import { taskRuntimeSchema, taskSpecSchema } from './task-model.js';
-import { makeTempDir, openManager, readPids, removeDir, waitForFile } from './test-support/task-harness.js';
+import {
+  makeTempDir,
+  openManager,
+  PublishedNotifications,
+  readPids,
+  removeDir,
+  waitForFile,
+} from './test-support/task-harness.js';
 
 let dir: string;
 let sessionDir: string;
 let manager: BackgroundTaskManager;
+let published: PublishedNotifications;
 let errors: unknown[];
 const bash = findBash(process.env) as string;
 
@@ -25,7 +31,8 @@ beforeEach(async () => {
   dir = await makeTempDir('kimi-ts-tasks-');
   sessionDir = join(dir, 'session');
   errors = [];
-  manager = await openManager(sessionDir, {}, errors);
+  published = new PublishedNotifications();
+  manager = await openManager(sessionDir, {}, errors, published);
 });
 afterEach(async () => {
   await manager.shutdown();
@@ -51,6 +58,21 @@ function sleeperWithChild(pidFile: string): string {
 }
 
 describe('bash tasks', () => {
+  it('stay unsettled until their outcome is published: no moment when a result is neither waited for nor pending', async () => {
+    const { spec } = await manager.startBash(bashTask('exit 0'));
+    let sawEnding = false;
+    // Every turn of the event loop until the notification is out (print mode decides on these two).
+    while (published.drafts.length === 0) {
+      const ended = manager.get(spec.id)!.runtime.status !== 'running';
+      if (ended) sawEnding = true;
+      expect(manager.unsettledIds()).toEqual([spec.id]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(sawEnding).toBe(true);
+    await manager.wait(spec.id, 10_000);
+    expect(manager.unsettledIds()).toEqual([]);
+  });
+
   it('run to completion with their output in output.log and their state in the task folder', async () => {
     const started = await manager.startBash(bashTask('echo out; echo err >&2; exit 0'));
     expect(started.spec.id).toMatch(/^bash-[0-9a-z]{8}$/);
@@ -93,8 +115,7 @@ describe('bash tasks', () => {
       failure_reason: 'Command timed out after 0.3s',
     });
     expect(pids.some(isProcessAlive)).toBe(false);
-    const [notification] = await manager.claimForLLM(4);
-    expect(notification?.type).toBe('task.timed_out');
+    expect(published.drafts.map((draft) => draft.type)).toEqual(['task.timed_out']);
   });
 
   it('stop kills the whole process group and records the reason', async () => {
@@ -297,101 +318,6 @@ describe('agent tasks', () => {
   });
 });
 
-describe('notifications', () => {
-  it('each ended task produces one notification, delivered once to the model and once to the Wire', async () => {
-    const llmSource: LLMNotificationSource = manager;
-    const wireSource: WireNotificationSource = manager;
-    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n');
-    const { spec } = await manager.startBash(
-      bashTask(`printf '${lines}\\n'`, { description: 'print lines' }),
-    );
-    await manager.wait(spec.id, 10_000);
-
-    const forModel = await llmSource.claimForLLM(4, new AbortController().signal);
-    expect(forModel).toHaveLength(1);
-    const [first] = forModel;
-    expect(first?.type).toBe('task.completed');
-    expect(first?.hookFields).toMatchObject({
-      title: 'Background task completed: print lines',
-      severity: 'success',
-    });
-    const text = first?.text ?? '';
-    expect(text).toMatch(
-      new RegExp(
-        `^<notification id="n[0-9a-f]{8}" category="task" type="task.completed" source_kind="background_task" source_id="${spec.id}">\\n`,
-      ),
-    );
-    expect(text).toContain('\nTitle: Background task completed: print lines\nSeverity: success\n');
-    expect(text).toContain(`\nTask ID: ${spec.id}\n`);
-    expect(text).toContain('\nExit code: 0\n');
-    expect(text).toContain('<task-notification>\n');
-    // The last 20 lines of output, not the 10 before them.
-    expect(text).toContain('line 11\n');
-    expect(text).not.toContain('line 10\n');
-    expect(text).toContain('line 30\n</task-notification>\n</notification>');
-    expect(text.endsWith('</notification>')).toBe(true);
-
-    expect(await manager.claimForLLM(4)).toEqual([]);
-
-    const forWire = await wireSource.drainWire(8, new AbortController().signal);
-    expect(forWire).toHaveLength(1);
-    expect(forWire[0]).toMatchObject({
-      category: 'task',
-      type: 'task.completed',
-      source_kind: 'background_task',
-      source_id: spec.id,
-      severity: 'success',
-      title: 'Background task completed: print lines',
-      payload: { task_id: spec.id, status: 'completed', exit_code: 0 },
-    });
-    expect(await manager.drainWire(8)).toEqual([]);
-  });
-
-  it('types follow the outcome and respect the per-call maximum', async () => {
-    const ok = await manager.startBash(bashTask('exit 0'));
-    const bad = await manager.startBash(bashTask('exit 2'));
-    const slow = await manager.startBash(bashTask('sleep 300'));
-    await Promise.all([manager.wait(ok.spec.id, 10_000), manager.wait(bad.spec.id, 10_000)]);
-    await manager.stop(slow.spec.id, 'enough');
-
-    const firstTwo = await manager.claimForLLM(2);
-    const rest = await manager.claimForLLM(2);
-    expect([...firstTwo, ...rest].map((n) => n.type).sort()).toEqual([
-      'task.completed',
-      'task.failed',
-      'task.killed',
-    ]);
-    expect(firstTwo).toHaveLength(2);
-    expect(rest).toHaveLength(1);
-  });
-
-  it('cuts the quoted output to the configured characters', async () => {
-    const small = await openManager(join(dir, 'other-session'), { notificationTailChars: 50 });
-    try {
-      const { spec } = await small.startBash(bashTask("head -c 500 /dev/zero | tr '\\0' x"));
-      await small.wait(spec.id, 10_000);
-      const [notification] = await small.claimForLLM(1);
-      expect(notification?.text).toContain(`\n${'x'.repeat(50)}\n</task-notification>`);
-      expect(notification?.text).not.toContain('x'.repeat(51));
-    } finally {
-      await small.shutdown();
-    }
-  });
-
-  it('are kept across a restart and not delivered twice', async () => {
-    const { spec } = await manager.startBash(bashTask('exit 0'));
-    await manager.wait(spec.id, 10_000);
-    expect(await manager.claimForLLM(4)).toHaveLength(1);
-    await manager.shutdown();
-
-    manager = await openManager(sessionDir, {}, errors);
-    expect(await manager.claimForLLM(4)).toEqual([]);
-    const wire = await manager.drainWire(8);
-    expect(wire.map((n) => n.source_id)).toEqual([spec.id]);
-    expect(manager.get(spec.id)?.runtime.status).toBe('completed');
-  });
-});
-
 describe('on exit and on resume', () => {
   it('shutdown stops running tasks and refuses new ones', async () => {
     const { spec } = await manager.startBash(bashTask('sleep 300'));
@@ -460,15 +386,16 @@ describe('on exit and on resume', () => {
     );
     await writeFile(join(lostDir, 'output.log'), 'partial output\n');
 
-    const resumed = await openManager(join(dir, 'crashed'));
+    const resumedNotifications = new PublishedNotifications();
+    const resumed = await openManager(join(dir, 'crashed'), {}, [], resumedNotifications);
     try {
       expect(resumed.get('bash-lost0001')?.runtime).toMatchObject({
         status: 'lost',
         failure_reason: expect.stringContaining('exit status is unknown'),
       });
-      const [notification] = await resumed.claimForLLM(4);
+      const [notification] = resumedNotifications.drafts;
       expect(notification?.type).toBe('task.lost');
-      expect(notification?.text).toContain('partial output');
+      expect(notification?.output_tail).toContain('partial output');
     } finally {
       await resumed.shutdown();
     }

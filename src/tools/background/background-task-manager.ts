@@ -1,10 +1,9 @@
 import { join } from 'node:path';
-import type { BackgroundConfig, PendingNotification } from '../runtime.js';
+import type { BackgroundConfig } from '../runtime.js';
 import { isProcessGroupAlive, killProcessGroup, processGroupHasEnv } from '../shell/process-group.js';
 import { type AgentTaskWork, runAgentWork } from './agent-task-work.js';
 import { spawnBashTask } from './bash-task-process.js';
 import { ManagedTask } from './managed-task.js';
-import { NotificationOutbox, toWireNotification, type WireNotification } from './notification-outbox.js';
 import { readOutputTail, tailLines } from './output-tail.js';
 import { newTaskId } from './task-ids.js';
 import {
@@ -15,7 +14,7 @@ import {
   type TerminalStatus,
   unixNow,
 } from './task-model.js';
-import { renderNotificationForLLM, taskNotificationDraft } from './task-notification.js';
+import { type TaskNotificationSink, taskNotificationDraft } from './task-notification.js';
 import { loadStoredTasks, TaskFolder } from './task-store.js';
 
 export const DEFAULT_BACKGROUND_CONFIG: BackgroundConfig = {
@@ -70,6 +69,8 @@ export interface AgentTaskRequest {
 
 export interface BackgroundTaskManagerOptions {
   sessionDir: string;
+  /** Where each ended task's notification goes: the session's notification outbox. */
+  notifications: TaskNotificationSink;
   config?: Partial<BackgroundConfig> | undefined;
   /** Failures of background bookkeeping (a file that could not be written); tasks go on regardless. */
   onError?: ((error: unknown) => void) | undefined;
@@ -78,8 +79,8 @@ export interface BackgroundTaskManagerOptions {
 /**
  * The background tasks of one session (root agent only): bash commands running as detached process
  * groups with their output in `<sessionDir>/tasks/<id>/output.log`, and in-process agent tasks. At
- * most `maxRunningTasks` run at once. Each task that ends produces one notification, delivered once
- * into the model's context (`claimForLLM`) and once onto the Wire (`drainWire`).
+ * most `maxRunningTasks` run at once. Each task that ends publishes one notification to the session's
+ * outbox, which delivers it once into the model's context and once onto the Wire.
  */
 export class BackgroundTaskManager {
   readonly config: BackgroundConfig;
@@ -87,18 +88,14 @@ export class BackgroundTaskManager {
   private readonly tasksDir: string;
   private closed = false;
 
-  private constructor(
-    private readonly options: BackgroundTaskManagerOptions,
-    private readonly outbox: NotificationOutbox,
-  ) {
+  private constructor(private readonly options: BackgroundTaskManagerOptions) {
     this.config = { ...DEFAULT_BACKGROUND_CONFIG, ...options.config };
     this.tasksDir = join(options.sessionDir, 'tasks');
   }
 
   /** Opens the manager of a session, taking over the tasks an earlier run of it left behind. */
   static async open(options: BackgroundTaskManagerOptions): Promise<BackgroundTaskManager> {
-    const outbox = await NotificationOutbox.open(join(options.sessionDir, 'notifications'));
-    const manager = new BackgroundTaskManager(options, outbox);
+    const manager = new BackgroundTaskManager(options);
     await manager.reconcile();
     return manager;
   }
@@ -110,8 +107,18 @@ export class BackgroundTaskManager {
   /** Newest first. */
   list(options: { activeOnly?: boolean; limit?: number } = {}): TaskView[] {
     const all = [...this.tasks.values()].reverse();
-    const shown = options.activeOnly ? all.filter((task) => task.isActive) : all;
+    // A task still publishing its notification counts as active: a waiter (print mode) that saw it
+    // neither running nor notified would stop waiting in that gap.
+    const shown = options.activeOnly ? all.filter((task) => task.isActive || !task.settled) : all;
     return shown.slice(0, options.limit ?? shown.length).map((task) => task.view);
+  }
+
+  /**
+   * Tasks whose outcome is not published yet: the active ones and those ending right now (terminal
+   * already, their notification still being written). Waiting for all of these misses no result.
+   */
+  unsettledIds(): string[] {
+    return [...this.tasks.values()].filter((task) => !task.settled).map((task) => task.spec.id);
   }
 
   activeCount(): number {
@@ -253,40 +260,13 @@ export class BackgroundTaskManager {
     }
     const stopped = await this.stopEach(toStop, reason);
     await Promise.all([...this.tasks.values()].map((task) => task.folder.flush()));
-    await this.outbox.flush();
+    await this.options.notifications.flush();
     return stopped;
   }
 
   /** The last `maxBytes` of a task's output. */
   readOutput(id: string, maxBytes: number): ReturnType<typeof readOutputTail> {
     return readOutputTail(this.require(id).folder.outputPath, maxBytes);
-  }
-
-  /** Notifications for the model's next step, each handed out once (the soul's LLMNotificationSource). */
-  async claimForLLM(max: number, signal?: AbortSignal): Promise<PendingNotification[]> {
-    signal?.throwIfAborted();
-    const events = await this.outbox.take('llm', max);
-    return events.map((event) => ({
-      type: event.type,
-      text: renderNotificationForLLM(event),
-      hookFields: { title: event.title, body: event.body, severity: event.severity },
-    }));
-  }
-
-  /** Notifications for the Wire, each handed out once (runSoul's WireNotificationSource). */
-  async drainWire(max: number, signal?: AbortSignal): Promise<WireNotification[]> {
-    signal?.throwIfAborted();
-    return (await this.outbox.take('wire', max)).map(toWireNotification);
-  }
-
-  /** Notifications that have not reached the model yet. */
-  pendingForLLM(): number {
-    return this.outbox.pendingCount('llm');
-  }
-
-  /** Marks notifications found in a restored context as already delivered to the model. */
-  markDeliveredToLLM(notificationIds: Iterable<string>): Promise<void> {
-    return this.outbox.markDelivered('llm', notificationIds);
   }
 
   /** Stops the unsettled ones among `tasks` (waiting also for those already ending on their own). */
@@ -338,7 +318,7 @@ export class BackgroundTaskManager {
   private async publishNotification(view: TaskView, status: TerminalStatus): Promise<void> {
     const tail = await readOutputTail(view.outputPath, NOTIFICATION_READ_BYTES);
     const text = tailLines(tail.text, this.config.notificationTailLines, this.config.notificationTailChars);
-    await this.outbox.publish(taskNotificationDraft(view, status, tail.exists ? text : null));
+    await this.options.notifications.publish(taskNotificationDraft(view, status, tail.exists ? text : null));
   }
 
   private require(id: string): ManagedTask {

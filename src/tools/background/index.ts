@@ -11,8 +11,8 @@ export {
   DEFAULT_BACKGROUND_CONFIG,
   TooManyBackgroundTasks,
 } from './background-task-manager.js';
-export type { WireNotification } from './notification-outbox.js';
 export { TaskList } from './task-list.js';
 export type { TaskKind, TaskRuntime, TaskSpec, TaskStatus, TaskView } from './task-model.js';
+export type { TaskNotificationDraft, TaskNotificationSink } from './task-notification.js';
 export { TaskOutput } from './task-output.js';
 export { TaskStop } from './task-stop.js';

@@ -1,4 +1,3 @@
-import type { NotificationDraft, StoredNotification } from './notification-outbox.js';
 import type { TaskView, TerminalStatus } from './task-model.js';
 
 export type TaskNotificationType =
@@ -30,12 +29,22 @@ export function taskOutcome(status: TerminalStatus, timedOut: boolean): Outcome 
   }
 }
 
+/**
+ * What the manager publishes when a task ends: a notification without the fields its store adds
+ * (id, time, sinks). Its shape is the store's (the session's notification outbox), checked where
+ * the app hands the outbox to the manager; tools do not import the wire that declares it.
+ */
+export type TaskNotificationDraft = ReturnType<typeof taskNotificationDraft>;
+
+/** Where ended tasks' notifications go (the session's notification outbox, injected by the app). */
+export interface TaskNotificationSink {
+  publish(draft: TaskNotificationDraft): Promise<unknown>;
+  /** Resolves once every pending write is on disk. */
+  flush(): Promise<void>;
+}
+
 /** The notification for a task that reached `status`; one per task and outcome (the dedupe key). */
-export function taskNotificationDraft(
-  view: TaskView,
-  status: TerminalStatus,
-  outputTail: string | null,
-): NotificationDraft {
+export function taskNotificationDraft(view: TaskView, status: TerminalStatus, outputTail: string | null) {
   const { spec, runtime } = view;
   const outcome = taskOutcome(status, runtime.timed_out);
   const durationS =
@@ -83,24 +92,4 @@ export function taskNotificationDraft(
     dedupe_key: `background_task:${spec.id}:${outcome.type.slice('task.'.length)}`,
     output_tail: outputTail,
   };
-}
-
-/** The user message that tells the model about a notification (Kimi CLI's `<notification>` shape). */
-export function renderNotificationForLLM(event: StoredNotification): string {
-  const lines = [
-    `<notification id="${event.id}" category="${event.category}" type="${event.type}" source_kind="${event.source_kind}" source_id="${event.source_id}">`,
-    `Title: ${event.title}`,
-    `Severity: ${event.severity}`,
-    event.body,
-  ];
-  if (event.category === 'task') {
-    const outputPath = event.payload.output_path;
-    lines.push('<task-notification>');
-    if (typeof outputPath === 'string') lines.push(`Full output: ${outputPath}`);
-    lines.push('Last lines of output:');
-    lines.push(event.output_tail ? event.output_tail : '[no output]');
-    lines.push('</task-notification>');
-  }
-  lines.push('</notification>');
-  return lines.join('\n');
 }

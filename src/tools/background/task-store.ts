@@ -1,6 +1,6 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonFile, SerialJsonWriter, writeJsonAtomic } from './json-file.js';
+import { readJsonFile, SerialJsonWriter, writeJsonAtomic } from '../../util/json-file.js';
 import { isTaskId } from './task-ids.js';
 import { type TaskRuntime, type TaskSpec, taskRuntimeSchema, taskSpecSchema } from './task-model.js';
 

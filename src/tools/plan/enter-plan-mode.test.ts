@@ -10,6 +10,7 @@ import {
   leaveOpen,
   questionUI,
   runToolsInSoul,
+  wireUserChannel,
 } from '../ask-user/test-support/question-ui.js';
 import { ENTER_QUESTION } from './enter-plan-mode.js';
 import type { SessionPlanMode } from './plan-mode.js';
@@ -29,7 +30,7 @@ async function toolsetWith(approval = new Approval()): Promise<KimiToolset> {
   const toolset = new KimiToolset({ approval });
   await toolset.loadTools(
     ['kimi-ts/tools/plan/enter-plan-mode:EnterPlanMode'],
-    { planMode },
+    { planMode, userChannel: wireUserChannel },
     { baseDir: '/' },
   );
   return toolset;

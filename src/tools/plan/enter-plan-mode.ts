@@ -6,6 +6,7 @@ import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
 import { answerTo, askUser, questionItem } from '../ask-user/ask-question.js';
 import type { PlanModeController } from '../runtime.js';
+import type { UserChannel } from '../user-channel.js';
 
 export const ENTER_QUESTION = 'Enter plan mode?';
 
@@ -22,6 +23,7 @@ function ok(output: string, brief: string): ToolReturnValue {
 export function createEnterPlanMode(
   planMode: PlanModeController,
   approval: Approval,
+  user: UserChannel,
   description: string,
 ): KimiTool<z.output<typeof params>> {
   return defineTool({
@@ -44,6 +46,7 @@ export function createEnterPlanMode(
         );
       }
       const outcome = await askUser(
+        user,
         [
           questionItem({
             question: ENTER_QUESTION,
@@ -62,7 +65,7 @@ export function createEnterPlanMode(
             'The connected client does not support plan mode. Do NOT call this tool again.',
             'Client unsupported',
           );
-        case 'no_wire':
+        case 'no_user_interface':
           return toolError(
             'Cannot ask the user to confirm: no user interface is connected.',
             'Wire unavailable',
@@ -90,10 +93,13 @@ export function createEnterPlanMode(
   });
 }
 
-export const EnterPlanMode = toolFactory(['planMode', 'approval'], async ({ planMode, approval }) =>
-  createEnterPlanMode(
-    planMode,
-    approval,
-    await loadToolDescription(new URL('./enter-plan-mode.md', import.meta.url)),
-  ),
+export const EnterPlanMode = toolFactory(
+  ['planMode', 'approval', 'userChannel'],
+  async ({ planMode, approval, userChannel }) =>
+    createEnterPlanMode(
+      planMode,
+      approval,
+      userChannel,
+      await loadToolDescription(new URL('./enter-plan-mode.md', import.meta.url)),
+    ),
 );

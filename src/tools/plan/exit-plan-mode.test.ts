@@ -15,7 +15,13 @@ import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { toolCall } from '../../toolset/test-support/dispatch.js';
 import { isRejectionWithoutFeedback, toolErrorKind } from '../../toolset/tool-errors.js';
 import { QuestionRequest } from '../../wire/requests.js';
-import { answer, cancelWith, questionUI, runToolsInSoul } from '../ask-user/test-support/question-ui.js';
+import {
+  answer,
+  cancelWith,
+  questionUI,
+  runToolsInSoul,
+  wireUserChannel,
+} from '../ask-user/test-support/question-ui.js';
 import { APPROVE_QUESTION } from './exit-plan-mode.js';
 import type { SessionPlanMode } from './plan-mode.js';
 import { PlanModeInjection } from './plan-mode-injection.js';
@@ -38,7 +44,11 @@ afterEach(async () => {
 
 async function toolsetWith(approval = new Approval()): Promise<KimiToolset> {
   const toolset = new KimiToolset({ approval });
-  await toolset.loadTools(['kimi-ts/tools/plan/exit-plan-mode:ExitPlanMode'], { planMode }, { baseDir: '/' });
+  await toolset.loadTools(
+    ['kimi-ts/tools/plan/exit-plan-mode:ExitPlanMode'],
+    { planMode, userChannel: wireUserChannel },
+    { baseDir: '/' },
+  );
   return toolset;
 }
 

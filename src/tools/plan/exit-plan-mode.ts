@@ -5,10 +5,9 @@ import { toolFactory } from '../../toolset/dependencies.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
 import { toolRejectedError } from '../../toolset/tool-errors.js';
-import { wireSend } from '../../wire/current-wire.js';
-import { wireEvent } from '../../wire/events.js';
 import { answerTo, askUser, questionItem } from '../ask-user/ask-question.js';
 import type { PlanModeController } from '../runtime.js';
+import type { UserChannel } from '../user-channel.js';
 
 export const APPROVE_QUESTION = 'Approve this plan?';
 export const APPROVE = 'Approve';
@@ -68,6 +67,7 @@ function approvedPlan(path: string, plan: string, note: string, chosen: string |
 export function createExitPlanMode(
   planMode: PlanModeController,
   approval: Approval,
+  user: UserChannel,
   description: string,
 ): KimiTool<z.output<typeof params>> {
   return defineTool({
@@ -100,8 +100,9 @@ export function createExitPlanMode(
         return ok(approvedPlan(path, plan, note, null), 'Plan approved (afk)');
       }
 
-      wireSend(wireEvent('PlanDisplay', { content: plan, file_path: path }));
+      user.showPlan({ content: plan, filePath: path });
       const outcome = await askUser(
+        user,
         [
           questionItem({
             question: APPROVE_QUESTION,
@@ -127,7 +128,7 @@ export function createExitPlanMode(
             'The connected client does not support plan mode. Do NOT call this tool again.',
             'Client unsupported',
           );
-        case 'no_wire':
+        case 'no_user_interface':
           return toolError('Cannot present the plan: no user interface is connected.', 'Wire unavailable');
         case 'dismissed':
           return ok(
@@ -168,10 +169,13 @@ export function createExitPlanMode(
   });
 }
 
-export const ExitPlanMode = toolFactory(['planMode', 'approval'], async ({ planMode, approval }) =>
-  createExitPlanMode(
-    planMode,
-    approval,
-    await loadToolDescription(new URL('./exit-plan-mode.md', import.meta.url)),
-  ),
+export const ExitPlanMode = toolFactory(
+  ['planMode', 'approval', 'userChannel'],
+  async ({ planMode, approval, userChannel }) =>
+    createExitPlanMode(
+      planMode,
+      approval,
+      userChannel,
+      await loadToolDescription(new URL('./exit-plan-mode.md', import.meta.url)),
+    ),
 );

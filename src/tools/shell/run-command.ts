@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
-import { killGroupOnExit, killProcessGroup } from './process-group.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { isProcessGroupAlive, killGroupOnExit, killProcessGroup } from './process-group.js';
 
 export interface CommandRun {
   bashPath: string;
@@ -12,23 +13,45 @@ export interface CommandRun {
   /** Time the process group gets between SIGTERM and SIGKILL. */
   killGraceMs: number;
   signal: AbortSignal;
-  /** Receives output line by line (each with its `\n`; a last line without one comes as it is). */
+  /**
+   * Receives output line by line (each with its `\n`; a last line without one comes as it is). A
+   * line longer than LINE_PIECE_CHARS comes in pieces, so no line is ever held whole in memory.
+   */
   onOutput: (text: string) => void;
 }
 
 export type CommandOutcome =
-  | { kind: 'exited'; exitCode: number }
+  | {
+      kind: 'exited';
+      exitCode: number;
+      /** A process the command started is still running in its process group (`sleep 300 &`). */
+      leftRunning: boolean;
+    }
   | { kind: 'timed_out' }
   | { kind: 'cancelled' }
   | { kind: 'spawn_failed'; error: Error };
 
 type StopReason = 'timed_out' | 'cancelled';
 
+/** The longest piece of one line passed on at once; a longer line comes in several pieces. */
+export const LINE_PIECE_CHARS = 64 * 1024;
+/**
+ * After the command exits, output still in the pipes is read until they close or stay quiet this
+ * long: a process it left in the background may hold them open forever.
+ */
+const DRAIN_QUIET_MS = 100;
+/** The drain ends after this long even if a leftover process keeps writing. */
+const DRAIN_MAX_MS = 2_000;
+
 /**
  * Runs `bash -c command` in its own process group with stdin closed, passing stdout and stderr on
  * line by line as they arrive (interleaved in arrival order). On timeout or abort the whole group
  * is killed (a command's children and grandchildren too) and the promise resolves only once it
  * is gone, so nothing keeps running after a timeout or a cancel.
+ *
+ * The command is done when bash exits, not when its pipes close: what is buffered is read, then
+ * reading stops, and a process it left running in the background (`server &`) is reported, not
+ * waited for. Such a process stays in the group, which is killed when this program exits.
  */
 export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
   if (run.signal.aborted) return { kind: 'cancelled' };
@@ -46,15 +69,20 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
   }
 
   const forgetGroup = child.pid !== undefined ? killGroupOnExit(child.pid) : () => {};
+  let keepGroup = false;
   const exited = new Promise<number>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) => resolve(code ?? signalExitCode(signal)));
   });
+  const activity = { lastDataAt: performance.now() };
   const outputDone = Promise.all([
-    forwardLines(child.stdout, run.onOutput),
-    forwardLines(child.stderr, run.onOutput),
+    forwardLines(child.stdout, run.onOutput, activity),
+    forwardLines(child.stderr, run.onOutput, activity),
   ]);
-  const finished = Promise.all([exited, outputDone]).then(([exitCode]) => exitCode);
+  const finished = exited.then(async (exitCode) => {
+    await drainAfterExit(outputDone, activity);
+    return exitCode;
+  });
   // Whichever way the race below goes, neither promise may end as an unhandled rejection.
   finished.catch(() => {});
 
@@ -71,7 +99,14 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
       finished.then((exitCode) => ({ exitCode })),
       stopRequested.then((reason) => ({ reason })),
     ]);
-    if ('exitCode' in first) return { kind: 'exited', exitCode: first.exitCode };
+    if ('exitCode' in first) {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      const leftRunning = child.pid !== undefined && isProcessGroupAlive(child.pid);
+      // What is left keeps running until this program exits, then goes with its group.
+      if (leftRunning) keepGroup = true;
+      return { kind: 'exited', exitCode: first.exitCode, leftRunning };
+    }
     if (child.pid !== undefined) await killProcessGroup(child.pid, { graceMs: run.killGraceMs });
     // A process that left the group (its own setsid) may still hold the pipes: stop reading them.
     child.stdout?.destroy();
@@ -83,24 +118,69 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
   } finally {
     clearTimeout(timer);
     run.signal.removeEventListener('abort', onAbort);
-    forgetGroup();
+    if (!keepGroup) forgetGroup();
   }
 }
 
-/** Forwards a stream's text line by line; resolves when the stream ends or is destroyed. */
-function forwardLines(stream: Readable | null, onOutput: (text: string) => void): Promise<void> {
+/**
+ * Resolves when both pipes have closed, or once they have been quiet for DRAIN_QUIET_MS (a leftover
+ * process holds them), and at the latest after DRAIN_MAX_MS.
+ */
+async function drainAfterExit(outputDone: Promise<unknown>, activity: { lastDataAt: number }): Promise<void> {
+  const exitedAt = performance.now();
+  const deadline = exitedAt + DRAIN_MAX_MS;
+  let closed = false;
+  void outputDone.then(() => {
+    closed = true;
+  });
+  const waiting = new AbortController();
+  try {
+    while (!closed) {
+      const now = performance.now();
+      // Quiet counts from the exit at the earliest: output written just before it may not have been
+      // read yet when the exit is reported.
+      const quietUntil = Math.max(activity.lastDataAt, exitedAt) + DRAIN_QUIET_MS;
+      if (now >= deadline || now >= quietUntil) return;
+      const pause = delay(Math.min(quietUntil, deadline) - now, undefined, { signal: waiting.signal });
+      await Promise.race([outputDone, pause.catch(() => {})]);
+    }
+  } finally {
+    // No timer outlives the drain.
+    waiting.abort();
+  }
+}
+
+/**
+ * Forwards a stream's text line by line (a line longer than LINE_PIECE_CHARS in pieces); resolves
+ * when the stream ends or is destroyed.
+ */
+function forwardLines(
+  stream: Readable | null,
+  onOutput: (text: string) => void,
+  activity: { lastDataAt: number },
+): Promise<void> {
   if (!stream) return Promise.resolve();
   stream.setEncoding('utf8');
   let pending = '';
+  const emit = (text: string): void => {
+    for (let at = 0; at < text.length; at += LINE_PIECE_CHARS)
+      onOutput(text.slice(at, at + LINE_PIECE_CHARS));
+  };
   return new Promise((resolve) => {
     stream.on('data', (chunk: string) => {
-      pending += chunk;
+      activity.lastDataAt = performance.now();
+      // Newlines are searched in the new chunk only: a long line is never scanned twice.
       let start = 0;
-      for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n', start)) {
-        onOutput(pending.slice(start, newline + 1));
+      for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
+        emit(pending + chunk.slice(start, newline + 1));
+        pending = '';
         start = newline + 1;
       }
-      pending = pending.slice(start);
+      pending += chunk.slice(start);
+      if (pending.length >= LINE_PIECE_CHARS) {
+        emit(pending);
+        pending = '';
+      }
     });
     stream.once('close', () => {
       if (pending) onOutput(pending);

@@ -8,6 +8,7 @@ import { BackgroundTaskError } from '../background/background-task-manager.js';
 import { rootOnlyError } from '../background/root-only.js';
 import { taskDisplayBlock, taskFieldLines } from '../background/task-format.js';
 import type { AgentRole } from '../runtime.js';
+import { OutputTailWindow } from './output-tail-window.js';
 import { runCommand } from './run-command.js';
 import { commandEnvironment, findBash } from './shell-environment.js';
 
@@ -18,6 +19,18 @@ export const MAX_BACKGROUND_TIMEOUT_S = 86_400;
 export const SHELL_KILL_GRACE_MS = 2_000;
 /** Output lines quoted in the brief of a failed command. */
 const FAILURE_TAIL_LINES = 5;
+/** Said when the command exited but left a process of its own running (`server &`). */
+export const LEFT_RUNNING_NOTE =
+  'A process it started in the background is still running: its later output is not captured, and ' +
+  'it is stopped when kimi-ts exits. Use run_in_background=true for long-running processes.';
+
+/** How much output the result left out, when it left something out. */
+function omittedNote(totalChars: number, keptChars: number): string {
+  const omitted = totalChars - keptChars;
+  return omitted > 0
+    ? ` ${omitted.toLocaleString('en-US')} of ${totalChars.toLocaleString('en-US')} output characters were left out.`
+    : '';
+}
 
 /** Shell: runs a bash command in the work dir, in the foreground or as a background task. */
 export const Shell = toolFactory(
@@ -102,6 +115,8 @@ export const Shell = toolFactory(
           });
         }
         const builder = new ToolResultBuilder();
+        // The builder keeps the first 50,000 characters; the rest is only counted (and its end kept).
+        const tailWindow = new OutputTailWindow();
         const outcome = await runCommand({
           bashPath,
           command,
@@ -110,20 +125,27 @@ export const Shell = toolFactory(
           timeoutMs: timeout * 1000,
           killGraceMs: SHELL_KILL_GRACE_MS,
           signal: ctx.signal,
-          onOutput: (text) => builder.write(text),
+          onOutput: (text) => {
+            builder.write(text);
+            tailWindow.write(text);
+          },
         });
+        const dropped = omittedNote(tailWindow.totalChars, builder.nChars);
         switch (outcome.kind) {
           case 'exited': {
-            if (outcome.exitCode === 0) return builder.ok('Command executed successfully.');
-            const tail = builder.tail(FAILURE_TAIL_LINES);
+            const leftRunning = outcome.leftRunning ? ` ${LEFT_RUNNING_NOTE}` : '';
+            if (outcome.exitCode === 0) {
+              return builder.ok(`Command executed successfully.${leftRunning}${dropped}`);
+            }
+            const tail = tailWindow.tail(FAILURE_TAIL_LINES);
             return builder.error(
-              `Command failed with exit code: ${outcome.exitCode}.`,
+              `Command failed with exit code: ${outcome.exitCode}.${leftRunning}${dropped}`,
               `Failed with exit code: ${outcome.exitCode}${tail ? `\n${tail}` : ''}`,
             );
           }
           case 'timed_out':
             return builder.error(
-              `Command killed by timeout (${timeout}s)`,
+              `Command killed by timeout (${timeout}s).${dropped}`,
               `Killed by timeout (${timeout}s)`,
             );
           case 'cancelled':

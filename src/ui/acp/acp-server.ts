@@ -1,6 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentSession } from '../../soul/agent-session.js';
+import type { AgentSession } from '../../app/agent-session.js';
 import { describeTurnError, MaxStepsReached, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { VERSION } from '../../version.js';
@@ -77,6 +77,8 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
 
   const open = async (request: AcpSessionRequest, client: acp.AgentContext): Promise<ServedSession> => {
     let session: AgentSession | null;
+    // One process owns a session at a time, this one included: a reload closes the served copy first.
+    if (request.sessionId !== undefined) await release(request.sessionId);
     try {
       session = await options.openSession(request);
     } catch (error) {

@@ -123,6 +123,30 @@ describe('SessionUpdateTranslator', () => {
     });
   });
 
+  it('shows a silent model as a passing thought, and no other notification', () => {
+    const t = new SessionUpdateTranslator(WORK);
+    const notification = (type: string, title: string) =>
+      wireEvent('Notification', {
+        id: 'n',
+        category: 'system',
+        type,
+        source_kind: 'soul',
+        source_id: 'model',
+        title,
+        body: '',
+        severity: 'info',
+        created_at: 0,
+        payload: {},
+      });
+    expect(t.translate(notification('model.waiting', 'waiting for the model: 15 s…'))).toEqual([
+      {
+        sessionUpdate: 'agent_thought_chunk',
+        content: { type: 'text', text: '(waiting for the model: 15 s…)\n' },
+      },
+    ]);
+    expect(t.translate(notification('task.completed', 'done'))).toEqual([]);
+  });
+
   it("echoes the user's input only when replaying", () => {
     const begin = wireEvent('TurnBegin', { user_input: [{ type: 'text', text: 'earlier question' }] });
     expect(new SessionUpdateTranslator(WORK).translate(begin)).toEqual([]);

@@ -3,7 +3,9 @@ import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientproto
 import { parseDataUrl } from '../../kosong/data-url.js';
 import { type ContentPart, extractText } from '../../kosong/message.js';
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
+import { MODEL_WAITING_TYPE } from '../../soul/model-waiting.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
+import { assertNever } from '../../util/assert-never.js';
 import type { WireMessage } from '../../wire/message.js';
 
 /** How each built-in tool is shown to an ACP client (icons, grouping). Others are `other`. */
@@ -181,15 +183,43 @@ export class SessionUpdateTranslator {
         const text = error ? `Error: ${error}` : (response ?? '');
         return text ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }] : [];
       }
+      case 'Notification': {
+        // The editor shows a silent model as a passing thought; other notifications stay out of the chat.
+        if (message.payload.type !== MODEL_WAITING_TYPE) return [];
+        const text = `(${message.payload.title})\n`;
+        return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } }];
+      }
       case 'StatusUpdate': {
         const planMode = message.payload.plan_mode;
         if (typeof planMode !== 'boolean' || planMode === this.planMode) return [];
         this.planMode = planMode;
         return [{ sessionUpdate: 'current_mode_update', currentModeId: modeIdOf(planMode) }];
       }
-      default:
+      // Nothing an editor shows: the turn's and steps' framing, hooks, compaction, MCP loading,
+      // approvals (answered through permission requests), subagents' inner events.
+      case 'SteerInput':
+      case 'TurnEnd':
+      case 'StepBegin':
+      case 'StepInterrupted':
+      case 'StepRetry':
+      case 'HookTriggered':
+      case 'HookResolved':
+      case 'CompactionBegin':
+      case 'CompactionEnd':
+      case 'MCPLoadingBegin':
+      case 'MCPLoadingEnd':
+      case 'ApprovalResponse':
+      case 'SubagentEvent':
+      case 'BtwBegin':
+        return [];
+      // Requests are answered by the ACP server (acp-server.ts), not translated.
+      case 'ApprovalRequest':
+      case 'ToolCallRequest':
+      case 'QuestionRequest':
+      case 'HookRequest':
         return [];
     }
+    return assertNever(message, 'wire message');
   }
 }
 
@@ -208,9 +238,12 @@ function contentUpdates(
       const inline = parseDataUrl(part.image_url.url);
       return inline ? [{ sessionUpdate: textKind, content: { type: 'image', ...inline } }] : [];
     }
-    default:
+    // Audio and video by URL have no ACP content block to become.
+    case 'audio_url':
+    case 'video_url':
       return [];
   }
+  return assertNever(part, 'content part');
 }
 
 function userInputUpdates(input: string | ContentPart[]): SessionUpdate[] {

@@ -1,9 +1,11 @@
-import { mergeInPlace } from '../../kosong/merge.js';
-import { extractText, type Message, type StreamedPart } from '../../kosong/message.js';
+import { extractText } from '../../kosong/message.js';
 import { messageToJSON } from '../../kosong/message-json.js';
+import type { ToolResult } from '../../kosong/tool.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { toolResultToMessage } from '../../toolset/tool-result-message.js';
+import { assertNever } from '../../util/assert-never.js';
 import type { WireMessage } from '../../wire/message.js';
+import { StepAttempt } from './step-attempt.js';
 
 export type OutputFormat = 'text' | 'stream-json';
 
@@ -15,14 +17,22 @@ export interface PrintSinks {
 }
 
 /**
- * Turns merged wire messages into print-mode output. stream-json writes one OpenAI-style message per
- * line (an assistant message when its step's content is complete, then each tool message), plus
- * PlanDisplay and Notification objects; text writes the assistant's text as it completes and a
- * one-line summary of each tool call to the progress sink.
+ * Turns merged wire messages into print-mode output. Only the attempt of a step whose model call
+ * succeeded is written: the step's StatusUpdate confirms it, a StepRetry drops it. stream-json then
+ * writes one OpenAI-style message per line — the step's assistant message with all its calls, then
+ * its tool messages in call order — plus PlanDisplay and Notification objects; text writes the
+ * assistant's text, a one-line summary of each tool call and each failed result to the progress sink.
  */
 export class PrintFormatter {
-  private assistant: Message | null = null;
-  private pending: StreamedPart | null = null;
+  private attempt = new StepAttempt();
+  /**
+   * Where the soul is: between StepBegin and the step's status update its model call is running
+   * (content then belongs to an attempt that may still fail); elsewhere content is the soul's own
+   * (a blocked prompt's reason, a slash command's answer) and is written as it is.
+   */
+  private phase: 'idle' | 'calling' | 'called' = 'idle';
+  /** The current attempt holds content sent outside a model call. */
+  private loose = false;
   /** The text of the last assistant message of the turn (for --final-message-only). */
   lastAssistantText = '';
 
@@ -37,28 +47,42 @@ export class PrintFormatter {
       case 'ContentPart':
       case 'ToolCall':
       case 'ToolCallPart':
-        this.addPart(message.payload);
+        if (this.phase !== 'calling' && !this.loose) {
+          this.endStep();
+          this.loose = true;
+        } else if (this.phase === 'calling' && this.attempt.committed) this.endStep();
+        this.attempt.addPart(message.payload);
+        return;
+      case 'StatusUpdate':
+        // The step's own status update comes once its model call has succeeded (it carries the
+        // context size); others (plan mode, MCP) only report a setting.
+        if (this.phase === 'calling' && typeof message.payload.context_tokens === 'number') {
+          this.commit();
+          this.phase = 'called';
+        }
         return;
       case 'StepBegin':
+        this.endStep();
+        this.phase = 'calling';
+        return;
       case 'TurnEnd':
-        this.flushAssistant();
+      case 'StepInterrupted':
+        this.endStep();
+        this.phase = 'idle';
         return;
       case 'StepRetry':
         // The attempt that streamed this content failed: its partial answer is not the answer.
-        this.assistant = null;
-        this.pending = null;
+        this.attempt = new StepAttempt();
+        if (this.format === 'text' && !this.options.finalMessageOnly) {
+          const { error_type, next_attempt, max_attempts } = message.payload;
+          this.sinks.progress(`[retrying after ${error_type}: attempt ${next_attempt} of ${max_attempts}]\n`);
+        }
         return;
-      case 'ToolResult': {
-        this.flushAssistant();
-        if (this.options.finalMessageOnly) return;
-        if (this.format === 'stream-json')
-          this.sinks.out(`${JSON.stringify(messageToJSON(toolResultToMessage(message.payload)))}\n`);
-        else if (message.payload.return_value.is_error)
-          this.sinks.progress(`  ✗ ${message.payload.return_value.message}\n`);
+      case 'ToolResult':
+        this.attempt.addResult(message.payload);
+        if (this.attempt.committed) this.writeResults(this.attempt.takeReadyResults());
         return;
-      }
       case 'BtwEnd':
-        this.flushAssistant();
         if (this.format === 'stream-json')
           this.sinks.out(`${JSON.stringify({ type: message.type, ...message.payload })}\n`);
         else if (message.payload.error) this.sinks.progress(`Error: ${message.payload.error}\n`);
@@ -66,66 +90,82 @@ export class PrintFormatter {
         return;
       case 'PlanDisplay':
       case 'Notification':
-        this.flushAssistant();
         if (this.options.finalMessageOnly) return;
         if (this.format === 'stream-json')
           this.sinks.out(`${JSON.stringify({ type: message.type, ...message.payload })}\n`);
         else if (message.type === 'Notification') this.sinks.progress(`[${message.payload.title}]\n`);
         else this.sinks.out(`${message.payload.content}\n`);
         return;
-      default:
+      case 'TurnBegin':
+      case 'SteerInput':
+      case 'HookTriggered':
+      case 'HookResolved':
+      case 'CompactionBegin':
+      case 'CompactionEnd':
+      case 'MCPLoadingBegin':
+      case 'MCPLoadingEnd':
+      case 'ApprovalResponse':
+      case 'SubagentEvent':
+      case 'BtwBegin':
+        return;
+      // Requests are answered by the print runner (run-print.ts), not printed.
+      case 'ApprovalRequest':
+      case 'ToolCallRequest':
+      case 'QuestionRequest':
+      case 'HookRequest':
         return;
     }
+    assertNever(message, 'wire message');
   }
 
   /** Writes what the final-message-only modes print, at the end of the run. */
   finish(): void {
-    this.flushAssistant();
+    this.endStep();
     if (!this.options.finalMessageOnly || !this.lastAssistantText) return;
     if (this.format === 'stream-json')
       this.sinks.out(`${JSON.stringify({ role: 'assistant', content: this.lastAssistantText })}\n`);
     else this.sinks.out(`${this.lastAssistantText}\n`);
   }
 
-  private addPart(part: StreamedPart): void {
-    this.assistant ??= { role: 'assistant', content: [] };
-    if (this.pending === null) this.pending = { ...part } as StreamedPart;
-    else if (!mergeInPlace(this.pending, part)) {
-      this.completePart(this.pending);
-      this.pending = { ...part } as StreamedPart;
-    }
-  }
-
-  private completePart(part: StreamedPart): void {
-    const assistant = this.assistant!;
-    if (part.type === 'tool_call_part') return;
-    if (part.type === 'function') {
-      assistant.tool_calls = [...(assistant.tool_calls ?? []), { ...part, function: { ...part.function } }];
-      if (this.format === 'text' && !this.options.finalMessageOnly) {
-        const key = extractKeyArgument(
-          part.function.name,
-          part.function.arguments ?? '',
-          this.options.workDir,
-        );
-        this.sinks.progress(`• ${part.function.name}${key ? ` ${key}` : ''}\n`);
-      }
-      return;
-    }
-    assistant.content.push(part);
-    if (this.format === 'text' && part.type === 'text' && !this.options.finalMessageOnly)
-      this.sinks.out(part.text);
-  }
-
-  private flushAssistant(): void {
-    if (this.pending) this.completePart(this.pending);
-    this.pending = null;
-    const assistant = this.assistant;
-    this.assistant = null;
-    if (!assistant || (assistant.content.length === 0 && !assistant.tool_calls?.length)) return;
+  /** The model call of this attempt succeeded: write its message, then the results already in. */
+  private commit(): void {
+    const attempt = this.attempt;
+    if (attempt.committed || attempt.isEmpty) return;
+    attempt.close();
+    attempt.committed = true;
+    const assistant = attempt.message;
     const text = extractText(assistant);
     this.lastAssistantText = text;
+    if (!this.options.finalMessageOnly) {
+      if (this.format === 'stream-json') this.sinks.out(`${JSON.stringify(messageToJSON(assistant))}\n`);
+      else this.writeText(text, attempt);
+    }
+    this.writeResults(attempt.takeReadyResults());
+  }
+
+  private writeText(text: string, attempt: StepAttempt): void {
+    if (text) this.sinks.out(text.endsWith('\n') ? text : `${text}\n`);
+    for (const call of attempt.calls) {
+      const key = extractKeyArgument(call.function.name, call.function.arguments ?? '', this.options.workDir);
+      this.sinks.progress(`• ${call.function.name}${key ? ` ${key}` : ''}\n`);
+    }
+  }
+
+  /** The step is over: results still held go out; an attempt never confirmed is dropped. */
+  private endStep(): void {
+    if (this.loose) this.commit();
+    this.loose = false;
+    const attempt = this.attempt;
+    this.attempt = new StepAttempt();
+    if (attempt.committed) this.writeResults(attempt.takeRemainingResults());
+  }
+
+  private writeResults(results: readonly ToolResult[]): void {
     if (this.options.finalMessageOnly) return;
-    if (this.format === 'stream-json') this.sinks.out(`${JSON.stringify(messageToJSON(assistant))}\n`);
-    else if (text && !text.endsWith('\n')) this.sinks.out('\n');
+    for (const result of results) {
+      if (this.format === 'stream-json')
+        this.sinks.out(`${JSON.stringify(messageToJSON(toolResultToMessage(result)))}\n`);
+      else if (result.return_value.is_error) this.sinks.progress(`  ✗ ${result.return_value.message}\n`);
+    }
   }
 }

@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import type { AgentSession } from '../../app/agent-session.js';
 import type { ContentPart } from '../../kosong/message.js';
 import { contentPartSchema } from '../../kosong/message-json.js';
-import type { AgentSession } from '../../soul/agent-session.js';
 import {
   describeTurnError,
   exitCodeFor,
@@ -101,6 +101,11 @@ async function followUpBackgroundTasks(options: PrintOptions): Promise<number> {
       await runOneTurn(options, BACKGROUND_TIMED_OUT, true);
       return 1;
     }
+    // Silence here could last up to the ceiling: say what the run waits for.
+    const left = Math.ceil(remaining / 1000);
+    options.stderr(
+      `waiting for ${active.length} background task${active.length === 1 ? '' : 's'} to finish: ${active.join(', ')} (at most ${left}s more)\n`,
+    );
     // Whichever task ends first; its notification is then pending for the model.
     const waiting = new AbortController();
     const stop = () => waiting.abort();

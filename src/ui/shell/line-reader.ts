@@ -85,7 +85,7 @@ export class LineReader {
   }
 
   private read(prompt: string, wakeable: boolean): Promise<string | null | typeof WOKEN> {
-    if (prompt && this.isTerminal) {
+    if (prompt && this.isTerminal && !this.ended) {
       this.rl.setPrompt(prompt);
       this.rl.prompt();
       if (this.prefilled !== null) this.rl.write(this.prefilled);
@@ -104,11 +104,14 @@ export class LineReader {
 
   /** Hands the terminal over (to an editor): input is not read until `resume`. */
   pause(): void {
+    // Node 24's readline throws on a closed interface (input ended before the editor was asked for).
+    if (this.ended) return;
     this.rl.pause();
     if (this.isTerminal) (this.input as NodeJS.ReadStream).setRawMode?.(false);
   }
 
   resume(): void {
+    if (this.ended) return;
     if (this.isTerminal) (this.input as NodeJS.ReadStream).setRawMode?.(true);
     this.rl.resume();
   }

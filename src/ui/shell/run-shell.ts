@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
+import type { AgentSession } from '../../app/agent-session.js';
 import { extractText } from '../../kosong/message.js';
-import type { AgentSession } from '../../soul/agent-session.js';
 import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { WireMessage } from '../../wire/message.js';

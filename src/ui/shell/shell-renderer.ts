@@ -1,6 +1,7 @@
 import { mergeInPlace } from '../../kosong/merge.js';
 import type { StreamedPart } from '../../kosong/message.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
+import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { type ShellStyle, shellStyle } from './shell-style.js';
@@ -92,9 +93,27 @@ export class ShellRenderer {
         this.line(error ? `${this.style.error('Error:')} ${error}` : (response ?? ''));
         return;
       }
-      default:
+      // The prompt echoes the user's input; the rest has nothing to show in a line shell.
+      case 'TurnBegin':
+      case 'SteerInput':
+      case 'StepInterrupted':
+      case 'HookTriggered':
+      case 'HookResolved':
+      case 'CompactionEnd':
+      case 'MCPLoadingBegin':
+      case 'MCPLoadingEnd':
+      case 'ApprovalResponse':
+      case 'SubagentEvent':
+      case 'BtwBegin':
+        return;
+      // Requests are answered by the shell's turn loop (run-shell.ts), not rendered.
+      case 'ApprovalRequest':
+      case 'ToolCallRequest':
+      case 'QuestionRequest':
+      case 'HookRequest':
         return;
     }
+    assertNever(message, 'wire message');
   }
 
   /** Ends the current output line, if one is open. */

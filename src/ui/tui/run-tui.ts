@@ -6,7 +6,7 @@ import {
   type Terminal,
   TUI,
 } from '@mariozechner/pi-tui';
-import type { AgentSession } from '../../soul/agent-session.js';
+import type { AgentSession } from '../../app/agent-session.js';
 import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';

@@ -1,10 +1,10 @@
 import { type Component, Markdown } from '@mariozechner/pi-tui';
 import { extractText } from '../../kosong/message.js';
+import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate, UserInput, WireEvent } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { AnswerView } from './answer-view.js';
-import { assertNever } from './assert-never.js';
 import { NoteView } from './note-view.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { type ThinkingDisplay, ThinkingView } from './thinking-view.js';

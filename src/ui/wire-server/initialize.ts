@@ -1,5 +1,5 @@
+import type { AgentSession } from '../../app/agent-session.js';
 import { type AskClient, HOOK_EVENTS } from '../../hooks/index.js';
-import type { AgentSession } from '../../soul/agent-session.js';
 import { VERSION } from '../../version.js';
 import { WIRE_PROTOCOL_VERSION } from '../../wire/wire-file.js';
 import type { InitializeParams } from './schemas.js';

@@ -18,6 +18,8 @@ export const ErrorCodes = {
   LLM_NOT_SET: -32001,
   LLM_NOT_SUPPORTED: -32002,
   CHAT_PROVIDER_ERROR: -32003,
+  /** The login of an OAuth provider could not be refreshed (Kimi CLI's code). */
+  AUTH_EXPIRED: -32004,
 } as const;
 
 export type JsonRpcId = string | number | null;
@@ -41,6 +43,13 @@ export type InboundResponse =
   | { kind: 'response'; id: string; ok: true; result: unknown }
   | { kind: 'response'; id: string; ok: false; error: JsonRpcErrorObject };
 
+/** A notification from the client (a request without an `id`): run, never answered. */
+export interface InboundNotification {
+  kind: 'notification';
+  method: string;
+  params: unknown;
+}
+
 /** A line we cannot act on, with the error to answer (id null when the line had no usable id). */
 export interface InboundInvalid {
   kind: 'invalid';
@@ -48,7 +57,7 @@ export interface InboundInvalid {
   error: JsonRpcErrorObject;
 }
 
-export type InboundMessage = InboundRequest | InboundResponse | InboundInvalid;
+export type InboundMessage = InboundRequest | InboundNotification | InboundResponse | InboundInvalid;
 
 const idSchema = z.union([z.string(), z.number(), z.null()]);
 
@@ -82,6 +91,8 @@ export function parseInboundLine(line: string): InboundMessage {
   if ('method' in message) {
     if (typeof message.method !== 'string')
       return invalid(echoId, ErrorCodes.INVALID_REQUEST, 'Invalid request: `method` must be a string.');
+    // JSON-RPC 2.0: a request without an `id` is a notification, and the server must not reply.
+    if (!('id' in message)) return { kind: 'notification', method: message.method, params: message.params };
     if (typeof message.id !== 'string')
       return invalid(echoId, ErrorCodes.INVALID_REQUEST, 'Invalid request: `id` must be a string.');
     return { kind: 'request', id: message.id, method: message.method, params: message.params };

@@ -1,4 +1,5 @@
 import { toolError } from '../../kosong/tool.js';
+import { assertNever } from '../../util/assert-never.js';
 import { describeIssues } from '../../wire/json.js';
 import type { WireRequest } from '../../wire/requests.js';
 import type { InboundResponse } from './jsonrpc.js';
@@ -24,6 +25,9 @@ const CLOSE_TEXT: Record<CloseReason, { message: string; brief: string }> = {
 export class PendingRequests {
   private readonly byId = new Map<string, WireRequest>();
 
+  /** `onRefused` hears why an answer that did not fit was taken as a refusal. */
+  constructor(private readonly onRefused: (why: string) => void = () => {}) {}
+
   get size(): number {
     return this.byId.size;
   }
@@ -43,7 +47,7 @@ export class PendingRequests {
     const request = this.byId.get(response.id);
     if (request === undefined) return false;
     this.byId.delete(response.id);
-    settleWithResponse(request, response);
+    settleWithResponse(request, response, this.onRefused);
     return true;
   }
 
@@ -80,7 +84,11 @@ export class PendingRequests {
   }
 }
 
-function settleWithResponse(request: WireRequest, response: InboundResponse): void {
+function settleWithResponse(
+  request: WireRequest,
+  response: InboundResponse,
+  onRefused: (why: string) => void,
+): void {
   switch (request.type) {
     case 'ApprovalRequest': {
       const parsed = response.ok ? approvalAnswerSchema.safeParse(response.result) : null;
@@ -89,7 +97,13 @@ function settleWithResponse(request: WireRequest, response: InboundResponse): vo
           scope: parsed.data.scope ?? undefined,
           persist: parsed.data.persist ?? undefined,
         });
-      } else request.resolve('reject', '');
+        return;
+      }
+      const why = parsed
+        ? `the answer is not one of approve, approve_for_session, reject (${describeIssues(parsed.error)})`
+        : `the client answered with an error (${response.ok ? '' : response.error.message})`;
+      onRefused(`approval request ${request.id} is taken as rejected: ${why}`);
+      request.resolve('reject', '');
       return;
     }
     case 'ToolCallRequest': {
@@ -120,4 +134,5 @@ function settleWithResponse(request: WireRequest, response: InboundResponse): vo
       return;
     }
   }
+  assertNever(request, 'wire request');
 }

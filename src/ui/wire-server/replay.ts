@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isWireRequest } from '../../wire/message.js';
-import { wireMessageToJSON } from '../../wire/serialize.js';
+import { wireMessageToJSON } from '../../wire/message-json.js';
 import { readWireFile } from '../../wire/wire-file.js';
 import { eventLine, requestLine } from './jsonrpc.js';
 import type { LineWriter } from './line-writer.js';

@@ -47,11 +47,27 @@ describe('framing and standard errors', () => {
   test('a request with a non-string id is invalid; its id is echoed when it can be', async () => {
     const c = start();
     c.send({ jsonrpc: '2.0', method: 'cancel', id: 7 });
-    c.send({ jsonrpc: '2.0', method: 'cancel' });
+    c.send({ jsonrpc: '2.0', method: 'cancel', id: null });
     const done = await c.request('cancel');
     expect(done.error).toMatchObject({ code: -32000 });
     expect(c.messages.find((m) => m.id === 7)?.error).toMatchObject({ code: -32600 });
     expect(nullIdErrors(c)).toEqual([-32600]);
+  });
+
+  test('a notification (no id) is run and never answered; its failure goes to stderr', async () => {
+    const c = start();
+    c.send({ jsonrpc: '2.0', method: 'cancel' });
+    c.send({ jsonrpc: '2.0', method: 'frobnicate', params: {} });
+    const done = await c.request('cancel');
+    expect(done.error).toMatchObject({ code: -32000 });
+    // The only answer is the one to the request with an id.
+    expect(c.messages).toHaveLength(1);
+    expect(c.stderr).toContain(
+      'wire: notification `cancel` (no id, so no reply) failed: No agent turn is in progress',
+    );
+    expect(c.stderr).toContain(
+      'wire: notification `frobnicate` (no id, so no reply) failed: Method not found',
+    );
   });
 
   test('unknown methods get -32601 and bad params -32602 naming the field', async () => {

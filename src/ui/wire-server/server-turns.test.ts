@@ -89,6 +89,21 @@ describe('prompt', () => {
     });
   });
 
+  test('a prompt sent as a notification runs its turn and gets no answer', async () => {
+    session.script = async (turn) => {
+      wireSend(wireEvent('TurnBegin', { user_input: turn.input }));
+      wireSend(text('quiet'));
+      wireSend(wireEvent('TurnEnd', {}));
+    };
+    client.send({ jsonrpc: '2.0', method: 'prompt', params: { user_input: 'hi' } });
+    await client.waitForEvent('TurnEnd');
+    // The next request is answered; nothing was ever written back for the notification.
+    const unknown = await client.request('frobnicate');
+    expect(unknown.error).toMatchObject({ code: -32601 });
+    expect(client.messages.filter((m) => !('method' in m))).toEqual([unknown]);
+    expect(client.events().map((e) => e.type)).toEqual(['TurnBegin', 'ContentPart', 'TurnEnd']);
+  });
+
   test('keeps up with token streaming by batching writes', async () => {
     const count = 20_000;
     session.script = async () => {
@@ -248,6 +263,13 @@ describe('requests to the client', () => {
       { response: 'reject', feedback: '' },
       { response: 'reject', feedback: '' },
     ]);
+    // Each answer taken as a rejection is explained on stderr.
+    expect(client.stderr).toContain(
+      'wire: approval request a2 is taken as rejected: the client answered with an error (user closed the dialog)',
+    );
+    expect(client.stderr).toContain(
+      'wire: approval request a3 is taken as rejected: the answer is not one of approve, approve_for_session, reject',
+    );
   });
 
   test('an approval answer with feedback carries the feedback', async () => {

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
+import type { AgentSession } from '../../app/agent-session.js';
 import type { AskClient } from '../../hooks/index.js';
-import type { AgentSession } from '../../soul/agent-session.js';
 import { RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { wireEvent } from '../../wire/events.js';
 import { describeIssues, type JsonValue } from '../../wire/json.js';
 import { isWireRequest, type WireMessage } from '../../wire/message.js';
+import { wireMessageToJSON } from '../../wire/message-json.js';
 import { type HookAnswer, HookRequest, type WireRequest } from '../../wire/requests.js';
-import { wireMessageToJSON } from '../../wire/serialize.js';
 import {
   applyToolVisibility,
   type ClientCapabilities,
@@ -20,6 +20,7 @@ import {
   ErrorCodes,
   errorLine,
   eventLine,
+  type InboundNotification,
   type InboundRequest,
   MethodError,
   parseInboundLine,
@@ -49,6 +50,8 @@ export interface WireServerOptions {
   signal?: AbortSignal | undefined;
   /** The longest line accepted (default 100 MiB). */
   maxLineBytes?: number | undefined;
+  /** Where the server explains what it did with input it could not use (default: process.stderr). */
+  stderr?: ((text: string) => void) | undefined;
 }
 
 /** What runs now: a turn (`prompt`) or a `replay`; `cancel` aborts either. */
@@ -70,7 +73,8 @@ export function runWireServer(options: WireServerOptions): Promise<number> {
 class WireServer {
   private readonly session: AgentSession;
   private readonly writer: LineWriter;
-  private readonly pending = new PendingRequests();
+  private readonly pending: PendingRequests;
+  private readonly stderr: (text: string) => void;
   private readonly handlers = new Set<Promise<void>>();
   private capabilities: ClientCapabilities = LEGACY_CLIENT;
   private activity: Activity | null = null;
@@ -80,6 +84,8 @@ class WireServer {
 
   constructor(private readonly options: WireServerOptions) {
     this.session = options.session;
+    this.stderr = options.stderr ?? ((text) => process.stderr.write(text));
+    this.pending = new PendingRequests((why) => this.stderr(`wire: ${why}\n`));
     // A client that stopped reading is gone: stop as if it had closed its input.
     this.writer = new LineWriter(options.output, () => this.stopReading(0));
   }
@@ -154,6 +160,7 @@ class WireServer {
       const message = parseInboundLine(line);
       if (message.kind === 'invalid') this.writer.write(errorLine(message.id, message.error));
       else if (message.kind === 'response') this.pending.answer(message);
+      else if (message.kind === 'notification') this.track(this.notify(message));
       else this.track(this.dispatch(message));
     } catch (error) {
       this.writer.write(
@@ -182,6 +189,16 @@ class WireServer {
           ? { code: error.code, message: error.message }
           : { code: ErrorCodes.INTERNAL_ERROR, message: describeInternalError(error) };
       this.writer.write(errorLine(request.id, answer));
+    }
+  }
+
+  /** Runs a notification's method; nothing is written back, a failure is told on stderr. */
+  private async notify({ method, params }: InboundNotification): Promise<void> {
+    try {
+      await this.runMethod({ kind: 'request', id: '', method, params });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.stderr(`wire: notification \`${method}\` (no id, so no reply) failed: ${why}\n`);
     }
   }
 

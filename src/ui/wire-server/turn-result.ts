@@ -1,3 +1,4 @@
+import { OAuthError } from '../../auth/device-flow.js';
 import { ChatProviderError, isAbortError } from '../../kosong/errors.js';
 import {
   describeTurnError,
@@ -6,6 +7,7 @@ import {
   MaxStepsReached,
   RunCancelled,
 } from '../../soul/errors.js';
+import { EmptyPromptError } from '../../soul/prompt-checks.js';
 import { ErrorCodes, MethodError } from './jsonrpc.js';
 
 export type PromptResult =
@@ -20,6 +22,13 @@ export type PromptResult =
 export function promptFailure(error: unknown, cancelled: boolean, llmNotSetMessage: string): PromptResult {
   if (error instanceof RunCancelled || (cancelled && isAbortError(error))) return { status: 'cancelled' };
   if (error instanceof MaxStepsReached) return { status: 'max_steps_reached', steps: error.maxSteps };
+  if (error instanceof EmptyPromptError) throw new MethodError(ErrorCodes.INVALID_PARAMS, error.message);
+  if (error instanceof OAuthError) {
+    throw new MethodError(
+      ErrorCodes.AUTH_EXPIRED,
+      `Authentication failed. Your login session may have expired. Please run "kimi-ts login" to sign in again. (${error.message})`,
+    );
+  }
   if (error instanceof LLMNotSet)
     throw new MethodError(ErrorCodes.LLM_NOT_SET, llmNotSetMessage || error.message);
   if (error instanceof LLMNotSupported) throw new MethodError(ErrorCodes.LLM_NOT_SUPPORTED, error.message);

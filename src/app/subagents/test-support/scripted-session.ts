@@ -10,7 +10,7 @@ import { ApprovalRequest } from '../../../wire/requests.js';
 import type { AgentSessionImpl } from '../../agent-session-impl.js';
 import { createAgentSession } from '../../create-agent-session.js';
 import { defaultExtensions } from '../../default-extensions.js';
-import type { ExtensionContext } from '../../extension.js';
+import { defineExtension, type SessionServices } from '../../extension.js';
 import type { SubagentRecord } from '../instance-store.js';
 
 /** A scripted step that calls one tool. */
@@ -59,13 +59,16 @@ export interface TurnRecord {
   approvals: ApprovalRequest[];
 }
 
+/** What the test reads of the session's services. */
+type CapturedServices = Pick<SessionServices, 'rootDeps' | 'model'>;
+
 /** A real root session (default agent spec and extensions) whose model is the scripted provider. */
 export class ScriptedSession {
   private constructor(
     readonly root: string,
     readonly workDir: string,
     readonly session: AgentSessionImpl,
-    private readonly extension: ExtensionContext,
+    private readonly extension: CapturedServices,
   ) {}
 
   static async open(options: ScriptedSessionOptions): Promise<ScriptedSession> {
@@ -91,7 +94,7 @@ export class ScriptedSession {
         ...Object.fromEntries(Object.keys(options.models ?? {}).map((n) => [n, model(n)])),
       },
     };
-    let captured: ExtensionContext | null = null;
+    let captured: CapturedServices | null = null;
     const session = await createAgentSession({
       workDir,
       home,
@@ -102,12 +105,14 @@ export class ScriptedSession {
       agentFile: options.agentFile ? await options.agentFile(workDir) : undefined,
       extensions: [
         ...defaultExtensions({ mcpConfigFiles: [], mcpConfigs: [], home, addDirs: [] }),
-        {
+        defineExtension({
           name: 'test-capture',
-          async setup(context) {
-            captured = context;
+          uses: ['rootDeps', 'model'],
+          async setup(services) {
+            captured = services;
+            return {};
           },
-        },
+        }),
       ],
     });
     if (!captured) throw new Error('the capture extension did not run');
@@ -116,12 +121,12 @@ export class ScriptedSession {
 
   /** The root dependency table (with `subagents`, `backgroundTasks`, ...). */
   get deps(): ToolDependencyTable {
-    return this.extension.deps;
+    return this.extension.rootDeps;
   }
 
   /** The root model's provider (its queue is shared with subagents that use the same model). */
   get provider(): ScriptedProvider {
-    return this.extension.currentLLM?.()?.provider as ScriptedProvider;
+    return this.extension.model.llm?.provider as ScriptedProvider;
   }
 
   get sessionDir(): string {

@@ -311,3 +311,33 @@ describe('AnthropicProvider streaming', () => {
     expect(requestBody(2).thinking).toEqual({ type: 'enabled', budget_tokens: 2_048 });
   });
 });
+
+describe('AnthropicProvider tool calls complete at content_block_stop', () => {
+  it('hands each call on while the message is still streaming, an input-less one as {}', async () => {
+    server.enqueue(
+      sseResponder(
+        [
+          messageStart('msg_early', { input_tokens: 1 }),
+          ...toolUseBlock(0, 'toolu_1', 'Ping', []),
+          ...toolUseBlock(1, 'toolu_2', 'Read', ['{"pa', 'th": "a.txt"}']),
+        ],
+        { ending: 'hold' },
+      ),
+    );
+    const controller = new AbortController();
+    const calls: ToolCall[] = [];
+    const done = generate(provider(), 'sys', [], [user('go')], {
+      signal: controller.signal,
+      onToolCall: (call) => {
+        calls.push(structuredClone(call));
+        if (calls.length === 2) controller.abort();
+      },
+    });
+    // The stream never ends: only dispatch during the stream lets the test abort it.
+    await expect(done).rejects.toMatchObject({ name: 'AbortError' });
+    expect(calls.map((c) => [c.id, c.function.arguments])).toEqual([
+      ['toolu_1', '{}'],
+      ['toolu_2', '{"path": "a.txt"}'],
+    ]);
+  });
+});

@@ -2,7 +2,17 @@ import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 
 /** Faults that are not an HTTP status. */
-export const CHAOS_FAULT_KINDS = ['connection', 'timeout', 'empty', 'think_only', 'cut'] as const;
+export const CHAOS_FAULT_KINDS = [
+  'connection',
+  'timeout',
+  'empty',
+  'think_only',
+  'cut',
+  'cut_after_text',
+  'cut_after_call',
+  'cut_mid_arguments',
+  'stall',
+] as const;
 export type ChaosFaultKind = (typeof CHAOS_FAULT_KINDS)[number];
 
 /** A fault to inject: one of the kinds, or an HTTP error status written as a string (`'429'`). */
@@ -15,7 +25,12 @@ export interface ChaosOptions {
   rates: Partial<Record<ChaosFault, number>>;
   /** Retry-After carried by injected HTTP errors, in milliseconds (default none). */
   retryAfterMs?: number | null | undefined;
-  /** A `cut` lets through between 1 and this many parts of the real stream (default 8). */
+  /**
+   * A `cut` lets through between 1 and this many parts of the real stream, a `stall` between 0 and
+   * this many before it goes silent (default 8). `cut_after_text`, `cut_after_call` and
+   * `cut_mid_arguments` break the real stream at that point; a `stall` lasts until the request is
+   * aborted (a stall watchdog or the caller).
+   */
   maxPartsBeforeCut?: number | undefined;
 }
 

@@ -155,4 +155,45 @@ describe('ChaosProvider', () => {
     await expect(run(chaos, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
     expect(chaos.outcomes).toEqual([]);
   });
+
+  describe('cuts at a point of the real stream', () => {
+    const parts: StreamedPart[] = [
+      { type: 'text', text: 'Let me ' },
+      { type: 'text', text: 'look.' },
+      { type: 'function', id: 'c1', function: { name: 'Glob', arguments: '{"pattern":' } },
+      { type: 'tool_call_part', arguments_part: ' "*.ts"}' },
+      { type: 'function', id: 'c2', function: { name: 'Glob', arguments: '{}' } },
+    ];
+    it.each([
+      ['cut_after_text', ['text', 'text']],
+      ['cut_after_call', ['text', 'text', 'function', 'tool_call_part']],
+      ['cut_mid_arguments', ['text', 'text', 'function']],
+    ] as const)('%s', async (fault, seenTypes) => {
+      const chaos = new ChaosProvider(ScriptedProvider.fromParts([parts]), {
+        seed: 1,
+        rates: { [fault]: 1 },
+      });
+      const seen: StreamedPart[] = [];
+      const error = await run(chaos, { onMessagePart: (p) => seen.push(p) }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect(seen.map((p) => p.type)).toEqual(seenTypes);
+      if (fault === 'cut_mid_arguments') expect(seen[2]).toMatchObject({ function: { arguments: '{"pat' } });
+    });
+  });
+
+  it('stalls until the request is aborted', async () => {
+    const chaos = new ChaosProvider(ScriptedProvider.fromParts([[{ type: 'text', text: 'hi' }]]), {
+      seed: 4,
+      rates: { stall: 1 },
+      maxPartsBeforeCut: 1,
+    });
+    const seen: StreamedPart[] = [];
+    const error = await run(chaos, { stall: { timeoutMs: 30 }, onMessagePart: (p) => seen.push(p) }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(APITimeoutError);
+    const [outcome] = chaos.injected;
+    expect(outcome?.fault).toBe('stall');
+    expect(seen).toHaveLength(Math.min(1, outcome?.partsBeforeCut ?? -1));
+  });
 });

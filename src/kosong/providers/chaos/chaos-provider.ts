@@ -2,6 +2,7 @@ import { APIConnectionError, APIStatusError, APITimeoutError } from '../../error
 import type { StreamedPart, ThinkingEffort } from '../../message.js';
 import type { ChatProvider, GenerateRequest, StreamedMessage } from '../../provider.js';
 import { type ChaosFault, type ChaosOptions, type ChaosPlan, planChaos } from './chaos-options.js';
+import { type CutPoint, cutStream, stallStream } from './chaos-streams.js';
 import { SeededRandom } from './seeded-random.js';
 
 /** What the chaos provider did with one call. */
@@ -10,7 +11,7 @@ export interface ChaosOutcome {
   call: number;
   /** The injected fault, or null when the call went through untouched. */
   fault: ChaosFault | null;
-  /** For a `cut`: how many parts of the real stream it planned to let through. */
+  /** For a `cut` or a `stall`: how many parts of the real stream it planned to let through. */
   partsBeforeCut?: number;
 }
 
@@ -78,10 +79,16 @@ export class ChaosProvider implements ChatProvider {
           [{ type: 'think', think: 'Chaos: reasoning that never reaches an answer.' }],
           request.signal,
         );
-      case 'cut': {
-        const stream = await this.inner.generate(request);
-        return this.cutStream(stream, outcome.partsBeforeCut ?? 1);
-      }
+      case 'cut':
+        return this.cut(request, { kind: 'after_parts', parts: outcome.partsBeforeCut ?? 1 });
+      case 'cut_after_text':
+        return this.cut(request, { kind: 'after_text' });
+      case 'cut_after_call':
+        return this.cut(request, { kind: 'after_call' });
+      case 'cut_mid_arguments':
+        return this.cut(request, { kind: 'mid_arguments' });
+      case 'stall':
+        return stallStream(await this.inner.generate(request), outcome.partsBeforeCut ?? 0, request.signal);
       default: {
         const status = Number(fault);
         throw this.madeUpError(
@@ -117,9 +124,15 @@ export class ChaosProvider implements ChatProvider {
     for (const { fault, rate } of this.plan.faults) {
       threshold += rate;
       if (roll < threshold) {
-        if (fault !== 'cut') return { call: this.calls, fault };
-        const partsBeforeCut = 1 + Math.floor(this.random.next() * this.plan.maxPartsBeforeCut);
-        return { call: this.calls, fault, partsBeforeCut };
+        if (fault === 'cut') {
+          const partsBeforeCut = 1 + Math.floor(this.random.next() * this.plan.maxPartsBeforeCut);
+          return { call: this.calls, fault, partsBeforeCut };
+        }
+        if (fault === 'stall') {
+          const partsBeforeCut = Math.floor(this.random.next() * (this.plan.maxPartsBeforeCut + 1));
+          return { call: this.calls, fault, partsBeforeCut };
+        }
+        return { call: this.calls, fault };
       }
     }
     return { call: this.calls, fault: null };
@@ -130,29 +143,12 @@ export class ChaosProvider implements ChatProvider {
     return error;
   }
 
-  /** Lets the first parts of a real stream through, then drops the "connection". */
-  private cutStream(stream: StreamedMessage, partsBeforeCut: number): StreamedMessage {
-    const fail = (passed: number): APIConnectionError =>
-      this.madeUpError(new APIConnectionError(`Chaos: connection dropped after ${passed} streamed parts.`));
-    async function* play(): AsyncGenerator<StreamedPart> {
-      let passed = 0;
-      // Leaving the loop early closes the wrapped stream, which releases its connection.
-      for await (const part of stream) {
-        yield part;
-        passed += 1;
-        if (passed >= partsBeforeCut) break;
-      }
-      throw fail(passed);
-    }
-    return {
-      get id() {
-        return stream.id;
-      },
-      get usage() {
-        return stream.usage;
-      },
-      [Symbol.asyncIterator]: play,
-    };
+  /** Lets the real stream through up to `point`, then drops the "connection". */
+  private async cut(request: GenerateRequest, point: CutPoint): Promise<StreamedMessage> {
+    const stream = await this.inner.generate(request);
+    return cutStream(stream, point, (passed) =>
+      this.madeUpError(new APIConnectionError(`Chaos: connection dropped after ${passed} streamed parts.`)),
+    );
   }
 }
 

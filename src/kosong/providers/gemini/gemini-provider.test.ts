@@ -237,3 +237,22 @@ describe('GeminiProvider', () => {
     }
   });
 });
+
+describe('GeminiProvider whole-call parts', () => {
+  it('hands a function call on as soon as its part arrives, while the stream is open', async () => {
+    server.enqueue(
+      geminiStream([modelChunk([{ functionCall: { name: 'Glob', args: { pattern: '*.ts' } } }])], 'hold'),
+    );
+    const controller = new AbortController();
+    const names: string[] = [];
+    const done = generate(gemini(), '', [GLOB], [user('find')], {
+      signal: controller.signal,
+      onToolCall: (call) => {
+        names.push(`${call.function.name} ${call.function.arguments}`);
+        controller.abort();
+      },
+    });
+    await expect(done).rejects.toMatchObject({ name: 'AbortError' });
+    expect(names).toEqual(['Glob {"pattern":"*.ts"}']);
+  });
+});

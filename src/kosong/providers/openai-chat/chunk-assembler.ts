@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ChatProviderError } from '../../errors.js';
+import { JsonCompleteness } from '../../json-completeness.js';
 import type { StreamedPart, TokenUsage, ToolCall } from '../../message.js';
 import type { ChatChunk, ToolCallDelta } from './chat-chunk.js';
-import { JsonCompleteness } from './json-completeness.js';
 import { convertUsage } from './usage.js';
 
 interface CallState {
@@ -86,13 +86,15 @@ export class ChatChunkAssembler {
     const fragment = delta.function?.arguments ?? '';
     let call = this.calls.get(index);
     const name = delta.function?.name;
-    // A new id at a known index is a new call: some servers number every call 0.
-    if (name && (call === undefined || (delta.id && delta.id !== call.id))) {
+    // A new id at a known index is a new call: some servers number every call 0. A call whose name
+    // is empty is still a call: dropped, it would get no result and leave no trace in the context.
+    const startsCall = name ? true : name === '' && Boolean(delta.id);
+    if (startsCall && (call === undefined || (delta.id && delta.id !== call.id))) {
       const json = new JsonCompleteness();
       json.feed(fragment);
       call = {
         id: delta.id || randomUUID(),
-        name,
+        name: name ?? '',
         arguments: delta.function?.arguments ?? null,
         emitted: false,
         json,

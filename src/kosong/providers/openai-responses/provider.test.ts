@@ -5,7 +5,7 @@ import { type Message, message, type StreamedPart, type ToolCall } from '../../m
 import type { Tool } from '../../tool.js';
 import type { ProviderOptions } from '../options.js';
 import { OpenAIResponsesProvider } from './provider.js';
-import { chunk, ev, responsesStream } from './test-support/responses-sse.js';
+import { chunk, ev, responsesStream, writeResponsesEvents } from './test-support/responses-sse.js';
 
 const API_KEY = 'sk-test-secret-key-1234';
 const readTool: Tool = {
@@ -279,5 +279,33 @@ describe('OpenAIResponsesProvider streaming', () => {
     expect(await p.onRetryableError(new Error('reset'))).toBe(true);
     server.enqueue(responsesStream([ev.created(), ev.textDelta(0, 'again'), ev.completed()]));
     expect((await run(p)).message.content).toEqual([{ type: 'text', text: 'again' }]);
+  });
+});
+
+describe('OpenAIResponsesProvider tool calls complete before the response does', () => {
+  it('hands each call on at its output_item.done, while the response is still open', async () => {
+    server.enqueue((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'req_early' });
+      writeResponsesEvents(res, [
+        ev.created(),
+        ev.callAdded(0, 'call_1', 'ReadFile'),
+        ev.argsDelta(0, '{"pa'),
+        ev.argsDelta(0, 'th":"a"}'),
+        ev.argsDone(0, '{"path":"a"}'),
+        ev.callDone(0, 'call_1', 'ReadFile', '{"path":"a"}'),
+      ]);
+      // No response.completed: the stream stays open until the client goes away.
+    });
+    const controller = new AbortController();
+    const calls: ToolCall[] = [];
+    const done = generate(provider(), 'sys', [readTool], [message('user', 'go')], {
+      signal: controller.signal,
+      onToolCall: (call) => {
+        calls.push(structuredClone(call));
+        controller.abort();
+      },
+    });
+    await expect(done).rejects.toMatchObject({ name: 'AbortError' });
+    expect(calls.map((c) => [c.id, c.function.arguments])).toEqual([['call_1', '{"path":"a"}']]);
   });
 });

@@ -2,8 +2,8 @@ import { APIConnectionError, APIStatusError, APITimeoutError, ChatProviderError 
 import type { StreamedPart, TokenUsage } from '../../message.js';
 
 /**
- * How a scripted turn fails. Kept as data rather than an Error instance because errors are mutable
- * (the soul marks `recoveryExhausted` on them): every generation gets a fresh error object.
+ * How a scripted turn fails. Kept as data rather than an Error instance, so every generation gets a
+ * fresh error object (with its own stack and nothing a caller attached to an earlier one).
  */
 export type ScriptedFailure =
   | {

@@ -61,3 +61,6 @@ export async function runToolsInSoul(
   }
   return { results, error };
 }
+
+/** The channel the app gives tools: questions and plans over the current wire, as in a session. */
+export { wireUserChannel } from '../../../app/wire-user-channel.js';

@@ -15,6 +15,7 @@ import { KimiToolset } from '../../../toolset/kimi-toolset.js';
 import { cleanDispatch, dispatchAll, toolCall } from '../../../toolset/test-support/dispatch.js';
 import type { BackgroundConfig, PlanModeController } from '../../runtime.js';
 import { BackgroundTaskManager } from '../background-task-manager.js';
+import type { TaskNotificationDraft, TaskNotificationSink } from '../task-notification.js';
 
 /** A temp folder standing in for a session folder (and a work dir inside it). */
 export async function makeTempDir(prefix = 'kimi-ts-bg-'): Promise<string> {
@@ -25,13 +26,26 @@ export async function removeDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
+/** Keeps what the manager publishes (the session's outbox delivers it; see src/session). */
+export class PublishedNotifications implements TaskNotificationSink {
+  readonly drafts: TaskNotificationDraft[] = [];
+
+  async publish(draft: TaskNotificationDraft): Promise<void> {
+    this.drafts.push(draft);
+  }
+
+  async flush(): Promise<void> {}
+}
+
 export function openManager(
   sessionDir: string,
   config: Partial<BackgroundConfig> = {},
   errors: unknown[] = [],
+  notifications: TaskNotificationSink = new PublishedNotifications(),
 ): Promise<BackgroundTaskManager> {
   return BackgroundTaskManager.open({
     sessionDir,
+    notifications,
     // Short grace: the processes in these tests end on SIGTERM unless a test says otherwise.
     config: { killGracePeriodMs: 500, ...config },
     onError: (error) => errors.push(error),

@@ -1,6 +1,6 @@
+import type { AgentSession, ExternalToolSpec, SlashCommandInfo } from '../../../app/agent-session.js';
 import { OutOfTurnHub } from '../../../app/out-of-turn-hub.js';
 import type { AskClient, HookEvent, WireHookSubscription } from '../../../hooks/index.js';
-import type { AgentSession, ExternalToolSpec, SlashCommandInfo } from '../../../soul/agent-session.js';
 import { runSoul, type UILoop } from '../../../soul/run-soul.js';
 import type { UserInput } from '../../../soul/steer-queue.js';
 import type { TurnOutcome } from '../../../soul/turn-outcome.js';

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { AgentSession } from '../../../soul/agent-session.js';
+import type { AgentSession } from '../../../app/agent-session.js';
 import { LineSplitter } from '../line-splitter.js';
 import { runWireServer } from '../server.js';
 
@@ -25,6 +25,9 @@ export class TestWireClient {
   private waiters: Waiter[] = [];
   private nextId = 1;
 
+  /** What the server wrote to its stderr. */
+  stderr = '';
+
   constructor(session: AgentSession, options: { signal?: AbortSignal; maxLineBytes?: number } = {}) {
     const splitter = new LineSplitter({
       onLine: (line) => this.receive(line),
@@ -34,7 +37,15 @@ export class TestWireClient {
       this.outputWrites++;
       splitter.push(chunk);
     });
-    this.exitCode = runWireServer({ session, input: this.input, output: this.output, ...options });
+    this.exitCode = runWireServer({
+      session,
+      input: this.input,
+      output: this.output,
+      stderr: (text) => {
+        this.stderr += text;
+      },
+      ...options,
+    });
   }
 
   /** Writes raw text to the server's input. */

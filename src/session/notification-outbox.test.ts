@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, removeDir } from '../tools/background/test-support/task-harness.js';
 import { type NotificationDraft, NotificationOutbox } from './notification-outbox.js';
-import { renderNotificationForLLM } from './task-notification.js';
-import { makeTempDir, removeDir } from './test-support/task-harness.js';
+import { renderNotificationForLLM } from './notification-text.js';
 
 let dir: string;
 beforeEach(async () => {

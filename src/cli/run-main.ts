@@ -1,16 +1,17 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CliOptions } from '../cli.js';
+import { AgentSpecError } from '../app/agent-spec.js';
+import { createAgentSession } from '../app/create-agent-session.js';
+import { defaultExtensions } from '../app/default-extensions.js';
+import { forkSession, undoPoints } from '../app/session-fork.js';
+import { UsageError } from '../app/usage-error.js';
 import { ConfigError } from '../config/config-error.js';
 import { kimiTsHome } from '../config/home.js';
 import { formatSessionList, listSessions } from '../session/list.js';
 import { isValidSessionId, SessionError, sessionAt } from '../session/session.js';
-import { AgentSpecError } from './agent-spec.js';
-import { createAgentSession } from './create-agent-session.js';
-import { defaultExtensions } from './default-extensions.js';
+import type { CliOptions } from './cli-options.js';
+import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
-import { forkSession, undoPoints } from './session-fork.js';
-import { UsageError } from './usage-error.js';
 
 function checkFlags(options: CliOptions): void {
   const modes = [options.print || options.quiet ? '--print' : null, options.wire ? '--wire' : null].filter(
@@ -73,6 +74,7 @@ export async function runMain(options: CliOptions): Promise<number> {
         // A path on the command line is relative to where the command runs.
         skillsDir: options.skillsDir === undefined ? undefined : resolve(options.skillsDir),
         addDirs: options.addDir,
+        onWarning: printWarning,
         extensions: defaultExtensions({
           mcpConfigFiles: options.mcpConfigFile,
           mcpConfigs: options.mcpConfig,

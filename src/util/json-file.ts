@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import { writeFileAtomic } from '../../util/atomic-file.js';
+import { writeFileAtomic } from './atomic-file.js';
 
 /**
  * Writes JSON so a crash leaves the old or the new content, never a mix: a flushed temporary file

@@ -2,53 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, SerialJsonWriter, writeJsonAtomic } from './json-file.js';
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
-const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number(),
-    z.boolean(),
-    z.null(),
-    z.array(jsonValueSchema),
-    z.record(z.string(), jsonValueSchema),
-  ]),
-);
+import type { LLMNotification } from '../soul/soul-parts.js';
+import { readJsonFile, SerialJsonWriter, writeJsonAtomic } from '../util/json-file.js';
+import type { Notification } from '../wire/events.js';
+import { notificationSchema } from '../wire/payloads.js';
+import { renderNotificationForLLM } from './notification-text.js';
 
 /** Where a notification goes: into the model's context, and onto the Wire for UIs. */
 export const NOTIFICATION_SINKS = ['llm', 'wire'] as const;
 export type NotificationSink = (typeof NOTIFICATION_SINKS)[number];
 
-/** A notification as the Wire carries it (the `Notification` event's payload). */
-export interface WireNotification {
-  id: string;
-  category: string;
-  type: string;
-  source_kind: string;
-  source_id: string;
-  title: string;
-  body: string;
-  severity: string;
-  /** Unix time in seconds. */
-  created_at: number;
-  payload: Record<string, JsonValue>;
-}
-
 /** `event.json`: the notification, plus what only its LLM rendering needs. */
 const storedEventSchema = z.object({
   version: z.literal(1),
-  id: z.string(),
-  category: z.string(),
-  type: z.string(),
-  source_kind: z.string(),
-  source_id: z.string(),
-  title: z.string(),
-  body: z.string(),
-  severity: z.string(),
-  created_at: z.number(),
-  payload: z.record(z.string(), jsonValueSchema),
+  // The Wire's notification (the `Notification` event's payload) is declared once, in the wire.
+  ...notificationSchema.shape,
   /** A second publish with the same key returns the first notification instead. */
   dedupe_key: z.string().nullable(),
   targets: z.array(z.enum(NOTIFICATION_SINKS)),
@@ -74,7 +42,7 @@ interface Entry {
 }
 
 /**
- * The session's notifications, kept under `<sessionDir>/notifications/<id>/{event.json,
+ * The session's notifications (background tasks' for now), kept under `<sessionDir>/notifications/<id>/{event.json,
  * delivery.json}` like Kimi CLI's store. Each notification is handed to each of its sinks exactly
  * once: taking it marks it delivered before anything is awaited, so two readers running at the
  * same time never both get it, and the mark is saved so a resumed session does not repeat it.
@@ -159,6 +127,28 @@ export class NotificationOutbox {
     return this.entries.map((entry) => entry.event);
   }
 
+  /** Notifications for the model's next step, each handed out once (the soul's LLMNotificationSource). */
+  async claimForLLM(max: number, signal?: AbortSignal): Promise<LLMNotification[]> {
+    signal?.throwIfAborted();
+    const events = await this.take('llm', max);
+    return events.map((event) => ({
+      type: event.type,
+      text: renderNotificationForLLM(event),
+      hookFields: { title: event.title, body: event.body, severity: event.severity },
+    }));
+  }
+
+  /** Notifications for the Wire, each handed out once (runSoul's WireNotificationSource). */
+  async drainWire(max: number, signal?: AbortSignal): Promise<Notification[]> {
+    signal?.throwIfAborted();
+    return (await this.take('wire', max)).map(toWireNotification);
+  }
+
+  /** Notifications that have not reached the model yet. */
+  pendingForLLM(): number {
+    return this.pendingCount('llm');
+  }
+
   /** Resolves once every pending write is on disk. */
   async flush(): Promise<void> {
     await Promise.all(this.entries.map((entry) => entry.deliveryWriter.flush()));
@@ -177,18 +167,9 @@ export class NotificationOutbox {
   }
 }
 
-/** The Wire's view of a stored notification. */
-export function toWireNotification(event: StoredNotification): WireNotification {
-  return {
-    id: event.id,
-    category: event.category,
-    type: event.type,
-    source_kind: event.source_kind,
-    source_id: event.source_id,
-    title: event.title,
-    body: event.body,
-    severity: event.severity,
-    created_at: event.created_at,
-    payload: event.payload,
-  };
+const wireFields = Object.keys(notificationSchema.shape) as (keyof Notification)[];
+
+/** The Wire's view of a stored notification: the fields of the wire's notification schema. */
+export function toWireNotification(event: StoredNotification): Notification {
+  return Object.fromEntries(wireFields.map((key) => [key, event[key]])) as Notification;
 }

@@ -2,9 +2,15 @@ import type { AskClient, HookEvent, WireHookSubscription } from '../hooks/index.
 import type { JSONSchema } from '../kosong/tool.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
-import type { UILoop } from './run-soul.js';
-import type { UserInput } from './steer-queue.js';
-import type { TurnOutcome } from './turn-outcome.js';
+
+export type { ModelChoice, ModelSwitcher } from '../soul/model-switcher.js';
+export type { SlashCommandInfo } from '../soul/slash-commands.js';
+
+import type { ModelChoice } from '../soul/model-switcher.js';
+import type { UILoop } from '../soul/run-soul.js';
+import type { SlashCommandInfo } from '../soul/slash-commands.js';
+import type { UserInput } from '../soul/steer-queue.js';
+import type { TurnOutcome } from '../soul/turn-outcome.js';
 
 /** A tool a front end executes itself (wire mode `initialize.external_tools`). */
 export interface ExternalToolSpec {
@@ -25,30 +31,6 @@ export interface BackgroundWork {
   stopAll(reason: string): Promise<number>;
   /** The longest a print run waits for background tasks, in seconds. */
   readonly waitCeilingS: number;
-}
-
-/** A model of the config (`[models.ALIAS]`) a session can switch to. */
-export interface ModelChoice {
-  alias: string;
-  /** The model name sent to the API. */
-  model: string;
-  /** The `[providers.NAME]` it uses. */
-  provider: string;
-  /** Whether the session uses it now. */
-  current: boolean;
-}
-
-/** Lists the config's models and switches the session's model (`/model`, ACP's model option). */
-export interface ModelSwitcher {
-  list(): ModelChoice[];
-  /** Uses the model `alias` from the next model call on; rejects with the reason it cannot. */
-  select(alias: string): Promise<void>;
-}
-
-export interface SlashCommandInfo {
-  name: string;
-  description: string;
-  aliases: string[];
 }
 
 /**

@@ -1,39 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { VERSION } from './version.js';
-
-/** What the flags of the main command parse to. */
-export interface CliOptions {
-  workDir?: string;
-  addDir: string[];
-  session?: string | true;
-  resume?: string | true;
-  continue?: boolean;
-  config?: string;
-  configFile?: string;
-  model?: string;
-  thinking?: boolean;
-  yolo?: boolean;
-  afk?: boolean;
-  plan?: boolean;
-  prompt?: string;
-  print?: boolean;
-  quiet?: boolean;
-  wire?: boolean;
-  inputFormat: 'text' | 'stream-json';
-  outputFormat: 'text' | 'stream-json';
-  finalMessageOnly?: boolean;
-  agentFile?: string;
-  mcpConfigFile: string[];
-  mcpConfig: string[];
-  maxStepsPerTurn?: number;
-  maxRetriesPerStep?: number;
-  maxRalphIterations?: number;
-  skillsDir?: string;
-  debug?: boolean;
-  /** The interactive front end: the line shell (default) or the terminal UI (`tui`, on a real terminal only). */
-  ui?: 'line' | 'tui';
-}
+import { VERSION } from '../version.js';
+import type { CliOptions } from './cli-options.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -58,6 +26,8 @@ export function buildProgram(): Command {
   const program = new Command('kimi-ts')
     .description('A terminal coding agent: the agent loop and tool system of Kimi CLI, in TypeScript.')
     .version(`kimi-ts, version ${VERSION}`, '-V, --version')
+    // One width on every terminal: the launcher answers `--help` with this text recorded at build time.
+    .configureHelp({ helpWidth: 80 })
     .option('-w, --work-dir <path>', 'working directory of the agent (default: current directory)')
     .option('--add-dir <path>', 'another directory the agent may work in (repeatable)', collect, [])
     .option('-S, --session [id]', 'resume the session with this id (created if missing)')
@@ -105,7 +75,7 @@ export function buildProgram(): Command {
       new Option('--ui <mode>', 'interactive front end (tui needs a terminal)').choices(['line', 'tui']),
     )
     .action(async (options: CliOptions & { command?: string }) => {
-      const { runMain } = await import('./app/run-main.js');
+      const { runMain } = await import('./run-main.js');
       process.exitCode = await runMain({ ...options, prompt: options.prompt ?? options.command });
     });
 
@@ -114,7 +84,7 @@ export function buildProgram(): Command {
     .description('list the sessions of the working directory')
     .option('-w, --work-dir <path>', 'working directory (default: current directory)')
     .action(async (options: { workDir?: string }) => {
-      const { listSessionsCommand } = await import('./app/run-main.js');
+      const { listSessionsCommand } = await import('./run-main.js');
       process.exitCode = await listSessionsCommand(options.workDir);
     });
 
@@ -125,7 +95,7 @@ export function buildProgram(): Command {
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('-w, --work-dir <path>', 'working directory (default: current directory)')
     .action(async (sessionId: string | undefined, _options: unknown, command: Command) => {
-      const { exportCommand } = await import('./app/export-command.js');
+      const { exportCommand } = await import('../app/export-command.js');
       // `-w` is the main command's option too: take it from wherever it was parsed.
       const options = command.optsWithGlobals<{ output?: string; workDir?: string }>();
       process.exitCode = await exportCommand({
@@ -147,8 +117,8 @@ export function buildProgram(): Command {
     .argument('[args...]')
     .action(async (args: string[]) => {
       const [{ buildMcpCommand }, { kimiTsHome }] = await Promise.all([
-        import('./mcp/cli/build-mcp-command.js'),
-        import('./config/home.js'),
+        import('../mcp/cli/build-mcp-command.js'),
+        import('../config/home.js'),
       ]);
       const mcp = buildMcpCommand({ home: () => kimiTsHome(process.env) });
       await mcp.parseAsync(args.length ? args : ['--help'], { from: 'user' });
@@ -163,8 +133,8 @@ export function buildProgram(): Command {
     .argument('[args...]')
     .action(async (args: string[], _options: unknown, command: Command) => {
       const [{ buildPluginCommand }, { kimiTsHome }] = await Promise.all([
-        import('./app/plugins/plugin-command.js'),
-        import('./config/home.js'),
+        import('../app/plugins/plugin-command.js'),
+        import('../config/home.js'),
       ]);
       // `--config-file` after `plugin …` is taken by the main command, which defines it too.
       const { configFile } = command.optsWithGlobals<{ configFile?: string }>();
@@ -187,11 +157,25 @@ export function buildProgram(): Command {
     .option('-y, --yolo', 'approve every action automatically')
     .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)
     .action(async (_options: unknown, command: Command) => {
-      const { runAcpCommand } = await import('./app/run-acp.js');
+      const { runAcpCommand } = await import('./run-acp.js');
       // The main command defines the same flags: take them from wherever they were parsed.
-      const options = command.optsWithGlobals<import('./app/run-acp.js').AcpCommandOptions>();
+      const options = command.optsWithGlobals<import('./run-acp.js').AcpCommandOptions>();
       process.exitCode = await runAcpCommand(options);
     });
+
+  for (const [name, what] of [
+    ['login', 'log in to Kimi Code (OAuth device login)'],
+    ['logout', 'forget the Kimi Code login'],
+  ] as const) {
+    program
+      .command(name)
+      .description(what)
+      .option('--json', 'events as JSON lines')
+      .action(async (options: { json?: boolean }) => {
+        const { runAuthCommand } = await import('../auth/login-command.js');
+        process.exitCode = await runAuthCommand(name, Boolean(options.json));
+      });
+  }
 
   program
     .command('info')

@@ -6,6 +6,7 @@ import { kimiTsHome } from '../config/home.js';
 import { listSessions } from '../session/list.js';
 import { readMetadata } from '../session/metadata.js';
 import { isValidSessionId, sessionAt } from '../session/session.js';
+import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
 
 /** The flags of `kimi-ts acp`. */
@@ -29,8 +30,8 @@ export async function runAcpCommand(
 ): Promise<number> {
   const [{ runAcpServer }, { createAgentSession }, { defaultExtensions }] = await Promise.all([
     import('../ui/acp/acp-server.js'),
-    import('./create-agent-session.js'),
-    import('./default-extensions.js'),
+    import('../app/create-agent-session.js'),
+    import('../app/default-extensions.js'),
   ]);
   const env = process.env;
   const home = kimiTsHome(env);
@@ -78,6 +79,7 @@ export async function runAcpCommand(
           yolo: options.yolo,
           maxStepsPerTurn: options.maxStepsPerTurn,
           addDirs: additionalDirs,
+          onWarning: printWarning,
           extensions: defaultExtensions({
             mcpConfigFiles: [],
             mcpConfigs: mcpConfig ? [mcpConfig] : [],

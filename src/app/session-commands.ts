@@ -1,0 +1,73 @@
+import type { HookConfig } from '../hooks/config.js';
+import type { Session } from '../session/session.js';
+import { updateSessionState } from '../session/state.js';
+import type { Context } from '../soul/context/context.js';
+import { builtinSlashCommands, type SlashCommand } from '../soul/slash-commands.js';
+import type { Approval } from '../toolset/approval.js';
+import { addDirCommand } from './additional-dirs.js';
+import { conversationCommands } from './export-import-commands.js';
+import { hooksCommand, statusCommand, versionCommand } from './info-commands.js';
+import type { PlanModeSwitch } from './plan-mode-switch.js';
+import type { SessionModel } from './session-model.js';
+import type { SessionTitle } from './session-title.js';
+import { type Skill, skillCommands } from './skills.js';
+
+export interface SessionCommandParts {
+  session: Session;
+  home: string;
+  context: Context;
+  approval: Approval;
+  model: SessionModel;
+  planMode: PlanModeSwitch;
+  title: SessionTitle;
+  systemPrompt: string;
+  /** The session's `--add-dir` folders (shared with the tools, which see what `/add-dir` adds). */
+  additionalDirs: string[];
+  hookConfigs: readonly HookConfig[];
+  /** Commands the extensions brought, then the skills'. */
+  extensionCommands: readonly SlashCommand[];
+  skills: readonly Skill[];
+}
+
+/** The slash commands of a root session: the soul's built-in ones, the app's, the extensions', the skills'. */
+export function sessionCommands(parts: SessionCommandParts): SlashCommand[] {
+  const { session, approval, planMode, title } = parts;
+  return [
+    ...builtinSlashCommands({
+      setYolo: (enabled) => approval.setYolo(enabled),
+      isYolo: () => approval.yolo,
+      setAfk: (enabled) => approval.setAfk(enabled),
+      isAfk: () => approval.afk,
+      title: () => title.value,
+      setTitle: (text) => title.set(text),
+      setPlanMode: (enabled) => planMode.set(enabled),
+      isPlanMode: () => planMode.isActive,
+      readPlan: () => planMode.readPlan(),
+      clearPlan: () => planMode.clearPlan(),
+      systemPrompt: parts.systemPrompt,
+      workDir: session.workDir,
+      models: parts.model,
+    }),
+    addDirCommand({
+      workDir: session.workDir,
+      dirs: parts.additionalDirs,
+      save: async (dirs) => {
+        await updateSessionState(session.stateFile, (s) => ({ ...s, additional_dirs: [...dirs] }));
+      },
+    }),
+    ...conversationCommands({ session, home: parts.home, title: () => title.value }),
+    statusCommand({
+      sessionId: session.id,
+      context: parts.context,
+      approval,
+      llm: () => parts.model.llm,
+      modelAlias: () => parts.model.alias,
+      title: () => title.value,
+      planMode: () => planMode.isActive,
+    }),
+    hooksCommand(parts.hookConfigs),
+    versionCommand,
+    ...parts.extensionCommands,
+    ...skillCommands(parts.skills),
+  ];
+}

@@ -1,0 +1,144 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type LoadedConfig, loadConfig } from '../config/load-config.js';
+import { unknownModelAlias } from '../config/resolve-model.js';
+import { continueSession } from '../session/list.js';
+import { recordLastSession } from '../session/metadata.js';
+import { createSession, openSession, type Session } from '../session/session.js';
+import { lockSession, type SessionLock } from '../session/session-lock.js';
+import { readSessionState, type SessionState, updateSessionState } from '../session/state.js';
+import { workDirKey } from '../session/work-dir-key.js';
+import { Context } from '../soul/context/context.js';
+import { ProjectApprovals } from '../toolset/project-approvals.js';
+import { checkAdditionalDir } from './additional-dirs.js';
+import { type AgentSpec, DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
+import { pluginsDir } from './plugins/plugin-manager.js';
+import type { WarningSink } from './session-warning.js';
+import { errorText } from './session-warning.js';
+import { discoverSkills, type Skill } from './skills.js';
+import { UsageError } from './usage-error.js';
+
+export interface SessionFilesOptions {
+  workDir: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  configFile?: string | undefined;
+  inlineConfig?: string | undefined;
+  config?: LoadedConfig | undefined;
+  sessionId?: string | undefined;
+  continueLast?: boolean | undefined;
+  agentFile?: string | undefined;
+  skillsDir?: string | undefined;
+  /** `--model`: an alias the config does not have stops here, before a session is made. */
+  modelAlias?: string | undefined;
+}
+
+/** What a session starts from, read from disk. The context is open: whoever gets this closes it. */
+export interface SessionFiles {
+  loaded: LoadedConfig;
+  session: Session;
+  /** This process's hold on the session folder; released last when the session closes. */
+  lock: SessionLock;
+  state: SessionState;
+  spec: AgentSpec;
+  context: Context;
+  projectApprovals: ProjectApprovals;
+  skills: readonly Skill[];
+}
+
+/**
+ * Reads the config, picks the session and reads its files, the agent spec, the project's kept
+ * approvals and the skills. Independent reads run together; the agent spec's own errors still
+ * surface after the config's, and nothing stays open when one of them fails.
+ */
+export async function readSessionFiles(
+  options: SessionFilesOptions,
+  warn: WarningSink,
+): Promise<SessionFiles> {
+  const { home, env } = options;
+  const specLoading = loadAgentSpec(options.agentFile ?? DEFAULT_AGENT_FILE);
+  specLoading.catch(() => {});
+  const loaded =
+    options.config ??
+    (await loadConfig({ configFile: options.configFile, inlineConfig: options.inlineConfig, env, home }));
+  const { config } = loaded;
+  const badAlias = unknownModelAlias(config, options.modelAlias);
+  if (badAlias !== null) throw new UsageError(badAlias);
+  const session = await pickSession(options);
+  // One process per session: a second one gets a clear error instead of interleaving the files.
+  const lock = await lockSession(session.id, session.dir);
+  const userHome = env.HOME || homedir();
+  const skillsFound = discoverSkills({
+    workDir: session.workDir,
+    userHome,
+    kimiTsHome: home,
+    // Installed plugins may bring skills too; theirs come last.
+    extraDirs: [
+      ...config.extra_skill_dirs.map((dir) => resolve(userHome, dir.replace(/^~(?=$|[\\/])/, userHome))),
+      pluginsDir(userHome),
+    ],
+    mergeAll: config.merge_all_available_skills,
+    skillsDir: options.skillsDir ? resolve(options.workDir, options.skillsDir) : undefined,
+  }).catch((error: unknown) => {
+    // Skills are extras: a folder that cannot be read must not stop the session.
+    warn({ kind: 'skills-unreadable', message: errorText(error) });
+    return [];
+  });
+  const [recorded, stateRead, specRead, restored, approvalsRead, skillsRead] = await Promise.allSettled([
+    recordLastSession(home, session.workDir, session.id),
+    readSessionState(session.stateFile),
+    specLoading,
+    Context.restore(session.contextFile),
+    // Approvals the user chose to keep for this project live in kimi-ts's folder, never in the repository.
+    ProjectApprovals.load(join(home, 'projects', workDirKey(session.workDir), 'approvals.json')),
+    skillsFound,
+  ]);
+  const anyFailed = [recorded, stateRead, specRead, approvalsRead, skillsRead].some(
+    (o) => o.status === 'rejected',
+  );
+  // The context keeps its file open: close it before an error of the others goes up.
+  if (anyFailed && restored.status === 'fulfilled') await restored.value.close().catch(() => undefined);
+  if (anyFailed || restored.status === 'rejected') await lock.release();
+  settledValue(recorded);
+  return {
+    loaded,
+    session,
+    lock,
+    state: settledValue(stateRead),
+    spec: settledValue(specRead),
+    context: settledValue(restored),
+    projectApprovals: settledValue(approvalsRead),
+    skills: settledValue(skillsRead),
+  };
+}
+
+/** The value of a settled promise, or its error thrown. */
+function settledValue<T>(outcome: PromiseSettledResult<T>): T {
+  if (outcome.status === 'rejected') throw outcome.reason;
+  return outcome.value;
+}
+
+async function pickSession(options: SessionFilesOptions): Promise<Session> {
+  const where = { home: options.home, workDir: options.workDir };
+  if (options.continueLast) return continueSession(where);
+  if (options.sessionId) return openSession({ ...where, id: options.sessionId });
+  return createSession(where);
+}
+
+/** Adds `--add-dir` folders (existing, outside the work dir) to the session's list and saves it. */
+export async function mergeAdditionalDirs(
+  session: Session,
+  saved: readonly string[],
+  added: readonly string[],
+): Promise<string[]> {
+  const dirs = [...saved];
+  for (const raw of added) {
+    const checked = checkAdditionalDir(session.workDir, raw);
+    if (!checked.ok) throw new UsageError(`--add-dir ${checked.problem}`);
+    if (!checked.inside && !dirs.includes(checked.dir)) dirs.push(checked.dir);
+  }
+  if (dirs.length !== saved.length) {
+    await updateSessionState(session.stateFile, (s) => ({ ...s, additional_dirs: dirs }));
+  }
+  return dirs;
+}

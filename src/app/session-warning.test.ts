@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { describeSessionWarning, type SessionWarning } from './session-warning.js';
+
+describe('describeSessionWarning', () => {
+  const cases: [SessionWarning, string][] = [
+    [{ kind: 'skills-unreadable', message: 'EACCES' }, 'Skills could not be loaded: EACCES\n'],
+    [
+      { kind: 'project-approval-not-saved', message: 'disk full' },
+      'Could not save the project approval: disk full\n',
+    ],
+    [{ kind: 'background-task-error', message: 'boom' }, 'background tasks: boom\n'],
+    [
+      { kind: 'background-tasks-stopped', tasks: [{ id: 'b1', description: 'dev server' }] },
+      'Stopped 1 background task(s) at exit:\n  b1: dev server\n',
+    ],
+    [{ kind: 'mcp-server-problem', server: 'fs', message: 'timed out' }, 'MCP server fs: timed out\n'],
+    [
+      { kind: 'plugin-tool-skipped', plugin: 'p', tool: 'Shell' },
+      'Plugin p: tool Shell is not added; a tool of that name exists.\n',
+    ],
+  ];
+  it.each(cases)('%o', (warning, text) => {
+    expect(describeSessionWarning(warning)).toBe(text);
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Something a session met that does not stop it, for the front end to report (the CLI prints the
+ * text on stderr). The app itself never writes to a terminal.
+ */
+export type SessionWarning =
+  | { kind: 'skills-unreadable'; message: string }
+  | { kind: 'project-approval-not-saved'; message: string }
+  | { kind: 'background-task-error'; message: string }
+  | { kind: 'background-tasks-stopped'; tasks: readonly { id: string; description: string }[] }
+  | { kind: 'mcp-server-problem'; server: string; message: string }
+  | { kind: 'plugin-tool-skipped'; plugin: string; tool: string };
+
+export type WarningSink = (warning: SessionWarning) => void;
+
+/** The warning as one or more lines of text, each ending in a newline. */
+export function describeSessionWarning(warning: SessionWarning): string {
+  switch (warning.kind) {
+    case 'skills-unreadable':
+      return `Skills could not be loaded: ${warning.message}\n`;
+    case 'project-approval-not-saved':
+      return `Could not save the project approval: ${warning.message}\n`;
+    case 'background-task-error':
+      return `background tasks: ${warning.message}\n`;
+    case 'background-tasks-stopped': {
+      const lines = warning.tasks.map((task) => `  ${task.id}: ${task.description}`).join('\n');
+      return `Stopped ${warning.tasks.length} background task(s) at exit:\n${lines}\n`;
+    }
+    case 'mcp-server-problem':
+      return `MCP server ${warning.server}: ${warning.message}\n`;
+    case 'plugin-tool-skipped':
+      return `Plugin ${warning.plugin}: tool ${warning.tool} is not added; a tool of that name exists.\n`;
+  }
+}
+
+/** The text of an error value, for a warning's `message`. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import type { ContentPart, ToolCall, ToolCallPart } from '../kosong/message.js';
+import {
+  contentPartFromJSON,
+  contentPartSchema,
+  toolCallFromJSON,
+  toolCallSchema,
+} from '../kosong/message-json.js';
+import type { ToolResult } from '../kosong/tool.js';
+import { displayBlockSchema } from './display.js';
+import { jsonValueSchema } from './json.js';
+
+/**
+ * The payload of every wire event, declared once: a zod schema whose output is the in-memory shape
+ * (its type is derived below and in events.ts) and whose input is the JSON shape (the encoder in
+ * encode.ts writes it). Defaults are those of Kimi CLI, so an older file that lacks a field reads as it
+ * would there; unknown fields are dropped. Content parts, tool calls and tool results are kosong's own
+ * objects, checked against kosong's types.
+ */
+
+const int = z.number().int();
+const empty = z.object({});
+/** An optional field the in-memory shape always has, as null when absent. */
+const orNull = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? null);
+
+const contentPart: z.ZodType<ContentPart> = contentPartSchema.transform(contentPartFromJSON);
+const userInputSchema = z.union([z.string(), z.array(contentPart)]);
+export type UserInput = z.output<typeof userInputSchema>;
+
+const toolCall: z.ZodType<ToolCall> = toolCallSchema.transform(toolCallFromJSON);
+
+const toolCallPart: z.ZodType<ToolCallPart> = z
+  .object({ arguments_part: z.string().nullish() })
+  .transform((raw): ToolCallPart => ({ type: 'tool_call_part', arguments_part: raw.arguments_part ?? null }));
+
+export const toolReturnValueSchema = z.object({
+  is_error: z.boolean(),
+  output: z.union([z.string(), z.array(contentPart)]),
+  message: z.string(),
+  display: z.array(displayBlockSchema),
+  extras: z.record(z.string(), jsonValueSchema).nullish(),
+});
+
+const toolResult: z.ZodType<ToolResult> = z
+  .object({ tool_call_id: z.string(), return_value: toolReturnValueSchema })
+  .transform(({ tool_call_id, return_value }): ToolResult => {
+    const value: ToolResult['return_value'] = {
+      is_error: return_value.is_error,
+      output: return_value.output,
+      message: return_value.message,
+      display: return_value.display,
+    };
+    if (return_value.extras != null) value.extras = return_value.extras;
+    return { tool_call_id, return_value: value };
+  });
+
+const turnBegin = z.object({ user_input: userInputSchema });
+/** Input the user added to the running turn; sent after it was appended to the context. */
+const steerInput = z.object({ user_input: userInputSchema });
+const stepBegin = z.object({ n: int });
+
+/** A failed step attempt is about to be retried. */
+const stepRetry = z.object({
+  n: int,
+  /** 1-based. */
+  next_attempt: int,
+  max_attempts: int,
+  wait_s: z.number(),
+  /** The class name of the error that caused the retry. */
+  error_type: z.string(),
+  status_code: int.nullish(),
+});
+
+export const hookActionSchema = z.enum(['allow', 'block']);
+export type HookAction = z.output<typeof hookActionSchema>;
+
+const hookTriggered = z.object({
+  event: z.string(),
+  /** The tool name, agent name, ... the hooks matched against. */
+  target: z.string().default(''),
+  hook_count: int.default(1),
+});
+
+const hookResolved = z.object({
+  event: z.string(),
+  target: z.string().default(''),
+  action: hookActionSchema.default('allow'),
+  reason: z.string().default(''),
+  duration_ms: int.default(0),
+});
+
+const tokenUsage = z.object({
+  input_other: int,
+  output: int,
+  input_cache_read: int.default(0),
+  input_cache_creation: int.default(0),
+});
+
+const mcpServerStatusSchema = z.enum(['pending', 'connecting', 'connected', 'failed', 'unauthorized']);
+export type MCPServerStatus = z.output<typeof mcpServerStatusSchema>;
+
+const mcpStatusSnapshot = z.object({
+  loading: z.boolean(),
+  connected: int,
+  total: int,
+  tools: int,
+  servers: z
+    .array(
+      z.object({ name: z.string(), status: mcpServerStatusSchema, tools: z.array(z.string()).default([]) }),
+    )
+    .default([]),
+});
+export type MCPStatusSnapshot = z.output<typeof mcpStatusSnapshot>;
+
+/** A status change; an absent (or null) field means "unchanged". */
+const statusUpdate = z.object({
+  /** Share of the context window in use, 0..1. */
+  context_usage: z.number().nullish(),
+  context_tokens: int.nullish(),
+  max_context_tokens: int.nullish(),
+  token_usage: tokenUsage.nullish(),
+  message_id: z.string().nullish(),
+  plan_mode: z.boolean().nullish(),
+  mcp_status: mcpStatusSnapshot.nullish(),
+});
+
+export const notificationSchema = z.object({
+  id: z.string(),
+  category: z.string(),
+  /** The notification kind, e.g. `task.completed`. */
+  type: z.string(),
+  source_kind: z.string(),
+  source_id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  severity: z.string(),
+  /** Unix time in seconds. */
+  created_at: z.number(),
+  payload: z.record(z.string(), jsonValueSchema).default({}),
+});
+
+const approvalKindSchema = z.enum(['approve', 'approve_for_session', 'reject']);
+export type ApprovalKind = z.output<typeof approvalKindSchema>;
+
+const approvalResponse = z.object({
+  request_id: z.string(),
+  response: approvalKindSchema,
+  feedback: z.string().default(''),
+});
+
+/**
+ * The nested event of a SubagentEvent, as the envelope parser reads it (parse.ts validates it as an
+ * event); the encoder writes it as an envelope (registered in message-json.ts).
+ */
+export const nestedEventSchema = z.looseObject({ type: z.string(), payload: z.unknown() });
+
+/** An event of a subagent, forwarded to the parent's wire. Its `event` is typed in events.ts. */
+export const subagentEventSchema = z.preprocess(
+  (raw) => {
+    // Kimi CLI before the Agent tool called the parent a "task" tool.
+    if (raw === null || typeof raw !== 'object' || !('task_tool_call_id' in raw)) return raw;
+    const { task_tool_call_id, ...rest } = raw as Record<string, unknown>;
+    return rest.parent_tool_call_id == null ? { ...rest, parent_tool_call_id: task_tool_call_id } : rest;
+  },
+  z.object({
+    parent_tool_call_id: orNull(z.string()),
+    agent_id: orNull(z.string()),
+    subagent_type: orNull(z.string()),
+    event: nestedEventSchema,
+  }),
+);
+
+const planDisplay = z.object({ content: z.string(), file_path: z.string() });
+/** A side question (`/btw`) started. */
+const btwBegin = z.object({ id: z.string(), question: z.string() });
+const btwEnd = z.object({ id: z.string(), response: z.string().nullish(), error: z.string().nullish() });
+
+/** Every event type with the schema of its payload, in the order of Kimi CLI's wire messages. */
+export const eventPayloadSchemas = {
+  TurnBegin: turnBegin,
+  SteerInput: steerInput,
+  TurnEnd: empty,
+  StepBegin: stepBegin,
+  StepInterrupted: empty,
+  StepRetry: stepRetry,
+  HookTriggered: hookTriggered,
+  HookResolved: hookResolved,
+  CompactionBegin: empty,
+  CompactionEnd: empty,
+  MCPLoadingBegin: empty,
+  MCPLoadingEnd: empty,
+  StatusUpdate: statusUpdate,
+  Notification: notificationSchema,
+  ContentPart: contentPart,
+  ToolCall: toolCall,
+  ToolCallPart: toolCallPart,
+  ToolResult: toolResult,
+  ApprovalResponse: approvalResponse,
+  SubagentEvent: subagentEventSchema,
+  PlanDisplay: planDisplay,
+  BtwBegin: btwBegin,
+  BtwEnd: btwEnd,
+} as const;

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import type { DisplayBlock } from '../kosong/tool.js';
+import { displayBlockSchema } from './display.js';
+import { jsonValueSchema } from './json.js';
+import { hookActionSchema } from './payloads.js';
+
+/**
+ * The payloads of the requests (messages that wait for an answer) and of the answers wire clients
+ * send, declared once like the events' (payloads.ts): the types in requests.ts are their outputs.
+ */
+
+/** Approvals carry the display blocks of tools, which may be of any kind. */
+const anyDisplayBlock: z.ZodType<DisplayBlock> = displayBlockSchema;
+
+const approvalSourceKindSchema = z.enum(['foreground_turn', 'background_agent']);
+
+export const approvalRequestSchema = z.object({
+  id: z.string(),
+  tool_call_id: z.string(),
+  /** The tool asking. */
+  sender: z.string(),
+  /** What is being approved; "approve for session" remembers this string. */
+  action: z.string(),
+  description: z.string(),
+  source_kind: approvalSourceKindSchema.nullish(),
+  source_id: z.string().nullish(),
+  agent_id: z.string().nullish(),
+  subagent_type: z.string().nullish(),
+  source_description: z.string().nullish(),
+  display: z.array(anyDisplayBlock).default([]),
+});
+
+export const toolCallRequestSchema = z.object({
+  /** The tool call's id. */
+  id: z.string(),
+  name: z.string(),
+  /** The arguments as a JSON string. */
+  arguments: z.string().nullable(),
+});
+
+const questionOptionSchema = z.object({ label: z.string(), description: z.string().default('') });
+
+const questionItemSchema = z.object({
+  question: z.string(),
+  /** A short tag shown with the question. */
+  header: z.string().default(''),
+  options: z.array(questionOptionSchema),
+  multi_select: z.boolean().default(false),
+  /** Markdown shown above the options. */
+  body: z.string().default(''),
+  /** Label and description of the free-text "Other" choice; empty means the UI's default. */
+  other_label: z.string().default(''),
+  other_description: z.string().default(''),
+});
+
+export const questionRequestSchema = z.object({
+  id: z.string(),
+  tool_call_id: z.string(),
+  questions: z.array(questionItemSchema),
+});
+
+export const hookRequestSchema = z.object({
+  id: z.string(),
+  subscription_id: z.string().default(''),
+  event: z.string(),
+  target: z.string().default(''),
+  /** The same payload a command hook reads on stdin. */
+  input_data: z.record(z.string(), jsonValueSchema).default({}),
+});
+
+/** A wire client's answer to a QuestionRequest (not itself a wire message). */
+export const questionResponseSchema = z.object({
+  request_id: z.string(),
+  /** Question text → chosen label(s), comma-joined for multi-select. */
+  answers: z.record(z.string(), z.string()),
+});
+
+/** A wire client's answer to a HookRequest (not itself a wire message). */
+export const hookResponseSchema = z.object({
+  request_id: z.string(),
+  action: hookActionSchema.default('allow'),
+  reason: z.string().default(''),
+});
+
+export type ApprovalSourceKind = z.output<typeof approvalSourceKindSchema>;
+export type ApprovalRequestData = z.output<typeof approvalRequestSchema>;
+export type ToolCallRequestData = z.output<typeof toolCallRequestSchema>;
+export type QuestionOption = z.output<typeof questionOptionSchema>;
+export type QuestionItem = z.output<typeof questionItemSchema>;
+export type QuestionRequestData = z.output<typeof questionRequestSchema>;
+export type HookRequestData = z.output<typeof hookRequestSchema>;
+export type QuestionResponse = z.output<typeof questionResponseSchema>;
+export type QuestionAnswers = QuestionResponse['answers'];
+export type HookResponse = z.output<typeof hookResponseSchema>;

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runEditor } from '../support/acp-editor.js';
+import { CliSandbox, collect } from '../support/run-cli.js';
+import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+
+let server: ScriptedLLMServer;
+let sandbox: CliSandbox;
+
+afterEach(async () => {
+  await server?.close();
+  await sandbox?.remove();
+});
+
+async function sessionDir(id: string): Promise<string> {
+  const sessions = join(sandbox.home, 'sessions');
+  const [key] = await readdir(sessions);
+  return join(sessions, key!, id);
+}
+
+/** A pid that belonged to a process which has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0']);
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid!;
+}
+
+describe('one process per session', () => {
+  it('a second process on the same session fails naming the session and the owner pid', async () => {
+    let release!: () => void;
+    const held = new Promise((resolve) => {
+      release = () => resolve(undefined);
+    });
+    server = await ScriptedLLMServer.start([
+      { text: 'first answer', holdUntil: held },
+      { text: 'third answer' },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+
+    const first = sandbox.spawn(['--print', '--session', 'shared', '-p', 'one'], { input: '' });
+    const firstDone = collect(first);
+    // The first process is inside its turn (the model is answering) when the others start.
+    await server.waitForRequests(1);
+
+    const second = await sandbox.run(['--print', '--session', 'shared', '-p', 'two']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('Session shared is in use by another kimi-ts process');
+    expect(second.stderr).toContain(`pid ${first.pid}`);
+
+    const wire = await sandbox.run(['--wire', '--session', 'shared']);
+    expect(wire.code).toBe(1);
+    expect(wire.stderr).toContain(`pid ${first.pid}`);
+
+    // The line shell says so too when asked to switch to it, and goes on in its own session.
+    const shell = await sandbox.run([], { input: '/sessions shared\n/exit\n' });
+    expect(shell.code).toBe(0);
+    expect(shell.stdout).toContain(
+      `Error: Session shared is in use by another kimi-ts process (pid ${first.pid})`,
+    );
+
+    // An editor loading it over ACP gets the same answer.
+    const { result: loaded } = await runEditor({ sandbox }, (ctx) =>
+      ctx
+        .request(acp.methods.agent.session.load, {
+          sessionId: 'shared',
+          cwd: sandbox.workDir,
+          mcpServers: [],
+        })
+        .then(
+          () => 'loaded',
+          (error: unknown) => String((error as Error).message),
+        ),
+    );
+    expect(loaded).toContain(`Session shared is in use by another kimi-ts process (pid ${first.pid})`);
+
+    release();
+    const firstResult = await firstDone;
+    expect(firstResult.code).toBe(0);
+    expect(firstResult.stdout).toContain('first answer');
+    expect(server.requests).toHaveLength(1);
+
+    // Released at exit: the next process gets the session, with the whole first turn in it.
+    const third = await sandbox.run(['--print', '--session', 'shared', '-p', 'three']);
+    expect(third.code).toBe(0);
+    const context = await readFile(join(await sessionDir('shared'), 'context.jsonl'), 'utf8');
+    const users = context
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { role: string; content: unknown })
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content);
+    expect(users).toEqual(['one', 'three']);
+    expect(await readdir(await sessionDir('shared'))).not.toContain('session.lock');
+  });
+
+  it('takes over a lock whose owner is gone', async () => {
+    server = await ScriptedLLMServer.start([{ text: 'first' }, { text: 'after the crash' }]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    expect((await sandbox.run(['--print', '--session', 'stale', '-p', 'one'])).code).toBe(0);
+    const pid = await deadPid();
+    await writeFile(join(await sessionDir('stale'), 'session.lock'), `${JSON.stringify({ pid })}\n`);
+
+    const result = await sandbox.run(['--print', '--session', 'stale', '-p', 'two']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('after the crash');
+  });
+});

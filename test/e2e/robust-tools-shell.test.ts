@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../src/tools/shell/process-group.js';
+import { CliSandbox, collect } from '../support/run-cli.js';
+import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+
+let server: ScriptedLLMServer;
+let sandbox: CliSandbox;
+
+afterEach(async () => {
+  await server?.close();
+  await sandbox?.remove();
+});
+
+interface ToolMessage {
+  role: string;
+  content: unknown;
+}
+
+/** The text of the tool message the model got in its second request. */
+function toolResultText(): string {
+  const body = server.requests[1]?.body as { messages: ToolMessage[] } | undefined;
+  const tool = body?.messages.find((m) => m.role === 'tool');
+  return typeof tool?.content === 'string' ? tool.content : JSON.stringify(tool?.content ?? null);
+}
+
+/** Peak resident memory of a live process, from `/proc/<pid>/status` (VmHWM), in MiB. */
+async function peakRssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+  return kib / 1024;
+}
+
+describe('Shell returns when the command exits', () => {
+  it('a grandchild holding the pipe does not make the command time out; it is reported, then stopped at exit', async () => {
+    server = await ScriptedLLMServer.start([
+      {
+        toolCalls: [
+          {
+            id: 'c1',
+            name: 'Shell',
+            args: { command: 'sleep 303 & echo $! > sleeper.pid; echo started', timeout: 5 },
+          },
+        ],
+      },
+      { text: 'It started.' },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const result = await sandbox.run(['--print', '--yolo', '-p', 'start it']);
+    expect(result.code).toBe(0);
+    const text = toolResultText();
+    expect(text).toContain('started');
+    expect(text).not.toContain('timeout');
+    expect(text).toContain('Command executed successfully.');
+    expect(text).toContain('A process it started in the background is still running');
+    // kimi-ts took the command's process group with it when it exited.
+    const pid = Number((await readFile(join(sandbox.workDir, 'sleeper.pid'), 'utf8')).trim());
+    expect(pid).toBeGreaterThan(0);
+    expect(isProcessAlive(pid)).toBe(false);
+  });
+});
+
+describe('Shell output is bounded while it streams', () => {
+  it('one 100 MB line keeps memory low and is cut to the cap, the rest counted', async () => {
+    let release!: () => void;
+    const held = new Promise((resolve) => {
+      release = () => resolve(undefined);
+    });
+    server = await ScriptedLLMServer.start([
+      {
+        toolCalls: [
+          { id: 'big', name: 'Shell', args: { command: 'head -c 100000000 /dev/zero | tr "\\0" x' } },
+        ],
+      },
+      { text: 'That was long.', holdUntil: held },
+    ]);
+    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const child = sandbox.spawn(['--print', '--yolo', '-p', 'print a lot'], { input: '' });
+    const done = collect(child);
+    // The second request carries the tool's result: the command ran to its end by now.
+    await server.waitForRequests(2);
+    const peak = await peakRssMiB(child.pid!);
+    release();
+    const result = await done;
+    expect(result.code).toBe(0);
+    // Before output was cut while streaming, this one line took 1.5 GB; the bench row wants ≤ 200 MiB.
+    expect(peak).toBeLessThan(250);
+    const text = toolResultText();
+    expect(text.length).toBeLessThan(10_000);
+    expect(text).toContain('[...truncated]');
+    expect(text).toContain('of 100,000,000 output characters were left out');
+  });
+});
