@@ -57,6 +57,8 @@ await build({
     'linkedom',
     '@mozilla/readability',
     'turndown',
+    // The shell parser finds its WebAssembly beside its own files; it loads on the first Shell decision.
+    'web-tree-sitter',
   ],
   define: { 'import.meta.url': '__kimiBundleUrl' },
   banner: { js: "var __kimiBundleUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { HookEngineRuntime } from '../hooks/engine.js';
 import type { HookEvent } from '../hooks/types.js';
 import type { AskClient, WireHookSubscription } from '../hooks/wire-subscriptions.js';
+import type { SecretRegistry } from '../policy/secrets.js';
 import type { Session } from '../session/session.js';
 import type { Context } from '../soul/context/context.js';
 import { runSoul, type UILoop } from '../soul/run-soul.js';
@@ -43,6 +44,9 @@ export interface AgentSessionParts {
   approval: Approval;
   hooks: HookEngineRuntime;
   env: Readonly<Record<string, string | undefined>>;
+  secrets?: SecretRegistry | undefined;
+  /** Commands run in the sandbox (no front end may run Shell its own way). */
+  sandboxed?: boolean | undefined;
   soul: Soul;
   slashCommands: SlashCommandRegistry;
   model: SessionModel;
@@ -176,8 +180,17 @@ export class AgentSessionImpl implements AgentSession {
           }),
         ui,
         cancel,
-        { wireFile: this.wireFile, notifications: this.parts.contributions.wireNotifications },
+        {
+          wireFile: this.wireFile,
+          redaction: this.parts.secrets,
+          notifications: this.parts.contributions.wireNotifications,
+        },
       );
+    } catch (error) {
+      // A provider's error text can quote what it was sent; it reaches terminals and clients.
+      const secrets = this.parts.secrets;
+      if (secrets && error instanceof Error) error.message = secrets.redact(error.message);
+      throw error;
     } finally {
       this.busy = false;
     }
@@ -226,6 +239,8 @@ export class AgentSessionImpl implements AgentSession {
   }
 
   replaceTool(name: string, make: (current: KimiTool) => KimiTool): boolean {
+    // A sandboxed session keeps its own Shell: its commands never run anywhere but in the sandbox.
+    if (name === 'Shell' && this.parts.sandboxed) return false;
     return this.parts.toolset.replace(name, make);
   }
 

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { OAuthChatProvider, refreshProviderAuth } from '../auth/oauth-chat-provider.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
@@ -10,6 +11,7 @@ import type { LoopControl } from '../soul/soul-parts.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
 import { currentWire } from '../wire/current-wire.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
+import { collectSecrets } from './collect-secrets.js';
 import { setUpExtensions } from './contributions.js';
 import type { Extension } from './extension.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
@@ -19,6 +21,8 @@ import { type ApprovalModes, openSessionApproval } from './session-approval.js';
 import { sessionCommands } from './session-commands.js';
 import { mergeAdditionalDirs, readSessionFiles, type SessionFilesOptions } from './session-files.js';
 import { SessionModel } from './session-model.js';
+import { createSessionPolicy } from './session-policy.js';
+import { sessionSandbox } from './session-sandbox.js';
 import { SessionTitle } from './session-title.js';
 import type { WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
@@ -39,6 +43,8 @@ export interface CreateAgentSessionOptions extends SessionFilesOptions, Approval
   maxRalphIterations?: number | undefined;
   /** `--add-dir`: more directories the agent may work in (persisted in the session). */
   addDirs?: readonly string[] | undefined;
+  /** `--sandbox`: run commands in the sandbox (the config's mode, or workspace-write when it is off). */
+  sandbox?: boolean | undefined;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
   extensions?: readonly Extension[] | undefined;
   /** Where the session reports what goes wrong without stopping it (the CLI prints it on stderr). */
@@ -77,20 +83,54 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       savedAlias: state.model_alias,
     });
     const approval = openSessionApproval({ ...files, config, modes: options, warn });
+    // Children (commands, hooks, plugins) never get the keys; nothing written keeps them.
+    const secrets = collectSecrets(config, env);
+    const childEnv = secrets.childEnvironment(env);
+    context.redactWith((value) => secrets.redactDeep(value));
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,
       sessionId: session.id,
       workDir: session.workDir,
+      env: childEnv,
       onEvent: (event) => currentWire()?.send(event),
     });
     shutdown.add(() => hooks.drain(AbortSignal.timeout(5000)));
-    const toolset = new KimiToolset({ approval, hooks });
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
-    const deps = rootToolDeps({ config, env, session, state, additionalDirs, model });
+    const { policy, command: permissions } = await createSessionPolicy({
+      ...{ workDir: session.workDir, additionalDirs, home, env, config, approval },
+      projectApprovals: files.projectApprovals,
+      configLabel: files.loaded.source.kind === 'inline' ? '--config' : files.loaded.source.path,
+    });
+    const toolset = new KimiToolset({ approval, hooks, secrets, policy });
+    const commandSandbox = sessionSandbox(config, options.sandbox, {
+      workDir: session.workDir,
+      additionalDirs: () => additionalDirs,
+      userHome: env.HOME || homedir(),
+      kimiHome: home,
+      path: env.PATH,
+    });
+    const deps = {
+      ...rootToolDeps({ config, env: childEnv, session, state, additionalDirs, model }),
+      secrets,
+      commandSandbox,
+      policy,
+    };
     const loopControl = loopControlOf(options, config);
     const outOfTurn = new OutOfTurnHub();
-    const base = { session, config, env, context, toolset, approval, hooks, model, outOfTurn, shutdown };
+    const base = {
+      session,
+      config,
+      env,
+      context,
+      toolset,
+      approval,
+      hooks,
+      model,
+      outOfTurn,
+      shutdown,
+      secrets,
+    };
     const services = { ...base, state, home, agentSpec: spec, skills, rootDeps: deps, loopControl, warn };
     const contributions = await setUpExtensions(options.extensions ?? [], services, deps, shutdown);
     const planMode = new PlanModeSwitch(contributions.planMode, session);
@@ -115,7 +155,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         planMode: () => planMode.isActive,
         slashCommands,
         beforeFirstStep: (signal) => contributions.beforeFirstStep(signal),
-        autoTitle: (text) => title.generate(text),
+        autoTitle: (text) => title.generate(secrets.redact(text)),
         refreshAuth:
           model.llm?.provider instanceof OAuthChatProvider
             ? () => refreshProviderAuth(model.llm?.provider)
@@ -129,7 +169,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       hookConfigs,
       extensionCommands: contributions.slashCommands,
     });
-    for (const command of commands) slashCommands.add(command);
+    for (const command of [...commands, permissions]) slashCommands.add(command);
     return new AgentSessionImpl({
       ...base,
       soul,
@@ -138,6 +178,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       title,
       contributions,
       skippedTools,
+      sandboxed: commandSandbox !== null,
     });
   } catch (error) {
     // A session that failed half-way leaves nothing open: files, background work, MCP clients.

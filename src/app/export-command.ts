@@ -1,10 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { kimiTsHome } from '../config/home.js';
+import { loadConfig } from '../config/load-config.js';
+import { defaultConfig } from '../config/schema.js';
 import { continueSession } from '../session/list.js';
 import { isValidSessionId, SessionError, sessionAt } from '../session/session.js';
 import { readSessionState } from '../session/state.js';
 import { loadContextBytes } from '../soul/context/load-context-file.js';
+import { collectSecrets } from './collect-secrets.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 
 /**
@@ -30,8 +33,14 @@ export async function exportCommand(options: {
       throw new SessionError(`There is no session ${session.id} in ${workDir}.`);
     });
     const state = await readSessionState(session.stateFile);
-    const markdown = conversationMarkdown(loadContextBytes(bytes).history, {
-      title: state.custom_title ?? 'kimi-ts session',
+    // A session written before its keys were known as secret still never exports one.
+    const config = await loadConfig({ env: process.env, home }).then(
+      (loaded) => loaded.config,
+      () => defaultConfig(),
+    );
+    const secrets = collectSecrets(config, process.env);
+    const markdown = conversationMarkdown(secrets.redactDeep(loadContextBytes(bytes).history), {
+      title: secrets.redact(state.custom_title ?? 'kimi-ts session'),
       sessionId: session.id,
       workDir,
       exportedAt: new Date(),

@@ -10,6 +10,7 @@ export interface CliOptions {
   model?: string;
   thinking?: boolean;
   yolo?: boolean;
+  sandbox?: boolean;
   afk?: boolean;
   plan?: boolean;
   prompt?: string;

@@ -65,6 +65,7 @@ export async function runMain(options: CliOptions): Promise<number> {
         continueLast: which.continueLast,
         agentFile: options.agentFile,
         yolo: options.yolo,
+        sandbox: options.sandbox,
         afk: options.afk,
         runtimeAfk: print,
         thinking: options.thinking,

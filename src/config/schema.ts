@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { permissionSectionSchema } from '../policy/permission-rules-file.js';
 
 /**
  * The config file's schema: Kimi CLI's keys, defaults and bounds, so an existing Kimi CLI
@@ -7,6 +8,7 @@ import { z } from 'zod';
  */
 
 import { PROVIDER_TYPES, type ProviderType } from '../kosong/providers/provider-types.js';
+import { SANDBOX_MODES } from '../policy/sandbox.js';
 
 export { PROVIDER_TYPES, type ProviderType };
 
@@ -119,6 +121,11 @@ export const servicesSchema = z.object({
   moonshot_fetch: serviceSchema.optional(),
 });
 
+export const sandboxSchema = z.object({
+  mode: z.enum(SANDBOX_MODES).default('off'),
+  network: z.boolean().default(false),
+});
+
 export const mcpSchema = z.object({
   client: z.object({ tool_call_timeout_ms: int().min(1).default(60_000) }).prefault({}),
 });
@@ -154,7 +161,10 @@ export const configSchema = z.object({
   notifications: notificationsSchema.prefault({}),
   services: servicesSchema.prefault({}),
   mcp: mcpSchema.prefault({}),
+  sandbox: sandboxSchema.prefault({}),
   hooks: z.array(hookEntrySchema).default([]),
+  /** Kimi Code's `[[permission.rules]]`; patterns are checked when a session builds its policy. */
+  permission: permissionSectionSchema.prefault({}),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { isAbortError } from '../kosong/errors.js';
 import { runWithWire } from '../wire/current-wire.js';
 import type { Notification } from '../wire/events.js';
+import type { WireRedaction } from '../wire/redaction.js';
 import { Wire } from '../wire/wire.js';
 import { RunCancelled } from './errors.js';
 
@@ -28,6 +29,8 @@ export interface RunSoulOptions {
   notifications?: WireNotificationSource | undefined;
   /** Failures of the notification pump or the recorder; the run goes on regardless. */
   onBackgroundError?: ((error: unknown, source: 'notifications' | 'recorder') => void) | undefined;
+  /** Secrets kept off the wire and out of wire.jsonl. */
+  redaction?: WireRedaction | undefined;
 }
 
 export const NOTIFICATION_PUMP_INTERVAL_MS = 1000;
@@ -58,6 +61,7 @@ export function runSoul(
   const wire = new Wire({
     file: options.wireFile,
     onRecordError: onBackgroundError && ((error) => onBackgroundError(error, 'recorder')),
+    redaction: options.redaction,
   });
   return runWithWire(wire, () => orchestrate(wire, soul, ui, cancel, options));
 }

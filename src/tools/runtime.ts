@@ -6,6 +6,8 @@
  */
 
 import type { VideoUpload } from '../kosong/index.js';
+import type { CommandSandbox } from '../policy/sandbox.js';
+import type { SecretRegistry } from '../policy/secrets.js';
 
 /** Returns the URL a `video_url` part carries for the uploaded video. */
 export type VideoUploader = (video: VideoUpload, signal?: AbortSignal) => Promise<string>;
@@ -96,5 +98,9 @@ declare module '../toolset/dependencies.js' {
     subagents: SubagentRunner;
     /** Environment for child processes (Shell). */
     processEnv: Readonly<Record<string, string | undefined>>;
+    /** Runs commands sandboxed (`--sandbox`); null: commands run as they are. */
+    commandSandbox: CommandSandbox | null;
+    /** The secrets of the session (redaction, refusing calls that carry one). */
+    secrets: SecretRegistry;
   }
 }

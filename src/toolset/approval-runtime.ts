@@ -8,7 +8,10 @@ export type ApprovalResponseKind = 'approve' | 'approve_for_session' | 'reject';
  * How much an approve-for-session covers: `exact` (the default) only this action with this exact
  * description — the command or file the user saw; `action` every request with this action.
  */
-export type ApprovalScopeKind = 'exact' | 'action';
+export type ApprovalScopeKind = 'exact' | 'action' | 'prefix';
+
+/** Where an approve-for-session answer is also saved as an allow rule. */
+export type RuleSaveScope = 'project' | 'user';
 
 export interface ApprovalDecision {
   response: ApprovalResponseKind;
@@ -16,6 +19,10 @@ export interface ApprovalDecision {
   scope: ApprovalScopeKind;
   /** Also remember an approve-for-session for this project (when the caller supports it). */
   persist: boolean;
+  /** For scope `prefix`: commands whose every part starts with this are approved. */
+  prefix?: string | undefined;
+  /** Also save the answer as an allow permission rule, for the project or the user. */
+  saveRule?: RuleSaveScope | undefined;
 }
 
 export type ApprovalDecisionInput = Pick<ApprovalDecision, 'response'> &
@@ -189,6 +196,8 @@ export class ApprovalRuntime {
       feedback: decision.feedback ?? '',
       scope: decision.scope ?? 'exact',
       persist: decision.persist ?? false,
+      ...(decision.prefix ? { prefix: decision.prefix } : {}),
+      ...(decision.saveRule ? { saveRule: decision.saveRule } : {}),
       approved_via_session_cache: viaSessionCache,
     };
     entry.record = record;

@@ -5,6 +5,7 @@ export type ApprovalScope =
   | { scope: 'action'; action: string }
   | { scope: 'exact'; action: string; description: string };
 
+/** A `prefix` answer is kept by the policy (it needs the parsed command); here it counts as exact. */
 export function approvalScope(kind: ApprovalScopeKind, action: string, description: string): ApprovalScope {
   return kind === 'action' ? { scope: 'action', action } : { scope: 'exact', action, description };
 }

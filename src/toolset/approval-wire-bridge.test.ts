@@ -132,4 +132,22 @@ describe('approval requests over the Wire', () => {
     });
     expect(sent).toEqual([]);
   });
+
+  it("an approve_for_session without a scope covers the whole action (Kimi CLI's meaning)", async () => {
+    const { approval, toolset, runs } = setup();
+    const wire = new Wire();
+    const ui = wire.subscribe({ merge: true });
+    bridgeApprovalsToWire(approval.runtime);
+    const first = runWithWire(wire, () =>
+      dispatchAll(toolset, [toolCall('c1', 'Shell', { command: 'make' })]),
+    );
+    (await nextOfType(ui, 'ApprovalRequest')).resolve('approve_for_session');
+    await first;
+    const second = await runWithWire(wire, () =>
+      dispatchAll(toolset, [toolCall('c2', 'Shell', { command: 'make test' })]),
+    );
+    expect(second[0]!.return_value.output).toBe('ran make test');
+    expect(runs()).toBe(2);
+    expect(approval.toJSON().auto_approve_actions).toEqual(['run command']);
+  });
 });

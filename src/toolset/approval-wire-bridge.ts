@@ -35,8 +35,16 @@ export function bridgeApprovalsToWire(
           runtime.resolve(request.id, {
             response: answer.response,
             feedback: answer.feedback,
-            ...(answer.scope ? { scope: answer.scope } : {}),
+            // No scope is Kimi CLI's meaning of approve-for-session: the whole action (Moonshot's
+            // SDK and the other wire clients rely on it); kimi-ts's own answers say which scope.
+            ...(answer.scope
+              ? { scope: answer.scope }
+              : answer.response === 'approve_for_session'
+                ? { scope: 'action' as const }
+                : {}),
             ...(answer.persist ? { persist: true } : {}),
+            ...(answer.prefix ? { prefix: answer.prefix } : {}),
+            ...(answer.save_rule ? { saveRule: answer.save_rule } : {}),
           });
         }
       });

@@ -15,6 +15,16 @@ export interface ApprovalStateJSON {
   auto_approve_exact?: { action: string; description: string }[];
 }
 
+/** How the policy wants a request handled. */
+export interface ApprovalRequestOptions {
+  /** Ask even in yolo or when an approval is remembered (secret files, private hosts, ask rules). */
+  evenIfAutoApproving?: boolean | undefined;
+  /** False: an approve-for-session answer is not remembered (a secret is asked about every time). */
+  remember?: boolean | undefined;
+  /** A plain approval is remembered for the session too (SearchWeb asks once per session). */
+  rememberOnApprove?: boolean | undefined;
+}
+
 /** The answer to `Approval.request`. */
 export class ApprovalResult {
   constructor(
@@ -22,6 +32,8 @@ export class ApprovalResult {
     readonly response: ApprovalResponseKind,
     readonly feedback: string,
     private readonly fromSubagent: boolean,
+    /** For approve-for-session: the scope as answered (the policy keeps prefixes and saved rules). */
+    readonly answer?: Pick<ApprovalDecision, 'scope' | 'prefix' | 'saveRule'> | undefined,
   ) {}
 
   /** The error result a tool returns when the user said no. */
@@ -169,6 +181,7 @@ export class Approval {
     action: string,
     description: string,
     display: DisplayBlock[] = [],
+    options: ApprovalRequestOptions = {},
   ): Promise<ApprovalResult> {
     const call = currentToolCallScope();
     if (!call) throw new Error(`Approval for "${action}" was requested outside a tool call`);
@@ -177,9 +190,10 @@ export class Approval {
     const fromSubagent = isSubagentSource(source);
     const approved = new ApprovalResult(true, 'approve', '', fromSubagent);
     if (
-      this.isAutoApprove() ||
-      call.approvedActions.has(action) ||
-      this.isSessionApproved(action, description)
+      !options.evenIfAutoApproving &&
+      (this.isAutoApprove() ||
+        call.approvedActions.has(action) ||
+        this.isSessionApproved(action, description))
     ) {
       return approved;
     }
@@ -204,14 +218,21 @@ export class Approval {
     }
     switch (decision.response) {
       case 'approve':
+        if (options.remember === false) return approved;
         call.approvedActions.add(action);
+        if (options.rememberOnApprove) this.approveForSession({ scope: 'action', action });
         return approved;
       case 'approve_for_session': {
+        if (options.remember === false)
+          return new ApprovalResult(true, 'approve_for_session', decision.feedback, fromSubagent);
         call.approvedActions.add(action);
-        const scope = approvalScope(decision.scope, action, description);
-        this.approveForSession(scope);
-        if (decision.persist) await this.persist(scope);
-        return new ApprovalResult(true, 'approve_for_session', decision.feedback, fromSubagent);
+        const answer = { scope: decision.scope, prefix: decision.prefix, saveRule: decision.saveRule };
+        if (!(decision.scope === 'prefix' && decision.prefix)) {
+          const scope = approvalScope(decision.scope, action, description);
+          this.approveForSession(scope);
+          if (decision.persist) await this.persist(scope);
+        }
+        return new ApprovalResult(true, 'approve_for_session', decision.feedback, fromSubagent, answer);
       }
       case 'reject':
         return new ApprovalResult(false, 'reject', decision.feedback, fromSubagent);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolError, toolOk } from '../kosong/index.js';
+import type { SessionPolicy } from '../policy/index.js';
 import type { Approval } from './approval.js';
 import { defineTool, type KimiTool } from './tool-definition.js';
 import { fillPlaceholders, loadToolDescription } from './tool-description.js';
@@ -18,6 +19,8 @@ import { ToolResultBuilder } from './tool-result-builder.js';
  */
 export interface ToolDependencyMap {
   approval: Approval;
+  /** The session's policy: tools ask it what is secret (Grep and Glob leave such files out). */
+  policy: SessionPolicy;
   /** Values for `${VAR}` placeholders in tool descriptions. */
   descriptionVars: Readonly<Record<string, string | undefined>>;
   /** The session's working directory. */

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { type HookEngine, noHooks } from '../hooks/types.js';
 import type { Tool, ToolCall, ToolDispatch, ToolResult, ToolReturnValue, Toolset } from '../kosong/index.js';
+import type { SessionPolicy } from '../policy/index.js';
+import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from './approval.js';
 import { argumentsHash, canonicalJson, normaliseWhitespace } from './canonical-json.js';
+import { defaultPolicy } from './default-policy.js';
 import type { ToolDependencyTable } from './dependencies.js';
 import type { ModuleResolutionOptions } from './module-resolution.js';
 import { DEFAULT_REPEAT_POLICY, type RepeatPolicy, type RepeatTier } from './repeat-detector.js';
@@ -12,15 +15,22 @@ import { type DuplicateType, noTelemetry, recordSafely, type ToolTelemetrySink }
 import { parseToolArguments } from './tool-arguments.js';
 import { runToolCall, type ToolCallRunResult } from './tool-call-runner.js';
 import type { KimiTool } from './tool-definition.js';
-import { toolNotFoundError, toolParseError } from './tool-errors.js';
+import { toolNotFoundError, toolParseError, toolSecretArgumentsError } from './tool-errors.js';
 import { type LoadedTools, loadTools } from './tool-loader.js';
 
 export interface KimiToolsetOptions {
-  /** Decides side-effecting calls; without it they are refused. */
+  /** Asks the person; without it side-effecting calls are refused. */
   approval?: Approval | undefined;
+  /**
+   * Decides every call's effects (`createSessionPolicy` in the app). When absent, `loadTools`
+   * makes one for its work dir (no rules); a toolset that never loads tools asks only the tools' own questions.
+   */
+  policy?: SessionPolicy | undefined;
   hooks?: HookEngine | undefined;
   telemetry?: ToolTelemetrySink | undefined;
   repeatPolicy?: RepeatPolicy | undefined;
+  /** Calls carrying one of these are refused; every result has them redacted. */
+  secrets?: SecretRegistry | undefined;
 }
 
 /**
@@ -31,8 +41,10 @@ export interface KimiToolsetOptions {
  */
 export class KimiToolset implements Toolset {
   readonly approval: Approval | undefined;
+  private policyInForce: SessionPolicy | undefined;
   private readonly hooks: HookEngine;
   private readonly telemetry: ToolTelemetrySink;
+  private readonly secrets: SecretRegistry | undefined;
   private readonly registry = new Map<string, KimiTool>();
   private readonly hidden = new Set<string>();
   private readonly tracker: RepeatTracker;
@@ -46,9 +58,26 @@ export class KimiToolset implements Toolset {
 
   constructor(options: KimiToolsetOptions = {}) {
     this.approval = options.approval;
+    this.policyInForce = options.policy;
+    if (this.policyInForce && this.approval) this.policyInForce.attach(this.approval, this.approval);
     this.hooks = options.hooks ?? noHooks;
     this.telemetry = options.telemetry ?? noTelemetry;
+    this.secrets = options.secrets;
     this.tracker = new RepeatTracker(options.repeatPolicy ?? DEFAULT_REPEAT_POLICY);
+  }
+
+  /** The policy deciding this toolset's calls, once there is one. */
+  get policy(): SessionPolicy | undefined {
+    return this.policyInForce;
+  }
+
+  /** A toolset never runs a call without a policy: one for the current folder if none was given. */
+  private currentPolicy(): SessionPolicy {
+    if (!this.policyInForce) {
+      this.policyInForce = defaultPolicy(process.cwd(), []);
+      if (this.approval) this.policyInForce.attach(this.approval, this.approval);
+    }
+    return this.policyInForce;
   }
 
   /** The tools advertised to the model (hidden ones left out). */
@@ -118,6 +147,12 @@ export class KimiToolset implements Toolset {
   ): Promise<LoadedTools> {
     const table: ToolDependencyTable = { ...deps, toolset: this };
     if (this.approval && !table.approval) table.approval = this.approval;
+    if (!this.policyInForce) {
+      this.policyInForce =
+        table.policy ?? defaultPolicy(deps.workDir ?? process.cwd(), deps.additionalDirs ?? []);
+      if (this.approval) this.policyInForce.attach(this.approval, this.approval);
+    }
+    table.policy ??= this.policyInForce;
     const loaded = await loadTools(specs, table, options);
     const taken = loaded.tools.find((tool) => this.registry.has(tool.name));
     if (taken) throw new Error(`A tool named "${taken.name}" is already registered`);
@@ -145,12 +180,18 @@ export class KimiToolset implements Toolset {
   }
 
   handle(call: ToolCall, dispatch: ToolDispatch): ToolResult | Promise<ToolResult> {
-    const result = (return_value: ToolReturnValue): ToolResult => ({ tool_call_id: call.id, return_value });
+    // Whatever a tool returns goes to the model's context, the wire and its file: no secret in it.
+    const result = (return_value: ToolReturnValue): ToolResult => ({
+      tool_call_id: call.id,
+      return_value: this.secrets ? this.secrets.redactDeep(return_value) : return_value,
+    });
     const tool = this.registry.get(call.function.name);
     if (!tool) return result(toolNotFoundError(call.function.name));
     const parsed = parseToolArguments(call.function.arguments);
     if (!parsed.ok) return result(toolParseError(parsed.error));
     const args = parsed.value;
+    const secret = this.secrets?.findInValue(args);
+    if (secret) return result(toolSecretArgumentsError(secret.source));
 
     const canonicalArguments = canonicalJson(args);
     const callKey = JSON.stringify([tool.name, canonicalArguments]);
@@ -175,7 +216,15 @@ export class KimiToolset implements Toolset {
           value: copyReturnValue(original.value),
           durationMs: performance.now() - started,
         }))
-      : runToolCall({ tool, call, args, dispatch, approval: this.approval, hooks: this.hooks });
+      : runToolCall({
+          tool,
+          call,
+          args,
+          dispatch,
+          approval: this.approval,
+          policy: this.currentPolicy(),
+          hooks: this.hooks,
+        });
     if (!first) stepRuns.set(callKey, run);
     const settled = run.then((outcome) => {
       stepCall.resultId = resultIdentity(outcome.value);

@@ -1,6 +1,8 @@
 import type { HookEngine } from '../hooks/types.js';
 import type { ToolCall, ToolDispatch, ToolReturnValue } from '../kosong/index.js';
+import type { Effect, PolicyDecision, SessionPolicy } from '../policy/index.js';
 import type { Approval } from './approval.js';
+import { currentApprovalSource } from './approval-source.js';
 import { canonicalJson } from './canonical-json.js';
 import { runInToolCall, type ToolCallScope } from './current-tool-call.js';
 import type { ToolCallOutcome } from './telemetry.js';
@@ -11,6 +13,7 @@ import {
   toolHookBlockedError,
   toolNoApprovalError,
   toolNotRunError,
+  toolPolicyDeniedError,
   toolRuntimeError,
   toolValidateError,
 } from './tool-errors.js';
@@ -22,6 +25,8 @@ export interface ToolCallRun {
   args: unknown;
   dispatch: ToolDispatch;
   approval: Approval | undefined;
+  /** Decides on the call's effects (and asks the tool's own question through `approval`). */
+  policy: SessionPolicy;
   hooks: HookEngine;
 }
 
@@ -69,7 +74,7 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
   return runInToolCall(scope, async () => {
     const { tool, call, args, dispatch } = run;
     const ctx: ToolCallContext = { toolCall: call, signal: dispatch.signal };
-    const sideEffecting = tool.effect !== 'read-only';
+    const sideEffecting = tool.effect !== 'read-only' && tool.effect !== 'reads-files';
     try {
       const parsed = tool.parse(args);
       if (!parsed.ok) return finish(toolValidateError(parsed.error), 'error');
@@ -78,22 +83,9 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
       if (stop) return stop;
       if (blocked !== null) return finish(toolHookBlockedError(blocked), 'blocked');
 
+      const refused = await decideByPolicy(run, run.policy, parsed.params, ctx, interrupted);
+      if (refused) return finish(refused.value, refused.outcome);
       if (sideEffecting) {
-        if (!run.approval) return finish(toolNoApprovalError(tool.name), 'rejected');
-        const plan: ApprovalPlan = tool.approval
-          ? await tool.approval(parsed.params, ctx)
-          : genericApprovalPlan(tool, args);
-        if (!isAutoApproval(plan)) {
-          const stopBeforeAsking = interrupted();
-          if (stopBeforeAsking) return stopBeforeAsking;
-          const answer = await run.approval.request(
-            tool.name,
-            plan.action,
-            plan.description,
-            plan.display ?? [],
-          );
-          if (!answer.approved) return finish(answer.rejectionError(), 'rejected');
-        }
         const clean = await untilStreamEnds(dispatch);
         if (!clean) return interrupted() ?? finish(toolNotRunError(), 'not_run');
       }
@@ -116,6 +108,76 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
       return finish(toolRuntimeError(error), 'runtime_error');
     }
   });
+}
+
+type Refusal = { value: ToolReturnValue; outcome: ToolCallOutcome };
+
+/**
+ * Hands the call's effects (and the tool's own question, if any) to the policy, then acts on its
+ * decision: refuse with the reason, ask the person, or go ahead. Null when the call may run.
+ */
+async function decideByPolicy(
+  run: ToolCallRun,
+  policy: SessionPolicy,
+  params: unknown,
+  ctx: ToolCallContext,
+  interrupted: () => ToolCallRunResult | undefined,
+): Promise<Refusal | ToolCallRunResult | null> {
+  const { tool } = run;
+  const plan: ApprovalPlan | undefined = tool.approval
+    ? await tool.approval(params, ctx)
+    : tool.effect !== 'read-only' && !tool.effects
+      ? genericApprovalPlan(tool, run.args)
+      : undefined;
+  const effects: readonly Effect[] = tool.effects
+    ? await tool.effects(params, ctx)
+    : undeclaredEffects(tool, plan, run.args);
+  if (effects.length === 0 && plan === undefined) return null;
+  const decision: PolicyDecision = await policy.decide({
+    toolName: tool.name,
+    effects,
+    question: plan === undefined ? undefined : isAutoApproval(plan) ? 'none-needed' : plan,
+    background: currentApprovalSource()?.kind === 'background_agent',
+  });
+  switch (decision.decision) {
+    case 'allow':
+      return null;
+    case 'deny':
+      return { value: toolPolicyDeniedError(decision.reason), outcome: 'rejected' };
+    case 'ask': {
+      if (!run.approval) return { value: toolNoApprovalError(tool.name), outcome: 'rejected' };
+      const stop = interrupted();
+      if (stop) return stop;
+      const answer = await run.approval.request(
+        tool.name,
+        decision.action,
+        decision.description,
+        [...decision.display],
+        {
+          evenIfAutoApproving: decision.evenIfAutoApproving,
+          remember: !decision.secret,
+          rememberOnApprove: decision.rememberApproval,
+        },
+      );
+      if (!answer.approved) return { value: answer.rejectionError(), outcome: 'rejected' };
+      if (answer.response === 'approve_for_session' && answer.answer && !decision.secret) {
+        // A failed save leaves the approval standing; the rule is simply not written.
+        await policy.remember({ toolName: tool.name, effects, ...answer.answer });
+      }
+      return null;
+    }
+  }
+}
+
+/**
+ * A tool that touches the world but does not declare its effects is never let through unasked:
+ * the whole call (its full arguments) is one effect the person must approve.
+ */
+function undeclaredEffects(tool: KimiTool, plan: ApprovalPlan | undefined, args: unknown): Effect[] {
+  if (tool.effect === 'read-only') return [];
+  const asked = plan && !isAutoApproval(plan) ? plan : genericApprovalPlan(tool, args);
+  if (isAutoApproval(asked)) return [];
+  return [{ kind: 'external', action: asked.action }];
 }
 
 /** Returns the block reason, or null when the call may go ahead. Hooks fail open. */
@@ -155,6 +217,7 @@ export function genericApprovalPlan(tool: KimiTool, args: unknown): ApprovalPlan
 
 const EFFECT_WORDS: Record<KimiTool['effect'], string> = {
   'read-only': 'reads only',
+  'reads-files': 'reads files',
   'writes-files': 'writes files',
   'runs-commands': 'runs commands',
   network: 'uses the network',

@@ -1,12 +1,20 @@
 import { z } from 'zod';
 import type { DisplayBlock, Tool, ToolCall, ToolReturnValue } from '../kosong/index.js';
+import type { Effect } from '../policy/index.js';
 import { toolParametersSchema } from './json-schema.js';
 
 /**
- * What running a tool can do to the world. Anything but `read-only` needs an approval decision
- * before the toolset lets the call run.
+ * What running a tool can do to the world. Anything but `read-only` (nothing outside the session)
+ * declares its effects per call (`effects()`), and the policy decides on them before the call runs.
  */
-export const TOOL_EFFECTS = ['read-only', 'writes-files', 'runs-commands', 'network', 'external'] as const;
+export const TOOL_EFFECTS = [
+  'read-only',
+  'reads-files',
+  'writes-files',
+  'runs-commands',
+  'network',
+  'external',
+] as const;
 export type ToolEffect = (typeof TOOL_EFFECTS)[number];
 
 /** What the user is asked before a side-effecting call runs. `action` is what approve-for-session remembers. */
@@ -43,8 +51,19 @@ export interface KimiTool<P = unknown> extends Tool {
   parse(args: unknown): ParseOutcome<P>;
   /** The question to ask before this call runs (side-effecting tools); a generic one is used if absent. */
   approval?(params: P, ctx: ToolCallContext): ApprovalPlan | Promise<ApprovalPlan>;
+  /**
+   * What this call would do, with real facts (resolved paths, the command, the URL and its
+   * addresses). The policy decides on them. A side-effecting tool without it is asked about as a
+   * whole (every call, by its arguments).
+   */
+  effects?(params: P, ctx: ToolCallContext): readonly Effect[] | Promise<readonly Effect[]>;
   call(params: P, ctx: ToolCallContext): ToolReturnValue | Promise<ToolReturnValue>;
 }
+
+type EffectsOf<S extends z.ZodType> = (
+  params: z.output<S>,
+  ctx: ToolCallContext,
+) => readonly Effect[] | Promise<readonly Effect[]>;
 
 export interface ToolSpec<S extends z.ZodType> {
   name: string;
@@ -52,6 +71,11 @@ export interface ToolSpec<S extends z.ZodType> {
   description: string;
   params: S;
   effect: ToolEffect;
+  /**
+   * What a call would do (see `KimiTool.effects`). A tool whose `effect` is not `read-only` and
+   * that leaves this out is never let through unasked: every call is asked about as a whole.
+   */
+  effects?: EffectsOf<S> | undefined;
   approval?:
     | ((params: z.output<S>, ctx: ToolCallContext) => ApprovalPlan | Promise<ApprovalPlan>)
     | undefined;
@@ -75,5 +99,6 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): KimiTool<z.o
     call: spec.call,
   };
   if (spec.approval) tool.approval = spec.approval;
+  if (spec.effects) tool.effects = spec.effects;
   return tool;
 }

@@ -15,7 +15,9 @@ export type ToolErrorKind =
   | 'not_run'
   | 'cancelled'
   | 'interrupted'
-  | 'no_approval';
+  | 'no_approval'
+  | 'secret_in_arguments'
+  | 'policy_denied';
 
 function taggedError(
   kind: ToolErrorKind,
@@ -37,6 +39,11 @@ export function toolErrorKind(value: ToolReturnValue): ToolErrorKind | undefined
   return value.is_error && typeof kind === 'string' ? (kind as ToolErrorKind) : undefined;
 }
 
+/** The policy refused the call (a deny rule, a secret file where no person can approve…): the reason is for the model. */
+export function toolPolicyDeniedError(reason: string): ToolReturnValue {
+  return taggedError('policy_denied', reason, 'Refused by policy');
+}
+
 export function toolNotFoundError(name: string): ToolReturnValue {
   const text = `Tool \`${name}\` not found`;
   return taggedError('not_found', text, text);
@@ -44,6 +51,15 @@ export function toolNotFoundError(name: string): ToolReturnValue {
 
 export function toolParseError(detail: string): ToolReturnValue {
   return taggedError('parse', `Error parsing JSON arguments: ${detail}`, 'Invalid arguments');
+}
+
+/** A call whose arguments carry a secret kimi-ts knows is never run (`source` names it, never the value). */
+export function toolSecretArgumentsError(source: string): ToolReturnValue {
+  return taggedError(
+    'secret_in_arguments',
+    `The call was refused: its arguments contain a secret (${source}). Secrets never leave kimi-ts; do not put keys or tokens in tool arguments.`,
+    'Refused: secret in arguments',
+  );
 }
 
 export function toolValidateError(detail: string): ToolReturnValue {

@@ -67,9 +67,13 @@ export interface ApprovalAnswer {
    * kimi-ts extension, for `approve_for_session`: `exact` (default) remembers only the action and
    * command or path the user saw; `action` remembers the whole action (any command, any edit).
    */
-  scope?: 'exact' | 'action' | undefined;
+  scope?: 'exact' | 'action' | 'prefix' | undefined;
   /** kimi-ts extension: also remember the approval for this project, across sessions. */
   persist?: boolean | undefined;
+  /** kimi-ts extension, for scope `prefix`: commands whose every part starts with this. */
+  prefix?: string | undefined;
+  /** kimi-ts extension: also save the answer as an allow rule (`.kimi-ts/permissions.toml` or the user's). */
+  save_rule?: 'project' | 'user' | undefined;
 }
 
 /** Asks the user to approve an action. Cancelling it answers `reject` with no feedback. */
@@ -79,7 +83,7 @@ export class ApprovalRequest extends WireRequestBase<ApprovalRequestData, Approv
   resolve(
     response: ApprovalKind,
     feedback = '',
-    extra: Pick<ApprovalAnswer, 'scope' | 'persist'> = {},
+    extra: Pick<ApprovalAnswer, 'scope' | 'persist' | 'prefix' | 'save_rule'> = {},
   ): boolean {
     return this.reply.resolve({ response, feedback, ...extra });
   }

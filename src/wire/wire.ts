@@ -2,6 +2,7 @@ import { copyPart, mergeInPlace } from '../kosong/merge.js';
 import type { MergeableEvent } from './events.js';
 import { isWireRequest, type WireMessage } from './message.js';
 import { WireRecorder } from './recorder.js';
+import type { WireRedaction } from './redaction.js';
 import type { WireRequest } from './requests.js';
 import { WireSubscription } from './subscription.js';
 
@@ -10,6 +11,11 @@ export interface WireOptions {
   file?: string | undefined;
   /** Called once if recording fails (default: a process warning); the recorder then stops writing, the run goes on. */
   onRecordError?: ((error: unknown) => void) | undefined;
+  /**
+   * Secrets out of everything sent: raw subscribers get each fragment redacted, merged subscribers
+   * (front ends, the wire.jsonl recorder) the merged message redacted.
+   */
+  redaction?: WireRedaction | undefined;
 }
 
 export interface SubscribeOptions {
@@ -30,8 +36,10 @@ export class Wire {
   private closed = false;
   private readonly pending = new Set<WireRequest>();
   private readonly recorder: WireRecorder | null;
+  private readonly redaction: WireRedaction | undefined;
 
   constructor(options: WireOptions = {}) {
+    this.redaction = options.redaction;
     this.recorder =
       options.file === undefined
         ? null
@@ -46,7 +54,8 @@ export class Wire {
    * Sends a message to every subscriber. After shutdown messages are dropped, and a request is
    * cancelled at once so that nobody waits for an answer that cannot come.
    */
-  send(message: WireMessage): void {
+  send(sent: WireMessage): void {
+    const message = this.redaction ? this.redaction.redactDeep(sent) : sent;
     if (this.closed) {
       if (isWireRequest(message)) message.cancel('The wire was shut down before the request was sent.');
       return;
@@ -118,7 +127,9 @@ export class Wire {
     await this.recorder?.done;
   }
 
-  private publishMerged(message: WireMessage): void {
+  private publishMerged(published: WireMessage): void {
+    // Again once merged: a secret split across streamed fragments is whole only now.
+    const message = this.redaction ? this.redaction.redactDeep(published) : published;
     const merged = this.mergedSubscribers;
     for (let i = 0; i < merged.length; i++) merged[i]!.push(message);
   }

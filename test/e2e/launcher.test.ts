@@ -187,7 +187,11 @@ describe('optional packages outside the bundle', () => {
         { toolCalls: [{ id: 'f1', name: 'FetchURL', args: { url: `${site.url}/notes` } }] },
         { text: 'Read it.' },
       ]);
-      sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+      // Loopback is a private address: print mode fetches it only with a rule naming the host.
+      sandbox = await CliSandbox.create({
+        baseUrl: server.baseUrl,
+        extraToml: '[[permission.rules]]\ndecision = "allow"\npattern = "FetchURL(domain:127.0.0.1)"\n',
+      });
       const result = await sandbox.run(['--print', '-p', 'read the notes']);
       expect(result.code).toBe(0);
       const toolResult = JSON.stringify(server.requests[1]?.body);

@@ -5,6 +5,7 @@ import type { McpManager, McpProblem } from '../../mcp/mcp-manager.js';
 import { type SlashCommand, say } from '../../soul/slash-commands.js';
 import { VERSION } from '../../version.js';
 import type { MCPStatusSnapshot } from '../../wire/events.js';
+import { addMcpSecrets } from '../collect-secrets.js';
 import { defineExtension, type ExtensionContribution } from '../extension.js';
 
 export interface McpExtensionOptions {
@@ -21,8 +22,8 @@ export interface McpExtensionOptions {
 export function mcpExtension(options: McpExtensionOptions) {
   return defineExtension({
     name: 'mcp',
-    uses: ['session', 'config', 'home', 'env', 'toolset', 'warn'],
-    async setup({ session, config, home, env, toolset, warn }): Promise<ExtensionContribution> {
+    uses: ['session', 'config', 'home', 'env', 'toolset', 'warn', 'rootDeps'],
+    async setup({ session, config, home, env, toolset, warn, rootDeps }): Promise<ExtensionContribution> {
       let manager: McpManager | null = null;
       const servers = await loadMcpConfig({
         files: options.files,
@@ -30,6 +31,7 @@ export function mcpExtension(options: McpExtensionOptions) {
         defaultFile: mcpConfigFile(home),
         env,
       });
+      if (rootDeps.secrets) addMcpSecrets(rootDeps.secrets, servers);
       const command: SlashCommand = {
         name: 'mcp',
         description: 'The MCP servers of the session: their state and tools',

@@ -5,6 +5,7 @@ import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { isDirectory } from '../../util/is-directory.js';
 import { VERSION } from '../../version.js';
+import { resolveInsidePlugin } from './plugin-paths.js';
 import { injectConfig, PLUGIN_JSON, PluginError, type PluginSpec, readPluginSpec } from './plugin-spec.js';
 
 /** Where plugins are installed: shared by the agents that follow the `~/.config/agents` layout. */
@@ -29,9 +30,10 @@ export async function installPlugin(
     await cp(fetched.dir, dest, { recursive: true, filter: (path) => basename(path) !== '.git' });
     try {
       await injectConfig(dest, spec, options.hostValues);
-      const json = JSON.parse(await readFile(join(dest, PLUGIN_JSON), 'utf8')) as Record<string, unknown>;
+      const specFile = await resolveInsidePlugin(dest, PLUGIN_JSON, PLUGIN_JSON);
+      const json = JSON.parse(await readFile(specFile, 'utf8')) as Record<string, unknown>;
       json.runtime = { host: 'kimi-ts', host_version: VERSION };
-      await writeFile(join(dest, PLUGIN_JSON), `${JSON.stringify(json, null, 2)}\n`);
+      await writeFile(specFile, `${JSON.stringify(json, null, 2)}\n`);
     } catch (error) {
       await rm(dest, { recursive: true, force: true });
       throw error;

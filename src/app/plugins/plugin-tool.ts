@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { type ToolReturnValue, toolError, toolOk } from '../../kosong/index.js';
+import type { CommandSandbox } from '../../policy/sandbox.js';
 import { killGroupOnExit, killProcessGroup } from '../../tools/shell/process-group.js';
+import { withPrefix } from '../../tools/shell/spawn-command.js';
 import type { KimiTool } from '../../toolset/tool-definition.js';
 import type { PluginToolSpec } from './plugin-spec.js';
 
@@ -23,6 +25,8 @@ export function pluginTool(options: {
   inject: Readonly<Record<string, string>>;
   hostValues: () => Record<string, string>;
   env: Readonly<Record<string, string | undefined>>;
+  /** Runs the command sandboxed, as Shell commands are. */
+  sandbox?: CommandSandbox | null | undefined;
 }): KimiTool<Record<string, unknown>> {
   const { spec } = options;
   return {
@@ -55,7 +59,8 @@ async function runPluginCommand(
     if (host[key] !== undefined) env[variable] = host[key];
   }
   const [program, ...args] = spec.command as [string, ...string[]];
-  const child = spawn(program, args, {
+  const launch = withPrefix(options.sandbox?.prefix(options.pluginDir), program, args);
+  const child = spawn(launch.file, launch.args, {
     cwd: options.pluginDir,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],

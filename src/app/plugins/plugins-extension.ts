@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import type { Config } from '../../config/schema.js';
+import type { ToolDependencyTable } from '../../toolset/dependencies.js';
 import type { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { defineExtension } from '../extension.js';
 import type { WarningSink } from '../session-warning.js';
@@ -23,9 +24,9 @@ export function hostValues(config: Config): Record<string, string> {
 export function pluginsExtension() {
   return defineExtension({
     name: 'plugins',
-    uses: ['toolset', 'config', 'env', 'warn'],
-    async setup({ toolset, config, env, warn }) {
-      return { afterToolsLoaded: () => addPluginTools(toolset, config, env, warn) };
+    uses: ['toolset', 'config', 'env', 'warn', 'rootDeps'],
+    async setup({ toolset, config, env, warn, rootDeps }) {
+      return { afterToolsLoaded: () => addPluginTools(toolset, config, env, warn, rootDeps) };
     },
   });
 }
@@ -35,6 +36,7 @@ async function addPluginTools(
   config: Config,
   env: Readonly<Record<string, string | undefined>>,
   warn: WarningSink,
+  rootDeps: Readonly<ToolDependencyTable>,
 ): Promise<void> {
   const dir = pluginsDir(env.HOME || homedir());
   for (const { dir: pluginDir, spec } of await listPlugins(dir)) {
@@ -50,7 +52,9 @@ async function addPluginTools(
           pluginDir,
           inject: spec.inject,
           hostValues: () => hostValues(config),
-          env,
+          // Without the session's secrets: a plugin gets the keys its `inject` names, no others.
+          env: rootDeps.processEnv ?? env,
+          sandbox: rootDeps.commandSandbox,
         }),
       );
     }

@@ -84,7 +84,7 @@ export async function runInstance(
         }),
       options.forward,
       options.cancel,
-      { wireFile: paths.wire },
+      { wireFile: paths.wire, redaction: services.rootDeps.secrets },
     );
     return report;
   } finally {

@@ -46,6 +46,8 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
   try {
     const state = await readSessionState(paths.state);
     const approval = parts.approval.share();
+    const secrets = rootDeps.secrets;
+    if (secrets) context.redactWith((value) => secrets.redactDeep(value));
     const { soul } = await assembleSoul({
       role: 'subagent',
       agent: type.spec,
@@ -56,7 +58,8 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
         env: parts.env,
         skills: parts.skills,
       },
-      toolset: new KimiToolset({ approval, hooks: parts.hooks }),
+      // The session's one policy decides the subagent's calls too.
+      toolset: new KimiToolset({ approval, hooks: parts.hooks, secrets, policy: rootDeps.policy }),
       deps: {
         ...rootDeps,
         approval,

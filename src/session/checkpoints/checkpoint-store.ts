@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { lstat, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSensitiveFile } from '../../tools/file/sensitive-file.js';
+import { secretNameReason } from '../../policy/index.js';
 import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
 import { nulFields, runGit } from './git-runner.js';
@@ -166,7 +166,7 @@ export class CheckpointStore {
     const maxBytes = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const skipped: SkippedFile[] = [];
     for (const path of new Set(candidates)) {
-      if (isSensitiveFile(path)) {
+      if (secretNameReason(path) !== null) {
         skipped.push({ root: index, path, reason: 'sensitive' });
         continue;
       }

@@ -36,6 +36,7 @@ export class Context {
   private size: number;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private redact: (<T>(value: T) => T) | null = null;
 
   private constructor(
     readonly file: string,
@@ -130,12 +131,19 @@ export class Context {
    * file together or not at all (`restore` also drops a torn step).
    */
   appendMessages(messages: Message | readonly Message[]): Promise<void> {
-    const list: readonly Message[] = Array.isArray(messages) ? messages : [messages as Message];
+    const given: readonly Message[] = Array.isArray(messages) ? messages : [messages as Message];
+    const redact = this.redact;
+    const list = redact ? given.map((message) => redact(message)) : given;
     if (list.length === 0) return this.exclusive(async () => undefined);
     return this.exclusive(async () => {
       await this.writeRaw(list.map(messageToLine).join(''));
       this.pushMessages(list);
     });
+  }
+
+  /** From now on, every appended message passes through `redact` (secrets out of the history). */
+  redactWith(redact: <T>(value: T) => T): void {
+    this.redact = redact;
   }
 
   /**

@@ -57,6 +57,7 @@ export interface BashTaskRequest {
   cwd: string;
   env: Record<string, string>;
   shellPath: string;
+  sandboxPrefix?: readonly string[] | undefined;
 }
 
 export interface AgentTaskRequest {

@@ -1,12 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { constants } from 'node:os';
+import { bashSpawnArgs } from '../shell/spawn-command.js';
 
 export interface BashTaskLaunch {
   shellPath: string;
   command: string;
   cwd: string;
   env: Record<string, string>;
+  /** Runs bash behind this argv prefix (the sandbox's `bwrap … --`). */
+  sandboxPrefix?: readonly string[] | undefined;
   /** stdout and stderr both append here, in the order the command writes them. */
   outputPath: string;
 }
@@ -29,7 +32,8 @@ export function spawnBashTask(launch: BashTaskLaunch): Promise<BashTaskProcess> 
   const fd = openSync(launch.outputPath, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(launch.shellPath, ['-c', launch.command], {
+    const { file, args } = bashSpawnArgs(launch.shellPath, launch.command, launch.sandboxPrefix);
+    child = spawn(file, args, {
       cwd: launch.cwd,
       env: launch.env,
       stdio: ['ignore', fd, fd],

@@ -28,6 +28,7 @@ it('the tools load from the module:Export specs an agent spec lists', async () =
     {
       workDir: dir,
       processEnv: process.env,
+      commandSandbox: null,
       backgroundTasks: manager,
       role: 'root',
       planMode: planModeSwitch(),

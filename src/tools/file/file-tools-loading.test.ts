@@ -21,7 +21,7 @@ describe('loading the file tools from module:Export specs', () => {
       expect(tool.description).toContain(h.workDir);
     }
     expect(h.toolset.find('ReadFile')!.description).toContain('102400 bytes');
-    expect(h.toolset.find('ReadFile')!.effect).toBe('read-only');
+    expect(h.toolset.find('ReadFile')!.effect).toBe('reads-files');
     expect(h.toolset.find('WriteFile')!.effect).toBe('writes-files');
     await h.dispose();
     h = await FileToolsHarness.create({ modelCapabilities: ['image_in'] });

@@ -1,7 +1,15 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, sep } from 'node:path';
+import { isAbsolute, join, sep } from 'node:path';
 import { z } from 'zod';
 import { toolError, toolOk } from '../../kosong/index.js';
+import {
+  type Effect,
+  isWithinDirectory,
+  realPathOf,
+  resolveFileTarget,
+  type SessionPolicy,
+} from '../../policy/index.js';
+import { defaultPolicy } from '../../toolset/default-policy.js';
 import { toolFactory } from '../../toolset/dependencies.js';
 import { defineTool } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
@@ -46,12 +54,61 @@ async function isInsideWorkspace(dir: string, workspace: Workspace): Promise<boo
   return isInWorkspace(real, { workDir: roots[0]!, additionalDirs: roots.slice(1) });
 }
 
-export function createGlobTool(workspace: Workspace, description: string) {
+/** The pattern's leading segments without glob characters: the folder it really lists. */
+export function staticPrefix(pattern: string): string {
+  const segments = pattern.split(/[\\/]/);
+  const fixed: string[] = [];
+  for (const segment of segments.slice(0, -1)) {
+    if (/[*?[\]{}!()]/.test(segment)) break;
+    fixed.push(segment);
+  }
+  return fixed.join('/');
+}
+
+function searchDirectory(directory: string | null, workspace: Workspace): string {
+  return directory ? expandHome(directory) : workspace.workDir;
+}
+
+/**
+ * Leaves out matches that are secret files (silently) and matches that a symlink leads outside the
+ * workspace, unless the listing itself was asked for there (and so approved by the policy).
+ */
+async function keepVisible(
+  matches: readonly string[],
+  dir: string,
+  listed: string,
+  policy: SessionPolicy,
+): Promise<{ kept: string[]; outside: number }> {
+  const listedInside = (await policy.roots.classify(listed)) !== 'outside';
+  const verdicts = await Promise.all(
+    matches.map(async (match) => {
+      const real = await realPathOf(join(dir, match));
+      if (real !== listed && policy.sensitiveReason(real) !== null) return 'secret';
+      if (listedInside && (await policy.roots.classify(real)) === 'outside') return 'outside';
+      if (!listedInside && !isWithinDirectory(real, listed)) return 'outside';
+      return 'kept';
+    }),
+  );
+  return {
+    kept: matches.filter((_, i) => verdicts[i] === 'kept'),
+    outside: verdicts.filter((v) => v === 'outside').length,
+  };
+}
+
+export function createGlobTool(workspace: Workspace, description: string, sessionPolicy?: SessionPolicy) {
+  const policy = sessionPolicy ?? defaultPolicy(workspace.workDir, workspace.additionalDirs);
   return defineTool({
     name: 'Glob',
     description,
     params: globParams,
-    effect: 'read-only',
+    effect: 'reads-files',
+    async effects({ pattern, directory }): Promise<Effect[]> {
+      const dir = searchDirectory(directory, workspace);
+      if (!isAbsolute(dir) || isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..')) return [];
+      const prefix = staticPrefix(pattern);
+      const given = prefix ? (directory ? join(directory, prefix) : prefix) : (directory ?? '.');
+      return [{ kind: 'read', target: await resolveFileTarget(given, workspace.workDir), access: 'list' }];
+    },
     async call({ pattern, directory, include_dirs }, { signal }) {
       if (pattern.startsWith('**')) {
         return toolError(
@@ -66,7 +123,7 @@ export function createGlobTool(workspace: Workspace, description: string) {
           'Unsafe pattern',
         );
       }
-      const dir = directory ? expandHome(directory) : workspace.workDir;
+      const dir = searchDirectory(directory, workspace);
       if (!isAbsolute(dir)) {
         return toolError(
           `\`${directory}\` is not an absolute path. You must provide an absolute path to search.`,
@@ -99,16 +156,21 @@ export function createGlobTool(workspace: Workspace, description: string) {
           followSymbolicLinks: false,
           signal,
         });
-        const matches = found
+        const all = found
           .map((match) => (match.endsWith('/') && match.length > 1 ? match.slice(0, -1) : match))
           .map((match) => (sep === '\\' ? match.replaceAll('\\', '/') : match))
           .sort(comparePaths);
+        const listed = await realPathOf(join(dir, staticPrefix(pattern)));
+        const { kept: matches, outside } = await keepVisible(all, dir, listed, policy);
         let message =
           matches.length > 0
             ? `Found ${matches.length} matches for pattern \`${pattern}\`.`
             : `No matches found for pattern \`${pattern}\`.`;
         if (matches.length > MAX_MATCHES) {
           message += ` Only the first ${MAX_MATCHES} matches are returned. You may want to use a more specific pattern.`;
+        }
+        if (outside > 0) {
+          message += ` ${outside} matches lead outside the workspace through symlinks and were left out; list that folder by its own path to see them.`;
         }
         return toolOk(matches.slice(0, MAX_MATCHES).join('\n'), message);
       } catch (error) {
@@ -123,13 +185,14 @@ export function createGlobTool(workspace: Workspace, description: string) {
 }
 
 export const Glob = toolFactory(
-  ['workDir', 'additionalDirs', 'descriptionVars'],
-  async ({ workDir, additionalDirs, descriptionVars }) =>
+  ['workDir', 'additionalDirs', 'descriptionVars', 'policy'],
+  async ({ workDir, additionalDirs, descriptionVars, policy }) =>
     createGlobTool(
       { workDir, additionalDirs },
       await loadToolDescription(new URL('./glob.md', import.meta.url), {
         ...descriptionVars,
         MAX_MATCHES: String(MAX_MATCHES),
       }),
+      policy,
     ),
 );

@@ -2,6 +2,7 @@ import { watch } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../toolset/default-policy.js';
 import { toolKit } from '../../toolset/dependencies.js';
 import { cleanDispatch, toolCall } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
@@ -158,7 +159,7 @@ describe('Grep over a ripgrep process', () => {
 describe(`${GREP_BACKEND_ENV}`, () => {
   it('forces a backend: `ripgrep` fails plainly when rg is missing, `builtin` never needs it', async () => {
     const saved = { path: process.env.PATH, backend: process.env[GREP_BACKEND_ENV] };
-    const deps = { workDir: h.workDir, descriptionVars: {} };
+    const deps = { workDir: h.workDir, descriptionVars: {}, policy: defaultPolicy(h.workDir, []) };
     try {
       process.env.PATH = h.root;
       process.env[GREP_BACKEND_ENV] = 'ripgrep';

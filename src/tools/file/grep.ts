@@ -2,6 +2,8 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
+import { type Effect, realPathOf, resolveFileTarget, type SessionPolicy } from '../../policy/index.js';
+import { defaultPolicy } from '../../toolset/default-policy.js';
 import { toolFactory } from '../../toolset/dependencies.js';
 import { defineTool } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
@@ -99,6 +101,27 @@ export interface GrepToolOptions {
   ripgrepPath?: string | undefined;
   timeoutMs?: number | undefined;
   maxOutputBytes?: number | undefined;
+  /** Decides which files are secret (by real path); a default one if absent. */
+  policy?: SessionPolicy | undefined;
+}
+
+/**
+ * The files found that hold secrets by their real path, except the one searched for by its own
+ * path (the policy asked about that one before the search ran).
+ */
+async function secretFiles(
+  files: readonly { path: string }[],
+  searchPath: string,
+  policy: SessionPolicy,
+): Promise<Set<string>> {
+  const searched = await realPathOf(searchPath);
+  const found = await Promise.all(
+    files.map(async ({ path }) => {
+      const real = await realPathOf(path);
+      return real !== searched && policy.sensitiveReason(real) !== null ? path : null;
+    }),
+  );
+  return new Set(found.filter((path): path is string => path !== null));
 }
 
 function seconds(ms: number): string {
@@ -115,6 +138,7 @@ function describeWarnings(warnings: readonly string[]): string | null {
 export function createGrepTool(options: GrepToolOptions) {
   const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS;
   const maxOutputBytes = options.maxOutputBytes ?? MAX_GREP_OUTPUT_BYTES;
+  const policy = options.policy ?? defaultPolicy(options.workDir, []);
 
   const search = (request: GrepRequest, limits: SearchLimits): Promise<SearchOutcome> => {
     const backend = options.backend ?? 'auto';
@@ -129,7 +153,10 @@ export function createGrepTool(options: GrepToolOptions) {
     name: 'Grep',
     description: options.description,
     params: grepParams,
-    effect: 'read-only',
+    effect: 'reads-files',
+    effects: async ({ path }): Promise<Effect[]> => [
+      { kind: 'read', target: await resolveFileTarget(path || '.', options.workDir), access: 'search' },
+    ],
     async call(params: GrepParams, { signal }): Promise<ToolReturnValue> {
       const searchPath = resolve(options.workDir, expandHome(params.path || '.'));
       let isDirectory: boolean;
@@ -174,6 +201,7 @@ export function createGrepTool(options: GrepToolOptions) {
       const files =
         request.mode === 'files_with_matches' ? await sortByRecency(outcome.files) : outcome.files;
       const formatted = formatResults(outcome, files, {
+        secretFiles: await secretFiles(files, searchPath, policy),
         mode: request.mode,
         baseDir: isDirectory ? searchPath : dirname(searchPath),
         lineNumbers: params['-n'],
@@ -192,13 +220,16 @@ export function createGrepTool(options: GrepToolOptions) {
   });
 }
 
-export const Grep = toolFactory(['workDir', 'descriptionVars'], async ({ workDir, descriptionVars }) => {
-  const requested = process.env[GREP_BACKEND_ENV];
-  const backend: GrepBackend = requested === 'builtin' || requested === 'ripgrep' ? requested : 'auto';
-  const description = await loadToolDescription(new URL('./grep.md', import.meta.url), {
-    ...descriptionVars,
-    HEAD_LIMIT: String(DEFAULT_HEAD_LIMIT),
-    TIMEOUT_SECONDS: String(GREP_TIMEOUT_MS / 1000),
-  });
-  return createGrepTool({ workDir, description, backend });
-});
+export const Grep = toolFactory(
+  ['workDir', 'descriptionVars', 'policy'],
+  async ({ workDir, descriptionVars, policy }) => {
+    const requested = process.env[GREP_BACKEND_ENV];
+    const backend: GrepBackend = requested === 'builtin' || requested === 'ripgrep' ? requested : 'auto';
+    const description = await loadToolDescription(new URL('./grep.md', import.meta.url), {
+      ...descriptionVars,
+      HEAD_LIMIT: String(DEFAULT_HEAD_LIMIT),
+      TIMEOUT_SECONDS: String(GREP_TIMEOUT_MS / 1000),
+    });
+    return createGrepTool({ workDir, description, backend, policy });
+  },
+);

@@ -176,19 +176,25 @@ describe('ReadFile: refusals', () => {
     expect(briefOf(result)).toBe('Empty file path');
   });
 
+  // The policy asks (naming the file as secret) even in yolo, and refuses where nobody can answer.
   it.each(['.env', '.env.local', 'id_rsa', 'id_ed25519', 'id_ecdsa', '.aws/credentials', '.gcp/credentials'])(
-    'refuses the sensitive file %s',
+    'asks before reading the sensitive file %s, even in yolo, and refuses it in afk',
     async (name) => {
       await mkdir(join(h.workDir, '.aws'), { recursive: true });
       await mkdir(join(h.workDir, '.gcp'), { recursive: true });
       await put(name, 'SECRET=1\n');
-      const result = await h.call('ReadFile', { path: name });
-      expect(result.is_error).toBe(true);
-      expect(result.message).toBe(
-        `\`${name}\` appears to contain secrets (matched sensitive file pattern). Reading this file is blocked to protect credentials.`,
-      );
-      expect(briefOf(result)).toBe('Sensitive file');
-      expect(JSON.stringify(result)).not.toContain('SECRET');
+      h.approval.setYolo(true);
+      const read = await h.call('ReadFile', { path: name });
+      expect(h.requests).toHaveLength(1);
+      expect(h.requests[0]!.description).toContain(`read SECRET file ${join(h.workDir, name)}`);
+      expect(read.output).toBe('     1\tSECRET=1\n');
+      h.approval.setAfk(true);
+      const refused = await h.call('ReadFile', { path: name });
+      expect(h.requests).toHaveLength(1);
+      expect(refused.is_error).toBe(true);
+      expect(refused.message).toContain(`\`${name}\` is a secret file`);
+      expect(briefOf(refused)).toBe('Refused by policy');
+      expect(JSON.stringify(refused)).not.toContain('SECRET=1');
     },
   );
 

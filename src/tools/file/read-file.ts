@@ -4,6 +4,7 @@ import { type ToolReturnValue, toolError, toolOk } from '../../kosong/index.js';
 import { toolFactory } from '../../toolset/dependencies.js';
 import { defineTool } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
+import { fileEffects } from './file-effects.js';
 import { detectFileType, readFileHeader } from './file-type.js';
 import { describeFsError, isMissingFileError } from './fs-errors.js';
 import {
@@ -14,7 +15,6 @@ import {
   readForward,
   readTail,
 } from './read-window.js';
-import { isSensitiveFile, sensitiveFileError } from './sensitive-file.js';
 import { emptyPathError, resolveToolPath, type Workspace } from './workspace-path.js';
 
 export { MAX_BYTES, MAX_LINE_LENGTH, MAX_LINES };
@@ -68,7 +68,6 @@ export function formatNumberedLines(window: ReadWindow): string {
 
 /** The checks every text read goes through before any byte of content is shown to the model. */
 async function checkReadable(input: string, path: string): Promise<ToolReturnValue | null> {
-  if (isSensitiveFile(path)) return sensitiveFileError(input);
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
@@ -98,7 +97,8 @@ export function createReadFileTool(workspace: Workspace, description: string) {
     name: 'ReadFile',
     description,
     params: readFileParams,
-    effect: 'read-only',
+    effect: 'reads-files',
+    effects: ({ path }) => fileEffects(path, workspace, 'read'),
     async call({ path: input, line_offset, n_lines }, { signal }) {
       if (!input) return emptyPathError();
       const resolved = resolveToolPath(input, workspace, 'read');

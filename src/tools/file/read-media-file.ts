@@ -6,6 +6,7 @@ import { SkipThisTool, toolFactory } from '../../toolset/dependencies.js';
 import { defineTool } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
 import type { VideoUploader } from '../runtime.js';
+import { fileEffects } from './file-effects.js';
 import { detectFileType, type FileType, readFileHeader } from './file-type.js';
 import { describeFsError, isMissingFileError } from './fs-errors.js';
 import { imageSize } from './image-size.js';
@@ -90,7 +91,8 @@ export function createReadMediaFileTool(
     name: 'ReadMediaFile',
     description,
     params: readMediaParams,
-    effect: 'read-only',
+    effect: 'reads-files',
+    effects: ({ path }) => fileEffects(path, workspace, 'read'),
     async call({ path: input }, { signal }) {
       if (!input) return emptyPathError();
       const resolved = resolveToolPath(input, workspace, 'read');

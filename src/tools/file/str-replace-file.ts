@@ -13,6 +13,7 @@ import {
   type Prepared,
   planModeRefusal,
 } from './file-edit.js';
+import { fileEffects } from './file-effects.js';
 import { describeFsError, isMissingFileError } from './fs-errors.js';
 import { applyEdits } from './text-edits.js';
 import { emptyPathError, resolveToolPath } from './workspace-path.js';
@@ -119,6 +120,7 @@ export function createStrReplaceFileTool(context: FileEditContext, description: 
     description,
     params: strReplaceParams,
     effect: 'writes-files',
+    effects: ({ path }) => fileEffects(path, context.workspace, 'edit'),
     approval: (params) => approvals.approval(params),
     async call(params, { signal }): Promise<ToolReturnValue> {
       try {

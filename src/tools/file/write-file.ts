@@ -14,6 +14,7 @@ import {
   type Prepared,
   planModeRefusal,
 } from './file-edit.js';
+import { fileEffects } from './file-effects.js';
 import { describeFsError, isMissingFileError } from './fs-errors.js';
 import { emptyPathError, resolveToolPath } from './workspace-path.js';
 
@@ -123,6 +124,7 @@ export function createWriteFileTool(context: FileEditContext, description: strin
     description,
     params: writeFileParams,
     effect: 'writes-files',
+    effects: ({ path }) => fileEffects(path, context.workspace, 'write'),
     approval: (params) => approvals.approval(params),
     async call(params, { signal }): Promise<ToolReturnValue> {
       try {

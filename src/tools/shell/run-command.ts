@@ -3,12 +3,15 @@ import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isProcessGroupAlive, killGroupOnExit, killProcessGroup } from './process-group.js';
+import { bashSpawnArgs } from './spawn-command.js';
 
 export interface CommandRun {
   bashPath: string;
   command: string;
   cwd: string;
   env: Record<string, string>;
+  /** Runs bash behind this argv prefix (the sandbox's `bwrap … --`). */
+  sandboxPrefix?: readonly string[] | undefined;
   timeoutMs: number;
   /** Time the process group gets between SIGTERM and SIGKILL. */
   killGraceMs: number;
@@ -57,7 +60,8 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
   if (run.signal.aborted) return { kind: 'cancelled' };
   let child: ChildProcess;
   try {
-    child = spawn(run.bashPath, ['-c', run.command], {
+    const { file, args } = bashSpawnArgs(run.bashPath, run.command, run.sandboxPrefix);
+    child = spawn(file, args, {
       cwd: run.cwd,
       env: run.env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -43,6 +43,7 @@ function shellToolset(options: { approval?: Approval; role?: AgentRole; env?: Re
     {
       workDir,
       processEnv: { ...process.env, ...options.env },
+      commandSandbox: null,
       backgroundTasks: manager,
       role: options.role ?? 'root',
     },

@@ -34,7 +34,7 @@ function omittedNote(totalChars: number, keptChars: number): string {
 
 /** Shell: runs a bash command in the work dir, in the foreground or as a background task. */
 export const Shell = toolFactory(
-  ['workDir', 'processEnv', 'backgroundTasks', 'role', 'descriptionVars'],
+  ['workDir', 'processEnv', 'backgroundTasks', 'role', 'descriptionVars', 'commandSandbox'],
   async (deps, kit) => {
     const { z } = kit;
     const params = z
@@ -83,6 +83,10 @@ export const Shell = toolFactory(
       }),
       params,
       effect: 'runs-commands',
+      effects: ({ command, run_in_background }) =>
+        command.trim() === ''
+          ? []
+          : [{ kind: 'exec', command, cwd: deps.workDir, background: run_in_background }],
       approval: ({ command, run_in_background }) => {
         if (command.trim() === '') return { autoApprove: 'an empty command is refused' };
         if (run_in_background && rootOnlyError(deps.role)) {
@@ -104,6 +108,7 @@ export const Shell = toolFactory(
           return toolError('Command execution failed: no bash executable was found.', 'Execution failed');
         }
         const env = commandEnvironment(deps.processEnv, bashPath);
+        const sandboxPrefix = deps.commandSandbox?.prefix(deps.workDir);
         if (run_in_background) {
           return startInBackground(deps.backgroundTasks, deps.role, {
             command,
@@ -112,6 +117,7 @@ export const Shell = toolFactory(
             cwd: deps.workDir,
             env,
             shellPath: bashPath,
+            sandboxPrefix,
           });
         }
         const builder = new ToolResultBuilder();
@@ -122,6 +128,7 @@ export const Shell = toolFactory(
           command,
           cwd: deps.workDir,
           env,
+          sandboxPrefix,
           timeoutMs: timeout * 1000,
           killGraceMs: SHELL_KILL_GRACE_MS,
           signal: ctx.signal,

@@ -59,6 +59,21 @@ export interface BoundedFetchOptions {
   signal: AbortSignal;
   /** Whether to read the body for this status (e.g. not for errors). Default: always. */
   readBody?: ((status: number) => boolean) | undefined;
+  /**
+   * Decides each redirect before it is followed (the policy judged only the first URL). Without
+   * it, redirects are followed as fetch does.
+   */
+  allowRedirect?: ((to: URL) => Promise<boolean>) | undefined;
+}
+
+/** The most redirects followed one by one when `allowRedirect` judges them. */
+const MAX_REDIRECTS = 10;
+
+export class RedirectRefusedError extends Error {
+  override name = 'RedirectRefusedError';
+  constructor(readonly location: string) {
+    super(`the server redirected to ${location}, which was not approved`);
+  }
 }
 
 /**
@@ -68,7 +83,7 @@ export interface BoundedFetchOptions {
 export async function boundedFetch(
   url: string,
   request: BoundedRequest,
-  { limits, signal, readBody = () => true }: BoundedFetchOptions,
+  { limits, signal, readBody = () => true, allowRedirect }: BoundedFetchOptions,
 ): Promise<BoundedResponse> {
   signal.throwIfAborted();
   const controller = new AbortController();
@@ -89,15 +104,30 @@ export async function boundedFetch(
   );
   let settled = false;
   try {
-    const response = await fetch(url, {
+    let current = url;
+    let response = await fetch(current, {
       method: request.method,
       headers: request.headers,
       body: request.body,
-      redirect: 'follow',
+      redirect: allowRedirect ? 'manual' : 'follow',
       signal: controller.signal,
     });
+    for (let hops = 0; allowRedirect && isRedirect(response.status); hops++) {
+      const location = response.headers.get('location');
+      if (!location || hops >= MAX_REDIRECTS) break;
+      const next = new URL(location, current);
+      await response.body?.cancel();
+      if (!(await allowRedirect(next))) throw new RedirectRefusedError(next.href);
+      current = next.href;
+      response = await fetch(current, {
+        method: 'GET',
+        headers: request.headers,
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+    }
     clearTimeout(phaseTimer);
-    const head = { status: response.status, url: response.url || url, headers: response.headers };
+    const head = { status: response.status, url: response.url || current, headers: response.headers };
     if (!readBody(response.status)) return { ...head, body: new Uint8Array() };
 
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
@@ -134,6 +164,10 @@ export async function boundedFetch(
     // Closes the connection of a body we stopped reading (too large, declined, failed).
     if (!settled) controller.abort(failure ?? new Error('request finished'));
   }
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
 /** The message of a network failure, with the low-level cause fetch hides in `cause`. */

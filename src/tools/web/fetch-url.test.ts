@@ -2,8 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gate, LoopbackServer, type RecordedRequest } from '../../../test/support/loopback-server.js';
 import type { ToolResult } from '../../kosong/index.js';
-import { Approval } from '../../toolset/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
+import { approvingApproval } from '../../toolset/test-support/approving.js';
 import { cleanDispatch, dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import type { WebServices } from '../runtime.js';
@@ -19,7 +19,8 @@ afterEach(async () => {
 });
 
 function toolsetWith(webServices: WebServices = {}, limits: Partial<HttpLimits> = {}): KimiToolset {
-  const toolset = new KimiToolset({ approval: new Approval() });
+  // FetchURL asks per host (and the loopback server is a private address): a person approves.
+  const toolset = new KimiToolset({ approval: approvingApproval().approval });
   toolset.add(createFetchURL({ description: 'Fetch a page.', webServices, limits }));
   return toolset;
 }
@@ -71,6 +72,27 @@ describe('FetchURL, local fetch', () => {
     // The local fetch looks like a desktop browser.
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/news/v2' });
     expect(server.requests[0]!.headers['user-agent']).toMatch(/^Mozilla\/5\.0 .*Chrome/);
+  });
+
+  it('follows a redirect on the approved host, and refuses one that bounces to another private host', async () => {
+    const inner = await LoopbackServer.start();
+    try {
+      inner.fallback = serve(200, 'text/plain', 'internal secret page');
+      const redirect = (location: string) => (_req: RecordedRequest, res: ServerResponse) => {
+        res.writeHead(302, { location, 'content-length': 0 });
+        res.end();
+      };
+      server.enqueue(redirect('/moved'), serve(200, 'text/plain', 'the moved page'));
+      const followed = await fetchUrl(toolsetWith(), `${server.url}/old`);
+      expect(followed.return_value.output).toBe('the moved page');
+      server.enqueue(redirect(`http://localhost:${new URL(inner.url).port}/admin`));
+      const bounced = await fetchUrl(toolsetWith(), `${server.url}/bounce`);
+      expect(bounced.return_value.is_error).toBe(true);
+      expect(brief(bounced)).toBe('Redirect refused');
+      expect(inner.requests).toHaveLength(0);
+    } finally {
+      await inner.close();
+    }
   });
 
   it('returns plain text and Markdown exactly as served, without the per-line cap', async () => {
@@ -288,11 +310,11 @@ describe('FetchURL with a fetch service', () => {
 });
 
 describe('FetchURL as a module', () => {
-  it('loads from its agent-spec name and never asks for approval', async () => {
-    const toolset = new KimiToolset({ approval: new Approval() });
+  it('loads from its agent-spec name as a network tool', async () => {
+    const toolset = new KimiToolset({ approval: approvingApproval().approval });
     await toolset.loadTools(['kimi-ts/tools/web/fetch-url:FetchURL'], { webServices: {} }, { baseDir: '/' });
     const tool = toolset.find('FetchURL');
-    expect(tool?.effect).toBe('read-only');
+    expect(tool?.effect).toBe('network');
     expect(tool?.description).toMatch(/Fetch a web page/);
     expect(tool?.parameters).toMatchObject({ type: 'object', required: ['url'] });
   });

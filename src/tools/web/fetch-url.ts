@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
+import { classifyAddress, type Effect, type ResolvedAddress, resolveHost } from '../../policy/index.js';
 import { toolFactory } from '../../toolset/dependencies.js';
 import { defineTool, type KimiTool, type ToolCallContext } from '../../toolset/tool-definition.js';
 import { loadToolDescription } from '../../toolset/tool-description.js';
@@ -11,8 +12,10 @@ import {
   describeNetworkError,
   type HttpLimits,
   HttpTimeoutError,
+  RedirectRefusedError,
 } from './bounded-fetch.js';
 import { classifyPage, decodePage, isVerbatimType, mediaTypeOf } from './page-content.js';
+import { reboundToPrivate } from './rebinding-check.js';
 import { BROWSER_USER_AGENT, KIMI_TS_USER_AGENT } from './user-agent.js';
 
 /**
@@ -41,15 +44,34 @@ export interface FetchURLOptions {
 export function createFetchURL(options: FetchURLOptions): KimiTool<z.output<typeof params>> {
   const limits: HttpLimits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
   const service = options.webServices.fetch;
+  /** What each call's host resolved to when the policy judged it (same params object as `call`). */
+  const judged = new WeakMap<object, ResolvedAddress[]>();
   return defineTool({
     name: 'FetchURL',
     description: options.description,
     params,
-    // Only reads a page: Kimi CLI never asks before fetching, so neither does kimi-ts.
-    effect: 'read-only',
-    call: async ({ url }, ctx) => {
+    // Kimi CLI never asks before fetching; kimi-ts's policy asks per host, and always for private
+    // addresses, because a URL can carry whatever the model read out of the machine.
+    effect: 'network',
+    effects: async (params): Promise<Effect[]> => {
+      const { url } = params;
       const target = parseHttpUrl(url);
+      if (typeof target !== 'string') return [];
+      const host = new URL(target).hostname;
+      let addresses: ResolvedAddress[] = [];
+      try {
+        addresses = await resolveHost(host);
+      } catch {
+        // Unresolvable: the fetch will fail too; the policy still asks for the host by name.
+      }
+      judged.set(params, addresses);
+      return [{ kind: 'network', url: target, host, addresses, purpose: 'fetch' }];
+    },
+    call: async (params, ctx) => {
+      const target = parseHttpUrl(params.url);
       if (typeof target !== 'string') return target;
+      const rebound = await reboundToPrivate(new URL(target).hostname, judged.get(params));
+      if (rebound) return rebound;
       if (service) {
         const viaService = await fetchViaService(service, target, ctx, limits);
         if (viaService) return viaService;
@@ -141,7 +163,7 @@ async function fetchDirectly(
           Accept: 'text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,*/*;q=0.8',
         },
       },
-      { limits, signal: ctx.signal, readBody: (status) => status < 400 },
+      { limits, signal: ctx.signal, readBody: (status) => status < 400, allowRedirect: redirectGuard(url) },
     );
   } catch (error) {
     if (ctx.signal.aborted) throw error;
@@ -200,7 +222,32 @@ async function fetchDirectly(
   );
 }
 
+/**
+ * The policy approved the first URL's host. A redirect may stay on that host, or go to another
+ * host only if it resolves to public addresses: a page cannot bounce the request into this
+ * machine or a private network.
+ */
+function redirectGuard(url: string): (to: URL) => Promise<boolean> {
+  const approvedHost = new URL(url).hostname;
+  return async (to) => {
+    if (to.protocol !== 'http:' && to.protocol !== 'https:') return false;
+    if (to.hostname === approvedHost) return true;
+    try {
+      const addresses = await resolveHost(to.hostname);
+      return addresses.length > 0 && addresses.every((a) => classifyAddress(a.address) === 'public');
+    } catch {
+      return false;
+    }
+  };
+}
+
 function fetchFailure(builder: ToolResultBuilder, error: unknown): ToolReturnValue {
+  if (error instanceof RedirectRefusedError) {
+    return builder.error(
+      `Failed to fetch URL: ${error.message}. A redirect to another host is followed only when that host is on the public internet; fetch that URL directly if you need it (it will be asked about).`,
+      'Redirect refused',
+    );
+  }
   if (error instanceof HttpTimeoutError) {
     return builder.error(
       `Failed to fetch URL: ${error.message}. The server may be slow or unreachable; try again later or another source.`,

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorResponder, LoopbackServer } from '../../../test/support/loopback-server.js';
 import type { ToolResult } from '../../kosong/index.js';
-import { Approval } from '../../toolset/approval.js';
 import { SkipThisTool, toolKit } from '../../toolset/dependencies.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
+import { approvingApproval } from '../../toolset/test-support/approving.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import type { WebServiceConfig } from '../runtime.js';
@@ -25,7 +25,7 @@ const serviceAt = (url: string): WebServiceConfig => ({
 });
 
 function toolsetWith(service: WebServiceConfig, limits: Partial<HttpLimits> = {}): KimiToolset {
-  const toolset = new KimiToolset({ approval: new Approval() });
+  const toolset = new KimiToolset({ approval: approvingApproval().approval });
   toolset.add(createSearchWeb({ description: 'Search.', service, limits }));
   return toolset;
 }
@@ -68,7 +68,7 @@ describe('SearchWeb', () => {
     expect(loaded.tools).toEqual([]);
     expect(loaded.skipped).toHaveLength(1);
     const withService = await SearchWeb.create({ webServices: { search: serviceAt(server.url) } }, toolKit);
-    expect(withService).toMatchObject({ name: 'SearchWeb', effect: 'read-only' });
+    expect(withService).toMatchObject({ name: 'SearchWeb', effect: 'network' });
   });
 
   it("sends the reference's request and formats each result", async () => {

@@ -60,6 +60,14 @@ export interface SearchWebOptions {
   limits?: Partial<HttpLimits> | undefined;
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
 /** SearchWeb against a configured service (tests pass their own limits). */
 export function createSearchWeb(options: SearchWebOptions): KimiTool<z.output<typeof params>> {
   const limits: HttpLimits = { ...DEFAULT_SEARCH_LIMITS, ...options.limits };
@@ -69,7 +77,10 @@ export function createSearchWeb(options: SearchWebOptions): KimiTool<z.output<ty
     name: 'SearchWeb',
     description: options.description,
     params,
-    effect: 'read-only',
+    effect: 'network',
+    effects: ({ query }) => [
+      { kind: 'network', url: query, host: hostOf(service.baseUrl), addresses: [], purpose: 'search' },
+    ],
     call: async ({ query, limit, include_content }, ctx) => {
       const builder = new ToolResultBuilder({ maxLineLength: null });
       if (!service.baseUrl || !service.apiKey) {

@@ -13,6 +13,7 @@ import {
 } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { UserInput } from '../../soul/steer-queue.js';
+import { sanitizeForTerminal } from '../../util/sanitize-terminal.js';
 import { type OutputFormat, PrintFormatter } from './print-formatter.js';
 
 export type InputFormat = 'text' | 'stream-json';
@@ -125,9 +126,14 @@ async function followUpBackgroundTasks(options: PrintOptions): Promise<number> {
 
 async function runOneTurn(options: PrintOptions, input: UserInput, synthetic = false): Promise<number> {
   const { session, stderr } = options;
+  // Text output goes to a terminal as it is: the model's control characters are shown, not run.
+  const text = options.outputFormat === 'text';
   const formatter = new PrintFormatter(
     options.outputFormat,
-    { out: options.stdout, progress: options.outputFormat === 'text' ? stderr : () => {} },
+    {
+      out: text ? (chunk) => options.stdout(sanitizeForTerminal(chunk)) : options.stdout,
+      progress: text ? (chunk) => stderr(sanitizeForTerminal(chunk)) : () => {},
+    },
     { finalMessageOnly: options.finalMessageOnly, workDir: session.workDir },
   );
   const ui: UILoop = async (wire) => {
@@ -154,7 +160,7 @@ async function runOneTurn(options: PrintOptions, input: UserInput, synthetic = f
       stderr(`${error.message}\n`);
       return 1;
     }
-    stderr(`Error: ${describeTurnError(error)}\n`);
+    stderr(`Error: ${sanitizeForTerminal(describeTurnError(error))}\n`);
     return exitCodeFor(error);
   }
 }

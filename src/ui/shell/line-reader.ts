@@ -65,6 +65,29 @@ export class LineReader {
     return this.read(prompt, false) as Promise<string | null>;
   }
 
+  /**
+   * A line that answers a question shown just now (an approval, a question of the model). On a
+   * terminal, what was typed before the question appeared never answers it: whole lines waiting in
+   * the queue are set aside for the prompts after it, and a half-typed line is taken off the input
+   * line and put back once the question is answered. (On a pipe every line is typed ahead, and
+   * scripts rely on lines answering in order, so there it is the same as `next`.)
+   */
+  async ask(prompt: string): Promise<string | null> {
+    if (!this.isTerminal) return this.next(prompt);
+    const typedAhead = this.lines.splice(0);
+    const partial = this.rl.line;
+    if (partial) {
+      this.rl.write(null, { ctrl: true, name: 'e' });
+      this.rl.write(null, { ctrl: true, name: 'u' });
+    }
+    try {
+      return await this.next(prompt);
+    } finally {
+      this.lines.unshift(...typedAhead);
+      if (partial) this.rl.write(partial);
+    }
+  }
+
   /** Like `next`, but `wake()` ends the wait early with WOKEN (the typed line then goes to the next read). */
   nextPrompt(prompt: string): Promise<string | null | typeof WOKEN> {
     return this.read(prompt, true);

@@ -3,9 +3,11 @@ import type { AgentSession } from '../../app/agent-session.js';
 import { extractText } from '../../kosong/message.js';
 import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
+import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
+import { askApproval, askQuestions } from './ask-inline.js';
 import { CONTINUATION_PROMPT, composeInEditor, continues } from './compose.js';
 import type { InputHistory } from './input-history.js';
 import { LineReader, WOKEN } from './line-reader.js';
@@ -86,7 +88,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
     (text) => {
       // Ctrl-S during a turn: the text goes into the running turn (after its current step).
       if (!cancelTurn || !session.steer(text)) return false;
-      write(`\n${style.dim(`(steering: ${text.trim()})`)}\n`);
+      write(`\n${style.dim(`(steering: ${clean(text.trim())})`)}\n`);
       return true;
     },
   );
@@ -139,9 +141,9 @@ export async function runShell(options: ShellOptions): Promise<number> {
         reader.pause();
         const composed = composeInEditor(options.env ?? process.env);
         reader.resume();
-        if (composed.error) write(`${style.error('Error:')} ${composed.error}\n`);
+        if (composed.error) write(`${style.error('Error:')} ${clean(composed.error)}\n`);
         if (composed.text === null) continue;
-        write(`${PROMPT}${composed.text}\n`);
+        write(`${PROMPT}${clean(composed.text)}\n`);
         text = composed.text;
       }
       if (!text) continue;
@@ -153,7 +155,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
         const undone = await undoCommand(text, options.sessions, session, switchTo, write);
         if (undone !== null) {
           reader.prefill(undone);
-          if (!options.isTerminal) write(`(the request you undid: ${undone})\n`);
+          if (!options.isTerminal) write(`(the request you undid: ${clean(undone)})\n`);
         }
         continue;
       }
@@ -218,7 +220,7 @@ async function undoCommand(
   try {
     await switchTo(await control.undo(current, point.n));
   } catch (error) {
-    write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    write(`Error: ${clean(error instanceof Error ? error.message : String(error))}\n`);
     return null;
   }
   return point.text;
@@ -226,7 +228,7 @@ async function undoCommand(
 
 /** A turn's text on one line, at most 80 characters. */
 function preview(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = clean(text.replace(/\s+/g, ' ').trim());
   return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
 
@@ -257,13 +259,13 @@ async function sessionCommand(
           : `${saved
               .map(
                 (s) =>
-                  `${s.id === current.sessionId ? '*' : ' '} ${s.id}  ${new Date(s.updatedAt).toISOString()}  ${s.title}`,
+                  `${s.id === current.sessionId ? '*' : ' '} ${s.id}  ${new Date(s.updatedAt).toISOString()}  ${clean(s.title)}`,
               )
               .join('\n')}\n(/sessions ID opens one)\n`,
       );
     }
   } catch (error) {
-    write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    write(`Error: ${clean(error instanceof Error ? error.message : String(error))}\n`);
   }
   return true;
 }
@@ -285,7 +287,7 @@ async function replayConversation(
       renderer.endLine();
       const input = message.payload.user_input;
       const text = typeof input === 'string' ? input : extractText({ content: input }, ' ');
-      write(`${PROMPT}${text}\n`);
+      write(`${PROMPT}${clean(text)}\n`);
       turns++;
     } else {
       renderer.handle(message);
@@ -333,52 +335,7 @@ async function runTurn(
     write(
       error instanceof RunCancelled
         ? '(interrupted)\n'
-        : `${style.error('Error:')} ${describeTurnError(error)}\n`,
+        : `${style.error('Error:')} ${clean(describeTurnError(error))}\n`,
     );
   }
-}
-
-async function askApproval(
-  request: ApprovalRequest,
-  reader: LineReader,
-  write: (text: string) => void,
-): Promise<void> {
-  const { action, description, source_kind, subagent_type, source_description } = request.payload;
-  if (source_kind === 'background_agent') {
-    const what = source_description ? `: ${source_description}` : '';
-    write(`Background agent (${subagent_type ?? 'subagent'}${what}) asks:\n`);
-  }
-  write(`Allow ${action}? ${description}\n  [y] yes  [a] yes, for this session  [n] no  (or type why not)\n`);
-  const answer = (await reader.next('approve? ')) ?? 'n';
-  const choice = answer.trim().toLowerCase();
-  if (choice === '' || choice === 'y' || choice === 'yes') request.resolve('approve');
-  else if (choice === 'a' || choice === 'always') request.resolve('approve_for_session');
-  else if (choice === 'n' || choice === 'no') request.resolve('reject');
-  else request.resolve('reject', answer.trim());
-}
-
-async function askQuestions(
-  request: QuestionRequest,
-  reader: LineReader,
-  write: (text: string) => void,
-): Promise<void> {
-  const answers: Record<string, string> = {};
-  for (const item of request.payload.questions) {
-    write(`${item.header ? `[${item.header}] ` : ''}${item.question}\n`);
-    item.options.forEach((option, i) => {
-      write(`  ${i + 1}. ${option.label}${option.description ? ` — ${option.description}` : ''}\n`);
-    });
-    write(
-      `  (a number${item.multi_select ? 's separated by commas' : ''}, your own answer, or empty to skip)\n`,
-    );
-    const line = ((await reader.next('answer? ')) ?? '').trim();
-    if (!line) continue;
-    const picked = line
-      .split(',')
-      .map((part) => Number(part.trim()))
-      .filter((n) => Number.isInteger(n) && n >= 1 && n <= item.options.length)
-      .map((n) => item.options[n - 1]!.label);
-    answers[item.question] = picked.length > 0 ? picked.join(', ') : line;
-  }
-  request.resolve(answers);
 }

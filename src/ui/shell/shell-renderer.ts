@@ -2,6 +2,7 @@ import { mergeInPlace } from '../../kosong/merge.js';
 import type { StreamedPart } from '../../kosong/message.js';
 import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { assertNever } from '../../util/assert-never.js';
+import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { StatusUpdate } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { type ShellStyle, shellStyle } from './shell-style.js';
@@ -18,7 +19,8 @@ export interface ShellRendererOptions {
 }
 
 /**
- * Renders raw wire messages for a person at a terminal: thinking and the answer's text as they
+ * Renders raw wire messages for a person at a terminal (every text from the model or a tool
+ * sanitised, so its control characters show instead of acting): thinking and the answer's text as they
  * stream, one line per tool call with its key argument, the outcome of each tool, retries and
  * compaction; it keeps the last status (context use, plan mode) for the line after a turn.
  */
@@ -60,7 +62,7 @@ export class ShellRenderer {
         const brief = value.display.find((block) => block.type === 'brief')?.text;
         const summary = typeof brief === 'string' && brief ? brief : value.message;
         const mark = value.is_error ? this.style.error('✗') : this.style.ok('✓');
-        this.line(`  ${mark} ${summary || (value.is_error ? 'failed' : 'done')}`);
+        this.line(`  ${mark} ${clean(summary || (value.is_error ? 'failed' : 'done'))}`);
         return;
       }
       case 'StatusUpdate':
@@ -71,7 +73,7 @@ export class ShellRenderer {
       case 'StepRetry':
         this.pendingCall = null;
         this.line(
-          `(retrying after ${message.payload.error_type}: attempt ${message.payload.next_attempt} of ${message.payload.max_attempts})`,
+          `(retrying after ${clean(message.payload.error_type)}: attempt ${message.payload.next_attempt} of ${message.payload.max_attempts})`,
         );
         return;
       case 'CompactionBegin':
@@ -83,14 +85,14 @@ export class ShellRenderer {
         this.streaming = null;
         return;
       case 'Notification':
-        this.line(`[${message.payload.title}]`);
+        this.line(`[${clean(message.payload.title)}]`);
         return;
       case 'PlanDisplay':
-        this.line(message.payload.content);
+        this.line(clean(message.payload.content));
         return;
       case 'BtwEnd': {
         const { response, error } = message.payload;
-        this.line(error ? `${this.style.error('Error:')} ${error}` : (response ?? ''));
+        this.line(error ? `${this.style.error('Error:')} ${clean(error)}` : clean(response ?? ''));
         return;
       }
       // The prompt echoes the user's input; the rest has nothing to show in a line shell.
@@ -150,14 +152,14 @@ export class ShellRenderer {
     if (call?.type !== 'function') return;
     const { name, arguments: args } = call.function;
     const key = extractKeyArgument(name, args ?? '', this.workDir);
-    this.line(`• ${this.style.accent(name)}${key ? ` ${this.style.dim(key)}` : ''}`);
+    this.line(`• ${this.style.accent(clean(name))}${key ? ` ${this.style.dim(clean(key))}` : ''}`);
   }
 
   private text(text: string): void {
     if (!text) return;
     if (this.streaming === 'think') this.endLine();
     this.streaming = 'text';
-    this.write(text);
+    this.write(clean(text));
     this.atLineStart = text.endsWith('\n');
   }
 
@@ -170,7 +172,7 @@ export class ShellRenderer {
       if (starting) this.line(this.style.thought('(thinking…)'));
       return;
     }
-    this.write(this.style.thought(text));
+    this.write(this.style.thought(clean(text)));
     this.atLineStart = text.endsWith('\n');
   }
 

@@ -96,6 +96,8 @@ function settleWithResponse(
         request.resolve(parsed.data.response, parsed.data.feedback ?? '', {
           scope: parsed.data.scope ?? undefined,
           persist: parsed.data.persist ?? undefined,
+          prefix: parsed.data.prefix ?? undefined,
+          save_rule: parsed.data.save_rule ?? undefined,
         });
         return;
       }

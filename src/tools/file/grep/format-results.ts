@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { comparePaths } from '../glob.js';
-import { isSensitiveFile } from '../sensitive-file.js';
 import type { FileHits, OutputMode, SearchOutcome } from './search-types.js';
 
 export interface Pagination {
@@ -67,6 +66,8 @@ function describeSkipped(names: readonly string[]): string {
 }
 
 export interface FormatOptions {
+  /** Files (as the search reported them) that hold secrets by their real path: left out. */
+  secretFiles: ReadonlySet<string>;
   mode: OutputMode;
   /** Output paths are relative to this directory. */
   baseDir: string;
@@ -88,8 +89,10 @@ export function formatResults(
   options: FormatOptions,
 ): FormattedResult {
   const display = (path: string): string => relative(options.baseDir, path).replaceAll('\\', '/') || path;
-  const skipped = files.filter((file) => isSensitiveFile(file.path)).map((file) => display(file.path));
-  const kept = files.filter((file) => !isSensitiveFile(file.path));
+  const skipped = files
+    .filter((file) => options.secretFiles.has(file.path))
+    .map((file) => display(file.path));
+  const kept = files.filter((file) => !options.secretFiles.has(file.path));
   const ordered =
     options.mode === 'files_with_matches' ? kept : [...kept].sort((a, b) => comparePaths(a.path, b.path));
 

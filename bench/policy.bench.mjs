@@ -1,0 +1,113 @@
+// The policy's decision per tool call, with 20 permission rules loaded: file reads and writes
+// (real paths resolved beforehand, as the tools do), a parsed Shell command, a fetch. Target: ≤ 50 µs.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PermissionRule, RuleSet, resolveFileTarget, SessionPolicy } from '../dist/policy/index.js';
+
+const CALLS = 20_000;
+const TARGET_US = 50;
+
+const RULES = [
+  ['deny', 'Shell(rm -rf*)'],
+  ['deny', 'Shell(sudo *)'],
+  ['deny', 'Bash(curl * | sh)'],
+  ['deny', 'Read(**/secrets/**)'],
+  ['deny', 'Write(/etc/**)'],
+  ['ask', 'Shell(git push*)'],
+  ['ask', 'Shell(npm publish*)'],
+  ['ask', 'WebFetch(domain:internal.example)'],
+  ['allow', 'Shell(git status*)'],
+  ['allow', 'Shell(git diff*)'],
+  ['allow', 'Shell(git log*)'],
+  ['allow', 'Shell(ls*)'],
+  ['allow', 'Shell(cat *)'],
+  ['allow', 'Shell(npm test*)'],
+  ['allow', 'Shell(npm run lint*)'],
+  ['allow', 'Read(src/**)'],
+  ['allow', 'Edit(src/**)'],
+  ['allow', 'Write(docs/**)'],
+  ['allow', 'WebFetch(domain:docs.rs)'],
+  ['allow', 'WebSearch'],
+];
+
+export default async function run() {
+  const root = await mkdtemp(join(tmpdir(), 'kimi-ts-bench-policy-'));
+  try {
+    const work = join(root, 'work');
+    await mkdir(join(work, 'src'), { recursive: true });
+    await writeFile(join(work, 'src', 'index.ts'), 'x');
+    const rules = new RuleSet(
+      RULES.map(
+        ([decision, pattern], i) =>
+          new PermissionRule({ decision, pattern }, { file: 'bench', index: i + 1 }),
+      ),
+    );
+    const policy = new SessionPolicy({
+      workDir: work,
+      additionalDirs: [],
+      homes: { userHome: root, kimiHome: join(root, '.kimi-ts') },
+      rules,
+    });
+    policy.attach({ yolo: false, afk: false, runtimeAfk: false }, { isSessionApproved: () => false });
+    const requests = {
+      ReadFile: {
+        toolName: 'ReadFile',
+        effects: [{ kind: 'read', target: await resolveFileTarget('src/index.ts', work), access: 'read' }],
+        question: undefined,
+      },
+      WriteFile: {
+        toolName: 'WriteFile',
+        effects: [{ kind: 'write', target: await resolveFileTarget('src/new.ts', work) }],
+        question: { action: 'edit file', description: 'Write file `src/new.ts`' },
+      },
+      FetchURL: {
+        toolName: 'FetchURL',
+        effects: [
+          {
+            kind: 'network',
+            url: 'https://docs.rs/x',
+            host: 'docs.rs',
+            addresses: [{ address: '18.1.2.3', family: 4 }],
+            purpose: 'fetch',
+          },
+        ],
+        question: undefined,
+      },
+      Shell: {
+        toolName: 'Shell',
+        effects: [{ kind: 'exec', command: 'git status && ls -la | wc -l', cwd: work, background: false }],
+        question: { action: 'run command', description: 'Run command `git status && ls -la | wc -l`' },
+      },
+    };
+    for (const request of Object.values(requests)) await policy.decide(request); // warm-up (and parser load)
+    // The bare loop: the same number of awaited calls, each testing 20 compiled regexes against a
+    // path, so the ratio says what the policy costs beyond its irreducible matching work.
+    const regexes = RULES.map(
+      ([, pattern]) => new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '.')}$`),
+    );
+    const bare = async (text) => regexes.some((r) => r.test(text));
+    const bareStart = performance.now();
+    for (let i = 0; i < CALLS; i++) await bare(`/work/src/index-${i & 7}.ts`);
+    const bareUs = ((performance.now() - bareStart) * 1000) / CALLS;
+    const rows = [];
+    for (const [name, request] of Object.entries(requests)) {
+      for (let i = 0; i < 500; i++) await policy.decide(request);
+      const start = performance.now();
+      for (let i = 0; i < CALLS; i++) await policy.decide(request);
+      const us = ((performance.now() - start) * 1000) / CALLS;
+      rows.push({
+        name: `decision per ${name} call (20 rules)`,
+        value: us,
+        unit: 'µs',
+        ratio: us / bareUs,
+        target: `≤ ${TARGET_US} µs`,
+        ok: us <= TARGET_US,
+      });
+    }
+    return rows;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}

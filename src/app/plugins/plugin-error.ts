@@ -1,0 +1,3 @@
+export class PluginError extends Error {
+  override name = 'PluginError';
+}

@@ -1,0 +1,18 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { Language, Parser } from 'web-tree-sitter';
+
+/**
+ * Loads tree-sitter and its bash grammar (WebAssembly). Imported only on the first Shell decision
+ * (see shell-command.ts), so start-up never pays for it.
+ */
+export async function loadBashParser(): Promise<Parser> {
+  await Parser.init();
+  const require = createRequire(import.meta.url);
+  // Bytes, not a path: given a path, the loader reaches for a dynamic import the bundle cannot serve.
+  const grammar = await readFile(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+  const bash = await Language.load(new Uint8Array(grammar));
+  const parser = new Parser();
+  parser.setLanguage(bash);
+  return parser;
+}

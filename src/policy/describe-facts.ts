@@ -1,0 +1,86 @@
+import type { DisplayBlock } from '../kosong/index.js';
+import type { EffectFacts } from './effect-facts.js';
+import type { FileTarget } from './effects.js';
+
+/** `/real/path (via given)` when a symlink or a relative name hides where the file really is. */
+export function showTarget(target: FileTarget): string {
+  return target.real === target.given ? target.real : `${target.real} (via ${target.given})`;
+}
+
+const ACCESS_WORDS = { read: 'read', search: 'search', list: 'list' } as const;
+
+/** One line of real facts for the approval text; null when the tool's own words already say it all. */
+export function factLine(facts: EffectFacts): string | null {
+  const { effect } = facts;
+  switch (effect.kind) {
+    case 'read':
+      if (facts.secret)
+        return `${ACCESS_WORDS[effect.access]} SECRET file ${showTarget(effect.target)}: ${facts.secret}`;
+      if (facts.pathClass === 'outside')
+        return `${ACCESS_WORDS[effect.access]} outside the working directory: ${showTarget(effect.target)}`;
+      return null;
+    case 'write':
+      if (facts.secret) return `edit SECRET file ${showTarget(effect.target)}: ${facts.secret}`;
+      // Outside the workspace the question itself names the real path (see SessionPolicy).
+      if (facts.pathClass === 'outside') return null;
+      if (effect.target.viaSymlink) return `real path: ${showTarget(effect.target)}`;
+      return null;
+    case 'exec': {
+      const parts = facts.command?.parts ?? [];
+      if (parts.length <= 1 && !facts.command?.incomplete) return null;
+      const note = facts.command?.incomplete ? ' (the parser found a syntax error)' : '';
+      return `runs ${parts.length} parts: ${parts.map((part) => `\`${part}\``).join(', ')}${note}`;
+    }
+    case 'network': {
+      const addresses = effect.addresses.map((a) => a.address).join(', ');
+      if (!facts.addressClass) return `host ${effect.host}`;
+      const where =
+        facts.addressClass === 'public'
+          ? 'a public address'
+          : `a ${facts.addressClass} address (not the internet)`;
+      return `host ${effect.host} resolves to ${addresses}: ${where}`;
+    }
+    case 'external':
+      return null;
+  }
+}
+
+/**
+ * The same facts as a display block (`policy_effect`) for front ends and wire clients that show
+ * them their own way: real path and class, whether secret, the parsed command, host and addresses.
+ */
+export function factBlock(facts: EffectFacts): DisplayBlock {
+  const { effect } = facts;
+  switch (effect.kind) {
+    case 'read':
+    case 'write':
+      return {
+        type: 'policy_effect',
+        effect: effect.kind,
+        path: effect.target.given,
+        real_path: effect.target.real,
+        via_symlink: effect.target.viaSymlink,
+        path_class: facts.pathClass ?? null,
+        secret: facts.secret ?? null,
+      };
+    case 'exec':
+      return {
+        type: 'policy_effect',
+        effect: 'exec',
+        command: effect.command,
+        parts: [...(facts.command?.parts ?? [])],
+        parsed_whole: !facts.command?.incomplete,
+      };
+    case 'network':
+      return {
+        type: 'policy_effect',
+        effect: 'network',
+        url: effect.url,
+        host: effect.host,
+        addresses: effect.addresses.map((a) => a.address),
+        address_class: facts.addressClass ?? null,
+      };
+    case 'external':
+      return { type: 'policy_effect', effect: 'external', action: effect.action };
+  }
+}

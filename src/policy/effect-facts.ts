@@ -1,0 +1,49 @@
+import { relative } from 'node:path';
+import type { Effect } from './effects.js';
+import { type AddressClass, classifyAddresses } from './network-address.js';
+import type { PathClass, WorkspaceRoots } from './path-class.js';
+import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
+import { type ParsedCommand, parseShellCommand } from './shell-command.js';
+
+/** An effect with what the policy worked out about it. */
+export interface EffectFacts {
+  readonly effect: Effect;
+  /** What rule globs are matched against. */
+  readonly candidates: string[];
+  readonly pathClass?: PathClass | undefined;
+  /** Why the file holds secrets, for a read or write of one. */
+  readonly secret?: string | undefined;
+  /** For a network effect: the least public of the addresses the host resolved to. */
+  readonly addressClass?: AddressClass | undefined;
+  readonly command?: ParsedCommand | undefined;
+}
+
+export async function gatherFacts(
+  effect: Effect,
+  roots: WorkspaceRoots,
+  homes: SensitiveHomes,
+): Promise<EffectFacts> {
+  switch (effect.kind) {
+    case 'read':
+    case 'write': {
+      const { target } = effect;
+      const pathClass = await roots.classify(target.real);
+      const candidates = [target.given, target.absolute, target.real];
+      if (pathClass === 'workspace') candidates.push(relative(await roots.realWorkDir(), target.real) || '.');
+      const secret = sensitiveReason(target.real, homes) ?? undefined;
+      return { effect, candidates, pathClass, secret };
+    }
+    case 'exec': {
+      const command = await parseShellCommand(effect.command);
+      return { effect, candidates: [effect.command.trim()], command };
+    }
+    case 'network':
+      return {
+        effect,
+        candidates: [effect.url, effect.host, `domain:${effect.host}`],
+        addressClass: effect.addresses.length > 0 ? classifyAddresses(effect.addresses) : undefined,
+      };
+    case 'external':
+      return { effect, candidates: [effect.action] };
+  }
+}

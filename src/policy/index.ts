@@ -1,0 +1,29 @@
+export * from './approval-actions.js';
+export type { Effect, EffectKind, FileTarget, ReadAccess, ResolvedAddress } from './effects.js';
+export { type AddressClass, classifyAddress, HostResolutionError, resolveHost } from './network-address.js';
+export type { PathClass } from './path-class.js';
+export { isWithinDirectory } from './path-within.js';
+export {
+  InvalidRuleError,
+  PermissionRule,
+  type PermissionRuleSpec,
+  TOOL_ALIASES,
+} from './permission-rule.js';
+export {
+  appendRule,
+  loadPermissionRules,
+  PermissionRulesError,
+  permissionSectionSchema,
+  type RuleSources,
+} from './permission-rules-file.js';
+export type { DecisionStep, PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
+export { expandHome, realPathOf, resolveFileTarget } from './real-path.js';
+export { RuleSet } from './rule-set.js';
+export { type SensitiveHomes, secretNameReason, sensitiveReason } from './sensitive-files.js';
+export {
+  type PolicyModes,
+  type SessionApprovalView,
+  SessionPolicy,
+  type SessionPolicyOptions,
+} from './session-policy.js';
+export { type ParsedCommand, parseShellCommand } from './shell-command.js';

@@ -1,0 +1,103 @@
+import { compileGlob } from './glob-pattern.js';
+
+export const RULE_DECISIONS = ['allow', 'deny', 'ask'] as const;
+export type RuleDecision = (typeof RULE_DECISIONS)[number];
+
+export const RULE_SCOPES = ['session', 'project', 'user'] as const;
+export type RuleScope = (typeof RULE_SCOPES)[number];
+
+/** Where a rule was read from, for `/permissions` and for error messages. */
+export interface RuleOrigin {
+  /** The file, or a label such as `session`. */
+  readonly file: string;
+  /** Its position among that file's rules (1-based). */
+  readonly index: number;
+}
+
+/** A permission rule as written: Kimi Code's `[[permission.rules]]`. */
+export interface PermissionRuleSpec {
+  decision: RuleDecision;
+  pattern: string;
+  scope?: RuleScope | undefined;
+  reason?: string | undefined;
+}
+
+/** Kimi Code's (and Claude Code's) tool names, accepted for ours. */
+export const TOOL_ALIASES: Readonly<Record<string, string>> = {
+  Bash: 'Shell',
+  Read: 'ReadFile',
+  Write: 'WriteFile',
+  Edit: 'StrReplaceFile',
+  MultiEdit: 'StrReplaceFile',
+  Glob: 'Glob',
+  Grep: 'Grep',
+  WebSearch: 'SearchWeb',
+  WebFetch: 'FetchURL',
+};
+
+/** Tools whose argument is a path: their globs treat `/` as a separator. */
+const PATH_TOOLS = new Set(['ReadFile', 'ReadMediaFile', 'WriteFile', 'StrReplaceFile', 'Glob', 'Grep']);
+
+export class InvalidRuleError extends Error {
+  override name = 'InvalidRuleError';
+  constructor(
+    readonly origin: RuleOrigin,
+    readonly pattern: string,
+    readonly detail: string,
+  ) {
+    super(`Invalid permission rule #${origin.index} (pattern "${pattern}") in ${origin.file}: ${detail}`);
+  }
+}
+
+/** A rule ready to match: `Tool` or `Tool(arg-glob)`, first match wins. */
+export class PermissionRule {
+  readonly tool: string;
+  /** The glob inside the parentheses, or null for the whole tool. */
+  readonly argument: string | null;
+  private readonly matchArgument: ((text: string) => boolean) | null;
+
+  constructor(
+    readonly spec: PermissionRuleSpec,
+    readonly origin: RuleOrigin,
+  ) {
+    const parsed = /^([A-Za-z_][\w:.-]*)(?:\((.*)\))?$/s.exec(spec.pattern.trim());
+    if (!parsed) {
+      throw new InvalidRuleError(
+        origin,
+        spec.pattern,
+        'expected `Tool` or `Tool(argument-glob)`, e.g. `Shell(rm -rf*)`',
+      );
+    }
+    const name = parsed[1]!;
+    this.tool = TOOL_ALIASES[name] ?? name;
+    this.argument = parsed[2] ?? null;
+    if (this.argument !== null && this.argument.trim() === '') {
+      throw new InvalidRuleError(origin, spec.pattern, 'the argument glob inside the parentheses is empty');
+    }
+    this.matchArgument =
+      this.argument === null ? null : compileGlob(this.argument.trim(), PATH_TOOLS.has(this.tool));
+  }
+
+  get decision(): RuleDecision {
+    return this.spec.decision;
+  }
+
+  /** Whether the rule names this tool (`*` names every tool). */
+  coversTool(toolName: string): boolean {
+    return this.tool === '*' || this.tool === toolName;
+  }
+
+  /** Whether the rule applies to a call of `toolName` whose argument is one of `candidates`. */
+  matches(toolName: string, candidates: readonly string[]): boolean {
+    if (!this.coversTool(toolName)) return false;
+    if (this.matchArgument === null) return true;
+    const match = this.matchArgument;
+    return candidates.some((candidate) => match(candidate));
+  }
+
+  /** How `/permissions` shows the rule. */
+  describe(): string {
+    const reason = this.spec.reason ? ` — ${this.spec.reason}` : '';
+    return `${this.spec.decision.padEnd(5)} ${this.spec.pattern}${reason}  (${this.origin.file}, rule ${this.origin.index})`;
+  }
+}

@@ -1,0 +1,323 @@
+import type { DisplayBlock } from '../kosong/index.js';
+import {
+  EDIT_OUTSIDE_ACTION,
+  fetchHostAction,
+  READ_OUTSIDE_ACTION,
+  SEARCH_WEB_ACTION,
+} from './approval-actions.js';
+import { factBlock, factLine, showTarget } from './describe-facts.js';
+import { type EffectFacts, gatherFacts } from './effect-facts.js';
+import type { Effect } from './effects.js';
+import { WorkspaceRoots } from './path-class.js';
+import type { PermissionRuleSpec } from './permission-rule.js';
+import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
+import { RuleSet, type RuleSubject } from './rule-set.js';
+import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
+
+/** The session's modes, read at each decision (the Approval of the toolset provides them). */
+export interface PolicyModes {
+  readonly yolo: boolean;
+  readonly afk: boolean;
+  readonly runtimeAfk: boolean;
+}
+
+/** What the user approved for the rest of the session (or kept for the project). */
+export interface SessionApprovalView {
+  isSessionApproved(action: string, description: string): boolean;
+}
+
+/** An approve-for-session answer, in the terms the person chose. */
+export interface RememberedAnswer {
+  readonly toolName: string;
+  readonly effects: readonly Effect[];
+  readonly scope: 'exact' | 'action' | 'prefix';
+  readonly prefix?: string | undefined;
+  readonly saveRule?: 'project' | 'user' | undefined;
+}
+
+/** Where answers saved as rules go (the app's rules files); returns the rules in force after. */
+export interface RuleStore {
+  save(spec: PermissionRuleSpec, where: 'project' | 'user'): Promise<RuleSet>;
+}
+
+export interface SessionPolicyOptions {
+  ruleStore?: RuleStore | undefined;
+  workDir: string;
+  /** Shared with the tools and `/add-dir` (the policy reads it at each decision). */
+  additionalDirs: readonly string[];
+  homes: SensitiveHomes;
+  rules?: RuleSet | undefined;
+  modes?: PolicyModes | undefined;
+  sessionApprovals?: SessionApprovalView | undefined;
+}
+
+const NO_MODES: PolicyModes = { yolo: false, afk: false, runtimeAfk: false };
+const NOTHING_APPROVED: SessionApprovalView = { isSessionApproved: () => false };
+
+/**
+ * The one place that decides whether a side effect may happen. Order: deny rules; the sensitive
+ * classifier (secret files, private addresses); allow/ask rules; session approvals; the mode (yolo
+ * / afk / print); the tool's default. Deny beats yolo; secrets are asked even in yolo and refused
+ * where no person can answer.
+ */
+export class SessionPolicy {
+  readonly homes: SensitiveHomes;
+  readonly roots: WorkspaceRoots;
+  private rules: RuleSet;
+  private modes: PolicyModes;
+  private sessionApprovals: SessionApprovalView;
+  private readonly ruleStore: RuleStore | undefined;
+  /** Command prefixes approved for the session, per tool. */
+  private readonly prefixes = new Map<string, string[]>();
+
+  constructor(options: SessionPolicyOptions) {
+    this.ruleStore = options.ruleStore;
+    this.homes = options.homes;
+    this.roots = new WorkspaceRoots(options.workDir, options.additionalDirs);
+    this.rules = options.rules ?? RuleSet.empty();
+    this.modes = options.modes ?? NO_MODES;
+    this.sessionApprovals = options.sessionApprovals ?? NOTHING_APPROVED;
+  }
+
+  get workDir(): string {
+    return this.roots.workDir;
+  }
+
+  get ruleSet(): RuleSet {
+    return this.rules;
+  }
+
+  setRules(rules: RuleSet): void {
+    this.rules = rules;
+  }
+
+  /** Connects the session's approval state (modes and remembered approvals). */
+  attach(modes: PolicyModes, sessionApprovals: SessionApprovalView): void {
+    this.modes = modes;
+    this.sessionApprovals = sessionApprovals;
+  }
+
+  /** Why a file (by its real path) holds secrets, or null: Grep and Glob leave such files out. */
+  sensitiveReason(realPath: string): string | null {
+    return sensitiveReason(realPath, this.homes);
+  }
+
+  /** Whether a person can answer an approval now (not in print mode, afk, or a background agent). */
+  isPersonPresent(background = false): boolean {
+    return !background && !this.modes.afk && !this.modes.runtimeAfk;
+  }
+
+  async decide(request: PolicyRequest): Promise<PolicyDecision> {
+    const facts = await Promise.all(request.effects.map((e) => gatherFacts(e, this.roots, this.homes)));
+    const subject: RuleSubject = {
+      toolName: request.toolName,
+      candidates: facts.flatMap((f) => f.candidates),
+      commandParts: facts.flatMap((f) => f.command?.parts ?? []),
+      commandIncomplete: facts.some((f) => f.command?.incomplete === true),
+    };
+
+    // 1. Deny rules, whatever the mode.
+    const denied = this.rules.deny(subject);
+    if (denied) {
+      const why = denied.rule.spec.reason ? `: ${denied.rule.spec.reason}` : '';
+      return {
+        decision: 'deny',
+        step: 'deny-rule',
+        reason: `Refused by the permission rule \`${denied.rule.spec.pattern}\` (${denied.rule.origin.file})${why}. Do not try to get around it.`,
+      };
+    }
+
+    // 2. Secret files and private addresses: a person must say yes, every time.
+    const present = this.isPersonPresent(request.background);
+    const secret = facts.find((f) => f.secret !== undefined);
+    const privateHost = facts.find((f) => f.addressClass !== undefined && f.addressClass !== 'public');
+    const guarded = secret ?? privateHost;
+    // A rule the person wrote for this very host (`FetchURL(domain:localhost)`) is their approval in
+    // advance; nothing opens a secret file short of asking.
+    if (!secret && privateHost && this.rules.allowsByName(subject))
+      return { decision: 'allow', step: 'rule' };
+    if (guarded) {
+      if (!present)
+        return { decision: 'deny', step: secret ? 'sensitive' : 'private-network', reason: refusal(guarded) };
+      return this.ask(request, facts, secret ? 'sensitive' : 'private-network', {
+        action: secret ? `secret:${guarded.effect.kind}` : 'fetch from a private address',
+        secret: true,
+      });
+    }
+
+    // 3. Allow and ask rules: the first that matches.
+    const ruled = this.rules.allowOrAsk(subject);
+    if (ruled?.decision === 'allow') return { decision: 'allow', step: 'rule' };
+    if (ruled?.decision === 'ask') return this.ask(request, facts, 'rule', { secret: false });
+
+    const question = this.question(request, facts);
+    if (question === null) return { decision: 'allow', step: 'tool-default' };
+    // 4. Remembered approvals (a command prefix covers a command only if it covers every part).
+    if (this.prefixCovers(request.toolName, subject.commandParts ?? [])) {
+      return { decision: 'allow', step: 'session-approval' };
+    }
+    if (this.sessionApprovals.isSessionApproved(question.action, question.description)) {
+      return { decision: 'allow', step: 'session-approval' };
+    }
+    // 5. The mode.
+    if (this.modes.yolo || this.modes.afk || this.modes.runtimeAfk)
+      return { decision: 'allow', step: 'mode' };
+    // 6. The tool's default: ask.
+    return this.ask(request, facts, 'tool-default', { secret: false });
+  }
+
+  /**
+   * Keeps an approve-for-session answer the Approval cannot keep itself (a command prefix), and
+   * saves it as an allow rule when the person asked to. Returns a problem to report, or null.
+   */
+  async remember(answer: RememberedAnswer): Promise<string | null> {
+    const prefix = answer.prefix?.trim();
+    if (answer.scope === 'prefix' && prefix) {
+      this.prefixes.set(answer.toolName, [...(this.prefixes.get(answer.toolName) ?? []), prefix]);
+    }
+    if (!answer.saveRule) return null;
+    if (!this.ruleStore) return 'rules cannot be saved here';
+    const pattern = rulePatternFor(answer, prefix);
+    if (!pattern) return 'this answer cannot be written as a rule (the command holds * or ?)';
+    try {
+      this.rules = await this.ruleStore.save(
+        { decision: 'allow', pattern, scope: answer.saveRule },
+        answer.saveRule,
+      );
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  private prefixCovers(toolName: string, parts: readonly string[]): boolean {
+    const prefixes = this.prefixes.get(toolName);
+    if (!prefixes || parts.length === 0) return false;
+    return parts.every((part) => prefixes.some((p) => part === p || part.startsWith(`${p} `)));
+  }
+
+  /**
+   * The question for a call, or null when nothing about it needs asking (reads inside the
+   * workspace, a tool that says none is needed).
+   */
+  private question(request: PolicyRequest, facts: readonly EffectFacts[]): ToolQuestion | null {
+    const outsideWrite = facts.find((f) => f.effect.kind === 'write' && f.pathClass === 'outside');
+    if (request.question === 'none-needed') return null;
+    const tool = request.question;
+    const saysOutside = tool?.action === EDIT_OUTSIDE_ACTION;
+    if (outsideWrite?.effect.kind === 'write' && (!saysOutside || outsideWrite.effect.target.viaSymlink)) {
+      return {
+        action: EDIT_OUTSIDE_ACTION,
+        description: `Edit file outside the working directory: ${showTarget(outsideWrite.effect.target)}`,
+        display: tool?.display,
+      };
+    }
+    if (tool) return tool;
+    const network = facts.find((f) => f.effect.kind === 'network');
+    if (network?.effect.kind === 'network') {
+      return network.effect.purpose === 'search'
+        ? { action: SEARCH_WEB_ACTION, description: `Search the web: ${network.effect.url}` }
+        : { action: fetchHostAction(network.effect.host), description: `Fetch ${network.effect.url}` };
+    }
+    const outsideRead = facts.find((f) => f.effect.kind === 'read' && f.pathClass === 'outside');
+    if (outsideRead?.effect.kind === 'read') {
+      return {
+        action: READ_OUTSIDE_ACTION,
+        description: `Read outside the working directory: ${showTarget(outsideRead.effect.target)}`,
+      };
+    }
+    const sideEffect = facts.find((f) => f.effect.kind !== 'read');
+    if (sideEffect) return { action: `${request.toolName}`, description: `Call \`${request.toolName}\`` };
+    return null;
+  }
+
+  private ask(
+    request: PolicyRequest,
+    facts: readonly EffectFacts[],
+    step: PolicyDecision['step'],
+    options: { action?: string; secret: boolean },
+  ): PolicyDecision {
+    const present = this.isPersonPresent(request.background);
+    const evenIfAutoApproving = options.secret || step === 'rule';
+    if (evenIfAutoApproving && !present) {
+      return { decision: 'deny', step, reason: refusalByRule(request.toolName) };
+    }
+    const base = this.question(request, facts) ?? fallbackQuestion(request.toolName, facts);
+    const lines = facts.map(factLine).filter((line): line is string => line !== null);
+    const description =
+      lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description;
+    const display: DisplayBlock[] = [
+      ...(base.display ?? []),
+      ...facts.filter(addsToTheQuestion).map(factBlock),
+    ];
+    return {
+      decision: 'ask',
+      step,
+      action: options.action ?? base.action,
+      description,
+      display,
+      secret: options.secret,
+      evenIfAutoApproving,
+      rememberApproval: !options.secret && base.action === SEARCH_WEB_ACTION,
+    };
+  }
+}
+
+/** The allow rule an answer stands for: `Shell(git *)`, `WriteFile(/real/path)`, `FetchURL(domain:h)`, `Tool`. */
+function rulePatternFor(answer: RememberedAnswer, prefix: string | undefined): string | null {
+  const tool = answer.toolName;
+  if (answer.scope === 'action') return tool;
+  if (answer.scope === 'prefix' && prefix) return /[*?]/.test(prefix) ? null : `${tool}(${prefix} *)`;
+  const effect = answer.effects[0];
+  if (!effect) return tool;
+  switch (effect.kind) {
+    case 'exec':
+      return /[*?]/.test(effect.command) ? null : `${tool}(${effect.command.trim()})`;
+    case 'read':
+    case 'write':
+      return /[*?]/.test(effect.target.real) ? null : `${tool}(${effect.target.real})`;
+    case 'network':
+      return `${tool}(domain:${effect.host})`;
+    case 'external':
+      return tool;
+  }
+}
+
+/** Facts worth a display block: what the tool's own words do not already say. */
+function addsToTheQuestion(facts: EffectFacts): boolean {
+  if (factLine(facts) !== null) return true;
+  const { effect } = facts;
+  return (
+    (effect.kind === 'read' || effect.kind === 'write') &&
+    (facts.pathClass === 'outside' || effect.target.viaSymlink)
+  );
+}
+
+function fallbackQuestion(toolName: string, facts: readonly EffectFacts[]): ToolQuestion {
+  const read = facts.find((f) => f.effect.kind === 'read');
+  if (read?.effect.kind === 'read') {
+    const verb = { read: 'Read', search: 'Search', list: 'List' }[read.effect.access];
+    return { action: `${verb.toLowerCase()} file`, description: `${verb} \`${read.effect.target.given}\`` };
+  }
+  return { action: toolName, description: `Call \`${toolName}\`` };
+}
+
+function refusalByRule(toolName: string): string {
+  return `This \`${toolName}\` call must be approved by a person (a permission rule asks for it), and no person can approve it here (print mode, afk, or a background agent), so it is refused.`;
+}
+
+function refusal(facts: EffectFacts): string {
+  const { effect } = facts;
+  const nobody =
+    'no person can approve it here (print mode, afk, or a background agent), so it is refused. Do not try to get around it.';
+  switch (effect.kind) {
+    case 'read':
+    case 'write':
+      return `\`${effect.target.given}\` is a secret file (${facts.secret}, real path ${effect.target.real}). Touching it needs a person's approval, and ${nobody}`;
+    case 'network':
+      return `\`${effect.url}\`: the host ${effect.host} resolves to a ${facts.addressClass} address (${effect.addresses.map((a) => a.address).join(', ')}). Fetching from private networks needs a person's approval, and ${nobody}`;
+    case 'exec':
+    case 'external':
+      return `This call needs a person's approval, and ${nobody}`;
+  }
+}

@@ -1,0 +1,137 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Effect } from '../effects.js';
+import { PermissionRule, type PermissionRuleSpec } from '../permission-rule.js';
+import type { PolicyRequest, ToolQuestion } from '../policy-decision.js';
+import { resolveFileTarget } from '../real-path.js';
+import { RuleSet } from '../rule-set.js';
+import { type PolicyModes, SessionPolicy } from '../session-policy.js';
+
+/**
+ * Shared by the two halves of the policy table (files; commands and network): a real temp tree
+ * with symlinks, effect builders, and the check of one row in one mode.
+ *
+ * The policy as a table: path classes (workspace, add-dir, outside, secret, through real symlinks)
+ * × modes (default, yolo, afk) × rules → the decision, and which step of the order made it.
+ */
+
+let root: string;
+let work: string;
+export const mode = {
+  default: { yolo: false, afk: false, runtimeAfk: false },
+  yolo: { yolo: true, afk: false, runtimeAfk: false },
+  afk: { yolo: false, afk: true, runtimeAfk: false },
+  print: { yolo: false, afk: false, runtimeAfk: true },
+} satisfies Record<string, PolicyModes>;
+export type ModeName = keyof typeof mode;
+
+/** Creates the tree before the file's tests and removes it after. */
+export function useFixture(): void {
+  beforeAll(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'kimi-ts-policy-')));
+    work = join(root, 'work');
+    for (const dir of ['work/src', 'extra', 'outside', 'home/.ssh', 'home/.kimi-ts']) {
+      await mkdir(join(root, dir), { recursive: true });
+    }
+    await writeFile(join(work, 'src', 'a.ts'), 'x');
+    await writeFile(join(root, 'outside', '.bashrc'), 'x');
+    await writeFile(join(root, 'outside', '.env'), 'TOKEN=1');
+    await writeFile(join(root, 'outside', 'notes.txt'), 'x');
+    await writeFile(join(root, 'home', '.ssh', 'id_rsa'), 'key');
+    await writeFile(join(root, 'home', '.kimi-ts', 'config.toml'), 'api_key = "x"');
+    await symlink('../outside', join(work, 'link_out'));
+    await symlink('../outside/.bashrc', join(work, 'bashrc_link'));
+    await symlink('../outside/.env', join(work, 'env_link'));
+    await symlink('../home/.ssh/id_rsa', join(work, 'key_link'));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+}
+
+export const read = async (path: string): Promise<Effect> => ({
+  kind: 'read',
+  target: await resolveFileTarget(path.replace('$ROOT', root), work),
+  access: 'read',
+});
+export const write = async (path: string): Promise<Effect> => ({
+  kind: 'write',
+  target: await resolveFileTarget(path.replace('$ROOT', root), work),
+});
+export const exec = (command: string): Effect => ({ kind: 'exec', command, cwd: '/w', background: false });
+export const fetch = (host: string, address: string): Effect => ({
+  kind: 'network',
+  url: `http://${host}/page`,
+  host,
+  addresses: [{ address, family: address.includes(':') ? 6 : 4 }],
+  purpose: 'fetch',
+});
+export const editQuestion: ToolQuestion = { action: 'edit file', description: 'Write file `x`' };
+export const runQuestion = (command: string): ToolQuestion => ({
+  action: 'run command',
+  description: `Run command \`${command}\``,
+});
+
+export interface Row {
+  name: string;
+  tool: string;
+  effect: () => Promise<Effect> | Effect;
+  question?: PolicyRequest['question'];
+  modes: ModeName[];
+  rules?: PermissionRuleSpec[];
+  approved?: string[];
+  background?: boolean;
+  expected: 'allow' | 'ask' | 'deny';
+  step: string;
+  action?: string;
+  says?: string;
+}
+
+/** Decides the row's call in one mode and checks the decision, its step and its words. */
+export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
+  const rules = new RuleSet(
+    (row.rules ?? []).map((spec, i) => new PermissionRule(spec, { file: 'test.toml', index: i + 1 })),
+  );
+  const policy = new SessionPolicy({
+    workDir: work,
+    additionalDirs: [join(root, 'extra')],
+    homes: { userHome: join(root, 'home'), kimiHome: join(root, 'home', '.kimi-ts') },
+    rules,
+  });
+  const approved = new Set(row.approved ?? []);
+  policy.attach(mode[modeName], { isSessionApproved: (action) => approved.has(action) });
+  const decision = await policy.decide({
+    toolName: row.tool,
+    effects: [await row.effect()],
+    question: row.question,
+    background: row.background,
+  });
+  expect(decision.decision).toBe(row.expected);
+  expect(decision.step).toBe(row.step);
+  if (row.action && decision.decision === 'ask') expect(decision.action).toBe(row.action);
+  if (row.says) {
+    const text =
+      decision.decision === 'ask'
+        ? decision.description
+        : decision.decision === 'deny'
+          ? decision.reason
+          : '';
+    expect(text).toContain(row.says.replaceAll('$ROOT', root));
+  }
+  if (decision.decision === 'ask') {
+    // The facts travel as a display block too whenever they add to the tool's own words.
+    const facts = decision.display.find((block) => block.type === 'policy_effect');
+    if (decision.description.includes('\n- ')) expect(facts).toBeDefined();
+    if (row.step === 'sensitive') expect(facts?.secret).toEqual(expect.any(String));
+    if (row.step === 'private-network') expect(facts?.address_class).not.toBe('public');
+    expect(decision.evenIfAutoApproving).toBe(
+      row.step === 'sensitive' || row.step === 'private-network' || row.step === 'rule',
+    );
+  }
+}
+
+export function casesOf(rows: readonly Row[]): (readonly [string, Row, ModeName])[] {
+  return rows.flatMap((row) => row.modes.map((m) => [`${row.name} [${m}]`, row, m] as const));
+}

@@ -1,0 +1,30 @@
+/**
+ * Text from a model, a tool, a file or a command, made safe to print on a terminal: every control
+ * character is shown as a visible symbol instead of being interpreted, so it can neither move the
+ * cursor, erase a line, change colours or the window title, nor reorder what a person reads.
+ *
+ * - C0 controls except newline and tab, and DEL, become their Unicode control pictures (`\r` → `␍`,
+ *   ESC → `␛`, so `\x1b[2K` shows as `␛[2K`); a `\r\n` line end stays a plain newline.
+ * - C1 controls (U+0080–U+009F, e.g. the one-byte CSI U+009B) become `⟨U+009B⟩`.
+ * - Bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the direction marks
+ *   (U+200E, U+200F, U+061C) become `⟨U+202E⟩`, so text reads in the order it is stored.
+ *
+ * Each character is judged alone, so text streamed in pieces can be sanitised piece by piece. Our own
+ * styling (colours) is applied after this, never to be confused with escapes in the text.
+ */
+export function sanitizeForTerminal(text: string): string {
+  if (!UNSAFE.test(text)) return text;
+  return text.replace(/\r\n/g, '\n').replace(UNSAFE_ALL, visible);
+}
+
+const UNSAFE_CLASS =
+  '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]';
+const UNSAFE = new RegExp(UNSAFE_CLASS);
+const UNSAFE_ALL = new RegExp(UNSAFE_CLASS, 'g');
+
+function visible(char: string): string {
+  const code = char.charCodeAt(0);
+  if (code < 0x20) return String.fromCharCode(0x2400 + code);
+  if (code === 0x7f) return '\u2421';
+  return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+}
