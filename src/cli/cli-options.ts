@@ -28,4 +28,6 @@ export interface CliOptions {
   maxRalphIterations?: number;
   skillsDir?: string;
   debug?: boolean;
+  /** The interactive front end: the line shell (default) or the terminal UI (`tui`, on a real terminal only). */
+  ui?: 'line' | 'tui';
 }

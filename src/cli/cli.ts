@@ -72,6 +72,9 @@ export function buildProgram(): Command {
       ralphIterations,
     )
     .option('--debug', 'print stack traces of fatal errors')
+    .addOption(
+      new Option('--ui <mode>', 'interactive front end (tui needs a terminal)').choices(['line', 'tui']),
+    )
     .action(async (options: CliOptions & { command?: string }) => {
       const { runMain } = await import('./run-main.js');
       process.exitCode = await runMain({ ...options, prompt: options.prompt ?? options.command });

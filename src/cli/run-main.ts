@@ -103,6 +103,16 @@ export async function runMain(options: CliOptions): Promise<number> {
           import('../ui/shell/shell-style.js'),
         ]);
         const isTerminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+        if (options.ui === 'tui' && isTerminal && env.TERM !== 'dumb') {
+          const { runTui } = await import('../ui/tui/run-tui.js');
+          return await runTui({
+            session,
+            color: wantsColor(isTerminal, env),
+            thinking: session.config.show_thinking_stream ? 'stream' : 'indicator',
+            history: InputHistory.forWorkDir(home, session.workDir),
+            yolo: options.yolo,
+          });
+        }
         return await runShell({
           session,
           input: process.stdin,

@@ -1,0 +1,185 @@
+// Terminal UI benchmarks: start to a prompt ready for input, against bare `node -e 0`, both in a
+// pseudo-terminal (util-linux `script`); and the CPU cost of rendering a long streamed answer.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Milliseconds from spawning `argv` in a pseudo-terminal until its output shows `ready` (or it exits). */
+function timeInPty(argv, env, ready) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('script', ['-qfec', argv.map(quote).join(' '), '/dev/null'], {
+      env: { ...process.env, ...env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    let done = false;
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      out += chunk;
+      if (!done && ready && out.includes(ready)) {
+        done = true;
+        resolve(performance.now() - started);
+        child.kill('SIGKILL');
+      }
+    });
+    child.on('error', reject);
+    child.on('close', () => {
+      if (!done)
+        ready ? reject(new Error(`never ready: ${out.slice(-300)}`)) : resolve(performance.now() - started);
+    });
+  });
+}
+
+async function startup(rounds = 9) {
+  const dir = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-tui-'));
+  const config = join(dir, 'config.toml');
+  writeFileSync(
+    config,
+    'default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "http://127.0.0.1:9/v1"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n',
+  );
+  const env = { KIMI_TS_HOME: join(dir, 'home') };
+  const tui = [
+    process.execPath,
+    join(root, 'dist/bin/kimi-ts.cjs'),
+    '--ui',
+    'tui',
+    '--config-file',
+    config,
+    '-w',
+    dir,
+  ];
+  const line = [...tui.slice(0, 3), 'line', ...tui.slice(4)];
+  const bare = [];
+  const ready = [];
+  const lineReady = [];
+  // One run first to warm the V8 code cache, as every later start of an installed CLI finds it.
+  await timeInPty(tui, env, 'Enter sends');
+  for (let round = 0; round < rounds; round++) {
+    bare.push(await timeInPty([process.execPath, '-e', '0'], {}, null));
+    ready.push(await timeInPty(tui, env, 'Enter sends'));
+    lineReady.push(await timeInPty(line, env, 'Type a request'));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return { bare: median(bare), ready: median(ready), line: median(lineReady) };
+}
+
+/**
+ * 20,000 tokens of Markdown with code blocks, tables and lists streamed at 200 tokens/s (10 tokens
+ * every 50 ms) through the turn view of a 120×40 TUI. The stream's 100 s are simulated: each tick
+ * renders at once and its CPU time is measured, so CPU % = CPU time / 100 s, and a frame's work is
+ * its CPU time (wall time on a shared machine counts other processes' time too).
+ */
+export async function streaming() {
+  const { TUI } = await import('@mariozechner/pi-tui');
+  const { TurnView } = await import('../dist/ui/tui/turn-view.js');
+  const { tuiStyle } = await import('../dist/ui/tui/tui-style.js');
+  const { warmHighlighter } = await import('../dist/ui/tui/highlight-code.js');
+  // As in the TUI, where it runs while the first prompt is typed.
+  await warmHighlighter();
+  let bytes = 0;
+  const terminal = {
+    start() {},
+    stop() {},
+    async drainInput() {},
+    write(data) {
+      bytes += data.length;
+    },
+    columns: 120,
+    rows: 40,
+    kittyProtocolActive: false,
+    moveBy() {},
+    hideCursor() {},
+    showCursor() {},
+    clearLine() {},
+    clearFromCursor() {},
+    clearScreen() {},
+    setTitle() {},
+    setProgress() {},
+  };
+  const tui = new TUI(terminal);
+  const view = new TurnView({ style: tuiStyle(true), workDir: root, thinking: 'stream' });
+  tui.addChild(view);
+  const tokens = answerTokens(20_000);
+  const ticks = Math.ceil(tokens.length / 10);
+  let worst = 0;
+  const cpuStart = process.cpuUsage();
+  for (let tick = 0; tick < ticks; tick++) {
+    const started = process.cpuUsage();
+    for (const text of tokens.slice(tick * 10, tick * 10 + 10)) {
+      view.handle({ type: 'ContentPart', payload: { type: 'text', text } });
+    }
+    tui.doRender();
+    const used = process.cpuUsage(started);
+    const ms = (used.user + used.system) / 1000;
+    if (process.env.TUI_BENCH_SLOW && ms > Number(process.env.TUI_BENCH_SLOW))
+      console.error(`tick ${tick}: ${ms.toFixed(1)} ms`);
+    worst = Math.max(worst, ms);
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  return { cpuPercent: (cpuMs / (ticks * 50)) * 100, worstMs: worst, bytes };
+}
+
+function answerTokens(count) {
+  const blocks = [];
+  let length = 0;
+  for (let i = 0; length < count * 4; i++) {
+    const block = [
+      `## Step ${i}\n\nWe change **${i}** things in \`src/file${i}.ts\`, and this sentence is long enough to wrap on a terminal.\n\n`,
+      `\`\`\`ts\nexport function step${i}(input: string): number {\n  return input.split(',').map(Number).reduce((a, b) => a + b, 0) * ${i};\n}\n\`\`\`\n\n`,
+      `- first item ${i}\n- second with *emphasis*\n- third\n\n`,
+      `| name | value |\n| --- | --- |\n| a${i} | ${i * 2} |\n\n`,
+    ][i % 4];
+    blocks.push(block);
+    length += block.length;
+  }
+  const text = blocks.join('');
+  const tokens = [];
+  for (let i = 0; i < text.length && tokens.length < count; i += 4) tokens.push(text.slice(i, i + 4));
+  return tokens;
+}
+
+export default async function tuiBench() {
+  const { bare, ready, line } = await startup();
+  const stream = await streaming();
+  return [
+    {
+      name: 'start to the TUI prompt ready for input (pseudo-terminal; bare `node -e 0` as the loop)',
+      value: ready,
+      unit: 'ms',
+      baseline: bare,
+      ratio: ready / bare,
+      target: '≤ 2× node -e 0',
+      ok: ready <= 2 * bare,
+    },
+    {
+      name: 'start to the line shell prompt (`--ui line`), for comparison',
+      value: line,
+      unit: 'ms',
+      baseline: bare,
+      ratio: line / bare,
+    },
+    {
+      name: 'rendering 20,000 streamed tokens at 200 tokens/s (CPU of one core, on average)',
+      value: stream.cpuPercent,
+      unit: '%',
+      target: '≤ 5 %',
+      ok: stream.cpuPercent <= 5,
+    },
+    {
+      name: 'worst frame (CPU time) while rendering those 20,000 tokens',
+      value: stream.worstMs,
+      unit: 'ms',
+      target: '≤ 16 ms',
+      ok: stream.worstMs <= 16,
+    },
+  ];
+}

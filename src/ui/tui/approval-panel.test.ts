@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { ApprovalRequest } from '../../wire/requests.js';
+import { APPROVAL_ARM_DELAY_MS, ApprovalPanel } from './approval-panel.js';
+import { tuiStyle } from './tui-style.js';
+
+const style = tuiStyle(false);
+
+function panel(command = 'rm -rf build') {
+  const request = new ApprovalRequest({
+    id: 'r1',
+    tool_call_id: 'c1',
+    sender: 'Shell',
+    action: 'run command',
+    description: `Run command \`${command}\``,
+    display: [{ type: 'shell', language: 'bash', command }],
+  });
+  let now = 1_000;
+  let done = 0;
+  const view = new ApprovalPanel(
+    request,
+    style,
+    () => done++,
+    () => now,
+  );
+  // Drawn once: from here on, the arming delay runs.
+  view.render(80);
+  return {
+    request,
+    view,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    get done() {
+      return done;
+    },
+  };
+}
+
+describe('ApprovalPanel', () => {
+  it('ignores keys until it has been on screen for a moment', () => {
+    const p = panel();
+    p.advance(APPROVAL_ARM_DELAY_MS - 1);
+    p.view.handleInput('1');
+    expect(p.request.isPending).toBe(true);
+    expect(p.view.render(80).at(-1)).toBe('  …');
+    p.advance(1);
+    expect(p.view.render(80).at(-1)).toContain('↑/↓ + Enter, or a number');
+    p.view.handleInput('1');
+    expect(p.request.state).toEqual({ status: 'resolved', answer: { response: 'approve', feedback: '' } });
+    expect(p.done).toBe(1);
+  });
+
+  it('2 asks for the scope; Esc goes back; each scope is answered as such', () => {
+    for (const [key, scope] of [
+      ['1', 'exact'],
+      ['2', 'action'],
+    ] as const) {
+      const p = panel();
+      p.advance(APPROVAL_ARM_DELAY_MS);
+      p.view.handleInput('2');
+      expect(p.view.render(80).join('\n')).toContain('1. Only `rm -rf build`, for this session');
+      p.view.handleInput('\x1b');
+      expect(p.view.render(80).join('\n')).toContain('3. Reject');
+      p.view.handleInput('2');
+      p.view.handleInput(key);
+      expect(p.request.state).toMatchObject({ answer: { response: 'approve_for_session', scope } });
+    }
+  });
+
+  it('↓ + Enter moves the choice; 4 takes a reason typed in the panel', () => {
+    const p = panel();
+    p.advance(APPROVAL_ARM_DELAY_MS);
+    p.view.handleInput('\x1b[B');
+    p.view.handleInput('\x1b[B');
+    expect(p.view.render(80).find((line) => line.startsWith('›'))).toBe('› 3. Reject');
+    p.view.handleInput('4');
+    for (const char of 'keep it') p.view.handleInput(char);
+    p.view.handleInput('\r');
+    expect(p.request.state).toEqual({
+      status: 'resolved',
+      answer: { response: 'reject', feedback: 'keep it' },
+    });
+  });
+
+  it('counts the delay from when it is first drawn, not from when it was made (a queued panel)', () => {
+    const request = new ApprovalRequest({
+      id: 'r',
+      tool_call_id: 'c',
+      sender: 'Shell',
+      action: 'a',
+      description: 'd',
+      display: [],
+    });
+    let now = 0;
+    const view = new ApprovalPanel(
+      request,
+      style,
+      () => {},
+      () => now,
+    );
+    now = 10_000;
+    view.handleInput('1');
+    view.render(80);
+    view.handleInput('1');
+    expect(request.isPending).toBe(true);
+    now += APPROVAL_ARM_DELAY_MS;
+    view.handleInput('1');
+    expect(request.isPending).toBe(false);
+  });
+
+  it('shows the facts inert and closes when the request is settled elsewhere', () => {
+    const p = panel('echo \x1b[2J');
+    expect(p.view.render(80).join('\n')).toContain('$ echo ␛[2J');
+    p.request.cancel();
+    p.view.checkStillPending();
+    expect(p.done).toBe(1);
+  });
+});

@@ -1,0 +1,192 @@
+import {
+  type Component,
+  type Focusable,
+  Input,
+  matchesKey,
+  truncateToWidth,
+  wrapTextWithAnsi,
+} from '@mariozechner/pi-tui';
+import type { DisplayBlock } from '../../kosong/tool.js';
+import type { DiffDisplayBlock } from '../../wire/display.js';
+import type { ApprovalAnswer, ApprovalRequest } from '../../wire/requests.js';
+import { renderDiff } from './diff-lines.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import type { TuiStyle } from './tui-style.js';
+
+/**
+ * Keys arriving this soon after the panel appeared are dropped: they were typed before the user could
+ * see what they would answer (type-ahead never answers an approval).
+ */
+export const APPROVAL_ARM_DELAY_MS = 300;
+
+type Stage = 'choose' | 'scope' | 'feedback';
+
+const CHOICES = ['Approve once', 'Approve for this session', 'Reject', 'Reject, and say what to do instead'];
+
+/**
+ * The approval panel: what will happen with its facts (the command, the path, the diff), and the
+ * choices, picked with ↑/↓ + Enter or Kimi CLI's number keys (1 approve once, 2 approve for the
+ * session — then the scope —, 3 reject, 4 reject and say what to do instead).
+ */
+export class ApprovalPanel implements Component, Focusable {
+  focused = false;
+  private stage: Stage = 'choose';
+  private selected = 0;
+  /** When the panel was first drawn: keys count from then on (a queued panel waits its turn). */
+  private shownAt: number | null = null;
+  private readonly feedback = new Input();
+  private done = false;
+
+  constructor(
+    private readonly request: ApprovalRequest,
+    private readonly style: TuiStyle,
+    /** Called once the request is answered (or was answered elsewhere). */
+    private readonly onDone: () => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.feedback.onSubmit = (text) => this.answer('reject', text.trim());
+    this.feedback.onEscape = () => {
+      this.stage = 'choose';
+    };
+  }
+
+  /** Whether keys answer the panel yet (false for the first moments after it appeared). */
+  get isArmed(): boolean {
+    return this.shownAt !== null && this.now() - this.shownAt >= APPROVAL_ARM_DELAY_MS;
+  }
+
+  handleInput(data: string): void {
+    if (this.done || !this.isArmed) return;
+    if (!this.request.isPending) {
+      this.finish();
+      return;
+    }
+    if (this.stage === 'feedback') {
+      this.feedback.focused = true;
+      this.feedback.handleInput(data);
+      return;
+    }
+    const count = this.stage === 'choose' ? CHOICES.length : 2;
+    if (matchesKey(data, 'up')) this.selected = (this.selected + count - 1) % count;
+    else if (matchesKey(data, 'down')) this.selected = (this.selected + 1) % count;
+    else if (matchesKey(data, 'enter')) this.pick(this.selected + 1);
+    else if (matchesKey(data, 'escape')) {
+      if (this.stage === 'scope') this.back();
+      else this.answer('reject');
+    } else if (/^[1-9]$/.test(data) && Number(data) <= count) this.pick(Number(data));
+  }
+
+  render(width: number): string[] {
+    this.shownAt ??= this.now();
+    const { style, request } = this;
+    const { sender, action, description, display, source_kind, subagent_type } = request.payload;
+    const inner = Math.max(1, width - 2);
+    const lines: string[] = [style.border('─'.repeat(width))];
+    const who =
+      source_kind === 'background_agent'
+        ? ` (background agent ${sanitizeForTerminal(subagent_type ?? '')})`
+        : '';
+    lines.push(
+      truncateToWidth(
+        `${style.warn('?')} ${style.bold(sanitizeForTerminal(sender))}${who} wants to ${style.accent(sanitizeForTerminal(action))}`,
+        width,
+      ),
+    );
+    for (const line of wrapTextWithAnsi(sanitizeForTerminal(description), inner))
+      lines.push(truncateToWidth(`  ${line}`, width));
+    for (const block of display) lines.push(...renderBlock(block, style, width));
+    lines.push('');
+    if (this.stage === 'feedback') {
+      const ask = `  ${style.bold('What should it do instead?')} ${style.dim('(Enter sends, Esc goes back)')}`;
+      lines.push(truncateToWidth(ask, width));
+      this.feedback.focused = this.focused;
+      for (const line of this.feedback.render(inner)) lines.push(truncateToWidth(`  ${line}`, width));
+      return lines;
+    }
+    const choices = this.stage === 'choose' ? CHOICES : this.scopeChoices();
+    choices.forEach((choice, i) => {
+      const text = `${i + 1}. ${choice}`;
+      lines.push(
+        truncateToWidth(
+          i === this.selected ? `${style.accent('›')} ${style.selected(text)}` : `  ${text}`,
+          width,
+        ),
+      );
+    });
+    lines.push(truncateToWidth(style.dim(this.isArmed ? '  ↑/↓ + Enter, or a number' : '  …'), width));
+    return lines;
+  }
+
+  invalidate(): void {
+    this.feedback.invalidate();
+  }
+
+  /** Closes the panel if the request was answered or cancelled elsewhere (turn cancelled, another observer). */
+  checkStillPending(): void {
+    if (!this.done && !this.request.isPending) this.finish();
+  }
+
+  private scopeChoices(): string[] {
+    const { action, display } = this.request.payload;
+    const shell = display.find((block) => block.type === 'shell');
+    const command = shell && 'command' in shell && typeof shell.command === 'string' ? shell.command : null;
+    const what = command ? `\`${sanitizeForTerminal(command)}\`` : 'exactly this';
+    return [`Only ${what}, for this session`, `Every "${sanitizeForTerminal(action)}", for this session`];
+  }
+
+  private pick(choice: number): void {
+    if (this.stage === 'scope') {
+      this.answer('approve_for_session', '', { scope: choice === 1 ? 'exact' : 'action' });
+      return;
+    }
+    switch (choice) {
+      case 1:
+        this.answer('approve');
+        return;
+      case 2:
+        this.stage = 'scope';
+        this.selected = 0;
+        return;
+      case 3:
+        this.answer('reject');
+        return;
+      case 4:
+        this.stage = 'feedback';
+        return;
+    }
+  }
+
+  private back(): void {
+    this.stage = 'choose';
+    this.selected = 1;
+  }
+
+  private answer(
+    response: ApprovalAnswer['response'],
+    feedback = '',
+    extra: Pick<ApprovalAnswer, 'scope'> = {},
+  ): void {
+    this.request.resolve(response, feedback, extra);
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.onDone();
+  }
+}
+
+function renderBlock(block: DisplayBlock, style: TuiStyle, width: number): string[] {
+  if (block.type === 'shell' && 'command' in block && typeof block.command === 'string') {
+    return sanitizeForTerminal(block.command)
+      .split('\n')
+      .map((line) => truncateToWidth(`  ${style.dim('$')} ${style.bold(line)}`, width));
+  }
+  if (block.type === 'diff' && 'old_text' in block)
+    return renderDiff(block as DiffDisplayBlock, style, width, '  ');
+  if (block.type === 'brief' && 'text' in block && typeof block.text === 'string') {
+    return [truncateToWidth(`  ${style.dim(sanitizeForTerminal(block.text))}`, width)];
+  }
+  return [];
+}

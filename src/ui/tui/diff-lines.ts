@@ -1,0 +1,43 @@
+import { truncateToWidth } from '@mariozechner/pi-tui';
+import { diffLines } from 'diff';
+import type { DiffDisplayBlock } from '../../wire/display.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import type { TuiStyle } from './tui-style.js';
+
+/** Changed lines shown for one file edit; the rest is counted. */
+const MAX_DIFF_LINES = 12;
+
+/** A file edit as coloured `+`/`-` lines with their line numbers, cut to the width. */
+export function renderDiff(
+  block: DiffDisplayBlock,
+  style: TuiStyle,
+  width: number,
+  indent: string,
+): string[] {
+  const lines: string[] = [];
+  let oldLine = block.old_start;
+  let newLine = block.new_start;
+  let hidden = 0;
+  for (const change of diffLines(block.old_text, block.new_text)) {
+    const texts = change.value.replace(/\n$/, '').split('\n');
+    for (const text of texts) {
+      if (!change.added && !change.removed) {
+        oldLine++;
+        newLine++;
+        continue;
+      }
+      const number = change.added ? newLine++ : oldLine++;
+      if (lines.length >= MAX_DIFF_LINES) {
+        hidden++;
+        continue;
+      }
+      const sign = change.added ? '+' : '-';
+      const paint = change.added ? style.ok : style.error;
+      const line = `${indent}${String(number).padStart(4)} ${paint(`${sign} ${sanitizeForTerminal(text)}`)}`;
+      lines.push(truncateToWidth(line, width));
+    }
+  }
+  if (hidden > 0)
+    lines.push(style.dim(`${indent}     … ${hidden} more changed line${hidden === 1 ? '' : 's'}`));
+  return lines;
+}

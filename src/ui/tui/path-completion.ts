@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import {
+  type AutocompleteItem,
+  type AutocompleteProvider,
+  type AutocompleteSuggestions,
+  fuzzyFilter,
+} from '@mariozechner/pi-tui';
+import { glob } from 'tinyglobby';
+
+/** Kimi CLI gives `git ls-files` this long before it walks the folder instead. */
+const GIT_TIMEOUT_MS = 5000;
+/** A listing is reused this long (files change while the agent works). */
+const LISTING_TTL_MS = 10_000;
+const MAX_FILES = 20_000;
+const MAX_SUGGESTIONS = 20;
+
+/**
+ * `@` completes paths in the work dir: git-tracked files first, then untracked ones git does not
+ * ignore (outside a git repository: a walk of the folder); fuzzy-matched. Everything else (slash
+ * commands) goes to `inner`.
+ */
+export class PathCompletion implements AutocompleteProvider {
+  private listing: { at: number; files: Promise<FileGroups> } | null = null;
+
+  constructor(
+    private readonly inner: AutocompleteProvider,
+    private readonly workDir: string,
+  ) {}
+
+  async getSuggestions(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    options: { signal: AbortSignal; force?: boolean },
+  ): Promise<AutocompleteSuggestions | null> {
+    const before = (lines[cursorLine] ?? '').slice(0, cursorCol);
+    const query = /(?:^|\s)@([^\s"]*)$/.exec(before)?.[1];
+    if (query === undefined) return this.inner.getSuggestions(lines, cursorLine, cursorCol, options);
+    const groups = await this.files();
+    if (options.signal.aborted) return null;
+    // Matched within each group, so a tracked file comes before any untracked one.
+    const matches = groups.flatMap((files) => (query ? fuzzyFilter(files, query, (file) => file) : files));
+    const items: AutocompleteItem[] = matches
+      .slice(0, MAX_SUGGESTIONS)
+      .map((file) => ({ value: `@${file}`, label: file }));
+    return items.length > 0 ? { items, prefix: `@${query}` } : null;
+  }
+
+  applyCompletion(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    item: AutocompleteItem,
+    prefix: string,
+  ) {
+    return this.inner.applyCompletion(lines, cursorLine, cursorCol, item, prefix);
+  }
+
+  private files(): Promise<FileGroups> {
+    if (!this.listing || Date.now() - this.listing.at > LISTING_TTL_MS) {
+      this.listing = { at: Date.now(), files: listFiles(this.workDir) };
+    }
+    return this.listing.files;
+  }
+}
+
+/** Files in the order they are offered: git-tracked, then the rest. */
+type FileGroups = string[][];
+
+async function listFiles(workDir: string): Promise<FileGroups> {
+  const [tracked, untracked] = await Promise.all([
+    git(workDir, ['ls-files', '--cached', '--recurse-submodules']),
+    git(workDir, ['ls-files', '--others', '--exclude-standard']),
+  ]);
+  if (tracked !== null) return [tracked.slice(0, MAX_FILES), (untracked ?? []).slice(0, MAX_FILES)];
+  const walked = await glob(['**/*'], {
+    cwd: workDir,
+    ignore: ['**/node_modules/**', '**/.git/**'],
+    deep: 8,
+    dot: false,
+  }).catch(() => []);
+  return [walked.sort().slice(0, MAX_FILES)];
+}
+
+function git(cwd: string, args: string[]): Promise<string[] | null> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 << 20 }, (error, stdout) => {
+      resolve(error ? null : stdout.split('\n').filter(Boolean));
+    });
+  });
+}

@@ -1,0 +1,166 @@
+import {
+  type Component,
+  type Focusable,
+  Input,
+  matchesKey,
+  truncateToWidth,
+  wrapTextWithAnsi,
+} from '@mariozechner/pi-tui';
+import type { QuestionAnswers, QuestionItem, QuestionRequest } from '../../wire/requests.js';
+import { APPROVAL_ARM_DELAY_MS } from './approval-panel.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import type { TuiStyle } from './tui-style.js';
+
+/**
+ * AskUserQuestion's panel, one question after another: options by ↑/↓ + Enter or number keys
+ * (Space or the number toggles an option of a multi-select question, Enter confirms), the last choice
+ * types an answer of one's own, Esc skips the question.
+ */
+export class QuestionPanel implements Component, Focusable {
+  focused = false;
+  private index = 0;
+  private selected = 0;
+  private readonly picked = new Set<number>();
+  private typing = false;
+  private readonly other = new Input();
+  private readonly answers: QuestionAnswers = {};
+  /** When the panel was first drawn: keys count from then on (a queued panel waits its turn). */
+  private shownAt: number | null = null;
+  private done = false;
+
+  constructor(
+    private readonly request: QuestionRequest,
+    private readonly style: TuiStyle,
+    private readonly onDone: () => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.other.onSubmit = (text) => {
+      if (text.trim()) this.answers[this.question.question] = text.trim();
+      this.next();
+    };
+    this.other.onEscape = () => {
+      this.typing = false;
+    };
+  }
+
+  private get question(): QuestionItem {
+    return this.request.payload.questions[this.index] as QuestionItem;
+  }
+
+  /** Options plus the free-text choice. */
+  private get count(): number {
+    return this.question.options.length + 1;
+  }
+
+  get isArmed(): boolean {
+    return this.shownAt !== null && this.now() - this.shownAt >= APPROVAL_ARM_DELAY_MS;
+  }
+
+  handleInput(data: string): void {
+    if (this.done || !this.isArmed) return;
+    if (!this.request.isPending) {
+      this.finish();
+      return;
+    }
+    if (this.typing) {
+      this.other.focused = true;
+      this.other.handleInput(data);
+      return;
+    }
+    const multi = this.question.multi_select;
+    if (matchesKey(data, 'up')) this.selected = (this.selected + this.count - 1) % this.count;
+    else if (matchesKey(data, 'down')) this.selected = (this.selected + 1) % this.count;
+    else if (matchesKey(data, 'escape')) this.next();
+    else if (matchesKey(data, 'enter')) {
+      if (multi && this.selected < this.count - 1 && this.picked.size > 0) this.confirmPicked();
+      else this.choose(this.selected);
+    } else if (multi && matchesKey(data, 'space')) this.choose(this.selected);
+    else if (/^[1-9]$/.test(data) && Number(data) <= this.count) this.choose(Number(data) - 1);
+  }
+
+  render(width: number): string[] {
+    this.shownAt ??= this.now();
+    const { style } = this;
+    const item = this.question;
+    const inner = Math.max(1, width - 2);
+    const total = this.request.payload.questions.length;
+    const lines = [style.border('─'.repeat(width))];
+    const tag = item.header ? `${style.accent(`[${sanitizeForTerminal(item.header)}]`)} ` : '';
+    const counter = total > 1 ? style.dim(` (${this.index + 1}/${total})`) : '';
+    lines.push(
+      ...wrapTextWithAnsi(
+        `${style.warn('?')} ${tag}${style.bold(sanitizeForTerminal(item.question))}${counter}`,
+        width,
+      ),
+    );
+    if (item.body)
+      for (const line of wrapTextWithAnsi(sanitizeForTerminal(item.body), inner))
+        lines.push(truncateToWidth(`  ${line}`, width));
+    const labels = [
+      ...item.options.map((o) => ({ label: o.label, description: o.description })),
+      { label: item.other_label || 'Type your own answer', description: item.other_description },
+    ];
+    labels.forEach((option, i) => {
+      const box = item.multi_select && i < labels.length - 1 ? (this.picked.has(i) ? '[x] ' : '[ ] ') : '';
+      const text = `${i + 1}. ${box}${sanitizeForTerminal(option.label)}`;
+      const description = option.description
+        ? style.dim(` — ${sanitizeForTerminal(option.description)}`)
+        : '';
+      const line = i === this.selected ? `${style.accent('›')} ${style.selected(text)}` : `  ${text}`;
+      lines.push(truncateToWidth(`${line}${description}`, width));
+    });
+    if (this.typing) {
+      this.other.focused = this.focused;
+      for (const line of this.other.render(inner)) lines.push(truncateToWidth(`  ${line}`, width));
+    }
+    const keys = item.multi_select ? 'Space or a number toggles, Enter confirms' : '↑/↓ + Enter, or a number';
+    lines.push(truncateToWidth(style.dim(this.isArmed ? `  ${keys}, Esc skips` : '  …'), width));
+    return lines;
+  }
+
+  invalidate(): void {
+    this.other.invalidate();
+  }
+
+  checkStillPending(): void {
+    if (!this.done && !this.request.isPending) this.finish();
+  }
+
+  private choose(option: number): void {
+    if (option === this.count - 1) {
+      this.typing = true;
+      return;
+    }
+    if (!this.question.multi_select) {
+      this.answers[this.question.question] = this.question.options[option]?.label ?? '';
+      this.next();
+      return;
+    }
+    if (this.picked.has(option)) this.picked.delete(option);
+    else this.picked.add(option);
+  }
+
+  private confirmPicked(): void {
+    const labels = [...this.picked].sort((a, b) => a - b).map((i) => this.question.options[i]?.label ?? '');
+    this.answers[this.question.question] = labels.join(', ');
+    this.next();
+  }
+
+  private next(): void {
+    this.index++;
+    this.selected = 0;
+    this.picked.clear();
+    this.typing = false;
+    this.other.setValue('');
+    if (this.index >= this.request.payload.questions.length) {
+      this.request.resolve(this.answers);
+      this.finish();
+    }
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.onDone();
+  }
+}

@@ -1,0 +1,340 @@
+import {
+  Container,
+  type Editor,
+  matchesKey,
+  ProcessTerminal,
+  type Terminal,
+  TUI,
+} from '@mariozechner/pi-tui';
+import type { AgentSession } from '../../app/agent-session.js';
+import { describeTurnError, RunCancelled } from '../../soul/errors.js';
+import type { UILoop } from '../../soul/run-soul.js';
+import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import { composeInEditor } from '../shell/compose.js';
+import type { InputHistory } from '../shell/input-history.js';
+import { runShellEscape } from '../shell/shell-escape.js';
+import { shellStyle } from '../shell/shell-style.js';
+import { APPROVAL_ARM_DELAY_MS, ApprovalPanel } from './approval-panel.js';
+import { CommandOutputView } from './command-output-view.js';
+import { warmHighlighter } from './highlight-code.js';
+import { NoteView } from './note-view.js';
+import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
+import { QuestionPanel } from './question-panel.js';
+import { replayConversation } from './replay.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { applyStatusUpdate, StatusLineView } from './status-line.js';
+import type { ThinkingDisplay } from './thinking-view.js';
+import { tuiStyle } from './tui-style.js';
+import { TurnView } from './turn-view.js';
+
+export interface TuiOptions {
+  session: AgentSession;
+  /** Colour the output (false with `NO_COLOR`). */
+  color: boolean;
+  thinking: ThinkingDisplay;
+  /** Prompts typed in this work dir before, kept across sessions. */
+  history?: InputHistory | undefined;
+  /** Run this first, as if typed. */
+  initialPrompt?: string | undefined;
+  /** Every action is approved without asking (`--yolo`): the status line says so. */
+  yolo?: boolean | undefined;
+  /** The environment `!command` runs with (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The terminal (default: this process's stdin/stdout). */
+  terminal?: Terminal | undefined;
+}
+
+/** Spinner and panel hints move at this pace while a turn runs. */
+const TICK_MS = 80;
+/** How long leaving waits for a cancelled job to wind down. */
+const EXIT_WAIT_MS = 3000;
+/** When the code highlighter starts warming up after start-up. */
+const WARM_AFTER_MS = 200;
+
+type Panel = ApprovalPanel | QuestionPanel;
+
+/**
+ * The terminal UI: inline (the conversation goes to the terminal's own scrollback; only what changed
+ * is redrawn), a prompt editor at the bottom with the status line under it. Enter sends the prompt, or
+ * queues it while a turn runs; Ctrl-S steers the running turn with it; Esc or Ctrl-C cancels the
+ * turn; Ctrl-C twice (or Ctrl-D) at an empty prompt, /exit or /quit leave. Returns the exit code.
+ */
+export async function runTui(options: TuiOptions): Promise<number> {
+  const { session } = options;
+  const style = tuiStyle(options.color);
+  useKimiKeys();
+  const tui = new TUI(options.terminal ?? new ProcessTerminal());
+  const transcript = new Container();
+  const panelSlot = new Container();
+  const queuedNote = new NoteView('');
+  const status = new StatusLineView(style, currentModel(session));
+  status.facts = { ...status.facts, yolo: options.yolo ?? false, planMode: session.planMode };
+  const countTasks = () => {
+    status.facts = { ...status.facts, backgroundTasks: session.backgroundWork?.activeTaskIds().length ?? 0 };
+  };
+  const editor: Editor = createPromptEditor(tui, style, {
+    workDir: session.workDir,
+    commands: [
+      ...TUI_COMMANDS,
+      ...session.slashCommands.map((c) => ({ name: c.name, description: c.description })),
+    ],
+    history: (await options.history?.load()) ?? [],
+  });
+  for (const part of [transcript, panelSlot, queuedNote, editor, status]) tui.addChild(part);
+  tui.setFocus(editor);
+
+  const newTurnView = () =>
+    new TurnView({
+      style,
+      workDir: session.workDir,
+      thinking: options.thinking,
+      onStatus: (update) => {
+        status.facts = applyStatusUpdate(status.facts, update);
+      },
+      onRequest: (request) => ask(request),
+    });
+
+  transcript.addChild(
+    new NoteView(
+      [
+        style.bold('kimi-ts') +
+          style.dim(` — session ${session.sessionId} in ${sanitizeForTerminal(session.workDir)}`),
+        ...(session.hasLLM ? [] : [style.warn(session.llmNotSetMessage)]),
+        style.dim(
+          'Enter sends · Shift-Enter or Ctrl-J: new line · Esc cancels a turn · Ctrl-E expands the last result · /exit leaves',
+        ),
+      ].join('\n'),
+    ),
+  );
+  for (const view of await replayConversation(session.wireFile, newTurnView)) transcript.addChild(view);
+
+  let exit: (code: number) => void = () => {};
+  const exited = new Promise<number>((resolve) => {
+    exit = resolve;
+  });
+  let running: { cancel: AbortController; view: TurnView; done: Promise<void> } | null = null;
+  const queue: string[] = [];
+  let interrupts = 0;
+  let ticker: NodeJS.Timeout | null = null;
+
+  // Questions wait their turn: one panel at a time, focused instead of the editor.
+  const panels: Panel[] = [];
+  const showNextPanel = () => {
+    panelSlot.clear();
+    const panel = panels[0];
+    if (panel) {
+      panelSlot.addChild(panel);
+      tui.setFocus(panel);
+      // Between turns nothing else redraws: show the key hint once the panel takes keys.
+      setTimeout(() => tui.requestRender(), APPROVAL_ARM_DELAY_MS + 20).unref();
+    } else tui.setFocus(editor);
+    tui.requestRender();
+  };
+  const ask = (request: ApprovalRequest | QuestionRequest) => {
+    const onDone = () => {
+      panels.splice(panels.indexOf(panel), 1);
+      showNextPanel();
+    };
+    const panel: Panel =
+      request.type === 'ApprovalRequest'
+        ? new ApprovalPanel(request, style, onDone)
+        : new QuestionPanel(request, style, onDone);
+    panels.push(panel);
+    if (panels.length === 1) showNextPanel();
+  };
+  const stopListening = session.onOutOfTurn((message) => {
+    if (message.type === 'ApprovalRequest' && message.isPending) ask(message);
+    countTasks();
+    tui.requestRender();
+  });
+
+  const tick = () => {
+    countTasks();
+    for (const panel of [...panels]) panel.checkStillPending();
+    tui.requestRender();
+  };
+  const showQueue = () => {
+    queuedNote.setText(queue.map((text) => style.dim(`queued: ${sanitizeForTerminal(text)}`)).join('\n'));
+  };
+
+  /** Runs one job (a turn, or a `!command`) with its own view; Esc / Ctrl-C cancel it. */
+  const runJob = async (work: (view: TurnView, signal: AbortSignal) => Promise<void>) => {
+    const cancel = new AbortController();
+    const view = newTurnView();
+    let finished: () => void = () => {};
+    running = { cancel, view, done: new Promise((resolve) => (finished = resolve)) };
+    transcript.addChild(view);
+    status.facts = { ...status.facts, activity: 'working… (Esc cancels)' };
+    ticker = setInterval(tick, TICK_MS);
+    try {
+      await work(view, cancel.signal);
+    } catch (error) {
+      view.note(
+        error instanceof RunCancelled
+          ? style.warn('(interrupted)')
+          : `${style.error('Error:')} ${sanitizeForTerminal(describeTurnError(error))}`,
+      );
+    } finally {
+      if (ticker) clearInterval(ticker);
+      ticker = null;
+      running = null;
+      finished();
+      for (const panel of [...panels]) panel.checkStillPending();
+      status.facts = { ...status.facts, activity: null, model: currentModel(session) };
+      countTasks();
+      tui.requestRender();
+    }
+    const next = queue.shift();
+    showQueue();
+    if (next !== undefined) start(next);
+  };
+
+  const runTurn = (text: string) =>
+    runJob(async (view, signal) => {
+      const ui: UILoop = async (wire) => {
+        for await (const batch of wire.subscribe({ merge: false }).batches()) {
+          for (const message of batch) view.handle(message);
+          tui.requestRender();
+        }
+      };
+      await session.runTurn(text, ui, signal);
+    });
+
+  // `!command`: run by the user's shell for the user alone (not part of the conversation).
+  const runBang = (command: string) =>
+    runJob(async (view, signal) => {
+      view.note(`${style.accent('!')} ${style.bold(sanitizeForTerminal(command))}`);
+      const output = new CommandOutputView(style);
+      view.add(output);
+      await runShellEscape({
+        command,
+        workDir: session.workDir,
+        env: options.env ?? process.env,
+        write: (text) => {
+          output.append(text);
+          tui.requestRender();
+        },
+        style: shellStyle(options.color),
+        signal,
+      });
+    });
+
+  const start = (text: string) => {
+    if (text.startsWith('!')) void runBang(text.slice(1));
+    else void runTurn(text);
+  };
+
+  // Ctrl-O or /editor: the prompt in $VISUAL / $EDITOR; what was saved comes back into the editor.
+  const openEditor = () => {
+    tui.stop();
+    const composed = composeInEditor(options.env ?? process.env, editor.getText());
+    tui.start();
+    if (composed.text !== null) editor.setText(composed.text);
+    if (composed.error)
+      transcript.addChild(new NoteView(`${style.error('Error:')} ${sanitizeForTerminal(composed.error)}`));
+    // The editor drew over the screen: draw everything again.
+    tui.requestRender(true);
+  };
+
+  const submit = (raw: string) => {
+    const text = raw.trim();
+    if (!text) return;
+    if (text === '/exit' || text === '/quit') return exit(0);
+    if (text === '/editor') return openEditor();
+    editor.addToHistory(text);
+    void options.history?.add(text);
+    if (running) {
+      queue.push(text);
+      showQueue();
+      tui.requestRender();
+      return;
+    }
+    start(text);
+  };
+  editor.onSubmit = submit;
+
+  tui.addInputListener((data) => {
+    const isCtrlC = matchesKey(data, 'ctrl+c');
+    if (!isCtrlC) interrupts = 0;
+    if (isCtrlC) {
+      if (running) {
+        running.cancel.abort(new RunCancelled());
+        return { consume: true };
+      }
+      if (editor.getText()) {
+        editor.setText('');
+        return { consume: true };
+      }
+      if (++interrupts >= 2) exit(0);
+      else status.facts = { ...status.facts, activity: 'press Ctrl-C again to leave' };
+      tui.requestRender();
+      return { consume: true };
+    }
+    // Leaving must not depend on the completion menu: Enter on /exit leaves, menu open or not.
+    if (matchesKey(data, 'enter') && panels.length === 0 && /^\/(exit|quit)$/.test(editor.getText().trim())) {
+      editor.setText('');
+      exit(0);
+      return { consume: true };
+    }
+    if (matchesKey(data, 'escape') && running && panels.length === 0 && !editor.isShowingAutocomplete()) {
+      running.cancel.abort(new RunCancelled());
+      return { consume: true };
+    }
+    if (matchesKey(data, 'ctrl+o') && panels.length === 0) {
+      openEditor();
+      return { consume: true };
+    }
+    if (matchesKey(data, 'ctrl+e') && panels.length === 0) {
+      const views = transcript.children.filter((child): child is TurnView => child instanceof TurnView);
+      const call = views.reverse().find((view) => view.lastFinishedCall)?.lastFinishedCall;
+      if (call) {
+        call.expanded = !call.expanded;
+        tui.requestRender();
+      }
+      return { consume: true };
+    }
+    if (matchesKey(data, 'ctrl+d') && !running && panels.length === 0 && !editor.getText()) {
+      exit(0);
+      return { consume: true };
+    }
+    if (matchesKey(data, 'ctrl+s') && running && panels.length === 0) {
+      const text = editor.getText().trim();
+      if (text && session.steer(text)) {
+        running.view.steer(text);
+        editor.setText('');
+        tui.requestRender();
+      }
+      return { consume: true };
+    }
+    return undefined;
+  });
+
+  tui.start();
+  // Code highlighting compiles its grammars while the user types the first prompt, not mid-answer.
+  const warming = options.color
+    ? setTimeout(() => void warmHighlighter().catch(() => {}), WARM_AFTER_MS)
+    : null;
+  if (options.initialPrompt) submit(options.initialPrompt);
+  try {
+    return await exited;
+  } finally {
+    // Leaving during a job cancels it and waits for it, so the session closes with nothing running.
+    queue.length = 0;
+    const job = running as { cancel: AbortController; done: Promise<void> } | null;
+    job?.cancel.abort(new RunCancelled());
+    if (job)
+      await Promise.race([job.done, new Promise((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
+    stopListening();
+    if (warming) clearTimeout(warming);
+    if (ticker) clearInterval(ticker);
+    tui.stop();
+  }
+}
+
+function currentModel(session: AgentSession): string | null {
+  try {
+    return session.models().find((m) => m.current)?.alias ?? null;
+  } catch {
+    return null;
+  }
+}

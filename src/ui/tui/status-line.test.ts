@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { applyStatusUpdate, emptyStatus, formatStatus } from './status-line.js';
+
+describe('status line', () => {
+  it('shows the model, the context in use and the tokens summed over steps', () => {
+    let facts = emptyStatus('e2e-model');
+    expect(formatStatus(facts)).toBe('e2e-model · ↑0 ↓0 · cost n/a');
+    const usage = { input_other: 1000, input_cache_read: 200, input_cache_creation: 0, output: 50 };
+    facts = applyStatusUpdate(facts, {
+      context_usage: 0.123,
+      context_tokens: 12300,
+      max_context_tokens: 100000,
+      token_usage: usage,
+    });
+    facts = applyStatusUpdate(facts, { token_usage: usage, plan_mode: true });
+    expect(formatStatus(facts)).toBe('e2e-model · context 12% (12.3k/100.0k) · ↑2.4k ↓100 · cost n/a · plan');
+  });
+
+  it('keeps what an update leaves out', () => {
+    const facts = applyStatusUpdate(emptyStatus(null), { context_usage: 0.5 });
+    expect(applyStatusUpdate(facts, { context_usage: null, plan_mode: null }).contextUsage).toBe(0.5);
+  });
+
+  it('shows MCP servers connecting or failed, and running background tasks', () => {
+    let facts = applyStatusUpdate(emptyStatus('m'), {
+      mcp_status: {
+        loading: true,
+        connected: 1,
+        total: 3,
+        tools: 4,
+        servers: [
+          { name: 'a', status: 'connected', tools: [] },
+          { name: 'b', status: 'failed', tools: [] },
+          { name: 'c', status: 'connecting', tools: [] },
+        ],
+      },
+    });
+    facts = { ...facts, backgroundTasks: 2, yolo: true };
+    expect(formatStatus(facts)).toBe(
+      'm · ↑0 ↓0 · cost n/a · yolo · mcp 1/3 connecting… (1 failed) · ⚙ tasks: 2',
+    );
+  });
+});

@@ -1,0 +1,125 @@
+import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
+import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
+import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
+import type { DiffDisplayBlock } from '../../wire/display.js';
+import { renderDiff } from './diff-lines.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import type { TuiStyle } from './tui-style.js';
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const SPINNER_INTERVAL_MS = 80;
+
+/** The spinner frame for now: every running call turns in step. */
+export function spinnerFrame(now = Date.now()): string {
+  return SPINNER[Math.floor(now / SPINNER_INTERVAL_MS) % SPINNER.length] ?? '·';
+}
+
+/**
+ * One tool call: shown as soon as its name streams, with its key argument read from the arguments
+ * so far (updated as they grow), a spinner while it runs, then a one-line summary of the result (and
+ * a coloured diff for file edits). A subagent's own calls show nested under its call.
+ */
+export class ToolCallView implements Component {
+  private args = '';
+  private result: ToolReturnValue | null = null;
+  private abandoned = false;
+  /** What a subagent started by this call shows, indented under it. */
+  nested: Component | null = null;
+  /** Whether the result's output is shown (Ctrl-E), not only its summary. */
+  expanded = false;
+
+  constructor(
+    readonly id: string,
+    private readonly name: string,
+    private readonly workDir: string,
+    private readonly style: TuiStyle,
+  ) {}
+
+  appendArguments(part: string): void {
+    this.args += part;
+  }
+
+  finish(result: ToolReturnValue): void {
+    this.result = result;
+  }
+
+  /** The call will get no result (its step ended without running it): the spinner stops. */
+  abandon(): void {
+    this.abandoned = true;
+  }
+
+  get isRunning(): boolean {
+    return this.result === null && !this.abandoned;
+  }
+
+  render(width: number): string[] {
+    const { style } = this;
+    const key = extractKeyArgument(this.name, this.args, this.workDir);
+    const mark =
+      this.result === null
+        ? this.abandoned
+          ? style.dim('·')
+          : style.accent(spinnerFrame())
+        : this.result.is_error
+          ? style.error('✗')
+          : style.ok('✓');
+    const head = `${mark} ${style.bold(sanitizeForTerminal(this.name))}${key ? ` ${style.dim(sanitizeForTerminal(key))}` : ''}`;
+    const lines = [truncateToWidth(head, width)];
+    // Nested under the call, 4 columns in (the library refuses a line wider than the terminal).
+    if (this.nested && width > 8) for (const line of this.nested.render(width - 4)) lines.push(`    ${line}`);
+    if (this.result === null) {
+      if (this.abandoned) lines.push(truncateToWidth(`  ${style.dim('└ not run')}`, width));
+      return lines;
+    }
+    const summary = summarize(this.result);
+    if (summary) {
+      const paint = this.result.is_error ? style.error : style.dim;
+      lines.push(truncateToWidth(`  ${style.dim('└')} ${paint(sanitizeForTerminal(summary))}`, width));
+    }
+    for (const block of this.result.display) {
+      if (isDiff(block)) lines.push(...renderDiff(block, style, width, '    '));
+    }
+    if (this.expanded) lines.push(...expandedOutput(this.result, width).map((line) => style.dim(line)));
+    return lines;
+  }
+
+  invalidate(): void {
+    this.nested?.invalidate();
+  }
+}
+
+/** The brief a tool gave for people, else its message, else the first line of its output. */
+function summarize(result: ToolReturnValue): string {
+  const brief = result.display.find((block) => block.type === 'brief');
+  if (brief && 'text' in brief && typeof brief.text === 'string' && brief.text) return firstLine(brief.text);
+  if (result.message) return firstLine(result.message);
+  if (typeof result.output === 'string' && result.output.trim()) {
+    const lines = result.output.trimEnd().split('\n');
+    return lines.length > 1
+      ? `${firstLine(lines[0] ?? '')} (+${lines.length - 1} lines)`
+      : firstLine(lines[0] ?? '');
+  }
+  return result.is_error ? 'failed' : 'done';
+}
+
+/** Lines of output shown when a result is expanded. */
+const EXPANDED_LINES = 40;
+
+function expandedOutput(result: ToolReturnValue, width: number): string[] {
+  const text =
+    typeof result.output === 'string'
+      ? result.output
+      : result.output.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+  const lines = sanitizeForTerminal(text).trimEnd().split('\n');
+  const shown = lines.slice(0, EXPANDED_LINES).map((line) => truncateToWidth(`    ${line}`, width));
+  if (lines.length > EXPANDED_LINES) shown.push(`    … ${lines.length - EXPANDED_LINES} more lines`);
+  return shown;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
+}
+
+function isDiff(block: DisplayBlock): block is DiffDisplayBlock {
+  return block.type === 'diff' && 'old_text' in block && 'new_text' in block;
+}

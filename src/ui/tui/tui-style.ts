@@ -1,0 +1,82 @@
+import type { EditorTheme, MarkdownTheme, SelectListTheme } from '@mariozechner/pi-tui';
+import { highlightCode } from './highlight-code.js';
+
+/**
+ * The TUI's colours as ANSI escapes; all of them plain text when colour is off (`NO_COLOR`, see
+ * https://no-color.org). Code in answers is highlighted only with colour on.
+ */
+export interface TuiStyle {
+  readonly color: boolean;
+  dim(text: string): string;
+  bold(text: string): string;
+  italic(text: string): string;
+  accent(text: string): string;
+  ok(text: string): string;
+  warn(text: string): string;
+  error(text: string): string;
+  /** The frame of the prompt editor and of panels. */
+  border(text: string): string;
+  /** Inverted: the chosen line of a panel. */
+  selected(text: string): string;
+  markdown: MarkdownTheme;
+  editor: EditorTheme;
+}
+
+const paint = (open: string, close: string) => (text: string) =>
+  text ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+const same = (text: string) => text;
+
+export function tuiStyle(color: boolean): TuiStyle {
+  const dim = color ? paint('2', '22') : same;
+  const bold = color ? paint('1', '22') : same;
+  const italic = color ? paint('3', '23') : same;
+  const accent = color ? paint('36', '39') : same;
+  const ok = color ? paint('32', '39') : same;
+  const warn = color ? paint('33', '39') : same;
+  const error = color ? paint('31', '39') : same;
+  const border = color ? paint('90', '39') : same;
+  const selected = color ? paint('7', '27') : (text: string) => text;
+  const selectList: SelectListTheme = {
+    selectedPrefix: accent,
+    selectedText: accent,
+    description: dim,
+    scrollInfo: dim,
+    noMatch: dim,
+  };
+  const markdown: MarkdownTheme = {
+    heading: (text) => bold(accent(text)),
+    link: color ? paint('4', '24') : same,
+    linkUrl: dim,
+    code: color ? paint('33', '39') : same,
+    codeBlock: same,
+    codeBlockBorder: border,
+    quote: italic,
+    quoteBorder: border,
+    hr: border,
+    listBullet: accent,
+    bold,
+    italic,
+    strikethrough: color ? paint('9', '29') : same,
+    underline: color ? paint('4', '24') : same,
+    ...(color ? { highlightCode: (code: string, lang?: string) => highlightCode(code, lang) } : {}),
+  };
+  return {
+    color,
+    dim,
+    bold,
+    italic,
+    accent,
+    ok,
+    warn,
+    error,
+    border,
+    selected,
+    markdown,
+    editor: { borderColor: border, selectList },
+  };
+}
+
+/** Colour unless `NO_COLOR` is set to anything non-empty. */
+export function wantsTuiColor(env: Readonly<Record<string, string | undefined>>): boolean {
+  return !env.NO_COLOR;
+}

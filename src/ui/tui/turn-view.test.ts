@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { toolOk } from '../../kosong/tool.js';
+import type { StatusUpdate, WireEvent } from '../../wire/events.js';
+import { ApprovalRequest, ToolCallRequest } from '../../wire/requests.js';
+import { tuiStyle } from './tui-style.js';
+import { TurnView } from './turn-view.js';
+
+const style = tuiStyle(false);
+const view = (extra: Partial<ConstructorParameters<typeof TurnView>[0]> = {}) =>
+  new TurnView({ style, workDir: '/work', thinking: 'stream', ...extra });
+const text = (t: string): WireEvent => ({ type: 'ContentPart', payload: { type: 'text', text: t } });
+const screen = (v: TurnView) =>
+  v
+    .render(100)
+    .map((line) => line.trimEnd())
+    .join('\n');
+
+describe('TurnView', () => {
+  it('shows a call with its key argument as the arguments stream, then its summary', () => {
+    const v = view();
+    v.handle({
+      type: 'ToolCall',
+      payload: { type: 'function', id: 'c1', function: { name: 'ReadFile', arguments: '{"pa' } },
+    });
+    expect(screen(v)).toMatch(/^. ReadFile$/);
+    v.handle({
+      type: 'ToolCallPart',
+      payload: { type: 'tool_call_part', arguments_part: 'th": "/work/src/ma' },
+    });
+    expect(screen(v)).toMatch(/ReadFile src\/ma$/);
+    v.handle({ type: 'ToolCallPart', payload: { type: 'tool_call_part', arguments_part: 'in.ts"}' } });
+    expect(v.isBusy).toBe(true);
+    v.handle({
+      type: 'ToolResult',
+      payload: { tool_call_id: 'c1', return_value: toolOk('a\nb\nc', '', 'Read 3 lines') },
+    });
+    expect(screen(v)).toBe('✓ ReadFile src/main.ts\n  └ Read 3 lines');
+    expect(v.isBusy).toBe(false);
+  });
+
+  it('folds thinking when the answer starts and renders the answer as Markdown', () => {
+    const v = view();
+    v.handle({ type: 'ContentPart', payload: { type: 'think', think: 'step one\nstep two' } });
+    expect(screen(v)).toBe('∴ thinking…\n  step one\n  step two');
+    v.handle(text('# Title\n\nSome **bold** text.'));
+    expect(screen(v)).toBe('∴ thought (2 lines)\n\nTitle\n\nSome bold text.');
+  });
+
+  it('a retried step loses its partial output and shows why it is retried', () => {
+    const v = view();
+    v.handle({ type: 'StepBegin', payload: { n: 1 } });
+    v.handle(text('half an answ'));
+    v.handle({
+      type: 'StepRetry',
+      payload: {
+        n: 1,
+        next_attempt: 2,
+        max_attempts: 3,
+        wait_s: 1.5,
+        error_type: 'APIStatusError',
+        status_code: 503,
+      },
+    });
+    v.handle(text('The whole answer.'));
+    expect(screen(v)).toBe(
+      '↻ APIStatusError (HTTP 503): retrying in 1.5s (attempt 2 of 3)\n\nThe whole answer.',
+    );
+  });
+
+  it('nests a subagent’s calls under the call that started it', () => {
+    const v = view();
+    v.handle({
+      type: 'ToolCall',
+      payload: {
+        type: 'function',
+        id: 'a1',
+        function: { name: 'Agent', arguments: '{"description":"explore"}' },
+      },
+    });
+    const inner: WireEvent = {
+      type: 'ToolCall',
+      payload: { type: 'function', id: 'x', function: { name: 'Glob', arguments: '{"pattern":"*.ts"}' } },
+    };
+    v.handle({
+      type: 'SubagentEvent',
+      payload: { parent_tool_call_id: 'a1', agent_id: 'g', subagent_type: 'coder', event: inner },
+    });
+    expect(v.render(60)[1]).toMatch(/^ {4}. Glob \*\.ts$/);
+  });
+
+  it('passes status to the status line and questions to the panels; refuses what it cannot answer', () => {
+    const statuses: StatusUpdate[] = [];
+    const asked: string[] = [];
+    const v = view({ onStatus: (s) => statuses.push(s), onRequest: (r) => asked.push(r.id) });
+    v.handle({ type: 'StatusUpdate', payload: { context_usage: 0.5 } });
+    const approval = new ApprovalRequest({
+      id: 'r',
+      tool_call_id: 'c',
+      sender: 'Shell',
+      action: 'a',
+      description: 'd',
+      display: [],
+    });
+    v.handle(approval);
+    const external = new ToolCallRequest({ id: 't', name: 'X', arguments: '{}' });
+    v.handle(external);
+    expect(statuses).toEqual([{ context_usage: 0.5 }]);
+    expect(asked).toEqual(['r']);
+    expect(external.isPending).toBe(false);
+  });
+
+  it('shows model text inert', () => {
+    const v = view();
+    v.handle(text('a\x1b[2Jb\x07'));
+    expect(screen(v)).toBe('a␛[2Jb␇');
+  });
+
+  it('stops the spinner of a call its step ended without running', () => {
+    const v = view();
+    v.handle({ type: 'StepBegin', payload: { n: 1 } });
+    v.handle({
+      type: 'ToolCall',
+      payload: { type: 'function', id: 'c1', function: { name: 'Shell', arguments: '{"command":"ls"}' } },
+    });
+    v.handle({ type: 'StepBegin', payload: { n: 2 } });
+    expect(v.isBusy).toBe(false);
+    expect(screen(v)).toBe('· Shell ls\n  └ not run');
+  });
+});
