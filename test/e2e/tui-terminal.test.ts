@@ -89,7 +89,7 @@ describe('terminal UI: the terminal', () => {
     tui.type('hi');
     tui.press('Enter');
     const screen = await tui.waitFor('evil');
-    expect(screen).toContain('Look: ␛]0;pwned␇␛[2J␛[31mRED␛[0m and ␛[1A up, bell␇, <U+202E>evil');
+    expect(screen).toContain('Look: ␛]0;pwned␇␛[2J␛[31mRED␛[0m and ␛[1A up, bell␇, ⟨U+202E⟩evil');
     // The screen was not cleared (the greeting is still there) and the title is untouched.
     expect(screen).toContain('kimi-ts — session');
     const styled = tui.screenWithEscapes();

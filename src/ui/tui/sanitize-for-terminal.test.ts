@@ -7,9 +7,9 @@ describe('sanitizeForTerminal', () => {
     ['\x1b[2J\x1b]0;pwned\x07', '␛[2J␛]0;pwned␇'],
     ['carriage\rreturn', 'carriage␍return'],
     ['a\tb', 'a    b'],
-    ['csi\x9b31m', 'csi<U+009B>31m'],
+    ['csi\x9b31m', 'csi⟨U+009B⟩31m'],
     ['del\x7f', 'del␡'],
-    ['bidi \u202eevil', 'bidi <U+202E>evil'],
+    ['bidi \u202eevil', 'bidi ⟨U+202E⟩evil'],
     ['unicode ✓ 你好', 'unicode ✓ 你好'],
   ])('%j → %j', (input, expected) => {
     expect(sanitizeForTerminal(input)).toBe(expected);
