@@ -22,9 +22,9 @@ export { LLMNotSet, LLMNotSupported, MaxStepsReached, RunCancelled } from './sou
 export { runSoul, type UILoop, wireSend } from './soul/run-soul.js';
 export type { TurnOutcome } from './soul/turn-outcome.js';
 export type { UserChannel } from './tools/user-channel.js';
-export { Approval } from './toolset/approval.js';
-export { SkipThisTool, toolFactory } from './toolset/dependencies.js';
+export { Approval } from './toolset/approval/approval.js';
 export { KimiToolset } from './toolset/kimi-toolset.js';
+export { SkipThisTool, toolFactory } from './toolset/loading/dependencies.js';
 export { defineTool, type KimiTool } from './toolset/tool-definition.js';
 export { VERSION } from './version.js';
 export * as wire from './wire/index.js';

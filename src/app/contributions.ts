@@ -1,7 +1,7 @@
 import type { WireNotificationSource } from '../soul/run-soul.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
 import type { DynamicInjection, LLMNotification, LLMNotificationSource } from '../soul/soul-parts.js';
-import type { ToolDependencyTable } from '../toolset/dependencies.js';
+import type { ToolDependencyTable } from '../toolset/loading/dependencies.js';
 import type { Notification } from '../wire/events.js';
 import type { BackgroundWork } from './agent-session.js';
 import type {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidToolError } from '../toolset/tool-loader.js';
+import { InvalidToolError } from '../toolset/loading/tool-loader.js';
 import { AgentSpecError } from './agent-spec.js';
 import { createAgentSession } from './create-agent-session.js';
 

@@ -2,7 +2,7 @@ import type { HookConfig } from '../hooks/config.js';
 import type { Context } from '../soul/context/context.js';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
 import type { SoulLLM } from '../soul/soul-parts.js';
-import type { Approval } from '../toolset/approval.js';
+import type { Approval } from '../toolset/approval/approval.js';
 import { VERSION } from '../version.js';
 
 export interface StatusSources {

@@ -1,7 +1,7 @@
 import type { RuleSources, SessionPolicy } from '../policy/index.js';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
-import type { Approval } from '../toolset/approval.js';
-import type { ProjectApprovals } from '../toolset/project-approvals.js';
+import type { Approval } from '../toolset/approval/approval.js';
+import type { ProjectApprovals } from '../toolset/approval/project-approvals.js';
 
 export interface PermissionsSources {
   policy: SessionPolicy;

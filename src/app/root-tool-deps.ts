@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { Session } from '../session/session.js';
 import type { SessionState } from '../session/state.js';
-import type { ToolDependencyTable } from '../toolset/dependencies.js';
+import type { ToolDependencyTable } from '../toolset/loading/dependencies.js';
 import type { SessionModel } from './session-model.js';
 import { createSessionStore } from './session-store.js';
 import { videoUploaderOf } from './video-uploader.js';

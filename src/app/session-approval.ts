@@ -1,8 +1,8 @@
 import type { Config } from '../config/schema.js';
 import type { Session } from '../session/session.js';
 import { type SessionState, updateSessionState } from '../session/state.js';
-import { Approval } from '../toolset/approval.js';
-import type { ProjectApprovals } from '../toolset/project-approvals.js';
+import { Approval } from '../toolset/approval/approval.js';
+import type { ProjectApprovals } from '../toolset/approval/project-approvals.js';
 import { errorText, type WarningSink } from './session-warning.js';
 
 export interface ApprovalModes {

@@ -3,7 +3,7 @@ import type { Session } from '../session/session.js';
 import { updateSessionState } from '../session/state.js';
 import type { Context } from '../soul/context/context.js';
 import { builtinSlashCommands, type SlashCommand } from '../soul/slash-commands.js';
-import type { Approval } from '../toolset/approval.js';
+import type { Approval } from '../toolset/approval/approval.js';
 import { addDirCommand } from './additional-dirs.js';
 import { conversationCommands } from './export-import-commands.js';
 import { hooksCommand, statusCommand, versionCommand } from './info-commands.js';

@@ -9,7 +9,7 @@ import { lockSession, type SessionLock } from '../session/session-lock.js';
 import { readSessionState, type SessionState, updateSessionState } from '../session/state.js';
 import { workDirKey } from '../session/work-dir-key.js';
 import { Context } from '../soul/context/context.js';
-import { ProjectApprovals } from '../toolset/project-approvals.js';
+import { ProjectApprovals } from '../toolset/approval/project-approvals.js';
 import { checkAdditionalDir } from './additional-dirs.js';
 import { type AgentSpec, DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
 import { pluginsDir } from './plugins/plugin-manager.js';

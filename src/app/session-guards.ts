@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import type { Config } from '../config/schema.js';
-import type { Approval } from '../toolset/approval.js';
+import type { Approval } from '../toolset/approval/approval.js';
 import { collectSecrets } from './collect-secrets.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';

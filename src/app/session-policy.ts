@@ -11,8 +11,8 @@ import {
   SessionPolicy,
 } from '../policy/index.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
-import type { Approval } from '../toolset/approval.js';
-import type { ProjectApprovals } from '../toolset/project-approvals.js';
+import type { Approval } from '../toolset/approval/approval.js';
+import type { ProjectApprovals } from '../toolset/approval/project-approvals.js';
 import { permissionsCommand } from './permissions-command.js';
 
 export interface SessionPolicyParts {

@@ -6,8 +6,8 @@ import { Soul, type SoulOptions } from '../soul/soul.js';
 import type { LoopControl, SoulLLM } from '../soul/soul-parts.js';
 import { BUILTIN_TOOL_MODULES } from '../tools/builtin-modules.js';
 import type { AgentRole } from '../tools/runtime.js';
-import type { ToolDependencyTable } from '../toolset/dependencies.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
+import type { ToolDependencyTable } from '../toolset/loading/dependencies.js';
 import type { AgentSpec } from './agent-spec.js';
 import { renderSystemPrompt, type SystemPromptVarsInput } from './system-prompt.js';
 

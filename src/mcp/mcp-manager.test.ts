@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Approval } from '../toolset/approval.js';
+import type { Approval } from '../toolset/approval/approval.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { MCPStatusSnapshot } from '../wire/events.js';
 import { McpManager } from './mcp-manager.js';

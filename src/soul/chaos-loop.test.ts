@@ -9,7 +9,7 @@ import { extractText, type Message, type StreamedPart } from '../kosong/message.
 import type { ChatProvider, StreamedMessage } from '../kosong/provider.js';
 import { type ChaosFault, ChaosProvider, SeededRandom } from '../kosong/providers/chaos/index.js';
 import { toolOk } from '../kosong/tool.js';
-import { Approval } from '../toolset/approval.js';
+import { Approval } from '../toolset/approval/approval.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
 import { defineTool } from '../toolset/tool-definition.js';
 import { Context } from './context/context.js';

@@ -2,7 +2,7 @@ import type { HookEngine } from '../hooks/types.js';
 import type { Message } from '../kosong/message.js';
 import type { ChatProvider } from '../kosong/provider.js';
 import type { Toolset } from '../kosong/tool.js';
-import type { StepCall } from '../toolset/repeat-tracker.js';
+import type { StepCall } from '../toolset/repeat/repeat-tracker.js';
 import type { Context } from './context/context.js';
 import type { DenwaRenji } from './dmail.js';
 import type { ApiErrorType } from './errors.js';

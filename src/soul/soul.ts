@@ -9,7 +9,7 @@ import { shouldAutoCompact } from './compaction.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
 import { EmptyPromptError, isEmptyPrompt, slashCommandText, unknownCommandText } from './prompt-checks.js';
 import { runRalphLoop } from './ralph-loop.js';
-import { parseSlashCommand } from './slash-command.js';
+import { parseSlashCommand } from './slash-command-parser.js';
 import type { SlashCommandLookup } from './slash-command-types.js';
 import type { SoulLLM, SoulParts } from './soul-parts.js';
 import { BackToTheFuture, runStep } from './soul-step.js';

@@ -1,4 +1,4 @@
-import type { BuiltinToolModules } from '../toolset/module-resolution.js';
+import type { BuiltinToolModules } from '../toolset/loading/module-resolution.js';
 
 /**
  * The tool modules of kimi-ts, by the path a `kimi-ts/<path>:Export` spec names. Loading them

@@ -80,7 +80,7 @@ export interface SubagentRunner {
   }): Promise<{ isError: boolean; output: string; message: string; brief: string }>;
 }
 
-declare module '../toolset/dependencies.js' {
+declare module '../toolset/loading/dependencies.js' {
   interface ToolDependencyMap {
     /** Directories outside the work dir the user allowed (`--add-dir`); shared and mutable. */
     additionalDirs: string[];

@@ -44,7 +44,7 @@ export interface UserChannel {
   showPlan(plan: { content: string; filePath: string }): void;
 }
 
-declare module '../toolset/dependencies.js' {
+declare module '../toolset/loading/dependencies.js' {
   interface ToolDependencyMap {
     /** The user, for questions and plan review. */
     userChannel: UserChannel;

@@ -4,7 +4,7 @@ import { toolOk } from '../kosong/tool.js';
 import { runWithWire } from '../wire/current-wire.js';
 import type { ToolCallRequest } from '../wire/requests.js';
 import { Wire } from '../wire/wire.js';
-import { Approval } from './approval.js';
+import { Approval } from './approval/approval.js';
 import { isExternalTool, registerExternalTools, TURN_ENDED_MESSAGE } from './external-tool.js';
 import { KimiToolset } from './kimi-toolset.js';
 import { cleanDispatch, toolCall } from './test-support/dispatch.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createHookEngine, type HookConfigInput, parseHookConfigs } from '../hooks/index.js';
 import type { HookEngine } from '../hooks/types.js';
 import { toolOk } from '../kosong/index.js';
-import { Approval } from './approval.js';
+import { Approval } from './approval/approval.js';
 import { KimiToolset } from './kimi-toolset.js';
 import { dispatchAll, toolCall } from './test-support/dispatch.js';
 import { defineTool } from './tool-definition.js';

@@ -3,20 +3,20 @@ import { type HookEngine, noHooks } from '../hooks/types.js';
 import type { Tool, ToolCall, ToolDispatch, ToolResult, ToolReturnValue, Toolset } from '../kosong/index.js';
 import type { SessionPolicy } from '../policy/index.js';
 import type { SecretRegistry } from '../policy/secrets.js';
-import type { Approval } from './approval.js';
-import { argumentsHash, canonicalJson, normaliseWhitespace } from './canonical-json.js';
+import type { Approval } from './approval/approval.js';
 import { defaultPolicy } from './default-policy.js';
-import type { ToolDependencyTable } from './dependencies.js';
-import type { ModuleResolutionOptions } from './module-resolution.js';
-import { DEFAULT_REPEAT_POLICY, type RepeatPolicy, type RepeatTier } from './repeat-detector.js';
-import { appendReminder, repeatReminderText } from './repeat-reminder.js';
-import { RepeatTracker, type StepCall } from './repeat-tracker.js';
+import type { ToolDependencyTable } from './loading/dependencies.js';
+import type { ModuleResolutionOptions } from './loading/module-resolution.js';
+import { type LoadedTools, loadTools } from './loading/tool-loader.js';
+import { argumentsHash, canonicalJson, normaliseWhitespace } from './repeat/canonical-json.js';
+import { DEFAULT_REPEAT_POLICY, type RepeatPolicy, type RepeatTier } from './repeat/repeat-detector.js';
+import { appendReminder, repeatReminderText } from './repeat/repeat-reminder.js';
+import { RepeatTracker, type StepCall } from './repeat/repeat-tracker.js';
 import { type DuplicateType, noTelemetry, recordSafely, type ToolTelemetrySink } from './telemetry.js';
 import { parseToolArguments } from './tool-arguments.js';
 import { runToolCall, type ToolCallRunResult } from './tool-call-runner.js';
 import type { KimiTool } from './tool-definition.js';
 import { toolNotFoundError, toolParseError, toolSecretArgumentsError } from './tool-errors.js';
-import { type LoadedTools, loadTools } from './tool-loader.js';
 
 export interface KimiToolsetOptions {
   /** Asks the person; without it side-effecting calls are refused. */
@@ -294,7 +294,7 @@ function copyReturnValue(value: ToolReturnValue): ToolReturnValue {
   }
 }
 
-declare module './dependencies.js' {
+declare module './loading/dependencies.js' {
   interface ToolDependencyMap {
     /** The toolset the tool is loaded into. */
     toolset: KimiToolset;

@@ -13,7 +13,7 @@ import {
   textChunk,
   toolHeaderChunk,
 } from '../kosong/providers/openai-chat/test-support/chat-sse.js';
-import { Approval } from './approval.js';
+import { Approval } from './approval/approval.js';
 import { KimiToolset } from './kimi-toolset.js';
 import { defineTool } from './tool-definition.js';
 import { toolErrorKind } from './tool-errors.js';

@@ -1,4 +1,4 @@
-import type { RepeatTier } from './repeat-detector.js';
+import type { RepeatTier } from './repeat/repeat-detector.js';
 
 export type ToolCallOutcome =
   | 'ok'

@@ -1,10 +1,10 @@
 import type { HookEngine } from '../hooks/types.js';
 import type { ToolCall, ToolDispatch, ToolReturnValue } from '../kosong/index.js';
 import type { Effect, PolicyDecision, SessionPolicy } from '../policy/index.js';
-import type { Approval } from './approval.js';
-import { currentApprovalSource } from './approval-source.js';
-import { canonicalJson } from './canonical-json.js';
+import type { Approval } from './approval/approval.js';
+import { currentApprovalSource } from './approval/approval-source.js';
 import { runInToolCall, type ToolCallScope } from './current-tool-call.js';
+import { canonicalJson } from './repeat/canonical-json.js';
 import type { ToolCallOutcome } from './telemetry.js';
 import { type ApprovalPlan, isAutoApproval, type KimiTool, type ToolCallContext } from './tool-definition.js';
 import {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DisplayBlock, Tool, ToolCall, ToolReturnValue } from '../kosong/index.js';
 import type { Effect } from '../policy/index.js';
-import { toolParametersSchema } from './json-schema.js';
+import { toolParametersSchema } from './loading/json-schema.js';
 
 /**
  * What running a tool can do to the world. Anything but `read-only` (nothing outside the session)

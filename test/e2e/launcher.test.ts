@@ -90,7 +90,7 @@ describe('--debug', () => {
     expect(plain.stderr).toContain('Run with --debug for the full traceback.');
     const debug = await sandbox.run(['--print', '-p', 'hi', '--agent-file', agentFile, '--debug']);
     expect(debug.code).toBe(1);
-    expect(debug.stderr).toMatch(/at .*src\/toolset\/tool-loader\.ts:\d+/);
+    expect(debug.stderr).toMatch(/at .*src\/toolset\/loading\/tool-loader\.ts:\d+/);
   });
 });
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LoopbackServer } from '../support/loopback-server.js';
 import { CliSandbox, collect } from '../support/run-cli.js';
 import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
-import { type JsonRpcMessage, WireClient } from '../support/wire-client.js';
+import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
 
 /**
  * Holes 1 and 2 of issue 12, reproduced through the built CLI: a model that reads the agent's own

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliSandbox, collect } from '../support/run-cli.js';
 import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
-import { WireClient } from '../support/wire-client.js';
+import { WireClient } from '../support/wire-process-client.js';
 
 let server: ScriptedLLMServer;
 let sandbox: CliSandbox;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { gate } from '../support/loopback-server.js';
 import { CliSandbox, collect } from '../support/run-cli.js';
 import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
-import { type JsonRpcMessage, WireClient } from '../support/wire-client.js';
+import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
 
 let server: ScriptedLLMServer;
 let sandbox: CliSandbox;

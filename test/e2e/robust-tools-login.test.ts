@@ -5,7 +5,7 @@ import { parse as parseToml } from 'smol-toml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KimiCodeServer } from '../support/kimi-code-server.js';
 import { CliSandbox, collect } from '../support/run-cli.js';
-import { WireClient } from '../support/wire-client.js';
+import { WireClient } from '../support/wire-process-client.js';
 
 let server: KimiCodeServer;
 let sandbox: CliSandbox;

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_NODE, CliSandbox, collect } from '../support/run-cli.js';
 import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
-import { WireClient } from '../support/wire-client.js';
+import { WireClient } from '../support/wire-process-client.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 let folder: string;

@@ -3,7 +3,7 @@ import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/backgrou
 import { gate } from '../support/loopback-server.js';
 import { CliSandbox, collect } from '../support/run-cli.js';
 import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
-import { WireClient } from '../support/wire-client.js';
+import { WireClient } from '../support/wire-process-client.js';
 
 let server: ScriptedLLMServer;
 let sandbox: CliSandbox;

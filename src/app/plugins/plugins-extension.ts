@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import type { Config } from '../../config/schema.js';
-import type { ToolDependencyTable } from '../../toolset/dependencies.js';
 import type { KimiToolset } from '../../toolset/kimi-toolset.js';
+import type { ToolDependencyTable } from '../../toolset/loading/dependencies.js';
 import { defineExtension } from '../extension.js';
 import type { WarningSink } from '../session-warning.js';
 import { listPlugins, pluginsDir } from './plugin-manager.js';

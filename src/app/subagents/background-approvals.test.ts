@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalRuntime } from '../../toolset/approval-runtime.js';
+import { ApprovalRuntime } from '../../toolset/approval/approval-runtime.js';
 import { runWithWire } from '../../wire/current-wire.js';
 import { ApprovalRequest } from '../../wire/requests.js';
 import { Wire } from '../../wire/wire.js';

@@ -1,5 +1,5 @@
-import type { ApprovalRuntime } from '../../toolset/approval-runtime.js';
-import { toWireRequest } from '../../toolset/approval-wire-bridge.js';
+import type { ApprovalRuntime } from '../../toolset/approval/approval-runtime.js';
+import { toWireRequest } from '../../toolset/approval/approval-wire-bridge.js';
 import type { ApprovalRequest } from '../../wire/requests.js';
 import type { Wire } from '../../wire/wire.js';
 import type { RootWireTracker } from './root-wire-tracker.js';

@@ -1,5 +1,5 @@
 import type { SubagentRunner } from '../../tools/runtime.js';
-import type { ApprovalSource } from '../../toolset/approval-source.js';
+import type { ApprovalSource } from '../../toolset/approval/approval-source.js';
 import type { Wire } from '../../wire/wire.js';
 import { watchBackgroundApprovals } from './background-approvals.js';
 import { forwardToParent } from './forward-events.js';

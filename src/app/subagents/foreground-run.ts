@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SubagentRunner } from '../../tools/runtime.js';
-import type { ApprovalSource } from '../../toolset/approval-source.js';
+import type { ApprovalSource } from '../../toolset/approval/approval-source.js';
 import { currentWire } from '../../wire/current-wire.js';
 import { forwardToParent } from './forward-events.js';
 import { type PreparedRun, runInstance, type SubagentServices } from './run-instance.js';

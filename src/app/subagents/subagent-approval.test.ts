@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalRequest } from '../../wire/requests.js';
-import { callTool, longReport, ScriptedSession, say, toolResultOf } from './test-support/scripted-session.js';
+import {
+  callTool,
+  longReport,
+  ScriptedSession,
+  say,
+  toolResultOf,
+} from './test-support/scripted-root-session.js';
 
 let fixture: ScriptedSession | null = null;
 

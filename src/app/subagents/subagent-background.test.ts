@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { extractText } from '../../kosong/message.js';
-import { callTool, longReport, ScriptedSession, say, toolResultOf } from './test-support/scripted-session.js';
+import {
+  callTool,
+  longReport,
+  ScriptedSession,
+  say,
+  toolResultOf,
+} from './test-support/scripted-root-session.js';
 
 let fixture: ScriptedSession | null = null;
 

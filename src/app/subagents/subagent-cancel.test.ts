@@ -4,7 +4,7 @@ import { existsSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunCancelled } from '../../soul/errors.js';
-import { callTool, ScriptedSession } from './test-support/scripted-session.js';
+import { callTool, ScriptedSession } from './test-support/scripted-root-session.js';
 
 let fixture: ScriptedSession | null = null;
 

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WireMessage } from '../../wire/message.js';
 import { CONTINUATION_PROMPT } from './run-until-report.js';
-import { callTool, longReport, ScriptedSession, say, toolResultOf } from './test-support/scripted-session.js';
+import {
+  callTool,
+  longReport,
+  ScriptedSession,
+  say,
+  toolResultOf,
+} from './test-support/scripted-root-session.js';
 
 let fixture: ScriptedSession | null = null;
 

@@ -6,7 +6,7 @@ import { DEFAULT_AGENT_FILE, loadAgentSpec } from '../agent-spec.js';
 import { SubagentInstanceStore } from './instance-store.js';
 import { openSubagentSoul } from './subagent-soul.js';
 import { loadSubagentTypes } from './subagent-types.js';
-import { ScriptedSession } from './test-support/scripted-session.js';
+import { ScriptedSession } from './test-support/scripted-root-session.js';
 
 let fixture: ScriptedSession | null = null;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ToolResult, toolOk } from '../../kosong/tool.js';
-import { Approval } from '../../toolset/approval.js';
+import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { cleanDispatch, toolCall } from '../../toolset/test-support/dispatch.js';
 import { defineTool } from '../../toolset/tool-definition.js';

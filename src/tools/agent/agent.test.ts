@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Approval } from '../../toolset/approval.js';
+import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
 import type { AgentRole, SubagentRunner } from '../runtime.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunCancelled } from '../../soul/errors.js';
-import { Approval } from '../../toolset/approval.js';
+import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';

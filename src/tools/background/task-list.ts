@@ -1,5 +1,5 @@
-import { toolFactory } from '../../toolset/dependencies.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { rootOnlyError } from './root-only.js';
 import { formatTaskList, taskDisplayBlock } from './task-format.js';
 

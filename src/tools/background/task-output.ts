@@ -1,6 +1,6 @@
 import { toolError } from '../../kosong/index.js';
-import { toolFactory } from '../../toolset/dependencies.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import type { OutputTail } from './output-tail.js';
 import { rootOnlyError } from './root-only.js';
 import { taskDisplayBlock, taskFieldLines } from './task-format.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Approval } from '../../toolset/approval.js';
+import { Approval } from '../../toolset/approval/approval.js';
 import { openDispatch } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import type { AgentRole } from '../runtime.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { Approval } from '../../toolset/approval.js';
+import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import type { BackgroundTaskManager } from './background-task-manager.js';
 import { makeTempDir, openManager, planModeSwitch, removeDir } from './test-support/task-harness.js';

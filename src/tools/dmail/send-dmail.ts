@@ -1,4 +1,4 @@
-import { toolFactory } from '../../toolset/dependencies.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
 
 /**
  * Sends a D-Mail to the model's past self (reference §1.14). The soul acts on it after the step: the

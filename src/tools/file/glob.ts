@@ -10,9 +10,9 @@ import {
   type SessionPolicy,
 } from '../../policy/index.js';
 import { defaultPolicy } from '../../toolset/default-policy.js';
-import { toolFactory } from '../../toolset/dependencies.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
 import { listTopLevel } from './directory-listing.js';
 import { describeFsError, isMissingFileError } from './fs-errors.js';
 import { expandHome, isInWorkspace, type Workspace } from './workspace-path.js';

@@ -3,11 +3,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../toolset/default-policy.js';
-import { toolKit } from '../../toolset/dependencies.js';
+import { toolKit } from '../../toolset/loading/dependencies.js';
 import { cleanDispatch, toolCall } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
-import { ripgrepArgs } from './grep/ripgrep-search.js';
 import { createGrepTool, GREP_BACKEND_ENV, Grep } from './grep.js';
+import { ripgrepArgs } from './search/ripgrep-search.js';
 import { briefOf, FileToolsHarness } from './test-support/file-tools-harness.js';
 
 let h: FileToolsHarness;

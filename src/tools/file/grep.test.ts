@@ -1,8 +1,8 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findRipgrep } from './grep/find-ripgrep.js';
 import { createGrepTool, type GrepBackend } from './grep.js';
+import { findRipgrep } from './search/find-ripgrep.js';
 import { briefOf, FileToolsHarness, outputText } from './test-support/file-tools-harness.js';
 
 const hasRipgrep = findRipgrep() !== null;

@@ -4,22 +4,22 @@ import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import { type Effect, realPathOf, resolveFileTarget, type SessionPolicy } from '../../policy/index.js';
 import { defaultPolicy } from '../../toolset/default-policy.js';
-import { toolFactory } from '../../toolset/dependencies.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
 import { ToolResultBuilder } from '../../toolset/tool-result-builder.js';
 import { isMissingFileError } from './fs-errors.js';
-import { builtinSearch } from './grep/builtin-search.js';
-import { findRipgrep } from './grep/find-ripgrep.js';
-import { formatResults, sortByRecency } from './grep/format-results.js';
-import { ripgrepSearch } from './grep/ripgrep-search.js';
+import { builtinSearch } from './search/builtin-search.js';
+import { findRipgrep } from './search/find-ripgrep.js';
+import { formatResults, sortByRecency } from './search/format-results.js';
+import { ripgrepSearch } from './search/ripgrep-search.js';
 import {
   GrepFailure,
   type GrepRequest,
   OUTPUT_MODES,
   type SearchLimits,
   type SearchOutcome,
-} from './grep/search-types.js';
+} from './search/search-types.js';
 import { expandHome } from './workspace-path.js';
 
 export const DEFAULT_HEAD_LIMIT = 250;

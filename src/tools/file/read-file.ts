@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError, toolOk } from '../../kosong/index.js';
-import { toolFactory } from '../../toolset/dependencies.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
 import { fileEffects } from './file-effects.js';
 import { detectFileType, readFileHeader } from './file-type.js';
 import { describeFsError, isMissingFileError } from './fs-errors.js';

@@ -1,7 +1,7 @@
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toolKit } from '../../toolset/dependencies.js';
+import { toolKit } from '../../toolset/loading/dependencies.js';
 import { MAX_MEDIA_BYTES, ReadMediaFile } from './read-media-file.js';
 import { briefOf, FileToolsHarness } from './test-support/file-tools-harness.js';
 

@@ -2,9 +2,9 @@ import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
-import { toolFactory } from '../../toolset/dependencies.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
 import { buildDiffBlocks, type DiffBlock } from './diff-blocks.js';
 import {
   EditApprovals,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSessionState } from '../../session/state.js';
-import { Approval } from '../../toolset/approval.js';
+import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { toolCall } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';

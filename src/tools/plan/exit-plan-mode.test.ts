@@ -10,7 +10,7 @@ import { runSoul } from '../../soul/run-soul.js';
 import { Soul } from '../../soul/soul.js';
 import { DEFAULT_LOOP_CONTROL } from '../../soul/soul-parts.js';
 import type { TurnOutcome } from '../../soul/turn-outcome.js';
-import { Approval } from '../../toolset/approval.js';
+import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { toolCall } from '../../toolset/test-support/dispatch.js';
 import { isRejectionWithoutFeedback, toolErrorKind } from '../../toolset/tool-errors.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
-import type { Approval } from '../../toolset/approval.js';
-import { toolFactory } from '../../toolset/dependencies.js';
+import type { Approval } from '../../toolset/approval/approval.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
 import { toolRejectedError } from '../../toolset/tool-errors.js';
 import { answerTo, askUser, questionItem } from '../ask-user/ask-question.js';
 import type { PlanModeController } from '../runtime.js';

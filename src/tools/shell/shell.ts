@@ -1,7 +1,7 @@
 import type { ToolReturnValue } from '../../kosong/index.js';
 import { toolError } from '../../kosong/index.js';
-import { toolFactory } from '../../toolset/dependencies.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { ToolResultBuilder } from '../../toolset/tool-result-builder.js';
 import type { BackgroundTaskManager } from '../background/background-task-manager.js';
 import { BackgroundTaskError } from '../background/background-task-manager.js';

@@ -1,4 +1,4 @@
-import { toolFactory } from '../../toolset/dependencies.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
 
 /** A scratchpad: the thought stays in the conversation, nothing else happens. */
 export const Think = toolFactory([], async (_deps, kit) =>

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { toolOk } from '../../kosong/index.js';
-import { toolFactory } from '../../toolset/dependencies.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
 import type { TodoItem } from '../runtime.js';
 
 const todoSchema = z.object({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import { classifyAddress, type Effect, type ResolvedAddress, resolveHost } from '../../policy/index.js';
-import { toolFactory } from '../../toolset/dependencies.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool, type KimiTool, type ToolCallContext } from '../../toolset/tool-definition.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
 import { ToolResultBuilder } from '../../toolset/tool-result-builder.js';
 import type { WebServiceConfig, WebServices } from '../runtime.js';
 import {

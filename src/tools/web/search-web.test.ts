@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorResponder, LoopbackServer } from '../../../test/support/loopback-server.js';
 import type { ToolResult } from '../../kosong/index.js';
-import { SkipThisTool, toolKit } from '../../toolset/dependencies.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
+import { SkipThisTool, toolKit } from '../../toolset/loading/dependencies.js';
 import { approvingApproval } from '../../toolset/test-support/approving.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ToolReturnValue } from '../../kosong/index.js';
-import { SkipThisTool, toolFactory } from '../../toolset/dependencies.js';
+import { SkipThisTool, toolFactory } from '../../toolset/loading/dependencies.js';
+import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
-import { loadToolDescription } from '../../toolset/tool-description.js';
 import { ToolResultBuilder } from '../../toolset/tool-result-builder.js';
 import type { WebServiceConfig, WebServices } from '../runtime.js';
 import {

@@ -1,5 +1,5 @@
-import { Approval } from '../approval.js';
-import type { PendingApprovalRecord } from '../approval-runtime.js';
+import { Approval } from '../approval/approval.js';
+import type { PendingApprovalRecord } from '../approval/approval-runtime.js';
 
 /** An Approval whose every request is recorded and answered `approve` by "a person" at once. */
 export function approvingApproval(): { approval: Approval; requests: PendingApprovalRecord[] } {

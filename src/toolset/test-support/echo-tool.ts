@@ -1,4 +1,4 @@
-import { toolFactory } from '../dependencies.js';
+import { toolFactory } from '../loading/dependencies.js';
 
 /** A built-in-style tool module for loader tests: typed dependencies, the toolkit, a description file. */
 export const EchoTool = toolFactory(

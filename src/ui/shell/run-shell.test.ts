@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wireSend } from '../../soul/run-soul.js';
 import type { UserInput } from '../../soul/steer-queue.js';
 import { streamedPartEvent, wireEvent } from '../../wire/events.js';
-import { ScriptedSession } from '../wire-server/test-support/scripted-session.js';
+import { ScriptedSession } from '../wire-server/test-support/scripted-turn-session.js';
 import { InputHistory } from './input-history.js';
 import { runShell } from './run-shell.js';
 

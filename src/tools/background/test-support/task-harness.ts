@@ -3,15 +3,19 @@ import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { ToolDispatch, ToolResult } from '../../../kosong/index.js';
-import { Approval } from '../../../toolset/approval.js';
+import { Approval } from '../../../toolset/approval/approval.js';
 import type {
   ApprovalDecisionInput,
   ApprovalRuntime,
   PendingApprovalRecord,
-} from '../../../toolset/approval-runtime.js';
-import type { ToolDependencyMap, ToolDependencyName, ToolFactory } from '../../../toolset/dependencies.js';
-import { toolKit } from '../../../toolset/dependencies.js';
+} from '../../../toolset/approval/approval-runtime.js';
 import { KimiToolset } from '../../../toolset/kimi-toolset.js';
+import type {
+  ToolDependencyMap,
+  ToolDependencyName,
+  ToolFactory,
+} from '../../../toolset/loading/dependencies.js';
+import { toolKit } from '../../../toolset/loading/dependencies.js';
 import { cleanDispatch, dispatchAll, toolCall } from '../../../toolset/test-support/dispatch.js';
 import type { BackgroundConfig, PlanModeController } from '../../runtime.js';
 import { BackgroundTaskManager } from '../background-task-manager.js';

@@ -2,10 +2,13 @@ import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolReturnValue } from '../../../kosong/index.js';
-import { Approval } from '../../../toolset/approval.js';
-import type { ApprovalResponseKind, PendingApprovalRecord } from '../../../toolset/approval-runtime.js';
-import type { ToolDependencyTable } from '../../../toolset/dependencies.js';
+import { Approval } from '../../../toolset/approval/approval.js';
+import type {
+  ApprovalResponseKind,
+  PendingApprovalRecord,
+} from '../../../toolset/approval/approval-runtime.js';
 import { KimiToolset } from '../../../toolset/kimi-toolset.js';
+import type { ToolDependencyTable } from '../../../toolset/loading/dependencies.js';
 import { dispatchAll, toolCall } from '../../../toolset/test-support/dispatch.js';
 import type { PlanModeController, VideoUploader } from '../../runtime.js';
 

@@ -1,10 +1,10 @@
-import type { DisplayBlock, ToolReturnValue } from '../kosong/index.js';
+import type { DisplayBlock, ToolReturnValue } from '../../kosong/index.js';
+import { currentToolCallScope } from '../current-tool-call.js';
+import { toolRejectedError } from '../tool-errors.js';
 import { type ApprovalDecision, type ApprovalResponseKind, ApprovalRuntime } from './approval-runtime.js';
 import { type ApprovalScope, ApprovalScopeSet, approvalScope, scopeCovers } from './approval-scope.js';
 import { type ApprovalSource, currentApprovalSource, isSubagentSource } from './approval-source.js';
-import { currentToolCallScope } from './current-tool-call.js';
 import type { ProjectApprovals } from './project-approvals.js';
-import { toolRejectedError } from './tool-errors.js';
 
 /** The persisted part of the approval state (Kimi CLI keeps it in `state.json` under `approval`). */
 export interface ApprovalStateJSON {

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { toolError, toolOk } from '../kosong/index.js';
-import type { SessionPolicy } from '../policy/index.js';
-import type { Approval } from './approval.js';
-import { defineTool, type KimiTool } from './tool-definition.js';
+import { toolError, toolOk } from '../../kosong/index.js';
+import type { SessionPolicy } from '../../policy/index.js';
+import type { Approval } from '../approval/approval.js';
+import { defineTool, type KimiTool } from '../tool-definition.js';
+import { ToolResultBuilder } from '../tool-result-builder.js';
 import { fillPlaceholders, loadToolDescription } from './tool-description.js';
-import { ToolResultBuilder } from './tool-result-builder.js';
 
 /**
  * What the loader can inject into a tool, by name. Layers above the toolset add their own entries
  * (runtime, config, session, environment, denwaRenji, laborMarket, ...) by declaration merging:
  *
- *     declare module '../toolset/dependencies.js' {
+ *     declare module './dependencies.js' {
  *       interface ToolDependencyMap { runtime: Runtime }
  *     }
  *

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JSONSchema } from '../kosong/index.js';
+import type { JSONSchema } from '../../kosong/index.js';
 
 /**
  * The JSON Schema a tool's zod parameters are published as: the input side of the schema (fields with

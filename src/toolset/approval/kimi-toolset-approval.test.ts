@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toolOk } from '../kosong/index.js';
+import { toolOk } from '../../kosong/index.js';
+import { KimiToolset } from '../kimi-toolset.js';
+import { cleanDispatch, dispatchAll, openDispatch, toolCall } from '../test-support/dispatch.js';
+import { defineTool, type KimiTool } from '../tool-definition.js';
+import { toolErrorKind } from '../tool-errors.js';
 import { Approval } from './approval.js';
 import type { ApprovalDecisionInput, ApprovalRuntime, PendingApprovalRecord } from './approval-runtime.js';
-import { KimiToolset } from './kimi-toolset.js';
-import { cleanDispatch, dispatchAll, openDispatch, toolCall } from './test-support/dispatch.js';
-import { defineTool, type KimiTool } from './tool-definition.js';
-import { toolErrorKind } from './tool-errors.js';
 
 let dir: string;
 beforeEach(async () => {

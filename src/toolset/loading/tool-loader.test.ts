@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Approval } from './approval.js';
-import { KimiToolset } from './kimi-toolset.js';
+import { Approval } from '../approval/approval.js';
+import { KimiToolset } from '../kimi-toolset.js';
+import { dispatchAll, toolCall } from '../test-support/dispatch.js';
 import { DEFAULT_BUILTIN_ROOT, resolveToolModule } from './module-resolution.js';
-import { dispatchAll, toolCall } from './test-support/dispatch.js';
 import { InvalidToolError, loadTools, ToolDependencyError } from './tool-loader.js';
 
 let dir: string;

@@ -1,4 +1,4 @@
-import { ApprovalRequest, type WireMessage, wireEvent, wireSend } from '../wire/index.js';
+import { ApprovalRequest, type WireMessage, wireEvent, wireSend } from '../../wire/index.js';
 import type { ApprovalRecord, ApprovalRuntime } from './approval-runtime.js';
 
 export interface ApprovalWireBridgeOptions {

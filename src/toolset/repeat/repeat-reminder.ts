@@ -1,4 +1,4 @@
-import type { ToolReturnValue } from '../kosong/index.js';
+import type { ToolReturnValue } from '../../kosong/index.js';
 import type { RepeatAssessment } from './repeat-tracker.js';
 
 export interface ReminderSubject {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { gate } from '../../test/support/loopback-server.js';
-import { type ContentPart, toolOk } from '../kosong/index.js';
-import { KimiToolset } from './kimi-toolset.js';
+import { gate } from '../../../test/support/loopback-server.js';
+import { type ContentPart, toolOk } from '../../kosong/index.js';
+import { KimiToolset } from '../kimi-toolset.js';
+import { dispatchAll, resultText, toolCall } from '../test-support/dispatch.js';
+import { defineTool } from '../tool-definition.js';
 import { DEFAULT_REPEAT_POLICY, ORIGINAL_REPEAT_POLICY, type RepeatPolicy } from './repeat-detector.js';
 import type { StepCall } from './repeat-tracker.js';
-import { dispatchAll, resultText, toolCall } from './test-support/dispatch.js';
-import { defineTool } from './tool-definition.js';
 
 /** A read-only tool whose result is what `answer` says for the given arguments. */
 function toolsetWith(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { type KimiTool, TOOL_EFFECTS } from '../tool-definition.js';
 import { SkipThisTool, type ToolDependencyTable, type ToolFactory, toolKit } from './dependencies.js';
 import { importToolModule, type ModuleResolutionOptions } from './module-resolution.js';
-import { type KimiTool, TOOL_EFFECTS } from './tool-definition.js';
 
 export interface ToolLoadFailure {
   spec: string;

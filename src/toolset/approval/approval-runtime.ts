@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DisplayBlock } from '../kosong/index.js';
+import type { DisplayBlock } from '../../kosong/index.js';
 import type { ApprovalSource } from './approval-source.js';
 
 export type ApprovalResponseKind = 'approve' | 'approve_for_session' | 'reject';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ScriptedProvider } from '../../../kosong/providers/scripted/index.js';
 import type { UILoop } from '../../../soul/run-soul.js';
 import type { TurnOutcome } from '../../../soul/turn-outcome.js';
-import type { ToolDependencyTable } from '../../../toolset/dependencies.js';
+import type { ToolDependencyTable } from '../../../toolset/loading/dependencies.js';
 import type { WireMessage } from '../../../wire/message.js';
 import { ApprovalRequest } from '../../../wire/requests.js';
 import type { AgentSessionImpl } from '../../agent-session-impl.js';

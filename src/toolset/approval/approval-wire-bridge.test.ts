@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toolOk } from '../kosong/index.js';
+import { toolOk } from '../../kosong/index.js';
 import {
   ApprovalRequest,
   runWithWire,
   Wire,
   type WireMessage,
   type WireSubscription,
-} from '../wire/index.js';
+} from '../../wire/index.js';
+import { KimiToolset } from '../kimi-toolset.js';
+import { dispatchAll, toolCall } from '../test-support/dispatch.js';
+import { defineTool } from '../tool-definition.js';
+import { toolErrorKind } from '../tool-errors.js';
 import { Approval } from './approval.js';
 import { runWithApprovalSource } from './approval-source.js';
 import { bridgeApprovalsToWire } from './approval-wire-bridge.js';
-import { KimiToolset } from './kimi-toolset.js';
-import { dispatchAll, toolCall } from './test-support/dispatch.js';
-import { defineTool } from './tool-definition.js';
-import { toolErrorKind } from './tool-errors.js';
 
 function setup() {
   const approval = new Approval();

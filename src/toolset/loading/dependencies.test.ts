@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { KimiToolset } from '../kimi-toolset.js';
+import { dispatchAll, toolCall } from '../test-support/dispatch.js';
 import { toolFactory } from './dependencies.js';
-import { KimiToolset } from './kimi-toolset.js';
-import { dispatchAll, toolCall } from './test-support/dispatch.js';
 
 describe('typed tool factories', () => {
   it('loads a built-in TypeScript tool module through a kimi-ts/ specifier', async () => {

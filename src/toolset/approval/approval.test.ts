@@ -2,13 +2,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolCall } from '../kosong/index.js';
+import type { ToolCall } from '../../kosong/index.js';
+import { runInToolCall } from '../current-tool-call.js';
+import { isRejectionWithoutFeedback, toolErrorKind } from '../tool-errors.js';
 import { Approval, type ApprovalResult, type ApprovalStateJSON } from './approval.js';
 import type { PendingApprovalRecord } from './approval-runtime.js';
 import { runWithApprovalSource } from './approval-source.js';
-import { runInToolCall } from './current-tool-call.js';
 import { ProjectApprovals } from './project-approvals.js';
-import { isRejectionWithoutFeedback, toolErrorKind } from './tool-errors.js';
 
 let dir: string;
 beforeEach(async () => {

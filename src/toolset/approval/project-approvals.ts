@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../util/atomic-file.js';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 import { type ApprovalScope, ApprovalScopeSet } from './approval-scope.js';
 
 const fileSchema = z.object({

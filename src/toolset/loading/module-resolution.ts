@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const BUILTIN_PREFIX = 'kimi-ts/';
 
 /** The folder `kimi-ts/...` specifiers resolve in: `src/` when run from source, `dist/` when built. */
-export const DEFAULT_BUILTIN_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DEFAULT_BUILTIN_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Modules of kimi-ts that load by a static import, keyed by the path after `kimi-ts/`. */
 export type BuiltinToolModules = Readonly<Record<string, () => Promise<object>>>;
