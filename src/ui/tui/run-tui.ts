@@ -255,7 +255,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
 
   tui.addInputListener((data) => {
     const isCtrlC = matchesKey(data, 'ctrl+c');
-    if (!isCtrlC) interrupts = 0;
+    // Escape sequences (keys like arrows, and the terminal's own replies to queries, which may land
+    // between two presses) do not break a double Ctrl-C; typed text does.
+    if (!isCtrlC && !data.startsWith('\x1b')) interrupts = 0;
     if (isCtrlC) {
       if (running) {
         running.cancel.abort(new RunCancelled());
