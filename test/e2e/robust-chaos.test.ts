@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 
 /**
  * The chaos test through the built CLI: print-mode runs against the `chaos` provider (a Kimi
@@ -33,24 +33,15 @@ function answerFromHistory(body: unknown): ScriptedTurn {
   };
 }
 
-let servers: ScriptedLLMServer[] = [];
-let sandboxes: CliSandbox[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  await Promise.all(sandboxes.map((s) => s.remove()));
-  servers = [];
-  sandboxes = [];
-});
+const cli = useScriptedCli();
 
 async function chaosRun(seed: number) {
-  const server = await ScriptedLLMServer.start();
+  const server = await cli.startServer();
   server.answerBy(answerFromHistory);
-  servers.push(server);
-  const sandbox = await CliSandbox.create({
+  const sandbox = await cli.createSandbox({
     baseUrl: server.baseUrl,
     extraToml: '[loop_control]\nstall_timeout_s = 0.3\n',
   });
-  sandboxes.push(sandbox);
   const { writeFile } = await import('node:fs/promises');
   const config = await readFile(sandbox.configFile, 'utf8');
   await writeFile(sandbox.configFile, config.replace('type = "openai_legacy"', 'type = "chaos"'));
