@@ -1,17 +1,15 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import { onlySessionDir } from '../support/session-files.js';
 
 const cli = useScriptedCli();
 
 /** Every wire.jsonl message type of the (only) session, in order. */
 async function wireTypes(): Promise<string[]> {
-  const sessions = join(cli.sandbox.home, 'sessions');
-  const [key] = await readdir(sessions);
-  const [id] = await readdir(join(sessions, key!));
-  const text = await readFile(join(sessions, key!, id!, 'wire.jsonl'), 'utf8');
+  const text = await readFile(join(await onlySessionDir(cli.sandbox.home), 'wire.jsonl'), 'utf8');
   return text
     .trim()
     .split('\n')

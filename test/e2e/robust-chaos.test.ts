@@ -1,8 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
+import { onlySessionDir } from '../support/session-files.js';
 
 /**
  * The chaos test through the built CLI: print-mode runs against the `chaos` provider (a Kimi
@@ -57,10 +58,7 @@ async function chaosRun(seed: number) {
 }
 
 async function contextRecords(home: string): Promise<ApiMessage[]> {
-  const sessions = join(home, 'sessions');
-  const [key] = await readdir(sessions);
-  const [id] = await readdir(join(sessions, key!));
-  const text = await readFile(join(sessions, key!, id!, 'context.jsonl'), 'utf8');
+  const text = await readFile(join(await onlySessionDir(home), 'context.jsonl'), 'utf8');
   return text
     .trim()
     .split('\n')

@@ -6,13 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { runEditor } from '../support/acp-editor.js';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import { workDirSessions } from '../support/session-files.js';
 
 const cli = useScriptedCli();
 
 async function sessionDir(id: string): Promise<string> {
-  const sessions = join(cli.sandbox.home, 'sessions');
-  const [key] = await readdir(sessions);
-  return join(sessions, key!, id);
+  return join(await workDirSessions(cli.sandbox.home), id);
 }
 
 /** A pid that belonged to a process which has exited. */

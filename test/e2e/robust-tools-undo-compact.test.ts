@@ -2,15 +2,15 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import { workDirSessions } from '../support/session-files.js';
 
 const cli = useScriptedCli();
 
 async function titles(): Promise<string[]> {
-  const sessions = join(cli.sandbox.home, 'sessions');
-  const [key] = await readdir(sessions);
-  const ids = await readdir(join(sessions, key!));
+  const sessions = await workDirSessions(cli.sandbox.home);
+  const ids = await readdir(sessions);
   const read = (id: string) =>
-    readFile(join(sessions, key!, id, 'state.json'), 'utf8').then(
+    readFile(join(sessions, id, 'state.json'), 'utf8').then(
       (text) => (JSON.parse(text) as { custom_title: string | null }).custom_title,
     );
   return (await Promise.all(ids.map(read))).map(String).sort();
