@@ -45,15 +45,7 @@ export function useScriptedCli(): ScriptedCli {
   afterEach(async () => {
     server = undefined;
     sandbox = undefined;
-    let failure: { error: unknown } | undefined;
-    for (const close of closers.splice(0).reverse()) {
-      try {
-        await close();
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-    if (failure) throw failure.error;
+    await closeAll(closers.splice(0));
   });
   const cli: ScriptedCli = {
     get server() {
@@ -85,4 +77,17 @@ export function useScriptedCli(): ScriptedCli {
     },
   };
   return cli;
+}
+
+/** Runs `closers` last first, every one even when one before it fails; then throws the first failure. */
+export async function closeAll(closers: readonly (() => unknown)[]): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  for (const close of [...closers].reverse()) {
+    try {
+      await close();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
 }
