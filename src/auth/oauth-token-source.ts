@@ -24,7 +24,7 @@ export class OAuthTokenSource {
   private readonly file: string;
 
   constructor(
-    home: string,
+    private readonly home: string,
     key: string,
     private readonly env: Env,
   ) {
@@ -53,7 +53,7 @@ export class OAuthTokenSource {
         }
         let next: StoredTokens;
         try {
-          next = await refreshTokens(kimiCodeEndpoints(this.env), current);
+          next = await refreshTokens(kimiCodeEndpoints(this.env, this.home), current);
         } catch (error) {
           // Refresh tokens rotate: another process that refreshed first made ours invalid, and
           // left its new tokens in the file.
