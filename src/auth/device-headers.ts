@@ -42,7 +42,6 @@ function deviceId(home: string): string {
 }
 
 function asciiHeader(value: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: what HTTP cannot carry goes
   const ascii = value.replace(/[^\x20-\x7e]/g, '').trim();
   return ascii || 'unknown';
 }
