@@ -35,6 +35,8 @@ export interface ScriptedTurn {
   holdAfterToolCalls?: Promise<unknown>;
   /** Wait for this before finishing the stream (after all content was sent). */
   holdUntil?: Promise<unknown>;
+  /** Wait for this after the `finish_reason` chunk, before usage and `[DONE]` (a slow end of stream). */
+  holdAfterFinish?: Promise<unknown>;
 }
 
 const CHUNK = {
@@ -128,6 +130,7 @@ export async function answerTurn(turn: ScriptedTurn, res: ServerResponse): Promi
   if (turn.cutAfterToolCalls) return cut(res);
   if (turn.holdUntil) await turn.holdUntil;
   writeSSE(res, chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop'));
+  if (turn.holdAfterFinish) await turn.holdAfterFinish;
   writeSSE(res, {
     ...CHUNK,
     choices: [],
