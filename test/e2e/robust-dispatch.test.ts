@@ -68,6 +68,29 @@ describe('tools start the moment their arguments are complete', () => {
     expect((await collect(child)).code).toBe(0);
   });
 
+  it('gives a call with broken-JSON arguments its error result at finish_reason, while the stream is still open', async () => {
+    const endOfStream = gate();
+    await setup([
+      {
+        toolCalls: [{ id: 'broken', name: 'ReadFile', rawArgs: '{"path": "notes.txt", "line_offset": ' }],
+        holdAfterFinish: endOfStream.promise,
+      },
+      { text: 'I will fix the arguments.' },
+    ]);
+    const child = sandbox.spawn(['--wire']);
+    const client = new WireClient(child);
+    await client.request('initialize', { protocol_version: '1.10' });
+    const prompt = client.request('prompt', { user_input: 'read the notes' });
+    // The provider said the arguments are done: the error comes now, not when the stream ends.
+    const result = await client.event('ToolResult');
+    expect(JSON.stringify(result.params)).toMatch(/broken|invalid|parse|JSON/i);
+    expect(server.requests).toHaveLength(1);
+    endOfStream.open();
+    expect((await prompt).result).toEqual({ status: 'finished' });
+    child.stdin!.end();
+    expect((await collect(child)).code).toBe(0);
+  });
+
   it('withdraws an early approval request when the stream is then cut, and never runs the call', async () => {
     const endOfStream = gate();
     const { server, sandbox } = await cli.setup([

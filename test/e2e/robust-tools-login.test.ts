@@ -62,6 +62,20 @@ describe('kimi-ts login / logout', () => {
     });
     // The token never appears in what the user or a program reads.
     expect(login.stdout).not.toContain('at-1');
+    // Kimi CLI's device headers (kimi-cli auth/oauth.py `_common_headers`) on every OAuth request,
+    // with one device id, kept 0600 under the home.
+    const oauthRequests = server.http.requests.filter((r) => r.path.startsWith('/api/oauth/'));
+    expect(oauthRequests.length).toBeGreaterThanOrEqual(3);
+    const deviceId = (await readFile(join(sandbox.home, 'device_id'), 'utf8')).trim();
+    expect(deviceId).toMatch(/^[0-9a-f]{32}$/);
+    expect((await stat(join(sandbox.home, 'device_id'))).mode & 0o777).toBe(0o600);
+    for (const request of oauthRequests) {
+      expect(request.headers['x-msh-platform']).toBe('kimi_cli');
+      expect(request.headers['x-msh-device-id']).toBe(deviceId);
+      expect(request.headers['x-msh-version']).toMatch(/^\d+\.\d+/);
+      for (const name of ['x-msh-device-name', 'x-msh-device-model', 'x-msh-os-version'])
+        expect(request.headers[name]).toMatch(/^[\x20-\x7e]+$/);
+    }
 
     // The first model call is refused (the token expired): one refresh, then the call succeeds.
     server.expireOnNextChat = true;

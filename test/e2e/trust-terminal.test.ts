@@ -124,7 +124,7 @@ describe('hole 4: type-ahead never answers an approval', () => {
     expect(existsSync(join(cli.sandbox.workDir, 'TYPED_AHEAD.txt'))).toBe(false);
     // A bare Enter typed now does not answer either: it asks for a choice.
     await tty.press('Enter');
-    await tty.waitFor('(type y, a or n and press Enter)');
+    await tty.waitFor('(type 1, 2, 3 or 4 and press Enter)');
     await tty.type('n');
     await tty.press('Enter');
 
