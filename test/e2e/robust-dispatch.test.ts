@@ -70,7 +70,7 @@ describe('tools start the moment their arguments are complete', () => {
 
   it('gives a call with broken-JSON arguments its error result at finish_reason, while the stream is still open', async () => {
     const endOfStream = gate();
-    await setup([
+    const { server, sandbox } = await cli.setup([
       {
         toolCalls: [{ id: 'broken', name: 'ReadFile', rawArgs: '{"path": "notes.txt", "line_offset": ' }],
         holdAfterFinish: endOfStream.promise,

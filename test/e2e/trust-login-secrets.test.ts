@@ -1,19 +1,13 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KimiCodeServer } from '../support/kimi-code-server.js';
-import { CliSandbox } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
 const PREFIX = 'kc-oauth-7d41e6a39f2b-';
 
-let server: KimiCodeServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.http.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 /** Every file under `dir` but the login's own credentials folder, as text. */
 async function everythingWritten(dir: string): Promise<string> {
@@ -28,7 +22,7 @@ async function everythingWritten(dir: string): Promise<string> {
 
 describe('#12: OAuth tokens of `kimi-ts login` are secrets', () => {
   it('redacts the access and refresh tokens (loaded and refreshed) from results, files, requests and stderr', async () => {
-    server = await KimiCodeServer.start({
+    const server = await KimiCodeServer.start({
       tokenPrefix: PREFIX,
       chatTurns: [
         { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'cat tokens.txt' } }] },
@@ -39,8 +33,9 @@ describe('#12: OAuth tokens of `kimi-ts login` are secrets', () => {
         { text: 'done' },
       ],
     });
+    cli.defer(() => server.http.close());
     const tokens = [1, 2].flatMap((n) => [server.accessTokenNumber(n), server.refreshTokenNumber(n)]);
-    sandbox = await CliSandbox.create({ baseUrl: `${server.url}/unused` });
+    const sandbox = await cli.createSandbox({ baseUrl: `${server.url}/unused` });
     const env = { KIMI_CODE_OAUTH_HOST: server.url, KIMI_CODE_BASE_URL: `${server.url}/coding/v1` };
     expect((await sandbox.run(['login', '--json'], { bare: true, env })).code).toBe(0);
     // A file in the workspace holds the login's tokens, the one loaded now and the one a refresh brings.
