@@ -14,6 +14,7 @@ import { setUpExtensions } from './contributions.js';
 import type { Extension } from './extension.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
 import { PlanModeSwitch } from './plan-mode-switch.js';
+import { rewindCommand, SessionCheckpoints } from './rewind/index.js';
 import { rootToolDeps } from './root-tool-deps.js';
 import { type ApprovalModes, openSessionApproval } from './session-approval.js';
 import { sessionCommands } from './session-commands.js';
@@ -103,6 +104,20 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const title = new SessionTitle(session.stateFile, state.custom_title);
     const slashCommands = new SlashCommandRegistry();
     const afk = config.skip_afk_prompt_injection ? [] : [new AfkReminder(() => approval.afk)];
+    const checkpoints = config.checkpoints.enabled
+      ? await SessionCheckpoints.open({
+          ...{ home, sessionId: session.id, sessionDir: session.dir, workDir: session.workDir },
+          additionalDirs,
+          maxFileBytes: Math.round(config.checkpoints.max_file_mib * 1024 * 1024),
+          redact: (text) => secrets.redact(text),
+          warn: (message) => warn({ kind: 'checkpoints-failed', message }),
+        })
+      : null;
+    if (checkpoints) {
+      toolset.setSideEffectGate((signal) => checkpoints.untilRecorded(signal));
+      // Records still under way finish before the session folder is released.
+      shutdown.add(() => checkpoints.flush());
+    }
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
       role: 'root',
       agent: spec,
@@ -123,6 +138,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         beforeFirstStep: (signal) => contributions.beforeFirstStep(signal),
         autoTitle: (text) => title.generate(secrets.redact(text)),
         refreshAuth: refreshAuthOf(model),
+        workTree: checkpoints ?? undefined,
       },
     });
     model.onSwitch((llm) => soul.switchLLM(llm));
@@ -133,6 +149,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       extensionCommands: contributions.slashCommands,
     });
     for (const command of [...commands, guards.permissions]) slashCommands.add(command);
+    if (checkpoints) slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval }));
     return new AgentSessionImpl({
       ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
       sandboxed: commandSandbox !== null,
