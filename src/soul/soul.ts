@@ -113,7 +113,7 @@ export class Soul {
               : await this.turn(prompt, signal);
           outcome = await this.runStopHook(outcome, signal);
         } finally {
-          workTree?.endTurn();
+          await workTree?.endTurn();
         }
       }
       wireSend(wireEvent('TurnEnd', {}));

@@ -15,8 +15,11 @@ export interface WorkTreeCheckpoints {
   }): void;
   /** Step `n` (> 1) of the turn begins: record again, if the previous step ran a side-effecting tool. */
   beginStep(n: number): void;
-  /** The turn ended (or failed): record the state the session leaves the files in. */
-  endTurn(): void;
+  /**
+   * The turn ended (or failed): record the state the session leaves the files in. Awaited: after a
+   * turn that ran side-effecting tools it resolves once that state is recorded, otherwise at once.
+   */
+  endTurn(): Promise<void>;
   /** Resolves once the pending record is done; a side-effecting tool awaits it before it runs. */
   untilRecorded(signal: AbortSignal): Promise<void>;
 }

@@ -40,42 +40,56 @@ export function rewindCommand(parts: RewindCommandParts): SlashCommand {
     description:
       'Go back to before turn n, files and conversation: /rewind [n] [--code | --conversation] [--force], /rewind --redo, /rewind list',
     aliases: [],
-    async run({ soul, args, signal }) {
-      const parsed = parseRewindArgs(args);
-      const history = replayTurnHistory(await readCheckpointLog(parts.sessionDir));
-      switch (parsed.kind) {
-        case 'usage':
-          say(`${parsed.problem}\n${REWIND_USAGE}`);
-          return;
-        case 'list':
-          say(await describeTurns(parts.checkpoints, history));
-          return;
-        case 'redo':
-          await redo(parts, soul.context, history, parsed.force, signal);
-          return;
-        case 'rewind': {
-          if (history.turns.length === 0) {
-            say('There is no turn to rewind yet.');
-            return;
-          }
-          let n = parsed.turn;
-          if (n === null) {
-            n = history.turns.length;
-            say(
-              `${await describeTurns(parts.checkpoints, history)}\nRewinding to before the last turn, ${n}.`,
-            );
-          }
-          const target = history.turns[n - 1];
-          if (!target) {
-            say(`There is no turn ${n}: this session has ${history.turns.length}.`);
-            return;
-          }
-          await rewind(parts, soul.context, history, { ...parsed, n, target }, signal);
-          return;
-        }
+    async run(call) {
+      try {
+        await runRewind(parts, call.soul.context, call.args, call.signal);
+      } catch (error) {
+        if (call.signal.aborted) throw error;
+        say(
+          `The rewind stopped: ${error instanceof Error ? error.message : String(error)}. Run it again to finish.`,
+        );
       }
     },
   };
+}
+
+async function runRewind(
+  parts: RewindCommandParts,
+  context: Context,
+  args: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const parsed = parseRewindArgs(args);
+  const history = replayTurnHistory(await readCheckpointLog(parts.sessionDir));
+  switch (parsed.kind) {
+    case 'usage':
+      say(`${parsed.problem}\n${REWIND_USAGE}`);
+      return;
+    case 'list':
+      say(await describeTurns(parts.checkpoints, history));
+      return;
+    case 'redo':
+      await redo(parts, context, history, parsed.force, signal);
+      return;
+    case 'rewind': {
+      if (history.turns.length === 0) {
+        say('There is no turn to rewind yet.');
+        return;
+      }
+      let n = parsed.turn;
+      if (n === null) {
+        n = history.turns.length;
+        say(`${await describeTurns(parts.checkpoints, history)}\nRewinding to before the last turn, ${n}.`);
+      }
+      const target = history.turns[n - 1];
+      if (!target) {
+        say(`There is no turn ${n}: this session has ${history.turns.length}.`);
+        return;
+      }
+      await rewind(parts, context, history, { ...parsed, n, target }, signal);
+      return;
+    }
+  }
 }
 
 async function rewind(

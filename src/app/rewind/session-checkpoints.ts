@@ -40,6 +40,10 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   private currentTurn: number | null = null;
   /** A side-effecting tool ran since the last record: the next step records again. */
   private touched = false;
+  /** A side-effecting tool ran in this turn. */
+  private turnTouched = false;
+  /** The checkpoint the current turn began with (set once recorded). */
+  private turnStart: string | null = null;
   private warned = false;
   private tornLog: boolean;
 
@@ -65,8 +69,11 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
     const turnId = this.nextTurnId++;
     this.currentTurn = turnId;
     this.touched = false;
+    this.turnTouched = false;
+    this.turnStart = null;
     this.enqueue(async () => {
       const { checkpoint } = await this.record(`before turn ${turnId}`);
+      this.turnStart = checkpoint.id;
       await this.append({
         type: 'turn',
         turn_id: turnId,
@@ -96,18 +103,25 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
     });
   }
 
-  endTurn(): void {
+  async endTurn(): Promise<void> {
     const turnId = this.currentTurn;
     if (turnId === null) return;
     this.currentTurn = null;
+    const touched = this.turnTouched;
     this.enqueue(async () => {
-      const { checkpoint } = await this.record(`after turn ${turnId}`);
-      await this.append({ type: 'turn_end', turn_id: turnId, checkpoint: checkpoint.id, at: Date.now() });
+      // A turn that ran no side-effecting tool left the files as it found them: no record needed,
+      // and whatever changed meanwhile was someone else's doing.
+      const end = touched ? (await this.record(`after turn ${turnId}`)).checkpoint.id : this.turnStart;
+      if (end) await this.append({ type: 'turn_end', turn_id: turnId, checkpoint: end, at: Date.now() });
     });
+    // After side effects, the state the turn leaves is recorded before the turn ends: a change made
+    // by someone else right after must not count as the session's.
+    if (touched) await this.chain;
   }
 
   untilRecorded(signal: AbortSignal): Promise<void> {
     this.touched = true;
+    this.turnTouched = true;
     if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => reject(signal.reason);

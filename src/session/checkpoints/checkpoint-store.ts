@@ -211,14 +211,12 @@ export class CheckpointStore {
     git: { gitDir: string; indexFile: string },
     skipped: readonly SkippedFile[],
   ): Promise<boolean> {
-    if (skipped.length === 0) return false;
-    const { stdout } = await runGit(
-      ['ls-files', '-z', '--cached', '--pathspec-from-file=-', '--pathspec-file-nul'],
-      {
-        ...git,
-        input: skipped.map((s) => `:(literal)${s.path}`).join('\0'),
-      },
-    );
-    return stdout.length > 0;
+    // `ls-files` takes no --pathspec-from-file: the paths go as arguments, a bounded number at a time.
+    for (let start = 0; start < skipped.length; start += 500) {
+      const specs = skipped.slice(start, start + 500).map((s) => `:(literal)${s.path}`);
+      const { stdout } = await runGit(['ls-files', '-z', '--cached', '--', ...specs], git);
+      if (stdout.length > 0) return true;
+    }
+    return false;
   }
 }
