@@ -53,7 +53,9 @@ const git = (cwd: string, ...args: string[]) =>
 
 describe('/rewind with the things around it (wire mode)', () => {
   it("leaves a git repository's HEAD, index, stash and refs as they were", async () => {
-    await cli.setup(shellTurn("sed -i 's/one/ONE/' tracked.txt && echo new > untracked.txt && rm staged.txt"));
+    await cli.setup(
+      shellTurn("sed -i 's/one/ONE/' tracked.txt && echo new > untracked.txt && rm staged.txt"),
+    );
     const work = cli.sandbox.workDir;
     git(work, 'init', '-q', '-b', 'main');
     await writeFile(join(work, 'tracked.txt'), 'one\ntwo\n');
@@ -119,8 +121,8 @@ describe('/rewind with the things around it (wire mode)', () => {
     const first = await wire.prompt('/rewind 1 --code');
     const done = rewindDone(first);
     expect(done?.restored).toEqual(['b.txt']);
-    expect((done?.kept as { path: string }[]).map((k) => k.path).sort()).toEqual(['a.txt', 'human.txt']);
-    expect((done?.skipped as { path: string }[]).map((s) => s.path)).toContain('big.bin');
+    expect((done!.kept as { path: string }[]).map((k) => k.path).sort()).toEqual(['a.txt', 'human.txt']);
+    expect((done!.skipped as { path: string }[]).map((s) => s.path)).toContain('big.bin');
     expect(wire.approvals.map((a) => a.action)).toContain('rewind files changed by someone else');
     expect(await readFile(join(work, 'a.txt'), 'utf8')).toBe('human edit\n');
     expect(await readFile(join(work, 'b.txt'), 'utf8')).toBe('b\n');
@@ -129,7 +131,7 @@ describe('/rewind with the things around it (wire mode)', () => {
     expect((await readFile(join(work, 'big.bin'))).length).toBe(20000);
 
     const forced = rewindDone(await wire.prompt('/rewind 1 --code --force'));
-    expect((forced?.restored as string[]).sort()).toEqual(['a.txt']);
+    expect((forced!.restored as string[]).sort()).toEqual(['a.txt']);
     expect(forced?.removed).toEqual(['human.txt']);
     expect(await readFile(join(work, 'a.txt'), 'utf8')).toBe('a\n');
     expect((await wire.close()).code).toBe(0);
@@ -157,9 +159,7 @@ describe('/rewind with the things around it (wire mode)', () => {
 
   it('a kill -9 during a rewind of many files leaves no torn file, and /rewind completes after', async () => {
     const FILES = 400;
-    await cli.setup(
-      shellTurn(`for f in f*.txt; do printf 'changed %s\\n' "$f" > "$f"; done`),
-    );
+    await cli.setup(shellTurn(`for f in f*.txt; do printf 'changed %s\\n' "$f" > "$f"; done`));
     const work = cli.sandbox.workDir;
     const original = (i: number) => `original ${i}\n`.repeat(50);
     for (let i = 0; i < FILES; i++) await writeFile(join(work, `f${i}.txt`), original(i));
