@@ -3,6 +3,7 @@ import type { LoadedConfig } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
 import { parseHookConfigs } from '../hooks/config.js';
 import { createHookEngine } from '../hooks/engine.js';
+import { pruneCheckpoints } from '../session/checkpoints/prune-checkpoints.js';
 import { deleteSessionIfEmpty } from '../session/list.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
 import { SlashCommandRegistry } from '../soul/slash-commands.js';
@@ -27,7 +28,7 @@ import {
 import { openSessionGuards } from './session-guards.js';
 import { SessionModel } from './session-model.js';
 import { SessionTitle } from './session-title.js';
-import type { WarningSink } from './session-warning.js';
+import { errorText, type WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
 import { assembleSoul } from './soul-assembly.js';
 
@@ -113,6 +114,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
           warn: (message) => warn({ kind: 'checkpoints-failed', message }),
         })
       : null;
+    if (config.checkpoints.enabled) pruneInBackground(home, config.checkpoints, shutdown, warn);
     if (checkpoints) {
       toolset.setSideEffectGate((signal) => checkpoints.untilRecorded(signal));
       // Records still under way finish before the session folder is released.
@@ -170,6 +172,32 @@ function loopControlOf(options: CreateAgentSessionOptions, config: Config): Loop
     compactionTriggerRatio: config.loop_control.compaction_trigger_ratio,
     stallTimeoutMs: config.loop_control.stall_timeout_s * 1000,
   };
+}
+
+/**
+ * Prunes old checkpoints of closed sessions while the session starts, off the hot path; closing the
+ * session stops a prune still running (git is killed, the store stays consistent).
+ */
+function pruneInBackground(
+  home: string,
+  settings: Config['checkpoints'],
+  shutdown: ShutdownList,
+  warn: WarningSink,
+): void {
+  const stop = new AbortController();
+  const running = pruneCheckpoints({
+    home,
+    maxAgeMs: settings.max_age_days * 86_400_000,
+    maxTotalBytes: settings.max_total_mib * 1024 * 1024,
+    signal: stop.signal,
+  }).catch((error: unknown) => {
+    if (!stop.signal.aborted)
+      warn({ kind: 'checkpoints-failed', message: `Pruning checkpoints failed: ${errorText(error)}` });
+  });
+  shutdown.add(async () => {
+    stop.abort();
+    await running;
+  });
 }
 
 /** Forces an OAuth refresh after a 401, for `kimi-ts login` providers. */

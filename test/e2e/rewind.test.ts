@@ -185,4 +185,36 @@ describe('/rewind through the built CLI (wire mode)', () => {
     expect(userTexts(cli.server.requests.at(-1)!.body).join('\n')).toContain('change the files please');
     expect((await wire.close()).code).toBe(0);
   });
+
+  it('works in print mode too, and `kimi-ts sessions --checkpoints ID` lists the checkpoints', async () => {
+    await cli.setup(CHANGING_TURN);
+    const work = cli.sandbox.workDir;
+    await seedWorkDir(work);
+    const before = await snapshot(work);
+    const first = await cli.sandbox.run(['--print', '-p', 'change the files please']);
+    expect(first.code).toBe(0);
+    expect(await snapshot(work)).not.toEqual(before);
+    const rewind = await cli.sandbox.run([
+      '--print',
+      '-C',
+      '--output-format',
+      'stream-json',
+      '-p',
+      '/rewind 1',
+    ]);
+    expect(rewind.code).toBe(0);
+    expect(rewind.stdout).toContain('"type":"RewindDone"');
+    expect(await snapshot(work)).toEqual(before);
+
+    const sessions = join(cli.sandbox.home, 'sessions');
+    const [key] = await readdir(sessions);
+    const [id] = (await readdir(join(sessions, key!))).filter((n) => !n.startsWith('.'));
+    const listed = await cli.sandbox.run(['sessions', '--checkpoints', id!]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^1 +start .*change the files please/m);
+    expect(listed.stdout).toMatch(/^1 +end +\S+ \S+ +\d+/m);
+    expect(listed.stdout).toContain('rewind to before turn 1 (files and conversation)');
+    const bad = await cli.sandbox.run(['sessions', '--checkpoints', '../../etc']);
+    expect(bad.code).not.toBe(0);
+  });
 });

@@ -9,6 +9,11 @@ import { nulFields, runGit } from './git-runner.js';
 /** Files larger than this are noted as not restorable instead of being stored (10 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
+/** The private store of a work dir's checkpoints. */
+export function checkpointStoreDir(home: string, workDir: string): string {
+  return join(home, 'checkpoints', workDirKey(workDir), 'store.git');
+}
+
 export interface CheckpointStoreOptions {
   /** kimi-ts's data folder: the store lives under it, never in the user's repository. */
   home: string;
@@ -37,7 +42,7 @@ export class CheckpointStore {
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
-    const gitDir = join(options.home, 'checkpoints', workDirKey(options.roots[0] ?? '.'), 'store.git');
+    const gitDir = checkpointStoreDir(options.home, options.roots[0] ?? '.');
     if (!existsSync(join(gitDir, 'HEAD'))) {
       await mkdir(gitDir, { recursive: true, mode: 0o700 });
       await runGit(['init', '--bare', '--quiet', gitDir], { gitDir });
