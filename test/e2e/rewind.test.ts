@@ -217,4 +217,20 @@ describe('/rewind through the built CLI (wire mode)', () => {
     const bad = await cli.sandbox.run(['sessions', '--checkpoints', '../../etc']);
     expect(bad.code).not.toBe(0);
   });
+
+  it('works in the line shell: the diff summary, the question, then the files back', async () => {
+    await cli.setup([
+      { toolCalls: [{ id: 's1', name: 'Shell', args: { command: 'echo new > made.txt && rm a.txt' } }] },
+      { text: 'Made it.' },
+    ]);
+    const work = cli.sandbox.workDir;
+    await writeFile(join(work, 'a.txt'), 'alpha\n');
+    const result = await cli.sandbox.run([], { input: 'make a file\ny\n/rewind 1\ny\n/exit\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Made it.');
+    expect(result.stdout).toMatch(/1 created ones removed/);
+    expect(result.stdout).toContain('Rewound to before turn 1: 1 files restored, 1 removed');
+    expect(existsSync(join(work, 'made.txt'))).toBe(false);
+    expect(await readFile(join(work, 'a.txt'), 'utf8')).toBe('alpha\n');
+  });
 });
