@@ -8,6 +8,7 @@ import { SessionCheckpoints } from '../dist/app/rewind/session-checkpoints.js';
 import { applyRestore } from '../dist/session/checkpoints/apply-restore.js';
 import { CheckpointStore } from '../dist/session/checkpoints/checkpoint-store.js';
 import { planRestore } from '../dist/session/checkpoints/restore-plan.js';
+import { median } from './stats.mjs';
 
 /** The model call a turn waits for anyway (a fast one); checkpoints run behind it. */
 const MODEL_MS = 200;
@@ -20,8 +21,6 @@ async function timed(fn) {
   const value = await fn();
   return { ms: performance.now() - start, value };
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export default async function checkpointsBench() {
   const root = await mkdtemp(join(tmpdir(), 'kimi-ts-bench-checkpoints-'));
