@@ -3,18 +3,12 @@ import { existsSync, watch } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
 
 const cli = useScriptedCli();
-let outside: string | undefined;
-
-afterEach(async () => {
-  if (outside) await rm(outside, { recursive: true, force: true });
-  outside = undefined;
-});
 
 type Decide = (p: { action: string }) => 'approve' | 'reject';
 
@@ -138,7 +132,8 @@ describe('/rewind with the things around it (wire mode)', () => {
   });
 
   it('never writes through a symlink planted in the workspace', async () => {
-    outside = await mkdtemp(join(tmpdir(), 'kimi-ts-outside-'));
+    const outside = await mkdtemp(join(tmpdir(), 'kimi-ts-outside-'));
+    cli.defer(() => rm(outside, { recursive: true, force: true }));
     await writeFile(join(outside, 'precious.txt'), 'outside\n');
     await cli.setup(shellTurn(`rm -r conf && ln -s ${outside} conf && ln -s /etc x`));
     const work = cli.sandbox.workDir;

@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
+import { onlySessionDir } from '../support/session-files.js';
 import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
 
 const cli = useScriptedCli();
@@ -130,9 +130,8 @@ describe('/rewind through the built CLI (wire mode)', () => {
     const result = await wire.close();
     expect(result.code).toBe(0);
     // wire.jsonl records the event.
-    const sessions = join(cli.sandbox.home, 'sessions');
-    const wireFiles = execFileSync('find', [sessions, '-name', 'wire.jsonl'], { encoding: 'utf8' }).trim();
-    expect(await readFile(wireFiles.split('\n')[0]!, 'utf8')).toContain('"RewindDone"');
+    const session = await onlySessionDir(cli.sandbox.home);
+    expect(await readFile(join(session, 'wire.jsonl'), 'utf8')).toContain('"RewindDone"');
   });
 
   it('--code alone keeps the conversation; --conversation alone keeps the files; --redo returns', async () => {
@@ -206,10 +205,8 @@ describe('/rewind through the built CLI (wire mode)', () => {
     expect(rewind.stdout).toContain('"type":"RewindDone"');
     expect(await snapshot(work)).toEqual(before);
 
-    const sessions = join(cli.sandbox.home, 'sessions');
-    const [key] = await readdir(sessions);
-    const [id] = (await readdir(join(sessions, key!))).filter((n) => !n.startsWith('.'));
-    const listed = await cli.sandbox.run(['sessions', '--checkpoints', id!]);
+    const id = basename(await onlySessionDir(cli.sandbox.home));
+    const listed = await cli.sandbox.run(['sessions', '--checkpoints', id]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^1 +start .*change the files please/m);
     expect(listed.stdout).toMatch(/^1 +end +\S+ \S+ +\d+/m);
