@@ -4,10 +4,15 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { SessionCheckpoints } from '../dist/app/rewind/session-checkpoints.js';
 import { applyRestore } from '../dist/session/checkpoints/apply-restore.js';
 import { CheckpointStore } from '../dist/session/checkpoints/checkpoint-store.js';
 import { planRestore } from '../dist/session/checkpoints/restore-plan.js';
 import { median } from './stats.mjs';
+
+/** The model call a turn waits for anyway (a fast one); checkpoints run behind it. */
+const MODEL_MS = 200;
+const modelCall = () => new Promise((resolve) => setTimeout(resolve, MODEL_MS));
 
 const FILES = 10_000;
 
@@ -52,7 +57,51 @@ export default async function checkpointsBench() {
     if (rewind.value.applied.length !== 100)
       throw new Error(`rewind applied ${rewind.value.applied.length} files`);
 
+    // Time added to a turn on the same 10,000 files: the soul's hooks around a simulated model call.
+    const sessionDir = join(root, 'session');
+    await mkdir(sessionDir);
+    const turns = await SessionCheckpoints.open({
+      ...{ home: join(root, 'home'), sessionId: 'turns', sessionDir, workDir: work, additionalDirs: [] },
+      redact: (text) => text,
+      warn: (message) => {
+        throw new Error(message);
+      },
+    });
+    const quiet = [];
+    const withTool = [];
+    const signal = new AbortController().signal;
+    for (let run = 0; run < 6; run++) {
+      const plain = await timed(async () => {
+        turns.beginTurn({ prompt: 'p', contextText: 'p', contextCheckpoint: run });
+        await modelCall();
+        await turns.endTurn();
+      });
+      quiet.push(plain.ms - MODEL_MS);
+      const tool = await timed(async () => {
+        turns.beginTurn({ prompt: 'p', contextText: 'p', contextCheckpoint: run });
+        await modelCall();
+        await turns.untilRecorded(signal);
+        await turns.endTurn();
+      });
+      withTool.push(tool.ms - MODEL_MS);
+    }
+    await turns.flush();
+
     return [
+      {
+        name: 'time added to a turn, nothing changed, no side-effecting tool (median of 6)',
+        value: median(quiet),
+        unit: 'ms',
+        target: '≤ 10 ms',
+        ok: median(quiet) <= 10,
+      },
+      {
+        name: 'time added to a turn whose Shell call changed nothing (start hidden by the model call, end recorded)',
+        value: median(withTool),
+        unit: 'ms',
+        target: 'info',
+        ok: true,
+      },
       {
         name: 'first checkpoint, 10,000 files',
         value: full.ms,

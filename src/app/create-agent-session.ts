@@ -3,6 +3,7 @@ import type { LoadedConfig } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
 import { parseHookConfigs } from '../hooks/config.js';
 import { createHookEngine } from '../hooks/engine.js';
+import { pruneCheckpoints } from '../session/checkpoints/prune-checkpoints.js';
 import { deleteSessionIfEmpty } from '../session/list.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
 import { SlashCommandRegistry } from '../soul/slash-commands.js';
@@ -15,6 +16,7 @@ import { setUpExtensions } from './contributions.js';
 import type { Extension } from './extension.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
 import { PlanModeSwitch } from './plan-mode-switch.js';
+import { rewindCommand, SessionCheckpoints } from './rewind/index.js';
 import { rootToolDeps } from './root-tool-deps.js';
 import { type ApprovalModes, openSessionApproval } from './session-approval.js';
 import { sessionCommands } from './session-commands.js';
@@ -27,7 +29,7 @@ import {
 import { openSessionGuards } from './session-guards.js';
 import { SessionModel } from './session-model.js';
 import { SessionTitle } from './session-title.js';
-import type { WarningSink } from './session-warning.js';
+import { errorText, type WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
 import { assembleSoul } from './soul-assembly.js';
 
@@ -107,6 +109,21 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const title = new SessionTitle(session.stateFile, state.custom_title);
     const slashCommands = new SlashCommandRegistry();
     const afk = config.skip_afk_prompt_injection ? [] : [new AfkReminder(() => approval.afk)];
+    const checkpoints = config.checkpoints.enabled
+      ? await SessionCheckpoints.open({
+          ...{ home, sessionId: session.id, sessionDir: session.dir, workDir: session.workDir },
+          additionalDirs,
+          maxFileBytes: Math.round(config.checkpoints.max_file_mib * 1024 * 1024),
+          redact: (text) => secrets.redact(text),
+          warn: (message) => warn({ kind: 'checkpoints-failed', message }),
+        })
+      : null;
+    if (config.checkpoints.enabled) pruneInBackground(home, config.checkpoints, shutdown, warn);
+    if (checkpoints) {
+      toolset.setSideEffectGate((signal) => checkpoints.untilRecorded(signal));
+      // Records still under way finish before the session folder is released.
+      shutdown.add(() => checkpoints.flush());
+    }
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
       role: 'root',
       agent: spec,
@@ -127,6 +144,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         beforeFirstStep: (signal) => contributions.beforeFirstStep(signal),
         autoTitle: (text) => title.generate(secrets.redact(text)),
         refreshAuth: refreshAuthOf(model),
+        workTree: checkpoints ?? undefined,
       },
     });
     model.onSwitch((llm) => soul.switchLLM(llm));
@@ -137,6 +155,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       extensionCommands: contributions.slashCommands,
     });
     for (const command of [...commands, guards.permissions]) slashCommands.add(command);
+    if (checkpoints) slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval }));
     return new AgentSessionImpl({
       ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
       sandboxed: commandSandbox !== null,
@@ -157,6 +176,32 @@ function loopControlOf(options: CreateAgentSessionOptions, config: Config): Loop
     compactionTriggerRatio: config.loop_control.compaction_trigger_ratio,
     stallTimeoutMs: config.loop_control.stall_timeout_s * 1000,
   };
+}
+
+/**
+ * Prunes old checkpoints of closed sessions while the session starts, off the hot path; closing the
+ * session stops a prune still running (git is killed, the store stays consistent).
+ */
+function pruneInBackground(
+  home: string,
+  settings: Config['checkpoints'],
+  shutdown: ShutdownList,
+  warn: WarningSink,
+): void {
+  const stop = new AbortController();
+  const running = pruneCheckpoints({
+    home,
+    maxAgeMs: settings.max_age_days * 86_400_000,
+    maxTotalBytes: settings.max_total_mib * 1024 * 1024,
+    signal: stop.signal,
+  }).catch((error: unknown) => {
+    if (!stop.signal.aborted)
+      warn({ kind: 'checkpoints-failed', message: `Pruning checkpoints failed: ${errorText(error)}` });
+  });
+  shutdown.add(async () => {
+    stop.abort();
+    await running;
+  });
 }
 
 /** Forces an OAuth refresh after a 401, for `kimi-ts login` providers. */

@@ -8,7 +8,8 @@ export type SessionWarning =
   | { kind: 'background-task-error'; message: string }
   | { kind: 'background-tasks-stopped'; tasks: readonly { id: string; description: string }[] }
   | { kind: 'mcp-server-problem'; server: string; message: string }
-  | { kind: 'plugin-tool-skipped'; plugin: string; tool: string };
+  | { kind: 'plugin-tool-skipped'; plugin: string; tool: string }
+  | { kind: 'checkpoints-failed'; message: string };
 
 export type WarningSink = (warning: SessionWarning) => void;
 
@@ -29,6 +30,8 @@ export function describeSessionWarning(warning: SessionWarning): string {
       return `MCP server ${warning.server}: ${warning.message}\n`;
     case 'plugin-tool-skipped':
       return `Plugin ${warning.plugin}: tool ${warning.tool} is not added; a tool of that name exists.\n`;
+    case 'checkpoints-failed':
+      return `${warning.message}\n`;
   }
 }
 

@@ -21,6 +21,7 @@ type RootSoulOptions = Pick<
   | 'beforeFirstStep'
   | 'autoTitle'
   | 'refreshAuth'
+  | 'workTree'
 >;
 
 export interface SoulAssemblyParts {

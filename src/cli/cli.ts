@@ -84,9 +84,12 @@ export function buildProgram(): Command {
     .command('sessions')
     .description('list the sessions of the working directory')
     .option('-w, --work-dir <path>', 'working directory (default: current directory)')
-    .action(async (options: { workDir?: string }) => {
-      const { listSessionsCommand } = await import('./run-main.js');
-      process.exitCode = await listSessionsCommand(options.workDir);
+    .option('--checkpoints <id>', "list a session's file checkpoints (what /rewind returns to)")
+    .action(async (options: { workDir?: string; checkpoints?: string }) => {
+      const { listSessionsCommand, listCheckpointsCommand } = await import('./run-main.js');
+      process.exitCode = options.checkpoints
+        ? await listCheckpointsCommand(options.workDir, options.checkpoints)
+        : await listSessionsCommand(options.workDir);
     });
 
   program

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { AgentSpecError } from '../app/agent-spec.js';
 import { createAgentSession } from '../app/create-agent-session.js';
 import { defaultExtensions } from '../app/default-extensions.js';
+import { formatSessionCheckpoints } from '../app/rewind/list-checkpoints.js';
 import { forkSession, undoPoints } from '../app/session-fork.js';
 import { UsageError } from '../app/usage-error.js';
 import { ConfigError } from '../config/config-error.js';
@@ -190,6 +191,25 @@ export async function runMain(options: CliOptions): Promise<number> {
     else process.stderr.write('Run with --debug for the full traceback.\n');
     return 1;
   }
+}
+
+export async function listCheckpointsCommand(
+  workDir: string | undefined,
+  sessionId: string,
+): Promise<number> {
+  if (!isValidSessionId(sessionId)) {
+    process.stderr.write('A session id is letters, digits, - and _ (list them with `kimi-ts sessions`).\n');
+    return 2;
+  }
+  const home = kimiTsHome(process.env);
+  const dir = resolve(workDir ?? process.cwd());
+  const session = sessionAt(home, dir, sessionId);
+  if (!existsSync(session.dir)) {
+    process.stderr.write(`There is no session ${sessionId} for ${dir}.\n`);
+    return 1;
+  }
+  process.stdout.write(await formatSessionCheckpoints(home, session.workDir, session.dir));
+  return 0;
 }
 
 export async function listSessionsCommand(workDir: string | undefined): Promise<number> {

@@ -126,6 +126,18 @@ export const sandboxSchema = z.object({
   network: z.boolean().default(false),
 });
 
+/** `[checkpoints]`: the file checkpoints `/rewind` returns to (kimi-ts; not in Kimi CLI). */
+export const checkpointsSchema = z.object({
+  enabled: z.boolean().default(true),
+  /** Files larger than this are noted as not restorable instead of being stored. */
+  max_file_mib: z.number().positive().max(1024).default(10),
+  /** Checkpoints older than this are pruned (sessions still open keep theirs). */
+  max_age_days: z.number().positive().default(30),
+  /** The store of a work dir is pruned, oldest sessions first, down to this size. */
+  max_total_mib: z.number().positive().default(1024),
+});
+export type CheckpointsConfig = z.output<typeof checkpointsSchema>;
+
 export const mcpSchema = z.object({
   client: z.object({ tool_call_timeout_ms: int().min(1).default(60_000) }).prefault({}),
 });
@@ -162,6 +174,7 @@ export const configSchema = z.object({
   services: servicesSchema.prefault({}),
   mcp: mcpSchema.prefault({}),
   sandbox: sandboxSchema.prefault({}),
+  checkpoints: checkpointsSchema.prefault({}),
   hooks: z.array(hookEntrySchema).default([]),
   /** Kimi Code's `[[permission.rules]]`; patterns are checked when a session builds its policy. */
   permission: permissionSectionSchema.prefault({}),

@@ -149,3 +149,10 @@ function processStartTime(pid: number): string | null {
 function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error ? String(error.code) : undefined;
 }
+
+/** Whether a live process holds the session folder `dir` now (its lock file names a live owner). */
+export async function isSessionOpen(dir: string): Promise<boolean> {
+  const text = await readFile(join(dir, SESSION_LOCK_FILE), 'utf8').catch(() => null);
+  const owner = text === null ? null : parseOwner(text);
+  return owner !== null && isOwnerAlive(owner);
+}

@@ -15,6 +15,7 @@ import type { SoulLLM, SoulParts } from './soul-parts.js';
 import { BackToTheFuture, runStep } from './soul-step.js';
 import { SteerQueue, type UserInput } from './steer-queue.js';
 import type { StepOutcome, TurnOutcome } from './turn-outcome.js';
+import type { WorkTreeCheckpoints } from './work-tree-checkpoints.js';
 
 export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls'> {
   /** Shown when a turn needs a model and none is configured. */
@@ -26,6 +27,8 @@ export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls'> {
   beforeFirstStep?: ((signal: AbortSignal) => Promise<void>) | undefined;
   /** Sets the session title from the first prompt when the session has none. */
   autoTitle?: ((userText: string) => Promise<void>) | undefined;
+  /** Records the files before each turn and step, for `/rewind` (root soul only). */
+  workTree?: WorkTreeCheckpoints | undefined;
 }
 
 export interface RunOptions {
@@ -96,11 +99,22 @@ export class Soul {
             ? await command.expand({ soul: this, args: slash.args, signal })
             : input;
         const ralphRuns = slash && command ? 0 : (this.parts.loopControl.maxRalphIterations ?? 0);
-        outcome =
-          ralphRuns !== 0
-            ? await runRalphLoop(prompt, ralphRuns, (next) => this.turn(next, signal))
-            : await this.turn(prompt, signal);
-        outcome = await this.runStopHook(outcome, signal);
+        const { workTree } = this.options;
+        // The next context checkpoint (the one `turn` makes first) marks where this turn starts.
+        workTree?.beginTurn({
+          prompt: text,
+          contextText: typeof prompt === 'string' ? prompt : extractText({ content: prompt }, '\n'),
+          contextCheckpoint: this.context.checkpointCount,
+        });
+        try {
+          outcome =
+            ralphRuns !== 0
+              ? await runRalphLoop(prompt, ralphRuns, (next) => this.turn(next, signal))
+              : await this.turn(prompt, signal);
+          outcome = await this.runStopHook(outcome, signal);
+        } finally {
+          await workTree?.endTurn();
+        }
       }
       wireSend(wireEvent('TurnEnd', {}));
       turnEnded = true;
@@ -198,8 +212,9 @@ export class Soul {
       ) {
         await compactContext(this.parts, 'auto', signal, '', () => this.checkpoint());
       }
-      // 2d. A point to return to.
+      // 2d. A point to return to (the files too, in the background: tools that change them wait).
       await this.checkpoint();
+      if (stepNo > 1) this.options.workTree?.beginStep(stepNo);
       // 2e/2f. The step; a D-Mail is a signal, anything else ends the turn.
       let outcome: StepOutcome | null = null;
       let dmail: BackToTheFuture | null = null;

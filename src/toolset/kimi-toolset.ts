@@ -53,6 +53,7 @@ export class KimiToolset implements Toolset {
    * dispatch object, so keying on it scopes dedup to the step even if `beginStep` is not called.
    */
   private readonly runsByStep = new WeakMap<ToolDispatch, Map<string, Promise<ToolCallRunResult>>>();
+  private sideEffectGate: ((signal: AbortSignal) => Promise<void>) | undefined;
   /** Raw results of the current step's calls, in call order. */
   private stepResults: Promise<unknown>[] = [];
 
@@ -64,6 +65,14 @@ export class KimiToolset implements Toolset {
     this.telemetry = options.telemetry ?? noTelemetry;
     this.secrets = options.secrets;
     this.tracker = new RepeatTracker(options.repeatPolicy ?? DEFAULT_REPEAT_POLICY);
+  }
+
+  /**
+   * Awaited before every side-effecting tool runs (after its approval): the checkpoint of the files
+   * that `/rewind` returns to is recorded first.
+   */
+  setSideEffectGate(gate: ((signal: AbortSignal) => Promise<void>) | undefined): void {
+    this.sideEffectGate = gate;
   }
 
   /** The policy deciding this toolset's calls, once there is one. */
@@ -224,6 +233,7 @@ export class KimiToolset implements Toolset {
           approval: this.approval,
           policy: this.currentPolicy(),
           hooks: this.hooks,
+          beforeSideEffect: this.sideEffectGate,
         });
     if (!first) stepRuns.set(callKey, run);
     const settled = run.then((outcome) => {

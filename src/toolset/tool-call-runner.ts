@@ -28,6 +28,8 @@ export interface ToolCallRun {
   /** Decides on the call's effects (and asks the tool's own question through `approval`). */
   policy: SessionPolicy;
   hooks: HookEngine;
+  /** Awaited right before a side-effecting tool runs (the files' checkpoint for `/rewind`). */
+  beforeSideEffect?: ((signal: AbortSignal) => Promise<void>) | undefined;
 }
 
 export interface ToolCallRunResult {
@@ -88,6 +90,7 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
       if (sideEffecting) {
         const clean = await untilStreamEnds(dispatch);
         if (!clean) return interrupted() ?? finish(toolNotRunError(), 'not_run');
+        await run.beforeSideEffect?.(dispatch.signal);
       }
 
       dispatch.signal.throwIfAborted();

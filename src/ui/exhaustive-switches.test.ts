@@ -37,6 +37,7 @@ function handledToday(message: WireMessage | FutureMessage): void {
     case 'PlanDisplay':
     case 'BtwBegin':
     case 'BtwEnd':
+    case 'RewindDone':
     case 'ApprovalRequest':
     case 'ToolCallRequest':
     case 'QuestionRequest':

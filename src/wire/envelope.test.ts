@@ -109,6 +109,16 @@ const events: WireEvent[] = [
   wireEvent('PlanDisplay', { content: '# Plan', file_path: '/p.md' }),
   wireEvent('BtwBegin', { id: 'b1', question: 'why?' }),
   wireEvent('BtwEnd', { id: 'b1', response: 'because' }),
+  wireEvent('RewindDone', {
+    turn: 1,
+    redo: false,
+    code_rewound: true,
+    conversation_rewound: false,
+    restored: ['a.txt'],
+    removed: [],
+    kept: [],
+    skipped: [],
+  }),
 ];
 
 const requests: WireMessage[] = [

@@ -44,6 +44,7 @@ export type ApprovalResponse = EventPayloads['ApprovalResponse'];
 export type PlanDisplay = EventPayloads['PlanDisplay'];
 export type BtwBegin = EventPayloads['BtwBegin'];
 export type BtwEnd = EventPayloads['BtwEnd'];
+export type RewindDone = EventPayloads['RewindDone'];
 
 /** The payload of the events without fields (TurnEnd, StepInterrupted, CompactionBegin, ...). */
 export type NoFields = EventPayloads['TurnEnd'];

@@ -175,6 +175,23 @@ const planDisplay = z.object({ content: z.string(), file_path: z.string() });
 const btwBegin = z.object({ id: z.string(), question: z.string() });
 const btwEnd = z.object({ id: z.string(), response: z.string().nullish(), error: z.string().nullish() });
 
+/** A file a rewind did not touch, and why (changed by someone else, too large when recorded, …). */
+const rewindFileNote = z.object({ path: z.string(), reason: z.string() });
+/**
+ * `/rewind` finished (kimi-ts): what went back to before turn `turn`. Paths are relative to the work
+ * dir (add-dirs as absolute paths). `redo` is true for `/rewind --redo`.
+ */
+const rewindDone = z.object({
+  turn: int,
+  redo: z.boolean().default(false),
+  code_rewound: z.boolean(),
+  conversation_rewound: z.boolean(),
+  restored: z.array(z.string()).default([]),
+  removed: z.array(z.string()).default([]),
+  kept: z.array(rewindFileNote).default([]),
+  skipped: z.array(rewindFileNote).default([]),
+});
+
 /** Every event type with the schema of its payload, in the order of Kimi CLI's wire messages. */
 export const eventPayloadSchemas = {
   TurnBegin: turnBegin,
@@ -200,4 +217,5 @@ export const eventPayloadSchemas = {
   PlanDisplay: planDisplay,
   BtwBegin: btwBegin,
   BtwEnd: btwEnd,
+  RewindDone: rewindDone,
 } as const;

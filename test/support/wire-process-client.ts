@@ -18,11 +18,13 @@ export class WireClient {
     resolve: (m: JsonRpcMessage) => void;
   }[] = [];
   private nextId = 1;
+  private readonly listeners: ((m: JsonRpcMessage) => void)[] = [];
 
   constructor(readonly child: ChildProcess) {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const message = JSON.parse(line) as JsonRpcMessage;
       this.messages.push(message);
+      for (const listener of this.listeners) listener(message);
       for (const waiter of [...this.waiters]) {
         if (waiter.match(message)) {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);
@@ -54,6 +56,32 @@ export class WireClient {
   /** Resolves with the next event of this type. */
   event(type: string): Promise<JsonRpcMessage> {
     return this.waitFor((m) => m.method === 'event' && (m.params as { type: string }).type === type);
+  }
+
+  /**
+   * Answers every ApprovalRequest, now and later, with `decide(payload)` (approve / reject); returns
+   * the payloads answered so far.
+   */
+  answerApprovals(
+    decide: (payload: { id: string; action: string; description: string }) => 'approve' | 'reject',
+  ): { id: string; action: string; description: string }[] {
+    const answered: { id: string; action: string; description: string }[] = [];
+    const onMessage = (message: JsonRpcMessage) => {
+      const params = message.params as {
+        type?: string;
+        payload?: { id: string; action: string; description: string };
+      };
+      if (message.method !== 'request' || params?.type !== 'ApprovalRequest' || !params.payload) return;
+      answered.push(params.payload);
+      this.send({
+        jsonrpc: '2.0',
+        id: message.id,
+        result: { request_id: params.payload.id, response: decide(params.payload) },
+      });
+    };
+    for (const message of this.messages) onMessage(message);
+    this.listeners.push(onMessage);
+    return answered;
   }
 
   eventTypes(): string[] {

@@ -9,6 +9,11 @@ import { nulFields, runGit } from './git-runner.js';
 /** Files larger than this are noted as not restorable instead of being stored (10 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
+/** The private store of a work dir's checkpoints. */
+export function checkpointStoreDir(home: string, workDir: string): string {
+  return join(home, 'checkpoints', workDirKey(workDir), 'store.git');
+}
+
 export interface CheckpointStoreOptions {
   /** kimi-ts's data folder: the store lives under it, never in the user's repository. */
   home: string;
@@ -37,7 +42,7 @@ export class CheckpointStore {
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
-    const gitDir = join(options.home, 'checkpoints', workDirKey(options.roots[0] ?? '.'), 'store.git');
+    const gitDir = checkpointStoreDir(options.home, options.roots[0] ?? '.');
     if (!existsSync(join(gitDir, 'HEAD'))) {
       await mkdir(gitDir, { recursive: true, mode: 0o700 });
       await runGit(['init', '--bare', '--quiet', gitDir], { gitDir });
@@ -211,14 +216,12 @@ export class CheckpointStore {
     git: { gitDir: string; indexFile: string },
     skipped: readonly SkippedFile[],
   ): Promise<boolean> {
-    if (skipped.length === 0) return false;
-    const { stdout } = await runGit(
-      ['ls-files', '-z', '--cached', '--pathspec-from-file=-', '--pathspec-file-nul'],
-      {
-        ...git,
-        input: skipped.map((s) => `:(literal)${s.path}`).join('\0'),
-      },
-    );
-    return stdout.length > 0;
+    // `ls-files` takes no --pathspec-from-file: the paths go as arguments, a bounded number at a time.
+    for (let start = 0; start < skipped.length; start += 500) {
+      const specs = skipped.slice(start, start + 500).map((s) => `:(literal)${s.path}`);
+      const { stdout } = await runGit(['ls-files', '-z', '--cached', '--', ...specs], git);
+      if (stdout.length > 0) return true;
+    }
+    return false;
   }
 }

@@ -45,7 +45,12 @@ export async function planRestore(
   gitDir: string,
   now: string,
   target: string,
-  options: { since?: string | undefined; signal?: AbortSignal | undefined } = {},
+  options: {
+    since?: string | undefined;
+    /** More spans [from, to] whose changes were someone else's (the gaps between the session's turns). */
+    elsewhereSpans?: readonly (readonly [string, string])[] | undefined;
+    signal?: AbortSignal | undefined;
+  } = {},
 ): Promise<FileChange[]> {
   const { stdout } = await runGit(['diff-tree', '-r', '-z', '--no-renames', '--raw', now, target], {
     gitDir,
@@ -55,6 +60,10 @@ export async function planRestore(
     options.since && options.since !== now
       ? await changedPaths(gitDir, options.since, now, options.signal)
       : new Set<string>();
+  for (const [from, to] of options.elsewhereSpans ?? []) {
+    if (from === to) continue;
+    for (const path of await changedPaths(gitDir, from, to, options.signal)) elsewhere.add(path);
+  }
   const fields = nulFields(stdout);
   const changes: FileChange[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {

@@ -97,6 +97,12 @@ export class Context {
     return this.state.nextCheckpointId;
   }
 
+  /** The (at most two) messages right after checkpoint `id`, or null when there is no such checkpoint. */
+  messagesAfterCheckpoint(id: number): readonly Message[] | null {
+    const mark = this.state.checkpoints.find((m) => m.id === id);
+    return mark ? this.state.history.slice(mark.historyLength, mark.historyLength + 2) : null;
+  }
+
   /** Lines `restore` skipped or cut, with the reason. */
   get warnings(): readonly ContextWarning[] {
     return this.state.warnings;
@@ -183,25 +189,47 @@ export class Context {
 
   /**
    * Returns the context to just before checkpoint `id`: the current file is kept as the next
-   * `context_N.jsonl` and `context.jsonl` becomes the prefix before that checkpoint.
+   * `context_N.jsonl` and `context.jsonl` becomes the prefix before that checkpoint. Returns the
+   * path the old content was kept under (what `/rewind --redo` returns to).
    */
-  revertTo(id: number): Promise<void> {
+  revertTo(id: number): Promise<string | null> {
     return this.exclusive(async () => {
       const index = this.state.checkpoints.findIndex((mark) => mark.id === id);
       const mark = this.state.checkpoints[index];
       if (!mark) throw new RangeError(`There is no checkpoint with id ${id}`);
-      await this.reopenAfter(() =>
-        rotateAndReplace(this.file, async (temp) => {
+      let kept: string | null = null;
+      await this.reopenAfter(async () => {
+        kept = await rotateAndReplace(this.file, async (temp) => {
           await copyFile(this.file, temp);
           await truncate(temp, mark.offset);
-        }),
-      );
+        });
+      });
       this.size = mark.offset;
       this.state.history.length = mark.historyLength;
       this.state.recordedTokens = mark.recordedTokens;
       this.state.pendingChars = mark.pendingChars;
       this.state.checkpoints.length = index;
       this.state.nextCheckpointId = id;
+      return kept;
+    });
+  }
+
+  /**
+   * Makes the content of `branch` (a kept `context_N.jsonl`) the context again, atomically; the
+   * current content is kept as the next rotation. Returns the path it was kept under.
+   */
+  replaceWith(branch: string): Promise<string | null> {
+    return this.exclusive(async () => {
+      const bytes = await readFile(branch);
+      let kept: string | null = null;
+      await this.reopenAfter(async () => {
+        kept = await rotateAndReplace(this.file, (temp) => writeFile(temp, bytes));
+      });
+      this.state = loadContextBytes(bytes);
+      this.size = this.state.keptBytes;
+      if (this.state.keptBytes < bytes.length) await this.handle.truncate(this.state.keptBytes);
+      if (this.state.needsNewline) await this.writeRaw('\n');
+      return kept;
     });
   }
 

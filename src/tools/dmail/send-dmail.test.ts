@@ -47,5 +47,6 @@ describe('SendDMail', () => {
       expect(toolErrorKind((await send({ message: 'm', checkpoint_id })).return_value)).toBe('validate');
     }
     expect(toolset.find('SendDMail')?.description).toMatch(/Files on disk are NOT reverted/);
+    expect(toolset.find('SendDMail')?.description).toContain('/rewind');
   });
 });

@@ -211,6 +211,8 @@ export class SessionUpdateTranslator {
       case 'ApprovalResponse':
       case 'SubagentEvent':
       case 'BtwBegin':
+      // The /rewind command's own text (a message chunk) already says what it restored.
+      case 'RewindDone':
         return [];
       // Requests are answered by the ACP server (acp-server.ts), not translated.
       case 'ApprovalRequest':

@@ -88,6 +88,11 @@ export class PrintFormatter {
         else if (message.payload.error) this.sinks.progress(`Error: ${message.payload.error}\n`);
         else this.sinks.out(`${message.payload.response ?? ''}\n`);
         return;
+      case 'RewindDone':
+        // The command's own text says what it did; stream-json readers also get the record.
+        if (this.format === 'stream-json' && !this.options.finalMessageOnly)
+          this.sinks.out(`${JSON.stringify({ type: message.type, ...message.payload })}\n`);
+        return;
       case 'PlanDisplay':
       case 'Notification':
         if (this.options.finalMessageOnly) return;

@@ -5,6 +5,7 @@ import { assertNever } from '../../util/assert-never.js';
 import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { StatusUpdate } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
+import { rewindDoneSummary } from '../../wire/rewind-summary.js';
 import { type ShellStyle, shellStyle } from './shell-style.js';
 
 /**
@@ -89,6 +90,9 @@ export class ShellRenderer {
         return;
       case 'PlanDisplay':
         this.line(clean(message.payload.content));
+        return;
+      case 'RewindDone':
+        this.line(`(${clean(rewindDoneSummary(message.payload))})`);
         return;
       case 'BtwEnd': {
         const { response, error } = message.payload;

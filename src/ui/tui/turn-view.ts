@@ -4,6 +4,7 @@ import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate, UserInput, WireEvent } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import { rewindDoneSummary } from '../../wire/rewind-summary.js';
 import { AnswerView } from './answer-view.js';
 import { NoteView } from './note-view.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
@@ -161,6 +162,9 @@ export class TurnView implements Component {
         this.parts.push(new Markdown(sanitizeForTerminal(message.payload.content), 2, 0, style.markdown));
         return;
       }
+      case 'RewindDone':
+        this.note(style.dim(`(${sanitizeForTerminal(rewindDoneSummary(message.payload))})`));
+        return;
       case 'BtwBegin':
         this.note(`${style.dim('(by the way)')} ${sanitizeForTerminal(message.payload.question)}`);
         return;

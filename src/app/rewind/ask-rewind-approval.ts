@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import type { Approval } from '../../toolset/approval/approval.js';
+import { runInToolCall } from '../../toolset/current-tool-call.js';
+
+/**
+ * Asks the person through the session's approval seam, as a tool's side effect would: the request
+ * reaches every front end (the wire's ApprovalRequest), yolo and afk approve it, and nothing is
+ * remembered for later rewinds. A slash command is not a tool call, so it runs in a scope of its own.
+ */
+export async function askRewindApproval(
+  approval: Approval,
+  action: string,
+  description: string,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const toolCall = {
+    type: 'function' as const,
+    id: `rewind_${randomBytes(6).toString('hex')}`,
+    function: { name: 'Rewind', arguments: '{}' },
+  };
+  const answer = await runInToolCall({ toolCall, signal, approvedActions: new Set() }, () =>
+    approval.request('Rewind', action, description, [{ type: 'brief', text: description }], {
+      remember: false,
+    }),
+  );
+  return answer.approved;
+}

@@ -1,0 +1,2 @@
+export { rewindCommand } from './rewind-command.js';
+export { SessionCheckpoints } from './session-checkpoints.js';

@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import { applyRestore, type RestoreReport } from '../../session/checkpoints/apply-restore.js';
+import type { CheckpointInfo, SkippedFile } from '../../session/checkpoints/checkpoint-info.js';
+import type { CheckpointStore } from '../../session/checkpoints/checkpoint-store.js';
+import { type FileChange, planRestore } from '../../session/checkpoints/restore-plan.js';
+
+/** A restore of the files worked out, not yet applied. */
+export interface FilesPlan {
+  store: CheckpointStore;
+  /** The files now (recorded just before planning). */
+  now: CheckpointInfo;
+  /** The changes that take the files back, changed-elsewhere ones marked. */
+  changes: FileChange[];
+  /** Files the target checkpoint could not hold (too large, secret then) or that cannot be recorded now. */
+  skipped: { path: string; reason: string }[];
+}
+
+/** How a file is named to the person and in RewindDone: relative in the work dir, absolute elsewhere. */
+export function displayPath(roots: readonly string[], root: number, path: string): string {
+  if (root === 0) return path;
+  return join(roots[root] ?? `root-${root}`, ...path.split('/'));
+}
+
+const SKIP_REASONS: Record<SkippedFile['reason'], string> = {
+  too_large: 'larger than the checkpoint size cap',
+  sensitive: 'a sensitive file, never recorded',
+};
+
+/**
+ * Plans going from the files of now back to `targetId`. Files the target did not record (too large or
+ * secret then) and files that cannot be recorded now are left out of the plan and reported: removing
+ * or overwriting them would lose bytes no checkpoint holds.
+ */
+export async function planFilesRestore(
+  store: CheckpointStore,
+  now: CheckpointInfo,
+  targetId: string,
+  elsewhereSpans: readonly (readonly [string, string])[],
+  signal?: AbortSignal,
+): Promise<FilesPlan> {
+  const all = await planRestore(store.gitDir, now.id, targetId, { elsewhereSpans, signal });
+  const checkpoints = await store.list(signal);
+  const target = checkpoints.find((c) => c.id === targetId);
+  const unrecorded = new Map<string, SkippedFile>();
+  for (const file of [...(target?.skipped ?? []), ...now.skipped])
+    unrecorded.set(`${file.root}/${file.path}`, file);
+  const changes = all.filter((change) => !unrecorded.has(`${change.root}/${change.path}`));
+  const skipped = [...unrecorded.values()].map((file) => ({
+    path: displayPath(store.roots, file.root, file.path),
+    reason: SKIP_REASONS[file.reason],
+  }));
+  return { store, now, changes, skipped };
+}
+
+/** Counts for the summary the person approves. */
+export function countChanges(changes: readonly FileChange[]): {
+  restored: number;
+  reverted: number;
+  removed: number;
+  elsewhere: number;
+} {
+  let restored = 0;
+  let reverted = 0;
+  let removed = 0;
+  let elsewhere = 0;
+  for (const change of changes) {
+    if (change.changedElsewhere) elsewhere++;
+    if (change.kind === 'restore') restored++;
+    else if (change.kind === 'revert') reverted++;
+    else removed++;
+  }
+  return { restored, reverted, removed, elsewhere };
+}
+
+const LISTED = 40;
+
+/** The diff summary shown before the files are touched. */
+export function describePlan(plan: FilesPlan): string {
+  const { restored, reverted, removed, elsewhere } = countChanges(plan.changes);
+  const lines = [
+    `Files: ${reverted} modified back, ${restored} deleted ones restored, ${removed} created ones removed` +
+      (elsewhere ? `; ${elsewhere} changed since by someone else` : ''),
+  ];
+  for (const change of plan.changes.slice(0, LISTED)) {
+    const sign = change.kind === 'remove' ? '-' : change.kind === 'restore' ? '+' : '~';
+    const note = change.changedElsewhere ? '  (changed since by someone else)' : '';
+    lines.push(`  ${sign} ${displayPath(plan.store.roots, change.root, change.path)}${note}`);
+  }
+  if (plan.changes.length > LISTED) lines.push(`  … and ${plan.changes.length - LISTED} more`);
+  for (const file of plan.skipped) lines.push(`  ! ${file.path}: not restorable (${file.reason})`);
+  return lines.join('\n');
+}
+
+/** Applies the plan; files changed elsewhere only with `includeElsewhere`. */
+export function applyFilesPlan(
+  plan: FilesPlan,
+  includeElsewhere: boolean,
+  signal?: AbortSignal,
+): Promise<RestoreReport> {
+  return applyRestore(plan.store.gitDir, plan.store.roots, plan.changes, {
+    includeChangedElsewhere: includeElsewhere,
+    signal,
+  });
+}

@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto';
+import type { CheckpointInfo } from '../../session/checkpoints/checkpoint-info.js';
+import { CheckpointStore } from '../../session/checkpoints/checkpoint-store.js';
+import type { WorkTreeCheckpoints } from '../../soul/work-tree-checkpoints.js';
+import {
+  appendCheckpointLog,
+  type CheckpointLogRecord,
+  logEndsTorn,
+  readCheckpointLog,
+} from './checkpoint-log.js';
+
+export interface SessionCheckpointsOptions {
+  /** kimi-ts's data folder: the store lives in `<home>/checkpoints/`. */
+  home: string;
+  sessionId: string;
+  sessionDir: string;
+  workDir: string;
+  /** The session's add-dirs, as they are now (`/add-dir` adds to this array). */
+  additionalDirs: readonly string[];
+  maxFileBytes?: number | undefined;
+  /** Secrets out of the prompts written to the log. */
+  redact: (text: string) => string;
+  /** Told once when recording fails (git missing, disk full); rewinds then have fewer points. */
+  warn: (message: string) => void;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * The session's file checkpoints: records the work dir and the add-dirs in the private store at the
+ * soul's turn and step boundaries and notes each in `checkpoints.jsonl`. Records run one after
+ * another on a chain, in the background; the soul's side-effecting tools wait for the chain
+ * (`untilRecorded`), nothing else does — a turn that changes nothing never waits for git.
+ */
+export class SessionCheckpoints implements WorkTreeCheckpoints {
+  private chain: Promise<void> = Promise.resolve();
+  private store: CheckpointStore | null = null;
+  private currentTurn: number | null = null;
+  /** A side-effecting tool ran since the last record: the next step records again. */
+  private touched = false;
+  /** A side-effecting tool ran in this turn. */
+  private turnTouched = false;
+  /** The checkpoint the current turn began with (set once recorded). */
+  private turnStart: string | null = null;
+  private warned = false;
+  private tornLog: boolean;
+
+  private constructor(
+    private readonly options: SessionCheckpointsOptions,
+    private nextTurnId: number,
+    tornLog: boolean,
+  ) {
+    this.tornLog = tornLog;
+  }
+
+  static async open(options: SessionCheckpointsOptions): Promise<SessionCheckpoints> {
+    const records = await readCheckpointLog(options.sessionDir);
+    const lastTurn = records.reduce((max, r) => (r.type === 'turn' ? Math.max(max, r.turn_id) : max), 0);
+    return new SessionCheckpoints(options, lastTurn + 1, await logEndsTorn(options.sessionDir));
+  }
+
+  get roots(): string[] {
+    return [this.options.workDir, ...this.options.additionalDirs];
+  }
+
+  beginTurn(turn: { prompt: string; contextText: string; contextCheckpoint: number }): void {
+    const turnId = this.nextTurnId++;
+    this.currentTurn = turnId;
+    this.touched = false;
+    this.turnTouched = false;
+    this.turnStart = null;
+    this.enqueue(async () => {
+      const { checkpoint } = await this.record(`before turn ${turnId}`);
+      this.turnStart = checkpoint.id;
+      await this.append({
+        type: 'turn',
+        turn_id: turnId,
+        prompt: this.options.redact(turn.prompt),
+        context_checkpoint: turn.contextCheckpoint,
+        context_text_sha256: sha256(turn.contextText),
+        checkpoint: checkpoint.id,
+        at: Date.now(),
+      });
+    });
+  }
+
+  beginStep(n: number): void {
+    const turnId = this.currentTurn;
+    if (turnId === null || !this.touched) return;
+    this.touched = false;
+    this.enqueue(async () => {
+      const { checkpoint, created } = await this.record(`turn ${turnId} step ${n}`);
+      if (created)
+        await this.append({
+          type: 'step',
+          turn_id: turnId,
+          step: n,
+          checkpoint: checkpoint.id,
+          at: Date.now(),
+        });
+    });
+  }
+
+  async endTurn(): Promise<void> {
+    const turnId = this.currentTurn;
+    if (turnId === null) return;
+    this.currentTurn = null;
+    const touched = this.turnTouched;
+    this.enqueue(async () => {
+      // A turn that ran no side-effecting tool left the files as it found them: no record needed,
+      // and whatever changed meanwhile was someone else's doing.
+      const end = touched ? (await this.record(`after turn ${turnId}`)).checkpoint.id : this.turnStart;
+      if (end) await this.append({ type: 'turn_end', turn_id: turnId, checkpoint: end, at: Date.now() });
+    });
+    // After side effects, the state the turn leaves is recorded before the turn ends: a change made
+    // by someone else right after must not count as the session's.
+    if (touched) await this.chain;
+  }
+
+  untilRecorded(signal: AbortSignal): Promise<void> {
+    this.touched = true;
+    this.turnTouched = true;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.chain.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  }
+
+  /** Waits for the records under way (session end, before a rewind). */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+
+  /** The store and a checkpoint of the files as they are now, after the pending records. */
+  async recordNow(label: string): Promise<{ store: CheckpointStore; checkpoint: CheckpointInfo }> {
+    let result: { store: CheckpointStore; checkpoint: CheckpointInfo } | undefined;
+    let failure: unknown;
+    this.chain = this.chain.then(async () => {
+      try {
+        const { checkpoint } = await this.record(label);
+        result = { store: await this.openStore(), checkpoint };
+      } catch (error) {
+        failure = error;
+      }
+    });
+    await this.chain;
+    if (!result) throw failure;
+    return result;
+  }
+
+  /** The store, once the pending records are done (for listing what turns changed). */
+  async currentStore(): Promise<CheckpointStore> {
+    await this.chain;
+    return this.openStore();
+  }
+
+  /** Appends a rewind or redo record (after the pending ones). */
+  async note(record: CheckpointLogRecord): Promise<void> {
+    this.chain = this.chain.then(() => this.append(record));
+    await this.chain;
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.chain = this.chain.then(work).catch((error: unknown) => {
+      if (this.warned) return;
+      this.warned = true;
+      const reason = error instanceof Error ? error.message : String(error);
+      this.options.warn(`File checkpoints for /rewind could not be recorded: ${reason}`);
+    });
+  }
+
+  private async record(label: string): Promise<{ checkpoint: CheckpointInfo; created: boolean }> {
+    const store = await this.openStore();
+    return store.record(label);
+  }
+
+  /** The store for the current roots; opened again when `/add-dir` changed them. */
+  private async openStore(): Promise<CheckpointStore> {
+    const roots = this.roots;
+    if (!this.store || this.store.roots.join('\0') !== roots.join('\0')) {
+      this.store = await CheckpointStore.open({
+        home: this.options.home,
+        sessionId: this.options.sessionId,
+        roots,
+        maxFileBytes: this.options.maxFileBytes,
+      });
+    }
+    return this.store;
+  }
+
+  private async append(record: CheckpointLogRecord): Promise<void> {
+    await appendCheckpointLog(this.options.sessionDir, record, this.tornLog);
+    this.tornLog = false;
+  }
+}
