@@ -135,8 +135,6 @@ describe('loadOrCreateToken', () => {
     const fresh = await loadOrCreateToken(path);
     expect(fresh).not.toBe('C'.repeat(43));
     // The symlink was replaced, never written through.
-    expect((await import('node:fs/promises')).readFile(elsewhere, 'utf8')).resolves.toBe(
-      `${'C'.repeat(43)}\n`,
-    );
+    expect(await readFile(elsewhere, 'utf8')).toBe(`${'C'.repeat(43)}\n`);
   });
 });
