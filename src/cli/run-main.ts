@@ -3,15 +3,15 @@ import { resolve } from 'node:path';
 import { AgentSpecError } from '../app/agent-spec.js';
 import { createAgentSession } from '../app/create-agent-session.js';
 import { defaultExtensions } from '../app/default-extensions.js';
-import { forkSession, undoPoints } from '../app/session-fork.js';
 import { UsageError } from '../app/usage-error.js';
 import { ConfigError } from '../config/config-error.js';
-import { kimiTsHome } from '../config/home.js';
+import { defaultConfigFile, kimiTsHome } from '../config/home.js';
 import { formatSessionList, listSessions } from '../session/list.js';
-import { isValidSessionId, SessionError, sessionAt } from '../session/session.js';
+import { SessionError } from '../session/session.js';
 import type { CliOptions } from './cli-options.js';
 import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
+import { sessionControl } from './session-control.js';
 
 function checkFlags(options: CliOptions): void {
   const modes = [options.print || options.quiet ? '--print' : null, options.wire ? '--wire' : null].filter(
@@ -103,14 +103,24 @@ export async function runMain(options: CliOptions): Promise<number> {
           import('../ui/shell/shell-style.js'),
         ]);
         const isTerminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+        const sessions = sessionControl(home, workDir, openAgentSession);
         if (options.ui === 'tui' && isTerminal && env.TERM !== 'dumb') {
-          const { runTui } = await import('../ui/tui/run-tui.js');
-          return await runTui({
+          const [{ runTuiSessions }, { saveConfigKey }] = await Promise.all([
+            import('../ui/tui/run-tui-sessions.js'),
+            import('../config/save-config-key.js'),
+          ]);
+          // `/theme` saves to the config file in use; an inline `--config` has no file to save to.
+          const configFile =
+            options.config === undefined ? (options.configFile ?? defaultConfigFile(home)) : null;
+          return await runTuiSessions({
             session,
             color: wantsColor(isTerminal, env),
+            theme: session.config.theme,
             thinking: session.config.show_thinking_stream ? 'stream' : 'indicator',
             history: InputHistory.forWorkDir(home, session.workDir),
             yolo: options.yolo,
+            sessions,
+            saveTheme: configFile === null ? undefined : (theme) => saveConfigKey(configFile, 'theme', theme),
           });
         }
         return await runShell({
@@ -121,31 +131,7 @@ export async function runMain(options: CliOptions): Promise<number> {
           color: wantsColor(isTerminal, env),
           thinking: !isTerminal ? 'off' : session.config.show_thinking_stream ? 'stream' : 'indicator',
           history: InputHistory.forWorkDir(home, session.workDir),
-          sessions: {
-            create: () => openAgentSession({}),
-            open: async (id) =>
-              isValidSessionId(id) && existsSync(sessionAt(home, workDir, id).contextFile)
-                ? openAgentSession({ sessionId: id })
-                : null,
-            list: async () =>
-              (await listSessions({ home, workDir })).map(({ session: s, title, updatedAt }) => ({
-                id: s.id,
-                title,
-                updatedAt,
-              })),
-            fork: async (current) => {
-              const fork = await forkSession(sessionAt(home, workDir, current.sessionId), { home });
-              return openAgentSession({ sessionId: fork.id });
-            },
-            undoPoints: (current) => undoPoints(sessionAt(home, workDir, current.sessionId)),
-            undo: async (current, n) => {
-              const source = sessionAt(home, workDir, current.sessionId);
-              const before = (await undoPoints(source)).find((point) => point.n === n);
-              if (!before) throw new Error(`There is no turn ${n} to undo.`);
-              const fork = await forkSession(source, { home, before });
-              return openAgentSession({ sessionId: fork.id });
-            },
-          },
+          sessions,
         });
       }
       if (options.wire) {
