@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -221,5 +221,65 @@ describe('terminal UI: colours and size', () => {
     expect(narrow).not.toMatch(/word0 .*word14/);
     tui.resize(120, 40);
     await tui.waitUntil((s) => /word0 .*word14 END/.test(s), 'the answer on one line again');
+  });
+});
+
+/** Whether the text at `what` is drawn dim (SGR 2), following the attributes from the screen's start. */
+function isDimAt(painted: string, what: string): boolean {
+  let dim = false;
+  const upTo = painted.slice(0, painted.indexOf(what));
+  for (const match of upTo.matchAll(new RegExp(`${ESC}\\[([0-9;]*)m`, 'g'))) {
+    for (const param of (match[1] || '0').split(';')) {
+      if (param === '2') dim = true;
+      else if (param === '0' || param === '22') dim = false;
+    }
+  }
+  return dim;
+}
+
+function held(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+describe('terminal UI: thinking', () => {
+  const thought = Array.from({ length: 8 }, (_, i) => `thought line ${i + 1}`).join('\n');
+
+  it('shows the last lines of thinking, dimmed, while it streams, and folds them when the answer starts', async () => {
+    const release = held();
+    await cli.setup([{ think: thought, holdAfterThinking: release.promise, text: 'The answer.' }]);
+    const tui = start();
+    await tui.waitFor(TUI_READY);
+    tui.type('think first');
+    tui.press('Enter');
+    const streaming = await tui.waitFor('thought line 8');
+    // Six lines (Kimi CLI's preview): the first two have scrolled out of it.
+    expect(streaming).toContain('thought line 3');
+    expect(streaming).not.toContain('thought line 2');
+    expect(isDimAt(tui.screenWithEscapes(), 'thought line 8')).toBe(true);
+    expect(isDimAt(tui.screenWithEscapes(), 'think first')).toBe(false);
+    release.resolve();
+    const answered = await tui.waitFor('The answer.');
+    expect(answered).toContain('∴ thought (8 lines)');
+    expect(answered).not.toContain('thought line 8');
+  });
+
+  it('with show_thinking_stream = false shows one line while it thinks', async () => {
+    const release = held();
+    await cli.setup([{ think: thought, holdAfterThinking: release.promise, text: 'Done thinking.' }]);
+    const config = await readFile(cli.sandbox.configFile, 'utf8');
+    await writeFile(cli.sandbox.configFile, `show_thinking_stream = false\n${config}`);
+    const tui = start();
+    await tui.waitFor(TUI_READY);
+    tui.type('think quietly');
+    tui.press('Enter');
+    const thinking = await tui.waitFor('∴ thinking…');
+    expect(thinking).not.toContain('thought line');
+    release.resolve();
+    await tui.waitFor('Done thinking.');
+    expect(tui.screen()).toContain('∴ thought (8 lines)');
   });
 });
