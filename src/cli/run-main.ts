@@ -52,6 +52,19 @@ export async function runMain(options: CliOptions): Promise<number> {
     const home = kimiTsHome(env);
     const print = !interactive && !options.wire;
     const workDir = resolve(options.workDir ?? process.cwd());
+    const isTerminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    const wantsTui = interactive && options.ui === 'tui' && isTerminal && env.TERM !== 'dumb';
+    // The TUI's prompt shows before the session is built, so the user types while it is; warnings
+    // from building it wait until the prompt has been handed over (they would tear its drawing).
+    const splash = wantsTui ? await startSplash(env) : null;
+    const heldWarnings: Parameters<typeof printWarning>[0][] = [];
+    const onWarning: typeof printWarning = (warning) => {
+      if (splash?.isUp) heldWarnings.push(warning);
+      else printWarning(warning);
+    };
+    const flushWarnings = () => {
+      for (const warning of heldWarnings.splice(0)) printWarning(warning);
+    };
     // Every session of this run (the shell can open more) is made the same way.
     const openAgentSession = (which: { sessionId?: string; continueLast?: boolean }) =>
       createAgentSession({
@@ -75,7 +88,7 @@ export async function runMain(options: CliOptions): Promise<number> {
         // A path on the command line is relative to where the command runs.
         skillsDir: options.skillsDir === undefined ? undefined : resolve(options.skillsDir),
         addDirs: options.addDir,
-        onWarning: printWarning,
+        onWarning,
         extensions: defaultExtensions({
           mcpConfigFiles: options.mcpConfigFile,
           mcpConfigs: options.mcpConfig,
@@ -90,6 +103,10 @@ export async function runMain(options: CliOptions): Promise<number> {
           ? ((options.session ?? options.resume) as string)
           : undefined,
       continueLast: options.continue,
+    }).catch((error: unknown) => {
+      splash?.abort();
+      flushWarnings();
+      throw error;
     });
     const cancel = new AbortController();
     const onSignal = () => cancel.abort(new Error('Interrupted by user'));
@@ -102,9 +119,8 @@ export async function runMain(options: CliOptions): Promise<number> {
           import('../ui/shell/input-history.js'),
           import('../ui/shell/shell-style.js'),
         ]);
-        const isTerminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
         const sessions = sessionControl(home, workDir, openAgentSession);
-        if (options.ui === 'tui' && isTerminal && env.TERM !== 'dumb') {
+        if (splash) {
           const [{ runTuiSessions }, { saveConfigKey }] = await Promise.all([
             import('../ui/tui/run-tui-sessions.js'),
             import('../config/save-config-key.js'),
@@ -112,16 +128,25 @@ export async function runMain(options: CliOptions): Promise<number> {
           // `/theme` saves to the config file in use; an inline `--config` has no file to save to.
           const configFile =
             options.config === undefined ? (options.configFile ?? defaultConfigFile(home)) : null;
-          return await runTuiSessions({
-            session,
-            color: wantsColor(isTerminal, env),
-            theme: session.config.theme,
-            thinking: session.config.show_thinking_stream ? 'stream' : 'indicator',
-            history: InputHistory.forWorkDir(home, session.workDir),
-            yolo: options.yolo,
-            sessions,
-            saveTheme: configFile === null ? undefined : (theme) => saveConfigKey(configFile, 'theme', theme),
-          });
+          splash.handOff();
+          flushWarnings();
+          try {
+            return await runTuiSessions({
+              session,
+              terminal: splash.terminal,
+              color: wantsColor(isTerminal, env),
+              theme: session.config.theme,
+              thinking: session.config.show_thinking_stream ? 'stream' : 'indicator',
+              history: InputHistory.forWorkDir(home, session.workDir),
+              yolo: options.yolo,
+              sessions,
+              saveTheme:
+                configFile === null ? undefined : (theme) => saveConfigKey(configFile, 'theme', theme),
+            });
+          } finally {
+            // However the TUI ended, the terminal leaves raw mode.
+            splash.terminal.close();
+          }
         }
         return await runShell({
           session,
@@ -176,6 +201,15 @@ export async function runMain(options: CliOptions): Promise<number> {
     else process.stderr.write('Run with --debug for the full traceback.\n');
     return 1;
   }
+}
+
+/** Draws the TUI's prompt at once, before the session is built. */
+async function startSplash(env: NodeJS.ProcessEnv) {
+  const [{ TuiSplash }, { wantsTuiColor }] = await Promise.all([
+    import('../ui/tui/splash.js'),
+    import('../ui/tui/tui-style.js'),
+  ]);
+  return new TuiSplash(wantsTuiColor(env));
 }
 
 export async function listSessionsCommand(workDir: string | undefined): Promise<number> {

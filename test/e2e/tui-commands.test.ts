@@ -22,6 +22,8 @@ function start(options: Parameters<typeof startTuiInTmux>[2] = {}): TmuxTerminal
 }
 
 const bodyOf = (n: number) => JSON.stringify(cli.server.requests[n]?.body);
+/** The greeting, once the session is built (the prompt shows, and takes keys, before it). */
+const GREETING = /kimi-ts — session [0-9a-f-]{36}/;
 /** The session id of the last greeting on the screen. */
 const sessionIdOn = (screen: string) =>
   /session ([0-9a-f-]{36})/.exec(screen.slice(screen.lastIndexOf('kimi-ts —')))?.[1];
@@ -39,7 +41,7 @@ describe('terminal UI: shell-level commands', () => {
   it('/new starts a session; /sessions lists this directory’s sessions and switches to the chosen one', async () => {
     await cli.setup([{ text: 'Answer in the first session.' }]);
     const tui = start();
-    const first = sessionIdOn(await tui.waitFor(TUI_READY));
+    const first = sessionIdOn(await tui.waitFor(GREETING));
     expect(first).toBeDefined();
     await converse(tui, 'remember the blue door', 'Answer in the first session.');
 
@@ -69,18 +71,18 @@ describe('terminal UI: shell-level commands', () => {
   it('/fork continues in a copy; /undo picks a turn and puts its request back in the editor', async () => {
     await cli.setup([{ text: 'First answer.' }, { text: 'Second answer.' }, { text: 'Redone answer.' }]);
     const tui = start();
-    const original = sessionIdOn(await tui.waitFor(TUI_READY));
+    const original = sessionIdOn(await tui.waitFor(GREETING));
     await converse(tui, 'step one', 'First answer.');
     await converse(tui, 'step two', 'Second answer.');
 
     tui.type('/fork');
-    tui.press('Escape'); // close the completion menu; Enter then sends the line as typed
+    await tui.waitFor('continue in a copy of this session');
     tui.press('Enter');
     const forked = await tui.waitFor(`forked from session ${original}`);
     expect(sessionIdOn(forked)).not.toBe(original);
 
     tui.type('/undo');
-    tui.press('Escape');
+    await tui.waitFor('go back to before a turn');
     tui.press('Enter');
     await tui.waitFor('Go back to before which turn?');
     const picker = tui.screen();
@@ -281,5 +283,33 @@ describe('terminal UI: thinking', () => {
     release.resolve();
     await tui.waitFor('Done thinking.');
     expect(tui.screen()).toContain('∴ thought (8 lines)');
+  });
+});
+
+describe('terminal UI: start-up', () => {
+  it('takes keys from the first frame, before the session is built, and sends them as typed', async () => {
+    await cli.setup([{ text: 'Heard you early.' }]);
+    const tui = start();
+    // Typed as soon as the prompt shows (before that the terminal is not yet in raw mode: a key typed
+    // then is the terminal's line editing, for any program). The session may be built or not yet.
+    await tui.waitFor(TUI_READY);
+    tui.type('typed right away');
+    tui.press('Enter');
+    await tui.waitFor('Heard you early.');
+    expect(bodyOf(0)).toContain('typed right away');
+    // Drawn once: the start-up prompt was replaced, not left above the TUI.
+    expect(tui.history().match(/starting…/g) ?? []).toHaveLength(0);
+  });
+
+  it('a config that cannot be used: the error is shown (no secret in it), exit 1', async () => {
+    await cli.setup([]);
+    await writeFile(cli.sandbox.configFile, 'default_model = "missing"\napi_key = "sk-do-not-show"\n[oops\n');
+    const tui = start();
+    expect(await tui.waitForExit()).toBe(1);
+    const screen = tui.history();
+    expect(screen).toMatch(/config/i);
+    expect(screen).not.toContain('sk-do-not-show');
+    // That the start-up prompt is erased first is checked on xterm (src/ui/tui/splash.test.ts): tmux
+    // does not apply cursor moves written just before a pane's process exits (plain printf shows it).
   });
 });
