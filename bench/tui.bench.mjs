@@ -92,8 +92,10 @@ export async function streaming() {
   const { TurnView } = await import('../dist/ui/tui/turn-view.js');
   const { tuiStyle } = await import('../dist/ui/tui/tui-style.js');
   const { warmHighlighter } = await import('../dist/ui/tui/highlight-code.js');
-  // As in the TUI, where it runs while the first prompt is typed.
+  const { warmMarkdown } = await import('../dist/ui/tui/warm-markdown.js');
+  // As in the TUI, where both run while the first prompt is typed.
   await warmHighlighter();
+  warmMarkdown(tuiStyle(true));
   let bytes = 0;
   const terminal = {
     start() {},

@@ -1,17 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AgentSpecError } from '../app/agent-spec.js';
-import { createAgentSession } from '../app/create-agent-session.js';
-import { defaultExtensions } from '../app/default-extensions.js';
 import { UsageError } from '../app/usage-error.js';
 import { ConfigError } from '../config/config-error.js';
 import { defaultConfigFile, kimiTsHome } from '../config/home.js';
-import { formatSessionList, listSessions } from '../session/list.js';
 import { SessionError } from '../session/session.js';
 import type { CliOptions } from './cli-options.js';
 import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
-import { sessionControl } from './session-control.js';
 
 function checkFlags(options: CliOptions): void {
   const modes = [options.print || options.quiet ? '--print' : null, options.wire ? '--wire' : null].filter(
@@ -45,9 +40,6 @@ export async function runMain(options: CliOptions): Promise<number> {
   try {
     checkFlags(options);
     const interactive = !(options.print || options.quiet || options.wire) && options.prompt === undefined;
-    // Warm the module cache for the common providers while the session's files are read: the SDK's
-    // module loading overlaps with that I/O instead of following it.
-    void import('../kosong/providers/openai-chat/index.js').catch(() => {});
     const env = process.env;
     const home = kimiTsHome(env);
     const print = !interactive && !options.wire;
@@ -65,6 +57,14 @@ export async function runMain(options: CliOptions): Promise<number> {
     const flushWarnings = () => {
       for (const warning of heldWarnings.splice(0)) printWarning(warning);
     };
+    // The app's modules load after the TUI's first frame (most of a start is evaluating them).
+    const [{ createAgentSession }, { defaultExtensions }] = await Promise.all([
+      import('../app/create-agent-session.js'),
+      import('../app/default-extensions.js'),
+    ]);
+    // Warm the module cache for the common providers while the session's files are read: the SDK's
+    // module loading overlaps with that I/O instead of following it.
+    void import('../kosong/providers/openai-chat/index.js').catch(() => {});
     // Every session of this run (the shell can open more) is made the same way.
     const openAgentSession = (which: { sessionId?: string; continueLast?: boolean }) =>
       createAgentSession({
@@ -119,6 +119,7 @@ export async function runMain(options: CliOptions): Promise<number> {
           import('../ui/shell/input-history.js'),
           import('../ui/shell/shell-style.js'),
         ]);
+        const { sessionControl } = await import('./session-control.js');
         const sessions = sessionControl(home, workDir, openAgentSession);
         if (splash) {
           const [{ runTuiSessions }, { saveConfigKey }] = await Promise.all([
@@ -187,6 +188,7 @@ export async function runMain(options: CliOptions): Promise<number> {
       await session.close();
     }
   } catch (error) {
+    const { AgentSpecError } = await import('../app/agent-spec.js');
     if (
       error instanceof UsageError ||
       error instanceof ConfigError ||
@@ -213,6 +215,7 @@ async function startSplash(env: NodeJS.ProcessEnv) {
 }
 
 export async function listSessionsCommand(workDir: string | undefined): Promise<number> {
+  const { formatSessionList, listSessions } = await import('../session/list.js');
   const sessions = await listSessions({
     home: kimiTsHome(process.env),
     workDir: resolve(workDir ?? process.cwd()),

@@ -30,6 +30,7 @@ import type { ThinkingDisplay } from './thinking-view.js';
 import { TuiExtras } from './tui-extras.js';
 import { tuiStyle } from './tui-style.js';
 import { TurnView } from './turn-view.js';
+import { warmMarkdown } from './warm-markdown.js';
 
 export interface TuiOptions {
   session: AgentSession;
@@ -356,9 +357,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
   if (options.prefill) editor.setText(options.prefill);
   tui.start();
   // Code highlighting compiles its grammars while the user types the first prompt, not mid-answer.
-  const warming = options.color
-    ? setTimeout(() => void warmHighlighter().catch(() => {}), WARM_AFTER_MS)
-    : null;
+  const warming = setTimeout(() => {
+    // The Markdown renderer compiles too (once highlighting is warm, so code blocks are warm too).
+    const highlighting = options.color ? warmHighlighter() : Promise.resolve();
+    void highlighting.then(() => warmMarkdown(style)).catch(() => {});
+  }, WARM_AFTER_MS);
   if (options.initialPrompt) submit(options.initialPrompt);
   try {
     return await exited;
@@ -370,7 +373,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (job)
       await Promise.race([job.done, new Promise((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
     stopListening();
-    if (warming) clearTimeout(warming);
+    clearTimeout(warming);
     if (ticker) clearInterval(ticker);
     tui.stop();
   }

@@ -1,8 +1,19 @@
-import { Editor, ProcessTerminal, type Terminal, TUI } from '@mariozechner/pi-tui';
+// The library's own modules, not its index: the first frame needs none of its Markdown (marked) or
+// the rest, which load with the TUI proper once the session is being built.
+import type { Component, Terminal } from '@mariozechner/pi-tui';
+import { Editor } from '@mariozechner/pi-tui/dist/components/editor.js';
+import { ProcessTerminal } from '@mariozechner/pi-tui/dist/terminal.js';
+import { TUI } from '@mariozechner/pi-tui/dist/tui.js';
+import { truncateToWidth } from '@mariozechner/pi-tui/dist/utils.js';
 import { HandoffTerminal } from './handoff-terminal.js';
-import { NoteView } from './note-view.js';
-import { useKimiKeys } from './prompt-editor.js';
+import { useKimiKeys } from './kimi-keys.js';
 import { tuiStyle } from './tui-style.js';
+
+/** One line of text, cut to the width. */
+const line = (text: string): Component => ({
+  render: (width) => [truncateToWidth(text, width)],
+  invalidate: () => {},
+});
 
 /**
  * The prompt, drawn before the session is built (reading the config, the agent spec, the tools and
@@ -25,8 +36,8 @@ export class TuiSplash {
     this.terminal = new HandoffTerminal(terminal);
     this.tui = new TUI(this.terminal);
     const editor = new Editor(this.tui, style.editor, { paddingX: 1 });
-    const hint = new NoteView(style.dim('Enter sends · Shift-Enter or Ctrl-J: new line · /exit leaves'));
-    const status = new NoteView(style.dim('starting…'));
+    const hint = line(style.dim('Enter sends · Shift-Enter or Ctrl-J: new line · /exit leaves'));
+    const status = line(style.dim('starting…'));
     for (const part of [hint, editor, status]) this.tui.addChild(part);
     this.tui.setFocus(editor);
     this.tui.addInputListener((data) => {
