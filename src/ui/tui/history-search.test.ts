@@ -42,6 +42,8 @@ describe('HistorySearch (Ctrl-R)', () => {
     expect(line).not.toContain('\x1b]0;');
     expect(line).toContain('↵');
     expect(visibleWidth(search.render(30)[0] ?? '')).toBeLessThanOrEqual(30);
+    // Taken into the editor without its control characters; the newline stays.
+    expect(search.handleKey('\r')).toEqual({ done: true, taken: 'evil [2J]0;pwned text\nline two' });
     // Control keys never go into the query.
     search.handleKey('\x01');
     expect(search.render(200)[0]).toContain("'text'");

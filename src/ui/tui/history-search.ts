@@ -32,7 +32,8 @@ export class HistorySearch implements Component {
   handleKey(data: string): HistorySearchOutcome {
     if (matchesKey(data, 'escape') || matchesKey(data, 'ctrl+c') || matchesKey(data, 'ctrl+g'))
       return { done: true, taken: null };
-    if (matchesKey(data, 'enter')) return { done: true, taken: this.match };
+    if (matchesKey(data, 'enter'))
+      return { done: true, taken: this.match === null ? null : editable(this.match) };
     if (matchesKey(data, 'ctrl+r')) {
       // No older match: stay on the one shown, as a shell does.
       const older = this.at === -1 ? -1 : this.find(this.at + 1);
@@ -93,4 +94,13 @@ function printable(data: string): string {
   if (data.startsWith('\x1b')) return '';
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   return /[\x00-\x1f\x7f]/.test(data) ? '' : data;
+}
+
+/**
+ * A history entry as the editor may hold it: without control characters (the history file is only a
+ * file; an escape sequence in it must not reach the terminal through the editor), newlines kept.
+ */
+function editable(entry: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+  return entry.replace(/\r\n?/g, '\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
 }
