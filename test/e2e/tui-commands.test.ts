@@ -1,23 +1,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI } from '../support/run-cli.js';
-import { useScriptedCli } from '../support/scripted-cli.js';
-import { startTuiInTmux, type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+import { describe, expect, it } from 'vitest';
+import { type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+import { type TuiOptions, useTuiCli } from '../support/tui-cli.js';
 
 // These tests never rely on the TUI leaving after a turn: each checks what it asserts on the screen
-// (or in the model server's requests) and the pane is killed at the end.
+// (or in the model server's requests) and the pane is closed after the test.
 const ESC = '\x1b';
-const cli = useScriptedCli();
+const cli = useTuiCli();
 let terminal: TmuxTerminal | undefined;
 
-afterEach(() => {
+/** The TUI in a pane; a second call closes the first pane (a restart in the same sandbox). */
+function start(options: TuiOptions = {}): TmuxTerminal {
   terminal?.close();
-  terminal = undefined;
-});
-
-function start(options: Parameters<typeof startTuiInTmux>[2] = {}): TmuxTerminal {
-  terminal?.close();
-  terminal = startTuiInTmux(CLI, cli.sandbox, options);
+  terminal = cli.startTui(options);
   return terminal;
 }
 
