@@ -12,8 +12,11 @@ const root = join(here, '..');
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** Milliseconds from spawning `argv` in a pseudo-terminal until its output shows `ready` (or it exits). */
-function timeInPty(argv, env, ready) {
+/**
+ * Milliseconds from spawning `argv` in a pseudo-terminal until its output shows `ready` (or it exits).
+ * With `leave`, that is typed once ready and the run ends by itself (else it is killed).
+ */
+function timeInPty(argv, env, ready, leave) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn('script', ['-qfec', argv.map(quote).join(' '), '/dev/null'], {
@@ -26,8 +29,14 @@ function timeInPty(argv, env, ready) {
       out += chunk;
       if (!done && ready && out.includes(ready)) {
         done = true;
-        resolve(performance.now() - started);
-        child.kill('SIGKILL');
+        const at = performance.now() - started;
+        if (leave) {
+          child.stdin.write(leave);
+          child.on('close', () => resolve(at));
+        } else {
+          resolve(at);
+          child.kill('SIGKILL');
+        }
       }
     });
     child.on('error', reject);
@@ -60,8 +69,9 @@ async function startup(rounds = 9) {
   const bare = [];
   const ready = [];
   const lineReady = [];
-  // One run first to warm the V8 code cache, as every later start of an installed CLI finds it.
-  await timeInPty(tui, env, 'Enter sends');
+  // One run first to warm the V8 code cache, as every later start of an installed CLI finds it. The
+  // cache is written when a run ends normally, so this one leaves (Ctrl-D at the empty prompt).
+  await timeInPty(tui, env, 'Enter sends', '\x04');
   for (let round = 0; round < rounds; round++) {
     bare.push(await timeInPty([process.execPath, '-e', '0'], {}, null));
     ready.push(await timeInPty(tui, env, 'Enter sends'));
@@ -82,8 +92,10 @@ export async function streaming() {
   const { TurnView } = await import('../dist/ui/tui/turn-view.js');
   const { tuiStyle } = await import('../dist/ui/tui/tui-style.js');
   const { warmHighlighter } = await import('../dist/ui/tui/highlight-code.js');
-  // As in the TUI, where it runs while the first prompt is typed.
+  const { warmMarkdown } = await import('../dist/ui/tui/warm-markdown.js');
+  // As in the TUI, where both run while the first prompt is typed.
   await warmHighlighter();
+  warmMarkdown(tuiStyle(true));
   let bytes = 0;
   const terminal = {
     start() {},

@@ -1,15 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AgentSpecError } from '../app/agent-spec.js';
-import { createAgentSession } from '../app/create-agent-session.js';
-import { defaultExtensions } from '../app/default-extensions.js';
-import { formatSessionCheckpoints } from '../app/rewind/list-checkpoints.js';
-import { forkSession, undoPoints } from '../app/session-fork.js';
 import { UsageError } from '../app/usage-error.js';
 import { ConfigError } from '../config/config-error.js';
-import { kimiTsHome } from '../config/home.js';
-import { formatSessionList, listSessions } from '../session/list.js';
-import { isValidSessionId, SessionError, sessionAt } from '../session/session.js';
+import { defaultConfigFile, kimiTsHome } from '../config/home.js';
+import { SessionError } from '../session/session.js';
 import type { CliOptions } from './cli-options.js';
 import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
@@ -46,13 +40,31 @@ export async function runMain(options: CliOptions): Promise<number> {
   try {
     checkFlags(options);
     const interactive = !(options.print || options.quiet || options.wire) && options.prompt === undefined;
-    // Warm the module cache for the common providers while the session's files are read: the SDK's
-    // module loading overlaps with that I/O instead of following it.
-    void import('../kosong/providers/openai-chat/index.js').catch(() => {});
     const env = process.env;
     const home = kimiTsHome(env);
     const print = !interactive && !options.wire;
     const workDir = resolve(options.workDir ?? process.cwd());
+    const isTerminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    const wantsTui = interactive && options.ui === 'tui' && isTerminal && env.TERM !== 'dumb';
+    // The TUI's prompt shows before the session is built, so the user types while it is; warnings
+    // from building it wait until the prompt has been handed over (they would tear its drawing).
+    const splash = wantsTui ? await startSplash(env) : null;
+    const heldWarnings: Parameters<typeof printWarning>[0][] = [];
+    const onWarning: typeof printWarning = (warning) => {
+      if (splash?.isUp) heldWarnings.push(warning);
+      else printWarning(warning);
+    };
+    const flushWarnings = () => {
+      for (const warning of heldWarnings.splice(0)) printWarning(warning);
+    };
+    // The app's modules load after the TUI's first frame (most of a start is evaluating them).
+    const [{ createAgentSession }, { defaultExtensions }] = await Promise.all([
+      import('../app/create-agent-session.js'),
+      import('../app/default-extensions.js'),
+    ]);
+    // Warm the module cache for the common providers while the session's files are read: the SDK's
+    // module loading overlaps with that I/O instead of following it.
+    void import('../kosong/providers/openai-chat/index.js').catch(() => {});
     // Every session of this run (the shell can open more) is made the same way.
     const openAgentSession = (which: { sessionId?: string; continueLast?: boolean }) =>
       createAgentSession({
@@ -76,7 +88,7 @@ export async function runMain(options: CliOptions): Promise<number> {
         // A path on the command line is relative to where the command runs.
         skillsDir: options.skillsDir === undefined ? undefined : resolve(options.skillsDir),
         addDirs: options.addDir,
-        onWarning: printWarning,
+        onWarning,
         extensions: defaultExtensions({
           mcpConfigFiles: options.mcpConfigFile,
           mcpConfigs: options.mcpConfig,
@@ -91,6 +103,10 @@ export async function runMain(options: CliOptions): Promise<number> {
           ? ((options.session ?? options.resume) as string)
           : undefined,
       continueLast: options.continue,
+    }).catch((error: unknown) => {
+      splash?.abort();
+      flushWarnings();
+      throw error;
     });
     const cancel = new AbortController();
     const onSignal = () => cancel.abort(new Error('Interrupted by user'));
@@ -103,16 +119,35 @@ export async function runMain(options: CliOptions): Promise<number> {
           import('../ui/shell/input-history.js'),
           import('../ui/shell/shell-style.js'),
         ]);
-        const isTerminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-        if (options.ui === 'tui' && isTerminal && env.TERM !== 'dumb') {
-          const { runTui } = await import('../ui/tui/run-tui.js');
-          return await runTui({
-            session,
-            color: wantsColor(isTerminal, env),
-            thinking: session.config.show_thinking_stream ? 'stream' : 'indicator',
-            history: InputHistory.forWorkDir(home, session.workDir),
-            yolo: options.yolo,
-          });
+        const { sessionControl } = await import('./session-control.js');
+        const sessions = sessionControl(home, workDir, openAgentSession);
+        if (splash) {
+          const [{ runTuiSessions }, { saveConfigKey }] = await Promise.all([
+            import('../ui/tui/run-tui-sessions.js'),
+            import('../config/save-config-key.js'),
+          ]);
+          // `/theme` saves to the config file in use; an inline `--config` has no file to save to.
+          const configFile =
+            options.config === undefined ? (options.configFile ?? defaultConfigFile(home)) : null;
+          splash.handOff();
+          flushWarnings();
+          try {
+            return await runTuiSessions({
+              session,
+              terminal: splash.terminal,
+              color: wantsColor(isTerminal, env),
+              theme: session.config.theme,
+              thinking: session.config.show_thinking_stream ? 'stream' : 'indicator',
+              history: InputHistory.forWorkDir(home, session.workDir),
+              yolo: options.yolo,
+              sessions,
+              saveTheme:
+                configFile === null ? undefined : (theme) => saveConfigKey(configFile, 'theme', theme),
+            });
+          } finally {
+            // However the TUI ended, the terminal leaves raw mode.
+            splash.terminal.close();
+          }
         }
         return await runShell({
           session,
@@ -122,31 +157,7 @@ export async function runMain(options: CliOptions): Promise<number> {
           color: wantsColor(isTerminal, env),
           thinking: !isTerminal ? 'off' : session.config.show_thinking_stream ? 'stream' : 'indicator',
           history: InputHistory.forWorkDir(home, session.workDir),
-          sessions: {
-            create: () => openAgentSession({}),
-            open: async (id) =>
-              isValidSessionId(id) && existsSync(sessionAt(home, workDir, id).contextFile)
-                ? openAgentSession({ sessionId: id })
-                : null,
-            list: async () =>
-              (await listSessions({ home, workDir })).map(({ session: s, title, updatedAt }) => ({
-                id: s.id,
-                title,
-                updatedAt,
-              })),
-            fork: async (current) => {
-              const fork = await forkSession(sessionAt(home, workDir, current.sessionId), { home });
-              return openAgentSession({ sessionId: fork.id });
-            },
-            undoPoints: (current) => undoPoints(sessionAt(home, workDir, current.sessionId)),
-            undo: async (current, n) => {
-              const source = sessionAt(home, workDir, current.sessionId);
-              const before = (await undoPoints(source)).find((point) => point.n === n);
-              if (!before) throw new Error(`There is no turn ${n} to undo.`);
-              const fork = await forkSession(source, { home, before });
-              return openAgentSession({ sessionId: fork.id });
-            },
-          },
+          sessions,
         });
       }
       if (options.wire) {
@@ -177,6 +188,7 @@ export async function runMain(options: CliOptions): Promise<number> {
       await session.close();
     }
   } catch (error) {
+    const { AgentSpecError } = await import('../app/agent-spec.js');
     if (
       error instanceof UsageError ||
       error instanceof ConfigError ||
@@ -197,6 +209,10 @@ export async function listCheckpointsCommand(
   workDir: string | undefined,
   sessionId: string,
 ): Promise<number> {
+  const [{ formatSessionCheckpoints }, { isValidSessionId, sessionAt }] = await Promise.all([
+    import('../app/rewind/list-checkpoints.js'),
+    import('../session/session.js'),
+  ]);
   if (!isValidSessionId(sessionId)) {
     process.stderr.write('A session id is letters, digits, - and _ (list them with `kimi-ts sessions`).\n');
     return 2;
@@ -212,7 +228,17 @@ export async function listCheckpointsCommand(
   return 0;
 }
 
+/** Draws the TUI's prompt at once, before the session is built. */
+async function startSplash(env: NodeJS.ProcessEnv) {
+  const [{ TuiSplash }, { wantsTuiColor }] = await Promise.all([
+    import('../ui/tui/splash.js'),
+    import('../ui/tui/tui-style.js'),
+  ]);
+  return new TuiSplash(wantsTuiColor(env));
+}
+
 export async function listSessionsCommand(workDir: string | undefined): Promise<number> {
+  const { formatSessionList, listSessions } = await import('../session/list.js');
   const sessions = await listSessions({
     home: kimiTsHome(process.env),
     workDir: resolve(workDir ?? process.cwd()),

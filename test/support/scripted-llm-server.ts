@@ -35,6 +35,8 @@ export interface ScriptedTurn {
   holdAfterToolCalls?: Promise<unknown>;
   /** Wait for this before finishing the stream (after all content was sent). */
   holdUntil?: Promise<unknown>;
+  /** Wait for this after the thinking was streamed, before the text. */
+  holdAfterThinking?: Promise<unknown>;
   /** Wait for this after the `finish_reason` chunk, before usage and `[DONE]` (a slow end of stream). */
   holdAfterFinish?: Promise<unknown>;
 }
@@ -110,6 +112,7 @@ export async function answerTurn(turn: ScriptedTurn, res: ServerResponse): Promi
   if (turn.stall === 'before-headers') return untilClosed(res);
   startSSE(res, { 'x-request-id': 'req-e2e', ...turn.headers });
   if (turn.think) writeSSE(res, chunk({ role: 'assistant', reasoning_content: turn.think }));
+  if (turn.holdAfterThinking) await turn.holdAfterThinking;
   if (turn.text) writeSSE(res, chunk({ role: 'assistant', content: turn.text }));
   if (turn.cut === 'after-text') return cut(res);
   if (turn.stall === 'after-text') return untilClosed(res);

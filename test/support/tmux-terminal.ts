@@ -125,6 +125,15 @@ export class TmuxTerminal {
     this.tmux('send-keys', '-t', this.name, ...keys);
   }
 
+  /**
+   * Pastes `text` the way a terminal does: wrapped in bracketed-paste markers when the program asked
+   * for them (tmux's `paste-buffer -p`), else as typed.
+   */
+  paste(text: string): void {
+    execFileSync('tmux', ['-L', this.socket, 'load-buffer', '-b', 'paste', '-'], { input: text });
+    this.tmux('paste-buffer', '-p', '-d', '-b', 'paste', '-t', this.name);
+  }
+
   resize(width: number, height: number): void {
     this.tmux('resize-window', '-t', this.name, '-x', String(width), '-y', String(height));
   }

@@ -2,12 +2,12 @@ import {
   type AutocompleteItem,
   CombinedAutocompleteProvider,
   Editor,
-  KeybindingsManager,
   type SlashCommand,
-  setKeybindings,
   type TUI,
-  TUI_KEYBINDINGS,
 } from '@mariozechner/pi-tui';
+
+export { useKimiKeys } from './kimi-keys.js';
+
 import { PathCompletion } from './path-completion.js';
 import type { TuiStyle } from './tui-style.js';
 
@@ -20,18 +20,6 @@ export const TUI_COMMANDS: readonly SlashCommand[] = [
   { name: 'quit', description: 'leave kimi-ts' },
   { name: 'editor', description: 'write the prompt in $VISUAL or $EDITOR (also Ctrl-O)' },
 ];
-
-/**
- * Kimi CLI's keys for a new line in the prompt (Ctrl-J, Alt-Enter) next to Shift-Enter. The key map
- * is the library's one global map, set once.
- */
-export function useKimiKeys(): void {
-  setKeybindings(
-    new KeybindingsManager(TUI_KEYBINDINGS, {
-      'tui.input.newLine': ['shift+enter', 'ctrl+j', 'alt+enter'],
-    }),
-  );
-}
 
 /**
  * The prompt editor: multi-line, the work dir's history on ↑/↓ (newest first), `/` completes slash

@@ -12,10 +12,12 @@ import type { UILoop } from '../../soul/run-soul.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { composeInEditor } from '../shell/compose.js';
 import type { InputHistory } from '../shell/input-history.js';
+import type { ShellSessionControl } from '../shell/run-shell.js';
 import { runShellEscape } from '../shell/shell-escape.js';
 import { shellStyle } from '../shell/shell-style.js';
 import { APPROVAL_ARM_DELAY_MS, ApprovalPanel } from './approval-panel.js';
 import { CommandOutputView } from './command-output-view.js';
+import type { TuiRestart } from './commands/tui-command.js';
 import { warmHighlighter } from './highlight-code.js';
 import { NoteView } from './note-view.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
@@ -23,9 +25,12 @@ import { QuestionPanel } from './question-panel.js';
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { applyStatusUpdate, StatusLineView } from './status-line.js';
+import type { TuiTheme } from './theme.js';
 import type { ThinkingDisplay } from './thinking-view.js';
+import { TuiExtras } from './tui-extras.js';
 import { tuiStyle } from './tui-style.js';
 import { TurnView } from './turn-view.js';
+import { warmMarkdown } from './warm-markdown.js';
 
 export interface TuiOptions {
   session: AgentSession;
@@ -42,6 +47,18 @@ export interface TuiOptions {
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /** The terminal (default: this process's stdin/stdout). */
   terminal?: Terminal | undefined;
+  /** The colour theme (default dark). */
+  theme?: TuiTheme | undefined;
+  /** Lets `/new`, `/sessions`, `/fork` and `/undo` switch sessions (with `onRestart`). */
+  sessions?: ShellSessionControl | undefined;
+  /** Saves the theme `/theme` chose in the config. */
+  saveTheme?: ((theme: TuiTheme) => Promise<void>) | undefined;
+  /** Text the prompt editor starts with. */
+  prefill?: string | undefined;
+  /** A line shown under the greeting. */
+  notice?: string | undefined;
+  /** Called when a command ends this run to start the TUI again (another session, a new theme). */
+  onRestart?: ((restart: TuiRestart) => void) | undefined;
 }
 
 /** Spinner and panel hints move at this pace while a turn runs. */
@@ -61,7 +78,7 @@ type Panel = ApprovalPanel | QuestionPanel;
  */
 export async function runTui(options: TuiOptions): Promise<number> {
   const { session } = options;
-  const style = tuiStyle(options.color);
+  const style = tuiStyle(options.color, options.theme);
   useKimiKeys();
   const tui = new TUI(options.terminal ?? new ProcessTerminal());
   const transcript = new Container();
@@ -72,13 +89,31 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const countTasks = () => {
     status.facts = { ...status.facts, backgroundTasks: session.backgroundWork?.activeTaskIds().length ?? 0 };
   };
+  const pastPrompts = (await options.history?.load()) ?? [];
+  let restartWith: (restart: TuiRestart) => void = () => {};
+  const extras = new TuiExtras({
+    tui,
+    get editor() {
+      return editor;
+    },
+    session,
+    style,
+    slot: panelSlot,
+    restore: () => showNextPanel(),
+    note: (text) => transcript.addChild(new NoteView(text)),
+    restart: (restart) => restartWith(restart),
+    history: pastPrompts,
+    sessions: options.onRestart ? options.sessions : undefined,
+    saveTheme: options.saveTheme,
+  });
   const editor: Editor = createPromptEditor(tui, style, {
     workDir: session.workDir,
     commands: [
       ...TUI_COMMANDS,
+      ...(options.onRestart ? extras.completions : []),
       ...session.slashCommands.map((c) => ({ name: c.name, description: c.description })),
     ],
-    history: (await options.history?.load()) ?? [],
+    history: pastPrompts,
   });
   for (const part of [transcript, panelSlot, queuedNote, editor, status]) tui.addChild(part);
   tui.setFocus(editor);
@@ -100,6 +135,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         style.bold('kimi-ts') +
           style.dim(` — session ${session.sessionId} in ${sanitizeForTerminal(session.workDir)}`),
         ...(session.hasLLM ? [] : [style.warn(session.llmNotSetMessage)]),
+        ...(options.notice ? [style.accent(sanitizeForTerminal(options.notice))] : []),
         style.dim(
           'Enter sends · Shift-Enter or Ctrl-J: new line · Esc cancels a turn · Ctrl-E expands the last result · /exit leaves',
         ),
@@ -112,6 +148,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const exited = new Promise<number>((resolve) => {
     exit = resolve;
   });
+  restartWith = (restart) => {
+    options.onRestart?.(restart);
+    exit(0);
+  };
   let running: { cancel: AbortController; view: TurnView; done: Promise<void> } | null = null;
   const queue: string[] = [];
   let interrupts = 0;
@@ -220,6 +260,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     });
 
   const start = (text: string) => {
+    if (options.onRestart && extras.runCommand(text)) return;
     if (text.startsWith('!')) void runBang(text.slice(1));
     else void runTurn(text);
   };
@@ -227,7 +268,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // Ctrl-O or /editor: the prompt in $VISUAL / $EDITOR; what was saved comes back into the editor.
   const openEditor = () => {
     tui.stop();
-    const composed = composeInEditor(options.env ?? process.env, editor.getText());
+    const composed = composeInEditor(options.env ?? process.env, editor.getExpandedText());
     tui.start();
     if (composed.text !== null) editor.setText(composed.text);
     if (composed.error)
@@ -242,6 +283,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (text === '/exit' || text === '/quit') return exit(0);
     if (text === '/editor') return openEditor();
     editor.addToHistory(text);
+    extras.remember(text);
     void options.history?.add(text);
     if (running) {
       queue.push(text);
@@ -254,6 +296,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   editor.onSubmit = submit;
 
   tui.addInputListener((data) => {
+    if (extras.handleKey(data)) return { consume: true };
     const isCtrlC = matchesKey(data, 'ctrl+c');
     // Escape sequences (keys like arrows, and the terminal's own replies to queries, which may land
     // between two presses) do not break a double Ctrl-C; typed text does.
@@ -311,11 +354,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
     return undefined;
   });
 
+  if (options.prefill) editor.setText(options.prefill);
   tui.start();
   // Code highlighting compiles its grammars while the user types the first prompt, not mid-answer.
-  const warming = options.color
-    ? setTimeout(() => void warmHighlighter().catch(() => {}), WARM_AFTER_MS)
-    : null;
+  const warming = setTimeout(() => {
+    // The Markdown renderer compiles too (once highlighting is warm, so code blocks are warm too).
+    const highlighting = options.color ? warmHighlighter() : Promise.resolve();
+    void highlighting.then(() => warmMarkdown(style)).catch(() => {});
+  }, WARM_AFTER_MS);
   if (options.initialPrompt) submit(options.initialPrompt);
   try {
     return await exited;
@@ -327,7 +373,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (job)
       await Promise.race([job.done, new Promise((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
     stopListening();
-    if (warming) clearTimeout(warming);
+    clearTimeout(warming);
     if (ticker) clearInterval(ticker);
     tui.stop();
   }

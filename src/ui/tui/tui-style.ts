@@ -1,5 +1,6 @@
 import type { EditorTheme, MarkdownTheme, SelectListTheme } from '@mariozechner/pi-tui';
 import { highlightCode } from './highlight-code.js';
+import { type ThemePalette, type TuiTheme, themePalette } from './theme.js';
 
 /**
  * The TUI's colours as ANSI escapes; all of them plain text when colour is off (`NO_COLOR`, see
@@ -7,6 +8,7 @@ import { highlightCode } from './highlight-code.js';
  */
 export interface TuiStyle {
   readonly color: boolean;
+  readonly theme: TuiTheme;
   dim(text: string): string;
   bold(text: string): string;
   italic(text: string): string;
@@ -26,15 +28,16 @@ const paint = (open: string, close: string) => (text: string) =>
   text ? `\x1b[${open}m${text}\x1b[${close}m` : text;
 const same = (text: string) => text;
 
-export function tuiStyle(color: boolean): TuiStyle {
+export function tuiStyle(color: boolean, theme: TuiTheme = 'dark'): TuiStyle {
+  const palette = themePalette(theme);
   const dim = color ? paint('2', '22') : same;
   const bold = color ? paint('1', '22') : same;
   const italic = color ? paint('3', '23') : same;
-  const accent = color ? paint('36', '39') : same;
-  const ok = color ? paint('32', '39') : same;
-  const warn = color ? paint('33', '39') : same;
-  const error = color ? paint('31', '39') : same;
-  const border = color ? paint('90', '39') : same;
+  const accent = color ? paint(palette.accent, '39') : same;
+  const ok = color ? paint(palette.ok, '39') : same;
+  const warn = color ? paint(palette.warn, '39') : same;
+  const error = color ? paint(palette.error, '39') : same;
+  const border = color ? paint(palette.border, '39') : same;
   const selected = color ? paint('7', '27') : (text: string) => text;
   const selectList: SelectListTheme = {
     selectedPrefix: accent,
@@ -47,7 +50,7 @@ export function tuiStyle(color: boolean): TuiStyle {
     heading: (text) => bold(accent(text)),
     link: color ? paint('4', '24') : same,
     linkUrl: dim,
-    code: color ? paint('33', '39') : same,
+    code: color ? paint(palette.inlineCode, '39') : same,
     codeBlock: same,
     codeBlockBorder: border,
     quote: italic,
@@ -58,10 +61,13 @@ export function tuiStyle(color: boolean): TuiStyle {
     italic,
     strikethrough: color ? paint('9', '29') : same,
     underline: color ? paint('4', '24') : same,
-    ...(color ? { highlightCode: (code: string, lang?: string) => highlightCode(code, lang) } : {}),
+    ...(color
+      ? { highlightCode: (code: string, lang?: string) => swapCodeColors(highlightCode(code, lang), palette) }
+      : {}),
   };
   return {
     color,
+    theme,
     dim,
     bold,
     italic,
@@ -74,6 +80,17 @@ export function tuiStyle(color: boolean): TuiStyle {
     markdown,
     editor: { borderColor: border, selectList },
   };
+}
+
+/** Highlighted code's colours in the theme's shades (the highlighter speaks the 16 basic colours). */
+function swapCodeColors(lines: string[], palette: ThemePalette): string[] {
+  if (Object.keys(palette.codeSwaps).length === 0) return lines;
+  return lines.map((line) =>
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: an SGR colour code is what is swapped
+    line.replace(/\x1b\[(\d+)m/g, (whole, code: string) =>
+      palette.codeSwaps[code] ? `\x1b[${palette.codeSwaps[code]}m` : whole,
+    ),
+  );
 }
 
 /** Colour unless `NO_COLOR` is set to anything non-empty. */

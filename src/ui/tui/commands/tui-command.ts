@@ -1,0 +1,38 @@
+import type { AgentSession } from '../../../app/agent-session.js';
+import type { ShellSessionControl } from '../../shell/run-shell.js';
+import type { ChoicePicker } from '../choice-picker.js';
+import type { TuiTheme } from '../theme.js';
+import type { TuiStyle } from '../tui-style.js';
+
+/** Why the TUI leaves its session and starts again: another session, or the same one redrawn. */
+export interface TuiRestart {
+  session: AgentSession;
+  /** Put in the prompt editor of the next run (what `/undo` undid). */
+  prefill?: string | undefined;
+  /** The theme of the next run (`/theme`). */
+  theme?: TuiTheme | undefined;
+  /** A line shown under the greeting of the next run. */
+  notice?: string | undefined;
+}
+
+/** What a TUI command may do to the TUI it runs in. */
+export interface TuiCommandContext {
+  readonly session: AgentSession;
+  readonly style: TuiStyle;
+  readonly sessions: ShellSessionControl | undefined;
+  saveTheme: ((theme: TuiTheme) => Promise<void>) | undefined;
+  /** A line in the conversation (already safe for the terminal). */
+  note(text: string): void;
+  /** Shows a picker; resolves with the chosen value, or null when left without choosing. */
+  pick(picker: ChoicePicker): Promise<string | null>;
+  /** Ends this run of the TUI and starts it again as `restart` says. */
+  restart(restart: TuiRestart): void;
+}
+
+/** A slash command only the terminal UI has (Kimi CLI's shell-level commands). */
+export interface TuiCommand {
+  name: string;
+  aliases?: readonly string[];
+  description: string;
+  run(args: string, context: TuiCommandContext): Promise<void>;
+}

@@ -1,0 +1,162 @@
+import { type Container, type Editor, matchesKey, type SlashCommand, type TUI } from '@mariozechner/pi-tui';
+import type { AgentSession } from '../../app/agent-session.js';
+import type { ShellSessionControl } from '../shell/run-shell.js';
+import type { ChoicePicker } from './choice-picker.js';
+import { forkCommand, newSessionCommand, sessionsCommand, undoCommand } from './commands/session-commands.js';
+import { themeCommand } from './commands/theme-command.js';
+import type { TuiCommand, TuiCommandContext, TuiRestart } from './commands/tui-command.js';
+import { HistorySearch } from './history-search.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import type { TuiTheme } from './theme.js';
+import type { TuiStyle } from './tui-style.js';
+
+/** The TUI's own slash commands (Kimi CLI's shell-level ones), ahead of the session's. */
+export const TUI_SESSION_COMMANDS: readonly TuiCommand[] = [
+  newSessionCommand,
+  sessionsCommand,
+  forkCommand,
+  undoCommand,
+  themeCommand,
+];
+
+/** What the extras need of the TUI they are hooked into. */
+export interface TuiExtrasHost {
+  tui: TUI;
+  editor: Editor;
+  session: AgentSession;
+  style: TuiStyle;
+  /** Where a picker or the history search shows (the panel slot). */
+  slot: Container;
+  /** Gives the slot and the keys back (to a waiting panel, else the editor). */
+  restore(): void;
+  note(text: string): void;
+  restart(restart: TuiRestart): void;
+  /** The work dir's prompts, newest first (grows as prompts are sent). */
+  history: string[];
+  sessions?: ShellSessionControl | undefined;
+  saveTheme?: ((theme: TuiTheme) => Promise<void>) | undefined;
+}
+
+/** A component that takes the keys while it is shown. */
+type KeyTaker = {
+  component: HistorySearch | ChoicePicker;
+  key(data: string): void;
+  /** It was pushed out of the slot (an approval came first). */
+  dropped(): void;
+};
+
+/**
+ * The TUI's shell-level commands (`/new`, `/sessions`, `/fork`, `/undo`, `/theme`) and Ctrl-R history
+ * search, hooked into `runTui` at three points: completion items, `runCommand` before a prompt is
+ * sent, `handleKey` first among the key listeners.
+ */
+export class TuiExtras {
+  private open: KeyTaker | null = null;
+
+  constructor(private readonly host: TuiExtrasHost) {}
+
+  /** Completion items for the commands, with their descriptions. */
+  get completions(): SlashCommand[] {
+    return TUI_SESSION_COMMANDS.flatMap((c) => [
+      { name: c.name, description: c.description },
+      ...(c.aliases ?? []).map((alias) => ({ name: alias, description: `same as /${c.name}` })),
+    ]);
+  }
+
+  /** Runs `text` when it is one of the commands (true), else leaves it to be sent (false). */
+  runCommand(text: string): boolean {
+    const match = /^\/([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+    if (!match) return false;
+    const name = match[1]?.toLowerCase();
+    const command = TUI_SESSION_COMMANDS.find((c) => c.name === name || c.aliases?.includes(name ?? ''));
+    if (!command) return false;
+    void command.run(match[2] ?? '', this.context()).catch((error: unknown) => {
+      this.host.note(
+        `${this.host.style.error('Error:')} ${sanitizeForTerminal(error instanceof Error ? error.message : String(error))}`,
+      );
+      this.host.tui.requestRender();
+    });
+    return true;
+  }
+
+  /** A key pressed: true when the extras took it (a picker or the search is open, or Ctrl-R). */
+  handleKey(data: string): boolean {
+    if (this.open && !this.host.slot.children.includes(this.open.component)) {
+      this.open.dropped();
+      this.open = null;
+    }
+    if (this.open) {
+      this.open.key(data);
+      this.host.tui.requestRender();
+      return true;
+    }
+    if (matchesKey(data, 'ctrl+r') && this.host.slot.children.length === 0) {
+      this.searchHistory();
+      return true;
+    }
+    return false;
+  }
+
+  /** A prompt was sent: Ctrl-R finds it from now on. */
+  remember(text: string): void {
+    if (this.host.history[0] !== text) this.host.history.unshift(text);
+  }
+
+  private searchHistory(): void {
+    const search = new HistorySearch(this.host.history, this.host.style);
+    this.show({
+      component: search,
+      key: (data) => {
+        const outcome = search.handleKey(data);
+        if (!outcome.done) return;
+        this.close();
+        if (outcome.taken !== null) this.host.editor.setText(outcome.taken);
+      },
+      dropped: () => {},
+    });
+  }
+
+  private pick(picker: ChoicePicker): Promise<string | null> {
+    return new Promise((resolve) => {
+      this.show({
+        component: picker,
+        key: (data) => {
+          const outcome = picker.handleKey(data);
+          if (!outcome.done) return;
+          this.close();
+          resolve(outcome.chosen);
+        },
+        dropped: () => resolve(null),
+      });
+    });
+  }
+
+  private show(taker: KeyTaker): void {
+    const { slot, tui } = this.host;
+    this.open = taker;
+    slot.clear();
+    slot.addChild(taker.component);
+    tui.requestRender();
+  }
+
+  private close(): void {
+    this.open = null;
+    this.host.restore();
+  }
+
+  private context(): TuiCommandContext {
+    const { host } = this;
+    return {
+      session: host.session,
+      style: host.style,
+      sessions: host.sessions,
+      saveTheme: host.saveTheme,
+      note: (text) => {
+        host.note(text);
+        host.tui.requestRender();
+      },
+      pick: (picker) => this.pick(picker),
+      restart: (restart) => host.restart(restart),
+    };
+  }
+}
