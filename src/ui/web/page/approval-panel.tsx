@@ -29,17 +29,19 @@ export function ApprovalPanel({
   const command = shellCommand(request.display);
   const [prefix, setPrefix] = useState(() => command?.split(/\s+/)[0] ?? '');
   const panel = useRef<HTMLElement>(null);
-  const shownAt = useRef(Date.now());
+  const [armed, setArmed] = useState(false);
   const answerable = approval.rpcId !== null;
 
   useEffect(() => {
-    shownAt.current = Date.now();
     setStage('choose');
-    panel.current?.querySelector<HTMLElement>('button, textarea, input')?.focus();
+    setArmed(false);
+    panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
+    const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [request.id]);
   useEffect(() => {
-    panel.current?.querySelector<HTMLElement>('button, textarea, input')?.focus();
-  }, [stage]);
+    panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
+  }, [stage, answerable]);
 
   const answer = (response: ApprovalAnswer['response'], extra: Partial<ApprovalAnswer> = {}) =>
     onAnswer({ request_id: request.id, response, ...extra });
@@ -52,7 +54,7 @@ export function ApprovalPanel({
       }
       return;
     }
-    if (Date.now() - shownAt.current < APPROVAL_ARM_DELAY_MS) {
+    if (!armed) {
       event.preventDefault();
       return;
     }
@@ -73,6 +75,7 @@ export function ApprovalPanel({
       role="dialog"
       aria-modal="false"
       aria-labelledby={`approval-${request.id}`}
+      data-armed={armed ? 'true' : 'false'}
       onKeyDown={onKeyDown}
     >
       <h3 id={`approval-${request.id}`}>

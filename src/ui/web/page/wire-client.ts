@@ -11,6 +11,9 @@ export const PROTOCOL_VERSION = '1.10';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
+/** WebSocket.OPEN, spelled out: the constant is not global everywhere the tests run. */
+const SOCKET_OPEN = 1;
+
 export interface WireClientHandlers {
   onEvent(event: WireEvent, replayed: boolean): void;
   /** A request from the agent; `rpcId` is null when it came in a replay (history, never answered). */
@@ -77,7 +80,7 @@ export class WireClient {
 
   call(method: string, params: unknown): Promise<unknown> {
     const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected'));
+    if (!socket || socket.readyState !== SOCKET_OPEN) return Promise.reject(new Error('not connected'));
     const id = `web-${this.nextId++}`;
     return new Promise((resolve, reject) => {
       this.calls.set(id, { resolve, reject });
@@ -88,7 +91,7 @@ export class WireClient {
   /** Answers a request of the agent. */
   respond(rpcId: string, result: unknown): boolean {
     const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    if (!socket || socket.readyState !== SOCKET_OPEN) return false;
     socket.send(JSON.stringify({ jsonrpc: '2.0', id: rpcId, result }));
     return true;
   }
@@ -119,13 +122,14 @@ export class WireClient {
   }
 
   private async handshake(socket: WebSocket): Promise<void> {
+    // Reset first: `initialize` re-sends the requests still waiting for an answer, which must stay.
+    this.options.handlers.onReset();
     try {
       await this.call('initialize', {
         protocol_version: PROTOCOL_VERSION,
         client: { name: 'kimi-ts-web', version: '1' },
         capabilities: { supports_question: true, supports_plan_mode: true },
       });
-      this.options.handlers.onReset();
       this.replaying = true;
       await this.call('replay', {});
     } catch {

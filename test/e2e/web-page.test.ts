@@ -1,0 +1,180 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import { startWebCli, type WebCli } from '../support/web-cli.js';
+
+/**
+ * The page of `kimi-ts web` in Debian's Chromium, against the built CLI and the scripted model:
+ * a turn with an approved tool call, a rejection with a reason, cancel, a reconnect mid-turn, and a
+ * hostile answer whose HTML must stay text.
+ */
+
+const cli = useScriptedCli();
+let browser: TestBrowser;
+let web: WebCli | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await web?.stop();
+  web = undefined;
+});
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** Keeps every WebSocket the page opens, so a test can drop them as a network failure would. */
+async function trackSockets(watched: WatchedPage): Promise<void> {
+  await watched.page.addInitScript({
+    content: `{
+      const Native = window.WebSocket;
+      const sockets = (window.__sockets = []);
+      window.WebSocket = class extends Native {
+        constructor(url, protocols) {
+          super(url, protocols);
+          sockets.push(this);
+        }
+      };
+    }`,
+  });
+}
+
+async function openPage(options: { width?: number; height?: number } = {}): Promise<WatchedPage> {
+  if (!web) throw new Error('start the server first');
+  const watched = await browser.newPage(options);
+  await trackSockets(watched);
+  await watched.page.goto(web.url);
+  await watched.page.locator('.status-bar .conn.open').waitFor({ timeout: 20_000 });
+  return watched;
+}
+
+async function send(watched: WatchedPage, text: string): Promise<void> {
+  const box = watched.page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+describe('kimi-ts web: the page', () => {
+  it('runs a turn with a tool call, approved from the keyboard, and shows the answer', async () => {
+    await cli.setup([
+      {
+        text: 'Let me run it.',
+        toolCalls: [{ id: 't1', name: 'Shell', args: { command: 'echo hello-from-tool' } }],
+      },
+      { text: 'The command printed **hello-from-tool**.' },
+    ]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    expect(page.url()).not.toContain(web.token);
+
+    await send(watched, 'run the echo');
+    const panel = page.locator('.panel.approval[data-armed="true"]');
+    await panel.waitFor();
+    expect(await page.evaluate("document.activeElement?.closest('.approval') !== null")).toBe(true);
+    await watched.screenshot('web-approval');
+    await page.keyboard.press('1');
+
+    await page.getByText('The command printed').waitFor();
+    expect(await page.locator('.md strong', { hasText: 'hello-from-tool' }).count()).toBe(1);
+    expect(await page.locator('.tool .tool-output', { hasText: 'hello-from-tool' }).count()).toBe(1);
+    expect(await page.locator('.panel.approval').count()).toBe(0);
+    await watched.screenshot('web-turn');
+    expect(watched.errors).toEqual([]);
+  });
+
+  it('rejects with a reason, which reaches the model', async () => {
+    await cli.setup([
+      { toolCalls: [{ id: 'r1', name: 'Shell', args: { command: 'rm -rf build' } }] },
+      { text: 'Understood, I will not delete it.' },
+    ]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await send(watched, 'clean up');
+    await page.locator('.panel.approval[data-armed="true"]').waitFor();
+    await page.getByRole('button', { name: /Reject, and say/ }).click();
+    const reason = page.getByRole('textbox', { name: /What should it do instead/ });
+    await reason.fill('keep the build folder');
+    await reason.press('Enter');
+    await page.getByText('Understood, I will not delete it.').waitFor();
+    const lastRequest = JSON.stringify(cli.server.requests.at(-1)?.body ?? '');
+    expect(lastRequest).toContain('keep the build folder');
+  });
+
+  it('cancels a running turn with Esc', async () => {
+    const never = deferred();
+    await cli.setup([{ text: 'thinking hard…', holdUntil: never.promise }]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await send(watched, 'take your time');
+    await page.getByText('thinking hard…').waitFor();
+    await page.getByRole('textbox', { name: 'Steer the running turn' }).press('Escape');
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await page.locator('.working').waitFor({ state: 'detached' });
+    never.resolve();
+  });
+
+  it('reconnects mid-turn and shows everything once', async () => {
+    const release = deferred();
+    await cli.setup([{ text: 'first half, ', holdUntil: release.promise }, { text: 'unused' }]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await send(watched, 'a long answer please');
+    await page.getByText('first half,').waitFor();
+    await page.evaluate('for (const socket of window.__sockets) socket.close()');
+    await page.locator('.status-bar .conn:not(.open)').waitFor();
+    release.resolve();
+    await page.locator('.status-bar .conn.open').waitFor({ timeout: 20_000 });
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    expect(await page.locator('.user', { hasText: 'a long answer please' }).count()).toBe(1);
+    expect(await page.locator('.md', { hasText: 'first half,' }).count()).toBe(1);
+    expect(await page.locator('.turn').count()).toBe(1);
+  });
+
+  it('keeps a hostile answer inert: no dialog, no element, the text visible', async () => {
+    const hostile = [
+      'Here: <script>window.__pwned = 1; alert("script")</script>',
+      '<img src=x onerror="window.__pwned = 2; alert(\'img\')">',
+      '[click me](javascript:window.__pwned=3) and <a href="javascript:alert(4)">raw link</a>',
+      '<svg onload="alert(5)"></svg> <iframe src="javascript:alert(6)"></iframe>',
+    ].join('\n\n');
+    await cli.setup([{ text: hostile }]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await send(watched, 'say something nasty');
+    await page.getByText('raw link').waitFor();
+    await page.getByText('click me').click();
+    const conversation = page.locator('main.conversation');
+    for (const tag of ['script', 'img', 'svg', 'iframe'])
+      expect(await conversation.locator(tag).count()).toBe(0);
+    expect(await conversation.locator('a[href^="javascript" i]').count()).toBe(0);
+    expect(await conversation.getByText('<img src=x onerror=').count()).toBe(1);
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(watched.dialogs).toEqual([]);
+  });
+
+  it('works at phone width', async () => {
+    await cli.setup([{ text: 'Short answer for a small screen.' }]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage({ width: 375, height: 740 });
+    const { page } = watched;
+    await send(watched, 'hello from a phone');
+    await page.getByText('Short answer for a small screen.').waitFor();
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await watched.screenshot('web-phone');
+  });
+});
