@@ -1,6 +1,6 @@
 /**
  * The REST side of `kimi-ts web` (src/ui/web/README.md has the contract): every request carries the
- * bearer token; the WebSocket, which cannot send headers from a browser, carries it in its URL.
+ * bearer token; the WebSocket, which cannot send headers from a browser, offers it as a subprotocol.
  */
 
 export interface SessionSummary {
@@ -65,8 +65,12 @@ export class Api {
   streamUrl(sessionId: string): string {
     const url = new URL(`/api/sessions/${encodeURIComponent(sessionId)}/stream`, this.origin);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    url.searchParams.set('token', this.token);
     return url.href;
+  }
+
+  /** The server's wire subprotocol, and the token as a second one (a browser cannot send headers). */
+  streamProtocols(): string[] {
+    return ['kimi-wire', `bearer.${this.token}`];
   }
 
   private async request(method: string, path: string, body?: unknown): Promise<unknown> {

@@ -22,7 +22,8 @@ export function App({ api }: { api: Api }) {
   const [error, setError] = useState<string | null>(null);
   const [menuOpen, setMenuOpen] = useState(false);
   const streamUrl = useMemo(() => (sessionId ? api.streamUrl(sessionId) : null), [api, sessionId]);
-  const { state, connection, client, markAnswered } = useWireSession(streamUrl);
+  const protocols = useCallback(() => api.streamProtocols(), [api]);
+  const { state, connection, client, markAnswered } = useWireSession(streamUrl, protocols);
   const report = useCallback((e: unknown) => setError(e instanceof Error ? e.message : String(e)), []);
 
   const refreshSessions = useCallback(

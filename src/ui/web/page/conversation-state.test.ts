@@ -208,6 +208,21 @@ describe('reduceConversation', () => {
     expect(run([{ kind: 'reset' }], state)).toBe(EMPTY_CONVERSATION);
   });
 
+  it('closes a replayed approval once its call has a result', () => {
+    const state = run([
+      ...turnWithTool,
+      { kind: 'request', rpcId: 'rpc-1', type: 'ApprovalRequest', payload: approvalPayload },
+      event({
+        type: 'ToolResult',
+        payload: {
+          tool_call_id: 'call-1',
+          return_value: { is_error: false, output: '', message: '', display: [] },
+        },
+      }),
+    ]);
+    expect(state.approvals).toEqual([]);
+  });
+
   it('clears waiting panels when the turn ends', () => {
     const state = run([
       ...turnWithTool,

@@ -174,11 +174,12 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
         ],
       };
     case 'TurnEnd':
-      // Requests of a finished turn are closed by the server; their panels go too.
+      // Requests of a finished turn are closed by the server; their panels go too (a background
+      // agent's approval lives on past the turn).
       return {
         ...state,
         busy: false,
-        approvals: [],
+        approvals: state.approvals.filter((a) => a.request.source_kind === 'background_agent'),
         questions: [],
         turns: updateLastTurn(state.turns, (t) => ({ ...t, done: true })),
       };
@@ -207,8 +208,12 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
         }),
       };
     case 'ToolResult': {
+      // The call has its result: whatever it asked the user is settled (this matters in a replay).
+      const callId = event.payload.tool_call_id;
       const next = {
         ...state,
+        approvals: state.approvals.filter((a) => a.request.tool_call_id !== callId),
+        questions: state.questions.filter((q) => q.request.tool_call_id !== callId),
         turns: updateLastTurn(state.turns, (t) => ({ ...t, items: applyItemEvent(t.items, event) })),
       };
       return { ...next, tasks: tasksFromDisplay(next.tasks, event.payload.return_value.display) };

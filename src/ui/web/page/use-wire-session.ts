@@ -30,7 +30,7 @@ export interface WireSession {
 }
 
 /** Connects to one session's stream and keeps the conversation state built from it. */
-export function useWireSession(url: string | null): WireSession {
+export function useWireSession(url: string | null, protocols: () => string[]): WireSession {
   const [state, dispatchMany] = useReducer(reduceMany, EMPTY_CONVERSATION);
   const [connection, setConnection] = useState<ConnectionState>('closed');
   const [client, setClient] = useState<WireClient | null>(null);
@@ -51,6 +51,7 @@ export function useWireSession(url: string | null): WireSession {
     };
     const wire = new WireClient({
       url: () => url,
+      protocols,
       handlers: {
         onEvent: (event) => enqueue({ kind: 'event', event }),
         onRequest: (rpcId, type, payload) => enqueue({ kind: 'request', rpcId, type, payload }),
@@ -70,7 +71,7 @@ export function useWireSession(url: string | null): WireSession {
       flush();
       setClient(null);
     };
-  }, [url]);
+  }, [url, protocols]);
 
   return {
     state,

@@ -50,7 +50,9 @@ describe('WireClient', () => {
     client = new WireClient({
       url: () => 'ws://test/stream?token=t',
       backoffMs: { first: 100, max: 400 },
-      createSocket: (url) => {
+      protocols: () => ['kimi-wire', 'bearer.t'],
+      createSocket: (url, protocols) => {
+        expect(protocols).toEqual(['kimi-wire', 'bearer.t']);
         const socket = new FakeSocket(url);
         sockets.push(socket);
         return socket as unknown as WebSocket;
@@ -74,7 +76,7 @@ describe('WireClient', () => {
     await flush();
   }
 
-  it('initialises, then replays; requests in the replay are history, live ones answerable', async () => {
+  it('initialises, then replays; events of the replay are marked, requests keep their ids', async () => {
     client.start();
     const socket = sockets[0]!;
     socket.open();
@@ -107,7 +109,7 @@ describe('WireClient', () => {
       'reset',
       'request ApprovalRequest live-1',
       'event TurnBegin (replayed)',
-      'request ApprovalRequest history',
+      'request ApprovalRequest old-1',
       'event TurnEnd',
     ]);
     expect(states.at(-1)).toBe('open');

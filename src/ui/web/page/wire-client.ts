@@ -16,7 +16,11 @@ const SOCKET_OPEN = 1;
 
 export interface WireClientHandlers {
   onEvent(event: WireEvent, replayed: boolean): void;
-  /** A request from the agent; `rpcId` is null when it came in a replay (history, never answered). */
+  /**
+   * A request from the agent. One from the replay may still be waiting (the server replays what it
+   * sent since it opened the session), so it keeps its id: an answer to one already settled is ignored
+   * by the server, and the replay's later events (ApprovalResponse, the ToolResult) close its panel.
+   */
   onRequest(rpcId: string | null, type: string, payload: unknown): void;
   /** A new connection is about to replay the session: forget what was shown. */
   onReset(): void;
@@ -25,10 +29,12 @@ export interface WireClientHandlers {
 
 export interface WireClientOptions {
   url: () => string;
+  /** WebSocket subprotocols to offer (the server's, and the token as `bearer.<token>`). */
+  protocols?: () => string[];
   handlers: WireClientHandlers;
   /** First and longest wait between reconnects. */
   backoffMs?: { first: number; max: number };
-  createSocket?: (url: string) => WebSocket;
+  createSocket?: (url: string, protocols: string[]) => WebSocket;
 }
 
 export class RpcError extends Error {
@@ -52,7 +58,7 @@ export class WireClient {
   private stopped = false;
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Frames of the replay are history: requests in it are not answerable. */
+  /** Whether the frames now arriving are the replay's (events are marked so for the owner). */
   private replaying = false;
 
   constructor(private readonly options: WireClientOptions) {}
@@ -101,7 +107,8 @@ export class WireClient {
     handlers.onState(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let socket: WebSocket;
     try {
-      socket = (this.options.createSocket ?? ((url) => new WebSocket(url)))(this.options.url());
+      const create = this.options.createSocket ?? ((url, protocols) => new WebSocket(url, protocols));
+      socket = create(this.options.url(), this.options.protocols?.() ?? []);
     } catch {
       this.scheduleReconnect();
       return;
@@ -160,7 +167,7 @@ export class WireClient {
     if (message.method === 'request') {
       const envelope = message.params as { type?: unknown; payload?: unknown } | undefined;
       if (!envelope || typeof envelope.type !== 'string') return;
-      const rpcId = typeof message.id === 'string' && !this.replaying ? message.id : null;
+      const rpcId = typeof message.id === 'string' ? message.id : null;
       handlers.onRequest(rpcId, envelope.type, envelope.payload);
       return;
     }
