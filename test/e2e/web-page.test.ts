@@ -166,6 +166,55 @@ describe('kimi-ts web: the page', () => {
     expect(watched.dialogs).toEqual([]);
   });
 
+  it('answers a question with several options picked and a free-text one', async () => {
+    const questions = [
+      {
+        question: 'Which checks should run?',
+        header: 'Checks',
+        options: [
+          { label: 'lint', description: 'biome' },
+          { label: 'types', description: 'tsc' },
+        ],
+        multi_select: true,
+      },
+      {
+        question: 'Which branch?',
+        header: 'Branch',
+        options: [
+          { label: 'main', description: '' },
+          { label: 'dev', description: '' },
+        ],
+      },
+    ];
+    await cli.setup([
+      { toolCalls: [{ id: 'q1', name: 'AskUserQuestion', args: { questions } }] },
+      { text: 'Thanks for the answers.' },
+    ]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await send(watched, 'ask me');
+    const panel = page.locator('.panel.question');
+    await panel.waitFor();
+    await panel.getByLabel('lint').check();
+    await panel.getByLabel('types').check();
+    await panel.getByRole('textbox', { name: 'Which branch?: other answer' }).fill('release-7');
+    await panel.getByRole('button', { name: 'Answer' }).click();
+    await page.getByText('Thanks for the answers.').waitFor();
+    const toModel = JSON.stringify(cli.server.requests.at(-1)?.body ?? '');
+    expect(toModel).toContain('lint, types');
+    expect(toModel).toContain('release-7');
+  });
+
+  it('switches plan mode on from the page', async () => {
+    await cli.setup([]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await page.getByLabel('Plan mode').check();
+    await page.locator('.status-bar .badge.plan').waitFor();
+  });
+
   it('works at phone width', async () => {
     await cli.setup([{ text: 'Short answer for a small screen.' }]);
     web = await startWebCli(cli.sandbox);
