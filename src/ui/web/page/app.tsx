@@ -83,6 +83,17 @@ export function App({ api }: { api: Api }) {
 
   const approval = state.approvals[0] ?? null;
   const question = approval ? null : (state.questions[0] ?? null);
+
+  // Esc cancels the running turn wherever the focus is, unless a panel or a field used the key.
+  const waitingForUser = approval !== null || question !== null;
+  useEffect(() => {
+    if (!busy || waitingForUser) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) client?.call('cancel', {}).catch(() => {});
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [busy, waitingForUser, client]);
   const current = sessions.find((s) => s.id === sessionId);
   const currentModel = models.find((m) => m.current)?.alias ?? '';
 
