@@ -46,20 +46,22 @@ export class Api {
   }
 
   async createSession(workDir: string | null): Promise<SessionSummary> {
-    return toSession(await this.request('POST', '/api/sessions', workDir ? { work_dir: workDir } : {}));
+    const body = await this.request('POST', '/api/sessions', workDir ? { work_dir: workDir } : {});
+    return toSession(field(body, 'session') ?? body);
   }
 
   async renameSession(id: string, title: string): Promise<void> {
     await this.request('PATCH', `/api/sessions/${encodeURIComponent(id)}`, { title });
   }
 
+  /** The config's models; the default one is marked current (a session starts on it). */
   async listModels(): Promise<ModelChoice[]> {
-    const body = await this.request('GET', '/api/models');
-    return pickArray(body, 'models').map((entry) => ({
-      alias: String(field(entry, 'alias') ?? field(entry, 'name') ?? ''),
-      model: String(field(entry, 'model') ?? ''),
-      current: field(entry, 'current') === true || field(entry, 'default') === true,
-    }));
+    const body = await this.request('GET', '/api/config');
+    const current = field(body, 'default_model');
+    return pickArray(body, 'models').map((entry) => {
+      const alias = String(field(entry, 'name') ?? '');
+      return { alias, model: String(field(entry, 'model') ?? ''), current: alias === current };
+    });
   }
 
   streamUrl(sessionId: string): string {
@@ -92,7 +94,8 @@ export class Api {
       parsed = text;
     }
     if (!response.ok) {
-      const message = typeof parsed === 'object' && parsed !== null ? field(parsed, 'error') : parsed;
+      const error = field(parsed, 'error');
+      const message = field(error, 'message') ?? error ?? parsed;
       throw new ApiError(response.status, `${response.status}: ${String(message ?? response.statusText)}`);
     }
     return parsed;
