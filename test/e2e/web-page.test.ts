@@ -67,7 +67,8 @@ describe('kimi-ts web: the page', () => {
   it('runs a turn with a tool call, approved from the keyboard, and shows the answer', async () => {
     await cli.setup([
       {
-        text: 'Let me run it.',
+        think: 'The user wants the echo run; the Shell tool can do that.',
+        text: 'Let me run it with the **Shell** tool:\n\n```bash\necho hello-from-tool\n```',
         toolCalls: [{ id: 't1', name: 'Shell', args: { command: 'echo hello-from-tool' } }],
       },
       { text: 'The command printed **hello-from-tool**.' },
@@ -81,7 +82,7 @@ describe('kimi-ts web: the page', () => {
     const panel = page.locator('.panel.approval[data-armed="true"]');
     await panel.waitFor();
     expect(await page.evaluate("document.activeElement?.closest('.approval') !== null")).toBe(true);
-    await watched.screenshot('web-approval');
+    await watched.screenshot('web-approval', { docs: 'web.png' });
     await page.keyboard.press('1');
 
     await page.getByText('The command printed').waitFor();

@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type TestBrowser } from '../support/browser.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import { startWebCli, type WebCli } from '../support/web-cli.js';
+
+/**
+ * What the page and a browser may do without the token, or from another site: the page asks for the
+ * token and the API answers 401; a page on a foreign origin cannot open the session's WebSocket or
+ * read the API even when it knows the token.
+ */
+
+const cli = useScriptedCli();
+let browser: TestBrowser;
+let web: WebCli | undefined;
+let foreign: Server | undefined;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await web?.stop();
+  web = undefined;
+  await new Promise<void>((resolve) => (foreign ? foreign.close(() => resolve()) : resolve()));
+  foreign = undefined;
+});
+
+/** A page on another origin (another port of the same loopback address). */
+async function startForeignSite(): Promise<string> {
+  foreign = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>elsewhere</title><p>a foreign site</p>');
+  });
+  await new Promise<void>((resolve) => foreign!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`;
+}
+
+describe('kimi-ts web: the page without the token, and other sites', () => {
+  it('without the token: the page asks for it, and the API answers 401', async () => {
+    await cli.setup([]);
+    web = await startWebCli(cli.sandbox);
+    const { page } = await browser.newPage();
+    await page.goto(web.origin);
+    await page.getByText('This page needs the access token').waitFor();
+    const status = await page.evaluate(`fetch('/api/sessions').then((r) => r.status)`);
+    expect(status).toBe(401);
+    const opened = await page.evaluate(`new Promise((resolve) => {
+      const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api/sessions/x/stream', ['kimi-wire']);
+      ws.onopen = () => resolve('open');
+      ws.onerror = () => resolve('refused');
+    })`);
+    expect(opened).toBe('refused');
+  });
+
+  it('a foreign origin cannot open the stream or read the API, even with the token', async () => {
+    await cli.setup([]);
+    web = await startWebCli(cli.sandbox);
+    const created = await fetch(`${web.origin}/api/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${web.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ work_dir: cli.sandbox.workDir }),
+    });
+    expect(created.status).toBe(201);
+    const { session } = (await created.json()) as { session: { id: string } };
+    const stream = `${web.origin.replace('http', 'ws')}/api/sessions/${session.id}/stream`;
+
+    // The same token from the server's own page opens the stream: the refusal below is the origin's.
+    const own = await browser.newPage();
+    await own.page.goto(web.url);
+    const ownResult = await own.page.evaluate(`new Promise((resolve) => {
+      const ws = new WebSocket(${JSON.stringify(stream)}, ['kimi-wire', 'bearer.' + ${JSON.stringify(web.token)}]);
+      ws.onopen = () => { resolve('open'); ws.close(); };
+      ws.onerror = () => resolve('refused');
+    })`);
+    expect(ownResult).toBe('open');
+
+    const { page } = await browser.newPage();
+    await page.goto(await startForeignSite());
+    const wsResult = await page.evaluate(`new Promise((resolve) => {
+      const ws = new WebSocket(${JSON.stringify(stream)}, ['kimi-wire', 'bearer.' + ${JSON.stringify(web.token)}]);
+      ws.onopen = () => resolve('open');
+      ws.onerror = () => resolve('refused');
+    })`);
+    expect(wsResult).toBe('refused');
+    const apiResult = await page.evaluate(`fetch(${JSON.stringify(`${web.origin}/api/sessions`)}, {
+      headers: { authorization: 'Bearer ' + ${JSON.stringify(web.token)} },
+    }).then((r) => r.text()).catch(() => 'blocked')`);
+    expect(apiResult).toBe('blocked');
+  });
+});
