@@ -144,6 +144,79 @@ describe('kimi-ts web: the page', () => {
     expect(await page.locator('.turn').count()).toBe(1);
   });
 
+  it('after a reconnect, a pending approval is back and can be answered; nothing twice', async () => {
+    await cli.setup([
+      {
+        text: 'before the call, ',
+        toolCalls: [{ id: 'p1', name: 'Shell', args: { command: 'echo after-reconnect' } }],
+      },
+      { text: 'all done after the reconnect.' },
+    ]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await send(watched, 'run it across a reconnect');
+    await page.locator('.panel.approval[data-armed="true"]').waitFor();
+    await page.evaluate('for (const socket of window.__sockets) socket.close()');
+    await page.locator('.status-bar .conn:not(.open)').waitFor();
+    await page.locator('.status-bar .conn.open').waitFor({ timeout: 20_000 });
+    await page.locator('.panel.approval[data-armed="true"]').waitFor();
+    await page.getByRole('button', { name: 'Approve once' }).click();
+    await page.getByText('all done after the reconnect.').waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    expect(await page.locator('.turn').count()).toBe(1);
+    expect(await page.locator('.md', { hasText: 'before the call,' }).count()).toBe(1);
+    expect(await page.locator('.tool .tool-output', { hasText: 'after-reconnect' }).count()).toBe(1);
+    expect(await page.locator('.panel.approval').count()).toBe(0);
+  });
+
+  it('steers a running turn', async () => {
+    const release = deferred();
+    await cli.setup([
+      { text: 'working on it… ', holdUntil: release.promise },
+      { text: 'Now in French, as asked.' },
+    ]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await send(watched, 'write a greeting');
+    await page.getByText('working on it…').waitFor();
+    const steer = page.getByRole('textbox', { name: 'Steer the running turn' });
+    await steer.fill('in French please');
+    await steer.press('Enter');
+    // The steer joins the context when the running step ends: once the server took it, release it.
+    await page.locator('.steer.queued[data-accepted="true"]', { hasText: 'in French please' }).waitFor();
+    release.resolve();
+    await page.locator('.steer:not(.queued)', { hasText: 'in French please' }).waitFor();
+    await page.locator('.steer.queued').waitFor({ state: 'detached' });
+    await page.getByText('Now in French, as asked.').waitFor();
+    expect(JSON.stringify(cli.server.requests.at(-1)?.body ?? '')).toContain('in French please');
+  });
+
+  it('lists, creates, renames and switches sessions', async () => {
+    await cli.setup([{ text: 'answer in the first session' }]);
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await send(watched, 'first session prompt');
+    await page.getByText('answer in the first session').waitFor();
+    const sessions = page.getByRole('navigation', { name: 'sessions' });
+    await sessions.getByRole('button', { name: 'first session prompt', exact: true }).waitFor();
+
+    await sessions.getByRole('button', { name: 'rename first session prompt' }).click();
+    const title = sessions.getByRole('textbox', { name: 'session title' });
+    await title.fill('Renamed <b>session</b>');
+    await title.press('Enter');
+    await sessions.getByRole('button', { name: 'Renamed <b>session</b>', exact: true }).waitFor();
+
+    await sessions.getByRole('button', { name: '+ New session' }).click();
+    await page.locator('.status-bar .conn.open').waitFor();
+    await page.locator('.turn').waitFor({ state: 'detached' });
+    await sessions.getByRole('button', { name: 'Renamed <b>session</b>', exact: true }).click();
+    await page.getByText('answer in the first session').waitFor();
+    expect(await page.locator('.user', { hasText: 'first session prompt' }).count()).toBe(1);
+  });
+
   it('keeps a hostile answer inert: no dialog, no element, the text visible', async () => {
     const hostile = [
       'Here: <script>window.__pwned = 1; alert("script")</script>',
@@ -151,20 +224,35 @@ describe('kimi-ts web: the page', () => {
       '[click me](javascript:window.__pwned=3) and <a href="javascript:alert(4)">raw link</a>',
       '<svg onload="alert(5)"></svg> <iframe src="javascript:alert(6)"></iframe>',
     ].join('\n\n');
-    await cli.setup([{ text: hostile }]);
+    const hostileCommand = `echo '<img src=x onerror="alert(7)">' '<script>alert(8)</script>'`;
+    await cli.setup([
+      { text: hostile, toolCalls: [{ id: 'h1', name: 'Shell', args: { command: hostileCommand } }] },
+      { text: 'Done echoing.' },
+    ]);
     web = await startWebCli(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'say something nasty');
     await page.getByText('raw link').waitFor();
     await page.getByText('click me').click();
-    const conversation = page.locator('main.conversation');
-    for (const tag of ['script', 'img', 'svg', 'iframe'])
-      expect(await conversation.locator(tag).count()).toBe(0);
-    expect(await conversation.locator('a[href^="javascript" i]').count()).toBe(0);
-    expect(await conversation.getByText('<img src=x onerror=').count()).toBe(1);
+    // The command, with its markup, in the approval panel: text too.
+    const panel = page.locator('.panel.approval[data-armed="true"]');
+    await panel.waitFor();
+    expect(await panel.getByText('<script>alert(8)</script>').count()).toBeGreaterThan(0);
+    await panel.getByRole('button', { name: 'Approve once' }).click();
+    await page.getByText('Done echoing.').waitFor();
+    expect(
+      await page
+        .locator('.tool-output', { hasText: '<img src=x onerror="alert(7)"> <script>alert(8)</script>' })
+        .count(),
+    ).toBe(1);
+    const body = page.locator('#app');
+    for (const tag of ['script', 'img', 'svg', 'iframe']) expect(await body.locator(tag).count()).toBe(0);
+    expect(await body.locator('a[href^="javascript" i]').count()).toBe(0);
+    expect(await body.getByText('<img src=x onerror=').count()).toBeGreaterThan(0);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(watched.dialogs).toEqual([]);
+    expect(watched.errors).toEqual([]);
   });
 
   it('answers a question with several options picked and a free-text one', async () => {

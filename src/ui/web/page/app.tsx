@@ -21,6 +21,8 @@ export function App({ api }: { api: Api }) {
   const [models, setModels] = useState<ModelChoice[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [menuOpen, setMenuOpen] = useState(false);
+  /** Steers sent and not yet in the conversation (they join it when the running step ends). */
+  const [queuedSteers, setQueuedSteers] = useState<{ text: string; accepted: boolean }[]>([]);
   const streamUrl = useMemo(() => (sessionId ? api.streamUrl(sessionId) : null), [api, sessionId]);
   const protocols = useCallback(() => api.streamProtocols(), [api]);
   const { state, connection, client, markAnswered } = useWireSession(streamUrl, protocols);
@@ -68,6 +70,30 @@ export function App({ api }: { api: Api }) {
   const call = (method: string, params: unknown) => {
     client?.call(method, params).catch(report);
   };
+  const steer = (text: string) => {
+    setQueuedSteers((list) => [...list, { text, accepted: false }]);
+    client
+      ?.call('steer', { user_input: text })
+      .then(() =>
+        setQueuedSteers((list) => list.map((s) => (s.text === text ? { ...s, accepted: true } : s))),
+      )
+      .catch((e) => {
+        setQueuedSteers((list) => list.filter((s) => s.text !== text));
+        report(e);
+      });
+  };
+  // A steer leaves the queue when it shows up in the turn, or when the turn is over.
+  const lastItems = state.turns.at(-1)?.items;
+  useEffect(() => {
+    if (!busy) setQueuedSteers([]);
+    else if (lastItems)
+      setQueuedSteers((list) => {
+        const shown = list.filter((q) =>
+          lastItems.some((item) => item.kind === 'steer' && item.text === q.text),
+        );
+        return shown.length === 0 ? list : list.filter((q) => !shown.includes(q));
+      });
+  }, [busy, lastItems]);
   const answerApproval = (rpcId: string | null, answer: ApprovalAnswer) => {
     if (rpcId && client?.respond(rpcId, answer)) markAnswered(answer.request_id);
   };
@@ -177,6 +203,11 @@ export function App({ api }: { api: Api }) {
             <ItemsView items={turn.items} />
           </article>
         ))}
+        {queuedSteers.map((q, i) => (
+          <p key={i} class="steer queued" data-accepted={q.accepted ? 'true' : 'false'}>
+            ↪ {q.text} <span class="hint">(queued)</span>
+          </p>
+        ))}
         {busy ? <p class="working">working…</p> : null}
       </main>
       <footer>
@@ -197,7 +228,7 @@ export function App({ api }: { api: Api }) {
         <Composer
           busy={busy}
           connected={connection === 'open'}
-          onSend={(text) => call(busy ? 'steer' : 'prompt', { user_input: text })}
+          onSend={(text) => (busy ? steer(text) : call('prompt', { user_input: text }))}
           onCancel={() => call('cancel', {})}
         />
         <StatusBar status={state.status} connection={connection} />
