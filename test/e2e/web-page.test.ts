@@ -295,6 +295,26 @@ describe('kimi-ts web: the page', () => {
     expect(toModel).toContain('release-7');
   });
 
+  it('switches the model from the header', async () => {
+    await cli.setup([{ text: 'answered by the other model' }], {
+      extraToml: [
+        '[models.other]',
+        'provider = "local"',
+        'model = "other-model"',
+        'max_context_size = 50000',
+      ].join('\n'),
+    });
+    web = await startWebCli(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await page.getByRole('combobox', { name: 'Model' }).selectOption('other');
+    await page.getByText('Using the model other').waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await send(watched, 'who answers?');
+    await page.getByText('answered by the other model').waitFor();
+    expect((cli.server.requests.at(-1)?.body as { model?: string } | undefined)?.model).toBe('other-model');
+  });
+
   it('switches plan mode on from the page', async () => {
     await cli.setup([]);
     web = await startWebCli(cli.sandbox);
