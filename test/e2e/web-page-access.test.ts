@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { startWebCli, type WebCli } from '../support/web-cli.js';
+import { startWebServer, type WebServerProcess } from '../support/web-server-client.js';
 
 /**
  * What the page and a browser may do without the token, or from another site: the page asks for the
@@ -13,7 +13,7 @@ import { startWebCli, type WebCli } from '../support/web-cli.js';
 
 const cli = useScriptedCli();
 let browser: TestBrowser;
-let web: WebCli | undefined;
+let web: WebServerProcess | undefined;
 let foreign: Server | undefined;
 
 beforeAll(async () => {
@@ -42,9 +42,9 @@ async function startForeignSite(): Promise<string> {
 describe('kimi-ts web: the page without the token, and other sites', () => {
   it('without the token: the page asks for it, and the API answers 401', async () => {
     await cli.setup([]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const { page } = await browser.newPage();
-    await page.goto(web.origin);
+    await page.goto(new URL(web.base).origin);
     await page.getByText('This page needs the access token').waitFor();
     const status = await page.evaluate(`fetch('/api/sessions').then((r) => r.status)`);
     expect(status).toBe(401);
@@ -58,19 +58,19 @@ describe('kimi-ts web: the page without the token, and other sites', () => {
 
   it('a foreign origin cannot open the stream or read the API, even with the token', async () => {
     await cli.setup([]);
-    web = await startWebCli(cli.sandbox);
-    const created = await fetch(`${web.origin}/api/sessions`, {
+    web = await startWebServer(cli.sandbox);
+    const created = await fetch(`${new URL(web.base).origin}/api/sessions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${web.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ work_dir: cli.sandbox.workDir }),
     });
     expect(created.status).toBe(201);
     const { session } = (await created.json()) as { session: { id: string } };
-    const stream = `${web.origin.replace('http', 'ws')}/api/sessions/${session.id}/stream`;
+    const stream = `${new URL(web.base).origin.replace('http', 'ws')}/api/sessions/${session.id}/stream`;
 
     // The same token from the server's own page opens the stream: the refusal below is the origin's.
     const own = await browser.newPage();
-    await own.page.goto(web.url);
+    await own.page.goto(`${web.base}#token=${web.token}`);
     const ownResult = await own.page.evaluate(`new Promise((resolve) => {
       const ws = new WebSocket(${JSON.stringify(stream)}, ['kimi-wire', 'bearer.' + ${JSON.stringify(web.token)}]);
       ws.onopen = () => { resolve('open'); ws.close(); };
@@ -86,7 +86,8 @@ describe('kimi-ts web: the page without the token, and other sites', () => {
       ws.onerror = () => resolve('refused');
     })`);
     expect(wsResult).toBe('refused');
-    const apiResult = await page.evaluate(`fetch(${JSON.stringify(`${web.origin}/api/sessions`)}, {
+    const apiResult =
+      await page.evaluate(`fetch(${JSON.stringify(`${new URL(web.base).origin}/api/sessions`)}, {
       headers: { authorization: 'Bearer ' + ${JSON.stringify(web.token)} },
     }).then((r) => r.text()).catch(() => 'blocked')`);
     expect(apiResult).toBe('blocked');

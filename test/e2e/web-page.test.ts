@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { startWebCli, type WebCli } from '../support/web-cli.js';
+import { startWebServer, type WebServerProcess } from '../support/web-server-client.js';
 
 /**
  * The page of `kimi-ts web` in Debian's Chromium, against the built CLI and the scripted model:
@@ -11,7 +11,7 @@ import { startWebCli, type WebCli } from '../support/web-cli.js';
 
 const cli = useScriptedCli();
 let browser: TestBrowser;
-let web: WebCli | undefined;
+let web: WebServerProcess | undefined;
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -52,7 +52,7 @@ async function openPage(options: { width?: number; height?: number } = {}): Prom
   if (!web) throw new Error('start the server first');
   const watched = await browser.newPage(options);
   await trackSockets(watched);
-  await watched.page.goto(web.url);
+  await watched.page.goto(`${web.base}#token=${web.token}`);
   await watched.page.locator('.status-bar .conn.open').waitFor({ timeout: 20_000 });
   return watched;
 }
@@ -73,7 +73,7 @@ describe('kimi-ts web: the page', () => {
       },
       { text: 'The command printed **hello-from-tool**.' },
     ]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     expect(page.url()).not.toContain(web.token);
@@ -98,7 +98,7 @@ describe('kimi-ts web: the page', () => {
       { toolCalls: [{ id: 'r1', name: 'Shell', args: { command: 'rm -rf build' } }] },
       { text: 'Understood, I will not delete it.' },
     ]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'clean up');
@@ -115,7 +115,7 @@ describe('kimi-ts web: the page', () => {
   it('cancels a running turn with Esc', async () => {
     const never = deferred();
     await cli.setup([{ text: 'thinking hard…', holdUntil: never.promise }]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'take your time');
@@ -129,7 +129,7 @@ describe('kimi-ts web: the page', () => {
   it('reconnects mid-turn and shows everything once', async () => {
     const release = deferred();
     await cli.setup([{ text: 'first half, ', holdUntil: release.promise }, { text: 'unused' }]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'a long answer please');
@@ -152,7 +152,7 @@ describe('kimi-ts web: the page', () => {
       },
       { text: 'all done after the reconnect.' },
     ]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'run it across a reconnect');
@@ -176,7 +176,7 @@ describe('kimi-ts web: the page', () => {
       { text: 'working on it… ', holdUntil: release.promise },
       { text: 'Now in French, as asked.' },
     ]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'write a greeting');
@@ -195,7 +195,7 @@ describe('kimi-ts web: the page', () => {
 
   it('lists, creates, renames and switches sessions', async () => {
     await cli.setup([{ text: 'answer in the first session' }]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'first session prompt');
@@ -229,7 +229,7 @@ describe('kimi-ts web: the page', () => {
       { text: hostile, toolCalls: [{ id: 'h1', name: 'Shell', args: { command: hostileCommand } }] },
       { text: 'Done echoing.' },
     ]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'say something nasty');
@@ -279,7 +279,7 @@ describe('kimi-ts web: the page', () => {
       { toolCalls: [{ id: 'q1', name: 'AskUserQuestion', args: { questions } }] },
       { text: 'Thanks for the answers.' },
     ]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'ask me');
@@ -304,7 +304,7 @@ describe('kimi-ts web: the page', () => {
         'max_context_size = 50000',
       ].join('\n'),
     });
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await page.getByRole('combobox', { name: 'Model' }).selectOption('other');
@@ -317,7 +317,7 @@ describe('kimi-ts web: the page', () => {
 
   it('switches plan mode on from the page', async () => {
     await cli.setup([]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage();
     const { page } = watched;
     await page.getByLabel('Plan mode').check();
@@ -326,7 +326,7 @@ describe('kimi-ts web: the page', () => {
 
   it('works at phone width', async () => {
     await cli.setup([{ text: 'Short answer for a small screen.' }]);
-    web = await startWebCli(cli.sandbox);
+    web = await startWebServer(cli.sandbox);
     const watched = await openPage({ width: 375, height: 740 });
     const { page } = watched;
     await send(watched, 'hello from a phone');
