@@ -27,12 +27,23 @@ function startModel(toolSteps) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const send = (data) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
       if (toolsSince < toolSteps) {
-        const call = { index: 0, id: `call-${toolsSince}-${Math.random().toString(36).slice(2)}`, type: 'function' };
+        const call = {
+          index: 0,
+          id: `call-${toolsSince}-${Math.random().toString(36).slice(2)}`,
+          type: 'function',
+        };
         send(chunk({ role: 'assistant', content: `Step ${toolsSince + 1}. ` }));
-        send(chunk({ tool_calls: [{ ...call, function: { name: 'Shell', arguments: `{"command":"echo step-${toolsSince}"}` } }] }));
+        send(
+          chunk({
+            tool_calls: [
+              { ...call, function: { name: 'Shell', arguments: `{"command":"echo step-${toolsSince}"}` } },
+            ],
+          }),
+        );
         send(chunk({}, 'tool_calls'));
       } else {
-        for (const word of 'All the steps ran and the answer is done.'.split(' ')) send(chunk({ content: `${word} ` }));
+        for (const word of 'All the steps ran and the answer is done.'.split(' '))
+          send(chunk({ content: `${word} ` }));
         send(chunk({}, 'stop'));
       }
       send({ ...CHUNK, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
@@ -67,7 +78,10 @@ class Client {
     });
   }
   static connect(port, token, id) {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/sessions/${id}/stream`, ['kimi-wire', `bearer.${token}`]);
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/sessions/${id}/stream`, [
+      'kimi-wire',
+      `bearer.${token}`,
+    ]);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new Client(ws)));
       ws.once('error', reject);
@@ -87,17 +101,26 @@ class Client {
   }
   /** Event and request frames, as JSON text. */
   stream() {
-    return this.frames.filter((m) => m.method === 'event' || m.method === 'request').map((m) => JSON.stringify(m));
+    return this.frames
+      .filter((m) => m.method === 'event' || m.method === 'request')
+      .map((m) => JSON.stringify(m));
   }
 }
 
-const peakRssOf = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+const peakRssOf = (pid) =>
+  Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 
 /**
  * Runs the scenario with the built CLI at `launcher`. Resolves with
  * `{ sessions, finished, inOrder, events, wallMs, peakRssBytes }`.
  */
-export async function runWebLoad({ launcher, node = process.execPath, sessions = 20, turns = 2, toolSteps = 2 }) {
+export async function runWebLoad({
+  launcher,
+  node = process.execPath,
+  sessions = 20,
+  turns = 2,
+  toolSteps = 2,
+}) {
   const model = await startModel(toolSteps);
   const root = mkdtempSync(join(tmpdir(), 'kimi-ts-web-load-'));
   const home = join(root, 'home');
@@ -109,10 +132,14 @@ export async function runWebLoad({ launcher, node = process.execPath, sessions =
     config,
     `default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "${model.baseUrl}"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n`,
   );
-  const child = spawn(node, [launcher, '--config-file', config, '-w', work, '--yolo', 'web', '--no-open', '--port', '0'], {
-    env: { PATH: process.env.PATH, HOME: root, KIMI_TS_HOME: home },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    node,
+    [launcher, '--config-file', config, '-w', work, '--yolo', 'web', '--no-open', '--port', '0'],
+    {
+      env: { PATH: process.env.PATH, HOME: root, KIMI_TS_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d) => {
     stderr += d;
@@ -135,7 +162,10 @@ export async function runWebLoad({ launcher, node = process.execPath, sessions =
       });
     const ids = [];
     for (let i = 0; i < sessions; i++) {
-      const response = await api('/api/sessions', { method: 'POST', body: JSON.stringify({ work_dir: work }) });
+      const response = await api('/api/sessions', {
+        method: 'POST',
+        body: JSON.stringify({ work_dir: work }),
+      });
       ids.push((await response.json()).session.id);
     }
     const started = performance.now();
@@ -151,7 +181,8 @@ export async function runWebLoad({ launcher, node = process.execPath, sessions =
           if (answer.result?.status === 'finished') finished++;
         }
         // The watcher has seen the last TurnEnd once it has as many as the driver.
-        const ends = (c) => c.frames.filter((m) => m.method === 'event' && m.params.type === 'TurnEnd').length;
+        const ends = (c) =>
+          c.frames.filter((m) => m.method === 'event' && m.params.type === 'TurnEnd').length;
         await watcher.waitFor(() => ends(watcher) >= turns);
         const inOrder = JSON.stringify(driver.stream()) === JSON.stringify(watcher.stream());
         const events = driver.stream().length;

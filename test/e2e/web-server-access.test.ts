@@ -50,7 +50,7 @@ const ROUTES: [string, string][] = [
 async function expectRefusedUpgrade(
   connecting: Promise<unknown>,
   status: number,
-  code: string,
+  code: string | RegExp,
 ): Promise<void> {
   const error = await connecting.then(
     () => null,
