@@ -63,7 +63,8 @@ async function send(watched: WatchedPage, text: string): Promise<void> {
   await box.press('Enter');
 }
 
-describe('kimi-ts web: the page', () => {
+// A real browser, a CLI and a shell command per case: generous on a loaded machine.
+describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
   it('runs a turn with a tool call, approved from the keyboard, and shows the answer', async () => {
     await cli.setup([
       {
