@@ -145,6 +145,25 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
     expect(await page.locator('.turn').count()).toBe(1);
   });
 
+  it('reconnects to a restarted server and rebuilds the session from its wire.jsonl', async () => {
+    await cli.setup([{ text: 'remembered across the restart' }]);
+    web = await startWebServer(cli.sandbox);
+    const watched = await openPage();
+    const { page } = watched;
+    await send(watched, 'say something to remember');
+    await page.getByText('remembered across the restart').waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    const port = web.port;
+    await web.stop();
+    await page.locator('.status-bar .conn:not(.open)').waitFor();
+    // Same port and home: the token file is reused, so the tab's kept token still works.
+    web = await startWebServer(cli.sandbox, ['--port', String(port)]);
+    await page.locator('.status-bar .conn.open').waitFor({ timeout: 30_000 });
+    await page.getByText('remembered across the restart').waitFor();
+    expect(await page.locator('.turn').count()).toBe(1);
+    expect(await page.locator('.md', { hasText: 'remembered across the restart' }).count()).toBe(1);
+  });
+
   it('after a reconnect, a pending approval is back and can be answered; nothing twice', async () => {
     await cli.setup([
       {

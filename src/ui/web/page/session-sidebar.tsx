@@ -69,7 +69,7 @@ export function SessionSidebar(props: {
                   aria-current={session.id === props.currentId ? 'true' : undefined}
                   onClick={() => props.onSwitch(session.id)}
                 >
-                  {session.title || session.id.slice(0, 8)}
+                  {session.title || `New session · ${session.id.slice(0, 8)}`}
                 </button>
                 <button
                   type="button"
