@@ -67,12 +67,8 @@ describe('kimi-ts web: REST', () => {
         body: JSON.stringify({ title: 'Named from the web' }),
       });
       expect(renamed.session.title).toBe('Named from the web');
-      await call(
-        server,
-        `/api/sessions/${session.id}`,
-        { method: 'PATCH', headers: json, body: '{"title":""}' },
-        400,
-      );
+      for (const body of ['{"title":""}', '{"title":"a\\u001b[2Jb"}', '{"title":"x","extra":1}'])
+        await call(server, `/api/sessions/${session.id}`, { method: 'PATCH', headers: json, body }, 400);
 
       const fork = await call<{ session: SessionJSON }>(
         server,

@@ -117,6 +117,9 @@ describe('kimi-ts web: several clients, reconnects, locks', () => {
   test('a session another process holds is refused with a clear error, and the other way round', async () => {
     const { sandbox } = await cli.setup([{ text: 'from the terminal' }, { text: 'from the web' }]);
     const terminal = sandbox.spawn(['--wire', '-S', 'held-by-terminal']);
+    cli.defer(() => {
+      if (terminal.exitCode === null) terminal.kill('SIGKILL');
+    });
     terminal.stdin!.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: '1', method: 'prompt', params: { user_input: 'hi' } })}\n`,
     );

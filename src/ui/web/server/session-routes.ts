@@ -26,7 +26,16 @@ export interface SessionJSON {
 }
 
 const createBody = z.object({ work_dir: z.string().min(1).max(4096) }).strict();
-const renameBody = z.object({ title: z.string().trim().min(1).max(200) }).strict();
+const renameBody = z
+  .object({
+    title: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters'),
+  })
+  .strict();
 const forkBody = z.object({ turn: z.number().int().min(0).optional() }).strict();
 
 /** `/api/sessions…`: list, create, get, rename, fork, delete, export. */

@@ -43,8 +43,8 @@ export function streamUpgradeHandler(
         !facts.subprotocols.includes(WIRE_SUBPROTOCOL)
       )
         return refuse(socket, 400, 'bad_subprotocol', `Offer the "${WIRE_SUBPROTOCOL}" subprotocol.`);
-      const id = decodeURIComponent(match[1]!);
-      const session = await ctx.directory.find(id);
+      const id = safeDecode(match[1]!);
+      const session = id === null ? null : await ctx.directory.find(id);
       if (session === null)
         return refuse(socket, 404, 'session_not_found', 'There is no session with this id.');
       let host: Awaited<ReturnType<typeof ctx.hosts.get>>;
@@ -89,6 +89,14 @@ function relay(ws: WebSocket, host: Awaited<ReturnType<WebContext['hosts']['get'
   });
   ws.on('close', () => attached.detach());
   ws.on('error', () => ws.terminate());
+}
+
+function safeDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
 
 function refuse(socket: Duplex, status: number, code: string, message: string): void {
