@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startWebServer, type WebServerProcess } from '../support/web-server-client.js';
@@ -14,7 +14,13 @@ import { startWebServer, type WebServerProcess } from '../support/web-server-cli
 const cli = useScriptedCli();
 let browser: TestBrowser;
 let web: WebServerProcess | undefined;
-let foreign: Server | undefined;
+
+/** `kimi-ts web` in the test's sandbox, stopped after the test. */
+async function startWeb(extra: string[] = []): Promise<WebServerProcess> {
+  const started = await startWebServer(cli.sandbox, extra);
+  cli.defer(() => started.stop());
+  return started;
+}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -22,28 +28,36 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-afterEach(async () => {
-  await web?.stop();
-  web = undefined;
-  await new Promise<void>((resolve) => (foreign ? foreign.close(() => resolve()) : resolve()));
-  foreign = undefined;
-});
+
+/** A browser page, closed after the test. */
+async function newPage() {
+  const watched = await browser.newPage();
+  cli.defer(() => watched.context.close());
+  return watched;
+}
 
 /** A page on another origin (another port of the same loopback address). */
 async function startForeignSite(): Promise<string> {
-  foreign = createServer((_req, res) => {
+  const foreign: Server = createServer((_req, res) => {
     res.setHeader('content-type', 'text/html');
     res.end('<!doctype html><title>elsewhere</title><p>a foreign site</p>');
   });
-  await new Promise<void>((resolve) => foreign!.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+  cli.defer(
+    () =>
+      new Promise<void>((resolve) => {
+        foreign.close(() => resolve());
+        foreign.closeAllConnections();
+      }),
+  );
   return `http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`;
 }
 
 describe('kimi-ts web: the page without the token, and other sites', () => {
   it('without the token: the page asks for it, and the API answers 401', async () => {
     await cli.setup([]);
-    web = await startWebServer(cli.sandbox);
-    const { page } = await browser.newPage();
+    web = await startWeb();
+    const { page } = await newPage();
     await page.goto(new URL(web.base).origin);
     await page.getByText('This page needs the access token').waitFor();
     const status = await page.evaluate(`fetch('/api/sessions').then((r) => r.status)`);
@@ -58,7 +72,7 @@ describe('kimi-ts web: the page without the token, and other sites', () => {
 
   it('a foreign origin cannot open the stream or read the API, even with the token', async () => {
     await cli.setup([]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const created = await fetch(`${new URL(web.base).origin}/api/sessions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${web.token}`, 'content-type': 'application/json' },
@@ -69,7 +83,7 @@ describe('kimi-ts web: the page without the token, and other sites', () => {
     const stream = `${new URL(web.base).origin.replace('http', 'ws')}/api/sessions/${session.id}/stream`;
 
     // The same token from the server's own page opens the stream: the refusal below is the origin's.
-    const own = await browser.newPage();
+    const own = await newPage();
     await own.page.goto(`${web.base}#token=${web.token}`);
     const ownResult = await own.page.evaluate(`new Promise((resolve) => {
       const ws = new WebSocket(${JSON.stringify(stream)}, ['kimi-wire', 'bearer.' + ${JSON.stringify(web.token)}]);
@@ -78,7 +92,7 @@ describe('kimi-ts web: the page without the token, and other sites', () => {
     })`);
     expect(ownResult).toBe('open');
 
-    const { page } = await browser.newPage();
+    const { page } = await newPage();
     await page.goto(await startForeignSite());
     const wsResult = await page.evaluate(`new Promise((resolve) => {
       const ws = new WebSocket(${JSON.stringify(stream)}, ['kimi-wire', 'bearer.' + ${JSON.stringify(web.token)}]);

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startWebServer, type WebServerProcess } from '../support/web-server-client.js';
@@ -13,15 +13,18 @@ const cli = useScriptedCli();
 let browser: TestBrowser;
 let web: WebServerProcess | undefined;
 
+/** `kimi-ts web` in the test's sandbox, stopped after the test. */
+async function startWeb(extra: string[] = []): Promise<WebServerProcess> {
+  const started = await startWebServer(cli.sandbox, extra);
+  cli.defer(() => started.stop());
+  return started;
+}
+
 beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-});
-afterEach(async () => {
-  await web?.stop();
-  web = undefined;
 });
 
 function deferred() {
@@ -51,6 +54,7 @@ async function trackSockets(watched: WatchedPage): Promise<void> {
 async function openPage(options: { width?: number; height?: number } = {}): Promise<WatchedPage> {
   if (!web) throw new Error('start the server first');
   const watched = await browser.newPage(options);
+  cli.defer(() => watched.context.close());
   await trackSockets(watched);
   await watched.page.goto(`${web.base}#token=${web.token}`);
   await watched.page.locator('.status-bar .conn.open').waitFor({ timeout: 20_000 });
@@ -74,7 +78,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
       },
       { text: 'The command printed **hello-from-tool**.' },
     ]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     expect(page.url()).not.toContain(web.token);
@@ -99,7 +103,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
       { toolCalls: [{ id: 'r1', name: 'Shell', args: { command: 'rm -rf build' } }] },
       { text: 'Understood, I will not delete it.' },
     ]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'clean up');
@@ -116,7 +120,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
   it('cancels a running turn with Esc', async () => {
     const never = deferred();
     await cli.setup([{ text: 'thinking hard…', holdUntil: never.promise }]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'take your time');
@@ -130,7 +134,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
   it('reconnects mid-turn and shows everything once', async () => {
     const release = deferred();
     await cli.setup([{ text: 'first half, ', holdUntil: release.promise }, { text: 'unused' }]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'a long answer please');
@@ -147,7 +151,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
 
   it('reconnects to a restarted server and rebuilds the session from its wire.jsonl', async () => {
     await cli.setup([{ text: 'remembered across the restart' }]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'say something to remember');
@@ -157,7 +161,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
     await web.stop();
     await page.locator('.status-bar .conn:not(.open)').waitFor();
     // Same port and home: the token file is reused, so the tab's kept token still works.
-    web = await startWebServer(cli.sandbox, ['--port', String(port)]);
+    web = await startWeb(['--port', String(port)]);
     await page.locator('.status-bar .conn.open').waitFor({ timeout: 30_000 });
     await page.getByText('remembered across the restart').waitFor();
     expect(await page.locator('.turn').count()).toBe(1);
@@ -172,7 +176,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
       },
       { text: 'all done after the reconnect.' },
     ]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'run it across a reconnect');
@@ -196,7 +200,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
       { text: 'working on it… ', holdUntil: release.promise },
       { text: 'Now in French, as asked.' },
     ]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'write a greeting');
@@ -215,7 +219,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
 
   it('lists, creates, renames and switches sessions', async () => {
     await cli.setup([{ text: 'answer in the first session' }]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'first session prompt');
@@ -249,7 +253,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
       { text: hostile, toolCalls: [{ id: 'h1', name: 'Shell', args: { command: hostileCommand } }] },
       { text: 'Done echoing.' },
     ]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'say something nasty');
@@ -299,7 +303,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
       { toolCalls: [{ id: 'q1', name: 'AskUserQuestion', args: { questions } }] },
       { text: 'Thanks for the answers.' },
     ]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await send(watched, 'ask me');
@@ -324,7 +328,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
         'max_context_size = 50000',
       ].join('\n'),
     });
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await page.getByRole('combobox', { name: 'Model' }).selectOption('other');
@@ -337,7 +341,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
 
   it('switches plan mode on from the page', async () => {
     await cli.setup([]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage();
     const { page } = watched;
     await page.getByLabel('Plan mode').check();
@@ -346,7 +350,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
 
   it('works at phone width', async () => {
     await cli.setup([{ text: 'Short answer for a small screen.' }]);
-    web = await startWebServer(cli.sandbox);
+    web = await startWeb();
     const watched = await openPage({ width: 375, height: 740 });
     const { page } = watched;
     await send(watched, 'hello from a phone');
