@@ -1,0 +1,193 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { PendingApproval } from './conversation-state.js';
+import { DisplayBlockView } from './display-block-view.js';
+import type { ApprovalAnswer } from './wire-types.js';
+
+type Stage = 'choose' | 'scope' | 'feedback';
+
+/**
+ * Keys pressed this soon after the panel appeared are ignored: they were typed before the user could
+ * see what they would answer (the terminal UI's rule; type-ahead never answers an approval).
+ */
+export const APPROVAL_ARM_DELAY_MS = 300;
+
+/**
+ * The approval panel, with the terminal UI's choices: approve once; approve for the session — only
+ * this exact action, commands starting with a prefix (for shell commands), or every such action —;
+ * reject; reject and say what to do instead. Number keys 1–4 pick; focus moves here when it appears.
+ */
+export function ApprovalPanel({
+  approval,
+  onAnswer,
+}: {
+  approval: PendingApproval;
+  onAnswer: (answer: ApprovalAnswer) => void;
+}) {
+  const { request } = approval;
+  const [stage, setStage] = useState<Stage>('choose');
+  const [feedback, setFeedback] = useState('');
+  const command = shellCommand(request.display);
+  const [prefix, setPrefix] = useState(() => command?.split(/\s+/)[0] ?? '');
+  const panel = useRef<HTMLElement>(null);
+  const [armed, setArmed] = useState(false);
+  const answerable = approval.rpcId !== null;
+
+  useEffect(() => {
+    setStage('choose');
+    setArmed(false);
+    panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
+    const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [request.id]);
+  useEffect(() => {
+    panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
+  }, [stage, answerable]);
+
+  const answer = (response: ApprovalAnswer['response'], extra: Partial<ApprovalAnswer> = {}) =>
+    onAnswer({ request_id: request.id, response, ...extra });
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setStage('choose');
+      }
+      return;
+    }
+    if (!armed) {
+      event.preventDefault();
+      return;
+    }
+    const button = panel.current?.querySelector<HTMLButtonElement>(`button[data-key="${event.key}"]`);
+    if (button) {
+      event.preventDefault();
+      button.click();
+    } else if (event.key === 'Escape' && stage !== 'choose') {
+      event.preventDefault();
+      setStage('choose');
+    }
+  };
+
+  return (
+    <section
+      ref={panel}
+      class="panel approval"
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby={`approval-${request.id}`}
+      data-armed={armed ? 'true' : 'false'}
+      onKeyDown={onKeyDown}
+    >
+      <h3 id={`approval-${request.id}`}>
+        <strong>{request.sender}</strong>
+        {request.source_kind === 'background_agent'
+          ? ` (background agent ${request.subagent_type ?? ''})`
+          : ''}{' '}
+        wants to <em>{request.action}</em>
+      </h3>
+      <p class="description">{request.description}</p>
+      {request.display.map((block, i) => (
+        <DisplayBlockView key={i} block={block} />
+      ))}
+      {!answerable ? <p class="notice warn">Waiting for the live connection…</p> : null}
+      {stage === 'choose' ? (
+        <div class="choices">
+          <Choice keyName="1" label="Approve once" disabled={!answerable} onPick={() => answer('approve')} />
+          <Choice
+            keyName="2"
+            label="Approve for this session…"
+            disabled={!answerable}
+            onPick={() => setStage('scope')}
+          />
+          <Choice keyName="3" label="Reject" disabled={!answerable} onPick={() => answer('reject')} />
+          <Choice
+            keyName="4"
+            label="Reject, and say what to do instead…"
+            disabled={!answerable}
+            onPick={() => setStage('feedback')}
+          />
+        </div>
+      ) : null}
+      {stage === 'scope' ? (
+        <div class="choices">
+          <Choice
+            keyName="1"
+            label={command ? `Only \`${command}\`, for this session` : 'Only exactly this, for this session'}
+            onPick={() => answer('approve_for_session', { scope: 'exact' })}
+          />
+          {command ? (
+            <div class="prefix-choice">
+              <Choice
+                keyName="2"
+                label="Commands starting with"
+                disabled={!prefix.trim()}
+                onPick={() => answer('approve_for_session', { scope: 'prefix', prefix: prefix.trim() })}
+              />
+              <input
+                aria-label="command prefix"
+                value={prefix}
+                onInput={(e) => setPrefix((e.target as HTMLInputElement).value)}
+              />
+            </div>
+          ) : null}
+          <Choice
+            keyName={command ? '3' : '2'}
+            label={`Every "${request.action}", for this session`}
+            onPick={() => answer('approve_for_session', { scope: 'action' })}
+          />
+          <button type="button" class="link" onClick={() => setStage('choose')}>
+            Back (Esc)
+          </button>
+        </div>
+      ) : null}
+      {stage === 'feedback' ? (
+        <form
+          class="feedback"
+          onSubmit={(e) => {
+            e.preventDefault();
+            answer('reject', { feedback: feedback.trim() });
+          }}
+        >
+          <label>
+            What should it do instead?
+            <textarea
+              value={feedback}
+              rows={2}
+              onInput={(e) => setFeedback((e.target as HTMLTextAreaElement).value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !e.shiftKey) {
+                  e.preventDefault();
+                  answer('reject', { feedback: feedback.trim() });
+                }
+              }}
+            />
+          </label>
+          <button type="submit">Reject with this reason</button>
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+function Choice({
+  keyName,
+  label,
+  disabled,
+  onPick,
+}: {
+  keyName: string;
+  label: string;
+  disabled?: boolean;
+  onPick: () => void;
+}) {
+  return (
+    <button type="button" data-key={keyName} disabled={disabled} onClick={onPick}>
+      <kbd>{keyName}</kbd> {label}
+    </button>
+  );
+}
+
+function shellCommand(display: readonly { type: string; [field: string]: unknown }[]): string | null {
+  const block = display.find((b) => b.type === 'shell');
+  return block && typeof block.command === 'string' ? block.command : null;
+}

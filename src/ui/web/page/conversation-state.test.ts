@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ConversationAction,
+  type ConversationState,
+  EMPTY_CONVERSATION,
+  reduceConversation,
+} from './conversation-state.js';
+import type { WireEvent } from './wire-types.js';
+
+const event = (e: WireEvent): ConversationAction => ({ kind: 'event', event: e });
+const run = (actions: ConversationAction[], from: ConversationState = EMPTY_CONVERSATION) =>
+  actions.reduce(reduceConversation, from);
+
+const approvalPayload = {
+  id: 'ap-1',
+  tool_call_id: 'call-1',
+  sender: 'Shell',
+  action: 'run command',
+  description: 'Run `ls`',
+  display: [{ type: 'shell', language: 'bash', command: 'ls' }],
+};
+
+const turnWithTool: ConversationAction[] = [
+  event({ type: 'TurnBegin', payload: { user_input: 'list files' } }),
+  event({ type: 'StepBegin', payload: { n: 1 } }),
+  event({ type: 'ContentPart', payload: { type: 'think', think: 'I should ' } }),
+  event({ type: 'ContentPart', payload: { type: 'think', think: 'run ls.' } }),
+  event({ type: 'ContentPart', payload: { type: 'text', text: 'Let me ' } }),
+  event({ type: 'ContentPart', payload: { type: 'text', text: 'look.' } }),
+  event({
+    type: 'ToolCall',
+    payload: { type: 'function', id: 'call-1', function: { name: 'Shell', arguments: '{"comm' } },
+  }),
+  event({ type: 'ToolCallPart', payload: { type: 'tool_call_part', arguments_part: 'and":"ls"}' } }),
+];
+
+describe('reduceConversation', () => {
+  it('builds a turn from streamed parts, merging fragments', () => {
+    const state = run(turnWithTool);
+    expect(state.busy).toBe(true);
+    expect(state.turns).toHaveLength(1);
+    const [turn] = state.turns;
+    expect(turn?.userInput).toBe('list files');
+    expect(turn?.items.map((i) => i.kind)).toEqual(['think', 'text', 'tool']);
+    expect(turn?.items[0]).toEqual({ kind: 'think', text: 'I should run ls.' });
+    expect(turn?.items[2]).toMatchObject({
+      kind: 'tool',
+      name: 'Shell',
+      args: '{"command":"ls"}',
+      result: null,
+    });
+  });
+
+  it('attaches a tool result to its call and ends the turn', () => {
+    const state = run([
+      ...turnWithTool,
+      event({
+        type: 'ToolResult',
+        payload: {
+          tool_call_id: 'call-1',
+          return_value: { is_error: false, output: 'a.txt\n', message: 'ok', display: [] },
+        },
+      }),
+      event({ type: 'ContentPart', payload: { type: 'text', text: 'Done.' } }),
+      event({ type: 'TurnEnd', payload: {} }),
+    ]);
+    expect(state.busy).toBe(false);
+    expect(state.turns[0]?.done).toBe(true);
+    expect(state.turns[0]?.items[2]).toMatchObject({ result: { output: 'a.txt\n' } });
+    expect(state.turns[0]?.items[3]).toEqual({ kind: 'text', text: 'Done.' });
+  });
+
+  it('keeps approvals until answered here or elsewhere', () => {
+    let state = run([
+      ...turnWithTool,
+      { kind: 'request', rpcId: 'rpc-1', type: 'ApprovalRequest', payload: approvalPayload },
+    ]);
+    expect(state.approvals).toEqual([{ rpcId: 'rpc-1', request: approvalPayload }]);
+    state = run(
+      [
+        event({
+          type: 'ApprovalResponse',
+          payload: { request_id: 'ap-1', response: 'approve', feedback: '' },
+        }),
+      ],
+      state,
+    );
+    expect(state.approvals).toEqual([]);
+    state = run(
+      [
+        {
+          kind: 'request',
+          rpcId: 'rpc-2',
+          type: 'ApprovalRequest',
+          payload: { ...approvalPayload, id: 'ap-2' },
+        },
+      ],
+      state,
+    );
+    state = run([{ kind: 'answered', requestId: 'ap-2' }], state);
+    expect(state.approvals).toEqual([]);
+  });
+
+  it('keeps the live id of a request that the replay sends again as history', () => {
+    const live = run([
+      { kind: 'request', rpcId: 'rpc-9', type: 'ApprovalRequest', payload: approvalPayload },
+    ]);
+    const replayed = run(
+      [{ kind: 'request', rpcId: null, type: 'ApprovalRequest', payload: approvalPayload }],
+      live,
+    );
+    expect(replayed.approvals).toEqual([{ rpcId: 'rpc-9', request: approvalPayload }]);
+    const upgraded = run(
+      [{ kind: 'request', rpcId: 'rpc-10', type: 'ApprovalRequest', payload: approvalPayload }],
+      run([{ kind: 'request', rpcId: null, type: 'ApprovalRequest', payload: approvalPayload }]),
+    );
+    expect(upgraded.approvals).toEqual([{ rpcId: 'rpc-10', request: approvalPayload }]);
+  });
+
+  it('adds up token usage and keeps the latest context figures and plan mode', () => {
+    const usage = { input_other: 100, output: 20, input_cache_read: 50, input_cache_creation: 0 };
+    const state = run([
+      event({
+        type: 'StatusUpdate',
+        payload: { token_usage: usage, context_usage: 0.25, context_tokens: 250, max_context_tokens: 1000 },
+      }),
+      event({ type: 'StatusUpdate', payload: { token_usage: usage, plan_mode: true } }),
+    ]);
+    expect(state.status).toEqual({
+      contextUsage: 0.25,
+      contextTokens: 250,
+      maxContextTokens: 1000,
+      tokensIn: 300,
+      tokensOut: 40,
+      tokensCached: 100,
+      planMode: true,
+    });
+  });
+
+  it('nests subagent events under the Agent call that started them', () => {
+    const state = run([
+      event({ type: 'TurnBegin', payload: { user_input: 'delegate' } }),
+      event({
+        type: 'ToolCall',
+        payload: { type: 'function', id: 'agent-1', function: { name: 'Agent', arguments: '{}' } },
+      }),
+      event({
+        type: 'SubagentEvent',
+        payload: {
+          parent_tool_call_id: 'agent-1',
+          agent_id: 'a1',
+          subagent_type: 'coder',
+          event: { type: 'ContentPart', payload: { type: 'text', text: 'sub says hi' } },
+        },
+      }),
+    ]);
+    expect(state.turns[0]?.items[0]).toMatchObject({
+      kind: 'tool',
+      subagent: { agentId: 'a1', type: 'coder', items: [{ kind: 'text', text: 'sub says hi' }] },
+    });
+  });
+
+  it('tracks background tasks from display blocks and notifications', () => {
+    const state = run([
+      event({ type: 'TurnBegin', payload: { user_input: 'bg' } }),
+      event({
+        type: 'ToolResult',
+        payload: {
+          tool_call_id: 'c',
+          return_value: {
+            is_error: false,
+            output: '',
+            message: '',
+            display: [
+              {
+                type: 'background_task',
+                task_id: 't1',
+                kind: 'bash',
+                status: 'running',
+                description: 'sleep',
+              },
+            ],
+          },
+        },
+      }),
+      event({
+        type: 'Notification',
+        payload: {
+          id: 'n1',
+          category: 'task',
+          type: 'task.completed',
+          source_kind: 'background_task',
+          source_id: 't1',
+          title: 'Task done',
+          body: '',
+          severity: 'info',
+          created_at: 0,
+          payload: {},
+        },
+      }),
+    ]);
+    expect(state.tasks).toEqual([{ id: 't1', kind: 'bash', status: 'completed', description: 'sleep' }]);
+  });
+
+  it('records the plan shown and resets to empty', () => {
+    const state = run([event({ type: 'PlanDisplay', payload: { content: '# Plan', file_path: '/p.md' } })]);
+    expect(state.plan).toEqual({ content: '# Plan', file_path: '/p.md' });
+    expect(run([{ kind: 'reset' }], state)).toBe(EMPTY_CONVERSATION);
+  });
+
+  it('closes a replayed approval once its call has a result', () => {
+    const state = run([
+      ...turnWithTool,
+      { kind: 'request', rpcId: 'rpc-1', type: 'ApprovalRequest', payload: approvalPayload },
+      event({
+        type: 'ToolResult',
+        payload: {
+          tool_call_id: 'call-1',
+          return_value: { is_error: false, output: '', message: '', display: [] },
+        },
+      }),
+    ]);
+    expect(state.approvals).toEqual([]);
+  });
+
+  it('clears waiting panels when the turn ends', () => {
+    const state = run([
+      ...turnWithTool,
+      { kind: 'request', rpcId: 'rpc-1', type: 'ApprovalRequest', payload: approvalPayload },
+      event({ type: 'TurnEnd', payload: {} }),
+    ]);
+    expect(state.approvals).toEqual([]);
+  });
+});

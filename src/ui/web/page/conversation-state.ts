@@ -1,0 +1,391 @@
+import { assertNever } from '../../../util/assert-never.js';
+import { asKnownBlock, type DisplayBlockLike } from './display-blocks.js';
+import type {
+  ApprovalRequestData,
+  EventPayloads,
+  PlanDisplay,
+  QuestionRequestData,
+  ToolReturnValue,
+  UserInput,
+  WireEvent,
+} from './wire-types.js';
+
+/**
+ * The page's picture of a session, built only from wire messages: a pure reducer, so a replay of
+ * wire.jsonl and the live stream after it build the same state, and tests can feed it events.
+ */
+
+export interface ToolCallItem {
+  kind: 'tool';
+  id: string;
+  name: string;
+  /** The arguments as streamed so far (JSON text). */
+  args: string;
+  result: ToolReturnValue | null;
+  /** The subagent this call started (the Agent tool), with its own items. */
+  subagent: SubagentView | null;
+}
+
+export type ConversationItem =
+  | { kind: 'text'; text: string }
+  | { kind: 'think'; text: string }
+  | ToolCallItem
+  | { kind: 'notice'; tone: 'info' | 'warn'; text: string }
+  | { kind: 'steer'; text: string };
+
+export interface SubagentView {
+  agentId: string | null;
+  type: string | null;
+  items: ConversationItem[];
+}
+
+export interface TurnView {
+  userInput: string;
+  items: ConversationItem[];
+  done: boolean;
+}
+
+export interface PendingApproval {
+  /** The JSON-RPC id to answer; null when it came from a replay (history, not answerable). */
+  rpcId: string | null;
+  request: ApprovalRequestData;
+}
+
+export interface PendingQuestion {
+  rpcId: string | null;
+  request: QuestionRequestData;
+}
+
+export interface BackgroundTask {
+  id: string;
+  kind: string;
+  status: string;
+  description: string;
+}
+
+export interface SessionStatus {
+  contextUsage: number | null;
+  contextTokens: number | null;
+  maxContextTokens: number | null;
+  tokensIn: number;
+  tokensOut: number;
+  tokensCached: number;
+  planMode: boolean;
+}
+
+export interface ConversationState {
+  turns: TurnView[];
+  approvals: PendingApproval[];
+  questions: PendingQuestion[];
+  status: SessionStatus;
+  plan: PlanDisplay | null;
+  tasks: BackgroundTask[];
+  /** Whether a turn is running (between TurnBegin and TurnEnd). */
+  busy: boolean;
+}
+
+export const EMPTY_CONVERSATION: ConversationState = {
+  turns: [],
+  approvals: [],
+  questions: [],
+  status: {
+    contextUsage: null,
+    contextTokens: null,
+    maxContextTokens: null,
+    tokensIn: 0,
+    tokensOut: 0,
+    tokensCached: 0,
+    planMode: false,
+  },
+  plan: null,
+  tasks: [],
+  busy: false,
+};
+
+export type ConversationAction =
+  | { kind: 'event'; event: WireEvent }
+  | { kind: 'request'; rpcId: string | null; type: string; payload: unknown }
+  | { kind: 'answered'; requestId: string }
+  | { kind: 'reset' };
+
+export function reduceConversation(state: ConversationState, action: ConversationAction): ConversationState {
+  switch (action.kind) {
+    case 'reset':
+      return EMPTY_CONVERSATION;
+    case 'event':
+      return applyEvent(state, action.event);
+    case 'request':
+      return applyRequest(state, action.rpcId, action.type, action.payload);
+    case 'answered':
+      return withoutRequest(state, action.requestId);
+  }
+}
+
+function applyRequest(
+  state: ConversationState,
+  rpcId: string | null,
+  type: string,
+  payload: unknown,
+): ConversationState {
+  if (type === 'ApprovalRequest') {
+    const request = payload as ApprovalRequestData;
+    const known = state.approvals.find((a) => a.request.id === request.id);
+    // A live request is re-sent at (re)connect and may come again in the replay: keep the live id.
+    if (known)
+      return known.rpcId !== null || rpcId === null ? state : replaceApproval(state, { rpcId, request });
+    return { ...state, approvals: [...state.approvals, { rpcId, request }] };
+  }
+  if (type === 'QuestionRequest') {
+    const request = payload as QuestionRequestData;
+    const known = state.questions.find((q) => q.request.id === request.id);
+    if (known) {
+      if (known.rpcId !== null || rpcId === null) return state;
+      return { ...state, questions: state.questions.map((q) => (q === known ? { rpcId, request } : q)) };
+    }
+    return { ...state, questions: [...state.questions, { rpcId, request }] };
+  }
+  return state;
+}
+
+function replaceApproval(state: ConversationState, next: PendingApproval): ConversationState {
+  return {
+    ...state,
+    approvals: state.approvals.map((a) => (a.request.id === next.request.id ? next : a)),
+  };
+}
+
+function withoutRequest(state: ConversationState, requestId: string): ConversationState {
+  return {
+    ...state,
+    approvals: state.approvals.filter((a) => a.request.id !== requestId),
+    questions: state.questions.filter((q) => q.request.id !== requestId),
+  };
+}
+
+function applyEvent(state: ConversationState, event: WireEvent): ConversationState {
+  switch (event.type) {
+    case 'TurnBegin':
+      return {
+        ...state,
+        busy: true,
+        turns: [
+          ...state.turns,
+          { userInput: userInputText(event.payload.user_input), items: [], done: false },
+        ],
+      };
+    case 'TurnEnd':
+      // Requests of a finished turn are closed by the server; their panels go too (a background
+      // agent's approval lives on past the turn).
+      return {
+        ...state,
+        busy: false,
+        approvals: state.approvals.filter((a) => a.request.source_kind === 'background_agent'),
+        questions: [],
+        turns: updateLastTurn(state.turns, (t) => ({ ...t, done: true })),
+      };
+    case 'StatusUpdate':
+      return { ...state, status: applyStatus(state.status, event.payload) };
+    case 'ApprovalResponse':
+      return withoutRequest(state, event.payload.request_id);
+    case 'PlanDisplay':
+      return {
+        ...state,
+        plan: event.payload,
+        turns: addItem(state.turns, {
+          kind: 'notice',
+          tone: 'info',
+          text: `Plan: ${event.payload.file_path}`,
+        }),
+      };
+    case 'Notification':
+      return {
+        ...state,
+        tasks: taskFromNotification(state.tasks, event.payload),
+        turns: addItem(state.turns, {
+          kind: 'notice',
+          tone: 'info',
+          text: `${event.payload.title}${event.payload.body ? ` — ${event.payload.body}` : ''}`,
+        }),
+      };
+    case 'ToolResult': {
+      // The call has its result: whatever it asked the user is settled (this matters in a replay).
+      const callId = event.payload.tool_call_id;
+      const next = {
+        ...state,
+        approvals: state.approvals.filter((a) => a.request.tool_call_id !== callId),
+        questions: state.questions.filter((q) => q.request.tool_call_id !== callId),
+        turns: updateLastTurn(state.turns, (t) => ({ ...t, items: applyItemEvent(t.items, event) })),
+      };
+      return { ...next, tasks: tasksFromDisplay(next.tasks, event.payload.return_value.display) };
+    }
+    default:
+      return {
+        ...state,
+        turns: updateLastTurn(state.turns, (t) => ({ ...t, items: applyItemEvent(t.items, event) })),
+      };
+  }
+}
+
+/** What an event does to a list of conversation items (a turn's, or a subagent's). */
+export function applyItemEvent(items: ConversationItem[], event: WireEvent): ConversationItem[] {
+  switch (event.type) {
+    case 'ContentPart': {
+      const part = event.payload;
+      if (part.type === 'text') return appendText(items, 'text', part.text);
+      if (part.type === 'think') return appendText(items, 'think', part.think);
+      return [...items, { kind: 'notice', tone: 'info', text: `[${part.type.replace('_url', '')}]` }];
+    }
+    case 'ToolCall':
+      return [
+        ...items,
+        {
+          kind: 'tool',
+          id: event.payload.id,
+          name: event.payload.function.name,
+          args: event.payload.function.arguments ?? '',
+          result: null,
+          subagent: null,
+        },
+      ];
+    case 'ToolCallPart': {
+      const last = items[items.length - 1];
+      if (last?.kind !== 'tool' || !event.payload.arguments_part) return items;
+      return [...items.slice(0, -1), { ...last, args: last.args + event.payload.arguments_part }];
+    }
+    case 'ToolResult':
+      return updateToolCall(items, event.payload.tool_call_id, (call) => ({
+        ...call,
+        result: event.payload.return_value,
+      }));
+    case 'SubagentEvent': {
+      const { parent_tool_call_id, agent_id, subagent_type, event: inner } = event.payload;
+      if (!parent_tool_call_id) return items;
+      return updateToolCall(items, parent_tool_call_id, (call) => {
+        const sub = call.subagent ?? { agentId: agent_id, type: subagent_type, items: [] };
+        return { ...call, subagent: { ...sub, items: applyItemEvent(sub.items, inner) } };
+      });
+    }
+    case 'SteerInput':
+      return [...items, { kind: 'steer', text: userInputText(event.payload.user_input) }];
+    case 'StepRetry':
+      return [
+        ...items,
+        {
+          kind: 'notice',
+          tone: 'warn',
+          text: `Retrying (attempt ${event.payload.next_attempt} of ${event.payload.max_attempts}) after ${event.payload.error_type}`,
+        },
+      ];
+    case 'StepInterrupted':
+      return [...items, { kind: 'notice', tone: 'warn', text: 'Step interrupted' }];
+    case 'CompactionBegin':
+      return [...items, { kind: 'notice', tone: 'info', text: 'Compacting the context…' }];
+    case 'CompactionEnd':
+      return [...items, { kind: 'notice', tone: 'info', text: 'Context compacted' }];
+    case 'HookResolved':
+      return event.payload.action === 'block'
+        ? [
+            ...items,
+            {
+              kind: 'notice',
+              tone: 'warn',
+              text: `Hook ${event.payload.event} blocked: ${event.payload.reason}`,
+            },
+          ]
+        : items;
+    case 'BtwEnd':
+      return event.payload.response
+        ? [...items, { kind: 'notice', tone: 'info', text: event.payload.response }]
+        : items;
+    case 'TurnBegin':
+    case 'TurnEnd':
+    case 'StepBegin':
+    case 'HookTriggered':
+    case 'MCPLoadingBegin':
+    case 'MCPLoadingEnd':
+    case 'StatusUpdate':
+    case 'Notification':
+    case 'ApprovalResponse':
+    case 'PlanDisplay':
+    case 'BtwBegin':
+      return items;
+  }
+  return assertNever(event, 'wire event');
+}
+
+function appendText(items: ConversationItem[], kind: 'text' | 'think', text: string): ConversationItem[] {
+  if (!text) return items;
+  const last = items[items.length - 1];
+  if (last?.kind === kind) return [...items.slice(0, -1), { kind, text: last.text + text }];
+  return [...items, { kind, text }];
+}
+
+function updateToolCall(
+  items: ConversationItem[],
+  id: string,
+  update: (call: ToolCallItem) => ToolCallItem,
+): ConversationItem[] {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.kind === 'tool' && item.id === id)
+      return [...items.slice(0, i), update(item), ...items.slice(i + 1)];
+  }
+  return items;
+}
+
+function updateLastTurn(turns: TurnView[], update: (turn: TurnView) => TurnView): TurnView[] {
+  // Events before any TurnBegin (a replay that starts mid-way) get a turn of their own.
+  const base = turns.length > 0 ? turns : [{ userInput: '', items: [], done: false }];
+  return [...base.slice(0, -1), update(base[base.length - 1]!)];
+}
+
+function addItem(turns: TurnView[], item: ConversationItem): TurnView[] {
+  return updateLastTurn(turns, (t) => ({ ...t, items: [...t.items, item] }));
+}
+
+function applyStatus(status: SessionStatus, update: EventPayloads['StatusUpdate']): SessionStatus {
+  const next = { ...status };
+  if (typeof update.context_usage === 'number') next.contextUsage = update.context_usage;
+  if (typeof update.context_tokens === 'number') next.contextTokens = update.context_tokens;
+  if (typeof update.max_context_tokens === 'number') next.maxContextTokens = update.max_context_tokens;
+  if (typeof update.plan_mode === 'boolean') next.planMode = update.plan_mode;
+  if (update.token_usage) {
+    const usage = update.token_usage;
+    next.tokensIn += usage.input_other + (usage.input_cache_read ?? 0) + (usage.input_cache_creation ?? 0);
+    next.tokensCached += usage.input_cache_read ?? 0;
+    next.tokensOut += usage.output;
+  }
+  return next;
+}
+
+function tasksFromDisplay(tasks: BackgroundTask[], display: readonly DisplayBlockLike[]): BackgroundTask[] {
+  let next = tasks;
+  for (const raw of display) {
+    const block = asKnownBlock(raw);
+    if (block?.type !== 'background_task') continue;
+    const task: BackgroundTask = {
+      id: block.task_id,
+      kind: block.kind,
+      status: block.status,
+      description: block.description,
+    };
+    next = [...next.filter((t) => t.id !== task.id), task];
+  }
+  return next;
+}
+
+function taskFromNotification(
+  tasks: BackgroundTask[],
+  note: EventPayloads['Notification'],
+): BackgroundTask[] {
+  if (note.source_kind !== 'background_task') return tasks;
+  const status = note.type.startsWith('task.') ? note.type.slice('task.'.length) : note.type;
+  return tasks.map((t) => (t.id === note.source_id ? { ...t, status } : t));
+}
+
+export function userInputText(input: UserInput): string {
+  if (typeof input === 'string') return input;
+  return input
+    .map((part) => (part.type === 'text' ? part.text : `[${part.type.replace('_url', '')}]`))
+    .join('');
+}

@@ -1,0 +1,54 @@
+import { diffLines } from 'diff';
+import { useMemo } from 'preact/hooks';
+import type { DiffDisplayBlock } from './wire-types.js';
+
+/** Longer texts are not diffed in the page (a diff of two huge files would stall the tab). */
+const MAX_DIFF_CHARS = 200_000;
+
+interface DiffLine {
+  sign: '+' | '-' | ' ';
+  oldNo: number | null;
+  newNo: number | null;
+  text: string;
+}
+
+export function diffRows(block: DiffDisplayBlock): DiffLine[] {
+  const rows: DiffLine[] = [];
+  if (block.old_text.length + block.new_text.length > MAX_DIFF_CHARS) {
+    rows.push({ sign: ' ', oldNo: null, newNo: null, text: '(change too large to show)' });
+    return rows;
+  }
+  let oldNo = block.old_start;
+  let newNo = block.new_start;
+  for (const change of diffLines(block.old_text, block.new_text)) {
+    const lines = change.value.replace(/\n$/, '').split('\n');
+    for (const text of lines) {
+      if (change.added) rows.push({ sign: '+', oldNo: null, newNo: newNo++, text });
+      else if (change.removed) rows.push({ sign: '-', oldNo: oldNo++, newNo: null, text });
+      else rows.push({ sign: ' ', oldNo: oldNo++, newNo: newNo++, text });
+    }
+  }
+  return rows;
+}
+
+export function DiffView({ block }: { block: DiffDisplayBlock }) {
+  const rows = useMemo(() => diffRows(block), [block]);
+  return (
+    <figure class="diff">
+      <figcaption>
+        {block.path}
+        {block.is_summary ? ' (summary)' : ''}
+      </figcaption>
+      <pre>
+        {rows.map((row, i) => (
+          <div key={i} class={row.sign === '+' ? 'add' : row.sign === '-' ? 'del' : 'ctx'}>
+            <span class="ln">{row.oldNo ?? ''}</span>
+            <span class="ln">{row.newNo ?? ''}</span>
+            <span class="sign">{row.sign}</span>
+            {row.text}
+          </div>
+        ))}
+      </pre>
+    </figure>
+  );
+}

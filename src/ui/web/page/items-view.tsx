@@ -1,0 +1,114 @@
+import { assertNever } from '../../../util/assert-never.js';
+import type { ConversationItem, ToolCallItem } from './conversation-state.js';
+import { DisplayBlockView } from './display-block-view.js';
+import { MarkdownView } from './markdown-view.js';
+import type { ToolReturnValue } from './wire-types.js';
+
+/**
+ * The items of a turn or of a subagent: answer text, folded thinking, tool calls, notices. A tool call
+ * of the Agent tool holds its subagent's items, hence one file for both views.
+ */
+export function ItemsView({ items }: { items: ConversationItem[] }) {
+  return (
+    <>
+      {items.map((item, i) => {
+        switch (item.kind) {
+          case 'text':
+            return <MarkdownView key={i} text={item.text} />;
+          case 'think':
+            return (
+              <details key={i} class="think">
+                <summary>Thinking</summary>
+                <pre>{item.text}</pre>
+              </details>
+            );
+          case 'tool':
+            return <ToolCallView key={item.id} call={item} />;
+          case 'notice':
+            return (
+              <p key={i} class={`notice ${item.tone}`}>
+                {item.text}
+              </p>
+            );
+          case 'steer':
+            return (
+              <p key={i} class="steer">
+                ↪ {item.text}
+              </p>
+            );
+        }
+        return assertNever(item, 'conversation item');
+      })}
+    </>
+  );
+}
+
+/** A tool call: its name, its arguments (streaming in), its result with display blocks, its subagent. */
+export function ToolCallView({ call }: { call: ToolCallItem }) {
+  const state = call.result === null ? 'running' : call.result.is_error ? 'error' : 'done';
+  const summary = keyArgument(call.args);
+  return (
+    <details class={`tool ${state}`} open={state !== 'done'} data-tool-call-id={call.id}>
+      <summary>
+        <span class="tool-state" title={state}>
+          {state === 'running' ? '…' : state === 'error' ? '✗' : '✓'}
+        </span>{' '}
+        <strong>{call.name}</strong> {summary ? <code>{summary}</code> : null}
+        {call.result?.message ? <span class="tool-message"> — {call.result.message}</span> : null}
+      </summary>
+      <pre class="tool-args">{prettyArgs(call.args)}</pre>
+      {call.result ? <ToolResultView result={call.result} /> : null}
+      {call.subagent ? (
+        <section class="subagent" aria-label="subagent">
+          <h4>
+            subagent {call.subagent.type ?? ''} {call.subagent.agentId ?? ''}
+          </h4>
+          <ItemsView items={call.subagent.items as ConversationItem[]} />
+        </section>
+      ) : null}
+    </details>
+  );
+}
+
+function ToolResultView({ result }: { result: ToolReturnValue }) {
+  const output =
+    typeof result.output === 'string'
+      ? result.output
+      : result.output.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('');
+  return (
+    <div class="tool-result">
+      {result.display.map((block, i) => (
+        <DisplayBlockView key={i} block={block} />
+      ))}
+      {output ? <pre class="tool-output">{output}</pre> : null}
+    </div>
+  );
+}
+
+/** The arguments as indented JSON once they parse; the raw text while they still stream. */
+function prettyArgs(args: string): string {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}
+
+const KEY_FIELDS = ['command', 'path', 'pattern', 'query', 'url', 'description', 'task_id', 'thought'];
+
+/** The one argument that says what the call does (Kimi CLI's extract_key_argument), shortened. */
+function keyArgument(args: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    return '';
+  }
+  if (parsed === null || typeof parsed !== 'object') return '';
+  for (const field of KEY_FIELDS) {
+    const value = (parsed as Record<string, unknown>)[field];
+    if (typeof value === 'string' && value)
+      return value.length > 80 ? `${value.slice(0, 38)}…${value.slice(-38)}` : value;
+  }
+  return '';
+}
