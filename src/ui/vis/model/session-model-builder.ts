@@ -3,31 +3,12 @@ import { EVENT_TYPES } from '../../../wire/events.js';
 import type { WireMessageType } from '../../../wire/message.js';
 import { REQUEST_TYPES } from '../../../wire/requests.js';
 import { isRecord, shorten, toolLabel, userInputText } from './labels.js';
+import { type LaneState, newLaneState } from './lane-state.js';
+import { LineProblems } from './line-problems.js';
 import { summarise } from './model-summary.js';
 import type { MarkerKind, SpanKind, VisLane, VisModel, VisSpan, VisStep, VisTurn } from './vis-model.js';
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...EVENT_TYPES, ...REQUEST_TYPES]);
-const MAX_PROBLEMS = 20;
-
-/** What is open on one lane (the main agent, or one subagent) while the events are read. */
-interface LaneState {
-  lane: number;
-  turn: { index: number; span: number } | null;
-  turnCount: number;
-  step: { index: number; span: number } | null;
-  /** The model call of the current step attempt, until its usage arrives or the step ends. */
-  model: number | null;
-  /** The last time the model streamed something in the current attempt. */
-  lastOutput: number | null;
-  tools: Map<string, number>;
-  /** Approval and question spans, by request id and by the tool call that asked. */
-  waits: Map<string, number>;
-  waitsByToolCall: Map<string, number>;
-  dmailCalls: Set<string>;
-  compaction: number | null;
-  /** The span on the parent lane that covers this subagent's life. */
-  lifeSpan: number | null;
-}
 
 /**
  * Builds a `VisModel` from wire.jsonl lines, fed one at a time (the file is streamed, never held
@@ -46,13 +27,11 @@ export class SessionModelBuilder {
   private readonly context: VisModel['context'] = [];
   private readonly compactionTimes: number[] = [];
   private readonly unknownTypes: Record<string, number> = {};
-  private readonly problems: VisModel['problems'] = [];
+  private readonly problems = new LineProblems();
   private protocolVersion = '1.1';
   private lineNumber = 0;
   private eventCount = 0;
   private sawContent = false;
-  /** A line that did not parse, held back until we know whether it was the (torn) last one. */
-  private pendingBadLine: number | null = null;
   private start = Number.POSITIVE_INFINITY;
   private end = Number.NEGATIVE_INFINITY;
   private approvals = 0;
@@ -73,12 +52,12 @@ export class SessionModelBuilder {
     this.lineNumber++;
     const text = line.trim();
     if (text === '') return false;
-    this.flushPendingBadLine();
+    this.problems.flush();
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      this.pendingBadLine = this.lineNumber;
+      this.problems.badJson(this.lineNumber);
       this.eventCount++;
       return true;
     }
@@ -92,7 +71,7 @@ export class SessionModelBuilder {
     const record = isRecord(value) ? value : {};
     const message = record.message;
     if (typeof record.timestamp !== 'number' || !isRecord(message) || typeof message.type !== 'string') {
-      this.problem(this.lineNumber, 'Not a wire record ({timestamp, message: {type, payload}}).');
+      this.problems.add(this.lineNumber, 'Not a wire record ({timestamp, message: {type, payload}}).');
       return true;
     }
     const time = record.timestamp;
@@ -104,13 +83,7 @@ export class SessionModelBuilder {
 
   /** `terminated`: the file ended with a newline (otherwise its last line may be torn). */
   finish(terminated: boolean): VisModel {
-    let tornTail = false;
-    if (this.pendingBadLine !== null) {
-      if (!terminated && this.pendingBadLine === this.lineNumber) {
-        tornTail = true;
-        this.problem(this.pendingBadLine, 'The last line is incomplete (cut while being written).');
-      } else this.flushPendingBadLine();
-    }
+    const tornTail = this.problems.finish(this.lineNumber, terminated);
     if (!Number.isFinite(this.start)) this.start = this.end = 0;
     const main = this.laneStates[0]!;
     const running = main.turn !== null;
@@ -124,7 +97,7 @@ export class SessionModelBuilder {
       tornTail,
       eventCount: this.eventCount,
       unknownTypes: this.unknownTypes,
-      problems: this.problems,
+      problems: this.problems.list,
       lanes: this.lanes,
       turns: this.turns,
       steps: this.steps,
@@ -410,33 +383,6 @@ export class SessionModelBuilder {
   private mark(lane: LaneState, kind: MarkerKind, time: number, label: string, event: number): void {
     this.markers.push({ kind, lane: lane.lane, time, label, event });
   }
-
-  private flushPendingBadLine(): void {
-    if (this.pendingBadLine === null) return;
-    this.problem(this.pendingBadLine, 'Not valid JSON.');
-    this.pendingBadLine = null;
-  }
-
-  private problem(line: number, message: string): void {
-    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ line, message });
-  }
-}
-
-function newLaneState(lane: number): LaneState {
-  return {
-    lane,
-    turn: null,
-    turnCount: 0,
-    step: null,
-    model: null,
-    lastOutput: null,
-    tools: new Map(),
-    waits: new Map(),
-    waitsByToolCall: new Map(),
-    dmailCalls: new Set(),
-    compaction: null,
-    lifeSpan: null,
-  };
 }
 
 function num(value: unknown): number {
