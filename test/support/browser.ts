@@ -1,0 +1,79 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** Debian's Chromium (`apt-get install chromium`), driven by playwright-core: no browser download. */
+export const CHROMIUM_PATH = process.env.KIMI_TS_CHROMIUM || '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Where tests put screenshots and other artefacts (git-ignored). */
+export const ARTIFACTS_DIR = resolve(import.meta.dirname, '../../test-artifacts');
+
+/** A page with everything it logged that a test may want to assert on. */
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** console.error messages and uncaught exceptions, in order. */
+  readonly errors: string[];
+  /** Every alert/confirm/prompt that opened (each is dismissed at once). */
+  readonly dialogs: string[];
+  /** Saves a screenshot to the artefacts folder and returns its path. */
+  screenshot(name: string): Promise<string>;
+}
+
+/** One Chromium per test file: `const browser = await launchBrowser()` in beforeAll, `close()` in afterAll. */
+export interface TestBrowser {
+  browser: Browser;
+  newPage(options?: { width?: number; height?: number }): Promise<WatchedPage>;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<TestBrowser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const contexts: BrowserContext[] = [];
+  return {
+    browser,
+    async newPage(options = {}) {
+      const context = await browser.newContext({
+        viewport: { width: options.width ?? 1100, height: options.height ?? 800 },
+      });
+      contexts.push(context);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      const dialogs: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+      page.on('dialog', (dialog) => {
+        dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+        void dialog.dismiss();
+      });
+      return {
+        page,
+        context,
+        errors,
+        dialogs,
+        async screenshot(name) {
+          await mkdir(ARTIFACTS_DIR, { recursive: true });
+          const path = join(ARTIFACTS_DIR, `${name}.png`);
+          await page.screenshot({ path, fullPage: false });
+          return path;
+        },
+      };
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close();
+    },
+  };
+}
