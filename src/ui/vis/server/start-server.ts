@@ -1,5 +1,6 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { allowedHostsFor, newAccessToken } from './access.js';
@@ -35,9 +36,16 @@ export async function startVisServer(options: {
   await chmod(tokenFile, 0o600);
 
   let lastError: unknown;
-  for (let port = options.port; port < options.port + PORT_TRIES && port <= 65535; port++) {
-    const access = { token, allowedHosts: allowedHostsFor(options.host, port) };
-    const app = createVisApp({ access, catalog: options.catalog, pageHtml: readPageHtml });
+  // Port 0 asks the system for a free port: one try.
+  const last = options.port === 0 ? 0 : Math.min(65535, options.port + PORT_TRIES - 1);
+  for (let port = options.port; port <= last; port++) {
+    // Filled once the port is known; the app reads it on every request.
+    const allowedHosts = new Set<string>();
+    const app = createVisApp({
+      access: { token, allowedHosts },
+      catalog: options.catalog,
+      pageHtml: readPageHtml,
+    });
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
     try {
       await listen(server, port, options.host);
@@ -46,12 +54,14 @@ export async function startVisServer(options: {
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') continue;
       throw error;
     }
+    const bound = (server.address() as AddressInfo).port;
+    for (const host of allowedHostsFor(options.host, bound)) allowedHosts.add(host);
     const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
     const urlHost = shown === '0.0.0.0' || shown === '[::]' ? '127.0.0.1' : shown;
     return {
-      url: `http://${urlHost}:${port}/`,
+      url: `http://${urlHost}:${bound}/`,
       token,
-      port,
+      port: bound,
       close: () =>
         new Promise<void>((resolve) => {
           server.close(() => resolve());
@@ -60,7 +70,7 @@ export async function startVisServer(options: {
     };
   }
   const reason = lastError instanceof Error ? lastError.message : String(lastError);
-  throw new Error(`No free port from ${options.port} to ${options.port + PORT_TRIES - 1} (${reason}).`);
+  throw new Error(`No free port from ${options.port} to ${last} (${reason}).`);
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
