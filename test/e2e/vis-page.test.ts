@@ -114,7 +114,13 @@ describe('kimi-ts vis', () => {
       const toolIndex = model.spans.findIndex((s) => s.kind === 'tool');
       const box = await page.page.evaluate((index) => {
         const hook = (
-          window as unknown as { __kimiVis: { spanBox(i: number): DOMRect; left: number; top: number } }
+          window as unknown as {
+            __kimiVis: {
+              spanBox(i: number): { x: number; y: number; width: number; height: number };
+              left: number;
+              top: number;
+            };
+          }
         ).__kimiVis;
         const b = hook.spanBox(index);
         return { x: hook.left + b.x + Math.min(4, b.width / 2), y: hook.top + b.y + b.height / 2 };
