@@ -114,7 +114,7 @@ describe('kimi-ts vis', () => {
       const toolIndex = model.spans.findIndex((s) => s.kind === 'tool');
       const box = await page.page.evaluate((index) => {
         const hook = (
-          window as unknown as {
+          globalThis as unknown as {
             __kimiVis: {
               spanBox(i: number): { x: number; y: number; width: number; height: number };
               left: number;
