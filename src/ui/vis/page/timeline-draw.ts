@@ -37,7 +37,7 @@ export function drawTimeline(
   const tops = laneTops(model);
   const openEnd = model.end;
 
-  drawAxis(g, view, height);
+  drawAxis(g, view, height, model.start);
   for (let lane = 0; lane < model.lanes.length; lane++) {
     const info = model.lanes[lane]!;
     g.fillStyle = '#334155';
@@ -91,10 +91,11 @@ export function drawTimeline(
   return drawn;
 }
 
-function drawAxis(g: CanvasRenderingContext2D, view: TimeView, height: number): void {
+/** Ticks with the time since the session began. */
+function drawAxis(g: CanvasRenderingContext2D, view: TimeView, height: number, origin: number): void {
   const seconds = view.to - view.from;
   const step = niceStep(seconds / 8);
-  const first = Math.ceil(view.from / step) * step;
+  const first = origin + Math.ceil((view.from - origin) / step) * step;
   g.strokeStyle = '#e2e8f0';
   g.fillStyle = '#475569';
   for (let t = first; t <= view.to; t += step) {
@@ -103,7 +104,7 @@ function drawAxis(g: CanvasRenderingContext2D, view: TimeView, height: number): 
     g.moveTo(x, AXIS_HEIGHT - 4);
     g.lineTo(x, height);
     g.stroke();
-    g.fillText(`+${formatSeconds(t - view.from)}`, x + 2, AXIS_HEIGHT / 2);
+    g.fillText(`+${formatSeconds(Math.max(0, t - origin))}`, x + 2, AXIS_HEIGHT / 2);
   }
 }
 

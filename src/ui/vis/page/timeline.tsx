@@ -42,8 +42,15 @@ export function Timeline({ model, selected, onSelect, onRendered }: Props) {
     const drawn = drawTimeline(element, model, view, height, selected);
     element.dataset.bars = String(drawn);
     // For tests and the benchmark: where a bar is on the page, in CSS pixels.
-    const rect = element.getBoundingClientRect();
-    const hook = { spanBox: (index: number) => spanBox(model, view, index), left: rect.left, top: rect.top };
+    const hook = {
+      spanBox: (index: number) => spanBox(model, view, index),
+      get left() {
+        return element.getBoundingClientRect().left;
+      },
+      get top() {
+        return element.getBoundingClientRect().top;
+      },
+    };
     (window as unknown as { __kimiVis?: typeof hook }).__kimiVis = hook;
     onRendered?.();
   });
@@ -92,21 +99,23 @@ export function Timeline({ model, selected, onSelect, onRendered }: Props) {
         </button>
         <span class="hint">wheel: zoom · drag: pan · click a bar: its event</span>
       </div>
-      <canvas
-        ref={canvas}
-        class="timeline-canvas"
-        role="img"
-        aria-label={`Timeline of ${model.spans.length} bars on ${model.lanes.length} lanes`}
-        style={{ width: `${width}px`, height: `${height}px` }}
-        onWheel={onWheel}
-        onMouseDown={onMouseDown}
-        onMouseMove={onMouseMove}
-        onMouseUp={onMouseUp}
-        onMouseLeave={() => {
-          drag.current = null;
-        }}
-        onDblClick={() => setRange(whole)}
-      />
+      <div class="timeline-scroll">
+        <canvas
+          ref={canvas}
+          class="timeline-canvas"
+          role="img"
+          aria-label={`Timeline of ${model.spans.length} bars on ${model.lanes.length} lanes`}
+          style={{ width: `${width}px`, height: `${height}px` }}
+          onWheel={onWheel}
+          onMouseDown={onMouseDown}
+          onMouseMove={onMouseMove}
+          onMouseUp={onMouseUp}
+          onMouseLeave={() => {
+            drag.current = null;
+          }}
+          onDblClick={() => setRange(whole)}
+        />
+      </div>
     </div>
   );
 }
