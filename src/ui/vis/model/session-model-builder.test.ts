@@ -207,3 +207,30 @@ describe('SessionModelBuilder', () => {
     expect(model.slowestTools[0]!.seconds).toBeCloseTo(0.6);
   });
 });
+
+describe('a wire.jsonl written by Kimi CLI itself', () => {
+  it('reads approvals, a retry, hooks, a subagent and a question', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(
+      new URL('../../../wire/fixtures/kimi-cli-wire.jsonl', import.meta.url),
+      'utf8',
+    );
+    const model = build(text.split('\n'));
+    expect(model.problems).toEqual([]);
+    expect(model.unknownTypes).toEqual({});
+    expect(model.summary).toMatchObject({
+      turns: 1,
+      steps: 2,
+      toolCalls: 2,
+      retries: 1,
+      approvals: 1,
+      subagents: 1,
+    });
+    const approval = model.spans.find((s) => s.kind === 'approval' && s.label.startsWith('approval'));
+    expect(approval).toMatchObject({ start: 1764543601.5, end: 1764543603.0 });
+    expect(approval?.label).toContain('approve_for_session');
+    expect(model.summary.seconds.waiting).toBeCloseTo(1.5 + (1764543605.2 - 1764543605.0));
+    expect(model.lanes[1]).toMatchObject({ id: 'a1b2c3d4e', parent: 0 });
+    expect(model.spans.filter((s) => s.end === null)).toEqual([]);
+  });
+});

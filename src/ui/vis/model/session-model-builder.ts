@@ -204,6 +204,11 @@ export class SessionModelBuilder {
 
   private closeTurn(lane: LaneState, time: number): void {
     this.closeStep(lane, time);
+    // Nothing waits for the user past the end of its turn (a question's answer is not recorded).
+    for (const span of lane.waits.values()) this.closeSpan(span, time);
+    for (const span of lane.waitsByToolCall.values()) this.closeSpan(span, time);
+    lane.waits.clear();
+    lane.waitsByToolCall.clear();
     if (!lane.turn) return;
     this.turns[lane.turn.index]!.end = time;
     this.closeSpan(lane.turn.span, time);
