@@ -4,8 +4,10 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startVisCli, type VisCli } from '../support/vis-cli.js';
+import { WireClient } from '../support/wire-process-client.js';
 
 const HOSTILE = 'Done <img src=x onerror="alert(1)"><script>alert(2)</script></script><b id="pwned">bold</b>';
 const API_KEY = 'sk-vis-secret-0123456789';
@@ -182,5 +184,50 @@ describe('kimi-ts vis', () => {
     await expectInert(page);
     expect(page.errors).toEqual([]);
     await page.screenshot('vis-export');
+  });
+  it('shows an approval waited on in a wire-mode run as a bar, and the wait as time waiting for the user', async () => {
+    const { sandbox } = await cli.setup([
+      { toolCalls: [{ id: 'w1', name: 'Shell', args: { command: 'echo approved' } }] },
+      { text: 'ran it' },
+    ]);
+    const client = new WireClient(sandbox.spawn(['--wire']));
+    const prompt = client.request('prompt', { user_input: 'run it' });
+    const ask = await client.waitFor((m) => m.method === 'request');
+    const request = (ask.params as { payload: { id: string } }).payload;
+    client.send({ jsonrpc: '2.0', id: ask.id, result: { request_id: request.id, response: 'approve' } });
+    expect((await prompt).result).toEqual({ status: 'finished' });
+    client.child.stdin!.end();
+    await collect(client.child);
+
+    vis = await startVisCli(sandbox);
+    try {
+      const auth = { Authorization: `Bearer ${vis.token}` };
+      const [session] = (
+        (await (await fetch(`${vis.origin}/api/vis/sessions`, { headers: auth })).json()) as {
+          sessions: { id: string }[];
+        }
+      ).sessions;
+      const model = (await (
+        await fetch(`${vis.origin}/api/vis/sessions/${session!.id}/model`, { headers: auth })
+      ).json()) as {
+        spans: { kind: string; label: string; end: number | null }[];
+        summary: { approvals: number; seconds: { waiting: number } };
+      };
+      expect(model.summary.approvals).toBe(1);
+      expect(model.summary.seconds.waiting).toBeGreaterThan(0);
+      const approval = model.spans.find((s) => s.kind === 'approval');
+      expect(approval?.label).toMatch(/^approval: Shell .* → approve$/);
+      expect(approval?.end).not.toBeNull();
+
+      const page = await browser.newPage();
+      // No session in the address: the page opens the newest one.
+      expect(await openVis(page, vis.url)).toBe(model.spans.length);
+      expect(await page.page.locator('[data-chart="time"] .legend').textContent()).toMatch(
+        /waiting for the user [1-9]/,
+      );
+      expect(page.errors).toEqual([]);
+    } finally {
+      await vis.stop();
+    }
   });
 });
