@@ -225,6 +225,13 @@ describe('kimi-ts vis', () => {
       expect(await page.page.locator('[data-chart="time"] .legend').textContent()).toMatch(
         /waiting for the user [1-9]/,
       );
+      // The keyboard walks the bars: the first is the turn, the next its first step.
+      await page.page.focus('canvas.timeline-canvas');
+      await page.page.keyboard.press('ArrowRight');
+      await expect.poll(() => page.page.locator('.selected-bar').textContent()).toContain('turn 1: run it');
+      await page.page.keyboard.press('ArrowRight');
+      await expect.poll(() => page.page.locator('.selected-bar').textContent()).toContain('step 1');
+      await expect.poll(() => page.page.locator('.detail h3').textContent()).toBe('event 1');
       expect(page.errors).toEqual([]);
     } finally {
       await vis.stop();

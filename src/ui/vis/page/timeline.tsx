@@ -91,21 +91,57 @@ export function Timeline({ model, selected, onSelect, onRendered }: Props) {
     if (hit) onSelect(hit);
   };
 
+  const zoom = (factor: number) => {
+    const mid = (range.from + range.to) / 2;
+    const half = ((range.to - range.from) / 2) * factor;
+    setRange({ from: Math.max(whole.from, mid - half), to: Math.min(whole.to, mid + half) });
+  };
+
+  /** Arrows walk the bars in time order (and bring the chosen one into view); + and - zoom. */
+  const onKeyDown = (event: KeyboardEvent) => {
+    const keys: Record<string, () => void> = {
+      ArrowRight: () => step(1),
+      ArrowLeft: () => step(-1),
+      '+': () => zoom(0.5),
+      '=': () => zoom(0.5),
+      '-': () => zoom(2),
+      Home: () => setRange(whole),
+    };
+    const action = keys[event.key];
+    if (!action) return;
+    event.preventDefault();
+    action();
+  };
+  const step = (by: number) => {
+    const current = selected?.kind === 'span' ? selected.index : by > 0 ? -1 : model.spans.length;
+    const index = Math.min(model.spans.length - 1, Math.max(0, current + by));
+    const span = model.spans[index];
+    if (!span) return;
+    onSelect({ kind: 'span', index });
+    const end = span.end ?? model.end;
+    if (span.start < range.from || end > range.to) {
+      const width = range.to - range.from;
+      setRange({ from: span.start - width / 4, to: span.start - width / 4 + width });
+    }
+  };
+
   return (
     <div class="timeline" ref={box}>
       <div class="timeline-tools">
         <button type="button" onClick={() => setRange(whole)}>
           whole session
         </button>
-        <span class="hint">wheel: zoom · drag: pan · click a bar: its event</span>
+        <span class="hint">wheel or +/−: zoom · drag: pan · click a bar (or ←/→): its event</span>
       </div>
       <div class="timeline-scroll">
         <canvas
           ref={canvas}
           class="timeline-canvas"
+          tabIndex={0}
           role="img"
           aria-label={`Timeline of ${model.spans.length} bars on ${model.lanes.length} lanes`}
           style={{ width: `${width}px`, height: `${height}px` }}
+          onKeyDown={onKeyDown}
           onWheel={onWheel}
           onMouseDown={onMouseDown}
           onMouseMove={onMouseMove}

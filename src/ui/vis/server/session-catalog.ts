@@ -3,6 +3,9 @@ import { basename, join } from 'node:path';
 import { isValidSessionId } from '../../../session/session.js';
 import { type LoadedSession, type ReadOptions, readSessionFolder } from '../model/read-session.js';
 
+/** Sessions kept loaded (a 10,000-step one holds ~20 MB of lines). */
+const CACHED_SESSIONS = 4;
+
 export interface CatalogEntry {
   id: string;
   dir: string;
@@ -53,7 +56,15 @@ export class SessionCatalog {
   /** The session's folder, or undefined for an id that is not a session here (never a path). */
   async find(id: string): Promise<CatalogEntry | undefined> {
     if (!isValidSessionId(id)) return undefined;
-    return (await this.list()).find((entry) => entry.id === id);
+    const folder = this.folders.get(id);
+    if (folder) return { id, dir: folder, updatedAt: await wireTime(folder), source: 'folder' };
+    const root = join(this.home, 'sessions');
+    for (const key of await names(root)) {
+      const dir = join(root, key, id);
+      const updatedAt = await wireTime(dir);
+      if (updatedAt > 0) return { id, dir, updatedAt, source: 'home' };
+    }
+    return undefined;
   }
 
   async load(id: string): Promise<LoadedSession | undefined> {
@@ -63,7 +74,13 @@ export class SessionCatalog {
     const cached = this.cache.get(id);
     if (cached && cached.stamp === stamp) return cached.loaded;
     const loaded = await readSessionFolder(entry.dir, id, this.readOptions);
+    // The most recently read sessions stay in memory; a Map iterates oldest first.
+    this.cache.delete(id);
     this.cache.set(id, { stamp, loaded });
+    for (const old of this.cache.keys()) {
+      if (this.cache.size <= CACHED_SESSIONS) break;
+      this.cache.delete(old);
+    }
     return loaded;
   }
 }
