@@ -43,12 +43,16 @@ export async function visCommand(options: VisCommandOptions): Promise<number> {
   try {
     const sessionId = await resolveSession(catalog, options.session);
     if (options.export) return await exportSession(catalog, sessionId, options);
+    // Read the session before the address is printed, so the page's first request is served from memory.
+    if (sessionId) await catalog.load(sessionId);
     const host = options.host ?? (options.network ? '0.0.0.0' : '127.0.0.1');
     const server = await startVisServer({ catalog, host, port: options.port ?? VIS_DEFAULT_PORT, home });
     const url = new URL(server.url);
     url.searchParams.set('token', server.token);
     if (sessionId) url.searchParams.set('session', sessionId);
     options.write(`kimi-ts vis (read-only) at ${url.href}\nPress Ctrl-C to stop.\n`);
+    // Without a session named, the page opens the newest: read it while the browser starts.
+    if (!sessionId) void preloadNewest(catalog);
     if (options.open !== false && !(await openInBrowser(url.href))) {
       options.error('Could not open a browser; open the address above.\n');
     }
@@ -97,4 +101,13 @@ async function exportSession(
   await writeFile(file, exportHtml(await readPageHtml(), loaded), 'utf8');
   options.error(`Wrote the picture of session ${id} to ${file}.\n`);
   return 0;
+}
+
+async function preloadNewest(catalog: SessionCatalog): Promise<void> {
+  try {
+    const newest = (await catalog.list())[0];
+    if (newest) await catalog.load(newest.id);
+  } catch {
+    // The page's own request reads it again and reports what went wrong.
+  }
 }

@@ -36,3 +36,19 @@ export class LineProblems {
     return false;
   }
 }
+
+/** The head of a wire record of a streamed part, as kimi-ts and Kimi CLI write it. */
+const STREAMED_PART_HEAD =
+  /^\{\s*"timestamp":\s*(-?[0-9][0-9.eE+-]*),\s*"message":\s*\{\s*"type":\s*"(?:ContentPart|ToolCallPart)"/;
+
+/**
+ * Streamed text, thinking and argument fragments are most of a session's bytes, and only their time
+ * matters to the picture: it is read from the line's head instead of parsing the whole line. A line
+ * that does not end like a record (a torn one) gets null, so the full parse reports it.
+ */
+export function streamedPartTime(line: string): number | null {
+  const head = STREAMED_PART_HEAD.exec(line);
+  if (!head || !line.endsWith('}}}')) return null;
+  const time = Number(head[1]);
+  return Number.isFinite(time) ? time : null;
+}

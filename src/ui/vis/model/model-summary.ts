@@ -5,10 +5,7 @@ const SLOWEST_TOOLS = 10;
 type Counted = Omit<VisModel, 'summary' | 'slowestTools'>;
 
 /** Totals, time by kind and the slowest tools, in O(n log n) over the spans. */
-export function summarise(
-  model: Counted,
-  counts: { approvals: number; dmails: number },
-): { summary: VisSummary; slowestTools: VisSlowTool[] } {
+export function summarise(model: Counted): { summary: VisSummary; slowestTools: VisSlowTool[] } {
   const tokens = { input: 0, output: 0, cached: 0 };
   let retries = 0;
   let toolCalls = 0;
@@ -45,8 +42,8 @@ export function summarise(
       toolCalls,
       retries,
       compactions: model.compactionTimes.length,
-      dmails: counts.dmails,
-      approvals: counts.approvals,
+      dmails: model.markers.filter((m) => m.kind === 'dmail').length,
+      approvals: model.spans.filter((s) => s.kind === 'approval' && s.label.startsWith('approval')).length,
       subagents: model.lanes.length - 1,
       tokens,
       seconds: { model: modelSeconds, tools, waiting, total: Math.max(0, model.end - model.start) },

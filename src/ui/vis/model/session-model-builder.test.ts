@@ -101,6 +101,18 @@ describe('SessionModelBuilder', () => {
     expect(model.eventCount).toBe(7);
   });
 
+  it('reads a streamed part from its head, yet sees a torn one', () => {
+    const part = rec(2, 'ContentPart', { type: 'text', text: 'x'.repeat(50) });
+    const whole = build(
+      [HEADER, rec(1, 'TurnBegin', { user_input: 'x' }), rec(1, 'StepBegin', { n: 1 }), part],
+      true,
+    );
+    expect(whole).toMatchObject({ tornTail: false, eventCount: 3, end: 2, problems: [] });
+    expect(whole.spans.find((s) => s.kind === 'model')?.end).toBe(2);
+    const torn = build([HEADER, rec(1, 'TurnBegin', { user_input: 'x' }), part.slice(0, 70)], false);
+    expect(torn).toMatchObject({ tornTail: true, eventCount: 2, end: 1 });
+  });
+
   it('a bad last line of a file that ends with a newline is a problem, not a torn tail', () => {
     const model = build([HEADER, rec(1, 'TurnBegin', { user_input: 'x' }), '{"broken'], true);
     expect(model.tornTail).toBe(false);

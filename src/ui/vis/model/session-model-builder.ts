@@ -2,9 +2,9 @@ import { assertNever } from '../../../util/assert-never.js';
 import { EVENT_TYPES } from '../../../wire/events.js';
 import type { WireMessageType } from '../../../wire/message.js';
 import { REQUEST_TYPES } from '../../../wire/requests.js';
-import { isRecord, shorten, toolLabel, userInputText } from './labels.js';
+import { isRecord, num, shorten, toolLabel, userInputText } from './labels.js';
 import { type LaneState, newLaneState } from './lane-state.js';
-import { LineProblems } from './line-problems.js';
+import { LineProblems, streamedPartTime } from './line-problems.js';
 import { summarise } from './model-summary.js';
 import type { MarkerKind, SpanKind, VisLane, VisModel, VisSpan, VisStep, VisTurn } from './vis-model.js';
 
@@ -34,8 +34,6 @@ export class SessionModelBuilder {
   private sawContent = false;
   private start = Number.POSITIVE_INFINITY;
   private end = Number.NEGATIVE_INFINITY;
-  private approvals = 0;
-  private dmails = 0;
 
   constructor(
     private readonly sessionId: string,
@@ -53,6 +51,7 @@ export class SessionModelBuilder {
     const text = line.trim();
     if (text === '') return false;
     this.problems.flush();
+    if (this.streamedPart(text)) return true;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -81,6 +80,18 @@ export class SessionModelBuilder {
     return true;
   }
 
+  /** A streamed part needs only its time (see `streamedPartTime`). */
+  private streamedPart(text: string): boolean {
+    const time = streamedPartTime(text);
+    if (time === null) return false;
+    this.sawContent = true;
+    this.eventCount++;
+    this.start = Math.min(this.start, time);
+    this.end = Math.max(this.end, time);
+    this.laneStates[0]!.lastOutput = time;
+    return true;
+  }
+
   /** `terminated`: the file ended with a newline (otherwise its last line may be torn). */
   finish(terminated: boolean): VisModel {
     const tornTail = this.problems.finish(this.lineNumber, terminated);
@@ -106,10 +117,7 @@ export class SessionModelBuilder {
       context: this.context,
       compactionTimes: this.compactionTimes,
     };
-    const { summary, slowestTools } = summarise(model, {
-      approvals: this.approvals,
-      dmails: this.dmails,
-    });
+    const { summary, slowestTools } = summarise(model);
     return { ...model, summary, slowestTools };
   }
 
@@ -304,7 +312,6 @@ export class SessionModelBuilder {
     }
     this.closeWait(lane, lane.waitsByToolCall.get(id), time, '');
     if (lane.dmailCalls.delete(id) && result.is_error !== true) {
-      this.dmails++;
       this.mark(lane, 'dmail', time, 'D-Mail: context reverted to a checkpoint', event);
     }
   }
@@ -320,7 +327,6 @@ export class SessionModelBuilder {
       type === 'ApprovalRequest'
         ? shorten(`approval: ${String(p.sender ?? '')} ${String(p.action ?? '')}`)
         : 'question to the user';
-    if (type === 'ApprovalRequest') this.approvals++;
     const span = this.openSpan('approval', lane.lane, time, label, event, lane.step?.index);
     if (typeof p.id === 'string') lane.waits.set(p.id, span);
     if (typeof p.tool_call_id === 'string') lane.waitsByToolCall.set(p.tool_call_id, span);
@@ -388,8 +394,4 @@ export class SessionModelBuilder {
   private mark(lane: LaneState, kind: MarkerKind, time: number, label: string, event: number): void {
     this.markers.push({ kind, lane: lane.lane, time, label, event });
   }
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
