@@ -104,10 +104,17 @@ describe('SessionModelBuilder', () => {
   it('reads a streamed part from its head, yet sees a torn one', () => {
     const part = rec(2, 'ContentPart', { type: 'text', text: 'x'.repeat(50) });
     const whole = build(
-      [HEADER, rec(1, 'TurnBegin', { user_input: 'x' }), rec(1, 'StepBegin', { n: 1 }), part],
+      [
+        HEADER,
+        rec(1, 'TurnBegin', { user_input: 'x' }),
+        rec(1, 'StepBegin', { n: 1 }),
+        part,
+        rec(3, 'TurnEnd'),
+      ],
       true,
     );
-    expect(whole).toMatchObject({ tornTail: false, eventCount: 3, end: 2, problems: [] });
+    expect(whole).toMatchObject({ tornTail: false, eventCount: 4, end: 3, problems: [] });
+    // The model call ended with its last streamed part, not with the turn.
     expect(whole.spans.find((s) => s.kind === 'model')?.end).toBe(2);
     const torn = build([HEADER, rec(1, 'TurnBegin', { user_input: 'x' }), part.slice(0, 70)], false);
     expect(torn).toMatchObject({ tornTail: true, eventCount: 2, end: 1 });
