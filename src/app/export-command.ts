@@ -4,11 +4,43 @@ import { kimiTsHome } from '../config/home.js';
 import { loadConfig } from '../config/load-config.js';
 import { defaultConfig } from '../config/schema.js';
 import { continueSession } from '../session/list.js';
-import { isValidSessionId, SessionError, sessionAt } from '../session/session.js';
+import { isValidSessionId, type Session, SessionError, sessionAt } from '../session/session.js';
 import { readSessionState } from '../session/state.js';
 import { loadContextBytes } from '../soul/context/load-context-file.js';
 import { collectSecrets } from './collect-secrets.js';
 import { conversationMarkdown } from './conversation-markdown.js';
+
+/**
+ * A session as Markdown (what `kimi-ts export` writes and the web server's export serves): its
+ * history from `contextBytes` (the bytes of context.jsonl), with every secret the config knows of
+ * redacted, even in a session written before its keys were known as secret.
+ */
+export async function sessionMarkdown(
+  session: Session,
+  contextBytes: Buffer,
+  options: {
+    home: string;
+    env: Readonly<Record<string, string | undefined>>;
+    configFile?: string | undefined;
+  },
+): Promise<string> {
+  const state = await readSessionState(session.stateFile);
+  const config = await loadConfig({
+    env: options.env,
+    home: options.home,
+    configFile: options.configFile,
+  }).then(
+    (loaded) => loaded.config,
+    () => defaultConfig(),
+  );
+  const secrets = collectSecrets(config, options.env);
+  return conversationMarkdown(secrets.redactDeep(loadContextBytes(contextBytes).history), {
+    title: secrets.redact(state.custom_title ?? 'kimi-ts session'),
+    sessionId: session.id,
+    workDir: session.workDir,
+    exportedAt: new Date(),
+  });
+}
 
 /**
  * `kimi-ts export [session-id] [-o file]`: a session of the working directory (the latest when no
@@ -32,19 +64,7 @@ export async function exportCommand(options: {
     const bytes = await readFile(session.contextFile).catch(() => {
       throw new SessionError(`There is no session ${session.id} in ${workDir}.`);
     });
-    const state = await readSessionState(session.stateFile);
-    // A session written before its keys were known as secret still never exports one.
-    const config = await loadConfig({ env: process.env, home }).then(
-      (loaded) => loaded.config,
-      () => defaultConfig(),
-    );
-    const secrets = collectSecrets(config, process.env);
-    const markdown = conversationMarkdown(secrets.redactDeep(loadContextBytes(bytes).history), {
-      title: secrets.redact(state.custom_title ?? 'kimi-ts session'),
-      sessionId: session.id,
-      workDir,
-      exportedAt: new Date(),
-    });
+    const markdown = await sessionMarkdown(session, bytes, { home, env: process.env });
     if (options.output) {
       await writeFile(resolve(options.output), markdown, 'utf8');
       options.error(`Wrote session ${session.id} to ${resolve(options.output)}.\n`);

@@ -24,6 +24,12 @@ function ralphIterations(value: string): number {
   return n;
 }
 
+function portNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port (0-65535).');
+  return n;
+}
+
 function nonEmpty(value: string): string {
   if (!value.trim()) throw new InvalidArgumentError('must not be empty.');
   return value;
@@ -204,6 +210,27 @@ export function buildProgram(): Command {
       // The main command defines the same flags: take them from wherever they were parsed.
       const options = command.optsWithGlobals<import('./run-acp.js').AcpCommandOptions>();
       process.exitCode = await runAcpCommand(options);
+    });
+
+  program
+    .command('web')
+    .description('serve the web UI: sessions in a browser, over a local HTTP server')
+    .option('--host <address>', 'address to bind (default 127.0.0.1)')
+    .option('-n, --network', 'bind all interfaces (0.0.0.0)')
+    .option('--port <port>', 'port; the next free one up to 9 higher is taken (0: any)', portNumber, 5494)
+    .option('--open', 'open the browser (default: when run at a terminal)')
+    .option('--no-open', 'do not open the browser')
+    .option('--auth-token <token>', 'the bearer token (default: generated once, kept in the home)')
+    .option('--allowed-origins <list>', 'more origins a page may come from (comma separated)')
+    .option('--lan-only', 'accept clients on loopback and private networks only (default)', true)
+    .option('--public', 'accept clients from any address')
+    .option('--dangerously-omit-auth', 'serve without a token (anyone who can connect drives the agent)')
+    .action(async (_options: unknown, command: Command) => {
+      const { runWebCommand } = await import('./run-web-command.js');
+      const options = command.optsWithGlobals<
+        import('./run-web-command.js').WebCommandOptions & { public?: boolean }
+      >();
+      process.exitCode = await runWebCommand({ ...options, lanOnly: !options.public });
     });
 
   for (const [name, what] of [

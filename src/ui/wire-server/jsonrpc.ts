@@ -57,6 +57,16 @@ export interface InboundInvalid {
   error: JsonRpcErrorObject;
 }
 
+/**
+ * One JSON-RPC message the protocol core sends. Events and requests are already JSON text (a front
+ * end that fans them out to several clients encodes each once); a response keeps its id and body
+ * apart, so a transport that multiplexes clients can put the client's own id back.
+ */
+export type OutboundFrame =
+  | { kind: 'response'; id: JsonRpcId; body: { result: unknown } | { error: JsonRpcErrorObject } }
+  | { kind: 'event'; text: string }
+  | { kind: 'request'; id: string; text: string };
+
 export type InboundMessage = InboundRequest | InboundNotification | InboundResponse | InboundInvalid;
 
 const idSchema = z.union([z.string(), z.number(), z.null()]);
@@ -68,7 +78,7 @@ const errorObjectSchema = z.object({
 });
 
 /**
- * Classifies one line. Never throws: malformed JSON, objects that are neither a request nor a
+ * Classifies one message (a line, or a WebSocket frame). Never throws: malformed JSON, objects that are neither a request nor a
  * response, and non-string request ids all come back as `invalid` with the error to send.
  */
 export function parseInboundLine(line: string): InboundMessage {
@@ -124,22 +134,35 @@ function invalid(id: JsonRpcId, code: number, message: string): InboundInvalid {
   return { kind: 'invalid', id, error: { code, message } };
 }
 
-export function successLine(id: JsonRpcId, result: unknown): string {
-  return `${JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, result })}\n`;
+/** A message's JSON text (one line of wire mode without its newline, or one WebSocket frame). */
+export function frameText(frame: OutboundFrame): string {
+  if (frame.kind !== 'response') return frame.text;
+  return JSON.stringify({ jsonrpc: JSONRPC_VERSION, id: frame.id, ...frame.body });
 }
 
-export function errorLine(id: JsonRpcId, error: JsonRpcErrorObject): string {
-  return `${JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, error })}\n`;
+export function successFrame(id: JsonRpcId, result: unknown): OutboundFrame {
+  return { kind: 'response', id, body: { result } };
+}
+
+export function errorFrame(id: JsonRpcId, error: JsonRpcErrorObject): OutboundFrame {
+  return { kind: 'response', id, body: { error } };
 }
 
 /** An agent event: a notification whose params are the `{type, payload}` envelope. */
-export function eventLine(envelope: unknown): string {
-  return `${JSON.stringify({ jsonrpc: JSONRPC_VERSION, method: 'event', params: envelope })}\n`;
+export function eventFrame(envelope: unknown): OutboundFrame {
+  return {
+    kind: 'event',
+    text: JSON.stringify({ jsonrpc: JSONRPC_VERSION, method: 'event', params: envelope }),
+  };
 }
 
 /** An agent request: the id is the wire request's id, the params its envelope. */
-export function requestLine(id: string, envelope: unknown): string {
-  return `${JSON.stringify({ jsonrpc: JSONRPC_VERSION, method: 'request', id, params: envelope })}\n`;
+export function requestFrame(id: string, envelope: unknown): OutboundFrame {
+  return {
+    kind: 'request',
+    id,
+    text: JSON.stringify({ jsonrpc: JSONRPC_VERSION, method: 'request', id, params: envelope }),
+  };
 }
 
 /** An error a method handler answers with. */

@@ -2,8 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isWireRequest } from '../../wire/message.js';
 import { wireMessageToJSON } from '../../wire/message-json.js';
 import { readWireFile } from '../../wire/wire-file.js';
-import { eventLine, requestLine } from './jsonrpc.js';
-import type { LineWriter } from './line-writer.js';
+import { eventFrame, requestFrame } from './jsonrpc.js';
+import type { OutboundFrame, WireTransport } from './transport.js';
 
 export interface ReplayResult {
   status: 'finished' | 'cancelled';
@@ -21,25 +21,25 @@ const REPLAY_BATCH = 256;
  */
 export async function replayWireFile(
   path: string,
-  writer: LineWriter,
+  writer: WireTransport,
   signal: AbortSignal,
 ): Promise<ReplayResult> {
   const result: ReplayResult = { status: 'finished', events: 0, requests: 0 };
   const { records } = await readWireFile(path);
   for (let start = 0; start < records.length; start += REPLAY_BATCH) {
     if (signal.aborted || writer.failed) break;
-    let text = '';
+    const frames: OutboundFrame[] = [];
     for (const { message } of records.slice(start, start + REPLAY_BATCH)) {
       const envelope = wireMessageToJSON(message);
       if (isWireRequest(message)) {
-        text += requestLine(message.id, envelope);
+        frames.push(requestFrame(message.id, envelope));
         result.requests++;
       } else {
-        text += eventLine(envelope);
+        frames.push(eventFrame(envelope));
         result.events++;
       }
     }
-    writer.write(text);
+    writer.send(frames);
     // Waiting for the output bounds memory on a large file and lets a `cancel` line be read.
     await writer.flush();
     await nextTurn();

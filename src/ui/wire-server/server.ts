@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable, Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { AgentSession } from '../../app/agent-session.js';
 import type { AskClient } from '../../hooks/index.js';
@@ -18,17 +17,15 @@ import {
 } from './initialize.js';
 import {
   ErrorCodes,
-  errorLine,
-  eventLine,
+  errorFrame,
+  eventFrame,
+  type InboundMessage,
   type InboundNotification,
   type InboundRequest,
   MethodError,
-  parseInboundLine,
-  requestLine,
-  successLine,
+  requestFrame,
+  successFrame,
 } from './jsonrpc.js';
-import { LineSplitter, MAX_LINE_BYTES } from './line-splitter.js';
-import { LineWriter } from './line-writer.js';
 import { PendingRequests } from './pending-requests.js';
 import { replayWireFile } from './replay.js';
 import {
@@ -38,18 +35,20 @@ import {
   setPlanModeParamsSchema,
   steerParamsSchema,
 } from './schemas.js';
+import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
+import type { OutboundFrame, WireTransport } from './transport.js';
 import { describeInternalError, type PromptResult, promptFailure } from './turn-result.js';
 
-export interface WireServerOptions {
+export interface WireServerOptions extends StdioTransportOptions {
   session: AgentSession;
-  /** JSON-RPC requests and responses from the client, one JSON object per line. */
-  input: Readable;
-  /** Where responses, events and requests go, one JSON object per line. */
-  output: Writable;
-  /** Aborting it shuts the server down as if the input had ended. */
-  signal?: AbortSignal | undefined;
-  /** The longest line accepted (default 100 MiB). */
-  maxLineBytes?: number | undefined;
+  /** Where the server explains what it did with input it could not use (default: process.stderr). */
+  stderr?: ((text: string) => void) | undefined;
+}
+
+export interface ServeWireOptions {
+  session: AgentSession;
+  /** How messages reach the client and come back (stdio lines, WebSocket frames). */
+  transport: WireTransport;
   /** Where the server explains what it did with input it could not use (default: process.stderr). */
   stderr?: ((text: string) => void) | undefined;
 }
@@ -67,27 +66,37 @@ interface Activity {
  * code: 0, or 1 when the input failed. The caller owns the session and the streams (closes neither).
  */
 export function runWireServer(options: WireServerOptions): Promise<number> {
+  return serveWire({
+    session: options.session,
+    transport: new StdioTransport(options),
+    stderr: options.stderr,
+  });
+}
+
+/**
+ * The wire protocol core: serves one session to one transport until the transport's client is gone,
+ * then shuts down as `runWireServer` says and resolves with the exit code.
+ */
+export function serveWire(options: ServeWireOptions): Promise<number> {
   return new WireServer(options).serve();
 }
 
 class WireServer {
   private readonly session: AgentSession;
-  private readonly writer: LineWriter;
+  private readonly transport: WireTransport;
   private readonly pending: PendingRequests;
   private readonly stderr: (text: string) => void;
   private readonly handlers = new Set<Promise<void>>();
   private capabilities: ClientCapabilities = LEGACY_CLIENT;
   private activity: Activity | null = null;
   private closed = false;
-  private stopReading: (exitCode: number) => void = () => {};
   private stopOutOfTurn: (() => void) | null = null;
 
-  constructor(private readonly options: WireServerOptions) {
+  constructor(options: ServeWireOptions) {
     this.session = options.session;
     this.stderr = options.stderr ?? ((text) => process.stderr.write(text));
     this.pending = new PendingRequests((why) => this.stderr(`wire: ${why}\n`));
-    // A client that stopped reading is gone: stop as if it had closed its input.
-    this.writer = new LineWriter(options.output, () => this.stopReading(0));
+    this.transport = options.transport;
   }
 
   async serve(): Promise<number> {
@@ -98,48 +107,7 @@ class WireServer {
   }
 
   private readUntilDone(): Promise<number> {
-    const { input, signal } = this.options;
-    const limit = this.options.maxLineBytes ?? MAX_LINE_BYTES;
-    const splitter = new LineSplitter(
-      {
-        onLine: (line) => this.handleLine(line),
-        onOverflow: () =>
-          this.writer.write(
-            errorLine(null, {
-              code: ErrorCodes.PARSE_ERROR,
-              message: `Parse error: a line longer than ${limit} bytes was skipped.`,
-            }),
-          ),
-      },
-      limit,
-    );
-    return new Promise<number>((resolve) => {
-      const onData = (chunk: Buffer | string): void => splitter.push(chunk);
-      const onEnd = (): void => {
-        splitter.end();
-        finish(0);
-      };
-      const onClose = (): void => finish(0);
-      const onError = (): void => finish(1);
-      const onAbort = (): void => finish(0);
-      const finish = (code: number): void => {
-        input.off('data', onData);
-        input.off('end', onEnd);
-        input.off('close', onClose);
-        input.off('error', onError);
-        signal?.removeEventListener('abort', onAbort);
-        this.stopReading = () => {};
-        input.pause();
-        resolve(code);
-      };
-      this.stopReading = finish;
-      if (signal?.aborted || input.readableEnded || input.destroyed) return finish(0);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      input.on('data', onData);
-      input.once('end', onEnd);
-      input.once('close', onClose);
-      input.once('error', onError);
-    });
+    return this.transport.receive((message) => this.handleMessage(message));
   }
 
   private async shutdown(): Promise<void> {
@@ -150,22 +118,19 @@ class WireServer {
     this.activity?.controller.abort(new RunCancelled('The wire client disconnected.'));
     while (this.handlers.size > 0) await Promise.allSettled([...this.handlers]);
     this.pending.close('wire_closed');
-    await this.writer.flush();
-    this.writer.detach();
+    await this.transport.flush();
+    this.transport.close();
   }
 
-  private handleLine(line: string): void {
-    if (this.closed || line.trim() === '') return;
+  private handleMessage(message: InboundMessage): void {
+    if (this.closed) return;
     try {
-      const message = parseInboundLine(line);
-      if (message.kind === 'invalid') this.writer.write(errorLine(message.id, message.error));
+      if (message.kind === 'invalid') this.send(errorFrame(message.id, message.error));
       else if (message.kind === 'response') this.pending.answer(message);
       else if (message.kind === 'notification') this.track(this.notify(message));
       else this.track(this.dispatch(message));
     } catch (error) {
-      this.writer.write(
-        errorLine(null, { code: ErrorCodes.INTERNAL_ERROR, message: describeInternalError(error) }),
-      );
+      this.send(errorFrame(null, { code: ErrorCodes.INTERNAL_ERROR, message: describeInternalError(error) }));
     }
   }
 
@@ -178,7 +143,7 @@ class WireServer {
   private async dispatch(request: InboundRequest): Promise<void> {
     try {
       const result = await this.runMethod(request);
-      this.writer.write(successLine(request.id, result));
+      this.send(successFrame(request.id, result));
       // After its answer, an initialized client also hears what happens between turns (a background
       // agent's approval), starting with any such request still waiting.
       if (request.method === 'initialize' && !this.closed)
@@ -188,7 +153,7 @@ class WireServer {
         error instanceof MethodError
           ? { code: error.code, message: error.message }
           : { code: ErrorCodes.INTERNAL_ERROR, message: describeInternalError(error) };
-      this.writer.write(errorLine(request.id, answer));
+      this.send(errorFrame(request.id, answer));
     }
   }
 
@@ -264,7 +229,7 @@ class WireServer {
   private async setPlanMode(enabled: boolean): Promise<{ status: 'ok'; plan_mode: boolean }> {
     await this.session.setPlanMode(enabled);
     const planMode = this.session.planMode;
-    this.writer.write(eventLine(wireMessageToJSON(wireEvent('StatusUpdate', { plan_mode: planMode }))));
+    this.send(eventFrame(wireMessageToJSON(wireEvent('StatusUpdate', { plan_mode: planMode }))));
     return { status: 'ok', plan_mode: planMode };
   }
 
@@ -273,7 +238,7 @@ class WireServer {
     const controller = new AbortController();
     this.activity = { kind: 'replay', controller };
     try {
-      return await replayWireFile(this.session.wireFile, this.writer, controller.signal);
+      return await replayWireFile(this.session.wireFile, this.transport, controller.signal);
     } finally {
       this.activity = null;
     }
@@ -299,27 +264,34 @@ class WireServer {
   };
 
   private forward(batch: readonly WireMessage[]): void {
-    let text = '';
+    const frames: OutboundFrame[] = [];
     for (const message of batch) {
-      if (isWireRequest(message)) text += this.outboundRequest(message);
-      else text += eventLine(wireMessageToJSON(message));
+      if (!isWireRequest(message)) frames.push(eventFrame(wireMessageToJSON(message)));
+      else {
+        const frame = this.outboundRequest(message);
+        if (frame) frames.push(frame);
+      }
     }
-    this.writer.write(text);
+    if (frames.length > 0) this.transport.send(frames);
   }
 
-  /** The line that sends `request` to the client, or '' when it must not be sent. */
-  private outboundRequest(request: WireRequest): string {
-    if (!request.isPending) return ''; // settled before it got here: nobody waits for an answer
+  private send(frame: OutboundFrame): void {
+    this.transport.send([frame]);
+  }
+
+  /** The message that sends `request` to the client, or null when it must not be sent. */
+  private outboundRequest(request: WireRequest): OutboundFrame | null {
+    if (!request.isPending) return null; // settled before it got here: nobody waits for an answer
     if (request.type === 'QuestionRequest' && !this.capabilities.supportsQuestion) {
       request.cancel('The wire client does not support questions.');
-      return '';
+      return null;
     }
     this.pending.add(request);
     if (this.closed) {
       this.pending.close('wire_closed');
-      return '';
+      return null;
     }
-    return requestLine(request.id, wireMessageToJSON(request));
+    return requestFrame(request.id, wireMessageToJSON(request));
   }
 
   /** How subscribed hooks ask the client: a `HookRequest` answered by a `HookResponse`. */
@@ -334,7 +306,7 @@ class WireServer {
       input_data: question.input_data as Record<string, JsonValue>,
     });
     this.pending.add(request);
-    this.writer.write(requestLine(request.id, wireMessageToJSON(request)));
+    this.send(requestFrame(request.id, wireMessageToJSON(request)));
     try {
       return await request.wait(signal);
     } finally {

@@ -1,0 +1,20 @@
+import { spawn } from 'node:child_process';
+
+/** Opens `url` in the user's browser (xdg-open, open, start); failures are only reported. */
+export function openBrowser(url: string, onError: (message: string) => void): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+    child.on('error', (error) =>
+      onError(`Could not open a browser (${error.message}); open the URL yourself.`),
+    );
+    child.unref();
+  } catch (error) {
+    onError(`Could not open a browser (${error instanceof Error ? error.message : String(error)}).`);
+  }
+}

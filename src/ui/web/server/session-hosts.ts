@@ -1,0 +1,82 @@
+import type { AgentSession } from '../../../app/agent-session.js';
+import { SessionHost } from './session-host.js';
+
+/** Opens a session's AgentSession (taking its lock); rejects with the reason it cannot. */
+export type OpenAgentSession = (where: { workDir: string; sessionId?: string }) => Promise<AgentSession>;
+
+/**
+ * The sessions this server runs, each once, in this process. A host with no client and no turn is
+ * closed after `idleMs` (its lock released, so a terminal can open the session again); a client that
+ * comes back within that time finds it still running.
+ */
+export class SessionHosts {
+  private readonly hosts = new Map<string, Promise<SessionHost>>();
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly openSession: OpenAgentSession,
+    private readonly idleMs: number,
+  ) {}
+
+  get size(): number {
+    return this.hosts.size;
+  }
+
+  /** Whether this server has the session open now. */
+  has(sessionId: string): boolean {
+    return this.hosts.has(sessionId);
+  }
+
+  /** The running host of a session, opened on first use. Rejects when the session cannot be opened. */
+  get(workDir: string, sessionId: string): Promise<SessionHost> {
+    this.cancelIdle(sessionId);
+    let host = this.hosts.get(sessionId);
+    if (host === undefined) {
+      host = this.openSession({ workDir, sessionId }).then((session) =>
+        SessionHost.open(session, (idle) => this.scheduleIdle(idle)),
+      );
+      this.hosts.set(sessionId, host);
+      host.catch(() => this.hosts.delete(sessionId));
+    }
+    return host;
+  }
+
+  /** Opens a new session in `workDir` and keeps it running (idle-closed like any other). */
+  async create(workDir: string): Promise<SessionHost> {
+    const session = await this.openSession({ workDir });
+    const host = await SessionHost.open(session, (idle) => this.scheduleIdle(idle));
+    this.hosts.set(session.sessionId, Promise.resolve(host));
+    this.scheduleIdle(host);
+    return host;
+  }
+
+  /** Closes the session's host if it is open (cancelling its turn). */
+  async close(sessionId: string): Promise<void> {
+    this.cancelIdle(sessionId);
+    const host = this.hosts.get(sessionId);
+    if (host === undefined) return;
+    this.hosts.delete(sessionId);
+    await (await host.catch(() => null))?.shutdown();
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.allSettled([...this.hosts.keys()].map((id) => this.close(id)));
+  }
+
+  private scheduleIdle(host: SessionHost): void {
+    const id = host.sessionId;
+    if (this.idleTimers.has(id)) return;
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(id);
+      if (host.isIdle) void this.close(id);
+    }, this.idleMs);
+    timer.unref();
+    this.idleTimers.set(id, timer);
+  }
+
+  private cancelIdle(sessionId: string): void {
+    const timer = this.idleTimers.get(sessionId);
+    if (timer !== undefined) clearTimeout(timer);
+    this.idleTimers.delete(sessionId);
+  }
+}

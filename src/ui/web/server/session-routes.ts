@@ -1,0 +1,164 @@
+import { readFile, realpath, rm, stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { sessionMarkdown } from '../../../app/export-command.js';
+import { forkSession, undoPoints } from '../../../app/session-fork.js';
+import { sessionTitle } from '../../../session/inspect.js';
+import { listSessions } from '../../../session/list.js';
+import type { Session } from '../../../session/session.js';
+import { lockSession } from '../../../session/session-lock.js';
+import { updateSessionState } from '../../../session/state.js';
+import { HttpError, limitBody, readBody } from './body.js';
+import type { WebContext } from './web-context.js';
+
+/** A session as the REST API lists it. */
+export interface SessionJSON {
+  id: string;
+  title: string;
+  work_dir: string;
+  /** Last change, ISO 8601. */
+  updated_at: string;
+  turns: number;
+  /** Whether this server runs it now (a turn may be in progress: see `busy`). */
+  open: boolean;
+  busy: boolean;
+}
+
+const createBody = z.object({ work_dir: z.string().min(1).max(4096) }).strict();
+const renameBody = z.object({ title: z.string().trim().min(1).max(200) }).strict();
+const forkBody = z.object({ turn: z.number().int().min(0).optional() }).strict();
+
+/** `/api/sessions…`: list, create, get, rename, fork, delete, export. */
+export function sessionRoutes(ctx: WebContext): Hono {
+  const app = new Hono();
+
+  app.get('/', async (c) => {
+    const wanted = c.req.query('work_dir');
+    const workDirs = wanted === undefined ? await ctx.directory.workDirs() : [wanted];
+    const lists = await Promise.all(
+      workDirs.map((workDir) => listSessions({ home: ctx.home, workDir }).catch(() => [])),
+    );
+    const summaries = lists.flat().sort((a, b) => b.updatedAt - a.updatedAt);
+    const sessions = await Promise.all(
+      summaries.map(({ session, title, updatedAt }) => describe(ctx, session, title, updatedAt)),
+    );
+    return c.json({ sessions });
+  });
+
+  app.post('/', limitBody, async (c) => {
+    const { work_dir } = await readBody(c, createBody);
+    const workDir = await existingDir(work_dir);
+    const host = await ctx.hosts.create(workDir);
+    const session = { id: host.sessionId, work_dir: host.session.workDir };
+    return c.json({ session }, 201);
+  });
+
+  app.get('/:id', async (c) => {
+    const session = await found(ctx, c.req.param('id'));
+    return c.json({ session: await describe(ctx, session) });
+  });
+
+  app.patch('/:id', limitBody, async (c) => {
+    const session = await found(ctx, c.req.param('id'));
+    const { title } = await readBody(c, renameBody);
+    await updateSessionState(session.stateFile, (state) => ({
+      ...state,
+      custom_title: title,
+      title_generated: false,
+    }));
+    return c.json({ session: await describe(ctx, session) });
+  });
+
+  app.post('/:id/fork', limitBody, async (c) => {
+    const source = await found(ctx, c.req.param('id'));
+    const { turn } = await readBody(c, forkBody);
+    const points = await undoPoints(source);
+    if (turn !== undefined && turn > points.length)
+      throw new HttpError(
+        400,
+        'invalid_turn',
+        `The session has ${points.length} turns; cannot fork at turn ${turn}.`,
+      );
+    // `turn: n` keeps turns 1..n: the fork is cut just before turn n + 1 (no cut at the last turn).
+    const before = turn === undefined ? undefined : points.find((point) => point.n === turn + 1);
+    const fork = await forkSession(source, { home: ctx.home, before });
+    return c.json({ session: await describe(ctx, fork) }, 201);
+  });
+
+  app.delete('/:id', async (c) => {
+    const session = await found(ctx, c.req.param('id'));
+    const host = ctx.hosts.has(session.id) ? await ctx.hosts.get(session.workDir, session.id) : null;
+    if (host !== null && !host.isIdle)
+      throw new HttpError(409, 'session_busy', 'The session has a turn running or a client attached.');
+    await ctx.hosts.close(session.id);
+    // Refuse a session another process has open: its lock file names a live owner.
+    if (await lockedElsewhere(session))
+      throw new HttpError(409, 'session_locked', 'The session is open in another kimi-ts process.');
+    await rm(session.dir, { recursive: true, force: true });
+    return c.json({ deleted: session.id });
+  });
+
+  app.get('/:id/export', async (c) => {
+    const session = await found(ctx, c.req.param('id'));
+    const bytes = await readFile(session.contextFile);
+    const markdown = await sessionMarkdown(session, bytes, ctx);
+    c.header('Content-Disposition', `attachment; filename="kimi-ts-${session.id}.md"`);
+    return c.body(markdown, 200, { 'Content-Type': 'text/markdown; charset=utf-8' });
+  });
+
+  return app;
+}
+
+async function found(ctx: WebContext, id: string): Promise<Session> {
+  const session = await ctx.directory.find(id);
+  if (session === null) throw new HttpError(404, 'session_not_found', 'There is no session with this id.');
+  return session;
+}
+
+async function describe(
+  ctx: WebContext,
+  session: Session,
+  title?: string,
+  updatedAt?: number,
+): Promise<SessionJSON> {
+  const [points, info, state] = await Promise.all([
+    undoPoints(session).catch(() => []),
+    updatedAt === undefined ? stat(session.contextFile).catch(() => null) : null,
+    title ?? sessionTitle(session),
+  ]);
+  const open = ctx.hosts.has(session.id);
+  const host = open ? await ctx.hosts.get(session.workDir, session.id).catch(() => null) : null;
+  return {
+    id: session.id,
+    title: state,
+    work_dir: session.workDir,
+    updated_at: new Date(updatedAt ?? info?.mtimeMs ?? 0).toISOString(),
+    turns: points.length,
+    open,
+    busy: host?.session.isBusy ?? false,
+  };
+}
+
+/** `work_dir` resolved to a real, existing directory (absolute paths only). */
+async function existingDir(path: string): Promise<string> {
+  if (!isAbsolute(path) || path.includes('\0'))
+    throw new HttpError(400, 'invalid_work_dir', 'work_dir must be an absolute path.');
+  try {
+    const real = await realpath(path);
+    if ((await stat(real)).isDirectory()) return real;
+  } catch {
+    // answered below
+  }
+  throw new HttpError(400, 'invalid_work_dir', 'work_dir is not an existing directory.');
+}
+
+async function lockedElsewhere(session: Session): Promise<boolean> {
+  try {
+    const lock = await lockSession(session.id, session.dir);
+    await lock.release();
+    return false;
+  } catch {
+    return true;
+  }
+}

@@ -1,0 +1,112 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { type AccessPolicy, checkAccess, WIRE_SUBPROTOCOL } from '../../http/access.js';
+import { requestFacts } from '../../http/hono-access.js';
+import type { WebContext } from './web-context.js';
+
+/** The largest frame a client may send (a prompt with pasted text or images). */
+export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+/** A client that lets this much pile up unread is dropped (it may reconnect and replay). */
+const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+
+const STREAM_PATH = /^\/api\/sessions\/([^/]+)\/stream$/;
+
+/**
+ * The WebSocket endpoint `/api/sessions/{id}/stream`: checks access exactly as the REST routes do
+ * (the token as an `Authorization` header or a `bearer.<token>` subprotocol beside `kimi-wire`),
+ * opens the session's host (409 when another process holds the session) and then relays frames both
+ * ways, one JSON-RPC message per frame. Refusals are HTTP answers with a JSON error body, before any
+ * upgrade.
+ */
+export function streamUpgradeHandler(
+  ctx: WebContext,
+  policy: () => AccessPolicy,
+): { onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void; close: () => void } {
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    // Never echo the bearer subprotocol: the client names `kimi-wire` and gets that one back.
+    handleProtocols: (offered) => (offered.has(WIRE_SUBPROTOCOL) ? WIRE_SUBPROTOCOL : false),
+  });
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    void (async () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const match = STREAM_PATH.exec(path);
+      const facts = requestFacts(req);
+      const decision = checkAccess(policy(), facts);
+      if (!decision.ok) return refuse(socket, decision.status, decision.code, decision.message);
+      if (match === null) return refuse(socket, 404, 'not_found', 'No WebSocket endpoint here.');
+      if (
+        facts.subprotocols?.some((p) => p.startsWith('bearer.')) &&
+        !facts.subprotocols.includes(WIRE_SUBPROTOCOL)
+      )
+        return refuse(socket, 400, 'bad_subprotocol', `Offer the "${WIRE_SUBPROTOCOL}" subprotocol.`);
+      const id = decodeURIComponent(match[1]!);
+      const session = await ctx.directory.find(id);
+      if (session === null)
+        return refuse(socket, 404, 'session_not_found', 'There is no session with this id.');
+      let host: Awaited<ReturnType<typeof ctx.hosts.get>>;
+      try {
+        host = await ctx.hosts.get(session.workDir, session.id);
+      } catch (error) {
+        const locked = error instanceof Error && error.name === 'SessionLockedError';
+        return refuse(
+          socket,
+          locked ? 409 : 500,
+          locked ? 'session_locked' : 'session_unavailable',
+          locked ? (error as Error).message : 'The session could not be opened.',
+        );
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => relay(ws, host));
+    })().catch(() => refuse(socket, 500, 'internal', 'The connection could not be set up.'));
+  };
+
+  return {
+    onUpgrade,
+    close: () => {
+      for (const ws of wss.clients) ws.close(1001, 'Server shutting down');
+      wss.close();
+    },
+  };
+}
+
+function relay(ws: WebSocket, host: Awaited<ReturnType<WebContext['hosts']['get']>>): void {
+  const attached = host.attach({
+    send: (text) => {
+      if (ws.readyState !== ws.OPEN) return;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        ws.close(1013, 'Client too slow; reconnect and replay');
+        return;
+      }
+      ws.send(text);
+    },
+  });
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return ws.close(1003, 'Text frames only');
+    attached.receive(data.toString());
+  });
+  ws.on('close', () => attached.detach());
+  ws.on('error', () => ws.terminate());
+}
+
+function refuse(socket: Duplex, status: number, code: string, message: string): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ error: { code, message } });
+  const reason = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    409: 'Conflict',
+  }[status];
+  socket.end(
+    `HTTP/1.1 ${status} ${reason ?? 'Internal Server Error'}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      (status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '') +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
