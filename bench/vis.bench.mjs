@@ -35,7 +35,7 @@ function startVis(env, id) {
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
-      const match = /http:\/\/\S+\?token=\S+/.exec(out);
+      const match = /http:\/\/\S+#token=\S+/.exec(out);
       if (match) resolve({ child, url: match[0] });
     });
     child.on('close', (code) => reject(new Error(`vis exited ${code}: ${out}`)));

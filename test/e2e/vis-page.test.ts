@@ -86,7 +86,12 @@ describe('kimi-ts vis', () => {
     try {
       const api = `${vis.origin}/api/vis/sessions`;
       expect((await fetch(api)).status).toBe(401);
-      expect((await fetch(`${vis.origin}/?token=wrong`)).status).toBe(401);
+      expect(
+        (await fetch(api, { headers: { Authorization: 'Bearer wrong-token-0123456789abcdef' } })).status,
+      ).toBe(401);
+      // The address carries the token in its fragment, which never reaches a server or a log.
+      expect(vis.url).toMatch(/\/#token=/);
+      expect(vis.output).not.toMatch(/\?token=/);
       const auth = { Authorization: `Bearer ${vis.token}` };
       expect((await fetch(api, { headers: { ...auth, Origin: 'http://evil.example' } })).status).toBe(403);
       expect(await rawGet(api, { ...auth, Host: `evil.example:${new URL(vis.origin).port}` })).toBe(403);

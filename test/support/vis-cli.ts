@@ -11,7 +11,7 @@ export interface VisCli {
   stop(): Promise<void>;
 }
 
-const URL_WITH_TOKEN = /http:\/\/[^\s"'<>]+\?token=[A-Za-z0-9_-]+[^\s"'<>]*/;
+const URL_WITH_TOKEN = /http:\/\/[^\s"'<>]+#token=[A-Za-z0-9_-]+[^\s"'<>]*/;
 
 /**
  * Starts the built CLI's `kimi-ts vis --no-open --port 0 [args]` in the sandbox and waits (up to
@@ -50,7 +50,7 @@ export async function startVisCli(
     child,
     url,
     origin: parsed.origin,
-    token: parsed.searchParams.get('token') ?? '',
+    token: new URLSearchParams(parsed.hash.slice(1)).get('token') ?? '',
     get output() {
       return output;
     },

@@ -47,9 +47,10 @@ export async function visCommand(options: VisCommandOptions): Promise<number> {
     if (sessionId) await catalog.load(sessionId);
     const host = options.host ?? (options.network ? '0.0.0.0' : '127.0.0.1');
     const server = await startVisServer({ catalog, host, port: options.port ?? VIS_DEFAULT_PORT, home });
-    const url = new URL(server.url);
-    url.searchParams.set('token', server.token);
-    if (sessionId) url.searchParams.set('session', sessionId);
+    // The token rides in the fragment: browsers never send it to a server, a log or a Referer.
+    const fragment = new URLSearchParams({ token: server.token });
+    if (sessionId) fragment.set('session', sessionId);
+    const url = new URL(`${server.url}#${fragment}`);
     options.write(`kimi-ts vis (read-only) at ${url.href}\nPress Ctrl-C to stop.\n`);
     // Without a session named, the page opens the newest: read it while the browser starts.
     if (!sessionId) void preloadNewest(catalog);

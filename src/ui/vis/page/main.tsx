@@ -3,6 +3,7 @@ import { App } from './app.js';
 import { apiSource, embeddedSource } from './data-source.js';
 import './styles.css';
 
-const params = new URLSearchParams(location.search);
+// The server prints `…/#token=…&session=…`: the fragment never leaves the browser.
+const params = new URLSearchParams(location.hash.slice(1));
 const source = embeddedSource() ?? apiSource(params.get('token') ?? '');
 render(<App source={source} initialSession={params.get('session')} />, document.getElementById('app')!);

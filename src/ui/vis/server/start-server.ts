@@ -1,9 +1,14 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
-import { allowedHostsFor, newAccessToken } from './access.js';
+import {
+  type AccessPolicy,
+  accessPolicy,
+  assertSafeBind,
+  loadOrCreateToken,
+  tokenFile,
+  urlHost,
+} from '../../http/access.js';
 import { readPageHtml } from './page-file.js';
 import type { SessionCatalog } from './session-catalog.js';
 import { createVisApp } from './vis-app.js';
@@ -19,8 +24,8 @@ export interface RunningVisServer {
 }
 
 /**
- * Starts the vis server on `host`, on `port` or the next free one of the ten. A fresh token is made
- * for each start and kept (mode 0600) in `<home>/vis/token`, for scripts that want to read the API.
+ * Starts the vis server on `host`, on `port` or the next free one of the ten. Its token is the one
+ * `kimi-ts web` uses (made once, kept mode 0600 under the home), so one address works for both.
  */
 export async function startVisServer(options: {
   catalog: SessionCatalog;
@@ -28,21 +33,19 @@ export async function startVisServer(options: {
   port: number;
   home: string;
 }): Promise<RunningVisServer> {
-  const token = newAccessToken();
-  const tokenDir = join(options.home, 'vis');
-  await mkdir(tokenDir, { recursive: true, mode: 0o700 });
-  const tokenFile = join(tokenDir, 'token');
-  await writeFile(tokenFile, `${token}\n`, { mode: 0o600 });
-  await chmod(tokenFile, 0o600);
+  const token = await loadOrCreateToken(tokenFile(options.home));
+  assertSafeBind({ bindHost: options.host, token, omitAuth: false });
 
   let lastError: unknown;
   // Port 0 asks the system for a free port: one try.
   const last = options.port === 0 ? 0 : Math.min(65535, options.port + PORT_TRIES - 1);
   for (let port = options.port; port <= last; port++) {
-    // Filled once the port is known; the app reads it on every request.
-    const allowedHosts = new Set<string>();
+    let policy: AccessPolicy | null = null;
     const app = createVisApp({
-      access: { token, allowedHosts },
+      policy: () => {
+        if (policy === null) throw new Error('The server is not listening yet.');
+        return policy;
+      },
       catalog: options.catalog,
       pageHtml: readPageHtml,
     });
@@ -55,11 +58,11 @@ export async function startVisServer(options: {
       throw error;
     }
     const bound = (server.address() as AddressInfo).port;
-    for (const host of allowedHostsFor(options.host, bound)) allowedHosts.add(host);
-    const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
-    const urlHost = shown === '0.0.0.0' || shown === '[::]' ? '127.0.0.1' : shown;
+    // A read-only viewer: clients on loopback and private networks only, as `kimi-ts web` by default.
+    policy = accessPolicy({ bindHost: options.host, port: bound, token, lanOnly: true });
+    const shown = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : urlHost(options.host);
     return {
-      url: `http://${urlHost}:${bound}/`,
+      url: `http://${shown}:${bound}/`,
       token,
       port: bound,
       close: () =>

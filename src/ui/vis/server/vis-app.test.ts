@@ -2,13 +2,13 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowedHostsFor } from './access.js';
+import { accessPolicy } from '../../http/access.js';
 import { exportHtml, jsonForScript } from './export-html.js';
 import { pageOfLines } from './line-page.js';
 import { SessionCatalog } from './session-catalog.js';
 import { createVisApp } from './vis-app.js';
 
-const TOKEN = 'test-token-abc';
+const TOKEN = 'test-token-abcdefghijklmnop';
 const HOST = '127.0.0.1:5495';
 const PAGE = '<!doctype html><html><head><script type="module">run()</script></head><body></body></html>';
 let home: string;
@@ -40,7 +40,7 @@ beforeAll(async () => {
     redact: (text) => text.replaceAll('sk-secret-value', '[redacted]'),
   });
   app = createVisApp({
-    access: { token: TOKEN, allowedHosts: allowedHostsFor('127.0.0.1', 5495) },
+    policy: () => accessPolicy({ bindHost: '127.0.0.1', port: 5495, token: TOKEN, lanOnly: true }),
     catalog,
     pageHtml: async () => PAGE,
   });
@@ -69,11 +69,15 @@ describe('the vis API', () => {
     expect((await request('/api/vis/sessions', headers)).status).toBe(status);
   });
 
-  it('takes the token from the page address and serves the page with a policy of its own script hashes', async () => {
-    const response = await app.request(`http://${HOST}/?token=${TOKEN}`, { headers: { host: HOST } });
+  it('serves the page without the token (it holds no data) under a policy of its own script hashes', async () => {
+    const response = await app.request(`http://${HOST}/`, { headers: { host: HOST } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[^']+'; /);
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // DNS rebinding reaches the page too.
+    expect(
+      (await app.request('http://evil.example:5495/', { headers: { host: 'evil.example:5495' } })).status,
+    ).toBe(403);
   });
 
   it('lists sessions, serves a model with secrets redacted, and refuses ids that are paths', async () => {

@@ -1,12 +1,14 @@
 import { Hono } from 'hono';
 import { VERSION } from '../../../version.js';
-import { type AccessRules, bearerToken, checkAccess } from './access.js';
+import type { AccessPolicy } from '../../http/access.js';
+import { accessGuard, jsonError } from '../../http/hono-access.js';
 import { linePageQuery, pageOfLines } from './line-page.js';
 import { pagePolicy } from './page-file.js';
 import type { SessionCatalog } from './session-catalog.js';
 
 export interface VisAppOptions {
-  access: AccessRules;
+  /** The access policy (known once the server listens: it names the port). */
+  policy: () => AccessPolicy;
   catalog: SessionCatalog;
   /** The page (one self-contained HTML file). */
   pageHtml: () => Promise<string>;
@@ -20,13 +22,11 @@ export function createVisApp(options: VisAppOptions): Hono {
   const app = new Hono();
   const { catalog } = options;
 
+  // Host, Origin and the peer are checked everywhere; the page holds no data and needs no token
+  // (it reads it from its address's fragment), every route of the API does. The rules of `kimi-ts web`.
+  app.use('*', async (c, next) => accessGuard(options.policy(), false)(c, next));
+  app.use('/api/*', async (c, next) => accessGuard(options.policy(), true)(c, next));
   app.use('*', async (c, next) => {
-    const verdict = checkAccess(options.access, {
-      host: c.req.header('host'),
-      origin: c.req.header('origin'),
-      presentedToken: bearerToken(c.req.header('authorization')) ?? c.req.query('token'),
-    });
-    if (!verdict.ok) return c.json({ error: verdict.reason }, verdict.status);
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
@@ -52,13 +52,13 @@ export function createVisApp(options: VisAppOptions): Hono {
 
   app.get('/api/vis/sessions/:id/model', async (c) => {
     const loaded = await catalog.load(c.req.param('id'));
-    if (!loaded) return c.json({ error: 'No such session.' }, 404);
+    if (!loaded) return jsonError(c, 404, 'not_found', 'No such session.');
     return c.json(loaded.model);
   });
 
   app.get('/api/vis/sessions/:id/summary', async (c) => {
     const loaded = await catalog.load(c.req.param('id'));
-    if (!loaded) return c.json({ error: 'No such session.' }, 404);
+    if (!loaded) return jsonError(c, 404, 'not_found', 'No such session.');
     const { model } = loaded;
     return c.json({ id: model.sessionId, title: model.title, running: model.running, ...model.summary });
   });
@@ -66,17 +66,18 @@ export function createVisApp(options: VisAppOptions): Hono {
   for (const list of ['events', 'context'] as const) {
     app.get(`/api/vis/sessions/:id/${list}`, async (c) => {
       const query = linePageQuery.safeParse(c.req.query());
-      if (!query.success) return c.json({ error: 'Bad offset, limit or q.' }, 400);
+      if (!query.success) return jsonError(c, 400, 'bad_request', 'Bad offset, limit or q.');
       const loaded = await catalog.load(c.req.param('id'));
-      if (!loaded) return c.json({ error: 'No such session.' }, 404);
+      if (!loaded) return jsonError(c, 404, 'not_found', 'No such session.');
       return c.json(pageOfLines(loaded[list], query.data));
     });
   }
 
-  app.notFound((c) => c.json({ error: 'Not found.' }, 404));
+  app.notFound((c) => jsonError(c, 404, 'not_found', 'Not found.'));
   app.onError((error, c) => {
-    process.stderr.write(`kimi-ts vis: ${error.message}\n`);
-    return c.json({ error: 'The session could not be read.' }, 500);
+    // No detail that could carry a path or a secret: stderr gets the error's name only.
+    process.stderr.write(`vis: ${c.req.method} ${c.req.path} failed: ${error.name}\n`);
+    return jsonError(c, 500, 'internal', 'The session could not be read.');
   });
   return app;
 }
