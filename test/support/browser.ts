@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
@@ -18,6 +18,9 @@ const CHROMIUM_ARGS = [
 /** Where tests put screenshots and other artefacts (git-ignored). */
 export const ARTIFACTS_DIR = resolve(import.meta.dirname, '../../test-artifacts');
 
+/** Screenshots for readers; written only when `KIMI_TS_DOCS_SCREENSHOTS=1` (they are committed). */
+const DOCS_DIR = resolve(import.meta.dirname, '../../docs');
+
 /** A page with everything it logged that a test may want to assert on. */
 export interface WatchedPage {
   page: Page;
@@ -26,8 +29,11 @@ export interface WatchedPage {
   readonly errors: string[];
   /** Every alert/confirm/prompt that opened (each is dismissed at once). */
   readonly dialogs: string[];
-  /** Saves a screenshot to the artefacts folder and returns its path. */
-  screenshot(name: string): Promise<string>;
+  /**
+   * Saves a screenshot to the artefacts folder and returns its path; with `docs`, also to
+   * `docs/<docs>` when KIMI_TS_DOCS_SCREENSHOTS=1.
+   */
+  screenshot(name: string, options?: { docs?: string }): Promise<string>;
 }
 
 /** One Chromium per test file: `const browser = await launchBrowser()` in beforeAll, `close()` in afterAll. */
@@ -63,10 +69,14 @@ export async function launchBrowser(): Promise<TestBrowser> {
         context,
         errors,
         dialogs,
-        async screenshot(name) {
+        async screenshot(name, options = {}) {
           await mkdir(ARTIFACTS_DIR, { recursive: true });
           const path = join(ARTIFACTS_DIR, `${name}.png`);
           await page.screenshot({ path, fullPage: false });
+          if (options.docs && process.env.KIMI_TS_DOCS_SCREENSHOTS === '1') {
+            await mkdir(DOCS_DIR, { recursive: true });
+            await copyFile(path, join(DOCS_DIR, options.docs));
+          }
           return path;
         },
       };
