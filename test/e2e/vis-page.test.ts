@@ -156,11 +156,24 @@ describe('kimi-ts vis', () => {
   });
 
   it('--export writes one HTML file that opens from file:// and shows the same bars, inert', async () => {
-    const { sandbox, id } = await makeSession();
+    const { sandbox, id, dir } = await makeSession();
     const file = join(sandbox.root, 'session.html');
-    const run = await sandbox.run(['vis', '--export', file, id]);
+    // No session named: the latest of the work dir.
+    const run = await sandbox.run(['vis', '--export', file]);
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`session ${id}`);
     const html = await readFile(file, 'utf8');
+    // A session folder (copied from elsewhere) is taken as well; a ZIP is refused with what to do.
+    const fromFolder = await sandbox.run(['vis', '--export', join(sandbox.root, 'folder.html'), dir]);
+    expect(fromFolder.code, fromFolder.stderr).toBe(0);
+    const zip = await sandbox.run([
+      'vis',
+      '--export',
+      join(sandbox.root, 'zip.html'),
+      join(sandbox.root, 's.zip'),
+    ]);
+    expect(zip.code).toBe(1);
+    expect(zip.stderr).toContain('unzip it and pass the session folder');
     expect(html).not.toContain(API_KEY);
     // The model's `</script>` cannot end the embedded data early.
     expect(html).not.toContain('<script>alert(2)</script>');
