@@ -20,9 +20,16 @@ export interface WebServerProcess {
 /** Deadline for the server to print its URL. */
 const START_TIMEOUT_MS = 20_000;
 
-/** Starts `kimi-ts web --no-open --port 0 …extra` and waits for the `Open:` line. */
-export async function startWebServer(sandbox: CliSandbox, extra: string[] = []): Promise<WebServerProcess> {
-  const child = sandbox.spawn(['web', '--no-open', '--port', '0', ...extra]);
+/**
+ * Starts `kimi-ts …main web --no-open --port 0 …extra` and waits for the `Open:` line (`main`: the
+ * main command's options, e.g. `--yolo`).
+ */
+export async function startWebServer(
+  sandbox: CliSandbox,
+  extra: string[] = [],
+  main: string[] = [],
+): Promise<WebServerProcess> {
+  const child = sandbox.spawn([...main, 'web', '--no-open', '--port', '0', ...extra]);
   let stdout = '';
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => {
