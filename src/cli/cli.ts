@@ -11,13 +11,6 @@ function positiveInt(value: string): number {
   return n;
 }
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new InvalidArgumentError('must be a port, 0 to 65535.');
-  return n;
-}
-
 function ralphIterations(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < -1) throw new InvalidArgumentError('must be an integer ≥ -1.');
@@ -126,7 +119,7 @@ export function buildProgram(): Command {
     .description('a read-only picture of a session in the browser: timeline, charts, raw events')
     .argument('[session]', 'a session id, or the path of a session folder')
     .option('--host <host>', 'address to bind (default: 127.0.0.1)')
-    .option('-p, --port <port>', 'port (5495; the next free one up to 5504; 0: any free port)', port)
+    .option('-p, --port <port>', 'port (5495; the next free one up to 5504; 0: any free port)', portNumber)
     .option('-n, --network', 'bind every network address (a token is still required)')
     .option('--open', 'open the page in the browser (default)')
     .option('--no-open', 'only print the address')
