@@ -7,7 +7,7 @@ import { continueSession } from '../session/list.js';
 import { isValidSessionId, type Session, SessionError, sessionAt } from '../session/session.js';
 import { readSessionState } from '../session/state.js';
 import { loadContextBytes } from '../soul/context/load-context-file.js';
-import { collectSecrets } from './collect-secrets.js';
+import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 
 /**
@@ -34,6 +34,7 @@ export async function sessionMarkdown(
     () => defaultConfig(),
   );
   const secrets = collectSecrets(config, options.env);
+  await addLoginSecrets(secrets, config, options.home);
   return conversationMarkdown(secrets.redactDeep(loadContextBytes(contextBytes).history), {
     title: secrets.redact(state.custom_title ?? 'kimi-ts session'),
     sessionId: session.id,

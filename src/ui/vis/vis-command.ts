@@ -1,6 +1,6 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { collectSecrets } from '../../app/collect-secrets.js';
+import { addLoginSecrets, collectSecrets } from '../../app/collect-secrets.js';
 import { kimiTsHome } from '../../config/home.js';
 import { loadConfig } from '../../config/load-config.js';
 import { defaultConfig } from '../../config/schema.js';
@@ -39,6 +39,7 @@ export async function visCommand(options: VisCommandOptions): Promise<number> {
     () => defaultConfig(),
   );
   const secrets = collectSecrets(config, process.env);
+  await addLoginSecrets(secrets, config, home);
   const catalog = new SessionCatalog(home, { redact: (text) => secrets.redact(text) });
   try {
     const sessionId = await resolveSession(catalog, options.session);
