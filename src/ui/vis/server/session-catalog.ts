@@ -23,6 +23,7 @@ export interface CatalogEntry {
 export class SessionCatalog {
   private readonly folders = new Map<string, string>();
   private readonly cache = new Map<string, { stamp: string; loaded: LoadedSession }>();
+  private readonly reading = new Map<string, Promise<LoadedSession>>();
 
   constructor(
     private readonly home: string,
@@ -73,7 +74,15 @@ export class SessionCatalog {
     const stamp = await wireStamp(entry.dir);
     const cached = this.cache.get(id);
     if (cached && cached.stamp === stamp) return cached.loaded;
-    const loaded = await readSessionFolder(entry.dir, id, this.readOptions);
+    // Two requests for one session (the preload and the page's) share one read.
+    const key = `${id}@${stamp}`;
+    let reading = this.reading.get(key);
+    if (!reading) {
+      reading = readSessionFolder(entry.dir, id, this.readOptions);
+      this.reading.set(key, reading);
+      void reading.finally(() => this.reading.delete(key)).catch(() => undefined);
+    }
+    const loaded = await reading;
     // The most recently read sessions stay in memory; a Map iterates oldest first.
     this.cache.delete(id);
     this.cache.set(id, { stamp, loaded });
