@@ -117,6 +117,41 @@ export function buildProgram(): Command {
       });
     });
 
+  program
+    .command('vis')
+    .description('a read-only picture of a session in the browser: timeline, charts, raw events')
+    .argument('[session]', 'a session id, or the path of a session folder')
+    .option('--host <host>', 'address to bind (default: 127.0.0.1)')
+    .option('-p, --port <port>', 'port (5495; the next free one up to 5504; 0: any free port)', portNumber)
+    .option('-n, --network', 'bind every network address (a token is still required)')
+    .option('--open', 'open the page in the browser (default)')
+    .option('--no-open', 'only print the address')
+    .option('--export <file.html>', 'write one self-contained HTML file of the session instead of serving')
+    .option('-w, --work-dir <path>', 'working directory whose latest session --export takes')
+    .action(async (session: string | undefined, _options: unknown, command: Command) => {
+      const { visCommand } = await import('../ui/vis/vis-command.js');
+      const options = command.optsWithGlobals<{
+        host?: string;
+        port?: number;
+        network?: boolean;
+        open?: boolean;
+        export?: string;
+        workDir?: string;
+        configFile?: string;
+      }>();
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      process.exitCode = await visCommand({
+        ...options,
+        session,
+        write: (text) => process.stdout.write(text),
+        error: (text) => process.stderr.write(text),
+        stopped,
+      });
+    });
+
   // The MCP SDK loads only when `kimi-ts mcp …` is run: the real sub-program is built on demand.
   program
     .command('mcp')

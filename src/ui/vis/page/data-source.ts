@@ -1,0 +1,78 @@
+import type { VisModel } from '../model/vis-model.js';
+
+export interface LinePage {
+  total: number;
+  matches: number;
+  offset: number;
+  items: { index: number; text: string }[];
+}
+
+export interface SessionListItem {
+  id: string;
+  updated_at: number;
+}
+
+export type LineList = 'events' | 'context';
+
+/** Where the page gets its session from: the vis server's API, or the JSON embedded in an export. */
+export interface VisDataSource {
+  readonly live: boolean;
+  sessions(): Promise<SessionListItem[]>;
+  model(id: string): Promise<VisModel>;
+  lines(id: string, list: LineList, query: { q: string; offset: number; limit: number }): Promise<LinePage>;
+}
+
+interface Embedded {
+  model: VisModel;
+  events: string[];
+  context: string[];
+}
+
+/** The session embedded by `kimi-ts vis --export` (a `<script type="application/json">`), if any. */
+export function embeddedSource(): VisDataSource | null {
+  const element = document.getElementById('vis-data');
+  if (!element?.textContent) return null;
+  const data = JSON.parse(element.textContent) as Embedded;
+  return {
+    live: false,
+    sessions: async () => [{ id: data.model.sessionId, updated_at: data.model.end * 1000 }],
+    model: async () => data.model,
+    lines: async (_id, list, query) => pageOf(data[list], query),
+  };
+}
+
+/** The vis server's API, with the token the page's address carried. */
+export function apiSource(token: string): VisDataSource {
+  const get = async <T>(path: string): Promise<T> => {
+    const response = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
+    if (!response.ok) throw new Error(`${response.status}: ${(await response.text()).slice(0, 200)}`);
+    return (await response.json()) as T;
+  };
+  const session = (id: string) => `/api/vis/sessions/${encodeURIComponent(id)}`;
+  return {
+    live: true,
+    sessions: async () => (await get<{ sessions: SessionListItem[] }>('/api/vis/sessions')).sessions,
+    model: (id) => get<VisModel>(`${session(id)}/model`),
+    lines: (id, list, query) => {
+      const params = new URLSearchParams({
+        q: query.q,
+        offset: String(query.offset),
+        limit: String(query.limit),
+      });
+      return get<LinePage>(`${session(id)}/${list}?${params}`);
+    },
+  };
+}
+
+function pageOf(lines: string[], query: { q: string; offset: number; limit: number }): LinePage {
+  const needle = query.q.toLowerCase();
+  const items: LinePage['items'] = [];
+  let matches = 0;
+  for (let index = 0; index < lines.length; index++) {
+    const text = lines[index]!;
+    if (needle && !text.toLowerCase().includes(needle)) continue;
+    if (matches >= query.offset && items.length < query.limit) items.push({ index, text });
+    matches++;
+  }
+  return { total: lines.length, matches, offset: query.offset, items };
+}

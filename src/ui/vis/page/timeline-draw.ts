@@ -1,0 +1,172 @@
+import type { VisModel } from '../model/vis-model.js';
+import {
+  AXIS_HEIGHT,
+  formatSeconds,
+  LABEL_WIDTH,
+  LANE_HEADER,
+  LANE_ROWS,
+  laneTops,
+  MARKER_COLOURS,
+  ROW_HEIGHT,
+  SPAN_COLOURS,
+  spanTop,
+  type TimeView,
+  timeAt,
+  xOf,
+} from './timeline-layout.js';
+
+export type Selection = { kind: 'span'; index: number } | { kind: 'marker'; index: number };
+
+/** Draws the timeline; returns how many bars were drawn (those inside the view). */
+export function drawTimeline(
+  canvas: HTMLCanvasElement,
+  model: VisModel,
+  view: TimeView,
+  height: number,
+  selected: Selection | null,
+): number {
+  const ratio = window.devicePixelRatio || 1;
+  canvas.width = Math.round(view.width * ratio);
+  canvas.height = Math.round(height * ratio);
+  const g = canvas.getContext('2d');
+  if (!g) return 0;
+  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  g.clearRect(0, 0, view.width, height);
+  g.font = '11px system-ui, sans-serif';
+  g.textBaseline = 'middle';
+  const tops = laneTops(model);
+  const openEnd = model.end;
+
+  drawAxis(g, view, height, model.start);
+  for (let lane = 0; lane < model.lanes.length; lane++) {
+    const info = model.lanes[lane]!;
+    g.fillStyle = '#334155';
+    g.fillText(`${'  '.repeat(info.depth)}${info.label}`, 4, tops[lane]! - LANE_HEADER / 2);
+    LANE_ROWS.forEach((row, i) => {
+      g.fillStyle = '#64748b';
+      g.fillText(row, 4, tops[lane]! + i * ROW_HEIGHT + ROW_HEIGHT / 2);
+    });
+  }
+
+  g.save();
+  g.beginPath();
+  g.rect(LABEL_WIDTH, 0, view.width - LABEL_WIDTH, height);
+  g.clip();
+  let drawn = 0;
+  const spans = model.spans;
+  for (let i = 0; i < spans.length; i++) {
+    const span = spans[i]!;
+    const end = span.end ?? openEnd;
+    if (end < view.from || span.start > view.to) continue;
+    const x0 = xOf(span.start, view);
+    const x1 = Math.max(x0 + 1, xOf(end, view));
+    const y = spanTop(span, tops) + 2;
+    g.fillStyle = span.isError ? '#ef4444' : SPAN_COLOURS[span.kind];
+    g.fillRect(x0, y, x1 - x0, ROW_HEIGHT - 4);
+    if (x1 - x0 > 40) {
+      g.fillStyle = span.kind === 'step' || span.kind === 'turn' ? '#0f172a' : '#ffffff';
+      g.fillText(
+        span.label.slice(0, Math.floor((x1 - x0) / 6)),
+        x0 + 3,
+        y + (ROW_HEIGHT - 4) / 2,
+        x1 - x0 - 6,
+      );
+    }
+    drawn++;
+  }
+  for (const marker of model.markers) {
+    if (marker.time < view.from || marker.time > view.to) continue;
+    const x = xOf(marker.time, view);
+    const top = tops[marker.lane]!;
+    g.fillStyle = MARKER_COLOURS[marker.kind];
+    g.fillRect(x - 0.5, top, 1, LANE_ROWS.length * ROW_HEIGHT);
+    g.beginPath();
+    g.moveTo(x - 5, top - 8);
+    g.lineTo(x + 5, top - 8);
+    g.lineTo(x, top);
+    g.fill();
+  }
+  if (selected) outlineSelection(g, model, view, tops, selected);
+  g.restore();
+  return drawn;
+}
+
+/** Ticks with the time since the session began. */
+function drawAxis(g: CanvasRenderingContext2D, view: TimeView, height: number, origin: number): void {
+  const seconds = view.to - view.from;
+  const step = niceStep(seconds / 8);
+  const first = origin + Math.ceil((view.from - origin) / step) * step;
+  g.strokeStyle = '#e2e8f0';
+  g.fillStyle = '#475569';
+  for (let t = first; t <= view.to; t += step) {
+    const x = xOf(t, view);
+    g.beginPath();
+    g.moveTo(x, AXIS_HEIGHT - 4);
+    g.lineTo(x, height);
+    g.stroke();
+    g.fillText(`+${formatSeconds(Math.max(0, t - origin))}`, x + 2, AXIS_HEIGHT / 2);
+  }
+}
+
+function niceStep(raw: number): number {
+  const power = 10 ** Math.floor(Math.log10(raw || 1e-3));
+  for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
+  return 10 * power;
+}
+
+function outlineSelection(
+  g: CanvasRenderingContext2D,
+  model: VisModel,
+  view: TimeView,
+  tops: number[],
+  selected: Selection,
+): void {
+  g.strokeStyle = '#0f172a';
+  g.lineWidth = 2;
+  if (selected.kind === 'span') {
+    const span = model.spans[selected.index];
+    if (!span) return;
+    const x0 = xOf(span.start, view);
+    const x1 = Math.max(x0 + 2, xOf(span.end ?? model.end, view));
+    g.strokeRect(x0 - 1, spanTop(span, tops) + 1, x1 - x0 + 2, ROW_HEIGHT - 2);
+  } else {
+    const marker = model.markers[selected.index];
+    if (!marker) return;
+    const x = xOf(marker.time, view);
+    g.strokeRect(x - 6, tops[marker.lane]! - 10, 12, 12);
+  }
+}
+
+/** The bar or marker under the point (canvas pixels), if any. */
+export function hitTest(model: VisModel, view: TimeView, x: number, y: number): Selection | null {
+  if (x < LABEL_WIDTH) return null;
+  const tops = laneTops(model);
+  const slack = ((view.to - view.from) / (view.width - LABEL_WIDTH)) * 3;
+  const t = timeAt(x, view);
+  for (let i = model.markers.length - 1; i >= 0; i--) {
+    const marker = model.markers[i]!;
+    const top = tops[marker.lane]!;
+    if (y >= top - 10 && y <= top && Math.abs(marker.time - t) <= slack) return { kind: 'marker', index: i };
+  }
+  for (let i = model.spans.length - 1; i >= 0; i--) {
+    const span = model.spans[i]!;
+    const top = spanTop(span, tops);
+    if (y < top || y >= top + ROW_HEIGHT) continue;
+    if (t >= span.start - slack && t <= (span.end ?? model.end) + slack) return { kind: 'span', index: i };
+  }
+  return null;
+}
+
+/** Where a span is drawn in the canvas (for tests and keyboard focus), or null if out of view. */
+export function spanBox(
+  model: VisModel,
+  view: TimeView,
+  index: number,
+): { x: number; y: number; width: number; height: number } | null {
+  const span = model.spans[index];
+  if (!span) return null;
+  const x0 = xOf(span.start, view);
+  const x1 = Math.max(x0 + 1, xOf(span.end ?? model.end, view));
+  const y = spanTop(span, laneTops(model));
+  return { x: x0, y, width: x1 - x0, height: ROW_HEIGHT };
+}

@@ -1,0 +1,115 @@
+import { stat, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { addLoginSecrets, collectSecrets } from '../../app/collect-secrets.js';
+import { kimiTsHome } from '../../config/home.js';
+import { loadConfig } from '../../config/load-config.js';
+import { defaultConfig } from '../../config/schema.js';
+import { openInBrowser } from '../../mcp/oauth/open-browser.js';
+import { continueSession } from '../../session/list.js';
+import { exportHtml } from './server/export-html.js';
+import { readPageHtml } from './server/page-file.js';
+import { SessionCatalog } from './server/session-catalog.js';
+import { startVisServer } from './server/start-server.js';
+
+export const VIS_DEFAULT_PORT = 5495;
+
+export interface VisCommandOptions {
+  /** A session id, or the path of a session folder (a copied or exported one). */
+  session?: string | undefined;
+  host?: string | undefined;
+  port?: number | undefined;
+  network?: boolean | undefined;
+  open?: boolean | undefined;
+  /** Write one self-contained HTML file instead of serving. */
+  export?: string | undefined;
+  workDir?: string | undefined;
+  configFile?: string | undefined;
+  write: (text: string) => void;
+  error: (text: string) => void;
+  /** Resolves when the server should stop (the CLI: on SIGINT/SIGTERM). */
+  stopped?: Promise<void>;
+}
+
+/** `kimi-ts vis [SESSION] [--export FILE.html]`: a read-only picture of a session. Returns the exit code. */
+export async function visCommand(options: VisCommandOptions): Promise<number> {
+  const home = kimiTsHome(process.env);
+  // The session files hold no secrets (the wire redacts them); redacting again here is the second lock.
+  const config = await loadConfig({ env: process.env, home, configFile: options.configFile }).then(
+    (loaded) => loaded.config,
+    () => defaultConfig(),
+  );
+  const secrets = collectSecrets(config, process.env);
+  await addLoginSecrets(secrets, config, home);
+  const catalog = new SessionCatalog(home, { redact: (text) => secrets.redact(text) });
+  try {
+    const sessionId = await resolveSession(catalog, options.session);
+    if (options.export) return await exportSession(catalog, sessionId, options);
+    // Read the session before the address is printed, so the page's first request is served from memory.
+    if (sessionId) await catalog.load(sessionId);
+    const host = options.host ?? (options.network ? '0.0.0.0' : '127.0.0.1');
+    const server = await startVisServer({ catalog, host, port: options.port ?? VIS_DEFAULT_PORT, home });
+    // The token rides in the fragment: browsers never send it to a server, a log or a Referer.
+    const fragment = new URLSearchParams({ token: server.token });
+    if (sessionId) fragment.set('session', sessionId);
+    const url = new URL(`${server.url}#${fragment}`);
+    options.write(`kimi-ts vis (read-only) at ${url.href}\nPress Ctrl-C to stop.\n`);
+    // Without a session named, the page opens the newest: read it while the browser starts.
+    if (!sessionId) void preloadNewest(catalog);
+    if (options.open !== false && !(await openInBrowser(url.href))) {
+      options.error('Could not open a browser; open the address above.\n');
+    }
+    await (options.stopped ?? new Promise<void>(() => undefined));
+    await server.close();
+    return 0;
+  } catch (error) {
+    options.error(`kimi-ts vis: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+/** A folder path is added to the catalog; an id must name a session; none picks nothing (the page lists them). */
+async function resolveSession(
+  catalog: SessionCatalog,
+  session: string | undefined,
+): Promise<string | undefined> {
+  if (session === undefined) return undefined;
+  if (/\.zip$/i.test(session)) {
+    throw new Error('ZIP archives are not read yet: unzip it and pass the session folder.');
+  }
+  const asPath = resolve(session);
+  const info = await stat(asPath).catch(() => null);
+  if (info?.isDirectory()) return catalog.addFolder(asPath);
+  if (!(await catalog.find(session))) throw new Error(`There is no session ${JSON.stringify(session)}.`);
+  return session;
+}
+
+async function exportSession(
+  catalog: SessionCatalog,
+  sessionId: string | undefined,
+  options: VisCommandOptions,
+): Promise<number> {
+  let id = sessionId;
+  if (id === undefined) {
+    const workDir = resolve(options.workDir ?? process.cwd());
+    const home = kimiTsHome(process.env);
+    id = await continueSession({ home, workDir }).then(
+      (session) => session.id,
+      async () => (await catalog.list())[0]?.id,
+    );
+  }
+  const loaded = id === undefined ? undefined : await catalog.load(id);
+  if (!loaded || id === undefined) throw new Error('There is no session to export.');
+  const file = resolve(options.export!);
+  await writeFile(file, exportHtml(await readPageHtml(), loaded), 'utf8');
+  options.error(`Wrote the picture of session ${id} to ${file}.\n`);
+  return 0;
+}
+
+async function preloadNewest(catalog: SessionCatalog): Promise<void> {
+  try {
+    const newest = (await catalog.list())[0];
+    if (newest) await catalog.load(newest.id);
+  } catch {
+    // The page's own request reads it again and reports what went wrong.
+  }
+}
