@@ -44,3 +44,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
+
+/** What a `/rewind` did, in a marker's words. */
+export function rewindLabel(p: Record<string, unknown>): string {
+  const what = [p.code_rewound === true && 'files', p.conversation_rewound === true && 'conversation']
+    .filter(Boolean)
+    .join(' and ');
+  const verb = p.redo === true ? 'redone' : 'rewound';
+  return `/rewind: ${what || 'nothing'} ${verb} to before turn ${String(p.turn ?? '?')}`;
+}

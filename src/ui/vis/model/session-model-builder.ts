@@ -2,7 +2,7 @@ import { assertNever } from '../../../util/assert-never.js';
 import { EVENT_TYPES } from '../../../wire/events.js';
 import type { WireMessageType } from '../../../wire/message.js';
 import { REQUEST_TYPES } from '../../../wire/requests.js';
-import { isRecord, num, shorten, toolLabel, userInputText } from './labels.js';
+import { isRecord, num, rewindLabel, shorten, toolLabel, userInputText } from './labels.js';
 import { type LaneState, newLaneState } from './lane-state.js';
 import { LineProblems, streamedPartTime } from './line-problems.js';
 import { summarise } from './model-summary.js';
@@ -11,10 +11,9 @@ import type { MarkerKind, SpanKind, VisLane, VisModel, VisSpan, VisStep, VisTurn
 const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...EVENT_TYPES, ...REQUEST_TYPES]);
 
 /**
- * Builds a `VisModel` from wire.jsonl lines, fed one at a time (the file is streamed, never held
- * whole here). Every event costs O(1) (map lookups), so a 10,000-step session is linear. Tolerant:
- * unknown event types are counted, bad lines reported, a torn last line flagged, and a session still
- * being written leaves its open spans with `end: null`.
+ * Builds a `VisModel` from wire.jsonl lines, fed one at a time (streamed, never held whole). Every event
+ * costs O(1), so a 10,000-step session is linear. Tolerant: unknown event types are counted, bad lines
+ * reported, a torn last line flagged, and a session still being written keeps open spans `end: null`.
  */
 export class SessionModelBuilder {
   private readonly lanes: VisLane[] = [{ id: 'main', label: 'main agent', parent: -1, depth: 0 }];
@@ -181,6 +180,9 @@ export class SessionModelBuilder {
         return;
       case 'SubagentEvent':
         this.subagentEvent(lane, p, time, event);
+        return;
+      case 'RewindDone':
+        this.mark(lane, 'rewind', time, rewindLabel(p), event);
         return;
       case 'HookTriggered':
       case 'HookResolved':
@@ -386,9 +388,8 @@ export class SessionModelBuilder {
   }
 
   private closeSpan(index: number | null, time: number): void {
-    if (index === null) return;
-    const span = this.spans[index]!;
-    if (span.end === null) span.end = Math.max(span.start, time);
+    const span = index === null ? undefined : this.spans[index];
+    if (span?.end === null) span.end = Math.max(span.start, time);
   }
 
   private mark(lane: LaneState, kind: MarkerKind, time: number, label: string, event: number): void {

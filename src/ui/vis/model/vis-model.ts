@@ -7,7 +7,7 @@
 
 export type SpanKind = 'turn' | 'step' | 'model' | 'tool' | 'approval' | 'compaction' | 'subagent';
 
-export type MarkerKind = 'retry' | 'compaction' | 'dmail' | 'interrupt' | 'steer' | 'error';
+export type MarkerKind = 'retry' | 'compaction' | 'dmail' | 'rewind' | 'interrupt' | 'steer' | 'error';
 
 /** One bar of the timeline. */
 export interface VisSpan {

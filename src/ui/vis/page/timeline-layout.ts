@@ -38,6 +38,7 @@ export const MARKER_COLOURS: Record<MarkerKind, string> = {
   retry: '#ef4444',
   compaction: '#a855f7',
   dmail: '#ec4899',
+  rewind: '#0ea5e9',
   interrupt: '#f97316',
   steer: '#14b8a6',
   error: '#dc2626',

@@ -1,4 +1,5 @@
 import { assertNever } from '../../../util/assert-never.js';
+import { rewindDoneSummary } from '../../../wire/rewind-summary.js';
 import { asKnownBlock, type DisplayBlockLike } from './display-blocks.js';
 import type {
   ApprovalRequestData,
@@ -293,6 +294,8 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
             },
           ]
         : items;
+    case 'RewindDone':
+      return [...items, { kind: 'notice', tone: 'info', text: rewindDoneSummary(event.payload) }];
     case 'BtwEnd':
       return event.payload.response
         ? [...items, { kind: 'notice', tone: 'info', text: event.payload.response }]
