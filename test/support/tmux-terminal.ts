@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** How long a wait for text on the screen may take before the test fails with what the screen showed. */
@@ -137,8 +137,29 @@ export class TmuxTerminal {
       .split(' ');
     if (dead !== '1') return null;
     if (signal) throw new Error(`The command was killed by signal ${signal}.\n${this.screen()}`);
-    // tmux may mark the pane dead a moment before it records the status.
-    return status ? Number(status) : null;
+    if (status) return Number(status);
+    // tmux marks the pane dead when its terminal closes, and records the status when it reaps the
+    // process. tmux 3.3a sometimes never reaps it (the command stays a zombie of the tmux server for
+    // good, seen under load): the zombie's exit status is then read from /proc.
+    return this.zombieExitStatus();
+  }
+
+  /** The exit status of the pane's process if it is a zombie (Linux: /proc/<pid>/stat), else null. */
+  private zombieExitStatus(): number | null {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${this.pid()}/stat`, 'utf8');
+    } catch {
+      return null;
+    }
+    // The fields after the command name (in parentheses, which may hold spaces): state is the first,
+    // and the last (`exit_code`, field 52) is the status as waitpid(2) reports it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).trim().split(' ');
+    if (fields[0] !== 'Z') return null;
+    const waitStatus = Number(fields.at(-1));
+    const signal = waitStatus & 0x7f;
+    if (signal !== 0) throw new Error(`The command was killed by signal ${signal}.\n${this.screen()}`);
+    return (waitStatus >> 8) & 0xff;
   }
 
   /** Waits for the command to end; returns its exit status. */
