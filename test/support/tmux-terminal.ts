@@ -154,7 +154,10 @@ export class TmuxTerminal {
     }
     // The fields after the command name (in parentheses, which may hold spaces): state is the first,
     // and the last (`exit_code`, field 52) is the status as waitpid(2) reports it.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).trim().split(' ');
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .trim()
+      .split(' ');
     if (fields[0] !== 'Z') return null;
     const waitStatus = Number(fields.at(-1));
     const signal = waitStatus & 0x7f;
