@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CLI_NODE } from './run-cli.js';
 
 /** How long a wait for text on the screen may take before the test fails with what the screen showed. */
 const WAIT_TIMEOUT_MS = 15_000;
@@ -209,7 +210,7 @@ export interface TmuxSandbox {
   env(extra?: Record<string, string>): NodeJS.ProcessEnv;
 }
 
-/** Starts the built CLI's terminal UI (`--ui tui`) in a tmux pane, against the sandbox's config. */
+/** Starts the built CLI's terminal UI (`--ui tui`) in a tmux pane, against the sandbox's config, on `CLI_NODE`. */
 export function startTuiInTmux(
   cli: string,
   sandbox: TmuxSandbox,
@@ -217,7 +218,7 @@ export function startTuiInTmux(
 ): TmuxTerminal {
   return TmuxTerminal.start({
     argv: [
-      process.execPath,
+      CLI_NODE,
       cli,
       '--ui',
       'tui',
