@@ -99,11 +99,12 @@ export async function runMain(options: CliOptions): Promise<number> {
       if (interactive) {
         const [{ runShell }, { InputHistory }, { wantsColor }] = await Promise.all([
           import('../ui/shell/run-shell.js'),
-          import('../ui/shell/input-history.js'),
+          import('../ui/common/input-history.js'),
           import('../ui/shell/shell-style.js'),
         ]);
         const isTerminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-        if (options.ui === 'tui' && isTerminal && env.TERM !== 'dumb') {
+        // The TUI is the default on a real terminal; `--ui line`, TERM=dumb or a pipe get the line shell.
+        if (options.ui !== 'line' && isTerminal && env.TERM !== 'dumb') {
           const { runTui } = await import('../ui/tui/run-tui.js');
           return await runTui({
             session,
@@ -111,6 +112,9 @@ export async function runMain(options: CliOptions): Promise<number> {
             thinking: session.config.show_thinking_stream ? 'stream' : 'indicator',
             history: InputHistory.forWorkDir(home, session.workDir),
             yolo: options.yolo,
+            modelPrices: Object.fromEntries(
+              Object.entries(session.config.models).map(([alias, model]) => [alias, model.price]),
+            ),
           });
         }
         return await runShell({

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gate, LoopbackServer, startSSE, writeSSE } from '../support/loopback-server.js';
-import { CLI, CliSandbox } from '../support/run-cli.js';
+import { CLI, CLI_NODE, CliSandbox } from '../support/run-cli.js';
 import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
 import { TmuxTerminal } from '../support/tmux.js';
 
@@ -23,7 +23,7 @@ afterEach(async () => {
 async function startShell(baseUrl: string): Promise<TmuxTerminal> {
   sandbox = await CliSandbox.create({ baseUrl });
   terminal = await TmuxTerminal.start({
-    argv: [process.execPath, CLI, '--config-file', sandbox.configFile, '-w', sandbox.workDir],
+    argv: [CLI_NODE, CLI, '--ui', 'line', '--config-file', sandbox.configFile, '-w', sandbox.workDir],
     env: sandbox.env(),
     cwd: sandbox.workDir,
   });

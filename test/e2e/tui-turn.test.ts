@@ -82,4 +82,23 @@ describe('terminal UI: a turn', () => {
     terminal.press('Enter');
     expect(await terminal.waitForExit()).toBe(0);
   });
+
+  it('is the default on a terminal; --ui line gives the line shell there', async () => {
+    await cli.setup([]);
+    const byDefault = startTuiInTmux(CLI, cli.sandbox, { ui: null });
+    terminal = byDefault;
+    await byDefault.waitFor(TUI_READY);
+    byDefault.type('/exit');
+    byDefault.press('Enter');
+    expect(await byDefault.waitForExit()).toBe(0);
+    byDefault.close();
+
+    const line = startTuiInTmux(CLI, cli.sandbox, { ui: 'line' });
+    terminal = line;
+    await line.waitFor('Type a request, /help for commands, /exit to leave.');
+    expect(line.screen()).not.toContain(TUI_READY);
+    line.type('/exit');
+    line.press('Enter');
+    expect(await line.waitForExit()).toBe(0);
+  });
 });

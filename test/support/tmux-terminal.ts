@@ -210,18 +210,27 @@ export interface TmuxSandbox {
   env(extra?: Record<string, string>): NodeJS.ProcessEnv;
 }
 
-/** Starts the built CLI's terminal UI (`--ui tui`) in a tmux pane, against the sandbox's config, on `CLI_NODE`. */
+/**
+ * Starts the built CLI's terminal UI in a tmux pane, against the sandbox's config, on `CLI_NODE`:
+ * with `--ui tui` unless `ui` says otherwise (`null`: no `--ui` flag, the default front end).
+ */
 export function startTuiInTmux(
   cli: string,
   sandbox: TmuxSandbox,
-  options: { args?: string[]; env?: Record<string, string>; width?: number; height?: number } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    width?: number;
+    height?: number;
+    ui?: 'tui' | 'line' | null;
+  } = {},
 ): TmuxTerminal {
+  const ui = options.ui === undefined ? 'tui' : options.ui;
   return TmuxTerminal.start({
     argv: [
       CLI_NODE,
       cli,
-      '--ui',
-      'tui',
+      ...(ui === null ? [] : ['--ui', ui]),
       '--config-file',
       sandbox.configFile,
       '-w',

@@ -10,9 +10,9 @@ import type { AgentSession } from '../../app/agent-session.js';
 import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
-import { composeInEditor } from '../shell/compose.js';
-import type { InputHistory } from '../shell/input-history.js';
-import { runShellEscape } from '../shell/shell-escape.js';
+import { composeInEditor } from '../common/compose.js';
+import type { InputHistory } from '../common/input-history.js';
+import { runShellEscape } from '../common/shell-escape.js';
 import { shellStyle } from '../shell/shell-style.js';
 import { APPROVAL_ARM_DELAY_MS, ApprovalPanel } from './approval-panel.js';
 import { CommandOutputView } from './command-output-view.js';
@@ -22,7 +22,7 @@ import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.j
 import { QuestionPanel } from './question-panel.js';
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
-import { applyStatusUpdate, StatusLineView } from './status-line.js';
+import { applyStatusUpdate, type ModelPrice, StatusLineView } from './status-line.js';
 import type { ThinkingDisplay } from './thinking-view.js';
 import { tuiStyle } from './tui-style.js';
 import { TurnView } from './turn-view.js';
@@ -40,6 +40,8 @@ export interface TuiOptions {
   yolo?: boolean | undefined;
   /** The environment `!command` runs with (default: this process's). */
   env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Each model's prices by alias (`[models.x] price`): the status line shows the cost with them. */
+  modelPrices?: Readonly<Record<string, ModelPrice | undefined>> | undefined;
   /** The terminal (default: this process's stdin/stdout). */
   terminal?: Terminal | undefined;
 }
@@ -69,8 +71,13 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const queuedNote = new NoteView('');
   const status = new StatusLineView(style, currentModel(session));
   status.facts = { ...status.facts, yolo: options.yolo ?? false, planMode: session.planMode };
+  status.facts = { ...status.facts, price: priceOf(session, options.modelPrices) };
   const countTasks = () => {
-    status.facts = { ...status.facts, backgroundTasks: session.backgroundWork?.activeTaskIds().length ?? 0 };
+    status.facts = {
+      ...status.facts,
+      backgroundTasks: session.backgroundWork?.activeTaskIds().length ?? 0,
+      subagents: running?.view.runningSubagents ?? 0,
+    };
   };
   const editor: Editor = createPromptEditor(tui, style, {
     workDir: session.workDir,
@@ -180,7 +187,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
       running = null;
       finished();
       for (const panel of [...panels]) panel.checkStillPending();
-      status.facts = { ...status.facts, activity: null, model: currentModel(session) };
+      status.facts = {
+        ...status.facts,
+        activity: null,
+        model: currentModel(session),
+        price: priceOf(session, options.modelPrices),
+      };
       countTasks();
       tui.requestRender();
     }
@@ -331,6 +343,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (ticker) clearInterval(ticker);
     tui.stop();
   }
+}
+
+/** The current model's prices (`[models.x] price` in the config), null when it has none. */
+function priceOf(
+  session: AgentSession,
+  prices: Readonly<Record<string, ModelPrice | undefined>> | undefined,
+): ModelPrice | null {
+  const alias = currentModel(session);
+  return (alias && prices?.[alias]) || null;
 }
 
 function currentModel(session: AgentSession): string | null {
