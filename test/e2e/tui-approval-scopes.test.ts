@@ -33,7 +33,6 @@ describe('terminal UI: approve for this session, in a scope', () => {
       shell('a', 'touch same.txt'),
       shell('b', 'touch same.txt'),
       shell('c', 'touch other.txt'),
-      { text: 'Stopped there.' },
     ]);
     tui.type('go');
     tui.press('Enter');
@@ -47,8 +46,9 @@ describe('terminal UI: approve for this session, in a scope', () => {
       'two runs of the same command, then a panel',
     );
     expect(asking).toContain('$ touch other.txt');
+    // Rejecting ends the turn.
     tui.type('3');
-    await tui.waitFor('Stopped there.');
+    await tui.waitFor(/✗ Shell touch other\.txt/);
     expect(made('other.txt')).toBe(false);
   });
 
@@ -57,7 +57,6 @@ describe('terminal UI: approve for this session, in a scope', () => {
       shell('a', 'echo one'),
       shell('b', 'echo two && echo three'),
       shell('c', 'echo four; touch evil.txt'),
-      { text: 'Stopped there.' },
     ]);
     tui.type('go');
     tui.press('Enter');
@@ -73,7 +72,7 @@ describe('terminal UI: approve for this session, in a scope', () => {
     );
     expect(asking).toContain('$ echo four; touch evil.txt');
     tui.type('3');
-    await tui.waitFor('Stopped there.');
+    await tui.waitFor(/✗ Shell echo four; touch evil\.txt/);
     expect(made('evil.txt')).toBe(false);
     const rules = readFileSync(join(cli.sandbox.workDir, '.kimi-ts', 'permissions.toml'), 'utf8');
     expect(rules).toContain('pattern = "Shell(echo *)"');
