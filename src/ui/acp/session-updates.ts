@@ -211,6 +211,8 @@ export class SessionUpdateTranslator {
       case 'ApprovalResponse':
       case 'SubagentEvent':
       case 'BtwBegin':
+      // Live output: the tool call's update with its result carries what the command printed.
+      case 'ToolOutput':
         return [];
       // Requests are answered by the ACP server (acp-server.ts), not translated.
       case 'ApprovalRequest':

@@ -157,6 +157,9 @@ export class TurnView implements Component {
         if (call) this.lastFinishedCall = call;
         return;
       }
+      case 'ToolOutput':
+        this.calls.get(message.payload.tool_call_id)?.appendOutput(message.payload.text);
+        return;
       case 'ApprovalResponse':
         return;
       case 'SubagentEvent':

@@ -302,7 +302,8 @@ class WireServer {
     let text = '';
     for (const message of batch) {
       if (isWireRequest(message)) text += this.outboundRequest(message);
-      else text += eventLine(wireMessageToJSON(message));
+      // Live tool output is a kimi-ts extension Kimi CLI's wire clients do not know: kept to its own screens.
+      else if (message.type !== 'ToolOutput') text += eventLine(wireMessageToJSON(message));
     }
     this.writer.write(text);
   }
