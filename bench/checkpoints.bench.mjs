@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { applyRestore } from '../dist/session/checkpoints/apply-restore.js';
 import { CheckpointStore } from '../dist/session/checkpoints/checkpoint-store.js';
 import { planRestore } from '../dist/session/checkpoints/restore-plan.js';
+import { median } from './stats.mjs';
 
 const FILES = 10_000;
 
@@ -15,8 +16,6 @@ async function timed(fn) {
   const value = await fn();
   return { ms: performance.now() - start, value };
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export default async function checkpointsBench() {
   const root = await mkdtemp(join(tmpdir(), 'kimi-ts-bench-checkpoints-'));

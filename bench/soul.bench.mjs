@@ -6,6 +6,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSdkAlone, writeFetchAlone } from './floors.mjs';
+import { median } from './stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -32,8 +34,6 @@ function resumeMs(dir) {
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   return JSON.parse(out.trim());
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * Start-up times, in milliseconds (median of `rounds`): bare `node -e 0` from spawn to exit, and for
@@ -96,23 +96,7 @@ function printModeRun(baseUrl, home) {
  * one streaming request as soon as it can (no config, session, tools or agent loop).
  */
 async function sdkAloneRun(baseUrl, dir) {
-  const { build } = await import('esbuild');
-  const outfile = join(dir, 'sdk-alone.cjs');
-  await build({
-    stdin: {
-      contents: `const OpenAI = require('openai').default;
-new OpenAI({ baseURL: process.env.BENCH_BASE_URL, apiKey: 'k', maxRetries: 0 }).chat.completions
-  .create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true })
-  .catch(() => {});`,
-      resolveDir: root,
-    },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    logLevel: 'warning',
-  });
-  return { args: [outfile], env: { BENCH_BASE_URL: baseUrl } };
+  return { args: [await buildSdkAlone(dir)], env: { BENCH_BASE_URL: baseUrl } };
 }
 
 /**
@@ -121,12 +105,7 @@ new OpenAI({ baseURL: process.env.BENCH_BASE_URL, apiKey: 'k', maxRetries: 0 }).
  * it needs, and the first request runs its whole HTTP stack cold; every provider SDK pays this.
  */
 function fetchAloneRun(baseUrl, dir) {
-  const file = join(dir, 'fetch-alone.cjs');
-  writeFileSync(
-    file,
-    "fetch(process.env.BENCH_BASE_URL + '/chat/completions', { method: 'POST', body: '{}' }).catch(() => {});\n",
-  );
-  return { args: [file], env: { BENCH_BASE_URL: baseUrl } };
+  return { args: [writeFetchAlone(dir)], env: { BENCH_BASE_URL: baseUrl } };
 }
 
 export default async function soulBench() {

@@ -8,13 +8,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSdkAlone, writeFetchAlone } from './floors.mjs';
 import { peakTreeRss } from './process-tree.mjs';
 import { startScriptedServer } from './scripted-server.mjs';
+import { median } from './stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const launcher = join(root, 'dist/bin/kimi-ts.cjs');
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function nodeLines() {
   const listed = process.env.BENCH_NODES?.split(':').filter(Boolean);
@@ -65,28 +66,7 @@ const untilExit = (child, done) => {
  * bundled as the CLI is, making one streaming request.
  */
 async function floorScripts(dir) {
-  const fetchAlone = join(dir, 'fetch-alone.cjs');
-  writeFileSync(
-    fetchAlone,
-    "fetch(process.env.BENCH_BASE_URL + '/chat/completions', { method: 'POST', body: '{}' }).catch(() => {});\n",
-  );
-  const sdkAlone = join(dir, 'sdk-alone.cjs');
-  const { build } = await import('esbuild');
-  await build({
-    stdin: {
-      contents: `const OpenAI = require('openai').default;
-new OpenAI({ baseURL: process.env.BENCH_BASE_URL, apiKey: 'k', maxRetries: 0 }).chat.completions
-  .create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true })
-  .catch(() => {});`,
-      resolveDir: root,
-    },
-    outfile: sdkAlone,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    logLevel: 'warning',
-  });
-  return { fetchAlone, sdkAlone };
+  return { fetchAlone: writeFetchAlone(dir), sdkAlone: await buildSdkAlone(dir) };
 }
 
 async function startupTimes(node, rounds, [program, ...prefix] = [node, launcher], withFloors = true) {

@@ -3,29 +3,11 @@
 // (the worst case: the recorder normally writes merged parts).
 import { performance } from 'node:perf_hooks';
 import { recordLine } from '../dist/wire/index.js';
+import { median } from './stats.mjs';
+import { modelShapedMessages } from './wire-messages.mjs';
 
 const FRAGMENTS = 200_000;
 const RUNS = 9;
-
-function makeMessages() {
-  const messages = [];
-  for (let i = 0; messages.length < FRAGMENTS; i++) {
-    if (i % 500 === 499) {
-      messages.push({
-        type: 'ToolCall',
-        payload: { type: 'function', id: `call_${i}`, function: { name: 'Shell', arguments: null } },
-      });
-      for (let j = 0; j < 20; j++)
-        messages.push({ type: 'ToolCallPart', payload: { type: 'tool_call_part', arguments_part: '{"a":' } });
-      messages.push({ type: 'StatusUpdate', payload: { context_usage: 0.1, message_id: `m${i}` } });
-    } else if (i % 100 < 10) {
-      messages.push({ type: 'ContentPart', payload: { type: 'think', think: 'hmm ' } });
-    } else {
-      messages.push({ type: 'ContentPart', payload: { type: 'text', text: 'tok ' } });
-    }
-  }
-  return messages;
-}
 
 function time(messages, line) {
   const start = performance.now();
@@ -36,13 +18,8 @@ function time(messages, line) {
   return ms;
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 export default async function wireJsonBench() {
-  const messages = makeMessages();
+  const messages = modelShapedMessages(FRAGMENTS);
   const timestamp = 1764543600.125;
   const variants = {
     bare: (message) => `${JSON.stringify({ timestamp, message })}\n`,

@@ -5,30 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Wire } from '../dist/wire/index.js';
+import { median } from './stats.mjs';
+import { modelShapedMessages } from './wire-messages.mjs';
 
 const FRAGMENTS = 200_000;
 const RUNS = 7;
-
-/** A stream shaped like a model's: text and think tokens, tool calls with argument fragments, status. */
-function makeMessages() {
-  const messages = [];
-  for (let i = 0; messages.length < FRAGMENTS; i++) {
-    if (i % 500 === 499) {
-      messages.push({
-        type: 'ToolCall',
-        payload: { type: 'function', id: `call_${i}`, function: { name: 'Shell', arguments: null } },
-      });
-      for (let j = 0; j < 20; j++)
-        messages.push({ type: 'ToolCallPart', payload: { type: 'tool_call_part', arguments_part: '{"a":' } });
-      messages.push({ type: 'StatusUpdate', payload: { context_usage: 0.1, message_id: `m${i}` } });
-    } else if (i % 100 < 10) {
-      messages.push({ type: 'ContentPart', payload: { type: 'think', think: 'hmm ' } });
-    } else {
-      messages.push({ type: 'ContentPart', payload: { type: 'text', text: 'tok ' } });
-    }
-  }
-  return messages;
-}
 
 function bareLoop(messages) {
   const start = performance.now();
@@ -67,13 +48,8 @@ async function throughWire(messages, { file, perMessage }) {
   return ms;
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 export default async function wireBench() {
-  const messages = makeMessages();
+  const messages = modelShapedMessages(FRAGMENTS);
   const dir = await mkdtemp(join(tmpdir(), 'kimi-ts-wire-bench-'));
   try {
     const variants = {

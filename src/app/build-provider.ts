@@ -3,6 +3,7 @@ import type { ResolvedModel } from '../config/resolve-model.js';
 import type { Config } from '../config/schema.js';
 import type { ChatProvider } from '../kosong/provider.js';
 import type { ProviderSpec } from '../kosong/providers/index.js';
+import type { SecretRegistry } from '../policy/secrets.js';
 import { loadScriptedScripts } from './scripted-scripts.js';
 
 export interface ProviderSettings {
@@ -13,6 +14,8 @@ export interface ProviderSettings {
   sessionId: string;
   /** `--thinking` / `--no-thinking`; absent: the config's `default_thinking`. */
   thinking?: boolean | undefined;
+  /** The session's secrets: OAuth tokens join them the moment they are loaded or refreshed. */
+  secrets?: SecretRegistry | undefined;
 }
 
 /** The chat provider of a resolved model, with thinking switched as the model and the flags say. */
@@ -41,7 +44,14 @@ export async function buildProvider(
     },
     scripts: scripted ? await loadScriptedScripts(resolved.providerEnv, env) : undefined,
   };
-  const provider = await createProviderWithLogin(spec, resolved.oauth, settings.home, env);
+  const { secrets } = settings;
+  const provider = await createProviderWithLogin(
+    spec,
+    resolved.oauth,
+    settings.home,
+    env,
+    secrets && ((value, source) => secrets.add(value, source)),
+  );
   const thinking = settings.thinking ?? settings.config.default_thinking;
   if (
     resolved.capabilities.includes('always_thinking') ||

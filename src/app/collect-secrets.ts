@@ -1,3 +1,4 @@
+import { credentialsFile, readTokens } from '../auth/token-store.js';
 import type { Config } from '../config/schema.js';
 import type { McpServers } from '../mcp/config.js';
 import { SECRET_ENV_NAMES, SecretRegistry } from '../policy/secrets.js';
@@ -27,6 +28,23 @@ export function collectSecrets(
   }
   for (const name of SECRET_ENV_NAMES) secrets.add(env[name], `env ${name}`);
   return secrets;
+}
+
+/**
+ * The stored tokens of every login the config refers to (`oauth = { key = … }` of a provider or a
+ * service), whether or not this session uses it: a session, or a file it reads, may hold any of them.
+ */
+export async function addLoginSecrets(secrets: SecretRegistry, config: Config, home: string): Promise<void> {
+  const refs = [
+    ...Object.values(config.providers).map((provider) => provider.oauth),
+    ...Object.values(config.services ?? {}).map((service) => service?.oauth),
+  ];
+  const keys = new Set(refs.flatMap((ref) => (ref ? [ref.key] : [])));
+  for (const key of keys) {
+    const tokens = await readTokens(credentialsFile(home, key));
+    secrets.add(tokens?.access_token, `login ${key} access_token`);
+    secrets.add(tokens?.refresh_token, `login ${key} refresh_token`);
+  }
 }
 
 /** MCP servers' credential headers and env values (read when the MCP config is loaded). */

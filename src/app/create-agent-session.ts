@@ -10,6 +10,7 @@ import type { LoopControl } from '../soul/soul-parts.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
 import { currentWire } from '../wire/current-wire.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
+import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
 import { setUpExtensions } from './contributions.js';
 import type { Extension } from './extension.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
@@ -65,18 +66,21 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const { config } = files.loaded;
   const shutdown = shutdownOf(files);
   try {
+    // First, so that the tokens of a login the model uses become secrets as they are loaded.
+    const secrets = collectSecrets(config, env);
+    await addLoginSecrets(secrets, config, home);
     const model = await SessionModel.open({
-      ...{ config, env, home, sessionId: session.id, stateFile: session.stateFile },
+      ...{ config, env, home, secrets, sessionId: session.id, stateFile: session.stateFile },
       ...{ thinking: options.thinking, configSource: files.loaded.source },
       ...{ alias: options.modelAlias, savedAlias: state.model_alias },
     });
     const approval = openSessionApproval({ ...files, config, modes: options, warn });
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
     const guards = await openSessionGuards({
-      ...{ files, config, env, home, approval, additionalDirs },
+      ...{ files, config, env, home, approval, additionalDirs, secrets },
       sandbox: options.sandbox,
     });
-    const { secrets, policy, commandSandbox } = guards;
+    const { policy, commandSandbox } = guards;
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,

@@ -7,7 +7,7 @@ import { continueSession } from '../session/list.js';
 import { isValidSessionId, SessionError, sessionAt } from '../session/session.js';
 import { readSessionState } from '../session/state.js';
 import { loadContextBytes } from '../soul/context/load-context-file.js';
-import { collectSecrets } from './collect-secrets.js';
+import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 
 /**
@@ -39,6 +39,7 @@ export async function exportCommand(options: {
       () => defaultConfig(),
     );
     const secrets = collectSecrets(config, process.env);
+    await addLoginSecrets(secrets, config, home);
     const markdown = conversationMarkdown(secrets.redactDeep(loadContextBytes(bytes).history), {
       title: secrets.redact(state.custom_title ?? 'kimi-ts session'),
       sessionId: session.id,

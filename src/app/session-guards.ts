@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import type { Config } from '../config/schema.js';
+import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
-import { collectSecrets } from './collect-secrets.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { sessionSandbox } from './session-sandbox.js';
@@ -19,11 +19,12 @@ export async function openSessionGuards(parts: {
   additionalDirs: string[];
   /** `--sandbox`. */
   sandbox: boolean | undefined;
+  /** The session's secrets (`collectSecrets`), made before the model so its login tokens join them. */
+  secrets: SecretRegistry;
 }) {
-  const { files, config, env, home, approval, additionalDirs } = parts;
+  const { files, config, env, home, approval, additionalDirs, secrets } = parts;
   const { session, context } = files;
   // Children (commands, hooks, plugins) never get the keys; nothing written keeps them.
-  const secrets = collectSecrets(config, env);
   const childEnv = secrets.childEnvironment(env);
   context.redactWith((value) => secrets.redactDeep(value));
   const { policy, command: permissions } = await createSessionPolicy({

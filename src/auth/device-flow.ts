@@ -45,7 +45,12 @@ export async function requestDeviceAuthorization(
   endpoints: KimiCodeEndpoints,
   signal?: AbortSignal,
 ): Promise<DeviceAuthorization> {
-  const body = await postForm(endpoints.deviceAuthorization, { client_id: KIMI_CODE_CLIENT_ID }, signal);
+  const body = await postForm(
+    endpoints,
+    endpoints.deviceAuthorization,
+    { client_id: KIMI_CODE_CLIENT_ID },
+    signal,
+  );
   if (!body.ok) throw new OAuthError(`The login server refused the device request: ${body.error}`, body.code);
   const parsed = deviceAuthorizationSchema.safeParse(body.value);
   if (!parsed.success) throw new OAuthError('The login server sent a malformed device authorization.');
@@ -65,6 +70,7 @@ export async function pollForTokens(
   let intervalS = device.interval;
   for (;;) {
     const body = await postForm(
+      endpoints,
       endpoints.token,
       { client_id: KIMI_CODE_CLIENT_ID, device_code: device.device_code, grant_type: DEVICE_GRANT },
       options.signal,
@@ -106,6 +112,7 @@ export async function refreshTokens(
   if (!current.refresh_token)
     throw new OAuthError('The login has no refresh token. Run `kimi-ts login` again.');
   const body = await postForm(
+    endpoints,
     endpoints.token,
     { client_id: KIMI_CODE_CLIENT_ID, grant_type: 'refresh_token', refresh_token: current.refresh_token },
     signal,
@@ -137,6 +144,7 @@ function toStoredTokens(value: unknown): StoredTokens {
 type FormAnswer = { ok: true; value: unknown } | { ok: false; code: string | null; error: string };
 
 async function postForm(
+  endpoints: KimiCodeEndpoints,
   url: string,
   form: Record<string, string>,
   signal?: AbortSignal,
@@ -149,6 +157,7 @@ async function postForm(
         'content-type': 'application/x-www-form-urlencoded',
         accept: 'application/json',
         'user-agent': `kimi-ts/${VERSION}`,
+        ...endpoints.headers,
       },
       body: new URLSearchParams(form).toString(),
       signal: signal ?? null,

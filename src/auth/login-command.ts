@@ -44,7 +44,7 @@ function emitter(options: AuthCommandOptions): (event: AuthEvent) => void {
  */
 export async function runLogin(options: AuthCommandOptions): Promise<number> {
   const emit = emitter(options);
-  const endpoints = kimiCodeEndpoints(options.env);
+  const endpoints = kimiCodeEndpoints(options.env, options.home);
   try {
     const device = await requestDeviceAuthorization(endpoints, options.signal);
     const url = device.verification_uri_complete ?? device.verification_uri;

@@ -6,6 +6,9 @@ import { credentialsFile, readTokens, type StoredTokens, writeTokens } from './t
 /** Kimi CLI's threshold: refresh once less than max(300 s, half the token's lifetime) is left. */
 const MIN_REFRESH_MARGIN_S = 300;
 
+/** Hears every token the source holds (read or refreshed), under where it came from, before it is used. */
+export type SecretListener = (value: string, source: string) => void;
+
 export function needsRefresh(tokens: StoredTokens, nowS = Date.now() / 1000): boolean {
   if (tokens.expires_at <= 0) return false;
   const margin = Math.max(MIN_REFRESH_MARGIN_S, tokens.expires_in / 2);
@@ -24,12 +27,15 @@ export class OAuthTokenSource {
   private readonly file: string;
 
   constructor(
-    home: string,
+    private readonly home: string,
     key: string,
     private readonly env: Env,
+    private readonly onSecret: SecretListener = () => {},
   ) {
     this.file = credentialsFile(home, key);
+    this.source = `login ${key}`;
   }
+  private readonly source: string;
 
   /** A token worth sending: the stored one, refreshed first if it is about to expire. */
   async accessToken(): Promise<string> {
@@ -53,14 +59,18 @@ export class OAuthTokenSource {
         }
         let next: StoredTokens;
         try {
-          next = await refreshTokens(kimiCodeEndpoints(this.env), current);
+          next = await refreshTokens(kimiCodeEndpoints(this.env, this.home), current);
         } catch (error) {
           // Refresh tokens rotate: another process that refreshed first made ours invalid, and
           // left its new tokens in the file.
           const now = await readTokens(this.file);
-          if (now && now.access_token !== current.access_token) return now.access_token;
+          if (now && now.access_token !== current.access_token) {
+            this.tell(now);
+            return now.access_token;
+          }
           throw error;
         }
+        this.tell(next);
         await writeTokens(this.file, next);
         return next.access_token;
       } finally {
@@ -73,6 +83,13 @@ export class OAuthTokenSource {
   private async read(): Promise<StoredTokens> {
     const tokens = await readTokens(this.file);
     if (!tokens) throw new OAuthError('Not logged in (no stored login). Run `kimi-ts login`.');
+    this.tell(tokens);
     return tokens;
+  }
+
+  /** Makes both tokens known secrets the moment they are held, so nothing shows them after. */
+  private tell(tokens: StoredTokens): void {
+    this.onSecret(tokens.access_token, `${this.source} access_token`);
+    if (tokens.refresh_token) this.onSecret(tokens.refresh_token, `${this.source} refresh_token`);
   }
 }

@@ -31,7 +31,8 @@ export interface GenerateResult {
  * Runs one streamed model call and assembles the assistant message. A single pending part absorbs
  * fragments until one does not merge; that is the moment the pending part is complete, so it is
  * appended and, if it is a tool call, handed to `onToolCall` at once. A tool call is complete even
- * earlier, the moment its arguments form one closed JSON object or array: nothing can follow that.
+ * earlier, the moment its arguments form one closed JSON object or array (nothing can follow that),
+ * or when the provider says its arguments are done (`tool_call_end`).
  */
 export async function generate(
   provider: ChatProvider,
@@ -109,6 +110,18 @@ async function assemble(
     for await (const part of stream) {
       signal?.throwIfAborted();
       watchdog?.touch();
+      if (part.type === 'tool_call_end') {
+        // The provider says the pending call's arguments are all there: it goes now, even if they
+        // do not parse (its error result then comes at once, not at the end of the stream).
+        if (pending?.type === 'function') {
+          const call = pending;
+          complete(call);
+          closedCall = call;
+          pending = null;
+          pendingJson = null;
+        }
+        continue;
+      }
       if (onMessagePart) onMessagePart(copyPart(part));
       if (closedCall !== null && part.type === 'tool_call_part') {
         if (part.arguments_part?.trim()) throw argumentsAfterClose(closedCall);

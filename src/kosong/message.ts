@@ -55,8 +55,21 @@ export interface ToolCallPart {
   arguments_part: string | null;
 }
 
-/** Everything a provider stream yields. */
+/** Every fragment of an assistant message a stream carries. */
 export type StreamedPart = ContentPart | ToolCall | ToolCallPart;
+
+/**
+ * The provider's word that the arguments of the tool call streamed just before are complete
+ * (Anthropic `content_block_stop`, Responses `function_call_arguments.done` / `output_item.done`,
+ * Chat Completions `finish_reason`). Not a part of the message: `generate` dispatches the call on
+ * it, broken JSON or not, and passes it on to nobody.
+ */
+export interface ToolCallEnd {
+  type: 'tool_call_end';
+}
+
+/** Everything a provider stream yields. */
+export type ProviderPart = StreamedPart | ToolCallEnd;
 
 export interface Message {
   role: Role;

@@ -1,4 +1,4 @@
-import type { Message, StreamedPart, ThinkingEffort, TokenUsage } from './message.js';
+import type { Message, ProviderPart, ThinkingEffort, TokenUsage } from './message.js';
 import type { Tool } from './tool.js';
 
 export interface GenerateRequest {
@@ -9,7 +9,7 @@ export interface GenerateRequest {
 }
 
 /** One streamed model answer. `id` and `usage` are final once iteration has ended. */
-export interface StreamedMessage extends AsyncIterable<StreamedPart> {
+export interface StreamedMessage extends AsyncIterable<ProviderPart> {
   readonly id: string | null;
   readonly usage: TokenUsage | null;
 }

@@ -3,38 +3,27 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Editor, type EditorOptions, runEditor } from '../support/acp-editor.js';
 import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import type { CliSandbox } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-async function setup(turns: ScriptedTurn[]) {
-  server = await ScriptedLLMServer.start(turns);
-  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
-}
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 /** `kimi-ts acp` in the current sandbox with the test editor connected (see test/support/acp-editor.ts). */
 function withEditor<T>(
   options: Omit<EditorOptions, 'sandbox'> & { sandbox?: CliSandbox },
   op: (ctx: acp.ClientContext, editor: Editor) => Promise<T>,
 ): Promise<{ result: T; exitCode: number | null }> {
-  return runEditor({ ...options, sandbox: options.sandbox ?? sandbox }, op);
+  return runEditor({ ...options, sandbox: options.sandbox ?? cli.sandbox }, op);
 }
 
 const text = (value: string): acp.ContentBlock[] => [{ type: 'text', text: value }];
 
 describe('ACP server (kimi-ts acp)', () => {
   it('runs a prompt: streamed answer, a tool call the editor approves, its result', async () => {
-    await setup([
+    const { server, sandbox } = await cli.setup([
       { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'echo from-acp > made.txt' } }] },
       { text: 'Made the file.' },
     ]);
@@ -84,7 +73,7 @@ describe('ACP server (kimi-ts acp)', () => {
   });
 
   it('uses the MCP servers the editor passes with session/new', async () => {
-    await setup([
+    const { server, sandbox } = await cli.setup([
       { toolCalls: [{ id: 'm1', name: 'echo', args: { message: 'hello over MCP' } }] },
       { text: 'Echoed.' },
     ]);
@@ -113,7 +102,7 @@ describe('ACP server (kimi-ts acp)', () => {
   });
 
   it('a rejected permission stops the tool; session/load replays the conversation', async () => {
-    await setup([
+    const { sandbox } = await cli.setup([
       // The user's refusal ends the turn: the model is not called again.
       { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'touch never.txt' } }] },
     ]);
@@ -175,7 +164,7 @@ describe('ACP server (kimi-ts acp)', () => {
 
   it('session/cancel stops a long tool (its process is gone) and the prompt ends as cancelled', async () => {
     const marker = `kimi-ts-acp-${process.pid}-${Date.now()}`;
-    await setup([
+    const { sandbox } = await cli.setup([
       {
         toolCalls: [
           {

@@ -2,27 +2,19 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workDirKey } from '../../src/session/work-dir-key.js';
 import { runEditor } from '../support/acp-editor.js';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 describe('ACP: plan mode as a session mode', () => {
   it('the editor switches to plan mode; the plan is shown and approved with a button; the mode follows', async () => {
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await cli.setup([
       { toolCalls: [{ id: 'x1', name: 'ExitPlanMode', args: {} }] },
       { text: 'Starting on the plan.' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     // The editor picks the first choice of each question: "Approve".
     const { result, exitCode } = await runEditor({ sandbox, answer: '0' }, async (ctx, editor) => {
       const created = await ctx.request(acp.methods.agent.session.new, {
@@ -91,9 +83,7 @@ describe('ACP: plan mode as a session mode', () => {
 
 describe('ACP: the model as a session config option', () => {
   it("offers the config's models and switches the session to the one the editor picks", async () => {
-    server = await ScriptedLLMServer.start([{ text: 'Hello from the other model.' }]);
-    sandbox = await CliSandbox.create({
-      baseUrl: server.baseUrl,
+    const { server, sandbox } = await cli.setup([{ text: 'Hello from the other model.' }], {
       extraToml: '[models.other]\nprovider = "local"\nmodel = "other-model"\nmax_context_size = 50000\n',
     });
     const { result, exitCode } = await runEditor({ sandbox }, async (ctx) => {
@@ -143,8 +133,7 @@ describe('ACP: the model as a session config option', () => {
 
 describe('ACP: session lifecycle', () => {
   it('resumes without replay, closes, deletes; extra folders from the editor reach the session', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'First answer.' }, { text: 'After resume.' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await cli.setup([{ text: 'First answer.' }, { text: 'After resume.' }]);
     const extra = join(sandbox.root, 'extra');
     await mkdir(extra);
     const { result, exitCode } = await runEditor({ sandbox }, async (ctx, editor) => {

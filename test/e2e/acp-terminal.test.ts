@@ -1,17 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Editor, runEditor } from '../support/acp-editor.js';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 interface Terminal {
   child: ChildProcess;
@@ -89,8 +83,7 @@ async function promptWithTerminals(
   turns: ScriptedTurn[],
   during?: (ctx: acp.ClientContext, editor: Editor, sessionId: string) => Promise<void>,
 ) {
-  server = await ScriptedLLMServer.start(turns);
-  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+  const { sandbox } = await cli.setup(turns);
   const terminals = new EditorTerminals();
   const { result, exitCode } = await runEditor(
     {
@@ -117,7 +110,7 @@ async function promptWithTerminals(
 
 /** What the model was told about the tool call (the tool message of the second request). */
 function toolMessageSent(): string {
-  const body = server.requests[1]?.body as { messages: { role: string; content: unknown }[] } | undefined;
+  const body = cli.server.requests[1]?.body as { messages: { role: string; content: unknown }[] } | undefined;
   return JSON.stringify(body?.messages.filter((m) => m.role === 'tool') ?? []);
 }
 
@@ -132,7 +125,7 @@ describe('ACP: Shell in the editor terminal', () => {
     expect(terminals.created).toEqual([
       expect.objectContaining({
         command: 'echo hi-from-terminal; pwd; exit 3',
-        cwd: sandbox.workDir,
+        cwd: cli.sandbox.workDir,
         outputByteLimit: 50_000,
       }),
     ]);
@@ -156,7 +149,7 @@ describe('ACP: Shell in the editor terminal', () => {
     expect(terminals.released).toEqual(['term-1']);
     const told = toolMessageSent();
     expect(told).toContain('hi-from-terminal');
-    expect(told).toContain(sandbox.workDir);
+    expect(told).toContain(cli.sandbox.workDir);
     expect(told).toContain('Command failed with exit code: 3.');
   });
 
@@ -184,7 +177,7 @@ describe('ACP: Shell in the editor terminal', () => {
     expect(reply.stopReason).toBe('cancelled');
     expect(terminals.killed).toEqual(['term-1']);
     expect(terminals.released).toEqual(['term-1']);
-    expect(server.requests).toHaveLength(1);
+    expect(cli.server.requests).toHaveLength(1);
   });
 
   it('keeps background commands local: a terminal cannot outlive the tool call', async () => {

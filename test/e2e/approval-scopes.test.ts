@@ -1,17 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 interface Asked {
   message: JsonRpcMessage;
@@ -36,7 +30,7 @@ const shell = (id: string, command: string) => ({ toolCalls: [{ id, name: 'Shell
 
 describe('approve for session, in the terms the person saw', () => {
   it('a command prefix covers commands whose every part starts with it, and is saved as a project rule', async () => {
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await cli.setup([
       shell('s1', 'echo one'),
       { text: 'ok1' },
       shell('s2', 'echo two && echo three'),
@@ -45,7 +39,6 @@ describe('approve for session, in the terms the person saw', () => {
       shell('s4', 'echo five'),
       { text: 'ok3' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const first = new WireClient(sandbox.spawn(['--wire']));
     const asked = approvals(first);
     const prompt1 = first.request('prompt', { user_input: 'one' });

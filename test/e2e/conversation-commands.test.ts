@@ -1,27 +1,19 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workDirKey } from '../../src/session/work-dir-key.js';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 describe('/export and /import', () => {
   it('exports the conversation as Markdown; imports a text file or another session for the model', async () => {
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await cli.setup([
       { toolCalls: [{ id: 's1', name: 'Shell', args: { command: 'echo from-the-shell' } }] },
       { text: 'The shell said hello.' },
       { text: 'Second session answer.' },
       { text: 'I see the notes and the old session.' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const first = await sandbox.run(['--print', '-p', 'run the greeting']);
     expect(first.code).toBe(0);
     const sessionsDir = join(sandbox.home, 'sessions', workDirKey(sandbox.workDir));
@@ -68,8 +60,7 @@ describe('/export and /import', () => {
     expect(told).toContain('The shell said hello.');
   });
   it('kimi-ts export writes a session as Markdown: the latest by default, to stdout or a file', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'First answer.' }, { text: 'Second answer.' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([{ text: 'First answer.' }, { text: 'Second answer.' }]);
     await sandbox.run(['--print', '-p', 'first question']);
     const [firstId] = await readdir(join(sandbox.home, 'sessions', workDirKey(sandbox.workDir)));
     await sandbox.run(['--print', '-p', 'second question']);

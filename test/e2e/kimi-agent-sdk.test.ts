@@ -1,9 +1,10 @@
-import { chmod, copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSession, parseEventPayload, parseRequestPayload } from '@moonshot-ai/kimi-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { CLI, CLI_NODE } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import { onlySessionDir } from '../support/session-files.js';
 
 // Moonshot's own wire client drives kimi-ts unchanged: it spawns the executable with
 // `--work-dir DIR --wire`, speaks JSON-RPC over stdio and validates every event and request it reads
@@ -57,10 +58,7 @@ describe("Moonshot's kimi-agent-sdk", () => {
     }
 
     // Every message kimi-ts recorded in wire.jsonl passes the SDK's schemas too.
-    const sessions = join(cli.sandbox.home, 'sessions');
-    const [key] = await readdir(sessions);
-    const [id] = await readdir(join(sessions, key!));
-    const lines = (await readFile(join(sessions, key!, id!, 'wire.jsonl'), 'utf8'))
+    const lines = (await readFile(join(await onlySessionDir(cli.sandbox.home), 'wire.jsonl'), 'utf8'))
       .trim()
       .split('\n')
       .slice(1);

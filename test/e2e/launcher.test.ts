@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   messageDelta,
   messageStart,
@@ -11,20 +11,14 @@ import {
 } from '../../src/kosong/providers/anthropic/test-support/anthropic-sse.js';
 import { geminiStream, modelChunk } from '../../src/kosong/providers/gemini/test-support/gemini-sse.js';
 import { LoopbackServer } from '../support/loopback-server.js';
-import { CLI_NODE, CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { CLI_NODE } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 /** Runs the CLI with its code cache in the sandbox home (the default place), reporting its verdict. */
 function runWithHomeCache(args: string[], bare = false) {
-  return sandbox.run(args, {
+  return cli.sandbox.run(args, {
     bare,
     env: { KIMI_TS_CODE_CACHE_DIR: '', KIMI_TS_DEBUG_CODE_CACHE: '1' },
   });
@@ -32,8 +26,7 @@ function runWithHomeCache(args: string[], bare = false) {
 
 describe('the kimi-ts launcher and its code cache', () => {
   it("saves a code cache after a run (dropping older builds' caches), uses it next time, and replaces a damaged one", async () => {
-    server = await ScriptedLLMServer.start([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
     const cacheDir = join(sandbox.home, 'cache', 'v8');
 
     await mkdir(cacheDir, { recursive: true });
@@ -62,8 +55,7 @@ describe('the kimi-ts launcher and its code cache', () => {
   });
 
   it('writes no cache for a run that never reached a turn, and none when turned off', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'answer' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([{ text: 'answer' }]);
     const version = await runWithHomeCache(['--version'], true);
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/\d+\.\d+\.\d+/);
@@ -77,8 +69,7 @@ describe('the kimi-ts launcher and its code cache', () => {
 
 describe('--debug', () => {
   it('runs the unbundled CLI so a fatal error shows a stack trace in the TypeScript sources', async () => {
-    server = await ScriptedLLMServer.start([]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([]);
     const agentFile = join(sandbox.root, 'agent.yaml');
     await writeFile(join(sandbox.root, 'system.md'), 'You help.');
     await writeFile(
@@ -96,8 +87,7 @@ describe('--debug', () => {
 
 describe('kimi-ts mcp through the bundled CLI', () => {
   it('adds a stdio server, lists it and connects to it (the MCP SDK loads from node_modules)', async () => {
-    server = await ScriptedLLMServer.start([]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([]);
     const everything = join(
       import.meta.dirname,
       '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
@@ -131,8 +121,7 @@ describe('optional packages outside the bundle', () => {
           messageStop(),
         ]),
       );
-      server = await ScriptedLLMServer.start([]);
-      sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+      const { sandbox } = await cli.setup([]);
       const config = JSON.stringify({
         default_model: 'claude',
         providers: { a: { type: 'anthropic', base_url: anthropic.url, api_key: 'sk-ant-e2e' } },
@@ -155,8 +144,7 @@ describe('optional packages outside the bundle', () => {
       google.enqueue(
         geminiStream([modelChunk([{ text: 'Hello from ' }]), modelChunk([{ text: 'Gemini.' }])]),
       );
-      server = await ScriptedLLMServer.start([]);
-      sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+      const { sandbox } = await cli.setup([]);
       const config = JSON.stringify({
         default_model: 'g',
         providers: { gp: { type: 'gemini', base_url: google.url, api_key: 'gm-e2e' } },
@@ -183,12 +171,12 @@ describe('optional packages outside the bundle', () => {
             `<p>${'Version 2 brings faster start-up and fewer surprises. '.repeat(8)}</p></article></body></html>`,
         );
       };
-      server = await ScriptedLLMServer.start([
+      const server = await cli.startServer([
         { toolCalls: [{ id: 'f1', name: 'FetchURL', args: { url: `${site.url}/notes` } }] },
         { text: 'Read it.' },
       ]);
       // Loopback is a private address: print mode fetches it only with a rule naming the host.
-      sandbox = await CliSandbox.create({
+      const sandbox = await cli.createSandbox({
         baseUrl: server.baseUrl,
         extraToml: '[[permission.rules]]\ndecision = "allow"\npattern = "FetchURL(domain:127.0.0.1)"\n',
       });
@@ -205,8 +193,7 @@ describe('optional packages outside the bundle', () => {
 
 describe('the Node that runs the CLI', () => {
   it('is the one KIMI_TS_TEST_NODE names (CI runs this suite under each maintained Node)', async () => {
-    server = await ScriptedLLMServer.start([]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([]);
     const expected = execFileSync(CLI_NODE, ['--version'], { encoding: 'utf8' }).trim();
     const info = await sandbox.run(['info', '--json'], { bare: true });
     expect(info.code).toBe(0);
@@ -216,8 +203,7 @@ describe('the Node that runs the CLI', () => {
 
 describe('--version and --help, answered by the launcher alone', () => {
   it('prints what commander prints, without loading the bundle', async () => {
-    server = await ScriptedLLMServer.start([]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([]);
     const traced = { KIMI_TS_DEBUG_CODE_CACHE: '1' };
     for (const [long, short] of [
       ['--version', '-V'],

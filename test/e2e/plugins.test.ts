@@ -2,17 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 /** A plugin folder whose one tool greets, and says whether it was given the host's key. */
 async function greeterPlugin(dir: string): Promise<void> {
@@ -50,7 +43,7 @@ process.stdin.on('data', (d) => (input += d)).on('end', () => {
 
 describe('plugins', () => {
   it('installs a plugin whose tools then run in every session; lists, shows and removes it', async () => {
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await cli.setup([
       {
         toolCalls: [
           { id: 'g1', name: 'greet', args: { who: 'team' } },
@@ -59,7 +52,6 @@ describe('plugins', () => {
       },
       { text: 'Greeted.' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const source = join(sandbox.root, 'greeter-src');
     await greeterPlugin(source);
 
@@ -103,8 +95,7 @@ describe('plugins', () => {
   });
 
   it('installs from a git repository, and refuses a folder without plugin.json', async () => {
-    server = await ScriptedLLMServer.start([]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([]);
     const repo = join(sandbox.root, 'greeter-repo');
     await greeterPlugin(repo);
     const git = (...args: string[]) =>

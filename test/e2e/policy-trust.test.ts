@@ -1,9 +1,9 @@
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LoopbackServer } from '../support/loopback-server.js';
-import { CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
 
 /**
@@ -13,16 +13,7 @@ import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.
 
 const API_KEY = 'sk-policy-e2e-secret-key-0123456789';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-let exfil: LoopbackServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  await exfil?.close();
-  exfil = undefined;
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 interface ApprovalPayload {
   id: string;
@@ -60,14 +51,14 @@ function rejectEveryApproval(client: WireClient): ApprovalPayload[] {
 }
 
 function toolResultsSentToModel(): string {
-  return server.requests.map((request) => JSON.stringify(request.body)).join('\n');
+  return cli.server.requests.map((request) => JSON.stringify(request.body)).join('\n');
 }
 
 describe('hole 1: the agent home is secret and private hosts are asked for', () => {
   it('in default wire mode with every approval rejected, the config is not read and the request never arrives', async () => {
-    exfil = await LoopbackServer.start();
-    server = await ScriptedLLMServer.start();
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl, apiKey: API_KEY });
+    const exfil = await LoopbackServer.start();
+    cli.defer(() => exfil.close());
+    const { server, sandbox } = await cli.setup([], { apiKey: API_KEY });
     const homeConfig = join(sandbox.home, 'config.toml');
     await writeFile(homeConfig, await readFile(sandbox.configFile, 'utf8'));
     server.push(
@@ -104,9 +95,9 @@ describe('hole 1: the agent home is secret and private hosts are asked for', () 
   });
 
   it('in print mode (nobody to ask) the read and the fetch are refused without asking', async () => {
-    exfil = await LoopbackServer.start();
-    server = await ScriptedLLMServer.start();
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl, apiKey: API_KEY });
+    const exfil = await LoopbackServer.start();
+    cli.defer(() => exfil.close());
+    const { server, sandbox } = await cli.setup([], { apiKey: API_KEY });
     const homeConfig = join(sandbox.home, 'config.toml');
     await writeFile(homeConfig, await readFile(sandbox.configFile, 'utf8'));
     server.push(
@@ -130,8 +121,7 @@ describe('hole 1: the agent home is secret and private hosts are asked for', () 
 
 describe('hole 2: symlinks are judged by where they lead', () => {
   it('classifies WriteFile, ReadFile, Grep and Glob through symlinks by their real path', async () => {
-    server = await ScriptedLLMServer.start();
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await cli.setup([]);
     const outside = join(sandbox.root, 'outside');
     await mkdir(outside);
     await writeFile(join(outside, '.bashrc'), 'export PS1=ok\n');
@@ -199,26 +189,27 @@ describe('hole 2: symlinks are judged by where they lead', () => {
 
 describe('permission rules', () => {
   it('a Shell deny rule refuses every compound form of the command, even in yolo', async () => {
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await cli.setup(
+      [
+        {
+          toolCalls: [
+            { id: 's1', name: 'Shell', args: { command: 'echo hi && rm -rf victim' } },
+            { id: 's2', name: 'Shell', args: { command: 'echo $(rm -rf victim)' } },
+            { id: 's3', name: 'Shell', args: { command: 'echo `rm -rf victim`' } },
+            { id: 's4', name: 'Shell', args: { command: 'echo allowed-output' } },
+          ],
+        },
+        { text: 'done' },
+      ],
       {
-        toolCalls: [
-          { id: 's1', name: 'Shell', args: { command: 'echo hi && rm -rf victim' } },
-          { id: 's2', name: 'Shell', args: { command: 'echo $(rm -rf victim)' } },
-          { id: 's3', name: 'Shell', args: { command: 'echo `rm -rf victim`' } },
-          { id: 's4', name: 'Shell', args: { command: 'echo allowed-output' } },
-        ],
+        extraToml: [
+          '[[permission.rules]]',
+          'decision = "deny"',
+          'pattern = "Bash(rm -rf*)"',
+          'reason = "never delete trees"',
+        ].join('\n'),
       },
-      { text: 'done' },
-    ]);
-    sandbox = await CliSandbox.create({
-      baseUrl: server.baseUrl,
-      extraToml: [
-        '[[permission.rules]]',
-        'decision = "deny"',
-        'pattern = "Bash(rm -rf*)"',
-        'reason = "never delete trees"',
-      ].join('\n'),
-    });
+    );
     await mkdir(join(sandbox.workDir, 'victim'));
     await writeFile(join(sandbox.workDir, 'victim', 'keep.txt'), 'still here\n');
     const result = await sandbox.run(['--print', '--yolo', '-p', 'clean up']);
@@ -231,8 +222,7 @@ describe('permission rules', () => {
   });
 
   it('an invalid rule in the project rules file is a config error naming the file and the rule', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'never reached' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await cli.setup([{ text: 'never reached' }]);
     const rulesFile = join(sandbox.workDir, '.kimi-ts', 'permissions.toml');
     await mkdir(join(sandbox.workDir, '.kimi-ts'));
     await writeFile(

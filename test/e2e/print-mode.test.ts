@@ -1,29 +1,15 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import { onlySessionDir } from '../support/session-files.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-async function setup(turns: ScriptedTurn[], options: { maxContextSize?: number; extraToml?: string } = {}) {
-  server = await ScriptedLLMServer.start(turns);
-  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl, ...options });
-}
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 /** Every wire.jsonl message type of the (only) session, in order. */
 async function wireTypes(): Promise<string[]> {
-  const sessions = join(sandbox.home, 'sessions');
-  const [key] = await readdir(sessions);
-  const [id] = await readdir(join(sessions, key!));
-  const text = await readFile(join(sessions, key!, id!, 'wire.jsonl'), 'utf8');
+  const text = await readFile(join(await onlySessionDir(cli.sandbox.home), 'wire.jsonl'), 'utf8');
   return text
     .trim()
     .split('\n')
@@ -33,7 +19,7 @@ async function wireTypes(): Promise<string[]> {
 
 describe('print mode', () => {
   it('prints the answer and exits 0', async () => {
-    await setup([{ text: 'Hello there.' }]);
+    const { server, sandbox } = await cli.setup([{ text: 'Hello there.' }]);
     const result = await sandbox.run(['--print', '-p', 'hi']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Hello there.\n');
@@ -47,7 +33,7 @@ describe('print mode', () => {
   });
 
   it('reads the prompt from stdin and writes stream-json', async () => {
-    await setup([{ text: 'From stdin.' }]);
+    const { sandbox } = await cli.setup([{ text: 'From stdin.' }]);
     const result = await sandbox.run(['--print', '--output-format', 'stream-json'], {
       input: 'question on stdin',
     });
@@ -61,7 +47,7 @@ describe('print mode', () => {
   });
 
   it('runs one turn per user line of stream-json input', async () => {
-    await setup([{ text: 'one' }, { text: 'two' }]);
+    const { server, sandbox } = await cli.setup([{ text: 'one' }, { text: 'two' }]);
     const input = `${JSON.stringify({ role: 'user', content: 'first' })}\n${JSON.stringify({ role: 'assistant', content: 'x' })}\n${JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'second' }] })}\n`;
     const result = await sandbox.run(
       ['--print', '--input-format', 'stream-json', '--output-format', 'stream-json'],
@@ -79,14 +65,17 @@ describe('print mode', () => {
   });
 
   it('--quiet prints only the final message', async () => {
-    await setup([{ text: 'The final answer.' }]);
+    const { sandbox } = await cli.setup([{ text: 'The final answer.' }]);
     const result = await sandbox.run(['--quiet', '-p', 'hi']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('The final answer.\n');
   });
 
   it('retries a 429 and succeeds (StepRetry recorded)', async () => {
-    await setup([{ status: 429, headers: { 'retry-after': '0' } }, { text: 'after retry' }]);
+    const { sandbox } = await cli.setup([
+      { status: 429, headers: { 'retry-after': '0' } },
+      { text: 'after retry' },
+    ]);
     const result = await sandbox.run(['--print', '-p', 'hi']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('after retry');
@@ -94,7 +83,7 @@ describe('print mode', () => {
   });
 
   it('exits 75 when every attempt is rate limited', async () => {
-    await setup([{ status: 429 }, { status: 429 }, { status: 429 }]);
+    const { server, sandbox } = await cli.setup([{ status: 429 }, { status: 429 }, { status: 429 }]);
     const result = await sandbox.run(['--print', '-p', 'hi']);
     expect(result.code).toBe(75);
     expect(result.stderr).toMatch(/429/);
@@ -102,7 +91,7 @@ describe('print mode', () => {
   });
 
   it('exits 1 on 401 without leaking the API key', async () => {
-    await setup([{ status: 401 }]);
+    const { server, sandbox } = await cli.setup([{ status: 401 }]);
     const result = await sandbox.run(['--print', '-p', 'hi']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/401/);
@@ -111,7 +100,11 @@ describe('print mode', () => {
   });
 
   it('retries empty and think-only answers', async () => {
-    await setup([{}, { think: 'hmm, only thinking' }, { text: 'finally visible' }]);
+    const { server, sandbox } = await cli.setup([
+      {},
+      { think: 'hmm, only thinking' },
+      { text: 'finally visible' },
+    ]);
     const result = await sandbox.run(['--print', '-p', 'hi']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('finally visible');
@@ -120,14 +113,14 @@ describe('print mode', () => {
 
   it('stops at max steps with exit 1', async () => {
     const call = (id: string) => ({ toolCalls: [{ id, name: 'NoSuchTool', args: { n: id } }] });
-    await setup([call('a'), call('b'), call('c')]);
+    const { sandbox } = await cli.setup([call('a'), call('b'), call('c')]);
     const result = await sandbox.run(['--print', '-p', 'loop', '--max-steps-per-turn', '2']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/Max number of steps reached: 2/);
   });
 
   it('says how to configure a model when none is configured', async () => {
-    await setup([]);
+    const { server, sandbox } = await cli.setup([]);
     const result = await sandbox.run(['--print', '-p', 'hi', '-w', sandbox.workDir], { bare: true });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('LLM not set');
@@ -136,14 +129,14 @@ describe('print mode', () => {
   });
 
   it('refuses to combine --config and --config-file', async () => {
-    await setup([]);
+    const { sandbox } = await cli.setup([]);
     const result = await sandbox.run(['--print', '-p', 'hi', '--config', '{}']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Cannot combine --config and --config-file');
   });
 
   it('compacts when the context window is small', async () => {
-    await setup(
+    const { server, sandbox } = await cli.setup(
       [
         { text: 'first answer '.repeat(20), usage: { prompt_tokens: 500, completion_tokens: 50 } },
         { text: 'second answer', usage: { prompt_tokens: 3000, completion_tokens: 50 } },
@@ -167,7 +160,7 @@ describe('print mode', () => {
 
 describe('D-Mail', () => {
   it('reverts the context to a checkpoint and hands the message to the past', async () => {
-    await setup([
+    const { server, sandbox } = await cli.setup([
       {
         toolCalls: [
           {
@@ -199,7 +192,7 @@ describe('D-Mail', () => {
 
 describe('MCP in print mode', () => {
   it('calls a tool of a real MCP server (server-everything over stdio)', async () => {
-    await setup([
+    const { server, sandbox } = await cli.setup([
       { toolCalls: [{ id: 'm1', name: 'echo', args: { message: 'hello from the model' } }] },
       { text: 'The server echoed it.' },
     ]);
@@ -237,7 +230,7 @@ describe('MCP in print mode', () => {
 
 describe('real tools', () => {
   it('runs a multi-step session that reads and writes real files', async () => {
-    await setup([
+    const { server, sandbox } = await cli.setup([
       { toolCalls: [{ id: 'r1', name: 'ReadFile', args: { path: 'version.txt' } }] },
       {
         toolCalls: [
@@ -276,7 +269,7 @@ describe('real tools', () => {
   });
 
   it('never runs a side-effecting call from a stream that was cut', async () => {
-    await setup([
+    const { server, sandbox } = await cli.setup([
       {
         toolCalls: [
           { id: 'x1', name: 'Shell', args: { command: 'touch side-effect-happened' } },
@@ -300,7 +293,7 @@ describe('real tools', () => {
 
 describe('background tasks in print mode', () => {
   it('waits for a background task and lets the model process its result', async () => {
-    await setup([
+    const { server, sandbox } = await cli.setup([
       {
         toolCalls: [
           {
@@ -327,7 +320,7 @@ describe('background tasks in print mode', () => {
 
 describe('custom tools', () => {
   it('loads the example custom tool from an agent spec and runs it', async () => {
-    await setup([
+    const { server, sandbox } = await cli.setup([
       { toolCalls: [{ id: 'wc', name: 'WordCount', args: { path: 'notes.txt' } }] },
       { text: 'Counted.' },
     ]);
@@ -356,7 +349,7 @@ describe('custom tools', () => {
 describe('hooks from the config', () => {
   it('a UserPromptSubmit hook blocks the prompt and a PreToolUse hook blocks a tool call', async () => {
     const { writeFile, chmod } = await import('node:fs/promises');
-    server = await ScriptedLLMServer.start([
+    const server = await cli.startServer([
       { toolCalls: [{ id: 'h1', name: 'Shell', args: { command: 'touch should-not-exist' } }] },
       { text: 'The hook stopped me.' },
     ]);
@@ -371,7 +364,7 @@ describe('hooks from the config', () => {
     );
     await chmod(blockPrompt, 0o755);
     await chmod(blockShell, 0o755);
-    sandbox = await CliSandbox.create({
+    const sandbox = await cli.createSandbox({
       baseUrl: server.baseUrl,
       extraToml: [
         '[[hooks]]',
@@ -402,7 +395,7 @@ describe('hooks from the config', () => {
 describe('/init', () => {
   it('writes AGENTS.md in a context of its own and keeps only the result in the session', async () => {
     const agentsMd = '# Agents\n\nBuild with `make`, test with `make test`.\n';
-    await setup([
+    const { server, sandbox } = await cli.setup([
       { toolCalls: [{ id: 'w1', name: 'WriteFile', args: { path: 'AGENTS.md', content: agentsMd } }] },
       { text: 'Wrote AGENTS.md.' },
       { text: 'Run make test.' },
@@ -426,7 +419,7 @@ describe('/init', () => {
 
 describe('the Ralph loop', () => {
   it('runs the prompt again until the model chooses STOP (--max-ralph-iterations), each run a turn of its own', async () => {
-    await setup([
+    const { server, sandbox } = await cli.setup([
       { text: 'Fixed one test.' },
       { text: 'Fixed another. <choice>CONTINUE</choice>' },
       { text: 'All green. <choice>STOP</choice>' },
@@ -447,9 +440,12 @@ describe('the Ralph loop', () => {
   });
 
   it('takes max_ralph_iterations from the config, and refuses a bad flag', async () => {
-    await setup([{ text: 'First.' }, { text: 'Again, not sure.' }, { text: 'never asked' }], {
-      extraToml: '[loop_control]\nmax_ralph_iterations = 1\n',
-    });
+    const { server, sandbox } = await cli.setup(
+      [{ text: 'First.' }, { text: 'Again, not sure.' }, { text: 'never asked' }],
+      {
+        extraToml: '[loop_control]\nmax_ralph_iterations = 1\n',
+      },
+    );
     const result = await sandbox.run(['--print', '-p', 'go']);
     expect(result.code).toBe(0);
     expect(server.requests).toHaveLength(2);
@@ -461,7 +457,7 @@ describe('the Ralph loop', () => {
 
 describe('/btw', () => {
   it('answers a side question from the conversation, refuses tools, and leaves the context as it was', async () => {
-    await setup([
+    const { server, sandbox } = await cli.setup([
       { text: 'Noted.' },
       { toolCalls: [{ id: 'b1', name: 'Shell', args: { command: 'touch should-not-exist' } }] },
       { text: 'It was banana.' },

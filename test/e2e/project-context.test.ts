@@ -1,23 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 type Body = { messages: { role: string; content: unknown }[] };
 
 describe('project context: AGENTS.md files and skills', () => {
   it("puts the project's AGENTS.md files and the skills in the system prompt; /skill:<name> runs a turn on a skill", async () => {
-    server = await ScriptedLLMServer.start([{ text: 'Hello, team!' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await cli.setup([{ text: 'Hello, team!' }]);
     // A git project whose root and sub-package both have instructions; the agent runs in the package.
     const pkg = join(sandbox.workDir, 'packages', 'web');
     await mkdir(join(sandbox.workDir, '.git'), { recursive: true });
@@ -57,7 +49,7 @@ describe('project context: AGENTS.md files and skills', () => {
     expect(sent).toContain('Say hello warmly.\n\nUser request:\nthe team');
   });
   it('/flow:<name> walks a flow skill node by node, each node a turn, the decisions by <choice>', async () => {
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await cli.setup([
       { text: 'Ran them: 2 failures.' },
       { text: 'They did not. <choice>no</choice>' },
       { text: 'Fixed both.' },
@@ -65,7 +57,6 @@ describe('project context: AGENTS.md files and skills', () => {
       { text: '<choice>yes</choice>' },
       { text: 'Published 1.2.0.' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const skill = join(sandbox.workDir, '.agents', 'skills', 'release');
     await mkdir(skill, { recursive: true });
     await writeFile(
@@ -106,8 +97,7 @@ describe('project context: AGENTS.md files and skills', () => {
     expect(system).not.toContain('- release:');
   });
   it('--skills-dir takes skills from one folder instead of the project and the user', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'ok' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await cli.setup([{ text: 'ok' }]);
     const userSkill = join(sandbox.root, '.claude', 'skills', 'greet');
     await mkdir(userSkill, { recursive: true });
     await writeFile(join(userSkill, 'SKILL.md'), '---\ndescription: user one\n---\nHi.\n');

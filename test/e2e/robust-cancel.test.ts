@@ -1,23 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 import { WireClient } from '../support/wire-process-client.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-async function setup(turns: ScriptedTurn[]) {
-  server = await ScriptedLLMServer.start(turns);
-  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
-}
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 interface ApiMessage {
   role: string;
@@ -27,14 +16,14 @@ interface ApiMessage {
 }
 
 const messagesOf = (request: number): ApiMessage[] =>
-  (server.requests[request]!.body as { messages: ApiMessage[] }).messages;
+  (cli.server.requests[request]!.body as { messages: ApiMessage[] }).messages;
 
 const textOf = (m: ApiMessage): string =>
   typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
 
 describe('the conversation after a cancel', () => {
   it('records the interrupted step: its calls, the finished result, and "interrupted" for the rest', async () => {
-    await setup([
+    const { sandbox } = await cli.setup([
       {
         text: 'Running both.',
         toolCalls: [
@@ -93,7 +82,7 @@ describe('the conversation after a cancel', () => {
   });
 
   it('never glues two prompts: a cancel before the model said anything leaves two paragraphs', async () => {
-    await setup([{ stall: 'before-headers' }, { text: 'Here.' }]);
+    const { server, sandbox } = await cli.setup([{ stall: 'before-headers' }, { text: 'Here.' }]);
     const child = sandbox.spawn(['--wire']);
     const client = new WireClient(child);
     await client.request('initialize', { protocol_version: '1.10' });
@@ -111,7 +100,7 @@ describe('the conversation after a cancel', () => {
   });
 
   it('print mode: Ctrl-C during a long command exits 1 and leaves the step recorded, paired', async () => {
-    await setup([
+    const { sandbox } = await cli.setup([
       {
         text: 'Running it.',
         toolCalls: [

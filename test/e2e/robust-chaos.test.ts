@@ -1,8 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import type { ScriptedTurn } from '../support/scripted-llm-server.js';
+import { onlySessionDir } from '../support/session-files.js';
 
 /**
  * The chaos test through the built CLI: print-mode runs against the `chaos` provider (a Kimi
@@ -33,24 +34,15 @@ function answerFromHistory(body: unknown): ScriptedTurn {
   };
 }
 
-let servers: ScriptedLLMServer[] = [];
-let sandboxes: CliSandbox[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  await Promise.all(sandboxes.map((s) => s.remove()));
-  servers = [];
-  sandboxes = [];
-});
+const cli = useScriptedCli();
 
 async function chaosRun(seed: number) {
-  const server = await ScriptedLLMServer.start();
+  const server = await cli.startServer();
   server.answerBy(answerFromHistory);
-  servers.push(server);
-  const sandbox = await CliSandbox.create({
+  const sandbox = await cli.createSandbox({
     baseUrl: server.baseUrl,
     extraToml: '[loop_control]\nstall_timeout_s = 0.3\n',
   });
-  sandboxes.push(sandbox);
   const { writeFile } = await import('node:fs/promises');
   const config = await readFile(sandbox.configFile, 'utf8');
   await writeFile(sandbox.configFile, config.replace('type = "openai_legacy"', 'type = "chaos"'));
@@ -66,10 +58,7 @@ async function chaosRun(seed: number) {
 }
 
 async function contextRecords(home: string): Promise<ApiMessage[]> {
-  const sessions = join(home, 'sessions');
-  const [key] = await readdir(sessions);
-  const [id] = await readdir(join(sessions, key!));
-  const text = await readFile(join(sessions, key!, id!, 'context.jsonl'), 'utf8');
+  const text = await readFile(join(await onlySessionDir(home), 'context.jsonl'), 'utf8');
   return text
     .trim()
     .split('\n')

@@ -1,24 +1,13 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gate } from '../support/loopback-server.js';
-import { CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-async function setup(turns: ScriptedTurn[]) {
-  server = await ScriptedLLMServer.start(turns);
-  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
-}
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 const eventType = (m: JsonRpcMessage): string =>
   m.method === 'event' ? (m.params as { type: string }).type : `${m.method ?? 'response'}`;
@@ -26,7 +15,7 @@ const eventType = (m: JsonRpcMessage): string =>
 describe('tools start the moment their arguments are complete', () => {
   it('runs a read-only call while the stream is still open', async () => {
     const endOfStream = gate();
-    await setup([
+    const { server, sandbox } = await cli.setup([
       {
         toolCalls: [{ id: 'read', name: 'ReadFile', args: { path: 'notes.txt' } }],
         argumentFragments: 5,
@@ -51,7 +40,7 @@ describe('tools start the moment their arguments are complete', () => {
 
   it('asks approval for a side-effecting call while the stream is open, and runs it only after a clean end', async () => {
     const endOfStream = gate();
-    await setup([
+    const { sandbox } = await cli.setup([
       {
         toolCalls: [{ id: 'touch', name: 'Shell', args: { command: 'touch made-by-shell' } }],
         holdAfterToolCalls: endOfStream.promise,
@@ -79,9 +68,32 @@ describe('tools start the moment their arguments are complete', () => {
     expect((await collect(child)).code).toBe(0);
   });
 
+  it('gives a call with broken-JSON arguments its error result at finish_reason, while the stream is still open', async () => {
+    const endOfStream = gate();
+    const { server, sandbox } = await cli.setup([
+      {
+        toolCalls: [{ id: 'broken', name: 'ReadFile', rawArgs: '{"path": "notes.txt", "line_offset": ' }],
+        holdAfterFinish: endOfStream.promise,
+      },
+      { text: 'I will fix the arguments.' },
+    ]);
+    const child = sandbox.spawn(['--wire']);
+    const client = new WireClient(child);
+    await client.request('initialize', { protocol_version: '1.10' });
+    const prompt = client.request('prompt', { user_input: 'read the notes' });
+    // The provider said the arguments are done: the error comes now, not when the stream ends.
+    const result = await client.event('ToolResult');
+    expect(JSON.stringify(result.params)).toMatch(/broken|invalid|parse|JSON/i);
+    expect(server.requests).toHaveLength(1);
+    endOfStream.open();
+    expect((await prompt).result).toEqual({ status: 'finished' });
+    child.stdin!.end();
+    expect((await collect(child)).code).toBe(0);
+  });
+
   it('withdraws an early approval request when the stream is then cut, and never runs the call', async () => {
     const endOfStream = gate();
-    await setup([
+    const { server, sandbox } = await cli.setup([
       {
         toolCalls: [{ id: 'touch', name: 'Shell', args: { command: 'touch made-by-shell' } }],
         holdAfterToolCalls: endOfStream.promise,

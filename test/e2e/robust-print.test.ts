@@ -1,19 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-async function setup(turns: ScriptedTurn[]) {
-  server = await ScriptedLLMServer.start(turns);
-  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
-}
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 interface OutMessage {
   role: string;
@@ -52,7 +41,7 @@ const retriedStep: ScriptedTurn[] = [
 
 describe('print mode after a retry', () => {
   it('text: writes the text and the tool line of the attempt that succeeded, once', async () => {
-    await setup(retriedStep);
+    const { sandbox } = await cli.setup(retriedStep);
     const result = await sandbox.run(['--print', '-p', 'append a line']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('appending\nAppended.\n');
@@ -63,14 +52,17 @@ describe('print mode after a retry', () => {
   });
 
   it('text: a stream cut after its text is not printed twice', async () => {
-    await setup([{ text: 'partial answer', cut: 'after-text' }, { text: 'partial answer, whole.' }]);
+    const { sandbox } = await cli.setup([
+      { text: 'partial answer', cut: 'after-text' },
+      { text: 'partial answer, whole.' },
+    ]);
     const result = await sandbox.run(['--print', '-p', 'say it']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('partial answer, whole.\n');
   });
 
   it('stream-json: no call of the failed attempt, every call followed by its tool message', async () => {
-    await setup(retriedStep);
+    const { sandbox } = await cli.setup(retriedStep);
     const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'append a line']);
     expect(result.code).toBe(0);
     expect(shape(jsonLines(result.stdout))).toEqual([
@@ -83,7 +75,7 @@ describe('print mode after a retry', () => {
 
 describe('stream-json order', () => {
   it('writes one assistant message with all the calls of a step, then its tool messages in call order', async () => {
-    await setup([
+    const { sandbox } = await cli.setup([
       {
         toolCalls: [
           { id: 'c0', name: 'Glob', rawArgs: '{"pattern": "*.txt"' },

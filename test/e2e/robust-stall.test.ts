@@ -1,27 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 import { WireClient } from '../support/wire-process-client.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
+const cli = useScriptedCli();
 
-async function setup(turns: ScriptedTurn[]) {
-  server = await ScriptedLLMServer.start(turns);
-  sandbox = await CliSandbox.create({
-    baseUrl: server.baseUrl,
-    extraToml: '[loop_control]\nstall_timeout_s = 0.5\n',
-  });
-}
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const stallAfterHalfASecond = { extraToml: '[loop_control]\nstall_timeout_s = 0.5\n' };
 
 describe('silence is explained', () => {
   it('print mode says it is waiting, then gives up with a clear error and exit 75', async () => {
-    await setup([{ stall: 'before-headers' }, { stall: 'after-text', text: 'Let me' }]);
+    const { server, sandbox } = await cli.setup(
+      [{ stall: 'before-headers' }, { stall: 'after-text', text: 'Let me' }],
+      stallAfterHalfASecond,
+    );
     const result = await sandbox.run(['--print', '--max-retries-per-step', '2', '-p', 'hello?']);
     expect(result.code).toBe(75);
     expect(server.requests).toHaveLength(2);
@@ -31,7 +23,10 @@ describe('silence is explained', () => {
   });
 
   it('wire mode streams the waiting notifications to the client', async () => {
-    await setup([{ stall: 'before-headers' }, { text: 'Here I am.' }]);
+    const { sandbox } = await cli.setup(
+      [{ stall: 'before-headers' }, { text: 'Here I am.' }],
+      stallAfterHalfASecond,
+    );
     const child = sandbox.spawn(['--wire']);
     const client = new WireClient(child);
     await client.request('initialize', { protocol_version: '1.10' });
@@ -56,15 +51,10 @@ describe('--max-retries-per-step counts every retryable failure the same', () =>
   it.each(failures)('%s: as many requests as attempts', async (_kind, failure) => {
     const runs = await Promise.all(
       [1, 2].map(async (attempts) => {
-        const own = await ScriptedLLMServer.start(Array.from({ length: 3 }, () => ({ ...failure })));
-        const box = await CliSandbox.create({
-          baseUrl: own.baseUrl,
-          extraToml: '[loop_control]\nstall_timeout_s = 0.5\n',
-        });
+        const own = await cli.startServer(Array.from({ length: 3 }, () => ({ ...failure })));
+        const box = await cli.createSandbox({ baseUrl: own.baseUrl, ...stallAfterHalfASecond });
         const result = await box.run(['--print', '--max-retries-per-step', String(attempts), '-p', 'hi']);
         const requests = own.requests.length;
-        await own.close();
-        await box.remove();
         return { attempts, code: result.code, requests };
       }),
     );

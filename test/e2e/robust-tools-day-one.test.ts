@@ -1,22 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 import { WireClient } from '../support/wire-process-client.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-async function setup(turns: ScriptedTurn[]) {
-  server = await ScriptedLLMServer.start(turns);
-  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
-}
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 interface Message {
   role: string;
@@ -26,7 +15,7 @@ interface Message {
 
 describe('day-one mistakes get a one-line answer', () => {
   it('-m with an unknown alias names it and the configured ones, not the setup tutorial', async () => {
-    await setup([]);
+    const { server, sandbox } = await cli.setup([]);
     const result = await sandbox.run(['--print', '-m', 'nosuch', '-p', 'hi']);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("unknown model alias 'nosuch'; configured: e2e\n");
@@ -34,7 +23,7 @@ describe('day-one mistakes get a one-line answer', () => {
   });
 
   it('an unknown slash command is answered locally; an empty wire prompt is refused', async () => {
-    await setup([]);
+    const { server, sandbox } = await cli.setup([]);
     const print = await sandbox.run(['--print', '-p', '/nosuch now']);
     expect(print.code).toBe(0);
     expect(print.stdout).toBe('unknown command /nosuch — /help lists them\n');
@@ -62,7 +51,9 @@ describe('day-one mistakes get a one-line answer', () => {
   });
 
   it('/status and the status after a turn count the same tokens in context', async () => {
-    await setup([{ text: 'Counted.', usage: { prompt_tokens: 100, completion_tokens: 20 } }]);
+    const { sandbox } = await cli.setup([
+      { text: 'Counted.', usage: { prompt_tokens: 100, completion_tokens: 20 } },
+    ]);
     const child = sandbox.spawn(['--wire']);
     const client = new WireClient(child);
     await client.request('initialize', { protocol_version: '1.10' });
@@ -83,7 +74,10 @@ describe('day-one mistakes get a one-line answer', () => {
   });
 
   it('a tool call with an empty name gets an error result like an unknown tool', async () => {
-    await setup([{ toolCalls: [{ id: 'e1', name: '', args: { a: 1 } }] }, { text: 'Noted.' }]);
+    const { server, sandbox } = await cli.setup([
+      { toolCalls: [{ id: 'e1', name: '', args: { a: 1 } }] },
+      { text: 'Noted.' },
+    ]);
     const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
     expect(result.code).toBe(0);
     const history = (server.requests[1]?.body as { messages: Message[] } | undefined)?.messages ?? [];
@@ -93,7 +87,7 @@ describe('day-one mistakes get a one-line answer', () => {
   });
 
   it('a base_url that is not a URL stops at start, naming the file, table and key', async () => {
-    await setup([]);
+    const { sandbox } = await cli.setup([]);
     const config = join(sandbox.root, 'bad-url.toml');
     await writeFile(
       config,
@@ -112,7 +106,7 @@ describe('day-one mistakes get a one-line answer', () => {
   });
 
   it('a missing api_key names the config file and the provider table', async () => {
-    await setup([]);
+    const { server, sandbox } = await cli.setup([]);
     const config = join(sandbox.root, 'no-key.toml');
     await writeFile(
       config,
@@ -130,7 +124,7 @@ describe('day-one mistakes get a one-line answer', () => {
   });
 
   it('print mode says on stderr which background tasks it waits for', async () => {
-    await setup([
+    const { sandbox } = await cli.setup([
       {
         toolCalls: [
           {

@@ -2,23 +2,24 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KimiCodeServer } from '../support/kimi-code-server.js';
-import { CliSandbox, collect } from '../support/run-cli.js';
+import { type CliSandbox, collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 import { WireClient } from '../support/wire-process-client.js';
 
-let server: KimiCodeServer;
-let sandbox: CliSandbox;
+const cli = useScriptedCli();
 
-afterEach(async () => {
-  await server?.http.close();
-  await sandbox?.remove();
-});
+/** The Kimi Code server (OAuth and the coding API) and a sandbox; the model lives there, not at baseUrl. */
+async function startKimiCode(): Promise<{ server: KimiCodeServer; sandbox: CliSandbox }> {
+  const server = await KimiCodeServer.start();
+  cli.defer(() => server.http.close());
+  return { server, sandbox: await cli.createSandbox({ baseUrl: `${server.url}/unused` }) };
+}
 
 describe('kimi-ts login / logout', () => {
   it('logs in with the device flow, answers with the login, refreshes after a 401, logs out', async () => {
-    server = await KimiCodeServer.start();
-    sandbox = await CliSandbox.create({ baseUrl: `${server.url}/unused` });
+    const { server, sandbox } = await startKimiCode();
     const env = { KIMI_CODE_OAUTH_HOST: server.url, KIMI_CODE_BASE_URL: `${server.url}/coding/v1` };
 
     const login = await sandbox.run(['login', '--json'], { bare: true, env });
@@ -61,6 +62,20 @@ describe('kimi-ts login / logout', () => {
     });
     // The token never appears in what the user or a program reads.
     expect(login.stdout).not.toContain('at-1');
+    // Kimi CLI's device headers (kimi-cli auth/oauth.py `_common_headers`) on every OAuth request,
+    // with one device id, kept 0600 under the home.
+    const oauthRequests = server.http.requests.filter((r) => r.path.startsWith('/api/oauth/'));
+    expect(oauthRequests.length).toBeGreaterThanOrEqual(3);
+    const deviceId = (await readFile(join(sandbox.home, 'device_id'), 'utf8')).trim();
+    expect(deviceId).toMatch(/^[0-9a-f]{32}$/);
+    expect((await stat(join(sandbox.home, 'device_id'))).mode & 0o777).toBe(0o600);
+    for (const request of oauthRequests) {
+      expect(request.headers['x-msh-platform']).toBe('kimi_cli');
+      expect(request.headers['x-msh-device-id']).toBe(deviceId);
+      expect(request.headers['x-msh-version']).toMatch(/^\d+\.\d+/);
+      for (const name of ['x-msh-device-name', 'x-msh-device-model', 'x-msh-os-version'])
+        expect(request.headers[name]).toMatch(/^[\x20-\x7e]+$/);
+    }
 
     // The first model call is refused (the token expired): one refresh, then the call succeeds.
     server.expireOnNextChat = true;
@@ -89,8 +104,7 @@ describe('kimi-ts login / logout', () => {
   });
 
   it('wire mode answers -32004 when the login cannot be refreshed', async () => {
-    server = await KimiCodeServer.start();
-    sandbox = await CliSandbox.create({ baseUrl: `${server.url}/unused` });
+    const { server, sandbox } = await startKimiCode();
     const env = { KIMI_CODE_OAUTH_HOST: server.url, KIMI_CODE_BASE_URL: `${server.url}/coding/v1` };
     expect((await sandbox.run(['login', '--json'], { bare: true, env })).code).toBe(0);
     server.expireOnNextChat = true;
@@ -107,8 +121,7 @@ describe('kimi-ts login / logout', () => {
   });
 
   it('a login the server refuses fails with exit 1 and an error event', async () => {
-    server = await KimiCodeServer.start();
-    sandbox = await CliSandbox.create({ baseUrl: `${server.url}/unused` });
+    const { server, sandbox } = await startKimiCode();
     const result = await sandbox.run(['login', '--json'], {
       bare: true,
       env: { KIMI_CODE_OAUTH_HOST: `${server.url}/nowhere` },

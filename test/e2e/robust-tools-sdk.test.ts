@@ -2,17 +2,12 @@ import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createKimiPaths, createSession, isLoggedIn, login, logout } from '@moonshot-ai/kimi-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KimiCodeServer } from '../support/kimi-code-server.js';
 import { CLI } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
 const cli = useScriptedCli();
-let oauth: KimiCodeServer | undefined;
-afterEach(async () => {
-  await oauth?.http.close();
-  oauth = undefined;
-});
 
 /** An executable the SDK can spawn: the built CLI under this Node. */
 async function kimiExecutable(dir: string): Promise<string> {
@@ -58,7 +53,8 @@ describe("Moonshot's kimi-agent-sdk with its shareDir and CLI helpers", () => {
 
   it('login() and logout() run `kimi-ts login --json` / `logout`; isLoggedIn() follows', async () => {
     await cli.setup([]);
-    oauth = await KimiCodeServer.start();
+    const oauth = await KimiCodeServer.start();
+    cli.defer(() => oauth.http.close());
     const share = join(cli.sandbox.root, 'share');
     const env = sdkEnv({
       KIMI_SHARE_DIR: share,

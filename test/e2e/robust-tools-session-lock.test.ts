@@ -2,23 +2,16 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runEditor } from '../support/acp-editor.js';
-import { CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import { workDirSessions } from '../support/session-files.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 async function sessionDir(id: string): Promise<string> {
-  const sessions = join(sandbox.home, 'sessions');
-  const [key] = await readdir(sessions);
-  return join(sessions, key!, id);
+  return join(await workDirSessions(cli.sandbox.home), id);
 }
 
 /** A pid that belonged to a process which has exited. */
@@ -34,11 +27,10 @@ describe('one process per session', () => {
     const held = new Promise((resolve) => {
       release = () => resolve(undefined);
     });
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await cli.setup([
       { text: 'first answer', holdUntil: held },
       { text: 'third answer' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
 
     const first = sandbox.spawn(['--print', '--session', 'shared', '-p', 'one'], { input: '' });
     const firstDone = collect(first);
@@ -97,8 +89,7 @@ describe('one process per session', () => {
   });
 
   it('takes over a lock whose owner is gone', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'first' }, { text: 'after the crash' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([{ text: 'first' }, { text: 'after the crash' }]);
     expect((await sandbox.run(['--print', '--session', 'stale', '-p', 'one'])).code).toBe(0);
     const pid = await deadPid();
     await writeFile(join(await sessionDir('stale'), 'session.lock'), `${JSON.stringify({ pid })}\n`);

@@ -1,22 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 describe('KIMI_SHARE_DIR (the agent SDK passes its shareDir so)', () => {
   it('is the home folder when KIMI_TS_HOME is not set; KIMI_TS_HOME wins when both are', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'one' }, { text: 'two' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([{ text: 'one' }, { text: 'two' }]);
     const share = join(sandbox.root, 'share');
     const first = await sandbox.run(['--print', '--session', 's1', '-p', 'hi'], {
       env: { KIMI_TS_HOME: '', KIMI_SHARE_DIR: share },

@@ -1,18 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/tools/shell/process-group.js';
-import { CLI_NODE, CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { CLI_NODE, collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 interface ToolMessage {
   role: string;
@@ -21,7 +15,7 @@ interface ToolMessage {
 
 /** The text of the tool message the model got in its second request. */
 function toolResultText(): string {
-  const body = server.requests[1]?.body as { messages: ToolMessage[] } | undefined;
+  const body = cli.server.requests[1]?.body as { messages: ToolMessage[] } | undefined;
   const tool = body?.messages.find((m) => m.role === 'tool');
   return typeof tool?.content === 'string' ? tool.content : JSON.stringify(tool?.content ?? null);
 }
@@ -35,7 +29,7 @@ async function peakRssMiB(pid: number): Promise<number> {
 
 describe('Shell returns when the command exits', () => {
   it('a grandchild holding the pipe does not make the command time out; it is reported, then stopped at exit', async () => {
-    server = await ScriptedLLMServer.start([
+    const { sandbox } = await cli.setup([
       {
         toolCalls: [
           {
@@ -47,7 +41,6 @@ describe('Shell returns when the command exits', () => {
       },
       { text: 'It started.' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const result = await sandbox.run(['--print', '--yolo', '-p', 'start it']);
     expect(result.code).toBe(0);
     const text = toolResultText();
@@ -68,7 +61,7 @@ describe('Shell output is bounded while it streams', () => {
     const held = new Promise((resolve) => {
       release = () => resolve(undefined);
     });
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await cli.setup([
       {
         toolCalls: [
           { id: 'big', name: 'Shell', args: { command: 'head -c 100000000 /dev/zero | tr "\\0" x' } },
@@ -76,7 +69,6 @@ describe('Shell output is bounded while it streams', () => {
       },
       { text: 'That was long.', holdUntil: held },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const child = sandbox.spawn(['--print', '--yolo', '-p', 'print a lot'], { input: '' });
     const done = collect(child);
     // The second request carries the tool's result: the command ran to its end by now.

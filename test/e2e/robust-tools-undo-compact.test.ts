@@ -1,23 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import { workDirSessions } from '../support/session-files.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 async function titles(): Promise<string[]> {
-  const sessions = join(sandbox.home, 'sessions');
-  const [key] = await readdir(sessions);
-  const ids = await readdir(join(sessions, key!));
+  const sessions = await workDirSessions(cli.sandbox.home);
+  const ids = await readdir(sessions);
   const read = (id: string) =>
-    readFile(join(sessions, key!, id, 'state.json'), 'utf8').then(
+    readFile(join(sessions, id, 'state.json'), 'utf8').then(
       (text) => (JSON.parse(text) as { custom_title: string | null }).custom_title,
     );
   return (await Promise.all(ids.map(read))).map(String).sort();
@@ -25,14 +18,13 @@ async function titles(): Promise<string[]> {
 
 describe('/undo and /compact in the line shell', () => {
   it('/undo after /compact lists only real turns, keeps the summary of earlier ones; /compact keeps the title', async () => {
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await cli.setup([
       { text: 'Answer one.' },
       { text: 'Answer two.' },
       { text: 'SUMMARY of the first turn' },
       { text: 'Answer three.' },
       { text: 'Answer again.' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const lines = [
       'first question',
       'second question',

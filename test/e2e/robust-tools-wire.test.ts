@@ -1,25 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 import { WireClient } from '../support/wire-process-client.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 describe('wire mode with clients that bend JSON-RPC', () => {
   it('a notification gets no reply; an unknown approval answer rejects, and stderr says why', async () => {
-    server = await ScriptedLLMServer.start([
+    const { sandbox } = await cli.setup([
       { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'echo touched > touched.txt' } }] },
       { text: 'It was rejected.' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const child = sandbox.spawn(['--wire']);
     const client = new WireClient(child);
     await client.request('initialize', { protocol_version: '1.10' });

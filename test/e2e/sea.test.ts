@@ -2,16 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_NODE, CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_NODE, collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 import { WireClient } from '../support/wire-process-client.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 let folder: string;
 let executable: string;
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
+const cli = useScriptedCli();
 
 // The executable is built here, from the Node that runs the CLI in this suite (CI runs it again
 // under each maintained Node), out of the dist/ that `npm test` has just built.
@@ -31,11 +30,6 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
-
 const asExecutable = { command: [] as string[] };
 beforeAll(() => {
   asExecutable.command = [executable];
@@ -43,13 +37,12 @@ beforeAll(() => {
 
 describe('the single executable (npm run build:sea)', () => {
   it('runs a print turn that reads, writes (the diff package) and runs a command, with its own prompts', async () => {
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await cli.setup([
       { toolCalls: [{ id: 'r1', name: 'ReadFile', args: { path: 'in.txt' } }] },
       { toolCalls: [{ id: 'w1', name: 'WriteFile', args: { path: 'out.txt', content: 'written\n' } }] },
       { toolCalls: [{ id: 's1', name: 'Shell', args: { command: 'cat out.txt' } }] },
       { text: 'All three done.' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(sandbox.workDir, 'in.txt'), 'seed text\n');
     const result = await sandbox.run(['--print', '--yolo', '-p', 'do the three things'], asExecutable);
@@ -86,8 +79,7 @@ describe('the single executable (npm run build:sea)', () => {
   });
 
   it('serves the wire protocol', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'Hello from the executable.' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([{ text: 'Hello from the executable.' }]);
     const child = sandbox.spawn(['--wire'], asExecutable);
     const client = new WireClient(child);
     const init = await client.request('initialize', {
@@ -110,8 +102,7 @@ describe('the single executable (npm run build:sea)', () => {
     );
     const anthropic = await LoopbackServer.start();
     try {
-      server = await ScriptedLLMServer.start([]);
-      sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+      const { sandbox } = await cli.setup([]);
       const config = JSON.stringify({
         default_model: 'claude',
         providers: { a: { type: 'anthropic', base_url: anthropic.url, api_key: 'sk-ant-e2e' } },

@@ -1,28 +1,17 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workDirKey } from '../../src/session/work-dir-key.js';
 import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
-import { CliSandbox, liveCli } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { liveCli } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-async function setup(turns: ScriptedTurn[]) {
-  server = await ScriptedLLMServer.start(turns);
-  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
-}
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const scripted = useScriptedCli();
 
 describe('interactive shell (line mode)', () => {
   it('runs a turn per line and asks before side effects', async () => {
-    await setup([
+    const { server, sandbox } = await scripted.setup([
       { toolCalls: [{ id: 's1', name: 'Shell', args: { command: 'touch approved.txt' } }] },
       { text: 'Created it.' },
       { toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'touch rejected.txt' } }] },
@@ -41,7 +30,7 @@ describe('interactive shell (line mode)', () => {
   });
 
   it('passes rejection feedback to the model', async () => {
-    await setup([
+    const { server, sandbox } = await scripted.setup([
       { toolCalls: [{ id: 's1', name: 'Shell', args: { command: 'rm -rf build' } }] },
       { text: 'Understood, keeping the build folder.' },
     ]);
@@ -76,15 +65,10 @@ describe('interactive shell (line mode)', () => {
     }
   });
   it("/model lists the config's models and switches the session to another one", async () => {
-    server = await ScriptedLLMServer.start([
-      { text: 'From the other model.' },
-      { text: 'Still the other model.' },
-      { text: 'The flag wins.' },
-    ]);
-    sandbox = await CliSandbox.create({
-      baseUrl: server.baseUrl,
-      extraToml: '[models.other]\nprovider = "local"\nmodel = "other-model"\nmax_context_size = 50000\n',
-    });
+    const { server, sandbox } = await scripted.setup(
+      [{ text: 'From the other model.' }, { text: 'Still the other model.' }, { text: 'The flag wins.' }],
+      { extraToml: '[models.other]\nprovider = "local"\nmodel = "other-model"\nmax_context_size = 50000\n' },
+    );
     const result = await sandbox.run([], { input: '/model\n/model nonsense\n/model other\nhello\n/exit\n' });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('* e2e: e2e-model (provider local)');
@@ -103,8 +87,7 @@ describe('interactive shell (line mode)', () => {
     expect(models).toEqual(['other-model', 'other-model', 'e2e-model']);
   });
   it('runs the slash commands of the soul: help, title, yolo, afk, plan (view, clear), clear, compact', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'An answer.' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await scripted.setup([{ text: 'An answer.' }]);
     const lines = [
       '/help',
       '/version',
@@ -170,8 +153,7 @@ describe('interactive shell (line mode)', () => {
     expect(server.requests).toHaveLength(1);
   });
   it('/add-dir lists and adds folders the agent may work in; the model hears of a new one', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'Noted.' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await scripted.setup([{ text: 'Noted.' }]);
     const extra = join(sandbox.root, 'extra');
     await mkdir(join(extra, 'docs'), { recursive: true });
     await writeFile(join(extra, 'docs', 'guide.md'), '# Guide\n');
@@ -205,7 +187,7 @@ describe('interactive shell (line mode)', () => {
     expect(state.additional_dirs).toEqual([extra]);
   });
   it('/task lists background tasks, shows one with its output, and stops it', async () => {
-    server = await ScriptedLLMServer.start([
+    const { sandbox } = await scripted.setup([
       {
         toolCalls: [
           {
@@ -217,7 +199,6 @@ describe('interactive shell (line mode)', () => {
       },
       { text: 'Started it.' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const cli = liveCli(sandbox.spawn(['--yolo']));
     cli.type('start the job\n');
     await cli.waitFor('Started it.');
@@ -235,8 +216,10 @@ describe('interactive shell (line mode)', () => {
   });
 
   it('/new, /sessions and /fork move between the sessions of the directory', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'First answer.' }, { text: 'Answer in the fork.' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await scripted.setup([
+      { text: 'First answer.' },
+      { text: 'Answer in the fork.' },
+    ]);
     const lines = [
       'hello there',
       '/fork',
@@ -271,8 +254,7 @@ describe('interactive shell (line mode)', () => {
     expect(saved.sort()).toEqual([first, fork].sort());
   });
   it('/mcp shows the MCP servers with their state and tools', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'Connected.' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await scripted.setup([{ text: 'Connected.' }]);
     const everything = join(
       import.meta.dirname,
       '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
@@ -288,8 +270,7 @@ describe('interactive shell (line mode)', () => {
     );
   });
   it('!command runs a command for the user alone: shown, not sent to the model', async () => {
-    server = await ScriptedLLMServer.start([]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await scripted.setup([]);
     const result = await sandbox.run([], {
       input: '!echo from-bang; pwd\n!cd /tmp\n!exit 3\n!\n/exit\n',
     });
@@ -301,12 +282,11 @@ describe('interactive shell (line mode)', () => {
     expect(server.requests).toHaveLength(0);
   });
   it('/undo lists the turns and goes back to before one, in a new session', async () => {
-    server = await ScriptedLLMServer.start([
+    const { server, sandbox } = await scripted.setup([
       { text: 'Answer one.' },
       { text: 'Answer two.' },
       { text: 'Answer three.' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const lines = [
       'first question',
       '/help',
@@ -331,8 +311,10 @@ describe('interactive shell (line mode)', () => {
     expect(third).not.toContain('Answer two.');
   });
   it('takes a request over several lines (trailing backslash) or from $EDITOR (/editor)', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'Two lines read.' }, { text: 'Editor text read.' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await scripted.setup([
+      { text: 'Two lines read.' },
+      { text: 'Editor text read.' },
+    ]);
     const editor = join(sandbox.root, 'edit.mjs');
     await writeFile(
       editor,

@@ -1,27 +1,20 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import type { CliSandbox } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 const VICTIM_JSON = '{\n  "name": "victim"\n}\n';
 
-async function setup(): Promise<{ victim: string; pluginsDir: string }> {
-  server = await ScriptedLLMServer.start([]);
-  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl, apiKey: 'sk-plugin-host-key-123' });
+async function setup(): Promise<{ victim: string; pluginsDir: string; sandbox: CliSandbox }> {
+  const { sandbox } = await cli.setup([], { apiKey: 'sk-plugin-host-key-123' });
   const victim = join(sandbox.root, 'victimdir', 'package.json');
   await mkdir(join(sandbox.root, 'victimdir'));
   await writeFile(victim, VICTIM_JSON);
-  return { victim, pluginsDir: join(sandbox.root, '.config', 'agents', 'plugins') };
+  return { victim, pluginsDir: join(sandbox.root, '.config', 'agents', 'plugins'), sandbox };
 }
 
 async function pluginAt(dir: string, spec: Record<string, unknown>): Promise<void> {
@@ -30,12 +23,14 @@ async function pluginAt(dir: string, spec: Record<string, unknown>): Promise<voi
 }
 
 function install(source: string) {
-  return sandbox.run(['plugin', 'install', source, '--config-file', sandbox.configFile], { bare: true });
+  return cli.sandbox.run(['plugin', 'install', source, '--config-file', cli.sandbox.configFile], {
+    bare: true,
+  });
 }
 
 describe('hole 5: a plugin cannot write outside its folder', () => {
   it('refuses a config_file that climbs out of the plugin folder, and writes nothing', async () => {
-    const { victim, pluginsDir } = await setup();
+    const { victim, pluginsDir, sandbox } = await setup();
     // Five levels down, so the path lands exactly on the victim from the source folder.
     const source = join(sandbox.root, 'a', 'b', 'c', 'd', 'evil');
     await pluginAt(source, {
@@ -50,7 +45,7 @@ describe('hole 5: a plugin cannot write outside its folder', () => {
   });
 
   it('refuses a config_file that is a symlink to a file outside', async () => {
-    const { victim, pluginsDir } = await setup();
+    const { victim, pluginsDir, sandbox } = await setup();
     const source = join(sandbox.root, 'evil-src');
     await pluginAt(source, { config_file: 'config.json', inject: { apiKey: 'api_key' } });
     await symlink(victim, join(source, 'config.json'));
@@ -72,7 +67,7 @@ describe('hole 5: a plugin cannot write outside its folder', () => {
       'tools.0.command.0: "../../bin/tool" resolves outside',
     ],
   ])('refuses plugin.json %j naming the field', async (spec, named) => {
-    const { pluginsDir } = await setup();
+    const { pluginsDir, sandbox } = await setup();
     const source = join(sandbox.root, 'evil-src');
     await pluginAt(source, spec);
     await writeFile(join(source, 'c.json'), '{}');

@@ -2,18 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { methods } from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runEditor } from '../support/acp-editor.js';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 const shell = (id: string, command: string) => ({ toolCalls: [{ id, name: 'Shell', args: { command } }] });
 
@@ -29,7 +22,7 @@ function toolResults(stdout: string): string[] {
 
 describe('the command sandbox through the CLI', () => {
   it('--sandbox: the workspace is writable, nothing else is, ~/.ssh is invisible, the network is off', async () => {
-    server = await ScriptedLLMServer.start([]);
+    const server = await cli.startServer([]);
     const port = new URL(server.baseUrl).port;
     server.push(
       shell('w1', 'echo in > inside.txt && cat inside.txt'),
@@ -38,7 +31,7 @@ describe('the command sandbox through the CLI', () => {
       shell('n1', `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`),
       { text: 'done' },
     );
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const sandbox = await cli.createSandbox({ baseUrl: server.baseUrl });
     await mkdir(join(sandbox.root, '.ssh'));
     await writeFile(join(sandbox.root, '.ssh', 'id_rsa'), 'PRIVATE KEY');
     await mkdir(join(sandbox.root, 'outside'));
@@ -61,9 +54,7 @@ describe('the command sandbox through the CLI', () => {
   });
 
   it('[sandbox] mode = "read-only" keeps even the workspace read-only', async () => {
-    server = await ScriptedLLMServer.start([shell('r1', 'echo x > ro.txt'), { text: 'done' }]);
-    sandbox = await CliSandbox.create({
-      baseUrl: server.baseUrl,
+    const { sandbox } = await cli.setup([shell('r1', 'echo x > ro.txt'), { text: 'done' }], {
       extraToml: '[sandbox]\nmode = "read-only"\n',
     });
     const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
@@ -73,8 +64,7 @@ describe('the command sandbox through the CLI', () => {
   });
 
   it('refuses to start when bubblewrap is missing, naming the package, instead of running unsandboxed', async () => {
-    server = await ScriptedLLMServer.start([shell('m1', 'touch ran.txt'), { text: 'done' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { server, sandbox } = await cli.setup([shell('m1', 'touch ran.txt'), { text: 'done' }]);
     const result = await sandbox.run(['--sandbox', '--print', '-p', 'go'], { env: { PATH: '/nonexistent' } });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('install the package `bubblewrap`');
@@ -83,11 +73,10 @@ describe('the command sandbox through the CLI', () => {
   });
 
   it('runs plugin commands in the sandbox too', async () => {
-    server = await ScriptedLLMServer.start([
+    const { sandbox } = await cli.setup([
       { toolCalls: [{ id: 'p1', name: 'escape', args: {} }] },
       { text: 'done' },
     ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
     const source = join(sandbox.root, 'escape-src');
     await mkdir(source);
     await writeFile(
@@ -122,14 +111,10 @@ describe('the command sandbox through the CLI', () => {
 
 describe('the sandbox in an ACP editor', () => {
   it('keeps Shell in the sandbox even when the editor offers terminals', async () => {
-    server = await ScriptedLLMServer.start([
-      shell('a1', 'echo evil > /etc/kimi-ts-acp-evil; echo ran-here'),
-      { text: 'done' },
-    ]);
-    sandbox = await CliSandbox.create({
-      baseUrl: server.baseUrl,
-      extraToml: '[sandbox]\nmode = "workspace-write"\n',
-    });
+    const { server, sandbox } = await cli.setup(
+      [shell('a1', 'echo evil > /etc/kimi-ts-acp-evil; echo ran-here'), { text: 'done' }],
+      { extraToml: '[sandbox]\nmode = "workspace-write"\n' },
+    );
     const terminalsCreated: unknown[] = [];
     const { exitCode } = await runEditor(
       {

@@ -1,21 +1,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorResponder, LoopbackServer } from '../support/loopback-server.js';
-import { CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 
 const ENV_KEY = 'sk-env-secret-4f9a1c77d2';
 const CONFIG_KEY = 'sk-config-secret-88b3e0aa1f';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
+const cli = useScriptedCli();
 
 /** Every file under `dir`, as text. */
 async function allText(dir: string): Promise<string> {
@@ -28,24 +21,26 @@ async function allText(dir: string): Promise<string> {
 
 describe('hole 6: the keys never leave', () => {
   it('keeps KIMI_API_KEY and the config key out of commands, results, the model and the session files', async () => {
-    server = await ScriptedLLMServer.start([
-      {
-        toolCalls: [
-          {
-            id: 's1',
-            name: 'Shell',
-            args: { command: 'echo "env-key=[$KIMI_API_KEY]"; env | grep -c secret || true' },
-          },
-        ],
-      },
-      // The config file sits outside the work dir; a command can still print it.
-      { toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'cat ../config.toml' } }] },
-      {
-        toolCalls: [{ id: 's3', name: 'Shell', args: { command: `echo ${CONFIG_KEY} > leaked.txt` } }],
-      },
-      { text: 'done' },
-    ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl, apiKey: CONFIG_KEY });
+    const { server, sandbox } = await cli.setup(
+      [
+        {
+          toolCalls: [
+            {
+              id: 's1',
+              name: 'Shell',
+              args: { command: 'echo "env-key=[$KIMI_API_KEY]"; env | grep -c secret || true' },
+            },
+          ],
+        },
+        // The config file sits outside the work dir; a command can still print it.
+        { toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'cat ../config.toml' } }] },
+        {
+          toolCalls: [{ id: 's3', name: 'Shell', args: { command: `echo ${CONFIG_KEY} > leaked.txt` } }],
+        },
+        { text: 'done' },
+      ],
+      { apiKey: CONFIG_KEY },
+    );
     const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go'], {
       env: { KIMI_API_KEY: ENV_KEY },
     });
@@ -74,11 +69,10 @@ describe('hole 6: the keys never leave', () => {
   });
 
   it('gives a plugin tool the key its inject names and no other secret', async () => {
-    server = await ScriptedLLMServer.start([
-      { toolCalls: [{ id: 'p1', name: 'envcheck', args: {} }] },
-      { text: 'checked' },
-    ]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl, apiKey: CONFIG_KEY });
+    const { sandbox } = await cli.setup(
+      [{ toolCalls: [{ id: 'p1', name: 'envcheck', args: {} }] }, { text: 'checked' }],
+      { apiKey: CONFIG_KEY },
+    );
     const source = join(sandbox.root, 'envcheck-src');
     await mkdir(source);
     await writeFile(
@@ -117,7 +111,7 @@ describe('hole 6: the keys never leave', () => {
         await import('node:os').then((os) => os.tmpdir()),
         `kimi-ts-hook-env-${process.pid}`,
       );
-      sandbox = await CliSandbox.create({
+      const sandbox = await cli.createSandbox({
         baseUrl: `${provider.url}/v1`,
         apiKey: CONFIG_KEY,
         extraToml: ['[[hooks]]', 'event = "UserPromptSubmit"', `command = "env > ${hookOut}"`].join('\n'),
@@ -137,8 +131,7 @@ describe('hole 6: the keys never leave', () => {
   });
 
   it('kimi-ts export redacts a key even from a session written before it was known', async () => {
-    server = await ScriptedLLMServer.start([{ text: 'noted' }]);
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([{ text: 'noted' }]);
     // The key reaches the file while kimi-ts does not know it as a secret yet.
     const first = await sandbox.run(['--print', '-p', `remember ${ENV_KEY}`]);
     expect(first.code).toBe(0);

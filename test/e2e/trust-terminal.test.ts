@@ -1,32 +1,23 @@
 import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gate, LoopbackServer, startSSE, writeSSE } from '../support/loopback-server.js';
-import { CLI, CLI_NODE, CliSandbox } from '../support/run-cli.js';
-import { ScriptedLLMServer } from '../support/scripted-llm-server.js';
+import { CLI, CLI_NODE } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 import { TmuxTerminal } from '../support/tmux.js';
 
-let terminal: TmuxTerminal | undefined;
-let sandbox: CliSandbox | undefined;
-const closers: (() => Promise<void>)[] = [];
-
-afterEach(async () => {
-  await terminal?.close();
-  terminal = undefined;
-  for (const close of closers.splice(0)) await close();
-  await sandbox?.remove();
-  sandbox = undefined;
-});
+const cli = useScriptedCli();
 
 /** The line shell of the built CLI in a real terminal, pointed at `baseUrl`. */
 async function startShell(baseUrl: string): Promise<TmuxTerminal> {
-  sandbox = await CliSandbox.create({ baseUrl });
-  terminal = await TmuxTerminal.start({
+  const sandbox = await cli.createSandbox({ baseUrl });
+  const terminal = await TmuxTerminal.start({
     argv: [CLI_NODE, CLI, '--ui', 'line', '--config-file', sandbox.configFile, '-w', sandbox.workDir],
     env: sandbox.env(),
     cwd: sandbox.workDir,
   });
+  cli.defer(() => terminal.close());
   await terminal.waitFor('Type a request');
   return terminal;
 }
@@ -34,13 +25,12 @@ async function startShell(baseUrl: string): Promise<TmuxTerminal> {
 describe('hole 3: what the terminal shows is what will run', () => {
   it('shows the escapes of a spoofing command and of streamed text instead of running them', async () => {
     const spoof = 'touch EVIL.txt; : \r\x1b[2K\x1b[1A\x1b[2Kls -la';
-    const server = await ScriptedLLMServer.start([
+    const server = await cli.startServer([
       {
         text: 'Listing: \x1b[2J\x1b]0;pwned\x07\u202Eevil\u202C done\n',
         toolCalls: [{ id: 's1', name: 'Shell', args: { command: spoof } }],
       },
     ]);
-    closers.push(() => server.close());
     const tty = await startShell(server.baseUrl);
     await tty.type('list the files');
     await tty.press('Enter');
@@ -50,17 +40,13 @@ describe('hole 3: what the terminal shows is what will run', () => {
     await tty.type('n');
     await tty.press('Enter');
     await tty.waitFor(/approve\? n\n[\s\S]*^›/m);
-    expect(existsSync(join(sandbox!.workDir, 'EVIL.txt'))).toBe(false);
+    expect(existsSync(join(cli.sandbox.workDir, 'EVIL.txt'))).toBe(false);
   });
 });
 
 describe("print mode's text output", () => {
   it('shows control characters of the answer instead of passing them to the terminal', async () => {
-    const server = await ScriptedLLMServer.start([
-      { text: 'ok\r\x1b[2Kspoofed \x1b]52;c;ZXZpbA==\x07\u202Edone' },
-    ]);
-    closers.push(() => server.close());
-    sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
+    const { sandbox } = await cli.setup([{ text: 'ok\r\x1b[2Kspoofed \x1b]52;c;ZXZpbA==\x07\u202Edone' }]);
     const result = await sandbox.run(['--print', '-p', 'hi']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('ok␍␛[2Kspoofed ␛]52;c;ZXZpbA==␇⟨U+202E⟩done');
@@ -111,7 +97,7 @@ function answerText(text: string) {
 describe('hole 4: type-ahead never answers an approval', () => {
   it('sets lines typed during the stream aside for the next prompt and waits for an explicit choice', async () => {
     const server = await LoopbackServer.start();
-    closers.push(() => server.close());
+    cli.defer(() => server.close());
     const release = gate();
     server.enqueue(
       textThenHeldShellCall('Thinking it over…', release.promise, 'touch TYPED_AHEAD.txt'),
@@ -135,16 +121,16 @@ describe('hole 4: type-ahead never answers an approval', () => {
     const asking = await tty.waitFor(/^approve\?/m);
     // The half-typed text was taken off the line while the question waits.
     expect(asking).not.toMatch(/^approve\?.*half-typed/m);
-    expect(existsSync(join(sandbox!.workDir, 'TYPED_AHEAD.txt'))).toBe(false);
+    expect(existsSync(join(cli.sandbox.workDir, 'TYPED_AHEAD.txt'))).toBe(false);
     // A bare Enter typed now does not answer either: it asks for a choice.
     await tty.press('Enter');
-    await tty.waitFor('(type y, a or n and press Enter)');
+    await tty.waitFor('(type 1, 2, 3 or 4 and press Enter)');
     await tty.type('n');
     await tty.press('Enter');
 
     // The typed-ahead "y" was kept: it became the next request.
     await tty.waitFor('Got your next request.');
-    expect(existsSync(join(sandbox!.workDir, 'TYPED_AHEAD.txt'))).toBe(false);
+    expect(existsSync(join(cli.sandbox.workDir, 'TYPED_AHEAD.txt'))).toBe(false);
     const lastRequest = server.requests.at(-1)?.body as { messages: { role: string; content: unknown }[] };
     expect(lastRequest.messages.at(-1)).toMatchObject({ role: 'user' });
     expect(JSON.stringify(lastRequest.messages.at(-1)?.content)).toBe('"y"');

@@ -1,18 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI } from '../support/run-cli.js';
-import { useScriptedCli } from '../support/scripted-cli.js';
+import { describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
-import { startTuiInTmux, type TmuxTerminal, TUI_PANEL_ARMED, TUI_READY } from '../support/tmux-terminal.js';
+import { type TmuxTerminal, TUI_PANEL_ARMED, TUI_READY } from '../support/tmux-terminal.js';
+import { useTuiCli } from '../support/tui-cli.js';
 
-const cli = useScriptedCli();
-let terminal: TmuxTerminal | undefined;
-
-afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-});
+const cli = useTuiCli();
 
 const touch = (id: string, file: string): ScriptedTurn => ({
   toolCalls: [{ id, name: 'Shell', args: { command: `touch ${file}` } }],
@@ -20,7 +13,7 @@ const touch = (id: string, file: string): ScriptedTurn => ({
 
 async function startWith(turns: ScriptedTurn[]): Promise<TmuxTerminal> {
   await cli.setup(turns);
-  terminal = startTuiInTmux(CLI, cli.sandbox);
+  const terminal = cli.startTui();
   await terminal.waitFor(TUI_READY);
   return terminal;
 }

@@ -1,27 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  BACKGROUND_COMMAND,
-  type BackgroundAgentScenario,
-  backgroundAgentScenario,
-} from '../support/background-agent-scenario.js';
-import { CLI } from '../support/run-cli.js';
-import { startTuiInTmux, type TmuxTerminal, TUI_PANEL_ARMED, TUI_READY } from '../support/tmux-terminal.js';
+import { describe, expect, it } from 'vitest';
+import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
+import { TUI_PANEL_ARMED, TUI_READY } from '../support/tmux-terminal.js';
+import { useTuiCli } from '../support/tui-cli.js';
 
-let scenario: BackgroundAgentScenario | undefined;
-let terminal: TmuxTerminal | undefined;
-
-afterEach(async () => {
-  terminal?.close();
-  terminal = undefined;
-  await scenario?.close();
-  scenario = undefined;
-});
+const cli = useTuiCli();
 
 describe('terminal UI: background agents', () => {
   it('asks at once when a background agent needs approval between turns', async () => {
-    scenario = await backgroundAgentScenario();
-    const tui = startTuiInTmux(CLI, scenario.sandbox);
-    terminal = tui;
+    const scenario = await backgroundAgentScenario();
+    cli.defer(() => scenario.close());
+    const tui = cli.startTui({ sandbox: scenario.sandbox });
     await tui.waitFor(TUI_READY);
     tui.type('start it');
     tui.press('Enter');

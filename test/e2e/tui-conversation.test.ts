@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI } from '../support/run-cli.js';
-import { useScriptedCli } from '../support/scripted-cli.js';
+import { describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
-import { startTuiInTmux, type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+import { type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+import { useTuiCli } from '../support/tui-cli.js';
 
-const cli = useScriptedCli();
-let terminal: TmuxTerminal | undefined;
-
-afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-});
+const cli = useTuiCli();
 
 function start(args: string[] = []): TmuxTerminal {
-  terminal = startTuiInTmux(CLI, cli.sandbox, { args });
-  return terminal;
+  return cli.startTui({ args });
 }
 
 function held(): { promise: Promise<void>; release: () => void } {

@@ -1,17 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI } from '../support/run-cli.js';
-import { useScriptedCli } from '../support/scripted-cli.js';
-import { startTuiInTmux, type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+import { describe, expect, it } from 'vitest';
+import { TUI_READY } from '../support/tmux-terminal.js';
+import { useTuiCli } from '../support/tui-cli.js';
 
-const cli = useScriptedCli();
-let terminal: TmuxTerminal | undefined;
-
-afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-});
+const cli = useTuiCli();
 
 describe('terminal UI: a running command', () => {
   it('shows its last lines while it runs (inert), then the one-line summary', async () => {
@@ -21,8 +14,7 @@ describe('terminal UI: a running command', () => {
       { toolCalls: [{ id: 's', name: 'Shell', args: { command } }] },
       { text: 'The command ended.' },
     ]);
-    const tui = startTuiInTmux(CLI, cli.sandbox, { args: ['--yolo'] });
-    terminal = tui;
+    const tui = cli.startTui({ args: ['--yolo'] });
     await tui.waitFor(TUI_READY);
     tui.type('run it');
     tui.press('Enter');

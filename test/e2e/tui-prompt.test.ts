@@ -1,24 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI } from '../support/run-cli.js';
-import { useScriptedCli } from '../support/scripted-cli.js';
-import { startTuiInTmux, type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+import { describe, expect, it } from 'vitest';
+import { TUI_READY } from '../support/tmux-terminal.js';
+import { useTuiCli } from '../support/tui-cli.js';
 
-const cli = useScriptedCli();
-let terminal: TmuxTerminal | undefined;
-
-afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-});
+const cli = useTuiCli();
 
 describe('terminal UI: the prompt editor', () => {
   it('Ctrl-J adds a line; ↑ recalls the work dir’s history, also in a later run', async () => {
     await cli.setup([{ text: 'Got two lines.' }, { text: 'Got it again.' }]);
-    const tui = startTuiInTmux(CLI, cli.sandbox, { args: ['--yolo'] });
-    terminal = tui;
+    const tui = cli.startTui({ args: ['--yolo'] });
     await tui.waitFor(TUI_READY);
     expect(tui.screen()).toContain('yolo');
     tui.type('line one');
@@ -34,8 +26,7 @@ describe('terminal UI: the prompt editor', () => {
     expect(await tui.waitForExit()).toBe(0);
     tui.close();
 
-    const again = startTuiInTmux(CLI, cli.sandbox);
-    terminal = again;
+    const again = cli.startTui();
     await again.waitFor(TUI_READY);
     again.press('Up');
     await again.waitFor('line two');
@@ -46,8 +37,7 @@ describe('terminal UI: the prompt editor', () => {
 
   it('completes slash commands with their descriptions', async () => {
     await cli.setup([]);
-    const tui = startTuiInTmux(CLI, cli.sandbox);
-    terminal = tui;
+    const tui = cli.startTui();
     await tui.waitFor(TUI_READY);
     tui.type('/ex');
     const menu = await tui.waitFor('leave kimi-ts');
@@ -61,8 +51,7 @@ describe('terminal UI: the prompt editor', () => {
       editor,
       "import { readFileSync, writeFileSync } from 'node:fs';\nconst f = process.argv[2];\nwriteFileSync(f, readFileSync(f, 'utf8') + ' and more from the editor');\n",
     );
-    const tui = startTuiInTmux(CLI, cli.sandbox, { env: { EDITOR: `${process.execPath} ${editor}` } });
-    terminal = tui;
+    const tui = cli.startTui({ env: { EDITOR: `${process.execPath} ${editor}` } });
     await tui.waitFor(TUI_READY);
     tui.type('draft text');
     tui.press('C-o');
@@ -80,8 +69,7 @@ describe('terminal UI: the prompt editor', () => {
     await writeFile(join(work, 'untracked-module.ts'), 'export {};\n');
     execFileSync('git', ['init', '-q'], { cwd: work });
     execFileSync('git', ['add', 'src/tracked-module.ts'], { cwd: work });
-    const tui = startTuiInTmux(CLI, cli.sandbox);
-    terminal = tui;
+    const tui = cli.startTui();
     await tui.waitFor(TUI_READY);
     tui.type('look at @modu');
     const menu = await tui.waitFor('untracked-module.ts');

@@ -1,25 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI } from '../support/run-cli.js';
-import { useScriptedCli } from '../support/scripted-cli.js';
+import { describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
-import { startTuiInTmux, type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+import { type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+import { type TuiOptions, useTuiCli } from '../support/tui-cli.js';
 
-const cli = useScriptedCli();
-let terminal: TmuxTerminal | undefined;
+const cli = useTuiCli();
 
-afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-});
-
-async function startWith(
-  turns: ScriptedTurn[],
-  options: Parameters<typeof startTuiInTmux>[2] = {},
-): Promise<TmuxTerminal> {
+async function startWith(turns: ScriptedTurn[], options: TuiOptions = {}): Promise<TmuxTerminal> {
   await cli.setup(turns);
-  terminal = startTuiInTmux(CLI, cli.sandbox, options);
+  const terminal = cli.startTui(options);
   await terminal.waitFor(TUI_READY);
   return terminal;
 }
@@ -127,8 +117,7 @@ describe('terminal UI: the terminal', () => {
     expect(styles(plain.screenWithEscapes())).toEqual([]);
     plain.close();
 
-    const coloured = startTuiInTmux(CLI, cli.sandbox);
-    terminal = coloured;
+    const coloured = cli.startTui();
     await coloured.waitFor(TUI_READY);
     expect(styles(coloured.screenWithEscapes()).length).toBeGreaterThan(0);
   });

@@ -1,21 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI } from '../support/run-cli.js';
-import { useScriptedCli } from '../support/scripted-cli.js';
-import { startTuiInTmux, type TmuxTerminal, TUI_PANEL_ARMED, TUI_READY } from '../support/tmux-terminal.js';
+import { describe, expect, it } from 'vitest';
+import { type TmuxTerminal, TUI_PANEL_ARMED, TUI_READY } from '../support/tmux-terminal.js';
+import { useTuiCli } from '../support/tui-cli.js';
 
-const cli = useScriptedCli();
-let terminal: TmuxTerminal | undefined;
-
-afterEach(() => {
-  terminal?.close();
-  terminal = undefined;
-});
+const cli = useTuiCli();
 
 function startTui(): TmuxTerminal {
-  terminal = startTuiInTmux(CLI, cli.sandbox);
-  return terminal;
+  return cli.startTui();
 }
 
 describe('terminal UI: a turn', () => {
@@ -75,7 +67,7 @@ describe('terminal UI: a turn', () => {
     expect(piped.code).toBe(0);
     expect(piped.stdout).toContain('Type a request, /help for commands, /exit to leave.');
 
-    terminal = startTuiInTmux(CLI, cli.sandbox, { env: { TERM: 'dumb' } });
+    const terminal = cli.startTui({ env: { TERM: 'dumb' } });
     await terminal.waitFor('Type a request, /help for commands, /exit to leave.');
     expect(terminal.screen()).not.toContain(TUI_READY);
     terminal.type('/exit');
@@ -85,16 +77,14 @@ describe('terminal UI: a turn', () => {
 
   it('is the default on a terminal; --ui line gives the line shell there', async () => {
     await cli.setup([]);
-    const byDefault = startTuiInTmux(CLI, cli.sandbox, { ui: null });
-    terminal = byDefault;
+    const byDefault = cli.startTui({ ui: null });
     await byDefault.waitFor(TUI_READY);
     byDefault.type('/exit');
     byDefault.press('Enter');
     expect(await byDefault.waitForExit()).toBe(0);
     byDefault.close();
 
-    const line = startTuiInTmux(CLI, cli.sandbox, { ui: 'line' });
-    terminal = line;
+    const line = cli.startTui({ ui: 'line' });
     await line.waitFor('Type a request, /help for commands, /exit to leave.');
     expect(line.screen()).not.toContain(TUI_READY);
     line.type('/exit');

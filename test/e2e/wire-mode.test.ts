@@ -1,28 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
 import { gate } from '../support/loopback-server.js';
-import { CliSandbox, collect } from '../support/run-cli.js';
-import { ScriptedLLMServer, type ScriptedTurn } from '../support/scripted-llm-server.js';
+import { collect } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
 import { WireClient } from '../support/wire-process-client.js';
 
-let server: ScriptedLLMServer;
-let sandbox: CliSandbox;
+const cli = useScriptedCli();
 
-async function setup(turns: ScriptedTurn[]) {
-  server = await ScriptedLLMServer.start(turns);
-  sandbox = await CliSandbox.create({ baseUrl: server.baseUrl });
-}
-
-afterEach(async () => {
-  await server?.close();
-  await sandbox?.remove();
-});
-
-const requestsArrived = (count: number) => server.waitForRequests(count);
+const requestsArrived = (count: number) => cli.server.waitForRequests(count);
 
 describe('wire mode', () => {
   it('initializes, runs a prompt and streams its events', async () => {
-    await setup([{ text: 'Hello over the wire.' }]);
+    const { sandbox } = await cli.setup([{ text: 'Hello over the wire.' }]);
     const child = sandbox.spawn(['--wire']);
     const client = new WireClient(child);
     const init = await client.request('initialize', {
@@ -46,7 +35,7 @@ describe('wire mode', () => {
   });
 
   it('answers malformed lines with JSON-RPC errors and keeps going', async () => {
-    await setup([]);
+    const { sandbox } = await cli.setup([]);
     const child = sandbox.spawn(['--wire']);
     const client = new WireClient(child);
     child.stdin!.write('{not json\n');
@@ -62,7 +51,7 @@ describe('wire mode', () => {
 
   it('steers a running turn: the steer becomes one more step', async () => {
     const release = gate();
-    await setup([
+    const { server, sandbox } = await cli.setup([
       { text: 'working on it', holdUntil: release.promise },
       { text: 'took your note into account' },
     ]);
@@ -83,7 +72,7 @@ describe('wire mode', () => {
 
   it('cancels a running turn', async () => {
     const never = gate();
-    await setup([{ text: 'this will be cut', holdUntil: never.promise }]);
+    const { sandbox } = await cli.setup([{ text: 'this will be cut', holdUntil: never.promise }]);
     const child = sandbox.spawn(['--wire']);
     const client = new WireClient(child);
     const prompt = client.request('prompt', { user_input: 'long job' });
@@ -101,7 +90,10 @@ describe('wire mode', () => {
 describe('crash safety', () => {
   it('kill -9 in the middle of a turn, then --continue loads the session', async () => {
     const never = gate();
-    await setup([{ text: 'half an answer', holdUntil: never.promise }, { text: 'resumed fine' }]);
+    const { server, sandbox } = await cli.setup([
+      { text: 'half an answer', holdUntil: never.promise },
+      { text: 'resumed fine' },
+    ]);
     const child = sandbox.spawn(['--print', '-p', 'remember the word pineapple']);
     await requestsArrived(1);
     child.kill('SIGKILL');
@@ -119,7 +111,7 @@ describe('crash safety', () => {
 describe('wire mode with a long tool', () => {
   it('asks the client for approval, then steers and cancels during a long Shell command', async () => {
     const marker = `kimi-ts-e2e-${process.pid}-${Date.now()}`;
-    await setup([
+    const { sandbox } = await cli.setup([
       {
         toolCalls: [
           {
@@ -177,7 +169,7 @@ describe('wire mode with a long tool', () => {
 
 describe('approval scope over the wire', () => {
   it('remembers an exact approval for the project when the client asks, and asks again for another command', async () => {
-    await setup([
+    const { sandbox } = await cli.setup([
       { toolCalls: [{ id: 'a1', name: 'Shell', args: { command: 'echo approved-once' } }] },
       { text: 'first session done' },
       { toolCalls: [{ id: 'a2', name: 'Shell', args: { command: 'echo approved-once' } }] },

@@ -1,5 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { LoopbackServer, type RecordedRequest, startSSE, writeSSE } from './loopback-server.js';
+import { answerTurn, type ScriptedTurn } from './scripted-llm-server.js';
+
+export interface KimiCodeServerOptions {
+  /** Tokens are `<prefix>at-N` / `<prefix>rt-N` (long ones count as secrets; default: none). */
+  tokenPrefix?: string;
+  /** Chat answers, in order (each after the token check); without them: one greeting, always. */
+  chatTurns?: ScriptedTurn[];
+}
 
 /**
  * Kimi Code's side of the login, on loopback: RFC 8628 device authorization and token endpoints
@@ -7,17 +15,27 @@ import { LoopbackServer, type RecordedRequest, startSSE, writeSSE } from './loop
  * the current access token (a 401 for any other).
  */
 export class KimiCodeServer {
-  private constructor(readonly http: LoopbackServer) {}
+  private constructor(
+    readonly http: LoopbackServer,
+    readonly tokenPrefix: string,
+    private readonly chatTurns: ScriptedTurn[] | null,
+  ) {
+    this.accessToken = this.accessTokenNumber(1);
+  }
   polls = 0;
   refreshes: string[] = [];
-  accessToken = 'at-1';
+  accessToken: string;
   /** Answers with 401 to every chat request until the token is refreshed. */
   expireOnNextChat = false;
   /** Refuses refreshes (`invalid_grant`), as for a login revoked on the server. */
   refuseRefresh = false;
 
-  static async start(): Promise<KimiCodeServer> {
-    const s = new KimiCodeServer(await LoopbackServer.start());
+  static async start(options: KimiCodeServerOptions = {}): Promise<KimiCodeServer> {
+    const s = new KimiCodeServer(
+      await LoopbackServer.start(),
+      options.tokenPrefix ?? '',
+      options.chatTurns ? [...options.chatTurns] : null,
+    );
     s.http.fallback = (req, res) => {
       s.route(req, res);
     };
@@ -26,6 +44,19 @@ export class KimiCodeServer {
 
   get url(): string {
     return this.http.url;
+  }
+
+  accessTokenNumber(n: number): string {
+    return `${this.tokenPrefix}at-${n}`;
+  }
+
+  refreshTokenNumber(n: number): string {
+    return `${this.tokenPrefix}rt-${n}`;
+  }
+
+  /** The chat requests that carried a valid token. */
+  get chatRequests(): RecordedRequest[] {
+    return this.http.requests.filter((r) => r.path === '/coding/v1/chat/completions');
   }
 
   private route(req: RecordedRequest, res: ServerResponse): boolean {
@@ -51,18 +82,18 @@ export class KimiCodeServer {
       if (form.get('grant_type') === 'refresh_token') {
         if (this.refuseRefresh) return json(400, { error: 'invalid_grant', error_description: 'revoked' });
         this.refreshes.push(form.get('refresh_token') ?? '');
-        this.accessToken = `at-${this.refreshes.length + 1}`;
+        this.accessToken = this.accessTokenNumber(this.refreshes.length + 1);
         return json(200, {
           access_token: this.accessToken,
-          refresh_token: `rt-${this.refreshes.length + 1}`,
+          refresh_token: this.refreshTokenNumber(this.refreshes.length + 1),
           expires_in: 3600,
         });
       }
       this.polls++;
       if (this.polls === 1) return json(400, { error: 'authorization_pending' });
       return json(200, {
-        access_token: 'at-1',
-        refresh_token: 'rt-1',
+        access_token: this.accessTokenNumber(1),
+        refresh_token: this.refreshTokenNumber(1),
         expires_in: 3600,
         token_type: 'Bearer',
         scope: 'kimi-code',
@@ -82,6 +113,11 @@ export class KimiCodeServer {
         this.accessToken = 'revoked';
       }
       if (!authorized()) return json(401, { error: { message: 'token expired', type: 'auth' } });
+      if (this.chatTurns) {
+        const turn = this.chatTurns.shift() ?? { status: 500 };
+        void answerTurn(turn, res);
+        return true;
+      }
       startSSE(res);
       const chunk = (delta: object, finish: string | null) => ({
         id: 'c',

@@ -35,6 +35,8 @@ export interface ScriptedTurn {
   holdAfterToolCalls?: Promise<unknown>;
   /** Wait for this before finishing the stream (after all content was sent). */
   holdUntil?: Promise<unknown>;
+  /** Wait for this after the `finish_reason` chunk, before usage and `[DONE]` (a slow end of stream). */
+  holdAfterFinish?: Promise<unknown>;
 }
 
 const CHUNK = {
@@ -82,58 +84,60 @@ export class ScriptedLLMServer {
    * history: a retried request gets the same answer as the one that failed.
    */
   answerBy(respond: (body: unknown) => ScriptedTurn): void {
-    this.server.fallback = (req, res) => this.answer(respond(req.body), res);
+    this.server.fallback = (req, res) => answerTurn(respond(req.body), res);
   }
 
   push(...turns: ScriptedTurn[]): void {
-    for (const turn of turns) this.server.enqueue((_req, res) => this.answer(turn, res));
+    for (const turn of turns) this.server.enqueue((_req, res) => answerTurn(turn, res));
   }
 
   close(): Promise<void> {
     return this.server.close();
   }
+}
 
-  private async answer(turn: ScriptedTurn, res: ServerResponse): Promise<void> {
-    if (turn.status) {
-      res.writeHead(turn.status, {
-        'content-type': 'application/json',
-        'x-request-id': 'req-e2e',
-        ...turn.headers,
-      });
-      res.end(JSON.stringify({ error: { message: `scripted status ${turn.status}`, type: 'scripted' } }));
-      return;
-    }
-    if (turn.stall === 'before-headers') return untilClosed(res);
-    startSSE(res, { 'x-request-id': 'req-e2e', ...turn.headers });
-    if (turn.think) writeSSE(res, chunk({ role: 'assistant', reasoning_content: turn.think }));
-    if (turn.text) writeSSE(res, chunk({ role: 'assistant', content: turn.text }));
-    if (turn.cut === 'after-text') return cut(res);
-    if (turn.stall === 'after-text') return untilClosed(res);
-    for (const [index, call] of (turn.toolCalls ?? []).entries()) {
-      const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
-      const fragments = splitEvenly(args, turn.argumentFragments ?? 2);
-      if (turn.cut === 'mid-arguments') fragments.splice(Math.ceil(fragments.length / 2));
-      fragments.forEach((fragment, i) => {
-        const head =
-          i === 0
-            ? { id: call.id, type: 'function', function: { name: call.name, arguments: fragment } }
-            : { function: { arguments: fragment } };
-        writeSSE(res, chunk({ tool_calls: [{ index, ...head }] }));
-      });
-      if (turn.cut === 'mid-arguments') return cut(res);
-    }
-    if (turn.holdAfterToolCalls) await turn.holdAfterToolCalls;
-    if (turn.cutAfterToolCalls) return cut(res);
-    if (turn.holdUntil) await turn.holdUntil;
-    writeSSE(res, chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop'));
-    writeSSE(res, {
-      ...CHUNK,
-      choices: [],
-      usage: { ...(turn.usage ?? { prompt_tokens: 10, completion_tokens: 5 }), total_tokens: 0 },
+/** Streams one scripted answer in the Chat Completions SSE format (or its HTTP error). */
+export async function answerTurn(turn: ScriptedTurn, res: ServerResponse): Promise<void> {
+  if (turn.status) {
+    res.writeHead(turn.status, {
+      'content-type': 'application/json',
+      'x-request-id': 'req-e2e',
+      ...turn.headers,
     });
-    writeSSE(res, '[DONE]');
-    res.end();
+    res.end(JSON.stringify({ error: { message: `scripted status ${turn.status}`, type: 'scripted' } }));
+    return;
   }
+  if (turn.stall === 'before-headers') return untilClosed(res);
+  startSSE(res, { 'x-request-id': 'req-e2e', ...turn.headers });
+  if (turn.think) writeSSE(res, chunk({ role: 'assistant', reasoning_content: turn.think }));
+  if (turn.text) writeSSE(res, chunk({ role: 'assistant', content: turn.text }));
+  if (turn.cut === 'after-text') return cut(res);
+  if (turn.stall === 'after-text') return untilClosed(res);
+  for (const [index, call] of (turn.toolCalls ?? []).entries()) {
+    const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
+    const fragments = splitEvenly(args, turn.argumentFragments ?? 2);
+    if (turn.cut === 'mid-arguments') fragments.splice(Math.ceil(fragments.length / 2));
+    fragments.forEach((fragment, i) => {
+      const head =
+        i === 0
+          ? { id: call.id, type: 'function', function: { name: call.name, arguments: fragment } }
+          : { function: { arguments: fragment } };
+      writeSSE(res, chunk({ tool_calls: [{ index, ...head }] }));
+    });
+    if (turn.cut === 'mid-arguments') return cut(res);
+  }
+  if (turn.holdAfterToolCalls) await turn.holdAfterToolCalls;
+  if (turn.cutAfterToolCalls) return cut(res);
+  if (turn.holdUntil) await turn.holdUntil;
+  writeSSE(res, chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop'));
+  if (turn.holdAfterFinish) await turn.holdAfterFinish;
+  writeSSE(res, {
+    ...CHUNK,
+    choices: [],
+    usage: { ...(turn.usage ?? { prompt_tokens: 10, completion_tokens: 5 }), total_tokens: 0 },
+  });
+  writeSSE(res, '[DONE]');
+  res.end();
 }
 
 /** Breaks the connection once what was written has reached the client. */

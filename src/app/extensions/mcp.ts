@@ -55,7 +55,7 @@ export function mcpExtension(options: McpExtensionOptions) {
         servers,
         toolCallTimeoutMs: config.mcp.client.tool_call_timeout_ms,
         outputDir: join(session.dir, 'mcp-outputs'),
-        oauthStore: OAuthStore.forHome(home),
+        oauthStore: OAuthStore.forHome(home, (value, source) => rootDeps.secrets?.add(value, source)),
         clientInfo: { name: 'kimi-ts', version: VERSION },
       });
       manager = started;

@@ -39,10 +39,17 @@ export function oauthServerKey(url: string): string {
 export class OAuthStore {
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  constructor(readonly dir: string) {}
+  /**
+   * `onSecret` hears every token the store reads or writes (the session's secret registry), before
+   * a connection can use it, so a token never shows up in what the session writes.
+   */
+  constructor(
+    readonly dir: string,
+    private readonly onSecret: (value: string, source: string) => void = () => {},
+  ) {}
 
-  static forHome(home: string): OAuthStore {
-    return new OAuthStore(join(home, 'mcp-oauth'));
+  static forHome(home: string, onSecret?: (value: string, source: string) => void): OAuthStore {
+    return new OAuthStore(join(home, 'mcp-oauth'), onSecret);
   }
 
   fileFor(serverUrl: string): string {
@@ -61,7 +68,7 @@ export class OAuthStore {
     const key = oauthServerKey(serverUrl);
     try {
       const parsed = recordSchema.safeParse(JSON.parse(await readFile(this.fileFor(key), 'utf8')));
-      if (parsed.success && parsed.data.server_url === key) return parsed.data as OAuthRecord;
+      if (parsed.success && parsed.data.server_url === key) return this.told(parsed.data as OAuthRecord);
     } catch {
       // Missing or corrupt: start over.
     }
@@ -76,7 +83,7 @@ export class OAuthStore {
   update(serverUrl: string, change: (record: OAuthRecord) => OAuthRecord): Promise<OAuthRecord> {
     const key = oauthServerKey(serverUrl);
     return this.serialise(key, async () => {
-      const next = { ...change(await this.read(key)), server_url: key };
+      const next = this.told({ ...change(await this.read(key)), server_url: key });
       await this.write(this.fileFor(key), `${JSON.stringify(next, null, 2)}\n`);
       return next;
     });
@@ -95,6 +102,13 @@ export class OAuthStore {
         throw error;
       }
     });
+  }
+
+  private told(record: OAuthRecord): OAuthRecord {
+    const source = `mcp ${record.server_url} oauth`;
+    if (record.tokens?.access_token) this.onSecret(record.tokens.access_token, `${source} access_token`);
+    if (record.tokens?.refresh_token) this.onSecret(record.tokens.refresh_token, `${source} refresh_token`);
+    return record;
   }
 
   private serialise<T>(key: string, task: () => Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SecretRegistry } from '../../policy/secrets.js';
 import { McpManager } from '../mcp-manager.js';
 import {
   type AuthorizationServer,
@@ -16,13 +17,15 @@ import { startRedirectReceiver } from './redirect-receiver.js';
 
 let home: string;
 let store: OAuthStore;
+/** What the session's registry hears from the store (#12: MCP OAuth tokens are secrets). */
+const secrets = new SecretRegistry();
 let authServer: AuthorizationServer;
 let mcpServer: HttpMcpServer;
 const managers: McpManager[] = [];
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'kimi-ts-mcp-oauth-'));
-  store = OAuthStore.forHome(home);
+  store = OAuthStore.forHome(home, (value, source) => secrets.add(value, source));
   authServer = await startAuthorizationServer();
   mcpServer = await startHttpMcpServer({
     acceptsToken: (token) => authServer.accepts(token),
@@ -99,7 +102,11 @@ describe('OAuth for remote servers', () => {
     expect(authServer.counts).toMatchObject({ registrations: 1, refreshes: 1 });
     const after = (await store.read(mcpServer.url)).tokens?.access_token;
     expect(after).not.toBe(before);
-    expect(outputText(await callTool(toolset, 'whoami'))).toBe(`token=${after}`);
+    const answer = outputText(await callTool(toolset, 'whoami'));
+    expect(answer).toBe(`token=${after}`);
+    // Both the token loaded before and the refreshed one are secrets of the session.
+    expect(secrets.redact(`${answer} ${before}`)).toBe('token=[redacted] [redacted]');
+    expect(secrets.findIn(after!)?.source).toMatch(/^mcp http:\/\/127\.0\.0\.1:\d+.* oauth access_token$/);
   });
 
   it('turns to unauthorized when the token cannot be renewed', async () => {

@@ -1,3 +1,5 @@
+import type { FetchLike } from './pinned-fetch.js';
+
 /**
  * One HTTP request with every wait bounded: the response head must arrive in time, the body may not
  * stall or run on forever, and it may not grow past a size limit. The caller's signal cancels it at
@@ -64,6 +66,8 @@ export interface BoundedFetchOptions {
    * it, redirects are followed as fetch does.
    */
   allowRedirect?: ((to: URL) => Promise<boolean>) | undefined;
+  /** Sends each request (default: global fetch); `pinnedFetch` keeps it on checked addresses. */
+  fetch?: FetchLike | undefined;
 }
 
 /** The most redirects followed one by one when `allowRedirect` judges them. */
@@ -83,7 +87,7 @@ export class RedirectRefusedError extends Error {
 export async function boundedFetch(
   url: string,
   request: BoundedRequest,
-  { limits, signal, readBody = () => true, allowRedirect }: BoundedFetchOptions,
+  { limits, signal, readBody = () => true, allowRedirect, fetch = globalThis.fetch }: BoundedFetchOptions,
 ): Promise<BoundedResponse> {
   signal.throwIfAborted();
   const controller = new AbortController();

@@ -15,7 +15,8 @@ import {
   RedirectRefusedError,
 } from './bounded-fetch.js';
 import { classifyPage, decodePage, isVerbatimType, mediaTypeOf } from './page-content.js';
-import { reboundToPrivate } from './rebinding-check.js';
+import { pinnedFetch } from './pinned-fetch.js';
+import { addressesToConnect } from './rebinding-check.js';
 import { BROWSER_USER_AGENT, KIMI_TS_USER_AGENT } from './user-agent.js';
 
 /**
@@ -38,12 +39,15 @@ export interface FetchURLOptions {
   description: string;
   webServices: WebServices;
   limits?: Partial<HttpLimits> | undefined;
+  /** How hosts are resolved, for the policy and then the connection (tests inject a hostile DNS). */
+  resolveHost?: ((host: string) => Promise<ResolvedAddress[]>) | undefined;
 }
 
 /** FetchURL with explicit limits (tests shrink them); the agent spec loads `FetchURL` below. */
 export function createFetchURL(options: FetchURLOptions): KimiTool<z.output<typeof params>> {
   const limits: HttpLimits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
   const service = options.webServices.fetch;
+  const resolve = options.resolveHost ?? resolveHost;
   /** What each call's host resolved to when the policy judged it (same params object as `call`). */
   const judged = new WeakMap<object, ResolvedAddress[]>();
   return defineTool({
@@ -60,7 +64,7 @@ export function createFetchURL(options: FetchURLOptions): KimiTool<z.output<type
       const host = new URL(target).hostname;
       let addresses: ResolvedAddress[] = [];
       try {
-        addresses = await resolveHost(host);
+        addresses = await resolve(host);
       } catch {
         // Unresolvable: the fetch will fail too; the policy still asks for the host by name.
       }
@@ -70,14 +74,15 @@ export function createFetchURL(options: FetchURLOptions): KimiTool<z.output<type
     call: async (params, ctx) => {
       const target = parseHttpUrl(params.url);
       if (typeof target !== 'string') return target;
-      const rebound = await reboundToPrivate(new URL(target).hostname, judged.get(params));
-      if (rebound) return rebound;
       if (service) {
         const viaService = await fetchViaService(service, target, ctx, limits);
         if (viaService) return viaService;
         // Any failure of the service falls back to fetching the page ourselves.
       }
-      return fetchDirectly(target, ctx, limits);
+      const host = new URL(target).hostname;
+      const addresses = await addressesToConnect(host, judged.get(params), resolve);
+      if (!Array.isArray(addresses)) return addresses as ToolReturnValue;
+      return fetchDirectly(target, ctx, limits, { host, addresses, resolve });
     },
   });
 }
@@ -146,12 +151,22 @@ async function fetchViaService(
   }
 }
 
+/** Where the direct fetch may connect: the approved host's checked addresses, and how to check others. */
+interface ConnectPlan {
+  host: string;
+  addresses: readonly ResolvedAddress[];
+  resolve: (host: string) => Promise<ResolvedAddress[]>;
+}
+
 async function fetchDirectly(
   url: string,
   ctx: ToolCallContext,
   limits: HttpLimits,
+  plan: ConnectPlan,
 ): Promise<ToolReturnValue> {
   const builder = new ToolResultBuilder({ maxLineLength: null });
+  // Every host the request may go to, with the addresses its check saw: the connection goes there.
+  const checked = new Map<string, readonly ResolvedAddress[]>([[bareHost(plan.host), plan.addresses]]);
   let response: Awaited<ReturnType<typeof boundedFetch>>;
   try {
     response = await boundedFetch(
@@ -163,7 +178,13 @@ async function fetchDirectly(
           Accept: 'text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,*/*;q=0.8',
         },
       },
-      { limits, signal: ctx.signal, readBody: (status) => status < 400, allowRedirect: redirectGuard(url) },
+      {
+        limits,
+        signal: ctx.signal,
+        readBody: (status) => status < 400,
+        allowRedirect: redirectGuard(url, checked, plan.resolve),
+        fetch: pinnedFetch((host) => checked.get(host)),
+      },
     );
   } catch (error) {
     if (ctx.signal.aborted) throw error;
@@ -227,18 +248,29 @@ async function fetchDirectly(
  * host only if it resolves to public addresses: a page cannot bounce the request into this
  * machine or a private network.
  */
-function redirectGuard(url: string): (to: URL) => Promise<boolean> {
+function redirectGuard(
+  url: string,
+  checked: Map<string, readonly ResolvedAddress[]>,
+  resolve: (host: string) => Promise<ResolvedAddress[]>,
+): (to: URL) => Promise<boolean> {
   const approvedHost = new URL(url).hostname;
   return async (to) => {
     if (to.protocol !== 'http:' && to.protocol !== 'https:') return false;
     if (to.hostname === approvedHost) return true;
     try {
-      const addresses = await resolveHost(to.hostname);
-      return addresses.length > 0 && addresses.every((a) => classifyAddress(a.address) === 'public');
+      const addresses = await resolve(bareHost(to.hostname));
+      const allowed = addresses.length > 0 && addresses.every((a) => classifyAddress(a.address) === 'public');
+      // The redirect's connection goes to exactly the addresses judged here.
+      if (allowed) checked.set(bareHost(to.hostname), addresses);
+      return allowed;
     } catch {
       return false;
     }
   };
+}
+
+function bareHost(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
 
 function fetchFailure(builder: ToolResultBuilder, error: unknown): ToolReturnValue {

@@ -1,11 +1,14 @@
 import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
-import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import type { ApprovalAnswer, ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import type { LineReader } from './line-reader.js';
 
 /**
- * Asks one approval. Only an explicit choice typed after the question appeared answers it: lines
- * typed ahead wait for the next prompt (see LineReader.ask), and an empty line asks again, so
- * neither type-ahead nor a stray Enter can approve anything. Any other text rejects, as the reason.
+ * Asks one approval with Kimi CLI's choices: 1 approve once, 2 approve for the session (then the
+ * scope: this exact command / commands starting with a prefix / every such action, and whether to
+ * save it as a permission rule), 3 reject, 4 reject saying what to do instead. Only an explicit
+ * choice typed after the question appeared answers it: lines typed ahead wait for the next prompt
+ * (see LineReader.ask), and an empty line asks again, so neither type-ahead nor a stray Enter can
+ * approve anything. `y`/`a`/`n` still work; any other text rejects, as the reason.
  */
 export async function askApproval(
   request: ApprovalRequest,
@@ -18,25 +21,101 @@ export async function askApproval(
     write(`Background agent (${clean(subagent_type ?? 'subagent')}${what}) asks:\n`);
   }
   write(
-    `Allow ${clean(action)}? ${withBlankRunsShown(clean(description))}\n  [y] yes  [a] yes, for this session  [n] no  (or type why not)\n`,
+    `Allow ${clean(action)}? ${withBlankRunsShown(clean(description))}\n  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead\n`,
   );
-  for (;;) {
-    const answer = await reader.ask('approve? ');
-    if (answer === null || !request.isPending) {
-      if (request.isPending) request.resolve('reject');
+  const ask = async (
+    prompt: string,
+    hint: string,
+    accept: (choice: string) => boolean,
+  ): Promise<string | null> => {
+    for (;;) {
+      const answer = await reader.ask(prompt);
+      if (answer === null || !request.isPending) return null;
+      const choice = answer.trim();
+      if (choice !== '' && accept(choice.toLowerCase())) return choice;
+      write(`  (${hint})\n`);
+    }
+  };
+  const settleUnanswered = (): void => {
+    if (request.isPending) request.resolve('reject');
+  };
+  const first = await ask('approve? ', 'type 1, 2, 3 or 4 and press Enter', () => true);
+  if (first === null) return settleUnanswered();
+  switch (first.toLowerCase()) {
+    case '1':
+    case 'y':
+    case 'yes':
+      request.resolve('approve');
+      return;
+    case '3':
+    case 'n':
+    case 'no':
+      request.resolve('reject');
+      return;
+    case '4': {
+      const feedback = await ask('what should it do instead? ', 'say what to do instead', () => true);
+      if (feedback === null) return settleUnanswered();
+      request.resolve('reject', feedback);
       return;
     }
-    const choice = answer.trim().toLowerCase();
-    if (choice === '') {
-      write('  (type y, a or n and press Enter)\n');
-      continue;
-    }
-    if (choice === 'y' || choice === 'yes') request.resolve('approve');
-    else if (choice === 'a' || choice === 'always') request.resolve('approve_for_session');
-    else if (choice === 'n' || choice === 'no') request.resolve('reject');
-    else request.resolve('reject', answer.trim());
-    return;
+    case '2':
+    case 'a':
+    case 'always':
+      return askSessionScope(request, action, ask, settleUnanswered, write);
+    default:
+      request.resolve('reject', first);
   }
+}
+
+type Ask = (prompt: string, hint: string, accept: (choice: string) => boolean) => Promise<string | null>;
+
+async function askSessionScope(
+  request: ApprovalRequest,
+  action: string,
+  ask: Ask,
+  settleUnanswered: () => void,
+  write: (text: string) => void,
+): Promise<void> {
+  const prefix = commandPrefix(request);
+  const scopes: { label: string; extra: Pick<ApprovalAnswer, 'scope' | 'prefix'> }[] = [
+    { label: 'this exact command', extra: { scope: 'exact' } },
+    ...(prefix
+      ? [
+          {
+            label: `commands starting with \`${clean(prefix)}\``,
+            extra: { scope: 'prefix' as const, prefix },
+          },
+        ]
+      : []),
+    { label: `every \`${clean(action)}\``, extra: { scope: 'action' } },
+  ];
+  write(
+    `  For the rest of the session, approve:\n${scopes.map((s, i) => `    ${i + 1} ${s.label}\n`).join('')}`,
+  );
+  const numbers = scopes.map((_, i) => String(i + 1));
+  const picked = await ask('scope? ', `type ${numbers.join(', ')} and press Enter`, (c) =>
+    numbers.includes(c),
+  );
+  if (picked === null) return settleUnanswered();
+  const { extra } = scopes[Number(picked) - 1]!;
+  write('  Also save it as a permission rule?  p for this project   u for you, in every project   n no\n');
+  const save = await ask('save as rule? ', 'type p, u or n and press Enter', (c) =>
+    ['p', 'u', 'n'].includes(c),
+  );
+  if (save === null) return settleUnanswered();
+  const saveRule = save.toLowerCase() === 'p' ? 'project' : save.toLowerCase() === 'u' ? 'user' : undefined;
+  request.resolve('approve_for_session', '', { ...extra, ...(saveRule ? { save_rule: saveRule } : {}) });
+}
+
+/**
+ * The prefix offered for "commands starting with": the first word of the command shown, when it is
+ * a plain program name (the policy then requires every part of a later command to start with it).
+ */
+function commandPrefix(request: ApprovalRequest): string | null {
+  const block = request.payload.display.find((b) => b.type === 'shell') as { command?: unknown } | undefined;
+  if (typeof block?.command !== 'string') return null;
+  const first = block.command.trim().split(/\s+/)[0] ?? '';
+  return /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first) ? first : null;
 }
 
 /** Asks a question request's questions one by one; only what is typed after each appears answers it. */

@@ -181,7 +181,7 @@ describe('AnthropicProvider cancellation', () => {
     const parts: StreamedPart[] = [];
     const consumed = (async () => {
       for await (const part of stream) {
-        parts.push(part);
+        if (part.type !== 'tool_call_end') parts.push(part);
         controller.abort();
       }
     })();

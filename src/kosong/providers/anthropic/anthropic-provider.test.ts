@@ -38,7 +38,7 @@ function provider(extra: Partial<ProviderOptions> = {}): AnthropicProvider {
 async function collect(p: AnthropicProvider, history: Message[] = [user('hi')]): Promise<StreamedPart[]> {
   const stream = await p.generate({ systemPrompt: 'sys', tools: [], history });
   const parts: StreamedPart[] = [];
-  for await (const part of stream) parts.push(part);
+  for await (const part of stream) if (part.type !== 'tool_call_end') parts.push(part);
   return parts;
 }
 
@@ -63,7 +63,7 @@ describe('AnthropicProvider streaming', () => {
     const p = provider({ customHeaders: { 'X-Custom-Tag': 'kimi-ts' }, sessionId: 'session-42' });
     const stream = await p.generate({ systemPrompt: 'You are terse.', tools: [], history: [user('hi')] });
     const parts: StreamedPart[] = [];
-    for await (const part of stream) parts.push(part);
+    for await (const part of stream) if (part.type !== 'tool_call_end') parts.push(part);
 
     expect(parts).toEqual([
       { type: 'text', text: 'Hel' },

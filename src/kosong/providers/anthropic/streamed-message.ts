@@ -6,7 +6,7 @@ import type {
   Usage,
 } from '@anthropic-ai/sdk/resources/messages';
 import { APIConnectionError } from '../../errors.js';
-import type { StreamedPart, TokenUsage } from '../../message.js';
+import type { ProviderPart, StreamedPart, TokenUsage } from '../../message.js';
 import type { StreamedMessage } from '../../provider.js';
 import { redactedThinkingMarker } from './redacted-thinking.js';
 
@@ -36,7 +36,7 @@ export class AnthropicStreamedMessage implements StreamedMessage {
     return this.tokenUsage;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<StreamedPart> {
+  async *[Symbol.asyncIterator](): AsyncIterator<ProviderPart> {
     const blocks = new BlockTracker();
     let complete = false;
     try {
@@ -56,11 +56,9 @@ export class AnthropicStreamedMessage implements StreamedMessage {
             if (part) yield part;
             break;
           }
-          case 'content_block_stop': {
-            const part = blocks.stop(event.index);
-            if (part) yield part;
+          case 'content_block_stop':
+            yield* blocks.stop(event.index);
             break;
-          }
           case 'message_delta':
             this.tokenUsage = deltaUsage(this.tokenUsage, event.usage);
             break;
@@ -131,11 +129,16 @@ class BlockTracker {
     }
   }
 
-  /** A tool that takes no input streams no argument text; give it `{}` so it parses. */
-  stop(index: number): StreamedPart | null {
+  /**
+   * The end of a tool_use block: its arguments are complete (the call is dispatched now, even if
+   * they do not parse). A tool that takes no input streams no argument text; it gets `{}`.
+   */
+  stop(index: number): ProviderPart[] {
     const hasArguments = this.toolBlocks.get(index);
+    if (hasArguments === undefined) return [];
     this.toolBlocks.delete(index);
-    return hasArguments === false ? { type: 'tool_call_part', arguments_part: '{}' } : null;
+    const end: ProviderPart = { type: 'tool_call_end' };
+    return hasArguments ? [end] : [{ type: 'tool_call_part', arguments_part: '{}' }, end];
   }
 }
 

@@ -1,5 +1,5 @@
 import type { APIConnectionError } from '../../errors.js';
-import type { StreamedPart } from '../../message.js';
+import type { ProviderPart, StreamedPart } from '../../message.js';
 import type { StreamedMessage } from '../../provider.js';
 
 /** Where a cut stream breaks, relative to what the real stream says. */
@@ -22,7 +22,7 @@ export function cutStream(
   point: CutPoint,
   fail: (passed: number) => APIConnectionError,
 ): StreamedMessage {
-  async function* play(): AsyncGenerator<StreamedPart> {
+  async function* play(): AsyncGenerator<ProviderPart> {
     let passed = 0;
     let inCall = false;
     for await (const part of stream) {
@@ -33,7 +33,7 @@ export function cutStream(
           if (part.type !== 'text' && part.type !== 'think') throw fail(passed);
           break;
         case 'after_call':
-          if (inCall && part.type !== 'tool_call_part') throw fail(passed);
+          if (inCall && part.type !== 'tool_call_part' && part.type !== 'tool_call_end') throw fail(passed);
           if (part.type === 'function') inCall = true;
           break;
         case 'mid_arguments':
@@ -69,7 +69,7 @@ export function stallStream(
   parts: number,
   signal: AbortSignal | undefined,
 ): StreamedMessage {
-  async function* play(): AsyncGenerator<StreamedPart> {
+  async function* play(): AsyncGenerator<ProviderPart> {
     let passed = 0;
     for await (const part of stream) {
       if (passed >= parts) break;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { APITimeoutError, abortErrorFor, ChatProviderError } from '../../errors.js';
-import type { StreamedPart, TokenUsage } from '../../message.js';
+import type { ProviderPart, TokenUsage } from '../../message.js';
 import type { StreamedMessage } from '../../provider.js';
 import { mapOpenAIError } from '../sdk-errors.js';
 import { chatChunkSchema } from './chat-chunk.js';
@@ -35,7 +35,7 @@ export class ChatCompletionStream implements StreamedMessage {
     return this.assembler.usage;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<StreamedPart> {
+  async *[Symbol.asyncIterator](): AsyncIterator<ProviderPart> {
     const { link, apiKey, idleTimeoutMs } = this.context;
     // The SDK's timeout ends when the headers arrive; a server that then goes quiet would hold
     // the turn forever, so the wait for each chunk has its own limit.

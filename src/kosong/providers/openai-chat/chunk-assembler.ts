@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChatProviderError } from '../../errors.js';
 import { JsonCompleteness } from '../../json-completeness.js';
-import type { StreamedPart, TokenUsage, ToolCall } from '../../message.js';
+import type { ProviderPart, StreamedPart, TokenUsage, ToolCall } from '../../message.js';
 import type { ChatChunk, ToolCallDelta } from './chat-chunk.js';
 import { convertUsage } from './usage.js';
 
@@ -34,14 +34,14 @@ export class ChatChunkAssembler {
   /** The call `generate` currently holds as its pending part. */
   private open: CallState | null = null;
   private readonly backlog: Waiting[] = [];
-  private out: StreamedPart[] = [];
+  private out: ProviderPart[] = [];
   private lastIndex = 0;
 
   /** `reasoningKey`: the delta field that carries reasoning (`''` for none). */
   constructor(private readonly reasoningKey: string) {}
 
   /** The parts that may go out after this chunk. */
-  push(chunk: ChatChunk): StreamedPart[] {
+  push(chunk: ChatChunk): ProviderPart[] {
     if (chunk.id) this.id = chunk.id;
     if (chunk.usage) this.usage = convertUsage(chunk.usage);
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
@@ -54,18 +54,29 @@ export class ChatChunkAssembler {
         if (delta.content) this.acceptPart({ type: 'text', text: delta.content });
         for (const toolDelta of delta.tool_calls ?? []) this.acceptToolDelta(toolDelta);
       }
-      if (choice.finish_reason) this.flush(true);
+      if (choice.finish_reason) this.endChoice();
     }
     return this.take();
   }
 
   /** The parts still waiting when the stream has ended. */
-  finish(): StreamedPart[] {
+  finish(): ProviderPart[] {
     this.flush(true);
     return this.take();
   }
 
-  private take(): StreamedPart[] {
+  /**
+   * `finish_reason`: nothing more comes for this choice, so the open call's arguments are done and
+   * it is dispatched now, whether or not they parse (usage and `[DONE]` may still take a while).
+   */
+  private endChoice(): void {
+    this.flush(true);
+    if (this.open === null) return;
+    this.open = null;
+    this.out.push({ type: 'tool_call_end' });
+  }
+
+  private take(): ProviderPart[] {
     const parts = this.out;
     this.out = [];
     return parts;

@@ -10,7 +10,10 @@ function convert(events: ResponsesEventBody[]): {
   converter: ResponsesStreamConverter;
 } {
   const converter = new ResponsesStreamConverter();
-  const parts = events.flatMap((event, index) => converter.handle({ ...event, sequence_number: index }));
+  const parts = events
+    .flatMap((event, index) => converter.handle({ ...event, sequence_number: index }))
+    // The "arguments done" signals are tested in ../done-signals.test.ts.
+    .filter((part): part is StreamedPart => part.type !== 'tool_call_end');
   return { parts, converter };
 }
 

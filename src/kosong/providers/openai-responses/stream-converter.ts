@@ -1,5 +1,5 @@
 import { ChatProviderError } from '../../errors.js';
-import type { StreamedPart, TokenUsage, ToolCall } from '../../message.js';
+import type { ProviderPart, StreamedPart, TokenUsage, ToolCall } from '../../message.js';
 import {
   isHandledEventType,
   type ResponsesEvent,
@@ -55,7 +55,7 @@ export class ResponsesStreamConverter {
   ) {}
 
   /** The parts one raw event yields; throws a typed error for failure events. */
-  handle(raw: unknown): StreamedPart[] {
+  handle(raw: unknown): ProviderPart[] {
     const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
     if (!isHandledEventType(type)) return [];
     const parsed = responsesEventSchema.safeParse(raw);
@@ -64,12 +64,12 @@ export class ResponsesStreamConverter {
         `The Responses API sent a malformed \`${type}\` event: ${parsed.error.message}`,
       );
     }
-    const out: StreamedPart[] = [];
+    const out: ProviderPart[] = [];
     this.apply(parsed.data, out);
     return out;
   }
 
-  private apply(event: ResponsesEvent, out: StreamedPart[]): void {
+  private apply(event: ResponsesEvent, out: ProviderPart[]): void {
     switch (event.type) {
       case 'response.created':
         this.id = event.response.id ?? this.id;
@@ -117,7 +117,7 @@ export class ResponsesStreamConverter {
   private announceCall(
     item: ResponsesOutputItem,
     outputIndex: number | null | undefined,
-    out: StreamedPart[],
+    out: ProviderPart[],
   ): CallState {
     const callId = item.call_id ?? item.id ?? '';
     const call: CallState = {
@@ -148,7 +148,7 @@ export class ResponsesStreamConverter {
       : this.callsByOutputIndex.get(outputIndex);
   }
 
-  private appendArguments(call: CallState | undefined, delta: string, out: StreamedPart[]): void {
+  private appendArguments(call: CallState | undefined, delta: string, out: ProviderPart[]): void {
     if (!call || !delta) return;
     if (call.phase === 'announced') call.arguments += delta;
     else if (call.phase === 'open') {
@@ -161,7 +161,7 @@ export class ResponsesStreamConverter {
    * The final arguments of a call are authoritative: whatever part of them was not streamed yet
    * is yielded now (some servers send arguments only here). A call still waiting just takes them.
    */
-  private finishCall(call: CallState, finalArguments: string | null | undefined, out: StreamedPart[]): void {
+  private finishCall(call: CallState, finalArguments: string | null | undefined, out: ProviderPart[]): void {
     if (call.phase === 'closed') return;
     const final = finalArguments ?? call.arguments;
     if (call.phase === 'announced') {
@@ -175,13 +175,15 @@ export class ResponsesStreamConverter {
     }
     call.phase = 'closed';
     this.open = null;
+    // The arguments are done: the call is dispatched now, whether or not they parse.
+    out.push({ type: 'tool_call_end' });
     this.promoteWaiting(out, false);
   }
 
   private itemDone(
     item: ResponsesOutputItem,
     outputIndex: number | null | undefined,
-    out: StreamedPart[],
+    out: ProviderPart[],
   ): void {
     if (item.type === 'function_call') {
       const call = this.findCall(item.id, outputIndex) ?? this.announceCall(item, outputIndex, out);
@@ -192,14 +194,16 @@ export class ResponsesStreamConverter {
   }
 
   /** Yields waiting calls in order while no call is open (all of them when the stream is ending). */
-  private promoteWaiting(out: StreamedPart[], ending: boolean): void {
+  private promoteWaiting(out: ProviderPart[], ending: boolean): void {
     while (this.open === null || ending) {
       const next = this.waiting.shift();
       if (!next) return;
       if (this.open) this.closeOpen();
       out.push(toToolCall(next));
-      if (next.isComplete) next.phase = 'closed';
-      else {
+      if (next.isComplete) {
+        next.phase = 'closed';
+        out.push({ type: 'tool_call_end' });
+      } else {
         next.phase = 'open';
         this.open = next;
       }
@@ -212,13 +216,13 @@ export class ResponsesStreamConverter {
   }
 
   /** Any non-call part ends the open call's streaming (kosong completes it on seeing this part). */
-  private emitContent(part: StreamedPart, out: StreamedPart[]): void {
+  private emitContent(part: StreamedPart, out: ProviderPart[]): void {
     this.closeOpen();
     out.push(part);
     this.promoteWaiting(out, false);
   }
 
-  private summaryDelta(itemId: string, summaryIndex: number, delta: string, out: StreamedPart[]): void {
+  private summaryDelta(itemId: string, summaryIndex: number, delta: string, out: ProviderPart[]): void {
     const state = this.reasoningState(itemId);
     // Summary parts are separate paragraphs; they share one think part, so keep them apart.
     const separator = state.streamedSummary && summaryIndex !== state.lastSummaryIndex ? '\n\n' : '';
@@ -231,7 +235,7 @@ export class ResponsesStreamConverter {
    * The encrypted content seals the think part streamed for this item. If the summary was not
    * streamed (only sent here), it comes with the seal.
    */
-  private reasoningDone(item: ResponsesOutputItem, out: StreamedPart[]): void {
+  private reasoningDone(item: ResponsesOutputItem, out: ProviderPart[]): void {
     const state = this.reasoningState(item.id ?? '');
     const summary = state.streamedSummary ? '' : (item.summary ?? []).map((entry) => entry.text).join('\n\n');
     if (item.encrypted_content) {

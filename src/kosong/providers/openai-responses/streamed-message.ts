@@ -1,5 +1,5 @@
 import { APIConnectionError, APITimeoutError, abortErrorFor } from '../../errors.js';
-import type { StreamedPart, TokenUsage } from '../../message.js';
+import type { ProviderPart, TokenUsage } from '../../message.js';
 import type { StreamedMessage } from '../../provider.js';
 import { mapOpenAIError } from '../sdk-errors.js';
 import { ResponsesStreamConverter } from './stream-converter.js';
@@ -42,7 +42,7 @@ export class ResponsesStreamedMessage implements StreamedMessage {
     return this.converter.usage;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<StreamedPart> {
+  async *[Symbol.asyncIterator](): AsyncIterator<ProviderPart> {
     const { events, controller, signal, apiKey } = this.options;
     const iterator = events[Symbol.asyncIterator]();
     let timer: NodeJS.Timeout | undefined;
