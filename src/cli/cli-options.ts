@@ -28,6 +28,9 @@ export interface CliOptions {
   maxRalphIterations?: number;
   skillsDir?: string;
   debug?: boolean;
-  /** The interactive front end: the line shell (default) or the terminal UI (`tui`, on a real terminal only). */
+  /**
+   * The interactive front end: the terminal UI (default on a real terminal; `tui` asks for it) or the
+   * line shell (`line`; also what TERM=dumb and a non-terminal stdin or stdout get).
+   */
   ui?: 'line' | 'tui';
 }

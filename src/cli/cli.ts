@@ -79,7 +79,10 @@ export function buildProgram(): Command {
     )
     .option('--debug', 'print stack traces of fatal errors')
     .addOption(
-      new Option('--ui <mode>', 'interactive front end (tui needs a terminal)').choices(['line', 'tui']),
+      new Option(
+        '--ui <mode>',
+        'interactive front end: tui (the default on a terminal) or line (the default for TERM=dumb and pipes)',
+      ).choices(['line', 'tui']),
     )
     .action(async (options: CliOptions & { command?: string }) => {
       const { runMain } = await import('./run-main.js');

@@ -45,7 +45,8 @@ export async function runMain(options: CliOptions): Promise<number> {
     const print = !interactive && !options.wire;
     const workDir = resolve(options.workDir ?? process.cwd());
     const isTerminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-    const wantsTui = interactive && options.ui === 'tui' && isTerminal && env.TERM !== 'dumb';
+    // The TUI is the default on a real terminal; `--ui line`, TERM=dumb or a pipe get the line shell.
+    const wantsTui = interactive && options.ui !== 'line' && isTerminal && env.TERM !== 'dumb';
     // The TUI's prompt shows before the session is built, so the user types while it is; warnings
     // from building it wait until the prompt has been handed over (they would tear its drawing).
     const splash = wantsTui ? await startSplash(env) : null;
@@ -116,7 +117,7 @@ export async function runMain(options: CliOptions): Promise<number> {
       if (interactive) {
         const [{ runShell }, { InputHistory }, { wantsColor }] = await Promise.all([
           import('../ui/shell/run-shell.js'),
-          import('../ui/shell/input-history.js'),
+          import('../ui/common/input-history.js'),
           import('../ui/shell/shell-style.js'),
         ]);
         const { sessionControl } = await import('./session-control.js');
@@ -140,6 +141,9 @@ export async function runMain(options: CliOptions): Promise<number> {
               thinking: session.config.show_thinking_stream ? 'stream' : 'indicator',
               history: InputHistory.forWorkDir(home, session.workDir),
               yolo: options.yolo,
+              modelPrices: Object.fromEntries(
+                Object.entries(session.config.models).map(([alias, model]) => [alias, model.price]),
+              ),
               sessions,
               saveTheme:
                 configFile === null ? undefined : (theme) => saveConfigKey(configFile, 'theme', theme),

@@ -58,6 +58,15 @@ export const modelSchema = z.object({
   max_context_size: z.number().int().positive(),
   capabilities: z.array(z.enum(MODEL_CAPABILITIES)).optional(),
   display_name: z.string().optional(),
+  /** kimi-ts extension: US dollars per million tokens, for the cost the terminal UI shows. */
+  price: z
+    .object({
+      input: z.number().nonnegative(),
+      output: z.number().nonnegative(),
+      /** Input read from the provider's cache (default: the input price). */
+      cache_read: z.number().nonnegative().optional(),
+    })
+    .optional(),
 });
 export type ModelConfig = z.output<typeof modelSchema>;
 

@@ -4,6 +4,7 @@ import type { Effect, PolicyDecision, SessionPolicy } from '../policy/index.js';
 import type { Approval } from './approval/approval.js';
 import { currentApprovalSource } from './approval/approval-source.js';
 import { runInToolCall, type ToolCallScope } from './current-tool-call.js';
+import { LiveOutput } from './live-output.js';
 import { canonicalJson } from './repeat/canonical-json.js';
 import type { ToolCallOutcome } from './telemetry.js';
 import { type ApprovalPlan, isAutoApproval, type KimiTool, type ToolCallContext } from './tool-definition.js';
@@ -75,7 +76,8 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
 
   return runInToolCall(scope, async () => {
     const { tool, call, args, dispatch } = run;
-    const ctx: ToolCallContext = { toolCall: call, signal: dispatch.signal };
+    const live = new LiveOutput(call.id);
+    const ctx: ToolCallContext = { toolCall: call, signal: dispatch.signal, reportOutput: live.report };
     const sideEffecting = tool.effect !== 'read-only' && tool.effect !== 'reads-files';
     try {
       const parsed = tool.parse(args);
@@ -94,7 +96,12 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
       }
 
       dispatch.signal.throwIfAborted();
-      const value = await tool.call(parsed.params, ctx);
+      let value: ToolReturnValue;
+      try {
+        value = await tool.call(parsed.params, ctx);
+      } finally {
+        live.close();
+      }
       if (!isToolReturnValue(value)) {
         throw new Error(`the tool returned ${describe(value)} instead of a tool result`);
       }

@@ -40,6 +40,11 @@ export interface ToolCallContext {
   readonly toolCall: ToolCall;
   /** Aborted when the call is cancelled; the tool must stop and settle. */
   readonly signal: AbortSignal;
+  /**
+   * Reports output while the call runs (a command's lines as they come), for front ends to show
+   * live. Never read by the model: the tool's result is. Absent where nobody shows it.
+   */
+  readonly reportOutput?: ((text: string) => void) | undefined;
 }
 
 export type ParseOutcome<P> = { ok: true; params: P } | { ok: false; error: string };

@@ -107,6 +107,7 @@ const events: WireEvent[] = [
     event: wireEvent('StepBegin', { n: 1 }),
   }),
   wireEvent('PlanDisplay', { content: '# Plan', file_path: '/p.md' }),
+  wireEvent('ToolOutput', { tool_call_id: 'c1', text: 'out\n' }),
   wireEvent('BtwBegin', { id: 'b1', question: 'why?' }),
   wireEvent('BtwEnd', { id: 'b1', response: 'because' }),
   wireEvent('RewindDone', {

@@ -42,6 +42,7 @@ export type StatusUpdate = EventPayloads['StatusUpdate'];
 export type Notification = EventPayloads['Notification'];
 export type ApprovalResponse = EventPayloads['ApprovalResponse'];
 export type PlanDisplay = EventPayloads['PlanDisplay'];
+export type ToolOutput = EventPayloads['ToolOutput'];
 export type BtwBegin = EventPayloads['BtwBegin'];
 export type BtwEnd = EventPayloads['BtwEnd'];
 export type RewindDone = EventPayloads['RewindDone'];

@@ -171,6 +171,11 @@ export const subagentEventSchema = z.preprocess(
 );
 
 const planDisplay = z.object({ content: z.string(), file_path: z.string() });
+/**
+ * kimi-ts extension: output of a tool call while it runs (a command's latest lines), for front ends
+ * to show live. Not part of the conversation (the model reads the ToolResult) and not recorded.
+ */
+const toolOutput = z.object({ tool_call_id: z.string(), text: z.string() });
 /** A side question (`/btw`) started. */
 const btwBegin = z.object({ id: z.string(), question: z.string() });
 const btwEnd = z.object({ id: z.string(), response: z.string().nullish(), error: z.string().nullish() });
@@ -215,6 +220,7 @@ export const eventPayloadSchemas = {
   ApprovalResponse: approvalResponse,
   SubagentEvent: subagentEventSchema,
   PlanDisplay: planDisplay,
+  ToolOutput: toolOutput,
   BtwBegin: btwBegin,
   BtwEnd: btwEnd,
   RewindDone: rewindDone,

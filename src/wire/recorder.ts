@@ -31,7 +31,9 @@ export class WireRecorder {
         try {
           const timestamp = Date.now() / 1000;
           let text = '';
-          for (const message of batch) text += recordLine(message, timestamp);
+          // Live tool output is for the screen: the ToolResult that follows holds what is kept.
+          for (const message of batch)
+            if (message.type !== 'ToolOutput') text += recordLine(message, timestamp);
           await this.write(text);
         } catch (error) {
           this.failed = true;

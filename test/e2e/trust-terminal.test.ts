@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gate, LoopbackServer, startSSE, writeSSE } from '../support/loopback-server.js';
-import { CLI } from '../support/run-cli.js';
+import { CLI, CLI_NODE } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { TmuxTerminal } from '../support/tmux.js';
 
@@ -13,7 +13,7 @@ const cli = useScriptedCli();
 async function startShell(baseUrl: string): Promise<TmuxTerminal> {
   const sandbox = await cli.createSandbox({ baseUrl });
   const terminal = await TmuxTerminal.start({
-    argv: [process.execPath, CLI, '--config-file', sandbox.configFile, '-w', sandbox.workDir],
+    argv: [CLI_NODE, CLI, '--ui', 'line', '--config-file', sandbox.configFile, '-w', sandbox.workDir],
     env: sandbox.env(),
     cwd: sandbox.workDir,
   });

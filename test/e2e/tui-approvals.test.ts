@@ -44,8 +44,8 @@ describe('terminal UI: the approval panel', () => {
     tui.type('2');
     const scope = await tui.waitFor('1. Only');
     expect(scope).toContain('1. Only `touch first.txt`, for this session');
-    expect(scope).toContain('2. Every "run command", for this session');
-    tui.type('2');
+    expect(scope).toContain('3. Every "run command", for this session');
+    tui.type('3');
     const screen = await tui.waitFor('All made.');
     expect(screen).not.toContain(TUI_PANEL_ARMED);
     expect(made('first.txt') && made('second.txt')).toBe(true);

@@ -84,9 +84,7 @@ describe('terminal UI: a conversation', () => {
     expect(tui.screen().split('(steer) and use tabs')).toHaveLength(2);
   });
 
-  // Skipped: since policy and trust-edges were merged, the TUI does not exit after a turn (the
-  // turn never settles; issue 14 stays open with this as its first bug). The line shell is unaffected.
-  it.skip('a resumed session (-C) shows the conversation so far, rendered the same way', async () => {
+  it('a resumed session (-C) shows the conversation so far, rendered the same way', async () => {
     await cli.setup([{ text: 'The first answer, with **bold**.' }, { text: 'The second answer.' }]);
     const first = start();
     await first.waitFor(TUI_READY);

@@ -8,9 +8,7 @@ import { useTuiCli } from '../support/tui-cli.js';
 const cli = useTuiCli();
 
 describe('terminal UI: the prompt editor', () => {
-  // Skipped: since policy and trust-edges were merged, the TUI does not exit after a turn (the
-  // turn never settles; issue 14 stays open with this as its first bug). The line shell is unaffected.
-  it.skip('Ctrl-J adds a line; ↑ recalls the work dir’s history, also in a later run', async () => {
+  it('Ctrl-J adds a line; ↑ recalls the work dir’s history, also in a later run', async () => {
     await cli.setup([{ text: 'Got two lines.' }, { text: 'Got it again.' }]);
     const tui = cli.startTui({ args: ['--yolo'] });
     await tui.waitFor(TUI_READY);

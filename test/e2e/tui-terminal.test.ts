@@ -146,9 +146,7 @@ describe('terminal UI: the terminal', () => {
     await tui.waitFor(/^\s+l2$/m);
   });
 
-  // Skipped: since policy and trust-edges were merged, the TUI does not exit after a turn (the
-  // turn never settles; issue 14 stays open with this as its first bug). The line shell is unaffected.
-  it.skip('/exit during a turn cancels it and leaves, with nothing left running', async () => {
+  it('/exit during a turn cancels it and leaves, with nothing left running', async () => {
     const tui = await startWith(
       [{ toolCalls: [{ id: 's', name: 'Shell', args: { command: 'echo $$ > pid.txt; exec sleep 300' } }] }],
       { args: ['--yolo'] },

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CLI_NODE } from './run-cli.js';
 
 /** How long a wait for text on the screen may take before the test fails with what the screen showed. */
 const WAIT_TIMEOUT_MS = 15_000;
@@ -146,8 +147,32 @@ export class TmuxTerminal {
       .split(' ');
     if (dead !== '1') return null;
     if (signal) throw new Error(`The command was killed by signal ${signal}.\n${this.screen()}`);
-    // tmux may mark the pane dead a moment before it records the status.
-    return status ? Number(status) : null;
+    if (status) return Number(status);
+    // tmux marks the pane dead when its terminal closes, and records the status when it reaps the
+    // process. tmux 3.3a sometimes never reaps it (the command stays a zombie of the tmux server for
+    // good, seen under load): the zombie's exit status is then read from /proc.
+    return this.zombieExitStatus();
+  }
+
+  /** The exit status of the pane's process if it is a zombie (Linux: /proc/<pid>/stat), else null. */
+  private zombieExitStatus(): number | null {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${this.pid()}/stat`, 'utf8');
+    } catch {
+      return null;
+    }
+    // The fields after the command name (in parentheses, which may hold spaces): state is the first,
+    // and the last (`exit_code`, field 52) is the status as waitpid(2) reports it.
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .trim()
+      .split(' ');
+    if (fields[0] !== 'Z') return null;
+    const waitStatus = Number(fields.at(-1));
+    const signal = waitStatus & 0x7f;
+    if (signal !== 0) throw new Error(`The command was killed by signal ${signal}.\n${this.screen()}`);
+    return (waitStatus >> 8) & 0xff;
   }
 
   /** Waits for the command to end; returns its exit status. */
@@ -194,18 +219,27 @@ export interface TmuxSandbox {
   env(extra?: Record<string, string>): NodeJS.ProcessEnv;
 }
 
-/** Starts the built CLI's terminal UI (`--ui tui`) in a tmux pane, against the sandbox's config. */
+/**
+ * Starts the built CLI's terminal UI in a tmux pane, against the sandbox's config, on `CLI_NODE`:
+ * with `--ui tui` unless `ui` says otherwise (`null`: no `--ui` flag, the default front end).
+ */
 export function startTuiInTmux(
   cli: string,
   sandbox: TmuxSandbox,
-  options: { args?: string[]; env?: Record<string, string>; width?: number; height?: number } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    width?: number;
+    height?: number;
+    ui?: 'tui' | 'line' | null;
+  } = {},
 ): TmuxTerminal {
+  const ui = options.ui === undefined ? 'tui' : options.ui;
   return TmuxTerminal.start({
     argv: [
-      process.execPath,
+      CLI_NODE,
       cli,
-      '--ui',
-      'tui',
+      ...(ui === null ? [] : ['--ui', ui]),
       '--config-file',
       sandbox.configFile,
       '-w',

@@ -135,6 +135,7 @@ export const Shell = toolFactory(
           onOutput: (text) => {
             builder.write(text);
             tailWindow.write(text);
+            ctx.reportOutput?.(text);
           },
         });
         const dropped = omittedNote(tailWindow.totalChars, builder.nChars);

@@ -213,6 +213,8 @@ export class SessionUpdateTranslator {
       case 'BtwBegin':
       // The /rewind command's own text (a message chunk) already says what it restored.
       case 'RewindDone':
+      // Live output: the tool call's update with its result carries what the command printed.
+      case 'ToolOutput':
         return [];
       // Requests are answered by the ACP server (acp-server.ts), not translated.
       case 'ApprovalRequest':

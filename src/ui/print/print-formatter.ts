@@ -112,6 +112,8 @@ export class PrintFormatter {
       case 'ApprovalResponse':
       case 'SubagentEvent':
       case 'BtwBegin':
+      // Live output is for a screen; the result follows.
+      case 'ToolOutput':
         return;
       // Requests are answered by the print runner (run-print.ts), not printed.
       case 'ApprovalRequest':

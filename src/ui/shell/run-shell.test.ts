@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wireSend } from '../../soul/run-soul.js';
 import type { UserInput } from '../../soul/steer-queue.js';
 import { streamedPartEvent, wireEvent } from '../../wire/events.js';
+import { InputHistory } from '../common/input-history.js';
 import { ScriptedSession } from '../wire-server/test-support/scripted-turn-session.js';
-import { InputHistory } from './input-history.js';
 import { runShell } from './run-shell.js';
 
 let dir: string;

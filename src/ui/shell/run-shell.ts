@@ -7,11 +7,11 @@ import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
+import { CONTINUATION_PROMPT, composeInEditor, continues } from '../common/compose.js';
+import type { InputHistory } from '../common/input-history.js';
+import { runShellEscape } from '../common/shell-escape.js';
 import { askApproval, askQuestions } from './ask-inline.js';
-import { CONTINUATION_PROMPT, composeInEditor, continues } from './compose.js';
-import type { InputHistory } from './input-history.js';
 import { LineReader, WOKEN } from './line-reader.js';
-import { runShellEscape } from './shell-escape.js';
 import { ShellRenderer, type ThinkingDisplay } from './shell-renderer.js';
 import { type ShellStyle, shellStyle } from './shell-style.js';
 

@@ -111,6 +111,8 @@ export class ShellRenderer {
       case 'ApprovalResponse':
       case 'SubagentEvent':
       case 'BtwBegin':
+      // One line per call: live output is the terminal UI's.
+      case 'ToolOutput':
         return;
       // Requests are answered by the shell's turn loop (run-shell.ts), not rendered.
       case 'ApprovalRequest':

@@ -51,20 +51,41 @@ describe('ApprovalPanel', () => {
   });
 
   it('2 asks for the scope; Esc goes back; each scope is answered as such', () => {
-    for (const [key, scope] of [
-      ['1', 'exact'],
-      ['2', 'action'],
+    for (const [key, answer] of [
+      ['1', { scope: 'exact' }],
+      ['2', { scope: 'prefix', prefix: 'rm' }],
+      ['3', { scope: 'action' }],
     ] as const) {
       const p = panel();
       p.advance(APPROVAL_ARM_DELAY_MS);
       p.view.handleInput('2');
-      expect(p.view.render(80).join('\n')).toContain('1. Only `rm -rf build`, for this session');
+      const scopes = p.view.render(100).join('\n');
+      expect(scopes).toContain('1. Only `rm -rf build`, for this session');
+      expect(scopes).toContain('2. Commands starting with `rm`, for this session');
+      expect(scopes).toContain('3. Every "run command", for this session');
       p.view.handleInput('\x1b');
       expect(p.view.render(80).join('\n')).toContain('3. Reject');
       p.view.handleInput('2');
       p.view.handleInput(key);
-      expect(p.request.state).toMatchObject({ answer: { response: 'approve_for_session', scope } });
+      expect(p.request.state).toEqual({
+        status: 'resolved',
+        answer: { response: 'approve_for_session', feedback: '', ...answer },
+      });
     }
+  });
+
+  it('s in the scope stage also saves the session approval as a project rule', () => {
+    const p = panel();
+    p.advance(APPROVAL_ARM_DELAY_MS);
+    p.view.handleInput('2');
+    expect(p.view.render(100).join('\n')).toContain('[ ] s: also save it as an allow rule');
+    p.view.handleInput('s');
+    expect(p.view.render(100).join('\n')).toContain('[x] s: also save it as an allow rule');
+    p.view.handleInput('\x1b[B');
+    p.view.handleInput('\r');
+    expect(p.request.state).toMatchObject({
+      answer: { response: 'approve_for_session', scope: 'prefix', prefix: 'rm', save_rule: 'project' },
+    });
   });
 
   it('↓ + Enter moves the choice; 4 takes a reason typed in the panel', () => {

@@ -9,6 +9,7 @@ import {
 import type { DisplayBlock } from '../../kosong/tool.js';
 import type { DiffDisplayBlock } from '../../wire/display.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../wire/requests.js';
+import { type SessionScope, sessionScopes } from './approval-scopes.js';
 import { renderDiff } from './diff-lines.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
@@ -36,6 +37,10 @@ export class ApprovalPanel implements Component, Focusable {
   private shownAt: number | null = null;
   private readonly feedback = new Input();
   private done = false;
+  /** The scopes of "approve for this session" (the exact one, a command prefix, the whole action). */
+  private readonly scopes: SessionScope[];
+  /** Whether a session approval is also saved as an allow rule of the project (`s` in the scope stage). */
+  private saveRule = false;
 
   constructor(
     private readonly request: ApprovalRequest,
@@ -44,6 +49,7 @@ export class ApprovalPanel implements Component, Focusable {
     private readonly onDone: () => void,
     private readonly now: () => number = Date.now,
   ) {
+    this.scopes = sessionScopes(request.payload);
     this.feedback.onSubmit = (text) => this.answer('reject', text.trim());
     this.feedback.onEscape = () => {
       this.stage = 'choose';
@@ -66,14 +72,15 @@ export class ApprovalPanel implements Component, Focusable {
       this.feedback.handleInput(data);
       return;
     }
-    const count = this.stage === 'choose' ? CHOICES.length : 2;
+    const count = this.stage === 'choose' ? CHOICES.length : this.scopes.length;
     if (matchesKey(data, 'up')) this.selected = (this.selected + count - 1) % count;
     else if (matchesKey(data, 'down')) this.selected = (this.selected + 1) % count;
     else if (matchesKey(data, 'enter')) this.pick(this.selected + 1);
     else if (matchesKey(data, 'escape')) {
       if (this.stage === 'scope') this.back();
       else this.answer('reject');
-    } else if (/^[1-9]$/.test(data) && Number(data) <= count) this.pick(Number(data));
+    } else if (this.stage === 'scope' && (data === 's' || data === 'S')) this.saveRule = !this.saveRule;
+    else if (/^[1-9]$/.test(data) && Number(data) <= count) this.pick(Number(data));
   }
 
   render(width: number): string[] {
@@ -103,7 +110,7 @@ export class ApprovalPanel implements Component, Focusable {
       for (const line of this.feedback.render(inner)) lines.push(truncateToWidth(`  ${line}`, width));
       return lines;
     }
-    const choices = this.stage === 'choose' ? CHOICES : this.scopeChoices();
+    const choices = this.stage === 'choose' ? CHOICES : this.scopes.map((scope) => scope.label);
     choices.forEach((choice, i) => {
       const text = `${i + 1}. ${choice}`;
       lines.push(
@@ -113,7 +120,14 @@ export class ApprovalPanel implements Component, Focusable {
         ),
       );
     });
-    lines.push(truncateToWidth(style.dim(this.isArmed ? '  ↑/↓ + Enter, or a number' : '  …'), width));
+    if (this.stage === 'scope') {
+      const box = this.saveRule ? style.accent('[x]') : '[ ]';
+      const rule = `  ${box} s: also save it as an allow rule of this project ${style.dim('(.kimi-ts/permissions.toml)')}`;
+      lines.push(truncateToWidth(rule, width));
+    }
+    const hint =
+      this.stage === 'scope' ? '  ↑/↓ + Enter, or a number · Esc goes back' : '  ↑/↓ + Enter, or a number';
+    lines.push(truncateToWidth(style.dim(this.isArmed ? hint : '  …'), width));
     return lines;
   }
 
@@ -126,17 +140,14 @@ export class ApprovalPanel implements Component, Focusable {
     if (!this.done && !this.request.isPending) this.finish();
   }
 
-  private scopeChoices(): string[] {
-    const { action, display } = this.request.payload;
-    const shell = display.find((block) => block.type === 'shell');
-    const command = shell && 'command' in shell && typeof shell.command === 'string' ? shell.command : null;
-    const what = command ? `\`${sanitizeForTerminal(command)}\`` : 'exactly this';
-    return [`Only ${what}, for this session`, `Every "${sanitizeForTerminal(action)}", for this session`];
-  }
-
   private pick(choice: number): void {
     if (this.stage === 'scope') {
-      this.answer('approve_for_session', '', { scope: choice === 1 ? 'exact' : 'action' });
+      const scope = this.scopes[choice - 1];
+      if (scope)
+        this.answer('approve_for_session', '', {
+          ...scope.answer,
+          ...(this.saveRule ? { save_rule: 'project' as const } : {}),
+        });
       return;
     }
     switch (choice) {
@@ -153,6 +164,8 @@ export class ApprovalPanel implements Component, Focusable {
       case 4:
         this.stage = 'feedback';
         return;
+      default:
+        return;
     }
   }
 
@@ -164,7 +177,7 @@ export class ApprovalPanel implements Component, Focusable {
   private answer(
     response: ApprovalAnswer['response'],
     feedback = '',
-    extra: Pick<ApprovalAnswer, 'scope'> = {},
+    extra: Pick<ApprovalAnswer, 'scope' | 'prefix' | 'save_rule'> = {},
   ): void {
     this.request.resolve(response, feedback, extra);
     this.finish();

@@ -1,19 +1,10 @@
-import {
-  Container,
-  type Editor,
-  matchesKey,
-  ProcessTerminal,
-  type Terminal,
-  TUI,
-} from '@mariozechner/pi-tui';
+import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
 import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
-import { composeInEditor } from '../shell/compose.js';
-import type { InputHistory } from '../shell/input-history.js';
-import type { ShellSessionControl } from '../shell/run-shell.js';
-import { runShellEscape } from '../shell/shell-escape.js';
+import { composeInEditor } from '../common/compose.js';
+import { runShellEscape } from '../common/shell-escape.js';
 import { shellStyle } from '../shell/shell-style.js';
 import { APPROVAL_ARM_DELAY_MS, ApprovalPanel } from './approval-panel.js';
 import { CommandOutputView } from './command-output-view.js';
@@ -24,42 +15,14 @@ import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.j
 import { QuestionPanel } from './question-panel.js';
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
-import { applyStatusUpdate, StatusLineView } from './status-line.js';
-import type { TuiTheme } from './theme.js';
-import type { ThinkingDisplay } from './thinking-view.js';
+import { applyStatusUpdate, type ModelPrice, StatusLineView } from './status-line.js';
 import { TuiExtras } from './tui-extras.js';
+import type { TuiOptions } from './tui-options.js';
 import { tuiStyle } from './tui-style.js';
 import { TurnView } from './turn-view.js';
 import { warmMarkdown } from './warm-markdown.js';
 
-export interface TuiOptions {
-  session: AgentSession;
-  /** Colour the output (false with `NO_COLOR`). */
-  color: boolean;
-  thinking: ThinkingDisplay;
-  /** Prompts typed in this work dir before, kept across sessions. */
-  history?: InputHistory | undefined;
-  /** Run this first, as if typed. */
-  initialPrompt?: string | undefined;
-  /** Every action is approved without asking (`--yolo`): the status line says so. */
-  yolo?: boolean | undefined;
-  /** The environment `!command` runs with (default: this process's). */
-  env?: Readonly<Record<string, string | undefined>> | undefined;
-  /** The terminal (default: this process's stdin/stdout). */
-  terminal?: Terminal | undefined;
-  /** The colour theme (default dark). */
-  theme?: TuiTheme | undefined;
-  /** Lets `/new`, `/sessions`, `/fork` and `/undo` switch sessions (with `onRestart`). */
-  sessions?: ShellSessionControl | undefined;
-  /** Saves the theme `/theme` chose in the config. */
-  saveTheme?: ((theme: TuiTheme) => Promise<void>) | undefined;
-  /** Text the prompt editor starts with. */
-  prefill?: string | undefined;
-  /** A line shown under the greeting. */
-  notice?: string | undefined;
-  /** Called when a command ends this run to start the TUI again (another session, a new theme). */
-  onRestart?: ((restart: TuiRestart) => void) | undefined;
-}
+export type { TuiOptions };
 
 /** Spinner and panel hints move at this pace while a turn runs. */
 const TICK_MS = 80;
@@ -86,8 +49,13 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const queuedNote = new NoteView('');
   const status = new StatusLineView(style, currentModel(session));
   status.facts = { ...status.facts, yolo: options.yolo ?? false, planMode: session.planMode };
+  status.facts = { ...status.facts, price: priceOf(session, options.modelPrices) };
   const countTasks = () => {
-    status.facts = { ...status.facts, backgroundTasks: session.backgroundWork?.activeTaskIds().length ?? 0 };
+    status.facts = {
+      ...status.facts,
+      backgroundTasks: session.backgroundWork?.activeTaskIds().length ?? 0,
+      subagents: running?.view.runningSubagents ?? 0,
+    };
   };
   const pastPrompts = (await options.history?.load()) ?? [];
   let restartWith: (restart: TuiRestart) => void = () => {};
@@ -220,7 +188,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
       running = null;
       finished();
       for (const panel of [...panels]) panel.checkStillPending();
-      status.facts = { ...status.facts, activity: null, model: currentModel(session) };
+      status.facts = {
+        ...status.facts,
+        activity: null,
+        model: currentModel(session),
+        price: priceOf(session, options.modelPrices),
+      };
       countTasks();
       tui.requestRender();
     }
@@ -377,6 +350,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (ticker) clearInterval(ticker);
     tui.stop();
   }
+}
+
+/** The current model's prices (`[models.x] price` in the config), null when it has none. */
+function priceOf(
+  session: AgentSession,
+  prices: Readonly<Record<string, ModelPrice | undefined>> | undefined,
+): ModelPrice | null {
+  const alias = currentModel(session);
+  return (alias && prices?.[alias]) || null;
 }
 
 function currentModel(session: AgentSession): string | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyStatusUpdate, emptyStatus, formatStatus } from './status-line.js';
+import { applyStatusUpdate, emptyStatus, formatStatus, type StatusFacts } from './status-line.js';
 
 describe('status line', () => {
   it('shows the model, the context in use and the tokens summed over steps', () => {
@@ -39,5 +39,25 @@ describe('status line', () => {
     expect(formatStatus(facts)).toBe(
       'm · ↑0 ↓0 · cost n/a · yolo · mcp 1/3 connecting… (1 failed) · ⚙ tasks: 2',
     );
+  });
+
+  it('shows the cost from the model’s prices per million tokens, cache reads at their own price', () => {
+    let facts: StatusFacts = { ...emptyStatus('m'), price: { input: 2, output: 10, cache_read: 0.5 } };
+    expect(formatStatus(facts)).toBe('m · ↑0 ↓0 · cost $0.0000');
+    const usage = {
+      input_other: 100_000,
+      input_cache_read: 200_000,
+      input_cache_creation: 0,
+      output: 10_000,
+    };
+    facts = applyStatusUpdate(facts, { token_usage: usage });
+    // 0.1 M × $2 + 0.2 M × $0.5 + 0.01 M × $10 = $0.40
+    expect(formatStatus(facts)).toBe('m · ↑300.0k ↓10.0k · cost $0.4000');
+    for (let i = 0; i < 3; i++) facts = applyStatusUpdate(facts, { token_usage: usage });
+    expect(formatStatus(facts)).toContain('cost $1.60');
+  });
+
+  it('shows running subagents', () => {
+    expect(formatStatus({ ...emptyStatus('m'), subagents: 2 })).toBe('m · ↑0 ↓0 · cost n/a · subagents: 2');
   });
 });

@@ -2,6 +2,13 @@ import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
 import type { StatusUpdate } from '../../wire/events.js';
 import type { TuiStyle } from './tui-style.js';
 
+/** A model's prices in US dollars per million tokens (`[models.x] price = {input, output}`). */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cache_read?: number | undefined;
+}
+
 /** What the status line shows, gathered from the session and its StatusUpdate events. */
 export interface StatusFacts {
   model: string | null;
@@ -17,6 +24,12 @@ export interface StatusFacts {
   mcp: { connected: number; total: number; failed: number; loading: boolean } | null;
   /** Background tasks running now. */
   backgroundTasks: number;
+  /** Subagents (Agent tool calls) running now. */
+  subagents: number;
+  /** The current model's prices (US dollars per million tokens), null when the config has none. */
+  price: ModelPrice | null;
+  /** What this session's tokens cost so far, in dollars (counted while a price was known). */
+  cost: number;
   /** A transient word on the right, e.g. `working…`, `queued: 1`. */
   activity: string | null;
 }
@@ -33,6 +46,9 @@ export function emptyStatus(model: string | null): StatusFacts {
     yolo: false,
     mcp: null,
     backgroundTasks: 0,
+    subagents: 0,
+    price: null,
+    cost: 0,
     activity: null,
   };
 }
@@ -55,6 +71,14 @@ export function applyStatusUpdate(facts: StatusFacts, update: StatusUpdate): Sta
     const usage = update.token_usage;
     next.tokensIn += usage.input_other + usage.input_cache_read + usage.input_cache_creation;
     next.tokensOut += usage.output;
+    if (facts.price) {
+      const { input, output, cache_read = input } = facts.price;
+      next.cost +=
+        ((usage.input_other + usage.input_cache_creation) * input +
+          usage.input_cache_read * cache_read +
+          usage.output * output) /
+        1_000_000;
+    }
   }
   return next;
 }
@@ -71,8 +95,7 @@ export function formatStatus(facts: StatusFacts): string {
     parts.push(`context ${Math.round(facts.contextUsage * 100)}%${amounts}`);
   }
   parts.push(`↑${tokens(facts.tokensIn)} ↓${tokens(facts.tokensOut)}`);
-  // Prices per model are not in the config yet.
-  parts.push('cost n/a');
+  parts.push(facts.price ? `cost ${dollars(facts.cost)}` : 'cost n/a');
   if (facts.planMode) parts.push('plan');
   if (facts.yolo) parts.push('yolo');
   if (facts.mcp) {
@@ -82,8 +105,14 @@ export function formatStatus(facts: StatusFacts): string {
     );
   }
   if (facts.backgroundTasks > 0) parts.push(`⚙ tasks: ${facts.backgroundTasks}`);
+  if (facts.subagents > 0) parts.push(`subagents: ${facts.subagents}`);
   if (facts.activity) parts.push(facts.activity);
   return parts.join(' · ');
+}
+
+/** 0.01234 → `$0.0123`, 1.5 → `$1.50`. */
+function dollars(amount: number): string {
+  return `$${amount < 1 ? amount.toFixed(4) : amount.toFixed(2)}`;
 }
 
 /** 31234 → `31.2k`. */

@@ -8,6 +8,10 @@ import type { TuiStyle } from './tui-style.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const SPINNER_INTERVAL_MS = 80;
+/** Lines of a running call's live output shown under it. */
+export const LIVE_OUTPUT_LINES = 5;
+/** What is kept of the live output (enough for the last lines). */
+const LIVE_OUTPUT_KEEP_CHARS = 8192;
 
 /** The spinner frame for now: every running call turns in step. */
 export function spinnerFrame(now = Date.now()): string {
@@ -23,6 +27,8 @@ export class ToolCallView implements Component {
   private args = '';
   private result: ToolReturnValue | null = null;
   private abandoned = false;
+  /** The latest output of the running call (ToolOutput events). */
+  private liveOutput = '';
   /** What a subagent started by this call shows, indented under it. */
   nested: Component | null = null;
   /** Whether the result's output is shown (Ctrl-E), not only its summary. */
@@ -37,6 +43,11 @@ export class ToolCallView implements Component {
 
   appendArguments(part: string): void {
     this.args += part;
+  }
+
+  /** Output of the running call, as it comes; its last lines show until the result arrives. */
+  appendOutput(text: string): void {
+    this.liveOutput = (this.liveOutput + text).slice(-LIVE_OUTPUT_KEEP_CHARS);
   }
 
   finish(result: ToolReturnValue): void {
@@ -69,6 +80,9 @@ export class ToolCallView implements Component {
     if (this.nested && width > 8) for (const line of this.nested.render(width - 4)) lines.push(`    ${line}`);
     if (this.result === null) {
       if (this.abandoned) lines.push(truncateToWidth(`  ${style.dim('└ not run')}`, width));
+      else
+        for (const line of lastLines(this.liveOutput, LIVE_OUTPUT_LINES))
+          lines.push(truncateToWidth(`  ${style.dim('│')} ${style.dim(line)}`, width));
       return lines;
     }
     const summary = summarize(this.result);
@@ -114,6 +128,20 @@ function expandedOutput(result: ToolReturnValue, width: number): string[] {
   const shown = lines.slice(0, EXPANDED_LINES).map((line) => truncateToWidth(`    ${line}`, width));
   if (lines.length > EXPANDED_LINES) shown.push(`    … ${lines.length - EXPANDED_LINES} more lines`);
   return shown;
+}
+
+/**
+ * The last `count` lines of live output, inert: a line redrawn with carriage returns (a progress bar)
+ * shows as its latest state.
+ */
+function lastLines(text: string, count: number): string[] {
+  if (!text) return [];
+  return text
+    .replace(/\r\n/g, '\n')
+    .trimEnd()
+    .split('\n')
+    .slice(-count)
+    .map((line) => sanitizeForTerminal(line.slice(line.lastIndexOf('\r') + 1)));
 }
 
 function firstLine(text: string): string {

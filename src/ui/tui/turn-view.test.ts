@@ -126,4 +126,61 @@ describe('TurnView', () => {
     expect(v.isBusy).toBe(false);
     expect(screen(v)).toBe('· Shell ls\n  └ not run');
   });
+
+  it('shows a running call’s last output lines inert, and the summary once it ends', () => {
+    const v = view();
+    v.handle({
+      type: 'ToolCall',
+      payload: { type: 'function', id: 'c1', function: { name: 'Shell', arguments: '{"command":"make"}' } },
+    });
+    const lines = Array.from({ length: 8 }, (_, i) => `step ${i + 1}`).join('\n');
+    v.handle({ type: 'ToolOutput', payload: { tool_call_id: 'c1', text: `${lines}\n` } });
+    v.handle({ type: 'ToolOutput', payload: { tool_call_id: 'c1', text: '50%\r100% \x1b]0;pwned\x07\n' } });
+    const running = screen(v);
+    expect(running).toContain('│ step 8');
+    expect(running).not.toContain('step 4');
+    expect(running).toContain('│ 100% ␛]0;pwned␇');
+    expect(running).not.toContain('50%');
+    v.handle({ type: 'ToolResult', payload: { tool_call_id: 'c1', return_value: toolOk('', '', 'Built') } });
+    expect(screen(v)).toBe('✓ Shell make\n  └ Built');
+  });
+
+  it('shows a subagent’s calls nested under its Agent call, live output included', () => {
+    const v = view();
+    v.handle({
+      type: 'ToolCall',
+      payload: {
+        type: 'function',
+        id: 'a1',
+        function: { name: 'Agent', arguments: '{"description":"look"}' },
+      },
+    });
+    const nested = (event: WireEvent): WireEvent => ({
+      type: 'SubagentEvent',
+      payload: { parent_tool_call_id: 'a1', agent_id: 'x', subagent_type: 'coder', event },
+    });
+    v.handle(
+      nested({
+        type: 'ToolCall',
+        payload: { type: 'function', id: 'n1', function: { name: 'Shell', arguments: '{"command":"ls"}' } },
+      }),
+    );
+    v.handle(nested({ type: 'ToolOutput', payload: { tool_call_id: 'n1', text: 'file-a\n' } }));
+    expect(v.runningSubagents).toBe(1);
+    expect(screen(v)).toMatch(/Agent look\n {4}. Shell ls\n {6}│ file-a/);
+  });
+
+  it('shows a plan for approval as rendered Markdown', () => {
+    const v = view();
+    v.handle({
+      type: 'PlanDisplay',
+      payload: { content: '# The plan\n\n1. **first**\n2. second\n', file_path: '/p.md' },
+    });
+    const shown = screen(v);
+    expect(shown).toContain('Plan (/p.md):');
+    expect(shown).toContain('The plan');
+    expect(shown).not.toContain('# The plan');
+    expect(shown).not.toContain('**first**');
+    expect(shown).toMatch(/1\. first/);
+  });
 });

@@ -45,6 +45,13 @@ export class TurnView implements Component {
   /** The call whose result came last, if any (Ctrl-E expands it). */
   lastFinishedCall: ToolCallView | null = null;
 
+  /** Subagents (their Agent calls) still running, for the status line. */
+  get runningSubagents(): number {
+    let count = 0;
+    for (const [id, call] of this.calls) if (call.isRunning && this.nestedTurns.has(id)) count++;
+    return count;
+  }
+
   /** Whether a call is still running (the spinner needs frames). */
   get isBusy(): boolean {
     for (const call of this.calls.values()) if (call.isRunning) return true;
@@ -151,6 +158,9 @@ export class TurnView implements Component {
         if (call) this.lastFinishedCall = call;
         return;
       }
+      case 'ToolOutput':
+        this.calls.get(message.payload.tool_call_id)?.appendOutput(message.payload.text);
+        return;
       case 'ApprovalResponse':
         return;
       case 'SubagentEvent':

@@ -266,6 +266,8 @@ class WireServer {
   private forward(batch: readonly WireMessage[]): void {
     const frames: OutboundFrame[] = [];
     for (const message of batch) {
+      // Live tool output is a kimi-ts extension Kimi CLI's wire clients do not know: kept to its own screens.
+      if (message.type === 'ToolOutput') continue;
       if (!isWireRequest(message)) frames.push(eventFrame(wireMessageToJSON(message)));
       else {
         const frame = this.outboundRequest(message);

@@ -6,7 +6,8 @@ import { isRecord, num, rewindLabel, shorten, toolLabel, userInputText } from '.
 import { type LaneState, newLaneState } from './lane-state.js';
 import { LineProblems, streamedPartTime } from './line-problems.js';
 import { summarise } from './model-summary.js';
-import type { MarkerKind, SpanKind, VisLane, VisModel, VisSpan, VisStep, VisTurn } from './vis-model.js';
+import { TimelineRecorder } from './timeline-recorder.js';
+import type { VisLane, VisModel, VisStep, VisTurn } from './vis-model.js';
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...EVENT_TYPES, ...REQUEST_TYPES]);
 
@@ -21,8 +22,8 @@ export class SessionModelBuilder {
   private readonly laneByKey = new Map<string, number>();
   private readonly turns: VisTurn[] = [];
   private readonly steps: VisStep[] = [];
-  private readonly spans: VisSpan[] = [];
-  private readonly markers: VisModel['markers'] = [];
+  /** The bars and markers drawn on the timeline. */
+  private readonly timeline = new TimelineRecorder();
   private readonly context: VisModel['context'] = [];
   private readonly compactionTimes: number[] = [];
   private readonly unknownTypes: Record<string, number> = {};
@@ -111,8 +112,8 @@ export class SessionModelBuilder {
       lanes: this.lanes,
       turns: this.turns,
       steps: this.steps,
-      spans: this.spans,
-      markers: this.markers,
+      spans: this.timeline.spans,
+      markers: this.timeline.markers,
       context: this.context,
       compactionTimes: this.compactionTimes,
     };
@@ -133,7 +134,13 @@ export class SessionModelBuilder {
         this.openTurn(lane, userInputText(p.user_input), time, event);
         return;
       case 'SteerInput':
-        this.mark(lane, 'steer', time, `steer: ${shorten(userInputText(p.user_input), 60)}`, event);
+        this.timeline.mark(
+          lane.lane,
+          'steer',
+          time,
+          `steer: ${shorten(userInputText(p.user_input), 60)}`,
+          event,
+        );
         return;
       case 'TurnEnd':
         this.closeTurn(lane, time);
@@ -142,7 +149,7 @@ export class SessionModelBuilder {
         this.openStep(lane, typeof p.n === 'number' ? p.n : 0, time, event);
         return;
       case 'StepInterrupted':
-        this.mark(lane, 'interrupt', time, 'step interrupted', event);
+        this.timeline.mark(lane.lane, 'interrupt', time, 'step interrupted', event);
         this.closeStep(lane, time);
         return;
       case 'StepRetry':
@@ -169,21 +176,22 @@ export class SessionModelBuilder {
         this.closeWait(lane, lane.waits.get(String(p.request_id)), time, String(p.response ?? ''));
         return;
       case 'CompactionBegin':
-        this.closeSpan(lane.compaction, time);
-        lane.compaction = this.openSpan('compaction', lane.lane, time, 'compaction', event);
+        this.timeline.close(lane.compaction, time);
+        lane.compaction = this.timeline.open('compaction', lane.lane, time, 'compaction', event);
         return;
       case 'CompactionEnd':
-        this.closeSpan(lane.compaction, time);
+        this.timeline.close(lane.compaction, time);
         lane.compaction = null;
-        this.mark(lane, 'compaction', time, 'context compacted', event);
+        this.timeline.mark(lane.lane, 'compaction', time, 'context compacted', event);
         if (lane.lane === 0) this.compactionTimes.push(time);
         return;
       case 'SubagentEvent':
         this.subagentEvent(lane, p, time, event);
         return;
       case 'RewindDone':
-        this.mark(lane, 'rewind', time, rewindLabel(p), event);
+        this.timeline.mark(lane.lane, 'rewind', time, rewindLabel(p), event);
         return;
+      case 'ToolOutput': // live output, never recorded in wire.jsonl
       case 'HookTriggered':
       case 'HookResolved':
       case 'MCPLoadingBegin':
@@ -201,7 +209,7 @@ export class SessionModelBuilder {
 
   private openTurn(lane: LaneState, input: string, time: number, event: number): void {
     lane.turnCount++;
-    const span = this.openSpan(
+    const span = this.timeline.open(
       'turn',
       lane.lane,
       time,
@@ -215,13 +223,13 @@ export class SessionModelBuilder {
   private closeTurn(lane: LaneState, time: number): void {
     this.closeStep(lane, time);
     // Nothing waits for the user past the end of its turn (a question's answer is not recorded).
-    for (const span of lane.waits.values()) this.closeSpan(span, time);
-    for (const span of lane.waitsByToolCall.values()) this.closeSpan(span, time);
+    for (const span of lane.waits.values()) this.timeline.close(span, time);
+    for (const span of lane.waitsByToolCall.values()) this.timeline.close(span, time);
     lane.waits.clear();
     lane.waitsByToolCall.clear();
     if (!lane.turn) return;
     this.turns[lane.turn.index]!.end = time;
-    this.closeSpan(lane.turn.span, time);
+    this.timeline.close(lane.turn.span, time);
     lane.turn = null;
   }
 
@@ -242,24 +250,24 @@ export class SessionModelBuilder {
       toolCalls: 0,
       event,
     });
-    lane.step = { index, span: this.openSpan('step', lane.lane, time, `step ${n}`, event, index) };
-    lane.model = this.openSpan('model', lane.lane, time, 'model call', event, index);
+    lane.step = { index, span: this.timeline.open('step', lane.lane, time, `step ${n}`, event, index) };
+    lane.model = this.timeline.open('model', lane.lane, time, 'model call', event, index);
     lane.lastOutput = null;
   }
 
   private closeStep(lane: LaneState, time: number): void {
     this.closeModel(lane, lane.lastOutput ?? time);
-    for (const span of lane.tools.values()) this.closeSpan(span, time);
+    for (const span of lane.tools.values()) this.timeline.close(span, time);
     lane.tools.clear();
     if (!lane.step) return;
     this.steps[lane.step.index]!.end = time;
-    this.closeSpan(lane.step.span, time);
+    this.timeline.close(lane.step.span, time);
     lane.step = null;
   }
 
   private closeModel(lane: LaneState, time: number): void {
     if (lane.model === null) return;
-    const span = this.spans[lane.model]!;
+    const span = this.timeline.spans[lane.model]!;
     span.end = Math.max(span.start, time);
     lane.model = null;
   }
@@ -267,13 +275,20 @@ export class SessionModelBuilder {
   private retry(lane: LaneState, p: Record<string, unknown>, time: number, event: number): void {
     const status = typeof p.status_code === 'number' ? ` ${p.status_code}` : '';
     const label = `retry ${String(p.next_attempt ?? '?')}/${String(p.max_attempts ?? '?')}: ${String(p.error_type ?? 'error')}${status}`;
-    this.mark(lane, 'retry', time, shorten(label), event);
-    if (lane.model !== null) this.spans[lane.model]!.isError = true;
+    this.timeline.mark(lane.lane, 'retry', time, shorten(label), event);
+    if (lane.model !== null) this.timeline.spans[lane.model]!.isError = true;
     this.closeModel(lane, time);
     if (!lane.step) return;
     this.steps[lane.step.index]!.retries++;
     const wait = typeof p.wait_s === 'number' && p.wait_s > 0 ? p.wait_s : 0;
-    lane.model = this.openSpan('model', lane.lane, time + wait, 'model call (retry)', event, lane.step.index);
+    lane.model = this.timeline.open(
+      'model',
+      lane.lane,
+      time + wait,
+      'model call (retry)',
+      event,
+      lane.step.index,
+    );
     lane.lastOutput = null;
   }
 
@@ -299,7 +314,10 @@ export class SessionModelBuilder {
     const id = typeof p.id === 'string' ? p.id : `#${event}`;
     const step = lane.step?.index;
     if (step !== undefined) this.steps[step]!.toolCalls++;
-    lane.tools.set(id, this.openSpan('tool', lane.lane, time, toolLabel(name, fn.arguments), event, step));
+    lane.tools.set(
+      id,
+      this.timeline.open('tool', lane.lane, time, toolLabel(name, fn.arguments), event, step),
+    );
     if (name === 'SendDMail') lane.dmailCalls.add(id);
   }
 
@@ -308,13 +326,13 @@ export class SessionModelBuilder {
     const span = lane.tools.get(id);
     const result = isRecord(p.return_value) ? p.return_value : {};
     if (span !== undefined) {
-      this.closeSpan(span, time);
-      if (result.is_error === true) this.spans[span]!.isError = true;
+      this.timeline.close(span, time);
+      if (result.is_error === true) this.timeline.spans[span]!.isError = true;
       lane.tools.delete(id);
     }
     this.closeWait(lane, lane.waitsByToolCall.get(id), time, '');
     if (lane.dmailCalls.delete(id) && result.is_error !== true) {
-      this.mark(lane, 'dmail', time, 'D-Mail: context reverted to a checkpoint', event);
+      this.timeline.mark(lane.lane, 'dmail', time, 'D-Mail: context reverted to a checkpoint', event);
     }
   }
 
@@ -329,14 +347,14 @@ export class SessionModelBuilder {
       type === 'ApprovalRequest'
         ? shorten(`approval: ${String(p.sender ?? '')} ${String(p.action ?? '')}`)
         : 'question to the user';
-    const span = this.openSpan('approval', lane.lane, time, label, event, lane.step?.index);
+    const span = this.timeline.open('approval', lane.lane, time, label, event, lane.step?.index);
     if (typeof p.id === 'string') lane.waits.set(p.id, span);
     if (typeof p.tool_call_id === 'string') lane.waitsByToolCall.set(p.tool_call_id, span);
   }
 
   private closeWait(lane: LaneState, span: number | undefined, time: number, response: string): void {
     if (span === undefined) return;
-    const bar = this.spans[span]!;
+    const bar = this.timeline.spans[span]!;
     if (bar.end === null) {
       bar.end = time;
       if (response) bar.label = shorten(`${bar.label} → ${response}`);
@@ -365,34 +383,17 @@ export class SessionModelBuilder {
       });
       this.laneByKey.set(key, laneIndex);
       const state = newLaneState(laneIndex);
-      state.lifeSpan = this.openSpan('subagent', parent.lane, time, `subagent: ${shorten(label, 60)}`, event);
+      state.lifeSpan = this.timeline.open(
+        'subagent',
+        parent.lane,
+        time,
+        `subagent: ${shorten(label, 60)}`,
+        event,
+      );
       this.laneStates.push(state);
     }
     const lane = this.laneStates[laneIndex]!;
-    this.spans[lane.lifeSpan!]!.end = time;
+    this.timeline.spans[lane.lifeSpan!]!.end = time;
     this.handle(lane, nested.type, nested.payload, time, event);
-  }
-
-  private openSpan(
-    kind: SpanKind,
-    lane: number,
-    start: number,
-    label: string,
-    event: number,
-    step?: number,
-  ): number {
-    const span: VisSpan = { kind, lane, start, end: null, label, event };
-    if (step !== undefined) span.step = step;
-    this.spans.push(span);
-    return this.spans.length - 1;
-  }
-
-  private closeSpan(index: number | null, time: number): void {
-    const span = index === null ? undefined : this.spans[index];
-    if (span?.end === null) span.end = Math.max(span.start, time);
-  }
-
-  private mark(lane: LaneState, kind: MarkerKind, time: number, label: string, event: number): void {
-    this.markers.push({ kind, lane: lane.lane, time, label, event });
   }
 }

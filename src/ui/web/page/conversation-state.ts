@@ -311,6 +311,7 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
     case 'ApprovalResponse':
     case 'PlanDisplay':
     case 'BtwBegin':
+    case 'ToolOutput': // not forwarded to wire clients (yet): the result carries the output
       return items;
   }
   return assertNever(event, 'wire event');

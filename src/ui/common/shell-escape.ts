@@ -1,6 +1,10 @@
 import { runCommand } from '../../tools/shell/run-command.js';
 import { commandEnvironment, findBash } from '../../tools/shell/shell-environment.js';
-import type { ShellStyle } from './shell-style.js';
+/** The two styles `!command`'s own notes use (each front end passes its own). */
+export interface EscapeStyle {
+  dim(text: string): string;
+  error(text: string): string;
+}
 
 /** How long a `!command` may run: the user is right there and can press Ctrl-C. */
 const ESCAPE_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -15,7 +19,7 @@ export async function runShellEscape(options: {
   workDir: string;
   env: Readonly<Record<string, string | undefined>>;
   write: (text: string) => void;
-  style: ShellStyle;
+  style: EscapeStyle;
   signal: AbortSignal;
 }): Promise<void> {
   const { command, write, style } = options;
