@@ -98,8 +98,9 @@ describe('terminal UI: a conversation', () => {
     first.close();
 
     const resumed = start(['-C']);
-    const screen = await resumed.waitFor(TUI_READY);
-    expect(screen).toContain('› first question');
+    await resumed.waitFor(TUI_READY);
+    // The prompt is up at once; the conversation so far is drawn when the session is built.
+    const screen = await resumed.waitFor('› first question');
     expect(screen).toContain('The first answer, with bold.');
     resumed.type('second question');
     resumed.press('Enter');

@@ -12,7 +12,8 @@ describe('terminal UI: the prompt editor', () => {
     await cli.setup([{ text: 'Got two lines.' }, { text: 'Got it again.' }]);
     const tui = cli.startTui({ args: ['--yolo'] });
     await tui.waitFor(TUI_READY);
-    expect(tui.screen()).toContain('yolo');
+    // The prompt is up at once; the status line comes when the session is built.
+    await tui.waitFor('yolo');
     tui.type('line one');
     tui.press('C-j');
     tui.type('line two');
