@@ -106,6 +106,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const services = { ...base, state, home, agentSpec: spec, skills, rootDeps: deps, loopControl, warn };
     const contributions = await setUpExtensions(options.extensions ?? [], services, deps, shutdown);
     const planMode = new PlanModeSwitch(contributions.planMode, session);
+    // The policy refuses writes in plan mode (but to the plan file); the extension owns the state.
+    if (contributions.planMode) policy.attachPlanMode(contributions.planMode);
     const title = new SessionTitle(session.stateFile, state.custom_title);
     const slashCommands = new SlashCommandRegistry();
     const afk = config.skip_afk_prompt_injection ? [] : [new AfkReminder(() => approval.afk)];

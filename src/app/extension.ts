@@ -18,6 +18,8 @@ import type { Skill } from './skills.js';
 /** What the plan-mode extension lends the session: the state, and the plan file of the current plan. */
 export interface PlanModeHandlers {
   isActive(): boolean;
+  /** The current plan file (absolute), or null before one is chosen. */
+  planFilePath(): string | null;
   set(enabled: boolean): Promise<void>;
   /** The plan written so far; null without plan mode or before the plan file exists. */
   readPlan(): Promise<string | null>;

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { DisplayBlock } from '../kosong/index.js';
 import {
   EDIT_OUTSIDE_ACTION,
@@ -7,10 +8,11 @@ import {
 } from './approval-actions.js';
 import { factBlock, factLine, showTarget } from './describe-facts.js';
 import { type EffectFacts, gatherFacts } from './effect-facts.js';
-import type { Effect } from './effects.js';
+import type { Effect, FileTarget } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
 import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
+import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
 
@@ -19,6 +21,13 @@ export interface PolicyModes {
   readonly yolo: boolean;
   readonly afk: boolean;
   readonly runtimeAfk: boolean;
+}
+
+/** Plan mode as the policy reads it at each decision: on or off, and the one file it lets change. */
+export interface PlanModeView {
+  isActive(): boolean;
+  /** The current plan file (absolute), or null before one is chosen. */
+  planFilePath(): string | null;
 }
 
 /** What the user approved for the rest of the session (or kept for the project). */
@@ -66,6 +75,7 @@ export class SessionPolicy {
   private rules: RuleSet;
   private modes: PolicyModes;
   private sessionApprovals: SessionApprovalView;
+  private planMode: PlanModeView | undefined;
   private readonly ruleStore: RuleStore | undefined;
   /** Command prefixes approved for the session, per tool. */
   private readonly prefixes = new Map<string, string[]>();
@@ -97,6 +107,11 @@ export class SessionPolicy {
     this.sessionApprovals = sessionApprovals;
   }
 
+  /** Connects the session's plan mode (set up by its extension, after the policy exists). */
+  attachPlanMode(planMode: PlanModeView): void {
+    this.planMode = planMode;
+  }
+
   /** Why a file (by its real path) holds secrets, or null: Grep and Glob leave such files out. */
   sensitiveReason(realPath: string): string | null {
     return sensitiveReason(realPath, this.homes);
@@ -126,6 +141,10 @@ export class SessionPolicy {
         reason: `Refused by the permission rule \`${denied.rule.spec.pattern}\` (${denied.rule.origin.file})${why}. Do not try to get around it.`,
       };
     }
+
+    // 1b. Plan mode: nothing but the plan file changes, whatever rules, approvals or yolo say.
+    const planRefusal = await this.planModeRefusal(request.effects);
+    if (planRefusal) return { decision: 'deny', step: 'mode', reason: planRefusal };
 
     // 2. Secret files and private addresses: a person must say yes, every time.
     const present = this.isPersonPresent(request.background);
@@ -164,6 +183,22 @@ export class SessionPolicy {
       return { decision: 'allow', step: 'mode' };
     // 6. The tool's default: ask.
     return this.ask(request, facts, 'tool-default', { secret: false });
+  }
+
+  /**
+   * In plan mode a write to any file but the current plan file is refused (Kimi CLI's message). Shell
+   * stays as in Kimi CLI: the plan-mode reminder tells the model to change nothing.
+   */
+  private async planModeRefusal(effects: readonly Effect[]): Promise<string | null> {
+    if (!this.planMode?.isActive() || !effects.some((e) => e.kind === 'write')) return null;
+    const planFile = this.planMode.planFilePath();
+    const planPath = planFile === null ? null : resolve(planFile);
+    const planReal = planPath === null ? null : await realPathOf(planPath);
+    // The plan file by name and not through a symlink, or the plan file where it really is.
+    const isPlanFile = (t: FileTarget) => t.real === planReal || (!t.viaSymlink && t.absolute === planPath);
+    const elsewhere = effects.some((e) => e.kind === 'write' && !isPlanFile(e.target));
+    if (!elsewhere) return null;
+    return `Plan mode is active. You may only edit the current plan file: \`${planFile ?? '(none)'}\`.`;
   }
 
   /**

@@ -38,6 +38,7 @@ export function planModeExtension(options: { startInPlanMode?: boolean | undefin
         injections: [new PlanModeInjection(planMode, () => approval.afk || approval.runtimeAfk)],
         planMode: {
           isActive: () => planMode.isActive(),
+          planFilePath: () => planMode.planFilePath(),
           set: async (enabled) => {
             await planMode.setFromUser(enabled);
           },
