@@ -13,10 +13,16 @@ export const PLAN_MODE_TOOLS = ['EnterPlanMode', 'ExitPlanMode'] as const;
 export interface ClientCapabilities {
   supportsQuestion: boolean;
   supportsPlanMode: boolean;
+  /** The client shows a running tool's live output (`ToolOutput`, a kimi-ts extension). */
+  supportsToolOutput: boolean;
 }
 
 /** What a client that never sent `initialize` (a legacy client) is assumed to support. */
-export const LEGACY_CLIENT: ClientCapabilities = { supportsQuestion: false, supportsPlanMode: false };
+export const LEGACY_CLIENT: ClientCapabilities = {
+  supportsQuestion: false,
+  supportsPlanMode: false,
+  supportsToolOutput: false,
+};
 
 /** Shows or hides the client-dependent tools to match what the client supports. */
 export function applyToolVisibility(session: AgentSession, capabilities: ClientCapabilities): void {
@@ -60,6 +66,7 @@ export function initializeSession(
   const capabilities: ClientCapabilities = {
     supportsQuestion: params.capabilities?.supports_question === true,
     supportsPlanMode: params.capabilities?.supports_plan_mode === true,
+    supportsToolOutput: params.capabilities?.supports_tool_output === true,
   };
   applyToolVisibility(session, capabilities);
   result.capabilities = { supports_question: true };

@@ -44,6 +44,7 @@ export const initializeParamsSchema = z.object({
     .object({
       supports_question: z.boolean().nullish(),
       supports_plan_mode: z.boolean().nullish(),
+      supports_tool_output: z.boolean().nullish(),
     })
     .nullish(),
 });

@@ -464,3 +464,32 @@ describe('between turns', () => {
     expect(request.isPending).toBe(true);
   });
 });
+
+describe('live tool output (ToolOutput, a kimi-ts extension)', () => {
+  const script = async (turn: { input: unknown }) => {
+    wireSend(wireEvent('TurnBegin', { user_input: turn.input as string }));
+    wireSend(wireEvent('ToolOutput', { tool_call_id: 'c1', text: 'line 1\n' }));
+    wireSend(wireEvent('TurnEnd', {}));
+  };
+
+  test('is not sent to a client that did not ask for it (Kimi CLI’s clients do not know it)', async () => {
+    session.script = script;
+    await client.request('initialize', { protocol_version: '1.10' });
+    await client.request('prompt', { user_input: 'hi' });
+    expect(client.events().map((e) => e.type)).toEqual(['TurnBegin', 'TurnEnd']);
+  });
+
+  test('is sent to a client that declares supports_tool_output', async () => {
+    session.script = script;
+    await client.request('initialize', {
+      protocol_version: '1.10',
+      capabilities: { supports_tool_output: true },
+    });
+    await client.request('prompt', { user_input: 'hi' });
+    expect(client.events()).toEqual([
+      { type: 'TurnBegin', payload: { user_input: 'hi' } },
+      { type: 'ToolOutput', payload: { tool_call_id: 'c1', text: 'line 1\n' } },
+      { type: 'TurnEnd', payload: {} },
+    ]);
+  });
+});

@@ -266,8 +266,9 @@ class WireServer {
   private forward(batch: readonly WireMessage[]): void {
     const frames: OutboundFrame[] = [];
     for (const message of batch) {
-      // Live tool output is a kimi-ts extension Kimi CLI's wire clients do not know: kept to its own screens.
-      if (message.type === 'ToolOutput') continue;
+      // Live tool output is a kimi-ts extension Kimi CLI's wire clients do not know: only for clients
+      // that ask for it in `initialize` (the web page does).
+      if (message.type === 'ToolOutput' && !this.capabilities.supportsToolOutput) continue;
       if (!isWireRequest(message)) frames.push(eventFrame(wireMessageToJSON(message)));
       else {
         const frame = this.outboundRequest(message);

@@ -232,3 +232,35 @@ describe('reduceConversation', () => {
     expect(state.approvals).toEqual([]);
   });
 });
+
+describe('live tool output (ToolOutput)', () => {
+  it('collects a running call’s output as text until its result arrives', () => {
+    const state = run([
+      ...turnWithTool,
+      event({ type: 'ToolOutput', payload: { tool_call_id: 'call-1', text: 'a\nb' } }),
+      event({
+        type: 'ToolOutput',
+        payload: { tool_call_id: 'call-1', text: '<img src=x onerror=alert(1)>\n' },
+      }),
+      event({ type: 'ToolOutput', payload: { tool_call_id: 'no-such-call', text: 'lost' } }),
+    ]);
+    const call = state.turns[0]!.items.find((item) => item.kind === 'tool');
+    expect(call).toMatchObject({
+      kind: 'tool',
+      liveOutput: 'a\nb<img src=x onerror=alert(1)>\n',
+      result: null,
+    });
+  });
+
+  it('keeps only the latest characters of a chatty command', () => {
+    const chunks = Array.from({ length: 50 }, (_, i) =>
+      event({
+        type: 'ToolOutput',
+        payload: { tool_call_id: 'call-1', text: `${String(i).padStart(4, '0')}`.repeat(100) },
+      }),
+    );
+    const call = run([...turnWithTool, ...chunks]).turns[0]!.items.find((item) => item.kind === 'tool');
+    expect(call?.kind === 'tool' && call.liveOutput.length).toBe(8000);
+    expect(call?.kind === 'tool' && call.liveOutput.endsWith('0049')).toBe(true);
+  });
+});

@@ -43,6 +43,21 @@ export function ItemsView({ items }: { items: ConversationItem[] }) {
   );
 }
 
+/** How many lines of a running call's output show. */
+const LIVE_LINES = 8;
+
+/**
+ * The last lines of a running command's output, as plain text: terminal escape sequences dropped, a
+ * line redrawn with `\r` (a progress bar) shown in its latest state.
+ */
+export function lastLines(text: string, count: number): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the escapes being removed
+  const plain = text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b./g, '');
+  const lines = plain.split('\n').map((line) => line.slice(line.lastIndexOf('\r') + 1));
+  if (lines.at(-1) === '') lines.pop();
+  return lines.slice(-count).join('\n');
+}
+
 /** A tool call: its name, its arguments (streaming in), its result with display blocks, its subagent. */
 export function ToolCallView({ call }: { call: ToolCallItem }) {
   const state = call.result === null ? 'running' : call.result.is_error ? 'error' : 'done';
@@ -57,7 +72,13 @@ export function ToolCallView({ call }: { call: ToolCallItem }) {
         {call.result?.message ? <span class="tool-message"> — {call.result.message}</span> : null}
       </summary>
       <pre class="tool-args">{prettyArgs(call.args)}</pre>
-      {call.result ? <ToolResultView result={call.result} /> : null}
+      {call.result ? (
+        <ToolResultView result={call.result} />
+      ) : call.liveOutput ? (
+        <pre class="tool-live" aria-live="polite">
+          {lastLines(call.liveOutput, LIVE_LINES)}
+        </pre>
+      ) : null}
       {call.subagent ? (
         <section class="subagent" aria-label="subagent">
           <h4>

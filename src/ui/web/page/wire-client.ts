@@ -135,7 +135,7 @@ export class WireClient {
       await this.call('initialize', {
         protocol_version: PROTOCOL_VERSION,
         client: { name: 'kimi-ts-web', version: '1' },
-        capabilities: { supports_question: true, supports_plan_mode: true },
+        capabilities: { supports_question: true, supports_plan_mode: true, supports_tool_output: true },
       });
       this.replaying = true;
       await this.call('replay', {});
