@@ -103,7 +103,9 @@ export class CliSandbox {
   }
 
   remove(): Promise<void> {
-    return rm(this.root, { recursive: true, force: true });
+    // A CLI whose terminal was just closed may still be finishing a checkpoint (git writing objects
+    // into the store under the home) while this runs: retry a folder that filled up again meanwhile.
+    return rm(this.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   }
 }
 
