@@ -88,6 +88,22 @@ describe('ApprovalPanel', () => {
     });
   });
 
+  it('u saves it as the user’s own rule instead; s and u exclude each other', () => {
+    const p = panel();
+    p.advance(APPROVAL_ARM_DELAY_MS);
+    p.view.handleInput('2');
+    p.view.handleInput('s');
+    p.view.handleInput('u');
+    const screen = p.view.render(120).join('\n');
+    expect(screen).toContain('[ ] s: also save it as an allow rule');
+    expect(screen).toContain('[x] u: or as your own rule, in every project');
+    p.view.handleInput('\x1b[B');
+    p.view.handleInput('\r');
+    expect(p.request.state).toMatchObject({
+      answer: { response: 'approve_for_session', scope: 'prefix', prefix: 'rm', save_rule: 'user' },
+    });
+  });
+
   it('↓ + Enter moves the choice; 4 takes a reason typed in the panel', () => {
     const p = panel();
     p.advance(APPROVAL_ARM_DELAY_MS);

@@ -39,8 +39,11 @@ export class ApprovalPanel implements Component, Focusable {
   private done = false;
   /** The scopes of "approve for this session" (the exact one, a command prefix, the whole action). */
   private readonly scopes: SessionScope[];
-  /** Whether a session approval is also saved as an allow rule of the project (`s` in the scope stage). */
-  private saveRule = false;
+  /**
+   * Where a session approval is also saved as an allow rule: the project's rules (`s` in the scope
+   * stage) or the user's, for every project (`u`); at most one.
+   */
+  private saveRule: 'project' | 'user' | null = null;
 
   constructor(
     private readonly request: ApprovalRequest,
@@ -79,7 +82,10 @@ export class ApprovalPanel implements Component, Focusable {
     else if (matchesKey(data, 'escape')) {
       if (this.stage === 'scope') this.back();
       else this.answer('reject');
-    } else if (this.stage === 'scope' && (data === 's' || data === 'S')) this.saveRule = !this.saveRule;
+    } else if (this.stage === 'scope' && (data === 's' || data === 'S'))
+      this.saveRule = this.saveRule === 'project' ? null : 'project';
+    else if (this.stage === 'scope' && (data === 'u' || data === 'U'))
+      this.saveRule = this.saveRule === 'user' ? null : 'user';
     else if (/^[1-9]$/.test(data) && Number(data) <= count) this.pick(Number(data));
   }
 
@@ -121,9 +127,10 @@ export class ApprovalPanel implements Component, Focusable {
       );
     });
     if (this.stage === 'scope') {
-      const box = this.saveRule ? style.accent('[x]') : '[ ]';
-      const rule = `  ${box} s: also save it as an allow rule of this project ${style.dim('(.kimi-ts/permissions.toml)')}`;
-      lines.push(truncateToWidth(rule, width));
+      const box = (where: 'project' | 'user') => (this.saveRule === where ? style.accent('[x]') : '[ ]');
+      const project = `  ${box('project')} s: also save it as an allow rule of this project ${style.dim('(.kimi-ts/permissions.toml)')}`;
+      const user = `  ${box('user')} u: or as your own rule, in every project ${style.dim('(permissions.toml in the agent home)')}`;
+      lines.push(truncateToWidth(project, width), truncateToWidth(user, width));
     }
     const hint =
       this.stage === 'scope' ? '  ↑/↓ + Enter, or a number · Esc goes back' : '  ↑/↓ + Enter, or a number';
@@ -146,7 +153,7 @@ export class ApprovalPanel implements Component, Focusable {
       if (scope)
         this.answer('approve_for_session', '', {
           ...scope.answer,
-          ...(this.saveRule ? { save_rule: 'project' as const } : {}),
+          ...(this.saveRule ? { save_rule: this.saveRule } : {}),
         });
       return;
     }
