@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -115,6 +117,27 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
     await page.getByText('Understood, I will not delete it.').waitFor();
     const lastRequest = JSON.stringify(cli.server.requests.at(-1)?.body ?? '');
     expect(lastRequest).toContain('keep the build folder');
+  });
+
+  it('approves commands starting with a prefix for the session, saved as a project rule', async () => {
+    await cli.setup([
+      { toolCalls: [{ id: 'p1', name: 'Shell', args: { command: 'echo first' } }] },
+      { toolCalls: [{ id: 'p2', name: 'Shell', args: { command: 'echo second' } }] },
+      { text: 'Both ran.' },
+    ]);
+    web = await startWeb();
+    const watched = await openPage();
+    const { page } = watched;
+    await send(watched, 'echo twice');
+    await page.locator('.panel.approval[data-armed="true"]').waitFor();
+    await page.getByRole('button', { name: /Approve for this session/ }).click();
+    await page.getByRole('combobox', { name: 'save as a permission rule' }).selectOption('project');
+    await page.getByRole('button', { name: /Commands starting with/ }).click();
+    // The second `echo` is covered by the prefix: it runs without a second panel.
+    await page.getByText('Both ran.').waitFor();
+    const rules = await readFile(join(cli.sandbox.workDir, '.kimi-ts', 'permissions.toml'), 'utf8');
+    expect(rules).toContain('Shell(echo *)');
+    expect(watched.errors).toEqual([]);
   });
 
   it('cancels a running turn with Esc', async () => {

@@ -28,12 +28,14 @@ export function ApprovalPanel({
   const [feedback, setFeedback] = useState('');
   const command = shellCommand(request.display);
   const [prefix, setPrefix] = useState(() => command?.split(/\s+/)[0] ?? '');
+  const [saveRule, setSaveRule] = useState<'' | 'project' | 'user'>('');
   const panel = useRef<HTMLElement>(null);
   const [armed, setArmed] = useState(false);
   const answerable = approval.rpcId !== null;
 
   useEffect(() => {
     setStage('choose');
+    setSaveRule('');
     setArmed(false);
     panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
     const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
@@ -45,6 +47,9 @@ export function ApprovalPanel({
 
   const answer = (response: ApprovalAnswer['response'], extra: Partial<ApprovalAnswer> = {}) =>
     onAnswer({ request_id: request.id, response, ...extra });
+  // An approval for the session may also be kept as a permission rule (the person picks where).
+  const forSession = (extra: Partial<ApprovalAnswer>) =>
+    answer('approve_for_session', saveRule ? { ...extra, save_rule: saveRule } : extra);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) {
@@ -113,7 +118,7 @@ export function ApprovalPanel({
           <Choice
             keyName="1"
             label={command ? `Only \`${command}\`, for this session` : 'Only exactly this, for this session'}
-            onPick={() => answer('approve_for_session', { scope: 'exact' })}
+            onPick={() => forSession({ scope: 'exact' })}
           />
           {command ? (
             <div class="prefix-choice">
@@ -121,7 +126,7 @@ export function ApprovalPanel({
                 keyName="2"
                 label="Commands starting with"
                 disabled={!prefix.trim()}
-                onPick={() => answer('approve_for_session', { scope: 'prefix', prefix: prefix.trim() })}
+                onPick={() => forSession({ scope: 'prefix', prefix: prefix.trim() })}
               />
               <input
                 aria-label="command prefix"
@@ -133,8 +138,20 @@ export function ApprovalPanel({
           <Choice
             keyName={command ? '3' : '2'}
             label={`Every "${request.action}", for this session`}
-            onPick={() => answer('approve_for_session', { scope: 'action' })}
+            onPick={() => forSession({ scope: 'action' })}
           />
+          <label class="save-rule">
+            Also save it as a rule:{' '}
+            <select
+              aria-label="save as a permission rule"
+              value={saveRule}
+              onChange={(e) => setSaveRule((e.target as HTMLSelectElement).value as '' | 'project' | 'user')}
+            >
+              <option value="">no, this session only</option>
+              <option value="project">for this project (.kimi-ts/permissions.toml)</option>
+              <option value="user">for me, in every project</option>
+            </select>
+          </label>
           <button type="button" class="link" onClick={() => setStage('choose')}>
             Back (Esc)
           </button>

@@ -41,4 +41,6 @@ export interface ApprovalAnswer {
   feedback?: string;
   scope?: 'exact' | 'action' | 'prefix';
   prefix?: string;
+  /** Also save the session approval as an allow rule of the project or of the user. */
+  save_rule?: 'project' | 'user';
 }
