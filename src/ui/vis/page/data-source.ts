@@ -1,11 +1,7 @@
+import { type LinePage, pageOfLines } from '../model/line-page.js';
 import type { VisModel } from '../model/vis-model.js';
 
-export interface LinePage {
-  total: number;
-  matches: number;
-  offset: number;
-  items: { index: number; text: string }[];
-}
+export type { LinePage };
 
 export interface SessionListItem {
   id: string;
@@ -37,7 +33,7 @@ export function embeddedSource(): VisDataSource | null {
     live: false,
     sessions: async () => [{ id: data.model.sessionId, updated_at: data.model.end * 1000 }],
     model: async () => data.model,
-    lines: async (_id, list, query) => pageOf(data[list], query),
+    lines: async (_id, list, query) => pageOfLines(data[list], query),
   };
 }
 
@@ -62,17 +58,4 @@ export function apiSource(token: string): VisDataSource {
       return get<LinePage>(`${session(id)}/${list}?${params}`);
     },
   };
-}
-
-function pageOf(lines: string[], query: { q: string; offset: number; limit: number }): LinePage {
-  const needle = query.q.toLowerCase();
-  const items: LinePage['items'] = [];
-  let matches = 0;
-  for (let index = 0; index < lines.length; index++) {
-    const text = lines[index]!;
-    if (needle && !text.toLowerCase().includes(needle)) continue;
-    if (matches >= query.offset && items.length < query.limit) items.push({ index, text });
-    matches++;
-  }
-  return { total: lines.length, matches, offset: query.offset, items };
 }
