@@ -6,29 +6,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
+import type { JsonRpcMessage } from '../support/wire-process-client.js';
+import { type ApprovalDecision, startWireSession } from '../support/wire-session.js';
 
 const cli = useScriptedCli();
 
-type Decide = (p: { action: string }) => 'approve' | 'reject';
-
-async function startWire(args: string[] = [], decide: Decide = () => 'approve') {
-  const child = cli.sandbox.spawn(['--wire', ...args]);
-  const client = new WireClient(child);
-  const approvals = client.answerApprovals(decide);
-  await client.request('initialize', { protocol_version: '1.10' });
-  const prompt = async (text: string) => {
-    const before = client.messages.length;
-    const reply = await client.request('prompt', { user_input: text });
-    expect(reply.error).toBeUndefined();
-    return client.messages.slice(before);
-  };
-  const close = async () => {
-    child.stdin!.end();
-    return collect(child);
-  };
-  return { client, approvals, prompt, close, child };
-}
+const startWire = (args: string[] = [], decide?: ApprovalDecision) =>
+  startWireSession(cli.sandbox, args, decide);
 
 function rewindDone(messages: JsonRpcMessage[]): Record<string, unknown> | undefined {
   const event = messages.find(

@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 import { onlySessionDir } from '../support/session-files.js';
-import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
+import type { JsonRpcMessage } from '../support/wire-process-client.js';
+import { type ApprovalDecision, startWireSession } from '../support/wire-session.js';
 
 const cli = useScriptedCli();
 
@@ -59,23 +59,7 @@ const CHANGING_TURN: ScriptedTurn[] = [
 ];
 
 /** A wire session: initialize, then prompts; approvals answered by `decide`. */
-async function startWire(decide: (p: { action: string }) => 'approve' | 'reject' = () => 'approve') {
-  const child = cli.sandbox.spawn(['--wire']);
-  const client = new WireClient(child);
-  const approvals = client.answerApprovals(decide);
-  await client.request('initialize', { protocol_version: '1.10' });
-  const prompt = async (text: string) => {
-    const before = client.messages.length;
-    const reply = await client.request('prompt', { user_input: text });
-    expect(reply.error).toBeUndefined();
-    return client.messages.slice(before);
-  };
-  const close = async () => {
-    child.stdin!.end();
-    return collect(child);
-  };
-  return { client, approvals, prompt, close, child };
-}
+const startWire = (decide?: ApprovalDecision) => startWireSession(cli.sandbox, [], decide);
 
 function eventsOf(
   messages: JsonRpcMessage[],

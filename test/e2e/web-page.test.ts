@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { startWebServer, type WebServerProcess } from '../support/web-server-client.js';
+import { startWebFor, type WebServerProcess } from '../support/web-server-client.js';
 
 /**
  * The page of `kimi-ts web` in Debian's Chromium, against the built CLI and the scripted model:
@@ -15,12 +15,7 @@ const cli = useScriptedCli();
 let browser: TestBrowser;
 let web: WebServerProcess | undefined;
 
-/** `kimi-ts web` in the test's sandbox, stopped after the test. */
-async function startWeb(extra: string[] = []): Promise<WebServerProcess> {
-  const started = await startWebServer(cli.sandbox, extra);
-  cli.defer(() => started.stop());
-  return started;
-}
+const startWeb = (extra: string[] = []) => startWebFor(cli, extra);
 
 beforeAll(async () => {
   browser = await launchBrowser();

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import WebSocket from 'ws';
 import type { CliSandbox } from './run-cli.js';
+import type { ScriptedCli } from './scripted-cli.js';
 import type { JsonRpcMessage } from './wire-process-client.js';
 
 /** A `kimi-ts web` child process started in a sandbox, with its URL and token. */
@@ -19,6 +20,13 @@ export interface WebServerProcess {
 
 /** Deadline for the server to print its URL. */
 const START_TIMEOUT_MS = 20_000;
+
+/** `kimi-ts web` in the test's sandbox (`cli.sandbox`), stopped after the test. */
+export async function startWebFor(cli: ScriptedCli, extra: string[] = []): Promise<WebServerProcess> {
+  const started = await startWebServer(cli.sandbox, extra);
+  cli.defer(() => started.stop());
+  return started;
+}
 
 /**
  * Starts `kimi-ts …main web --no-open --port 0 …extra` and waits for the `Open:` line (`main`: the
