@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
-import { type TmuxTerminal, TUI_PANEL_ARMED, TUI_READY } from '../support/tmux-terminal.js';
+import { TUI_PANEL_ARMED } from '../support/tmux-terminal.js';
 import { useTuiCli } from '../support/tui-cli.js';
 
 const cli = useTuiCli();
@@ -11,12 +11,7 @@ const shell = (id: string, command: string): ScriptedTurn => ({
   toolCalls: [{ id, name: 'Shell', args: { command } }],
 });
 
-async function startWith(turns: ScriptedTurn[]): Promise<TmuxTerminal> {
-  await cli.setup(turns);
-  const terminal = cli.startTui();
-  await terminal.waitFor(TUI_READY);
-  return terminal;
-}
+const startWith = (turns: ScriptedTurn[]) => cli.startWith(turns);
 
 const made = (file: string) => existsSync(join(cli.sandbox.workDir, file));
 

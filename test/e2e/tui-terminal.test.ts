@@ -2,17 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
-import { type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+import { TUI_READY } from '../support/tmux-terminal.js';
 import { type TuiOptions, useTuiCli } from '../support/tui-cli.js';
 
 const cli = useTuiCli();
 
-async function startWith(turns: ScriptedTurn[], options: TuiOptions = {}): Promise<TmuxTerminal> {
-  await cli.setup(turns);
-  const terminal = cli.startTui(options);
-  await terminal.waitFor(TUI_READY);
-  return terminal;
-}
+const startWith = (turns: ScriptedTurn[], options: TuiOptions = {}) => cli.startWith(turns, options);
 
 function isAlive(pid: number): boolean {
   try {
