@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/schema.js';
 import type { HookEngineRuntime } from '../hooks/engine.js';
 import type { HookEvent } from '../hooks/types.js';
+import type { SandboxSettings } from '../policy/sandbox.js';
 import type { AskClient, WireHookSubscription } from '../hooks/wire-subscriptions.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Session } from '../session/session.js';
@@ -17,7 +18,13 @@ import { bridgeApprovalsToWire } from '../toolset/approval/approval-wire-bridge.
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
-import type { AgentSession, BackgroundWork, ModelChoice, SlashCommandInfo } from './agent-session.js';
+import type {
+  AgentSession,
+  BackgroundWork,
+  ModelChoice,
+  SessionModes,
+  SlashCommandInfo,
+} from './agent-session.js';
 import type { SessionContributions } from './contributions.js';
 import type { ExternalToolRegistrar } from './extension.js';
 import { ModelSwitchError } from './model-switch-error.js';
@@ -45,8 +52,8 @@ export interface AgentSessionParts {
   hooks: HookEngineRuntime;
   env: Readonly<Record<string, string | undefined>>;
   secrets?: SecretRegistry | undefined;
-  /** Commands run in the sandbox (no front end may run Shell its own way). */
-  sandboxed?: boolean | undefined;
+  /** The sandbox commands run in, null when off (no front end may run a sandboxed Shell its own way). */
+  sandbox?: SandboxSettings | null | undefined;
   soul: Soul;
   slashCommands: SlashCommandRegistry;
   model: SessionModel;
@@ -141,6 +148,11 @@ export class AgentSessionImpl implements AgentSession {
 
   get planMode(): boolean {
     return this.parts.planMode.isActive;
+  }
+
+  get modes(): SessionModes {
+    const { approval, sandbox } = this.parts;
+    return { yolo: approval.yolo, afk: approval.afk, sandbox: sandbox ?? null };
   }
 
   get backgroundWork(): BackgroundWork | undefined {
@@ -240,7 +252,7 @@ export class AgentSessionImpl implements AgentSession {
 
   replaceTool(name: string, make: (current: KimiTool) => KimiTool): boolean {
     // A sandboxed session keeps its own Shell: its commands never run anywhere but in the sandbox.
-    if (name === 'Shell' && this.parts.sandboxed) return false;
+    if (name === 'Shell' && this.parts.sandbox) return false;
     return this.parts.toolset.replace(name, make);
   }
 

@@ -1,5 +1,6 @@
 import type { AskClient, HookEvent, WireHookSubscription } from '../hooks/index.js';
 import type { JSONSchema } from '../kosong/tool.js';
+import type { SandboxSettings } from '../policy/sandbox.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
 
@@ -34,6 +35,19 @@ export interface BackgroundWork {
 }
 
 /**
+ * The session's modes as a status bar shows them (Kimi CLI's `StatusSnapshot` flags), read at any
+ * moment: they change by slash commands (`/yolo`, `/afk`) that a front end runs as turns.
+ */
+export interface SessionModes {
+  /** Every action is approved without asking (`--yolo`, `default_yolo`, `/yolo`). */
+  readonly yolo: boolean;
+  /** Away from keyboard (`--afk`, `/afk`): actions approved, questions dismissed. */
+  readonly afk: boolean;
+  /** The command sandbox Shell runs in (`--sandbox`, `[sandbox] mode`); null when commands run unsandboxed. */
+  readonly sandbox: SandboxSettings | null;
+}
+
+/**
  * What a front end (print mode, the wire server, ACP, the shell) drives: one agent session with its
  * context, tools and wire file. Every turn runs through `runSoul`, so the front end only sees the
  * Wire: events out, requests to answer.
@@ -54,6 +68,8 @@ export interface AgentSession {
   /** Adds input to the running turn; false when no turn is running. */
   steer(input: UserInput): boolean;
   readonly planMode: boolean;
+  /** yolo, afk and the sandbox, now. */
+  readonly modes: SessionModes;
   /** Switches plan mode and records a StatusUpdate in the wire file. */
   setPlanMode(enabled: boolean): Promise<void>;
   /** Slash commands the soul understands in any front end. */

@@ -160,7 +160,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     if (checkpoints) slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval }));
     return new AgentSessionImpl({
       ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
-      sandboxed: commandSandbox !== null,
+      sandbox: commandSandbox?.settings ?? null,
     });
   } catch (error) {
     // A session that failed half-way leaves nothing open: files, background work, MCP clients.

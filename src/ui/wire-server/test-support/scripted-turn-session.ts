@@ -65,6 +65,8 @@ export class ScriptedSession implements AgentSession {
     return this.plan;
   }
 
+  readonly modes = { yolo: false, afk: false, sandbox: null };
+
   runSyntheticTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
     return this.runTurn(input, ui, cancel);
   }
