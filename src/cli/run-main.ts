@@ -140,7 +140,6 @@ export async function runMain(options: CliOptions): Promise<number> {
               theme: session.config.theme,
               thinking: session.config.show_thinking_stream ? 'stream' : 'indicator',
               history: InputHistory.forWorkDir(home, session.workDir),
-              yolo: options.yolo,
               modelPrices: Object.fromEntries(
                 Object.entries(session.config.models).map(([alias, model]) => [alias, model.price]),
               ),

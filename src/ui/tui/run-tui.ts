@@ -2,20 +2,19 @@ import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mario
 import type { AgentSession } from '../../app/agent-session.js';
 import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
-import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { composeInEditor } from '../common/compose.js';
 import { runShellEscape } from '../common/shell-escape.js';
 import { shellStyle } from '../shell/shell-style.js';
-import { APPROVAL_ARM_DELAY_MS, ApprovalPanel } from './approval-panel.js';
 import { CommandOutputView } from './command-output-view.js';
 import type { TuiRestart } from './commands/tui-command.js';
 import { warmHighlighter } from './highlight-code.js';
 import { NoteView } from './note-view.js';
+import { PanelQueue } from './panel-queue.js';
+import { PlanModeToggle } from './plan-mode-toggle.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
-import { QuestionPanel } from './question-panel.js';
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
-import { applyStatusUpdate, type ModelPrice, StatusLineView } from './status-line.js';
+import { applyStatusUpdate, type ModelPrice, StatusLineView, withModes } from './status-line.js';
 import { TuiExtras } from './tui-extras.js';
 import type { TuiOptions } from './tui-options.js';
 import { tuiStyle } from './tui-style.js';
@@ -30,8 +29,6 @@ const TICK_MS = 80;
 const EXIT_WAIT_MS = 3000;
 /** When the code highlighter starts warming up after start-up. */
 const WARM_AFTER_MS = 200;
-
-type Panel = ApprovalPanel | QuestionPanel;
 
 /**
  * The terminal UI: inline (the conversation goes to the terminal's own scrollback; only what changed
@@ -48,11 +45,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const panelSlot = new Container();
   const queuedNote = new NoteView('');
   const status = new StatusLineView(style, currentModel(session));
-  status.facts = { ...status.facts, yolo: options.yolo ?? false, planMode: session.planMode };
   status.facts = { ...status.facts, price: priceOf(session, options.modelPrices) };
-  const countTasks = () => {
+  // The modes (yolo, afk, plan, sandbox) and the counts, read from the session: a command that
+  // switched a mode, or the model entering plan mode, shows at the next refresh.
+  const refreshStatus = () => {
     status.facts = {
-      ...status.facts,
+      ...withModes(status.facts, session.modes, session.planMode),
       backgroundTasks: session.backgroundWork?.activeTaskIds().length ?? 0,
       subagents: running?.view.runningSubagents ?? 0,
     };
@@ -67,7 +65,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     session,
     style,
     slot: panelSlot,
-    restore: () => showNextPanel(),
+    restore: () => panels.showNext(),
     note: (text) => transcript.addChild(new NoteView(text)),
     restart: (restart) => restartWith(restart),
     history: pastPrompts,
@@ -94,7 +92,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
       onStatus: (update) => {
         status.facts = applyStatusUpdate(status.facts, update);
       },
-      onRequest: (request) => ask(request),
+      onRequest: (request, plan) => panels.ask(request, plan),
     });
 
   transcript.addChild(
@@ -105,7 +103,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         ...(session.hasLLM ? [] : [style.warn(session.llmNotSetMessage)]),
         ...(options.notice ? [style.accent(sanitizeForTerminal(options.notice))] : []),
         style.dim(
-          'Enter sends · Shift-Enter or Ctrl-J: new line · Esc cancels a turn · Ctrl-E expands the last result · /exit leaves',
+          'Enter sends · Shift-Enter or Ctrl-J: new line · Shift-Tab: plan mode · Esc cancels a turn · Ctrl-E expands the last result · /exit leaves',
         ),
       ].join('\n'),
     ),
@@ -121,44 +119,21 @@ export async function runTui(options: TuiOptions): Promise<number> {
     exit(0);
   };
   let running: { cancel: AbortController; view: TurnView; done: Promise<void> } | null = null;
+  refreshStatus();
   const queue: string[] = [];
   let interrupts = 0;
   let ticker: NodeJS.Timeout | null = null;
 
-  // Questions wait their turn: one panel at a time, focused instead of the editor.
-  const panels: Panel[] = [];
-  const showNextPanel = () => {
-    panelSlot.clear();
-    const panel = panels[0];
-    if (panel) {
-      panelSlot.addChild(panel);
-      tui.setFocus(panel);
-      // Between turns nothing else redraws: show the key hint once the panel takes keys.
-      setTimeout(() => tui.requestRender(), APPROVAL_ARM_DELAY_MS + 20).unref();
-    } else tui.setFocus(editor);
-    tui.requestRender();
-  };
-  const ask = (request: ApprovalRequest | QuestionRequest) => {
-    const onDone = () => {
-      panels.splice(panels.indexOf(panel), 1);
-      showNextPanel();
-    };
-    const panel: Panel =
-      request.type === 'ApprovalRequest'
-        ? new ApprovalPanel(request, style, onDone)
-        : new QuestionPanel(request, style, onDone);
-    panels.push(panel);
-    if (panels.length === 1) showNextPanel();
-  };
+  const panels = new PanelQueue({ tui, slot: panelSlot, style, editor: () => editor });
   const stopListening = session.onOutOfTurn((message) => {
-    if (message.type === 'ApprovalRequest' && message.isPending) ask(message);
-    countTasks();
+    if (message.type === 'ApprovalRequest' && message.isPending) panels.ask(message);
+    refreshStatus();
     tui.requestRender();
   });
 
   const tick = () => {
-    countTasks();
-    for (const panel of [...panels]) panel.checkStillPending();
+    refreshStatus();
+    panels.checkStillPending();
     tui.requestRender();
   };
   const showQueue = () => {
@@ -187,14 +162,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
       ticker = null;
       running = null;
       finished();
-      for (const panel of [...panels]) panel.checkStillPending();
+      panels.checkStillPending();
       status.facts = {
         ...status.facts,
         activity: null,
         model: currentModel(session),
         price: priceOf(session, options.modelPrices),
       };
-      countTasks();
+      refreshStatus();
       tui.requestRender();
     }
     const next = queue.shift();
@@ -250,6 +225,23 @@ export async function runTui(options: TuiOptions): Promise<number> {
     tui.requestRender(true);
   };
 
+  // Shift-Tab: plan mode on/off (also while a turn runs, as in Kimi CLI), with a note where it happened.
+  const planToggle = new PlanModeToggle(
+    session,
+    (planMode) => {
+      refreshStatus();
+      const note = new NoteView(style.dim(`(plan mode ${planMode ? 'on' : 'off'})`));
+      if (running) running.view.add(note);
+      else transcript.addChild(note);
+      tui.requestRender();
+    },
+    (error) => {
+      const text = sanitizeForTerminal(error instanceof Error ? error.message : String(error));
+      transcript.addChild(new NoteView(`${style.error('Error:')} ${text}`));
+      tui.requestRender();
+    },
+  );
+
   const submit = (raw: string) => {
     const text = raw.trim();
     if (!text) return;
@@ -289,20 +281,24 @@ export async function runTui(options: TuiOptions): Promise<number> {
       return { consume: true };
     }
     // Leaving must not depend on the completion menu: Enter on /exit leaves, menu open or not.
-    if (matchesKey(data, 'enter') && panels.length === 0 && /^\/(exit|quit)$/.test(editor.getText().trim())) {
+    if (matchesKey(data, 'enter') && !panels.isShowing && /^\/(exit|quit)$/.test(editor.getText().trim())) {
       editor.setText('');
       exit(0);
       return { consume: true };
     }
-    if (matchesKey(data, 'escape') && running && panels.length === 0 && !editor.isShowingAutocomplete()) {
+    if (matchesKey(data, 'escape') && running && !panels.isShowing && !editor.isShowingAutocomplete()) {
       running.cancel.abort(new RunCancelled());
       return { consume: true };
     }
-    if (matchesKey(data, 'ctrl+o') && panels.length === 0) {
+    if (matchesKey(data, 'shift+tab') && !panels.isShowing) {
+      planToggle.toggle();
+      return { consume: true };
+    }
+    if (matchesKey(data, 'ctrl+o') && !panels.isShowing) {
       openEditor();
       return { consume: true };
     }
-    if (matchesKey(data, 'ctrl+e') && panels.length === 0) {
+    if (matchesKey(data, 'ctrl+e') && !panels.isShowing) {
       const views = transcript.children.filter((child): child is TurnView => child instanceof TurnView);
       const call = views.reverse().find((view) => view.lastFinishedCall)?.lastFinishedCall;
       if (call) {
@@ -311,11 +307,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
       }
       return { consume: true };
     }
-    if (matchesKey(data, 'ctrl+d') && !running && panels.length === 0 && !editor.getText()) {
+    if (matchesKey(data, 'ctrl+d') && !running && !panels.isShowing && !editor.getText()) {
       exit(0);
       return { consume: true };
     }
-    if (matchesKey(data, 'ctrl+s') && running && panels.length === 0) {
+    if (matchesKey(data, 'ctrl+s') && running && !panels.isShowing) {
       const text = editor.getText().trim();
       if (text && session.steer(text)) {
         running.view.steer(text);
@@ -346,6 +342,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (job)
       await Promise.race([job.done, new Promise((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
     stopListening();
+    await planToggle.settled();
     clearTimeout(warming);
     if (ticker) clearInterval(ticker);
     tui.stop();

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { applyStatusUpdate, emptyStatus, formatStatus, type StatusFacts } from './status-line.js';
+import {
+  applyStatusUpdate,
+  emptyStatus,
+  formatStatus,
+  type StatusFacts,
+  StatusLineView,
+  withModes,
+} from './status-line.js';
+import { tuiStyle } from './tui-style.js';
 
 describe('status line', () => {
   it('shows the model, the context in use and the tokens summed over steps', () => {
@@ -13,7 +21,7 @@ describe('status line', () => {
       token_usage: usage,
     });
     facts = applyStatusUpdate(facts, { token_usage: usage, plan_mode: true });
-    expect(formatStatus(facts)).toBe('e2e-model · context 12% (12.3k/100.0k) · ↑2.4k ↓100 · cost n/a · plan');
+    expect(formatStatus(facts)).toBe('e2e-model · plan · context 12% (12.3k/100.0k) · ↑2.4k ↓100 · cost n/a');
   });
 
   it('keeps what an update leaves out', () => {
@@ -37,7 +45,7 @@ describe('status line', () => {
     });
     facts = { ...facts, backgroundTasks: 2, yolo: true };
     expect(formatStatus(facts)).toBe(
-      'm · ↑0 ↓0 · cost n/a · yolo · mcp 1/3 connecting… (1 failed) · ⚙ tasks: 2',
+      'm · yolo · ↑0 ↓0 · cost n/a · mcp 1/3 connecting… (1 failed) · ⚙ tasks: 2',
     );
   });
 
@@ -59,5 +67,38 @@ describe('status line', () => {
 
   it('shows running subagents', () => {
     expect(formatStatus({ ...emptyStatus('m'), subagents: 2 })).toBe('m · ↑0 ↓0 · cost n/a · subagents: 2');
+  });
+
+  it('shows the yolo, afk, plan and sandbox badges right after the model, from the session modes', () => {
+    const off = { yolo: false, afk: false, sandbox: null };
+    expect(formatStatus(withModes(emptyStatus('m'), off, false))).toBe('m · ↑0 ↓0 · cost n/a');
+    const all = withModes(
+      emptyStatus('m'),
+      { yolo: true, afk: true, sandbox: { mode: 'workspace-write', network: false } },
+      true,
+    );
+    expect(formatStatus(all)).toBe('m · yolo · afk · plan · sandbox · ↑0 ↓0 · cost n/a');
+    const readOnly = withModes(
+      emptyStatus('m'),
+      { ...off, sandbox: { mode: 'read-only', network: true } },
+      false,
+    );
+    expect(formatStatus(readOnly)).toBe('m · sandbox read-only +net · ↑0 ↓0 · cost n/a');
+    // Switched off again: the badges go.
+    expect(formatStatus(withModes(all, off, false))).toBe('m · ↑0 ↓0 · cost n/a');
+  });
+
+  it('draws the badges in colour, the rest dimmed; without colour, plain text', () => {
+    const facts = withModes(emptyStatus('m'), { yolo: true, afk: false, sandbox: null }, true);
+    const colored = new StatusLineView(tuiStyle(true), 'm');
+    colored.facts = facts;
+    const [line] = colored.render(80);
+    expect(line).toContain('\x1b[1m\x1b[33myolo\x1b[39m\x1b[22m');
+    expect(line).toContain('\x1b[1m\x1b[36mplan\x1b[39m\x1b[22m');
+    const plain = new StatusLineView(tuiStyle(false), 'm');
+    plain.facts = facts;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no escape may be in it
+    expect(plain.render(80)[0]).not.toMatch(/\x1b/);
+    expect(plain.render(80)[0]).toContain('m · yolo · plan ·');
   });
 });

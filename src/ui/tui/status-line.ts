@@ -1,4 +1,6 @@
 import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
+import type { SessionModes } from '../../app/agent-session.js';
+import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate } from '../../wire/events.js';
 import type { TuiStyle } from './tui-style.js';
 
@@ -20,6 +22,9 @@ export interface StatusFacts {
   tokensOut: number;
   planMode: boolean;
   yolo: boolean;
+  afk: boolean;
+  /** The sandbox's badge (`sandbox`, `sandbox read-only`, `+net`), null when commands run unsandboxed. */
+  sandbox: string | null;
   /** MCP servers: how many are connected of how many, and whether they are still connecting. */
   mcp: { connected: number; total: number; failed: number; loading: boolean } | null;
   /** Background tasks running now. */
@@ -44,6 +49,8 @@ export function emptyStatus(model: string | null): StatusFacts {
     tokensOut: 0,
     planMode: false,
     yolo: false,
+    afk: false,
+    sandbox: null,
     mcp: null,
     backgroundTasks: 0,
     subagents: 0,
@@ -83,31 +90,58 @@ export function applyStatusUpdate(facts: StatusFacts, update: StatusUpdate): Sta
   return next;
 }
 
-/** `e2e-model · context 12% (31.2k/262.1k) · ↑40.1k ↓2.3k · cost n/a · plan` */
+/** The facts with the session's modes as they are now (yolo, afk, plan, sandbox). */
+export function withModes(facts: StatusFacts, modes: SessionModes, planMode: boolean): StatusFacts {
+  const { yolo, afk, sandbox } = modes;
+  const badge = sandbox
+    ? `sandbox${sandbox.mode === 'read-only' ? ' read-only' : ''}${sandbox.network ? ' +net' : ''}`
+    : null;
+  return { ...facts, yolo, afk, planMode, sandbox: badge };
+}
+
+/** How a part of the status line is drawn: a badge in its colour, the rest dimmed. */
+type Tone = 'plain' | 'warn' | 'accent' | 'ok';
+interface StatusPart {
+  text: string;
+  tone: Tone;
+}
+
+/** `e2e-model · yolo · plan · context 12% (31.2k/262.1k) · ↑40.1k ↓2.3k · cost n/a` */
 export function formatStatus(facts: StatusFacts): string {
-  const parts: string[] = [];
-  if (facts.model) parts.push(facts.model);
+  return statusParts(facts)
+    .map((part) => part.text)
+    .join(' · ');
+}
+
+/**
+ * The status line's parts. The badges come right after the model (Kimi CLI puts them first), so a
+ * narrow terminal cuts the numbers before it cuts what decides whether an action asks first.
+ */
+function statusParts(facts: StatusFacts): StatusPart[] {
+  const parts: StatusPart[] = [];
+  const plain = (text: string) => parts.push({ text, tone: 'plain' });
+  if (facts.model) plain(facts.model);
+  if (facts.yolo) parts.push({ text: 'yolo', tone: 'warn' });
+  if (facts.afk) parts.push({ text: 'afk', tone: 'warn' });
+  if (facts.planMode) parts.push({ text: 'plan', tone: 'accent' });
+  if (facts.sandbox) parts.push({ text: facts.sandbox, tone: 'ok' });
   if (facts.contextUsage !== null) {
     const amounts =
       facts.contextTokens !== null && facts.maxContextTokens
         ? ` (${tokens(facts.contextTokens)}/${tokens(facts.maxContextTokens)})`
         : '';
-    parts.push(`context ${Math.round(facts.contextUsage * 100)}%${amounts}`);
+    plain(`context ${Math.round(facts.contextUsage * 100)}%${amounts}`);
   }
-  parts.push(`↑${tokens(facts.tokensIn)} ↓${tokens(facts.tokensOut)}`);
-  parts.push(facts.price ? `cost ${dollars(facts.cost)}` : 'cost n/a');
-  if (facts.planMode) parts.push('plan');
-  if (facts.yolo) parts.push('yolo');
+  plain(`↑${tokens(facts.tokensIn)} ↓${tokens(facts.tokensOut)}`);
+  plain(facts.price ? `cost ${dollars(facts.cost)}` : 'cost n/a');
   if (facts.mcp) {
     const { connected, total, failed, loading } = facts.mcp;
-    parts.push(
-      `mcp ${connected}/${total}${loading ? ' connecting…' : ''}${failed ? ` (${failed} failed)` : ''}`,
-    );
+    plain(`mcp ${connected}/${total}${loading ? ' connecting…' : ''}${failed ? ` (${failed} failed)` : ''}`);
   }
-  if (facts.backgroundTasks > 0) parts.push(`⚙ tasks: ${facts.backgroundTasks}`);
-  if (facts.subagents > 0) parts.push(`subagents: ${facts.subagents}`);
-  if (facts.activity) parts.push(facts.activity);
-  return parts.join(' · ');
+  if (facts.backgroundTasks > 0) plain(`⚙ tasks: ${facts.backgroundTasks}`);
+  if (facts.subagents > 0) plain(`subagents: ${facts.subagents}`);
+  if (facts.activity) plain(facts.activity);
+  return parts;
 }
 
 /** 0.01234 → `$0.0123`, 1.5 → `$1.50`. */
@@ -132,7 +166,23 @@ export class StatusLineView implements Component {
   }
 
   render(width: number): string[] {
-    return [truncateToWidth(this.style.dim(formatStatus(this.facts)), width)];
+    const { style } = this;
+    const paint = (part: StatusPart): string => {
+      switch (part.tone) {
+        case 'plain':
+          return style.dim(part.text);
+        case 'warn':
+          return style.bold(style.warn(part.text));
+        case 'accent':
+          return style.bold(style.accent(part.text));
+        case 'ok':
+          return style.ok(part.text);
+        default:
+          return assertNever(part.tone);
+      }
+    };
+    const line = statusParts(this.facts).map(paint).join(style.dim(' · '));
+    return [truncateToWidth(line, width)];
   }
 
   invalidate(): void {}

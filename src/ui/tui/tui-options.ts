@@ -17,8 +17,6 @@ export interface TuiOptions {
   history?: InputHistory | undefined;
   /** Run this first, as if typed. */
   initialPrompt?: string | undefined;
-  /** Every action is approved without asking (`--yolo`): the status line says so. */
-  yolo?: boolean | undefined;
   /** The environment `!command` runs with (default: this process's). */
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Each model's prices by alias (`[models.x] price`): the status line shows the cost with them. */

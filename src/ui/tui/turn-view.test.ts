@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolOk } from '../../kosong/tool.js';
 import type { StatusUpdate, WireEvent } from '../../wire/events.js';
-import { ApprovalRequest, ToolCallRequest } from '../../wire/requests.js';
+import { ApprovalRequest, type QuestionItem, QuestionRequest, ToolCallRequest } from '../../wire/requests.js';
 import { tuiStyle } from './tui-style.js';
 import { TurnView } from './turn-view.js';
 
@@ -177,10 +177,40 @@ describe('TurnView', () => {
       payload: { content: '# The plan\n\n1. **first**\n2. second\n', file_path: '/p.md' },
     });
     const shown = screen(v);
-    expect(shown).toContain('Plan (/p.md):');
+    expect(shown).toContain('Plan · /p.md');
     expect(shown).toContain('The plan');
     expect(shown).not.toContain('# The plan');
     expect(shown).not.toContain('**first**');
     expect(shown).toMatch(/1\. first/);
+  });
+
+  it('hands the question asked right after a plan to its panel with the plan; no other question', () => {
+    const asked: { request: string; plan: string | undefined }[] = [];
+    const v = view({
+      onRequest: (request, plan) => asked.push({ request: request.payload.id, plan: plan?.plan.file_path }),
+    });
+    const question: QuestionItem = {
+      question: 'Approve this plan?',
+      header: 'Plan',
+      options: [{ label: 'Approve', description: '' }],
+      multi_select: false,
+      body: '',
+      other_label: 'Revise',
+      other_description: '',
+    };
+    const ask = (id: string) => new QuestionRequest({ id, tool_call_id: 'c', questions: [question] });
+    v.handle({ type: 'PlanDisplay', payload: { content: '1. do it', file_path: '/p.md' } });
+    v.handle({ type: 'StatusUpdate', payload: { context_usage: 0.1 } });
+    v.handle(ask('q1'));
+    // A later question (no plan just before it) is an ordinary one.
+    v.handle(ask('q2'));
+    v.handle({ type: 'PlanDisplay', payload: { content: '2. other', file_path: '/q.md' } });
+    v.handle(text('a word in between'));
+    v.handle(ask('q3'));
+    expect(asked).toEqual([
+      { request: 'q1', plan: '/p.md' },
+      { request: 'q2', plan: undefined },
+      { request: 'q3', plan: undefined },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { type Component, Markdown } from '@mariozechner/pi-tui';
+import type { Component } from '@mariozechner/pi-tui';
 import { extractText } from '../../kosong/message.js';
 import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate, UserInput, WireEvent } from '../../wire/events.js';
@@ -7,6 +7,7 @@ import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { rewindDoneSummary } from '../../wire/rewind-summary.js';
 import { AnswerView } from './answer-view.js';
 import { NoteView } from './note-view.js';
+import { PlanView } from './plan-view.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { type ThinkingDisplay, ThinkingView } from './thinking-view.js';
 import { ToolCallView } from './tool-call-view.js';
@@ -18,8 +19,11 @@ export interface TurnViewOptions {
   thinking: ThinkingDisplay;
   /** A status change (context use, tokens, plan mode) for the status line. */
   onStatus?: ((status: StatusUpdate) => void) | undefined;
-  /** A question for the user; the TUI shows its panel. */
-  onRequest?: ((request: ApprovalRequest | QuestionRequest) => void) | undefined;
+  /**
+   * A question for the user; the TUI shows its panel. `plan` is the plan ExitPlanMode showed just
+   * before asking about it (its panel shows the plan with the question).
+   */
+  onRequest?: ((request: ApprovalRequest | QuestionRequest, plan?: PlanView) => void) | undefined;
 }
 
 /**
@@ -37,6 +41,8 @@ export class TurnView implements Component {
   private streamingCall: ToolCallView | null = null;
   private readonly calls = new Map<string, ToolCallView>();
   private readonly nestedTurns = new Map<string, TurnView>();
+  /** The plan shown last, until the question about it comes (ExitPlanMode asks right after it). */
+  private shownPlan: PlanView | null = null;
   /** Steer texts shown when they were sent, not again when their SteerInput arrives. */
   private readonly steersShown: string[] = [];
 
@@ -60,6 +66,9 @@ export class TurnView implements Component {
 
   handle(message: WireMessage): void {
     const { style } = this.options;
+    // Only the question asked right after a plan is about that plan.
+    const plan = this.shownPlan;
+    if (message.type !== 'StatusUpdate') this.shownPlan = null;
     switch (message.type) {
       case 'TurnBegin':
         this.note(`${style.accent('›')} ${style.bold(inputText(message.payload.user_input))}`);
@@ -168,8 +177,8 @@ export class TurnView implements Component {
         return;
       case 'PlanDisplay': {
         this.endStretch();
-        this.note(style.accent(`Plan (${sanitizeForTerminal(message.payload.file_path)}):`));
-        this.parts.push(new Markdown(sanitizeForTerminal(message.payload.content), 2, 0, style.markdown));
+        this.shownPlan = new PlanView(message.payload, style);
+        this.parts.push(this.shownPlan);
         return;
       }
       case 'RewindDone':
@@ -186,9 +195,12 @@ export class TurnView implements Component {
         return;
       }
       case 'ApprovalRequest':
-      case 'QuestionRequest':
         this.endStretch();
         this.options.onRequest?.(message);
+        return;
+      case 'QuestionRequest':
+        this.endStretch();
+        this.options.onRequest?.(message, plan ?? undefined);
         return;
       case 'ToolCallRequest':
       case 'HookRequest':

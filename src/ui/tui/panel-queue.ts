@@ -1,0 +1,68 @@
+import type { Component, Container, Focusable, TUI } from '@mariozechner/pi-tui';
+import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import { APPROVAL_ARM_DELAY_MS, ApprovalPanel } from './approval-panel.js';
+import { PlanPanel } from './plan-panel.js';
+import type { PlanView } from './plan-view.js';
+import { QuestionPanel } from './question-panel.js';
+import type { TuiStyle } from './tui-style.js';
+
+export type Panel = ApprovalPanel | QuestionPanel | PlanPanel;
+
+/** What the queue needs of the TUI: where panels show, and what has the keys when none does. */
+export interface PanelQueueHost {
+  tui: TUI;
+  slot: Container;
+  style: TuiStyle;
+  /** The prompt editor, focused again when no panel waits. */
+  editor(): Component & Focusable;
+}
+
+/**
+ * Requests wait their turn: one panel at a time in the panel slot, focused instead of the editor. A
+ * question about a plan gets the plan panel; other questions and approvals their own panels.
+ */
+export class PanelQueue {
+  private readonly panels: Panel[] = [];
+
+  constructor(private readonly host: PanelQueueHost) {}
+
+  /** Whether a panel is on screen (it has the keys). */
+  get isShowing(): boolean {
+    return this.panels.length > 0;
+  }
+
+  ask(request: ApprovalRequest | QuestionRequest, plan?: PlanView): void {
+    const { style, tui } = this.host;
+    const onDone = () => {
+      this.panels.splice(this.panels.indexOf(panel), 1);
+      this.showNext();
+    };
+    const panel: Panel =
+      request.type === 'ApprovalRequest'
+        ? new ApprovalPanel(request, style, onDone)
+        : plan && PlanPanel.fits(request)
+          ? new PlanPanel(request, plan, style, onDone, { rows: () => tui.terminal.rows })
+          : new QuestionPanel(request, style, onDone);
+    this.panels.push(panel);
+    if (this.panels.length === 1) this.showNext();
+  }
+
+  /** Shows the first waiting panel, or gives the keys back to the editor. */
+  showNext(): void {
+    const { slot, tui } = this.host;
+    slot.clear();
+    const panel = this.panels[0];
+    if (panel) {
+      slot.addChild(panel);
+      tui.setFocus(panel);
+      // Between turns nothing else redraws: show the key hint once the panel takes keys.
+      setTimeout(() => tui.requestRender(), APPROVAL_ARM_DELAY_MS + 20).unref();
+    } else tui.setFocus(this.host.editor());
+    tui.requestRender();
+  }
+
+  /** Closes the panels whose requests were answered or cancelled elsewhere. */
+  checkStillPending(): void {
+    for (const panel of [...this.panels]) panel.checkStillPending();
+  }
+}
