@@ -2,6 +2,7 @@
 // the rest, which load with the TUI proper once the session is being built.
 import type { Component, Terminal } from '@mariozechner/pi-tui';
 import { Editor } from '@mariozechner/pi-tui/dist/components/editor.js';
+import { matchesKey } from '@mariozechner/pi-tui/dist/keys.js';
 import { ProcessTerminal } from '@mariozechner/pi-tui/dist/terminal.js';
 import { TUI } from '@mariozechner/pi-tui/dist/tui.js';
 import { truncateToWidth } from '@mariozechner/pi-tui/dist/utils.js';
@@ -41,6 +42,9 @@ export class TuiSplash {
     for (const part of [hint, editor, status]) this.tui.addChild(part);
     this.tui.setFocus(editor);
     this.tui.addInputListener((data) => {
+      // Shift-Tab flips plan mode, which this prompt cannot show yet (a resumed session may be in it):
+      // a flip pressed blind is dropped, not replayed.
+      if (matchesKey(data, 'shift+tab')) return { consume: true };
       this.pressed.push(data);
       return undefined;
     });
