@@ -131,6 +131,22 @@ describe('terminal UI: the plan panel', () => {
     await tui.waitFor('Fine.');
   });
 
+  it('Ctrl-C while the panel is up cancels the turn: the panel goes, the plan stays in the conversation', async () => {
+    const { tui } = await startPlanning([exitPlanMode]);
+    await askForApproval(tui);
+    tui.press('C-c');
+    const after = await tui.waitFor('(interrupted)');
+    await tui.waitForIdle();
+    expect(after).not.toContain('↑/↓ + Enter, or a number');
+    expect(after).toContain('│ Fix the parser');
+    expect(after).toContain('→ closed without an answer');
+    expect((await state()).plan_mode).toBe(true);
+    // The prompt has the keys again.
+    tui.type('/exit');
+    tui.press('Enter');
+    expect(await tui.waitForExit()).toBe(0);
+  });
+
   it('keys typed before the panel appeared never answer it', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {

@@ -125,6 +125,18 @@ describe('PlanPanel', () => {
     expect(p.plan.render(80).join('\n')).toContain('→ Revise: add tests first');
   });
 
+  it('a Revise text that is a choice’s label is that choice, and the conversation says so', () => {
+    const p = panel('1. step');
+    p.arm();
+    p.keys('4');
+    for (const char of 'Approve') p.keys(char);
+    p.keys('\r');
+    expect(answer(p.request)).toEqual({ status: 'resolved', answer: { [QUESTION]: 'Approve' } });
+    const kept = p.plan.render(80).join('\n');
+    expect(kept).toContain('→ Approve');
+    expect(kept).not.toContain('Revise:');
+  });
+
   it('Esc closes it without an answer (plan mode stays on); Esc while revising goes back first', () => {
     const p = panel('1. step');
     p.arm();

@@ -55,7 +55,12 @@ export class PlanPanel implements Component, Focusable {
     plan.movedToPanel();
     this.feedback.onSubmit = (text) => {
       const wanted = text.trim();
-      if (wanted) this.answer(wanted, `${this.item.other_label || 'Revise'}: ${sanitizeForTerminal(wanted)}`);
+      if (!wanted) return;
+      // The answer is the text itself: one that is a choice's label is read as that choice, and the
+      // conversation says so.
+      const isChoice = this.item.options.some((option) => option.label === wanted);
+      const revise = this.item.other_label || 'Revise';
+      this.answer(wanted, sanitizeForTerminal(isChoice ? wanted : `${revise}: ${wanted}`));
     };
     this.feedback.onEscape = () => {
       this.revising = false;
