@@ -104,12 +104,21 @@ describe('terminal UI: the plan panel', () => {
     expect(panel).toContain('4. Revise');
     expect(statusLine(panel)).toContain('cost n/a');
     tui.press('NPage');
-    const paged = await tui.waitUntil((s) => !s.includes('step 1 of a long plan'), 'the next page');
-    expect(paged).toMatch(/lines \d+–\d+ of 80/);
+    // (Waiting for the whole frame: tmux may show one half drawn.)
+    const firstShown = (s: string) => /lines (\d+)–\d+ of 80/.exec(s)?.[1];
+    const paged = await tui.waitUntil((s) => (firstShown(s) ?? '1') !== '1', 'the next page');
+    expect(paged).not.toContain('step 1 of a long plan');
     tui.press('End');
-    await tui.waitFor('step 80 of a long plan');
+    const end = await tui.waitUntil(
+      (s) => s.includes('step 80 of a long plan') && firstShown(s) !== undefined,
+      'the last page',
+    );
+    const atEnd = firstShown(end);
     tui.press('PPage');
-    await tui.waitUntil((s) => !s.includes('step 80 of a long plan'), 'the page before');
+    await tui.waitUntil((s) => {
+      const first = firstShown(s);
+      return first !== undefined && first !== atEnd && !s.includes('step 80 of a long plan');
+    }, 'the page before');
     // Scrolling never answered: the choice is still to be made.
     expect(cli.server.requests).toHaveLength(1);
     tui.type('1');
@@ -162,6 +171,8 @@ describe('terminal UI: the plan panel', () => {
     // While the call still streams, the user types what would approve it.
     tui.type('1');
     tui.press('Enter');
+    // Taken as typed before the panel came (queued as the next prompt), not left to race it.
+    await tui.waitFor('queued: 1');
     release();
     const panel = await tui.waitFor(TUI_PANEL_ARMED);
     expect(panel).toContain('1. Approve');
