@@ -103,7 +103,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         ...(session.hasLLM ? [] : [style.warn(session.llmNotSetMessage)]),
         ...(options.notice ? [style.accent(sanitizeForTerminal(options.notice))] : []),
         style.dim(
-          'Enter sends · Shift-Enter or Ctrl-J: new line · Shift-Tab: plan mode · Esc cancels a turn · Ctrl-E expands the last result · /exit leaves',
+          'Enter sends · Shift-Enter/Ctrl-J: new line · Shift-Tab: plan mode · Esc cancels · Ctrl-E expands a result · /exit',
         ),
       ].join('\n'),
     ),
