@@ -161,14 +161,15 @@ describe('terminal UI: the plan panel', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
+    // The model thinks, and is held there: the call that shows the panel comes once released.
     const { tui } = await startPlanning([
-      { ...exitPlanMode, holdUntil: held },
+      { ...exitPlanMode, think: 'Time to show the plan.', holdAfterThinking: held },
       { text: 'Rejected and out.' },
     ]);
     tui.type('plan the fix');
     tui.press('Enter');
-    await tui.waitFor('ExitPlanMode');
-    // While the call still streams, the user types what would approve it.
+    await tui.waitFor('Time to show the plan.');
+    // While the model still streams, the user types what would approve the plan.
     tui.type('1');
     tui.press('Enter');
     // Taken as typed before the panel came (queued as the next prompt), not left to race it.
