@@ -89,6 +89,7 @@ async function resolveSession(
     );
     return imported.id;
   }
+  if (/\.zip$/i.test(session)) throw new Error(`There is no ZIP file ${asPath}.`);
   if (info?.isDirectory()) return catalog.addFolder(asPath);
   if (!(await catalog.find(session))) throw new Error(`There is no session ${JSON.stringify(session)}.`);
   return session;
