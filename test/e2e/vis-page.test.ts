@@ -253,6 +253,10 @@ describe('kimi-ts vis', () => {
       // A hostile archive first: its error, which quotes an entry name full of HTML, stays text.
       const hostile = join(third.root, 'hostile.zip');
       await writeFile(hostile, await zipWithDuplicate('<img src=x onerror="alert(9)"><b id="pwned">x</b>'));
+      // On the command line, the same refusal, and nothing imported.
+      const refused = await third.run(['vis', '--export', join(third.root, 'h.html'), hostile]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('appears twice');
       await page.page.setInputFiles('input[aria-label="import a session ZIP"]', hostile);
       await expect
         .poll(() => page.page.locator('.import-status.error').textContent())

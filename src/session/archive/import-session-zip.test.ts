@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
@@ -179,6 +179,16 @@ describe('importSessionZip: importing again', () => {
     const other = await importBytes(await zipOf(archiveEntries({ ...GOOD, 'state.json': '{}' })));
     expect(other).toMatchObject({ id: 'sess-1-2', alreadyImported: false });
     expect((await readdir(importedSessionsDir(home))).sort()).toEqual(['sess-1', 'sess-1-2']);
+  });
+
+  it('clears what a crashed import left over an hour ago, and nothing newer', async () => {
+    const root = importedSessionsDir(home);
+    await mkdir(join(root, '.import-old', 'x'), { recursive: true });
+    await mkdir(join(root, '.import-new'), { recursive: true });
+    const anHourAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    await utimes(join(root, '.import-old'), anHourAgo, anHourAgo);
+    await importBytes(await zipOf(archiveEntries(GOOD)));
+    expect((await readdir(root)).sort()).toEqual(['.import-new', 'sess-1']);
   });
 
   it('leaves the id of a session of this home to it', async () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ArchiveManifest, archiveManifestSchema } from './archive-manifest.js';
 import { MANIFEST_NAME, shownEntryName } from './archive-paths.js';
@@ -34,6 +34,7 @@ export async function importSessionZip(options: {
 }): Promise<ImportedSession> {
   const root = importedSessionsDir(options.home);
   await mkdir(root, { recursive: true, mode: 0o700 });
+  await removeStaleTemporaries(root);
   // A name starting with '.' is never a session id: the catalog never lists a folder half made.
   const temp = await mkdtemp(join(root, '.import-'));
   try {
@@ -44,6 +45,17 @@ export async function importSessionZip(options: {
     return await placeImport(root, temp, manifest, manifestBytes, options.home);
   } finally {
     await rm(temp, { recursive: true, force: true });
+  }
+}
+
+/** What a crashed import or upload left (`.import-*`, `.upload-*`) over an hour ago: nobody is using it. */
+async function removeStaleTemporaries(root: string): Promise<void> {
+  const hourAgo = Date.now() - 60 * 60 * 1000;
+  for (const name of await readdir(root).catch(() => [])) {
+    if (!/^\.(import|upload)-/.test(name)) continue;
+    const path = join(root, name);
+    const info = await stat(path).catch(() => null);
+    if (info && info.mtimeMs < hourAgo) await rm(path, { recursive: true, force: true }).catch(() => {});
   }
 }
 
