@@ -53,7 +53,8 @@ function expectFlagsHonoured(scene: Awaited<ReturnType<typeof setUp>>): void {
 describe('every front end honours the session flags', () => {
   it('kimi-ts web: --max-steps-per-turn, --add-dir and --sandbox reach the sessions the page opens', async () => {
     const scene = await setUp();
-    const server = await startWebServer(scene.sandbox, scene.flags);
+    // Before `web`, as Kimi CLI takes them (web owns -h/-p/-n after its name).
+    const server = await startWebServer(scene.sandbox, [], scene.flags);
     try {
       const created = await server.api('/api/sessions', {
         method: 'POST',

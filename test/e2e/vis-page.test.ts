@@ -226,6 +226,9 @@ describe('kimi-ts vis', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('exists; pass -y to replace it');
     expect((await sandbox.run(['export', id, '-o', zipPath, '-y'])).code).toBe(0);
+    // --zip alone: a file named after the session, where the command runs.
+    expect((await sandbox.run(['export', id, '--zip'])).code).toBe(0);
+    expect(await readdir(sandbox.workDir)).toContain(`kimi-ts-session-${id}.zip`);
 
     // Another machine: a home of its own. The ZIP on the command line is imported, then shown.
     const other = await cli.createSandbox({ baseUrl: cli.server.baseUrl });
