@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { link, lstat, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { constants, createWriteStream } from 'node:fs';
+import { link, lstat, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
@@ -41,10 +41,7 @@ export async function writeSessionZip(options: WriteSessionZipOptions): Promise<
   }
   const files: { path: string; data: Buffer }[] = [];
   for (const path of await archivedFiles(options.sessionDir)) {
-    const raw = await readFile(join(options.sessionDir, ...path.split('/')));
-    if (raw.length > DEFAULT_ARCHIVE_LIMITS.maxEntryBytes) {
-      throw new SessionError(`${path} is larger than a session archive may hold.`);
-    }
+    const raw = await readRegularFile(join(options.sessionDir, ...path.split('/')), path);
     files.push({ path, data: Buffer.from(options.redact(raw.toString('utf8')), 'utf8') });
   }
   if (!files.some((file) => file.path === 'wire.jsonl')) {
@@ -95,6 +92,26 @@ async function archivedFiles(sessionDir: string): Promise<string[]> {
   };
   await walk(sessionDir, '', 0);
   return found;
+}
+
+/**
+ * A file's bytes, opened without following a link: one swapped in for the file after the listing
+ * is refused instead of read (the listing already skipped links).
+ */
+async function readRegularFile(file: string, path: string): Promise<Buffer> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => {
+    throw new SessionError(`${path} of the session cannot be read (or is a link).`);
+  });
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new SessionError(`${path} of the session is not a regular file.`);
+    if (info.size > DEFAULT_ARCHIVE_LIMITS.maxEntryBytes) {
+      throw new SessionError(`${path} is larger than a session archive may hold.`);
+    }
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The ISO time of wire.jsonl's first timestamped record, or null. */
