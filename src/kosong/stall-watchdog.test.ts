@@ -3,9 +3,9 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { APITimeoutError } from './errors.js';
 import { generate } from './generate.js';
-import { StallWatchdog } from './stall-watchdog.js';
 import type { StreamedPart } from './message.js';
 import type { ChatProvider, GenerateRequest } from './provider.js';
+import { StallWatchdog } from './stall-watchdog.js';
 
 /** Streams `parts` with `gapMs` between them, then stays silent until the request is aborted. */
 function silentProvider(parts: StreamedPart[], gapMs: number, opened: GenerateRequest[] = []): ChatProvider {
