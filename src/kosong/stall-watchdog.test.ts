@@ -1,8 +1,11 @@
+import { once } from 'node:events';
+import { createConnection, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { APITimeoutError } from './errors.js';
 import { generate } from './generate.js';
 import type { StreamedPart } from './message.js';
 import type { ChatProvider, GenerateRequest } from './provider.js';
+import { StallWatchdog } from './stall-watchdog.js';
 
 /** Streams `parts` with `gapMs` between them, then stays silent until the request is aborted. */
 function silentProvider(parts: StreamedPart[], gapMs: number, opened: GenerateRequest[] = []): ChatProvider {
@@ -76,5 +79,37 @@ describe('stall watchdog', () => {
     };
     const result = await generate(provider, '', [], [], { stall: { timeoutMs: 50 } });
     expect(result.message.content).toEqual([{ type: 'text', text: 'quick' }]);
+  });
+});
+
+describe('a starved process', () => {
+  it('reads what arrived while it was starved before it calls a stall', async () => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const address = server.address() as { port: number };
+    const client = createConnection(address.port, '127.0.0.1');
+    const [serverSide] = (await once(server, 'connection')) as [Socket];
+    await once(client, 'connect');
+    const watchdog = new StallWatchdog({ timeoutMs: 50 });
+    serverSide.on('data', () => watchdog.touch());
+    try {
+      // The model's bytes are in the socket; then the event loop is held past the timeout (what a
+      // loaded machine does to a process), so the timer and the bytes are due at the same turn.
+      client.write('part');
+      const until = performance.now() + 150;
+      while (performance.now() < until) {
+        // busy: nothing else runs
+      }
+      await once(serverSide, 'data');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(watchdog.stalled).toBe(false);
+      expect(watchdog.signal.aborted).toBe(false);
+    } finally {
+      watchdog.stop();
+      client.destroy();
+      serverSide.destroy();
+      server.close();
+    }
   });
 });

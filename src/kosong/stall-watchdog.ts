@@ -24,6 +24,7 @@ export class StallWatchdog {
   /** Progress reports given since the last part. */
   private reported = 0;
   private timer: NodeJS.Timeout | undefined;
+  private confirming: NodeJS.Immediate | undefined;
   stalled = false;
 
   constructor(private readonly options: StallOptions) {
@@ -45,6 +46,7 @@ export class StallWatchdog {
 
   stop(): void {
     clearTimeout(this.timer);
+    clearImmediate(this.confirming);
   }
 
   /** The error a stalled call ends with. */
@@ -58,12 +60,22 @@ export class StallWatchdog {
     this.timer = setTimeout(() => this.check(), Math.max(1, ms));
   }
 
+  private confirmStall(): void {
+    if (performance.now() - this.last < this.options.timeoutMs) {
+      this.check();
+      return;
+    }
+    this.stalled = true;
+    this.controller.abort(this.error());
+  }
+
   private check(): void {
     const silent = performance.now() - this.last;
     const { timeoutMs, onWaiting } = this.options;
     if (silent >= timeoutMs) {
-      this.stalled = true;
-      this.controller.abort(this.error());
+      // Timers run before the poll for I/O: a process the machine starved past the timeout would
+      // call a stall although the model's bytes wait in the socket. Read them first, then judge.
+      this.confirming = setImmediate(() => this.confirmStall());
       return;
     }
     const due = Math.floor(silent / this.progressEveryMs);

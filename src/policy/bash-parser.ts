@@ -1,12 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Language, Parser } from 'web-tree-sitter';
+import { keepWasmInBaselineCompiler } from './wasm-baseline-compiler.js';
 
 /**
  * Loads tree-sitter and its bash grammar (WebAssembly). Imported only on the first Shell decision
  * (see shell-command.ts), so start-up never pays for it.
  */
 export async function loadBashParser(): Promise<Parser> {
+  // Before any of tree-sitter's WebAssembly is compiled: its lexer must never reach the optimizer.
+  keepWasmInBaselineCompiler();
   await Parser.init();
   const require = createRequire(import.meta.url);
   // Bytes, not a path: given a path, the loader reaches for a dynamic import the bundle cannot serve.

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collect } from '../support/run-cli.js';
+import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { WireClient } from '../support/wire-process-client.js';
 
@@ -124,22 +124,31 @@ describe('day-one mistakes get a one-line answer', () => {
   });
 
   it('print mode says on stderr which background tasks it waits for', async () => {
+    // The job ends only once the test has seen the message: it is said while the wait lasts, however
+    // long the turn that started the job took.
     const { sandbox } = await cli.setup([
       {
         toolCalls: [
           {
             id: 'b1',
             name: 'Shell',
-            args: { command: 'sleep 0.3; echo finished', run_in_background: true, description: 'short job' },
+            args: {
+              command: 'until [ -f go ]; do sleep 0.05; done; echo finished',
+              run_in_background: true,
+              description: 'short job',
+            },
           },
         ],
       },
       { text: 'Started it.' },
       { text: 'It finished.' },
     ]);
-    const result = await sandbox.run(['--print', '--yolo', '-p', 'run it in the background']);
+    const child = sandbox.spawn(['--print', '--yolo', '-p', 'run it in the background'], { input: '' });
+    const done = collect(child);
+    await waitForOutput(child.stderr!, /waiting for 1 background task to finish: \S+ \(at most \d+s more\)/);
+    await writeFile(join(sandbox.workDir, 'go'), '');
+    const result = await done;
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/waiting for 1 background task to finish: \S+ \(at most \d+s more\)/);
     expect(result.stdout).toContain('It finished.');
   });
 });

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 
 /** The built CLI: end-to-end tests run what a user runs (`npm test` builds first). */
 export const CLI = resolve(import.meta.dirname, '../../dist/bin/kimi-ts.cjs');
@@ -121,6 +122,26 @@ export function collect(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
+  });
+}
+
+/**
+ * Resolves once what `stream` printed (from now on) matches `pattern`; rejects if it closes first.
+ * Another listener (`collect`) may read the same stream meanwhile.
+ */
+export function waitForOutput(stream: Readable, pattern: RegExp): Promise<string> {
+  let seen = '';
+  return new Promise((resolvePromise, reject) => {
+    const onData = (chunk: Buffer | string): void => {
+      seen += chunk.toString();
+      if (!pattern.test(seen)) return;
+      stream.off('data', onData);
+      stream.off('close', onClose);
+      resolvePromise(seen);
+    };
+    const onClose = (): void => reject(new Error(`output closed without ${pattern}: ${seen.slice(-500)}`));
+    stream.on('data', onData);
+    stream.once('close', onClose);
   });
 }
 

@@ -103,8 +103,19 @@ describe('bash tasks', () => {
   });
 
   it('fail as timed out when their timeout runs out, with the process tree gone', async () => {
+    // The timeout must not run out before the command has recorded its pids. A control run (stopped
+    // once its pids are written) says how long that takes on this machine now; the timeout is three
+    // times that, at least 0.3 s — a bound on our time, not a race with the scheduler.
+    const controlFile = join(dir, 'control-pids');
+    const controlStarted = performance.now();
+    const control = await manager.startBash(bashTask(sleeperWithChild(controlFile)));
+    await waitForFile(controlFile);
+    const timeoutS = Math.max(0.3, Math.ceil((3 * (performance.now() - controlStarted)) / 100) / 10);
+    await manager.stop(control.spec.id, 'control done');
+    published.drafts.length = 0;
+
     const pidFile = join(dir, 'pids');
-    const { spec } = await manager.startBash(bashTask(sleeperWithChild(pidFile), { timeoutS: 0.3 }));
+    const { spec } = await manager.startBash(bashTask(sleeperWithChild(pidFile), { timeoutS }));
     await waitForFile(pidFile);
     const pids = await readPids(pidFile);
     const done = await manager.wait(spec.id, 10_000);
@@ -112,7 +123,7 @@ describe('bash tasks', () => {
       status: 'failed',
       timed_out: true,
       interrupted: true,
-      failure_reason: 'Command timed out after 0.3s',
+      failure_reason: `Command timed out after ${timeoutS}s`,
     });
     expect(pids.some(isProcessAlive)).toBe(false);
     expect(published.drafts.map((draft) => draft.type)).toEqual(['task.timed_out']);
