@@ -295,9 +295,7 @@ function subcommandOf(argv: readonly string[]): string | undefined {
 const program = buildProgram();
 const subcommand = subcommandOf(process.argv);
 if (subcommand === 'web' || subcommand === 'vis') program.enablePositionalOptions();
-program
-  .parseAsync(process.argv)
-  .catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  });
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
