@@ -1,13 +1,9 @@
 import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
 import type { StatusUpdate } from '../../wire/events.js';
+import { formatDollars, type ModelPrice, tokenCost } from '../common/token-cost.js';
 import type { TuiStyle } from './tui-style.js';
 
-/** A model's prices in US dollars per million tokens (`[models.x] price = {input, output}`). */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cache_read?: number | undefined;
-}
+export type { ModelPrice } from '../common/token-cost.js';
 
 /** What the status line shows, gathered from the session and its StatusUpdate events. */
 export interface StatusFacts {
@@ -71,14 +67,7 @@ export function applyStatusUpdate(facts: StatusFacts, update: StatusUpdate): Sta
     const usage = update.token_usage;
     next.tokensIn += usage.input_other + usage.input_cache_read + usage.input_cache_creation;
     next.tokensOut += usage.output;
-    if (facts.price) {
-      const { input, output, cache_read = input } = facts.price;
-      next.cost +=
-        ((usage.input_other + usage.input_cache_creation) * input +
-          usage.input_cache_read * cache_read +
-          usage.output * output) /
-        1_000_000;
-    }
+    if (facts.price) next.cost += tokenCost(facts.price, usage);
   }
   return next;
 }
@@ -95,7 +84,7 @@ export function formatStatus(facts: StatusFacts): string {
     parts.push(`context ${Math.round(facts.contextUsage * 100)}%${amounts}`);
   }
   parts.push(`↑${tokens(facts.tokensIn)} ↓${tokens(facts.tokensOut)}`);
-  parts.push(facts.price ? `cost ${dollars(facts.cost)}` : 'cost n/a');
+  parts.push(facts.price ? `cost ${formatDollars(facts.cost)}` : 'cost n/a');
   if (facts.planMode) parts.push('plan');
   if (facts.yolo) parts.push('yolo');
   if (facts.mcp) {
@@ -108,11 +97,6 @@ export function formatStatus(facts: StatusFacts): string {
   if (facts.subagents > 0) parts.push(`subagents: ${facts.subagents}`);
   if (facts.activity) parts.push(facts.activity);
   return parts.join(' · ');
-}
-
-/** 0.01234 → `$0.0123`, 1.5 → `$1.50`. */
-function dollars(amount: number): string {
-  return `$${amount < 1 ? amount.toFixed(4) : amount.toFixed(2)}`;
 }
 
 /** 31234 → `31.2k`. */

@@ -5,6 +5,7 @@ import { Composer } from './composer.js';
 import { ItemsView } from './items-view.js';
 import { PlanView } from './plan-view.js';
 import { QuestionPanel } from './question-panel.js';
+import { ConnectionNotice, SessionActions, TurnMenu } from './session-actions.js';
 import { SessionSidebar } from './session-sidebar.js';
 import { StatusBar } from './status-bar.js';
 import { useWireSession } from './use-wire-session.js';
@@ -25,7 +26,15 @@ export function App({ api }: { api: Api }) {
   const [queuedSteers, setQueuedSteers] = useState<{ text: string; accepted: boolean }[]>([]);
   const streamUrl = useMemo(() => (sessionId ? api.streamUrl(sessionId) : null), [api, sessionId]);
   const protocols = useCallback(() => api.streamProtocols(), [api]);
-  const { state, connection, client, markAnswered } = useWireSession(streamUrl, protocols);
+  const diagnose = useCallback(
+    () => (sessionId ? api.diagnoseStream(sessionId) : Promise.resolve({ kind: 'ok' as const })),
+    [api, sessionId],
+  );
+  const { state, connection, client, markAnswered, failure, retry, tryAgain } = useWireSession(
+    streamUrl,
+    protocols,
+    diagnose,
+  );
   const report = useCallback((e: unknown) => setError(e instanceof Error ? e.message : String(e)), []);
 
   const refreshSessions = useCallback(
@@ -66,6 +75,50 @@ export function App({ api }: { api: Api }) {
   useEffect(() => {
     if (!busy && turnCount > 0) refreshSessions(workDir).catch(() => {});
   }, [busy, turnCount, workDir, refreshSessions]);
+
+  // A session that cannot be served (deleted in another tab, say): the list shows what is left.
+  useEffect(() => {
+    if (failure !== null) refreshSessions(workDir).catch(() => {});
+  }, [failure, workDir, refreshSessions]);
+
+  const forkAt = (turn: number) => {
+    if (!sessionId) return;
+    api
+      .forkSession(sessionId, turn)
+      .then(async (fork) => {
+        await refreshSessions(workDir);
+        setSessionId(fork.id);
+      })
+      .catch(report);
+  };
+  const exportCurrent = () => {
+    if (!sessionId) return;
+    const id = sessionId;
+    api
+      .exportSession(id)
+      .then((blob) => {
+        const link = document.createElement('a');
+        link.href = URL.createObjectURL(blob);
+        link.download = `kimi-ts-${id}.md`;
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      })
+      .catch(report);
+  };
+  const deleteCurrent = () => {
+    if (!sessionId) return;
+    api
+      .deleteSession(sessionId)
+      .then(async () => {
+        const left = (await refreshSessions(workDir)).filter((s) => s.id !== sessionId);
+        const next = left[0] ?? (await api.createSession(workDir));
+        if (left.length === 0) setSessions([next]);
+        setSessionId(next.id);
+      })
+      .catch(report);
+  };
 
   const call = (method: string, params: unknown) => {
     client?.call(method, params).catch(report);
@@ -122,6 +175,7 @@ export function App({ api }: { api: Api }) {
   }, [busy, waitingForUser, client]);
   const current = sessions.find((s) => s.id === sessionId);
   const currentModel = models.find((m) => m.current)?.alias ?? '';
+  const price = models.find((m) => m.current)?.price ?? null;
 
   return (
     <div class={`app ${menuOpen ? 'menu-open' : ''}`}>
@@ -155,6 +209,14 @@ export function App({ api }: { api: Api }) {
               ))}
             </select>
           </label>
+        ) : null}
+        {sessionId ? (
+          <SessionActions
+            title={current?.title || sessionId}
+            disabled={busy || failure !== null}
+            onExport={exportCurrent}
+            onDelete={deleteCurrent}
+          />
         ) : null}
       </header>
       <SessionSidebar
@@ -197,8 +259,10 @@ export function App({ api }: { api: Api }) {
             </button>
           </p>
         ) : null}
+        <ConnectionNotice failure={failure} retry={retry} onTryAgain={tryAgain} />
         {state.turns.map((turn, i) => (
           <article key={i} class="turn">
+            {turn.userInput && !busy ? <TurnMenu turn={i + 1} onFork={forkAt} /> : null}
             {turn.userInput ? <p class="user">{turn.userInput}</p> : null}
             <ItemsView items={turn.items} />
           </article>
@@ -231,7 +295,12 @@ export function App({ api }: { api: Api }) {
           onSend={(text) => (busy ? steer(text) : call('prompt', { user_input: text }))}
           onCancel={() => call('cancel', {})}
         />
-        <StatusBar status={state.status} connection={connection} />
+        <StatusBar
+          status={state.status}
+          connection={connection}
+          price={price}
+          connectionNote={retry ? `retry ${retry.attempt}` : null}
+        />
       </footer>
     </div>
   );

@@ -21,6 +21,8 @@ type ResponseFrame = Extract<OutboundFrame, { kind: 'response' }>;
 export interface HostClient {
   /** Sends one JSON-RPC message as one frame. */
   send(text: string): void;
+  /** Ends the connection with a WebSocket close code and reason (the host is going away). */
+  close?(code: number, reason: string): void;
 }
 
 interface ClientState {
@@ -88,6 +90,11 @@ export class SessionHost implements WireTransport {
     return this.clients.size;
   }
 
+  /** Whether a turn runs now. */
+  get isBusy(): boolean {
+    return this.session.isBusy;
+  }
+
   /** Whether nothing would be lost by closing: no client, no turn running. */
   get isIdle(): boolean {
     return this.clients.size === 0 && !this.session.isBusy;
@@ -106,8 +113,13 @@ export class SessionHost implements WireTransport {
     };
   }
 
-  /** Stops the core (cancelling a running turn, closing what waits for a client) and closes the session. */
-  async shutdown(): Promise<void> {
+  /**
+   * Stops the core (cancelling a running turn, closing what waits for a client) and closes the session.
+   * With `farewell`, every client still attached is closed with that code and reason first.
+   */
+  async shutdown(farewell?: { code: number; reason: string }): Promise<void> {
+    if (farewell)
+      for (const { client } of [...this.clients.values()]) client.close?.(farewell.code, farewell.reason);
     if (!this.closing) {
       this.closing = true;
       this.endReceive(0);

@@ -41,6 +41,16 @@ export class SessionHosts {
     return host;
   }
 
+  /**
+   * Whether the session can be served (its host opened, as a client's connect would); a host nobody
+   * attaches to is idle-closed as usual. Rejects like `get`.
+   */
+  async probe(workDir: string, sessionId: string): Promise<SessionHost> {
+    const host = await this.get(workDir, sessionId);
+    if (host.isIdle) this.scheduleIdle(host);
+    return host;
+  }
+
   /** Opens a new session in `workDir` and keeps it running (idle-closed like any other). */
   async create(workDir: string): Promise<SessionHost> {
     const session = await this.openSession({ workDir });
@@ -50,13 +60,13 @@ export class SessionHosts {
     return host;
   }
 
-  /** Closes the session's host if it is open (cancelling its turn). */
-  async close(sessionId: string): Promise<void> {
+  /** Closes the session's host if it is open (cancelling its turn); `farewell` closes its clients so. */
+  async close(sessionId: string, farewell?: { code: number; reason: string }): Promise<void> {
     this.cancelIdle(sessionId);
     const host = this.hosts.get(sessionId);
     if (host === undefined) return;
     this.hosts.delete(sessionId);
-    await (await host.catch(() => null))?.shutdown();
+    await (await host.catch(() => null))?.shutdown(farewell);
   }
 
   async closeAll(): Promise<void> {
