@@ -3,6 +3,7 @@ import type { AgentSession } from '../../../app/agent-session.js';
 import { isWireRequest } from '../../../wire/message.js';
 import { wireMessageToJSON } from '../../../wire/message-json.js';
 import { parseWireFile } from '../../../wire/wire-file.js';
+import { ReplayLog } from './replay-log.js';
 import {
   ErrorCodes,
   eventFrame,
@@ -52,7 +53,7 @@ export class SessionHost implements WireTransport {
   /** Resolves with the core's exit code once the host has shut down. */
   readonly done: Promise<number>;
   private readonly clients = new Map<number, ClientState>();
-  private readonly log: Exclude<OutboundFrame, ResponseFrame>[] = [];
+  private readonly log: ReplayLog;
   private deliver: ((message: InboundMessage) => void) | null = null;
   private endReceive: (code: number) => void = () => {};
   private initializeAnswer: ResponseFrame | null = null;
@@ -65,7 +66,9 @@ export class SessionHost implements WireTransport {
     /** Bytes of wire.jsonl written before the host opened: what a replay reads from the file. */
     private readonly baseBytes: number,
     private readonly onIdle: (host: SessionHost) => void,
+    replayMemoryBytes: number | undefined,
   ) {
+    this.log = new ReplayLog(replayMemoryBytes);
     this.done = serveWire({
       session,
       transport: this,
@@ -73,13 +76,25 @@ export class SessionHost implements WireTransport {
     });
   }
 
-  /** Serves `session` (already opened, so this process holds its lock) until `shutdown`. */
-  static async open(session: AgentSession, onIdle: (host: SessionHost) => void): Promise<SessionHost> {
+  /**
+   * Serves `session` (already opened, so this process holds its lock) until `shutdown`. The frames
+   * sent since are kept for replays, at most `replayMemoryBytes` of them in memory (replay-log.ts).
+   */
+  static async open(
+    session: AgentSession,
+    onIdle: (host: SessionHost) => void,
+    options: { replayMemoryBytes?: number | undefined } = {},
+  ): Promise<SessionHost> {
     const baseBytes = await stat(session.wireFile).then(
       (info) => info.size,
       () => 0,
     );
-    return new SessionHost(session, baseBytes, onIdle);
+    return new SessionHost(session, baseBytes, onIdle, options.replayMemoryBytes);
+  }
+
+  /** Bytes of the replay log held in memory now (the rest is on disk). */
+  get replayMemoryUsed(): number {
+    return this.log.memoryUsed;
   }
 
   get sessionId(): string {
@@ -126,6 +141,7 @@ export class SessionHost implements WireTransport {
     }
     await this.done;
     await this.session.close();
+    await this.log.close();
   }
 
   // --- WireTransport: the core's side ---
@@ -197,7 +213,7 @@ export class SessionHost implements WireTransport {
   }
 
   private broadcast(frame: Exclude<OutboundFrame, ResponseFrame>): void {
-    this.log.push(frame);
+    this.log.append({ kind: frame.kind, text: frame.text });
     for (const state of this.clients.values()) if (!state.replaying) state.client.send(frame.text);
   }
 
@@ -227,11 +243,24 @@ export class SessionHost implements WireTransport {
     } catch {
       // An unreadable file replays as empty; the log still follows.
     }
-    // Synchronous from here: nothing is broadcast between the last log entry and going live.
-    for (const frame of this.log) {
-      state.client.send(frame.text);
-      if (frame.kind === 'request') result.requests++;
-      else result.events++;
+    // The log ends synchronously: nothing is broadcast between its last frame and going live.
+    try {
+      await this.log.replay((frame) => {
+        state.client.send(frame.text);
+        if (frame.kind === 'request') result.requests++;
+        else result.events++;
+      });
+    } catch {
+      // The spill file could not be read: the client gets an error instead of a replay with a hole.
+      state.replaying = false;
+      state.client.send(
+        frameText({
+          kind: 'response',
+          id,
+          body: { error: { code: ErrorCodes.INTERNAL_ERROR, message: 'The replay log could not be read.' } },
+        }),
+      );
+      return;
     }
     state.replaying = false;
     state.client.send(frameText({ kind: 'response', id, body: { result } }));

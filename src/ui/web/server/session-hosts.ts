@@ -16,6 +16,8 @@ export class SessionHosts {
   constructor(
     private readonly openSession: OpenAgentSession,
     private readonly idleMs: number,
+    /** Per session, how much of its replay log stays in memory (the rest goes to disk). */
+    private readonly hostOptions: { replayMemoryBytes?: number | undefined } = {},
   ) {}
 
   get size(): number {
@@ -33,7 +35,7 @@ export class SessionHosts {
     let host = this.hosts.get(sessionId);
     if (host === undefined) {
       host = this.openSession({ workDir, sessionId }).then((session) =>
-        SessionHost.open(session, (idle) => this.scheduleIdle(idle)),
+        SessionHost.open(session, (idle) => this.scheduleIdle(idle), this.hostOptions),
       );
       this.hosts.set(sessionId, host);
       host.catch(() => this.hosts.delete(sessionId));
@@ -54,7 +56,7 @@ export class SessionHosts {
   /** Opens a new session in `workDir` and keeps it running (idle-closed like any other). */
   async create(workDir: string): Promise<SessionHost> {
     const session = await this.openSession({ workDir });
-    const host = await SessionHost.open(session, (idle) => this.scheduleIdle(idle));
+    const host = await SessionHost.open(session, (idle) => this.scheduleIdle(idle), this.hostOptions);
     this.hosts.set(session.sessionId, Promise.resolve(host));
     this.scheduleIdle(host);
     return host;
