@@ -53,8 +53,10 @@ export function App({ api }: { api: Api }) {
       const dir = dirs[0] ?? null;
       setWorkDir(dir);
       const list = await refreshSessions(dir);
+      const requested = new URLSearchParams(location.search).get('session');
       setSessionId((current) => current ?? list[0]?.id ?? null);
-      if (list.length === 0) {
+      // A session named in the address is shown (or why it cannot be), never replaced by a new one.
+      if (list.length === 0 && requested === null) {
         const created = await api.createSession(dir);
         setSessions([created]);
         setSessionId(created.id);

@@ -3,7 +3,6 @@ import type { AgentSession } from '../../../app/agent-session.js';
 import { isWireRequest } from '../../../wire/message.js';
 import { wireMessageToJSON } from '../../../wire/message-json.js';
 import { parseWireFile } from '../../../wire/wire-file.js';
-import { ReplayLog } from './replay-log.js';
 import {
   ErrorCodes,
   eventFrame,
@@ -15,6 +14,7 @@ import {
   serveWire,
   type WireTransport,
 } from '../../wire-server/index.js';
+import { ReplayLog } from './replay-log.js';
 
 type ResponseFrame = Extract<OutboundFrame, { kind: 'response' }>;
 

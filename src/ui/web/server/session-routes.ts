@@ -149,7 +149,7 @@ async function describe(
   const [points, info, state] = await Promise.all([
     undoPoints(session).catch(() => []),
     updatedAt === undefined ? stat(session.contextFile).catch(() => null) : null,
-    title ?? sessionTitle(session),
+    title ?? sessionTitle(session).catch(() => session.id),
   ]);
   const open = ctx.hosts.has(session.id);
   const host = open ? await ctx.hosts.get(session.workDir, session.id).catch(() => null) : null;
