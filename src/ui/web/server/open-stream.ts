@@ -3,8 +3,8 @@ import type { WebContext } from './web-context.js';
 
 /** Why a session's stream cannot be served: an HTTP status, a code, and a reason for a person. */
 export interface StreamRefusal {
-  status: 404 | 409 | 500;
-  code: 'session_not_found' | 'session_locked' | 'session_unavailable';
+  status: 404 | 409 | 500 | 503;
+  code: 'session_not_found' | 'session_locked' | 'session_unavailable' | 'session_closing';
   message: string;
 }
 
@@ -31,8 +31,17 @@ export async function openStreamHost(
         : await ctx.hosts.probe(session.workDir, session.id);
     return { host };
   } catch (error) {
-    if (error instanceof Error && error.name === 'SessionLockedError')
+    if (error instanceof Error && error.name === 'ServerClosingError')
+      return { refusal: { status: 503, code: 'session_closing', message: error.message } };
+    if (error instanceof Error && error.name === 'SessionLockedError') {
+      // Held by this very process: its host is closing (the server shuts down, or it went idle just
+      // now). That passes: a 503, which a client retries.
+      if ((error as Error & { ownerPid?: number }).ownerPid === process.pid)
+        return {
+          refusal: { status: 503, code: 'session_closing', message: 'The session is closing; try again.' },
+        };
       return { refusal: { status: 409, code: 'session_locked', message: error.message } };
+    }
     return {
       refusal: {
         status: 500,

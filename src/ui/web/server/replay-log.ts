@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, open, rm } from 'node:fs/promises';
+import { type FileHandle, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -34,6 +34,8 @@ export class ReplayLog {
   private spilledSeq = 0;
   private spilledBytes = 0;
   private file: Promise<string> | null = null;
+  /** The spill file, open for appending while the log lives (one write per batch). */
+  private writer: FileHandle | null = null;
   private writing: Promise<void> = Promise.resolve();
   private spilling = false;
   private spillFailed = false;
@@ -83,6 +85,8 @@ export class ReplayLog {
   async close(): Promise<void> {
     this.closed = true;
     await this.writing;
+    await this.writer?.close().catch(() => undefined);
+    this.writer = null;
     const file = this.file;
     this.file = null;
     if (file) await rm(await file.then((path) => join(path, '..')), { recursive: true, force: true });
@@ -100,7 +104,8 @@ export class ReplayLog {
     this.writing = (async () => {
       try {
         this.file ??= mkdtemp(join(tmpdir(), 'kimi-ts-web-replay-')).then((dir) => join(dir, 'frames'));
-        await appendFile(await this.file, text, { encoding: 'utf8', mode: 0o600 });
+        this.writer ??= await open(await this.file, 'a', 0o600);
+        await this.writer.appendFile(text, 'utf8');
         // Written: the frames leave memory (they are still the oldest ones, appends go to the end).
         this.memory.splice(0, batch.length);
         this.bytesInMemory -= bytes;

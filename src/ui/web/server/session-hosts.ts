@@ -12,6 +12,7 @@ export type OpenAgentSession = (where: { workDir: string; sessionId?: string }) 
 export class SessionHosts {
   private readonly hosts = new Map<string, Promise<SessionHost>>();
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+  private closing = false;
 
   constructor(
     private readonly openSession: OpenAgentSession,
@@ -31,6 +32,7 @@ export class SessionHosts {
 
   /** The running host of a session, opened on first use. Rejects when the session cannot be opened. */
   get(workDir: string, sessionId: string): Promise<SessionHost> {
+    if (this.closing) return Promise.reject(serverClosing());
     this.cancelIdle(sessionId);
     let host = this.hosts.get(sessionId);
     if (host === undefined) {
@@ -55,6 +57,7 @@ export class SessionHosts {
 
   /** Opens a new session in `workDir` and keeps it running (idle-closed like any other). */
   async create(workDir: string): Promise<SessionHost> {
+    if (this.closing) throw serverClosing();
     const session = await this.openSession({ workDir });
     const host = await SessionHost.open(session, (idle) => this.scheduleIdle(idle), this.hostOptions);
     this.hosts.set(session.sessionId, Promise.resolve(host));
@@ -71,7 +74,9 @@ export class SessionHosts {
     await (await host.catch(() => null))?.shutdown(farewell);
   }
 
+  /** Closes every host; nothing opens from then on (the server is shutting down). */
   async closeAll(): Promise<void> {
+    this.closing = true;
     await Promise.allSettled([...this.hosts.keys()].map((id) => this.close(id)));
   }
 
@@ -91,4 +96,11 @@ export class SessionHosts {
     if (timer !== undefined) clearTimeout(timer);
     this.idleTimers.delete(sessionId);
   }
+}
+
+/** Why nothing opens while the server shuts down: passing, so clients retry (a 503). */
+function serverClosing(): Error {
+  const error = new Error('The server is shutting down; try again.');
+  error.name = 'ServerClosingError';
+  return error;
 }

@@ -94,6 +94,7 @@ function refuse(socket: Duplex, status: number, code: string, message: string): 
     403: 'Forbidden',
     404: 'Not Found',
     409: 'Conflict',
+    503: 'Service Unavailable',
   }[status];
   socket.end(
     `HTTP/1.1 ${status} ${reason ?? 'Internal Server Error'}\r\n` +
