@@ -23,6 +23,8 @@ export function App({ api }: { api: Api }) {
   const [error, setError] = useState<string | null>(null);
   const [menuOpen, setMenuOpen] = useState(false);
   /** Steers sent and not yet in the conversation (they join it when the running step ends). */
+  /** A prompt sent and not yet answered: its turn may have ended (TurnEnd) a moment before the answer. */
+  const [promptPending, setPromptPending] = useState(false);
   const [queuedSteers, setQueuedSteers] = useState<{ text: string; accepted: boolean }[]>([]);
   const streamUrl = useMemo(() => (sessionId ? api.streamUrl(sessionId) : null), [api, sessionId]);
   const protocols = useCallback(() => api.streamProtocols(), [api]);
@@ -124,6 +126,14 @@ export function App({ api }: { api: Api }) {
 
   const call = (method: string, params: unknown) => {
     client?.call(method, params).catch(report);
+  };
+  const sendPrompt = (text: string) => {
+    if (!client) return;
+    setPromptPending(true);
+    client
+      .call('prompt', { user_input: text })
+      .catch(report)
+      .finally(() => setPromptPending(false));
   };
   const steer = (text: string) => {
     setQueuedSteers((list) => [...list, { text, accepted: false }]);
@@ -293,8 +303,10 @@ export function App({ api }: { api: Api }) {
         ) : null}
         <Composer
           busy={busy}
-          connected={connection === 'open'}
-          onSend={(text) => (busy ? steer(text) : call('prompt', { user_input: text }))}
+          // Between a turn's end and its prompt's answer a new prompt would be refused: wait (the
+          // text stays in the box).
+          connected={connection === 'open' && !(promptPending && !busy)}
+          onSend={(text) => (busy ? steer(text) : sendPrompt(text))}
           onCancel={() => call('cancel', {})}
         />
         <StatusBar
