@@ -24,6 +24,8 @@ export async function sessionMarkdown(
     home: string;
     env: Readonly<Record<string, string | undefined>>;
     configFile?: string | undefined;
+    /** `--config` text: its keys are secrets too. */
+    inlineConfig?: string | undefined;
   },
 ): Promise<string> {
   const state = await readSessionState(session.stateFile);
@@ -31,6 +33,7 @@ export async function sessionMarkdown(
     env: options.env,
     home: options.home,
     configFile: options.configFile,
+    inlineConfig: options.inlineConfig,
   }).then(
     (loaded) => loaded.config,
     () => defaultConfig(),

@@ -135,7 +135,9 @@ export function buildProgram(): Command {
     .command('vis')
     .description('a read-only picture of a session in the browser: timeline, charts, raw events')
     .argument('[session]', 'a session id, or the path of a session folder')
-    .option('--host <host>', 'address to bind (default: 127.0.0.1)')
+    // Kimi CLI's flags: `-h` is the host here, so this command's help is `--help` only.
+    .helpOption('--help', 'display help for command')
+    .option('-h, --host <host>', 'address to bind (default: 127.0.0.1)')
     .option('-p, --port <port>', 'port (5495; the next free one up to 5504; 0: any free port)', portNumber)
     .option('-n, --network', 'bind every network address (a token is still required)')
     .option('--open', 'open the page in the browser (default)')
@@ -225,9 +227,11 @@ export function buildProgram(): Command {
   program
     .command('web')
     .description('serve the web UI: sessions in a browser, over a local HTTP server')
-    .option('--host <address>', 'address to bind (default 127.0.0.1)')
+    // Kimi CLI's flags: `-h` is the host here, so this command's help is `--help` only.
+    .helpOption('--help', 'display help for command')
+    .option('-h, --host <address>', 'address to bind (default 127.0.0.1)')
     .option('-n, --network', 'bind all interfaces (0.0.0.0)')
-    .option('--port <port>', 'port; the next free one up to 9 higher is taken (0: any)', portNumber, 5494)
+    .option('-p, --port <port>', 'port; the next free one up to 9 higher is taken (0: any)', portNumber, 5494)
     .option('--open', 'open the browser (default: when run at a terminal)')
     .option('--no-open', 'do not open the browser')
     .option('--auth-token <token>', 'the bearer token (default: generated once, kept in the home)')
@@ -283,9 +287,26 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-buildProgram()
-  .parseAsync(process.argv)
-  .catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  });
+/**
+ * `web` and `vis` own `-h/-p/-n` (Kimi CLI's flags), so for them the main command's options must come
+ * before the subcommand (as in Kimi CLI) and `-p` after `web` is the port, not the main `--prompt`.
+ * Elsewhere the main command's options are still taken after a subcommand too (`plugin … --config-file`).
+ */
+function subcommandOf(argv: readonly string[]): string | undefined {
+  const probe = buildProgram()
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, writeOut: () => {}, outputError: () => {} });
+  try {
+    return probe.parseOptions(argv.slice(2)).operands[0];
+  } catch {
+    return undefined;
+  }
+}
+
+const program = buildProgram();
+const subcommand = subcommandOf(process.argv);
+if (subcommand === 'web' || subcommand === 'vis') program.enablePositionalOptions();
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -39,8 +39,10 @@ export async function listSessions(where: SessionLocation): Promise<SessionSumma
       } catch {
         return null;
       }
-      if (await isSessionEmpty(session)) return null;
-      return { session, title: await sessionTitle(session), updatedAt };
+      if (await isSessionEmpty(session).catch(() => false)) return null;
+      // A session whose state cannot be read is still listed (by its id), so it can be seen and deleted.
+      const title = await sessionTitle(session).catch(() => id);
+      return { session, title, updatedAt };
     }),
   );
   return summaries.filter((s): s is SessionSummary => s !== null).sort((a, b) => b.updatedAt - a.updatedAt);

@@ -92,15 +92,15 @@ describe('kimi-ts web: REST', () => {
       expect(markdown).toContain('First answer.');
       expect(markdown).toContain('Second answer.');
 
-      // An attached client or running turn keeps it; once idle, it can be deleted.
+      // Deleting a session a client watches (no turn running): the client's stream is closed with
+      // 4404 and the reason; the session is gone.
       const watcher = await WebWireClient.connect(server, fork.session.id);
-      await call(server, `/api/sessions/${fork.session.id}`, { method: 'DELETE' }, 409);
-      await watcher.close();
-      await waitUntil(
-        async () =>
-          (await server.api(`/api/sessions/${fork.session.id}`, { method: 'DELETE' })).status === 200,
-      );
+      await call(server, `/api/sessions/${fork.session.id}`, { method: 'DELETE' }, 200);
+      expect(await watcher.closed).toBe(4404);
       await call(server, `/api/sessions/${fork.session.id}`, {}, 404);
+      // A plain GET of a stream URL says whether a WebSocket would be served, or why not.
+      await call(server, `/api/sessions/${fork.session.id}/stream`, {}, 404);
+      await call(server, `/api/sessions/${session.id}/stream`, {}, 426);
 
       const config = await server.api('/api/config');
       const configText = await config.text();
@@ -122,12 +122,3 @@ describe('kimi-ts web: REST', () => {
     }
   });
 });
-
-/** Polls `check` (each a real request) until it holds, for a detach to be processed. */
-async function waitUntil(check: () => Promise<boolean>, deadlineMs = 10_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}

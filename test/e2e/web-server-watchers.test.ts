@@ -114,6 +114,50 @@ describe('kimi-ts web: several clients, reconnects, locks', () => {
     }
   });
 
+  test('a session far longer than the replay memory cap: a reconnect mid-turn still gets everything, once', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const long = (n: number) => `Answer ${n}: ${'lorem ipsum '.repeat(250)}end ${n}.`;
+    const { sandbox } = await cli.setup([
+      { text: long(1) },
+      { text: long(2) },
+      { text: long(3) },
+      { think: 'the fourth', text: 'Part four, ', holdUntil: held },
+    ]);
+    // 1000 bytes in memory per session: every answer above is three times that.
+    const server = await startWebServer(sandbox, [], [], { KIMI_TS_WEB_REPLAY_MEMORY_BYTES: '1000' });
+    try {
+      const id = await newSession(server, sandbox.workDir);
+      const watcher = await connected(server, id);
+      const tab = await connected(server, id);
+      for (const n of [1, 2, 3])
+        expect((await tab.request('prompt', { user_input: `turn ${n}` })).result).toEqual({
+          status: 'finished',
+        });
+      void tab.request('prompt', { user_input: 'turn 4' });
+      await tab.waitFor((m) => JSON.stringify(m).includes('Part four'));
+      await tab.close();
+      const back = await connected(server, id);
+      expect((await back.request('replay')).result).toMatchObject({ status: 'finished' });
+      release();
+      await back.waitFor(
+        (m) =>
+          m.method === 'event' &&
+          JSON.stringify(m).includes('"TurnEnd"') &&
+          stream(back).filter((t) => t.includes('"TurnEnd"')).length === 4,
+      );
+      await watcher.waitFor(() => stream(watcher).filter((t) => t.includes('"TurnEnd"')).length === 4);
+      expect(stream(watcher).join('').length).toBeGreaterThan(9000);
+      expect(stream(back)).toEqual(stream(watcher));
+      for (const n of [1, 2, 3]) expect(stream(back).filter((t) => t.includes(`end ${n}.`))).toHaveLength(1);
+      await Promise.all([watcher.close(), back.close()]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test('a session another process holds is refused with a clear error, and the other way round', async () => {
     const { sandbox } = await cli.setup([{ text: 'from the terminal' }, { text: 'from the web' }]);
     const terminal = sandbox.spawn(['--wire', '-S', 'held-by-terminal']);

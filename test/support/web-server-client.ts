@@ -30,14 +30,15 @@ export async function startWebFor(cli: ScriptedCli, extra: string[] = []): Promi
 
 /**
  * Starts `kimi-ts …main web --no-open --port 0 …extra` and waits for the `Open:` line (`main`: the
- * main command's options, e.g. `--yolo`).
+ * main command's options, e.g. `--yolo`; `env`: more environment variables).
  */
 export async function startWebServer(
   sandbox: CliSandbox,
   extra: string[] = [],
   main: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<WebServerProcess> {
-  const child = sandbox.spawn([...main, 'web', '--no-open', '--port', '0', ...extra]);
+  const child = sandbox.spawn([...main, 'web', '--no-open', '--port', '0', ...extra], { env });
   let stdout = '';
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => {

@@ -2,14 +2,10 @@ import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
 import type { SessionModes } from '../../app/agent-session.js';
 import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate } from '../../wire/events.js';
+import { formatDollars, type ModelPrice, tokenCost } from '../common/token-cost.js';
 import type { TuiStyle } from './tui-style.js';
 
-/** A model's prices in US dollars per million tokens (`[models.x] price = {input, output}`). */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cache_read?: number | undefined;
-}
+export type { ModelPrice } from '../common/token-cost.js';
 
 /** What the status line shows, gathered from the session and its StatusUpdate events. */
 export interface StatusFacts {
@@ -78,14 +74,7 @@ export function applyStatusUpdate(facts: StatusFacts, update: StatusUpdate): Sta
     const usage = update.token_usage;
     next.tokensIn += usage.input_other + usage.input_cache_read + usage.input_cache_creation;
     next.tokensOut += usage.output;
-    if (facts.price) {
-      const { input, output, cache_read = input } = facts.price;
-      next.cost +=
-        ((usage.input_other + usage.input_cache_creation) * input +
-          usage.input_cache_read * cache_read +
-          usage.output * output) /
-        1_000_000;
-    }
+    if (facts.price) next.cost += tokenCost(facts.price, usage);
   }
   return next;
 }
@@ -133,7 +122,7 @@ function statusParts(facts: StatusFacts): StatusPart[] {
     plain(`context ${Math.round(facts.contextUsage * 100)}%${amounts}`);
   }
   plain(`↑${tokens(facts.tokensIn)} ↓${tokens(facts.tokensOut)}`);
-  plain(facts.price ? `cost ${dollars(facts.cost)}` : 'cost n/a');
+  plain(facts.price ? `cost ${formatDollars(facts.cost)}` : 'cost n/a');
   if (facts.mcp) {
     const { connected, total, failed, loading } = facts.mcp;
     plain(`mcp ${connected}/${total}${loading ? ' connecting…' : ''}${failed ? ` (${failed} failed)` : ''}`);
@@ -142,11 +131,6 @@ function statusParts(facts: StatusFacts): StatusPart[] {
   if (facts.subagents > 0) plain(`subagents: ${facts.subagents}`);
   if (facts.activity) plain(facts.activity);
   return parts;
-}
-
-/** 0.01234 → `$0.0123`, 1.5 → `$1.50`. */
-function dollars(amount: number): string {
-  return `$${amount < 1 ? amount.toFixed(4) : amount.toFixed(2)}`;
 }
 
 /** 31234 → `31.2k`. */

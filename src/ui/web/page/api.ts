@@ -1,3 +1,6 @@
+import { type ModelPrice, parsePrice } from '../../common/token-cost.js';
+import type { CloseDiagnosis } from './wire-client.js';
+
 /**
  * The REST side of `kimi-ts web` (src/ui/web/README.md has the contract): every request carries the
  * bearer token; the WebSocket, which cannot send headers from a browser, offers it as a subprotocol.
@@ -14,6 +17,8 @@ export interface ModelChoice {
   alias: string;
   model: string;
   current: boolean;
+  /** Dollars per million tokens (`[models.x] price`), null when the config gives none. */
+  price: ModelPrice | null;
 }
 
 export class ApiError extends Error {
@@ -54,13 +59,67 @@ export class Api {
     await this.request('PATCH', `/api/sessions/${encodeURIComponent(id)}`, { title });
   }
 
+  /** A new session with turns 1..turn of `id` (all of them without `turn`). */
+  async forkSession(id: string, turn?: number): Promise<SessionSummary> {
+    const body = await this.request(
+      'POST',
+      `/api/sessions/${encodeURIComponent(id)}/fork`,
+      turn === undefined ? {} : { turn },
+    );
+    return toSession(field(body, 'session'));
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.request('DELETE', `/api/sessions/${encodeURIComponent(id)}`);
+  }
+
+  /** The conversation as Markdown (secrets redacted by the server), for a download. */
+  async exportSession(id: string): Promise<Blob> {
+    const response = await fetch(new URL(`/api/sessions/${encodeURIComponent(id)}/export`, this.origin), {
+      headers: { authorization: `Bearer ${this.token}` },
+      credentials: 'omit',
+    });
+    if (!response.ok) throw new ApiError(response.status, await errorMessage(response));
+    return new Blob([await response.arrayBuffer()], { type: 'text/markdown;charset=utf-8' });
+  }
+
+  /**
+   * Why the session's WebSocket closed or was refused: a plain GET of the stream URL answers 426 when
+   * it would be served, or the refusal the upgrade got. 5xx other than `session_unavailable` and a
+   * network failure are transient; any other refusal is permanent.
+   */
+  async diagnoseStream(id: string): Promise<CloseDiagnosis> {
+    let response: Response;
+    try {
+      response = await fetch(new URL(`/api/sessions/${encodeURIComponent(id)}/stream`, this.origin), {
+        headers: { authorization: `Bearer ${this.token}` },
+        credentials: 'omit',
+      });
+    } catch {
+      return { kind: 'transient', reason: 'The server cannot be reached.' };
+    }
+    if (response.status === 426) return { kind: 'ok' };
+    const text = await errorText(response);
+    const code = field(field(text.parsed, 'error'), 'code');
+    const reason = text.message;
+    if (response.status >= 500 && code !== 'session_unavailable')
+      return { kind: 'transient', reason: `The server answered ${response.status}.` };
+    if (response.status === 408 || response.status === 429) return { kind: 'transient', reason };
+    return { kind: 'permanent', reason };
+  }
+
   /** The config's models; the default one is marked current (a session starts on it). */
   async listModels(): Promise<ModelChoice[]> {
     const body = await this.request('GET', '/api/config');
     const current = field(body, 'default_model');
     return pickArray(body, 'models').map((entry) => {
       const alias = String(field(entry, 'name') ?? '');
-      return { alias, model: String(field(entry, 'model') ?? ''), current: alias === current };
+      return {
+        alias,
+        model: String(field(entry, 'model') ?? ''),
+        current: alias === current,
+        price: parsePrice(field(entry, 'price')),
+      };
     });
   }
 
@@ -86,20 +145,35 @@ export class Api {
     };
     if (body !== undefined) init.body = JSON.stringify(body);
     const response = await fetch(new URL(path, this.origin), init);
+    if (!response.ok) throw new ApiError(response.status, await errorMessage(response));
     const text = await response.text();
-    let parsed: unknown = null;
     try {
-      parsed = text ? JSON.parse(text) : null;
+      return text ? JSON.parse(text) : null;
     } catch {
-      parsed = text;
+      return text;
     }
-    if (!response.ok) {
-      const error = field(parsed, 'error');
-      const message = field(error, 'message') ?? error ?? parsed;
-      throw new ApiError(response.status, `${response.status}: ${String(message ?? response.statusText)}`);
-    }
-    return parsed;
   }
+}
+
+/** An error answer's `{error: {code, message}}` body, and its message for a person. */
+async function errorText(response: Response): Promise<{ parsed: unknown; message: string }> {
+  const text = await response.text().catch(() => '');
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  const error = field(parsed, 'error');
+  const message = field(error, 'message') ?? (typeof error === 'string' ? error : null);
+  return {
+    parsed,
+    message: typeof message === 'string' && message ? message : `${response.status} ${response.statusText}`,
+  };
+}
+
+async function errorMessage(response: Response): Promise<string> {
+  return `${response.status}: ${(await errorText(response)).message}`;
 }
 
 function field(value: unknown, name: string): unknown {

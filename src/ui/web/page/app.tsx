@@ -5,6 +5,7 @@ import { Composer } from './composer.js';
 import { ItemsView } from './items-view.js';
 import { PlanView } from './plan-view.js';
 import { QuestionPanel } from './question-panel.js';
+import { ConnectionNotice, SessionActions, TurnMenu } from './session-actions.js';
 import { SessionSidebar } from './session-sidebar.js';
 import { StatusBar } from './status-bar.js';
 import { useWireSession } from './use-wire-session.js';
@@ -22,10 +23,20 @@ export function App({ api }: { api: Api }) {
   const [error, setError] = useState<string | null>(null);
   const [menuOpen, setMenuOpen] = useState(false);
   /** Steers sent and not yet in the conversation (they join it when the running step ends). */
+  /** A prompt sent and not yet answered: its turn may have ended (TurnEnd) a moment before the answer. */
+  const [promptPending, setPromptPending] = useState(false);
   const [queuedSteers, setQueuedSteers] = useState<{ text: string; accepted: boolean }[]>([]);
   const streamUrl = useMemo(() => (sessionId ? api.streamUrl(sessionId) : null), [api, sessionId]);
   const protocols = useCallback(() => api.streamProtocols(), [api]);
-  const { state, connection, client, markAnswered } = useWireSession(streamUrl, protocols);
+  const diagnose = useCallback(
+    () => (sessionId ? api.diagnoseStream(sessionId) : Promise.resolve({ kind: 'ok' as const })),
+    [api, sessionId],
+  );
+  const { state, connection, client, markAnswered, failure, retry, tryAgain } = useWireSession(
+    streamUrl,
+    protocols,
+    diagnose,
+  );
   const report = useCallback((e: unknown) => setError(e instanceof Error ? e.message : String(e)), []);
 
   const refreshSessions = useCallback(
@@ -44,8 +55,10 @@ export function App({ api }: { api: Api }) {
       const dir = dirs[0] ?? null;
       setWorkDir(dir);
       const list = await refreshSessions(dir);
+      const requested = new URLSearchParams(location.search).get('session');
       setSessionId((current) => current ?? list[0]?.id ?? null);
-      if (list.length === 0) {
+      // A session named in the address is shown (or why it cannot be), never replaced by a new one.
+      if (list.length === 0 && requested === null) {
         const created = await api.createSession(dir);
         setSessions([created]);
         setSessionId(created.id);
@@ -67,8 +80,60 @@ export function App({ api }: { api: Api }) {
     if (!busy && turnCount > 0) refreshSessions(workDir).catch(() => {});
   }, [busy, turnCount, workDir, refreshSessions]);
 
+  // A session that cannot be served (deleted in another tab, say): the list shows what is left.
+  useEffect(() => {
+    if (failure !== null) refreshSessions(workDir).catch(() => {});
+  }, [failure, workDir, refreshSessions]);
+
+  const forkAt = (turn: number) => {
+    if (!sessionId) return;
+    api
+      .forkSession(sessionId, turn)
+      .then(async (fork) => {
+        await refreshSessions(workDir);
+        setSessionId(fork.id);
+      })
+      .catch(report);
+  };
+  const exportCurrent = () => {
+    if (!sessionId) return;
+    const id = sessionId;
+    api
+      .exportSession(id)
+      .then((blob) => {
+        const link = document.createElement('a');
+        link.href = URL.createObjectURL(blob);
+        link.download = `kimi-ts-${id}.md`;
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      })
+      .catch(report);
+  };
+  const deleteCurrent = () => {
+    if (!sessionId) return;
+    api
+      .deleteSession(sessionId)
+      .then(async () => {
+        const left = (await refreshSessions(workDir)).filter((s) => s.id !== sessionId);
+        const next = left[0] ?? (await api.createSession(workDir));
+        if (left.length === 0) setSessions([next]);
+        setSessionId(next.id);
+      })
+      .catch(report);
+  };
+
   const call = (method: string, params: unknown) => {
     client?.call(method, params).catch(report);
+  };
+  const sendPrompt = (text: string) => {
+    if (!client) return;
+    setPromptPending(true);
+    client
+      .call('prompt', { user_input: text })
+      .catch(report)
+      .finally(() => setPromptPending(false));
   };
   const steer = (text: string) => {
     setQueuedSteers((list) => [...list, { text, accepted: false }]);
@@ -122,6 +187,7 @@ export function App({ api }: { api: Api }) {
   }, [busy, waitingForUser, client]);
   const current = sessions.find((s) => s.id === sessionId);
   const currentModel = models.find((m) => m.current)?.alias ?? '';
+  const price = models.find((m) => m.current)?.price ?? null;
 
   return (
     <div class={`app ${menuOpen ? 'menu-open' : ''}`}>
@@ -155,6 +221,14 @@ export function App({ api }: { api: Api }) {
               ))}
             </select>
           </label>
+        ) : null}
+        {sessionId ? (
+          <SessionActions
+            title={current?.title || sessionId}
+            disabled={busy || failure !== null}
+            onExport={exportCurrent}
+            onDelete={deleteCurrent}
+          />
         ) : null}
       </header>
       <SessionSidebar
@@ -197,8 +271,10 @@ export function App({ api }: { api: Api }) {
             </button>
           </p>
         ) : null}
+        <ConnectionNotice failure={failure} retry={retry} onTryAgain={tryAgain} />
         {state.turns.map((turn, i) => (
           <article key={i} class="turn">
+            {turn.userInput && !busy ? <TurnMenu turn={i + 1} onFork={forkAt} /> : null}
             {turn.userInput ? <p class="user">{turn.userInput}</p> : null}
             <ItemsView items={turn.items} />
           </article>
@@ -227,11 +303,18 @@ export function App({ api }: { api: Api }) {
         ) : null}
         <Composer
           busy={busy}
-          connected={connection === 'open'}
-          onSend={(text) => (busy ? steer(text) : call('prompt', { user_input: text }))}
+          // Between a turn's end and its prompt's answer a new prompt would be refused: wait (the
+          // text stays in the box).
+          connected={connection === 'open' && !(promptPending && !busy)}
+          onSend={(text) => (busy ? steer(text) : sendPrompt(text))}
           onCancel={() => call('cancel', {})}
         />
-        <StatusBar status={state.status} connection={connection} />
+        <StatusBar
+          status={state.status}
+          connection={connection}
+          price={price}
+          connectionNote={retry ? `retry ${retry.attempt}` : null}
+        />
       </footer>
     </div>
   );

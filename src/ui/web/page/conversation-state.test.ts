@@ -133,6 +133,7 @@ describe('reduceConversation', () => {
       tokensIn: 300,
       tokensOut: 40,
       tokensCached: 100,
+      usage: { input_other: 200, output: 40, input_cache_read: 100, input_cache_creation: 0 },
       planMode: true,
     });
   });

@@ -1,3 +1,4 @@
+import { addTokens, NO_TOKENS, type TokenCounts } from '../../common/token-cost.js';
 import { applyItemEvent, type ConversationItem, userInputText } from './conversation-items.js';
 import { asKnownBlock, type DisplayBlockLike } from './display-blocks.js';
 
@@ -48,6 +49,8 @@ export interface SessionStatus {
   tokensIn: number;
   tokensOut: number;
   tokensCached: number;
+  /** Every step's token usage summed, by kind: what the cost is computed from (token-cost.ts). */
+  usage: TokenCounts;
   planMode: boolean;
 }
 
@@ -73,6 +76,7 @@ export const EMPTY_CONVERSATION: ConversationState = {
     tokensIn: 0,
     tokensOut: 0,
     tokensCached: 0,
+    usage: NO_TOKENS,
     planMode: false,
   },
   plan: null,
@@ -225,6 +229,7 @@ function applyStatus(status: SessionStatus, update: EventPayloads['StatusUpdate'
     next.tokensIn += usage.input_other + (usage.input_cache_read ?? 0) + (usage.input_cache_creation ?? 0);
     next.tokensCached += usage.input_cache_read ?? 0;
     next.tokensOut += usage.output;
+    next.usage = addTokens(next.usage, usage);
   }
   return next;
 }

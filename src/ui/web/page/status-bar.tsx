@@ -1,8 +1,23 @@
+import { formatDollars, type ModelPrice, tokenCost } from '../../common/token-cost.js';
 import type { SessionStatus } from './conversation-state.js';
 import type { ConnectionState } from './wire-client.js';
 
-/** Context %, tokens, cost (unknown: the config has no prices), plan mode and the connection. */
-export function StatusBar({ status, connection }: { status: SessionStatus; connection: ConnectionState }) {
+/**
+ * Context %, tokens, cost (the session's tokens at the current model's prices, as the terminal UI
+ * counts them; n/a when the config gives the model no price), plan mode and the connection.
+ */
+export function StatusBar({
+  status,
+  connection,
+  price,
+  connectionNote,
+}: {
+  status: SessionStatus;
+  connection: ConnectionState;
+  price: ModelPrice | null;
+  /** Why the connection is in its state (a retry's countdown), shown beside it. */
+  connectionNote?: string | null;
+}) {
   const context =
     status.contextUsage === null
       ? 'context –'
@@ -14,12 +29,21 @@ export function StatusBar({ status, connection }: { status: SessionStatus; conne
   return (
     <div class="status-bar" role="status">
       <span class={`conn ${connection}`}>{connection}</span>
+      {connectionNote ? <span class="conn-note">{connectionNote}</span> : null}
       <span data-testid="context">{context}</span>
       <span title="tokens in / out (cached)">
         ↑{tokens(status.tokensIn)} ↓{tokens(status.tokensOut)}
         {status.tokensCached ? ` (${tokens(status.tokensCached)} cached)` : ''}
       </span>
-      <span title="the config declares no prices">cost n/a</span>
+      {price ? (
+        <span data-testid="cost" title="at the current model's prices per million tokens">
+          cost {formatDollars(tokenCost(price, status.usage))}
+        </span>
+      ) : (
+        <span data-testid="cost" title="the config declares no price for this model">
+          cost n/a
+        </span>
+      )}
       {status.planMode ? <span class="badge plan">plan</span> : null}
     </div>
   );

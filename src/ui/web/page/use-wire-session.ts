@@ -5,7 +5,7 @@ import {
   EMPTY_CONVERSATION,
   reduceConversation,
 } from './conversation-state.js';
-import { type ConnectionState, WireClient } from './wire-client.js';
+import { type CloseDiagnosis, type ConnectionState, type RetryInfo, WireClient } from './wire-client.js';
 
 /** How long wire messages are gathered before the page re-renders (a streaming answer is many frames). */
 const RENDER_BATCH_MS = 16;
@@ -27,12 +27,24 @@ export interface WireSession {
   client: WireClient | null;
   /** Removes an answered request's panel at once (the server confirms with ApprovalResponse). */
   markAnswered(requestId: string): void;
+  /** Why the connection gave up (`failed`): the session cannot be served. */
+  failure: string | null;
+  /** The reconnect being waited for, while `reconnecting`. */
+  retry: RetryInfo | null;
+  /** Starts connecting again after a failure (the "Try again" button). */
+  tryAgain(): void;
 }
 
 /** Connects to one session's stream and keeps the conversation state built from it. */
-export function useWireSession(url: string | null, protocols: () => string[]): WireSession {
+export function useWireSession(
+  url: string | null,
+  protocols: () => string[],
+  diagnose?: () => Promise<CloseDiagnosis>,
+): WireSession {
   const [state, dispatchMany] = useReducer(reduceMany, EMPTY_CONVERSATION);
   const [connection, setConnection] = useState<ConnectionState>('closed');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [retry, setRetry] = useState<RetryInfo | null>(null);
   const [client, setClient] = useState<WireClient | null>(null);
   const queue = useRef<ConversationAction[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -49,16 +61,25 @@ export function useWireSession(url: string | null, protocols: () => string[]): W
       queue.current.push(action);
       timer.current ??= setTimeout(flush, RENDER_BATCH_MS);
     };
+    setFailure(null);
+    setRetry(null);
     const wire = new WireClient({
       url: () => url,
       protocols,
+      ...(diagnose ? { diagnose } : {}),
       handlers: {
+        onRetry: setRetry,
+        onFailure: setFailure,
         onEvent: (event) => enqueue({ kind: 'event', event }),
         onRequest: (rpcId, type, payload) => enqueue({ kind: 'request', rpcId, type, payload }),
         onReset: () => {
           queue.current = [{ kind: 'reset' }];
         },
-        onState: setConnection,
+        onState: (next) => {
+          setConnection(next);
+          if (next !== 'reconnecting') setRetry(null);
+          if (next !== 'failed') setFailure(null);
+        },
       },
     });
     setClient(wire);
@@ -71,12 +92,15 @@ export function useWireSession(url: string | null, protocols: () => string[]): W
       flush();
       setClient(null);
     };
-  }, [url, protocols]);
+  }, [url, protocols, diagnose]);
 
   return {
     state,
     connection,
     client,
     markAnswered: (requestId) => dispatchMany([{ kind: 'answered', requestId }]),
+    failure,
+    retry,
+    tryAgain: () => client?.start(),
   };
 }

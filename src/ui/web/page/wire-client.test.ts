@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ConnectionState, WireClient } from './wire-client.js';
+import {
+  CLOSE_SESSION_DELETED,
+  type CloseDiagnosis,
+  type ConnectionState,
+  type RetryInfo,
+  WireClient,
+} from './wire-client.js';
 
 /** A socket the test plays the server of: it sees what the client sent and sends frames back. */
 class FakeSocket {
@@ -7,14 +13,14 @@ class FakeSocket {
   sent: Record<string, unknown>[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((message: { data: unknown }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((event?: { code?: number; reason?: string }) => void) | null = null;
   constructor(readonly url: string) {}
   send(text: string) {
     this.sent.push(JSON.parse(text) as Record<string, unknown>);
   }
-  close() {
+  close(code?: number, reason?: string) {
     this.readyState = 3;
-    this.onclose?.();
+    this.onclose?.(code === undefined ? undefined : { code, reason: reason ?? '' });
   }
   open() {
     this.readyState = 1;
@@ -157,5 +163,75 @@ describe('WireClient', () => {
     sockets[0]!.frame({ jsonrpc: '2.0', method: 'event', params: { payload: {} } });
     sockets[0]!.frame(null);
     expect(log).toEqual(['reset']);
+  });
+
+  describe('after a close, the diagnosis decides', () => {
+    function diagnosed(answers: CloseDiagnosis[]) {
+      const failures: string[] = [];
+      const retries: RetryInfo[] = [];
+      const asked = { count: 0 };
+      client.stop();
+      client = new WireClient({
+        url: () => 'ws://test/stream',
+        backoffMs: { first: 100, max: 400 },
+        createSocket: (url) => {
+          const socket = new FakeSocket(url);
+          sockets.push(socket);
+          return socket as unknown as WebSocket;
+        },
+        diagnose: async () => answers[Math.min(asked.count++, answers.length - 1)]!,
+        handlers: {
+          onEvent: () => {},
+          onRequest: () => {},
+          onReset: () => {},
+          onState: (state) => states.push(state),
+          onRetry: (retry) => retries.push(retry),
+          onFailure: (reason) => failures.push(reason),
+        },
+      });
+      return { failures, retries, asked };
+    }
+
+    it('a permanent refusal: failed, with the reason, and no more sockets', async () => {
+      const { failures } = diagnosed([{ kind: 'permanent', reason: 'There is no session with this id.' }]);
+      client.start();
+      sockets[0]!.close();
+      await flush();
+      expect(states.at(-1)).toBe('failed');
+      expect(failures).toEqual(['There is no session with this id.']);
+      vi.advanceTimersByTime(60_000);
+      expect(sockets).toHaveLength(1);
+      // "Try again" starts over.
+      client.start();
+      expect(sockets).toHaveLength(2);
+      expect(states.at(-1)).toBe('connecting');
+    });
+
+    it('a transient one: retries with growing backoff, telling why and when', async () => {
+      const { failures, retries } = diagnosed([
+        { kind: 'transient', reason: 'The server cannot be reached.' },
+      ]);
+      client.start();
+      sockets[0]!.close();
+      await flush();
+      expect(retries).toEqual([{ attempt: 1, delayMs: 100, reason: 'The server cannot be reached.' }]);
+      vi.advanceTimersByTime(100);
+      sockets[1]!.close();
+      await flush();
+      expect(retries.at(-1)).toMatchObject({ attempt: 2, delayMs: 200 });
+      expect(states.at(-1)).toBe('reconnecting');
+      expect(failures).toEqual([]);
+    });
+
+    it('close code 4404 (the session was deleted): failed at once, without asking', async () => {
+      const { failures, asked } = diagnosed([{ kind: 'ok' }]);
+      client.start();
+      await connect(sockets[0]!);
+      sockets[0]!.close(CLOSE_SESSION_DELETED, 'The session was deleted.');
+      await flush();
+      expect(asked.count).toBe(0);
+      expect(failures).toEqual(['The session was deleted.']);
+      expect(states.at(-1)).toBe('failed');
+    });
   });
 });

@@ -9,7 +9,28 @@ import type { WireEvent } from './wire-types.js';
 
 export const PROTOCOL_VERSION = '1.10';
 
-export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+/** `failed`: the session cannot be served (unknown, deleted, locked, unreadable): no more retries. */
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed' | 'failed';
+
+/**
+ * Why a connection closed, as the server tells it to a plain GET of the stream URL (a browser never
+ * sees a refused upgrade's answer): `ok` (it would be served: retry), `transient` (the server cannot
+ * be reached, or answered 5xx: retry with backoff), `permanent` (give up and say why).
+ */
+export type CloseDiagnosis =
+  | { kind: 'ok' }
+  | { kind: 'transient'; reason: string }
+  | { kind: 'permanent'; reason: string };
+
+/** The close code the server uses for a session deleted under its clients. */
+export const CLOSE_SESSION_DELETED = 4404;
+
+/** A reconnect that is waiting: which attempt, when, and why the last one failed. */
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  reason: string | null;
+}
 
 /** WebSocket.OPEN, spelled out: the constant is not global everywhere the tests run. */
 const SOCKET_OPEN = 1;
@@ -25,6 +46,10 @@ export interface WireClientHandlers {
   /** A new connection is about to replay the session: forget what was shown. */
   onReset(): void;
   onState(state: ConnectionState): void;
+  /** A reconnect was scheduled (shown as a countdown). */
+  onRetry?(retry: RetryInfo): void;
+  /** The connection gave up for good (`failed`), with the reason for a person. */
+  onFailure?(reason: string): void;
 }
 
 export interface WireClientOptions {
@@ -35,6 +60,8 @@ export interface WireClientOptions {
   /** First and longest wait between reconnects. */
   backoffMs?: { first: number; max: number };
   createSocket?: (url: string, protocols: string[]) => WebSocket;
+  /** Asked after every unexpected close: retry, retry later, or give up. */
+  diagnose?: () => Promise<CloseDiagnosis>;
 }
 
 export class RpcError extends Error {
@@ -65,6 +92,7 @@ export class WireClient {
 
   start(): void {
     this.stopped = false;
+    this.attempt = 0;
     this.open();
   }
 
@@ -120,11 +148,16 @@ export class WireClient {
     socket.onmessage = (message) => {
       if (typeof message.data === 'string') this.handleFrame(message.data);
     };
-    socket.onclose = () => {
+    socket.onclose = (event?: { code?: number; reason?: string }) => {
       if (this.socket !== socket) return;
       this.socket = null;
       this.failCalls('the connection dropped');
-      if (!this.stopped) this.scheduleReconnect();
+      if (this.stopped) return;
+      if (event?.code === CLOSE_SESSION_DELETED) {
+        this.fail(event.reason || 'The session was deleted.');
+        return;
+      }
+      void this.afterClose();
     };
   }
 
@@ -181,11 +214,37 @@ export class WireClient {
     }
   }
 
-  private scheduleReconnect(): void {
+  /** Asks why the socket closed (when the owner can tell), then retries or gives up. */
+  private async afterClose(): Promise<void> {
+    const diagnose = this.options.diagnose;
+    if (diagnose === undefined) return this.scheduleReconnect(null);
+    this.options.handlers.onState('reconnecting');
+    let diagnosis: CloseDiagnosis;
+    try {
+      diagnosis = await diagnose();
+    } catch {
+      diagnosis = { kind: 'transient', reason: 'The server cannot be reached.' };
+    }
+    if (this.stopped || this.socket !== null) return;
+    if (diagnosis.kind === 'permanent') this.fail(diagnosis.reason);
+    else this.scheduleReconnect(diagnosis.kind === 'transient' ? diagnosis.reason : null);
+  }
+
+  /** Gives up: no more reconnects until `start()` is called again (a "Retry" button). */
+  private fail(reason: string): void {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.options.handlers.onState('failed');
+    this.options.handlers.onFailure?.(reason);
+  }
+
+  private scheduleReconnect(reason: string | null = null): void {
     const { first, max } = this.options.backoffMs ?? { first: 250, max: 5000 };
     const delay = Math.min(max, first * 2 ** this.attempt);
     this.attempt++;
     this.options.handlers.onState('reconnecting');
+    this.options.handlers.onRetry?.({ attempt: this.attempt, delayMs: delay, reason });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (!this.stopped) this.open();

@@ -4,7 +4,7 @@ import { loadConfig } from '../../../config/load-config.js';
 import type { WebContext } from './web-context.js';
 
 /**
- * `/api/config` (the config's models: names, provider type, capabilities; never a key, a header or a
+ * `/api/config` (the config's models: names, provider type, capabilities, prices; never a key, a header or a
  * base URL) and `/api/work-dirs` (the work dirs kimi-ts has sessions for).
  */
 export function configRoutes(ctx: WebContext): Hono {
@@ -24,6 +24,8 @@ export function configRoutes(ctx: WebContext): Hono {
       model: model.model,
       max_context_size: model.max_context_size,
       capabilities: model.capabilities ?? [],
+      // Dollars per million tokens: not a secret; the page shows the cost the terminal UI shows.
+      price: model.price ?? null,
     }));
     return c.json({
       default_model: config.default_model || null,

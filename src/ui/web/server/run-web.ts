@@ -56,7 +56,9 @@ export async function runWeb(options: RunWebOptions): Promise<number> {
       '\n!!! WARNING: --dangerously-omit-auth: anyone who can reach ' +
         `${options.host} may read your sessions and run commands as you. !!!\n\n`,
     );
-  const hosts = new SessionHosts(options.openSession, IDLE_CLOSE_MS);
+  const hosts = new SessionHosts(options.openSession, IDLE_CLOSE_MS, {
+    replayMemoryBytes: replayMemoryBytes(options.env),
+  });
   const context = {
     home: options.home,
     env: options.env,
@@ -101,4 +103,13 @@ export async function runWeb(options: RunWebOptions): Promise<number> {
   });
   await server.close();
   return 0;
+}
+
+/**
+ * `KIMI_TS_WEB_REPLAY_MEMORY_BYTES`: how much of each session's replay log stays in memory (default
+ * 4 MiB; the rest is kept on disk). Tests set it small to replay sessions longer than it.
+ */
+function replayMemoryBytes(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const value = Number(env.KIMI_TS_WEB_REPLAY_MEMORY_BYTES);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
 }

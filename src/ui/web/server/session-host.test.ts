@@ -164,4 +164,50 @@ describe('SessionHost', () => {
     expect(finished).toBe(true);
     expect(host.isIdle).toBe(true);
   });
+  test('a session longer than the replay memory cap: memory stays bounded, a replay mid-turn and after still misses nothing and repeats nothing', async () => {
+    await host.shutdown();
+    const CAP = 2_000;
+    host = await SessionHost.open(session, () => {}, { replayMemoryBytes: CAP });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let halfway: () => void = () => {};
+    const reachedHalf = new Promise<void>((resolve) => {
+      halfway = resolve;
+    });
+    session.script = async (turn) => {
+      wireSend(wireEvent('TurnBegin', { user_input: turn.input }));
+      for (let i = 0; i < 400; i++) {
+        wireSend(streamedPartEvent({ type: 'text', text: `part-${i} ` }));
+        if (i === 200) {
+          halfway();
+          await gate;
+        }
+        // Let the spill writes interleave with the stream.
+        if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      wireSend(wireEvent('TurnEnd', {}));
+    };
+    const driver = clientOf(host);
+    const prompt = driver.request('p', 'prompt', { user_input: 'long' });
+    await reachedHalf;
+    await driver.waitFor((f) => JSON.stringify(f).includes('part-200 '));
+    // Far more than the cap went by; memory holds at most the cap (plus the frame over the line).
+    expect(driver.stream().join('').length).toBeGreaterThan(CAP * 5);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(host.replayMemoryUsed).toBeLessThanOrEqual(CAP + 200);
+    const late = clientOf(host);
+    const replay = late.request('r', 'replay');
+    release();
+    expect((await prompt).result).toEqual({ status: 'finished' });
+    expect((await replay).result).toMatchObject({ status: 'finished' });
+    await late.waitFor((f) => f.params?.type === 'TurnEnd');
+    expect(late.stream()).toEqual(driver.stream());
+    // After the turn, a new client's replay is the same again, once.
+    const after = clientOf(host);
+    await after.request('r2', 'replay');
+    expect(after.stream()).toEqual(driver.stream());
+    expect(host.replayMemoryUsed).toBeLessThanOrEqual(CAP + 200);
+  });
 });

@@ -14,6 +14,7 @@ import {
   serveWire,
   type WireTransport,
 } from '../../wire-server/index.js';
+import { ReplayLog } from './replay-log.js';
 
 type ResponseFrame = Extract<OutboundFrame, { kind: 'response' }>;
 
@@ -21,6 +22,8 @@ type ResponseFrame = Extract<OutboundFrame, { kind: 'response' }>;
 export interface HostClient {
   /** Sends one JSON-RPC message as one frame. */
   send(text: string): void;
+  /** Ends the connection with a WebSocket close code and reason (the host is going away). */
+  close?(code: number, reason: string): void;
 }
 
 interface ClientState {
@@ -50,7 +53,7 @@ export class SessionHost implements WireTransport {
   /** Resolves with the core's exit code once the host has shut down. */
   readonly done: Promise<number>;
   private readonly clients = new Map<number, ClientState>();
-  private readonly log: Exclude<OutboundFrame, ResponseFrame>[] = [];
+  private readonly log: ReplayLog;
   private deliver: ((message: InboundMessage) => void) | null = null;
   private endReceive: (code: number) => void = () => {};
   private initializeAnswer: ResponseFrame | null = null;
@@ -63,7 +66,9 @@ export class SessionHost implements WireTransport {
     /** Bytes of wire.jsonl written before the host opened: what a replay reads from the file. */
     private readonly baseBytes: number,
     private readonly onIdle: (host: SessionHost) => void,
+    replayMemoryBytes: number | undefined,
   ) {
+    this.log = new ReplayLog(replayMemoryBytes);
     this.done = serveWire({
       session,
       transport: this,
@@ -71,13 +76,25 @@ export class SessionHost implements WireTransport {
     });
   }
 
-  /** Serves `session` (already opened, so this process holds its lock) until `shutdown`. */
-  static async open(session: AgentSession, onIdle: (host: SessionHost) => void): Promise<SessionHost> {
+  /**
+   * Serves `session` (already opened, so this process holds its lock) until `shutdown`. The frames
+   * sent since are kept for replays, at most `replayMemoryBytes` of them in memory (replay-log.ts).
+   */
+  static async open(
+    session: AgentSession,
+    onIdle: (host: SessionHost) => void,
+    options: { replayMemoryBytes?: number | undefined } = {},
+  ): Promise<SessionHost> {
     const baseBytes = await stat(session.wireFile).then(
       (info) => info.size,
       () => 0,
     );
-    return new SessionHost(session, baseBytes, onIdle);
+    return new SessionHost(session, baseBytes, onIdle, options.replayMemoryBytes);
+  }
+
+  /** Bytes of the replay log held in memory now (the rest is on disk). */
+  get replayMemoryUsed(): number {
+    return this.log.memoryUsed;
   }
 
   get sessionId(): string {
@@ -86,6 +103,11 @@ export class SessionHost implements WireTransport {
 
   get clientCount(): number {
     return this.clients.size;
+  }
+
+  /** Whether a turn runs now. */
+  get isBusy(): boolean {
+    return this.session.isBusy;
   }
 
   /** Whether nothing would be lost by closing: no client, no turn running. */
@@ -106,14 +128,20 @@ export class SessionHost implements WireTransport {
     };
   }
 
-  /** Stops the core (cancelling a running turn, closing what waits for a client) and closes the session. */
-  async shutdown(): Promise<void> {
+  /**
+   * Stops the core (cancelling a running turn, closing what waits for a client) and closes the session.
+   * With `farewell`, every client still attached is closed with that code and reason first.
+   */
+  async shutdown(farewell?: { code: number; reason: string }): Promise<void> {
+    if (farewell)
+      for (const { client } of [...this.clients.values()]) client.close?.(farewell.code, farewell.reason);
     if (!this.closing) {
       this.closing = true;
       this.endReceive(0);
     }
     await this.done;
     await this.session.close();
+    await this.log.close();
   }
 
   // --- WireTransport: the core's side ---
@@ -185,7 +213,7 @@ export class SessionHost implements WireTransport {
   }
 
   private broadcast(frame: Exclude<OutboundFrame, ResponseFrame>): void {
-    this.log.push(frame);
+    this.log.append({ kind: frame.kind, text: frame.text });
     for (const state of this.clients.values()) if (!state.replaying) state.client.send(frame.text);
   }
 
@@ -215,11 +243,24 @@ export class SessionHost implements WireTransport {
     } catch {
       // An unreadable file replays as empty; the log still follows.
     }
-    // Synchronous from here: nothing is broadcast between the last log entry and going live.
-    for (const frame of this.log) {
-      state.client.send(frame.text);
-      if (frame.kind === 'request') result.requests++;
-      else result.events++;
+    // The log ends synchronously: nothing is broadcast between its last frame and going live.
+    try {
+      await this.log.replay((frame) => {
+        state.client.send(frame.text);
+        if (frame.kind === 'request') result.requests++;
+        else result.events++;
+      });
+    } catch {
+      // The spill file could not be read: the client gets an error instead of a replay with a hole.
+      state.replaying = false;
+      state.client.send(
+        frameText({
+          kind: 'response',
+          id,
+          body: { error: { code: ErrorCodes.INTERNAL_ERROR, message: 'The replay log could not be read.' } },
+        }),
+      );
+      return;
     }
     state.replaying = false;
     state.client.send(frameText({ kind: 'response', id, body: { result } }));

@@ -12,10 +12,13 @@ export type OpenAgentSession = (where: { workDir: string; sessionId?: string }) 
 export class SessionHosts {
   private readonly hosts = new Map<string, Promise<SessionHost>>();
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+  private closing = false;
 
   constructor(
     private readonly openSession: OpenAgentSession,
     private readonly idleMs: number,
+    /** Per session, how much of its replay log stays in memory (the rest goes to disk). */
+    private readonly hostOptions: { replayMemoryBytes?: number | undefined } = {},
   ) {}
 
   get size(): number {
@@ -29,11 +32,12 @@ export class SessionHosts {
 
   /** The running host of a session, opened on first use. Rejects when the session cannot be opened. */
   get(workDir: string, sessionId: string): Promise<SessionHost> {
+    if (this.closing) return Promise.reject(serverClosing());
     this.cancelIdle(sessionId);
     let host = this.hosts.get(sessionId);
     if (host === undefined) {
       host = this.openSession({ workDir, sessionId }).then((session) =>
-        SessionHost.open(session, (idle) => this.scheduleIdle(idle)),
+        SessionHost.open(session, (idle) => this.scheduleIdle(idle), this.hostOptions),
       );
       this.hosts.set(sessionId, host);
       host.catch(() => this.hosts.delete(sessionId));
@@ -41,25 +45,38 @@ export class SessionHosts {
     return host;
   }
 
+  /**
+   * Whether the session can be served (its host opened, as a client's connect would); a host nobody
+   * attaches to is idle-closed as usual. Rejects like `get`.
+   */
+  async probe(workDir: string, sessionId: string): Promise<SessionHost> {
+    const host = await this.get(workDir, sessionId);
+    if (host.isIdle) this.scheduleIdle(host);
+    return host;
+  }
+
   /** Opens a new session in `workDir` and keeps it running (idle-closed like any other). */
   async create(workDir: string): Promise<SessionHost> {
+    if (this.closing) throw serverClosing();
     const session = await this.openSession({ workDir });
-    const host = await SessionHost.open(session, (idle) => this.scheduleIdle(idle));
+    const host = await SessionHost.open(session, (idle) => this.scheduleIdle(idle), this.hostOptions);
     this.hosts.set(session.sessionId, Promise.resolve(host));
     this.scheduleIdle(host);
     return host;
   }
 
-  /** Closes the session's host if it is open (cancelling its turn). */
-  async close(sessionId: string): Promise<void> {
+  /** Closes the session's host if it is open (cancelling its turn); `farewell` closes its clients so. */
+  async close(sessionId: string, farewell?: { code: number; reason: string }): Promise<void> {
     this.cancelIdle(sessionId);
     const host = this.hosts.get(sessionId);
     if (host === undefined) return;
     this.hosts.delete(sessionId);
-    await (await host.catch(() => null))?.shutdown();
+    await (await host.catch(() => null))?.shutdown(farewell);
   }
 
+  /** Closes every host; nothing opens from then on (the server is shutting down). */
   async closeAll(): Promise<void> {
+    this.closing = true;
     await Promise.allSettled([...this.hosts.keys()].map((id) => this.close(id)));
   }
 
@@ -79,4 +96,11 @@ export class SessionHosts {
     if (timer !== undefined) clearTimeout(timer);
     this.idleTimers.delete(sessionId);
   }
+}
+
+/** Why nothing opens while the server shuts down: passing, so clients retry (a 503). */
+function serverClosing(): Error {
+  const error = new Error('The server is shutting down; try again.');
+  error.name = 'ServerClosingError';
+  return error;
 }

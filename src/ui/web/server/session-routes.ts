@@ -10,6 +10,7 @@ import type { Session } from '../../../session/session.js';
 import { lockSession } from '../../../session/session-lock.js';
 import { updateSessionState } from '../../../session/state.js';
 import { HttpError, limitBody, readBody } from './body.js';
+import { openStreamHost } from './open-stream.js';
 import type { WebContext } from './web-context.js';
 
 /** A session as the REST API lists it. */
@@ -37,6 +38,9 @@ const renameBody = z
   })
   .strict();
 const forkBody = z.object({ turn: z.number().int().min(0).optional() }).strict();
+
+/** How the stream of a deleted session is closed under its clients. */
+export const SESSION_DELETED = { code: 4404, reason: 'The session was deleted.' } as const;
 
 /** `/api/sessions…`: list, create, get, rename, fork, delete, export. */
 export function sessionRoutes(ctx: WebContext): Hono {
@@ -98,14 +102,25 @@ export function sessionRoutes(ctx: WebContext): Hono {
   app.delete('/:id', async (c) => {
     const session = await found(ctx, c.req.param('id'));
     const host = ctx.hosts.has(session.id) ? await ctx.hosts.get(session.workDir, session.id) : null;
-    if (host !== null && !host.isIdle)
-      throw new HttpError(409, 'session_busy', 'The session has a turn running or a client attached.');
-    await ctx.hosts.close(session.id);
+    if (host?.isBusy) throw new HttpError(409, 'session_busy', 'The session has a turn running.');
+    // Tabs still watching it are told it is gone (close code 4404), not left reconnecting.
+    await ctx.hosts.close(session.id, SESSION_DELETED);
     // Refuse a session another process has open: its lock file names a live owner.
     if (await lockedElsewhere(session))
       throw new HttpError(409, 'session_locked', 'The session is open in another kimi-ts process.');
     await rm(session.dir, { recursive: true, force: true });
     return c.json({ deleted: session.id });
+  });
+
+  // A plain GET of the stream URL: whether a WebSocket would be served (426) or why not (404, 409,
+  // 500 with the reason), since a browser never sees the answer to a refused upgrade.
+  app.get('/:id/stream', async (c) => {
+    const opened = await openStreamHost(ctx, c.req.param('id'), 'probe');
+    if ('refusal' in opened) {
+      const { status, code, message } = opened.refusal;
+      throw new HttpError(status, code, message);
+    }
+    throw new HttpError(426, 'upgrade_required', 'The session can be opened: connect with a WebSocket.');
   });
 
   app.get('/:id/export', async (c) => {
@@ -134,7 +149,7 @@ async function describe(
   const [points, info, state] = await Promise.all([
     undoPoints(session).catch(() => []),
     updatedAt === undefined ? stat(session.contextFile).catch(() => null) : null,
-    title ?? sessionTitle(session),
+    title ?? sessionTitle(session).catch(() => session.id),
   ]);
   const open = ctx.hosts.has(session.id);
   const host = open ? await ctx.hosts.get(session.workDir, session.id).catch(() => null) : null;

@@ -3,6 +3,8 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type AccessPolicy, checkAccess, WIRE_SUBPROTOCOL } from '../../http/access.js';
 import { requestFacts } from '../../http/hono-access.js';
+import { openStreamHost, safeDecode } from './open-stream.js';
+import type { SessionHost } from './session-host.js';
 import type { WebContext } from './web-context.js';
 
 /** The largest frame a client may send (a prompt with pasted text or images). */
@@ -43,22 +45,12 @@ export function streamUpgradeHandler(
         !facts.subprotocols.includes(WIRE_SUBPROTOCOL)
       )
         return refuse(socket, 400, 'bad_subprotocol', `Offer the "${WIRE_SUBPROTOCOL}" subprotocol.`);
-      const id = safeDecode(match[1]!);
-      const session = id === null ? null : await ctx.directory.find(id);
-      if (session === null)
-        return refuse(socket, 404, 'session_not_found', 'There is no session with this id.');
-      let host: Awaited<ReturnType<typeof ctx.hosts.get>>;
-      try {
-        host = await ctx.hosts.get(session.workDir, session.id);
-      } catch (error) {
-        const locked = error instanceof Error && error.name === 'SessionLockedError';
-        return refuse(
-          socket,
-          locked ? 409 : 500,
-          locked ? 'session_locked' : 'session_unavailable',
-          locked ? (error as Error).message : 'The session could not be opened.',
-        );
+      const opened = await openStreamHost(ctx, safeDecode(match[1]!), 'connect');
+      if ('refusal' in opened) {
+        const { status, code, message } = opened.refusal;
+        return refuse(socket, status, code, message);
       }
+      const { host } = opened;
       wss.handleUpgrade(req, socket, head, (ws) => relay(ws, host));
     })().catch(() => refuse(socket, 500, 'internal', 'The connection could not be set up.'));
   };
@@ -72,8 +64,10 @@ export function streamUpgradeHandler(
   };
 }
 
-function relay(ws: WebSocket, host: Awaited<ReturnType<WebContext['hosts']['get']>>): void {
+function relay(ws: WebSocket, host: SessionHost): void {
   const attached = host.attach({
+    // The host going away under its clients (the session was deleted): they are told why, with a code.
+    close: (code, reason) => ws.close(code, reason),
     send: (text) => {
       if (ws.readyState !== ws.OPEN) return;
       if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -91,14 +85,6 @@ function relay(ws: WebSocket, host: Awaited<ReturnType<WebContext['hosts']['get'
   ws.on('error', () => ws.terminate());
 }
 
-function safeDecode(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
-}
-
 function refuse(socket: Duplex, status: number, code: string, message: string): void {
   if (socket.destroyed) return;
   const body = JSON.stringify({ error: { code, message } });
@@ -108,6 +94,7 @@ function refuse(socket: Duplex, status: number, code: string, message: string): 
     403: 'Forbidden',
     404: 'Not Found',
     409: 'Conflict',
+    503: 'Service Unavailable',
   }[status];
   socket.end(
     `HTTP/1.1 ${status} ${reason ?? 'Internal Server Error'}\r\n` +

@@ -62,6 +62,7 @@ export function buildWebApp(context: WebContext, policy: () => AccessPolicy, pag
   app.onError((error, c) => {
     if (error instanceof HttpError) return jsonError(c, error.status, error.code, error.message);
     if (error.name === 'SessionLockedError') return jsonError(c, 409, 'session_locked', error.message);
+    if (error.name === 'ServerClosingError') return jsonError(c, 503, 'server_closing', error.message);
     // No stack and no detail that could carry a path or a secret: the server's stderr gets the name only.
     process.stderr.write(`web: ${c.req.method} ${c.req.path} failed: ${error.name}\n`);
     return jsonError(c, 500, 'internal', 'The server could not complete the request.');

@@ -1,0 +1,67 @@
+/**
+ * What tokens cost, for the terminal UI's status line and the web page's status bar alike (one
+ * function, so both show the same figure for the same session). Pure: no Node, no DOM, so the page's
+ * bundle can import it.
+ */
+
+/** A model's prices in US dollars per million tokens (`[models.x] price = {input, output, cache_read}`). */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  /** Input read from the provider's cache; the input price when absent. */
+  cache_read?: number | undefined;
+}
+
+/** Token counts as a StatusUpdate's `token_usage` carries them (one step, or summed over many). */
+export interface TokenCounts {
+  input_other: number;
+  input_cache_read: number;
+  input_cache_creation: number;
+  output: number;
+}
+
+export const NO_TOKENS: TokenCounts = {
+  input_other: 0,
+  input_cache_read: 0,
+  input_cache_creation: 0,
+  output: 0,
+};
+
+/** The cost in dollars of `usage` at `price`: cache writes are billed as input, cache reads at their own price. */
+export function tokenCost(price: ModelPrice, usage: TokenCounts): number {
+  const { input, output, cache_read = input } = price;
+  return (
+    ((usage.input_other + usage.input_cache_creation) * input +
+      usage.input_cache_read * cache_read +
+      usage.output * output) /
+    1_000_000
+  );
+}
+
+/** Sums two counts (absent fields of a partial usage count as 0). */
+export function addTokens(total: TokenCounts, usage: Partial<TokenCounts>): TokenCounts {
+  return {
+    input_other: total.input_other + (usage.input_other ?? 0),
+    input_cache_read: total.input_cache_read + (usage.input_cache_read ?? 0),
+    input_cache_creation: total.input_cache_creation + (usage.input_cache_creation ?? 0),
+    output: total.output + (usage.output ?? 0),
+  };
+}
+
+/** 0.01234 → `$0.0123`, 1.5 → `$1.50`. */
+export function formatDollars(amount: number): string {
+  return `$${amount < 1 ? amount.toFixed(4) : amount.toFixed(2)}`;
+}
+
+/** A price as the config may hold it, checked (finite, not negative), or null: untrusted JSON on the page. */
+export function parsePrice(value: unknown): ModelPrice | null {
+  if (value === null || typeof value !== 'object') return null;
+  const { input, output, cache_read } = value as Record<string, unknown>;
+  const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  if (!ok(input) || !ok(output)) return null;
+  return cache_read === undefined || cache_read === null
+    ? { input, output }
+    : ok(cache_read)
+      ? { input, output, cache_read }
+      : null;
+}
