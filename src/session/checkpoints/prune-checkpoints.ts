@@ -3,6 +3,7 @@ import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSessionOpen } from '../session-lock.js';
 import { runGit } from './git-runner.js';
+import { INDEXES_DIR, sessionFolderName } from './session-index.js';
 
 export interface PruneOptions {
   home: string;
@@ -76,8 +77,24 @@ export async function pruneCheckpoints(options: PruneOptions): Promise<PruneRepo
       removed += await removeRefs(gitDir, cut, options.signal);
     }
     report.removedCheckpoints += removed;
+    // The indexes of sessions that have no checkpoint left are of no use to anyone.
+    if (removed === 0) await removeIndexes(gitDir, new Set([...sessions].map(sessionFolderName)));
   }
   return report;
+}
+
+/**
+ * Removes the sessions' index files (session-index.ts), and the shared ones of older versions; with
+ * `keep`, only those of sessions not in it. The store has no open session here.
+ */
+async function removeIndexes(gitDir: string, keep?: ReadonlySet<string>): Promise<void> {
+  for (const name of await readdir(gitDir)) {
+    if (/^index-\d+$/.test(name)) await rm(join(gitDir, name), { force: true });
+  }
+  const base = join(gitDir, INDEXES_DIR);
+  for (const session of await readdir(base).catch(() => [])) {
+    if (!keep?.has(session)) await rm(join(base, session), { recursive: true, force: true });
+  }
 }
 
 interface StoreRef {
@@ -109,9 +126,7 @@ async function removeRefs(gitDir: string, refs: readonly StoreRef[], signal?: Ab
     input: refs.map((r) => `delete ${r.ref}\n`).join(''),
     signal,
   });
-  for (const name of await readdir(gitDir)) {
-    if (/^index-\d+$/.test(name)) await rm(join(gitDir, name), { force: true });
-  }
+  await removeIndexes(gitDir);
   await runGit(['gc', '--prune=now', '--quiet'], { gitDir, signal });
   return refs.length;
 }
