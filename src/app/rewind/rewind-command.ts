@@ -178,7 +178,9 @@ async function restoreFiles(
   signal: AbortSignal,
   label: { what: string; alsoConversation: boolean },
 ): Promise<FilesOutcome | 'rejected'> {
-  const { store, checkpoint: now } = await parts.checkpoints.recordNow('before rewind');
+  const { store, checkpoint: now } = await parts.checkpoints.recordNow('before rewind', {
+    cleanLeftovers: true,
+  });
   if (lastEnd) spans.push([lastEnd, now.id]);
   const plan = await planFilesRestore(store, now, targetId, spans, signal);
   const summary = `${label.what}${label.alsoConversation ? ', files and conversation' : ''}.\n${describePlan(plan)}`;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CheckpointInfo } from '../../session/checkpoints/checkpoint-info.js';
-import { CheckpointStore } from '../../session/checkpoints/checkpoint-store.js';
+import { CheckpointStore, checkpointStoreDir } from '../../session/checkpoints/checkpoint-store.js';
+import { cleanRestoreLeftovers } from '../../session/checkpoints/restore-journal.js';
 import type { WorkTreeCheckpoints } from '../../soul/work-tree-checkpoints.js';
 import {
   appendCheckpointLog,
@@ -58,7 +59,17 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   static async open(options: SessionCheckpointsOptions): Promise<SessionCheckpoints> {
     const records = await readCheckpointLog(options.sessionDir);
     const lastTurn = records.reduce((max, r) => (r.type === 'turn' ? Math.max(max, r.turn_id) : max), 0);
-    return new SessionCheckpoints(options, lastTurn + 1, await logEndsTorn(options.sessionDir));
+    const checkpoints = new SessionCheckpoints(options, lastTurn + 1, await logEndsTorn(options.sessionDir));
+    // A rewind that crashed (this session's or a closed one's) may have left temporary files in the
+    // work tree: they go before the first record could take them for the user's.
+    checkpoints.enqueue(() => checkpoints.cleanLeftovers());
+    return checkpoints;
+  }
+
+  /** Removes the temporary files of crashed restores (restore-journal.ts); done before each rewind too. */
+  async cleanLeftovers(): Promise<void> {
+    const gitDir = checkpointStoreDir(this.options.home, this.options.workDir);
+    await cleanRestoreLeftovers(gitDir, this.options.home, this.options.sessionId);
   }
 
   get roots(): string[] {
@@ -139,11 +150,15 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   }
 
   /** The store and a checkpoint of the files as they are now, after the pending records. */
-  async recordNow(label: string): Promise<{ store: CheckpointStore; checkpoint: CheckpointInfo }> {
+  async recordNow(
+    label: string,
+    options: { cleanLeftovers?: boolean } = {},
+  ): Promise<{ store: CheckpointStore; checkpoint: CheckpointInfo }> {
     let result: { store: CheckpointStore; checkpoint: CheckpointInfo } | undefined;
     let failure: unknown;
     this.chain = this.chain.then(async () => {
       try {
+        if (options.cleanLeftovers) await this.cleanLeftovers();
         const { checkpoint } = await this.record(label);
         result = { store: await this.openStore(), checkpoint };
       } catch (error) {

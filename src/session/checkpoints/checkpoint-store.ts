@@ -109,6 +109,10 @@ export class CheckpointStore {
     return this.options.roots;
   }
 
+  get sessionId(): string {
+    return this.options.sessionId;
+  }
+
   /** The checkpoints of this session, oldest first. */
   async list(signal?: AbortSignal): Promise<CheckpointInfo[]> {
     const { stdout } = await runGit(
