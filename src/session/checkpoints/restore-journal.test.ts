@@ -42,14 +42,19 @@ describe('leftovers of a crashed restore', () => {
     await symlink(outside, join(work, 'link'));
     // A directory by a journaled name is not ours.
     await mkdir(join(work, 'sub', TEMP_A));
-    await writeRestoreJournal(gitDir, 's1', [work], [
-      { root: 0, path: TEMP_A },
-      { root: 0, path: `sub/${TEMP_B}` },
-      { root: 0, path: `link/${TEMP_A}` },
-      { root: 0, path: `sub/${TEMP_A}` },
-      { root: 0, path: `../${TEMP_A}` },
-      { root: 0, path: 'sub/not-a-temp.txt' },
-    ]);
+    await writeRestoreJournal(
+      gitDir,
+      's1',
+      [work],
+      [
+        { root: 0, path: TEMP_A },
+        { root: 0, path: `sub/${TEMP_B}` },
+        { root: 0, path: `link/${TEMP_A}` },
+        { root: 0, path: `sub/${TEMP_A}` },
+        { root: 0, path: `../${TEMP_A}` },
+        { root: 0, path: 'sub/not-a-temp.txt' },
+      ],
+    );
     await writeFile(join(work, 'sub', 'not-a-temp.txt'), 'user');
 
     expect(await cleanRestoreLeftovers(gitDir, home, 's1')).toBe(2);
