@@ -157,7 +157,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       extensionCommands: contributions.slashCommands,
     });
     for (const command of [...commands, guards.permissions]) slashCommands.add(command);
-    if (checkpoints) slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval }));
+    if (checkpoints)
+      slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval, policy }));
     return new AgentSessionImpl({
       ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
       sandboxed: commandSandbox !== null,
