@@ -84,7 +84,7 @@ describe('/rewind decides through the policy (wire mode)', () => {
     const wire = await startWireSession(cli.sandbox, ['--yolo'], () => 'reject');
     await wire.prompt('change and delete');
     const done = rewindDone(await wire.prompt('/rewind 1'));
-    expect((done?.restored as string[]).sort()).toEqual(['a.txt', 'b.txt']);
+    expect((done!.restored as string[]).sort()).toEqual(['a.txt', 'b.txt']);
     expect(wire.approvals).toEqual([]);
     expect(await readFile(join(work, 'b.txt'), 'utf8')).toBe('b\n');
     expect((await wire.close()).code).toBe(0);
