@@ -125,6 +125,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       toolset.setSideEffectGate((signal) => checkpoints.untilRecorded(signal));
       // Records still under way finish before the session folder is released.
       shutdown.add(() => checkpoints.flush());
+      shutdown.onAbandon(() => checkpoints.abandon());
     }
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
       role: 'root',

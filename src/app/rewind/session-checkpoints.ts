@@ -46,6 +46,8 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   /** The checkpoint the current turn began with (set once recorded). */
   private turnStart: string | null = null;
   private warned = false;
+  /** Aborted when the session must close now: the record under way stops (its git is killed). */
+  private readonly stop = new AbortController();
   private tornLog: boolean;
 
   private constructor(
@@ -182,9 +184,18 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
     await this.chain;
   }
 
+  /**
+   * Gives up the record under way and those queued (the process is ending: SIGTERM, SIGHUP). git gets
+   * SIGTERM and removes its own lock files; a commit not made is simply no checkpoint, and the next
+   * start of the session records again.
+   */
+  abandon(): void {
+    this.stop.abort(new Error('the session is closing'));
+  }
+
   private enqueue(work: () => Promise<void>): void {
     this.chain = this.chain.then(work).catch((error: unknown) => {
-      if (this.warned) return;
+      if (this.warned || this.stop.signal.aborted) return;
       this.warned = true;
       const reason = error instanceof Error ? error.message : String(error);
       this.options.warn(`File checkpoints for /rewind could not be recorded: ${reason}`);
@@ -192,8 +203,9 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   }
 
   private async record(label: string): Promise<{ checkpoint: CheckpointInfo; created: boolean }> {
+    this.stop.signal.throwIfAborted();
     const store = await this.openStore();
-    return store.record(label);
+    return store.record(label, this.stop.signal);
   }
 
   /** The store for the current roots; opened again when `/add-dir` changed them. */

@@ -64,22 +64,35 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
   if (options.workTree) env.GIT_WORK_TREE = options.workTree;
   if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile;
   return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(options.signal.reason);
+      return;
+    }
     const child = spawn('git', [...ISOLATION, ...args], {
       env,
       cwd: options.workTree ?? options.gitDir,
       stdio: ['pipe', 'pipe', 'pipe'],
-      signal: options.signal,
     });
+    // On abort git gets SIGTERM (it removes its lock files and exits); the promise settles only once
+    // it has exited, so after an abort no git of ours is left running.
+    const onAbort = () => child.kill('SIGTERM');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
+      options.signal?.removeEventListener('abort', onAbort);
       if (error.code === 'ENOENT')
         reject(new CheckpointStoreError('Checkpoints need git, which is not installed.'));
       else reject(error);
     });
     child.on('close', (code) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      if (options.signal?.aborted) {
+        reject(options.signal.reason);
+        return;
+      }
       const exit = code ?? 1;
       if (exit === 0 || options.okCodes?.includes(exit)) resolve({ code: exit, stdout: Buffer.concat(out) });
       else {

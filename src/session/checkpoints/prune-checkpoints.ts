@@ -58,11 +58,9 @@ export async function pruneCheckpoints(options: PruneOptions): Promise<PruneRepo
     report.stores++;
     const refs = await listRefs(gitDir, options.signal);
     const sessions = new Set(refs.map((r) => r.session));
-    let open = false;
-    for (const session of sessions) {
-      if (await isSessionOpen(join(options.home, 'sessions', key, session))) open = true;
-    }
-    if (open) {
+    // Any open session of the work dir, not only those with checkpoints: one that has not finished
+    // its first record yet has an index and objects no ref reaches.
+    if (await anySessionOpen(join(options.home, 'sessions', key), sessions)) {
       report.skippedOpen++;
       continue;
     }
@@ -81,6 +79,12 @@ export async function pruneCheckpoints(options: PruneOptions): Promise<PruneRepo
     if (removed === 0) await removeIndexes(gitDir, new Set([...sessions].map(sessionFolderName)));
   }
   return report;
+}
+
+async function anySessionOpen(sessionsDir: string, withRefs: ReadonlySet<string>): Promise<boolean> {
+  const names = new Set([...withRefs, ...(await readdir(sessionsDir).catch(() => []))]);
+  for (const name of names) if (await isSessionOpen(join(sessionsDir, name))) return true;
+  return false;
 }
 
 /**
