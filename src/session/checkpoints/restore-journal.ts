@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, realpath, rm, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, realpath, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../util/atomic-file.js';
 import { isSessionOpen } from '../session-lock.js';
 import { workDirKey } from '../work-dir-key.js';
 import { sessionFolderName } from './session-index.js';
@@ -42,7 +41,12 @@ export function restoreJournalFile(gitDir: string, sessionId: string): string {
   return join(journalFolder(gitDir), `${sessionFolderName(sessionId)}.json`);
 }
 
-/** Writes the journal (before the first temporary file exists); flushed, so a power loss keeps it too. */
+/**
+ * Writes the journal before the first temporary file exists: whole or not at all (a temporary file
+ * and a rename), not flushed to disk. It guards against the process dying, which leaves the page
+ * cache intact; after a power loss the temporary files it names are as likely gone as it is, and an
+ * fsync here costs more than the whole restore of a few files on a busy disk.
+ */
 export async function writeRestoreJournal(
   gitDir: string,
   sessionId: string,
@@ -51,7 +55,14 @@ export async function writeRestoreJournal(
 ): Promise<string> {
   const file = restoreJournalFile(gitDir, sessionId);
   await mkdir(journalFolder(gitDir), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, JSON.stringify({ session_id: sessionId, roots, temps }), { mode: 0o600 });
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, JSON.stringify({ session_id: sessionId, roots, temps }), { mode: 0o600 });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
   return file;
 }
 
