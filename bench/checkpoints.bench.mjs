@@ -52,7 +52,8 @@ export default async function checkpointsBench() {
     const rewind = await timed(async () => {
       const now = await store.record('before rewind');
       const plan = await planRestore(store.gitDir, now.checkpoint.id, target.id);
-      return applyRestore(store.gitDir, store.roots, plan);
+      // As /rewind applies it: with the journal of its temporary files (restore-journal.ts).
+      return applyRestore(store.gitDir, store.roots, plan, { sessionId: 'bench' });
     });
     if (rewind.value.applied.length !== 100)
       throw new Error(`rewind applied ${rewind.value.applied.length} files`);

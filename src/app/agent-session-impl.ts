@@ -260,7 +260,7 @@ export class AgentSessionImpl implements AgentSession {
     return this.parts.hooks.configuredCounts();
   }
 
-  close(): Promise<void> {
-    return this.parts.shutdown.runAll();
+  close(options: { abandonBackgroundWork?: boolean } = {}): Promise<void> {
+    return this.parts.shutdown.runAll({ abandon: options.abandonBackgroundWork === true });
   }
 }

@@ -119,6 +119,10 @@ export interface AgentSession {
    * waits, still pending, for the next turn. Returns the function that stops listening.
    */
   onOutOfTurn(listener: (message: WireMessage) => void): () => void;
-  /** Stops background work, closes files and MCP clients. */
-  close(): Promise<void>;
+  /**
+   * Stops background work, closes files and MCP clients. With `abandonBackgroundWork` (the process
+   * must end now: SIGTERM, the terminal closed) work a close would wait for, such as a checkpoint
+   * being recorded, is stopped instead (its git killed; the store stays consistent).
+   */
+  close(options?: { abandonBackgroundWork?: boolean }): Promise<void>;
 }

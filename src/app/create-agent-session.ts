@@ -125,6 +125,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       toolset.setSideEffectGate((signal) => checkpoints.untilRecorded(signal));
       // Records still under way finish before the session folder is released.
       shutdown.add(() => checkpoints.flush());
+      shutdown.onAbandon(() => checkpoints.abandon());
     }
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
       role: 'root',
@@ -157,7 +158,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       extensionCommands: contributions.slashCommands,
     });
     for (const command of [...commands, guards.permissions]) slashCommands.add(command);
-    if (checkpoints) slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval }));
+    if (checkpoints)
+      slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval, policy }));
     return new AgentSessionImpl({
       ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
       sandbox: commandSandbox?.settings ?? null,

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { resolve } from 'node:path';
 import { UsageError } from '../app/usage-error.js';
 import { ConfigError } from '../config/config-error.js';
@@ -88,8 +89,31 @@ export async function runMain(options: CliOptions): Promise<number> {
     });
     const cancel = new AbortController();
     const onSignal = () => cancel.abort(new Error('Interrupted by user'));
+    // SIGTERM, or SIGHUP (the terminal closed): the process must end now. Work a close would wait
+    // for (a checkpoint of a big tree being recorded) is abandoned, its git stopped; the interactive
+    // front ends do not watch `cancel`, so the session is closed from here and the process exits.
+    let ending = false;
+    let closing = false;
+    const onEnd = (signal: NodeJS.Signals) => {
+      if (ending) return;
+      ending = true;
+      onSignal();
+      if (interactive) void endInteractive(signal);
+      // Already closing (wire, print): what that close waits for is given up (same close, awaited below).
+      else if (closing) void session.close({ abandonBackgroundWork: true });
+    };
+    const endInteractive = async (signal: NodeJS.Signals) => {
+      await session.close({ abandonBackgroundWork: true }).catch(() => undefined);
+      try {
+        splash?.terminal.close();
+      } catch {
+        // The terminal may be gone already.
+      }
+      process.exit(128 + (osConstants.signals[signal] ?? 1));
+    };
     process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    process.on('SIGTERM', onEnd);
+    process.on('SIGHUP', onEnd);
     try {
       if (interactive) {
         const [{ runShell }, { InputHistory }, { wantsColor }] = await Promise.all([
@@ -164,8 +188,11 @@ export async function runMain(options: CliOptions): Promise<number> {
     } finally {
       markRunCompleted();
       process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      await session.close();
+      closing = true;
+      await session.close({ abandonBackgroundWork: ending });
+      // Off only after the close: a signal during it still abandons what the close waits for.
+      process.off('SIGTERM', onEnd);
+      process.off('SIGHUP', onEnd);
     }
   } catch (error) {
     const { AgentSpecError } = await import('../app/agent-spec.js');

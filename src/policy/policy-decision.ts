@@ -16,6 +16,11 @@ export interface PolicyRequest {
    * plan file in plan mode, a call it will refuse anyway); undefined when it has no opinion.
    */
   readonly question: ToolQuestion | 'none-needed' | undefined;
+  /**
+   * Tools whose rules judge this call too, after `toolName`'s: a rewind writes files, so a rule for
+   * WriteFile or StrReplaceFile (`deny Write(secrets/**)`) holds for it as it does for the edit tools.
+   */
+  readonly ruleNames?: readonly string[] | undefined;
   /** The call comes from a background agent: no person watches it. */
   readonly background?: boolean | undefined;
 }

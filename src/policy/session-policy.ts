@@ -131,8 +131,10 @@ export class SessionPolicy {
       commandIncomplete: facts.some((f) => f.command?.incomplete === true),
     };
 
+    // Under each name whose rules judge the call: its own first.
+    const subjects = [subject, ...(request.ruleNames ?? []).map((toolName) => ({ ...subject, toolName }))];
     // 1. Deny rules, whatever the mode.
-    const denied = this.rules.deny(subject);
+    const denied = firstOf(subjects, (s) => this.rules.deny(s));
     if (denied) {
       const why = denied.rule.spec.reason ? `: ${denied.rule.spec.reason}` : '';
       return {
@@ -165,7 +167,7 @@ export class SessionPolicy {
     }
 
     // 3. Allow and ask rules: the first that matches.
-    const ruled = this.rules.allowOrAsk(subject);
+    const ruled = firstOf(subjects, (s) => this.rules.allowOrAsk(s));
     if (ruled?.decision === 'allow') return { decision: 'allow', step: 'rule' };
     if (ruled?.decision === 'ask') return this.ask(request, facts, 'rule', { secret: false });
 
@@ -296,6 +298,14 @@ export class SessionPolicy {
       rememberApproval: !options.secret && base.action === SEARCH_WEB_ACTION,
     };
   }
+}
+
+function firstOf<T, R>(items: readonly T[], pick: (item: T) => R | null): R | null {
+  for (const item of items) {
+    const found = pick(item);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** The allow rule an answer stands for: `Shell(git *)`, `WriteFile(/real/path)`, `FetchURL(domain:h)`, `Tool`. */

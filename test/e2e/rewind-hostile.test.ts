@@ -136,17 +136,20 @@ describe('/rewind with the things around it (wire mode)', () => {
     expect((await wire.close()).code).toBe(0);
   });
 
-  it('a kill -9 during a rewind of many files leaves no torn file, and /rewind completes after', async () => {
+  it('a kill -9 during a rewind of many files leaves no torn file, and /rewind completes after without leftovers', async () => {
     const FILES = 400;
     await cli.setup(shellTurn(`for f in f*.txt; do printf 'changed %s\\n' "$f" > "$f"; done`));
     const work = cli.sandbox.workDir;
     const original = (i: number) => `original ${i}\n`.repeat(50);
     for (let i = 0; i < FILES; i++) await writeFile(join(work, `f${i}.txt`), original(i));
+    // The user's own file with a name like ours: never taken for a leftover.
+    await writeFile(join(work, '.kimi-ts-restore-notes'), 'mine\n');
     const wire = await startWire([], () => 'approve');
     await wire.prompt('change them all');
-    // Kill the CLI as soon as the rewind starts touching the work dir.
+    // Kill the CLI as soon as the rewind creates its first temporary file in the work dir.
     const killed = new Promise<void>((resolve) => {
-      const watcher = watch(work, () => {
+      const watcher = watch(work, (_event, name) => {
+        if (!name?.startsWith('.kimi-ts-restore-') || name === '.kimi-ts-restore-notes') return;
         watcher.close();
         wire.child.kill('SIGKILL');
         resolve();
@@ -166,8 +169,14 @@ describe('/rewind with the things around it (wire mode)', () => {
     const again = await startWire(['--continue']);
     const done = rewindDone(await again.prompt('/rewind 1'));
     expect(done).toMatchObject({ code_rewound: true });
+    // A temporary file the kill left is cleaned before the rewind records the files: it is never
+    // taken for a file the session created (nor recorded in the store).
+    expect((done!.removed as string[]).filter((n) => n.includes('.kimi-ts-restore-'))).toEqual([]);
     for (let i = 0; i < FILES; i++) expect(await readFile(join(work, `f${i}.txt`), 'utf8')).toBe(original(i));
-    expect((await readdir(work)).filter((n) => n.startsWith('.kimi-ts-restore-'))).toEqual([]);
+    expect((await readdir(work)).filter((n) => n.startsWith('.kimi-ts-restore-'))).toEqual([
+      '.kimi-ts-restore-notes',
+    ]);
+    expect(await readFile(join(work, '.kimi-ts-restore-notes'), 'utf8')).toBe('mine\n');
     expect((await again.close()).code).toBe(0);
   });
 });

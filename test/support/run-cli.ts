@@ -53,25 +53,18 @@ export class CliSandbox {
     await mkdir(home);
     await mkdir(workDir);
     const configFile = join(root, 'config.toml');
-    await writeFile(
-      configFile,
-      [
-        'default_model = "e2e"',
-        '',
-        '[providers.local]',
-        'type = "openai_legacy"',
-        `base_url = "${options.baseUrl}"`,
-        `api_key = "${options.apiKey ?? 'sk-e2e-test-key'}"`,
-        '',
-        '[models.e2e]',
-        'provider = "local"',
-        'model = "e2e-model"',
-        `max_context_size = ${options.maxContextSize ?? 100000}`,
-        '',
-        options.extraToml ?? '',
-      ].join('\n'),
-    );
+    await writeSandboxConfig(configFile, options);
     return new CliSandbox(root, home, workDir, configFile);
+  }
+
+  /**
+   * The same home and work dir with a config pointed at another server: a second session of the
+   * same work dir with a model of its own (two CLIs at once).
+   */
+  async pointedAt(options: Parameters<typeof CliSandbox.create>[0]): Promise<CliSandbox> {
+    const configFile = join(this.root, `config-${Math.random().toString(36).slice(2)}.toml`);
+    await writeSandboxConfig(configFile, options);
+    return new CliSandbox(this.root, this.home, this.workDir, configFile);
   }
 
   env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -186,4 +179,28 @@ export function liveCli(child: ChildProcess): LiveCli {
       return exited;
     },
   };
+}
+
+async function writeSandboxConfig(
+  configFile: string,
+  options: Parameters<typeof CliSandbox.create>[0],
+): Promise<void> {
+  await writeFile(
+    configFile,
+    [
+      'default_model = "e2e"',
+      '',
+      '[providers.local]',
+      'type = "openai_legacy"',
+      `base_url = "${options.baseUrl}"`,
+      `api_key = "${options.apiKey ?? 'sk-e2e-test-key'}"`,
+      '',
+      '[models.e2e]',
+      'provider = "local"',
+      'model = "e2e-model"',
+      `max_context_size = ${options.maxContextSize ?? 100000}`,
+      '',
+      options.extraToml ?? '',
+    ].join('\n'),
+  );
 }

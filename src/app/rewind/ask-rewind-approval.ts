@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
+import type { DisplayBlock } from '../../kosong/index.js';
 import type { Approval } from '../../toolset/approval/approval.js';
 import { runInToolCall } from '../../toolset/current-tool-call.js';
 
 /**
- * Asks the person through the session's approval seam, as a tool's side effect would: the request
- * reaches every front end (the wire's ApprovalRequest), yolo and afk approve it, and nothing is
- * remembered for later rewinds. A slash command is not a tool call, so it runs in a scope of its own.
+ * Asks the person through the session's approval seam, once the policy said to ask
+ * (restore-policy.ts), as a tool's side effect would: the request reaches every front end (the
+ * wire's ApprovalRequest) with the policy's facts, and nothing is remembered for later rewinds. A slash command is not a tool call, so it runs in a scope of its own.
  */
 export async function askRewindApproval(
   approval: Approval,
   action: string,
   description: string,
   signal: AbortSignal,
+  extra: { display?: readonly DisplayBlock[]; evenIfAutoApproving?: boolean } = {},
 ): Promise<boolean> {
   const toolCall = {
     type: 'function' as const,
@@ -19,9 +21,13 @@ export async function askRewindApproval(
     function: { name: 'Rewind', arguments: '{}' },
   };
   const answer = await runInToolCall({ toolCall, signal, approvedActions: new Set() }, () =>
-    approval.request('Rewind', action, description, [{ type: 'brief', text: description }], {
-      remember: false,
-    }),
+    approval.request(
+      'Rewind',
+      action,
+      description,
+      [{ type: 'brief', text: description }, ...(extra.display ?? [])],
+      { remember: false, evenIfAutoApproving: extra.evenIfAutoApproving },
+    ),
   );
   return answer.approved;
 }

@@ -100,5 +100,6 @@ export function applyFilesPlan(
   return applyRestore(plan.store.gitDir, plan.store.roots, plan.changes, {
     includeChangedElsewhere: includeElsewhere,
     signal,
+    sessionId: plan.store.sessionId,
   });
 }

@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
 import { extractText } from '../../kosong/message.js';
+import type { SessionPolicy } from '../../policy/index.js';
 import type { RestoreReport } from '../../session/checkpoints/apply-restore.js';
 import type { Context } from '../../soul/context/context.js';
 import { type SlashCommand, say } from '../../soul/slash-commands.js';
@@ -15,6 +16,7 @@ import {
   type FilesPlan,
   planFilesRestore,
 } from './restore-files.js';
+import { judgeRestore, REWIND_FILES_ACTION } from './restore-policy.js';
 import { parseRewindArgs, REWIND_USAGE } from './rewind-args.js';
 import { type SessionCheckpoints, sha256 } from './session-checkpoints.js';
 import { replayTurnHistory, type TurnEntry, type TurnHistory } from './turn-history.js';
@@ -24,6 +26,8 @@ export interface RewindCommandParts {
   checkpoints: SessionCheckpoints;
   sessionDir: string;
   approval: Approval;
+  /** Decides on the restore's writes like on any tool's (deny rules, secrets, plan mode, yolo). */
+  policy: SessionPolicy;
 }
 
 /** The outcome of the files' part of a rewind or redo. */
@@ -178,16 +182,43 @@ async function restoreFiles(
   signal: AbortSignal,
   label: { what: string; alsoConversation: boolean },
 ): Promise<FilesOutcome | 'rejected'> {
-  const { store, checkpoint: now } = await parts.checkpoints.recordNow('before rewind');
+  const { store, checkpoint: now } = await parts.checkpoints.recordNow('before rewind', {
+    cleanLeftovers: true,
+  });
   if (lastEnd) spans.push([lastEnd, now.id]);
-  const plan = await planFilesRestore(store, now, targetId, spans, signal);
-  const summary = `${label.what}${label.alsoConversation ? ', files and conversation' : ''}.\n${describePlan(plan)}`;
-  say(summary);
-  if (plan.changes.length === 0) return { report: null, plan, after: now.id };
-  const approved = await askRewindApproval(parts.approval, 'rewind files', summary, signal);
-  if (!approved) {
-    say('Rewind rejected: no file and nothing of the conversation was changed.');
+  const planned = await planFilesRestore(store, now, targetId, spans, signal);
+  // Every file goes through the policy first, like an edit tool's write.
+  const verdict = await judgeRestore(parts.policy, store.roots, planned.changes);
+  if (verdict.refusal !== null) {
+    say(`Rewind refused: ${verdict.refusal} No file and nothing of the conversation was changed.`);
     return 'rejected';
+  }
+  const plan: FilesPlan = { ...planned, changes: verdict.allowed };
+  const keptLines = verdict.kept.map(
+    ({ change, reason }) => `  ! ${displayPath(store.roots, change.root, change.path)}: kept, ${reason}`,
+  );
+  const summary = [
+    `${label.what}${label.alsoConversation ? ', files and conversation' : ''}.`,
+    describePlan(plan),
+    ...keptLines,
+  ].join('\n');
+  say(summary);
+  if (plan.changes.length === 0) {
+    return { report: { applied: [], left: verdict.kept }, plan, after: now.id };
+  }
+  if (verdict.question) {
+    const notes = verdict.question.notes.map((note) => `  ? ${note}`);
+    const approved = await askRewindApproval(
+      parts.approval,
+      REWIND_FILES_ACTION,
+      [summary, ...(notes.length ? ['The policy notes:', ...notes] : [])].join('\n'),
+      signal,
+      verdict.question,
+    );
+    if (!approved) {
+      say('Rewind rejected: no file and nothing of the conversation was changed.');
+      return 'rejected';
+    }
   }
   const elsewhere = plan.changes.filter((c) => c.changedElsewhere);
   let includeElsewhere = force;
@@ -202,6 +233,7 @@ async function restoreFiles(
     );
   }
   const report = await applyFilesPlan(plan, includeElsewhere, signal);
+  report.left.unshift(...verdict.kept);
   const after = await parts.checkpoints.recordNow('after rewind');
   return { report, plan, after: after.checkpoint.id };
 }

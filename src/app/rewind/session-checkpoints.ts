@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CheckpointInfo } from '../../session/checkpoints/checkpoint-info.js';
-import { CheckpointStore } from '../../session/checkpoints/checkpoint-store.js';
+import { CheckpointStore, checkpointStoreDir } from '../../session/checkpoints/checkpoint-store.js';
+import { cleanRestoreLeftovers } from '../../session/checkpoints/restore-journal.js';
 import type { WorkTreeCheckpoints } from '../../soul/work-tree-checkpoints.js';
 import {
   appendCheckpointLog,
@@ -45,6 +46,8 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   /** The checkpoint the current turn began with (set once recorded). */
   private turnStart: string | null = null;
   private warned = false;
+  /** Aborted when the session must close now: the record under way stops (its git is killed). */
+  private readonly stop = new AbortController();
   private tornLog: boolean;
 
   private constructor(
@@ -58,7 +61,17 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   static async open(options: SessionCheckpointsOptions): Promise<SessionCheckpoints> {
     const records = await readCheckpointLog(options.sessionDir);
     const lastTurn = records.reduce((max, r) => (r.type === 'turn' ? Math.max(max, r.turn_id) : max), 0);
-    return new SessionCheckpoints(options, lastTurn + 1, await logEndsTorn(options.sessionDir));
+    const checkpoints = new SessionCheckpoints(options, lastTurn + 1, await logEndsTorn(options.sessionDir));
+    // A rewind that crashed (this session's or a closed one's) may have left temporary files in the
+    // work tree: they go before the first record could take them for the user's.
+    checkpoints.enqueue(() => checkpoints.cleanLeftovers());
+    return checkpoints;
+  }
+
+  /** Removes the temporary files of crashed restores (restore-journal.ts); done before each rewind too. */
+  async cleanLeftovers(): Promise<void> {
+    const gitDir = checkpointStoreDir(this.options.home, this.options.workDir);
+    await cleanRestoreLeftovers(gitDir, this.options.home, this.options.sessionId);
   }
 
   get roots(): string[] {
@@ -139,11 +152,15 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   }
 
   /** The store and a checkpoint of the files as they are now, after the pending records. */
-  async recordNow(label: string): Promise<{ store: CheckpointStore; checkpoint: CheckpointInfo }> {
+  async recordNow(
+    label: string,
+    options: { cleanLeftovers?: boolean } = {},
+  ): Promise<{ store: CheckpointStore; checkpoint: CheckpointInfo }> {
     let result: { store: CheckpointStore; checkpoint: CheckpointInfo } | undefined;
     let failure: unknown;
     this.chain = this.chain.then(async () => {
       try {
+        if (options.cleanLeftovers) await this.cleanLeftovers();
         const { checkpoint } = await this.record(label);
         result = { store: await this.openStore(), checkpoint };
       } catch (error) {
@@ -167,9 +184,18 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
     await this.chain;
   }
 
+  /**
+   * Gives up the record under way and those queued (the process is ending: SIGTERM, SIGHUP). git gets
+   * SIGTERM and removes its own lock files; a commit not made is simply no checkpoint, and the next
+   * start of the session records again.
+   */
+  abandon(): void {
+    this.stop.abort(new Error('the session is closing'));
+  }
+
   private enqueue(work: () => Promise<void>): void {
     this.chain = this.chain.then(work).catch((error: unknown) => {
-      if (this.warned) return;
+      if (this.warned || this.stop.signal.aborted) return;
       this.warned = true;
       const reason = error instanceof Error ? error.message : String(error);
       this.options.warn(`File checkpoints for /rewind could not be recorded: ${reason}`);
@@ -177,8 +203,9 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   }
 
   private async record(label: string): Promise<{ checkpoint: CheckpointInfo; created: boolean }> {
+    this.stop.signal.throwIfAborted();
     const store = await this.openStore();
-    return store.record(label);
+    return store.record(label, this.stop.signal);
   }
 
   /** The store for the current roots; opened again when `/add-dir` changed them. */

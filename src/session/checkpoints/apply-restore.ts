@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   chmod,
   lstat,
@@ -13,6 +12,7 @@ import {
 } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { readBlobs } from './read-blobs.js';
+import { restoreTempName, writeRestoreJournal } from './restore-journal.js';
 import type { FileChange } from './restore-plan.js';
 
 export interface RestoreReport {
@@ -41,8 +41,8 @@ async function safeParent(root: string, file: string): Promise<string | null> {
  * Writes one file through a temporary sibling and a rename, so a crash at any instant leaves either
  * the old bytes or the new ones, never a torn file.
  */
-async function writeAtomically(path: string, mode: string, bytes: Buffer): Promise<void> {
-  const temp = join(dirname(path), `.kimi-ts-restore-${randomBytes(6).toString('hex')}`);
+async function writeAtomically(path: string, tempName: string, mode: string, bytes: Buffer): Promise<void> {
+  const temp = join(dirname(path), tempName);
   try {
     if (mode === '120000') await symlink(bytes.toString('utf8'), temp);
     else {
@@ -81,7 +81,12 @@ export async function applyRestore(
   gitDir: string,
   roots: readonly string[],
   changes: readonly FileChange[],
-  options: { includeChangedElsewhere?: boolean; signal?: AbortSignal } = {},
+  options: {
+    includeChangedElsewhere?: boolean | undefined;
+    signal?: AbortSignal | undefined;
+    /** The session restoring: its journal names the temporary files (restore-journal.ts). */
+    sessionId?: string | undefined;
+  } = {},
 ): Promise<RestoreReport> {
   const report: RestoreReport = { applied: [], left: [] };
   const chosen: FileChange[] = [];
@@ -95,8 +100,40 @@ export async function applyRestore(
     chosen.flatMap((c) => (c.blob ? [c.blob] : [])),
     options.signal,
   );
+  // Every temporary name is chosen, and journaled, before the first file is touched.
+  const temps = new Map<FileChange, string>();
+  for (const change of chosen) if (change.kind !== 'remove') temps.set(change, restoreTempName());
+  const journal =
+    options.sessionId !== undefined && temps.size > 0
+      ? await writeRestoreJournal(
+          gitDir,
+          options.sessionId,
+          roots,
+          [...temps].map(([change, name]) => ({
+            root: change.root,
+            path: [...change.path.split('/').slice(0, -1), name].join('/'),
+          })),
+        )
+      : null;
+  try {
+    await applyChosen(roots, chosen, blobs, temps, report, options.signal);
+  } finally {
+    // Each write cleaned up its own temporary file, whatever happened: nothing is left to find.
+    if (journal) await rm(journal, { force: true });
+  }
+  return report;
+}
+
+async function applyChosen(
+  roots: readonly string[],
+  chosen: readonly FileChange[],
+  blobs: ReadonlyMap<string, Buffer>,
+  temps: ReadonlyMap<FileChange, string>,
+  report: RestoreReport,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   for (const change of chosen) {
-    options.signal?.throwIfAborted();
+    signal?.throwIfAborted();
     const root = roots[change.root];
     if (root === undefined) {
       report.left.push({ change, reason: 'its folder is no longer part of the session' });
@@ -130,8 +167,7 @@ export async function applyRestore(
       report.left.push({ change, reason: 'its recorded bytes are missing' });
       continue;
     }
-    await writeAtomically(target, change.mode ?? '100644', bytes);
+    await writeAtomically(target, temps.get(change) ?? restoreTempName(), change.mode ?? '100644', bytes);
     report.applied.push(change);
   }
-  return report;
 }

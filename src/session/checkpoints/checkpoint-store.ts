@@ -1,13 +1,54 @@
-import { existsSync } from 'node:fs';
-import { lstat, mkdir } from 'node:fs/promises';
+import { existsSync, lstatSync, type Stats } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
 import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
-import { nulFields, runGit } from './git-runner.js';
+import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
+import { prepareSessionIndex } from './session-index.js';
 
 /** Files larger than this are noted as not restorable instead of being stored (10 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** From this many changed files on, a record writes its new blobs into one pack file. */
+const PACK_FROM_FILES = 200;
+
+/** Up to this many changed files, `git add` is given their names (git then matches each path against every name). */
+const NAMED_UP_TO = 200;
+
+/** How many `lstat` calls run between two turns of the event loop when checking the size cap. */
+const STAT_BATCH = 256;
+
+/**
+ * The candidates (paths under `root`) that are regular files larger than `maxBytes`. Synchronous
+ * `lstat` in small batches: for 10,000 files it is a third of the time of the thread pool's, and a
+ * batch holds the event loop for about a millisecond.
+ */
+async function filesOver(
+  root: string,
+  paths: readonly string[],
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  const over: string[] = [];
+  for (let start = 0; start < paths.length; start += STAT_BATCH) {
+    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    signal?.throwIfAborted();
+    for (const path of paths.slice(start, start + STAT_BATCH)) {
+      const stats = lstatSafe(join(root, path));
+      if (stats?.isFile() && stats.size > maxBytes) over.push(path);
+    }
+  }
+  return over;
+}
+
+function lstatSafe(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
 
 /** The private store of a work dir's checkpoints. */
 export function checkpointStoreDir(home: string, workDir: string): string {
@@ -26,7 +67,8 @@ export interface CheckpointStoreOptions {
 /**
  * Checkpoints of the work tree, in a private git object store under the agent's home
  * (`<home>/checkpoints/<work dir key>/store.git`). The user's `.git`, index, branches and stash are
- * never read or written: the store has its own git dir and one index per recorded folder, and runs
+ * never read or written: the store has its own git dir and, per session, one index per recorded
+ * folder (session-index.ts: sessions of one work dir share the objects, never an index), and runs
  * git with no system or global config. Each checkpoint is a commit whose tree holds one sub-tree per
  * root (`0/`, `1/`, …) and whose message is a JSON manifest; refs name them per session
  * (`refs/kimi-ts/<session>/<seq>`), so old ones can be pruned one by one.
@@ -39,13 +81,18 @@ export class CheckpointStore {
     private latest: CheckpointInfo | null,
     /** The tree each root had at the latest checkpoint, so an unchanged root costs one git call. */
     private rootTrees: string[],
+    /** The session's index file per root, once prepared (session-index.ts). */
+    private readonly indexFiles: string[] = [],
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
     const gitDir = checkpointStoreDir(options.home, options.roots[0] ?? '.');
     if (!existsSync(join(gitDir, 'HEAD'))) {
       await mkdir(gitDir, { recursive: true, mode: 0o700 });
-      await runGit(['init', '--bare', '--quiet', gitDir], { gitDir });
+      // Two sessions starting at once may both init: the loser's failure is fine once HEAD exists.
+      await runGit(['init', '--bare', '--quiet', gitDir], { gitDir }).catch((error: unknown) => {
+        if (!existsSync(join(gitDir, 'HEAD'))) throw error;
+      });
     }
     const store = new CheckpointStore(gitDir, options, 0, null, []);
     const existing = await store.list();
@@ -60,6 +107,10 @@ export class CheckpointStore {
 
   get roots(): readonly string[] {
     return this.options.roots;
+  }
+
+  get sessionId(): string {
+    return this.options.sessionId;
   }
 
   /** The checkpoints of this session, oldest first. */
@@ -152,12 +203,12 @@ export class CheckpointStore {
     root: string,
     signal: AbortSignal | undefined,
   ): Promise<{ tree: string; skipped: SkippedFile[] }> {
-    const git = {
-      gitDir: this.gitDir,
-      workTree: root,
-      indexFile: join(this.gitDir, `index-${index}`),
-      signal,
-    };
+    let indexFile = this.indexFiles[index];
+    if (indexFile === undefined) {
+      indexFile = await prepareSessionIndex(this.gitDir, this.options.sessionId, root);
+      this.indexFiles[index] = indexFile;
+    }
+    const git = { gitDir: this.gitDir, workTree: root, indexFile, signal };
     const userExcludes = join(root, '.git', 'info', 'exclude');
     const excludes = existsSync(userExcludes) ? ['-c', `core.excludesFile=${userExcludes}`] : [];
     const candidates = nulFields(
@@ -170,33 +221,22 @@ export class CheckpointStore {
     );
     const maxBytes = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const skipped: SkippedFile[] = [];
-    for (const path of new Set(candidates)) {
-      if (secretNameReason(path) !== null) {
-        skipped.push({ root: index, path, reason: 'sensitive' });
-        continue;
-      }
-      const stats = await lstat(join(root, path)).catch(() => null);
-      if (stats?.isFile() && stats.size > maxBytes) skipped.push({ root: index, path, reason: 'too_large' });
+    const unique = [...new Set(candidates)];
+    const toSize: string[] = [];
+    for (const path of unique) {
+      if (secretNameReason(path) !== null) skipped.push({ root: index, path, reason: 'sensitive' });
+      else toSize.push(path);
     }
+    for (const path of await filesOver(root, toSize, maxBytes, signal))
+      skipped.push({ root: index, path, reason: 'too_large' });
     const known = this.rootTrees[index];
+    const skippedPaths = new Set(skipped.map((s) => s.path));
+    const recorded = unique.filter((path) => !skippedPaths.has(path));
     // Nothing but files that are never recorded differs from the index: the root's tree is as it was.
-    if (
-      known &&
-      candidates.every((path) => skipped.some((s) => s.path === path)) &&
-      !(await this.indexHolds(git, skipped))
-    ) {
+    if (known && recorded.length === 0 && !(await this.indexHolds(git, skipped))) {
       return { tree: known, skipped };
     }
-    const excluded = skipped.map((s) => `:(exclude,literal)${s.path}`);
-    await runGit(
-      [...excludes, 'add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'],
-      {
-        ...git,
-        input: ['.', ...excluded].join('\0'),
-        // 1: some files vanished or could not be read while adding; the rest is recorded.
-        okCodes: [1],
-      },
-    );
+    if (recorded.length > 0) await this.stage(git, excludes, recorded, skipped);
     if (skipped.length) {
       // A file that grew past the cap (or a secret added earlier by name) must not keep an old copy.
       await runGit(
@@ -209,6 +249,53 @@ export class CheckpointStore {
     }
     const tree = (await runGit(['write-tree'], git)).stdout.toString('utf8').trim();
     return { tree, skipped };
+  }
+
+  /**
+   * Stages the changed files. A few: named one by one, so git looks at them alone instead of walking
+   * the whole tree again. Many (a first checkpoint): the whole root, minus the files never recorded,
+   * with the new blobs written into one pack instead of a loose object file each (creating 10,000
+   * small files is most of the time of a first checkpoint; blobs over `core.bigFileThreshold` go to a
+   * pack as they are added).
+   */
+  private async stage(
+    git: GitRunOptions,
+    excludes: readonly string[],
+    recorded: readonly string[],
+    skipped: readonly SkippedFile[],
+  ): Promise<void> {
+    const add = (config: readonly string[], specs: readonly string[]) =>
+      runGit(
+        [
+          ...excludes,
+          ...config,
+          'add',
+          '-A',
+          '--ignore-errors',
+          '--pathspec-from-file=-',
+          '--pathspec-file-nul',
+        ],
+        {
+          ...git,
+          input: specs.join('\0'),
+          // 1: some files vanished or could not be read while adding; the rest is recorded.
+          okCodes: [1],
+        },
+      );
+    const whole = () =>
+      add(recorded.length >= PACK_FROM_FILES ? ['-c', 'core.bigFileThreshold=1'] : [], [
+        '.',
+        ...skipped.map((s) => `:(exclude,literal)${s.path}`),
+      ]);
+    if (recorded.length > NAMED_UP_TO) {
+      await whole();
+      return;
+    }
+    // A file named here that vanished since it was listed fails the whole command: then the root.
+    await add(
+      [],
+      recorded.map((path) => `:(literal)${path}`),
+    ).catch(whole);
   }
 
   /** Whether the index still holds one of `skipped` (a file that grew past the cap since). */

@@ -57,26 +57,42 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_TERMINAL_PROMPT: '0',
     GIT_AUTHOR_DATE: undefined,
+    // glibc gives back the heap after every file git deflates, and the next file faults it in again:
+    // for a first checkpoint of 10,000 files that is half of git's time. Keeping it costs nothing.
+    GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=268435456',
   };
   if (options.workTree) env.GIT_WORK_TREE = options.workTree;
   if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile;
   return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(options.signal.reason);
+      return;
+    }
     const child = spawn('git', [...ISOLATION, ...args], {
       env,
       cwd: options.workTree ?? options.gitDir,
       stdio: ['pipe', 'pipe', 'pipe'],
-      signal: options.signal,
     });
+    // On abort git gets SIGTERM (it removes its lock files and exits); the promise settles only once
+    // it has exited, so after an abort no git of ours is left running.
+    const onAbort = () => child.kill('SIGTERM');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
+      options.signal?.removeEventListener('abort', onAbort);
       if (error.code === 'ENOENT')
         reject(new CheckpointStoreError('Checkpoints need git, which is not installed.'));
       else reject(error);
     });
     child.on('close', (code) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      if (options.signal?.aborted) {
+        reject(options.signal.reason);
+        return;
+      }
       const exit = code ?? 1;
       if (exit === 0 || options.okCodes?.includes(exit)) resolve({ code: exit, stdout: Buffer.concat(out) });
       else {

@@ -64,4 +64,18 @@ describe('pruneCheckpoints', () => {
     const tooBig = await pruneCheckpoints({ home, maxAgeMs: DAY, maxTotalBytes: 1, minIntervalMs: 0 });
     expect(tooBig.removedCheckpoints).toBe(1);
   });
+
+  it('leaves a store alone while a session of its work dir is open that has no checkpoint yet', async () => {
+    const old = await CheckpointStore.open({ home, sessionId: 'old', roots: [work] });
+    await old.record('one');
+    const sessionDir = join(home, 'sessions', workDirKey(work), 'fresh');
+    await mkdir(sessionDir, { recursive: true });
+    const lock = await lockSession('fresh', sessionDir);
+    try {
+      const report = await pruneCheckpoints({ home, maxAgeMs: 0, maxTotalBytes: 1, now: Date.now() + DAY });
+      expect(report).toMatchObject({ removedCheckpoints: 0, skippedOpen: 1 });
+    } finally {
+      await lock.release();
+    }
+  });
 });

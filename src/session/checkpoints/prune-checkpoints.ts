@@ -3,6 +3,7 @@ import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSessionOpen } from '../session-lock.js';
 import { runGit } from './git-runner.js';
+import { INDEXES_DIR, sessionFolderName } from './session-index.js';
 
 export interface PruneOptions {
   home: string;
@@ -57,11 +58,9 @@ export async function pruneCheckpoints(options: PruneOptions): Promise<PruneRepo
     report.stores++;
     const refs = await listRefs(gitDir, options.signal);
     const sessions = new Set(refs.map((r) => r.session));
-    let open = false;
-    for (const session of sessions) {
-      if (await isSessionOpen(join(options.home, 'sessions', key, session))) open = true;
-    }
-    if (open) {
+    // Any open session of the work dir, not only those with checkpoints: one that has not finished
+    // its first record yet has an index and objects no ref reaches.
+    if (await anySessionOpen(join(options.home, 'sessions', key), sessions)) {
       report.skippedOpen++;
       continue;
     }
@@ -76,8 +75,30 @@ export async function pruneCheckpoints(options: PruneOptions): Promise<PruneRepo
       removed += await removeRefs(gitDir, cut, options.signal);
     }
     report.removedCheckpoints += removed;
+    // The indexes of sessions that have no checkpoint left are of no use to anyone.
+    if (removed === 0) await removeIndexes(gitDir, new Set([...sessions].map(sessionFolderName)));
   }
   return report;
+}
+
+async function anySessionOpen(sessionsDir: string, withRefs: ReadonlySet<string>): Promise<boolean> {
+  const names = new Set([...withRefs, ...(await readdir(sessionsDir).catch(() => []))]);
+  for (const name of names) if (await isSessionOpen(join(sessionsDir, name))) return true;
+  return false;
+}
+
+/**
+ * Removes the sessions' index files (session-index.ts), and the shared ones of older versions; with
+ * `keep`, only those of sessions not in it. The store has no open session here.
+ */
+async function removeIndexes(gitDir: string, keep?: ReadonlySet<string>): Promise<void> {
+  for (const name of await readdir(gitDir)) {
+    if (/^index-\d+$/.test(name)) await rm(join(gitDir, name), { force: true });
+  }
+  const base = join(gitDir, INDEXES_DIR);
+  for (const session of await readdir(base).catch(() => [])) {
+    if (!keep?.has(session)) await rm(join(base, session), { recursive: true, force: true });
+  }
 }
 
 interface StoreRef {
@@ -109,9 +130,7 @@ async function removeRefs(gitDir: string, refs: readonly StoreRef[], signal?: Ab
     input: refs.map((r) => `delete ${r.ref}\n`).join(''),
     signal,
   });
-  for (const name of await readdir(gitDir)) {
-    if (/^index-\d+$/.test(name)) await rm(join(gitDir, name), { force: true });
-  }
+  await removeIndexes(gitDir);
   await runGit(['gc', '--prune=now', '--quiet'], { gitDir, signal });
   return refs.length;
 }
