@@ -17,12 +17,20 @@ import { bridgeApprovalsToWire } from '../toolset/approval/approval-wire-bridge.
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
-import type { AgentSession, BackgroundWork, ModelChoice, SlashCommandInfo } from './agent-session.js';
+import type {
+  AgentSession,
+  BackgroundWork,
+  ModelChoice,
+  ModelSelection,
+  ModelSwitched,
+  SlashCommandInfo,
+} from './agent-session.js';
 import type { SessionContributions } from './contributions.js';
 import type { ExternalToolRegistrar } from './extension.js';
 import { ModelSwitchError } from './model-switch-error.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
 import type { PlanModeSwitch } from './plan-mode-switch.js';
+import type { RewindTurnList } from './rewind/turn-list.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionTitle } from './session-title.js';
 import type { ShutdownList } from './shutdown-list.js';
@@ -57,6 +65,8 @@ export interface AgentSessionParts {
   /** Closes what the session opened (extensions' services, hooks, the context), last opened first. */
   shutdown: ShutdownList;
   skippedTools: readonly string[];
+  /** The turns `/rewind` can go back to; absent when the session keeps no checkpoints. */
+  rewindTurns?: (() => Promise<RewindTurnList>) | undefined;
 }
 
 /** Without the external-tools extension every tool is rejected with the reason. */
@@ -112,10 +122,18 @@ export class AgentSessionImpl implements AgentSession {
     return this.parts.model.list();
   }
 
-  async switchModel(alias: string): Promise<void> {
+  async rewindTurns(): Promise<RewindTurnList | null> {
+    return (await this.parts.rewindTurns?.()) ?? null;
+  }
+
+  get thinking(): boolean {
+    return this.parts.model.thinking;
+  }
+
+  async switchModel(alias: string, selection?: ModelSelection): Promise<ModelSwitched> {
     if (this.busy)
       throw new ModelSwitchError(alias, 'turn_running', 'Cannot switch models while a turn is running.');
-    await this.parts.model.select(alias);
+    return this.parts.model.select(alias, selection);
   }
 
   get approval(): Approval {

@@ -47,7 +47,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const transcript = new Container();
   const panelSlot = new Container();
   const queuedNote = new NoteView('');
-  const status = new StatusLineView(style, currentModel(session));
+  const status = new StatusLineView(style, modelLabel(session));
   status.facts = { ...status.facts, yolo: options.yolo ?? false, planMode: session.planMode };
   status.facts = { ...status.facts, price: priceOf(session, options.modelPrices) };
   const countTasks = () => {
@@ -59,6 +59,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
   };
   const pastPrompts = (await options.history?.load()) ?? [];
   let restartWith: (restart: TuiRestart) => void = () => {};
+  let sendTurn: (text: string) => void = () => {};
+  const refreshModel = () => {
+    status.facts = {
+      ...status.facts,
+      model: modelLabel(session),
+      price: priceOf(session, options.modelPrices),
+    };
+  };
   const extras = new TuiExtras({
     tui,
     get editor() {
@@ -70,6 +78,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
     restore: () => showNextPanel(),
     note: (text) => transcript.addChild(new NoteView(text)),
     restart: (restart) => restartWith(restart),
+    canRestart: options.onRestart !== undefined,
+    send: (text) => sendTurn(text),
+    refreshStatus: refreshModel,
     history: pastPrompts,
     sessions: options.onRestart ? options.sessions : undefined,
     saveTheme: options.saveTheme,
@@ -78,8 +89,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
     workDir: session.workDir,
     commands: [
       ...TUI_COMMANDS,
-      ...(options.onRestart ? extras.completions : []),
-      ...session.slashCommands.map((c) => ({ name: c.name, description: c.description })),
+      ...extras.completions,
+      ...session.slashCommands
+        .filter((c) => !extras.offers(c.name))
+        .map((c) => ({ name: c.name, description: c.description })),
     ],
     history: pastPrompts,
   });
@@ -188,12 +201,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
       running = null;
       finished();
       for (const panel of [...panels]) panel.checkStillPending();
-      status.facts = {
-        ...status.facts,
-        activity: null,
-        model: currentModel(session),
-        price: priceOf(session, options.modelPrices),
-      };
+      status.facts = { ...status.facts, activity: null };
+      refreshModel();
       countTasks();
       tui.requestRender();
     }
@@ -233,9 +242,17 @@ export async function runTui(options: TuiOptions): Promise<number> {
     });
 
   const start = (text: string) => {
-    if (options.onRestart && extras.runCommand(text)) return;
+    if (extras.runCommand(text)) return;
     if (text.startsWith('!')) void runBang(text.slice(1));
     else void runTurn(text);
+  };
+  // A command's own turn (`/rewind 2 --code` after the pickers): queued like typed text while one runs.
+  sendTurn = (text) => {
+    if (running) {
+      queue.push(text);
+      showQueue();
+      tui.requestRender();
+    } else void runTurn(text);
   };
 
   // Ctrl-O or /editor: the prompt in $VISUAL / $EDITOR; what was saved comes back into the editor.
@@ -359,6 +376,12 @@ function priceOf(
 ): ModelPrice | null {
   const alias = currentModel(session);
   return (alias && prices?.[alias]) || null;
+}
+
+/** The status line's model: its alias, and `thinking` while the model thinks (Kimi CLI's 💫 prompt). */
+function modelLabel(session: AgentSession): string | null {
+  const alias = currentModel(session);
+  return alias !== null && session.thinking ? `${alias} · thinking` : alias;
 }
 
 function currentModel(session: AgentSession): string | null {
