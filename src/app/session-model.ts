@@ -120,7 +120,7 @@ export class SessionModel implements ModelSwitcher {
       );
     }
     const chosen = this.resolve(alias);
-    if (chosen.status !== 'ready') throw new ModelSwitchError(alias, 'unusable', chosen.message);
+    if (chosen.status !== 'ready') throw new ModelSwitchError(alias, 'unusable', `${chosen.reason}.`);
     const choice = selection.thinking ?? this.thinkingChoice;
     const llm = await llmOf(chosen, withThinking(this.options, choice));
     this.state = { status: 'ready', alias, llm };

@@ -80,15 +80,25 @@ describe('terminal UI: /model', () => {
     expect(JSON.stringify(cli.server.requests[1]?.body)).toContain('first question');
   });
 
-  it('/model ALIAS switches at once; an unknown alias names the configured ones; keys typed ahead choose nothing', async () => {
-    await cli.setup([{ text: 'Other answers.' }], { extraToml: OTHER_MODEL });
+  it('/model ALIAS switches at once; an unknown alias names the configured ones; a refused switch says why; keys typed ahead choose nothing', async () => {
+    const broken =
+      '[providers.nowhere]\ntype = "openai_legacy"\nbase_url = ""\napi_key = "sk-broken-key"\n[models.broken]\nprovider = "nowhere"\nmodel = "b"\nmax_context_size = 1000\n';
+    await cli.setup([{ text: 'Other answers.' }], { extraToml: OTHER_MODEL + broken });
     const before = await readFile(cli.sandbox.configFile, 'utf8');
     const tui = cli.startTui();
     await tui.waitFor(TUI_READY);
 
     tui.type('/model nosuch');
     tui.press('Enter');
-    await tui.waitFor("unknown model alias 'nosuch'; configured: e2e, other");
+    await tui.waitFor("unknown model alias 'nosuch'; configured: e2e, other, broken");
+
+    tui.type('/model broken');
+    tui.press('Enter');
+    const refused = await tui.waitFor('Cannot switch to broken:');
+    expect(refused).toContain('Cannot switch to broken: provider "nowhere" (model "broken") has an empty base_url.');
+    expect(refused).not.toContain('Configure a model');
+    expect(refused).not.toContain('sk-broken-key');
+    expect(refused).toMatch(/^e2e · /m);
 
     // Keys pressed with the command, before the picker could be seen: they choose nothing.
     tui.type('/model ');
