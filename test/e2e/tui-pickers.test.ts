@@ -95,7 +95,9 @@ describe('terminal UI: /model', () => {
     tui.type('/model broken');
     tui.press('Enter');
     const refused = await tui.waitFor('Cannot switch to broken:');
-    expect(refused).toContain('Cannot switch to broken: provider "nowhere" (model "broken") has an empty base_url.');
+    expect(refused).toContain(
+      'Cannot switch to broken: provider "nowhere" (model "broken") has an empty base_url.',
+    );
     expect(refused).not.toContain('Configure a model');
     expect(refused).not.toContain('sk-broken-key');
     expect(refused).toMatch(/^e2e · /m);
