@@ -6,6 +6,7 @@ import type { AskClient, WireHookSubscription } from '../hooks/wire-subscription
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Session } from '../session/session.js';
 import type { Context } from '../soul/context/context.js';
+import type { ModelSelection, ModelSwitched } from '../soul/model-switcher.js';
 import { runSoul, type UILoop } from '../soul/run-soul.js';
 import type { SlashCommandRegistry } from '../soul/slash-commands.js';
 import type { Soul } from '../soul/soul.js';
@@ -17,14 +18,7 @@ import { bridgeApprovalsToWire } from '../toolset/approval/approval-wire-bridge.
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
-import type {
-  AgentSession,
-  BackgroundWork,
-  ModelChoice,
-  ModelSelection,
-  ModelSwitched,
-  SlashCommandInfo,
-} from './agent-session.js';
+import type { AgentSession, BackgroundWork, ModelChoice, SlashCommandInfo } from './agent-session.js';
 import type { SessionContributions } from './contributions.js';
 import type { ExternalToolRegistrar } from './extension.js';
 import { ModelSwitchError } from './model-switch-error.js';

@@ -159,8 +159,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     for (const command of [...commands, guards.permissions]) slashCommands.add(command);
     if (checkpoints) slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval }));
     return new AgentSessionImpl({
-      ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
       rewindTurns: checkpoints ? () => readRewindTurns(checkpoints, session.dir) : undefined,
+      ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
       sandboxed: commandSandbox !== null,
     });
   } catch (error) {

@@ -47,7 +47,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const transcript = new Container();
   const panelSlot = new Container();
   const queuedNote = new NoteView('');
-  const status = new StatusLineView(style, modelLabel(session));
+  const status = new StatusLineView(style, currentModel(session));
   status.facts = { ...status.facts, yolo: options.yolo ?? false, planMode: session.planMode };
   status.facts = { ...status.facts, price: priceOf(session, options.modelPrices) };
   const countTasks = () => {
@@ -63,7 +63,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const refreshModel = () => {
     status.facts = {
       ...status.facts,
-      model: modelLabel(session),
+      model: currentModel(session),
       price: priceOf(session, options.modelPrices),
     };
   };
@@ -201,8 +201,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
       running = null;
       finished();
       for (const panel of [...panels]) panel.checkStillPending();
-      status.facts = { ...status.facts, activity: null };
-      refreshModel();
+      status.facts = {
+        ...status.facts,
+        activity: null,
+        model: currentModel(session),
+        price: priceOf(session, options.modelPrices),
+      };
       countTasks();
       tui.requestRender();
     }
@@ -374,17 +378,17 @@ function priceOf(
   session: AgentSession,
   prices: Readonly<Record<string, ModelPrice | undefined>> | undefined,
 ): ModelPrice | null {
-  const alias = currentModel(session);
+  const alias = currentAlias(session);
   return (alias && prices?.[alias]) || null;
 }
 
 /** The status line's model: its alias, and `thinking` while the model thinks (Kimi CLI's 💫 prompt). */
-function modelLabel(session: AgentSession): string | null {
-  const alias = currentModel(session);
+function currentModel(session: AgentSession): string | null {
+  const alias = currentAlias(session);
   return alias !== null && session.thinking ? `${alias} · thinking` : alias;
 }
 
-function currentModel(session: AgentSession): string | null {
+function currentAlias(session: AgentSession): string | null {
   try {
     return session.models().find((m) => m.current)?.alias ?? null;
   } catch {
