@@ -76,6 +76,9 @@ describe('terminal UI: /model', () => {
 
     await converse(tui, 'second question', 'From the other model.');
     expect([modelOf(0), modelOf(1)]).toEqual(['e2e-model', 'other-model']);
+    // Thinking on reached the provider (openai_legacy: reasoning_effort).
+    expect(cli.server.requests[0]?.body).not.toHaveProperty('reasoning_effort');
+    expect(cli.server.requests[1]?.body).toHaveProperty('reasoning_effort', 'high');
     // The same session: the second request carries the first turn.
     expect(JSON.stringify(cli.server.requests[1]?.body)).toContain('first question');
   });
