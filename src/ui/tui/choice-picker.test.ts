@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChoicePicker, PICKER_ARM_DELAY_MS } from './choice-picker.js';
 import { tuiStyle } from './tui-style.js';
 
@@ -51,5 +51,24 @@ describe('ChoicePicker', () => {
     const second = picker();
     second.p.render(80);
     expect(second.p.handleKey('\x03')).toEqual({ done: true, chosen: null });
+  });
+
+  it('asks for a redraw once armed, counted from its first frame (however late that came)', () => {
+    vi.useFakeTimers();
+    try {
+      const { p } = picker();
+      const armed = vi.fn();
+      p.onArmed = armed;
+      vi.advanceTimersByTime(5000); // not drawn yet: nothing scheduled
+      expect(armed).not.toHaveBeenCalled();
+      p.render(80);
+      p.render(80);
+      vi.advanceTimersByTime(PICKER_ARM_DELAY_MS - 1);
+      expect(armed).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(20);
+      expect(armed).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -30,6 +30,11 @@ export class ChoicePicker implements Component {
   private outcome: PickerOutcome = { done: false };
   /** When the picker was first drawn: keys count from then on. */
   private shownAt: number | null = null;
+  /**
+   * Called once the picker takes keys, counted from its first frame (the caller redraws then, so the
+   * key hint shows: between turns nothing else redraws, and under load the first frame may come late).
+   */
+  onArmed: (() => void) | null = null;
 
   constructor(
     private readonly title: string,
@@ -64,7 +69,10 @@ export class ChoicePicker implements Component {
   }
 
   render(width: number): string[] {
-    this.shownAt ??= this.now();
+    if (this.shownAt === null) {
+      this.shownAt = this.now();
+      if (this.onArmed) setTimeout(this.onArmed, PICKER_ARM_DELAY_MS + 10).unref();
+    }
     return [
       truncateToWidth(this.style.border('─'.repeat(width)), width),
       truncateToWidth(this.style.bold(this.title), width),

@@ -1,7 +1,7 @@
 import { type Container, type Editor, matchesKey, type SlashCommand, type TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
 import type { ShellSessionControl } from '../shell/run-shell.js';
-import { type ChoicePicker, PICKER_ARM_DELAY_MS } from './choice-picker.js';
+import type { ChoicePicker } from './choice-picker.js';
 import { modelCommand } from './commands/model-command.js';
 import { rewindCommand } from './commands/rewind-command.js';
 import { forkCommand, newSessionCommand, sessionsCommand, undoCommand } from './commands/session-commands.js';
@@ -141,7 +141,7 @@ export class TuiExtras {
 
   private pick(picker: ChoicePicker): Promise<string | null> {
     // Between turns nothing else redraws: show the key hint once the picker takes keys.
-    setTimeout(() => this.host.tui.requestRender(), PICKER_ARM_DELAY_MS + 50).unref();
+    picker.onArmed = () => this.host.tui.requestRender();
     return new Promise((resolve) => {
       this.show({
         component: picker,
