@@ -8,21 +8,12 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium-launch.mjs';
 import { writeBigSession } from './vis-session.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const launcher = join(root, 'dist/bin/kimi-ts.cjs');
-const CHROMIUM = process.env.KIMI_TS_CHROMIUM || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const STEPS = 10_000;
 const TARGET_MS = 2000;
 
@@ -65,11 +56,11 @@ export default async function () {
       value: buildMs,
       unit: 'ms',
     });
-    if (!existsSync(CHROMIUM)) return rows;
+    if (!existsSync(CHROMIUM_PATH)) return rows;
 
     const env = { ...process.env, KIMI_TS_HOME: home };
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
     // No session named: the server starts reading the newest while the browser asks for it.
     const vis = await startVis(env, '');
     try {

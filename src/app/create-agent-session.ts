@@ -130,7 +130,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       role: 'root',
       agent: spec,
       context,
-      promptVars: { workDir: session.workDir, additionalDirs: state.additional_dirs, env, skills },
+      promptVars: { workDir: session.workDir, additionalDirs, env, skills },
       toolset,
       deps,
       llm: model.llm,

@@ -3,10 +3,12 @@ import { resolve } from 'node:path';
 import { kimiTsHome } from '../config/home.js';
 import { loadConfig } from '../config/load-config.js';
 import { defaultConfig } from '../config/schema.js';
+import { writeSessionZip } from '../session/archive/write-session-zip.js';
 import { continueSession } from '../session/list.js';
 import { isValidSessionId, type Session, SessionError, sessionAt } from '../session/session.js';
 import { readSessionState } from '../session/state.js';
 import { loadContextBytes } from '../soul/context/load-context-file.js';
+import { VERSION } from '../version.js';
 import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 
@@ -47,12 +49,17 @@ export async function sessionMarkdown(
 /**
  * `kimi-ts export [session-id] [-o file]`: a session of the working directory (the latest when no
  * id is given) as Markdown, on stdout or into a file: for sharing a run, or keeping what a CI run
- * did. Returns the exit code.
+ * did. With `--zip` (or an output ending in `.zip`) the session folder itself, as a ZIP that
+ * `kimi-ts vis` imports. Returns the exit code.
  */
 export async function exportCommand(options: {
   sessionId?: string | undefined;
   output?: string | undefined;
   workDir?: string | undefined;
+  /** A ZIP of the session folder instead of Markdown (also when `output` ends in `.zip`). */
+  zip?: boolean | undefined;
+  /** `-y`: a ZIP replaces a file that is there. */
+  overwrite?: boolean | undefined;
   write: (text: string) => void;
   error: (text: string) => void;
 }): Promise<number> {
@@ -66,6 +73,12 @@ export async function exportCommand(options: {
     const bytes = await readFile(session.contextFile).catch(() => {
       throw new SessionError(`There is no session ${session.id} in ${workDir}.`);
     });
+    if (options.zip || /\.zip$/i.test(options.output ?? '')) {
+      const output = resolve(options.output ?? `kimi-ts-session-${session.id}.zip`);
+      await exportZip(session, { home, output, overwrite: Boolean(options.overwrite) });
+      options.error(`Wrote session ${session.id} to ${output}.\n`);
+      return 0;
+    }
     const markdown = await sessionMarkdown(session, bytes, { home, env: process.env });
     if (options.output) {
       await writeFile(resolve(options.output), markdown, 'utf8');
@@ -78,4 +91,29 @@ export async function exportCommand(options: {
     options.error(`${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
+}
+
+/** The session folder as a ZIP; every file's text redacted again with the secrets the config knows. */
+async function exportZip(
+  session: Session,
+  options: { home: string; output: string; overwrite: boolean },
+): Promise<void> {
+  const env = process.env;
+  const config = await loadConfig({ env, home: options.home }).then(
+    (loaded) => loaded.config,
+    () => defaultConfig(),
+  );
+  const secrets = collectSecrets(config, env);
+  await addLoginSecrets(secrets, config, options.home);
+  const state = await readSessionState(session.stateFile);
+  await writeSessionZip({
+    sessionId: session.id,
+    sessionDir: session.dir,
+    workDir: session.workDir,
+    title: state.custom_title ?? null,
+    output: options.output,
+    overwrite: options.overwrite,
+    kimiTsVersion: VERSION,
+    redact: (text) => secrets.redact(text),
+  });
 }

@@ -103,18 +103,29 @@ export function buildProgram(): Command {
 
   program
     .command('export')
-    .description('write a session of the working directory as Markdown (default: the latest)')
+    .description('write a session of the working directory as Markdown or a ZIP (default: the latest)')
     .argument('[session-id]')
-    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .option('-o, --output <file>', 'write to this file instead of stdout (a .zip name writes a ZIP)')
+    .option('--zip', 'write the session folder as a ZIP (for kimi-ts vis), not Markdown')
+    .option('-y, --yes', 'replace the ZIP if the file exists')
     .option('-w, --work-dir <path>', 'working directory (default: current directory)')
     .action(async (sessionId: string | undefined, _options: unknown, command: Command) => {
       const { exportCommand } = await import('../app/export-command.js');
-      // `-w` is the main command's option too: take it from wherever it was parsed.
-      const options = command.optsWithGlobals<{ output?: string; workDir?: string }>();
+      // `-w` is the main command's option too: take it from wherever it was parsed. So are `-y`
+      // and `--yes` (the main command's --yolo): parsed there, they arrive as `yolo`.
+      const options = command.optsWithGlobals<{
+        output?: string;
+        workDir?: string;
+        zip?: boolean;
+        yes?: boolean;
+        yolo?: boolean;
+      }>();
       process.exitCode = await exportCommand({
         sessionId,
         output: options.output,
         workDir: options.workDir,
+        zip: options.zip,
+        overwrite: Boolean(options.yes || options.yolo),
         write: (text) => process.stdout.write(text),
         error: (text) => process.stderr.write(text),
       });

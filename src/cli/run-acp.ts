@@ -8,16 +8,10 @@ import { readMetadata } from '../session/metadata.js';
 import { isValidSessionId, sessionAt } from '../session/session.js';
 import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
+import { openAgentSessionFromFlags, type SessionFlags } from './session-options.js';
 
-/** The flags of `kimi-ts acp`. */
-export interface AcpCommandOptions {
-  config?: string;
-  configFile?: string;
-  model?: string;
-  agentFile?: string;
-  yolo?: boolean;
-  maxStepsPerTurn?: number;
-}
+/** The flags of `kimi-ts acp`: its own and the main command's, the same for every front end. */
+export type AcpCommandOptions = SessionFlags;
 
 /**
  * `kimi-ts acp`: serves editors over the Agent Client Protocol on stdio. Each session the client
@@ -28,11 +22,7 @@ export async function runAcpCommand(
   options: AcpCommandOptions,
   io: { input: Readable; output: Writable } = { input: process.stdin, output: process.stdout },
 ): Promise<number> {
-  const [{ runAcpServer }, { createAgentSession }, { defaultExtensions }] = await Promise.all([
-    import('../ui/acp/acp-server.js'),
-    import('../app/create-agent-session.js'),
-    import('../app/default-extensions.js'),
-  ]);
+  const { runAcpServer } = await import('../ui/acp/acp-server.js');
   const env = process.env;
   const home = kimiTsHome(env);
   const knownWorkDirs = async () =>
@@ -67,25 +57,15 @@ export async function runAcpCommand(
           if (!isValidSessionId(sessionId)) return null;
           if (!existsSync(sessionAt(home, resolve(cwd), sessionId).contextFile)) return null;
         }
-        return createAgentSession({
-          workDir: resolve(cwd),
+        // The client's folders and MCP servers come on top of the command line's.
+        return openAgentSessionFromFlags(options, {
           home,
           env,
-          configFile: options.configFile,
-          inlineConfig: options.config,
-          modelAlias: options.model,
+          workDir: resolve(cwd),
           sessionId,
-          agentFile: options.agentFile,
-          yolo: options.yolo,
-          maxStepsPerTurn: options.maxStepsPerTurn,
           addDirs: additionalDirs,
+          mcpConfigs: mcpConfig ? [mcpConfig] : [],
           onWarning: printWarning,
-          extensions: defaultExtensions({
-            mcpConfigFiles: [],
-            mcpConfigs: mcpConfig ? [mcpConfig] : [],
-            home,
-            addDirs: additionalDirs,
-          }),
         });
       },
     });

@@ -58,45 +58,22 @@ export async function runMain(options: CliOptions): Promise<number> {
     const flushWarnings = () => {
       for (const warning of heldWarnings.splice(0)) printWarning(warning);
     };
-    // The app's modules load after the TUI's first frame (most of a start is evaluating them).
-    const [{ createAgentSession }, { defaultExtensions }] = await Promise.all([
-      import('../app/create-agent-session.js'),
-      import('../app/default-extensions.js'),
-    ]);
+    // The app's modules load after the TUI's first frame (most of a start is evaluating them), on
+    // the first session's build.
+    const { openAgentSessionFromFlags } = await import('./session-options.js');
     // Warm the module cache for the common providers while the session's files are read: the SDK's
     // module loading overlaps with that I/O instead of following it.
     void import('../kosong/providers/openai-chat/index.js').catch(() => {});
     // Every session of this run (the shell can open more) is made the same way.
     const openAgentSession = (which: { sessionId?: string; continueLast?: boolean }) =>
-      createAgentSession({
-        workDir,
+      openAgentSessionFromFlags(options, {
         home,
         env,
-        configFile: options.configFile,
-        inlineConfig: options.config,
-        modelAlias: options.model,
+        workDir,
         sessionId: which.sessionId,
         continueLast: which.continueLast,
-        agentFile: options.agentFile,
-        yolo: options.yolo,
-        sandbox: options.sandbox,
-        afk: options.afk,
         runtimeAfk: print,
-        thinking: options.thinking,
-        maxStepsPerTurn: options.maxStepsPerTurn,
-        maxRetriesPerStep: options.maxRetriesPerStep,
-        maxRalphIterations: options.maxRalphIterations,
-        // A path on the command line is relative to where the command runs.
-        skillsDir: options.skillsDir === undefined ? undefined : resolve(options.skillsDir),
-        addDirs: options.addDir,
         onWarning,
-        extensions: defaultExtensions({
-          mcpConfigFiles: options.mcpConfigFile,
-          mcpConfigs: options.mcpConfig,
-          home,
-          plan: options.plan,
-          addDirs: options.addDir,
-        }),
       });
     const session = await openAgentSession({
       sessionId:

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import { createAgentSession } from '../app/create-agent-session.js';
-import { defaultExtensions } from '../app/default-extensions.js';
 import { kimiTsHome } from '../config/home.js';
 import { runWeb } from '../ui/web/server/run-web.js';
 import { printWarning } from './print-warning.js';
+import { openAgentSessionFromFlags, type SessionFlags } from './session-options.js';
 
-export interface WebCommandOptions {
+/** The flags of `kimi-ts web`, and the main command's (SessionFlags) from wherever they were parsed. */
+export interface WebCommandOptions extends SessionFlags {
   host?: string;
   network?: boolean;
   port: number;
@@ -14,14 +14,6 @@ export interface WebCommandOptions {
   allowedOrigins?: string;
   lanOnly: boolean;
   dangerouslyOmitAuth?: boolean;
-  // The main command's options, taken from wherever they were parsed.
-  workDir?: string;
-  configFile?: string;
-  config?: string;
-  model?: string;
-  yolo?: boolean;
-  sandbox?: boolean;
-  agentFile?: string;
 }
 
 /** `kimi-ts web`: the web server, every session it opens built like the terminal's. */
@@ -39,21 +31,9 @@ export async function runWebCommand(options: WebCommandOptions): Promise<number>
       defaultWorkDir: resolve(options.workDir ?? process.cwd()),
       configFile: options.configFile,
       inlineConfig: options.config,
+      // Every session the page opens honours the same flags as the terminal's.
       openSession: ({ workDir, sessionId }) =>
-        createAgentSession({
-          workDir,
-          home,
-          env,
-          configFile: options.configFile,
-          inlineConfig: options.config,
-          modelAlias: options.model,
-          sessionId,
-          agentFile: options.agentFile,
-          yolo: options.yolo,
-          sandbox: options.sandbox,
-          onWarning: printWarning,
-          extensions: defaultExtensions({ mcpConfigFiles: [], mcpConfigs: [], home, addDirs: [] }),
-        }),
+        openAgentSessionFromFlags(options, { home, env, workDir, sessionId, onWarning: printWarning }),
       host: options.host ?? (options.network ? '0.0.0.0' : '127.0.0.1'),
       port: options.port,
       // Default: open a browser only for a person at a terminal.

@@ -1,8 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZipFile } from 'yazl';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -52,6 +53,17 @@ async function makeSession() {
   const [key] = await readdir(sessions);
   const [id] = await readdir(join(sessions, key!));
   return { sandbox, id: id!, dir: join(sessions, key!, id!) };
+}
+
+/** A ZIP with two entries of the same name (yazl writes what it is given). */
+async function zipWithDuplicate(name: string): Promise<Buffer> {
+  const zip = new ZipFile();
+  zip.addBuffer(Buffer.from('one'), name);
+  zip.addBuffer(Buffer.from('two'), name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 function rawGet(url: string, headers: Record<string, string>): Promise<number> {
@@ -163,7 +175,7 @@ describe('kimi-ts vis', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(`session ${id}`);
     const html = await readFile(file, 'utf8');
-    // A session folder (copied from elsewhere) is taken as well; a ZIP is refused with what to do.
+    // A session folder (copied from elsewhere) is taken as well; a ZIP that is not there is named.
     const fromFolder = await sandbox.run(['vis', '--export', join(sandbox.root, 'folder.html'), dir]);
     expect(fromFolder.code, fromFolder.stderr).toBe(0);
     const zip = await sandbox.run([
@@ -173,7 +185,7 @@ describe('kimi-ts vis', () => {
       join(sandbox.root, 's.zip'),
     ]);
     expect(zip.code).toBe(1);
-    expect(zip.stderr).toContain('unzip it and pass the session folder');
+    expect(zip.stderr).toContain(`There is no ZIP file ${join(sandbox.root, 's.zip')}`);
     expect(html).not.toContain(API_KEY);
     // The model's `</script>` cannot end the embedded data early.
     expect(html).not.toContain('<script>alert(2)</script>');
@@ -201,6 +213,78 @@ describe('kimi-ts vis', () => {
     expect(page.errors).toEqual([]);
     await page.screenshot('vis-export');
   });
+  it('a session exported as a ZIP opens in vis on another machine: named on the command line, or uploaded on the page, inert', async () => {
+    const { sandbox, id } = await makeSession();
+    const zipPath = join(sandbox.root, 'shared.zip');
+    const exported = await sandbox.run(['export', id, '-o', zipPath]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain(`Wrote session ${id} to ${zipPath}`);
+    const bytes = await readFile(zipPath);
+    expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+    expect(bytes.includes(Buffer.from(API_KEY))).toBe(false);
+    const again = await sandbox.run(['export', id, '--zip', '-o', zipPath]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('exists; pass -y to replace it');
+    expect((await sandbox.run(['export', id, '-o', zipPath, '-y'])).code).toBe(0);
+    // --zip alone: a file named after the session, where the command runs.
+    expect((await sandbox.run(['export', id, '--zip'])).code).toBe(0);
+    expect(await readdir(sandbox.workDir)).toContain(`kimi-ts-session-${id}.zip`);
+
+    // Another machine: a home of its own. The ZIP on the command line is imported, then shown.
+    const other = await cli.createSandbox({ baseUrl: cli.server.baseUrl });
+    vis = await startVisCli(other, [zipPath]);
+    try {
+      expect(vis.output).toContain(
+        `Imported session ${id} into ${join(other.home, 'imported_sessions', id)}`,
+      );
+      const auth = { Authorization: `Bearer ${vis.token}` };
+      const summary = await (
+        await fetch(`${vis.origin}/api/vis/sessions/${id}/summary`, { headers: auth })
+      ).json();
+      expect(summary).toMatchObject({ turns: 2, steps: 4, toolCalls: 2, retries: 1 });
+    } finally {
+      await vis.stop();
+    }
+
+    // A third, with no session at all: the ZIP is uploaded through the page.
+    const third = await cli.createSandbox({ baseUrl: cli.server.baseUrl });
+    vis = await startVisCli(third);
+    try {
+      const page = await browser.newPage({ width: 1400, height: 900 });
+      await page.page.goto(vis.url);
+      await page.page.waitForSelector('text=No sessions yet.');
+      // A hostile archive first: its error, which quotes an entry name full of HTML, stays text.
+      const hostile = join(third.root, 'hostile.zip');
+      await writeFile(hostile, await zipWithDuplicate('<img src=x onerror="alert(9)"><b id="pwned">x</b>'));
+      // On the command line, the same refusal, and nothing imported.
+      const refused = await third.run(['vis', '--export', join(third.root, 'h.html'), hostile]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('appears twice');
+      await page.page.setInputFiles('input[aria-label="import a session ZIP"]', hostile);
+      await expect
+        .poll(() => page.page.locator('.import-status.error').textContent())
+        .toContain('appears twice');
+      expect(await page.page.locator('.import-status').textContent()).toContain('<img src=x onerror=');
+      await page.page.setInputFiles('input[aria-label="import a session ZIP"]', zipPath);
+      await page.page.waitForSelector('html[data-vis-rendered]', { timeout: 15_000 });
+      expect(await page.page.locator('.import-status').textContent()).toBe(`Imported ${id}.`);
+      expect(Number(await page.page.getAttribute('canvas.timeline-canvas', 'data-bars'))).toBeGreaterThan(5);
+      await page.page.fill('input[aria-label="search events"]', 'onerror');
+      await expect.poll(() => page.page.locator('.line-list li').count()).toBe(1);
+      await page.page.click('.line-list li button');
+      await expect
+        .poll(() => page.page.locator('.detail pre').textContent())
+        .toContain('<script>alert(2)</script>');
+      await expectInert(page);
+      // The browser logs the hostile upload's 400; nothing else went wrong.
+      expect(page.errors).toEqual([expect.stringContaining('status of 400')]);
+      await page.screenshot('vis-zip-import');
+      expect((await readdir(join(third.home, 'imported_sessions'))).sort()).toEqual([id]);
+    } finally {
+      await vis.stop();
+    }
+  });
+
   it('shows an approval waited on in a wire-mode run as a bar, and the wait as time waiting for the user', async () => {
     const { sandbox } = await cli.setup([
       { toolCalls: [{ id: 'w1', name: 'Shell', args: { command: 'echo approved' } }] },

@@ -2,18 +2,10 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
-/** Debian's Chromium (`apt-get install chromium`), driven by playwright-core: no browser download. */
-export const CHROMIUM_PATH = process.env.KIMI_TS_CHROMIUM || '/usr/bin/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium-launch.mjs';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+/** Debian's Chromium (`apt-get install chromium`), driven by playwright-core: no browser download. */
+export { CHROMIUM_PATH };
 
 /** Where tests put screenshots and other artefacts (git-ignored). */
 export const ARTIFACTS_DIR = resolve(import.meta.dirname, '../../test-artifacts');
@@ -44,7 +36,7 @@ export interface TestBrowser {
 }
 
 export async function launchBrowser(): Promise<TestBrowser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
   const contexts: BrowserContext[] = [];
   return {
     browser,

@@ -5,6 +5,7 @@ import { kimiTsHome } from '../../config/home.js';
 import { loadConfig } from '../../config/load-config.js';
 import { defaultConfig } from '../../config/schema.js';
 import { openInBrowser } from '../../mcp/oauth/open-browser.js';
+import { importSessionZip } from '../../session/archive/import-session-zip.js';
 import { continueSession } from '../../session/list.js';
 import { exportHtml } from './server/export-html.js';
 import { readPageHtml } from './server/page-file.js';
@@ -14,7 +15,7 @@ import { startVisServer } from './server/start-server.js';
 export const VIS_DEFAULT_PORT = 5495;
 
 export interface VisCommandOptions {
-  /** A session id, or the path of a session folder (a copied or exported one). */
+  /** A session id, the path of a session folder (a copied one), or a session ZIP (`kimi-ts export --zip`). */
   session?: string | undefined;
   host?: string | undefined;
   port?: number | undefined;
@@ -42,7 +43,7 @@ export async function visCommand(options: VisCommandOptions): Promise<number> {
   await addLoginSecrets(secrets, config, home);
   const catalog = new SessionCatalog(home, { redact: (text) => secrets.redact(text) });
   try {
-    const sessionId = await resolveSession(catalog, options.session);
+    const sessionId = await resolveSession(catalog, options.session, { home, say: options.error });
     if (options.export) return await exportSession(catalog, sessionId, options);
     // Read the session before the address is printed, so the page's first request is served from memory.
     if (sessionId) await catalog.load(sessionId);
@@ -67,17 +68,28 @@ export async function visCommand(options: VisCommandOptions): Promise<number> {
   }
 }
 
-/** A folder path is added to the catalog; an id must name a session; none picks nothing (the page lists them). */
+/**
+ * A ZIP is imported into `imported_sessions/`; a folder path is added to the catalog; an id must name
+ * a session; none picks nothing (the page lists them).
+ */
 async function resolveSession(
   catalog: SessionCatalog,
   session: string | undefined,
+  io: { home: string; say: (text: string) => void },
 ): Promise<string | undefined> {
   if (session === undefined) return undefined;
-  if (/\.zip$/i.test(session)) {
-    throw new Error('ZIP archives are not read yet: unzip it and pass the session folder.');
-  }
   const asPath = resolve(session);
   const info = await stat(asPath).catch(() => null);
+  if (info?.isFile() && /\.zip$/i.test(session)) {
+    const imported = await importSessionZip({ zipPath: asPath, home: io.home });
+    io.say(
+      imported.alreadyImported
+        ? `Session ${imported.id} was imported before (${imported.dir}).\n`
+        : `Imported session ${imported.id} into ${imported.dir}.\n`,
+    );
+    return imported.id;
+  }
+  if (/\.zip$/i.test(session)) throw new Error(`There is no ZIP file ${asPath}.`);
   if (info?.isDirectory()) return catalog.addFolder(asPath);
   if (!(await catalog.find(session))) throw new Error(`There is no session ${JSON.stringify(session)}.`);
   return session;

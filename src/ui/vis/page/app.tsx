@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { VisModel } from '../model/vis-model.js';
 import { ContextChart, SlowestTools, TimeByKind, TokensChart } from './charts.js';
 import type { LineList, SessionListItem, VisDataSource } from './data-source.js';
@@ -7,6 +7,7 @@ import { Summary } from './summary.js';
 import { Timeline } from './timeline.js';
 import type { Selection } from './timeline-draw.js';
 import { formatSeconds } from './timeline-layout.js';
+import { ZipImport } from './zip-import.js';
 
 /** Marks the first drawn timeline, once: the benchmark measures navigation start to this mark. */
 function markRendered(): void {
@@ -24,7 +25,7 @@ export function App({ source, initialSession }: { source: VisDataSource; initial
   const [eventIndex, setEventIndex] = useState<number | null>(null);
   const [list, setList] = useState<LineList>('events');
 
-  useEffect(() => {
+  const loadSessions = useCallback(() => {
     source
       .sessions()
       .then((all) => {
@@ -33,6 +34,14 @@ export function App({ source, initialSession }: { source: VisDataSource; initial
       })
       .catch((e: unknown) => setError(String(e)));
   }, [source]);
+  useEffect(loadSessions, [loadSessions]);
+
+  /** A session imported from the page: open it, and list it. */
+  const opened = (id: string) => {
+    setError(null);
+    setSessionId(id);
+    loadSessions();
+  };
 
   useEffect(() => {
     if (!sessionId) return;
@@ -64,11 +73,13 @@ export function App({ source, initialSession }: { source: VisDataSource; initial
             {sessions.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.id} — {new Date(s.updated_at).toLocaleString()}
+                {s.source === 'imported' ? ' (imported)' : ''}
               </option>
             ))}
           </select>
         ) : null}
         {source.live ? null : <span class="badge">exported file</span>}
+        {source.importZip ? <ZipImport importZip={source.importZip} onImported={opened} /> : null}
       </header>
       {error ? <p class="error">{error}</p> : null}
       {!sessionId && !error ? <p class="empty">No sessions yet.</p> : null}

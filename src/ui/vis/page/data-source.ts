@@ -6,6 +6,12 @@ export type { LinePage };
 export interface SessionListItem {
   id: string;
   updated_at: number;
+  source?: 'home' | 'folder' | 'imported';
+}
+
+export interface ImportAnswer {
+  id: string;
+  already_imported: boolean;
 }
 
 export type LineList = 'events' | 'context';
@@ -16,6 +22,8 @@ export interface VisDataSource {
   sessions(): Promise<SessionListItem[]>;
   model(id: string): Promise<VisModel>;
   lines(id: string, list: LineList, query: { q: string; offset: number; limit: number }): Promise<LinePage>;
+  /** Uploads a session ZIP (`kimi-ts export --zip`) to the server, which imports it (live only). */
+  importZip?: (file: Blob) => Promise<ImportAnswer>;
 }
 
 interface Embedded {
@@ -56,6 +64,20 @@ export function apiSource(token: string): VisDataSource {
         limit: String(query.limit),
       });
       return get<LinePage>(`${session(id)}/${list}?${params}`);
+    },
+    importZip: async (file) => {
+      const response = await fetch('/api/vis/import', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/zip' },
+        body: file,
+      });
+      const answer = (await response.json().catch(() => null)) as
+        | (ImportAnswer & { error?: { message?: string } })
+        | null;
+      if (!response.ok || !answer) {
+        throw new Error(answer?.error?.message ?? `The import failed (${response.status}).`);
+      }
+      return answer;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { importedSessionsDir } from '../../../session/archive/import-session-zip.js';
 import { isValidSessionId } from '../../../session/session.js';
 import { type LoadedSession, type ReadOptions, readSessionFolder } from '../model/read-session.js';
 
@@ -11,13 +12,14 @@ export interface CatalogEntry {
   dir: string;
   /** Last change of wire.jsonl (ms since the epoch), 0 when it has none. */
   updatedAt: number;
-  /** Where it came from: the kimi-ts home, or a folder named on the command line. */
-  source: 'home' | 'folder';
+  /** Where it came from: the kimi-ts home, a folder named on the command line, or an imported ZIP. */
+  source: 'home' | 'folder' | 'imported';
 }
 
 /**
- * The sessions vis can show: every session under `<home>/sessions/<work dir key>/` and the session
- * folders named on the command line (a copied or exported session folder). Loaded sessions are
+ * The sessions vis can show: every session under `<home>/sessions/<work dir key>/`, the session
+ * folders named on the command line (a copied session folder) and the session archives imported
+ * into `<home>/imported_sessions/<id>/` (`kimi-ts vis FILE.zip`, the page's upload). Loaded sessions are
  * cached and read again when their wire.jsonl changed (a session still running grows).
  */
 export class SessionCatalog {
@@ -42,10 +44,19 @@ export class SessionCatalog {
     const entries: CatalogEntry[] = [];
     for (const [id, dir] of this.folders)
       entries.push({ id, dir, updatedAt: await wireTime(dir), source: 'folder' });
+    const imported = importedSessionsDir(this.home);
+    for (const id of await names(imported)) {
+      // Folders still being unpacked start with '.', which no session id does.
+      if (!isValidSessionId(id) || this.folders.has(id)) continue;
+      const dir = join(imported, id);
+      const updatedAt = await wireTime(dir);
+      if (updatedAt > 0) entries.push({ id, dir, updatedAt, source: 'imported' });
+    }
+    const taken = new Set(entries.map((entry) => entry.id));
     const root = join(this.home, 'sessions');
     for (const key of await names(root)) {
       for (const id of await names(join(root, key))) {
-        if (!isValidSessionId(id) || this.folders.has(id)) continue;
+        if (!isValidSessionId(id) || taken.has(id)) continue;
         const dir = join(root, key, id);
         const updatedAt = await wireTime(dir);
         if (updatedAt > 0) entries.push({ id, dir, updatedAt, source: 'home' });
@@ -59,6 +70,9 @@ export class SessionCatalog {
     if (!isValidSessionId(id)) return undefined;
     const folder = this.folders.get(id);
     if (folder) return { id, dir: folder, updatedAt: await wireTime(folder), source: 'folder' };
+    const importedDir = join(importedSessionsDir(this.home), id);
+    const importedAt = await wireTime(importedDir);
+    if (importedAt > 0) return { id, dir: importedDir, updatedAt: importedAt, source: 'imported' };
     const root = join(this.home, 'sessions');
     for (const key of await names(root)) {
       const dir = join(root, key, id);

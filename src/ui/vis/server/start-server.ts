@@ -48,6 +48,7 @@ export async function startVisServer(options: {
       },
       catalog: options.catalog,
       pageHtml: readPageHtml,
+      home: options.home,
     });
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
     try {

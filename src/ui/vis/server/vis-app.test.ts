@@ -43,6 +43,7 @@ beforeAll(async () => {
     policy: () => accessPolicy({ bindHost: '127.0.0.1', port: 5495, token: TOKEN, lanOnly: true }),
     catalog,
     pageHtml: async () => PAGE,
+    home,
   });
 });
 afterAll(async () => {

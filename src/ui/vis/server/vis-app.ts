@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { VERSION } from '../../../version.js';
 import type { AccessPolicy } from '../../http/access.js';
 import { accessGuard, jsonError } from '../../http/hono-access.js';
+import { addImportRoute } from './import-route.js';
 import { linePageQuery, pageOfLines } from './line-page.js';
 import { pagePolicy } from './page-file.js';
 import type { SessionCatalog } from './session-catalog.js';
@@ -12,11 +13,16 @@ export interface VisAppOptions {
   catalog: SessionCatalog;
   /** The page (one self-contained HTML file). */
   pageHtml: () => Promise<string>;
+  /** kimi-ts's home: uploaded archives are imported into its `imported_sessions/`. */
+  home: string;
+  /** The largest archive an upload may be (the import route's default otherwise). */
+  maxImportBytes?: number | undefined;
 }
 
 /**
  * The read-only HTTP API of `kimi-ts vis` under `/api/vis/`, and the page at `/`. Every request
- * passes the access check first; nothing here writes.
+ * passes the access check first. Sessions are only read; the one route that writes imports an
+ * uploaded session archive into `imported_sessions/`.
  */
 export function createVisApp(options: VisAppOptions): Hono {
   const app = new Hono();
@@ -40,7 +46,7 @@ export function createVisApp(options: VisAppOptions): Hono {
   });
 
   app.get('/api/vis/capabilities', (c) =>
-    c.json({ version: VERSION, read_only: true, zip_import: false, routes: ROUTES }),
+    c.json({ version: VERSION, read_only: true, zip_import: true, routes: ROUTES }),
   );
 
   app.get('/api/vis/sessions', async (c) => {
@@ -73,6 +79,8 @@ export function createVisApp(options: VisAppOptions): Hono {
     });
   }
 
+  addImportRoute(app, options.home, options.maxImportBytes);
+
   app.notFound((c) => jsonError(c, 404, 'not_found', 'Not found.'));
   app.onError((error, c) => {
     // No detail that could carry a path or a secret: stderr gets the error's name only.
@@ -88,4 +96,5 @@ const ROUTES = [
   'GET /api/vis/sessions/:id/summary',
   'GET /api/vis/sessions/:id/events?offset&limit&q',
   'GET /api/vis/sessions/:id/context?offset&limit&q',
+  'POST /api/vis/import (body: a session ZIP from `kimi-ts export --zip`)',
 ];
