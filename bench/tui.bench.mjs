@@ -88,6 +88,12 @@ async function startup(rounds = 9) {
  * its CPU time (wall time on a shared machine counts other processes' time too).
  */
 export async function streaming() {
+  const { cpuPercent, worstMs, bytes } = await streamAnswer();
+  return { cpuPercent, worstMs, bytes };
+}
+
+/** The streaming run of `streaming()`; returns the TUI and its view too, still holding the answer. */
+export async function streamAnswer() {
   const { TUI } = await import('@mariozechner/pi-tui');
   const { TurnView } = await import('../dist/ui/tui/turn-view.js');
   const { tuiStyle } = await import('../dist/ui/tui/tui-style.js');
@@ -137,7 +143,28 @@ export async function streaming() {
   }
   const cpu = process.cpuUsage(cpuStart);
   const cpuMs = (cpu.user + cpu.system) / 1000;
-  return { cpuPercent: (cpuMs / (ticks * 50)) * 100, worstMs: worst, bytes };
+  return { cpuPercent: (cpuMs / (ticks * 50)) * 100, worstMs: worst, bytes, tui, view };
+}
+
+/**
+ * Memory after the 20,000-token answer ends, in a process of its own (`--expose-gc`, so a full GC
+ * can be asked for before each reading): see `tui-memory.mjs`.
+ */
+function memoryAfterAnswer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', join(here, 'tui-memory.mjs')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`tui-memory.mjs exited with ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').at(-1)));
+    });
+  });
 }
 
 function answerTokens(count) {
@@ -162,6 +189,9 @@ function answerTokens(count) {
 export default async function tuiBench() {
   const { bare, ready, line } = await startup();
   const stream = await streaming();
+  const memory = await memoryAfterAnswer();
+  const mib = (bytes) => bytes / 1024 / 1024;
+  const idleGrowth = mib(memory.idleEnd.heapUsed - memory.end.heapUsed);
   return [
     {
       name: 'start to the TUI prompt ready for input (pseudo-terminal; bare `node -e 0` as the loop)',
@@ -192,6 +222,23 @@ export default async function tuiBench() {
       unit: 'ms',
       target: '≤ 16 ms',
       ok: stream.worstMs <= 16,
+    },
+    {
+      name: 'heap held after the answer ended (after a full GC; the answer stays on screen, as in the TUI)',
+      value: mib(memory.end.heapUsed - memory.before.heapUsed),
+      unit: 'MiB',
+    },
+    {
+      name: `heap growth over ${memory.idleSeconds} idle seconds after the answer (after a full GC each second; redrawn every 100 ms)`,
+      value: idleGrowth,
+      unit: 'MiB',
+      target: 'flat: ≤ 1 MiB',
+      ok: idleGrowth <= 1,
+    },
+    {
+      name: `RSS: before the answer → its end → after ${memory.idleSeconds} idle seconds`,
+      value: mib(memory.idleEnd.rss),
+      unit: `MiB (${mib(memory.before.rss).toFixed(0)} → ${mib(memory.end.rss).toFixed(0)} → ${mib(memory.idleEnd.rss).toFixed(0)})`,
     },
   ];
 }

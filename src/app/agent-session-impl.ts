@@ -7,6 +7,7 @@ import type { SandboxSettings } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Session } from '../session/session.js';
 import type { Context } from '../soul/context/context.js';
+import type { ModelSelection, ModelSwitched } from '../soul/model-switcher.js';
 import { runSoul, type UILoop } from '../soul/run-soul.js';
 import type { SlashCommandRegistry } from '../soul/slash-commands.js';
 import type { Soul } from '../soul/soul.js';
@@ -30,6 +31,7 @@ import type { ExternalToolRegistrar } from './extension.js';
 import { ModelSwitchError } from './model-switch-error.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
 import type { PlanModeSwitch } from './plan-mode-switch.js';
+import type { RewindTurnList } from './rewind/turn-list.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionTitle } from './session-title.js';
 import type { ShutdownList } from './shutdown-list.js';
@@ -64,6 +66,8 @@ export interface AgentSessionParts {
   /** Closes what the session opened (extensions' services, hooks, the context), last opened first. */
   shutdown: ShutdownList;
   skippedTools: readonly string[];
+  /** The turns `/rewind` can go back to; absent when the session keeps no checkpoints. */
+  rewindTurns?: (() => Promise<RewindTurnList>) | undefined;
 }
 
 /** Without the external-tools extension every tool is rejected with the reason. */
@@ -119,10 +123,18 @@ export class AgentSessionImpl implements AgentSession {
     return this.parts.model.list();
   }
 
-  async switchModel(alias: string): Promise<void> {
+  async rewindTurns(): Promise<RewindTurnList | null> {
+    return (await this.parts.rewindTurns?.()) ?? null;
+  }
+
+  get thinking(): boolean {
+    return this.parts.model.thinking;
+  }
+
+  async switchModel(alias: string, selection?: ModelSelection): Promise<ModelSwitched> {
     if (this.busy)
       throw new ModelSwitchError(alias, 'turn_running', 'Cannot switch models while a turn is running.');
-    await this.parts.model.select(alias);
+    return this.parts.model.select(alias, selection);
   }
 
   get approval(): Approval {

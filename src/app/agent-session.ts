@@ -4,14 +4,22 @@ import type { SandboxSettings } from '../policy/sandbox.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
 
-export type { ModelChoice, ModelSwitcher } from '../soul/model-switcher.js';
+export type {
+  ModelChoice,
+  ModelSelection,
+  ModelSwitched,
+  ModelSwitcher,
+  ModelThinking,
+} from '../soul/model-switcher.js';
 export type { SlashCommandInfo } from '../soul/slash-commands.js';
+export type { FileChangeCounts, RewindTurn, RewindTurnList } from './rewind/turn-list.js';
 
-import type { ModelChoice } from '../soul/model-switcher.js';
+import type { ModelChoice, ModelSelection, ModelSwitched } from '../soul/model-switcher.js';
 import type { UILoop } from '../soul/run-soul.js';
 import type { SlashCommandInfo } from '../soul/slash-commands.js';
 import type { UserInput } from '../soul/steer-queue.js';
 import type { TurnOutcome } from '../soul/turn-outcome.js';
+import type { RewindTurnList } from './rewind/turn-list.js';
 
 /** A tool a front end executes itself (wire mode `initialize.external_tools`). */
 export interface ExternalToolSpec {
@@ -98,11 +106,20 @@ export interface AgentSession {
   configuredHookCounts(): Partial<Record<HookEvent, number>>;
   /** The models of the config; `current` marks the one in use. */
   models(): ModelChoice[];
+  /** Whether the current model thinks (always, or optionally and switched on). */
+  readonly thinking: boolean;
   /**
-   * Uses the config's model `alias` for this session's coming turns (not saved in the config).
-   * Rejects while a turn runs, and with the reason when the config has no such model or it is unusable.
+   * Uses the config's model `alias` for this session's coming turns, with thinking on or off as
+   * `selection` says (kept in the session's state; saved in the config as the default only when
+   * `selection.saveAsDefault`). Rejects with a ModelSwitchError while a turn runs, and with the
+   * reason when the config has no such model or it is unusable.
    */
-  switchModel(alias: string): Promise<void>;
+  switchModel(alias: string, selection?: ModelSelection): Promise<ModelSwitched>;
+  /**
+   * The turns `/rewind n` can go back to before, with their prompts and what each changed in the
+   * files (the TUI's picker); null when the session keeps no checkpoints (no `/rewind`).
+   */
+  rewindTurns(): Promise<RewindTurnList | null>;
   /** Whether the LLM is configured; when not, `llmNotSetMessage` says how to configure it. */
   readonly hasLLM: boolean;
   readonly llmNotSetMessage: string;

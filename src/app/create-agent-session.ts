@@ -16,7 +16,7 @@ import { setUpExtensions } from './contributions.js';
 import type { Extension } from './extension.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
 import { PlanModeSwitch } from './plan-mode-switch.js';
-import { rewindCommand, SessionCheckpoints } from './rewind/index.js';
+import { readRewindTurns, rewindCommand, SessionCheckpoints } from './rewind/index.js';
 import { rootToolDeps } from './root-tool-deps.js';
 import { type ApprovalModes, openSessionApproval } from './session-approval.js';
 import { sessionCommands } from './session-commands.js';
@@ -74,7 +74,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const model = await SessionModel.open({
       ...{ config, env, home, secrets, sessionId: session.id, stateFile: session.stateFile },
       ...{ thinking: options.thinking, configSource: files.loaded.source },
-      ...{ alias: options.modelAlias, savedAlias: state.model_alias },
+      ...{ alias: options.modelAlias, savedAlias: state.model_alias, savedThinking: state.model_thinking },
     });
     const approval = openSessionApproval({ ...files, config, modes: options, warn });
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
@@ -161,6 +161,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     if (checkpoints)
       slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval, policy }));
     return new AgentSessionImpl({
+      rewindTurns: checkpoints ? () => readRewindTurns(checkpoints, session.dir) : undefined,
       ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
       sandbox: commandSandbox?.settings ?? null,
     });

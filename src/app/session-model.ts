@@ -1,8 +1,15 @@
 import { checkApiKey } from '../config/check-api-key.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { type ResolvedModel, resolveModel } from '../config/resolve-model.js';
+import { saveConfigKeys } from '../config/save-config-key.js';
 import { updateSessionState } from '../session/state.js';
-import type { ModelChoice, ModelSwitcher } from '../soul/model-switcher.js';
+import type {
+  ModelChoice,
+  ModelSelection,
+  ModelSwitched,
+  ModelSwitcher,
+  ModelThinking,
+} from '../soul/model-switcher.js';
 import type { SoulLLM } from '../soul/soul-parts.js';
 import { buildProvider, type ProviderSettings } from './build-provider.js';
 import { LiveCapabilities } from './live-capabilities.js';
@@ -17,6 +24,8 @@ export interface SessionModelOptions extends ProviderSettings {
   alias: string | undefined;
   /** The alias this session was switched to (`/model`), from state.json. */
   savedAlias: string | null;
+  /** Thinking on/off as `/model` chose it for this session, from state.json. */
+  savedThinking?: boolean | null | undefined;
 }
 
 type ModelState =
@@ -40,6 +49,8 @@ export class SessionModel implements ModelSwitcher {
   private constructor(
     private readonly options: SessionModelOptions,
     private state: ModelState,
+    /** Thinking as `/model` chose it; undefined: `--thinking` or the config's `default_thinking`. */
+    private thinkingChoice: boolean | undefined,
   ) {}
 
   /** Resolves the session's model and builds its provider (when the config has a usable one). */
@@ -47,16 +58,18 @@ export class SessionModel implements ModelSwitcher {
     const { config, savedAlias } = options;
     // `--model` first, then the model this session was switched to, then the config's default.
     const saved = savedAlias !== null && Object.hasOwn(config.models, savedAlias) ? savedAlias : undefined;
+    // `--thinking` / `--no-thinking` first, then what `/model` chose for this session.
+    const choice = options.thinking === undefined ? (options.savedThinking ?? undefined) : undefined;
     const resolved = resolveModel(config, {
       modelAlias: options.alias ?? saved,
       env: options.env,
       home: options.home,
     });
     if (resolved.status !== 'ready')
-      return new SessionModel(options, { status: 'not-set', message: resolved.message });
+      return new SessionModel(options, { status: 'not-set', message: resolved.message }, choice);
     checkApiKey(resolved, options.configSource);
-    const llm = await llmOf(resolved, options);
-    return new SessionModel(options, { status: 'ready', alias: resolved.modelAlias, llm });
+    const llm = await llmOf(resolved, withThinking(options, choice));
+    return new SessionModel(options, { status: 'ready', alias: resolved.modelAlias, llm }, choice);
   }
 
   get llm(): SoulLLM | null {
@@ -73,31 +86,75 @@ export class SessionModel implements ModelSwitcher {
     return this.state.status === 'ready' ? '' : this.state.message;
   }
 
-  list(): ModelChoice[] {
-    return Object.entries(this.options.config.models).map(([alias, model]) => ({
-      alias,
-      model: model.model,
-      provider: model.provider,
-      current: alias === this.alias,
-    }));
+  /** Whether the current model thinks (always, or optionally and switched on). */
+  get thinking(): boolean {
+    const llm = this.llm;
+    return llm !== null && thinkingOn(thinkingOf(llm.capabilities), this.wantsThinking);
   }
 
-  async select(alias: string): Promise<void> {
+  list(): ModelChoice[] {
+    return Object.entries(this.options.config.models).map(([alias, model]) => {
+      const resolved = this.resolve(alias);
+      const capabilities = resolved.status === 'ready' ? resolved.capabilities : (model.capabilities ?? []);
+      return {
+        alias,
+        model: model.model,
+        provider: model.provider,
+        maxContextSize: resolved.status === 'ready' ? resolved.maxContextSize : model.max_context_size,
+        displayName: model.display_name,
+        thinking: thinkingOf(new Set<string>(capabilities)),
+        current: alias === this.alias,
+      };
+    });
+  }
+
+  async select(alias: string, selection: ModelSelection = {}): Promise<ModelSwitched> {
     const { config } = this.options;
     if (!Object.hasOwn(config.models, alias)) {
       const known = Object.keys(config.models).join(', ') || 'none';
+      const shown = alias.length > 60 ? `${alias.slice(0, 59)}…` : alias;
       throw new ModelSwitchError(
         alias,
         'unknown_alias',
-        `No model "${alias}" in the config (models: ${known}).`,
+        `unknown model alias '${shown}'; configured: ${known}`,
       );
     }
     const chosen = this.resolve(alias);
-    if (chosen.status !== 'ready') throw new ModelSwitchError(alias, 'unusable', chosen.message);
-    const llm = await llmOf(chosen, this.options);
+    if (chosen.status !== 'ready') throw new ModelSwitchError(alias, 'unusable', `${chosen.reason}.`);
+    const choice = selection.thinking ?? this.thinkingChoice;
+    const llm = await llmOf(chosen, withThinking(this.options, choice));
     this.state = { status: 'ready', alias, llm };
+    this.thinkingChoice = choice;
     for (const listener of this.switchListeners) listener(llm);
-    await updateSessionState(this.options.stateFile, (s) => ({ ...s, model_alias: alias }));
+    await updateSessionState(this.options.stateFile, (s) => ({
+      ...s,
+      model_alias: alias,
+      ...(choice === undefined ? {} : { model_thinking: choice }),
+    }));
+    const thinking = this.thinking;
+    if (!selection.saveAsDefault) return { alias, thinking, savedTo: null, notSaved: null };
+    return { alias, thinking, ...(await this.saveAsDefault(alias, thinking)) };
+  }
+
+  /** Thinking as wanted now: `/model`'s choice, else `--thinking`, else the config's default. */
+  private get wantsThinking(): boolean {
+    return this.thinkingChoice ?? this.options.thinking ?? this.options.config.default_thinking;
+  }
+
+  /** Kimi CLI's `/model` keeps the choice as `default_model` and `default_thinking` of the config. */
+  private async saveAsDefault(
+    alias: string,
+    thinking: boolean,
+  ): Promise<Pick<ModelSwitched, 'savedTo' | 'notSaved'>> {
+    const source = this.options.configSource;
+    if (source.kind === 'inline')
+      return { savedTo: null, notSaved: 'the config came from --config, there is no file to save it in' };
+    try {
+      await saveConfigKeys(source.path, { default_model: alias, default_thinking: thinking });
+      return { savedTo: source.path, notSaved: null };
+    } catch (error) {
+      return { savedTo: null, notSaved: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /** Called with the new LLM after every switch. */
@@ -118,6 +175,20 @@ export class SessionModel implements ModelSwitcher {
       home: this.options.home,
     });
   }
+}
+
+function thinkingOf(capabilities: ReadonlySet<string>): ModelThinking {
+  if (capabilities.has('always_thinking')) return 'always';
+  return capabilities.has('thinking') ? 'optional' : 'none';
+}
+
+function thinkingOn(kind: ModelThinking, wanted: boolean): boolean {
+  return kind === 'always' || (kind === 'optional' && wanted);
+}
+
+/** The provider settings with `/model`'s thinking choice in place of `--thinking` (when it made one). */
+function withThinking(settings: SessionModelOptions, choice: boolean | undefined): SessionModelOptions {
+  return choice === undefined ? settings : { ...settings, thinking: choice };
 }
 
 async function llmOf(resolved: ResolvedModel, settings: ProviderSettings): Promise<SoulLLM> {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { saveConfigKey } from './save-config-key.js';
+import { saveConfigKey, saveConfigKeys } from './save-config-key.js';
 
 const tempFile = async (name: string, text?: string) => {
   const path = join(await mkdtemp(join(tmpdir(), 'save-config-')), name);
@@ -30,6 +30,16 @@ describe('saveConfigKey', () => {
     const missing = await tempFile('new.toml');
     await saveConfigKey(missing, 'theme', 'light');
     expect(await readFile(missing, 'utf8')).toBe('theme = "light"\n');
+  });
+
+  it('sets several keys in one write, booleans as TOML booleans, the API key line untouched', async () => {
+    const text =
+      'default_model = "a"\n[providers.p]\napi_key = "sk-secret" # keep\n[models.a]\nprovider = "p"\n';
+    const path = await tempFile('config.toml', text);
+    await saveConfigKeys(path, { default_model: 'b', default_thinking: true });
+    expect(await readFile(path, 'utf8')).toBe(`default_thinking = true\n${text.replace('"a"', '"b"')}`);
+    await saveConfigKeys(path, { default_thinking: false });
+    expect(await readFile(path, 'utf8')).toContain('default_thinking = false\ndefault_model = "b"\n');
   });
 
   it('edits JSON configs as JSON', async () => {

@@ -33,6 +33,7 @@ describe('state.json', () => {
       auto_archive_exempt: false,
       todos: [],
       model_alias: null,
+      model_thinking: null,
     });
   });
 

@@ -44,6 +44,8 @@ export interface SessionState {
   todos: TodoItem[];
   /** The model alias `/model` switched this session to (kimi-ts only; null: the config's default). */
   model_alias: string | null;
+  /** Thinking on or off as `/model` chose it (kimi-ts only; null: `--thinking` or the config decides). */
+  model_thinking: boolean | null;
   [unknownField: string]: unknown;
 }
 
@@ -58,6 +60,7 @@ const orNull = (accepts: (value: unknown) => boolean) => (value: unknown) => val
 const BOOLEAN_FALSE: Field = [isBoolean, () => false];
 const NULLABLE_STRING: Field = [orNull(isString), () => null];
 const NULLABLE_NUMBER: Field = [orNull(isNumber), () => null];
+const NULLABLE_BOOLEAN: Field = [orNull(isBoolean), () => null];
 const STRING_LIST: Field = [isStringList, () => []];
 
 const APPROVAL_FIELDS: Record<string, Field> = {
@@ -82,6 +85,7 @@ const STATE_FIELDS: Record<string, Field> = {
   auto_archive_exempt: BOOLEAN_FALSE,
   todos: [Array.isArray, () => []],
   model_alias: NULLABLE_STRING,
+  model_thinking: NULLABLE_BOOLEAN,
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

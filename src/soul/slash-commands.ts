@@ -1,6 +1,7 @@
 import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import { runInit } from './init-command.js';
+import { modelCommand } from './model-command.js';
 import type { ModelSwitcher } from './model-switcher.js';
 import { sideQuestionCommand } from './side-question.js';
 import type {
@@ -165,34 +166,7 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       },
     },
   ];
-  const models = deps.models;
-  if (models) {
-    commands.push({
-      name: 'model',
-      description: 'List the models of the config, or switch this session to one: /model ALIAS',
-      aliases: [],
-      async run({ args }) {
-        const alias = args.trim();
-        if (!alias) {
-          const choices = models.list();
-          say(
-            choices.length === 0
-              ? 'The config defines no models ([models.ALIAS] tables).'
-              : choices
-                  .map((m) => `${m.current ? '*' : ' '} ${m.alias}: ${m.model} (provider ${m.provider})`)
-                  .join('\n'),
-          );
-          return;
-        }
-        try {
-          await models.select(alias);
-          say(`Using the model ${alias} for this session from now on.`);
-        } catch (error) {
-          say(`Cannot switch to ${alias}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      },
-    });
-  }
+  if (deps.models) commands.push(modelCommand(deps.models));
   commands.push(sideQuestionCommand);
   if (deps.setPlanMode && deps.isPlanMode) {
     const setPlanMode = deps.setPlanMode;

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { type TmuxTerminal, TUI_READY } from '../support/tmux-terminal.js';
+import { type TmuxTerminal, TUI_PICKER_ARMED, TUI_READY } from '../support/tmux-terminal.js';
 import { type TuiOptions, useTuiCli } from '../support/tui-cli.js';
 
 // These tests never rely on the TUI leaving after a turn: each checks what it asserts on the screen
@@ -53,7 +53,8 @@ describe('terminal UI: shell-level commands', () => {
     const menu = await tui.waitFor("switch to another of this directory's sessions");
     expect(menu).toContain('/sessions');
     tui.press('Enter');
-    const picker = await tui.waitFor('Sessions of this directory');
+    await tui.waitFor('Sessions of this directory');
+    const picker = await tui.waitFor(TUI_PICKER_ARMED);
     expect(picker).toContain('remember the blue door');
     expect(picker).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d/);
     tui.press('Enter');
@@ -80,7 +81,7 @@ describe('terminal UI: shell-level commands', () => {
     await tui.waitFor('go back to before a turn');
     tui.press('Enter');
     await tui.waitFor('Go back to before which turn?');
-    const picker = tui.screen();
+    const picker = await tui.waitFor(TUI_PICKER_ARMED);
     expect(picker).toContain('1. step one');
     expect(picker).toContain('2. step two');
     tui.press('Enter'); // the last turn is chosen at first

@@ -260,3 +260,5 @@ export const TUI_WORKING = 'working… (Esc cancels)';
 export const TUI_READY = 'Enter sends';
 /** An approval (or question) panel takes keys once its key hint shows. */
 export const TUI_PANEL_ARMED = '↑/↓ + Enter, or a number';
+/** A picker (`/sessions`, `/undo`, `/model`, `/rewind`) takes keys once its key hint shows. */
+export const TUI_PICKER_ARMED = '↑/↓ choose · Enter';

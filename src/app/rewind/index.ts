@@ -1,2 +1,3 @@
 export { rewindCommand } from './rewind-command.js';
 export { SessionCheckpoints } from './session-checkpoints.js';
+export { readRewindTurns } from './turn-list.js';

@@ -1,5 +1,6 @@
 import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { ApprovalAnswer, ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import { commandPrefix } from '../common/command-prefix.js';
 import type { LineReader } from './line-reader.js';
 
 /**
@@ -76,7 +77,8 @@ async function askSessionScope(
   settleUnanswered: () => void,
   write: (text: string) => void,
 ): Promise<void> {
-  const prefix = commandPrefix(request);
+  const command = shownCommand(request);
+  const prefix = command === null ? null : commandPrefix(command);
   const scopes: { label: string; extra: Pick<ApprovalAnswer, 'scope' | 'prefix'> }[] = [
     { label: 'this exact command', extra: { scope: 'exact' } },
     ...(prefix
@@ -107,15 +109,10 @@ async function askSessionScope(
   request.resolve('approve_for_session', '', { ...extra, ...(saveRule ? { save_rule: saveRule } : {}) });
 }
 
-/**
- * The prefix offered for "commands starting with": the first word of the command shown, when it is
- * a plain program name (the policy then requires every part of a later command to start with it).
- */
-function commandPrefix(request: ApprovalRequest): string | null {
+/** The shell command a request shows, or null. */
+function shownCommand(request: ApprovalRequest): string | null {
   const block = request.payload.display.find((b) => b.type === 'shell') as { command?: unknown } | undefined;
-  if (typeof block?.command !== 'string') return null;
-  const first = block.command.trim().split(/\s+/)[0] ?? '';
-  return /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(first) ? first : null;
+  return typeof block?.command === 'string' ? block.command : null;
 }
 
 /** Asks a question request's questions one by one; only what is typed after each appears answers it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequestData } from '../../wire/requests.js';
-import { commandPrefix, sessionScopes } from './approval-scopes.js';
+import { sessionScopes } from './approval-scopes.js';
 
 const shellRequest = (command: string): ApprovalRequestData => ({
   id: 'r',
@@ -9,20 +9,6 @@ const shellRequest = (command: string): ApprovalRequestData => ({
   action: 'run command',
   description: 'd',
   display: [{ type: 'shell', language: 'bash', command }],
-});
-
-describe('commandPrefix', () => {
-  it('is the first word, or the first two of a command family', () => {
-    expect(commandPrefix('echo one two')).toBe('echo');
-    expect(commandPrefix('  git status -s')).toBe('git status');
-    expect(commandPrefix('npm run build')).toBe('npm run');
-    expect(commandPrefix('git --no-pager log')).toBe('git');
-  });
-
-  it('offers none for words that are not plain names (assignments, quoting, expansions, paths)', () => {
-    for (const command of ['FOO=1 rm -rf /', '"rm" x', '$(curl evil) x', './run.sh', '`id`', '\x1b[2Jls', ''])
-      expect(commandPrefix(command)).toBeNull();
-  });
 });
 
 describe('sessionScopes', () => {

@@ -7,6 +7,13 @@ import {
 } from '@mariozechner/pi-tui';
 import type { TuiStyle } from './tui-style.js';
 
+/**
+ * Keys arriving this soon after the picker was first drawn choose nothing (as in the approval panel):
+ * an Enter typed ahead must not pick the item that happens to be selected. Esc and Ctrl-C still
+ * leave at once: leaving does nothing.
+ */
+export const PICKER_ARM_DELAY_MS = 300;
+
 /** What a key did to the picker: nothing yet, or it ended with an item's value chosen (or none). */
 export type PickerOutcome = { done: false } | { done: true; chosen: string | null };
 
@@ -21,6 +28,13 @@ const VISIBLE_ROWS = 10;
 export class ChoicePicker implements Component {
   private readonly list: SelectList;
   private outcome: PickerOutcome = { done: false };
+  /** When the picker was first drawn: keys count from then on. */
+  private shownAt: number | null = null;
+  /**
+   * Called once the picker takes keys, counted from its first frame (the caller redraws then, so the
+   * key hint shows: between turns nothing else redraws, and under load the first frame may come late).
+   */
+  onArmed: (() => void) | null = null;
 
   constructor(
     private readonly title: string,
@@ -28,6 +42,9 @@ export class ChoicePicker implements Component {
     private readonly style: TuiStyle,
     /** The item selected at first. */
     initial = 0,
+    /** What Enter does, for the hint line. */
+    private readonly enterDoes = 'opens',
+    private readonly now: () => number = Date.now,
   ) {
     this.list = new SelectList(items, VISIBLE_ROWS, style.editor.selectList, { maxPrimaryColumnWidth: 60 });
     this.list.setSelectedIndex(initial);
@@ -39,18 +56,31 @@ export class ChoicePicker implements Component {
     };
   }
 
+  /** Whether keys move and choose yet (false for the first moments after it appeared). */
+  get isArmed(): boolean {
+    return this.shownAt !== null && this.now() - this.shownAt >= PICKER_ARM_DELAY_MS;
+  }
+
   handleKey(data: string): PickerOutcome {
-    if (matchesKey(data, 'ctrl+c')) return { done: true, chosen: null };
+    if (matchesKey(data, 'ctrl+c') || matchesKey(data, 'escape')) return { done: true, chosen: null };
+    if (!this.isArmed) return { done: false };
     this.list.handleInput(data);
     return this.outcome;
   }
 
   render(width: number): string[] {
+    if (this.shownAt === null) {
+      this.shownAt = this.now();
+      if (this.onArmed) setTimeout(this.onArmed, PICKER_ARM_DELAY_MS + 10).unref();
+    }
     return [
       truncateToWidth(this.style.border('─'.repeat(width)), width),
       truncateToWidth(this.style.bold(this.title), width),
       ...this.list.render(width),
-      truncateToWidth(this.style.dim('↑/↓ choose · Enter opens · Esc leaves'), width),
+      truncateToWidth(
+        this.style.dim(this.isArmed ? `↑/↓ choose · Enter ${this.enterDoes} · Esc leaves` : '  …'),
+        width,
+      ),
     ];
   }
 

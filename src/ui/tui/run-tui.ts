@@ -57,6 +57,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
   };
   const pastPrompts = (await options.history?.load()) ?? [];
   let restartWith: (restart: TuiRestart) => void = () => {};
+  let sendTurn: (text: string) => void = () => {};
+  const refreshModel = () => {
+    status.facts = {
+      ...status.facts,
+      model: currentModel(session),
+      price: priceOf(session, options.modelPrices),
+    };
+  };
   const extras = new TuiExtras({
     tui,
     get editor() {
@@ -68,6 +76,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
     restore: () => panels.showNext(),
     note: (text) => transcript.addChild(new NoteView(text)),
     restart: (restart) => restartWith(restart),
+    canRestart: options.onRestart !== undefined,
+    send: (text) => sendTurn(text),
+    refreshStatus: refreshModel,
     history: pastPrompts,
     sessions: options.onRestart ? options.sessions : undefined,
     saveTheme: options.saveTheme,
@@ -76,8 +87,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
     workDir: session.workDir,
     commands: [
       ...TUI_COMMANDS,
-      ...(options.onRestart ? extras.completions : []),
-      ...session.slashCommands.map((c) => ({ name: c.name, description: c.description })),
+      ...extras.completions,
+      ...session.slashCommands
+        .filter((c) => !extras.offers(c.name))
+        .map((c) => ({ name: c.name, description: c.description })),
     ],
     history: pastPrompts,
   });
@@ -208,9 +221,17 @@ export async function runTui(options: TuiOptions): Promise<number> {
     });
 
   const start = (text: string) => {
-    if (options.onRestart && extras.runCommand(text)) return;
+    if (extras.runCommand(text)) return;
     if (text.startsWith('!')) void runBang(text.slice(1));
     else void runTurn(text);
+  };
+  // A command's own turn (`/rewind 2 --code` after the pickers): queued like typed text while one runs.
+  sendTurn = (text) => {
+    if (running) {
+      queue.push(text);
+      showQueue();
+      tui.requestRender();
+    } else void runTurn(text);
   };
 
   // Ctrl-O or /editor: the prompt in $VISUAL / $EDITOR; what was saved comes back into the editor.
@@ -354,11 +375,17 @@ function priceOf(
   session: AgentSession,
   prices: Readonly<Record<string, ModelPrice | undefined>> | undefined,
 ): ModelPrice | null {
-  const alias = currentModel(session);
+  const alias = currentAlias(session);
   return (alias && prices?.[alias]) || null;
 }
 
+/** The status line's model: its alias, and `thinking` while the model thinks (Kimi CLI's 💫 prompt). */
 function currentModel(session: AgentSession): string | null {
+  const alias = currentAlias(session);
+  return alias !== null && session.thinking ? `${alias} · thinking` : alias;
+}
+
+function currentAlias(session: AgentSession): string | null {
   try {
     return session.models().find((m) => m.current)?.alias ?? null;
   } catch {

@@ -2,6 +2,8 @@ import { type Container, type Editor, matchesKey, type SlashCommand, type TUI } 
 import type { AgentSession } from '../../app/agent-session.js';
 import type { ShellSessionControl } from '../shell/run-shell.js';
 import type { ChoicePicker } from './choice-picker.js';
+import { modelCommand } from './commands/model-command.js';
+import { rewindCommand } from './commands/rewind-command.js';
 import { forkCommand, newSessionCommand, sessionsCommand, undoCommand } from './commands/session-commands.js';
 import { themeCommand } from './commands/theme-command.js';
 import type { TuiCommand, TuiCommandContext, TuiRestart } from './commands/tui-command.js';
@@ -10,13 +12,15 @@ import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiTheme } from './theme.js';
 import type { TuiStyle } from './tui-style.js';
 
-/** The TUI's own slash commands (Kimi CLI's shell-level ones), ahead of the session's. */
+/** The TUI's own slash commands (Kimi CLI's shell-level ones, and pickers), ahead of the session's. */
 export const TUI_SESSION_COMMANDS: readonly TuiCommand[] = [
   newSessionCommand,
   sessionsCommand,
   forkCommand,
   undoCommand,
   themeCommand,
+  modelCommand,
+  rewindCommand,
 ];
 
 /** What the extras need of the TUI they are hooked into. */
@@ -31,6 +35,12 @@ export interface TuiExtrasHost {
   restore(): void;
   note(text: string): void;
   restart(restart: TuiRestart): void;
+  /** Whether `restart` can start the TUI again (else the commands that need it are not offered). */
+  canRestart: boolean;
+  /** Runs text as a turn, as if typed (past the extras). */
+  send(text: string): void;
+  /** Reads the model into the status line again. */
+  refreshStatus(): void;
   /** The work dir's prompts, newest first (grows as prompts are sent). */
   history: string[];
   sessions?: ShellSessionControl | undefined;
@@ -46,7 +56,7 @@ type KeyTaker = {
 };
 
 /**
- * The TUI's shell-level commands (`/new`, `/sessions`, `/fork`, `/undo`, `/theme`) and Ctrl-R history
+ * The TUI's shell-level commands (`/new`, `/sessions`, `/fork`, `/undo`, `/theme`, `/model`, `/rewind`) and Ctrl-R history
  * search, hooked into `runTui` at three points: completion items, `runCommand` before a prompt is
  * sent, `handleKey` first among the key listeners.
  */
@@ -55,9 +65,22 @@ export class TuiExtras {
 
   constructor(private readonly host: TuiExtrasHost) {}
 
+  /** The commands offered in this run: those that need a restart only when the TUI can restart. */
+  private get commands(): TuiCommand[] {
+    const { canRestart, session } = this.host;
+    return TUI_SESSION_COMMANDS.filter(
+      (c) => (canRestart || !c.needsRestart) && (c.available?.(session) ?? true),
+    );
+  }
+
+  /** Whether `name` is one of the commands offered (the session's own of that name is hidden). */
+  offers(name: string): boolean {
+    return this.commands.some((c) => c.name === name);
+  }
+
   /** Completion items for the commands, with their descriptions. */
   get completions(): SlashCommand[] {
-    return TUI_SESSION_COMMANDS.flatMap((c) => [
+    return this.commands.flatMap((c) => [
       { name: c.name, description: c.description },
       ...(c.aliases ?? []).map((alias) => ({ name: alias, description: `same as /${c.name}` })),
     ]);
@@ -68,7 +91,7 @@ export class TuiExtras {
     const match = /^\/([A-Za-z0-9_-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
     if (!match) return false;
     const name = match[1]?.toLowerCase();
-    const command = TUI_SESSION_COMMANDS.find((c) => c.name === name || c.aliases?.includes(name ?? ''));
+    const command = this.commands.find((c) => c.name === name || c.aliases?.includes(name ?? ''));
     if (!command) return false;
     void command.run(match[2] ?? '', this.context()).catch((error: unknown) => {
       this.host.note(
@@ -117,6 +140,8 @@ export class TuiExtras {
   }
 
   private pick(picker: ChoicePicker): Promise<string | null> {
+    // Between turns nothing else redraws: show the key hint once the picker takes keys.
+    picker.onArmed = () => this.host.tui.requestRender();
     return new Promise((resolve) => {
       this.show({
         component: picker,
@@ -157,6 +182,11 @@ export class TuiExtras {
       },
       pick: (picker) => this.pick(picker),
       restart: (restart) => host.restart(restart),
+      send: (text) => host.send(text),
+      refreshStatus: () => {
+        host.refreshStatus();
+        host.tui.requestRender();
+      },
     };
   }
 }

@@ -2,15 +2,8 @@ import type { SelectItem } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../../app/agent-session.js';
 import { ChoicePicker } from '../choice-picker.js';
 import { sanitizeForTerminal } from '../sanitize-for-terminal.js';
+import { preview } from './preview.js';
 import type { TuiCommand, TuiCommandContext } from './tui-command.js';
-
-/** A session's title or a turn's text on one line, at most this many characters (Kimi CLI: 80). */
-const PREVIEW_CHARS = 80;
-
-function preview(text: string): string {
-  const line = sanitizeForTerminal(text.replace(/\s+/g, ' ').trim());
-  return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
-}
 
 /** `2026-12-02 01:03`, in local time. */
 function when(ms: number): string {
@@ -40,6 +33,7 @@ const unavailable = (context: TuiCommandContext) =>
 
 export const newSessionCommand: TuiCommand = {
   name: 'new',
+  needsRestart: true,
   description: 'start a new session in this directory',
   async run(_args, context) {
     const { sessions } = context;
@@ -50,6 +44,7 @@ export const newSessionCommand: TuiCommand = {
 
 export const sessionsCommand: TuiCommand = {
   name: 'sessions',
+  needsRestart: true,
   aliases: ['resume'],
   description: "switch to another of this directory's sessions (a list to choose from; or /sessions ID)",
   async run(args, context) {
@@ -90,6 +85,7 @@ export const sessionsCommand: TuiCommand = {
 
 export const forkCommand: TuiCommand = {
   name: 'fork',
+  needsRestart: true,
   description: 'continue in a copy of this session (this one stays as it is)',
   async run(_args, context) {
     const { sessions, session } = context;
@@ -102,6 +98,7 @@ export const forkCommand: TuiCommand = {
 
 export const undoCommand: TuiCommand = {
   name: 'undo',
+  needsRestart: true,
   description: 'go back to before a turn, in a new session (a list to choose from; or /undo N)',
   async run(args, context) {
     const { sessions, session, style } = context;

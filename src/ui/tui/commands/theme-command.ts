@@ -5,6 +5,7 @@ import type { TuiCommand } from './tui-command.js';
 /** `/theme [dark|light]`: shows the theme, or switches to one, saves it in the config and redraws. */
 export const themeCommand: TuiCommand = {
   name: 'theme',
+  needsRestart: true,
   description: 'show or set the colour theme: /theme dark or /theme light (saved in the config)',
   async run(args, context) {
     const { style } = context;

@@ -27,6 +27,10 @@ export interface TuiCommandContext {
   pick(picker: ChoicePicker): Promise<string | null>;
   /** Ends this run of the TUI and starts it again as `restart` says. */
   restart(restart: TuiRestart): void;
+  /** Runs `text` as a turn, as if typed (a soul-level command such as `/rewind 2 --code`). */
+  send(text: string): void;
+  /** Reads the model (and its price) into the status line again. */
+  refreshStatus(): void;
 }
 
 /** A slash command only the terminal UI has (Kimi CLI's shell-level commands). */
@@ -34,5 +38,9 @@ export interface TuiCommand {
   name: string;
   aliases?: readonly string[];
   description: string;
+  /** It ends the run to start the TUI again (`/new`, `/theme`): offered only when the TUI can. */
+  needsRestart?: boolean;
+  /** Whether the session offers it (else the text goes to the session as typed); default: yes. */
+  available?(session: AgentSession): boolean;
   run(args: string, context: TuiCommandContext): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { commandPrefix } from '../../common/command-prefix.js';
 import type { PendingApproval } from './conversation-state.js';
 import { DisplayBlockView } from './display-block-view.js';
 import type { ApprovalAnswer } from './wire-types.js';
@@ -27,7 +28,7 @@ export function ApprovalPanel({
   const [stage, setStage] = useState<Stage>('choose');
   const [feedback, setFeedback] = useState('');
   const command = shellCommand(request.display);
-  const [prefix, setPrefix] = useState(() => command?.split(/\s+/)[0] ?? '');
+  const [prefix, setPrefix] = useState(() => offeredPrefix(command));
   const [saveRule, setSaveRule] = useState<'' | 'project' | 'user'>('');
   const panel = useRef<HTMLElement>(null);
   const [armed, setArmed] = useState(false);
@@ -36,6 +37,7 @@ export function ApprovalPanel({
   useEffect(() => {
     setStage('choose');
     setSaveRule('');
+    setPrefix(offeredPrefix(command));
     setArmed(false);
     panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
     const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
@@ -207,4 +209,9 @@ function Choice({
 function shellCommand(display: readonly { type: string; [field: string]: unknown }[]): string | null {
   const block = display.find((b) => b.type === 'shell');
   return block && typeof block.command === 'string' ? block.command : null;
+}
+
+/** The prefix the input starts with: the one every front end offers (empty when there is none). */
+function offeredPrefix(command: string | null): string {
+  return command === null ? '' : (commandPrefix(command) ?? '');
 }

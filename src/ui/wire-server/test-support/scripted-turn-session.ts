@@ -134,7 +134,14 @@ export class ScriptedSession implements AgentSession {
     return [];
   }
 
-  async switchModel(alias: string): Promise<void> {
+  readonly thinking = false;
+
+  /** A scripted session keeps no checkpoints. */
+  async rewindTurns(): Promise<null> {
+    return null;
+  }
+
+  async switchModel(alias: string): Promise<never> {
     throw new Error(`No model "${alias}" here.`);
   }
 
