@@ -188,6 +188,12 @@ describe('/rewind through the built CLI (wire mode)', () => {
     expect(rewind.code).toBe(0);
     expect(rewind.stdout).toContain('"type":"RewindDone"');
     expect(await snapshot(work)).toEqual(before);
+    // With nothing to ask (yolo), the summary and the outcome are two texts of one answer: the
+    // outcome starts a line of its own instead of being glued to the summary's last file name.
+    const redo = await cli.sandbox.run(['--print', '--yolo', '-C', '-p', '/rewind --redo']);
+    expect(redo.code).toBe(0);
+    expect(redo.stdout).toMatch(/\nRedone: \d+ files restored/);
+    expect(await snapshot(work)).not.toEqual(before);
 
     const id = basename(await onlySessionDir(cli.sandbox.home));
     const listed = await cli.sandbox.run(['sessions', '--checkpoints', id]);

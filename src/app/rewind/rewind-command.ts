@@ -83,7 +83,7 @@ async function runRewind(
       let n = parsed.turn;
       if (n === null) {
         n = history.turns.length;
-        say(`${await describeTurns(parts.checkpoints, history)}\nRewinding to before the last turn, ${n}.`);
+        say(`${await describeTurns(parts.checkpoints, history)}\nRewinding to before the last turn, ${n}.\n`);
       }
       const target = history.turns[n - 1];
       if (!target) {
@@ -202,7 +202,8 @@ async function restoreFiles(
     describePlan(plan),
     ...keptLines,
   ].join('\n');
-  say(summary);
+  // What follows (the outcome) is another text part of the same answer: start it on its own line.
+  say(`${summary}\n`);
   if (plan.changes.length === 0) {
     return { report: { applied: [], left: verdict.kept }, plan, after: now.id };
   }
