@@ -10,6 +10,7 @@ import type { DisplayBlock } from '../../kosong/tool.js';
 import type { DiffDisplayBlock } from '../../wire/display.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../wire/requests.js';
 import { type SessionScope, sessionScopes } from './approval-scopes.js';
+import { ARM_DELAY_MS, ArmDelay } from './arm-delay.js';
 import { renderDiff } from './diff-lines.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
@@ -18,7 +19,7 @@ import type { TuiStyle } from './tui-style.js';
  * Keys arriving this soon after the panel appeared are dropped: they were typed before the user could
  * see what they would answer (type-ahead never answers an approval).
  */
-export const APPROVAL_ARM_DELAY_MS = 300;
+export const APPROVAL_ARM_DELAY_MS = ARM_DELAY_MS;
 
 type Stage = 'choose' | 'scope' | 'feedback';
 
@@ -34,7 +35,8 @@ export class ApprovalPanel implements Component, Focusable {
   private stage: Stage = 'choose';
   private selected = 0;
   /** When the panel was first drawn: keys count from then on (a queued panel waits its turn). */
-  private shownAt: number | null = null;
+  /** Keys count from a moment after the first frame. */
+  readonly arm: ArmDelay;
   private readonly feedback = new Input();
   private done = false;
   /** The scopes of "approve for this session" (the exact one, a command prefix, the whole action). */
@@ -50,8 +52,9 @@ export class ApprovalPanel implements Component, Focusable {
     private readonly style: TuiStyle,
     /** Called once the request is answered (or was answered elsewhere). */
     private readonly onDone: () => void,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
+    this.arm = new ArmDelay(now);
     this.scopes = sessionScopes(request.payload);
     this.feedback.onSubmit = (text) => this.answer('reject', text.trim());
     this.feedback.onEscape = () => {
@@ -61,7 +64,7 @@ export class ApprovalPanel implements Component, Focusable {
 
   /** Whether keys answer the panel yet (false for the first moments after it appeared). */
   get isArmed(): boolean {
-    return this.shownAt !== null && this.now() - this.shownAt >= APPROVAL_ARM_DELAY_MS;
+    return this.arm.isArmed;
   }
 
   handleInput(data: string): void {
@@ -90,7 +93,7 @@ export class ApprovalPanel implements Component, Focusable {
   }
 
   render(width: number): string[] {
-    this.shownAt ??= this.now();
+    this.arm.markShown();
     const { style, request } = this;
     const { sender, action, description, display, source_kind, subagent_type } = request.payload;
     const inner = Math.max(1, width - 2);

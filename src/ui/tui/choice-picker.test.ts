@@ -58,7 +58,7 @@ describe('ChoicePicker', () => {
     try {
       const { p } = picker();
       const armed = vi.fn();
-      p.onArmed = armed;
+      p.arm.onArmed = armed;
       vi.advanceTimersByTime(5000); // not drawn yet: nothing scheduled
       expect(armed).not.toHaveBeenCalled();
       p.render(80);

@@ -5,6 +5,7 @@ import {
   SelectList,
   truncateToWidth,
 } from '@mariozechner/pi-tui';
+import { ARM_DELAY_MS, ArmDelay } from './arm-delay.js';
 import type { TuiStyle } from './tui-style.js';
 
 /**
@@ -12,7 +13,7 @@ import type { TuiStyle } from './tui-style.js';
  * an Enter typed ahead must not pick the item that happens to be selected. Esc and Ctrl-C still
  * leave at once: leaving does nothing.
  */
-export const PICKER_ARM_DELAY_MS = 300;
+export const PICKER_ARM_DELAY_MS = ARM_DELAY_MS;
 
 /** What a key did to the picker: nothing yet, or it ended with an item's value chosen (or none). */
 export type PickerOutcome = { done: false } | { done: true; chosen: string | null };
@@ -28,13 +29,8 @@ const VISIBLE_ROWS = 10;
 export class ChoicePicker implements Component {
   private readonly list: SelectList;
   private outcome: PickerOutcome = { done: false };
-  /** When the picker was first drawn: keys count from then on. */
-  private shownAt: number | null = null;
-  /**
-   * Called once the picker takes keys, counted from its first frame (the caller redraws then, so the
-   * key hint shows: between turns nothing else redraws, and under load the first frame may come late).
-   */
-  onArmed: (() => void) | null = null;
+  /** Keys count from a moment after the first frame; the caller sets `arm.onArmed` to redraw then. */
+  readonly arm: ArmDelay;
 
   constructor(
     private readonly title: string,
@@ -44,8 +40,9 @@ export class ChoicePicker implements Component {
     initial = 0,
     /** What Enter does, for the hint line. */
     private readonly enterDoes = 'opens',
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
+    this.arm = new ArmDelay(now);
     this.list = new SelectList(items, VISIBLE_ROWS, style.editor.selectList, { maxPrimaryColumnWidth: 60 });
     this.list.setSelectedIndex(initial);
     this.list.onSelect = (item) => {
@@ -58,7 +55,7 @@ export class ChoicePicker implements Component {
 
   /** Whether keys move and choose yet (false for the first moments after it appeared). */
   get isArmed(): boolean {
-    return this.shownAt !== null && this.now() - this.shownAt >= PICKER_ARM_DELAY_MS;
+    return this.arm.isArmed;
   }
 
   handleKey(data: string): PickerOutcome {
@@ -69,10 +66,7 @@ export class ChoicePicker implements Component {
   }
 
   render(width: number): string[] {
-    if (this.shownAt === null) {
-      this.shownAt = this.now();
-      if (this.onArmed) setTimeout(this.onArmed, PICKER_ARM_DELAY_MS + 10).unref();
-    }
+    this.arm.markShown();
     return [
       truncateToWidth(this.style.border('─'.repeat(width)), width),
       truncateToWidth(this.style.bold(this.title), width),

@@ -1,6 +1,6 @@
 import type { Component, Container, Focusable, TUI } from '@mariozechner/pi-tui';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
-import { APPROVAL_ARM_DELAY_MS, ApprovalPanel } from './approval-panel.js';
+import { ApprovalPanel } from './approval-panel.js';
 import { PlanPanel } from './plan-panel.js';
 import type { PlanView } from './plan-view.js';
 import { QuestionPanel } from './question-panel.js';
@@ -56,7 +56,7 @@ export class PanelQueue {
       slot.addChild(panel);
       tui.setFocus(panel);
       // Between turns nothing else redraws: show the key hint once the panel takes keys.
-      setTimeout(() => tui.requestRender(), APPROVAL_ARM_DELAY_MS + 20).unref();
+      panel.arm.onArmed = () => tui.requestRender();
     } else tui.setFocus(this.host.editor());
     tui.requestRender();
   }

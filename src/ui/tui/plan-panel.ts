@@ -7,7 +7,7 @@ import {
   wrapTextWithAnsi,
 } from '@mariozechner/pi-tui';
 import type { QuestionItem, QuestionRequest } from '../../wire/requests.js';
-import { APPROVAL_ARM_DELAY_MS } from './approval-panel.js';
+import { ArmDelay } from './arm-delay.js';
 import type { PlanView } from './plan-view.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
@@ -40,9 +40,9 @@ export class PlanPanel implements Component, Focusable {
   private planRows = 0;
   private revising = false;
   private readonly feedback = new Input();
-  private shownAt: number | null = null;
+  /** Keys count from a moment after the first frame. */
+  readonly arm: ArmDelay;
   private done = false;
-  private readonly now: () => number;
 
   constructor(
     private readonly request: QuestionRequest,
@@ -51,7 +51,7 @@ export class PlanPanel implements Component, Focusable {
     private readonly onDone: () => void,
     private readonly options: PlanPanelOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    this.arm = new ArmDelay(options.now ?? Date.now);
     plan.movedToPanel();
     this.feedback.onSubmit = (text) => {
       const wanted = text.trim();
@@ -86,7 +86,7 @@ export class PlanPanel implements Component, Focusable {
   }
 
   get isArmed(): boolean {
-    return this.shownAt !== null && this.now() - this.shownAt >= APPROVAL_ARM_DELAY_MS;
+    return this.arm.isArmed;
   }
 
   handleInput(data: string): void {
@@ -110,7 +110,7 @@ export class PlanPanel implements Component, Focusable {
   }
 
   render(width: number): string[] {
-    this.shownAt ??= this.now();
+    this.arm.markShown();
     const { style } = this;
     const item = this.item;
     const choices = this.choices;

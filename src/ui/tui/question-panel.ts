@@ -7,7 +7,7 @@ import {
   wrapTextWithAnsi,
 } from '@mariozechner/pi-tui';
 import type { QuestionAnswers, QuestionItem, QuestionRequest } from '../../wire/requests.js';
-import { APPROVAL_ARM_DELAY_MS } from './approval-panel.js';
+import { ArmDelay } from './arm-delay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
 
@@ -25,15 +25,17 @@ export class QuestionPanel implements Component, Focusable {
   private readonly other = new Input();
   private readonly answers: QuestionAnswers = {};
   /** When the panel was first drawn: keys count from then on (a queued panel waits its turn). */
-  private shownAt: number | null = null;
+  /** Keys count from a moment after the first frame. */
+  readonly arm: ArmDelay;
   private done = false;
 
   constructor(
     private readonly request: QuestionRequest,
     private readonly style: TuiStyle,
     private readonly onDone: () => void,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
+    this.arm = new ArmDelay(now);
     this.other.onSubmit = (text) => {
       if (text.trim()) this.answers[this.question.question] = text.trim();
       this.next();
@@ -53,7 +55,7 @@ export class QuestionPanel implements Component, Focusable {
   }
 
   get isArmed(): boolean {
-    return this.shownAt !== null && this.now() - this.shownAt >= APPROVAL_ARM_DELAY_MS;
+    return this.arm.isArmed;
   }
 
   handleInput(data: string): void {
@@ -79,7 +81,7 @@ export class QuestionPanel implements Component, Focusable {
   }
 
   render(width: number): string[] {
-    this.shownAt ??= this.now();
+    this.arm.markShown();
     const { style } = this;
     const item = this.question;
     const inner = Math.max(1, width - 2);

@@ -141,7 +141,7 @@ export class TuiExtras {
 
   private pick(picker: ChoicePicker): Promise<string | null> {
     // Between turns nothing else redraws: show the key hint once the picker takes keys.
-    picker.onArmed = () => this.host.tui.requestRender();
+    picker.arm.onArmed = () => this.host.tui.requestRender();
     return new Promise((resolve) => {
       this.show({
         component: picker,
