@@ -1,11 +1,31 @@
 import { existsSync, lstatSync, type Stats } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
 import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { prepareSessionIndex } from './session-index.js';
+
+/**
+ * Creates the store whole, then puts it in place: it is made in a private folder beside it and
+ * renamed, so a second session starting at the same moment sees either no store or a complete one
+ * (a store being made in place had HEAD before its config and folders, and the other session's first
+ * checkpoint then failed). The loser of two creations keeps the winner's store.
+ */
+async function createStore(gitDir: string): Promise<void> {
+  await mkdir(dirname(gitDir), { recursive: true, mode: 0o700 });
+  const temp = await mkdtemp(`${gitDir}.new-`);
+  try {
+    await runGit(['init', '--bare', '--quiet', temp], { gitDir: temp });
+    // Renaming over a folder works only when it is empty (a leftover of an older version's mkdir).
+    await rename(temp, gitDir).catch((error: unknown) => {
+      if (!existsSync(join(gitDir, 'HEAD'))) throw error;
+    });
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
 
 /** Files larger than this are noted as not restorable instead of being stored (10 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -87,13 +107,7 @@ export class CheckpointStore {
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
     const gitDir = checkpointStoreDir(options.home, options.roots[0] ?? '.');
-    if (!existsSync(join(gitDir, 'HEAD'))) {
-      await mkdir(gitDir, { recursive: true, mode: 0o700 });
-      // Two sessions starting at once may both init: the loser's failure is fine once HEAD exists.
-      await runGit(['init', '--bare', '--quiet', gitDir], { gitDir }).catch((error: unknown) => {
-        if (!existsSync(join(gitDir, 'HEAD'))) throw error;
-      });
-    }
+    if (!existsSync(join(gitDir, 'HEAD'))) await createStore(gitDir);
     const store = new CheckpointStore(gitDir, options, 0, null, []);
     const existing = await store.list();
     const last = existing.at(-1) ?? null;
