@@ -119,7 +119,7 @@ export async function runMain(options: CliOptions): Promise<number> {
         const [{ runShell }, { InputHistory }, { wantsColor }] = await Promise.all([
           import('../ui/shell/run-shell.js'),
           import('../ui/common/input-history.js'),
-          import('../ui/shell/shell-style.js'),
+          import('../ui/common/ansi-style.js'),
         ]);
         const { sessionControl } = await import('./session-control.js');
         const sessions = sessionControl(home, workDir, openAgentSession);

@@ -3,7 +3,7 @@ import type { AgentSession } from '../app/agent-session.js';
 import { forkSession, undoPoints } from '../app/session-fork.js';
 import { listSessions } from '../session/list.js';
 import { isValidSessionId, sessionAt } from '../session/session.js';
-import type { ShellSessionControl } from '../ui/shell/run-shell.js';
+import type { SessionControl } from '../ui/common/session-control.js';
 
 /**
  * The sessions of a work dir, for the interactive front ends' own commands (`/new`, `/sessions`,
@@ -13,7 +13,7 @@ export function sessionControl(
   home: string,
   workDir: string,
   openAgentSession: (which: { sessionId?: string }) => Promise<AgentSession>,
-): ShellSessionControl {
+): SessionControl {
   return {
     create: () => openAgentSession({}),
     open: async (id) =>

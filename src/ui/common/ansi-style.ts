@@ -1,8 +1,8 @@
 /**
- * The few text styles the shell uses, as ANSI escapes; all of them plain text when colour is off (not
+ * The few text styles the shell and the TUI use, as ANSI escapes; all of them plain text when colour is off (not
  * a terminal, or `NO_COLOR` set, see https://no-color.org).
  */
-export interface ShellStyle {
+export interface AnsiStyle {
   /** Secondary text: thinking, tool arguments, the status line. */
   dim(text: string): string;
   /** Thinking: dim and italic. */
@@ -16,7 +16,7 @@ export interface ShellStyle {
 const paint = (open: string, close: string) => (text: string) =>
   text ? `\x1b[${open}m${text}\x1b[${close}m` : text;
 
-const COLOR: ShellStyle = {
+const COLOR: AnsiStyle = {
   dim: paint('2', '22'),
   thought: paint('2;3', '23;22'),
   ok: paint('32', '39'),
@@ -25,9 +25,9 @@ const COLOR: ShellStyle = {
 };
 
 const same = (text: string) => text;
-const PLAIN: ShellStyle = { dim: same, thought: same, ok: same, error: same, accent: same };
+const PLAIN: AnsiStyle = { dim: same, thought: same, ok: same, error: same, accent: same };
 
-export function shellStyle(color: boolean): ShellStyle {
+export function ansiStyle(color: boolean): AnsiStyle {
   return color ? COLOR : PLAIN;
 }
 

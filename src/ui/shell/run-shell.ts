@@ -7,13 +7,14 @@ import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
+import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';
 import { CONTINUATION_PROMPT, composeInEditor, continues } from '../common/compose.js';
 import type { InputHistory } from '../common/input-history.js';
+import type { SessionControl } from '../common/session-control.js';
 import { runShellEscape } from '../common/shell-escape.js';
 import { askApproval, askQuestions } from './ask-inline.js';
 import { LineReader, WOKEN } from './line-reader.js';
 import { ShellRenderer, type ThinkingDisplay } from './shell-renderer.js';
-import { type ShellStyle, shellStyle } from './shell-style.js';
 
 export interface ShellOptions {
   session: AgentSession;
@@ -32,23 +33,7 @@ export interface ShellOptions {
   /** The environment `!command` runs with (default: this process's). */
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Lets the user start, open and fork sessions (`/new`, `/sessions`, `/fork`). */
-  sessions?: ShellSessionControl | undefined;
-}
-
-/** The sessions of the work dir, for the shell's own commands. */
-export interface ShellSessionControl {
-  /** A new session. */
-  create(): Promise<AgentSession>;
-  /** The saved session with this id; null when there is none. */
-  open(id: string): Promise<AgentSession | null>;
-  /** Saved sessions, most recent first. */
-  list(): Promise<{ id: string; title: string; updatedAt: number }[]>;
-  /** A new session that starts with a copy of `current`'s history. */
-  fork(current: AgentSession): Promise<AgentSession>;
-  /** The turns of `current` that `/undo` can go back to, numbered from 1. */
-  undoPoints(current: AgentSession): Promise<{ n: number; text: string }[]>;
-  /** A new session with `current`'s history before turn `n`. */
-  undo(current: AgentSession, n: number): Promise<AgentSession>;
+  sessions?: SessionControl | undefined;
 }
 
 const SHELL_COMMANDS_HELP =
@@ -66,7 +51,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
   const { output } = options;
   let session = options.session;
   const write = (text: string) => output.write(text);
-  const style = shellStyle(options.color ?? false);
+  const style = ansiStyle(options.color ?? false);
   const newRenderer = () =>
     new ShellRenderer(write, session.workDir, { style, thinking: options.thinking ?? 'off' });
   let cancelTurn: AbortController | null = null;
@@ -197,7 +182,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
  */
 async function undoCommand(
   text: string,
-  control: ShellSessionControl,
+  control: SessionControl,
   current: AgentSession,
   switchTo: (next: AgentSession) => Promise<void>,
   write: (text: string) => void,
@@ -235,7 +220,7 @@ function preview(text: string): string {
 /** Runs `/new`, `/sessions [id]` (`/resume`) and `/fork`; false for any other input. */
 async function sessionCommand(
   text: string,
-  control: ShellSessionControl,
+  control: SessionControl,
   current: AgentSession,
   switchTo: (next: AgentSession) => Promise<void>,
   write: (text: string) => void,
@@ -278,7 +263,7 @@ async function replayConversation(
   wireFile: string,
   renderer: ShellRenderer,
   write: (text: string) => void,
-  style: ShellStyle,
+  style: AnsiStyle,
 ): Promise<void> {
   const { records } = await readWireFile(wireFile).catch(() => ({ records: [] }));
   let turns = 0;
@@ -303,7 +288,7 @@ async function runTurn(
   reader: LineReader,
   write: (text: string) => void,
   renderer: ShellRenderer,
-  style: ShellStyle,
+  style: AnsiStyle,
   cancel: AbortSignal,
 ): Promise<void> {
   let asking: Promise<void> = Promise.resolve();

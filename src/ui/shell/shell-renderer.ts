@@ -6,7 +6,7 @@ import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { StatusUpdate } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { rewindDoneSummary } from '../../wire/rewind-summary.js';
-import { type ShellStyle, shellStyle } from './shell-style.js';
+import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';
 
 /**
  * How thinking is shown: streamed as it comes (dim), as one "(thinking…)" line per stretch of it, or
@@ -15,7 +15,7 @@ import { type ShellStyle, shellStyle } from './shell-style.js';
 export type ThinkingDisplay = 'stream' | 'indicator' | 'off';
 
 export interface ShellRendererOptions {
-  style?: ShellStyle | undefined;
+  style?: AnsiStyle | undefined;
   thinking?: ThinkingDisplay | undefined;
 }
 
@@ -30,7 +30,7 @@ export class ShellRenderer {
   private atLineStart = true;
   /** What the open stretch of streamed content is, so thinking and answer get lines of their own. */
   private streaming: 'text' | 'think' | null = null;
-  private readonly style: ShellStyle;
+  private readonly style: AnsiStyle;
   private readonly thinking: ThinkingDisplay;
   private readonly status: StatusUpdate = {};
 
@@ -39,7 +39,7 @@ export class ShellRenderer {
     private readonly workDir: string,
     options: ShellRendererOptions = {},
   ) {
-    this.style = options.style ?? shellStyle(false);
+    this.style = options.style ?? ansiStyle(false);
     this.thinking = options.thinking ?? 'off';
   }
 

@@ -2,9 +2,9 @@ import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mario
 import type { AgentSession } from '../../app/agent-session.js';
 import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
+import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
 import { runShellEscape } from '../common/shell-escape.js';
-import { shellStyle } from '../shell/shell-style.js';
 import { CommandOutputView } from './command-output-view.js';
 import type { TuiRestart } from './commands/tui-command.js';
 import { warmHighlighter } from './highlight-code.js';
@@ -215,7 +215,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
           output.append(text);
           tui.requestRender();
         },
-        style: shellStyle(options.color),
+        style: ansiStyle(options.color),
         signal,
       });
     });

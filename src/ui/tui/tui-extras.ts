@@ -1,6 +1,6 @@
 import { type Container, type Editor, matchesKey, type SlashCommand, type TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
-import type { ShellSessionControl } from '../shell/run-shell.js';
+import type { SessionControl } from '../common/session-control.js';
 import type { ChoicePicker } from './choice-picker.js';
 import { modelCommand } from './commands/model-command.js';
 import { rewindCommand } from './commands/rewind-command.js';
@@ -43,7 +43,7 @@ export interface TuiExtrasHost {
   refreshStatus(): void;
   /** The work dir's prompts, newest first (grows as prompts are sent). */
   history: string[];
-  sessions?: ShellSessionControl | undefined;
+  sessions?: SessionControl | undefined;
   saveTheme?: ((theme: TuiTheme) => Promise<void>) | undefined;
 }
 

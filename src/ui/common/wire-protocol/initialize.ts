@@ -1,7 +1,7 @@
-import type { AgentSession } from '../../app/agent-session.js';
-import { type AskClient, HOOK_EVENTS } from '../../hooks/index.js';
-import { VERSION } from '../../version.js';
-import { WIRE_PROTOCOL_VERSION } from '../../wire/wire-file.js';
+import type { AgentSession } from '../../../app/agent-session.js';
+import { type AskClient, HOOK_EVENTS } from '../../../hooks/index.js';
+import { VERSION } from '../../../version.js';
+import { WIRE_PROTOCOL_VERSION } from '../../../wire/wire-file.js';
 import type { InitializeParams } from './schemas.js';
 
 export const SERVER_NAME = 'kimi-ts';

@@ -1,7 +1,7 @@
-import { toolError } from '../../kosong/tool.js';
-import { assertNever } from '../../util/assert-never.js';
-import { describeIssues } from '../../wire/json.js';
-import type { WireRequest } from '../../wire/requests.js';
+import { toolError } from '../../../kosong/tool.js';
+import { assertNever } from '../../../util/assert-never.js';
+import { describeIssues } from '../../../wire/json.js';
+import type { WireRequest } from '../../../wire/requests.js';
 import type { InboundResponse } from './jsonrpc.js';
 import { approvalAnswerSchema, hookAnswerSchema, questionAnswerSchema, toolAnswerSchema } from './schemas.js';
 

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { isWireRequest } from '../../wire/message.js';
-import { wireMessageToJSON } from '../../wire/message-json.js';
-import { readWireFile } from '../../wire/wire-file.js';
+import { isWireRequest } from '../../../wire/message.js';
+import { wireMessageToJSON } from '../../../wire/message-json.js';
+import { readWireFile } from '../../../wire/wire-file.js';
 import { eventFrame, requestFrame } from './jsonrpc.js';
 import type { OutboundFrame, WireTransport } from './transport.js';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { HOOK_EVENTS, wireHookSubscriptionSchema } from '../../hooks/index.js';
-import type { ContentPart } from '../../kosong/message.js';
-import { contentPartFromJSON, contentPartSchema } from '../../kosong/message-json.js';
-import type { ToolReturnValue } from '../../kosong/tool.js';
-import { displayBlockSchema } from '../../wire/display.js';
-import { jsonValueSchema } from '../../wire/json.js';
+import { HOOK_EVENTS, wireHookSubscriptionSchema } from '../../../hooks/index.js';
+import type { ContentPart } from '../../../kosong/message.js';
+import { contentPartFromJSON, contentPartSchema } from '../../../kosong/message-json.js';
+import type { ToolReturnValue } from '../../../kosong/tool.js';
+import { displayBlockSchema } from '../../../wire/display.js';
+import { jsonValueSchema } from '../../../wire/json.js';
 
 /** Zod schemas for what a wire client sends: method params and answers to our requests. */
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { AgentSession } from '../../app/agent-session.js';
-import type { AskClient } from '../../hooks/index.js';
-import { RunCancelled } from '../../soul/errors.js';
-import type { UILoop } from '../../soul/run-soul.js';
-import { wireEvent } from '../../wire/events.js';
-import { describeIssues, type JsonValue } from '../../wire/json.js';
-import { isWireRequest, type WireMessage } from '../../wire/message.js';
-import { wireMessageToJSON } from '../../wire/message-json.js';
-import { type HookAnswer, HookRequest, type WireRequest } from '../../wire/requests.js';
+import type { AgentSession } from '../../../app/agent-session.js';
+import type { AskClient } from '../../../hooks/index.js';
+import { RunCancelled } from '../../../soul/errors.js';
+import type { UILoop } from '../../../soul/run-soul.js';
+import { wireEvent } from '../../../wire/events.js';
+import { describeIssues, type JsonValue } from '../../../wire/json.js';
+import { isWireRequest, type WireMessage } from '../../../wire/message.js';
+import { wireMessageToJSON } from '../../../wire/message-json.js';
+import { type HookAnswer, HookRequest, type WireRequest } from '../../../wire/requests.js';
 import {
   applyToolVisibility,
   type ClientCapabilities,
@@ -35,15 +35,8 @@ import {
   setPlanModeParamsSchema,
   steerParamsSchema,
 } from './schemas.js';
-import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
 import type { OutboundFrame, WireTransport } from './transport.js';
 import { describeInternalError, type PromptResult, promptFailure } from './turn-result.js';
-
-export interface WireServerOptions extends StdioTransportOptions {
-  session: AgentSession;
-  /** Where the server explains what it did with input it could not use (default: process.stderr). */
-  stderr?: ((text: string) => void) | undefined;
-}
 
 export interface ServeWireOptions {
   session: AgentSession;
@@ -60,22 +53,11 @@ interface Activity {
 }
 
 /**
- * Serves one session in wire mode (JSON-RPC 2.0 over a pair of byte streams, normally stdio) until
- * the input ends or `signal` aborts. Then the running turn is cancelled, requests still waiting for
- * the client are closed, every answer in flight is written, and the promise resolves with the exit
- * code: 0, or 1 when the input failed. The caller owns the session and the streams (closes neither).
- */
-export function runWireServer(options: WireServerOptions): Promise<number> {
-  return serveWire({
-    session: options.session,
-    transport: new StdioTransport(options),
-    stderr: options.stderr,
-  });
-}
-
-/**
- * The wire protocol core: serves one session to one transport until the transport's client is gone,
- * then shuts down as `runWireServer` says and resolves with the exit code.
+ * The wire protocol core that every transport serves (stdio lines in `ui/wire-server/`, WebSocket
+ * frames in `ui/web/server/`): serves one session to one transport until the transport's client is
+ * gone. Then the running turn is cancelled, requests still waiting for the client are closed, every
+ * answer in flight is sent, and the promise resolves with the exit code: 0, or 1 when the input
+ * failed. The caller owns the session (closes nothing of it).
  */
 export function serveWire(options: ServeWireOptions): Promise<number> {
   return new WireServer(options).serve();

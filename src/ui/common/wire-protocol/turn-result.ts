@@ -1,13 +1,13 @@
-import { OAuthError } from '../../auth/device-flow.js';
-import { ChatProviderError, isAbortError } from '../../kosong/errors.js';
+import { OAuthError } from '../../../auth/device-flow.js';
+import { ChatProviderError, isAbortError } from '../../../kosong/errors.js';
 import {
   describeTurnError,
   LLMNotSet,
   LLMNotSupported,
   MaxStepsReached,
   RunCancelled,
-} from '../../soul/errors.js';
-import { EmptyPromptError } from '../../soul/prompt-checks.js';
+} from '../../../soul/errors.js';
+import { EmptyPromptError } from '../../../soul/prompt-checks.js';
 import { ErrorCodes, MethodError } from './jsonrpc.js';
 
 export type PromptResult =

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { wireSend } from '../../../soul/run-soul.js';
 import { streamedPartEvent, wireEvent } from '../../../wire/events.js';
 import { ApprovalRequest } from '../../../wire/requests.js';
-import { ScriptedSession } from '../../wire-server/test-support/scripted-turn-session.js';
+import { ScriptedSession } from '../../common/test-support/scripted-turn-session.js';
 import { SessionHost } from './session-host.js';
 
 interface Frame {

@@ -13,7 +13,7 @@ import {
   requestFrame,
   serveWire,
   type WireTransport,
-} from '../../wire-server/index.js';
+} from '../../common/wire-protocol/index.js';
 import { ReplayLog } from './replay-log.js';
 
 type ResponseFrame = Extract<OutboundFrame, { kind: 'response' }>;
