@@ -72,14 +72,28 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const secrets = collectSecrets(config, env);
     await addLoginSecrets(secrets, config, home);
     const model = await SessionModel.open({
-      ...{ config, env, home, secrets, sessionId: session.id, stateFile: session.stateFile },
-      ...{ thinking: options.thinking, configSource: files.loaded.source },
-      ...{ alias: options.modelAlias, savedAlias: state.model_alias, savedThinking: state.model_thinking },
+      config,
+      env,
+      home,
+      secrets,
+      sessionId: session.id,
+      stateFile: session.stateFile,
+      thinking: options.thinking,
+      configSource: files.loaded.source,
+      alias: options.modelAlias,
+      savedAlias: state.model_alias,
+      savedThinking: state.model_thinking,
     });
     const approval = openSessionApproval({ ...files, config, modes: options, warn });
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
     const guards = await openSessionGuards({
-      ...{ files, config, env, home, approval, additionalDirs, secrets },
+      files,
+      config,
+      env,
+      home,
+      approval,
+      additionalDirs,
+      secrets,
       sandbox: options.sandbox,
     });
     const { policy, commandSandbox } = guards;
@@ -95,13 +109,24 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const toolset = new KimiToolset({ approval, hooks, secrets, policy });
     const deps = {
       ...rootToolDeps({ config, env: guards.childEnv, session, state, additionalDirs, model }),
-      ...{ secrets, commandSandbox, policy },
+      secrets,
+      commandSandbox,
+      policy,
     };
     const loopControl = loopControlOf(options, config);
     const outOfTurn = new OutOfTurnHub();
     const base = {
-      ...{ session, config, env, context, toolset, approval },
-      ...{ hooks, model, outOfTurn, shutdown, secrets },
+      session,
+      config,
+      env,
+      context,
+      toolset,
+      approval,
+      hooks,
+      model,
+      outOfTurn,
+      shutdown,
+      secrets,
     };
     const services = { ...base, state, home, agentSpec: spec, skills, rootDeps: deps, loopControl, warn };
     const contributions = await setUpExtensions(options.extensions ?? [], services, deps, shutdown);
@@ -113,7 +138,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const afk = config.skip_afk_prompt_injection ? [] : [new AfkReminder(() => approval.afk)];
     const checkpoints = config.checkpoints.enabled
       ? await SessionCheckpoints.open({
-          ...{ home, sessionId: session.id, sessionDir: session.dir, workDir: session.workDir },
+          home,
+          sessionId: session.id,
+          sessionDir: session.dir,
+          workDir: session.workDir,
           additionalDirs,
           maxFileBytes: Math.round(config.checkpoints.max_file_mib * 1024 * 1024),
           redact: (text) => secrets.redact(text),
@@ -152,7 +180,15 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     });
     model.onSwitch((llm) => soul.switchLLM(llm));
     const commands = sessionCommands({
-      ...{ session, home, context, approval, model, planMode, title, systemPrompt, skills },
+      session,
+      home,
+      context,
+      approval,
+      model,
+      planMode,
+      title,
+      systemPrompt,
+      skills,
       additionalDirs,
       hookConfigs,
       extensionCommands: contributions.slashCommands,
@@ -162,7 +198,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval, policy }));
     return new AgentSessionImpl({
       rewindTurns: checkpoints ? () => readRewindTurns(checkpoints, session.dir) : undefined,
-      ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
+      ...base,
+      soul,
+      slashCommands,
+      planMode,
+      title,
+      contributions,
+      skippedTools,
       sandbox: commandSandbox?.settings ?? null,
     });
   } catch (error) {

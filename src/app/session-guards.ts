@@ -28,7 +28,12 @@ export async function openSessionGuards(parts: {
   const childEnv = secrets.childEnvironment(env);
   context.redactWith((value) => secrets.redactDeep(value));
   const { policy, command: permissions } = await createSessionPolicy({
-    ...{ workDir: session.workDir, additionalDirs, home, env, config, approval },
+    workDir: session.workDir,
+    additionalDirs,
+    home,
+    env,
+    config,
+    approval,
     projectApprovals: files.projectApprovals,
     configLabel: files.loaded.source.kind === 'inline' ? '--config' : files.loaded.source.path,
   });

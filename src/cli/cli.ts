@@ -231,7 +231,7 @@ export function buildProgram(): Command {
     .helpOption('--help', 'display help for command')
     .option('-h, --host <address>', 'address to bind (default 127.0.0.1)')
     .option('-n, --network', 'bind all interfaces (0.0.0.0)')
-    .option('-p, --port <port>', 'port; the next free one up to 9 higher is taken (0: any)', portNumber, 5494)
+    .option('-p, --port <port>', 'port (5494; the next free one up to 5503; 0: any free port)', portNumber)
     .option('--open', 'open the browser (default: when run at a terminal)')
     .option('--no-open', 'do not open the browser')
     .option('--auth-token <token>', 'the bearer token (default: generated once, kept in the home)')
