@@ -195,7 +195,7 @@ describe('SessionHost', () => {
     await driver.waitFor((f) => JSON.stringify(f).includes('part-200 '));
     // Far more than the cap went by; memory holds at most the cap (plus the frame over the line).
     expect(driver.stream().join('').length).toBeGreaterThan(CAP * 5);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await host.replaySpillsSettled();
     expect(host.replayMemoryUsed).toBeLessThanOrEqual(CAP + 200);
     const late = clientOf(host);
     const replay = late.request('r', 'replay');

@@ -97,6 +97,11 @@ export class SessionHost implements WireTransport {
     return this.log.memoryUsed;
   }
 
+  /** Resolves when the replay log has no spill write under way. */
+  replaySpillsSettled(): Promise<void> {
+    return this.log.spillsSettled();
+  }
+
   get sessionId(): string {
     return this.session.sessionId;
   }
