@@ -66,4 +66,14 @@ describe('compileGlobRule and ignore files', () => {
     stack.pop(1);
     expect(stack.isIgnored('/r/sub/a.log', false)).toBe(true);
   });
+
+  it('does not ignore what lies inside an ignored folder the search was pointed into (as ripgrep)', () => {
+    const root = IgnoreFile.parse('/r', 'build/\n*.log\n');
+    expect(root.decide('/r/build', true)).toBe('ignore');
+    expect(root.decide('/r/build/sub', true)).toBeNull();
+    expect(root.decide('/r/build/sub/x.txt', false)).toBeNull();
+    // Where the ignore package and ripgrep part: rg would still skip this log by its own rule.
+    expect(root.decide('/r/build/sub/a.log', false)).toBeNull();
+    expect(root.decide('/r/src/a.log', false)).toBe('ignore');
+  });
 });

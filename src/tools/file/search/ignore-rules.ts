@@ -17,7 +17,12 @@ export class IgnoreFile {
   decide(path: string, isDir: boolean): 'ignore' | 'keep' | null {
     const rel = relative(this.baseDir, path).replaceAll('\\', '/');
     if (rel === '' || rel.startsWith('..')) return null;
-    // `ignore` reads a trailing `/` as "this is a directory" (for `build/` rules).
+    // `ignore` answers as git does: under an ignored folder everything is ignored. The walk never
+    // enters an ignored folder, so a path below one was reached through a search path the user named
+    // inside it, which ripgrep searches: no verdict then (the path's own rules are not asked either).
+    const parent = rel.lastIndexOf('/');
+    if (parent !== -1 && this.rules.test(rel.slice(0, parent + 1)).ignored) return null;
+    // A trailing `/` tells `ignore` the path is a folder (for `build/` rules).
     const { ignored, unignored } = this.rules.test(isDir ? `${rel}/` : rel);
     return ignored ? 'ignore' : unignored ? 'keep' : null;
   }
