@@ -1,10 +1,10 @@
 import type { Component } from '@mariozechner/pi-tui';
-import { extractText } from '../../kosong/message.js';
 import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate, UserInput, WireEvent } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { rewindDoneSummary } from '../../wire/rewind-summary.js';
+import { userInputText } from '../../wire/user-input-text.js';
 import { AnswerView } from './answer-view.js';
 import { NoteView } from './note-view.js';
 import { PlanView } from './plan-view.js';
@@ -306,5 +306,5 @@ export class TurnView implements Component {
 }
 
 function inputText(input: UserInput): string {
-  return sanitizeForTerminal(typeof input === 'string' ? input : extractText({ content: input }, ' '));
+  return sanitizeForTerminal(userInputText(input));
 }

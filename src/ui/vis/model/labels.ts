@@ -1,3 +1,6 @@
+import { userInputSchema } from '../../../wire/payloads.js';
+import { userInputText } from '../../../wire/user-input-text.js';
+
 /** Short, single-line labels for bars and markers, from untrusted model and tool text. */
 
 const MAX_LABEL = 80;
@@ -7,14 +10,10 @@ export function shorten(text: string, max = MAX_LABEL): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-/** The user's input of a TurnBegin: a string, or content parts whose text parts count. */
-export function userInputText(input: unknown): string {
-  if (typeof input === 'string') return input;
-  if (!Array.isArray(input)) return '';
-  return input
-    .map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : ''))
-    .filter(Boolean)
-    .join(' ');
+/** The user's input of a TurnBegin read from the file: its text, or nothing when it is not one. */
+export function inputTextOf(input: unknown): string {
+  const parsed = userInputSchema.safeParse(input);
+  return parsed.success ? userInputText(parsed.data) : '';
 }
 
 /** The argument that says most about a call (Kimi CLI's `extract_key_argument`, roughly). */

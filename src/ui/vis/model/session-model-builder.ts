@@ -2,7 +2,7 @@ import { assertNever } from '../../../util/assert-never.js';
 import { EVENT_TYPES } from '../../../wire/events.js';
 import type { WireMessageType } from '../../../wire/message.js';
 import { REQUEST_TYPES } from '../../../wire/requests.js';
-import { isRecord, num, rewindLabel, shorten, toolLabel, userInputText } from './labels.js';
+import { inputTextOf, isRecord, num, rewindLabel, shorten, toolLabel } from './labels.js';
 import { type LaneState, newLaneState } from './lane-state.js';
 import { LineProblems, streamedPartTime } from './line-problems.js';
 import { summarise } from './model-summary.js';
@@ -131,14 +131,14 @@ export class SessionModelBuilder {
     switch (type) {
       case 'TurnBegin':
         this.closeTurn(lane, time);
-        this.openTurn(lane, userInputText(p.user_input), time, event);
+        this.openTurn(lane, inputTextOf(p.user_input), time, event);
         return;
       case 'SteerInput':
         this.timeline.mark(
           lane.lane,
           'steer',
           time,
-          `steer: ${shorten(userInputText(p.user_input), 60)}`,
+          `steer: ${shorten(inputTextOf(p.user_input), 60)}`,
           event,
         );
         return;

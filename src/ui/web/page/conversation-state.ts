@@ -1,9 +1,9 @@
 import { addTokens, NO_TOKENS, type TokenCounts } from '../../common/token-cost.js';
-import { applyItemEvent, type ConversationItem, userInputText } from './conversation-items.js';
+import { applyItemEvent, type ConversationItem, userInputLabel } from './conversation-items.js';
 import { asKnownBlock, type DisplayBlockLike } from './display-blocks.js';
 
 export type { ConversationItem, SubagentView, ToolCallItem } from './conversation-items.js';
-export { applyItemEvent, userInputText } from './conversation-items.js';
+export { applyItemEvent, userInputLabel } from './conversation-items.js';
 
 import type {
   ApprovalRequestData,
@@ -152,7 +152,7 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
         busy: true,
         turns: [
           ...state.turns,
-          { userInput: userInputText(event.payload.user_input), items: [], done: false },
+          { userInput: userInputLabel(event.payload.user_input), items: [], done: false },
         ],
       };
     case 'TurnEnd':
