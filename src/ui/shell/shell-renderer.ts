@@ -1,9 +1,9 @@
 import { mergeInPlace } from '../../kosong/merge.js';
 import type { StreamedPart } from '../../kosong/message.js';
-import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { assertNever } from '../../util/assert-never.js';
 import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { StatusUpdate } from '../../wire/events.js';
+import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
 import { rewindDoneSummary } from '../../wire/rewind-summary.js';
 import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';

@@ -1,7 +1,7 @@
 import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
-import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import type { DiffDisplayBlock } from '../../wire/display.js';
+import { extractKeyArgument } from '../../wire/key-argument.js';
 import { renderDiff } from './diff-lines.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';

@@ -1,3 +1,4 @@
+import { extractKeyArgument } from '../../../wire/key-argument.js';
 import { userInputSchema } from '../../../wire/payloads.js';
 import { userInputText } from '../../../wire/user-input-text.js';
 
@@ -16,23 +17,10 @@ export function inputTextOf(input: unknown): string {
   return parsed.success ? userInputText(parsed.data) : '';
 }
 
-/** The argument that says most about a call (Kimi CLI's `extract_key_argument`, roughly). */
-const KEY_ARGUMENTS = ['command', 'path', 'pattern', 'query', 'url', 'description', 'thought', 'task_id'];
-
+/** A call's name and its key argument (the one every front end shows), as one label. */
 export function toolLabel(name: string, argumentsJson: unknown): string {
-  if (typeof argumentsJson !== 'string' || argumentsJson === '') return name;
-  let args: unknown;
-  try {
-    args = JSON.parse(argumentsJson);
-  } catch {
-    return name;
-  }
-  if (!isRecord(args)) return name;
-  for (const key of KEY_ARGUMENTS) {
-    const value = args[key];
-    if (typeof value === 'string' && value !== '') return shorten(`${name} ${value}`);
-  }
-  return name;
+  const key = typeof argumentsJson === 'string' ? extractKeyArgument(name, argumentsJson, '') : null;
+  return key ? shorten(`${name} ${key}`) : name;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { assertNever } from '../../../util/assert-never.js';
+import { extractKeyArgument } from '../../../wire/key-argument.js';
 import type { ConversationItem, ToolCallItem } from './conversation-state.js';
 import { DisplayBlockView } from './display-block-view.js';
 import { MarkdownView } from './markdown-view.js';
@@ -61,7 +62,8 @@ export function lastLines(text: string, count: number): string {
 /** A tool call: its name, its arguments (streaming in), its result with display blocks, its subagent. */
 export function ToolCallView({ call }: { call: ToolCallItem }) {
   const state = call.result === null ? 'running' : call.result.is_error ? 'error' : 'done';
-  const summary = keyArgument(call.args);
+  // The page does not know the session's working directory: paths show as they are.
+  const summary = extractKeyArgument(call.name, call.args, '');
   return (
     <details class={`tool ${state}`} open={state !== 'done'} data-tool-call-id={call.id}>
       <summary>
@@ -113,23 +115,4 @@ function prettyArgs(args: string): string {
   } catch {
     return args;
   }
-}
-
-const KEY_FIELDS = ['command', 'path', 'pattern', 'query', 'url', 'description', 'task_id', 'thought'];
-
-/** The one argument that says what the call does (Kimi CLI's extract_key_argument), shortened. */
-function keyArgument(args: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(args);
-  } catch {
-    return '';
-  }
-  if (parsed === null || typeof parsed !== 'object') return '';
-  for (const field of KEY_FIELDS) {
-    const value = (parsed as Record<string, unknown>)[field];
-    if (typeof value === 'string' && value)
-      return value.length > 80 ? `${value.slice(0, 38)}…${value.slice(-38)}` : value;
-  }
-  return '';
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractKeyArgument, shortenMiddle } from './extract-key-argument.js';
+import { extractKeyArgument, shortenMiddle } from './key-argument.js';
 
 const workDir = '/home/me/project';
 

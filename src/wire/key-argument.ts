@@ -1,4 +1,3 @@
-import { sep } from 'node:path';
 import { Allow, parse as parsePartialJson } from 'partial-json';
 
 /** The argument that best says what a call does, per built-in tool; `null` means show nothing. */
@@ -25,7 +24,8 @@ const PATH_FIELDS = new Set(['path']);
 export const KEY_ARGUMENT_WIDTH = 50;
 
 /**
- * The one-line summary a UI shows next to a tool call. Works on arguments that are still streaming
+ * The one-line summary every front end shows next to a tool call (the TUI, the shell, print mode,
+ * ACP, the web page, vis): "the key argument", declared once. Browser-safe. Works on arguments that are still streaming
  * (incomplete JSON is completed as far as it goes). Paths inside `workDir` are shown relative to it;
  * the text is shortened in the middle to 50 characters. Unknown tools show their raw arguments;
  * unreadable or empty arguments give null.
@@ -66,7 +66,9 @@ export function shortenMiddle(text: string, width: number): string {
   return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (keep - head)).join('')}`;
 }
 
+/** `path` relative to `workDir` when inside it (no `node:path`: the web page runs this too). */
 function relativeToWorkDir(path: string, workDir: string): string {
+  const sep = workDir.includes('/') || !workDir.includes('\\') ? '/' : '\\';
   const base = workDir.endsWith(sep) ? workDir.slice(0, -1) : workDir;
   if (path === base) return '.';
   return base && path.startsWith(base + sep) ? path.slice(base.length + 1) : path;
