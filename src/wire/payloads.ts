@@ -139,7 +139,7 @@ export const notificationSchema = z.object({
   payload: z.record(z.string(), jsonValueSchema).default({}),
 });
 
-const approvalKindSchema = z.enum(['approve', 'approve_for_session', 'reject']);
+export const approvalKindSchema = z.enum(['approve', 'approve_for_session', 'reject']);
 export type ApprovalKind = z.output<typeof approvalKindSchema>;
 
 const approvalResponse = z.object({

@@ -1,9 +1,10 @@
 import { toolError } from '../../../kosong/tool.js';
 import { assertNever } from '../../../util/assert-never.js';
 import { describeIssues } from '../../../wire/json.js';
+import { approvalAnswerSchema } from '../../../wire/request-payloads.js';
 import type { WireRequest } from '../../../wire/requests.js';
 import type { InboundResponse } from './jsonrpc.js';
-import { approvalAnswerSchema, hookAnswerSchema, questionAnswerSchema, toolAnswerSchema } from './schemas.js';
+import { hookAnswerSchema, questionAnswerSchema, toolAnswerSchema } from './schemas.js';
 
 /** Why outstanding requests are being closed without an answer from the client. */
 export type CloseReason = 'turn_ended' | 'wire_closed';

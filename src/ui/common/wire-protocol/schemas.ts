@@ -51,17 +51,6 @@ export const initializeParamsSchema = z.object({
 
 export type InitializeParams = z.output<typeof initializeParamsSchema>;
 
-export const approvalAnswerSchema = z.object({
-  request_id: z.string().nullish(),
-  response: z.enum(['approve', 'approve_for_session', 'reject']),
-  feedback: z.string().nullish(),
-  // kimi-ts extensions for approve_for_session: how wide, and whether to keep it for the project.
-  scope: z.enum(['exact', 'action', 'prefix']).nullish(),
-  persist: z.boolean().nullish(),
-  prefix: z.string().min(1).nullish(),
-  save_rule: z.enum(['project', 'user']).nullish(),
-});
-
 const returnValueSchema: z.ZodType<ToolReturnValue> = z
   .object({
     is_error: z.boolean(),
