@@ -1,15 +1,15 @@
 import { assertNever } from '../../../util/assert-never.js';
-import { EVENT_TYPES } from '../../../wire/events.js';
-import type { WireMessageType } from '../../../wire/message.js';
-import { REQUEST_TYPES } from '../../../wire/requests.js';
-import { inputTextOf, isRecord, num, rewindLabel, shorten, toolLabel } from './labels.js';
+import type { EventPayloads, WireEvent } from '../../../wire/events.js';
+import type { WireMessage } from '../../../wire/message.js';
+import { WireParseError, wireMessageFromJSON } from '../../../wire/parse.js';
+import type { ApprovalRequest, QuestionRequest } from '../../../wire/requests.js';
+import { userInputText } from '../../../wire/user-input-text.js';
+import { isRecord, rewindLabel, shorten, toolLabel } from './labels.js';
 import { type LaneState, newLaneState } from './lane-state.js';
 import { LineProblems, streamedPartTime } from './line-problems.js';
 import { summarise } from './model-summary.js';
 import { TimelineRecorder } from './timeline-recorder.js';
 import type { VisLane, VisModel, VisStep, VisTurn } from './vis-model.js';
-
-const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...EVENT_TYPES, ...REQUEST_TYPES]);
 
 /**
  * Builds a `VisModel` from wire.jsonl lines, fed one at a time (streamed, never held whole). Every event
@@ -76,7 +76,17 @@ export class SessionModelBuilder {
     const time = record.timestamp;
     if (time < this.start) this.start = time;
     if (time > this.end) this.end = time;
-    this.handle(this.laneStates[0]!, message.type, message.payload, time, event);
+    // Read through the wire's own codec: the payloads come typed, or the line is a problem.
+    let parsed: WireMessage;
+    try {
+      parsed = wireMessageFromJSON(message);
+    } catch (error) {
+      if (error instanceof WireParseError && error.message.startsWith('Unknown wire message type'))
+        this.unknownTypes[message.type] = (this.unknownTypes[message.type] ?? 0) + 1;
+      else this.problems.add(this.lineNumber, error instanceof Error ? error.message : String(error));
+      return true;
+    }
+    this.handle(this.laneStates[0]!, parsed, time, event);
     return true;
   }
 
@@ -121,24 +131,18 @@ export class SessionModelBuilder {
     return { ...model, summary, slowestTools };
   }
 
-  private handle(lane: LaneState, rawType: string, payload: unknown, time: number, event: number): void {
-    if (!KNOWN_TYPES.has(rawType)) {
-      this.unknownTypes[rawType] = (this.unknownTypes[rawType] ?? 0) + 1;
-      return;
-    }
-    const p = isRecord(payload) ? payload : {};
-    const type = rawType as WireMessageType;
-    switch (type) {
+  private handle(lane: LaneState, message: WireMessage, time: number, event: number): void {
+    switch (message.type) {
       case 'TurnBegin':
         this.closeTurn(lane, time);
-        this.openTurn(lane, inputTextOf(p.user_input), time, event);
+        this.openTurn(lane, userInputText(message.payload.user_input), time, event);
         return;
       case 'SteerInput':
         this.timeline.mark(
           lane.lane,
           'steer',
           time,
-          `steer: ${shorten(inputTextOf(p.user_input), 60)}`,
+          `steer: ${shorten(userInputText(message.payload.user_input), 60)}`,
           event,
         );
         return;
@@ -146,34 +150,34 @@ export class SessionModelBuilder {
         this.closeTurn(lane, time);
         return;
       case 'StepBegin':
-        this.openStep(lane, typeof p.n === 'number' ? p.n : 0, time, event);
+        this.openStep(lane, message.payload.n, time, event);
         return;
       case 'StepInterrupted':
         this.timeline.mark(lane.lane, 'interrupt', time, 'step interrupted', event);
         this.closeStep(lane, time);
         return;
       case 'StepRetry':
-        this.retry(lane, p, time, event);
+        this.retry(lane, message.payload, time, event);
         return;
       case 'StatusUpdate':
-        this.status(lane, p, time);
+        this.status(lane, message.payload, time);
         return;
       case 'ContentPart':
       case 'ToolCallPart':
         lane.lastOutput = time;
         return;
       case 'ToolCall':
-        this.toolCall(lane, p, time, event);
+        this.toolCall(lane, message.payload, time, event);
         return;
       case 'ToolResult':
-        this.toolResult(lane, p, time, event);
+        this.toolResult(lane, message.payload, time, event);
         return;
       case 'ApprovalRequest':
       case 'QuestionRequest':
-        this.openWait(lane, type, p, time, event);
+        this.openWait(lane, message, time, event);
         return;
       case 'ApprovalResponse':
-        this.closeWait(lane, lane.waits.get(String(p.request_id)), time, String(p.response ?? ''));
+        this.closeWait(lane, lane.waits.get(message.payload.request_id), time, message.payload.response);
         return;
       case 'CompactionBegin':
         this.timeline.close(lane.compaction, time);
@@ -186,10 +190,10 @@ export class SessionModelBuilder {
         if (lane.lane === 0) this.compactionTimes.push(time);
         return;
       case 'SubagentEvent':
-        this.subagentEvent(lane, p, time, event);
+        this.subagentEvent(lane, message.payload, time, event);
         return;
       case 'RewindDone':
-        this.timeline.mark(lane.lane, 'rewind', time, rewindLabel(p), event);
+        this.timeline.mark(lane.lane, 'rewind', time, rewindLabel(message.payload), event);
         return;
       case 'ToolOutput': // live output, never recorded in wire.jsonl
       case 'HookTriggered':
@@ -203,8 +207,9 @@ export class SessionModelBuilder {
       case 'ToolCallRequest':
       case 'HookRequest':
         return;
+      default:
+        assertNever(message, 'wire message type');
     }
-    assertNever(type, 'wire message type');
   }
 
   private openTurn(lane: LaneState, input: string, time: number, event: number): void {
@@ -272,15 +277,15 @@ export class SessionModelBuilder {
     lane.model = null;
   }
 
-  private retry(lane: LaneState, p: Record<string, unknown>, time: number, event: number): void {
+  private retry(lane: LaneState, p: EventPayloads['StepRetry'], time: number, event: number): void {
     const status = typeof p.status_code === 'number' ? ` ${p.status_code}` : '';
-    const label = `retry ${String(p.next_attempt ?? '?')}/${String(p.max_attempts ?? '?')}: ${String(p.error_type ?? 'error')}${status}`;
+    const label = `retry ${p.next_attempt}/${p.max_attempts}: ${p.error_type}${status}`;
     this.timeline.mark(lane.lane, 'retry', time, shorten(label), event);
     if (lane.model !== null) this.timeline.spans[lane.model]!.isError = true;
     this.closeModel(lane, time);
     if (!lane.step) return;
     this.steps[lane.step.index]!.retries++;
-    const wait = typeof p.wait_s === 'number' && p.wait_s > 0 ? p.wait_s : 0;
+    const wait = Math.max(p.wait_s, 0);
     lane.model = this.timeline.open(
       'model',
       lane.lane,
@@ -292,26 +297,25 @@ export class SessionModelBuilder {
     lane.lastOutput = null;
   }
 
-  private status(lane: LaneState, p: Record<string, unknown>, time: number): void {
-    const usage = isRecord(p.token_usage) ? p.token_usage : null;
+  private status(lane: LaneState, p: EventPayloads['StatusUpdate'], time: number): void {
+    const usage = p.token_usage;
     if (usage && lane.step) {
       const tokens = this.steps[lane.step.index]!.tokens;
-      tokens.input += num(usage.input_other) + num(usage.input_cache_creation);
-      tokens.output += num(usage.output);
-      tokens.cached += num(usage.input_cache_read);
+      tokens.input += usage.input_other + usage.input_cache_creation;
+      tokens.output += usage.output;
+      tokens.cached += usage.input_cache_read;
       this.closeModel(lane, time);
     }
     if (lane.lane === 0 && typeof p.context_usage === 'number') {
-      const tokens = typeof p.context_tokens === 'number' ? p.context_tokens : null;
-      this.context.push({ time, usage: p.context_usage, tokens });
+      this.context.push({ time, usage: p.context_usage, tokens: p.context_tokens ?? null });
     }
   }
 
-  private toolCall(lane: LaneState, p: Record<string, unknown>, time: number, event: number): void {
+  private toolCall(lane: LaneState, p: EventPayloads['ToolCall'], time: number, event: number): void {
     lane.lastOutput = time;
-    const fn = isRecord(p.function) ? p.function : {};
-    const name = typeof fn.name === 'string' ? fn.name : 'tool';
-    const id = typeof p.id === 'string' ? p.id : `#${event}`;
+    const fn = p.function;
+    const name = fn.name;
+    const id = p.id;
     const step = lane.step?.index;
     if (step !== undefined) this.steps[step]!.toolCalls++;
     lane.tools.set(
@@ -321,10 +325,10 @@ export class SessionModelBuilder {
     if (name === 'SendDMail') lane.dmailCalls.add(id);
   }
 
-  private toolResult(lane: LaneState, p: Record<string, unknown>, time: number, event: number): void {
-    const id = String(p.tool_call_id);
+  private toolResult(lane: LaneState, p: EventPayloads['ToolResult'], time: number, event: number): void {
+    const id = p.tool_call_id;
     const span = lane.tools.get(id);
-    const result = isRecord(p.return_value) ? p.return_value : {};
+    const result = p.return_value;
     if (span !== undefined) {
       this.timeline.close(span, time);
       if (result.is_error === true) this.timeline.spans[span]!.isError = true;
@@ -338,18 +342,17 @@ export class SessionModelBuilder {
 
   private openWait(
     lane: LaneState,
-    type: 'ApprovalRequest' | 'QuestionRequest',
-    p: Record<string, unknown>,
+    request: ApprovalRequest | QuestionRequest,
     time: number,
     event: number,
   ): void {
     const label =
-      type === 'ApprovalRequest'
-        ? shorten(`approval: ${String(p.sender ?? '')} ${String(p.action ?? '')}`)
+      request.type === 'ApprovalRequest'
+        ? shorten(`approval: ${request.payload.sender} ${request.payload.action}`)
         : 'question to the user';
     const span = this.timeline.open('approval', lane.lane, time, label, event, lane.step?.index);
-    if (typeof p.id === 'string') lane.waits.set(p.id, span);
-    if (typeof p.tool_call_id === 'string') lane.waitsByToolCall.set(p.tool_call_id, span);
+    lane.waits.set(request.payload.id, span);
+    lane.waitsByToolCall.set(request.payload.tool_call_id, span);
   }
 
   private closeWait(lane: LaneState, span: number | undefined, time: number, response: string): void {
@@ -364,15 +367,18 @@ export class SessionModelBuilder {
     for (const [key, value] of lane.waitsByToolCall) if (value === span) lane.waitsByToolCall.delete(key);
   }
 
-  private subagentEvent(parent: LaneState, p: Record<string, unknown>, time: number, event: number): void {
-    const nested = isRecord(p.event) ? p.event : null;
-    if (!nested || typeof nested.type !== 'string') return;
-    const agentId = typeof p.agent_id === 'string' ? p.agent_id : null;
+  private subagentEvent(
+    parent: LaneState,
+    p: EventPayloads['SubagentEvent'],
+    time: number,
+    event: number,
+  ): void {
+    const agentId = p.agent_id ?? null;
     const key = `${parent.lane}/${agentId ?? String(p.parent_tool_call_id ?? 'subagent')}`;
     let laneIndex = this.laneByKey.get(key);
     if (laneIndex === undefined) {
       laneIndex = this.lanes.length;
-      const type = typeof p.subagent_type === 'string' ? p.subagent_type : 'subagent';
+      const type = p.subagent_type ?? 'subagent';
       const label = (agentId && this.laneLabels.get(agentId)) || `${type} ${agentId ?? ''}`.trim();
       const parentLane = this.lanes[parent.lane]!;
       this.lanes.push({
@@ -394,6 +400,6 @@ export class SessionModelBuilder {
     }
     const lane = this.laneStates[laneIndex]!;
     this.timeline.spans[lane.lifeSpan!]!.end = time;
-    this.handle(lane, nested.type, nested.payload, time, event);
+    this.handle(lane, p.event satisfies WireEvent, time, event);
   }
 }
