@@ -5,7 +5,7 @@ import { WireParseError, wireMessageFromJSON } from '../../../wire/parse.js';
 import type { ApprovalRequest, QuestionRequest } from '../../../wire/requests.js';
 import { userInputText } from '../../../wire/user-input-text.js';
 import { isRecord, rewindLabel, shorten, toolLabel } from './labels.js';
-import { type LaneState, newLaneState } from './lane-state.js';
+import { type LaneState, newLaneState, noteOutput, type OpenStep, openStepOf } from './lane-state.js';
 import { LineProblems, streamedPartTime } from './line-problems.js';
 import { summarise } from './model-summary.js';
 import { TimelineRecorder } from './timeline-recorder.js';
@@ -98,7 +98,7 @@ export class SessionModelBuilder {
     this.eventCount++;
     this.start = Math.min(this.start, time);
     this.end = Math.max(this.end, time);
-    this.laneStates[0]!.lastOutput = time;
+    noteOutput(this.laneStates[0]!, time);
     return true;
   }
 
@@ -107,7 +107,7 @@ export class SessionModelBuilder {
     const tornTail = this.problems.finish(this.lineNumber, terminated);
     if (!Number.isFinite(this.start)) this.start = this.end = 0;
     const main = this.laneStates[0]!;
-    const running = main.turn !== null;
+    const running = main.phase.kind !== 'idle';
     const model: Omit<VisModel, 'summary' | 'slowestTools'> = {
       sessionId: this.sessionId,
       title: this.title,
@@ -137,15 +137,11 @@ export class SessionModelBuilder {
         this.closeTurn(lane, time);
         this.openTurn(lane, userInputText(message.payload.user_input), time, event);
         return;
-      case 'SteerInput':
-        this.timeline.mark(
-          lane.lane,
-          'steer',
-          time,
-          `steer: ${shorten(userInputText(message.payload.user_input), 60)}`,
-          event,
-        );
+      case 'SteerInput': {
+        const text = shorten(userInputText(message.payload.user_input), 60);
+        this.timeline.mark(lane.lane, 'steer', time, `steer: ${text}`, event);
         return;
+      }
       case 'TurnEnd':
         this.closeTurn(lane, time);
         return;
@@ -164,7 +160,7 @@ export class SessionModelBuilder {
         return;
       case 'ContentPart':
       case 'ToolCallPart':
-        lane.lastOutput = time;
+        noteOutput(lane, time);
         return;
       case 'ToolCall':
         this.toolCall(lane, message.payload, time, event);
@@ -221,7 +217,7 @@ export class SessionModelBuilder {
       `turn ${lane.turnCount}: ${shorten(input, 60)}`,
       event,
     );
-    lane.turn = { index: this.turns.length, span };
+    lane.phase = { kind: 'in-turn', turn: { index: this.turns.length, span } };
     this.turns.push({ lane: lane.lane, start: time, end: null, input: shorten(input, 200), steps: 0, event });
   }
 
@@ -232,17 +228,19 @@ export class SessionModelBuilder {
     for (const span of lane.waitsByToolCall.values()) this.timeline.close(span, time);
     lane.waits.clear();
     lane.waitsByToolCall.clear();
-    if (!lane.turn) return;
-    this.turns[lane.turn.index]!.end = time;
-    this.timeline.close(lane.turn.span, time);
-    lane.turn = null;
+    if (lane.phase.kind === 'idle') return;
+    const { turn } = lane.phase;
+    this.turns[turn.index]!.end = time;
+    this.timeline.close(turn.span, time);
+    lane.phase = { kind: 'idle' };
   }
 
   private openStep(lane: LaneState, n: number, time: number, event: number): void {
     this.closeStep(lane, time);
-    if (!lane.turn) this.openTurn(lane, '(no TurnBegin)', time, event);
-    const turn = this.turns[lane.turn!.index]!;
-    turn.steps++;
+    if (lane.phase.kind === 'idle') this.openTurn(lane, '(no TurnBegin)', time, event);
+    if (lane.phase.kind !== 'in-turn') return; // closeStep and openTurn leave the lane in a turn
+    const { turn } = lane.phase;
+    this.turns[turn.index]!.steps++;
     const index = this.steps.length;
     this.steps.push({
       lane: lane.lane,
@@ -255,56 +253,52 @@ export class SessionModelBuilder {
       toolCalls: 0,
       event,
     });
-    lane.step = { index, span: this.timeline.open('step', lane.lane, time, `step ${n}`, event, index) };
-    lane.model = this.timeline.open('model', lane.lane, time, 'model call', event, index);
-    lane.lastOutput = null;
+    const span = this.timeline.open('step', lane.lane, time, `step ${n}`, event, index);
+    const model = this.timeline.open('model', lane.lane, time, 'model call', event, index);
+    lane.phase = { kind: 'in-step', turn, step: { index, span, model, lastOutput: null } };
   }
 
   private closeStep(lane: LaneState, time: number): void {
-    this.closeModel(lane, lane.lastOutput ?? time);
     for (const span of lane.tools.values()) this.timeline.close(span, time);
     lane.tools.clear();
-    if (!lane.step) return;
-    this.steps[lane.step.index]!.end = time;
-    this.timeline.close(lane.step.span, time);
-    lane.step = null;
+    if (lane.phase.kind !== 'in-step') return;
+    const { turn, step } = lane.phase;
+    this.closeModel(step, step.lastOutput ?? time);
+    this.steps[step.index]!.end = time;
+    this.timeline.close(step.span, time);
+    lane.phase = { kind: 'in-turn', turn };
   }
 
-  private closeModel(lane: LaneState, time: number): void {
-    if (lane.model === null) return;
-    const span = this.timeline.spans[lane.model]!;
+  private closeModel(step: OpenStep, time: number): void {
+    if (step.model === null) return;
+    const span = this.timeline.spans[step.model]!;
     span.end = Math.max(span.start, time);
-    lane.model = null;
+    step.model = null;
   }
 
   private retry(lane: LaneState, p: EventPayloads['StepRetry'], time: number, event: number): void {
     const status = typeof p.status_code === 'number' ? ` ${p.status_code}` : '';
     const label = `retry ${p.next_attempt}/${p.max_attempts}: ${p.error_type}${status}`;
     this.timeline.mark(lane.lane, 'retry', time, shorten(label), event);
-    if (lane.model !== null) this.timeline.spans[lane.model]!.isError = true;
-    this.closeModel(lane, time);
-    if (!lane.step) return;
-    this.steps[lane.step.index]!.retries++;
+    const step = openStepOf(lane);
+    if (!step) return;
+    if (step.model !== null) this.timeline.spans[step.model]!.isError = true;
+    this.closeModel(step, time);
+    this.steps[step.index]!.retries++;
     const wait = Math.max(p.wait_s, 0);
-    lane.model = this.timeline.open(
-      'model',
-      lane.lane,
-      time + wait,
-      'model call (retry)',
-      event,
-      lane.step.index,
-    );
-    lane.lastOutput = null;
+    step.model = this.timeline.open('model', lane.lane, time + wait, 'model call (retry)', event, step.index);
+    step.lastOutput = null;
   }
 
   private status(lane: LaneState, p: EventPayloads['StatusUpdate'], time: number): void {
     const usage = p.token_usage;
-    if (usage && lane.step) {
-      const tokens = this.steps[lane.step.index]!.tokens;
+    const step = openStepOf(lane);
+    if (usage && step) {
+      const tokens = this.steps[step.index]!.tokens;
       tokens.input += usage.input_other + usage.input_cache_creation;
       tokens.output += usage.output;
       tokens.cached += usage.input_cache_read;
-      this.closeModel(lane, time);
+      this.closeModel(step, time);
     }
     if (lane.lane === 0 && typeof p.context_usage === 'number') {
       this.context.push({ time, usage: p.context_usage, tokens: p.context_tokens ?? null });
@@ -312,16 +306,13 @@ export class SessionModelBuilder {
   }
 
   private toolCall(lane: LaneState, p: EventPayloads['ToolCall'], time: number, event: number): void {
-    lane.lastOutput = time;
-    const fn = p.function;
-    const name = fn.name;
-    const id = p.id;
-    const step = lane.step?.index;
+    noteOutput(lane, time);
+    const { id, function: fn } = p;
+    const { name } = fn;
+    const step = openStepOf(lane)?.index;
     if (step !== undefined) this.steps[step]!.toolCalls++;
-    lane.tools.set(
-      id,
-      this.timeline.open('tool', lane.lane, time, toolLabel(name, fn.arguments), event, step),
-    );
+    const label = toolLabel(name, fn.arguments);
+    lane.tools.set(id, this.timeline.open('tool', lane.lane, time, label, event, step));
     if (name === 'SendDMail') lane.dmailCalls.add(id);
   }
 
@@ -350,7 +341,7 @@ export class SessionModelBuilder {
       request.type === 'ApprovalRequest'
         ? shorten(`approval: ${request.payload.sender} ${request.payload.action}`)
         : 'question to the user';
-    const span = this.timeline.open('approval', lane.lane, time, label, event, lane.step?.index);
+    const span = this.timeline.open('approval', lane.lane, time, label, event, openStepOf(lane)?.index);
     lane.waits.set(request.payload.id, span);
     lane.waitsByToolCall.set(request.payload.tool_call_id, span);
   }
