@@ -95,4 +95,22 @@ describe('SessionCatalog', () => {
     expect(titles).toEqual(['Fork: My work', 'My work']);
     expect(await readFile(fork.contextFile, 'utf8')).toContain('hello');
   });
+
+  it('exports as Markdown and as a ZIP with secrets redacted; the ZIP imports back', async () => {
+    const secret = 'sk-catalog-test-0123456789abcdef';
+    const withSecret = new SessionCatalog(home, { env: { KIMI_API_KEY: secret } });
+    const session = await createSession({ home, workDir });
+    const user = { role: 'user', content: [{ type: 'text', text: `my key is ${secret}` }] };
+    await writeFile(session.contextFile, `${JSON.stringify(user)}\n`);
+    await writeFile(session.wireFile, `${JSON.stringify({ type: 'metadata', protocol_version: '1.10' })}\n`);
+    const markdown = await withSecret.exportMarkdown(session);
+    expect(markdown).toContain('my key is');
+    expect(markdown).not.toContain(secret);
+    const zip = join(root, 'session.zip');
+    await withSecret.exportZip(session, { output: zip, overwrite: false });
+    const imported = await withSecret.importArchive(zip);
+    // The original still exists in this home, so the copy is `<id>-2`.
+    expect(imported).toMatchObject({ id: `${session.id}-2`, alreadyImported: false });
+    expect(await readFile(join(imported.dir, 'context.jsonl'), 'utf8')).not.toContain(secret);
+  });
 });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { type ImportedSession, importSessionZip } from '../session/archive/import-session-zip.js';
 import { listSessions, type SessionSummary } from '../session/list.js';
 import type { Session } from '../session/session.js';
 import { lockSession } from '../session/session-lock.js';
-import { sessionMarkdown } from './export-command.js';
+import { sessionMarkdown, sessionZip } from './session-export.js';
 import { forkSession, type UndoPoint, undoPoints } from './session-fork.js';
 import { renameSession } from './session-title.js';
 
@@ -17,7 +18,7 @@ export interface CatalogConfig {
 
 /**
  * The operations on saved sessions, in one place for every front end (the web routes, the CLI, the
- * TUI's and the shell's session commands): list, rename, fork, delete, export. Nothing else writes a
+ * TUI's and the shell's session commands, vis): list, rename, fork, delete, export, import. Nothing else writes a
  * session's files from outside the session.
  */
 export class SessionCatalog {
@@ -67,5 +68,15 @@ export class SessionCatalog {
   async exportMarkdown(session: Session): Promise<string> {
     const bytes = await readFile(session.contextFile);
     return sessionMarkdown(session, bytes, { home: this.home, ...this.config });
+  }
+
+  /** The session folder as a ZIP at `output` (what `kimi-ts vis` imports), secrets redacted. */
+  exportZip(session: Session, to: { output: string; overwrite: boolean }): Promise<void> {
+    return sessionZip(session, { home: this.home, ...this.config, ...to });
+  }
+
+  /** A session archive (`kimi-ts export --zip`) imported under `<home>/imported_sessions/`. */
+  importArchive(zipPath: string, signal?: AbortSignal): Promise<ImportedSession> {
+    return importSessionZip({ zipPath, home: this.home, signal });
   }
 }
