@@ -6,16 +6,18 @@ import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
 import { runShellEscape } from '../common/shell-escape.js';
 import { CommandOutputView } from './command-output-view.js';
+import { CommandPanels } from './command-panels.js';
 import type { TuiRestart } from './commands/tui-command.js';
 import { warmHighlighter } from './highlight-code.js';
+import { dispatchKey, type KeyBinding } from './key-bindings.js';
 import { NoteView } from './note-view.js';
 import { PanelQueue } from './panel-queue.js';
+import { PanelSlot } from './panel-slot.js';
 import { PlanModeToggle } from './plan-mode-toggle.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { applyStatusUpdate, type ModelPrice, StatusLineView, withModes } from './status-line.js';
-import { TuiExtras } from './tui-extras.js';
 import type { TuiOptions } from './tui-options.js';
 import { tuiStyle } from './tui-style.js';
 import { TurnView } from './turn-view.js';
@@ -42,7 +44,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   useKimiKeys();
   const tui = new TUI(options.terminal ?? new ProcessTerminal());
   const transcript = new Container();
-  const panelSlot = new Container();
+  const panelSlot = new PanelSlot(tui);
   const queuedNote = new NoteView('');
   const status = new StatusLineView(style, currentModel(session));
   status.facts = { ...status.facts, price: priceOf(session, options.modelPrices) };
@@ -65,7 +67,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
       price: priceOf(session, options.modelPrices),
     };
   };
-  const extras = new TuiExtras({
+  const commandPanels = new CommandPanels({
     tui,
     get editor() {
       return editor;
@@ -87,14 +89,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
     workDir: session.workDir,
     commands: [
       ...TUI_COMMANDS,
-      ...extras.completions,
+      ...commandPanels.completions,
       ...session.slashCommands
-        .filter((c) => !extras.offers(c.name))
+        .filter((c) => !commandPanels.offers(c.name))
         .map((c) => ({ name: c.name, description: c.description })),
     ],
     history: pastPrompts,
   });
-  for (const part of [transcript, panelSlot, queuedNote, editor, status]) tui.addChild(part);
+  for (const part of [transcript, panelSlot.container, queuedNote, editor, status]) tui.addChild(part);
   tui.setFocus(editor);
 
   const newTurnView = () =>
@@ -221,7 +223,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     });
 
   const start = (text: string) => {
-    if (extras.runCommand(text)) return;
+    if (commandPanels.runCommand(text)) return;
     if (text.startsWith('!')) void runBang(text.slice(1));
     else void runTurn(text);
   };
@@ -269,7 +271,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (text === '/exit' || text === '/quit') return exit(0);
     if (text === '/editor') return openEditor();
     editor.addToHistory(text);
-    extras.remember(text);
+    commandPanels.remember(text);
     void options.history?.add(text);
     if (running) {
       queue.push(text);
@@ -281,67 +283,62 @@ export async function runTui(options: TuiOptions): Promise<number> {
   };
   editor.onSubmit = submit;
 
+  const cancelRunning = () => running?.cancel.abort(new RunCancelled());
+  const noPanel = () => !panels.isShowing;
+  const leave = () => exit(0);
+  // Ctrl-C: cancels the running job, else clears the prompt, else leaves when pressed twice.
+  const interrupt = () => {
+    if (running) return cancelRunning();
+    if (editor.getText()) return editor.setText('');
+    if (++interrupts >= 2) return leave();
+    status.facts = { ...status.facts, activity: 'press Ctrl-C again to leave' };
+    tui.requestRender();
+  };
+  // Ctrl-E: the last finished tool call's result, expanded or folded again.
+  const toggleLastResult = () => {
+    const views = transcript.children.filter((child): child is TurnView => child instanceof TurnView);
+    const call = views.reverse().find((view) => view.lastFinishedCall)?.lastFinishedCall;
+    if (!call) return;
+    call.expanded = !call.expanded;
+    tui.requestRender();
+  };
+  // Ctrl-S: the prompt steers the running turn.
+  const steer = () => {
+    const text = editor.getText().trim();
+    if (!text || !running || !session.steer(text)) return;
+    running.view.steer(text);
+    editor.setText('');
+    tui.requestRender();
+  };
+  /** The TUI's keys, after the pickers' and the history search's (`commandPanels.handleKey`). */
+  const keyBindings: KeyBinding[] = [
+    { key: 'ctrl+c', applies: () => true, run: interrupt },
+    // Leaving must not depend on the completion menu: Enter on /exit leaves, menu open or not.
+    {
+      key: 'enter',
+      applies: () => noPanel() && /^\/(exit|quit)$/.test(editor.getText().trim()),
+      run: () => {
+        editor.setText('');
+        leave();
+      },
+    },
+    {
+      key: 'escape',
+      applies: () => running !== null && noPanel() && !editor.isShowingAutocomplete(),
+      run: cancelRunning,
+    },
+    { key: 'shift+tab', applies: noPanel, run: () => planToggle.toggle() },
+    { key: 'ctrl+o', applies: noPanel, run: openEditor },
+    { key: 'ctrl+e', applies: noPanel, run: toggleLastResult },
+    { key: 'ctrl+d', applies: () => !running && noPanel() && !editor.getText(), run: leave },
+    { key: 'ctrl+s', applies: () => running !== null && noPanel(), run: steer },
+  ];
   tui.addInputListener((data) => {
-    if (extras.handleKey(data)) return { consume: true };
-    const isCtrlC = matchesKey(data, 'ctrl+c');
+    if (commandPanels.handleKey(data)) return { consume: true };
     // Escape sequences (keys like arrows, and the terminal's own replies to queries, which may land
     // between two presses) do not break a double Ctrl-C; typed text does.
-    if (!isCtrlC && !data.startsWith('\x1b')) interrupts = 0;
-    if (isCtrlC) {
-      if (running) {
-        running.cancel.abort(new RunCancelled());
-        return { consume: true };
-      }
-      if (editor.getText()) {
-        editor.setText('');
-        return { consume: true };
-      }
-      if (++interrupts >= 2) exit(0);
-      else status.facts = { ...status.facts, activity: 'press Ctrl-C again to leave' };
-      tui.requestRender();
-      return { consume: true };
-    }
-    // Leaving must not depend on the completion menu: Enter on /exit leaves, menu open or not.
-    if (matchesKey(data, 'enter') && !panels.isShowing && /^\/(exit|quit)$/.test(editor.getText().trim())) {
-      editor.setText('');
-      exit(0);
-      return { consume: true };
-    }
-    if (matchesKey(data, 'escape') && running && !panels.isShowing && !editor.isShowingAutocomplete()) {
-      running.cancel.abort(new RunCancelled());
-      return { consume: true };
-    }
-    if (matchesKey(data, 'shift+tab') && !panels.isShowing) {
-      planToggle.toggle();
-      return { consume: true };
-    }
-    if (matchesKey(data, 'ctrl+o') && !panels.isShowing) {
-      openEditor();
-      return { consume: true };
-    }
-    if (matchesKey(data, 'ctrl+e') && !panels.isShowing) {
-      const views = transcript.children.filter((child): child is TurnView => child instanceof TurnView);
-      const call = views.reverse().find((view) => view.lastFinishedCall)?.lastFinishedCall;
-      if (call) {
-        call.expanded = !call.expanded;
-        tui.requestRender();
-      }
-      return { consume: true };
-    }
-    if (matchesKey(data, 'ctrl+d') && !running && !panels.isShowing && !editor.getText()) {
-      exit(0);
-      return { consume: true };
-    }
-    if (matchesKey(data, 'ctrl+s') && running && !panels.isShowing) {
-      const text = editor.getText().trim();
-      if (text && session.steer(text)) {
-        running.view.steer(text);
-        editor.setText('');
-        tui.requestRender();
-      }
-      return { consume: true };
-    }
-    return undefined;
+    if (!matchesKey(data, 'ctrl+c') && !data.startsWith('\x1b')) interrupts = 0;
+    return dispatchKey(keyBindings, data) ? { consume: true } : undefined;
   });
 
   if (options.prefill) editor.setText(options.prefill);

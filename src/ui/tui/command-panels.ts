@@ -1,4 +1,4 @@
-import { type Container, type Editor, matchesKey, type SlashCommand, type TUI } from '@mariozechner/pi-tui';
+import { type Editor, matchesKey, type SlashCommand, type TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
 import type { SessionControl } from '../common/session-control.js';
 import type { ChoicePicker } from './choice-picker.js';
@@ -8,6 +8,7 @@ import { forkCommand, newSessionCommand, sessionsCommand, undoCommand } from './
 import { themeCommand } from './commands/theme-command.js';
 import type { TuiCommand, TuiCommandContext, TuiRestart } from './commands/tui-command.js';
 import { HistorySearch } from './history-search.js';
+import type { PanelSlot } from './panel-slot.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiTheme } from './theme.js';
 import type { TuiStyle } from './tui-style.js';
@@ -23,21 +24,21 @@ export const TUI_SESSION_COMMANDS: readonly TuiCommand[] = [
   rewindCommand,
 ];
 
-/** What the extras need of the TUI they are hooked into. */
-export interface TuiExtrasHost {
+/** What the command panels need of the TUI they are hooked into. */
+export interface CommandPanelsHost {
   tui: TUI;
   editor: Editor;
   session: AgentSession;
   style: TuiStyle;
-  /** Where a picker or the history search shows (the panel slot). */
-  slot: Container;
+  /** Where a picker or the history search shows. */
+  slot: PanelSlot;
   /** Gives the slot and the keys back (to a waiting panel, else the editor). */
   restore(): void;
   note(text: string): void;
   restart(restart: TuiRestart): void;
   /** Whether `restart` can start the TUI again (else the commands that need it are not offered). */
   canRestart: boolean;
-  /** Runs text as a turn, as if typed (past the extras). */
+  /** Runs text as a turn, as if typed (past the command panels). */
   send(text: string): void;
   /** Reads the model into the status line again. */
   refreshStatus(): void;
@@ -60,10 +61,10 @@ type KeyTaker = {
  * search, hooked into `runTui` at three points: completion items, `runCommand` before a prompt is
  * sent, `handleKey` first among the key listeners.
  */
-export class TuiExtras {
+export class CommandPanels {
   private open: KeyTaker | null = null;
 
-  constructor(private readonly host: TuiExtrasHost) {}
+  constructor(private readonly host: CommandPanelsHost) {}
 
   /** The commands offered in this run: those that need a restart only when the TUI can restart. */
   private get commands(): TuiCommand[] {
@@ -102,18 +103,14 @@ export class TuiExtras {
     return true;
   }
 
-  /** A key pressed: true when the extras took it (a picker or the search is open, or Ctrl-R). */
+  /** A key pressed: true when the command panels took it (a picker or the search is open, or Ctrl-R). */
   handleKey(data: string): boolean {
-    if (this.open && !this.host.slot.children.includes(this.open.component)) {
-      this.open.dropped();
-      this.open = null;
-    }
     if (this.open) {
       this.open.key(data);
       this.host.tui.requestRender();
       return true;
     }
-    if (matchesKey(data, 'ctrl+r') && this.host.slot.children.length === 0) {
+    if (matchesKey(data, 'ctrl+r') && this.host.slot.isEmpty) {
       this.searchHistory();
       return true;
     }
@@ -157,11 +154,13 @@ export class TuiExtras {
   }
 
   private show(taker: KeyTaker): void {
-    const { slot, tui } = this.host;
     this.open = taker;
-    slot.clear();
-    slot.addChild(taker.component);
-    tui.requestRender();
+    // Pushed aside (an approval came first, or the slot was emptied): the picker answers nothing.
+    this.host.slot.show(taker.component, () => {
+      if (this.open !== taker) return;
+      this.open = null;
+      taker.dropped();
+    });
   }
 
   private close(): void {
