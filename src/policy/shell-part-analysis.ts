@@ -1,6 +1,6 @@
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { CommandPart } from './shell-command.js';
-import { quoteWord, type ShellWord, shellWord, WORD_NODES } from './shell-words.js';
+import { quoteWord, type ShellWord, shellWord, UNKNOWN_WORD, WORD_NODES } from './shell-words.js';
 import { unwrap } from './shell-wrappers.js';
 
 /**
@@ -38,15 +38,50 @@ export function analyseCommandNode(
       : unknown
         ? `\`${unknown.text}\` is not a literal word (an expansion decides it)`
         : unwrapped.runsOther;
+  const nested = [...unwrapped.nested];
+  const extra = [...unwrapped.extra];
+  if (unwrapped.readsInput) {
+    // `bash <<'EOF' … EOF`, `sh <<< 'cmd'`: the text is parsed in turn; from a pipe it is unknown.
+    const input = shellInput(node, source);
+    if (input === null) extra.push([UNKNOWN_WORD]);
+    else if (input !== FILE_INPUT) nested.push(input);
+  }
   return {
     part: {
       text,
       notSimple,
       literal: notSimple === null ? words.map((word) => quoteWord(word.value ?? '')).join(' ') : null,
-      invocations: [...unwrapped.stages, ...unwrapped.extra],
+      invocations: [...unwrapped.stages, ...extra],
     },
-    nested: unwrapped.nested,
+    nested,
   };
+}
+
+const FILE_INPUT = Symbol('file');
+
+/** What a shell reading its input gets: a literal heredoc or here-string, a file, or null (unknown). */
+function shellInput(node: SyntaxNode, source: string): string | typeof FILE_INPUT | null {
+  const redirects = [...node.namedChildren];
+  if (node.parent?.type === 'redirected_statement') redirects.push(...node.parent.namedChildren);
+  for (const redirect of redirects) {
+    if (!redirect) continue;
+    if (redirect.type === 'herestring_redirect') {
+      const word = redirect.namedChildren.find((child) => child !== null && WORD_NODES.has(child.type));
+      return word ? shellWord(word, source).value : null;
+    }
+    if (redirect.type === 'heredoc_redirect') {
+      if (findNonLiteral(redirect, source) !== null) return null;
+      const body = redirect.namedChildren.find((child) => child?.type === 'heredoc_body');
+      return body ? source.slice(body.startIndex, body.endIndex) : '';
+    }
+    if (
+      redirect.type === 'file_redirect' &&
+      source.slice(redirect.startIndex, redirect.endIndex).trim().startsWith('<')
+    ) {
+      return FILE_INPUT;
+    }
+  }
+  return null;
 }
 
 /** Nodes inside a redirection that are fixed text (the operator's file descriptor, a heredoc's lines). */

@@ -10,6 +10,8 @@ export interface Unwrapped {
   readonly nested: readonly string[];
   /** Why allow rules cannot cover it (a wrapper, code given as a string, `source`); null if none. */
   readonly runsOther: string | null;
+  /** A shell that runs the command lines it reads from its input (`curl … | sh`, `bash <<EOF`). */
+  readonly readsInput: boolean;
 }
 
 /** Shells whose `-c STRING` is a command line parsed in turn. */
@@ -42,7 +44,7 @@ const WRAPPERS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** `source`, `.`: run a file's text as shell code here; `alias`, `trap`: code run later. */
-const RUNS_CODE_LATER = new Set(['source', '.', 'alias', 'trap', 'enable', 'hash', 'set', 'shopt']);
+const RUNS_CODE_LATER = new Set(['source', '.', 'alias', 'enable', 'hash', 'set', 'shopt']);
 
 export const MAX_NESTING = 3;
 
@@ -57,6 +59,7 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
   const extra: ShellWord[][] = [];
   const nested: string[] = [];
   let runsOther: string | null = null;
+  let readsInput = false;
   let current: readonly ShellWord[] = words;
   // Each round removes one wrapper; a command has at most as many wrappers as words.
   for (let round = 0; round < words.length; round++) {
@@ -76,9 +79,21 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
     }
     if (SHELLS.has(program)) {
       const code = shellCode(rest);
-      if (code === undefined) break; // a script or stdin: the program is the shell itself
+      if (code === SCRIPT) break; // a script file: the program is the shell itself
+      if (code === INPUT) {
+        runsOther ??= `${program} runs the command lines it reads from its input`;
+        readsInput = true;
+        break;
+      }
       runsOther ??= `${program} -c parses its string as a command line`;
       codeString(code, nested, extra);
+      break;
+    }
+    if (program === 'trap') {
+      // `trap 'CODE' EXIT`: CODE runs later, in this shell.
+      runsOther ??= 'trap runs its string as a command line later';
+      const code = rest.find((word) => !word.value?.startsWith('-'));
+      if (code) codeString(code.value, nested, extra);
       break;
     }
     if (RUNS_CODE_LATER.has(program)) {
@@ -93,7 +108,7 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
     current = program === 'xargs' ? [...inner, UNKNOWN_WORD] : inner;
     stages.push([...current]);
   }
-  return { stages, extra, nested, runsOther };
+  return { stages, extra, nested, runsOther, readsInput };
 }
 
 function joinValues(words: readonly ShellWord[]): string | null {
@@ -107,25 +122,32 @@ function codeString(code: string | null, nested: string[], extra: ShellWord[][])
   else nested.push(code);
 }
 
+const SCRIPT = Symbol('script');
+const INPUT = Symbol('input');
+
 /**
- * `bash [options] -c STRING …`: the string (null when not literal), or undefined when the shell runs
- * no string (a script, stdin). Short options cluster (`-lc`, `-ec`); `-o`/`-O` take a name.
+ * `bash [options] -c STRING …`: the string (null when not literal); SCRIPT when the shell runs a
+ * script file; INPUT when it reads its commands from its input (no operand, `-s`, or `-`). Short
+ * options cluster (`-lc`, `-ec`); `-o`/`-O` take a name.
  */
-function shellCode(args: readonly ShellWord[]): string | null | undefined {
+function shellCode(args: readonly ShellWord[]): string | null | typeof SCRIPT | typeof INPUT {
   let readsString = false;
+  let readsInput = false;
   for (let i = 0; i < args.length; i++) {
     const value = args[i]!.value;
-    if (value === null) return readsString ? null : undefined;
-    if (value === '--' || !/^[-+]/.test(value) || value === '-' || value === '+') {
-      if (!readsString) return undefined;
+    if (value === null) return readsString ? null : SCRIPT;
+    if (value === '-') return readsString ? value : INPUT;
+    if (value === '--' || !/^[-+]/.test(value) || value === '+') {
+      if (!readsString) return readsInput || (value === '--' && args[i + 1] === undefined) ? INPUT : SCRIPT;
       return value === '--' ? (args[i + 1]?.value ?? null) : value;
     }
     if (value === '--rcfile' || value === '--init-file') i++;
     if (value.startsWith('--')) continue;
     if (value.slice(1).includes('c')) readsString = true;
+    if (value.slice(1).includes('s')) readsInput = true;
     if (/[oO]$/.test(value)) i++;
   }
-  return readsString ? null : undefined;
+  return readsString ? null : INPUT;
 }
 
 /** The words after a wrapper's own options (and `NAME=value` words for env and sudo); null if none. */
