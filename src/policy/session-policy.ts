@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { DisplayBlock } from '../kosong/index.js';
+import { revealInvisible } from '../util/reveal-invisible.js';
 import {
   EDIT_OUTSIDE_ACTION,
   fetchHostAction,
@@ -295,8 +296,10 @@ export class SessionPolicy {
     const base = this.question(request, facts) ?? fallbackQuestion(request.toolName, facts);
     const lines = facts.map(factLine).filter((line): line is string => line !== null);
     if (options.note) lines.push(options.note);
-    const description =
-      lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description;
+    // What the person reads is everything that runs: blank-looking runs cannot push a tail out of sight.
+    const description = revealInvisible(
+      lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description,
+    );
     const display: DisplayBlock[] = [
       ...(base.display ?? []),
       ...facts.filter(addsToTheQuestion).map(factBlock),

@@ -1,3 +1,4 @@
+import { revealInvisible } from '../../util/reveal-invisible.js';
 import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { ApprovalAnswer, ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { commandPrefix } from '../common/command-prefix.js';
@@ -22,7 +23,7 @@ export async function askApproval(
     write(`Background agent (${clean(subagent_type ?? 'subagent')}${what}) asks:\n`);
   }
   write(
-    `Allow ${clean(action)}? ${withBlankRunsShown(clean(description))}\n  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead\n`,
+    `Allow ${clean(action)}? ${revealInvisible(clean(description))}\n  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead\n`,
   );
   const ask = async (
     prompt: string,
@@ -84,7 +85,7 @@ async function askSessionScope(
     ...(prefix
       ? [
           {
-            label: `commands starting with \`${clean(prefix)}\``,
+            label: `commands starting with \`${revealInvisible(clean(prefix))}\``,
             extra: { scope: 'prefix' as const, prefix },
           },
         ]
@@ -142,12 +143,4 @@ export async function askQuestions(
     answers[item.question] = picked.length > 0 ? picked.join(', ') : line;
   }
   request.resolve(answers);
-}
-
-/**
- * Runs of blank lines in what an approval shows, as one visible line: a command padded with screens
- * of empty lines would otherwise push its start out of sight and show only its harmless end.
- */
-export function withBlankRunsShown(text: string): string {
-  return text.replace(/\n(?:[ \t]*\n){2,}/g, (run) => `\n⟨${run.split('\n').length - 2} blank lines⟩\n`);
 }

@@ -7,6 +7,7 @@ import {
   wrapTextWithAnsi,
 } from '@mariozechner/pi-tui';
 import type { DisplayBlock } from '../../kosong/tool.js';
+import { revealInvisible } from '../../util/reveal-invisible.js';
 import type { DiffDisplayBlock } from '../../wire/display.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../wire/requests.js';
 import { type SessionScope, sessionScopes } from './approval-scopes.js';
@@ -102,13 +103,11 @@ export class ApprovalPanel implements Component, Focusable {
       source_kind === 'background_agent'
         ? ` (background agent ${sanitizeForTerminal(subagent_type ?? '')})`
         : '';
-    lines.push(
-      truncateToWidth(
-        `${style.warn('?')} ${style.bold(sanitizeForTerminal(sender))}${who} wants to ${style.accent(sanitizeForTerminal(action))}`,
-        width,
-      ),
-    );
-    for (const line of wrapTextWithAnsi(sanitizeForTerminal(description), inner))
+    // Everything the person approves is shown: wrapped in full, blank-looking runs as markers.
+    const header = `${style.warn('?')} ${style.bold(shown(sender))}${who} wants to ${style.accent(shown(action))}`;
+    // (Wrapped lines fit; truncateToWidth only guards the terminal's width, it cuts nothing.)
+    for (const line of wrapTextWithAnsi(header, width)) lines.push(truncateToWidth(line, width));
+    for (const line of wrapTextWithAnsi(shown(description), inner))
       lines.push(truncateToWidth(`  ${line}`, width));
     for (const block of display) lines.push(...renderBlock(block, style, width));
     lines.push('');
@@ -121,13 +120,14 @@ export class ApprovalPanel implements Component, Focusable {
     }
     const choices = this.stage === 'choose' ? CHOICES : this.scopes.map((scope) => scope.label);
     choices.forEach((choice, i) => {
-      const text = `${i + 1}. ${choice}`;
-      lines.push(
-        truncateToWidth(
-          i === this.selected ? `${style.accent('›')} ${style.selected(text)}` : `  ${text}`,
-          width,
-        ),
-      );
+      // A scope names the command: wrapped in full like the command itself.
+      wrapTextWithAnsi(`${i + 1}. ${choice}`, inner).forEach((text, row) => {
+        const line =
+          i === this.selected
+            ? `${row === 0 ? style.accent('›') : ' '} ${style.selected(text)}`
+            : `  ${text}`;
+        lines.push(truncateToWidth(line, width));
+      });
     });
     if (this.stage === 'scope') {
       const box = (where: 'project' | 'user') => (this.saveRule === where ? style.accent('[x]') : '[ ]');
@@ -200,16 +200,24 @@ export class ApprovalPanel implements Component, Focusable {
   }
 }
 
+/** Text for an approval: sanitised for the terminal, with invisible and blank-looking runs shown. */
+function shown(text: string): string {
+  return revealInvisible(sanitizeForTerminal(text));
+}
+
 function renderBlock(block: DisplayBlock, style: TuiStyle, width: number): string[] {
+  const inner = Math.max(1, width - 4);
   if (block.type === 'shell' && 'command' in block && typeof block.command === 'string') {
-    return sanitizeForTerminal(block.command)
-      .split('\n')
-      .map((line) => truncateToWidth(`  ${style.dim('$')} ${style.bold(line)}`, width));
+    return wrapTextWithAnsi(shown(block.command), inner).map((line, i) =>
+      truncateToWidth(i === 0 ? `  ${style.dim('$')} ${style.bold(line)}` : `    ${style.bold(line)}`, width),
+    );
   }
   if (block.type === 'diff' && 'old_text' in block)
     return renderDiff(block as DiffDisplayBlock, style, width, '  ');
   if (block.type === 'brief' && 'text' in block && typeof block.text === 'string') {
-    return [truncateToWidth(`  ${style.dim(sanitizeForTerminal(block.text))}`, width)];
+    return wrapTextWithAnsi(shown(block.text), inner).map((line) =>
+      truncateToWidth(`  ${style.dim(line)}`, width),
+    );
   }
   return [];
 }

@@ -1,3 +1,4 @@
+import { revealInvisible } from '../../util/reveal-invisible.js';
 import type { ApprovalAnswer, ApprovalRequestData } from '../../wire/requests.js';
 import { commandPrefix } from '../common/command-prefix.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
@@ -23,7 +24,7 @@ export function sessionScopes(payload: ApprovalRequestData): SessionScope[] {
   const scopes: SessionScope[] = [
     {
       label: command
-        ? `Only \`${sanitizeForTerminal(command)}\`, for this session`
+        ? `Only \`${revealInvisible(sanitizeForTerminal(command))}\`, for this session`
         : 'Only exactly this, for this session',
       answer: { scope: 'exact' },
     },
@@ -31,7 +32,7 @@ export function sessionScopes(payload: ApprovalRequestData): SessionScope[] {
   const prefix = command && commandPrefix(command);
   if (prefix)
     scopes.push({
-      label: `Commands starting with \`${sanitizeForTerminal(prefix)}\`, for this session`,
+      label: `Commands starting with \`${revealInvisible(sanitizeForTerminal(prefix))}\`, for this session`,
       answer: { scope: 'prefix', prefix },
     });
   scopes.push({ label: `Every "${action}", for this session`, answer: { scope: 'action' } });

@@ -1,5 +1,6 @@
+import { visibleWidth } from '@mariozechner/pi-tui';
 import { describe, expect, it } from 'vitest';
-import { renderDiff } from './diff-lines.js';
+import { fitToWidth, renderDiff } from './diff-lines.js';
 import { tuiStyle } from './tui-style.js';
 
 const block = (old_text: string, new_text: string) => ({
@@ -29,5 +30,20 @@ describe('renderDiff', () => {
     const lines = renderDiff(block('', `${many}\n`), tuiStyle(false), 80, '');
     expect(lines).toHaveLength(13);
     expect(lines.at(-1)).toBe('     … 18 more changed lines');
+  });
+});
+
+describe('fitToWidth', () => {
+  it('says how much of a cut line is hidden', () => {
+    const line = `  12 + ${'x'.repeat(200)}`;
+    const fitted = fitToWidth(line, 60);
+    expect(visibleWidth(fitted)).toBeLessThanOrEqual(60);
+    const plain = fitted.replace(new RegExp('\u001b\\[[0-9;]*m', 'g'), '');
+    const hidden = Number(/…\+(\d+) cols$/.exec(plain)?.[1]);
+    expect(visibleWidth(fitted) - `…+${hidden} cols`.length + hidden).toBe(visibleWidth(line));
+  });
+
+  it('leaves a line that fits', () => {
+    expect(fitToWidth('short', 60)).toBe('short');
   });
 });

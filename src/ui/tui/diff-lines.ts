@@ -1,5 +1,6 @@
-import { truncateToWidth } from '@mariozechner/pi-tui';
+import { truncateToWidth, visibleWidth } from '@mariozechner/pi-tui';
 import { diffLines } from 'diff';
+import { revealInvisible } from '../../util/reveal-invisible.js';
 import type { DiffDisplayBlock } from '../../wire/display.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
@@ -33,11 +34,21 @@ export function renderDiff(
       }
       const sign = change.added ? '+' : '-';
       const paint = change.added ? style.ok : style.error;
-      const line = `${indent}${String(number).padStart(4)} ${paint(`${sign} ${sanitizeForTerminal(text)}`)}`;
-      lines.push(truncateToWidth(line, width));
+      const shown = revealInvisible(sanitizeForTerminal(text));
+      const line = `${indent}${String(number).padStart(4)} ${paint(`${sign} ${shown}`)}`;
+      lines.push(fitToWidth(line, width));
     }
   }
   if (hidden > 0)
     lines.push(style.dim(`${indent}     … ${hidden} more changed line${hidden === 1 ? '' : 's'}`));
   return lines;
+}
+
+/** A line cut to the width says how much of it is hidden (`…+120 cols`): nothing is cut silently. */
+export function fitToWidth(line: string, width: number): string {
+  const full = visibleWidth(line);
+  if (full <= width) return line;
+  const noteWidth = `…+${full} cols`.length;
+  const hidden = full - Math.max(0, width - noteWidth);
+  return truncateToWidth(line, width, `…+${hidden} cols`);
 }

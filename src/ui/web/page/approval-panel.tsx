@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { revealInvisible } from '../../../util/reveal-invisible.js';
 import { commandPrefix } from '../../common/command-prefix.js';
 import type { PendingApproval } from './conversation-state.js';
 import { DisplayBlockView } from './display-block-view.js';
@@ -86,15 +87,16 @@ export function ApprovalPanel({
       onKeyDown={onKeyDown}
     >
       <h3 id={`approval-${request.id}`}>
-        <strong>{request.sender}</strong>
+        <strong>{revealInvisible(request.sender)}</strong>
         {request.source_kind === 'background_agent'
-          ? ` (background agent ${request.subagent_type ?? ''})`
+          ? ` (background agent ${revealInvisible(request.subagent_type ?? '')})`
           : ''}{' '}
-        wants to <em>{request.action}</em>
+        wants to <em>{revealInvisible(request.action)}</em>
       </h3>
-      <p class="description">{request.description}</p>
+      {/* Everything that will run is shown: wrapped in full, blank-looking runs as visible markers. */}
+      <p class="description">{revealInvisible(request.description)}</p>
       {request.display.map((block, i) => (
-        <DisplayBlockView key={i} block={block} />
+        <DisplayBlockView key={i} block={withInvisibleShown(block)} />
       ))}
       {!answerable ? <p class="notice warn">Waiting for the live connection…</p> : null}
       {stage === 'choose' ? (
@@ -119,7 +121,11 @@ export function ApprovalPanel({
         <div class="choices">
           <Choice
             keyName="1"
-            label={command ? `Only \`${command}\`, for this session` : 'Only exactly this, for this session'}
+            label={
+              command
+                ? `Only \`${revealInvisible(command)}\`, for this session`
+                : 'Only exactly this, for this session'
+            }
             onPick={() => forSession({ scope: 'exact' })}
           />
           {command ? (
@@ -204,6 +210,13 @@ function Choice({
       <kbd>{keyName}</kbd> {label}
     </button>
   );
+}
+
+/** A shell command block with its invisible and blank-looking runs shown as markers. */
+function withInvisibleShown(block: PendingApproval['request']['display'][number]) {
+  return block.type === 'shell' && typeof block.command === 'string'
+    ? { ...block, command: revealInvisible(block.command) }
+    : block;
 }
 
 function shellCommand(display: readonly { type: string; [field: string]: unknown }[]): string | null {
