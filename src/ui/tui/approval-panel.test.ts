@@ -66,11 +66,41 @@ describe('ApprovalPanel', () => {
     p.view.handleInput('1');
     expect(p.request.isPending).toBe(true);
     expect(p.view.render(80).at(-1)).toBe('  …');
+    // The dropped key started the delay again.
+    p.advance(APPROVAL_ARM_DELAY_MS - 1);
+    expect(p.view.render(80).at(-1)).toBe('  …');
     p.advance(1);
-    expect(p.view.render(80).at(-1)).toContain('↑/↓ + Enter, or a number');
+    expect(p.view.render(80).at(-1)).toContain('press a number, or ↑/↓ then Enter');
     p.view.handleInput('1');
     expect(p.request.state).toEqual({ status: 'resolved', answer: { response: 'approve', feedback: '' } });
     expect(p.done).toBe(1);
+  });
+
+  it('typing in flight: the rest of the line and the Enter that ends it never pick', () => {
+    const p = panel();
+    for (const key of 'the rest of my line') {
+      p.advance(80);
+      p.view.handleInput(key);
+    }
+    p.advance(80);
+    p.view.handleInput('\r');
+    expect(p.request.isPending).toBe(true);
+    // Even after a pause, Enter waits for a key made for the panel.
+    p.advance(APPROVAL_ARM_DELAY_MS * 3);
+    p.view.handleInput('\r');
+    expect(p.request.isPending).toBe(true);
+    expect(p.view.render(80).at(-1)).toContain('You were typing when this appeared');
+    p.view.handleInput('\x1b[B'); // ↓ then ↑: back on "Approve once", chosen on purpose
+    p.view.handleInput('\x1b[A');
+    p.view.handleInput('\r');
+    expect(p.request.state).toEqual({ status: 'resolved', answer: { response: 'approve', feedback: '' } });
+  });
+
+  it('Enter picks at once when nobody was typing', () => {
+    const p = panel();
+    p.advance(APPROVAL_ARM_DELAY_MS);
+    p.view.handleInput('\r');
+    expect(p.request.state).toEqual({ status: 'resolved', answer: { response: 'approve', feedback: '' } });
   });
 
   it('2 asks for the scope; Esc goes back; each scope is answered as such', () => {

@@ -40,6 +40,8 @@ export class ApprovalPanel implements Component, Focusable {
   readonly arm: ArmDelay;
   private readonly feedback = new Input();
   private done = false;
+  /** A key other than Enter was made for the panel (an arrow, a number, Esc, a stage change). */
+  private touched = false;
   /** The scopes of "approve for this session" (the exact one, a command prefix, the whole action). */
   private readonly scopes: SessionScope[];
   /**
@@ -63,13 +65,18 @@ export class ApprovalPanel implements Component, Focusable {
     };
   }
 
+  /** Whether Enter waits for a key made for the panel first (someone was typing when it appeared). */
+  private get needsDeliberateEnter(): boolean {
+    return this.arm.typedInFlight && !this.touched;
+  }
+
   /** Whether keys answer the panel yet (false for the first moments after it appeared). */
   get isArmed(): boolean {
     return this.arm.isArmed;
   }
 
   handleInput(data: string): void {
-    if (this.done || !this.isArmed) return;
+    if (this.done || !this.arm.admit()) return;
     if (!this.request.isPending) {
       this.finish();
       return;
@@ -80,9 +87,14 @@ export class ApprovalPanel implements Component, Focusable {
       return;
     }
     const count = this.stage === 'choose' ? CHOICES.length : this.scopes.length;
+    if (matchesKey(data, 'enter')) {
+      // After typing in flight, Enter picks only a choice the person moved to: it may end their line.
+      if (!this.needsDeliberateEnter) this.pick(this.selected + 1);
+      return;
+    }
+    this.touched = true;
     if (matchesKey(data, 'up')) this.selected = (this.selected + count - 1) % count;
     else if (matchesKey(data, 'down')) this.selected = (this.selected + 1) % count;
-    else if (matchesKey(data, 'enter')) this.pick(this.selected + 1);
     else if (matchesKey(data, 'escape')) {
       if (this.stage === 'scope') this.back();
       else this.answer('reject');
@@ -135,8 +147,11 @@ export class ApprovalPanel implements Component, Focusable {
       const user = `  ${box('user')} u: or as your own rule, in every project ${style.dim('(permissions.toml in the agent home)')}`;
       lines.push(truncateToWidth(project, width), truncateToWidth(user, width));
     }
-    const hint =
-      this.stage === 'scope' ? '  ↑/↓ + Enter, or a number · Esc goes back' : '  ↑/↓ + Enter, or a number';
+    const hint = this.needsDeliberateEnter
+      ? '  You were typing when this appeared: press a number, or ↑/↓ then Enter'
+      : this.stage === 'scope'
+        ? '  ↑/↓ + Enter, or a number · Esc goes back'
+        : '  ↑/↓ + Enter, or a number';
     lines.push(truncateToWidth(style.dim(this.isArmed ? hint : '  …'), width));
     return lines;
   }

@@ -38,7 +38,7 @@ describe('fitToWidth', () => {
     const line = `  12 + ${'x'.repeat(200)}`;
     const fitted = fitToWidth(line, 60);
     expect(visibleWidth(fitted)).toBeLessThanOrEqual(60);
-    const plain = fitted.replace(new RegExp('\u001b\\[[0-9;]*m', 'g'), '');
+    const plain = fitted.replace(/\u001b\[[0-9;]*m/g, '');
     const hidden = Number(/…\+(\d+) cols$/.exec(plain)?.[1]);
     expect(visibleWidth(fitted) - `…+${hidden} cols`.length + hidden).toBe(visibleWidth(line));
   });
