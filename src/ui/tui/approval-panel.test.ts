@@ -96,6 +96,22 @@ describe('ApprovalPanel', () => {
     expect(p.request.state).toEqual({ status: 'resolved', answer: { response: 'approve', feedback: '' } });
   });
 
+  it('typing after the panel is armed is still typing: its Enter does not pick', () => {
+    const p = panel();
+    p.advance(APPROVAL_ARM_DELAY_MS * 5); // armed, unnoticed
+    for (const key of 'fix the bug') {
+      p.advance(100);
+      p.view.handleInput(key);
+    }
+    p.advance(100);
+    p.view.handleInput('\r');
+    p.advance(APPROVAL_ARM_DELAY_MS * 3);
+    p.view.handleInput('\r');
+    expect(p.request.isPending).toBe(true);
+    p.view.handleInput('3');
+    expect(p.request.state).toEqual({ status: 'resolved', answer: { response: 'reject', feedback: '' } });
+  });
+
   it('Enter picks at once when nobody was typing', () => {
     const p = panel();
     p.advance(APPROVAL_ARM_DELAY_MS);

@@ -92,17 +92,23 @@ export class ApprovalPanel implements Component, Focusable {
       if (!this.needsDeliberateEnter) this.pick(this.selected + 1);
       return;
     }
+    const saves = this.stage === 'scope' && /^[sSuU]$/.test(data);
+    const picks = /^[1-9]$/.test(data) && Number(data) <= count;
+    const moves = matchesKey(data, 'up') || matchesKey(data, 'down') || matchesKey(data, 'escape');
+    if (!saves && !picks && !moves) {
+      // Not a key of the panel: the person is typing something else. Keys wait until they stop.
+      this.arm.drop();
+      return;
+    }
     this.touched = true;
     if (matchesKey(data, 'up')) this.selected = (this.selected + count - 1) % count;
     else if (matchesKey(data, 'down')) this.selected = (this.selected + 1) % count;
     else if (matchesKey(data, 'escape')) {
       if (this.stage === 'scope') this.back();
       else this.answer('reject');
-    } else if (this.stage === 'scope' && (data === 's' || data === 'S'))
-      this.saveRule = this.saveRule === 'project' ? null : 'project';
-    else if (this.stage === 'scope' && (data === 'u' || data === 'U'))
-      this.saveRule = this.saveRule === 'user' ? null : 'user';
-    else if (/^[1-9]$/.test(data) && Number(data) <= count) this.pick(Number(data));
+    } else if (data === 's' || data === 'S') this.saveRule = this.saveRule === 'project' ? null : 'project';
+    else if (data === 'u' || data === 'U') this.saveRule = this.saveRule === 'user' ? null : 'user';
+    else this.pick(Number(data));
   }
 
   render(width: number): string[] {

@@ -40,10 +40,15 @@ export class ArmDelay {
    */
   admit(): boolean {
     if (this.isArmed) return true;
+    this.drop();
+    return false;
+  }
+
+  /** A key that is not for the panel (the person is typing something else): the delay starts again. */
+  drop(): void {
     this.lastDroppedAt = this.now();
     this.dropped = true;
     if (this.shownAt !== null) this.scheduleArmed();
-    return false;
   }
 
   /** Some key was dropped: the person was typing when the panel appeared. */
