@@ -22,7 +22,7 @@ describe('revealInvisible', () => {
     ['tag characters (astral)', `x${'\u{E0041}'.repeat(3)}y`, 'x⟨U+E0041 ×3⟩y'],
     ['variation selectors', 'a\uFE0F\u{E0100}', 'a⟨U+FE0F⟩⟨U+E0100⟩'],
     ['NBSP and Unicode spaces', 'a\u00A0\u00A0b\u2003c\u3000d', 'a⟨U+00A0 ×2⟩b⟨U+2003⟩c⟨U+3000⟩d'],
-    ['control characters', 'a\x1b[2Kb\rc', 'a⟨U+001B⟩[2Kb⟨U+000D⟩c'],
+    ['control characters, as the terminal sanitiser shows them', 'a\x1b[2Kb\rc\u009b', 'a␛[2Kb␍c⟨U+009B⟩'],
     ['blank lines', 'rm -rf ~/work\n\n\n\n\nls -la', 'rm -rf ~/work\n⟨4 blank lines⟩\nls -la'],
     ['one blank line stays', 'a\n\nb', 'a\n\nb'],
     ['blank lines of spaces and tabs', 'a\n  \n\t\n \nb', 'a\n⟨3 blank lines⟩\nb'],
