@@ -46,23 +46,7 @@ export function ApprovalPanel({
   const focusChoices = () =>
     panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
 
-  useEffect(() => {
-    guard.current = new AnswerGuard();
-    setStage('choose');
-    setSaveRule('');
-    setPrefix(offeredPrefix(command));
-    setArmed(false);
-    // Never take the focus from a field the person is typing in: their next key would answer.
-    const typing = isTypingElsewhere(document, panel.current);
-    setWaitsForClick(typing);
-    if (!typing) focusChoices();
-    const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [request.id]);
-  useEffect(() => {
-    if (panel.current?.contains(document.activeElement) || !isTypingElsewhere(document, panel.current))
-      focusChoices();
-  }, [stage, answerable]);
+  // Listening before the first focus below (effects run in order).
   useEffect(() => {
     const element = panel.current;
     if (!element) return;
@@ -83,6 +67,25 @@ export function ApprovalPanel({
       element.removeEventListener('focusout', focusOut);
     };
   }, []);
+  useEffect(() => {
+    guard.current = new AnswerGuard();
+    setStage('choose');
+    setSaveRule('');
+    setPrefix(offeredPrefix(command));
+    setArmed(false);
+    // Never take the focus from a field the person is typing in: their next key would answer.
+    const typing = isTypingElsewhere(document, panel.current);
+    setWaitsForClick(typing);
+    if (!typing) focusChoices();
+    // Focus already inside (a request after another): it entered now, for this request's guard.
+    if (panel.current?.contains(document.activeElement)) guard.current.focusEntered();
+    const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [request.id]);
+  useEffect(() => {
+    if (panel.current?.contains(document.activeElement) || !isTypingElsewhere(document, panel.current))
+      focusChoices();
+  }, [stage, answerable]);
 
   const answer = (response: ApprovalAnswer['response'], extra: Partial<ApprovalAnswer> = {}) =>
     onAnswer({ request_id: request.id, response, ...extra });
