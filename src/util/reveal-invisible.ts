@@ -1,4 +1,4 @@
-import { sanitizeForTerminal } from './sanitize-terminal.js';
+import { sanitizeForTerminal, type TerminalSafe } from './sanitize-terminal.js';
 
 /**
  * Text a person must read in full before approving it (a command, a path, a tool's arguments), with
@@ -13,11 +13,15 @@ import { sanitizeForTerminal } from './sanitize-terminal.js';
  *
  * Plain spaces and tabs stay (front ends wrap long lines in full). Pure: the web page uses it too.
  */
-export function revealInvisible(text: string): string {
+export function revealInvisible(text: string): TerminalSafe {
   // Control characters first, as every terminal front end shows them (`␛`, `␍`, `⟨U+202E⟩`).
   const safe = sanitizeForTerminal(text);
   const shown = INVISIBLE_TEST.test(safe) ? safe.replace(INVISIBLE_RUN, marker) : safe;
-  return shown.replace(BLANK_LINES, (run) => `\n⟨${run.split('\n').length - 2} blank lines⟩\n`);
+  // Markers and the text's own (sanitised) characters: still safe.
+  return shown.replace(
+    BLANK_LINES,
+    (run) => `\n⟨${run.split('\n').length - 2} blank lines⟩\n`,
+  ) as TerminalSafe;
 }
 
 /**
