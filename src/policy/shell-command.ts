@@ -1,25 +1,8 @@
 import type { Parser, Node as SyntaxNode } from 'web-tree-sitter';
+import type { CommandPart } from './command-part.js';
 import { analyseCommandNode, analyseConstruct, analyseRedirect } from './shell-part-analysis.js';
-import { type ShellWord, UNKNOWN_WORD } from './shell-words.js';
+import { UNKNOWN_WORD } from './shell-words.js';
 import { MAX_NESTING } from './shell-wrappers.js';
-
-/** One thing a command line runs, with what the policy knows about it. */
-export interface CommandPart {
-  /** As written: a command from its assignments to its last argument, or a redirection (`> out`). */
-  readonly text: string;
-  /**
-   * Why allow rules and command-prefix approvals cannot cover it (an assignment, a word an
-   * expansion decides, a wrapper or code in a string); null when it is simple.
-   */
-  readonly notSimple: string | null;
-  /** A simple part's words after quote removal, each written back as one word; null when not simple. */
-  readonly literal: string | null;
-  /**
-   * The commands it runs as words, for deny and ask rules: as written, then with each wrapper
-   * removed (`sudo rm -rf x` → `rm -rf x`), and what `find -exec` or `xargs` runs.
-   */
-  readonly invocations: readonly (readonly ShellWord[])[];
-}
 
 /** A command line split by a real shell parser (tree-sitter-bash) into what it would run. */
 export interface ParsedCommand {
@@ -33,6 +16,8 @@ export interface ParsedCommand {
   /** The parser found a syntax error: the parts may not be all the command does. */
   readonly incomplete: boolean;
 }
+
+export type { CommandPart } from './command-part.js';
 
 let loading: Promise<Parser> | undefined;
 

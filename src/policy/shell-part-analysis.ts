@@ -1,5 +1,5 @@
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import type { CommandPart } from './shell-command.js';
+import type { CommandPart } from './command-part.js';
 import { quoteWord, type ShellWord, shellWord, UNKNOWN_WORD, WORD_NODES } from './shell-words.js';
 import { unwrap } from './shell-wrappers.js';
 
