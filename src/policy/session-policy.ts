@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { DisplayBlock } from '../kosong/index.js';
+import { revealInvisible } from '../util/reveal-invisible.js';
 import {
   EDIT_OUTSIDE_ACTION,
   fetchHostAction,
@@ -15,6 +16,7 @@ import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decis
 import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
+import type { CommandPart } from './shell-command.js';
 
 /** The session's modes, read at each decision (the Approval of the toolset provides them). */
 export interface PolicyModes {
@@ -127,7 +129,7 @@ export class SessionPolicy {
     const subject: RuleSubject = {
       toolName: request.toolName,
       candidates: facts.flatMap((f) => f.candidates),
-      commandParts: facts.flatMap((f) => f.command?.parts ?? []),
+      commandParts: facts.flatMap((f) => f.command?.analysed ?? []),
       commandIncomplete: facts.some((f) => f.command?.incomplete === true),
     };
 
@@ -135,12 +137,15 @@ export class SessionPolicy {
     const subjects = [subject, ...(request.ruleNames ?? []).map((toolName) => ({ ...subject, toolName }))];
     // 1. Deny rules, whatever the mode.
     const denied = firstOf(subjects, (s) => this.rules.deny(s));
-    if (denied) {
+    if (denied?.decision === 'deny') {
       const why = denied.rule.spec.reason ? `: ${denied.rule.spec.reason}` : '';
+      const unsure = denied.uncertain
+        ? ` The part \`${denied.uncertain.part}\` cannot be ruled out: ${denied.uncertain.why}.`
+        : '';
       return {
         decision: 'deny',
         step: 'deny-rule',
-        reason: `Refused by the permission rule \`${denied.rule.spec.pattern}\` (${denied.rule.origin.file})${why}. Do not try to get around it.`,
+        reason: `Refused by the permission rule \`${denied.rule.spec.pattern}\` (${denied.rule.origin.file})${why}.${unsure} Do not try to get around it.`,
       };
     }
 
@@ -164,6 +169,12 @@ export class SessionPolicy {
         action: secret ? `secret:${guarded.effect.kind}` : 'fetch from a private address',
         secret: true,
       });
+    }
+
+    // 2b. A deny rule that might match, depending on an argument an expansion decides: a person says.
+    if (denied?.decision === 'ask') {
+      const note = `the deny rule \`${denied.rule.spec.pattern}\` might apply to \`${denied.uncertain?.part ?? ''}\`: ${denied.uncertain?.why ?? ''}`;
+      return this.ask(request, facts, 'rule', { secret: false, note });
     }
 
     // 3. Allow and ask rules: the first that matches.
@@ -227,10 +238,13 @@ export class SessionPolicy {
     }
   }
 
-  private prefixCovers(toolName: string, parts: readonly string[]): boolean {
+  /** A prefix covers simple parts only: what it names (`git status`) is then what runs. */
+  private prefixCovers(toolName: string, parts: readonly CommandPart[]): boolean {
     const prefixes = this.prefixes.get(toolName);
     if (!prefixes || parts.length === 0) return false;
-    return parts.every((part) => prefixes.some((p) => part === p || part.startsWith(`${p} `)));
+    return parts.every(({ literal }) =>
+      prefixes.some((p) => literal !== null && (literal === p || literal.startsWith(`${p} `))),
+    );
   }
 
   /**
@@ -272,7 +286,7 @@ export class SessionPolicy {
     request: PolicyRequest,
     facts: readonly EffectFacts[],
     step: PolicyDecision['step'],
-    options: { action?: string; secret: boolean },
+    options: { action?: string; secret: boolean; note?: string },
   ): PolicyDecision {
     const present = this.isPersonPresent(request.background);
     const evenIfAutoApproving = options.secret || step === 'rule';
@@ -281,8 +295,11 @@ export class SessionPolicy {
     }
     const base = this.question(request, facts) ?? fallbackQuestion(request.toolName, facts);
     const lines = facts.map(factLine).filter((line): line is string => line !== null);
-    const description =
-      lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description;
+    if (options.note) lines.push(options.note);
+    // What the person reads is everything that runs: blank-looking runs cannot push a tail out of sight.
+    const description = revealInvisible(
+      lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description,
+    );
     const display: DisplayBlock[] = [
       ...(base.display ?? []),
       ...facts.filter(addsToTheQuestion).map(factBlock),

@@ -82,6 +82,8 @@ export interface Row {
   modes: ModeName[];
   rules?: PermissionRuleSpec[];
   approved?: string[];
+  /** Command prefixes approved for the session ("commands starting with …"). */
+  prefixes?: string[];
   background?: boolean;
   expected: 'allow' | 'ask' | 'deny';
   step: string;
@@ -102,6 +104,9 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
   });
   const approved = new Set(row.approved ?? []);
   policy.attach(mode[modeName], { isSessionApproved: (action) => approved.has(action) });
+  for (const prefix of row.prefixes ?? []) {
+    await policy.remember({ toolName: row.tool, effects: [], scope: 'prefix', prefix });
+  }
   const decision = await policy.decide({
     toolName: row.tool,
     effects: [await row.effect()],

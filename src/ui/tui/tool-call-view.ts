@@ -91,7 +91,7 @@ export class ToolCallView implements Component {
       lines.push(truncateToWidth(`  ${style.dim('└')} ${paint(sanitizeForTerminal(summary))}`, width));
     }
     for (const block of this.result.display) {
-      if (isDiff(block)) lines.push(...renderDiff(block, style, width, '    '));
+      if (isDiff(block)) lines.push(...renderDiff(block, style, width, sanitizeForTerminal('    ')));
     }
     if (this.expanded) lines.push(...expandedOutput(this.result, width).map((line) => style.dim(line)));
     return lines;
