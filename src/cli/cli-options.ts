@@ -10,7 +10,8 @@ export interface CliOptions {
   model?: string;
   thinking?: boolean;
   yolo?: boolean;
-  sandbox?: boolean;
+  /** Bare `--sandbox` is true; `--sandbox MODE` a mode. */
+  sandbox?: boolean | 'off' | 'workspace-write' | 'read-only';
   afk?: boolean;
   plan?: boolean;
   prompt?: string;
