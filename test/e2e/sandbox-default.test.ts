@@ -194,3 +194,32 @@ describe('where the sandbox cannot run (no bubblewrap on PATH)', () => {
     expect(existsSync(join(sandbox.workDir, 'ran.txt'))).toBe(true);
   });
 });
+
+describe('leaving the sandbox is the person’s call (line shell)', () => {
+  it('asks with the reason shown, even in yolo; approved runs outside, rejected does not', async () => {
+    const { sandbox } = await cli.setup([]);
+    await mkdir(join(sandbox.root, 'outside'));
+    const target = (name: string) => join(sandbox.root, 'outside', name);
+    cli.server.push(
+      shell('o1', `echo out > ${target('approved.txt')}`, {
+        sandbox: 'off',
+        justification: 'writes the release notes next to the repo',
+      }),
+      { text: 'wrote it' },
+      shell('o2', `echo out > ${target('rejected.txt')}`, { sandbox: 'off', justification: 'again' }),
+      { text: 'understood' },
+      shell('i1', `echo in > ${target('inside.txt')}`),
+      { text: 'tried inside' },
+    );
+    const input = ['first', '1', 'second', '3', 'third', '/exit'].join('\n');
+    const result = await sandbox.run(['--ui', 'line', '--yolo'], { input: `${input}\n` });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('OUTSIDE the sandbox');
+    expect(result.stdout).toContain('writes the release notes next to the repo');
+    expect(result.stdout.match(/approve\? /g)).toHaveLength(2);
+    expect(existsSync(target('approved.txt'))).toBe(true);
+    expect(existsSync(target('rejected.txt'))).toBe(false);
+    // yolo approves commands in the sandbox unasked, and the sandbox keeps them in.
+    expect(existsSync(target('inside.txt'))).toBe(false);
+  });
+});
