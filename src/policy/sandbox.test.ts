@@ -276,3 +276,13 @@ describe('.git and .kimi-ts stay read-only in a writable workspace', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 });
+
+describe('hidden paths inside hidden folders', () => {
+  it('hides a loaded config file inside the agent home (no mount point needed in the hidden folder)', async () => {
+    const at = { ...context, configFiles: [join(context.kimiHome, 'config.toml')] };
+    const result = await runIn(sandboxed(workspaceWrite, at), `cat ${at.kimiHome}/config.toml; echo ran`);
+    expect(result.output).toContain('ran');
+    expect(result.output).not.toContain('api_key');
+    expect(result.output).not.toContain('bwrap:');
+  });
+});

@@ -169,6 +169,8 @@ export function bwrapArguments(
     ...HIDDEN_HOME_PATHS.map((path) => join(context.userHome, path)),
   ];
   for (const path of hidden) {
+    // Inside a folder already hidden (the config in the agent's home): nothing more to do.
+    if (hidden.some((other) => other !== path && isWithin(other, path) && kindOf(other) === 'dir')) continue;
     const kind = kindOf(path);
     if (kind === 'dir') args.push('--tmpfs', path, '--remount-ro', path);
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
