@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { EDIT_OUTSIDE_ACTION } from './approval-actions.js';
 import { showTarget } from './describe-facts.js';
 import type { EffectFacts } from './effect-facts.js';
 import type { WorkspaceRoots } from './path-class.js';
@@ -18,6 +19,9 @@ export interface SandboxExit {
   readonly question: ToolQuestion;
   readonly refusal: string;
 }
+
+/** Approving it for the session covers every such edit (the person chose so). */
+export const PROTECTED_EDIT_ACTION = 'edit file the sandbox keeps read-only';
 
 const NOBODY =
   'no person can approve it here (print mode, afk, or a background agent), so it is refused. Do not try to get around it';
@@ -76,11 +80,18 @@ export async function sandboxExit(
           ? []
           : [await roots.realWorkDir(), ...(await roots.realAdditionalDirs())];
       if (sandboxWritable(real, writableRoots)) continue;
+      // Outside the workspace: the usual question (and its session approval), asked even in yolo.
+      const outside = fact.pathClass === 'outside';
       return {
-        question: {
-          action: 'write outside the sandbox',
-          description: `Write outside the sandbox's writable folders: ${showTarget(effect.target)}`,
-        },
+        question: outside
+          ? {
+              action: EDIT_OUTSIDE_ACTION,
+              description: `Edit file outside the working directory: ${showTarget(effect.target)}`,
+            }
+          : {
+              action: PROTECTED_EDIT_ACTION,
+              description: `Edit a file the sandbox keeps read-only (${sandbox.mode === 'read-only' ? 'read-only mode' : '.git and .kimi-ts run or configure things later'}): ${showTarget(effect.target)}`,
+            },
         refusal: `\`${effect.target.given}\` (real path ${real}, in ${dirname(real)}) is outside what the sandbox lets anything write (${sandbox.mode === 'read-only' ? 'nothing: the sandbox is read-only' : 'the workspace and add-dirs, but not their .git and .kimi-ts'}). Writing it needs a person's approval, and ${NOBODY}.`,
       };
     }

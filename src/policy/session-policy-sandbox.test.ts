@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
-import type { PolicySandbox } from './sandbox-exit.js';
+import { EDIT_OUTSIDE_ACTION } from './approval-actions.js';
+import { type PolicySandbox, PROTECTED_EDIT_ACTION } from './sandbox-exit.js';
 import {
   casesOf,
   checkRow,
@@ -47,7 +48,7 @@ const ROWS: Row[] = [
     modes: ['default', 'yolo'],
     expected: 'ask',
     step: 'sandbox',
-    action: 'write outside the sandbox',
+    action: EDIT_OUTSIDE_ACTION,
     says: '$ROOT/outside/notes.txt',
   },
   {
@@ -91,6 +92,8 @@ const ROWS: Row[] = [
     modes: ['yolo'],
     expected: 'ask',
     step: 'sandbox',
+    action: PROTECTED_EDIT_ACTION,
+    says: 'Edit a file the sandbox keeps read-only',
   },
   {
     name: 'project rules the next session would load',
