@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { seccompArch, unixSocketFilter } from './seccomp-filter.js';
@@ -15,8 +15,6 @@ export type SandboxHost =
       readonly bwrap: string;
       /** The seccomp program (UNIX sockets refused), or null on an architecture the filter does not know. */
       readonly seccompFile: string | null;
-      /** An empty folder, bound read-only where a protected folder does not exist yet. */
-      readonly emptyDir: string;
     }
   | { readonly available: false; readonly problem: string; readonly fix: string };
 
@@ -57,9 +55,7 @@ function probe(path: string | undefined, platform: NodeJS.Platform): SandboxHost
   const seccompFile = arch === null ? null : join(files, `unix-sockets-${arch}.bpf`);
   if (seccompFile !== null && arch !== null)
     writeFileSync(seccompFile, unixSocketFilter(arch), { mode: 0o600 });
-  const emptyDir = join(files, 'empty');
-  mkdirSync(emptyDir, { recursive: true, mode: 0o500 });
-  const host: SandboxHost = { available: true, bwrap, seccompFile, emptyDir };
+  const host: SandboxHost = { available: true, bwrap, seccompFile };
   // The namespaces and the filter exactly as commands get them, around `true`.
   const trial = spawnSync(
     '/bin/sh',

@@ -264,6 +264,8 @@ describe('.git and .kimi-ts stay read-only in a writable workspace', () => {
     const dir = await mkdtemp(join(root, 'plain-'));
     const at = { ...context, workDir: dir, additionalDirs: () => [] };
     const sandbox = sandboxed(workspaceWrite, at);
+    // .kimi-ts is made when the sandbox is, so the workspace looks the same before and after a command.
+    expect(await readdir(dir)).toEqual(['.kimi-ts']);
     const attack = await runIn(
       sandbox,
       'git init -q . ; mkdir -p .kimi-ts; echo "[[permission.rules]]" > .kimi-ts/permissions.toml; echo tried',
@@ -272,6 +274,10 @@ describe('.git and .kimi-ts stay read-only in a writable workspace', () => {
     expect(attack.output).toContain('tried');
     expect(existsSync(join(dir, '.git', 'config'))).toBe(false);
     expect(existsSync(join(dir, '.kimi-ts', 'permissions.toml'))).toBe(false);
+    // git, outside, takes the empty .git for no repository.
+    expect((await runIn(null, 'git rev-parse --git-dir 2>&1', { cwd: dir })).output).toContain(
+      'not a git repository',
+    );
     sandbox.dispose();
     expect(await readdir(dir)).toEqual([]);
   });

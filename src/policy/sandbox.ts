@@ -1,7 +1,7 @@
-import { existsSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { launcher, type SandboxHost, sandboxHost } from './sandbox-host.js';
-import { protectedPaths } from './sandbox-protected.js';
+import { launcher, sandboxHost } from './sandbox-host.js';
+import { PROTECTED_NAMES } from './sandbox-protected.js';
 
 /**
  * The sandbox for commands (Shell, background tasks, plugin commands), on by default where it can
@@ -93,7 +93,7 @@ export interface CommandSandbox {
   readonly blocksUnixSockets: boolean;
   /** The argv prefix (`/bin/sh -c … bwrap … --`) that runs the command that follows in `cwd`, sandboxed. */
   prefix(cwd: string): string[];
-  /** Removes the empty read-only placeholders it bound where `.git` or `.kimi-ts` did not exist. */
+  /** Removes the empty `.git` / `.kimi-ts` it made where they did not exist (if still empty). */
   dispose(): void;
 }
 
@@ -103,6 +103,11 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   const host = sandboxHost(context.path, context.platform ?? process.platform);
   if (!host.available) return { kind: 'unavailable', settings, problem: host.problem, fix: host.fix };
   const placeholders = new Set<string>();
+  // `.kimi-ts` is made now, so the workspace looks the same before and after the first command;
+  // `.git` only at the first command: the session's start (AGENTS.md, skills) looks for the git root.
+  if (settings.mode === 'workspace-write')
+    for (const dir of [context.workDir, ...context.additionalDirs()])
+      ensureProtected(resolve(dir), placeholders, ['.kimi-ts']);
   return {
     kind: 'on',
     sandbox: {
@@ -111,7 +116,7 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       prefix: (cwd) => [
         '/bin/sh',
         ...launcher(host),
-        ...bwrapArguments(settings, context, cwd, { host, placeholders }),
+        ...bwrapArguments(settings, context, cwd, placeholders),
         '--',
       ],
       dispose: () => {
@@ -127,10 +132,25 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   };
 }
 
-interface Placeholders {
-  host: Extract<SandboxHost, { available: true }>;
-  /** Where an empty read-only folder was bound (bubblewrap made the mount point). */
-  placeholders: Set<string>;
+/**
+ * Binds the protected folders of a writable root read-only; one that does not exist yet is made
+ * (empty) first, so a command cannot create it with content of its own. Those it made are recorded.
+ */
+function ensureProtected(root: string, placeholders: Set<string>, names = PROTECTED_NAMES): string[] {
+  const args: string[] = [];
+  if (!existsSync(root)) return args;
+  for (const path of names.map((name) => join(root, name))) {
+    if (!existsSync(path)) {
+      try {
+        mkdirSync(path);
+        placeholders.add(path);
+      } catch {
+        continue; // cannot be made here: then a command cannot make it either
+      }
+    }
+    args.push('--ro-bind', path, path);
+  }
+  return args;
 }
 
 /** bubblewrap's arguments for one command; later mounts go on top of earlier ones. */
@@ -138,27 +158,14 @@ export function bwrapArguments(
   settings: SandboxSettings,
   context: SandboxContext,
   cwd: string,
-  protect: Placeholders,
+  placeholders: Set<string>,
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   const workspace = [context.workDir, ...context.additionalDirs()].map((dir) => resolve(dir));
   const writable = settings.mode === 'workspace-write';
   // Bound again even when read-only: a workspace under /tmp would be under the private tmpfs.
   for (const dir of workspace) if (existsSync(dir)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
-  if (writable) {
-    for (const dir of workspace) {
-      if (!existsSync(dir)) continue;
-      for (const path of protectedPaths(dir)) {
-        if (existsSync(path)) {
-          args.push('--ro-bind', path, path);
-        } else {
-          // Not there yet: an empty read-only folder takes its place, so a command cannot create it.
-          protect.placeholders.add(path);
-          args.push('--ro-bind', protect.host.emptyDir, path);
-        }
-      }
-    }
-  }
+  if (writable) for (const dir of workspace) args.push(...ensureProtected(dir, placeholders));
   // A command may start elsewhere (a plugin in its folder): that folder is seen, read-only.
   const start = resolve(cwd);
   if (!workspace.some((dir) => isWithin(dir, start)) && existsSync(start))
