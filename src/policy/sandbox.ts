@@ -185,7 +185,7 @@ export function bwrapArguments(
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes.
-  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent');
+  args.push('--unshare-pid', '--unshare-ipc', '--die-with-parent');
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);
   return args;
 }
