@@ -223,3 +223,16 @@ describe('leaving the sandbox is the person’s call (line shell)', () => {
     expect(existsSync(target('inside.txt'))).toBe(false);
   });
 });
+
+describe('/status says what the sandbox does', () => {
+  it('on by default, off with --sandbox off', async () => {
+    const { sandbox } = await cli.setup([]);
+    const on = await sandbox.run(['--print', '-p', '/status']);
+    expect(on.code).toBe(0);
+    expect(on.stdout).toContain(
+      'Sandbox: on (workspace-write): workspace and add-dirs writable (not .git, .kimi-ts), no network, no UNIX sockets',
+    );
+    const off = await sandbox.run(['--sandbox', 'off', '--print', '-p', '/status']);
+    expect(off.stdout).toContain('Sandbox: off (--sandbox off)');
+  });
+});
