@@ -198,6 +198,24 @@ describe('the command sandbox (real bubblewrap)', () => {
     }
   });
 
+  it("does not show a socket in the host's /tmp at all", async () => {
+    const hostSocket = join(tmpdir(), `kimi-ts-host-${process.pid}.sock`);
+    const host = createServer((socket) => socket.end('host tmp secret\n'));
+    await new Promise<void>((resolve) => host.listen(hostSocket, resolve));
+    try {
+      const connect = `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${hostSocket}'); print(s.recv(100).decode())"`;
+      expect((await runIn(null, connect)).output).toContain('host tmp secret');
+      const inside = await runIn(
+        sandboxed({ mode: 'workspace-write', network: true }),
+        `ls ${hostSocket}; ${connect}`,
+      );
+      expect(inside.output).not.toContain('host tmp secret');
+      expect(inside.output).toContain('No such file or directory');
+    } finally {
+      await new Promise((resolve) => host.close(resolve));
+    }
+  });
+
   it('makes the workspace read-only in read-only mode', async () => {
     const sandbox = sandboxed({ mode: 'read-only', network: false });
     const write = await runIn(sandbox, 'echo x > ro.txt');
