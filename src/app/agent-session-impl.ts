@@ -3,7 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { HookEngineRuntime } from '../hooks/engine.js';
 import type { HookEvent } from '../hooks/types.js';
 import type { AskClient, WireHookSubscription } from '../hooks/wire-subscriptions.js';
-import type { SandboxSettings } from '../policy/sandbox.js';
+import type { SandboxStatus } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Session } from '../session/session.js';
 import type { Context } from '../soul/context/context.js';
@@ -55,7 +55,7 @@ export interface AgentSessionParts {
   env: Readonly<Record<string, string | undefined>>;
   secrets?: SecretRegistry | undefined;
   /** The sandbox commands run in, null when off (no front end may run a sandboxed Shell its own way). */
-  sandbox?: SandboxSettings | null | undefined;
+  sandbox?: SandboxStatus | null | undefined;
   soul: Soul;
   slashCommands: SlashCommandRegistry;
   model: SessionModel;

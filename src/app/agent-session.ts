@@ -1,6 +1,6 @@
 import type { AskClient, HookEvent, WireHookSubscription } from '../hooks/index.js';
 import type { JSONSchema } from '../kosong/tool.js';
-import type { SandboxSettings } from '../policy/sandbox.js';
+import type { SandboxStatus } from '../policy/sandbox.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
 
@@ -51,8 +51,11 @@ export interface SessionModes {
   readonly yolo: boolean;
   /** Away from keyboard (`--afk`, `/afk`): actions approved, questions dismissed. */
   readonly afk: boolean;
-  /** The command sandbox Shell runs in (`--sandbox`, `[sandbox] mode`); null when commands run unsandboxed. */
-  readonly sandbox: SandboxSettings | null;
+  /**
+   * The command sandbox (`--sandbox`, `[sandbox] mode`): on, or wanted but unable to run here; null
+   * when the person turned it off.
+   */
+  readonly sandbox: SandboxStatus | null;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { LoadedConfig } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
 import { parseHookConfigs } from '../hooks/config.js';
 import { createHookEngine } from '../hooks/engine.js';
+import { sandboxStatus } from '../policy/sandbox.js';
 import { pruneCheckpoints } from '../session/checkpoints/prune-checkpoints.js';
 import { deleteSessionIfEmpty } from '../session/list.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
@@ -28,6 +29,7 @@ import {
 } from './session-files.js';
 import { openSessionGuards } from './session-guards.js';
 import { SessionModel } from './session-model.js';
+import { type SandboxFlag, warnSandboxUnavailableOnce } from './session-sandbox.js';
 import { SessionTitle } from './session-title.js';
 import { errorText, type WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
@@ -48,8 +50,8 @@ export interface CreateAgentSessionOptions extends SessionFilesOptions, Approval
   maxRalphIterations?: number | undefined;
   /** `--add-dir`: more directories the agent may work in (persisted in the session). */
   addDirs?: readonly string[] | undefined;
-  /** `--sandbox`: run commands in the sandbox (the config's mode, or workspace-write when it is off). */
-  sandbox?: boolean | undefined;
+  /** `--sandbox` (on: the config's mode, or workspace-write when it says off) or `--sandbox MODE`. */
+  sandbox?: SandboxFlag;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
   extensions?: readonly Extension[] | undefined;
   /** Where the session reports what goes wrong without stopping it (the CLI prints it on stderr). */
@@ -97,6 +99,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       sandbox: options.sandbox,
     });
     const { policy, commandSandbox } = guards;
+    if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
+    if (guards.sandboxState.kind === 'unavailable') warnSandboxUnavailableOnce(guards.sandboxState, warn);
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,
@@ -192,6 +196,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       additionalDirs,
       hookConfigs,
       extensionCommands: contributions.slashCommands,
+      sandbox: sandboxStatus(guards.sandboxState),
     });
     for (const command of [...commands, guards.permissions]) slashCommands.add(command);
     if (checkpoints)
@@ -205,7 +210,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       title,
       contributions,
       skippedTools,
-      sandbox: commandSandbox?.settings ?? null,
+      sandbox: sandboxStatus(guards.sandboxState),
     });
   } catch (error) {
     // A session that failed half-way leaves nothing open: files, background work, MCP clients.

@@ -1,10 +1,12 @@
 import { homedir } from 'node:os';
 import type { Config } from '../config/schema.js';
+import type { PolicySandbox } from '../policy/index.js';
+import type { SandboxState } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
-import { sessionSandbox } from './session-sandbox.js';
+import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
 
 /**
  * What keeps a root session's side effects in bounds: its secrets (kept from children and redacted
@@ -17,8 +19,8 @@ export async function openSessionGuards(parts: {
   home: string;
   approval: Approval;
   additionalDirs: string[];
-  /** `--sandbox`. */
-  sandbox: boolean | undefined;
+  /** `--sandbox` / `--sandbox MODE`. */
+  sandbox: SandboxFlag;
   /** The session's secrets (`collectSecrets`), made before the model so its login tokens join them. */
   secrets: SecretRegistry;
 }) {
@@ -27,6 +29,15 @@ export async function openSessionGuards(parts: {
   // Children (commands, hooks, plugins) never get the keys; nothing written keeps them.
   const childEnv = secrets.childEnvironment(env);
   context.redactWith((value) => secrets.redactDeep(value));
+  const source = files.loaded.source;
+  const sandboxState = sessionSandbox(config, parts.sandbox, {
+    workDir: session.workDir,
+    additionalDirs: () => additionalDirs,
+    userHome: env.HOME || homedir(),
+    kimiHome: home,
+    configFiles: source.kind === 'inline' ? [] : [source.path],
+    path: env.PATH,
+  });
   const { policy, command: permissions } = await createSessionPolicy({
     workDir: session.workDir,
     additionalDirs,
@@ -35,14 +46,25 @@ export async function openSessionGuards(parts: {
     config,
     approval,
     projectApprovals: files.projectApprovals,
-    configLabel: files.loaded.source.kind === 'inline' ? '--config' : files.loaded.source.path,
+    configLabel: source.kind === 'inline' ? '--config' : source.path,
+    sandbox: policySandbox(sandboxState),
   });
-  const commandSandbox = sessionSandbox(config, parts.sandbox, {
-    workDir: session.workDir,
-    additionalDirs: () => additionalDirs,
-    userHome: env.HOME || homedir(),
-    kimiHome: home,
-    path: env.PATH,
-  });
-  return { secrets, childEnv, policy, permissions, commandSandbox };
+  const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
+  return { secrets, childEnv, policy, permissions, commandSandbox, sandboxState };
+}
+
+/** What the policy holds commands and file writes to: nothing when the person turned the sandbox off. */
+function policySandbox(state: SandboxState): PolicySandbox | undefined {
+  switch (state.kind) {
+    case 'off':
+      return undefined;
+    case 'on':
+    case 'unavailable': {
+      const settings = state.kind === 'on' ? state.sandbox.settings : state.settings;
+      return {
+        state: state.kind,
+        mode: settings.mode === 'read-only' ? 'read-only' : 'workspace-write',
+      };
+    }
+  }
 }

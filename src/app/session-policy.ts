@@ -7,6 +7,7 @@ import {
   InvalidRuleError,
   loadPermissionRules,
   PermissionRulesError,
+  type PolicySandbox,
   type RuleSources,
   SessionPolicy,
 } from '../policy/index.js';
@@ -27,6 +28,8 @@ export interface SessionPolicyParts {
   configLabel: string;
   approval: Approval;
   projectApprovals: ProjectApprovals;
+  /** The command sandbox the file tools are held to as well; absent when it is off. */
+  sandbox?: PolicySandbox | undefined;
 }
 
 /** Where the rules of a session come from. */
@@ -73,6 +76,7 @@ export async function createSessionPolicy(
     additionalDirs: parts.additionalDirs,
     homes: { userHome: parts.env.HOME?.trim() || homedir(), kimiHome: parts.home },
     rules,
+    sandbox: parts.sandbox,
     // An answer saved as a rule goes to the project's or the user's rules file; the set is re-read.
     ruleStore: {
       async save(spec, where) {

@@ -9,7 +9,8 @@ export type SessionWarning =
   | { kind: 'background-tasks-stopped'; tasks: readonly { id: string; description: string }[] }
   | { kind: 'mcp-server-problem'; server: string; message: string }
   | { kind: 'plugin-tool-skipped'; plugin: string; tool: string }
-  | { kind: 'checkpoints-failed'; message: string };
+  | { kind: 'checkpoints-failed'; message: string }
+  | { kind: 'sandbox-unavailable'; message: string };
 
 export type WarningSink = (warning: SessionWarning) => void;
 
@@ -31,6 +32,7 @@ export function describeSessionWarning(warning: SessionWarning): string {
     case 'plugin-tool-skipped':
       return `Plugin ${warning.plugin}: tool ${warning.tool} is not added; a tool of that name exists.\n`;
     case 'checkpoints-failed':
+    case 'sandbox-unavailable':
       return `${warning.message}\n`;
   }
 }

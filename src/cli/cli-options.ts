@@ -51,7 +51,12 @@ export function mainCommand() {
       .addOption(new Option('--yes').hideHelp().implies({ yolo: true }))
       .addOption(new Option('--auto-approve').hideHelp().implies({ yolo: true }))
       .option('--afk', 'away from keyboard: approve actions and dismiss questions')
-      .option('--sandbox', 'run commands in the bubblewrap sandbox (Linux): workspace writable, no network')
+      .addOption(
+        new Option(
+          '--sandbox [mode]',
+          'the bubblewrap command sandbox (Linux), on by default: workspace writable, no network; `off` turns it off',
+        ).choices(['off', 'workspace-write', 'read-only'] as const),
+      )
       .option('--plan', 'start in plan mode')
       .option('-p, --prompt <text>', 'the prompt (print mode reads stdin when absent)', nonEmpty)
       .addOption(new Option('-c, --command <text>', 'same as --prompt').hideHelp())

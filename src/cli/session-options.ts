@@ -17,7 +17,7 @@ export interface SessionFlags {
   agentFile?: string | undefined;
   yolo?: boolean | undefined;
   afk?: boolean | undefined;
-  sandbox?: boolean | undefined;
+  sandbox?: boolean | 'off' | 'workspace-write' | 'read-only' | undefined;
   plan?: boolean | undefined;
   thinking?: boolean | undefined;
   maxStepsPerTurn?: number | undefined;

@@ -131,7 +131,7 @@ export const servicesSchema = z.object({
 });
 
 export const sandboxSchema = z.object({
-  mode: z.enum(SANDBOX_MODES).default('off'),
+  mode: z.enum(SANDBOX_MODES).default('workspace-write'),
   network: z.boolean().default(false),
 });
 

@@ -19,6 +19,7 @@ export {
 export type { DecisionStep, PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
 export { expandHome, realPathOf, resolveFileTarget } from './real-path.js';
 export { RuleSet } from './rule-set.js';
+export type { PolicySandbox } from './sandbox-exit.js';
 export { type SensitiveHomes, secretNameReason, sensitiveReason } from './sensitive-files.js';
 export {
   type PolicyModes,

@@ -30,6 +30,7 @@ export type DecisionStep =
   | 'deny-rule'
   | 'sensitive'
   | 'private-network'
+  | 'sandbox'
   | 'rule'
   | 'session-approval'
   | 'mode'

@@ -15,6 +15,7 @@ import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
 import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
+import { type PolicySandbox, sandboxExit } from './sandbox-exit.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
 import type { CommandPart } from './shell-command.js';
 
@@ -60,6 +61,8 @@ export interface SessionPolicyOptions {
   rules?: RuleSet | undefined;
   modes?: PolicyModes | undefined;
   sessionApprovals?: SessionApprovalView | undefined;
+  /** The command sandbox; absent when the person turned it off (`--sandbox off`). */
+  sandbox?: PolicySandbox | undefined;
 }
 
 const NO_MODES: PolicyModes = { yolo: false, afk: false, runtimeAfk: false };
@@ -79,11 +82,13 @@ export class SessionPolicy {
   private sessionApprovals: SessionApprovalView;
   private planMode: PlanModeView | undefined;
   private readonly ruleStore: RuleStore | undefined;
+  readonly sandbox: PolicySandbox | undefined;
   /** Command prefixes approved for the session, per tool. */
   private readonly prefixes = new Map<string, string[]>();
 
   constructor(options: SessionPolicyOptions) {
     this.ruleStore = options.ruleStore;
+    this.sandbox = options.sandbox;
     this.homes = options.homes;
     this.roots = new WorkspaceRoots(options.workDir, options.additionalDirs);
     this.rules = options.rules ?? RuleSet.empty();
@@ -175,6 +180,25 @@ export class SessionPolicy {
     if (denied?.decision === 'ask') {
       const note = `the deny rule \`${denied.rule.spec.pattern}\` might apply to \`${denied.uncertain?.part ?? ''}\`: ${denied.uncertain?.why ?? ''}`;
       return this.ask(request, facts, 'rule', { secret: false, note });
+    }
+
+    // 2c. Beyond the sandbox (a command run outside it, or unsandboxed where it cannot run; a file
+    // write where a sandboxed command could not write): a person says yes, even in yolo; no rule
+    // or mode does. Refused where nobody can answer, unless the person turned the sandbox off.
+    const exit = this.sandbox
+      ? await sandboxExit(
+          this.sandbox,
+          request,
+          facts,
+          this.roots,
+          (real) => this.sensitiveReason(real) !== null,
+        )
+      : null;
+    if (exit) {
+      if (!present) return { decision: 'deny', step: 'sandbox', reason: exit.refusal };
+      if (this.sessionApprovals.isSessionApproved(exit.question.action, exit.question.description))
+        return { decision: 'allow', step: 'session-approval' };
+      return this.ask(request, facts, 'sandbox', { secret: false, question: exit.question });
     }
 
     // 3. Allow and ask rules: the first that matches.
@@ -286,14 +310,15 @@ export class SessionPolicy {
     request: PolicyRequest,
     facts: readonly EffectFacts[],
     step: PolicyDecision['step'],
-    options: { action?: string; secret: boolean; note?: string },
+    options: { action?: string; secret: boolean; note?: string; question?: ToolQuestion },
   ): PolicyDecision {
     const present = this.isPersonPresent(request.background);
-    const evenIfAutoApproving = options.secret || step === 'rule';
+    const evenIfAutoApproving = options.secret || step === 'rule' || step === 'sandbox';
     if (evenIfAutoApproving && !present) {
       return { decision: 'deny', step, reason: refusalByRule(request.toolName) };
     }
-    const base = this.question(request, facts) ?? fallbackQuestion(request.toolName, facts);
+    const base =
+      options.question ?? this.question(request, facts) ?? fallbackQuestion(request.toolName, facts);
     const lines = facts.map(factLine).filter((line): line is string => line !== null);
     if (options.note) lines.push(options.note);
     // What the person reads is everything that runs: blank-looking runs cannot push a tail out of sight.

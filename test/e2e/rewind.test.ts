@@ -89,8 +89,9 @@ describe('/rewind through the built CLI (wire mode)', () => {
     await cli.setup([...CHANGING_TURN, { text: 'fresh answer' }]);
     const work = cli.sandbox.workDir;
     await seedWorkDir(work);
-    const before = await snapshot(work);
+    // Once the session is up: its sandbox makes an empty, read-only `.kimi-ts` at the start.
     const wire = await startWire();
+    const before = await snapshot(work);
     await wire.prompt('change the files please');
     expect(existsSync(join(work, 'newdir', 'deep', 'f.txt'))).toBe(true);
     expect(await readFile(join(work, 'a.txt'), 'utf8')).toContain('beta');
@@ -122,8 +123,9 @@ describe('/rewind through the built CLI (wire mode)', () => {
     await cli.setup([...CHANGING_TURN, { text: 'second' }, { text: 'third' }]);
     const work = cli.sandbox.workDir;
     await seedWorkDir(work);
-    const before = await snapshot(work);
+    // Once the session is up: its sandbox makes an empty, read-only `.kimi-ts` at the start.
     const wire = await startWire();
+    const before = await snapshot(work);
     await wire.prompt('change the files please');
     const changed = await snapshot(work);
 

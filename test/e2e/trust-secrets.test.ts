@@ -41,9 +41,13 @@ describe('hole 6: the keys never leave', () => {
       ],
       { apiKey: CONFIG_KEY },
     );
-    const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go'], {
-      env: { KIMI_API_KEY: ENV_KEY },
-    });
+    // Unsandboxed, so the command can read the config file (the sandbox hides it: sandbox-default.test.ts).
+    const result = await sandbox.run(
+      ['--sandbox', 'off', '--print', '--output-format', 'stream-json', '-p', 'go'],
+      {
+        env: { KIMI_API_KEY: ENV_KEY },
+      },
+    );
     expect(result.code).toBe(0);
     const toolResults = result.stdout
       .trim()

@@ -7,6 +7,7 @@ import { PermissionRule, type PermissionRuleSpec } from '../permission-rule.js';
 import type { PolicyRequest, ToolQuestion } from '../policy-decision.js';
 import { resolveFileTarget } from '../real-path.js';
 import { RuleSet } from '../rule-set.js';
+import type { PolicySandbox } from '../sandbox-exit.js';
 import { type PolicyModes, SessionPolicy } from '../session-policy.js';
 
 /**
@@ -61,6 +62,14 @@ export const write = async (path: string): Promise<Effect> => ({
   target: await resolveFileTarget(path.replace('$ROOT', root), work),
 });
 export const exec = (command: string): Effect => ({ kind: 'exec', command, cwd: '/w', background: false });
+/** A command run in the work dir; `justification` set: the model asked to run it outside the sandbox. */
+export const execInWork = (command: string, justification?: string): Effect => ({
+  kind: 'exec',
+  command,
+  cwd: work,
+  background: false,
+  leaveSandbox: justification === undefined ? undefined : { justification },
+});
 export const fetch = (host: string, address: string): Effect => ({
   kind: 'network',
   url: `http://${host}/page`,
@@ -85,6 +94,8 @@ export interface Row {
   /** Command prefixes approved for the session ("commands starting with …"). */
   prefixes?: string[];
   background?: boolean;
+  /** The command sandbox the policy holds file writes and commands to (absent: off). */
+  sandbox?: PolicySandbox;
   expected: 'allow' | 'ask' | 'deny';
   step: string;
   action?: string;
@@ -101,6 +112,7 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
     additionalDirs: [join(root, 'extra')],
     homes: { userHome: join(root, 'home'), kimiHome: join(root, 'home', '.kimi-ts') },
     rules,
+    sandbox: row.sandbox,
   });
   const approved = new Set(row.approved ?? []);
   policy.attach(mode[modeName], { isSessionApproved: (action) => approved.has(action) });
@@ -132,7 +144,10 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
     if (row.step === 'sensitive') expect(facts?.secret).toEqual(expect.any(String));
     if (row.step === 'private-network') expect(facts?.address_class).not.toBe('public');
     expect(decision.evenIfAutoApproving).toBe(
-      row.step === 'sensitive' || row.step === 'private-network' || row.step === 'rule',
+      row.step === 'sensitive' ||
+        row.step === 'private-network' ||
+        row.step === 'rule' ||
+        row.step === 'sandbox',
     );
   }
 }

@@ -74,16 +74,29 @@ describe('status line', () => {
     expect(formatStatus(withModes(emptyStatus('m'), off, false))).toBe('m · ↑0 ↓0 · cost n/a');
     const all = withModes(
       emptyStatus('m'),
-      { yolo: true, afk: true, sandbox: { mode: 'workspace-write', network: false } },
+      {
+        yolo: true,
+        afk: true,
+        sandbox: { state: 'on', mode: 'workspace-write', network: false, blocksUnixSockets: true },
+      },
       true,
     );
     expect(formatStatus(all)).toBe('m · yolo · afk · plan · sandbox · ↑0 ↓0 · cost n/a');
     const readOnly = withModes(
       emptyStatus('m'),
-      { ...off, sandbox: { mode: 'read-only', network: true } },
+      { ...off, sandbox: { state: 'on', mode: 'read-only', network: true, blocksUnixSockets: true } },
       false,
     );
     expect(formatStatus(readOnly)).toBe('m · sandbox read-only +net · ↑0 ↓0 · cost n/a');
+    const unavailable = withModes(
+      emptyStatus('m'),
+      {
+        ...off,
+        sandbox: { state: 'unavailable', mode: 'workspace-write', network: false, blocksUnixSockets: false },
+      },
+      false,
+    );
+    expect(formatStatus(unavailable)).toBe('m · no sandbox · ↑0 ↓0 · cost n/a');
     // Switched off again: the badges go.
     expect(formatStatus(withModes(all, off, false))).toBe('m · ↑0 ↓0 · cost n/a');
   });

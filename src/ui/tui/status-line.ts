@@ -19,7 +19,7 @@ export interface StatusFacts {
   planMode: boolean;
   yolo: boolean;
   afk: boolean;
-  /** The sandbox's badge (`sandbox`, `sandbox read-only`, `+net`), null when commands run unsandboxed. */
+  /** The sandbox's badge (`sandbox`, `sandbox read-only`, `+net`; `no sandbox` where it cannot run), null when off. */
   sandbox: string | null;
   /** MCP servers: how many are connected of how many, and whether they are still connecting. */
   mcp: { connected: number; total: number; failed: number; loading: boolean } | null;
@@ -82,9 +82,11 @@ export function applyStatusUpdate(facts: StatusFacts, update: StatusUpdate): Sta
 /** The facts with the session's modes as they are now (yolo, afk, plan, sandbox). */
 export function withModes(facts: StatusFacts, modes: SessionModes, planMode: boolean): StatusFacts {
   const { yolo, afk, sandbox } = modes;
-  const badge = sandbox
-    ? `sandbox${sandbox.mode === 'read-only' ? ' read-only' : ''}${sandbox.network ? ' +net' : ''}`
-    : null;
+  const badge = !sandbox
+    ? null
+    : sandbox.state === 'unavailable'
+      ? 'no sandbox'
+      : `sandbox${sandbox.mode === 'read-only' ? ' read-only' : ''}${sandbox.network ? ' +net' : ''}`;
   return { ...facts, yolo, afk, planMode, sandbox: badge };
 }
 
@@ -113,7 +115,9 @@ function statusParts(facts: StatusFacts): StatusPart[] {
   if (facts.yolo) parts.push({ text: 'yolo', tone: 'warn' });
   if (facts.afk) parts.push({ text: 'afk', tone: 'warn' });
   if (facts.planMode) parts.push({ text: 'plan', tone: 'accent' });
-  if (facts.sandbox) parts.push({ text: facts.sandbox, tone: 'ok' });
+  // Wanted but unable to run here: a warning, as yolo is.
+  if (facts.sandbox)
+    parts.push({ text: facts.sandbox, tone: facts.sandbox === 'no sandbox' ? 'warn' : 'ok' });
   if (facts.contextUsage !== null) {
     const amounts =
       facts.contextTokens !== null && facts.maxContextTokens
