@@ -1,6 +1,8 @@
+import { homedir } from 'node:os';
 import { OAuthChatProvider, refreshProviderAuth } from '../auth/oauth-chat-provider.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
+import { trustedFoldersFile } from '../config/trusted-folders.js';
 import { parseHookConfigs } from '../hooks/config.js';
 import { createHookEngine } from '../hooks/engine.js';
 import { pruneCheckpoints } from '../session/checkpoints/prune-checkpoints.js';
@@ -32,6 +34,7 @@ import { SessionTitle } from './session-title.js';
 import { errorText, type WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
 import { assembleSoul } from './soul-assembly.js';
+import { startingTrust, WorkspaceTrust } from './workspace-trust.js';
 
 export interface CreateAgentSessionOptions extends SessionFilesOptions, ApprovalModes {
   /** kimi-ts's data folder (`~/.kimi-ts`). */
@@ -50,6 +53,8 @@ export interface CreateAgentSessionOptions extends SessionFilesOptions, Approval
   addDirs?: readonly string[] | undefined;
   /** `--sandbox`: run commands in the sandbox (the config's mode, or workspace-write when it is off). */
   sandbox?: boolean | undefined;
+  /** `--trust-workspace`: the work dir's own configuration (its allow rules) is in force. */
+  trustWorkspace?: boolean | undefined;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
   extensions?: readonly Extension[] | undefined;
   /** Where the session reports what goes wrong without stopping it (the CLI prints it on stderr). */
@@ -78,10 +83,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     });
     const approval = openSessionApproval({ ...files, config, modes: options, warn });
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
+    const trust = await openWorkspaceTrust(session.workDir, options, config, warn);
     const guards = await openSessionGuards({
-      ...{ files, config, env, home, approval, additionalDirs, secrets },
+      ...{ files, config, env, home, approval, additionalDirs, secrets, trust },
       sandbox: options.sandbox,
     });
+    // Print mode cannot ask: say what the untrusted workspace holds back.
+    if (options.runtimeAfk && trust.worthAsking)
+      warn({ kind: 'workspace-untrusted', folder: trust.folder, held: trust.enables });
     const { policy, commandSandbox } = guards;
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
@@ -164,12 +173,31 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       rewindTurns: checkpoints ? () => readRewindTurns(checkpoints, session.dir) : undefined,
       ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
       sandbox: commandSandbox?.settings ?? null,
+      workspaceTrust: trust,
     });
   } catch (error) {
     // A session that failed half-way leaves nothing open: files, background work, MCP clients.
     await shutdown.runAll();
     throw error;
   }
+}
+
+/** The work dir's trust at start: the flag, the trust record, or `[trust] folders` of the config. */
+async function openWorkspaceTrust(
+  workDir: string,
+  options: CreateAgentSessionOptions,
+  config: Config,
+  warn: WarningSink,
+): Promise<WorkspaceTrust> {
+  const start = await startingTrust({
+    workDir,
+    home: options.home,
+    userHome: options.env.HOME?.trim() || homedir(),
+    config,
+    flag: options.trustWorkspace,
+  });
+  if (start.recordProblem) warn({ kind: 'trust-record-unreadable', message: start.recordProblem });
+  return new WorkspaceTrust(start.folder, start.source, trustedFoldersFile(options.home));
 }
 
 function loopControlOf(options: CreateAgentSessionOptions, config: Config): LoopControl {

@@ -1,10 +1,12 @@
 import { homedir } from 'node:os';
+import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { sessionSandbox } from './session-sandbox.js';
+import type { WorkspaceTrust } from './workspace-trust.js';
 
 /**
  * What keeps a root session's side effects in bounds: its secrets (kept from children and redacted
@@ -21,6 +23,7 @@ export async function openSessionGuards(parts: {
   sandbox: boolean | undefined;
   /** The session's secrets (`collectSecrets`), made before the model so its login tokens join them. */
   secrets: SecretRegistry;
+  trust: WorkspaceTrust;
 }) {
   const { files, config, env, home, approval, additionalDirs, secrets } = parts;
   const { session, context } = files;
@@ -31,6 +34,8 @@ export async function openSessionGuards(parts: {
     ...{ workDir: session.workDir, additionalDirs, home, env, config, approval },
     projectApprovals: files.projectApprovals,
     configLabel: files.loaded.source.kind === 'inline' ? '--config' : files.loaded.source.path,
+    configFiles: files.loaded.source.kind === 'inline' ? [] : [resolve(files.loaded.source.path)],
+    trust: parts.trust,
   });
   const commandSandbox = sessionSandbox(config, parts.sandbox, {
     workDir: session.workDir,

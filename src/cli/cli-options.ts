@@ -11,6 +11,7 @@ export interface CliOptions {
   thinking?: boolean;
   yolo?: boolean;
   sandbox?: boolean;
+  trustWorkspace?: boolean;
   afk?: boolean;
   plan?: boolean;
   prompt?: string;

@@ -48,6 +48,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--yes').hideHelp().implies({ yolo: true }))
     .addOption(new Option('--auto-approve').hideHelp().implies({ yolo: true }))
     .option('--afk', 'away from keyboard: approve actions and dismiss questions')
+    .option('--trust-workspace', "trust the work dir: its own rules file's allow rules are in force")
     .option('--sandbox', 'run commands in the bubblewrap sandbox (Linux): workspace writable, no network')
     .option('--plan', 'start in plan mode')
     .option('-p, --prompt <text>', 'the prompt (print mode reads stdin when absent)', nonEmpty)
@@ -216,6 +217,7 @@ export function buildProgram(): Command {
     .option('-m, --model <alias>', 'model alias from the config')
     .option('--agent-file <path>', 'agent spec YAML')
     .option('-y, --yolo', 'approve every action automatically')
+    .option('--trust-workspace', "trust the session folders: their rules files' allow rules are in force")
     .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)
     .action(async (_options: unknown, command: Command) => {
       const { runAcpCommand } = await import('./run-acp.js');

@@ -18,6 +18,8 @@ export interface SessionFlags {
   yolo?: boolean | undefined;
   afk?: boolean | undefined;
   sandbox?: boolean | undefined;
+  /** `--trust-workspace`. */
+  trustWorkspace?: boolean | undefined;
   plan?: boolean | undefined;
   thinking?: boolean | undefined;
   maxStepsPerTurn?: number | undefined;
@@ -78,6 +80,7 @@ export function agentSessionOptions(
       agentFile: flags.agentFile,
       yolo: flags.yolo,
       sandbox: flags.sandbox,
+      trustWorkspace: flags.trustWorkspace,
       afk: flags.afk,
       runtimeAfk: place.runtimeAfk,
       thinking: flags.thinking,

@@ -30,6 +30,7 @@ export type DecisionStep =
   | 'deny-rule'
   | 'sensitive'
   | 'private-network'
+  | 'protected'
   | 'rule'
   | 'session-approval'
   | 'mode'

@@ -12,6 +12,7 @@ import type { Effect, FileTarget } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
 import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
+import { ProtectedFiles } from './protected-files.js';
 import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
@@ -58,6 +59,8 @@ export interface SessionPolicyOptions {
   rules?: RuleSet | undefined;
   modes?: PolicyModes | undefined;
   sessionApprovals?: SessionApprovalView | undefined;
+  /** The agent's own configuration files (rules files, trust record, configs loaded). */
+  protectedFiles?: ProtectedFiles | undefined;
 }
 
 const NO_MODES: PolicyModes = { yolo: false, afk: false, runtimeAfk: false };
@@ -77,11 +80,13 @@ export class SessionPolicy {
   private sessionApprovals: SessionApprovalView;
   private planMode: PlanModeView | undefined;
   private readonly ruleStore: RuleStore | undefined;
+  private readonly protectedFiles: ProtectedFiles;
   /** Command prefixes approved for the session, per tool. */
   private readonly prefixes = new Map<string, string[]>();
 
   constructor(options: SessionPolicyOptions) {
     this.ruleStore = options.ruleStore;
+    this.protectedFiles = options.protectedFiles ?? ProtectedFiles.none();
     this.homes = options.homes;
     this.roots = new WorkspaceRoots(options.workDir, options.additionalDirs);
     this.rules = options.rules ?? RuleSet.empty();
@@ -166,6 +171,18 @@ export class SessionPolicy {
       });
     }
 
+    // 2b. The agent's own configuration (rules files, the trust record, configs loaded): a question
+    // naming the file every time; no rule, session approval or mode covers it.
+    const guardedWrite = this.protectedWrite(facts);
+    if (guardedWrite) {
+      if (!present) return { decision: 'deny', step: 'protected', reason: protectedRefusal(guardedWrite) };
+      const question = {
+        action: `edit protected file: ${guardedWrite.target.real}`,
+        description: `Edit ${guardedWrite.what}: ${showTarget(guardedWrite.target)}. It configures the agent (what the next session may do); this approval covers this one edit only.`,
+      };
+      return this.ask(request, facts, 'protected', { action: question.action, question, secret: true });
+    }
+
     // 3. Allow and ask rules: the first that matches.
     const ruled = firstOf(subjects, (s) => this.rules.allowOrAsk(s));
     if (ruled?.decision === 'allow') return { decision: 'allow', step: 'rule' };
@@ -185,6 +202,16 @@ export class SessionPolicy {
       return { decision: 'allow', step: 'mode' };
     // 6. The tool's default: ask.
     return this.ask(request, facts, 'tool-default', { secret: false });
+  }
+
+  /** The first write of the call to a protected file, with what that file is. */
+  private protectedWrite(facts: readonly EffectFacts[]): { target: FileTarget; what: string } | null {
+    for (const { effect } of facts) {
+      if (effect.kind !== 'write') continue;
+      const what = this.protectedFiles.reason(effect.target);
+      if (what) return { target: effect.target, what };
+    }
+    return null;
   }
 
   /**
@@ -272,14 +299,15 @@ export class SessionPolicy {
     request: PolicyRequest,
     facts: readonly EffectFacts[],
     step: PolicyDecision['step'],
-    options: { action?: string; secret: boolean },
+    options: { action?: string; question?: ToolQuestion; secret: boolean },
   ): PolicyDecision {
     const present = this.isPersonPresent(request.background);
     const evenIfAutoApproving = options.secret || step === 'rule';
     if (evenIfAutoApproving && !present) {
       return { decision: 'deny', step, reason: refusalByRule(request.toolName) };
     }
-    const base = this.question(request, facts) ?? fallbackQuestion(request.toolName, facts);
+    const base =
+      options.question ?? this.question(request, facts) ?? fallbackQuestion(request.toolName, facts);
     const lines = facts.map(factLine).filter((line): line is string => line !== null);
     const description =
       lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description;
@@ -349,6 +377,10 @@ function fallbackQuestion(toolName: string, facts: readonly EffectFacts[]): Tool
 
 function refusalByRule(toolName: string): string {
   return `This \`${toolName}\` call must be approved by a person (a permission rule asks for it), and no person can approve it here (print mode, afk, or a background agent), so it is refused.`;
+}
+
+function protectedRefusal(write: { target: FileTarget; what: string }): string {
+  return `\`${write.target.given}\` is ${write.what} (real path ${write.target.real}): it configures the agent, so only a person may approve an edit of it, one edit at a time, and no person can approve it here (print mode, afk, or a background agent), so it is refused. Do not try to get around it.`;
 }
 
 function refusal(facts: EffectFacts): string {

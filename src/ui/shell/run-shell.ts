@@ -11,6 +11,7 @@ import { CONTINUATION_PROMPT, composeInEditor, continues } from '../common/compo
 import type { InputHistory } from '../common/input-history.js';
 import { runShellEscape } from '../common/shell-escape.js';
 import { askApproval, askQuestions } from './ask-inline.js';
+import { askWorkspaceTrust } from './ask-trust.js';
 import { LineReader, WOKEN } from './line-reader.js';
 import { ShellRenderer, type ThinkingDisplay } from './shell-renderer.js';
 import { type ShellStyle, shellStyle } from './shell-style.js';
@@ -96,6 +97,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
     write(`kimi-ts — session ${session.sessionId} in ${session.workDir}\n`);
     await replayConversation(session.wireFile, newRenderer(), write, style);
     if (!session.hasLLM) write(`${session.llmNotSetMessage}\n`);
+    await askWorkspaceTrust(session.workspaceTrust, reader, write);
     write('Type a request, /help for commands, /exit to leave.\n');
   };
   await greet();

@@ -352,7 +352,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
     const highlighting = options.color ? warmHighlighter() : Promise.resolve();
     void highlighting.then(() => warmMarkdown(style)).catch(() => {});
   }, WARM_AFTER_MS);
-  if (options.initialPrompt) submit(options.initialPrompt);
+  // The trust question comes first: a prompt sent before it would run under rules not yet settled.
+  void extras.askWorkspaceTrust().then(() => {
+    if (options.initialPrompt) submit(options.initialPrompt);
+  });
   try {
     return await exited;
   } finally {

@@ -1,0 +1,45 @@
+import type { WorkspaceTrustView } from '../../app/agent-session.js';
+import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
+import type { LineReader } from './line-reader.js';
+
+/**
+ * Asks whether to trust the work dir, once at start, when trusting it would change something (its
+ * rules file has allow rules). `y` trusts it and remembers that (the trust record in the agent's
+ * home), `s` trusts it for this session only, `n` keeps its configuration off (asked again next
+ * start). Only an explicit choice answers; an empty line asks again. End of input leaves it untrusted.
+ */
+export async function askWorkspaceTrust(
+  trust: WorkspaceTrustView,
+  reader: LineReader,
+  write: (text: string) => void,
+): Promise<void> {
+  if (!trust.worthAsking) return;
+  write(
+    [
+      `Do you trust the folder ${clean(trust.folder)}?`,
+      `Its own configuration is not in force until you do: ${trust.enables.map((item) => clean(item)).join('; ')}.`,
+      'A repository you did not write can use it to run commands without asking.',
+      '  y trust it (remembered)   s trust it for this session only   n do not trust it',
+      '',
+    ].join('\n'),
+  );
+  for (;;) {
+    const answer = await reader.ask('trust? ');
+    if (answer === null) return;
+    const choice = answer.trim().toLowerCase();
+    if (choice === 'y' || choice === 'yes' || choice === 's') {
+      try {
+        await trust.trust({ remember: choice !== 's', source: 'person' });
+        write(`Trusted${choice === 's' ? ' for this session' : ''}: the folder's rules are in force.\n`);
+      } catch (error) {
+        write(`The trust could not be recorded: ${clean((error as Error).message)}\n`);
+      }
+      return;
+    }
+    if (choice === 'n' || choice === 'no') {
+      write("Not trusted: the folder's allow rules stay off (its deny and ask rules still hold).\n");
+      return;
+    }
+    write('  (type y, s or n and press Enter)\n');
+  }
+}
