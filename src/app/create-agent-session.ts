@@ -112,7 +112,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       ...{ session, config, env, context, toolset, approval },
       ...{ hooks, model, outOfTurn, shutdown, secrets },
     };
-    const services = { ...base, state, home, agentSpec: spec, skills, rootDeps: deps, loopControl, warn };
+    const services = {
+      ...{ ...base, state, home, agentSpec: spec, skills, rootDeps: deps, loopControl, warn },
+      workspaceTrust: trust,
+    };
     const contributions = await setUpExtensions(options.extensions ?? [], services, deps, shutdown);
     const planMode = new PlanModeSwitch(contributions.planMode, session);
     // The policy refuses writes in plan mode (but to the plan file); the extension owns the state.

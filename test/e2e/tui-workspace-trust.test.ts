@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -78,6 +79,25 @@ describe('terminal UI: the workspace trust question', () => {
     tui.press('Enter');
     await tui.waitFor('Plain answer.');
     expect(tui.history()).not.toContain(TRUST_TITLE);
+  });
+});
+
+describe("terminal UI: a repository's own .git/config", () => {
+  it('untrusted: @ completion walks the folder instead of running git, so core.fsmonitor never runs', async () => {
+    await cli.setup([{ text: 'Looked.' }]);
+    const work = cli.sandbox.workDir;
+    await writeFile(join(work, 'module-a.ts'), 'export {};\n');
+    execFileSync('git', ['init', '-q'], { cwd: work });
+    const marker = join(cli.sandbox.root, 'FSMONITOR_RAN');
+    execFileSync('git', ['config', 'core.fsmonitor', `touch ${marker}; false`], { cwd: work });
+    const tui = cli.startTui();
+    await tui.waitFor(TUI_READY);
+    tui.type('look at @modu');
+    await tui.waitFor('module-a.ts');
+    tui.press('Tab');
+    tui.press('Enter');
+    await tui.waitFor('Looked.');
+    expect(existsSync(marker)).toBe(false);
   });
 });
 

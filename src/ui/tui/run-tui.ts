@@ -93,6 +93,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         .map((c) => ({ name: c.name, description: c.description })),
     ],
     history: pastPrompts,
+    gitAllowed: () => session.workspaceTrust.trusted,
   });
   for (const part of [transcript, panelSlot, queuedNote, editor, status]) tui.addChild(part);
   tui.setFocus(editor);
