@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Effect } from '../effects.js';
 import { PermissionRule, type PermissionRuleSpec } from '../permission-rule.js';
 import type { PolicyRequest, ToolQuestion } from '../policy-decision.js';
+import { ProtectedFiles } from '../protected-files.js';
 import { resolveFileTarget } from '../real-path.js';
 import { RuleSet } from '../rule-set.js';
 import { type PolicyModes, SessionPolicy } from '../session-policy.js';
@@ -99,6 +100,10 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
     additionalDirs: [join(root, 'extra')],
     homes: { userHome: join(root, 'home'), kimiHome: join(root, 'home', '.kimi-ts') },
     rules,
+    // A config file the session loaded (`--config-file` outside the workspace).
+    protectedFiles: new ProtectedFiles([
+      { path: join(root, 'outside', 'agent.toml'), what: 'a config file of the agent' },
+    ]),
   });
   const approved = new Set(row.approved ?? []);
   policy.attach(mode[modeName], { isSessionApproved: (action) => approved.has(action) });
@@ -127,7 +132,10 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
     if (row.step === 'sensitive') expect(facts?.secret).toEqual(expect.any(String));
     if (row.step === 'private-network') expect(facts?.address_class).not.toBe('public');
     expect(decision.evenIfAutoApproving).toBe(
-      row.step === 'sensitive' || row.step === 'private-network' || row.step === 'rule',
+      row.step === 'sensitive' ||
+        row.step === 'private-network' ||
+        row.step === 'rule' ||
+        row.step === 'protected',
     );
   }
 }
