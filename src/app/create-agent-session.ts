@@ -55,6 +55,8 @@ export interface CreateAgentSessionOptions extends SessionFilesOptions, Approval
   sandbox?: boolean | undefined;
   /** `--trust-workspace`: the work dir's own configuration (its allow rules) is in force. */
   trustWorkspace?: boolean | undefined;
+  /** Config files the session loads besides the config (`--mcp-config-file`): protected from edits. */
+  otherConfigFiles?: readonly string[] | undefined;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
   extensions?: readonly Extension[] | undefined;
   /** Where the session reports what goes wrong without stopping it (the CLI prints it on stderr). */
@@ -86,6 +88,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const trust = await openWorkspaceTrust(session.workDir, options, config, warn);
     const guards = await openSessionGuards({
       ...{ files, config, env, home, approval, additionalDirs, secrets, trust },
+      otherConfigFiles: options.otherConfigFiles ?? [],
       sandbox: options.sandbox,
     });
     // Print mode cannot ask: say what the untrusted workspace holds back.

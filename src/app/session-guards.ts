@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
@@ -24,6 +24,7 @@ export async function openSessionGuards(parts: {
   /** The session's secrets (`collectSecrets`), made before the model so its login tokens join them. */
   secrets: SecretRegistry;
   trust: WorkspaceTrust;
+  otherConfigFiles: readonly string[];
 }) {
   const { files, config, env, home, approval, additionalDirs, secrets } = parts;
   const { session, context } = files;
@@ -34,7 +35,11 @@ export async function openSessionGuards(parts: {
     ...{ workDir: session.workDir, additionalDirs, home, env, config, approval },
     projectApprovals: files.projectApprovals,
     configLabel: files.loaded.source.kind === 'inline' ? '--config' : files.loaded.source.path,
-    configFiles: files.loaded.source.kind === 'inline' ? [] : [resolve(files.loaded.source.path)],
+    configFiles: [
+      ...(files.loaded.source.kind === 'inline' ? [] : [resolve(files.loaded.source.path)]),
+      ...parts.otherConfigFiles.map((file) => resolve(file)),
+      join(home, 'mcp.json'),
+    ],
     trust: parts.trust,
   });
   const commandSandbox = sessionSandbox(config, parts.sandbox, {

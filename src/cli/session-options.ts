@@ -81,6 +81,7 @@ export function agentSessionOptions(
       yolo: flags.yolo,
       sandbox: flags.sandbox,
       trustWorkspace: flags.trustWorkspace,
+      otherConfigFiles: (flags.mcpConfigFile ?? []).map((file) => resolve(cwd, file)),
       afk: flags.afk,
       runtimeAfk: place.runtimeAfk,
       thinking: flags.thinking,

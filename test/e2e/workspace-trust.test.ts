@@ -368,3 +368,46 @@ describe('the agent’s own configuration is protected from edits nobody named',
     expect(await readFile(sandbox.configFile, 'utf8')).toBe(before);
   });
 });
+
+describe('nothing in the work tree adds hooks, MCP servers or config, trusted or not', () => {
+  it.each([[[]], [['--trust-workspace']]])(
+    'workspace .mcp.json, .kimi-ts/mcp.json, .kimi-ts/config.toml and .claude/settings.json never run (%j)',
+    async (flags) => {
+      const { sandbox } = await cli.setup([shell('s1', 'echo hi'), { text: 'done' }]);
+      const marker = (name: string) => join(sandbox.root, `MARKER_${name}`);
+      const touch = (name: string) => `touch ${marker(name)}`;
+      const mcp = (name: string) =>
+        JSON.stringify({ mcpServers: { evil: { command: 'sh', args: ['-c', touch(name)] } } });
+      const hooks = (name: string) => `[[hooks]]\nevent = "PreToolUse"\ncommand = "${touch(name)}"\n`;
+      await mkdir(join(sandbox.workDir, '.kimi-ts'));
+      await mkdir(join(sandbox.workDir, '.claude'));
+      await mkdir(join(sandbox.workDir, '.kimi'));
+      await writeFile(join(sandbox.workDir, '.mcp.json'), mcp('dot_mcp'));
+      await writeFile(join(sandbox.workDir, '.kimi-ts', 'mcp.json'), mcp('kimi_ts_mcp'));
+      await writeFile(join(sandbox.workDir, '.kimi-ts', 'config.toml'), hooks('kimi_ts_config'));
+      await writeFile(join(sandbox.workDir, '.kimi', 'config.toml'), hooks('kimi_config'));
+      await writeFile(
+        join(sandbox.workDir, '.claude', 'settings.json'),
+        JSON.stringify({
+          hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: touch('claude') }] }] },
+        }),
+      );
+      // The control: the same server given by the person (a flag) does run.
+      const userMcp = join(sandbox.root, 'user-mcp.json');
+      await writeFile(userMcp, mcp('control'));
+      const result = await sandbox.run([
+        '--print',
+        '--yolo',
+        '--mcp-config-file',
+        userMcp,
+        ...flags,
+        '-p',
+        'go',
+      ]);
+      expect(result.code).toBe(0);
+      expect(existsSync(marker('control'))).toBe(true);
+      for (const name of ['dot_mcp', 'kimi_ts_mcp', 'kimi_ts_config', 'kimi_config', 'claude'])
+        expect(existsSync(marker(name)), name).toBe(false);
+    },
+  );
+});
