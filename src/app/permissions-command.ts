@@ -62,6 +62,9 @@ export function permissionsCommand(parts: PermissionsSources): SlashCommand {
       );
       const session = approval.toJSON();
       const remembered = [
+        ...parts.policy
+          .sessionPrefixes()
+          .map(({ toolName, prefix }) => `${toolName} commands starting with \`${prefix}\` (session)`),
         ...session.auto_approve_actions.map((action) => `every "${action}"`),
         ...(session.auto_approve_exact ?? []).map((exact) => `"${exact.action}": ${exact.description}`),
         ...parts.projectApprovals

@@ -1,4 +1,5 @@
 import { basename, dirname, resolve } from 'node:path';
+import type { EffectFacts } from './effect-facts.js';
 import type { FileTarget } from './effects.js';
 
 /**
@@ -38,4 +39,28 @@ export class ProtectedFiles {
 /** `<any folder>/.kimi-ts/permissions.toml`: a workspace's rules, read by the next session there. */
 export function isProjectRulesFile(path: string): boolean {
   return basename(path) === 'permissions.toml' && basename(dirname(path)) === '.kimi-ts';
+}
+
+/** A write of a call to a protected file, with what that file is. */
+export interface ProtectedWrite {
+  readonly target: FileTarget;
+  readonly what: string;
+}
+
+/** The first write of the call to a protected file, or null. */
+export function firstProtectedWrite(
+  facts: readonly EffectFacts[],
+  files: ProtectedFiles,
+): ProtectedWrite | null {
+  for (const { effect } of facts) {
+    if (effect.kind !== 'write') continue;
+    const what = files.reason(effect.target);
+    if (what) return { target: effect.target, what };
+  }
+  return null;
+}
+
+/** Why a protected write is refused where no person can answer. */
+export function protectedRefusal(write: ProtectedWrite): string {
+  return `\`${write.target.given}\` is ${write.what} (real path ${write.target.real}): it configures the agent, so only a person may approve an edit of it, one edit at a time, and no person can approve it here (print mode, afk, or a background agent), so it is refused. Do not try to get around it.`;
 }

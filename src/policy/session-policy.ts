@@ -12,7 +12,7 @@ import type { Effect, FileTarget } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
 import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
-import { ProtectedFiles } from './protected-files.js';
+import { firstProtectedWrite, ProtectedFiles, protectedRefusal } from './protected-files.js';
 import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
@@ -173,7 +173,7 @@ export class SessionPolicy {
 
     // 2b. The agent's own configuration (rules files, the trust record, configs loaded): a question
     // naming the file every time; no rule, session approval or mode covers it.
-    const guardedWrite = this.protectedWrite(facts);
+    const guardedWrite = firstProtectedWrite(facts, this.protectedFiles);
     if (guardedWrite) {
       if (!present) return { decision: 'deny', step: 'protected', reason: protectedRefusal(guardedWrite) };
       const question = {
@@ -202,16 +202,6 @@ export class SessionPolicy {
       return { decision: 'allow', step: 'mode' };
     // 6. The tool's default: ask.
     return this.ask(request, facts, 'tool-default', { secret: false });
-  }
-
-  /** The first write of the call to a protected file, with what that file is. */
-  private protectedWrite(facts: readonly EffectFacts[]): { target: FileTarget; what: string } | null {
-    for (const { effect } of facts) {
-      if (effect.kind !== 'write') continue;
-      const what = this.protectedFiles.reason(effect.target);
-      if (what) return { target: effect.target, what };
-    }
-    return null;
   }
 
   /**
@@ -252,6 +242,11 @@ export class SessionPolicy {
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
+  }
+
+  /** The command prefixes approved for the session (for `/permissions`). */
+  sessionPrefixes(): { toolName: string; prefix: string }[] {
+    return [...this.prefixes].flatMap(([toolName, list]) => list.map((prefix) => ({ toolName, prefix })));
   }
 
   private prefixCovers(toolName: string, parts: readonly string[]): boolean {
@@ -377,10 +372,6 @@ function fallbackQuestion(toolName: string, facts: readonly EffectFacts[]): Tool
 
 function refusalByRule(toolName: string): string {
   return `This \`${toolName}\` call must be approved by a person (a permission rule asks for it), and no person can approve it here (print mode, afk, or a background agent), so it is refused.`;
-}
-
-function protectedRefusal(write: { target: FileTarget; what: string }): string {
-  return `\`${write.target.given}\` is ${write.what} (real path ${write.target.real}): it configures the agent, so only a person may approve an edit of it, one edit at a time, and no person can approve it here (print mode, afk, or a background agent), so it is refused. Do not try to get around it.`;
 }
 
 function refusal(facts: EffectFacts): string {

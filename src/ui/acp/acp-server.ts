@@ -10,13 +10,8 @@ import { readWireFile } from '../../wire/wire-file.js';
 import { mcpServersConfig, promptToUserInput } from './acp-input.js';
 import { askQuestionsByPermission } from './acp-questions.js';
 import { asksToTrust, canAskWorkspaceTrust, settleWorkspaceTrust } from './acp-workspace-trust.js';
-import {
-  displayContent,
-  modeIdOf,
-  SESSION_MODES,
-  SessionUpdateTranslator,
-  toolKind,
-} from './session-updates.js';
+import { configOptionsOf, MODEL_OPTION, modesOf } from './session-settings.js';
+import { displayContent, SESSION_MODES, SessionUpdateTranslator, toolKind } from './session-updates.js';
 import { terminalShell } from './terminal-shell.js';
 import { ToolCallAnnouncements } from './tool-call-announcements.js';
 
@@ -347,36 +342,6 @@ function turnUpdates(
     }
     if (message.type === 'ToolCall') announcements.mark(message.payload.id);
   }
-}
-
-const MODEL_OPTION = 'model';
-
-/**
- * The session's settings an editor can change: the model, among the config's `[models.*]` (offered
- * when the session runs one of them, not a model set up by environment variables alone).
- */
-function configOptionsOf(session: AgentSession): acp.SessionConfigOption[] {
-  const models = session.models();
-  const current = models.find((m) => m.current);
-  if (!current) return [];
-  return [
-    {
-      id: MODEL_OPTION,
-      name: 'Model',
-      category: 'model',
-      type: 'select',
-      currentValue: current.alias,
-      options: models.map((m) => ({
-        value: m.alias,
-        name: m.alias,
-        description: `${m.model} (${m.provider})`,
-      })),
-    },
-  ];
-}
-
-function modesOf(session: AgentSession): acp.SessionModeState {
-  return { currentModeId: modeIdOf(session.planMode), availableModes: SESSION_MODES };
 }
 
 async function askPermission(
