@@ -134,8 +134,12 @@ export class TuiExtras {
     const trust = session.workspaceTrust;
     if (!trust.worthAsking) return;
     const held = trust.enables.map((item) => sanitizeForTerminal(item)).join('; ');
+    // The whole story in the transcript (it wraps); the picker's title is one line, cut to the width.
+    this.host.note(
+      `${style.bold('Workspace trust')}: ${sanitizeForTerminal(trust.folder)} is not trusted, so its own configuration is not in force: ${held}. A repository you did not write can use it to run commands without asking.`,
+    );
     const picker = new ChoicePicker(
-      `Trust the folder ${sanitizeForTerminal(trust.folder)}? Until you do, its own configuration is off: ${held}.`,
+      `Trust the folder ${sanitizeForTerminal(trust.folder)}?`,
       [
         { value: 'remember', label: 'Yes, trust this folder', description: 'remembered for later sessions' },
         { value: 'session', label: 'Yes, for this session only', description: 'asked again next time' },
