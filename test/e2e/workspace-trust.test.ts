@@ -125,6 +125,18 @@ describe('a repository that ships allow rules gets nothing until the folder is t
     expect(JSON.stringify(server.requests[1]!.body)).toContain('Refused by the permission rule');
   });
 
+  it('line shell on piped input: nothing is asked (the first line stays a request); the rule is off', async () => {
+    const { server, sandbox } = await cli.setup([shell('s1', 'touch pwned'), { text: 'never' }]);
+    await plantRules(sandbox.workDir);
+    const result = await sandbox.run(['--ui', 'line'], { input: 'make the file\n3\n/exit\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('is not trusted, so its 1 allow rule in');
+    expect(result.stdout).not.toContain('trust?');
+    expect(result.stdout).toContain('approve?');
+    expect(JSON.stringify(server.requests[0]?.body)).toContain('make the file');
+    expect(existsSync(join(sandbox.workDir, 'pwned'))).toBe(false);
+  });
+
   it('/permissions shows each rule with its source and whether it is in force', async () => {
     const { sandbox } = await cli.setup([]);
     const file = await plantRules(sandbox.workDir);

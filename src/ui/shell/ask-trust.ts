@@ -7,13 +7,22 @@ import type { LineReader } from './line-reader.js';
  * rules file has allow rules). `y` trusts it and remembers that (the trust record in the agent's
  * home), `s` trusts it for this session only, `n` keeps its configuration off (asked again next
  * start). Only an explicit choice answers; an empty line asks again. End of input leaves it untrusted.
+ * On piped input nothing is asked (the lines are a script's requests): a notice says what is off.
  */
 export async function askWorkspaceTrust(
   trust: WorkspaceTrustView,
   reader: LineReader,
   write: (text: string) => void,
+  isTerminal: boolean,
 ): Promise<void> {
   if (!trust.worthAsking) return;
+  if (!isTerminal) {
+    // Piped input is a script's requests: its first line must not become an answer to this.
+    write(
+      `The folder ${clean(trust.folder)} is not trusted, so its ${trust.enables.map((item) => clean(item)).join('; ')} are not in force (--trust-workspace trusts it).\n`,
+    );
+    return;
+  }
   write(
     [
       `Do you trust the folder ${clean(trust.folder)}?`,

@@ -97,7 +97,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
     write(`kimi-ts — session ${session.sessionId} in ${session.workDir}\n`);
     await replayConversation(session.wireFile, newRenderer(), write, style);
     if (!session.hasLLM) write(`${session.llmNotSetMessage}\n`);
-    await askWorkspaceTrust(session.workspaceTrust, reader, write);
+    await askWorkspaceTrust(session.workspaceTrust, reader, write, options.isTerminal);
     write('Type a request, /help for commands, /exit to leave.\n');
   };
   await greet();
