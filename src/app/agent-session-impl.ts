@@ -35,6 +35,7 @@ import type { RewindTurnList } from './rewind/turn-list.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionTitle } from './session-title.js';
 import type { ShutdownList } from './shutdown-list.js';
+import type { WorkspaceTrustView } from './workspace-trust.js';
 
 /** A turn is already running in this session. */
 export class TurnInProgressError extends Error {
@@ -68,6 +69,7 @@ export interface AgentSessionParts {
   skippedTools: readonly string[];
   /** The turns `/rewind` can go back to; absent when the session keeps no checkpoints. */
   rewindTurns?: (() => Promise<RewindTurnList>) | undefined;
+  workspaceTrust: WorkspaceTrustView;
 }
 
 /** Without the external-tools extension every tool is rejected with the reason. */
@@ -81,6 +83,10 @@ export class AgentSessionImpl implements AgentSession {
   private busy = false;
 
   constructor(readonly parts: AgentSessionParts) {}
+
+  get workspaceTrust(): WorkspaceTrustView {
+    return this.parts.workspaceTrust;
+  }
 
   get sessionId(): string {
     return this.parts.session.id;

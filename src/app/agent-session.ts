@@ -13,6 +13,7 @@ export type {
 } from '../soul/model-switcher.js';
 export type { SlashCommandInfo } from '../soul/slash-commands.js';
 export type { FileChangeCounts, RewindTurn, RewindTurnList } from './rewind/turn-list.js';
+export type { TrustSource, WorkspaceTrustView } from './workspace-trust.js';
 
 import type { ModelChoice, ModelSelection, ModelSwitched } from '../soul/model-switcher.js';
 import type { UILoop } from '../soul/run-soul.js';
@@ -20,6 +21,7 @@ import type { SlashCommandInfo } from '../soul/slash-commands.js';
 import type { UserInput } from '../soul/steer-queue.js';
 import type { TurnOutcome } from '../soul/turn-outcome.js';
 import type { RewindTurnList } from './rewind/turn-list.js';
+import type { WorkspaceTrustView } from './workspace-trust.js';
 
 /** A tool a front end executes itself (wire mode `initialize.external_tools`). */
 export interface ExternalToolSpec {
@@ -66,6 +68,8 @@ export interface SessionModes {
 export interface AgentSession {
   readonly sessionId: string;
   readonly workDir: string;
+  /** Whether the work dir's own configuration is in force, and how a front end trusts it. */
+  readonly workspaceTrust: WorkspaceTrustView;
   /** The session's wire.jsonl (for replay). */
   readonly wireFile: string;
   /**

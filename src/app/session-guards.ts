@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { PolicySandbox } from '../policy/index.js';
 import type { SandboxState } from '../policy/sandbox.js';
@@ -7,6 +8,7 @@ import type { Approval } from '../toolset/approval/approval.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
+import type { WorkspaceTrust } from './workspace-trust.js';
 
 /**
  * What keeps a root session's side effects in bounds: its secrets (kept from children and redacted
@@ -23,6 +25,8 @@ export async function openSessionGuards(parts: {
   sandbox: SandboxFlag;
   /** The session's secrets (`collectSecrets`), made before the model so its login tokens join them. */
   secrets: SecretRegistry;
+  trust: WorkspaceTrust;
+  otherConfigFiles: readonly string[];
 }) {
   const { files, config, env, home, approval, additionalDirs, secrets } = parts;
   const { session, context } = files;
@@ -47,6 +51,12 @@ export async function openSessionGuards(parts: {
     approval,
     projectApprovals: files.projectApprovals,
     configLabel: source.kind === 'inline' ? '--config' : source.path,
+    configFiles: [
+      ...(source.kind === 'inline' ? [] : [resolve(source.path)]),
+      ...parts.otherConfigFiles.map((file) => resolve(file)),
+      join(home, 'mcp.json'),
+    ],
+    trust: parts.trust,
     sandbox: policySandbox(sandboxState),
   });
   const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;

@@ -51,6 +51,7 @@ export function mainCommand() {
       .addOption(new Option('--yes').hideHelp().implies({ yolo: true }))
       .addOption(new Option('--auto-approve').hideHelp().implies({ yolo: true }))
       .option('--afk', 'away from keyboard: approve actions and dismiss questions')
+      .option('--trust-workspace', "trust the work dir: its own rules file's allow rules are in force")
       .addOption(
         new Option(
           '--sandbox [mode]',

@@ -122,6 +122,7 @@ export function buildProgram(): Command {
     .option('-m, --model <alias>', 'model alias from the config')
     .option('--agent-file <path>', 'agent spec YAML')
     .option('-y, --yolo', 'approve every action automatically')
+    .option('--trust-workspace', "trust the session folders: their rules files' allow rules are in force")
     .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)
     .action(async (_options, command) => {
       const { runAcpCommand } = await import('./run-acp.js');

@@ -135,6 +135,11 @@ export const sandboxSchema = z.object({
   network: z.boolean().default(false),
 });
 
+/** `[trust]`: folders the person trusts (kimi-ts; `~` allowed); each covers the folders below it. */
+export const trustSchema = z.object({
+  folders: z.array(z.string().min(1)).default([]),
+});
+
 /** `[checkpoints]`: the file checkpoints `/rewind` returns to (kimi-ts; not in Kimi CLI). */
 export const checkpointsSchema = z.object({
   enabled: z.boolean().default(true),
@@ -184,6 +189,7 @@ export const configSchema = z.object({
   mcp: mcpSchema.prefault({}),
   sandbox: sandboxSchema.prefault({}),
   checkpoints: checkpointsSchema.prefault({}),
+  trust: trustSchema.prefault({}),
   hooks: z.array(hookEntrySchema).default([]),
   /** Kimi Code's `[[permission.rules]]`; patterns are checked when a session builds its policy. */
   permission: permissionSectionSchema.prefault({}),

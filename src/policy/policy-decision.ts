@@ -31,6 +31,7 @@ export type DecisionStep =
   | 'sensitive'
   | 'private-network'
   | 'sandbox'
+  | 'protected'
   | 'rule'
   | 'session-approval'
   | 'mode'

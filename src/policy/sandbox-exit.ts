@@ -6,6 +6,7 @@ import type { WorkspaceRoots } from './path-class.js';
 import type { PolicyRequest, ToolQuestion } from './policy-decision.js';
 import { isReadOnlyCommand } from './read-only-commands.js';
 import { sandboxWritable } from './sandbox-protected.js';
+import { opaqueCommand } from './shell-command.js';
 
 /** The command sandbox as the policy sees it; absent when the person turned it off. */
 export interface PolicySandbox {
@@ -47,7 +48,7 @@ export async function sandboxExit(
       const shown = effect.command.trim();
       if (sandbox.state === 'unavailable') {
         const classify = (real: string) => roots.classify(real);
-        const parsed = fact.command ?? { parts: [shown], incomplete: true };
+        const parsed = fact.command ?? opaqueCommand(shown);
         if (await isReadOnlyCommand(effect.command, parsed, effect.cwd, classify, isSecret)) continue;
         return {
           question: {

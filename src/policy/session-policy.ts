@@ -13,6 +13,7 @@ import type { Effect, FileTarget } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
 import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
+import { firstProtectedWrite, ProtectedFiles, protectedRefusal } from './protected-files.js';
 import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
 import { type PolicySandbox, sandboxExit } from './sandbox-exit.js';
@@ -63,6 +64,8 @@ export interface SessionPolicyOptions {
   sessionApprovals?: SessionApprovalView | undefined;
   /** The command sandbox; absent when the person turned it off (`--sandbox off`). */
   sandbox?: PolicySandbox | undefined;
+  /** The agent's own configuration files (rules files, trust record, configs loaded). */
+  protectedFiles?: ProtectedFiles | undefined;
 }
 
 const NO_MODES: PolicyModes = { yolo: false, afk: false, runtimeAfk: false };
@@ -83,12 +86,14 @@ export class SessionPolicy {
   private planMode: PlanModeView | undefined;
   private readonly ruleStore: RuleStore | undefined;
   readonly sandbox: PolicySandbox | undefined;
+  private readonly protectedFiles: ProtectedFiles;
   /** Command prefixes approved for the session, per tool. */
   private readonly prefixes = new Map<string, string[]>();
 
   constructor(options: SessionPolicyOptions) {
     this.ruleStore = options.ruleStore;
     this.sandbox = options.sandbox;
+    this.protectedFiles = options.protectedFiles ?? ProtectedFiles.none();
     this.homes = options.homes;
     this.roots = new WorkspaceRoots(options.workDir, options.additionalDirs);
     this.rules = options.rules ?? RuleSet.empty();
@@ -176,13 +181,25 @@ export class SessionPolicy {
       });
     }
 
-    // 2b. A deny rule that might match, depending on an argument an expansion decides: a person says.
+    // 2b. The agent's own configuration (rules files, the trust record, configs loaded): a question
+    // naming the file every time; no rule, session approval or mode covers it.
+    const guardedWrite = firstProtectedWrite(facts, this.protectedFiles);
+    if (guardedWrite) {
+      if (!present) return { decision: 'deny', step: 'protected', reason: protectedRefusal(guardedWrite) };
+      const question = {
+        action: `edit protected file: ${guardedWrite.target.real}`,
+        description: `Edit ${guardedWrite.what}: ${showTarget(guardedWrite.target)}. It configures the agent (what the next session may do); this approval covers this one edit only.`,
+      };
+      return this.ask(request, facts, 'protected', { action: question.action, question, secret: true });
+    }
+
+    // 2c. A deny rule that might match, depending on an argument an expansion decides: a person says.
     if (denied?.decision === 'ask') {
       const note = `the deny rule \`${denied.rule.spec.pattern}\` might apply to \`${denied.uncertain?.part ?? ''}\`: ${denied.uncertain?.why ?? ''}`;
       return this.ask(request, facts, 'rule', { secret: false, note });
     }
 
-    // 2c. Beyond the sandbox (a command run outside it, or unsandboxed where it cannot run; a file
+    // 2d. Beyond the sandbox (a command run outside it, or unsandboxed where it cannot run; a file
     // write where a sandboxed command could not write): a person says yes, even in yolo; no rule
     // or mode does. Refused where nobody can answer, unless the person turned the sandbox off.
     const exit = this.sandbox
@@ -260,6 +277,11 @@ export class SessionPolicy {
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
+  }
+
+  /** The command prefixes approved for the session (for `/permissions`). */
+  sessionPrefixes(): { toolName: string; prefix: string }[] {
+    return [...this.prefixes].flatMap(([toolName, list]) => list.map((prefix) => ({ toolName, prefix })));
   }
 
   /** A prefix covers simple parts only: what it names (`git status`) is then what runs. */

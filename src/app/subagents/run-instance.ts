@@ -31,6 +31,11 @@ export interface SubagentServices {
   rootWires: RootWireTracker;
   /** The session's skills (listed in subagents' system prompts). */
   skills?: readonly Skill[] | undefined;
+  /**
+   * Whether the work dir is trusted: only then does kimi-ts run git there itself (an explorer's git
+   * context), since a repository's own `.git/config` (core.fsmonitor, filters) runs commands.
+   */
+  workspaceTrusted?: (() => boolean) | undefined;
 }
 
 /** A validated request: the instance (new or resumed), its type and model. */

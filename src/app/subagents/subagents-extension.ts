@@ -24,6 +24,7 @@ export function subagentsExtension() {
       'env',
       'outOfTurn',
       'skills',
+      'workspaceTrust',
     ],
     async setup(services) {
       const { session, model } = services;
@@ -42,6 +43,7 @@ export function subagentsExtension() {
         env: services.env,
         rootWires,
         skills: services.skills,
+        workspaceTrusted: () => services.workspaceTrust.trusted,
       });
       return {
         deps: { subagents },

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Effect } from '../effects.js';
 import { PermissionRule, type PermissionRuleSpec } from '../permission-rule.js';
 import type { PolicyRequest, ToolQuestion } from '../policy-decision.js';
+import { ProtectedFiles } from '../protected-files.js';
 import { resolveFileTarget } from '../real-path.js';
 import { RuleSet } from '../rule-set.js';
 import type { PolicySandbox } from '../sandbox-exit.js';
@@ -113,6 +114,10 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
     homes: { userHome: join(root, 'home'), kimiHome: join(root, 'home', '.kimi-ts') },
     rules,
     sandbox: row.sandbox,
+    // A config file the session loaded (`--config-file` outside the workspace).
+    protectedFiles: new ProtectedFiles([
+      { path: join(root, 'outside', 'agent.toml'), what: 'a config file of the agent' },
+    ]),
   });
   const approved = new Set(row.approved ?? []);
   policy.attach(mode[modeName], { isSessionApproved: (action) => approved.has(action) });
@@ -147,7 +152,8 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
       row.step === 'sensitive' ||
         row.step === 'private-network' ||
         row.step === 'rule' ||
-        row.step === 'sandbox',
+        row.step === 'sandbox' ||
+        row.step === 'protected',
     );
   }
 }

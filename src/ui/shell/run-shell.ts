@@ -18,6 +18,7 @@ import type { InputHistory } from '../common/input-history.js';
 import type { SessionControl } from '../common/session-control.js';
 import { runShellEscape } from '../common/shell-escape.js';
 import { askApproval, askQuestions } from './ask-inline.js';
+import { askWorkspaceTrust } from './ask-trust.js';
 import { LineReader, WOKEN } from './line-reader.js';
 import { ShellRenderer, type ThinkingDisplay } from './shell-renderer.js';
 
@@ -87,6 +88,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
     write(t`kimi-ts — session ${clean(session.sessionId)} in ${clean(session.workDir)}\n`);
     await replayConversation(session.wireFile, newRenderer(), write, style);
     if (!session.hasLLM) write(t`${clean(session.llmNotSetMessage)}\n`);
+    await askWorkspaceTrust(session.workspaceTrust, reader, write, options.isTerminal);
     write(t`Type a request, /help for commands, /exit to leave.\n`);
   };
   await greet();

@@ -95,6 +95,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         .map((c) => ({ name: c.name, description: c.description })),
     ],
     history: pastPrompts,
+    gitAllowed: () => session.workspaceTrust.trusted,
   });
   for (const part of [transcript, panelSlot.container, queuedNote, editor, status]) tui.addChild(part);
   tui.setFocus(editor);
@@ -349,7 +350,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
     const highlighting = options.color ? warmHighlighter() : Promise.resolve();
     void highlighting.then(() => warmMarkdown(style)).catch(() => {});
   }, WARM_AFTER_MS);
-  if (options.initialPrompt) submit(options.initialPrompt);
+  // The trust question comes first: a prompt sent before it would run under rules not yet settled.
+  void commandPanels.askWorkspaceTrust().then(() => {
+    if (options.initialPrompt) submit(options.initialPrompt);
+  });
   try {
     return await exited;
   } finally {

@@ -2,12 +2,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Api, ModelChoice, SessionSummary } from './api.js';
 import { ApprovalPanel } from './approval-panel.js';
 import { Composer } from './composer.js';
+import type { PendingTrust } from './conversation-state.js';
 import { ItemsView } from './items-view.js';
 import { PlanView } from './plan-view.js';
 import { QuestionPanel } from './question-panel.js';
 import { ConnectionNotice, SessionActions, TurnMenu } from './session-actions.js';
 import { SessionSidebar } from './session-sidebar.js';
 import { StatusBar } from './status-bar.js';
+import { TrustPanel } from './trust-panel.js';
 import { useWireSession } from './use-wire-session.js';
 import type { ApprovalAnswer, QuestionAnswers } from './wire-types.js';
 
@@ -162,6 +164,10 @@ export function App({ api }: { api: Api }) {
   const answerApproval = (rpcId: string | null, answer: ApprovalAnswer) => {
     if (rpcId && client?.respond(rpcId, answer)) markAnswered(answer.request_id);
   };
+  const answerTrust = (pending: PendingTrust, trusted: boolean, remember: boolean) => {
+    const answer = { request_id: pending.request.id, trusted, remember };
+    if (pending.rpcId && client?.respond(pending.rpcId, answer)) markAnswered(pending.request.id);
+  };
   const answerQuestion = (rpcId: string | null, requestId: string, answers: QuestionAnswers) => {
     if (rpcId && client?.respond(rpcId, { request_id: requestId, answers })) markAnswered(requestId);
   };
@@ -292,6 +298,12 @@ export function App({ api }: { api: Api }) {
           planMode={state.status.planMode}
           onToggle={(enabled) => call('set_plan_mode', { enabled })}
         />
+        {state.trust ? (
+          <TrustPanel
+            trust={state.trust}
+            onAnswer={(trusted, remember) => state.trust && answerTrust(state.trust, trusted, remember)}
+          />
+        ) : null}
         {approval ? (
           <ApprovalPanel approval={approval} onAnswer={(a) => answerApproval(approval.rpcId, a)} />
         ) : null}
