@@ -54,6 +54,8 @@ export interface CreateAgentSessionOptions extends SessionFilesOptions, Approval
   extensions?: readonly Extension[] | undefined;
   /** Where the session reports what goes wrong without stopping it (the CLI prints it on stderr). */
   onWarning?: WarningSink | undefined;
+  /** Config files read besides the main one (`--mcp-config-file`): secret files to the policy. */
+  extraConfigFiles?: readonly string[] | undefined;
 }
 
 /**
@@ -81,6 +83,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const guards = await openSessionGuards({
       ...{ files, config, env, home, approval, additionalDirs, secrets },
       sandbox: options.sandbox,
+      extraConfigFiles: options.extraConfigFiles ?? [],
     });
     const { policy, commandSandbox } = guards;
     const hookConfigs = parseHookConfigs(config.hooks);

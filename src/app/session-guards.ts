@@ -21,6 +21,8 @@ export async function openSessionGuards(parts: {
   sandbox: boolean | undefined;
   /** The session's secrets (`collectSecrets`), made before the model so its login tokens join them. */
   secrets: SecretRegistry;
+  /** Config files read besides the main one (`--mcp-config-file`). */
+  extraConfigFiles: readonly string[];
 }) {
   const { files, config, env, home, approval, additionalDirs, secrets } = parts;
   const { session, context } = files;
@@ -31,6 +33,11 @@ export async function openSessionGuards(parts: {
     ...{ workDir: session.workDir, additionalDirs, home, env, config, approval },
     projectApprovals: files.projectApprovals,
     configLabel: files.loaded.source.kind === 'inline' ? '--config' : files.loaded.source.path,
+    // Every config file the agent read holds its keys: the main one wherever it is, and the others.
+    configFiles: [
+      ...(files.loaded.source.kind === 'inline' ? [] : [files.loaded.source.path]),
+      ...parts.extraConfigFiles,
+    ],
   });
   const commandSandbox = sessionSandbox(config, parts.sandbox, {
     workDir: session.workDir,

@@ -25,6 +25,8 @@ export interface SessionPolicyParts {
   config: Config;
   /** Where the config came from, for error messages and `/permissions`. */
   configLabel: string;
+  /** Every config file the agent loaded (secret files to the policy wherever they are). */
+  configFiles?: readonly string[] | undefined;
   approval: Approval;
   projectApprovals: ProjectApprovals;
 }
@@ -71,8 +73,15 @@ export async function createSessionPolicy(
   const policy = new SessionPolicy({
     workDir: parts.workDir,
     additionalDirs: parts.additionalDirs,
-    homes: { userHome: parts.env.HOME?.trim() || homedir(), kimiHome: parts.home },
+    homes: {
+      userHome: parts.env.HOME?.trim() || homedir(),
+      kimiHome: parts.home,
+      configFiles: parts.configFiles ?? [],
+    },
     rules,
+    // The session's approval state (modes, remembered approvals) is the policy's from the start.
+    modes: parts.approval,
+    sessionApprovals: parts.approval,
     // An answer saved as a rule goes to the project's or the user's rules file; the set is re-read.
     ruleStore: {
       async save(spec, where) {
@@ -81,7 +90,6 @@ export async function createSessionPolicy(
       },
     },
   });
-  policy.attach(parts.approval, parts.approval);
   const command = permissionsCommand({
     policy,
     approval: parts.approval,

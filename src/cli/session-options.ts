@@ -87,6 +87,7 @@ export function agentSessionOptions(
       skillsDir: flags.skillsDir === undefined ? undefined : resolve(cwd, flags.skillsDir),
       addDirs,
       onWarning: place.onWarning,
+      extraConfigFiles: (flags.mcpConfigFile ?? []).map((file) => resolve(cwd, file)),
     },
     extensions: {
       mcpConfigFiles: flags.mcpConfigFile ?? [],

@@ -27,6 +27,7 @@ export function factLine(facts: EffectFacts): string | null {
       return null;
     case 'exec': {
       const parts = facts.command?.parts ?? [];
+      if (facts.secret) return `reads a SECRET file: ${facts.secret}`;
       if (parts.length <= 1 && !facts.command?.incomplete) return null;
       const note = facts.command?.incomplete ? ' (the parser found a syntax error)' : '';
       return `runs ${parts.length} parts: ${parts.map((part) => `\`${part}\``).join(', ')}${note}`;

@@ -94,14 +94,15 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
   const rules = new RuleSet(
     (row.rules ?? []).map((spec, i) => new PermissionRule(spec, { file: 'test.toml', index: i + 1 })),
   );
+  const approved = new Set(row.approved ?? []);
   const policy = new SessionPolicy({
     workDir: work,
     additionalDirs: [join(root, 'extra')],
     homes: { userHome: join(root, 'home'), kimiHome: join(root, 'home', '.kimi-ts') },
     rules,
+    modes: mode[modeName],
+    sessionApprovals: { isSessionApproved: (action) => approved.has(action) },
   });
-  const approved = new Set(row.approved ?? []);
-  policy.attach(mode[modeName], { isSessionApproved: (action) => approved.has(action) });
   const decision = await policy.decide({
     toolName: row.tool,
     effects: [await row.effect()],

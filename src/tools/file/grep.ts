@@ -3,7 +3,6 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import { type Effect, realPathOf, resolveFileTarget, type SessionPolicy } from '../../policy/index.js';
-import { defaultPolicy } from '../../toolset/default-policy.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -101,13 +100,13 @@ export interface GrepToolOptions {
   ripgrepPath?: string | undefined;
   timeoutMs?: number | undefined;
   maxOutputBytes?: number | undefined;
-  /** Decides which files are secret (by real path); a default one if absent. */
-  policy?: SessionPolicy | undefined;
+  /** Decides which files are secret (by real path, name or content). */
+  policy: SessionPolicy;
 }
 
 /**
- * The files found that hold secrets by their real path, except the one searched for by its own
- * path (the policy asked about that one before the search ran).
+ * The files found that hold secrets by their real path, name or content, except the one searched
+ * for by its own path (the policy asked about that one before the search ran).
  */
 async function secretFiles(
   files: readonly { path: string }[],
@@ -118,7 +117,7 @@ async function secretFiles(
   const found = await Promise.all(
     files.map(async ({ path }) => {
       const real = await realPathOf(path);
-      return real !== searched && policy.sensitiveReason(real) !== null ? path : null;
+      return real !== searched && (await policy.fileSecretReason(real)) !== null ? path : null;
     }),
   );
   return new Set(found.filter((path): path is string => path !== null));
@@ -138,7 +137,7 @@ function describeWarnings(warnings: readonly string[]): string | null {
 export function createGrepTool(options: GrepToolOptions) {
   const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS;
   const maxOutputBytes = options.maxOutputBytes ?? MAX_GREP_OUTPUT_BYTES;
-  const policy = options.policy ?? defaultPolicy(options.workDir, []);
+  const { policy } = options;
 
   const search = (request: GrepRequest, limits: SearchLimits): Promise<SearchOutcome> => {
     const backend = options.backend ?? 'auto';
