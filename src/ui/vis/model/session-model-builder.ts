@@ -80,6 +80,19 @@ export class SessionModelBuilder {
     return true;
   }
 
+  /**
+   * A line too long to read (skipped by the reader without being held): it counts as an event, as
+   * an unreadable line does, and the problems name it.
+   */
+  skipLine(why: string): boolean {
+    this.lineNumber++;
+    this.problems.flush();
+    this.problems.add(this.lineNumber, why);
+    this.sawContent = true;
+    this.eventCount++;
+    return true;
+  }
+
   /** A streamed part needs only its time (see `streamedPartTime`). */
   private streamedPart(text: string): boolean {
     const time = streamedPartTime(text);
