@@ -44,7 +44,7 @@ export async function readSessionFolder(
     },
     {
       onSkipped: (skipped) => {
-        if (builder.skipLine(describeSkippedLine(skipped)))
+        if (builder.addLine('', describeSkippedLine(skipped)))
           events.push(JSON.stringify({ skipped_line: skipped.line, bytes: skipped.bytes }));
       },
     },
