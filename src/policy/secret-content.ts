@@ -39,8 +39,8 @@ export function secretContentReason(text: string): string | null {
   return null;
 }
 
-/** How much of a file is read to look for credentials (the head: where config files keep them). */
-export const SECRET_SCAN_BYTES = 4 * 1024 * 1024;
+/** How much of a file is read to look for credentials: the head, where config files keep them (the whole table runs ~65 ms on 1 MiB of text). */
+export const SECRET_SCAN_BYTES = 1024 * 1024;
 
 /**
  * Why a regular file holds a secret by its content, or null (not a file, unreadable, nothing found).

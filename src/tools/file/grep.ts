@@ -114,14 +114,23 @@ async function secretFiles(
   policy: SessionPolicy,
 ): Promise<Set<string>> {
   const searched = await realPathOf(searchPath);
-  const found = await Promise.all(
-    files.map(async ({ path }) => {
+  const secret = new Set<string>();
+  // A few at a time: each may read the head of its file, and a thousand open at once run out of
+  // descriptors (a file that cannot be opened would then pass as holding nothing).
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const { path } = files[next++]!;
       const real = await realPathOf(path);
-      return real !== searched && (await policy.fileSecretReason(real)) !== null ? path : null;
-    }),
-  );
-  return new Set(found.filter((path): path is string => path !== null));
+      if (real !== searched && (await policy.fileSecretReason(real)) !== null) secret.add(path);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SECRET_CHECKS_AT_ONCE, files.length) }, worker));
+  return secret;
 }
+
+/** How many matched files are checked for secrets at once. */
+const SECRET_CHECKS_AT_ONCE = 16;
 
 function seconds(ms: number): string {
   return `${ms / 1000}s`;
