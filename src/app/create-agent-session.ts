@@ -57,7 +57,7 @@ export interface CreateAgentSessionOptions extends SessionFilesOptions, Approval
   sandbox?: SandboxFlag;
   /** `--trust-workspace`: the work dir's own configuration (its allow rules) is in force. */
   trustWorkspace?: boolean | undefined;
-  /** Config files the session loads besides the config (`--mcp-config-file`): protected from edits. */
+  /** Config files the session loads besides the config (`--mcp-config-file`): protected and secret. */
   otherConfigFiles?: readonly string[] | undefined;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
   extensions?: readonly Extension[] | undefined;

@@ -34,12 +34,18 @@ export async function openSessionGuards(parts: {
   const childEnv = secrets.childEnvironment(env);
   context.redactWith((value) => secrets.redactDeep(value));
   const source = files.loaded.source;
+  // Every config file the agent read (keys, rules): hidden from commands, secret and protected.
+  const configFiles = [
+    ...(source.kind === 'inline' ? [] : [resolve(source.path)]),
+    ...parts.otherConfigFiles.map((file) => resolve(file)),
+    join(home, 'mcp.json'),
+  ];
   const sandboxState = sessionSandbox(config, parts.sandbox, {
     workDir: session.workDir,
     additionalDirs: () => additionalDirs,
     userHome: env.HOME || homedir(),
     kimiHome: home,
-    configFiles: source.kind === 'inline' ? [] : [source.path],
+    configFiles,
     path: env.PATH,
   });
   const { policy, command: permissions } = await createSessionPolicy({
@@ -51,11 +57,7 @@ export async function openSessionGuards(parts: {
     approval,
     projectApprovals: files.projectApprovals,
     configLabel: source.kind === 'inline' ? '--config' : source.path,
-    configFiles: [
-      ...(source.kind === 'inline' ? [] : [resolve(source.path)]),
-      ...parts.otherConfigFiles.map((file) => resolve(file)),
-      join(home, 'mcp.json'),
-    ],
+    configFiles,
     trust: parts.trust,
     sandbox: policySandbox(sandboxState),
   });

@@ -71,10 +71,18 @@ export async function createSessionPolicy(
   const policy = new SessionPolicy({
     workDir: parts.workDir,
     additionalDirs: parts.additionalDirs,
-    homes: { userHome: parts.env.HOME?.trim() || homedir(), kimiHome: parts.home },
+    homes: {
+      userHome: parts.env.HOME?.trim() || homedir(),
+      kimiHome: parts.home,
+      // Every config file the agent read holds its keys: secret files wherever they are.
+      configFiles: parts.configFiles,
+    },
     rules: rulesInForce(loaded, trust.trusted),
     protectedFiles,
     sandbox: parts.sandbox,
+    // The session's approval state (modes, remembered approvals) is the policy's from the start.
+    modes: parts.approval,
+    sessionApprovals: parts.approval,
     // An answer saved as a rule goes to the project's or the user's rules file; the set is re-read.
     ruleStore: {
       async save(spec, where) {
@@ -87,7 +95,6 @@ export async function createSessionPolicy(
   });
   // Trusted later (a front end asked): the project's allow rules hold from the next call on.
   trust.onTrusted(() => policy.setRules(rulesInForce(loaded, true)));
-  policy.attach(parts.approval, parts.approval);
   const command = permissionsCommand({
     policy,
     approval: parts.approval,

@@ -103,7 +103,8 @@ const ROWS: Row[] = [
     sandbox: ON,
     modes: ['afk'],
     expected: 'deny',
-    step: 'sandbox',
+    // The rules file is the agent's own configuration: refused as that before the sandbox is asked.
+    step: 'protected',
   },
   {
     name: 'a workspace write in read-only mode',
@@ -236,7 +237,10 @@ const ROWS: Row[] = [
       sandbox: UNAVAILABLE,
       modes: ['print'],
       expected: 'deny',
-      step: 'sandbox',
+      // A command naming a secret file (directly or through a link) is refused as a secret read first.
+      step: ['cat key_link', 'cat $HOME/.ssh/id_rsa', 'cat ~/.ssh/id_rsa'].includes(command)
+        ? 'sensitive'
+        : 'sandbox',
     }),
   ),
 ];

@@ -17,6 +17,7 @@ import { firstProtectedWrite, ProtectedFiles, protectedRefusal } from './protect
 import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
 import { type PolicySandbox, sandboxExit } from './sandbox-exit.js';
+import { fileSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
 import type { CommandPart } from './shell-command.js';
 
@@ -60,7 +61,9 @@ export interface SessionPolicyOptions {
   additionalDirs: readonly string[];
   homes: SensitiveHomes;
   rules?: RuleSet | undefined;
+  /** The session's modes (its Approval), read at each decision; none on when absent. */
   modes?: PolicyModes | undefined;
+  /** What the person approved for the session (its Approval); nothing when absent. */
   sessionApprovals?: SessionApprovalView | undefined;
   /** The command sandbox; absent when the person turned it off (`--sandbox off`). */
   sandbox?: PolicySandbox | undefined;
@@ -81,8 +84,8 @@ export class SessionPolicy {
   readonly homes: SensitiveHomes;
   readonly roots: WorkspaceRoots;
   private rules: RuleSet;
-  private modes: PolicyModes;
-  private sessionApprovals: SessionApprovalView;
+  private readonly modes: PolicyModes;
+  private readonly sessionApprovals: SessionApprovalView;
   private planMode: PlanModeView | undefined;
   private readonly ruleStore: RuleStore | undefined;
   readonly sandbox: PolicySandbox | undefined;
@@ -113,12 +116,6 @@ export class SessionPolicy {
     this.rules = rules;
   }
 
-  /** Connects the session's approval state (modes and remembered approvals). */
-  attach(modes: PolicyModes, sessionApprovals: SessionApprovalView): void {
-    this.modes = modes;
-    this.sessionApprovals = sessionApprovals;
-  }
-
   /** Connects the session's plan mode (set up by its extension, after the policy exists). */
   attachPlanMode(planMode: PlanModeView): void {
     this.planMode = planMode;
@@ -127,6 +124,11 @@ export class SessionPolicy {
   /** Why a file (by its real path) holds secrets, or null: Grep and Glob leave such files out. */
   sensitiveReason(realPath: string): string | null {
     return sensitiveReason(realPath, this.homes);
+  }
+
+  /** Why a file (by its real path) holds secrets by its name, place or content, or null: Grep leaves such files out. */
+  async fileSecretReason(realPath: string): Promise<string | null> {
+    return sensitiveReason(realPath, this.homes) ?? (await fileSecretContentReason(realPath));
   }
 
   /** Whether a person can answer an approval now (not in print mode, afk, or a background agent). */
@@ -426,6 +428,9 @@ function refusal(facts: EffectFacts): string {
     case 'network':
       return `\`${effect.url}\`: the host ${effect.host} resolves to a ${facts.addressClass} address (${effect.addresses.map((a) => a.address).join(', ')}). Fetching from private networks needs a person's approval, and ${nobody}`;
     case 'exec':
+      if (facts.secret)
+        return `This command reads a secret file: ${facts.secret}. Reading secrets needs a person's approval, and ${nobody}`;
+      return `This call needs a person's approval, and ${nobody}`;
     case 'external':
       return `This call needs a person's approval, and ${nobody}`;
   }

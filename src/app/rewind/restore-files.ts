@@ -38,9 +38,10 @@ export async function planFilesRestore(
   elsewhereSpans: readonly (readonly [string, string])[],
   signal?: AbortSignal,
 ): Promise<FilesPlan> {
-  const all = await planRestore(store.gitDir, now.id, targetId, { elsewhereSpans, signal });
   const checkpoints = await store.list(signal);
   const target = checkpoints.find((c) => c.id === targetId);
+  const modes = { now: now.modes, target: target?.modes ?? {} };
+  const all = await planRestore(store.gitDir, now.id, targetId, { elsewhereSpans, modes, signal });
   const unrecorded = new Map<string, SkippedFile>();
   for (const file of [...(target?.skipped ?? []), ...now.skipped])
     unrecorded.set(`${file.root}/${file.path}`, file);

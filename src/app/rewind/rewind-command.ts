@@ -205,7 +205,7 @@ async function restoreFiles(
   // What follows (the outcome) is another text part of the same answer: start it on its own line.
   say(`${summary}\n`);
   if (plan.changes.length === 0) {
-    return { report: { applied: [], left: verdict.kept }, plan, after: now.id };
+    return { report: { applied: [], left: verdict.kept, kept: [] }, plan, after: now.id };
   }
   if (verdict.question) {
     const notes = verdict.question.notes.map((note) => `  ? ${note}`);
@@ -258,7 +258,10 @@ function finish(turn: number, redone: boolean, files: FilesOutcome | null, conve
     conversation_rewound: conversation,
     restored: applied.filter((c) => c.kind !== 'remove').map(name),
     removed: applied.filter((c) => c.kind === 'remove').map(name),
-    kept: (files?.report?.left ?? []).map(({ change, reason }) => ({ path: name(change), reason })),
+    kept: [
+      ...(files?.report?.left ?? []).map(({ change, reason }) => ({ path: name(change), reason })),
+      ...(files?.report?.kept ?? []).map((file) => ({ path: name(file), reason: file.reason })),
+    ],
     skipped: files?.plan?.skipped ?? [],
   };
   const lines = [

@@ -17,6 +17,7 @@ export function subagentsExtension() {
       'config',
       'agentSpec',
       'rootDeps',
+      'toolset',
       'approval',
       'hooks',
       'model',
@@ -35,6 +36,8 @@ export function subagentsExtension() {
         types: await loadSubagentTypes(services.agentSpec.subagents),
         store: new SubagentInstanceStore(join(session.dir, 'subagents')),
         rootDeps: services.rootDeps,
+        // The session's one policy decides the subagents' calls too.
+        policy: services.toolset.policy,
         approval: services.approval,
         hooks: services.hooks,
         currentLLM: () => model.llm,

@@ -108,19 +108,20 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
   const rules = new RuleSet(
     (row.rules ?? []).map((spec, i) => new PermissionRule(spec, { file: 'test.toml', index: i + 1 })),
   );
+  const approved = new Set(row.approved ?? []);
   const policy = new SessionPolicy({
     workDir: work,
     additionalDirs: [join(root, 'extra')],
     homes: { userHome: join(root, 'home'), kimiHome: join(root, 'home', '.kimi-ts') },
     rules,
     sandbox: row.sandbox,
+    modes: mode[modeName],
+    sessionApprovals: { isSessionApproved: (action) => approved.has(action) },
     // A config file the session loaded (`--config-file` outside the workspace).
     protectedFiles: new ProtectedFiles([
       { path: join(root, 'outside', 'agent.toml'), what: 'a config file of the agent' },
     ]),
   });
-  const approved = new Set(row.approved ?? []);
-  policy.attach(mode[modeName], { isSessionApproved: (action) => approved.has(action) });
   for (const prefix of row.prefixes ?? []) {
     await policy.remember({ toolName: row.tool, effects: [], scope: 'prefix', prefix });
   }

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
 import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
+import { noteFileModes } from './file-modes.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { prepareSessionIndex } from './session-index.js';
 
@@ -103,6 +104,12 @@ export class CheckpointStore {
     private rootTrees: string[],
     /** The session's index file per root, once prepared (session-index.ts). */
     private readonly indexFiles: string[] = [],
+    /**
+     * The permission bits git cannot hold, as of the latest record; null until the session's first
+     * record has looked at every file (its index may be a copy of another session's, listing only
+     * what changed since).
+     */
+    private modes: Record<string, string> | null = null,
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
@@ -115,6 +122,7 @@ export class CheckpointStore {
     if (last && last.roots.join('\0') === options.roots.join('\0')) {
       store.latest = last;
       store.rootTrees = await store.subTrees(last.tree);
+      store.modes = { ...last.modes };
     }
     return store;
   }
@@ -172,22 +180,32 @@ export class CheckpointStore {
     const trees: string[] = [];
     const skipped: SkippedFile[] = [];
     let changed = this.latest === null;
+    const fullScan = this.modes === null;
+    const modes: Record<string, string> = { ...(this.modes ?? {}) };
     for (const [index, root] of this.options.roots.entries()) {
       const recorded = await this.recordRoot(index, root, signal);
       trees.push(recorded.tree);
       skipped.push(...recorded.skipped);
       changed ||= recorded.tree !== this.rootTrees[index];
+      // The files that changed, and the ones already noted (a chmod alone changes no content).
+      const noted = Object.keys(modes)
+        .filter((key) => key.startsWith(`${index}/`))
+        .map((key) => key.slice(String(index).length + 1));
+      const look = fullScan ? await this.allFiles(index, root, signal) : [...recorded.candidates, ...noted];
+      changed = (await noteFileModes(modes, index, root, [...new Set(look)], signal)) || changed;
     }
+    this.modes = modes;
     if (!changed && this.latest) return { checkpoint: this.latest, created: false };
     const listing = trees.map((tree, index) => `040000 tree ${tree}\t${index}`).join('\n');
     const top = (await runGit(['mktree'], { gitDir: this.gitDir, input: `${listing}\n`, signal })).stdout
       .toString('utf8')
       .trim();
     this.rootTrees = trees;
-    if (this.latest && this.latest.tree === top) return { checkpoint: this.latest, created: false };
+    if (this.latest && this.latest.tree === top && sameModes(this.latest.modes, modes))
+      return { checkpoint: this.latest, created: false };
     const seq = this.seq + 1;
     const createdAt = Date.now();
-    const manifest = { label, seq, createdAt, roots: this.options.roots, skipped };
+    const manifest = { label, seq, createdAt, roots: this.options.roots, skipped, modes };
     const commit = (
       await runGit(['commit-tree', top, '-F', '-'], {
         gitDir: this.gitDir,
@@ -216,7 +234,7 @@ export class CheckpointStore {
     index: number,
     root: string,
     signal: AbortSignal | undefined,
-  ): Promise<{ tree: string; skipped: SkippedFile[] }> {
+  ): Promise<{ tree: string; skipped: SkippedFile[]; candidates: string[] }> {
     let indexFile = this.indexFiles[index];
     if (indexFile === undefined) {
       indexFile = await prepareSessionIndex(this.gitDir, this.options.sessionId, root);
@@ -248,7 +266,7 @@ export class CheckpointStore {
     const recorded = unique.filter((path) => !skippedPaths.has(path));
     // Nothing but files that are never recorded differs from the index: the root's tree is as it was.
     if (known && recorded.length === 0 && !(await this.indexHolds(git, skipped))) {
-      return { tree: known, skipped };
+      return { tree: known, skipped, candidates: unique };
     }
     if (recorded.length > 0) await this.stage(git, excludes, recorded, skipped);
     if (skipped.length) {
@@ -262,7 +280,20 @@ export class CheckpointStore {
       );
     }
     const tree = (await runGit(['write-tree'], git)).stdout.toString('utf8').trim();
-    return { tree, skipped };
+    return { tree, skipped, candidates: unique };
+  }
+
+  /** Every file the session's index of a root holds (after a record: what the checkpoint holds). */
+  private async allFiles(index: number, root: string, signal: AbortSignal | undefined): Promise<string[]> {
+    const indexFile = this.indexFiles[index];
+    if (indexFile === undefined) return [];
+    const { stdout } = await runGit(['ls-files', '-z', '--cached'], {
+      gitDir: this.gitDir,
+      workTree: root,
+      indexFile,
+      signal,
+    });
+    return nulFields(stdout);
   }
 
   /**
@@ -325,4 +356,9 @@ export class CheckpointStore {
     }
     return false;
   }
+}
+
+function sameModes(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
