@@ -5,7 +5,8 @@ import { loadConfig } from '../config/load-config.js';
 import { defaultConfig } from '../config/schema.js';
 import { writeSessionZip } from '../session/archive/write-session-zip.js';
 import { continueSession } from '../session/list.js';
-import { isValidSessionId, type Session, SessionError, sessionAt } from '../session/session.js';
+import { type Session, SessionError, sessionAt } from '../session/session.js';
+import { resolveSessionId, SessionIdError } from '../session/session-id-match.js';
 import { readSessionState } from '../session/state.js';
 import { loadContextBytes } from '../soul/context/load-context-file.js';
 import { VERSION } from '../version.js';
@@ -69,10 +70,10 @@ export async function exportCommand(options: {
   const home = kimiTsHome(process.env);
   const workDir = resolve(options.workDir ?? process.cwd());
   try {
-    let session = sessionAt(home, workDir, options.sessionId ?? '');
-    if (options.sessionId === undefined) session = await continueSession({ home, workDir });
-    else if (!isValidSessionId(options.sessionId))
-      throw new SessionError(`Invalid session id ${JSON.stringify(options.sessionId)}.`);
+    const session =
+      options.sessionId === undefined
+        ? await continueSession({ home, workDir })
+        : sessionAt(home, workDir, await resolveSessionId({ home, workDir }, options.sessionId));
     const bytes = await readFile(session.contextFile).catch(() => {
       throw new SessionError(`There is no session ${session.id} in ${workDir}.`);
     });
@@ -92,7 +93,7 @@ export async function exportCommand(options: {
     return 0;
   } catch (error) {
     options.error(`${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return error instanceof SessionIdError ? 2 : 1;
   }
 }
 

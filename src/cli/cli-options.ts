@@ -14,6 +14,8 @@ export interface CliOptions {
   afk?: boolean;
   plan?: boolean;
   prompt?: string;
+  /** Words given without a flag (`kimi-ts "fix the bug"`): the first prompt of an interactive run, or print mode's. */
+  positionalPrompt?: string | undefined;
   print?: boolean;
   quiet?: boolean;
   wire?: boolean;

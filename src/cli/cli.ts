@@ -1,7 +1,10 @@
 #!/usr/bin/env node
+import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import type { CliOptions } from './cli-options.js';
+import { mistypedCommand } from './command-suggestion.js';
+import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -34,9 +37,21 @@ export function buildProgram(): Command {
     .version(`kimi-ts, version ${VERSION}`, '-V, --version')
     // One width on every terminal: the launcher answers `--help` with this text recorded at build time.
     .configureHelp({ helpWidth: 80 })
+    // Usage errors read and exit as Kimi CLI's do (exit 2, a hint to --help); subcommands made
+    // below inherit both settings.
+    .configureOutput({
+      outputError: (text, write) => write(usageErrorText(text.trim().replace(/^error: /, ''))),
+    })
+    .exitOverride((error) => {
+      process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT_CODE);
+    })
+    .argument('[prompt...]', 'a prompt: opens the TUI with it sent (with --print, runs it headless)')
     .option('-w, --work-dir <path>', 'working directory of the agent (default: current directory)')
     .option('--add-dir <path>', 'another directory the agent may work in (repeatable)', collect, [])
-    .option('-S, --session [id]', 'resume the session with this id (created if missing)')
+    .option(
+      '-S, --session [id]',
+      'resume the session with this id, or a unique start of it (a full UUID that is not there yet creates it)',
+    )
     .option('-r, --resume [id]', 'same as --session')
     .option('-C, --continue', 'continue the latest session of the working directory')
     .option('--config <text>', 'config as TOML or JSON text', nonEmpty)
@@ -84,9 +99,37 @@ export function buildProgram(): Command {
         'interactive front end: tui (the default on a terminal) or line (the default for TERM=dumb and pipes)',
       ).choices(['line', 'tui']),
     )
-    .action(async (options: CliOptions & { command?: string }) => {
+    .addHelpText(
+      'after',
+      [
+        '',
+        'A prompt on the command line opens the TUI with it sent: kimi-ts "fix the failing test".',
+        'With --print it runs headless. One word close to a command name (sesions) is taken for a',
+        'mistyped command and answered with a suggestion; words with spaces are always a prompt.',
+        '',
+        'Session ids: -S, export, vis and /sessions take any unique start of an id (the 8 characters',
+        'the lists show).',
+        '',
+        'Exit codes: 0 done, 1 failed, 2 usage error (bad flag, unknown command or session id),',
+        '75 retryable provider error in print mode (rate limit, server or connection error).',
+        '',
+        'Something not working? kimi-ts doctor checks the setup.',
+      ].join('\n'),
+    )
+    .action(async (words: string[], options: CliOptions & { command?: string }, command: Command) => {
+      const suggestion = mistypedCommand(
+        words,
+        command.commands.map((sub) => sub.name()),
+      );
+      if (suggestion !== null) {
+        command.error(`unknown command '${words[0]}'. Did you mean '${suggestion}'?`);
+      }
       const { runMain } = await import('./run-main.js');
-      process.exitCode = await runMain({ ...options, prompt: options.prompt ?? options.command });
+      process.exitCode = await runMain({
+        ...options,
+        prompt: options.prompt ?? options.command,
+        positionalPrompt: words.length ? words.join(' ') : undefined,
+      });
     });
 
   program
@@ -263,18 +306,50 @@ export function buildProgram(): Command {
 
   program
     .command('info')
-    .description('version and protocol information')
+    .description('version and protocol information, the config file, home and default model')
     .option('--json', 'as JSON')
-    .action((options: { json?: boolean }) => {
-      const info = {
-        version: VERSION,
-        wire_protocol_version: '1.10',
-        agent_spec_versions: [1],
-        node: process.version,
-      };
+    .action(async (_options: unknown, command: Command) => {
+      const [{ infoReport }, { kimiTsHome }] = await Promise.all([
+        import('../app/info-report.js'),
+        import('../config/home.js'),
+      ]);
+      const options = command.optsWithGlobals<{ json?: boolean; configFile?: string; config?: string }>();
+      const info = await infoReport({
+        home: kimiTsHome(process.env),
+        env: process.env,
+        configFile: options.configFile,
+        inlineConfig: options.config,
+      });
       if (options.json) process.stdout.write(`${JSON.stringify(info)}\n`);
       else
         for (const [key, value] of Object.entries(info)) process.stdout.write(`${key}: ${String(value)}\n`);
+    });
+
+  program
+    .command('doctor')
+    .description(
+      'check the setup: config, model and key, ripgrep, sandbox, git, Node (exit 1 if something essential fails)',
+    )
+    .action(async (_options: unknown, command: Command) => {
+      const [{ runDoctor }, { kimiTsHome }] = await Promise.all([
+        import('../app/doctor/run-doctor.js'),
+        import('../config/home.js'),
+      ]);
+      const options = command.optsWithGlobals<{
+        configFile?: string;
+        config?: string;
+        model?: string;
+        workDir?: string;
+      }>();
+      process.exitCode = await runDoctor({
+        home: kimiTsHome(process.env),
+        workDir: resolve(options.workDir ?? process.cwd()),
+        env: process.env,
+        configFile: options.configFile,
+        inlineConfig: options.config,
+        modelAlias: options.model,
+        write: (text) => process.stdout.write(text),
+      });
     });
   return program;
 }

@@ -3,6 +3,7 @@ import type { AgentSession } from '../app/agent-session.js';
 import { forkSession, undoPoints } from '../app/session-fork.js';
 import { listSessions } from '../session/list.js';
 import { isValidSessionId, sessionAt } from '../session/session.js';
+import { resolveSessionId } from '../session/session-id-match.js';
 import type { ShellSessionControl } from '../ui/shell/run-shell.js';
 
 /**
@@ -16,6 +17,7 @@ export function sessionControl(
 ): ShellSessionControl {
   return {
     create: () => openAgentSession({}),
+    resolve: (given) => resolveSessionId({ home, workDir }, given),
     open: async (id) =>
       isValidSessionId(id) && existsSync(sessionAt(home, workDir, id).contextFile)
         ? openAgentSession({ sessionId: id })

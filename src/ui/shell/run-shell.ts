@@ -39,6 +39,8 @@ export interface ShellOptions {
 export interface ShellSessionControl {
   /** A new session. */
   create(): Promise<AgentSession>;
+  /** The full id of the saved session `given` (a whole id or a unique prefix); throws a readable error otherwise. */
+  resolve(given: string): Promise<string>;
   /** The saved session with this id; null when there is none. */
   open(id: string): Promise<AgentSession | null>;
   /** Saved sessions, most recent first. */
@@ -242,8 +244,10 @@ async function sessionCommand(
 ): Promise<boolean> {
   const match = /^\/(new|sessions|resume|fork)(?:\s+(\S+))?\s*$/.exec(text);
   if (!match) return false;
-  const [, command, id] = match;
+  const [, command, given] = match;
   try {
+    // The lists show 8-character ids: any unique prefix names a session.
+    const id = given === undefined ? undefined : await control.resolve(given);
     if (command === 'new') await switchTo(await control.create());
     else if (command === 'fork') await switchTo(await control.fork(current));
     else if (id) {
