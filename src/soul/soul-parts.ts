@@ -13,6 +13,17 @@ export interface SoulLLM {
   /** The context window in tokens (0 or less: unknown, never compact). */
   maxContextSize: number;
   capabilities: ReadonlySet<string>;
+  /** Who serves the model, for an error a person must act on (a refused key). */
+  origin?: ModelOrigin | undefined;
+}
+
+/** The provider behind a model as a person configured it. Never holds the key, only where it came from. */
+export interface ModelOrigin {
+  /** `provider "local" (openai_legacy)`, or `the kimi provider of KIMI_BASE_URL`. */
+  provider: string;
+  baseUrl: string;
+  /** `the environment variable KIMI_API_KEY`, `providers.x.api_key in /path/config.toml`, … */
+  keySource: string;
 }
 
 /** `[loop_control]` of the config. */

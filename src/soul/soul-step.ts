@@ -118,6 +118,7 @@ export async function runStep(
         model: llm.provider.modelName,
         durationMs: Date.now() - startedAt,
         contextTokens: context.tokenCount,
+        origin: llm.origin,
       });
       parts.onApiError?.(error, classifyApiError(error));
     }

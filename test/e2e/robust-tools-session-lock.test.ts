@@ -43,7 +43,7 @@ describe('one process per session', () => {
 
     const second = await sandbox.run(['--print', '--session', SHARED, '-p', 'two']);
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain('Session shared is in use by another kimi-ts process');
+    expect(second.stderr).toContain(`Session ${SHARED} is in use by another kimi-ts process`);
     expect(second.stderr).toContain(`pid ${first.pid}`);
 
     const wire = await sandbox.run(['--wire', '--session', SHARED]);
@@ -51,10 +51,10 @@ describe('one process per session', () => {
     expect(wire.stderr).toContain(`pid ${first.pid}`);
 
     // The line shell says so too when asked to switch to it, and goes on in its own session.
-    const shell = await sandbox.run([], { input: '/sessions shared\n/exit\n' });
+    const shell = await sandbox.run([], { input: `/sessions ${SHARED.slice(0, 8)}\n/exit\n` });
     expect(shell.code).toBe(0);
     expect(shell.stdout).toContain(
-      `Error: Session shared is in use by another kimi-ts process (pid ${first.pid})`,
+      `Error: Session ${SHARED} is in use by another kimi-ts process (pid ${first.pid})`,
     );
 
     // An editor loading it over ACP gets the same answer.
@@ -70,7 +70,7 @@ describe('one process per session', () => {
           (error: unknown) => String((error as Error).message),
         ),
     );
-    expect(loaded).toContain(`Session shared is in use by another kimi-ts process (pid ${first.pid})`);
+    expect(loaded).toContain(`Session ${SHARED} is in use by another kimi-ts process (pid ${first.pid})`);
 
     release();
     const firstResult = await firstDone;
