@@ -1,6 +1,5 @@
 import { open, stat } from 'node:fs/promises';
 import type { AgentSession } from '../../../app/agent-session.js';
-import { isWireRequest } from '../../../wire/message.js';
 import { wireMessageToJSON } from '../../../wire/message-json.js';
 import { parseWireFile } from '../../../wire/wire-file.js';
 import {
@@ -278,10 +277,9 @@ export class SessionHost implements WireTransport {
       await handle.close();
     }
     const frames: OutboundFrame[] = [];
-    for (const { message } of parseWireFile(text).records) {
-      const envelope = wireMessageToJSON(message);
-      frames.push(isWireRequest(message) ? requestFrame(message.id, envelope) : eventFrame(envelope));
-    }
+    // Written before this host opened, so settled: a past request is history (an event), as in the
+    // wire-mode replay; only this host's own requests, still in its log, may wait for an answer.
+    for (const { message } of parseWireFile(text).records) frames.push(eventFrame(wireMessageToJSON(message)));
     return frames;
   }
 }
