@@ -139,7 +139,9 @@ function toolSpecOf(spec: string, dir: string, file: string): string {
   const translated = kimiTsToolFor(spec);
   if (translated !== null) return translated;
   if (isKimiCliToolPath(spec))
-    throw new AgentSpecError(`Agent spec ${file}: kimi-ts has no tool ${JSON.stringify(spec)} (a Kimi CLI tool).`);
+    throw new AgentSpecError(
+      `Agent spec ${file}: kimi-ts has no tool ${JSON.stringify(spec)} (a Kimi CLI tool).`,
+    );
   return absolutizeToolSpec(spec, dir);
 }
 

@@ -1,4 +1,5 @@
 import type { AgentSession } from '../../app/agent-session.js';
+import { assertNever } from '../../util/assert-never.js';
 
 /** One model an editor can pick, as Kimi CLI lists them. */
 export interface AcpModelInfo {
@@ -35,6 +36,8 @@ export function acpModelState(session: AgentSession): AcpModelState | null {
         ];
       case 'none':
         return [{ modelId: m.alias, name: m.model }];
+      default:
+        return assertNever(m.thinking);
     }
   });
   const thinkingOn = current.thinking === 'always' || (current.thinking === 'optional' && session.thinking);

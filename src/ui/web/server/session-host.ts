@@ -9,7 +9,6 @@ import {
   type InboundMessage,
   type OutboundFrame,
   parseInboundLine,
-  requestFrame,
   serveWire,
   type WireTransport,
 } from '../../wire-server/index.js';
@@ -279,7 +278,8 @@ export class SessionHost implements WireTransport {
     const frames: OutboundFrame[] = [];
     // Written before this host opened, so settled: a past request is history (an event), as in the
     // wire-mode replay; only this host's own requests, still in its log, may wait for an answer.
-    for (const { message } of parseWireFile(text).records) frames.push(eventFrame(wireMessageToJSON(message)));
+    for (const { message } of parseWireFile(text).records)
+      frames.push(eventFrame(wireMessageToJSON(message)));
     return frames;
   }
 }
