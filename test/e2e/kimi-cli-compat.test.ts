@@ -126,6 +126,20 @@ describe('wire mode as Kimi CLI answers it', () => {
     expect(JSON.stringify(compacted)).toContain('The context has been compacted.');
     expect(cli.server.requests).toHaveLength(1);
 
+    // A provider that reports no usage: the context numbers stay empty, nothing is guessed.
+    cli.server.push({ text: 'no numbers', usage: null });
+    const unreported = client.messages.length;
+    await client.request('prompt', { user_input: 'again' });
+    const empty = client.messages
+      .slice(unreported)
+      .find((m) => m.method === 'event' && (m.params as { type: string }).type === 'StatusUpdate');
+    expect((empty?.params as { payload: Record<string, unknown> }).payload).toMatchObject({
+      token_usage: null,
+      context_tokens: null,
+      max_context_tokens: null,
+      context_usage: null,
+    });
+
     const cleared = client.messages.length;
     await client.request('prompt', { user_input: '/clear' });
     const after = client.messages.slice(cleared).filter((m) => m.method === 'event');
