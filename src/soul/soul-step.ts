@@ -132,7 +132,8 @@ export async function runStep(
   // without a report the context numbers stay empty rather than guessed.
   wireSend(
     wireEvent('StatusUpdate', {
-      token_usage: usage,
+      // Always there (null without a report): front ends tell the step's own update by it.
+      token_usage: usage ?? null,
       message_id: result.id,
       ...contextNumbers(parts, usage ? inputTokens(usage) : null),
       plan_mode: parts.planMode?.() ?? null,

@@ -258,8 +258,9 @@ describe('kimi-ts web: cost, session buttons, sessions that cannot open', { time
     await locked.page.getByText('from the terminal').waitFor();
 
     // Corrupt files: a session made by another run, then broken on disk.
-    const id = 'corrupt-one';
+    const id = 'c0aa0000-0000-4000-8000-000000000c0e';
     const made = await cli.sandbox.run(['--print', '-S', id, '-p', 'make a session']);
+    expect(made.stderr).toBe('');
     expect(made.stdout).toContain('made here');
     const dir = await sessionDir(cli.sandbox.home, id);
     // Malformed lines are skipped by design (a torn write); a state file that is no file cannot be read.
@@ -273,7 +274,7 @@ describe('kimi-ts web: cost, session buttons, sessions that cannot open', { time
     expect(corrupt.errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
     // It is still listed (by its id), so it can be seen and deleted; the other sessions are listed too.
     const listed = (await (await web.api('/api/sessions')).json()) as { sessions: { id: string }[] };
-    expect(listed.sessions.map((s) => s.id).sort()).toEqual(['corrupt-one', HELD].sort());
+    expect(listed.sessions.map((s) => s.id).sort()).toEqual([id, HELD].sort());
     expect(new URL(corrupt.page.url()).searchParams.get('session')).toBe(id);
   });
 
