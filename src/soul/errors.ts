@@ -6,7 +6,7 @@ import {
   ChatProviderError,
 } from '../kosong/errors.js';
 
-import type { ModelOrigin } from './soul-parts.js';
+import type { ModelOrigin } from './model-origin.js';
 /** No model is configured; the message says how to configure one. */
 export class LLMNotSet extends Error {
   override name = 'LLMNotSet';

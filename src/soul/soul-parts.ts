@@ -6,8 +6,11 @@ import type { StepCall } from '../toolset/repeat/repeat-tracker.js';
 import type { Context } from './context/context.js';
 import type { DenwaRenji } from './dmail.js';
 import type { ApiErrorType } from './errors.js';
+import type { ModelOrigin } from './model-origin.js';
 
 /** The model a soul talks to. */
+export type { ModelOrigin } from './model-origin.js';
+
 export interface SoulLLM {
   provider: ChatProvider;
   /** The context window in tokens (0 or less: unknown, never compact). */
@@ -15,15 +18,6 @@ export interface SoulLLM {
   capabilities: ReadonlySet<string>;
   /** Who serves the model, for an error a person must act on (a refused key). */
   origin?: ModelOrigin | undefined;
-}
-
-/** The provider behind a model as a person configured it. Never holds the key, only where it came from. */
-export interface ModelOrigin {
-  /** `provider "local" (openai_legacy)`, or `the kimi provider of KIMI_BASE_URL`. */
-  provider: string;
-  baseUrl: string;
-  /** `the environment variable KIMI_API_KEY`, `providers.x.api_key in /path/config.toml`, … */
-  keySource: string;
 }
 
 /** `[loop_control]` of the config. */

@@ -133,7 +133,8 @@ describe('wire mode as Kimi CLI answers it', () => {
     const empty = client.messages
       .slice(unreported)
       .find((m) => m.method === 'event' && (m.params as { type: string }).type === 'StatusUpdate');
-    expect((empty?.params as { payload: Record<string, unknown> }).payload).toMatchObject({
+    expect(empty?.params).toMatchObject({ type: 'StatusUpdate' });
+    expect((empty!.params as { payload: Record<string, unknown> }).payload).toMatchObject({
       token_usage: null,
       context_tokens: null,
       max_context_tokens: null,

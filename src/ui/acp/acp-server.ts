@@ -9,7 +9,7 @@ import type { ApprovalRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
 import { mcpServersConfig, promptToUserInput } from './acp-input.js';
 import { askQuestionsByPermission } from './acp-questions.js';
-import { acpModelState } from './model-state.js';
+import { acpModels } from './model-state.js';
 import {
   displayContent,
   modeIdOf,
@@ -140,15 +140,12 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
     await served.session.close();
     return true;
   };
-  const settings = (session: AgentSession) => {
-    // Kimi CLI's `models` beside ACP's `configOptions`: editors written for either find the model.
-    const models = acpModelState(session);
-    return {
-      modes: modesOf(session),
-      configOptions: configOptionsOf(session),
-      ...(models ? { models } : {}),
-    };
-  };
+  // Kimi CLI's `models` beside ACP's `configOptions`: editors written for either find the model.
+  const settings = (session: AgentSession) => ({
+    modes: modesOf(session),
+    configOptions: configOptionsOf(session),
+    ...acpModels(session),
+  });
   const find = (sessionId: string): ServedSession => {
     const served = sessions.get(sessionId);
     if (!served) throw acp.RequestError.sessionNotFound(sessionId);

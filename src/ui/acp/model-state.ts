@@ -13,6 +13,12 @@ export interface AcpModelState {
   availableModels: AcpModelInfo[];
 }
 
+/** `{ models }` for an answer, or nothing when the session runs no model of the config. */
+export function acpModels(session: AgentSession): { models?: AcpModelState } {
+  const models = acpModelState(session);
+  return models ? { models } : {};
+}
+
 /** Kimi CLI's id of a model with thinking on: the alias and `,thinking`. */
 const THINKING_SUFFIX = ',thinking';
 
