@@ -54,7 +54,9 @@ export type ProviderConfig = z.output<typeof providerSchema>;
 
 export const modelSchema = z.object({
   provider: z.string().min(1),
-  model: z.string().min(1),
+  // Empty is accepted as Kimi CLI accepts it: the model is then "not set" (each turn says so; wire
+  // mode still starts and answers each prompt with -32001), not a config that stops every command.
+  model: z.string(),
   max_context_size: z.number().int().positive(),
   capabilities: z.array(z.enum(MODEL_CAPABILITIES)).optional(),
   display_name: z.string().optional(),

@@ -221,7 +221,7 @@ describe('--version and --help, answered by the launcher alone', () => {
       expect((await sandbox.run([short], { bare: true })).stdout).toBe(quick.stdout);
     }
     const help = await sandbox.run(['--help'], { bare: true });
-    expect(help.stdout).toMatch(/^Usage: kimi-ts \[options\] \[command\]\n/);
+    expect(help.stdout).toMatch(/^Usage: kimi-ts \[options\] \[command\] \[prompt\.\.\.\]\n/);
     expect(help.stdout).toContain('--max-ralph-iterations <n>');
     const version = await sandbox.run(['--version'], { bare: true });
     const { version: packageVersion } = JSON.parse(

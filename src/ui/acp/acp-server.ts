@@ -10,6 +10,7 @@ import { readWireFile } from '../../wire/wire-file.js';
 import { mcpServersConfig, promptToUserInput } from './acp-input.js';
 import { askQuestionsByPermission } from './acp-questions.js';
 import { asksToTrust, canAskWorkspaceTrust, settleWorkspaceTrust } from './acp-workspace-trust.js';
+import { acpModels } from './model-state.js';
 import { configOptionsOf, MODEL_OPTION, modesOf } from './session-settings.js';
 import { displayContent, SESSION_MODES, SessionUpdateTranslator, toolKind } from './session-updates.js';
 import { terminalShell } from './terminal-shell.js';
@@ -147,9 +148,11 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
     await served.session.close();
     return true;
   };
+  // Kimi CLI's `models` beside ACP's `configOptions`: editors written for either find the model.
   const settings = (session: AgentSession) => ({
     modes: modesOf(session),
     configOptions: configOptionsOf(session),
+    ...acpModels(session),
   });
   const find = (sessionId: string): ServedSession => {
     const served = sessions.get(sessionId);

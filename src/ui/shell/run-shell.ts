@@ -240,8 +240,10 @@ async function sessionCommand(
 ): Promise<boolean> {
   const match = /^\/(new|sessions|resume|fork)(?:\s+(\S+))?\s*$/.exec(text);
   if (!match) return false;
-  const [, command, id] = match;
+  const [, command, given] = match;
   try {
+    // The lists show 8-character ids: any unique prefix names a session.
+    const id = given === undefined ? undefined : await control.resolve(given);
     if (command === 'new') await switchTo(await control.create());
     else if (command === 'fork') await switchTo(await control.fork(current));
     else if (id) {

@@ -1,6 +1,6 @@
 import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
-import { describeTurnError, RunCancelled } from '../../soul/errors.js';
+import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
@@ -171,7 +171,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
       view.note(
         error instanceof RunCancelled
           ? style.warn('(interrupted)')
-          : `${style.error('Error:')} ${sanitizeForTerminal(describeTurnError(error))}`,
+          : error instanceof LLMNotSet
+            ? // The how-to is in the greeting: once is enough, each prompt gets one line.
+              `${style.error('No model is configured')}: run ${style.bold('kimi-ts login')}, or set one up as the greeting above says (${style.bold('kimi-ts doctor')} checks the setup).`
+            : `${style.error('Error:')} ${sanitizeForTerminal(describeTurnError(error))}`,
       );
     } finally {
       if (ticker) clearInterval(ticker);

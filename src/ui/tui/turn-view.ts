@@ -91,8 +91,8 @@ export class TurnView implements Component {
         this.stepStart = this.parts.length;
         return;
       case 'StepInterrupted':
+        // The error that interrupted the step follows as its own line: a note before it is noise.
         this.endStretch();
-        this.note(style.warn('(step interrupted)'));
         return;
       case 'StepRetry': {
         // The failed attempt's partial output goes; a banner says why and when the next one starts.

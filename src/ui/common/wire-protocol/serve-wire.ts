@@ -22,6 +22,7 @@ import {
   type InboundMessage,
   type InboundNotification,
   type InboundRequest,
+  llmNotSetError,
   MethodError,
   requestFrame,
   successFrame,
@@ -146,7 +147,11 @@ class WireServer {
     } catch (error) {
       const answer =
         error instanceof MethodError
-          ? { code: error.code, message: error.message }
+          ? {
+              code: error.code,
+              message: error.message,
+              ...(error.data === undefined ? {} : { data: error.data }),
+            }
           : { code: ErrorCodes.INTERNAL_ERROR, message: describeInternalError(error) };
       this.send(errorFrame(request.id, answer));
     }
@@ -181,7 +186,7 @@ class WireServer {
         parseParams(method, noParamsSchema, params);
         return this.replay();
       default:
-        throw new MethodError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${method}`);
+        throw new MethodError(ErrorCodes.METHOD_NOT_FOUND, `Unexpected method received: ${method}`);
     }
   }
 
@@ -214,7 +219,7 @@ class WireServer {
 
   private async prompt(input: z.output<typeof promptParamsSchema>['user_input']): Promise<PromptResult> {
     this.assertIdle();
-    if (!this.session.hasLLM) throw new MethodError(ErrorCodes.LLM_NOT_SET, this.session.llmNotSetMessage);
+    if (!this.session.hasLLM) throw llmNotSetError(this.session.llmNotSetMessage);
     const controller = new AbortController();
     this.activity = { kind: 'prompt', controller };
     try {

@@ -214,8 +214,12 @@ export class WireClient {
       const call = this.calls.get(message.id);
       if (!call) return;
       this.calls.delete(message.id);
-      const error = message.error as { code?: number; message?: string } | undefined;
-      if (error) call.reject(new RpcError(error.code ?? 0, error.message ?? 'error'));
+      const error = message.error as
+        | { code?: number; message?: string; data?: { detail?: unknown } }
+        | undefined;
+      // `data.detail` says what to do (how to configure a model after -32001 "LLM is not set").
+      const detail = typeof error?.data?.detail === 'string' ? `\n\n${error.data.detail}` : '';
+      if (error) call.reject(new RpcError(error.code ?? 0, `${error.message ?? 'error'}${detail}`));
       else call.resolve(message.result);
     }
   }
