@@ -6,6 +6,7 @@ import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { StatusUpdate } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { rewindDoneSummary } from '../../wire/rewind-summary.js';
+import { hiddenLinesText, isCommandTool, previewOutput } from '../common/output-preview.js';
 import { type ShellStyle, shellStyle } from './shell-style.js';
 
 /**
@@ -33,6 +34,8 @@ export class ShellRenderer {
   private readonly style: ShellStyle;
   private readonly thinking: ThinkingDisplay;
   private readonly status: StatusUpdate = {};
+  /** The tool name of each call announced, for its result (a command's output is shown folded). */
+  private readonly callNames = new Map<string, string>();
 
   constructor(
     private readonly write: (text: string) => void,
@@ -64,6 +67,8 @@ export class ShellRenderer {
         const summary = typeof brief === 'string' && brief ? brief : value.message;
         const mark = value.is_error ? this.style.error('✗') : this.style.ok('✓');
         this.line(`  ${mark} ${clean(summary || (value.is_error ? 'failed' : 'done'))}`);
+        const name = this.callNames.get(message.payload.tool_call_id);
+        if (name && isCommandTool(name) && typeof value.output === 'string') this.foldedOutput(value.output);
         return;
       }
       case 'StatusUpdate':
@@ -157,8 +162,17 @@ export class ShellRenderer {
     this.pendingCall = null;
     if (call?.type !== 'function') return;
     const { name, arguments: args } = call.function;
+    this.callNames.set(call.id, name);
     const key = extractKeyArgument(name, args ?? '', this.workDir);
     this.line(`• ${this.style.accent(clean(name))}${key ? ` ${this.style.dim(clean(key))}` : ''}`);
+  }
+
+  /** A command's first and last lines under its result line, the rest counted. */
+  private foldedOutput(output: string): void {
+    const { head, hidden, tail } = previewOutput(output);
+    for (const text of head) this.line(`    ${this.style.dim(clean(text))}`);
+    if (hidden > 0) this.line(`    ${this.style.accent(hiddenLinesText(hidden))}`);
+    for (const text of tail) this.line(`    ${this.style.dim(clean(text))}`);
   }
 
   private text(text: string): void {
