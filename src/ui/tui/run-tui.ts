@@ -14,7 +14,13 @@ import { PlanModeToggle } from './plan-mode-toggle.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
-import { applyStatusUpdate, type ModelPrice, StatusLineView, withModes } from './status-line.js';
+import {
+  applyStatusUpdate,
+  type ModelPrice,
+  StatusLineView,
+  withModes,
+  withStreamed,
+} from './status-line.js';
 import { TuiExtras } from './tui-extras.js';
 import type { TuiOptions } from './tui-options.js';
 import { tuiStyle } from './tui-style.js';
@@ -160,7 +166,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
     let finished: () => void = () => {};
     running = { cancel, view, done: new Promise((resolve) => (finished = resolve)) };
     transcript.addChild(view);
-    status.facts = { ...status.facts, activity: 'working… (Esc cancels)' };
+    status.facts = {
+      ...status.facts,
+      activity: 'working… (Esc cancels)',
+      runningSince: Date.now(),
+      streamedChars: 0,
+    };
     ticker = setInterval(tick, TICK_MS);
     try {
       await work(view, cancel.signal);
@@ -179,6 +190,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
       status.facts = {
         ...status.facts,
         activity: null,
+        runningSince: null,
+        streamedChars: 0,
         model: currentModel(session),
         price: priceOf(session, options.modelPrices),
       };
@@ -194,7 +207,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
     runJob(async (view, signal) => {
       const ui: UILoop = async (wire) => {
         for await (const batch of wire.subscribe({ merge: false }).batches()) {
-          for (const message of batch) view.handle(message);
+          for (const message of batch) {
+            view.handle(message);
+            status.facts = withStreamed(status.facts, message);
+          }
           tui.requestRender();
         }
       };
@@ -379,10 +395,14 @@ function priceOf(
   return (alias && prices?.[alias]) || null;
 }
 
-/** The status line's model: its alias, and `thinking` while the model thinks (Kimi CLI's 💫 prompt). */
+/**
+ * The status line's model: its alias (else the API's model name, when environment variables alone
+ * define it), and `thinking` while the model thinks (Kimi CLI's 💫 prompt).
+ */
 function currentModel(session: AgentSession): string | null {
-  const alias = currentAlias(session);
-  return alias !== null && session.thinking ? `${alias} · thinking` : alias;
+  const found = currentAlias(session) ?? session.modelName;
+  const name = found === null ? null : sanitizeForTerminal(found);
+  return name !== null && session.thinking ? `${name} · thinking` : name;
 }
 
 function currentAlias(session: AgentSession): string | null {
