@@ -5,7 +5,6 @@ import { assertNever } from '../../util/assert-never.js';
 import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { StatusUpdate } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
-import { rewindDoneSummary } from '../../wire/rewind-summary.js';
 import { hiddenLinesText, isCommandTool, previewOutput } from '../common/output-preview.js';
 import { type ShellStyle, shellStyle } from './shell-style.js';
 
@@ -96,9 +95,6 @@ export class ShellRenderer {
       case 'PlanDisplay':
         this.line(clean(message.payload.content));
         return;
-      case 'RewindDone':
-        this.line(`(${clean(rewindDoneSummary(message.payload))})`);
-        return;
       case 'BtwEnd': {
         const { response, error } = message.payload;
         this.line(error ? `${this.style.error('Error:')} ${clean(error)}` : clean(response ?? ''));
@@ -116,6 +112,8 @@ export class ShellRenderer {
       case 'ApprovalResponse':
       case 'SubagentEvent':
       case 'BtwBegin':
+      // The rewind's result line is the session's own text, said just before this event.
+      case 'RewindDone':
       // One line per call: live output is the terminal UI's.
       case 'ToolOutput':
         return;

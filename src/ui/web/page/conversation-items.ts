@@ -1,5 +1,4 @@
 import { assertNever } from '../../../util/assert-never.js';
-import { rewindDoneSummary } from '../../../wire/rewind-summary.js';
 import type { ToolReturnValue, UserInput, WireEvent } from './wire-types.js';
 
 /**
@@ -109,8 +108,6 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
             },
           ]
         : items;
-    case 'RewindDone':
-      return [...items, { kind: 'notice', tone: 'info', text: rewindDoneSummary(event.payload) }];
     case 'BtwEnd':
       return event.payload.response
         ? [...items, { kind: 'notice', tone: 'info', text: event.payload.response }]
@@ -126,6 +123,8 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
     case 'ApprovalResponse':
     case 'PlanDisplay':
     case 'BtwBegin':
+    // The rewind's result line is the session's own text, said just before this event.
+    case 'RewindDone':
       return items;
   }
   return assertNever(event, 'wire event');
