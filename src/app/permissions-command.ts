@@ -33,6 +33,9 @@ export function permissionsCommand(parts: PermissionsSources): SlashCommand {
       const remembered = [
         ...session.auto_approve_actions.map((action) => `every "${action}"`),
         ...(session.auto_approve_exact ?? []).map((exact) => `"${exact.action}": ${exact.description}`),
+        ...policy
+          .approvedPrefixes()
+          .map(({ toolName, prefix }) => `${toolName} commands starting with "${prefix}"`),
         ...parts.projectApprovals
           .list()
           .map((scope) =>

@@ -227,6 +227,13 @@ export class SessionPolicy {
     }
   }
 
+  /** The command prefixes approved for this session, per tool (what `/permissions` lists). */
+  approvedPrefixes(): { toolName: string; prefix: string }[] {
+    return [...this.prefixes].flatMap(([toolName, prefixes]) =>
+      prefixes.map((prefix) => ({ toolName, prefix })),
+    );
+  }
+
   private prefixCovers(toolName: string, parts: readonly string[]): boolean {
     const prefixes = this.prefixes.get(toolName);
     if (!prefixes || parts.length === 0) return false;

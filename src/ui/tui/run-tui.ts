@@ -18,12 +18,13 @@ import {
   applyStatusUpdate,
   type ModelPrice,
   StatusLineView,
+  withContextSize,
   withModes,
   withStreamed,
 } from './status-line.js';
 import { TuiExtras } from './tui-extras.js';
 import type { TuiOptions } from './tui-options.js';
-import { tuiStyle } from './tui-style.js';
+import { type TuiStyle, tuiStyle } from './tui-style.js';
 import { TurnView } from './turn-view.js';
 import { warmMarkdown } from './warm-markdown.js';
 
@@ -66,7 +67,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   let sendTurn: (text: string) => void = () => {};
   const refreshModel = () => {
     status.facts = {
-      ...status.facts,
+      ...withContextSize(status.facts, currentContextSize(session)),
       model: currentModel(session),
       price: priceOf(session, options.modelPrices),
     };
@@ -239,6 +240,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const start = (text: string) => {
     if (extras.runCommand(text)) return;
     if (text.startsWith('!')) void runBang(text.slice(1));
+    else if (HELP_COMMAND.test(text))
+      // The session lists its commands; the TUI's own (and its keys) follow.
+      void runTurn(text).then(() => {
+        transcript.addChild(new NoteView(tuiHelp(extras.completions, style)));
+        tui.requestRender();
+      });
     else void runTurn(text);
   };
   // A command's own turn (`/rewind 2 --code` after the pickers): queued like typed text while one runs.
@@ -305,7 +312,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (!isCtrlC && !data.startsWith('\x1b')) interrupts = 0;
     if (isCtrlC) {
       if (running) {
+        // Ctrl-C drops everything in hand: the turn and the draft typed meanwhile (Esc keeps it).
         running.cancel.abort(new RunCancelled());
+        editor.setText('');
+        tui.requestRender();
         return { consume: true };
       }
       if (editor.getText()) {
@@ -382,7 +392,42 @@ export async function runTui(options: TuiOptions): Promise<number> {
     await planToggle.settled();
     clearTimeout(warming);
     if (ticker) clearInterval(ticker);
+    // The last frame stays in the terminal: nothing transient ("press Ctrl-C again") in it.
+    status.facts = { ...status.facts, activity: null, runningSince: null };
+    await status.rendered(tui, EXIT_WAIT_MS);
     tui.stop();
+  }
+}
+
+/** `/help`, `/h`, `/?`: the session's help, then the TUI's own commands. */
+const HELP_COMMAND = /^\/(help|h|\?)$/;
+
+/** The TUI's own commands and keys, shown after the session's `/help`. */
+function tuiHelp(
+  commands: readonly { name: string; description?: string | undefined }[],
+  style: TuiStyle,
+): string {
+  const own = [
+    ...commands.filter((c) => !(c.description ?? '').startsWith('same as /')),
+    { name: 'editor', description: 'write the prompt in $VISUAL / $EDITOR (also Ctrl-O)' },
+    { name: 'exit', description: 'leave (also /quit, Ctrl-D at an empty prompt, Ctrl-C twice)' },
+  ];
+  return [
+    style.bold('In this terminal UI:'),
+    ...own.map((c) => `/${c.name}: ${sanitizeForTerminal(c.description ?? '')}`),
+    `!command: ${'run a shell command for you alone (not part of the conversation)'}`,
+    style.dim(
+      'Keys: Enter sends (queues while a turn runs) · Ctrl-S steers the running turn · Esc cancels it · Ctrl-C cancels and clears the prompt · Shift-Tab plan mode · Ctrl-E expands the last result · Ctrl-R searches past prompts · Shift-Enter/Ctrl-J new line',
+    ),
+  ].join('\n');
+}
+
+/** The current model's context window in tokens (null: unknown, e.g. a model from environment variables). */
+function currentContextSize(session: AgentSession): number | null {
+  try {
+    return session.models().find((m) => m.current)?.maxContextSize ?? null;
+  } catch {
+    return null;
   }
 }
 

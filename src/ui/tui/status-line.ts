@@ -92,6 +92,20 @@ export function applyStatusUpdate(facts: StatusFacts, update: StatusUpdate): Sta
   return next;
 }
 
+/**
+ * The facts with another model's context window (after `/model`): the same tokens in use, counted
+ * against the new size at once rather than at the next step.
+ */
+export function withContextSize(facts: StatusFacts, maxContextTokens: number | null): StatusFacts {
+  if (maxContextTokens === null || maxContextTokens <= 0) return facts;
+  const used = facts.contextTokens;
+  return {
+    ...facts,
+    maxContextTokens,
+    contextUsage: used === null ? facts.contextUsage : Math.min(1, used / maxContextTokens),
+  };
+}
+
 /** Characters per token, roughly, for the live estimate of a streaming step's output. */
 const CHARS_PER_TOKEN = 4;
 
@@ -192,6 +206,7 @@ function tokens(count: number): string {
 /** The line under the prompt editor. */
 export class StatusLineView implements Component {
   facts: StatusFacts;
+  private onRender: (() => void) | null = null;
 
   constructor(
     private readonly style: TuiStyle,
@@ -200,7 +215,27 @@ export class StatusLineView implements Component {
     this.facts = emptyStatus(model);
   }
 
+  /**
+   * Asks for a frame and resolves once this line was drawn in it (or after `timeoutMs`): what is
+   * left on the screen when the TUI stops is what the facts say now.
+   */
+  rendered(tui: { requestRender(): void }, timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref?.();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.onRender = done;
+      tui.requestRender();
+    });
+  }
+
   render(width: number): string[] {
+    const rendered = this.onRender;
+    this.onRender = null;
+    if (rendered) queueMicrotask(rendered);
     const { style } = this;
     const paint = (part: StatusPart): string => {
       switch (part.tone) {
