@@ -327,6 +327,7 @@ export class SessionModelBuilder {
     const result = isRecord(p.return_value) ? p.return_value : {};
     if (span !== undefined) {
       this.timeline.close(span, time);
+      this.timeline.spans[span]!.resultEvent = event;
       if (result.is_error === true) this.timeline.spans[span]!.isError = true;
       lane.tools.delete(id);
     }
