@@ -63,9 +63,9 @@ describe('kimi-ts web: the first hour', { timeout: 90_000 }, () => {
     const working = page.locator('.working');
     await working.locator('.spinner').waitFor();
     // The elapsed time moves while the command waits.
-    await page.waitForFunction(`document.querySelector('.working .elapsed')?.textContent === '0:02'`, null, {
-      timeout: 30_000,
-    });
+    await expect
+      .poll(() => page.locator('.working .elapsed').textContent(), { timeout: 30_000 })
+      .toMatch(/^0:0[2-9]$/);
     expect(await working.textContent()).toContain('working…');
 
     // The arguments as fields: the command's newline is a line break, not `\n` in a JSON string.
