@@ -1,5 +1,4 @@
 import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
-import type { AgentSession } from '../../app/agent-session.js';
 import { describeTurnError, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { composeInEditor } from '../common/compose.js';
@@ -14,17 +13,18 @@ import { PlanModeToggle } from './plan-mode-toggle.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { currentContextSize, currentModel, priceOf } from './session-model-facts.js';
 import {
   applyStatusUpdate,
-  type ModelPrice,
   StatusLineView,
   withContextSize,
   withModes,
   withStreamed,
 } from './status-line.js';
 import { TuiExtras } from './tui-extras.js';
+import { HELP_COMMAND, tuiHelp } from './tui-help.js';
 import type { TuiOptions } from './tui-options.js';
-import { type TuiStyle, tuiStyle } from './tui-style.js';
+import { tuiStyle } from './tui-style.js';
 import { TurnView } from './turn-view.js';
 import { warmMarkdown } from './warm-markdown.js';
 
@@ -32,6 +32,9 @@ export type { TuiOptions };
 
 /** Spinner and panel hints move at this pace while a turn runs. */
 const TICK_MS = 80;
+/** The status line's facts of a job starting now, and of no job. */
+const JOB_RUNNING = () => ({ runningSince: Date.now(), streamedChars: 0 });
+const JOB_IDLE = { activity: null, runningSince: null, streamedChars: 0 };
 /** How long leaving waits for a cancelled job to wind down. */
 const EXIT_WAIT_MS = 3000;
 /** When the code highlighter starts warming up after start-up. */
@@ -167,12 +170,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     let finished: () => void = () => {};
     running = { cancel, view, done: new Promise((resolve) => (finished = resolve)) };
     transcript.addChild(view);
-    status.facts = {
-      ...status.facts,
-      activity: 'working… (Esc cancels)',
-      runningSince: Date.now(),
-      streamedChars: 0,
-    };
+    status.facts = { ...status.facts, ...JOB_RUNNING(), activity: 'working… (Esc cancels)' };
     ticker = setInterval(tick, TICK_MS);
     try {
       await work(view, cancel.signal);
@@ -188,14 +186,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
       running = null;
       finished();
       panels.checkStillPending();
-      status.facts = {
-        ...status.facts,
-        activity: null,
-        runningSince: null,
-        streamedChars: 0,
-        model: currentModel(session),
-        price: priceOf(session, options.modelPrices),
-      };
+      const model = currentModel(session);
+      status.facts = { ...status.facts, ...JOB_IDLE, model, price: priceOf(session, options.modelPrices) };
       refreshStatus();
       tui.requestRender();
     }
@@ -396,64 +388,5 @@ export async function runTui(options: TuiOptions): Promise<number> {
     status.facts = { ...status.facts, activity: null, runningSince: null };
     await status.rendered(tui, EXIT_WAIT_MS);
     tui.stop();
-  }
-}
-
-/** `/help`, `/h`, `/?`: the session's help, then the TUI's own commands. */
-const HELP_COMMAND = /^\/(help|h|\?)$/;
-
-/** The TUI's own commands and keys, shown after the session's `/help`. */
-function tuiHelp(
-  commands: readonly { name: string; description?: string | undefined }[],
-  style: TuiStyle,
-): string {
-  const own = [
-    ...commands.filter((c) => !(c.description ?? '').startsWith('same as /')),
-    { name: 'editor', description: 'write the prompt in $VISUAL / $EDITOR (also Ctrl-O)' },
-    { name: 'exit', description: 'leave (also /quit, Ctrl-D at an empty prompt, Ctrl-C twice)' },
-  ];
-  return [
-    style.bold('In this terminal UI:'),
-    ...own.map((c) => `/${c.name}: ${sanitizeForTerminal(c.description ?? '')}`),
-    `!command: ${'run a shell command for you alone (not part of the conversation)'}`,
-    style.dim(
-      'Keys: Enter sends (queues while a turn runs) · Ctrl-S steers the running turn · Esc cancels it · Ctrl-C cancels and clears the prompt · Shift-Tab plan mode · Ctrl-E expands the last result · Ctrl-R searches past prompts · Shift-Enter/Ctrl-J new line',
-    ),
-  ].join('\n');
-}
-
-/** The current model's context window in tokens (null: unknown, e.g. a model from environment variables). */
-function currentContextSize(session: AgentSession): number | null {
-  try {
-    return session.models().find((m) => m.current)?.maxContextSize ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** The current model's prices (`[models.x] price` in the config), null when it has none. */
-function priceOf(
-  session: AgentSession,
-  prices: Readonly<Record<string, ModelPrice | undefined>> | undefined,
-): ModelPrice | null {
-  const alias = currentAlias(session);
-  return (alias && prices?.[alias]) || null;
-}
-
-/**
- * The status line's model: its alias (else the API's model name, when environment variables alone
- * define it), and `thinking` while the model thinks (Kimi CLI's 💫 prompt).
- */
-function currentModel(session: AgentSession): string | null {
-  const found = currentAlias(session) ?? session.modelName;
-  const name = found === null ? null : sanitizeForTerminal(found);
-  return name !== null && session.thinking ? `${name} · thinking` : name;
-}
-
-function currentAlias(session: AgentSession): string | null {
-  try {
-    return session.models().find((m) => m.current)?.alias ?? null;
-  } catch {
-    return null;
   }
 }
