@@ -104,6 +104,10 @@ export class AgentSessionImpl implements AgentSession {
     return this.busy;
   }
 
+  get modelName(): string | null {
+    return this.parts.model.llm?.provider.modelName || null;
+  }
+
   get hasLLM(): boolean {
     return this.parts.model.llmNotSetMessage === '';
   }

@@ -113,6 +113,11 @@ export interface AgentSession {
   configuredHookCounts(): Partial<Record<HookEvent, number>>;
   /** The models of the config; `current` marks the one in use. */
   models(): ModelChoice[];
+  /**
+   * The API's name of the model in use (`kimi-k2-…`), also when only environment variables
+   * (`KIMI_MODEL_NAME`, …) define it and there is no alias; null without a model.
+   */
+  readonly modelName: string | null;
   /** Whether the current model thinks (always, or optionally and switched on). */
   readonly thinking: boolean;
   /**

@@ -13,10 +13,12 @@ const cli = useTuiCli();
 
 /** The status line: the last line on the screen (the TUI draws it under the prompt editor). */
 const statusLine = (screen: string) => screen.split('\n').at(-1) ?? '';
-/** Its badges, between the model and the token counts. */
+/** Its badges, between the model and what is going on now (a running turn) or the token counts. */
 const badges = (screen: string) => {
   const parts = statusLine(screen).split(' · ');
-  const end = parts.findIndex((part) => part.startsWith('context') || part.startsWith('↑'));
+  const end = parts.findIndex(
+    (part) => part.startsWith('context') || part.startsWith('↑') || part.includes('working…'),
+  );
   return parts.slice(1, end === -1 ? undefined : end);
 };
 /** Waits until the status line shows exactly these badges. */

@@ -141,6 +141,7 @@ export class ScriptedSession implements AgentSession {
   }
 
   readonly thinking = false;
+  readonly modelName = null;
 
   /** A scripted session keeps no checkpoints. */
   async rewindTurns(): Promise<null> {

@@ -62,7 +62,10 @@ export async function readSessionFolder(
         ),
     },
   );
-  return { model: builder.finish(terminated), events, context };
+  const model = builder.finish(terminated);
+  // Untitled: the first prompt names it, as every session list does.
+  if (title === UNTITLED_SESSION) model.title = model.turns.find((t) => t.lane === 0)?.input || title;
+  return { model, events, context };
 }
 
 async function readTitle(dir: string): Promise<string> {
@@ -72,8 +75,10 @@ async function readTitle(dir: string): Promise<string> {
   } catch {
     // No state (or a broken one): the session is shown untitled.
   }
-  return 'untitled session';
+  return UNTITLED_SESSION;
 }
+
+const UNTITLED_SESSION = 'untitled session';
 
 async function readSubagentLabels(dir: string): Promise<Map<string, string>> {
   const labels = new Map<string, string>();

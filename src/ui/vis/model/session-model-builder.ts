@@ -315,8 +315,7 @@ export class SessionModelBuilder {
     const span = lane.tools.get(id);
     const result = p.return_value;
     if (span !== undefined) {
-      this.timeline.close(span, time);
-      if (result.is_error === true) this.timeline.spans[span]!.isError = true;
+      this.timeline.closeTool(span, time, event, result.is_error === true);
       lane.tools.delete(id);
     }
     this.closeWait(lane, lane.waitsByToolCall.get(id), time, '');

@@ -12,6 +12,7 @@ import { StatusBar } from './status-bar.js';
 import { TrustPanel } from './trust-panel.js';
 import { useWireSession } from './use-wire-session.js';
 import type { ApprovalAnswer, QuestionAnswers } from './wire-types.js';
+import { WorkingIndicator } from './working-indicator.js';
 
 /** The page: sessions on the side, the conversation, the panels that wait for the user, the input. */
 export function App({ api }: { api: Api }) {
@@ -52,9 +53,12 @@ export function App({ api }: { api: Api }) {
 
   useEffect(() => {
     (async () => {
-      const dirs = await api.listWorkDirs().catch(() => []);
+      const { dirs, defaultDir } = await api
+        .listWorkDirs()
+        .catch(() => ({ dirs: [] as string[], defaultDir: null }));
       setWorkDirs(dirs);
-      const dir = dirs[0] ?? null;
+      // The folder `web` was started in, not whichever folder had a session last.
+      const dir = defaultDir;
       setWorkDir(dir);
       const list = await refreshSessions(dir);
       const requested = new URLSearchParams(location.search).get('session');
@@ -245,7 +249,11 @@ export function App({ api }: { api: Api }) {
         tasks={state.tasks}
         onWorkDir={(dir) => {
           setWorkDir(dir);
-          refreshSessions(dir).catch(report);
+          // The pane shows a session of the folder chosen (its latest), never the last folder's.
+          setSessionId(null);
+          refreshSessions(dir)
+            .then((list) => setSessionId(list[0]?.id ?? null))
+            .catch(report);
         }}
         onSwitch={(id) => {
           setSessionId(id);
@@ -290,7 +298,10 @@ export function App({ api }: { api: Api }) {
             ↪ {q.text} <span class="hint">(queued)</span>
           </p>
         ))}
-        {busy ? <p class="working">working…</p> : null}
+        {busy ? <WorkingIndicator /> : null}
+        {!sessionId && workDir ? (
+          <p class="notice info empty-folder">No session in this folder yet: “+ New session” starts one.</p>
+        ) : null}
       </main>
       <footer>
         <PlanView
