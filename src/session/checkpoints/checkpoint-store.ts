@@ -6,22 +6,29 @@ import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { prepareSessionIndex } from './session-index.js';
+import { writeCommit, writeRef, writeRootsTree, writeStoreSkeleton } from './store-objects.js';
+import { sameWorkTree, statWorkTree, type WorkTreeStat } from './work-tree-stat.js';
 
 /**
  * Creates the store whole, then puts it in place: it is made in a private folder beside it and
  * renamed, so a second session starting at the same moment sees either no store or a complete one
  * (a store being made in place had HEAD before its config and folders, and the other session's first
- * checkpoint then failed). The loser of two creations keeps the winner's store.
+ * checkpoint then failed). The loser of two creations keeps the winner's store. True when this
+ * call made the store (it holds no checkpoint then).
  */
-async function createStore(gitDir: string): Promise<void> {
+async function createStore(gitDir: string): Promise<boolean> {
   await mkdir(dirname(gitDir), { recursive: true, mode: 0o700 });
   const temp = await mkdtemp(`${gitDir}.new-`);
   try {
-    await runGit(['init', '--bare', '--quiet', temp], { gitDir: temp });
+    await writeStoreSkeleton(temp);
     // Renaming over a folder works only when it is empty (a leftover of an older version's mkdir).
-    await rename(temp, gitDir).catch((error: unknown) => {
-      if (!existsSync(join(gitDir, 'HEAD'))) throw error;
-    });
+    return await rename(temp, gitDir).then(
+      () => true,
+      (error: unknown) => {
+        if (!existsSync(join(gitDir, 'HEAD'))) throw error;
+        return false;
+      },
+    );
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
@@ -103,12 +110,19 @@ export class CheckpointStore {
     private rootTrees: string[],
     /** The session's index file per root, once prepared (session-index.ts). */
     private readonly indexFiles: string[] = [],
+    /**
+     * Per root, its stat picture taken when `rootTrees` was recorded (null: none to trust), with
+     * the files skipped then: an unchanged picture is an unchanged tree, found without git.
+     */
+    private pictures: { picture: WorkTreeStat | null; skipped: SkippedFile[] }[] = [],
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
     const gitDir = checkpointStoreDir(options.home, options.roots[0] ?? '.');
-    if (!existsSync(join(gitDir, 'HEAD'))) await createStore(gitDir);
+    const created = !existsSync(join(gitDir, 'HEAD')) && (await createStore(gitDir));
     const store = new CheckpointStore(gitDir, options, 0, null, []);
+    // A store this call made holds no checkpoint of any session yet.
+    if (created) return store;
     const existing = await store.list();
     const last = existing.at(-1) ?? null;
     store.seq = last?.seq ?? 0;
@@ -171,34 +185,31 @@ export class CheckpointStore {
   ): Promise<{ checkpoint: CheckpointInfo; created: boolean }> {
     const trees: string[] = [];
     const skipped: SkippedFile[] = [];
+    const pictures: { picture: WorkTreeStat | null; skipped: SkippedFile[] }[] = [];
     let changed = this.latest === null;
     for (const [index, root] of this.options.roots.entries()) {
       const recorded = await this.recordRoot(index, root, signal);
       trees.push(recorded.tree);
       skipped.push(...recorded.skipped);
+      pictures.push({ picture: recorded.picture, skipped: recorded.skipped });
       changed ||= recorded.tree !== this.rootTrees[index];
     }
-    if (!changed && this.latest) return { checkpoint: this.latest, created: false };
-    const listing = trees.map((tree, index) => `040000 tree ${tree}\t${index}`).join('\n');
-    const top = (await runGit(['mktree'], { gitDir: this.gitDir, input: `${listing}\n`, signal })).stdout
-      .toString('utf8')
-      .trim();
+    if (!changed && this.latest) {
+      this.pictures = pictures;
+      return { checkpoint: this.latest, created: false };
+    }
+    const top = await writeRootsTree(this.gitDir, trees);
+    signal?.throwIfAborted();
     this.rootTrees = trees;
+    this.pictures = pictures;
     if (this.latest && this.latest.tree === top) return { checkpoint: this.latest, created: false };
     const seq = this.seq + 1;
     const createdAt = Date.now();
     const manifest = { label, seq, createdAt, roots: this.options.roots, skipped };
-    const commit = (
-      await runGit(['commit-tree', top, '-F', '-'], {
-        gitDir: this.gitDir,
-        input: JSON.stringify(manifest),
-        signal,
-      })
-    ).stdout
-      .toString('utf8')
-      .trim();
+    const commit = await writeCommit(this.gitDir, top, JSON.stringify(manifest), createdAt);
+    signal?.throwIfAborted();
     const ref = `refs/kimi-ts/${this.options.sessionId}/${String(seq).padStart(6, '0')}`;
-    await runGit(['update-ref', ref, commit], { gitDir: this.gitDir, signal });
+    await writeRef(this.gitDir, ref, commit);
     const checkpoint: CheckpointInfo = {
       id: commit,
       ref,
@@ -211,12 +222,21 @@ export class CheckpointStore {
     return { checkpoint, created: true };
   }
 
-  /** Stages one root in its own index (a stat cache, so unchanged files cost nothing) and writes its tree. */
+  /**
+   * Stages one root in its own index (a stat cache, so unchanged files cost nothing) and writes its
+   * tree; a root whose stat picture is the one of its last record is that record's tree, without git.
+   * The picture is taken before git looks: a change git sees after it makes the next picture differ.
+   */
   private async recordRoot(
     index: number,
     root: string,
     signal: AbortSignal | undefined,
-  ): Promise<{ tree: string; skipped: SkippedFile[] }> {
+  ): Promise<{ tree: string; skipped: SkippedFile[]; picture: WorkTreeStat | null }> {
+    const picture = await statWorkTree(root, signal);
+    const last = this.pictures[index];
+    const known = this.rootTrees[index];
+    if (known && picture && last?.picture && sameWorkTree(last.picture, picture))
+      return { tree: known, skipped: last.skipped, picture };
     let indexFile = this.indexFiles[index];
     if (indexFile === undefined) {
       indexFile = await prepareSessionIndex(this.gitDir, this.options.sessionId, root);
@@ -243,12 +263,11 @@ export class CheckpointStore {
     }
     for (const path of await filesOver(root, toSize, maxBytes, signal))
       skipped.push({ root: index, path, reason: 'too_large' });
-    const known = this.rootTrees[index];
     const skippedPaths = new Set(skipped.map((s) => s.path));
     const recorded = unique.filter((path) => !skippedPaths.has(path));
     // Nothing but files that are never recorded differs from the index: the root's tree is as it was.
     if (known && recorded.length === 0 && !(await this.indexHolds(git, skipped))) {
-      return { tree: known, skipped };
+      return { tree: known, skipped, picture };
     }
     if (recorded.length > 0) await this.stage(git, excludes, recorded, skipped);
     if (skipped.length) {
@@ -262,7 +281,7 @@ export class CheckpointStore {
       );
     }
     const tree = (await runGit(['write-tree'], git)).stdout.toString('utf8').trim();
-    return { tree, skipped };
+    return { tree, skipped, picture };
   }
 
   /**
