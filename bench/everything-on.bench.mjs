@@ -24,7 +24,7 @@ function writeConfig(dir, baseUrl, checkpoints) {
   const file = join(dir, `config-${checkpoints ? 'on' : 'off'}.toml`);
   writeFileSync(
     file,
-    `default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "${baseUrl}"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n[loop_control]\nmax_retries_per_step = 1\n[checkpoints]\nenabled = ${checkpoints}\n`,
+    `default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "${baseUrl}"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n[loop_control]\nmax_retries_per_step = 1\nmax_steps_per_turn = 100\n[checkpoints]\nenabled = ${checkpoints}\n`,
   );
   return file;
 }
@@ -36,11 +36,17 @@ function freshWorkDir(home) {
   return work;
 }
 
-/** The model's turns: read the file, run the command `shellSteps` times, answer. */
+/**
+ * The model's turns: read the file, run the command `shellSteps` times, answer. Each run of the
+ * command carries a different comment: the same call again and again would be cut short by the
+ * toolset's repeat guard instead of running.
+ */
 function script(server, shellSteps) {
   const turns = [{ toolCalls: [{ id: 'r1', name: 'ReadFile', args: { path: 'notes.txt' } }] }];
-  for (let i = 0; i < shellSteps; i++)
-    turns.push({ toolCalls: [{ id: `s${i}`, name: 'Shell', args: { command: COMMAND } }] });
+  for (let i = 0; i < shellSteps; i++) {
+    const command = `${COMMAND} # step ${i + 1}`;
+    turns.push({ toolCalls: [{ id: `s${i}`, name: 'Shell', args: { command } }] });
+  }
   turns.push({ text: 'The notes have one line about release 2.4.' });
   server.push(...turns);
 }
@@ -136,8 +142,8 @@ async function gitProcesses(node, server, home) {
 }
 
 /**
- * CPU of one Shell step: a session with 11 Shell steps against one with 1, the difference over 10;
- * the baseline is the same for a bare `spawn` of the command from Node (11 against 1).
+ * CPU of one Shell step: a session with 41 Shell steps against one with 1, the difference over 40;
+ * the baseline is the same for a bare `spawn` of the command from Node (41 against 1).
  */
 async function perStepCpu(node, server, home) {
   const env = { ...process.env, KIMI_TS_HOME: join(home, 'home'), HOME: home };
@@ -160,8 +166,8 @@ next();\n`,
   const step = [];
   const spawnOnly = [];
   for (let round = 0; round < ROUNDS; round++) {
-    step.push(((await session(11)).cpu - (await session(1)).cpu) / 10);
-    spawnOnly.push(((await bare(11)).cpu - (await bare(1)).cpu) / 10);
+    step.push(((await session(41)).cpu - (await session(1)).cpu) / 40);
+    spawnOnly.push(((await bare(41)).cpu - (await bare(1)).cpu) / 40);
   }
   return { step: median(step), spawn: median(spawnOnly) };
 }
