@@ -115,6 +115,8 @@ export class CheckpointStore {
      * the files skipped then: an unchanged picture is an unchanged tree, found without git.
      */
     private pictures: { picture: WorkTreeStat | null; skipped: SkippedFile[] }[] = [],
+    /** Roots found too big for a picture: not walked again in this session (git alone, as before). */
+    private readonly tooBig = new Set<number>(),
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
@@ -232,7 +234,9 @@ export class CheckpointStore {
     root: string,
     signal: AbortSignal | undefined,
   ): Promise<{ tree: string; skipped: SkippedFile[]; picture: WorkTreeStat | null }> {
-    const picture = await statWorkTree(root, signal);
+    const taken = this.tooBig.has(index) ? 'too-big' : await statWorkTree(root, signal);
+    if (taken === 'too-big') this.tooBig.add(index);
+    const picture = typeof taken === 'string' ? null : taken;
     const last = this.pictures[index];
     const known = this.rootTrees[index];
     if (known && picture && last?.picture && sameWorkTree(last.picture, picture))

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CheckpointStore } from './checkpoint-store.js';
-import { RACY_NS } from './work-tree-stat.js';
+import { MAX_STAT_ENTRIES, RACY_NS } from './work-tree-stat.js';
 
 let root: string;
 let home: string;
@@ -145,5 +145,22 @@ describe('CheckpointStore stat pictures', () => {
     // A same-size rewrite in the same tick would not change these timestamps: only git may tell.
     await store.record('turn 2');
     expect(await gitRuns()).toContain('ls-files');
+  });
+
+  it('leaves a tree too big for a picture to git, which still sees every change', async () => {
+    await Promise.all(
+      Array.from({ length: MAX_STAT_ENTRIES + 1 }, (_, i) => writeFile(join(work, `f${i}.txt`), `${i}\n`)),
+    );
+    await untilSettled();
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    await store.record('turn 1');
+    await writeFile(gitLog, '');
+    const same = await store.record('turn 2');
+    expect(same.created).toBe(false);
+    expect(await gitRuns()).toContain('ls-files');
+    await writeFile(join(work, 'f7.txt'), 'changed\n');
+    const changed = await store.record('turn 3');
+    expect(changed.created).toBe(true);
+    expect(storeGit(store, 'show', `${changed.checkpoint.id}:0/f7.txt`)).toBe('changed\n');
   });
 });

@@ -14,16 +14,20 @@ import { join } from 'node:path';
  *
  * Trust needs care where timestamps are coarse: a file written within the same clock tick as the
  * picture was taken, and written again in that tick with the same size, would look unchanged. An
- * entry whose mtime or ctime is that recent makes the picture untrusted (`null`), and the next record
- * asks git, as it always did.
+ * entry whose mtime or ctime is that recent makes the picture untrusted, and the next record asks
+ * git, as it always did.
  */
 export interface WorkTreeStat {
   /** `path → "type size mode ino mtime ctime"`, in walk order. */
   readonly entries: ReadonlyMap<string, string>;
 }
 
-/** Above this many entries a folder is left to git alone: the walk would cost more than it saves. */
-export const MAX_STAT_ENTRIES = 20_000;
+/**
+ * Above this many entries a folder is left to git alone: a walk costs about 5 µs of CPU per entry
+ * (more than `git ls-files`, which stats in C), so it pays only for small trees (ignored folders
+ * such as node_modules count: the walk does not know what git ignores).
+ */
+export const MAX_STAT_ENTRIES = 2_000;
 
 /** How many entries are stat'ed between two turns of the event loop. */
 const BATCH = 256;
@@ -46,10 +50,13 @@ function ignoreFilesOf(root: string): string[] {
 }
 
 /**
- * Takes the picture of `root`, yielding to the event loop between batches. `null` when it cannot be
- * trusted (an entry too recent, a folder that could not be read) or the folder is too big.
+ * Takes the picture of `root`, yielding to the event loop between batches: `untrusted` when an entry
+ * is too recent or something could not be read, `too-big` past MAX_STAT_ENTRIES entries.
  */
-export async function statWorkTree(root: string, signal?: AbortSignal): Promise<WorkTreeStat | null> {
+export async function statWorkTree(
+  root: string,
+  signal?: AbortSignal,
+): Promise<WorkTreeStat | 'untrusted' | 'too-big'> {
   const startedNs = BigInt(Date.now()) * 1_000_000n;
   const entries = new Map<string, string>();
   for (const file of ignoreFilesOf(root)) {
@@ -57,7 +64,7 @@ export async function statWorkTree(root: string, signal?: AbortSignal): Promise<
     entries.set(`\0${file}`, s ? key(s) : 'none');
   }
   const rootStat = lstatSync(root, { bigint: true, throwIfNoEntry: false });
-  if (!rootStat?.isDirectory()) return null;
+  if (!rootStat?.isDirectory()) return 'untrusted';
   entries.set('', key(rootStat));
   const folders = [''];
   let sinceYield = 0;
@@ -68,18 +75,18 @@ export async function statWorkTree(root: string, signal?: AbortSignal): Promise<
     try {
       names = readdirSync(join(root, folder));
     } catch {
-      return null;
+      return 'untrusted';
     }
     for (const name of names) {
       if (folder === '' && name === '.git') continue;
       const path = folder === '' ? name : `${folder}/${name}`;
       const s = lstatSync(join(root, path), { bigint: true, throwIfNoEntry: false });
-      if (!s) return null;
+      if (!s) return 'untrusted';
       if (!s.isDirectory() && (s.mtimeNs + RACY_NS >= startedNs || s.ctimeNs + RACY_NS >= startedNs))
         racy = true;
       entries.set(path, key(s));
       if (s.isDirectory()) folders.push(path);
-      if (entries.size > MAX_STAT_ENTRIES) return null;
+      if (entries.size > MAX_STAT_ENTRIES) return 'too-big';
       if (++sinceYield >= BATCH) {
         sinceYield = 0;
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -87,7 +94,7 @@ export async function statWorkTree(root: string, signal?: AbortSignal): Promise<
       }
     }
   }
-  return racy ? null : { entries };
+  return racy ? 'untrusted' : { entries };
 }
 
 /** Whether two pictures are the same (nothing was added, removed or changed). */
