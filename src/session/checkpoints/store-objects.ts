@@ -70,7 +70,13 @@ export function writeCommit(gitDir: string, tree: string, message: string, when:
  * atomically. Git reads a loose ref before the packed one of the same name.
  */
 export async function writeRef(gitDir: string, ref: string, id: string): Promise<void> {
-  if (!/^refs\/[A-Za-z0-9/_.-]+$/.test(ref) || ref.includes('..')) throw new Error(`bad ref name ${ref}`);
+  // The names git itself accepts, within what the store makes (git refuses `..` and `.lock` parts).
+  const parts = ref.split('/');
+  const valid =
+    /^refs\/[A-Za-z0-9/_.-]+$/.test(ref) &&
+    !ref.includes('..') &&
+    parts.every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
+  if (!valid) throw new Error(`bad ref name ${ref}`);
   await writeAtomically(join(gitDir, ref), `${id}\n`);
 }
 
