@@ -124,6 +124,8 @@ export class CheckpointStore {
     private pictures: { picture: WorkTreeStat | null; skipped: SkippedFile[] }[] = [],
     /** Roots found too big for a picture: not walked again in this session (git alone, as before). */
     private readonly tooBig = new Set<number>(),
+    /** Roots whose session index started empty in this process (not a copy of another session's). */
+    private readonly startedEmpty = new Set<number>(),
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
@@ -209,7 +211,11 @@ export class CheckpointStore {
       const noted = Object.keys(modes)
         .filter((key) => key.startsWith(`${index}/`))
         .map((key) => key.slice(String(index).length + 1));
-      const look = fullScan ? await this.allFiles(index, root, signal) : [...recorded.candidates, ...noted];
+      // A first record over an index that started empty already lists every file as changed.
+      const look =
+        fullScan && !this.startedEmpty.has(index)
+          ? await this.allFiles(index, root, signal)
+          : [...recorded.candidates, ...noted];
       changed = (await noteFileModes(modes, index, root, [...new Set(look)], signal)) || changed;
     }
     this.modes = modes;
@@ -261,7 +267,9 @@ export class CheckpointStore {
       return { tree: known, skipped: last.skipped, candidates: [], picture };
     let indexFile = this.indexFiles[index];
     if (indexFile === undefined) {
-      indexFile = await prepareSessionIndex(this.gitDir, this.options.sessionId, root);
+      const prepared = await prepareSessionIndex(this.gitDir, this.options.sessionId, root);
+      indexFile = prepared.file;
+      if (prepared.empty) this.startedEmpty.add(index);
       this.indexFiles[index] = indexFile;
     }
     const git = { gitDir: this.gitDir, workTree: root, indexFile, signal };
