@@ -63,7 +63,9 @@ describe('the sandbox, on by default in print mode', () => {
       shell('e1', STEAL_ENVIRONMENT),
       shell(
         'c1',
-        `rev "$KIMI_TS_HOME/config.toml"; rev ${sandbox.configFile}; ls -A ~/.ssh; rev ~/.ssh/id_ed25519; echo read-done`,
+        // The paths are built at run time, so the policy's secret-argument check cannot see them:
+        // what keeps them out of reach here is the sandbox.
+        `d=.ssh; c=config; k=id_ed25519; rev "$KIMI_TS_HOME/$c.toml"; rev ${sandbox.configFile.replace(/config\.toml$/, '$c.toml')}; ls -A ~/$d; rev ~/$d/$k; echo read-done`,
       ),
       shell(
         's1',
@@ -145,7 +147,8 @@ describe('the sandbox, on by default in print mode', () => {
     expect(result.code).toBe(0);
     const [viaLink, rules, inside] = toolResults(result.stdout);
     expect(viaLink).toContain('outside what the sandbox lets anything write');
-    expect(rules).toContain('outside what the sandbox lets anything write');
+    // The rules file is refused twice over: as the agent's own configuration first.
+    expect(rules).toContain('it configures the agent');
     expect(inside).not.toContain('sandbox');
     expect(existsSync(join(sandbox.root, 'outside', 'plan.md'))).toBe(false);
     expect(existsSync(join(sandbox.workDir, '.kimi-ts', 'permissions.toml'))).toBe(false);

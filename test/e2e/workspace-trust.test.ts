@@ -283,7 +283,9 @@ describe('a command that writes the rules file gains nothing for the next sessio
       { text: 'planted' },
       shell('s2', 'touch pwned'),
     ]);
-    const first = new WireClient(sandbox.spawn(['--wire']));
+    // Without the sandbox (which keeps `.kimi-ts` read-only), so the rules file really is planted:
+    // what must hold then is the trust gate of the next session.
+    const first = new WireClient(sandbox.spawn(['--wire', '--sandbox', 'off']));
     first.answerApprovals(() => 'approve');
     await first.request('initialize', { protocol_version: '1.10' });
     expect((await first.request('prompt', { user_input: 'set up' })).result).toEqual({ status: 'finished' });
@@ -292,7 +294,7 @@ describe('a command that writes the rules file gains nothing for the next sessio
     expect(await readFile(join(sandbox.workDir, '.kimi-ts', 'permissions.toml'), 'utf8')).toContain(
       'Shell(touch *)',
     );
-    const second = await wireTurn(sandbox, {}, 'go');
+    const second = await wireTurn(sandbox, {}, 'go', ['--sandbox', 'off']);
     expect(requestsOf(second, 'ApprovalRequest')).toHaveLength(1);
     expect(existsSync(join(sandbox.workDir, 'pwned'))).toBe(false);
   });
