@@ -13,6 +13,7 @@ import type { SlashCommandRegistry } from '../soul/slash-commands.js';
 import type { Soul } from '../soul/soul.js';
 import type { UserInput } from '../soul/steer-queue.js';
 import type { TurnOutcome } from '../soul/turn-outcome.js';
+import type { GoalBook, GoalRunEnd } from '../tools/goal/goal-book.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import { runWithApprovalSource } from '../toolset/approval/approval-source.js';
 import { bridgeApprovalsToWire } from '../toolset/approval/approval-wire-bridge.js';
@@ -58,6 +59,8 @@ export interface AgentSessionParts {
   /** The sandbox commands run in, null when off (no front end may run a sandboxed Shell its own way). */
   sandbox?: SandboxStatus | null | undefined;
   soul: Soul;
+  /** The session's goal (absent in sessions built without one). */
+  goal?: GoalBook | undefined;
   slashCommands: SlashCommandRegistry;
   model: SessionModel;
   planMode: PlanModeSwitch;
@@ -175,6 +178,10 @@ export class AgentSessionImpl implements AgentSession {
   get modes(): SessionModes {
     const { approval, sandbox } = this.parts;
     return { yolo: approval.yolo, afk: approval.afk, sandbox: sandbox ?? null };
+  }
+
+  goalRunEnd(): GoalRunEnd | null {
+    return this.parts.goal?.runEnd() ?? null;
   }
 
   get backgroundWork(): BackgroundWork | undefined {

@@ -1,6 +1,7 @@
 import type { AskClient, HookEvent, WireHookSubscription } from '../hooks/index.js';
 import type { JSONSchema } from '../kosong/tool.js';
 import type { SandboxStatus } from '../policy/sandbox.js';
+import type { GoalRunEnd } from '../tools/goal/goal-book.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
 
@@ -140,6 +141,11 @@ export interface AgentSession {
    * turn and lets the model process their results.
    */
   readonly backgroundWork?: BackgroundWork | undefined;
+  /**
+   * How the goal set or resumed in this process stands (complete, blocked, paused), for print
+   * mode's exit code; null when no goal was touched.
+   */
+  goalRunEnd(): GoalRunEnd | null;
   /** Runs a turn the user did not type (no UserPromptSubmit hook), e.g. to process background results. */
   runSyntheticTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome>;
   /**

@@ -8,6 +8,7 @@ import { createHookEngine } from '../hooks/engine.js';
 import { sandboxStatus } from '../policy/sandbox.js';
 import { pruneCheckpoints } from '../session/checkpoints/prune-checkpoints.js';
 import { deleteSessionIfEmpty } from '../session/list.js';
+import { goalCommand } from '../soul/goal/goal-command.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
 import { SlashCommandRegistry } from '../soul/slash-commands.js';
 import type { LoopControl } from '../soul/soul-parts.js';
@@ -29,6 +30,7 @@ import {
   type SessionFiles,
   type SessionFilesOptions,
 } from './session-files.js';
+import { openSessionGoal } from './session-goal.js';
 import { openSessionGuards } from './session-guards.js';
 import { SessionModel } from './session-model.js';
 import { type SandboxFlag, warnSandboxUnavailableOnce } from './session-sandbox.js';
@@ -182,6 +184,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       shutdown.add(() => checkpoints.flush());
       shutdown.onAbandon(() => checkpoints.abandon());
     }
+    const goal = await openSessionGoal(session.dir, toolset);
+    shutdown.add(() => goal.flush());
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
       role: 'root',
       agent: spec,
@@ -203,6 +207,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         autoTitle: (text) => title.generate(secrets.redact(text)),
         refreshAuth: refreshAuthOf(model),
         workTree: checkpoints ?? undefined,
+        goal,
       },
     });
     model.onSwitch((llm) => soul.switchLLM(llm));
@@ -221,13 +226,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       extensionCommands: contributions.slashCommands,
       sandbox: sandboxStatus(guards.sandboxState),
     });
-    for (const command of [...commands, guards.permissions]) slashCommands.add(command);
+    for (const command of [...commands, guards.permissions, goalCommand(goal)]) slashCommands.add(command);
     if (checkpoints)
       slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval, policy }));
     return new AgentSessionImpl({
       rewindTurns: checkpoints ? () => readRewindTurns(checkpoints, session.dir) : undefined,
       ...base,
       soul,
+      goal,
       slashCommands,
       planMode,
       title,

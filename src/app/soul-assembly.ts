@@ -22,6 +22,7 @@ type RootSoulOptions = Pick<
   | 'autoTitle'
   | 'refreshAuth'
   | 'workTree'
+  | 'goal'
 >;
 
 export interface SoulAssemblyParts {

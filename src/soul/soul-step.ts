@@ -154,6 +154,7 @@ export async function runStep(
   // write takes no signal: once results exist, a cancel must not leave a call without its result.
   await growContext(parts, result.message, results);
   if (usage) await context.updateUsage(totalTokens(usage));
+  if (usage) parts.onStepTokens?.(totalTokens(usage));
 
   // 2e.8 Does the turn go on?
   return resolveOutcome(parts, result, results);

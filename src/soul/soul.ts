@@ -1,5 +1,7 @@
 import { isAbortError } from '../kosong/errors.js';
 import { type ContentPart, extractText } from '../kosong/message.js';
+import type { GoalBook } from '../tools/goal/goal-book.js';
+import { GOAL_TOOL_NAMES } from '../tools/goal/goal-tools.js';
 import { systemText } from '../toolset/tool-result-message.js';
 import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
@@ -7,6 +9,7 @@ import { missingCapabilities } from './capabilities.js';
 import { compactContext } from './compact-context.js';
 import { shouldAutoCompact } from './compaction.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
+import { goalContinuationPrompt } from './goal/goal-prompt.js';
 import { EmptyPromptError, isEmptyPrompt, slashCommandText, unknownCommandText } from './prompt-checks.js';
 import { runRalphLoop } from './ralph-loop.js';
 import { parseSlashCommand } from './slash-command-parser.js';
@@ -17,7 +20,9 @@ import { SteerQueue, type UserInput } from './steer-queue.js';
 import type { StepOutcome, TurnOutcome } from './turn-outcome.js';
 import type { WorkTreeCheckpoints } from './work-tree-checkpoints.js';
 
-export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls'> {
+export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls' | 'onStepTokens'> {
+  /** The session's goal (root soul only): its continuation turns run at the end of each turn. */
+  goal?: GoalBook | undefined;
   /** Shown when a turn needs a model and none is configured. */
   llmNotSetMessage?: string | undefined;
   slashCommands?: SlashCommandLookup<Soul> | undefined;
@@ -47,6 +52,8 @@ export class Soul {
   private readonly steers = new SteerQueue();
   private stopHookActive = false;
   private titled = false;
+  /** Set while a goal's continuation turn runs: its steps count against the goal. */
+  private goalTurn: { progressed: boolean } | null = null;
 
   /** Uses `llm` from the next model call on (a model switch between turns, or by `/model`). */
   switchLLM(llm: SoulLLM): void {
@@ -54,7 +61,12 @@ export class Soul {
   }
 
   constructor(readonly options: SoulOptions) {
-    this.parts = { ...options, lastToolCalls: [] };
+    const { goal } = options;
+    this.parts = {
+      ...options,
+      lastToolCalls: [],
+      onStepTokens: goal ? (tokens) => goal.addTokens(tokens) : undefined,
+    };
   }
 
   get context(): SoulParts['context'] {
@@ -87,43 +99,95 @@ export class Soul {
       return this.blockedTurn(input, unknownCommandText(slash.name));
 
     wireSend(wireEvent('TurnBegin', { user_input: input }));
-    let turnEnded = false;
+    let outcome: TurnOutcome;
     try {
-      let outcome: TurnOutcome;
-      if (slash && command && 'run' in command) {
-        await command.run({ soul: this, args: slash.args, signal });
-        outcome = { stopReason: 'no_tool_calls', finalMessage: null, stepCount: 0 };
-      } else {
-        const prompt =
-          slash && command && 'expand' in command
-            ? await command.expand({ soul: this, args: slash.args, signal })
-            : input;
-        const ralphRuns = slash && command ? 0 : (this.parts.loopControl.maxRalphIterations ?? 0);
-        const { workTree } = this.options;
-        // The next context checkpoint (the one `turn` makes first) marks where this turn starts.
-        workTree?.beginTurn({
-          prompt: text,
-          contextText: typeof prompt === 'string' ? prompt : extractText({ content: prompt }, '\n'),
-          contextCheckpoint: this.context.checkpointCount,
-        });
-        try {
-          outcome =
-            ralphRuns !== 0
-              ? await runRalphLoop(prompt, ralphRuns, (next) => this.turn(next, signal))
-              : await this.turn(prompt, signal);
-          outcome = await this.runStopHook(outcome, signal);
-        } finally {
-          await workTree?.endTurn();
-        }
-      }
-      wireSend(wireEvent('TurnEnd', {}));
-      turnEnded = true;
-      if (!command || !('run' in command)) await this.maybeAutoTitle(text);
-      return outcome;
+      outcome = await this.turnBody(input, text, slash, command, signal);
+    } catch (error) {
+      this.parkGoal(error, signal);
+      throw error;
     } finally {
       // TurnBegin and TurnEnd stay balanced on error and cancel too.
-      if (!turnEnded) wireSend(wireEvent('TurnEnd', {}));
+      wireSend(wireEvent('TurnEnd', {}));
     }
+    if (!command || !('run' in command)) await this.maybeAutoTitle(text);
+    return outcome;
+  }
+
+  /** What runs between TurnBegin and TurnEnd: a command, or the model's turn; then the goal's turns. */
+  private async turnBody(
+    input: UserInput,
+    text: string,
+    slash: ReturnType<typeof parseSlashCommand>,
+    command: ReturnType<SlashCommandLookup<Soul>['find']>,
+    signal: AbortSignal,
+  ): Promise<TurnOutcome> {
+    let outcome: TurnOutcome;
+    if (slash && command && 'run' in command) {
+      await command.run({ soul: this, args: slash.args, signal });
+      outcome = { stopReason: 'no_tool_calls', finalMessage: null, stepCount: 0 };
+    } else {
+      const prompt =
+        slash && command && 'expand' in command
+          ? await command.expand({ soul: this, args: slash.args, signal })
+          : input;
+      const ralphRuns = slash && command ? 0 : (this.parts.loopControl.maxRalphIterations ?? 0);
+      const { workTree } = this.options;
+      // The next context checkpoint (the one `turn` makes first) marks where this turn starts.
+      workTree?.beginTurn({
+        prompt: text,
+        contextText: typeof prompt === 'string' ? prompt : extractText({ content: prompt }, '\n'),
+        contextCheckpoint: this.context.checkpointCount,
+      });
+      try {
+        outcome =
+          ralphRuns !== 0
+            ? await runRalphLoop(prompt, ralphRuns, (next) => this.turn(next, signal))
+            : await this.turn(prompt, signal);
+        outcome = await this.runStopHook(outcome, signal);
+      } finally {
+        await workTree?.endTurn();
+      }
+    }
+    return this.driveGoal(outcome, signal);
+  }
+
+  /**
+   * While the goal is active, one more turn after another, each opened by the goal reminder (Kimi
+   * Code's continuation turns). Budgets are checked before and after each; the no-progress breaker
+   * and UpdateGoal end it too.
+   */
+  private async driveGoal(outcome: TurnOutcome, signal: AbortSignal): Promise<TurnOutcome> {
+    const book = this.options.goal;
+    if (!book) return outcome;
+    let last = outcome;
+    for (let goal = book.current(); goal?.status === 'active'; goal = book.current()) {
+      if (book.enforceBudget()) break;
+      book.beginTurn();
+      const current = book.current();
+      if (!current) break;
+      const progress = { progressed: false };
+      this.goalTurn = progress;
+      try {
+        last = await this.turn(goalContinuationPrompt(current, book.view().elapsedMs), signal);
+      } finally {
+        this.goalTurn = null;
+      }
+      book.endTurn(progress.progressed);
+      book.enforceBudget();
+    }
+    return last;
+  }
+
+  /** A turn that failed or was cancelled parks an active goal as paused (Kimi Code's rule). */
+  private parkGoal(error: unknown, signal: AbortSignal): void {
+    const book = this.options.goal;
+    if (book?.current()?.status !== 'active') return;
+    // The error's class only: its message may quote a provider's answer.
+    const reason =
+      signal.aborted || isAbortError(error)
+        ? 'Interrupted.'
+        : `Stopped by an error (${error instanceof Error ? error.name : 'Error'}).`;
+    book.setStatus('paused', reason);
   }
 
   /** Compacts the context now (`/compact`); false when there was nothing to compact. */
@@ -236,6 +300,15 @@ export class Soul {
           }
           throw error;
         }
+      }
+      if (this.goalTurn) {
+        const progressed = this.parts.lastToolCalls.some(
+          (call) => !(GOAL_TOOL_NAMES as readonly string[]).includes(call.toolName),
+        );
+        if (progressed) this.goalTurn.progressed = true;
+        // A budget spent by this step ends the turn here, not after however many more steps.
+        if (!outcome && this.options.goal?.enforceBudget(true))
+          return { stopReason: 'no_tool_calls', finalMessage: null, stepCount: stepNo };
       }
       // 2g. Outcome: a steer turns a stop into another step.
       if (outcome) {

@@ -169,6 +169,33 @@ export class KimiToolset implements Toolset {
     return this.tracker.forceStop;
   }
 
+  /**
+   * Runs a call the runtime makes on the model's behalf (a goal's check) exactly as a model's call
+   * runs (hooks, policy, approval, sandbox, secrets redacted) but outside the step's bookkeeping: it
+   * is no call of the step, so repeat detection neither counts it nor waits on the call that made it.
+   */
+  async runOnBehalf(call: ToolCall, dispatch: ToolDispatch): Promise<ToolResult> {
+    const result = (return_value: ToolReturnValue): ToolResult => ({
+      tool_call_id: call.id,
+      return_value: this.secrets ? this.secrets.redactDeep(return_value) : return_value,
+    });
+    const tool = this.registry.get(call.function.name);
+    if (!tool) return result(toolNotFoundError(call.function.name));
+    const parsed = parseToolArguments(call.function.arguments);
+    if (!parsed.ok) return result(toolParseError(parsed.error));
+    const outcome = await runToolCall({
+      tool,
+      call,
+      args: parsed.value,
+      dispatch,
+      approval: this.approval,
+      policy: this.policy,
+      hooks: this.hooks,
+      beforeSideEffect: this.sideEffectGate,
+    });
+    return result(outcome.value);
+  }
+
   handle(call: ToolCall, dispatch: ToolDispatch): ToolResult | Promise<ToolResult> {
     // Whatever a tool returns goes to the model's context, the wire and its file: no secret in it.
     const result = (return_value: ToolReturnValue): ToolResult => ({

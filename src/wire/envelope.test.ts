@@ -120,6 +120,22 @@ const events: WireEvent[] = [
     kept: [],
     skipped: [],
   }),
+  wireEvent('GoalUpdated', {
+    goal: {
+      id: 'goal-1',
+      objective: 'make the tests pass',
+      status: 'active',
+      check: 'npm test',
+      reason: null,
+      turns_used: 2,
+      tokens_used: 1500,
+      elapsed_ms: 42_000,
+      max_turns: 10,
+      max_tokens: null,
+      max_time_ms: 1_800_000,
+    },
+  }),
+  wireEvent('GoalUpdated', { goal: null }),
 ];
 
 const requests: WireMessage[] = [

@@ -197,6 +197,29 @@ const rewindDone = z.object({
   skipped: z.array(rewindFileNote).default([]),
 });
 
+/**
+ * kimi-ts extension: the session's goal changed (created, a turn counted, paused, blocked, completed,
+ * cleared). `goal` is null once it is cleared or completed (a completion is sent first with status
+ * `complete`). Budgets are null when unset.
+ */
+const goalUpdated = z.object({
+  goal: z
+    .object({
+      id: z.string(),
+      objective: z.string(),
+      status: z.enum(['active', 'paused', 'blocked', 'complete']),
+      check: orNull(z.string()),
+      reason: orNull(z.string()),
+      turns_used: int,
+      tokens_used: int,
+      elapsed_ms: int,
+      max_turns: orNull(int),
+      max_tokens: orNull(int),
+      max_time_ms: orNull(int),
+    })
+    .nullable(),
+});
+
 /** Every event type with the schema of its payload, in the order of Kimi CLI's wire messages. */
 export const eventPayloadSchemas = {
   TurnBegin: turnBegin,
@@ -224,4 +247,5 @@ export const eventPayloadSchemas = {
   BtwBegin: btwBegin,
   BtwEnd: btwEnd,
   RewindDone: rewindDone,
+  GoalUpdated: goalUpdated,
 } as const;

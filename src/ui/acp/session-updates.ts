@@ -213,6 +213,8 @@ export class SessionUpdateTranslator {
       case 'BtwBegin':
       // The /rewind command's own text (a message chunk) already says what it restored.
       case 'RewindDone':
+      // The goal's state is the session's; ACP has no update for it (the command's text says it).
+      case 'GoalUpdated':
       // Live output: the tool call's update with its result carries what the command printed.
       case 'ToolOutput':
         return [];

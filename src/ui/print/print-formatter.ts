@@ -89,6 +89,7 @@ export class PrintFormatter {
         else this.sinks.out(`${message.payload.response ?? ''}\n`);
         return;
       case 'RewindDone':
+      case 'GoalUpdated':
         // The command's own text says what it did; stream-json readers also get the record.
         if (this.format === 'stream-json' && !this.options.finalMessageOnly)
           this.sinks.out(`${JSON.stringify({ type: message.type, ...message.payload })}\n`);

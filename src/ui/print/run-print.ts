@@ -13,6 +13,7 @@ import {
 } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { UserInput } from '../../soul/steer-queue.js';
+import type { GoalRunEnd } from '../../tools/goal/goal-book.js';
 import { sanitizeForTerminal } from '../../util/sanitize-terminal.js';
 import { type OutputFormat, PrintFormatter } from './print-formatter.js';
 
@@ -46,6 +47,18 @@ const inputMessageSchema = z.looseObject({
  * 1 a permanent failure, 75 a failure worth retrying later (rate limits, 5xx, network).
  */
 export async function runPrint(options: PrintOptions): Promise<number> {
+  const code = await runPrintTurns(options);
+  const goalEnd = options.session.goalRunEnd();
+  return goalEnd === null ? code : GOAL_EXIT_CODES[goalEnd];
+}
+
+/**
+ * Kimi Code's exit codes when the run set or resumed a goal: how the goal ended, whatever the last
+ * turn did (a provider error parks the goal as paused: 6, not 75).
+ */
+export const GOAL_EXIT_CODES: Readonly<Record<GoalRunEnd, number>> = { complete: 0, blocked: 3, paused: 6 };
+
+async function runPrintTurns(options: PrintOptions): Promise<number> {
   const { session, stderr } = options;
   if (!session.hasLLM) {
     stderr(`${session.llmNotSetMessage}\n`);

@@ -77,3 +77,47 @@ describe('ShellRenderer', () => {
     expect(wantsColor(false, {})).toBe(false);
   });
 });
+
+describe('ShellRenderer goal line', () => {
+  const goal = (turns: number, tokens: number, status: 'active' | 'blocked', objective = 'fix the build') =>
+    wireEvent('GoalUpdated', {
+      goal: {
+        id: 'g1',
+        objective,
+        status,
+        check: null,
+        reason: status === 'blocked' ? 'Turn budget reached: 2 of 2 turns.' : null,
+        turns_used: turns,
+        tokens_used: tokens,
+        elapsed_ms: 0,
+        max_turns: 2,
+        max_tokens: null,
+        max_time_ms: null,
+      },
+    });
+
+  it('prints a line when the state or turn count moves, not for every step’s tokens', () => {
+    const out = render({ thinking: 'off' }, (r) => {
+      r.handle(goal(0, 0, 'active'));
+      r.handle(goal(1, 0, 'active'));
+      r.handle(goal(1, 300, 'active'));
+      r.handle(goal(2, 600, 'blocked'));
+    });
+    expect(out).toBe(
+      [
+        'goal: fix the build — active · turns 0/2',
+        'goal: fix the build — active · turns 1/2',
+        'goal: fix the build — blocked (Turn budget reached: 2 of 2 turns.) · turns 2/2',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('never sends the objective’s control characters to the terminal', () => {
+    const out = render({ thinking: 'off' }, (r) =>
+      r.handle(goal(0, 0, 'active', 'evil \u001b]0;pwned\u0007 title')),
+    );
+    expect(out).not.toContain('\u001b');
+    expect(out).not.toContain('\u0007');
+  });
+});

@@ -10,6 +10,7 @@ import type { StatusUpdate } from '../../wire/events.js';
 import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
 import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';
+import { goalLineText } from '../common/goal-line.js';
 import { hiddenLinesText, isCommandTool, previewOutput } from '../common/output-preview.js';
 
 /**
@@ -30,6 +31,7 @@ export interface ShellRendererOptions {
  * compaction; it keeps the last status (context use, plan mode) for the line after a turn.
  */
 export class ShellRenderer {
+  private lastGoalLine = '';
   private pendingCall: StreamedPart | null = null;
   private atLineStart = true;
   /** What the open stretch of streamed content is, so thinking and answer get lines of their own. */
@@ -102,6 +104,13 @@ export class ShellRenderer {
       case 'BtwEnd': {
         const { response, error } = message.payload;
         this.line(error ? t`${this.style.error(t`Error:`)} ${clean(error)}` : clean(response ?? ''));
+        return;
+      }
+      case 'GoalUpdated': {
+        // Token counts change every step: a line only when the state or the turn count moves.
+        const text = goalLineText(message.payload);
+        if (text !== this.lastGoalLine) this.line(clean(text));
+        this.lastGoalLine = text;
         return;
       }
       // The prompt echoes the user's input; the rest has nothing to show in a line shell.

@@ -4,6 +4,7 @@ import type { StatusUpdate, UserInput, WireEvent } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { userInputText } from '../../wire/user-input-text.js';
+import { goalLineText } from '../common/goal-line.js';
 import { AnswerView } from './answer-view.js';
 import { NoteView } from './note-view.js';
 import { PlanView } from './plan-view.js';
@@ -31,6 +32,7 @@ export interface TurnViewOptions {
  * case (a new kind is a compile error here). Also used for a subagent's events, nested under its call.
  */
 export class TurnView implements Component {
+  private lastGoalLine = '';
   private readonly parts: Component[] = [];
   /** Where the current step's output starts: a retried step's partial output is removed. */
   private stepStart = 0;
@@ -183,6 +185,12 @@ export class TurnView implements Component {
       // The rewind's result line is the session's own text (said before this event): not twice.
       case 'RewindDone':
         return;
+      case 'GoalUpdated': {
+        const text = goalLineText(message.payload);
+        if (text !== this.lastGoalLine) this.note(style.dim(sanitizeForTerminal(text)));
+        this.lastGoalLine = text;
+        return;
+      }
       case 'BtwBegin':
         this.note(`${style.dim('(by the way)')} ${sanitizeForTerminal(message.payload.question)}`);
         return;

@@ -73,6 +73,10 @@ export class ScriptedSession implements AgentSession {
 
   readonly modes = { yolo: false, afk: false, sandbox: null };
 
+  goalRunEnd(): null {
+    return null;
+  }
+
   runSyntheticTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
     return this.runTurn(input, ui, cancel);
   }

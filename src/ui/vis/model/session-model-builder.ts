@@ -186,6 +186,7 @@ export class SessionModelBuilder {
         this.timeline.mark(lane.lane, 'rewind', time, rewindLabel(message.payload), event);
         return;
       case 'ToolOutput': // live output, never recorded in wire.jsonl
+      case 'GoalUpdated':
       case 'HookTriggered':
       case 'HookResolved':
       case 'MCPLoadingBegin':

@@ -1,5 +1,6 @@
 import { assertNever } from '../../../util/assert-never.js';
 import { userInputText } from '../../../wire/user-input-text.js';
+import { goalLineText } from '../../common/goal-line.js';
 import type { ToolReturnValue, UserInput, WireEvent } from './wire-types.js';
 
 /**
@@ -127,6 +128,13 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
     // The rewind's result line is the session's own text, said just before this event.
     case 'RewindDone':
       return items;
+    case 'GoalUpdated': {
+      const text = goalLineText(event.payload);
+      const last = items.at(-1);
+      return last?.kind === 'notice' && last.text === text
+        ? items
+        : [...items, { kind: 'notice', tone: 'info', text }];
+    }
   }
   return assertNever(event, 'wire event');
 }

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import type { GoalBook as GoalBookType, GoalView } from '../tools/goal/goal-book.js';
+import { GoalBook } from '../tools/goal/goal-book.js';
+import { GOAL_TOOL_NAMES, type GoalCheckResult, goalTools } from '../tools/goal/goal-tools.js';
+import type { KimiToolset } from '../toolset/kimi-toolset.js';
+import { currentWire } from '../wire/current-wire.js';
+import { wireEvent } from '../wire/events.js';
+
+/** The file of a session's goal; a fork copies only the conversation, so it starts without one. */
+export const GOAL_FILE = 'goal.jsonl';
+
+/** How much of a failed check's output the model gets back. */
+const CHECK_TAIL_CHARS = 2000;
+
+let checkCount = 0;
+
+/**
+ * The session's goal: read from the session folder (an active goal comes back paused), its tools
+ * registered on the root toolset and shown only while a goal exists, every change told to the wire.
+ */
+export async function openSessionGoal(sessionDir: string, toolset: KimiToolset): Promise<GoalBookType> {
+  const book = await GoalBook.open(join(sessionDir, GOAL_FILE));
+  for (const tool of goalTools(book, (command, signal) => runCheck(toolset, command, signal)))
+    toolset.add(tool);
+  const showTools = (view: GoalView) => {
+    for (const name of GOAL_TOOL_NAMES) {
+      if (view.goal) toolset.unhide(name);
+      else toolset.hide(name);
+    }
+  };
+  showTools(book.view());
+  book.onChange((view) => {
+    showTools(view);
+    currentWire()?.send(wireEvent('GoalUpdated', goalUpdatedPayload(view)));
+  });
+  return book;
+}
+
+export function goalUpdatedPayload(view: GoalView) {
+  const { goal } = view;
+  if (!goal) return { goal: null };
+  return {
+    goal: {
+      id: goal.id,
+      objective: goal.objective,
+      status: goal.status,
+      check: goal.check,
+      reason: goal.reason,
+      turns_used: goal.turnsUsed,
+      tokens_used: goal.tokensUsed,
+      elapsed_ms: Math.round(view.elapsedMs),
+      max_turns: goal.budget.maxTurns,
+      max_tokens: goal.budget.maxTokens,
+      max_time_ms: goal.budget.maxTimeMs,
+    },
+  };
+}
+
+/**
+ * Runs a goal's check as the model's own Shell call would run: through the toolset, so the policy
+ * decides on it, approval is asked as for any command, and the sandbox wraps it.
+ */
+async function runCheck(
+  toolset: KimiToolset,
+  command: string,
+  signal: AbortSignal,
+): Promise<GoalCheckResult> {
+  checkCount += 1;
+  const result = await toolset.runOnBehalf(
+    {
+      type: 'function',
+      id: `goal-check-${checkCount}`,
+      function: { name: 'Shell', arguments: JSON.stringify({ command, timeout: 300 }) },
+    },
+    { signal, streamOutcome: Promise.resolve(true) },
+  );
+  const value = result.return_value;
+  if (!value.is_error) return { passed: true };
+  const output =
+    typeof value.output === 'string'
+      ? value.output
+      : value.output.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  const code = /exit code:?\s*(-?\d+)/i.exec(value.message);
+  const tail = output.length > CHECK_TAIL_CHARS ? `…${output.slice(-CHECK_TAIL_CHARS)}` : output;
+  return {
+    passed: false,
+    exitCode: code ? Number(code[1]) : null,
+    detail: `${value.message}${tail ? `\nOutput (tail):\n${tail}` : ''}`,
+  };
+}
