@@ -6,6 +6,7 @@ import { createSession } from '../session/session.js';
 import { GoalBook } from '../tools/goal/goal-book.js';
 import { Approval } from '../toolset/approval/approval.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
+import { dispatchAll, resultText, toolCall } from '../toolset/test-support/dispatch.js';
 import { withTestPolicy } from '../toolset/test-support/test-policy.js';
 import { forkSession } from './session-fork.js';
 import { GOAL_FILE, openSessionGoal } from './session-goal.js';
@@ -51,5 +52,65 @@ describe('the session goal', () => {
     expect((await GoalBook.open(join(session.dir, GOAL_FILE))).current()?.objective).toBe(
       'the source session’s goal',
     );
+  });
+});
+
+describe('the goal tools', () => {
+  async function setUp() {
+    const dir = await tempRoot();
+    const toolset = new KimiToolset(withTestPolicy({ approval: new Approval() }));
+    const book = await openSessionGoal(dir, toolset);
+    return { toolset, book };
+  }
+
+  it('block the goal with the model’s reason, and resume it', async () => {
+    const { toolset, book } = await setUp();
+    book.create({ objective: 'divide by zero' });
+    const [blocked] = await dispatchAll(toolset, [
+      toolCall('b', 'UpdateGoal', { status: 'blocked', reason: 'impossible: x/0 is undefined' }),
+    ]);
+    expect(blocked?.return_value.is_error).toBe(false);
+    expect(book.current()).toMatchObject({ status: 'blocked', reason: 'impossible: x/0 is undefined' });
+    expect(book.runEnd()).toBe('blocked');
+    await dispatchAll(toolset, [toolCall('a', 'UpdateGoal', { status: 'active' })]);
+    expect(book.current()).toMatchObject({ status: 'active', reason: null });
+    await book.flush();
+  });
+
+  it('set budgets, refuse an empty one, and read the goal back', async () => {
+    const { toolset, book } = await setUp();
+    book.create({ objective: 'x' });
+    const [set, empty, read] = await dispatchAll(toolset, [
+      toolCall('s', 'SetGoalBudget', { max_turns: 4, max_time_minutes: 1.5 }),
+      toolCall('e', 'SetGoalBudget', {}),
+      toolCall('g', 'GetGoal', {}),
+    ]);
+    expect(set?.return_value.is_error).toBe(false);
+    expect(empty?.return_value.is_error).toBe(true);
+    expect(book.current()?.budget).toEqual({ maxTurns: 4, maxTokens: null, maxTimeMs: 90_000 });
+    expect(
+      JSON.parse(
+        resultText(read as never)
+          .split('\n')
+          .slice(1)
+          .join('\n'),
+      ),
+    ).toMatchObject({
+      goal: { objective: 'x', status: 'active', budget: { max_turns: 4, max_time: '1m30s' } },
+    });
+    await book.flush();
+  });
+
+  it('CreateGoal refuses to replace a goal silently', async () => {
+    const { toolset, book } = await setUp();
+    book.create({ objective: 'first' });
+    const [refused] = await dispatchAll(toolset, [toolCall('c', 'CreateGoal', { objective: 'second' })]);
+    expect(refused?.return_value.is_error).toBe(true);
+    expect(book.current()?.objective).toBe('first');
+    await dispatchAll(toolset, [
+      toolCall('r', 'CreateGoal', { objective: 'second', check: 'true', replace: true }),
+    ]);
+    expect(book.current()).toMatchObject({ objective: 'second', check: 'true' });
+    await book.flush();
   });
 });
