@@ -49,6 +49,7 @@ function commandLines(facts: EffectFacts): string | null {
   const command = facts.command;
   if (!command) return null;
   const lines: string[] = [];
+  if (facts.secret) lines.push(`reads a SECRET file: ${facts.secret}`);
   if (command.parts.length > 1 || command.incomplete) {
     const note = command.incomplete ? ' (the parser found a syntax error)' : '';
     lines.push(

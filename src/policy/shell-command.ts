@@ -31,7 +31,7 @@ function bashParser(): Promise<Parser> {
 }
 
 /** What is known of a command the parser could not read: nothing allows it, deny rules see its text. */
-function opaque(command: string): ParsedCommand {
+export function opaqueCommand(command: string): ParsedCommand {
   const text = command.trim();
   const part: CommandPart = {
     text,
@@ -48,12 +48,12 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
     parser = await bashParser();
   } catch {
     // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
-    return opaque(command);
+    return opaqueCommand(command);
   }
   const found: CommandPart[] = [];
   const incomplete = parseInto(parser, command, 0, found);
-  if (incomplete === null) return opaque(command);
-  const analysed = found.length > 0 ? found : opaque(command).analysed;
+  if (incomplete === null) return opaqueCommand(command);
+  const analysed = found.length > 0 ? found : opaqueCommand(command).analysed;
   return { parts: analysed.map((part) => part.text), analysed, incomplete };
 }
 

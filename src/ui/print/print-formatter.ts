@@ -1,9 +1,9 @@
 import { extractText } from '../../kosong/message.js';
 import { messageToJSON } from '../../kosong/message-json.js';
 import type { ToolResult } from '../../kosong/tool.js';
-import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { toolResultToMessage } from '../../toolset/tool-result-message.js';
 import { assertNever } from '../../util/assert-never.js';
+import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
 import { StepAttempt } from './step-attempt.js';
 
@@ -55,8 +55,8 @@ export class PrintFormatter {
         return;
       case 'StatusUpdate':
         // The step's own status update comes once its model call has succeeded (it carries the
-        // context size); others (plan mode, MCP) only report a setting.
-        if (this.phase === 'calling' && typeof message.payload.context_tokens === 'number') {
+        // usage, null when the provider reported none); others (plan mode, MCP) only report a setting.
+        if (this.phase === 'calling' && message.payload.token_usage !== undefined) {
           this.commit();
           this.phase = 'called';
         }

@@ -12,13 +12,15 @@ import {
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
+import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';
 import { CONTINUATION_PROMPT, composeInEditor, continues } from '../common/compose.js';
 import type { InputHistory } from '../common/input-history.js';
+import type { SessionControl } from '../common/session-control.js';
 import { runShellEscape } from '../common/shell-escape.js';
 import { askApproval, askQuestions } from './ask-inline.js';
+import { askWorkspaceTrust } from './ask-trust.js';
 import { LineReader, WOKEN } from './line-reader.js';
 import { ShellRenderer, type ThinkingDisplay } from './shell-renderer.js';
-import { type ShellStyle, shellStyle } from './shell-style.js';
 
 export interface ShellOptions {
   session: AgentSession;
@@ -37,23 +39,7 @@ export interface ShellOptions {
   /** The environment `!command` runs with (default: this process's). */
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Lets the user start, open and fork sessions (`/new`, `/sessions`, `/fork`). */
-  sessions?: ShellSessionControl | undefined;
-}
-
-/** The sessions of the work dir, for the shell's own commands. */
-export interface ShellSessionControl {
-  /** A new session. */
-  create(): Promise<AgentSession>;
-  /** The saved session with this id; null when there is none. */
-  open(id: string): Promise<AgentSession | null>;
-  /** Saved sessions, most recent first. */
-  list(): Promise<{ id: string; title: string; updatedAt: number }[]>;
-  /** A new session that starts with a copy of `current`'s history. */
-  fork(current: AgentSession): Promise<AgentSession>;
-  /** The turns of `current` that `/undo` can go back to, numbered from 1. */
-  undoPoints(current: AgentSession): Promise<{ n: number; text: string }[]>;
-  /** A new session with `current`'s history before turn `n`. */
-  undo(current: AgentSession, n: number): Promise<AgentSession>;
+  sessions?: SessionControl | undefined;
 }
 
 const SHELL_COMMANDS_HELP =
@@ -72,7 +58,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
   let session = options.session;
   // Only sanitised text (or our own words around it) reaches the terminal.
   const write = (text: TerminalSafe) => output.write(text);
-  const style = shellStyle(options.color ?? false);
+  const style = ansiStyle(options.color ?? false);
   const newRenderer = () =>
     new ShellRenderer(write, session.workDir, { style, thinking: options.thinking ?? 'off' });
   let cancelTurn: AbortController | null = null;
@@ -102,6 +88,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
     write(t`kimi-ts \u2014 session ${clean(session.sessionId)} in ${clean(session.workDir)}\n`);
     await replayConversation(session.wireFile, newRenderer(), write, style);
     if (!session.hasLLM) write(t`${clean(session.llmNotSetMessage)}\n`);
+    await askWorkspaceTrust(session.workspaceTrust, reader, write, options.isTerminal);
     write(t`Type a request, /help for commands, /exit to leave.\n`);
   };
   await greet();
@@ -204,7 +191,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
  */
 async function undoCommand(
   text: string,
-  control: ShellSessionControl,
+  control: SessionControl,
   current: AgentSession,
   switchTo: (next: AgentSession) => Promise<void>,
   write: (text: TerminalSafe) => void,
@@ -246,15 +233,17 @@ function preview(text: string): TerminalSafe {
 /** Runs `/new`, `/sessions [id]` (`/resume`) and `/fork`; false for any other input. */
 async function sessionCommand(
   text: string,
-  control: ShellSessionControl,
+  control: SessionControl,
   current: AgentSession,
   switchTo: (next: AgentSession) => Promise<void>,
   write: (text: TerminalSafe) => void,
 ): Promise<boolean> {
   const match = /^\/(new|sessions|resume|fork)(?:\s+(\S+))?\s*$/.exec(text);
   if (!match) return false;
-  const [, command, id] = match;
+  const [, command, given] = match;
   try {
+    // The lists show 8-character ids: any unique prefix names a session.
+    const id = given === undefined ? undefined : await control.resolve(given);
     if (command === 'new') await switchTo(await control.create());
     else if (command === 'fork') await switchTo(await control.fork(current));
     else if (id) {
@@ -291,7 +280,7 @@ async function replayConversation(
   wireFile: string,
   renderer: ShellRenderer,
   write: (text: TerminalSafe) => void,
-  style: ShellStyle,
+  style: AnsiStyle,
 ): Promise<void> {
   const { records } = await readWireFile(wireFile).catch(() => ({ records: [] }));
   let turns = 0;
@@ -317,7 +306,7 @@ async function runTurn(
   reader: LineReader,
   write: (text: TerminalSafe) => void,
   renderer: ShellRenderer,
-  style: ShellStyle,
+  style: AnsiStyle,
   cancel: AbortSignal,
 ): Promise<void> {
   let asking: Promise<void> = Promise.resolve();

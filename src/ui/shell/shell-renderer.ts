@@ -1,6 +1,5 @@
 import { mergeInPlace } from '../../kosong/merge.js';
 import type { StreamedPart } from '../../kosong/message.js';
-import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { assertNever } from '../../util/assert-never.js';
 import {
   sanitizeForTerminal as clean,
@@ -8,9 +7,10 @@ import {
   terminalText as t,
 } from '../../util/sanitize-terminal.js';
 import type { StatusUpdate } from '../../wire/events.js';
+import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
-import { rewindDoneSummary } from '../../wire/rewind-summary.js';
-import { type ShellStyle, shellStyle } from './shell-style.js';
+import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';
+import { hiddenLinesText, isCommandTool, previewOutput } from '../common/output-preview.js';
 
 /**
  * How thinking is shown: streamed as it comes (dim), as one "(thinking…)" line per stretch of it, or
@@ -19,7 +19,7 @@ import { type ShellStyle, shellStyle } from './shell-style.js';
 export type ThinkingDisplay = 'stream' | 'indicator' | 'off';
 
 export interface ShellRendererOptions {
-  style?: ShellStyle | undefined;
+  style?: AnsiStyle | undefined;
   thinking?: ThinkingDisplay | undefined;
 }
 
@@ -34,16 +34,18 @@ export class ShellRenderer {
   private atLineStart = true;
   /** What the open stretch of streamed content is, so thinking and answer get lines of their own. */
   private streaming: 'text' | 'think' | null = null;
-  private readonly style: ShellStyle;
+  private readonly style: AnsiStyle;
   private readonly thinking: ThinkingDisplay;
   private readonly status: StatusUpdate = {};
+  /** The tool name of each call announced, for its result (a command's output is shown folded). */
+  private readonly callNames = new Map<string, string>();
 
   constructor(
     private readonly write: (text: TerminalSafe) => void,
     private readonly workDir: string,
     options: ShellRendererOptions = {},
   ) {
-    this.style = options.style ?? shellStyle(false);
+    this.style = options.style ?? ansiStyle(false);
     this.thinking = options.thinking ?? 'off';
   }
 
@@ -68,6 +70,8 @@ export class ShellRenderer {
         const summary = typeof brief === 'string' && brief ? brief : value.message;
         const mark = value.is_error ? this.style.error(t`\u2717`) : this.style.ok(t`\u2713`);
         this.line(t`  ${mark} ${clean(summary || (value.is_error ? 'failed' : 'done'))}`);
+        const name = this.callNames.get(message.payload.tool_call_id);
+        if (name && isCommandTool(name) && typeof value.output === 'string') this.foldedOutput(value.output);
         return;
       }
       case 'StatusUpdate':
@@ -95,9 +99,6 @@ export class ShellRenderer {
       case 'PlanDisplay':
         this.line(clean(message.payload.content));
         return;
-      case 'RewindDone':
-        this.line(t`(${clean(rewindDoneSummary(message.payload))})`);
-        return;
       case 'BtwEnd': {
         const { response, error } = message.payload;
         this.line(error ? t`${this.style.error(t`Error:`)} ${clean(error)}` : clean(response ?? ''));
@@ -115,6 +116,8 @@ export class ShellRenderer {
       case 'ApprovalResponse':
       case 'SubagentEvent':
       case 'BtwBegin':
+      // The rewind's result line is the session's own text, said just before this event.
+      case 'RewindDone':
       // One line per call: live output is the terminal UI's.
       case 'ToolOutput':
         return;
@@ -162,9 +165,18 @@ export class ShellRenderer {
     this.pendingCall = null;
     if (call?.type !== 'function') return;
     const { name, arguments: args } = call.function;
+    this.callNames.set(call.id, name);
     const key = extractKeyArgument(name, args ?? '', this.workDir);
     const shownKey = key ? t` ${this.style.dim(clean(key))}` : t``;
     this.line(t`\u2022 ${this.style.accent(clean(name))}${shownKey}`);
+  }
+
+  /** A command's first and last lines under its result line, the rest counted. */
+  private foldedOutput(output: string): void {
+    const { head, hidden, tail } = previewOutput(output);
+    for (const text of head) this.line(t`    ${this.style.dim(clean(text))}`);
+    if (hidden > 0) this.line(t`    ${this.style.accent(clean(hiddenLinesText(hidden)))}`);
+    for (const text of tail) this.line(t`    ${this.style.dim(clean(text))}`);
   }
 
   private text(text: string): void {

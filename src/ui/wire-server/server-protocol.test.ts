@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { askWireHook } from '../../hooks/index.js';
+import { ScriptedSession } from '../common/test-support/scripted-turn-session.js';
 import { envelopeOf, TestWireClient } from './test-support/in-memory-wire-client.js';
-import { ScriptedSession } from './test-support/scripted-turn-session.js';
 
 let dir: string;
 let session: ScriptedSession;
@@ -66,7 +66,7 @@ describe('framing and standard errors', () => {
       'wire: notification `cancel` (no id, so no reply) failed: No agent turn is in progress',
     );
     expect(c.stderr).toContain(
-      'wire: notification `frobnicate` (no id, so no reply) failed: Method not found',
+      'wire: notification `frobnicate` (no id, so no reply) failed: Unexpected method received',
     );
   });
 
@@ -74,7 +74,7 @@ describe('framing and standard errors', () => {
     const c = start();
     expect((await c.request('frobnicate', {})).error).toEqual({
       code: -32601,
-      message: 'Method not found: frobnicate',
+      message: 'Unexpected method received: frobnicate',
     });
     expect((await c.request('event', {})).error).toMatchObject({ code: -32601 });
     const badPrompt = await c.request('prompt', { user_input: 42 });
