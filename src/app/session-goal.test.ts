@@ -113,4 +113,19 @@ describe('the goal tools', () => {
     expect(book.current()).toMatchObject({ objective: 'second', check: 'true' });
     await book.flush();
   });
+
+  it('cannot loosen the evidence: no raised budget, no replaced check', async () => {
+    const { toolset, book } = await setUp();
+    book.create({ objective: 'pass the tests', check: 'npm test', budget: { maxTurns: 3 } });
+    const [raised, lowered, swapped] = await dispatchAll(toolset, [
+      toolCall('r', 'SetGoalBudget', { max_turns: 300 }),
+      toolCall('l', 'SetGoalBudget', { max_turns: 2, max_tokens: 1000 }),
+      toolCall('s', 'CreateGoal', { objective: 'pass the tests', check: 'true', replace: true }),
+    ]);
+    expect(raised?.return_value.is_error).toBe(true);
+    expect(lowered?.return_value.is_error).toBe(false);
+    expect(swapped?.return_value.is_error).toBe(true);
+    expect(book.current()).toMatchObject({ check: 'npm test', budget: { maxTurns: 2, maxTokens: 1000 } });
+    await book.flush();
+  });
 });

@@ -107,7 +107,20 @@ export function goalTools(book: GoalBook, runCheck: GoalCheckRunner): KimiTool[]
         ...(max_time_minutes === undefined ? {} : { maxTimeMs: Math.round(max_time_minutes * 60_000) }),
       };
       if (Object.keys(budget).length === 0) return toolError('Give at least one budget.', 'No budget');
-      if (!book.setBudget(budget)) return toolError('There is no goal.', 'No goal');
+      const goal = book.current();
+      if (!goal) return toolError('There is no goal.', 'No goal');
+      // Budgets hold: the model may set one that is unset or tighten one, never loosen one.
+      const loosened = (Object.keys(budget) as (keyof typeof budget)[]).filter((key) => {
+        const current = goal.budget[key];
+        const wanted = budget[key];
+        return current !== null && wanted !== undefined && wanted > current;
+      });
+      if (loosened.length > 0)
+        return toolError(
+          `A budget can only be set or lowered, not raised (${loosened.join(', ')}); ask the user to raise it.`,
+          'Budget not raised',
+        );
+      book.setBudget(budget);
       return toolOk(goalForModel(book.view()), 'Budget set');
     },
   });
@@ -122,6 +135,13 @@ export function goalTools(book: GoalBook, runCheck: GoalCheckRunner): KimiTool[]
     }),
     effect: 'read-only',
     call({ objective, check, replace }) {
+      // The check is the evidence: the model cannot swap it (or drop it) by replacing the goal.
+      const existing = book.current();
+      if (existing?.check && replace)
+        return toolError(
+          'The current goal has a completion check; only the user can replace it (/goal clear, then /goal).',
+          'Goal not replaced',
+        );
       try {
         book.create({ objective, check, replace });
       } catch (error) {

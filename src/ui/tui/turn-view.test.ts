@@ -214,3 +214,36 @@ describe('TurnView', () => {
     ]);
   });
 });
+
+describe('TurnView goal line', () => {
+  const goal = (turns: number, tokens: number, status: 'active' | 'paused'): WireEvent => ({
+    type: 'GoalUpdated',
+    payload: {
+      goal: {
+        id: 'g1',
+        objective: 'green \u001b[31mbuild',
+        status,
+        check: 'npm test',
+        reason: status === 'paused' ? 'Interrupted.' : null,
+        turns_used: turns,
+        tokens_used: tokens,
+        elapsed_ms: 0,
+        max_turns: 5,
+        max_tokens: null,
+        max_time_ms: null,
+      },
+    },
+  });
+
+  it('shows the goal line when its state or turns move, sanitised', () => {
+    const v = view();
+    v.handle(goal(1, 0, 'active'));
+    v.handle(goal(1, 100, 'active'));
+    v.handle(goal(1, 200, 'paused'));
+    const shown = screen(v);
+    expect(shown.match(/goal: /g)).toHaveLength(2);
+    expect(shown).toContain('— active · turns 1/5');
+    expect(shown).toContain('— paused (Interrupted.) · turns 1/5');
+    expect(shown).not.toContain('\u001b');
+  });
+});
