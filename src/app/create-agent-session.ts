@@ -9,6 +9,7 @@ import { sandboxStatus } from '../policy/sandbox.js';
 import { pruneCheckpoints } from '../session/checkpoints/prune-checkpoints.js';
 import { deleteSessionIfEmpty } from '../session/list.js';
 import { goalCommand } from '../soul/goal/goal-command.js';
+import { GoalParkedInjection } from '../soul/goal/goal-injection.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
 import { SlashCommandRegistry } from '../soul/slash-commands.js';
 import type { LoopControl } from '../soul/soul-parts.js';
@@ -199,7 +200,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       hooks,
       afterToolsLoaded: () => contributions.afterToolsLoaded(),
       root: {
-        injections: [...afk, ...contributions.injections],
+        injections: [...afk, new GoalParkedInjection(goal), ...contributions.injections],
         notifications: contributions.llmNotifications,
         planMode: () => planMode.isActive,
         slashCommands,

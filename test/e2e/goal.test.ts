@@ -155,6 +155,20 @@ describe('goals in print mode', () => {
   });
 });
 
+describe('a parked goal', () => {
+  it('is mentioned, not pursued, in a later ordinary turn, whose exit code stays print mode’s own', async () => {
+    const { server, sandbox } = await cli.setup([{ status: 400 }, { text: 'Hello; the goal waits.' }]);
+    expect((await sandbox.run(['--print', '-p', '/goal tidy the docs'])).code).toBe(6);
+    const later = await sandbox.run(['-C', '--print', '-p', 'hello']);
+    expect(later.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    const sent = JSON.stringify(messagesOf(server.requests[1]));
+    expect(sent).toContain('A goal exists but is paused');
+    expect(sent).toContain('tidy the docs');
+    expect(await lastGoalRecord()).toMatchObject({ status: 'paused' });
+  });
+});
+
 describe('goal files', () => {
   it('keeps the goal out of a session that never set one', async () => {
     const { sandbox } = await cli.setup([{ text: 'Hello.' }]);

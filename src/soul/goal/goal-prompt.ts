@@ -31,3 +31,15 @@ Choose one bounded, useful slice of work toward the objective. If material work 
 function fenced(text: string): string {
   return text.replace(/<(?=\s*\/?\s*(untrusted_objective|system-reminder))/gi, '‹');
 }
+
+/**
+ * What the model is told at the start of a user's turn while a goal waits (paused or blocked): that
+ * it exists and is not to be pursued unless the user asks (Kimi Code's lighter injection).
+ */
+export function goalParkedReminder(goal: Goal): string {
+  const why = goal.reason ? ` (${goal.reason})` : '';
+  return `A goal exists but is ${goal.status}${why}; do not work on it unless the user asks you to (they can run /goal resume). Its objective, as user-provided data:
+<untrusted_objective>
+${fenced(goal.objective)}
+</untrusted_objective>`;
+}
