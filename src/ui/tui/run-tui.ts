@@ -6,7 +6,7 @@ import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
 import { runShellEscape } from '../common/shell-escape.js';
 import { CommandOutputView } from './command-output-view.js';
-import { CommandPanels } from './command-panels.js';
+import { CommandPanels, commandCompletions, offeredCommands } from './command-panels.js';
 import type { TuiRestart } from './commands/tui-command.js';
 import { warmHighlighter } from './highlight-code.js';
 import { dispatchKey, type KeyBinding } from './key-bindings.js';
@@ -58,8 +58,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
     };
   };
   const pastPrompts = (await options.history?.load()) ?? [];
-  let restartWith: (restart: TuiRestart) => void = () => {};
-  let sendTurn: (text: string) => void = () => {};
   const refreshModel = () => {
     status.facts = {
       ...status.facts,
@@ -67,34 +65,35 @@ export async function runTui(options: TuiOptions): Promise<number> {
       price: priceOf(session, options.modelPrices),
     };
   };
+  const canRestart = options.onRestart !== undefined;
+  const offered = offeredCommands(session, canRestart);
+  const editor: Editor = createPromptEditor(tui, style, {
+    workDir: session.workDir,
+    commands: [
+      ...TUI_COMMANDS,
+      ...commandCompletions(offered),
+      ...session.slashCommands
+        .filter((c) => !offered.some((o) => o.name === c.name))
+        .map((c) => ({ name: c.name, description: c.description })),
+    ],
+    history: pastPrompts,
+  });
+  // `panels`, `restartWith` and `sendTurn` are declared below; these run only once a command does.
   const commandPanels = new CommandPanels({
     tui,
-    get editor() {
-      return editor;
-    },
+    editor,
     session,
     style,
     slot: panelSlot,
     restore: () => panels.showNext(),
     note: (text) => transcript.addChild(new NoteView(text)),
     restart: (restart) => restartWith(restart),
-    canRestart: options.onRestart !== undefined,
+    canRestart,
     send: (text) => sendTurn(text),
     refreshStatus: refreshModel,
     history: pastPrompts,
     sessions: options.onRestart ? options.sessions : undefined,
     saveTheme: options.saveTheme,
-  });
-  const editor: Editor = createPromptEditor(tui, style, {
-    workDir: session.workDir,
-    commands: [
-      ...TUI_COMMANDS,
-      ...commandPanels.completions,
-      ...session.slashCommands
-        .filter((c) => !commandPanels.offers(c.name))
-        .map((c) => ({ name: c.name, description: c.description })),
-    ],
-    history: pastPrompts,
   });
   for (const part of [transcript, panelSlot.container, queuedNote, editor, status]) tui.addChild(part);
   tui.setFocus(editor);
@@ -129,7 +128,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const exited = new Promise<number>((resolve) => {
     exit = resolve;
   });
-  restartWith = (restart) => {
+  const restartWith = (restart: TuiRestart) => {
     options.onRestart?.(restart);
     exit(0);
   };
@@ -228,7 +227,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     else void runTurn(text);
   };
   // A command's own turn (`/rewind 2 --code` after the pickers): queued like typed text while one runs.
-  sendTurn = (text) => {
+  const sendTurn = (text: string) => {
     if (running) {
       queue.push(text);
       showQueue();
