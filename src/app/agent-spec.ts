@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { isKimiCliToolPath, kimiTsToolFor } from './kimi-cli-tool-paths.js';
 
 /** The built-in agent spec (`src/agents/default/agent.yaml`, copied beside the build). */
 export const DEFAULT_AGENT_FILE = fileURLToPath(new URL('../agents/default/agent.yaml', import.meta.url));
@@ -61,11 +62,33 @@ export async function loadAgentSpec(file: string, seen: Set<string> = new Set())
   for (const [name, sub] of Object.entries(agent.subagents ?? {})) {
     subagents[name] = { path: resolve(dir, sub.path), description: sub.description };
   }
-  let tools = (agent.tools ?? base?.tools ?? []).map((spec) => absolutizeToolSpec(spec, dir));
-  if (agent.allowed_tools)
-    tools = tools.filter((spec) => agent.allowed_tools?.includes(toolExportName(spec)));
-  if (agent.exclude_tools)
-    tools = tools.filter((spec) => !agent.exclude_tools?.includes(toolExportName(spec)));
+  const listed = agent.tools
+    ? agent.tools.map((spec) => toolSpecOf(spec, dir, path))
+    : [...(base?.tools ?? [])];
+  // Entries name tools by bare name (`Shell`), by Kimi CLI's path (`kimi_cli.tools.shell:Shell`) or by
+  // module spec. One that names none of the agent's tools is an error: a mistyped or untranslated
+  // `exclude_tools` entry would otherwise leave the tool it meant to remove available.
+  const matching = (field: string, entries: readonly string[]) => {
+    const named = entries.map((entry) => {
+      const hits = listed.filter((spec) => entryNames(entry, spec, dir));
+      if (hits.length === 0) {
+        throw new AgentSpecError(
+          `Agent spec ${path}: ${field} entry ${JSON.stringify(entry)} names none of the agent's tools (${listed.map(toolExportName).join(', ') || 'none'}).`,
+        );
+      }
+      return hits;
+    });
+    return new Set(named.flat());
+  };
+  let tools = listed;
+  if (agent.allowed_tools) {
+    const allowed = matching('allowed_tools', agent.allowed_tools);
+    tools = tools.filter((spec) => allowed.has(spec));
+  }
+  if (agent.exclude_tools) {
+    const excluded = matching('exclude_tools', agent.exclude_tools);
+    tools = tools.filter((spec) => !excluded.has(spec));
+  }
   const systemPromptPath = agent.system_prompt_path
     ? resolve(dir, agent.system_prompt_path)
     : base?.systemPromptPath;
@@ -109,6 +132,23 @@ async function readSpecFile(path: string): Promise<unknown> {
 /** The export (tool) name of a `"module:Export"` spec. */
 export function toolExportName(spec: string): string {
   return spec.slice(spec.lastIndexOf(':') + 1);
+}
+
+/** A `tools` entry as kimi-ts loads it: Kimi CLI's paths become the kimi-ts tool they name. */
+function toolSpecOf(spec: string, dir: string, file: string): string {
+  const translated = kimiTsToolFor(spec);
+  if (translated !== null) return translated;
+  if (isKimiCliToolPath(spec))
+    throw new AgentSpecError(
+      `Agent spec ${file}: kimi-ts has no tool ${JSON.stringify(spec)} (a Kimi CLI tool).`,
+    );
+  return absolutizeToolSpec(spec, dir);
+}
+
+/** Whether an `allowed_tools` / `exclude_tools` entry names the tool `spec`. */
+function entryNames(entry: string, spec: string, dir: string): boolean {
+  if (!entry.includes(':')) return toolExportName(spec) === entry;
+  return (kimiTsToolFor(entry) ?? absolutizeToolSpec(entry, dir)) === spec;
 }
 
 /** Relative module paths are relative to the spec that lists them; make them absolute so they survive `extend`. */

@@ -59,6 +59,8 @@ export async function buildProvider(
   ) {
     return provider.withThinking('high');
   }
-  if (settings.thinking === false) return provider.withThinking('off');
+  // Off unless asked for, and said so on every request (Kimi CLI sends `thinking: {type: disabled}`
+  // on the Kimi API by default: a model that thinks by default would otherwise think unasked).
+  if (!thinking) return provider.withThinking('off');
   return provider;
 }

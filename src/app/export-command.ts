@@ -2,7 +2,8 @@ import { access, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { kimiTsHome } from '../config/home.js';
 import { continueSession } from '../session/list.js';
-import { isValidSessionId, SessionError, sessionAt } from '../session/session.js';
+import { SessionError, sessionAt } from '../session/session.js';
+import { resolveSessionId, SessionIdError } from '../session/session-id-match.js';
 import { SessionCatalog } from './session-catalog.js';
 
 /**
@@ -25,10 +26,10 @@ export async function exportCommand(options: {
   const home = kimiTsHome(process.env);
   const workDir = resolve(options.workDir ?? process.cwd());
   try {
-    let session = sessionAt(home, workDir, options.sessionId ?? '');
-    if (options.sessionId === undefined) session = await continueSession({ home, workDir });
-    else if (!isValidSessionId(options.sessionId))
-      throw new SessionError(`Invalid session id ${JSON.stringify(options.sessionId)}.`);
+    const session =
+      options.sessionId === undefined
+        ? await continueSession({ home, workDir })
+        : sessionAt(home, workDir, await resolveSessionId({ home, workDir }, options.sessionId));
     await access(session.contextFile).catch(() => {
       throw new SessionError(`There is no session ${session.id} in ${workDir}.`);
     });
@@ -49,6 +50,6 @@ export async function exportCommand(options: {
     return 0;
   } catch (error) {
     options.error(`${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return error instanceof SessionIdError ? 2 : 1;
   }
 }

@@ -1,7 +1,8 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Message } from '../kosong/message.js';
-import { isValidSessionId, type Session, sessionAt } from '../session/session.js';
+import { type Session, sessionAt } from '../session/session.js';
+import { matchSessionId, sessionIdProblem } from '../session/session-id-match.js';
 import { loadContextBytes } from '../soul/context/load-context-file.js';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
 import { expandHome } from '../tools/file/workspace-path.js';
@@ -97,21 +98,26 @@ async function importable(
     if (looksBinary(bytes)) return { problem: `${target} is not a text file.` };
     return { what: path, text: bytes.toString('utf8') };
   }
-  if (target === session.id) return { problem: 'That is this session: nothing to import.' };
-  const bytes = isValidSessionId(target)
-    ? await readFile(sessionAt(options.home, session.workDir, target).contextFile).catch(() => null)
-    : null;
+  // A session of this directory by its id or a unique prefix of it (the lists show 8 characters).
+  const match = await matchSessionId({ home: options.home, workDir: session.workDir }, target);
+  if (match.kind === 'ambiguous') return { problem: sessionIdProblem(match, session.workDir) ?? '' };
+  const id = match.kind === 'found' ? match.id : target;
+  if (id === session.id) return { problem: 'That is this session: nothing to import.' };
+  const bytes =
+    match.kind === 'found'
+      ? await readFile(sessionAt(options.home, session.workDir, id).contextFile).catch(() => null)
+      : null;
   if (!bytes) {
     return { problem: `${target} does not exist (a file path, or the id of a session of this directory).` };
   }
   const history: readonly Message[] = loadContextBytes(bytes).history;
   const text = conversationMarkdown(history, {
-    title: `Session ${target}`,
-    sessionId: target,
+    title: `Session ${id}`,
+    sessionId: id,
     workDir: session.workDir,
     exportedAt: new Date(),
   });
-  return { what: `the conversation of session ${target}`, text };
+  return { what: `the conversation of session ${id}`, text };
 }
 
 /** A NUL byte in the first 8 KiB: what `git` and `grep` take for a binary file. */

@@ -15,6 +15,7 @@ import type { OutOfTurnHub } from './out-of-turn-hub.js';
 import type { SessionModel } from './session-model.js';
 import type { WarningSink } from './session-warning.js';
 import type { Skill } from './skills.js';
+import type { WorkspaceTrustView } from './workspace-trust.js';
 
 /** What the plan-mode extension lends the session: the state, and the plan file of the current plan. */
 export interface PlanModeHandlers {
@@ -56,6 +57,8 @@ export interface SessionServices {
   outOfTurn: OutOfTurnHub;
   /** Reports what went wrong without stopping the session. */
   warn: WarningSink;
+  /** Whether the work dir's own configuration is in force (and whether kimi-ts runs git there). */
+  workspaceTrust: WorkspaceTrustView;
 }
 
 export type SessionServiceName = keyof SessionServices;

@@ -4,7 +4,8 @@ import { type LoadedConfig, loadConfig } from '../config/load-config.js';
 import { unknownModelAlias } from '../config/resolve-model.js';
 import { continueSession } from '../session/list.js';
 import { recordLastSession } from '../session/metadata.js';
-import { createSession, openSession, type Session } from '../session/session.js';
+import { createSession, openSession, type Session, SessionError } from '../session/session.js';
+import { isFullSessionUuid, matchSessionId, sessionIdProblem } from '../session/session-id-match.js';
 import { lockSession, type SessionLock } from '../session/session-lock.js';
 import { readSessionState, type SessionState, updateSessionState } from '../session/state.js';
 import { workDirKey } from '../session/work-dir-key.js';
@@ -63,7 +64,7 @@ export async function readSessionFiles(
     (await loadConfig({ configFile: options.configFile, inlineConfig: options.inlineConfig, env, home }));
   const { config } = loaded;
   const badAlias = unknownModelAlias(config, options.modelAlias);
-  if (badAlias !== null) throw new UsageError(badAlias);
+  if (badAlias !== null) throw new UsageError(badAlias, '--model');
   const session = await pickSession(options);
   // One process per session: a second one gets a clear error instead of interleaving the files.
   const lock = await lockSession(session.id, session.dir);
@@ -120,8 +121,21 @@ function settledValue<T>(outcome: PromiseSettledResult<T>): T {
 
 async function pickSession(options: SessionFilesOptions): Promise<Session> {
   const where = { home: options.home, workDir: options.workDir };
-  if (options.continueLast) return continueSession(where);
-  if (options.sessionId) return openSession({ ...where, id: options.sessionId });
+  if (options.continueLast) {
+    return continueSession(where).catch((error: unknown) => {
+      throw error instanceof SessionError ? new UsageError(error.message, '--continue') : error;
+    });
+  }
+  if (options.sessionId) {
+    const match = await matchSessionId(where, options.sessionId);
+    if (match.kind === 'found') return openSession({ ...where, id: match.id });
+    // A session is made with a chosen id only for a full UUID: a short or mistyped id is an error,
+    // never a new session the person did not mean to start.
+    if (isFullSessionUuid(options.sessionId)) return createSession({ ...where, id: options.sessionId });
+    const problem = sessionIdProblem(match, where.workDir) ?? '';
+    const hint = match.kind === 'none' ? ' A new session with a chosen id needs a full UUID.' : '';
+    throw new UsageError(`${problem}${hint}`, '--session');
+  }
   return createSession(where);
 }
 

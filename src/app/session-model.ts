@@ -1,3 +1,4 @@
+import { apiKeySource, describeApiKeySource } from '../config/api-key-source.js';
 import { checkApiKey } from '../config/check-api-key.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { type ResolvedModel, resolveModel } from '../config/resolve-model.js';
@@ -11,6 +12,7 @@ import type {
   ModelThinking,
 } from '../soul/model-switcher.js';
 import type { SoulLLM } from '../soul/soul-parts.js';
+import { displayUrl } from '../util/display-url.js';
 import { buildProvider, type ProviderSettings } from './build-provider.js';
 import { LiveCapabilities } from './live-capabilities.js';
 import { ModelSwitchError } from './model-switch-error.js';
@@ -191,10 +193,18 @@ function withThinking(settings: SessionModelOptions, choice: boolean | undefined
   return choice === undefined ? settings : { ...settings, thinking: choice };
 }
 
-async function llmOf(resolved: ResolvedModel, settings: ProviderSettings): Promise<SoulLLM> {
+async function llmOf(resolved: ResolvedModel, settings: SessionModelOptions): Promise<SoulLLM> {
   return {
     provider: await buildProvider(resolved, settings),
     maxContextSize: resolved.maxContextSize,
     capabilities: new Set<string>(resolved.capabilities),
+    origin: {
+      provider:
+        resolved.providerName === null
+          ? `the ${resolved.providerType} provider of KIMI_BASE_URL`
+          : `provider "${resolved.providerName}" (${resolved.providerType})`,
+      baseUrl: displayUrl(resolved.baseUrl),
+      keySource: describeApiKeySource(apiKeySource(resolved, settings.configSource)),
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { VERSION } from '../version.js';
+import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
 
 export const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -37,9 +38,21 @@ export function mainCommand() {
       .version(`kimi-ts, version ${VERSION}`, '-V, --version')
       // One width on every terminal: the launcher answers `--help` with this text recorded at build time.
       .configureHelp({ helpWidth: 80 })
+      // Usage errors read and exit as Kimi CLI's do (exit 2, a hint to --help); subcommands made
+      // below inherit both settings.
+      .configureOutput({
+        outputError: (text, write) => write(usageErrorText(text.trim().replace(/^error: /, ''))),
+      })
+      .exitOverride((error) => {
+        process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT_CODE);
+      })
+      .argument('[prompt...]', 'a prompt: opens the TUI with it sent (with --print, runs it headless)')
       .option('-w, --work-dir <path>', 'working directory of the agent (default: current directory)')
       .option('--add-dir <path>', 'another directory the agent may work in (repeatable)', collect, [])
-      .option('-S, --session [id]', 'resume the session with this id (created if missing)')
+      .option(
+        '-S, --session [id]',
+        'resume the session with this id, or a unique start of it (a full UUID that is not there yet creates it)',
+      )
       .option('-r, --resume [id]', 'same as --session')
       .option('-C, --continue', 'continue the latest session of the working directory')
       .option('--config <text>', 'config as TOML or JSON text', nonEmpty)
@@ -51,7 +64,13 @@ export function mainCommand() {
       .addOption(new Option('--yes').hideHelp().implies({ yolo: true }))
       .addOption(new Option('--auto-approve').hideHelp().implies({ yolo: true }))
       .option('--afk', 'away from keyboard: approve actions and dismiss questions')
-      .option('--sandbox', 'run commands in the bubblewrap sandbox (Linux): workspace writable, no network')
+      .option('--trust-workspace', "trust the work dir: its own rules file's allow rules are in force")
+      .addOption(
+        new Option(
+          '--sandbox [mode]',
+          'the bubblewrap command sandbox (Linux), on by default: workspace writable, no network; `off` turns it off',
+        ).choices(['off', 'workspace-write', 'read-only'] as const),
+      )
       .option('--plan', 'start in plan mode')
       .option('-p, --prompt <text>', 'the prompt (print mode reads stdin when absent)', nonEmpty)
       .addOption(new Option('-c, --command <text>', 'same as --prompt').hideHelp())
@@ -87,8 +106,31 @@ export function mainCommand() {
           'interactive front end: tui (the default on a terminal) or line (the default for TERM=dumb and pipes)',
         ).choices(['line', 'tui']),
       )
+      .addHelpText(
+        'after',
+        [
+          '',
+          'A prompt on the command line opens the TUI with it sent:',
+          '  kimi-ts "fix the failing test"',
+          'With --print it runs headless. One word close to a command name (sesions) is',
+          'taken for a mistyped command and answered with a suggestion; words with spaces',
+          'are always a prompt.',
+          '',
+          'Session ids: -S, export, vis and /sessions take any unique start of an id (the',
+          '8 characters the lists show).',
+          '',
+          'Exit codes: 0 done, 1 failed, 2 usage error (bad flag, unknown command or',
+          'session id), 75 retryable provider error in print mode (rate limit, server or',
+          'connection error).',
+          '',
+          'Something not working? kimi-ts doctor checks the setup.',
+        ].join('\n'),
+      )
   );
 }
 
 /** What the flags of the main command parse to. */
-export type CliOptions = ReturnType<ReturnType<typeof mainCommand>['opts']>;
+export type CliOptions = ReturnType<ReturnType<typeof mainCommand>['opts']> & {
+  /** Words given without a flag (`kimi-ts "fix the bug"`): the first prompt of an interactive run, or print mode's. */
+  positionalPrompt?: string | undefined;
+};

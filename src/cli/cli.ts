@@ -1,12 +1,23 @@
 #!/usr/bin/env node
-import type { Command } from '@commander-js/extra-typings';
-import { VERSION } from '../version.js';
+import { resolve } from 'node:path';
 import { mainCommand, nonEmpty, portNumber, positiveInt } from './cli-options.js';
+import { mistypedCommand } from './command-suggestion.js';
 
-export function buildProgram(): Command {
-  const program = mainCommand().action(async (options) => {
+export function buildProgram() {
+  const program = mainCommand().action(async (words, options, command) => {
+    const suggestion = mistypedCommand(
+      words,
+      command.commands.map((sub) => sub.name()),
+    );
+    if (suggestion !== null) {
+      command.error(`unknown command '${words[0]}'. Did you mean '${suggestion}'?`);
+    }
     const { runMain } = await import('./run-main.js');
-    process.exitCode = await runMain({ ...options, prompt: options.prompt ?? options.command });
+    process.exitCode = await runMain({
+      ...options,
+      prompt: options.prompt ?? options.command,
+      positionalPrompt: words.length ? words.join(' ') : undefined,
+    });
   });
 
   program
@@ -122,6 +133,7 @@ export function buildProgram(): Command {
     .option('-m, --model <alias>', 'model alias from the config')
     .option('--agent-file <path>', 'agent spec YAML')
     .option('-y, --yolo', 'approve every action automatically')
+    .option('--trust-workspace', "trust the session folders: their rules files' allow rules are in force")
     .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)
     .action(async (_options, command) => {
       const { runAcpCommand } = await import('./run-acp.js');
@@ -167,18 +179,45 @@ export function buildProgram(): Command {
 
   program
     .command('info')
-    .description('version and protocol information')
+    .description('version and protocol information, the config file, home and default model')
     .option('--json', 'as JSON')
-    .action((options: { json?: boolean }) => {
-      const info = {
-        version: VERSION,
-        wire_protocol_version: '1.10',
-        agent_spec_versions: [1],
-        node: process.version,
-      };
+    .action(async (_options, command) => {
+      const [{ infoReport }, { kimiTsHome }] = await Promise.all([
+        import('../app/info-report.js'),
+        import('../config/home.js'),
+      ]);
+      const options = command.optsWithGlobals();
+      const info = await infoReport({
+        home: kimiTsHome(process.env),
+        env: process.env,
+        configFile: options.configFile,
+        inlineConfig: options.config,
+      });
       if (options.json) process.stdout.write(`${JSON.stringify(info)}\n`);
       else
         for (const [key, value] of Object.entries(info)) process.stdout.write(`${key}: ${String(value)}\n`);
+    });
+
+  program
+    .command('doctor')
+    .description(
+      'check the setup: config, model and key, ripgrep, sandbox, git, Node (exit 1 if something essential fails)',
+    )
+    .action(async (_options, command) => {
+      const [{ runDoctor }, { kimiTsHome }] = await Promise.all([
+        import('../app/doctor/run-doctor.js'),
+        import('../config/home.js'),
+      ]);
+      const options = command.optsWithGlobals();
+      process.exitCode = await runDoctor({
+        home: kimiTsHome(process.env),
+        workDir: resolve(options.workDir ?? process.cwd()),
+        env: process.env,
+        configFile: options.configFile,
+        inlineConfig: options.config,
+        modelAlias: options.model,
+        write: (text) => process.stdout.write(text),
+      });
     });
   return program;
 }

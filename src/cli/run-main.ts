@@ -8,6 +8,7 @@ import { SessionError } from '../session/session.js';
 import type { CliOptions } from './cli-options.js';
 import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
+import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
 
 function checkFlags(options: CliOptions): void {
   const modes = [options.print || options.quiet ? '--print' : null, options.wire ? '--wire' : null].filter(
@@ -18,9 +19,17 @@ function checkFlags(options: CliOptions): void {
     throw new UsageError('Cannot combine --config and --config-file.');
   const session = options.session ?? options.resume;
   if (options.continue && session !== undefined)
-    throw new UsageError('Cannot combine --continue and --session.');
+    throw new UsageError('Cannot combine --continue, --session.', '--continue');
   if (session === true)
-    throw new UsageError('--session needs a session id in this mode (list them with `kimi-ts sessions`).');
+    throw new UsageError(
+      '--session needs a session id in this mode (list them with `kimi-ts sessions`).',
+      '--session',
+    );
+  if (options.positionalPrompt !== undefined) {
+    if (options.prompt !== undefined)
+      throw new UsageError('Give the prompt once: as an argument or with --prompt, not both.');
+    if (options.wire) throw new UsageError('--wire takes its prompts over the protocol, not as an argument.');
+  }
   if (options.quiet && options.outputFormat !== 'text')
     throw new UsageError('--quiet prints text only; drop --output-format.');
   if (!(options.print || options.quiet)) {
@@ -41,6 +50,9 @@ export async function runMain(options: CliOptions): Promise<number> {
   try {
     checkFlags(options);
     const interactive = !(options.print || options.quiet || options.wire) && options.prompt === undefined;
+    // A prompt given as an argument is sent first in the interactive front ends, and is print mode's prompt.
+    const initialPrompt = interactive ? options.positionalPrompt : undefined;
+    const printPrompt = options.prompt ?? options.positionalPrompt;
     const env = process.env;
     const home = kimiTsHome(env);
     const print = !interactive && !options.wire;
@@ -145,6 +157,7 @@ export async function runMain(options: CliOptions): Promise<number> {
                 Object.entries(session.config.models).map(([alias, model]) => [alias, model.price]),
               ),
               sessions,
+              initialPrompt,
               saveTheme:
                 configFile === null ? undefined : (theme) => saveConfigKey(configFile, 'theme', theme),
             });
@@ -162,6 +175,7 @@ export async function runMain(options: CliOptions): Promise<number> {
           thinking: !isTerminal ? 'off' : session.config.show_thinking_stream ? 'stream' : 'indicator',
           history: InputHistory.forWorkDir(home, session.workDir),
           sessions,
+          initialPrompt,
         });
       }
       if (options.wire) {
@@ -176,7 +190,7 @@ export async function runMain(options: CliOptions): Promise<number> {
       const { runPrint } = await import('../ui/print/run-print.js');
       return await runPrint({
         session,
-        prompt: options.prompt,
+        prompt: printPrompt,
         input: process.stdin,
         inputFormat: options.inputFormat,
         outputFormat: options.quiet ? 'text' : options.outputFormat,
@@ -196,12 +210,11 @@ export async function runMain(options: CliOptions): Promise<number> {
     }
   } catch (error) {
     const { AgentSpecError } = await import('../app/agent-spec.js');
-    if (
-      error instanceof UsageError ||
-      error instanceof ConfigError ||
-      error instanceof SessionError ||
-      error instanceof AgentSpecError
-    ) {
+    if (error instanceof UsageError) {
+      process.stderr.write(usageErrorText(error.message));
+      return USAGE_EXIT_CODE;
+    }
+    if (error instanceof ConfigError || error instanceof SessionError || error instanceof AgentSpecError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
@@ -216,21 +229,20 @@ export async function listCheckpointsCommand(
   workDir: string | undefined,
   sessionId: string,
 ): Promise<number> {
-  const [{ formatSessionCheckpoints }, { isValidSessionId, sessionAt }] = await Promise.all([
-    import('../app/rewind/list-checkpoints.js'),
-    import('../session/session.js'),
-  ]);
-  if (!isValidSessionId(sessionId)) {
-    process.stderr.write('A session id is letters, digits, - and _ (list them with `kimi-ts sessions`).\n');
-    return 2;
-  }
+  const [{ formatSessionCheckpoints }, { sessionAt }, { matchSessionId, sessionIdProblem }] =
+    await Promise.all([
+      import('../app/rewind/list-checkpoints.js'),
+      import('../session/session.js'),
+      import('../session/session-id-match.js'),
+    ]);
   const home = kimiTsHome(process.env);
   const dir = resolve(workDir ?? process.cwd());
-  const session = sessionAt(home, dir, sessionId);
-  if (!existsSync(session.dir)) {
-    process.stderr.write(`There is no session ${sessionId} for ${dir}.\n`);
-    return 1;
+  const match = await matchSessionId({ home, workDir: dir }, sessionId);
+  if (match.kind !== 'found') {
+    process.stderr.write(`${sessionIdProblem(match, dir)}\n`);
+    return 2;
   }
+  const session = sessionAt(home, dir, match.id);
   process.stdout.write(await formatSessionCheckpoints(home, session.workDir, session.dir));
   return 0;
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { AgentSession } from '../app/agent-session.js';
 import { SessionCatalog } from '../app/session-catalog.js';
 import { isValidSessionId, sessionAt } from '../session/session.js';
+import { resolveSessionId } from '../session/session-id-match.js';
 import type { SessionControl } from '../ui/common/session-control.js';
 
 /**
@@ -18,6 +19,7 @@ export function sessionControl(
   const at = (session: AgentSession) => sessionAt(home, workDir, session.sessionId);
   return {
     create: () => openAgentSession({}),
+    resolve: (given) => resolveSessionId({ home, workDir }, given),
     open: async (id) =>
       isValidSessionId(id) && existsSync(sessionAt(home, workDir, id).contextFile)
         ? openAgentSession({ sessionId: id })

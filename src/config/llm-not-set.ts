@@ -24,7 +24,10 @@ export function llmNotSet(reason: string, home: string): LLMNotSet {
 /** The configuration how-to, pointing at the config file kimi-ts would read by default. */
 export function howToConfigureText(home: string): string {
   return [
-    'Configure a model in one of two ways:',
+    'Configure a model in one of three ways:',
+    '',
+    '0. Log in to Kimi Code (a login in the browser; nothing to copy):',
+    '     kimi-ts login',
     '',
     '1. Environment variables (an OpenAI-compatible Kimi endpoint by default):',
     '     export KIMI_BASE_URL="https://api.moonshot.ai/v1"',

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
 import type { LLMNotSet } from './llm-not-set.js';
 import { parseInlineConfig } from './load-config.js';
-import { describeResolvedModel, type ResolvedModel, resolveModel } from './resolve-model.js';
+import {
+  describeResolvedModel,
+  inferCapabilities,
+  type ResolvedModel,
+  resolveModel,
+} from './resolve-model.js';
 import { defaultConfig } from './schema.js';
 
 const config = parseInlineConfig(`
@@ -241,5 +246,17 @@ describe('LLM not set', () => {
     );
     const result = notSet(resolveModel(empty, { env: {}, home }));
     expect(result.reason).toBe('provider "p" (model "m") has an empty base_url');
+  });
+});
+
+describe('inferCapabilities: what Kimi CLI infers from a model name', () => {
+  it.each([
+    ['kimi-for-coding', [], ['thinking', 'image_in', 'video_in']],
+    ['kimi-code', ['thinking'], ['thinking', 'image_in', 'video_in']],
+    ['kimi-k2-thinking', [], ['thinking', 'always_thinking']],
+    ['deep-reasoner', ['image_in'], ['image_in', 'thinking', 'always_thinking']],
+    ['kimi-k2.6', [], []],
+  ] as const)('%s', (model, configured, expected) => {
+    expect(inferCapabilities(model, configured).sort()).toEqual([...expected].sort());
   });
 });

@@ -89,7 +89,25 @@ export function resolveModel(config: Config, options: ResolveModelOptions = {}):
   const resolved = applyEnvironment(baseModel(alias ?? null, model, provider), env, provider === null);
   const missing = missingSettings(resolved, provider === null);
   if (missing !== null) return llmNotSet(missing, home);
+  resolved.capabilities = inferCapabilities(resolved.model, resolved.capabilities);
   return resolved;
+}
+
+/**
+ * The capabilities a model has by its name, added to the configured ones as Kimi CLI does
+ * (`derive_model_capabilities`): a name with "thinking" or "reason" always thinks; Kimi Code's
+ * `kimi-for-coding` / `kimi-code` think on request and take images and video.
+ */
+export function inferCapabilities(model: string, configured: readonly ModelCapability[]): ModelCapability[] {
+  const capabilities = new Set<ModelCapability>(configured);
+  const name = model.toLowerCase();
+  if (name.includes('thinking') || name.includes('reason')) {
+    capabilities.add('thinking');
+    capabilities.add('always_thinking');
+  } else if (model === 'kimi-for-coding' || model === 'kimi-code') {
+    for (const capability of ['thinking', 'image_in', 'video_in'] as const) capabilities.add(capability);
+  }
+  return [...capabilities];
 }
 
 function baseModel(

@@ -54,7 +54,9 @@ export type ProviderConfig = z.output<typeof providerSchema>;
 
 export const modelSchema = z.object({
   provider: z.string().min(1),
-  model: z.string().min(1),
+  // Empty is accepted as Kimi CLI accepts it: the model is then "not set" (each turn says so; wire
+  // mode still starts and answers each prompt with -32001), not a config that stops every command.
+  model: z.string(),
   max_context_size: z.number().int().positive(),
   capabilities: z.array(z.enum(MODEL_CAPABILITIES)).optional(),
   display_name: z.string().optional(),
@@ -131,8 +133,13 @@ export const servicesSchema = z.object({
 });
 
 export const sandboxSchema = z.object({
-  mode: z.enum(SANDBOX_MODES).default('off'),
+  mode: z.enum(SANDBOX_MODES).default('workspace-write'),
   network: z.boolean().default(false),
+});
+
+/** `[trust]`: folders the person trusts (kimi-ts; `~` allowed); each covers the folders below it. */
+export const trustSchema = z.object({
+  folders: z.array(z.string().min(1)).default([]),
 });
 
 /** `[checkpoints]`: the file checkpoints `/rewind` returns to (kimi-ts; not in Kimi CLI). */
@@ -184,6 +191,7 @@ export const configSchema = z.object({
   mcp: mcpSchema.prefault({}),
   sandbox: sandboxSchema.prefault({}),
   checkpoints: checkpointsSchema.prefault({}),
+  trust: trustSchema.prefault({}),
   hooks: z.array(hookEntrySchema).default([]),
   /** Kimi Code's `[[permission.rules]]`; patterns are checked when a session builds its policy. */
   permission: permissionSectionSchema.prefault({}),

@@ -34,7 +34,10 @@ export interface HookEngineRuntime extends HookEngine {
   drain(signal?: AbortSignal): Promise<void>;
   /** Replaces the wire subscriptions (a wire client's `initialize`). */
   setWireSubscriptions(subscriptions: readonly WireHookSubscription[], askClient: AskClient): void;
-  /** How many `[[hooks]]` entries listen to each event (for the wire `initialize` answer). */
+  /**
+   * How many hooks listen to each event, `[[hooks]]` entries and the wire client's subscriptions
+   * together (Kimi CLI's `hooks.configured` in the wire `initialize` answer).
+   */
   configuredCounts(): Partial<Record<HookEvent, number>>;
 }
 
@@ -76,7 +79,8 @@ class CommandHookEngine implements HookEngineRuntime {
 
   configuredCounts(): Partial<Record<HookEvent, number>> {
     const counts: Partial<Record<HookEvent, number>> = {};
-    for (const hook of this.options.hooks) counts[hook.event] = (counts[hook.event] ?? 0) + 1;
+    for (const { event } of [...this.options.hooks, ...this.wireHooks])
+      counts[event] = (counts[event] ?? 0) + 1;
     return counts;
   }
 

@@ -30,7 +30,9 @@ export async function compactContext(
   const { context, llm, hooks } = parts;
   if (!llm) return false;
   const plan = planCompaction(context.history);
-  if (plan.toCompact.length === 0) return false;
+  // Asked for, a compaction runs whenever there is a conversation (as in Kimi CLI): with nothing
+  // older than the kept tail, the tail is all the compacted context holds and no model call is made.
+  if (plan.toCompact.length === 0 && (trigger === 'auto' || plan.preserved.length === 0)) return false;
 
   await hooks.trigger('PreCompact', {
     target: trigger,
@@ -39,36 +41,23 @@ export async function compactContext(
   });
   wireSend(wireEvent('CompactionBegin', {}));
   try {
-    const request = compactionRequest(plan.toCompact, customInstruction);
-    const result = await withRetry(
-      () =>
-        withAuthRecovery(
-          () =>
-            generate(llm.provider, COMPACTION_SYSTEM_PROMPT, [], [request], {
-              signal,
-              stall: soulStallOptions(parts.loopControl.stallTimeoutMs),
-            }),
-          {
-            refreshAuth: parts.refreshAuth,
-          },
-        ),
-      {
-        maxAttempts: parts.loopControl.maxRetriesPerStep,
-        signal,
-        sleep: parts.sleep,
-        provider: llm.provider,
-      },
-    );
-    const summary = result.message.content.filter((part) => part.type !== 'think');
-    const head: ContentPart = {
-      type: 'text',
-      text: systemText('Earlier context was compacted. The summary follows:'),
-    };
+    const summary =
+      plan.toCompact.length === 0 ? null : await summarise(parts, plan.toCompact, customInstruction, signal);
     await context.clear({ systemPrompt: context.systemPrompt ?? parts.systemPrompt });
     await checkpoint();
-    await context.appendMessages([{ role: 'user', content: [head, ...summary] }, ...plan.preserved]);
-    const summaryTokens = result.usage?.output ?? estimateTokens([{ role: 'user', content: summary }]);
-    await context.updateUsage(summaryTokens + estimateTokens(plan.preserved));
+    if (summary === null) {
+      await context.appendMessages(plan.preserved);
+      await context.updateUsage(estimateTokens(plan.preserved));
+    } else {
+      const head: ContentPart = {
+        type: 'text',
+        text: systemText('Earlier context was compacted. The summary follows:'),
+      };
+      await context.appendMessages([{ role: 'user', content: [head, ...summary.parts] }, ...plan.preserved]);
+      const summaryTokens =
+        summary.outputTokens ?? estimateTokens([{ role: 'user', content: summary.parts }]);
+      await context.updateUsage(summaryTokens + estimateTokens(plan.preserved));
+    }
     for (const injection of parts.injections) injection.onCompacted?.();
   } catch (error) {
     if (trigger !== 'auto' || signal.aborted || isAbortError(error)) throw error;
@@ -95,4 +84,39 @@ export async function compactContext(
     input: { trigger, estimated_token_count: context.tokenCount },
   });
   return true;
+}
+
+/** The model's summary of `messages` (thinking dropped), with the same retries and recovery as a step. */
+async function summarise(
+  parts: SoulParts,
+  messages: Parameters<typeof compactionRequest>[0],
+  customInstruction: string,
+  signal: AbortSignal,
+): Promise<{ parts: ContentPart[]; outputTokens: number | undefined }> {
+  const { llm } = parts;
+  if (!llm) throw new Error('No model to compact with.');
+  const request = compactionRequest(messages, customInstruction);
+  const result = await withRetry(
+    () =>
+      withAuthRecovery(
+        () =>
+          generate(llm.provider, COMPACTION_SYSTEM_PROMPT, [], [request], {
+            signal,
+            stall: soulStallOptions(parts.loopControl.stallTimeoutMs),
+          }),
+        {
+          refreshAuth: parts.refreshAuth,
+        },
+      ),
+    {
+      maxAttempts: parts.loopControl.maxRetriesPerStep,
+      signal,
+      sleep: parts.sleep,
+      provider: llm.provider,
+    },
+  );
+  return {
+    parts: result.message.content.filter((part) => part.type !== 'think'),
+    outputTokens: result.usage?.output,
+  };
 }

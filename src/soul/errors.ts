@@ -6,6 +6,7 @@ import {
   ChatProviderError,
 } from '../kosong/errors.js';
 
+import type { ModelOrigin } from './model-origin.js';
 /** No model is configured; the message says how to configure one. */
 export class LLMNotSet extends Error {
   override name = 'LLMNotSet';
@@ -89,6 +90,8 @@ export interface TurnErrorContext {
   model: string;
   durationMs: number;
   contextTokens: number;
+  /** Who serves the model: a refused key names the provider, its URL and where the key came from. */
+  origin?: ModelOrigin | undefined;
 }
 
 const turnContexts = new WeakMap<object, TurnErrorContext>();
@@ -111,7 +114,24 @@ export function describeTurnError(error: unknown): string {
   const base = error instanceof Error ? error.message : String(error);
   const context = turnContextOf(error);
   if (!context) return base;
+  const refused = refusedKeyText(error, context.origin);
+  if (refused !== null) return refused;
   return `${base} (model ${context.model}, step ran ${(context.durationMs / 1000).toFixed(1)} s, context ${context.contextTokens} tokens)`;
+}
+
+/**
+ * A 401/403: the key was refused. Says which provider at which URL, where the key came from and what
+ * to do, with the server's own words; never the key.
+ */
+function refusedKeyText(error: unknown, origin: ModelOrigin | undefined): string | null {
+  if (!(error instanceof APIStatusError) || (error.statusCode !== 401 && error.statusCode !== 403) || !origin)
+    return null;
+  const said = error.message.replace(/^\d{3}\s*/, '').trim();
+  return [
+    `HTTP ${error.statusCode} from ${origin.provider} at ${origin.baseUrl}: the API key was refused`,
+    said ? ` (the server said: ${said})` : '',
+    `. The key came from ${origin.keySource}: check it, or run \`kimi-ts login\` for Kimi Code.`,
+  ].join('');
 }
 
 /** Exit code of print mode for a failure: 75 for what may succeed on a later run, else 1. */

@@ -1,5 +1,6 @@
 import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
+import { contextStatusEvent } from './context-status.js';
 import { runInit } from './init-command.js';
 import { modelCommand } from './model-command.js';
 import type { ModelSwitcher } from './model-switcher.js';
@@ -93,6 +94,7 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       async run({ soul }) {
         await soul.context.clear({ systemPrompt: soul.context.systemPrompt ?? deps.systemPrompt });
         say('The context has been cleared.');
+        wireSend(contextStatusEvent(soul.parts));
       },
     },
     {
@@ -106,6 +108,7 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
         }
         const compacted = await soul.compact(signal, args);
         say(compacted ? 'The context has been compacted.' : 'There is nothing to compact yet.');
+        if (compacted) wireSend(contextStatusEvent(soul.parts));
       },
     },
     {

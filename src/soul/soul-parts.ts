@@ -7,13 +7,18 @@ import type { LLMNotificationSource } from '../wire/llm-notification.js';
 import type { Context } from './context/context.js';
 import type { DenwaRenji } from './dmail.js';
 import type { ApiErrorType } from './errors.js';
+import type { ModelOrigin } from './model-origin.js';
 
 /** The model a soul talks to. */
+export type { ModelOrigin } from './model-origin.js';
+
 export interface SoulLLM {
   provider: ChatProvider;
   /** The context window in tokens (0 or less: unknown, never compact). */
   maxContextSize: number;
   capabilities: ReadonlySet<string>;
+  /** Who serves the model, for an error a person must act on (a refused key). */
+  origin?: ModelOrigin | undefined;
 }
 
 /** `[loop_control]` of the config. */

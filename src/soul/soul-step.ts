@@ -1,11 +1,12 @@
 import { isAbortError } from '../kosong/errors.js';
-import { type Message, totalTokens } from '../kosong/message.js';
+import { inputTokens, type Message, totalTokens } from '../kosong/message.js';
 import { type InterruptedStep, step as kosongStep, type StepResult } from '../kosong/step.js';
 import type { ToolResult } from '../kosong/tool.js';
 import { isRejectionWithoutFeedback, toolErrorKind } from '../toolset/tool-errors.js';
 import { systemReminder, toolResultToMessage } from '../toolset/tool-result-message.js';
 import { wireSend } from '../wire/current-wire.js';
 import { streamedPartEvent, wireEvent } from '../wire/events.js';
+import { contextNumbers } from './context-status.js';
 import { attachTurnContext, classifyApiError } from './errors.js';
 import { interruptedStepMessages } from './interrupted-step.js';
 import { soulStallOptions } from './model-waiting.js';
@@ -118,6 +119,7 @@ export async function runStep(
         model: llm.provider.modelName,
         durationMs: Date.now() - startedAt,
         contextTokens: context.tokenCount,
+        origin: llm.origin,
       });
       parts.onApiError?.(error, classifyApiError(error));
     }
@@ -126,15 +128,14 @@ export async function runStep(
 
   // 2e.5 Usage and status.
   const usage = result.usage;
-  // What the context holds once this step's answer is in it (the count `/status` shows too).
-  const contextTokens = usage ? totalTokens(usage) : context.tokenCount;
+  // As Kimi CLI: the input tokens the provider reported (the context as this step was asked);
+  // without a report the context numbers stay empty rather than guessed.
   wireSend(
     wireEvent('StatusUpdate', {
-      token_usage: usage,
+      // Always there (null without a report): front ends tell the step's own update by it.
+      token_usage: usage ?? null,
       message_id: result.id,
-      context_tokens: contextTokens,
-      max_context_tokens: llm.maxContextSize,
-      context_usage: llm.maxContextSize > 0 ? contextTokens / llm.maxContextSize : null,
+      ...contextNumbers(parts, usage ? inputTokens(usage) : null),
       plan_mode: parts.planMode?.() ?? null,
     }),
   );

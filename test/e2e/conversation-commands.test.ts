@@ -73,7 +73,8 @@ describe('/export and /import', () => {
     expect(chosen.stderr).toContain(`Wrote session ${firstId} to ${file}.`);
     expect(await readFile(file, 'utf8')).toContain('## Assistant\n\nFirst answer.');
     const missing = await sandbox.run(['export', 'no-such-session', '-w', sandbox.workDir], { bare: true });
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('There is no session no-such-session');
+    // An id that names no session is a usage error.
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('There is no session "no-such-session"');
   });
 });

@@ -131,7 +131,7 @@ describe('print mode', () => {
   it('refuses to combine --config and --config-file', async () => {
     const { sandbox } = await cli.setup([]);
     const result = await sandbox.run(['--print', '-p', 'hi', '--config', '{}']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('Cannot combine --config and --config-file');
   });
 

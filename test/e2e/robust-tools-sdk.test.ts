@@ -17,6 +17,8 @@ async function kimiExecutable(dir: string): Promise<string> {
   return path;
 }
 
+const SDK_SESSION = '5d4e0000-0000-4000-8000-0000000005d4';
+
 /** The sandbox's environment without KIMI_TS_HOME: what a program using the SDK passes. */
 function sdkEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env = cli.sandbox.env(extra) as Record<string, string>;
@@ -32,7 +34,8 @@ describe("Moonshot's kimi-agent-sdk with its shareDir and CLI helpers", () => {
     await copyFile(cli.sandbox.configFile, join(share, 'config.toml'));
     const session = createSession({
       workDir: cli.sandbox.workDir,
-      sessionId: 'sdk-session',
+      // The SDK makes a UUID when none is given; a chosen id must be one too (a short id names a saved session).
+      sessionId: SDK_SESSION,
       shareDir: share,
       executable: await kimiExecutable(cli.sandbox.root),
       env: sdkEnv(),
@@ -46,7 +49,7 @@ describe("Moonshot's kimi-agent-sdk with its shareDir and CLI helpers", () => {
     } finally {
       await session.close();
     }
-    const dir = createKimiPaths(share).sessionDir(cli.sandbox.workDir, 'sdk-session');
+    const dir = createKimiPaths(share).sessionDir(cli.sandbox.workDir, SDK_SESSION);
     expect(existsSync(join(dir, 'wire.jsonl'))).toBe(true);
     expect(existsSync(join(dir, 'context.jsonl'))).toBe(true);
   });

@@ -8,6 +8,10 @@ import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { workDirSessions } from '../support/session-files.js';
 
+/** A session made with a chosen id: a full UUID (a short one must name an existing session). */
+const SHARED = '5a1ed000-0000-4000-8000-000000000001';
+const STALE = '57a1e000-0000-4000-8000-000000000002';
+
 const cli = useScriptedCli();
 
 async function sessionDir(id: string): Promise<string> {
@@ -32,32 +36,32 @@ describe('one process per session', () => {
       { text: 'third answer' },
     ]);
 
-    const first = sandbox.spawn(['--print', '--session', 'shared', '-p', 'one'], { input: '' });
+    const first = sandbox.spawn(['--print', '--session', SHARED, '-p', 'one'], { input: '' });
     const firstDone = collect(first);
     // The first process is inside its turn (the model is answering) when the others start.
     await server.waitForRequests(1);
 
-    const second = await sandbox.run(['--print', '--session', 'shared', '-p', 'two']);
+    const second = await sandbox.run(['--print', '--session', SHARED, '-p', 'two']);
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain('Session shared is in use by another kimi-ts process');
+    expect(second.stderr).toContain(`Session ${SHARED} is in use by another kimi-ts process`);
     expect(second.stderr).toContain(`pid ${first.pid}`);
 
-    const wire = await sandbox.run(['--wire', '--session', 'shared']);
+    const wire = await sandbox.run(['--wire', '--session', SHARED]);
     expect(wire.code).toBe(1);
     expect(wire.stderr).toContain(`pid ${first.pid}`);
 
     // The line shell says so too when asked to switch to it, and goes on in its own session.
-    const shell = await sandbox.run([], { input: '/sessions shared\n/exit\n' });
+    const shell = await sandbox.run([], { input: `/sessions ${SHARED.slice(0, 8)}\n/exit\n` });
     expect(shell.code).toBe(0);
     expect(shell.stdout).toContain(
-      `Error: Session shared is in use by another kimi-ts process (pid ${first.pid})`,
+      `Error: Session ${SHARED} is in use by another kimi-ts process (pid ${first.pid})`,
     );
 
     // An editor loading it over ACP gets the same answer.
     const { result: loaded } = await runEditor({ sandbox }, (ctx) =>
       ctx
         .request(acp.methods.agent.session.load, {
-          sessionId: 'shared',
+          sessionId: SHARED,
           cwd: sandbox.workDir,
           mcpServers: [],
         })
@@ -66,7 +70,7 @@ describe('one process per session', () => {
           (error: unknown) => String((error as Error).message),
         ),
     );
-    expect(loaded).toContain(`Session shared is in use by another kimi-ts process (pid ${first.pid})`);
+    expect(loaded).toContain(`Session ${SHARED} is in use by another kimi-ts process (pid ${first.pid})`);
 
     release();
     const firstResult = await firstDone;
@@ -75,9 +79,9 @@ describe('one process per session', () => {
     expect(server.requests).toHaveLength(1);
 
     // Released at exit: the next process gets the session, with the whole first turn in it.
-    const third = await sandbox.run(['--print', '--session', 'shared', '-p', 'three']);
+    const third = await sandbox.run(['--print', '--session', SHARED, '-p', 'three']);
     expect(third.code).toBe(0);
-    const context = await readFile(join(await sessionDir('shared'), 'context.jsonl'), 'utf8');
+    const context = await readFile(join(await sessionDir(SHARED), 'context.jsonl'), 'utf8');
     const users = context
       .trim()
       .split('\n')
@@ -85,16 +89,16 @@ describe('one process per session', () => {
       .filter((m) => m.role === 'user')
       .map((m) => m.content);
     expect(users).toEqual(['one', 'three']);
-    expect(await readdir(await sessionDir('shared'))).not.toContain('session.lock');
+    expect(await readdir(await sessionDir(SHARED))).not.toContain('session.lock');
   });
 
   it('takes over a lock whose owner is gone', async () => {
     const { sandbox } = await cli.setup([{ text: 'first' }, { text: 'after the crash' }]);
-    expect((await sandbox.run(['--print', '--session', 'stale', '-p', 'one'])).code).toBe(0);
+    expect((await sandbox.run(['--print', '--session', STALE, '-p', 'one'])).code).toBe(0);
     const pid = await deadPid();
-    await writeFile(join(await sessionDir('stale'), 'session.lock'), `${JSON.stringify({ pid })}\n`);
+    await writeFile(join(await sessionDir(STALE), 'session.lock'), `${JSON.stringify({ pid })}\n`);
 
-    const result = await sandbox.run(['--print', '--session', 'stale', '-p', 'two']);
+    const result = await sandbox.run(['--print', '--session', STALE, '-p', 'two']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('after the crash');

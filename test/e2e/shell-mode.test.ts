@@ -225,28 +225,30 @@ describe('interactive shell (line mode)', () => {
       '/fork',
       'in the fork',
       '/sessions',
-      '/sessions first-one',
+      '/sessions f1257000',
       '/sessions nope',
       '/help',
       '/new',
     ];
-    const result = await sandbox.run(['--session', 'first-one'], { input: `${lines.join('\n')}\n/exit\n` });
+    const FIRST = 'f1257000-0000-4000-8000-000000000001';
+    const result = await sandbox.run(['--session', FIRST], { input: `${lines.join('\n')}\n/exit\n` });
     expect(result.code).toBe(0);
     const out = result.stdout;
     const headers = [...out.matchAll(/kimi-ts — session (\S+) in/g)].map((m) => m[1]);
     // first-one, the fork, first-one again, a new one.
     expect(headers).toHaveLength(4);
     const [first, fork, again, fresh] = headers;
-    expect(first).toBe('first-one');
-    expect(again).toBe('first-one');
+    expect(first).toBe(FIRST);
+    // `/sessions f1257000`: the 8 characters the lists show name the session.
+    expect(again).toBe(FIRST);
     expect(new Set([first, fork, fresh]).size).toBe(3);
     // The fork starts with the conversation so far; the model hears it too.
     expect(out).toContain('› hello there\nFirst answer.\n(resumed: 1 earlier turn above)');
     expect(JSON.stringify(server.requests[1]?.body)).toContain('hello there');
     // Both saved sessions are listed, the current one marked; the fork's title says what it is.
     expect(out).toMatch(new RegExp(`\\* ${fork}  \\S+  Fork: hello there`));
-    expect(out).toMatch(/ {2}first-one {2}\S+ {2}hello there/);
-    expect(out).toContain('There is no session nope in this directory.');
+    expect(out).toMatch(new RegExp(` {2}${FIRST} {2}\\S+ {2}hello there`));
+    expect(out).toContain('There is no session "nope"');
     expect(out).toContain('/new starts a session, /sessions lists them');
     // Every session was closed (nothing for Node to complain about); the empty new one was removed.
     expect(result.stderr).toBe('');

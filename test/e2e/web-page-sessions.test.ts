@@ -7,6 +7,9 @@ import { useScriptedCli } from '../support/scripted-cli.js';
 import { startTuiInTmux } from '../support/tmux-terminal.js';
 import { startWebFor, type WebServerProcess } from '../support/web-server-client.js';
 
+/** A session made with a chosen id: a full UUID (a short one must name an existing session). */
+const HELD = '4e1dbe00-0000-4000-8000-00000000000f';
+
 /**
  * The page of `kimi-ts web` in Debian's Chromium, against the built CLI and the scripted model: the
  * cost from the config's prices (the same figure the terminal UI shows), the session buttons (fork at
@@ -227,7 +230,7 @@ describe('kimi-ts web: cost, session buttons, sessions that cannot open', { time
     expect((await web.api('/api/sessions/..%2F..%2Fetc/stream')).status).toBe(404);
 
     // Locked: a terminal (wire mode) holds the session.
-    const terminal = cli.sandbox.spawn(['--wire', '-S', 'held-by-terminal']);
+    const terminal = cli.sandbox.spawn(['--wire', '-S', HELD]);
     cli.defer(() => {
       terminal.kill('SIGTERM');
     });
@@ -241,7 +244,7 @@ describe('kimi-ts web: cost, session buttons, sessions that cannot open', { time
         if (out.includes('"id":"1"')) resolve();
       });
     });
-    const locked = await openPage(web, { session: 'held-by-terminal', waitOpen: false });
+    const locked = await openPage(web, { session: HELD, waitOpen: false });
     await locked.page.locator('.connection-failed').waitFor({ timeout: 20_000 });
     expect(await locked.page.locator('.connection-failed .reason').textContent()).toMatch(
       /another kimi-ts process|open in another/i,
@@ -255,8 +258,9 @@ describe('kimi-ts web: cost, session buttons, sessions that cannot open', { time
     await locked.page.getByText('from the terminal').waitFor();
 
     // Corrupt files: a session made by another run, then broken on disk.
-    const id = 'corrupt-one';
+    const id = 'c0aa0000-0000-4000-8000-000000000c0e';
     const made = await cli.sandbox.run(['--print', '-S', id, '-p', 'make a session']);
+    expect(made.stderr).toBe('');
     expect(made.stdout).toContain('made here');
     const dir = await sessionDir(cli.sandbox.home, id);
     // Malformed lines are skipped by design (a torn write); a state file that is no file cannot be read.
@@ -270,7 +274,7 @@ describe('kimi-ts web: cost, session buttons, sessions that cannot open', { time
     expect(corrupt.errors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
     // It is still listed (by its id), so it can be seen and deleted; the other sessions are listed too.
     const listed = (await (await web.api('/api/sessions')).json()) as { sessions: { id: string }[] };
-    expect(listed.sessions.map((s) => s.id).sort()).toEqual(['corrupt-one', 'held-by-terminal']);
+    expect(listed.sessions.map((s) => s.id).sort()).toEqual([id, HELD].sort());
     expect(new URL(corrupt.page.url()).searchParams.get('session')).toBe(id);
   });
 

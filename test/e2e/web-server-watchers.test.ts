@@ -11,6 +11,9 @@ import {
 } from '../support/web-server-client.js';
 import type { JsonRpcMessage } from '../support/wire-process-client.js';
 
+/** A session made with a chosen id: a full UUID (a short one must name an existing session). */
+const HELD = '4e1dbe00-0000-4000-8000-00000000000f';
+
 const cli = useScriptedCli();
 
 async function newSession(server: WebServerProcess, workDir: string): Promise<string> {
@@ -160,7 +163,7 @@ describe('kimi-ts web: several clients, reconnects, locks', () => {
 
   test('a session another process holds is refused with a clear error, and the other way round', async () => {
     const { sandbox } = await cli.setup([{ text: 'from the terminal' }, { text: 'from the web' }]);
-    const terminal = sandbox.spawn(['--wire', '-S', 'held-by-terminal']);
+    const terminal = sandbox.spawn(['--wire', '-S', HELD]);
     cli.defer(() => {
       if (terminal.exitCode === null) terminal.kill('SIGKILL');
     });
@@ -176,7 +179,7 @@ describe('kimi-ts web: several clients, reconnects, locks', () => {
     });
     const server = await startWebServer(sandbox);
     try {
-      const refused = await WebWireClient.connect(server, 'held-by-terminal').then(
+      const refused = await WebWireClient.connect(server, HELD).then(
         () => null,
         (e: unknown) => e,
       );
@@ -186,8 +189,8 @@ describe('kimi-ts web: several clients, reconnects, locks', () => {
       terminal.stdin!.end();
       await new Promise((resolve) => terminal.on('close', resolve));
       // Now free: the web opens it; a terminal is then refused.
-      const client = await connected(server, 'held-by-terminal');
-      const second = await collect(sandbox.spawn(['-S', 'held-by-terminal', '-p', 'hello']));
+      const client = await connected(server, HELD);
+      const second = await collect(sandbox.spawn(['-S', HELD, '-p', 'hello']));
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(/in use by another kimi-ts process/);
       await client.close();

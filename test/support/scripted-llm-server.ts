@@ -13,7 +13,8 @@ export interface ScriptedTurn {
   think?: string;
   /** `rawArgs`, when given, is sent as the arguments text instead of `args` as JSON (e.g. broken JSON). */
   toolCalls?: { id: string; name: string; args?: unknown; rawArgs?: string }[];
-  usage?: { prompt_tokens: number; completion_tokens: number };
+  /** The usage chunk's numbers (default 10 in, 5 out); null: no usage chunk at all, as some servers do. */
+  usage?: { prompt_tokens: number; completion_tokens: number } | null;
   /** Answer with this HTTP status (and a JSON error body) instead of a stream. */
   status?: number;
   headers?: Record<string, string>;
@@ -134,11 +135,13 @@ export async function answerTurn(turn: ScriptedTurn, res: ServerResponse): Promi
   if (turn.holdUntil) await turn.holdUntil;
   writeSSE(res, chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop'));
   if (turn.holdAfterFinish) await turn.holdAfterFinish;
-  writeSSE(res, {
-    ...CHUNK,
-    choices: [],
-    usage: { ...(turn.usage ?? { prompt_tokens: 10, completion_tokens: 5 }), total_tokens: 0 },
-  });
+  if (turn.usage !== null) {
+    writeSSE(res, {
+      ...CHUNK,
+      choices: [],
+      usage: { ...(turn.usage ?? { prompt_tokens: 10, completion_tokens: 5 }), total_tokens: 0 },
+    });
+  }
   writeSSE(res, '[DONE]');
   res.end();
 }

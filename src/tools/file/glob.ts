@@ -9,7 +9,6 @@ import {
   resolveFileTarget,
   type SessionPolicy,
 } from '../../policy/index.js';
-import { defaultPolicy } from '../../toolset/default-policy.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -95,8 +94,7 @@ async function keepVisible(
   };
 }
 
-export function createGlobTool(workspace: Workspace, description: string, sessionPolicy?: SessionPolicy) {
-  const policy = sessionPolicy ?? defaultPolicy(workspace.workDir, workspace.additionalDirs);
+export function createGlobTool(workspace: Workspace, description: string, policy: SessionPolicy) {
   return defineTool({
     name: 'Glob',
     description,
@@ -112,7 +110,8 @@ export function createGlobTool(workspace: Workspace, description: string, sessio
     async call({ pattern, directory, include_dirs }, { signal }) {
       if (pattern.startsWith('**')) {
         return toolError(
-          `Pattern \`${pattern}\` starts with '**' which is not allowed. It would search every directory below the top, including large ones such as \`node_modules\`. Use a more specific pattern instead. For your convenience, the top level of the working directory is listed below.`,
+          // Kimi CLI's words: programs and models trained on it key on them.
+          `Pattern \`${pattern}\` starts with '**' which is not allowed. This would recursively search all directories and may include large directories like \`node_modules\`. Use more specific patterns instead. For your convenience, a list of all files and directories in the top level of the working directory is provided below.`,
           'Unsafe pattern',
           await listTopLevel(workspace.workDir),
         );

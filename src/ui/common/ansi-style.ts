@@ -2,19 +2,22 @@
  * The few text styles the shell and the TUI use, as ANSI escapes; all of them plain text when colour is off (not
  * a terminal, or `NO_COLOR` set, see https://no-color.org).
  */
+import type { TerminalSafe } from '../../util/sanitize-terminal.js';
+
+/** Styles wrap safe text in our own escapes: the result is as safe as what went in. */
 export interface AnsiStyle {
   /** Secondary text: thinking, tool arguments, the status line. */
-  dim(text: string): string;
+  dim(text: TerminalSafe): TerminalSafe;
   /** Thinking: dim and italic. */
-  thought(text: string): string;
-  ok(text: string): string;
-  error(text: string): string;
+  thought(text: TerminalSafe): TerminalSafe;
+  ok(text: TerminalSafe): TerminalSafe;
+  error(text: TerminalSafe): TerminalSafe;
   /** Names worth spotting: tools, questions. */
-  accent(text: string): string;
+  accent(text: TerminalSafe): TerminalSafe;
 }
 
-const paint = (open: string, close: string) => (text: string) =>
-  text ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+const paint = (open: string, close: string) => (text: TerminalSafe) =>
+  (text ? `\x1b[${open}m${text}\x1b[${close}m` : text) as TerminalSafe;
 
 const COLOR: AnsiStyle = {
   dim: paint('2', '22'),
@@ -24,7 +27,7 @@ const COLOR: AnsiStyle = {
   accent: paint('36', '39'),
 };
 
-const same = (text: string) => text;
+const same = (text: TerminalSafe) => text;
 const PLAIN: AnsiStyle = { dim: same, thought: same, ok: same, error: same, accent: same };
 
 export function ansiStyle(color: boolean): AnsiStyle {

@@ -4,6 +4,8 @@ import type { AgentSession } from '../../app/agent-session.js';
 export interface SessionControl {
   /** A new session. */
   create(): Promise<AgentSession>;
+  /** The full id of the saved session `given` (a whole id or a unique prefix); throws a readable error otherwise. */
+  resolve(given: string): Promise<string>;
   /** The saved session with this id; null when there is none. */
   open(id: string): Promise<AgentSession | null>;
   /** Saved sessions, most recent first. */

@@ -47,7 +47,7 @@ describe('PrintFormatter on the merged queue', () => {
       }),
       wireEvent('ToolCallPart', { type: 'tool_call_part', arguments_part: 'mand":"ls"}' }),
       // The step's status update: its model call succeeded.
-      wireEvent('StatusUpdate', { context_tokens: 10 }),
+      wireEvent('StatusUpdate', { token_usage: null, context_tokens: 10 }),
       wireEvent('ToolResult', {
         tool_call_id: 'call_a',
         return_value: { is_error: false, output: 'a.txt', message: '', display: [] },
@@ -82,7 +82,7 @@ describe('PrintFormatter on the merged queue', () => {
       subagentText,
       wireEvent('ToolCallPart', { type: 'tool_call_part', arguments_part: '"pwd"}' }),
       // The step's status update: its model call succeeded.
-      wireEvent('StatusUpdate', { context_tokens: 10 }),
+      wireEvent('StatusUpdate', { token_usage: null, context_tokens: 10 }),
       wireEvent('TurnEnd', {}),
     ]);
     const before = JSON.stringify(messages);
@@ -112,7 +112,7 @@ describe('PrintFormatter on the merged queue', () => {
       }),
       wireEvent('ContentPart', { type: 'text', text: 'The answer.' }),
       // The step's status update: its model call succeeded.
-      wireEvent('StatusUpdate', { context_tokens: 10 }),
+      wireEvent('StatusUpdate', { token_usage: null, context_tokens: 10 }),
       wireEvent('TurnEnd', {}),
     ]);
     expect(print('text', messages).out).toBe('The answer.\n');

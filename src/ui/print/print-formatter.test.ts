@@ -11,7 +11,7 @@ const call = (id: string): StreamedPart => ({
   function: { name: 'Glob', arguments: '{"pattern": "*"}' },
 });
 const text = (t: string) => streamedPartEvent({ type: 'text', text: t });
-const status = () => wireEvent('StatusUpdate', { context_tokens: 10 });
+const status = () => wireEvent('StatusUpdate', { token_usage: null, context_tokens: 10 });
 const result = (id: string, ok = true) =>
   wireEvent('ToolResult', { tool_call_id: id, return_value: ok ? toolOk('found') : toolError('bad', 'Bad') });
 const retry = () =>

@@ -55,8 +55,8 @@ export class PrintFormatter {
         return;
       case 'StatusUpdate':
         // The step's own status update comes once its model call has succeeded (it carries the
-        // context size); others (plan mode, MCP) only report a setting.
-        if (this.phase === 'calling' && typeof message.payload.context_tokens === 'number') {
+        // usage, null when the provider reported none); others (plan mode, MCP) only report a setting.
+        if (this.phase === 'calling' && message.payload.token_usage !== undefined) {
           this.commit();
           this.phase = 'called';
         }

@@ -1,7 +1,7 @@
 import { type Editor, matchesKey, type SlashCommand, type TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
 import type { SessionControl } from '../common/session-control.js';
-import type { ChoicePicker } from './choice-picker.js';
+import { ChoicePicker } from './choice-picker.js';
 import { modelCommand } from './commands/model-command.js';
 import { rewindCommand } from './commands/rewind-command.js';
 import { forkCommand, newSessionCommand, sessionsCommand, undoCommand } from './commands/session-commands.js';
@@ -119,6 +119,47 @@ export class CommandPanels {
   /** A prompt was sent: Ctrl-R finds it from now on. */
   remember(text: string): void {
     if (this.host.history[0] !== text) this.host.history.unshift(text);
+  }
+
+  /**
+   * Asks once at start whether to trust the work dir, when trusting it would change something (its
+   * rules file has allow rules): trust and remember it, trust it for this session, or not (Esc too).
+   */
+  async askWorkspaceTrust(): Promise<void> {
+    const { session, style } = this.host;
+    const trust = session.workspaceTrust;
+    if (!trust.worthAsking) return;
+    const held = trust.enables.map((item) => sanitizeForTerminal(item)).join('; ');
+    // The whole story in the transcript (it wraps); the picker's title is one line, cut to the width.
+    this.host.note(
+      `${style.bold('Workspace trust')}: ${sanitizeForTerminal(trust.folder)} is not trusted, so its own configuration is not in force: ${held}. A repository you did not write can use it to run commands without asking.`,
+    );
+    const picker = new ChoicePicker(
+      `Trust the folder ${sanitizeForTerminal(trust.folder)}?`,
+      [
+        { value: 'remember', label: 'Yes, trust this folder', description: 'remembered for later sessions' },
+        { value: 'session', label: 'Yes, for this session only', description: 'asked again next time' },
+        { value: 'no', label: 'No', description: 'its allow rules stay off; its deny and ask rules hold' },
+      ],
+      style,
+      2,
+      'answers',
+    );
+    const chosen = await this.pick(picker);
+    if (chosen !== 'remember' && chosen !== 'session') {
+      this.host.note(style.dim('Workspace not trusted: its allow rules are not in force.'));
+      this.host.tui.requestRender();
+      return;
+    }
+    try {
+      await trust.trust({ remember: chosen === 'remember', source: 'person' });
+      this.host.note(style.dim(`Workspace trusted${chosen === 'session' ? ' for this session' : ''}.`));
+    } catch (error) {
+      this.host.note(
+        `${style.error('Error:')} ${sanitizeForTerminal(error instanceof Error ? error.message : String(error))}`,
+      );
+    }
+    this.host.tui.requestRender();
   }
 
   private searchHistory(): void {

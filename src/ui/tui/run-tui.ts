@@ -1,6 +1,5 @@
 import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
-import type { AgentSession } from '../../app/agent-session.js';
-import { describeTurnError, RunCancelled } from '../../soul/errors.js';
+import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
@@ -17,7 +16,17 @@ import { PlanModeToggle } from './plan-mode-toggle.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
-import { applyStatusUpdate, type ModelPrice, StatusLineView, withModes } from './status-line.js';
+import { currentContextSize, currentModel, priceOf } from './session-model-facts.js';
+import {
+  applyStatusUpdate,
+  JOB_IDLE,
+  JOB_RUNNING,
+  StatusLineView,
+  withContextSize,
+  withModes,
+  withStreamed,
+} from './status-line.js';
+import { HELP_COMMAND, tuiHelp } from './tui-help.js';
 import type { TuiOptions } from './tui-options.js';
 import { tuiStyle } from './tui-style.js';
 import { TurnView } from './turn-view.js';
@@ -60,7 +69,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const pastPrompts = (await options.history?.load()) ?? [];
   const refreshModel = () => {
     status.facts = {
-      ...status.facts,
+      ...withContextSize(status.facts, currentContextSize(session)),
       model: currentModel(session),
       price: priceOf(session, options.modelPrices),
     };
@@ -77,6 +86,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         .map((c) => ({ name: c.name, description: c.description })),
     ],
     history: pastPrompts,
+    gitAllowed: () => session.workspaceTrust.trusted,
   });
   // `panels`, `restartWith` and `sendTurn` are declared below; these run only once a command does.
   const commandPanels = new CommandPanels({
@@ -161,7 +171,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     let finished: () => void = () => {};
     running = { cancel, view, done: new Promise((resolve) => (finished = resolve)) };
     transcript.addChild(view);
-    status.facts = { ...status.facts, activity: 'working… (Esc cancels)' };
+    status.facts = { ...status.facts, ...JOB_RUNNING(), activity: 'working… (Esc cancels)' };
     ticker = setInterval(tick, TICK_MS);
     try {
       await work(view, cancel.signal);
@@ -169,7 +179,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
       view.note(
         error instanceof RunCancelled
           ? style.warn('(interrupted)')
-          : `${style.error('Error:')} ${sanitizeForTerminal(describeTurnError(error))}`,
+          : error instanceof LLMNotSet
+            ? // The how-to is in the greeting: once is enough, each prompt gets one line.
+              `${style.error('No model is configured')}: run ${style.bold('kimi-ts login')}, or set one up as the greeting above says (${style.bold('kimi-ts doctor')} checks the setup).`
+            : `${style.error('Error:')} ${sanitizeForTerminal(describeTurnError(error))}`,
       );
     } finally {
       if (ticker) clearInterval(ticker);
@@ -177,12 +190,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
       running = null;
       finished();
       panels.checkStillPending();
-      status.facts = {
-        ...status.facts,
-        activity: null,
-        model: currentModel(session),
-        price: priceOf(session, options.modelPrices),
-      };
+      const model = currentModel(session);
+      status.facts = { ...status.facts, ...JOB_IDLE, model, price: priceOf(session, options.modelPrices) };
       refreshStatus();
       tui.requestRender();
     }
@@ -195,7 +204,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
     runJob(async (view, signal) => {
       const ui: UILoop = async (wire) => {
         for await (const batch of wire.subscribe({ merge: false }).batches()) {
-          for (const message of batch) view.handle(message);
+          for (const message of batch) {
+            view.handle(message);
+            status.facts = withStreamed(status.facts, message);
+          }
           tui.requestRender();
         }
       };
@@ -224,6 +236,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const start = (text: string) => {
     if (commandPanels.runCommand(text)) return;
     if (text.startsWith('!')) void runBang(text.slice(1));
+    else if (HELP_COMMAND.test(text))
+      // The session lists its commands; the TUI's own (and its keys) follow.
+      void runTurn(text).then(() => {
+        transcript.addChild(
+          new NoteView(tuiHelp(commandCompletions(offeredCommands(session, canRestart)), style)),
+        );
+        tui.requestRender();
+      });
     else void runTurn(text);
   };
   // A command's own turn (`/rewind 2 --code` after the pickers): queued like typed text while one runs.
@@ -287,7 +307,13 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const leave = () => exit(0);
   // Ctrl-C: cancels the running job, else clears the prompt, else leaves when pressed twice.
   const interrupt = () => {
-    if (running) return cancelRunning();
+    if (running) {
+      // Ctrl-C drops everything in hand: the turn and the draft typed meanwhile (Esc keeps it).
+      cancelRunning();
+      editor.setText('');
+      tui.requestRender();
+      return;
+    }
     if (editor.getText()) return editor.setText('');
     if (++interrupts >= 2) return leave();
     status.facts = { ...status.facts, activity: 'press Ctrl-C again to leave' };
@@ -348,7 +374,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
     const highlighting = options.color ? warmHighlighter() : Promise.resolve();
     void highlighting.then(() => warmMarkdown(style)).catch(() => {});
   }, WARM_AFTER_MS);
-  if (options.initialPrompt) submit(options.initialPrompt);
+  // The trust question comes first: a prompt sent before it would run under rules not yet settled.
+  void commandPanels.askWorkspaceTrust().then(() => {
+    if (options.initialPrompt) submit(options.initialPrompt);
+  });
   try {
     return await exited;
   } finally {
@@ -362,29 +391,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
     await planToggle.settled();
     clearTimeout(warming);
     if (ticker) clearInterval(ticker);
+    // The last frame stays in the terminal: nothing transient ("press Ctrl-C again") in it.
+    status.facts = { ...status.facts, activity: null, runningSince: null };
+    await status.rendered(tui, EXIT_WAIT_MS);
     tui.stop();
-  }
-}
-
-/** The current model's prices (`[models.x] price` in the config), null when it has none. */
-function priceOf(
-  session: AgentSession,
-  prices: Readonly<Record<string, ModelPrice | undefined>> | undefined,
-): ModelPrice | null {
-  const alias = currentAlias(session);
-  return (alias && prices?.[alias]) || null;
-}
-
-/** The status line's model: its alias, and `thinking` while the model thinks (Kimi CLI's 💫 prompt). */
-function currentModel(session: AgentSession): string | null {
-  const alias = currentAlias(session);
-  return alias !== null && session.thinking ? `${alias} · thinking` : alias;
-}
-
-function currentAlias(session: AgentSession): string | null {
-  try {
-    return session.models().find((m) => m.current)?.alias ?? null;
-  } catch {
-    return null;
   }
 }

@@ -3,7 +3,6 @@ import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate, UserInput, WireEvent } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
-import { rewindDoneSummary } from '../../wire/rewind-summary.js';
 import { userInputText } from '../../wire/user-input-text.js';
 import { AnswerView } from './answer-view.js';
 import { NoteView } from './note-view.js';
@@ -91,8 +90,8 @@ export class TurnView implements Component {
         this.stepStart = this.parts.length;
         return;
       case 'StepInterrupted':
+        // The error that interrupted the step follows as its own line: a note before it is noise.
         this.endStretch();
-        this.note(style.warn('(step interrupted)'));
         return;
       case 'StepRetry': {
         // The failed attempt's partial output goes; a banner says why and when the next one starts.
@@ -181,8 +180,8 @@ export class TurnView implements Component {
         this.parts.push(this.shownPlan);
         return;
       }
+      // The rewind's result line is the session's own text (said before this event): not twice.
       case 'RewindDone':
-        this.note(style.dim(`(${sanitizeForTerminal(rewindDoneSummary(message.payload))})`));
         return;
       case 'BtwBegin':
         this.note(`${style.dim('(by the way)')} ${sanitizeForTerminal(message.payload.question)}`);

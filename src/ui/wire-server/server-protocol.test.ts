@@ -66,7 +66,7 @@ describe('framing and standard errors', () => {
       'wire: notification `cancel` (no id, so no reply) failed: No agent turn is in progress',
     );
     expect(c.stderr).toContain(
-      'wire: notification `frobnicate` (no id, so no reply) failed: Method not found',
+      'wire: notification `frobnicate` (no id, so no reply) failed: Unexpected method received',
     );
   });
 
@@ -74,7 +74,7 @@ describe('framing and standard errors', () => {
     const c = start();
     expect((await c.request('frobnicate', {})).error).toEqual({
       code: -32601,
-      message: 'Method not found: frobnicate',
+      message: 'Unexpected method received: frobnicate',
     });
     expect((await c.request('event', {})).error).toMatchObject({ code: -32601 });
     const badPrompt = await c.request('prompt', { user_input: 42 });

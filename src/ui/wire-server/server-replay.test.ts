@@ -34,7 +34,7 @@ describe('replay', () => {
     });
   });
 
-  test('re-sends what the recorder wrote: merged events and requests nobody waits for', async () => {
+  test('re-sends what the recorder wrote as events: merged fragments, past requests as history', async () => {
     session.script = async (turn) => {
       wireSend(wireEvent('TurnBegin', { user_input: turn.input }));
       wireSend(streamedPartEvent({ type: 'text', text: 'Hel' }));
@@ -58,19 +58,19 @@ describe('replay', () => {
 
     const liveCount = client.messages.length;
     const replay = await client.request('replay');
-    expect(replay.result).toEqual({ status: 'finished', events: 3, requests: 1 });
+    // As Kimi CLI: a past approval request is replayed as an event, never as a live request.
+    expect(replay.result).toEqual({ status: 'finished', events: 4, requests: 0 });
     const replayed = client.messages.slice(liveCount, -1);
     expect(replayed.map((m) => [m.method, (m.params as { type: string }).type])).toEqual([
       ['event', 'TurnBegin'],
       ['event', 'ContentPart'],
-      ['request', 'ApprovalRequest'],
+      ['event', 'ApprovalRequest'],
       ['event', 'TurnEnd'],
     ]);
     expect(replayed[1]!.params).toEqual({ type: 'ContentPart', payload: { type: 'text', text: 'Hello' } });
-    expect(replayed[2]!.id).toBe('ap-1');
+    expect(replayed[2]!.id).toBeUndefined();
+    expect((replayed[2]!.params as { payload: { id: string } }).payload.id).toBe('ap-1');
 
-    // An answer to a replayed request has nothing to resolve; the server goes on.
-    client.respond('ap-1', { request_id: 'ap-1', response: 'reject' });
     expect((await client.request('cancel')).error).toMatchObject({ code: -32000 });
   });
 

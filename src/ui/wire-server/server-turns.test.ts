@@ -141,7 +141,7 @@ describe('prompt', () => {
 
   test('turn failures map to wire-mode error codes and statuses', async () => {
     const cases: [Error, Record<string, unknown>][] = [
-      [new LLMNotSet('not set'), { error: { code: -32001, message: session.llmNotSetMessage } }],
+      [new LLMNotSet('not set'), { error: { code: -32001, message: 'LLM is not set' } }],
       [
         new LLMNotSupported('tiny-model', ['image_in']),
         { error: { code: -32002, message: 'The model `tiny-model` does not support: image_in.' } },
@@ -161,15 +161,17 @@ describe('prompt', () => {
     }
   });
 
-  test('without an LLM the prompt fails with -32001 and the how-to text, running nothing', async () => {
+  test('without an LLM the prompt fails with -32001 "LLM is not set", the how-to in data, running nothing', async () => {
     session.hasLLM = false;
     let ran = false;
     session.script = async () => {
       ran = true;
     };
+    // Kimi CLI's message, which programs key on; the how-to rides in `data`.
     expect((await client.request('prompt', { user_input: 'x' })).error).toEqual({
       code: -32001,
-      message: session.llmNotSetMessage,
+      message: 'LLM is not set',
+      data: { detail: session.llmNotSetMessage },
     });
     expect(ran).toBe(false);
   });

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { ChatProviderError } from '../../errors.js';
+import { errorBodyFetch } from '../error-body-fetch.js';
 import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from '../options.js';
 
 // Control characters make fetch reject the whole request; a header pasted from a terminal may carry one.
@@ -48,6 +49,7 @@ export class ClientHolder {
       timeout: timeoutMs ?? DEFAULT_TIMEOUT_MS,
       defaultHeaders: sanitizeHeaders(customHeaders),
       logLevel: 'off',
+      fetch: errorBodyFetch,
     });
   }
 }

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { abortErrorFor, ChatProviderError } from '../../errors.js';
 import type { ThinkingEffort } from '../../message.js';
 import type { ChatProvider, GenerateRequest, StreamedMessage } from '../../provider.js';
+import { errorBodyFetch } from '../error-body-fetch.js';
 import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from '../options.js';
 import { mapOpenAIError } from '../sdk-errors.js';
 import { buildResponsesRequest } from './request.js';
@@ -92,6 +93,7 @@ export class OpenAIResponsesProvider implements ChatProvider {
         ...(this.options.customHeaders ? { defaultHeaders: this.options.customHeaders } : {}),
         timeout: this.timeoutMs,
         maxRetries: 0,
+        fetch: errorBodyFetch,
       });
     } catch (error) {
       // Without a key in the options the SDK falls back to OPENAI_API_KEY and throws if it is unset.

@@ -1,5 +1,6 @@
 import type { AgentSession, ExternalToolSpec, SlashCommandInfo } from '../../../app/agent-session.js';
 import { OutOfTurnHub } from '../../../app/out-of-turn-hub.js';
+import { WorkspaceTrust } from '../../../app/workspace-trust.js';
 import type { AskClient, HookEvent, WireHookSubscription } from '../../../hooks/index.js';
 import { runSoul, type UILoop } from '../../../soul/run-soul.js';
 import type { UserInput } from '../../../soul/steer-queue.js';
@@ -48,10 +49,15 @@ export class ScriptedSession implements AgentSession {
   private steerWaiters: ((input: UserInput) => void)[] = [];
   private steers: UserInput[] = [];
 
+  /** Not trusted, nothing held back (tests set `setHeldBack` to play a workspace with rules). */
+  readonly workspaceTrust: WorkspaceTrust;
+
   constructor(
     readonly workDir: string,
     readonly wireFile: string,
-  ) {}
+  ) {
+    this.workspaceTrust = new WorkspaceTrust(workDir, null, `${wireFile}.trusted-folders.json`);
+  }
 
   onOutOfTurn(listener: (message: WireMessage) => void): () => void {
     return this.outOfTurn.listen(listener);
@@ -135,6 +141,7 @@ export class ScriptedSession implements AgentSession {
   }
 
   readonly thinking = false;
+  readonly modelName = null;
 
   /** A scripted session keeps no checkpoints. */
   async rewindTurns(): Promise<null> {

@@ -15,6 +15,8 @@ export interface ClientCapabilities {
   supportsPlanMode: boolean;
   /** The client shows a running tool's live output (`ToolOutput`, a kimi-ts extension). */
   supportsToolOutput: boolean;
+  /** The client can answer a WorkspaceTrustRequest (a kimi-ts extension). */
+  supportsWorkspaceTrust: boolean;
 }
 
 /** What a client that never sent `initialize` (a legacy client) is assumed to support. */
@@ -22,6 +24,7 @@ export const LEGACY_CLIENT: ClientCapabilities = {
   supportsQuestion: false,
   supportsPlanMode: false,
   supportsToolOutput: false,
+  supportsWorkspaceTrust: false,
 };
 
 /** Shows or hides the client-dependent tools to match what the client supports. */
@@ -67,6 +70,7 @@ export function initializeSession(
     supportsQuestion: params.capabilities?.supports_question === true,
     supportsPlanMode: params.capabilities?.supports_plan_mode === true,
     supportsToolOutput: params.capabilities?.supports_tool_output === true,
+    supportsWorkspaceTrust: params.capabilities?.workspace_trust === true,
   };
   applyToolVisibility(session, capabilities);
   result.capabilities = { supports_question: true };

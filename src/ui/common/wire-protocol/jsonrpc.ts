@@ -171,7 +171,14 @@ export class MethodError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    /** JSON-RPC's `data`: more for a person than the message a program keys on. */
+    readonly data?: unknown,
   ) {
     super(message);
   }
+}
+
+/** Kimi CLI's message of `-32001`: programs key on it; how to configure a model goes in `data`. */
+export function llmNotSetError(howTo: string): MethodError {
+  return new MethodError(ErrorCodes.LLM_NOT_SET, 'LLM is not set', { detail: howTo });
 }

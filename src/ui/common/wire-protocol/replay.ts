@@ -1,8 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { isWireRequest } from '../../../wire/message.js';
 import { wireMessageToJSON } from '../../../wire/message-json.js';
 import { readWireFile } from '../../../wire/wire-file.js';
-import { eventFrame, requestFrame } from './jsonrpc.js';
+import { eventFrame } from './jsonrpc.js';
 import type { OutboundFrame, WireTransport } from './transport.js';
 
 export interface ReplayResult {
@@ -15,9 +14,10 @@ export interface ReplayResult {
 const REPLAY_BATCH = 256;
 
 /**
- * Re-sends a session's wire.jsonl to the client: events as `event` notifications, requests as
- * `request` messages that nobody waits for (the client must not answer them). Lines the reader
- * could not load are skipped. Stops early with `cancelled` once `signal` aborts.
+ * Re-sends a session's wire.jsonl to the client, every record as an `event` notification: a past
+ * approval request is history, not a question (sent as a `request` with its old id, a client would
+ * answer it, approving nothing real). `requests` stays 0, as in Kimi CLI's summary. Lines the
+ * reader could not load are skipped. Stops early with `cancelled` once `signal` aborts.
  */
 export async function replayWireFile(
   path: string,
@@ -30,14 +30,8 @@ export async function replayWireFile(
     if (signal.aborted || writer.failed) break;
     const frames: OutboundFrame[] = [];
     for (const { message } of records.slice(start, start + REPLAY_BATCH)) {
-      const envelope = wireMessageToJSON(message);
-      if (isWireRequest(message)) {
-        frames.push(requestFrame(message.id, envelope));
-        result.requests++;
-      } else {
-        frames.push(eventFrame(envelope));
-        result.events++;
-      }
+      frames.push(eventFrame(wireMessageToJSON(message)));
+      result.events++;
     }
     writer.send(frames);
     // Waiting for the output bounds memory on a large file and lets a `cancel` line be read.

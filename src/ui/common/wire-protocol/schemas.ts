@@ -45,8 +45,12 @@ export const initializeParamsSchema = z.object({
       supports_question: z.boolean().nullish(),
       supports_plan_mode: z.boolean().nullish(),
       supports_tool_output: z.boolean().nullish(),
+      // kimi-ts extension: the client can answer a WorkspaceTrustRequest.
+      workspace_trust: z.boolean().nullish(),
     })
     .nullish(),
+  // kimi-ts extension: the program trusts the work dir for this session (its allow rules hold).
+  trust_workspace: z.boolean().nullish(),
 });
 
 export type InitializeParams = z.output<typeof initializeParamsSchema>;

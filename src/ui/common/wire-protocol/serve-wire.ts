@@ -22,6 +22,7 @@ import {
   type InboundMessage,
   type InboundNotification,
   type InboundRequest,
+  llmNotSetError,
   MethodError,
   requestFrame,
   successFrame,
@@ -37,6 +38,7 @@ import {
 } from './schemas.js';
 import type { OutboundFrame, WireTransport } from './transport.js';
 import { describeInternalError, type PromptResult, promptFailure } from './turn-result.js';
+import { WorkspaceTrustQuestion, workspaceTrustState } from './workspace-trust-question.js';
 
 export interface ServeWireOptions {
   session: AgentSession;
@@ -73,6 +75,10 @@ class WireServer {
   private activity: Activity | null = null;
   private closed = false;
   private stopOutOfTurn: (() => void) | null = null;
+  /** The workspace trust question in flight (asked once, after `initialize`), or null. */
+  private trustQuestion: WorkspaceTrustQuestion | null = null;
+  /** Settles once the trust question (if any) is answered and its answer applied. */
+  private trustAnswered: Promise<void> = Promise.resolve();
 
   constructor(options: ServeWireOptions) {
     this.session = options.session;
@@ -97,6 +103,7 @@ class WireServer {
     this.stopOutOfTurn?.();
     // Settle what waits for the client first, so a tool sees "wire closed" rather than a cancel.
     this.pending.close('wire_closed');
+    this.trustQuestion?.drop();
     this.activity?.controller.abort(new RunCancelled('The wire client disconnected.'));
     while (this.handlers.size > 0) await Promise.allSettled([...this.handlers]);
     this.pending.close('wire_closed');
@@ -108,8 +115,13 @@ class WireServer {
     if (this.closed) return;
     try {
       if (message.kind === 'invalid') this.send(errorFrame(message.id, message.error));
-      else if (message.kind === 'response') this.pending.answer(message);
-      else if (message.kind === 'notification') this.track(this.notify(message));
+      else if (message.kind === 'response') {
+        const question = this.trustQuestion;
+        if (question && message.id === question.id) {
+          this.trustQuestion = null;
+          this.track(question.answer(message));
+        } else this.pending.answer(message);
+      } else if (message.kind === 'notification') this.track(this.notify(message));
       else this.track(this.dispatch(message));
     } catch (error) {
       this.send(errorFrame(null, { code: ErrorCodes.INTERNAL_ERROR, message: describeInternalError(error) }));
@@ -128,12 +140,18 @@ class WireServer {
       this.send(successFrame(request.id, result));
       // After its answer, an initialized client also hears what happens between turns (a background
       // agent's approval), starting with any such request still waiting.
-      if (request.method === 'initialize' && !this.closed)
+      if (request.method === 'initialize' && !this.closed) {
         this.stopOutOfTurn ??= this.session.onOutOfTurn((message) => this.forward([message]));
+        this.askWorkspaceTrust();
+      }
     } catch (error) {
       const answer =
         error instanceof MethodError
-          ? { code: error.code, message: error.message }
+          ? {
+              code: error.code,
+              message: error.message,
+              ...(error.data === undefined ? {} : { data: error.data }),
+            }
           : { code: ErrorCodes.INTERNAL_ERROR, message: describeInternalError(error) };
       this.send(errorFrame(request.id, answer));
     }
@@ -168,23 +186,45 @@ class WireServer {
         parseParams(method, noParamsSchema, params);
         return this.replay();
       default:
-        throw new MethodError(ErrorCodes.METHOD_NOT_FOUND, `Method not found: ${method}`);
+        throw new MethodError(ErrorCodes.METHOD_NOT_FOUND, `Unexpected method received: ${method}`);
     }
   }
 
-  private initialize(params: z.output<typeof initializeParamsSchema>): Record<string, unknown> {
+  private async initialize(
+    params: z.output<typeof initializeParamsSchema>,
+  ): Promise<Record<string, unknown>> {
     this.assertIdle();
     const { result, capabilities } = initializeSession(this.session, params, this.askClient);
     this.capabilities = capabilities;
+    const trust = this.session.workspaceTrust;
+    // A program that trusts the folder says so; for this session only (the record is the person's).
+    if (params.trust_workspace === true) await trust.trust({ remember: false, source: 'client' });
+    // Only clients that speak of trust hear of it: the answer of the others is unchanged.
+    if (capabilities.supportsWorkspaceTrust || params.trust_workspace != null)
+      result.workspace = workspaceTrustState(trust);
     return result;
+  }
+
+  /** After `initialize`: asks a client that can answer whether to trust the folder, when it matters. */
+  private askWorkspaceTrust(): void {
+    if (!this.capabilities.supportsWorkspaceTrust || this.trustQuestion) return;
+    if (!this.session.workspaceTrust.worthAsking) return;
+    const question = new WorkspaceTrustQuestion(this.session.workspaceTrust, (why) =>
+      this.stderr(`wire: ${why}\n`),
+    );
+    this.trustQuestion = question;
+    this.trustAnswered = question.answered;
+    this.send(question.frame());
   }
 
   private async prompt(input: z.output<typeof promptParamsSchema>['user_input']): Promise<PromptResult> {
     this.assertIdle();
-    if (!this.session.hasLLM) throw new MethodError(ErrorCodes.LLM_NOT_SET, this.session.llmNotSetMessage);
+    if (!this.session.hasLLM) throw llmNotSetError(this.session.llmNotSetMessage);
     const controller = new AbortController();
     this.activity = { kind: 'prompt', controller };
     try {
+      // A turn starts once the client has said whether it trusts the folder (its rules depend on it).
+      await this.trustAnswered;
       await this.session.runTurn(input, this.forwardWire, controller.signal);
       return { status: 'finished' };
     } catch (error) {

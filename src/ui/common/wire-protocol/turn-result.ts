@@ -8,7 +8,7 @@ import {
   RunCancelled,
 } from '../../../soul/errors.js';
 import { EmptyPromptError } from '../../../soul/prompt-checks.js';
-import { ErrorCodes, MethodError } from './jsonrpc.js';
+import { ErrorCodes, llmNotSetError, MethodError } from './jsonrpc.js';
 
 export type PromptResult =
   | { status: 'finished' }
@@ -29,8 +29,7 @@ export function promptFailure(error: unknown, cancelled: boolean, llmNotSetMessa
       `Authentication failed. Your login session may have expired. Please run "kimi-ts login" to sign in again. (${error.message})`,
     );
   }
-  if (error instanceof LLMNotSet)
-    throw new MethodError(ErrorCodes.LLM_NOT_SET, llmNotSetMessage || error.message);
+  if (error instanceof LLMNotSet) throw llmNotSetError(llmNotSetMessage || error.message);
   if (error instanceof LLMNotSupported) throw new MethodError(ErrorCodes.LLM_NOT_SUPPORTED, error.message);
   if (error instanceof ChatProviderError)
     throw new MethodError(ErrorCodes.CHAT_PROVIDER_ERROR, `${error.name}: ${describeTurnError(error)}`);

@@ -50,7 +50,8 @@ export const sessionsCommand: TuiCommand = {
   async run(args, context) {
     const { sessions, session: current, style } = context;
     if (!sessions) return unavailable(context);
-    let id = args.trim();
+    // The lists show 8-character ids: any unique prefix names a session.
+    let id = args.trim() ? await sessions.resolve(args.trim()) : '';
     if (!id) {
       const saved = await sessions.list();
       const others = saved.filter((s) => s.id !== current.sessionId);

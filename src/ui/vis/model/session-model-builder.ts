@@ -43,14 +43,20 @@ export class SessionModelBuilder {
   ) {}
 
   /**
-   * Reads one line of wire.jsonl. Returns whether it counts as an event (every non-empty line after
-   * the header does, readable or not), so a caller can keep the raw lines with the same indices.
+   * Reads one line of wire.jsonl (`skipped`: why it was too long to read). Returns whether it counts
+   * as an event (every non-empty line after the header does, readable or not, skipped or not), so a
+   * caller can keep the raw lines with the same indices.
    */
-  addLine(line: string): boolean {
+  addLine(line: string, skipped?: string): boolean {
     this.lineNumber++;
     const text = line.trim();
-    if (text === '') return false;
+    if (text === '' && skipped === undefined) return false;
     this.problems.flush();
+    if (skipped !== undefined) {
+      this.problems.add(this.lineNumber, skipped);
+      this.eventCount++;
+      return true;
+    }
     if (this.streamedPart(text)) return true;
     let value: unknown;
     try {
@@ -109,23 +115,11 @@ export class SessionModelBuilder {
     const main = this.laneStates[0]!;
     const running = main.phase.kind !== 'idle';
     const model: Omit<VisModel, 'summary' | 'slowestTools'> = {
-      sessionId: this.sessionId,
-      title: this.title,
-      protocolVersion: this.protocolVersion,
-      start: this.start,
-      end: this.end,
-      running,
-      tornTail,
-      eventCount: this.eventCount,
-      unknownTypes: this.unknownTypes,
-      problems: this.problems.list,
-      lanes: this.lanes,
-      turns: this.turns,
-      steps: this.steps,
-      spans: this.timeline.spans,
-      markers: this.timeline.markers,
-      context: this.context,
-      compactionTimes: this.compactionTimes,
+      ...{ sessionId: this.sessionId, title: this.title, protocolVersion: this.protocolVersion },
+      ...{ start: this.start, end: this.end, running, tornTail, eventCount: this.eventCount },
+      ...{ unknownTypes: this.unknownTypes, problems: this.problems.list, lanes: this.lanes },
+      ...{ turns: this.turns, steps: this.steps, spans: this.timeline.spans, markers: this.timeline.markers },
+      ...{ context: this.context, compactionTimes: this.compactionTimes },
     };
     const { summary, slowestTools } = summarise(model);
     return { ...model, summary, slowestTools };
@@ -321,8 +315,7 @@ export class SessionModelBuilder {
     const span = lane.tools.get(id);
     const result = p.return_value;
     if (span !== undefined) {
-      this.timeline.close(span, time);
-      if (result.is_error === true) this.timeline.spans[span]!.isError = true;
+      this.timeline.closeTool(span, time, event, result.is_error === true);
       lane.tools.delete(id);
     }
     this.closeWait(lane, lane.waitsByToolCall.get(id), time, '');

@@ -1,5 +1,4 @@
 import { assertNever } from '../../../util/assert-never.js';
-import { rewindDoneSummary } from '../../../wire/rewind-summary.js';
 import { userInputText } from '../../../wire/user-input-text.js';
 import type { ToolReturnValue, UserInput, WireEvent } from './wire-types.js';
 
@@ -110,8 +109,6 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
             },
           ]
         : items;
-    case 'RewindDone':
-      return [...items, { kind: 'notice', tone: 'info', text: rewindDoneSummary(event.payload) }];
     case 'BtwEnd':
       return event.payload.response
         ? [...items, { kind: 'notice', tone: 'info', text: event.payload.response }]
@@ -127,6 +124,8 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
     case 'ApprovalResponse':
     case 'PlanDisplay':
     case 'BtwBegin':
+    // The rewind's result line is the session's own text, said just before this event.
+    case 'RewindDone':
       return items;
   }
   return assertNever(event, 'wire event');

@@ -168,7 +168,13 @@ export class WireClient {
       await this.call('initialize', {
         protocol_version: PROTOCOL_VERSION,
         client: { name: 'kimi-ts-web', version: '1' },
-        capabilities: { supports_question: true, supports_plan_mode: true, supports_tool_output: true },
+        capabilities: {
+          supports_question: true,
+          supports_plan_mode: true,
+          supports_tool_output: true,
+          // The page asks the person whether to trust the session's folder.
+          workspace_trust: true,
+        },
       });
       this.replaying = true;
       await this.call('replay', {});
@@ -208,8 +214,12 @@ export class WireClient {
       const call = this.calls.get(message.id);
       if (!call) return;
       this.calls.delete(message.id);
-      const error = message.error as { code?: number; message?: string } | undefined;
-      if (error) call.reject(new RpcError(error.code ?? 0, error.message ?? 'error'));
+      const error = message.error as
+        | { code?: number; message?: string; data?: { detail?: unknown } }
+        | undefined;
+      // `data.detail` says what to do (how to configure a model after -32001 "LLM is not set").
+      const detail = typeof error?.data?.detail === 'string' ? `\n\n${error.data.detail}` : '';
+      if (error) call.reject(new RpcError(error.code ?? 0, `${error.message ?? 'error'}${detail}`));
       else call.resolve(message.result);
     }
   }

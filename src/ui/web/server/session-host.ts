@@ -1,8 +1,7 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { AgentSession } from '../../../app/agent-session.js';
-import { isWireRequest } from '../../../wire/message.js';
 import { wireMessageToJSON } from '../../../wire/message-json.js';
-import { parseWireFile } from '../../../wire/wire-file.js';
+import { readWireFile } from '../../../wire/wire-file.js';
 import {
   ErrorCodes,
   eventFrame,
@@ -10,7 +9,6 @@ import {
   type InboundMessage,
   type OutboundFrame,
   parseInboundLine,
-  requestFrame,
   serveWire,
   type WireTransport,
 } from '../../common/wire-protocol/index.js';
@@ -273,20 +271,12 @@ export class SessionHost implements WireTransport {
 
   private async fileFrames(): Promise<OutboundFrame[]> {
     if (this.baseBytes === 0) return [];
-    const handle = await open(this.session.wireFile, 'r');
-    let text: string;
-    try {
-      const buffer = Buffer.alloc(this.baseBytes);
-      const { bytesRead } = await handle.read(buffer, 0, this.baseBytes, 0);
-      text = buffer.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await handle.close();
-    }
+    // Line by line with each line bounded: a huge line in the file is skipped, not held.
+    const { records } = await readWireFile(this.session.wireFile, { end: this.baseBytes - 1 });
     const frames: OutboundFrame[] = [];
-    for (const { message } of parseWireFile(text).records) {
-      const envelope = wireMessageToJSON(message);
-      frames.push(isWireRequest(message) ? requestFrame(message.id, envelope) : eventFrame(envelope));
-    }
+    // Written before this host opened, so settled: a past request is history (an event), as in the
+    // wire-mode replay; only this host's own requests, still in its log, may wait for an answer.
+    for (const { message } of records) frames.push(eventFrame(wireMessageToJSON(message)));
     return frames;
   }
 }

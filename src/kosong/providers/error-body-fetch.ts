@@ -1,0 +1,45 @@
+/**
+ * `fetch` for the OpenAI SDK that keeps the server's words in an error. The SDK reads the message of
+ * an error response only from `{"error": {"message": …}}`; a body that is a JSON string
+ * (`"Invalid Authentication"`), `{"message": …}`, `{"detail": …}` or `{"error": "…"}` came out as
+ * "401 status code (no body)". Such a body is rewritten into the SDK's shape; any other passes as is.
+ */
+export const errorBodyFetch = async (
+  input: string | URL | Request,
+  init?: RequestInit,
+): Promise<Response> => {
+  const response = await fetch(input, init);
+  if (response.ok) return response;
+  const text = await response.text();
+  const message = serverMessage(text);
+  const headers = new Headers(response.headers);
+  // The body was decoded and may change length: the old framing headers no longer describe it.
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  if (message !== null) headers.set('content-type', 'application/json');
+  return new Response(message === null ? text : JSON.stringify({ error: { message } }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+};
+
+/** The message of an error body the SDK would not find one in; null when it would (or none is there). */
+export function serverMessage(text: string): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed === 'string') return parsed.trim() || null;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const body = parsed as Record<string, unknown>;
+  if (typeof body.error === 'string') return body.error;
+  if (body.error !== undefined && body.error !== null) return null;
+  for (const key of ['message', 'detail', 'msg']) {
+    const value = body[key];
+    if (typeof value === 'string' && value.trim()) return value;
+  }
+  return null;
+}
