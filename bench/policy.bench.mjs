@@ -58,8 +58,9 @@ export default async function run() {
       additionalDirs: [],
       homes: { userHome: root, kimiHome: join(root, '.kimi-ts') },
       rules,
+      modes: { yolo: false, afk: false, runtimeAfk: false },
+      sessionApprovals: { isSessionApproved: () => false },
     });
-    policy.attach({ yolo: false, afk: false, runtimeAfk: false }, { isSessionApproved: () => false });
     const requests = {
       ReadFile: {
         toolName: 'ReadFile',
