@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { AgentSession } from '../../app/agent-session.js';
 import { extractText } from '../../kosong/message.js';
-import { describeTurnError, RunCancelled } from '../../soul/errors.js';
+import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
 import type { WireMessage } from '../../wire/message.js';
@@ -339,7 +339,10 @@ async function runTurn(
     write(
       error instanceof RunCancelled
         ? '(interrupted)\n'
-        : `${style.error('Error:')} ${clean(describeTurnError(error))}\n`,
+        : error instanceof LLMNotSet
+          ? // The how-to is in the greeting: once is enough, each prompt gets one line.
+            `${style.error('No model is configured')}: run kimi-ts login, or set one up as the greeting above says (kimi-ts doctor checks the setup).\n`
+          : `${style.error('Error:')} ${clean(describeTurnError(error))}\n`,
     );
   }
 }
