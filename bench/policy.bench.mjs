@@ -1,5 +1,6 @@
 // The policy's decision per tool call, with 20 permission rules loaded: file reads and writes
-// (real paths resolved beforehand, as the tools do), a parsed Shell command, a fetch. Target: ≤ 50 µs.
+// (real paths resolved beforehand, as the tools do), parsed Shell commands (plain; with wrappers and
+// `bash -c`; with assignments and expansions), a fetch. Target: ≤ 50 µs.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,14 @@ const RULES = [
   ['allow', 'WebSearch'],
 ];
 
+function shellRequest(cwd, command) {
+  return {
+    toolName: 'Shell',
+    effects: [{ kind: 'exec', command, cwd, background: false }],
+    question: { action: 'run command', description: `Run command \`${command}\`` },
+  };
+}
+
 export default async function run() {
   const root = await mkdtemp(join(tmpdir(), 'kimi-ts-bench-policy-'));
   try {
@@ -49,8 +58,9 @@ export default async function run() {
       additionalDirs: [],
       homes: { userHome: root, kimiHome: join(root, '.kimi-ts') },
       rules,
+      modes: { yolo: false, afk: false, runtimeAfk: false },
+      sessionApprovals: { isSessionApproved: () => false },
     });
-    policy.attach({ yolo: false, afk: false, runtimeAfk: false }, { isSessionApproved: () => false });
     const requests = {
       ReadFile: {
         toolName: 'ReadFile',
@@ -80,6 +90,14 @@ export default async function run() {
         effects: [{ kind: 'exec', command: 'git status && ls -la | wc -l', cwd: work, background: false }],
         question: { action: 'run command', description: 'Run command `git status && ls -la | wc -l`' },
       },
+      // The richer parse (issue 24): wrappers looked through, a bash -c string parsed in turn, flags
+      // matched in any order against the deny rules.
+      'Shell (wrappers, bash -c)': shellRequest(
+        work,
+        "sudo -u root env A=1 bash -c 'git status && rm -fr build' | xargs -0 echo",
+      ),
+      // Assignments, expansions and globs: not simple, and deny rules check what they cannot rule out.
+      'Shell (expansions)': shellRequest(work, 'GIT_PAGER=cat git commit -m "$msg" && ls *.ts > "$out"'),
     };
     for (const request of Object.values(requests)) await policy.decide(request); // warm-up (and parser load)
     // The bare loop: the same number of awaited calls, each testing 20 compiled regexes against a

@@ -24,7 +24,7 @@ function streamTurn(res, turn) {
   res.end();
 }
 
-/** `{ baseUrl, push(...turns), onNextRequest(callback), close() }` */
+/** `{ baseUrl, push(...turns), pending(), onNextRequest(callback), close() }` */
 export async function startScriptedServer() {
   const turns = [];
   let waiter;
@@ -44,6 +44,8 @@ export async function startScriptedServer() {
   return {
     baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
     push: (...more) => turns.push(...more),
+    /** Turns pushed and not yet served. */
+    pending: () => turns.length,
     onNextRequest: (callback) => {
       waiter = callback;
     },

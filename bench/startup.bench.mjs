@@ -188,6 +188,19 @@ function rowsVsBare(prefix, times) {
     target: `≤ ${limit}× bare node`,
     ok: times[name] / times.bare <= limit,
   }));
+  // Issue 26's floor: a Node agent using Node's HTTP stack cannot send a request before Node's own
+  // fetch does; the CLI's first request is measured against that, same Node, same run.
+  if (times.fetchAlone !== undefined) {
+    const ratio = times.first / times.fetchAlone;
+    rows.push({
+      name: `${prefix}: print mode, first model request vs Node's fetch alone`,
+      value: times.first,
+      unit: `ms (fetch alone ${times.fetchAlone.toFixed(0)} ms)`,
+      ratio,
+      target: "≤ 1.5× Node's fetch alone",
+      ok: ratio <= 1.5,
+    });
+  }
   for (const [name, label] of [
     ['sdkAlone', 'the same for the openai SDK alone (bundled, one request, nothing else)'],
     ['fetchAlone', "the same for Node's fetch alone (one POST, nothing else)"],

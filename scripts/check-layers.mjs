@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// The import rules of ARCHITECTURE.md, checked over src/ (tests and test-support excluded):
-// floors point down only, tools never import the wire, the app never imports a front end,
-// nothing imports src/cli/, kosong imports nothing of ours, and no source file is part of an
-// import cycle. Also: no source file over 400 lines. Exits 1 with one line per violation.
-import { readdirSync, readFileSync } from 'node:fs';
+// The import rules of ARCHITECTURE.md, checked over src/ (.ts and .tsx; tests and test-support
+// excluded): floors point down only, folders of one floor do not import each other, tools never
+// import the wire, the app never imports a front end, nothing imports src/cli/, kosong imports
+// nothing of ours, front ends do not import each other (what they share lives in ui/common/ or
+// ui/http/), and no source file is part of an import cycle. Also: no source file over 400 lines.
+// Exits 1 with one line per violation; there is no list of exceptions.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -18,10 +20,10 @@ const FLOORS = {
   hooks: 2,
   policy: 3,
   toolset: 4,
+  config: 4,
   tools: 5,
   mcp: 5,
   soul: 6,
-  config: 6,
   session: 6,
   auth: 6,
   app: 7,
@@ -30,9 +32,11 @@ const FLOORS = {
 };
 /** Folders and files outside the floors: assets, the launcher, the library entry, the version. */
 const UNFLOORED = new Set(['agents', 'bin', 'index.ts', 'version.ts']);
+/** The folders of src/ui/ that are not front ends: what the front ends share (ARCHITECTURE.md). */
+const UI_SHARED = new Set(['common', 'http']);
 
 function isTestFile(path) {
-  return /\.test\.ts$/.test(path) || path.split(sep).includes('test-support');
+  return /\.test\.tsx?$/.test(path) || path.split(sep).includes('test-support');
 }
 
 function sourceFiles(dir) {
@@ -40,7 +44,7 @@ function sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(c|m)?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !isTestFile(path))
+    else if (/\.(c|m)?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !isTestFile(path))
       out.push(path);
   }
   return out;
@@ -99,13 +103,32 @@ function importsOf(file) {
 
 function resolveSpecifier(file, specifier) {
   const target = resolve(dirname(file), specifier);
-  return target.replace(/\.(c|m)?js$/, (ext) => ext.replace('js', 'ts'));
+  const asTs = target.replace(/\.(c|m)?js$/, (ext) => ext.replace('js', 'ts'));
+  // A `.js` specifier names a `.ts` or a `.tsx` source.
+  if (asTs !== target && !existsSync(asTs) && existsSync(`${asTs}x`)) return `${asTs}x`;
+  return asTs;
 }
 
 function topFolder(file) {
   const rel = relative(src, file);
   if (rel.startsWith('..')) return null;
   return rel.split(sep)[0];
+}
+
+/** The folder under src/ui/ a file lives in (a front end, or common/ or http/), or null. */
+function uiFolder(file) {
+  const parts = relative(src, file).split(sep);
+  return parts[0] === 'ui' && parts.length > 2 ? parts[1] : null;
+}
+
+/** Front ends do not import each other; ui/common/ and ui/http/ import no front end. */
+function uiProblem(file, target) {
+  const from = uiFolder(file);
+  const to = uiFolder(target);
+  if (to === null || from === to || UI_SHARED.has(to)) return null;
+  if (from === null) return `ui/${to}/ is a front end: only src/cli/ imports it`;
+  if (UI_SHARED.has(from)) return `ui/${from}/ is shared by the front ends and imports none of them`;
+  return `front ends do not import each other (what two share lives in ui/common/ or ui/http/)`;
 }
 
 const files = sourceFiles(src);
@@ -132,6 +155,11 @@ for (const file of files) {
     }
     if (to === 'cli' && from !== 'cli' && from !== 'bin')
       problems.push(`${rel} imports ${targetRel}: nothing imports src/cli/`);
+    if (from === 'ui' && to === 'ui') {
+      const problem = uiProblem(file, target);
+      if (problem) problems.push(`${rel} imports ${targetRel}: ${problem}`);
+      continue;
+    }
     if (UNFLOORED.has(from) || UNFLOORED.has(to) || from === to) continue;
     const fromFloor = FLOORS[from];
     const toFloor = FLOORS[to];
@@ -147,11 +175,14 @@ for (const file of files) {
       problems.push(`${rel} imports ${targetRel}: tools never import the wire`);
     else if (from === 'app' && to === 'ui')
       problems.push(`${rel} imports ${targetRel}: the app never imports a front end`);
-    else if (toFloor >= fromFloor && !(toFloor === fromFloor)) {
+    else if (toFloor === fromFloor)
+      problems.push(
+        `${rel} (floor ${fromFloor}, ${from}) imports ${targetRel} (floor ${toFloor}, ${to}): folders of one floor do not import each other`,
+      );
+    else if (toFloor > fromFloor)
       problems.push(
         `${rel} (floor ${fromFloor}, ${from}) imports ${targetRel} (floor ${toFloor}, ${to}): imports point down`,
       );
-    }
   }
 }
 

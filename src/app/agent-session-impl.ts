@@ -3,7 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { HookEngineRuntime } from '../hooks/engine.js';
 import type { HookEvent } from '../hooks/types.js';
 import type { AskClient, WireHookSubscription } from '../hooks/wire-subscriptions.js';
-import type { SandboxSettings } from '../policy/sandbox.js';
+import type { SandboxStatus } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Session } from '../session/session.js';
 import type { Context } from '../soul/context/context.js';
@@ -35,6 +35,7 @@ import type { RewindTurnList } from './rewind/turn-list.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionTitle } from './session-title.js';
 import type { ShutdownList } from './shutdown-list.js';
+import type { WorkspaceTrustView } from './workspace-trust.js';
 
 /** A turn is already running in this session. */
 export class TurnInProgressError extends Error {
@@ -55,7 +56,7 @@ export interface AgentSessionParts {
   env: Readonly<Record<string, string | undefined>>;
   secrets?: SecretRegistry | undefined;
   /** The sandbox commands run in, null when off (no front end may run a sandboxed Shell its own way). */
-  sandbox?: SandboxSettings | null | undefined;
+  sandbox?: SandboxStatus | null | undefined;
   soul: Soul;
   slashCommands: SlashCommandRegistry;
   model: SessionModel;
@@ -68,6 +69,7 @@ export interface AgentSessionParts {
   skippedTools: readonly string[];
   /** The turns `/rewind` can go back to; absent when the session keeps no checkpoints. */
   rewindTurns?: (() => Promise<RewindTurnList>) | undefined;
+  workspaceTrust: WorkspaceTrustView;
 }
 
 /** Without the external-tools extension every tool is rejected with the reason. */
@@ -81,6 +83,10 @@ export class AgentSessionImpl implements AgentSession {
   private busy = false;
 
   constructor(readonly parts: AgentSessionParts) {}
+
+  get workspaceTrust(): WorkspaceTrustView {
+    return this.parts.workspaceTrust;
+  }
 
   get sessionId(): string {
     return this.parts.session.id;
@@ -96,6 +102,10 @@ export class AgentSessionImpl implements AgentSession {
 
   get isBusy(): boolean {
     return this.busy;
+  }
+
+  get modelName(): string | null {
+    return this.parts.model.llm?.provider.modelName || null;
   }
 
   get hasLLM(): boolean {

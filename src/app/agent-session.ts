@@ -1,6 +1,6 @@
 import type { AskClient, HookEvent, WireHookSubscription } from '../hooks/index.js';
 import type { JSONSchema } from '../kosong/tool.js';
-import type { SandboxSettings } from '../policy/sandbox.js';
+import type { SandboxStatus } from '../policy/sandbox.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
 
@@ -13,6 +13,7 @@ export type {
 } from '../soul/model-switcher.js';
 export type { SlashCommandInfo } from '../soul/slash-commands.js';
 export type { FileChangeCounts, RewindTurn, RewindTurnList } from './rewind/turn-list.js';
+export type { TrustSource, WorkspaceTrustView } from './workspace-trust.js';
 
 import type { ModelChoice, ModelSelection, ModelSwitched } from '../soul/model-switcher.js';
 import type { UILoop } from '../soul/run-soul.js';
@@ -20,6 +21,7 @@ import type { SlashCommandInfo } from '../soul/slash-commands.js';
 import type { UserInput } from '../soul/steer-queue.js';
 import type { TurnOutcome } from '../soul/turn-outcome.js';
 import type { RewindTurnList } from './rewind/turn-list.js';
+import type { WorkspaceTrustView } from './workspace-trust.js';
 
 /** A tool a front end executes itself (wire mode `initialize.external_tools`). */
 export interface ExternalToolSpec {
@@ -51,8 +53,11 @@ export interface SessionModes {
   readonly yolo: boolean;
   /** Away from keyboard (`--afk`, `/afk`): actions approved, questions dismissed. */
   readonly afk: boolean;
-  /** The command sandbox Shell runs in (`--sandbox`, `[sandbox] mode`); null when commands run unsandboxed. */
-  readonly sandbox: SandboxSettings | null;
+  /**
+   * The command sandbox (`--sandbox`, `[sandbox] mode`): on, or wanted but unable to run here; null
+   * when the person turned it off.
+   */
+  readonly sandbox: SandboxStatus | null;
 }
 
 /**
@@ -63,6 +68,8 @@ export interface SessionModes {
 export interface AgentSession {
   readonly sessionId: string;
   readonly workDir: string;
+  /** Whether the work dir's own configuration is in force, and how a front end trusts it. */
+  readonly workspaceTrust: WorkspaceTrustView;
   /** The session's wire.jsonl (for replay). */
   readonly wireFile: string;
   /**
@@ -106,6 +113,11 @@ export interface AgentSession {
   configuredHookCounts(): Partial<Record<HookEvent, number>>;
   /** The models of the config; `current` marks the one in use. */
   models(): ModelChoice[];
+  /**
+   * The API's name of the model in use (`kimi-k2-…`), also when only environment variables
+   * (`KIMI_MODEL_NAME`, …) define it and there is no alias; null without a model.
+   */
+  readonly modelName: string | null;
   /** Whether the current model thinks (always, or optionally and switched on). */
   readonly thinking: boolean;
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LLMNotification } from '../soul/soul-parts.js';
 import type { ToolDependencyTable } from '../toolset/loading/dependencies.js';
+import type { LLMNotification } from '../wire/llm-notification.js';
 import { setUpExtensions } from './contributions.js';
 import { defineExtension, type Extension, type SessionServices } from './extension.js';
 import { ShutdownList } from './shutdown-list.js';

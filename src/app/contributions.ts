@@ -1,8 +1,9 @@
 import type { WireNotificationSource } from '../soul/run-soul.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
-import type { DynamicInjection, LLMNotification, LLMNotificationSource } from '../soul/soul-parts.js';
+import type { DynamicInjection } from '../soul/soul-parts.js';
 import type { ToolDependencyTable } from '../toolset/loading/dependencies.js';
 import type { Notification } from '../wire/events.js';
+import type { LLMNotification, LLMNotificationSource } from '../wire/llm-notification.js';
 import type { BackgroundWork } from './agent-session.js';
 import type {
   Extension,

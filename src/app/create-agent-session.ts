@@ -1,8 +1,11 @@
+import { homedir } from 'node:os';
 import { OAuthChatProvider, refreshProviderAuth } from '../auth/oauth-chat-provider.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { Config } from '../config/schema.js';
+import { trustedFoldersFile } from '../config/trusted-folders.js';
 import { parseHookConfigs } from '../hooks/config.js';
 import { createHookEngine } from '../hooks/engine.js';
+import { sandboxStatus } from '../policy/sandbox.js';
 import { pruneCheckpoints } from '../session/checkpoints/prune-checkpoints.js';
 import { deleteSessionIfEmpty } from '../session/list.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
@@ -28,10 +31,12 @@ import {
 } from './session-files.js';
 import { openSessionGuards } from './session-guards.js';
 import { SessionModel } from './session-model.js';
+import { type SandboxFlag, warnSandboxUnavailableOnce } from './session-sandbox.js';
 import { SessionTitle } from './session-title.js';
 import { errorText, type WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
 import { assembleSoul } from './soul-assembly.js';
+import { startingTrust, WorkspaceTrust } from './workspace-trust.js';
 
 export interface CreateAgentSessionOptions extends SessionFilesOptions, ApprovalModes {
   /** kimi-ts's data folder (`~/.kimi-ts`). */
@@ -48,8 +53,12 @@ export interface CreateAgentSessionOptions extends SessionFilesOptions, Approval
   maxRalphIterations?: number | undefined;
   /** `--add-dir`: more directories the agent may work in (persisted in the session). */
   addDirs?: readonly string[] | undefined;
-  /** `--sandbox`: run commands in the sandbox (the config's mode, or workspace-write when it is off). */
-  sandbox?: boolean | undefined;
+  /** `--sandbox` (on: the config's mode, or workspace-write when it says off) or `--sandbox MODE`. */
+  sandbox?: SandboxFlag;
+  /** `--trust-workspace`: the work dir's own configuration (its allow rules) is in force. */
+  trustWorkspace?: boolean | undefined;
+  /** Config files the session loads besides the config (`--mcp-config-file`): protected and secret. */
+  otherConfigFiles?: readonly string[] | undefined;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
   extensions?: readonly Extension[] | undefined;
   /** Where the session reports what goes wrong without stopping it (the CLI prints it on stderr). */
@@ -72,17 +81,39 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const secrets = collectSecrets(config, env);
     await addLoginSecrets(secrets, config, home);
     const model = await SessionModel.open({
-      ...{ config, env, home, secrets, sessionId: session.id, stateFile: session.stateFile },
-      ...{ thinking: options.thinking, configSource: files.loaded.source },
-      ...{ alias: options.modelAlias, savedAlias: state.model_alias, savedThinking: state.model_thinking },
+      config,
+      env,
+      home,
+      secrets,
+      sessionId: session.id,
+      stateFile: session.stateFile,
+      thinking: options.thinking,
+      configSource: files.loaded.source,
+      alias: options.modelAlias,
+      savedAlias: state.model_alias,
+      savedThinking: state.model_thinking,
     });
     const approval = openSessionApproval({ ...files, config, modes: options, warn });
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
+    const trust = await openWorkspaceTrust(session.workDir, options, config, warn);
     const guards = await openSessionGuards({
-      ...{ files, config, env, home, approval, additionalDirs, secrets },
+      files,
+      config,
+      env,
+      home,
+      approval,
+      additionalDirs,
+      secrets,
+      trust,
+      otherConfigFiles: options.otherConfigFiles ?? [],
       sandbox: options.sandbox,
     });
+    // Print mode cannot ask: say what the untrusted workspace holds back.
+    if (options.runtimeAfk && trust.worthAsking)
+      warn({ kind: 'workspace-untrusted', folder: trust.folder, held: trust.enables });
     const { policy, commandSandbox } = guards;
+    if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
+    if (guards.sandboxState.kind === 'unavailable') warnSandboxUnavailableOnce(guards.sandboxState, warn);
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,
@@ -95,15 +126,36 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const toolset = new KimiToolset({ approval, hooks, secrets, policy });
     const deps = {
       ...rootToolDeps({ config, env: guards.childEnv, session, state, additionalDirs, model }),
-      ...{ secrets, commandSandbox, policy },
+      secrets,
+      commandSandbox,
+      policy,
     };
     const loopControl = loopControlOf(options, config);
     const outOfTurn = new OutOfTurnHub();
     const base = {
-      ...{ session, config, env, context, toolset, approval },
-      ...{ hooks, model, outOfTurn, shutdown, secrets },
+      session,
+      config,
+      env,
+      context,
+      toolset,
+      approval,
+      hooks,
+      model,
+      outOfTurn,
+      shutdown,
+      secrets,
     };
-    const services = { ...base, state, home, agentSpec: spec, skills, rootDeps: deps, loopControl, warn };
+    const services = {
+      ...base,
+      state,
+      home,
+      agentSpec: spec,
+      skills,
+      rootDeps: deps,
+      loopControl,
+      warn,
+      workspaceTrust: trust,
+    };
     const contributions = await setUpExtensions(options.extensions ?? [], services, deps, shutdown);
     const planMode = new PlanModeSwitch(contributions.planMode, session);
     // The policy refuses writes in plan mode (but to the plan file); the extension owns the state.
@@ -113,7 +165,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const afk = config.skip_afk_prompt_injection ? [] : [new AfkReminder(() => approval.afk)];
     const checkpoints = config.checkpoints.enabled
       ? await SessionCheckpoints.open({
-          ...{ home, sessionId: session.id, sessionDir: session.dir, workDir: session.workDir },
+          home,
+          sessionId: session.id,
+          sessionDir: session.dir,
+          workDir: session.workDir,
           additionalDirs,
           maxFileBytes: Math.round(config.checkpoints.max_file_mib * 1024 * 1024),
           redact: (text) => secrets.redact(text),
@@ -152,24 +207,58 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     });
     model.onSwitch((llm) => soul.switchLLM(llm));
     const commands = sessionCommands({
-      ...{ session, home, context, approval, model, planMode, title, systemPrompt, skills },
+      session,
+      home,
+      context,
+      approval,
+      model,
+      planMode,
+      title,
+      systemPrompt,
+      skills,
       additionalDirs,
       hookConfigs,
       extensionCommands: contributions.slashCommands,
+      sandbox: sandboxStatus(guards.sandboxState),
     });
     for (const command of [...commands, guards.permissions]) slashCommands.add(command);
     if (checkpoints)
       slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval, policy }));
     return new AgentSessionImpl({
       rewindTurns: checkpoints ? () => readRewindTurns(checkpoints, session.dir) : undefined,
-      ...{ ...base, soul, slashCommands, planMode, title, contributions, skippedTools },
-      sandbox: commandSandbox?.settings ?? null,
+      ...base,
+      soul,
+      slashCommands,
+      planMode,
+      title,
+      contributions,
+      skippedTools,
+      sandbox: sandboxStatus(guards.sandboxState),
+      workspaceTrust: trust,
     });
   } catch (error) {
     // A session that failed half-way leaves nothing open: files, background work, MCP clients.
     await shutdown.runAll();
     throw error;
   }
+}
+
+/** The work dir's trust at start: the flag, the trust record, or `[trust] folders` of the config. */
+async function openWorkspaceTrust(
+  workDir: string,
+  options: CreateAgentSessionOptions,
+  config: Config,
+  warn: WarningSink,
+): Promise<WorkspaceTrust> {
+  const start = await startingTrust({
+    workDir,
+    home: options.home,
+    userHome: options.env.HOME?.trim() || homedir(),
+    config,
+    flag: options.trustWorkspace,
+  });
+  if (start.recordProblem) warn({ kind: 'trust-record-unreadable', message: start.recordProblem });
+  return new WorkspaceTrust(start.folder, start.source, trustedFoldersFile(options.home));
 }
 
 function loopControlOf(options: CreateAgentSessionOptions, config: Config): LoopControl {

@@ -1,54 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { kimiTsHome } from '../config/home.js';
-import { loadConfig } from '../config/load-config.js';
-import { defaultConfig } from '../config/schema.js';
-import { writeSessionZip } from '../session/archive/write-session-zip.js';
 import { continueSession } from '../session/list.js';
-import { type Session, SessionError, sessionAt } from '../session/session.js';
+import { SessionError, sessionAt } from '../session/session.js';
 import { resolveSessionId, SessionIdError } from '../session/session-id-match.js';
-import { readSessionState } from '../session/state.js';
-import { loadContextBytes } from '../soul/context/load-context-file.js';
-import { VERSION } from '../version.js';
-import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
-import { conversationMarkdown } from './conversation-markdown.js';
-
-/**
- * A session as Markdown (what `kimi-ts export` writes and the web server's export serves): its
- * history from `contextBytes` (the bytes of context.jsonl), with every secret the config knows of
- * redacted, even in a session written before its keys were known as secret.
- */
-export async function sessionMarkdown(
-  session: Session,
-  contextBytes: Buffer,
-  options: {
-    home: string;
-    env: Readonly<Record<string, string | undefined>>;
-    configFile?: string | undefined;
-    /** `--config` text: its keys are secrets too. */
-    inlineConfig?: string | undefined;
-  },
-): Promise<string> {
-  const state = await readSessionState(session.stateFile);
-  const config = await loadConfig({
-    env: options.env,
-    home: options.home,
-    configFile: options.configFile,
-    inlineConfig: options.inlineConfig,
-  }).then(
-    (loaded) => loaded.config,
-    () => defaultConfig(),
-  );
-  const secrets = collectSecrets(config, options.env);
-  // OAuth tokens (kimi-ts login, MCP OAuth) are secrets too.
-  await addLoginSecrets(secrets, config, options.home);
-  return conversationMarkdown(secrets.redactDeep(loadContextBytes(contextBytes).history), {
-    title: secrets.redact(state.custom_title ?? 'kimi-ts session'),
-    sessionId: session.id,
-    workDir: session.workDir,
-    exportedAt: new Date(),
-  });
-}
+import { SessionCatalog } from './session-catalog.js';
 
 /**
  * `kimi-ts export [session-id] [-o file]`: a session of the working directory (the latest when no
@@ -74,16 +30,17 @@ export async function exportCommand(options: {
       options.sessionId === undefined
         ? await continueSession({ home, workDir })
         : sessionAt(home, workDir, await resolveSessionId({ home, workDir }, options.sessionId));
-    const bytes = await readFile(session.contextFile).catch(() => {
+    await access(session.contextFile).catch(() => {
       throw new SessionError(`There is no session ${session.id} in ${workDir}.`);
     });
+    const catalog = new SessionCatalog(home, { env: process.env });
     if (options.zip || /\.zip$/i.test(options.output ?? '')) {
       const output = resolve(options.output ?? `kimi-ts-session-${session.id}.zip`);
-      await exportZip(session, { home, output, overwrite: Boolean(options.overwrite) });
+      await catalog.exportZip(session, { output, overwrite: Boolean(options.overwrite) });
       options.error(`Wrote session ${session.id} to ${output}.\n`);
       return 0;
     }
-    const markdown = await sessionMarkdown(session, bytes, { home, env: process.env });
+    const markdown = await catalog.exportMarkdown(session);
     if (options.output) {
       await writeFile(resolve(options.output), markdown, 'utf8');
       options.error(`Wrote session ${session.id} to ${resolve(options.output)}.\n`);
@@ -95,29 +52,4 @@ export async function exportCommand(options: {
     options.error(`${error instanceof Error ? error.message : String(error)}\n`);
     return error instanceof SessionIdError ? 2 : 1;
   }
-}
-
-/** The session folder as a ZIP; every file's text redacted again with the secrets the config knows. */
-async function exportZip(
-  session: Session,
-  options: { home: string; output: string; overwrite: boolean },
-): Promise<void> {
-  const env = process.env;
-  const config = await loadConfig({ env, home: options.home }).then(
-    (loaded) => loaded.config,
-    () => defaultConfig(),
-  );
-  const secrets = collectSecrets(config, env);
-  await addLoginSecrets(secrets, config, options.home);
-  const state = await readSessionState(session.stateFile);
-  await writeSessionZip({
-    sessionId: session.id,
-    sessionDir: session.dir,
-    workDir: session.workDir,
-    title: state.custom_title ?? null,
-    output: options.output,
-    overwrite: options.overwrite,
-    kimiTsVersion: VERSION,
-    redact: (text) => secrets.redact(text),
-  });
 }

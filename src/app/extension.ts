@@ -4,16 +4,18 @@ import type { Session } from '../session/session.js';
 import type { SessionState } from '../session/state.js';
 import type { WireNotificationSource } from '../soul/run-soul.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
-import type { DynamicInjection, LLMNotificationSource, LoopControl } from '../soul/soul-parts.js';
+import type { DynamicInjection, LoopControl } from '../soul/soul-parts.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { ToolDependencyTable } from '../toolset/loading/dependencies.js';
+import type { LLMNotificationSource } from '../wire/llm-notification.js';
 import type { AgentSession, BackgroundWork } from './agent-session.js';
 import type { AgentSpec } from './agent-spec.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
 import type { SessionModel } from './session-model.js';
 import type { WarningSink } from './session-warning.js';
 import type { Skill } from './skills.js';
+import type { WorkspaceTrustView } from './workspace-trust.js';
 
 /** What the plan-mode extension lends the session: the state, and the plan file of the current plan. */
 export interface PlanModeHandlers {
@@ -55,6 +57,8 @@ export interface SessionServices {
   outOfTurn: OutOfTurnHub;
   /** Reports what went wrong without stopping the session. */
   warn: WarningSink;
+  /** Whether the work dir's own configuration is in force (and whether kimi-ts runs git there). */
+  workspaceTrust: WorkspaceTrustView;
 }
 
 export type SessionServiceName = keyof SessionServices;

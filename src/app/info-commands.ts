@@ -1,4 +1,5 @@
 import type { HookConfig } from '../hooks/config.js';
+import { describeSandboxStatus, type SandboxStatus } from '../policy/sandbox.js';
 import type { Context } from '../soul/context/context.js';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
 import type { SoulLLM } from '../soul/soul-parts.js';
@@ -14,6 +15,7 @@ export interface StatusSources {
   modelAlias(): string | null;
   title(): string | null;
   planMode(): boolean;
+  sandbox: SandboxStatus | null;
 }
 
 /** `/status` (`/usage`): the session, its model, the context in use and the approval and plan modes. */
@@ -42,6 +44,7 @@ export function statusCommand(sources: StatusSources): SlashCommand {
           `Session: ${sources.sessionId}${title ? ` (${title})` : ''}`,
           `Model: ${model}`,
           `Context: ${used} tokens${share}`,
+          `Sandbox: ${describeSandboxStatus(sources.sandbox)}`,
           `Modes: ${modes.length > 0 ? modes.join(', ') : 'none: actions with side effects need approval'}`,
         ].join('\n'),
       );

@@ -1,14 +1,31 @@
-import type { RuleSources, SessionPolicy } from '../policy/index.js';
+import {
+  isRuleInForce,
+  type LoadedRules,
+  type PermissionRule,
+  type RuleSourceKind,
+  type RuleSources,
+  type SessionPolicy,
+} from '../policy/index.js';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import type { ProjectApprovals } from '../toolset/approval/project-approvals.js';
+import type { WorkspaceTrustView } from './workspace-trust.js';
 
 export interface PermissionsSources {
   policy: SessionPolicy;
   approval: Approval;
   projectApprovals: ProjectApprovals;
   sources: RuleSources;
+  /** Every rule read, in force or not. */
+  rules: () => LoadedRules;
+  trust: WorkspaceTrustView;
 }
+
+const SOURCE_LABEL: Record<RuleSourceKind, string> = {
+  project: 'project file',
+  user: 'user file',
+  config: 'user config',
+};
 
 /** `/permissions`: the rules in force (first match wins, deny first) and where each comes from. */
 export function permissionsCommand(parts: PermissionsSources): SlashCommand {
@@ -18,11 +35,25 @@ export function permissionsCommand(parts: PermissionsSources): SlashCommand {
       'List the permission rules in force, where each comes from, and what is approved for this session',
     aliases: [],
     async run() {
-      const { policy, approval, sources } = parts;
-      const rules = policy.ruleSet.rules;
+      const { approval, sources, trust } = parts;
+      const loaded = parts.rules();
       const lines = ['Permission rules (deny rules first, then the first allow/ask rule that matches):'];
-      if (rules.length === 0) lines.push('  (none)');
-      for (const rule of rules) lines.push(`  ${rule.describe()}`);
+      const all: [RuleSourceKind, PermissionRule][] = [
+        ...loaded.project.map((rule) => ['project', rule] as [RuleSourceKind, PermissionRule]),
+        ...loaded.user.map((rule) => ['user', rule] as [RuleSourceKind, PermissionRule]),
+        ...loaded.config.map((rule) => ['config', rule] as [RuleSourceKind, PermissionRule]),
+      ];
+      if (all.length === 0) lines.push('  (none)');
+      for (const [source, rule] of all) {
+        const status = isRuleInForce(source, rule, trust.trusted)
+          ? ''
+          : '  [not in force: workspace not trusted]';
+        lines.push(`  ${rule.describe()} [${SOURCE_LABEL[source]}]${status}`);
+      }
+      lines.push(
+        '',
+        `Workspace ${trust.folder}: ${trust.trusted ? `trusted (${trust.source})` : 'not trusted — its allow rules are not in force (--trust-workspace, or answer yes when asked at start)'}`,
+      );
       lines.push(
         '',
         `Rule files: ${sources.projectFile} (project), ${sources.userFile} (user), [[permission.rules]] in ${sources.configFile}`,
@@ -31,6 +62,9 @@ export function permissionsCommand(parts: PermissionsSources): SlashCommand {
       );
       const session = approval.toJSON();
       const remembered = [
+        ...parts.policy
+          .sessionPrefixes()
+          .map(({ toolName, prefix }) => `${toolName} commands starting with \`${prefix}\` (session)`),
         ...session.auto_approve_actions.map((action) => `every "${action}"`),
         ...(session.auto_approve_exact ?? []).map((exact) => `"${exact.action}": ${exact.description}`),
         ...parts.projectApprovals

@@ -1,4 +1,5 @@
 import type { HookConfig } from '../hooks/config.js';
+import type { SandboxStatus } from '../policy/sandbox.js';
 import type { Session } from '../session/session.js';
 import { updateSessionState } from '../session/state.js';
 import type { Context } from '../soul/context/context.js';
@@ -27,6 +28,8 @@ export interface SessionCommandParts {
   /** Commands the extensions brought, then the skills'. */
   extensionCommands: readonly SlashCommand[];
   skills: readonly Skill[];
+  /** The command sandbox's state, for `/status`. */
+  sandbox: SandboxStatus | null;
 }
 
 /** The slash commands of a root session: the soul's built-in ones, the app's, the extensions', the skills'. */
@@ -64,6 +67,7 @@ export function sessionCommands(parts: SessionCommandParts): SlashCommand[] {
       modelAlias: () => parts.model.alias,
       title: () => title.value,
       planMode: () => planMode.isActive,
+      sandbox: parts.sandbox,
     }),
     hooksCommand(parts.hookConfigs),
     versionCommand,

@@ -1,10 +1,14 @@
 import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
+import type { PolicySandbox } from '../policy/index.js';
+import type { SandboxState } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
-import { sessionSandbox } from './session-sandbox.js';
+import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
+import type { WorkspaceTrust } from './workspace-trust.js';
 
 /**
  * What keeps a root session's side effects in bounds: its secrets (kept from children and redacted
@@ -17,27 +21,62 @@ export async function openSessionGuards(parts: {
   home: string;
   approval: Approval;
   additionalDirs: string[];
-  /** `--sandbox`. */
-  sandbox: boolean | undefined;
+  /** `--sandbox` / `--sandbox MODE`. */
+  sandbox: SandboxFlag;
   /** The session's secrets (`collectSecrets`), made before the model so its login tokens join them. */
   secrets: SecretRegistry;
+  trust: WorkspaceTrust;
+  otherConfigFiles: readonly string[];
 }) {
   const { files, config, env, home, approval, additionalDirs, secrets } = parts;
   const { session, context } = files;
   // Children (commands, hooks, plugins) never get the keys; nothing written keeps them.
   const childEnv = secrets.childEnvironment(env);
   context.redactWith((value) => secrets.redactDeep(value));
-  const { policy, command: permissions } = await createSessionPolicy({
-    ...{ workDir: session.workDir, additionalDirs, home, env, config, approval },
-    projectApprovals: files.projectApprovals,
-    configLabel: files.loaded.source.kind === 'inline' ? '--config' : files.loaded.source.path,
-  });
-  const commandSandbox = sessionSandbox(config, parts.sandbox, {
+  const source = files.loaded.source;
+  // Every config file the agent read (keys, rules): hidden from commands, secret and protected.
+  const configFiles = [
+    ...(source.kind === 'inline' ? [] : [resolve(source.path)]),
+    ...parts.otherConfigFiles.map((file) => resolve(file)),
+    join(home, 'mcp.json'),
+  ];
+  const sandboxState = sessionSandbox(config, parts.sandbox, {
     workDir: session.workDir,
     additionalDirs: () => additionalDirs,
     userHome: env.HOME || homedir(),
     kimiHome: home,
+    configFiles,
     path: env.PATH,
   });
-  return { secrets, childEnv, policy, permissions, commandSandbox };
+  const { policy, command: permissions } = await createSessionPolicy({
+    workDir: session.workDir,
+    additionalDirs,
+    home,
+    env,
+    config,
+    approval,
+    projectApprovals: files.projectApprovals,
+    configLabel: source.kind === 'inline' ? '--config' : source.path,
+    configFiles,
+    trust: parts.trust,
+    sandbox: policySandbox(sandboxState),
+  });
+  const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
+  return { secrets, childEnv, policy, permissions, commandSandbox, sandboxState };
+}
+
+/** What the policy holds commands and file writes to: nothing when the person turned the sandbox off. */
+function policySandbox(state: SandboxState): PolicySandbox | undefined {
+  switch (state.kind) {
+    case 'off':
+      return undefined;
+    case 'on':
+    case 'unavailable': {
+      const settings = state.kind === 'on' ? state.sandbox.settings : state.settings;
+      return {
+        state: state.kind,
+        mode: settings.mode === 'read-only' ? 'read-only' : 'workspace-write',
+      };
+    }
+  }
 }

@@ -46,10 +46,39 @@ const drain: UILoop = async (wire) => {
 };
 
 describe('AgentSession.modes (what a status bar shows)', () => {
-  it('is all off by default', async () => {
+  it('has the sandbox on by default (where bubblewrap runs), the rest off; --sandbox off turns it off', async () => {
     const session = await open();
     try {
-      expect(session.modes).toEqual({ yolo: false, afk: false, sandbox: null });
+      expect(session.modes).toEqual({
+        yolo: false,
+        afk: false,
+        sandbox: { state: 'on', mode: 'workspace-write', network: false, blocksUnixSockets: true },
+      });
+    } finally {
+      await session.close();
+    }
+    const off = await open({ sandbox: 'off' });
+    try {
+      expect(off.modes).toEqual({ yolo: false, afk: false, sandbox: null });
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('says where the sandbox is wanted but cannot run (no bubblewrap on PATH), once', async () => {
+    const warnings: string[] = [];
+    const session = await open({
+      env: { HOME: root, PATH: join(root, 'no-bwrap-here') },
+      onWarning: (warning) => warnings.push(warning.kind === 'sandbox-unavailable' ? warning.message : ''),
+    });
+    try {
+      expect(session.modes.sandbox).toEqual({
+        state: 'unavailable',
+        mode: 'workspace-write',
+        network: false,
+        blocksUnixSockets: false,
+      });
+      expect(warnings.join('')).toContain('sudo apt-get install bubblewrap');
     } finally {
       await session.close();
     }
@@ -77,13 +106,13 @@ describe('AgentSession.modes (what a status bar shows)', () => {
   it.runIf(process.platform === 'linux')('names the sandbox with --sandbox, or [sandbox] mode', async () => {
     const flagged = await open({ sandbox: true });
     try {
-      expect(flagged.modes.sandbox).toEqual({ mode: 'workspace-write', network: false });
+      expect(flagged.modes.sandbox).toMatchObject({ state: 'on', mode: 'workspace-write', network: false });
     } finally {
       await flagged.close();
     }
-    const configured = await open({}, { sandbox: { mode: 'read-only', network: true } });
+    const configured = await open({ sandbox: true }, { sandbox: { mode: 'read-only', network: true } });
     try {
-      expect(configured.modes.sandbox).toEqual({ mode: 'read-only', network: true });
+      expect(configured.modes.sandbox).toMatchObject({ state: 'on', mode: 'read-only', network: true });
     } finally {
       await configured.close();
     }

@@ -2,18 +2,25 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/index.js';
+import { trustedFoldersFile } from '../config/trusted-folders.js';
 import {
   appendRule,
   InvalidRuleError,
-  loadPermissionRules,
+  type LoadedRules,
   PermissionRulesError,
+  type PolicySandbox,
+  ProtectedFiles,
   type RuleSources,
+  readPermissionRules,
+  realPathOf,
+  rulesInForce,
   SessionPolicy,
 } from '../policy/index.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import type { ProjectApprovals } from '../toolset/approval/project-approvals.js';
 import { permissionsCommand } from './permissions-command.js';
+import type { WorkspaceTrust } from './workspace-trust.js';
 
 export interface SessionPolicyParts {
   workDir: string;
@@ -25,8 +32,14 @@ export interface SessionPolicyParts {
   config: Config;
   /** Where the config came from, for error messages and `/permissions`. */
   configLabel: string;
+  /** The config files the session loaded (absolute): protected from edits the person did not name. */
+  configFiles: readonly string[];
   approval: Approval;
   projectApprovals: ProjectApprovals;
+  /** The command sandbox the file tools are held to as well; absent when it is off. */
+  sandbox?: PolicySandbox | undefined;
+  /** Whether the workspace's own rules (its allow rules) are in force. */
+  trust: WorkspaceTrust;
 }
 
 /** Where the rules of a session come from. */
@@ -43,16 +56,78 @@ export function ruleSources(
 
 /**
  * The session's policy: its workspace, the homes the sensitive classifier guards, the permission
- * rules (project file, user file, config) and the approval state (modes, remembered approvals).
- * A bad rule is a config error naming the file and the rule.
+ * rules (project file, user file, config; the project's allow rules only in a trusted workspace),
+ * the agent's own configuration files it protects, and the approval state (modes, remembered
+ * approvals). A bad rule is a config error naming the file and the rule.
  */
 export async function createSessionPolicy(
   parts: SessionPolicyParts,
 ): Promise<{ policy: SessionPolicy; command: SlashCommand }> {
   const sources = ruleSources(parts);
-  let rules: Awaited<ReturnType<typeof loadPermissionRules>>;
+  const { trust } = parts;
+  let loaded = await readRules(sources);
+  trust.setHeldBack(heldBack(loaded, sources));
+  const protectedFiles = await protectedFilesOf(parts, sources);
+  const policy = new SessionPolicy({
+    workDir: parts.workDir,
+    additionalDirs: parts.additionalDirs,
+    homes: {
+      userHome: parts.env.HOME?.trim() || homedir(),
+      kimiHome: parts.home,
+      // Every config file the agent read holds its keys: secret files wherever they are.
+      configFiles: parts.configFiles,
+    },
+    rules: rulesInForce(loaded, trust.trusted),
+    protectedFiles,
+    sandbox: parts.sandbox,
+    // The session's approval state (modes, remembered approvals) is the policy's from the start.
+    modes: parts.approval,
+    sessionApprovals: parts.approval,
+    // An answer saved as a rule goes to the project's or the user's rules file; the set is re-read.
+    ruleStore: {
+      async save(spec, where) {
+        await appendRule(where === 'project' ? sources.projectFile : sources.userFile, spec);
+        loaded = await readRules(sources);
+        trust.setHeldBack(heldBack(loaded, sources));
+        return rulesInForce(loaded, trust.trusted);
+      },
+    },
+  });
+  // Trusted later (a front end asked): the project's allow rules hold from the next call on.
+  trust.onTrusted(() => policy.setRules(rulesInForce(loaded, true)));
+  const command = permissionsCommand({
+    policy,
+    approval: parts.approval,
+    projectApprovals: parts.projectApprovals,
+    sources,
+    rules: () => loaded,
+    trust,
+  });
+  return { policy, command };
+}
+
+/** What trusting the workspace would put in force: its rules file's allow rules. */
+function heldBack(loaded: LoadedRules, sources: RuleSources): string[] {
+  const allows = loaded.project.filter((rule) => rule.decision === 'allow').length;
+  return allows === 0 ? [] : [`${allows} allow rule${allows === 1 ? '' : 's'} in ${sources.projectFile}`];
+}
+
+/** The agent's own configuration: the rules files, the trust record, the configs it loaded. */
+async function protectedFilesOf(parts: SessionPolicyParts, sources: RuleSources): Promise<ProtectedFiles> {
+  const files = [
+    { path: sources.projectFile, what: "the project's permission rules file" },
+    { path: sources.userFile, what: "the user's permission rules file" },
+    { path: trustedFoldersFile(parts.home), what: 'the trust record of workspaces' },
+    ...parts.configFiles.map((path) => ({ path, what: 'a config file of the agent' })),
+  ];
+  return new ProtectedFiles(
+    await Promise.all(files.map(async (file) => ({ ...file, path: await realPathOf(file.path) }))),
+  );
+}
+
+async function readRules(sources: RuleSources): Promise<LoadedRules> {
   try {
-    rules = await loadPermissionRules(sources);
+    return await readPermissionRules(sources);
   } catch (error) {
     if (error instanceof InvalidRuleError) {
       throw new ConfigError(error.origin.file, {
@@ -68,25 +143,4 @@ export async function createSessionPolicy(
     }
     throw error;
   }
-  const policy = new SessionPolicy({
-    workDir: parts.workDir,
-    additionalDirs: parts.additionalDirs,
-    homes: { userHome: parts.env.HOME?.trim() || homedir(), kimiHome: parts.home },
-    rules,
-    // An answer saved as a rule goes to the project's or the user's rules file; the set is re-read.
-    ruleStore: {
-      async save(spec, where) {
-        await appendRule(where === 'project' ? sources.projectFile : sources.userFile, spec);
-        return loadPermissionRules(sources);
-      },
-    },
-  });
-  policy.attach(parts.approval, parts.approval);
-  const command = permissionsCommand({
-    policy,
-    approval: parts.approval,
-    projectApprovals: parts.projectApprovals,
-    sources,
-  });
-  return { policy, command };
 }

@@ -1,17 +1,53 @@
 import type { Config } from '../config/schema.js';
-import { type CommandSandbox, createCommandSandbox, type SandboxContext } from '../policy/sandbox.js';
+import {
+  createCommandSandbox,
+  type SandboxContext,
+  type SandboxMode,
+  type SandboxState,
+} from '../policy/sandbox.js';
+import type { WarningSink } from './session-warning.js';
 
 /**
- * The session's command sandbox from `[sandbox]` and `--sandbox` (which turns it on in the config's
- * mode, or `workspace-write` when the config says `off`); null when it is off. Throws when it was
- * asked for and cannot run here.
+ * `--sandbox`: absent (the config's `[sandbox] mode`, `workspace-write` by default), bare (on: the
+ * config's mode, or `workspace-write` when the config says `off`), or a mode (`off` turns it off).
  */
-export function sessionSandbox(
-  config: Config,
-  flag: boolean | undefined,
-  context: SandboxContext,
-): CommandSandbox | null {
+export type SandboxFlag = boolean | SandboxMode | undefined;
+
+/** The sandbox was asked for on the command line and cannot run here: the session does not start. */
+export class SandboxUnavailableError extends Error {
+  override name = 'SandboxUnavailableError';
+}
+
+/**
+ * The session's command sandbox from `[sandbox]` and `--sandbox`. Where it cannot run, the session
+ * still starts (commands are then asked, see the policy), unless `--sandbox` itself asked for it.
+ */
+export function sessionSandbox(config: Config, flag: SandboxFlag, context: SandboxContext): SandboxState {
   const configured = config.sandbox.mode;
-  const mode = flag && configured === 'off' ? 'workspace-write' : configured;
-  return createCommandSandbox({ mode, network: config.sandbox.network }, context);
+  const mode: SandboxMode =
+    typeof flag === 'string' ? flag : flag === true && configured === 'off' ? 'workspace-write' : configured;
+  const state = createCommandSandbox({ mode, network: config.sandbox.network }, context);
+  if (state.kind === 'unavailable' && flag !== undefined && flag !== false) {
+    throw new SandboxUnavailableError(
+      `--sandbox: the command sandbox cannot run here: ${state.problem}. To fix: ${state.fix}.`,
+    );
+  }
+  return state;
+}
+
+/** Said once, at start, where the sandbox is wanted but cannot run. */
+export function sandboxUnavailableText(state: Extract<SandboxState, { kind: 'unavailable' }>): string {
+  return `The command sandbox is not running: ${state.problem}. Every command outside a small read-only set is asked (and refused where nobody can answer: print mode, afk, background agents). To fix: ${state.fix}.`;
+}
+
+let warnedUnavailable = false;
+
+/** The warning that the sandbox cannot run, once per process (a web server's sessions, subagents). */
+export function warnSandboxUnavailableOnce(
+  state: Extract<SandboxState, { kind: 'unavailable' }>,
+  warn: WarningSink,
+): void {
+  if (warnedUnavailable) return;
+  warnedUnavailable = true;
+  warn({ kind: 'sandbox-unavailable', message: sandboxUnavailableText(state) });
 }

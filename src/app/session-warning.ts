@@ -9,7 +9,10 @@ export type SessionWarning =
   | { kind: 'background-tasks-stopped'; tasks: readonly { id: string; description: string }[] }
   | { kind: 'mcp-server-problem'; server: string; message: string }
   | { kind: 'plugin-tool-skipped'; plugin: string; tool: string }
-  | { kind: 'checkpoints-failed'; message: string };
+  | { kind: 'checkpoints-failed'; message: string }
+  | { kind: 'sandbox-unavailable'; message: string }
+  | { kind: 'trust-record-unreadable'; message: string }
+  | { kind: 'workspace-untrusted'; folder: string; held: readonly string[] };
 
 export type WarningSink = (warning: SessionWarning) => void;
 
@@ -31,7 +34,12 @@ export function describeSessionWarning(warning: SessionWarning): string {
     case 'plugin-tool-skipped':
       return `Plugin ${warning.plugin}: tool ${warning.tool} is not added; a tool of that name exists.\n`;
     case 'checkpoints-failed':
+    case 'sandbox-unavailable':
       return `${warning.message}\n`;
+    case 'trust-record-unreadable':
+      return `${warning.message}\n`;
+    case 'workspace-untrusted':
+      return `The folder ${warning.folder} is not trusted, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
   }
 }
 

@@ -29,6 +29,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 /**
@@ -151,7 +152,19 @@ function requireForBundle(): NodeJS.Require {
   return Object.assign(wrapped, { resolve: beside.resolve, cache: beside.cache, main: beside.main });
 }
 
+/**
+ * The V8 flags the CLI sets while it runs, set before the bundle is compiled. A code cache carries a
+ * hash of V8's flags and is rejected by a process whose flags differ: the bash grammar's loader keeps
+ * WebAssembly in the baseline compiler (src/policy/wasm-baseline-compiler.ts), and a cache written
+ * at the exit of any run that parsed a Shell command was rejected by every next start, which then
+ * compiled the whole bundle again (and wrote a cache the next one rejected). With the flags set from
+ * the start, the cache is written and read under the same flags. Node's HTTP parser (WebAssembly,
+ * compiled later) stays in the baseline compiler too: it parses a few kilobytes per model response.
+ */
+const RUNTIME_V8_FLAGS = ['--no-wasm-dynamic-tiering', '--no-wasm-tier-up'];
+
 function runBundle(stat: Stats): void {
+  for (const flag of RUNTIME_V8_FLAGS) setFlagsFromString(flag);
   const cacheFile = cacheFileFor(stat.size, stat.mtimeMs);
   const cachedData = readOrUndefined(cacheFile);
   // The bundle is ASCII (esbuild escapes the rest), so latin1 reads it without a UTF-8 decode.

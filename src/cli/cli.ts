@@ -1,139 +1,24 @@
 #!/usr/bin/env node
 import { resolve } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { VERSION } from '../version.js';
-import type { CliOptions } from './cli-options.js';
+import { mainCommand, nonEmpty, portNumber, positiveInt } from './cli-options.js';
 import { mistypedCommand } from './command-suggestion.js';
-import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
 
-const collect = (value: string, previous: string[]) => [...previous, value];
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be an integer ≥ 1.');
-  return n;
-}
-
-function ralphIterations(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < -1) throw new InvalidArgumentError('must be an integer ≥ -1.');
-  return n;
-}
-
-function portNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port (0-65535).');
-  return n;
-}
-
-function nonEmpty(value: string): string {
-  if (!value.trim()) throw new InvalidArgumentError('must not be empty.');
-  return value;
-}
-
-export function buildProgram(): Command {
-  const program = new Command('kimi-ts')
-    .description('A terminal coding agent: the agent loop and tool system of Kimi CLI, in TypeScript.')
-    .version(`kimi-ts, version ${VERSION}`, '-V, --version')
-    // One width on every terminal: the launcher answers `--help` with this text recorded at build time.
-    .configureHelp({ helpWidth: 80 })
-    // Usage errors read and exit as Kimi CLI's do (exit 2, a hint to --help); subcommands made
-    // below inherit both settings.
-    .configureOutput({
-      outputError: (text, write) => write(usageErrorText(text.trim().replace(/^error: /, ''))),
-    })
-    .exitOverride((error) => {
-      process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT_CODE);
-    })
-    .argument('[prompt...]', 'a prompt: opens the TUI with it sent (with --print, runs it headless)')
-    .option('-w, --work-dir <path>', 'working directory of the agent (default: current directory)')
-    .option('--add-dir <path>', 'another directory the agent may work in (repeatable)', collect, [])
-    .option(
-      '-S, --session [id]',
-      'resume the session with this id, or a unique start of it (a full UUID that is not there yet creates it)',
-    )
-    .option('-r, --resume [id]', 'same as --session')
-    .option('-C, --continue', 'continue the latest session of the working directory')
-    .option('--config <text>', 'config as TOML or JSON text', nonEmpty)
-    .option('--config-file <path>', 'config file (TOML, or JSON by extension)')
-    .option('-m, --model <alias>', 'model alias from the config')
-    .option('--thinking', 'turn thinking on')
-    .option('--no-thinking', 'turn thinking off')
-    .option('-y, --yolo', 'approve every action automatically')
-    .addOption(new Option('--yes').hideHelp().implies({ yolo: true }))
-    .addOption(new Option('--auto-approve').hideHelp().implies({ yolo: true }))
-    .option('--afk', 'away from keyboard: approve actions and dismiss questions')
-    .option('--sandbox', 'run commands in the bubblewrap sandbox (Linux): workspace writable, no network')
-    .option('--plan', 'start in plan mode')
-    .option('-p, --prompt <text>', 'the prompt (print mode reads stdin when absent)', nonEmpty)
-    .addOption(new Option('-c, --command <text>', 'same as --prompt').hideHelp())
-    .option('--print', 'non-interactive: run the prompt, print the answer, exit')
-    .option('--quiet', 'same as --print --output-format text --final-message-only')
-    .option('--wire', 'serve the wire protocol (JSON-RPC 2.0 over stdio)')
-    .addOption(
-      new Option('--input-format <format>', 'print mode input')
-        .choices(['text', 'stream-json'])
-        .default('text'),
-    )
-    .addOption(
-      new Option('--output-format <format>', 'print mode output')
-        .choices(['text', 'stream-json'])
-        .default('text'),
-    )
-    .option('--final-message-only', 'print only the final assistant message')
-    .option('--agent-file <path>', 'agent spec YAML')
-    .option('--skills-dir <path>', "take skills from this folder instead of the project's and the user's")
-    .option('--mcp-config-file <path>', 'MCP servers JSON file (repeatable)', collect, [])
-    .option('--mcp-config <json>', 'MCP servers JSON text (repeatable)', collect, [])
-    .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)
-    .option('--max-retries-per-step <n>', 'attempts per step', positiveInt)
-    .option(
-      '--max-ralph-iterations <n>',
-      'Ralph loop: run each prompt again up to n more times until the model says STOP (-1: no limit)',
-      ralphIterations,
-    )
-    .option('--debug', 'print stack traces of fatal errors')
-    .addOption(
-      new Option(
-        '--ui <mode>',
-        'interactive front end: tui (the default on a terminal) or line (the default for TERM=dumb and pipes)',
-      ).choices(['line', 'tui']),
-    )
-    .addHelpText(
-      'after',
-      [
-        '',
-        'A prompt on the command line opens the TUI with it sent:',
-        '  kimi-ts "fix the failing test"',
-        'With --print it runs headless. One word close to a command name (sesions) is',
-        'taken for a mistyped command and answered with a suggestion; words with spaces',
-        'are always a prompt.',
-        '',
-        'Session ids: -S, export, vis and /sessions take any unique start of an id (the',
-        '8 characters the lists show).',
-        '',
-        'Exit codes: 0 done, 1 failed, 2 usage error (bad flag, unknown command or',
-        'session id), 75 retryable provider error in print mode (rate limit, server or',
-        'connection error).',
-        '',
-        'Something not working? kimi-ts doctor checks the setup.',
-      ].join('\n'),
-    )
-    .action(async (words: string[], options: CliOptions & { command?: string }, command: Command) => {
-      const suggestion = mistypedCommand(
-        words,
-        command.commands.map((sub) => sub.name()),
-      );
-      if (suggestion !== null) {
-        command.error(`unknown command '${words[0]}'. Did you mean '${suggestion}'?`);
-      }
-      const { runMain } = await import('./run-main.js');
-      process.exitCode = await runMain({
-        ...options,
-        prompt: options.prompt ?? options.command,
-        positionalPrompt: words.length ? words.join(' ') : undefined,
-      });
+export function buildProgram() {
+  const program = mainCommand().action(async (words, options, command) => {
+    const suggestion = mistypedCommand(
+      words,
+      command.commands.map((sub) => sub.name()),
+    );
+    if (suggestion !== null) {
+      command.error(`unknown command '${words[0]}'. Did you mean '${suggestion}'?`);
+    }
+    const { runMain } = await import('./run-main.js');
+    process.exitCode = await runMain({
+      ...options,
+      prompt: options.prompt ?? options.command,
+      positionalPrompt: words.length ? words.join(' ') : undefined,
     });
+  });
 
   program
     .command('sessions')
@@ -155,17 +40,11 @@ export function buildProgram(): Command {
     .option('--zip', 'write the session folder as a ZIP (for kimi-ts vis), not Markdown')
     .option('-y, --yes', 'replace the ZIP if the file exists')
     .option('-w, --work-dir <path>', 'working directory (default: current directory)')
-    .action(async (sessionId: string | undefined, _options: unknown, command: Command) => {
+    .action(async (sessionId, _options, command) => {
       const { exportCommand } = await import('../app/export-command.js');
       // `-w` is the main command's option too: take it from wherever it was parsed. So are `-y`
       // and `--yes` (the main command's --yolo): parsed there, they arrive as `yolo`.
-      const options = command.optsWithGlobals<{
-        output?: string;
-        workDir?: string;
-        zip?: boolean;
-        yes?: boolean;
-        yolo?: boolean;
-      }>();
+      const options = command.optsWithGlobals();
       process.exitCode = await exportCommand({
         sessionId,
         output: options.output,
@@ -190,17 +69,9 @@ export function buildProgram(): Command {
     .option('--no-open', 'only print the address')
     .option('--export <file.html>', 'write one self-contained HTML file of the session instead of serving')
     .option('-w, --work-dir <path>', 'working directory whose latest session --export takes')
-    .action(async (session: string | undefined, _options: unknown, command: Command) => {
+    .action(async (session, _options, command) => {
       const { visCommand } = await import('../ui/vis/vis-command.js');
-      const options = command.optsWithGlobals<{
-        host?: string;
-        port?: number;
-        network?: boolean;
-        open?: boolean;
-        export?: string;
-        workDir?: string;
-        configFile?: string;
-      }>();
+      const options = command.optsWithGlobals();
       const stopped = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
@@ -238,13 +109,13 @@ export function buildProgram(): Command {
     .allowUnknownOption()
     .allowExcessArguments()
     .argument('[args...]')
-    .action(async (args: string[], _options: unknown, command: Command) => {
+    .action(async (args, _options, command) => {
       const [{ buildPluginCommand }, { kimiTsHome }] = await Promise.all([
         import('../app/plugins/plugin-command.js'),
         import('../config/home.js'),
       ]);
       // `--config-file` after `plugin …` is taken by the main command, which defines it too.
-      const { configFile } = command.optsWithGlobals<{ configFile?: string }>();
+      const { configFile } = command.optsWithGlobals();
       const plugin = buildPluginCommand({
         env: process.env,
         home: kimiTsHome(process.env),
@@ -262,11 +133,12 @@ export function buildProgram(): Command {
     .option('-m, --model <alias>', 'model alias from the config')
     .option('--agent-file <path>', 'agent spec YAML')
     .option('-y, --yolo', 'approve every action automatically')
+    .option('--trust-workspace', "trust the session folders: their rules files' allow rules are in force")
     .option('--max-steps-per-turn <n>', 'steps a turn may take', positiveInt)
-    .action(async (_options: unknown, command: Command) => {
+    .action(async (_options, command) => {
       const { runAcpCommand } = await import('./run-acp.js');
       // The main command defines the same flags: take them from wherever they were parsed.
-      const options = command.optsWithGlobals<import('./run-acp.js').AcpCommandOptions>();
+      const options = command.optsWithGlobals();
       process.exitCode = await runAcpCommand(options);
     });
 
@@ -277,7 +149,7 @@ export function buildProgram(): Command {
     .helpOption('--help', 'display help for command')
     .option('-h, --host <address>', 'address to bind (default 127.0.0.1)')
     .option('-n, --network', 'bind all interfaces (0.0.0.0)')
-    .option('-p, --port <port>', 'port; the next free one up to 9 higher is taken (0: any)', portNumber, 5494)
+    .option('-p, --port <port>', 'port (5494; the next free one up to 5503; 0: any free port)', portNumber)
     .option('--open', 'open the browser (default: when run at a terminal)')
     .option('--no-open', 'do not open the browser')
     .option('--auth-token <token>', 'the bearer token (default: generated once, kept in the home)')
@@ -285,11 +157,9 @@ export function buildProgram(): Command {
     .option('--lan-only', 'accept clients on loopback and private networks only (default)', true)
     .option('--public', 'accept clients from any address')
     .option('--dangerously-omit-auth', 'serve without a token (anyone who can connect drives the agent)')
-    .action(async (_options: unknown, command: Command) => {
+    .action(async (_options, command) => {
       const { runWebCommand } = await import('./run-web-command.js');
-      const options = command.optsWithGlobals<
-        import('./run-web-command.js').WebCommandOptions & { public?: boolean }
-      >();
+      const options = command.optsWithGlobals();
       process.exitCode = await runWebCommand({ ...options, lanOnly: !options.public });
     });
 
@@ -311,12 +181,12 @@ export function buildProgram(): Command {
     .command('info')
     .description('version and protocol information, the config file, home and default model')
     .option('--json', 'as JSON')
-    .action(async (_options: unknown, command: Command) => {
+    .action(async (_options, command) => {
       const [{ infoReport }, { kimiTsHome }] = await Promise.all([
         import('../app/info-report.js'),
         import('../config/home.js'),
       ]);
-      const options = command.optsWithGlobals<{ json?: boolean; configFile?: string; config?: string }>();
+      const options = command.optsWithGlobals();
       const info = await infoReport({
         home: kimiTsHome(process.env),
         env: process.env,
@@ -333,17 +203,12 @@ export function buildProgram(): Command {
     .description(
       'check the setup: config, model and key, ripgrep, sandbox, git, Node (exit 1 if something essential fails)',
     )
-    .action(async (_options: unknown, command: Command) => {
+    .action(async (_options, command) => {
       const [{ runDoctor }, { kimiTsHome }] = await Promise.all([
         import('../app/doctor/run-doctor.js'),
         import('../config/home.js'),
       ]);
-      const options = command.optsWithGlobals<{
-        configFile?: string;
-        config?: string;
-        model?: string;
-        workDir?: string;
-      }>();
+      const options = command.optsWithGlobals();
       process.exitCode = await runDoctor({
         home: kimiTsHome(process.env),
         workDir: resolve(options.workDir ?? process.cwd()),

@@ -131,7 +131,7 @@ export async function runMain(options: CliOptions): Promise<number> {
         const [{ runShell }, { InputHistory }, { wantsColor }] = await Promise.all([
           import('../ui/shell/run-shell.js'),
           import('../ui/common/input-history.js'),
-          import('../ui/shell/shell-style.js'),
+          import('../ui/common/ansi-style.js'),
         ]);
         const { sessionControl } = await import('./session-control.js');
         const sessions = sessionControl(home, workDir, openAgentSession);
@@ -262,11 +262,12 @@ async function startSplash(env: NodeJS.ProcessEnv) {
 }
 
 export async function listSessionsCommand(workDir: string | undefined): Promise<number> {
-  const { formatSessionList, listSessions } = await import('../session/list.js');
-  const sessions = await listSessions({
-    home: kimiTsHome(process.env),
-    workDir: resolve(workDir ?? process.cwd()),
-  });
+  const [{ formatSessionList }, { SessionCatalog }] = await Promise.all([
+    import('../session/list.js'),
+    import('../app/session-catalog.js'),
+  ]);
+  const catalog = new SessionCatalog(kimiTsHome(process.env), { env: process.env });
+  const sessions = await catalog.list(resolve(workDir ?? process.cwd()));
   process.stdout.write(
     sessions.length ? `${formatSessionList(sessions)}\n` : 'No sessions yet for this directory.\n',
   );

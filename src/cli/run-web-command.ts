@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { kimiTsHome } from '../config/home.js';
-import { runWeb } from '../ui/web/server/run-web.js';
+import { DEFAULT_WEB_PORT, runWeb } from '../ui/web/server/run-web.js';
 import { printWarning } from './print-warning.js';
 import { openAgentSessionFromFlags, type SessionFlags } from './session-options.js';
 
@@ -8,7 +8,7 @@ import { openAgentSessionFromFlags, type SessionFlags } from './session-options.
 export interface WebCommandOptions extends SessionFlags {
   host?: string;
   network?: boolean;
-  port: number;
+  port?: number | undefined;
   open?: boolean;
   authToken?: string;
   allowedOrigins?: string;
@@ -35,7 +35,7 @@ export async function runWebCommand(options: WebCommandOptions): Promise<number>
       openSession: ({ workDir, sessionId }) =>
         openAgentSessionFromFlags(options, { home, env, workDir, sessionId, onWarning: printWarning }),
       host: options.host ?? (options.network ? '0.0.0.0' : '127.0.0.1'),
-      port: options.port,
+      port: options.port ?? DEFAULT_WEB_PORT,
       // Default: open a browser only for a person at a terminal.
       open: options.open ?? Boolean(process.stdout.isTTY),
       authToken: options.authToken,

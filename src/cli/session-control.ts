@@ -1,20 +1,22 @@
 import { existsSync } from 'node:fs';
 import type { AgentSession } from '../app/agent-session.js';
-import { forkSession, undoPoints } from '../app/session-fork.js';
-import { listSessions } from '../session/list.js';
+import { SessionCatalog } from '../app/session-catalog.js';
 import { isValidSessionId, sessionAt } from '../session/session.js';
 import { resolveSessionId } from '../session/session-id-match.js';
-import type { ShellSessionControl } from '../ui/shell/run-shell.js';
+import type { SessionControl } from '../ui/common/session-control.js';
 
 /**
  * The sessions of a work dir, for the interactive front ends' own commands (`/new`, `/sessions`,
- * `/fork`, `/undo`): every session they open is made by `openAgentSession`, like the first.
+ * `/fork`, `/undo`, the TUI's pickers): the app's session catalog, and every session they open is
+ * made by `openAgentSession`, like the first.
  */
 export function sessionControl(
   home: string,
   workDir: string,
   openAgentSession: (which: { sessionId?: string }) => Promise<AgentSession>,
-): ShellSessionControl {
+): SessionControl {
+  const catalog = new SessionCatalog(home, { env: process.env });
+  const at = (session: AgentSession) => sessionAt(home, workDir, session.sessionId);
   return {
     create: () => openAgentSession({}),
     resolve: (given) => resolveSessionId({ home, workDir }, given),
@@ -23,21 +25,21 @@ export function sessionControl(
         ? openAgentSession({ sessionId: id })
         : null,
     list: async () =>
-      (await listSessions({ home, workDir })).map(({ session: s, title, updatedAt }) => ({
+      (await catalog.list(workDir)).map(({ session: s, title, updatedAt }) => ({
         id: s.id,
         title,
         updatedAt,
       })),
     fork: async (current) => {
-      const fork = await forkSession(sessionAt(home, workDir, current.sessionId), { home });
+      const fork = await catalog.fork(at(current));
       return openAgentSession({ sessionId: fork.id });
     },
-    undoPoints: (current) => undoPoints(sessionAt(home, workDir, current.sessionId)),
+    undoPoints: (current) => catalog.undoPoints(at(current)),
     undo: async (current, n) => {
-      const source = sessionAt(home, workDir, current.sessionId);
-      const before = (await undoPoints(source)).find((point) => point.n === n);
+      const source = at(current);
+      const before = (await catalog.undoPoints(source)).find((point) => point.n === n);
       if (!before) throw new Error(`There is no turn ${n} to undo.`);
-      const fork = await forkSession(source, { home, before });
+      const fork = await catalog.fork(source, before);
       return openAgentSession({ sessionId: fork.id });
     },
   };

@@ -17,7 +17,9 @@ export interface SessionFlags {
   agentFile?: string | undefined;
   yolo?: boolean | undefined;
   afk?: boolean | undefined;
-  sandbox?: boolean | undefined;
+  sandbox?: boolean | 'off' | 'workspace-write' | 'read-only' | undefined;
+  /** `--trust-workspace`. */
+  trustWorkspace?: boolean | undefined;
   plan?: boolean | undefined;
   thinking?: boolean | undefined;
   maxStepsPerTurn?: number | undefined;
@@ -78,6 +80,8 @@ export function agentSessionOptions(
       agentFile: flags.agentFile,
       yolo: flags.yolo,
       sandbox: flags.sandbox,
+      trustWorkspace: flags.trustWorkspace,
+      otherConfigFiles: (flags.mcpConfigFile ?? []).map((file) => resolve(cwd, file)),
       afk: flags.afk,
       runtimeAfk: place.runtimeAfk,
       thinking: flags.thinking,

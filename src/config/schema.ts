@@ -133,8 +133,13 @@ export const servicesSchema = z.object({
 });
 
 export const sandboxSchema = z.object({
-  mode: z.enum(SANDBOX_MODES).default('off'),
+  mode: z.enum(SANDBOX_MODES).default('workspace-write'),
   network: z.boolean().default(false),
+});
+
+/** `[trust]`: folders the person trusts (kimi-ts; `~` allowed); each covers the folders below it. */
+export const trustSchema = z.object({
+  folders: z.array(z.string().min(1)).default([]),
 });
 
 /** `[checkpoints]`: the file checkpoints `/rewind` returns to (kimi-ts; not in Kimi CLI). */
@@ -186,6 +191,7 @@ export const configSchema = z.object({
   mcp: mcpSchema.prefault({}),
   sandbox: sandboxSchema.prefault({}),
   checkpoints: checkpointsSchema.prefault({}),
+  trust: trustSchema.prefault({}),
   hooks: z.array(hookEntrySchema).default([]),
   /** Kimi Code's `[[permission.rules]]`; patterns are checked when a session builds its policy. */
   permission: permissionSectionSchema.prefault({}),

@@ -147,7 +147,15 @@ describe('calls', () => {
     try {
       const result = await callTool(toolset, 'get-sum', { a: 1, b: 1 });
       expect(result.return_value.is_error).toBe(true);
-      expect(asked).toEqual(['mcp:get-sum | Call MCP tool `get-sum`.']);
+      // The person sees the arguments, as for built-in tools.
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatch(
+        /^mcp:get-sum \| Call MCP tool `get-sum` \(server `[^`]+`\) with arguments:\n/,
+      );
+      expect(asked[0]).toContain('{\n  "a": 1,\n  "b": 1\n}');
+      // Long arguments say how much of them is not shown.
+      await callTool(toolset, 'get-sum', { a: 'x'.repeat(5000), b: 1 });
+      expect(asked[1]).toMatch(/\n… 1\d{3} more characters of the arguments not shown$/);
     } finally {
       stop();
       approval.setYolo(true);

@@ -51,7 +51,10 @@ export function createMcpTool(options: McpToolOptions): KimiTool<McpToolParams> 
       }
       return { ok: false, error: 'the arguments must be a JSON object' };
     },
-    approval: () => ({ action: `mcp:${remote.name}`, description: `Call MCP tool \`${remote.name}\`.` }),
+    approval: (params) => ({
+      action: `mcp:${remote.name}`,
+      description: approvalDescription(remote.name, host.serverName, params),
+    }),
     async call(params, ctx): Promise<ToolReturnValue> {
       const available = host.client();
       if ('unavailable' in available) {
@@ -100,6 +103,22 @@ export function createMcpTool(options: McpToolOptions): KimiTool<McpToolParams> 
       return toolOk(parts);
     },
   };
+}
+
+/** Arguments longer than this are cut in the approval, which then says how much is not shown. */
+const SHOWN_ARGUMENTS_CHARS = 4000;
+
+/**
+ * The approval of an MCP call shows its arguments, as the built-in tools show their command or diff:
+ * the person approves this call, not the tool's name. Long arguments end with how much is not shown.
+ */
+function approvalDescription(toolName: string, serverName: string, params: McpToolParams): string {
+  const json = JSON.stringify(params, null, 2) ?? '{}';
+  const shown =
+    json.length <= SHOWN_ARGUMENTS_CHARS
+      ? json
+      : `${json.slice(0, SHOWN_ARGUMENTS_CHARS)}\n… ${json.length - SHOWN_ARGUMENTS_CHARS} more characters of the arguments not shown`;
+  return `Call MCP tool \`${toolName}\` (server \`${serverName}\`) with arguments:\n${shown}`;
 }
 
 function callFailure(

@@ -1,4 +1,3 @@
-import type { MCPServerStatus } from '../wire/events.js';
 import type { ServerConnection } from './connection.js';
 
 /**
@@ -83,10 +82,6 @@ export function markUnauthorized(
   reason: string,
 ): UnauthorizedServer {
   return { status: 'unauthorized', reason };
-}
-
-export function statusOf(state: ServerState): MCPServerStatus {
-  return state.status;
 }
 
 export function toolsOf(state: ServerState): readonly string[] {

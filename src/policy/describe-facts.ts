@@ -25,12 +25,8 @@ export function factLine(facts: EffectFacts): string | null {
       if (facts.pathClass === 'outside') return null;
       if (effect.target.viaSymlink) return `real path: ${showTarget(effect.target)}`;
       return null;
-    case 'exec': {
-      const parts = facts.command?.parts ?? [];
-      if (parts.length <= 1 && !facts.command?.incomplete) return null;
-      const note = facts.command?.incomplete ? ' (the parser found a syntax error)' : '';
-      return `runs ${parts.length} parts: ${parts.map((part) => `\`${part}\``).join(', ')}${note}`;
-    }
+    case 'exec':
+      return commandLines(facts);
     case 'network': {
       const addresses = effect.addresses.map((a) => a.address).join(', ');
       if (!facts.addressClass) return `host ${effect.host}`;
@@ -43,6 +39,28 @@ export function factLine(facts: EffectFacts): string | null {
     case 'external':
       return null;
   }
+}
+
+/**
+ * A command's parts when there is more than one, and each part that is not simple with why: allow
+ * rules and command-prefix approvals do not cover it (`PATH=/tmp/x git status` sets PATH).
+ */
+function commandLines(facts: EffectFacts): string | null {
+  const command = facts.command;
+  if (!command) return null;
+  const lines: string[] = [];
+  if (facts.secret) lines.push(`reads a SECRET file: ${facts.secret}`);
+  if (command.parts.length > 1 || command.incomplete) {
+    const note = command.incomplete ? ' (the parser found a syntax error)' : '';
+    lines.push(
+      `runs ${command.parts.length} parts: ${command.parts.map((part) => `\`${part}\``).join(', ')}${note}`,
+    );
+  }
+  for (const part of command.analysed) {
+    if (part.notSimple !== null)
+      lines.push(`not covered by allow rules: \`${part.text}\` — ${part.notSimple}`);
+  }
+  return lines.length > 0 ? lines.join('\n- ') : null;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { relative } from 'node:path';
+import { commandSecretReason } from './command-secret-paths.js';
 import type { Effect } from './effects.js';
 import { type AddressClass, classifyAddresses } from './network-address.js';
 import type { PathClass, WorkspaceRoots } from './path-class.js';
+import { fileSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
 import { type ParsedCommand, parseShellCommand } from './shell-command.js';
 
@@ -11,7 +13,7 @@ export interface EffectFacts {
   /** What rule globs are matched against. */
   readonly candidates: string[];
   readonly pathClass?: PathClass | undefined;
-  /** Why the file holds secrets, for a read or write of one. */
+  /** Why the file holds secrets, for a read or write of one (or a command naming one). */
   readonly secret?: string | undefined;
   /** For a network effect: the least public of the addresses the host resolved to. */
   readonly addressClass?: AddressClass | undefined;
@@ -30,12 +32,18 @@ export async function gatherFacts(
       const pathClass = await roots.classify(target.real);
       const candidates = [target.given, target.absolute, target.real];
       if (pathClass === 'workspace') candidates.push(relative(await roots.realWorkDir(), target.real) || '.');
-      const secret = sensitiveReason(target.real, homes) ?? undefined;
+      // By name and place first; then, for reading a file's text, by what it holds.
+      const byContent = effect.kind === 'read' && effect.access !== 'list';
+      const secret =
+        sensitiveReason(target.real, homes) ??
+        (byContent ? await fileSecretContentReason(target.real) : null) ??
+        undefined;
       return { effect, candidates, pathClass, secret };
     }
     case 'exec': {
       const command = await parseShellCommand(effect.command);
-      return { effect, candidates: [effect.command.trim()], command };
+      const secret = (await commandSecretReason(command.parts, effect.cwd, homes)) ?? undefined;
+      return { effect, candidates: [effect.command.trim()], command, secret };
     }
     case 'network':
       return {

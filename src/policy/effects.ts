@@ -33,6 +33,8 @@ export type Effect =
       readonly command: string;
       readonly cwd: string;
       readonly background: boolean;
+      /** The model asked to run it outside the command sandbox, with this reason (a person must agree). */
+      readonly leaveSandbox?: { readonly justification: string } | undefined;
     }
   | {
       readonly kind: 'network';

@@ -11,14 +11,21 @@ export {
 } from './permission-rule.js';
 export {
   appendRule,
+  isRuleInForce,
+  type LoadedRules,
   loadPermissionRules,
   PermissionRulesError,
   permissionSectionSchema,
+  type RuleSourceKind,
   type RuleSources,
+  readPermissionRules,
+  rulesInForce,
 } from './permission-rules-file.js';
 export type { DecisionStep, PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
+export { isProjectRulesFile, ProtectedFiles } from './protected-files.js';
 export { expandHome, realPathOf, resolveFileTarget } from './real-path.js';
 export { RuleSet } from './rule-set.js';
+export type { PolicySandbox } from './sandbox-exit.js';
 export { type SensitiveHomes, secretNameReason, sensitiveReason } from './sensitive-files.js';
 export {
   type PolicyModes,

@@ -34,6 +34,11 @@ export class WorkspaceRoots {
     return 'outside';
   }
 
+  /** The real add-dirs. */
+  async realAdditionalDirs(): Promise<string[]> {
+    return (await this.resolved()).additionalDirs;
+  }
+
   /** The real work dir (to show paths relative to it). */
   async realWorkDir(): Promise<string> {
     return (await this.resolved()).workDir;

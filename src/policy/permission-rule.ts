@@ -1,4 +1,12 @@
 import { compileGlob } from './glob-pattern.js';
+import type { CommandPart } from './shell-command.js';
+import {
+  matchShape,
+  type ShellMatch,
+  type ShellRuleShape,
+  shellRuleShape,
+  strongerMatch,
+} from './shell-rule-match.js';
 
 export const RULE_DECISIONS = ['allow', 'deny', 'ask'] as const;
 export type RuleDecision = (typeof RULE_DECISIONS)[number];
@@ -55,6 +63,8 @@ export class PermissionRule {
   /** The glob inside the parentheses, or null for the whole tool. */
   readonly argument: string | null;
   private readonly matchArgument: ((text: string) => boolean) | null;
+  /** The argument read as a command (see shell-rule-match.ts), made on first use. */
+  private shape: ShellRuleShape | null | undefined;
 
   constructor(
     readonly spec: PermissionRuleSpec,
@@ -93,6 +103,33 @@ export class PermissionRule {
     if (this.matchArgument === null) return true;
     const match = this.matchArgument;
     return candidates.some((candidate) => match(candidate));
+  }
+
+  /**
+   * Whether the rule matches a part of a shell command as the shell will run it: its text, or any
+   * of its invocations (wrappers removed, flags in any order); `might` when a word an expansion
+   * decides could make it match. A rule without an argument matches every part.
+   */
+  matchesCommandPart(toolName: string, part: CommandPart): ShellMatch {
+    if (!this.coversTool(toolName)) return 'no';
+    if (this.matchArgument === null) return 'matches';
+    if (this.matchArgument(part.text) || (part.literal !== null && this.matchArgument(part.literal)))
+      return 'matches';
+    this.shape ??= shellRuleShape(this.argument ?? '', (glob) => compileGlob(glob, false));
+    const shape = this.shape;
+    let result: ShellMatch = 'no';
+    for (const words of part.invocations) {
+      // A rule that cannot be read as a command still cannot be ruled out for a command nobody can name.
+      const found =
+        shape === null
+          ? words[0]?.value === null && words[0].splits
+            ? 'unknown-name'
+            : 'no'
+          : matchShape(shape, words);
+      result = strongerMatch(result, found);
+      if (result === 'matches') return result;
+    }
+    return result;
   }
 
   /** How `/permissions` shows the rule. */

@@ -70,13 +70,46 @@ export interface RuleSources {
   configFile: string;
 }
 
-/** Every rule in force, in order: project file, user file, config. */
-export async function loadPermissionRules(sources: RuleSources): Promise<RuleSet> {
+/** Where a rule was read from, as `/permissions` names it. */
+export type RuleSourceKind = 'project' | 'user' | 'config';
+
+/** Every rule of every source, whether in force or not. */
+export interface LoadedRules {
+  readonly project: readonly PermissionRule[];
+  readonly user: readonly PermissionRule[];
+  readonly config: readonly PermissionRule[];
+}
+
+/** Reads the rules of every source (an invalid rule anywhere stops with its file and index). */
+export async function readPermissionRules(sources: RuleSources): Promise<LoadedRules> {
   const [project, user] = await Promise.all([
     readRulesFile(sources.projectFile),
     readRulesFile(sources.userFile),
   ]);
-  return new RuleSet([...project, ...user, ...compileRules(sources.configRules, sources.configFile)]);
+  return { project, user, config: compileRules(sources.configRules, sources.configFile) };
+}
+
+/**
+ * Whether a rule holds. A project's rules file is the workspace's word: its deny and ask rules only
+ * make things safer and always hold; its allow rules hold only once the person trusts the folder.
+ */
+export function isRuleInForce(
+  source: RuleSourceKind,
+  rule: PermissionRule,
+  projectTrusted: boolean,
+): boolean {
+  return source !== 'project' || projectTrusted || rule.decision !== 'allow';
+}
+
+/** The rules in force, in order: project file, user file, config. */
+export function rulesInForce(loaded: LoadedRules, projectTrusted: boolean): RuleSet {
+  const project = loaded.project.filter((rule) => isRuleInForce('project', rule, projectTrusted));
+  return new RuleSet([...project, ...loaded.user, ...loaded.config]);
+}
+
+/** Every rule in force, in order: project file, user file, config. */
+export async function loadPermissionRules(sources: RuleSources, projectTrusted: boolean): Promise<RuleSet> {
+  return rulesInForce(await readPermissionRules(sources), projectTrusted);
 }
 
 /** Appends a rule to a rules file (creating it), keeping the rules already there. */

@@ -30,6 +30,8 @@ export type DecisionStep =
   | 'deny-rule'
   | 'sensitive'
   | 'private-network'
+  | 'sandbox'
+  | 'protected'
   | 'rule'
   | 'session-approval'
   | 'mode'

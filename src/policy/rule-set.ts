@@ -1,4 +1,5 @@
 import type { PermissionRule, RuleDecision } from './permission-rule.js';
+import type { CommandPart } from './shell-command.js';
 
 /** What a call looks like to the rules: the tool, and the arguments its effects expose. */
 export interface RuleSubject {
@@ -6,7 +7,7 @@ export interface RuleSubject {
   /** Path forms, URL and host, the MCP action…: a rule matches if its glob matches any of them. */
   readonly candidates: readonly string[];
   /** For Shell: every part of the parsed command; the whole is allowed only if every part is. */
-  readonly commandParts?: readonly string[] | undefined;
+  readonly commandParts?: readonly CommandPart[] | undefined;
   /** The parser could not read the whole command: no allow rule may let it through. */
   readonly commandIncomplete?: boolean | undefined;
 }
@@ -14,6 +15,11 @@ export interface RuleSubject {
 export interface RuleVerdict {
   readonly decision: RuleDecision;
   readonly rule: PermissionRule;
+  /**
+   * The part of a command the rule was applied to when its match could not be ruled out (a name or
+   * an argument an expansion decides), and why, for the message.
+   */
+  readonly uncertain?: { readonly part: string; readonly why: string } | undefined;
 }
 
 /**
@@ -38,13 +44,29 @@ export class RuleSet {
     return this.rules.some((rule) => rule.coversTool(toolName));
   }
 
-  /** The first deny rule matching the call, or any one part of its command. */
+  /**
+   * The first deny rule matching the call, or any one part of its command as the shell will run it.
+   * A part whose command name an expansion decides (`$x -rf /`, `bash -c "$cmd"`) is denied by a rule
+   * that could match it; a part with such an argument (`rm "$f"` under `rm -rf*`) is asked instead,
+   * even in yolo (`decision: 'ask'`).
+   */
   deny(subject: RuleSubject): RuleVerdict | null {
-    const all = [...subject.candidates, ...(subject.commandParts ?? [])];
+    const parts = subject.commandParts ?? [];
+    let mightDeny: RuleVerdict | null = null;
     for (const rule of this.denies) {
-      if (rule.matches(subject.toolName, all)) return { decision: 'deny', rule };
+      if (rule.matches(subject.toolName, subject.candidates)) return { decision: 'deny', rule };
+      for (const part of parts) {
+        const found = rule.matchesCommandPart(subject.toolName, part);
+        if (found === 'matches') return { decision: 'deny', rule };
+        if (found === 'unknown-name') {
+          return { decision: 'deny', rule, uncertain: { part: part.text, why: UNKNOWN_NAME } };
+        }
+        if (found === 'might') {
+          mightDeny ??= { decision: 'ask', rule, uncertain: { part: part.text, why: UNKNOWN_ARGUMENT } };
+        }
+      }
     }
-    return null;
+    return mightDeny;
   }
 
   /**
@@ -62,7 +84,7 @@ export class RuleSet {
     let allowed: RuleVerdict | null = null;
     let uncovered = false;
     for (const part of parts) {
-      const verdict = this.firstMatch(subject.toolName, [part]);
+      const verdict = this.firstPartMatch(subject.toolName, part);
       if (verdict?.decision === 'ask') return verdict;
       if (verdict) allowed ??= verdict;
       else uncovered = true;
@@ -73,6 +95,24 @@ export class RuleSet {
       return whole ? { decision: whole.decision, rule: whole } : null;
     }
     return allowed;
+  }
+
+  /**
+   * The first allow/ask rule for one part of a command: an ask rule matches as a deny rule does (any
+   * form of the part, and whatever it cannot rule out); an allow rule with an argument covers a
+   * simple part only (every word literal, no assignment, no wrapper): what it names is what runs.
+   */
+  private firstPartMatch(toolName: string, part: CommandPart): RuleVerdict | null {
+    for (const rule of this.others) {
+      if (rule.decision === 'ask') {
+        if (rule.matchesCommandPart(toolName, part) !== 'no') return { decision: 'ask', rule };
+      } else if (rule.argument === null) {
+        if (rule.coversTool(toolName)) return { decision: rule.decision, rule };
+      } else if (part.literal !== null && rule.matches(toolName, [part.text, part.literal])) {
+        return { decision: rule.decision, rule };
+      }
+    }
+    return null;
   }
 
   /** An allow rule with an argument (not a whole-tool rule) is the first allow/ask match. */
@@ -88,3 +128,6 @@ export class RuleSet {
     return null;
   }
 }
+
+const UNKNOWN_NAME = 'its command name is decided by an expansion, so it could be the command the rule names';
+const UNKNOWN_ARGUMENT = 'an argument is decided by an expansion, so it could be what the rule names';

@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,6 @@ import {
   createCommandSandbox,
   type SandboxContext,
   type SandboxSettings,
-  SandboxUnavailableError,
 } from './sandbox.js';
 
 let root: string;
@@ -24,16 +23,21 @@ beforeAll(async () => {
   await mkdir(join(userHome, '.ssh'), { recursive: true });
   await writeFile(join(userHome, '.ssh', 'id_rsa'), 'PRIVATE KEY');
   await writeFile(join(userHome, '.netrc'), 'machine x password y');
+  await mkdir(join(userHome, '.docker'), { recursive: true });
+  await writeFile(join(userHome, '.docker', 'config.json'), '{"auths":{"x":{"auth":"docker-token"}}}');
+  await writeFile(join(userHome, '.vault-token'), 'vault-token-value');
   // The worst case: the agent runs in the user's home, its own folder and the keys inside the workspace.
   await mkdir(join(userHome, '.kimi-ts'));
   await writeFile(join(userHome, '.kimi-ts', 'config.toml'), 'api_key = "k"');
   await mkdir(join(root, 'extra'));
   await mkdir(join(root, 'outside'));
+  await writeFile(join(root, 'outside', 'custom-config.toml'), 'api_key = "from --config-file"');
   context = {
     workDir: userHome,
     additionalDirs: () => [join(root, 'extra')],
     userHome,
     kimiHome: join(userHome, '.kimi-ts'),
+    configFiles: [join(root, 'outside', 'custom-config.toml')],
     path: process.env.PATH,
   };
   server = createServer((socket) => socket.end('hello from outside\n'));
@@ -46,28 +50,34 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function sandboxed(settings: SandboxSettings): CommandSandbox {
-  const sandbox = createCommandSandbox(settings, context);
-  if (!sandbox) throw new Error('expected a sandbox');
-  return sandbox;
+function sandboxed(settings: SandboxSettings, at: SandboxContext = context): CommandSandbox {
+  const state = createCommandSandbox(settings, at);
+  if (state.kind !== 'on') throw new Error(`expected a sandbox, got ${state.kind}`);
+  return state.sandbox;
 }
 
-/** Runs `bash -c script` in the sandbox (in the work dir); stdout+stderr and the exit code. */
-function runIn(sandbox: CommandSandbox, script: string): Promise<{ code: number; output: string }> {
-  const [file, ...args] = sandbox.prefix(context.workDir) as [string, ...string[]];
+/** Runs `bash -c script` (in the sandbox unless null) in `cwd`; stdout+stderr and the exit code. */
+function runIn(
+  sandbox: CommandSandbox | null,
+  script: string,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number; output: string }> {
+  const cwd = options.cwd ?? context.workDir;
+  const argv = [...(sandbox?.prefix(cwd) ?? []), '/bin/bash', '-c', script];
+  const [file, ...args] = argv as [string, ...string[]];
   return new Promise((resolve) => {
-    execFile(file, [...args, '/bin/bash', '-c', script], { encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(file, args, { encoding: 'utf8', cwd, env: options.env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, output: stdout + stderr });
     });
   });
 }
 
-describe('the command sandbox (real bubblewrap)', () => {
-  const workspaceWrite: SandboxSettings = { mode: 'workspace-write', network: false };
+const workspaceWrite: SandboxSettings = { mode: 'workspace-write', network: false };
 
-  it('is null when off', () => {
-    expect(createCommandSandbox({ mode: 'off', network: false }, context)).toBeNull();
+describe('the command sandbox (real bubblewrap)', () => {
+  it('is off when off', () => {
+    expect(createCommandSandbox({ mode: 'off', network: false }, context)).toEqual({ kind: 'off' });
   });
 
   it('lets a command write in the workspace and add-dirs, and nowhere else', async () => {
@@ -76,13 +86,11 @@ describe('the command sandbox (real bubblewrap)', () => {
     expect((await runIn(sandbox, 'cat inside.txt')).output).toBe('ok\n');
     expect(existsSync(join(context.workDir, 'inside.txt'))).toBe(true);
     expect(existsSync(join(root, 'extra', 'added.txt'))).toBe(true);
-    // Outside the workspace: read-only where the host's files show, absent in the private /tmp.
     const system = await runIn(sandbox, 'echo evil > /etc/kimi-ts-sandbox-evil');
     expect(system.code).not.toBe(0);
     expect(system.output).toContain('Read-only file system');
     expect(existsSync('/etc/kimi-ts-sandbox-evil')).toBe(false);
-    const outside = await runIn(sandbox, `echo evil > ${join(root, 'outside', 'evil.txt')}`);
-    expect(outside.code).not.toBe(0);
+    await runIn(sandbox, `echo evil > ${join(root, 'outside', 'evil.txt')}`);
     expect(existsSync(join(root, 'outside', 'evil.txt'))).toBe(false);
   });
 
@@ -94,18 +102,50 @@ describe('the command sandbox (real bubblewrap)', () => {
     expect(existsSync('/tmp/sandbox-private')).toBe(false);
   });
 
-  it('hides the credential folders and the agent home', async () => {
+  it('hides the credential files, the agent home and every config file it loaded', async () => {
     const sandbox = sandboxed(workspaceWrite);
-    const ssh = await runIn(
+    const home = context.userHome;
+    const secrets = await runIn(
       sandbox,
-      `ls -A ${join(context.userHome, '.ssh')}; cat ${join(context.userHome, '.ssh', 'id_rsa')}`,
+      [
+        `ls -A ${home}/.ssh`,
+        `cat ${home}/.ssh/id_rsa`,
+        `cat ${home}/.netrc ${home}/.docker/config.json ${home}/.vault-token`,
+        `cat ${context.kimiHome}/config.toml`,
+        `cat ${join(root, 'outside', 'custom-config.toml')}`,
+        'echo done',
+      ].join('; '),
     );
-    expect(ssh.output).not.toContain('PRIVATE KEY');
-    expect(ssh.output).toContain('No such file or directory');
-    expect((await runIn(sandbox, 'cat .netrc')).output).not.toContain('password');
+    expect(secrets.output).toContain('done');
+    for (const secret of ['PRIVATE KEY', 'password', 'docker-token', 'vault-token-value', 'api_key'])
+      expect(secrets.output).not.toContain(secret);
+    expect(secrets.output).toContain('No such file or directory');
     // Hidden, not deleted: the files are still there outside.
-    expect(existsSync(join(context.userHome, '.ssh', 'id_rsa'))).toBe(true);
+    expect(existsSync(join(home, '.ssh', 'id_rsa'))).toBe(true);
     expect((await runIn(sandbox, `ls -A ${context.kimiHome}`)).output).toBe('');
+  });
+
+  it("keeps the agent's process and environment out of reach (its own PID namespace)", async () => {
+    const sandbox = sandboxed(workspaceWrite);
+    const [file, ...args] = sandbox.prefix(context.workDir) as [string, ...string[]];
+    const probe =
+      'cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do cat "$f"; done; echo; ls /proc | grep -c "^[0-9]"';
+    // The agent: a process whose environment holds a key, starting the command with a clean one.
+    const run = (argv: readonly string[]) =>
+      new Promise<string>((resolve) => {
+        execFile(
+          '/bin/bash',
+          ['-c', 'env -u AGENT_KEY "$@"; true', 'agent', ...argv, '/bin/bash', '-c', probe],
+          { encoding: 'utf8', cwd: context.workDir, env: { ...process.env, AGENT_KEY: 'agent-secret-1234' } },
+          (_error, stdout, stderr) => resolve(stdout + stderr),
+        );
+      });
+    // Unsandboxed, the same command finds the key (so the check below can fail).
+    expect(await run([])).toContain('agent-secret-1234');
+    const inside = await run([file, ...args]);
+    expect(inside).not.toContain('agent-secret-1234');
+    // Only the command's own processes are there: bash and what it started.
+    expect(Number(inside.trim().split('\n').at(-1))).toBeLessThan(5);
   });
 
   it('has no network unless allowed', async () => {
@@ -117,6 +157,65 @@ describe('the command sandbox (real bubblewrap)', () => {
     expect(online.output).toContain('hello from outside');
   });
 
+  it('refuses UNIX sockets: a host socket in the workspace, and an abstract one, even with the network on', async () => {
+    const sandbox = sandboxed({ mode: 'workspace-write', network: true });
+    expect(sandbox.blocksUnixSockets).toBe(true);
+    const socketPath = join(context.workDir, 'agent.sock');
+    const unix = createServer((socket) => socket.end('secret over unix\n'));
+    await new Promise<void>((resolve) => unix.listen(socketPath, resolve));
+    // Node pads an abstract name to the full address length; python3 binds it as written.
+    const abstractName = `kimi-ts-test-${process.pid}`;
+    const abstract = spawn('python3', [
+      '-c',
+      `import socket\ns=socket.socket(socket.AF_UNIX)\ns.bind('\\0${abstractName}')\ns.listen(4)\nprint('ready', flush=True)\nwhile True:\n  c,_=s.accept(); c.send(b'secret over abstract\\n'); c.close()`,
+    ]);
+    await new Promise<void>((resolve) => abstract.stdout.once('data', () => resolve()));
+    try {
+      const python = (address: string) =>
+        `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect(${address}); print(s.recv(100).decode())"`;
+      const toFile = python(`'${socketPath}'`);
+      const toAbstract = python(`'\\\\0${abstractName}'`);
+      // Outside the sandbox both answer: the checks below can fail.
+      expect((await runIn(null, toFile)).output).toContain('secret over unix');
+      expect((await runIn(null, toAbstract)).output).toContain('secret over abstract');
+      const viaFile = await runIn(sandbox, toFile);
+      expect(viaFile.output).not.toContain('secret over unix');
+      expect(viaFile.output).toContain('Operation not permitted');
+      const viaAbstract = await runIn(sandbox, toAbstract);
+      expect(viaAbstract.output).not.toContain('secret over abstract');
+      expect(viaAbstract.output).toContain('Operation not permitted');
+      // Other sockets and socketpair still work (the network is on here).
+      const tcp = await runIn(sandbox, `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`);
+      expect(tcp.output).toContain('hello from outside');
+      const pair = await runIn(
+        sandbox,
+        `python3 -c "import socket; a,b=socket.socketpair(); a.send(b'ok'); print(b.recv(2).decode())"`,
+      );
+      expect(pair.output).toBe('ok\n');
+    } finally {
+      await new Promise((resolve) => unix.close(resolve));
+      abstract.kill();
+    }
+  });
+
+  it("does not show a socket in the host's /tmp at all", async () => {
+    const hostSocket = join(tmpdir(), `kimi-ts-host-${process.pid}.sock`);
+    const host = createServer((socket) => socket.end('host tmp secret\n'));
+    await new Promise<void>((resolve) => host.listen(hostSocket, resolve));
+    try {
+      const connect = `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${hostSocket}'); print(s.recv(100).decode())"`;
+      expect((await runIn(null, connect)).output).toContain('host tmp secret');
+      const inside = await runIn(
+        sandboxed({ mode: 'workspace-write', network: true }),
+        `ls ${hostSocket}; ${connect}`,
+      );
+      expect(inside.output).not.toContain('host tmp secret');
+      expect(inside.output).toContain('No such file or directory');
+    } finally {
+      await new Promise((resolve) => host.close(resolve));
+    }
+  });
+
   it('makes the workspace read-only in read-only mode', async () => {
     const sandbox = sandboxed({ mode: 'read-only', network: false });
     const write = await runIn(sandbox, 'echo x > ro.txt');
@@ -125,15 +224,89 @@ describe('the command sandbox (real bubblewrap)', () => {
     expect((await runIn(sandbox, 'ls')).code).toBe(0);
   });
 
-  it('refuses to start without bubblewrap, naming the package, and off Linux', () => {
-    expect(() => createCommandSandbox(workspaceWrite, { ...context, path: '' })).toThrow(
-      SandboxUnavailableError,
+  it('is unavailable without bubblewrap or off Linux, saying what to do', () => {
+    const missing = createCommandSandbox(workspaceWrite, { ...context, path: '/nonexistent' });
+    expect(missing).toMatchObject({ kind: 'unavailable' });
+    if (missing.kind === 'unavailable') expect(missing.fix).toContain('apt-get install bubblewrap');
+    const darwin = createCommandSandbox(workspaceWrite, { ...context, platform: 'darwin' });
+    expect(darwin).toMatchObject({ kind: 'unavailable' });
+    if (darwin.kind === 'unavailable') expect(darwin.problem).toContain('Linux only');
+  });
+});
+
+describe('.git and .kimi-ts stay read-only in a writable workspace', () => {
+  async function gitWorkspace(): Promise<SandboxContext> {
+    const dir = await mkdtemp(join(root, 'repo-'));
+    const git = (script: string) => runIn(null, script, { cwd: dir });
+    await git(
+      'git init -q . && git config user.email t@t && git config user.name t && git commit -q --allow-empty -m init',
     );
-    expect(() => createCommandSandbox(workspaceWrite, { ...context, path: '' })).toThrow(
-      /package `bubblewrap`/,
+    return { ...context, workDir: dir, additionalDirs: () => [] };
+  }
+
+  it('a command cannot plant a hook or core.fsmonitor, and a later git status runs nothing', async () => {
+    const at = await gitWorkspace();
+    const sandbox = sandboxed(workspaceWrite, at);
+    const pwned = join(root, `pwned-${Math.random().toString(36).slice(2)}`);
+    const attack = await runIn(
+      sandbox,
+      [
+        `printf '#!/bin/sh\\ntouch ${pwned}\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit`,
+        `git config core.fsmonitor 'touch ${pwned}; false'`,
+        'echo "../evil" > .git/commondir',
+        'mv .git .git-moved',
+        'echo tried',
+      ].join('; '),
+      { cwd: at.workDir },
     );
-    expect(() => createCommandSandbox(workspaceWrite, { ...context, platform: 'darwin' })).toThrow(
-      /not available on darwin/,
+    expect(attack.output).toContain('tried');
+    expect(attack.output).toContain('Read-only file system');
+    // The workspace itself is writable.
+    expect((await runIn(sandbox, 'echo fine > file.txt && cat file.txt', { cwd: at.workDir })).output).toBe(
+      'fine\n',
     );
+    // The person's git, later, outside any sandbox.
+    const status = await runIn(
+      null,
+      'git status --short && git commit -q --allow-empty -m next && echo committed',
+      {
+        cwd: at.workDir,
+      },
+    );
+    expect(status.output).toContain('committed');
+    expect(existsSync(pwned)).toBe(false);
+    expect(existsSync(join(at.workDir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+  });
+
+  it('where .git and .kimi-ts do not exist, a command cannot create them; the empty placeholders go at the end', async () => {
+    const dir = await mkdtemp(join(root, 'plain-'));
+    const at = { ...context, workDir: dir, additionalDirs: () => [] };
+    const sandbox = sandboxed(workspaceWrite, at);
+    // .kimi-ts is made when the sandbox is, so the workspace looks the same before and after a command.
+    expect(await readdir(dir)).toEqual(['.kimi-ts']);
+    const attack = await runIn(
+      sandbox,
+      'git init -q . ; mkdir -p .kimi-ts; echo "[[permission.rules]]" > .kimi-ts/permissions.toml; echo tried',
+      { cwd: dir },
+    );
+    expect(attack.output).toContain('tried');
+    expect(existsSync(join(dir, '.git', 'config'))).toBe(false);
+    expect(existsSync(join(dir, '.kimi-ts', 'permissions.toml'))).toBe(false);
+    // git, outside, takes the empty .git for no repository.
+    expect((await runIn(null, 'git rev-parse --git-dir 2>&1', { cwd: dir })).output).toContain(
+      'not a git repository',
+    );
+    sandbox.dispose();
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('hidden paths inside hidden folders', () => {
+  it('hides a loaded config file inside the agent home (no mount point needed in the hidden folder)', async () => {
+    const at = { ...context, configFiles: [join(context.kimiHome, 'config.toml')] };
+    const result = await runIn(sandboxed(workspaceWrite, at), `cat ${at.kimiHome}/config.toml; echo ran`);
+    expect(result.output).toContain('ran');
+    expect(result.output).not.toContain('api_key');
+    expect(result.output).not.toContain('bwrap:');
   });
 });

@@ -1,11 +1,15 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { launcher, sandboxHost } from './sandbox-host.js';
+import { PROTECTED_NAMES } from './sandbox-protected.js';
 
 /**
- * The sandbox for commands (Shell, background tasks, plugin commands), opt-in with `--sandbox` or
- * `[sandbox] mode`: on Linux every command runs under bubblewrap with the whole file system
- * read-only, the workspace (and add-dirs) writable unless the mode is `read-only`, a private /tmp,
- * the agent's own home and the usual credential folders hidden, and no network unless allowed.
+ * The sandbox for commands (Shell, background tasks, plugin commands), on by default where it can
+ * run: on Linux every command runs under bubblewrap with the whole file system read-only, the
+ * workspace (and add-dirs) writable unless the mode is `read-only` (but `.git` and `.kimi-ts` in
+ * them), a private /tmp, the agent's own home, every config file it loaded and the person's
+ * credential files hidden, its own PID namespace (the agent's process and environment out of
+ * reach), no network unless allowed, and no UNIX sockets (a seccomp filter).
  */
 
 export const SANDBOX_MODES = ['off', 'workspace-write', 'read-only'] as const;
@@ -26,84 +30,161 @@ export interface SandboxContext {
   userHome: string;
   /** kimi-ts's own folder (config, keys, sessions): never visible to a command. */
   kimiHome: string;
+  /** Every config file the session loaded (`--config-file` too): never visible to a command. */
+  configFiles?: readonly string[] | undefined;
   /** PATH to find `bwrap` on. */
   path: string | undefined;
   platform?: NodeJS.Platform | undefined;
 }
 
-/** Credential files and folders under the user's home that a sandboxed command never sees. */
+/**
+ * Credential files and folders under the user's home that a sandboxed command never sees (README,
+ * "Security model", names the same list).
+ */
 export const HIDDEN_HOME_PATHS: readonly string[] = [
   '.ssh',
   '.aws',
+  '.gnupg',
+  '.config/gh',
   '.config/gcloud',
+  '.config/hub',
+  '.config/op',
+  '.config/rclone',
+  '.docker/config.json',
   '.kube',
-  '.docker',
+  '.azure',
+  '.terraform.d',
+  '.vault-token',
+  '.password-store',
   '.netrc',
   '.git-credentials',
-  '.gnupg',
   '.npmrc',
+  '.yarnrc.yml',
   '.pypirc',
-  '.config/gh',
-  '.azure',
+  '.gem/credentials',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.m2/settings.xml',
+  '.gradle/gradle.properties',
+  '.pgpass',
+  '.my.cnf',
+  '.local/share/keyrings',
+  '.mozilla',
+  '.config/google-chrome',
+  '.config/chromium',
 ];
 
-export class SandboxUnavailableError extends Error {
-  override name = 'SandboxUnavailableError';
-}
+/** Why commands run as they run: the sandbox, off by the person's choice, or wanted but impossible here. */
+export type SandboxState =
+  | { readonly kind: 'on'; readonly sandbox: CommandSandbox }
+  | { readonly kind: 'off' }
+  | {
+      readonly kind: 'unavailable';
+      readonly settings: SandboxSettings;
+      /** What is missing, and how to fix it: said once, at start. */
+      readonly problem: string;
+      readonly fix: string;
+    };
 
 /** Runs commands inside the sandbox: what to put in front of a command's argv. */
 export interface CommandSandbox {
   readonly settings: SandboxSettings;
-  /** The argv prefix (`bwrap … --`) that runs the command that follows in `cwd`, sandboxed. */
+  /** Whether UNIX sockets are refused (the seccomp filter knows this architecture). */
+  readonly blocksUnixSockets: boolean;
+  /** The argv prefix (`/bin/sh -c … bwrap … --`) that runs the command that follows in `cwd`, sandboxed. */
   prefix(cwd: string): string[];
+  /** Removes the empty `.git` / `.kimi-ts` it made where they did not exist (if still empty). */
+  dispose(): void;
+}
+
+/** The session's sandbox: on, off (mode `off`), or unavailable here (no bubblewrap, no namespaces). */
+export function createCommandSandbox(settings: SandboxSettings, context: SandboxContext): SandboxState {
+  if (settings.mode === 'off') return { kind: 'off' };
+  const host = sandboxHost(context.path, context.platform ?? process.platform);
+  if (!host.available) return { kind: 'unavailable', settings, problem: host.problem, fix: host.fix };
+  const placeholders = new Set<string>();
+  // `.kimi-ts` is made now, so the workspace looks the same before and after the first command;
+  // `.git` only at the first command: the session's start (AGENTS.md, skills) looks for the git root.
+  if (settings.mode === 'workspace-write')
+    for (const dir of [context.workDir, ...context.additionalDirs()])
+      ensureProtected(resolve(dir), placeholders, ['.kimi-ts']);
+  return {
+    kind: 'on',
+    sandbox: {
+      settings,
+      blocksUnixSockets: host.seccompFile !== null,
+      prefix: (cwd) => [
+        '/bin/sh',
+        ...launcher(host),
+        ...bwrapArguments(settings, context, cwd, placeholders),
+        '--',
+      ],
+      dispose: () => {
+        for (const path of placeholders) {
+          try {
+            rmdirSync(path); // only if still empty: nothing anyone put there is removed
+          } catch {
+            // gone, or someone put something in it
+          }
+        }
+      },
+    },
+  };
 }
 
 /**
- * The session's sandbox, or null when the mode is `off`. Throws SandboxUnavailableError when the
- * sandbox was asked for but cannot run here: a command never silently runs outside it.
+ * Binds the protected folders of a writable root read-only; one that does not exist yet is made
+ * (empty) first, so a command cannot create it with content of its own. Those it made are recorded.
  */
-export function createCommandSandbox(
-  settings: SandboxSettings,
-  context: SandboxContext,
-): CommandSandbox | null {
-  if (settings.mode === 'off') return null;
-  const platform = context.platform ?? process.platform;
-  if (platform !== 'linux') {
-    throw new SandboxUnavailableError(
-      `The command sandbox is not available on ${platform}: it uses bubblewrap, which runs on Linux only. Run without --sandbox (and [sandbox] mode = "off").`,
-    );
+function ensureProtected(root: string, placeholders: Set<string>, names = PROTECTED_NAMES): string[] {
+  const args: string[] = [];
+  if (!existsSync(root)) return args;
+  for (const path of names.map((name) => join(root, name))) {
+    if (!existsSync(path)) {
+      try {
+        mkdirSync(path);
+        placeholders.add(path);
+      } catch {
+        continue; // cannot be made here: then a command cannot make it either
+      }
+    }
+    args.push('--ro-bind', path, path);
   }
-  const bwrap = findBwrap(context.path);
-  if (bwrap === null) {
-    throw new SandboxUnavailableError(
-      'The command sandbox needs bubblewrap (`bwrap`), which is not installed: install the package `bubblewrap` (Debian/Ubuntu: `sudo apt-get install bubblewrap`), or run without --sandbox.',
-    );
-  }
-  return { settings, prefix: (cwd) => [bwrap, ...bwrapArguments(settings, context, cwd), '--'] };
+  return args;
 }
 
 /** bubblewrap's arguments for one command; later mounts go on top of earlier ones. */
-export function bwrapArguments(settings: SandboxSettings, context: SandboxContext, cwd: string): string[] {
+export function bwrapArguments(
+  settings: SandboxSettings,
+  context: SandboxContext,
+  cwd: string,
+  placeholders: Set<string>,
+): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   const workspace = [context.workDir, ...context.additionalDirs()].map((dir) => resolve(dir));
-  const bind = settings.mode === 'workspace-write' ? '--bind' : '--ro-bind';
+  const writable = settings.mode === 'workspace-write';
   // Bound again even when read-only: a workspace under /tmp would be under the private tmpfs.
-  for (const dir of workspace) if (existsSync(dir)) args.push(bind, dir, dir);
+  for (const dir of workspace) if (existsSync(dir)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
+  if (writable) for (const dir of workspace) args.push(...ensureProtected(dir, placeholders));
   // A command may start elsewhere (a plugin in its folder): that folder is seen, read-only.
   const start = resolve(cwd);
   if (!workspace.some((dir) => isWithin(dir, start)) && existsSync(start))
     args.push('--ro-bind', start, start);
   const hidden = [
     resolve(context.kimiHome),
+    ...(context.configFiles ?? []).map((file) => resolve(file)),
     ...HIDDEN_HOME_PATHS.map((path) => join(context.userHome, path)),
   ];
   for (const path of hidden) {
+    // Inside a folder already hidden (the config in the agent's home): nothing more to do.
+    if (hidden.some((other) => other !== path && isWithin(other, path) && kindOf(other) === 'dir')) continue;
     const kind = kindOf(path);
-    if (kind === 'dir') args.push('--tmpfs', path);
+    if (kind === 'dir') args.push('--tmpfs', path, '--remount-ro', path);
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
   }
   if (!settings.network) args.push('--unshare-net');
-  // Its own pid namespace: when bwrap goes (a kill of its group), everything the command started goes.
+  // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
+  // when bwrap goes (a kill of its group), everything the command started goes.
   args.push('--unshare-pid', '--unshare-ipc', '--die-with-parent');
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);
   return args;
@@ -123,16 +204,31 @@ function kindOf(path: string): 'dir' | 'file' | null {
   }
 }
 
-function findBwrap(path: string | undefined): string | null {
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, 'bwrap');
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
+/** What the front ends show (status line badge, `/status`): null when the person turned it off. */
+export interface SandboxStatus extends SandboxSettings {
+  readonly state: 'on' | 'unavailable';
+  readonly blocksUnixSockets: boolean;
+}
+
+export function sandboxStatus(state: SandboxState): SandboxStatus | null {
+  switch (state.kind) {
+    case 'off':
+      return null;
+    case 'on':
+      return { ...state.sandbox.settings, state: 'on', blocksUnixSockets: state.sandbox.blocksUnixSockets };
+    case 'unavailable':
+      return { ...state.settings, state: 'unavailable', blocksUnixSockets: false };
   }
-  return null;
+}
+
+/** One line for `/status`. */
+export function describeSandboxStatus(status: SandboxStatus | null): string {
+  if (status === null) return 'off (--sandbox off): commands run unconfined, each one approved as usual';
+  if (status.state === 'unavailable')
+    return `wanted (${status.mode}) but cannot run here: commands outside a small read-only set are asked every time`;
+  const writes =
+    status.mode === 'read-only' ? 'nothing writable' : 'workspace and add-dirs writable (not .git, .kimi-ts)';
+  const network = status.network ? 'network on' : 'no network';
+  const sockets = status.blocksUnixSockets ? ', no UNIX sockets' : '';
+  return `on (${status.mode}): ${writes}, ${network}${sockets}, credentials and the agent's home hidden`;
 }

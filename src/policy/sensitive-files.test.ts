@@ -18,7 +18,28 @@ describe('sensitiveReason (by real path)', () => {
     ['/p/credentials', 'a credentials file'],
     ['/p/credentials.json', null],
     ['/p/environment.ts', null],
-    ['/p/my.env', null],
+    ['/p/my.env', 'a dotenv file'],
+    ['/p/prod.env', 'a dotenv file'],
+    ['/p/.envrc', 'a dotenv file'],
+    ['/p/.env~', 'a dotenv file'],
+    ['/p/.env.swp', 'a dotenv file'],
+    ['/p/.envrc.swp', 'a dotenv file'],
+    ['/p/#.env#', 'a dotenv file'],
+    ['/p/.env.bak', 'a dotenv file'],
+    ['/p/.env.orig', 'a dotenv file'],
+    ['/p/.env.example.bak', null],
+    ['/p/.npmrc', 'a credentials file'],
+    ['/p/.npmrc.old', 'a credentials file'],
+    ['/p/.pypirc', 'a credentials file'],
+    ['/p/.netrc', 'a credentials file'],
+    ['/p/.git-credentials', 'a credentials file'],
+    ['/p/id_rsa~', 'a private key'],
+    ['/p/tls.key', 'a private key'],
+    ['/p/cert.p12', 'a private key'],
+    ['/p/terraform.tfstate', 'deployment secrets (Terraform)'],
+    ['/p/.git/config', null],
+    ['/p/env.ts', null],
+    ['/p/src/environment.env.ts', null],
     ['/p/.gcp/credentials', 'a credentials file'],
     ['/home/u/.ssh/id_rsa', 'an SSH folder'],
     ['/home/u/.ssh/id_rsa.pub', 'an SSH folder'],
@@ -50,5 +71,15 @@ describe('sensitiveReason (by real path)', () => {
       expect(sensitiveReason(`/home/u/.kimi-ts/${path}`, homes)).toMatch(/agent's own home/);
     }
     expect(sensitiveReason('/home/u/.kimi-ts/plans/brave-swift-storm.md', homes)).toBeNull();
+  });
+});
+
+describe('config files the agent loaded', () => {
+  it('are secret wherever they are', () => {
+    const withConfig = { ...homes, configFiles: ['/srv/elsewhere/agent.toml'] };
+    expect(sensitiveReason('/srv/elsewhere/agent.toml', withConfig)).toBe(
+      'a config file the agent loaded (API keys)',
+    );
+    expect(sensitiveReason('/srv/elsewhere/other.toml', withConfig)).toBeNull();
   });
 });

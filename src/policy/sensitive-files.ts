@@ -1,5 +1,9 @@
-import { basename, join, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
+import { secretNameReason } from './secret-file-names.js';
+
+export { secretNameReason };
 
 /** The homes the sensitive classifier looks in. */
 export interface SensitiveHomes {
@@ -7,29 +11,13 @@ export interface SensitiveHomes {
   readonly userHome: string;
   /** kimi-ts's own home (`KIMI_TS_HOME`, else `~/.kimi-ts`): config, credentials, tokens, sessions. */
   readonly kimiHome: string;
+  /**
+   * Every config file the agent loaded from elsewhere (`--config-file`, `--mcp-config-file`): they
+   * hold its keys wherever they are.
+   */
+  readonly configFiles?: readonly string[] | undefined;
 }
 
-/** `.env.*` files that by convention hold placeholders, not secrets. */
-const HARMLESS_ENV_FILES = new Set([
-  '.env.example',
-  '.env.sample',
-  '.env.template',
-  '.env.dist',
-  '.env.defaults',
-]);
-/** File names that hold secrets wherever they are. */
-const SECRET_NAMES = new Set(['.env', 'credentials', '.netrc', '_netrc', '.git-credentials', '.pgpass']);
-const SHELL_HISTORIES = new Set([
-  '.bash_history',
-  '.zsh_history',
-  '.sh_history',
-  '.history',
-  '.python_history',
-  '.node_repl_history',
-  '.psql_history',
-  '.mysql_history',
-  'fish_history',
-]);
 /** Files and folders under the user's home, relative to it. */
 const HOME_SECRETS: readonly { path: string; what: string }[] = [
   { path: '.ssh', what: 'an SSH folder' },
@@ -50,6 +38,8 @@ const KIMI_HOME_OPEN_FOLDERS = ['plans'];
 
 interface Places {
   kimiHome: string;
+  /** The loaded config files, by their real paths. */
+  configFiles: Set<string>;
   kimiHomeOpen: string[];
   homeSecrets: { path: string; what: string }[];
 }
@@ -63,6 +53,7 @@ function placesOf(homes: SensitiveHomes): Places {
     const kimiHome = resolve(homes.kimiHome);
     places = {
       kimiHome,
+      configFiles: new Set((homes.configFiles ?? []).map(realPathNow)),
       kimiHomeOpen: KIMI_HOME_OPEN_FOLDERS.map((dir) => join(kimiHome, dir)),
       homeSecrets: HOME_SECRETS.map((secret) => ({
         path: resolve(homes.userHome, secret.path),
@@ -80,6 +71,7 @@ function placesOf(homes: SensitiveHomes): Places {
  */
 export function sensitiveReason(realPath: string, homes: SensitiveHomes): string | null {
   const places = placesOf(homes);
+  if (places.configFiles.has(realPath)) return 'a config file the agent loaded (API keys)';
   if (isWithinDirectory(realPath, places.kimiHome)) {
     const open = places.kimiHomeOpen.some((dir) => isWithinDirectory(realPath, dir));
     if (!open)
@@ -91,21 +83,11 @@ export function sensitiveReason(realPath: string, homes: SensitiveHomes): string
   return secretNameReason(realPath);
 }
 
-/**
- * The part of the classifier that needs only the file's name (dotenv files, private keys,
- * credentials files, shell histories): for paths relative to some root, e.g. checkpoint snapshots.
- */
-export function secretNameReason(path: string): string | null {
-  const realPath = path.replaceAll('\\', '/');
-  const name = basename(realPath);
-  if (HARMLESS_ENV_FILES.has(name)) return null;
-  if (name === '.env' || name.startsWith('.env.')) return 'a dotenv file';
-  if (SECRET_NAMES.has(name)) return 'a credentials file';
-  if (SHELL_HISTORIES.has(name)) return 'a shell history';
-  if (name.endsWith('.pem') || name.endsWith('.key') || name.endsWith('.p12') || name.endsWith('.pfx')) {
-    return 'a private key';
+/** The real path of a file named at start-up (it exists: it was just read). */
+function realPathNow(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
   }
-  if (name.startsWith('id_') && !name.endsWith('.pub')) return 'a private key';
-  if (realPath.replaceAll('\\', '/').endsWith('/.gcp/credentials')) return 'Google Cloud credentials';
-  return null;
 }

@@ -37,11 +37,9 @@ function policyIn(options: { active: boolean; yolo?: boolean; allowAllWrites?: b
     additionalDirs: [],
     homes: { userHome: join(root, 'home'), kimiHome: join(root, 'home', '.kimi-ts') },
     rules,
+    modes: { yolo: options.yolo ?? false, afk: false, runtimeAfk: false },
+    sessionApprovals: { isSessionApproved: () => true },
   });
-  policy.attach(
-    { yolo: options.yolo ?? false, afk: false, runtimeAfk: false },
-    { isSessionApproved: () => true },
-  );
   const view: PlanModeView = { isActive: () => options.active, planFilePath: () => planFile };
   policy.attachPlanMode(view);
   return policy;

@@ -1,20 +1,27 @@
 import { resolve } from 'node:path';
 import type { DisplayBlock } from '../kosong/index.js';
-import {
-  EDIT_OUTSIDE_ACTION,
-  fetchHostAction,
-  READ_OUTSIDE_ACTION,
-  SEARCH_WEB_ACTION,
-} from './approval-actions.js';
+import { revealInvisible } from '../util/reveal-invisible.js';
+import { SEARCH_WEB_ACTION } from './approval-actions.js';
 import { factBlock, factLine, showTarget } from './describe-facts.js';
 import { type EffectFacts, gatherFacts } from './effect-facts.js';
 import type { Effect, FileTarget } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
 import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
+import {
+  addsToTheQuestion,
+  fallbackQuestion,
+  questionFor,
+  refusal,
+  refusalByRule,
+} from './policy-questions.js';
+import { firstProtectedWrite, ProtectedFiles, protectedRefusal } from './protected-files.js';
 import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
+import { type PolicySandbox, sandboxExit } from './sandbox-exit.js';
+import { fileSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
+import type { CommandPart } from './shell-command.js';
 
 /** The session's modes, read at each decision (the Approval of the toolset provides them). */
 export interface PolicyModes {
@@ -56,8 +63,14 @@ export interface SessionPolicyOptions {
   additionalDirs: readonly string[];
   homes: SensitiveHomes;
   rules?: RuleSet | undefined;
+  /** The session's modes (its Approval), read at each decision; none on when absent. */
   modes?: PolicyModes | undefined;
+  /** What the person approved for the session (its Approval); nothing when absent. */
   sessionApprovals?: SessionApprovalView | undefined;
+  /** The command sandbox; absent when the person turned it off (`--sandbox off`). */
+  sandbox?: PolicySandbox | undefined;
+  /** The agent's own configuration files (rules files, trust record, configs loaded). */
+  protectedFiles?: ProtectedFiles | undefined;
 }
 
 const NO_MODES: PolicyModes = { yolo: false, afk: false, runtimeAfk: false };
@@ -73,15 +86,19 @@ export class SessionPolicy {
   readonly homes: SensitiveHomes;
   readonly roots: WorkspaceRoots;
   private rules: RuleSet;
-  private modes: PolicyModes;
-  private sessionApprovals: SessionApprovalView;
+  private readonly modes: PolicyModes;
+  private readonly sessionApprovals: SessionApprovalView;
   private planMode: PlanModeView | undefined;
   private readonly ruleStore: RuleStore | undefined;
+  readonly sandbox: PolicySandbox | undefined;
+  private readonly protectedFiles: ProtectedFiles;
   /** Command prefixes approved for the session, per tool. */
   private readonly prefixes = new Map<string, string[]>();
 
   constructor(options: SessionPolicyOptions) {
     this.ruleStore = options.ruleStore;
+    this.sandbox = options.sandbox;
+    this.protectedFiles = options.protectedFiles ?? ProtectedFiles.none();
     this.homes = options.homes;
     this.roots = new WorkspaceRoots(options.workDir, options.additionalDirs);
     this.rules = options.rules ?? RuleSet.empty();
@@ -101,12 +118,6 @@ export class SessionPolicy {
     this.rules = rules;
   }
 
-  /** Connects the session's approval state (modes and remembered approvals). */
-  attach(modes: PolicyModes, sessionApprovals: SessionApprovalView): void {
-    this.modes = modes;
-    this.sessionApprovals = sessionApprovals;
-  }
-
   /** Connects the session's plan mode (set up by its extension, after the policy exists). */
   attachPlanMode(planMode: PlanModeView): void {
     this.planMode = planMode;
@@ -115,6 +126,11 @@ export class SessionPolicy {
   /** Why a file (by its real path) holds secrets, or null: Grep and Glob leave such files out. */
   sensitiveReason(realPath: string): string | null {
     return sensitiveReason(realPath, this.homes);
+  }
+
+  /** Why a file (by its real path) holds secrets by its name, place or content, or null: Grep leaves such files out. */
+  async fileSecretReason(realPath: string): Promise<string | null> {
+    return sensitiveReason(realPath, this.homes) ?? (await fileSecretContentReason(realPath));
   }
 
   /** Whether a person can answer an approval now (not in print mode, afk, or a background agent). */
@@ -127,7 +143,7 @@ export class SessionPolicy {
     const subject: RuleSubject = {
       toolName: request.toolName,
       candidates: facts.flatMap((f) => f.candidates),
-      commandParts: facts.flatMap((f) => f.command?.parts ?? []),
+      commandParts: facts.flatMap((f) => f.command?.analysed ?? []),
       commandIncomplete: facts.some((f) => f.command?.incomplete === true),
     };
 
@@ -135,12 +151,15 @@ export class SessionPolicy {
     const subjects = [subject, ...(request.ruleNames ?? []).map((toolName) => ({ ...subject, toolName }))];
     // 1. Deny rules, whatever the mode.
     const denied = firstOf(subjects, (s) => this.rules.deny(s));
-    if (denied) {
+    if (denied?.decision === 'deny') {
       const why = denied.rule.spec.reason ? `: ${denied.rule.spec.reason}` : '';
+      const unsure = denied.uncertain
+        ? ` The part \`${denied.uncertain.part}\` cannot be ruled out: ${denied.uncertain.why}.`
+        : '';
       return {
         decision: 'deny',
         step: 'deny-rule',
-        reason: `Refused by the permission rule \`${denied.rule.spec.pattern}\` (${denied.rule.origin.file})${why}. Do not try to get around it.`,
+        reason: `Refused by the permission rule \`${denied.rule.spec.pattern}\` (${denied.rule.origin.file})${why}.${unsure} Do not try to get around it.`,
       };
     }
 
@@ -166,12 +185,49 @@ export class SessionPolicy {
       });
     }
 
+    // 2b. The agent's own configuration (rules files, the trust record, configs loaded): a question
+    // naming the file every time; no rule, session approval or mode covers it.
+    const guardedWrite = firstProtectedWrite(facts, this.protectedFiles);
+    if (guardedWrite) {
+      if (!present) return { decision: 'deny', step: 'protected', reason: protectedRefusal(guardedWrite) };
+      const question = {
+        action: `edit protected file: ${guardedWrite.target.real}`,
+        description: `Edit ${guardedWrite.what}: ${showTarget(guardedWrite.target)}. It configures the agent (what the next session may do); this approval covers this one edit only.`,
+      };
+      return this.ask(request, facts, 'protected', { action: question.action, question, secret: true });
+    }
+
+    // 2c. A deny rule that might match, depending on an argument an expansion decides: a person says.
+    if (denied?.decision === 'ask') {
+      const note = `the deny rule \`${denied.rule.spec.pattern}\` might apply to \`${denied.uncertain?.part ?? ''}\`: ${denied.uncertain?.why ?? ''}`;
+      return this.ask(request, facts, 'rule', { secret: false, note });
+    }
+
+    // 2d. Beyond the sandbox (a command run outside it, or unsandboxed where it cannot run; a file
+    // write where a sandboxed command could not write): a person says yes, even in yolo; no rule
+    // or mode does. Refused where nobody can answer, unless the person turned the sandbox off.
+    const exit = this.sandbox
+      ? await sandboxExit(
+          this.sandbox,
+          request,
+          facts,
+          this.roots,
+          (real) => this.sensitiveReason(real) !== null,
+        )
+      : null;
+    if (exit) {
+      if (!present) return { decision: 'deny', step: 'sandbox', reason: exit.refusal };
+      if (this.sessionApprovals.isSessionApproved(exit.question.action, exit.question.description))
+        return { decision: 'allow', step: 'session-approval' };
+      return this.ask(request, facts, 'sandbox', { secret: false, question: exit.question });
+    }
+
     // 3. Allow and ask rules: the first that matches.
     const ruled = firstOf(subjects, (s) => this.rules.allowOrAsk(s));
     if (ruled?.decision === 'allow') return { decision: 'allow', step: 'rule' };
     if (ruled?.decision === 'ask') return this.ask(request, facts, 'rule', { secret: false });
 
-    const question = this.question(request, facts);
+    const question = questionFor(request, facts);
     if (question === null) return { decision: 'allow', step: 'tool-default' };
     // 4. Remembered approvals (a command prefix covers a command only if it covers every part).
     if (this.prefixCovers(request.toolName, subject.commandParts ?? [])) {
@@ -227,62 +283,38 @@ export class SessionPolicy {
     }
   }
 
-  private prefixCovers(toolName: string, parts: readonly string[]): boolean {
-    const prefixes = this.prefixes.get(toolName);
-    if (!prefixes || parts.length === 0) return false;
-    return parts.every((part) => prefixes.some((p) => part === p || part.startsWith(`${p} `)));
+  /** The command prefixes approved for the session (for `/permissions`). */
+  sessionPrefixes(): { toolName: string; prefix: string }[] {
+    return [...this.prefixes].flatMap(([toolName, list]) => list.map((prefix) => ({ toolName, prefix })));
   }
 
-  /**
-   * The question for a call, or null when nothing about it needs asking (reads inside the
-   * workspace, a tool that says none is needed).
-   */
-  private question(request: PolicyRequest, facts: readonly EffectFacts[]): ToolQuestion | null {
-    const outsideWrite = facts.find((f) => f.effect.kind === 'write' && f.pathClass === 'outside');
-    if (request.question === 'none-needed') return null;
-    const tool = request.question;
-    const saysOutside = tool?.action === EDIT_OUTSIDE_ACTION;
-    if (outsideWrite?.effect.kind === 'write' && (!saysOutside || outsideWrite.effect.target.viaSymlink)) {
-      return {
-        action: EDIT_OUTSIDE_ACTION,
-        description: `Edit file outside the working directory: ${showTarget(outsideWrite.effect.target)}`,
-        display: tool?.display,
-      };
-    }
-    if (tool) return tool;
-    const network = facts.find((f) => f.effect.kind === 'network');
-    if (network?.effect.kind === 'network') {
-      return network.effect.purpose === 'search'
-        ? { action: SEARCH_WEB_ACTION, description: `Search the web: ${network.effect.url}` }
-        : { action: fetchHostAction(network.effect.host), description: `Fetch ${network.effect.url}` };
-    }
-    const outsideRead = facts.find((f) => f.effect.kind === 'read' && f.pathClass === 'outside');
-    if (outsideRead?.effect.kind === 'read') {
-      return {
-        action: READ_OUTSIDE_ACTION,
-        description: `Read outside the working directory: ${showTarget(outsideRead.effect.target)}`,
-      };
-    }
-    const sideEffect = facts.find((f) => f.effect.kind !== 'read');
-    if (sideEffect) return { action: `${request.toolName}`, description: `Call \`${request.toolName}\`` };
-    return null;
+  /** A prefix covers simple parts only: what it names (`git status`) is then what runs. */
+  private prefixCovers(toolName: string, parts: readonly CommandPart[]): boolean {
+    const prefixes = this.prefixes.get(toolName);
+    if (!prefixes || parts.length === 0) return false;
+    return parts.every(({ literal }) =>
+      prefixes.some((p) => literal !== null && (literal === p || literal.startsWith(`${p} `))),
+    );
   }
 
   private ask(
     request: PolicyRequest,
     facts: readonly EffectFacts[],
     step: PolicyDecision['step'],
-    options: { action?: string; secret: boolean },
+    options: { action?: string; secret: boolean; note?: string; question?: ToolQuestion },
   ): PolicyDecision {
     const present = this.isPersonPresent(request.background);
-    const evenIfAutoApproving = options.secret || step === 'rule';
+    const evenIfAutoApproving = options.secret || step === 'rule' || step === 'sandbox';
     if (evenIfAutoApproving && !present) {
       return { decision: 'deny', step, reason: refusalByRule(request.toolName) };
     }
-    const base = this.question(request, facts) ?? fallbackQuestion(request.toolName, facts);
+    const base = options.question ?? questionFor(request, facts) ?? fallbackQuestion(request.toolName, facts);
     const lines = facts.map(factLine).filter((line): line is string => line !== null);
-    const description =
-      lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description;
+    if (options.note) lines.push(options.note);
+    // What the person reads is everything that runs: blank-looking runs cannot push a tail out of sight.
+    const description = revealInvisible(
+      lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description,
+    );
     const display: DisplayBlock[] = [
       ...(base.display ?? []),
       ...facts.filter(addsToTheQuestion).map(factBlock),
@@ -325,44 +357,5 @@ function rulePatternFor(answer: RememberedAnswer, prefix: string | undefined): s
       return `${tool}(domain:${effect.host})`;
     case 'external':
       return tool;
-  }
-}
-
-/** Facts worth a display block: what the tool's own words do not already say. */
-function addsToTheQuestion(facts: EffectFacts): boolean {
-  if (factLine(facts) !== null) return true;
-  const { effect } = facts;
-  return (
-    (effect.kind === 'read' || effect.kind === 'write') &&
-    (facts.pathClass === 'outside' || effect.target.viaSymlink)
-  );
-}
-
-function fallbackQuestion(toolName: string, facts: readonly EffectFacts[]): ToolQuestion {
-  const read = facts.find((f) => f.effect.kind === 'read');
-  if (read?.effect.kind === 'read') {
-    const verb = { read: 'Read', search: 'Search', list: 'List' }[read.effect.access];
-    return { action: `${verb.toLowerCase()} file`, description: `${verb} \`${read.effect.target.given}\`` };
-  }
-  return { action: toolName, description: `Call \`${toolName}\`` };
-}
-
-function refusalByRule(toolName: string): string {
-  return `This \`${toolName}\` call must be approved by a person (a permission rule asks for it), and no person can approve it here (print mode, afk, or a background agent), so it is refused.`;
-}
-
-function refusal(facts: EffectFacts): string {
-  const { effect } = facts;
-  const nobody =
-    'no person can approve it here (print mode, afk, or a background agent), so it is refused. Do not try to get around it.';
-  switch (effect.kind) {
-    case 'read':
-    case 'write':
-      return `\`${effect.target.given}\` is a secret file (${facts.secret}, real path ${effect.target.real}). Touching it needs a person's approval, and ${nobody}`;
-    case 'network':
-      return `\`${effect.url}\`: the host ${effect.host} resolves to a ${facts.addressClass} address (${effect.addresses.map((a) => a.address).join(', ')}). Fetching from private networks needs a person's approval, and ${nobody}`;
-    case 'exec':
-    case 'external':
-      return `This call needs a person's approval, and ${nobody}`;
   }
 }

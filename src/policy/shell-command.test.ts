@@ -7,12 +7,51 @@ describe('parseShellCommand', () => {
     ['echo hi && rm -rf x', ['echo hi', 'rm -rf x']],
     ['echo $(rm -rf x)', ['echo $(rm -rf x)', 'rm -rf x']],
     ['ls `rm -rf y` | cat > out', ['ls `rm -rf y`', 'rm -rf y', 'cat', '> out']],
-    ['FOO=1 rm -rf / ; (cd a && git push)', ['rm -rf /', 'cd a', 'git push']],
+    ['FOO=1 rm -rf / ; (cd a && git push)', ['FOO=1 rm -rf /', 'cd a', 'git push']],
+    ["bash -c 'rm -rf x; ls'", ["bash -c 'rm -rf x; ls'", 'rm -rf x', 'ls']],
+    ['PATH=/tmp/x; export A=1', ['PATH=/tmp/x', 'export A=1']],
     ['for f in *; do rm "$f"; done', ['rm "$f"']],
   ])('%s → every part it runs', async (command, parts) => {
     const parsed = await parseShellCommand(command);
     expect(parsed.parts).toEqual(parts);
     expect(parsed.incomplete).toBe(false);
+  });
+
+  it.each([
+    ['git status', 'git status'],
+    [`'git' "commit" -m "fix the bug"`, "git commit -m 'fix the bug'"],
+    ['\\rm -f x', 'rm -f x'],
+    ['git status 2>&1', 'git status'],
+  ])('%s is simple: %s', async (command, literal) => {
+    const [part] = (await parseShellCommand(command)).analysed;
+    expect(part?.notSimple).toBeNull();
+    expect(part?.literal).toBe(literal);
+  });
+
+  it.each([
+    ['PATH=/tmp/x git status', 'sets PATH'],
+    ['echo $((x))', 'not a literal word'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+    ['echo ${x@P}', 'not a literal word'],
+    ['ls *.ts', 'not a literal word'],
+    ['cat ~/notes', 'not a literal word'],
+    ['echo {a,b}', 'not a literal word'],
+    ["$'\\x72m' x", 'not a literal word'],
+    ['sudo ls', 'sudo runs another command'],
+    ['bash -lc ls', 'bash -c parses'],
+    ['find . -exec ls {} ;', 'find runs'],
+    ['eval ls', 'eval parses'],
+    ['source ./env.sh', 'source changes'],
+  ])('%s is not simple (%s)', async (command, why) => {
+    const [part] = (await parseShellCommand(command)).analysed;
+    expect(part?.notSimple).toContain(why);
+    expect(part?.literal).toBeNull();
+  });
+
+  it('looks through wrappers to the command they run', async () => {
+    const [part] = (await parseShellCommand('sudo -u root env A=1 nice -n 5 rm -rf x')).analysed;
+    const names = part?.invocations.map((words) => words[0]?.value);
+    expect(names).toEqual(['sudo', 'env', 'nice', 'rm']);
   });
 
   it('marks a command with a syntax error as incomplete', async () => {

@@ -1,20 +1,23 @@
 import type { Parser, Node as SyntaxNode } from 'web-tree-sitter';
+import type { CommandPart } from './command-part.js';
+import { analyseCommandNode, analyseConstruct, analyseRedirect } from './shell-part-analysis.js';
+import { UNKNOWN_WORD } from './shell-words.js';
+import { MAX_NESTING } from './shell-wrappers.js';
 
 /** A command line split by a real shell parser (tree-sitter-bash) into what it would run. */
 export interface ParsedCommand {
   /**
-   * Every simple command, wherever it sits (after `&&`, `;`, `|`, inside `$(…)`, backticks,
-   * subshells, loops), from its name to its last argument (leading `VAR=x` assignments left out),
-   * and every redirection as `> target`.
+   * Every part's text, wherever it sits (after `&&`, `;`, `|`, inside `$(…)`, backticks, subshells,
+   * loops, the string of `bash -c`), and every redirection as `> target`.
    */
   readonly parts: readonly string[];
+  /** The same parts with what the policy worked out about each. */
+  readonly analysed: readonly CommandPart[];
   /** The parser found a syntax error: the parts may not be all the command does. */
   readonly incomplete: boolean;
 }
 
-/** Node types that run something: a simple command and the shell's own statement forms. */
-const COMMAND_NODES = new Set(['command', 'declaration_command', 'unset_command', 'test_command']);
-const REDIRECT_NODES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+export type { CommandPart } from './command-part.js';
 
 let loading: Promise<Parser> | undefined;
 
@@ -27,33 +30,95 @@ function bashParser(): Promise<Parser> {
   return loading;
 }
 
+/** What is known of a command the parser could not read: nothing allows it, deny rules see its text. */
+export function opaqueCommand(command: string): ParsedCommand {
+  const text = command.trim();
+  const part: CommandPart = {
+    text,
+    notSimple: 'the shell parser is not available',
+    literal: null,
+    invocations: [[UNKNOWN_WORD]],
+  };
+  return { parts: [text], analysed: [part], incomplete: true };
+}
+
 export async function parseShellCommand(command: string): Promise<ParsedCommand> {
   let parser: Parser;
   try {
     parser = await bashParser();
   } catch {
     // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
-    return { parts: [command.trim()], incomplete: true };
+    return opaqueCommand(command);
   }
+  const found: CommandPart[] = [];
+  const incomplete = parseInto(parser, command, 0, found);
+  if (incomplete === null) return opaqueCommand(command);
+  const analysed = found.length > 0 ? found : opaqueCommand(command).analysed;
+  return { parts: analysed.map((part) => part.text), analysed, incomplete };
+}
+
+/** Parses one command line (the whole, or a `bash -c` string) into `found`; whether it had a syntax error. */
+function parseInto(parser: Parser, command: string, depth: number, found: CommandPart[]): boolean | null {
   const tree = parser.parse(command);
-  if (!tree) return { parts: [command.trim()], incomplete: true };
+  if (!tree) return null;
   try {
-    const parts: string[] = [];
-    collect(tree.rootNode, command, parts);
-    return { parts: parts.length > 0 ? parts : [command.trim()], incomplete: tree.rootNode.hasError };
+    let incomplete = tree.rootNode.hasError;
+    const nested = (code: string): void => {
+      if (depth + 1 >= MAX_NESTING) {
+        found.push({
+          text: code,
+          notSimple: 'nested too deep',
+          literal: null,
+          invocations: [[UNKNOWN_WORD]],
+        });
+        return;
+      }
+      const inner = parseInto(parser, code, depth + 1, found);
+      if (inner !== false) {
+        // A string the parser cannot read whole may run anything: no deny rule can rule it out.
+        found.push({
+          text: code,
+          notSimple: 'a command string with a syntax error',
+          literal: null,
+          invocations: [[UNKNOWN_WORD]],
+        });
+        incomplete = true;
+      }
+    };
+    collect(tree.rootNode, command, { found, nested, inPart: false });
+    return incomplete;
   } finally {
     tree.delete();
   }
 }
 
-function collect(node: SyntaxNode, source: string, parts: string[]): void {
-  if (COMMAND_NODES.has(node.type)) {
-    const first = node.namedChildren.find((child) => child !== null && child.type !== 'variable_assignment');
-    const start = first?.startIndex ?? node.startIndex;
-    const text = source.slice(start, node.endIndex).trim();
-    if (text) parts.push(text);
+interface Walk {
+  readonly found: CommandPart[];
+  /** A command line the shell parses in turn (`bash -c STRING`). */
+  readonly nested: (code: string) => void;
+  /** Inside a node that is already a part: its expansions are judged with it. */
+  readonly inPart: boolean;
+}
+
+const REDIRECT_NODES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+
+function collect(node: SyntaxNode, source: string, walk: Walk): void {
+  let inPart = walk.inPart;
+  if (node.type === 'command') {
+    const { part, nested } = analyseCommandNode(node, source);
+    walk.found.push(part);
+    for (const code of nested) walk.nested(code);
+    inPart = true;
   } else if (REDIRECT_NODES.has(node.type)) {
-    parts.push(source.slice(node.startIndex, node.endIndex).trim());
+    walk.found.push(analyseRedirect(node, source));
+    inPart = true;
+  } else {
+    const part = analyseConstruct(node, source, walk.inPart);
+    if (part) {
+      walk.found.push(part);
+      inPart = true;
+    }
   }
-  for (const child of node.namedChildren) if (child) collect(child, source, parts);
+  const inner = inPart === walk.inPart ? walk : { ...walk, inPart };
+  for (const child of node.namedChildren) if (child) collect(child, source, inner);
 }

@@ -1,3 +1,5 @@
+import { userInputSchema } from '../wire/payloads.js';
+import { userInputText } from '../wire/user-input-text.js';
 import { scanJsonLines, tryParseJson } from './jsonl-scan.js';
 import type { Session } from './session.js';
 import { readSessionState } from './state.js';
@@ -46,17 +48,14 @@ export async function firstTurnText(session: Session): Promise<string | undefine
     const record = tryParseJson(line);
     const message = isObject(record) ? record.message : undefined;
     if (!isObject(message) || message.type !== 'TurnBegin' || !isObject(message.payload)) return undefined;
-    return userInputText(message.payload.user_input);
+    return inputTextOf(message.payload.user_input);
   });
 }
 
-function userInputText(input: unknown): string {
-  if (typeof input === 'string') return input;
-  if (!Array.isArray(input)) return '';
-  return input
-    .map((part) => (isObject(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .filter((text) => text !== '')
-    .join(' ');
+/** The text of a TurnBegin's user input read from the file: nothing when it is not a user input. */
+function inputTextOf(input: unknown): string {
+  const parsed = userInputSchema.safeParse(input);
+  return parsed.success ? userInputText(parsed.data) : '';
 }
 
 /** The custom title, else the first user input shortened to 50 characters, else "Untitled". */

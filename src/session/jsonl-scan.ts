@@ -1,31 +1,28 @@
-import { open } from 'node:fs/promises';
+import { readBoundedLines, type SkippedLine } from '../util/bounded-lines.js';
 
 /**
  * Reads a JSONL file line by line until `visit` returns a value other than `undefined`, and returns
  * that value (or `undefined` at the end). Stops reading as soon as it has an answer, so asking about
- * the first lines of a large file is cheap. A missing file reads as empty.
+ * the first lines of a large file is cheap. A missing file reads as empty; a line longer than the
+ * bound is skipped without being held (the file may come from elsewhere).
  */
 export async function scanJsonLines<T>(
   path: string,
   visit: (line: string) => T | undefined,
+  /** Told about each line too long to read (longer than MAX_SESSION_LINE_BYTES): it is skipped. */
+  onSkipped?: (skipped: SkippedLine) => void,
 ): Promise<T | undefined> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    for await (const line of handle.readLines({ encoding: 'utf8', autoClose: false })) {
-      if (line.trim() === '') continue;
-      const found = visit(line);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  } finally {
-    await handle.close();
-  }
+  let found: T | undefined;
+  await readBoundedLines(
+    path,
+    (line) => {
+      if (line.trim() === '') return false;
+      found = visit(line);
+      return found !== undefined;
+    },
+    { onSkipped },
+  );
+  return found;
 }
 
 /** `JSON.parse` that answers `undefined` instead of throwing. */

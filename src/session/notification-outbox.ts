@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { LLMNotification } from '../soul/soul-parts.js';
 import { readJsonFile, SerialJsonWriter, writeJsonAtomic } from '../util/json-file.js';
 import type { Notification } from '../wire/events.js';
+import type { LLMNotification } from '../wire/llm-notification.js';
 import { notificationSchema } from '../wire/payloads.js';
 import { renderNotificationForLLM } from './notification-text.js';
 

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WireNotificationSource } from '../soul/run-soul.js';
-import type { LLMNotificationSource } from '../soul/soul-parts.js';
 import type { BackgroundTaskManager, BashTaskRequest } from '../tools/background/background-task-manager.js';
 import { makeTempDir, openManager, removeDir } from '../tools/background/test-support/task-harness.js';
 import type { BackgroundConfig } from '../tools/runtime.js';
 import { commandEnvironment, findBash } from '../tools/shell/shell-environment.js';
+import type { LLMNotificationSource } from '../wire/llm-notification.js';
 import { NotificationOutbox } from './notification-outbox.js';
 
 /** Background tasks' notifications, from the manager that publishes them through the session's outbox. */

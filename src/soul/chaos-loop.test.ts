@@ -11,6 +11,7 @@ import { type ChaosFault, ChaosProvider, SeededRandom } from '../kosong/provider
 import { toolOk } from '../kosong/tool.js';
 import { Approval } from '../toolset/approval/approval.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
+import { withTestPolicy } from '../toolset/test-support/test-policy.js';
 import { defineTool } from '../toolset/tool-definition.js';
 import { Context } from './context/context.js';
 import { DenwaRenji } from './dmail.js';
@@ -121,7 +122,7 @@ async function runSession(session: number, random: SeededRandom): Promise<Sessio
   const effects = join(dir, `effects-${session}.log`);
   const context = await Context.restore(file);
   await context.writeSystemPrompt('You are a test agent.');
-  const toolset = new KimiToolset({ approval: new Approval({ state: { yolo: true } }) });
+  const toolset = new KimiToolset(withTestPolicy({ approval: new Approval({ state: { yolo: true } }) }));
   toolset.add(
     defineTool({
       name: 'Append',

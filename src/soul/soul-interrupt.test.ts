@@ -8,6 +8,7 @@ import type { StreamedPart } from '../kosong/message.js';
 import type { ChatProvider } from '../kosong/provider.js';
 import { toolOk } from '../kosong/tool.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
+import { testPolicy } from '../toolset/test-support/test-policy.js';
 import { defineTool } from '../toolset/tool-definition.js';
 import { Context } from './context/context.js';
 import { DenwaRenji } from './dmail.js';
@@ -49,7 +50,7 @@ function openEndedModel(parts: StreamedPart[]): ChatProvider {
 describe('a cancelled step', () => {
   it('enters the context as far as it got: text so far, dispatched calls, their results', async () => {
     const context = await Context.restore(join(dir, 'context.jsonl'));
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(
       defineTool({
         name: 'Look',

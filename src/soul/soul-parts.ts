@@ -3,6 +3,7 @@ import type { Message } from '../kosong/message.js';
 import type { ChatProvider } from '../kosong/provider.js';
 import type { Toolset } from '../kosong/tool.js';
 import type { StepCall } from '../toolset/repeat/repeat-tracker.js';
+import type { LLMNotificationSource } from '../wire/llm-notification.js';
 import type { Context } from './context/context.js';
 import type { DenwaRenji } from './dmail.js';
 import type { ApiErrorType } from './errors.js';
@@ -54,18 +55,6 @@ export interface DynamicInjection {
   inject(view: { history: readonly Message[]; stepNo: number }): string | null | Promise<string | null>;
   /** Called after compaction removed earlier reminders from the history. */
   onCompacted?(): void;
-}
-
-/** A notification ready to enter the context: its rendered text plus fields for the Notification hook. */
-export interface LLMNotification {
-  type: string;
-  text: string;
-  hookFields: Record<string, unknown>;
-}
-
-/** Background-task notifications waiting for the model (root soul only). */
-export interface LLMNotificationSource {
-  claimForLLM(max: number, signal: AbortSignal): Promise<LLMNotification[]>;
 }
 
 /**

@@ -7,6 +7,7 @@ import { noHooks } from '../hooks/types.js';
 import { toolOk } from '../kosong/index.js';
 import { ScriptedProvider } from '../kosong/providers/scripted/index.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
+import { testPolicy } from '../toolset/test-support/test-policy.js';
 import { defineTool } from '../toolset/tool-definition.js';
 import type { WireMessage } from '../wire/message.js';
 import { Context } from './context/context.js';
@@ -41,7 +42,7 @@ const call = (id: string, name: string, args: unknown) =>
 async function makeSoul(scripts: string[], overrides: Partial<SoulOptions> = {}) {
   const context = await openContext();
   await context.writeSystemPrompt('You are a test agent.');
-  const toolset = new KimiToolset();
+  const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
   const calls: string[] = [];
   toolset.add(
     defineTool({

@@ -8,6 +8,7 @@ import { Approval } from './approval/approval.js';
 import { isExternalTool, registerExternalTools, TURN_ENDED_MESSAGE } from './external-tool.js';
 import { KimiToolset } from './kimi-toolset.js';
 import { cleanDispatch, toolCall } from './test-support/dispatch.js';
+import { testPolicy } from './test-support/test-policy.js';
 import { defineTool } from './tool-definition.js';
 
 const schema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
@@ -19,7 +20,7 @@ function setup() {
   approval.runtime.subscribe((event) => {
     if (event.type === 'request_created') asked.push(event.record.action);
   });
-  const toolset = new KimiToolset({ approval });
+  const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
   toolset.add(
     defineTool({
       name: 'ReadFile',

@@ -6,7 +6,6 @@ export * from './approval/approval-wire-bridge.js';
 export * from './approval/project-approvals.js';
 export * from './current-tool-call.js';
 export * from './external-tool.js';
-export * from './extract-key-argument.js';
 export * from './kimi-toolset.js';
 export * from './loading/dependencies.js';
 export * from './loading/json-schema.js';

@@ -10,6 +10,7 @@ import { toolOk } from '../kosong/index.js';
 import { Approval } from './approval/approval.js';
 import { KimiToolset } from './kimi-toolset.js';
 import { dispatchAll, toolCall } from './test-support/dispatch.js';
+import { withTestPolicy } from './test-support/test-policy.js';
 import { defineTool } from './tool-definition.js';
 import { toolErrorKind } from './tool-errors.js';
 
@@ -27,7 +28,9 @@ function realHooks(hooks: HookConfigInput[]): HookEngine {
 }
 
 function toolsetWith(hooks: HookEngine): KimiToolset {
-  const toolset = new KimiToolset({ hooks, approval: new Approval({ state: { yolo: true } }) });
+  const toolset = new KimiToolset(
+    withTestPolicy({ hooks, approval: new Approval({ state: { yolo: true } }) }),
+  );
   toolset.add(
     defineTool({
       name: 'Scribble',

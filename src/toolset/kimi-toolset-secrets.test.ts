@@ -4,6 +4,7 @@ import { toolOk } from '../kosong/index.js';
 import { REDACTED, SecretRegistry } from '../policy/secrets.js';
 import { KimiToolset } from './kimi-toolset.js';
 import { dispatchAll, toolCall } from './test-support/dispatch.js';
+import { testPolicy } from './test-support/test-policy.js';
 import { defineTool } from './tool-definition.js';
 import { toolErrorKind } from './tool-errors.js';
 
@@ -12,7 +13,7 @@ const KEY = 'sk-secret-0123456789';
 function toolsetWithSecret(onCall: (text: string) => void, reply: (text: string) => string) {
   const secrets = new SecretRegistry();
   secrets.add(KEY, 'env KIMI_API_KEY');
-  const toolset = new KimiToolset({ secrets });
+  const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }), secrets });
   toolset.add(
     defineTool({
       name: 'Echo',

@@ -6,6 +6,7 @@ import { currentToolCall } from './current-tool-call.js';
 import { KimiToolset } from './kimi-toolset.js';
 import type { ToolTelemetryEvent } from './telemetry.js';
 import { cleanDispatch, dispatchAll, toolCall } from './test-support/dispatch.js';
+import { testPolicy, withTestPolicy } from './test-support/test-policy.js';
 import { defineTool, type KimiTool } from './tool-definition.js';
 import { toolErrorKind } from './tool-errors.js';
 
@@ -23,7 +24,7 @@ const echo = (onCall: (text: string) => void = () => {}): KimiTool =>
 
 describe('KimiToolset.handle', () => {
   it('answers an unknown tool, unparsable and invalid arguments with error results, at once', async () => {
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(echo());
     const unknown = toolset.handle(toolCall('1', 'Nope', {}), cleanDispatch());
     const unparsable = toolset.handle(toolCall('2', 'Echo', '{"text": '), cleanDispatch());
@@ -44,7 +45,7 @@ describe('KimiToolset.handle', () => {
 
   it('accepts raw newlines inside argument strings and treats blank arguments as {}', async () => {
     const seen: string[] = [];
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(echo((text) => seen.push(text)));
     toolset.add(
       defineTool({
@@ -64,7 +65,7 @@ describe('KimiToolset.handle', () => {
   });
 
   it('turns an exception or a malformed return value into a runtime-error result', async () => {
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(
       defineTool({
         name: 'Boom',
@@ -93,7 +94,7 @@ describe('KimiToolset.handle', () => {
 
   it('makes the current tool call visible to everything the tool runs, across awaits', async () => {
     const seen: (string | undefined)[] = [];
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(
       defineTool({
         name: 'Who',
@@ -116,7 +117,7 @@ describe('KimiToolset.handle', () => {
   it('runs the calls of one step concurrently', async () => {
     const firstStarted = gate();
     const secondStarted = gate();
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(
       defineTool({
         name: 'Meet',
@@ -140,7 +141,7 @@ describe('KimiToolset.handle', () => {
 
   it('runs an identical call of the same step once and shares its result under each call id', async () => {
     let runs = 0;
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(echo(() => runs++));
     toolset.beginStep();
     const results = await dispatchAll(toolset, [
@@ -158,7 +159,7 @@ describe('KimiToolset.handle', () => {
   });
 
   it('keeps hidden tools callable but does not advertise them', async () => {
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(echo());
     expect(toolset.hide('Echo')).toBe(true);
     expect(toolset.tools).toEqual([]);
@@ -175,7 +176,10 @@ describe('KimiToolset.handle', () => {
 
   it('sends telemetry to a pluggable sink (tool, outcome, duration, duplicate type) and survives a broken sink', async () => {
     const events: ToolTelemetryEvent[] = [];
-    const toolset = new KimiToolset({ telemetry: { record: (event) => events.push(event) } });
+    const toolset = new KimiToolset({
+      policy: testPolicy({ workDir: process.cwd() }),
+      telemetry: { record: (event) => events.push(event) },
+    });
     toolset.add(echo());
     toolset.beginStep();
     await dispatchAll(toolset, [toolCall('1', 'Echo', { text: 'x' }), toolCall('2', 'Echo', { text: 'x' })]);
@@ -194,20 +198,22 @@ describe('KimiToolset.handle', () => {
     expect(events[0]).toMatchObject({ tool_name: 'Echo', args_hash: expect.stringMatching(/^[0-9a-f]{8}$/) });
     expect(typeof (events[0] as { duration_ms: number }).duration_ms).toBe('number');
 
-    const broken = new KimiToolset({
-      telemetry: {
-        record: () => {
-          throw new Error('sink down');
+    const broken = new KimiToolset(
+      withTestPolicy({
+        telemetry: {
+          record: () => {
+            throw new Error('sink down');
+          },
         },
-      },
-    });
+      }),
+    );
     broken.add(echo());
     const [result] = await dispatchAll(broken, [toolCall('1', 'Echo', { text: 'fine' })]);
     expect(result!.return_value.output).toBe('fine');
   });
 
   it('replaces a tool in place, hidden or not, and insists on the same name', async () => {
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(echo());
     toolset.hide('Echo');
     const replaced = toolset.replace('Echo', (current) => ({
@@ -225,7 +231,7 @@ describe('KimiToolset.handle', () => {
   });
 
   it('refuses to register two tools with one name', () => {
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(echo());
     expect(() => toolset.add(echo())).toThrow(/already registered/);
   });

@@ -4,7 +4,6 @@ import type { Tool, ToolCall, ToolDispatch, ToolResult, ToolReturnValue, Toolset
 import type { SessionPolicy } from '../policy/index.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from './approval/approval.js';
-import { defaultPolicy } from './default-policy.js';
 import type { ToolDependencyTable } from './loading/dependencies.js';
 import type { ModuleResolutionOptions } from './loading/module-resolution.js';
 import { type LoadedTools, loadTools } from './loading/tool-loader.js';
@@ -22,10 +21,10 @@ export interface KimiToolsetOptions {
   /** Asks the person; without it side-effecting calls are refused. */
   approval?: Approval | undefined;
   /**
-   * Decides every call's effects (`createSessionPolicy` in the app). When absent, `loadTools`
-   * makes one for its work dir (no rules); a toolset that never loads tools asks only the tools' own questions.
+   * Decides every call's effects (`createSessionPolicy` in the app; the session's one policy for a
+   * subagent too). Required: a toolset never runs a call on a policy it made up.
    */
-  policy?: SessionPolicy | undefined;
+  policy: SessionPolicy;
   hooks?: HookEngine | undefined;
   telemetry?: ToolTelemetrySink | undefined;
   repeatPolicy?: RepeatPolicy | undefined;
@@ -41,7 +40,8 @@ export interface KimiToolsetOptions {
  */
 export class KimiToolset implements Toolset {
   readonly approval: Approval | undefined;
-  private policyInForce: SessionPolicy | undefined;
+  /** The policy deciding this toolset's calls, from its construction on. */
+  readonly policy: SessionPolicy;
   private readonly hooks: HookEngine;
   private readonly telemetry: ToolTelemetrySink;
   private readonly secrets: SecretRegistry | undefined;
@@ -57,10 +57,9 @@ export class KimiToolset implements Toolset {
   /** Raw results of the current step's calls, in call order. */
   private stepResults: Promise<unknown>[] = [];
 
-  constructor(options: KimiToolsetOptions = {}) {
+  constructor(options: KimiToolsetOptions) {
     this.approval = options.approval;
-    this.policyInForce = options.policy;
-    if (this.policyInForce && this.approval) this.policyInForce.attach(this.approval, this.approval);
+    this.policy = options.policy;
     this.hooks = options.hooks ?? noHooks;
     this.telemetry = options.telemetry ?? noTelemetry;
     this.secrets = options.secrets;
@@ -73,20 +72,6 @@ export class KimiToolset implements Toolset {
    */
   setSideEffectGate(gate: ((signal: AbortSignal) => Promise<void>) | undefined): void {
     this.sideEffectGate = gate;
-  }
-
-  /** The policy deciding this toolset's calls, once there is one. */
-  get policy(): SessionPolicy | undefined {
-    return this.policyInForce;
-  }
-
-  /** A toolset never runs a call without a policy: one for the current folder if none was given. */
-  private currentPolicy(): SessionPolicy {
-    if (!this.policyInForce) {
-      this.policyInForce = defaultPolicy(process.cwd(), []);
-      if (this.approval) this.policyInForce.attach(this.approval, this.approval);
-    }
-    return this.policyInForce;
   }
 
   /** The tools advertised to the model (hidden ones left out). */
@@ -146,8 +131,8 @@ export class KimiToolset implements Toolset {
   }
 
   /**
-   * Loads tools from `"module:Export"` specs and registers them. `toolset` and `approval` are added
-   * to the dependency table. A name already registered is a load failure.
+   * Loads tools from `"module:Export"` specs and registers them. `toolset`, `approval` and the
+   * toolset's `policy` are added to the dependency table. A name already registered is a load failure.
    */
   async loadTools(
     specs: readonly string[],
@@ -156,12 +141,8 @@ export class KimiToolset implements Toolset {
   ): Promise<LoadedTools> {
     const table: ToolDependencyTable = { ...deps, toolset: this };
     if (this.approval && !table.approval) table.approval = this.approval;
-    if (!this.policyInForce) {
-      this.policyInForce =
-        table.policy ?? defaultPolicy(deps.workDir ?? process.cwd(), deps.additionalDirs ?? []);
-      if (this.approval) this.policyInForce.attach(this.approval, this.approval);
-    }
-    table.policy ??= this.policyInForce;
+    // The tools decide (Grep's secret files, Glob's listing) by the policy that decides their calls.
+    table.policy = this.policy;
     const loaded = await loadTools(specs, table, options);
     const taken = loaded.tools.find((tool) => this.registry.has(tool.name));
     if (taken) throw new Error(`A tool named "${taken.name}" is already registered`);
@@ -231,7 +212,7 @@ export class KimiToolset implements Toolset {
           args,
           dispatch,
           approval: this.approval,
-          policy: this.currentPolicy(),
+          policy: this.policy,
           hooks: this.hooks,
           beforeSideEffect: this.sideEffectGate,
         });

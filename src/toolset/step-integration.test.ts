@@ -15,6 +15,7 @@ import {
 } from '../kosong/providers/openai-chat/test-support/chat-sse.js';
 import { Approval } from './approval/approval.js';
 import { KimiToolset } from './kimi-toolset.js';
+import { withTestPolicy } from './test-support/test-policy.js';
 import { defineTool } from './tool-definition.js';
 import { toolErrorKind } from './tool-errors.js';
 import { toolResultToMessage } from './tool-result-message.js';
@@ -32,7 +33,7 @@ afterEach(async () => {
 
 /** The toolset as the soul builds it, with a writer and a reader; yolo so approval is not the subject here. */
 function toolset(onPeek: () => void) {
-  const tools = new KimiToolset({ approval: new Approval({ state: { yolo: true } }) });
+  const tools = new KimiToolset(withTestPolicy({ approval: new Approval({ state: { yolo: true } }) }));
   tools.add(
     defineTool({
       name: 'WriteFile',

@@ -12,9 +12,38 @@
  * Each character is judged alone, so text streamed in pieces can be sanitised piece by piece. Our own
  * styling (colours) is applied after this, never to be confused with escapes in the text.
  */
-export function sanitizeForTerminal(text: string): string {
-  if (!UNSAFE.test(text)) return text;
-  return text.replace(/\r\n/g, '\n').replace(UNSAFE_ALL, visible);
+export function sanitizeForTerminal(text: string): TerminalSafe {
+  if (!UNSAFE.test(text)) return text as TerminalSafe;
+  return text.replace(/\r\n/g, '\n').replace(UNSAFE_ALL, visible) as TerminalSafe;
+}
+
+declare const terminalSafe: unique symbol;
+
+/**
+ * Text that may reach a terminal: made only by `sanitizeForTerminal`, or by `terminalText` from
+ * the program's own words and such text. Writers to a terminal take only this type, so text from a
+ * model, a tool or a file that skipped the sanitiser is a compile error, not a forgotten call.
+ */
+export type TerminalSafe = string & { readonly [terminalSafe]: true };
+
+/**
+ * The program's own text (the template's literal parts, written in our source) with safe pieces in
+ * it: `terminalText\`Allow ${clean(action)}?\``. A plain string as a piece does not compile.
+ */
+export function terminalText(
+  literals: TemplateStringsArray,
+  ...pieces: readonly (TerminalSafe | number)[]
+): TerminalSafe {
+  let text = literals[0] ?? '';
+  pieces.forEach((piece, i) => {
+    text += String(piece) + (literals[i + 1] ?? '');
+  });
+  return text as TerminalSafe;
+}
+
+/** Safe pieces joined by a safe separator stay safe. */
+export function joinTerminalText(pieces: readonly TerminalSafe[], separator: TerminalSafe): TerminalSafe {
+  return pieces.join(separator) as TerminalSafe;
 }
 
 const UNSAFE_CLASS =

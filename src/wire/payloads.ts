@@ -24,7 +24,7 @@ const empty = z.object({});
 const orNull = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? null);
 
 const contentPart: z.ZodType<ContentPart> = contentPartSchema.transform(contentPartFromJSON);
-const userInputSchema = z.union([z.string(), z.array(contentPart)]);
+export const userInputSchema = z.union([z.string(), z.array(contentPart)]);
 export type UserInput = z.output<typeof userInputSchema>;
 
 const toolCall: z.ZodType<ToolCall> = toolCallSchema.transform(toolCallFromJSON);
@@ -139,7 +139,7 @@ export const notificationSchema = z.object({
   payload: z.record(z.string(), jsonValueSchema).default({}),
 });
 
-const approvalKindSchema = z.enum(['approve', 'approve_for_session', 'reject']);
+export const approvalKindSchema = z.enum(['approve', 'approve_for_session', 'reject']);
 export type ApprovalKind = z.output<typeof approvalKindSchema>;
 
 const approvalResponse = z.object({

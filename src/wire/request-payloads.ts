@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DisplayBlock } from '../kosong/tool.js';
 import { displayBlockSchema } from './display.js';
 import { jsonValueSchema } from './json.js';
-import { hookActionSchema } from './payloads.js';
+import { approvalKindSchema, hookActionSchema } from './payloads.js';
 
 /**
  * The payloads of the requests (messages that wait for an answer) and of the answers wire clients
@@ -82,6 +82,29 @@ export const hookResponseSchema = z.object({
   reason: z.string().default(''),
 });
 
+/**
+ * The answer to an ApprovalRequest, as a wire client (or the web page) sends it: Kimi CLI's fields
+ * plus kimi-ts's extensions for `approve_for_session`. Declared once: the JSON a client writes
+ * (`ApprovalAnswerJSON`) and the answer in memory (`ApprovalAnswer`) both derive from it.
+ */
+export const approvalAnswerSchema = z.object({
+  request_id: z.string().nullish(),
+  response: approvalKindSchema,
+  feedback: z.string().nullish(),
+  /**
+   * kimi-ts extension, for `approve_for_session`: `exact` (default) remembers only the action and
+   * command or path the user saw; `action` remembers the whole action (any command, any edit);
+   * `prefix`, commands whose every part starts with `prefix`.
+   */
+  scope: z.enum(['exact', 'action', 'prefix']).nullish(),
+  /** kimi-ts extension: also remember the approval for this project, across sessions. */
+  persist: z.boolean().nullish(),
+  /** kimi-ts extension, for scope `prefix`: commands whose every part starts with this. */
+  prefix: z.string().min(1).nullish(),
+  /** kimi-ts extension: also save the answer as an allow rule (`.kimi-ts/permissions.toml` or the user's). */
+  save_rule: z.enum(['project', 'user']).nullish(),
+});
+
 export type ApprovalSourceKind = z.output<typeof approvalSourceKindSchema>;
 export type ApprovalRequestData = z.output<typeof approvalRequestSchema>;
 export type ToolCallRequestData = z.output<typeof toolCallRequestSchema>;
@@ -92,3 +115,11 @@ export type HookRequestData = z.output<typeof hookRequestSchema>;
 export type QuestionResponse = z.output<typeof questionResponseSchema>;
 export type QuestionAnswers = QuestionResponse['answers'];
 export type HookResponse = z.output<typeof hookResponseSchema>;
+/** The answer to an ApprovalRequest as a client writes it (JSON). */
+export type ApprovalAnswerJSON = z.input<typeof approvalAnswerSchema>;
+type ParsedApprovalAnswer = z.output<typeof approvalAnswerSchema>;
+type ApprovalExtension = 'scope' | 'persist' | 'prefix' | 'save_rule';
+/** The answer to an ApprovalRequest in memory, as the request resolves with it. */
+export type ApprovalAnswer = Pick<ParsedApprovalAnswer, 'response'> & { feedback: string } & {
+  [K in ApprovalExtension]?: NonNullable<ParsedApprovalAnswer[K]> | undefined;
+};

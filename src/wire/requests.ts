@@ -3,6 +3,7 @@ import { type ToolReturnValue, toolError } from '../kosong/tool.js';
 import type { ApprovalKind } from './payloads.js';
 import { PendingReply, type ReplyState } from './pending-reply.js';
 import type {
+  ApprovalAnswer,
   ApprovalRequestData,
   HookRequestData,
   HookResponse,
@@ -12,6 +13,8 @@ import type {
 } from './request-payloads.js';
 
 export type {
+  ApprovalAnswer,
+  ApprovalAnswerJSON,
   ApprovalRequestData,
   ApprovalSourceKind,
   HookRequestData,
@@ -58,22 +61,6 @@ abstract class WireRequestBase<P extends { id: string }, A> {
   }
 
   protected abstract cancelOutcome(reason: string): A;
-}
-
-export interface ApprovalAnswer {
-  response: ApprovalKind;
-  feedback: string;
-  /**
-   * kimi-ts extension, for `approve_for_session`: `exact` (default) remembers only the action and
-   * command or path the user saw; `action` remembers the whole action (any command, any edit).
-   */
-  scope?: 'exact' | 'action' | 'prefix' | undefined;
-  /** kimi-ts extension: also remember the approval for this project, across sessions. */
-  persist?: boolean | undefined;
-  /** kimi-ts extension, for scope `prefix`: commands whose every part starts with this. */
-  prefix?: string | undefined;
-  /** kimi-ts extension: also save the answer as an allow rule (`.kimi-ts/permissions.toml` or the user's). */
-  save_rule?: 'project' | 'user' | undefined;
 }
 
 /** Asks the user to approve an action. Cancelling it answers `reject` with no feedback. */

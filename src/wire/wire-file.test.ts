@@ -204,3 +204,24 @@ describe('wire.jsonl', () => {
     expect(ui.takeAll().map((m) => m.type)).toEqual(['TurnBegin', 'TurnEnd']);
   });
 });
+
+describe('wire.jsonl from elsewhere', () => {
+  test('a line longer than 16 MiB is skipped, named by its number, and the records around it load', async () => {
+    const file = join(dir, 'wire.jsonl');
+    const record = (t: number) =>
+      `${JSON.stringify({ timestamp: t, message: wireMessageToJSON(wireEvent('TurnEnd', {})) })}\n`;
+    await writeFile(
+      file,
+      `${JSON.stringify({ type: 'metadata', protocol_version: WIRE_PROTOCOL_VERSION })}\n`,
+    );
+    await appendFile(file, record(1));
+    await appendFile(file, `{"timestamp":2,"message":"${'x'.repeat(17 * 1024 * 1024)}"}\n`);
+    await appendFile(file, record(3));
+    const contents = await readWireFile(file);
+    expect(contents.records.map((r) => r.timestamp)).toEqual([1, 3]);
+    expect(contents.problems).toEqual([
+      { line: 3, message: expect.stringMatching(/^Line 3 is \d+ bytes long, more than the 16 MiB/) },
+    ]);
+    expect(contents.tornTail).toBe(false);
+  });
+});

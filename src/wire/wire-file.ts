@@ -1,5 +1,6 @@
-import { type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { describeSkippedLine, readBoundedLines } from '../util/bounded-lines.js';
 import type { WireMessage } from './message.js';
 import { wireMessageToJSON } from './message-json.js';
 import { wireMessageFromJSON } from './parse.js';
@@ -78,31 +79,42 @@ export async function appendWireMessages(
   }
 }
 
+/** A line of a wire file, numbered from 1, or the note that it was too long to read. */
+export type WireFileLine = { line: number; text: string } | { line: number; skipped: string };
+
 /**
- * Loads a wire.jsonl file. Never throws for bad content: a line that is not valid JSON or not a valid
- * message is skipped and reported in `problems`, and a torn last line sets `tornTail`. A missing file
- * reads as empty. I/O errors other than a missing file are thrown.
+ * Loads a wire.jsonl file, a line at a time with each line bounded (MAX_SESSION_LINE_BYTES): the
+ * file may come from elsewhere, and one huge line must not hold the reader at gigabytes. Never
+ * throws for bad content: a line that is not valid JSON, not a valid message or too long is skipped
+ * and reported in `problems` by its number, and a torn last line sets `tornTail`. A missing file
+ * reads as empty. I/O errors other than a missing file are thrown. `end` (inclusive) reads only the
+ * file's first bytes (a replay of what was there when a host opened).
  */
-export async function readWireFile(path: string): Promise<WireFileContents> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { protocolVersion: WIRE_PROTOCOL_VERSION, records: [], problems: [], tornTail: false };
-    }
-    throw error;
-  }
-  return parseWireFile(text);
+export async function readWireFile(path: string, range: { end?: number } = {}): Promise<WireFileContents> {
+  const lines: WireFileLine[] = [];
+  const { terminated } = await readBoundedLines(
+    path,
+    (text, line) => {
+      if (text.trim() !== '') lines.push({ line, text });
+    },
+    {
+      end: range.end,
+      onSkipped: (skipped) => lines.push({ line: skipped.line, skipped: describeSkippedLine(skipped) }),
+    },
+  );
+  return parseWireLines(lines, terminated);
 }
 
 export function parseWireFile(text: string): WireFileContents {
-  const lines = text.split('\n');
-  // A file that does not end in a newline was cut while its last line was being written.
-  const unterminated = lines.pop() ?? '';
-  if (unterminated.trim() !== '') lines.push(unterminated);
-  const lastIndex = lines.length - 1;
+  const lines: WireFileLine[] = text
+    .split('\n')
+    .map((line, i) => ({ line: i + 1, text: line }))
+    .filter((line) => line.text.trim() !== '');
+  return parseWireLines(lines, text === '' || text.endsWith('\n'));
+}
 
+/** Parses the non-empty lines of a wire file; `terminated`: the file ends with a newline. */
+export function parseWireLines(lines: readonly WireFileLine[], terminated: boolean): WireFileContents {
   const contents: WireFileContents = {
     protocolVersion: WIRE_PROTOCOL_LEGACY_VERSION,
     records: [],
@@ -110,21 +122,25 @@ export function parseWireFile(text: string): WireFileContents {
     tornTail: false,
   };
   let seenContent = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line === '') continue;
+  for (const [index, entry] of lines.entries()) {
+    if ('skipped' in entry) {
+      contents.problems.push({ line: entry.line, message: entry.skipped });
+      continue;
+    }
+    const line = entry.text.trim();
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      if (i === lastIndex && unterminated.trim() !== '') {
+      // A file that does not end in a newline was cut while its last line was being written.
+      if (index === lines.length - 1 && !terminated) {
         contents.tornTail = true;
         contents.problems.push({
-          line: i + 1,
+          line: entry.line,
           message: `The last line is incomplete (${line.length} characters), probably cut by a crash; everything before it was loaded.`,
         });
       } else {
-        contents.problems.push({ line: i + 1, message: 'Not valid JSON.' });
+        contents.problems.push({ line: entry.line, message: 'Not valid JSON.' });
       }
       continue;
     }
@@ -135,7 +151,7 @@ export function parseWireFile(text: string): WireFileContents {
     }
     seenContent = true;
     const record = parseRecord(value);
-    if (typeof record === 'string') contents.problems.push({ line: i + 1, message: record });
+    if (typeof record === 'string') contents.problems.push({ line: entry.line, message: record });
     else contents.records.push(record);
   }
   return contents;

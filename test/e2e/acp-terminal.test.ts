@@ -83,7 +83,9 @@ async function promptWithTerminals(
   turns: ScriptedTurn[],
   during?: (ctx: acp.ClientContext, editor: Editor, sessionId: string) => Promise<void>,
 ) {
-  const { sandbox } = await cli.setup(turns);
+  // The editor's terminal runs commands only with the sandbox off (a sandboxed session keeps its own
+  // Shell: trust-sandbox.test.ts).
+  const { sandbox } = await cli.setup(turns, { extraToml: '[sandbox]\nmode = "off"\n' });
   const terminals = new EditorTerminals();
   const { result, exitCode } = await runEditor(
     {

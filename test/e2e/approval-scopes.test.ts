@@ -73,8 +73,9 @@ describe('approve for session, in the terms the person saw', () => {
     expect(await readFile(rulesFile, 'utf8')).toContain('pattern = "Shell(echo *)"');
     await expect(readFile(join(sandbox.workDir, 'evil'))).rejects.toThrow();
 
-    // A new process: the saved rule answers, and /permissions shows where it comes from.
-    const second = new WireClient(sandbox.spawn(['--wire']));
+    // A new process in the trusted folder: the saved rule answers, and /permissions shows where it
+    // comes from. (Untrusted, a project's allow rules are not in force: workspace-trust.test.ts.)
+    const second = new WireClient(sandbox.spawn(['--wire', '--trust-workspace']));
     expect((await second.request('prompt', { user_input: '/permissions' })).result).toEqual({
       status: 'finished',
     });
@@ -82,7 +83,7 @@ describe('approve for session, in the terms the person saw', () => {
       .filter((m) => m.method === 'event' && (m.params as { type: string }).type === 'ContentPart')
       .map((m) => JSON.stringify(m.params))
       .join('');
-    expect(said).toContain(`allow Shell(echo *)  (${rulesFile}, rule 1)`);
+    expect(said).toContain(`allow Shell(echo *)  (${rulesFile}, rule 1) [project file]`);
     expect((await second.request('prompt', { user_input: 'five' })).result).toEqual({ status: 'finished' });
     expect(second.messages.filter((m) => m.method === 'request')).toHaveLength(0);
     expect(JSON.stringify(server.requests.at(-1)?.body)).toContain('five');

@@ -54,6 +54,23 @@ describe('the kimi-ts launcher and its code cache', () => {
     expect(await readdir(cacheDir)).toEqual([file]);
   });
 
+  it('uses next time a cache written by a run that parsed a Shell command (its V8 flags are set from the start)', async () => {
+    // Parsing a Shell command loads the bash grammar, which sets V8 flags; a cache carries a hash of
+    // the flags, and one written after that change was rejected by every next start.
+    const { sandbox } = await cli.setup([
+      { toolCalls: [{ id: 's1', name: 'Shell', args: { command: 'echo parsed' } }] },
+      { text: 'ran' },
+      { text: 'again' },
+    ]);
+    const first = await runWithHomeCache(['--yolo', '--print', '-p', 'run it']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('kimi-ts code cache: none');
+    expect(await readdir(join(sandbox.home, 'cache', 'v8'))).toHaveLength(1);
+    const second = await runWithHomeCache(['--print', '-p', 'hi']);
+    expect(second.stdout).toBe('again\n');
+    expect(second.stderr).toContain('kimi-ts code cache: accepted');
+  });
+
   it('writes no cache for a run that never reached a turn, and none when turned off', async () => {
     const { sandbox } = await cli.setup([{ text: 'answer' }]);
     const version = await runWithHomeCache(['--version'], true);

@@ -25,7 +25,7 @@ const shellTurn = (command: string) => [
 ];
 
 describe('/rewind decides through the policy (wire mode)', () => {
-  it('keeps a file a deny rule forbids to write, restores the rest, and the request carries the facts', async () => {
+  it('keeps a file a deny rule forbids to write, restores the rest without asking the person who typed it', async () => {
     await cli.setup(shellTurn('echo agent > a.txt && echo agent > secret/keys.txt'), {
       extraToml: [
         '[[permission.rules]]',
@@ -40,7 +40,8 @@ describe('/rewind decides through the policy (wire mode)', () => {
     await writeFile(join(work, 'secret', 'keys.txt'), 'k1\n');
     const wire = await startWireSession(cli.sandbox);
     await wire.prompt('change both');
-    const done = rewindDone(await wire.prompt('/rewind 1 --code'));
+    const rewound = await wire.prompt('/rewind 1 --code');
+    const done = rewindDone(rewound);
     expect(done?.restored).toEqual(['a.txt']);
     const kept = done!.kept as { path: string; reason: string }[];
     expect(kept.map((k) => k.path)).toEqual(['secret/keys.txt']);
@@ -48,10 +49,9 @@ describe('/rewind decides through the policy (wire mode)', () => {
     expect(kept[0]!.reason).toContain('keys are managed by hand');
     expect(await readFile(join(work, 'a.txt'), 'utf8')).toBe('a\n');
     expect(await readFile(join(work, 'secret', 'keys.txt'), 'utf8')).toBe('agent\n');
-    // One request for the files, naming what will be kept.
-    const requests = wire.approvals.filter((a) => a.action === 'rewind files');
-    expect(requests).toHaveLength(1);
-    expect(JSON.stringify(requests[0])).toContain('secret/keys.txt: kept');
+    // The person typed /rewind: no question about a plain restore; the summary names what is kept.
+    expect(wire.approvals.filter((a) => a.action === 'rewind files')).toEqual([]);
+    expect(said(rewound)).toContain('secret/keys.txt: kept');
     expect((await wire.close()).code).toBe(0);
   });
 

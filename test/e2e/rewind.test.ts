@@ -89,8 +89,9 @@ describe('/rewind through the built CLI (wire mode)', () => {
     await cli.setup([...CHANGING_TURN, { text: 'fresh answer' }]);
     const work = cli.sandbox.workDir;
     await seedWorkDir(work);
-    const before = await snapshot(work);
+    // Once the session is up: its sandbox makes an empty, read-only `.kimi-ts` at the start.
     const wire = await startWire();
+    const before = await snapshot(work);
     await wire.prompt('change the files please');
     expect(existsSync(join(work, 'newdir', 'deep', 'f.txt'))).toBe(true);
     expect(await readFile(join(work, 'a.txt'), 'utf8')).toContain('beta');
@@ -101,10 +102,12 @@ describe('/rewind through the built CLI (wire mode)', () => {
     expect(done[0]!.payload).toMatchObject({ turn: 1, code_rewound: true, conversation_rewound: true });
     expect(await snapshot(work)).toEqual(before);
     expect(existsSync(join(work, 'newdir'))).toBe(false);
-    // The approval showed the diff summary before anything changed.
-    const asked = wire.approvals.find((a) => a.action === 'rewind files');
-    expect(asked?.description).toMatch(/created ones removed/);
-    expect(asked?.description).toContain('new.txt');
+    // The person typed /rewind: no approval asked; the diff summary said once, then one result line.
+    expect(wire.approvals.filter((a) => a.action === 'rewind files')).toEqual([]);
+    const text = textOf(rewound);
+    expect(text.match(/created since removed/g)).toHaveLength(1);
+    expect(text).toContain('- new.txt');
+    expect(text.match(/Rewound to before turn 1/g)).toHaveLength(1);
 
     await wire.prompt('a new question');
     const last = cli.server.requests.at(-1)!;
@@ -122,8 +125,9 @@ describe('/rewind through the built CLI (wire mode)', () => {
     await cli.setup([...CHANGING_TURN, { text: 'second' }, { text: 'third' }]);
     const work = cli.sandbox.workDir;
     await seedWorkDir(work);
-    const before = await snapshot(work);
+    // Once the session is up: its sandbox makes an empty, read-only `.kimi-ts` at the start.
     const wire = await startWire();
+    const before = await snapshot(work);
     await wire.prompt('change the files please');
     const changed = await snapshot(work);
 
@@ -153,8 +157,10 @@ describe('/rewind through the built CLI (wire mode)', () => {
     expect((await wire.close()).code).toBe(0);
   });
 
-  it('a rejected approval changes nothing', async () => {
-    await cli.setup([...CHANGING_TURN, { text: 'after' }]);
+  it('a rule that asks still asks, and a rejected approval changes nothing', async () => {
+    await cli.setup([...CHANGING_TURN, { text: 'after' }], {
+      extraToml: ['[[permission.rules]]', 'decision = "ask"', 'pattern = "Write(a.txt)"'].join('\n'),
+    });
     const work = cli.sandbox.workDir;
     await seedWorkDir(work);
     const wire = await startWire((p) => (p.action === 'rewind files' ? 'reject' : 'approve'));
@@ -205,18 +211,20 @@ describe('/rewind through the built CLI (wire mode)', () => {
     expect(bad.code).not.toBe(0);
   });
 
-  it('works in the line shell: the diff summary, the question, then the files back', async () => {
+  it('works in the line shell: the diff summary once, no question, one result line, the files back', async () => {
     await cli.setup([
       { toolCalls: [{ id: 's1', name: 'Shell', args: { command: 'echo new > made.txt && rm a.txt' } }] },
       { text: 'Made it.' },
     ]);
     const work = cli.sandbox.workDir;
     await writeFile(join(work, 'a.txt'), 'alpha\n');
-    const result = await cli.sandbox.run([], { input: 'make a file\ny\n/rewind 1\ny\n/exit\n' });
+    // The agent's command is approved (y); the rewind the person typed is not asked about.
+    const result = await cli.sandbox.run([], { input: 'make a file\ny\n/rewind 1\n/exit\n' });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Made it.');
-    expect(result.stdout).toMatch(/1 created ones removed/);
-    expect(result.stdout).toContain('Rewound to before turn 1: 1 files restored, 1 removed');
+    expect(result.stdout).toMatch(/Files: 1 file deleted since restored, 1 file created since removed/);
+    expect(result.stdout.match(/ewound to before turn 1/gi)).toHaveLength(1);
+    expect(result.stdout).toContain('Rewound to before turn 1: 1 file restored, 1 removed');
     expect(existsSync(join(work, 'made.txt'))).toBe(false);
     expect(await readFile(join(work, 'a.txt'), 'utf8')).toBe('alpha\n');
   });

@@ -41,7 +41,8 @@ describe('Shell returns when the command exits', () => {
       },
       { text: 'It started.' },
     ]);
-    const result = await sandbox.run(['--print', '--yolo', '-p', 'start it']);
+    // Unsandboxed: in the sandbox the grandchild ends with the command (its PID namespace goes).
+    const result = await sandbox.run(['--sandbox', 'off', '--print', '--yolo', '-p', 'start it']);
     expect(result.code).toBe(0);
     const text = toolResultText();
     expect(text).toContain('started');

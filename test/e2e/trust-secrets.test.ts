@@ -32,8 +32,9 @@ describe('hole 6: the keys never leave', () => {
             },
           ],
         },
-        // The config file sits outside the work dir; a command can still print it.
-        { toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'cat ../config.toml' } }] },
+        // The config file sits outside the work dir; a command naming it is a secret read (refused
+        // here), but one that builds its name in a variable still prints it: redaction catches the key.
+        { toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'f=../conf; cat "$f"ig.toml' } }] },
         {
           toolCalls: [{ id: 's3', name: 'Shell', args: { command: `echo ${CONFIG_KEY} > leaked.txt` } }],
         },
@@ -41,9 +42,13 @@ describe('hole 6: the keys never leave', () => {
       ],
       { apiKey: CONFIG_KEY },
     );
-    const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go'], {
-      env: { KIMI_API_KEY: ENV_KEY },
-    });
+    // Unsandboxed, so the command can read the config file (the sandbox hides it: sandbox-default.test.ts).
+    const result = await sandbox.run(
+      ['--sandbox', 'off', '--print', '--output-format', 'stream-json', '-p', 'go'],
+      {
+        env: { KIMI_API_KEY: ENV_KEY },
+      },
+    );
     expect(result.code).toBe(0);
     const toolResults = result.stdout
       .trim()

@@ -159,7 +159,7 @@ async function sessionWithTwoTurns(): Promise<{ tui: TmuxTerminal; work: string 
 }
 
 describe('terminal UI: /rewind', () => {
-  it('a picker of turns with what each changed, then the mode, then the approval: the files come back', async () => {
+  it('a picker of turns with what each changed, then the mode: the files come back with no approval asked, summary and result once', async () => {
     const { tui, work } = await sessionWithTwoTurns();
     await command(tui, '/rewind', 'go back to before a turn');
     const picker = await pickerArmed(tui, 'Go back to before which turn?');
@@ -175,12 +175,15 @@ describe('terminal UI: /rewind', () => {
     expect(modes).toContain('Files and conversation');
     tui.press('Down'); // files only
     tui.press('Enter');
-    const asked = await tui.waitFor(TUI_PANEL_ARMED);
-    expect(asked).toContain('new.txt');
-    expect(await readFile(join(work, 'a.txt'), 'utf8')).toBe('beta\n');
-    tui.press('1');
-    await tui.waitFor('Rewound to before turn 1');
-    await tui.waitFor('conversation unchanged');
+    // The person chose it: no approval panel; the summary once, one result line, plurals right.
+    const done = await tui.waitFor('Rewound to before turn 1');
+    await tui.waitForIdle();
+    const screen = tui.screen();
+    expect(screen).not.toContain(TUI_PANEL_ARMED);
+    expect(screen.match(/Files: 1 file modified back, 1 file created since removed/g)).toHaveLength(1);
+    expect(screen.match(/- new\.txt/g)).toHaveLength(1);
+    expect(screen.match(/ewound to before turn 1/gi)).toHaveLength(1);
+    expect(done).toContain('Rewound to before turn 1: 1 file restored, 1 removed; conversation unchanged.');
     expect(existsSync(join(work, 'new.txt'))).toBe(false);
     expect(await readFile(join(work, 'a.txt'), 'utf8')).toBe('alpha\n');
   });

@@ -70,7 +70,8 @@ describe('terminal UI: the prompt editor', () => {
     await writeFile(join(work, 'untracked-module.ts'), 'export {};\n');
     execFileSync('git', ['init', '-q'], { cwd: work });
     execFileSync('git', ['add', 'src/tracked-module.ts'], { cwd: work });
-    const tui = cli.startTui();
+    // git runs in the work dir only once the folder is trusted (tui-workspace-trust.test.ts).
+    const tui = cli.startTui({ args: ['--trust-workspace'] });
     await tui.waitFor(TUI_READY);
     tui.type('look at @modu');
     const menu = await tui.waitFor('untracked-module.ts');

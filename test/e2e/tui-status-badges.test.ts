@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { onlySessionDir } from '../support/session-files.js';
 import type { TmuxTerminal } from '../support/tmux-terminal.js';
@@ -11,10 +13,12 @@ const cli = useTuiCli();
 
 /** The status line: the last line on the screen (the TUI draws it under the prompt editor). */
 const statusLine = (screen: string) => screen.split('\n').at(-1) ?? '';
-/** Its badges, between the model and the token counts. */
+/** Its badges, between the model and what is going on now (a running turn) or the token counts. */
 const badges = (screen: string) => {
   const parts = statusLine(screen).split(' · ');
-  const end = parts.findIndex((part) => part.startsWith('context') || part.startsWith('↑'));
+  const end = parts.findIndex(
+    (part) => part.startsWith('context') || part.startsWith('↑') || part.includes('working…'),
+  );
   return parts.slice(1, end === -1 ? undefined : end);
 };
 /** Waits until the status line shows exactly these badges. */
@@ -31,24 +35,25 @@ const planModeInState = async () => {
   return (state as { plan_mode: boolean }).plan_mode;
 };
 
+// The sandbox is on by default (bubblewrap runs here), so its badge is there unless turned off.
 describe('terminal UI: the status line badges', () => {
   it('--yolo shows yolo; /afk and /yolo switch their badges at once', async () => {
     await cli.setup([]);
     const tui = cli.startTui({ args: ['--yolo'] });
     await tui.waitFor(TUI_READY);
-    await waitForBadges(tui, ['yolo']);
+    await waitForBadges(tui, ['yolo', 'sandbox']);
     tui.type('/afk');
     tui.press('Enter');
     await tui.waitFor('AFK mode on');
-    await waitForBadges(tui, ['yolo', 'afk']);
+    await waitForBadges(tui, ['yolo', 'afk', 'sandbox']);
     tui.type('/yolo');
     tui.press('Enter');
     await tui.waitFor('YOLO mode off');
-    await waitForBadges(tui, ['afk']);
+    await waitForBadges(tui, ['afk', 'sandbox']);
     tui.type('/afk');
     tui.press('Enter');
     await tui.waitFor('AFK mode off');
-    await waitForBadges(tui, []);
+    await waitForBadges(tui, ['sandbox']);
     // No model request: the commands are the session's own.
     expect(cli.server.requests).toHaveLength(0);
   });
@@ -69,6 +74,29 @@ describe('terminal UI: the status line badges', () => {
   });
 });
 
+describe('terminal UI: the sandbox badge follows the sandbox', () => {
+  it('--sandbox off: no badge', async () => {
+    await cli.setup([]);
+    const tui = cli.startTui({ args: ['--sandbox', 'off'] });
+    await tui.waitFor(TUI_READY);
+    await waitForBadges(tui, []);
+  });
+
+  it('no bubblewrap on PATH: `no sandbox`, and the fix is said', async () => {
+    const { sandbox } = await cli.setup([]);
+    const bin = join(sandbox.root, 'bin-without-bwrap');
+    await mkdir(bin);
+    for (const tool of ['bash', 'sh', 'git']) {
+      const { stdout } = await promisify(execFile)('bash', ['-c', `command -v ${tool}`]);
+      await symlink(stdout.trim(), join(bin, tool));
+    }
+    const tui = cli.startTui({ env: { PATH: bin } });
+    await tui.waitFor(TUI_READY);
+    await waitForBadges(tui, ['no sandbox']);
+    await tui.waitFor('apt-get install bubblewrap');
+  });
+});
+
 describe('terminal UI: Shift-Tab switches plan mode', () => {
   it('on: the badge shows, the model is in plan mode and a write is refused; off again', async () => {
     const write = { id: 'w1', name: 'WriteFile', args: { path: 'notes.txt', content: 'x' } };
@@ -77,9 +105,9 @@ describe('terminal UI: Shift-Tab switches plan mode', () => {
       { text: 'I will plan first.' },
       { text: 'Done.' },
     ]);
-    await waitForBadges(tui, []);
+    await waitForBadges(tui, ['sandbox']);
     tui.press('BTab');
-    await waitForBadges(tui, ['plan']);
+    await waitForBadges(tui, ['plan', 'sandbox']);
     await tui.waitFor('(plan mode on)');
     expect(await planModeInState()).toBe(true);
     tui.type('write the notes');
@@ -94,7 +122,7 @@ describe('terminal UI: Shift-Tab switches plan mode', () => {
     );
     await tui.waitForIdle();
     tui.press('BTab');
-    await waitForBadges(tui, []);
+    await waitForBadges(tui, ['sandbox']);
     await tui.waitFor('(plan mode off)');
     expect(await planModeInState()).toBe(false);
   });
@@ -112,12 +140,12 @@ describe('terminal UI: Shift-Tab switches plan mode', () => {
       { toolCalls: [write] },
       { text: 'Stopped.' },
     ]);
-    await waitForBadges(tui, []);
+    await waitForBadges(tui, ['sandbox']);
     tui.type('go');
     tui.press('Enter');
     await tui.waitFor('Thinking about it…');
     tui.press('BTab');
-    await waitForBadges(tui, ['plan']);
+    await waitForBadges(tui, ['plan', 'sandbox']);
     release();
     await tui.waitFor('Stopped.');
     expect(existsSync(join(cli.sandbox.workDir, 'late.txt'))).toBe(false);
@@ -129,7 +157,7 @@ describe('terminal UI: Shift-Tab switches plan mode', () => {
   it('does nothing while a panel is up (the panel keeps its keys)', async () => {
     const touch = { id: 't1', name: 'Shell', args: { command: 'touch shifted.txt' } };
     const tui = await cli.startWith([{ toolCalls: [touch] }, { text: 'Fine.' }]);
-    await waitForBadges(tui, []);
+    await waitForBadges(tui, ['sandbox']);
     tui.type('go');
     tui.press('Enter');
     await tui.waitFor('↑/↓ + Enter, or a number');
@@ -137,7 +165,7 @@ describe('terminal UI: Shift-Tab switches plan mode', () => {
     tui.type('3');
     await tui.waitFor(/✗ Shell touch shifted\.txt/);
     await tui.waitForIdle();
-    await waitForBadges(tui, []);
+    await waitForBadges(tui, ['sandbox']);
     expect(await planModeInState()).toBe(false);
   });
 });

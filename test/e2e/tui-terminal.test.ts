@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { liveProcesses } from '../support/processes.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 import { TUI_READY } from '../support/tmux-terminal.js';
 import { type TuiOptions, useTuiCli } from '../support/tui-cli.js';
@@ -16,6 +17,18 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A sleep only these tests start, found on the host by its command line: in the sandbox the command
+ * has a PID namespace of its own, so `$$` is not the host's pid.
+ */
+const SLEEP = `300.${process.pid}`;
+
+function hostPidOf(command: string): number {
+  const found = liveProcesses().filter((info) => info.command === command);
+  if (found.length !== 1) throw new Error(`expected one \`${command}\`, found ${found.length}`);
+  return found[0]!.pid;
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -43,7 +56,11 @@ describe('terminal UI: the terminal', () => {
   it('Esc cancels a turn during a long command, and the command is gone', async () => {
     const tui = await startWith(
       [
-        { toolCalls: [{ id: 's', name: 'Shell', args: { command: 'echo $$ > pid.txt; exec sleep 300' } }] },
+        {
+          toolCalls: [
+            { id: 's', name: 'Shell', args: { command: `echo started > pid.txt; exec sleep ${SLEEP}` } },
+          ],
+        },
         { text: 'next turn' },
       ],
       { args: ['--yolo'] },
@@ -55,7 +72,7 @@ describe('terminal UI: the terminal', () => {
       () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
       'the command to start',
     );
-    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    const pid = hostPidOf(`sleep ${SLEEP}`);
     expect(isAlive(pid)).toBe(true);
     await tui.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Shell/);
 
@@ -94,14 +111,14 @@ describe('terminal UI: the terminal', () => {
     const narrow = await tui.waitUntil(
       (s) =>
         s.includes('END') &&
-        s.includes('e2e · context') &&
+        s.includes('e2e · sandbox · context') &&
         s.split('\n').every((line) => line.length <= 50) &&
         lineOf(s).length >= 6,
       'the answer wrapped to 50 columns',
     );
     expect(narrow).toContain('word39 END');
     // The status line is cut to the new width, not wrapped.
-    expect(narrow).toContain('e2e · context');
+    expect(narrow).toContain('e2e · sandbox · context');
   });
 
   it('NO_COLOR: no colour at all; otherwise the prompt and marks are coloured', async () => {
@@ -120,7 +137,11 @@ describe('terminal UI: the terminal', () => {
   it('!command runs for the user alone (output inert, nothing sent to the model); Ctrl-E expands a result', async () => {
     const tui = await startWith(
       [
-        { toolCalls: [{ id: 's', name: 'Shell', args: { command: "printf 'l1\\nl2\\nl3\\n'" } }] },
+        {
+          toolCalls: [
+            { id: 's', name: 'Shell', args: { command: 'for i in $(seq 1 9); do echo l$i; done' } },
+          ],
+        },
         { text: 'Printed.' },
       ],
       { args: ['--yolo'] },
@@ -135,15 +156,23 @@ describe('terminal UI: the terminal', () => {
 
     tui.type('print lines');
     tui.press('Enter');
+    // Nine lines: the first and last three show, the middle ones after Ctrl-E.
     const done = await tui.waitFor('Printed.');
-    expect(done).not.toMatch(/^\s+l2$/m);
+    expect(done).toMatch(/^\s+l2$/m);
+    expect(done).not.toMatch(/^\s+l5$/m);
     tui.press('C-e');
-    await tui.waitFor(/^\s+l2$/m);
+    await tui.waitFor(/^\s+l5$/m);
   });
 
   it('/exit during a turn cancels it and leaves, with nothing left running', async () => {
     const tui = await startWith(
-      [{ toolCalls: [{ id: 's', name: 'Shell', args: { command: 'echo $$ > pid.txt; exec sleep 300' } }] }],
+      [
+        {
+          toolCalls: [
+            { id: 's', name: 'Shell', args: { command: `echo started > pid.txt; exec sleep ${SLEEP}` } },
+          ],
+        },
+      ],
       { args: ['--yolo'] },
     );
     tui.type('run it');
@@ -153,7 +182,7 @@ describe('terminal UI: the terminal', () => {
       () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
       'the command to start',
     );
-    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    const pid = hostPidOf(`sleep ${SLEEP}`);
     tui.type('/exit');
     tui.press('Enter');
     expect(await tui.waitForExit()).toBe(0);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { homedir } from 'node:os';
-import { createCommandSandbox, SandboxUnavailableError } from '../../policy/sandbox.js';
+import { createCommandSandbox } from '../../policy/sandbox.js';
 import { findRipgrep } from '../../tools/file/search/find-ripgrep.js';
 import { check, type DoctorCheck } from './doctor-check.js';
 
@@ -50,16 +50,19 @@ export async function checkSandbox(options: {
 }): Promise<DoctorCheck> {
   const { env, workDir, home, wanted } = options;
   const name = 'bubblewrap sandbox';
+  const state = createCommandSandbox(
+    { mode: 'workspace-write', network: false },
+    { workDir, additionalDirs: () => [], userHome: env.HOME || homedir(), kimiHome: home, path: env.PATH },
+  );
+  if (state.kind === 'unavailable')
+    return check(name, wanted ? 'fail' : 'warn', `${state.problem} ${state.fix}`, wanted);
+  if (state.kind === 'off') return check(name, 'warn', 'no sandbox command', wanted);
   let prefix: string[];
   try {
-    const sandbox = createCommandSandbox(
-      { mode: 'workspace-write', network: false },
-      { workDir, additionalDirs: () => [], userHome: env.HOME || homedir(), kimiHome: home, path: env.PATH },
-    );
-    prefix = sandbox?.prefix(workDir) ?? [];
-  } catch (error) {
-    const problem = error instanceof SandboxUnavailableError ? error.message : String(error);
-    return check(name, wanted ? 'fail' : 'warn', problem, wanted);
+    prefix = state.sandbox.prefix(workDir);
+  } finally {
+    // The probe's own placeholders (an empty `.kimi-ts` it made) go again.
+    state.sandbox.dispose();
   }
   const [bwrap, ...args] = prefix;
   if (bwrap === undefined) return check(name, 'warn', 'no sandbox command', wanted);

@@ -25,7 +25,8 @@ export async function askRewindApproval(
       'Rewind',
       action,
       description,
-      [{ type: 'brief', text: description }, ...(extra.display ?? [])],
+      // The description says it; a brief block with the same text showed it twice in the panel.
+      [...(extra.display ?? [])],
       { remember: false, evenIfAutoApproving: extra.evenIfAutoApproving },
     ),
   );

@@ -38,9 +38,10 @@ export async function planFilesRestore(
   elsewhereSpans: readonly (readonly [string, string])[],
   signal?: AbortSignal,
 ): Promise<FilesPlan> {
-  const all = await planRestore(store.gitDir, now.id, targetId, { elsewhereSpans, signal });
   const checkpoints = await store.list(signal);
   const target = checkpoints.find((c) => c.id === targetId);
+  const modes = { now: now.modes, target: target?.modes ?? {} };
+  const all = await planRestore(store.gitDir, now.id, targetId, { elsewhereSpans, modes, signal });
   const unrecorded = new Map<string, SkippedFile>();
   for (const file of [...(target?.skipped ?? []), ...now.skipped])
     unrecorded.set(`${file.root}/${file.path}`, file);
@@ -74,11 +75,21 @@ export function countChanges(changes: readonly FileChange[]): {
 
 const LISTED = 40;
 
+/** `1 file`, `2 files`. */
+export function filesCount(count: number): string {
+  return `${count} ${count === 1 ? 'file' : 'files'}`;
+}
+
 /** The diff summary shown before the files are touched. */
 export function describePlan(plan: FilesPlan): string {
   const { restored, reverted, removed, elsewhere } = countChanges(plan.changes);
+  const counts = [
+    reverted ? `${filesCount(reverted)} modified back` : '',
+    restored ? `${filesCount(restored)} deleted since restored` : '',
+    removed ? `${filesCount(removed)} created since removed` : '',
+  ].filter(Boolean);
   const lines = [
-    `Files: ${reverted} modified back, ${restored} deleted ones restored, ${removed} created ones removed` +
+    `Files: ${counts.join(', ') || 'none to change'}` +
       (elsewhere ? `; ${elsewhere} changed since by someone else` : ''),
   ];
   for (const change of plan.changes.slice(0, LISTED)) {

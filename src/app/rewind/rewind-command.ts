@@ -14,6 +14,7 @@ import {
   describePlan,
   displayPath,
   type FilesPlan,
+  filesCount,
   planFilesRestore,
 } from './restore-files.js';
 import { judgeRestore, REWIND_FILES_ACTION } from './restore-policy.js';
@@ -205,16 +206,22 @@ async function restoreFiles(
   // What follows (the outcome) is another text part of the same answer: start it on its own line.
   say(`${summary}\n`);
   if (plan.changes.length === 0) {
-    return { report: { applied: [], left: verdict.kept }, plan, after: now.id };
+    return { report: { applied: [], left: verdict.kept, kept: [] }, plan, after: now.id };
   }
-  if (verdict.question) {
-    const notes = verdict.question.notes.map((note) => `  ? ${note}`);
+  // The person typed /rewind: a plain restore inside the workspace is not asked about again (the
+  // policy already refused what it must: plan mode, deny rules). Only what the policy has more to say
+  // about — a secret file, a rule that asks, a path that leads elsewhere — waits for their word.
+  const question = verdict.question;
+  if (question && (question.evenIfAutoApproving || question.notes.length > 0)) {
     const approved = await askRewindApproval(
       parts.approval,
       REWIND_FILES_ACTION,
-      [summary, ...(notes.length ? ['The policy notes:', ...notes] : [])].join('\n'),
+      [
+        `${label.what}: the files listed above. The policy notes:`,
+        ...question.notes.map((n) => `  ? ${n}`),
+      ].join('\n'),
       signal,
-      verdict.question,
+      question,
     );
     if (!approved) {
       say('Rewind rejected: no file and nothing of the conversation was changed.');
@@ -229,7 +236,7 @@ async function restoreFiles(
     includeElsewhere = await askRewindApproval(
       parts.approval,
       'rewind files changed by someone else',
-      `These ${elsewhere.length} files were changed since by someone other than this session. Overwrite them too?\n${list}`,
+      `${elsewhere.length === 1 ? 'This file was' : `These ${elsewhere.length} files were`} changed since by someone other than this session. Overwrite them too?\n${list}`,
       signal,
     );
   }
@@ -258,11 +265,14 @@ function finish(turn: number, redone: boolean, files: FilesOutcome | null, conve
     conversation_rewound: conversation,
     restored: applied.filter((c) => c.kind !== 'remove').map(name),
     removed: applied.filter((c) => c.kind === 'remove').map(name),
-    kept: (files?.report?.left ?? []).map(({ change, reason }) => ({ path: name(change), reason })),
+    kept: [
+      ...(files?.report?.left ?? []).map(({ change, reason }) => ({ path: name(change), reason })),
+      ...(files?.report?.kept ?? []).map((file) => ({ path: name(file), reason: file.reason })),
+    ],
     skipped: files?.plan?.skipped ?? [],
   };
   const lines = [
-    `${redone ? 'Redone' : `Rewound to before turn ${turn}`}: ${payload.restored.length} files restored, ` +
+    `${redone ? 'Redone' : `Rewound to before turn ${turn}`}: ${filesCount(payload.restored.length)} restored, ` +
       `${payload.removed.length} removed; conversation ${conversation ? 'rewound' : 'unchanged'}.`,
   ];
   for (const kept of payload.kept) lines.push(`  kept ${kept.path}: ${kept.reason}`);

@@ -25,6 +25,20 @@ export interface SessionCheckpointsOptions {
   warn: (message: string) => void;
 }
 
+/**
+ * Where the session's turns are, as the checkpoints see them. In a turn: the checkpoint it began
+ * with (once recorded), and its side effects: none yet, all of them recorded by a step's record, or
+ * some since the last record (the next step records again).
+ */
+type TurnTracking =
+  | { kind: 'between-turns' }
+  | {
+      kind: 'in-turn';
+      turnId: number;
+      start: string | null;
+      sideEffects: 'none' | 'recorded' | 'unrecorded';
+    };
+
 export function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
@@ -38,13 +52,7 @@ export function sha256(text: string): string {
 export class SessionCheckpoints implements WorkTreeCheckpoints {
   private chain: Promise<void> = Promise.resolve();
   private store: CheckpointStore | null = null;
-  private currentTurn: number | null = null;
-  /** A side-effecting tool ran since the last record: the next step records again. */
-  private touched = false;
-  /** A side-effecting tool ran in this turn. */
-  private turnTouched = false;
-  /** The checkpoint the current turn began with (set once recorded). */
-  private turnStart: string | null = null;
+  private turn: TurnTracking = { kind: 'between-turns' };
   private warned = false;
   /** Aborted when the session must close now: the record under way stops (its git is killed). */
   private readonly stop = new AbortController();
@@ -80,13 +88,11 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
 
   beginTurn(turn: { prompt: string; contextText: string; contextCheckpoint: number }): void {
     const turnId = this.nextTurnId++;
-    this.currentTurn = turnId;
-    this.touched = false;
-    this.turnTouched = false;
-    this.turnStart = null;
+    const tracking: TurnTracking = { kind: 'in-turn', turnId, start: null, sideEffects: 'none' };
+    this.turn = tracking;
     this.enqueue(async () => {
       const { checkpoint } = await this.record(`before turn ${turnId}`);
-      this.turnStart = checkpoint.id;
+      tracking.start = checkpoint.id;
       await this.append({
         type: 'turn',
         turn_id: turnId,
@@ -100,9 +106,9 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   }
 
   beginStep(n: number): void {
-    const turnId = this.currentTurn;
-    if (turnId === null || !this.touched) return;
-    this.touched = false;
+    if (this.turn.kind !== 'in-turn' || this.turn.sideEffects !== 'unrecorded') return;
+    const { turnId } = this.turn;
+    this.turn.sideEffects = 'recorded';
     this.enqueue(async () => {
       const { checkpoint, created } = await this.record(`turn ${turnId} step ${n}`);
       if (created)
@@ -117,14 +123,15 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   }
 
   async endTurn(): Promise<void> {
-    const turnId = this.currentTurn;
-    if (turnId === null) return;
-    this.currentTurn = null;
-    const touched = this.turnTouched;
+    const tracking = this.turn;
+    if (tracking.kind !== 'in-turn') return;
+    this.turn = { kind: 'between-turns' };
+    const { turnId } = tracking;
+    const touched = tracking.sideEffects !== 'none';
     this.enqueue(async () => {
       // A turn that ran no side-effecting tool left the files as it found them: no record needed,
       // and whatever changed meanwhile was someone else's doing.
-      const end = touched ? (await this.record(`after turn ${turnId}`)).checkpoint.id : this.turnStart;
+      const end = touched ? (await this.record(`after turn ${turnId}`)).checkpoint.id : tracking.start;
       if (end) await this.append({ type: 'turn_end', turn_id: turnId, checkpoint: end, at: Date.now() });
     });
     // After side effects, the state the turn leaves is recorded before the turn ends: a change made
@@ -133,8 +140,8 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
   }
 
   untilRecorded(signal: AbortSignal): Promise<void> {
-    this.touched = true;
-    this.turnTouched = true;
+    // Between turns there is nothing to record for: the next turn begins with a record of its own.
+    if (this.turn.kind === 'in-turn') this.turn.sideEffects = 'unrecorded';
     if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => reject(signal.reason);

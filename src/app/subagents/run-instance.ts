@@ -1,5 +1,6 @@
 import type { Config } from '../../config/schema.js';
 import type { HookEngine } from '../../hooks/types.js';
+import type { SessionPolicy } from '../../policy/index.js';
 import type { Session } from '../../session/session.js';
 import { runSoul, type UILoop } from '../../soul/run-soul.js';
 import type { LoopControl, SoulLLM } from '../../soul/soul-parts.js';
@@ -21,6 +22,8 @@ export interface SubagentServices {
   types: readonly SubagentType[];
   store: SubagentInstanceStore;
   rootDeps: ToolDependencyTable;
+  /** The session's policy: it decides every subagent's calls. */
+  policy: SessionPolicy;
   approval: Approval;
   hooks: HookEngine;
   /** The root's model now: a new subagent without a model of its own uses it. */
@@ -31,6 +34,11 @@ export interface SubagentServices {
   rootWires: RootWireTracker;
   /** The session's skills (listed in subagents' system prompts). */
   skills?: readonly Skill[] | undefined;
+  /**
+   * Whether the work dir is trusted: only then does kimi-ts run git there itself (an explorer's git
+   * context), since a repository's own `.git/config` (core.fsmonitor, filters) runs commands.
+   */
+  workspaceTrusted?: (() => boolean) | undefined;
 }
 
 /** A validated request: the instance (new or resumed), its type and model. */
@@ -69,6 +77,7 @@ export async function runInstance(
       hooks: services.hooks,
       approval: services.approval,
       rootDeps: services.rootDeps,
+      policy: services.policy,
       env: services.env,
       skills: services.skills,
     });

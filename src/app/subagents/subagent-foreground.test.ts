@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,9 +98,10 @@ describe('Agent tool, foreground', () => {
     expect(rootPrompt).not.toContain('KIMI_ROLE_ADDITIONAL');
   });
 
-  it('gives a new explorer the git context of the work dir (and a coder none)', async () => {
+  it('gives a new explorer the git context of the work dir (and a coder none), in a trusted folder', async () => {
     const report = longReport('the repository');
     fixture = await ScriptedSession.open({
+      trustWorkspace: true,
       scripts: [
         callTool('root-1', 'Agent', {
           description: 'Explore',
@@ -121,6 +123,27 @@ describe('Agent tool, foreground', () => {
     const explorer = prompts.find((p) => p.endsWith('Look around.'));
     expect(explorer).toMatch(/^<git-context>\nBranch: trunk\n[\s\S]*<\/git-context>\n\nLook around\.$/);
     expect(prompts).toContain('Change it.');
+  });
+
+  it("in an untrusted folder runs no git there: a repository's core.fsmonitor never runs", async () => {
+    fixture = await ScriptedSession.open({
+      scripts: [
+        callTool('root-1', 'Agent', {
+          description: 'Explore',
+          prompt: 'Look around.',
+          subagent_type: 'explore',
+        }),
+        say(longReport('the repository')),
+        say('Done.'),
+      ],
+    });
+    execFileSync('git', ['init', '-q', '-b', 'trunk'], { cwd: fixture.workDir });
+    const marker = join(fixture.root, 'FSMONITOR_RAN');
+    execFileSync('git', ['config', 'core.fsmonitor', `touch ${marker}; false`], { cwd: fixture.workDir });
+    await fixture.runTurn('go');
+    const [id] = await fixture.subagentIds();
+    expect(await readFile(fixture.subagentFile(id!, 'prompt.txt'), 'utf8')).toBe('Look around.');
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('asks once for a fuller report when the answer is short', async () => {

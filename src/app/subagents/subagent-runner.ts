@@ -100,7 +100,8 @@ export class SessionSubagentRunner implements SubagentRunner {
       };
     }
     // A new explorer starts knowing the state of the repository.
-    const context = type.name === 'explore' ? await gitContext(services.session.workDir) : null;
+    const gitAllowed = services.workspaceTrusted?.() === true;
+    const context = type.name === 'explore' && gitAllowed ? await gitContext(services.session.workDir) : null;
     const created = await services.store.create({
       subagentType: type.name,
       description: request.description,

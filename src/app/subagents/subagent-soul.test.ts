@@ -63,6 +63,7 @@ describe('built-in subagent types', () => {
       hooks: fixture.session.parts.hooks,
       approval: fixture.session.approval,
       rootDeps: fixture.deps,
+      policy: fixture.session.parts.toolset.policy,
       env: {},
     });
   }

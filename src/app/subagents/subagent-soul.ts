@@ -1,4 +1,5 @@
 import type { HookEngine } from '../../hooks/types.js';
+import type { SessionPolicy } from '../../policy/index.js';
 import type { Session } from '../../session/session.js';
 import { readSessionState } from '../../session/state.js';
 import { Context } from '../../soul/context/context.js';
@@ -25,6 +26,8 @@ export interface SubagentSoulParts {
   approval: Approval;
   /** The root's dependency table, read when the run starts (extensions may add to it late). */
   rootDeps: ToolDependencyTable;
+  /** The session's policy: it decides the subagent's calls too. */
+  policy: SessionPolicy;
   env: Readonly<Record<string, string | undefined>>;
   /** The session's skills, listed in the subagent's system prompt too. */
   skills?: readonly Skill[] | undefined;
@@ -59,7 +62,7 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
         skills: parts.skills,
       },
       // The session's one policy decides the subagent's calls too.
-      toolset: new KimiToolset({ approval, hooks: parts.hooks, secrets, policy: rootDeps.policy }),
+      toolset: new KimiToolset({ approval, hooks: parts.hooks, secrets, policy: parts.policy }),
       deps: {
         ...rootDeps,
         approval,

@@ -17,6 +17,7 @@ export function subagentsExtension() {
       'config',
       'agentSpec',
       'rootDeps',
+      'toolset',
       'approval',
       'hooks',
       'model',
@@ -24,6 +25,7 @@ export function subagentsExtension() {
       'env',
       'outOfTurn',
       'skills',
+      'workspaceTrust',
     ],
     async setup(services) {
       const { session, model } = services;
@@ -34,6 +36,8 @@ export function subagentsExtension() {
         types: await loadSubagentTypes(services.agentSpec.subagents),
         store: new SubagentInstanceStore(join(session.dir, 'subagents')),
         rootDeps: services.rootDeps,
+        // The session's one policy decides the subagents' calls too.
+        policy: services.toolset.policy,
         approval: services.approval,
         hooks: services.hooks,
         currentLLM: () => model.llm,
@@ -42,6 +46,7 @@ export function subagentsExtension() {
         env: services.env,
         rootWires,
         skills: services.skills,
+        workspaceTrusted: () => services.workspaceTrust.trusted,
       });
       return {
         deps: { subagents },

@@ -3,12 +3,13 @@ import { type ToolResult, toolOk } from '../../kosong/tool.js';
 import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { cleanDispatch, toolCall } from '../../toolset/test-support/dispatch.js';
+import { testPolicy } from '../../toolset/test-support/test-policy.js';
 import { defineTool } from '../../toolset/tool-definition.js';
 
 /** A toolset that auto-approves (yolo) and already holds a built-in tool named `echo`. */
 export function toolsetWithBuiltinEcho(): { toolset: KimiToolset; approval: Approval } {
   const approval = new Approval({ state: { yolo: true } });
-  const toolset = new KimiToolset({ approval });
+  const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
   toolset.add(
     defineTool({
       name: 'echo',

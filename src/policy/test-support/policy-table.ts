@@ -5,8 +5,10 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Effect } from '../effects.js';
 import { PermissionRule, type PermissionRuleSpec } from '../permission-rule.js';
 import type { PolicyRequest, ToolQuestion } from '../policy-decision.js';
+import { ProtectedFiles } from '../protected-files.js';
 import { resolveFileTarget } from '../real-path.js';
 import { RuleSet } from '../rule-set.js';
+import type { PolicySandbox } from '../sandbox-exit.js';
 import { type PolicyModes, SessionPolicy } from '../session-policy.js';
 
 /**
@@ -61,6 +63,14 @@ export const write = async (path: string): Promise<Effect> => ({
   target: await resolveFileTarget(path.replace('$ROOT', root), work),
 });
 export const exec = (command: string): Effect => ({ kind: 'exec', command, cwd: '/w', background: false });
+/** A command run in the work dir; `justification` set: the model asked to run it outside the sandbox. */
+export const execInWork = (command: string, justification?: string): Effect => ({
+  kind: 'exec',
+  command,
+  cwd: work,
+  background: false,
+  leaveSandbox: justification === undefined ? undefined : { justification },
+});
 export const fetch = (host: string, address: string): Effect => ({
   kind: 'network',
   url: `http://${host}/page`,
@@ -82,7 +92,11 @@ export interface Row {
   modes: ModeName[];
   rules?: PermissionRuleSpec[];
   approved?: string[];
+  /** Command prefixes approved for the session ("commands starting with …"). */
+  prefixes?: string[];
   background?: boolean;
+  /** The command sandbox the policy holds file writes and commands to (absent: off). */
+  sandbox?: PolicySandbox;
   expected: 'allow' | 'ask' | 'deny';
   step: string;
   action?: string;
@@ -94,14 +108,23 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
   const rules = new RuleSet(
     (row.rules ?? []).map((spec, i) => new PermissionRule(spec, { file: 'test.toml', index: i + 1 })),
   );
+  const approved = new Set(row.approved ?? []);
   const policy = new SessionPolicy({
     workDir: work,
     additionalDirs: [join(root, 'extra')],
     homes: { userHome: join(root, 'home'), kimiHome: join(root, 'home', '.kimi-ts') },
     rules,
+    sandbox: row.sandbox,
+    modes: mode[modeName],
+    sessionApprovals: { isSessionApproved: (action) => approved.has(action) },
+    // A config file the session loaded (`--config-file` outside the workspace).
+    protectedFiles: new ProtectedFiles([
+      { path: join(root, 'outside', 'agent.toml'), what: 'a config file of the agent' },
+    ]),
   });
-  const approved = new Set(row.approved ?? []);
-  policy.attach(mode[modeName], { isSessionApproved: (action) => approved.has(action) });
+  for (const prefix of row.prefixes ?? []) {
+    await policy.remember({ toolName: row.tool, effects: [], scope: 'prefix', prefix });
+  }
   const decision = await policy.decide({
     toolName: row.tool,
     effects: [await row.effect()],
@@ -127,7 +150,11 @@ export async function checkRow(row: Row, modeName: ModeName): Promise<void> {
     if (row.step === 'sensitive') expect(facts?.secret).toEqual(expect.any(String));
     if (row.step === 'private-network') expect(facts?.address_class).not.toBe('public');
     expect(decision.evenIfAutoApproving).toBe(
-      row.step === 'sensitive' || row.step === 'private-network' || row.step === 'rule',
+      row.step === 'sensitive' ||
+        row.step === 'private-network' ||
+        row.step === 'rule' ||
+        row.step === 'sandbox' ||
+        row.step === 'protected',
     );
   }
 }

@@ -2,6 +2,7 @@ import {
   chmod,
   lstat,
   mkdir,
+  readdir,
   realpath,
   rename,
   rm,
@@ -20,6 +21,33 @@ export interface RestoreReport {
   applied: FileChange[];
   /** Files left alone: changed by someone else (not confirmed), or a path that now leads outside its root. */
   left: { change: FileChange; reason: string }[];
+  /**
+   * Files no checkpoint recorded that stand where the rewind would have put something (a folder of
+   * the person's where a file was): a rewind removes only what a checkpoint recorded, so they stay.
+   */
+  kept: { root: number; path: string; reason: string }[];
+}
+
+/** The bits a restored file gets: the ones the checkpoint noted, else git's 644 or 755. */
+function permissionsOf(change: FileChange): number {
+  const noted = change.permissions === undefined ? Number.NaN : Number.parseInt(change.permissions, 8);
+  if (!Number.isNaN(noted)) return noted & 0o7777;
+  return change.mode === '100755' ? 0o755 : 0o644;
+}
+
+/** How many files of a folder the report names one by one. */
+const LISTED_KEPT = 50;
+
+/** The files under `dir` (relative to `root`, `/`-separated), at most `limit` of them. */
+async function filesUnder(root: string, dir: string, limit: number): Promise<string[]> {
+  const found: string[] = [];
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (entry.isDirectory()) continue;
+    found.push(relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
+    if (found.length >= limit) break;
+  }
+  return found.sort();
 }
 
 /** Whether `path` is `root` or inside it. */
@@ -41,22 +69,47 @@ async function safeParent(root: string, file: string): Promise<string | null> {
  * Writes one file through a temporary sibling and a rename, so a crash at any instant leaves either
  * the old bytes or the new ones, never a torn file.
  */
-async function writeAtomically(path: string, tempName: string, mode: string, bytes: Buffer): Promise<void> {
+async function writeAtomically(
+  path: string,
+  tempName: string,
+  change: FileChange,
+  bytes: Buffer,
+): Promise<void> {
   const temp = join(dirname(path), tempName);
   try {
-    if (mode === '120000') await symlink(bytes.toString('utf8'), temp);
+    if (change.mode === '120000') await symlink(bytes.toString('utf8'), temp);
     else {
-      await writeFile(temp, bytes, { mode: mode === '100755' ? 0o755 : 0o644 });
-      await chmod(temp, mode === '100755' ? 0o755 : 0o644);
+      // Written private first, given its bits once whole: a 0600 file is never readable by others.
+      await writeFile(temp, bytes, { mode: 0o600 });
+      await chmod(temp, permissionsOf(change));
     }
-    // A folder where the file should be (a type change) goes first.
+    // An empty folder where the file should be (a type change whose recorded files went) goes first;
+    // a folder still holding files is never removed (the caller checked).
     const existing = await lstat(path).catch(() => null);
-    if (existing?.isDirectory()) await rm(path, { recursive: true, force: true });
+    if (existing?.isDirectory()) await rmdir(path);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/** The files of a folder standing at `path` (none when it is no folder, or an empty one). */
+async function folderInTheWay(root: string, path: string): Promise<string[]> {
+  const existing = await lstat(path).catch(() => null);
+  if (!existing?.isDirectory()) return [];
+  // Empty sub-folders left by the removals go; what remains is someone's.
+  await pruneEmptyTree(path);
+  const files = await filesUnder(root, path, LISTED_KEPT + 1);
+  if (files.length <= LISTED_KEPT) return files;
+  return [...files.slice(0, LISTED_KEPT), `${relative(root, path).split(sep).join('/')}/… (more files)`];
+}
+
+/** Removes the empty folders below `dir` and `dir` itself when it ends up empty. */
+async function pruneEmptyTree(dir: string): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) if (entry.isDirectory()) await pruneEmptyTree(join(dir, entry.name));
+  await rmdir(dir).catch(() => undefined);
 }
 
 /** Removes empty folders from `dir` up to (not including) `root`. */
@@ -88,9 +141,14 @@ export async function applyRestore(
     sessionId?: string | undefined;
   } = {},
 ): Promise<RestoreReport> {
-  const report: RestoreReport = { applied: [], left: [] };
+  const report: RestoreReport = { applied: [], left: [], kept: [] };
   const chosen: FileChange[] = [];
-  for (const change of changes) {
+  // Removals first: a recorded folder's files go before a file is written in the folder's place.
+  const ordered = [
+    ...changes.filter((change) => change.kind === 'remove'),
+    ...changes.filter((change) => change.kind !== 'remove'),
+  ];
+  for (const change of ordered) {
     if (change.changedElsewhere && !options.includeChangedElsewhere) {
       report.left.push({ change, reason: 'changed since by someone else' });
     } else chosen.push(change);
@@ -167,7 +225,20 @@ async function applyChosen(
       report.left.push({ change, reason: 'its recorded bytes are missing' });
       continue;
     }
-    await writeAtomically(target, temps.get(change) ?? restoreTempName(), change.mode ?? '100644', bytes);
+    const inTheWay = await folderInTheWay(root, target);
+    if (inTheWay.length > 0) {
+      // The folder holds files no checkpoint recorded (or ones left for someone else): they stay, and
+      // the file the checkpoint holds is not put back over them. Its bytes stay in the checkpoint.
+      report.left.push({
+        change,
+        reason:
+          'a folder holding files no checkpoint recorded stands in its place (move it away and rewind again)',
+      });
+      for (const path of inTheWay)
+        report.kept.push({ root: change.root, path, reason: 'not recorded by any checkpoint' });
+      continue;
+    }
+    await writeAtomically(target, temps.get(change) ?? restoreTempName(), change, bytes);
     report.applied.push(change);
   }
 }

@@ -21,6 +21,11 @@ export interface CheckpointInfo {
   createdAt: number;
   roots: string[];
   skipped: SkippedFile[];
+  /**
+   * Permission bits (octal, e.g. "600") of the files whose bits git's two file modes cannot say
+   * (anything but 644 and 755), by `<root>/<path>`: a rewind gives a 0600 file back as 0600.
+   */
+  modes: Record<string, string>;
 }
 
 /** Reads a checkpoint's manifest (the commit message); null when it is not one of ours. */
@@ -48,8 +53,19 @@ export function parseCheckpointMessage(
       createdAt: parsed.createdAt,
       roots: parsed.roots.filter((r): r is string => typeof r === 'string'),
       skipped: Array.isArray(parsed.skipped) ? parsed.skipped : [],
+      modes: parseModes(parsed.modes),
     };
   } catch {
     return null;
   }
+}
+
+/** Only `"<root>/<path>": "<octal>"` entries count; anything else in a manifest is ignored. */
+function parseModes(value: unknown): Record<string, string> {
+  const modes: Record<string, string> = {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return modes;
+  for (const [key, mode] of Object.entries(value)) {
+    if (typeof mode === 'string' && /^[0-7]{3,4}$/.test(mode) && /^\d+\//.test(key)) modes[key] = mode;
+  }
+  return modes;
 }

@@ -4,24 +4,32 @@ import { dirname, join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
 import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
+import { noteFileModes } from './file-modes.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { prepareSessionIndex } from './session-index.js';
+import { writeCommit, writeRef, writeRootsTree, writeStoreSkeleton } from './store-objects.js';
+import { sameWorkTree, statWorkTree, type WorkTreeStat } from './work-tree-stat.js';
 
 /**
  * Creates the store whole, then puts it in place: it is made in a private folder beside it and
  * renamed, so a second session starting at the same moment sees either no store or a complete one
  * (a store being made in place had HEAD before its config and folders, and the other session's first
- * checkpoint then failed). The loser of two creations keeps the winner's store.
+ * checkpoint then failed). The loser of two creations keeps the winner's store. True when this
+ * call made the store (it holds no checkpoint then).
  */
-async function createStore(gitDir: string): Promise<void> {
+async function createStore(gitDir: string): Promise<boolean> {
   await mkdir(dirname(gitDir), { recursive: true, mode: 0o700 });
   const temp = await mkdtemp(`${gitDir}.new-`);
   try {
-    await runGit(['init', '--bare', '--quiet', temp], { gitDir: temp });
+    await writeStoreSkeleton(temp);
     // Renaming over a folder works only when it is empty (a leftover of an older version's mkdir).
-    await rename(temp, gitDir).catch((error: unknown) => {
-      if (!existsSync(join(gitDir, 'HEAD'))) throw error;
-    });
+    return await rename(temp, gitDir).then(
+      () => true,
+      (error: unknown) => {
+        if (!existsSync(join(gitDir, 'HEAD'))) throw error;
+        return false;
+      },
+    );
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
@@ -103,18 +111,36 @@ export class CheckpointStore {
     private rootTrees: string[],
     /** The session's index file per root, once prepared (session-index.ts). */
     private readonly indexFiles: string[] = [],
+    /**
+     * The permission bits git cannot hold, as of the latest record; null until the session's first
+     * record has looked at every file (its index may be a copy of another session's, listing only
+     * what changed since).
+     */
+    private modes: Record<string, string> | null = null,
+    /**
+     * Per root, its stat picture taken when `rootTrees` was recorded (null: none to trust), with
+     * the files skipped then: an unchanged picture is an unchanged tree, found without git.
+     */
+    private pictures: { picture: WorkTreeStat | null; skipped: SkippedFile[] }[] = [],
+    /** Roots found too big for a picture: not walked again in this session (git alone, as before). */
+    private readonly tooBig = new Set<number>(),
+    /** Roots whose session index started empty in this process (not a copy of another session's). */
+    private readonly startedEmpty = new Set<number>(),
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
     const gitDir = checkpointStoreDir(options.home, options.roots[0] ?? '.');
-    if (!existsSync(join(gitDir, 'HEAD'))) await createStore(gitDir);
+    const created = !existsSync(join(gitDir, 'HEAD')) && (await createStore(gitDir));
     const store = new CheckpointStore(gitDir, options, 0, null, []);
+    // A store this call made holds no checkpoint of any session yet.
+    if (created) return store;
     const existing = await store.list();
     const last = existing.at(-1) ?? null;
     store.seq = last?.seq ?? 0;
     if (last && last.roots.join('\0') === options.roots.join('\0')) {
       store.latest = last;
       store.rootTrees = await store.subTrees(last.tree);
+      store.modes = { ...last.modes };
     }
     return store;
   }
@@ -171,34 +197,45 @@ export class CheckpointStore {
   ): Promise<{ checkpoint: CheckpointInfo; created: boolean }> {
     const trees: string[] = [];
     const skipped: SkippedFile[] = [];
+    const pictures: { picture: WorkTreeStat | null; skipped: SkippedFile[] }[] = [];
     let changed = this.latest === null;
+    const fullScan = this.modes === null;
+    const modes: Record<string, string> = { ...(this.modes ?? {}) };
     for (const [index, root] of this.options.roots.entries()) {
       const recorded = await this.recordRoot(index, root, signal);
       trees.push(recorded.tree);
       skipped.push(...recorded.skipped);
+      pictures.push({ picture: recorded.picture, skipped: recorded.skipped });
       changed ||= recorded.tree !== this.rootTrees[index];
+      // The files that changed, and the ones already noted (a chmod alone changes no content).
+      const noted = Object.keys(modes)
+        .filter((key) => key.startsWith(`${index}/`))
+        .map((key) => key.slice(String(index).length + 1));
+      // A first record over an index that started empty already lists every file as changed.
+      const look =
+        fullScan && !this.startedEmpty.has(index)
+          ? await this.allFiles(index, root, signal)
+          : [...recorded.candidates, ...noted];
+      changed = (await noteFileModes(modes, index, root, [...new Set(look)], signal)) || changed;
     }
-    if (!changed && this.latest) return { checkpoint: this.latest, created: false };
-    const listing = trees.map((tree, index) => `040000 tree ${tree}\t${index}`).join('\n');
-    const top = (await runGit(['mktree'], { gitDir: this.gitDir, input: `${listing}\n`, signal })).stdout
-      .toString('utf8')
-      .trim();
+    this.modes = modes;
+    if (!changed && this.latest) {
+      this.pictures = pictures;
+      return { checkpoint: this.latest, created: false };
+    }
+    const top = await writeRootsTree(this.gitDir, trees);
+    signal?.throwIfAborted();
     this.rootTrees = trees;
-    if (this.latest && this.latest.tree === top) return { checkpoint: this.latest, created: false };
+    this.pictures = pictures;
+    if (this.latest && this.latest.tree === top && sameModes(this.latest.modes, modes))
+      return { checkpoint: this.latest, created: false };
     const seq = this.seq + 1;
     const createdAt = Date.now();
-    const manifest = { label, seq, createdAt, roots: this.options.roots, skipped };
-    const commit = (
-      await runGit(['commit-tree', top, '-F', '-'], {
-        gitDir: this.gitDir,
-        input: JSON.stringify(manifest),
-        signal,
-      })
-    ).stdout
-      .toString('utf8')
-      .trim();
+    const manifest = { label, seq, createdAt, roots: this.options.roots, skipped, modes };
+    const commit = await writeCommit(this.gitDir, top, JSON.stringify(manifest), createdAt);
+    signal?.throwIfAborted();
     const ref = `refs/kimi-ts/${this.options.sessionId}/${String(seq).padStart(6, '0')}`;
-    await runGit(['update-ref', ref, commit], { gitDir: this.gitDir, signal });
+    await writeRef(this.gitDir, ref, commit);
     const checkpoint: CheckpointInfo = {
       id: commit,
       ref,
@@ -211,15 +248,28 @@ export class CheckpointStore {
     return { checkpoint, created: true };
   }
 
-  /** Stages one root in its own index (a stat cache, so unchanged files cost nothing) and writes its tree. */
+  /**
+   * Stages one root in its own index (a stat cache, so unchanged files cost nothing) and writes its
+   * tree; a root whose stat picture is the one of its last record is that record's tree, without git.
+   * The picture is taken before git looks: a change git sees after it makes the next picture differ.
+   */
   private async recordRoot(
     index: number,
     root: string,
     signal: AbortSignal | undefined,
-  ): Promise<{ tree: string; skipped: SkippedFile[] }> {
+  ): Promise<{ tree: string; skipped: SkippedFile[]; candidates: string[]; picture: WorkTreeStat | null }> {
+    const taken = this.tooBig.has(index) ? 'too-big' : await statWorkTree(root, signal);
+    if (taken === 'too-big') this.tooBig.add(index);
+    const picture = typeof taken === 'string' ? null : taken;
+    const last = this.pictures[index];
+    const known = this.rootTrees[index];
+    if (known && picture && last?.picture && sameWorkTree(last.picture, picture))
+      return { tree: known, skipped: last.skipped, candidates: [], picture };
     let indexFile = this.indexFiles[index];
     if (indexFile === undefined) {
-      indexFile = await prepareSessionIndex(this.gitDir, this.options.sessionId, root);
+      const prepared = await prepareSessionIndex(this.gitDir, this.options.sessionId, root);
+      indexFile = prepared.file;
+      if (prepared.empty) this.startedEmpty.add(index);
       this.indexFiles[index] = indexFile;
     }
     const git = { gitDir: this.gitDir, workTree: root, indexFile, signal };
@@ -243,12 +293,11 @@ export class CheckpointStore {
     }
     for (const path of await filesOver(root, toSize, maxBytes, signal))
       skipped.push({ root: index, path, reason: 'too_large' });
-    const known = this.rootTrees[index];
     const skippedPaths = new Set(skipped.map((s) => s.path));
     const recorded = unique.filter((path) => !skippedPaths.has(path));
     // Nothing but files that are never recorded differs from the index: the root's tree is as it was.
     if (known && recorded.length === 0 && !(await this.indexHolds(git, skipped))) {
-      return { tree: known, skipped };
+      return { tree: known, skipped, candidates: unique, picture };
     }
     if (recorded.length > 0) await this.stage(git, excludes, recorded, skipped);
     if (skipped.length) {
@@ -262,7 +311,20 @@ export class CheckpointStore {
       );
     }
     const tree = (await runGit(['write-tree'], git)).stdout.toString('utf8').trim();
-    return { tree, skipped };
+    return { tree, skipped, candidates: unique, picture };
+  }
+
+  /** Every file the session's index of a root holds (after a record: what the checkpoint holds). */
+  private async allFiles(index: number, root: string, signal: AbortSignal | undefined): Promise<string[]> {
+    const indexFile = this.indexFiles[index];
+    if (indexFile === undefined) return [];
+    const { stdout } = await runGit(['ls-files', '-z', '--cached'], {
+      gitDir: this.gitDir,
+      workTree: root,
+      indexFile,
+      signal,
+    });
+    return nulFields(stdout);
   }
 
   /**
@@ -325,4 +387,9 @@ export class CheckpointStore {
     }
     return false;
   }
+}
+
+function sameModes(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }

@@ -18,6 +18,8 @@ export interface FileChange {
   /** Git mode and blob id in the target checkpoint (absent for `remove`). */
   mode?: string | undefined;
   blob?: string | undefined;
+  /** Permission bits (octal) the target noted beyond git's 644/755, e.g. "600". */
+  permissions?: string | undefined;
   /** Changed between `since` and now by someone other than this session: left alone unless confirmed. */
   changedElsewhere: boolean;
 }
@@ -49,6 +51,8 @@ export async function planRestore(
     since?: string | undefined;
     /** More spans [from, to] whose changes were someone else's (the gaps between the session's turns). */
     elsewhereSpans?: readonly (readonly [string, string])[] | undefined;
+    /** The permission bits each side noted (CheckpointInfo.modes): a chmod alone is a change too. */
+    modes?: { now: Readonly<Record<string, string>>; target: Readonly<Record<string, string>> } | undefined;
     signal?: AbortSignal | undefined;
   } = {},
 ): Promise<FileChange[]> {
@@ -82,7 +86,48 @@ export async function planRestore(
       changes.push({ kind: 'revert', root, path, mode: newMode, blob: newBlob, changedElsewhere });
     }
   }
+  if (options.modes) await addPermissions(gitDir, target, changes, options.modes, elsewhere, options.signal);
   return changes;
+}
+
+/**
+ * Gives each restored file the bits the target noted, and adds the files whose content is the same
+ * but whose bits differ (a chmod alone) as reverts of their own bytes.
+ */
+async function addPermissions(
+  gitDir: string,
+  target: string,
+  changes: FileChange[],
+  modes: { now: Readonly<Record<string, string>>; target: Readonly<Record<string, string>> },
+  elsewhere: ReadonlySet<string>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const planned = new Set(changes.map((change) => `${change.root}/${change.path}`));
+  for (const change of changes) {
+    if (change.kind !== 'remove') change.permissions = modes.target[`${change.root}/${change.path}`];
+  }
+  const differing = [...new Set([...Object.keys(modes.now), ...Object.keys(modes.target)])].filter(
+    (key) => modes.now[key] !== modes.target[key] && !planned.has(key),
+  );
+  for (let start = 0; start < differing.length; start += 500) {
+    const batch = differing.slice(start, start + 500);
+    const { stdout } = await runGit(['ls-tree', '-z', target, '--', ...batch], { gitDir, signal });
+    for (const entry of nulFields(stdout)) {
+      const [meta, fullPath] = entry.split('\t');
+      const [mode, type, blob] = meta?.split(' ') ?? [];
+      if (type !== 'blob' || !fullPath || !blob) continue;
+      const slash = fullPath.indexOf('/');
+      changes.push({
+        kind: 'revert',
+        root: Number(fullPath.slice(0, slash)),
+        path: fullPath.slice(slash + 1),
+        mode,
+        blob,
+        permissions: modes.target[fullPath],
+        changedElsewhere: elsewhere.has(fullPath),
+      });
+    }
+  }
 }
 
 /** A one-line summary per change, for the approval a person sees. */

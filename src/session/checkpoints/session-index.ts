@@ -24,7 +24,8 @@ export function sessionIndexFile(gitDir: string, sessionId: string, root: string
 }
 
 /**
- * Makes the session's index for `root` ready before its first record:
+ * Makes the session's index for `root` ready before its first record (`empty`: it lists nothing yet,
+ * so the first record's changed files are all of them):
  * - an `index.lock` beside it is stale (the process that owns the session now is this one; a git it
  *   ran before was killed with SIGKILL), so it is removed;
  * - a session that has no index yet starts from the newest index another session keeps for the same
@@ -32,12 +33,16 @@ export function sessionIndexFile(gitDir: string, sessionId: string, root: string
  *   hashing the whole tree again. The copy keeps the source's mtime (rounded down): git treats entries
  *   as "racily clean" relative to the index file's time, and an older time only makes it look closer.
  */
-export async function prepareSessionIndex(gitDir: string, sessionId: string, root: string): Promise<string> {
+export async function prepareSessionIndex(
+  gitDir: string,
+  sessionId: string,
+  root: string,
+): Promise<{ file: string; empty: boolean }> {
   const file = sessionIndexFile(gitDir, sessionId, root);
   const folder = join(gitDir, INDEXES_DIR, sessionFolderName(sessionId));
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await rm(`${file}.lock`, { force: true });
-  if (await stat(file).catch(() => null)) return file;
+  if (await stat(file).catch(() => null)) return { file, empty: false };
   const seed = await newestIndexOf(gitDir, workDirKey(root), folder);
   if (seed) {
     const temp = `${file}.seed-${randomBytes(4).toString('hex')}`;
@@ -46,12 +51,13 @@ export async function prepareSessionIndex(gitDir: string, sessionId: string, roo
       const seconds = Math.floor(seed.mtimeMs / 1000) - 1;
       await utimes(temp, seconds, seconds);
       await rename(temp, file);
+      return { file, empty: false };
     } catch {
       // No seed is no harm: the first record hashes every file.
       await rm(temp, { force: true });
     }
   }
-  return file;
+  return { file, empty: true };
 }
 
 async function newestIndexOf(

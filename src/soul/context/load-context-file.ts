@@ -1,4 +1,5 @@
 import type { Message } from '../../kosong/index.js';
+import { describeSkippedLine, MAX_SESSION_LINE_BYTES } from '../../util/bounded-lines.js';
 import { parseContextLine } from './context-records.js';
 import { estimatedChars } from './token-estimate.js';
 
@@ -76,6 +77,15 @@ export function loadContextBytes(bytes: Uint8Array): LoadedContext {
     const newline = buffer.indexOf(NEWLINE, offset);
     const terminated = newline !== -1;
     const end = terminated ? newline : buffer.length;
+    if (terminated && end - offset > MAX_SESSION_LINE_BYTES) {
+      // Not decoded: a string of it would double what the file already costs.
+      out.warnings.push({
+        line: lineNumber,
+        problem: `skipped: ${describeSkippedLine({ line: lineNumber, bytes: end - offset })}`,
+      });
+      offset = newline + 1;
+      continue;
+    }
     const text = buffer.toString('utf8', offset, end);
     const lineStart = offset;
     offset = terminated ? newline + 1 : buffer.length;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
+import { withTestPolicy } from '../../toolset/test-support/test-policy.js';
 import type { AgentRole, SubagentRunner } from '../runtime.js';
 
 type RunRequest = Parameters<SubagentRunner['run']>[0];
@@ -24,7 +25,7 @@ function recordingRunner(answer: Awaited<ReturnType<SubagentRunner['run']>>) {
 
 async function loadAgent(runner: SubagentRunner, role: AgentRole = 'root') {
   // No yolo, no UI: a tool that asked for approval would be refused, so a success proves it did not.
-  const toolset = new KimiToolset({ approval: new Approval() });
+  const toolset = new KimiToolset(withTestPolicy({ approval: new Approval() }));
   await toolset.loadTools(['kimi-ts/tools/agent/agent:Agent'], { subagents: runner, role }, { baseDir: '/' });
   const call = async (args: unknown) => (await dispatchAll(toolset, [toolCall('call-7', 'Agent', args)]))[0]!;
   return { toolset, call };

@@ -3,6 +3,7 @@ import { RunCancelled } from '../../soul/errors.js';
 import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
+import { testPolicy, withTestPolicy } from '../../toolset/test-support/test-policy.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import type { UserChannel, UserQuestion } from '../user-channel.js';
 import { AFK_NOTE } from './ask-user-question.js';
@@ -16,7 +17,7 @@ import {
 } from './test-support/question-ui.js';
 
 async function toolsetWith(approval = new Approval()): Promise<KimiToolset> {
-  const toolset = new KimiToolset({ approval });
+  const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
   await toolset.loadTools(
     ['kimi-ts/tools/ask-user/ask-user-question:AskUserQuestion'],
     { userChannel: wireUserChannel },
@@ -148,7 +149,7 @@ describe('AskUserQuestion', () => {
       },
       showPlan() {},
     };
-    const toolset = new KimiToolset({ approval: new Approval() });
+    const toolset = new KimiToolset(withTestPolicy({ approval: new Approval() }));
     await toolset.loadTools(
       ['kimi-ts/tools/ask-user/ask-user-question:AskUserQuestion'],
       { userChannel },

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
+import { withTestPolicy } from '../../toolset/test-support/test-policy.js';
 import type { BackgroundTaskManager } from './background-task-manager.js';
 import { makeTempDir, openManager, planModeSwitch, removeDir } from './test-support/task-harness.js';
 
@@ -17,7 +18,7 @@ afterEach(async () => {
 });
 
 it('the tools load from the module:Export specs an agent spec lists', async () => {
-  const toolset = new KimiToolset({ approval: new Approval() });
+  const toolset = new KimiToolset(withTestPolicy({ approval: new Approval() }));
   const loaded = await toolset.loadTools(
     [
       'kimi-ts/tools/shell/shell:Shell',

@@ -3,12 +3,13 @@ import { DenwaRenji } from '../../soul/dmail.js';
 import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
+import { withTestPolicy } from '../../toolset/test-support/test-policy.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 
 async function setup(checkpoints: number) {
   const denwaRenji = new DenwaRenji();
   denwaRenji.setCheckpointCount(checkpoints);
-  const toolset = new KimiToolset({ approval: new Approval() });
+  const toolset = new KimiToolset(withTestPolicy({ approval: new Approval() }));
   await toolset.loadTools(['kimi-ts/tools/dmail/send-dmail:SendDMail'], { denwaRenji }, { baseDir: '/' });
   const send = async (args: unknown) => (await dispatchAll(toolset, [toolCall('d', 'SendDMail', args)]))[0]!;
   return { denwaRenji, toolset, send };

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
+import { realPathOf } from '../../policy/index.js';
 import type { ApprovalPlan } from '../../toolset/tool-definition.js';
 import type { PlanModeController } from '../runtime.js';
 import type { DiffBlock } from './diff-blocks.js';
+import type { DecidedTarget } from './no-follow-write.js';
 import type { Workspace } from './workspace-path.js';
 
 /** Approval actions: what "approve for session" remembers (Kimi CLI's strings, so habits carry over). */
@@ -44,8 +46,13 @@ export function planModeRefusal(planMode: PlanModeController, path: string): Too
 
 type ApprovalDecision =
   | { kind: 'refused'; error: ToolReturnValue }
-  | { kind: 'plan-file' }
-  | { kind: 'asked' };
+  | { kind: 'plan-file'; real: string }
+  | { kind: 'asked'; real: string };
+
+/** A change ready to run, with the file it may land in (as decided when it was approved). */
+export type PreparedCall<C extends PlannedChange> =
+  | { ok: true; change: C; target: DecidedTarget }
+  | { ok: false; error: ToolReturnValue };
 
 /**
  * The toolset asks for approval (using the tool's `approval`) before it runs the call, and passes the
@@ -68,25 +75,29 @@ export class EditApprovals<P extends object, C extends PlannedChange> {
       return { autoApprove: 'the call is refused before it changes anything' };
     }
     const { change } = prepared;
+    // The real file is fixed here, before anyone is asked: the write later lands there or nowhere.
+    const real = await realPathOf(change.path);
     if (change.isPlanFile) {
-      this.decisions.set(params, { kind: 'plan-file' });
+      this.decisions.set(params, { kind: 'plan-file', real });
       return { autoApprove: 'the current plan file may be edited freely in plan mode' };
     }
-    this.decisions.set(params, { kind: 'asked' });
+    this.decisions.set(params, { kind: 'asked', real });
+    const really = real === change.path ? '' : ` (through a symlink: the file written is \`${real}\`)`;
     return {
       action: change.outsideWorkspace ? EDIT_OUTSIDE_ACTION : EDIT_ACTION,
-      description: `${this.verb} file \`${change.path}\``,
+      description: `${this.verb} file \`${change.path}\`${really}`,
       display: change.display,
     };
   }
 
   /** Prepares the change again at call time, within what the approval step decided. */
-  async prepareCall(params: P): Promise<Prepared<C>> {
+  async prepareCall(params: P): Promise<PreparedCall<C>> {
     const decision = this.decisions.get(params);
     this.decisions.delete(params);
     if (decision?.kind === 'refused') return { ok: false, error: decision.error };
     const prepared = await this.prepare(params);
-    if (prepared.ok && decision?.kind === 'plan-file' && !prepared.change.isPlanFile) {
+    if (!prepared.ok) return prepared;
+    if (decision?.kind === 'plan-file' && !prepared.change.isPlanFile) {
       return {
         ok: false,
         error: toolError(
@@ -95,6 +106,8 @@ export class EditApprovals<P extends object, C extends PlannedChange> {
         ),
       };
     }
-    return prepared;
+    // Called without an approval step (a direct call): decided now.
+    const real = decision?.real ?? (await realPathOf(prepared.change.path));
+    return { ok: true, change: prepared.change, target: { path: prepared.change.path, real } };
   }
 }

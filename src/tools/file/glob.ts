@@ -9,7 +9,6 @@ import {
   resolveFileTarget,
   type SessionPolicy,
 } from '../../policy/index.js';
-import { defaultPolicy } from '../../toolset/default-policy.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -95,8 +94,7 @@ async function keepVisible(
   };
 }
 
-export function createGlobTool(workspace: Workspace, description: string, sessionPolicy?: SessionPolicy) {
-  const policy = sessionPolicy ?? defaultPolicy(workspace.workDir, workspace.additionalDirs);
+export function createGlobTool(workspace: Workspace, description: string, policy: SessionPolicy) {
   return defineTool({
     name: 'Glob',
     description,

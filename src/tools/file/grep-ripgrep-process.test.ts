@@ -2,9 +2,9 @@ import { watch } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultPolicy } from '../../toolset/default-policy.js';
 import { toolKit } from '../../toolset/loading/dependencies.js';
 import { cleanDispatch, toolCall } from '../../toolset/test-support/dispatch.js';
+import { testPolicy } from '../../toolset/test-support/test-policy.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import { createGrepTool, GREP_BACKEND_ENV, Grep } from './grep.js';
 import { ripgrepArgs } from './search/ripgrep-search.js';
@@ -93,7 +93,15 @@ describe('Grep over a ripgrep process', () => {
     const rg = await fakeRipgrep(
       `printf '%s\\0' "${h.workDir}/found.txt"\necho $$ > "${pidFile}"\nexec sleep 30`,
     );
-    h.toolset.add(createGrepTool({ workDir: h.workDir, description: '', ripgrepPath: rg, timeoutMs: 300 }));
+    h.toolset.add(
+      createGrepTool({
+        workDir: h.workDir,
+        policy: h.toolset.policy,
+        description: '',
+        ripgrepPath: rg,
+        timeoutMs: 300,
+      }),
+    );
     const result = await h.call('Grep', { pattern: 'x' });
     expect(result.output).toBe('found.txt');
     expect(result.message).toBe('Grep timed out after 0.3s. Partial results returned.');
@@ -103,7 +111,9 @@ describe('Grep over a ripgrep process', () => {
   it('kills ripgrep when the call is cancelled', async () => {
     const pidFile = join(h.root, 'pid');
     const rg = await fakeRipgrep(`echo $$ > "${pidFile}"\nexec sleep 30`);
-    h.toolset.add(createGrepTool({ workDir: h.workDir, description: '', ripgrepPath: rg }));
+    h.toolset.add(
+      createGrepTool({ workDir: h.workDir, policy: h.toolset.policy, description: '', ripgrepPath: rg }),
+    );
     const controller = new AbortController();
     const pending = Promise.resolve(
       h.toolset.handle(toolCall('1', 'Grep', { pattern: 'x' }), cleanDispatch(controller.signal)),
@@ -127,7 +137,9 @@ describe('Grep over a ripgrep process', () => {
         'esac',
       ].join('\n'),
     );
-    h.toolset.add(createGrepTool({ workDir: h.workDir, description: '', ripgrepPath: rg }));
+    h.toolset.add(
+      createGrepTool({ workDir: h.workDir, policy: h.toolset.policy, description: '', ripgrepPath: rg }),
+    );
     const result = await h.call('Grep', { pattern: 'x' });
     expect(result.output).toBe('a.txt');
     expect((await readFile(log, 'utf8')).trim().split('\n')).toHaveLength(2);
@@ -135,7 +147,9 @@ describe('Grep over a ripgrep process', () => {
 
   it("reports ripgrep's error when it fails without results", async () => {
     const rg = await fakeRipgrep('echo "regex parse error: unclosed group" >&2\nexit 2');
-    h.toolset.add(createGrepTool({ workDir: h.workDir, description: '', ripgrepPath: rg }));
+    h.toolset.add(
+      createGrepTool({ workDir: h.workDir, policy: h.toolset.policy, description: '', ripgrepPath: rg }),
+    );
     const result = await h.call('Grep', { pattern: '(' });
     expect([result.message, briefOf(result)]).toEqual([
       'Failed to grep. Error: regex parse error: unclosed group',
@@ -147,7 +161,9 @@ describe('Grep over a ripgrep process', () => {
     const rg = await fakeRipgrep(
       `printf '%s\\0' "${h.workDir}/ok.txt"\necho "secret/: Permission denied (os error 13)" >&2\nexit 2`,
     );
-    h.toolset.add(createGrepTool({ workDir: h.workDir, description: '', ripgrepPath: rg }));
+    h.toolset.add(
+      createGrepTool({ workDir: h.workDir, policy: h.toolset.policy, description: '', ripgrepPath: rg }),
+    );
     const result = await h.call('Grep', { pattern: 'x' });
     expect(result.output).toBe('ok.txt');
     expect(result.message).toBe(
@@ -159,7 +175,7 @@ describe('Grep over a ripgrep process', () => {
 describe(`${GREP_BACKEND_ENV}`, () => {
   it('forces a backend: `ripgrep` fails plainly when rg is missing, `builtin` never needs it', async () => {
     const saved = { path: process.env.PATH, backend: process.env[GREP_BACKEND_ENV] };
-    const deps = { workDir: h.workDir, descriptionVars: {}, policy: defaultPolicy(h.workDir, []) };
+    const deps = { workDir: h.workDir, descriptionVars: {}, policy: testPolicy({ workDir: h.workDir }) };
     try {
       process.env.PATH = h.root;
       process.env[GREP_BACKEND_ENV] = 'ripgrep';

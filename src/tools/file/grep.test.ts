@@ -30,6 +30,8 @@ async function buildTree(): Promise<void> {
   await put('build/out.js', 'needle();\n');
   await put('debug.log', 'needle\n');
   await put('.env', 'API_KEY=needle-secret\n');
+  // Secret by content only: a pasted token in an ordinary file.
+  await put('notes/tokens.txt', `needle ghp_${'k'.repeat(36)}\n`);
   await put('data.bin', Buffer.from('needle\u0000binary'));
 }
 
@@ -41,7 +43,9 @@ const backends: { name: GrepBackend; available: boolean }[] = [
 describe.each(backends)('Grep with the $name search', ({ name, available }) => {
   beforeEach(async () => {
     h = await FileToolsHarness.create({ specs: [] });
-    h.toolset.add(createGrepTool({ workDir: h.workDir, description: 'grep', backend: name }));
+    h.toolset.add(
+      createGrepTool({ workDir: h.workDir, policy: h.toolset.policy, description: 'grep', backend: name }),
+    );
     await buildTree();
   });
 
@@ -53,10 +57,10 @@ describe.each(backends)('Grep with the $name search', ({ name, available }) => {
       const result = await grep({ pattern: 'needle' });
       expect(result.is_error).toBe(false);
       expect(result.output).toBe('src/app.ts\nsrc/.hidden.ts');
-      expect(result.message).toBe(
-        'Skipped 1 sensitive file(s) (.env) to protect secrets. Their contents are not shown; do not try to read them another way.',
-      );
+      // Left out without a word: a note naming them only when they match would answer guesses.
+      expect(result.message).toBe('');
       expect(JSON.stringify(result)).not.toContain('needle-secret');
+      expect(JSON.stringify(result)).not.toContain('tokens.txt');
     },
   );
 
@@ -187,7 +191,13 @@ describe.each(backends)('Grep with the $name search', ({ name, available }) => {
   it.skipIf(!available)('keeps sensitive files out of content and counts too', async () => {
     const content = await grep({ pattern: 'API_KEY', output_mode: 'content' });
     expect(content.output).toBe('');
-    expect(content.message).toMatch(/^No matches found\. Skipped 1 sensitive file\(s\) \(\.env\)/);
+    expect(content.message).toBe('No matches found.');
+    // A right guess and a wrong one about the secret answer the same in count mode.
+    const right = await grep({ pattern: 'API_KEY=needle-s', output_mode: 'count_matches' });
+    const wrong = await grep({ pattern: 'API_KEY=needle-x', output_mode: 'count_matches' });
+    expect([right.output, right.message]).toEqual([wrong.output, wrong.message]);
+    const token = await grep({ pattern: 'ghp_k', output_mode: 'count_matches' });
+    expect([token.output, token.message]).toEqual(['', 'No matches found.']);
   });
 });
 
@@ -198,7 +208,15 @@ describe('Grep with the built-in search: limits', () => {
   });
 
   it('returns what it found when the time is up, and fails when it found nothing', async () => {
-    h.toolset.add(createGrepTool({ workDir: h.workDir, description: '', backend: 'builtin', timeoutMs: 0 }));
+    h.toolset.add(
+      createGrepTool({
+        workDir: h.workDir,
+        policy: h.toolset.policy,
+        description: '',
+        backend: 'builtin',
+        timeoutMs: 0,
+      }),
+    );
     // Files are searched in name order and the clock is checked after each: `.hidden.ts` comes first.
     const partial = await h.call('Grep', { pattern: 'needle', path: 'src' });
     expect(partial.output).toBe('.hidden.ts');
@@ -212,7 +230,13 @@ describe('Grep with the built-in search: limits', () => {
 
   it('stops at the output budget', async () => {
     h.toolset.add(
-      createGrepTool({ workDir: h.workDir, description: '', backend: 'builtin', maxOutputBytes: 10 }),
+      createGrepTool({
+        workDir: h.workDir,
+        policy: h.toolset.policy,
+        description: '',
+        backend: 'builtin',
+        maxOutputBytes: 10,
+      }),
     );
     const result = await h.call('Grep', { pattern: 'e', output_mode: 'content', path: 'src' });
     expect(result.message).toBe('Output exceeded buffer limit. Some results omitted.');

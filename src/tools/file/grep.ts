@@ -3,7 +3,6 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import { type Effect, realPathOf, resolveFileTarget, type SessionPolicy } from '../../policy/index.js';
-import { defaultPolicy } from '../../toolset/default-policy.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -101,13 +100,13 @@ export interface GrepToolOptions {
   ripgrepPath?: string | undefined;
   timeoutMs?: number | undefined;
   maxOutputBytes?: number | undefined;
-  /** Decides which files are secret (by real path); a default one if absent. */
-  policy?: SessionPolicy | undefined;
+  /** Decides which files are secret (by real path, name or content). */
+  policy: SessionPolicy;
 }
 
 /**
- * The files found that hold secrets by their real path, except the one searched for by its own
- * path (the policy asked about that one before the search ran).
+ * The files found that hold secrets by their real path, name or content, except the one searched
+ * for by its own path (the policy asked about that one before the search ran).
  */
 async function secretFiles(
   files: readonly { path: string }[],
@@ -115,14 +114,23 @@ async function secretFiles(
   policy: SessionPolicy,
 ): Promise<Set<string>> {
   const searched = await realPathOf(searchPath);
-  const found = await Promise.all(
-    files.map(async ({ path }) => {
+  const secret = new Set<string>();
+  // A few at a time: each may read the head of its file, and a thousand open at once run out of
+  // descriptors (a file that cannot be opened would then pass as holding nothing).
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const { path } = files[next++]!;
       const real = await realPathOf(path);
-      return real !== searched && policy.sensitiveReason(real) !== null ? path : null;
-    }),
-  );
-  return new Set(found.filter((path): path is string => path !== null));
+      if (real !== searched && (await policy.fileSecretReason(real)) !== null) secret.add(path);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SECRET_CHECKS_AT_ONCE, files.length) }, worker));
+  return secret;
 }
+
+/** How many matched files are checked for secrets at once. */
+const SECRET_CHECKS_AT_ONCE = 16;
 
 function seconds(ms: number): string {
   return `${ms / 1000}s`;
@@ -138,7 +146,7 @@ function describeWarnings(warnings: readonly string[]): string | null {
 export function createGrepTool(options: GrepToolOptions) {
   const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS;
   const maxOutputBytes = options.maxOutputBytes ?? MAX_GREP_OUTPUT_BYTES;
-  const policy = options.policy ?? defaultPolicy(options.workDir, []);
+  const { policy } = options;
 
   const search = (request: GrepRequest, limits: SearchLimits): Promise<SearchOutcome> => {
     const backend = options.backend ?? 'auto';

@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
@@ -15,6 +15,7 @@ import {
 } from './file-edit.js';
 import { fileEffects } from './file-effects.js';
 import { describeFsError, isMissingFileError } from './fs-errors.js';
+import { replaceFileNoFollow } from './no-follow-write.js';
 import { applyEdits } from './text-edits.js';
 import { emptyPathError, resolveToolPath } from './workspace-path.js';
 
@@ -129,7 +130,7 @@ export function createStrReplaceFileTool(context: FileEditContext, description: 
         if (!prepared.ok) return prepared.error;
         const { change } = prepared;
         signal.throwIfAborted();
-        await writeFile(change.path, change.newText, 'utf8');
+        await replaceFileNoFollow(prepared.target, change.newText);
         return {
           is_error: false,
           output: '',

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
@@ -16,6 +16,7 @@ import {
 } from './file-edit.js';
 import { fileEffects } from './file-effects.js';
 import { describeFsError, isMissingFileError } from './fs-errors.js';
+import { appendFileNoFollow, replaceFileNoFollow } from './no-follow-write.js';
 import { emptyPathError, resolveToolPath } from './workspace-path.js';
 
 /** Existing files bigger than this are not read just to show a diff. */
@@ -133,9 +134,9 @@ export function createWriteFileTool(context: FileEditContext, description: strin
         const { change } = prepared;
         signal.throwIfAborted();
         if (change.createParent) await mkdir(dirname(change.path), { recursive: true });
-        if (params.mode === 'append') await appendFile(change.path, params.content, 'utf8');
-        else await writeFile(change.path, params.content, 'utf8');
-        const { size } = await stat(change.path);
+        if (params.mode === 'append') await appendFileNoFollow(prepared.target, params.content);
+        else await replaceFileNoFollow(prepared.target, params.content);
+        const { size } = await stat(prepared.target.real);
         const done = params.mode === 'append' ? 'appended to' : 'overwritten';
         return {
           is_error: false,

@@ -3,6 +3,7 @@ import { readSessionState } from '../../session/state.js';
 import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { toolCall } from '../../toolset/test-support/dispatch.js';
+import { testPolicy } from '../../toolset/test-support/test-policy.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import {
   answer,
@@ -27,7 +28,7 @@ afterEach(async () => {
 });
 
 async function toolsetWith(approval = new Approval()): Promise<KimiToolset> {
-  const toolset = new KimiToolset({ approval });
+  const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
   await toolset.loadTools(
     ['kimi-ts/tools/plan/enter-plan-mode:EnterPlanMode'],
     { planMode, userChannel: wireUserChannel },

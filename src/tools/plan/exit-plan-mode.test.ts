@@ -13,6 +13,7 @@ import type { TurnOutcome } from '../../soul/turn-outcome.js';
 import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { toolCall } from '../../toolset/test-support/dispatch.js';
+import { testPolicy } from '../../toolset/test-support/test-policy.js';
 import { isRejectionWithoutFeedback, toolErrorKind } from '../../toolset/tool-errors.js';
 import { QuestionRequest } from '../../wire/requests.js';
 import {
@@ -43,7 +44,7 @@ afterEach(async () => {
 });
 
 async function toolsetWith(approval = new Approval()): Promise<KimiToolset> {
-  const toolset = new KimiToolset({ approval });
+  const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
   await toolset.loadTools(
     ['kimi-ts/tools/plan/exit-plan-mode:ExitPlanMode'],
     { planMode, userChannel: wireUserChannel },

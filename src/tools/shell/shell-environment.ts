@@ -4,11 +4,24 @@ import { delimiter, join } from 'node:path';
 /** Where bash usually is when PATH does not say. */
 const FALLBACK_BASH_PATHS = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'];
 
+/**
+ * The bash last found per PATH. Looking again costs a failed `access` (a thrown error) for every
+ * PATH folder before bash's, on every command; the one found is checked again instead, and looked
+ * for anew once it is gone (a bash installed meanwhile earlier on PATH is used by the next session).
+ */
+const foundForPath = new Map<string, string>();
+
 /** The bash executable for `env`'s PATH, or null when there is none. */
 export function findBash(env: Readonly<Record<string, string | undefined>>): string | null {
-  const pathDirs = (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
+  const path = env.PATH ?? '';
+  const known = foundForPath.get(path);
+  if (known !== undefined && isExecutableFile(known)) return known;
+  const pathDirs = path.split(delimiter).filter((dir) => dir !== '');
   const candidates = [...pathDirs.map((dir) => join(dir, 'bash')), ...FALLBACK_BASH_PATHS];
-  return candidates.find(isExecutableFile) ?? null;
+  const found = candidates.find(isExecutableFile) ?? null;
+  if (found === null) foundForPath.delete(path);
+  else foundForPath.set(path, found);
+  return found;
 }
 
 /**

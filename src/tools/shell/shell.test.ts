@@ -115,6 +115,9 @@ describe('Shell parameters', () => {
     [{ command: 'echo hi', timeout: 1.5 }, 'timeout'],
     [{ command: 'echo hi', run_in_background: true }, 'description'],
     [{ command: 'echo hi', run_in_background: true, description: '   ' }, 'description'],
+    [{ command: 'curl x', sandbox: 'off' }, 'justification'],
+    [{ command: 'curl x', sandbox: 'off', justification: '  ' }, 'justification'],
+    [{ command: 'curl x', sandbox: 'maybe', justification: 'y' }, 'sandbox'],
   ])('rejects %j', async (args, field) => {
     const toolset = await shellToolset();
     const result = await callTool(toolset, 'Shell', args);

@@ -57,6 +57,18 @@ export const Shell = toolFactory(
           .string()
           .default('')
           .describe('A short description of the command; required when run_in_background is true.'),
+        sandbox: z
+          .enum(['on', 'off'])
+          .default('on')
+          .describe(
+            'Where the command runs: "on" (the default) in the sandbox; "off" asks the user to run it outside the sandbox (with network and full file access), for a command the sandbox blocks. Give a justification.',
+          ),
+        justification: z
+          .string()
+          .default('')
+          .describe(
+            'With sandbox="off": why the command needs to run outside the sandbox, shown to the user.',
+          ),
       })
       .superRefine((value, issues) => {
         if (!value.run_in_background && value.timeout > MAX_FOREGROUND_TIMEOUT_S) {
@@ -64,6 +76,13 @@ export const Shell = toolFactory(
             code: 'custom',
             path: ['timeout'],
             message: `A foreground command may run at most ${MAX_FOREGROUND_TIMEOUT_S} seconds. Use run_in_background=true for longer commands.`,
+          });
+        }
+        if (value.sandbox === 'off' && value.justification.trim() === '') {
+          issues.addIssue({
+            code: 'custom',
+            path: ['justification'],
+            message: 'A justification is required when sandbox is "off": the user reads it before deciding.',
           });
         }
         if (value.run_in_background && value.description.trim() === '') {
@@ -83,10 +102,19 @@ export const Shell = toolFactory(
       }),
       params,
       effect: 'runs-commands',
-      effects: ({ command, run_in_background }) =>
+      effects: ({ command, run_in_background, sandbox, justification }) =>
         command.trim() === ''
           ? []
-          : [{ kind: 'exec', command, cwd: deps.workDir, background: run_in_background }],
+          : [
+              {
+                kind: 'exec',
+                command,
+                cwd: deps.workDir,
+                background: run_in_background,
+                // Only a sandbox that runs can be left; the policy asks a person before it is.
+                leaveSandbox: sandbox === 'off' && deps.commandSandbox ? { justification } : undefined,
+              },
+            ],
       approval: ({ command, run_in_background }) => {
         if (command.trim() === '') return { autoApprove: 'an empty command is refused' };
         if (run_in_background && rootOnlyError(deps.role)) {
@@ -101,14 +129,15 @@ export const Shell = toolFactory(
             }
           : { action: 'run command', description: `Run command \`${command}\``, display };
       },
-      call: async ({ command, timeout, run_in_background, description }, ctx) => {
+      call: async ({ command, timeout, run_in_background, description, sandbox }, ctx) => {
         if (command.trim() === '') return toolError('Command cannot be empty.', 'Empty command');
         const bashPath = findBash(deps.processEnv);
         if (bashPath === null) {
           return toolError('Command execution failed: no bash executable was found.', 'Execution failed');
         }
         const env = commandEnvironment(deps.processEnv, bashPath);
-        const sandboxPrefix = deps.commandSandbox?.prefix(deps.workDir);
+        // Outside the sandbox only as asked for: the policy had a person approve exactly that.
+        const sandboxPrefix = sandbox === 'off' ? undefined : deps.commandSandbox?.prefix(deps.workDir);
         if (run_in_background) {
           return startInBackground(deps.backgroundTasks, deps.role, {
             command,

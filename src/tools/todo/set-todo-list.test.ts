@@ -6,6 +6,7 @@ import { readSessionState, updateSessionState } from '../../session/state.js';
 import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
+import { withTestPolicy } from '../../toolset/test-support/test-policy.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import type { SessionStore } from '../runtime.js';
 
@@ -32,7 +33,7 @@ async function stateFileStore(): Promise<SessionStore> {
 }
 
 async function loadTool(session: SessionStore) {
-  const toolset = new KimiToolset({ approval: new Approval() });
+  const toolset = new KimiToolset(withTestPolicy({ approval: new Approval() }));
   await toolset.loadTools(['kimi-ts/tools/todo/set-todo-list:SetTodoList'], { session }, { baseDir: '/' });
   return async (args: unknown) => (await dispatchAll(toolset, [toolCall('todo', 'SetTodoList', args)]))[0]!;
 }

@@ -6,6 +6,7 @@ import type { ResolvedAddress } from '../../policy/index.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { approvingApproval } from '../../toolset/test-support/approving.js';
 import { cleanDispatch, dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
+import { withTestPolicy } from '../../toolset/test-support/test-policy.js';
 import { createFetchURL } from './fetch-url.js';
 
 /**
@@ -31,7 +32,7 @@ function toolsetResolving(answers: (host: string, call: number) => ResolvedAddre
   lookups: string[];
 } {
   const lookups: string[] = [];
-  const toolset = new KimiToolset({ approval: approvingApproval().approval });
+  const toolset = new KimiToolset(withTestPolicy({ approval: approvingApproval().approval }));
   toolset.add(
     createFetchURL({
       description: 'Fetch a page.',

@@ -5,6 +5,7 @@ import type { ToolResult } from '../../kosong/index.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { approvingApproval } from '../../toolset/test-support/approving.js';
 import { cleanDispatch, dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
+import { withTestPolicy } from '../../toolset/test-support/test-policy.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import type { WebServices } from '../runtime.js';
 import type { HttpLimits } from './bounded-fetch.js';
@@ -20,7 +21,7 @@ afterEach(async () => {
 
 function toolsetWith(webServices: WebServices = {}, limits: Partial<HttpLimits> = {}): KimiToolset {
   // FetchURL asks per host (and the loopback server is a private address): a person approves.
-  const toolset = new KimiToolset({ approval: approvingApproval().approval });
+  const toolset = new KimiToolset(withTestPolicy({ approval: approvingApproval().approval }));
   toolset.add(createFetchURL({ description: 'Fetch a page.', webServices, limits }));
   return toolset;
 }
@@ -311,7 +312,7 @@ describe('FetchURL with a fetch service', () => {
 
 describe('FetchURL as a module', () => {
   it('loads from its agent-spec name as a network tool', async () => {
-    const toolset = new KimiToolset({ approval: approvingApproval().approval });
+    const toolset = new KimiToolset(withTestPolicy({ approval: approvingApproval().approval }));
     await toolset.loadTools(['kimi-ts/tools/web/fetch-url:FetchURL'], { webServices: {} }, { baseDir: '/' });
     const tool = toolset.find('FetchURL');
     expect(tool?.effect).toBe('network');

@@ -5,6 +5,7 @@ import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import { SkipThisTool, toolKit } from '../../toolset/loading/dependencies.js';
 import { approvingApproval } from '../../toolset/test-support/approving.js';
 import { dispatchAll, toolCall } from '../../toolset/test-support/dispatch.js';
+import { testPolicy, withTestPolicy } from '../../toolset/test-support/test-policy.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import type { WebServiceConfig } from '../runtime.js';
 import type { HttpLimits } from './bounded-fetch.js';
@@ -25,7 +26,7 @@ const serviceAt = (url: string): WebServiceConfig => ({
 });
 
 function toolsetWith(service: WebServiceConfig, limits: Partial<HttpLimits> = {}): KimiToolset {
-  const toolset = new KimiToolset({ approval: approvingApproval().approval });
+  const toolset = new KimiToolset(withTestPolicy({ approval: approvingApproval().approval }));
   toolset.add(createSearchWeb({ description: 'Search.', service, limits }));
   return toolset;
 }
@@ -59,7 +60,7 @@ const RESULTS = {
 describe('SearchWeb', () => {
   it('is skipped when no search service is configured', async () => {
     await expect(SearchWeb.create({ webServices: {} }, toolKit)).rejects.toBeInstanceOf(SkipThisTool);
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     const loaded = await toolset.loadTools(
       ['kimi-ts/tools/web/search-web:SearchWeb'],
       { webServices: {} },

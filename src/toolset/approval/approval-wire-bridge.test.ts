@@ -10,6 +10,7 @@ import {
 } from '../../wire/index.js';
 import { KimiToolset } from '../kimi-toolset.js';
 import { dispatchAll, toolCall } from '../test-support/dispatch.js';
+import { testPolicy } from '../test-support/test-policy.js';
 import { defineTool } from '../tool-definition.js';
 import { toolErrorKind } from '../tool-errors.js';
 import { Approval } from './approval.js';
@@ -18,7 +19,7 @@ import { bridgeApprovalsToWire } from './approval-wire-bridge.js';
 
 function setup() {
   const approval = new Approval();
-  const toolset = new KimiToolset({ approval });
+  const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
   let runs = 0;
   toolset.add(
     defineTool({

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { toolOk } from '../../kosong/index.js';
 import { KimiToolset } from '../kimi-toolset.js';
 import { cleanDispatch, dispatchAll, openDispatch, toolCall } from '../test-support/dispatch.js';
+import { testPolicy } from '../test-support/test-policy.js';
 import { defineTool, type KimiTool } from '../tool-definition.js';
 import { toolErrorKind } from '../tool-errors.js';
 import { Approval } from './approval.js';
@@ -60,7 +61,7 @@ function nextRequest(runtime: ApprovalRuntime): Promise<PendingApprovalRecord> {
 describe('enforced approval', () => {
   it('a side-effecting tool that forgets to ask cannot write unless the user approves', async () => {
     const approval = new Approval();
-    const toolset = new KimiToolset({ approval });
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
     toolset.add(forgetfulWriter());
     const target = join(dir, 'out.txt');
 
@@ -78,7 +79,10 @@ describe('enforced approval', () => {
     });
 
     const approving = new Approval();
-    const approvedToolset = new KimiToolset({ approval: approving });
+    const approvedToolset = new KimiToolset({
+      policy: testPolicy({ workDir: process.cwd(), approval: approving }),
+      approval: approving,
+    });
     approvedToolset.add(forgetfulWriter());
     autoAnswer(approving.runtime, { response: 'approve' });
     const [approved] = await dispatchAll(approvedToolset, [
@@ -89,7 +93,7 @@ describe('enforced approval', () => {
   });
 
   it('refuses side effects when there is no approval at all, and lets read-only tools run', async () => {
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     toolset.add(forgetfulWriter());
     toolset.add(
       defineTool({
@@ -113,7 +117,7 @@ describe('enforced approval', () => {
   it('runs without asking in yolo mode', async () => {
     const approval = new Approval({ state: { yolo: true } });
     const asked = autoAnswer(approval.runtime, { response: 'reject' });
-    const toolset = new KimiToolset({ approval });
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
     toolset.add(forgetfulWriter());
     const target = join(dir, 'yolo.txt');
     await dispatchAll(toolset, [toolCall('1', 'Scribble', { path: target, content: 'y' })]);
@@ -124,7 +128,7 @@ describe('enforced approval', () => {
   it("uses the tool's own question, honours its auto-approval, and answers the tool's repeat request at once", async () => {
     const approval = new Approval();
     const asked = autoAnswer(approval.runtime, { response: 'approve' });
-    const toolset = new KimiToolset({ approval });
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
     const innerAnswers: boolean[] = [];
     toolset.add(
       defineTool({
@@ -169,7 +173,7 @@ describe('enforced approval', () => {
 describe('side effects only after a clean end of the model stream', () => {
   it('asks at once but runs only when the stream ended cleanly; read-only tools start at once', async () => {
     const approval = new Approval();
-    const toolset = new KimiToolset({ approval });
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
     toolset.add(forgetfulWriter());
     let peeked = false;
     toolset.add(
@@ -207,7 +211,7 @@ describe('side effects only after a clean end of the model stream', () => {
 
   it('never runs a side-effecting call when the stream was cut, and withdraws its pending question', async () => {
     const approval = new Approval();
-    const toolset = new KimiToolset({ approval });
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
     toolset.add(forgetfulWriter());
     const target = join(dir, 'cut.txt');
     const { dispatch, endStream, abort } = openDispatch();
@@ -229,7 +233,7 @@ describe('side effects only after a clean end of the model stream', () => {
 
   it('does not run an already approved call when the stream fails afterwards', async () => {
     const approval = new Approval({ state: { yolo: true } });
-    const toolset = new KimiToolset({ approval });
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
     toolset.add(forgetfulWriter());
     const target = join(dir, 'approved-but-cut.txt');
     const { dispatch, endStream } = openDispatch();
@@ -243,7 +247,7 @@ describe('side effects only after a clean end of the model stream', () => {
 
   it('returns a cancelled result when the step is aborted while waiting for approval', async () => {
     const approval = new Approval();
-    const toolset = new KimiToolset({ approval });
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
     toolset.add(forgetfulWriter());
     const controller = new AbortController();
     const request = nextRequest(approval.runtime);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { KimiToolset } from '../kimi-toolset.js';
 import { dispatchAll, toolCall } from '../test-support/dispatch.js';
+import { testPolicy } from '../test-support/test-policy.js';
 import { toolFactory } from './dependencies.js';
 
 describe('typed tool factories', () => {
   it('loads a built-in TypeScript tool module through a kimi-ts/ specifier', async () => {
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     await toolset.loadTools(
       ['kimi-ts/toolset/test-support/echo-tool:EchoTool'],
       { workDir: '/repo', descriptionVars: { KIMI_WORK_DIR: '/repo' } },

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Approval } from '../approval/approval.js';
 import { KimiToolset } from '../kimi-toolset.js';
 import { dispatchAll, toolCall } from '../test-support/dispatch.js';
+import { testPolicy, withTestPolicy } from '../test-support/test-policy.js';
 import { DEFAULT_BUILTIN_ROOT, resolveToolModule } from './module-resolution.js';
 import { InvalidToolError, loadTools, ToolDependencyError } from './tool-loader.js';
 
@@ -50,7 +51,7 @@ describe('loading tools from "module:Export" specs', () => {
       'agent/tools/greet.md',
       `Greets someone in ${ph('KIMI_WORK_DIR')}. Keeps ${ph('UNKNOWN')} as is.\n`,
     );
-    const toolset = new KimiToolset();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }) });
     const loaded = await toolset.loadTools(
       ['./tools/greeter.mjs:Greeter'],
       { workDir: '/w', descriptionVars: { KIMI_WORK_DIR: '/w' } },
@@ -188,7 +189,7 @@ describe('loading tools from "module:Export" specs', () => {
           call: () => toolOk(toolset.allTools.map((t) => t.name).join(',') + ' ' + typeof approval.request) });
       } };`,
     );
-    const toolset = new KimiToolset({ approval: new Approval() });
+    const toolset = new KimiToolset(withTestPolicy({ approval: new Approval() }));
     await toolset.loadTools(['./meta.mjs:Meta'], {}, { baseDir: dir });
     const [result] = await dispatchAll(toolset, [toolCall('1', 'Meta', {})]);
     expect(result!.return_value.output).toBe('Meta function');

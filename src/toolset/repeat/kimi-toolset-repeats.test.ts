@@ -4,6 +4,7 @@ import { gate } from '../../../test/support/loopback-server.js';
 import { type ContentPart, toolOk } from '../../kosong/index.js';
 import { KimiToolset } from '../kimi-toolset.js';
 import { dispatchAll, resultText, toolCall } from '../test-support/dispatch.js';
+import { testPolicy } from '../test-support/test-policy.js';
 import { defineTool } from '../tool-definition.js';
 import { DEFAULT_REPEAT_POLICY, ORIGINAL_REPEAT_POLICY, type RepeatPolicy } from './repeat-detector.js';
 import type { StepCall } from './repeat-tracker.js';
@@ -13,7 +14,7 @@ function toolsetWith(
   policy: RepeatPolicy,
   answer: (args: { q: string }) => string = ({ q }) => `result of ${q}`,
 ) {
-  const toolset = new KimiToolset({ repeatPolicy: policy });
+  const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd() }), repeatPolicy: policy });
   for (const name of ['Look', 'Poke']) {
     toolset.add(
       defineTool({
@@ -186,7 +187,10 @@ describe('cross-step repeats, kimi-ts improvements', () => {
 
   it('judges a step in call order even when a later call finishes first', async () => {
     const slowGate = gate();
-    const toolset = new KimiToolset({ repeatPolicy: ORIGINAL_REPEAT_POLICY });
+    const toolset = new KimiToolset({
+      policy: testPolicy({ workDir: process.cwd() }),
+      repeatPolicy: ORIGINAL_REPEAT_POLICY,
+    });
     toolset.add(
       defineTool({
         name: 'Wait',
@@ -231,7 +235,10 @@ describe('cross-step repeats, kimi-ts improvements', () => {
   });
 
   it('appends the reminder to the last text part of a list output', async () => {
-    const toolset = new KimiToolset({ repeatPolicy: ORIGINAL_REPEAT_POLICY });
+    const toolset = new KimiToolset({
+      policy: testPolicy({ workDir: process.cwd() }),
+      repeatPolicy: ORIGINAL_REPEAT_POLICY,
+    });
     const parts: ContentPart[] = [
       { type: 'text', text: 'caption' },
       { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },

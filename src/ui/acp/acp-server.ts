@@ -9,14 +9,10 @@ import type { ApprovalRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
 import { mcpServersConfig, promptToUserInput } from './acp-input.js';
 import { askQuestionsByPermission } from './acp-questions.js';
+import { asksToTrust, canAskWorkspaceTrust, settleWorkspaceTrust } from './acp-workspace-trust.js';
 import { acpModels } from './model-state.js';
-import {
-  displayContent,
-  modeIdOf,
-  SESSION_MODES,
-  SessionUpdateTranslator,
-  toolKind,
-} from './session-updates.js';
+import { configOptionsOf, MODEL_OPTION, modesOf } from './session-settings.js';
+import { displayContent, SESSION_MODES, SessionUpdateTranslator, toolKind } from './session-updates.js';
 import { terminalShell } from './terminal-shell.js';
 import { ToolCallAnnouncements } from './tool-call-announcements.js';
 
@@ -30,6 +26,8 @@ export interface AcpSessionRequest {
   sessionId?: string | undefined;
   /** More folders the agent may work in (the client's `additionalDirectories`). */
   additionalDirs: string[];
+  /** The client trusts the folder for this session (`_meta["kimi-ts/trust_workspace"]`). */
+  trustWorkspace?: boolean | undefined;
 }
 
 export interface AcpServerOptions {
@@ -61,6 +59,8 @@ interface ServedSession {
   stopListening: () => void;
   /** The turn's tool calls the editor has heard of (see ToolCallAnnouncements). */
   announcements: ToolCallAnnouncements;
+  /** Settles once the folder's trust is settled (asked of the editor, when it can answer). */
+  trustSettled: Promise<void>;
 }
 
 /**
@@ -99,6 +99,14 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       turn: null,
       stopListening,
       announcements: new ToolCallAnnouncements(),
+      // After the session/new (or load) answer, so the editor knows the session the request names.
+      trustSettled: new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+        settleWorkspaceTrust(session, {
+          trustedByRequest: request.trustWorkspace === true,
+          canAsk: canAskWorkspaceTrust(clientCapabilities),
+          client,
+        }),
+      ),
     };
     // An editor with terminals runs foreground Shell commands in them, where the user sees them live.
     if (clientCapabilities.terminal === true) {
@@ -174,6 +182,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
           cwd: params.cwd,
           mcpConfig: mcpServersConfig(params.mcpServers),
           additionalDirs: params.additionalDirectories ?? [],
+          trustWorkspace: asksToTrust(params),
         },
         client,
       );
@@ -188,6 +197,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
           mcpConfig: mcpServersConfig(params.mcpServers),
           sessionId: params.sessionId,
           additionalDirs: params.additionalDirectories ?? [],
+          trustWorkspace: asksToTrust(params),
         },
         client,
       );
@@ -213,6 +223,7 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
           mcpConfig: mcpServersConfig(params.mcpServers ?? []),
           sessionId: params.sessionId,
           additionalDirs: params.additionalDirectories ?? [],
+          trustWorkspace: asksToTrust(params),
         },
         client,
       );
@@ -265,6 +276,8 @@ export async function runAcpServer(options: AcpServerOptions): Promise<number> {
       const turn = new AbortController();
       served.turn = turn;
       try {
+        // The rules of the turn depend on the folder's trust: settle it first.
+        await served.trustSettled;
         const ui = turnUpdates(served, params.sessionId, client, turn.signal);
         await served.session.runTurn(promptToUserInput(params.prompt), ui, turn.signal);
         return { stopReason: 'end_turn' as const };
@@ -332,36 +345,6 @@ function turnUpdates(
     }
     if (message.type === 'ToolCall') announcements.mark(message.payload.id);
   }
-}
-
-const MODEL_OPTION = 'model';
-
-/**
- * The session's settings an editor can change: the model, among the config's `[models.*]` (offered
- * when the session runs one of them, not a model set up by environment variables alone).
- */
-function configOptionsOf(session: AgentSession): acp.SessionConfigOption[] {
-  const models = session.models();
-  const current = models.find((m) => m.current);
-  if (!current) return [];
-  return [
-    {
-      id: MODEL_OPTION,
-      name: 'Model',
-      category: 'model',
-      type: 'select',
-      currentValue: current.alias,
-      options: models.map((m) => ({
-        value: m.alias,
-        name: m.alias,
-        description: `${m.model} (${m.provider})`,
-      })),
-    },
-  ];
-}
-
-function modesOf(session: AgentSession): acp.SessionModeState {
-  return { currentModeId: modeIdOf(session.planMode), availableModes: SESSION_MODES };
 }
 
 async function askPermission(

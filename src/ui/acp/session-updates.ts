@@ -4,8 +4,8 @@ import { parseDataUrl } from '../../kosong/data-url.js';
 import { type ContentPart, extractText } from '../../kosong/message.js';
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
 import { MODEL_WAITING_TYPE } from '../../soul/model-waiting.js';
-import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { assertNever } from '../../util/assert-never.js';
+import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
 
 /** How each built-in tool is shown to an ACP client (icons, grouping). Others are `other`. */

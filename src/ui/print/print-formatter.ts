@@ -1,9 +1,9 @@
 import { extractText } from '../../kosong/message.js';
 import { messageToJSON } from '../../kosong/message-json.js';
 import type { ToolResult } from '../../kosong/tool.js';
-import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { toolResultToMessage } from '../../toolset/tool-result-message.js';
 import { assertNever } from '../../util/assert-never.js';
+import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
 import { StepAttempt } from './step-attempt.js';
 

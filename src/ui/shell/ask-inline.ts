@@ -1,4 +1,10 @@
-import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
+import { revealInvisible } from '../../util/reveal-invisible.js';
+import {
+  sanitizeForTerminal as clean,
+  joinTerminalText,
+  type TerminalSafe,
+  terminalText as t,
+} from '../../util/sanitize-terminal.js';
 import type { ApprovalAnswer, ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { commandPrefix } from '../common/command-prefix.js';
 import type { LineReader } from './line-reader.js';
@@ -14,15 +20,15 @@ import type { LineReader } from './line-reader.js';
 export async function askApproval(
   request: ApprovalRequest,
   reader: LineReader,
-  write: (text: string) => void,
+  write: (text: TerminalSafe) => void,
 ): Promise<void> {
   const { action, description, source_kind, subagent_type, source_description } = request.payload;
   if (source_kind === 'background_agent') {
-    const what = source_description ? `: ${clean(source_description)}` : '';
-    write(`Background agent (${clean(subagent_type ?? 'subagent')}${what}) asks:\n`);
+    const what = source_description ? t`: ${clean(source_description)}` : t``;
+    write(t`Background agent (${clean(subagent_type ?? 'subagent')}${what}) asks:\n`);
   }
   write(
-    `Allow ${clean(action)}? ${withBlankRunsShown(clean(description))}\n  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead\n`,
+    t`Allow ${clean(action)}? ${revealInvisible(description)}\n  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead\n`,
   );
   const ask = async (
     prompt: string,
@@ -34,7 +40,7 @@ export async function askApproval(
       if (answer === null || !request.isPending) return null;
       const choice = answer.trim();
       if (choice !== '' && accept(choice.toLowerCase())) return choice;
-      write(`  (${hint})\n`);
+      write(t`  (${clean(hint)})\n`);
     }
   };
   const settleUnanswered = (): void => {
@@ -75,24 +81,27 @@ async function askSessionScope(
   action: string,
   ask: Ask,
   settleUnanswered: () => void,
-  write: (text: string) => void,
+  write: (text: TerminalSafe) => void,
 ): Promise<void> {
   const command = shownCommand(request);
   const prefix = command === null ? null : commandPrefix(command);
-  const scopes: { label: string; extra: Pick<ApprovalAnswer, 'scope' | 'prefix'> }[] = [
-    { label: 'this exact command', extra: { scope: 'exact' } },
+  const scopes: { label: TerminalSafe; extra: Pick<ApprovalAnswer, 'scope' | 'prefix'> }[] = [
+    { label: t`this exact command`, extra: { scope: 'exact' } },
     ...(prefix
       ? [
           {
-            label: `commands starting with \`${clean(prefix)}\``,
+            label: t`commands starting with \`${revealInvisible(prefix)}\``,
             extra: { scope: 'prefix' as const, prefix },
           },
         ]
       : []),
-    { label: `every \`${clean(action)}\``, extra: { scope: 'action' } },
+    { label: t`every \`${clean(action)}\``, extra: { scope: 'action' } },
   ];
   write(
-    `  For the rest of the session, approve:\n${scopes.map((s, i) => `    ${i + 1} ${s.label}\n`).join('')}`,
+    t`  For the rest of the session, approve:\n${joinTerminalText(
+      scopes.map((s, i) => t`    ${i + 1} ${s.label}\n`),
+      t``,
+    )}`,
   );
   const numbers = scopes.map((_, i) => String(i + 1));
   const picked = await ask('scope? ', `type ${numbers.join(', ')} and press Enter`, (c) =>
@@ -100,7 +109,7 @@ async function askSessionScope(
   );
   if (picked === null) return settleUnanswered();
   const { extra } = scopes[Number(picked) - 1]!;
-  write('  Also save it as a permission rule?  p for this project   u for you, in every project   n no\n');
+  write(t`  Also save it as a permission rule?  p for this project   u for you, in every project   n no\n`);
   const save = await ask('save as rule? ', 'type p, u or n and press Enter', (c) =>
     ['p', 'u', 'n'].includes(c),
   );
@@ -119,19 +128,17 @@ function shownCommand(request: ApprovalRequest): string | null {
 export async function askQuestions(
   request: QuestionRequest,
   reader: LineReader,
-  write: (text: string) => void,
+  write: (text: TerminalSafe) => void,
 ): Promise<void> {
   const answers: Record<string, string> = {};
   for (const item of request.payload.questions) {
-    write(`${item.header ? `[${clean(item.header)}] ` : ''}${clean(item.question)}\n`);
+    write(t`${item.header ? t`[${clean(item.header)}] ` : t``}${clean(item.question)}\n`);
     item.options.forEach((option, i) => {
-      write(
-        `  ${i + 1}. ${clean(option.label)}${option.description ? ` — ${clean(option.description)}` : ''}\n`,
-      );
+      const about = option.description ? t` — ${clean(option.description)}` : t``;
+      write(t`  ${i + 1}. ${clean(option.label)}${about}\n`);
     });
-    write(
-      `  (a number${item.multi_select ? 's separated by commas' : ''}, your own answer, or empty to skip)\n`,
-    );
+    const numbers = item.multi_select ? t`numbers separated by commas` : t`a number`;
+    write(t`  (${numbers}, your own answer, or empty to skip)\n`);
     const line = ((await reader.ask('answer? ')) ?? '').trim();
     if (!line) continue;
     const picked = line
@@ -142,12 +149,4 @@ export async function askQuestions(
     answers[item.question] = picked.length > 0 ? picked.join(', ') : line;
   }
   request.resolve(answers);
-}
-
-/**
- * Runs of blank lines in what an approval shows, as one visible line: a command padded with screens
- * of empty lines would otherwise push its start out of sight and show only its harmless end.
- */
-export function withBlankRunsShown(text: string): string {
-  return text.replace(/\n(?:[ \t]*\n){2,}/g, (run) => `\n⟨${run.split('\n').length - 2} blank lines⟩\n`);
 }

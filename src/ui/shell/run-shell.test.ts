@@ -7,7 +7,7 @@ import { wireSend } from '../../soul/run-soul.js';
 import type { UserInput } from '../../soul/steer-queue.js';
 import { streamedPartEvent, wireEvent } from '../../wire/events.js';
 import { InputHistory } from '../common/input-history.js';
-import { ScriptedSession } from '../wire-server/test-support/scripted-turn-session.js';
+import { ScriptedSession } from '../common/test-support/scripted-turn-session.js';
 import { runShell } from './run-shell.js';
 
 let dir: string;

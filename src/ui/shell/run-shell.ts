@@ -3,17 +3,24 @@ import type { AgentSession } from '../../app/agent-session.js';
 import { extractText } from '../../kosong/message.js';
 import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
-import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
+import {
+  sanitizeForTerminal as clean,
+  joinTerminalText,
+  type TerminalSafe,
+  terminalText as t,
+} from '../../util/sanitize-terminal.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
+import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';
 import { CONTINUATION_PROMPT, composeInEditor, continues } from '../common/compose.js';
 import type { InputHistory } from '../common/input-history.js';
+import type { SessionControl } from '../common/session-control.js';
 import { runShellEscape } from '../common/shell-escape.js';
 import { askApproval, askQuestions } from './ask-inline.js';
+import { askWorkspaceTrust } from './ask-trust.js';
 import { LineReader, WOKEN } from './line-reader.js';
 import { ShellRenderer, type ThinkingDisplay } from './shell-renderer.js';
-import { type ShellStyle, shellStyle } from './shell-style.js';
 
 export interface ShellOptions {
   session: AgentSession;
@@ -32,31 +39,13 @@ export interface ShellOptions {
   /** The environment `!command` runs with (default: this process's). */
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Lets the user start, open and fork sessions (`/new`, `/sessions`, `/fork`). */
-  sessions?: ShellSessionControl | undefined;
-}
-
-/** The sessions of the work dir, for the shell's own commands. */
-export interface ShellSessionControl {
-  /** A new session. */
-  create(): Promise<AgentSession>;
-  /** The full id of the saved session `given` (a whole id or a unique prefix); throws a readable error otherwise. */
-  resolve(given: string): Promise<string>;
-  /** The saved session with this id; null when there is none. */
-  open(id: string): Promise<AgentSession | null>;
-  /** Saved sessions, most recent first. */
-  list(): Promise<{ id: string; title: string; updatedAt: number }[]>;
-  /** A new session that starts with a copy of `current`'s history. */
-  fork(current: AgentSession): Promise<AgentSession>;
-  /** The turns of `current` that `/undo` can go back to, numbered from 1. */
-  undoPoints(current: AgentSession): Promise<{ n: number; text: string }[]>;
-  /** A new session with `current`'s history before turn `n`. */
-  undo(current: AgentSession, n: number): Promise<AgentSession>;
+  sessions?: SessionControl | undefined;
 }
 
 const SHELL_COMMANDS_HELP =
   'In the shell: a line ending in \\ continues on the next, /editor writes the request in $EDITOR, !command runs a command for you alone (not part of the conversation), /new starts a session, /sessions lists them (/sessions ID opens one), /fork continues in a copy of this one, /undo goes back to before a turn, /exit leaves.';
 
-const PROMPT = '› ';
+const PROMPT = t`› `;
 
 /**
  * The line-mode interactive shell: one turn per line typed, the answer (and, on a terminal, the
@@ -67,8 +56,9 @@ const PROMPT = '› ';
 export async function runShell(options: ShellOptions): Promise<number> {
   const { output } = options;
   let session = options.session;
-  const write = (text: string) => output.write(text);
-  const style = shellStyle(options.color ?? false);
+  // Only sanitised text (or our own words around it) reaches the terminal.
+  const write = (text: TerminalSafe) => output.write(text);
+  const style = ansiStyle(options.color ?? false);
   const newRenderer = () =>
     new ShellRenderer(write, session.workDir, { style, thinking: options.thinking ?? 'off' });
   let cancelTurn: AbortController | null = null;
@@ -84,21 +74,22 @@ export async function runShell(options: ShellOptions): Promise<number> {
         return;
       }
       if (++interrupts >= 2) reader.close();
-      else write('\n(press Ctrl-C again or type /exit to leave)\n');
+      else write(t`\n(press Ctrl-C again or type /exit to leave)\n`);
     },
     history && options.isTerminal ? await history.load() : [],
     (text) => {
       // Ctrl-S during a turn: the text goes into the running turn (after its current step).
       if (!cancelTurn || !session.steer(text)) return false;
-      write(`\n${style.dim(`(steering: ${clean(text.trim())})`)}\n`);
+      write(t`\n${style.dim(t`(steering: ${clean(text.trim())})`)}\n`);
       return true;
     },
   );
   const greet = async () => {
-    write(`kimi-ts — session ${session.sessionId} in ${session.workDir}\n`);
+    write(t`kimi-ts — session ${clean(session.sessionId)} in ${clean(session.workDir)}\n`);
     await replayConversation(session.wireFile, newRenderer(), write, style);
-    if (!session.hasLLM) write(`${session.llmNotSetMessage}\n`);
-    write('Type a request, /help for commands, /exit to leave.\n');
+    if (!session.hasLLM) write(t`${clean(session.llmNotSetMessage)}\n`);
+    await askWorkspaceTrust(session.workspaceTrust, reader, write, options.isTerminal);
+    write(t`Type a request, /help for commands, /exit to leave.\n`);
   };
   await greet();
 
@@ -117,7 +108,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
     await session.close();
     session = next;
     stopListening = listen();
-    write('\n');
+    write(t`\n`);
     await greet();
   };
   try {
@@ -125,7 +116,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
     for (;;) {
       for (let request = betweenTurns.shift(); request; request = betweenTurns.shift()) {
         if (!request.isPending) continue;
-        write('\n');
+        write(t`\n`);
         await askApproval(request, reader, write);
       }
       let line = pending ?? (await reader.nextPrompt(PROMPT));
@@ -143,9 +134,9 @@ export async function runShell(options: ShellOptions): Promise<number> {
         reader.pause();
         const composed = composeInEditor(options.env ?? process.env);
         reader.resume();
-        if (composed.error) write(`${style.error('Error:')} ${clean(composed.error)}\n`);
+        if (composed.error) write(t`${style.error(t`Error:`)} ${clean(composed.error)}\n`);
         if (composed.text === null) continue;
-        write(`${PROMPT}${clean(composed.text)}\n`);
+        write(t`${PROMPT}${clean(composed.text)}\n`);
         text = composed.text;
       }
       if (!text) continue;
@@ -157,7 +148,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
         const undone = await undoCommand(text, options.sessions, session, switchTo, write);
         if (undone !== null) {
           reader.prefill(undone);
-          if (!options.isTerminal) write(`(the request you undid: ${clean(undone)})\n`);
+          if (!options.isTerminal) write(t`(the request you undid: ${clean(undone)})\n`);
         }
         continue;
       }
@@ -167,8 +158,9 @@ export async function runShell(options: ShellOptions): Promise<number> {
           command: text.slice(1),
           workDir: session.workDir,
           env: options.env ?? process.env,
-          write,
-          style,
+          // The person's own command, shown as their terminal would show it had they typed it there.
+          write: (raw) => output.write(raw),
+          style: { dim: (note) => style.dim(clean(note)), error: (note) => style.error(clean(note)) },
           signal: cancelTurn.signal,
         });
         cancelTurn = null;
@@ -180,8 +172,8 @@ export async function runShell(options: ShellOptions): Promise<number> {
       await runTurn(session, text, reader, write, renderer, style, cancelTurn.signal);
       cancelTurn = null;
       const status = options.isTerminal ? renderer.statusLine() : null;
-      if (status) write(`${status}\n`);
-      if (options.sessions && /^\/(help|h|\?)$/.test(text)) write(`${SHELL_COMMANDS_HELP}\n`);
+      if (status) write(t`${status}\n`);
+      if (options.sessions && /^\/(help|h|\?)$/.test(text)) write(t`${clean(SHELL_COMMANDS_HELP)}\n`);
     }
   } finally {
     stopListening();
@@ -199,48 +191,52 @@ export async function runShell(options: ShellOptions): Promise<number> {
  */
 async function undoCommand(
   text: string,
-  control: ShellSessionControl,
+  control: SessionControl,
   current: AgentSession,
   switchTo: (next: AgentSession) => Promise<void>,
-  write: (text: string) => void,
+  write: (text: TerminalSafe) => void,
 ): Promise<string | null> {
   const arg = text.slice('/undo'.length).trim();
   const points = await control.undoPoints(current);
   if (!arg) {
+    const listed = joinTerminalText(
+      points.map((p) => t`  ${p.n}. ${preview(p.text)}`),
+      t`\n`,
+    );
     write(
       points.length === 0
-        ? 'There is no turn to undo.\n'
-        : `${points.map((p) => `  ${p.n}. ${preview(p.text)}`).join('\n')}\n(/undo N goes back to before turn N, in a new session; this one stays as it is)\n`,
+        ? t`There is no turn to undo.\n`
+        : t`${listed}\n(/undo N goes back to before turn N, in a new session; this one stays as it is)\n`,
     );
     return null;
   }
   const point = points.find((p) => String(p.n) === arg);
   if (!point) {
-    write(`There is no turn ${arg} to undo; /undo lists them.\n`);
+    write(t`There is no turn ${clean(arg)} to undo; /undo lists them.\n`);
     return null;
   }
   try {
     await switchTo(await control.undo(current, point.n));
   } catch (error) {
-    write(`Error: ${clean(error instanceof Error ? error.message : String(error))}\n`);
+    write(t`Error: ${clean(error instanceof Error ? error.message : String(error))}\n`);
     return null;
   }
   return point.text;
 }
 
 /** A turn's text on one line, at most 80 characters. */
-function preview(text: string): string {
-  const line = clean(text.replace(/\s+/g, ' ').trim());
-  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+function preview(text: string): TerminalSafe {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return clean(line.length > 80 ? `${line.slice(0, 77)}...` : line);
 }
 
 /** Runs `/new`, `/sessions [id]` (`/resume`) and `/fork`; false for any other input. */
 async function sessionCommand(
   text: string,
-  control: ShellSessionControl,
+  control: SessionControl,
   current: AgentSession,
   switchTo: (next: AgentSession) => Promise<void>,
-  write: (text: string) => void,
+  write: (text: TerminalSafe) => void,
 ): Promise<boolean> {
   const match = /^\/(new|sessions|resume|fork)(?:\s+(\S+))?\s*$/.exec(text);
   if (!match) return false;
@@ -252,24 +248,26 @@ async function sessionCommand(
     else if (command === 'fork') await switchTo(await control.fork(current));
     else if (id) {
       const opened = id === current.sessionId ? null : await control.open(id);
-      if (id === current.sessionId) write('That is this session.\n');
+      if (id === current.sessionId) write(t`That is this session.\n`);
       else if (opened) await switchTo(opened);
-      else write(`There is no session ${id} in this directory.\n`);
+      else write(t`There is no session ${clean(id)} in this directory.\n`);
     } else {
       const saved = await control.list();
+      const listed = joinTerminalText(
+        saved.map(
+          (s) =>
+            t`${s.id === current.sessionId ? t`*` : t` `} ${clean(s.id)}  ${clean(new Date(s.updatedAt).toISOString())}  ${clean(s.title)}`,
+        ),
+        t`\n`,
+      );
       write(
         saved.length === 0
-          ? 'No saved sessions in this directory yet.\n'
-          : `${saved
-              .map(
-                (s) =>
-                  `${s.id === current.sessionId ? '*' : ' '} ${s.id}  ${new Date(s.updatedAt).toISOString()}  ${clean(s.title)}`,
-              )
-              .join('\n')}\n(/sessions ID opens one)\n`,
+          ? t`No saved sessions in this directory yet.\n`
+          : t`${listed}\n(/sessions ID opens one)\n`,
       );
     }
   } catch (error) {
-    write(`Error: ${clean(error instanceof Error ? error.message : String(error))}\n`);
+    write(t`Error: ${clean(error instanceof Error ? error.message : String(error))}\n`);
   }
   return true;
 }
@@ -281,8 +279,8 @@ async function sessionCommand(
 async function replayConversation(
   wireFile: string,
   renderer: ShellRenderer,
-  write: (text: string) => void,
-  style: ShellStyle,
+  write: (text: TerminalSafe) => void,
+  style: AnsiStyle,
 ): Promise<void> {
   const { records } = await readWireFile(wireFile).catch(() => ({ records: [] }));
   let turns = 0;
@@ -291,23 +289,24 @@ async function replayConversation(
       renderer.endLine();
       const input = message.payload.user_input;
       const text = typeof input === 'string' ? input : extractText({ content: input }, ' ');
-      write(`${PROMPT}${clean(text)}\n`);
+      write(t`${PROMPT}${clean(text)}\n`);
       turns++;
     } else {
       renderer.handle(message);
     }
   }
   renderer.endLine();
-  if (turns > 0) write(`${style.dim(`(resumed: ${turns} earlier turn${turns === 1 ? '' : 's'} above)`)}\n`);
+  const earlier = turns === 1 ? t`1 earlier turn` : t`${turns} earlier turns`;
+  if (turns > 0) write(t`${style.dim(t`(resumed: ${earlier} above)`)}\n`);
 }
 
 async function runTurn(
   session: AgentSession,
   text: string,
   reader: LineReader,
-  write: (text: string) => void,
+  write: (text: TerminalSafe) => void,
   renderer: ShellRenderer,
-  style: ShellStyle,
+  style: AnsiStyle,
   cancel: AbortSignal,
 ): Promise<void> {
   let asking: Promise<void> = Promise.resolve();
@@ -338,11 +337,11 @@ async function runTurn(
     renderer.endLine();
     write(
       error instanceof RunCancelled
-        ? '(interrupted)\n'
+        ? t`(interrupted)\n`
         : error instanceof LLMNotSet
           ? // The how-to is in the greeting: once is enough, each prompt gets one line.
-            `${style.error('No model is configured')}: run kimi-ts login, or set one up as the greeting above says (kimi-ts doctor checks the setup).\n`
-          : `${style.error('Error:')} ${clean(describeTurnError(error))}\n`,
+            t`${style.error(t`No model is configured`)}: run kimi-ts login, or set one up as the greeting above says (kimi-ts doctor checks the setup).\n`
+          : t`${style.error(t`Error:`)} ${clean(describeTurnError(error))}\n`,
     );
   }
 }

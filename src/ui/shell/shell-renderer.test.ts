@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { streamedPartEvent, wireEvent } from '../../wire/events.js';
+import { ansiStyle, wantsColor } from '../common/ansi-style.js';
 import { ShellRenderer, type ShellRendererOptions } from './shell-renderer.js';
-import { shellStyle, wantsColor } from './shell-style.js';
 
 function render(options: ShellRendererOptions, feed: (r: ShellRenderer) => void): string {
   let out = '';
@@ -46,7 +46,7 @@ describe('ShellRenderer', () => {
         }),
       );
     };
-    const colored = render({ thinking: 'stream', style: shellStyle(true) }, feed);
+    const colored = render({ thinking: 'stream', style: ansiStyle(true) }, feed);
     expect(colored).toContain('\x1b[2;3mLet me \x1b[23;22m');
     expect(colored).toContain('• \x1b[36mShell\x1b[39m \x1b[2mls\x1b[22m\n');
     expect(colored).toContain('\x1b[31m✗\x1b[39m Command failed with exit code: 2.');

@@ -1,12 +1,16 @@
 import { mergeInPlace } from '../../kosong/merge.js';
 import type { StreamedPart } from '../../kosong/message.js';
-import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import { assertNever } from '../../util/assert-never.js';
-import { sanitizeForTerminal as clean } from '../../util/sanitize-terminal.js';
+import {
+  sanitizeForTerminal as clean,
+  type TerminalSafe,
+  terminalText as t,
+} from '../../util/sanitize-terminal.js';
 import type { StatusUpdate } from '../../wire/events.js';
+import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
-import { rewindDoneSummary } from '../../wire/rewind-summary.js';
-import { type ShellStyle, shellStyle } from './shell-style.js';
+import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';
+import { hiddenLinesText, isCommandTool, previewOutput } from '../common/output-preview.js';
 
 /**
  * How thinking is shown: streamed as it comes (dim), as one "(thinking…)" line per stretch of it, or
@@ -15,7 +19,7 @@ import { type ShellStyle, shellStyle } from './shell-style.js';
 export type ThinkingDisplay = 'stream' | 'indicator' | 'off';
 
 export interface ShellRendererOptions {
-  style?: ShellStyle | undefined;
+  style?: AnsiStyle | undefined;
   thinking?: ThinkingDisplay | undefined;
 }
 
@@ -30,16 +34,18 @@ export class ShellRenderer {
   private atLineStart = true;
   /** What the open stretch of streamed content is, so thinking and answer get lines of their own. */
   private streaming: 'text' | 'think' | null = null;
-  private readonly style: ShellStyle;
+  private readonly style: AnsiStyle;
   private readonly thinking: ThinkingDisplay;
   private readonly status: StatusUpdate = {};
+  /** The tool name of each call announced, for its result (a command's output is shown folded). */
+  private readonly callNames = new Map<string, string>();
 
   constructor(
-    private readonly write: (text: string) => void,
+    private readonly write: (text: TerminalSafe) => void,
     private readonly workDir: string,
     options: ShellRendererOptions = {},
   ) {
-    this.style = options.style ?? shellStyle(false);
+    this.style = options.style ?? ansiStyle(false);
     this.thinking = options.thinking ?? 'off';
   }
 
@@ -62,8 +68,10 @@ export class ShellRenderer {
         const value = message.payload.return_value;
         const brief = value.display.find((block) => block.type === 'brief')?.text;
         const summary = typeof brief === 'string' && brief ? brief : value.message;
-        const mark = value.is_error ? this.style.error('✗') : this.style.ok('✓');
-        this.line(`  ${mark} ${clean(summary || (value.is_error ? 'failed' : 'done'))}`);
+        const mark = value.is_error ? this.style.error(t`✗`) : this.style.ok(t`✓`);
+        this.line(t`  ${mark} ${clean(summary || (value.is_error ? 'failed' : 'done'))}`);
+        const name = this.callNames.get(message.payload.tool_call_id);
+        if (name && isCommandTool(name) && typeof value.output === 'string') this.foldedOutput(value.output);
         return;
       }
       case 'StatusUpdate':
@@ -74,11 +82,11 @@ export class ShellRenderer {
       case 'StepRetry':
         this.pendingCall = null;
         this.line(
-          `(retrying after ${clean(message.payload.error_type)}: attempt ${message.payload.next_attempt} of ${message.payload.max_attempts})`,
+          t`(retrying after ${clean(message.payload.error_type)}: attempt ${message.payload.next_attempt} of ${message.payload.max_attempts})`,
         );
         return;
       case 'CompactionBegin':
-        this.line('(compacting the context…)');
+        this.line(t`(compacting the context…)`);
         return;
       case 'StepBegin':
       case 'TurnEnd':
@@ -86,17 +94,14 @@ export class ShellRenderer {
         this.streaming = null;
         return;
       case 'Notification':
-        this.line(`[${clean(message.payload.title)}]`);
+        this.line(t`[${clean(message.payload.title)}]`);
         return;
       case 'PlanDisplay':
         this.line(clean(message.payload.content));
         return;
-      case 'RewindDone':
-        this.line(`(${clean(rewindDoneSummary(message.payload))})`);
-        return;
       case 'BtwEnd': {
         const { response, error } = message.payload;
-        this.line(error ? `${this.style.error('Error:')} ${clean(error)}` : clean(response ?? ''));
+        this.line(error ? t`${this.style.error(t`Error:`)} ${clean(error)}` : clean(response ?? ''));
         return;
       }
       // The prompt echoes the user's input; the rest has nothing to show in a line shell.
@@ -111,6 +116,8 @@ export class ShellRenderer {
       case 'ApprovalResponse':
       case 'SubagentEvent':
       case 'BtwBegin':
+      // The rewind's result line is the session's own text, said just before this event.
+      case 'RewindDone':
       // One line per call: live output is the terminal UI's.
       case 'ToolOutput':
         return;
@@ -127,7 +134,7 @@ export class ShellRenderer {
   /** Ends the current output line, if one is open. */
   endLine(): void {
     this.completeCall();
-    if (!this.atLineStart) this.write('\n');
+    if (!this.atLineStart) this.write(t`\n`);
     this.atLineStart = true;
     this.streaming = null;
   }
@@ -136,7 +143,7 @@ export class ShellRenderer {
    * The status after the last step: context in use (`context 12% (31.2k of 262.1k tokens)`) and
    * plan mode; null before any step reported one.
    */
-  statusLine(): string | null {
+  statusLine(): TerminalSafe | null {
     const {
       context_usage: usage,
       context_tokens: used,
@@ -149,7 +156,8 @@ export class ShellRenderer {
       parts.push(`context ${Math.round(usage * 100)}%${amounts}`);
     }
     if (plan === true) parts.push('plan mode');
-    return parts.length > 0 ? this.style.dim(parts.join(' · ')) : null;
+    // Numbers and our own words only.
+    return parts.length > 0 ? this.style.dim(parts.join(' · ') as TerminalSafe) : null;
   }
 
   private completeCall(): void {
@@ -157,8 +165,18 @@ export class ShellRenderer {
     this.pendingCall = null;
     if (call?.type !== 'function') return;
     const { name, arguments: args } = call.function;
+    this.callNames.set(call.id, name);
     const key = extractKeyArgument(name, args ?? '', this.workDir);
-    this.line(`• ${this.style.accent(clean(name))}${key ? ` ${this.style.dim(clean(key))}` : ''}`);
+    const shownKey = key ? t` ${this.style.dim(clean(key))}` : t``;
+    this.line(t`• ${this.style.accent(clean(name))}${shownKey}`);
+  }
+
+  /** A command's first and last lines under its result line, the rest counted. */
+  private foldedOutput(output: string): void {
+    const { head, hidden, tail } = previewOutput(output);
+    for (const text of head) this.line(t`    ${this.style.dim(clean(text))}`);
+    if (hidden > 0) this.line(t`    ${this.style.accent(clean(hiddenLinesText(hidden)))}`);
+    for (const text of tail) this.line(t`    ${this.style.dim(clean(text))}`);
   }
 
   private text(text: string): void {
@@ -175,16 +193,16 @@ export class ShellRenderer {
     if (starting) this.endLine();
     this.streaming = 'think';
     if (this.thinking === 'indicator') {
-      if (starting) this.line(this.style.thought('(thinking…)'));
+      if (starting) this.line(this.style.thought(t`(thinking…)`));
       return;
     }
     this.write(this.style.thought(clean(text)));
     this.atLineStart = text.endsWith('\n');
   }
 
-  private line(text: string): void {
-    if (!this.atLineStart) this.write('\n');
-    this.write(`${text}\n`);
+  private line(text: TerminalSafe): void {
+    if (!this.atLineStart) this.write(t`\n`);
+    this.write(t`${text}\n`);
     this.atLineStart = true;
   }
 }

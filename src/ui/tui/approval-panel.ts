@@ -1,18 +1,14 @@
-import {
-  type Component,
-  type Focusable,
-  Input,
-  matchesKey,
-  truncateToWidth,
-  wrapTextWithAnsi,
-} from '@mariozechner/pi-tui';
+import { type Component, type Focusable, Input, matchesKey } from '@mariozechner/pi-tui';
 import type { DisplayBlock } from '../../kosong/tool.js';
+import { revealInvisible } from '../../util/reveal-invisible.js';
+import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
 import type { DiffDisplayBlock } from '../../wire/display.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../wire/requests.js';
 import { type SessionScope, sessionScopes } from './approval-scopes.js';
 import { ARM_DELAY_MS, ArmDelay } from './arm-delay.js';
 import { renderDiff } from './diff-lines.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { fitLine, wrapLines } from './terminal-lines.js';
 import type { TuiStyle } from './tui-style.js';
 
 /**
@@ -23,7 +19,12 @@ export const APPROVAL_ARM_DELAY_MS = ARM_DELAY_MS;
 
 type Stage = 'choose' | 'scope' | 'feedback';
 
-const CHOICES = ['Approve once', 'Approve for this session', 'Reject', 'Reject, and say what to do instead'];
+const CHOICES = [
+  t`Approve once`,
+  t`Approve for this session`,
+  t`Reject`,
+  t`Reject, and say what to do instead`,
+];
 
 /**
  * The approval panel: what will happen with its facts (the command, the path, the diff), and the
@@ -39,6 +40,8 @@ export class ApprovalPanel implements Component, Focusable {
   readonly arm: ArmDelay;
   private readonly feedback = new Input();
   private done = false;
+  /** A key other than Enter was made for the panel (an arrow, a number, Esc, a stage change). */
+  private touched = false;
   /** The scopes of "approve for this session" (the exact one, a command prefix, the whole action). */
   private readonly scopes: SessionScope[];
   /**
@@ -62,13 +65,18 @@ export class ApprovalPanel implements Component, Focusable {
     };
   }
 
+  /** Whether Enter waits for a key made for the panel first (someone was typing when it appeared). */
+  private get needsDeliberateEnter(): boolean {
+    return this.arm.typedInFlight && !this.touched;
+  }
+
   /** Whether keys answer the panel yet (false for the first moments after it appeared). */
   get isArmed(): boolean {
     return this.arm.isArmed;
   }
 
   handleInput(data: string): void {
-    if (this.done || !this.isArmed) return;
+    if (this.done || !this.arm.admit()) return;
     if (!this.request.isPending) {
       this.finish();
       return;
@@ -79,65 +87,78 @@ export class ApprovalPanel implements Component, Focusable {
       return;
     }
     const count = this.stage === 'choose' ? CHOICES.length : this.scopes.length;
+    if (matchesKey(data, 'enter')) {
+      // After typing in flight, Enter picks only a choice the person moved to: it may end their line.
+      if (!this.needsDeliberateEnter) this.pick(this.selected + 1);
+      return;
+    }
+    const saves = this.stage === 'scope' && /^[sSuU]$/.test(data);
+    const picks = /^[1-9]$/.test(data) && Number(data) <= count;
+    const moves = matchesKey(data, 'up') || matchesKey(data, 'down') || matchesKey(data, 'escape');
+    if (!saves && !picks && !moves) {
+      // Not a key of the panel: the person is typing something else. Keys wait until they stop.
+      this.arm.drop();
+      return;
+    }
+    this.touched = true;
     if (matchesKey(data, 'up')) this.selected = (this.selected + count - 1) % count;
     else if (matchesKey(data, 'down')) this.selected = (this.selected + 1) % count;
-    else if (matchesKey(data, 'enter')) this.pick(this.selected + 1);
     else if (matchesKey(data, 'escape')) {
       if (this.stage === 'scope') this.back();
       else this.answer('reject');
-    } else if (this.stage === 'scope' && (data === 's' || data === 'S'))
-      this.saveRule = this.saveRule === 'project' ? null : 'project';
-    else if (this.stage === 'scope' && (data === 'u' || data === 'U'))
-      this.saveRule = this.saveRule === 'user' ? null : 'user';
-    else if (/^[1-9]$/.test(data) && Number(data) <= count) this.pick(Number(data));
+    } else if (data === 's' || data === 'S') this.saveRule = this.saveRule === 'project' ? null : 'project';
+    else if (data === 'u' || data === 'U') this.saveRule = this.saveRule === 'user' ? null : 'user';
+    else this.pick(Number(data));
   }
 
-  render(width: number): string[] {
+  /** Lines as TerminalSafe: text that skipped the sanitiser does not compile here. */
+  render(width: number): TerminalSafe[] {
     this.arm.markShown();
     const { style, request } = this;
     const { sender, action, description, display, source_kind, subagent_type } = request.payload;
     const inner = Math.max(1, width - 2);
-    const lines: string[] = [style.border('─'.repeat(width))];
+    const lines: TerminalSafe[] = [style.border(t`${'─'.repeat(width) as TerminalSafe}`)];
     const who =
-      source_kind === 'background_agent'
-        ? ` (background agent ${sanitizeForTerminal(subagent_type ?? '')})`
-        : '';
-    lines.push(
-      truncateToWidth(
-        `${style.warn('?')} ${style.bold(sanitizeForTerminal(sender))}${who} wants to ${style.accent(sanitizeForTerminal(action))}`,
-        width,
-      ),
-    );
-    for (const line of wrapTextWithAnsi(sanitizeForTerminal(description), inner))
-      lines.push(truncateToWidth(`  ${line}`, width));
+      source_kind === 'background_agent' ? t` (background agent ${shown(subagent_type ?? '')})` : t``;
+    // Everything the person approves is shown: wrapped in full, blank-looking runs as markers.
+    const header = t`${style.warn(t`?`)} ${style.bold(shown(sender))}${who} wants to ${style.accent(shown(action))}`;
+    // (Wrapped lines fit; fitLine only guards the terminal's width, it cuts nothing.)
+    for (const line of wrapLines(header, width)) lines.push(fitLine(line, width));
+    for (const line of wrapLines(shown(description), inner)) lines.push(fitLine(t`  ${line}`, width));
     for (const block of display) lines.push(...renderBlock(block, style, width));
-    lines.push('');
+    lines.push(t``);
     if (this.stage === 'feedback') {
-      const ask = `  ${style.bold('What should it do instead?')} ${style.dim('(Enter sends, Esc goes back)')}`;
-      lines.push(truncateToWidth(ask, width));
+      const ask = t`  ${style.bold(t`What should it do instead?`)} ${style.dim(t`(Enter sends, Esc goes back)`)}`;
+      lines.push(fitLine(ask, width));
       this.feedback.focused = this.focused;
-      for (const line of this.feedback.render(inner)) lines.push(truncateToWidth(`  ${line}`, width));
+      // pi-tui's Input draws what the person types into it, sanitised there.
+      for (const line of this.feedback.render(inner))
+        lines.push(fitLine(t`  ${line as TerminalSafe}`, width));
       return lines;
     }
     const choices = this.stage === 'choose' ? CHOICES : this.scopes.map((scope) => scope.label);
     choices.forEach((choice, i) => {
-      const text = `${i + 1}. ${choice}`;
-      lines.push(
-        truncateToWidth(
-          i === this.selected ? `${style.accent('›')} ${style.selected(text)}` : `  ${text}`,
-          width,
-        ),
-      );
+      // A scope names the command: wrapped in full like the command itself.
+      wrapLines(t`${i + 1}. ${choice}`, inner).forEach((text, row) => {
+        const line =
+          i === this.selected
+            ? t`${row === 0 ? style.accent(t`›`) : t` `} ${style.selected(text)}`
+            : t`  ${text}`;
+        lines.push(fitLine(line, width));
+      });
     });
     if (this.stage === 'scope') {
-      const box = (where: 'project' | 'user') => (this.saveRule === where ? style.accent('[x]') : '[ ]');
-      const project = `  ${box('project')} s: also save it as an allow rule of this project ${style.dim('(.kimi-ts/permissions.toml)')}`;
-      const user = `  ${box('user')} u: or as your own rule, in every project ${style.dim('(permissions.toml in the agent home)')}`;
-      lines.push(truncateToWidth(project, width), truncateToWidth(user, width));
+      const box = (where: 'project' | 'user') => (this.saveRule === where ? style.accent(t`[x]`) : t`[ ]`);
+      const project = t`  ${box('project')} s: also save it as an allow rule of this project ${style.dim(t`(.kimi-ts/permissions.toml)`)}`;
+      const user = t`  ${box('user')} u: or as your own rule, in every project ${style.dim(t`(permissions.toml in the agent home)`)}`;
+      lines.push(fitLine(project, width), fitLine(user, width));
     }
-    const hint =
-      this.stage === 'scope' ? '  ↑/↓ + Enter, or a number · Esc goes back' : '  ↑/↓ + Enter, or a number';
-    lines.push(truncateToWidth(style.dim(this.isArmed ? hint : '  …'), width));
+    const hint = this.needsDeliberateEnter
+      ? t`  You were typing when this appeared: press a number, or ↑/↓ then Enter`
+      : this.stage === 'scope'
+        ? t`  ↑/↓ + Enter, or a number · Esc goes back`
+        : t`  ↑/↓ + Enter, or a number`;
+    lines.push(fitLine(style.dim(this.isArmed ? hint : t`  …`), width));
     return lines;
   }
 
@@ -200,16 +221,22 @@ export class ApprovalPanel implements Component, Focusable {
   }
 }
 
-function renderBlock(block: DisplayBlock, style: TuiStyle, width: number): string[] {
+/** Text for an approval: sanitised for the terminal, with invisible and blank-looking runs shown. */
+function shown(text: string): TerminalSafe {
+  return revealInvisible(sanitizeForTerminal(text));
+}
+
+function renderBlock(block: DisplayBlock, style: TuiStyle, width: number): TerminalSafe[] {
+  const inner = Math.max(1, width - 4);
   if (block.type === 'shell' && 'command' in block && typeof block.command === 'string') {
-    return sanitizeForTerminal(block.command)
-      .split('\n')
-      .map((line) => truncateToWidth(`  ${style.dim('$')} ${style.bold(line)}`, width));
+    return wrapLines(shown(block.command), inner).map((line, i) =>
+      fitLine(i === 0 ? t`  ${style.dim(t`$`)} ${style.bold(line)}` : t`    ${style.bold(line)}`, width),
+    );
   }
   if (block.type === 'diff' && 'old_text' in block)
-    return renderDiff(block as DiffDisplayBlock, style, width, '  ');
+    return renderDiff(block as DiffDisplayBlock, style, width, t`  `);
   if (block.type === 'brief' && 'text' in block && typeof block.text === 'string') {
-    return [truncateToWidth(`  ${style.dim(sanitizeForTerminal(block.text))}`, width)];
+    return wrapLines(shown(block.text), inner).map((line) => fitLine(t`  ${style.dim(line)}`, width));
   }
   return [];
 }

@@ -1,10 +1,12 @@
+import { revealInvisible } from '../../util/reveal-invisible.js';
+import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
 import type { ApprovalAnswer, ApprovalRequestData } from '../../wire/requests.js';
 import { commandPrefix } from '../common/command-prefix.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 
 /** One way to approve for the session, as the scope stage of the approval panel offers it. */
 export interface SessionScope {
-  label: string;
+  label: TerminalSafe;
   answer: Pick<ApprovalAnswer, 'scope' | 'prefix'>;
 }
 
@@ -23,17 +25,17 @@ export function sessionScopes(payload: ApprovalRequestData): SessionScope[] {
   const scopes: SessionScope[] = [
     {
       label: command
-        ? `Only \`${sanitizeForTerminal(command)}\`, for this session`
-        : 'Only exactly this, for this session',
+        ? t`Only \`${revealInvisible(sanitizeForTerminal(command))}\`, for this session`
+        : t`Only exactly this, for this session`,
       answer: { scope: 'exact' },
     },
   ];
   const prefix = command && commandPrefix(command);
   if (prefix)
     scopes.push({
-      label: `Commands starting with \`${sanitizeForTerminal(prefix)}\`, for this session`,
+      label: t`Commands starting with \`${revealInvisible(sanitizeForTerminal(prefix))}\`, for this session`,
       answer: { scope: 'prefix', prefix },
     });
-  scopes.push({ label: `Every "${action}", for this session`, answer: { scope: 'action' } });
+  scopes.push({ label: t`Every "${action}", for this session`, answer: { scope: 'action' } });
   return scopes;
 }

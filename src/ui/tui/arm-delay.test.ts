@@ -25,3 +25,30 @@ describe('ArmDelay', () => {
     expect(armed).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('ArmDelay: typing in flight', () => {
+  it('a key before it is armed is dropped and starts the delay again', () => {
+    let now = 0;
+    const arm = new ArmDelay(() => now);
+    expect(arm.admit()).toBe(false); // before the first frame
+    arm.markShown();
+    now += ARM_DELAY_MS - 10;
+    expect(arm.admit()).toBe(false); // still typing
+    now += ARM_DELAY_MS - 10;
+    expect(arm.isArmed).toBe(false);
+    expect(arm.admit()).toBe(false); // the Enter that ends the typed line
+    now += ARM_DELAY_MS;
+    expect(arm.isArmed).toBe(true);
+    expect(arm.admit()).toBe(true);
+    expect(arm.typedInFlight).toBe(true);
+  });
+
+  it('a panel nobody typed at is armed after the delay, with nothing typed in flight', () => {
+    let now = 0;
+    const arm = new ArmDelay(() => now);
+    arm.markShown();
+    now += ARM_DELAY_MS;
+    expect(arm.admit()).toBe(true);
+    expect(arm.typedInFlight).toBe(false);
+  });
+});

@@ -1,5 +1,7 @@
-import { truncateToWidth } from '@mariozechner/pi-tui';
+import { truncateToWidth, visibleWidth } from '@mariozechner/pi-tui';
 import { diffLines } from 'diff';
+import { revealInvisible } from '../../util/reveal-invisible.js';
+import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
 import type { DiffDisplayBlock } from '../../wire/display.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
@@ -12,9 +14,9 @@ export function renderDiff(
   block: DiffDisplayBlock,
   style: TuiStyle,
   width: number,
-  indent: string,
-): string[] {
-  const lines: string[] = [];
+  indent: TerminalSafe,
+): TerminalSafe[] {
+  const lines: TerminalSafe[] = [];
   let oldLine = block.old_start;
   let newLine = block.new_start;
   let hidden = 0;
@@ -31,13 +33,23 @@ export function renderDiff(
         hidden++;
         continue;
       }
-      const sign = change.added ? '+' : '-';
+      const sign = change.added ? t`+` : t`-`;
       const paint = change.added ? style.ok : style.error;
-      const line = `${indent}${String(number).padStart(4)} ${paint(`${sign} ${sanitizeForTerminal(text)}`)}`;
-      lines.push(truncateToWidth(line, width));
+      const shown = revealInvisible(sanitizeForTerminal(text));
+      const line = t`${indent}${String(number).padStart(4) as TerminalSafe} ${paint(t`${sign} ${shown}`)}`;
+      lines.push(fitToWidth(line, width));
     }
   }
   if (hidden > 0)
-    lines.push(style.dim(`${indent}     … ${hidden} more changed line${hidden === 1 ? '' : 's'}`));
+    lines.push(style.dim(t`${indent}     … ${hidden} more changed line${hidden === 1 ? t`` : t`s`}`));
   return lines;
+}
+
+/** A line cut to the width says how much of it is hidden (`…+120 cols`): nothing is cut silently. */
+export function fitToWidth(line: TerminalSafe, width: number): TerminalSafe {
+  const full = visibleWidth(line);
+  if (full <= width) return line;
+  const noteWidth = `…+${full} cols`.length;
+  const hidden = full - Math.max(0, width - noteWidth);
+  return truncateToWidth(line, width, `…+${hidden} cols`) as TerminalSafe;
 }

@@ -1,6 +1,7 @@
-import type { Component, Container, Focusable, TUI } from '@mariozechner/pi-tui';
+import type { Component, Focusable, TUI } from '@mariozechner/pi-tui';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { ApprovalPanel } from './approval-panel.js';
+import type { PanelSlot } from './panel-slot.js';
 import { PlanPanel } from './plan-panel.js';
 import type { PlanView } from './plan-view.js';
 import { QuestionPanel } from './question-panel.js';
@@ -11,7 +12,7 @@ export type Panel = ApprovalPanel | QuestionPanel | PlanPanel;
 /** What the queue needs of the TUI: where panels show, and what has the keys when none does. */
 export interface PanelQueueHost {
   tui: TUI;
-  slot: Container;
+  slot: PanelSlot;
   style: TuiStyle;
   /** The prompt editor, focused again when no panel waits. */
   editor(): Component & Focusable;
@@ -50,14 +51,16 @@ export class PanelQueue {
   /** Shows the first waiting panel, or gives the keys back to the editor. */
   showNext(): void {
     const { slot, tui } = this.host;
-    slot.clear();
     const panel = this.panels[0];
     if (panel) {
-      slot.addChild(panel);
+      slot.show(panel);
       tui.setFocus(panel);
       // Between turns nothing else redraws: show the key hint once the panel takes keys.
       panel.arm.onArmed = () => tui.requestRender();
-    } else tui.setFocus(this.host.editor());
+    } else {
+      slot.clear();
+      tui.setFocus(this.host.editor());
+    }
     tui.requestRender();
   }
 

@@ -25,6 +25,11 @@ export class PathCompletion implements AutocompleteProvider {
   constructor(
     private readonly inner: AutocompleteProvider,
     private readonly workDir: string,
+    /**
+     * Whether git may run in the work dir: only in a trusted folder, since a repository's own
+     * `.git/config` (core.fsmonitor) runs a command on `git ls-files`. Otherwise the folder is walked.
+     */
+    private readonly gitAllowed: () => boolean = () => false,
   ) {}
 
   async getSuggestions(
@@ -58,7 +63,7 @@ export class PathCompletion implements AutocompleteProvider {
 
   private files(): Promise<FileGroups> {
     if (!this.listing || Date.now() - this.listing.at > LISTING_TTL_MS) {
-      this.listing = { at: Date.now(), files: listFiles(this.workDir) };
+      this.listing = { at: Date.now(), files: listFiles(this.workDir, this.gitAllowed()) };
     }
     return this.listing.files;
   }
@@ -67,11 +72,13 @@ export class PathCompletion implements AutocompleteProvider {
 /** Files in the order they are offered: git-tracked, then the rest. */
 type FileGroups = string[][];
 
-async function listFiles(workDir: string): Promise<FileGroups> {
-  const [tracked, untracked] = await Promise.all([
-    git(workDir, ['ls-files', '--cached', '--recurse-submodules']),
-    git(workDir, ['ls-files', '--others', '--exclude-standard']),
-  ]);
+async function listFiles(workDir: string, gitAllowed: boolean): Promise<FileGroups> {
+  const [tracked, untracked] = gitAllowed
+    ? await Promise.all([
+        git(workDir, ['ls-files', '--cached', '--recurse-submodules']),
+        git(workDir, ['ls-files', '--others', '--exclude-standard']),
+      ])
+    : [null, null];
   if (tracked !== null) return [tracked.slice(0, MAX_FILES), (untracked ?? []).slice(0, MAX_FILES)];
   const walked = await glob(['**/*'], {
     cwd: workDir,

@@ -90,7 +90,7 @@ export class PlanPanel implements Component, Focusable {
   }
 
   handleInput(data: string): void {
-    if (this.done || !this.isArmed) return;
+    if (this.done || !this.arm.admit()) return;
     if (!this.request.isPending) {
       this.finish('closed elsewhere');
       return;

@@ -29,12 +29,18 @@ export const TUI_COMMANDS: readonly SlashCommand[] = [
 export function createPromptEditor(
   tui: TUI,
   style: TuiStyle,
-  options: { workDir: string; commands: readonly SlashCommand[]; history: readonly string[] },
+  options: {
+    workDir: string;
+    commands: readonly SlashCommand[];
+    history: readonly string[];
+    /** Whether `@` completion may ask git (a trusted work dir only). */
+    gitAllowed: () => boolean;
+  },
 ): Editor {
   const editor = new Editor(tui, style.editor, { paddingX: 1 });
   const commands: (SlashCommand | AutocompleteItem)[] = [...options.commands];
   const slashCommands = new CombinedAutocompleteProvider(commands, options.workDir, null);
-  editor.setAutocompleteProvider(new PathCompletion(slashCommands, options.workDir));
+  editor.setAutocompleteProvider(new PathCompletion(slashCommands, options.workDir, options.gitAllowed));
   // addToHistory puts each entry first: add the oldest first.
   for (const entry of options.history.slice(0, EDITOR_HISTORY).reverse()) editor.addToHistory(entry);
   return editor;

@@ -59,7 +59,7 @@ export class QuestionPanel implements Component, Focusable {
   }
 
   handleInput(data: string): void {
-    if (this.done || !this.isArmed) return;
+    if (this.done || !this.arm.admit()) return;
     if (!this.request.isPending) {
       this.finish();
       return;

@@ -31,7 +31,13 @@ export async function runTuiSessions(options: Omit<TuiOptions, 'onRestart'>): Pr
       });
       first = false;
       const next = restart as TuiRestart | null;
-      if (!next) return code;
+      if (!next) {
+        // The conversation stays in the terminal's scrollback; say how to come back to it.
+        (options.terminal ?? process.stdout).write(
+          `To resume this session: kimi-ts -S ${session.sessionId}\n`,
+        );
+        return code;
+      }
       if (next.session !== session) await session.close();
       session = next.session;
       theme = next.theme ?? theme;

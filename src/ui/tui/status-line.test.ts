@@ -6,6 +6,7 @@ import {
   type StatusFacts,
   StatusLineView,
   withModes,
+  withStreamed,
 } from './status-line.js';
 import { tuiStyle } from './tui-style.js';
 
@@ -22,6 +23,19 @@ describe('status line', () => {
     });
     facts = applyStatusUpdate(facts, { token_usage: usage, plan_mode: true });
     expect(formatStatus(facts)).toBe('e2e-model · plan · context 12% (12.3k/100.0k) · ↑2.4k ↓100 · cost n/a');
+  });
+
+  it('while a turn runs: spinner and elapsed time after the badges, the streamed output estimated', () => {
+    let facts: StatusFacts = { ...emptyStatus('m'), yolo: true, runningSince: 0, activity: 'working…' };
+    facts = withStreamed(facts, { type: 'ContentPart', payload: { type: 'text', text: 'x'.repeat(41) } });
+    expect(formatStatus(facts, 65_000)).toMatch(
+      /^m · yolo · [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] 1:05 working… · ↑0 ↓~11 · cost n\/a$/,
+    );
+    const usage = { input_other: 10, input_cache_read: 0, input_cache_creation: 0, output: 9 };
+    facts = applyStatusUpdate(facts, { token_usage: usage });
+    expect(formatStatus({ ...facts, runningSince: null, activity: null })).toBe(
+      'm · yolo · ↑10 ↓9 · cost n/a',
+    );
   });
 
   it('keeps what an update leaves out', () => {
@@ -74,16 +88,29 @@ describe('status line', () => {
     expect(formatStatus(withModes(emptyStatus('m'), off, false))).toBe('m · ↑0 ↓0 · cost n/a');
     const all = withModes(
       emptyStatus('m'),
-      { yolo: true, afk: true, sandbox: { mode: 'workspace-write', network: false } },
+      {
+        yolo: true,
+        afk: true,
+        sandbox: { state: 'on', mode: 'workspace-write', network: false, blocksUnixSockets: true },
+      },
       true,
     );
     expect(formatStatus(all)).toBe('m · yolo · afk · plan · sandbox · ↑0 ↓0 · cost n/a');
     const readOnly = withModes(
       emptyStatus('m'),
-      { ...off, sandbox: { mode: 'read-only', network: true } },
+      { ...off, sandbox: { state: 'on', mode: 'read-only', network: true, blocksUnixSockets: true } },
       false,
     );
     expect(formatStatus(readOnly)).toBe('m · sandbox read-only +net · ↑0 ↓0 · cost n/a');
+    const unavailable = withModes(
+      emptyStatus('m'),
+      {
+        ...off,
+        sandbox: { state: 'unavailable', mode: 'workspace-write', network: false, blocksUnixSockets: false },
+      },
+      false,
+    );
+    expect(formatStatus(unavailable)).toBe('m · no sandbox · ↑0 ↓0 · cost n/a');
     // Switched off again: the badges go.
     expect(formatStatus(withModes(all, off, false))).toBe('m · ↑0 ↓0 · cost n/a');
   });

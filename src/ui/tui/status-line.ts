@@ -2,7 +2,9 @@ import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
 import type { SessionModes } from '../../app/agent-session.js';
 import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate } from '../../wire/events.js';
+import type { WireMessage } from '../../wire/message.js';
 import { formatDollars, type ModelPrice, tokenCost } from '../common/token-cost.js';
+import { spinnerFrame } from './tool-call-view.js';
 import type { TuiStyle } from './tui-style.js';
 
 export type { ModelPrice } from '../common/token-cost.js';
@@ -19,7 +21,7 @@ export interface StatusFacts {
   planMode: boolean;
   yolo: boolean;
   afk: boolean;
-  /** The sandbox's badge (`sandbox`, `sandbox read-only`, `+net`), null when commands run unsandboxed. */
+  /** The sandbox's badge (`sandbox`, `sandbox read-only`, `+net`; `no sandbox` where it cannot run), null when off. */
   sandbox: string | null;
   /** MCP servers: how many are connected of how many, and whether they are still connecting. */
   mcp: { connected: number; total: number; failed: number; loading: boolean } | null;
@@ -31,8 +33,15 @@ export interface StatusFacts {
   price: ModelPrice | null;
   /** What this session's tokens cost so far, in dollars (counted while a price was known). */
   cost: number;
-  /** A transient word on the right, e.g. `working…`, `queued: 1`. */
+  /** A transient word after the badges, e.g. `working… (Esc cancels)`, `press Ctrl-C again…`. */
   activity: string | null;
+  /** When the running turn (or `!command`) started: a spinner and the elapsed time show; null when idle. */
+  runningSince: number | null;
+  /**
+   * Characters the model has streamed in the running step (text, thinking, tool arguments): shown as
+   * an estimate of its output tokens until the step's real usage arrives.
+   */
+  streamedChars: number;
 }
 
 export function emptyStatus(model: string | null): StatusFacts {
@@ -53,6 +62,8 @@ export function emptyStatus(model: string | null): StatusFacts {
     price: null,
     cost: 0,
     activity: null,
+    runningSince: null,
+    streamedChars: 0,
   };
 }
 
@@ -72,6 +83,8 @@ export function applyStatusUpdate(facts: StatusFacts, update: StatusUpdate): Sta
   }
   if (update.token_usage) {
     const usage = update.token_usage;
+    // The step's real count replaces the estimate of what it streamed.
+    next.streamedChars = 0;
     next.tokensIn += usage.input_other + usage.input_cache_read + usage.input_cache_creation;
     next.tokensOut += usage.output;
     if (facts.price) next.cost += tokenCost(facts.price, usage);
@@ -79,12 +92,61 @@ export function applyStatusUpdate(facts: StatusFacts, update: StatusUpdate): Sta
   return next;
 }
 
+/**
+ * The facts with another model's context window (after `/model`): the same tokens in use, counted
+ * against the new size at once rather than at the next step.
+ */
+export function withContextSize(facts: StatusFacts, maxContextTokens: number | null): StatusFacts {
+  if (maxContextTokens === null || maxContextTokens <= 0) return facts;
+  const used = facts.contextTokens;
+  return {
+    ...facts,
+    maxContextTokens,
+    contextUsage: used === null ? facts.contextUsage : Math.min(1, used / maxContextTokens),
+  };
+}
+
+/** Characters per token, roughly, for the live estimate of a streaming step's output. */
+const CHARS_PER_TOKEN = 4;
+
+/** The facts after a wire message of the running turn: what the model streams counts at once. */
+export function withStreamed(facts: StatusFacts, message: WireMessage): StatusFacts {
+  const chars = streamedLength(message);
+  return chars > 0 ? { ...facts, streamedChars: facts.streamedChars + chars } : facts;
+}
+
+function streamedLength(message: WireMessage): number {
+  switch (message.type) {
+    case 'ContentPart':
+      return message.payload.type === 'text'
+        ? message.payload.text.length
+        : message.payload.type === 'think'
+          ? message.payload.think.length
+          : 0;
+    case 'ToolCall':
+      return message.payload.function.arguments?.length ?? 0;
+    case 'ToolCallPart':
+      return message.payload.arguments_part?.length ?? 0;
+    default:
+      return 0;
+  }
+}
+
+/** `0:07`, `12:05`: how long the running turn has taken. */
+export function formatElapsed(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const minutes = Math.floor(total / 60);
+  return `${minutes}:${String(total % 60).padStart(2, '0')}`;
+}
+
 /** The facts with the session's modes as they are now (yolo, afk, plan, sandbox). */
 export function withModes(facts: StatusFacts, modes: SessionModes, planMode: boolean): StatusFacts {
   const { yolo, afk, sandbox } = modes;
-  const badge = sandbox
-    ? `sandbox${sandbox.mode === 'read-only' ? ' read-only' : ''}${sandbox.network ? ' +net' : ''}`
-    : null;
+  const badge = !sandbox
+    ? null
+    : sandbox.state === 'unavailable'
+      ? 'no sandbox'
+      : `sandbox${sandbox.mode === 'read-only' ? ' read-only' : ''}${sandbox.network ? ' +net' : ''}`;
   return { ...facts, yolo, afk, planMode, sandbox: badge };
 }
 
@@ -96,8 +158,8 @@ interface StatusPart {
 }
 
 /** `e2e-model · yolo · plan · context 12% (31.2k/262.1k) · ↑40.1k ↓2.3k · cost n/a` */
-export function formatStatus(facts: StatusFacts): string {
-  return statusParts(facts)
+export function formatStatus(facts: StatusFacts, now = Date.now()): string {
+  return statusParts(facts, now)
     .map((part) => part.text)
     .join(' · ');
 }
@@ -106,14 +168,21 @@ export function formatStatus(facts: StatusFacts): string {
  * The status line's parts. The badges come right after the model (Kimi CLI puts them first), so a
  * narrow terminal cuts the numbers before it cuts what decides whether an action asks first.
  */
-function statusParts(facts: StatusFacts): StatusPart[] {
+function statusParts(facts: StatusFacts, now: number): StatusPart[] {
   const parts: StatusPart[] = [];
   const plain = (text: string) => parts.push({ text, tone: 'plain' });
   if (facts.model) plain(facts.model);
   if (facts.yolo) parts.push({ text: 'yolo', tone: 'warn' });
   if (facts.afk) parts.push({ text: 'afk', tone: 'warn' });
   if (facts.planMode) parts.push({ text: 'plan', tone: 'accent' });
-  if (facts.sandbox) parts.push({ text: facts.sandbox, tone: 'ok' });
+  // Wanted but unable to run here: a warning, as yolo is.
+  if (facts.sandbox)
+    parts.push({ text: facts.sandbox, tone: facts.sandbox === 'no sandbox' ? 'warn' : 'ok' });
+  // What is going on now comes before the numbers, so a narrow terminal keeps it.
+  const running =
+    facts.runningSince !== null ? `${spinnerFrame(now)} ${formatElapsed(now - facts.runningSince)}` : null;
+  const activity = [running, facts.activity].filter(Boolean).join(' ');
+  if (activity) parts.push({ text: activity, tone: running ? 'accent' : 'plain' });
   if (facts.contextUsage !== null) {
     const amounts =
       facts.contextTokens !== null && facts.maxContextTokens
@@ -121,7 +190,8 @@ function statusParts(facts: StatusFacts): StatusPart[] {
         : '';
     plain(`context ${Math.round(facts.contextUsage * 100)}%${amounts}`);
   }
-  plain(`↑${tokens(facts.tokensIn)} ↓${tokens(facts.tokensOut)}`);
+  const streamed = Math.ceil(facts.streamedChars / CHARS_PER_TOKEN);
+  plain(`↑${tokens(facts.tokensIn)} ↓${streamed > 0 ? '~' : ''}${tokens(facts.tokensOut + streamed)}`);
   plain(facts.price ? `cost ${formatDollars(facts.cost)}` : 'cost n/a');
   if (facts.mcp) {
     const { connected, total, failed, loading } = facts.mcp;
@@ -129,7 +199,6 @@ function statusParts(facts: StatusFacts): StatusPart[] {
   }
   if (facts.backgroundTasks > 0) plain(`⚙ tasks: ${facts.backgroundTasks}`);
   if (facts.subagents > 0) plain(`subagents: ${facts.subagents}`);
-  if (facts.activity) plain(facts.activity);
   return parts;
 }
 
@@ -141,6 +210,7 @@ function tokens(count: number): string {
 /** The line under the prompt editor. */
 export class StatusLineView implements Component {
   facts: StatusFacts;
+  private onRender: (() => void) | null = null;
 
   constructor(
     private readonly style: TuiStyle,
@@ -149,7 +219,27 @@ export class StatusLineView implements Component {
     this.facts = emptyStatus(model);
   }
 
+  /**
+   * Asks for a frame and resolves once this line was drawn in it (or after `timeoutMs`): what is
+   * left on the screen when the TUI stops is what the facts say now.
+   */
+  rendered(tui: { requestRender(): void }, timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref?.();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.onRender = done;
+      tui.requestRender();
+    });
+  }
+
   render(width: number): string[] {
+    const rendered = this.onRender;
+    this.onRender = null;
+    if (rendered) queueMicrotask(rendered);
     const { style } = this;
     const paint = (part: StatusPart): string => {
       switch (part.tone) {
@@ -165,9 +255,13 @@ export class StatusLineView implements Component {
           return assertNever(part.tone);
       }
     };
-    const line = statusParts(this.facts).map(paint).join(style.dim(' · '));
+    const line = statusParts(this.facts, Date.now()).map(paint).join(style.dim(' · '));
     return [truncateToWidth(line, width)];
   }
 
   invalidate(): void {}
 }
+
+/** The status line's facts of a job starting now, and of no job. */
+export const JOB_RUNNING = () => ({ runningSince: Date.now(), streamedChars: 0 });
+export const JOB_IDLE = { activity: null, runningSince: null, streamedChars: 0 };

@@ -1,7 +1,8 @@
 import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
-import { extractKeyArgument } from '../../toolset/extract-key-argument.js';
 import type { DiffDisplayBlock } from '../../wire/display.js';
+import { extractKeyArgument } from '../../wire/key-argument.js';
+import { hiddenLinesText, isCommandTool, previewOutput } from '../common/output-preview.js';
 import { renderDiff } from './diff-lines.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
@@ -91,9 +92,10 @@ export class ToolCallView implements Component {
       lines.push(truncateToWidth(`  ${style.dim('└')} ${paint(sanitizeForTerminal(summary))}`, width));
     }
     for (const block of this.result.display) {
-      if (isDiff(block)) lines.push(...renderDiff(block, style, width, '    '));
+      if (isDiff(block)) lines.push(...renderDiff(block, style, width, sanitizeForTerminal('    ')));
     }
     if (this.expanded) lines.push(...expandedOutput(this.result, width).map((line) => style.dim(line)));
+    else if (isCommandTool(this.name)) lines.push(...foldedOutput(this.result, width, style));
     return lines;
   }
 
@@ -128,6 +130,23 @@ function expandedOutput(result: ToolReturnValue, width: number): string[] {
   const shown = lines.slice(0, EXPANDED_LINES).map((line) => truncateToWidth(`    ${line}`, width));
   if (lines.length > EXPANDED_LINES) shown.push(`    … ${lines.length - EXPANDED_LINES} more lines`);
   return shown;
+}
+
+/**
+ * A command's output under its summary, folded to its first and last lines (Ctrl-E shows it whole):
+ * the output is what the person asked the command for, not a detail to dig out.
+ */
+function foldedOutput(result: ToolReturnValue, width: number, style: TuiStyle): string[] {
+  if (typeof result.output !== 'string' || !result.output.trim()) return [];
+  const { head, hidden, tail } = previewOutput(result.output);
+  const line = (text: string) => truncateToWidth(`    ${style.dim(sanitizeForTerminal(text))}`, width);
+  return [
+    ...head.map(line),
+    ...(hidden > 0
+      ? [truncateToWidth(`    ${style.accent(`${hiddenLinesText(hidden)} (Ctrl-E)`)}`, width)]
+      : []),
+    ...tail.map(line),
+  ];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Terminal } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
 import type { InputHistory } from '../common/input-history.js';
-import type { ShellSessionControl } from '../shell/run-shell.js';
+import type { SessionControl } from '../common/session-control.js';
 import type { TuiRestart } from './commands/tui-command.js';
 import type { ModelPrice } from './status-line.js';
 import type { TuiTheme } from './theme.js';
@@ -26,7 +26,7 @@ export interface TuiOptions {
   /** The colour theme (default dark). */
   theme?: TuiTheme | undefined;
   /** Lets `/new`, `/sessions`, `/fork` and `/undo` switch sessions (with `onRestart`). */
-  sessions?: ShellSessionControl | undefined;
+  sessions?: SessionControl | undefined;
   /** Saves the theme `/theme` chose in the config. */
   saveTheme?: ((theme: TuiTheme) => Promise<void>) | undefined;
   /** Text the prompt editor starts with. */

@@ -7,26 +7,30 @@ import { type ThemePalette, type TuiTheme, themePalette } from './theme.js';
  * https://no-color.org). Code in answers is highlighted only with colour on.
  */
 export interface TuiStyle {
+  // Each style keeps the type of its text: safe text (TerminalSafe) painted with our own escapes
+  // is still safe.
   readonly color: boolean;
   readonly theme: TuiTheme;
-  dim(text: string): string;
-  bold(text: string): string;
-  italic(text: string): string;
-  accent(text: string): string;
-  ok(text: string): string;
-  warn(text: string): string;
-  error(text: string): string;
+  dim<T extends string>(text: T): T;
+  bold<T extends string>(text: T): T;
+  italic<T extends string>(text: T): T;
+  accent<T extends string>(text: T): T;
+  ok<T extends string>(text: T): T;
+  warn<T extends string>(text: T): T;
+  error<T extends string>(text: T): T;
   /** The frame of the prompt editor and of panels. */
-  border(text: string): string;
+  border<T extends string>(text: T): T;
   /** Inverted: the chosen line of a panel. */
-  selected(text: string): string;
+  selected<T extends string>(text: T): T;
   markdown: MarkdownTheme;
   editor: EditorTheme;
 }
 
-const paint = (open: string, close: string) => (text: string) =>
-  text ? `\x1b[${open}m${text}\x1b[${close}m` : text;
-const same = (text: string) => text;
+const paint =
+  (open: string, close: string) =>
+  <T extends string>(text: T): T =>
+    (text ? `\x1b[${open}m${text}\x1b[${close}m` : text) as T;
+const same = <T extends string>(text: T): T => text;
 
 export function tuiStyle(color: boolean, theme: TuiTheme = 'dark'): TuiStyle {
   const palette = themePalette(theme);
@@ -38,7 +42,7 @@ export function tuiStyle(color: boolean, theme: TuiTheme = 'dark'): TuiStyle {
   const warn = color ? paint(palette.warn, '39') : same;
   const error = color ? paint(palette.error, '39') : same;
   const border = color ? paint(palette.border, '39') : same;
-  const selected = color ? paint('7', '27') : (text: string) => text;
+  const selected = color ? paint('7', '27') : same;
   const selectList: SelectListTheme = {
     selectedPrefix: accent,
     selectedText: accent,

@@ -1,11 +1,11 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { addLoginSecrets, collectSecrets } from '../../app/collect-secrets.js';
+import { SessionCatalog as Sessions } from '../../app/session-catalog.js';
 import { kimiTsHome } from '../../config/home.js';
 import { loadConfig } from '../../config/load-config.js';
 import { defaultConfig } from '../../config/schema.js';
 import { openInBrowser } from '../../mcp/oauth/open-browser.js';
-import { importSessionZip } from '../../session/archive/import-session-zip.js';
 import { continueSession } from '../../session/list.js';
 import { matchAmong, SessionIdError, sessionIdProblem } from '../../session/session-id-match.js';
 import { exportHtml } from './server/export-html.js';
@@ -82,7 +82,7 @@ async function resolveSession(
   const asPath = resolve(session);
   const info = await stat(asPath).catch(() => null);
   if (info?.isFile() && /\.zip$/i.test(session)) {
-    const imported = await importSessionZip({ zipPath: asPath, home: io.home });
+    const imported = await new Sessions(io.home, { env: process.env }).importArchive(asPath);
     io.say(
       imported.alreadyImported
         ? `Session ${imported.id} was imported before (${imported.dir}).\n`

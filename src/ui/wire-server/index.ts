@@ -1,12 +1,4 @@
-export {
-  ErrorCodes,
-  eventFrame,
-  frameText,
-  type InboundMessage,
-  parseInboundLine,
-  requestFrame,
-} from './jsonrpc.js';
+// Wire mode over stdio: the wire-protocol core (`ui/common/wire-protocol/`) served as JSON lines.
 export { MAX_LINE_BYTES } from './line-splitter.js';
-export { runWireServer, type ServeWireOptions, serveWire, type WireServerOptions } from './server.js';
+export { runWireServer, type WireServerOptions } from './run-wire-server.js';
 export { StdioTransport } from './stdio-transport.js';
-export type { OutboundFrame, WireTransport } from './transport.js';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { askWireHook } from '../../hooks/index.js';
+import { ScriptedSession } from '../common/test-support/scripted-turn-session.js';
 import { envelopeOf, TestWireClient } from './test-support/in-memory-wire-client.js';
-import { ScriptedSession } from './test-support/scripted-turn-session.js';
 
 let dir: string;
 let session: ScriptedSession;

@@ -6,8 +6,8 @@ import { wireSend } from '../../soul/run-soul.js';
 import { streamedPartEvent, wireEvent } from '../../wire/events.js';
 import { ApprovalRequest } from '../../wire/requests.js';
 import { appendWireMessages } from '../../wire/wire-file.js';
+import { ScriptedSession } from '../common/test-support/scripted-turn-session.js';
 import { TestWireClient } from './test-support/in-memory-wire-client.js';
-import { ScriptedSession } from './test-support/scripted-turn-session.js';
 
 let dir: string;
 let session: ScriptedSession;

@@ -14,8 +14,8 @@ import {
   QuestionRequest,
   ToolCallRequest,
 } from '../../wire/requests.js';
+import { ScriptedSession } from '../common/test-support/scripted-turn-session.js';
 import { envelopeOf, TestWireClient } from './test-support/in-memory-wire-client.js';
-import { ScriptedSession } from './test-support/scripted-turn-session.js';
 
 let dir: string;
 let session: ScriptedSession;

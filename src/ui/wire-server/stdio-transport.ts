@@ -1,8 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
-import { ErrorCodes, errorFrame, frameText, type InboundMessage, parseInboundLine } from './jsonrpc.js';
+import {
+  ErrorCodes,
+  errorFrame,
+  frameText,
+  type InboundMessage,
+  parseInboundLine,
+} from '../common/wire-protocol/jsonrpc.js';
+import type { OutboundFrame, WireTransport } from '../common/wire-protocol/transport.js';
 import { LineSplitter, MAX_LINE_BYTES } from './line-splitter.js';
 import { LineWriter } from './line-writer.js';
-import type { OutboundFrame, WireTransport } from './transport.js';
 
 export interface StdioTransportOptions {
   /** JSON-RPC messages from the client, one JSON object per line. */

@@ -43,6 +43,8 @@ export interface ScriptedSessionOptions {
   capabilities?: string[] | undefined;
   /** More top-level config keys (hooks, background, ...). */
   config?: Record<string, unknown> | undefined;
+  /** `--trust-workspace`. */
+  trustWorkspace?: boolean | undefined;
 }
 
 export interface TurnOptions {
@@ -101,6 +103,7 @@ export class ScriptedSession {
       env: { HOME: home, PATH: process.env.PATH },
       inlineConfig: JSON.stringify(config),
       yolo: options.yolo,
+      trustWorkspace: options.trustWorkspace,
       maxStepsPerTurn: options.maxStepsPerTurn,
       agentFile: options.agentFile ? await options.agentFile(workDir) : undefined,
       extensions: [

@@ -17,6 +17,7 @@ import type {
 } from '../../../toolset/loading/dependencies.js';
 import { toolKit } from '../../../toolset/loading/dependencies.js';
 import { cleanDispatch, dispatchAll, toolCall } from '../../../toolset/test-support/dispatch.js';
+import { testPolicy } from '../../../toolset/test-support/test-policy.js';
 import type { BackgroundConfig, PlanModeController } from '../../runtime.js';
 import { BackgroundTaskManager } from '../background-task-manager.js';
 import type { TaskNotificationDraft, TaskNotificationSink } from '../task-notification.js';
@@ -87,7 +88,10 @@ export async function toolsetWith(
   deps: Deps,
   approval: Approval = new Approval({ state: { yolo: true } }),
 ): Promise<KimiToolset> {
-  const toolset = new KimiToolset({ approval });
+  const toolset = new KimiToolset({
+    policy: testPolicy({ workDir: deps.workDir ?? process.cwd(), approval }),
+    approval,
+  });
   const table = { descriptionVars: {}, approval, toolset, ...deps } as Record<string, unknown>;
   for (const factory of factories) {
     const picked: Record<string, unknown> = {};

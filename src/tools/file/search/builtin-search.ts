@@ -108,7 +108,7 @@ export async function builtinSearch(request: GrepRequest, limits: SearchLimits):
   };
   const excludedByOverride = (path: string, isDir: boolean, rule: GlobRule | null): boolean => {
     if (!rule) return false;
-    const matches = (!rule.dirOnly || isDir) && rule.regex.test(overridePath(path));
+    const matches = (!rule.dirOnly || isDir) && rule.matches(overridePath(path));
     return rule.negated ? matches : !isDir && !matches;
   };
 

@@ -1,4 +1,4 @@
-import { globToRegexSource } from './glob-regex.js';
+import { compileGlob } from './glob-regex.js';
 
 /**
  * File types for `type` in the built-in search: the common subset of ripgrep's type list, as name
@@ -52,6 +52,5 @@ const TYPE_GLOBS: Record<string, readonly string[]> = {
 export function fileTypeMatcher(type: string): ((name: string) => boolean) | null {
   const globs = TYPE_GLOBS[type];
   if (!globs) return null;
-  const regex = new RegExp(`^(?:${globs.map(globToRegexSource).join('|')})$`);
-  return (name) => regex.test(name);
+  return compileGlob(globs);
 }

@@ -60,11 +60,6 @@ function contentLines(
   return lines;
 }
 
-function describeSkipped(names: readonly string[]): string {
-  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
-  return `Skipped ${names.length} sensitive file(s) (${shown}) to protect secrets. Their contents are not shown; do not try to read them another way.`;
-}
-
 export interface FormatOptions {
   /** Files (as the search reported them) that hold secrets by their real path: left out. */
   secretFiles: ReadonlySet<string>;
@@ -79,7 +74,7 @@ export interface FormatOptions {
 }
 
 /**
- * Turns a search outcome into the text the model reads: sensitive files dropped (with a warning),
+ * Turns a search outcome into the text the model reads: sensitive files dropped (silently),
  * paths relative to the search base, files mode by recency and the other modes by path, then one
  * page of `headLimit` lines from `offset`, and the notes that explain what was left out.
  */
@@ -89,9 +84,8 @@ export function formatResults(
   options: FormatOptions,
 ): FormattedResult {
   const display = (path: string): string => relative(options.baseDir, path).replaceAll('\\', '/') || path;
-  const skipped = files
-    .filter((file) => options.secretFiles.has(file.path))
-    .map((file) => display(file.path));
+  // Secret files go without a word: a note that named them only when they matched would answer
+  // yes/no guesses about their content (the count of a pattern in the agent's config).
   const kept = files.filter((file) => !options.secretFiles.has(file.path));
   const ordered =
     options.mode === 'files_with_matches' ? kept : [...kept].sort((a, b) => comparePaths(a.path, b.path));
@@ -123,7 +117,6 @@ export function formatResults(
   } else if (offset > 0 && page.length === 0 && lines.length > 0) {
     notes.push(`Offset ${offset} is past the end of the results (total: ${lines.length}).`);
   }
-  if (skipped.length > 0) notes.push(describeSkipped(skipped));
   if (outcome.timedOut) notes.push(`Grep timed out after ${options.timeoutText}. Partial results returned.`);
   if (outcome.bufferExceeded) notes.push('Output exceeded buffer limit. Some results omitted.');
   return { output: page.join('\n'), notes, noMatches: lines.length === 0 };

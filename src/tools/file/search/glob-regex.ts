@@ -1,99 +1,24 @@
-const REGEX_SPECIALS = /[.*+?^${}()|[\]\\/]/g;
-
-function escapeRegex(text: string): string {
-  return text.replace(REGEX_SPECIALS, '\\$&');
-}
-
-/** Finds the `}` closing the brace group opened at `open`, or -1. */
-function closingBrace(glob: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < glob.length; i++) {
-    const char = glob[i];
-    if (char === '\\') i++;
-    else if (char === '{') depth++;
-    else if (char === '}' && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/** Splits a brace group's body on its top-level commas. */
-function braceAlternatives(body: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const char = body[i];
-    if (char === '\\') i++;
-    else if (char === '{') depth++;
-    else if (char === '}') depth--;
-    else if (char === ',' && depth === 0) {
-      parts.push(body.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(body.slice(start));
-  return parts;
-}
+import picomatch from 'picomatch';
 
 /**
- * Translates a glob to a regular-expression source matching a whole `/`-separated path: `*` and `?`
- * stay within a segment, `**` crosses segments (`a/**` + `/b` also matches `a/b`), `[...]` is a set
- * (`[!...]` negated), `{a,b}` are alternatives, `\` escapes.
+ * The options every search glob is compiled with: dot files match (`rg --hidden`), extglobs
+ * (`+(a|b)`, `!(x)`) stay literal, as in ripgrep, which has none, and `posix` so that `[!ab]` is a
+ * negated set (without it picomatch reads the `!` as a member of the set).
  */
-export function globToRegexSource(glob: string): string {
-  let out = '';
-  for (let i = 0; i < glob.length; i++) {
-    const char = glob[i]!;
-    if (char === '*') {
-      if (glob[i + 1] === '*') {
-        const atStart = i === 0 || glob[i - 1] === '/';
-        const atEnd = i + 2 === glob.length || glob[i + 2] === '/';
-        if (atStart && atEnd) {
-          if (i + 2 === glob.length) out += '.*';
-          else out += '(?:.*/)?';
-          i += glob[i + 2] === '/' ? 2 : 1;
-          continue;
-        }
-        out += '.*';
-        i++;
-        continue;
-      }
-      out += '[^/]*';
-    } else if (char === '?') {
-      out += '[^/]';
-    } else if (char === '[') {
-      const close = glob.indexOf(']', i + 2);
-      if (close === -1) {
-        out += '\\[';
-        continue;
-      }
-      let body = glob.slice(i + 1, close);
-      const negated = body.startsWith('!') || body.startsWith('^');
-      if (negated) body = body.slice(1);
-      out += `[${negated ? '^' : ''}${body.replace(/\\/g, '\\\\').replace(/]/g, '\\]')}]`;
-      i = close;
-    } else if (char === '{') {
-      const close = closingBrace(glob, i);
-      if (close === -1) {
-        out += '\\{';
-        continue;
-      }
-      out += `(?:${braceAlternatives(glob.slice(i + 1, close))
-        .map(globToRegexSource)
-        .join('|')})`;
-      i = close;
-    } else if (char === '\\' && i + 1 < glob.length) {
-      out += escapeRegex(glob[++i]!);
-    } else {
-      out += escapeRegex(char);
-    }
-  }
-  return out;
+const SEARCH_GLOB: picomatch.PicomatchOptions = { dot: true, noextglob: true, posix: true };
+
+/**
+ * A test for a whole `/`-separated path: `*` and `?` stay within a segment, `**` as a whole segment
+ * crosses segments (elsewhere it is a `*`, as in git), `[...]` is a set (`[!...]` negated), `{a,b}`
+ * are alternatives, `\` escapes. Several globs: any of them.
+ */
+export function compileGlob(globs: string | readonly string[]): (path: string) => boolean {
+  return picomatch(typeof globs === 'string' ? globs : [...globs], SEARCH_GLOB);
 }
 
-/** A compiled glob rule in the gitignore dialect that ripgrep uses for ignore files and `--glob`. */
+/** A compiled glob rule in the gitignore dialect that ripgrep uses for `--glob`. */
 export interface GlobRule {
-  regex: RegExp;
+  matches: (path: string) => boolean;
   negated: boolean;
   /** A trailing `/`: matches directories only. */
   dirOnly: boolean;
@@ -119,7 +44,6 @@ export function compileGlobRule(line: string): GlobRule | null {
   if (pattern === '') return null;
   const anchored = pattern.includes('/');
   if (pattern.startsWith('/')) pattern = pattern.slice(1);
-  const body = globToRegexSource(pattern);
-  const source = anchored || pattern.startsWith('**') ? `^${body}$` : `^(?:.*/)?${body}$`;
-  return { regex: new RegExp(source), negated, dirOnly };
+  const glob = anchored || pattern.startsWith('**') ? pattern : `**/${pattern}`;
+  return { matches: compileGlob(glob), negated, dirOnly };
 }

@@ -1,32 +1,30 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { compileGlobRule, type GlobRule } from './glob-regex.js';
+import ignore, { type Ignore } from 'ignore';
 
-/** The rules of one ignore file, relative to the directory it sits in. */
+/** The rules of one ignore file (gitignore syntax, read by `ignore`), relative to its directory. */
 export class IgnoreFile {
   constructor(
     readonly baseDir: string,
-    private readonly rules: readonly GlobRule[],
+    private readonly rules: Ignore,
   ) {}
 
   static parse(baseDir: string, text: string): IgnoreFile {
-    const rules = text
-      .split(/\r?\n/)
-      .map(compileGlobRule)
-      .filter((rule) => rule !== null);
-    return new IgnoreFile(baseDir, rules);
+    return new IgnoreFile(baseDir, ignore().add(text));
   }
 
   /** 'ignore', 'keep' (a `!` rule re-includes it), or null when no rule speaks about the path. */
   decide(path: string, isDir: boolean): 'ignore' | 'keep' | null {
     const rel = relative(this.baseDir, path).replaceAll('\\', '/');
     if (rel === '' || rel.startsWith('..')) return null;
-    for (let i = this.rules.length - 1; i >= 0; i--) {
-      const rule = this.rules[i]!;
-      if (rule.dirOnly && !isDir) continue;
-      if (rule.regex.test(rel)) return rule.negated ? 'keep' : 'ignore';
-    }
-    return null;
+    // `ignore` answers as git does: under an ignored folder everything is ignored. The walk never
+    // enters an ignored folder, so a path below one was reached through a search path the user named
+    // inside it, which ripgrep searches: no verdict then (the path's own rules are not asked either).
+    const parent = rel.lastIndexOf('/');
+    if (parent !== -1 && this.rules.test(rel.slice(0, parent + 1)).ignored) return null;
+    // A trailing `/` tells `ignore` the path is a folder (for `build/` rules).
+    const { ignored, unignored } = this.rules.test(isDir ? `${rel}/` : rel);
+    return ignored ? 'ignore' : unignored ? 'keep' : null;
   }
 }
 

@@ -10,6 +10,7 @@ import type {
 import { KimiToolset } from '../../../toolset/kimi-toolset.js';
 import type { ToolDependencyTable } from '../../../toolset/loading/dependencies.js';
 import { dispatchAll, toolCall } from '../../../toolset/test-support/dispatch.js';
+import { testPolicy } from '../../../toolset/test-support/test-policy.js';
 import type { PlanModeController, VideoUploader } from '../../runtime.js';
 
 /** An in-memory plan mode, as the app's controller behaves for tools. */
@@ -60,7 +61,6 @@ export interface HarnessOptions {
  */
 export class FileToolsHarness {
   readonly requests: PendingApprovalRecord[] = [];
-  readonly additionalDirs: string[] = [];
   private nextId = 0;
 
   private constructor(
@@ -70,6 +70,8 @@ export class FileToolsHarness {
     readonly toolset: KimiToolset,
     readonly approval: Approval,
     readonly planMode: TestPlanMode,
+    /** Shared with the tools and the policy, as `/add-dir` shares the session's list. */
+    readonly additionalDirs: string[],
   ) {}
 
   static async create(options: HarnessOptions = {}): Promise<FileToolsHarness> {
@@ -79,9 +81,18 @@ export class FileToolsHarness {
     await mkdir(workDir);
     await mkdir(outsideDir);
     const approval = new Approval();
-    const toolset = new KimiToolset({ approval });
+    const additionalDirs: string[] = [];
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir, additionalDirs, approval }), approval });
     const planMode = new TestPlanMode(join(root, 'plans', 'brave-swift-storm.md'));
-    const harness = new FileToolsHarness(root, workDir, outsideDir, toolset, approval, planMode);
+    const harness = new FileToolsHarness(
+      root,
+      workDir,
+      outsideDir,
+      toolset,
+      approval,
+      planMode,
+      additionalDirs,
+    );
     const answer = options.answer ?? 'approve';
     approval.runtime.subscribe((event) => {
       if (event.type !== 'request_created') return;

@@ -1,5 +1,5 @@
 import type { AgentSession } from '../../../app/agent-session.js';
-import type { ShellSessionControl } from '../../shell/run-shell.js';
+import type { SessionControl } from '../../common/session-control.js';
 import type { ChoicePicker } from '../choice-picker.js';
 import type { TuiTheme } from '../theme.js';
 import type { TuiStyle } from '../tui-style.js';
@@ -19,7 +19,7 @@ export interface TuiRestart {
 export interface TuiCommandContext {
   readonly session: AgentSession;
   readonly style: TuiStyle;
-  readonly sessions: ShellSessionControl | undefined;
+  readonly sessions: SessionControl | undefined;
   saveTheme: ((theme: TuiTheme) => Promise<void>) | undefined;
   /** A line in the conversation (already safe for the terminal). */
   note(text: string): void;

@@ -1,3 +1,6 @@
+import type { EventPayloads } from '../../../wire/events.js';
+import { extractKeyArgument } from '../../../wire/key-argument.js';
+
 /** Short, single-line labels for bars and markers, from untrusted model and tool text. */
 
 const MAX_LABEL = 80;
@@ -7,49 +10,21 @@ export function shorten(text: string, max = MAX_LABEL): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-/** The user's input of a TurnBegin: a string, or content parts whose text parts count. */
-export function userInputText(input: unknown): string {
-  if (typeof input === 'string') return input;
-  if (!Array.isArray(input)) return '';
-  return input
-    .map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : ''))
-    .filter(Boolean)
-    .join(' ');
-}
-
-/** The argument that says most about a call (Kimi CLI's `extract_key_argument`, roughly). */
-const KEY_ARGUMENTS = ['command', 'path', 'pattern', 'query', 'url', 'description', 'thought', 'task_id'];
-
+/** A call's name and its key argument (the one every front end shows), as one label. */
 export function toolLabel(name: string, argumentsJson: unknown): string {
-  if (typeof argumentsJson !== 'string' || argumentsJson === '') return name;
-  let args: unknown;
-  try {
-    args = JSON.parse(argumentsJson);
-  } catch {
-    return name;
-  }
-  if (!isRecord(args)) return name;
-  for (const key of KEY_ARGUMENTS) {
-    const value = args[key];
-    if (typeof value === 'string' && value !== '') return shorten(`${name} ${value}`);
-  }
-  return name;
+  const key = typeof argumentsJson === 'string' ? extractKeyArgument(name, argumentsJson, '') : null;
+  return key ? shorten(`${name} ${key}`) : name;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A finite number, or 0. */
-export function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
 /** What a `/rewind` did, in a marker's words. */
-export function rewindLabel(p: Record<string, unknown>): string {
-  const what = [p.code_rewound === true && 'files', p.conversation_rewound === true && 'conversation']
+export function rewindLabel(p: EventPayloads['RewindDone']): string {
+  const what = [p.code_rewound && 'files', p.conversation_rewound && 'conversation']
     .filter(Boolean)
     .join(' and ');
-  const verb = p.redo === true ? 'redone' : 'rewound';
-  return `/rewind: ${what || 'nothing'} ${verb} to before turn ${String(p.turn ?? '?')}`;
+  const verb = p.redo ? 'redone' : 'rewound';
+  return `/rewind: ${what || 'nothing'} ${verb} to before turn ${p.turn}`;
 }

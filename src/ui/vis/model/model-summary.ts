@@ -16,11 +16,11 @@ export function summarise(model: Counted): { summary: VisSummary; slowestTools: 
     retries += step.retries;
     toolCalls += step.toolCalls;
   }
-  const main = (kind: VisSpan['kind']) => model.spans.filter((s) => s.lane === 0 && s.kind === kind);
-  const waiting = mergedSeconds(main('approval'), model.end);
-  // A tool waiting for its approval is not working: that time counts as waiting, not tools.
-  const tools = Math.max(0, mergedSeconds(main('tool'), model.end) - waiting);
-  const modelSeconds = mergedSeconds(main('model'), model.end);
+  const seconds = timeByKind(
+    model.spans.filter((s) => s.lane === 0),
+    model.start,
+    model.end,
+  );
   let maxContextUsage = 0;
   for (const point of model.context) maxContextUsage = Math.max(maxContextUsage, point.usage);
 
@@ -46,29 +46,65 @@ export function summarise(model: Counted): { summary: VisSummary; slowestTools: 
       approvals: model.spans.filter((s) => s.kind === 'approval' && s.label.startsWith('approval')).length,
       subagents: model.lanes.length - 1,
       tokens,
-      seconds: { model: modelSeconds, tools, waiting, total: Math.max(0, model.end - model.start) },
+      seconds,
       maxContextUsage,
     },
     slowestTools,
   };
 }
 
-/** Seconds covered by the union of the spans (overlapping calls count once). */
-function mergedSeconds(spans: VisSpan[], openEnd: number): number {
-  const intervals = spans
-    .map((s) => [s.start, s.end ?? openEnd] as const)
-    .filter(([a, b]) => b > a)
-    .sort((x, y) => x[0] - y[0]);
-  let total = 0;
-  let from = Number.NEGATIVE_INFINITY;
-  let to = Number.NEGATIVE_INFINITY;
-  for (const [a, b] of intervals) {
-    if (a > to) {
-      if (to > from) total += to - from;
-      from = a;
-      to = b;
-    } else if (b > to) to = b;
+/** What an instant of the main lane counts as, most telling first. */
+const KINDS = ['approvals', 'questions', 'tools', 'model', 'otherInTurns'] as const;
+type Kind = (typeof KINDS)[number];
+
+function kindOf(span: VisSpan): Kind | null {
+  switch (span.kind) {
+    case 'approval':
+      return span.label.startsWith('approval') ? 'approvals' : 'questions';
+    case 'tool':
+      return 'tools';
+    case 'model':
+      return 'model';
+    case 'turn':
+      return 'otherInTurns';
+    case 'step':
+    case 'compaction':
+    case 'subagent':
+      return null;
   }
-  if (to > from) total += to - from;
-  return total;
+}
+
+/**
+ * The session's time by kind, each instant counted once as the most telling kind running then
+ * (waiting for the person over a tool that waits for them, a tool over the model streaming next to
+ * it, anything over the bare turn), the rest as between turns: the parts add up to the total.
+ * O(n log n) over the spans' ends.
+ */
+export function timeByKind(spans: readonly VisSpan[], start: number, end: number): VisSummary['seconds'] {
+  const edges: { time: number; kind: Kind; delta: 1 | -1 }[] = [];
+  for (const span of spans) {
+    const kind = kindOf(span);
+    const from = Math.max(start, span.start);
+    const to = Math.min(end, span.end ?? end);
+    if (kind === null || !(to > from)) continue;
+    edges.push({ time: from, kind, delta: 1 }, { time: to, kind, delta: -1 });
+  }
+  edges.sort((a, b) => a.time - b.time);
+  const open: Record<Kind, number> = { approvals: 0, questions: 0, tools: 0, model: 0, otherInTurns: 0 };
+  const spent: Record<Kind, number> = { approvals: 0, questions: 0, tools: 0, model: 0, otherInTurns: 0 };
+  let at = start;
+  for (const edge of edges) {
+    const current = KINDS.find((kind) => open[kind] > 0);
+    if (current && edge.time > at) spent[current] += edge.time - at;
+    at = Math.max(at, edge.time);
+    open[edge.kind] += edge.delta;
+  }
+  const total = Math.max(0, end - start);
+  const busy = KINDS.reduce((sum, kind) => sum + spent[kind], 0);
+  return {
+    ...spent,
+    waiting: spent.approvals + spent.questions,
+    betweenTurns: Math.max(0, total - busy),
+    total,
+  };
 }

@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { open, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { describeSkippedLine, readBoundedLines } from '../../../util/bounded-lines.js';
 import { isRecord, shorten } from './labels.js';
 import { SessionModelBuilder } from './session-model-builder.js';
 import type { VisModel } from './vis-model.js';
@@ -34,57 +34,38 @@ export async function readSessionFolder(
   const builder = new SessionModelBuilder(id, redact(title), laneLabels);
   const events: string[] = [];
   const wireFile = join(dir, 'wire.jsonl');
-  const terminated = await endsWithNewline(wireFile);
-  await eachLine(wireFile, (line) => {
-    const text = redact(line);
-    if (builder.addLine(text)) events.push(text);
-  });
+  // Each line bounded (the folder may come from a ZIP of someone else's): a longer line is skipped
+  // as it streams past, and the model's problems name it.
+  const { terminated } = await readBoundedLines(
+    wireFile,
+    (line) => {
+      const text = redact(line);
+      if (builder.addLine(text)) events.push(text);
+    },
+    {
+      onSkipped: (skipped) => {
+        if (builder.addLine('', describeSkippedLine(skipped)))
+          events.push(JSON.stringify({ skipped_line: skipped.line, bytes: skipped.bytes }));
+      },
+    },
+  );
   const context: string[] = [];
-  await eachLine(join(dir, 'context.jsonl'), (line) => {
-    if (line.trim() !== '') context.push(redact(line));
-  });
-  return { model: builder.finish(terminated), events, context };
-}
-
-/**
- * Calls `onLine` for each line of the file, reading it in 1 MiB chunks (readline's per-line cost is
- * most of the time on a 10,000-step session). A missing file has no lines.
- */
-async function eachLine(path: string, onLine: (line: string) => void): Promise<void> {
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  let rest = '';
-  try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      const text = rest + chunk;
-      let start = 0;
-      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-        onLine(text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end));
-        start = end + 1;
-      }
-      rest = text.slice(start);
-    }
-    if (rest !== '') onLine(rest);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  } finally {
-    stream.destroy();
-  }
-}
-
-async function endsWithNewline(path: string): Promise<boolean> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(path, 'r');
-    const { size } = await handle.stat();
-    if (size === 0) return true;
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    return last[0] === 0x0a;
-  } catch {
-    return true;
-  } finally {
-    await handle?.close();
-  }
+  await readBoundedLines(
+    join(dir, 'context.jsonl'),
+    (line) => {
+      if (line.trim() !== '') context.push(redact(line));
+    },
+    {
+      onSkipped: (skipped) =>
+        context.push(
+          JSON.stringify({ role: '_skipped', line: skipped.line, note: describeSkippedLine(skipped) }),
+        ),
+    },
+  );
+  const model = builder.finish(terminated);
+  // Untitled: the first prompt names it, as every session list does.
+  if (title === UNTITLED_SESSION) model.title = model.turns.find((t) => t.lane === 0)?.input || title;
+  return { model, events, context };
 }
 
 async function readTitle(dir: string): Promise<string> {
@@ -94,8 +75,10 @@ async function readTitle(dir: string): Promise<string> {
   } catch {
     // No state (or a broken one): the session is shown untitled.
   }
-  return 'untitled session';
+  return UNTITLED_SESSION;
 }
+
+const UNTITLED_SESSION = 'untitled session';
 
 async function readSubagentLabels(dir: string): Promise<Map<string, string>> {
   const labels = new Map<string, string>();

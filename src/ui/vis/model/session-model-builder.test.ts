@@ -9,6 +9,8 @@ const call = (id: string, name: string, args: unknown) => ({
   id,
   function: { name, arguments: JSON.stringify(args) },
 });
+/** A tool's successful return value, as the wire writes it. */
+const done = (output: string) => ({ is_error: false, output, message: '', display: [] });
 const usage = (input: number, output: number, cached = 0, context = 0.1) => ({
   context_usage: context,
   context_tokens: Math.round(context * 1000),
@@ -30,7 +32,7 @@ describe('SessionModelBuilder', () => {
       rec(100.2, 'ContentPart', { type: 'text', text: 'Let me look.' }),
       rec(100.3, 'ToolCall', call('c1', 'Shell', { command: 'echo hi' })),
       rec(100.3, 'StatusUpdate', usage(1200, 30, 100, 0.0123)),
-      rec(101.5, 'ToolResult', { tool_call_id: 'c1', return_value: { is_error: false, output: 'hi' } }),
+      rec(101.5, 'ToolResult', { tool_call_id: 'c1', return_value: done('hi') }),
       rec(101.6, 'StepBegin', { n: 2 }),
       rec(101.7, 'StepRetry', {
         n: 2,
@@ -139,13 +141,13 @@ describe('SessionModelBuilder', () => {
         description: 'd',
       }),
       rec(15, 'ApprovalResponse', { request_id: 'r1', response: 'approve' }),
-      rec(15.5, 'ToolResult', { tool_call_id: 'w', return_value: { is_error: false, output: '' } }),
+      rec(15.5, 'ToolResult', { tool_call_id: 'w', return_value: done('') }),
       rec(16, 'SteerInput', { user_input: 'also this' }),
       rec(16, 'StepBegin', { n: 2 }),
       rec(16, 'CompactionBegin'),
       rec(18, 'CompactionEnd'),
       rec(19, 'ToolCall', call('d', 'SendDMail', { message: 'back', checkpoint_id: 0 })),
-      rec(19.5, 'ToolResult', { tool_call_id: 'd', return_value: { is_error: false, output: '' } }),
+      rec(19.5, 'ToolResult', { tool_call_id: 'd', return_value: done('') }),
       rec(20, 'StepBegin', { n: 3 }),
       rec(21, 'StepInterrupted'),
       rec(21, 'TurnEnd'),
@@ -184,7 +186,7 @@ describe('SessionModelBuilder', () => {
       ),
       rec(5, 'SubagentEvent', sub('a1', { type: 'StatusUpdate', payload: usage(50, 5, 0, 0.9) })),
       rec(6, 'SubagentEvent', sub('a1', { type: 'TurnEnd', payload: {} })),
-      rec(7, 'ToolResult', { tool_call_id: 'agent-call', return_value: { is_error: false, output: 'ok' } }),
+      rec(7, 'ToolResult', { tool_call_id: 'agent-call', return_value: done('ok') }),
       rec(8, 'TurnEnd'),
     ]);
     expect(model.lanes.map((l) => [l.id, l.parent, l.depth])).toEqual([
@@ -214,7 +216,7 @@ describe('SessionModelBuilder', () => {
       builder.addLine(
         rec(t + 0.4 + (i % 7) / 10, 'ToolResult', {
           tool_call_id: `c${i}`,
-          return_value: { is_error: false, output: '' },
+          return_value: done(''),
         }),
       );
     }
@@ -251,5 +253,20 @@ describe('a wire.jsonl written by Kimi CLI itself', () => {
     expect(model.summary.seconds.waiting).toBeCloseTo(1.5 + (1764543605.2 - 1764543605.0));
     expect(model.lanes[1]).toMatchObject({ id: 'a1b2c3d4e', parent: 0 });
     expect(model.spans.filter((s) => s.end === null)).toEqual([]);
+  });
+
+  it('reads through the wire codec: a payload the wire would not accept is a problem, named', () => {
+    const model = build([
+      HEADER,
+      rec(1, 'TurnBegin', { user_input: 'go' }),
+      rec(2, 'StepBegin', { n: 'one' }),
+      rec(3, 'ToolResult', { tool_call_id: 'c1', return_value: { is_error: false, output: '' } }),
+      rec(4, 'TurnEnd'),
+    ]);
+    expect(model.problems.map((p) => p.line)).toEqual([3, 4]);
+    expect(model.problems[0]!.message).toContain('StepBegin');
+    expect(model.problems[1]!.message).toContain('return_value.message');
+    expect(model.steps).toEqual([]);
+    expect(model.turns).toMatchObject([{ input: 'go', end: 4 }]);
   });
 });

@@ -1,15 +1,15 @@
 import { assertNever } from '../../../util/assert-never.js';
-import { EVENT_TYPES } from '../../../wire/events.js';
-import type { WireMessageType } from '../../../wire/message.js';
-import { REQUEST_TYPES } from '../../../wire/requests.js';
-import { isRecord, num, rewindLabel, shorten, toolLabel, userInputText } from './labels.js';
-import { type LaneState, newLaneState } from './lane-state.js';
+import type { EventPayloads, WireEvent } from '../../../wire/events.js';
+import type { WireMessage } from '../../../wire/message.js';
+import { WireParseError, wireMessageFromJSON } from '../../../wire/parse.js';
+import type { ApprovalRequest, QuestionRequest } from '../../../wire/requests.js';
+import { userInputText } from '../../../wire/user-input-text.js';
+import { isRecord, rewindLabel, shorten, toolLabel } from './labels.js';
+import { type LaneState, newLaneState, noteOutput, type OpenStep, openStepOf } from './lane-state.js';
 import { LineProblems, streamedPartTime } from './line-problems.js';
 import { summarise } from './model-summary.js';
 import { TimelineRecorder } from './timeline-recorder.js';
 import type { VisLane, VisModel, VisStep, VisTurn } from './vis-model.js';
-
-const KNOWN_TYPES: ReadonlySet<string> = new Set<string>([...EVENT_TYPES, ...REQUEST_TYPES]);
 
 /**
  * Builds a `VisModel` from wire.jsonl lines, fed one at a time (streamed, never held whole). Every event
@@ -43,14 +43,20 @@ export class SessionModelBuilder {
   ) {}
 
   /**
-   * Reads one line of wire.jsonl. Returns whether it counts as an event (every non-empty line after
-   * the header does, readable or not), so a caller can keep the raw lines with the same indices.
+   * Reads one line of wire.jsonl (`skipped`: why it was too long to read). Returns whether it counts
+   * as an event (every non-empty line after the header does, readable or not, skipped or not), so a
+   * caller can keep the raw lines with the same indices.
    */
-  addLine(line: string): boolean {
+  addLine(line: string, skipped?: string): boolean {
     this.lineNumber++;
     const text = line.trim();
-    if (text === '') return false;
+    if (text === '' && skipped === undefined) return false;
     this.problems.flush();
+    if (skipped !== undefined) {
+      this.problems.add(this.lineNumber, skipped);
+      this.eventCount++;
+      return true;
+    }
     if (this.streamedPart(text)) return true;
     let value: unknown;
     try {
@@ -76,7 +82,17 @@ export class SessionModelBuilder {
     const time = record.timestamp;
     if (time < this.start) this.start = time;
     if (time > this.end) this.end = time;
-    this.handle(this.laneStates[0]!, message.type, message.payload, time, event);
+    // Read through the wire's own codec: the payloads come typed, or the line is a problem.
+    let parsed: WireMessage;
+    try {
+      parsed = wireMessageFromJSON(message);
+    } catch (error) {
+      if (error instanceof WireParseError && error.message.startsWith('Unknown wire message type'))
+        this.unknownTypes[message.type] = (this.unknownTypes[message.type] ?? 0) + 1;
+      else this.problems.add(this.lineNumber, error instanceof Error ? error.message : String(error));
+      return true;
+    }
+    this.handle(this.laneStates[0]!, parsed, time, event);
     return true;
   }
 
@@ -88,7 +104,7 @@ export class SessionModelBuilder {
     this.eventCount++;
     this.start = Math.min(this.start, time);
     this.end = Math.max(this.end, time);
-    this.laneStates[0]!.lastOutput = time;
+    noteOutput(this.laneStates[0]!, time);
     return true;
   }
 
@@ -97,83 +113,61 @@ export class SessionModelBuilder {
     const tornTail = this.problems.finish(this.lineNumber, terminated);
     if (!Number.isFinite(this.start)) this.start = this.end = 0;
     const main = this.laneStates[0]!;
-    const running = main.turn !== null;
+    const running = main.phase.kind !== 'idle';
     const model: Omit<VisModel, 'summary' | 'slowestTools'> = {
-      sessionId: this.sessionId,
-      title: this.title,
-      protocolVersion: this.protocolVersion,
-      start: this.start,
-      end: this.end,
-      running,
-      tornTail,
-      eventCount: this.eventCount,
-      unknownTypes: this.unknownTypes,
-      problems: this.problems.list,
-      lanes: this.lanes,
-      turns: this.turns,
-      steps: this.steps,
-      spans: this.timeline.spans,
-      markers: this.timeline.markers,
-      context: this.context,
-      compactionTimes: this.compactionTimes,
+      ...{ sessionId: this.sessionId, title: this.title, protocolVersion: this.protocolVersion },
+      ...{ start: this.start, end: this.end, running, tornTail, eventCount: this.eventCount },
+      ...{ unknownTypes: this.unknownTypes, problems: this.problems.list, lanes: this.lanes },
+      ...{ turns: this.turns, steps: this.steps, spans: this.timeline.spans, markers: this.timeline.markers },
+      ...{ context: this.context, compactionTimes: this.compactionTimes },
     };
     const { summary, slowestTools } = summarise(model);
     return { ...model, summary, slowestTools };
   }
 
-  private handle(lane: LaneState, rawType: string, payload: unknown, time: number, event: number): void {
-    if (!KNOWN_TYPES.has(rawType)) {
-      this.unknownTypes[rawType] = (this.unknownTypes[rawType] ?? 0) + 1;
-      return;
-    }
-    const p = isRecord(payload) ? payload : {};
-    const type = rawType as WireMessageType;
-    switch (type) {
+  private handle(lane: LaneState, message: WireMessage, time: number, event: number): void {
+    switch (message.type) {
       case 'TurnBegin':
         this.closeTurn(lane, time);
-        this.openTurn(lane, userInputText(p.user_input), time, event);
+        this.openTurn(lane, userInputText(message.payload.user_input), time, event);
         return;
-      case 'SteerInput':
-        this.timeline.mark(
-          lane.lane,
-          'steer',
-          time,
-          `steer: ${shorten(userInputText(p.user_input), 60)}`,
-          event,
-        );
+      case 'SteerInput': {
+        const text = shorten(userInputText(message.payload.user_input), 60);
+        this.timeline.mark(lane.lane, 'steer', time, `steer: ${text}`, event);
         return;
+      }
       case 'TurnEnd':
         this.closeTurn(lane, time);
         return;
       case 'StepBegin':
-        this.openStep(lane, typeof p.n === 'number' ? p.n : 0, time, event);
+        this.openStep(lane, message.payload.n, time, event);
         return;
       case 'StepInterrupted':
         this.timeline.mark(lane.lane, 'interrupt', time, 'step interrupted', event);
         this.closeStep(lane, time);
         return;
       case 'StepRetry':
-        this.retry(lane, p, time, event);
+        this.retry(lane, message.payload, time, event);
         return;
       case 'StatusUpdate':
-        this.status(lane, p, time);
+        this.status(lane, message.payload, time);
         return;
       case 'ContentPart':
       case 'ToolCallPart':
-        lane.lastOutput = time;
+        noteOutput(lane, time);
         return;
       case 'ToolCall':
-        this.toolCall(lane, p, time, event);
+        this.toolCall(lane, message.payload, time, event);
         return;
       case 'ToolResult':
-        this.toolResult(lane, p, time, event);
+        this.toolResult(lane, message.payload, time, event);
         return;
       case 'ApprovalRequest':
       case 'QuestionRequest':
-        this.openWait(lane, type, p, time, event);
+        this.openWait(lane, message, time, event);
         return;
       case 'ApprovalResponse':
-        this.closeWait(lane, lane.waits.get(String(p.request_id)), time, String(p.response ?? ''));
+        this.closeWait(lane, lane.waits.get(message.payload.request_id), time, message.payload.response);
         return;
       case 'CompactionBegin':
         this.timeline.close(lane.compaction, time);
@@ -186,10 +180,10 @@ export class SessionModelBuilder {
         if (lane.lane === 0) this.compactionTimes.push(time);
         return;
       case 'SubagentEvent':
-        this.subagentEvent(lane, p, time, event);
+        this.subagentEvent(lane, message.payload, time, event);
         return;
       case 'RewindDone':
-        this.timeline.mark(lane.lane, 'rewind', time, rewindLabel(p), event);
+        this.timeline.mark(lane.lane, 'rewind', time, rewindLabel(message.payload), event);
         return;
       case 'ToolOutput': // live output, never recorded in wire.jsonl
       case 'HookTriggered':
@@ -203,8 +197,9 @@ export class SessionModelBuilder {
       case 'ToolCallRequest':
       case 'HookRequest':
         return;
+      default:
+        assertNever(message, 'wire message type');
     }
-    assertNever(type, 'wire message type');
   }
 
   private openTurn(lane: LaneState, input: string, time: number, event: number): void {
@@ -216,7 +211,7 @@ export class SessionModelBuilder {
       `turn ${lane.turnCount}: ${shorten(input, 60)}`,
       event,
     );
-    lane.turn = { index: this.turns.length, span };
+    lane.phase = { kind: 'in-turn', turn: { index: this.turns.length, span } };
     this.turns.push({ lane: lane.lane, start: time, end: null, input: shorten(input, 200), steps: 0, event });
   }
 
@@ -227,17 +222,19 @@ export class SessionModelBuilder {
     for (const span of lane.waitsByToolCall.values()) this.timeline.close(span, time);
     lane.waits.clear();
     lane.waitsByToolCall.clear();
-    if (!lane.turn) return;
-    this.turns[lane.turn.index]!.end = time;
-    this.timeline.close(lane.turn.span, time);
-    lane.turn = null;
+    if (lane.phase.kind === 'idle') return;
+    const { turn } = lane.phase;
+    this.turns[turn.index]!.end = time;
+    this.timeline.close(turn.span, time);
+    lane.phase = { kind: 'idle' };
   }
 
   private openStep(lane: LaneState, n: number, time: number, event: number): void {
     this.closeStep(lane, time);
-    if (!lane.turn) this.openTurn(lane, '(no TurnBegin)', time, event);
-    const turn = this.turns[lane.turn!.index]!;
-    turn.steps++;
+    if (lane.phase.kind === 'idle') this.openTurn(lane, '(no TurnBegin)', time, event);
+    if (lane.phase.kind !== 'in-turn') return; // closeStep and openTurn leave the lane in a turn
+    const { turn } = lane.phase;
+    this.turns[turn.index]!.steps++;
     const index = this.steps.length;
     this.steps.push({
       lane: lane.lane,
@@ -250,84 +247,75 @@ export class SessionModelBuilder {
       toolCalls: 0,
       event,
     });
-    lane.step = { index, span: this.timeline.open('step', lane.lane, time, `step ${n}`, event, index) };
-    lane.model = this.timeline.open('model', lane.lane, time, 'model call', event, index);
-    lane.lastOutput = null;
+    const span = this.timeline.open('step', lane.lane, time, `step ${n}`, event, index);
+    const model = this.timeline.open('model', lane.lane, time, 'model call', event, index);
+    lane.phase = { kind: 'in-step', turn, step: { index, span, model, lastOutput: null } };
   }
 
   private closeStep(lane: LaneState, time: number): void {
-    this.closeModel(lane, lane.lastOutput ?? time);
     for (const span of lane.tools.values()) this.timeline.close(span, time);
     lane.tools.clear();
-    if (!lane.step) return;
-    this.steps[lane.step.index]!.end = time;
-    this.timeline.close(lane.step.span, time);
-    lane.step = null;
+    if (lane.phase.kind !== 'in-step') return;
+    const { turn, step } = lane.phase;
+    this.closeModel(step, step.lastOutput ?? time);
+    this.steps[step.index]!.end = time;
+    this.timeline.close(step.span, time);
+    lane.phase = { kind: 'in-turn', turn };
   }
 
-  private closeModel(lane: LaneState, time: number): void {
-    if (lane.model === null) return;
-    const span = this.timeline.spans[lane.model]!;
+  private closeModel(step: OpenStep, time: number): void {
+    if (step.model === null) return;
+    const span = this.timeline.spans[step.model]!;
     span.end = Math.max(span.start, time);
-    lane.model = null;
+    step.model = null;
   }
 
-  private retry(lane: LaneState, p: Record<string, unknown>, time: number, event: number): void {
+  private retry(lane: LaneState, p: EventPayloads['StepRetry'], time: number, event: number): void {
     const status = typeof p.status_code === 'number' ? ` ${p.status_code}` : '';
-    const label = `retry ${String(p.next_attempt ?? '?')}/${String(p.max_attempts ?? '?')}: ${String(p.error_type ?? 'error')}${status}`;
+    const label = `retry ${p.next_attempt}/${p.max_attempts}: ${p.error_type}${status}`;
     this.timeline.mark(lane.lane, 'retry', time, shorten(label), event);
-    if (lane.model !== null) this.timeline.spans[lane.model]!.isError = true;
-    this.closeModel(lane, time);
-    if (!lane.step) return;
-    this.steps[lane.step.index]!.retries++;
-    const wait = typeof p.wait_s === 'number' && p.wait_s > 0 ? p.wait_s : 0;
-    lane.model = this.timeline.open(
-      'model',
-      lane.lane,
-      time + wait,
-      'model call (retry)',
-      event,
-      lane.step.index,
-    );
-    lane.lastOutput = null;
+    const step = openStepOf(lane);
+    if (!step) return;
+    if (step.model !== null) this.timeline.spans[step.model]!.isError = true;
+    this.closeModel(step, time);
+    this.steps[step.index]!.retries++;
+    const wait = Math.max(p.wait_s, 0);
+    step.model = this.timeline.open('model', lane.lane, time + wait, 'model call (retry)', event, step.index);
+    step.lastOutput = null;
   }
 
-  private status(lane: LaneState, p: Record<string, unknown>, time: number): void {
-    const usage = isRecord(p.token_usage) ? p.token_usage : null;
-    if (usage && lane.step) {
-      const tokens = this.steps[lane.step.index]!.tokens;
-      tokens.input += num(usage.input_other) + num(usage.input_cache_creation);
-      tokens.output += num(usage.output);
-      tokens.cached += num(usage.input_cache_read);
-      this.closeModel(lane, time);
+  private status(lane: LaneState, p: EventPayloads['StatusUpdate'], time: number): void {
+    const usage = p.token_usage;
+    const step = openStepOf(lane);
+    if (usage && step) {
+      const tokens = this.steps[step.index]!.tokens;
+      tokens.input += usage.input_other + usage.input_cache_creation;
+      tokens.output += usage.output;
+      tokens.cached += usage.input_cache_read;
+      this.closeModel(step, time);
     }
     if (lane.lane === 0 && typeof p.context_usage === 'number') {
-      const tokens = typeof p.context_tokens === 'number' ? p.context_tokens : null;
-      this.context.push({ time, usage: p.context_usage, tokens });
+      this.context.push({ time, usage: p.context_usage, tokens: p.context_tokens ?? null });
     }
   }
 
-  private toolCall(lane: LaneState, p: Record<string, unknown>, time: number, event: number): void {
-    lane.lastOutput = time;
-    const fn = isRecord(p.function) ? p.function : {};
-    const name = typeof fn.name === 'string' ? fn.name : 'tool';
-    const id = typeof p.id === 'string' ? p.id : `#${event}`;
-    const step = lane.step?.index;
+  private toolCall(lane: LaneState, p: EventPayloads['ToolCall'], time: number, event: number): void {
+    noteOutput(lane, time);
+    const { id, function: fn } = p;
+    const { name } = fn;
+    const step = openStepOf(lane)?.index;
     if (step !== undefined) this.steps[step]!.toolCalls++;
-    lane.tools.set(
-      id,
-      this.timeline.open('tool', lane.lane, time, toolLabel(name, fn.arguments), event, step),
-    );
+    const label = toolLabel(name, fn.arguments);
+    lane.tools.set(id, this.timeline.open('tool', lane.lane, time, label, event, step));
     if (name === 'SendDMail') lane.dmailCalls.add(id);
   }
 
-  private toolResult(lane: LaneState, p: Record<string, unknown>, time: number, event: number): void {
-    const id = String(p.tool_call_id);
+  private toolResult(lane: LaneState, p: EventPayloads['ToolResult'], time: number, event: number): void {
+    const id = p.tool_call_id;
     const span = lane.tools.get(id);
-    const result = isRecord(p.return_value) ? p.return_value : {};
+    const result = p.return_value;
     if (span !== undefined) {
-      this.timeline.close(span, time);
-      if (result.is_error === true) this.timeline.spans[span]!.isError = true;
+      this.timeline.closeTool(span, time, event, result.is_error === true);
       lane.tools.delete(id);
     }
     this.closeWait(lane, lane.waitsByToolCall.get(id), time, '');
@@ -338,18 +326,17 @@ export class SessionModelBuilder {
 
   private openWait(
     lane: LaneState,
-    type: 'ApprovalRequest' | 'QuestionRequest',
-    p: Record<string, unknown>,
+    request: ApprovalRequest | QuestionRequest,
     time: number,
     event: number,
   ): void {
     const label =
-      type === 'ApprovalRequest'
-        ? shorten(`approval: ${String(p.sender ?? '')} ${String(p.action ?? '')}`)
+      request.type === 'ApprovalRequest'
+        ? shorten(`approval: ${request.payload.sender} ${request.payload.action}`)
         : 'question to the user';
-    const span = this.timeline.open('approval', lane.lane, time, label, event, lane.step?.index);
-    if (typeof p.id === 'string') lane.waits.set(p.id, span);
-    if (typeof p.tool_call_id === 'string') lane.waitsByToolCall.set(p.tool_call_id, span);
+    const span = this.timeline.open('approval', lane.lane, time, label, event, openStepOf(lane)?.index);
+    lane.waits.set(request.payload.id, span);
+    lane.waitsByToolCall.set(request.payload.tool_call_id, span);
   }
 
   private closeWait(lane: LaneState, span: number | undefined, time: number, response: string): void {
@@ -364,15 +351,18 @@ export class SessionModelBuilder {
     for (const [key, value] of lane.waitsByToolCall) if (value === span) lane.waitsByToolCall.delete(key);
   }
 
-  private subagentEvent(parent: LaneState, p: Record<string, unknown>, time: number, event: number): void {
-    const nested = isRecord(p.event) ? p.event : null;
-    if (!nested || typeof nested.type !== 'string') return;
-    const agentId = typeof p.agent_id === 'string' ? p.agent_id : null;
+  private subagentEvent(
+    parent: LaneState,
+    p: EventPayloads['SubagentEvent'],
+    time: number,
+    event: number,
+  ): void {
+    const agentId = p.agent_id ?? null;
     const key = `${parent.lane}/${agentId ?? String(p.parent_tool_call_id ?? 'subagent')}`;
     let laneIndex = this.laneByKey.get(key);
     if (laneIndex === undefined) {
       laneIndex = this.lanes.length;
-      const type = typeof p.subagent_type === 'string' ? p.subagent_type : 'subagent';
+      const type = p.subagent_type ?? 'subagent';
       const label = (agentId && this.laneLabels.get(agentId)) || `${type} ${agentId ?? ''}`.trim();
       const parentLane = this.lanes[parent.lane]!;
       this.lanes.push({
@@ -394,6 +384,6 @@ export class SessionModelBuilder {
     }
     const lane = this.laneStates[laneIndex]!;
     this.timeline.spans[lane.lifeSpan!]!.end = time;
-    this.handle(lane, nested.type, nested.payload, time, event);
+    this.handle(lane, p.event satisfies WireEvent, time, event);
   }
 }

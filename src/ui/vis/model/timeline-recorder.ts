@@ -19,6 +19,15 @@ export class TimelineRecorder {
     if (span?.end === null) span.end = Math.max(span.start, time);
   }
 
+  /** Ends a tool's bar at its result, which it keeps (a click on the bar shows call and result). */
+  closeTool(index: number, time: number, resultEvent: number, isError: boolean): void {
+    this.close(index, time);
+    const span = this.spans[index];
+    if (!span) return;
+    span.resultEvent = resultEvent;
+    if (isError) span.isError = true;
+  }
+
   mark(lane: number, kind: MarkerKind, time: number, label: string, event: number): void {
     this.markers.push({ kind, lane, time, label, event });
   }

@@ -24,6 +24,8 @@ export interface VisSpan {
   step?: number;
   /** Tool spans: the tool's result was an error. */
   isError?: boolean;
+  /** Tool spans: the event of the tool's result (ToolResult), once it came. */
+  resultEvent?: number;
 }
 
 export interface VisMarker {
@@ -97,8 +99,25 @@ export interface VisSummary {
   approvals: number;
   subagents: number;
   tokens: VisTokens;
-  /** Seconds spent by kind on the main lane. */
-  seconds: { model: number; tools: number; waiting: number; total: number };
+  /**
+   * Seconds spent by kind on the main lane, each instant counted once (a tool waiting for its
+   * approval is waiting, not working), so that model + tools + approvals + questions + otherInTurns +
+   * betweenTurns = total. `waiting` is approvals + questions.
+   */
+  seconds: {
+    model: number;
+    tools: number;
+    /** Waiting for the person to answer an approval. */
+    approvals: number;
+    /** Waiting for the person to answer a question (AskUserQuestion, a plan). */
+    questions: number;
+    waiting: number;
+    /** Inside a turn with none of the above running (hooks, checkpoints, the loop's own work). */
+    otherInTurns: number;
+    /** No turn running: the person reading, typing, away. */
+    betweenTurns: number;
+    total: number;
+  };
   maxContextUsage: number;
 }
 

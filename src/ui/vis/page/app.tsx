@@ -6,7 +6,7 @@ import { EventDetail, LinesPanel } from './lines-panel.js';
 import { Summary } from './summary.js';
 import { Timeline } from './timeline.js';
 import type { Selection } from './timeline-draw.js';
-import { formatSeconds } from './timeline-layout.js';
+import { clockTime, formatSeconds } from './timeline-layout.js';
 import { ZipImport } from './zip-import.js';
 
 /** Marks the first drawn timeline, once: the benchmark measures navigation start to this mark. */
@@ -59,6 +59,12 @@ export function App({ source, initialSession }: { source: VisDataSource; initial
     const item = selection.kind === 'span' ? model?.spans[selection.index] : model?.markers[selection.index];
     if (item) setEventIndex(item.event);
   };
+  // A tool bar shows its call and, once it came, its result.
+  const selectedSpan = selected?.kind === 'span' ? model?.spans[selected.index] : undefined;
+  const resultIndex =
+    selectedSpan?.kind === 'tool' && selectedSpan.event === eventIndex
+      ? (selectedSpan.resultEvent ?? null)
+      : null;
 
   return (
     <main class="vis">
@@ -71,8 +77,9 @@ export function App({ source, initialSession }: { source: VisDataSource; initial
             onChange={(e) => setSessionId((e.target as HTMLSelectElement).value)}
           >
             {sessions.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.id} — {new Date(s.updated_at).toLocaleString()}
+              <option key={s.id} value={s.id} title={s.id}>
+                {s.title || 'untitled session'} — {new Date(s.updated_at).toLocaleString()} ·{' '}
+                {s.id.slice(0, 8)}
                 {s.source === 'imported' ? ' (imported)' : ''}
               </option>
             ))}
@@ -112,7 +119,15 @@ export function App({ source, initialSession }: { source: VisDataSource; initial
               ))}
             </div>
             {eventIndex !== null ? (
-              <EventDetail source={source} sessionId={sessionId} index={eventIndex} />
+              <EventDetail
+                source={source}
+                sessionId={sessionId}
+                index={eventIndex}
+                title={resultIndex !== null ? 'the call' : undefined}
+              />
+            ) : null}
+            {resultIndex !== null ? (
+              <EventDetail source={source} sessionId={sessionId} index={resultIndex} title="its result" />
             ) : null}
             <LinesPanel
               source={source}
@@ -134,7 +149,8 @@ function Selected({ model, selected }: { model: VisModel; selected: Selection | 
     const marker = model.markers[selected.index]!;
     return (
       <p class="selected-bar" data-selected="marker">
-        <b>{marker.kind}</b> {marker.label} — at +{formatSeconds(marker.time - model.start)}
+        <b>{marker.kind}</b> {marker.label} — at {clockTime(marker.time)} (+
+        {formatSeconds(marker.time - model.start)})
       </p>
     );
   }
@@ -143,8 +159,8 @@ function Selected({ model, selected }: { model: VisModel; selected: Selection | 
   return (
     <p class="selected-bar" data-selected="span">
       <b>{span.kind}</b> {span.label} — {formatSeconds(seconds)}
-      {span.end === null ? ' (still running)' : ''} from +{formatSeconds(span.start - model.start)}
-      {span.isError ? ' — failed' : ''}
+      {span.end === null ? ' (still running)' : ''} from {clockTime(span.start)} (+
+      {formatSeconds(span.start - model.start)}){span.isError ? ' — failed' : ''}
     </p>
   );
 }

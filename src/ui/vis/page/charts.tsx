@@ -89,31 +89,51 @@ export function ContextChart({ model }: { model: VisModel }) {
   );
 }
 
-/** Where the time went on the main lane: the model, tools, waiting for the user. */
+/**
+ * Where the time went on the main lane, each instant once (so the parts add up to the whole): the
+ * model, tools, waiting for an approval, waiting for an answer, the rest of a turn, between turns.
+ */
 export function TimeByKind({ model }: { model: VisModel }) {
   const { seconds } = model.summary;
   const parts = [
     { name: 'model', value: seconds.model, colour: SPAN_COLOURS.model },
     { name: 'tools', value: seconds.tools, colour: SPAN_COLOURS.tool },
-    { name: 'waiting for the user', value: seconds.waiting, colour: SPAN_COLOURS.approval },
+    { name: 'waiting for approval', value: seconds.approvals, colour: SPAN_COLOURS.approval },
+    { name: 'waiting for an answer', value: seconds.questions, colour: '#fbbf24' },
+    { name: 'rest of the turns', value: seconds.otherInTurns, colour: SPAN_COLOURS.turn },
+    { name: 'between turns', value: seconds.betweenTurns, colour: '#e2e8f0' },
   ];
-  const total = Math.max(
-    0.001,
-    parts.reduce((sum, p) => sum + p.value, 0),
-  );
+  const total = Math.max(0.001, seconds.total);
   let x = 0;
   return (
     <figure class="chart" data-chart="time">
-      <figcaption>Time by kind (of {formatSeconds(seconds.total)} in all)</figcaption>
+      <figcaption>Time by kind ({formatSeconds(seconds.total)} in all)</figcaption>
       <svg viewBox={`0 0 ${W} 24`} role="img" aria-label="time by kind">
         {parts.map((part) => {
           const w = (part.value / total) * W;
-          const rect = <rect key={part.name} x={x} y={2} width={w} height={20} fill={part.colour} />;
+          const rect = (
+            <rect
+              key={part.name}
+              x={x}
+              y={2}
+              width={w}
+              height={20}
+              fill={part.colour}
+              data-kind={part.name}
+            />
+          );
           x += w;
           return rect;
         })}
       </svg>
-      <Legend entries={parts.map((p) => [`${p.name} ${formatSeconds(p.value)}`, p.colour])} />
+      <Legend
+        entries={parts
+          .filter((p) => p.value > 0)
+          .map((p) => [
+            `${p.name} ${formatSeconds(p.value)} (${Math.round((p.value / total) * 100)}%)`,
+            p.colour,
+          ])}
+      />
     </figure>
   );
 }

@@ -5,6 +5,8 @@ export type { LinePage };
 
 export interface SessionListItem {
   id: string;
+  /** Its custom title, else its first prompt (absent from an older server). */
+  title?: string;
   updated_at: number;
   source?: 'home' | 'folder' | 'imported';
 }
@@ -39,7 +41,9 @@ export function embeddedSource(): VisDataSource | null {
   const data = JSON.parse(element.textContent) as Embedded;
   return {
     live: false,
-    sessions: async () => [{ id: data.model.sessionId, updated_at: data.model.end * 1000 }],
+    sessions: async () => [
+      { id: data.model.sessionId, title: data.model.title, updated_at: data.model.end * 1000 },
+    ],
     model: async () => data.model,
     lines: async (_id, list, query) => pageOfLines(data[list], query),
   };

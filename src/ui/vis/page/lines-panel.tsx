@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { LineList, LinePage, VisDataSource } from './data-source.js';
+import { clockTime } from './timeline-layout.js';
 
 const PAGE = 100;
 
@@ -58,6 +59,7 @@ export function LinesPanel({ source, sessionId, list, selected, onSelect }: Prop
           <li key={item.index} class={item.index === selected ? 'selected' : ''}>
             <button type="button" onClick={() => onSelect(item.index)}>
               <span class="index">{item.index}</span>
+              {list === 'events' ? <span class="when">{eventClockTime(item.text)}</span> : null}
               <span class="type">{lineType(item.text, list)}</span>
               <span class="text">{item.text.slice(0, 160)}</span>
             </button>
@@ -96,10 +98,13 @@ export function EventDetail({
   source,
   sessionId,
   index,
+  title,
 }: {
   source: VisDataSource;
   sessionId: string;
   index: number;
+  /** What the event is to the selection (`the call`, `its result`). */
+  title?: string;
 }) {
   const [text, setText] = useState<string | null>(null);
   useEffect(() => {
@@ -114,10 +119,20 @@ export function EventDetail({
   }, [source, sessionId, index]);
   return (
     <section class="detail" data-event={index}>
-      <h3>event {index}</h3>
+      <h3>
+        event {index}
+        {title ? ` — ${title}` : ''}
+        {text ? <span class="when"> {eventClockTime(text)}</span> : null}
+      </h3>
       <pre>{text ?? '…'}</pre>
     </section>
   );
+}
+
+/** An event line's timestamp as local clock time (`14:05:09`), or '' when it has none. */
+export function eventClockTime(text: string): string {
+  const match = /"timestamp":\s*([\d.]+)/.exec(text);
+  return match ? clockTime(Number(match[1])) : '';
 }
 
 function pretty(text: string): string {

@@ -8,6 +8,7 @@ import {
   laneTops,
   MARKER_COLOURS,
   ROW_HEIGHT,
+  rowOf,
   SPAN_COLOURS,
   spanTop,
   type TimeView,
@@ -54,6 +55,8 @@ export function drawTimeline(
   g.clip();
   let drawn = 0;
   const spans = model.spans;
+  const labels: DrawnLabel[] = [];
+  const nextStart = nextStartsInRow(model);
   for (let i = 0; i < spans.length; i++) {
     const span = spans[i]!;
     const end = span.end ?? openEnd;
@@ -63,17 +66,22 @@ export function drawTimeline(
     const y = spanTop(span, tops) + 2;
     g.fillStyle = span.isError ? '#ef4444' : SPAN_COLOURS[span.kind];
     g.fillRect(x0, y, x1 - x0, ROW_HEIGHT - 4);
-    if (x1 - x0 > 40) {
-      g.fillStyle = span.kind === 'step' || span.kind === 'turn' ? '#0f172a' : '#ffffff';
-      g.fillText(
-        span.label.slice(0, Math.floor((x1 - x0) / 6)),
-        x0 + 3,
-        y + (ROW_HEIGHT - 4) / 2,
-        x1 - x0 - 6,
-      );
+    // The label inside the bar when it fits; else after the bar, up to the next bar of its row (the
+    // whole label when there is room, never squeezed into an unreadable width).
+    const next = nextStart[i];
+    const room = (next === undefined ? view.width : Math.min(view.width, xOf(next, view))) - x1 - 6;
+    const inside = x1 - x0 - 6;
+    const whole = g.measureText(span.label).width;
+    const outside = whole > inside && room > inside;
+    const text = fitText(g, span.label, outside ? room : inside);
+    if (text) {
+      g.fillStyle = outside || span.kind === 'step' || span.kind === 'turn' ? '#0f172a' : '#ffffff';
+      g.fillText(text, outside ? x1 + 3 : x0 + 3, y + (ROW_HEIGHT - 4) / 2);
+      labels[i] = { text, whole: text === span.label };
     }
     drawn++;
   }
+  drawnLabels = labels;
   for (const marker of model.markers) {
     if (marker.time < view.from || marker.time > view.to) continue;
     const x = xOf(marker.time, view);
@@ -91,6 +99,60 @@ export function drawTimeline(
   return drawn;
 }
 
+/** What the last drawing wrote for each bar (tests read it: a label shown whole, or cut). */
+export interface DrawnLabel {
+  text: string;
+  whole: boolean;
+}
+let drawnLabels: DrawnLabel[] = [];
+export function lastDrawnLabels(): readonly DrawnLabel[] {
+  return drawnLabels;
+}
+
+const nextStartsCache = new WeakMap<VisModel, (number | undefined)[]>();
+
+/**
+ * For each span, when the next span of the same lane and row starts after it ends (where its label
+ * must stop). Computed once per model: the timeline redraws on every pan and zoom.
+ */
+function nextStartsInRow(model: VisModel): (number | undefined)[] {
+  const cached = nextStartsCache.get(model);
+  if (cached) return cached;
+  const byRow = new Map<string, number[]>();
+  model.spans.forEach((span, i) => {
+    const key = `${span.lane}:${rowOf(span.kind)}`;
+    const list = byRow.get(key) ?? [];
+    list.push(i);
+    byRow.set(key, list);
+  });
+  const next: (number | undefined)[] = [];
+  for (const list of byRow.values()) {
+    const sorted = [...list].sort((a, b) => model.spans[a]!.start - model.spans[b]!.start);
+    sorted.forEach((index, k) => {
+      const end = model.spans[index]!.end ?? model.end;
+      let j = k + 1;
+      while (j < sorted.length && model.spans[sorted[j]!]!.start < end) j++;
+      next[index] = j < sorted.length ? model.spans[sorted[j]!]!.start : undefined;
+    });
+  }
+  nextStartsCache.set(model, next);
+  return next;
+}
+
+/** The text cut with `…` to fit `width` pixels ('' when not even a few letters fit). */
+function fitText(g: CanvasRenderingContext2D, text: string, width: number): string {
+  if (width < 24) return '';
+  if (g.measureText(text).width <= width) return text;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (g.measureText(`${text.slice(0, mid)}…`).width <= width) low = mid;
+    else high = mid - 1;
+  }
+  return low >= 2 ? `${text.slice(0, low)}…` : '';
+}
+
 /** Ticks with the time since the session began. */
 function drawAxis(g: CanvasRenderingContext2D, view: TimeView, height: number, origin: number): void {
   const seconds = view.to - view.from;
@@ -104,7 +166,10 @@ function drawAxis(g: CanvasRenderingContext2D, view: TimeView, height: number, o
     g.moveTo(x, AXIS_HEIGHT - 4);
     g.lineTo(x, height);
     g.stroke();
-    g.fillText(`+${formatSeconds(Math.max(0, t - origin))}`, x + 2, AXIS_HEIGHT / 2);
+    // Right of its tick, or left of it at the right edge (a label is never cut by the canvas).
+    const label = `+${formatSeconds(Math.max(0, t - origin))}`;
+    const width = g.measureText(label).width;
+    g.fillText(label, x + 2 + width > view.width ? x - 2 - width : x + 2, AXIS_HEIGHT / 2);
   }
 }
 

@@ -86,3 +86,12 @@ export function formatSeconds(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
   return `${minutes}m${String(Math.round(seconds % 60)).padStart(2, '0')}s`;
 }
+
+/** A wire timestamp (Unix seconds) as the reader's local clock time, to the second: `14:05:09`. */
+export function clockTime(seconds: number): string {
+  return new Date(seconds * 1000).toLocaleTimeString(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}

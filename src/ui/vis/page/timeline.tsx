@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { VisModel } from '../model/vis-model.js';
-import { drawTimeline, hitTest, type Selection, spanBox } from './timeline-draw.js';
+import { drawTimeline, hitTest, lastDrawnLabels, type Selection, spanBox } from './timeline-draw.js';
 import { type TimeView, timeAt, timelineHeight } from './timeline-layout.js';
 
 interface Props {
@@ -44,6 +44,7 @@ export function Timeline({ model, selected, onSelect, onRendered }: Props) {
     // For tests and the benchmark: where a bar is on the page, in CSS pixels.
     const hook = {
       spanBox: (index: number) => spanBox(model, view, index),
+      labels: () => lastDrawnLabels(),
       get left() {
         return element.getBoundingClientRect().left;
       },

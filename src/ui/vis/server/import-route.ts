@@ -7,8 +7,9 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { SessionCatalog } from '../../../app/session-catalog.js';
 import { ArchiveError } from '../../../session/archive/extract-zip.js';
-import { importedSessionsDir, importSessionZip } from '../../../session/archive/import-session-zip.js';
+import { importedSessionsDir } from '../../../session/archive/import-session-zip.js';
 import { jsonError } from '../../http/hono-access.js';
 
 /** The largest upload the import route reads (a 10,000-step session's archive is a few MB). */
@@ -49,7 +50,8 @@ async function importUpload(c: Context, home: string): Promise<Response> {
       Readable.fromWeb(body as WebReadableStream<Uint8Array>),
       createWriteStream(upload, { flags: 'wx', mode: 0o600 }),
     );
-    const imported = await importSessionZip({ zipPath: upload, home, signal: c.req.raw.signal });
+    const catalog = new SessionCatalog(home, { env: process.env });
+    const imported = await catalog.importArchive(upload, c.req.raw.signal);
     return c.json({ id: imported.id, already_imported: imported.alreadyImported });
   } catch (error) {
     if (error instanceof ArchiveError) return jsonError(c, 400, 'bad_archive', error.message);

@@ -1,7 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { importedSessionsDir } from '../../../session/archive/import-session-zip.js';
-import { isValidSessionId } from '../../../session/session.js';
+import { sessionTitle } from '../../../session/inspect.js';
+import { isValidSessionId, type Session } from '../../../session/session.js';
+import { UNTITLED } from '../../../session/title.js';
 import { type LoadedSession, type ReadOptions, readSessionFolder } from '../model/read-session.js';
 
 /** Sessions kept loaded (a 10,000-step one holds ~20 MB of lines). */
@@ -14,6 +16,22 @@ export interface CatalogEntry {
   updatedAt: number;
   /** Where it came from: the kimi-ts home, a folder named on the command line, or an imported ZIP. */
   source: 'home' | 'folder' | 'imported';
+}
+
+/**
+ * A session's title as the other lists show it (its custom title, else its first prompt, shortened),
+ * redacted like everything vis serves; "Untitled" when its files say nothing.
+ */
+async function catalogTitle(entry: CatalogEntry, redact: (text: string) => string): Promise<string> {
+  const session: Session = {
+    id: entry.id,
+    workDir: '',
+    dir: entry.dir,
+    contextFile: join(entry.dir, 'context.jsonl'),
+    wireFile: join(entry.dir, 'wire.jsonl'),
+    stateFile: join(entry.dir, 'state.json'),
+  };
+  return redact(await sessionTitle(session).catch(() => UNTITLED));
 }
 
 /**
@@ -38,6 +56,11 @@ export class SessionCatalog {
     const id = isValidSessionId(name) ? name : 'imported-session';
     this.folders.set(id, dir);
     return id;
+  }
+
+  /** The session's title for the picker (redacted like everything served). */
+  title(entry: CatalogEntry): Promise<string> {
+    return catalogTitle(entry, this.readOptions.redact ?? ((text) => text));
   }
 
   async list(): Promise<CatalogEntry[]> {

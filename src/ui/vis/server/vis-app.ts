@@ -51,8 +51,14 @@ export function createVisApp(options: VisAppOptions): Hono {
 
   app.get('/api/vis/sessions', async (c) => {
     const entries = await catalog.list();
+    const titles = await Promise.all(entries.map((e) => catalog.title(e)));
     return c.json({
-      sessions: entries.map((e) => ({ id: e.id, updated_at: e.updatedAt, source: e.source })),
+      sessions: entries.map((e, i) => ({
+        id: e.id,
+        title: titles[i],
+        updated_at: e.updatedAt,
+        source: e.source,
+      })),
     });
   });
 

@@ -36,12 +36,15 @@ export class Api {
     private readonly origin: string = location.origin,
   ) {}
 
-  async listWorkDirs(): Promise<string[]> {
+  /** The work dirs with sessions, and the one `web` was started in (the page opens that one). */
+  async listWorkDirs(): Promise<{ dirs: string[]; defaultDir: string | null }> {
     const body = await this.request('GET', '/api/work-dirs');
     const list = pickArray(body, 'work_dirs');
-    return list.map((entry) =>
+    const dirs = list.map((entry) =>
       typeof entry === 'string' ? entry : String(field(entry, 'path') ?? field(entry, 'work_dir') ?? ''),
     );
+    const given = field(body, 'default');
+    return { dirs, defaultDir: typeof given === 'string' && given ? given : (dirs[0] ?? null) };
   }
 
   async listSessions(workDir: string | null): Promise<SessionSummary[]> {

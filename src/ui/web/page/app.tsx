@@ -2,14 +2,17 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { Api, ModelChoice, SessionSummary } from './api.js';
 import { ApprovalPanel } from './approval-panel.js';
 import { Composer } from './composer.js';
+import type { PendingTrust } from './conversation-state.js';
 import { ItemsView } from './items-view.js';
 import { PlanView } from './plan-view.js';
 import { QuestionPanel } from './question-panel.js';
 import { ConnectionNotice, SessionActions, TurnMenu } from './session-actions.js';
 import { SessionSidebar } from './session-sidebar.js';
 import { StatusBar } from './status-bar.js';
+import { TrustPanel } from './trust-panel.js';
 import { useWireSession } from './use-wire-session.js';
 import type { ApprovalAnswer, QuestionAnswers } from './wire-types.js';
+import { WorkingIndicator } from './working-indicator.js';
 
 /** The page: sessions on the side, the conversation, the panels that wait for the user, the input. */
 export function App({ api }: { api: Api }) {
@@ -50,9 +53,12 @@ export function App({ api }: { api: Api }) {
 
   useEffect(() => {
     (async () => {
-      const dirs = await api.listWorkDirs().catch(() => []);
+      const { dirs, defaultDir } = await api
+        .listWorkDirs()
+        .catch(() => ({ dirs: [] as string[], defaultDir: null }));
       setWorkDirs(dirs);
-      const dir = dirs[0] ?? null;
+      // The folder `web` was started in, not whichever folder had a session last.
+      const dir = defaultDir;
       setWorkDir(dir);
       const list = await refreshSessions(dir);
       const requested = new URLSearchParams(location.search).get('session');
@@ -162,6 +168,10 @@ export function App({ api }: { api: Api }) {
   const answerApproval = (rpcId: string | null, answer: ApprovalAnswer) => {
     if (rpcId && client?.respond(rpcId, answer)) markAnswered(answer.request_id);
   };
+  const answerTrust = (pending: PendingTrust, trusted: boolean, remember: boolean) => {
+    const answer = { request_id: pending.request.id, trusted, remember };
+    if (pending.rpcId && client?.respond(pending.rpcId, answer)) markAnswered(pending.request.id);
+  };
   const answerQuestion = (rpcId: string | null, requestId: string, answers: QuestionAnswers) => {
     if (rpcId && client?.respond(rpcId, { request_id: requestId, answers })) markAnswered(requestId);
   };
@@ -239,7 +249,11 @@ export function App({ api }: { api: Api }) {
         tasks={state.tasks}
         onWorkDir={(dir) => {
           setWorkDir(dir);
-          refreshSessions(dir).catch(report);
+          // The pane shows a session of the folder chosen (its latest), never the last folder's.
+          setSessionId(null);
+          refreshSessions(dir)
+            .then((list) => setSessionId(list[0]?.id ?? null))
+            .catch(report);
         }}
         onSwitch={(id) => {
           setSessionId(id);
@@ -284,7 +298,10 @@ export function App({ api }: { api: Api }) {
             ↪ {q.text} <span class="hint">(queued)</span>
           </p>
         ))}
-        {busy ? <p class="working">working…</p> : null}
+        {busy ? <WorkingIndicator /> : null}
+        {!sessionId && workDir ? (
+          <p class="notice info empty-folder">No session in this folder yet: “+ New session” starts one.</p>
+        ) : null}
       </main>
       <footer>
         <PlanView
@@ -292,6 +309,12 @@ export function App({ api }: { api: Api }) {
           planMode={state.status.planMode}
           onToggle={(enabled) => call('set_plan_mode', { enabled })}
         />
+        {state.trust ? (
+          <TrustPanel
+            trust={state.trust}
+            onAnswer={(trusted, remember) => state.trust && answerTrust(state.trust, trusted, remember)}
+          />
+        ) : null}
         {approval ? (
           <ApprovalPanel approval={approval} onAnswer={(a) => answerApproval(approval.rpcId, a)} />
         ) : null}

@@ -1,21 +1,29 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { createContext, type RefObject } from 'preact';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { revealInvisible } from '../../../util/reveal-invisible.js';
 import { commandPrefix } from '../../common/command-prefix.js';
+import { AnswerGuard, ARM_DELAY_MS, isTypingElsewhere } from './answer-guard.js';
 import type { PendingApproval } from './conversation-state.js';
 import { DisplayBlockView } from './display-block-view.js';
 import type { ApprovalAnswer } from './wire-types.js';
 
 type Stage = 'choose' | 'scope' | 'feedback';
 
+/** The panel's guard, for its choices: a click counts only as AnswerGuard says. */
+const GuardContext = createContext<RefObject<AnswerGuard> | null>(null);
+
 /**
  * Keys pressed this soon after the panel appeared are ignored: they were typed before the user could
  * see what they would answer (the terminal UI's rule; type-ahead never answers an approval).
  */
-export const APPROVAL_ARM_DELAY_MS = 300;
+export const APPROVAL_ARM_DELAY_MS = ARM_DELAY_MS;
 
 /**
  * The approval panel, with the terminal UI's choices: approve once; approve for the session — only
  * this exact action, commands starting with a prefix (for shell commands), or every such action —;
- * reject; reject and say what to do instead. Number keys 1–4 pick; focus moves here when it appears.
+ * reject; reject and say what to do instead. Number keys 1–4 pick. Focus moves here when it
+ * appears, unless the person is typing in a text field (then a click answers it); only a key or
+ * click made for the panel after it was shown and focused counts (see AnswerGuard).
  */
 export function ApprovalPanel({
   approval,
@@ -32,19 +40,51 @@ export function ApprovalPanel({
   const [saveRule, setSaveRule] = useState<'' | 'project' | 'user'>('');
   const panel = useRef<HTMLElement>(null);
   const [armed, setArmed] = useState(false);
+  const [waitsForClick, setWaitsForClick] = useState(false);
+  const guard = useRef(new AnswerGuard());
   const answerable = approval.rpcId !== null;
+  const focusChoices = () =>
+    panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
 
+  // Listening before the first focus below (effects run in order).
   useEffect(() => {
+    const element = panel.current;
+    if (!element) return;
+    const focusIn = (event: FocusEvent) => {
+      const from = event.relatedTarget;
+      if (from instanceof Node && element.contains(from)) guard.current.focusMoved();
+      else guard.current.focusEntered();
+      setWaitsForClick(false);
+    };
+    const focusOut = (event: FocusEvent) => {
+      const to = event.relatedTarget;
+      if (!(to instanceof Node && element.contains(to))) guard.current.focusLeft();
+    };
+    element.addEventListener('focusin', focusIn);
+    element.addEventListener('focusout', focusOut);
+    return () => {
+      element.removeEventListener('focusin', focusIn);
+      element.removeEventListener('focusout', focusOut);
+    };
+  }, []);
+  useEffect(() => {
+    guard.current = new AnswerGuard();
     setStage('choose');
     setSaveRule('');
     setPrefix(offeredPrefix(command));
     setArmed(false);
-    panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
+    // Never take the focus from a field the person is typing in: their next key would answer.
+    const typing = isTypingElsewhere(document, panel.current);
+    setWaitsForClick(typing);
+    if (!typing) focusChoices();
+    // Focus already inside (a request after another): it entered now, for this request's guard.
+    if (panel.current?.contains(document.activeElement)) guard.current.focusEntered();
     const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
     return () => clearTimeout(timer);
   }, [request.id]);
   useEffect(() => {
-    panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
+    if (panel.current?.contains(document.activeElement) || !isTypingElsewhere(document, panel.current))
+      focusChoices();
   }, [stage, answerable]);
 
   const answer = (response: ApprovalAnswer['response'], extra: Partial<ApprovalAnswer> = {}) =>
@@ -61,11 +101,13 @@ export function ApprovalPanel({
       }
       return;
     }
-    if (!armed) {
+    if (MODIFIERS.has(event.key)) return;
+    const button = panel.current?.querySelector<HTMLButtonElement>(`button[data-key="${event.key}"]`);
+    const forPanel = Boolean(button) || PANEL_KEYS.has(event.key);
+    if (event.repeat || !guard.current.admitKey(event.key, forPanel)) {
       event.preventDefault();
       return;
     }
-    const button = panel.current?.querySelector<HTMLButtonElement>(`button[data-key="${event.key}"]`);
     if (button) {
       event.preventDefault();
       button.click();
@@ -76,117 +118,139 @@ export function ApprovalPanel({
   };
 
   return (
-    <section
-      ref={panel}
-      class="panel approval"
-      role="dialog"
-      aria-modal="false"
-      aria-labelledby={`approval-${request.id}`}
-      data-armed={armed ? 'true' : 'false'}
-      onKeyDown={onKeyDown}
-    >
-      <h3 id={`approval-${request.id}`}>
-        <strong>{request.sender}</strong>
-        {request.source_kind === 'background_agent'
-          ? ` (background agent ${request.subagent_type ?? ''})`
-          : ''}{' '}
-        wants to <em>{request.action}</em>
-      </h3>
-      <p class="description">{request.description}</p>
-      {request.display.map((block, i) => (
-        <DisplayBlockView key={i} block={block} />
-      ))}
-      {!answerable ? <p class="notice warn">Waiting for the live connection…</p> : null}
-      {stage === 'choose' ? (
-        <div class="choices">
-          <Choice keyName="1" label="Approve once" disabled={!answerable} onPick={() => answer('approve')} />
-          <Choice
-            keyName="2"
-            label="Approve for this session…"
-            disabled={!answerable}
-            onPick={() => setStage('scope')}
-          />
-          <Choice keyName="3" label="Reject" disabled={!answerable} onPick={() => answer('reject')} />
-          <Choice
-            keyName="4"
-            label="Reject, and say what to do instead…"
-            disabled={!answerable}
-            onPick={() => setStage('feedback')}
-          />
-        </div>
-      ) : null}
-      {stage === 'scope' ? (
-        <div class="choices">
-          <Choice
-            keyName="1"
-            label={command ? `Only \`${command}\`, for this session` : 'Only exactly this, for this session'}
-            onPick={() => forSession({ scope: 'exact' })}
-          />
-          {command ? (
-            <div class="prefix-choice">
-              <Choice
-                keyName="2"
-                label="Commands starting with"
-                disabled={!prefix.trim()}
-                onPick={() => forSession({ scope: 'prefix', prefix: prefix.trim() })}
-              />
-              <input
-                aria-label="command prefix"
-                value={prefix}
-                onInput={(e) => setPrefix((e.target as HTMLInputElement).value)}
-              />
-            </div>
-          ) : null}
-          <Choice
-            keyName={command ? '3' : '2'}
-            label={`Every "${request.action}", for this session`}
-            onPick={() => forSession({ scope: 'action' })}
-          />
-          <label class="save-rule">
-            Also save it as a rule:{' '}
-            <select
-              aria-label="save as a permission rule"
-              value={saveRule}
-              onChange={(e) => setSaveRule((e.target as HTMLSelectElement).value as '' | 'project' | 'user')}
-            >
-              <option value="">no, this session only</option>
-              <option value="project">for this project (.kimi-ts/permissions.toml)</option>
-              <option value="user">for me, in every project</option>
-            </select>
-          </label>
-          <button type="button" class="link" onClick={() => setStage('choose')}>
-            Back (Esc)
-          </button>
-        </div>
-      ) : null}
-      {stage === 'feedback' ? (
-        <form
-          class="feedback"
-          onSubmit={(e) => {
-            e.preventDefault();
-            answer('reject', { feedback: feedback.trim() });
-          }}
-        >
-          <label>
-            What should it do instead?
-            <textarea
-              value={feedback}
-              rows={2}
-              onInput={(e) => setFeedback((e.target as HTMLTextAreaElement).value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter' && !e.shiftKey) {
-                  e.preventDefault();
-                  answer('reject', { feedback: feedback.trim() });
-                }
-              }}
+    <GuardContext.Provider value={guard}>
+      <section
+        ref={panel}
+        class="panel approval"
+        role="dialog"
+        aria-modal="false"
+        aria-labelledby={`approval-${request.id}`}
+        data-armed={armed ? 'true' : 'false'}
+        onKeyDown={onKeyDown}
+      >
+        <h3 id={`approval-${request.id}`}>
+          <strong>{revealInvisible(request.sender)}</strong>
+          {request.source_kind === 'background_agent'
+            ? ` (background agent ${revealInvisible(request.subagent_type ?? '')})`
+            : ''}{' '}
+          wants to <em>{revealInvisible(request.action)}</em>
+        </h3>
+        {/* Everything that will run is shown: wrapped in full, blank-looking runs as visible markers. */}
+        <p class="description">{revealInvisible(request.description)}</p>
+        {request.display.map((block, i) => (
+          <DisplayBlockView key={i} block={withInvisibleShown(block)} />
+        ))}
+        {!answerable ? <p class="notice warn">Waiting for the live connection…</p> : null}
+        {waitsForClick ? (
+          <p class="notice">You are typing elsewhere: click a choice to answer (keys stay where you type).</p>
+        ) : null}
+        {stage === 'choose' ? (
+          <div class="choices">
+            <Choice
+              keyName="1"
+              label="Approve once"
+              disabled={!answerable}
+              onPick={() => answer('approve')}
             />
-          </label>
-          <button type="submit">Reject with this reason</button>
-        </form>
-      ) : null}
-    </section>
+            <Choice
+              keyName="2"
+              label="Approve for this session…"
+              disabled={!answerable}
+              onPick={() => setStage('scope')}
+            />
+            <Choice keyName="3" label="Reject" disabled={!answerable} onPick={() => answer('reject')} />
+            <Choice
+              keyName="4"
+              label="Reject, and say what to do instead…"
+              disabled={!answerable}
+              onPick={() => setStage('feedback')}
+            />
+          </div>
+        ) : null}
+        {stage === 'scope' ? (
+          <div class="choices">
+            <Choice
+              keyName="1"
+              label={
+                command
+                  ? `Only \`${revealInvisible(command)}\`, for this session`
+                  : 'Only exactly this, for this session'
+              }
+              onPick={() => forSession({ scope: 'exact' })}
+            />
+            {command ? (
+              <div class="prefix-choice">
+                <Choice
+                  keyName="2"
+                  label="Commands starting with"
+                  disabled={!prefix.trim()}
+                  onPick={() => forSession({ scope: 'prefix', prefix: prefix.trim() })}
+                />
+                <input
+                  aria-label="command prefix"
+                  value={prefix}
+                  onInput={(e) => setPrefix((e.target as HTMLInputElement).value)}
+                />
+              </div>
+            ) : null}
+            <Choice
+              keyName={command ? '3' : '2'}
+              label={`Every "${request.action}", for this session`}
+              onPick={() => forSession({ scope: 'action' })}
+            />
+            <label class="save-rule">
+              Also save it as a rule:{' '}
+              <select
+                aria-label="save as a permission rule"
+                value={saveRule}
+                onChange={(e) =>
+                  setSaveRule((e.target as HTMLSelectElement).value as '' | 'project' | 'user')
+                }
+              >
+                <option value="">no, this session only</option>
+                <option value="project">for this project (.kimi-ts/permissions.toml)</option>
+                <option value="user">for me, in every project</option>
+              </select>
+            </label>
+            <button type="button" class="link" onClick={() => setStage('choose')}>
+              Back (Esc)
+            </button>
+          </div>
+        ) : null}
+        {stage === 'feedback' ? (
+          <form
+            class="feedback"
+            onSubmit={(e) => {
+              e.preventDefault();
+              answer('reject', { feedback: feedback.trim() });
+            }}
+          >
+            <label>
+              What should it do instead?
+              <textarea
+                value={feedback}
+                rows={2}
+                onInput={(e) => setFeedback((e.target as HTMLTextAreaElement).value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' && !e.shiftKey) {
+                    e.preventDefault();
+                    answer('reject', { feedback: feedback.trim() });
+                  }
+                }}
+              />
+            </label>
+            <button type="submit">Reject with this reason</button>
+          </form>
+        ) : null}
+      </section>
+    </GuardContext.Provider>
   );
 }
+
+/** Keys that only modify others: they neither answer nor count as typing. */
+const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'AltGraph']);
+/** Keys of the panel besides the number keys: activate a choice, move between choices, go back. */
+const PANEL_KEYS = new Set(['Enter', ' ', 'Tab', 'Escape']);
 
 function Choice({
   keyName,
@@ -199,11 +263,23 @@ function Choice({
   disabled?: boolean;
   onPick: () => void;
 }) {
+  const guard = useContext(GuardContext);
+  // A click from the pointer (`detail` > 0), or one the browser makes from Enter or Space.
+  const onClick = (event: MouseEvent) => {
+    if (guard?.current?.admitClick(event.detail > 0) ?? true) onPick();
+  };
   return (
-    <button type="button" data-key={keyName} disabled={disabled} onClick={onPick}>
+    <button type="button" data-key={keyName} disabled={disabled} onClick={onClick}>
       <kbd>{keyName}</kbd> {label}
     </button>
   );
+}
+
+/** A shell command block with its invisible and blank-looking runs shown as markers. */
+function withInvisibleShown(block: PendingApproval['request']['display'][number]) {
+  return block.type === 'shell' && typeof block.command === 'string'
+    ? { ...block, command: revealInvisible(block.command) }
+    : block;
 }
 
 function shellCommand(display: readonly { type: string; [field: string]: unknown }[]): string | null {

@@ -1,5 +1,5 @@
 import { assertNever } from '../../../util/assert-never.js';
-import { rewindDoneSummary } from '../../../wire/rewind-summary.js';
+import { userInputText } from '../../../wire/user-input-text.js';
 import type { ToolReturnValue, UserInput, WireEvent } from './wire-types.js';
 
 /**
@@ -82,7 +82,7 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
         liveOutput: (call.liveOutput + event.payload.text).slice(-LIVE_OUTPUT_KEPT_CHARS),
       }));
     case 'SteerInput':
-      return [...items, { kind: 'steer', text: userInputText(event.payload.user_input) }];
+      return [...items, { kind: 'steer', text: userInputLabel(event.payload.user_input) }];
     case 'StepRetry':
       return [
         ...items,
@@ -109,8 +109,6 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
             },
           ]
         : items;
-    case 'RewindDone':
-      return [...items, { kind: 'notice', tone: 'info', text: rewindDoneSummary(event.payload) }];
     case 'BtwEnd':
       return event.payload.response
         ? [...items, { kind: 'notice', tone: 'info', text: event.payload.response }]
@@ -126,6 +124,8 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
     case 'ApprovalResponse':
     case 'PlanDisplay':
     case 'BtwBegin':
+    // The rewind's result line is the session's own text, said just before this event.
+    case 'RewindDone':
       return items;
   }
   return assertNever(event, 'wire event');
@@ -151,9 +151,7 @@ function updateToolCall(
   return items;
 }
 
-export function userInputText(input: UserInput): string {
-  if (typeof input === 'string') return input;
-  return input
-    .map((part) => (part.type === 'text' ? part.text : `[${part.type.replace('_url', '')}]`))
-    .join('');
+/** The text of a user input as the page shows it: media parts as `[image]` and the like. */
+export function userInputLabel(input: UserInput): string {
+  return userInputText(input, 'placeholder');
 }

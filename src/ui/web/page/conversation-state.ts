@@ -1,9 +1,9 @@
 import { addTokens, NO_TOKENS, type TokenCounts } from '../../common/token-cost.js';
-import { applyItemEvent, type ConversationItem, userInputText } from './conversation-items.js';
+import { applyItemEvent, type ConversationItem, userInputLabel } from './conversation-items.js';
 import { asKnownBlock, type DisplayBlockLike } from './display-blocks.js';
 
 export type { ConversationItem, SubagentView, ToolCallItem } from './conversation-items.js';
-export { applyItemEvent, userInputText } from './conversation-items.js';
+export { applyItemEvent, userInputLabel } from './conversation-items.js';
 
 import type {
   ApprovalRequestData,
@@ -54,10 +54,18 @@ export interface SessionStatus {
   planMode: boolean;
 }
 
+/** The server's question whether to trust the session's folder (a kimi-ts extension). */
+export interface PendingTrust {
+  rpcId: string | null;
+  request: { id: string; folder: string; enables: string[] };
+}
+
 export interface ConversationState {
   turns: TurnView[];
   approvals: PendingApproval[];
   questions: PendingQuestion[];
+  /** Asked once after connecting when the folder's own configuration is held back; null otherwise. */
+  trust: PendingTrust | null;
   status: SessionStatus;
   plan: PlanDisplay | null;
   tasks: BackgroundTask[];
@@ -69,6 +77,7 @@ export const EMPTY_CONVERSATION: ConversationState = {
   turns: [],
   approvals: [],
   questions: [],
+  trust: null,
   status: {
     contextUsage: null,
     contextTokens: null,
@@ -117,6 +126,10 @@ function applyRequest(
       return known.rpcId !== null || rpcId === null ? state : replaceApproval(state, { rpcId, request });
     return { ...state, approvals: [...state.approvals, { rpcId, request }] };
   }
+  if (type === 'WorkspaceTrustRequest') {
+    const request = payload as PendingTrust['request'];
+    return { ...state, trust: { rpcId, request } };
+  }
   if (type === 'QuestionRequest') {
     const request = payload as QuestionRequestData;
     const known = state.questions.find((q) => q.request.id === request.id);
@@ -141,6 +154,7 @@ function withoutRequest(state: ConversationState, requestId: string): Conversati
     ...state,
     approvals: state.approvals.filter((a) => a.request.id !== requestId),
     questions: state.questions.filter((q) => q.request.id !== requestId),
+    trust: state.trust?.request.id === requestId ? null : state.trust,
   };
 }
 
@@ -152,7 +166,7 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
         busy: true,
         turns: [
           ...state.turns,
-          { userInput: userInputText(event.payload.user_input), items: [], done: false },
+          { userInput: userInputLabel(event.payload.user_input), items: [], done: false },
         ],
       };
     case 'TurnEnd':

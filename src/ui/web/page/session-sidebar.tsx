@@ -67,9 +67,15 @@ export function SessionSidebar(props: {
                   type="button"
                   class="session"
                   aria-current={session.id === props.currentId ? 'true' : undefined}
+                  title={`${session.title || 'New session'} · ${session.id}`}
                   onClick={() => props.onSwitch(session.id)}
                 >
-                  {session.title || `New session · ${session.id.slice(0, 8)}`}
+                  <span class="session-title">{session.title || 'New session'}</span>
+                  {/* Out of the button's name (which stays the title); the tooltip has the whole id. */}
+                  <span class="session-meta" aria-hidden="true">
+                    {session.updatedAt !== null ? `${formatWhen(session.updatedAt)} · ` : ''}
+                    <code title={session.id}>{session.id.slice(0, 8)}</code>
+                  </span>
                 </button>
                 <button
                   type="button"
@@ -101,4 +107,20 @@ export function SessionSidebar(props: {
       ) : null}
     </nav>
   );
+}
+
+/**
+ * When a session was last used, in the reader's own time zone: the clock time today, else the date
+ * with the time (two sessions of one title tell apart by it, and by the short id beside it).
+ */
+export function formatWhen(ms: number, now = new Date()): string {
+  const at = new Date(ms);
+  const time = at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (at.toDateString() === now.toDateString()) return `today ${time}`;
+  const date = at.toLocaleDateString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    ...(at.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
+  });
+  return `${date} ${time}`;
 }

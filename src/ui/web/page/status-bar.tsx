@@ -28,7 +28,9 @@ export function StatusBar({
         }`;
   return (
     <div class="status-bar" role="status">
-      <span class={`conn ${connection}`}>{connection}</span>
+      <span class={`conn ${connection}`} data-state={connection}>
+        {CONNECTION_WORDS[connection]}
+      </span>
       {connectionNote ? <span class="conn-note">{connectionNote}</span> : null}
       <span data-testid="context">{context}</span>
       <span title="tokens in / out (cached)">
@@ -48,6 +50,15 @@ export function StatusBar({
     </div>
   );
 }
+
+/** The connection's state as a person says it. */
+const CONNECTION_WORDS: Record<ConnectionState, string> = {
+  connecting: 'Connecting…',
+  open: 'Connected',
+  reconnecting: 'Reconnecting…',
+  closed: 'Not connected',
+  failed: 'Cannot connect',
+};
 
 function tokens(count: number): string {
   if (count < 1000) return String(count);

@@ -1,116 +1,200 @@
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WebSocketServer, WebSocket as WsClient, type WebSocket as WsSocket } from 'ws';
 import {
   CLOSE_SESSION_DELETED,
   type CloseDiagnosis,
   type ConnectionState,
   type RetryInfo,
   WireClient,
+  type WireClientHandlers,
 } from './wire-client.js';
 
-/** A socket the test plays the server of: it sees what the client sent and sends frames back. */
-class FakeSocket {
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((message: { data: unknown }) => void) | null = null;
-  onclose: ((event?: { code?: number; reason?: string }) => void) | null = null;
-  constructor(readonly url: string) {}
-  send(text: string) {
-    this.sent.push(JSON.parse(text) as Record<string, unknown>);
+type Message = Record<string, unknown>;
+
+/** Wakes the waiters whose condition holds, each time something the test watches has changed. */
+class Changes {
+  private readonly waiters: { holds: () => boolean; resolve: () => void }[] = [];
+  notify(): void {
+    for (const waiter of [...this.waiters])
+      if (waiter.holds()) {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
   }
-  close(code?: number, reason?: string) {
-    this.readyState = 3;
-    this.onclose?.(code === undefined ? undefined : { code, reason: reason ?? '' });
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.();
-  }
-  frame(message: unknown) {
-    this.onmessage?.({ data: JSON.stringify(message) });
-  }
-  /** Answers the last call of `method` the client made. */
-  answer(method: string, result: unknown) {
-    const call = [...this.sent].reverse().find((m) => m.method === method);
-    if (!call) throw new Error(`no ${method} call`);
-    this.frame({ jsonrpc: '2.0', id: call.id, result });
+  until(holds: () => boolean): Promise<void> {
+    if (holds()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ holds, resolve }));
   }
 }
 
-/** Lets the client's awaits run (timers are fake; promise jobs are not). */
-async function flush() {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
+/** One connection as the server sees it: what the client sent, and frames the test sends back. */
+class ServerPeer {
+  readonly received: Message[] = [];
+  constructor(
+    private readonly socket: WsSocket,
+    readonly offeredProtocols: string,
+    private readonly changes: Changes,
+  ) {
+    socket.on('message', (data) => {
+      this.received.push(JSON.parse(String(data)) as Message);
+      changes.notify();
+    });
+  }
+  methods(): unknown[] {
+    return this.received.map((m) => m.method);
+  }
+  frame(message: unknown): void {
+    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+  /** Answers the last call of `method` the client made, once it has arrived. */
+  async answer(method: string, result: unknown): Promise<void> {
+    await this.changes.until(() => this.received.some((m) => m.method === method));
+    const call = [...this.received].reverse().find((m) => m.method === method);
+    this.frame({ jsonrpc: '2.0', id: call?.id, result });
+  }
+  close(code?: number, reason?: string): void {
+    this.socket.close(code, reason);
+  }
 }
 
+/** A real WebSocket server on loopback that the test plays: it can refuse a connection's upgrade. */
+class TestServer {
+  readonly peers: ServerPeer[] = [];
+  refuse = false;
+  private constructor(
+    private readonly server: WebSocketServer,
+    private readonly changes: Changes,
+  ) {}
+  static async start(changes: Changes): Promise<TestServer> {
+    let test!: TestServer;
+    const server = new WebSocketServer({
+      host: '127.0.0.1',
+      port: 0,
+      handleProtocols: (offered) => (offered.has('kimi-wire') ? 'kimi-wire' : false),
+      verifyClient: (_info, done) => (test.refuse ? done(false, 503) : done(true)),
+    });
+    test = new TestServer(server, changes);
+    server.on('connection', (socket, request) => {
+      test.peers.push(new ServerPeer(socket, request.headers['sec-websocket-protocol'] ?? '', changes));
+      changes.notify();
+    });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    return test;
+  }
+  url(path = '/stream?token=t'): string {
+    return `ws://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+  async peer(n: number): Promise<ServerPeer> {
+    await this.changes.until(() => this.peers.length > n);
+    return this.peers[n]!;
+  }
+  close(): Promise<void> {
+    for (const client of this.server.clients) client.terminate();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+// The reconnect timers are fake (advanced by the test); the sockets, the server and the bytes are real.
 describe('WireClient', () => {
-  let sockets: FakeSocket[];
+  let changes: Changes;
+  let server: TestServer;
+  /** The sockets the client created, counted as it creates them (synchronously). */
+  let sockets: WsClient[];
   let log: string[];
   let states: ConnectionState[];
+  let retries: RetryInfo[];
+  let failures: string[];
   let client: WireClient;
 
-  beforeEach(() => {
+  function handlers(): WireClientHandlers {
+    const record =
+      <T>(into: T[]) =>
+      (value: T) => {
+        into.push(value);
+        changes.notify();
+      };
+    return {
+      onEvent: (event, replayed) => record(log)(`event ${event.type}${replayed ? ' (replayed)' : ''}`),
+      onRequest: (rpcId, type) => record(log)(`request ${type} ${rpcId ?? 'history'}`),
+      onReset: () => record(log)('reset'),
+      onState: record(states),
+      onRetry: record(retries),
+      onFailure: record(failures),
+    };
+  }
+
+  function createSocket(url: string, protocols: string[]): WebSocket {
+    const socket = new WsClient(url, protocols);
+    // A browser's WebSocket reports a failed upgrade as a close; ws also emits `error`, which
+    // would throw without a listener.
+    socket.on('error', () => {});
+    sockets.push(socket);
+    return socket as unknown as WebSocket;
+  }
+
+  beforeEach(async () => {
+    changes = new Changes();
+    server = await TestServer.start(changes);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     sockets = [];
     log = [];
     states = [];
+    retries = [];
+    failures = [];
     client = new WireClient({
-      url: () => 'ws://test/stream?token=t',
+      url: () => server.url(),
       backoffMs: { first: 100, max: 400 },
       protocols: () => ['kimi-wire', 'bearer.t'],
-      createSocket: (url, protocols) => {
-        expect(protocols).toEqual(['kimi-wire', 'bearer.t']);
-        const socket = new FakeSocket(url);
-        sockets.push(socket);
-        return socket as unknown as WebSocket;
-      },
-      handlers: {
-        onEvent: (event, replayed) => log.push(`event ${event.type}${replayed ? ' (replayed)' : ''}`),
-        onRequest: (rpcId, type) => log.push(`request ${type} ${rpcId ?? 'history'}`),
-        onReset: () => log.push('reset'),
-        onState: (state) => states.push(state),
-      },
+      createSocket,
+      handlers: handlers(),
     });
   });
-  afterEach(() => {
+  afterEach(async () => {
     client.stop();
     vi.useRealTimers();
+    await server.close();
   });
 
-  async function connect(socket: FakeSocket) {
-    socket.open();
-    socket.answer('initialize', { protocol_version: '1.10' });
-    await flush();
+  async function connect(n: number): Promise<ServerPeer> {
+    const peer = await server.peer(n);
+    await peer.answer('initialize', { protocol_version: '1.10' });
+    await peer.answer('replay', {});
+    await changes.until(() => states.at(-1) === 'open');
+    return peer;
   }
 
   it('initialises, then replays; events of the replay are marked, requests keep their ids', async () => {
     client.start();
-    const socket = sockets[0]!;
-    socket.open();
-    expect(socket.sent[0]).toMatchObject({ method: 'initialize', params: { protocol_version: '1.10' } });
+    const peer = await server.peer(0);
+    expect(peer.offeredProtocols).toBe('kimi-wire,bearer.t');
+    await changes.until(() => peer.received.length > 0);
+    expect(peer.received[0]).toMatchObject({ method: 'initialize', params: { protocol_version: '1.10' } });
     // A pending approval re-sent by initialize is live.
-    socket.frame({
+    peer.frame({
       jsonrpc: '2.0',
       method: 'request',
       id: 'live-1',
       params: { type: 'ApprovalRequest', payload: {} },
     });
-    socket.answer('initialize', {});
-    await flush();
-    expect(socket.sent[1]).toMatchObject({ method: 'replay' });
-    socket.frame({
+    await peer.answer('initialize', {});
+    await changes.until(() => peer.received.length > 1);
+    expect(peer.received[1]).toMatchObject({ method: 'replay' });
+    peer.frame({
       jsonrpc: '2.0',
       method: 'event',
       params: { type: 'TurnBegin', payload: { user_input: 'x' } },
     });
-    socket.frame({
+    peer.frame({
       jsonrpc: '2.0',
       method: 'request',
       id: 'old-1',
       params: { type: 'ApprovalRequest', payload: {} },
     });
-    socket.answer('replay', { status: 'finished' });
-    await flush();
-    socket.frame({ jsonrpc: '2.0', method: 'event', params: { type: 'TurnEnd', payload: {} } });
+    await peer.answer('replay', { status: 'finished' });
+    await changes.until(() => states.at(-1) === 'open');
+    peer.frame({ jsonrpc: '2.0', method: 'event', params: { type: 'TurnEnd', payload: {} } });
+    await changes.until(() => log.length === 5);
     expect(log).toEqual([
       'reset',
       'request ApprovalRequest live-1',
@@ -118,37 +202,38 @@ describe('WireClient', () => {
       'request ApprovalRequest old-1',
       'event TurnEnd',
     ]);
-    expect(states.at(-1)).toBe('open');
   });
 
   it('reconnects with growing backoff after a drop, and replays again from a reset', async () => {
     client.start();
-    await connect(sockets[0]!);
-    sockets[0]!.answer('replay', {});
-    await flush();
-    sockets[0]!.close();
+    (await connect(0)).close();
+    await changes.until(() => retries.length === 1);
     expect(states.at(-1)).toBe('reconnecting');
+    expect(retries[0]).toMatchObject({ attempt: 1, delayMs: 100 });
     expect(sockets).toHaveLength(1);
+    // The second connection is refused before it opens.
+    server.refuse = true;
     vi.advanceTimersByTime(100);
     expect(sockets).toHaveLength(2);
-    sockets[1]!.close();
+    await changes.until(() => retries.length === 2);
+    expect(retries[1]).toMatchObject({ attempt: 2, delayMs: 200 });
+    server.refuse = false;
     vi.advanceTimersByTime(199);
     expect(sockets).toHaveLength(2);
     vi.advanceTimersByTime(1);
     expect(sockets).toHaveLength(3);
-    await connect(sockets[2]!);
+    const third = await connect(1);
     // The second socket never opened: two connections, two resets.
     expect(log.filter((l) => l === 'reset')).toHaveLength(2);
-    expect(sockets[2]!.sent.map((m) => m.method)).toEqual(['initialize', 'replay']);
+    expect(third.methods()).toEqual(['initialize', 'replay']);
   });
 
   it('fails calls in flight when the socket drops, and stops for good on stop()', async () => {
     client.start();
-    await connect(sockets[0]!);
-    sockets[0]!.answer('replay', {});
-    await flush();
+    const peer = await connect(0);
     const prompt = client.call('prompt', { user_input: 'hi' });
-    sockets[0]!.close();
+    await changes.until(() => peer.methods().includes('prompt'));
+    peer.close();
     await expect(prompt).rejects.toThrow(/dropped/);
     client.stop();
     vi.advanceTimersByTime(10_000);
@@ -158,46 +243,35 @@ describe('WireClient', () => {
 
   it('ignores frames that are not JSON-RPC it knows', async () => {
     client.start();
-    await connect(sockets[0]!);
-    sockets[0]!.onmessage?.({ data: 'not json' });
-    sockets[0]!.frame({ jsonrpc: '2.0', method: 'event', params: { payload: {} } });
-    sockets[0]!.frame(null);
-    expect(log).toEqual(['reset']);
+    const peer = await connect(0);
+    peer.frame('not json');
+    peer.frame({ jsonrpc: '2.0', method: 'event', params: { payload: {} } });
+    peer.frame(null);
+    // Frames arrive in order: once this one is seen, the ones before it were read and dropped.
+    peer.frame({ jsonrpc: '2.0', method: 'event', params: { type: 'TurnEnd', payload: {} } });
+    await changes.until(() => log.length === 2);
+    expect(log).toEqual(['reset', 'event TurnEnd']);
   });
 
   describe('after a close, the diagnosis decides', () => {
     function diagnosed(answers: CloseDiagnosis[]) {
-      const failures: string[] = [];
-      const retries: RetryInfo[] = [];
       const asked = { count: 0 };
       client.stop();
       client = new WireClient({
-        url: () => 'ws://test/stream',
+        url: () => server.url('/stream'),
         backoffMs: { first: 100, max: 400 },
-        createSocket: (url) => {
-          const socket = new FakeSocket(url);
-          sockets.push(socket);
-          return socket as unknown as WebSocket;
-        },
+        createSocket,
         diagnose: async () => answers[Math.min(asked.count++, answers.length - 1)]!,
-        handlers: {
-          onEvent: () => {},
-          onRequest: () => {},
-          onReset: () => {},
-          onState: (state) => states.push(state),
-          onRetry: (retry) => retries.push(retry),
-          onFailure: (reason) => failures.push(reason),
-        },
+        handlers: handlers(),
       });
-      return { failures, retries, asked };
+      return { asked };
     }
 
     it('a permanent refusal: failed, with the reason, and no more sockets', async () => {
-      const { failures } = diagnosed([{ kind: 'permanent', reason: 'There is no session with this id.' }]);
+      diagnosed([{ kind: 'permanent', reason: 'There is no session with this id.' }]);
+      server.refuse = true;
       client.start();
-      sockets[0]!.close();
-      await flush();
-      expect(states.at(-1)).toBe('failed');
+      await changes.until(() => states.at(-1) === 'failed');
       expect(failures).toEqual(['There is no session with this id.']);
       vi.advanceTimersByTime(60_000);
       expect(sockets).toHaveLength(1);
@@ -208,30 +282,26 @@ describe('WireClient', () => {
     });
 
     it('a transient one: retries with growing backoff, telling why and when', async () => {
-      const { failures, retries } = diagnosed([
-        { kind: 'transient', reason: 'The server cannot be reached.' },
-      ]);
+      diagnosed([{ kind: 'transient', reason: 'The server cannot be reached.' }]);
+      server.refuse = true;
       client.start();
-      sockets[0]!.close();
-      await flush();
+      await changes.until(() => retries.length === 1);
       expect(retries).toEqual([{ attempt: 1, delayMs: 100, reason: 'The server cannot be reached.' }]);
       vi.advanceTimersByTime(100);
-      sockets[1]!.close();
-      await flush();
+      expect(sockets).toHaveLength(2);
+      await changes.until(() => retries.length === 2);
       expect(retries.at(-1)).toMatchObject({ attempt: 2, delayMs: 200 });
       expect(states.at(-1)).toBe('reconnecting');
       expect(failures).toEqual([]);
     });
 
     it('close code 4404 (the session was deleted): failed at once, without asking', async () => {
-      const { failures, asked } = diagnosed([{ kind: 'ok' }]);
+      const { asked } = diagnosed([{ kind: 'ok' }]);
       client.start();
-      await connect(sockets[0]!);
-      sockets[0]!.close(CLOSE_SESSION_DELETED, 'The session was deleted.');
-      await flush();
+      (await connect(0)).close(CLOSE_SESSION_DELETED, 'The session was deleted.');
+      await changes.until(() => states.at(-1) === 'failed');
       expect(asked.count).toBe(0);
       expect(failures).toEqual(['The session was deleted.']);
-      expect(states.at(-1)).toBe('failed');
     });
   });
 });

@@ -168,7 +168,13 @@ export class WireClient {
       await this.call('initialize', {
         protocol_version: PROTOCOL_VERSION,
         client: { name: 'kimi-ts-web', version: '1' },
-        capabilities: { supports_question: true, supports_plan_mode: true, supports_tool_output: true },
+        capabilities: {
+          supports_question: true,
+          supports_plan_mode: true,
+          supports_tool_output: true,
+          // The page asks the person whether to trust the session's folder.
+          workspace_trust: true,
+        },
       });
       this.replaying = true;
       await this.call('replay', {});

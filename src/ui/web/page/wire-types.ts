@@ -1,3 +1,5 @@
+import type { ApprovalAnswerJSON } from '../../../wire/request-payloads.js';
+
 /**
  * The wire's message types, shared with the server: type-only imports of the zod-derived types in
  * src/wire/, so the page's bundle carries none of zod. The WebSocket speaks the JSON of wire mode,
@@ -34,13 +36,5 @@ export interface IncomingRequest {
   payload: unknown;
 }
 
-/** The answer to an ApprovalRequest, with kimi-ts's scope extension for approve-for-session. */
-export interface ApprovalAnswer {
-  request_id: string;
-  response: 'approve' | 'approve_for_session' | 'reject';
-  feedback?: string;
-  scope?: 'exact' | 'action' | 'prefix';
-  prefix?: string;
-  /** Also save the session approval as an allow rule of the project or of the user. */
-  save_rule?: 'project' | 'user';
-}
+/** The page's answer to an ApprovalRequest: the wire's (request-payloads.ts), always naming the request. */
+export type ApprovalAnswer = ApprovalAnswerJSON & { request_id: string };

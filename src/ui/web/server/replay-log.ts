@@ -48,6 +48,15 @@ export class ReplayLog {
     return this.bytesInMemory;
   }
 
+  /** Resolves when no spill write is under way (a spill that starts another is waited for too). */
+  async spillsSettled(): Promise<void> {
+    let writing: Promise<void>;
+    do {
+      writing = this.writing;
+      await writing;
+    } while (writing !== this.writing);
+  }
+
   /** Frames logged so far. */
   get size(): number {
     return this.nextSeq;

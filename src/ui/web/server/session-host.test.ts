@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { wireSend } from '../../../soul/run-soul.js';
 import { streamedPartEvent, wireEvent } from '../../../wire/events.js';
 import { ApprovalRequest } from '../../../wire/requests.js';
-import { ScriptedSession } from '../../wire-server/test-support/scripted-turn-session.js';
+import { ScriptedSession } from '../../common/test-support/scripted-turn-session.js';
 import { SessionHost } from './session-host.js';
 
 interface Frame {
@@ -195,7 +195,7 @@ describe('SessionHost', () => {
     await driver.waitFor((f) => JSON.stringify(f).includes('part-200 '));
     // Far more than the cap went by; memory holds at most the cap (plus the frame over the line).
     expect(driver.stream().join('').length).toBeGreaterThan(CAP * 5);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await host.replaySpillsSettled();
     expect(host.replayMemoryUsed).toBeLessThanOrEqual(CAP + 200);
     const late = clientOf(host);
     const replay = late.request('r', 'replay');

@@ -1,7 +1,7 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { AgentSession } from '../../../app/agent-session.js';
 import { wireMessageToJSON } from '../../../wire/message-json.js';
-import { parseWireFile } from '../../../wire/wire-file.js';
+import { readWireFile } from '../../../wire/wire-file.js';
 import {
   ErrorCodes,
   eventFrame,
@@ -11,7 +11,7 @@ import {
   parseInboundLine,
   serveWire,
   type WireTransport,
-} from '../../wire-server/index.js';
+} from '../../common/wire-protocol/index.js';
 import { ReplayLog } from './replay-log.js';
 
 type ResponseFrame = Extract<OutboundFrame, { kind: 'response' }>;
@@ -93,6 +93,11 @@ export class SessionHost implements WireTransport {
   /** Bytes of the replay log held in memory now (the rest is on disk). */
   get replayMemoryUsed(): number {
     return this.log.memoryUsed;
+  }
+
+  /** Resolves when the replay log has no spill write under way. */
+  replaySpillsSettled(): Promise<void> {
+    return this.log.spillsSettled();
   }
 
   get sessionId(): string {
@@ -266,20 +271,12 @@ export class SessionHost implements WireTransport {
 
   private async fileFrames(): Promise<OutboundFrame[]> {
     if (this.baseBytes === 0) return [];
-    const handle = await open(this.session.wireFile, 'r');
-    let text: string;
-    try {
-      const buffer = Buffer.alloc(this.baseBytes);
-      const { bytesRead } = await handle.read(buffer, 0, this.baseBytes, 0);
-      text = buffer.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await handle.close();
-    }
+    // Line by line with each line bounded: a huge line in the file is skipped, not held.
+    const { records } = await readWireFile(this.session.wireFile, { end: this.baseBytes - 1 });
     const frames: OutboundFrame[] = [];
     // Written before this host opened, so settled: a past request is history (an event), as in the
     // wire-mode replay; only this host's own requests, still in its log, may wait for an answer.
-    for (const { message } of parseWireFile(text).records)
-      frames.push(eventFrame(wireMessageToJSON(message)));
+    for (const { message } of records) frames.push(eventFrame(wireMessageToJSON(message)));
     return frames;
   }
 }

@@ -1,14 +1,12 @@
-import { readFile, realpath, rm, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { sessionMarkdown } from '../../../app/export-command.js';
-import { forkSession, undoPoints } from '../../../app/session-fork.js';
+import { SessionCatalog } from '../../../app/session-catalog.js';
+import { undoPoints } from '../../../app/session-fork.js';
 import { sessionTitle } from '../../../session/inspect.js';
-import { listSessions } from '../../../session/list.js';
 import type { Session } from '../../../session/session.js';
-import { lockSession } from '../../../session/session-lock.js';
-import { updateSessionState } from '../../../session/state.js';
+import { SessionLockedError } from '../../../session/session-lock.js';
 import { HttpError, limitBody, readBody } from './body.js';
 import { openStreamHost } from './open-stream.js';
 import type { WebContext } from './web-context.js';
@@ -45,13 +43,12 @@ export const SESSION_DELETED = { code: 4404, reason: 'The session was deleted.' 
 /** `/api/sessions…`: list, create, get, rename, fork, delete, export. */
 export function sessionRoutes(ctx: WebContext): Hono {
   const app = new Hono();
+  const catalog = new SessionCatalog(ctx.home, ctx);
 
   app.get('/', async (c) => {
     const wanted = c.req.query('work_dir');
     const workDirs = wanted === undefined ? await ctx.directory.workDirs() : [wanted];
-    const lists = await Promise.all(
-      workDirs.map((workDir) => listSessions({ home: ctx.home, workDir }).catch(() => [])),
-    );
+    const lists = await Promise.all(workDirs.map((workDir) => catalog.list(workDir).catch(() => [])));
     const summaries = lists.flat().sort((a, b) => b.updatedAt - a.updatedAt);
     const sessions = await Promise.all(
       summaries.map(({ session, title, updatedAt }) => describe(ctx, session, title, updatedAt)),
@@ -75,18 +72,14 @@ export function sessionRoutes(ctx: WebContext): Hono {
   app.patch('/:id', limitBody, async (c) => {
     const session = await found(ctx, c.req.param('id'));
     const { title } = await readBody(c, renameBody);
-    await updateSessionState(session.stateFile, (state) => ({
-      ...state,
-      custom_title: title,
-      title_generated: false,
-    }));
+    await catalog.rename(session, title);
     return c.json({ session: await describe(ctx, session) });
   });
 
   app.post('/:id/fork', limitBody, async (c) => {
     const source = await found(ctx, c.req.param('id'));
     const { turn } = await readBody(c, forkBody);
-    const points = await undoPoints(source);
+    const points = await catalog.undoPoints(source);
     if (turn !== undefined && turn > points.length)
       throw new HttpError(
         400,
@@ -95,7 +88,7 @@ export function sessionRoutes(ctx: WebContext): Hono {
       );
     // `turn: n` keeps turns 1..n: the fork is cut just before turn n + 1 (no cut at the last turn).
     const before = turn === undefined ? undefined : points.find((point) => point.n === turn + 1);
-    const fork = await forkSession(source, { home: ctx.home, before });
+    const fork = await catalog.fork(source, before);
     return c.json({ session: await describe(ctx, fork) }, 201);
   });
 
@@ -105,10 +98,15 @@ export function sessionRoutes(ctx: WebContext): Hono {
     if (host?.isBusy) throw new HttpError(409, 'session_busy', 'The session has a turn running.');
     // Tabs still watching it are told it is gone (close code 4404), not left reconnecting.
     await ctx.hosts.close(session.id, SESSION_DELETED);
-    // Refuse a session another process has open: its lock file names a live owner.
-    if (await lockedElsewhere(session))
-      throw new HttpError(409, 'session_locked', 'The session is open in another kimi-ts process.');
-    await rm(session.dir, { recursive: true, force: true });
+    // The catalog refuses a session another process has open (its lock names a live owner), and
+    // holds the lock until the folder is gone.
+    try {
+      await catalog.delete(session);
+    } catch (error) {
+      if (error instanceof SessionLockedError)
+        throw new HttpError(409, 'session_locked', 'The session is open in another kimi-ts process.');
+      throw error;
+    }
     return c.json({ deleted: session.id });
   });
 
@@ -125,8 +123,7 @@ export function sessionRoutes(ctx: WebContext): Hono {
 
   app.get('/:id/export', async (c) => {
     const session = await found(ctx, c.req.param('id'));
-    const bytes = await readFile(session.contextFile);
-    const markdown = await sessionMarkdown(session, bytes, ctx);
+    const markdown = await catalog.exportMarkdown(session);
     c.header('Content-Disposition', `attachment; filename="kimi-ts-${session.id}.md"`);
     return c.body(markdown, 200, { 'Content-Type': 'text/markdown; charset=utf-8' });
   });
@@ -175,14 +172,4 @@ async function existingDir(path: string): Promise<string> {
     // answered below
   }
   throw new HttpError(400, 'invalid_work_dir', 'work_dir is not an existing directory.');
-}
-
-async function lockedElsewhere(session: Session): Promise<boolean> {
-  try {
-    const lock = await lockSession(session.id, session.dir);
-    await lock.release();
-    return false;
-  } catch {
-    return true;
-  }
 }

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { AgentSession } from '../../../app/agent-session.js';
 import { LineSplitter } from '../line-splitter.js';
-import { runWireServer } from '../server.js';
+import { runWireServer } from '../run-wire-server.js';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -1,0 +1,236 @@
+// Issue 26: everything on (checkpoints, the policy's parsed shell, secrets, live output, the wire
+// recording) at (almost) no cost. Each row is measured against its baseline in the same run:
+// - the scripted 3-step session (read a file, run a command, answer) in a fresh work dir each time,
+//   checkpoints on against checkpoints off (the store's creation included): CPU and wall;
+// - git processes: in that session, and per step whose command changed nothing (Shell steps added);
+// - one Shell step of a session against a bare child-process spawn of the same command (CPU);
+// - the largest process of the print session (peak RSS).
+// CPU is user + system time of the process tree (GNU time), which a loaded machine disturbs far less
+// than wall time; the sessions of a pair take turns, so a machine that slows down slows both.
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startScriptedServer } from './scripted-server.mjs';
+import { median } from './stats.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const launcher = join(here, '..', 'dist/bin/kimi-ts.cjs');
+const COMMAND = 'wc -l notes.txt';
+const ROUNDS = 5;
+
+function writeConfig(dir, baseUrl, checkpoints) {
+  const file = join(dir, `config-${checkpoints ? 'on' : 'off'}.toml`);
+  writeFileSync(
+    file,
+    `default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "${baseUrl}"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n[loop_control]\nmax_retries_per_step = 1\nmax_steps_per_turn = 100\n[checkpoints]\nenabled = ${checkpoints}\n`,
+  );
+  return file;
+}
+
+/** A fresh work dir under `home` holding the one file the session reads. */
+function freshWorkDir(home) {
+  const work = mkdtempSync(join(home, 'work-'));
+  writeFileSync(join(work, 'notes.txt'), 'release 2.4: faster start-up\n');
+  return work;
+}
+
+/**
+ * The model's turns: read the file, run the command `shellSteps` times, answer. Each run of the
+ * command carries a different comment: the same call again and again would be cut short by the
+ * toolset's repeat guard instead of running.
+ */
+function script(server, shellSteps) {
+  const turns = [{ toolCalls: [{ id: 'r1', name: 'ReadFile', args: { path: 'notes.txt' } }] }];
+  for (let i = 0; i < shellSteps; i++) {
+    const command = `${COMMAND} # step ${i + 1}`;
+    turns.push({ toolCalls: [{ id: `s${i}`, name: 'Shell', args: { command } }] });
+  }
+  turns.push({ text: 'The notes have one line about release 2.4.' });
+  server.push(...turns);
+}
+
+/**
+ * Runs `node args` under GNU time: { wall, cpu } in ms of the whole tree (the CLI and every process
+ * it waited for) and `rss`, the peak resident memory of its largest process, in bytes.
+ */
+async function timed(node, args, env, timesFile) {
+  const started = performance.now();
+  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', timesFile, node, ...args], {
+    env,
+    stdio: 'ignore',
+  });
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  const wall = performance.now() - started;
+  if (code !== 0) throw new Error(`${args.join(' ')}: exit ${code}`);
+  const [user, system, maxKb] = readFileSync(timesFile, 'utf8')
+    .trim()
+    .split('\n')
+    .at(-1)
+    .split(' ')
+    .map(Number);
+  return { wall, cpu: (user + system) * 1000, rss: maxKb * 1024 };
+}
+
+/** A `git` first on PATH that counts its runs in `log` and runs the real one. */
+function gitCounter(dir) {
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const bin = join(dir, 'git-counter');
+  mkdirSync(bin);
+  const log = join(dir, 'git-runs.log');
+  writeFileSync(log, '');
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$1" >> '${log}'\nexec '${real}' "$@"\n`);
+  chmodSync(join(bin, 'git'), 0o755);
+  return {
+    path: `${bin}:${process.env.PATH}`,
+    count: () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length,
+    reset: () => writeFileSync(log, ''),
+  };
+}
+
+const sessionArgs = (config, work) => [
+  launcher,
+  ...['--config-file', config, '-w', work, '--yolo', '--print', '-p', 'read, count, answer'],
+];
+
+/** Checkpoints on against off, fresh work dir each run: medians of wall and CPU, and the peak RSS. */
+async function checkpointsCost(node, server, home) {
+  const env = { ...process.env, KIMI_TS_HOME: join(home, 'home'), HOME: home };
+  const configs = {
+    on: writeConfig(home, server.baseUrl, true),
+    off: writeConfig(home, server.baseUrl, false),
+  };
+  const timesFile = join(home, 'times.txt');
+  const run = async (which) => {
+    script(server, 1);
+    return timed(node, sessionArgs(configs[which], freshWorkDir(home)), env, timesFile);
+  };
+  // Warm-up: the code cache is written, the checkpoints folder exists (and its hourly prune is done).
+  await run('on');
+  await run('off');
+  const results = { on: [], off: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const which of round % 2 ? ['off', 'on'] : ['on', 'off']) results[which].push(await run(which));
+  }
+  const of = (which, key) => median(results[which].map((r) => r[key]));
+  return {
+    cpu: { on: of('on', 'cpu'), off: of('off', 'cpu') },
+    wall: { on: of('on', 'wall'), off: of('off', 'wall') },
+    rss: of('on', 'rss'),
+  };
+}
+
+/**
+ * git processes of the session in a fresh work dir (and a fresh home: no prune of older stores),
+ * and per Shell step that changed nothing: a session with 3 such steps against one with 1.
+ */
+async function gitProcesses(node, server, home) {
+  const counter = gitCounter(home);
+  const config = writeConfig(home, server.baseUrl, true);
+  const count = async (shellSteps) => {
+    const fresh = mkdtempSync(join(home, 'home-'));
+    const env = { ...process.env, PATH: counter.path, KIMI_TS_HOME: fresh, HOME: fresh };
+    counter.reset();
+    script(server, shellSteps);
+    await timed(node, sessionArgs(config, freshWorkDir(home)), env, join(home, 'times.txt'));
+    return counter.count();
+  };
+  const one = await count(1);
+  const three = await count(3);
+  return { session: one, perQuietStep: (three - one) / 2 };
+}
+
+/**
+ * CPU of one Shell step: a session with 41 Shell steps against one with 1, the difference over 40;
+ * the baseline is the same for a bare `spawn` of the command from Node (41 against 1).
+ */
+async function perStepCpu(node, server, home) {
+  const env = { ...process.env, KIMI_TS_HOME: join(home, 'home'), HOME: home };
+  const config = writeConfig(home, server.baseUrl, true);
+  const timesFile = join(home, 'times.txt');
+  const spawner = join(home, 'spawn-alone.cjs');
+  writeFileSync(
+    spawner,
+    `const { spawn } = require('node:child_process');
+let left = Number(process.argv[2]);
+const next = () => { if (left-- > 0) spawn('/bin/bash', ['-c', ${JSON.stringify(COMMAND)}], { cwd: process.argv[3], stdio: 'pipe' }).on('close', next); };
+next();\n`,
+  );
+  const session = (steps) => {
+    script(server, steps);
+    return timed(node, sessionArgs(config, freshWorkDir(home)), env, timesFile);
+  };
+  const bare = (spawns) => timed(node, [spawner, String(spawns), freshWorkDir(home)], env, timesFile);
+  await session(1);
+  const step = [];
+  const spawnOnly = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    step.push(((await session(41)).cpu - (await session(1)).cpu) / 40);
+    spawnOnly.push(((await bare(41)).cpu - (await bare(1)).cpu) / 40);
+  }
+  return { step: median(step), spawn: median(spawnOnly) };
+}
+
+export default async function everythingOnBench() {
+  const node = process.execPath;
+  const server = await startScriptedServer();
+  const home = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-everything-'));
+  try {
+    const cost = await checkpointsCost(node, server, home);
+    const git = await gitProcesses(node, server, home);
+    const step = await perStepCpu(node, server, home);
+    const cpuRatio = cost.cpu.on / cost.cpu.off;
+    const wallRatio = cost.wall.on / cost.wall.off;
+    const stepOverhead = step.step - step.spawn;
+    return [
+      {
+        name: '3-step session, fresh work dir: CPU with checkpoints on (vs off)',
+        value: cost.cpu.on,
+        unit: `ms (off ${cost.cpu.off.toFixed(0)} ms)`,
+        ratio: cpuRatio,
+        target: '≤ 1.05× off',
+        ok: cpuRatio <= 1.05,
+      },
+      {
+        name: '3-step session, fresh work dir: wall with checkpoints on (vs off)',
+        value: cost.wall.on,
+        unit: `ms (off ${cost.wall.off.toFixed(0)} ms)`,
+        ratio: wallRatio,
+        target: '≤ 1.05× off',
+        ok: wallRatio <= 1.05,
+      },
+      {
+        name: '3-step session, fresh work dir: git processes',
+        value: git.session,
+        unit: 'processes',
+        target: 'info',
+        ok: true,
+      },
+      {
+        name: 'git processes per Shell step that changed nothing',
+        value: git.perQuietStep,
+        unit: 'processes',
+        target: '0',
+        ok: git.perQuietStep === 0,
+      },
+      {
+        name: `one Shell step (${COMMAND}) minus a bare spawn of it: CPU`,
+        value: stepOverhead,
+        unit: `ms (step ${step.step.toFixed(1)} ms, spawn ${step.spawn.toFixed(1)} ms)`,
+        target: '≤ 5 ms',
+        ok: stepOverhead <= 5,
+      },
+      {
+        name: '3-step session: peak RSS of its largest process',
+        value: cost.rss / 2 ** 20,
+        unit: 'MiB',
+        target: '≤ 80 MiB',
+        ok: cost.rss / 2 ** 20 <= 80,
+      },
+    ];
+  } finally {
+    await server.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,110 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Config } from '../config/schema.js';
+import {
+  addTrustedFolder,
+  isCoveredBy,
+  readTrustedFolders,
+  TrustRecordError,
+  trustedFoldersFile,
+} from '../config/trusted-folders.js';
+
+/** Why a folder is trusted: the trust record, `--trust-workspace`, `[trust] folders`, or an answer. */
+export type TrustSource = 'record' | 'flag' | 'config' | 'client' | 'person';
+
+/**
+ * The trust of one work dir, as a front end sees it: whether the workspace's own configuration
+ * (its rules file's allow rules) is in force, what trusting it would enable, and how to trust it.
+ */
+export interface WorkspaceTrustView {
+  /** The work dir's real path: what is trusted (a symlink is trusted as where it points). */
+  readonly folder: string;
+  readonly trusted: boolean;
+  readonly source: TrustSource | null;
+  /** What trust would put in force here ("2 allow rules in /w/.kimi-ts/permissions.toml"); empty: nothing. */
+  readonly enables: readonly string[];
+  /** Whether an interactive front end should ask: not trusted, and trust would change something. */
+  readonly worthAsking: boolean;
+  /**
+   * Trusts the folder for this session; with `remember`, also for later sessions (the trust record
+   * in the agent's home). The project's allow rules are in force from the next call on.
+   */
+  trust(options: { remember: boolean; source: 'client' | 'person' }): Promise<void>;
+}
+
+/** Whether a work dir is trusted at start, and by what. */
+export async function startingTrust(parts: {
+  workDir: string;
+  home: string;
+  userHome: string;
+  config: Config;
+  /** `--trust-workspace`. */
+  flag: boolean | undefined;
+}): Promise<{ folder: string; source: TrustSource | null; recordProblem: string | null }> {
+  const folder = await realpath(parts.workDir).catch(() => resolve(parts.workDir));
+  if (parts.flag) return { folder, source: 'flag', recordProblem: null };
+  let recordProblem: string | null = null;
+  const recorded = await readTrustedFolders(trustedFoldersFile(parts.home)).catch((error: unknown) => {
+    // A record that cannot be read trusts nothing; the session starts untrusted and says why.
+    if (error instanceof TrustRecordError) recordProblem = error.message;
+    else recordProblem = `The trust record cannot be read: ${(error as Error).message}`;
+    return [];
+  });
+  if (isCoveredBy(folder, recorded)) return { folder, source: 'record', recordProblem };
+  const configured = await Promise.all(
+    parts.config.trust.folders.map((entry) => {
+      const path = resolve(parts.userHome, entry.replace(/^~(?=$|[\\/])/, parts.userHome));
+      return realpath(path).catch(() => path);
+    }),
+  );
+  if (isCoveredBy(folder, configured)) return { folder, source: 'config', recordProblem };
+  return { folder, source: null, recordProblem };
+}
+
+/** The session's workspace trust: its state, and what happens when the person or a client trusts it. */
+export class WorkspaceTrust implements WorkspaceTrustView {
+  private current: TrustSource | null;
+  private enabled: readonly string[] = [];
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(
+    readonly folder: string,
+    source: TrustSource | null,
+    private readonly recordFile: string,
+  ) {
+    this.current = source;
+  }
+
+  get trusted(): boolean {
+    return this.current !== null;
+  }
+
+  get source(): TrustSource | null {
+    return this.current;
+  }
+
+  get enables(): readonly string[] {
+    return this.trusted ? [] : this.enabled;
+  }
+
+  get worthAsking(): boolean {
+    return !this.trusted && this.enabled.length > 0;
+  }
+
+  /** What trust would put in force (set by the parts that hold something back). */
+  setHeldBack(items: readonly string[]): void {
+    this.enabled = items;
+  }
+
+  /** Runs `listener` once the folder becomes trusted (e.g. the policy puts the project's rules in force). */
+  onTrusted(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  async trust(options: { remember: boolean; source: 'client' | 'person' }): Promise<void> {
+    if (options.remember) await addTrustedFolder(this.recordFile, this.folder);
+    if (this.trusted) return;
+    this.current = options.source;
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,115 @@
+import { readdir } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { expandHome, realPathOf } from './real-path.js';
+import { fileSecretContentReason } from './secret-content.js';
+import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
+
+/**
+ * Why a command reads a secret file, or null: one of its words names one (`cat prod.env`,
+ * `base64 < .envrc`, `cp ~/.kimi-ts/config.toml x`, `dd if=.env`, `cat *.env`). Works on the parts
+ * the policy's parser already split (shell-command.ts); this file only reads their words. Not a proof
+ * that a command reads no secret (a variable or a generated name is invisible here): the sandbox
+ * hides the agent's own files; this makes the plain cases a question the person answers.
+ */
+export async function commandSecretReason(
+  parts: readonly string[],
+  cwd: string,
+  homes: SensitiveHomes,
+): Promise<string | null> {
+  const home = homes.userHome;
+  for (const part of parts) {
+    for (const word of candidateWords(part)) {
+      for (const path of await expandWord(expandHome(word, home), cwd)) {
+        const real = await realPathOf(path);
+        const reason = sensitiveReason(real, homes) ?? (await gitConfigReason(real));
+        if (reason) return `it names the secret file ${word} (${reason})`;
+      }
+    }
+  }
+  return null;
+}
+
+/** `.git/config` is secret by content only (a token in a remote URL, an auth header). */
+async function gitConfigReason(real: string): Promise<string | null> {
+  if (basename(real) !== 'config' || basename(dirname(real)) !== '.git') return null;
+  const reason = await fileSecretContentReason(real);
+  return reason ? `a git config that ${reason}` : null;
+}
+
+/** Operators a word may start with that are not part of the path: redirections, process substitution. */
+const REDIRECT_PREFIX = /^(?:\d*(?:<<<|<<-?|<>|>>|>\||>&|<&|&>>|&>|<|>)|[<>]\()/;
+
+/** The words of a part that could name a file: every word but the command name, values of `x=y`. */
+function candidateWords(part: string): string[] {
+  const words = splitWords(part);
+  const out: string[] = [];
+  words.forEach((raw, index) => {
+    let word = raw.replace(REDIRECT_PREFIX, '');
+    if (word === '') return;
+    // The command's own name is no argument (unless the part is a redirection: `< .env`).
+    if (index === 0 && word === raw) return;
+    if (word.includes('=')) word = word.slice(word.lastIndexOf('=') + 1);
+    else if (word.startsWith('-')) return;
+    if (word !== '') out.push(word);
+  });
+  return out;
+}
+
+/** Splits a command part into words with quotes and backslashes removed (enough to read file names). */
+export function splitWords(text: string): string[] {
+  const words: string[] = [];
+  let current = '';
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"' && i + 1 < text.length) current += text[++i];
+      else current += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < text.length) {
+      current += text[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(current);
+      current = '';
+      inWord = false;
+    } else {
+      current += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(current);
+  return words;
+}
+
+/** A word with `*`, `?` or `[…]` in its last part stands for the files it matches there. */
+async function expandWord(word: string, cwd: string): Promise<string[]> {
+  const path = resolve(cwd, word);
+  const name = basename(path);
+  if (!/[*?[]/.test(name) || /[*?[]/.test(dirname(path))) return [path];
+  const pattern = globToRegExp(name);
+  const entries = await readdir(dirname(path)).catch(() => [] as string[]);
+  return [
+    path,
+    ...entries.filter((entry) => pattern.test(entry)).map((entry) => resolve(dirname(path), entry)),
+  ];
+}
+
+function globToRegExp(glob: string): RegExp {
+  let source = '';
+  for (const c of glob) {
+    if (c === '*') source += '.*';
+    else if (c === '?') source += '.';
+    else if (c === '[' || c === ']') source += c;
+    else source += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+  }
+  try {
+    return new RegExp(`^${source}$`);
+  } catch {
+    return /^$/;
+  }
+}

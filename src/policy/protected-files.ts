@@ -1,0 +1,66 @@
+import { basename, dirname, resolve } from 'node:path';
+import type { EffectFacts } from './effect-facts.js';
+import type { FileTarget } from './effects.js';
+
+/**
+ * Files that configure the agent itself: the rules files (`.kimi-ts/permissions.toml` of any
+ * workspace, the user's `permissions.toml`), the trust record, and every config file the session
+ * loaded. Rewriting one changes what the next session may do, so no approval of file edits covers
+ * them (not "approve for session", not a prefix, not yolo, not an allow rule): only a separate
+ * question that names the file, and where nobody can answer, a refusal.
+ */
+export class ProtectedFiles {
+  private readonly paths: Map<string, string>;
+
+  /** `files`: absolute paths (real paths preferred) with what each is, e.g. "the trust record". */
+  constructor(files: readonly { path: string; what: string }[]) {
+    this.paths = new Map(files.map((file) => [resolve(file.path), file.what]));
+  }
+
+  static none(): ProtectedFiles {
+    return new ProtectedFiles([]);
+  }
+
+  /**
+   * What the target is, when it is protected: by the path as given and by where it really is, so a
+   * symlink named `.kimi-ts/permissions.toml` that points elsewhere is protected too (the rules are
+   * read through it).
+   */
+  reason(target: Pick<FileTarget, 'absolute' | 'real'>): string | null {
+    for (const path of [target.real, target.absolute]) {
+      const known = this.paths.get(path);
+      if (known) return known;
+      if (isProjectRulesFile(path)) return "a project's permission rules file";
+    }
+    return null;
+  }
+}
+
+/** `<any folder>/.kimi-ts/permissions.toml`: a workspace's rules, read by the next session there. */
+export function isProjectRulesFile(path: string): boolean {
+  return basename(path) === 'permissions.toml' && basename(dirname(path)) === '.kimi-ts';
+}
+
+/** A write of a call to a protected file, with what that file is. */
+export interface ProtectedWrite {
+  readonly target: FileTarget;
+  readonly what: string;
+}
+
+/** The first write of the call to a protected file, or null. */
+export function firstProtectedWrite(
+  facts: readonly EffectFacts[],
+  files: ProtectedFiles,
+): ProtectedWrite | null {
+  for (const { effect } of facts) {
+    if (effect.kind !== 'write') continue;
+    const what = files.reason(effect.target);
+    if (what) return { target: effect.target, what };
+  }
+  return null;
+}
+
+/** Why a protected write is refused where no person can answer. */
+export function protectedRefusal(write: ProtectedWrite): string {
+  return `\`${write.target.given}\` is ${write.what} (real path ${write.target.real}): it configures the agent, so only a person may approve an edit of it, one edit at a time, and no person can approve it here (print mode, afk, or a background agent), so it is refused. Do not try to get around it.`;
+}

@@ -1,0 +1,121 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { seccompArch, unixSocketFilter } from './seccomp-filter.js';
+
+/**
+ * What this machine offers the sandbox, worked out once per process: where `bwrap` is, whether it
+ * can make the namespaces it needs here, and the seccomp program's file.
+ */
+
+export type SandboxHost =
+  | {
+      readonly available: true;
+      readonly bwrap: string;
+      /** The seccomp program (UNIX sockets refused), or null on an architecture the filter does not know. */
+      readonly seccompFile: string | null;
+    }
+  | { readonly available: false; readonly problem: string; readonly fix: string };
+
+const probed = new Map<string, SandboxHost>();
+
+/** The host's sandbox facts for this PATH and platform; probed once per process (a few ms). */
+export function sandboxHost(
+  path: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+): SandboxHost {
+  const key = `${platform}\0${path ?? ''}`;
+  let host = probed.get(key);
+  if (!host) {
+    host = probe(path, platform);
+    probed.set(key, host);
+  }
+  return host;
+}
+
+function probe(path: string | undefined, platform: NodeJS.Platform): SandboxHost {
+  if (platform !== 'linux') {
+    return {
+      available: false,
+      problem: `the command sandbox uses bubblewrap, which runs on Linux only (this is ${platform})`,
+      fix: 'run with --sandbox off to run commands unsandboxed (each one is asked as usual)',
+    };
+  }
+  const bwrap = findOnPath('bwrap', path);
+  if (bwrap === null) {
+    return {
+      available: false,
+      problem: 'bubblewrap (`bwrap`) is not installed',
+      fix: 'install the package `bubblewrap` (Debian/Ubuntu: `sudo apt-get install bubblewrap`; Fedora: `sudo dnf install bubblewrap`), or run with --sandbox off',
+    };
+  }
+  const files = privateFiles();
+  const arch = seccompArch();
+  const seccompFile = arch === null ? null : join(files, `unix-sockets-${arch}.bpf`);
+  if (seccompFile !== null && arch !== null)
+    writeFileSync(seccompFile, unixSocketFilter(arch), { mode: 0o600 });
+  const host: SandboxHost = { available: true, bwrap, seccompFile };
+  // The namespaces and the filter exactly as commands get them, around `true`.
+  const trial = spawnSync(
+    '/bin/sh',
+    [
+      ...launcher(host),
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--unshare-pid',
+      '--unshare-net',
+      '--die-with-parent',
+      '--',
+      'true',
+    ],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
+  if (trial.status === 0) return host;
+  const said = (trial.stderr || trial.error?.message || `exit ${trial.status}`).trim().split('\n')[0];
+  return {
+    available: false,
+    problem: `bubblewrap cannot create its namespaces here (${said})`,
+    fix: 'allow unprivileged user namespaces (`sudo sysctl -w kernel.unprivileged_userns_clone=1`; on Ubuntu 24.04 and later `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`), or run with --sandbox off',
+  };
+}
+
+/**
+ * The arguments after `/bin/sh` that start bwrap with the seccomp program on descriptor 3
+ * (bwrap reads the program from a descriptor; the shell opens it and execs, so no process stays).
+ */
+export function launcher(host: Extract<SandboxHost, { available: true }>): string[] {
+  if (host.seccompFile === null) return ['-c', 'exec "$@"', 'sh', host.bwrap];
+  return ['-c', 'f=$1; shift; exec "$@" 3<"$f"', 'sh', host.seccompFile, host.bwrap, '--seccomp', '3'];
+}
+
+let privateDir: string | undefined;
+
+/** This process's own folder for the sandbox's files (0700), removed when it exits. */
+function privateFiles(): string {
+  if (privateDir === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'kimi-ts-sandbox-'));
+    privateDir = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return privateDir;
+}
+
+function findOnPath(name: string, path: string | undefined): string | null {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}

@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import { isWithinDirectory } from './path-within.js';
+
+/**
+ * Folders inside a writable workspace that stay read-only in the sandbox, for commands and file
+ * tools alike: what is written there runs later, outside any sandbox, when the person uses git
+ * (`.git/hooks`, `core.fsmonitor` in `.git/config`, a `commondir` pointing elsewhere: so the whole
+ * `.git`), or changes what the agent may do (`.kimi-ts/`: rules, hooks, skills).
+ */
+export const PROTECTED_NAMES: readonly string[] = ['.git', '.kimi-ts'];
+
+/** The protected paths of one writable root. */
+export function protectedPaths(root: string): string[] {
+  return PROTECTED_NAMES.map((name) => join(root, name));
+}
+
+/**
+ * Whether the sandbox lets a write reach `realPath`: inside a writable root (real paths) and not
+ * in one of its protected folders.
+ */
+export function sandboxWritable(realPath: string, realRoots: readonly string[]): boolean {
+  return realRoots.some(
+    (root) =>
+      isWithinDirectory(realPath, root) &&
+      !protectedPaths(root).some((path) => isWithinDirectory(realPath, path)),
+  );
+}

@@ -1,0 +1,52 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fileSecretContentReason, secretContentReason } from './secret-content.js';
+
+const b64 = 'QUJD'.repeat(30);
+
+describe('secretContentReason', () => {
+  it.each([
+    [`token = "ghp_${'a1B2'.repeat(9)}"`, 'holds a GitHub token'],
+    [`gho_${'Z'.repeat(36)}`, 'holds a GitHub token'],
+    [`GH=github_pat_${'A'.repeat(30)}`, 'holds a GitHub token'],
+    [`OPENAI_API_KEY=sk-${'x'.repeat(40)}`, 'holds an API key (sk-…)'],
+    [`sk-ant-api03-${'y'.repeat(60)}`, 'holds an Anthropic API key'],
+    ['AWS_ACCESS_KEY_ID=AKIA2E0A8F3B244C9986', 'holds an AWS access key'],
+    ['SLACK=xoxb-1234567890-abcdefghij', 'holds a Slack token'],
+    [`npm_${'A1b2C3d4E5'.repeat(3)}abcdef`, 'holds an npm token'],
+    ['//registry.npmjs.org/:_authToken=abc123def', 'holds a registry auth token'],
+    ['glpat-abcdefghij1234567890', 'holds a GitLab token'],
+    [`-----BEGIN OPENSSH PRIVATE KEY-----\n${b64}\n-----END OPENSSH PRIVATE KEY-----`, 'holds a private key'],
+    ['-----BEGIN EC PRIVATE KEY-----', 'holds a private key'],
+    ['[remote "origin"]\n\turl = https://me:s3cret@github.com/o/r.git', 'holds a URL with a password'],
+    ['\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hz', 'holds an HTTP authorization header'],
+  ])('%s', (text, reason) => {
+    expect(secretContentReason(text)).toBe(reason);
+  });
+
+  it.each([
+    'hello world',
+    '[remote "origin"]\n\turl = https://github.com/o/r.git',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable in a URL, as written in config files
+    'url = https://user:${TOKEN}@host/x',
+    'task-list and sk-short',
+    '-----BEGIN PUBLIC KEY-----',
+    'registry=https://registry.npmjs.org/',
+  ])('no secret in %s', (text) => {
+    expect(secretContentReason(text)).toBeNull();
+  });
+
+  it('reads files, not FIFOs or folders', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'secret-content-'));
+    try {
+      await writeFile(join(dir, 'notes.txt'), `key: ghp_${'q'.repeat(36)}\n`);
+      expect(await fileSecretContentReason(join(dir, 'notes.txt'))).toBe('holds a GitHub token');
+      expect(await fileSecretContentReason(dir)).toBeNull();
+      expect(await fileSecretContentReason(join(dir, 'missing'))).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,91 @@
+import { basename } from 'node:path';
+
+/** `.env.*` files that by convention hold placeholders, not secrets. */
+const HARMLESS_ENV_FILES = new Set([
+  '.env.example',
+  '.env.sample',
+  '.env.template',
+  '.env.dist',
+  '.env.defaults',
+]);
+
+/** File names that hold credentials wherever they are (a project's `.npmrc` may carry `_authToken`). */
+const CREDENTIAL_NAMES = new Set([
+  'credentials',
+  '.netrc',
+  '_netrc',
+  '.git-credentials',
+  '.pgpass',
+  '.npmrc',
+  '.pypirc',
+  '.htpasswd',
+  '.my.cnf',
+]);
+
+const SHELL_HISTORIES = new Set([
+  '.bash_history',
+  '.zsh_history',
+  '.sh_history',
+  '.history',
+  '.python_history',
+  '.node_repl_history',
+  '.psql_history',
+  '.mysql_history',
+  'fish_history',
+]);
+
+/** Extensions of private keys and key stores. */
+const KEY_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore', '.ppk'];
+
+/** Extensions of files that hold a deployment's secrets in clear text (Terraform). */
+const STATE_EXTENSIONS = ['.tfstate', '.tfvars'];
+
+/**
+ * The name a backup or editor copy stands for: `.env~`, `#.env#` (Emacs), `.env.swp` (Vim),
+ * `.env.bak`, `.env.orig`, `.npmrc.old` all hold what the original holds.
+ */
+export function originalName(name: string): string {
+  let current = name;
+  for (;;) {
+    const before = current;
+    if (current.endsWith('~')) current = current.slice(0, -1);
+    if (/^#.+#$/.test(current)) current = current.slice(1, -1);
+    if (current.startsWith('.#')) current = current.slice(2);
+    // Vim: `.name.swp` for `name`, and `.env.swp` for `.env` (no second dot).
+    if (/^\..+\.sw[a-p]$/.test(current)) current = current.replace(/\.sw[a-p]$/, '');
+    const backup = /^(.+)\.(bak|orig|old|save|backup|tmp|copy)$/i.exec(current);
+    if (backup?.[1]) current = backup[1];
+    if (current === before || current === '') return current === '' ? before : current;
+  }
+}
+
+function dotenvReason(name: string): string | null {
+  if (HARMLESS_ENV_FILES.has(name)) return null;
+  if (name === '.env' || name === '.envrc' || name.startsWith('.env.')) return 'a dotenv file';
+  // `prod.env`, `staging.env`: the same content under another name.
+  if (name.endsWith('.env') && name.length > 4) return 'a dotenv file';
+  return null;
+}
+
+/**
+ * The part of the classifier that needs only the file's name (dotenv files and their copies, private
+ * keys, credentials files, shell histories): for paths relative to some root, e.g. checkpoint
+ * snapshots. `.git/config` is not here: it is secret by its content (a token in a remote URL).
+ */
+export function secretNameReason(path: string): string | null {
+  const normalised = path.replaceAll('\\', '/');
+  const given = basename(normalised);
+  const original = originalName(given);
+  if (HARMLESS_ENV_FILES.has(original)) return null;
+  for (const name of new Set([given, original, original.replace(/^\./, '')])) {
+    const dotenv = dotenvReason(name);
+    if (dotenv) return dotenv;
+    if (CREDENTIAL_NAMES.has(name)) return 'a credentials file';
+    if (SHELL_HISTORIES.has(name)) return 'a shell history';
+    if (KEY_EXTENSIONS.some((ext) => name.endsWith(ext))) return 'a private key';
+    if (name.startsWith('id_') && !name.endsWith('.pub')) return 'a private key';
+    if (STATE_EXTENSIONS.some((ext) => name.endsWith(ext))) return 'deployment secrets (Terraform)';
+  }
+  if (normalised.endsWith('/.gcp/credentials')) return 'Google Cloud credentials';
+  return null;
+}

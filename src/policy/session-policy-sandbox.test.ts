@@ -1,0 +1,252 @@
+import { describe, it } from 'vitest';
+import { EDIT_OUTSIDE_ACTION } from './approval-actions.js';
+import { type PolicySandbox, PROTECTED_EDIT_ACTION } from './sandbox-exit.js';
+import {
+  casesOf,
+  checkRow,
+  editQuestion,
+  execInWork,
+  type Row,
+  useFixture,
+  write,
+} from './test-support/policy-table.js';
+
+useFixture();
+
+const ON: PolicySandbox = { state: 'on', mode: 'workspace-write' };
+const READ_ONLY: PolicySandbox = { state: 'on', mode: 'read-only' };
+const UNAVAILABLE: PolicySandbox = { state: 'unavailable', mode: 'workspace-write' };
+
+const ROWS: Row[] = [
+  // File tools are held to the sandbox's writable roots, by real path.
+  {
+    name: 'a write in the workspace stays inside the sandbox',
+    tool: 'WriteFile',
+    effect: () => write('src/new.ts'),
+    question: editQuestion,
+    sandbox: ON,
+    modes: ['yolo', 'afk', 'print'],
+    expected: 'allow',
+    step: 'mode',
+  },
+  {
+    name: 'a write in an add-dir stays inside the sandbox',
+    tool: 'WriteFile',
+    effect: () => write('$ROOT/extra/new.txt'),
+    question: editQuestion,
+    sandbox: ON,
+    modes: ['print'],
+    expected: 'allow',
+    step: 'mode',
+  },
+  {
+    name: 'a write outside the workspace leaves the sandbox: asked even in yolo',
+    tool: 'WriteFile',
+    effect: () => write('$ROOT/outside/notes.txt'),
+    question: editQuestion,
+    sandbox: ON,
+    modes: ['default', 'yolo'],
+    expected: 'ask',
+    step: 'sandbox',
+    action: EDIT_OUTSIDE_ACTION,
+    says: '$ROOT/outside/notes.txt',
+  },
+  {
+    name: 'a write outside the workspace where nobody can answer',
+    tool: 'WriteFile',
+    effect: () => write('$ROOT/outside/notes.txt'),
+    question: editQuestion,
+    sandbox: ON,
+    modes: ['afk', 'print'],
+    expected: 'deny',
+    step: 'sandbox',
+    says: 'outside what the sandbox lets anything write',
+  },
+  {
+    name: 'a write through a symlink that leads out',
+    tool: 'StrReplaceFile',
+    effect: () => write('link_out/notes.txt'),
+    question: editQuestion,
+    sandbox: ON,
+    modes: ['print'],
+    expected: 'deny',
+    step: 'sandbox',
+    says: 'real path $ROOT/outside/notes.txt',
+  },
+  {
+    name: 'a planted git hook',
+    tool: 'WriteFile',
+    effect: () => write('.git/hooks/pre-commit'),
+    question: editQuestion,
+    sandbox: ON,
+    modes: ['print'],
+    expected: 'deny',
+    step: 'sandbox',
+  },
+  {
+    name: 'a planted git hook with a person there',
+    tool: 'WriteFile',
+    effect: () => write('.git/config'),
+    question: editQuestion,
+    sandbox: ON,
+    modes: ['yolo'],
+    expected: 'ask',
+    step: 'sandbox',
+    action: PROTECTED_EDIT_ACTION,
+    says: 'Edit a file the sandbox keeps read-only',
+  },
+  {
+    name: 'project rules the next session would load',
+    tool: 'WriteFile',
+    effect: () => write('.kimi-ts/permissions.toml'),
+    question: editQuestion,
+    sandbox: ON,
+    modes: ['afk'],
+    expected: 'deny',
+    // The rules file is the agent's own configuration: refused as that before the sandbox is asked.
+    step: 'protected',
+  },
+  {
+    name: 'a workspace write in read-only mode',
+    tool: 'WriteFile',
+    effect: () => write('src/new.ts'),
+    question: editQuestion,
+    sandbox: READ_ONLY,
+    modes: ['print'],
+    expected: 'deny',
+    step: 'sandbox',
+    says: 'the sandbox is read-only',
+  },
+  {
+    name: 'with the sandbox off, a write outside is as before',
+    tool: 'WriteFile',
+    effect: () => write('$ROOT/outside/notes.txt'),
+    question: editQuestion,
+    modes: ['print'],
+    expected: 'allow',
+    step: 'mode',
+  },
+  // Commands: inside the sandbox as before; out of it only with a person's yes.
+  {
+    name: 'a sandboxed command',
+    tool: 'Shell',
+    effect: () => execInWork('npm test'),
+    sandbox: ON,
+    modes: ['yolo', 'print'],
+    expected: 'allow',
+    step: 'mode',
+  },
+  {
+    name: 'a command the model asks to run outside the sandbox',
+    tool: 'Shell',
+    effect: () => execInWork('curl https://example.com', 'needs the network'),
+    sandbox: ON,
+    modes: ['default', 'yolo'],
+    expected: 'ask',
+    step: 'sandbox',
+    action: 'run command outside the sandbox',
+    says: 'Reason given: needs the network',
+  },
+  {
+    name: 'outside the sandbox where nobody can answer',
+    tool: 'Shell',
+    effect: () => execInWork('curl https://example.com', 'needs the network'),
+    sandbox: ON,
+    modes: ['afk', 'print'],
+    expected: 'deny',
+    step: 'sandbox',
+    says: '--sandbox off',
+  },
+  {
+    name: 'outside the sandbox from a background agent',
+    tool: 'Shell',
+    effect: () => execInWork('curl https://example.com', 'needs the network'),
+    sandbox: ON,
+    background: true,
+    modes: ['default'],
+    expected: 'deny',
+    step: 'sandbox',
+  },
+  {
+    name: 'outside the sandbox, approved for the session',
+    tool: 'Shell',
+    effect: () => execInWork('curl https://example.com', 'needs the network'),
+    sandbox: ON,
+    approved: ['run command outside the sandbox'],
+    modes: ['default'],
+    expected: 'allow',
+    step: 'session-approval',
+  },
+  {
+    name: 'an allow rule does not take a command out of the sandbox',
+    tool: 'Shell',
+    effect: () => execInWork('curl https://example.com', 'needs the network'),
+    sandbox: ON,
+    rules: [{ decision: 'allow', pattern: 'Shell(curl *)' }],
+    modes: ['print'],
+    expected: 'deny',
+    step: 'sandbox',
+  },
+  // Where the sandbox cannot run: the read-only set runs, anything else is a person's call.
+  {
+    name: 'no sandbox here: a read-only command on workspace files',
+    tool: 'Shell',
+    effect: () => execInWork('ls -la src'),
+    sandbox: UNAVAILABLE,
+    modes: ['print'],
+    expected: 'allow',
+    step: 'mode',
+  },
+  {
+    name: 'no sandbox here: any other command',
+    tool: 'Shell',
+    effect: () => execInWork('npm test'),
+    sandbox: UNAVAILABLE,
+    modes: ['afk', 'print'],
+    expected: 'deny',
+    step: 'sandbox',
+    says: 'cannot run on this machine',
+  },
+  {
+    name: 'no sandbox here: any other command, asked even in yolo',
+    tool: 'Shell',
+    effect: () => execInWork('npm test'),
+    sandbox: UNAVAILABLE,
+    modes: ['default', 'yolo'],
+    expected: 'ask',
+    step: 'sandbox',
+    action: 'run command without the sandbox',
+  },
+  ...[
+    'cat key_link',
+    'cat /proc/1/environ',
+    'cat $HOME/.ssh/id_rsa',
+    'cat ~/.ssh/id_rsa',
+    'cat ../outside/notes.txt',
+    'cat src/a.ts > out.txt',
+    'ls; rm -rf src',
+    'grep -f /etc/shadow src',
+    'grep --file=/etc/shadow src',
+    'git status',
+    'cat "src/a.ts"',
+  ].map(
+    (command): Row => ({
+      name: `no sandbox here: not in the read-only set: ${command}`,
+      tool: 'Shell',
+      effect: () => execInWork(command),
+      sandbox: UNAVAILABLE,
+      modes: ['print'],
+      expected: 'deny',
+      // A command naming a secret file (directly or through a link) is refused as a secret read first.
+      step: ['cat key_link', 'cat $HOME/.ssh/id_rsa', 'cat ~/.ssh/id_rsa'].includes(command)
+        ? 'sensitive'
+        : 'sandbox',
+    }),
+  ),
+];
+
+describe('the policy holds file tools and commands to the sandbox', () => {
+  it.each(casesOf(ROWS))('%s', async (_name, row, modeName) => {
+    await checkRow(row, modeName);
+  });
+});

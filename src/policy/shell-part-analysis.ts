@@ -1,0 +1,158 @@
+import type { Node as SyntaxNode } from 'web-tree-sitter';
+import type { CommandPart } from './command-part.js';
+import { quoteWord, type ShellWord, shellWord, UNKNOWN_WORD, WORD_NODES } from './shell-words.js';
+import { unwrap } from './shell-wrappers.js';
+
+/**
+ * Why a command part is or is not "simple" — the only kind allow rules and command-prefix approvals
+ * may cover. Simple: every word is a literal after quote removal, no assignment in front (any
+ * variable in a command's environment may change how it is found or what it does: PATH, LD_*, GIT_*,
+ * BASH_ENV, NODE_OPTIONS, PYTHON*… — no list of them is complete, so none is simple), no wrapper
+ * that runs another command, no code in a string.
+ */
+
+/** A `command` node: its words, assignments and wrappers. Also returns the strings it parses in turn. */
+export function analyseCommandNode(
+  node: SyntaxNode,
+  source: string,
+): { part: CommandPart; nested: readonly string[] } {
+  const assignments: string[] = [];
+  const words: ShellWord[] = [];
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (child.type === 'variable_assignment') {
+      assignments.push(child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '');
+    } else if (child.type === 'command_name') {
+      const name = child.namedChild(0);
+      words.push(shellWord(name ?? child, source));
+    } else if (WORD_NODES.has(child.type)) {
+      words.push(shellWord(child, source));
+    }
+  }
+  const text = source.slice(node.startIndex, node.endIndex).trim();
+  const unwrapped = unwrap(words);
+  const unknown = words.find((word) => word.value === null);
+  const notSimple =
+    assignments.length > 0
+      ? `sets ${assignments.join(', ')} for the command (a variable can change how a command is found or what it does)`
+      : unknown
+        ? `\`${unknown.text}\` is not a literal word (an expansion decides it)`
+        : unwrapped.runsOther;
+  const nested = [...unwrapped.nested];
+  const extra = [...unwrapped.extra];
+  if (unwrapped.readsInput) {
+    // `bash <<'EOF' … EOF`, `sh <<< 'cmd'`: the text is parsed in turn; from a pipe it is unknown.
+    const input = shellInput(node, source);
+    if (input === null) extra.push([UNKNOWN_WORD]);
+    else if (input !== FILE_INPUT) nested.push(input);
+  }
+  return {
+    part: {
+      text,
+      notSimple,
+      literal: notSimple === null ? words.map((word) => quoteWord(word.value ?? '')).join(' ') : null,
+      invocations: [...unwrapped.stages, ...extra],
+    },
+    nested,
+  };
+}
+
+const FILE_INPUT = Symbol('file');
+
+/** What a shell reading its input gets: a literal heredoc or here-string, a file, or null (unknown). */
+function shellInput(node: SyntaxNode, source: string): string | typeof FILE_INPUT | null {
+  const redirects = [...node.namedChildren];
+  if (node.parent?.type === 'redirected_statement') redirects.push(...node.parent.namedChildren);
+  for (const redirect of redirects) {
+    if (!redirect) continue;
+    if (redirect.type === 'herestring_redirect') {
+      const word = redirect.namedChildren.find((child) => child !== null && WORD_NODES.has(child.type));
+      return word ? shellWord(word, source).value : null;
+    }
+    if (redirect.type === 'heredoc_redirect') {
+      if (findNonLiteral(redirect, source) !== null) return null;
+      const body = redirect.namedChildren.find((child) => child?.type === 'heredoc_body');
+      return body ? source.slice(body.startIndex, body.endIndex) : '';
+    }
+    if (
+      redirect.type === 'file_redirect' &&
+      source.slice(redirect.startIndex, redirect.endIndex).trim().startsWith('<')
+    ) {
+      return FILE_INPUT;
+    }
+  }
+  return null;
+}
+
+/** Nodes inside a redirection that are fixed text (the operator's file descriptor, a heredoc's lines). */
+const PLAIN_REDIRECT_PIECES = new Set(['file_descriptor', 'heredoc_start', 'heredoc_content', 'heredoc_end']);
+
+/** `> out`, `2>&1`, `<<EOF … EOF`, `<<< text`: simple when its target and text are literal. */
+export function analyseRedirect(node: SyntaxNode, source: string): CommandPart {
+  const text = source.slice(node.startIndex, node.endIndex).trim();
+  const unknown = findNonLiteral(node, source);
+  const notSimple = unknown === null ? null : `\`${unknown}\` is not literal (an expansion decides it)`;
+  return { text, notSimple, literal: notSimple === null ? text : null, invocations: [] };
+}
+
+function findNonLiteral(node: SyntaxNode, source: string): string | null {
+  for (const child of node.namedChildren) {
+    if (!child || PLAIN_REDIRECT_PIECES.has(child.type)) continue;
+    if (child.type === 'heredoc_body') {
+      const inner = findNonLiteral(child, source);
+      if (inner !== null) return inner;
+      continue;
+    }
+    if (!WORD_NODES.has(child.type) || shellWord(child, source).value === null) {
+      return source.slice(child.startIndex, child.endIndex);
+    }
+  }
+  return null;
+}
+
+/**
+ * Statements that are not commands but change or evaluate something: assignments on their own
+ * (`PATH=/tmp/x; git status`), `export`/`declare`/`unset`, `[[ … ]]` and `(( … ))` (arithmetic
+ * evaluates variables' values as expressions, which can run code through array subscripts), a
+ * function definition (it replaces the command of that name), and `$((…))` or `${x@P}` outside a
+ * command. Each is a part that is never simple; null for everything else.
+ */
+export function analyseConstruct(node: SyntaxNode, source: string, inPart: boolean): CommandPart | null {
+  const text = source.slice(node.startIndex, node.endIndex).trim();
+  const part = (notSimple: string, shown = text): CommandPart => ({
+    text: shown,
+    notSimple,
+    literal: null,
+    invocations: [],
+  });
+  switch (node.type) {
+    case 'declaration_command':
+    case 'unset_command':
+      return part('changes shell variables for the commands after it');
+    case 'test_command':
+      return part('a test can evaluate variables as arithmetic');
+    case 'function_definition': {
+      const name = node.childForFieldName('name')?.text ?? '';
+      return part('defines a function, which replaces the command of that name', `${name}() { … }`);
+    }
+    case 'c_style_for_statement': {
+      const body = node.childForFieldName('body');
+      const head = body ? source.slice(node.startIndex, body.startIndex).trim() : text;
+      return part('arithmetic can run code through variables', head);
+    }
+    case 'compound_statement':
+      return text.startsWith('((') ? part('arithmetic can run code through variables') : null;
+    case 'variable_assignment':
+    case 'variable_assignments':
+      return inPart || node.parent?.type === 'variable_assignments'
+        ? null
+        : part('sets a shell variable for the commands after it');
+    case 'arithmetic_expansion':
+    case 'process_substitution':
+      return inPart ? null : part('an expansion that can run code');
+    case 'expansion':
+      return inPart || !/@[PEAKQaUuLk]\}$|\[/.test(text) ? null : part('an expansion that can run code');
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,176 @@
+import type { ShellWord } from './shell-words.js';
+import { basename } from './shell-wrappers.js';
+
+/**
+ * A Shell rule's argument read as a command — `rm -rf*` is the program `rm`, the flags r and f, then
+ * anything — so that it matches the command however its flags are written: `rm -fr x`, `rm -r -f x`,
+ * `rm --recursive --force x`, `rm x -rf`. Null when the glob cannot be read so (a wildcard inside a
+ * flag): then only its plain text match applies.
+ */
+export interface ShellRuleShape {
+  /** The program's glob: matched against the name as written and its last path segment. */
+  readonly name: (text: string) => boolean;
+  readonly nameGlob: string;
+  /** Flags the command must have (each short letter alone; long options by the short one they mean). */
+  readonly flags: ReadonlySet<string>;
+  /** The glob for a run of operands (the words that are not flags), joined by single spaces. */
+  readonly operands: string;
+}
+
+/**
+ * How a match came out: the command matches; its name is decided by an expansion and nothing rules
+ * the rule out (`$x -rf /`: treated as a match, it cannot be ruled out); or it might, depending on an
+ * argument an expansion decides (`rm "$f"` might be `rm -rf`).
+ */
+export type ShellMatch = 'matches' | 'unknown-name' | 'might' | 'no';
+
+/** The stronger of two outcomes, for a part judged by several of its forms. */
+export function strongerMatch(a: ShellMatch, b: ShellMatch): ShellMatch {
+  const order: readonly ShellMatch[] = ['no', 'might', 'unknown-name', 'matches'];
+  return order.indexOf(a) >= order.indexOf(b) ? a : b;
+}
+
+/** Long options with the short flag they mean, for the programs where deny rules name flags most. */
+const LONG_FLAGS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  rm: { recursive: 'r', R: 'r', force: 'f', dir: 'd', verbose: 'v', interactive: 'i' },
+  cp: { recursive: 'r', R: 'r', force: 'f', verbose: 'v' },
+  mv: { force: 'f', verbose: 'v' },
+  chmod: { recursive: 'R' },
+  chown: { recursive: 'R' },
+  git: { force: 'f', all: 'a' },
+};
+
+function flagKey(program: string, flag: string): string {
+  return LONG_FLAGS[program]?.[flag] ?? flag;
+}
+
+export function shellRuleShape(
+  glob: string,
+  compile: (glob: string) => (text: string) => boolean,
+): ShellRuleShape | null {
+  const tokens = glob.trim().split(/\s+/);
+  const nameGlob = tokens[0] ?? '';
+  const program = basename(nameGlob);
+  const flags = new Set<string>();
+  const operands: string[] = [];
+  let trailing = false;
+  tokens.slice(1).forEach((token, i) => {
+    if (!token.startsWith('-') || token === '-' || token === '--') {
+      operands.push(token);
+      return;
+    }
+    let body = token;
+    if (body.endsWith('*') && i === tokens.length - 2) {
+      body = body.replace(/\*+$/, '');
+      trailing = true;
+    }
+    for (const key of flagKeys(program, body)) flags.add(key);
+  });
+  if ([...flags].some((flag) => /[*?]/.test(flag))) return null;
+  const operandGlob = operands.join(' ') + (trailing ? '*' : '');
+  return { name: compile(nameGlob), nameGlob, flags, operands: operandGlob };
+}
+
+function flagKeys(program: string, flag: string): string[] {
+  if (flag.startsWith('--')) return [flagKey(program, flag.slice(2).split('=')[0] ?? '')];
+  return [...flag.slice(1)].map((letter) => flagKey(program, letter));
+}
+
+/**
+ * Whether a command (its words) matches a rule's shape, or might: a word an expansion decides may be
+ * the flags or operands the rule names, and a command whose name is such a word may be any command.
+ */
+export function matchShape(shape: ShellRuleShape, words: readonly ShellWord[]): ShellMatch {
+  const [name, ...args] = words;
+  if (!name) return 'no';
+  let uncertain = false;
+  if (name.value === null) {
+    // `$x` unquoted may become the program, its flags and operands all at once.
+    if (name.splits) return 'unknown-name';
+  } else if (!shape.name(name.value) && !shape.name(basename(name.value))) return 'no';
+  const program = name.value === null ? basename(shape.nameGlob) : basename(name.value);
+  const flags = new Set<string>();
+  const operands: ShellWord[] = [];
+  let flagsUnknown = false;
+  let endOfOptions = false;
+  for (const word of args) {
+    const value = word.value;
+    if (value === null) {
+      flagsUnknown = true;
+      operands.push(word);
+    } else if (!endOfOptions && value === '--') endOfOptions = true;
+    else if (!endOfOptions && value.startsWith('-') && value !== '-') {
+      for (const key of flagKeys(program, value)) flags.add(key);
+    } else operands.push(word);
+  }
+  for (const flag of shape.flags) {
+    if (flags.has(flag)) continue;
+    if (!flagsUnknown) return 'no';
+    uncertain = true;
+  }
+  const found = operandsMatch(shape.operands, operands);
+  if (found === 'no') return 'no';
+  if (name.value === null) return 'unknown-name';
+  return uncertain || found === 'might' ? 'might' : 'matches';
+}
+
+const WILD = -1;
+
+/**
+ * The rule's operand glob against a run of the command's operands that ends at the last one, or is
+ * followed by more (`rm -rf /` matches `rm -rf /tmp/x /` and `rm -rf / x`). A run starts at a
+ * literal word: an unknown word starts no run (else `git commit -m "$msg"` might be `git push`).
+ */
+function operandsMatch(glob: string, operands: readonly ShellWord[]): ShellMatch {
+  let best: ShellMatch = 'no';
+  // An empty glob (`rm -rf`, no operands named) stands for no operands at all.
+  const last = glob === '' ? 0 : operands.length;
+  for (let start = 0; start <= last; start++) {
+    if (start < operands.length && start > 0 && operands[start]!.value === null) continue;
+    const run = encode(operands.slice(start));
+    const fits = globCouldMatch(glob, run) || (glob !== '' && globCouldMatch(`${glob} *`, run));
+    if (!fits) continue;
+    if (!run.includes(WILD)) return 'matches';
+    best = 'might';
+  }
+  return best;
+}
+
+/** Words as character codes joined by spaces; a word an expansion decides is one WILD. */
+function encode(words: readonly ShellWord[]): number[] {
+  const codes: number[] = [];
+  words.forEach((word, i) => {
+    if (i > 0) codes.push(32);
+    if (word.value === null) codes.push(WILD);
+    else for (let c = 0; c < word.value.length; c++) codes.push(word.value.charCodeAt(c));
+  });
+  return codes;
+}
+
+/**
+ * Whether some text fits both the glob (`*` any run, `?` one character) and the pattern of the
+ * command, where WILD stands for any run the shell decides at run time. Dynamic programming over
+ * both, from their ends.
+ */
+export function globCouldMatch(glob: string, text: readonly number[]): boolean {
+  const g = glob.length;
+  const t = text.length;
+  const width = t + 1;
+  const table = new Uint8Array((g + 1) * width);
+  table[g * width + t] = 1;
+  for (let i = g; i >= 0; i--) {
+    for (let j = t; j >= 0; j--) {
+      if (i === g && j === t) continue;
+      const star = i < g && glob[i] === '*';
+      const wild = j < t && text[j] === WILD;
+      let fits = false;
+      if (star) fits = table[(i + 1) * width + j] === 1 || (j < t && table[i * width + j + 1] === 1);
+      else if (wild) fits = table[i * width + j + 1] === 1 || (i < g && table[(i + 1) * width + j] === 1);
+      else if (i < g && j < t) {
+        fits = (glob[i] === '?' || glob.charCodeAt(i) === text[j]) && table[(i + 1) * width + j + 1] === 1;
+      }
+      table[i * width + j] = fits ? 1 : 0;
+    }
+  }
+  return table[0] === 1;
+}

@@ -1,0 +1,129 @@
+import type { Node as SyntaxNode } from 'web-tree-sitter';
+
+/**
+ * One word of a command as the shell will pass it: its value after quote removal when that value is
+ * fixed by the text alone, or unknown when an expansion decides it (a variable, `$(…)`, a glob, `~`,
+ * `{a,b}`, `$'…'`, arithmetic).
+ */
+export interface ShellWord {
+  /** The word after quote removal; null when the text alone does not fix it. */
+  readonly value: string | null;
+  /** The word as written. */
+  readonly text: string;
+  /**
+   * An unknown word the shell may split into several (an unquoted `$x`, `$(…)` or glob): it may
+   * stand for a command name, its flags and its operands at once.
+   */
+  readonly splits: boolean;
+}
+
+/** A word the policy made up: what xargs or `find -exec {}` put in, never a literal. */
+export const UNKNOWN_WORD: ShellWord = { value: null, text: '…', splits: true };
+
+/** Node types that are one word of a command (its name or an argument). */
+export const WORD_NODES = new Set([
+  'word',
+  'number',
+  'string',
+  'raw_string',
+  'ansi_c_string',
+  'translated_string',
+  'concatenation',
+  'simple_expansion',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'arithmetic_expansion',
+  'brace_expression',
+]);
+
+/** Nodes whose value only runs time can tell and that the shell splits into words when unquoted. */
+const SPLITTING = new Set(['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion']);
+
+export function shellWord(node: SyntaxNode, source: string): ShellWord {
+  const text = source.slice(node.startIndex, node.endIndex);
+  const value = literalValue(node, text);
+  return { value, text, splits: value === null && canSplit(node, text) };
+}
+
+function canSplit(node: SyntaxNode, text: string): boolean {
+  if (SPLITTING.has(node.type) || node.type === 'brace_expression') return true;
+  if (node.type === 'word') return true; // a glob, `~` or `{a,b}`: any number of words
+  if (node.type === 'concatenation') {
+    return node.namedChildren.some((child) => child !== null && canSplit(child, text));
+  }
+  return false;
+}
+
+/** The word's value after quote removal, or null when an expansion decides it. */
+function literalValue(node: SyntaxNode, text: string): string | null {
+  switch (node.type) {
+    case 'word':
+      return unquotedValue(text);
+    case 'number':
+      return /^[0-9]+$/.test(text) ? text : null;
+    case 'raw_string':
+      return text.slice(1, -1);
+    case 'string':
+      return doubleQuotedValue(node, text);
+    case 'concatenation': {
+      let value = '';
+      for (const child of node.children) {
+        if (!child) continue;
+        const part = literalValue(child, child.text);
+        if (part === null) return null;
+        value += part;
+      }
+      // The parser splits `{a,b}` into pieces that each look plain: the shell expands it.
+      return BRACES.test(text) ? null : value;
+    }
+    default:
+      // $'…' (escapes decoded: a second meaning), $"…" (translated), expansions, substitutions.
+      return null;
+  }
+}
+
+/**
+ * An unquoted word: backslashes removed (`\rm` is `rm`); null if the shell would expand it — a glob
+ * (`*`, `?`, `[`, whose matches come from file names anyone can create), a leading `~`, braces with a
+ * comma or `..`, a `$` the parser left inside a word.
+ */
+function unquotedValue(text: string): string | null {
+  let value = '';
+  let braceOpen = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '\\') {
+      i++;
+      if (i < text.length && text[i] !== '\n') value += text[i];
+      continue;
+    }
+    if (char === '*' || char === '?' || char === '[' || char === '$' || char === '`') return null;
+    if (char === '~' && i === 0) return null;
+    if (char === '{') braceOpen = true;
+    if (braceOpen && (char === ',' || (char === '.' && text[i + 1] === '.'))) return null;
+    value += char;
+  }
+  return value;
+}
+
+/** `"…"`: only plain text (no `$x`, `$(…)`, backquotes); `\$ \` \" \\` and `\` + newline unescaped. */
+function doubleQuotedValue(node: SyntaxNode, text: string): string | null {
+  if (text.startsWith('$')) return null; // $"…": looked up in a message catalogue
+  for (const child of node.namedChildren) {
+    if (child && child.type !== 'string_content') return null;
+  }
+  const inner = text.slice(1, -1);
+  if (inner.includes('$') || inner.includes('`')) return null;
+  return inner.replace(/\\([$`"\\\n])/g, (_match, escaped: string) => (escaped === '\n' ? '' : escaped));
+}
+
+const BRACES = /\{[^}]*(?:,|\.\.)[^}]*\}/;
+
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** A literal word written back so that it reads as one word: `fix bug` → `'fix bug'`. */
+export function quoteWord(value: string): string {
+  if (SAFE_WORD.test(value)) return value;
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,229 @@
+import { type ShellWord, UNKNOWN_WORD } from './shell-words.js';
+
+/** What a command really runs once the programs that run another command are looked through. */
+export interface Unwrapped {
+  /** The command as written, then with each wrapper removed: `sudo nice rm x` → that, `nice rm x`, `rm x`. */
+  readonly stages: readonly (readonly ShellWord[])[];
+  /** Other commands it runs: `find … -exec rm {} ;` runs `rm …`; `xargs rm` runs `rm …`. */
+  readonly extra: readonly (readonly ShellWord[])[];
+  /** Command lines the shell parses in turn: `bash -c 'STRING'`, `eval ARGS`, `env -S 'STRING'`. */
+  readonly nested: readonly string[];
+  /** Why allow rules cannot cover it (a wrapper, code given as a string, `source`); null if none. */
+  readonly runsOther: string | null;
+  /** A shell that runs the command lines it reads from its input (`curl … | sh`, `bash <<EOF`). */
+  readonly readsInput: boolean;
+}
+
+/** Shells whose `-c STRING` is a command line parsed in turn. */
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh']);
+
+/**
+ * Wrappers: each runs the command in its operands, after options of its own. The value lists the
+ * options that take the next word as their argument (`sudo -u root rm` runs `rm`).
+ */
+const WRAPPERS: Readonly<Record<string, readonly string[]>> = {
+  command: [],
+  builtin: [],
+  exec: ['-a'],
+  nohup: [],
+  setsid: [],
+  nice: ['-n', '--adjustment'],
+  ionice: ['-c', '-n', '-p', '-P', '-u', '--class', '--classdata'],
+  stdbuf: ['-i', '-o', '-e', '--input', '--output', '--error'],
+  time: ['-f', '-o', '--format', '--output'],
+  timeout: ['-s', '-k', '--signal', '--kill-after'],
+  env: ['-u', '-C', '-P', '--unset', '--chdir'],
+  sudo: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '-R', '--user', '--group', '--chdir'],
+  doas: ['-u', '-C'],
+  chroot: ['--userspec', '--groups'],
+  xargs: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--eof', '--replace'],
+  watch: ['-n', '-d', '--interval'],
+  flock: ['-w', '-E', '--timeout', '--conflict-exit-code'],
+  taskset: [],
+  unbuffer: [],
+};
+
+/** `source`, `.`: run a file's text as shell code here; `alias`, `trap`: code run later. */
+const RUNS_CODE_LATER = new Set(['source', '.', 'alias', 'enable', 'hash', 'set', 'shopt']);
+
+export const MAX_NESTING = 3;
+
+export function basename(name: string): string {
+  const slash = name.lastIndexOf('/');
+  return slash === -1 ? name : name.slice(slash + 1);
+}
+
+/** Looks through wrappers, `find -exec`, `bash -c` and `eval` in a command's words. */
+export function unwrap(words: readonly ShellWord[]): Unwrapped {
+  const stages: ShellWord[][] = [[...words]];
+  const extra: ShellWord[][] = [];
+  const nested: string[] = [];
+  let runsOther: string | null = null;
+  let readsInput = false;
+  let current: readonly ShellWord[] = words;
+  // Each round removes one wrapper; a command has at most as many wrappers as words.
+  for (let round = 0; round < words.length; round++) {
+    const name = current[0]?.value;
+    if (name === undefined || name === null) break;
+    const program = basename(name);
+    const rest = current.slice(1);
+    if (program === 'find') {
+      extra.push(...findExecCommands(rest));
+      if (extra.length > 0) runsOther ??= 'find runs a command of its own (-exec)';
+      break;
+    }
+    if (program === 'eval') {
+      runsOther ??= 'eval parses its arguments as a command line';
+      codeString(rest.length === 0 ? null : joinValues(rest), nested, extra);
+      break;
+    }
+    if (SHELLS.has(program)) {
+      const code = shellCode(rest);
+      if (code === SCRIPT) break; // a script file: the program is the shell itself
+      if (code === INPUT) {
+        runsOther ??= `${program} runs the command lines it reads from its input`;
+        readsInput = true;
+        break;
+      }
+      runsOther ??= `${program} -c parses its string as a command line`;
+      codeString(code, nested, extra);
+      break;
+    }
+    if (program === 'trap') {
+      // `trap 'CODE' EXIT`: CODE runs later, in this shell.
+      runsOther ??= 'trap runs its string as a command line later';
+      const code = rest.find((word) => !word.value?.startsWith('-'));
+      if (code) codeString(code.value, nested, extra);
+      break;
+    }
+    if (RUNS_CODE_LATER.has(program)) {
+      runsOther ??= `${program} changes what the shell runs`;
+      break;
+    }
+    const takesArgument = WRAPPERS[program];
+    if (takesArgument === undefined) break;
+    runsOther ??= `${program} runs another command`;
+    const inner = wrappedCommand(program, rest, takesArgument, nested, extra);
+    if (inner === null || inner.length === 0) break;
+    current = program === 'xargs' ? [...inner, UNKNOWN_WORD] : inner;
+    stages.push([...current]);
+  }
+  return { stages, extra, nested, runsOther, readsInput };
+}
+
+function joinValues(words: readonly ShellWord[]): string | null {
+  const values = words.map((word) => word.value);
+  return values.every((value) => value !== null) ? values.join(' ') : null;
+}
+
+/** A command line to parse in turn, or — when it is not literal — a command nobody can name. */
+function codeString(code: string | null, nested: string[], extra: ShellWord[][]): void {
+  if (code === null) extra.push([UNKNOWN_WORD]);
+  else nested.push(code);
+}
+
+const SCRIPT = Symbol('script');
+const INPUT = Symbol('input');
+
+/**
+ * `bash [options] -c STRING …`: the string (null when not literal); SCRIPT when the shell runs a
+ * script file; INPUT when it reads its commands from its input (no operand, `-s`, or `-`). Short
+ * options cluster (`-lc`, `-ec`); `-o`/`-O` take a name.
+ */
+function shellCode(args: readonly ShellWord[]): string | null | typeof SCRIPT | typeof INPUT {
+  let readsString = false;
+  let readsInput = false;
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (value === null) return readsString ? null : SCRIPT;
+    if (value === '-') return readsString ? value : INPUT;
+    if (value === '--' || !/^[-+]/.test(value) || value === '+') {
+      if (!readsString) return readsInput || (value === '--' && args[i + 1] === undefined) ? INPUT : SCRIPT;
+      return value === '--' ? (args[i + 1]?.value ?? null) : value;
+    }
+    if (value === '--rcfile' || value === '--init-file') i++;
+    if (value.startsWith('--')) continue;
+    if (value.slice(1).includes('c')) readsString = true;
+    if (value.slice(1).includes('s')) readsInput = true;
+    if (/[oO]$/.test(value)) i++;
+  }
+  return readsString ? null : INPUT;
+}
+
+/** The words after a wrapper's own options (and `NAME=value` words for env and sudo); null if none. */
+function wrappedCommand(
+  program: string,
+  args: readonly ShellWord[],
+  takesArgument: readonly string[],
+  nested: string[],
+  extra: ShellWord[][],
+): readonly ShellWord[] | null {
+  let i = 0;
+  if (program === 'timeout' || program === 'chroot') {
+    i = skipOptions(args, 0, takesArgument, program, nested, extra);
+    return args.slice(i + 1); // the duration, or chroot's new root
+  }
+  i = skipOptions(args, 0, takesArgument, program, nested, extra);
+  if (program === 'env' || program === 'sudo') {
+    while (i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value ?? '')) i++;
+  }
+  if (program === 'nice' && /^-[0-9]+$/.test(args[i]?.value ?? '')) i++;
+  if (program === 'command' && args.slice(0, i).some((w) => /^-[a-zA-Z]*[vV]/.test(w.value ?? ''))) {
+    return null; // `command -v x` names x, runs nothing
+  }
+  const rest = args.slice(i);
+  return rest.length > 0 ? rest : null;
+}
+
+function skipOptions(
+  args: readonly ShellWord[],
+  start: number,
+  takesArgument: readonly string[],
+  program: string,
+  nested: string[],
+  extra: ShellWord[][],
+): number {
+  let i = start;
+  while (i < args.length) {
+    const word = args[i]!;
+    const value = word.value;
+    if (value === null) return i; // an unknown word: taken as the command (the name is unknown)
+    if (value === '--') return i + 1;
+    if (!value.startsWith('-') || value === '-') return i;
+    const [flag, attached] = splitLongOption(value);
+    if (program === 'env' && (flag === '-S' || flag === '--split-string')) {
+      const code = attached ?? args[i + 1]?.value ?? null;
+      codeString(code, nested, extra);
+      return args.length; // the string is the command
+    }
+    i += takesArgument.includes(flag) && attached === undefined ? 2 : 1;
+  }
+  return i;
+}
+
+/** `--opt=value` → [`--opt`, `value`]; `-uroot` (a short option with its value attached) → [`-u`, `root`]. */
+function splitLongOption(value: string): [string, string | undefined] {
+  if (value.startsWith('--')) {
+    const eq = value.indexOf('=');
+    return eq === -1 ? [value, undefined] : [value.slice(0, eq), value.slice(eq + 1)];
+  }
+  return value.length > 2 ? [value.slice(0, 2), value.slice(2)] : [value, undefined];
+}
+
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+
+/** The commands `find … -exec CMD {} ;` runs: `{}` is a file name, unknown here. */
+function findExecCommands(args: readonly ShellWord[]): ShellWord[][] {
+  const commands: ShellWord[][] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (!FIND_EXEC.has(args[i]!.value ?? '')) continue;
+    const command: ShellWord[] = [];
+    for (i++; i < args.length; i++) {
+      const value = args[i]!.value;
+      if (value === ';' || value === '+') break;
+      command.push(value?.includes('{}') ? UNKNOWN_WORD : args[i]!);
+    }
+    if (command.length > 0) commands.push(command);
+  }
+  return commands;
+}

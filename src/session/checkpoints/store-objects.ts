@@ -1,0 +1,93 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+
+/**
+ * The few writes to the store that need no git: the store's skeleton, the top tree of a checkpoint,
+ * its commit and its ref. Each is a small file in git's documented on-disk format (loose objects and
+ * loose refs), written here instead of by one git process each (`init`, `mktree`, `commit-tree`,
+ * `update-ref`: four of the ten git processes a first session in a work dir started). Staging the
+ * work tree and writing its trees stays with git (`add`, `write-tree`), as do all reads.
+ */
+
+/** The author and committer of every checkpoint (as runGit's `user.name` and `user.email`). */
+const IDENTITY = 'kimi-ts <checkpoints@kimi-ts.invalid>';
+
+/**
+ * Writes the files of an empty bare repository into `gitDir` (what `git init --bare` writes, minus
+ * the sample hooks and description nothing reads).
+ */
+export async function writeStoreSkeleton(gitDir: string): Promise<void> {
+  for (const dir of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info'])
+    await mkdir(join(gitDir, dir), { recursive: true });
+  await writeFile(
+    join(gitDir, 'config'),
+    '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n',
+  );
+  // HEAD last: a store counts as existing once it has a HEAD (checkpoint-store.ts).
+  await writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/master\n');
+}
+
+/** Writes one loose object (zlib of `<type> <size>\0<body>`) unless it exists; returns its id. */
+export async function writeLooseObject(
+  gitDir: string,
+  type: 'tree' | 'commit',
+  body: Buffer,
+): Promise<string> {
+  const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`, 'latin1'), body]);
+  const id = createHash('sha1').update(raw).digest('hex');
+  const file = join(gitDir, 'objects', id.slice(0, 2), id.slice(2));
+  if (existsSync(file)) return id;
+  await writeAtomically(file, deflateSync(raw));
+  // Git's own loose objects are read-only; it never writes one twice.
+  await chmod(file, 0o444).catch(() => {});
+  return id;
+}
+
+/** The tree holding one sub-tree per root, named `0`, `1`, … (as `git mktree` would write it). */
+export function writeRootsTree(gitDir: string, rootTrees: readonly string[]): Promise<string> {
+  // Git orders tree entries by name, a sub-tree's name compared as if it ended in `/`.
+  const entries = rootTrees
+    .map((tree, index) => ({ key: `${index}/`, name: String(index), tree }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const body = Buffer.concat(
+    entries.flatMap((e) => [Buffer.from(`40000 ${e.name}\0`, 'latin1'), Buffer.from(e.tree, 'hex')]),
+  );
+  return writeLooseObject(gitDir, 'tree', body);
+}
+
+/** A parentless commit of `tree` with `message` (as `git commit-tree <tree> -F -` would write it). */
+export function writeCommit(gitDir: string, tree: string, message: string, when: number): Promise<string> {
+  const stamp = `${Math.floor(when / 1000)} +0000`;
+  const text = `tree ${tree}\nauthor ${IDENTITY} ${stamp}\ncommitter ${IDENTITY} ${stamp}\n\n${message}`;
+  return writeLooseObject(gitDir, 'commit', Buffer.from(text, 'utf8'));
+}
+
+/**
+ * Points a ref (`refs/...`, names made by the store only) at `id`: a loose ref file, replaced
+ * atomically. Git reads a loose ref before the packed one of the same name.
+ */
+export async function writeRef(gitDir: string, ref: string, id: string): Promise<void> {
+  // The names git itself accepts, within what the store makes (git refuses `..` and `.lock` parts).
+  const parts = ref.split('/');
+  const valid =
+    /^refs\/[A-Za-z0-9/_.-]+$/.test(ref) &&
+    !ref.includes('..') &&
+    parts.every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
+  if (!valid) throw new Error(`bad ref name ${ref}`);
+  await writeAtomically(join(gitDir, ref), `${id}\n`);
+}
+
+async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.tmp-${randomBytes(4).toString('hex')}`;
+  try {
+    await writeFile(temp, data);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

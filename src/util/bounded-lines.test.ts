@@ -1,0 +1,83 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBoundedLines, type SkippedLine } from './bounded-lines.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bounded-lines-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function read(content: string | Buffer, maxLineBytes: number, stopAt?: number) {
+  const path = join(dir, `f-${Math.random()}`);
+  await writeFile(path, content);
+  const lines: [number, string][] = [];
+  const skipped: SkippedLine[] = [];
+  const result = await readBoundedLines(
+    path,
+    (text, line) => {
+      lines.push([line, text]);
+      return line === stopAt;
+    },
+    { maxLineBytes, onSkipped: (s) => skipped.push(s) },
+  );
+  return { lines, skipped, result };
+}
+
+describe('readBoundedLines', () => {
+  it('reads lines, CRLF and an unterminated last line', async () => {
+    const { lines, result } = await read('a\r\nbb\n\nlast', 100);
+    expect(lines).toEqual([
+      [1, 'a'],
+      [2, 'bb'],
+      [3, ''],
+      [4, 'last'],
+    ]);
+    expect(result).toEqual({ lines: 4, terminated: false, stopped: false });
+  });
+
+  it('skips a line longer than the limit and says which, reading the rest', async () => {
+    const { lines, skipped } = await read(`one\n${'x'.repeat(50)}\nthree\n${'y'.repeat(20)}`, 10);
+    expect(lines).toEqual([
+      [1, 'one'],
+      [3, 'three'],
+    ]);
+    expect(skipped).toEqual([
+      { line: 2, bytes: 50 },
+      { line: 4, bytes: 20 },
+    ]);
+  });
+
+  it('skips a long line across read chunks (3 MiB with a 1 MiB limit)', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 5, 0x61);
+    const { lines, skipped } = await read(
+      Buffer.concat([Buffer.from('a\n'), big, Buffer.from('\nb\n')]),
+      1024 * 1024,
+    );
+    expect(lines).toEqual([
+      [1, 'a'],
+      [3, 'b'],
+    ]);
+    expect(skipped).toEqual([{ line: 2, bytes: big.length }]);
+  });
+
+  it('keeps multi-byte characters whole across chunks and stops when asked', async () => {
+    const text = `${'é'.repeat(700_000)}\nsecond\nthird\n`;
+    const { lines, result } = await read(text, 16 * 1024 * 1024, 2);
+    expect(lines[0]?.[1]).toBe('é'.repeat(700_000));
+    expect(lines.map(([n]) => n)).toEqual([1, 2]);
+    expect(result.stopped).toBe(true);
+  });
+
+  it('reads a missing file as empty', async () => {
+    expect(await readBoundedLines(join(dir, 'missing'), () => undefined)).toEqual({
+      lines: 0,
+      terminated: true,
+      stopped: false,
+    });
+  });
+});

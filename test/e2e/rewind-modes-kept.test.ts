@@ -1,0 +1,94 @@
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import type { JsonRpcMessage } from '../support/wire-process-client.js';
+import { startWireSession } from '../support/wire-session.js';
+
+const cli = useScriptedCli();
+
+function rewindDone(messages: JsonRpcMessage[]): Record<string, unknown> | undefined {
+  const event = messages.find(
+    (m) => m.method === 'event' && (m.params as { type: string }).type === 'RewindDone',
+  );
+  return (event?.params as { payload: Record<string, unknown> } | undefined)?.payload;
+}
+
+const shellTurn = (command: string) => [
+  { toolCalls: [{ id: 's1', name: 'Shell', args: { command } }] },
+  { text: 'done' },
+];
+
+const permissions = async (path: string) => (await stat(path)).mode & 0o777;
+
+describe('/rewind gives back modes and removes only what a checkpoint recorded (wire mode)', () => {
+  it('a 0600 file comes back 0600, an executable stays executable, a chmod alone is undone', async () => {
+    await cli.setup(
+      shellTurn('rm private.txt run.sh && chmod 644 key.txt && chmod 755 doc.txt && echo x > other.txt'),
+    );
+    const work = cli.sandbox.workDir;
+    await writeFile(join(work, 'private.txt'), 'private\n');
+    await chmod(join(work, 'private.txt'), 0o600);
+    await writeFile(join(work, 'run.sh'), '#!/bin/sh\necho hi\n');
+    await chmod(join(work, 'run.sh'), 0o700);
+    await writeFile(join(work, 'key.txt'), 'k\n');
+    await chmod(join(work, 'key.txt'), 0o640);
+    await writeFile(join(work, 'doc.txt'), 'd\n');
+    await chmod(join(work, 'doc.txt'), 0o644);
+
+    const wire = await startWireSession(cli.sandbox, []);
+    await wire.prompt('change modes');
+    expect(await permissions(join(work, 'key.txt'))).toBe(0o644);
+    const done = rewindDone(await wire.prompt('/rewind 1'));
+    expect(done).toMatchObject({ code_rewound: true });
+    expect(await readFile(join(work, 'private.txt'), 'utf8')).toBe('private\n');
+    expect(await permissions(join(work, 'private.txt'))).toBe(0o600);
+    expect(await permissions(join(work, 'run.sh'))).toBe(0o700);
+    expect(await permissions(join(work, 'key.txt'))).toBe(0o640);
+    expect(await permissions(join(work, 'doc.txt'))).toBe(0o644);
+    expect((await wire.close()).code).toBe(0);
+  });
+
+  it('a file turned folder: the person’s .env and 11 MB file in it stay and are listed as kept', async () => {
+    await cli.setup(shellTurn('rm cfg && mkdir cfg && echo made-by-turn > cfg/generated.txt'));
+    const work = cli.sandbox.workDir;
+    await writeFile(join(work, 'cfg'), 'the original cfg file\n');
+    await writeFile(join(work, 'keep.txt'), 'unchanged\n');
+
+    const wire = await startWireSession(cli.sandbox, []);
+    await wire.prompt('turn cfg into a folder');
+    // The person works in the new folder: a secret and a big file, neither ever recorded.
+    await writeFile(join(work, 'cfg', '.env'), 'TOKEN=person-secret\n');
+    await mkdir(join(work, 'cfg', 'data'));
+    await writeFile(join(work, 'cfg', 'data', 'big.bin'), Buffer.alloc(11 * 1024 * 1024, 7));
+
+    const messages = await wire.prompt('/rewind 1');
+    const done = rewindDone(messages);
+    expect(done).toMatchObject({ code_rewound: true });
+    expect(await readFile(join(work, 'cfg', '.env'), 'utf8')).toBe('TOKEN=person-secret\n');
+    expect((await stat(join(work, 'cfg', 'data', 'big.bin'))).size).toBe(11 * 1024 * 1024);
+    // What the turn made (recorded) went.
+    await expect(stat(join(work, 'cfg', 'generated.txt'))).rejects.toThrow();
+    const kept = done?.kept as { path: string; reason: string }[];
+    expect(kept.map((k) => k.path)).toEqual(expect.arrayContaining(['cfg/.env', 'cfg/data/big.bin']));
+    // The file `cfg` is not put back over the person's folder, and the summary says why.
+    expect(kept.find((k) => k.path === 'cfg')?.reason).toContain(
+      'a folder holding files no checkpoint recorded',
+    );
+    expect(JSON.stringify(messages)).toContain('kept cfg/.env');
+    expect(await readFile(join(work, 'keep.txt'), 'utf8')).toBe('unchanged\n');
+    expect((await wire.close()).code).toBe(0);
+  });
+
+  it('a file turned folder that holds only what the turn made: the file comes back', async () => {
+    await cli.setup(shellTurn('rm cfg && mkdir -p cfg/sub && echo made > cfg/sub/generated.txt'));
+    const work = cli.sandbox.workDir;
+    await writeFile(join(work, 'cfg'), 'the original cfg file\n');
+    const wire = await startWireSession(cli.sandbox, []);
+    await wire.prompt('turn cfg into a folder');
+    const done = rewindDone(await wire.prompt('/rewind 1'));
+    expect(done).toMatchObject({ code_rewound: true, kept: [] });
+    expect(await readFile(join(work, 'cfg'), 'utf8')).toBe('the original cfg file\n');
+    expect((await wire.close()).code).toBe(0);
+  });
+});

@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import type { ScriptedTurn } from '../support/scripted-llm-server.js';
+import { startWebFor, type WebServerProcess } from '../support/web-server-client.js';
+
+/**
+ * Issue 24 on the web page: an approval is answered only by a key or click made for it after it was
+ * shown and focused. It must not take the focus from a field the person is typing in (their next
+ * space pressed "Approve once"), and keys typed in flight never answer it.
+ */
+
+const cli = useScriptedCli();
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+async function openPage(web: WebServerProcess): Promise<WatchedPage> {
+  const watched = await browser.newPage();
+  cli.defer(() => watched.context.close());
+  await watched.page.goto(`${web.base}#token=${web.token}`);
+  await watched.page.locator('.status-bar .conn.open').waitFor({ timeout: 20_000 });
+  return watched;
+}
+
+const heldTouch = (file: string, hold: Promise<void>): ScriptedTurn => ({
+  text: 'working on it… ',
+  toolCalls: [{ id: 't1', name: 'Shell', args: { command: `touch ${file}` } }],
+  holdUntil: hold,
+});
+
+describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, () => {
+  it('typing in the steer box as the approval appears: the focus and every space stay there', async () => {
+    const release = deferred();
+    await cli.setup([heldTouch('typed.txt', release.promise), { text: 'All done.' }]);
+    const web = await startWebFor(cli);
+    const { page } = await openPage(web);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    await message.fill('start');
+    await message.press('Enter');
+    await page.getByText('working on it…').waitFor();
+    const steer = page.getByRole('textbox', { name: 'Steer the running turn' });
+    await steer.click();
+    await page.keyboard.type('please also ');
+    release.resolve();
+    await page.locator('.panel.approval').waitFor();
+    await page.keyboard.type('update the readme ');
+    await page.locator('.panel.approval[data-armed="true"]').waitFor();
+    // Well after the panel is armed: spaces and an Enter-free sentence, typed where the person types.
+    await page.keyboard.type('and the changelog too ');
+    expect(await steer.inputValue()).toBe('please also update the readme and the changelog too ');
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe(
+      'Steer the running turn',
+    );
+    expect(existsSync(join(cli.sandbox.workDir, 'typed.txt'))).toBe(false);
+    await page.getByText('click a choice to answer').waitFor();
+    // A click made for the panel answers it.
+    await page.getByRole('button', { name: 'Approve once' }).click();
+    await page.getByText('All done.').waitFor();
+    expect(existsSync(join(cli.sandbox.workDir, 'typed.txt'))).toBe(true);
+    await web.stop();
+  });
+
+  it('keys typed in flight after the panel took the focus (spaces, Enter) do not answer it', async () => {
+    const release = deferred();
+    await cli.setup([heldTouch('in-flight.txt', release.promise)]);
+    const web = await startWebFor(cli);
+    const { page } = await openPage(web);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    await message.fill('start');
+    await message.press('Enter');
+    await page.getByText('working on it…').waitFor();
+    release.resolve();
+    await page.locator('.panel.approval').waitFor();
+    // The composer was empty: the panel took the focus; what the person goes on typing lands there.
+    expect(await page.evaluate("document.activeElement?.closest('.approval') !== null")).toBe(true);
+    await page.keyboard.type('so then we go on with the next part of it ', { delay: 40 });
+    await page.keyboard.press('Enter');
+    await page.keyboard.press(' ');
+    expect(existsSync(join(cli.sandbox.workDir, 'in-flight.txt'))).toBe(false);
+    expect(await page.locator('.panel.approval').count()).toBe(1);
+    await page.locator('.panel.approval[data-armed="true"]').waitFor();
+    await page.getByRole('button', { name: / Reject$/ }).click();
+    // A rejection ends the turn: the panel goes, the command never ran.
+    await page.locator('.panel.approval').waitFor({ state: 'detached' });
+    expect(existsSync(join(cli.sandbox.workDir, 'in-flight.txt'))).toBe(false);
+    await web.stop();
+  });
+});
