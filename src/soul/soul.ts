@@ -302,10 +302,11 @@ export class Soul {
         }
       }
       if (this.goalTurn) {
-        const progressed = this.parts.lastToolCalls.some(
-          (call) => !(GOAL_TOOL_NAMES as readonly string[]).includes(call.toolName),
-        );
-        if (progressed) this.goalTurn.progressed = true;
+        // Progress is a tool result (besides the goal tools') this goal has not seen before.
+        const results = this.parts.lastToolCalls
+          .filter((call) => !(GOAL_TOOL_NAMES as readonly string[]).includes(call.toolName))
+          .map((call) => `${call.callKey}\u0000${call.resultId ?? ''}`);
+        if (this.options.goal?.noteResults(results)) this.goalTurn.progressed = true;
         // A budget spent by this step ends the turn here, not after however many more steps.
         if (!outcome && this.options.goal?.enforceBudget(true))
           return { stopReason: 'no_tool_calls', finalMessage: null, stepCount: stepNo };

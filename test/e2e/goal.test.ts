@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../support/loopback-server.js';
@@ -122,6 +122,29 @@ describe('goals in print mode', () => {
     const result = await sandbox.run(['--print', '-p', '/goal ponder forever']);
     expect(result.code).toBe(3);
     expect(server.requests).toHaveLength(3);
+    expect((await lastGoalRecord())?.reason).toMatch(/No progress in 3 goal turns/);
+  });
+
+  it('counts the same tool result again as no progress (exit 3)', async () => {
+    // A read-only tool with a stable result: the same notes, every turn.
+    const same = (id: string) => ({ toolCalls: [{ id, name: 'ReadFile', args: { path: 'notes.txt' } }] });
+
+    const { server, sandbox } = await cli.setup([
+      same('a'),
+      { text: 'Nothing yet.' },
+      same('b'),
+      { text: 'Still nothing.' },
+      same('c'),
+      { text: 'Nothing again.' },
+      same('d'),
+      { text: 'And again nothing.' },
+      { text: 'This turn must never be asked for.' },
+    ]);
+    await writeFile(join(sandbox.workDir, 'notes.txt'), 'nothing new\n');
+    const result = await sandbox.run(['--print', '-p', '/goal wait for news in notes.txt']);
+    expect(result.code).toBe(3);
+    // The first turn's result was new; the three turns after it repeated it.
+    expect(server.requests).toHaveLength(8);
     expect((await lastGoalRecord())?.reason).toMatch(/No progress in 3 goal turns/);
   });
 

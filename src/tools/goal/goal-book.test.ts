@@ -106,6 +106,18 @@ describe('GoalBook', () => {
     expect(book.current()).toMatchObject({ idleTurns: 0, reason: null });
   });
 
+  it('counts a tool result as progress only the first time this goal sees it', async () => {
+    const book = await GoalBook.open(null);
+    book.create({ objective: 'x' });
+    expect(book.noteResults(['ls:a'])).toBe(true);
+    expect(book.noteResults(['ls:a'])).toBe(false);
+    expect(book.noteResults(['ls:a', 'cat:b'])).toBe(true);
+    expect(book.noteResults([])).toBe(false);
+    // A new goal starts with nothing seen.
+    book.create({ objective: 'y', replace: true });
+    expect(book.noteResults(['ls:a'])).toBe(true);
+  });
+
   it('tells listeners a completion, then clears the goal', async () => {
     const book = await GoalBook.open(null);
     const seen: (string | null)[] = [];

@@ -71,6 +71,8 @@ export class GoalBook {
   private lastEnd: GoalRunEnd | null = null;
   private touched = false;
   private writes: Promise<void> = Promise.resolve();
+  /** Identities of the tool results the current goal's turns produced (for the no-progress breaker). */
+  private seenResults = new Set<string>();
 
   private constructor(
     private readonly file: string | null,
@@ -128,6 +130,7 @@ export class GoalBook {
     const check = input.check?.trim() || null;
     this.touched = true;
     this.lastEnd = null;
+    this.seenResults = new Set();
     this.goal = {
       id: `goal-${this.now().toString(36)}`,
       objective,
@@ -197,6 +200,20 @@ export class GoalBook {
     this.changed();
     if (idleTurns >= NO_PROGRESS_TURNS)
       this.setStatus('blocked', `No progress in ${NO_PROGRESS_TURNS} goal turns in a row.`);
+  }
+
+  /**
+   * Records the identities of a step's tool results (equal ids: identical results); true if any is
+   * new to this goal. The same output again (the same `ls`, the same failing test) is no progress.
+   */
+  noteResults(resultIds: readonly string[]): boolean {
+    let fresh = false;
+    for (const id of resultIds) {
+      if (this.seenResults.has(id)) continue;
+      this.seenResults.add(id);
+      fresh = true;
+    }
+    return fresh;
   }
 
   /** Tokens a model step of an active goal used. */
