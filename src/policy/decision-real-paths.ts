@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { realPathOf } from './real-path.js';
 
@@ -34,7 +34,7 @@ interface Folder {
 
 /**
  * Real paths of the files the words of one decision name, each folder resolved once per decision
- * (its realpath, then an lstat of that real path for its identity). A name seen before in the
+ * (its realpath and its identity, asked at once). A name seen before in the
  * unchanged folder as no symlink is that folder's real path plus the name, without asking again;
  * any other name is resolved. A symlink swapped in changes the folder, so the next decision sees it.
  */
@@ -91,9 +91,9 @@ export class DecisionRealPaths {
   }
 
   private async lookUpFolder(dir: string): Promise<Folder> {
-    const real = await realPathOf(dir);
-    // By its real path, not following a symlink: a folder swapped for a symlink since is no folder here.
-    const info = await lstat(real, { bigint: true }).catch(() => null);
+    // Both at once: a folder swapped between the two answers is the race any check before a
+    // command runs has (the shell resolves the path again when it runs).
+    const [real, info] = await Promise.all([realPathOf(dir), stat(dir, { bigint: true }).catch(() => null)]);
     if (!info?.isDirectory() || Number(info.ctimeNs / 1_000_000n) >= this.started - SETTLED_MS) {
       return { real, facts: null };
     }
