@@ -100,7 +100,12 @@ export interface CommandSandbox {
 /** The session's sandbox: on, off (mode `off`), or unavailable here (no bubblewrap, no namespaces). */
 export function createCommandSandbox(settings: SandboxSettings, context: SandboxContext): SandboxState {
   if (settings.mode === 'off') return { kind: 'off' };
-  const host = sandboxHost(context.path, context.platform ?? process.platform);
+  // The trial's verdict is kept in the agent home's cache: no bwrap spawn at a session's start.
+  const host = sandboxHost(
+    context.path,
+    context.platform ?? process.platform,
+    join(context.kimiHome, 'cache'),
+  );
   if (!host.available) return { kind: 'unavailable', settings, problem: host.problem, fix: host.fix };
   const placeholders = new Set<string>();
   // `.kimi-ts` is made now, so the workspace looks the same before and after the first command;
