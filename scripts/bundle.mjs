@@ -2,6 +2,7 @@
 // dist/bin/kimi-ts.cjs (src/bin/kimi-ts.cts) runs with a V8 code cache. Reading one file instead of
 // hundreds of ES modules is most of what makes the CLI start fast. Runs after `tsc` and copy-assets:
 // the bundle reads its text assets (tool descriptions, prompts, the default agent) from dist/.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,3 +66,15 @@ await build({
   plugins: [assetUrls],
   logLevel: 'warning',
 });
+
+// The launcher reads the bundle as latin1 (src/bin/kimi-ts.cts): one non-ASCII byte garbles text.
+// esbuild escapes non-ASCII everywhere but in a tagged template's text (its raw form must stay as
+// written), so write such characters there as \u escapes (e.g. terminalText`\u203A`).
+{
+  const bundled = readFileSync(join(outdir, 'cli.bundle.cjs'));
+  const at = bundled.findIndex((byte) => byte > 0x7f);
+  if (at !== -1) {
+    const context = bundled.subarray(Math.max(0, at - 60), at + 20).toString('utf8');
+    throw new Error(`dist/bin/cli.bundle.cjs is not ASCII at byte ${at}: …${context}…`);
+  }
+}

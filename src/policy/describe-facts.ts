@@ -88,6 +88,10 @@ export function factBlock(facts: EffectFacts): DisplayBlock {
         command: effect.command,
         parts: [...(facts.command?.parts ?? [])],
         parsed_whole: !facts.command?.incomplete,
+        // The parts allow rules and command prefixes do not cover, and why.
+        not_simple: (facts.command?.analysed ?? [])
+          .filter((part) => part.notSimple !== null)
+          .map((part) => ({ part: part.text, why: part.notSimple })),
       };
     case 'network':
       return {

@@ -52,21 +52,26 @@ export class RuleSet {
    */
   deny(subject: RuleSubject): RuleVerdict | null {
     const parts = subject.commandParts ?? [];
-    let mightDeny: RuleVerdict | null = null;
-    for (const rule of this.denies) {
-      if (rule.matches(subject.toolName, subject.candidates)) return { decision: 'deny', rule };
-      for (const part of parts) {
-        const found = rule.matchesCommandPart(subject.toolName, part);
-        if (found === 'matches') return { decision: 'deny', rule };
-        if (found === 'unknown-name') {
-          return { decision: 'deny', rule, uncertain: { part: part.text, why: UNKNOWN_NAME } };
-        }
-        if (found === 'might') {
-          mightDeny ??= { decision: 'ask', rule, uncertain: { part: part.text, why: UNKNOWN_ARGUMENT } };
-        }
-      }
+    // A rule that matches for certain is named before one that only cannot be ruled out.
+    const found = this.denies.map((rule) => ({
+      rule,
+      matches: parts.map((part) => ({ part, match: rule.matchesCommandPart(subject.toolName, part) })),
+    }));
+    for (const { rule, matches } of found) {
+      if (rule.matches(subject.toolName, subject.candidates) || matches.some((m) => m.match === 'matches'))
+        return { decision: 'deny', rule };
     }
-    return mightDeny;
+    for (const { rule, matches } of found) {
+      const unknown = matches.find((m) => m.match === 'unknown-name');
+      if (unknown)
+        return { decision: 'deny', rule, uncertain: { part: unknown.part.text, why: UNKNOWN_NAME } };
+    }
+    for (const { rule, matches } of found) {
+      const might = matches.find((m) => m.match === 'might');
+      if (might)
+        return { decision: 'ask', rule, uncertain: { part: might.part.text, why: UNKNOWN_ARGUMENT } };
+    }
+    return null;
   }
 
   /**
@@ -129,5 +134,6 @@ export class RuleSet {
   }
 }
 
-const UNKNOWN_NAME = 'its command name is decided by an expansion, so it could be the command the rule names';
+const UNKNOWN_NAME =
+  'what it runs is decided only when it runs (a command name from an expansion, a string built at run time, or commands read from its input), so it could be what the rule names';
 const UNKNOWN_ARGUMENT = 'an argument is decided by an expansion, so it could be what the rule names';

@@ -103,22 +103,25 @@ interface Walk {
 const REDIRECT_NODES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
 function collect(node: SyntaxNode, source: string, walk: Walk): void {
+  // Each read of a node crosses into WebAssembly: its type and children are read once.
+  const type = node.type;
+  const children = node.namedChildren;
   let inPart = walk.inPart;
-  if (node.type === 'command') {
-    const { part, nested } = analyseCommandNode(node, source);
+  if (type === 'command') {
+    const { part, nested } = analyseCommandNode(node, children, source);
     walk.found.push(part);
     for (const code of nested) walk.nested(code);
     inPart = true;
-  } else if (REDIRECT_NODES.has(node.type)) {
+  } else if (REDIRECT_NODES.has(type)) {
     walk.found.push(analyseRedirect(node, source));
     inPart = true;
   } else {
-    const part = analyseConstruct(node, source, walk.inPart);
+    const part = analyseConstruct(node, type, source, walk.inPart);
     if (part) {
       walk.found.push(part);
       inPart = true;
     }
   }
   const inner = inPart === walk.inPart ? walk : { ...walk, inPart };
-  for (const child of node.namedChildren) if (child) collect(child, source, inner);
+  for (const child of children) if (child) collect(child, source, inner);
 }

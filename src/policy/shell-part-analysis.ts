@@ -14,11 +14,12 @@ import { unwrap } from './shell-wrappers.js';
 /** A `command` node: its words, assignments and wrappers. Also returns the strings it parses in turn. */
 export function analyseCommandNode(
   node: SyntaxNode,
+  children: readonly (SyntaxNode | null)[],
   source: string,
 ): { part: CommandPart; nested: readonly string[] } {
   const assignments: string[] = [];
   const words: ShellWord[] = [];
-  for (const child of node.namedChildren) {
+  for (const child of children) {
     if (!child) continue;
     if (child.type === 'variable_assignment') {
       assignments.push(child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '');
@@ -110,6 +111,20 @@ function findNonLiteral(node: SyntaxNode, source: string): string | null {
   return null;
 }
 
+const CONSTRUCTS = new Set([
+  'declaration_command',
+  'unset_command',
+  'test_command',
+  'function_definition',
+  'c_style_for_statement',
+  'compound_statement',
+  'variable_assignment',
+  'variable_assignments',
+  'arithmetic_expansion',
+  'process_substitution',
+  'expansion',
+]);
+
 /**
  * Statements that are not commands but change or evaluate something: assignments on their own
  * (`PATH=/tmp/x; git status`), `export`/`declare`/`unset`, `[[ … ]]` and `(( … ))` (arithmetic
@@ -117,7 +132,13 @@ function findNonLiteral(node: SyntaxNode, source: string): string | null {
  * function definition (it replaces the command of that name), and `$((…))` or `${x@P}` outside a
  * command. Each is a part that is never simple; null for everything else.
  */
-export function analyseConstruct(node: SyntaxNode, source: string, inPart: boolean): CommandPart | null {
+export function analyseConstruct(
+  node: SyntaxNode,
+  type: string,
+  source: string,
+  inPart: boolean,
+): CommandPart | null {
+  if (!CONSTRUCTS.has(type)) return null; // most nodes: nothing to read (this runs for every node)
   const text = source.slice(node.startIndex, node.endIndex).trim();
   const part = (notSimple: string, shown = text): CommandPart => ({
     text: shown,
@@ -125,7 +146,7 @@ export function analyseConstruct(node: SyntaxNode, source: string, inPart: boole
     literal: null,
     invocations: [],
   });
-  switch (node.type) {
+  switch (type) {
     case 'declaration_command':
     case 'unset_command':
       return part('changes shell variables for the commands after it');

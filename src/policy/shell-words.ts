@@ -42,7 +42,8 @@ const SPLITTING = new Set(['simple_expansion', 'expansion', 'command_substitutio
 
 export function shellWord(node: SyntaxNode, source: string): ShellWord {
   const text = source.slice(node.startIndex, node.endIndex);
-  const value = literalValue(node, text);
+  // A plain word (the common case) needs no more reads of the tree.
+  const value = node.type === 'word' ? unquotedValue(text) : literalValue(node, text);
   return { value, text, splits: value === null && canSplit(node, text) };
 }
 

@@ -133,7 +133,7 @@ export class ToolResultBuilder {
   }
 
   private finalMessage(message: string): string {
-    let text = message && !/[.!?。]$/.test(message) ? `${message}.` : message;
+    let text = message && !/[.!?\u3002]$/.test(message) ? `${message}.` : message;
     if (this.truncated) text = text ? `${text} ${TRUNCATION_NOTICE}` : TRUNCATION_NOTICE;
     return text;
   }

@@ -29,6 +29,9 @@ export type TerminalSafe = string & { readonly [terminalSafe]: true };
 /**
  * The program's own text (the template's literal parts, written in our source) with safe pieces in
  * it: `terminalText\`Allow ${clean(action)}?\``. A plain string as a piece does not compile.
+ * Write non-ASCII characters in its text as `\u` escapes (`terminalText\`\u203A\``): the bundle
+ * is read as latin1, and esbuild leaves a tagged template's text as written (scripts/bundle.mjs
+ * checks).
  */
 export function terminalText(
   literals: TemplateStringsArray,

@@ -134,7 +134,7 @@ export async function askQuestions(
   for (const item of request.payload.questions) {
     write(t`${item.header ? t`[${clean(item.header)}] ` : t``}${clean(item.question)}\n`);
     item.options.forEach((option, i) => {
-      const about = option.description ? t` — ${clean(option.description)}` : t``;
+      const about = option.description ? t` \u2014 ${clean(option.description)}` : t``;
       write(t`  ${i + 1}. ${clean(option.label)}${about}\n`);
     });
     const numbers = item.multi_select ? t`numbers separated by commas` : t`a number`;

@@ -45,7 +45,7 @@ export interface ShellOptions {
 const SHELL_COMMANDS_HELP =
   'In the shell: a line ending in \\ continues on the next, /editor writes the request in $EDITOR, !command runs a command for you alone (not part of the conversation), /new starts a session, /sessions lists them (/sessions ID opens one), /fork continues in a copy of this one, /undo goes back to before a turn, /exit leaves.';
 
-const PROMPT = t`› `;
+const PROMPT = t`\u203A `;
 
 /**
  * The line-mode interactive shell: one turn per line typed, the answer (and, on a terminal, the
@@ -85,7 +85,7 @@ export async function runShell(options: ShellOptions): Promise<number> {
     },
   );
   const greet = async () => {
-    write(t`kimi-ts — session ${clean(session.sessionId)} in ${clean(session.workDir)}\n`);
+    write(t`kimi-ts \u2014 session ${clean(session.sessionId)} in ${clean(session.workDir)}\n`);
     await replayConversation(session.wireFile, newRenderer(), write, style);
     if (!session.hasLLM) write(t`${clean(session.llmNotSetMessage)}\n`);
     await askWorkspaceTrust(session.workspaceTrust, reader, write, options.isTerminal);

@@ -68,7 +68,7 @@ export class ShellRenderer {
         const value = message.payload.return_value;
         const brief = value.display.find((block) => block.type === 'brief')?.text;
         const summary = typeof brief === 'string' && brief ? brief : value.message;
-        const mark = value.is_error ? this.style.error(t`✗`) : this.style.ok(t`✓`);
+        const mark = value.is_error ? this.style.error(t`\u2717`) : this.style.ok(t`\u2713`);
         this.line(t`  ${mark} ${clean(summary || (value.is_error ? 'failed' : 'done'))}`);
         const name = this.callNames.get(message.payload.tool_call_id);
         if (name && isCommandTool(name) && typeof value.output === 'string') this.foldedOutput(value.output);
@@ -86,7 +86,7 @@ export class ShellRenderer {
         );
         return;
       case 'CompactionBegin':
-        this.line(t`(compacting the context…)`);
+        this.line(t`(compacting the context\u2026)`);
         return;
       case 'StepBegin':
       case 'TurnEnd':
@@ -168,7 +168,7 @@ export class ShellRenderer {
     this.callNames.set(call.id, name);
     const key = extractKeyArgument(name, args ?? '', this.workDir);
     const shownKey = key ? t` ${this.style.dim(clean(key))}` : t``;
-    this.line(t`• ${this.style.accent(clean(name))}${shownKey}`);
+    this.line(t`\u2022 ${this.style.accent(clean(name))}${shownKey}`);
   }
 
   /** A command's first and last lines under its result line, the rest counted. */
@@ -193,7 +193,7 @@ export class ShellRenderer {
     if (starting) this.endLine();
     this.streaming = 'think';
     if (this.thinking === 'indicator') {
-      if (starting) this.line(this.style.thought(t`(thinking…)`));
+      if (starting) this.line(this.style.thought(t`(thinking\u2026)`));
       return;
     }
     this.write(this.style.thought(clean(text)));

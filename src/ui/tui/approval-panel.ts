@@ -117,7 +117,7 @@ export class ApprovalPanel implements Component, Focusable {
     const { style, request } = this;
     const { sender, action, description, display, source_kind, subagent_type } = request.payload;
     const inner = Math.max(1, width - 2);
-    const lines: TerminalSafe[] = [style.border(t`${'─'.repeat(width) as TerminalSafe}`)];
+    const lines: TerminalSafe[] = [style.border(t`${'\u2500'.repeat(width) as TerminalSafe}`)];
     const who =
       source_kind === 'background_agent' ? t` (background agent ${shown(subagent_type ?? '')})` : t``;
     // Everything the person approves is shown: wrapped in full, blank-looking runs as markers.
@@ -142,7 +142,7 @@ export class ApprovalPanel implements Component, Focusable {
       wrapLines(t`${i + 1}. ${choice}`, inner).forEach((text, row) => {
         const line =
           i === this.selected
-            ? t`${row === 0 ? style.accent(t`›`) : t` `} ${style.selected(text)}`
+            ? t`${row === 0 ? style.accent(t`\u203A`) : t` `} ${style.selected(text)}`
             : t`  ${text}`;
         lines.push(fitLine(line, width));
       });
@@ -154,11 +154,11 @@ export class ApprovalPanel implements Component, Focusable {
       lines.push(fitLine(project, width), fitLine(user, width));
     }
     const hint = this.needsDeliberateEnter
-      ? t`  You were typing when this appeared: press a number, or ↑/↓ then Enter`
+      ? t`  You were typing when this appeared: press a number, or \u2191/\u2193 then Enter`
       : this.stage === 'scope'
-        ? t`  ↑/↓ + Enter, or a number · Esc goes back`
-        : t`  ↑/↓ + Enter, or a number`;
-    lines.push(fitLine(style.dim(this.isArmed ? hint : t`  …`), width));
+        ? t`  \u2191/\u2193 + Enter, or a number \u00B7 Esc goes back`
+        : t`  \u2191/\u2193 + Enter, or a number`;
+    lines.push(fitLine(style.dim(this.isArmed ? hint : t`  \u2026`), width));
     return lines;
   }
 

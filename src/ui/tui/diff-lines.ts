@@ -41,7 +41,7 @@ export function renderDiff(
     }
   }
   if (hidden > 0)
-    lines.push(style.dim(t`${indent}     … ${hidden} more changed line${hidden === 1 ? t`` : t`s`}`));
+    lines.push(style.dim(t`${indent}     \u2026 ${hidden} more changed line${hidden === 1 ? t`` : t`s`}`));
   return lines;
 }
 

@@ -1,5 +1,4 @@
 import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
-import type { AgentSession } from '../../app/agent-session.js';
 import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { ansiStyle } from '../common/ansi-style.js';

@@ -40,7 +40,8 @@ export function ApprovalPanel({
   const [saveRule, setSaveRule] = useState<'' | 'project' | 'user'>('');
   const panel = useRef<HTMLElement>(null);
   const [armed, setArmed] = useState(false);
-  const [waitsForClick, setWaitsForClick] = useState(false);
+  // Whether the focus is in the panel: when it is not (the person types elsewhere), a click answers.
+  const [hasFocus, setHasFocus] = useState(false);
   const guard = useRef(new AnswerGuard());
   const answerable = approval.rpcId !== null;
   const focusChoices = () =>
@@ -54,11 +55,14 @@ export function ApprovalPanel({
       const from = event.relatedTarget;
       if (from instanceof Node && element.contains(from)) guard.current.focusMoved();
       else guard.current.focusEntered();
-      setWaitsForClick(false);
+      setHasFocus(true);
     };
     const focusOut = (event: FocusEvent) => {
       const to = event.relatedTarget;
-      if (!(to instanceof Node && element.contains(to))) guard.current.focusLeft();
+      if (!(to instanceof Node && element.contains(to))) {
+        guard.current.focusLeft();
+        setHasFocus(false);
+      }
     };
     element.addEventListener('focusin', focusIn);
     element.addEventListener('focusout', focusOut);
@@ -74,9 +78,7 @@ export function ApprovalPanel({
     setPrefix(offeredPrefix(command));
     setArmed(false);
     // Never take the focus from a field the person is typing in: their next key would answer.
-    const typing = isTypingElsewhere(document, panel.current);
-    setWaitsForClick(typing);
-    if (!typing) focusChoices();
+    if (!isTypingElsewhere(document, panel.current)) focusChoices();
     // Focus already inside (a request after another): it entered now, for this request's guard.
     if (panel.current?.contains(document.activeElement)) guard.current.focusEntered();
     const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
@@ -141,7 +143,7 @@ export function ApprovalPanel({
           <DisplayBlockView key={i} block={withInvisibleShown(block)} />
         ))}
         {!answerable ? <p class="notice warn">Waiting for the live connection…</p> : null}
-        {waitsForClick ? (
+        {!hasFocus ? (
           <p class="notice">You are typing elsewhere: click a choice to answer (keys stay where you type).</p>
         ) : null}
         {stage === 'choose' ? (
