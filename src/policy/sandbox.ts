@@ -180,10 +180,14 @@ export function bwrapArguments(
     ...(context.configFiles ?? []).map((file) => resolve(file)),
     ...HIDDEN_HOME_PATHS.map((path) => join(context.userHome, path)),
   ];
+  // Each path stat'ed once; the nesting test only against the hidden folders that exist (a few),
+  // not every pair: this runs for every command.
+  const kinds = new Map(hidden.map((path) => [path, kindOf(path)]));
+  const hiddenFolders = hidden.filter((path) => kinds.get(path) === 'dir');
   for (const path of hidden) {
     // Inside a folder already hidden (the config in the agent's home): nothing more to do.
-    if (hidden.some((other) => other !== path && isWithin(other, path) && kindOf(other) === 'dir')) continue;
-    const kind = kindOf(path);
+    if (hiddenFolders.some((folder) => folder !== path && isWithin(folder, path))) continue;
+    const kind = kinds.get(path);
     if (kind === 'dir') args.push('--tmpfs', path, '--remount-ro', path);
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
   }
@@ -202,7 +206,9 @@ function isWithin(dir: string, path: string): boolean {
 
 function kindOf(path: string): 'dir' | 'file' | null {
   try {
-    const stat = statSync(path);
+    // Most of the hidden paths do not exist: no exception thrown for those (the cost of a throw).
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) return null;
     return stat.isDirectory() ? 'dir' : 'file';
   } catch {
     return null;
