@@ -214,6 +214,11 @@ export async function runMain(options: CliOptions): Promise<number> {
       process.stderr.write(usageErrorText(error.message));
       return USAGE_EXIT_CODE;
     }
+    // Config text given on the command line is a flag's value: a bad one is a usage error (Kimi CLI).
+    if (error instanceof ConfigError && error.source === '--config') {
+      process.stderr.write(usageErrorText(`Invalid value for --config: ${error.message}`));
+      return USAGE_EXIT_CODE;
+    }
     if (error instanceof ConfigError || error instanceof SessionError || error instanceof AgentSpecError) {
       process.stderr.write(`${error.message}\n`);
       return 1;

@@ -22,16 +22,20 @@ export function isFullSessionUuid(id: string): boolean {
 /** Matches `given` against the sessions of `where` that have a history file (made, not half-made). */
 export async function matchSessionId(where: SessionLocation, given: string): Promise<SessionIdMatch> {
   if (!isValidSessionId(given)) return { kind: 'none', given };
-  const ids = await existingSessionIds(where);
+  return matchAmong(await existingSessionIds(where), given);
+}
+
+/** The rule itself, over ids found elsewhere (vis looks across every work dir and imported sessions). */
+export function matchAmong(ids: readonly string[], given: string): SessionIdMatch {
   if (ids.includes(given)) return { kind: 'found', id: given };
-  const matches = ids.filter((id) => id.startsWith(given)).sort();
+  const matches = [...new Set(ids.filter((id) => id.startsWith(given)))].sort();
   if (matches.length === 1 && matches[0] !== undefined) return { kind: 'found', id: matches[0] };
   if (matches.length > 1) return { kind: 'ambiguous', given, ids: matches };
   return { kind: 'none', given };
 }
 
 /** The sentence a person reads when `match` names no single session; null when it names one. */
-export function sessionIdProblem(match: SessionIdMatch, workDir: string): string | null {
+export function sessionIdProblem(match: SessionIdMatch, workDir?: string): string | null {
   switch (match.kind) {
     case 'found':
       return null;
@@ -40,7 +44,7 @@ export function sessionIdProblem(match: SessionIdMatch, workDir: string): string
         .slice(0, 5)
         .join(', ')}${match.ids.length > 5 ? ', …' : ''}). Type more of it.`;
     case 'none':
-      return `There is no session ${JSON.stringify(match.given)} for ${workDir} (list them with \`kimi-ts sessions\`).`;
+      return `There is no session ${JSON.stringify(match.given)}${workDir ? ` for ${workDir}` : ''} (list them with \`kimi-ts sessions\`).`;
     default:
       return assertNever(match);
   }

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorResponder, LoopbackServer } from '../support/loopback-server.js';
@@ -36,12 +36,20 @@ describe('kimi-ts doctor', () => {
     expect(line(result.stdout, 'git')).toMatch(/\[ok {2}\] git +git version/);
     expect(result.stdout).toMatch(/ripgrep/);
     expect(result.stdout).toMatch(/bubblewrap sandbox/);
-    expect(line(result.stdout, 'folder trust')).toContain(sandbox.workDir);
-    expect(result.stdout).toContain('All essential checks passed.');
-    expect(result.code).toBe(0);
     // The probe is one cheap request, with the key, to the configured base URL.
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models']);
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(line(result.stdout, 'folder trust')).toContain('not trusted');
+    // Once the person trusted it (the record in the agent home), doctor says so and by what.
+    await mkdir(sandbox.home, { recursive: true });
+    await writeFile(
+      join(sandbox.home, 'trusted-folders.json'),
+      JSON.stringify({ version: 1, folders: [await realpath(sandbox.workDir)] }),
+    );
+    const trusted = await sandbox.run(['doctor']);
+    expect(line(trusted.stdout, 'folder trust')).toContain('trusted, by the trust record in the home');
+    expect(result.stdout).toContain('All essential checks passed.');
+    expect(result.code).toBe(0);
   });
 
   it('fails (exit 1) when the server refuses the key, and says the key came from KIMI_API_KEY', async () => {

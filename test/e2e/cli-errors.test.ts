@@ -77,4 +77,17 @@ describe('errors that say what to do', () => {
     expect(all).toContain('kimi-ts login');
     expect(all).not.toContain('Error: LLM not set');
   });
+
+  it('the line shell without a model also says the how-to once and one line per prompt', async () => {
+    const sandbox = await cli.createSandbox({ baseUrl: 'http://127.0.0.1:9/v1' });
+    const empty = join(sandbox.root, 'empty.toml');
+    await writeFile(empty, '');
+    const result = await sandbox.run(['--config-file', empty, '-w', sandbox.workDir, '--ui', 'line'], {
+      bare: true,
+      input: 'first\nsecond\n/exit\n',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout.match(/Configure a model in one of/g)).toHaveLength(1);
+    expect(result.stdout.match(/No model is configured: run kimi-ts login/g)).toHaveLength(2);
+  });
 });

@@ -28,6 +28,16 @@ describe('usage errors exit 2 with a hint to --help, as Kimi CLI', () => {
   });
 });
 
+it('config text that does not validate is a bad value of --config: exit 2', async () => {
+  const { server, sandbox } = await cli.setup([]);
+  const args = ['--config', '{"default_model": 1}', '-w', sandbox.workDir, '--print', '-p', 'hi'];
+  const result = await sandbox.run(args, { bare: true });
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain(HINT);
+  expect(result.stderr).toContain('Error: Invalid value for --config: Invalid config in --config');
+  expect(server.requests).toHaveLength(0);
+});
+
 describe('mistyped commands and prompts on the command line', () => {
   it('suggests the nearest command for one word close to a command name', async () => {
     const { server, sandbox } = await cli.setup([]);

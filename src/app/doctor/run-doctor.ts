@@ -6,7 +6,7 @@ import { resolveModel } from '../../config/resolve-model.js';
 import { assertNever } from '../../util/assert-never.js';
 import { displayUrl } from '../../util/display-url.js';
 import { check, type DoctorCheck } from './doctor-check.js';
-import { folderTrust } from './folder-trust.js';
+import { checkFolderTrust } from './folder-trust.js';
 import { checkModelReachable } from './model-reachable.js';
 import { checkGit, checkNode, checkRipgrep, checkSandbox } from './tool-checks.js';
 
@@ -41,8 +41,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     checkSandbox({ env, workDir, home, wanted, signal }),
   ]);
   checks.push(checkRipgrep(env.PATH), sandbox, git, checkNode());
-  const trust = await folderTrust(home, workDir);
-  checks.push(check('folder trust', trust === 'unknown' ? 'unknown' : 'ok', `${workDir}: ${trust}`, false));
+  checks.push(await checkFolderTrust({ home, workDir, env, config: loaded?.config ?? null }));
   options.write(formatChecks(checks));
   const failed = checks.filter((c) => c.essential && c.status === 'fail');
   options.write(

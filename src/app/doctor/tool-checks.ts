@@ -57,22 +57,22 @@ export async function checkSandbox(options: {
   if (state.kind === 'unavailable')
     return check(name, wanted ? 'fail' : 'warn', `${state.problem} ${state.fix}`, wanted);
   if (state.kind === 'off') return check(name, 'warn', 'no sandbox command', wanted);
-  let prefix: string[];
+  let run: Awaited<ReturnType<typeof runQuietly>>;
   try {
-    prefix = state.sandbox.prefix(workDir);
+    const [shell, ...args] = state.sandbox.prefix(workDir);
+    run = shell
+      ? await runQuietly(shell, [...args, 'true'], env, options.signal)
+      : { ok: false, problem: 'no sandbox command' };
   } finally {
-    // The probe's own placeholders (an empty `.kimi-ts` it made) go again.
+    // The probe's own placeholders (the empty `.git` / `.kimi-ts` the sandbox makes) go again after it.
     state.sandbox.dispose();
   }
-  const [bwrap, ...args] = prefix;
-  if (bwrap === undefined) return check(name, 'warn', 'no sandbox command', wanted);
-  const run = await runQuietly(bwrap, [...args, 'true'], env, options.signal);
   return run.ok
-    ? check(name, 'ok', `${bwrap}: a sandboxed command ran (--sandbox works here)`, wanted)
+    ? check(name, 'ok', 'bwrap ran a sandboxed command (the sandbox works here)', wanted)
     : check(
         name,
         wanted ? 'fail' : 'warn',
-        `${bwrap} is installed but cannot sandbox here: ${run.problem}`,
+        `bwrap is installed but cannot sandbox here: ${run.problem}`,
         wanted,
       );
 }

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { AgentSession } from '../../app/agent-session.js';
 import { extractText } from '../../kosong/message.js';
-import { describeTurnError, RunCancelled } from '../../soul/errors.js';
+import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import {
   sanitizeForTerminal as clean,
@@ -338,7 +338,10 @@ async function runTurn(
     write(
       error instanceof RunCancelled
         ? t`(interrupted)\n`
-        : t`${style.error(t`Error:`)} ${clean(describeTurnError(error))}\n`,
+        : error instanceof LLMNotSet
+          ? // The how-to is in the greeting: once is enough, each prompt gets one line.
+            t`${style.error(t`No model is configured`)}: run kimi-ts login, or set one up as the greeting above says (kimi-ts doctor checks the setup).\n`
+          : t`${style.error(t`Error:`)} ${clean(describeTurnError(error))}\n`,
     );
   }
 }

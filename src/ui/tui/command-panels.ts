@@ -24,6 +24,21 @@ export const TUI_SESSION_COMMANDS: readonly TuiCommand[] = [
   rewindCommand,
 ];
 
+/** The commands offered in a run: those that need a restart only when the TUI can restart. */
+export function offeredCommands(session: AgentSession, canRestart: boolean): TuiCommand[] {
+  return TUI_SESSION_COMMANDS.filter(
+    (c) => (canRestart || !c.needsRestart) && (c.available?.(session) ?? true),
+  );
+}
+
+/** Completion items for the commands, with their descriptions. */
+export function commandCompletions(commands: readonly TuiCommand[]): SlashCommand[] {
+  return commands.flatMap((c) => [
+    { name: c.name, description: c.description },
+    ...(c.aliases ?? []).map((alias) => ({ name: alias, description: `same as /${c.name}` })),
+  ]);
+}
+
 /** What the command panels need of the TUI they are hooked into. */
 export interface CommandPanelsHost {
   tui: TUI;
@@ -66,25 +81,9 @@ export class CommandPanels {
 
   constructor(private readonly host: CommandPanelsHost) {}
 
-  /** The commands offered in this run: those that need a restart only when the TUI can restart. */
+  /** The commands offered in this run (asked again each time: availability may change). */
   private get commands(): TuiCommand[] {
-    const { canRestart, session } = this.host;
-    return TUI_SESSION_COMMANDS.filter(
-      (c) => (canRestart || !c.needsRestart) && (c.available?.(session) ?? true),
-    );
-  }
-
-  /** Whether `name` is one of the commands offered (the session's own of that name is hidden). */
-  offers(name: string): boolean {
-    return this.commands.some((c) => c.name === name);
-  }
-
-  /** Completion items for the commands, with their descriptions. */
-  get completions(): SlashCommand[] {
-    return this.commands.flatMap((c) => [
-      { name: c.name, description: c.description },
-      ...(c.aliases ?? []).map((alias) => ({ name: alias, description: `same as /${c.name}` })),
-    ]);
+    return offeredCommands(this.host.session, this.host.canRestart);
   }
 
   /** Runs `text` when it is one of the commands (true), else leaves it to be sent (false). */

@@ -5,7 +5,7 @@ import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
 import { runShellEscape } from '../common/shell-escape.js';
 import { CommandOutputView } from './command-output-view.js';
-import { CommandPanels } from './command-panels.js';
+import { CommandPanels, commandCompletions, offeredCommands } from './command-panels.js';
 import type { TuiRestart } from './commands/tui-command.js';
 import { warmHighlighter } from './highlight-code.js';
 import { dispatchKey, type KeyBinding } from './key-bindings.js';
@@ -67,8 +67,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
     };
   };
   const pastPrompts = (await options.history?.load()) ?? [];
-  let restartWith: (restart: TuiRestart) => void = () => {};
-  let sendTurn: (text: string) => void = () => {};
   const refreshModel = () => {
     status.facts = {
       ...withContextSize(status.facts, currentContextSize(session)),
@@ -76,35 +74,36 @@ export async function runTui(options: TuiOptions): Promise<number> {
       price: priceOf(session, options.modelPrices),
     };
   };
+  const canRestart = options.onRestart !== undefined;
+  const offered = offeredCommands(session, canRestart);
+  const editor: Editor = createPromptEditor(tui, style, {
+    workDir: session.workDir,
+    commands: [
+      ...TUI_COMMANDS,
+      ...commandCompletions(offered),
+      ...session.slashCommands
+        .filter((c) => !offered.some((o) => o.name === c.name))
+        .map((c) => ({ name: c.name, description: c.description })),
+    ],
+    history: pastPrompts,
+    gitAllowed: () => session.workspaceTrust.trusted,
+  });
+  // `panels`, `restartWith` and `sendTurn` are declared below; these run only once a command does.
   const commandPanels = new CommandPanels({
     tui,
-    get editor() {
-      return editor;
-    },
+    editor,
     session,
     style,
     slot: panelSlot,
     restore: () => panels.showNext(),
     note: (text) => transcript.addChild(new NoteView(text)),
     restart: (restart) => restartWith(restart),
-    canRestart: options.onRestart !== undefined,
+    canRestart,
     send: (text) => sendTurn(text),
     refreshStatus: refreshModel,
     history: pastPrompts,
     sessions: options.onRestart ? options.sessions : undefined,
     saveTheme: options.saveTheme,
-  });
-  const editor: Editor = createPromptEditor(tui, style, {
-    workDir: session.workDir,
-    commands: [
-      ...TUI_COMMANDS,
-      ...commandPanels.completions,
-      ...session.slashCommands
-        .filter((c) => !commandPanels.offers(c.name))
-        .map((c) => ({ name: c.name, description: c.description })),
-    ],
-    history: pastPrompts,
-    gitAllowed: () => session.workspaceTrust.trusted,
   });
   for (const part of [transcript, panelSlot.container, queuedNote, editor, status]) tui.addChild(part);
   tui.setFocus(editor);
@@ -139,7 +138,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const exited = new Promise<number>((resolve) => {
     exit = resolve;
   });
-  restartWith = (restart) => {
+  const restartWith = (restart: TuiRestart) => {
     options.onRestart?.(restart);
     exit(0);
   };
@@ -240,13 +239,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
     else if (HELP_COMMAND.test(text))
       // The session lists its commands; the TUI's own (and its keys) follow.
       void runTurn(text).then(() => {
-        transcript.addChild(new NoteView(tuiHelp(commandPanels.completions, style)));
+        transcript.addChild(
+          new NoteView(tuiHelp(commandCompletions(offeredCommands(session, canRestart)), style)),
+        );
         tui.requestRender();
       });
     else void runTurn(text);
   };
   // A command's own turn (`/rewind 2 --code` after the pickers): queued like typed text while one runs.
-  sendTurn = (text) => {
+  const sendTurn = (text: string) => {
     if (running) {
       queue.push(text);
       showQueue();

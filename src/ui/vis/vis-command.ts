@@ -7,7 +7,7 @@ import { loadConfig } from '../../config/load-config.js';
 import { defaultConfig } from '../../config/schema.js';
 import { openInBrowser } from '../../mcp/oauth/open-browser.js';
 import { continueSession } from '../../session/list.js';
-import { SessionIdError } from '../../session/session-id-match.js';
+import { matchAmong, SessionIdError, sessionIdProblem } from '../../session/session-id-match.js';
 import { exportHtml } from './server/export-html.js';
 import { readPageHtml } from './server/page-file.js';
 import { SessionCatalog } from './server/session-catalog.js';
@@ -94,15 +94,12 @@ async function resolveSession(
   if (info?.isDirectory()) return catalog.addFolder(asPath);
   if (await catalog.find(session)) return session;
   // The lists show 8-character ids: a unique prefix of one names it.
-  const ids = (await catalog.list()).map((entry) => entry.id).filter((id) => id.startsWith(session));
-  const [only] = ids;
-  if (ids.length === 1 && only !== undefined) return only;
-  if (ids.length > 1) {
-    throw new SessionIdError(
-      `Session id ${JSON.stringify(session)} is ambiguous: it starts ${ids.length} sessions (${ids.slice(0, 5).join(', ')}). Type more of it.`,
-    );
-  }
-  throw new SessionIdError(`There is no session ${JSON.stringify(session)}.`);
+  const match = matchAmong(
+    (await catalog.list()).map((entry) => entry.id),
+    session,
+  );
+  if (match.kind === 'found') return match.id;
+  throw new SessionIdError(sessionIdProblem(match) ?? `There is no session ${JSON.stringify(session)}.`);
 }
 
 async function exportSession(
