@@ -4,7 +4,6 @@ import type { Config } from '../config/schema.js';
 import type { ChatProvider } from '../kosong/provider.js';
 import type { ProviderSpec } from '../kosong/providers/index.js';
 import type { SecretRegistry } from '../policy/secrets.js';
-import { loadScriptedScripts } from './scripted-scripts.js';
 
 export interface ProviderSettings {
   config: Config;
@@ -42,7 +41,10 @@ export async function buildProvider(
       project: resolved.providerEnv.GOOGLE_CLOUD_PROJECT ?? env.GOOGLE_CLOUD_PROJECT,
       location: resolved.providerEnv.GOOGLE_CLOUD_LOCATION ?? env.GOOGLE_CLOUD_LOCATION,
     },
-    scripts: scripted ? await loadScriptedScripts(resolved.providerEnv, env) : undefined,
+    // Imported only for the scripted provider: its script parser's schemas cost every other start ~10 ms.
+    scripts: scripted
+      ? await (await import('./scripted-scripts.js')).loadScriptedScripts(resolved.providerEnv, env)
+      : undefined,
   };
   const { secrets } = settings;
   const provider = await createProviderWithLogin(

@@ -13,6 +13,7 @@ import { GoalParkedInjection } from '../soul/goal/goal-injection.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
 import { SlashCommandRegistry } from '../soul/slash-commands.js';
 import type { LoopControl } from '../soul/soul-parts.js';
+import { plansDirIn } from '../tools/plan/plan-mode.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
 import { currentWire } from '../wire/current-wire.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
@@ -20,6 +21,7 @@ import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
 import { setUpExtensions } from './contributions.js';
 import type { Extension } from './extension.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
+import { PlanModeState } from './plan-mode-state.js';
 import { PlanModeSwitch } from './plan-mode-switch.js';
 import { readRewindTurns, rewindCommand, SessionCheckpoints } from './rewind/index.js';
 import { rootToolDeps } from './root-tool-deps.js';
@@ -99,6 +101,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const approval = openSessionApproval({ ...files, config, modes: options, warn });
     const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
     const trust = await openWorkspaceTrust(session.workDir, options, config, warn);
+    // Before the policy, which reads it from its construction; the plan-mode extension drives it.
+    const planModeState = new PlanModeState(
+      { plan_mode: state.plan_mode, plan_session_id: state.plan_session_id, plan_slug: state.plan_slug },
+      plansDirIn(home),
+      session.stateFile,
+    );
     const guards = await openSessionGuards({
       files,
       config,
@@ -110,6 +118,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       trust,
       otherConfigFiles: options.otherConfigFiles ?? [],
       sandbox: options.sandbox,
+      planMode: planModeState,
     });
     // Print mode cannot ask: say what the untrusted workspace holds back.
     if (options.runtimeAfk && trust.worthAsking)
@@ -158,11 +167,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       loopControl,
       warn,
       workspaceTrust: trust,
+      planModeState,
     };
     const contributions = await setUpExtensions(options.extensions ?? [], services, deps, shutdown);
     const planMode = new PlanModeSwitch(contributions.planMode, session);
-    // The policy refuses writes in plan mode (but to the plan file); the extension owns the state.
-    if (contributions.planMode) policy.attachPlanMode(contributions.planMode);
     const title = new SessionTitle(session.stateFile, state.custom_title);
     const slashCommands = new SlashCommandRegistry();
     const afk = config.skip_afk_prompt_injection ? [] : [new AfkReminder(() => approval.afk)];

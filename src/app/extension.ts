@@ -12,6 +12,7 @@ import type { LLMNotificationSource } from '../wire/llm-notification.js';
 import type { AgentSession, BackgroundWork } from './agent-session.js';
 import type { AgentSpec } from './agent-spec.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
+import type { PlanModeState } from './plan-mode-state.js';
 import type { SessionModel } from './session-model.js';
 import type { WarningSink } from './session-warning.js';
 import type { Skill } from './skills.js';
@@ -38,6 +39,8 @@ export interface SessionServices {
   config: Config;
   /** state.json as the session opened. */
   state: SessionState;
+  /** Plan mode's fields, read by the policy from its construction (the plan-mode extension drives them). */
+  planModeState: PlanModeState;
   env: Readonly<Record<string, string | undefined>>;
   /** kimi-ts's data folder. */
   home: string;

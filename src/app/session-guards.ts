@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
-import type { PolicySandbox } from '../policy/index.js';
+import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import type { SandboxState } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
@@ -27,6 +27,7 @@ export async function openSessionGuards(parts: {
   secrets: SecretRegistry;
   trust: WorkspaceTrust;
   otherConfigFiles: readonly string[];
+  planMode: PlanModeView;
 }) {
   const { files, config, env, home, approval, additionalDirs, secrets } = parts;
   const { session, context } = files;
@@ -60,6 +61,7 @@ export async function openSessionGuards(parts: {
     configFiles,
     trust: parts.trust,
     sandbox: policySandbox(sandboxState),
+    planMode: parts.planMode,
   });
   const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
   return { secrets, childEnv, policy, permissions, commandSandbox, sandboxState };

@@ -8,6 +8,7 @@ import {
   InvalidRuleError,
   type LoadedRules,
   PermissionRulesError,
+  type PlanModeView,
   type PolicySandbox,
   ProtectedFiles,
   type RuleSources,
@@ -40,6 +41,8 @@ export interface SessionPolicyParts {
   sandbox?: PolicySandbox | undefined;
   /** Whether the workspace's own rules (its allow rules) are in force. */
   trust: WorkspaceTrust;
+  /** The session's plan mode (the policy refuses writes but to the plan file while it is on). */
+  planMode?: PlanModeView | undefined;
 }
 
 /** Where the rules of a session come from. */
@@ -83,6 +86,7 @@ export async function createSessionPolicy(
     // The session's approval state (modes, remembered approvals) is the policy's from the start.
     modes: parts.approval,
     sessionApprovals: parts.approval,
+    planMode: parts.planMode,
     // An answer saved as a rule goes to the project's or the user's rules file; the set is re-read.
     ruleStore: {
       async save(spec, where) {

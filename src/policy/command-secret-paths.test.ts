@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,5 +60,44 @@ describe('commandSecretReason', () => {
 
   it('splits words as the shell removes quotes', () => {
     expect(splitWords(`a "b c" 'd e' f\\ g`)).toEqual(['a', 'b c', 'd e', 'f g']);
+  });
+
+  // Folders are remembered by their identity; a clock a minute ahead makes every folder settled.
+  const later = () => Date.now() + 60_000;
+
+  it('sees a symlink swapped in after a decision (a name that was missing, a plain file replaced)', async () => {
+    const dir = await mkdtemp(join(root, 'swap-'));
+    const secretFile = join(root, 'home', '.ssh', 'id_ed25519');
+    await mkdir(join(root, 'home', '.ssh'), { recursive: true });
+    await writeFile(secretFile, 'key');
+    await writeFile(join(dir, 'notes'), 'plain');
+    const decide = async (command: string) =>
+      commandSecretReason((await parseShellCommand(command)).parts, dir, homes, later);
+    for (const command of ['cat status', 'cat notes', 'cat *.txt', 'cat status notes']) {
+      expect(await decide(command)).toBeNull();
+      expect(await decide(command)).toBeNull();
+    }
+    await symlink(secretFile, join(dir, 'status'));
+    expect(await decide('cat status')).toMatch(/names the secret file status \(an SSH folder\)/);
+    await symlink(secretFile, join(dir, 'swap'));
+    await rename(join(dir, 'swap'), join(dir, 'notes'));
+    expect(await decide('cat notes')).toMatch(/names the secret file notes/);
+    await symlink(secretFile, join(dir, 'key.txt'));
+    expect(await decide('cat *.txt')).toMatch(/names the secret file \*\.txt/);
+  });
+
+  it('sees a folder on the way swapped for a symlink', async () => {
+    const dir = await mkdtemp(join(root, 'swap-'));
+    await mkdir(join(dir, 'sub'));
+    await writeFile(join(dir, 'sub', 'keyfile'), 'plain');
+    const decide = async (command: string) =>
+      commandSecretReason((await parseShellCommand(command)).parts, dir, homes, later);
+    expect(await decide('cat sub/keyfile')).toBeNull();
+    expect(await decide('cat sub/keyfile')).toBeNull();
+    await mkdir(join(root, 'home', '.ssh'), { recursive: true });
+    await writeFile(join(root, 'home', '.ssh', 'keyfile'), 'key');
+    await rename(join(dir, 'sub'), join(dir, 'old'));
+    await symlink(join(root, 'home', '.ssh'), join(dir, 'sub'));
+    expect(await decide('cat sub/keyfile')).toMatch(/names the secret file sub\/keyfile/);
   });
 });

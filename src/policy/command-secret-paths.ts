@@ -1,6 +1,6 @@
-import { readdir } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { expandHome, realPathOf } from './real-path.js';
+import { DecisionRealPaths } from './decision-real-paths.js';
+import { expandHome } from './real-path.js';
 import { fileSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
 
@@ -15,18 +15,28 @@ export async function commandSecretReason(
   parts: readonly string[],
   cwd: string,
   homes: SensitiveHomes,
+  /** The clock folders are judged settled on (tests move it). */
+  now: () => number = Date.now,
 ): Promise<string | null> {
   const home = homes.userHome;
-  for (const part of parts) {
-    for (const word of candidateWords(part)) {
-      for (const path of await expandWord(expandHome(word, home), cwd)) {
-        const real = await realPathOf(path);
-        const reason = sensitiveReason(real, homes) ?? (await gitConfigReason(real));
-        if (reason) return `it names the secret file ${word} (${reason})`;
-      }
-    }
-  }
-  return null;
+  // Each word once, whichever parts name it; every word's files looked up at once (one round of
+  // the file system, not one per word); the first secret in the command's order is the answer.
+  const words = [...new Set(parts.flatMap(candidateWords))];
+  const reals = new DecisionRealPaths(now);
+  const reasons = await Promise.all(
+    words.map(async (word) => {
+      const paths = await expandWord(expandHome(word, home), cwd, reals);
+      const found = await Promise.all(
+        paths.map(async (path) => {
+          const real = await reals.of(path);
+          return sensitiveReason(real, homes) ?? (await gitConfigReason(real));
+        }),
+      );
+      const reason = found.find((r) => r !== null);
+      return reason ? `it names the secret file ${word} (${reason})` : null;
+    }),
+  );
+  return reasons.find((r) => r !== null) ?? null;
 }
 
 /** `.git/config` is secret by content only (a token in a remote URL, an auth header). */
@@ -87,12 +97,12 @@ export function splitWords(text: string): string[] {
 }
 
 /** A word with `*`, `?` or `[…]` in its last part stands for the files it matches there. */
-async function expandWord(word: string, cwd: string): Promise<string[]> {
+async function expandWord(word: string, cwd: string, reals: DecisionRealPaths): Promise<string[]> {
   const path = resolve(cwd, word);
   const name = basename(path);
   if (!/[*?[]/.test(name) || /[*?[]/.test(dirname(path))) return [path];
   const pattern = globToRegExp(name);
-  const entries = await readdir(dirname(path)).catch(() => [] as string[]);
+  const entries = await reals.list(dirname(path));
   return [
     path,
     ...entries.filter((entry) => pattern.test(entry)).map((entry) => resolve(dirname(path), entry)),

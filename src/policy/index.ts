@@ -28,6 +28,7 @@ export { RuleSet } from './rule-set.js';
 export type { PolicySandbox } from './sandbox-exit.js';
 export { type SensitiveHomes, secretNameReason, sensitiveReason } from './sensitive-files.js';
 export {
+  type PlanModeView,
   type PolicyModes,
   type SessionApprovalView,
   SessionPolicy,

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { type ProbeVerdict, probeKey, readProbeVerdict, writeProbeVerdict } from './sandbox-probe-cache.js';
 import { seccompArch, unixSocketFilter } from './seccomp-filter.js';
 
 /**
@@ -20,21 +21,30 @@ export type SandboxHost =
 
 const probed = new Map<string, SandboxHost>();
 
-/** The host's sandbox facts for this PATH and platform; probed once per process (a few ms). */
+/**
+ * The host's sandbox facts for this PATH and platform; probed once per process, and, given a
+ * `cacheDir` (the agent home's cache), once per bwrap binary and kernel setting (see
+ * sandbox-probe-cache.ts): the trial spawn is tens of ms on the path before the first request.
+ */
 export function sandboxHost(
   path: string | undefined,
   platform: NodeJS.Platform = process.platform,
+  cacheDir?: string,
 ): SandboxHost {
   const key = `${platform}\0${path ?? ''}`;
   let host = probed.get(key);
   if (!host) {
-    host = probe(path, platform);
+    host = probe(path, platform, cacheDir);
     probed.set(key, host);
   }
   return host;
 }
 
-function probe(path: string | undefined, platform: NodeJS.Platform): SandboxHost {
+function probe(
+  path: string | undefined,
+  platform: NodeJS.Platform,
+  cacheDir: string | undefined,
+): SandboxHost {
   if (platform !== 'linux') {
     return {
       available: false,
@@ -56,7 +66,22 @@ function probe(path: string | undefined, platform: NodeJS.Platform): SandboxHost
   if (seccompFile !== null && arch !== null)
     writeFileSync(seccompFile, unixSocketFilter(arch), { mode: 0o600 });
   const host: SandboxHost = { available: true, bwrap, seccompFile };
-  // The namespaces and the filter exactly as commands get them, around `true`.
+  const key = cacheDir === undefined ? null : probeKey(bwrap, arch);
+  const kept = cacheDir === undefined || key === null ? null : readProbeVerdict(cacheDir, key);
+  if (kept !== null) return kept.available ? host : kept;
+  const { verdict, isSettled } = trial(host);
+  if (isSettled && cacheDir !== undefined && key !== null) writeProbeVerdict(cacheDir, key, verdict);
+  return verdict.available ? host : verdict;
+}
+
+/**
+ * The namespaces and the filter exactly as commands get them, around `true`. Settled when bwrap
+ * itself answered (an exit status): a timeout or a failed spawn (a loaded machine) is not kept.
+ */
+function trial(host: Extract<SandboxHost, { available: true }>): {
+  verdict: ProbeVerdict;
+  isSettled: boolean;
+} {
   const trial = spawnSync(
     '/bin/sh',
     [
@@ -76,13 +101,15 @@ function probe(path: string | undefined, platform: NodeJS.Platform): SandboxHost
     ],
     { encoding: 'utf8', timeout: 10_000 },
   );
-  if (trial.status === 0) return host;
+  const isSettled = trial.error === undefined && trial.status !== null;
+  if (trial.status === 0) return { verdict: { available: true }, isSettled };
   const said = (trial.stderr || trial.error?.message || `exit ${trial.status}`).trim().split('\n')[0];
-  return {
+  const verdict: ProbeVerdict = {
     available: false,
-    problem: `bubblewrap cannot create its namespaces here (${said})`,
+    problem: `bubblewrap cannot create its namespaces here (${said ?? 'no reason given'})`,
     fix: 'allow unprivileged user namespaces (`sudo sysctl -w kernel.unprivileged_userns_clone=1`; on Ubuntu 24.04 and later `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`), or run with --sandbox off',
   };
+  return { verdict, isSettled };
 }
 
 /**

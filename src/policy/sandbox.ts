@@ -100,7 +100,12 @@ export interface CommandSandbox {
 /** The session's sandbox: on, off (mode `off`), or unavailable here (no bubblewrap, no namespaces). */
 export function createCommandSandbox(settings: SandboxSettings, context: SandboxContext): SandboxState {
   if (settings.mode === 'off') return { kind: 'off' };
-  const host = sandboxHost(context.path, context.platform ?? process.platform);
+  // The trial's verdict is kept in the agent home's cache: no bwrap spawn at a session's start.
+  const host = sandboxHost(
+    context.path,
+    context.platform ?? process.platform,
+    join(context.kimiHome, 'cache'),
+  );
   if (!host.available) return { kind: 'unavailable', settings, problem: host.problem, fix: host.fix };
   const placeholders = new Set<string>();
   // `.kimi-ts` is made now, so the workspace looks the same before and after the first command;
@@ -175,10 +180,14 @@ export function bwrapArguments(
     ...(context.configFiles ?? []).map((file) => resolve(file)),
     ...HIDDEN_HOME_PATHS.map((path) => join(context.userHome, path)),
   ];
+  // Each path stat'ed once; the nesting test only against the hidden folders that exist (a few),
+  // not every pair: this runs for every command.
+  const kinds = new Map(hidden.map((path) => [path, kindOf(path)]));
+  const hiddenFolders = hidden.filter((path) => kinds.get(path) === 'dir');
   for (const path of hidden) {
     // Inside a folder already hidden (the config in the agent's home): nothing more to do.
-    if (hidden.some((other) => other !== path && isWithin(other, path) && kindOf(other) === 'dir')) continue;
-    const kind = kindOf(path);
+    if (hiddenFolders.some((folder) => folder !== path && isWithin(folder, path))) continue;
+    const kind = kinds.get(path);
     if (kind === 'dir') args.push('--tmpfs', path, '--remount-ro', path);
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
   }
@@ -197,7 +206,9 @@ function isWithin(dir: string, path: string): boolean {
 
 function kindOf(path: string): 'dir' | 'file' | null {
   try {
-    const stat = statSync(path);
+    // Most of the hidden paths do not exist: no exception thrown for those (the cost of a throw).
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) return null;
     return stat.isDirectory() ? 'dir' : 'file';
   } catch {
     return null;

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +45,41 @@ describe('secretContentReason', () => {
       expect(await fileSecretContentReason(join(dir, 'notes.txt'))).toBe('holds a GitHub token');
       expect(await fileSecretContentReason(dir)).toBeNull();
       expect(await fileSecretContentReason(join(dir, 'missing'))).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Scans are remembered by the file's identity; a clock a minute ahead makes every file settled.
+  const later = () => Date.now() + 60_000;
+
+  it('scans a remembered file again when it changes: its size, a new inode, its times', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'secret-content-'));
+    try {
+      const file = join(dir, 'notes.txt');
+      const clean = `key: ${'q'.repeat(40)}\n`;
+      const secret = `key: ghp_${'q'.repeat(36)}\n`;
+      expect(secret.length).toBe(clean.length);
+      await writeFile(file, clean);
+      expect(await fileSecretContentReason(file, later)).toBeNull();
+      expect(await fileSecretContentReason(file, later)).toBeNull();
+      // Grown.
+      await appendFile(file, secret);
+      expect(await fileSecretContentReason(file, later)).toBe('holds a GitHub token');
+      // Swapped for another file of the same size.
+      await writeFile(file, clean);
+      expect(await fileSecretContentReason(file, later)).toBeNull();
+      await writeFile(join(dir, 'swap'), secret);
+      await rename(join(dir, 'swap'), file);
+      expect(await fileSecretContentReason(file, later)).toBe('holds a GitHub token');
+      // Rewritten in place, same size, its modification time set back to what it was.
+      await writeFile(file, clean);
+      const old = new Date(2020, 0, 1);
+      await utimes(file, old, old);
+      expect(await fileSecretContentReason(file, later)).toBeNull();
+      await writeFile(file, secret);
+      await utimes(file, old, old);
+      expect(await fileSecretContentReason(file, later)).toBe('holds a GitHub token');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type BigIntStats, constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 
 /**
  * Well-known credential formats, for files that hold secrets whatever their name (`.git/config`
@@ -43,23 +43,78 @@ export function secretContentReason(text: string): string | null {
 export const SECRET_SCAN_BYTES = 1024 * 1024;
 
 /**
+ * Scans already made, by what identifies a file's content: device, inode, size, and the change and
+ * modification times in nanoseconds. Any write changes ctime (which no call can set back), a file
+ * swapped in is another inode, so a key that still matches is the content that was scanned.
+ */
+const scans = new Map<string, string | null>();
+const MAX_SCANS = 512;
+/**
+ * A file changed less than this long before its scan began is not remembered: file times tick
+ * coarsely (a jiffy, up to 10 ms), so a second write in the same tick would keep the key ("racy
+ * git"). Past the margin, any later write has a later ctime.
+ */
+const SETTLED_MS = 50;
+
+function contentKey(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/**
  * Why a regular file holds a secret by its content, or null (not a file, unreadable, nothing found).
  * Reads at most SECRET_SCAN_BYTES, without following the file to something that is not a regular file.
+ * A file scanned before and unchanged since costs one stat.
  */
-export async function fileSecretContentReason(path: string): Promise<string | null> {
+export async function fileSecretContentReason(
+  path: string,
+  /** The clock the settled margin is read on (tests move it). */
+  now: () => number = Date.now,
+): Promise<string | null> {
+  let info: BigIntStats;
+  try {
+    // stat opens nothing: a FIFO put where a file was expected cannot hold the decision.
+    info = await stat(path, { bigint: true });
+  } catch {
+    return null;
+  }
+  if (!info.isFile()) return null;
+  const key = contentKey(info);
+  const known = scans.get(key);
+  if (known !== undefined) {
+    // Most recently used last: the oldest scan is the one dropped.
+    scans.delete(key);
+    scans.set(key, known);
+    return known;
+  }
+  return scanFile(path, now());
+}
+
+/** Opens, checks and reads the file, and remembers the scan under the key of what was read. */
+async function scanFile(path: string, started: number): Promise<string | null> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     // Non-blocking: a FIFO put where a file was expected must not hold the decision.
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const info = await handle.stat();
+    const info = await handle.stat({ bigint: true });
     if (!info.isFile()) return null;
-    const size = Math.min(info.size, SECRET_SCAN_BYTES);
+    const size = Math.min(Number(info.size), SECRET_SCAN_BYTES);
     const buffer = Buffer.alloc(size);
     const { bytesRead } = await handle.read(buffer, 0, size, 0);
-    return secretContentReason(buffer.subarray(0, bytesRead).toString('latin1'));
+    const reason = secretContentReason(buffer.subarray(0, bytesRead).toString('latin1'));
+    const changed = Number(info.ctimeNs / 1_000_000n);
+    if (changed < started - SETTLED_MS) remember(contentKey(info), reason);
+    return reason;
   } catch {
     return null;
   } finally {
     await handle?.close().catch(() => undefined);
+  }
+}
+
+function remember(key: string, reason: string | null): void {
+  scans.set(key, reason);
+  if (scans.size > MAX_SCANS) {
+    const oldest = scans.keys().next().value;
+    if (oldest !== undefined) scans.delete(oldest);
   }
 }

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermissionRule } from './permission-rule.js';
 import { resolveFileTarget } from './real-path.js';
 import { RuleSet } from './rule-set.js';
-import { type PlanModeView, SessionPolicy } from './session-policy.js';
+import { SessionPolicy } from './session-policy.js';
 
 let root: string;
 let work: string;
@@ -39,9 +39,8 @@ function policyIn(options: { active: boolean; yolo?: boolean; allowAllWrites?: b
     rules,
     modes: { yolo: options.yolo ?? false, afk: false, runtimeAfk: false },
     sessionApprovals: { isSessionApproved: () => true },
+    planMode: { isActive: () => options.active, planFilePath: () => planFile },
   });
-  const view: PlanModeView = { isActive: () => options.active, planFilePath: () => planFile };
-  policy.attachPlanMode(view);
   return policy;
 }
 

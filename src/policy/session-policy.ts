@@ -71,6 +71,8 @@ export interface SessionPolicyOptions {
   sandbox?: PolicySandbox | undefined;
   /** The agent's own configuration files (rules files, trust record, configs loaded). */
   protectedFiles?: ProtectedFiles | undefined;
+  /** The session's plan mode, read at each decision; never on when absent. */
+  planMode?: PlanModeView | undefined;
 }
 
 const NO_MODES: PolicyModes = { yolo: false, afk: false, runtimeAfk: false };
@@ -88,7 +90,7 @@ export class SessionPolicy {
   private rules: RuleSet;
   private readonly modes: PolicyModes;
   private readonly sessionApprovals: SessionApprovalView;
-  private planMode: PlanModeView | undefined;
+  private readonly planMode: PlanModeView | undefined;
   private readonly ruleStore: RuleStore | undefined;
   readonly sandbox: PolicySandbox | undefined;
   private readonly protectedFiles: ProtectedFiles;
@@ -104,6 +106,7 @@ export class SessionPolicy {
     this.rules = options.rules ?? RuleSet.empty();
     this.modes = options.modes ?? NO_MODES;
     this.sessionApprovals = options.sessionApprovals ?? NOTHING_APPROVED;
+    this.planMode = options.planMode;
   }
 
   get workDir(): string {
@@ -116,11 +119,6 @@ export class SessionPolicy {
 
   setRules(rules: RuleSet): void {
     this.rules = rules;
-  }
-
-  /** Connects the session's plan mode (set up by its extension, after the policy exists). */
-  attachPlanMode(planMode: PlanModeView): void {
-    this.planMode = planMode;
   }
 
   /** Why a file (by its real path) holds secrets, or null: Grep and Glob leave such files out. */

@@ -42,7 +42,24 @@ export function opaqueCommand(command: string): ParsedCommand {
   return { parts: [text], analysed: [part], incomplete: true };
 }
 
+/**
+ * Commands parsed before, by their exact text (the same command is decided more than once: a retry,
+ * a question asked again, a loop). The parse depends on the text alone; results are frozen, so no
+ * decision can change what the next one reads.
+ */
+const parsed = new Map<string, ParsedCommand>();
+const MAX_PARSED = 256;
+/** Longer commands are parsed every time: the cache holds no more than MAX_PARSED of these sizes. */
+const MAX_PARSED_TEXT = 16 * 1024;
+
 export async function parseShellCommand(command: string): Promise<ParsedCommand> {
+  const known = parsed.get(command);
+  if (known) {
+    // Most recently used last: the oldest is the one dropped.
+    parsed.delete(command);
+    parsed.set(command, known);
+    return known;
+  }
   let parser: Parser;
   try {
     parser = await bashParser();
@@ -54,7 +71,29 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
   const incomplete = parseInto(parser, command, 0, found);
   if (incomplete === null) return opaqueCommand(command);
   const analysed = found.length > 0 ? found : opaqueCommand(command).analysed;
-  return { parts: analysed.map((part) => part.text), analysed, incomplete };
+  const result = frozen({ parts: analysed.map((part) => part.text), analysed, incomplete });
+  if (command.length <= MAX_PARSED_TEXT) {
+    parsed.set(command, result);
+    if (parsed.size > MAX_PARSED) {
+      const oldest = parsed.keys().next().value;
+      if (oldest !== undefined) parsed.delete(oldest);
+    }
+  }
+  return result;
+}
+
+function frozen(command: ParsedCommand): ParsedCommand {
+  for (const part of command.analysed) {
+    for (const words of part.invocations) {
+      for (const word of words) Object.freeze(word);
+      Object.freeze(words);
+    }
+    Object.freeze(part.invocations);
+    Object.freeze(part);
+  }
+  Object.freeze(command.analysed);
+  Object.freeze(command.parts);
+  return Object.freeze(command);
 }
 
 /** Parses one command line (the whole, or a `bash -c` string) into `found`; whether it had a syntax error. */

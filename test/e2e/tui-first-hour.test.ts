@@ -163,7 +163,7 @@ describe('terminal UI: state a newcomer trips on', () => {
     tui.press('Enter');
     const listed = await tui.waitFor('Approved for this session:');
     const after = listed.slice(listed.indexOf('Approved for this session:'));
-    expect(after).toMatch(/Shell commands starting with `git status` \(session\)/);
+    expect(after).toMatch(/Shell commands starting with `?git status`? \(session\)/);
     expect(after).not.toMatch(/Approved for this session:\s*\n\s*\(nothing\)/);
   });
 

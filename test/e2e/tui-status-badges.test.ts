@@ -162,6 +162,8 @@ describe('terminal UI: Shift-Tab switches plan mode', () => {
     tui.press('Enter');
     await tui.waitFor('↑/↓ + Enter, or a number');
     tui.press('BTab');
+    // A key not for the panel counts as typing in flight: the panel re-arms, then says so.
+    await tui.waitFor('You were typing when this appeared');
     tui.type('3');
     await tui.waitFor(/✗ Shell touch shifted\.txt/);
     await tui.waitForIdle();

@@ -1,4 +1,3 @@
-import { updateSessionState } from '../../session/state.js';
 import { plansDirIn, SessionPlanMode } from '../../tools/plan/plan-mode.js';
 import { PlanModeInjection } from '../../tools/plan/plan-mode-injection.js';
 import { currentWire } from '../../wire/current-wire.js';
@@ -12,21 +11,11 @@ import { defineExtension } from '../extension.js';
 export function planModeExtension(options: { startInPlanMode?: boolean | undefined }) {
   return defineExtension({
     name: 'plan-mode',
-    uses: ['session', 'state', 'approval', 'home', 'config'],
-    async setup({ session, state, approval, home, config }) {
-      let fields = {
-        plan_mode: state.plan_mode,
-        plan_session_id: state.plan_session_id,
-        plan_slug: state.plan_slug,
-      };
+    uses: ['state', 'approval', 'home', 'config', 'planModeState'],
+    async setup({ state, approval, home, config, planModeState }) {
+      // The fields live in the session's PlanModeState, which the policy read from its construction.
       const planMode = await SessionPlanMode.open({
-        state: {
-          read: () => fields,
-          write: async (next) => {
-            fields = { ...fields, ...next };
-            await updateSessionState(session.stateFile, (s) => ({ ...s, ...next }));
-          },
-        },
+        state: planModeState,
         plansDir: plansDirIn(home),
         onChange: (active) => currentWire()?.send(wireEvent('StatusUpdate', { plan_mode: active })),
       });

@@ -33,6 +33,11 @@ function newPlanSessionId(): string {
   return randomUUID().replaceAll('-', '');
 }
 
+/** The current plan file for these fields (absolute), or null when plan mode is off or has none yet. */
+export function planFileOf(fields: PlanModeFields, plansDir: string): string | null {
+  return fields.plan_mode && fields.plan_slug ? join(plansDir, `${fields.plan_slug}.md`) : null;
+}
+
 /** Where plan files are kept under kimi-ts's home folder. */
 export function plansDirIn(kimiTsHome: string): string {
   return join(kimiTsHome, 'plans');
@@ -66,8 +71,7 @@ export class SessionPlanMode implements PlanModeController {
   }
 
   planFilePath(): string | null {
-    const { plan_mode, plan_slug } = this.fields;
-    return plan_mode && plan_slug ? join(this.options.plansDir, `${plan_slug}.md`) : null;
+    return planFileOf(this.fields, this.options.plansDir);
   }
 
   /** Turns plan mode on (from the EnterPlanMode tool); returns the plan file path. */
