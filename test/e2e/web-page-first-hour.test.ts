@@ -159,6 +159,8 @@ describe('kimi-ts web: the first hour', { timeout: 90_000 }, () => {
     expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(740);
     const main = await page.locator('main.conversation').boundingBox();
     expect(main?.height ?? 0).toBeGreaterThan(80);
+    // The panel laid out anew for the phone counts a click only once it has been on screen a moment.
+    await page.locator('.panel.approval[data-armed="true"]').waitFor();
     await approve.click();
     await page.getByText('Ran it.').waitFor();
   });
