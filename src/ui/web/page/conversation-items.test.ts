@@ -36,3 +36,10 @@ describe('the page’s goal line', () => {
     ]);
   });
 });
+
+describe('an interrupted step', () => {
+  it('adds no notice of its own (the turn’s error says what happened)', () => {
+    const interrupted: WireEvent = { type: 'StepInterrupted', payload: {} } as WireEvent;
+    expect(applyItemEvent([], interrupted)).toEqual([]);
+  });
+});

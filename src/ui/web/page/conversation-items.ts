@@ -94,7 +94,8 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
         },
       ];
     case 'StepInterrupted':
-      return [...items, { kind: 'notice', tone: 'warn', text: 'Step interrupted' }];
+      // The error that interrupted the step is shown as the turn's error: a note before it is noise.
+      return items;
     case 'CompactionBegin':
       return [...items, { kind: 'notice', tone: 'info', text: 'Compacting the context…' }];
     case 'CompactionEnd':
