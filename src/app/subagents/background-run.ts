@@ -66,6 +66,14 @@ export async function startBackgroundRun(
           sendEvent: null,
           sendRequest: (pending) => services.rootWires.deliver(pending),
         });
+        // A stop marks the instance killed at once: the closer may stop waiting for the work to
+        // unwind (its grace), and the record must not be left saying it runs.
+        let killedWrite: Promise<unknown> | null = null;
+        const markKilled = () => {
+          killedWrite ??= store.update(record, { status: 'killed' }).catch(() => undefined);
+          return killedWrite;
+        };
+        task.signal.addEventListener('abort', () => void markKilled(), { once: true });
         try {
           record = await store.update(record, { last_task_id: task.taskId });
           const report = await runInstance(services, run, {
@@ -89,7 +97,7 @@ export async function startBackgroundRun(
           );
         } catch (error) {
           if (task.signal.aborted) {
-            await store.update(record, { status: 'killed' }).catch(() => undefined);
+            await markKilled();
             throw error;
           }
           await store.update(record, { status: 'failed' }).catch(() => undefined);
