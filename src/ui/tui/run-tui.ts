@@ -16,16 +16,7 @@ import { PlanModeToggle } from './plan-mode-toggle.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
-import { currentContextSize, currentModel, priceOf } from './session-model-facts.js';
-import {
-  applyStatusUpdate,
-  JOB_IDLE,
-  JOB_RUNNING,
-  StatusLineView,
-  withContextSize,
-  withModes,
-  withStreamed,
-} from './status-line.js';
+import { SessionStatusLine } from './session-status-line.js';
 import { HELP_COMMAND, tuiHelp } from './tui-help.js';
 import type { TuiOptions } from './tui-options.js';
 import { tuiStyle } from './tui-style.js';
@@ -55,25 +46,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const transcript = new Container();
   const panelSlot = new PanelSlot(tui);
   const queuedNote = new NoteView('');
-  const status = new StatusLineView(style, currentModel(session));
-  status.facts = { ...status.facts, price: priceOf(session, options.modelPrices) };
-  // The modes (yolo, afk, plan, sandbox) and the counts, read from the session: a command that
-  // switched a mode, or the model entering plan mode, shows at the next refresh.
-  const refreshStatus = () => {
-    status.facts = {
-      ...withModes(status.facts, session.modes, session.planMode),
-      backgroundTasks: session.backgroundWork?.activeTaskIds().length ?? 0,
-      subagents: running?.view.runningSubagents ?? 0,
-    };
-  };
+  const status = new SessionStatusLine(session, style, options.modelPrices);
+  const refreshStatus = () => status.refresh(running?.view.runningSubagents ?? 0);
   const pastPrompts = (await options.history?.load()) ?? [];
-  const refreshModel = () => {
-    status.facts = {
-      ...withContextSize(status.facts, currentContextSize(session)),
-      model: currentModel(session),
-      price: priceOf(session, options.modelPrices),
-    };
-  };
   const canRestart = options.onRestart !== undefined;
   const offered = offeredCommands(session, canRestart);
   const editor: Editor = createPromptEditor(tui, style, {
@@ -100,12 +75,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
     restart: (restart) => restartWith(restart),
     canRestart,
     send: (text) => sendTurn(text),
-    refreshStatus: refreshModel,
+    refreshStatus: () => status.refreshModel(),
     history: pastPrompts,
     sessions: options.onRestart ? options.sessions : undefined,
     saveTheme: options.saveTheme,
   });
-  for (const part of [transcript, panelSlot.container, queuedNote, editor, status]) tui.addChild(part);
+  for (const part of [transcript, panelSlot.container, queuedNote, editor, status.view]) tui.addChild(part);
   tui.setFocus(editor);
 
   const newTurnView = () =>
@@ -113,9 +88,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
       style,
       workDir: session.workDir,
       thinking: options.thinking,
-      onStatus: (update) => {
-        status.facts = applyStatusUpdate(status.facts, update);
-      },
+      onStatus: (update) => status.applyUpdate(update),
       onRequest: (request, plan) => panels.ask(request, plan),
     });
 
@@ -171,7 +144,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     let finished: () => void = () => {};
     running = { cancel, view, done: new Promise((resolve) => (finished = resolve)) };
     transcript.addChild(view);
-    status.facts = { ...status.facts, ...JOB_RUNNING(), activity: 'working… (Esc cancels)' };
+    status.jobStarted();
     ticker = setInterval(tick, TICK_MS);
     try {
       await work(view, cancel.signal);
@@ -190,8 +163,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
       running = null;
       finished();
       panels.checkStillPending();
-      const model = currentModel(session);
-      status.facts = { ...status.facts, ...JOB_IDLE, model, price: priceOf(session, options.modelPrices) };
+      status.jobEnded();
       refreshStatus();
       tui.requestRender();
     }
@@ -206,7 +178,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         for await (const batch of wire.subscribe({ merge: false }).batches()) {
           for (const message of batch) {
             view.handle(message);
-            status.facts = withStreamed(status.facts, message);
+            status.streamed(message);
           }
           tui.requestRender();
         }
@@ -316,7 +288,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     }
     if (editor.getText()) return editor.setText('');
     if (++interrupts >= 2) return leave();
-    status.facts = { ...status.facts, activity: 'press Ctrl-C again to leave' };
+    status.showActivity('press Ctrl-C again to leave');
     tui.requestRender();
   };
   // Ctrl-E: the last finished tool call's result, expanded or folded again.
@@ -392,8 +364,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     clearTimeout(warming);
     if (ticker) clearInterval(ticker);
     // The last frame stays in the terminal: nothing transient ("press Ctrl-C again") in it.
-    status.facts = { ...status.facts, activity: null, runningSince: null };
-    await status.rendered(tui, EXIT_WAIT_MS);
+    await status.settleForExit(tui, EXIT_WAIT_MS);
     tui.stop();
   }
 }
