@@ -14,8 +14,10 @@ import { PanelQueue } from './panel-queue.js';
 import { PanelSlot } from './panel-slot.js';
 import { PlanModeToggle } from './plan-mode-toggle.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
+import { PromptQueue } from './prompt-queue.js';
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { sessionGreeting } from './session-greeting.js';
 import { SessionStatusLine } from './session-status-line.js';
 import { HELP_COMMAND, tuiHelp } from './tui-help.js';
 import type { TuiOptions } from './tui-options.js';
@@ -45,7 +47,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const tui = new TUI(options.terminal ?? new ProcessTerminal());
   const transcript = new Container();
   const panelSlot = new PanelSlot(tui);
-  const queuedNote = new NoteView('');
+  const queue = new PromptQueue(style);
   const status = new SessionStatusLine(session, style, options.modelPrices);
   const refreshStatus = () => status.refresh(running?.view.runningSubagents ?? 0);
   const pastPrompts = (await options.history?.load()) ?? [];
@@ -80,7 +82,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     sessions: options.onRestart ? options.sessions : undefined,
     saveTheme: options.saveTheme,
   });
-  for (const part of [transcript, panelSlot.container, queuedNote, editor, status.view]) tui.addChild(part);
+  for (const part of [transcript, panelSlot.container, queue.view, editor, status.view]) tui.addChild(part);
   tui.setFocus(editor);
 
   const newTurnView = () =>
@@ -92,19 +94,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
       onRequest: (request, plan) => panels.ask(request, plan),
     });
 
-  transcript.addChild(
-    new NoteView(
-      [
-        style.bold('kimi-ts') +
-          style.dim(` — session ${session.sessionId} in ${sanitizeForTerminal(session.workDir)}`),
-        ...(session.hasLLM ? [] : [style.warn(session.llmNotSetMessage)]),
-        ...(options.notice ? [style.accent(sanitizeForTerminal(options.notice))] : []),
-        style.dim(
-          'Enter sends · Shift-Enter/Ctrl-J: new line · Shift-Tab: plan mode · Esc cancels · Ctrl-E expands a result · /exit',
-        ),
-      ].join('\n'),
-    ),
-  );
+  transcript.addChild(sessionGreeting(session, style, options.notice));
   for (const view of await replayConversation(session.wireFile, newTurnView)) transcript.addChild(view);
 
   let exit: (code: number) => void = () => {};
@@ -117,7 +107,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
   };
   let running: { cancel: AbortController; view: TurnView; done: Promise<void> } | null = null;
   refreshStatus();
-  const queue: string[] = [];
   let interrupts = 0;
   let ticker: NodeJS.Timeout | null = null;
 
@@ -132,9 +121,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
     refreshStatus();
     panels.checkStillPending();
     tui.requestRender();
-  };
-  const showQueue = () => {
-    queuedNote.setText(queue.map((text) => style.dim(`queued: ${sanitizeForTerminal(text)}`)).join('\n'));
   };
 
   /** Runs one job (a turn, or a `!command`) with its own view; Esc / Ctrl-C cancel it. */
@@ -168,7 +154,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
       tui.requestRender();
     }
     const next = queue.shift();
-    showQueue();
     if (next !== undefined) start(next);
   };
 
@@ -222,7 +207,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const sendTurn = (text: string) => {
     if (running) {
       queue.push(text);
-      showQueue();
       tui.requestRender();
     } else void runTurn(text);
   };
@@ -266,7 +250,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
     void options.history?.add(text);
     if (running) {
       queue.push(text);
-      showQueue();
       tui.requestRender();
       return;
     }
@@ -354,7 +337,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     return await exited;
   } finally {
     // Leaving during a job cancels it and waits for it, so the session closes with nothing running.
-    queue.length = 0;
+    queue.clear();
     const job = running as { cancel: AbortController; done: Promise<void> } | null;
     job?.cancel.abort(new RunCancelled());
     if (job)

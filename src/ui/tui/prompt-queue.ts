@@ -1,0 +1,39 @@
+import { NoteView } from './note-view.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import type { TuiStyle } from './tui-style.js';
+
+/**
+ * Prompts sent while a job runs, run in order once it ends. They show dimmed above the prompt
+ * editor (`queued: …`) until their turn comes.
+ */
+export class PromptQueue {
+  /** The queued prompts as the TUI shows them. */
+  readonly view = new NoteView('');
+  private readonly prompts: string[] = [];
+
+  constructor(private readonly style: TuiStyle) {}
+
+  push(text: string): void {
+    this.prompts.push(text);
+    this.show();
+  }
+
+  /** The next prompt, taken off the queue (undefined when none waits). */
+  shift(): string | undefined {
+    const next = this.prompts.shift();
+    this.show();
+    return next;
+  }
+
+  /** Forgets every queued prompt (leaving the TUI runs none of them). */
+  clear(): void {
+    this.prompts.length = 0;
+  }
+
+  private show(): void {
+    const { style } = this;
+    this.view.setText(
+      this.prompts.map((text) => style.dim(`queued: ${sanitizeForTerminal(text)}`)).join('\n'),
+    );
+  }
+}
