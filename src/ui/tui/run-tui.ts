@@ -1,5 +1,4 @@
 import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
-import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
@@ -8,6 +7,7 @@ import { CommandOutputView } from './command-output-view.js';
 import { CommandPanels, commandCompletions, offeredCommands } from './command-panels.js';
 import type { TuiRestart } from './commands/tui-command.js';
 import { warmHighlighter } from './highlight-code.js';
+import { JobRunner } from './job-runner.js';
 import { dispatchKey, type KeyBinding } from './key-bindings.js';
 import { NoteView } from './note-view.js';
 import { PanelQueue } from './panel-queue.js';
@@ -27,8 +27,6 @@ import { warmMarkdown } from './warm-markdown.js';
 
 export type { TuiOptions };
 
-/** Spinner and panel hints move at this pace while a turn runs. */
-const TICK_MS = 80;
 /** How long leaving waits for a cancelled job to wind down. */
 const EXIT_WAIT_MS = 3000;
 /** When the code highlighter starts warming up after start-up. */
@@ -49,7 +47,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const panelSlot = new PanelSlot(tui);
   const queue = new PromptQueue(style);
   const status = new SessionStatusLine(session, style, options.modelPrices);
-  const refreshStatus = () => status.refresh(running?.view.runningSubagents ?? 0);
+  const refreshStatus = () => status.refresh(jobs.running?.view.runningSubagents ?? 0);
   const pastPrompts = (await options.history?.load()) ?? [];
   const canRestart = options.onRestart !== undefined;
   const offered = offeredCommands(session, canRestart);
@@ -105,10 +103,24 @@ export async function runTui(options: TuiOptions): Promise<number> {
     options.onRestart?.(restart);
     exit(0);
   };
-  let running: { cancel: AbortController; view: TurnView; done: Promise<void> } | null = null;
+  const jobs: JobRunner = new JobRunner({
+    style,
+    startView: () => {
+      const view = newTurnView();
+      transcript.addChild(view);
+      status.jobStarted();
+      return view;
+    },
+    tick: () => tick(),
+    ended: () => {
+      panels.checkStillPending();
+      status.jobEnded();
+      refreshStatus();
+      tui.requestRender();
+    },
+  });
   refreshStatus();
   let interrupts = 0;
-  let ticker: NodeJS.Timeout | null = null;
 
   const panels = new PanelQueue({ tui, slot: panelSlot, style, editor: () => editor });
   const stopListening = session.onOutOfTurn((message) => {
@@ -123,36 +135,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
     tui.requestRender();
   };
 
-  /** Runs one job (a turn, or a `!command`) with its own view; Esc / Ctrl-C cancel it. */
+  /** Runs one job (a turn, or a `!command`); then the next queued prompt, if any. */
   const runJob = async (work: (view: TurnView, signal: AbortSignal) => Promise<void>) => {
-    const cancel = new AbortController();
-    const view = newTurnView();
-    let finished: () => void = () => {};
-    running = { cancel, view, done: new Promise((resolve) => (finished = resolve)) };
-    transcript.addChild(view);
-    status.jobStarted();
-    ticker = setInterval(tick, TICK_MS);
-    try {
-      await work(view, cancel.signal);
-    } catch (error) {
-      view.note(
-        error instanceof RunCancelled
-          ? style.warn('(interrupted)')
-          : error instanceof LLMNotSet
-            ? // The how-to is in the greeting: once is enough, each prompt gets one line.
-              `${style.error('No model is configured')}: run ${style.bold('kimi-ts login')}, or set one up as the greeting above says (${style.bold('kimi-ts doctor')} checks the setup).`
-            : `${style.error('Error:')} ${sanitizeForTerminal(describeTurnError(error))}`,
-      );
-    } finally {
-      if (ticker) clearInterval(ticker);
-      ticker = null;
-      running = null;
-      finished();
-      panels.checkStillPending();
-      status.jobEnded();
-      refreshStatus();
-      tui.requestRender();
-    }
+    await jobs.run(work);
     const next = queue.shift();
     if (next !== undefined) start(next);
   };
@@ -205,7 +190,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   };
   // A command's own turn (`/rewind 2 --code` after the pickers): queued like typed text while one runs.
   const sendTurn = (text: string) => {
-    if (running) {
+    if (jobs.running) {
       queue.push(text);
       tui.requestRender();
     } else void runTurn(text);
@@ -229,6 +214,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     (planMode) => {
       refreshStatus();
       const note = new NoteView(style.dim(`(plan mode ${planMode ? 'on' : 'off'})`));
+      const running = jobs.running;
       if (running) running.view.add(note);
       else transcript.addChild(note);
       tui.requestRender();
@@ -248,7 +234,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     editor.addToHistory(text);
     commandPanels.remember(text);
     void options.history?.add(text);
-    if (running) {
+    if (jobs.running) {
       queue.push(text);
       tui.requestRender();
       return;
@@ -257,12 +243,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
   };
   editor.onSubmit = submit;
 
-  const cancelRunning = () => running?.cancel.abort(new RunCancelled());
+  const cancelRunning = () => jobs.cancel();
   const noPanel = () => !panels.isShowing;
   const leave = () => exit(0);
   // Ctrl-C: cancels the running job, else clears the prompt, else leaves when pressed twice.
   const interrupt = () => {
-    if (running) {
+    if (jobs.running) {
       // Ctrl-C drops everything in hand: the turn and the draft typed meanwhile (Esc keeps it).
       cancelRunning();
       editor.setText('');
@@ -285,6 +271,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // Ctrl-S: the prompt steers the running turn.
   const steer = () => {
     const text = editor.getText().trim();
+    const running = jobs.running;
     if (!text || !running || !session.steer(text)) return;
     running.view.steer(text);
     editor.setText('');
@@ -304,14 +291,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
     },
     {
       key: 'escape',
-      applies: () => running !== null && noPanel() && !editor.isShowingAutocomplete(),
+      applies: () => jobs.running !== null && noPanel() && !editor.isShowingAutocomplete(),
       run: cancelRunning,
     },
     { key: 'shift+tab', applies: noPanel, run: () => planToggle.toggle() },
     { key: 'ctrl+o', applies: noPanel, run: openEditor },
     { key: 'ctrl+e', applies: noPanel, run: toggleLastResult },
-    { key: 'ctrl+d', applies: () => !running && noPanel() && !editor.getText(), run: leave },
-    { key: 'ctrl+s', applies: () => running !== null && noPanel(), run: steer },
+    { key: 'ctrl+d', applies: () => !jobs.running && noPanel() && !editor.getText(), run: leave },
+    { key: 'ctrl+s', applies: () => jobs.running !== null && noPanel(), run: steer },
   ];
   tui.addInputListener((data) => {
     if (commandPanels.handleKey(data)) return { consume: true };
@@ -338,14 +325,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
   } finally {
     // Leaving during a job cancels it and waits for it, so the session closes with nothing running.
     queue.clear();
-    const job = running as { cancel: AbortController; done: Promise<void> } | null;
-    job?.cancel.abort(new RunCancelled());
-    if (job)
-      await Promise.race([job.done, new Promise((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
+    await jobs.stop(EXIT_WAIT_MS);
     stopListening();
     await planToggle.settled();
     clearTimeout(warming);
-    if (ticker) clearInterval(ticker);
     // The last frame stays in the terminal: nothing transient ("press Ctrl-C again") in it.
     await status.settleForExit(tui, EXIT_WAIT_MS);
     tui.stop();

@@ -1,0 +1,96 @@
+import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import type { TuiStyle } from './tui-style.js';
+import type { TurnView } from './turn-view.js';
+
+/** Spinner and panel hints move at this pace while a job runs. */
+const TICK_MS = 80;
+
+/** A job the TUI runs, a turn or a `!command`, with its own view in the transcript. */
+export interface RunningJob {
+  readonly view: TurnView;
+  readonly cancel: AbortController;
+  /** Settles once the job wound down (after a cancel too). */
+  readonly done: Promise<void>;
+}
+
+/** What the TUI is doing: waiting for a prompt, or running one job (with its ticker). */
+type JobState = { type: 'idle' } | { type: 'running'; job: RunningJob; ticker: NodeJS.Timeout };
+
+/** What a job's life touches in the TUI. */
+export interface JobRunnerHost {
+  style: TuiStyle;
+  /** A new view for the job; the host shows it in the transcript. */
+  startView(): TurnView;
+  /** Every tick while the job runs (spinner, panels answered elsewhere). */
+  tick(): void;
+  /** The job ended (ran out, failed or was cancelled); the runner is idle again. */
+  ended(): void;
+}
+
+/**
+ * Runs the TUI's jobs one at a time: a job gets a view, a cancel and a ticker; its failure becomes a
+ * note in its view (an interruption, the missing model, the error), never a crash of the TUI.
+ */
+export class JobRunner {
+  private state: JobState = { type: 'idle' };
+
+  constructor(private readonly host: JobRunnerHost) {}
+
+  /** The running job, null when idle. */
+  get running(): RunningJob | null {
+    return this.state.type === 'running' ? this.state.job : null;
+  }
+
+  /** Runs `work` as the job; resolves once it ended and the host was told. */
+  async run(work: (view: TurnView, signal: AbortSignal) => Promise<void>): Promise<void> {
+    const cancel = new AbortController();
+    const view = this.host.startView();
+    let finished: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    this.state = {
+      type: 'running',
+      job: { view, cancel, done },
+      ticker: setInterval(() => this.host.tick(), TICK_MS),
+    };
+    try {
+      await work(view, cancel.signal);
+    } catch (error) {
+      view.note(jobFailure(error, this.host.style));
+    } finally {
+      this.becomeIdle();
+      finished();
+      this.host.ended();
+    }
+  }
+
+  /** Cancels the running job (Esc, Ctrl-C); it winds down and ends as usual. */
+  cancel(): void {
+    this.running?.cancel.abort(new RunCancelled());
+  }
+
+  /** Cancels the running job and waits for it to wind down, at most `timeoutMs`; stops its ticker. */
+  async stop(timeoutMs: number): Promise<void> {
+    const job = this.running;
+    if (!job) return;
+    job.cancel.abort(new RunCancelled());
+    await Promise.race([job.done, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+    this.becomeIdle();
+  }
+
+  private becomeIdle(): void {
+    if (this.state.type === 'running') clearInterval(this.state.ticker);
+    this.state = { type: 'idle' };
+  }
+}
+
+/** The note a failed job leaves in its view. */
+function jobFailure(error: unknown, style: TuiStyle): string {
+  if (error instanceof RunCancelled) return style.warn('(interrupted)');
+  if (error instanceof LLMNotSet)
+    // The how-to is in the greeting: once is enough, each prompt gets one line.
+    return `${style.error('No model is configured')}: run ${style.bold('kimi-ts login')}, or set one up as the greeting above says (${style.bold('kimi-ts doctor')} checks the setup).`;
+  return `${style.error('Error:')} ${sanitizeForTerminal(describeTurnError(error))}`;
+}
