@@ -15,7 +15,7 @@ export interface PanelQueueHost {
   slot: PanelSlot;
   style: TuiStyle;
   /** The prompt editor, focused again when no panel waits. */
-  editor(): Component & Focusable;
+  editor: Component & Focusable;
 }
 
 /**
@@ -59,7 +59,7 @@ export class PanelQueue {
       panel.arm.onArmed = () => tui.requestRender();
     } else {
       slot.clear();
-      tui.setFocus(this.host.editor());
+      tui.setFocus(this.host.editor);
     }
     tui.requestRender();
   }

@@ -1,4 +1,5 @@
 import { AnswerView } from './answer-view.js';
+import { warmHighlighter } from './highlight-code.js';
 import type { TuiStyle } from './tui-style.js';
 
 /** An answer with each kind of block the renderer has: what the warm-up streams through it. */
@@ -22,4 +23,20 @@ export function warmMarkdown(style: TuiStyle): void {
       view.render(80);
     }
   }
+}
+
+/** When the warm-up starts after start-up: the first frame is drawn, the user starts typing. */
+const WARM_AFTER_MS = 200;
+
+/**
+ * Warms the code highlighter (it compiles its grammars; with colour only) and then the Markdown
+ * renderer while the user types the first prompt, not mid-answer. Returns how to call it off.
+ */
+export function warmRenderersSoon(style: TuiStyle, color: boolean): () => void {
+  const timer = setTimeout(() => {
+    // The Markdown renderer goes second, so the code blocks of its sample are highlighted warm too.
+    const highlighting = color ? warmHighlighter() : Promise.resolve();
+    void highlighting.then(() => warmMarkdown(style)).catch(() => {});
+  }, WARM_AFTER_MS);
+  return () => clearTimeout(timer);
 }
