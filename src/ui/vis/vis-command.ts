@@ -1,7 +1,7 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { addLoginSecrets, collectSecrets } from '../../app/collect-secrets.js';
-import { SessionCatalog as Sessions } from '../../app/session-catalog.js';
+import { SessionCatalog } from '../../app/session-catalog.js';
 import { kimiTsHome } from '../../config/home.js';
 import { loadConfig } from '../../config/load-config.js';
 import { defaultConfig } from '../../config/schema.js';
@@ -10,8 +10,8 @@ import { continueSession } from '../../session/list.js';
 import { matchAmong, SessionIdError, sessionIdProblem } from '../../session/session-id-match.js';
 import { exportHtml } from './server/export-html.js';
 import { readPageHtml } from './server/page-file.js';
-import { SessionCatalog } from './server/session-catalog.js';
 import { startVisServer } from './server/start-server.js';
+import { ViewableSessions } from './server/viewable-sessions.js';
 
 export const VIS_DEFAULT_PORT = 5495;
 
@@ -42,21 +42,26 @@ export async function visCommand(options: VisCommandOptions): Promise<number> {
   );
   const secrets = collectSecrets(config, process.env);
   await addLoginSecrets(secrets, config, home);
-  const catalog = new SessionCatalog(home, { redact: (text) => secrets.redact(text) });
+  const viewable = new ViewableSessions(home, { redact: (text) => secrets.redact(text) });
   try {
-    const sessionId = await resolveSession(catalog, options.session, { home, say: options.error });
-    if (options.export) return await exportSession(catalog, sessionId, options);
+    const sessionId = await resolveSession(viewable, options.session, { home, say: options.error });
+    if (options.export) return await exportSession(viewable, sessionId, options);
     // Read the session before the address is printed, so the page's first request is served from memory.
-    if (sessionId) await catalog.load(sessionId);
+    if (sessionId) await viewable.load(sessionId);
     const host = options.host ?? (options.network ? '0.0.0.0' : '127.0.0.1');
-    const server = await startVisServer({ catalog, host, port: options.port ?? VIS_DEFAULT_PORT, home });
+    const server = await startVisServer({
+      sessions: viewable,
+      host,
+      port: options.port ?? VIS_DEFAULT_PORT,
+      home,
+    });
     // The token rides in the fragment: browsers never send it to a server, a log or a Referer.
     const fragment = new URLSearchParams({ token: server.token });
     if (sessionId) fragment.set('session', sessionId);
     const url = new URL(`${server.url}#${fragment}`);
     options.write(`kimi-ts vis (read-only) at ${url.href}\nPress Ctrl-C to stop.\n`);
     // Without a session named, the page opens the newest: read it while the browser starts.
-    if (!sessionId) void preloadNewest(catalog);
+    if (!sessionId) void preloadNewest(viewable);
     if (options.open !== false && !(await openInBrowser(url.href))) {
       options.error('Could not open a browser; open the address above.\n');
     }
@@ -70,11 +75,11 @@ export async function visCommand(options: VisCommandOptions): Promise<number> {
 }
 
 /**
- * A ZIP is imported into `imported_sessions/`; a folder path is added to the catalog; an id must name
+ * A ZIP is imported into `imported_sessions/`; a folder path is added to those vis shows; an id must name
  * a session; none picks nothing (the page lists them).
  */
 async function resolveSession(
-  catalog: SessionCatalog,
+  viewable: ViewableSessions,
   session: string | undefined,
   io: { home: string; say: (text: string) => void },
 ): Promise<string | undefined> {
@@ -82,7 +87,7 @@ async function resolveSession(
   const asPath = resolve(session);
   const info = await stat(asPath).catch(() => null);
   if (info?.isFile() && /\.zip$/i.test(session)) {
-    const imported = await new Sessions(io.home, { env: process.env }).importArchive(asPath);
+    const imported = await new SessionCatalog(io.home, { env: process.env }).importArchive(asPath);
     io.say(
       imported.alreadyImported
         ? `Session ${imported.id} was imported before (${imported.dir}).\n`
@@ -91,11 +96,11 @@ async function resolveSession(
     return imported.id;
   }
   if (/\.zip$/i.test(session)) throw new Error(`There is no ZIP file ${asPath}.`);
-  if (info?.isDirectory()) return catalog.addFolder(asPath);
-  if (await catalog.find(session)) return session;
+  if (info?.isDirectory()) return viewable.addFolder(asPath);
+  if (await viewable.find(session)) return session;
   // The lists show 8-character ids: a unique prefix of one names it.
   const match = matchAmong(
-    (await catalog.list()).map((entry) => entry.id),
+    (await viewable.list()).map((entry) => entry.id),
     session,
   );
   if (match.kind === 'found') return match.id;
@@ -103,7 +108,7 @@ async function resolveSession(
 }
 
 async function exportSession(
-  catalog: SessionCatalog,
+  viewable: ViewableSessions,
   sessionId: string | undefined,
   options: VisCommandOptions,
 ): Promise<number> {
@@ -113,10 +118,10 @@ async function exportSession(
     const home = kimiTsHome(process.env);
     id = await continueSession({ home, workDir }).then(
       (session) => session.id,
-      async () => (await catalog.list())[0]?.id,
+      async () => (await viewable.list())[0]?.id,
     );
   }
-  const loaded = id === undefined ? undefined : await catalog.load(id);
+  const loaded = id === undefined ? undefined : await viewable.load(id);
   if (!loaded || id === undefined) throw new Error('There is no session to export.');
   const file = resolve(options.export!);
   await writeFile(file, exportHtml(await readPageHtml(), loaded), 'utf8');
@@ -124,10 +129,10 @@ async function exportSession(
   return 0;
 }
 
-async function preloadNewest(catalog: SessionCatalog): Promise<void> {
+async function preloadNewest(viewable: ViewableSessions): Promise<void> {
   try {
-    const newest = (await catalog.list())[0];
-    if (newest) await catalog.load(newest.id);
+    const newest = (await viewable.list())[0];
+    if (newest) await viewable.load(newest.id);
   } catch {
     // The page's own request reads it again and reports what went wrong.
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { archiveEntries, WIRE, zipOf } from '../../../session/archive/test-support/zip-fixtures.js';
 import { accessPolicy } from '../../http/access.js';
-import { SessionCatalog } from './session-catalog.js';
+import { ViewableSessions } from './viewable-sessions.js';
 import { createVisApp } from './vis-app.js';
 
 const TOKEN = 'test-token-abcdefghijklmnop';
@@ -16,7 +16,7 @@ beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'kimi-ts-vis-import-'));
   app = createVisApp({
     policy: () => accessPolicy({ bindHost: '127.0.0.1', port: 5495, token: TOKEN, lanOnly: true }),
-    catalog: new SessionCatalog(home, { redact: (text) => text }),
+    sessions: new ViewableSessions(home, { redact: (text) => text }),
     pageHtml: async () => '<!doctype html>',
     home,
     maxImportBytes: 64 * 1024,

@@ -10,7 +10,7 @@ import {
   urlHost,
 } from '../../http/access.js';
 import { readPageHtml } from './page-file.js';
-import type { SessionCatalog } from './session-catalog.js';
+import type { ViewableSessions } from './viewable-sessions.js';
 import { createVisApp } from './vis-app.js';
 
 /** Ports tried after the asked one when it is taken (5495 → 5504, as Kimi CLI's vis). */
@@ -28,7 +28,7 @@ export interface RunningVisServer {
  * `kimi-ts web` uses (made once, kept mode 0600 under the home), so one address works for both.
  */
 export async function startVisServer(options: {
-  catalog: SessionCatalog;
+  sessions: ViewableSessions;
   host: string;
   port: number;
   home: string;
@@ -46,7 +46,7 @@ export async function startVisServer(options: {
         if (policy === null) throw new Error('The server is not listening yet.');
         return policy;
       },
-      catalog: options.catalog,
+      sessions: options.sessions,
       pageHtml: readPageHtml,
       home: options.home,
     });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessPolicy } from '../../http/access.js';
 import { exportHtml, jsonForScript } from './export-html.js';
 import { pageOfLines } from './line-page.js';
-import { SessionCatalog } from './session-catalog.js';
+import { ViewableSessions } from './viewable-sessions.js';
 import { createVisApp } from './vis-app.js';
 
 const TOKEN = 'test-token-abcdefghijklmnop';
@@ -36,12 +36,12 @@ beforeAll(async () => {
   outside = await mkdtemp(join(tmpdir(), 'kimi-ts-vis-outside-'));
   await writeFile(join(outside, 'wire.jsonl'), `${rec(1, 'TurnBegin', { user_input: 'outside' })}\n`);
   await symlink(outside, join(home, 'sessions', 'key', 'linked'));
-  const catalog = new SessionCatalog(home, {
+  const sessions = new ViewableSessions(home, {
     redact: (text) => text.replaceAll('sk-secret-value', '[redacted]'),
   });
   app = createVisApp({
     policy: () => accessPolicy({ bindHost: '127.0.0.1', port: 5495, token: TOKEN, lanOnly: true }),
-    catalog,
+    sessions,
     pageHtml: async () => PAGE,
     home,
   });
@@ -111,8 +111,8 @@ describe('the exported file', () => {
   });
 
   it('puts the data and a no-network policy into the head of the page', async () => {
-    const catalog = new SessionCatalog(home, {});
-    const loaded = (await catalog.load('s-1'))!;
+    const sessions = new ViewableSessions(home, {});
+    const loaded = (await sessions.load('s-1'))!;
     const html = exportHtml(PAGE, loaded);
     expect(html.match(/<script/g)).toHaveLength(2);
     expect(html).toContain("connect-src 'none'");

@@ -5,12 +5,12 @@ import { accessGuard, jsonError } from '../../http/hono-access.js';
 import { addImportRoute } from './import-route.js';
 import { linePageQuery, pageOfLines } from './line-page.js';
 import { pagePolicy } from './page-file.js';
-import type { SessionCatalog } from './session-catalog.js';
+import type { ViewableSessions } from './viewable-sessions.js';
 
 export interface VisAppOptions {
   /** The access policy (known once the server listens: it names the port). */
   policy: () => AccessPolicy;
-  catalog: SessionCatalog;
+  sessions: ViewableSessions;
   /** The page (one self-contained HTML file). */
   pageHtml: () => Promise<string>;
   /** kimi-ts's home: uploaded archives are imported into its `imported_sessions/`. */
@@ -26,7 +26,7 @@ export interface VisAppOptions {
  */
 export function createVisApp(options: VisAppOptions): Hono {
   const app = new Hono();
-  const { catalog } = options;
+  const { sessions } = options;
 
   // Host, Origin and the peer are checked everywhere; the page holds no data and needs no token
   // (it reads it from its address's fragment), every route of the API does. The rules of `kimi-ts web`.
@@ -50,8 +50,8 @@ export function createVisApp(options: VisAppOptions): Hono {
   );
 
   app.get('/api/vis/sessions', async (c) => {
-    const entries = await catalog.list();
-    const titles = await Promise.all(entries.map((e) => catalog.title(e)));
+    const entries = await sessions.list();
+    const titles = await Promise.all(entries.map((e) => sessions.title(e)));
     return c.json({
       sessions: entries.map((e, i) => ({
         id: e.id,
@@ -63,13 +63,13 @@ export function createVisApp(options: VisAppOptions): Hono {
   });
 
   app.get('/api/vis/sessions/:id/model', async (c) => {
-    const loaded = await catalog.load(c.req.param('id'));
+    const loaded = await sessions.load(c.req.param('id'));
     if (!loaded) return jsonError(c, 404, 'not_found', 'No such session.');
     return c.json(loaded.model);
   });
 
   app.get('/api/vis/sessions/:id/summary', async (c) => {
-    const loaded = await catalog.load(c.req.param('id'));
+    const loaded = await sessions.load(c.req.param('id'));
     if (!loaded) return jsonError(c, 404, 'not_found', 'No such session.');
     const { model } = loaded;
     return c.json({ id: model.sessionId, title: model.title, running: model.running, ...model.summary });
@@ -79,7 +79,7 @@ export function createVisApp(options: VisAppOptions): Hono {
     app.get(`/api/vis/sessions/:id/${list}`, async (c) => {
       const query = linePageQuery.safeParse(c.req.query());
       if (!query.success) return jsonError(c, 400, 'bad_request', 'Bad offset, limit or q.');
-      const loaded = await catalog.load(c.req.param('id'));
+      const loaded = await sessions.load(c.req.param('id'));
       if (!loaded) return jsonError(c, 404, 'not_found', 'No such session.');
       return c.json(pageOfLines(loaded[list], query.data));
     });

@@ -9,7 +9,7 @@ import { type LoadedSession, type ReadOptions, readSessionFolder } from '../mode
 /** Sessions kept loaded (a 10,000-step one holds ~20 MB of lines). */
 const CACHED_SESSIONS = 4;
 
-export interface CatalogEntry {
+export interface ViewableSession {
   id: string;
   dir: string;
   /** Last change of wire.jsonl (ms since the epoch), 0 when it has none. */
@@ -22,7 +22,7 @@ export interface CatalogEntry {
  * A session's title as the other lists show it (its custom title, else its first prompt, shortened),
  * redacted like everything vis serves; "Untitled" when its files say nothing.
  */
-async function catalogTitle(entry: CatalogEntry, redact: (text: string) => string): Promise<string> {
+async function titleOf(entry: ViewableSession, redact: (text: string) => string): Promise<string> {
   const session: Session = {
     id: entry.id,
     workDir: '',
@@ -40,7 +40,7 @@ async function catalogTitle(entry: CatalogEntry, redact: (text: string) => strin
  * into `<home>/imported_sessions/<id>/` (`kimi-ts vis FILE.zip`, the page's upload). Loaded sessions are
  * cached and read again when their wire.jsonl changed (a session still running grows).
  */
-export class SessionCatalog {
+export class ViewableSessions {
   private readonly folders = new Map<string, string>();
   private readonly cache = new Map<string, { stamp: string; loaded: LoadedSession }>();
   private readonly reading = new Map<string, Promise<LoadedSession>>();
@@ -59,12 +59,12 @@ export class SessionCatalog {
   }
 
   /** The session's title for the picker (redacted like everything served). */
-  title(entry: CatalogEntry): Promise<string> {
-    return catalogTitle(entry, this.readOptions.redact ?? ((text) => text));
+  title(entry: ViewableSession): Promise<string> {
+    return titleOf(entry, this.readOptions.redact ?? ((text) => text));
   }
 
-  async list(): Promise<CatalogEntry[]> {
-    const entries: CatalogEntry[] = [];
+  async list(): Promise<ViewableSession[]> {
+    const entries: ViewableSession[] = [];
     for (const [id, dir] of this.folders)
       entries.push({ id, dir, updatedAt: await wireTime(dir), source: 'folder' });
     const imported = importedSessionsDir(this.home);
@@ -89,7 +89,7 @@ export class SessionCatalog {
   }
 
   /** The session's folder, or undefined for an id that is not a session here (never a path). */
-  async find(id: string): Promise<CatalogEntry | undefined> {
+  async find(id: string): Promise<ViewableSession | undefined> {
     if (!isValidSessionId(id)) return undefined;
     const folder = this.folders.get(id);
     if (folder) return { id, dir: folder, updatedAt: await wireTime(folder), source: 'folder' };
