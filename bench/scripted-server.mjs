@@ -1,14 +1,25 @@
-// A loopback OpenAI-compatible server for the start-up benchmarks: answers each request with the
-// next scripted turn (Chat Completions SSE), or a 500 when none is left.
+// A loopback OpenAI-compatible server for the start-up and TUI benchmarks: answers each request with
+// the next scripted turn (Chat Completions SSE; its text at once, or paced), or a 500 when none is left.
 import { createServer } from 'node:http';
 
 const CHUNK = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'm' };
 const chunk = (delta, finish = null) => ({ ...CHUNK, choices: [{ index: 0, delta, finish_reason: finish }] });
 
-function streamTurn(res, turn) {
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function streamTurn(res, turn) {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const send = (data) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
   if (turn.text) send(chunk({ role: 'assistant', content: turn.text }));
+  // A paced answer: `pieces` of text, `perTick` of them every `tickMs` (a model streaming tokens).
+  if (turn.paced) {
+    const { pieces, perTick, tickMs } = turn.paced;
+    for (let at = 0; at < pieces.length; at += perTick) {
+      if (res.destroyed) return;
+      send(chunk({ role: 'assistant', content: pieces.slice(at, at + perTick).join('') }));
+      await pause(tickMs);
+    }
+  }
   (turn.toolCalls ?? []).forEach((call, index) => {
     const tool = {
       index,
@@ -35,7 +46,7 @@ export async function startScriptedServer() {
     req.resume();
     req.on('end', () => {
       const turn = turns.shift();
-      if (turn) return streamTurn(res, turn);
+      if (turn) return void streamTurn(res, turn);
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end('{"error":{"message":"bench"}}');
     });

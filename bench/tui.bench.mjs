@@ -1,11 +1,14 @@
 // Terminal UI benchmarks: start to a prompt ready for input, against bare `node -e 0`, both in a
-// pseudo-terminal (util-linux `script`); and the CPU cost of rendering a long streamed answer.
+// pseudo-terminal (util-linux `script`); the CPU cost of rendering a long streamed answer in the turn
+// view alone, and of a long turn through the whole TUI (tui-turn.mjs); memory after the answer.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { answerTokens } from './answer-tokens.mjs';
+import { longTurn } from './tui-turn.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -167,29 +170,11 @@ function memoryAfterAnswer() {
   });
 }
 
-function answerTokens(count) {
-  const blocks = [];
-  let length = 0;
-  for (let i = 0; length < count * 4; i++) {
-    const block = [
-      `## Step ${i}\n\nWe change **${i}** things in \`src/file${i}.ts\`, and this sentence is long enough to wrap on a terminal.\n\n`,
-      `\`\`\`ts\nexport function step${i}(input: string): number {\n  return input.split(',').map(Number).reduce((a, b) => a + b, 0) * ${i};\n}\n\`\`\`\n\n`,
-      `- first item ${i}\n- second with *emphasis*\n- third\n\n`,
-      `| name | value |\n| --- | --- |\n| a${i} | ${i * 2} |\n\n`,
-    ][i % 4];
-    blocks.push(block);
-    length += block.length;
-  }
-  const text = blocks.join('');
-  const tokens = [];
-  for (let i = 0; i < text.length && tokens.length < count; i += 4) tokens.push(text.slice(i, i + 4));
-  return tokens;
-}
-
 export default async function tuiBench() {
   const { bare, ready, line } = await startup();
   const stream = await streaming();
   const memory = await memoryAfterAnswer();
+  const turn = await longTurn();
   const mib = (bytes) => bytes / 1024 / 1024;
   const idleGrowth = mib(memory.idleEnd.heapUsed - memory.end.heapUsed);
   return [
@@ -222,6 +207,18 @@ export default async function tuiBench() {
       unit: 'ms',
       target: '≤ 16 ms',
       ok: stream.worstMs <= 16,
+    },
+    {
+      name: 'a long turn through the whole TUI (built CLI in a pseudo-terminal; 2,000 tokens at 200 tokens/s): CPU of one core while it streams',
+      value: turn.cpuPercent,
+      unit: '%',
+    },
+    {
+      name: 'that turn from Enter to its last token on screen, against the time the model takes to stream it',
+      value: turn.wallMs,
+      unit: 'ms',
+      baseline: turn.streamMs,
+      ratio: turn.wallMs / turn.streamMs,
     },
     {
       name: 'heap held after the answer ended (after a full GC; the answer stays on screen, as in the TUI)',
