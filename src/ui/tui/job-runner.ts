@@ -14,6 +14,9 @@ export interface RunningJob {
   readonly done: Promise<void>;
 }
 
+/** What a job does, given its view and its cancel signal. */
+export type JobWork = (view: TurnView, signal: AbortSignal) => Promise<void>;
+
 /** What the TUI is doing: waiting for a prompt, or running one job (with its ticker). */
 type JobState = { type: 'idle' } | { type: 'running'; job: RunningJob; ticker: NodeJS.Timeout };
 
@@ -43,7 +46,7 @@ export class JobRunner {
   }
 
   /** Runs `work` as the job; resolves once it ended and the host was told. */
-  async run(work: (view: TurnView, signal: AbortSignal) => Promise<void>): Promise<void> {
+  async run(work: JobWork): Promise<void> {
     const cancel = new AbortController();
     const view = this.host.startView();
     let finished: () => void = () => {};

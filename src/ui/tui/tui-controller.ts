@@ -1,13 +1,10 @@
 import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
-import type { UILoop } from '../../soul/run-soul.js';
-import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
-import { runShellEscape } from '../common/shell-escape.js';
-import { CommandOutputView } from './command-output-view.js';
 import { CommandPanels, commandCompletions, offeredCommands } from './command-panels.js';
 import type { TuiRestart } from './commands/tui-command.js';
-import { JobRunner } from './job-runner.js';
+import { JobRunner, type JobWork } from './job-runner.js';
+import { shellEscapeWork, turnWork } from './job-work.js';
 import { dispatchKey, type KeyBinding } from './key-bindings.js';
 import { NoteView } from './note-view.js';
 import { PanelQueue } from './panel-queue.js';
@@ -259,7 +256,7 @@ export class TuiController {
   /** Runs what was sent: a TUI command, a `!command`, `/help` (the session's, then the TUI's), or a turn. */
   private start(text: string): void {
     if (this.commands.runCommand(text)) return;
-    if (text.startsWith('!')) void this.runBang(text.slice(1));
+    if (text.startsWith('!')) void this.runShellEscape(text.slice(1));
     else if (HELP_COMMAND.test(text))
       // The session lists its commands; the TUI's own (and its keys) follow.
       void this.runTurn(text).then(() => {
@@ -270,46 +267,35 @@ export class TuiController {
   }
 
   /** Runs one job (a turn, or a `!command`); then the next queued prompt, if any. */
-  private async runJob(work: (view: TurnView, signal: AbortSignal) => Promise<void>): Promise<void> {
+  private async runJob(work: JobWork): Promise<void> {
     await this.jobs.run(work);
     const next = this.queue.shift();
     if (next !== undefined) this.start(next);
   }
 
   private runTurn(text: string): Promise<void> {
-    return this.runJob(async (view, signal) => {
-      const ui: UILoop = async (wire) => {
-        for await (const batch of wire.subscribe({ merge: false }).batches()) {
-          for (const message of batch) {
-            view.handle(message);
-            this.status.streamed(message);
-          }
-          this.tui.requestRender();
-        }
-      };
-      await this.session.runTurn(text, ui, signal);
-    });
+    const { status, tui } = this;
+    return this.runJob(
+      turnWork(
+        this.session,
+        text,
+        (message) => status.streamed(message),
+        () => tui.requestRender(),
+      ),
+    );
   }
 
-  // `!command`: run by the user's shell for the user alone (not part of the conversation).
-  private runBang(command: string): Promise<void> {
-    const { style, options } = this;
-    return this.runJob(async (view, signal) => {
-      view.note(`${style.accent('!')} ${style.bold(sanitizeForTerminal(command))}`);
-      const output = new CommandOutputView(style);
-      view.add(output);
-      await runShellEscape({
-        command,
+  private runShellEscape(command: string): Promise<void> {
+    const { options } = this;
+    return this.runJob(
+      shellEscapeWork(command, {
         workDir: this.session.workDir,
         env: options.env ?? process.env,
-        write: (text) => {
-          output.append(text);
-          this.tui.requestRender();
-        },
-        style: ansiStyle(options.color),
-        signal,
-      });
-    });
+        style: this.style,
+        color: options.color,
+        outputShown: () => this.tui.requestRender(),
+      }),
+    );
   }
 
   /** A note in the running job's view, else in the transcript. */
