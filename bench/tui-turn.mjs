@@ -3,22 +3,20 @@
 // the CPU the CLI's processes spend while the answer streams, which is the TUI's controller, turn
 // view, status line and renderer together (the streaming rows of tui.bench.mjs drive the turn view
 // alone), and the start to the prompt ready for input of the same runs.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { answerTokens } from './answer-tokens.mjs';
 import { treeCpuMs } from './process-tree.mjs';
+import { spawnInPty, tuiCliArgv } from './pty.mjs';
 import { startScriptedServer } from './scripted-server.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const READY = 'Enter sends';
 const END = 'END-OF-THE-LONG-ANSWER';
 /** 200 tokens/s: 10 tokens every 50 ms. */
 const PACE = { perTick: 10, tickMs: 50 };
-const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** One TUI run: start, the prompt, the streamed answer to its last token, then Ctrl-D to leave. */
@@ -26,16 +24,13 @@ function oneTurn(cli, env, server, tokens) {
   server.push({ paced: { pieces: [...tokens, `\n\n${END}\n`], ...PACE } });
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('script', ['-qfec', cli.map(quote).join(' '), '/dev/null'], {
-      env: { ...process.env, ...env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' },
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
+    const child = spawnInPty(cli, env);
     let out = '';
     let phase = 'starting';
     let readyMs = 0;
     let sent = { at: 0, cpu: 0 };
     let leaving;
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       out += chunk;
       if (phase === 'starting' && out.includes(READY)) {
         phase = 'typing';
@@ -76,22 +71,8 @@ export async function longTurn({ tokenCount = 2_000, rounds = 3 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-tui-turn-'));
   const work = join(dir, 'work');
   mkdirSync(work);
-  const config = join(dir, 'config.toml');
-  writeFileSync(
-    config,
-    `default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "${server.baseUrl}"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n`,
-  );
   const env = { KIMI_TS_HOME: join(dir, 'home'), HOME: dir };
-  const cli = [
-    process.execPath,
-    join(root, 'dist/bin/kimi-ts.cjs'),
-    '--ui',
-    'tui',
-    '--config-file',
-    config,
-    '-w',
-    work,
-  ];
+  const cli = tuiCliArgv(dir, server.baseUrl, work);
   const tokens = answerTokens(tokenCount);
   try {
     await oneTurn(cli, env, server, tokens.slice(0, 100));

@@ -2,18 +2,18 @@
 // pseudo-terminal (util-linux `script`); the CPU cost of rendering a long streamed answer in the turn
 // view alone, and of a long turn through the whole TUI (tui-turn.mjs); memory after the answer.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { answerTokens } from './answer-tokens.mjs';
+import { spawnInPty, tuiCliArgv } from './pty.mjs';
 import { longTurn } from './tui-turn.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
  * Milliseconds from spawning `argv` in a pseudo-terminal until its output shows `ready` (or it exits).
@@ -22,13 +22,10 @@ const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 function timeInPty(argv, env, ready, leave) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('script', ['-qfec', argv.map(quote).join(' '), '/dev/null'], {
-      env: { ...process.env, ...env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' },
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
+    const child = spawnInPty(argv, env);
     let out = '';
     let done = false;
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       out += chunk;
       if (!done && ready && out.includes(ready)) {
         done = true;
@@ -52,22 +49,8 @@ function timeInPty(argv, env, ready, leave) {
 
 async function startup(rounds = 9) {
   const dir = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-tui-'));
-  const config = join(dir, 'config.toml');
-  writeFileSync(
-    config,
-    'default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "http://127.0.0.1:9/v1"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n',
-  );
   const env = { KIMI_TS_HOME: join(dir, 'home') };
-  const tui = [
-    process.execPath,
-    join(root, 'dist/bin/kimi-ts.cjs'),
-    '--ui',
-    'tui',
-    '--config-file',
-    config,
-    '-w',
-    dir,
-  ];
+  const tui = tuiCliArgv(dir, 'http://127.0.0.1:9/v1', dir);
   const line = [...tui.slice(0, 3), 'line', ...tui.slice(4)];
   const bare = [];
   const ready = [];
