@@ -192,7 +192,7 @@ export default async function tuiBench() {
       ok: stream.worstMs <= 16,
     },
     {
-      name: 'a long turn through the whole TUI (built CLI in a pseudo-terminal; 2,000 tokens at 200 tokens/s): CPU of one core while it streams',
+      name: 'a long turn through the whole TUI (built CLI in a pseudo-terminal; 2,000 tokens at 200 tokens/s): the CLI’s CPU (model client, soul, wire, TUI) while it streams, share of one core',
       value: turn.cpuPercent,
       unit: '%',
     },
