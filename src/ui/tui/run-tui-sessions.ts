@@ -1,5 +1,3 @@
-import type { AgentSession } from '../../app/agent-session.js';
-import type { TuiRestart } from './commands/tui-command.js';
 import { runTui, type TuiOptions } from './run-tui.js';
 
 /**
@@ -8,43 +6,31 @@ import { runTui, type TuiOptions } from './run-tui.js';
  * starts again on it (its conversation replayed). The session left is closed at once (its lock freed);
  * the one given stays its caller's to close again (closing twice is harmless). Returns the exit code.
  */
-export async function runTuiSessions(options: Omit<TuiOptions, 'onRestart'>): Promise<number> {
-  let session: AgentSession = options.session;
-  let theme = options.theme;
-  let restart: TuiRestart | null = null;
-  let first = true;
-  let prefill = options.prefill;
-  let notice = options.notice;
+export async function runTuiSessions(options: Omit<TuiOptions, 'canRestart'>): Promise<number> {
+  let run: TuiOptions = { ...options, canRestart: true };
   try {
     for (;;) {
-      restart = null;
-      const code = await runTui({
-        ...options,
-        session,
-        theme,
-        prefill,
-        notice,
-        initialPrompt: first ? options.initialPrompt : undefined,
-        onRestart: (next) => {
-          restart = next;
-        },
-      });
-      first = false;
-      const next = restart as TuiRestart | null;
-      if (!next) {
+      const end = await runTui(run);
+      if (end.type === 'exit') {
         // The conversation stays in the terminal's scrollback; say how to come back to it.
         (options.terminal ?? process.stdout).write(
-          `To resume this session: kimi-ts -S ${session.sessionId}\n`,
+          `To resume this session: kimi-ts -S ${run.session.sessionId}\n`,
         );
-        return code;
+        return end.code;
       }
-      if (next.session !== session) await session.close();
-      session = next.session;
-      theme = next.theme ?? theme;
-      prefill = next.prefill;
-      notice = next.notice;
+      const { restart } = end;
+      if (restart.session !== run.session) await run.session.close();
+      run = {
+        ...run,
+        session: restart.session,
+        theme: restart.theme ?? run.theme,
+        prefill: restart.prefill,
+        notice: restart.notice,
+        // The prompt given on the command line is the first run's alone.
+        initialPrompt: undefined,
+      };
     }
   } finally {
-    if (session !== options.session) await session.close();
+    if (run.session !== options.session) await run.session.close();
   }
 }

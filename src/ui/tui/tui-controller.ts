@@ -18,7 +18,7 @@ import { sessionGreeting } from './session-greeting.js';
 import { SessionStatusLine } from './session-status-line.js';
 import { HELP_COMMAND, tuiHelp } from './tui-help.js';
 import { tuiKeyTable } from './tui-key-table.js';
-import type { TuiOptions } from './tui-options.js';
+import type { TuiEnd, TuiOptions } from './tui-options.js';
 import { type TuiStyle, tuiStyle } from './tui-style.js';
 import { TurnView } from './turn-view.js';
 import { warmRenderersSoon } from './warm-markdown.js';
@@ -39,7 +39,7 @@ function settleable<T>(): { promise: Promise<T>; settle: (value: T) => void } {
  * The terminal UI of one session, from its start to its exit: it builds the screen (transcript,
  * panel slot, queued prompts, prompt editor, status line), binds it to the session, runs what is
  * sent (a TUI command, a `!command`, or a turn; queued while a job runs) and dispatches the TUI's
- * own keys through its key-binding table. `run()` resolves with the exit code.
+ * own keys through its key-binding table. `run()` resolves with how the run ended.
  */
 export class TuiController {
   private readonly session: AgentSession;
@@ -58,7 +58,7 @@ export class TuiController {
   private readonly jobs: JobRunner;
   private readonly planToggle: PlanModeToggle;
   private readonly keyBindings: readonly KeyBinding[];
-  private readonly exit = settleable<number>();
+  private readonly end = settleable<TuiEnd>();
   private readonly canRestart: boolean;
   /** Ctrl-C presses in a row with nothing to cancel or clear: the second leaves. */
   private interrupts = 0;
@@ -76,7 +76,7 @@ export class TuiController {
     this.slot = new PanelSlot(this.tui);
     this.queue = new PromptQueue(this.style);
     this.status = new SessionStatusLine(session, this.style, options.modelPrices);
-    this.canRestart = options.onRestart !== undefined;
+    this.canRestart = options.canRestart === true;
     this.editor = this.createEditor(pastPrompts);
     this.panels = new PanelQueue({ tui: this.tui, slot: this.slot, style: this.style, editor: this.editor });
     this.commands = new CommandPanels({
@@ -92,7 +92,7 @@ export class TuiController {
       send: (text) => this.sendTurn(text),
       refreshStatus: () => this.status.refreshModel(),
       history: pastPrompts,
-      sessions: options.onRestart ? options.sessions : undefined,
+      sessions: this.canRestart ? options.sessions : undefined,
       saveTheme: options.saveTheme,
     });
     this.jobs = new JobRunner({
@@ -149,10 +149,10 @@ export class TuiController {
   }
 
   /**
-   * Starts the TUI and runs until it is left (`/exit`, Ctrl-D, Ctrl-C twice, a restart); then cancels
-   * a running job, waits for it, and leaves the last frame in the terminal. Returns the exit code.
+   * Starts the TUI and runs until it is left (`/exit`, Ctrl-D, Ctrl-C twice) or a command restarts it;
+   * then cancels a running job, waits for it, and leaves the last frame in the terminal.
    */
-  async run(): Promise<number> {
+  async run(): Promise<TuiEnd> {
     const { options, session, tui, editor } = this;
     this.refreshStatus();
     const stopListening = session.onOutOfTurn((message) => {
@@ -170,7 +170,7 @@ export class TuiController {
       if (options.initialPrompt) this.submit(options.initialPrompt);
     });
     try {
-      return await this.exit.promise;
+      return await this.end.promise;
     } finally {
       // Leaving during a job cancels it and waits for it, so the session closes with nothing running.
       this.queue.clear();
@@ -216,13 +216,12 @@ export class TuiController {
   }
 
   private leave(): void {
-    this.exit.settle(0);
+    this.end.settle({ type: 'exit', code: 0 });
   }
 
   /** A command ends this run for the TUI to start again (another session, a new theme). */
   private restart(restart: TuiRestart): void {
-    this.options.onRestart?.(restart);
-    this.leave();
+    this.end.settle(this.canRestart ? { type: 'restart', restart } : { type: 'exit', code: 0 });
   }
 
   /** Enter in the prompt editor. */

@@ -25,7 +25,7 @@ export interface TuiOptions {
   terminal?: Terminal | undefined;
   /** The colour theme (default dark). */
   theme?: TuiTheme | undefined;
-  /** Lets `/new`, `/sessions`, `/fork` and `/undo` switch sessions (with `onRestart`). */
+  /** Lets `/new`, `/sessions`, `/fork` and `/undo` switch sessions (with `canRestart`). */
   sessions?: SessionControl | undefined;
   /** Saves the theme `/theme` chose in the config. */
   saveTheme?: ((theme: TuiTheme) => Promise<void>) | undefined;
@@ -33,6 +33,13 @@ export interface TuiOptions {
   prefill?: string | undefined;
   /** A line shown under the greeting. */
   notice?: string | undefined;
-  /** Called when a command ends this run to start the TUI again (another session, a new theme). */
-  onRestart?: ((restart: TuiRestart) => void) | undefined;
+  /**
+   * Whether a command may end this run to start the TUI again (another session, a new theme): the
+   * caller runs it again with what the run ended with (`runTuiSessions` does). Else such commands
+   * are not offered.
+   */
+  canRestart?: boolean | undefined;
 }
+
+/** How a run of the TUI ended: left (with its exit code), or to start again as a command asked. */
+export type TuiEnd = { type: 'exit'; code: number } | { type: 'restart'; restart: TuiRestart };
