@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { deferred } from '../support/deferred.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 import { startWebFor, type WebServerProcess } from '../support/web-server-client.js';
@@ -21,14 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 async function openPage(web: WebServerProcess): Promise<WatchedPage> {
   const watched = await browser.newPage();
