@@ -48,8 +48,11 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     await message.press('Enter');
     await page.getByText('working on it…').waitFor();
     const steer = page.getByRole('textbox', { name: 'Steer the running turn' });
-    await steer.click();
+    // Focus by the element, not a click at its position: under load the footer may still move
+    // between Playwright's hit check and its click, which left the focus on the page's body.
+    await steer.focus();
     await page.keyboard.type('please also ');
+    expect(await steer.inputValue()).toBe('please also ');
     release.resolve();
     await page.locator('.panel.approval').waitFor();
     await page.keyboard.type('update the readme ');
