@@ -1,4 +1,5 @@
 import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
+import { deferred } from '../../util/deferred.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
 import type { TurnView } from './turn-view.js';
@@ -49,13 +50,10 @@ export class JobRunner {
   async run(work: JobWork): Promise<void> {
     const cancel = new AbortController();
     const view = this.host.startView();
-    let finished: () => void = () => {};
-    const done = new Promise<void>((resolve) => {
-      finished = resolve;
-    });
+    const done = deferred();
     this.state = {
       type: 'running',
-      job: { view, cancel, done },
+      job: { view, cancel, done: done.promise },
       ticker: setInterval(() => this.host.tick(), TICK_MS),
     };
     try {
@@ -64,7 +62,7 @@ export class JobRunner {
       view.note(jobFailure(error, this.host.style));
     } finally {
       this.becomeIdle();
-      finished();
+      done.resolve();
       this.host.ended();
     }
   }

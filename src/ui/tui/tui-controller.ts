@@ -1,5 +1,6 @@
 import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
+import { deferred } from '../../util/deferred.js';
 import { composeInEditor } from '../common/compose.js';
 import { CommandPanels, commandCompletions, offeredCommands } from './command-panels.js';
 import type { TuiRestart } from './commands/tui-command.js';
@@ -26,15 +27,6 @@ import { warmRenderersSoon } from './warm-markdown.js';
 /** How long leaving waits for a cancelled job to wind down (and for the last frame). */
 const EXIT_WAIT_MS = 3000;
 
-/** A promise and the function that settles it (Node 20 has no `Promise.withResolvers`). */
-function settleable<T>(): { promise: Promise<T>; settle: (value: T) => void } {
-  let settle: (value: T) => void = () => {};
-  const promise = new Promise<T>((resolve) => {
-    settle = resolve;
-  });
-  return { promise, settle };
-}
-
 /**
  * The terminal UI of one session, from its start to its exit: it builds the screen (transcript,
  * panel slot, queued prompts, prompt editor, status line), binds it to the session, runs what is
@@ -58,7 +50,7 @@ export class TuiController {
   private readonly jobs: JobRunner;
   private readonly planToggle: PlanModeToggle;
   private readonly keyBindings: readonly KeyBinding[];
-  private readonly end = settleable<TuiEnd>();
+  private readonly end = deferred<TuiEnd>();
   private readonly canRestart: boolean;
   /** Ctrl-C presses in a row with nothing to cancel or clear: the second leaves. */
   private interrupts = 0;
@@ -216,12 +208,12 @@ export class TuiController {
   }
 
   private leave(): void {
-    this.end.settle({ type: 'exit', code: 0 });
+    this.end.resolve({ type: 'exit', code: 0 });
   }
 
   /** A command ends this run for the TUI to start again (another session, a new theme). */
   private restart(restart: TuiRestart): void {
-    this.end.settle(this.canRestart ? { type: 'restart', restart } : { type: 'exit', code: 0 });
+    this.end.resolve(this.canRestart ? { type: 'restart', restart } : { type: 'exit', code: 0 });
   }
 
   /** Enter in the prompt editor. */
