@@ -73,7 +73,7 @@ type KeyTaker = {
 
 /**
  * The TUI's shell-level commands (`/new`, `/sessions`, `/fork`, `/undo`, `/theme`, `/model`, `/rewind`) and Ctrl-R history
- * search, hooked into `runTui` at three points: completion items, `runCommand` before a prompt is
+ * search, hooked into the TUI controller at three points: completion items, `runCommand` before a prompt is
  * sent, `handleKey` first among the key listeners.
  */
 export class CommandPanels {
