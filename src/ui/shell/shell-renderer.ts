@@ -12,6 +12,7 @@ import type { WireMessage } from '../../wire/message.js';
 import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';
 import { goalLineText } from '../common/goal-line.js';
 import { hiddenLinesText, isCommandTool, previewOutput } from '../common/output-preview.js';
+import { scheduleLineText } from '../common/schedule-line.js';
 
 /**
  * How thinking is shown: streamed as it comes (dim), as one "(thinking…)" line per stretch of it, or
@@ -113,6 +114,9 @@ export class ShellRenderer {
         this.lastGoalLine = text;
         return;
       }
+      case 'ScheduleFired':
+        this.line(clean(scheduleLineText(message.payload)));
+        return;
       // The prompt echoes the user's input; the rest has nothing to show in a line shell.
       case 'TurnBegin':
       case 'SteerInput':

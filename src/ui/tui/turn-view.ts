@@ -5,6 +5,7 @@ import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { userInputText } from '../../wire/user-input-text.js';
 import { goalLineText } from '../common/goal-line.js';
+import { scheduleLineText } from '../common/schedule-line.js';
 import { AnswerView } from './answer-view.js';
 import { NoteView } from './note-view.js';
 import { PlanView } from './plan-view.js';
@@ -191,6 +192,9 @@ export class TurnView implements Component {
         this.lastGoalLine = text;
         return;
       }
+      case 'ScheduleFired':
+        this.note(style.dim(sanitizeForTerminal(scheduleLineText(message.payload))));
+        return;
       case 'BtwBegin':
         this.note(`${style.dim('(by the way)')} ${sanitizeForTerminal(message.payload.question)}`);
         return;
