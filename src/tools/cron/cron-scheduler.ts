@@ -22,11 +22,16 @@ export const SYSTEM_CRON_CLOCK: CronClock = {
  * looks again at least this often instead of trusting one long timer.
  */
 const MAX_SLEEP_MS = 60_000;
+/**
+ * While a fire is due but not taken (a turn runs, the front end is busy with something of its own),
+ * it is offered again this often; a turn's end offers it at once.
+ */
+const RETRY_DUE_MS = 1_000;
 
 /**
- * Wakes when the book's next fire comes due and calls `onDue`. It never spins on fires that are due
- * but not delivered (the session is busy): those wait for `poke` (a turn ended) or a change in the
- * book. `stop` cancels the one timer it holds.
+ * Wakes when the book's next fire comes due and calls `onDue`. A fire due but not taken is offered
+ * again each second (and at once on `poke`, when a turn ended), never in a tight loop. `stop` cancels
+ * the one timer it holds.
  */
 export class CronScheduler {
   private cancelTimer: (() => void) | null = null;
@@ -66,8 +71,9 @@ export class CronScheduler {
     const now = this.clock.now();
     let next: number | null = null;
     for (const job of this.book.list()) {
-      const at = this.book.nextFireAt(job);
-      if (at !== null && at > now && (next === null || at < next)) next = at;
+      let at = this.book.nextFireAt(job);
+      if (at !== null && at <= now) at = now + RETRY_DUE_MS;
+      if (at !== null && (next === null || at < next)) next = at;
     }
     if (next === null) return;
     this.cancelTimer = this.clock.setTimer(

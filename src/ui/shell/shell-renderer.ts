@@ -9,6 +9,7 @@ import {
 import type { StatusUpdate } from '../../wire/events.js';
 import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
+import { userInputText } from '../../wire/user-input-text.js';
 import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';
 import { goalLineText } from '../common/goal-line.js';
 import { hiddenLinesText, isCommandTool, previewOutput } from '../common/output-preview.js';
@@ -33,6 +34,8 @@ export interface ShellRendererOptions {
  */
 export class ShellRenderer {
   private lastGoalLine = '';
+  /** The turn that follows a ScheduleFired was not typed: its prompt is shown. */
+  private echoNextPrompt = false;
   private pendingCall: StreamedPart | null = null;
   private atLineStart = true;
   /** What the open stretch of streamed content is, so thinking and answer get lines of their own. */
@@ -116,9 +119,14 @@ export class ShellRenderer {
       }
       case 'ScheduleFired':
         this.line(clean(scheduleLineText(message.payload)));
+        this.echoNextPrompt = true;
+        return;
+      // Nobody typed a scheduled prompt: it is shown (made terminal-safe) as if it had been.
+      case 'TurnBegin':
+        if (this.echoNextPrompt) this.line(t`› ${clean(userInputText(message.payload.user_input))}`);
+        this.echoNextPrompt = false;
         return;
       // The prompt echoes the user's input; the rest has nothing to show in a line shell.
-      case 'TurnBegin':
       case 'SteerInput':
       case 'StepInterrupted':
       case 'HookTriggered':
