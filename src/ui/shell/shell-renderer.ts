@@ -123,7 +123,7 @@ export class ShellRenderer {
         return;
       // Nobody typed a scheduled prompt: it is shown (made terminal-safe) as if it had been.
       case 'TurnBegin':
-        if (this.echoNextPrompt) this.line(t`› ${clean(userInputText(message.payload.user_input))}`);
+        if (this.echoNextPrompt) this.line(t`\u203a ${clean(userInputText(message.payload.user_input))}`);
         this.echoNextPrompt = false;
         return;
       // The prompt echoes the user's input; the rest has nothing to show in a line shell.
