@@ -80,3 +80,38 @@ describe('a scheduled prompt in a live wire session', () => {
     expect(records).toEqual(['add', 'delete']);
   });
 });
+
+describe('a scheduled prompt outlives its process', () => {
+  it('is restored when the session is resumed, and fires there', async () => {
+    const { server, sandbox } = await cli.setup([
+      {
+        toolCalls: [
+          { id: 'sched', name: 'CronCreate', args: { delay_seconds: 4, prompt: 'after the restart' } },
+        ],
+      },
+      { text: 'Scheduled.' },
+      { text: 'Fired after the restart.' },
+    ]);
+    const first = sandbox.spawn(['--wire', '--yolo']);
+    const firstClient = new WireClient(first);
+    await firstClient.request('initialize', { protocol_version: '1.10' });
+    expect((await firstClient.request('prompt', { user_input: 'schedule it' })).result).toEqual({
+      status: 'finished',
+    });
+    first.stdin?.end();
+    await collect(first);
+    // The first process ended before the fire: nothing ran it there.
+    expect(server.requests).toHaveLength(2);
+    expect(eventsOf(firstClient, 'ScheduleFired')).toEqual([]);
+
+    const second = sandbox.spawn(['-C', '--wire', '--yolo']);
+    const client = new WireClient(second);
+    await client.request('initialize', { protocol_version: '1.10' });
+    await client.event('ScheduleFired');
+    await client.waitFor((m) => m.method === 'event' && (m.params as EventParams).type === 'TurnEnd');
+    expect(eventsOf(client, 'TurnBegin').map((p) => p?.user_input)).toEqual(['after the restart']);
+    expect(server.requests).toHaveLength(3);
+    second.stdin?.end();
+    await collect(second);
+  });
+});
