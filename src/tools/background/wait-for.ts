@@ -159,6 +159,8 @@ async function completed(
   notes: string[],
 ) {
   const tail = await tasks.readOutput(view.spec.id, TASK_OUTPUT_PREVIEW_BYTES);
+  // Kimi Code: a result WaitFor delivered is not delivered again as a notification.
+  await tasks.reportedToModel(view.spec.id);
   let output = tail.text.replace(/\n+$/, '') || '[no output available]';
   if (tail.truncated) output = `[Truncated. Full output: ${view.outputPath}]\n\n${output}`;
   return {
