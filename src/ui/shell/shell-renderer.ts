@@ -1,6 +1,7 @@
 import { mergeInPlace } from '../../kosong/merge.js';
 import type { StreamedPart } from '../../kosong/message.js';
 import { assertNever } from '../../util/assert-never.js';
+import { revealInvisible } from '../../util/reveal-invisible.js';
 import {
   sanitizeForTerminal as clean,
   type TerminalSafe,
@@ -123,7 +124,9 @@ export class ShellRenderer {
         return;
       // Nobody typed a scheduled prompt: it is shown (made terminal-safe) as if it had been.
       case 'TurnBegin':
-        if (this.echoNextPrompt) this.line(t`\u203a ${clean(userInputText(message.payload.user_input))}`);
+        // Nobody typed it (the model may have written it): nothing in it stays hidden.
+        if (this.echoNextPrompt)
+          this.line(t`\u203a ${revealInvisible(userInputText(message.payload.user_input))}`);
         this.echoNextPrompt = false;
         return;
       // The prompt echoes the user's input; the rest has nothing to show in a line shell.
