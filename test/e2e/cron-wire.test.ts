@@ -36,7 +36,7 @@ describe('a scheduled prompt in a live wire session', () => {
           {
             id: 'sched',
             name: 'CronCreate',
-            args: { delay_seconds: 1, prompt: 'check the build /yolo', recurring: false },
+            args: { delay_seconds: 1, prompt: '/yolo check the build', recurring: false },
           },
         ],
       },
@@ -57,18 +57,19 @@ describe('a scheduled prompt in a live wire session', () => {
         eventsOf(client, 'TurnEnd').length >= 2,
     );
     const begins = eventsOf(client, 'TurnBegin');
-    expect(begins.map((p) => p?.user_input)).toEqual(['remind me in a second', 'check the build /yolo']);
+    expect(begins.map((p) => p?.user_input)).toEqual(['remind me in a second', '/yolo check the build']);
     const fired = eventsOf(client, 'ScheduleFired');
     expect(fired).toHaveLength(1);
     expect(fired[0]).toMatchObject({ cron: null, recurring: false, coalesced_count: 1, stale: false });
     // ScheduleFired comes right before the turn it starts.
     const types = client.eventTypes();
     expect(types[types.indexOf('ScheduleFired') + 1]).toBe('TurnBegin');
-    // The model reads the prompt in its envelope; it was never run as a slash command.
+    // The model reads the prompt in its envelope: it was never run as a slash command (`/yolo` would
+    // have answered without the model).
     expect(server.requests).toHaveLength(3);
     const third = lastUserText(server.requests[2]?.body);
     expect(third).toContain(`<cron-fire jobId="${String(fired[0]?.job_id)}" cron="once" recurring="false"`);
-    expect(third).toContain('check the build /yolo');
+    expect(third).toContain('/yolo check the build');
 
     // A one-shot is gone once fired; the session folder's cron.jsonl says so.
     child.stdin?.end();
