@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDispatch } from '../../toolset/test-support/dispatch.js';
 import { commandEnvironment, findBash } from '../shell/shell-environment.js';
 import type { BackgroundTaskManager } from './background-task-manager.js';
@@ -13,7 +13,7 @@ import {
   removeDir,
   toolsetWith,
 } from './test-support/task-harness.js';
-import { WaitFor } from './wait-for.js';
+import { WaitFor, withProgress } from './wait-for.js';
 
 let dir: string;
 let manager: BackgroundTaskManager;
@@ -160,5 +160,28 @@ describe('WaitFor', () => {
   it('is refused to subagents', async () => {
     const result = await callTool(await waitForToolset('subagent'), 'WaitFor', { timeout: 1 });
     expect(briefOf(result)).toBe('Background task unavailable');
+  });
+});
+
+describe('withProgress', () => {
+  it('tells front ends every 10 s how long the wait has gone on, and stops with it', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    try {
+      const reports: string[] = [];
+      let finish!: (value: string) => void;
+      const waiting = withProgress(
+        (text) => reports.push(text),
+        Date.now(),
+        600_000,
+        () => new Promise<string>((resolve) => (finish = resolve)),
+      );
+      vi.advanceTimersByTime(25_000);
+      expect(reports).toEqual(['still waiting: 10s of 600s\n', 'still waiting: 20s of 600s\n']);
+      finish('done');
+      expect(await waiting).toBe('done');
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

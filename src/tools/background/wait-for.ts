@@ -59,7 +59,9 @@ export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'
             display: [],
           };
         }
-        const finished = await waitForAny(tasks, running, timeoutMs, ctx.signal);
+        const finished = await withProgress(ctx.reportOutput, startedAt, timeoutMs, () =>
+          waitForAny(tasks, running, timeoutMs, ctx.signal),
+        );
         const waitedMs = Date.now() - startedAt;
         if (!finished) return timedOut(tasks, null, waitedMs, timeoutMs, notes);
         return completed(tasks, finished, waitedMs, timeoutMs, notes);
@@ -71,13 +73,39 @@ export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'
           `No background task or background agent has the id ${JSON.stringify(task_id)}. TaskList shows the ids.`,
           'Task not found',
         );
-      const view = await tasks.wait(id, timeoutMs, ctx.signal);
+      const view = await withProgress(ctx.reportOutput, startedAt, timeoutMs, () =>
+        tasks.wait(id, timeoutMs, ctx.signal),
+      );
       const waitedMs = Date.now() - startedAt;
       if (!isTerminal(view.runtime.status)) return timedOut(tasks, view, waitedMs, timeoutMs, notes);
       return completed(tasks, view, waitedMs, timeoutMs, notes);
     },
   });
 });
+
+/** How often a front end is told the wait goes on. */
+const PROGRESS_EVERY_MS = 10_000;
+
+/** Runs the wait, telling front ends every 10 s how long it has waited (the timer ends with it). */
+export async function withProgress<T>(
+  report: ((text: string) => void) | undefined,
+  startedAt: number,
+  timeoutMs: number,
+  wait: () => Promise<T>,
+): Promise<T> {
+  const timer = report
+    ? setInterval(() => {
+        const waited = Math.round((Date.now() - startedAt) / 1000);
+        report(`still waiting: ${waited}s of ${Math.round(timeoutMs / 1000)}s\n`);
+      }, PROGRESS_EVERY_MS)
+    : null;
+  timer?.unref();
+  try {
+    return await wait();
+  } finally {
+    if (timer) clearInterval(timer);
+  }
+}
 
 /** A task id as it is, or the newest task of a background agent named by its agent id. */
 function resolveTaskId(tasks: BackgroundTaskManager, id: string): string | null {
