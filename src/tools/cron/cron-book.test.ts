@@ -165,6 +165,15 @@ describe('CronBook', () => {
       [kept.id, 'keep', first.get(kept.id)?.last_fired_at],
     ]);
     expect(second.due()).toEqual([]);
+    // What comes after the torn line is not glued to it.
+    const later = second.add({
+      kind: 'delay',
+      delayMs: 60_000,
+      prompt: 'after the crash',
+      createdBy: 'model',
+    });
+    await second.flush();
+    expect((await CronBook.open(file, clock)).get(later.id)?.prompt).toBe('after the crash');
   });
 
   it('a session closed past several fires gets one coalesced fire when it is opened again', async () => {

@@ -34,6 +34,8 @@ export class CronBook {
   private readonly expressions = new Map<string, CronExpression>();
   private readonly listeners: (() => void)[] = [];
   private writes: Promise<void> = Promise.resolve();
+  /** The file ends in a torn line (a crash mid-write): the next record starts on a line of its own. */
+  private tornEnd = false;
 
   private constructor(
     private readonly file: string | null,
@@ -42,7 +44,10 @@ export class CronBook {
 
   static async open(file: string | null, now: () => number = Date.now): Promise<CronBook> {
     const book = new CronBook(file, now);
-    if (file) for (const record of await readRecords(file)) if (isLoadable(record)) book.apply(record);
+    if (!file) return book;
+    const text = await readText(file);
+    book.tornEnd = text !== '' && !text.endsWith('\n');
+    for (const record of parseRecords(text)) if (isLoadable(record)) book.apply(record);
     return book;
   }
 
@@ -189,7 +194,8 @@ export class CronBook {
     this.apply(record);
     const { file } = this;
     if (file) {
-      const line = `${JSON.stringify(record)}\n`;
+      const line = `${this.tornEnd ? '\n' : ''}${JSON.stringify(record)}\n`;
+      this.tornEnd = false;
       this.writes = this.writes.then(() => appendFile(file, line, { encoding: 'utf8', mode: 0o600 }));
     }
     for (const listener of [...this.listeners]) listener();
@@ -241,14 +247,16 @@ function isLoadable(record: CronRecord): boolean {
   }
 }
 
-/** The records of `cron.jsonl`; unreadable lines (a torn last line, a hand edit) are skipped. */
-async function readRecords(file: string): Promise<CronRecord[]> {
-  let text: string;
+async function readText(file: string): Promise<string> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch {
-    return [];
+    return '';
   }
+}
+
+/** The records of `cron.jsonl`; unreadable lines (a torn last line, a hand edit) are skipped. */
+function parseRecords(text: string): CronRecord[] {
   const records: CronRecord[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
