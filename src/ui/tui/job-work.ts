@@ -1,4 +1,3 @@
-import type { AgentSession } from '../../app/agent-session.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import type { WireMessage } from '../../wire/message.js';
 import { ansiStyle } from '../common/ansi-style.js';
@@ -7,28 +6,19 @@ import { CommandOutputView } from './command-output-view.js';
 import type { JobWork } from './job-runner.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
+import { turnUiLoop } from './turn-ui-loop.js';
 
 /**
- * A turn of the session: its raw wire messages go to the job's view as they come, each one also to
- * `streamed` (the status line); `batchShown` after each batch (a frame is asked for).
+ * A turn of the session (a prompt, or a scheduled prompt come due): `run` runs it with the UI loop
+ * that shows it in the job's view, each message also going to `streamed` (the status line).
  */
 export function turnWork(
-  session: AgentSession,
-  text: string,
+  run: (ui: UILoop, signal: AbortSignal) => Promise<unknown>,
   streamed: (message: WireMessage) => void,
-  batchShown: () => void,
+  screen: { requestRender(): void },
 ): JobWork {
   return async (view, signal) => {
-    const ui: UILoop = async (wire) => {
-      for await (const batch of wire.subscribe({ merge: false }).batches()) {
-        for (const message of batch) {
-          view.handle(message);
-          streamed(message);
-        }
-        batchShown();
-      }
-    };
-    await session.runTurn(text, ui, signal);
+    await run(turnUiLoop(view, streamed, screen), signal);
   };
 }
 

@@ -13,6 +13,10 @@ export class PromptQueue {
 
   constructor(private readonly style: TuiStyle) {}
 
+  get isEmpty(): boolean {
+    return this.prompts.length === 0;
+  }
+
   push(text: string): void {
     this.prompts.push(text);
     this.show();

@@ -1,5 +1,6 @@
 import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
+import type { UILoop } from '../../soul/run-soul.js';
 import { deferred } from '../../util/deferred.js';
 import { composeInEditor } from '../common/compose.js';
 import { CommandPanels, commandCompletions, offeredCommands } from './command-panels.js';
@@ -152,6 +153,10 @@ export class TuiController {
       this.refreshStatus();
       tui.requestRender();
     });
+    // A scheduled prompt due while nothing runs or waits runs as its own turn (else it comes again later).
+    const stopScheduled = session.onScheduledPrompt(({ jobId }) => {
+      if (!this.jobs.running && this.queue.isEmpty) void this.runScheduledTurn(jobId);
+    });
     editor.onSubmit = (text) => this.submit(text);
     tui.addInputListener((data) => (this.handleInput(data) ? { consume: true } : undefined));
     if (options.prefill) editor.setText(options.prefill);
@@ -165,6 +170,7 @@ export class TuiController {
       return await this.end.promise;
     } finally {
       // Leaving during a job cancels it and waits for it, so the session closes with nothing running.
+      stopScheduled();
       this.queue.clear();
       await this.jobs.stop(EXIT_WAIT_MS);
       stopListening();
@@ -265,15 +271,16 @@ export class TuiController {
   }
 
   private runTurn(text: string): Promise<void> {
-    const { status, tui } = this;
-    return this.runJob(
-      turnWork(
-        this.session,
-        text,
-        (message) => status.streamed(message),
-        () => tui.requestRender(),
-      ),
-    );
+    return this.runJob(this.turnWork((ui, signal) => this.session.runTurn(text, ui, signal)));
+  }
+
+  /** A scheduled prompt come due: its own turn (the session knows its text). */
+  private runScheduledTurn(jobId: string): Promise<void> {
+    return this.runJob(this.turnWork((ui, signal) => this.session.runScheduledTurn(jobId, ui, signal)));
+  }
+
+  private turnWork(run: (ui: UILoop, signal: AbortSignal) => Promise<unknown>): JobWork {
+    return turnWork(run, (message) => this.status.streamed(message), this.tui);
   }
 
   private runShellEscape(command: string): Promise<void> {
