@@ -17,12 +17,13 @@ import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.j
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { currentContextSize, currentModel, priceOf } from './session-model-facts.js';
+import { applyGoalUpdate } from './status-goal.js';
 import {
   applyStatusUpdate,
   JOB_IDLE,
-  JOB_RUNNING,
   StatusLineView,
   withContextSize,
+  withJobStarted,
   withModes,
   withStreamed,
 } from './status-line.js';
@@ -116,6 +117,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
       onStatus: (update) => {
         status.facts = applyStatusUpdate(status.facts, update);
       },
+      onGoal: (goal) => {
+        status.facts = { ...status.facts, goal: applyGoalUpdate(status.facts.goal, goal, Date.now()) };
+      },
       onRequest: (request, plan) => panels.ask(request, plan),
     });
 
@@ -171,7 +175,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     let finished: () => void = () => {};
     running = { cancel, view, done: new Promise((resolve) => (finished = resolve)) };
     transcript.addChild(view);
-    status.facts = { ...status.facts, ...JOB_RUNNING(), activity: 'working… (Esc cancels)' };
+    status.facts = { ...withJobStarted(status.facts), activity: 'working… (Esc cancels)' };
     ticker = setInterval(tick, TICK_MS);
     try {
       await work(view, cancel.signal);

@@ -4,6 +4,7 @@ import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { formatDollars, type ModelPrice, tokenCost } from '../common/token-cost.js';
+import { type GoalShown, goalStatusPart } from './status-goal.js';
 import { spinnerFrame } from './tool-call-view.js';
 import type { TuiStyle } from './tui-style.js';
 
@@ -42,6 +43,8 @@ export interface StatusFacts {
    * an estimate of its output tokens until the step's real usage arrives.
    */
   streamedChars: number;
+  /** The session's goal as the last `GoalUpdated` told it (a completed one until the next job). */
+  goal: GoalShown | null;
 }
 
 export function emptyStatus(model: string | null): StatusFacts {
@@ -64,6 +67,7 @@ export function emptyStatus(model: string | null): StatusFacts {
     activity: null,
     runningSince: null,
     streamedChars: 0,
+    goal: null,
   };
 }
 
@@ -151,8 +155,8 @@ export function withModes(facts: StatusFacts, modes: SessionModes, planMode: boo
 }
 
 /** How a part of the status line is drawn: a badge in its colour, the rest dimmed. */
-type Tone = 'plain' | 'warn' | 'accent' | 'ok';
-interface StatusPart {
+export type Tone = 'plain' | 'warn' | 'accent' | 'ok';
+export interface StatusPart {
   text: string;
   tone: Tone;
 }
@@ -183,6 +187,8 @@ function statusParts(facts: StatusFacts, now: number): StatusPart[] {
     facts.runningSince !== null ? `${spinnerFrame(now)} ${formatElapsed(now - facts.runningSince)}` : null;
   const activity = [running, facts.activity].filter(Boolean).join(' ');
   if (activity) parts.push({ text: activity, tone: running ? 'accent' : 'plain' });
+  // The goal decides whether the agent goes on by itself: before the numbers too.
+  if (facts.goal) parts.push(goalStatusPart(facts.goal, now));
   if (facts.contextUsage !== null) {
     const amounts =
       facts.contextTokens !== null && facts.maxContextTokens
@@ -264,4 +270,9 @@ export class StatusLineView implements Component {
 
 /** The status line's facts of a job starting now, and of no job. */
 export const JOB_RUNNING = () => ({ runningSince: Date.now(), streamedChars: 0 });
+/** A new job starts: a goal that completed has been seen long enough. */
+export function withJobStarted(facts: StatusFacts): StatusFacts {
+  const goal = facts.goal?.goal.status === 'complete' ? null : facts.goal;
+  return { ...facts, ...JOB_RUNNING(), goal };
+}
 export const JOB_IDLE = { activity: null, runningSince: null, streamedChars: 0 };

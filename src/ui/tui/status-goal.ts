@@ -1,0 +1,44 @@
+import { revealInvisible } from '../../util/reveal-invisible.js';
+import type { WireEventOf } from '../../wire/events.js';
+import { type GoalSnapshot, goalBudgetText, goalElapsedAt, shortObjective } from '../common/goal-line.js';
+import type { StatusPart, Tone } from './status-line.js';
+
+/** How much of the objective the status line shows. */
+const STATUS_OBJECTIVE_CHARS = 32;
+
+/** The goal on the status line: the snapshot and when it arrived (an active goal's clock runs on). */
+export interface GoalShown {
+  goal: GoalSnapshot;
+  receivedAt: number;
+}
+
+/**
+ * The goal after a `GoalUpdated`. `complete` is transient (the book clears the goal right after
+ * saying so): the completed goal stays shown until the next job starts, so the person sees it end.
+ */
+export function applyGoalUpdate(
+  shown: GoalShown | null,
+  payload: WireEventOf<'GoalUpdated'>['payload'],
+  now: number,
+): GoalShown | null {
+  if (payload.goal) return { goal: payload.goal, receivedAt: now };
+  return shown?.goal.status === 'complete' ? shown : null;
+}
+
+/**
+ * `goal active: fix the build · turns 1/5 · tokens 1.2k/∞ · time 0:12/30:00`. The objective is the
+ * model's or a file's text as much as the person's: control and invisible characters are revealed.
+ */
+export function goalStatusPart(shown: GoalShown, now: number): StatusPart {
+  const { goal } = shown;
+  const objective = revealInvisible(shortObjective(goal.objective, STATUS_OBJECTIVE_CHARS));
+  const budgets = goalBudgetText(goal, goalElapsedAt(goal, shown.receivedAt, now));
+  return { text: `goal ${goal.status}: ${objective} · ${budgets}`, tone: GOAL_TONES[goal.status] };
+}
+
+const GOAL_TONES: Record<GoalSnapshot['status'], Tone> = {
+  active: 'accent',
+  paused: 'warn',
+  blocked: 'warn',
+  complete: 'ok',
+};

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { gate } from '../support/loopback-server.js';
+import { TUI_READY } from '../support/tmux-terminal.js';
+import { useTuiCli } from '../support/tui-cli.js';
+
+const cli = useTuiCli();
+
+/** The status line: the last line on the screen (the TUI draws it under the prompt editor). */
+const statusLine = (screen: string) => screen.split('\n').at(-1) ?? '';
+
+describe('terminal UI: the goal on the status line', () => {
+  it('shows the goal while it runs, with its budgets, and its end (active → complete)', async () => {
+    const held = gate();
+    const { server } = await cli.setup([
+      {
+        toolCalls: [{ id: 'claim', name: 'UpdateGoal', args: { status: 'complete' } }],
+        holdUntil: held.promise,
+      },
+      { text: 'The goal is complete.' },
+    ]);
+    const tui = cli.startTui({ width: 200 });
+    await tui.waitFor(TUI_READY);
+    expect(statusLine(tui.screen())).not.toContain('goal');
+    tui.type('/goal --max-turns 4 tidy the notes');
+    tui.press('Enter');
+    const active = await tui.waitUntil(
+      (screen) => statusLine(screen).includes('goal active: tidy the notes · turns 1/4'),
+      'the active goal on the status line',
+    );
+    expect(statusLine(active)).toMatch(/tokens \d+\/∞ · time \d+:\d\d\/∞/);
+    held.open();
+    await tui.waitFor('The goal is complete.');
+    const done = await tui.waitUntil(
+      (screen) => statusLine(screen).includes('goal complete: tidy the notes'),
+      'the completed goal on the status line',
+    );
+    expect(statusLine(done)).not.toContain('goal active');
+    expect(server.requests).toHaveLength(2);
+  });
+});
