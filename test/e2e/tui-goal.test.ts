@@ -12,10 +12,10 @@ describe('terminal UI: the goal on the status line', () => {
   it('shows the goal while it runs, with its budgets, and its end (active → complete)', async () => {
     const held = gate();
     const { server } = await cli.setup([
-      {
-        toolCalls: [{ id: 'claim', name: 'UpdateGoal', args: { status: 'complete' } }],
-        holdUntil: held.promise,
-      },
+      // The first goal turn's answer is held: the goal is active meanwhile.
+      { text: 'Looking at the notes.', holdUntil: held.promise },
+      // The continuation turn claims completion (no check: the model's word).
+      { toolCalls: [{ id: 'claim', name: 'UpdateGoal', args: { status: 'complete' } }] },
       { text: 'The goal is complete.' },
     ]);
     const tui = cli.startTui({ width: 200 });
@@ -35,6 +35,6 @@ describe('terminal UI: the goal on the status line', () => {
       'the completed goal on the status line',
     );
     expect(statusLine(done)).not.toContain('goal active');
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(3);
   });
 });

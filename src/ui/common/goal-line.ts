@@ -73,3 +73,18 @@ function clock(ms: number): string {
   const seconds = String(total % 60).padStart(2, '0');
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
+
+/**
+ * The goal a front end shows after a `GoalUpdated`. `complete` is transient (the book clears the
+ * goal right after saying so): the completed goal stays shown until the next turn begins, so the
+ * person sees how it ended; a cleared goal goes at once.
+ */
+export function goalAfterUpdate(shown: GoalSnapshot | null, payload: GoalPayload): GoalSnapshot | null {
+  if (payload.goal) return payload.goal;
+  return shown?.status === 'complete' ? shown : null;
+}
+
+/** A new turn begins: a completed goal has been seen long enough. */
+export function goalAtTurnBegin(shown: GoalSnapshot | null): GoalSnapshot | null {
+  return shown?.status === 'complete' ? null : shown;
+}

@@ -1,6 +1,12 @@
 import { revealInvisible } from '../../util/reveal-invisible.js';
 import type { WireEventOf } from '../../wire/events.js';
-import { type GoalSnapshot, goalBudgetText, goalElapsedAt, shortObjective } from '../common/goal-line.js';
+import {
+  type GoalSnapshot,
+  goalAfterUpdate,
+  goalBudgetText,
+  goalElapsedAt,
+  shortObjective,
+} from '../common/goal-line.js';
 import type { StatusPart, Tone } from './status-line.js';
 
 /** How much of the objective the status line shows. */
@@ -12,17 +18,15 @@ export interface GoalShown {
   receivedAt: number;
 }
 
-/**
- * The goal after a `GoalUpdated`. `complete` is transient (the book clears the goal right after
- * saying so): the completed goal stays shown until the next job starts, so the person sees it end.
- */
+/** The goal after a `GoalUpdated` (see `goalAfterUpdate`: a completed one stays until the next job). */
 export function applyGoalUpdate(
   shown: GoalShown | null,
   payload: WireEventOf<'GoalUpdated'>['payload'],
   now: number,
 ): GoalShown | null {
-  if (payload.goal) return { goal: payload.goal, receivedAt: now };
-  return shown?.goal.status === 'complete' ? shown : null;
+  const goal = goalAfterUpdate(shown?.goal ?? null, payload);
+  if (!goal) return null;
+  return goal === shown?.goal ? shown : { goal, receivedAt: now };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { SessionModes } from '../../app/agent-session.js';
 import { assertNever } from '../../util/assert-never.js';
 import type { StatusUpdate } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
+import { goalAtTurnBegin } from '../common/goal-line.js';
 import { formatDollars, type ModelPrice, tokenCost } from '../common/token-cost.js';
 import { type GoalShown, goalStatusPart } from './status-goal.js';
 import { spinnerFrame } from './tool-call-view.js';
@@ -272,7 +273,7 @@ export class StatusLineView implements Component {
 export const JOB_RUNNING = () => ({ runningSince: Date.now(), streamedChars: 0 });
 /** A new job starts: a goal that completed has been seen long enough. */
 export function withJobStarted(facts: StatusFacts): StatusFacts {
-  const goal = facts.goal?.goal.status === 'complete' ? null : facts.goal;
+  const goal = goalAtTurnBegin(facts.goal?.goal ?? null) ? facts.goal : null;
   return { ...facts, ...JOB_RUNNING(), goal };
 }
 export const JOB_IDLE = { activity: null, runningSince: null, streamedChars: 0 };

@@ -3,6 +3,7 @@ import type { Api, ModelChoice, SessionSummary } from './api.js';
 import { ApprovalPanel } from './approval-panel.js';
 import { Composer } from './composer.js';
 import type { PendingTrust } from './conversation-state.js';
+import { GoalPanel } from './goal-panel.js';
 import { ItemsView } from './items-view.js';
 import { PlanView } from './plan-view.js';
 import { QuestionPanel } from './question-panel.js';
@@ -304,6 +305,7 @@ export function App({ api }: { api: Api }) {
         ) : null}
       </main>
       <footer>
+        <GoalPanel goal={state.goal} />
         <PlanView
           plan={state.plan}
           planMode={state.status.planMode}

@@ -1,3 +1,4 @@
+import { type GoalSnapshot, goalAfterUpdate, goalAtTurnBegin } from '../../common/goal-line.js';
 import { addTokens, NO_TOKENS, type TokenCounts } from '../../common/token-cost.js';
 import { applyItemEvent, type ConversationItem, userInputLabel } from './conversation-items.js';
 import { asKnownBlock, type DisplayBlockLike } from './display-blocks.js';
@@ -71,6 +72,8 @@ export interface ConversationState {
   tasks: BackgroundTask[];
   /** Whether a turn is running (between TurnBegin and TurnEnd). */
   busy: boolean;
+  /** The session's goal, from `GoalUpdated` (a completed one until the next turn begins). */
+  goal: GoalSnapshot | null;
 }
 
 export const EMPTY_CONVERSATION: ConversationState = {
@@ -91,6 +94,7 @@ export const EMPTY_CONVERSATION: ConversationState = {
   plan: null,
   tasks: [],
   busy: false,
+  goal: null,
 };
 
 export type ConversationAction =
@@ -164,6 +168,7 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
       return {
         ...state,
         busy: true,
+        goal: goalAtTurnBegin(state.goal),
         turns: [
           ...state.turns,
           { userInput: userInputLabel(event.payload.user_input), items: [], done: false },
@@ -181,6 +186,12 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
       };
     case 'StatusUpdate':
       return { ...state, status: applyStatus(state.status, event.payload) };
+    case 'GoalUpdated':
+      return {
+        ...state,
+        goal: goalAfterUpdate(state.goal, event.payload),
+        turns: updateLastTurn(state.turns, (t) => ({ ...t, items: applyItemEvent(t.items, event) })),
+      };
     case 'ApprovalResponse':
       return withoutRequest(state, event.payload.request_id);
     case 'PlanDisplay':
