@@ -27,6 +27,11 @@ export const approvalRequestSchema = z.object({
   agent_id: z.string().nullish(),
   subagent_type: z.string().nullish(),
   source_description: z.string().nullish(),
+  /**
+   * kimi-ts extension: the parent's tool call (Agent, AgentSwarm) that started the asking agent;
+   * agents of one swarm share it. Absent or null for the main agent (and in Kimi CLI's requests).
+   */
+  parent_tool_call_id: z.string().nullish(),
   display: z.array(anyDisplayBlock).default([]),
 });
 

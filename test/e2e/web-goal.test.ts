@@ -43,9 +43,7 @@ describe('kimi-ts web: the goal panel', { timeout: 60_000 }, () => {
     ]);
     const watched = await openPage();
     const { page } = watched;
-    await page.evaluate(() => {
-      (window as unknown as { __pwned: boolean }).__pwned = false;
-    });
+    await page.evaluate('window.__pwned = false');
     const objective = 'tidy <img src=x onerror="window.__pwned=true"> the notes\u200b';
     await send(watched, `/goal --max-turns 3 --max-time 30m ${objective}`);
 
@@ -65,7 +63,7 @@ describe('kimi-ts web: the goal panel', { timeout: 60_000 }, () => {
     await page.getByText('The goal is complete.', { exact: true }).last().waitFor();
     await expect.poll(() => panel.getAttribute('data-state')).toBe('complete');
     expect(await panel.locator('.goal-state').textContent()).toBe('Goal complete');
-    expect(await page.evaluate(() => (window as unknown as { __pwned: boolean }).__pwned)).toBe(false);
+    expect(await page.evaluate('window.__pwned')).toBe(false);
     expect(watched.errors).toEqual([]);
   });
 });
