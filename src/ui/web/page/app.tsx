@@ -318,7 +318,11 @@ export function App({ api }: { api: Api }) {
           />
         ) : null}
         {approval ? (
-          <ApprovalPanel approval={approval} onAnswer={(a) => answerApproval(approval.rpcId, a)} />
+          <ApprovalPanel
+            approval={approval}
+            waiting={state.approvals.length}
+            onAnswer={(a) => answerApproval(approval.rpcId, a)}
+          />
         ) : null}
         {question ? (
           <QuestionPanel
