@@ -22,7 +22,10 @@ export const AGENT_DESCRIPTIONS = { one: 'Agent one', two: 'Agent two' } as cons
 const report = (name: string) =>
   `Report of ${name}: ${'Everything was checked carefully and it worked. '.repeat(5)}`;
 
-export async function twoAgentsScenario(): Promise<TwoAgentsScenario> {
+/** `descriptions`: the Agent calls' descriptions (the model's text), AGENT_DESCRIPTIONS by default. */
+export async function twoAgentsScenario(
+  descriptions: Record<'one' | 'two', string> = AGENT_DESCRIPTIONS,
+): Promise<TwoAgentsScenario> {
   const worker = (name: 'one' | 'two') =>
     ScriptedLLMServer.start([
       { toolCalls: [{ id: `${name}-shell`, name: 'Shell', args: { command: AGENT_COMMANDS[name] } }] },
@@ -34,7 +37,7 @@ export async function twoAgentsScenario(): Promise<TwoAgentsScenario> {
     id: `call-${name}`,
     name: 'Agent',
     args: {
-      description: AGENT_DESCRIPTIONS[name],
+      description: descriptions[name],
       prompt: `Run the command of agent ${name}.`,
       subagent_type: 'coder',
       model: name,
