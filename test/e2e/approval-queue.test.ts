@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collect } from '../support/run-cli.js';
+import { collect, liveCli } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { AGENT_COMMANDS, AGENT_DESCRIPTIONS, twoAgentsScenario } from '../support/two-agents-scenario.js';
 import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
@@ -87,5 +87,27 @@ describe('one approval queue: two agents asking at once (wire mode)', () => {
     expect(JSON.stringify(scenario.two.requests[1]?.body)).toContain('from-agent-two');
     client.child.stdin?.end();
     await collect(client.child);
+  });
+});
+
+describe('one approval queue: two agents asking at once (line shell)', () => {
+  it('asks one after the other, each saying which agent asks', async () => {
+    const scenario = await twoAgentsScenario();
+    cli.defer(() => scenario.close());
+    const shell = liveCli(scenario.sandbox.spawn([]));
+    shell.type('run both agents\n');
+    await shell.waitFor(' asks:\nAllow run command?');
+    await shell.waitFor('approve? ');
+    const first = /Agent coder (a[0-9a-f]{8}) — (Agent one|Agent two) asks:/.exec(shell.stdout);
+    expect(first).not.toBeNull();
+    const other = first?.[2] === AGENT_DESCRIPTIONS.one ? AGENT_DESCRIPTIONS.two : AGENT_DESCRIPTIONS.one;
+    shell.type('1\n');
+    await shell.waitFor(`— ${other} asks:`);
+    expect(shell.stdout).not.toContain(`${first?.[1]} — ${other}`);
+    shell.type('1\n');
+    await shell.waitFor('Both agents reported.');
+    expect(JSON.stringify(scenario.one.requests[1]?.body)).toContain('from-agent-one\\n');
+    expect(JSON.stringify(scenario.two.requests[1]?.body)).toContain('from-agent-two\\n');
+    expect(await shell.end()).toBe(0);
   });
 });
