@@ -193,7 +193,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       shutdown.add(() => checkpoints.flush());
       shutdown.onAbandon(() => checkpoints.abandon());
     }
-    const goal = await openSessionGoal(session.dir, toolset);
+    const goal = await openSessionGoal(session.dir, toolset, session.wireFile);
     shutdown.add(() => goal.flush());
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
       role: 'root',

@@ -37,4 +37,30 @@ describe('terminal UI: the goal on the status line', () => {
     expect(statusLine(done)).not.toContain('goal active');
     expect(server.requests).toHaveLength(3);
   });
+
+  it('a goal whose process died while it ran comes back paused on the status line of the resumed session', async () => {
+    const held = gate();
+    await cli.setup([{ text: 'Never finished.', holdUntil: held.promise }]);
+    const tui = cli.startTui({ width: 200 });
+    await tui.waitFor(TUI_READY);
+    tui.type('/goal tidy the notes');
+    tui.press('Enter');
+    await tui.waitUntil(
+      (screen) => statusLine(screen).includes('goal active: tidy the notes'),
+      'the active goal on the status line',
+    );
+    // The process dies with the goal active: nothing could tell anyone it stopped.
+    process.kill(tui.pid(), 'SIGKILL');
+    await expect(tui.waitForExit()).rejects.toThrow(/signal 9/);
+    tui.close();
+
+    const resumed = cli.startTui({ width: 200, args: ['-C'] });
+    await resumed.waitFor(TUI_READY);
+    const screen = await resumed.waitUntil(
+      (text) => statusLine(text).includes('goal paused: tidy the notes'),
+      'the paused goal on the status line',
+    );
+    expect(statusLine(screen)).not.toContain('goal active');
+    held.open();
+  });
 });
