@@ -44,12 +44,18 @@ describe('kimi-ts web: one approval queue', { timeout: 60_000 }, () => {
     const firstCommand = firstIsOne ? AGENT_COMMANDS.one : AGENT_COMMANDS.two;
     expect(await page.locator('.panel.approval').textContent()).toContain(firstCommand);
     await page.locator('.panel.approval[data-armed="true"]').waitFor();
-    await page.getByRole('button', { name: 'Approve once' }).click();
+    // The panel has the keys; `1` twice in a row: the second press must not answer the next entry.
+    expect(await page.evaluate("document.activeElement?.closest('.approval') !== null")).toBe(true);
+    await page.keyboard.press('1');
+    await page.keyboard.press('1');
 
     // The other agent's entry, alone now: no count, its own agent, armed anew.
     await expect.poll(() => queue.textContent()).toMatch(firstIsOne ? /— Agent two$/ : /— Agent <img/);
     expect(await queue.textContent()).not.toContain(' of ');
     await page.locator('.panel.approval[data-armed="true"]').waitFor();
+    // Armed, and still waiting: the early key answered nothing.
+    expect(await queue.textContent()).toMatch(firstIsOne ? /— Agent two$/ : /— Agent <img/);
+    expect(scenario[firstIsOne ? 'two' : 'one'].requests).toHaveLength(1);
     await page.getByRole('button', { name: 'Approve once' }).click();
     await page.getByText('Both agents reported.').waitFor();
     expect(await page.locator('footer img, main img').count()).toBe(0);

@@ -319,6 +319,9 @@ export function App({ api }: { api: Api }) {
         ) : null}
         {approval ? (
           <ApprovalPanel
+            // One panel per entry of the queue: the next entry starts with a guard and an arming of
+            // its own, so a key pressed for the one before can never answer it.
+            key={approval.request.id}
             approval={approval}
             waiting={state.approvals.length}
             onAnswer={(a) => answerApproval(approval.rpcId, a)}
