@@ -17,9 +17,7 @@ import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.j
 import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { currentContextSize, currentModel, priceOf } from './session-model-facts.js';
-import { applyGoalUpdate } from './status-goal.js';
 import {
-  applyStatusUpdate,
   JOB_IDLE,
   StatusLineView,
   withContextSize,
@@ -114,12 +112,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
       style,
       workDir: session.workDir,
       thinking: options.thinking,
-      onStatus: (update) => {
-        status.facts = applyStatusUpdate(status.facts, update);
-      },
-      onGoal: (goal) => {
-        status.facts = { ...status.facts, goal: applyGoalUpdate(status.facts.goal, goal, Date.now()) };
-      },
+      onStatus: (update) => status.applyStatus(update),
+      onGoal: (goal) => status.applyGoal(goal),
       onRequest: (request, plan) => panels.ask(request, plan),
     });
 

@@ -7,7 +7,6 @@ import {
   goalElapsedAt,
   shortObjective,
 } from '../common/goal-line.js';
-import type { StatusPart, Tone } from './status-line.js';
 
 /** How much of the objective the status line shows. */
 const STATUS_OBJECTIVE_CHARS = 32;
@@ -33,14 +32,17 @@ export function applyGoalUpdate(
  * `goal active: fix the build · turns 1/5 · tokens 1.2k/∞ · time 0:12/30:00`. The objective is the
  * model's or a file's text as much as the person's: control and invisible characters are revealed.
  */
-export function goalStatusPart(shown: GoalShown, now: number): StatusPart {
+export function goalStatusPart(shown: GoalShown, now: number): { text: string; tone: GoalTone } {
   const { goal } = shown;
   const objective = revealInvisible(shortObjective(goal.objective, STATUS_OBJECTIVE_CHARS));
   const budgets = goalBudgetText(goal, goalElapsedAt(goal, shown.receivedAt, now));
   return { text: `goal ${goal.status}: ${objective} · ${budgets}`, tone: GOAL_TONES[goal.status] };
 }
 
-const GOAL_TONES: Record<GoalSnapshot['status'], Tone> = {
+/** A status line tone (status-line.ts draws it). */
+type GoalTone = 'accent' | 'warn' | 'ok';
+
+const GOAL_TONES: Record<GoalSnapshot['status'], GoalTone> = {
   active: 'accent',
   paused: 'warn',
   blocked: 'warn',

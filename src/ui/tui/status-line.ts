@@ -1,11 +1,11 @@
 import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
 import type { SessionModes } from '../../app/agent-session.js';
 import { assertNever } from '../../util/assert-never.js';
-import type { StatusUpdate } from '../../wire/events.js';
+import type { StatusUpdate, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { goalAtTurnBegin } from '../common/goal-line.js';
 import { formatDollars, type ModelPrice, tokenCost } from '../common/token-cost.js';
-import { type GoalShown, goalStatusPart } from './status-goal.js';
+import { applyGoalUpdate, type GoalShown, goalStatusPart } from './status-goal.js';
 import { spinnerFrame } from './tool-call-view.js';
 import type { TuiStyle } from './tui-style.js';
 
@@ -156,8 +156,8 @@ export function withModes(facts: StatusFacts, modes: SessionModes, planMode: boo
 }
 
 /** How a part of the status line is drawn: a badge in its colour, the rest dimmed. */
-export type Tone = 'plain' | 'warn' | 'accent' | 'ok';
-export interface StatusPart {
+type Tone = 'plain' | 'warn' | 'accent' | 'ok';
+interface StatusPart {
   text: string;
   tone: Tone;
 }
@@ -264,6 +264,16 @@ export class StatusLineView implements Component {
     };
     const line = statusParts(this.facts, Date.now()).map(paint).join(style.dim(' · '));
     return [truncateToWidth(line, width)];
+  }
+
+  /** A StatusUpdate of the session (context, tokens, plan mode, MCP). */
+  applyStatus(update: StatusUpdate): void {
+    this.facts = applyStatusUpdate(this.facts, update);
+  }
+
+  /** The session's goal changed (a `GoalUpdated`). */
+  applyGoal(payload: WireEventOf<'GoalUpdated'>['payload']): void {
+    this.facts = { ...this.facts, goal: applyGoalUpdate(this.facts.goal, payload, Date.now()) };
   }
 
   invalidate(): void {}
