@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gate } from '../support/loopback-server.js';
+import { onlySessionDir } from '../support/session-files.js';
 import { TUI_READY } from '../support/tmux-terminal.js';
 import { useTuiCli } from '../support/tui-cli.js';
 
@@ -49,7 +52,12 @@ describe('terminal UI: the goal on the status line', () => {
       (screen) => statusLine(screen).includes('goal active: tidy the notes'),
       'the active goal on the status line',
     );
-    // The process dies with the goal active: nothing could tell anyone it stopped.
+    // The goal's record is on disk (written after the event that drew the line)...
+    const goalFile = join(await onlySessionDir(cli.sandbox.home), 'goal.jsonl');
+    await expect
+      .poll(() => readFile(goalFile, 'utf8').catch(() => ''), { timeout: 15_000 })
+      .toContain('"active"');
+    // ...then the process dies with the goal active: nothing could tell anyone it stopped.
     process.kill(tui.pid(), 'SIGKILL');
     await expect(tui.waitForExit()).rejects.toThrow(/signal 9/);
     tui.close();
