@@ -1,15 +1,14 @@
 import type { AgentSession } from '../../app/agent-session.js';
-import type { StatusUpdate } from '../../wire/events.js';
+import type { StatusUpdate, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { currentContextSize, currentModel, priceOf } from './session-model-facts.js';
 import {
-  applyStatusUpdate,
   JOB_IDLE,
-  JOB_RUNNING,
   type ModelPrice,
   type StatusFacts,
   StatusLineView,
   withContextSize,
+  withJobStarted,
   withModes,
   withStreamed,
 } from './status-line.js';
@@ -55,9 +54,9 @@ export class SessionStatusLine {
     };
   }
 
-  /** A turn or `!command` started: a spinner, the elapsed time and how to cancel show. */
+  /** A turn or `!command` started: a spinner, the elapsed time and how to cancel show (a completed goal goes). */
   jobStarted(): void {
-    this.change({ ...JOB_RUNNING(), activity: 'working… (Esc cancels)' });
+    this.view.facts = { ...withJobStarted(this.view.facts), activity: 'working… (Esc cancels)' };
   }
 
   /** The job ended: no spinner; the model may have changed during it. */
@@ -69,9 +68,14 @@ export class SessionStatusLine {
     });
   }
 
-  /** A StatusUpdate event of the running job. */
+  /** A StatusUpdate event of the running job (context, tokens, plan mode, MCP). */
   applyUpdate(update: StatusUpdate): void {
-    this.view.facts = applyStatusUpdate(this.view.facts, update);
+    this.view.applyStatus(update);
+  }
+
+  /** The session's goal changed (a `GoalUpdated`). */
+  applyGoal(payload: WireEventOf<'GoalUpdated'>['payload']): void {
+    this.view.applyGoal(payload);
   }
 
   /** A message the running job streamed (its characters count as output tokens until its usage comes). */

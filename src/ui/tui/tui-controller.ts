@@ -205,6 +205,7 @@ export class TuiController {
       workDir: this.session.workDir,
       thinking: this.options.thinking,
       onStatus: (update) => this.status.applyUpdate(update),
+      onGoal: (goal) => this.status.applyGoal(goal),
       onRequest: (request, plan) => this.panels.ask(request, plan),
     });
   }
