@@ -51,6 +51,34 @@ function serialised<T>(repoRoot: string, work: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * The repository holding `workDir` and its HEAD commit, where a worktree can start; a clear error
+ * where it cannot (not a repository, no commit yet).
+ */
+export async function worktreeBase(workDir: string, signal: AbortSignal): Promise<{ repoRoot: string; base: string }> {
+  let repoRoot: string;
+  try {
+    repoRoot = (await repoGit(['rev-parse', '--show-toplevel'], workDir, { signal })).stdout.trim();
+  } catch (error) {
+    if (error instanceof RepoGitError)
+      throw new WorktreeUnavailableError(
+        `isolation "worktree" needs a git repository, and ${workDir} is not in one. Use isolation "none".`,
+      );
+    throw error;
+  }
+  repoRoot = await realpath(repoRoot);
+  try {
+    const base = (await repoGit(['rev-parse', '--verify', 'HEAD^{commit}'], repoRoot, { signal })).stdout.trim();
+    return { repoRoot, base };
+  } catch (error) {
+    if (error instanceof RepoGitError)
+      throw new WorktreeUnavailableError(
+        `isolation "worktree" needs a commit to start from, and the repository at ${repoRoot} has none yet.`,
+      );
+    throw error;
+  }
+}
+
+/**
  * Adds a worktree of the repository holding `workDir`, at its current HEAD, under `worktreesDir`
  * (the agent's home, never inside the person's work tree), on a new branch. The person's work tree,
  * index and stash are not touched: `worktree add` writes only the new checkout and `.git/worktrees`.
@@ -64,33 +92,20 @@ export async function addAgentWorktree(options: {
 }): Promise<AgentWorktree> {
   const { signal } = options;
   const branch = worktreeBranch(options.ownerId, options.index);
-  let repoRoot: string;
-  try {
-    repoRoot = (await repoGit(['rev-parse', '--show-toplevel'], options.workDir, { signal })).stdout.trim();
-  } catch (error) {
-    if (error instanceof RepoGitError)
-      throw new WorktreeUnavailableError(
-        `isolation "worktree" needs a git repository, and ${options.workDir} is not in one. Use isolation "none".`,
-      );
-    throw error;
-  }
-  repoRoot = await realpath(repoRoot);
-  let base: string;
-  try {
-    base = (await repoGit(['rev-parse', '--verify', 'HEAD^{commit}'], repoRoot, { signal })).stdout.trim();
-  } catch (error) {
-    if (error instanceof RepoGitError)
-      throw new WorktreeUnavailableError(
-        `isolation "worktree" needs a commit to start from, and the repository at ${repoRoot} has none yet.`,
-      );
-    throw error;
-  }
+  const { repoRoot, base } = await worktreeBase(options.workDir, signal);
   const path = join(options.worktreesDir, `${options.ownerId}-${options.index}`);
   const inside = relative(repoRoot, await realpath(options.workDir));
   await mkdir(dirname(path), { recursive: true });
-  await serialised(repoRoot, () =>
-    repoGit(['worktree', 'add', '-b', branch, path, base], repoRoot, { signal }),
-  );
+  await serialised(repoRoot, async () => {
+    try {
+      await repoGit(['worktree', 'add', '-b', branch, path, base], repoRoot, { signal });
+    } catch (error) {
+      // A cancel in the middle of the checkout: nothing of it may stay.
+      await removeWorktree(repoRoot, path);
+      await repoGit(['branch', '-D', branch], repoRoot).catch(() => undefined);
+      throw error;
+    }
+  });
   return { repoRoot, path, workDir: inside ? join(path, inside) : path, branch, base };
 }
 
@@ -121,9 +136,7 @@ export async function finishAgentWorktree(
         committed = true;
       }
     } finally {
-      await repoGit(['worktree', 'remove', '--force', '--force', path], repoRoot).catch(() => undefined);
-      await rm(path, { recursive: true, force: true });
-      await repoGit(['worktree', 'prune'], repoRoot).catch(() => undefined);
+      await removeWorktree(repoRoot, path);
     }
     if (!committed) {
       await repoGit(['branch', '-D', branch], repoRoot).catch(() => undefined);
@@ -135,4 +148,11 @@ export async function finishAgentWorktree(
     );
     return { branch, diffStat: stat.stdout.trimEnd() };
   });
+}
+
+/** Removes a worktree whatever its state (dirty, locked, half made) and forgets it. */
+async function removeWorktree(repoRoot: string, path: string): Promise<void> {
+  await repoGit(['worktree', 'remove', '--force', '--force', path], repoRoot).catch(() => undefined);
+  await rm(path, { recursive: true, force: true });
+  await repoGit(['worktree', 'prune'], repoRoot).catch(() => undefined);
 }
