@@ -54,7 +54,10 @@ function serialised<T>(repoRoot: string, work: () => Promise<T>): Promise<T> {
  * The repository holding `workDir` and its HEAD commit, where a worktree can start; a clear error
  * where it cannot (not a repository, no commit yet).
  */
-export async function worktreeBase(workDir: string, signal: AbortSignal): Promise<{ repoRoot: string; base: string }> {
+export async function worktreeBase(
+  workDir: string,
+  signal: AbortSignal,
+): Promise<{ repoRoot: string; base: string }> {
   let repoRoot: string;
   try {
     repoRoot = (await repoGit(['rev-parse', '--show-toplevel'], workDir, { signal })).stdout.trim();
@@ -67,7 +70,9 @@ export async function worktreeBase(workDir: string, signal: AbortSignal): Promis
   }
   repoRoot = await realpath(repoRoot);
   try {
-    const base = (await repoGit(['rev-parse', '--verify', 'HEAD^{commit}'], repoRoot, { signal })).stdout.trim();
+    const base = (
+      await repoGit(['rev-parse', '--verify', 'HEAD^{commit}'], repoRoot, { signal })
+    ).stdout.trim();
     return { repoRoot, base };
   } catch (error) {
     if (error instanceof RepoGitError)

@@ -1,7 +1,12 @@
 import { join } from 'node:path';
 import type { SessionPolicy } from '../../policy/index.js';
 import type { CommandSandbox } from '../../policy/sandbox.js';
-import { type AgentWorktree, addAgentWorktree, finishAgentWorktree, type WorktreeOutcome } from './agent-worktree.js';
+import {
+  type AgentWorktree,
+  addAgentWorktree,
+  finishAgentWorktree,
+  type WorktreeOutcome,
+} from './agent-worktree.js';
 
 /**
  * Where an isolated subagent works: its worktree is its work dir, its policy's workspace (the one
@@ -41,6 +46,9 @@ export async function openIsolatedWorkspace(options: {
 }
 
 /** Commits the run's changes on its branch and removes the worktree (see finishAgentWorktree). */
-export function closeIsolatedWorkspace(workspace: IsolatedWorkspace, subject: string): Promise<WorktreeOutcome> {
+export function closeIsolatedWorkspace(
+  workspace: IsolatedWorkspace,
+  subject: string,
+): Promise<WorktreeOutcome> {
   return finishAgentWorktree(workspace.worktree, subject);
 }

@@ -1,5 +1,5 @@
 import type { SubagentRunner, SubagentToolResult, SwarmRunRequest } from '../../tools/runtime.js';
-import { WorktreeUnavailableError, type WorktreeOutcome } from './agent-worktree.js';
+import { type WorktreeOutcome, WorktreeUnavailableError } from './agent-worktree.js';
 import { startBackgroundRun } from './background-run.js';
 import { type ForegroundResult, runForeground } from './foreground-run.js';
 import { gitContext } from './git-context.js';
@@ -7,7 +7,12 @@ import type { SubagentRecord } from './instance-store.js';
 import { closeIsolatedWorkspace, openIsolatedWorkspace, sessionWorktreesDir } from './isolated-workspace.js';
 import type { PreparedRun, SubagentServices } from './run-instance.js';
 import { launchFailure } from './subagent-failure.js';
-import { notStarted, type SubagentRunOutcome, type WorktreeOwner, withWorktree } from './subagent-run-outcome.js';
+import {
+  notStarted,
+  type SubagentRunOutcome,
+  type WorktreeOwner,
+  withWorktree,
+} from './subagent-run-outcome.js';
 import { runSwarm } from './swarm-run.js';
 
 type RunRequest = Parameters<SubagentRunner['run']>[0];
@@ -54,7 +59,9 @@ export class SessionSubagentRunner implements SubagentRunner {
         if (error instanceof RefusedRun) return refusal(error.message, error.brief);
         throw error;
       }
-      return startBackgroundRun(this.services, prepared, request, () => this.running.delete(prepared.record.agent_id));
+      return startBackgroundRun(this.services, prepared, request, () =>
+        this.running.delete(prepared.record.agent_id),
+      );
     }
     const outcome = await this.runOne(request, null);
     return withWorktree(outcome);
@@ -93,7 +100,8 @@ export class SessionSubagentRunner implements SubagentRunner {
         } catch (error) {
           if (prepared.fresh) await this.services.store.remove(agentId);
           if (request.signal.aborted) throw request.signal.reason;
-          const message = error instanceof WorktreeUnavailableError ? error.message : launchFailure(error).message;
+          const message =
+            error instanceof WorktreeUnavailableError ? error.message : launchFailure(error).message;
           return notStarted(refusal(message, 'Worktree unavailable'));
         }
       }
@@ -108,7 +116,10 @@ export class SessionSubagentRunner implements SubagentRunner {
       let worktreeError: string | null = null;
       if (prepared.workspace) {
         try {
-          worktree = await closeIsolatedWorkspace(prepared.workspace, `kimi-ts ${agentId}: ${request.description}`);
+          worktree = await closeIsolatedWorkspace(
+            prepared.workspace,
+            `kimi-ts ${agentId}: ${request.description}`,
+          );
         } catch (error) {
           worktreeError = error instanceof Error ? error.message : String(error);
         }

@@ -11,7 +11,11 @@ export interface SwarmEntry {
 }
 
 function escapeAttribute(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
 }
 
 function outcomeOf(entry: SwarmEntry): 'completed' | 'failed' | 'not_started' {
@@ -29,7 +33,11 @@ export function swarmSummary(entries: readonly SwarmEntry[]): string {
  * The one report the parent gets for a whole swarm (Kimi Code's `<agent_swarm_result>` shape): per
  * item its agent id, outcome, final answer or error, and for worktrees the branch and diff stat.
  */
-export function renderSwarmReport(swarmId: string, concurrency: number, entries: readonly SwarmEntry[]): string {
+export function renderSwarmReport(
+  swarmId: string,
+  concurrency: number,
+  entries: readonly SwarmEntry[],
+): string {
   const lines = [
     `<agent_swarm_result swarm_id="${swarmId}" max_concurrency="${concurrency}">`,
     `<summary>${swarmSummary(entries)}</summary>`,

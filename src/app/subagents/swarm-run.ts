@@ -78,7 +78,10 @@ export async function runSwarm(
     ...request.resume.map(({ agentId, prompt }) => ({ item: null, resume: agentId, prompt })),
     ...request.items.map(({ item, prompt }) => ({ item, resume: null, prompt })),
   ].map((task, i) => ({ ...task, index: i + 1 }));
-  const concurrency = Math.max(1, Math.min(request.maxConcurrency, services.config.subagents.max_concurrency));
+  const concurrency = Math.max(
+    1,
+    Math.min(request.maxConcurrency, services.config.subagents.max_concurrency),
+  );
   const settled = await runBounded(tasks, concurrency, request.signal, (task) =>
     runOne(
       {

@@ -23,8 +23,13 @@ function recordingRunner() {
 
 async function loadSwarm(runner: SubagentRunner, role: AgentRole = 'root') {
   const toolset = new KimiToolset(withTestPolicy({ approval: new Approval() }));
-  await toolset.loadTools(['kimi-ts/tools/agent/agent-swarm:AgentSwarm'], { subagents: runner, role }, { baseDir: '/' });
-  const call = async (args: unknown) => (await dispatchAll(toolset, [toolCall('call-9', 'AgentSwarm', args)]))[0]!;
+  await toolset.loadTools(
+    ['kimi-ts/tools/agent/agent-swarm:AgentSwarm'],
+    { subagents: runner, role },
+    { baseDir: '/' },
+  );
+  const call = async (args: unknown) =>
+    (await dispatchAll(toolset, [toolCall('call-9', 'AgentSwarm', args)]))[0]!;
   return { toolset, call };
 }
 
@@ -34,7 +39,10 @@ describe('AgentSwarm tool', () => {
     const tool = toolset.find('AgentSwarm')!;
     expect(tool.description).toContain('- `coder`: Writes code.');
     expect(tool.description).toContain('{{item}}');
-    const schema = tool.parameters as { properties: Record<string, Record<string, unknown>>; required: string[] };
+    const schema = tool.parameters as {
+      properties: Record<string, Record<string, unknown>>;
+      required: string[];
+    };
     expect(Object.keys(schema.properties)).toEqual([
       'description',
       'subagent_type',
@@ -65,7 +73,10 @@ describe('AgentSwarm tool', () => {
         model: null,
         items: [
           { item: 'a.ts', prompt: 'Review a.ts now; a.ts only.' },
-          { item: '../../etc/passwd; rm -rf ~', prompt: 'Review ../../etc/passwd; rm -rf ~ now; ../../etc/passwd; rm -rf ~ only.' },
+          {
+            item: '../../etc/passwd; rm -rf ~',
+            prompt: 'Review ../../etc/passwd; rm -rf ~ now; ../../etc/passwd; rm -rf ~ only.',
+          },
         ],
         resume: [],
         maxConcurrency: 4,
@@ -78,11 +89,23 @@ describe('AgentSwarm tool', () => {
 
   it.each([
     [{ description: 'd', prompt_template: 'Do {{item}}', items: ['one'] }, 'at least 2 items'],
-    [{ description: 'd', prompt_template: 'Do it', items: ['a', 'b'] }, 'must include the {{item}} placeholder'],
+    [
+      { description: 'd', prompt_template: 'Do it', items: ['a', 'b'] },
+      'must include the {{item}} placeholder',
+    ],
     [{ description: 'd', items: ['a', 'b'] }, 'prompt_template is required'],
-    [{ description: 'd', prompt_template: 'Do {{item}}', items: ['a', 'a'] }, 'Duplicate subagent prompts from items 1 and 2'],
-    [{ description: 'd', prompt_template: 'Do {{item}}', items: ['a', 'b'], max_concurrency: 0 }, 'max_concurrency'],
-    [{ description: 'd', prompt_template: 'Do {{item}}', items: ['a', 'b'], isolation: 'chroot' }, 'isolation'],
+    [
+      { description: 'd', prompt_template: 'Do {{item}}', items: ['a', 'a'] },
+      'Duplicate subagent prompts from items 1 and 2',
+    ],
+    [
+      { description: 'd', prompt_template: 'Do {{item}}', items: ['a', 'b'], max_concurrency: 0 },
+      'max_concurrency',
+    ],
+    [
+      { description: 'd', prompt_template: 'Do {{item}}', items: ['a', 'b'], isolation: 'chroot' },
+      'isolation',
+    ],
   ])('refuses %j before anything starts', async (args, message) => {
     const { runner, swarms } = recordingRunner();
     const { call } = await loadSwarm(runner);
@@ -96,7 +119,12 @@ describe('AgentSwarm tool', () => {
     const { runner, swarms } = recordingRunner();
     const { call } = await loadSwarm(runner);
     await call({ description: 'd', resume_agent_ids: { a12345678: 'continue' } });
-    await call({ description: 'd', resume_agent_ids: { a12345678: 'go on' }, prompt_template: 'x {{item}}', items: ['1'] });
+    await call({
+      description: 'd',
+      resume_agent_ids: { a12345678: 'go on' },
+      prompt_template: 'x {{item}}',
+      items: ['1'],
+    });
     expect(swarms.map((s) => [s.resume, s.items])).toEqual([
       [[{ agentId: 'a12345678', prompt: 'continue' }], []],
       [[{ agentId: 'a12345678', prompt: 'go on' }], [{ item: '1', prompt: 'x 1' }]],
@@ -107,7 +135,10 @@ describe('AgentSwarm tool', () => {
     const { runner, swarms } = recordingRunner();
     const { call } = await loadSwarm(runner, 'subagent');
     const result = await call({ description: 'd', prompt_template: '{{item}}', items: ['a', 'b'] });
-    expect(result.return_value).toMatchObject({ is_error: true, message: 'Subagents cannot launch other subagents.' });
+    expect(result.return_value).toMatchObject({
+      is_error: true,
+      message: 'Subagents cannot launch other subagents.',
+    });
     expect(swarms).toHaveLength(0);
   });
 });

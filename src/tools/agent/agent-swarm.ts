@@ -83,7 +83,8 @@ export const AgentSwarm = toolFactory(['subagents', 'role'], async ({ subagents,
     params,
     effect: 'read-only',
     call: async (p, ctx) => {
-      if (role !== 'root') return toolError('Subagents cannot launch other subagents.', 'AgentSwarm unavailable');
+      if (role !== 'root')
+        return toolError('Subagents cannot launch other subagents.', 'AgentSwarm unavailable');
       const plan = swarmPlan(p);
       if (typeof plan === 'string') return toolError(plan, 'Invalid swarm');
       const result = await subagents.runSwarm({
