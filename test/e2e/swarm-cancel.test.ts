@@ -47,7 +47,7 @@ function descendantsOf(pid: number): string[] {
 function fileAppearsBelow(dir: string, name: string): Promise<string> {
   return new Promise((resolve) => {
     const watcher = watch(dir, { recursive: true }, (_event, file) => {
-      if (file && file.endsWith(`/${name}`) && existsSync(join(dir, file))) {
+      if (file?.endsWith(`/${name}`) && existsSync(join(dir, file))) {
         watcher.close();
         resolve(join(dir, file));
       }
