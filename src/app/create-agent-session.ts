@@ -195,6 +195,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     }
     const goal = await openSessionGoal(session.dir, toolset);
     shutdown.add(() => goal.flush());
+    // The goal's budget covers its tree: subagents count their tokens against it.
+    deps.goalBudget = goal;
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
       role: 'root',
       agent: spec,

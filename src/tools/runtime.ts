@@ -61,6 +61,16 @@ export interface BackgroundConfig {
   notificationTailChars: number;
 }
 
+/**
+ * The session goal's budget as the subagents and swarm items it starts count against it (the root
+ * soul counts its own steps): tokens only while a goal is active, and whether it is spent.
+ */
+export interface GoalBudgetMeter {
+  addTokens(tokens: number): void;
+  /** Why the active goal's budget is spent (within a turn), or null while it holds. */
+  budgetReached(midTurn?: boolean): string | null;
+}
+
 /** The role of the runtime a tool is loaded into: the session's root agent or a subagent. */
 export type AgentRole = 'root' | 'subagent';
 
@@ -128,6 +138,8 @@ declare module '../toolset/loading/dependencies.js' {
     /** D-Mail holder of the soul (SendDMail). */
     denwaRenji: { send(dmail: { message: string; checkpointId: number }): string | null };
     subagents: SubagentRunner;
+    /** The session goal's budget (subagents count their tokens against it). */
+    goalBudget: GoalBudgetMeter;
     /** Environment for child processes (Shell). */
     processEnv: Readonly<Record<string, string | undefined>>;
     /** Runs commands sandboxed (`--sandbox`); null: commands run as they are. */

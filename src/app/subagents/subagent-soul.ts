@@ -99,6 +99,8 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
       llmNotSetMessage: 'No model is configured for the subagent.',
       loopControl: parts.loopControl,
       hooks: parts.hooks,
+      // The session goal's budget covers its subagents (read now: the goal opens after the extensions).
+      onStepTokens: (tokens) => parts.rootDeps.goalBudget?.addTokens(tokens),
     });
     return { soul, close: () => context.close() };
   } catch (error) {

@@ -6,8 +6,10 @@ export interface SwarmEntry {
   /** The item that filled the template; absent for a resumed agent. */
   item: string | null;
   resumedAgentId: string | null;
-  /** Null: never started (the swarm was cancelled first). */
+  /** Null: never started. */
   outcome: SubagentRunOutcome | null;
+  /** Why it never started (a cancel, the goal's budget spent). */
+  notStarted: string | null;
 }
 
 function escapeAttribute(value: string): string {
@@ -58,7 +60,7 @@ export function renderSwarmReport(
     if (outcome?.isolated && outcome.branch === null) lines.push('<worktree>no changes</worktree>');
     if (outcome?.diffStat) lines.push('<diff_stat>', outcome.diffStat, '</diff_stat>');
     if (outcome?.worktreeError) lines.push(`<worktree_error>${outcome.worktreeError}</worktree_error>`);
-    if (outcome === null) lines.push('<error>The swarm was cancelled before this item started.</error>');
+    if (outcome === null) lines.push(`<error>${entry.notStarted ?? 'Not started.'}</error>`);
     else if (outcome.status === 'completed') lines.push('<answer>', outcome.answer ?? '', '</answer>');
     else lines.push('<error>', outcome.result.message, '</error>');
     lines.push('</subagent>');

@@ -19,25 +19,37 @@ function refusal(message: string, brief: string): SubagentToolResult {
   return { isError: true, output: '', message, brief };
 }
 
+/** How one task of a bounded run ended; `skipped`: it never started, and why. */
+export type BoundedResult<R> =
+  | { kind: 'done'; value: R }
+  | { kind: 'threw'; error: unknown }
+  | { kind: 'skipped'; reason: string };
+
 /**
- * Runs `work` over `tasks`, at most `limit` at a time, in order of the tasks. Once `signal` is
- * aborted no further task starts; the answer comes when every started one has settled.
+ * Runs `work` over `tasks`, at most `limit` at a time, in order of the tasks. A task starts only
+ * while `blocked()` says nothing (a cancel, a spent budget); the answer comes once every started
+ * task has settled.
  */
 export async function runBounded<T, R>(
   tasks: readonly T[],
   limit: number,
-  signal: AbortSignal,
+  blocked: () => string | null,
   work: (task: T) => Promise<R>,
-): Promise<({ ok: true; value: R } | { ok: false; error: unknown } | null)[]> {
-  const results: ({ ok: true; value: R } | { ok: false; error: unknown } | null)[] = tasks.map(() => null);
+): Promise<BoundedResult<R>[]> {
+  const results: BoundedResult<R>[] = tasks.map(() => ({ kind: 'skipped', reason: '' }));
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < tasks.length && !signal.aborted) {
+    while (next < tasks.length) {
       const index = next++;
+      const reason = blocked();
+      if (reason !== null) {
+        results[index] = { kind: 'skipped', reason };
+        continue;
+      }
       try {
-        results[index] = { ok: true, value: await work(tasks[index] as T) };
+        results[index] = { kind: 'done', value: await work(tasks[index] as T) };
       } catch (error) {
-        results[index] = { ok: false, error };
+        results[index] = { kind: 'threw', error };
       }
     }
   };
@@ -82,7 +94,13 @@ export async function runSwarm(
     1,
     Math.min(request.maxConcurrency, services.config.subagents.max_concurrency),
   );
-  const settled = await runBounded(tasks, concurrency, request.signal, (task) =>
+  const goal = services.rootDeps.goalBudget;
+  const blocked = (): string | null => {
+    if (request.signal.aborted) return 'The swarm was cancelled before this item started.';
+    const spent = goal?.budgetReached(true) ?? null;
+    return spent === null ? null : `Not started: the goal's budget is spent (${spent})`;
+  };
+  const settled = await runBounded(tasks, concurrency, blocked, (task) =>
     runOne(
       {
         description: `${request.description} #${task.index}`,
@@ -100,15 +118,15 @@ export async function runSwarm(
     ),
   );
   if (request.signal.aborted) throw request.signal.reason;
-  const failure = settled.find((result) => result !== null && !result.ok);
-  if (failure && !failure.ok) throw failure.error;
   const entries: SwarmEntry[] = tasks.map((task, i) => {
     const result = settled[i];
+    if (result?.kind === 'threw') throw result.error;
     return {
       index: task.index,
       item: task.item,
       resumedAgentId: task.resume,
-      outcome: result?.ok ? result.value : null,
+      outcome: result?.kind === 'done' ? result.value : null,
+      notStarted: result?.kind === 'skipped' ? result.reason : null,
     };
   });
   return {
