@@ -103,28 +103,34 @@ function spawnGit(
 /**
  * Runs git in a repository the person owns but kimi-ts does not trust. Besides the neutral settings,
  * every filter driver the repository configures is emptied (a `smudge` or `clean` command would run
- * on checkout and `add`): reading the config runs nothing, so the names are read first.
+ * on checkout and `add`) and every merge driver turned to `false`: reading the config runs nothing,
+ * so the names are read first.
  */
 export async function repoGit(
   args: readonly string[],
   cwd: string,
   options: { signal?: AbortSignal | undefined; okCodes?: readonly number[] } = {},
 ): Promise<RepoGitResult> {
-  const listed = await spawnGit(['config', '--name-only', '--get-regexp', '^filter\\.'], cwd, {
+  const listed = await spawnGit(['config', '--name-only', '--get-regexp', '^(filter|merge)\\.'], cwd, {
     signal: options.signal,
     okCodes: [1],
   });
-  const names = new Set(
-    listed.stdout
-      .split('\n')
-      .map((key) => /^filter\.(.+)\.[^.]+$/.exec(key.trim())?.[1])
-      .filter((name): name is string => name !== undefined),
-  );
-  const extra = [...names].flatMap((name) => [
-    `filter.${name}.clean=`,
-    `filter.${name}.smudge=`,
-    `filter.${name}.process=`,
-    `filter.${name}.required=false`,
-  ]);
+  const named = (section: string) =>
+    new Set(
+      listed.stdout
+        .split('\n')
+        .map((key) => new RegExp(`^${section}\\.(.+)\\.[^.]+$`).exec(key.trim())?.[1])
+        .filter((name): name is string => name !== undefined),
+    );
+  const extra = [
+    ...[...named('filter')].flatMap((name) => [
+      `filter.${name}.clean=`,
+      `filter.${name}.smudge=`,
+      `filter.${name}.process=`,
+      `filter.${name}.required=false`,
+    ]),
+    // A merge driver's command would run on a merge: `false` makes its files conflicts instead.
+    ...[...named('merge')].map((name) => `merge.${name}.driver=false`),
+  ];
   return spawnGit(args, cwd, { ...options, extra });
 }

@@ -4,6 +4,7 @@ import { SubagentInstanceStore } from './instance-store.js';
 import { RootWireTracker } from './root-wire-tracker.js';
 import { SessionSubagentRunner } from './subagent-runner.js';
 import { loadSubagentTypes } from './subagent-types.js';
+import { swarmCommand } from './swarm-command.js';
 
 /**
  * Subagents for a session: the types of the agent spec's `subagents:` map, instances kept under
@@ -51,6 +52,13 @@ export function subagentsExtension() {
       return {
         deps: { subagents },
         beforeFirstStep: async () => rootWires.turnStarted(),
+        slashCommands: [
+          swarmCommand({
+            workDir: session.workDir,
+            policy: services.toolset.policy,
+            approval: services.approval,
+          }),
+        ],
       };
     },
   });
