@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   addAgentWorktree,
   finishAgentWorktree,
+  WorktreeTamperedError,
   WorktreeUnavailableError,
   worktreeBranch,
 } from './agent-worktree.js';
@@ -134,6 +135,27 @@ describe('an isolated subagent worktree', () => {
     const outcome = await finishAgentWorktree(worktree, 'item');
     expect(outcome.branch).toBe('kimi-ts/s0badc0de/1');
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it("commits nothing when the run rewrote the worktree's .git, and still removes the worktree", async () => {
+    const { repo, home } = await personRepo();
+    const other = join(root, 'other');
+    await mkdir(other);
+    git(other, 'init', '-q');
+    const worktree = await addAgentWorktree({
+      workDir: repo,
+      worktreesDir: home,
+      ownerId: 'sfeed',
+      index: 1,
+      signal: new AbortController().signal,
+    });
+    await writeFile(join(worktree.path, 'x.txt'), 'x\n');
+    await writeFile(join(worktree.path, '.git'), `gitdir: ${join(other, '.git')}\n`);
+    await expect(finishAgentWorktree(worktree, 'item')).rejects.toThrow(WorktreeTamperedError);
+    expect(existsSync(worktree.path)).toBe(false);
+    expect(git(other, 'log', '--oneline', '--all')).toBe('');
+    expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
+    expect(git(repo, 'branch', '--list', 'kimi-ts/*').trim()).toBe('');
   });
 
   it('refuses a folder outside any git repository with a clear error', async () => {

@@ -1,10 +1,15 @@
-import { mkdir, realpath, rm } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { RepoGitError, repoGit } from './repo-git.js';
 
 /** Isolation was asked for where it cannot be had (not a git repository, no commit yet). */
 export class WorktreeUnavailableError extends Error {
   override name = 'WorktreeUnavailableError';
+}
+
+/** The run changed what ties its worktree to the repository: its work is not committed. */
+export class WorktreeTamperedError extends Error {
+  override name = 'WorktreeTamperedError';
 }
 
 /** An isolated subagent's own checkout of the person's repository. */
@@ -18,6 +23,8 @@ export interface AgentWorktree {
   readonly branch: string;
   /** The commit the branch started from. */
   readonly base: string;
+  /** The worktree's `.git` file as git wrote it: it ties the checkout to the person's repository. */
+  readonly gitFile: string;
 }
 
 /** What an isolated run left: its branch (when it changed anything) and the diff stat. */
@@ -111,7 +118,8 @@ export async function addAgentWorktree(options: {
       throw error;
     }
   });
-  return { repoRoot, path, workDir: inside ? join(path, inside) : path, branch, base };
+  const gitFile = await readFile(join(path, '.git'), 'utf8');
+  return { repoRoot, path, workDir: inside ? join(path, inside) : path, branch, base, gitFile };
 }
 
 /** A single line of at most 72 printable characters, for a commit subject. */
@@ -133,20 +141,27 @@ export async function finishAgentWorktree(
   const { repoRoot, path, branch, base } = worktree;
   return serialised(repoRoot, async () => {
     let committed = false;
+    let failure: { error: unknown } | null = null;
     try {
+      // A `.git` rewritten by the run (possible with the sandbox off) would point git elsewhere.
+      const gitFile = await readFile(join(path, '.git'), 'utf8').catch(() => null);
+      if (gitFile !== worktree.gitFile)
+        throw new WorktreeTamperedError(
+          `the worktree's .git was changed by the run; nothing was committed from ${path}`,
+        );
       await repoGit(['add', '-A', '--', '.'], path);
       const staged = await repoGit(['diff', '--cached', '--quiet', '--no-ext-diff'], path, { okCodes: [1] });
       if (staged.code === 1) {
         await repoGit(['commit', '--no-verify', '--no-gpg-sign', '-q', '-m', subjectLine(subject)], path);
         committed = true;
       }
-    } finally {
-      await removeWorktree(repoRoot, path);
+    } catch (error) {
+      failure = { error };
     }
-    if (!committed) {
-      await repoGit(['branch', '-D', branch], repoRoot).catch(() => undefined);
-      return { branch: null, diffStat: '' };
-    }
+    await removeWorktree(repoRoot, path);
+    if (!committed) await repoGit(['branch', '-D', branch], repoRoot).catch(() => undefined);
+    if (failure) throw failure.error;
+    if (!committed) return { branch: null, diffStat: '' };
     const stat = await repoGit(
       ['diff', '--stat', '--no-ext-diff', '--no-textconv', base, branch, '--'],
       repoRoot,
