@@ -11,6 +11,7 @@ import {
   WorktreeUnavailableError,
   worktreeBranch,
 } from './agent-worktree.js';
+import { recoverLeftWorktrees } from './worktree-recovery.js';
 
 let root = '';
 
@@ -156,6 +157,29 @@ describe('an isolated subagent worktree', () => {
     expect(git(other, 'log', '--oneline', '--all')).toBe('');
     expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
     expect(git(repo, 'branch', '--list', 'kimi-ts/*').trim()).toBe('');
+  });
+
+  it('recovers what a killed run left: committed on its branch, the worktree removed; strangers left alone', async () => {
+    const { repo, home } = await personRepo();
+    const before = personState(repo);
+    const signal = new AbortController().signal;
+    const left = await addAgentWorktree({
+      workDir: repo,
+      worktreesDir: home,
+      ownerId: 'sdead',
+      index: 3,
+      signal,
+    });
+    await writeFile(join(left.path, 'half-done.txt'), 'half\n');
+    const stranger = join(home, 'not-ours');
+    await mkdir(stranger);
+    await writeFile(join(stranger, '.git'), `gitdir: ${join(repo, '.git')}\n`);
+    expect(await recoverLeftWorktrees(home)).toEqual(['kimi-ts/sdead/3']);
+    expect(existsSync(left.path)).toBe(false);
+    expect(existsSync(stranger)).toBe(true);
+    expect(git(repo, 'show', 'kimi-ts/sdead/3:half-done.txt')).toBe('half\n');
+    expect(personState(repo)).toEqual(before);
+    expect(await recoverLeftWorktrees(join(root, 'nowhere'))).toEqual([]);
   });
 
   it('refuses a folder outside any git repository with a clear error', async () => {
