@@ -136,4 +136,79 @@ describe('cancelling a swarm (built CLI, wire mode)', () => {
     child.stdin!.end();
     expect((await collect(child)).code).toBe(0);
   });
+
+  it('a killed CLI leaves its worktrees; opening the session again commits and removes them', async () => {
+    const { sandbox, server } = await cli.setup([]);
+    git(sandbox.workDir, 'init', '-q', '-b', 'main');
+    await writeFile(join(sandbox.workDir, 'README.md'), 'the project\n');
+    git(sandbox.workDir, 'add', '-A');
+    git(
+      sandbox.workDir,
+      '-c',
+      'user.name=P',
+      '-c',
+      'user.email=p@example.invalid',
+      'commit',
+      '-q',
+      '-m',
+      'first',
+    );
+    const statusBefore = git(sandbox.workDir, 'status', '--porcelain');
+    server.answerBy((body): ScriptedTurn => {
+      const messages = (body as { messages: ApiMessage[] }).messages;
+      const first = textOf(messages.find((m) => m.role === 'user'));
+      if (first.startsWith('Task one'))
+        return {
+          toolCalls: [{ id: 'long', name: 'Shell', args: { command: 'touch started-here && sleep 300' } }],
+        };
+      if (first.startsWith('Task')) return { stall: 'before-headers' };
+      if (first === 'Run the slow swarm.')
+        return {
+          toolCalls: [
+            {
+              id: 'swarm-1',
+              name: 'AgentSwarm',
+              args: {
+                description: 'Slow',
+                prompt_template: 'Task {{item}}: go.',
+                items: ['one', 'two'],
+                isolation: 'worktree',
+              },
+            },
+          ],
+        };
+      return { text: 'Hello again.' };
+    });
+    await mkdir(join(sandbox.home, 'worktrees'), { recursive: true });
+    const started = fileAppearsBelow(join(sandbox.home, 'worktrees'), 'started-here');
+    const child = sandbox.spawn(['--wire', '--yolo']);
+    const client = new WireClient(child);
+    await client.request('initialize', { protocol_version: '1.10' });
+    void client.request('prompt', { user_input: 'Run the slow swarm.' });
+    await started;
+    const exited = collect(child);
+    child.kill('SIGKILL');
+    await exited;
+    const listed = () =>
+      git(sandbox.workDir, 'worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((line) => line.startsWith('worktree '));
+    expect(listed()).toHaveLength(3);
+
+    const again = await sandbox.run(['-C', '--print', '--yolo', '-p', 'hello']);
+    expect(again.code).toBe(0);
+    expect(listed()).toHaveLength(1);
+    expect(git(sandbox.workDir, 'status', '--porcelain')).toBe(statusBefore);
+    const branches = git(
+      sandbox.workDir,
+      'branch',
+      '--list',
+      'kimi-ts/*',
+      '--format=%(refname:short)',
+    ).trim();
+    expect(branches).toMatch(/^kimi-ts\/s[0-9a-f]{8}\/1$/);
+    expect(git(sandbox.workDir, 'show', `${branches}:started-here`)).toBe('');
+    for (const session of await readdir(join(sandbox.home, 'worktrees')))
+      expect(await readdir(join(sandbox.home, 'worktrees', session))).toEqual([]);
+  });
 });
