@@ -122,6 +122,15 @@ describe('AgentSwarm in git worktrees (built CLI, wire mode)', () => {
     await client.request('initialize', { protocol_version: '1.10' });
     const done = await client.request('prompt', { user_input: 'Run the swarm.' });
     expect(done.result).toEqual({ status: 'finished' });
+    // Every subagent's events reach the wire under the swarm's call, each with its own agent id.
+    const agentsSeen = new Set(
+      client.messages
+        .filter((m) => m.method === 'event' && (m.params as { type: string }).type === 'SubagentEvent')
+        .map((m) => (m.params as { payload: { parent_tool_call_id: string; agent_id: string } }).payload)
+        .filter((payload) => payload.parent_tool_call_id === 'swarm-1')
+        .map((payload) => payload.agent_id),
+    );
+    expect(agentsSeen.size).toBe(3);
     child.stdin!.end();
     expect((await collect(child)).code).toBe(0);
 
