@@ -198,7 +198,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       shutdown.add(() => checkpoints.flush());
       shutdown.onAbandon(() => checkpoints.abandon());
     }
-    const goal = await openSessionGoal(session.dir, toolset);
+    const goal = await openSessionGoal(session.dir, toolset, session.wireFile);
     shutdown.add(() => goal.flush());
     // The goal's budget covers its tree: subagents count their tokens against it.
     deps.goalBudget = goal;
