@@ -10,7 +10,7 @@ import type { Context } from '../soul/context/context.js';
 import type { ModelSelection, ModelSwitched } from '../soul/model-switcher.js';
 import { runSoul, type UILoop } from '../soul/run-soul.js';
 import type { SlashCommandRegistry } from '../soul/slash-commands.js';
-import type { Soul } from '../soul/soul.js';
+import type { RunOptions, Soul } from '../soul/soul.js';
 import type { UserInput } from '../soul/steer-queue.js';
 import type { TurnOutcome } from '../soul/turn-outcome.js';
 import type { GoalBook, GoalRunEnd } from '../tools/goal/goal-book.js';
@@ -196,11 +196,16 @@ export class AgentSessionImpl implements AgentSession {
     return this.runSoulTurn(input, ui, cancel, { skipUserPromptHook: true });
   }
 
+  /** Goes on with a turn on `input` whose prompt is already in the context (a fleet worker took it over). */
+  resumeTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
+    return this.runSoulTurn(input, ui, cancel, { skipUserPromptHook: true, resume: true });
+  }
+
   private async runSoulTurn(
     input: UserInput,
     ui: UILoop,
     cancel: AbortSignal,
-    options: { skipUserPromptHook?: boolean },
+    options: RunOptions,
   ): Promise<TurnOutcome> {
     const { soul, approval } = this.parts;
     if (this.busy) throw new TurnInProgressError();

@@ -163,6 +163,43 @@ export function buildProgram() {
       process.exitCode = await runWebCommand({ ...options, lanOnly: !options.public });
     });
 
+  // The fleet (BullMQ on Redis): loaded only by these commands, never on the CLI's start path.
+  program
+    .command('submit')
+    .description('queue a turn for the fleet and print its session id (--wait: follow it like --print)')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option('--wait', 'follow the turn and exit as print mode does')
+    .option('--turn <n>', 'which turn of --session this is (default 1)', positiveInt)
+    .action(async (_options, command) => {
+      const { runFleetSubmit } = await import('./run-fleet-submit.js');
+      process.exitCode = await runFleetSubmit(command.optsWithGlobals());
+    });
+
+  program
+    .command('worker')
+    .description("run turns of the fleet's sessions with this machine's config (SIGTERM drains)")
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option('--concurrency <n>', 'turns run at once (default 1)', positiveInt)
+    .option('--label <label>', 'a name for this worker in `fleet status`')
+    .option('--lease-ms <ms>', 'how long a silent worker keeps its turns (default 30000)', positiveInt)
+    .action(async (_options, command) => {
+      const { runFleetWorker } = await import('./run-fleet-worker.js');
+      // The worker ends when its loop does (drained, or Redis gone), whatever handles remain.
+      process.exit(await runFleetWorker(command.optsWithGlobals()));
+    });
+
+  program
+    .command('fleet')
+    .description('the fleet: `fleet status --queue URL`')
+    .command('status')
+    .description('workers, turns waiting / running / parked / failed, which session runs where')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option('--json', 'as JSON')
+    .action(async (_options, command) => {
+      const { runFleetStatus } = await import('./run-fleet-status.js');
+      process.exitCode = await runFleetStatus(command.optsWithGlobals());
+    });
+
   for (const [name, what] of [
     ['login', 'log in to Kimi Code (OAuth device login)'],
     ['logout', 'forget the Kimi Code login'],

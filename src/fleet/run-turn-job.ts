@@ -1,0 +1,91 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AgentSessionImpl } from '../app/agent-session-impl.js';
+import type { UILoop } from '../soul/run-soul.js';
+import { appendSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
+import { turnEndOf } from './turn-end.js';
+import { type TurnJob, turnJobSchema, turnProgressSchema } from './turn-job.js';
+import { LeaseLost, TurnLease } from './turn-lease.js';
+
+/** What a worker needs of a session to run a turn of it. */
+export type FleetSession = Pick<
+  AgentSessionImpl,
+  'sessionId' | 'context' | 'runTurn' | 'resumeTurn' | 'goalRunEnd' | 'close'
+>;
+
+export interface TurnRunner {
+  /** The worker's connection for leases and events (not BullMQ's own). */
+  redis: Redis;
+  /** Opens the job's session with the worker's own config: the job carries no key. */
+  open: (job: TurnJob) => Promise<FleetSession>;
+  worker: string;
+  /** Aborts running turns (the worker lost Redis). */
+  signal: AbortSignal;
+  /** Throws BullMQ's UnrecoverableError: a job no worker could ever run fails without retries. */
+  unrecoverable: (message: string) => Error;
+}
+
+/**
+ * Runs one turn job: opens the session, fences its context by the job's lock token, runs the turn
+ * (or, when an earlier attempt died after committing the prompt, goes on from its last committed
+ * step), streams every wire event to the session's Redis Stream, and ends it there with print mode's
+ * exit code. Returns that code (the job's result).
+ */
+export async function runTurnJob(
+  runner: TurnRunner,
+  job: Job,
+  token: string | undefined,
+): Promise<{ code: number }> {
+  const parsed = turnJobSchema.safeParse(job.data);
+  if (!parsed.success || job.id === undefined || token === undefined)
+    throw runner.unrecoverable('Not a turn job of kimi-ts.');
+  const data = parsed.data;
+  const lease = new TurnLease(runner.redis, job.id, token);
+  // Events go out in order, one after the other; the end waits for all of them.
+  let events: Promise<unknown> = Promise.resolve();
+  const emit = (entry: StreamEntry) => {
+    events = events
+      .then(() => appendSessionEvent(runner.redis, data.sessionId, entry))
+      .catch(() => undefined);
+  };
+  emit({ kind: 'attempt', turn: data.turn, attempt: job.attemptsStarted, worker: runner.worker });
+  let session: FleetSession;
+  try {
+    session = await runner.open(data);
+  } catch (error) {
+    const end = turnEndOf(error);
+    emit({ kind: 'end', turn: data.turn, code: 1, error: end.error });
+    await events;
+    throw runner.unrecoverable(end.error);
+  }
+  const { context } = session;
+  try {
+    await lease.check();
+    const progress = turnProgressSchema.safeParse(job.progress);
+    // The prompt is committed when the history grew past where this turn started: go on from there.
+    const resume = progress.success && context.history.length > progress.data.historyAtStart;
+    if (!progress.success) await job.updateProgress({ historyAtStart: context.history.length });
+    context.setWriteFence(() => lease.check());
+    const ui: UILoop = async (wire) => {
+      for await (const batch of wire.subscribe({ merge: true }).batches())
+        for (const message of batch) emit(wireEntry(data.turn, message));
+    };
+    let end: { code: number; error?: string };
+    try {
+      if (resume) await session.resumeTurn(data.prompt, ui, runner.signal);
+      else await session.runTurn(data.prompt, ui, runner.signal);
+      end = { code: 0 };
+    } catch (error) {
+      end = turnEndOf(error);
+    }
+    // A worker that lost the lease says nothing more: the one that took over ends the turn.
+    if (lease.lost) throw new LeaseLost('The lease on the session was lost during the turn.');
+    const goalEnd = session.goalRunEnd();
+    emit({ kind: 'end', turn: data.turn, ...end, ...(goalEnd ? { goalEnd } : {}) });
+    await events;
+    return { code: end.code };
+  } finally {
+    context.setWriteFence(null);
+    await session.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,54 @@
+import { expect, it } from 'vitest';
+import { jsonLines, sessionFolder, startRedis, startWorker, submit } from '../support/fleet-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+
+const cli = useScriptedCli();
+const API_KEY = 'sk-fleet-secret-4f9a1c';
+
+it('a submitted turn runs on a worker; --wait prints it and exits 0; Redis never holds the key', async () => {
+  const { server, sandbox } = await cli.setup([{ text: 'Hello from the fleet.' }], { apiKey: API_KEY });
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  const result = await submit(sandbox, redis.url, 'say hello', ['--wait']);
+  expect(result.stderr).not.toContain('Error');
+  expect(result.code).toBe(0);
+  const [sessionId, ...rest] = result.stdout.split('\n');
+  expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(rest.join('\n')).toContain('Hello from the fleet.');
+  expect(server.requests).toHaveLength(1);
+  // The model got the worker's key; Redis (jobs, results, event streams) never saw it.
+  expect(JSON.stringify(server.requests[0]!.headers)).toContain(API_KEY);
+  const dump = await redis.dump();
+  expect(dump).toContain('say hello');
+  expect(dump).toContain(`kimi-ts:events:${sessionId}`);
+  expect(dump).not.toContain(API_KEY);
+  // The session lives in its folder as any other.
+  const folder = await sessionFolder(sandbox.home, sessionId!);
+  const context = await jsonLines(`${folder}/context.jsonl`);
+  expect(context.filter((line) => line.role === 'user')).toHaveLength(1);
+  expect(JSON.stringify(context)).toContain('Hello from the fleet.');
+});
+
+it('the same turn submitted twice is one job, run once; a later --wait replays it from the stream', async () => {
+  const { server, sandbox } = await cli.setup([{ text: 'Ran once.' }]);
+  const redis = await startRedis(cli);
+  const session = '0b6f4a52-8d1e-4c3a-9f57-2f1a4b7c9d10';
+  const first = await submit(sandbox, redis.url, 'do it', ['--session', session]);
+  const second = await submit(sandbox, redis.url, 'do it', ['--session', session]);
+  expect([first.code, second.code]).toEqual([0, 0]);
+  expect(first.stdout.trim()).toBe(session);
+  expect(second.stdout.trim()).toBe(session);
+  expect(second.stderr).toContain('already submitted');
+  const status = JSON.parse((await sandbox.run(['fleet', 'status', '--queue', redis.url, '--json'])).stdout);
+  expect(status.counts.waiting).toBe(1);
+  await startWorker(cli, sandbox, redis.url);
+  const waited = await submit(sandbox, redis.url, 'do it', ['--session', session, '--wait']);
+  expect(waited.code).toBe(0);
+  expect(waited.stdout).toContain('Ran once.');
+  expect(server.requests).toHaveLength(1);
+  // Again, after the end: the events are replayed from the session's stream.
+  const replay = await submit(sandbox, redis.url, 'do it', ['--session', session, '--wait']);
+  expect(replay.code).toBe(0);
+  expect(replay.stdout).toContain('Ran once.');
+  expect(server.requests).toHaveLength(1);
+});
