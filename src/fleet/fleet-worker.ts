@@ -53,6 +53,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           redis,
           open: options.open,
           worker: name,
+          log: options.log,
           signal: turns.signal,
           unrecoverable: (message) => new UnrecoverableError(message),
         },

@@ -21,6 +21,7 @@ export interface TurnRunner {
   worker: string;
   /** Aborts running turns (the worker lost Redis). */
   signal: AbortSignal;
+  log: (line: string) => void;
   /** Throws BullMQ's UnrecoverableError: a job no worker could ever run fails without retries. */
   unrecoverable: (message: string) => Error;
 }
@@ -79,7 +80,10 @@ export async function runTurnJob(
       end = turnEndOf(error);
     }
     // A worker that lost the lease says nothing more: the one that took over ends the turn.
-    if (lease.lost) throw new LeaseLost('The lease on the session was lost during the turn.');
+    if (lease.lost) {
+      runner.log(`lost the lease on ${job.id}: nothing more of it is committed by this worker`);
+      throw new LeaseLost('The lease on the session was lost during the turn.');
+    }
     const goalEnd = session.goalRunEnd();
     emit({ kind: 'end', turn: data.turn, ...end, ...(goalEnd ? { goalEnd } : {}) });
     await events;
