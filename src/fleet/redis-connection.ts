@@ -59,7 +59,7 @@ export interface RedisWatchOptions {
 export async function connectRedis(address: QueueAddress, options: RedisWatchOptions): Promise<Redis> {
   let ready = false;
   let awaySince: number | null = null;
-  let lastError: unknown = new Error('connection lost');
+  let lastError: unknown = null;
   const client = new Redis({
     ...redisOptions(address),
     lazyConnect: true,
@@ -78,14 +78,15 @@ export async function connectRedis(address: QueueAddress, options: RedisWatchOpt
     awaySince = null;
   });
   client.on('end', () => {
-    if (ready) options.onGone?.(new RedisUnreachable(address, lastError));
+    if (ready) options.onGone?.(new RedisUnreachable(address, lastError ?? new Error('connection lost')));
   });
   try {
     await client.connect();
     await client.ping();
   } catch (error) {
     client.disconnect();
-    throw new RedisUnreachable(address, error);
+    // The socket's own error (refused, unknown host) says more than ioredis's "Connection is closed".
+    throw new RedisUnreachable(address, lastError ?? error);
   }
   ready = true;
   return client;
