@@ -50,3 +50,37 @@ it('Redis gone mid-turn: the worker and submit --wait say so and exit non-zero; 
   expect(JSON.stringify(context)).not.toContain('answered after Redis left');
   expect(context.filter((line) => line.role === 'user')).toHaveLength(1);
 });
+
+it('Redis restarted mid-turn (append-only file): the turn finishes, no committed step lost', async () => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  cli.defer(() => release());
+  const { server, sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'call-think-1', name: 'Think', args: { thought: 'first step' } }] },
+    { text: 'Finished across the restart.', holdUntil: held },
+  ]);
+  const redis = await startRedis(cli);
+  const worker = await startWorker(cli, sandbox, redis.url);
+  const waiting = sandbox.spawn(['submit', '--queue', redis.url, '-p', 'think then answer', '--wait']);
+  const submitted = collect(waiting);
+  const sessionId = (await waitForOutput(waiting.stdout!, /\n/)).trim();
+  await server.waitForRequests(2);
+  await redis.restart();
+  release();
+  const result = await submitted;
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('Finished across the restart.');
+  expect(worker.child.exitCode).toBeNull();
+  const folder = await sessionFolder(sandbox.home, sessionId);
+  const roles = (await jsonLines(`${folder}/context.jsonl`))
+    .map((line) => line.role)
+    .filter((role) => typeof role === 'string' && !role.startsWith('_'));
+  expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  // The stream kept every event of the turn across the restart: a replay shows all of it.
+  const replay = await submit(sandbox, redis.url, 'think then answer', ['--session', sessionId, '--wait']);
+  expect(replay.code).toBe(0);
+  expect(replay.stdout).toContain('Finished across the restart.');
+  expect(server.requests).toHaveLength(2);
+});

@@ -12,8 +12,8 @@ export class RedisServer {
   private constructor(
     readonly port: number,
     readonly dir: string,
-    private readonly child: ChildProcess,
-    private readonly exited: Promise<void>,
+    private child: ChildProcess,
+    private exited: Promise<void>,
   ) {}
 
   /** `redis://127.0.0.1:PORT`, what `--queue` takes. */
@@ -95,6 +95,14 @@ export class RedisServer {
       out += `${key} (${type})\n${command ? await this.cli(...command) : ''}\n`;
     }
     return out;
+  }
+
+  /** Stops the server and starts it again on the same port and dir: it reloads its append-only file. */
+  async restart(): Promise<void> {
+    await this.stop();
+    const again = await RedisServer.startOn(this.port, this.dir);
+    this.child = again.child;
+    this.exited = again.exited;
   }
 
   /** Stops the server (SIGTERM) and waits for it to exit. */
