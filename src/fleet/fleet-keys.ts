@@ -9,7 +9,22 @@ export function eventStreamKey(sessionId: string): string {
   return `${FLEET_PREFIX}:events:${sessionId}`;
 }
 
+/** Where BullMQ keeps a job of the turn queue (a hash); `…:lock` holds its worker's lock token. */
+export function jobKey(jobId: string): string {
+  return `${FLEET_PREFIX}:${TURN_QUEUE}:${jobId}`;
+}
+
 /** BullMQ's lock of a job: holds the lock token of the worker that has the job. */
 export function jobLockKey(jobId: string): string {
-  return `${FLEET_PREFIX}:${TURN_QUEUE}:${jobId}:lock`;
+  return `${jobKey(jobId)}:lock`;
+}
+
+/** The turn job that holds a session now (its writes are fenced by it). */
+export function sessionHolderKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:holder:${sessionId}`;
+}
+
+/** How many times each turn of a session was started (a hash: turn → runs). */
+export function turnRunsKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:runs:${sessionId}`;
 }

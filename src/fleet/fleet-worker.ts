@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
 import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
@@ -56,6 +56,10 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           log: options.log,
           signal: turns.signal,
           unrecoverable: (message) => new UnrecoverableError(message),
+          park: async (job, token, delayMs) => {
+            await job.moveToDelayed(Date.now() + delayMs, token);
+            return new DelayedError();
+          },
         },
         job,
         token,
@@ -74,7 +78,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   );
   // BullMQ reports connection trouble as events; whether Redis is gone is `redis`'s to say.
   worker.on('error', () => {});
-  worker.on('active', (job) => options.log(`took ${job.id} (attempt ${job.attemptsStarted})`));
+  worker.on('active', (job) => options.log(`took ${job.id}`));
   worker.on('completed', (job, result: { code?: number } | undefined) =>
     options.log(`finished ${job.id} (exit ${result?.code ?? '?'})`),
   );

@@ -3,8 +3,9 @@ import type { Redis } from 'ioredis';
 import type { AgentSessionImpl } from '../app/agent-session-impl.js';
 import type { UILoop } from '../soul/run-soul.js';
 import { appendSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
+import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
 import { turnEndOf } from './turn-end.js';
-import { type TurnJob, turnJobSchema, turnProgressSchema } from './turn-job.js';
+import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './turn-job.js';
 import { LeaseLost, TurnLease } from './turn-lease.js';
 
 /** What a worker needs of a session to run a turn of it. */
@@ -24,7 +25,12 @@ export interface TurnRunner {
   log: (line: string) => void;
   /** Throws BullMQ's UnrecoverableError: a job no worker could ever run fails without retries. */
   unrecoverable: (message: string) => Error;
+  /** Parks the job (BullMQ's moveToDelayed + DelayedError): it holds no worker until it is due. */
+  park: (job: Job, token: string, delayMs: number) => Promise<Error>;
 }
+
+/** How long a turn waits, parked, before it looks again at a session another turn holds. */
+const BUSY_SESSION_RETRY_MS = 500;
 
 /**
  * Runs one turn job: opens the session, fences its context by the job's lock token, runs the turn
@@ -38,10 +44,17 @@ export async function runTurnJob(
   token: string | undefined,
 ): Promise<{ code: number }> {
   const parsed = turnJobSchema.safeParse(job.data);
-  if (!parsed.success || job.id === undefined || token === undefined)
+  // A job's id names the session and turn it may touch: one that says otherwise is not ours.
+  if (!parsed.success || token === undefined || job.id !== turnJobId(parsed.data.sessionId, parsed.data.turn))
     throw runner.unrecoverable('Not a turn job of kimi-ts.');
   const data = parsed.data;
-  const lease = new TurnLease(runner.redis, job.id, token);
+  // One turn of a session at a time, in order: a turn whose session is busy waits parked.
+  const ready =
+    (await previousTurnDone(runner.redis, data.sessionId, data.turn)) &&
+    (await claimSession(runner.redis, data.sessionId, job.id)) === null;
+  if (!ready) throw await runner.park(job, token, BUSY_SESSION_RETRY_MS);
+  const lease = new TurnLease(runner.redis, data.sessionId, job.id, token);
+  const attempt = await countTurnRun(runner.redis, data.sessionId, data.turn);
   // Events go out in order, one after the other; the end waits for all of them.
   let events: Promise<unknown> = Promise.resolve();
   const emit = (entry: StreamEntry) => {
@@ -49,7 +62,7 @@ export async function runTurnJob(
       .then(() => appendSessionEvent(runner.redis, data.sessionId, entry))
       .catch(() => undefined);
   };
-  emit({ kind: 'attempt', turn: data.turn, attempt: job.attemptsStarted, worker: runner.worker });
+  emit({ kind: 'attempt', turn: data.turn, attempt, worker: runner.worker });
   let session: FleetSession;
   try {
     session = await runner.open(data);

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { jobLockKey } from './fleet-keys.js';
+import { jobLockKey, sessionHolderKey } from './fleet-keys.js';
 
 /** This worker no longer holds the turn's job: another may have taken it over. */
 export class LeaseLost extends Error {
@@ -7,8 +7,8 @@ export class LeaseLost extends Error {
 }
 
 /**
- * A worker's hold on a session while it runs one of its turns: the BullMQ lock of the turn's job,
- * fenced by the lock token BullMQ gave this worker. Every commit of a step asks `check` first, so a
+ * A worker's hold on a session while it runs one of its turns: the session's holder is the turn's
+ * job, and the job's BullMQ lock holds the lock token BullMQ gave this worker. Every commit of a step asks `check` first, so a
  * worker that lost the lock (a long pause, a partition: the job stalled and another worker took it)
  * cannot write after the other took over. Once lost, always lost for this attempt.
  */
@@ -17,6 +17,7 @@ export class TurnLease {
 
   constructor(
     private readonly redis: Redis,
+    private readonly sessionId: string,
     private readonly jobId: string,
     private readonly token: string,
   ) {}
@@ -27,15 +28,16 @@ export class TurnLease {
 
   async check(): Promise<void> {
     if (this.lostReason !== null) throw new LeaseLost(this.lostReason);
-    let holder: string | null;
+    let holder: string | null | undefined;
+    let lock: string | null | undefined;
     try {
-      holder = await this.redis.get(jobLockKey(this.jobId));
+      [holder, lock] = await this.redis.mget(sessionHolderKey(this.sessionId), jobLockKey(this.jobId));
     } catch {
       // A lease that cannot be confirmed is not held: the step is not committed.
       this.lostReason = 'The lease on the session could not be confirmed: Redis is unreachable.';
       throw new LeaseLost(this.lostReason);
     }
-    if (holder !== this.token) {
+    if (holder !== this.jobId || lock !== this.token) {
       this.lostReason = 'This worker lost its lease on the session: another worker has taken the turn over.';
       throw new LeaseLost(this.lostReason);
     }

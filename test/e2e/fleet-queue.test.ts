@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { jsonLines, sessionFolder, startRedis, startWorker, submit } from '../support/fleet-cli.js';
+import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
 const cli = useScriptedCli();
@@ -51,4 +52,42 @@ it('the same turn submitted twice is one job, run once; a later --wait replays i
   expect(replay.code).toBe(0);
   expect(replay.stdout).toContain('Ran once.');
   expect(server.requests).toHaveLength(1);
+});
+
+it('turns of one session run one at a time, in order, even with idle workers', async () => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  cli.defer(() => release());
+  const { server, sandbox } = await cli.setup([
+    { text: 'First answer.', holdUntil: held },
+    { text: 'Second answer.' },
+  ]);
+  const redis = await startRedis(cli);
+  const worker = await startWorker(cli, sandbox, redis.url, ['--concurrency', '2']);
+  const session = '5d0c1e8a-3b7f-4a2e-8c19-6e4f2a7b9c31';
+  const first = collect(
+    sandbox.spawn(['submit', '--queue', redis.url, '-p', 'one', '--session', session, '--wait']),
+  );
+  await server.waitForRequests(1);
+  const secondTaken = waitForOutput(worker.child.stderr!, new RegExp(`took turn:${session}:2`));
+  const second = submit(sandbox, redis.url, 'two', ['--session', session, '--turn', '2', '--wait']);
+  // The second turn was taken by the free slot, found its session busy and was parked.
+  await secondTaken;
+  expect(server.requests).toHaveLength(1);
+  release();
+  const [one, two] = await Promise.all([first, second]);
+  expect([one.code, two.code]).toEqual([0, 0]);
+  expect(two.stdout).toContain('Second answer.');
+  const folder = await sessionFolder(sandbox.home, session);
+  const messages = (await jsonLines(`${folder}/context.jsonl`)).filter(
+    (line) => typeof line.role === 'string' && !line.role.startsWith('_'),
+  );
+  expect(messages.map((m) => `${m.role}:${JSON.stringify(m.content)}`)).toEqual([
+    expect.stringMatching(/^user:.*one/),
+    expect.stringMatching(/^assistant:.*First answer/),
+    expect.stringMatching(/^user:.*two/),
+    expect.stringMatching(/^assistant:.*Second answer/),
+  ]);
 });
