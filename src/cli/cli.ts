@@ -188,9 +188,17 @@ export function buildProgram() {
       process.exit(await runFleetWorker(command.optsWithGlobals()));
     });
 
-  program
-    .command('fleet')
-    .description('the fleet: `fleet status --queue URL`')
+  const fleet = program.command('fleet').description('the fleet: `fleet status`, `fleet cancel SESSION`');
+  fleet
+    .command('cancel')
+    .description("cancel a session's running turn (or its next one) wherever it runs")
+    .argument('<session>', 'the session id')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .action(async (session: string, _options, command) => {
+      const { runFleetCancel } = await import('./run-fleet-cancel.js');
+      process.exitCode = await runFleetCancel(session, command.optsWithGlobals());
+    });
+  fleet
     .command('status')
     .description('workers, turns waiting / running / parked / failed, which session runs where')
     .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")

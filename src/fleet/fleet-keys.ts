@@ -28,3 +28,11 @@ export function sessionHolderKey(sessionId: string): string {
 export function turnRunsKey(sessionId: string): string {
   return `${FLEET_PREFIX}:runs:${sessionId}`;
 }
+
+/** A cancel asked for a session's running (or next) turn, caught by whichever worker takes it. */
+export function cancelFlagKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:cancel:${sessionId}`;
+}
+
+/** Where a cancel is broadcast to the workers (the message is the session id). */
+export const CANCEL_CHANNEL = `${FLEET_PREFIX}:cancels`;

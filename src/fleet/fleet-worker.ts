@@ -4,6 +4,7 @@ import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
 import { type FleetSession, runTurnJob } from './run-turn-job.js';
+import { TurnCancels } from './turn-cancels.js';
 import type { TurnJob } from './turn-job.js';
 
 export interface FleetWorkerOptions {
@@ -45,6 +46,8 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     onGone: (e) => markGone(e),
   });
   const turns = new AbortController();
+  const subscriber = await connectRedis(options.address, { graceMs: options.redisGraceMs });
+  const cancels = await TurnCancels.listen(subscriber);
   const worker = new Worker(
     TURN_QUEUE,
     (job, token) =>
@@ -55,6 +58,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           worker: name,
           log: options.log,
           signal: turns.signal,
+          cancels,
           unrecoverable: (message) => new UnrecoverableError(message),
           park: async (job, token, delayMs) => {
             await job.moveToDelayed(Date.now() + delayMs, token);
@@ -91,11 +95,13 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     gone,
     drain: async () => {
       await worker.close();
+      subscriber.disconnect();
       await redis.quit().catch(() => redis.disconnect());
     },
     abort: () => {
       turns.abort(new Error('The worker stopped.'));
       void worker.close(true).catch(() => undefined);
+      subscriber.disconnect();
       redis.disconnect();
     },
   };

@@ -4,6 +4,7 @@ import type { AgentSessionImpl } from '../app/agent-session-impl.js';
 import type { UILoop } from '../soul/run-soul.js';
 import { appendSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
+import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
 import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './turn-job.js';
 import { LeaseLost, TurnLease } from './turn-lease.js';
@@ -22,6 +23,8 @@ export interface TurnRunner {
   worker: string;
   /** Aborts running turns (the worker lost Redis). */
   signal: AbortSignal;
+  /** Cancels broadcast for sessions whose turns run here. */
+  cancels: TurnCancels;
   log: (line: string) => void;
   /** Throws BullMQ's UnrecoverableError: a job no worker could ever run fails without retries. */
   unrecoverable: (message: string) => Error;
@@ -73,7 +76,10 @@ export async function runTurnJob(
     throw runner.unrecoverable(end.error);
   }
   const { context } = session;
+  const cancel = runner.cancels.watch(data.sessionId, runner.signal);
   try {
+    // A cancel asked before this worker listened for it (queued, or handed over) is a flag.
+    if (await takeCancelFlag(runner.redis, data.sessionId)) cancel.abort();
     await lease.check();
     const progress = turnProgressSchema.safeParse(job.progress);
     // The prompt is committed when the history grew past where this turn started: go on from there.
@@ -86,8 +92,8 @@ export async function runTurnJob(
     };
     let end: { code: number; error?: string };
     try {
-      if (resume) await session.resumeTurn(data.prompt, ui, runner.signal);
-      else await session.runTurn(data.prompt, ui, runner.signal);
+      if (resume) await session.resumeTurn(data.prompt, ui, cancel.signal);
+      else await session.runTurn(data.prompt, ui, cancel.signal);
       end = { code: 0 };
     } catch (error) {
       end = turnEndOf(error);
@@ -97,11 +103,14 @@ export async function runTurnJob(
       runner.log(`lost the lease on ${job.id}: nothing more of it is committed by this worker`);
       throw new LeaseLost('The lease on the session was lost during the turn.');
     }
+    // The broadcast cancel that stopped this turn left its flag too: it is spent.
+    if (cancel.signal.aborted) await takeCancelFlag(runner.redis, data.sessionId);
     const goalEnd = session.goalRunEnd();
     emit({ kind: 'end', turn: data.turn, ...end, ...(goalEnd ? { goalEnd } : {}) });
     await events;
     return { code: end.code };
   } finally {
+    cancel.done();
     context.setWriteFence(null);
     await session.close().catch(() => undefined);
   }

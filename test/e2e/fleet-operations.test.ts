@@ -41,3 +41,49 @@ it('fleet status shows the workers and which session runs where; SIGTERM drains 
   expect(after.workers).toHaveLength(0);
   expect(server.requests).toHaveLength(1);
 });
+
+it('fleet cancel reaches the worker that runs the turn: it stops, the worker goes on', async () => {
+  const { server, sandbox } = await cli.setup([
+    // Never answered: only the cancel ends this turn.
+    { text: 'never', stall: 'before-headers' },
+    { text: 'The next turn runs.' },
+  ]);
+  const redis = await startRedis(cli);
+  const worker = await startWorker(cli, sandbox, redis.url);
+  const session = '7a1d2c3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e';
+  const waiting = sandbox.spawn([
+    'submit',
+    '--queue',
+    redis.url,
+    '-p',
+    'work',
+    '--session',
+    session,
+    '--wait',
+  ]);
+  const submitted = collect(waiting);
+  await server.waitForRequests(1);
+  const cancelled = await sandbox.run(['fleet', 'cancel', session, '--queue', redis.url]);
+  expect(cancelled.code).toBe(0);
+  const result = await submitted;
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('Interrupted by user');
+  // The cancel was spent on that turn: the next one runs on the same worker.
+  const next = await submit(sandbox, redis.url, 'again', ['--session', session, '--turn', '2', '--wait']);
+  expect(next.code).toBe(0);
+  expect(next.stdout).toContain('The next turn runs.');
+  expect(worker.child.exitCode).toBeNull();
+});
+
+it('a cancel sent while the turn waits in the queue is caught by the worker that takes it', async () => {
+  const { server, sandbox } = await cli.setup([{ text: 'must not run' }]);
+  const redis = await startRedis(cli);
+  const session = '2e9b7c4d-1a3f-4e5b-9c8d-7f6a5b4c3d2e';
+  expect((await submit(sandbox, redis.url, 'work', ['--session', session])).code).toBe(0);
+  expect((await sandbox.run(['fleet', 'cancel', session, '--queue', redis.url])).code).toBe(0);
+  await startWorker(cli, sandbox, redis.url);
+  const result = await submit(sandbox, redis.url, 'work', ['--session', session, '--wait']);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('Interrupted by user');
+  expect(server.requests).toHaveLength(0);
+});
