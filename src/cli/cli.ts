@@ -199,6 +199,17 @@ export function buildProgram() {
       process.exitCode = await runFleetCancel(session, command.optsWithGlobals());
     });
   fleet
+    .command('events')
+    .description("a session's events as JSON lines with their stream ids (replay from --from, --follow)")
+    .argument('<session>', 'the session id')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option('--from <id>', 'only the events after this stream id')
+    .option('--follow', 'keep printing new events until interrupted')
+    .action(async (session: string, _options, command) => {
+      const { runFleetEvents } = await import('./run-fleet-events.js');
+      process.exitCode = await runFleetEvents(session, command.optsWithGlobals());
+    });
+  fleet
     .command('status')
     .description('workers, turns waiting / running / parked / failed, which session runs where')
     .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")

@@ -96,6 +96,16 @@ export async function* readSessionEvents(
   }
 }
 
+/** The session's events after stream id `from` that are there now (a replay; nothing blocks). */
+export async function rangeSessionEvents(
+  redis: Redis,
+  sessionId: string,
+  from: string,
+): Promise<SessionEvent[]> {
+  const entries = await redis.xrange(eventStreamKey(sessionId), from === '0' ? '-' : `(${from}`, '+');
+  return entries.map(([id, fields]) => parseEntry(id, fields));
+}
+
 function parseEntry(id: string, fields: string[]): SessionEvent {
   const text = fields[fields.indexOf(FIELD) + 1];
   try {

@@ -23,6 +23,30 @@ it('a submitted turn runs on a worker; --wait prints it and exits 0; Redis never
   expect(dump).toContain('say hello');
   expect(dump).toContain(`kimi-ts:events:${sessionId}`);
   expect(dump).not.toContain(API_KEY);
+  // The stream replays from any id a reader saw last.
+  const events = await sandbox.run(['fleet', 'events', sessionId!, '--queue', redis.url]);
+  const lines = events.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  expect(lines[0]).toMatchObject({ kind: 'attempt', turn: 1, attempt: 1 });
+  expect(lines[1]).toMatchObject({ kind: 'wire', message: { type: 'TurnBegin' } });
+  expect(lines.at(-1)).toMatchObject({ kind: 'end', turn: 1, code: 0 });
+  const after = await sandbox.run([
+    'fleet',
+    'events',
+    sessionId!,
+    '--queue',
+    redis.url,
+    '--from',
+    lines[1].id,
+  ]);
+  expect(
+    after.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).id),
+  ).toEqual(lines.slice(2).map((line) => line.id));
   // The session lives in its folder as any other.
   const folder = await sessionFolder(sandbox.home, sessionId!);
   const context = await jsonLines(`${folder}/context.jsonl`);
