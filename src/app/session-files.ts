@@ -34,8 +34,8 @@ export interface SessionFilesOptions {
   modelAlias?: string | undefined;
   /**
    * A fleet worker holds the session by its turn job's lease, which fences every write of the
-   * context: no lock file (a paused worker's live pid would otherwise keep the session from the
-   * worker that took its turn over).
+   * context: its lock file may be replaced by another worker's (the one that took the turn over
+   * from a paused worker), never by an interactive process, and never replaces one of those.
    */
   leased?: boolean | undefined;
 }
@@ -73,9 +73,7 @@ export async function readSessionFiles(
   if (badAlias !== null) throw new UsageError(badAlias, '--model');
   const session = await pickSession(options);
   // One process per session: a second one gets a clear error instead of interleaving the files.
-  const lock: SessionLock = options.leased
-    ? { path: session.dir, release: async () => {} }
-    : await lockSession(session.id, session.dir);
+  const lock: SessionLock = await lockSession(session.id, session.dir, { leased: options.leased });
   const userHome = env.HOME || homedir();
   const skillsFound = discoverSkills({
     workDir: session.workDir,

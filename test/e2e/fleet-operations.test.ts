@@ -25,6 +25,11 @@ it('fleet status shows the workers and which session runs where; SIGTERM drains 
   expect(status.stdout).toContain('0 waiting, 1 running');
   expect(status.stdout).toMatch(new RegExp(`alpha@[^\\n]*: ${sessionId} turn 1`));
 
+  // While a worker holds the session, a local process cannot open it.
+  const local = await sandbox.run(['--print', '-S', sessionId, '-p', 'meanwhile']);
+  expect(local.code).toBe(1);
+  expect(local.stderr).toContain('in use by another kimi-ts process');
+
   // Drain: the running turn finishes, a turn queued meanwhile is left for another worker.
   const draining = waitForOutput(worker.child.stderr!, /draining/);
   worker.child.kill('SIGTERM');
