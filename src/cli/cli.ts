@@ -170,6 +170,7 @@ export function buildProgram() {
     .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
     .option('--wait', 'follow the turn and exit as print mode does')
     .option('--turn <n>', 'which turn of --session this is (default 1)', positiveInt)
+    .option('--ask', 'approvals wait for `fleet approve` (the turn parked) instead of being given')
     .action(async (_options, command) => {
       const { runFleetSubmit } = await import('./run-fleet-submit.js');
       process.exitCode = await runFleetSubmit(command.optsWithGlobals());
@@ -197,6 +198,17 @@ export function buildProgram() {
     .action(async (session: string, _options, command) => {
       const { runFleetCancel } = await import('./run-fleet-cancel.js');
       process.exitCode = await runFleetCancel(session, command.optsWithGlobals());
+    });
+  fleet
+    .command('approve')
+    .description('answer the approval a parked turn of the session waits for (submitted with --ask)')
+    .argument('<session>', 'the session id')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option('--approve', 'approve it')
+    .option('--reject', 'reject it')
+    .action(async (session: string, _options, command) => {
+      const { runFleetApprove } = await import('./run-fleet-approve.js');
+      process.exitCode = await runFleetApprove(session, command.optsWithGlobals());
     });
   fleet
     .command('events')

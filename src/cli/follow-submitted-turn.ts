@@ -27,6 +27,7 @@ export async function followSubmittedTurn(options: {
     { finalMessageOnly: false, workDir: job.workDir },
   );
   const done = new AbortController();
+  let parked = false;
   try {
     for await (const event of followTurn(
       options.redis,
@@ -39,8 +40,17 @@ export async function followSubmittedTurn(options: {
         case 'wire':
           formatter.handle(event.message);
           break;
+        case 'parked':
+          parked = true;
+          stderr(
+            `\nWaiting for an approval: ${sanitizeForTerminal(event.description)}\nAnswer it with: kimi-ts fleet approve ${job.sessionId} --queue URL --approve (or --reject)\n`,
+          );
+          break;
         case 'attempt':
-          if (event.attempt > 1)
+          if (parked) {
+            parked = false;
+            stderr(`Answered; the turn goes on, on ${sanitizeForTerminal(event.worker)}.\n`);
+          } else if (event.attempt > 1)
             stderr(
               `\nThe turn was taken over by ${sanitizeForTerminal(event.worker)} (attempt ${event.attempt}): it goes on from its last committed step.\n`,
             );

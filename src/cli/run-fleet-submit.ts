@@ -13,6 +13,7 @@ export interface FleetSubmitFlags {
   yolo?: boolean | undefined;
   afk?: boolean | undefined;
   wait?: boolean | undefined;
+  ask?: boolean | undefined;
   outputFormat?: string | undefined;
 }
 
@@ -94,5 +95,6 @@ function jobOf(flags: FleetSubmitFlags) {
     yolo: Boolean(flags.yolo),
     afk: Boolean(flags.afk),
     ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.ask ? { ask: true } : {}),
   };
 }

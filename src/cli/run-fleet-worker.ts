@@ -92,7 +92,8 @@ async function openJobSession(flags: FleetWorkerFlags, home: string, job: TurnJo
     env: process.env,
     workDir: job.workDir,
     sessionId: job.sessionId,
-    runtimeAfk: true,
+    // Nobody to ask, as in print mode; unless the job parks its approvals for `fleet approve`.
+    runtimeAfk: !job.ask,
     onWarning: printWarning,
     cwd: job.workDir,
   });

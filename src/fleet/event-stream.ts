@@ -21,6 +21,12 @@ const streamEntrySchema = z.discriminatedUnion('kind', [
     message: z.strictObject({ type: z.string(), payload: z.record(z.string(), z.unknown()) }),
   }),
   z.strictObject({
+    kind: z.literal('parked'),
+    turn: z.int(),
+    action: z.string(),
+    description: z.string(),
+  }),
+  z.strictObject({
     kind: z.literal('end'),
     turn: z.int(),
     code: z.int(),
@@ -32,7 +38,7 @@ export type StreamEntry = z.infer<typeof streamEntrySchema>;
 
 /** One entry as read back: its stream id (to replay from) and what it says. */
 export type SessionEvent =
-  | ({ id: string } & Extract<StreamEntry, { kind: 'attempt' | 'end' }>)
+  | ({ id: string } & Extract<StreamEntry, { kind: 'attempt' | 'parked' | 'end' }>)
   | { id: string; kind: 'wire'; turn: number; message: WireMessage }
   | { id: string; kind: 'unreadable'; problem: string };
 

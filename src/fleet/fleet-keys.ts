@@ -36,3 +36,8 @@ export function cancelFlagKey(sessionId: string): string {
 
 /** Where a cancel is broadcast to the workers (the message is the session id). */
 export const CANCEL_CHANNEL = `${FLEET_PREFIX}:cancels`;
+
+/** A session's approvals waiting for an answer, and answers waiting for their turn (a hash). */
+export function approvalsKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:approvals:${sessionId}`;
+}

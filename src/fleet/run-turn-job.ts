@@ -2,7 +2,9 @@ import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AgentSessionImpl } from '../app/agent-session-impl.js';
 import type { UILoop } from '../soul/run-soul.js';
+import { ApprovalRequest, QuestionRequest } from '../wire/requests.js';
 import { appendSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
+import { recordPending, takeAnswer } from './parked-approvals.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
@@ -34,6 +36,8 @@ export interface TurnRunner {
 
 /** How long a turn waits, parked, before it looks again at a session another turn holds. */
 const BUSY_SESSION_RETRY_MS = 500;
+/** How long a turn parked for an approval stays parked unless answered (`fleet approve` wakes it). */
+const APPROVAL_PARK_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * Runs one turn job: opens the session, fences its context by the job's lock token, runs the turn
@@ -86,9 +90,30 @@ export async function runTurnJob(
     const resume = progress.success && context.history.length > progress.data.historyAtStart;
     if (!progress.success) await job.updateProgress({ historyAtStart: context.history.length });
     context.setWriteFence(() => lease.check());
+    // An approval nobody here can give: answered already (the turn was parked for it), or park.
+    let parked: { action: string; description: string } | null = null;
+    const answerOrPark = async (request: ApprovalRequest) => {
+      const answer = await takeAnswer(runner.redis, data.sessionId, request.payload);
+      if (answer !== null) {
+        request.resolve(answer);
+        return;
+      }
+      if (parked !== null) return;
+      parked = request.payload;
+      await recordPending(runner.redis, data.sessionId, job.id as string, request.payload);
+      // Nothing of the step that asked may be committed: it is redone when the answer comes.
+      lease.lose('The turn was parked for an approval.');
+      cancel.abort();
+    };
     const ui: UILoop = async (wire) => {
       for await (const batch of wire.subscribe({ merge: true }).batches())
-        for (const message of batch) emit(wireEntry(data.turn, message));
+        for (const message of batch) {
+          emit(wireEntry(data.turn, message));
+          if (message instanceof ApprovalRequest && message.isPending)
+            void answerOrPark(message).catch(() => cancel.abort());
+          // Questions have nobody to answer them in the fleet: dismissed, as in print mode.
+          if (message instanceof QuestionRequest && message.isPending) message.resolve({});
+        }
     };
     let end: { code: number; error?: string };
     try {
@@ -97,6 +122,13 @@ export async function runTurnJob(
       end = { code: 0 };
     } catch (error) {
       end = turnEndOf(error);
+    }
+    if (parked !== null) {
+      const { action, description } = parked;
+      emit({ kind: 'parked', turn: data.turn, action, description });
+      await events;
+      runner.log(`parked ${job.id} for an approval: ${action}`);
+      throw await runner.park(job, token, APPROVAL_PARK_MS);
     }
     // A worker that lost the lease says nothing more: the one that took over ends the turn.
     if (lease.lost) {

@@ -12,6 +12,8 @@ export const turnJobSchema = z.strictObject({
   yolo: z.boolean(),
   afk: z.boolean(),
   model: z.string().min(1).optional(),
+  /** Approvals wait for `fleet approve` (the turn parked, holding no worker) instead of afk's yes. */
+  ask: z.boolean().optional(),
 });
 export type TurnJob = z.infer<typeof turnJobSchema>;
 
