@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { deferred } from '../support/deferred.js';
 import { startRedis, startWorker, submit } from '../support/fleet-cli.js';
 import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -6,10 +7,7 @@ import { useScriptedCli } from '../support/scripted-cli.js';
 const cli = useScriptedCli();
 
 it('fleet status shows the workers and which session runs where; SIGTERM drains the worker', async () => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { promise: held, resolve: release } = deferred();
   cli.defer(() => release());
   const { server, sandbox } = await cli.setup([{ text: 'Finished while draining.', holdUntil: held }]);
   const redis = await startRedis(cli);

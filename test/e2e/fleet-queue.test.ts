@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { deferred } from '../support/deferred.js';
 import { jsonLines, sessionFolder, startRedis, startWorker, submit } from '../support/fleet-cli.js';
 import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -79,10 +80,7 @@ it('the same turn submitted twice is one job, run once; a later --wait replays i
 });
 
 it('turns of one session run one at a time, in order, even with idle workers', async () => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { promise: held, resolve: release } = deferred();
   cli.defer(() => release());
   const { server, sandbox } = await cli.setup([
     { text: 'First answer.', holdUntil: held },

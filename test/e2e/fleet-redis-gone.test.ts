@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { deferred } from '../support/deferred.js';
 import { jsonLines, sessionFolder, startRedis, startWorker, submit } from '../support/fleet-cli.js';
 import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -25,10 +26,7 @@ it('no Redis: submit and worker say so in one line (host:port, no credentials) a
 });
 
 it('Redis gone mid-turn: the worker and submit --wait say so and exit non-zero; no step is half written', async () => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { promise: held, resolve: release } = deferred();
   cli.defer(() => release());
   const { server, sandbox } = await cli.setup([{ text: 'answered after Redis left', holdUntil: held }]);
   const redis = await startRedis(cli);
@@ -52,10 +50,7 @@ it('Redis gone mid-turn: the worker and submit --wait say so and exit non-zero; 
 });
 
 it('Redis restarted mid-turn (append-only file): the turn finishes, no committed step lost', async () => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { promise: held, resolve: release } = deferred();
   cli.defer(() => release());
   const { server, sandbox } = await cli.setup([
     { toolCalls: [{ id: 'call-think-1', name: 'Think', args: { thought: 'first step' } }] },

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { deferred } from '../support/deferred.js';
 import { jsonLines, sessionFolder, startRedis, startWorker } from '../support/fleet-cli.js';
 import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -9,12 +10,9 @@ const cli = useScriptedCli();
 
 /** A promise the test resolves itself (after the test at the latest, before the server closes). */
 function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  cli.defer(() => open());
-  return { promise, open };
+  const { promise, resolve } = deferred();
+  cli.defer(() => resolve());
+  return { promise, open: () => resolve() };
 }
 
 const readNotes = { toolCalls: [{ id: 'call-read-1', name: 'ReadFile', args: { path: 'notes.txt' } }] };
