@@ -64,6 +64,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
             await job.moveToDelayed(Date.now() + delayMs, token);
             return new DelayedError();
           },
+          wake: (job) => job.promote(),
         },
         job,
         token,

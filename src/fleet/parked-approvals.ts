@@ -40,6 +40,16 @@ export async function takeAnswer(
   return entry.state;
 }
 
+/** Whether the request has been answered (and not yet used). */
+export async function isAnswered(
+  redis: Redis,
+  sessionId: string,
+  request: { sender: string; action: string; description: string },
+): Promise<boolean> {
+  const entry = parse(await redis.hget(approvalsKey(sessionId), approvalKey(request)));
+  return entry !== null && entry.state !== 'pending';
+}
+
 export async function recordPending(
   redis: Redis,
   sessionId: string,

@@ -4,7 +4,7 @@ import type { AgentSessionImpl } from '../app/agent-session-impl.js';
 import type { UILoop } from '../soul/run-soul.js';
 import { ApprovalRequest, QuestionRequest } from '../wire/requests.js';
 import { appendSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
-import { recordPending, takeAnswer } from './parked-approvals.js';
+import { isAnswered, recordPending, takeAnswer } from './parked-approvals.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
@@ -32,6 +32,8 @@ export interface TurnRunner {
   unrecoverable: (message: string) => Error;
   /** Parks the job (BullMQ's moveToDelayed + DelayedError): it holds no worker until it is due. */
   park: (job: Job, token: string, delayMs: number) => Promise<Error>;
+  /** Wakes a parked job now (BullMQ's promote). */
+  wake: (job: Job) => Promise<void>;
 }
 
 /** How long a turn waits, parked, before it looks again at a session another turn holds. */
@@ -91,7 +93,7 @@ export async function runTurnJob(
     if (!progress.success) await job.updateProgress({ historyAtStart: context.history.length });
     context.setWriteFence(() => lease.check());
     // An approval nobody here can give: answered already (the turn was parked for it), or park.
-    let parked: { action: string; description: string } | null = null;
+    let parked: { sender: string; action: string; description: string } | null = null;
     const answerOrPark = async (request: ApprovalRequest) => {
       const answer = await takeAnswer(runner.redis, data.sessionId, request.payload);
       if (answer !== null) {
@@ -124,11 +126,16 @@ export async function runTurnJob(
       end = turnEndOf(error);
     }
     if (parked !== null) {
-      const { action, description } = parked;
-      emit({ kind: 'parked', turn: data.turn, action, description });
+      const request: { sender: string; action: string; description: string } = parked;
+      emit({ kind: 'parked', turn: data.turn, action: request.action, description: request.description });
       await events;
-      runner.log(`parked ${job.id} for an approval: ${action}`);
-      throw await runner.park(job, token, APPROVAL_PARK_MS);
+      runner.log(`parked ${job.id} for an approval: ${request.action}`);
+      const parkedError = await runner.park(job, token, APPROVAL_PARK_MS);
+      // `fleet approve` answers, then wakes a parked job: an answer that came before the job was
+      // parked found nothing to wake, so it is woken here.
+      if (await isAnswered(runner.redis, data.sessionId, request))
+        await runner.wake(job).catch(() => undefined);
+      throw parkedError;
     }
     // A worker that lost the lease says nothing more: the one that took over ends the turn.
     if (lease.lost) {

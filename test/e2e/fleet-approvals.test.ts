@@ -53,3 +53,30 @@ it('a turn parked for an approval holds no worker, and goes on on another worker
   expect(await roles()).toEqual(['user', 'assistant', 'tool', 'assistant']);
   expect(server.requests).toHaveLength(4);
 });
+
+it('a rejected approval: the redone step is refused, nothing runs, the turn ends there', async () => {
+  const { server, sandbox } = await cli.setup([writeNote, writeNote]);
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  const waiting = sandbox.spawn(['submit', '--queue', redis.url, '-p', 'write the note', '--ask', '--wait']);
+  const submitted = collect(waiting);
+  const sessionId = (await waitForOutput(waiting.stdout!, /\n/)).trim();
+  await waitForOutput(waiting.stderr!, /Waiting for an approval/);
+  const rejected = await sandbox.run(['fleet', 'approve', sessionId, '--queue', redis.url, '--reject']);
+  expect(rejected.code).toBe(0);
+  expect(rejected.stdout).toContain('Rejected');
+  const result = await submitted;
+  expect(result.code).toBe(0);
+  await expect(readFile(join(sandbox.workDir, 'note.txt'), 'utf8')).rejects.toThrow();
+  // A rejection ends the turn (as at a terminal): the model is not asked again.
+  expect(server.requests).toHaveLength(2);
+  const folder = await sessionFolder(sandbox.home, sessionId);
+  const context = await jsonLines(join(folder, 'context.jsonl'));
+  const results = context.filter((line) => line.role === 'tool');
+  expect(results).toHaveLength(1);
+  expect(JSON.stringify(results[0])).toMatch(/reject/i);
+  // Nothing left to answer.
+  const again = await sandbox.run(['fleet', 'approve', sessionId, '--queue', redis.url, '--approve']);
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain('No approval is waiting');
+});
