@@ -14,7 +14,7 @@ import { LeaseLost, TurnLease } from './turn-lease.js';
 /** What a worker needs of a session to run a turn of it. */
 export type FleetSession = Pick<
   AgentSessionImpl,
-  'sessionId' | 'context' | 'runTurn' | 'resumeTurn' | 'goalRunEnd' | 'close'
+  'sessionId' | 'context' | 'setWriteFence' | 'runTurn' | 'resumeTurn' | 'goalRunEnd' | 'close'
 >;
 
 export interface TurnRunner {
@@ -91,7 +91,7 @@ export async function runTurnJob(
     // The prompt is committed when the history grew past where this turn started: go on from there.
     const resume = progress.success && context.history.length > progress.data.historyAtStart;
     if (!progress.success) await job.updateProgress({ historyAtStart: context.history.length });
-    context.setWriteFence(() => lease.check());
+    session.setWriteFence(() => lease.check());
     // An approval nobody here can give: answered already (the turn was parked for it), or park.
     let parked: { sender: string; action: string; description: string } | null = null;
     const answerOrPark = async (request: ApprovalRequest) => {
@@ -150,7 +150,7 @@ export async function runTurnJob(
     return { code: end.code };
   } finally {
     cancel.done();
-    context.setWriteFence(null);
+    session.setWriteFence(null);
     await session.close().catch(() => undefined);
   }
 }

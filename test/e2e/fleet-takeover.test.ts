@@ -88,7 +88,9 @@ it('a worker that lost its lease (paused past it) cannot commit after the other 
   paused.child.kill('SIGCONT');
   held.open();
   await refused;
-  const { context } = await history(sandbox.home, result.stdout.split('\n')[0]!);
+  const { context, wire } = await history(sandbox.home, result.stdout.split('\n')[0]!);
   expect(JSON.stringify(context)).not.toContain('from the paused worker');
+  // Nor does its event log get what it streamed after it woke up.
+  expect(JSON.stringify(wire)).not.toContain('from the paused worker');
   expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
 });
