@@ -113,3 +113,22 @@ it('turns of one session run one at a time, in order, even with idle workers', a
     expect.stringMatching(/^assistant:.*Second answer/),
   ]);
 });
+
+it('a goal run through the fleet exits with the goal codes (blocked: 3)', async () => {
+  const { server, sandbox } = await cli.setup([
+    { text: 'Thinking about it.' },
+    { text: 'Still thinking.' },
+    { text: 'Thinking more.' },
+    { text: 'This turn must never be asked for.' },
+  ]);
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  const result = await submit(sandbox, redis.url, '/goal ponder forever', ['--wait']);
+  expect(result.code).toBe(3);
+  expect(server.requests).toHaveLength(3);
+  const events = await sandbox.run(['fleet', 'events', result.stdout.split('\n')[0]!, '--queue', redis.url]);
+  expect(JSON.parse(events.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+    kind: 'end',
+    goalEnd: 'blocked',
+  });
+});
