@@ -6,7 +6,7 @@ import {
   wireMessageFromJSON,
   wireMessageToJSON,
 } from '../wire/index.js';
-import { eventStreamKey } from './fleet-keys.js';
+import { eventStreamKey, jobLockKey, sessionHolderKey } from './fleet-keys.js';
 
 /**
  * What a session's Redis Stream holds, one entry per line of its life in the fleet: a worker took a
@@ -51,21 +51,37 @@ export function wireEntry(turn: number, message: WireMessage): StreamEntry {
   return { kind: 'wire', turn, message: wireMessageToJSON(message) as WireEnvelopeJSON };
 }
 
-export async function appendSessionEvent(
+/**
+ * Appends an entry for the turn job `jobId` only while it holds the session with this worker's lock
+ * `token`: the check and the XADD are one script, so a worker that lost its lease adds nothing to
+ * the stream, not even one event. Returns the entry's id, or null when refused.
+ */
+const FENCED_XADD = `
+if redis.call('GET', KEYS[2]) ~= ARGV[1] or redis.call('GET', KEYS[3]) ~= ARGV[2] then
+  return false
+end
+return redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', ARGV[4], ARGV[5])
+`;
+
+export async function appendFencedSessionEvent(
   redis: Redis,
   sessionId: string,
+  holder: { jobId: string; token: string },
   entry: StreamEntry,
-): Promise<string> {
-  const id = await redis.xadd(
+): Promise<string | null> {
+  const id = await redis.eval(
+    FENCED_XADD,
+    3,
     eventStreamKey(sessionId),
-    'MAXLEN',
-    '~',
+    sessionHolderKey(sessionId),
+    jobLockKey(holder.jobId),
+    holder.jobId,
+    holder.token,
     String(STREAM_MAX_LEN),
-    '*',
     FIELD,
     JSON.stringify(entry),
   );
-  return id ?? '';
+  return typeof id === 'string' ? id : null;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { AgentSessionImpl } from '../app/agent-session-impl.js';
 import type { UILoop } from '../soul/run-soul.js';
 import { ApprovalRequest, QuestionRequest } from '../wire/requests.js';
-import { appendSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
+import { appendFencedSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
 import { isAnswered, recordPending, takeAnswer } from './parked-approvals.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
@@ -57,6 +57,7 @@ export async function runTurnJob(
   if (!parsed.success || token === undefined || job.id !== turnJobId(parsed.data.sessionId, parsed.data.turn))
     throw runner.unrecoverable('Not a turn job of kimi-ts.');
   const data = parsed.data;
+  const jobId = job.id;
   // One turn of a session at a time, in order: a turn whose session is busy waits parked.
   const ready =
     (await previousTurnDone(runner.redis, data.sessionId, data.turn)) &&
@@ -68,7 +69,7 @@ export async function runTurnJob(
   let events: Promise<unknown> = Promise.resolve();
   const emit = (entry: StreamEntry) => {
     events = events
-      .then(() => appendSessionEvent(runner.redis, data.sessionId, entry))
+      .then(() => appendFencedSessionEvent(runner.redis, data.sessionId, { jobId, token }, entry))
       .catch(() => undefined);
   };
   emit({ kind: 'attempt', turn: data.turn, attempt, worker: runner.worker });

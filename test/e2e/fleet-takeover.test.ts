@@ -92,5 +92,9 @@ it('a worker that lost its lease (paused past it) cannot commit after the other 
   expect(JSON.stringify(context)).not.toContain('from the paused worker');
   // Nor does its event log get what it streamed after it woke up.
   expect(JSON.stringify(wire)).not.toContain('from the paused worker');
+  // Nor the session's stream in Redis.
+  const stream = await sandbox.run(['fleet', 'events', result.stdout.split('\n')[0]!, '--queue', redis.url]);
+  expect(stream.stdout).toContain('From the worker that took over.');
+  expect(stream.stdout).not.toContain('from the paused worker');
   expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
 });
