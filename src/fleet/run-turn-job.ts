@@ -3,8 +3,9 @@ import type { Redis } from 'ioredis';
 import type { AgentSessionImpl } from '../app/agent-session-impl.js';
 import type { UILoop } from '../soul/run-soul.js';
 import { ApprovalRequest, QuestionRequest } from '../wire/requests.js';
+import { ApprovalGate } from './approval-gate.js';
 import { appendFencedSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
-import { isAnswered, recordPending, takeAnswer } from './parked-approvals.js';
+import { isAnswered } from './parked-approvals.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
@@ -93,27 +94,17 @@ export async function runTurnJob(
     const resume = progress.success && context.history.length > progress.data.historyAtStart;
     if (!progress.success) await job.updateProgress({ historyAtStart: context.history.length });
     session.setWriteFence(() => lease.check());
-    // An approval nobody here can give: answered already (the turn was parked for it), or park.
-    let parked: { sender: string; action: string; description: string } | null = null;
-    const answerOrPark = async (request: ApprovalRequest) => {
-      const answer = await takeAnswer(runner.redis, data.sessionId, request.payload);
-      if (answer !== null) {
-        request.resolve(answer);
-        return;
-      }
-      if (parked !== null) return;
-      parked = request.payload;
-      await recordPending(runner.redis, data.sessionId, job.id as string, request.payload);
+    const approvals = new ApprovalGate(runner.redis, data.sessionId, jobId, () => {
       // Nothing of the step that asked may be committed: it is redone when the answer comes.
       lease.lose('The turn was parked for an approval.');
       cancel.abort();
-    };
+    });
     const ui: UILoop = async (wire) => {
       for await (const batch of wire.subscribe({ merge: true }).batches())
         for (const message of batch) {
           emit(wireEntry(data.turn, message));
           if (message instanceof ApprovalRequest && message.isPending)
-            void answerOrPark(message).catch(() => cancel.abort());
+            void approvals.handle(message).catch(() => cancel.abort());
           // Questions have nobody to answer them in the fleet: dismissed, as in print mode.
           if (message instanceof QuestionRequest && message.isPending) message.resolve({});
         }
@@ -126,8 +117,8 @@ export async function runTurnJob(
     } catch (error) {
       end = turnEndOf(error);
     }
-    if (parked !== null) {
-      const request: { sender: string; action: string; description: string } = parked;
+    const request = approvals.parked;
+    if (request !== null) {
       emit({ kind: 'parked', turn: data.turn, action: request.action, description: request.description });
       await events;
       runner.log(`parked ${job.id} for an approval: ${request.action}`);
