@@ -1,6 +1,5 @@
 import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
 import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
-import type { UILoop } from '../../soul/run-soul.js';
 import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
 import { runShellEscape } from '../common/shell-escape.js';
@@ -18,17 +17,17 @@ import { replayConversation } from './replay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { currentContextSize, currentModel, priceOf } from './session-model-facts.js';
 import {
-  applyStatusUpdate,
   JOB_IDLE,
-  JOB_RUNNING,
   StatusLineView,
   withContextSize,
+  withJobStarted,
   withModes,
   withStreamed,
 } from './status-line.js';
 import { HELP_COMMAND, tuiHelp } from './tui-help.js';
 import type { TuiOptions } from './tui-options.js';
 import { tuiStyle } from './tui-style.js';
+import { turnUiLoop } from './turn-ui-loop.js';
 import { TurnView } from './turn-view.js';
 import { warmMarkdown } from './warm-markdown.js';
 
@@ -113,9 +112,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
       style,
       workDir: session.workDir,
       thinking: options.thinking,
-      onStatus: (update) => {
-        status.facts = applyStatusUpdate(status.facts, update);
-      },
+      onStatus: (update) => status.applyStatus(update),
+      onGoal: (goal) => status.applyGoal(goal),
       onRequest: (request, plan) => panels.ask(request, plan),
     });
 
@@ -171,7 +169,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     let finished: () => void = () => {};
     running = { cancel, view, done: new Promise((resolve) => (finished = resolve)) };
     transcript.addChild(view);
-    status.facts = { ...status.facts, ...JOB_RUNNING(), activity: 'working… (Esc cancels)' };
+    status.facts = { ...withJobStarted(status.facts), activity: 'working… (Esc cancels)' };
     ticker = setInterval(tick, TICK_MS);
     try {
       await work(view, cancel.signal);
@@ -200,19 +198,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (next !== undefined) start(next);
   };
 
+  const showIn = (view: TurnView) =>
+    turnUiLoop(view, (m) => (status.facts = withStreamed(status.facts, m)), tui);
   const runTurn = (text: string) =>
-    runJob(async (view, signal) => {
-      const ui: UILoop = async (wire) => {
-        for await (const batch of wire.subscribe({ merge: false }).batches()) {
-          for (const message of batch) {
-            view.handle(message);
-            status.facts = withStreamed(status.facts, message);
-          }
-          tui.requestRender();
-        }
-      };
-      await session.runTurn(text, ui, signal);
-    });
+    runJob(async (view, signal) => void (await session.runTurn(text, showIn(view), signal)));
+  // A scheduled prompt due while nothing runs or waits runs as its own turn (else it comes again later).
+  const stopScheduled = session.onScheduledPrompt(({ jobId }) => {
+    if (!running && queue.length === 0)
+      void runJob(async (view, signal) => void (await session.runScheduledTurn(jobId, showIn(view), signal)));
+  });
 
   // `!command`: run by the user's shell for the user alone (not part of the conversation).
   const runBang = (command: string) =>
@@ -382,6 +376,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     return await exited;
   } finally {
     // Leaving during a job cancels it and waits for it, so the session closes with nothing running.
+    stopScheduled();
     queue.length = 0;
     const job = running as { cancel: AbortController; done: Promise<void> } | null;
     job?.cancel.abort(new RunCancelled());

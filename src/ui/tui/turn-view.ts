@@ -1,10 +1,12 @@
 import type { Component } from '@mariozechner/pi-tui';
 import { assertNever } from '../../util/assert-never.js';
-import type { StatusUpdate, UserInput, WireEvent } from '../../wire/events.js';
+import { revealInvisible } from '../../util/reveal-invisible.js';
+import type { StatusUpdate, UserInput, WireEvent, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { userInputText } from '../../wire/user-input-text.js';
 import { goalLineText } from '../common/goal-line.js';
+import { scheduleLineText } from '../common/schedule-line.js';
 import { AnswerView } from './answer-view.js';
 import { NoteView } from './note-view.js';
 import { PlanView } from './plan-view.js';
@@ -19,6 +21,8 @@ export interface TurnViewOptions {
   thinking: ThinkingDisplay;
   /** A status change (context use, tokens, plan mode) for the status line. */
   onStatus?: ((status: StatusUpdate) => void) | undefined;
+  /** The session's goal changed (the status line's goal part). */
+  onGoal?: ((goal: WireEventOf<'GoalUpdated'>['payload']) => void) | undefined;
   /**
    * A question for the user; the TUI shows its panel. `plan` is the plan ExitPlanMode showed just
    * before asking about it (its panel shows the plan with the question).
@@ -33,6 +37,8 @@ export interface TurnViewOptions {
  */
 export class TurnView implements Component {
   private lastGoalLine = '';
+  /** The next TurnBegin is a scheduled prompt's. */
+  private scheduledNext = false;
   private readonly parts: Component[] = [];
   /** Where the current step's output starts: a retried step's partial output is removed. */
   private stepStart = 0;
@@ -71,9 +77,15 @@ export class TurnView implements Component {
     const plan = this.shownPlan;
     if (message.type !== 'StatusUpdate') this.shownPlan = null;
     switch (message.type) {
-      case 'TurnBegin':
-        this.note(`${style.accent('›')} ${style.bold(inputText(message.payload.user_input))}`);
+      case 'TurnBegin': {
+        // Nobody typed a scheduled prompt (the model may have written it): nothing in it stays hidden.
+        const text = this.scheduledNext
+          ? revealInvisible(userInputText(message.payload.user_input))
+          : inputText(message.payload.user_input);
+        this.scheduledNext = false;
+        this.note(`${style.accent('›')} ${style.bold(text)}`);
         return;
+      }
       case 'SteerInput': {
         const text = inputText(message.payload.user_input);
         const shown = this.steersShown.indexOf(text);
@@ -186,11 +198,16 @@ export class TurnView implements Component {
       case 'RewindDone':
         return;
       case 'GoalUpdated': {
+        this.options.onGoal?.(message.payload);
         const text = goalLineText(message.payload);
         if (text !== this.lastGoalLine) this.note(style.dim(sanitizeForTerminal(text)));
         this.lastGoalLine = text;
         return;
       }
+      case 'ScheduleFired':
+        this.note(style.dim(sanitizeForTerminal(scheduleLineText(message.payload))));
+        this.scheduledNext = true;
+        return;
       case 'BtwBegin':
         this.note(`${style.dim('(by the way)')} ${sanitizeForTerminal(message.payload.question)}`);
         return;

@@ -1,3 +1,5 @@
+import { type GoalSnapshot, goalAfterUpdate, goalAtTurnBegin } from '../../common/goal-line.js';
+import { scheduleLineText } from '../../common/schedule-line.js';
 import { addTokens, NO_TOKENS, type TokenCounts } from '../../common/token-cost.js';
 import { applyItemEvent, type ConversationItem, userInputLabel } from './conversation-items.js';
 import { asKnownBlock, type DisplayBlockLike } from './display-blocks.js';
@@ -20,6 +22,8 @@ import type {
 
 export interface TurnView {
   userInput: string;
+  /** Set when a schedule (CronCreate, `/loop`) started the turn: the line that says which. */
+  schedule?: string | null;
   items: ConversationItem[];
   done: boolean;
 }
@@ -71,6 +75,10 @@ export interface ConversationState {
   tasks: BackgroundTask[];
   /** Whether a turn is running (between TurnBegin and TurnEnd). */
   busy: boolean;
+  /** The session's goal, from `GoalUpdated` (a completed one until the next turn begins). */
+  goal: GoalSnapshot | null;
+  /** A ScheduleFired seen, for the TurnBegin that follows it. */
+  scheduled?: string | null;
 }
 
 export const EMPTY_CONVERSATION: ConversationState = {
@@ -91,6 +99,7 @@ export const EMPTY_CONVERSATION: ConversationState = {
   plan: null,
   tasks: [],
   busy: false,
+  goal: null,
 };
 
 export type ConversationAction =
@@ -164,11 +173,20 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
       return {
         ...state,
         busy: true,
+        goal: goalAtTurnBegin(state.goal),
+        scheduled: null,
         turns: [
           ...state.turns,
-          { userInput: userInputLabel(event.payload.user_input), items: [], done: false },
+          {
+            userInput: userInputLabel(event.payload.user_input),
+            ...(state.scheduled ? { schedule: state.scheduled } : {}),
+            items: [],
+            done: false,
+          },
         ],
       };
+    case 'ScheduleFired':
+      return { ...state, scheduled: scheduleLineText(event.payload) };
     case 'TurnEnd':
       // Requests of a finished turn are closed by the server; their panels go too (a background
       // agent's approval lives on past the turn).
@@ -181,6 +199,12 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
       };
     case 'StatusUpdate':
       return { ...state, status: applyStatus(state.status, event.payload) };
+    case 'GoalUpdated':
+      return {
+        ...state,
+        goal: goalAfterUpdate(state.goal, event.payload),
+        turns: updateLastTurn(state.turns, (t) => ({ ...t, items: applyItemEvent(t.items, event) })),
+      };
     case 'ApprovalResponse':
       return withoutRequest(state, event.payload.request_id);
     case 'PlanDisplay':
