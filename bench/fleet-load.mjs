@@ -10,6 +10,7 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
 
 const root = resolve(import.meta.dirname, '..');
 const CLI = join(root, 'dist', 'bin', 'kimi-ts.cjs');
@@ -150,13 +151,21 @@ export async function runFleetLoad({ workers = 4, concurrency = 1, sessions = 20
       afk: false,
     });
     const add = (n) => queue.add('turn', job(n), { jobId: `turn:${job(n).sessionId}:1`, attempts: 1 });
-    // Idle fleet: one turn at a time, each after the previous ended; the queue's own latency.
+    // Idle fleet: one turn at a time, each after the previous ended; the queue's own latency, up to
+    // the turn's first event in its stream (the worker has claimed the session by then).
+    const client = new Redis(connection);
     const pickup = [];
     for (let n = 0; n < idleTurns; n++) {
       const added = await add(1_000_000 + n);
       await added.waitUntilFinished(events);
-      const done = await queue.getJob(added.id);
-      pickup.push(done.processedOn - done.timestamp);
+      const [[firstId]] = await client.xrange(
+        `kimi-ts:events:${job(1_000_000 + n).sessionId}`,
+        '-',
+        '+',
+        'COUNT',
+        1,
+      );
+      pickup.push(Number(firstId.split('-')[0]) - added.timestamp);
     }
     const memoryBefore = redisMemory(redis.port);
     // Load: every session at once.
@@ -167,6 +176,7 @@ export async function runFleetLoad({ workers = 4, concurrency = 1, sessions = 20
     const seconds = (Date.now() - started) / 1000;
     const memoryPerSession = (redisMemory(redis.port) - memoryBefore) / sessions;
     const rss = procs.map((child) => peakRssMb(child.pid));
+    client.disconnect();
     await events.close();
     await queue.close();
     return {

@@ -11,7 +11,7 @@ export default async function fleetBench() {
     rows.push({ name: `${label}: sessions per second`, value: r.sessionsPerS, unit: 'sessions/s' });
     if (concurrency === 1) {
       rows.push({
-        name: 'queue latency per turn, idle fleet (enqueue → a worker starts it), p50',
+        name: 'queue latency per turn, idle fleet (enqueue → first event of the turn), p50',
         value: r.pickupP50,
         unit: 'ms',
         target: '≤ 20 ms',
