@@ -1,6 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { QueueAddress } from '../fleet/queue-address.js';
+import { isFullSessionUuid } from '../session/session-id-match.js';
 import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
+
+/** A fleet command's session argument: a full session UUID (the fleet has no folder to match a prefix in). */
+export function badSessionArgument(sessionId: string, command: string): number | null {
+  if (isFullSessionUuid(sessionId)) return null;
+  process.stderr.write(usageErrorText(`${command} takes a full session UUID (submit prints it).`));
+  return USAGE_EXIT_CODE;
+}
 
 /**
  * `--queue URL` of a fleet command, connected: or the exit code after saying why not (a bad URL is

@@ -1,5 +1,5 @@
 import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
-import { connectFleet } from './fleet-connection.js';
+import { badSessionArgument, connectFleet } from './fleet-connection.js';
 
 /**
  * `kimi-ts fleet approve SESSION --queue URL --approve|--reject`: answers the approvals a parked turn of the
@@ -13,6 +13,8 @@ export async function runFleetApprove(
     process.stderr.write('kimi-ts fleet approve: say --approve or --reject.\n');
     return 2;
   }
+  const bad = badSessionArgument(sessionId, 'fleet approve');
+  if (bad !== null) return bad;
   const connected = await connectFleet(flags.queue, 'fleet', 1);
   if ('code' in connected) return connected.code;
   const { redis } = connected;

@@ -1,4 +1,4 @@
-import { connectFleet } from './fleet-connection.js';
+import { badSessionArgument, connectFleet } from './fleet-connection.js';
 
 export interface FleetEventsFlags {
   queue: string;
@@ -20,6 +20,8 @@ export async function runFleetEvents(sessionId: string, flags: FleetEventsFlags)
     process.stderr.write('kimi-ts fleet: --from takes a stream id (like 1712345678901-0) or 0.\n');
     return 2;
   }
+  const bad = badSessionArgument(sessionId, 'fleet events');
+  if (bad !== null) return bad;
   const connected = await connectFleet(flags.queue, 'fleet', 1);
   if ('code' in connected) return connected.code;
   const { redis } = connected;

@@ -66,6 +66,9 @@ it('fleet cancel reaches the worker that runs the turn: it stops, the worker goe
   ]);
   const submitted = collect(waiting);
   await server.waitForRequests(1);
+  const mistyped = await sandbox.run(['fleet', 'cancel', session.slice(0, 8), '--queue', redis.url]);
+  expect(mistyped.code).toBe(2);
+  expect(mistyped.stderr).toContain('takes a full session UUID');
   const cancelled = await sandbox.run(['fleet', 'cancel', session, '--queue', redis.url]);
   expect(cancelled.code).toBe(0);
   const result = await submitted;
