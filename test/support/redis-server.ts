@@ -68,7 +68,7 @@ export class RedisServer {
     });
   }
 
-  /** Runs `redis-cli -p PORT ARGS…` and returns its output (`--no-raw` off: plain values). */
+  /** Runs `redis-cli -p PORT --raw ARGS…` and returns its output (plain values, one a line). */
   cli(...args: string[]): Promise<string> {
     return new Promise((resolve, reject) => {
       execFile('redis-cli', ['-p', String(this.port), '--raw', ...args], (error, stdout) =>
