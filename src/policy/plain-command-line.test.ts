@@ -51,6 +51,8 @@ const ACCEPTED = [
   'git commit -m "fix the bug" && git log --format=\'%h %s\'',
   "echo '$(rm -rf /)' 'a;b|c' \"it's\" ''",
   'grep -r "a#b" src',
+  'git commit -m "修复 bug" && echo \'héllo 😀\' | wc -c',
+  "echo '\u2800\u2800' && rm x",
   'x a"b c"d\'e f\'',
   'ls #',
   'ls -la; # it says "$(rm -rf /)" `x` \\ * ~',
