@@ -30,8 +30,35 @@ export function analyseCommandNode(
       words.push(shellWord(child, source));
     }
   }
+  words.push(...wordsAfterRedirections(node, source));
   const text = source.slice(node.startIndex, node.endIndex).trim();
   return analyseCommandWords(text, assignments, words, () => shellInput(node, source));
+}
+
+/**
+ * The grammar reads the words after a redirection's target (`rm > /dev/null -rf /x`) as more targets,
+ * or as arguments of a heredoc (`rm <<EOF -rf x`); bash passes them to the command, so they are its
+ * arguments here too (in order, after the words before the redirection).
+ */
+function wordsAfterRedirections(node: SyntaxNode, source: string): ShellWord[] {
+  const statement = node.parent;
+  if (statement?.type !== 'redirected_statement') return [];
+  const words: ShellWord[] = [];
+  for (const redirect of statement.namedChildren) {
+    if (!redirect || redirect.id === node.id) continue;
+    const extra =
+      redirect.type === 'file_redirect'
+        ? redirect.childrenForFieldName('destination').slice(1)
+        : redirect.type === 'heredoc_redirect'
+          ? redirect.childrenForFieldName('argument')
+          : [];
+    for (const word of extra) {
+      if (!word) continue;
+      // Whatever else the grammar put there stands for a word nobody can name.
+      words.push(WORD_NODES.has(word.type) ? shellWord(word, source) : UNKNOWN_WORD);
+    }
+  }
+  return words;
 }
 
 /**
