@@ -1,7 +1,7 @@
 // The policy's decision per tool call, with 20 permission rules loaded: file reads and writes
 // (real paths resolved beforehand, as the tools do), parsed Shell commands (plain; with wrappers and
-// `bash -c`; with assignments and expansions; a command text not seen before, plain or quoted), a
-// fetch. Target: ≤ 50 µs.
+// `bash -c`; with assignments and expansions; a command text not seen before: plain, quoted with
+// redirections, or with an expansion), a fetch. Target: ≤ 50 µs.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,13 +126,15 @@ export default async function run() {
       });
     }
     // A command text never decided before: the parse (no cached parse to reuse) and its words'
-    // look-ups. A plain line (words and operators) is split without tree-sitter; one with quotes,
-    // expansions or redirections goes to tree-sitter's WebAssembly parser.
+    // look-ups. A plain line (words, quotes, operators, output redirections) is split without
+    // tree-sitter; one with an expansion goes to tree-sitter's WebAssembly parser.
     const FIRST_CALLS = 2_000;
     const firstTexts = {
       'a command text not seen before': (i) => `git log -n ${i} --oneline && ls -la src-${i} | wc -l`,
-      'a command text not seen before, with quotes and a redirection': (i) =>
-        `git commit -m "fix ${i}" && ls -la 'src-${i}' > "out-${i}.txt"`,
+      'a command text not seen before, with quotes and redirections': (i) =>
+        `git commit -m "fix ${i}" && npm test -- 'src-${i}' 2>&1 > "out-${i}.txt"`,
+      'a command text not seen before, with an expansion (tree-sitter)': (i) =>
+        `git commit -m "fix $N" && ls -la 'src-${i}' > "out-${i}.txt"`,
     };
     for (const [name, text] of Object.entries(firstTexts)) {
       const firstStart = performance.now();

@@ -51,6 +51,13 @@ const ACCEPTED = [
   'git commit -m "fix the bug" && git log --format=\'%h %s\'',
   "echo '$(rm -rf /)' 'a;b|c' \"it's\" ''",
   'grep -r "a#b" src',
+  'npm test 2>&1 | tail -n 20',
+  'ls -la > out 2>&1 && cat out',
+  'ls 2>/dev/null; ls >>log',
+  'ls &> out',
+  'ls 1>&2 >&2 9>&1',
+  'ls 2> "o u t" # c',
+  'bash 2>&1',
   'git commit -m "修复 bug" && echo \'héllo 😀\' | wc -c',
   "echo '\u2800\u2800' && rm x",
   'x a"b c"d\'e f\'',
@@ -80,7 +87,26 @@ const REFUSED = [
   'ls *.ts',
   'cat ~/x',
   'echo {a,b}',
-  'git status > out',
+  'git status > out -la',
+  'ls 2>&1 x',
+  'ls >| out',
+  'ls >& y',
+  'ls >&1x',
+  'ls 2>&-',
+  'ls &>> out',
+  'ls >',
+  'ls > >',
+  'ls > $x',
+  '2>&1 ls',
+  '> out ls',
+  'ls x2>out',
+  'ls>out',
+  'ls>>out',
+  'ls > done',
+  'ls 08>x',
+  'ls 0>&1',
+  'ls 0> x',
+  'ls 10>&1',
   'cat < in',
   'A=1 git status',
   'dd if=x of=y',
@@ -217,6 +243,7 @@ describe('parsePlainCommandLine', () => {
       return ((t ^ (t >>> 14)) >>> 0) % n;
     };
     let accepted = 0;
+    let acceptedWithRedirection = 0;
     for (let i = 0; i < 3000; i++) {
       let line = random(4) === 0 ? ' ' : '';
       const commands = 1 + random(3);
@@ -226,12 +253,38 @@ describe('parsePlainCommandLine', () => {
         for (let w = 0; w < count; w++)
           line += `${w > 0 ? ' '.repeat(1 + random(2)) : ''}${words[random(words.length)]}`;
       }
+      if (random(3) === 0) {
+        const redirects = [
+          ' 2>&1',
+          ' >out',
+          ' > out',
+          ' 2>/dev/null',
+          ' >>log',
+          ' &> o',
+          ' >&2',
+          ' 2> "a b"',
+          '>x',
+          ' 2 >x',
+          ' > ',
+          ' >| x',
+          ' >& y',
+          ' 1>&2x',
+          ' 2>&1 -rf',
+          " > 'q'",
+          ' 3>&1',
+        ];
+        line += redirects[random(redirects.length)];
+      }
       if (random(6) === 0) line += ';';
       if (random(5) === 0) line += [' # a "$(x)" `y` comment', '#', ' #x', ' # \\'][random(4)];
-      if (await expectSameAsTreeSitter(line)) accepted++;
+      if (await expectSameAsTreeSitter(line)) {
+        accepted++;
+        if (line.includes('>')) acceptedWithRedirection++;
+      }
     }
     // Most of these lines are plain: the comparison above is not vacuous.
-    expect(accepted).toBeGreaterThan(500);
+    expect(accepted).toBeGreaterThan(300);
+    expect(acceptedWithRedirection).toBeGreaterThan(50);
   });
 
   it('gives parseShellCommand the same parts for a plain line, without tree-sitter', async () => {

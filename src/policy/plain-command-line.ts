@@ -4,11 +4,12 @@ import type { ShellWord } from './shell-words.js';
 
 /**
  * Most command lines a model writes are plain: words of ordinary characters, perhaps quoted, joined
- * by `&&`, `||`, `|` and `;`, perhaps with a comment at the end (`git log -n 5 --oneline && git
- * commit -m "fix the bug" | wc -l # count`). Their parse is fixed by the text alone, so they are split here, with no parser (tree-sitter's WebAssembly costs far more than the
+ * by `&&`, `||`, `|` and `;`, output redirections after a command's words, a comment at the end
+ * (`git log -n 5 --oneline && npm test 2>&1 | tail -20 # count`). Their parse is fixed by the text
+ * alone, so they are split here, with no parser (tree-sitter's WebAssembly costs far more than the
  * decision around it, and its grammar loads on first use). Everything else — an expansion, `$"…"`,
- * a redirection, a glob, a keyword, an assignment, a number that is not plain digits, a line the
- * shell would reject — returns null and goes to tree-sitter. The table test
+ * an input or unusual redirection, a glob, a keyword, an assignment, a number that is not plain
+ * digits, a line the shell would reject — returns null and goes to tree-sitter. The table test
  * (plain-command-line.test.ts) holds this to the same analysis as tree-sitter's for every line it
  * accepts.
  */
@@ -58,6 +59,8 @@ const KEYWORDS = new Set([
 
 type Token =
   | { readonly word: string; readonly value: string; readonly start: number; readonly end: number }
+  /** An output redirection after a command's words (`2>&1`, `> out`, `2>> "log file"`), as written. */
+  | { readonly redirect: string }
   | { readonly operator: string };
 
 /** The parts of a plain command line, in the order tree-sitter finds them; null when the line is not plain. */
@@ -66,6 +69,7 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
   if (tokens === null || tokens.length === 0) return null;
   const parts: CommandPart[] = [];
   let words: ShellWord[] = [];
+  let redirects: CommandPart[] = [];
   let start = 0;
   let end = 0;
   for (const token of tokens) {
@@ -74,10 +78,22 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
       if (words.length === 0) return null;
       const part = plainPart(command.slice(start, end), words);
       if (part === null) return null;
-      parts.push(part);
+      parts.push(part, ...redirects);
       words = [];
+      redirects = [];
       continue;
     }
+    if ('redirect' in token) {
+      if (words.length === 0) return null; // before the command's name: left to the parser
+      // The grammar drops a lone `-` before some redirections (`x - 2>&1` reads as `x`).
+      if (words[words.length - 1]!.text.endsWith('-')) return null;
+      // Its target is literal (plain or quoted): simple, read as written, as tree-sitter's analysis does.
+      redirects.push({ text: token.redirect, notSimple: null, literal: token.redirect, invocations: [] });
+      continue;
+    }
+    // A word after a redirection is an argument the grammar files under the redirection: the parser
+    // (and shell-part-analysis.ts) reads those.
+    if (redirects.length > 0) return null;
     if (!isPlainWord(token.word) || (words.length === 0 && !COMMAND_NAME.test(token.word))) return null;
     if (words.length === 0) start = token.start;
     end = token.end;
@@ -86,7 +102,7 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
   if (words.length > 0) {
     const part = plainPart(command.slice(start, end), words);
     if (part === null) return null;
-    parts.push(part);
+    parts.push(part, ...redirects);
   } else if (lastOperator(tokens) !== ';') {
     return null; // `a &&`, `a |`: the line goes on past its end
   }
@@ -105,12 +121,15 @@ function isPlainWord(word: string): boolean {
 
 /** A command of plain words; null when it parses command lines in turn (`bash -c ls`): the parser reads those. */
 function plainPart(text: string, words: readonly ShellWord[]): CommandPart | null {
-  // No redirection in a plain line: a shell reading its input reads the pipe (unknown).
+  // No input redirection in a plain line: a shell reading its input reads the pipe (unknown).
   const { part, nested } = analyseCommandWords(text, [], words, () => null);
   return nested.length > 0 ? null : part;
 }
 
-/** Words and the operators `&&`, `||`, `|`, `;` (one at a time) up to a comment; null at any other character. */
+/**
+ * Words, output redirections and the operators `&&`, `||`, `|`, `;` (one at a time) up to a
+ * comment; null at any other character.
+ */
 function tokenize(command: string): Token[] | null {
   const tokens: Token[] = [];
   let i = 0;
@@ -118,6 +137,11 @@ function tokenize(command: string): Token[] | null {
     const c = command[i]!;
     if (c === ' ' || c === '\t') {
       i++;
+    } else if (c === '>' || (c === '&' && command[i + 1] === '>')) {
+      const redirect = scanRedirect(command, i, tokens);
+      if (redirect === null) return null;
+      tokens.push({ redirect: command.slice(redirect.start, redirect.end) });
+      i = redirect.end;
     } else if (c === '&' || c === '|' || c === ';') {
       const pair = command.slice(i, i + 2);
       const operator = pair === '&&' || pair === '||' ? pair : c;
@@ -132,26 +156,75 @@ function tokenize(command: string): Token[] | null {
       if ((i > 0 && !' \t;&|'.includes(command[i - 1]!)) || command.includes('\n', i)) return null;
       break;
     } else if (WORD_CHAR.test(c) || c === "'" || c === '"') {
-      const start = i;
-      let value = '';
-      while (i < command.length) {
-        const char = command[i]!;
-        if (WORD_CHAR.test(char)) {
-          value += char;
-          i++;
-        } else if (char === "'" || char === '"') {
-          const close = command.indexOf(char, i + 1);
-          if (close === -1) return null;
-          const quoted = command.slice(i + 1, close);
-          if ((char === '"' ? NOT_PLAIN_IN_DOUBLE_QUOTES : NOT_PLAIN_IN_QUOTES).test(quoted)) return null;
-          value += quoted;
-          i = close + 1;
-        } else break;
-      }
-      tokens.push({ word: command.slice(start, i), value, start, end: i });
+      const word = scanWord(command, i);
+      if (word === null) return null;
+      tokens.push(word);
+      i = word.end;
     } else {
       return null;
     }
   }
   return tokens;
+}
+
+/** A word (plain characters and quoted pieces) from `start`; null when a quote is not plain or not closed. */
+function scanWord(
+  command: string,
+  start: number,
+): { word: string; value: string; start: number; end: number } | null {
+  let i = start;
+  let value = '';
+  while (i < command.length) {
+    const char = command[i]!;
+    if (WORD_CHAR.test(char)) {
+      value += char;
+      i++;
+    } else if (char === "'" || char === '"') {
+      const close = command.indexOf(char, i + 1);
+      if (close === -1) return null;
+      const quoted = command.slice(i + 1, close);
+      if ((char === '"' ? NOT_PLAIN_IN_DOUBLE_QUOTES : NOT_PLAIN_IN_QUOTES).test(quoted)) return null;
+      value += quoted;
+      i = close + 1;
+    } else break;
+  }
+  return { word: command.slice(start, i), value, start, end: i };
+}
+
+/** A descriptor number: one digit but 0 (the grammar reads `0>x` and `08>x` otherwise). */
+const DESCRIPTOR = /^[1-9]$/;
+/** What may follow a redirection: a blank, an operator, the end. */
+const AFTER_REDIRECT = /^(?:[ \t;|&]|$)/;
+
+/**
+ * An output redirection at `at`: `>`, `>>` or `&>` and a target word, or `>&N` (a descriptor
+ * copied), perhaps after a descriptor number written against it (`2>&1`: the digits word just
+ * before is taken back from `tokens`). Null for anything else (`>|`, `>&-`, `&>>`, a target that is
+ * no plain word, a word written against `>` that is not a number): the parser reads those.
+ */
+function scanRedirect(command: string, at: number, tokens: Token[]): { start: number; end: number } | null {
+  let start = at;
+  const previous = tokens[tokens.length - 1];
+  if (previous !== undefined && 'word' in previous && previous.end === at) {
+    if (!DESCRIPTOR.test(previous.word)) return null;
+    tokens.pop();
+    start = previous.start;
+  }
+  let i = at;
+  if (command.startsWith('&>', i)) {
+    if (start !== at) return null; // `2&>`: not a descriptor form
+    i += 2;
+  } else if (command.startsWith('>&', i)) {
+    i += 2;
+    if (!DESCRIPTOR.test(command[i] ?? '')) return null;
+    i += 1;
+    return AFTER_REDIRECT.test(command.slice(i, i + 1)) ? { start, end: i } : null;
+  } else {
+    i += command.startsWith('>>', i) ? 2 : 1;
+  }
+  while (command[i] === ' ' || command[i] === '\t') i++;
+  if (!WORD_CHAR.test(command[i] ?? '') && command[i] !== "'" && command[i] !== '"') return null;
+  const target = scanWord(command, i);
+  if (target === null || !isPlainWord(target.word)) return null;
+  return AFTER_REDIRECT.test(command.slice(target.end, target.end + 1)) ? { start, end: target.end } : null;
 }
