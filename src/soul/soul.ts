@@ -20,7 +20,7 @@ import { SteerQueue, type UserInput } from './steer-queue.js';
 import type { StepOutcome, TurnOutcome } from './turn-outcome.js';
 import type { WorkTreeCheckpoints } from './work-tree-checkpoints.js';
 
-export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls' | 'onStepTokens'> {
+export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls'> {
   /** The session's goal (root soul only): its continuation turns run at the end of each turn. */
   goal?: GoalBook | undefined;
   /** Shown when a turn needs a model and none is configured. */
@@ -76,7 +76,8 @@ export class Soul {
     this.parts = {
       ...options,
       lastToolCalls: [],
-      onStepTokens: goal ? (tokens) => goal.addTokens(tokens) : undefined,
+      // A subagent has no goal of its own: its tokens go to the goal of the tree it runs in.
+      onStepTokens: goal ? (tokens) => goal.addTokens(tokens) : options.onStepTokens,
     };
   }
 
