@@ -44,6 +44,21 @@ export function terminalText(
   return text as TerminalSafe;
 }
 
+/**
+ * A string literal written in our source: its type is the literal itself (`'done'`, `'a' | 'b'`),
+ * never the wide `string` a value read from elsewhere has. Text of such a type is the program's own.
+ */
+export type SourceLiteral<T extends string> = string extends T ? never : T;
+
+/**
+ * The program's own constant text as safe text: `trustedLiteral('(context compacted)')`. Only a
+ * literal compiles (a `string` from a model, a tool or a file does not), so this is the one audited
+ * door next to the sanitiser for text nobody else wrote.
+ */
+export function trustedLiteral<T extends string>(text: T & SourceLiteral<T>): TerminalSafe {
+  return text as string as TerminalSafe;
+}
+
 /** Safe pieces joined by a safe separator stay safe. */
 export function joinTerminalText(pieces: readonly TerminalSafe[], separator: TerminalSafe): TerminalSafe {
   return pieces.join(separator) as TerminalSafe;
