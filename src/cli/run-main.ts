@@ -5,9 +5,11 @@ import { UsageError } from '../app/usage-error.js';
 import { ConfigError } from '../config/config-error.js';
 import { defaultConfigFile, kimiTsHome } from '../config/home.js';
 import { SessionError } from '../session/session.js';
+import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
 import type { CliOptions } from './cli-options.js';
 import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
+import { writeStderr } from './terminal-stderr.js';
 import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
 
 function checkFlags(options: CliOptions): void {
@@ -211,20 +213,21 @@ export async function runMain(options: CliOptions): Promise<number> {
   } catch (error) {
     const { AgentSpecError } = await import('../app/agent-spec.js');
     if (error instanceof UsageError) {
-      process.stderr.write(usageErrorText(error.message));
+      writeStderr(sanitizeForTerminal(usageErrorText(error.message)));
       return USAGE_EXIT_CODE;
     }
     // Config text given on the command line is a flag's value: a bad one is a usage error (Kimi CLI).
     if (error instanceof ConfigError && error.source === '--config') {
-      process.stderr.write(usageErrorText(`Invalid value for --config: ${error.message}`));
+      writeStderr(sanitizeForTerminal(usageErrorText(`Invalid value for --config: ${error.message}`)));
       return USAGE_EXIT_CODE;
     }
     if (error instanceof ConfigError || error instanceof SessionError || error instanceof AgentSpecError) {
-      process.stderr.write(`${error.message}\n`);
+      writeStderr(sanitizeForTerminal(`${error.message}\n`));
       return 1;
     }
-    process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (options.debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    writeStderr(sanitizeForTerminal(`Error: ${error instanceof Error ? error.message : String(error)}\n`));
+    if (options.debug && error instanceof Error && error.stack)
+      writeStderr(sanitizeForTerminal(`${error.stack}\n`));
     else process.stderr.write('Run with --debug for the full traceback.\n');
     return 1;
   }

@@ -1,0 +1,10 @@
+import type { TerminalSafe } from '../util/sanitize-terminal.js';
+
+/**
+ * The command line's notices on standard error, which is usually a terminal: only safe text
+ * (src/util/sanitize-terminal.ts), since they carry names and messages from elsewhere (an MCP
+ * server's name and error, a tool's, a config file's).
+ */
+export function writeStderr(text: TerminalSafe): void {
+  process.stderr.write(text);
+}
