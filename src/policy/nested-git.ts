@@ -1,0 +1,88 @@
+import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { isWithinDirectory } from './path-within.js';
+
+/** Folders not searched for nested repositories: installed packages, not the person's repositories. */
+const SKIPPED_FOLDERS = new Set(['node_modules']);
+/** How many folders one search reads at most (a command start must stay cheap in a huge tree). */
+const MAX_FOLDERS = 20_000;
+
+/**
+ * The git metadata of the repositories nested in a writable workspace, as it is now: each nested
+ * `.git` (a folder, or a gitfile such as a submodule's or a linked worktree's `gitdir: …`), and the
+ * real folder a gitfile or a symlinked `.git` points to when that folder is inside one of the
+ * writable roots. What is written there runs later, outside any sandbox, when the person uses git
+ * in that repository (hooks, `core.fsmonitor`), so the sandbox binds each of them read-only, as it
+ * does the top-level `.git`.
+ *
+ * `root/.git` itself is not listed (the caller protects it). The search skips `node_modules` and
+ * stops after MAX_FOLDERS folders (a repository deeper in a larger tree is not found).
+ */
+export function nestedGitPaths(root: string, writableRoots: readonly string[]): string[] {
+  const found = new Set<string>();
+  const queue = [resolve(root)];
+  let read = 0;
+  while (queue.length > 0 && read < MAX_FOLDERS) {
+    const folder = queue.shift() as string;
+    read++;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.name === '.git') {
+        if (folder !== resolve(root)) addGitEntry(path, entry, writableRoots, found);
+        continue;
+      }
+      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) queue.push(path);
+    }
+  }
+  return [...found];
+}
+
+function addGitEntry(
+  path: string,
+  entry: Dirent,
+  writableRoots: readonly string[],
+  found: Set<string>,
+): void {
+  const inWritable = (target: string) => writableRoots.some((root) => isWithinDirectory(target, root));
+  if (entry.isDirectory()) {
+    found.add(path);
+    return;
+  }
+  if (entry.isSymbolicLink()) {
+    // The link itself cannot be bound (a bind follows it); what it points to can.
+    const target = realTarget(path);
+    if (target && inWritable(target)) found.add(target);
+    return;
+  }
+  if (!entry.isFile()) return;
+  found.add(path);
+  const gitdir = gitfileTarget(path);
+  if (gitdir && inWritable(gitdir)) found.add(gitdir);
+}
+
+function realTarget(path: string): string | null {
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The folder a gitfile (`gitdir: ../.git/modules/x`) names, resolved and real; null if none. */
+function gitfileTarget(path: string): string | null {
+  try {
+    const text = readFileSync(path, 'utf8').slice(0, 4096);
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+    if (!match?.[1]) return null;
+    return realTarget(resolve(dirname(path), match[1]));
+  } catch {
+    return null;
+  }
+}
