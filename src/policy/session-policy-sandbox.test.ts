@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { EDIT_OUTSIDE_ACTION } from './approval-actions.js';
-import { type PolicySandbox, PROTECTED_EDIT_ACTION } from './sandbox-exit.js';
+import type { PolicySandbox } from './sandbox-exit.js';
 import {
   casesOf,
   checkRow,
