@@ -17,6 +17,7 @@ import { HistorySearch } from './history-search.js';
 import type { PanelSlot } from './panel-slot.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiTheme } from './theme.js';
+import { errorNote } from './transcript-notes.js';
 import type { TuiStyle } from './tui-style.js';
 
 /** The TUI's own slash commands (Kimi CLI's shell-level ones, and pickers), ahead of the session's. */
@@ -134,6 +135,14 @@ export class CommandPanels {
   async askWorkspaceTrust(): Promise<void> {
     const { session, style } = this.host;
     const trust = session.workspaceTrust;
+    if (trust.declined && !trust.trusted && trust.enables.length > 0) {
+      this.host.note(
+        style.dim(
+          'Workspace not trusted (you said no before): its allow rules are not in force; /permissions trust trusts it.',
+        ),
+      );
+      this.host.tui.requestRender();
+    }
     if (!trust.worthAsking) return;
     const held = joinTerminalText(
       trust.enables.map((item) => sanitizeForTerminal(item)),
@@ -159,7 +168,7 @@ export class CommandPanels {
         {
           value: 'no',
           label: trustedLiteral('No'),
-          description: trustedLiteral('its allow rules stay off; its deny and ask rules hold'),
+          description: trustedLiteral('its allow rules stay off; not asked again (/permissions trust)'),
         },
       ],
       style,
@@ -167,6 +176,21 @@ export class CommandPanels {
       'answers',
     );
     const chosen = await this.pick(picker);
+    if (chosen === 'no') {
+      // An explicit "No" is remembered (the trust record in the agent's home); Esc only skips.
+      try {
+        await trust.decline();
+        this.host.note(
+          style.dim(
+            'Workspace not trusted: its allow rules are not in force. Not asked again here; /permissions trust trusts it.',
+          ),
+        );
+      } catch (error) {
+        this.host.note(errorNote(style, `The answer could not be recorded: ${(error as Error).message}`));
+      }
+      this.host.tui.requestRender();
+      return;
+    }
     if (chosen !== 'remember' && chosen !== 'session') {
       this.host.note(style.dim('Workspace not trusted: its allow rules are not in force.'));
       this.host.tui.requestRender();
