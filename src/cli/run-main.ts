@@ -9,7 +9,7 @@ import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
 import type { CliOptions } from './cli-options.js';
 import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
-import { writeStderr } from './terminal-stderr.js';
+import { writeStderr, writeStdout } from './terminal-output.js';
 import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
 
 function checkFlags(options: CliOptions): void {
@@ -247,11 +247,11 @@ export async function listCheckpointsCommand(
   const dir = resolve(workDir ?? process.cwd());
   const match = await matchSessionId({ home, workDir: dir }, sessionId);
   if (match.kind !== 'found') {
-    process.stderr.write(`${sessionIdProblem(match, dir)}\n`);
+    writeStderr(sanitizeForTerminal(`${sessionIdProblem(match, dir)}\n`));
     return 2;
   }
   const session = sessionAt(home, dir, match.id);
-  process.stdout.write(await formatSessionCheckpoints(home, session.workDir, session.dir));
+  writeStdout(sanitizeForTerminal(await formatSessionCheckpoints(home, session.workDir, session.dir)));
   return 0;
 }
 
@@ -271,8 +271,11 @@ export async function listSessionsCommand(workDir: string | undefined): Promise<
   ]);
   const catalog = new SessionCatalog(kimiTsHome(process.env), { env: process.env });
   const sessions = await catalog.list(resolve(workDir ?? process.cwd()));
-  process.stdout.write(
-    sessions.length ? `${formatSessionList(sessions)}\n` : 'No sessions yet for this directory.\n',
+  // Titles are the first prompt of each session, or a title a session file brought: made safe.
+  writeStdout(
+    sanitizeForTerminal(
+      sessions.length ? `${formatSessionList(sessions)}\n` : 'No sessions yet for this directory.\n',
+    ),
   );
   return 0;
 }

@@ -103,4 +103,13 @@ describe('print mode: stdout and stderr carry text from strangers only inert', (
     expectInert(result.stdout);
     expectInert(result.stderr);
   });
+
+  it("`kimi-ts sessions` lists a session's title inert", async () => {
+    const { sandbox } = await cli.setup([{ text: 'ok' }]);
+    expect((await sandbox.run(['--print', '-p', `Title ${HOSTILE}`])).code).toBe(0);
+    const listed = await sandbox.run(['sessions']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('Title A␛]52;c;ZXZpbA==␇');
+    expectInert(listed.stdout);
+  });
 });

@@ -8,3 +8,8 @@ import type { TerminalSafe } from '../util/sanitize-terminal.js';
 export function writeStderr(text: TerminalSafe): void {
   process.stderr.write(text);
 }
+
+/** The command line's listings on standard output (session titles are a stranger's text too). */
+export function writeStdout(text: TerminalSafe): void {
+  process.stdout.write(text);
+}
