@@ -19,11 +19,14 @@ const HOSTILE =
 const SHOWN =
   'A␛]52;c;ZXZpbA==␇B␛]8;;http://evil.example/␛\\L␛]8;;␛\\C␛[2A␛[2KD␍E␇F⟨U+202E⟩g⟨U+2800 ×40⟩TAIL';
 
-/** Nothing the terminal would act on: no ESC, BEL, CR, C1 CSI or bidi override in what was written. */
+/** A CSI sequence and its final letter (the ESC written as a code, not a literal character). */
+const CSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*([A-Za-z])`, 'g');
+
+/** Nothing the terminal would act on: no OSC, BEL, CR, C1 CSI, bidi override or cursor move. */
 function expectInert(text: string): void {
-  expect(text).not.toMatch(/[\x07\r\u009b\u202e]/);
-  expect(text).not.toContain('\x1b]');
-  expect(text).not.toMatch(/\x1b\[[0-9;]*[ABCDHJK]/);
+  for (const char of ['\x07', '\r', '\u009b', '\u202e', '\x1b]']) expect(text).not.toContain(char);
+  // Our own colours (SGR, `m`) may be there; a cursor move or erase from the text may not.
+  expect([...text.matchAll(CSI)].map((m) => m[1]).filter((end) => end !== 'm')).toEqual([]);
 }
 
 describe('terminal UI: text from strangers reaches the pane only inert', () => {
@@ -79,6 +82,23 @@ describe('terminal UI: text from strangers reaches the pane only inert', () => {
     const picker = await tui.waitFor('Sessions of this directory');
     expect(picker).toContain('T␛]52;c;ZXZpbA==␇⟨U+202E⟩x⟨U+2800 ×4⟩y');
     expectInert(tui.screenWithEscapes());
+  });
+});
+
+describe('line shell: text from strangers reaches the terminal only inert', () => {
+  it('the answer and a tool name', async () => {
+    await cli.setup([
+      { text: `Answer ${HOSTILE}`, toolCalls: [{ id: 'c1', name: 'Ev\x1b[2Jil\u202Etool', args: {} }] },
+      { text: 'all done' },
+    ]);
+    const shell = cli.startTui({ ui: 'line', width: 220 });
+    await shell.waitFor('Type a request');
+    shell.type('go');
+    shell.press('Enter');
+    const screen = await shell.waitFor('all done');
+    expect(screen).toContain(`Answer ${SHOWN}`);
+    expect(screen).toContain('Ev␛[2Jil⟨U+202E⟩tool');
+    expectInert(shell.screenWithEscapes());
   });
 });
 
