@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../support/deferred.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 import { useTuiCli } from '../support/tui-cli.js';
 
@@ -16,14 +17,6 @@ const shell = (id: string, command: string): ScriptedTurn => ({
   toolCalls: [{ id, name: 'Shell', args: { command } }],
 });
 const made = (file: string) => existsSync(join(cli.sandbox.workDir, file));
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 describe('terminal UI: what the approval shows is everything that runs', () => {
   it('a tail pushed away by 200 Braille blanks is on screen, the blanks counted', async () => {

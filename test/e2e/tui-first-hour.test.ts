@@ -2,19 +2,12 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../support/deferred.js';
 import { TUI_PANEL_ARMED, TUI_READY } from '../support/tmux-terminal.js';
 import { useTuiCli } from '../support/tui-cli.js';
 
 /** What a first-time user of the terminal UI tripped on (issue 27). */
 const cli = useTuiCli();
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 /** A git repository in `dir`, so `git status` has something to say. */
 async function execGitInit(dir: string): Promise<void> {

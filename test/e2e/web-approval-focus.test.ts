@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { deferred } from '../support/deferred.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 import { startWebFor, type WebServerProcess } from '../support/web-server-client.js';
@@ -21,14 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 async function openPage(web: WebServerProcess): Promise<WatchedPage> {
   const watched = await browser.newPage();
@@ -55,8 +48,11 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     await message.press('Enter');
     await page.getByText('working on it…').waitFor();
     const steer = page.getByRole('textbox', { name: 'Steer the running turn' });
-    await steer.click();
+    // Focus by the element, not a click at its position: under load the footer may still move
+    // between Playwright's hit check and its click, which left the focus on the page's body.
+    await steer.focus();
     await page.keyboard.type('please also ');
+    expect(await steer.inputValue()).toBe('please also ');
     release.resolve();
     await page.locator('.panel.approval').waitFor();
     await page.keyboard.type('update the readme ');

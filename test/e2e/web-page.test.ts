@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { deferred } from '../support/deferred.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startWebFor, type WebServerProcess } from '../support/web-server-client.js';
 
@@ -23,14 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 /** Keeps every WebSocket the page opens, so a test can drop them as a network failure would. */
 async function trackSockets(watched: WatchedPage): Promise<void> {

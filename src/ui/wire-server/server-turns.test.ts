@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { deferred } from '../../../test/support/deferred.js';
 import { RootWireTracker } from '../../app/subagents/root-wire-tracker.js';
 import { APIStatusError } from '../../kosong/errors.js';
 import type { ToolReturnValue } from '../../kosong/tool.js';
@@ -35,13 +36,6 @@ afterEach(async () => {
 const text = (value: string) => streamedPartEvent({ type: 'text', text: value });
 
 /** A promise with its resolve function, for a soul that waits on the test. */
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 function approval(id: string, sourceKind: 'foreground_turn' | 'background_agent' = 'foreground_turn') {
   return new ApprovalRequest({
