@@ -10,9 +10,11 @@ import type { Context } from '../soul/context/context.js';
 import type { ModelSelection, ModelSwitched } from '../soul/model-switcher.js';
 import { runSoul, type UILoop } from '../soul/run-soul.js';
 import type { SlashCommandRegistry } from '../soul/slash-commands.js';
-import type { Soul } from '../soul/soul.js';
+import type { RunOptions, Soul } from '../soul/soul.js';
 import type { UserInput } from '../soul/steer-queue.js';
 import type { TurnOutcome } from '../soul/turn-outcome.js';
+import type { CronBook } from '../tools/cron/cron-book.js';
+import type { CronClock } from '../tools/cron/cron-scheduler.js';
 import type { GoalBook, GoalRunEnd } from '../tools/goal/goal-book.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import { runWithApprovalSource } from '../toolset/approval/approval-source.js';
@@ -33,6 +35,7 @@ import { ModelSwitchError } from './model-switch-error.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
 import type { PlanModeSwitch } from './plan-mode-switch.js';
 import type { RewindTurnList } from './rewind/turn-list.js';
+import { type ScheduledPrompt, ScheduledTurns } from './scheduled-turns.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionTitle } from './session-title.js';
 import type { ShutdownList } from './shutdown-list.js';
@@ -61,6 +64,8 @@ export interface AgentSessionParts {
   soul: Soul;
   /** The session's goal (absent in sessions built without one). */
   goal?: GoalBook | undefined;
+  /** The session's scheduled prompts and the clock they fire by (absent in sessions built without). */
+  cron?: { book: CronBook; clock: CronClock } | undefined;
   slashCommands: SlashCommandRegistry;
   model: SessionModel;
   planMode: PlanModeSwitch;
@@ -84,8 +89,16 @@ const noExternalTools: ExternalToolRegistrar = (tools) => ({
 /** The AgentSession of kimi-ts: one soul, its wire file, its tools and the services extensions added. */
 export class AgentSessionImpl implements AgentSession {
   private busy = false;
+  private readonly scheduled: ScheduledTurns | null;
 
-  constructor(readonly parts: AgentSessionParts) {}
+  constructor(readonly parts: AgentSessionParts) {
+    const { cron } = parts;
+    this.scheduled = cron ? new ScheduledTurns(cron.book, cron.clock, () => this.busy) : null;
+    if (this.scheduled) {
+      const scheduled = this.scheduled;
+      parts.shutdown.add(async () => scheduled.close());
+    }
+  }
 
   get workspaceTrust(): WorkspaceTrustView {
     return this.parts.workspaceTrust;
@@ -196,11 +209,24 @@ export class AgentSessionImpl implements AgentSession {
     return this.runSoulTurn(input, ui, cancel, { skipUserPromptHook: true });
   }
 
+  onScheduledPrompt(listener: (prompt: ScheduledPrompt) => void): () => void {
+    return this.scheduled?.listen(listener) ?? (() => {});
+  }
+
+  async runScheduledTurn(jobId: string, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome | null> {
+    if (this.busy) throw new TurnInProgressError();
+    const fire = this.scheduled?.claim(jobId);
+    if (!fire) return null;
+    return this.runSoulTurn(fire.prompt, ui, cancel, {
+      scheduled: { modelInput: fire.modelInput, event: fire.event },
+    });
+  }
+
   private async runSoulTurn(
     input: UserInput,
     ui: UILoop,
     cancel: AbortSignal,
-    options: { skipUserPromptHook?: boolean },
+    options: RunOptions,
   ): Promise<TurnOutcome> {
     const { soul, approval } = this.parts;
     if (this.busy) throw new TurnInProgressError();
@@ -234,6 +260,7 @@ export class AgentSessionImpl implements AgentSession {
       throw error;
     } finally {
       this.busy = false;
+      this.scheduled?.turnEnded();
     }
     if (!outcome) throw new Error('The turn ended without an outcome.');
     return outcome;

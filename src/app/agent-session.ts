@@ -14,6 +14,7 @@ export type {
 } from '../soul/model-switcher.js';
 export type { SlashCommandInfo } from '../soul/slash-commands.js';
 export type { FileChangeCounts, RewindTurn, RewindTurnList } from './rewind/turn-list.js';
+export type { ScheduledPrompt } from './scheduled-turns.js';
 export type { TrustSource, WorkspaceTrustView } from './workspace-trust.js';
 
 import type { ModelChoice, ModelSelection, ModelSwitched } from '../soul/model-switcher.js';
@@ -22,6 +23,7 @@ import type { SlashCommandInfo } from '../soul/slash-commands.js';
 import type { UserInput } from '../soul/steer-queue.js';
 import type { TurnOutcome } from '../soul/turn-outcome.js';
 import type { RewindTurnList } from './rewind/turn-list.js';
+import type { ScheduledPrompt } from './scheduled-turns.js';
 import type { WorkspaceTrustView } from './workspace-trust.js';
 
 /** A tool a front end executes itself (wire mode `initialize.external_tools`). */
@@ -146,6 +148,18 @@ export interface AgentSession {
    * mode's exit code; null when no goal was touched.
    */
   goalRunEnd(): GoalRunEnd | null;
+  /**
+   * Listens for scheduled prompts (CronCreate, `/loop`) that are due while the session is idle; the
+   * listener runs each with `runScheduledTurn`. Schedules fire only while someone listens. Returns
+   * the function that stops listening.
+   */
+  onScheduledPrompt(listener: (prompt: ScheduledPrompt) => void): () => void;
+  /**
+   * Runs the scheduled prompt of job `jobId` as a turn (ScheduleFired, then a TurnBegin with the
+   * prompt). Resolves with null when it is no longer due (already run, deleted); rejects with
+   * TurnInProgressError while a turn runs (the fire stays due and is offered again after it).
+   */
+  runScheduledTurn(jobId: string, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome | null>;
   /** Runs a turn the user did not type (no UserPromptSubmit hook), e.g. to process background results. */
   runSyntheticTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome>;
   /**

@@ -11,8 +11,10 @@ import { deleteSessionIfEmpty } from '../session/list.js';
 import { goalCommand } from '../soul/goal/goal-command.js';
 import { GoalParkedInjection } from '../soul/goal/goal-injection.js';
 import { AfkReminder } from '../soul/injections/afk-reminder.js';
+import { loopCommand } from '../soul/loop-command.js';
 import { SlashCommandRegistry } from '../soul/slash-commands.js';
 import type { LoopControl } from '../soul/soul-parts.js';
+import { type CronClock, SYSTEM_CRON_CLOCK } from '../tools/cron/cron-scheduler.js';
 import { plansDirIn } from '../tools/plan/plan-mode.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
 import { currentWire } from '../wire/current-wire.js';
@@ -27,6 +29,7 @@ import { readRewindTurns, rewindCommand, SessionCheckpoints } from './rewind/ind
 import { rootToolDeps } from './root-tool-deps.js';
 import { type ApprovalModes, openSessionApproval } from './session-approval.js';
 import { sessionCommands } from './session-commands.js';
+import { openSessionCron } from './session-cron.js';
 import {
   mergeAdditionalDirs,
   readSessionFiles,
@@ -46,6 +49,8 @@ import { startingTrust, WorkspaceTrust } from './workspace-trust.js';
 export interface CreateAgentSessionOptions extends SessionFilesOptions, ApprovalModes {
   /** kimi-ts's data folder (`~/.kimi-ts`). */
   home: string;
+  /** The clock scheduled prompts fire by (tests); the system clock by default. */
+  cronClock?: CronClock | undefined;
   /** An already loaded config (tests, embedding); skips `configFile`/`inlineConfig`. */
   config?: LoadedConfig | undefined;
   modelAlias?: string | undefined;
@@ -195,6 +200,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     }
     const goal = await openSessionGoal(session.dir, toolset);
     shutdown.add(() => goal.flush());
+    const cronClock = options.cronClock ?? SYSTEM_CRON_CLOCK;
+    const cron = await openSessionCron(session.dir, toolset, cronClock);
+    shutdown.add(() => cron.flush());
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
       role: 'root',
       agent: spec,
@@ -235,7 +243,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       extensionCommands: contributions.slashCommands,
       sandbox: sandboxStatus(guards.sandboxState),
     });
-    for (const command of [...commands, guards.permissions, goalCommand(goal)]) slashCommands.add(command);
+    for (const command of [...commands, guards.permissions, goalCommand(goal), loopCommand(cron)])
+      slashCommands.add(command);
     if (checkpoints)
       slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval, policy }));
     return new AgentSessionImpl({
@@ -243,6 +252,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       ...base,
       soul,
       goal,
+      cron: { book: cron, clock: cronClock },
       slashCommands,
       planMode,
       title,

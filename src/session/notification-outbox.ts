@@ -117,6 +117,14 @@ export class NotificationOutbox {
     await Promise.all(changed.map((entry) => entry.deliveryWriter.write()));
   }
 
+  /** Marks the notifications of background task `taskId` delivered to the model (WaitFor gave it the result). */
+  acknowledgeForModel(taskId: string): Promise<void> {
+    const ids = this.entries
+      .filter((entry) => entry.event.source_kind === 'background_task' && entry.event.source_id === taskId)
+      .map((entry) => entry.event.id);
+    return this.markDelivered('llm', ids);
+  }
+
   /** How many notifications still wait for `sink`. */
   pendingCount(sink: NotificationSink): number {
     return this.entries.filter((entry) => entry.delivery.sinks[sink]?.status === 'pending').length;

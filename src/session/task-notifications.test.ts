@@ -143,3 +143,27 @@ describe('notifications', () => {
     expect(manager.get(spec.id)?.runtime.status).toBe('completed');
   });
 });
+
+describe('a result WaitFor returned', () => {
+  it('is not notified to the model again; front ends still hear of it', async () => {
+    const { WaitFor } = await import('../tools/background/wait-for.js');
+    const { callTool, outputText, planModeSwitch, toolsetWith } = await import(
+      '../tools/background/test-support/task-harness.js'
+    );
+    const toolset = await toolsetWith([WaitFor], {
+      backgroundTasks: manager,
+      role: 'root',
+      planMode: planModeSwitch(),
+    });
+    const other = await manager.startBash(bashTask('echo other'));
+    await manager.wait(other.spec.id, 10_000);
+    const { spec } = await manager.startBash(bashTask('echo waited'));
+    const result = await callTool(toolset, 'WaitFor', { task_id: spec.id, timeout: 60 });
+    expect(outputText(result)).toContain('waited');
+    const forModel = await outbox.claimForLLM(10);
+    expect(forModel.map((n) => n.text).join('\n')).toContain(other.spec.id);
+    expect(forModel.map((n) => n.text).join('\n')).not.toContain(spec.id);
+    expect(outbox.all().filter((n) => n.source_id === spec.id)).toHaveLength(1);
+    expect((await outbox.drainWire(10)).map((n) => n.source_id)).toContain(spec.id);
+  });
+});

@@ -4,7 +4,7 @@ import type { GoalBook } from '../tools/goal/goal-book.js';
 import { GOAL_TOOL_NAMES } from '../tools/goal/goal-tools.js';
 import { systemText } from '../toolset/tool-result-message.js';
 import { wireSend } from '../wire/current-wire.js';
-import { wireEvent } from '../wire/events.js';
+import { type EventPayloads, wireEvent } from '../wire/events.js';
 import { missingCapabilities } from './capabilities.js';
 import { compactContext } from './compact-context.js';
 import { shouldAutoCompact } from './compaction.js';
@@ -39,6 +39,12 @@ export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls' | 'onStepTo
 export interface RunOptions {
   /** Synthetic prompts (e.g. a background-task follow-up) skip the UserPromptSubmit hook. */
   skipUserPromptHook?: boolean | undefined;
+  /**
+   * The turn is a scheduled prompt's fire: ScheduleFired goes out before TurnBegin (whose input is
+   * the prompt), the model reads `modelInput` (the prompt in its `<cron-fire>` envelope), and the
+   * prompt is never run as a slash command (a model-made schedule must not reach `/yolo`).
+   */
+  scheduled?: { modelInput: string; event: EventPayloads['ScheduleFired'] } | undefined;
 }
 
 const TITLE_WIDTH = 50;
@@ -92,16 +98,18 @@ export class Soul {
         return this.blockedTurn(input, decision.reason || 'Prompt blocked by hook.');
     }
 
-    const slash = parseSlashCommand(slashCommandText(input));
+    const { scheduled } = options;
+    const slash = scheduled ? null : parseSlashCommand(slashCommandText(input));
     const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
     // An unknown `/name` is answered here: sent on, it would become a turn of the model.
     if (slash && !command && this.options.slashCommands)
       return this.blockedTurn(input, unknownCommandText(slash.name));
 
+    if (scheduled) wireSend(wireEvent('ScheduleFired', scheduled.event));
     wireSend(wireEvent('TurnBegin', { user_input: input }));
     let outcome: TurnOutcome;
     try {
-      outcome = await this.turnBody(input, text, slash, command, signal);
+      outcome = await this.turnBody(scheduled ? scheduled.modelInput : input, text, slash, command, signal);
     } catch (error) {
       this.parkGoal(error, signal);
       throw error;

@@ -136,6 +136,13 @@ const events: WireEvent[] = [
     },
   }),
   wireEvent('GoalUpdated', { goal: null }),
+  wireEvent('ScheduleFired', {
+    job_id: '0a1b2c3d',
+    cron: null,
+    recurring: false,
+    coalesced_count: 1,
+    stale: false,
+  }),
 ];
 
 const requests: WireMessage[] = [

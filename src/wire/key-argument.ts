@@ -15,6 +15,10 @@ const KEY_FIELDS: Readonly<Record<string, string | null>> = {
   Think: 'thought',
   TaskOutput: 'task_id',
   TaskStop: 'task_id',
+  WaitFor: 'task_id',
+  CronCreate: 'cron',
+  CronDelete: 'id',
+  CronList: null,
   SendDMail: null,
   SetTodoList: null,
 };

@@ -220,6 +220,20 @@ const goalUpdated = z.object({
     .nullable(),
 });
 
+/**
+ * kimi-ts extension: the turn that follows (its TurnBegin carries the prompt as `user_input`) was
+ * started by a scheduled prompt (CronCreate, `/loop`), not typed. `cron` is null for a one-shot given
+ * as a delay; `coalesced_count` > 1 when missed fires were delivered as one; `stale` on a recurring
+ * job's last fire (7 days old).
+ */
+const scheduleFired = z.object({
+  job_id: z.string(),
+  cron: orNull(z.string()),
+  recurring: z.boolean(),
+  coalesced_count: int.default(1),
+  stale: z.boolean().default(false),
+});
+
 /** Every event type with the schema of its payload, in the order of Kimi CLI's wire messages. */
 export const eventPayloadSchemas = {
   TurnBegin: turnBegin,
@@ -248,4 +262,5 @@ export const eventPayloadSchemas = {
   BtwEnd: btwEnd,
   RewindDone: rewindDone,
   GoalUpdated: goalUpdated,
+  ScheduleFired: scheduleFired,
 } as const;

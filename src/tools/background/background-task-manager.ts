@@ -231,6 +231,11 @@ export class BackgroundTaskManager {
     return task.view;
   }
 
+  /** The model got the ended task's result another way (WaitFor): its notification is not repeated to it. */
+  async reportedToModel(id: string): Promise<void> {
+    await this.options.notifications.acknowledgeForModel?.(id);
+  }
+
   /** Stops a task (SIGTERM, grace, SIGKILL to its group) and waits until it has ended. */
   async stop(id: string, reason: string): Promise<TaskView> {
     const task = this.require(id);

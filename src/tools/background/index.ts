@@ -16,3 +16,4 @@ export type { TaskKind, TaskRuntime, TaskSpec, TaskStatus, TaskView } from './ta
 export type { TaskNotificationDraft, TaskNotificationSink } from './task-notification.js';
 export { TaskOutput } from './task-output.js';
 export { TaskStop } from './task-stop.js';
+export { WaitFor } from './wait-for.js';

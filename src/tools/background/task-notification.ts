@@ -39,6 +39,11 @@ export type TaskNotificationDraft = ReturnType<typeof taskNotificationDraft>;
 /** Where ended tasks' notifications go (the session's notification outbox, injected by the app). */
 export interface TaskNotificationSink {
   publish(draft: TaskNotificationDraft): Promise<unknown>;
+  /**
+   * The model already has the task's result (WaitFor returned it): its notifications no longer go
+   * to the model (front ends still get them). Optional: a sink without it repeats the result.
+   */
+  acknowledgeForModel?(taskId: string): Promise<void>;
   /** Resolves once every pending write is on disk. */
   flush(): Promise<void>;
 }

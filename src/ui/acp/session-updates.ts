@@ -215,6 +215,8 @@ export class SessionUpdateTranslator {
       case 'RewindDone':
       // The goal's state is the session's; ACP has no update for it (the command's text says it).
       case 'GoalUpdated':
+      // The turn's prompt follows as a user message; ACP has no update for where it came from.
+      case 'ScheduleFired':
       // Live output: the tool call's update with its result carries what the command printed.
       case 'ToolOutput':
         return [];

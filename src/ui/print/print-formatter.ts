@@ -97,6 +97,8 @@ export class PrintFormatter {
         return;
       case 'RewindDone':
       case 'GoalUpdated':
+      // Print mode ends with its prompt, so no schedule fires in it; a stream-json reader gets the record.
+      case 'ScheduleFired':
         // The command's own text says what it did; stream-json readers also get the record.
         if (this.format === 'stream-json' && !this.options.finalMessageOnly)
           this.sinks.out(toJsonLine({ type: message.type, ...message.payload }));

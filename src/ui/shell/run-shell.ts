@@ -95,16 +95,28 @@ export async function runShell(options: ShellOptions): Promise<number> {
 
   // A background agent may ask for approval while the shell waits for the next request: ask at once.
   const betweenTurns: ApprovalRequest[] = [];
-  const listen = () =>
-    session.onOutOfTurn((message) => {
+  // A scheduled prompt that comes due while the shell waits for a request runs as a turn at once.
+  const dueScheduled: string[] = [];
+  const listen = () => {
+    const stopOutOfTurn = session.onOutOfTurn((message) => {
       if (message.type !== 'ApprovalRequest' || !message.isPending) return;
       betweenTurns.push(message);
       reader.wake();
     });
+    const stopScheduled = session.onScheduledPrompt(({ jobId }) => {
+      if (!dueScheduled.includes(jobId)) dueScheduled.push(jobId);
+      reader.wake();
+    });
+    return () => {
+      stopOutOfTurn();
+      stopScheduled();
+    };
+  };
   let stopListening = listen();
   const switchTo = async (next: AgentSession) => {
     stopListening();
     betweenTurns.length = 0;
+    dueScheduled.length = 0;
     await session.close();
     session = next;
     stopListening = listen();
@@ -118,6 +130,21 @@ export async function runShell(options: ShellOptions): Promise<number> {
         if (!request.isPending) continue;
         write(t`\n`);
         await askApproval(request, reader, write);
+      }
+      const jobId = pending === undefined ? dueScheduled.shift() : undefined;
+      if (jobId !== undefined) {
+        write(t`\n`);
+        cancelTurn = new AbortController();
+        await runTurn(
+          (ui, cancel) => session.runScheduledTurn(jobId, ui, cancel),
+          reader,
+          write,
+          newRenderer(),
+          style,
+          cancelTurn.signal,
+        );
+        cancelTurn = null;
+        continue;
       }
       let line = pending ?? (await reader.nextPrompt(PROMPT));
       pending = undefined;
@@ -169,7 +196,14 @@ export async function runShell(options: ShellOptions): Promise<number> {
       interrupts = 0;
       cancelTurn = new AbortController();
       const renderer = newRenderer();
-      await runTurn(session, text, reader, write, renderer, style, cancelTurn.signal);
+      await runTurn(
+        (ui, cancel) => session.runTurn(text, ui, cancel),
+        reader,
+        write,
+        renderer,
+        style,
+        cancelTurn.signal,
+      );
       cancelTurn = null;
       const status = options.isTerminal ? renderer.statusLine() : null;
       if (status) write(t`${status}\n`);
@@ -300,9 +334,9 @@ async function replayConversation(
   if (turns > 0) write(t`${style.dim(t`(resumed: ${earlier} above)`)}\n`);
 }
 
+/** Runs one turn (`start` begins it: a typed request, or a scheduled prompt) with its questions asked. */
 async function runTurn(
-  session: AgentSession,
-  text: string,
+  start: (ui: UILoop, cancel: AbortSignal) => Promise<unknown>,
   reader: LineReader,
   write: (text: TerminalSafe) => void,
   renderer: ShellRenderer,
@@ -331,7 +365,7 @@ async function runTurn(
     else renderer.handle(message);
   };
   try {
-    await session.runTurn(text, ui, cancel);
+    await start(ui, cancel);
     renderer.endLine();
   } catch (error) {
     renderer.endLine();

@@ -121,3 +121,22 @@ describe('ShellRenderer goal line', () => {
     expect(out).not.toContain('\u0007');
   });
 });
+
+describe('ShellRenderer: a scheduled prompt', () => {
+  it('shows the schedule line and echoes the prompt nobody typed, with nothing hidden', () => {
+    const out = render({ thinking: 'off' }, (r) => {
+      r.handle(
+        wireEvent('ScheduleFired', {
+          job_id: '0a1b2c3d',
+          cron: null,
+          recurring: false,
+          coalesced_count: 1,
+          stale: false,
+        }),
+      );
+      r.handle(wireEvent('TurnBegin', { user_input: 'check\u200b\u001b]0;pwned\u0007' }));
+      r.handle(wireEvent('TurnBegin', { user_input: 'typed' }));
+    });
+    expect(out).toBe('⏰ scheduled prompt 0a1b2c3d (once)\n› check⟨U+200B⟩␛]0;pwned␇\n');
+  });
+});

@@ -1,6 +1,7 @@
 import { mergeInPlace } from '../../kosong/merge.js';
 import type { StreamedPart } from '../../kosong/message.js';
 import { assertNever } from '../../util/assert-never.js';
+import { revealInvisible } from '../../util/reveal-invisible.js';
 import {
   sanitizeForTerminal as clean,
   type TerminalSafe,
@@ -9,9 +10,11 @@ import {
 import type { StatusUpdate } from '../../wire/events.js';
 import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
+import { userInputText } from '../../wire/user-input-text.js';
 import { type AnsiStyle, ansiStyle } from '../common/ansi-style.js';
 import { goalLineText } from '../common/goal-line.js';
 import { hiddenLinesText, isCommandTool, previewOutput } from '../common/output-preview.js';
+import { scheduleLineText } from '../common/schedule-line.js';
 
 /**
  * How thinking is shown: streamed as it comes (dim), as one "(thinking…)" line per stretch of it, or
@@ -32,6 +35,8 @@ export interface ShellRendererOptions {
  */
 export class ShellRenderer {
   private lastGoalLine = '';
+  /** The turn that follows a ScheduleFired was not typed: its prompt is shown. */
+  private echoNextPrompt = false;
   private pendingCall: StreamedPart | null = null;
   private atLineStart = true;
   /** What the open stretch of streamed content is, so thinking and answer get lines of their own. */
@@ -113,8 +118,18 @@ export class ShellRenderer {
         this.lastGoalLine = text;
         return;
       }
-      // The prompt echoes the user's input; the rest has nothing to show in a line shell.
+      case 'ScheduleFired':
+        this.line(clean(scheduleLineText(message.payload)));
+        this.echoNextPrompt = true;
+        return;
+      // Nobody typed a scheduled prompt: it is shown (made terminal-safe) as if it had been.
       case 'TurnBegin':
+        // Nobody typed it (the model may have written it): nothing in it stays hidden.
+        if (this.echoNextPrompt)
+          this.line(t`\u203a ${revealInvisible(userInputText(message.payload.user_input))}`);
+        this.echoNextPrompt = false;
+        return;
+      // The prompt echoes the user's input; the rest has nothing to show in a line shell.
       case 'SteerInput':
       case 'StepInterrupted':
       case 'HookTriggered':

@@ -1,6 +1,5 @@
 import { type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
 import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
-import type { UILoop } from '../../soul/run-soul.js';
 import { terminalText as t } from '../../util/sanitize-terminal.js';
 import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
@@ -32,6 +31,7 @@ import { errorNote, greetingText, noModelNote, queuedText } from './transcript-n
 import { HELP_COMMAND, tuiHelp } from './tui-help.js';
 import type { TuiOptions } from './tui-options.js';
 import { tuiStyle } from './tui-style.js';
+import { turnUiLoop } from './turn-ui-loop.js';
 import { TurnView } from './turn-view.js';
 import { warmMarkdown } from './warm-markdown.js';
 
@@ -199,19 +199,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
     if (next !== undefined) start(next);
   };
 
+  const showIn = (view: TurnView) =>
+    turnUiLoop(view, (m) => (status.facts = withStreamed(status.facts, m)), tui);
   const runTurn = (text: string) =>
-    runJob(async (view, signal) => {
-      const ui: UILoop = async (wire) => {
-        for await (const batch of wire.subscribe({ merge: false }).batches()) {
-          for (const message of batch) {
-            view.handle(message);
-            status.facts = withStreamed(status.facts, message);
-          }
-          tui.requestRender();
-        }
-      };
-      await session.runTurn(text, ui, signal);
-    });
+    runJob(async (view, signal) => void (await session.runTurn(text, showIn(view), signal)));
+  // A scheduled prompt due while nothing runs or waits runs as its own turn (else it comes again later).
+  const stopScheduled = session.onScheduledPrompt(({ jobId }) => {
+    if (!running && queue.length === 0)
+      void runJob(async (view, signal) => void (await session.runScheduledTurn(jobId, showIn(view), signal)));
+  });
 
   // `!command`: run by the user's shell for the user alone (not part of the conversation).
   const runBang = (command: string) =>
@@ -381,6 +377,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     return await exited;
   } finally {
     // Leaving during a job cancels it and waits for it, so the session closes with nothing running.
+    stopScheduled();
     queue.length = 0;
     const job = running as { cancel: AbortController; done: Promise<void> } | null;
     job?.cancel.abort(new RunCancelled());

@@ -247,3 +247,21 @@ describe('TurnView goal line', () => {
     expect(shown).not.toContain('\u001b');
   });
 });
+
+describe('TurnView: a scheduled prompt', () => {
+  it('shows the schedule line, then the prompt with nothing hidden', () => {
+    const v = view();
+    v.handle({
+      type: 'ScheduleFired',
+      payload: { job_id: '0a1b2c3d', cron: '*/5 * * * *', recurring: true, coalesced_count: 3, stale: false },
+    });
+    v.handle({ type: 'TurnBegin', payload: { user_input: 'check CI\u200b\u200b\u001b[2J\u202e' } });
+    v.handle({ type: 'TurnBegin', payload: { user_input: 'typed\u200b' } });
+    const out = screen(v);
+    expect(out).toContain('⏰ scheduled prompt 0a1b2c3d (cron "*/5 * * * *", 3 missed fires in one)');
+    expect(out).toContain('› check CI⟨U+200B ×2⟩␛[2J⟨U+202E⟩');
+    expect(out).not.toContain('\u001b');
+    // Only the scheduled turn's input is revealed; a typed one is shown as typed.
+    expect(out).toContain('› typed\u200b');
+  });
+});

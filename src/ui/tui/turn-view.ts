@@ -1,10 +1,12 @@
 import { assertNever } from '../../util/assert-never.js';
+import { revealInvisible } from '../../util/reveal-invisible.js';
 import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
 import type { StatusUpdate, UserInput, WireEvent } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { userInputText } from '../../wire/user-input-text.js';
 import { goalLineText } from '../common/goal-line.js';
+import { scheduleLineText } from '../common/schedule-line.js';
 import { AnswerView } from './answer-view.js';
 import { NoteView } from './note-view.js';
 import { PlanView } from './plan-view.js';
@@ -34,6 +36,8 @@ export interface TurnViewOptions {
  */
 export class TurnView implements SafeComponent {
   private lastGoalLine = '';
+  /** The next TurnBegin is a scheduled prompt's. */
+  private scheduledNext = false;
   private readonly parts: SafeComponent[] = [];
   /** Where the current step's output starts: a retried step's partial output is removed. */
   private stepStart = 0;
@@ -72,9 +76,15 @@ export class TurnView implements SafeComponent {
     const plan = this.shownPlan;
     if (message.type !== 'StatusUpdate') this.shownPlan = null;
     switch (message.type) {
-      case 'TurnBegin':
-        this.note(t`${style.accent('›')} ${style.bold(inputText(message.payload.user_input))}`);
+      case 'TurnBegin': {
+        // Nobody typed a scheduled prompt (the model may have written it): nothing in it stays hidden.
+        const text = this.scheduledNext
+          ? revealInvisible(userInputText(message.payload.user_input))
+          : inputText(message.payload.user_input);
+        this.scheduledNext = false;
+        this.note(t`${style.accent('›')} ${style.bold(text)}`);
         return;
+      }
       case 'SteerInput': {
         const text = inputText(message.payload.user_input);
         const shown = this.steersShown.indexOf(text);
@@ -192,6 +202,10 @@ export class TurnView implements SafeComponent {
         this.lastGoalLine = text;
         return;
       }
+      case 'ScheduleFired':
+        this.note(style.dim(sanitizeForTerminal(scheduleLineText(message.payload))));
+        this.scheduledNext = true;
+        return;
       case 'BtwBegin':
         this.note(t`${style.dim('(by the way)')} ${sanitizeForTerminal(message.payload.question)}`);
         return;

@@ -77,6 +77,15 @@ export class ScriptedSession implements AgentSession {
     return null;
   }
 
+  /** Scripted sessions have no schedules. */
+  onScheduledPrompt(): () => void {
+    return () => {};
+  }
+
+  async runScheduledTurn(): Promise<null> {
+    return null;
+  }
+
   runSyntheticTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
     return this.runTurn(input, ui, cancel);
   }

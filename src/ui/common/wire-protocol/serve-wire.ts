@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { AgentSession } from '../../../app/agent-session.js';
+import { TurnInProgressError } from '../../../app/agent-session-impl.js';
 import type { AskClient } from '../../../hooks/index.js';
 import { RunCancelled } from '../../../soul/errors.js';
 import type { UILoop } from '../../../soul/run-soul.js';
@@ -75,6 +76,7 @@ class WireServer {
   private activity: Activity | null = null;
   private closed = false;
   private stopOutOfTurn: (() => void) | null = null;
+  private stopScheduled: (() => void) | null = null;
   /** The workspace trust question in flight (asked once, after `initialize`), or null. */
   private trustQuestion: WorkspaceTrustQuestion | null = null;
   /** Settles once the trust question (if any) is answered and its answer applied. */
@@ -101,6 +103,7 @@ class WireServer {
   private async shutdown(): Promise<void> {
     this.closed = true;
     this.stopOutOfTurn?.();
+    this.stopScheduled?.();
     // Settle what waits for the client first, so a tool sees "wire closed" rather than a cancel.
     this.pending.close('wire_closed');
     this.trustQuestion?.drop();
@@ -142,6 +145,10 @@ class WireServer {
       // agent's approval), starting with any such request still waiting.
       if (request.method === 'initialize' && !this.closed) {
         this.stopOutOfTurn ??= this.session.onOutOfTurn((message) => this.forward([message]));
+        // A scheduled prompt (CronCreate, /loop) that comes due while idle runs as a turn here.
+        this.stopScheduled ??= this.session.onScheduledPrompt(({ jobId }) =>
+          this.track(this.runScheduled(jobId)),
+        );
         this.askWorkspaceTrust();
       }
     } catch (error) {
@@ -229,6 +236,28 @@ class WireServer {
       return { status: 'finished' };
     } catch (error) {
       return promptFailure(error, controller.signal.aborted, this.session.llmNotSetMessage);
+    } finally {
+      this.activity = null;
+      this.pending.close(this.closed ? 'wire_closed' : 'turn_ended');
+    }
+  }
+
+  /**
+   * Runs a due scheduled prompt as a turn, as `prompt` runs one (`cancel` and `steer` reach it), with
+   * no request to answer: the client sees ScheduleFired, then the turn's events. Never rejects.
+   */
+  private async runScheduled(jobId: string): Promise<void> {
+    if (this.closed || this.activity !== null || this.session.isBusy || !this.session.hasLLM) return;
+    const controller = new AbortController();
+    this.activity = { kind: 'prompt', controller };
+    try {
+      await this.trustAnswered;
+      await this.session.runScheduledTurn(jobId, this.forwardWire, controller.signal);
+    } catch (error) {
+      // Busy: the fire stays due and is offered again after the turn. Else the turn's own events
+      // (TurnEnd) have told the client it ended; the reason goes to stderr.
+      if (!(error instanceof TurnInProgressError) && !controller.signal.aborted)
+        this.stderr(`wire: the turn of scheduled prompt ${jobId} failed: ${describeInternalError(error)}\n`);
     } finally {
       this.activity = null;
       this.pending.close(this.closed ? 'wire_closed' : 'turn_ended');

@@ -187,6 +187,7 @@ export class SessionModelBuilder {
         return;
       case 'ToolOutput': // live output, never recorded in wire.jsonl
       case 'GoalUpdated':
+      case 'ScheduleFired':
       case 'HookTriggered':
       case 'HookResolved':
       case 'MCPLoadingBegin':

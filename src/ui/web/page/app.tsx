@@ -289,6 +289,7 @@ export function App({ api }: { api: Api }) {
         {state.turns.map((turn, i) => (
           <article key={i} class="turn">
             {turn.userInput && !busy ? <TurnMenu turn={i + 1} onFork={forkAt} /> : null}
+            {turn.schedule ? <p class="schedule">{turn.schedule}</p> : null}
             {turn.userInput ? <p class="user">{turn.userInput}</p> : null}
             <ItemsView items={turn.items} />
           </article>

@@ -118,6 +118,8 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
     case 'TurnBegin':
     case 'TurnEnd':
     case 'StepBegin':
+    // The turn it announces shows it (conversation-state.ts).
+    case 'ScheduleFired':
     case 'HookTriggered':
     case 'MCPLoadingBegin':
     case 'MCPLoadingEnd':

@@ -1,3 +1,4 @@
+import { scheduleLineText } from '../../common/schedule-line.js';
 import { addTokens, NO_TOKENS, type TokenCounts } from '../../common/token-cost.js';
 import { applyItemEvent, type ConversationItem, userInputLabel } from './conversation-items.js';
 import { asKnownBlock, type DisplayBlockLike } from './display-blocks.js';
@@ -20,6 +21,8 @@ import type {
 
 export interface TurnView {
   userInput: string;
+  /** Set when a schedule (CronCreate, `/loop`) started the turn: the line that says which. */
+  schedule?: string | null;
   items: ConversationItem[];
   done: boolean;
 }
@@ -71,6 +74,8 @@ export interface ConversationState {
   tasks: BackgroundTask[];
   /** Whether a turn is running (between TurnBegin and TurnEnd). */
   busy: boolean;
+  /** A ScheduleFired seen, for the TurnBegin that follows it. */
+  scheduled?: string | null;
 }
 
 export const EMPTY_CONVERSATION: ConversationState = {
@@ -164,11 +169,19 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
       return {
         ...state,
         busy: true,
+        scheduled: null,
         turns: [
           ...state.turns,
-          { userInput: userInputLabel(event.payload.user_input), items: [], done: false },
+          {
+            userInput: userInputLabel(event.payload.user_input),
+            ...(state.scheduled ? { schedule: state.scheduled } : {}),
+            items: [],
+            done: false,
+          },
         ],
       };
+    case 'ScheduleFired':
+      return { ...state, scheduled: scheduleLineText(event.payload) };
     case 'TurnEnd':
       // Requests of a finished turn are closed by the server; their panels go too (a background
       // agent's approval lives on past the turn).

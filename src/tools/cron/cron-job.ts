@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** Kimi Code's limits: a session holds at most 50 jobs, each prompt at most 8 KiB of UTF-8. */
+export const MAX_CRON_JOBS = 50;
+export const MAX_CRON_PROMPT_BYTES = 8 * 1024;
+/** Recurring jobs older than this fire one last time (marked stale) and are deleted. */
+export const CRON_STALE_AFTER_MS = 7 * 24 * 3600_000;
+/** A one-shot further out than this is refused (a pinned date that already passed this year). */
+export const ONE_SHOT_MAX_AHEAD_MS = 350 * 24 * 3600_000;
+
+/** A scheduled prompt of the session, as `cron.jsonl` stores it. */
+export const cronJobSchema = z.object({
+  /** 8 hex digits. */
+  id: z.string().regex(/^[0-9a-f]{8}$/),
+  /** The 5-field expression; null for a one-shot given as a delay. */
+  cron: z.string().nullable(),
+  /** A delay one-shot's fire time (Unix ms); null for a cron job. */
+  fire_at: z.number().nullable(),
+  prompt: z.string(),
+  recurring: z.boolean(),
+  /** Unix ms. */
+  created_at: z.number(),
+  /** The last ideal fire time delivered (Unix ms): the next fire is computed from it. */
+  last_fired_at: z.number().nullable(),
+  /** Who made it: the model (CronCreate) or the person (`/loop`). */
+  created_by: z.enum(['model', 'user']),
+});
+export type CronJob = z.output<typeof cronJobSchema>;
+
+/** One append-only record of `cron.jsonl`. */
+export const cronRecordSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), job: cronJobSchema }),
+  z.object({ op: z.literal('delete'), id: z.string() }),
+  z.object({ op: z.literal('fired'), id: z.string(), last_fired_at: z.number() }),
+]);
+export type CronRecord = z.output<typeof cronRecordSchema>;
+
+/** A fire that is due: what the turn it starts is told. */
+export interface CronFire {
+  readonly job: CronJob;
+  /** How many ideal fire times this one delivery stands for (missed fires are coalesced). */
+  readonly coalescedCount: number;
+  /** The job is past its 7 days: this is its last fire. */
+  readonly stale: boolean;
+  /** The latest ideal fire time this delivery covers (the job's next cursor). */
+  readonly coveredUntil: number;
+}
+
+export class CronJobError extends Error {
+  override name = 'CronJobError';
+}

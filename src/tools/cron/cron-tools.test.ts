@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { Approval } from '../../toolset/approval/approval.js';
+import { KimiToolset } from '../../toolset/kimi-toolset.js';
+import { testPolicy } from '../../toolset/test-support/test-policy.js';
+import { answerApprovals, briefOf, callTool, outputText } from '../background/test-support/task-harness.js';
+import { CronBook } from './cron-book.js';
+import { cronTools } from './cron-tools.js';
+
+async function setUp() {
+  const now = new Date(2026, 11, 3, 10, 0, 20).getTime();
+  const book = await CronBook.open(null, () => now);
+  const approval = new Approval({ state: { yolo: true } });
+  const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
+  for (const tool of cronTools(book)) toolset.add(tool);
+  return { book, toolset };
+}
+
+describe('CronCreate, CronList, CronDelete', () => {
+  it('creates, lists and deletes', async () => {
+    const { book, toolset } = await setUp();
+    const created = await callTool(toolset, 'CronCreate', { cron: ' */5  * * * *', prompt: 'check CI' });
+    expect(created.return_value.is_error).toBe(false);
+    const [job] = book.list();
+    expect(outputText(created)).toContain(`id: ${job?.id}\nschedule: cron "*/5 * * * *"`);
+    expect(outputText(created)).toMatch(/nextFireAt: 2026-12-03T10:05:\d\d\.\d{3}[+-]\d\d:\d\d/);
+    const listed = outputText(await callTool(toolset, 'CronList', {}));
+    expect(listed).toMatch(/^cron_jobs: 1\nid: /);
+    expect(listed).toContain('prompt: "check CI"');
+    const deleted = await callTool(toolset, 'CronDelete', { id: job?.id });
+    expect(deleted.return_value.is_error).toBe(false);
+    expect(outputText(await callTool(toolset, 'CronList', {}))).toBe('cron_jobs: 0\nNo cron jobs scheduled.');
+  });
+
+  it('an invalid expression is a tool error naming the field', async () => {
+    const { book, toolset } = await setUp();
+    const result = await callTool(toolset, 'CronCreate', { cron: '0 25 * * *', prompt: 'x' });
+    expect(result.return_value.is_error).toBe(true);
+    expect(briefOf(result)).toBe('Invalid cron expression');
+    expect(result.return_value.message).toContain('The hour field "25" is invalid');
+    expect(book.list()).toEqual([]);
+  });
+
+  it.each([
+    [{ prompt: 'x' }, 'exactly one'],
+    [{ cron: '* * * * *', delay_seconds: 5, prompt: 'x' }, 'exactly one'],
+    [{ delay_seconds: 5, prompt: 'é'.repeat(4097) }, '8192 bytes'],
+    [{ cron: '0 0 30 2 *', prompt: 'x' }, 'never fires'],
+  ])('refuses %j', async (args, problem) => {
+    const { book, toolset } = await setUp();
+    const result = await callTool(toolset, 'CronCreate', args);
+    expect(result.return_value.is_error).toBe(true);
+    expect(result.return_value.message).toContain(problem);
+    expect(book.list()).toEqual([]);
+  });
+
+  it('a model cannot create more than 50', async () => {
+    const { book, toolset } = await setUp();
+    for (let i = 0; i < 50; i++)
+      expect(
+        (await callTool(toolset, 'CronCreate', { delay_seconds: 60, prompt: `p${i}` })).return_value.is_error,
+      ).toBe(false);
+    const refused = await callTool(toolset, 'CronCreate', { delay_seconds: 60, prompt: 'p50' });
+    expect(refused.return_value.is_error).toBe(true);
+    expect(refused.return_value.message).toContain('already has 50');
+    expect(book.list()).toHaveLength(50);
+  });
+
+  it('CronDelete of an unknown id is an error', async () => {
+    const { toolset } = await setUp();
+    const result = await callTool(toolset, 'CronDelete', { id: 'deadbeef' });
+    expect(result.return_value.is_error).toBe(true);
+    expect(briefOf(result)).toBe('Not found');
+  });
+
+  it('CronCreate asks before it schedules (a schedule outlives the turn); refused, nothing is kept', async () => {
+    const now = Date.now();
+    const book = await CronBook.open(null, () => now);
+    const approval = new Approval();
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
+    for (const tool of cronTools(book)) toolset.add(tool);
+    const asked = answerApprovals(approval.runtime, { response: 'reject' });
+    const result = await callTool(toolset, 'CronCreate', { cron: '*/5 * * * *', prompt: 'check CI' });
+    expect(result.return_value.is_error).toBe(true);
+    expect(asked.map((record) => record.description)).toEqual([
+      'Schedule a prompt (cron "*/5 * * * *"): check CI',
+    ]);
+    expect(book.list()).toEqual([]);
+    expect(toolset.find('CronList')?.effect).toBe('read-only');
+  });
+});
