@@ -20,11 +20,11 @@ const MAX_FOLDERS = 20_000;
  */
 export function nestedGitPaths(root: string, writableRoots: readonly string[]): string[] {
   const found = new Set<string>();
-  const queue = [resolve(root)];
-  let read = 0;
-  while (queue.length > 0 && read < MAX_FOLDERS) {
-    const folder = queue.shift() as string;
-    read++;
+  const top = resolve(root);
+  const queue = [top];
+  // Breadth first, read by index (no shift: a large tree would make that quadratic).
+  for (let next = 0; next < queue.length && next < MAX_FOLDERS; next++) {
+    const folder = queue[next] as string;
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
@@ -34,7 +34,7 @@ export function nestedGitPaths(root: string, writableRoots: readonly string[]): 
     for (const entry of entries) {
       const path = join(folder, entry.name);
       if (entry.name === '.git') {
-        if (folder !== resolve(root)) addGitEntry(path, entry, writableRoots, found);
+        if (folder !== top) addGitEntry(path, entry, writableRoots, found);
         continue;
       }
       if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) queue.push(path);
