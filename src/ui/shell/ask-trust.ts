@@ -20,11 +20,8 @@ export async function askWorkspaceTrust(
   write: (text: TerminalSafe) => void,
   isTerminal: boolean,
 ): Promise<void> {
-  if (trust.declined && !trust.trusted && trust.enables.length > 0 && isTerminal)
-    write(
-      t`Workspace not trusted (you said no before): its allow rules are not in force; /permissions trust trusts it.\n`,
-    );
-  if (!trust.worthAsking) return;
+  // Nothing held back: nothing to ask or say.
+  if (trust.trusted || trust.enables.length === 0) return;
   const held = joinTerminalText(
     trust.enables.map((item) => clean(item)),
     t`; `,
@@ -33,6 +30,13 @@ export async function askWorkspaceTrust(
     // Piped input is a script's requests: its first line must not become an answer to this.
     write(
       t`The folder ${clean(trust.folder)} is not trusted, so its ${held} are not in force (--trust-workspace trusts it).\n`,
+    );
+    return;
+  }
+  if (!trust.worthAsking) {
+    // The person said no before (the trust record): not asked again, only reminded.
+    write(
+      t`Workspace not trusted (you said no before): its allow rules are not in force; /permissions trust trusts it.\n`,
     );
     return;
   }

@@ -135,15 +135,17 @@ export class CommandPanels {
   async askWorkspaceTrust(): Promise<void> {
     const { session, style } = this.host;
     const trust = session.workspaceTrust;
-    if (trust.declined && !trust.trusted && trust.enables.length > 0) {
+    if (trust.trusted || trust.enables.length === 0) return;
+    if (!trust.worthAsking) {
+      // The person said no before (the trust record): not asked again, only reminded.
       this.host.note(
         style.dim(
           'Workspace not trusted (you said no before): its allow rules are not in force; /permissions trust trusts it.',
         ),
       );
       this.host.tui.requestRender();
+      return;
     }
-    if (!trust.worthAsking) return;
     const held = joinTerminalText(
       trust.enables.map((item) => sanitizeForTerminal(item)),
       trustedLiteral('; '),
