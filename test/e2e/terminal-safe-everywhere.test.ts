@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gate } from '../support/loopback-server.js';
 import { TUI_READY } from '../support/tmux-terminal.js';
@@ -67,6 +69,21 @@ describe('terminal UI: text from strangers reaches the pane only inert', () => {
     expect(screen).toContain('Ev␛[2Jil⟨U+202E⟩tool');
     expect(screen).toContain('out␛]52;c;ZXZpbA==␇ ⟨U+2800 ×3⟩ end');
     // The greeting was not erased or overwritten, and no escape of the text reached tmux.
+    expect(screen).toContain('kimi-ts — session');
+    expectInert(tui.screenWithEscapes());
+  });
+
+  it('a file name in the @ completion list: a hostile one is not offered, the others are', async () => {
+    await cli.setup([{ text: 'ok' }]);
+    await writeFile(join(cli.sandbox.workDir, 'evil\u202Etxt.exe\x1b]52;c;ZXZpbA==\x07\x1b[2J.txt'), '');
+    await writeFile(join(cli.sandbox.workDir, 'evil-plain.txt'), '');
+    const tui = cli.startTui({ width: 160 });
+    await tui.waitFor(TUI_READY);
+    tui.type('look at @evil');
+    await tui.waitFor('evil-plain.txt');
+    const screen = tui.screen();
+    expect(screen).not.toContain('exe');
+    // Nothing cleared the screen: the greeting is still there.
     expect(screen).toContain('kimi-ts — session');
     expectInert(tui.screenWithEscapes());
   });
