@@ -2,8 +2,22 @@ import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from '
 import { dirname, join, resolve } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
 
-/** Folders not searched for nested repositories: installed packages, not the person's repositories. */
-const SKIPPED_FOLDERS = new Set(['node_modules']);
+/**
+ * Folders not searched for nested repositories: installed packages, virtual environments, build
+ * output and caches (large, and not where a person keeps a repository). A repository the agent's
+ * command makes there is as any new one (src/policy/sandbox.ts says how that is covered).
+ */
+const SKIPPED_FOLDERS = new Set([
+  'node_modules',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.next',
+  'target',
+]);
 /** How many folders one search reads at most (a command start must stay cheap in a huge tree). */
 const MAX_FOLDERS = 20_000;
 
@@ -15,7 +29,7 @@ const MAX_FOLDERS = 20_000;
  * in that repository (hooks, `core.fsmonitor`), so the sandbox binds each of them read-only, as it
  * does the top-level `.git`.
  *
- * `root/.git` itself is not listed (the caller protects it). The search skips `node_modules` and
+ * `root/.git` itself is not listed (the caller protects it). The search skips SKIPPED_FOLDERS and
  * stops after MAX_FOLDERS folders (a repository deeper in a larger tree is not found).
  */
 export function nestedGitPaths(root: string, writableRoots: readonly string[]): string[] {
