@@ -198,7 +198,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       shutdown.add(() => checkpoints.flush());
       shutdown.onAbandon(() => checkpoints.abandon());
     }
-    const goal = await openSessionGoal(session.dir, toolset);
+    const goal = await openSessionGoal(session.dir, toolset, session.wireFile);
     shutdown.add(() => goal.flush());
     const cronClock = options.cronClock ?? SYSTEM_CRON_CLOCK;
     const cron = await openSessionCron(session.dir, toolset, cronClock);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,6 +34,34 @@ describe('the session goal', () => {
     book.clear();
     expect(names()).toEqual([]);
     await book.flush();
+  });
+
+  it('records a goal paused on resume in the history, so every replay shows it paused', async () => {
+    const root = await tempRoot();
+    const session = await createSession({ home: join(root, 'home'), workDir: join(root, 'work') });
+    const first = await GoalBook.open(join(session.dir, GOAL_FILE));
+    first.create({ objective: 'ship it' });
+    await first.flush();
+    // The process that ran it died with the goal active: the next one opens it.
+    const toolset = () => new KimiToolset(withTestPolicy({ approval: new Approval() }));
+    const book = await openSessionGoal(session.dir, toolset(), session.wireFile);
+    expect(book.current()?.status).toBe('paused');
+    const records = async () =>
+      (await readFile(session.wireFile, 'utf8'))
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => JSON.parse(line).message);
+    expect(await records()).toEqual([
+      {
+        type: 'GoalUpdated',
+        payload: { goal: expect.objectContaining({ objective: 'ship it', status: 'paused' }) },
+      },
+    ]);
+    await book.flush();
+    // Opened again, it was paused already: nothing more to tell.
+    await (await openSessionGoal(session.dir, toolset(), session.wireFile)).flush();
+    expect(await records()).toHaveLength(1);
   });
 
   it('is not inherited by a fork', async () => {

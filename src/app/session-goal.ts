@@ -5,6 +5,7 @@ import { GOAL_TOOL_NAMES, type GoalCheckResult, goalTools } from '../tools/goal/
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import { currentWire } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
+import { openWireFileForAppend, recordLine } from '../wire/wire-file.js';
 
 /** The file of a session's goal; a fork copies only the conversation, so it starts without one. */
 export const GOAL_FILE = 'goal.jsonl';
@@ -18,8 +19,15 @@ let checkCount = 0;
  * The session's goal: read from the session folder (an active goal comes back paused), its tools
  * registered on the root toolset and shown only while a goal exists, every change told to the wire.
  */
-export async function openSessionGoal(sessionDir: string, toolset: KimiToolset): Promise<GoalBookType> {
+export async function openSessionGoal(
+  sessionDir: string,
+  toolset: KimiToolset,
+  /** The session's wire.jsonl: where a goal paused on resume is recorded, for every replay. */
+  wireFile?: string,
+): Promise<GoalBookType> {
   const book = await GoalBook.open(join(sessionDir, GOAL_FILE));
+  // The history only lags behind then: a failure to append leaves it as it was, the session opens.
+  if (wireFile && book.parkedOnOpen) await recordGoal(wireFile, book.view()).catch(() => undefined);
   for (const tool of goalTools(book, (command, signal) => runCheck(toolset, command, signal)))
     toolset.add(tool);
   const showTools = (view: GoalView) => {
@@ -34,6 +42,21 @@ export async function openSessionGoal(sessionDir: string, toolset: KimiToolset):
     currentWire()?.send(wireEvent('GoalUpdated', goalUpdatedPayload(view)));
   });
   return book;
+}
+
+/**
+ * Appends the goal as it is to the session's wire.jsonl: the history (replayed by the terminal UI,
+ * the web page, wire `replay`) last said the goal was active, and it is paused now. No turn runs
+ * while the session opens, so nothing else writes the file.
+ */
+async function recordGoal(wireFile: string, view: GoalView): Promise<void> {
+  const { handle, prefix } = await openWireFileForAppend(wireFile);
+  try {
+    const record = recordLine(wireEvent('GoalUpdated', goalUpdatedPayload(view)), Date.now() / 1000);
+    await handle.appendFile(prefix + record);
+  } finally {
+    await handle.close();
+  }
 }
 
 export function goalUpdatedPayload(view: GoalView) {

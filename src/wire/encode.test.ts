@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { encoderFor, encodeWith } from './encode.js';
+import { encoderFor, encodeWith, withQuietExtensions } from './encode.js';
+import { approvalRequestSchema } from './request-payloads.js';
 
 const encode = (schema: z.ZodType, value: unknown) => JSON.stringify(encoderFor(schema)(value));
 
@@ -76,5 +77,27 @@ describe('the JSON encoding derived from a schema', () => {
     const walked = z.object({ a: z.string() });
     encoderFor(walked);
     expect(() => encodeWith(walked, (value) => value)).toThrow(/already encoded/);
+  });
+});
+
+describe('quiet extensions (kimi-ts fields Kimi CLI programs never meet unless set)', () => {
+  test('are written only when set, after the base fields', () => {
+    const schema = withQuietExtensions(z.object({ a: z.string(), b: z.string().nullish() }), {
+      ext: z.string().nullish(),
+    });
+    expect(encode(schema, { a: 'x' })).toBe('{"a":"x","b":null}');
+    expect(encode(schema, { a: 'x', ext: null })).toBe('{"a":"x","b":null}');
+    expect(encode(schema, { a: 'x', ext: 'p' })).toBe('{"a":"x","b":null,"ext":"p"}');
+    expect(schema.parse({ a: 'x', ext: 'p' })).toEqual({ a: 'x', ext: 'p' });
+  });
+
+  test("an approval request without the asking agent's parent call encodes as Kimi CLI's", () => {
+    const base = { id: 'r', tool_call_id: 'c', sender: 'Shell', action: 'run command', description: 'd' };
+    expect(encode(approvalRequestSchema, base)).not.toContain('parent_tool_call_id');
+    expect(
+      JSON.parse(encode(approvalRequestSchema, { ...base, parent_tool_call_id: 'call-9' })),
+    ).toMatchObject({
+      parent_tool_call_id: 'call-9',
+    });
   });
 });

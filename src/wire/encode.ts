@@ -24,6 +24,29 @@ export function encodeWith<S extends z.core.$ZodType>(schema: S, encoder: Encode
   return schema;
 }
 
+/**
+ * `base` with kimi-ts extension fields that are written only when set: a message without them
+ * encodes to exactly the bytes Kimi CLI writes (no new `null` fields for its programs to meet).
+ */
+export function withQuietExtensions<S extends z.ZodRawShape, E extends z.ZodRawShape>(
+  base: z.ZodObject<S>,
+  extensions: E,
+) {
+  const keys = Object.keys(extensions);
+  const encoders = keys.map((key) => encoderFor(extensions[key] as z.core.$ZodType));
+  return encodeWith(base.extend(extensions), (value) => {
+    const encoded = encoderFor(base)(value);
+    if (value === null || typeof value !== 'object' || encoded === null || typeof encoded !== 'object')
+      return encoded;
+    const source = value as Record<string, unknown>;
+    const out = encoded as Record<string, unknown>;
+    keys.forEach((key, i) => {
+      if (source[key] != null) out[key] = (encoders[i] as Encoder)(source[key]);
+    });
+    return out;
+  });
+}
+
 /** The encoder of `schema`, compiled on first use. */
 export function encoderFor(schema: z.core.$ZodType): Encoder {
   let encoder = compiled.get(schema);

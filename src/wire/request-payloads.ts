@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DisplayBlock } from '../kosong/tool.js';
 import { displayBlockSchema } from './display.js';
+import { withQuietExtensions } from './encode.js';
 import { jsonValueSchema } from './json.js';
 import { approvalKindSchema, hookActionSchema } from './payloads.js';
 
@@ -14,7 +15,8 @@ const anyDisplayBlock: z.ZodType<DisplayBlock> = displayBlockSchema;
 
 const approvalSourceKindSchema = z.enum(['foreground_turn', 'background_agent']);
 
-export const approvalRequestSchema = z.object({
+/** Kimi CLI's ApprovalRequest, field for field. */
+const kimiCliApprovalRequest = z.object({
   id: z.string(),
   tool_call_id: z.string(),
   /** The tool asking. */
@@ -28,6 +30,15 @@ export const approvalRequestSchema = z.object({
   subagent_type: z.string().nullish(),
   source_description: z.string().nullish(),
   display: z.array(anyDisplayBlock).default([]),
+});
+
+export const approvalRequestSchema = withQuietExtensions(kimiCliApprovalRequest, {
+  /**
+   * kimi-ts extension: the parent's tool call (Agent, AgentSwarm) that started the asking agent;
+   * agents of one swarm share it. Absent for the main agent: written only when set, so Kimi CLI's
+   * programs and Moonshot's SDK see the request as Kimi CLI sends it.
+   */
+  parent_tool_call_id: z.string().nullish(),
 });
 
 export const toolCallRequestSchema = z.object({

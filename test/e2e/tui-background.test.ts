@@ -18,7 +18,7 @@ describe('terminal UI: background agents', () => {
 
     scenario.releaseWorker();
     const panel = await tui.waitFor(TUI_PANEL_ARMED);
-    expect(panel).toContain('(background agent coder)');
+    expect(panel).toMatch(/background agent coder a[0-9a-f]{8} — Background command/);
     expect(panel).toContain(`$ ${BACKGROUND_COMMAND}`);
     tui.type('1');
 

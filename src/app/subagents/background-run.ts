@@ -50,6 +50,7 @@ export async function startBackgroundRun(
           agent_id: agentId,
           subagent_type: typeName,
           description: run.description,
+          parent_tool_call_id: request.parentToolCallId,
         };
         let subagentWire: Wire | null = null;
         const stopWatching = watchBackgroundApprovals({

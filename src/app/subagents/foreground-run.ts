@@ -33,6 +33,7 @@ export async function runForeground(
     agent_id: agentId,
     subagent_type: typeName,
     description: run.description,
+    parent_tool_call_id: request.parentToolCallId,
   };
   const parentWire = currentWire();
   const control = new AbortController();

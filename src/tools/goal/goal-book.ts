@@ -70,6 +70,8 @@ export class GoalBook {
   /** How the last goal this process drove ended (null: none was touched in this run). */
   private lastEnd: GoalRunEnd | null = null;
   private touched = false;
+  /** Whether opening turned an active goal paused (nobody has been told yet). */
+  private parked = false;
   private writes: Promise<void> = Promise.resolve();
   /** Identities of the tool results the current goal's turns produced (for the no-progress breaker). */
   private seenResults = new Set<string>();
@@ -91,9 +93,15 @@ export class GoalBook {
     const book = new GoalBook(file, goal, now);
     if (goal?.status === 'active') {
       book.goal = { ...goal, status: 'paused', reason: 'The session was resumed; /goal resume continues.' };
+      book.parked = true;
       book.persist();
     }
     return book;
+  }
+
+  /** Whether opening paused an active goal: what the session's history says of it is no longer so. */
+  get parkedOnOpen(): boolean {
+    return this.parked;
   }
 
   current(): Goal | null {

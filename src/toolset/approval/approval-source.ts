@@ -11,6 +11,8 @@ export interface ApprovalSource {
   agent_id?: string | null | undefined;
   subagent_type?: string | null | undefined;
   description?: string | null | undefined;
+  /** The parent's tool call (Agent, AgentSwarm) that started the agent; shared by a swarm's agents. */
+  parent_tool_call_id?: string | null | undefined;
 }
 
 const storage = new AsyncLocalStorage<ApprovalSource>();

@@ -82,5 +82,6 @@ export function toWireRequest(record: ApprovalRecord): ApprovalRequest {
     agent_id: record.source.agent_id ?? null,
     subagent_type: record.source.subagent_type ?? null,
     source_description: record.source.description ?? null,
+    parent_tool_call_id: record.source.parent_tool_call_id ?? null,
   });
 }

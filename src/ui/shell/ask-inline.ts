@@ -6,6 +6,7 @@ import {
   terminalText as t,
 } from '../../util/sanitize-terminal.js';
 import type { ApprovalAnswer, ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import { askingAgentLabel } from '../common/asking-agent.js';
 import { commandPrefix } from '../common/command-prefix.js';
 import type { LineReader } from './line-reader.js';
 
@@ -26,6 +27,10 @@ export async function askApproval(
   if (source_kind === 'background_agent') {
     const what = source_description ? t`: ${clean(source_description)}` : t``;
     write(t`Background agent (${clean(subagent_type ?? 'subagent')}${what}) asks:\n`);
+  } else {
+    // A foreground subagent (several may ask one after another): which one, as the TUI names it.
+    const agent = askingAgentLabel(request.payload);
+    if (agent) write(t`${revealInvisible(`${agent[0]?.toUpperCase()}${agent.slice(1)}`)} asks:\n`);
   }
   write(
     t`Allow ${clean(action)}? ${revealInvisible(description)}\n  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead\n`,

@@ -56,6 +56,11 @@ export class ApprovalPanel implements Component, Focusable {
     /** Called once the request is answered (or was answered elsewhere). */
     private readonly onDone: () => void,
     now: () => number = Date.now,
+    /**
+     * The queue's line over the request: its place among the waiting ones and the agent that asks
+     * (`1 of 3 · agent coder a1b2c3d4 — …`); null when one waits and the main agent asks.
+     */
+    private readonly queueLine: () => string | null = () => null,
   ) {
     this.arm = new ArmDelay(now);
     this.scopes = sessionScopes(request.payload);
@@ -115,13 +120,15 @@ export class ApprovalPanel implements Component, Focusable {
   render(width: number): TerminalSafe[] {
     this.arm.markShown();
     const { style, request } = this;
-    const { sender, action, description, display, source_kind, subagent_type } = request.payload;
+    const { sender, action, description, display } = request.payload;
     const inner = Math.max(1, width - 2);
     const lines: TerminalSafe[] = [style.border(t`${'\u2500'.repeat(width) as TerminalSafe}`)];
-    const who =
-      source_kind === 'background_agent' ? t` (background agent ${shown(subagent_type ?? '')})` : t``;
+    // Which agent asks (its name is the model's text: revealed like the rest), and the queue's count.
+    const queue = this.queueLine();
+    if (queue !== null)
+      for (const line of wrapLines(style.accent(shown(queue)), width)) lines.push(fitLine(line, width));
     // Everything the person approves is shown: wrapped in full, blank-looking runs as markers.
-    const header = t`${style.warn(t`?`)} ${style.bold(shown(sender))}${who} wants to ${style.accent(shown(action))}`;
+    const header = t`${style.warn(t`?`)} ${style.bold(shown(sender))} wants to ${style.accent(shown(action))}`;
     // (Wrapped lines fit; fitLine only guards the terminal's width, it cuts nothing.)
     for (const line of wrapLines(header, width)) lines.push(fitLine(line, width));
     for (const line of wrapLines(shown(description), inner)) lines.push(fitLine(t`  ${line}`, width));
@@ -148,6 +155,10 @@ export class ApprovalPanel implements Component, Focusable {
       });
     });
     if (this.stage === 'scope') {
+      // One session, one set of approvals: what is approved here is approved for every agent in it.
+      lines.push(
+        fitLine(style.dim(t`  For this session: every agent of it (subagents, swarms) included.`), width),
+      );
       const box = (where: 'project' | 'user') => (this.saveRule === where ? style.accent(t`[x]`) : t`[ ]`);
       const project = t`  ${box('project')} s: also save it as an allow rule of this project ${style.dim(t`(.kimi-ts/permissions.toml)`)}`;
       const user = t`  ${box('user')} u: or as your own rule, in every project ${style.dim(t`(permissions.toml in the agent home)`)}`;

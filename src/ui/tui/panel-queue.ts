@@ -1,5 +1,6 @@
 import type { Component, Focusable, TUI } from '@mariozechner/pi-tui';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
+import { approvalQueueLine } from '../common/asking-agent.js';
 import { ApprovalPanel } from './approval-panel.js';
 import type { PanelSlot } from './panel-slot.js';
 import { PlanPanel } from './plan-panel.js';
@@ -16,11 +17,16 @@ export interface PanelQueueHost {
   style: TuiStyle;
   /** The prompt editor, focused again when no panel waits. */
   editor(): Component & Focusable;
+  /** The clock the approval panels arm by (tests move it). */
+  now?: () => number;
 }
 
 /**
  * Requests wait their turn: one panel at a time in the panel slot, focused instead of the editor. A
- * question about a plan gets the plan panel; other questions and approvals their own panels.
+ * question about a plan gets the plan panel; other questions and approvals their own panels. This is
+ * the one queue of the session: the main agent's requests and every subagent's (foreground,
+ * background, several at once) come here in the order they asked; an approval panel says its place
+ * and which agent asks. Each panel answers only its own request, and arms itself when it shows.
  */
 export class PanelQueue {
   private readonly panels: Panel[] = [];
@@ -40,7 +46,9 @@ export class PanelQueue {
     };
     const panel: Panel =
       request.type === 'ApprovalRequest'
-        ? new ApprovalPanel(request, style, onDone)
+        ? new ApprovalPanel(request, style, onDone, this.host.now ?? Date.now, () =>
+            approvalQueueLine(request.payload, this.panels.indexOf(panel) + 1, this.panels.length),
+          )
         : plan && PlanPanel.fits(request)
           ? new PlanPanel(request, plan, style, onDone, { rows: () => tui.terminal.rows })
           : new QuestionPanel(request, style, onDone);

@@ -19,11 +19,10 @@ import { SafeContainer } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { currentContextSize, currentModel, priceOf } from './session-model-facts.js';
 import {
-  applyStatusUpdate,
   JOB_IDLE,
-  JOB_RUNNING,
   StatusLineView,
   withContextSize,
+  withJobStarted,
   withModes,
   withStreamed,
 } from './status-line.js';
@@ -116,9 +115,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
       style,
       workDir: session.workDir,
       thinking: options.thinking,
-      onStatus: (update) => {
-        status.facts = applyStatusUpdate(status.facts, update);
-      },
+      onStatus: (update) => status.applyStatus(update),
+      onGoal: (goal) => status.applyGoal(goal),
       onRequest: (request, plan) => panels.ask(request, plan),
     });
 
@@ -171,7 +169,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     let finished: () => void = () => {};
     running = { cancel, view, done: new Promise((resolve) => (finished = resolve)) };
     transcript.addChild(view);
-    status.facts = { ...status.facts, ...JOB_RUNNING(), activity: 'working… (Esc cancels)' };
+    status.facts = { ...withJobStarted(status.facts), activity: 'working… (Esc cancels)' };
     ticker = setInterval(tick, TICK_MS);
     try {
       await work(view, cancel.signal);

@@ -1,11 +1,13 @@
 import type { SessionModes } from '../../app/agent-session.js';
 import { assertNever } from '../../util/assert-never.js';
 import { joinTerminalText, type TerminalSafe } from '../../util/sanitize-terminal.js';
-import type { StatusUpdate } from '../../wire/events.js';
+import type { StatusUpdate, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
+import { goalAtTurnBegin } from '../common/goal-line.js';
 import { formatDollars, type ModelPrice, tokenCost } from '../common/token-cost.js';
 import type { SafeComponent } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { applyGoalUpdate, type GoalShown, goalStatusPart } from './status-goal.js';
 import { fitLine } from './terminal-lines.js';
 import { spinnerFrame } from './tool-call-view.js';
 import type { TuiStyle } from './tui-style.js';
@@ -45,6 +47,8 @@ export interface StatusFacts {
    * an estimate of its output tokens until the step's real usage arrives.
    */
   streamedChars: number;
+  /** The session's goal as the last `GoalUpdated` told it (a completed one until the next job). */
+  goal: GoalShown | null;
 }
 
 export function emptyStatus(model: string | null): StatusFacts {
@@ -67,6 +71,7 @@ export function emptyStatus(model: string | null): StatusFacts {
     activity: null,
     runningSince: null,
     streamedChars: 0,
+    goal: null,
   };
 }
 
@@ -186,6 +191,8 @@ function statusParts(facts: StatusFacts, now: number): StatusPart[] {
     facts.runningSince !== null ? `${spinnerFrame(now)} ${formatElapsed(now - facts.runningSince)}` : null;
   const activity = [running, facts.activity].filter(Boolean).join(' ');
   if (activity) parts.push({ text: activity, tone: running ? 'accent' : 'plain' });
+  // The goal decides whether the agent goes on by itself: before the numbers too.
+  if (facts.goal) parts.push(goalStatusPart(facts.goal, now));
   if (facts.contextUsage !== null) {
     const amounts =
       facts.contextTokens !== null && facts.maxContextTokens
@@ -264,9 +271,24 @@ export class StatusLineView implements SafeComponent {
     return [fitLine(line, width)];
   }
 
+  /** A StatusUpdate of the session (context, tokens, plan mode, MCP). */
+  applyStatus(update: StatusUpdate): void {
+    this.facts = applyStatusUpdate(this.facts, update);
+  }
+
+  /** The session's goal changed (a `GoalUpdated`). */
+  applyGoal(payload: WireEventOf<'GoalUpdated'>['payload']): void {
+    this.facts = { ...this.facts, goal: applyGoalUpdate(this.facts.goal, payload, Date.now()) };
+  }
+
   invalidate(): void {}
 }
 
 /** The status line's facts of a job starting now, and of no job. */
 export const JOB_RUNNING = () => ({ runningSince: Date.now(), streamedChars: 0 });
+/** A new job starts: a goal that completed has been seen long enough. */
+export function withJobStarted(facts: StatusFacts): StatusFacts {
+  const goal = goalAtTurnBegin(facts.goal?.goal ?? null) ? facts.goal : null;
+  return { ...facts, ...JOB_RUNNING(), goal };
+}
 export const JOB_IDLE = { activity: null, runningSince: null, streamedChars: 0 };

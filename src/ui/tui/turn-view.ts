@@ -1,7 +1,7 @@
 import { assertNever } from '../../util/assert-never.js';
 import { revealInvisible } from '../../util/reveal-invisible.js';
 import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
-import type { StatusUpdate, UserInput, WireEvent } from '../../wire/events.js';
+import type { StatusUpdate, UserInput, WireEvent, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { userInputText } from '../../wire/user-input-text.js';
@@ -22,6 +22,8 @@ export interface TurnViewOptions {
   thinking: ThinkingDisplay;
   /** A status change (context use, tokens, plan mode) for the status line. */
   onStatus?: ((status: StatusUpdate) => void) | undefined;
+  /** The session's goal changed (the status line's goal part). */
+  onGoal?: ((goal: WireEventOf<'GoalUpdated'>['payload']) => void) | undefined;
   /**
    * A question for the user; the TUI shows its panel. `plan` is the plan ExitPlanMode showed just
    * before asking about it (its panel shows the plan with the question).
@@ -197,6 +199,7 @@ export class TurnView implements SafeComponent {
       case 'RewindDone':
         return;
       case 'GoalUpdated': {
+        this.options.onGoal?.(message.payload);
         const text = goalLineText(message.payload);
         if (text !== this.lastGoalLine) this.note(style.dim(sanitizeForTerminal(text)));
         this.lastGoalLine = text;

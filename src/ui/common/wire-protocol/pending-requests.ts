@@ -93,6 +93,13 @@ function settleWithResponse(
   switch (request.type) {
     case 'ApprovalRequest': {
       const parsed = response.ok ? approvalAnswerSchema.safeParse(response.result) : null;
+      const named = parsed?.success ? parsed.data.request_id : null;
+      if (named && named !== request.id) {
+        // The answer was meant for another entry of the queue: it must not approve this one.
+        onRefused(`approval request ${request.id} is taken as rejected: the answer names request ${named}`);
+        request.resolve('reject', '');
+        return;
+      }
       if (parsed?.success) {
         request.resolve(parsed.data.response, parsed.data.feedback ?? '', {
           scope: parsed.data.scope ?? undefined,

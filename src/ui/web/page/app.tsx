@@ -3,6 +3,7 @@ import type { Api, ModelChoice, SessionSummary } from './api.js';
 import { ApprovalPanel } from './approval-panel.js';
 import { Composer } from './composer.js';
 import type { PendingTrust } from './conversation-state.js';
+import { GoalPanel } from './goal-panel.js';
 import { ItemsView } from './items-view.js';
 import { PlanView } from './plan-view.js';
 import { QuestionPanel } from './question-panel.js';
@@ -305,6 +306,7 @@ export function App({ api }: { api: Api }) {
         ) : null}
       </main>
       <footer>
+        <GoalPanel goal={state.goal} />
         <PlanView
           plan={state.plan}
           planMode={state.status.planMode}
@@ -317,7 +319,14 @@ export function App({ api }: { api: Api }) {
           />
         ) : null}
         {approval ? (
-          <ApprovalPanel approval={approval} onAnswer={(a) => answerApproval(approval.rpcId, a)} />
+          <ApprovalPanel
+            // One panel per entry of the queue: the next entry starts with a guard and an arming of
+            // its own, so a key pressed for the one before can never answer it.
+            key={approval.request.id}
+            approval={approval}
+            waiting={state.approvals.length}
+            onAnswer={(a) => answerApproval(approval.rpcId, a)}
+          />
         ) : null}
         {question ? (
           <QuestionPanel

@@ -1,6 +1,7 @@
 import { createContext, type RefObject } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { revealInvisible } from '../../../util/reveal-invisible.js';
+import { approvalQueueLine } from '../../common/asking-agent.js';
 import { commandPrefix } from '../../common/command-prefix.js';
 import { AnswerGuard, ARM_DELAY_MS, isTypingElsewhere } from './answer-guard.js';
 import type { PendingApproval } from './conversation-state.js';
@@ -27,12 +28,19 @@ export const APPROVAL_ARM_DELAY_MS = ARM_DELAY_MS;
  */
 export function ApprovalPanel({
   approval,
+  waiting = 1,
   onAnswer,
 }: {
   approval: PendingApproval;
+  /**
+   * How many approvals wait, this one first: the session's one queue (the main agent's and every
+   * subagent's requests, in the order they asked).
+   */
+  waiting?: number;
   onAnswer: (answer: ApprovalAnswer) => void;
 }) {
   const { request } = approval;
+  const queueLine = approvalQueueLine(request, 1, waiting);
   const [stage, setStage] = useState<Stage>('choose');
   const [feedback, setFeedback] = useState('');
   const command = shellCommand(request.display);
@@ -130,12 +138,15 @@ export function ApprovalPanel({
         data-armed={armed ? 'true' : 'false'}
         onKeyDown={onKeyDown}
       >
+        {/* Which agent asks (the model's text: shown as text, invisibles as markers) and the count. */}
+        {queueLine !== null ? (
+          <p class="queue" data-testid="approval-queue">
+            {revealInvisible(queueLine)}
+          </p>
+        ) : null}
         <h3 id={`approval-${request.id}`}>
-          <strong>{revealInvisible(request.sender)}</strong>
-          {request.source_kind === 'background_agent'
-            ? ` (background agent ${revealInvisible(request.subagent_type ?? '')})`
-            : ''}{' '}
-          wants to <em>{revealInvisible(request.action)}</em>
+          <strong>{revealInvisible(request.sender)}</strong> wants to{' '}
+          <em>{revealInvisible(request.action)}</em>
         </h3>
         {/* Everything that will run is shown: wrapped in full, blank-looking runs as visible markers. */}
         <p class="description">{revealInvisible(request.description)}</p>
@@ -200,6 +211,7 @@ export function ApprovalPanel({
               label={`Every "${request.action}", for this session`}
               onPick={() => forSession({ scope: 'action' })}
             />
+            <p class="hint">For this session: every agent of it (subagents, swarms) included.</p>
             <label class="save-rule">
               Also save it as a rule:{' '}
               <select

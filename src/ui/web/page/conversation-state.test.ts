@@ -265,3 +265,39 @@ describe('live tool output (ToolOutput)', () => {
     expect(call?.kind === 'tool' && call.liveOutput.endsWith('0049')).toBe(true);
   });
 });
+
+describe('reduceConversation: the goal', () => {
+  const goal = (status: 'active' | 'complete' | 'paused', turns = 1) => ({
+    id: 'goal-1',
+    objective: '<b>fix</b> the build',
+    status,
+    check: null,
+    reason: null,
+    turns_used: turns,
+    tokens_used: 10,
+    elapsed_ms: 1000,
+    max_turns: 3,
+    max_tokens: null,
+    max_time_ms: null,
+  });
+  const goalEvent = (g: ReturnType<typeof goal> | null) =>
+    event({ type: 'GoalUpdated', payload: { goal: g } });
+
+  it('follows GoalUpdated; a completed goal stays until the next turn begins, a cleared one goes at once', () => {
+    let state = run([
+      event({ type: 'TurnBegin', payload: { user_input: '/goal fix' } }),
+      goalEvent(goal('active')),
+    ]);
+    expect(state.goal?.status).toBe('active');
+    state = run([goalEvent(goal('active', 2)), goalEvent(goal('complete', 2)), goalEvent(null)], state);
+    expect(state.goal).toMatchObject({ status: 'complete', turns_used: 2 });
+    state = run([event({ type: 'TurnBegin', payload: { user_input: 'next' } })], state);
+    expect(state.goal).toBeNull();
+    state = run(
+      [goalEvent(goal('paused')), event({ type: 'TurnBegin', payload: { user_input: 'x' } })],
+      state,
+    );
+    expect(state.goal?.status).toBe('paused');
+    expect(run([goalEvent(null)], state).goal).toBeNull();
+  });
+});

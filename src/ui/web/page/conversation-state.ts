@@ -1,3 +1,4 @@
+import { type GoalSnapshot, goalAfterUpdate, goalAtTurnBegin } from '../../common/goal-line.js';
 import { scheduleLineText } from '../../common/schedule-line.js';
 import { addTokens, NO_TOKENS, type TokenCounts } from '../../common/token-cost.js';
 import { applyItemEvent, type ConversationItem, userInputLabel } from './conversation-items.js';
@@ -74,6 +75,8 @@ export interface ConversationState {
   tasks: BackgroundTask[];
   /** Whether a turn is running (between TurnBegin and TurnEnd). */
   busy: boolean;
+  /** The session's goal, from `GoalUpdated` (a completed one until the next turn begins). */
+  goal: GoalSnapshot | null;
   /** A ScheduleFired seen, for the TurnBegin that follows it. */
   scheduled?: string | null;
 }
@@ -96,6 +99,7 @@ export const EMPTY_CONVERSATION: ConversationState = {
   plan: null,
   tasks: [],
   busy: false,
+  goal: null,
 };
 
 export type ConversationAction =
@@ -169,6 +173,7 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
       return {
         ...state,
         busy: true,
+        goal: goalAtTurnBegin(state.goal),
         scheduled: null,
         turns: [
           ...state.turns,
@@ -194,6 +199,12 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
       };
     case 'StatusUpdate':
       return { ...state, status: applyStatus(state.status, event.payload) };
+    case 'GoalUpdated':
+      return {
+        ...state,
+        goal: goalAfterUpdate(state.goal, event.payload),
+        turns: updateLastTurn(state.turns, (t) => ({ ...t, items: applyItemEvent(t.items, event) })),
+      };
     case 'ApprovalResponse':
       return withoutRequest(state, event.payload.request_id);
     case 'PlanDisplay':
