@@ -200,6 +200,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     }
     const goal = await openSessionGoal(session.dir, toolset, session.wireFile);
     shutdown.add(() => goal.flush());
+    // The goal's budget covers its tree: subagents count their tokens against it.
+    deps.goalBudget = goal;
     const cronClock = options.cronClock ?? SYSTEM_CRON_CLOCK;
     const cron = await openSessionCron(session.dir, toolset, cronClock);
     shutdown.add(() => cron.flush());

@@ -43,6 +43,8 @@ export interface SoulAssemblyParts {
   /** Runs once the agent's own tools are registered (root: MCP and plugin tools). */
   afterToolsLoaded?: (() => Promise<void>) | undefined;
   root?: RootSoulOptions | undefined;
+  /** Told the tokens each model step used (a subagent's go to the session goal's budget). */
+  onStepTokens?: ((tokens: number) => void) | undefined;
 }
 
 export interface AssembledSoul {
@@ -82,6 +84,7 @@ export async function assembleSoul(parts: SoulAssemblyParts): Promise<AssembledS
     // A subagent's task runs once: the Ralph loop is the root's.
     loopControl: isRoot ? parts.loopControl : { ...parts.loopControl, maxRalphIterations: 0 },
     hooks: parts.hooks,
+    onStepTokens: parts.onStepTokens,
     denwaRenji,
     isRoot,
     hasDMailTool: toolset.find('SendDMail') !== undefined,

@@ -115,6 +115,11 @@ export const backgroundSchema = z.object({
 });
 export type BackgroundConfig = z.output<typeof backgroundSchema>;
 
+/** kimi-ts: `[subagents]`. `max_concurrency` is the hard cap of subagents one swarm runs at once. */
+export const subagentsSchema = z.object({
+  max_concurrency: int().min(1).max(64).default(4),
+});
+
 export const notificationsSchema = z.object({
   claim_stale_after_ms: int().min(1).default(15_000),
 });
@@ -186,6 +191,7 @@ export const configSchema = z.object({
   models: z.record(z.string(), modelSchema).default({}),
   loop_control: loopControlSchema.prefault({}),
   background: backgroundSchema.prefault({}),
+  subagents: subagentsSchema.prefault({}),
   notifications: notificationsSchema.prefault({}),
   services: servicesSchema.prefault({}),
   mcp: mcpSchema.prefault({}),

@@ -94,6 +94,31 @@ describe('the command sandbox (real bubblewrap)', () => {
     expect(existsSync(join(root, 'outside', 'evil.txt'))).toBe(false);
   });
 
+  it('for a worktree in the agent home: that worktree alone is writable, the rest of the home hidden', async () => {
+    const worktree = join(context.kimiHome, 'worktrees', 'sess', 's1-1');
+    await mkdir(worktree, { recursive: true });
+    const sandbox = sandboxed(workspaceWrite).forWorkspace(worktree);
+    const inside = await runIn(sandbox, 'echo w > made.txt && cat made.txt && ls ../../..', {
+      cwd: worktree,
+    });
+    expect(inside.code).toBe(0);
+    expect(inside.output).toBe('w\nworktrees\n');
+    expect(existsSync(join(worktree, 'made.txt'))).toBe(true);
+    // The session's work dir and add-dirs are no longer writable for it.
+    await runIn(
+      sandbox,
+      `echo x > ${join(context.workDir, 'from-worktree.txt')}; echo x > ${join(root, 'extra', 'from-worktree.txt')}`,
+      {
+        cwd: worktree,
+      },
+    );
+    expect(existsSync(join(context.workDir, 'from-worktree.txt'))).toBe(false);
+    expect(existsSync(join(root, 'extra', 'from-worktree.txt'))).toBe(false);
+    expect(
+      (await runIn(sandbox, `cat ${join(context.kimiHome, 'config.toml')}`, { cwd: worktree })).code,
+    ).not.toBe(0);
+  });
+
   it('gives a private /tmp', async () => {
     const sandbox = sandboxed(workspaceWrite);
     expect((await runIn(sandbox, 'echo t > /tmp/sandbox-private && cat /tmp/sandbox-private')).output).toBe(

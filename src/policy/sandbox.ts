@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { nestedGitPaths } from './nested-git.js';
-import { launcher, sandboxHost } from './sandbox-host.js';
+import { launcher, type SandboxHost, sandboxHost } from './sandbox-host.js';
 import { PROTECTED_NAMES } from './sandbox-protected.js';
 
 /**
@@ -96,6 +96,11 @@ export interface CommandSandbox {
   prefix(cwd: string): string[];
   /** Removes the empty `.git` / `.kimi-ts` it made where they did not exist (if still empty). */
   dispose(): void;
+  /**
+   * The same sandbox with `workDir` as its one workspace (an isolated subagent's worktree): the
+   * session's work dir and add-dirs are then read-only like the rest of the file system.
+   */
+  forWorkspace(workDir: string): CommandSandbox;
 }
 
 /** The session's sandbox: on, off (mode `off`), or unavailable here (no bubblewrap, no namespaces). */
@@ -114,27 +119,35 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   if (settings.mode === 'workspace-write')
     for (const dir of [context.workDir, ...context.additionalDirs()])
       ensureProtected(resolve(dir), placeholders, ['.kimi-ts']);
+  return { kind: 'on', sandbox: sandboxFor(settings, context, host, placeholders) };
+}
+
+function sandboxFor(
+  settings: SandboxSettings,
+  context: SandboxContext,
+  host: Extract<SandboxHost, { available: true }>,
+  placeholders: Set<string>,
+): CommandSandbox {
   return {
-    kind: 'on',
-    sandbox: {
-      settings,
-      blocksUnixSockets: host.seccompFile !== null,
-      prefix: (cwd) => [
-        '/bin/sh',
-        ...launcher(host),
-        ...bwrapArguments(settings, context, cwd, placeholders),
-        '--',
-      ],
-      dispose: () => {
-        for (const path of placeholders) {
-          try {
-            rmdirSync(path); // only if still empty: nothing anyone put there is removed
-          } catch {
-            // gone, or someone put something in it
-          }
+    settings,
+    blocksUnixSockets: host.seccompFile !== null,
+    prefix: (cwd) => [
+      '/bin/sh',
+      ...launcher(host),
+      ...bwrapArguments(settings, context, cwd, placeholders),
+      '--',
+    ],
+    dispose: () => {
+      for (const path of placeholders) {
+        try {
+          rmdirSync(path); // only if still empty: nothing anyone put there is removed
+        } catch {
+          // gone, or someone put something in it
         }
-      },
+      }
     },
+    forWorkspace: (workDir) =>
+      sandboxFor(settings, { ...context, workDir, additionalDirs: () => [] }, host, placeholders),
   };
 }
 
@@ -190,7 +203,9 @@ export function bwrapArguments(
   // Bound again even when read-only: a workspace under /tmp would be under the private tmpfs.
   for (const dir of workspace) if (existsSync(dir)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
   if (writable) for (const dir of workspace) args.push(...ensureProtected(dir, placeholders));
-  if (writable) for (const dir of workspace) args.push(...nestedGitBinds(dir, workspace));
+  // Searched once per command, bound again below for a workspace inside a hidden folder.
+  const nested = new Map(workspace.map((dir) => [dir, writable ? nestedGitBinds(dir, workspace) : []]));
+  for (const dir of workspace) args.push(...(nested.get(dir) ?? []));
   // A command may start elsewhere (a plugin in its folder): that folder is seen, read-only.
   const start = resolve(cwd);
   if (!workspace.some((dir) => isWithin(dir, start)) && existsSync(start))
@@ -208,8 +223,16 @@ export function bwrapArguments(
     // Inside a folder already hidden (the config in the agent's home): nothing more to do.
     if (hiddenFolders.some((folder) => folder !== path && isWithin(folder, path))) continue;
     const kind = kinds.get(path);
-    if (kind === 'dir') args.push('--tmpfs', path, '--remount-ro', path);
-    else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
+    if (kind === 'dir') {
+      args.push('--tmpfs', path);
+      // A workspace inside a hidden folder (a worktree in the agent's home) is bound again on top,
+      // before the folder turns read-only (bwrap makes its mount point in the tmpfs).
+      for (const dir of workspace.filter((d) => isWithin(path, d) && existsSync(d))) {
+        args.push(writable ? '--bind' : '--ro-bind', dir, dir);
+        if (writable) args.push(...ensureProtected(dir, placeholders), ...(nested.get(dir) ?? []));
+      }
+      args.push('--remount-ro', path);
+    } else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
   }
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and

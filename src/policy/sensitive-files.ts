@@ -33,8 +33,11 @@ const HOME_SECRETS: readonly { path: string; what: string }[] = [
   { path: '.config/gh/hosts.yml', what: 'GitHub CLI tokens' },
   { path: '.kimi', what: "Kimi CLI's home (config, credentials)" },
 ];
-/** Below kimi-ts's own home, only plan files hold nothing secret (plan mode writes them). */
-const KIMI_HOME_OPEN_FOLDERS = ['plans'];
+/**
+ * Below kimi-ts's own home, only plan files (plan mode writes them) and the isolated subagents'
+ * worktrees (checkouts of the person's repository) hold nothing secret.
+ */
+const KIMI_HOME_OPEN_FOLDERS = ['plans', 'worktrees'];
 
 interface Places {
   kimiHome: string;

@@ -121,6 +121,23 @@ export class SessionPolicy {
     this.rules = rules;
   }
 
+  /**
+   * The same policy (its rules, modes, approvals and remembered prefixes, all live) deciding for
+   * another workspace: an isolated subagent's worktree is its workspace and only writable root.
+   */
+  forWorkspace(workDir: string, additionalDirs: readonly string[] = []): SessionPolicy {
+    const view = Object.create(this) as SessionPolicy;
+    Object.defineProperty(view, 'roots', { value: new WorkspaceRoots(workDir, additionalDirs) });
+    // A rule saved through the view is the session's rule.
+    Object.defineProperty(view, 'rules', {
+      get: () => this.rules,
+      set: (rules: RuleSet) => {
+        this.rules = rules;
+      },
+    });
+    return view;
+  }
+
   /** Why a file (by its real path) holds secrets, or null: Grep and Glob leave such files out. */
   sensitiveReason(realPath: string): string | null {
     return sensitiveReason(realPath, this.homes);

@@ -7,6 +7,7 @@ import type { BuiltinToolModules } from '../toolset/loading/module-resolution.js
  */
 export const BUILTIN_TOOL_MODULES: BuiltinToolModules = {
   'tools/agent/agent': () => import('./agent/agent.js'),
+  'tools/agent/agent-swarm': () => import('./agent/agent-swarm.js'),
   'tools/ask-user/ask-user-question': () => import('./ask-user/ask-user-question.js'),
   'tools/background/task-list': () => import('./background/task-list.js'),
   'tools/background/task-output': () => import('./background/task-output.js'),

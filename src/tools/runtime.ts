@@ -61,10 +61,48 @@ export interface BackgroundConfig {
   notificationTailChars: number;
 }
 
+/**
+ * The session goal's budget as the subagents and swarm items it starts count against it (the root
+ * soul counts its own steps): tokens only while a goal is active, and whether it is spent.
+ */
+export interface GoalBudgetMeter {
+  addTokens(tokens: number): void;
+  /** Why the active goal's budget is spent (within a turn), or null while it holds. */
+  budgetReached(midTurn?: boolean): string | null;
+}
+
 /** The role of the runtime a tool is loaded into: the session's root agent or a subagent. */
 export type AgentRole = 'root' | 'subagent';
 
-/** Runs subagents for the Agent tool (implemented by the app, which owns souls). */
+/**
+ * Where a subagent works: `none` in the session's work dir; `worktree` in a git worktree of its own
+ * (from HEAD, under the agent's home), its changes committed on a branch when it ends.
+ */
+export type SubagentIsolation = 'worktree' | 'none';
+
+/** What the Agent and AgentSwarm tools answer. */
+export interface SubagentToolResult {
+  isError: boolean;
+  output: string;
+  message: string;
+  brief: string;
+}
+
+/** One AgentSwarm call, validated by the tool: new items (their prompts filled in) and resumes. */
+export interface SwarmRunRequest {
+  description: string;
+  subagentType: string;
+  model: string | null;
+  items: readonly { item: string; prompt: string }[];
+  resume: readonly { agentId: string; prompt: string }[];
+  /** What the model asked for; the config's `[subagents] max_concurrency` caps it. */
+  maxConcurrency: number;
+  isolation: SubagentIsolation;
+  parentToolCallId: string;
+  signal: AbortSignal;
+}
+
+/** Runs subagents for the Agent and AgentSwarm tools (implemented by the app, which owns souls). */
 export interface SubagentRunner {
   readonly types: readonly { name: string; description: string; whenToUse: string }[];
   run(request: {
@@ -77,7 +115,11 @@ export interface SubagentRunner {
     timeoutS: number | null;
     parentToolCallId: string;
     signal: AbortSignal;
-  }): Promise<{ isError: boolean; output: string; message: string; brief: string }>;
+    /** Default `none`. */
+    isolation?: SubagentIsolation | undefined;
+  }): Promise<SubagentToolResult>;
+  /** Runs the swarm's subagents at once up to the cap, waits for all, and answers one report. */
+  runSwarm(request: SwarmRunRequest): Promise<SubagentToolResult>;
 }
 
 declare module '../toolset/loading/dependencies.js' {
@@ -96,6 +138,8 @@ declare module '../toolset/loading/dependencies.js' {
     /** D-Mail holder of the soul (SendDMail). */
     denwaRenji: { send(dmail: { message: string; checkpointId: number }): string | null };
     subagents: SubagentRunner;
+    /** The session goal's budget (subagents count their tokens against it). */
+    goalBudget: GoalBudgetMeter;
     /** Environment for child processes (Shell). */
     processEnv: Readonly<Record<string, string | undefined>>;
     /** Runs commands sandboxed (`--sandbox`); null: commands run as they are. */

@@ -10,6 +10,9 @@ import { foregroundOutput } from './subagent-output.js';
 type RunRequest = Parameters<SubagentRunner['run']>[0];
 type RunResult = Awaited<ReturnType<SubagentRunner['run']>>;
 
+/** The tool's result, and the subagent's final answer when it completed. */
+export type ForegroundResult = RunResult & { report: string | null };
+
 /** Hook payloads carry at most this much of the prompt / response. */
 const HOOK_TEXT_LIMIT = 500;
 
@@ -22,7 +25,7 @@ export async function runForeground(
   services: SubagentServices,
   run: PreparedRun,
   request: RunRequest,
-): Promise<RunResult> {
+): Promise<ForegroundResult> {
   const { store, hooks, approval } = services;
   const agentId = run.record.agent_id;
   const typeName = run.type.name;
@@ -83,6 +86,7 @@ export async function runForeground(
       }),
       message: '',
       brief: '',
+      report,
     };
   } catch (error) {
     if (request.signal.aborted && !timedOut) {
@@ -95,7 +99,7 @@ export async function runForeground(
         : describeSubagentFailure(error);
     await store.update(record, { status: 'failed' }).catch(() => undefined);
     fireStop(services, typeName, failure.message);
-    return { isError: true, output: '', message: failure.message, brief: failure.brief };
+    return { isError: true, output: '', message: failure.message, brief: failure.brief, report: null };
   } finally {
     clearTimeout(timer);
     request.signal.removeEventListener('abort', onCancel);

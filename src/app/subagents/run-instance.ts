@@ -9,6 +9,7 @@ import { type ApprovalSource, runWithApprovalSource } from '../../toolset/approv
 import type { ToolDependencyTable } from '../../toolset/loading/dependencies.js';
 import type { Skill } from '../skills.js';
 import type { SubagentInstanceStore, SubagentRecord } from './instance-store.js';
+import type { IsolatedWorkspace } from './isolated-workspace.js';
 import type { RootWireTracker } from './root-wire-tracker.js';
 import { runUntilReport } from './run-until-report.js';
 import { SubagentLaunchError } from './subagent-failure.js';
@@ -52,6 +53,8 @@ export interface PreparedRun {
   requestedType: string | null;
   description: string;
   prompt: string;
+  /** An isolated run's worktree (its work dir, policy and sandbox); absent: the session's. */
+  workspace?: IsolatedWorkspace | undefined;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function runInstance(
       policy: services.policy,
       env: services.env,
       skills: services.skills,
+      workspace: run.workspace,
     });
   } catch (error) {
     throw new SubagentLaunchError(error instanceof Error ? error.message : String(error), { cause: error });

@@ -1,12 +1,22 @@
-import type { SubagentRunner } from '../../tools/runtime.js';
+import type { SubagentRunner, SubagentToolResult, SwarmRunRequest } from '../../tools/runtime.js';
+import { type WorktreeOutcome, WorktreeUnavailableError } from './agent-worktree.js';
 import { startBackgroundRun } from './background-run.js';
-import { runForeground } from './foreground-run.js';
+import { type ForegroundResult, runForeground } from './foreground-run.js';
 import { gitContext } from './git-context.js';
 import type { SubagentRecord } from './instance-store.js';
+import { closeIsolatedWorkspace, openIsolatedWorkspace, sessionWorktreesDir } from './isolated-workspace.js';
 import type { PreparedRun, SubagentServices } from './run-instance.js';
+import { launchFailure } from './subagent-failure.js';
+import {
+  notStarted,
+  type SubagentRunOutcome,
+  type WorktreeOwner,
+  withWorktree,
+} from './subagent-run-outcome.js';
+import { runSwarm } from './swarm-run.js';
 
 type RunRequest = Parameters<SubagentRunner['run']>[0];
-type SubagentRunResult = Awaited<ReturnType<SubagentRunner['run']>>;
+type SubagentRunResult = SubagentToolResult;
 
 /** A request the runner refuses before starting anything. */
 class RefusedRun extends Error {
@@ -36,21 +46,99 @@ export class SessionSubagentRunner implements SubagentRunner {
   }
 
   async run(request: RunRequest): Promise<SubagentRunResult> {
+    if (request.runInBackground) {
+      if (request.isolation === 'worktree')
+        return refusal(
+          'isolation "worktree" runs in the foreground only (its branch and diff are part of the answer). Run it in the foreground, or use isolation "none".',
+          'Invalid isolation',
+        );
+      let prepared: PreparedRun;
+      try {
+        prepared = await this.prepare(request);
+      } catch (error) {
+        if (error instanceof RefusedRun) return refusal(error.message, error.brief);
+        throw error;
+      }
+      return startBackgroundRun(this.services, prepared, request, () =>
+        this.running.delete(prepared.record.agent_id),
+      );
+    }
+    const outcome = await this.runOne(request, null);
+    return withWorktree(outcome);
+  }
+
+  runSwarm(request: SwarmRunRequest): Promise<SubagentRunResult> {
+    return runSwarm((run, owner) => this.runOne(run, owner), this.services, request);
+  }
+
+  /**
+   * One foreground run, in a worktree of its own when isolation asks (on the branch of `owner`, the
+   * swarm and item, else of the agent itself). The worktree is committed and removed before the
+   * outcome is known, a cancel included: the cancel is rethrown once nothing is left behind.
+   */
+  async runOne(request: RunRequest, owner: WorktreeOwner | null): Promise<SubagentRunOutcome> {
     let prepared: PreparedRun;
     try {
       prepared = await this.prepare(request);
     } catch (error) {
-      if (error instanceof RefusedRun) return refusal(error.message, error.brief);
+      if (error instanceof RefusedRun) return notStarted(refusal(error.message, error.brief));
       throw error;
     }
-    const release = (): void => {
-      this.running.delete(prepared.record.agent_id);
-    };
-    if (request.runInBackground) return startBackgroundRun(this.services, prepared, request, release);
+    const agentId = prepared.record.agent_id;
     try {
-      return await runForeground(this.services, prepared, request);
+      if (request.isolation === 'worktree') {
+        try {
+          prepared.workspace = await openIsolatedWorkspace({
+            workDir: this.services.session.workDir,
+            worktreesDir: sessionWorktreesDir(this.services.policy.homes.kimiHome, this.services.session.id),
+            ownerId: owner?.id ?? agentId,
+            index: owner?.index ?? 1,
+            policy: this.services.policy,
+            commandSandbox: this.services.rootDeps.commandSandbox ?? null,
+            signal: request.signal,
+          });
+        } catch (error) {
+          if (prepared.fresh) await this.services.store.remove(agentId);
+          if (request.signal.aborted) throw request.signal.reason;
+          const message =
+            error instanceof WorktreeUnavailableError ? error.message : launchFailure(error).message;
+          return notStarted(refusal(message, 'Worktree unavailable'));
+        }
+      }
+      let result: ForegroundResult | null = null;
+      let thrown: { error: unknown } | null = null;
+      try {
+        result = await runForeground(this.services, prepared, request);
+      } catch (error) {
+        thrown = { error };
+      }
+      let worktree: WorktreeOutcome | null = null;
+      let worktreeError: string | null = null;
+      if (prepared.workspace) {
+        try {
+          worktree = await closeIsolatedWorkspace(
+            prepared.workspace,
+            `kimi-ts ${agentId}: ${request.description}`,
+          );
+        } catch (error) {
+          worktreeError = error instanceof Error ? error.message : String(error);
+        }
+      }
+      if (thrown) throw thrown.error;
+      const done = result as ForegroundResult;
+      const { report, ...toolResult } = done;
+      return {
+        agentId,
+        status: done.isError ? 'failed' : 'completed',
+        answer: report,
+        result: toolResult,
+        isolated: prepared.workspace !== undefined,
+        branch: worktree?.branch ?? null,
+        diffStat: worktree?.diffStat ?? '',
+        worktreeError,
+      };
     } finally {
-      release();
+      this.running.delete(agentId);
     }
   }
 

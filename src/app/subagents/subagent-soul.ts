@@ -13,6 +13,7 @@ import type { Skill } from '../skills.js';
 import { assembleSoul } from '../soul-assembly.js';
 import { videoUploaderOf } from '../video-uploader.js';
 import type { SubagentPaths } from './instance-store.js';
+import type { IsolatedWorkspace } from './isolated-workspace.js';
 import type { SubagentType } from './subagent-types.js';
 
 export interface SubagentSoulParts {
@@ -31,6 +32,8 @@ export interface SubagentSoulParts {
   env: Readonly<Record<string, string | undefined>>;
   /** The session's skills, listed in the subagent's system prompt too. */
   skills?: readonly Skill[] | undefined;
+  /** An isolated run's worktree, policy and sandbox instead of the session's; absent: the session's. */
+  workspace?: IsolatedWorkspace | undefined;
 }
 
 export interface OpenSubagentSoul {
@@ -44,7 +47,18 @@ export interface OpenSubagentSoul {
  * root but with role `subagent`, and its own D-Mail holder. Everything else is the root's.
  */
 export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSubagentSoul> {
-  const { paths, type, rootDeps, rootSession } = parts;
+  const { paths, type, rootSession, workspace } = parts;
+  // An isolated subagent sees its worktree as its work dir, with no add-dirs.
+  const rootDeps: ToolDependencyTable = workspace
+    ? {
+        ...parts.rootDeps,
+        workDir: workspace.workDir,
+        additionalDirs: [],
+        descriptionVars: { ...parts.rootDeps.descriptionVars, KIMI_WORK_DIR: workspace.workDir },
+        commandSandbox: workspace.commandSandbox,
+      }
+    : parts.rootDeps;
+  const policy = workspace?.policy ?? parts.policy;
   const context = await Context.restore(paths.context);
   try {
     const state = await readSessionState(paths.state);
@@ -56,13 +70,13 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
       agent: type.spec,
       context,
       promptVars: {
-        workDir: rootSession.workDir,
+        workDir: workspace?.workDir ?? rootSession.workDir,
         additionalDirs: rootDeps.additionalDirs ?? [],
         env: parts.env,
         skills: parts.skills,
       },
       // The session's one policy decides the subagent's calls too.
-      toolset: new KimiToolset({ approval, hooks: parts.hooks, secrets, policy: parts.policy }),
+      toolset: new KimiToolset({ approval, hooks: parts.hooks, secrets, policy }),
       deps: {
         ...rootDeps,
         approval,
@@ -85,6 +99,8 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
       llmNotSetMessage: 'No model is configured for the subagent.',
       loopControl: parts.loopControl,
       hooks: parts.hooks,
+      // The session goal's budget covers its subagents (read now: the goal opens after the extensions).
+      onStepTokens: (tokens) => parts.rootDeps.goalBudget?.addTokens(tokens),
     });
     return { soul, close: () => context.close() };
   } catch (error) {

@@ -1,9 +1,12 @@
 import { join } from 'node:path';
 import { defineExtension } from '../extension.js';
 import { SubagentInstanceStore } from './instance-store.js';
+import { sessionWorktreesDir } from './isolated-workspace.js';
 import { RootWireTracker } from './root-wire-tracker.js';
 import { SessionSubagentRunner } from './subagent-runner.js';
 import { loadSubagentTypes } from './subagent-types.js';
+import { swarmCommand } from './swarm-command.js';
+import { recoverLeftWorktrees } from './worktree-recovery.js';
 
 /**
  * Subagents for a session: the types of the agent spec's `subagents:` map, instances kept under
@@ -29,6 +32,8 @@ export function subagentsExtension() {
     ],
     async setup(services) {
       const { session, model } = services;
+      // Worktrees of this session's runs that a killed process left: committed on their branches, removed.
+      await recoverLeftWorktrees(sessionWorktreesDir(services.toolset.policy.homes.kimiHome, session.id));
       const rootWires = new RootWireTracker(services.outOfTurn);
       const subagents = new SessionSubagentRunner({
         session,
@@ -51,6 +56,13 @@ export function subagentsExtension() {
       return {
         deps: { subagents },
         beforeFirstStep: async () => rootWires.turnStarted(),
+        slashCommands: [
+          swarmCommand({
+            workDir: session.workDir,
+            policy: services.toolset.policy,
+            approval: services.approval,
+          }),
+        ],
       };
     },
   });

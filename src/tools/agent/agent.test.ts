@@ -19,6 +19,9 @@ function recordingRunner(answer: Awaited<ReturnType<SubagentRunner['run']>>) {
       requests.push(request);
       return answer;
     },
+    runSwarm: async () => {
+      throw new Error('the Agent tool never starts a swarm');
+    },
   };
   return { runner, requests };
 }
@@ -52,6 +55,7 @@ describe('Agent tool', () => {
       'resume',
       'run_in_background',
       'timeout',
+      'isolation',
     ]);
     expect(schema.required).toEqual(['description', 'prompt']);
     expect(schema.properties.subagent_type?.default).toBe('coder');
@@ -74,6 +78,7 @@ describe('Agent tool', () => {
       runInBackground: false,
       timeoutS: null,
       parentToolCallId: 'call-7',
+      isolation: 'none',
     });
   });
 

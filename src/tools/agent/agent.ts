@@ -4,6 +4,7 @@ import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
 import type { SubagentRunner } from '../runtime.js';
+import { isolationParam } from './isolation-param.js';
 
 /** Kimi CLI's bounds for an explicit subagent timeout, in seconds. */
 export const AGENT_TIMEOUT_MIN_S = 30;
@@ -35,6 +36,7 @@ const params = z.object({
     .nullable()
     .default(null)
     .describe('Seconds the subagent may run (30-3600).'),
+  isolation: isolationParam,
 });
 
 /**
@@ -45,7 +47,7 @@ export const Agent = toolFactory(['subagents', 'role'], async ({ subagents, role
   defineTool({
     name: 'Agent',
     description: await loadToolDescription(new URL('./agent.md', import.meta.url), {
-      SUBAGENT_TYPES: describeTypes(subagents.types),
+      SUBAGENT_TYPES: describeSubagentTypes(subagents.types),
     }),
     params,
     effect: 'read-only',
@@ -59,6 +61,7 @@ export const Agent = toolFactory(['subagents', 'role'], async ({ subagents, role
         resume: p.resume,
         runInBackground: p.run_in_background,
         timeoutS: p.timeout,
+        isolation: p.isolation,
         parentToolCallId: ctx.toolCall.id,
         signal: ctx.signal,
       });
@@ -72,7 +75,8 @@ export const Agent = toolFactory(['subagents', 'role'], async ({ subagents, role
   }),
 );
 
-function describeTypes(types: SubagentRunner['types']): string {
+/** The subagent types as the Agent and AgentSwarm descriptions list them. */
+export function describeSubagentTypes(types: SubagentRunner['types']): string {
   if (types.length === 0) return '(none configured)';
   return types
     .map((type) => {

@@ -88,6 +88,30 @@ describe('TurnView', () => {
     expect(v.render(60)[1]).toMatch(/^ {4}. Glob \*\.ts$/);
   });
 
+  it('keeps the subagents of one swarm call apart, each under its agent id', () => {
+    const v = view();
+    v.handle({
+      type: 'ToolCall',
+      payload: { type: 'function', id: 's1', function: { name: 'AgentSwarm', arguments: '{}' } },
+    });
+    const from = (agent: string, event: WireEvent): WireEvent => ({
+      type: 'SubagentEvent',
+      payload: { parent_tool_call_id: 's1', agent_id: agent, subagent_type: 'coder', event },
+    });
+    // Interleaved fragments: each agent's text stays whole in its own place.
+    v.handle(from('a1', text('first half of one, ')));
+    v.handle(from('a2', text('first half of two, ')));
+    v.handle(from('a1', text('rest of one')));
+    v.handle(from('a2', text('rest of two')));
+    expect(screen(v).split('\n').slice(1)).toEqual([
+      '    agent a1',
+      '      first half of one, rest of one',
+      '    agent a2',
+      '      first half of two, rest of two',
+    ]);
+    expect(v.runningSubagents).toBe(1);
+  });
+
   it('passes status to the status line and questions to the panels; refuses what it cannot answer', () => {
     const statuses: StatusUpdate[] = [];
     const asked: string[] = [];

@@ -8,6 +8,7 @@ import { userInputText } from '../../wire/user-input-text.js';
 import { goalLineText } from '../common/goal-line.js';
 import { scheduleLineText } from '../common/schedule-line.js';
 import { AnswerView } from './answer-view.js';
+import { NestedAgentsView } from './nested-agents-view.js';
 import { NoteView } from './note-view.js';
 import { PlanView } from './plan-view.js';
 import type { SafeComponent } from './safe-component.js';
@@ -48,7 +49,8 @@ export class TurnView implements SafeComponent {
   /** The call whose arguments are streaming now. */
   private streamingCall: ToolCallView | null = null;
   private readonly calls = new Map<string, ToolCallView>();
-  private readonly nestedTurns = new Map<string, TurnView>();
+  /** The subagents each call started (one for Agent, several for AgentSwarm), by call id. */
+  private readonly nestedTurns = new Map<string, NestedAgentsView<TurnView>>();
   /** The plan shown last, until the question about it comes (ExitPlanMode asks right after it). */
   private shownPlan: PlanView | null = null;
   /** Steer texts shown when they were sent, not again when their SteerInput arrives. */
@@ -187,7 +189,11 @@ export class TurnView implements SafeComponent {
       case 'ApprovalResponse':
         return;
       case 'SubagentEvent':
-        this.subagentEvent(message.payload.parent_tool_call_id, message.payload.event);
+        this.subagentEvent(
+          message.payload.parent_tool_call_id,
+          message.payload.agent_id,
+          message.payload.event,
+        );
         return;
       case 'PlanDisplay': {
         this.endStretch();
@@ -305,16 +311,19 @@ export class TurnView implements SafeComponent {
     }
   }
 
-  private subagentEvent(parentCallId: string | null, event: WireEvent): void {
+  private subagentEvent(parentCallId: string | null, agentId: string | null, event: WireEvent): void {
     const call = parentCallId ? this.calls.get(parentCallId) : undefined;
     if (!call || !parentCallId) return;
     let nested = this.nestedTurns.get(parentCallId);
     if (!nested) {
-      nested = new TurnView({ ...this.options, onStatus: undefined, onRequest: undefined });
+      nested = new NestedAgentsView(
+        this.options.style,
+        () => new TurnView({ ...this.options, onStatus: undefined, onRequest: undefined }),
+      );
       this.nestedTurns.set(parentCallId, nested);
       call.nested = nested;
     }
-    if (event.type !== 'TurnBegin') nested.handle(event);
+    if (event.type !== 'TurnBegin') nested.viewFor(agentId ?? '').handle(event);
   }
 
   private abandonUnfinishedCalls(): void {

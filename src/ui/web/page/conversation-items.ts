@@ -20,8 +20,8 @@ export interface ToolCallItem {
   result: ToolReturnValue | null;
   /** What the running call has printed so far (its latest characters; `ToolOutput`), as text. */
   liveOutput: string;
-  /** The subagent this call started (the Agent tool), with its own items. */
-  subagent: SubagentView | null;
+  /** The subagents this call started (one for Agent, several for AgentSwarm), each with its own items. */
+  subagents: SubagentView[];
 }
 
 export type ConversationItem =
@@ -56,7 +56,7 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
           args: event.payload.function.arguments ?? '',
           result: null,
           liveOutput: '',
-          subagent: null,
+          subagents: [],
         },
       ];
     case 'ToolCallPart': {
@@ -73,8 +73,17 @@ export function applyItemEvent(items: ConversationItem[], event: WireEvent): Con
       const { parent_tool_call_id, agent_id, subagent_type, event: inner } = event.payload;
       if (!parent_tool_call_id) return items;
       return updateToolCall(items, parent_tool_call_id, (call) => {
-        const sub = call.subagent ?? { agentId: agent_id, type: subagent_type, items: [] };
-        return { ...call, subagent: { ...sub, items: applyItemEvent(sub.items, inner) } };
+        // Each agent's events stay with it: a swarm's streams never run into each other.
+        const known = call.subagents.some((sub) => sub.agentId === agent_id);
+        const subagents = known
+          ? call.subagents
+          : [...call.subagents, { agentId: agent_id, type: subagent_type, items: [] }];
+        return {
+          ...call,
+          subagents: subagents.map((sub) =>
+            sub.agentId === agent_id ? { ...sub, items: applyItemEvent(sub.items, inner) } : sub,
+          ),
+        };
       });
     }
     case 'ToolOutput':

@@ -157,7 +157,36 @@ describe('reduceConversation', () => {
     ]);
     expect(state.turns[0]?.items[0]).toMatchObject({
       kind: 'tool',
-      subagent: { agentId: 'a1', type: 'coder', items: [{ kind: 'text', text: 'sub says hi' }] },
+      subagents: [{ agentId: 'a1', type: 'coder', items: [{ kind: 'text', text: 'sub says hi' }] }],
+    });
+  });
+
+  it("keeps a swarm's subagents apart under its call, in the order they spoke", () => {
+    const from = (agent: string, text: string) =>
+      event({
+        type: 'SubagentEvent',
+        payload: {
+          parent_tool_call_id: 'swarm-1',
+          agent_id: agent,
+          subagent_type: 'coder',
+          event: { type: 'ContentPart', payload: { type: 'text', text } },
+        },
+      });
+    const state = run([
+      event({ type: 'TurnBegin', payload: { user_input: 'delegate' } }),
+      event({
+        type: 'ToolCall',
+        payload: { type: 'function', id: 'swarm-1', function: { name: 'AgentSwarm', arguments: '{}' } },
+      }),
+      from('a1', 'one, '),
+      from('a2', 'two, '),
+      from('a1', 'one again'),
+    ]);
+    expect(state.turns[0]?.items[0]).toMatchObject({
+      subagents: [
+        { agentId: 'a1', items: [{ kind: 'text', text: 'one, one again' }] },
+        { agentId: 'a2', items: [{ kind: 'text', text: 'two, ' }] },
+      ],
     });
   });
 

@@ -96,14 +96,14 @@ export function ToolCallView({ call }: { call: ToolCallItem }) {
             {lastLines(call.liveOutput, LIVE_LINES)}
           </pre>
         ) : null}
-        {call.subagent ? (
-          <section class="subagent" aria-label="subagent">
+        {call.subagents.map((sub) => (
+          <section class="subagent" aria-label="subagent" key={sub.agentId ?? ''}>
             <h4>
-              subagent {call.subagent.type ?? ''} {call.subagent.agentId ?? ''}
+              subagent {sub.type ?? ''} {sub.agentId ?? ''}
             </h4>
-            <ItemsView items={call.subagent.items as ConversationItem[]} />
+            <ItemsView items={sub.items as ConversationItem[]} />
           </section>
-        ) : null}
+        ))}
       </details>
       {preview && preview.head.length > 0 ? (
         <pre class="tool-preview">

@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+
+/** A git command in the person's repository failed (or git is missing). */
+export class RepoGitError extends Error {
+  override name = 'RepoGitError';
+}
+
+/** One git command's result: its exit code and output. */
+export interface RepoGitResult {
+  code: number;
+  stdout: string;
+}
+
+/** A git command that runs longer than this is killed: its caller is waiting on it. */
+const GIT_TIMEOUT_MS = 60_000;
+
+/**
+ * Settings that keep the repository's own configuration from running anything: the person's repo is
+ * untrusted (its `.git/config` may name hooks, an fsmonitor, a signing program, filter commands).
+ * `-c` beats the repository's config; the system and global configs are not read at all.
+ */
+const NEUTRAL = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.untrackedCache=false',
+  'core.autocrlf=false',
+  'core.quotepath=off',
+  'commit.gpgSign=false',
+  'tag.gpgSign=false',
+  'gc.auto=0',
+  'maintenance.auto=false',
+  'user.name=kimi-ts',
+  'user.email=agent@kimi-ts.invalid',
+];
+
+function environment(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: 'C',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    GIT_EDITOR: 'true',
+    GIT_AUTHOR_NAME: 'kimi-ts',
+    GIT_AUTHOR_EMAIL: 'agent@kimi-ts.invalid',
+    GIT_COMMITTER_NAME: 'kimi-ts',
+    GIT_COMMITTER_EMAIL: 'agent@kimi-ts.invalid',
+  };
+}
+
+/** Runs git once with the neutral settings plus `extra` ones, in `cwd`; settles only once git exited. */
+function spawnGit(
+  args: readonly string[],
+  cwd: string,
+  options: { extra?: readonly string[]; signal?: AbortSignal | undefined; okCodes?: readonly number[] } = {},
+): Promise<RepoGitResult> {
+  const settings = [...NEUTRAL, ...(options.extra ?? [])].flatMap((setting) => ['-c', setting]);
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(options.signal.reason);
+      return;
+    }
+    const child = spawn('git', [...settings, ...args], {
+      cwd,
+      env: environment(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), GIT_TIMEOUT_MS);
+    // git removes its lock files on SIGTERM; the promise still waits for its exit.
+    const onAbort = () => child.kill('SIGTERM');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const done = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      done();
+      reject(new RepoGitError(error.code === 'ENOENT' ? 'git is not installed.' : error.message));
+    });
+    child.on('close', (code) => {
+      done();
+      if (options.signal?.aborted) {
+        reject(options.signal.reason);
+        return;
+      }
+      const exit = code ?? 1;
+      if (exit === 0 || options.okCodes?.includes(exit)) {
+        resolve({ code: exit, stdout: Buffer.concat(out).toString('utf8') });
+        return;
+      }
+      const message = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
+      reject(new RepoGitError(`git ${args[0]} failed (${exit}): ${message}`));
+    });
+  });
+}
+
+/**
+ * Runs git in a repository the person owns but kimi-ts does not trust. Besides the neutral settings,
+ * every filter driver the repository configures is emptied (a `smudge` or `clean` command would run
+ * on checkout and `add`) and every merge driver turned to `false`: reading the config runs nothing,
+ * so the names are read first.
+ */
+export async function repoGit(
+  args: readonly string[],
+  cwd: string,
+  options: { signal?: AbortSignal | undefined; okCodes?: readonly number[] } = {},
+): Promise<RepoGitResult> {
+  const listed = await spawnGit(['config', '--name-only', '--get-regexp', '^(filter|merge)\\.'], cwd, {
+    signal: options.signal,
+    okCodes: [1],
+  });
+  const named = (section: string) =>
+    new Set(
+      listed.stdout
+        .split('\n')
+        .map((key) => new RegExp(`^${section}\\.(.+)\\.[^.]+$`).exec(key.trim())?.[1])
+        .filter((name): name is string => name !== undefined),
+    );
+  const extra = [
+    ...[...named('filter')].flatMap((name) => [
+      `filter.${name}.clean=`,
+      `filter.${name}.smudge=`,
+      `filter.${name}.process=`,
+      `filter.${name}.required=false`,
+    ]),
+    // A merge driver's command would run on a merge: `false` makes its files conflicts instead.
+    ...[...named('merge')].map((name) => `merge.${name}.driver=false`),
+  ];
+  return spawnGit(args, cwd, { ...options, extra });
+}
