@@ -1,6 +1,7 @@
 import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
 import { deferred } from '../../util/deferred.js';
-import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import type { TerminalSafe } from '../../util/sanitize-terminal.js';
+import { errorNote, noModelNote } from './transcript-notes.js';
 import type { TuiStyle } from './tui-style.js';
 import type { TurnView } from './turn-view.js';
 
@@ -88,10 +89,9 @@ export class JobRunner {
 }
 
 /** The note a failed job leaves in its view. */
-function jobFailure(error: unknown, style: TuiStyle): string {
+function jobFailure(error: unknown, style: TuiStyle): TerminalSafe {
   if (error instanceof RunCancelled) return style.warn('(interrupted)');
-  if (error instanceof LLMNotSet)
-    // The how-to is in the greeting: once is enough, each prompt gets one line.
-    return `${style.error('No model is configured')}: run ${style.bold('kimi-ts login')}, or set one up as the greeting above says (${style.bold('kimi-ts doctor')} checks the setup).`;
-  return `${style.error('Error:')} ${sanitizeForTerminal(describeTurnError(error))}`;
+  // The how-to is in the greeting: once is enough, each prompt gets one line.
+  if (error instanceof LLMNotSet) return noModelNote(style);
+  return errorNote(style, describeTurnError(error));
 }

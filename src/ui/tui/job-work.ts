@@ -1,4 +1,5 @@
 import type { UILoop } from '../../soul/run-soul.js';
+import { terminalText as t } from '../../util/sanitize-terminal.js';
 import type { WireMessage } from '../../wire/message.js';
 import { ansiStyle } from '../common/ansi-style.js';
 import { runShellEscape } from '../common/shell-escape.js';
@@ -37,7 +38,7 @@ export interface ShellEscapeSetting {
 export function shellEscapeWork(command: string, setting: ShellEscapeSetting): JobWork {
   const { style } = setting;
   return async (view, signal) => {
-    view.note(`${style.accent('!')} ${style.bold(sanitizeForTerminal(command))}`);
+    view.note(t`${style.accent('!')} ${style.bold(sanitizeForTerminal(command))}`);
     const output = new CommandOutputView(style);
     view.add(output);
     await runShellEscape({

@@ -1,5 +1,5 @@
 import { NoteView } from './note-view.js';
-import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { queuedText } from './transcript-notes.js';
 import type { TuiStyle } from './tui-style.js';
 
 /**
@@ -8,10 +8,12 @@ import type { TuiStyle } from './tui-style.js';
  */
 export class PromptQueue {
   /** The queued prompts as the TUI shows them. */
-  readonly view = new NoteView('');
+  readonly view: NoteView;
   private readonly prompts: string[] = [];
 
-  constructor(private readonly style: TuiStyle) {}
+  constructor(private readonly style: TuiStyle) {
+    this.view = new NoteView(queuedText(style, []));
+  }
 
   get isEmpty(): boolean {
     return this.prompts.length === 0;
@@ -35,9 +37,6 @@ export class PromptQueue {
   }
 
   private show(): void {
-    const { style } = this;
-    this.view.setText(
-      this.prompts.map((text) => style.dim(`queued: ${sanitizeForTerminal(text)}`)).join('\n'),
-    );
+    this.view.setText(queuedText(this.style, this.prompts));
   }
 }

@@ -1,7 +1,8 @@
-import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
+import { type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
 import type { UILoop } from '../../soul/run-soul.js';
 import { deferred } from '../../util/deferred.js';
+import type { TerminalSafe } from '../../util/sanitize-terminal.js';
 import { composeInEditor } from '../common/compose.js';
 import { CommandPanels, commandCompletions, offeredCommands } from './command-panels.js';
 import type { TuiRestart } from './commands/tui-command.js';
@@ -15,9 +16,9 @@ import { PlanModeToggle } from './plan-mode-toggle.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
 import { PromptQueue } from './prompt-queue.js';
 import { replayConversation } from './replay.js';
-import { sanitizeForTerminal } from './sanitize-for-terminal.js';
-import { sessionGreeting } from './session-greeting.js';
+import { SafeContainer } from './safe-component.js';
 import { SessionStatusLine } from './session-status-line.js';
+import { errorNote, greetingText } from './transcript-notes.js';
 import { HELP_COMMAND, tuiHelp } from './tui-help.js';
 import { tuiKeyTable } from './tui-key-table.js';
 import type { TuiEnd, TuiOptions } from './tui-options.js';
@@ -39,7 +40,7 @@ export class TuiController {
   private readonly style: TuiStyle;
   private readonly tui: TUI;
   /** The conversation so far; it scrolls into the terminal's own scrollback. */
-  private readonly transcript = new Container();
+  private readonly transcript = new SafeContainer();
   private readonly slot: PanelSlot;
   private readonly queue: PromptQueue;
   private readonly editor: Editor;
@@ -113,9 +114,12 @@ export class TuiController {
       session,
       (planMode) => {
         this.refreshStatus();
-        this.addNote(this.style.dim(`(plan mode ${planMode ? 'on' : 'off'})`), this.jobs.running?.view);
+        this.addNote(
+          this.style.dim(planMode ? '(plan mode on)' : '(plan mode off)'),
+          this.jobs.running?.view,
+        );
       },
-      (error) => this.noteError(error instanceof Error ? error.message : String(error)),
+      (error) => this.addNote(errorNote(this.style, error instanceof Error ? error.message : String(error))),
     );
     this.keyBindings = tuiKeyTable({
       editor: this.editor,
@@ -132,7 +136,16 @@ export class TuiController {
     for (const part of [this.transcript, this.slot.container, this.queue.view, this.editor, this.status.view])
       this.tui.addChild(part);
     this.tui.setFocus(this.editor);
-    this.transcript.addChild(sessionGreeting(session, this.style, options.notice));
+    this.transcript.addChild(
+      new NoteView(
+        greetingText(this.style, {
+          sessionId: session.sessionId,
+          workDir: session.workDir,
+          llmNotSetMessage: session.hasLLM ? null : session.llmNotSetMessage,
+          notice: options.notice,
+        }),
+      ),
+    );
   }
 
   /** Puts the session's conversation so far into the transcript (a resumed or switched-to session). */
@@ -298,15 +311,11 @@ export class TuiController {
   }
 
   /** A note in the running job's view, else in the transcript. */
-  private addNote(text: string, view?: TurnView | undefined): void {
+  private addNote(text: TerminalSafe, view?: TurnView | undefined): void {
     const note = new NoteView(text);
     if (view) view.add(note);
     else this.transcript.addChild(note);
     this.tui.requestRender();
-  }
-
-  private noteError(message: string): void {
-    this.addNote(`${this.style.error('Error:')} ${sanitizeForTerminal(message)}`);
   }
 
   /** A key: the command panels' first (a picker or the search has the keys), then the TUI's own. */
@@ -345,10 +354,7 @@ export class TuiController {
     const composed = composeInEditor(this.options.env ?? process.env, editor.getExpandedText());
     tui.start();
     if (composed.text !== null) editor.setText(composed.text);
-    if (composed.error)
-      this.transcript.addChild(
-        new NoteView(`${this.style.error('Error:')} ${sanitizeForTerminal(composed.error)}`),
-      );
+    if (composed.error) this.transcript.addChild(new NoteView(errorNote(this.style, composed.error)));
     // The editor drew over the screen: draw everything again.
     tui.requestRender(true);
   }
