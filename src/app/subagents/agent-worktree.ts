@@ -110,7 +110,12 @@ export async function addAgentWorktree(options: {
   await mkdir(dirname(path), { recursive: true });
   await serialised(repoRoot, async () => {
     try {
-      await repoGit(['worktree', 'add', '-b', branch, path, base], repoRoot, { signal });
+      // The checkout is a second git run inside the worktree: there the config's conditional
+      // includes (`onbranch:kimi-ts/**`, `gitdir:**/worktrees/**`) are in force, and repoGit reads
+      // the filter and driver names to neutralise where they are. `worktree add` would check out
+      // in a child git that only the names read in the person's checkout reach.
+      await repoGit(['worktree', 'add', '--no-checkout', '-b', branch, path, base], repoRoot, { signal });
+      await repoGit(['reset', '--hard', '-q', '--no-recurse-submodules'], path, { signal });
     } catch (error) {
       // A cancel in the middle of the checkout: nothing of it may stay.
       await removeWorktree(repoRoot, path);
