@@ -80,4 +80,41 @@ describe('an isolated subagent worktree in a repository with conditional include
       expect(existsSync(marker)).toBe(false);
     },
   );
+
+  it('a branch of that name already there (an earlier run of a resumed agent, the person) is refused and kept', async () => {
+    const { repo, home } = await hostileRepo('onbranch:none/**');
+    git(repo, 'checkout', '-q', '-b', 'kimi-ts/sagain/1');
+    await writeFile(join(repo, 'earlier.txt'), 'work of the first run\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'earlier run');
+    const earlier = git(repo, 'rev-parse', 'HEAD').trim();
+    git(repo, 'checkout', '-q', 'main');
+    await expect(
+      addAgentWorktree({
+        workDir: repo,
+        worktreesDir: home,
+        ownerId: 'sagain',
+        index: 1,
+        signal: new AbortController().signal,
+      }),
+    ).rejects.toThrow();
+    expect(git(repo, 'rev-parse', 'refs/heads/kimi-ts/sagain/1').trim()).toBe(earlier);
+  });
+
+  it('a folder already at the worktree path is refused and left as it is', async () => {
+    const { repo, home } = await hostileRepo('onbranch:none/**');
+    await mkdir(join(home, 'sthere-2'), { recursive: true });
+    await writeFile(join(home, 'sthere-2', 'keep.txt'), 'not ours\n');
+    await expect(
+      addAgentWorktree({
+        workDir: repo,
+        worktreesDir: home,
+        ownerId: 'sthere',
+        index: 2,
+        signal: new AbortController().signal,
+      }),
+    ).rejects.toThrow(/already there/);
+    expect(existsSync(join(home, 'sthere-2', 'keep.txt'))).toBe(true);
+    expect(git(repo, 'branch', '--list', 'kimi-ts/*').trim()).toBe('');
+  });
 });
