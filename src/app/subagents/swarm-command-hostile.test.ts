@@ -84,4 +84,37 @@ describe('/swarm merge in a repository whose config names programs', () => {
     expect(textsOf(approved.seen)).toContain(`Merged ${BRANCH}`);
     expect(existsSync(marker) ? execFileSync('cat', [marker], { encoding: 'utf8' }) : '').toBe('');
   });
+
+  it('merges the commit whose diff was shown, even when the branch moves while the person reads it', async () => {
+    fixture = await ScriptedSession.open({ scripts: [] });
+    const workDir = fixture.workDir;
+    git(workDir, 'init', '-q', '-b', 'main');
+    git(workDir, 'config', 'user.name', 'P');
+    git(workDir, 'config', 'user.email', 'p@example.invalid');
+    await writeFile(join(workDir, 'a.txt'), 'a\n');
+    git(workDir, 'add', '-A');
+    git(workDir, 'commit', '-q', '-m', 'first');
+    git(workDir, 'checkout', '-q', '-b', BRANCH);
+    await writeFile(join(workDir, 'shown.txt'), 'what the person saw\n');
+    git(workDir, 'add', '-A');
+    git(workDir, 'commit', '-q', '-m', 'item');
+    await writeFile(join(workDir, 'sneaked.txt'), 'what came after\n');
+    git(workDir, 'add', '-A');
+    git(workDir, 'commit', '-q', '-m', 'sneaked');
+    const sneaked = git(workDir, 'rev-parse', 'HEAD').trim();
+    git(workDir, 'reset', '-q', '--hard', 'HEAD~1');
+    git(workDir, 'checkout', '-q', 'main');
+
+    const approved = await fixture.runTurn(`/swarm merge ${BRANCH}`, {
+      answer: () => {
+        // A background command (or another process) moves the branch during the question.
+        git(workDir, 'update-ref', `refs/heads/${BRANCH}`, sneaked);
+        return 'approve';
+      },
+    });
+    expect(approved.approvals).toHaveLength(1);
+    expect(textsOf(approved.seen)).not.toContain('sneaked.txt');
+    expect(existsSync(join(workDir, 'shown.txt'))).toBe(true);
+    expect(existsSync(join(workDir, 'sneaked.txt'))).toBe(false);
+  });
 });
