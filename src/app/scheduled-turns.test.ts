@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CronBook } from '../tools/cron/cron-book.js';
 import type { CronClock } from '../tools/cron/cron-scheduler.js';
+import { scheduleLineText } from '../ui/common/schedule-line.js';
 import { type ScheduledPrompt, ScheduledTurns } from './scheduled-turns.js';
 
 /** A fake clock whose timers run when the test moves time on. */
@@ -67,10 +68,24 @@ describe('ScheduledTurns', () => {
       recurring: false,
       coalesced_count: 1,
       stale: false,
+      created_by: 'model',
     });
     expect(claimed?.modelInput).toContain('<prompt>\ncheck\n</prompt>');
     expect(turns.claim(job.id)).toBeNull();
     expect(book.list()).toEqual([]);
+  });
+
+  it("a fire says who made the schedule: the model's is marked where the person sees the turn start", async () => {
+    const { clock, book, turns } = await setUp();
+    turns.listen(() => {});
+    const byModel = book.add({ kind: 'delay', delayMs: 1000, prompt: 'a', createdBy: 'model' });
+    const byPerson = book.add({ kind: 'delay', delayMs: 1000, prompt: 'b', createdBy: 'user' });
+    clock.advance(1000);
+    const modelFire = turns.claim(byModel.id)?.event;
+    const personFire = turns.claim(byPerson.id)?.event;
+    expect(modelFire?.created_by).toBe('model');
+    expect(scheduleLineText(modelFire!)).toContain('made by the model');
+    expect(scheduleLineText(personFire!)).not.toContain('made by the model');
   });
 
   it('holds fires while a turn runs and delivers them, coalesced, after it', async () => {
