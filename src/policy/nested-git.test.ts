@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nestedGitPaths } from './nested-git.js';
+import { NestedGitIndex } from './nested-git-index.js';
 
 let root: string;
 beforeEach(async () => {
@@ -30,7 +31,7 @@ describe('the git metadata of nested repositories', () => {
     await writeFile(join(root, 'far', '.git'), `gitdir: ${tmpdir()}\n`);
     await mkdir(join(root, 'node_modules', 'pkg'), { recursive: true });
     git('init', '-q', 'node_modules/pkg');
-    expect(nestedGitPaths(root, [root]).sort()).toEqual(
+    expect((await nestedGitPaths(root, [root])).sort()).toEqual(
       [
         join(root, 'a', 'b', 'sub', '.git'),
         join(root, 'store'),
@@ -44,6 +45,25 @@ describe('the git metadata of nested repositories', () => {
   it('finds nothing in a tree without nested repositories', async () => {
     git('init', '-q', '.');
     await mkdir(join(root, 'src', 'deep'), { recursive: true });
-    expect(nestedGitPaths(root, [root])).toEqual([]);
+    expect(await nestedGitPaths(root, [root])).toEqual([]);
+  });
+
+  it('an index reads the tree once, and again after each command: a repository a command made is bound for the next', async () => {
+    const index = new NestedGitIndex(root, [root]);
+    expect(await index.paths()).toEqual([]);
+    git('init', '-q', 'made/by/a-command');
+    // Until a command ends, the reading stands (a command's own repository is its own work).
+    expect(await index.paths()).toEqual([]);
+    index.refresh();
+    expect(await index.paths()).toEqual([join(root, 'made', 'by', 'a-command', '.git')]);
+  });
+
+  it('reads every folder of a wide tree, past the parallel readers', async () => {
+    for (let i = 0; i < 30; i++) await mkdir(join(root, `w${i}`, 'x', 'y'), { recursive: true });
+    git('init', '-q', 'w29/x/y/sub');
+    git('init', '-q', 'w0/deep');
+    expect((await nestedGitPaths(root, [root])).sort()).toEqual(
+      [join(root, 'w0', 'deep', '.git'), join(root, 'w29', 'x', 'y', 'sub', '.git')].sort(),
+    );
   });
 });

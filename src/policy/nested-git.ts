@@ -1,4 +1,5 @@
-import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
 
@@ -20,6 +21,8 @@ const SKIPPED_FOLDERS = new Set([
 ]);
 /** How many folders one search reads at most (a command start must stay cheap in a huge tree). */
 const MAX_FOLDERS = 20_000;
+/** Folders read at once: libuv's default thread pool is four threads. */
+const PARALLEL_READS = 4;
 
 /**
  * The git metadata of the repositories nested in a writable workspace, as it is now: each nested
@@ -32,27 +35,36 @@ const MAX_FOLDERS = 20_000;
  * `root/.git` itself is not listed (the caller protects it). The search skips SKIPPED_FOLDERS and
  * stops after MAX_FOLDERS folders (a repository deeper in a larger tree is not found).
  */
-export function nestedGitPaths(root: string, writableRoots: readonly string[]): string[] {
+export async function nestedGitPaths(root: string, writableRoots: readonly string[]): Promise<string[]> {
   const found = new Set<string>();
   const top = resolve(root);
   const queue = [top];
-  // Breadth first, read by index (no shift: a large tree would make that quadratic).
-  for (let next = 0; next < queue.length && next < MAX_FOLDERS; next++) {
-    const folder = queue[next] as string;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const path = join(folder, entry.name);
-      if (entry.name === '.git') {
-        if (folder !== top) addGitEntry(path, entry, writableRoots, found);
+  let next = 0;
+  // Breadth first, a few folders read at once (the thread pool's width): off the event loop, so a
+  // large tree never holds the session while it is read.
+  const reader = async (): Promise<void> => {
+    while (next < queue.length && next < MAX_FOLDERS) {
+      const folder = queue[next++] as string;
+      let entries: Dirent[];
+      try {
+        entries = await readdir(folder, { withFileTypes: true });
+      } catch {
         continue;
       }
-      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) queue.push(path);
+      for (const entry of entries) {
+        const path = join(folder, entry.name);
+        if (entry.name === '.git') {
+          if (folder !== top) addGitEntry(path, entry, writableRoots, found);
+          continue;
+        }
+        if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) queue.push(path);
+      }
     }
+  };
+  // Readers wait on their folder, never on each other: a reader finding the queue empty while
+  // another is still reading ends, so the walk is re-run until no reader is left with work.
+  while (next < queue.length && next < MAX_FOLDERS) {
+    await Promise.all(Array.from({ length: PARALLEL_READS }, reader));
   }
   return [...found];
 }

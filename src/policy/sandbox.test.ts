@@ -57,20 +57,23 @@ function sandboxed(settings: SandboxSettings, at: SandboxContext = context): Com
 }
 
 /** Runs `bash -c script` (in the sandbox unless null) in `cwd`; stdout+stderr and the exit code. */
-function runIn(
+async function runIn(
   sandbox: CommandSandbox | null,
   script: string,
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number; output: string }> {
   const cwd = options.cwd ?? context.workDir;
-  const argv = [...(sandbox?.prefix(cwd) ?? []), '/bin/bash', '-c', script];
+  const argv = [...((await sandbox?.prefix(cwd)) ?? []), '/bin/bash', '-c', script];
   const [file, ...args] = argv as [string, ...string[]];
-  return new Promise((resolve) => {
+  const result = await new Promise<{ code: number; output: string }>((resolve) => {
     execFile(file, args, { encoding: 'utf8', cwd, env: options.env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, output: stdout + stderr });
     });
   });
+  // As the Shell tool does: what the command left is read before the next command.
+  sandbox?.commandEnded();
+  return result;
 }
 
 const workspaceWrite: SandboxSettings = { mode: 'workspace-write', network: false };
@@ -152,7 +155,7 @@ describe('the command sandbox (real bubblewrap)', () => {
 
   it("keeps the agent's process and environment out of reach (its own PID namespace)", async () => {
     const sandbox = sandboxed(workspaceWrite);
-    const [file, ...args] = sandbox.prefix(context.workDir) as [string, ...string[]];
+    const [file, ...args] = (await sandbox.prefix(context.workDir)) as [string, ...string[]];
     const probe =
       'cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do cat "$f"; done; echo; ls /proc | grep -c "^[0-9]"';
     // The agent: a process whose environment holds a key, starting the command with a clean one.
