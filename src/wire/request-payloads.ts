@@ -70,10 +70,21 @@ const questionItemSchema = z.object({
   other_description: z.string().default(''),
 });
 
-export const questionRequestSchema = z.object({
+const kimiCliQuestionRequest = z.object({
   id: z.string(),
   tool_call_id: z.string(),
   questions: z.array(questionItemSchema),
+});
+
+/**
+ * kimi-ts extensions, written only when set (a question of the main agent is sent as Kimi CLI
+ * sends it): which subagent asks, as an ApprovalRequest says it.
+ */
+export const questionRequestSchema = withQuietExtensions(kimiCliQuestionRequest, {
+  agent_id: z.string().nullish(),
+  subagent_type: z.string().nullish(),
+  source_description: z.string().nullish(),
+  parent_tool_call_id: z.string().nullish(),
 });
 
 export const hookRequestSchema = z.object({

@@ -7,6 +7,8 @@ import {
   wrapTextWithAnsi,
 } from '@mariozechner/pi-tui';
 import type { QuestionAnswers, QuestionItem, QuestionRequest } from '../../wire/requests.js';
+import { revealInvisible } from '../../util/reveal-invisible.js';
+import { askingAgentLabel } from '../common/asking-agent.js';
 import { ArmDelay } from './arm-delay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
@@ -87,6 +89,12 @@ export class QuestionPanel implements Component, Focusable {
     const inner = Math.max(1, width - 2);
     const total = this.request.payload.questions.length;
     const lines = [style.border('─'.repeat(width))];
+    // A subagent's question says which agent asks (its id and description are the model's text).
+    const asker = askingAgentLabel(this.request.payload);
+    if (asker !== null)
+      lines.push(
+        ...wrapTextWithAnsi(style.accent(revealInvisible(sanitizeForTerminal(`${asker} asks`))), width),
+      );
     const tag = item.header ? `${style.accent(`[${sanitizeForTerminal(item.header)}]`)} ` : '';
     const counter = total > 1 ? style.dim(` (${this.index + 1}/${total})`) : '';
     lines.push(
