@@ -148,6 +148,9 @@ export async function askQuestions(
   write: (text: TerminalSafe) => void,
 ): Promise<void> {
   const answers: Record<string, string> = {};
+  // A subagent's question says which agent asks, as its approvals do.
+  const agent = askingAgentLabel(request.payload);
+  if (agent) write(t`${revealInvisible(`${agent[0]?.toUpperCase()}${agent.slice(1)}`)} asks:\n`);
   for (const item of request.payload.questions) {
     write(t`${item.header ? t`[${clean(item.header)}] ` : t``}${clean(item.question)}\n`);
     item.options.forEach((option, i) => {

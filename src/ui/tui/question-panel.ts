@@ -6,8 +6,8 @@ import {
   truncateToWidth,
   wrapTextWithAnsi,
 } from '@mariozechner/pi-tui';
-import type { QuestionAnswers, QuestionItem, QuestionRequest } from '../../wire/requests.js';
 import { revealInvisible } from '../../util/reveal-invisible.js';
+import type { QuestionAnswers, QuestionItem, QuestionRequest } from '../../wire/requests.js';
 import { askingAgentLabel } from '../common/asking-agent.js';
 import { ArmDelay } from './arm-delay.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
