@@ -19,9 +19,9 @@ export async function commandSecretReason(
   now: () => number = Date.now,
 ): Promise<string | null> {
   const home = homes.userHome;
-  // Each word once, whichever parts name it; every word's files looked up at once (one round of
-  // the file system, not one per word); the first secret in the command's order is the answer.
-  const words = [...new Set(parts.flatMap(candidateWords))];
+  // Every word's files looked up at once (one round of the file system, not one per word); the
+  // first secret in the command's order is the answer.
+  const words = wordsOf(parts);
   const reals = new DecisionRealPaths(now);
   const reasons = await Promise.all(
     words.map(async (word) => {
@@ -37,6 +37,22 @@ export async function commandSecretReason(
     }),
   );
   return reasons.find((r) => r !== null) ?? null;
+}
+
+/**
+ * Each word once, whichever parts name it, by parts list: a parsed command's parts are frozen and
+ * kept (shell-command.ts), so the same command decided again splits no words. The words depend on
+ * the text alone; every file look-up is still made at each decision.
+ */
+const wordsByParts = new WeakMap<readonly string[], readonly string[]>();
+
+function wordsOf(parts: readonly string[]): readonly string[] {
+  let words = wordsByParts.get(parts);
+  if (!words) {
+    words = [...new Set(parts.flatMap(candidateWords))];
+    if (Object.isFrozen(parts)) wordsByParts.set(parts, words);
+  }
+  return words;
 }
 
 /** `.git/config` is secret by content only (a token in a remote URL, an auth header). */

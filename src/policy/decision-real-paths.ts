@@ -1,17 +1,19 @@
 import type { BigIntStats } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { opendir, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { realPathOf } from './real-path.js';
 
 /**
  * What is known of a folder's entries while the folder is unchanged, by its identity (device,
- * inode, modification and change times in ns): the names that are no symlink there (missing, or a
- * plain entry), and its listing. Creating, removing or renaming an entry — a symlink swapped in —
- * changes the folder's times, so a key that still matches is the folder as it was seen.
+ * inode, modification and change times in ns): its names, and which of them are symlinks, from one
+ * listing. Creating, removing or renaming an entry — a symlink swapped in — changes the folder's
+ * times, so a key that still matches is the folder as it was listed: a name it does not hold is
+ * missing, a name that is no symlink is the folder's real path plus the name, with no look-up.
  */
 interface FolderFacts {
-  readonly plainNames: Set<string>;
-  listing?: readonly string[];
+  /** Null when the folder holds more than MAX_NAMES entries: each name is then looked up. */
+  readonly listing: readonly string[] | null;
+  readonly symlinks: ReadonlySet<string>;
 }
 const folders = new Map<string, FolderFacts>();
 const MAX_FOLDERS = 64;
@@ -34,9 +36,10 @@ interface Folder {
 
 /**
  * Real paths of the files the words of one decision name, each folder resolved once per decision
- * (its realpath and its identity, asked at once). A name seen before in the
- * unchanged folder as no symlink is that folder's real path plus the name, without asking again;
- * any other name is resolved. A symlink swapped in changes the folder, so the next decision sees it.
+ * (its realpath and its identity, asked at once). In a settled folder listed before and unchanged
+ * since, a name that is no symlink there (or missing) is the folder's real path plus the name, with
+ * no look-up; a symlink is resolved. A symlink swapped in changes the folder, so the next decision
+ * lists it again. In a folder just changed, every name is resolved.
  */
 export class DecisionRealPaths {
   private readonly folderOf = new Map<string, Promise<Folder>>();
@@ -61,9 +64,7 @@ export class DecisionRealPaths {
   async list(dir: string): Promise<readonly string[]> {
     const folder = await this.folder(resolve(dir));
     if (folder.facts?.listing) return folder.facts.listing;
-    const listing = await readdir(dir).catch(() => [] as string[]);
-    if (folder.facts) folder.facts.listing = listing;
-    return listing;
+    return readdir(dir).catch(() => [] as string[]);
   }
 
   private async resolveNow(absolute: string): Promise<string> {
@@ -72,13 +73,10 @@ export class DecisionRealPaths {
     const folder = await this.folder(parent);
     const name = basename(absolute);
     const plain = join(folder.real, name);
-    if (folder.facts?.plainNames.has(name)) return plain;
+    const facts = folder.facts;
+    if (facts?.listing && !facts.symlinks.has(name)) return plain;
     // Missing: the folder's real path plus the name (as realPathOf works it out).
-    const real = await realpath(absolute).catch(() => plain);
-    if (real === plain && folder.facts && folder.facts.plainNames.size < MAX_NAMES) {
-      folder.facts.plainNames.add(name);
-    }
-    return real;
+    return realpath(absolute).catch(() => plain);
   }
 
   private folder(dir: string): Promise<Folder> {
@@ -94,13 +92,17 @@ export class DecisionRealPaths {
     // Both at once: a folder swapped between the two answers is the race any check before a
     // command runs has (the shell resolves the path again when it runs).
     const [real, info] = await Promise.all([realPathOf(dir), stat(dir, { bigint: true }).catch(() => null)]);
-    if (!info?.isDirectory() || Number(info.ctimeNs / 1_000_000n) >= this.started - SETTLED_MS) {
-      return { real, facts: null };
-    }
+    if (!info?.isDirectory() || !this.isSettled(info)) return { real, facts: null };
     const key = folderKey(info);
     let facts = folders.get(key);
     if (facts) folders.delete(key);
-    else facts = { plainNames: new Set() };
+    else {
+      const listed = await listFolder(dir);
+      // Kept only if the folder did not change while it was listed (its key is the one listed).
+      const after = await stat(dir, { bigint: true }).catch(() => null);
+      if (!listed || !after || folderKey(after) !== key) return { real, facts: null };
+      facts = listed;
+    }
     // Most recently used last: the oldest folder is the one dropped.
     folders.set(key, facts);
     if (folders.size > MAX_FOLDERS) {
@@ -109,4 +111,27 @@ export class DecisionRealPaths {
     }
     return { real, facts };
   }
+
+  private isSettled(info: BigIntStats): boolean {
+    return Number(info.ctimeNs / 1_000_000n) < this.started - SETTLED_MS;
+  }
+}
+
+/** A folder's names and which are symlinks; a folder too big to keep has no listing; null if unreadable. */
+async function listFolder(dir: string): Promise<FolderFacts | null> {
+  const listing: string[] = [];
+  const symlinks = new Set<string>();
+  try {
+    // Read in batches and stopped past MAX_NAMES (leaving the loop closes the folder): a huge
+    // folder costs no more than a small one. Node looks up an entry whose type the file system
+    // does not report (lstat), so a symlink is always seen as one.
+    for await (const entry of await opendir(dir, { bufferSize: 256 })) {
+      if (listing.length >= MAX_NAMES) return { listing: null, symlinks: new Set() };
+      listing.push(entry.name);
+      if (entry.isSymbolicLink()) symlinks.add(entry.name);
+    }
+  } catch {
+    return null;
+  }
+  return { listing, symlinks };
 }

@@ -591,6 +591,40 @@ const SHELL_ROWS: ShellRow[] = [
     expected: 'deny',
     step: 'deny-rule',
   },
+  // The grammar reads words after a redirection's target as more targets; bash passes them to the
+  // command (`rm > /dev/null -rf /x` runs `rm -rf /x`).
+  {
+    name: 'deny: flags after a redirection',
+    command: 'rm > /dev/null -rf /x',
+    modes: ['yolo'],
+    rules: [{ decision: 'deny', pattern: 'Shell(rm -rf*)' }],
+    expected: 'deny',
+    step: 'deny-rule',
+  },
+  {
+    name: 'deny: flags after 2>&1, split around it',
+    command: 'rm -r 2>&1 -f /x | wc -l',
+    modes: ['yolo'],
+    rules: [{ decision: 'deny', pattern: 'Shell(rm -rf*)' }],
+    expected: 'deny',
+    step: 'deny-rule',
+  },
+  {
+    name: 'deny: flags after an input redirection and a heredoc',
+    command: 'rm < /dev/null -rf x; rm <<EOF -rf y\nhi\nEOF',
+    modes: ['yolo'],
+    rules: [{ decision: 'deny', pattern: 'Shell(rm -rf*)' }],
+    expected: 'deny',
+    step: 'deny-rule',
+  },
+  {
+    name: 'no allow: words after a redirection are arguments the rule does not name',
+    command: 'git diff > /dev/null --output=../.bashrc',
+    modes: ['default'],
+    rules: [{ decision: 'allow', pattern: 'Shell(git diff)' }],
+    expected: 'ask',
+    step: 'tool-default',
+  },
   {
     name: 'no deny: rm without -r',
     command: 'rm -f x',

@@ -1,5 +1,6 @@
 import type { Parser, Node as SyntaxNode } from 'web-tree-sitter';
 import type { CommandPart } from './command-part.js';
+import { parsePlainCommandLine } from './plain-command-line.js';
 import { analyseCommandNode, analyseConstruct, analyseRedirect } from './shell-part-analysis.js';
 import { UNKNOWN_WORD } from './shell-words.js';
 import { MAX_NESTING } from './shell-wrappers.js';
@@ -60,18 +61,12 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
     parsed.set(command, known);
     return known;
   }
-  let parser: Parser;
-  try {
-    parser = await bashParser();
-  } catch {
-    // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
-    return opaqueCommand(command);
-  }
-  const found: CommandPart[] = [];
-  const incomplete = parseInto(parser, command, 0, found);
-  if (incomplete === null) return opaqueCommand(command);
-  const analysed = found.length > 0 ? found : opaqueCommand(command).analysed;
-  const result = frozen({ parts: analysed.map((part) => part.text), analysed, incomplete });
+  const plain = parsePlainCommandLine(command);
+  const result = plain
+    ? frozen({ parts: plain.map((part) => part.text), analysed: plain, incomplete: false })
+    : await treeSitterParse(command);
+  // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
+  if (result === null) return opaqueCommand(command);
   if (command.length <= MAX_PARSED_TEXT) {
     parsed.set(command, result);
     if (parsed.size > MAX_PARSED) {
@@ -80,6 +75,26 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
     }
   }
   return result;
+}
+
+/** The parse by tree-sitter alone, never remembered (the plain-line table test compares with it). */
+export async function parseWithTreeSitter(command: string): Promise<ParsedCommand> {
+  return (await treeSitterParse(command)) ?? opaqueCommand(command);
+}
+
+/** Null when the parser is not available or gives no tree. */
+async function treeSitterParse(command: string): Promise<ParsedCommand | null> {
+  let parser: Parser;
+  try {
+    parser = await bashParser();
+  } catch {
+    return null;
+  }
+  const found: CommandPart[] = [];
+  const incomplete = parseInto(parser, command, 0, found);
+  if (incomplete === null) return null;
+  const analysed = found.length > 0 ? found : opaqueCommand(command).analysed;
+  return frozen({ parts: analysed.map((part) => part.text), analysed, incomplete });
 }
 
 function frozen(command: ParsedCommand): ParsedCommand {

@@ -30,7 +30,48 @@ export function analyseCommandNode(
       words.push(shellWord(child, source));
     }
   }
+  words.push(...wordsAfterRedirections(node, source));
   const text = source.slice(node.startIndex, node.endIndex).trim();
+  return analyseCommandWords(text, assignments, words, () => shellInput(node, source));
+}
+
+/**
+ * The grammar reads the words after a redirection's target (`rm > /dev/null -rf /x`) as more targets,
+ * or as arguments of a heredoc (`rm <<EOF -rf x`); bash passes them to the command, so they are its
+ * arguments here too (in order, after the words before the redirection).
+ */
+function wordsAfterRedirections(node: SyntaxNode, source: string): ShellWord[] {
+  const statement = node.parent;
+  if (statement?.type !== 'redirected_statement') return [];
+  const words: ShellWord[] = [];
+  for (const redirect of statement.namedChildren) {
+    if (!redirect || redirect.id === node.id) continue;
+    const extra =
+      redirect.type === 'file_redirect'
+        ? redirect.childrenForFieldName('destination').slice(1)
+        : redirect.type === 'heredoc_redirect'
+          ? redirect.childrenForFieldName('argument')
+          : [];
+    for (const word of extra) {
+      if (!word) continue;
+      // Whatever else the grammar put there stands for a word nobody can name.
+      words.push(WORD_NODES.has(word.type) ? shellWord(word, source) : UNKNOWN_WORD);
+    }
+  }
+  return words;
+}
+
+/**
+ * A command from its words, however they were split (tree-sitter, or the plain command lines that
+ * need no parser: simple-command-line.ts): simple or not, its literal form, what it runs. `input`
+ * says what a shell reading its input gets (asked only for such a shell).
+ */
+export function analyseCommandWords(
+  text: string,
+  assignments: readonly string[],
+  words: readonly ShellWord[],
+  input: () => string | typeof FILE_INPUT | null,
+): { part: CommandPart; nested: readonly string[] } {
   const unwrapped = unwrap(words);
   const unknown = words.find((word) => word.value === null);
   const notSimple =
@@ -43,9 +84,9 @@ export function analyseCommandNode(
   const extra = [...unwrapped.extra];
   if (unwrapped.readsInput) {
     // `bash <<'EOF' … EOF`, `sh <<< 'cmd'`: the text is parsed in turn; from a pipe it is unknown.
-    const input = shellInput(node, source);
-    if (input === null) extra.push([UNKNOWN_WORD]);
-    else if (input !== FILE_INPUT) nested.push(input);
+    const given = input();
+    if (given === null) extra.push([UNKNOWN_WORD]);
+    else if (given !== FILE_INPUT) nested.push(given);
   }
   return {
     part: {
@@ -58,7 +99,8 @@ export function analyseCommandNode(
   };
 }
 
-const FILE_INPUT = Symbol('file');
+/** A shell reading its input from a file (`bash < script.sh`): the file is not known here. */
+export const FILE_INPUT = Symbol('file');
 
 /** What a shell reading its input gets: a literal heredoc or here-string, a file, or null (unknown). */
 function shellInput(node: SyntaxNode, source: string): string | typeof FILE_INPUT | null {

@@ -197,6 +197,8 @@ describe('permission rules', () => {
             { id: 's2', name: 'Shell', args: { command: 'echo $(rm -rf victim)' } },
             { id: 's3', name: 'Shell', args: { command: 'echo `rm -rf victim`' } },
             { id: 's4', name: 'Shell', args: { command: 'echo allowed-output' } },
+            // bash passes the words after a redirection's target to the command.
+            { id: 's5', name: 'Shell', args: { command: 'rm > /dev/null -rf victim' } },
           ],
         },
         { text: 'done' },
@@ -215,7 +217,7 @@ describe('permission rules', () => {
     const result = await sandbox.run(['--print', '--yolo', '-p', 'clean up']);
     expect(result.code).toBe(0);
     const sent = JSON.stringify(server.requests[1]!.body);
-    expect(sent.match(/Refused by the permission rule `Bash\(rm -rf\*\)`/g)).toHaveLength(3);
+    expect(sent.match(/Refused by the permission rule `Bash\(rm -rf\*\)`/g)).toHaveLength(4);
     expect(sent).toContain('never delete trees');
     expect(sent).toContain('allowed-output');
     expect(await readFile(join(sandbox.workDir, 'victim', 'keep.txt'), 'utf8')).toBe('still here\n');

@@ -1,0 +1,294 @@
+import { describe, expect, it } from 'vitest';
+import { parsePlainCommandLine } from './plain-command-line.js';
+import { parseShellCommand, parseWithTreeSitter } from './shell-command.js';
+
+/**
+ * The plain-line fast path must give exactly tree-sitter's analysis (parts, simple or not, literal
+ * form, invocations with wrappers looked through) for every line it accepts, and leave every other
+ * line to tree-sitter. Checked on a table of lines written to probe its edges, and on lines built
+ * at random from words and operators chosen to sit on those edges.
+ */
+
+async function expectSameAsTreeSitter(command: string): Promise<boolean> {
+  const plain = parsePlainCommandLine(command);
+  if (plain === null) return false;
+  const tree = await parseWithTreeSitter(command);
+  expect({ command, incomplete: tree.incomplete, analysed: plain }).toEqual({
+    command,
+    incomplete: false,
+    analysed: tree.analysed,
+  });
+  return true;
+}
+
+const ACCEPTED = [
+  'git status',
+  'git log -n 5 --oneline && ls -la src-5 | wc -l',
+  'git  status\t-s',
+  '  ls -la  ',
+  'a;b',
+  'a ; b ;',
+  'a||b&&c|d',
+  'npm test -- --run',
+  'git log --format=%H:%s,x',
+  'sudo -u root rm -rf /',
+  'env -u X nice -n 5 rm -rf x',
+  'curl https://x.example/i.sh | sh',
+  'xargs rm',
+  'xargs -n 1 rm',
+  'find . -name x',
+  'timeout 5 rm -rf build',
+  'command -v git',
+  'source ./env.sh',
+  '. ./env.sh',
+  'eval',
+  'head 5 08 0',
+  'test -f x',
+  'rm -r -f x',
+  '/usr/bin/git status',
+  ': noop',
+  'wc -l notes.txt # step 1',
+  'git commit -m "fix the bug" && git log --format=\'%h %s\'',
+  "echo '$(rm -rf /)' 'a;b|c' \"it's\" ''",
+  'grep -r "a#b" src',
+  'npm test 2>&1 | tail -n 20',
+  'ls -la > out 2>&1 && cat out',
+  'ls 2>/dev/null; ls >>log',
+  'ls &> out',
+  'ls 1>&2 >&2 9>&1',
+  'ls 2> "o u t" # c',
+  'bash 2>&1',
+  'git commit -m "修复 bug" && echo \'héllo 😀\' | wc -c',
+  "echo '\u2800\u2800' && rm x",
+  'x a"b c"d\'e f\'',
+  'ls #',
+  'ls -la; # it says "$(rm -rf /)" `x` \\ * ~',
+];
+
+const REFUSED = [
+  '',
+  '   ',
+  ';',
+  'a &&',
+  '&& a',
+  'a | | b',
+  'a ;; b',
+  'a & b',
+  'a &',
+  'echo "$x"',
+  'echo "a\\b"',
+  'echo "a`b`"',
+  'echo "unterminated',
+  "echo 'unterminated",
+  "echo 'a\nb'",
+  '"git" status',
+  'echo $"x"',
+  'echo $x',
+  'ls *.ts',
+  'cat ~/x',
+  'echo {a,b}',
+  'git status > out -la',
+  'ls 2>&1 x',
+  'ls >| out',
+  'ls >& y',
+  'ls >&1x',
+  'ls 2>&-',
+  'ls &>> out',
+  'ls >',
+  'ls > >',
+  'ls > $x',
+  '2>&1 ls',
+  '> out ls',
+  'ls x2>out',
+  'ls>out',
+  'ls>>out',
+  'ls > done',
+  'ls 08>x',
+  'ls 0>&1',
+  'ls 0> x',
+  'ls 10>&1',
+  'cat < in',
+  'A=1 git status',
+  'dd if=x of=y',
+  '--format=x xargs',
+  'ls && =a b',
+  'a@b x',
+  '%1',
+  'head -5 x',
+  'xargs -0 rm',
+  'printf 0x1f',
+  'if true; then ls; fi',
+  'for x in a; do ls; done',
+  'time ls',
+  'export A',
+  'echo done',
+  'bash -c ls',
+  'sh -c x',
+  'eval ls',
+  'env -S ls',
+  '# just a comment',
+  'ls && # comment',
+  'ls # comment\nrm -rf /',
+  'ls#not-a-comment',
+  'ls a#b',
+  'a\nb',
+  '\\rm x',
+  '(ls)',
+  '! ls',
+];
+
+describe('parsePlainCommandLine', () => {
+  it.each(ACCEPTED)('reads %j as tree-sitter does', async (command) => {
+    expect(await expectSameAsTreeSitter(command)).toBe(true);
+  });
+
+  it.each(REFUSED)('leaves %j to tree-sitter', (command) => {
+    expect(parsePlainCommandLine(command)).toBeNull();
+  });
+
+  it('agrees with tree-sitter on 3000 lines built from edge-case words and operators', async () => {
+    const words = [
+      '"fix the bug"',
+      "'a b'",
+      '"-5"',
+      "'if'",
+      'a"b"c',
+      '"$x"',
+      "'it'\\''s'",
+      '""',
+      "''",
+      '"a#b"',
+      "'x;y'",
+      '"a|b"',
+      "'-rf'",
+      '"rm"',
+      "'A=1'",
+      'x"="y',
+      "'{a,b}'",
+      '"*.ts"',
+      "'~'",
+      '"!x"',
+      'git',
+      'status',
+      'ls',
+      '-la',
+      'rm',
+      '-rf',
+      '-r',
+      '-f',
+      '--force',
+      'x',
+      'src/a.ts',
+      '/etc/passwd',
+      'sudo',
+      '-u',
+      'root',
+      'env',
+      'nice',
+      '-n',
+      '5',
+      '08',
+      '-5',
+      '0x1',
+      '1.5',
+      'xargs',
+      '-0',
+      'find',
+      '-exec',
+      'sh',
+      'bash',
+      '-c',
+      '-s',
+      '-',
+      '--',
+      'command',
+      '-v',
+      'exec',
+      'nohup',
+      'timeout',
+      'source',
+      '.',
+      ':',
+      '%1',
+      '@x',
+      '+x',
+      '=a',
+      'a=',
+      'A=1',
+      'if=x',
+      '--format=x',
+      'a,b',
+      'x:y',
+      'a@b',
+      'echo',
+      'trap',
+      'set',
+      'alias',
+      'watch',
+      'chroot',
+      'stdbuf',
+      'doas',
+      'test',
+      'in',
+      'done',
+      'then',
+    ];
+    const operators = ['&&', '||', '|', ';', ' && ', ' | ', ' ; ', '\t||\t', ';;', '&'];
+    // mulberry32: a small generator whose low bits vary too (an LCG's cycle with a short period).
+    let seed = 24;
+    const random = (n: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    let accepted = 0;
+    let acceptedWithRedirection = 0;
+    for (let i = 0; i < 3000; i++) {
+      let line = random(4) === 0 ? ' ' : '';
+      const commands = 1 + random(3);
+      for (let c = 0; c < commands; c++) {
+        if (c > 0) line += operators[random(operators.length)];
+        const count = 1 + random(5);
+        for (let w = 0; w < count; w++)
+          line += `${w > 0 ? ' '.repeat(1 + random(2)) : ''}${words[random(words.length)]}`;
+      }
+      if (random(3) === 0) {
+        const redirects = [
+          ' 2>&1',
+          ' >out',
+          ' > out',
+          ' 2>/dev/null',
+          ' >>log',
+          ' &> o',
+          ' >&2',
+          ' 2> "a b"',
+          '>x',
+          ' 2 >x',
+          ' > ',
+          ' >| x',
+          ' >& y',
+          ' 1>&2x',
+          ' 2>&1 -rf',
+          " > 'q'",
+          ' 3>&1',
+        ];
+        line += redirects[random(redirects.length)];
+      }
+      if (random(6) === 0) line += ';';
+      if (random(5) === 0) line += [' # a "$(x)" `y` comment', '#', ' #x', ' # \\'][random(4)];
+      if (await expectSameAsTreeSitter(line)) {
+        accepted++;
+        if (line.includes('>')) acceptedWithRedirection++;
+      }
+    }
+    // Most of these lines are plain: the comparison above is not vacuous.
+    expect(accepted).toBeGreaterThan(300);
+    expect(acceptedWithRedirection).toBeGreaterThan(50);
+  });
+
+  it('gives parseShellCommand the same parts for a plain line, without tree-sitter', async () => {
+    const command = 'git log -n 7 --oneline && ls -la src-7 | wc -l';
+    expect(await parseShellCommand(command)).toEqual(await parseWithTreeSitter(command));
+  });
+});

@@ -1,0 +1,230 @@
+import type { CommandPart } from './command-part.js';
+import { analyseCommandWords } from './shell-part-analysis.js';
+import type { ShellWord } from './shell-words.js';
+
+/**
+ * Most command lines a model writes are plain: words of ordinary characters, perhaps quoted, joined
+ * by `&&`, `||`, `|` and `;`, output redirections after a command's words, a comment at the end
+ * (`git log -n 5 --oneline && npm test 2>&1 | tail -20 # count`). Their parse is fixed by the text
+ * alone, so they are split here, with no parser (tree-sitter's WebAssembly costs far more than the
+ * decision around it, and its grammar loads on first use). Everything else — an expansion, `$"…"`,
+ * an input or unusual redirection, a glob, a keyword, an assignment, a number that is not plain
+ * digits, a line the shell would reject — returns null and goes to tree-sitter. The table test
+ * (plain-command-line.test.ts) holds this to the same analysis as tree-sitter's for every line it
+ * accepts.
+ */
+
+/**
+ * What a plain word may hold: the characters `quoteWord` writes back unquoted (no quoting, no
+ * expansion) but `@`, which the grammar splits words at (`- a@b` reads as `@b`).
+ */
+const WORD_CHAR = /[A-Za-z0-9_%+=:,./-]/;
+/** Inside '…': any text on one line. Inside "…": no expansion, escape or history mark either. */
+const NOT_PLAIN_IN_QUOTES = /[\n\r]/;
+const NOT_PLAIN_IN_DOUBLE_QUOTES = /[\n\r$`\\!]/;
+/** A command's name: fewer characters still (the grammar reads `--format=x cmd` as an assignment). */
+const COMMAND_NAME = /^(?:[A-Za-z0-9_./-]+|:)$/;
+/** `NAME=value` anywhere (an assignment before a command; `dd if=x` is left to the parser too). */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** The grammar reads `-5` or `0x1f` as a number node (not literal to the analysis): left to it. */
+const NUMBER_START = /^-?[0-9]/;
+const DIGITS = /^[0-9]+$/;
+/** Words the grammar reads as keywords or declarations wherever they stand. */
+const KEYWORDS = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'case',
+  'esac',
+  'for',
+  'select',
+  'while',
+  'until',
+  'do',
+  'done',
+  'in',
+  'function',
+  'time',
+  'coproc',
+  'declare',
+  'typeset',
+  'export',
+  'readonly',
+  'local',
+  'unset',
+  'unsetenv',
+]);
+
+type Token =
+  | { readonly word: string; readonly value: string; readonly start: number; readonly end: number }
+  /** An output redirection after a command's words (`2>&1`, `> out`, `2>> "log file"`), as written. */
+  | { readonly redirect: string }
+  | { readonly operator: string };
+
+/** The parts of a plain command line, in the order tree-sitter finds them; null when the line is not plain. */
+export function parsePlainCommandLine(command: string): CommandPart[] | null {
+  const tokens = tokenize(command);
+  if (tokens === null || tokens.length === 0) return null;
+  const parts: CommandPart[] = [];
+  let words: ShellWord[] = [];
+  let redirects: CommandPart[] = [];
+  let start = 0;
+  let end = 0;
+  for (const token of tokens) {
+    if ('operator' in token) {
+      // An operator with no command before it is a syntax error: the parser says so.
+      if (words.length === 0) return null;
+      const part = plainPart(command.slice(start, end), words);
+      if (part === null) return null;
+      parts.push(part, ...redirects);
+      words = [];
+      redirects = [];
+      continue;
+    }
+    if ('redirect' in token) {
+      if (words.length === 0) return null; // before the command's name: left to the parser
+      // The grammar drops a lone `-` before some redirections (`x - 2>&1` reads as `x`).
+      if (words[words.length - 1]!.text.endsWith('-')) return null;
+      // Its target is literal (plain or quoted): simple, read as written, as tree-sitter's analysis does.
+      redirects.push({ text: token.redirect, notSimple: null, literal: token.redirect, invocations: [] });
+      continue;
+    }
+    // A word after a redirection is an argument the grammar files under the redirection: the parser
+    // (and shell-part-analysis.ts) reads those.
+    if (redirects.length > 0) return null;
+    if (!isPlainWord(token.word) || (words.length === 0 && !COMMAND_NAME.test(token.word))) return null;
+    if (words.length === 0) start = token.start;
+    end = token.end;
+    words.push({ value: token.value, text: token.word, splits: false });
+  }
+  if (words.length > 0) {
+    const part = plainPart(command.slice(start, end), words);
+    if (part === null) return null;
+    parts.push(part, ...redirects);
+  } else if (lastOperator(tokens) !== ';') {
+    return null; // `a &&`, `a |`: the line goes on past its end
+  }
+  return parts;
+}
+
+function lastOperator(tokens: readonly Token[]): string | null {
+  const last = tokens[tokens.length - 1];
+  return last !== undefined && 'operator' in last ? last.operator : null;
+}
+
+function isPlainWord(word: string): boolean {
+  if (KEYWORDS.has(word) || ASSIGNMENT.test(word)) return false;
+  return !NUMBER_START.test(word) || DIGITS.test(word);
+}
+
+/** A command of plain words; null when it parses command lines in turn (`bash -c ls`): the parser reads those. */
+function plainPart(text: string, words: readonly ShellWord[]): CommandPart | null {
+  // No input redirection in a plain line: a shell reading its input reads the pipe (unknown).
+  const { part, nested } = analyseCommandWords(text, [], words, () => null);
+  return nested.length > 0 ? null : part;
+}
+
+/**
+ * Words, output redirections and the operators `&&`, `||`, `|`, `;` (one at a time) up to a
+ * comment; null at any other character.
+ */
+function tokenize(command: string): Token[] | null {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < command.length) {
+    const c = command[i]!;
+    if (c === ' ' || c === '\t') {
+      i++;
+    } else if (c === '>' || (c === '&' && command[i + 1] === '>')) {
+      const redirect = scanRedirect(command, i, tokens);
+      if (redirect === null) return null;
+      tokens.push({ redirect: command.slice(redirect.start, redirect.end) });
+      i = redirect.end;
+    } else if (c === '&' || c === '|' || c === ';') {
+      const pair = command.slice(i, i + 2);
+      const operator = pair === '&&' || pair === '||' ? pair : c;
+      if (operator === '&') return null; // a background job: left to the parser
+      const previous = tokens[tokens.length - 1];
+      // `;;`, `| |`, `&& ;`: two operators in a row are a syntax error (or a case clause).
+      if (previous !== undefined && 'operator' in previous) return null;
+      tokens.push({ operator });
+      i += operator.length;
+    } else if (c === '#') {
+      // A comment, to the end of the line; a `#` inside a word (`a#b`) is none: the parser reads it.
+      if ((i > 0 && !' \t;&|'.includes(command[i - 1]!)) || command.includes('\n', i)) return null;
+      break;
+    } else if (WORD_CHAR.test(c) || c === "'" || c === '"') {
+      const word = scanWord(command, i);
+      if (word === null) return null;
+      tokens.push(word);
+      i = word.end;
+    } else {
+      return null;
+    }
+  }
+  return tokens;
+}
+
+/** A word (plain characters and quoted pieces) from `start`; null when a quote is not plain or not closed. */
+function scanWord(
+  command: string,
+  start: number,
+): { word: string; value: string; start: number; end: number } | null {
+  let i = start;
+  let value = '';
+  while (i < command.length) {
+    const char = command[i]!;
+    if (WORD_CHAR.test(char)) {
+      value += char;
+      i++;
+    } else if (char === "'" || char === '"') {
+      const close = command.indexOf(char, i + 1);
+      if (close === -1) return null;
+      const quoted = command.slice(i + 1, close);
+      if ((char === '"' ? NOT_PLAIN_IN_DOUBLE_QUOTES : NOT_PLAIN_IN_QUOTES).test(quoted)) return null;
+      value += quoted;
+      i = close + 1;
+    } else break;
+  }
+  return { word: command.slice(start, i), value, start, end: i };
+}
+
+/** A descriptor number: one digit but 0 (the grammar reads `0>x` and `08>x` otherwise). */
+const DESCRIPTOR = /^[1-9]$/;
+/** What may follow a redirection: a blank, an operator, the end. */
+const AFTER_REDIRECT = /^(?:[ \t;|&]|$)/;
+
+/**
+ * An output redirection at `at`: `>`, `>>` or `&>` and a target word, or `>&N` (a descriptor
+ * copied), perhaps after a descriptor number written against it (`2>&1`: the digits word just
+ * before is taken back from `tokens`). Null for anything else (`>|`, `>&-`, `&>>`, a target that is
+ * no plain word, a word written against `>` that is not a number): the parser reads those.
+ */
+function scanRedirect(command: string, at: number, tokens: Token[]): { start: number; end: number } | null {
+  let start = at;
+  const previous = tokens[tokens.length - 1];
+  if (previous !== undefined && 'word' in previous && previous.end === at) {
+    if (!DESCRIPTOR.test(previous.word)) return null;
+    tokens.pop();
+    start = previous.start;
+  }
+  let i = at;
+  if (command.startsWith('&>', i)) {
+    if (start !== at) return null; // `2&>`: not a descriptor form
+    i += 2;
+  } else if (command.startsWith('>&', i)) {
+    i += 2;
+    if (!DESCRIPTOR.test(command[i] ?? '')) return null;
+    i += 1;
+    return AFTER_REDIRECT.test(command.slice(i, i + 1)) ? { start, end: i } : null;
+  } else {
+    i += command.startsWith('>>', i) ? 2 : 1;
+  }
+  while (command[i] === ' ' || command[i] === '\t') i++;
+  if (!WORD_CHAR.test(command[i] ?? '') && command[i] !== "'" && command[i] !== '"') return null;
+  const target = scanWord(command, i);
+  if (target === null || !isPlainWord(target.word)) return null;
+  return AFTER_REDIRECT.test(command.slice(target.end, target.end + 1)) ? { start, end: target.end } : null;
+}
