@@ -224,6 +224,7 @@ export class KimiToolset implements Toolset {
       policy: this.policy,
       hooks: this.hooks,
       beforeSideEffect: this.sideEffectGate,
+      refusalAtStreamEnd: () => this.swarmAlone.refusalAtEnd(dispatch),
     });
   }
 

@@ -81,3 +81,31 @@ describe('AgentSwarm must be the only tool call in its response (Kimi Code)', ()
     expect(ran).toEqual([]);
   });
 });
+
+describe('a side-effecting call before an AgentSwarm in the same response', () => {
+  it('is refused when the response ends, before it runs', async () => {
+    const { toolset, ran } = setup();
+    toolset.add(
+      defineTool({
+        name: 'WriteFile',
+        description: '',
+        params: z.object({ n: z.number() }),
+        effect: 'writes-files',
+        approval: () => ({ action: 'auto', description: '' }),
+        call: ({ n }) => {
+          ran.push(`WriteFile ${n}`);
+          return toolOk('written');
+        },
+      }),
+    );
+    const { dispatch, endStream } = openDispatch();
+    const write = Promise.resolve(toolset.handle(toolCall('w', 'WriteFile', { n: 1 }), dispatch));
+    const swarm = Promise.resolve(toolset.handle(toolCall('s', 'AgentSwarm', { n: 2 }), dispatch));
+    endStream(true);
+    for (const result of [await write, await swarm]) {
+      expect(toolErrorKind(result.return_value)).toBe('policy_denied');
+      expect(resultText(result)).toContain('AgentSwarm must be the only tool call');
+    }
+    expect(ran).toEqual([]);
+  });
+});

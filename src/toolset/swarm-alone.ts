@@ -7,7 +7,8 @@ export const AGENT_SWARM_TOOL = 'AgentSwarm';
  * so its subagents never race the parent's own calls of the same step. The calls of one response
  * share its ToolDispatch. An AgentSwarm call waits for the response's end before it may start and
  * is refused if the response holds any other call; a call that comes after an AgentSwarm in the
- * same response is refused at once. (A read made before the AgentSwarm call appeared has run.)
+ * same response is refused at once; a side-effecting call that came before it is refused when the
+ * response ends, before it runs. (A read made before the AgentSwarm call appeared has run.)
  */
 export class SwarmAloneRule {
   private readonly namesByStep = new WeakMap<ToolDispatch, string[]>();
@@ -24,12 +25,17 @@ export class SwarmAloneRule {
     return swarmBefore && toolName !== AGENT_SWARM_TOOL ? refusalFor(names) : null;
   }
 
+  /** After the response ended: the refusal of its calls if it held an AgentSwarm and anything else. */
+  refusalAtEnd(dispatch: ToolDispatch): string | null {
+    const names = this.namesByStep.get(dispatch) ?? [];
+    return names.length > 1 && names.includes(AGENT_SWARM_TOOL) ? refusalFor(names) : null;
+  }
+
   /** For an AgentSwarm call: once the response has ended, its refusal if it was not the only call. */
   async refusalOfSwarm(dispatch: ToolDispatch): Promise<string | null> {
     const clean = await dispatch.streamOutcome.catch(() => false);
-    const names = this.namesByStep.get(dispatch) ?? [];
     // A cut response is not run anyway (the runner says so); the rule judges whole responses.
-    return clean && names.length > 1 ? refusalFor(names) : null;
+    return clean ? this.refusalAtEnd(dispatch) : null;
   }
 }
 
