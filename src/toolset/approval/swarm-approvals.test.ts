@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionPolicy } from '../../policy/session-policy.js';
 import { exec, runQuestion } from '../../policy/test-support/policy-table.js';
+import { runInToolCall } from '../current-tool-call.js';
 import { Approval } from './approval.js';
 import { type ApprovalSource, runWithApprovalSource } from './approval-source.js';
 
@@ -42,7 +43,27 @@ describe('a command prefix approved for a swarm, as the policy reads it', () => 
   it("covers that swarm's agents' simple commands only, and ends with the swarm", async () => {
     const approval = new Approval();
     const policy = policyWith(approval);
-    approval['state'].swarms.addPrefix('s1', 'Shell', 'git');
+    // The person answers a1's `git status` for the swarm, commands starting with `git`.
+    const asked = new Promise<string>((resolve) => {
+      const stop = approval.runtime.subscribe((event) => {
+        if (event.type !== 'request_created') return;
+        stop();
+        resolve(event.record.id);
+      });
+    });
+    const toolCall = { type: 'function' as const, id: 'c1', function: { name: 'Shell', arguments: '{}' } };
+    const answered = runWithApprovalSource(item('a1', 's1'), () =>
+      runInToolCall({ toolCall, signal: new AbortController().signal, approvedActions: new Set() }, () =>
+        approval.request('Shell', 'run command', 'Run command `git status`'),
+      ),
+    );
+    approval.runtime.resolve(await asked, {
+      response: 'approve_for_session',
+      scope: 'prefix',
+      prefix: 'git',
+      forSwarm: true,
+    });
+    expect((await answered).approved).toBe(true);
     expect((await decide(policy, item('a2', 's1'), 'git log')).decision).toBe('allow');
     // Every part must start with the prefix, as for a session prefix.
     expect((await decide(policy, item('a2', 's1'), 'git log && rm -rf x')).decision).toBe('ask');
