@@ -1,6 +1,8 @@
 import { type Focusable, Input, matchesKey } from '@mariozechner/pi-tui';
+import { revealInvisible } from '../../util/reveal-invisible.js';
 import { type TerminalSafe, terminalText as t, trustedLiteral } from '../../util/sanitize-terminal.js';
 import type { QuestionAnswers, QuestionItem, QuestionRequest } from '../../wire/requests.js';
+import { askingAgentLabel } from '../common/asking-agent.js';
 import { ArmDelay } from './arm-delay.js';
 import type { SafeComponent } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
@@ -83,6 +85,10 @@ export class QuestionPanel implements SafeComponent, Focusable {
     const inner = Math.max(1, width - 2);
     const total = this.request.payload.questions.length;
     const lines = [style.border(t`${'\u2500'.repeat(width) as TerminalSafe}`)];
+    // A subagent's question says which agent asks (its id and description are the model's text).
+    const asker = askingAgentLabel(this.request.payload);
+    if (asker !== null)
+      lines.push(...wrapLines(style.accent(revealInvisible(sanitizeForTerminal(`${asker} asks`))), width));
     const tag = item.header ? t`${style.accent(t`[${sanitizeForTerminal(item.header)}]`)} ` : t``;
     const counter = total > 1 ? style.dim(t` (${this.index + 1}/${total})`) : t``;
     lines.push(
