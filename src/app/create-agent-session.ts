@@ -203,7 +203,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     // The goal's budget covers its tree: subagents count their tokens against it.
     deps.goalBudget = goal;
     const cronClock = options.cronClock ?? SYSTEM_CRON_CLOCK;
-    const cron = await openSessionCron(session.dir, toolset, cronClock);
+    const cron = await openSessionCron(session.dir, cronClock);
+    deps.cronBook = cron;
     shutdown.add(() => cron.flush());
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
       role: 'root',
