@@ -1,5 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ResolvedAddress } from '../../policy/index.js';
@@ -34,15 +33,15 @@ export class UncheckedHostError extends Error {
 export function pinnedFetch(
   addressesOf: (host: string) => readonly ResolvedAddress[] | undefined,
 ): FetchLike {
-  return (url, init) =>
-    new Promise<Response>((resolve, reject) => {
-      const target = new URL(url);
-      const host = bareHost(target.hostname);
-      const addresses = addressesOf(host);
-      if (!addresses || addresses.length === 0) {
-        reject(new UncheckedHostError(host));
-        return;
-      }
+  return async (url, init) => {
+    const target = new URL(url);
+    const host = bareHost(target.hostname);
+    const addresses = addressesOf(host);
+    if (!addresses || addresses.length === 0) throw new UncheckedHostError(host);
+    // Node's HTTP client loads on the first fetch of a page, not with the CLI: most runs fetch none.
+    const { request: send } =
+      target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+    return new Promise<Response>((resolve, reject) => {
       const lookup: LookupFunction = (_name, options, callback) => {
         const all = (options as { all?: boolean }).all === true;
         if (all) {
@@ -56,7 +55,6 @@ export function pinnedFetch(
         const first = addresses.find((a) => !family || a.family === family) ?? addresses[0]!;
         callback(null, first.address, first.family);
       };
-      const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
       const req = send(target, {
         method: init.method,
         headers: init.headers,
@@ -70,6 +68,7 @@ export function pinnedFetch(
       req.once('response', (res) => resolve(toResponse(res, init.method)));
       req.end(init.body);
     });
+  };
 }
 
 function bareHost(hostname: string): string {
