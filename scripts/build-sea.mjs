@@ -41,6 +41,9 @@ const OPTIONAL = [
   'linkedom',
   '@mozilla/readability',
   'turndown',
+  // The fleet's queue (kimi-ts submit / worker / fleet).
+  'bullmq',
+  'ioredis',
 ];
 const TEXT_ASSET = /\.(md|ya?ml|txt|ya?ml\.json)$/;
 

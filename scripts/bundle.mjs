@@ -60,6 +60,9 @@ await build({
     'turndown',
     // The shell parser finds its WebAssembly beside its own files; it loads on the first Shell decision.
     'web-tree-sitter',
+    // The fleet's queue and Redis client load only for `submit`, `worker` and `fleet`.
+    'bullmq',
+    'ioredis',
   ],
   define: { 'import.meta.url': '__kimiBundleUrl' },
   banner: { js: "var __kimiBundleUrl = require('node:url').pathToFileURL(__filename).href;" },

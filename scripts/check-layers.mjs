@@ -27,6 +27,8 @@ const FLOORS = {
   session: 6,
   auth: 6,
   app: 7,
+  // The fleet runs sessions' turns through the app (above it); front ends may follow its streams.
+  fleet: 7.5,
   ui: 8,
   cli: 9,
 };

@@ -209,6 +209,22 @@ export class AgentSessionImpl implements AgentSession {
     return this.runSoulTurn(input, ui, cancel, { skipUserPromptHook: true });
   }
 
+  private writeFence: (() => Promise<void>) | null = null;
+
+  /**
+   * A check every write of the session's history (context.jsonl) and event log (wire.jsonl) must
+   * pass first: a fleet worker's lease on the session, so one that lost it writes nothing more.
+   */
+  setWriteFence(fence: (() => Promise<void>) | null): void {
+    this.writeFence = fence;
+    this.context.setWriteFence(fence);
+  }
+
+  /** Goes on with a turn on `input` whose prompt is already in the context (a fleet worker took it over). */
+  resumeTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
+    return this.runSoulTurn(input, ui, cancel, { skipUserPromptHook: true, resume: true });
+  }
+
   onScheduledPrompt(listener: (prompt: ScheduledPrompt) => void): () => void {
     return this.scheduled?.listen(listener) ?? (() => {});
   }
@@ -249,6 +265,7 @@ export class AgentSessionImpl implements AgentSession {
         cancel,
         {
           wireFile: this.wireFile,
+          recordFence: this.writeFence ?? undefined,
           redaction: this.parts.secrets,
           notifications: this.parts.contributions.wireNotifications,
         },

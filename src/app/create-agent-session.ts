@@ -127,7 +127,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       planMode: planModeState,
     });
     // Print mode cannot ask: say what the untrusted workspace holds back.
-    if (options.runtimeAfk && trust.worthAsking)
+    if (options.runtimeAfk && !trust.trusted && trust.enables.length > 0)
       warn({ kind: 'workspace-untrusted', folder: trust.folder, held: trust.enables });
     const { policy, commandSandbox } = guards;
     if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
@@ -291,7 +291,7 @@ async function openWorkspaceTrust(
     flag: options.trustWorkspace,
   });
   if (start.recordProblem) warn({ kind: 'trust-record-unreadable', message: start.recordProblem });
-  return new WorkspaceTrust(start.folder, start.source, trustedFoldersFile(options.home));
+  return new WorkspaceTrust(start.folder, start.source, trustedFoldersFile(options.home), start.declined);
 }
 
 function loopControlOf(options: CreateAgentSessionOptions, config: Config): LoopControl {

@@ -32,6 +32,12 @@ export interface SessionFilesOptions {
   skillsDir?: string | undefined;
   /** `--model`: an alias the config does not have stops here, before a session is made. */
   modelAlias?: string | undefined;
+  /**
+   * A fleet worker holds the session by its turn job's lease, which fences every write of the
+   * context: its lock file may be replaced by another worker's (the one that took the turn over
+   * from a paused worker), never by an interactive process, and never replaces one of those.
+   */
+  leased?: boolean | undefined;
 }
 
 /** What a session starts from, read from disk. The context is open: whoever gets this closes it. */
@@ -67,7 +73,7 @@ export async function readSessionFiles(
   if (badAlias !== null) throw new UsageError(badAlias, '--model');
   const session = await pickSession(options);
   // One process per session: a second one gets a clear error instead of interleaving the files.
-  const lock = await lockSession(session.id, session.dir);
+  const lock: SessionLock = await lockSession(session.id, session.dir, { leased: options.leased });
   const userHome = env.HOME || homedir();
   const skillsFound = discoverSkills({
     workDir: session.workDir,

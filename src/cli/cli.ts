@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { mainCommand, nonEmpty, portNumber, positiveInt } from './cli-options.js';
 import { mistypedCommand } from './command-suggestion.js';
+import { writeDocument } from './terminal-output.js';
 
 export function buildProgram() {
   const program = mainCommand().action(async (words, options, command) => {
@@ -51,7 +52,7 @@ export function buildProgram() {
         workDir: options.workDir,
         zip: options.zip,
         overwrite: Boolean(options.yes || options.yolo),
-        write: (text) => process.stdout.write(text),
+        write: writeDocument,
         error: (text) => process.stderr.write(text),
       });
     });
@@ -161,6 +162,74 @@ export function buildProgram() {
       const { runWebCommand } = await import('./run-web-command.js');
       const options = command.optsWithGlobals();
       process.exitCode = await runWebCommand({ ...options, lanOnly: !options.public });
+    });
+
+  // The fleet (BullMQ on Redis): loaded only by these commands, never on the CLI's start path.
+  program
+    .command('submit')
+    .description('queue a turn for the fleet and print its session id (--wait: follow it like --print)')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option('--wait', 'follow the turn and exit as print mode does')
+    .option('--turn <n>', 'which turn of --session this is (default 1)', positiveInt)
+    .option('--ask', 'approvals wait for `fleet approve` (the turn parked) instead of being given')
+    .action(async (_options, command) => {
+      const { runFleetSubmit } = await import('./run-fleet-submit.js');
+      process.exitCode = await runFleetSubmit(command.optsWithGlobals());
+    });
+
+  program
+    .command('worker')
+    .description("run turns of the fleet's sessions with this machine's config (SIGTERM drains)")
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option('--concurrency <n>', 'turns run at once (default 1)', positiveInt)
+    .option('--label <label>', 'a name for this worker in `fleet status`')
+    .option('--lease-ms <ms>', 'how long a silent worker keeps its turns (default 30000)', positiveInt)
+    .action(async (_options, command) => {
+      const { runFleetWorker } = await import('./run-fleet-worker.js');
+      // The worker ends when its loop does (drained, or Redis gone), whatever handles remain.
+      process.exit(await runFleetWorker(command.optsWithGlobals()));
+    });
+
+  const fleet = program.command('fleet').description('the fleet: `fleet status`, `fleet cancel SESSION`');
+  fleet
+    .command('cancel')
+    .description("cancel a session's running turn (or its next one) wherever it runs")
+    .argument('<session>', 'the session id')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .action(async (session: string, _options, command) => {
+      const { runFleetCancel } = await import('./run-fleet-cancel.js');
+      process.exitCode = await runFleetCancel(session, command.optsWithGlobals());
+    });
+  fleet
+    .command('approve')
+    .description('answer the approval a parked turn of the session waits for (submitted with --ask)')
+    .argument('<session>', 'the session id')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option('--approve', 'approve it')
+    .option('--reject', 'reject it')
+    .action(async (session: string, _options, command) => {
+      const { runFleetApprove } = await import('./run-fleet-approve.js');
+      process.exitCode = await runFleetApprove(session, command.optsWithGlobals());
+    });
+  fleet
+    .command('events')
+    .description("a session's events as JSON lines with their stream ids (replay from --from, --follow)")
+    .argument('<session>', 'the session id')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option('--from <id>', 'only the events after this stream id')
+    .option('--follow', 'keep printing new events until interrupted')
+    .action(async (session: string, _options, command) => {
+      const { runFleetEvents } = await import('./run-fleet-events.js');
+      process.exitCode = await runFleetEvents(session, command.optsWithGlobals());
+    });
+  fleet
+    .command('status')
+    .description('workers, turns waiting / running / parked / failed, which session runs where')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option('--json', 'as JSON')
+    .action(async (_options, command) => {
+      const { runFleetStatus } = await import('./run-fleet-status.js');
+      process.exitCode = await runFleetStatus(command.optsWithGlobals());
     });
 
   for (const [name, what] of [

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { nestedGitPaths } from './nested-git.js';
 import { launcher, type SandboxHost, sandboxHost } from './sandbox-host.js';
 import { PROTECTED_NAMES } from './sandbox-protected.js';
 
@@ -171,6 +172,24 @@ function ensureProtected(root: string, placeholders: Set<string>, names = PROTEC
   return args;
 }
 
+/**
+ * The nested repositories' git metadata that exists at this command's start, bound read-only like
+ * the top-level `.git` (src/policy/nested-git.ts finds it: `sub/.git`, a submodule's or worktree's
+ * gitfile and the folder it names, the folder a symlinked `.git` points to).
+ *
+ * What a command can still do: make a NEW repository (`git init sub2`, a clone, or moving `sub`
+ * aside and making another `sub/.git`) and put hooks or `core.fsmonitor` in it. That repository is
+ * the command's own work, new in the tree: kimi-ts's own git calls run at the top level only, and in
+ * a folder the person has not trusted they run with hooks and fsmonitor off
+ * (src/session/checkpoints), so nothing of it runs until the person runs git inside it themselves;
+ * the next command binds it read-only like any other, and the file tools never write under any
+ * `.git` without a question that names the file (src/policy/protected-files.ts).
+ */
+function nestedGitBinds(root: string, writableRoots: readonly string[]): string[] {
+  if (!existsSync(root)) return [];
+  return nestedGitPaths(root, writableRoots).flatMap((path) => ['--ro-bind', path, path]);
+}
+
 /** bubblewrap's arguments for one command; later mounts go on top of earlier ones. */
 export function bwrapArguments(
   settings: SandboxSettings,
@@ -184,6 +203,9 @@ export function bwrapArguments(
   // Bound again even when read-only: a workspace under /tmp would be under the private tmpfs.
   for (const dir of workspace) if (existsSync(dir)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
   if (writable) for (const dir of workspace) args.push(...ensureProtected(dir, placeholders));
+  // Searched once per command, bound again below for a workspace inside a hidden folder.
+  const nested = new Map(workspace.map((dir) => [dir, writable ? nestedGitBinds(dir, workspace) : []]));
+  for (const dir of workspace) args.push(...(nested.get(dir) ?? []));
   // A command may start elsewhere (a plugin in its folder): that folder is seen, read-only.
   const start = resolve(cwd);
   if (!workspace.some((dir) => isWithin(dir, start)) && existsSync(start))
@@ -207,7 +229,7 @@ export function bwrapArguments(
       // before the folder turns read-only (bwrap makes its mount point in the tmpfs).
       for (const dir of workspace.filter((d) => isWithin(path, d) && existsSync(d))) {
         args.push(writable ? '--bind' : '--ro-bind', dir, dir);
-        if (writable) args.push(...ensureProtected(dir, placeholders));
+        if (writable) args.push(...ensureProtected(dir, placeholders), ...(nested.get(dir) ?? []));
       }
       args.push('--remount-ro', path);
     } else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SessionError } from './session.js';
@@ -30,6 +31,12 @@ interface LockOwner {
   /** Kernel start time of the process (Linux), so a recycled pid is not taken for the owner. */
   started: string | null;
   host: string;
+  /**
+   * Set when a fleet worker holds the session for one turn job: its real hold is the job's lease
+   * (fenced in Redis), so another worker that took the turn over may replace this lock while the
+   * first one still lives (paused). An interactive process's lock is never replaced.
+   */
+  lease: string | null;
 }
 
 export interface SessionLock {
@@ -38,8 +45,11 @@ export interface SessionLock {
   release(): Promise<void>;
 }
 
-/** Lock files this process holds, removed synchronously if it exits without closing them. */
-const held = new Set<string>();
+/**
+ * Lock files this process holds (with the text it wrote there), removed synchronously if it exits
+ * without closing them. A later lock of the same folder by this process supersedes the earlier one.
+ */
+const held = new Map<string, string>();
 let exitHookInstalled = false;
 
 /**
@@ -48,9 +58,18 @@ let exitHookInstalled = false;
  * written owner. A lock whose owner is gone (its pid is dead, or now names another process) is
  * stale and taken over; a live owner makes this throw SessionLockedError.
  */
-export async function lockSession(sessionId: string, dir: string): Promise<SessionLock> {
+export async function lockSession(
+  sessionId: string,
+  dir: string,
+  options: { leased?: boolean } = {},
+): Promise<SessionLock> {
   const path = join(dir, SESSION_LOCK_FILE);
-  const me: LockOwner = { pid: process.pid, started: processStartTime(process.pid), host: hostname() };
+  const me: LockOwner = {
+    pid: process.pid,
+    started: processStartTime(process.pid),
+    host: hostname(),
+    lease: options.leased ? randomUUID() : null,
+  };
   const text = `${JSON.stringify(me)}\n`;
   const aside = `${path}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(aside, text, { mode: 0o600 });
@@ -60,7 +79,7 @@ export async function lockSession(sessionId: string, dir: string): Promise<Sessi
       try {
         await link(aside, path);
         installExitHook();
-        held.add(path);
+        held.set(path, text);
         return { path, release: () => releaseLock(path, text) };
       } catch (error) {
         if (errorCode(error) !== 'EEXIST') throw error;
@@ -68,6 +87,13 @@ export async function lockSession(sessionId: string, dir: string): Promise<Sessi
       const ownerText = await readFile(path, 'utf8').catch(() => null);
       if (ownerText === null) continue;
       const owner = parseOwner(ownerText);
+      // A fleet worker takes over another worker's lease lock (its turn job moved here).
+      if (options.leased && owner?.lease) {
+        await rename(aside, path);
+        installExitHook();
+        held.set(path, text);
+        return { path, release: () => releaseLock(path, text) };
+      }
       if (owner && isOwnerAlive(owner) && !(owner.pid === process.pid && !held.has(path))) {
         throw new SessionLockedError(sessionId, owner.pid);
       }
@@ -83,7 +109,8 @@ export async function lockSession(sessionId: string, dir: string): Promise<Sessi
 }
 
 async function releaseLock(path: string, ours: string): Promise<void> {
-  if (!held.delete(path)) return;
+  if (held.get(path) !== ours) return;
+  held.delete(path);
   const current = await readFile(path, 'utf8').catch(() => null);
   if (current === ours) await unlink(path).catch(() => undefined);
 }
@@ -93,7 +120,7 @@ function installExitHook(): void {
   exitHookInstalled = true;
   // 'exit' handlers run synchronously: a crash or process.exit() still frees the session.
   process.once('exit', () => {
-    for (const path of held) {
+    for (const path of held.keys()) {
       try {
         const owner = parseOwner(readFileSync(path, 'utf8'));
         if (owner?.pid === process.pid) unlinkSync(path);
@@ -109,12 +136,13 @@ function parseOwner(text: string): LockOwner | null {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value !== 'object' || value === null) return null;
-    const { pid, started, host } = value as Record<string, unknown>;
+    const { pid, started, host, lease } = value as Record<string, unknown>;
     if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return null;
     return {
       pid,
       started: typeof started === 'string' ? started : null,
       host: typeof host === 'string' ? host : '',
+      lease: typeof lease === 'string' ? lease : null,
     };
   } catch {
     return null;

@@ -31,6 +31,8 @@ export interface RunSoulOptions {
   onBackgroundError?: ((error: unknown, source: 'notifications' | 'recorder') => void) | undefined;
   /** Secrets kept off the wire and out of wire.jsonl. */
   redaction?: WireRedaction | undefined;
+  /** Checked before each write of wire.jsonl (a fleet worker's lease); a refusal stops recording. */
+  recordFence?: (() => Promise<void>) | undefined;
 }
 
 export const NOTIFICATION_PUMP_INTERVAL_MS = 1000;
@@ -62,6 +64,7 @@ export function runSoul(
     file: options.wireFile,
     onRecordError: onBackgroundError && ((error) => onBackgroundError(error, 'recorder')),
     redaction: options.redaction,
+    recordFence: options.recordFence,
   });
   return runWithWire(wire, () => orchestrate(wire, soul, ui, cancel, options));
 }

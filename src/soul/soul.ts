@@ -40,6 +40,11 @@ export interface RunOptions {
   /** Synthetic prompts (e.g. a background-task follow-up) skip the UserPromptSubmit hook. */
   skipUserPromptHook?: boolean | undefined;
   /**
+   * The turn on `input` was started and its user message committed, then its process died (a fleet
+   * worker killed mid-step): go on from the last committed step, without adding the prompt again.
+   */
+  resume?: boolean | undefined;
+  /**
    * The turn is a scheduled prompt's fire: ScheduleFired goes out before TurnBegin (whose input is
    * the prompt), the model reads `modelInput` (the prompt in its `<cron-fire>` envelope), and the
    * prompt is never run as a slash command (a model-made schedule must not reach `/yolo`).
@@ -100,7 +105,7 @@ export class Soul {
     }
 
     const { scheduled } = options;
-    const slash = scheduled ? null : parseSlashCommand(slashCommandText(input));
+    const slash = scheduled || options.resume ? null : parseSlashCommand(slashCommandText(input));
     const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
     // An unknown `/name` is answered here: sent on, it would become a turn of the model.
     if (slash && !command && this.options.slashCommands)
@@ -110,7 +115,9 @@ export class Soul {
     wireSend(wireEvent('TurnBegin', { user_input: input }));
     let outcome: TurnOutcome;
     try {
-      outcome = await this.turnBody(scheduled ? scheduled.modelInput : input, text, slash, command, signal);
+      outcome = options.resume
+        ? await this.driveGoal(await this.resumeTurn(signal), signal)
+        : await this.turnBody(scheduled ? scheduled.modelInput : input, text, slash, command, signal);
     } catch (error) {
       this.parkGoal(error, signal);
       throw error;
@@ -259,6 +266,13 @@ export class Soul {
     this.parts.lastToolCalls = [];
     await this.checkpoint();
     await context.appendMessages({ role: 'user', content });
+    return this.agentLoop(signal);
+  }
+
+  /** A turn whose user message is already in the context, from its last committed step on. */
+  private async resumeTurn(signal: AbortSignal): Promise<TurnOutcome> {
+    if (!this.parts.llm) throw new LLMNotSet(this.options.llmNotSetMessage ?? 'No model is configured.');
+    this.parts.lastToolCalls = [];
     return this.agentLoop(signal);
   }
 

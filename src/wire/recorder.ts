@@ -19,6 +19,7 @@ export class WireRecorder {
     readonly path: string,
     private readonly subscription: WireSubscription,
     private readonly onError: ((error: unknown) => void) | undefined,
+    private readonly fence?: (() => Promise<void>) | undefined,
   ) {
     this.done = this.run();
   }
@@ -34,6 +35,8 @@ export class WireRecorder {
           // Live tool output is for the screen: the ToolResult that follows holds what is kept.
           for (const message of batch)
             if (message.type !== 'ToolOutput') text += recordLine(message, timestamp);
+          // A writer that may no longer write (a fleet worker that lost its lease) stops here.
+          if (this.fence) await this.fence();
           await this.write(text);
         } catch (error) {
           this.failed = true;

@@ -16,6 +16,8 @@ export interface WireOptions {
    * (front ends, the wire.jsonl recorder) the merged message redacted.
    */
   redaction?: WireRedaction | undefined;
+  /** A check each write of wire.jsonl must pass first (a fleet worker's lease); throwing stops recording. */
+  recordFence?: (() => Promise<void>) | undefined;
 }
 
 export interface SubscribeOptions {
@@ -43,7 +45,12 @@ export class Wire {
     this.recorder =
       options.file === undefined
         ? null
-        : new WireRecorder(options.file, this.subscribe({ merge: true }), options.onRecordError);
+        : new WireRecorder(
+            options.file,
+            this.subscribe({ merge: true }),
+            options.onRecordError,
+            options.recordFence,
+          );
   }
 
   get isShutDown(): boolean {

@@ -37,6 +37,7 @@ export class Context {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private redact: (<T>(value: T) => T) | null = null;
+  private fence: (() => Promise<void>) | null = null;
 
   private constructor(
     readonly file: string,
@@ -256,12 +257,21 @@ export class Context {
     });
   }
 
+  /**
+   * A check every later change must pass before it touches the file (a fleet worker's lease on the
+   * session: a worker that lost it must not write after another took over). It throws to refuse the
+   * change, which then fails with its error and leaves the file and the history as they were.
+   */
+  setWriteFence(fence: (() => Promise<void>) | null): void {
+    this.fence = fence;
+  }
+
   /** Closes the file after pending changes are written. */
   close(): Promise<void> {
     return this.exclusive(async () => {
       this.closed = true;
       await this.handle.close();
-    });
+    }, false);
   }
 
   private pushMessages(messages: readonly Message[]): void {
@@ -272,9 +282,10 @@ export class Context {
   }
 
   /** Runs `change` after every earlier change has finished, whatever their outcome. */
-  private exclusive<T>(change: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => {
+  private exclusive<T>(change: () => Promise<T>, fenced = true): Promise<T> {
+    const run = this.queue.then(async () => {
       if (this.closed) throw new Error('The context file is closed');
+      if (fenced && this.fence) await this.fence();
       return change();
     });
     this.queue = run.catch(() => undefined);

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
+
+export interface FleetSubmitFlags {
+  queue: string;
+  workDir?: string | undefined;
+  prompt?: string | undefined;
+  session?: string | boolean | undefined;
+  turn?: number | undefined;
+  model?: string | undefined;
+  yolo?: boolean | undefined;
+  afk?: boolean | undefined;
+  wait?: boolean | undefined;
+  ask?: boolean | undefined;
+  outputFormat?: string | undefined;
+}
+
+/** Exit code when Redis cannot be reached: worth retrying later, as print mode's 75. */
+const REDIS_GONE_EXIT_CODE = 75;
+
+class SubmitUsage extends Error {}
+
+/**
+ * `kimi-ts submit --queue URL -p PROMPT`: queues turn 1 (or `--turn N`) of a new session (or of
+ * `--session UUID`), prints the session id; with `--wait` follows the turn's events from Redis and
+ * exits as print mode would.
+ */
+export async function runFleetSubmit(flags: FleetSubmitFlags): Promise<number> {
+  const [{ parseQueueUrl, QueueUrlError }, { connectRedis, RedisUnreachable, reasonOf }, { submitTurn }] =
+    await Promise.all([
+      import('../fleet/queue-address.js'),
+      import('../fleet/redis-connection.js'),
+      import('../fleet/submit-turn.js'),
+    ]);
+  let job: Parameters<typeof submitTurn>[1];
+  let address: ReturnType<typeof parseQueueUrl>;
+  try {
+    address = parseQueueUrl(flags.queue);
+    job = jobOf(flags);
+  } catch (error) {
+    if (!(error instanceof QueueUrlError || error instanceof SubmitUsage)) throw error;
+    process.stderr.write(usageErrorText(error.message));
+    return USAGE_EXIT_CODE;
+  }
+  const outputFormat = flags.outputFormat === 'stream-json' ? 'stream-json' : 'text';
+  let redis: Awaited<ReturnType<typeof connectRedis>> | null = null;
+  let blocking: Awaited<ReturnType<typeof connectRedis>> | null = null;
+  try {
+    redis = await connectRedis(address, { graceMs: 5000 });
+    const { existed } = await submitTurn(redis, job);
+    process.stdout.write(
+      outputFormat === 'text' ? `${job.sessionId}\n` : `${JSON.stringify({ session_id: job.sessionId })}\n`,
+    );
+    if (existed)
+      process.stderr.write(
+        `Turn ${job.turn} of session ${job.sessionId} was already submitted: not queued again.\n`,
+      );
+    if (!flags.wait) return 0;
+    blocking = await connectRedis(address, { graceMs: 5000 });
+    const { followSubmittedTurn } = await import('./follow-submitted-turn.js');
+    return await followSubmittedTurn({ redis, blocking, job, outputFormat });
+  } catch (error) {
+    if (error instanceof RedisUnreachable) {
+      process.stderr.write(`kimi-ts submit: ${error.message}\n`);
+      return REDIS_GONE_EXIT_CODE;
+    }
+    if (redis !== null && redis.status !== 'ready') {
+      process.stderr.write(`kimi-ts submit: Redis at ${address.display} went away: ${reasonOf(error)}.\n`);
+      return REDIS_GONE_EXIT_CODE;
+    }
+    throw error;
+  } finally {
+    blocking?.disconnect();
+    redis?.disconnect();
+  }
+}
+
+function jobOf(flags: FleetSubmitFlags) {
+  const prompt = flags.prompt;
+  if (prompt === undefined || !prompt.trim()) throw new SubmitUsage('submit needs a prompt: -p PROMPT.');
+  const workDir = resolve(flags.workDir ?? process.cwd());
+  if (!(existsSync(workDir) && statSync(workDir).isDirectory()))
+    throw new SubmitUsage(`--work-dir ${workDir} is not an existing directory.`);
+  const given = typeof flags.session === 'string' ? flags.session : undefined;
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  if (given !== undefined && !uuid.test(given))
+    throw new SubmitUsage('--session for submit takes a full session UUID.');
+  return {
+    sessionId: given ?? randomUUID(),
+    turn: flags.turn ?? 1,
+    workDir,
+    prompt,
+    yolo: Boolean(flags.yolo),
+    afk: Boolean(flags.afk),
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.ask ? { ask: true } : {}),
+  };
+}

@@ -1,0 +1,113 @@
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { kimiTsHome } from '../config/home.js';
+import type { FleetSession } from '../fleet/run-turn-job.js';
+import type { TurnJob } from '../fleet/turn-job.js';
+import { printWarning } from './print-warning.js';
+import type { SessionFlags } from './session-options.js';
+import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
+
+export interface FleetWorkerFlags extends SessionFlags {
+  queue: string;
+  concurrency?: number | undefined;
+  label?: string | undefined;
+  leaseMs?: number | undefined;
+}
+
+const log = (line: string) => process.stderr.write(`kimi-ts worker: ${line}\n`);
+
+/**
+ * `kimi-ts worker --queue URL`: runs turns of the fleet's sessions with this worker's own config
+ * (the jobs carry no key) until SIGTERM/SIGINT (drain: running turns finish, nothing new is taken,
+ * exit 0) or until Redis is gone (one line, exit 1).
+ */
+export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
+  const [{ parseQueueUrl, QueueUrlError }, { RedisUnreachable }, { startFleetWorker }] = await Promise.all([
+    import('../fleet/queue-address.js'),
+    import('../fleet/redis-connection.js'),
+    import('../fleet/fleet-worker.js'),
+  ]);
+  let address: ReturnType<typeof parseQueueUrl>;
+  try {
+    address = parseQueueUrl(flags.queue);
+  } catch (error) {
+    if (!(error instanceof QueueUrlError)) throw error;
+    process.stderr.write(usageErrorText(error.message));
+    return USAGE_EXIT_CODE;
+  }
+  const home = kimiTsHome(process.env);
+  const open = (job: TurnJob) => openJobSession(flags, home, job);
+  let worker: Awaited<ReturnType<typeof startFleetWorker>>;
+  try {
+    worker = await startFleetWorker({
+      address,
+      concurrency: flags.concurrency ?? 1,
+      label: flags.label,
+      leaseMs: flags.leaseMs ?? 30_000,
+      redisGraceMs: 5000,
+      open,
+      log,
+    });
+  } catch (error) {
+    if (!(error instanceof RedisUnreachable)) throw error;
+    log(error.message);
+    return 1;
+  }
+  const stop = new Promise<'stop'>((resolve) => {
+    process.once('SIGTERM', () => resolve('stop'));
+    process.once('SIGINT', () => resolve('stop'));
+  });
+  const ending = await Promise.race([stop, worker.gone]);
+  if (ending === 'stop') {
+    log('draining: running turns finish, no new ones are taken');
+    await worker.drain();
+    log('stopped');
+    return 0;
+  }
+  log(`${ending.message} Stopping; committed steps stay, running turns are taken over by other workers.`);
+  worker.abort();
+  return 1;
+}
+
+/** The job's session, built like print mode's (nobody to ask: runtime afk) under the worker's config. */
+async function openJobSession(flags: FleetWorkerFlags, home: string, job: TurnJob): Promise<FleetSession> {
+  if (!isAbsolute(job.workDir) || !isDirectory(job.workDir))
+    throw new Error(`The work dir ${job.workDir} is not a directory on this worker.`);
+  const [{ createAgentSession }, { defaultExtensions }, { agentSessionOptions }] = await Promise.all([
+    import('../app/create-agent-session.js'),
+    import('../app/default-extensions.js'),
+    import('./session-options.js'),
+  ]);
+  const sessionFlags: SessionFlags = {
+    config: flags.config,
+    configFile: flags.configFile,
+    model: job.model ?? flags.model,
+    yolo: job.yolo,
+    afk: job.afk,
+    maxStepsPerTurn: flags.maxStepsPerTurn,
+    maxRetriesPerStep: flags.maxRetriesPerStep,
+  };
+  const options = agentSessionOptions(sessionFlags, {
+    home,
+    env: process.env,
+    workDir: job.workDir,
+    sessionId: job.sessionId,
+    // Nobody to ask, as in print mode; unless the job parks its approvals for `fleet approve`.
+    runtimeAfk: !job.ask,
+    onWarning: printWarning,
+    cwd: job.workDir,
+  });
+  return createAgentSession({
+    ...options.session,
+    leased: true,
+    extensions: defaultExtensions(options.extensions),
+  });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

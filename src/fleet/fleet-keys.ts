@@ -1,0 +1,43 @@
+/**
+ * The names the fleet uses in Redis. BullMQ's keys are `kimi-ts:turns:…`; the fleet's own are
+ * `kimi-ts:events:<session>` (a Stream per session). One place, so a reader and a writer agree.
+ */
+export const FLEET_PREFIX = 'kimi-ts';
+export const TURN_QUEUE = 'turns';
+
+export function eventStreamKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:events:${sessionId}`;
+}
+
+/** Where BullMQ keeps a job of the turn queue (a hash); `…:lock` holds its worker's lock token. */
+export function jobKey(jobId: string): string {
+  return `${FLEET_PREFIX}:${TURN_QUEUE}:${jobId}`;
+}
+
+/** BullMQ's lock of a job: holds the lock token of the worker that has the job. */
+export function jobLockKey(jobId: string): string {
+  return `${jobKey(jobId)}:lock`;
+}
+
+/** The turn job that holds a session now (its writes are fenced by it). */
+export function sessionHolderKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:holder:${sessionId}`;
+}
+
+/** How many times each turn of a session was started (a hash: turn → runs). */
+export function turnRunsKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:runs:${sessionId}`;
+}
+
+/** A cancel asked for a session's running (or next) turn, caught by whichever worker takes it. */
+export function cancelFlagKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:cancel:${sessionId}`;
+}
+
+/** Where a cancel is broadcast to the workers (the message is the session id). */
+export const CANCEL_CHANNEL = `${FLEET_PREFIX}:cancels`;
+
+/** A session's approvals waiting for an answer, and answers waiting for their turn (a hash). */
+export function approvalsKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:approvals:${sessionId}`;
+}

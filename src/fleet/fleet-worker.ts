@@ -1,0 +1,109 @@
+import { hostname } from 'node:os';
+import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
+import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
+import type { QueueAddress } from './queue-address.js';
+import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
+import { type FleetSession, runTurnJob } from './run-turn-job.js';
+import { TurnCancels } from './turn-cancels.js';
+import type { TurnJob } from './turn-job.js';
+
+export interface FleetWorkerOptions {
+  address: QueueAddress;
+  concurrency: number;
+  label?: string | undefined;
+  /** BullMQ's lock duration: how long a silent worker keeps its turns before another takes them. */
+  leaseMs: number;
+  /** How long Redis may be away before the worker gives up. */
+  redisGraceMs: number;
+  open: (job: TurnJob) => Promise<FleetSession>;
+  /** One line of what the worker does (stderr). */
+  log: (line: string) => void;
+}
+
+export interface FleetWorker {
+  readonly name: string;
+  /** Settles when Redis is gone for good: the worker cannot go on. */
+  readonly gone: Promise<RedisUnreachable>;
+  /** Takes nothing new, lets the running turns finish, then closes. */
+  drain(): Promise<void>;
+  /** Stops now: running turns are aborted (their committed steps stay). */
+  abort(): void;
+}
+
+/**
+ * A worker of the fleet: takes turn jobs from the queue (BullMQ) and runs each
+ * with `open`'s session. At-least-once: a turn whose worker died is taken by another once its lock
+ * expires, and redone from its last committed step.
+ */
+export async function startFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
+  const name = `${options.label ?? 'worker'}@${hostname()}:${process.pid}`;
+  let markGone!: (error: RedisUnreachable) => void;
+  const gone = new Promise<RedisUnreachable>((resolve) => {
+    markGone = resolve;
+  });
+  const redis = await connectRedis(options.address, {
+    graceMs: options.redisGraceMs,
+    onGone: (e) => markGone(e),
+  });
+  const turns = new AbortController();
+  const subscriber = await connectRedis(options.address, { graceMs: options.redisGraceMs });
+  const cancels = await TurnCancels.listen(subscriber);
+  const worker = new Worker(
+    TURN_QUEUE,
+    (job, token) =>
+      runTurnJob(
+        {
+          redis,
+          open: options.open,
+          worker: name,
+          log: options.log,
+          signal: turns.signal,
+          cancels,
+          unrecoverable: (message) => new UnrecoverableError(message),
+          park: async (job, token, delayMs) => {
+            await job.moveToDelayed(Date.now() + delayMs, token);
+            return new DelayedError();
+          },
+          wake: (job) => job.promote(),
+        },
+        job,
+        token,
+      ),
+    {
+      connection: { ...redisOptions(options.address), maxRetriesPerRequest: null },
+      prefix: FLEET_PREFIX,
+      name,
+      concurrency: options.concurrency,
+      lockDuration: options.leaseMs,
+      stalledInterval: Math.max(500, Math.floor(options.leaseMs / 2)),
+      // A turn whose worker died is taken over; one that killed two workers is failed.
+      maxStalledCount: 2,
+      autorun: false,
+    },
+  );
+  // BullMQ reports connection trouble as events; whether Redis is gone is `redis`'s to say.
+  worker.on('error', () => {});
+  worker.on('active', (job) => options.log(`took ${job.id}`));
+  worker.on('completed', (job, result: { code?: number } | undefined) =>
+    options.log(`finished ${job.id} (exit ${result?.code ?? '?'})`),
+  );
+  worker.on('failed', (job, error) => options.log(`gave up ${job?.id ?? 'a job'}: ${error.message}`));
+  await worker.waitUntilReady();
+  void worker.run().catch(() => undefined);
+  options.log(`worker ${name} is taking turns from ${options.address.display}`);
+  return {
+    name,
+    gone,
+    drain: async () => {
+      await worker.close();
+      subscriber.disconnect();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+    abort: () => {
+      turns.abort(new Error('The worker stopped.'));
+      void worker.close(true).catch(() => undefined);
+      subscriber.disconnect();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AgentSessionImpl } from '../app/agent-session-impl.js';
+import type { UILoop } from '../soul/run-soul.js';
+import { ApprovalRequest, QuestionRequest } from '../wire/requests.js';
+import { ApprovalGate } from './approval-gate.js';
+import { appendFencedSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
+import { isAnswered } from './parked-approvals.js';
+import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
+import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
+import { turnEndOf } from './turn-end.js';
+import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './turn-job.js';
+import { LeaseLost, TurnLease } from './turn-lease.js';
+
+/** What a worker needs of a session to run a turn of it. */
+export type FleetSession = Pick<
+  AgentSessionImpl,
+  'sessionId' | 'context' | 'setWriteFence' | 'runTurn' | 'resumeTurn' | 'goalRunEnd' | 'close'
+>;
+
+export interface TurnRunner {
+  /** The worker's connection for leases and events (not BullMQ's own). */
+  redis: Redis;
+  /** Opens the job's session with the worker's own config: the job carries no key. */
+  open: (job: TurnJob) => Promise<FleetSession>;
+  worker: string;
+  /** Aborts running turns (the worker lost Redis). */
+  signal: AbortSignal;
+  /** Cancels broadcast for sessions whose turns run here. */
+  cancels: TurnCancels;
+  log: (line: string) => void;
+  /** Throws BullMQ's UnrecoverableError: a job no worker could ever run fails without retries. */
+  unrecoverable: (message: string) => Error;
+  /** Parks the job (BullMQ's moveToDelayed + DelayedError): it holds no worker until it is due. */
+  park: (job: Job, token: string, delayMs: number) => Promise<Error>;
+  /** Wakes a parked job now (BullMQ's promote). */
+  wake: (job: Job) => Promise<void>;
+}
+
+/** How long a turn waits, parked, before it looks again at a session another turn holds. */
+const BUSY_SESSION_RETRY_MS = 500;
+/** How long a turn parked for an approval stays parked unless answered (`fleet approve` wakes it). */
+const APPROVAL_PARK_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Runs one turn job: opens the session, fences its context by the job's lock token, runs the turn
+ * (or, when an earlier attempt died after committing the prompt, goes on from its last committed
+ * step), streams every wire event to the session's Redis Stream, and ends it there with print mode's
+ * exit code. Returns that code (the job's result).
+ */
+export async function runTurnJob(
+  runner: TurnRunner,
+  job: Job,
+  token: string | undefined,
+): Promise<{ code: number }> {
+  const parsed = turnJobSchema.safeParse(job.data);
+  // A job's id names the session and turn it may touch: one that says otherwise is not ours.
+  if (!parsed.success || token === undefined || job.id !== turnJobId(parsed.data.sessionId, parsed.data.turn))
+    throw runner.unrecoverable('Not a turn job of kimi-ts.');
+  const data = parsed.data;
+  const jobId = job.id;
+  // One turn of a session at a time, in order: a turn whose session is busy waits parked.
+  const ready =
+    (await previousTurnDone(runner.redis, data.sessionId, data.turn)) &&
+    (await claimSession(runner.redis, data.sessionId, job.id)) === null;
+  if (!ready) throw await runner.park(job, token, BUSY_SESSION_RETRY_MS);
+  const lease = new TurnLease(runner.redis, data.sessionId, job.id, token);
+  const attempt = await countTurnRun(runner.redis, data.sessionId, data.turn);
+  // Events go out in order, one after the other; the end waits for all of them.
+  let events: Promise<unknown> = Promise.resolve();
+  const emit = (entry: StreamEntry) => {
+    events = events
+      .then(() => appendFencedSessionEvent(runner.redis, data.sessionId, { jobId, token }, entry))
+      .catch(() => undefined);
+  };
+  emit({ kind: 'attempt', turn: data.turn, attempt, worker: runner.worker });
+  let session: FleetSession;
+  try {
+    session = await runner.open(data);
+  } catch (error) {
+    const end = turnEndOf(error);
+    emit({ kind: 'end', turn: data.turn, code: 1, error: end.error });
+    await events;
+    throw runner.unrecoverable(end.error);
+  }
+  const { context } = session;
+  const cancel = runner.cancels.watch(data.sessionId, runner.signal);
+  try {
+    // A cancel asked before this worker listened for it (queued, or handed over) is a flag.
+    if (await takeCancelFlag(runner.redis, data.sessionId)) cancel.abort();
+    await lease.check();
+    const progress = turnProgressSchema.safeParse(job.progress);
+    // The prompt is committed when the history grew past where this turn started: go on from there.
+    const resume = progress.success && context.history.length > progress.data.historyAtStart;
+    if (!progress.success) await job.updateProgress({ historyAtStart: context.history.length });
+    session.setWriteFence(() => lease.check());
+    const approvals = new ApprovalGate(runner.redis, data.sessionId, jobId, () => {
+      // Nothing of the step that asked may be committed: it is redone when the answer comes.
+      lease.lose('The turn was parked for an approval.');
+      cancel.abort();
+    });
+    const ui: UILoop = async (wire) => {
+      for await (const batch of wire.subscribe({ merge: true }).batches())
+        for (const message of batch) {
+          emit(wireEntry(data.turn, message));
+          if (message instanceof ApprovalRequest && message.isPending)
+            void approvals.handle(message).catch(() => cancel.abort());
+          // Questions have nobody to answer them in the fleet: dismissed, as in print mode.
+          if (message instanceof QuestionRequest && message.isPending) message.resolve({});
+        }
+    };
+    let end: { code: number; error?: string };
+    try {
+      if (resume) await session.resumeTurn(data.prompt, ui, cancel.signal);
+      else await session.runTurn(data.prompt, ui, cancel.signal);
+      end = { code: 0 };
+    } catch (error) {
+      end = turnEndOf(error);
+    }
+    const request = approvals.parked;
+    if (request !== null) {
+      emit({ kind: 'parked', turn: data.turn, action: request.action, description: request.description });
+      await events;
+      runner.log(`parked ${job.id} for an approval: ${request.action}`);
+      const parkedError = await runner.park(job, token, APPROVAL_PARK_MS);
+      // `fleet approve` answers, then wakes a parked job: an answer that came before the job was
+      // parked found nothing to wake, so it is woken here.
+      if (await isAnswered(runner.redis, data.sessionId, request))
+        await runner.wake(job).catch(() => undefined);
+      throw parkedError;
+    }
+    // A worker that lost the lease says nothing more: the one that took over ends the turn.
+    if (lease.lost) {
+      runner.log(`lost the lease on ${job.id}: nothing more of it is committed by this worker`);
+      throw new LeaseLost('The lease on the session was lost during the turn.');
+    }
+    // The broadcast cancel that stopped this turn left its flag too: it is spent.
+    if (cancel.signal.aborted) await takeCancelFlag(runner.redis, data.sessionId);
+    const goalEnd = session.goalRunEnd();
+    emit({ kind: 'end', turn: data.turn, ...end, ...(goalEnd ? { goalEnd } : {}) });
+    await events;
+    return { code: end.code };
+  } finally {
+    cancel.done();
+    session.setWriteFence(null);
+    await session.close().catch(() => undefined);
+  }
+}

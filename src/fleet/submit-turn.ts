@@ -1,0 +1,45 @@
+import type { Redis } from 'ioredis';
+import { openTurnQueue } from './fleet-queue.js';
+import { type TurnJob, turnJobId, turnJobSchema } from './turn-job.js';
+
+/** How many finished turn jobs Redis keeps (their results), and for how long. */
+const KEEP_FINISHED = { age: 7 * 24 * 3600, count: 10_000 };
+
+/**
+ * Queues one turn. The job id is the session and the turn: a turn submitted twice is one job (the
+ * second submit finds the first and adds nothing). Returns the job id and whether it was there.
+ */
+export async function submitTurn(redis: Redis, job: TurnJob): Promise<{ jobId: string; existed: boolean }> {
+  const data = turnJobSchema.parse(job);
+  const jobId = turnJobId(data.sessionId, data.turn);
+  const queue = await openTurnQueue(redis);
+  try {
+    const existed = (await queue.getJob(jobId)) !== undefined;
+    // Adding an id that exists is a no-op in BullMQ, so two racing submits still make one job.
+    await queue.add('turn', data, {
+      jobId,
+      attempts: 1,
+      removeOnComplete: KEEP_FINISHED,
+      removeOnFail: KEEP_FINISHED,
+    });
+    return { jobId, existed };
+  } finally {
+    await queue.close();
+  }
+}
+
+/** The state of a turn's job ('completed', 'failed', 'active', …, 'unknown') and why it failed. */
+export async function turnJobState(
+  redis: Redis,
+  jobId: string,
+): Promise<{ state: string; failedReason?: string }> {
+  const queue = await openTurnQueue(redis);
+  try {
+    const job = await queue.getJob(jobId);
+    if (!job) return { state: 'unknown' };
+    const state = await job.getState();
+    return job.failedReason ? { state, failedReason: job.failedReason } : { state };
+  } finally {
+    await queue.close();
+  }
+}

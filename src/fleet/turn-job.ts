@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * One turn of one session, as a job. What it carries is what any worker may see: the work dir,
+ * the prompt, the modes and the model alias — never a key (workers read their own config).
+ */
+export const turnJobSchema = z.strictObject({
+  sessionId: z.uuid(),
+  turn: z.int().positive(),
+  workDir: z.string().min(1),
+  prompt: z.string().min(1),
+  yolo: z.boolean(),
+  afk: z.boolean(),
+  model: z.string().min(1).optional(),
+  /** Approvals wait for `fleet approve` (the turn parked, holding no worker) instead of afk's yes. */
+  ask: z.boolean().optional(),
+});
+export type TurnJob = z.infer<typeof turnJobSchema>;
+
+/**
+ * The job id of a turn: the same turn submitted twice is one job. (BullMQ refuses custom ids with
+ * one `:`, and takes three parts: hence the `turn:` in front of `<session>:<turn>`.)
+ */
+export function turnJobId(sessionId: string, turn: number): string {
+  return `turn:${sessionId}:${turn}`;
+}
+
+/** What a worker keeps in the job's progress: where the turn started, to tell a redo from a start. */
+export const turnProgressSchema = z.looseObject({ historyAtStart: z.int().nonnegative() });
