@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ResolvedAddress } from '../../policy/index.js';
@@ -38,9 +39,7 @@ export function pinnedFetch(
     const host = bareHost(target.hostname);
     const addresses = addressesOf(host);
     if (!addresses || addresses.length === 0) throw new UncheckedHostError(host);
-    // Node's HTTP client loads on the first fetch of a page, not with the CLI: most runs fetch none.
-    const { request: send } =
-      target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+    const send = httpRequestFor(target.protocol);
     return new Promise<Response>((resolve, reject) => {
       const lookup: LookupFunction = (_name, options, callback) => {
         const all = (options as { all?: boolean }).all === true;
@@ -69,6 +68,17 @@ export function pinnedFetch(
       req.end(init.body);
     });
   };
+}
+
+/**
+ * Node's HTTP client, loaded on the first fetch of a page rather than with the CLI (most runs fetch
+ * none). A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
+ */
+function httpRequestFor(protocol: string): typeof import('node:http').request {
+  const load = createRequire(import.meta.url);
+  return protocol === 'https:'
+    ? (load('node:https') as typeof import('node:https')).request
+    : (load('node:http') as typeof import('node:http')).request;
 }
 
 function bareHost(hostname: string): string {
