@@ -78,6 +78,9 @@ export function cronTools(book: CronBook): KimiTool[] {
         params.delay_seconds !== undefined
           ? `Schedule a prompt once in ${params.delay_seconds}s: ${promptPreview(params.prompt)}`
           : `Schedule a prompt (cron "${params.cron ?? ''}"${params.recurring ? '' : ', once'}): ${promptPreview(params.prompt)}`,
+      // The person approves what will run later, unseen: the whole prompt (at most 8 KiB), not the
+      // preview, whose tail (past 200 bytes or behind blank-looking characters) was out of sight.
+      display: [{ type: 'brief', text: params.prompt }],
     }),
     call(params) {
       if ((params.cron === undefined) === (params.delay_seconds === undefined))

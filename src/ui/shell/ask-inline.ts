@@ -32,8 +32,17 @@ export async function askApproval(
     const agent = askingAgentLabel(request.payload);
     if (agent) write(t`${revealInvisible(`${agent[0]?.toUpperCase()}${agent.slice(1)}`)} asks:\n`);
   }
+  // A brief block's text the description does not already hold (a scheduled prompt beyond its
+  // 200-byte preview) is part of what is approved: shown in full, with hidden characters revealed.
+  const briefs = request.payload.display.flatMap((block) =>
+    block.type === 'brief' && 'text' in block && typeof block.text === 'string' && block.text
+      ? description.includes(block.text)
+        ? []
+        : [t`  ${revealInvisible(block.text)}\n`]
+      : [],
+  );
   write(
-    t`Allow ${clean(action)}? ${revealInvisible(description)}\n  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead\n`,
+    t`Allow ${clean(action)}? ${revealInvisible(description)}\n${joinTerminalText(briefs, t``)}  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead\n`,
   );
   const ask = async (
     prompt: string,
