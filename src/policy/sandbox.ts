@@ -137,8 +137,10 @@ function sandboxFor(
 ): CommandSandbox {
   const workspace = () => [context.workDir, ...context.additionalDirs()].map((dir) => resolve(dir));
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
-    let index = indexes.get(dir);
-    if (!index) indexes.set(dir, (index = new NestedGitIndex(dir, roots)));
+    const known = indexes.get(dir);
+    if (known) return known;
+    const index = new NestedGitIndex(dir, roots);
+    indexes.set(dir, index);
     return index;
   };
   return {
@@ -151,7 +153,7 @@ function sandboxFor(
         const found = await Promise.all(
           roots.map((dir) => (existsSync(dir) ? indexOf(dir, roots).paths() : Promise.resolve([]))),
         );
-        roots.forEach((dir, i) => nested.set(dir, found[i] ?? []));
+        for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
       }
       return [
         '/bin/sh',
