@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
+import { toolKit } from '../../toolset/loading/dependencies.js';
 import { testPolicy } from '../../toolset/test-support/test-policy.js';
 import { answerApprovals, briefOf, callTool, outputText } from '../background/test-support/task-harness.js';
 import { CronBook } from './cron-book.js';
-import { cronTools } from './cron-tools.js';
+import { CronCreate, cronTools } from './cron-tools.js';
 
 async function setUp() {
   const now = new Date(2026, 11, 3, 10, 0, 20).getTime();
@@ -102,5 +103,16 @@ describe('CronCreate, CronList, CronDelete', () => {
     const [record] = asked;
     const shown = JSON.stringify({ description: record?.description, display: record?.display });
     expect(shown).toContain(tail);
+  });
+
+  it("a subagent's CronCreate (as its agent file may list it) is refused and schedules nothing", async () => {
+    const { book } = await setUp();
+    const approval = new Approval({ state: { yolo: true } });
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
+    toolset.add(await CronCreate.create({ cronBook: book, role: 'subagent' }, toolKit));
+    const result = await callTool(toolset, 'CronCreate', { cron: '*/5 * * * *', prompt: 'later' });
+    expect(result.return_value.is_error).toBe(true);
+    expect(JSON.stringify(result.return_value)).toContain('belong to the main agent');
+    expect(book.list()).toEqual([]);
   });
 });
