@@ -128,6 +128,16 @@ export async function rangeSessionEvents(
   return entries.map(([id, fields]) => parseEntry(id, fields));
 }
 
+/** The session's last `count` events, newest first (nothing blocks). */
+export async function tailSessionEvents(
+  redis: Redis,
+  sessionId: string,
+  count: number,
+): Promise<SessionEvent[]> {
+  const entries = await redis.xrevrange(eventStreamKey(sessionId), '+', '-', 'COUNT', count);
+  return entries.map(([id, fields]) => parseEntry(id, fields));
+}
+
 function parseEntry(id: string, fields: string[]): SessionEvent {
   const text = fields[fields.indexOf(FIELD) + 1];
   try {
