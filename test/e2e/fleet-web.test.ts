@@ -49,10 +49,11 @@ describe('kimi-ts web --queue', { timeout: 120_000 }, () => {
     const { page } = watched;
     await page.locator('.status-bar .conn.open').waitFor({ timeout: 30_000 });
     const turn = submit(sandbox, redis.url, 'hello fleet', ['--session', session, '--wait']);
-    // The turn is running on the worker: the prompt is shown before the model answers.
+    // The turn is still running on the worker (its model's stream held open): what it streamed so
+    // far is on the page already.
     await page.getByText('hello fleet').first().waitFor({ timeout: 30_000 });
-    release();
     await page.getByText('Answer from the worker').first().waitFor({ timeout: 30_000 });
+    release();
     expect((await turn).code).toBe(0);
     // The model's text is text: no element made of it, nothing run.
     expect(await page.locator('img[src="x"]').count()).toBe(0);
@@ -90,6 +91,16 @@ describe('kimi-ts web --queue', { timeout: 120_000 }, () => {
       (await sandbox.run(['fleet', 'status', '--queue', redis.url, '--json'])).stdout,
     );
     expect(status.counts).toMatchObject({ running: 0, delayed: 1 });
+    const listed = (await (await web.api('/api/sessions')).json()) as {
+      sessions: { id: string; title: string; fleet: { state: string; worker: string } }[];
+    };
+    expect(listed.sessions).toEqual([
+      expect.objectContaining({
+        id: session,
+        title: 'write the note',
+        fleet: expect.objectContaining({ state: 'parked', worker: expect.stringMatching(/^worker-y@/) }),
+      }),
+    ]);
     await page.getByRole('button', { name: 'Approve once' }).click();
     await page.getByText('Wrote the note.').first().waitFor({ timeout: 30_000 });
     expect(await readFile(join(sandbox.workDir, 'note.txt'), 'utf8')).toBe('approved\n');
@@ -97,6 +108,37 @@ describe('kimi-ts web --queue', { timeout: 120_000 }, () => {
     // Nothing is left waiting: the answer went through `fleet approve`'s path and was used.
     const again = await sandbox.run(['fleet', 'approve', session, '--queue', redis.url, '--approve']);
     expect(again.code).toBe(1);
+  });
+
+  it("the page's Cancel stops the turn on the worker (fleet cancel's path)", async () => {
+    const { promise: held, resolve: release } = deferred();
+    cli.defer(() => release());
+    const { server, sandbox } = await cli.setup([{ text: 'streamed, then held', holdUntil: held }]);
+    const redis = await startRedis(cli);
+    await startWorker(cli, sandbox, redis.url);
+    const web = await startWebFor(cli, ['--queue', redis.url]);
+    const session = randomUUID();
+    const { page } = await openPage(web, session);
+    await page.locator('.status-bar .conn.open').waitFor({ timeout: 30_000 });
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('a long task');
+    await box.press('Enter');
+    await server.waitForRequests(1);
+    const cancel = page.getByRole('button', { name: 'Cancel' });
+    await cancel.waitFor({ timeout: 30_000 });
+    await cancel.click();
+    // The turn ends as cancelled: the page is idle again, and the stream says why it ended.
+    await cancel.waitFor({ state: 'detached', timeout: 30_000 });
+    const events = await sandbox.run(['fleet', 'events', session, '--queue', redis.url]);
+    const end = events.stdout
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as { kind: string; error?: string })
+      .find((entry) => entry.kind === 'end');
+    expect(end).toMatchObject({ kind: 'end', error: 'Interrupted by user' });
+    // The worker stopped the step that was running: it was not committed, nothing ran after it.
+    release();
+    expect(server.requests).toHaveLength(1);
   });
 
   it('Redis gone: the page says so, the server logs one line without the credentials', async () => {

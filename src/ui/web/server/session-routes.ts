@@ -79,6 +79,7 @@ export function sessionRoutes(ctx: WebContext): Hono {
   });
 
   app.patch('/:id', limitBody, async (c) => {
+    refuseInFleet(ctx);
     const session = await found(ctx, c.req.param('id'));
     const { title } = await readBody(c, renameBody);
     await catalog.rename(session, title);
@@ -86,6 +87,7 @@ export function sessionRoutes(ctx: WebContext): Hono {
   });
 
   app.post('/:id/fork', limitBody, async (c) => {
+    refuseInFleet(ctx);
     const source = await found(ctx, c.req.param('id'));
     const { turn } = await readBody(c, forkBody);
     const points = await catalog.undoPoints(source);
@@ -102,6 +104,7 @@ export function sessionRoutes(ctx: WebContext): Hono {
   });
 
   app.delete('/:id', async (c) => {
+    refuseInFleet(ctx);
     const session = await found(ctx, c.req.param('id'));
     const host = ctx.hosts.has(session.id) ? await ctx.hosts.get(session.workDir, session.id) : null;
     if (host?.isBusy) throw new HttpError(409, 'session_busy', 'The session has a turn running.');
@@ -143,6 +146,15 @@ export function sessionRoutes(ctx: WebContext): Hono {
   });
 
   return app;
+}
+
+/**
+ * A fleet session's files belong to the worker that runs its turns (maybe on another machine):
+ * renaming, forking or deleting them from a web node would race it, so queue mode refuses.
+ */
+function refuseInFleet(ctx: WebContext): void {
+  if (ctx.fleet !== undefined)
+    throw new HttpError(409, 'fleet_session', 'Not available for the sessions of a fleet (web --queue).');
 }
 
 async function found(ctx: WebContext, id: string): Promise<Session> {

@@ -4,6 +4,7 @@ import { answerParkedTurn } from '../../../../fleet/answer-parked.js';
 import { rangeSessionEvents, readSessionEvents, type SessionEvent } from '../../../../fleet/event-stream.js';
 import { pendingApprovals } from '../../../../fleet/parked-approvals.js';
 import { requestCancel } from '../../../../fleet/turn-cancels.js';
+import { INTERRUPTED_BY_USER } from '../../../../fleet/turn-end.js';
 import { assertNever } from '../../../../util/assert-never.js';
 import { wireMessageToJSON } from '../../../../wire/index.js';
 import {
@@ -183,9 +184,12 @@ export class FleetSessionRelay {
         const id = this.prompts.get(event.turn);
         if (id === undefined) return false;
         this.prompts.delete(event.turn);
+        // As wire mode answers a prompt: finished, cancelled, or the turn's error.
+        const status =
+          event.code === 0 ? 'finished' : event.error === INTERRUPTED_BY_USER ? 'cancelled' : null;
         this.reply(
-          event.code === 0
-            ? { kind: 'response', id, body: { result: { status: 'finished' } } }
+          status !== null
+            ? { kind: 'response', id, body: { result: { status } } }
             : errorFrame(id, {
                 code: ErrorCodes.INTERNAL_ERROR,
                 message: event.error ?? `The turn ended with code ${event.code}.`,
