@@ -24,7 +24,11 @@ import type { RelayClient } from './fleet-web.js';
 export const CLOSE_REDIS_GONE = { code: 1011, reason: "The fleet's Redis cannot be reached." } as const;
 
 const promptParams = z.looseObject({ user_input: z.string().min(1).max(1_000_000) });
-const approvalAnswer = z.looseObject({ response: z.enum(['approve', 'approve_for_session', 'reject']) });
+const approvalAnswer = z.looseObject({ response: z.unknown() });
+/** Answers that approve; any other counts as a rejection (as wire mode does). The fleet has no session scope. */
+const APPROVING = new Set<unknown>(['approve', 'approve_for_session']);
+/** Stream entries sent per read while replaying (a long stream is paged, never read whole). */
+const REPLAY_PAGE = 500;
 
 /**
  * A fleet session served to one page over its WebSocket, speaking the same JSON-RPC as a local
@@ -44,6 +48,8 @@ export class FleetSessionRelay {
   /** The page's `prompt` calls waiting for their turn's end, by turn. */
   private readonly prompts = new Map<number, string>();
   private closed = false;
+  /** Counts `replay` calls: only the latest one goes on live. */
+  private replays = 0;
 
   constructor(
     private readonly source: FleetSource,
@@ -78,7 +84,7 @@ export class FleetSessionRelay {
         await answerParkedTurn(
           this.source.redis,
           this.sessionId,
-          answer.data.response === 'reject' ? 'reject' : 'approve',
+          APPROVING.has(answer.data.response) ? 'approve' : 'reject',
         );
         return;
       }
@@ -131,12 +137,20 @@ export class FleetSessionRelay {
   /** The stream from its start, then live from the last id sent: nothing missing, nothing twice. */
   private async replay(id: string): Promise<void> {
     this.stopLive();
-    const events = await rangeSessionEvents(this.source.redis, this.sessionId, '0');
+    const replay = ++this.replays;
+    let last = '0';
     let sent = 0;
-    for (const event of events) if (this.forward(event)) sent++;
-    const last = events.at(-1)?.id ?? '0';
+    for (;;) {
+      const page = await rangeSessionEvents(this.source.redis, this.sessionId, last, REPLAY_PAGE);
+      // The socket closed, or a newer replay began: this one stops here.
+      if (this.closed || replay !== this.replays) return;
+      for (const event of page) if (this.forward(event)) sent++;
+      last = page.at(-1)?.id ?? last;
+      if (page.length < REPLAY_PAGE) break;
+    }
     this.reply({ kind: 'response', id, body: { result: { status: 'finished', events: sent, requests: 0 } } });
     await this.offerParkedApproval();
+    if (this.closed || replay !== this.replays) return;
     this.followFrom(last);
   }
 
