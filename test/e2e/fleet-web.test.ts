@@ -49,11 +49,11 @@ describe('kimi-ts web --queue', { timeout: 120_000 }, () => {
     const { page } = watched;
     await page.locator('.status-bar .conn.open').waitFor({ timeout: 30_000 });
     const turn = submit(sandbox, redis.url, 'hello fleet', ['--session', session, '--wait']);
-    // The turn is still running on the worker (its model's stream held open): what it streamed so
-    // far is on the page already.
+    // The turn cannot end before `release` (the model's answer is held back), yet its start is on
+    // the page: the page follows the worker live.
     await page.getByText('hello fleet').first().waitFor({ timeout: 30_000 });
-    await page.getByText('Answer from the worker').first().waitFor({ timeout: 30_000 });
     release();
+    await page.getByText('Answer from the worker').first().waitFor({ timeout: 30_000 });
     expect((await turn).code).toBe(0);
     // The model's text is text: no element made of it, nothing run.
     expect(await page.locator('img[src="x"]').count()).toBe(0);
@@ -63,7 +63,7 @@ describe('kimi-ts web --queue', { timeout: 120_000 }, () => {
     const list = await openPage(web);
     const entry = list.page.locator('.fleet-state').first();
     await entry.waitFor({ timeout: 30_000 });
-    expect(await entry.textContent()).toMatch(/^done on worker-y@\S+/);
+    expect(await entry.textContent()).toMatch(/^done on worker-y@\S+ · \d+ tokens · $/);
     const listed = (await (await web.api('/api/sessions')).json()) as { sessions: { id: string }[] };
     expect(listed.sessions.map((s) => s.id)).toEqual([session]);
     expect(watched.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
