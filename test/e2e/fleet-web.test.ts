@@ -6,7 +6,12 @@ import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/br
 import { deferred } from '../support/deferred.js';
 import { startRedis, startWorker, submit } from '../support/fleet-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { startWebFor, type WebServerProcess } from '../support/web-server-client.js';
+import {
+  RefusedUpgrade,
+  startWebFor,
+  type WebServerProcess,
+  WebWireClient,
+} from '../support/web-server-client.js';
 
 /**
  * `kimi-ts web --queue URL` in Debian's Chromium, against a real redis-server, a worker process of the
@@ -169,6 +174,12 @@ describe('kimi-ts web --queue', { timeout: 120_000 }, () => {
     expect(late.stderr).toBe(
       `kimi-ts web: Cannot reach Redis at 127.0.0.1:${redis.port}: connection refused.\n`,
     );
+    // Redis back (its append-only file reloaded): the page reconnects and replays the session.
+    await redis.restart();
+    await page.locator('.connection-retry').waitFor({ state: 'detached', timeout: 30_000 });
+    await page.locator('.status-bar .conn.open').waitFor({ timeout: 30_000 });
+    await page.getByText('before Redis left').first().waitFor({ timeout: 30_000 });
+    expect(web.stderr()).toContain(`the fleet's Redis at 127.0.0.1:${redis.port} is back`);
   });
 
   it('a session id that is not a UUID names no Redis key: the page says why, the API refuses', async () => {
@@ -182,7 +193,24 @@ describe('kimi-ts web --queue', { timeout: 120_000 }, () => {
     );
     const probe = await web.api(`/api/sessions/${encodeURIComponent('*')}/stream`);
     expect(probe.status).toBe(404);
-    // Without the token: refused as in local mode.
+    // Without the token: refused as in local mode, the REST routes and the WebSocket alike.
     expect((await web.api('/api/sessions', { token: null })).status).toBe(401);
+    const refused = (connecting: Promise<WebWireClient>) =>
+      connecting.then(
+        (client) => {
+          client.ws.close();
+          return null;
+        },
+        (error: unknown) => (error instanceof RefusedUpgrade ? error.status : error),
+      );
+    const session = randomUUID();
+    expect(await refused(WebWireClient.connect(web, session, { token: 'wrong-token-wrong-token' }))).toBe(
+      401,
+    );
+    expect(
+      await refused(WebWireClient.connect(web, session, { headers: { Origin: 'http://evil.test' } })),
+    ).toBe(403);
+    expect(await refused(WebWireClient.connect(web, encodeURIComponent('holder:x')))).toBe(404);
+    expect(await refused(WebWireClient.connect(web, session))).toBeNull();
   });
 });

@@ -54,7 +54,10 @@ export async function openFleetSource(
   });
   redis.on('close', () => {
     if (!ready || problem !== null) return;
-    problem = new RedisUnreachable(address, lastError ?? new Error('connection lost')).message;
+    problem =
+      lastError === null
+        ? `Cannot reach Redis at ${address.display}: connection lost.`
+        : new RedisUnreachable(address, lastError).message;
     log(`kimi-ts web: ${problem} The page says so; retrying.\n`);
   });
   redis.on('ready', () => {
