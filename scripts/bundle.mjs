@@ -81,3 +81,13 @@ await build({
     throw new Error(`dist/bin/cli.bundle.cjs is not ASCII at byte ${at}: …${context}…`);
   }
 }
+
+// The bundle runs as a node:vm script, which has no `import()` (src/bin/kimi-ts.cts): a dynamic
+// import of a built-in module left in it fails at run time ("A dynamic import callback was not
+// specified"). Load such a module lazily with createRequire(import.meta.url) instead.
+{
+  const bundled = readFileSync(join(outdir, 'cli.bundle.cjs'), 'latin1');
+  // esbuild writes the call with double quotes (a single-quoted one is text, e.g. an SDK's message).
+  const found = /\bimport\("node:[^"]*"\)/.exec(bundled);
+  if (found) throw new Error(`dist/bin/cli.bundle.cjs has a dynamic ${found[0]}, which node:vm cannot run`);
+}

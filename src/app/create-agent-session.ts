@@ -22,6 +22,7 @@ import { AgentSessionImpl } from './agent-session-impl.js';
 import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
 import { setUpExtensions } from './contributions.js';
 import type { Extension } from './extension.js';
+import { FirstRequestGate } from './first-request-gate.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
 import { PlanModeState } from './plan-mode-state.js';
 import { PlanModeSwitch } from './plan-mode-switch.js';
@@ -126,7 +127,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       planMode: planModeState,
     });
     // Print mode cannot ask: say what the untrusted workspace holds back.
-    if (options.runtimeAfk && trust.worthAsking)
+    if (options.runtimeAfk && !trust.trusted && trust.enables.length > 0)
       warn({ kind: 'workspace-untrusted', folder: trust.folder, held: trust.enables });
     const { policy, commandSandbox } = guards;
     if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
@@ -179,8 +180,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const title = new SessionTitle(session.stateFile, state.custom_title);
     const slashCommands = new SlashCommandRegistry();
     const afk = config.skip_afk_prompt_injection ? [] : [new AfkReminder(() => approval.afk)];
+    // Checkpoint git and pruning wait until the first model request has gone out.
+    const backgroundWork = new FirstRequestGate();
     const checkpoints = config.checkpoints.enabled
       ? await SessionCheckpoints.open({
+          deferredUntil: backgroundWork,
           home,
           sessionId: session.id,
           sessionDir: session.dir,
@@ -191,7 +195,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
           warn: (message) => warn({ kind: 'checkpoints-failed', message }),
         })
       : null;
-    if (config.checkpoints.enabled) pruneInBackground(home, config.checkpoints, shutdown, warn);
+    if (config.checkpoints.enabled)
+      pruneInBackground(home, config.checkpoints, backgroundWork, shutdown, warn);
     if (checkpoints) {
       toolset.setSideEffectGate((signal) => checkpoints.untilRecorded(signal));
       // Records still under way finish before the session folder is released.
@@ -203,7 +208,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     // The goal's budget covers its tree: subagents count their tokens against it.
     deps.goalBudget = goal;
     const cronClock = options.cronClock ?? SYSTEM_CRON_CLOCK;
-    const cron = await openSessionCron(session.dir, toolset, cronClock);
+    const cron = await openSessionCron(session.dir, cronClock);
+    deps.cronBook = cron;
     shutdown.add(() => cron.flush());
     const { soul, systemPrompt, skippedTools } = await assembleSoul({
       role: 'root',
@@ -226,6 +232,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         autoTitle: (text) => title.generate(secrets.redact(text)),
         refreshAuth: refreshAuthOf(model),
         workTree: checkpoints ?? undefined,
+        onModelResponse: backgroundWork.responseStarted,
         goal,
       },
     });
@@ -285,7 +292,7 @@ async function openWorkspaceTrust(
     flag: options.trustWorkspace,
   });
   if (start.recordProblem) warn({ kind: 'trust-record-unreadable', message: start.recordProblem });
-  return new WorkspaceTrust(start.folder, start.source, trustedFoldersFile(options.home));
+  return new WorkspaceTrust(start.folder, start.source, trustedFoldersFile(options.home), start.declined);
 }
 
 function loopControlOf(options: CreateAgentSessionOptions, config: Config): LoopControl {
@@ -300,27 +307,35 @@ function loopControlOf(options: CreateAgentSessionOptions, config: Config): Loop
 }
 
 /**
- * Prunes old checkpoints of closed sessions while the session starts, off the hot path; closing the
- * session stops a prune still running (git is killed, the store stays consistent).
+ * Prunes old checkpoints of closed sessions in the background, once `gate` opens (after the first
+ * model request: off the start's path); closing the session stops a prune still running (git is
+ * killed, the store stays consistent) or not yet begun.
  */
 function pruneInBackground(
   home: string,
   settings: Config['checkpoints'],
+  gate: FirstRequestGate,
   shutdown: ShutdownList,
   warn: WarningSink,
 ): void {
   const stop = new AbortController();
-  const running = pruneCheckpoints({
-    home,
-    maxAgeMs: settings.max_age_days * 86_400_000,
-    maxTotalBytes: settings.max_total_mib * 1024 * 1024,
-    signal: stop.signal,
-  }).catch((error: unknown) => {
-    if (!stop.signal.aborted)
-      warn({ kind: 'checkpoints-failed', message: `Pruning checkpoints failed: ${errorText(error)}` });
-  });
+  const running = gate.opened
+    .then(() => {
+      if (stop.signal.aborted) return;
+      return pruneCheckpoints({
+        home,
+        maxAgeMs: settings.max_age_days * 86_400_000,
+        maxTotalBytes: settings.max_total_mib * 1024 * 1024,
+        signal: stop.signal,
+      });
+    })
+    .catch((error: unknown) => {
+      if (!stop.signal.aborted)
+        warn({ kind: 'checkpoints-failed', message: `Pruning checkpoints failed: ${errorText(error)}` });
+    });
   shutdown.add(async () => {
     stop.abort();
+    gate.open();
     await running;
   });
 }

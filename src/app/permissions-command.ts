@@ -32,10 +32,27 @@ export function permissionsCommand(parts: PermissionsSources): SlashCommand {
   return {
     name: 'permissions',
     description:
-      'List the permission rules in force, where each comes from, and what is approved for this session',
+      'List the permission rules in force, where each comes from, and what is approved for this session; /permissions trust or distrust: trust this folder or not, remembered',
     aliases: [],
-    async run() {
+    async run({ args }) {
       const { approval, sources, trust } = parts;
+      const change = args.trim().toLowerCase();
+      if (change === 'trust') {
+        await trust.trust({ remember: true, source: 'person' });
+        say(`Workspace ${trust.folder}: trusted, remembered. Its allow rules are in force from now on.`);
+        return;
+      }
+      if (change === 'distrust') {
+        await trust.decline();
+        say(
+          `Workspace ${trust.folder}: not trusted, remembered (not asked again). ${trust.trusted ? 'This session keeps its trust; the next one starts untrusted.' : 'Its allow rules stay off.'}`,
+        );
+        return;
+      }
+      if (change) {
+        say('Usage: /permissions, /permissions trust, or /permissions distrust');
+        return;
+      }
       const loaded = parts.rules();
       const lines = ['Permission rules (deny rules first, then the first allow/ask rule that matches):'];
       const all: [RuleSourceKind, PermissionRule][] = [
@@ -52,7 +69,7 @@ export function permissionsCommand(parts: PermissionsSources): SlashCommand {
       }
       lines.push(
         '',
-        `Workspace ${trust.folder}: ${trust.trusted ? `trusted (${trust.source})` : 'not trusted — its allow rules are not in force (--trust-workspace, or answer yes when asked at start)'}`,
+        `Workspace ${trust.folder}: ${trust.trusted ? `trusted (${trust.source})` : `not trusted${trust.declined ? ' (you said no; not asked again)' : ''} — its allow rules are not in force (/permissions trust, --trust-workspace, or answer yes when asked at start)`}`,
       );
       lines.push(
         '',

@@ -69,6 +69,7 @@ export class ScheduledTurns {
         recurring: job.recurring,
         coalesced_count: fire.coalescedCount,
         stale: fire.stale,
+        created_by: job.created_by,
       },
     };
   }

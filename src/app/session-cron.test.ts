@@ -4,9 +4,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession } from '../session/session.js';
 import { CronBook } from '../tools/cron/cron-book.js';
-import { Approval } from '../toolset/approval/approval.js';
-import { KimiToolset } from '../toolset/kimi-toolset.js';
-import { withTestPolicy } from '../toolset/test-support/test-policy.js';
 import { CRON_FILE, openSessionCron } from './session-cron.js';
 import { forkSession } from './session-fork.js';
 
@@ -22,18 +19,6 @@ async function tempRoot(): Promise<string> {
 }
 
 describe("the session's scheduled prompts", () => {
-  it('gives the root toolset CronCreate, CronList and CronDelete', async () => {
-    const dir = await tempRoot();
-    const toolset = new KimiToolset(withTestPolicy({ approval: new Approval() }));
-    const book = await openSessionCron(dir, toolset);
-    expect(toolset.tools.map((tool) => tool.name).filter((name) => name.startsWith('Cron'))).toEqual([
-      'CronCreate',
-      'CronList',
-      'CronDelete',
-    ]);
-    await book.flush();
-  });
-
   it('are restored when the session is opened again, and not inherited by a fork', async () => {
     const root = await tempRoot();
     const home = join(root, 'home');
@@ -42,8 +27,7 @@ describe("the session's scheduled prompts", () => {
       session.contextFile,
       `${JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'hi' }] })}\n`,
     );
-    const toolset = new KimiToolset(withTestPolicy({ approval: new Approval() }));
-    const book = await openSessionCron(session.dir, toolset);
+    const book = await openSessionCron(session.dir);
     const job = book.add({
       kind: 'cron',
       cron: '*/5 * * * *',

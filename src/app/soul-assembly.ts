@@ -23,6 +23,7 @@ type RootSoulOptions = Pick<
   | 'refreshAuth'
   | 'workTree'
   | 'goal'
+  | 'onModelResponse'
 >;
 
 export interface SoulAssemblyParts {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { QuestionOutcome, UserChannel } from '../tools/user-channel.js';
+import { currentApprovalSource } from '../toolset/approval/approval-source.js';
 import { currentWire, wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import { type QuestionAnswers, QuestionRequest } from '../wire/requests.js';
@@ -12,7 +13,17 @@ export const wireUserChannel: UserChannel = {
   async ask(questions, { toolCallId, signal }): Promise<QuestionOutcome> {
     if (currentWire() === null) return { status: 'no_user_interface' };
     signal.throwIfAborted();
-    const request = new QuestionRequest({ id: randomUUID(), tool_call_id: toolCallId, questions });
+    // A subagent's question says which agent asks, as its approvals do (the main agent's says nothing).
+    const source = currentApprovalSource();
+    const asker = source?.agent_id
+      ? {
+          agent_id: source.agent_id,
+          subagent_type: source.subagent_type ?? null,
+          source_description: source.description ?? null,
+          parent_tool_call_id: source.parent_tool_call_id ?? null,
+        }
+      : {};
+    const request = new QuestionRequest({ id: randomUUID(), tool_call_id: toolCallId, questions, ...asker });
     wireSend(request);
     let answers: QuestionAnswers;
     try {

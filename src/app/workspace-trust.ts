@@ -2,9 +2,10 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import {
+  addDeclinedFolder,
   addTrustedFolder,
   isCoveredBy,
-  readTrustedFolders,
+  readTrustRecord,
   TrustRecordError,
   trustedFoldersFile,
 } from '../config/trusted-folders.js';
@@ -23,13 +24,23 @@ export interface WorkspaceTrustView {
   readonly source: TrustSource | null;
   /** What trust would put in force here ("2 allow rules in /w/.kimi-ts/permissions.toml"); empty: nothing. */
   readonly enables: readonly string[];
-  /** Whether an interactive front end should ask: not trusted, and trust would change something. */
+  /**
+   * Whether a front end should ask: not trusted, trust would change something, and the person has
+   * not said "No" for this folder before (the trust record remembers it).
+   */
   readonly worthAsking: boolean;
+  /** The person said "No" for this folder (now or in an earlier session): it is not asked again. */
+  readonly declined: boolean;
   /**
    * Trusts the folder for this session; with `remember`, also for later sessions (the trust record
    * in the agent's home). The project's allow rules are in force from the next call on.
    */
   trust(options: { remember: boolean; source: 'client' | 'person' }): Promise<void>;
+  /**
+   * Records the person's "No" in the trust record: later sessions do not ask. A trust by the record
+   * of exactly this folder is taken out (this session keeps what it has; the next starts untrusted).
+   */
+  decline(): Promise<void>;
 }
 
 /** Whether a work dir is trusted at start, and by what. */
@@ -40,25 +51,33 @@ export async function startingTrust(parts: {
   config: Config;
   /** `--trust-workspace`. */
   flag: boolean | undefined;
-}): Promise<{ folder: string; source: TrustSource | null; recordProblem: string | null }> {
+}): Promise<{
+  folder: string;
+  source: TrustSource | null;
+  recordProblem: string | null;
+  /** The person said "No" for exactly this folder before. */
+  declined: boolean;
+}> {
   const folder = await realpath(parts.workDir).catch(() => resolve(parts.workDir));
-  if (parts.flag) return { folder, source: 'flag', recordProblem: null };
+  if (parts.flag) return { folder, source: 'flag', recordProblem: null, declined: false };
   let recordProblem: string | null = null;
-  const recorded = await readTrustedFolders(trustedFoldersFile(parts.home)).catch((error: unknown) => {
+  const record = await readTrustRecord(trustedFoldersFile(parts.home)).catch((error: unknown) => {
     // A record that cannot be read trusts nothing; the session starts untrusted and says why.
     if (error instanceof TrustRecordError) recordProblem = error.message;
     else recordProblem = `The trust record cannot be read: ${(error as Error).message}`;
-    return [];
+    return { folders: [] as string[], declined: [] as string[] };
   });
-  if (isCoveredBy(folder, recorded)) return { folder, source: 'record', recordProblem };
+  const declined = record.declined.includes(folder);
+  if (isCoveredBy(folder, record.folders))
+    return { folder, source: 'record', recordProblem, declined: false };
   const configured = await Promise.all(
     parts.config.trust.folders.map((entry) => {
       const path = resolve(parts.userHome, entry.replace(/^~(?=$|[\\/])/, parts.userHome));
       return realpath(path).catch(() => path);
     }),
   );
-  if (isCoveredBy(folder, configured)) return { folder, source: 'config', recordProblem };
-  return { folder, source: null, recordProblem };
+  if (isCoveredBy(folder, configured)) return { folder, source: 'config', recordProblem, declined: false };
+  return { folder, source: null, recordProblem, declined };
 }
 
 /** The session's workspace trust: its state, and what happens when the person or a client trusts it. */
@@ -71,8 +90,13 @@ export class WorkspaceTrust implements WorkspaceTrustView {
     readonly folder: string,
     source: TrustSource | null,
     private readonly recordFile: string,
+    private saidNo = false,
   ) {
     this.current = source;
+  }
+
+  get declined(): boolean {
+    return this.saidNo;
   }
 
   get trusted(): boolean {
@@ -88,7 +112,7 @@ export class WorkspaceTrust implements WorkspaceTrustView {
   }
 
   get worthAsking(): boolean {
-    return !this.trusted && this.enabled.length > 0;
+    return !this.trusted && !this.saidNo && this.enabled.length > 0;
   }
 
   /** What trust would put in force (set by the parts that hold something back). */
@@ -103,8 +127,14 @@ export class WorkspaceTrust implements WorkspaceTrustView {
 
   async trust(options: { remember: boolean; source: 'client' | 'person' }): Promise<void> {
     if (options.remember) await addTrustedFolder(this.recordFile, this.folder);
+    this.saidNo = false;
     if (this.trusted) return;
     this.current = options.source;
     for (const listener of this.listeners) listener();
+  }
+
+  async decline(): Promise<void> {
+    await addDeclinedFolder(this.recordFile, this.folder);
+    this.saidNo = true;
   }
 }

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { mainCommand, nonEmpty, portNumber, positiveInt } from './cli-options.js';
 import { mistypedCommand } from './command-suggestion.js';
+import { writeDocument } from './terminal-output.js';
 
 export function buildProgram() {
   const program = mainCommand().action(async (words, options, command) => {
@@ -51,7 +52,7 @@ export function buildProgram() {
         workDir: options.workDir,
         zip: options.zip,
         overwrite: Boolean(options.yes || options.yolo),
-        write: (text) => process.stdout.write(text),
+        write: writeDocument,
         error: (text) => process.stderr.write(text),
       });
     });

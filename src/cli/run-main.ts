@@ -5,9 +5,11 @@ import { UsageError } from '../app/usage-error.js';
 import { ConfigError } from '../config/config-error.js';
 import { defaultConfigFile, kimiTsHome } from '../config/home.js';
 import { SessionError } from '../session/session.js';
+import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
 import type { CliOptions } from './cli-options.js';
 import { printWarning } from './print-warning.js';
 import { markRunCompleted } from './run-completed.js';
+import { writeStderr, writeStdout } from './terminal-output.js';
 import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
 
 function checkFlags(options: CliOptions): void {
@@ -211,20 +213,21 @@ export async function runMain(options: CliOptions): Promise<number> {
   } catch (error) {
     const { AgentSpecError } = await import('../app/agent-spec.js');
     if (error instanceof UsageError) {
-      process.stderr.write(usageErrorText(error.message));
+      writeStderr(sanitizeForTerminal(usageErrorText(error.message)));
       return USAGE_EXIT_CODE;
     }
     // Config text given on the command line is a flag's value: a bad one is a usage error (Kimi CLI).
     if (error instanceof ConfigError && error.source === '--config') {
-      process.stderr.write(usageErrorText(`Invalid value for --config: ${error.message}`));
+      writeStderr(sanitizeForTerminal(usageErrorText(`Invalid value for --config: ${error.message}`)));
       return USAGE_EXIT_CODE;
     }
     if (error instanceof ConfigError || error instanceof SessionError || error instanceof AgentSpecError) {
-      process.stderr.write(`${error.message}\n`);
+      writeStderr(sanitizeForTerminal(`${error.message}\n`));
       return 1;
     }
-    process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (options.debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    writeStderr(sanitizeForTerminal(`Error: ${error instanceof Error ? error.message : String(error)}\n`));
+    if (options.debug && error instanceof Error && error.stack)
+      writeStderr(sanitizeForTerminal(`${error.stack}\n`));
     else process.stderr.write('Run with --debug for the full traceback.\n');
     return 1;
   }
@@ -244,11 +247,11 @@ export async function listCheckpointsCommand(
   const dir = resolve(workDir ?? process.cwd());
   const match = await matchSessionId({ home, workDir: dir }, sessionId);
   if (match.kind !== 'found') {
-    process.stderr.write(`${sessionIdProblem(match, dir)}\n`);
+    writeStderr(sanitizeForTerminal(`${sessionIdProblem(match, dir)}\n`));
     return 2;
   }
   const session = sessionAt(home, dir, match.id);
-  process.stdout.write(await formatSessionCheckpoints(home, session.workDir, session.dir));
+  writeStdout(sanitizeForTerminal(await formatSessionCheckpoints(home, session.workDir, session.dir)));
   return 0;
 }
 
@@ -268,8 +271,11 @@ export async function listSessionsCommand(workDir: string | undefined): Promise<
   ]);
   const catalog = new SessionCatalog(kimiTsHome(process.env), { env: process.env });
   const sessions = await catalog.list(resolve(workDir ?? process.cwd()));
-  process.stdout.write(
-    sessions.length ? `${formatSessionList(sessions)}\n` : 'No sessions yet for this directory.\n',
+  // Titles are the first prompt of each session, or a title a session file brought: made safe.
+  writeStdout(
+    sanitizeForTerminal(
+      sessions.length ? `${formatSessionList(sessions)}\n` : 'No sessions yet for this directory.\n',
+    ),
   );
   return 0;
 }

@@ -10,10 +10,16 @@ import { writeFileAtomic } from '../util/atomic-file.js';
  */
 export const TRUSTED_FOLDERS_FILE = 'trusted-folders.json';
 
+const absolutePath = z.string().refine(isAbsolute, 'must be an absolute path');
 const recordSchema = z.object({
   version: z.literal(1),
-  folders: z.array(z.string().refine(isAbsolute, 'must be an absolute path')),
+  folders: z.array(absolutePath),
+  /** Folders the person said "No" to when asked: not asked again (a later "yes" takes it out). */
+  declined: z.array(absolutePath).default([]),
 });
+
+/** The trust record: the trusted folders, and those the person declined to trust. */
+export type TrustRecord = z.output<typeof recordSchema>;
 
 /** Where the trust record of a home lives. */
 export function trustedFoldersFile(home: string): string {
@@ -27,28 +33,55 @@ export class TrustRecordError extends Error {
 
 /** The trusted folders of the record; a missing file trusts nothing. */
 export async function readTrustedFolders(file: string): Promise<string[]> {
+  return (await readTrustRecord(file)).folders;
+}
+
+/** The whole record; a missing file is an empty one. */
+export async function readTrustRecord(file: string): Promise<TrustRecord> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, folders: [], declined: [] };
     throw error;
   }
   try {
-    return recordSchema.parse(JSON.parse(text)).folders;
+    return recordSchema.parse(JSON.parse(text));
   } catch (error) {
     const why = error instanceof z.ZodError ? z.prettifyError(error) : (error as Error).message;
     throw new TrustRecordError(`The trust record ${file} cannot be read (${why}); fix or delete it.`);
   }
 }
 
-/** Adds a folder (a real path) to the record: written whole and renamed into place, mode 0600. */
+/** Adds a folder (a real path) to the trusted ones (no longer declined). */
 export async function addTrustedFolder(file: string, realFolder: string): Promise<void> {
-  const folders = await readTrustedFolders(file);
-  if (folders.includes(realFolder)) return;
+  const record = await readTrustRecord(file);
+  if (record.folders.includes(realFolder) && !record.declined.includes(realFolder)) return;
+  await writeTrustRecord(file, {
+    version: 1,
+    folders: record.folders.includes(realFolder) ? record.folders : [...record.folders, realFolder],
+    declined: record.declined.filter((folder) => folder !== realFolder),
+  });
+}
+
+/**
+ * Records the person's "No" for a folder (a real path): not asked again. A trust of exactly that
+ * folder in the record goes (from the next session on); a trusted parent still covers it.
+ */
+export async function addDeclinedFolder(file: string, realFolder: string): Promise<void> {
+  const record = await readTrustRecord(file);
+  if (record.declined.includes(realFolder) && !record.folders.includes(realFolder)) return;
+  await writeTrustRecord(file, {
+    version: 1,
+    folders: record.folders.filter((folder) => folder !== realFolder),
+    declined: record.declined.includes(realFolder) ? record.declined : [...record.declined, realFolder],
+  });
+}
+
+/** Written whole and renamed into place, mode 0600, in a folder of mode 0700. */
+async function writeTrustRecord(file: string, record: TrustRecord): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const data = { version: 1, folders: [...folders, realFolder] };
-  await writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+  await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** Whether `realFolder` is one of `trusted` or below one of them. */

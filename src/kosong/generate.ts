@@ -19,6 +19,11 @@ export interface GenerateOptions {
   message?: Message | undefined;
   /** Abandon the call (APITimeoutError) when the model stays silent this long; report the wait. */
   stall?: StallOptions | undefined;
+  /**
+   * Called once the provider's answer has begun (so the request went out whole): work that need not
+   * come before the request (background git, pruning) can start then, off the start's path.
+   */
+  onResponseStarted?: (() => void) | undefined;
 }
 
 export interface GenerateResult {
@@ -84,6 +89,7 @@ async function assemble(
   };
 
   const stream = await provider.generate({ systemPrompt, tools, history, signal: callSignal });
+  options.onResponseStarted?.();
   let pending = null as StreamedPart | null;
   /** The arguments of the pending tool call so far, to tell the moment they close. */
   let pendingJson = null as JsonCompleteness | null;

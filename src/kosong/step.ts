@@ -18,6 +18,8 @@ export interface StepOptions {
   onInterrupted?: ((step: InterruptedStep) => void) | undefined;
   /** Abandon the model call when it stays silent too long (see `generate`). */
   stall?: StallOptions | undefined;
+  /** See `generate`'s `onResponseStarted`. */
+  onResponseStarted?: (() => void) | undefined;
 }
 
 export interface InterruptedStep {
@@ -99,6 +101,7 @@ export async function step(
       onToolCall,
       message,
       stall: options.stall,
+      onResponseStarted: options.onResponseStarted,
     });
   } catch (error) {
     settleStream(false);

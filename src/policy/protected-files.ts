@@ -1,4 +1,4 @@
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 import type { EffectFacts } from './effect-facts.js';
 import type { FileTarget } from './effects.js';
 
@@ -32,8 +32,21 @@ export class ProtectedFiles {
       if (known) return known;
       if (isProjectRulesFile(path)) return "a project's permission rules file";
     }
+    // Last, and only by name: the common case (no `.git` in the path) costs one scan of the string.
+    for (const path of [target.real, target.absolute]) if (isGitMetadata(path)) return GIT_METADATA;
     return null;
   }
+}
+
+const GIT_METADATA = "a git repository's metadata (its hooks and config run code when git runs)";
+
+/**
+ * Anything under a `.git` of any repository, the top one or a nested one (`sub/.git/config`, a
+ * submodule's gitfile `mod/.git`, a linked worktree's, one reached through a symlinked `.git`): what
+ * is written there runs later, outside any sandbox, when someone runs git in that repository.
+ */
+export function isGitMetadata(path: string): boolean {
+  return path.includes(`${sep}.git`) && path.split(sep).includes('.git');
 }
 
 /** `<any folder>/.kimi-ts/permissions.toml`: a workspace's rules, read by the next session there. */

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,20 +57,23 @@ function sandboxed(settings: SandboxSettings, at: SandboxContext = context): Com
 }
 
 /** Runs `bash -c script` (in the sandbox unless null) in `cwd`; stdout+stderr and the exit code. */
-function runIn(
+async function runIn(
   sandbox: CommandSandbox | null,
   script: string,
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number; output: string }> {
   const cwd = options.cwd ?? context.workDir;
-  const argv = [...(sandbox?.prefix(cwd) ?? []), '/bin/bash', '-c', script];
+  const argv = [...((await sandbox?.prefix(cwd)) ?? []), '/bin/bash', '-c', script];
   const [file, ...args] = argv as [string, ...string[]];
-  return new Promise((resolve) => {
+  const result = await new Promise<{ code: number; output: string }>((resolve) => {
     execFile(file, args, { encoding: 'utf8', cwd, env: options.env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, output: stdout + stderr });
     });
   });
+  // As the Shell tool does: what the command left is read before the next command.
+  sandbox?.commandEnded();
+  return result;
 }
 
 const workspaceWrite: SandboxSettings = { mode: 'workspace-write', network: false };
@@ -152,7 +155,7 @@ describe('the command sandbox (real bubblewrap)', () => {
 
   it("keeps the agent's process and environment out of reach (its own PID namespace)", async () => {
     const sandbox = sandboxed(workspaceWrite);
-    const [file, ...args] = sandbox.prefix(context.workDir) as [string, ...string[]];
+    const [file, ...args] = (await sandbox.prefix(context.workDir)) as [string, ...string[]];
     const probe =
       'cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do cat "$f"; done; echo; ls /proc | grep -c "^[0-9]"';
     // The agent: a process whose environment holds a key, starting the command with a clean one.
@@ -301,6 +304,57 @@ describe('.git and .kimi-ts stay read-only in a writable workspace', () => {
     expect(status.output).toContain('committed');
     expect(existsSync(pwned)).toBe(false);
     expect(existsSync(join(at.workDir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+  });
+
+  it("nested repositories' .git, gitfiles, the folders they name and a symlinked .git are read-only too", async () => {
+    const at = await gitWorkspace();
+    const dir = at.workDir;
+    const setup = await runIn(
+      null,
+      [
+        'git init -q sub',
+        'git init -q --bare store && mkdir linked && ln -s ../store linked/.git',
+        // A submodule-style gitfile naming a git folder elsewhere in the workspace.
+        'git init -q --bare gitmods/mod && mkdir mod && echo "gitdir: ../gitmods/mod" > mod/.git',
+        'git worktree add -q wt',
+        'echo ok',
+      ].join(' && '),
+      { cwd: dir },
+    );
+    expect(setup.output).toContain('ok');
+    const wtGitfile = await readFile(join(dir, 'wt', '.git'), 'utf8');
+    const sandbox = sandboxed(workspaceWrite, at);
+    const hook = "'#!/bin/sh\\ntouch pwned\\n'";
+    const attack = await runIn(
+      sandbox,
+      [
+        `printf ${hook} > sub/.git/hooks/post-checkout`,
+        "git -C sub config core.fsmonitor 'touch pwned; false'",
+        `printf ${hook} > linked/.git/hooks/post-commit`,
+        `printf ${hook} > store/hooks/post-receive`,
+        `printf ${hook} > gitmods/mod/hooks/post-checkout`,
+        'echo "gitdir: ../evil" > mod/.git',
+        'echo "gitdir: ../evil" > wt/.git',
+        'echo tried',
+      ].join('; '),
+      { cwd: dir },
+    );
+    expect(attack.output).toContain('tried');
+    expect(attack.output).toContain('Read-only file system');
+    for (const planted of [
+      'sub/.git/hooks/post-checkout',
+      'store/hooks/post-commit',
+      'store/hooks/post-receive',
+      'gitmods/mod/hooks/post-checkout',
+    ])
+      expect(existsSync(join(dir, planted)), planted).toBe(false);
+    expect(await readFile(join(dir, 'sub', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+    expect(await readFile(join(dir, 'mod', '.git'), 'utf8')).toBe('gitdir: ../gitmods/mod\n');
+    expect(await readFile(join(dir, 'wt', '.git'), 'utf8')).toBe(wtGitfile);
+    // The nested repository's work tree stays writable.
+    expect((await runIn(sandbox, 'echo fine > sub/file.txt && cat sub/file.txt', { cwd: dir })).output).toBe(
+      'fine\n',
+    );
   });
 
   it('where .git and .kimi-ts do not exist, a command cannot create them; the empty placeholders go at the end', async () => {

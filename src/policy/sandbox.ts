@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { NestedGitIndex } from './nested-git-index.js';
 import { launcher, type SandboxHost, sandboxHost } from './sandbox-host.js';
 import { PROTECTED_NAMES } from './sandbox-protected.js';
 
@@ -91,8 +92,13 @@ export interface CommandSandbox {
   readonly settings: SandboxSettings;
   /** Whether UNIX sockets are refused (the seccomp filter knows this architecture). */
   readonly blocksUnixSockets: boolean;
-  /** The argv prefix (`/bin/sh -c … bwrap … --`) that runs the command that follows in `cwd`, sandboxed. */
-  prefix(cwd: string): string[];
+  /**
+   * The argv prefix (`/bin/sh -c … bwrap … --`) that runs the command that follows in `cwd`,
+   * sandboxed. Call `commandEnded` when that command is over.
+   */
+  prefix(cwd: string): Promise<string[]>;
+  /** A command started with `prefix` ended: what it left in the tree is read before the next one. */
+  commandEnded(): void;
   /** Removes the empty `.git` / `.kimi-ts` it made where they did not exist (if still empty). */
   dispose(): void;
   /**
@@ -118,7 +124,7 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   if (settings.mode === 'workspace-write')
     for (const dir of [context.workDir, ...context.additionalDirs()])
       ensureProtected(resolve(dir), placeholders, ['.kimi-ts']);
-  return { kind: 'on', sandbox: sandboxFor(settings, context, host, placeholders) };
+  return { kind: 'on', sandbox: sandboxFor(settings, context, host, placeholders, new Map()) };
 }
 
 function sandboxFor(
@@ -126,16 +132,39 @@ function sandboxFor(
   context: SandboxContext,
   host: Extract<SandboxHost, { available: true }>,
   placeholders: Set<string>,
+  /** One per writable folder, shared with the sandboxes made by `forWorkspace`. */
+  indexes: Map<string, NestedGitIndex>,
 ): CommandSandbox {
+  const workspace = () => [context.workDir, ...context.additionalDirs()].map((dir) => resolve(dir));
+  const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
+    const known = indexes.get(dir);
+    if (known) return known;
+    const index = new NestedGitIndex(dir, roots);
+    indexes.set(dir, index);
+    return index;
+  };
   return {
     settings,
     blocksUnixSockets: host.seccompFile !== null,
-    prefix: (cwd) => [
-      '/bin/sh',
-      ...launcher(host),
-      ...bwrapArguments(settings, context, cwd, placeholders),
-      '--',
-    ],
+    prefix: async (cwd) => {
+      const nested = new Map<string, string[]>();
+      if (settings.mode === 'workspace-write') {
+        const roots = workspace();
+        const found = await Promise.all(
+          roots.map((dir) => (existsSync(dir) ? indexOf(dir, roots).paths() : Promise.resolve([]))),
+        );
+        for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
+      }
+      return [
+        '/bin/sh',
+        ...launcher(host),
+        ...bwrapArguments(settings, context, cwd, placeholders, nested),
+        '--',
+      ];
+    },
+    commandEnded: () => {
+      for (const index of indexes.values()) index.refresh();
+    },
     dispose: () => {
       for (const path of placeholders) {
         try {
@@ -146,7 +175,7 @@ function sandboxFor(
       }
     },
     forWorkspace: (workDir) =>
-      sandboxFor(settings, { ...context, workDir, additionalDirs: () => [] }, host, placeholders),
+      sandboxFor(settings, { ...context, workDir, additionalDirs: () => [] }, host, placeholders, indexes),
   };
 }
 
@@ -171,12 +200,32 @@ function ensureProtected(root: string, placeholders: Set<string>, names = PROTEC
   return args;
 }
 
+/**
+ * The nested repositories' git metadata that existed when the commands before this one ended (read
+ * then by a NestedGitIndex, off the command's path), bound read-only like
+ * the top-level `.git` (src/policy/nested-git.ts finds it: `sub/.git`, a submodule's or worktree's
+ * gitfile and the folder it names, the folder a symlinked `.git` points to).
+ *
+ * What a command can still do: make a NEW repository (`git init sub2`, a clone, or moving `sub`
+ * aside and making another `sub/.git`) and put hooks or `core.fsmonitor` in it. That repository is
+ * the command's own work, new in the tree: kimi-ts's own git calls run at the top level only, and in
+ * a folder the person has not trusted they run with hooks and fsmonitor off
+ * (src/session/checkpoints), so nothing of it runs until the person runs git inside it themselves;
+ * the next command binds it read-only like any other, and the file tools never write under any
+ * `.git` without a question that names the file (src/policy/protected-files.ts).
+ */
+function nestedGitBinds(paths: readonly string[] | undefined): string[] {
+  return (paths ?? []).flatMap((path) => ['--ro-bind', path, path]);
+}
+
 /** bubblewrap's arguments for one command; later mounts go on top of earlier ones. */
 export function bwrapArguments(
   settings: SandboxSettings,
   context: SandboxContext,
   cwd: string,
   placeholders: Set<string>,
+  /** Each writable folder's nested `.git` paths (a NestedGitIndex reading). */
+  nestedGit: ReadonlyMap<string, readonly string[]> = new Map(),
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   const workspace = [context.workDir, ...context.additionalDirs()].map((dir) => resolve(dir));
@@ -184,6 +233,9 @@ export function bwrapArguments(
   // Bound again even when read-only: a workspace under /tmp would be under the private tmpfs.
   for (const dir of workspace) if (existsSync(dir)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
   if (writable) for (const dir of workspace) args.push(...ensureProtected(dir, placeholders));
+  // Bound again below for a workspace inside a hidden folder.
+  const nested = new Map(workspace.map((dir) => [dir, writable ? nestedGitBinds(nestedGit.get(dir)) : []]));
+  for (const dir of workspace) args.push(...(nested.get(dir) ?? []));
   // A command may start elsewhere (a plugin in its folder): that folder is seen, read-only.
   const start = resolve(cwd);
   if (!workspace.some((dir) => isWithin(dir, start)) && existsSync(start))
@@ -207,7 +259,7 @@ export function bwrapArguments(
       // before the folder turns read-only (bwrap makes its mount point in the tmpfs).
       for (const dir of workspace.filter((d) => isWithin(path, d) && existsSync(d))) {
         args.push(writable ? '--bind' : '--ro-bind', dir, dir);
-        if (writable) args.push(...ensureProtected(dir, placeholders));
+        if (writable) args.push(...ensureProtected(dir, placeholders), ...(nested.get(dir) ?? []));
       }
       args.push('--remount-ro', path);
     } else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);

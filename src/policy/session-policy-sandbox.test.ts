@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { EDIT_OUTSIDE_ACTION } from './approval-actions.js';
-import { type PolicySandbox, PROTECTED_EDIT_ACTION } from './sandbox-exit.js';
+import type { PolicySandbox } from './sandbox-exit.js';
 import {
   casesOf,
   checkRow,
@@ -81,7 +81,8 @@ const ROWS: Row[] = [
     sandbox: ON,
     modes: ['print'],
     expected: 'deny',
-    step: 'sandbox',
+    // Git metadata is protected as such, before the sandbox is asked (and with the sandbox off too).
+    step: 'protected',
   },
   {
     name: 'a planted git hook with a person there',
@@ -91,9 +92,28 @@ const ROWS: Row[] = [
     sandbox: ON,
     modes: ['yolo'],
     expected: 'ask',
-    step: 'sandbox',
-    action: PROTECTED_EDIT_ACTION,
-    says: 'Edit a file the sandbox keeps read-only',
+    step: 'protected',
+    says: "a git repository's metadata",
+  },
+  {
+    name: "a nested repository's config, sandbox off",
+    tool: 'WriteFile',
+    effect: () => write('sub/.git/config'),
+    question: editQuestion,
+    modes: ['yolo'],
+    expected: 'ask',
+    step: 'protected',
+    says: 'sub/.git/config',
+  },
+  {
+    name: "a submodule's gitfile, sandbox on",
+    tool: 'WriteFile',
+    effect: () => write('mod/.git'),
+    question: editQuestion,
+    sandbox: ON,
+    modes: ['print'],
+    expected: 'deny',
+    step: 'protected',
   },
   {
     name: 'project rules the next session would load',

@@ -40,6 +40,8 @@ export interface PlanModeView {
 /** What the user approved for the rest of the session (or kept for the project). */
 export interface SessionApprovalView {
   isSessionApproved(action: string, description: string): boolean;
+  /** Command prefixes approved for the asking agent alone (its swarm's), besides the session's. */
+  approvedPrefixes?(toolName: string): readonly string[];
 }
 
 /** An approve-for-session answer, in the terms the person chose. */
@@ -305,8 +307,11 @@ export class SessionPolicy {
 
   /** A prefix covers simple parts only: what it names (`git status`) is then what runs. */
   private prefixCovers(toolName: string, parts: readonly CommandPart[]): boolean {
-    const prefixes = this.prefixes.get(toolName);
-    if (!prefixes || parts.length === 0) return false;
+    const prefixes = [
+      ...(this.prefixes.get(toolName) ?? []),
+      ...(this.sessionApprovals.approvedPrefixes?.(toolName) ?? []),
+    ];
+    if (prefixes.length === 0 || parts.length === 0) return false;
     return parts.every(({ literal }) =>
       prefixes.some((p) => literal !== null && (literal === p || literal.startsWith(`${p} `))),
     );

@@ -76,6 +76,8 @@ export interface SoulParts {
   /** Forces an OAuth refresh after a 401 (OAuth providers only). */
   refreshAuth?: (() => Promise<void>) | undefined;
   planMode?: (() => boolean) | undefined;
+  /** Told each time a model's answer begins (the session starts its deferred work then). */
+  onModelResponse?: (() => void) | undefined;
   /** Told the tokens each model step used (a goal counts them against its budget). */
   onStepTokens?: ((tokens: number) => void) | undefined;
   /** Tool calls of the previous step, for repeat detection. */

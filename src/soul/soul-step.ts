@@ -87,6 +87,7 @@ export async function runStep(
               onMessagePart: (part) => wireSend(streamedPartEvent(part)),
               onToolResult: (toolResult) => wireSend(wireEvent('ToolResult', toolResult)),
               stall,
+              onResponseStarted: parts.onModelResponse,
               onInterrupted: (record) => {
                 interrupted = record;
               },

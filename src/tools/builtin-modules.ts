@@ -13,6 +13,7 @@ export const BUILTIN_TOOL_MODULES: BuiltinToolModules = {
   'tools/background/task-output': () => import('./background/task-output.js'),
   'tools/background/task-stop': () => import('./background/task-stop.js'),
   'tools/background/wait-for': () => import('./background/wait-for.js'),
+  'tools/cron/cron-tools': () => import('./cron/cron-tools.js'),
   'tools/dmail/send-dmail': () => import('./dmail/send-dmail.js'),
   'tools/file/glob': () => import('./file/glob.js'),
   'tools/file/grep': () => import('./file/grep.js'),

@@ -8,6 +8,7 @@
 import type { VideoUpload } from '../kosong/index.js';
 import type { CommandSandbox } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
+import type { CronBook } from './cron/cron-book.js';
 
 /** Returns the URL a `video_url` part carries for the uploaded video. */
 export type VideoUploader = (video: VideoUpload, signal?: AbortSignal) => Promise<string>;
@@ -140,6 +141,8 @@ declare module '../toolset/loading/dependencies.js' {
     subagents: SubagentRunner;
     /** The session goal's budget (subagents count their tokens against it). */
     goalBudget: GoalBudgetMeter;
+    /** The session's scheduled prompts (CronCreate, CronList, CronDelete). */
+    cronBook: CronBook;
     /** Environment for child processes (Shell). */
     processEnv: Readonly<Record<string, string | undefined>>;
     /** Runs commands sandboxed (`--sandbox`); null: commands run as they are. */

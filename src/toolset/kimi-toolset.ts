@@ -11,11 +11,17 @@ import { argumentsHash, canonicalJson, normaliseWhitespace } from './repeat/cano
 import { DEFAULT_REPEAT_POLICY, type RepeatPolicy, type RepeatTier } from './repeat/repeat-detector.js';
 import { appendReminder, repeatReminderText } from './repeat/repeat-reminder.js';
 import { RepeatTracker, type StepCall } from './repeat/repeat-tracker.js';
+import { AGENT_SWARM_TOOL, SwarmAloneRule } from './swarm-alone.js';
 import { type DuplicateType, noTelemetry, recordSafely, type ToolTelemetrySink } from './telemetry.js';
 import { parseToolArguments } from './tool-arguments.js';
 import { runToolCall, type ToolCallRunResult } from './tool-call-runner.js';
 import type { KimiTool } from './tool-definition.js';
-import { toolNotFoundError, toolParseError, toolSecretArgumentsError } from './tool-errors.js';
+import {
+  toolNotFoundError,
+  toolParseError,
+  toolPolicyDeniedError,
+  toolSecretArgumentsError,
+} from './tool-errors.js';
 
 export interface KimiToolsetOptions {
   /** Asks the person; without it side-effecting calls are refused. */
@@ -53,6 +59,7 @@ export class KimiToolset implements Toolset {
    * dispatch object, so keying on it scopes dedup to the step even if `beginStep` is not called.
    */
   private readonly runsByStep = new WeakMap<ToolDispatch, Map<string, Promise<ToolCallRunResult>>>();
+  private readonly swarmAlone = new SwarmAloneRule();
   private sideEffectGate: ((signal: AbortSignal) => Promise<void>) | undefined;
   /** Raw results of the current step's calls, in call order. */
   private stepResults: Promise<unknown>[] = [];
@@ -196,6 +203,31 @@ export class KimiToolset implements Toolset {
     return result(outcome.value);
   }
 
+  /** Runs a call of the model; an AgentSwarm call only once its response turned out to hold nothing else. */
+  private async startRun(
+    tool: KimiTool,
+    call: ToolCall,
+    args: unknown,
+    dispatch: ToolDispatch,
+  ): Promise<ToolCallRunResult> {
+    if (tool.name === AGENT_SWARM_TOOL) {
+      const refusal = await this.swarmAlone.refusalOfSwarm(dispatch);
+      if (refusal !== null)
+        return { value: toolPolicyDeniedError(refusal), outcome: 'rejected', durationMs: 0 };
+    }
+    return runToolCall({
+      tool,
+      call,
+      args,
+      dispatch,
+      approval: this.approval,
+      policy: this.policy,
+      hooks: this.hooks,
+      beforeSideEffect: this.sideEffectGate,
+      refusalAtStreamEnd: () => this.swarmAlone.refusalAtEnd(dispatch),
+    });
+  }
+
   handle(call: ToolCall, dispatch: ToolDispatch): ToolResult | Promise<ToolResult> {
     // Whatever a tool returns goes to the model's context, the wire and its file: no secret in it.
     const result = (return_value: ToolReturnValue): ToolResult => ({
@@ -209,6 +241,8 @@ export class KimiToolset implements Toolset {
     const args = parsed.value;
     const secret = this.secrets?.findInValue(args);
     if (secret) return result(toolSecretArgumentsError(secret.source));
+    const afterSwarm = this.swarmAlone.register(dispatch, tool.name);
+    if (afterSwarm !== null) return result(toolPolicyDeniedError(afterSwarm));
 
     const canonicalArguments = canonicalJson(args);
     const callKey = JSON.stringify([tool.name, canonicalArguments]);
@@ -233,16 +267,7 @@ export class KimiToolset implements Toolset {
           value: copyReturnValue(original.value),
           durationMs: performance.now() - started,
         }))
-      : runToolCall({
-          tool,
-          call,
-          args,
-          dispatch,
-          approval: this.approval,
-          policy: this.policy,
-          hooks: this.hooks,
-          beforeSideEffect: this.sideEffectGate,
-        });
+      : this.startRun(tool, call, args, dispatch);
     if (!first) stepRuns.set(callKey, run);
     const settled = run.then((outcome) => {
       stepCall.resultId = resultIdentity(outcome.value);

@@ -31,6 +31,8 @@ export interface ToolCallRun {
   hooks: HookEngine;
   /** Awaited right before a side-effecting tool runs (the files' checkpoint for `/rewind`). */
   beforeSideEffect?: ((signal: AbortSignal) => Promise<void>) | undefined;
+  /** Once the response has ended, why a side-effecting call of it must not run (AgentSwarm runs alone); null: it may. */
+  refusalAtStreamEnd?: (() => string | null) | undefined;
 }
 
 export interface ToolCallRunResult {
@@ -92,6 +94,8 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
       if (sideEffecting) {
         const clean = await untilStreamEnds(dispatch);
         if (!clean) return interrupted() ?? finish(toolNotRunError(), 'not_run');
+        const refusal = run.refusalAtStreamEnd?.() ?? null;
+        if (refusal !== null) return finish(toolPolicyDeniedError(refusal), 'rejected');
         await run.beforeSideEffect?.(dispatch.signal);
       }
 

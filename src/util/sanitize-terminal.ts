@@ -8,6 +8,10 @@
  * - C1 controls (U+0080–U+009F, e.g. the one-byte CSI U+009B) become `⟨U+009B⟩`.
  * - Bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the direction marks
  *   (U+200E, U+200F, U+061C) become `⟨U+202E⟩`, so text reads in the order it is stored.
+ * - A run of two or more of the same blank-looking character that no text needs in a row (the Braille
+ *   blank U+2800, the Hangul fillers, zero-width spaces and joiners, the word joiner, the BOM)
+ *   becomes `⟨U+2800 ×200⟩`: such a run can push what follows out of sight. One alone stays (a
+ *   zero-width joiner inside an emoji sequence).
  *
  * Each character is judged alone, so text streamed in pieces can be sanitised piece by piece. Our own
  * styling (colours) is applied after this, never to be confused with escapes in the text.
@@ -44,19 +48,39 @@ export function terminalText(
   return text as TerminalSafe;
 }
 
+/**
+ * A string literal written in our source: its type is the literal itself (`'done'`, `'a' | 'b'`),
+ * never the wide `string` a value read from elsewhere has. Text of such a type is the program's own.
+ */
+export type SourceLiteral<T extends string> = string extends T ? never : T;
+
+/**
+ * The program's own constant text as safe text: `trustedLiteral('(context compacted)')`. Only a
+ * literal compiles (a `string` from a model, a tool or a file does not), so this is the one audited
+ * door next to the sanitiser for text nobody else wrote.
+ */
+export function trustedLiteral<T extends string>(text: T & SourceLiteral<T>): TerminalSafe {
+  return text as string as TerminalSafe;
+}
+
 /** Safe pieces joined by a safe separator stay safe. */
 export function joinTerminalText(pieces: readonly TerminalSafe[], separator: TerminalSafe): TerminalSafe {
   return pieces.join(separator) as TerminalSafe;
 }
 
-const UNSAFE_CLASS =
+const CONTROL_CLASS =
   '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]';
-const UNSAFE = new RegExp(UNSAFE_CLASS);
-const UNSAFE_ALL = new RegExp(UNSAFE_CLASS, 'g');
+/** Blank-looking characters shown as a counted marker when repeated (one alone is left as it is). */
+const BLANK_CLASS = '[\\u115f\\u1160\\u200b-\\u200d\\u2060\\u2800\\u3164\\ufeff\\uffa0]';
+// One pass over clean text (the test), whatever it holds; the replacement runs only on text that needs it.
+const UNSAFE = new RegExp(`${CONTROL_CLASS}|(${BLANK_CLASS})\\1`);
+const UNSAFE_ALL = new RegExp(`${CONTROL_CLASS}|(${BLANK_CLASS})\\1+`, 'g');
 
-function visible(char: string): string {
-  const code = char.charCodeAt(0);
+function visible(match: string): string {
+  const code = match.charCodeAt(0);
+  const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (match.length > 1) return `⟨${name} ×${match.length}⟩`;
   if (code < 0x20) return String.fromCharCode(0x2400 + code);
   if (code === 0x7f) return '\u2421';
-  return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+  return `⟨${name}⟩`;
 }

@@ -32,18 +32,15 @@ const payloadSchemas: { readonly [K in WireMessageType]: z.ZodType } = {
 // A SubagentEvent's event is itself an envelope (registered before the encoders are compiled).
 encodeWith(nestedEventSchema, (event) => wireMessageToJSON(event as WireMessage));
 
-const payloadEncoders = new Map(
-  Object.entries(payloadSchemas).map(([type, schema]) => [type, encoderFor(schema)] as const),
-);
-
+// Each encoder is compiled on its type's first message (encoderFor keeps it): compiling all of them
+// when the module loads cost a start ~8 ms of CPU before its first model request, for types most
+// runs never send.
 export function wireMessageToJSON(message: WireMessage): WireEnvelopeJSON {
-  const encode = payloadEncoders.get(message.type);
-  if (!encode) throw new TypeError(`Not a wire message type: ${message.type}`);
-  return { type: message.type, payload: encode(message.payload) as Record<string, unknown> };
+  const schema = Object.hasOwn(payloadSchemas, message.type) ? payloadSchemas[message.type] : undefined;
+  if (!schema) throw new TypeError(`Not a wire message type: ${message.type}`);
+  return { type: message.type, payload: encoderFor(schema)(message.payload) as Record<string, unknown> };
 }
 
-const encodeReturnValue = encoderFor(toolReturnValueSchema);
-
 export function returnValueToJSON(value: ToolReturnValue): Record<string, unknown> {
-  return encodeReturnValue(value) as Record<string, unknown>;
+  return encoderFor(toolReturnValueSchema)(value) as Record<string, unknown>;
 }

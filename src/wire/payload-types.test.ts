@@ -91,6 +91,7 @@ describe('payload types derived from the schemas', () => {
       subagent_type?: string | null | undefined;
       source_description?: string | null | undefined;
       parent_tool_call_id?: string | null | undefined;
+      swarm_id?: string | null | undefined;
     }>();
     expectTypeOf<ToolCallRequestData>().toEqualTypeOf<{
       id: string;

@@ -8,6 +8,7 @@ import {
 } from '../kosong/message-json.js';
 import type { ToolResult } from '../kosong/tool.js';
 import { displayBlockSchema } from './display.js';
+import { withQuietExtensions } from './encode.js';
 import { jsonValueSchema } from './json.js';
 
 /**
@@ -226,13 +227,22 @@ const goalUpdated = z.object({
  * as a delay; `coalesced_count` > 1 when missed fires were delivered as one; `stale` on a recurring
  * job's last fire (7 days old).
  */
-const scheduleFired = z.object({
-  job_id: z.string(),
-  cron: orNull(z.string()),
-  recurring: z.boolean(),
-  coalesced_count: int.default(1),
-  stale: z.boolean().default(false),
-});
+const scheduleFired = withQuietExtensions(
+  z.object({
+    job_id: z.string(),
+    cron: orNull(z.string()),
+    recurring: z.boolean(),
+    coalesced_count: int.default(1),
+    stale: z.boolean().default(false),
+  }),
+  {
+    /**
+     * Who made the schedule: the model (CronCreate) or the person (`/loop`). A model's schedule runs
+     * later, unasked, with the approvals in force then: front ends say so. Written only when set.
+     */
+    created_by: z.enum(['model', 'user']).nullish(),
+  },
+);
 
 /** Every event type with the schema of its payload, in the order of Kimi CLI's wire messages. */
 export const eventPayloadSchemas = {

@@ -39,6 +39,12 @@ export const approvalRequestSchema = withQuietExtensions(kimiCliApprovalRequest,
    * programs and Moonshot's SDK see the request as Kimi CLI sends it.
    */
   parent_tool_call_id: z.string().nullish(),
+  /**
+   * kimi-ts extension: the swarm the asking agent runs in (the id kimi-ts made for the AgentSwarm
+   * call, as in its branches `kimi-ts/<swarm id>/<n>`); written only when set. A request that has
+   * it may be answered for the agents of this swarm alone (`for_swarm` in the answer).
+   */
+  swarm_id: z.string().nullish(),
 });
 
 export const toolCallRequestSchema = z.object({
@@ -64,10 +70,21 @@ const questionItemSchema = z.object({
   other_description: z.string().default(''),
 });
 
-export const questionRequestSchema = z.object({
+const kimiCliQuestionRequest = z.object({
   id: z.string(),
   tool_call_id: z.string(),
   questions: z.array(questionItemSchema),
+});
+
+/**
+ * kimi-ts extensions, written only when set (a question of the main agent is sent as Kimi CLI
+ * sends it): which subagent asks, as an ApprovalRequest says it.
+ */
+export const questionRequestSchema = withQuietExtensions(kimiCliQuestionRequest, {
+  agent_id: z.string().nullish(),
+  subagent_type: z.string().nullish(),
+  source_description: z.string().nullish(),
+  parent_tool_call_id: z.string().nullish(),
 });
 
 export const hookRequestSchema = z.object({
@@ -114,6 +131,12 @@ export const approvalAnswerSchema = z.object({
   prefix: z.string().min(1).nullish(),
   /** kimi-ts extension: also save the answer as an allow rule (`.kimi-ts/permissions.toml` or the user's). */
   save_rule: z.enum(['project', 'user']).nullish(),
+  /**
+   * kimi-ts extension, for `approve_for_session`: remember it only for the agents of the asking
+   * agent's swarm (the request's `swarm_id`) until that swarm ends — not the main agent, not another
+   * swarm; never persisted nor saved as a rule. Without a swarm it approves this request once.
+   */
+  for_swarm: z.boolean().nullish(),
 });
 
 export type ApprovalSourceKind = z.output<typeof approvalSourceKindSchema>;
@@ -129,7 +152,7 @@ export type HookResponse = z.output<typeof hookResponseSchema>;
 /** The answer to an ApprovalRequest as a client writes it (JSON). */
 export type ApprovalAnswerJSON = z.input<typeof approvalAnswerSchema>;
 type ParsedApprovalAnswer = z.output<typeof approvalAnswerSchema>;
-type ApprovalExtension = 'scope' | 'persist' | 'prefix' | 'save_rule';
+type ApprovalExtension = 'scope' | 'persist' | 'prefix' | 'save_rule' | 'for_swarm';
 /** The answer to an ApprovalRequest in memory, as the request resolves with it. */
 export type ApprovalAnswer = Pick<ParsedApprovalAnswer, 'response'> & { feedback: string } & {
   [K in ApprovalExtension]?: NonNullable<ParsedApprovalAnswer[K]> | undefined;

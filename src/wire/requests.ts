@@ -70,7 +70,7 @@ export class ApprovalRequest extends WireRequestBase<ApprovalRequestData, Approv
   resolve(
     response: ApprovalKind,
     feedback = '',
-    extra: Pick<ApprovalAnswer, 'scope' | 'persist' | 'prefix' | 'save_rule'> = {},
+    extra: Pick<ApprovalAnswer, 'scope' | 'persist' | 'prefix' | 'save_rule' | 'for_swarm'> = {},
   ): boolean {
     return this.reply.resolve({ response, feedback, ...extra });
   }

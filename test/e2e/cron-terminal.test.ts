@@ -27,7 +27,7 @@ describe('scheduled prompts in the terminal front ends', () => {
     tui.type('remind me in a second');
     tui.press('Enter');
     const fired = await tui.waitFor('The deploy looks healthy.');
-    expect(fired).toMatch(/scheduled prompt [0-9a-f]{8} \(once\)/);
+    expect(fired).toMatch(/scheduled prompt [0-9a-f]{8} \(once, made by the model\)/);
     expect(fired).toContain('check the deploy ␛[2J now');
     expect(fired.indexOf('Scheduled it.')).toBeLessThan(fired.indexOf('scheduled prompt'));
 
@@ -59,7 +59,7 @@ describe('scheduled prompts in the terminal front ends', () => {
     shell.type('remind me in a second');
     shell.press('Enter');
     const fired = await shell.waitFor('The deploy looks healthy.');
-    expect(fired).toMatch(/scheduled prompt [0-9a-f]{8} \(once\)/);
+    expect(fired).toMatch(/scheduled prompt [0-9a-f]{8} \(once, made by the model\)/);
     expect(fired).toContain('› check the deploy ␛[2J now');
     shell.type('/exit');
     shell.press('Enter');

@@ -22,8 +22,8 @@ async function plantRules(workDir: string): Promise<void> {
 }
 
 describe('terminal UI: the workspace trust question', () => {
-  it('asks once at start; "No" (the default) keeps the rule off, and the next start asks again', async () => {
-    await cli.setup([shell('s1', 'touch pwned')]);
+  it('asks once at start; "No" (the default) keeps the rule off and is remembered; /permissions trust changes it', async () => {
+    await cli.setup([shell('s1', 'touch pwned'), shell('s2', 'touch pwned'), { text: 'Made it.' }]);
     await plantRules(cli.sandbox.workDir);
     const tui = cli.startTui();
     await tui.waitFor(TRUST_TITLE);
@@ -42,9 +42,27 @@ describe('terminal UI: the workspace trust question', () => {
     tui.press('Escape');
     await tui.waitForIdle();
     expect(existsSync(join(cli.sandbox.workDir, 'pwned'))).toBe(false);
+    // The "No" is in the trust record in the agent's home, not in the workspace.
+    const record = JSON.parse(await readFile(join(cli.sandbox.home, 'trusted-folders.json'), 'utf8'));
+    expect(record).toMatchObject({ folders: [], declined: [expect.stringContaining('work')] });
     tui.close();
+
+    // The next start does not ask again; it says once why the rule is off.
     const again = cli.startTui();
-    await again.waitFor(TRUST_TITLE);
+    await again.waitFor('you said no before');
+    await again.waitFor(TUI_READY);
+    expect(again.history()).not.toContain(TRUST_TITLE);
+    again.type('/permissions trust');
+    again.press('Enter');
+    await again.waitFor('trusted, remembered');
+    await again.waitForIdle();
+    again.type('go');
+    again.press('Enter');
+    await again.waitFor('Made it.');
+    expect(existsSync(join(cli.sandbox.workDir, 'pwned'))).toBe(true);
+    const after = JSON.parse(await readFile(join(cli.sandbox.home, 'trusted-folders.json'), 'utf8'));
+    expect(after.folders).toHaveLength(1);
+    expect(after.declined).toEqual([]);
   });
 
   it('"Yes" puts the rule in force and is remembered: the next start does not ask', async () => {
@@ -102,7 +120,7 @@ describe("terminal UI: a repository's own .git/config", () => {
 });
 
 describe('line shell: the workspace trust question', () => {
-  it('"n" keeps the rule off; "y" on the next start is remembered, and the start after does not ask', async () => {
+  it('"n" keeps the rule off and is remembered; /permissions trust on the next start trusts it, and the start after does not ask', async () => {
     await cli.setup([
       shell('s1', 'touch pwned'),
       shell('s2', 'touch pwned'),
@@ -126,10 +144,12 @@ describe('line shell: the workspace trust question', () => {
     first.close();
 
     const second = cli.startTui({ ui: 'line' });
-    await second.waitFor(/^trust\?/m);
-    second.type('y');
+    await second.waitFor('you said no before');
+    await second.waitFor('Type a request');
+    expect(second.history()).not.toContain('trust?');
+    second.type('/permissions trust');
     second.press('Enter');
-    await second.waitFor('Trusted: the folder');
+    await second.waitFor('trusted, remembered');
     second.type('go');
     second.press('Enter');
     await second.waitFor('Made it.');

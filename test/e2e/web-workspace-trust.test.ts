@@ -45,7 +45,7 @@ async function plantRules(workDir: string): Promise<void> {
 const touch = { toolCalls: [{ id: 't1', name: 'Shell', args: { command: 'touch pwned' } }] };
 
 describe('kimi-ts web: the workspace trust panel', { timeout: 60_000 }, () => {
-  it('"Do not trust" keeps the rule off: the command is asked for', async () => {
+  it('"Do not trust" keeps the rule off and is remembered: the command is asked for', async () => {
     await cli.setup([touch, { text: 'never' }]);
     await plantRules(cli.sandbox.workDir);
     web = await startWebFor(cli);
@@ -58,6 +58,9 @@ describe('kimi-ts web: the workspace trust panel', { timeout: 60_000 }, () => {
     await send(watched, 'go');
     await page.locator('.panel.approval:not(.trust)[data-armed="true"]').waitFor();
     expect(existsSync(join(cli.sandbox.workDir, 'pwned'))).toBe(false);
+    // The "No" is in the trust record in the agent's home: later sessions do not ask.
+    const record = JSON.parse(await readFile(join(cli.sandbox.home, 'trusted-folders.json'), 'utf8'));
+    expect(record).toMatchObject({ folders: [], declined: [expect.any(String)] });
     expect(watched.errors).toEqual([]);
   });
 

@@ -204,6 +204,29 @@ describe('trusting a folder', () => {
     expect(existsSync(join(sandbox.home, 'trusted-folders.json'))).toBe(false);
   });
 
+  it('wire with the capability: a no to remember is kept in the home, and the next client is not asked', async () => {
+    const { sandbox } = await cli.setup([{ text: 'first' }, { text: 'second' }]);
+    await plantRules(sandbox.workDir);
+    const first = new WireClient(sandbox.spawn(['--wire']));
+    await first.request('initialize', { protocol_version: '1.10', capabilities: { workspace_trust: true } });
+    const ask = await first.waitFor(
+      (m) => m.method === 'request' && (m.params as { type: string }).type === 'WorkspaceTrustRequest',
+    );
+    first.send({ jsonrpc: '2.0', id: ask.id, result: { trusted: false, remember: true } });
+    expect((await first.request('prompt', { user_input: 'go' })).result).toEqual({ status: 'finished' });
+    first.child.stdin!.end();
+    await collect(first.child);
+    const record = JSON.parse(await readFile(join(sandbox.home, 'trusted-folders.json'), 'utf8'));
+    expect(record).toMatchObject({ folders: [], declined: [expect.any(String)] });
+
+    const second = new WireClient(sandbox.spawn(['--wire']));
+    await second.request('initialize', { protocol_version: '1.10', capabilities: { workspace_trust: true } });
+    expect((await second.request('prompt', { user_input: 'again' })).result).toEqual({ status: 'finished' });
+    second.child.stdin!.end();
+    await collect(second.child);
+    expect(requestsOf(second, 'WorkspaceTrustRequest')).toHaveLength(0);
+  });
+
   it('wire: a program trusts explicitly with `trust_workspace` in initialize, or with --trust-workspace', async () => {
     const { sandbox } = await cli.setup([
       shell('s1', 'touch one'),

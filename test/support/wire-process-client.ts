@@ -84,6 +84,11 @@ export class WireClient {
     return answered;
   }
 
+  /** Calls `listener` with every message from now on. */
+  listen(listener: (message: JsonRpcMessage) => void): void {
+    this.listeners.push(listener);
+  }
+
   eventTypes(): string[] {
     return this.messages.filter((m) => m.method === 'event').map((m) => (m.params as { type: string }).type);
   }

@@ -59,7 +59,7 @@ export async function checkSandbox(options: {
   if (state.kind === 'off') return check(name, 'warn', 'no sandbox command', wanted);
   let run: Awaited<ReturnType<typeof runQuietly>>;
   try {
-    const [shell, ...args] = state.sandbox.prefix(workDir);
+    const [shell, ...args] = await state.sandbox.prefix(workDir);
     run = shell
       ? await runQuietly(shell, [...args, 'true'], env, options.signal)
       : { ok: false, problem: 'no sandbox command' };

@@ -59,7 +59,7 @@ async function runPluginCommand(
     if (host[key] !== undefined) env[variable] = host[key];
   }
   const [program, ...args] = spec.command as [string, ...string[]];
-  const launch = withPrefix(options.sandbox?.prefix(options.pluginDir), program, args);
+  const launch = withPrefix(await options.sandbox?.prefix(options.pluginDir), program, args);
   const child = spawn(launch.file, launch.args, {
     cwd: options.pluginDir,
     env,
@@ -97,6 +97,7 @@ async function runPluginCommand(
   signal.removeEventListener('abort', onAbort);
   await killing;
   forgetGroup();
+  options.sandbox?.commandEnded();
   if (stopped === 'cancelled') throw signal.reason ?? new Error('The plugin tool was cancelled.');
   if (stopped === 'timeout') {
     return toolError(

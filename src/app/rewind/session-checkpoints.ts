@@ -23,6 +23,11 @@ export interface SessionCheckpointsOptions {
   redact: (text: string) => string;
   /** Told once when recording fails (git missing, disk full); rewinds then have fewer points. */
   warn: (message: string) => void;
+  /**
+   * Records start once this opens (the first model request has gone out: their git would slow the
+   * start down); whatever must wait for a record opens it first. Default: records start at once.
+   */
+  deferredUntil?: { opened: Promise<void>; open(): void } | undefined;
 }
 
 /**
@@ -64,6 +69,7 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
     tornLog: boolean,
   ) {
     this.tornLog = tornLog;
+    if (options.deferredUntil) this.chain = options.deferredUntil.opened;
   }
 
   static async open(options: SessionCheckpointsOptions): Promise<SessionCheckpoints> {
@@ -136,7 +142,7 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
     });
     // After side effects, the state the turn leaves is recorded before the turn ends: a change made
     // by someone else right after must not count as the session's.
-    if (touched) await this.chain;
+    if (touched) await this.startedChain();
   }
 
   untilRecorded(signal: AbortSignal): Promise<void> {
@@ -146,7 +152,7 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.chain.then(() => {
+      this.startedChain().then(() => {
         signal.removeEventListener('abort', onAbort);
         resolve();
       });
@@ -155,7 +161,7 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
 
   /** Waits for the records under way (session end, before a rewind). */
   flush(): Promise<void> {
-    return this.chain;
+    return this.startedChain();
   }
 
   /** The store and a checkpoint of the files as they are now, after the pending records. */
@@ -174,21 +180,21 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
         failure = error;
       }
     });
-    await this.chain;
+    await this.startedChain();
     if (!result) throw failure;
     return result;
   }
 
   /** The store, once the pending records are done (for listing what turns changed). */
   async currentStore(): Promise<CheckpointStore> {
-    await this.chain;
+    await this.startedChain();
     return this.openStore();
   }
 
   /** Appends a rewind or redo record (after the pending ones). */
   async note(record: CheckpointLogRecord): Promise<void> {
     this.chain = this.chain.then(() => this.append(record));
-    await this.chain;
+    await this.startedChain();
   }
 
   /**
@@ -198,6 +204,12 @@ export class SessionCheckpoints implements WorkTreeCheckpoints {
    */
   abandon(): void {
     this.stop.abort(new Error('the session is closing'));
+  }
+
+  /** The chain, its deferred start (if any) given up: the caller waits for what is on it. */
+  private startedChain(): Promise<void> {
+    this.options.deferredUntil?.open();
+    return this.chain;
   }
 
   private enqueue(work: () => Promise<void>): void {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, realpath, rm } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { RepoGitError, repoGit } from './repo-git.js';
 
@@ -109,8 +109,25 @@ export async function addAgentWorktree(options: {
   const inside = relative(repoRoot, await realpath(options.workDir));
   await mkdir(dirname(path), { recursive: true });
   await serialised(repoRoot, async () => {
+    // What is already there is not ours to remove: an earlier run's branch (a resumed agent's, not
+    // merged yet) or the person's. The failure path below deletes only what this call made.
+    const taken = await repoGit(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], repoRoot, {
+      signal,
+      okCodes: [1],
+    });
+    if (taken.code === 0)
+      throw new WorktreeUnavailableError(
+        `the branch ${branch} already exists (an earlier isolated run's work?): merge it (/swarm merge ${branch}) or delete it, then run again.`,
+      );
+    if (await exists(path))
+      throw new WorktreeUnavailableError(`${path} is already there; it is not a worktree this run made.`);
     try {
-      await repoGit(['worktree', 'add', '-b', branch, path, base], repoRoot, { signal });
+      // The checkout is a second git run inside the worktree: there the config's conditional
+      // includes (`onbranch:kimi-ts/**`, `gitdir:**/worktrees/**`) are in force, and repoGit reads
+      // the filter and driver names to neutralise where they are. `worktree add` would check out
+      // in a child git that only the names read in the person's checkout reach.
+      await repoGit(['worktree', 'add', '--no-checkout', '-b', branch, path, base], repoRoot, { signal });
+      await repoGit(['reset', '--hard', '-q', '--no-recurse-submodules'], path, { signal });
     } catch (error) {
       // A cancel in the middle of the checkout: nothing of it may stay.
       await removeWorktree(repoRoot, path);
@@ -120,6 +137,13 @@ export async function addAgentWorktree(options: {
   });
   const gitFile = await readFile(join(path, '.git'), 'utf8');
   return { repoRoot, path, workDir: inside ? join(path, inside) : path, branch, base, gitFile };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** A single line of at most 72 printable characters, for a commit subject. */

@@ -25,6 +25,8 @@ export async function runForeground(
   services: SubagentServices,
   run: PreparedRun,
   request: RunRequest,
+  /** The swarm this run is an item of (its approvals may be answered for the swarm); null for one Agent call. */
+  swarmId: string | null = null,
 ): Promise<ForegroundResult> {
   const { store, hooks, approval } = services;
   const agentId = run.record.agent_id;
@@ -37,6 +39,7 @@ export async function runForeground(
     subagent_type: typeName,
     description: run.description,
     parent_tool_call_id: request.parentToolCallId,
+    swarm_id: swarmId,
   };
   const parentWire = currentWire();
   const control = new AbortController();

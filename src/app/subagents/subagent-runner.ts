@@ -108,7 +108,7 @@ export class SessionSubagentRunner implements SubagentRunner {
       let result: ForegroundResult | null = null;
       let thrown: { error: unknown } | null = null;
       try {
-        result = await runForeground(this.services, prepared, request);
+        result = await runForeground(this.services, prepared, request, owner?.id ?? null);
       } catch (error) {
         thrown = { error };
       }

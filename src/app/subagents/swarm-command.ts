@@ -77,12 +77,22 @@ export function swarmCommand(parts: SwarmCommandParts): SlashCommand {
         say(`Not a swarm branch: ${sanitizeForTerminal(branch)}\n${USAGE}`);
         return;
       }
-      const ref = `refs/heads/${branch}`;
+      let commit: string;
       let stat: string;
       let patch: string;
       try {
-        await repoGit(['rev-parse', '--verify', '--quiet', ref], parts.workDir, { signal });
-        const range = `HEAD...${ref}`;
+        // The commit shown is the commit merged: the branch may move while the person reads the
+        // diff (a background command, another process), so the merge names the commit, not the ref.
+        commit = (
+          await repoGit(
+            ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`],
+            parts.workDir,
+            {
+              signal,
+            },
+          )
+        ).stdout.trim();
+        const range = `HEAD...${commit}`;
         const diff = ['diff', '--no-ext-diff', '--no-textconv', '--no-color'];
         stat = (await repoGit([...diff, '--stat', range, '--'], parts.workDir, { signal })).stdout;
         patch = (await repoGit([...diff, range, '--'], parts.workDir, { signal })).stdout;
@@ -95,12 +105,12 @@ export function swarmCommand(parts: SwarmCommandParts): SlashCommand {
         say(`${branch} changes nothing against HEAD: nothing to merge.`);
         return;
       }
-      say(sanitizeForTerminal(`Changes of ${branch} against HEAD:\n${stat}\n${cut(patch)}`));
+      say(sanitizeForTerminal(`Changes of ${branch} (${commit}) against HEAD:\n${stat}\n${cut(patch)}`));
       const decision = await parts.policy.decide({
         toolName: 'Shell',
         question: {
           action: `merge ${branch}`,
-          description: `Merge ${branch} into the current branch of ${parts.workDir} (${mergeCommand(branch)}; the diff is shown above).`,
+          description: `Merge ${branch} at ${commit} into the current branch of ${parts.workDir} (${mergeCommand(branch)}; the diff is shown above).`,
           display: [{ type: 'shell', language: 'bash', command: mergeCommand(branch) }],
         },
         effects: [
@@ -132,7 +142,7 @@ export function swarmCommand(parts: SwarmCommandParts): SlashCommand {
       }
       try {
         await repoGit(
-          ['merge', '--no-ff', '--no-edit', '-m', `Merge ${branch} (kimi-ts swarm)`, ref],
+          ['merge', '--no-ff', '--no-edit', '-m', `Merge ${branch} (kimi-ts swarm)`, commit],
           parts.workDir,
           {
             signal,

@@ -100,6 +100,7 @@ export async function runSwarm(
     const spent = goal?.budgetReached(true) ?? null;
     return spent === null ? null : `Not started: the goal's budget is spent (${spent})`;
   };
+  // What the person approved for this swarm's agents ends with it (a cancel too).
   const settled = await runBounded(tasks, concurrency, blocked, (task) =>
     runOne(
       {
@@ -116,7 +117,7 @@ export async function runSwarm(
       },
       { id: swarmId, index: task.index },
     ),
-  );
+  ).finally(() => services.approval.endSwarm(swarmId));
   if (request.signal.aborted) throw request.signal.reason;
   const entries: SwarmEntry[] = tasks.map((task, i) => {
     const result = settled[i];

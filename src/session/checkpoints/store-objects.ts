@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { deflateSync } from 'node:zlib';
 
 /**
  * The few writes to the store that need no git: the store's skeleton, the top tree of a checkpoint,
@@ -40,6 +40,9 @@ export async function writeLooseObject(
   const id = createHash('sha1').update(raw).digest('hex');
   const file = join(gitDir, 'objects', id.slice(0, 2), id.slice(2));
   if (existsSync(file)) return id;
+  // zlib loads on the first object written, not with the CLI (a start that records nothing yet).
+  // A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
+  const { deflateSync } = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
   await writeAtomically(file, deflateSync(raw));
   // Git's own loose objects are read-only; it never writes one twice.
   await chmod(file, 0o444).catch(() => {});

@@ -128,6 +128,25 @@ describe('WaitFor', () => {
     expect(result.return_value.is_error).toBe(true);
   });
 
+  it('a hostile timeout as the model writes it (1e999 is Infinity to JSON.parse) is refused or clamped', async () => {
+    const task = await startBash('true');
+    await manager.wait(task.spec.id, 10_000);
+    const toolset = await waitForToolset();
+    const infinite = await callTool(toolset, 'WaitFor', `{"task_id":"${task.spec.id}","timeout":1e999}`);
+    if (!infinite.return_value.is_error) expect(outputText(infinite)).toContain('timeout_ms: 600000');
+    const tiny = await callTool(toolset, 'WaitFor', `{"task_id":"${task.spec.id}","timeout":1e-300}`);
+    expect(outputText(tiny)).toMatch(/^wait_status: completed\n/);
+  });
+
+  it("another session's task id, or a path, is not found here", async () => {
+    const toolset = await waitForToolset();
+    for (const task_id of ['../other-session/tasks/bash-12345678', 'bash-12345678/../../x', '__proto__']) {
+      const result = await callTool(toolset, 'WaitFor', { task_id, timeout: 1 });
+      expect(result.return_value.is_error).toBe(true);
+      expect(briefOf(result)).toBe('Task not found');
+    }
+  });
+
   it('without a task id returns at once when nothing runs, else at the first task to finish', async () => {
     const toolset = await waitForToolset();
     expect(outputText(await callTool(toolset, 'WaitFor', { timeout: 600 }))).toMatch(

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { assertNever } from '../../util/assert-never.js';
+import { readBoundedLines } from '../../util/bounded-lines.js';
 import { type CronExpression, parseCronExpression } from './cron-expression.js';
 import { oneShotJitterMs, recurringJitterMs } from './cron-jitter.js';
 import {
@@ -45,9 +46,10 @@ export class CronBook {
   static async open(file: string | null, now: () => number = Date.now): Promise<CronBook> {
     const book = new CronBook(file, now);
     if (!file) return book;
-    const text = await readText(file);
-    book.tornEnd = text !== '' && !text.endsWith('\n');
-    for (const record of parseRecords(text)) if (isLoadable(record)) book.apply(record);
+    const { terminated } = await readRecords(file, (record) => {
+      if (book.isLoadable(record)) book.apply(record);
+    });
+    book.tornEnd = !terminated;
     return book;
   }
 
@@ -201,6 +203,25 @@ export class CronBook {
     for (const listener of [...this.listeners]) listener();
   }
 
+  /**
+   * A loaded record is held to what `add` checks: the file may have been planted or edited, so the
+   * 50-job and 8 KiB limits hold on load too (the first jobs are kept), and a job whose expression
+   * no longer parses (a hand edit) is left out rather than breaking the session.
+   */
+  private isLoadable(record: CronRecord): boolean {
+    if (record.op !== 'add') return true;
+    const { job } = record;
+    if (!this.jobs.has(job.id) && this.jobs.size >= MAX_CRON_JOBS) return false;
+    if (!job.prompt.trim() || Buffer.byteLength(job.prompt, 'utf8') > MAX_CRON_PROMPT_BYTES) return false;
+    if (job.cron === null) return job.fire_at !== null;
+    try {
+      parseCronExpression(job.cron);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   private apply(record: CronRecord): void {
     switch (record.op) {
       case 'add':
@@ -236,34 +257,34 @@ function base(
   };
 }
 
-/** A job whose expression no longer parses (a hand edit) is left out rather than breaking the session. */
-function isLoadable(record: CronRecord): boolean {
-  if (record.op !== 'add' || record.job.cron === null) return true;
-  try {
-    parseCronExpression(record.job.cron);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/**
+ * The longest `cron.jsonl` line read: an 8 KiB prompt JSON-escaped (at most 6 bytes a byte) and the
+ * job's other fields fit well within it; a longer line (planted, or torn into the next) is skipped
+ * as it streams past, never held whole.
+ */
+const MAX_CRON_LINE_BYTES = 128 * 1024;
 
-async function readText(file: string): Promise<string> {
+/**
+ * Calls `onRecord` with each record of `cron.jsonl`; unreadable lines (a torn last line, a hand
+ * edit, a line past the bound) are skipped. A missing or unreadable file has none.
+ */
+async function readRecords(
+  file: string,
+  onRecord: (record: CronRecord) => void,
+): Promise<{ terminated: boolean }> {
   try {
-    return await readFile(file, 'utf8');
+    return await readBoundedLines(
+      file,
+      (line) => {
+        if (!line.trim()) return;
+        try {
+          const parsed = cronRecordSchema.safeParse(JSON.parse(line));
+          if (parsed.success) onRecord(parsed.data);
+        } catch {}
+      },
+      { maxLineBytes: MAX_CRON_LINE_BYTES },
+    );
   } catch {
-    return '';
+    return { terminated: true };
   }
-}
-
-/** The records of `cron.jsonl`; unreadable lines (a torn last line, a hand edit) are skipped. */
-function parseRecords(text: string): CronRecord[] {
-  const records: CronRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const parsed = cronRecordSchema.safeParse(JSON.parse(line));
-      if (parsed.success) records.push(parsed.data);
-    } catch {}
-  }
-  return records;
 }

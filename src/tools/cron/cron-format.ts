@@ -33,8 +33,10 @@ export function promptPreview(prompt: string): string {
 export function cronFireEnvelope(job: CronJob, fire: { coalescedCount: number; stale: boolean }): string {
   const attr = (value: string) =>
     value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-  // The prompt cannot end the envelope early and pose as the runtime speaking after it.
-  const body = job.prompt.replace(/<\/(prompt|cron-fire)>/gi, '<\\/$1>');
+  // The prompt cannot end the envelope early and pose as the runtime speaking after it, nor open a
+  // second one: no tag of the envelope's names starts inside it, in any spelling (`</prompt >`,
+  // `</ PROMPT>`, `<cron-fire …>`); its `<` is written as `&lt;`.
+  const body = job.prompt.replace(/<(?=\s*\/?\s*(?:prompt|cron-fire)\b)/gi, '&lt;');
   return [
     `<cron-fire jobId="${attr(job.id)}" cron="${attr(job.cron ?? 'once')}" recurring="${job.recurring}" coalescedCount="${fire.coalescedCount}" stale="${fire.stale}">`,
     '<prompt>',

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { toolError, toolOk } from '../../kosong/tool.js';
+import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
+import type { AgentRole } from '../runtime.js';
 import type { CronBook } from './cron-book.js';
 import { CronExpressionError } from './cron-expression.js';
 import { describeSchedule, formatLocalIso, promptPreview } from './cron-format.js';
@@ -78,6 +80,9 @@ export function cronTools(book: CronBook): KimiTool[] {
         params.delay_seconds !== undefined
           ? `Schedule a prompt once in ${params.delay_seconds}s: ${promptPreview(params.prompt)}`
           : `Schedule a prompt (cron "${params.cron ?? ''}"${params.recurring ? '' : ', once'}): ${promptPreview(params.prompt)}`,
+      // The person approves what will run later, unseen: the whole prompt (at most 8 KiB), not the
+      // preview, whose tail (past 200 bytes or behind blank-looking characters) was out of sight.
+      display: [{ type: 'brief', text: params.prompt }],
     }),
     call(params) {
       if ((params.cron === undefined) === (params.delay_seconds === undefined))
@@ -138,3 +143,27 @@ export function cronTools(book: CronBook): KimiTool[] {
   });
   return [create, list, remove];
 }
+
+/** A subagent's work ends with its report: a schedule outliving it is the main agent's to make. */
+function rootOnly(tool: KimiTool, role: AgentRole): KimiTool {
+  if (role === 'root') return tool;
+  return defineTool({
+    name: tool.name,
+    description: tool.description,
+    params: z.object({}).passthrough(),
+    effect: 'read-only',
+    call: async () =>
+      toolError('Scheduled prompts belong to the main agent, not to a subagent.', 'Schedules unavailable'),
+  });
+}
+
+/** The module's tools as the agent file names them (`kimi-ts/tools/cron/cron-tools:CronCreate`). */
+export const CronCreate = toolFactory(['cronBook', 'role'], (deps) =>
+  rootOnly(cronTools(deps.cronBook)[0] as KimiTool, deps.role),
+);
+export const CronList = toolFactory(['cronBook', 'role'], (deps) =>
+  rootOnly(cronTools(deps.cronBook)[1] as KimiTool, deps.role),
+);
+export const CronDelete = toolFactory(['cronBook', 'role'], (deps) =>
+  rootOnly(cronTools(deps.cronBook)[2] as KimiTool, deps.role),
+);

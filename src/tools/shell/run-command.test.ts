@@ -94,7 +94,7 @@ describe('runCommand', () => {
           output += text;
         },
         5_000,
-        state.sandbox.prefix(workDir),
+        await state.sandbox.prefix(workDir),
         workDir,
       );
       state.sandbox.dispose();

@@ -137,7 +137,8 @@ export const Shell = toolFactory(
         }
         const env = commandEnvironment(deps.processEnv, bashPath);
         // Outside the sandbox only as asked for: the policy had a person approve exactly that.
-        const sandboxPrefix = sandbox === 'off' ? undefined : deps.commandSandbox?.prefix(deps.workDir);
+        const commandSandbox = sandbox === 'off' ? undefined : deps.commandSandbox;
+        const sandboxPrefix = await commandSandbox?.prefix(deps.workDir);
         if (run_in_background) {
           return startInBackground(deps.backgroundTasks, deps.role, {
             command,
@@ -152,21 +153,27 @@ export const Shell = toolFactory(
         const builder = new ToolResultBuilder();
         // The builder keeps the first 50,000 characters; the rest is only counted (and its end kept).
         const tailWindow = new OutputTailWindow();
-        const outcome = await runCommand({
-          bashPath,
-          command,
-          cwd: deps.workDir,
-          env,
-          sandboxPrefix,
-          timeoutMs: timeout * 1000,
-          killGraceMs: SHELL_KILL_GRACE_MS,
-          signal: ctx.signal,
-          onOutput: (text) => {
-            builder.write(text);
-            tailWindow.write(text);
-            ctx.reportOutput?.(text);
-          },
-        });
+        let outcome: Awaited<ReturnType<typeof runCommand>>;
+        try {
+          outcome = await runCommand({
+            bashPath,
+            command,
+            cwd: deps.workDir,
+            env,
+            sandboxPrefix,
+            timeoutMs: timeout * 1000,
+            killGraceMs: SHELL_KILL_GRACE_MS,
+            signal: ctx.signal,
+            onOutput: (text) => {
+              builder.write(text);
+              tailWindow.write(text);
+              ctx.reportOutput?.(text);
+            },
+          });
+        } finally {
+          // What the command left (a nested repository) is read before the next command.
+          commandSandbox?.commandEnded();
+        }
         const dropped = omittedNote(tailWindow.totalChars, builder.nChars);
         switch (outcome.kind) {
           case 'exited': {

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ResolvedAddress } from '../../policy/index.js';
@@ -34,15 +34,13 @@ export class UncheckedHostError extends Error {
 export function pinnedFetch(
   addressesOf: (host: string) => readonly ResolvedAddress[] | undefined,
 ): FetchLike {
-  return (url, init) =>
-    new Promise<Response>((resolve, reject) => {
-      const target = new URL(url);
-      const host = bareHost(target.hostname);
-      const addresses = addressesOf(host);
-      if (!addresses || addresses.length === 0) {
-        reject(new UncheckedHostError(host));
-        return;
-      }
+  return async (url, init) => {
+    const target = new URL(url);
+    const host = bareHost(target.hostname);
+    const addresses = addressesOf(host);
+    if (!addresses || addresses.length === 0) throw new UncheckedHostError(host);
+    const send = httpRequestFor(target.protocol);
+    return new Promise<Response>((resolve, reject) => {
       const lookup: LookupFunction = (_name, options, callback) => {
         const all = (options as { all?: boolean }).all === true;
         if (all) {
@@ -56,7 +54,6 @@ export function pinnedFetch(
         const first = addresses.find((a) => !family || a.family === family) ?? addresses[0]!;
         callback(null, first.address, first.family);
       };
-      const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
       const req = send(target, {
         method: init.method,
         headers: init.headers,
@@ -70,6 +67,18 @@ export function pinnedFetch(
       req.once('response', (res) => resolve(toResponse(res, init.method)));
       req.end(init.body);
     });
+  };
+}
+
+/**
+ * Node's HTTP client, loaded on the first fetch of a page rather than with the CLI (most runs fetch
+ * none). A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
+ */
+function httpRequestFor(protocol: string): typeof import('node:http').request {
+  const load = createRequire(import.meta.url);
+  return protocol === 'https:'
+    ? (load('node:https') as typeof import('node:https')).request
+    : (load('node:http') as typeof import('node:http')).request;
 }
 
 function bareHost(hostname: string): string {

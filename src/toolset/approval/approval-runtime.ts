@@ -23,6 +23,11 @@ export interface ApprovalDecision {
   prefix?: string | undefined;
   /** Also save the answer as an allow permission rule, for the project or the user. */
   saveRule?: RuleSaveScope | undefined;
+  /**
+   * For approve-for-session: remember it only for the agents of the asking agent's swarm, until the
+   * swarm ends (never persisted nor saved as a rule). From an agent of no swarm it approves once.
+   */
+  forSwarm?: boolean | undefined;
 }
 
 export type ApprovalDecisionInput = Pick<ApprovalDecision, 'response'> &
@@ -198,6 +203,7 @@ export class ApprovalRuntime {
       persist: decision.persist ?? false,
       ...(decision.prefix ? { prefix: decision.prefix } : {}),
       ...(decision.saveRule ? { saveRule: decision.saveRule } : {}),
+      ...(decision.forSwarm ? { forSwarm: true } : {}),
       approved_via_session_cache: viaSessionCache,
     };
     entry.record = record;

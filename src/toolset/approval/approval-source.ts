@@ -13,6 +13,11 @@ export interface ApprovalSource {
   description?: string | null | undefined;
   /** The parent's tool call (Agent, AgentSwarm) that started the agent; shared by a swarm's agents. */
   parent_tool_call_id?: string | null | undefined;
+  /**
+   * The swarm the agent runs in (kimi-ts made the id when the AgentSwarm call started; the model
+   * cannot pick it, unlike a tool call id): what "approve for all agents of this swarm" covers.
+   */
+  swarm_id?: string | null | undefined;
 }
 
 const storage = new AsyncLocalStorage<ApprovalSource>();

@@ -151,4 +151,45 @@ describe('approval requests over the Wire', () => {
     expect(runs()).toBe(2);
     expect(approval.toJSON().auto_approve_actions).toEqual(['run command']);
   });
+
+  it("an answer for the swarm lets that swarm's agents run commands unasked; the main agent is still asked, and its agents once the swarm ended", async () => {
+    const { approval, toolset, runs } = setup();
+    const wire = new Wire();
+    const ui = wire.subscribe({ merge: true });
+    bridgeApprovalsToWire(approval.runtime);
+    const item = (agent: string) => ({
+      kind: 'foreground_turn' as const,
+      id: `${agent}-run`,
+      agent_id: agent,
+      parent_tool_call_id: 'swarm-call',
+      swarm_id: 's1',
+    });
+    const asSwarmAgent = (agent: string, id: string, command: string) =>
+      runWithWire(wire, () =>
+        runWithApprovalSource(item(agent), () => dispatchAll(toolset, [toolCall(id, 'Shell', { command })])),
+      );
+    const first = asSwarmAgent('a1', 'c1', 'git status');
+    const request = await nextOfType(ui, 'ApprovalRequest');
+    expect(request.payload).toMatchObject({ swarm_id: 's1', parent_tool_call_id: 'swarm-call' });
+    request.resolve('approve_for_session', '', { scope: 'action', for_swarm: true });
+    expect((await first)[0]!.return_value.output).toBe('ran git status');
+    expect((await asSwarmAgent('a2', 'c2', 'git log'))[0]!.return_value.output).toBe('ran git log');
+    expect(runs()).toBe(2);
+    // The main agent's `git log` is asked: nothing was approved for the session.
+    const main = runWithWire(wire, () =>
+      runWithApprovalSource({ kind: 'foreground_turn', id: 'turn-1' }, () =>
+        dispatchAll(toolset, [toolCall('c3', 'Shell', { command: 'git log' })]),
+      ),
+    );
+    const asked = await nextOfType(ui, 'ApprovalRequest');
+    expect(asked.payload.swarm_id).toBeNull();
+    asked.resolve('reject');
+    expect(toolErrorKind((await main)[0]!.return_value)).toBe('rejected');
+    // The swarm ended: its agents are asked again.
+    approval.endSwarm('s1');
+    const later = asSwarmAgent('a3', 'c4', 'git log');
+    (await nextOfType(ui, 'ApprovalRequest')).resolve('reject');
+    expect(toolErrorKind((await later)[0]!.return_value)).toBe('rejected');
+    expect(runs()).toBe(2);
+  });
 });

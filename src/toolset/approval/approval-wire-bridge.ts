@@ -45,6 +45,7 @@ export function bridgeApprovalsToWire(
             ...(answer.persist ? { persist: true } : {}),
             ...(answer.prefix ? { prefix: answer.prefix } : {}),
             ...(answer.save_rule ? { saveRule: answer.save_rule } : {}),
+            ...(answer.for_swarm ? { forSwarm: true } : {}),
           });
         }
       });
@@ -83,5 +84,6 @@ export function toWireRequest(record: ApprovalRecord): ApprovalRequest {
     subagent_type: record.source.subagent_type ?? null,
     source_description: record.source.description ?? null,
     parent_tool_call_id: record.source.parent_tool_call_id ?? null,
+    swarm_id: record.source.swarm_id ?? null,
   });
 }

@@ -5,6 +5,7 @@ import { type ApprovalDecision, type ApprovalResponseKind, ApprovalRuntime } fro
 import { type ApprovalScope, ApprovalScopeSet, approvalScope, scopeCovers } from './approval-scope.js';
 import { type ApprovalSource, currentApprovalSource, isSubagentSource } from './approval-source.js';
 import type { ProjectApprovals } from './project-approvals.js';
+import { SwarmApprovals } from './swarm-approvals.js';
 
 /** The persisted part of the approval state (Kimi CLI keeps it in `state.json` under `approval`). */
 export interface ApprovalStateJSON {
@@ -33,6 +34,7 @@ export class ApprovalResult {
     readonly feedback: string,
     private readonly fromSubagent: boolean,
     /** For approve-for-session: the scope as answered (the policy keeps prefixes and saved rules). */
+    /** Absent for an approval given for a swarm: the Approval keeps it, the policy has nothing to keep. */
     readonly answer?: Pick<ApprovalDecision, 'scope' | 'prefix' | 'saveRule'> | undefined,
   ) {}
 
@@ -49,6 +51,8 @@ class SharedApprovalState {
   /** Set for this invocation only (e.g. print mode); never persisted. */
   runtimeAfk = false;
   readonly session: ApprovalScopeSet;
+  /** Approvals for the agents of one swarm, until it ends (in memory only). */
+  readonly swarms = new SwarmApprovals();
 
   constructor(
     json: Partial<ApprovalStateJSON>,
@@ -150,11 +154,42 @@ export class Approval {
     return this.state.yolo || this.state.afk || this.state.runtimeAfk;
   }
 
+  /**
+   * Whether the request is approved already: for the session, for the project, or — asked by an
+   * agent of a swarm (the current approval source) — for the agents of that swarm.
+   */
   isSessionApproved(action: string, description: string): boolean {
+    const swarmId = this.currentSwarmId();
     return (
       this.state.session.covers(action, description) ||
-      (this.options.projectApprovals?.covers(action, description) ?? false)
+      (this.options.projectApprovals?.covers(action, description) ?? false) ||
+      (swarmId !== null && this.state.swarms.covers(swarmId, action, description))
     );
+  }
+
+  /** Command prefixes approved for the asking agent's swarm (the policy checks them like its own). */
+  approvedPrefixes(toolName: string): readonly string[] {
+    const swarmId = this.currentSwarmId();
+    return swarmId === null ? [] : this.state.swarms.prefixes(swarmId, toolName);
+  }
+
+  /** Remembers a scope for the agents of one swarm and releases their pending requests it covers. */
+  approveForSwarm(swarmId: string, scope: ApprovalScope): void {
+    this.state.swarms.add(swarmId, scope);
+    for (const record of this.runtime.listPending()) {
+      if (record.source.swarm_id === swarmId && scopeCovers(scope, record.action, record.description)) {
+        this.runtime.resolve(record.id, { response: 'approve' }, { viaSessionCache: true });
+      }
+    }
+  }
+
+  /** The swarm ended: approvals given for its agents no longer cover anything. */
+  endSwarm(swarmId: string): void {
+    this.state.swarms.end(swarmId);
+  }
+
+  private currentSwarmId(): string | null {
+    return (currentApprovalSource() ?? this.options.defaultSource)?.swarm_id ?? null;
   }
 
   /** Remembers a scope for the session and releases every pending request it covers. */
@@ -226,6 +261,8 @@ export class Approval {
         if (options.remember === false)
           return new ApprovalResult(true, 'approve_for_session', decision.feedback, fromSubagent);
         call.approvedActions.add(action);
+        if (decision.forSwarm)
+          return this.keepForSwarm(source, decision, sender, action, description, fromSubagent);
         const answer = { scope: decision.scope, prefix: decision.prefix, saveRule: decision.saveRule };
         if (!(decision.scope === 'prefix' && decision.prefix)) {
           const scope = approvalScope(decision.scope, action, description);
@@ -237,6 +274,27 @@ export class Approval {
       case 'reject':
         return new ApprovalResult(false, 'reject', decision.feedback, fromSubagent);
     }
+  }
+
+  /**
+   * An approve-for-session given for the asking agent's swarm: kept for that swarm only (a prefix
+   * too), never persisted nor saved as a rule. An agent of no swarm gets it as an approval once:
+   * the person asked for less than the session, so nothing wider is remembered.
+   */
+  private keepForSwarm(
+    source: ApprovalSource,
+    decision: ApprovalDecision,
+    toolName: string,
+    action: string,
+    description: string,
+    fromSubagent: boolean,
+  ): ApprovalResult {
+    const swarmId = source.swarm_id;
+    if (!swarmId) return new ApprovalResult(true, 'approve', decision.feedback, fromSubagent);
+    const prefix = decision.prefix?.trim();
+    if (decision.scope === 'prefix' && prefix) this.state.swarms.addPrefix(swarmId, toolName, prefix);
+    else this.approveForSwarm(swarmId, approvalScope(decision.scope, action, description));
+    return new ApprovalResult(true, 'approve_for_session', decision.feedback, fromSubagent);
   }
 
   private async persist(scope: ApprovalScope): Promise<void> {

@@ -70,3 +70,33 @@ describe('questions asked through permission requests', () => {
     expect(asked).toEqual([]);
   });
 });
+
+describe('a subagent question through ACP', () => {
+  it("names the asking agent in the title and in _meta; the main agent's question is unchanged", async () => {
+    const request = new QuestionRequest({
+      id: 'q',
+      tool_call_id: 'call-1',
+      questions: [item('Which colour?', ['Red', 'Blue'])],
+      agent_id: 'a1b2c3d4',
+      subagent_type: 'coder',
+      source_description: 'Paint #2',
+      parent_tool_call_id: 'swarm-1',
+    });
+    const { client, asked } = editor(['0']);
+    await askQuestionsByPermission(request, 'session', client, undefined);
+    expect(asked[0]?.toolCall.title).toBe('agent coder a1b2c3d4 — Paint #2: Which colour?');
+    expect(asked[0]?.toolCall._meta).toEqual({
+      'kimi-ts/asking_agent': {
+        agent_id: 'a1b2c3d4',
+        subagent_type: 'coder',
+        description: 'Paint #2',
+        parent_tool_call_id: 'swarm-1',
+      },
+    });
+    const main = new QuestionRequest({ id: 'm', tool_call_id: 'c', questions: [item('Size?', ['S'])] });
+    const other = editor(['0']);
+    await askQuestionsByPermission(main, 'session', other.client, undefined);
+    expect(other.asked[0]?.toolCall.title).toBe('Size?');
+    expect(other.asked[0]?.toolCall).not.toHaveProperty('_meta');
+  });
+});

@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { QuestionAnswers, QuestionItem, QuestionRequest } from '../../wire/requests.js';
+import { acpAskingAgent } from './acp-asking-agent.js';
 
 const SKIP_OPTION = 'skip';
 
@@ -31,7 +32,10 @@ export async function askQuestionsByPermission(
           sessionId,
           toolCall: {
             toolCallId: tool_call_id,
-            title: item.header ? `${item.header}: ${item.question}` : item.question,
+            ...acpAskingAgent(
+              request.payload,
+              item.header ? `${item.header}: ${item.question}` : item.question,
+            ),
             content: [{ type: 'content', content: { type: 'text', text: questionText(item) } }],
           },
           options: [

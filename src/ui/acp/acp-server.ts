@@ -7,6 +7,7 @@ import { VERSION } from '../../version.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest } from '../../wire/requests.js';
 import { readWireFile } from '../../wire/wire-file.js';
+import { acpAskingAgent } from './acp-asking-agent.js';
 import { mcpServersConfig, promptToUserInput } from './acp-input.js';
 import { askQuestionsByPermission } from './acp-questions.js';
 import { asksToTrust, canAskWorkspaceTrust, settleWorkspaceTrust } from './acp-workspace-trust.js';
@@ -361,7 +362,7 @@ async function askPermission(
         sessionId,
         toolCall: {
           toolCallId: tool_call_id,
-          title: description,
+          ...acpAskingAgent(request.payload, description),
           kind: toolKind(sender),
           status: 'pending',
           content: displayContent(display),

@@ -8,7 +8,11 @@ const DESCRIPTION_CHARS = 48;
  * background one says so); null for the main agent, which stays unmarked. The id, the type and the
  * description come from the model's own Agent call: untrusted, the caller sanitises them.
  */
-export function askingAgentLabel(request: ApprovalRequestData): string | null {
+export function askingAgentLabel(
+  request: Pick<ApprovalRequestData, 'agent_id' | 'subagent_type' | 'source_description'> & {
+    source_kind?: ApprovalRequestData['source_kind'];
+  },
+): string | null {
   const id = request.agent_id?.trim();
   if (!id) return null;
   const kind = request.source_kind === 'background_agent' ? 'background agent' : 'agent';

@@ -3,17 +3,22 @@ import { messageToJSON } from '../../kosong/message-json.js';
 import type { ToolResult } from '../../kosong/tool.js';
 import { toolResultToMessage } from '../../toolset/tool-result-message.js';
 import { assertNever } from '../../util/assert-never.js';
+import { sanitizeForTerminal, type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
 import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
+import { type PrintText, toJsonLine } from './print-text.js';
 import { StepAttempt } from './step-attempt.js';
+
+/** Text of the model, a tool or a server, made safe where it enters the output. */
+const safe = sanitizeForTerminal;
 
 export type OutputFormat = 'text' | 'stream-json';
 
 export interface PrintSinks {
   /** The answer: assistant text (text format) or JSON lines (stream-json). */
-  out(text: string): void;
+  out(text: PrintText): void;
   /** Progress a person may want to see (tool calls in text format). */
-  progress(text: string): void;
+  progress(text: TerminalSafe): void;
 }
 
 /**
@@ -75,7 +80,9 @@ export class PrintFormatter {
         this.attempt = new StepAttempt();
         if (this.format === 'text' && !this.options.finalMessageOnly) {
           const { error_type, next_attempt, max_attempts } = message.payload;
-          this.sinks.progress(`[retrying after ${error_type}: attempt ${next_attempt} of ${max_attempts}]\n`);
+          this.sinks.progress(
+            t`[retrying after ${safe(error_type)}: attempt ${next_attempt} of ${max_attempts}]\n`,
+          );
         }
         return;
       case 'ToolResult':
@@ -84,9 +91,9 @@ export class PrintFormatter {
         return;
       case 'BtwEnd':
         if (this.format === 'stream-json')
-          this.sinks.out(`${JSON.stringify({ type: message.type, ...message.payload })}\n`);
-        else if (message.payload.error) this.sinks.progress(`Error: ${message.payload.error}\n`);
-        else this.sinks.out(`${message.payload.response ?? ''}\n`);
+          this.sinks.out(toJsonLine({ type: message.type, ...message.payload }));
+        else if (message.payload.error) this.sinks.progress(t`Error: ${safe(message.payload.error)}\n`);
+        else this.sinks.out(t`${safe(message.payload.response ?? '')}\n`);
         return;
       case 'RewindDone':
       case 'GoalUpdated':
@@ -94,15 +101,15 @@ export class PrintFormatter {
       case 'ScheduleFired':
         // The command's own text says what it did; stream-json readers also get the record.
         if (this.format === 'stream-json' && !this.options.finalMessageOnly)
-          this.sinks.out(`${JSON.stringify({ type: message.type, ...message.payload })}\n`);
+          this.sinks.out(toJsonLine({ type: message.type, ...message.payload }));
         return;
       case 'PlanDisplay':
       case 'Notification':
         if (this.options.finalMessageOnly) return;
         if (this.format === 'stream-json')
-          this.sinks.out(`${JSON.stringify({ type: message.type, ...message.payload })}\n`);
-        else if (message.type === 'Notification') this.sinks.progress(`[${message.payload.title}]\n`);
-        else this.sinks.out(`${message.payload.content}\n`);
+          this.sinks.out(toJsonLine({ type: message.type, ...message.payload }));
+        else if (message.type === 'Notification') this.sinks.progress(t`[${safe(message.payload.title)}]\n`);
+        else this.sinks.out(t`${safe(message.payload.content)}\n`);
         return;
       case 'TurnBegin':
       case 'SteerInput':
@@ -133,8 +140,8 @@ export class PrintFormatter {
     this.endStep();
     if (!this.options.finalMessageOnly || !this.lastAssistantText) return;
     if (this.format === 'stream-json')
-      this.sinks.out(`${JSON.stringify({ role: 'assistant', content: this.lastAssistantText })}\n`);
-    else this.sinks.out(`${this.lastAssistantText}\n`);
+      this.sinks.out(toJsonLine({ role: 'assistant', content: this.lastAssistantText }));
+    else this.sinks.out(t`${safe(this.lastAssistantText)}\n`);
   }
 
   /** The model call of this attempt succeeded: write its message, then the results already in. */
@@ -147,17 +154,17 @@ export class PrintFormatter {
     const text = extractText(assistant);
     this.lastAssistantText = text;
     if (!this.options.finalMessageOnly) {
-      if (this.format === 'stream-json') this.sinks.out(`${JSON.stringify(messageToJSON(assistant))}\n`);
+      if (this.format === 'stream-json') this.sinks.out(toJsonLine(messageToJSON(assistant)));
       else this.writeText(text, attempt);
     }
     this.writeResults(attempt.takeReadyResults());
   }
 
   private writeText(text: string, attempt: StepAttempt): void {
-    if (text) this.sinks.out(text.endsWith('\n') ? text : `${text}\n`);
+    if (text) this.sinks.out(text.endsWith('\n') ? safe(text) : t`${safe(text)}\n`);
     for (const call of attempt.calls) {
       const key = extractKeyArgument(call.function.name, call.function.arguments ?? '', this.options.workDir);
-      this.sinks.progress(`• ${call.function.name}${key ? ` ${key}` : ''}\n`);
+      this.sinks.progress(t`\u2022 ${safe(call.function.name)}${key ? t` ${safe(key)}` : t``}\n`);
     }
   }
 
@@ -174,8 +181,9 @@ export class PrintFormatter {
     if (this.options.finalMessageOnly) return;
     for (const result of results) {
       if (this.format === 'stream-json')
-        this.sinks.out(`${JSON.stringify(messageToJSON(toolResultToMessage(result)))}\n`);
-      else if (result.return_value.is_error) this.sinks.progress(`  ✗ ${result.return_value.message}\n`);
+        this.sinks.out(toJsonLine(messageToJSON(toolResultToMessage(result))));
+      else if (result.return_value.is_error)
+        this.sinks.progress(t`  \u2717 ${safe(result.return_value.message)}\n`);
     }
   }
 }

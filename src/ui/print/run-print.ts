@@ -14,8 +14,15 @@ import {
 import type { UILoop } from '../../soul/run-soul.js';
 import type { UserInput } from '../../soul/steer-queue.js';
 import type { GoalRunEnd } from '../../tools/goal/goal-book.js';
-import { sanitizeForTerminal } from '../../util/sanitize-terminal.js';
+import {
+  joinTerminalText,
+  sanitizeForTerminal,
+  type TerminalSafe,
+  terminalText as t,
+  trustedLiteral,
+} from '../../util/sanitize-terminal.js';
 import { type OutputFormat, PrintFormatter } from './print-formatter.js';
+import type { PrintText } from './print-text.js';
 
 export type InputFormat = 'text' | 'stream-json';
 
@@ -27,8 +34,10 @@ export interface PrintOptions {
   inputFormat: InputFormat;
   outputFormat: OutputFormat;
   finalMessageOnly: boolean;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+  /** Standard output: safe text (text format) or JSON lines (stream-json); nothing else compiles. */
+  stdout: (text: PrintText) => void;
+  /** Standard error, a terminal's: only safe text. */
+  stderr: (text: TerminalSafe) => void;
   /** Aborts the running turn (SIGINT). */
   cancel: AbortSignal;
 }
@@ -61,7 +70,7 @@ export const GOAL_EXIT_CODES: Readonly<Record<GoalRunEnd, number>> = { complete:
 async function runPrintTurns(options: PrintOptions): Promise<number> {
   const { session, stderr } = options;
   if (!session.hasLLM) {
-    stderr(`${session.llmNotSetMessage}\n`);
+    stderr(t`${sanitizeForTerminal(session.llmNotSetMessage)}\n`);
     return 1;
   }
   if (options.inputFormat === 'stream-json' && options.prompt === undefined) {
@@ -77,7 +86,7 @@ async function runPrintTurns(options: PrintOptions): Promise<number> {
   }
   const prompt = options.prompt ?? (await readAll(options.input));
   if (!prompt.trim()) {
-    stderr('No prompt given: pass one with -p/--prompt or on standard input.\n');
+    stderr(trustedLiteral('No prompt given: pass one with -p/--prompt or on standard input.\n'));
     return 1;
   }
   const code = await runOneTurn(options, prompt);
@@ -110,7 +119,7 @@ async function followUpBackgroundTasks(options: PrintOptions): Promise<number> {
     if (remaining <= 0) {
       const stopped = await work.stopAll('Print mode stopped waiting for background tasks.');
       options.stderr(
-        `timed out waiting for background tasks (${work.waitCeilingS}s), killed ${stopped} tasks\n`,
+        t`timed out waiting for background tasks (${work.waitCeilingS}s), killed ${stopped} tasks\n`,
       );
       await runOneTurn(options, BACKGROUND_TIMED_OUT, true);
       return 1;
@@ -118,7 +127,7 @@ async function followUpBackgroundTasks(options: PrintOptions): Promise<number> {
     // Silence here could last up to the ceiling: say what the run waits for.
     const left = Math.ceil(remaining / 1000);
     options.stderr(
-      `waiting for ${active.length} background task${active.length === 1 ? '' : 's'} to finish: ${active.join(', ')} (at most ${left}s more)\n`,
+      t`waiting for ${active.length} background task${active.length === 1 ? t`` : t`s`} to finish: ${joinTerminalText(active.map(sanitizeForTerminal), trustedLiteral(', '))} (at most ${left}s more)\n`,
     );
     // Whichever task ends first; its notification is then pending for the model.
     const waiting = new AbortController();
@@ -131,7 +140,7 @@ async function followUpBackgroundTasks(options: PrintOptions): Promise<number> {
       options.cancel.removeEventListener('abort', stop);
     }
     if (options.cancel.aborted) {
-      options.stderr('Interrupted by user\n');
+      options.stderr(trustedLiteral('Interrupted by user\n'));
       return 1;
     }
   }
@@ -139,14 +148,12 @@ async function followUpBackgroundTasks(options: PrintOptions): Promise<number> {
 
 async function runOneTurn(options: PrintOptions, input: UserInput, synthetic = false): Promise<number> {
   const { session, stderr } = options;
-  // Text output goes to a terminal as it is: the model's control characters are shown, not run.
+  // The formatter makes text safe where it takes it in (the model's control characters are shown,
+  // not run); JSON lines are for programs. Progress goes to stderr in the text format only.
   const text = options.outputFormat === 'text';
   const formatter = new PrintFormatter(
     options.outputFormat,
-    {
-      out: text ? (chunk) => options.stdout(sanitizeForTerminal(chunk)) : options.stdout,
-      progress: text ? (chunk) => stderr(sanitizeForTerminal(chunk)) : () => {},
-    },
+    { out: options.stdout, progress: text ? stderr : () => {} },
     { finalMessageOnly: options.finalMessageOnly, workDir: session.workDir },
   );
   const ui: UILoop = async (wire) => {
@@ -162,37 +169,35 @@ async function runOneTurn(options: PrintOptions, input: UserInput, synthetic = f
   } catch (error) {
     formatter.finish();
     if (error instanceof RunCancelled) {
-      stderr('Interrupted by user\n');
+      stderr(trustedLiteral('Interrupted by user\n'));
       return 1;
     }
-    if (error instanceof LLMNotSet) {
-      stderr(`${error.message}\n`);
+    if (error instanceof LLMNotSet || error instanceof MaxStepsReached) {
+      stderr(t`${sanitizeForTerminal(error.message)}\n`);
       return 1;
     }
-    if (error instanceof MaxStepsReached) {
-      stderr(`${error.message}\n`);
-      return 1;
-    }
-    stderr(`Error: ${sanitizeForTerminal(describeTurnError(error))}\n`);
+    stderr(t`Error: ${sanitizeForTerminal(describeTurnError(error))}\n`);
     return exitCodeFor(error);
   }
 }
 
-function parseInputLine(line: string, stderr: (text: string) => void): UserInput | null {
+function parseInputLine(line: string, stderr: (text: TerminalSafe) => void): UserInput | null {
   let raw: unknown;
   try {
     raw = JSON.parse(line);
   } catch {
-    stderr(`Ignoring an input line that is not JSON: ${line.slice(0, 80)}\n`);
+    stderr(t`Ignoring an input line that is not JSON: ${sanitizeForTerminal(line.slice(0, 80))}\n`);
     return null;
   }
   const parsed = inputMessageSchema.safeParse(raw);
   if (!parsed.success) {
-    stderr(`Ignoring an input line that is not a message: ${z.prettifyError(parsed.error)}\n`);
+    stderr(
+      t`Ignoring an input line that is not a message: ${sanitizeForTerminal(z.prettifyError(parsed.error))}\n`,
+    );
     return null;
   }
   if (parsed.data.role !== 'user') {
-    stderr(`Ignoring a ${parsed.data.role} message: only user messages start turns.\n`);
+    stderr(t`Ignoring a ${sanitizeForTerminal(parsed.data.role)} message: only user messages start turns.\n`);
     return null;
   }
   const parts = parsed.data.content as ContentPart[];

@@ -32,8 +32,20 @@ export async function askApproval(
     const agent = askingAgentLabel(request.payload);
     if (agent) write(t`${revealInvisible(`${agent[0]?.toUpperCase()}${agent.slice(1)}`)} asks:\n`);
   }
+  // A swarm's agent may be answered for its swarm alone (kimi-ts; the request says which swarm).
+  const inSwarm = Boolean(request.payload.swarm_id);
+  const swarmChoice = inSwarm ? t`   5 approve for all agents of this swarm` : t``;
+  // A brief block's text the description does not already hold (a scheduled prompt beyond its
+  // 200-byte preview) is part of what is approved: shown in full, with hidden characters revealed.
+  const briefs = request.payload.display.flatMap((block) =>
+    block.type === 'brief' && 'text' in block && typeof block.text === 'string' && block.text
+      ? description.includes(block.text)
+        ? []
+        : [t`  ${revealInvisible(block.text)}\n`]
+      : [],
+  );
   write(
-    t`Allow ${clean(action)}? ${revealInvisible(description)}\n  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead\n`,
+    t`Allow ${clean(action)}? ${revealInvisible(description)}\n${joinTerminalText(briefs, t``)}  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead${swarmChoice}\n`,
   );
   const ask = async (
     prompt: string,
@@ -73,7 +85,11 @@ export async function askApproval(
     case '2':
     case 'a':
     case 'always':
-      return askSessionScope(request, action, ask, settleUnanswered, write);
+      return askSessionScope(request, action, ask, settleUnanswered, write, false);
+    case '5':
+      if (inSwarm) return askSessionScope(request, action, ask, settleUnanswered, write, true);
+      request.resolve('reject', first);
+      return;
     default:
       request.resolve('reject', first);
   }
@@ -87,6 +103,7 @@ async function askSessionScope(
   ask: Ask,
   settleUnanswered: () => void,
   write: (text: TerminalSafe) => void,
+  forSwarm: boolean,
 ): Promise<void> {
   const command = shownCommand(request);
   const prefix = command === null ? null : commandPrefix(command);
@@ -103,7 +120,7 @@ async function askSessionScope(
     { label: t`every \`${clean(action)}\``, extra: { scope: 'action' } },
   ];
   write(
-    t`  For the rest of the session, approve:\n${joinTerminalText(
+    t`  ${forSwarm ? t`For the agents of this swarm (not the main agent, not another swarm), until it ends, approve` : t`For the rest of the session, approve`}:\n${joinTerminalText(
       scopes.map((s, i) => t`    ${i + 1} ${s.label}\n`),
       t``,
     )}`,
@@ -114,6 +131,10 @@ async function askSessionScope(
   );
   if (picked === null) return settleUnanswered();
   const { extra } = scopes[Number(picked) - 1]!;
+  if (forSwarm) {
+    request.resolve('approve_for_session', '', { ...extra, for_swarm: true });
+    return;
+  }
   write(t`  Also save it as a permission rule?  p for this project   u for you, in every project   n no\n`);
   const save = await ask('save as rule? ', 'type p, u or n and press Enter', (c) =>
     ['p', 'u', 'n'].includes(c),
@@ -136,6 +157,9 @@ export async function askQuestions(
   write: (text: TerminalSafe) => void,
 ): Promise<void> {
   const answers: Record<string, string> = {};
+  // A subagent's question says which agent asks, as its approvals do.
+  const agent = askingAgentLabel(request.payload);
+  if (agent) write(t`${revealInvisible(`${agent[0]?.toUpperCase()}${agent.slice(1)}`)} asks:\n`);
   for (const item of request.payload.questions) {
     write(t`${item.header ? t`[${clean(item.header)}] ` : t``}${clean(item.question)}\n`);
     item.options.forEach((option, i) => {

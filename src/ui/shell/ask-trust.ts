@@ -10,8 +10,8 @@ import type { LineReader } from './line-reader.js';
 /**
  * Asks whether to trust the work dir, once at start, when trusting it would change something (its
  * rules file has allow rules). `y` trusts it and remembers that (the trust record in the agent's
- * home), `s` trusts it for this session only, `n` keeps its configuration off (asked again next
- * start). Only an explicit choice answers; an empty line asks again. End of input leaves it untrusted.
+ * home), `s` trusts it for this session only, `n` keeps its configuration off and is remembered
+ * too (not asked again; `/permissions trust` trusts it later). Only an explicit choice answers; an empty line asks again. End of input leaves it untrusted.
  * On piped input nothing is asked (the lines are a script's requests): a notice says what is off.
  */
 export async function askWorkspaceTrust(
@@ -20,7 +20,8 @@ export async function askWorkspaceTrust(
   write: (text: TerminalSafe) => void,
   isTerminal: boolean,
 ): Promise<void> {
-  if (!trust.worthAsking) return;
+  // Nothing held back: nothing to ask or say.
+  if (trust.trusted || trust.enables.length === 0) return;
   const held = joinTerminalText(
     trust.enables.map((item) => clean(item)),
     t`; `,
@@ -32,13 +33,20 @@ export async function askWorkspaceTrust(
     );
     return;
   }
+  if (!trust.worthAsking) {
+    // The person said no before (the trust record): not asked again, only reminded.
+    write(
+      t`Workspace not trusted (you said no before): its allow rules are not in force; /permissions trust trusts it.\n`,
+    );
+    return;
+  }
   write(
     joinTerminalText(
       [
         t`Do you trust the folder ${clean(trust.folder)}?`,
         t`Its own configuration is not in force until you do: ${held}.`,
         t`A repository you did not write can use it to run commands without asking.`,
-        t`  y trust it (remembered)   s trust it for this session only   n do not trust it`,
+        t`  y trust it (remembered)   s trust it for this session only   n do not trust it (remembered)`,
         t``,
       ],
       t`\n`,
@@ -62,7 +70,14 @@ export async function askWorkspaceTrust(
       return;
     }
     if (choice === 'n' || choice === 'no') {
-      write(t`Not trusted: the folder's allow rules stay off (its deny and ask rules still hold).\n`);
+      try {
+        await trust.decline();
+        write(
+          t`Not trusted: the folder's allow rules stay off (its deny and ask rules still hold). Not asked again here; /permissions trust trusts it.\n`,
+        );
+      } catch (error) {
+        write(t`Not trusted; the answer could not be recorded: ${clean((error as Error).message)}\n`);
+      }
       return;
     }
     write(t`  (type y, s or n and press Enter)\n`);

@@ -347,6 +347,9 @@ async function runTurn(
   const ask = (request: ApprovalRequest | QuestionRequest) => {
     // One question at a time; the answer is read from the same input as prompts.
     asking = asking.then(async () => {
+      // The answer just given may release this request (approve for the session or the swarm):
+      // that release runs in promise jobs, all done by the next turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
       if (!request.isPending) return;
       renderer.endLine();
       if (request.type === 'ApprovalRequest') await askApproval(request, reader, write);

@@ -1,5 +1,6 @@
-import { type Component, Markdown } from '@mariozechner/pi-tui';
+import { type TerminalSafe, trustedLiteral } from '../../util/sanitize-terminal.js';
 import { MarkdownStream } from './markdown-stream.js';
+import { type SafeComponent, SafeMarkdown } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
 
@@ -8,31 +9,32 @@ import type { TuiStyle } from './tui-style.js';
  * component (rendered once per width, then cached); only the open tail is parsed again per frame,
  * so a long answer costs no more per frame than a short one.
  */
-export class AnswerView implements Component {
+export class AnswerView implements SafeComponent {
   private readonly stream = new MarkdownStream();
-  private readonly blocks: Markdown[] = [];
-  private readonly tail: Markdown;
+  private readonly blocks: SafeMarkdown[] = [];
+  private readonly tail: SafeMarkdown;
 
   constructor(private readonly style: TuiStyle) {
-    this.tail = new Markdown('', 0, 0, style.markdown);
+    this.tail = new SafeMarkdown(trustedLiteral(''), style.markdown);
   }
 
   /** Adds streamed answer text (made inert first: model text never reaches the terminal raw). */
   append(text: string): void {
+    // The stream holds only sanitised text, and its blocks and tail are slices of it: still safe.
     for (const block of this.stream.append(sanitizeForTerminal(text))) {
-      this.blocks.push(new Markdown(block, 0, 0, this.style.markdown));
+      this.blocks.push(new SafeMarkdown(block as TerminalSafe, this.style.markdown));
     }
-    this.tail.setText(this.stream.tail);
+    this.tail.setText(this.stream.tail as TerminalSafe);
   }
 
   get text(): string {
     return this.stream.all;
   }
 
-  render(width: number): string[] {
-    const lines: string[] = [];
+  render(width: number): TerminalSafe[] {
+    const lines: TerminalSafe[] = [];
     // One blank line between blocks, whatever spacing each block's own rendering ends with.
-    for (const block of this.blocks) lines.push(...withoutTrailingBlanks(block.render(width)), '');
+    for (const block of this.blocks) lines.push(...withoutTrailingBlanks(block.render(width)), BLANK);
     lines.push(...this.tail.render(width));
     return withoutTrailingBlanks(lines);
   }
@@ -43,7 +45,9 @@ export class AnswerView implements Component {
   }
 }
 
-function withoutTrailingBlanks(lines: string[]): string[] {
+const BLANK = trustedLiteral('');
+
+function withoutTrailingBlanks(lines: TerminalSafe[]): TerminalSafe[] {
   let end = lines.length;
   while (end > 0 && lines[end - 1]?.trim() === '') end--;
   return end === lines.length ? lines : lines.slice(0, end);

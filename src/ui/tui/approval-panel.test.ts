@@ -6,7 +6,7 @@ import { tuiStyle } from './tui-style.js';
 
 const style = tuiStyle(false);
 
-function panel(command = 'rm -rf build') {
+function panel(command = 'rm -rf build', swarmId: string | null = null) {
   const request = new ApprovalRequest({
     id: 'r1',
     tool_call_id: 'c1',
@@ -14,6 +14,7 @@ function panel(command = 'rm -rf build') {
     action: 'run command',
     description: `Run command \`${command}\``,
     display: [{ type: 'shell', language: 'bash', command }],
+    ...(swarmId ? { agent_id: 'a1', parent_tool_call_id: 'call-1', swarm_id: swarmId } : {}),
   });
   let now = 1_000;
   let done = 0;
@@ -220,5 +221,35 @@ describe('ApprovalPanel', () => {
     p.request.cancel();
     p.view.checkStillPending();
     expect(p.done).toBe(1);
+  });
+
+  it('offers "approve for all agents of this swarm" (5) only for a swarm agent; its scopes answer for_swarm and save no rule', () => {
+    const alone = panel();
+    alone.advance(APPROVAL_ARM_DELAY_MS);
+    expect(alone.view.render(100).join('\n')).not.toContain('this swarm');
+    alone.view.handleInput('5');
+    expect(alone.request.isPending).toBe(true);
+    for (const [key, answer] of [
+      ['1', { scope: 'exact' }],
+      ['2', { scope: 'prefix', prefix: 'rm' }],
+      ['3', { scope: 'action' }],
+    ] as const) {
+      const p = panel('rm -rf build', 's1234abcd');
+      p.advance(APPROVAL_ARM_DELAY_MS);
+      expect(p.view.render(100).join('\n')).toContain('5. Approve for all agents of this swarm');
+      p.view.handleInput('5');
+      const scopes = p.view.render(100).join('\n');
+      expect(scopes).toContain('1. Only `rm -rf build`, for the agents of this swarm');
+      expect(scopes).toContain('3. Every "run command", for the agents of this swarm');
+      expect(scopes).toContain('not the main agent, not another swarm');
+      expect(scopes).not.toContain('allow rule');
+      p.view.handleInput('s'); // no rule for a swarm's approval: the key is not the panel's here
+      p.advance(APPROVAL_ARM_DELAY_MS);
+      p.view.handleInput(key);
+      expect(p.request.state).toEqual({
+        status: 'resolved',
+        answer: { response: 'approve_for_session', feedback: '', ...answer, for_swarm: true },
+      });
+    }
   });
 });

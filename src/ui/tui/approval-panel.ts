@@ -25,6 +25,8 @@ const CHOICES = [
   t`Reject`,
   t`Reject, and say what to do instead`,
 ];
+/** Offered for a request of a swarm's agent (kimi-ts): the scopes, for that swarm's agents only. */
+const SWARM_CHOICE = t`Approve for all agents of this swarm`;
 
 /**
  * The approval panel: what will happen with its facts (the command, the path, the diff), and the
@@ -43,7 +45,11 @@ export class ApprovalPanel implements Component, Focusable {
   /** A key other than Enter was made for the panel (an arrow, a number, Esc, a stage change). */
   private touched = false;
   /** The scopes of "approve for this session" (the exact one, a command prefix, the whole action). */
-  private readonly scopes: SessionScope[];
+  private scopes: SessionScope[];
+  /** The choices: Kimi CLI's four, and for a swarm's agent "approve for all agents of this swarm". */
+  private readonly choices: TerminalSafe[];
+  /** The scope stage was reached from the swarm choice: nothing is saved as a rule then. */
+  private forSwarm = false;
   /**
    * Where a session approval is also saved as an allow rule: the project's rules (`s` in the scope
    * stage) or the user's, for every project (`u`); at most one.
@@ -64,6 +70,7 @@ export class ApprovalPanel implements Component, Focusable {
   ) {
     this.arm = new ArmDelay(now);
     this.scopes = sessionScopes(request.payload);
+    this.choices = request.payload.swarm_id ? [...CHOICES, SWARM_CHOICE] : CHOICES;
     this.feedback.onSubmit = (text) => this.answer('reject', text.trim());
     this.feedback.onEscape = () => {
       this.stage = 'choose';
@@ -91,13 +98,13 @@ export class ApprovalPanel implements Component, Focusable {
       this.feedback.handleInput(data);
       return;
     }
-    const count = this.stage === 'choose' ? CHOICES.length : this.scopes.length;
+    const count = this.stage === 'choose' ? this.choices.length : this.scopes.length;
     if (matchesKey(data, 'enter')) {
       // After typing in flight, Enter picks only a choice the person moved to: it may end their line.
       if (!this.needsDeliberateEnter) this.pick(this.selected + 1);
       return;
     }
-    const saves = this.stage === 'scope' && /^[sSuU]$/.test(data);
+    const saves = this.stage === 'scope' && !this.forSwarm && /^[sSuU]$/.test(data);
     const picks = /^[1-9]$/.test(data) && Number(data) <= count;
     const moves = matchesKey(data, 'up') || matchesKey(data, 'down') || matchesKey(data, 'escape');
     if (!saves && !picks && !moves) {
@@ -143,7 +150,7 @@ export class ApprovalPanel implements Component, Focusable {
         lines.push(fitLine(t`  ${line as TerminalSafe}`, width));
       return lines;
     }
-    const choices = this.stage === 'choose' ? CHOICES : this.scopes.map((scope) => scope.label);
+    const choices = this.stage === 'choose' ? this.choices : this.scopes.map((scope) => scope.label);
     choices.forEach((choice, i) => {
       // A scope names the command: wrapped in full like the command itself.
       wrapLines(t`${i + 1}. ${choice}`, inner).forEach((text, row) => {
@@ -154,7 +161,16 @@ export class ApprovalPanel implements Component, Focusable {
         lines.push(fitLine(line, width));
       });
     });
-    if (this.stage === 'scope') {
+    if (this.stage === 'scope' && this.forSwarm) {
+      lines.push(
+        fitLine(
+          style.dim(
+            t`  Only the agents of this swarm, until it ends: not the main agent, not another swarm.`,
+          ),
+          width,
+        ),
+      );
+    } else if (this.stage === 'scope') {
       // One session, one set of approvals: what is approved here is approved for every agent in it.
       lines.push(
         fitLine(style.dim(t`  For this session: every agent of it (subagents, swarms) included.`), width),
@@ -188,7 +204,7 @@ export class ApprovalPanel implements Component, Focusable {
       if (scope)
         this.answer('approve_for_session', '', {
           ...scope.answer,
-          ...(this.saveRule ? { save_rule: this.saveRule } : {}),
+          ...(this.saveRule && !this.forSwarm ? { save_rule: this.saveRule } : {}),
         });
       return;
     }
@@ -197,6 +213,10 @@ export class ApprovalPanel implements Component, Focusable {
         this.answer('approve');
         return;
       case 2:
+      case 5:
+        // 5 is offered only for a swarm's agent (see choices).
+        this.forSwarm = choice === 5;
+        this.scopes = sessionScopes(this.request.payload, this.forSwarm);
         this.stage = 'scope';
         this.selected = 0;
         return;
@@ -213,13 +233,13 @@ export class ApprovalPanel implements Component, Focusable {
 
   private back(): void {
     this.stage = 'choose';
-    this.selected = 1;
+    this.selected = this.forSwarm ? 4 : 1;
   }
 
   private answer(
     response: ApprovalAnswer['response'],
     feedback = '',
-    extra: Pick<ApprovalAnswer, 'scope' | 'prefix' | 'save_rule'> = {},
+    extra: Pick<ApprovalAnswer, 'scope' | 'prefix' | 'save_rule' | 'for_swarm'> = {},
   ): void {
     this.request.resolve(response, feedback, extra);
     this.finish();

@@ -7,7 +7,7 @@ import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 /** One way to approve for the session, as the scope stage of the approval panel offers it. */
 export interface SessionScope {
   label: TerminalSafe;
-  answer: Pick<ApprovalAnswer, 'scope' | 'prefix'>;
+  answer: Pick<ApprovalAnswer, 'scope' | 'prefix' | 'for_swarm'>;
 }
 
 /** The shell command a request shows, or null (not a command, or an empty one). */
@@ -18,24 +18,29 @@ export function shownCommand(payload: ApprovalRequestData): string | null {
   return command === '' ? null : command;
 }
 
-/** The scopes "approve for this session" offers for a request, narrowest first. */
-export function sessionScopes(payload: ApprovalRequestData): SessionScope[] {
+/**
+ * The scopes "approve for this session" offers for a request, narrowest first; with `forSwarm`, the
+ * same scopes for the agents of the asking agent's swarm only ("approve for all agents of this swarm").
+ */
+export function sessionScopes(payload: ApprovalRequestData, forSwarm = false): SessionScope[] {
   const command = shownCommand(payload);
   const action = sanitizeForTerminal(payload.action);
+  const extent = forSwarm ? t`for the agents of this swarm` : t`for this session`;
+  const swarm = forSwarm ? { for_swarm: true } : {};
   const scopes: SessionScope[] = [
     {
       label: command
-        ? t`Only \`${revealInvisible(sanitizeForTerminal(command))}\`, for this session`
-        : t`Only exactly this, for this session`,
-      answer: { scope: 'exact' },
+        ? t`Only \`${revealInvisible(sanitizeForTerminal(command))}\`, ${extent}`
+        : t`Only exactly this, ${extent}`,
+      answer: { scope: 'exact', ...swarm },
     },
   ];
   const prefix = command && commandPrefix(command);
   if (prefix)
     scopes.push({
-      label: t`Commands starting with \`${revealInvisible(sanitizeForTerminal(prefix))}\`, for this session`,
-      answer: { scope: 'prefix', prefix },
+      label: t`Commands starting with \`${revealInvisible(sanitizeForTerminal(prefix))}\`, ${extent}`,
+      answer: { scope: 'prefix', prefix, ...swarm },
     });
-  scopes.push({ label: t`Every "${action}", for this session`, answer: { scope: 'action' } });
+  scopes.push({ label: t`Every "${action}", ${extent}`, answer: { scope: 'action', ...swarm } });
   return scopes;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { trustedLiteral } from '../../util/sanitize-terminal.js';
 import { ChoicePicker, PICKER_ARM_DELAY_MS } from './choice-picker.js';
 import { tuiStyle } from './tui-style.js';
 
@@ -9,10 +10,10 @@ const ESC = '\x1b';
 function picker() {
   let now = 1000;
   const items = [
-    { value: 'a', label: 'first' },
-    { value: 'b', label: 'second' },
+    { value: 'a', label: trustedLiteral('first') },
+    { value: 'b', label: trustedLiteral('second') },
   ];
-  const p = new ChoicePicker('Pick', items, tuiStyle(false), 0, 'chooses', () => now);
+  const p = new ChoicePicker(trustedLiteral('Pick'), items, tuiStyle(false), 0, 'chooses', () => now);
   return {
     p,
     wait: (ms: number) => {

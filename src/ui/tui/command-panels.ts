@@ -1,5 +1,11 @@
 import { type Editor, matchesKey, type SlashCommand, type TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
+import {
+  joinTerminalText,
+  type TerminalSafe,
+  terminalText as t,
+  trustedLiteral,
+} from '../../util/sanitize-terminal.js';
 import type { SessionControl } from '../common/session-control.js';
 import { ChoicePicker } from './choice-picker.js';
 import { modelCommand } from './commands/model-command.js';
@@ -11,6 +17,7 @@ import { HistorySearch } from './history-search.js';
 import type { PanelSlot } from './panel-slot.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiTheme } from './theme.js';
+import { errorNote } from './transcript-notes.js';
 import type { TuiStyle } from './tui-style.js';
 
 /** The TUI's own slash commands (Kimi CLI's shell-level ones, and pickers), ahead of the session's. */
@@ -49,7 +56,7 @@ export interface CommandPanelsHost {
   slot: PanelSlot;
   /** Gives the slot and the keys back (to a waiting panel, else the editor). */
   restore(): void;
-  note(text: string): void;
+  note(text: TerminalSafe): void;
   restart(restart: TuiRestart): void;
   /** Whether `restart` can start the TUI again (else the commands that need it are not offered). */
   canRestart: boolean;
@@ -95,7 +102,7 @@ export class CommandPanels {
     if (!command) return false;
     void command.run(match[2] ?? '', this.context()).catch((error: unknown) => {
       this.host.note(
-        `${this.host.style.error('Error:')} ${sanitizeForTerminal(error instanceof Error ? error.message : String(error))}`,
+        t`${this.host.style.error('Error:')} ${sanitizeForTerminal(error instanceof Error ? error.message : String(error))}`,
       );
       this.host.tui.requestRender();
     });
@@ -128,24 +135,64 @@ export class CommandPanels {
   async askWorkspaceTrust(): Promise<void> {
     const { session, style } = this.host;
     const trust = session.workspaceTrust;
-    if (!trust.worthAsking) return;
-    const held = trust.enables.map((item) => sanitizeForTerminal(item)).join('; ');
+    if (trust.trusted || trust.enables.length === 0) return;
+    if (!trust.worthAsking) {
+      // The person said no before (the trust record): not asked again, only reminded.
+      this.host.note(
+        style.dim(
+          'Workspace not trusted (you said no before): its allow rules are not in force; /permissions trust trusts it.',
+        ),
+      );
+      this.host.tui.requestRender();
+      return;
+    }
+    const held = joinTerminalText(
+      trust.enables.map((item) => sanitizeForTerminal(item)),
+      trustedLiteral('; '),
+    );
     // The whole story in the transcript (it wraps); the picker's title is one line, cut to the width.
     this.host.note(
-      `${style.bold('Workspace trust')}: ${sanitizeForTerminal(trust.folder)} is not trusted, so its own configuration is not in force: ${held}. A repository you did not write can use it to run commands without asking.`,
+      t`${style.bold('Workspace trust')}: ${sanitizeForTerminal(trust.folder)} is not trusted, so its own configuration is not in force: ${held}. A repository you did not write can use it to run commands without asking.`,
     );
     const picker = new ChoicePicker(
-      `Trust the folder ${sanitizeForTerminal(trust.folder)}?`,
+      t`Trust the folder ${sanitizeForTerminal(trust.folder)}?`,
       [
-        { value: 'remember', label: 'Yes, trust this folder', description: 'remembered for later sessions' },
-        { value: 'session', label: 'Yes, for this session only', description: 'asked again next time' },
-        { value: 'no', label: 'No', description: 'its allow rules stay off; its deny and ask rules hold' },
+        {
+          value: 'remember',
+          label: trustedLiteral('Yes, trust this folder'),
+          description: trustedLiteral('remembered for later sessions'),
+        },
+        {
+          value: 'session',
+          label: trustedLiteral('Yes, for this session only'),
+          description: trustedLiteral('asked again next time'),
+        },
+        {
+          value: 'no',
+          label: trustedLiteral('No'),
+          description: trustedLiteral('its allow rules stay off; not asked again (/permissions trust)'),
+        },
       ],
       style,
       2,
       'answers',
     );
     const chosen = await this.pick(picker);
+    if (chosen === 'no') {
+      // An explicit "No" is remembered (the trust record in the agent's home); Esc only skips.
+      try {
+        await trust.decline();
+        this.host.note(
+          style.dim(
+            'Workspace not trusted: its allow rules are not in force. Not asked again here; /permissions trust trusts it.',
+          ),
+        );
+      } catch (error) {
+        this.host.note(errorNote(style, `The answer could not be recorded: ${(error as Error).message}`));
+      }
+      this.host.tui.requestRender();
+      return;
+    }
     if (chosen !== 'remember' && chosen !== 'session') {
       this.host.note(style.dim('Workspace not trusted: its allow rules are not in force.'));
       this.host.tui.requestRender();
@@ -153,10 +200,12 @@ export class CommandPanels {
     }
     try {
       await trust.trust({ remember: chosen === 'remember', source: 'person' });
-      this.host.note(style.dim(`Workspace trusted${chosen === 'session' ? ' for this session' : ''}.`));
+      this.host.note(
+        style.dim(chosen === 'session' ? 'Workspace trusted for this session.' : 'Workspace trusted.'),
+      );
     } catch (error) {
       this.host.note(
-        `${style.error('Error:')} ${sanitizeForTerminal(error instanceof Error ? error.message : String(error))}`,
+        t`${style.error('Error:')} ${sanitizeForTerminal(error instanceof Error ? error.message : String(error))}`,
       );
     }
     this.host.tui.requestRender();

@@ -1,5 +1,8 @@
-import { type Component, decodeKittyPrintable, matchesKey, truncateToWidth } from '@mariozechner/pi-tui';
+import { decodeKittyPrintable, matchesKey } from '@mariozechner/pi-tui';
+import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
+import type { SafeComponent } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { fitLine } from './terminal-lines.js';
 import type { TuiStyle } from './tui-style.js';
 
 /** What a key did to the search: nothing yet, or it ended with a prompt taken (or none). */
@@ -11,7 +14,7 @@ export type HistorySearchOutcome = { done: false } | { done: true; taken: string
  * older match, Backspace widens it, Enter takes the match into the editor, Esc or Ctrl-C leave it
  * without taking anything. Keys arrive through `handleKey` (the caller routes them while it is open).
  */
-export class HistorySearch implements Component {
+export class HistorySearch implements SafeComponent {
   private query = '';
   /** Where the shown match is in `entries` (newest first); -1 when nothing matches. */
   private at = -1;
@@ -54,15 +57,15 @@ export class HistorySearch implements Component {
     return { done: false };
   }
 
-  render(width: number): string[] {
+  render(width: number): TerminalSafe[] {
     const { style } = this;
     const match = this.match;
-    const head = `(reverse-i-search)'${sanitizeForTerminal(this.query)}': `;
+    const head = t`(reverse-i-search)'${sanitizeForTerminal(this.query)}': `;
     const body =
       match === null ? style.dim(this.query ? 'no match' : 'no history yet') : this.highlight(match);
     return [
-      truncateToWidth(style.accent(head) + body, width),
-      truncateToWidth(style.dim('  Enter takes it · Ctrl-R older match · Esc leaves'), width),
+      fitLine(t`${style.accent(head)}${body}`, width),
+      fitLine(style.dim('  Enter takes it · Ctrl-R older match · Esc leaves'), width),
     ];
   }
 
@@ -78,12 +81,18 @@ export class HistorySearch implements Component {
   }
 
   /** The match on one line (newlines shown as ↵), the query in it in bold. */
-  private highlight(entry: string): string {
+  private highlight(entry: string): TerminalSafe {
     const line = sanitizeForTerminal(entry.replace(/\r?\n/g, ' ↵ '));
     const index = this.query ? line.toLowerCase().indexOf(sanitizeForTerminal(this.query).toLowerCase()) : -1;
     if (index < 0) return line;
     const end = index + sanitizeForTerminal(this.query).length;
-    return `${line.slice(0, index)}${this.style.bold(this.style.accent(line.slice(index, end)))}${line.slice(end)}`;
+    // Slices of safe text are safe: the sanitiser judges each character alone.
+    const [before, found, after] = [
+      line.slice(0, index),
+      line.slice(index, end),
+      line.slice(end),
+    ] as TerminalSafe[];
+    return t`${before as TerminalSafe}${this.style.bold(this.style.accent(found as TerminalSafe))}${after as TerminalSafe}`;
   }
 }
 

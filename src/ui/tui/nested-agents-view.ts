@@ -1,4 +1,5 @@
-import type { Component } from '@mariozechner/pi-tui';
+import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
+import type { SafeComponent } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
 
@@ -7,7 +8,7 @@ import type { TuiStyle } from './tui-style.js';
  * header), several for an AgentSwarm call, each under a header with its agent id, so their streams
  * never run into each other.
  */
-export class NestedAgentsView<V extends Component> implements Component {
+export class NestedAgentsView<V extends SafeComponent> implements SafeComponent {
   private readonly agents: { agentId: string; view: V }[] = [];
 
   constructor(
@@ -25,13 +26,13 @@ export class NestedAgentsView<V extends Component> implements Component {
     return entry.view;
   }
 
-  render(width: number): string[] {
+  render(width: number): TerminalSafe[] {
     const only = this.agents.length === 1 ? this.agents[0] : undefined;
     if (only) return only.view.render(width);
-    const lines: string[] = [];
+    const lines: TerminalSafe[] = [];
     for (const { agentId, view } of this.agents) {
-      lines.push(this.style.dim(`agent ${sanitizeForTerminal(agentId)}`));
-      if (width > 4) for (const line of view.render(width - 2)) lines.push(`  ${line}`);
+      lines.push(this.style.dim(t`agent ${sanitizeForTerminal(agentId)}`));
+      if (width > 4) for (const line of view.render(width - 2)) lines.push(t`  ${line}`);
     }
     return lines;
   }

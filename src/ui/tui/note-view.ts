@@ -1,15 +1,19 @@
-import { type Component, wrapTextWithAnsi } from '@mariozechner/pi-tui';
+import type { TerminalSafe } from '../../util/sanitize-terminal.js';
+import type { SafeComponent } from './safe-component.js';
+import { wrapLines } from './terminal-lines.js';
 
 /** A few lines of already styled (and sanitised) text, wrapped to the width. */
-export class NoteView implements Component {
-  constructor(private text: string) {}
+export class NoteView implements SafeComponent {
+  constructor(private text: TerminalSafe) {}
 
-  setText(text: string): void {
+  setText(text: TerminalSafe): void {
     this.text = text;
   }
 
-  render(width: number): string[] {
-    return this.text.split('\n').flatMap((line) => (line ? wrapTextWithAnsi(line, width) : ['']));
+  render(width: number): TerminalSafe[] {
+    return (this.text.split('\n') as TerminalSafe[]).flatMap((line) =>
+      line ? wrapLines(line, width) : [line],
+    );
   }
 
   invalidate(): void {}

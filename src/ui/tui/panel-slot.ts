@@ -1,4 +1,5 @@
-import { type Component, Container, type TUI } from '@mariozechner/pi-tui';
+import type { TUI } from '@mariozechner/pi-tui';
+import { type SafeComponent, SafeContainer } from './safe-component.js';
 
 /**
  * The one owner of the panel slot (above the prompt editor), where approval and question panels,
@@ -7,8 +8,8 @@ import { type Component, Container, type TUI } from '@mariozechner/pi-tui';
  */
 export class PanelSlot {
   /** The slot's place among the TUI's children. */
-  readonly container = new Container();
-  private shown: { component: Component; onRemoved: () => void } | null = null;
+  readonly container = new SafeContainer();
+  private shown: { component: SafeComponent; onRemoved: () => void } | null = null;
 
   constructor(private readonly tui: TUI) {}
 
@@ -16,12 +17,12 @@ export class PanelSlot {
     return this.shown === null;
   }
 
-  isShowing(component: Component): boolean {
+  isShowing(component: SafeComponent): boolean {
     return this.shown?.component === component;
   }
 
   /** Shows `component`; what was there is removed (its owner told through `onRemoved`). */
-  show(component: Component, onRemoved: () => void = () => {}): void {
+  show(component: SafeComponent, onRemoved: () => void = () => {}): void {
     const previous = this.shown;
     this.shown = { component, onRemoved };
     this.container.clear();

@@ -6,6 +6,7 @@ import {
   fuzzyFilter,
 } from '@mariozechner/pi-tui';
 import { glob } from 'tinyglobby';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 
 /** Kimi CLI gives `git ls-files` this long before it walks the folder instead. */
 const GIT_TIMEOUT_MS = 5000;
@@ -45,7 +46,10 @@ export class PathCompletion implements AutocompleteProvider {
     if (options.signal.aborted) return null;
     // Matched within each group, so a tracked file comes before any untracked one.
     const matches = groups.flatMap((files) => (query ? fuzzyFilter(files, query, (file) => file) : files));
+    // A file name is the workspace's text: the list draws it and the editor would hold it as typed,
+    // so a name the sanitiser would change (escapes, bidi controls, blank runs) is not offered.
     const items: AutocompleteItem[] = matches
+      .filter((file) => sanitizeForTerminal(file) === file)
       .slice(0, MAX_SUGGESTIONS)
       .map((file) => ({ value: `@${file}`, label: file }));
     return items.length > 0 ? { items, prefix: `@${query}` } : null;

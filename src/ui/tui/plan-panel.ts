@@ -1,15 +1,11 @@
-import {
-  type Component,
-  type Focusable,
-  Input,
-  matchesKey,
-  truncateToWidth,
-  wrapTextWithAnsi,
-} from '@mariozechner/pi-tui';
+import { type Focusable, Input, matchesKey } from '@mariozechner/pi-tui';
+import { type TerminalSafe, terminalText as t, trustedLiteral } from '../../util/sanitize-terminal.js';
 import type { QuestionItem, QuestionRequest } from '../../wire/requests.js';
 import { ArmDelay } from './arm-delay.js';
 import type { PlanView } from './plan-view.js';
+import type { SafeComponent } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { fitLine, wrapLines } from './terminal-lines.js';
 import type { TuiStyle } from './tui-style.js';
 
 /** Lines kept free under the panel for the prompt editor and the status line. */
@@ -31,7 +27,7 @@ export interface PlanPanelOptions {
  * or a number. Like every panel, keys count only once it has been on screen a moment (type-ahead never
  * answers it); Esc closes it without an answer (plan mode stays on).
  */
-export class PlanPanel implements Component, Focusable {
+export class PlanPanel implements SafeComponent, Focusable {
   focused = false;
   private selected = 0;
   private top = 0;
@@ -92,7 +88,7 @@ export class PlanPanel implements Component, Focusable {
   handleInput(data: string): void {
     if (this.done || !this.arm.admit()) return;
     if (!this.request.isPending) {
-      this.finish('closed elsewhere');
+      this.finish(trustedLiteral('closed elsewhere'));
       return;
     }
     if (this.scroll(data)) return;
@@ -109,32 +105,35 @@ export class PlanPanel implements Component, Focusable {
     else if (/^[1-9]$/.test(data) && Number(data) <= count) this.choose(Number(data) - 1);
   }
 
-  render(width: number): string[] {
+  render(width: number): TerminalSafe[] {
     this.arm.markShown();
     const { style } = this;
     const item = this.item;
     const choices = this.choices;
-    const bottom: string[] = [];
-    const question = `${style.warn('?')} ${style.bold(sanitizeForTerminal(item.question))}`;
-    bottom.push(...wrapTextWithAnsi(question, width));
+    const bottom: TerminalSafe[] = [];
+    const question = t`${style.warn('?')} ${style.bold(sanitizeForTerminal(item.question))}`;
+    bottom.push(...wrapLines(question, width));
     if (this.revising) {
-      const ask = `  ${style.bold('What should change in the plan?')} ${style.dim('(Enter sends, Esc goes back)')}`;
-      bottom.push(truncateToWidth(ask, width));
+      const ask = t`  ${style.bold('What should change in the plan?')} ${style.dim('(Enter sends, Esc goes back)')}`;
+      bottom.push(fitLine(ask, width));
       this.feedback.focused = this.focused;
+      // pi-tui's Input draws what the person types into it, sanitised there.
       for (const line of this.feedback.render(Math.max(1, width - 2)))
-        bottom.push(truncateToWidth(`  ${line}`, width));
+        bottom.push(fitLine(t`  ${line as TerminalSafe}`, width));
     } else {
       choices.forEach((choice, i) => {
-        const text = `${i + 1}. ${sanitizeForTerminal(choice.label)}`;
+        const text = t`${i + 1}. ${sanitizeForTerminal(choice.label)}`;
         const description = choice.description
-          ? style.dim(` — ${sanitizeForTerminal(choice.description)}`)
-          : '';
-        const line = i === this.selected ? `${style.accent('›')} ${style.selected(text)}` : `  ${text}`;
-        bottom.push(truncateToWidth(`${line}${description}`, width));
+          ? style.dim(t` \u2014 ${sanitizeForTerminal(choice.description)}`)
+          : t``;
+        const line = i === this.selected ? t`${style.accent('›')} ${style.selected(text)}` : t`  ${text}`;
+        bottom.push(fitLine(t`${line}${description}`, width));
       });
     }
-    const hint = this.revising ? '  PgUp/PgDn scroll the plan' : '  ↑/↓ + Enter, or a number · Esc closes';
-    bottom.push(truncateToWidth(style.dim(this.isArmed ? hint : '  …'), width));
+    const hint = this.revising
+      ? trustedLiteral('  PgUp/PgDn scroll the plan')
+      : trustedLiteral('  ↑/↓ + Enter, or a number · Esc closes');
+    bottom.push(fitLine(style.dim(this.isArmed ? hint : trustedLiteral('  …')), width));
 
     const planLines = this.plan.planLines(Math.max(1, width - 2));
     const fixed = 2 + 1 + bottom.length; // border and header, the scroll line, the question part
@@ -142,13 +141,17 @@ export class PlanPanel implements Component, Focusable {
     this.planRows = planLines.length;
     this.top = Math.min(this.top, Math.max(0, planLines.length - this.windowRows));
     const bar = style.border('│');
-    const shown = planLines.slice(this.top, this.top + this.windowRows).map((line) => `${bar} ${line}`);
-    const lines = [style.border('─'.repeat(width)), this.plan.header(width), ...shown];
+    const shown = planLines.slice(this.top, this.top + this.windowRows).map((line) => t`${bar} ${line}`);
+    const lines = [
+      style.border(t`${'\u2500'.repeat(width) as TerminalSafe}`),
+      this.plan.header(width),
+      ...shown,
+    ];
     if (planLines.length > this.windowRows) {
       const last = Math.min(planLines.length, this.top + this.windowRows);
-      const where = `  lines ${this.top + 1}–${last} of ${planLines.length} · PgUp/PgDn scroll`;
-      lines.push(truncateToWidth(style.dim(where), width));
-    } else lines.push('');
+      const where = t`  lines ${this.top + 1}\u2013${last} of ${planLines.length} \u00B7 PgUp/PgDn scroll`;
+      lines.push(fitLine(style.dim(where), width));
+    } else lines.push(t``);
     return [...lines, ...bottom];
   }
 
@@ -159,7 +162,7 @@ export class PlanPanel implements Component, Focusable {
 
   /** Closes the panel if its question was answered or cancelled elsewhere (e.g. the turn was cancelled). */
   checkStillPending(): void {
-    if (!this.done && !this.request.isPending) this.finish('closed without an answer');
+    if (!this.done && !this.request.isPending) this.finish(trustedLiteral('closed without an answer'));
   }
 
   /** Scroll keys move the plan's window; true when `data` was one. */
@@ -188,17 +191,17 @@ export class PlanPanel implements Component, Focusable {
     this.answer(choice.label, sanitizeForTerminal(choice.label));
   }
 
-  private answer(answer: string, outcome: string): void {
+  private answer(answer: string, outcome: TerminalSafe): void {
     this.request.resolve({ [this.item.question]: answer });
     this.finish(outcome);
   }
 
   private dismiss(): void {
     this.request.resolve({});
-    this.finish('closed without an answer (plan mode stays on)');
+    this.finish(trustedLiteral('closed without an answer (plan mode stays on)'));
   }
 
-  private finish(outcome: string): void {
+  private finish(outcome: TerminalSafe): void {
     if (this.done) return;
     this.done = true;
     this.plan.answered(this.style.dim(outcome));

@@ -1,10 +1,12 @@
-import { type Component, Markdown, truncateToWidth, wrapTextWithAnsi } from '@mariozechner/pi-tui';
+import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
 import type { PlanDisplay } from '../../wire/events.js';
+import { type SafeComponent, SafeMarkdown } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { fitLine, wrapLines } from './terminal-lines.js';
 import type { TuiStyle } from './tui-style.js';
 
 /** Where a plan stands: on its own (a resumed session), in its panel now, or answered there. */
-type PlanState = { kind: 'shown' } | { kind: 'in-panel' } | { kind: 'answered'; outcome: string };
+type PlanState = { kind: 'shown' } | { kind: 'in-panel' } | { kind: 'answered'; outcome: TerminalSafe };
 
 /**
  * A plan ExitPlanMode showed (PlanDisplay), in the conversation: its file and the plan as Markdown
@@ -12,25 +14,25 @@ type PlanState = { kind: 'shown' } | { kind: 'in-panel' } | { kind: 'answered'; 
  * once answered it is shown whole with the answer, where it came in the conversation. The plan is
  * the model's text: every control character and escape sequence in it is shown, never interpreted.
  */
-export class PlanView implements Component {
+export class PlanView implements SafeComponent {
   private state: PlanState = { kind: 'shown' };
-  private readonly markdown: Markdown;
-  private cache: { width: number; lines: string[] } | null = null;
+  private readonly markdown: SafeMarkdown;
+  private cache: { width: number; lines: TerminalSafe[] } | null = null;
 
   constructor(
     readonly plan: PlanDisplay,
     private readonly style: TuiStyle,
   ) {
-    this.markdown = new Markdown(sanitizeForTerminal(plan.content), 0, 0, style.markdown);
+    this.markdown = new SafeMarkdown(sanitizeForTerminal(plan.content), style.markdown);
   }
 
   /** The file the plan is in, safe to print. */
-  get filePath(): string {
+  get filePath(): TerminalSafe {
     return sanitizeForTerminal(this.plan.file_path);
   }
 
   /** The plan's lines, rendered as Markdown to fit `width` (kept while the width stays). */
-  planLines(width: number): string[] {
+  planLines(width: number): TerminalSafe[] {
     if (this.cache?.width !== width) {
       const lines = this.markdown.render(Math.max(1, width));
       while (lines.length > 0 && lines.at(-1)?.trim() === '') lines.pop();
@@ -45,25 +47,24 @@ export class PlanView implements Component {
   }
 
   /** The panel closed with this outcome (plain text, e.g. `Approve`): the plan shows here whole. */
-  answered(outcome: string): void {
+  answered(outcome: TerminalSafe): void {
     this.state = { kind: 'answered', outcome };
   }
 
   /** The header line: `Plan · <file>`. */
-  header(width: number): string {
+  header(width: number): TerminalSafe {
     const { style } = this;
-    return truncateToWidth(`${style.bold(style.accent('Plan'))} ${style.dim(`· ${this.filePath}`)}`, width);
+    return fitLine(t`${style.bold(style.accent('Plan'))} ${style.dim(t`\u00B7 ${this.filePath}`)}`, width);
   }
 
-  render(width: number): string[] {
+  render(width: number): TerminalSafe[] {
     const { style } = this;
     if (this.state.kind === 'in-panel')
-      return [truncateToWidth(`${this.header(width)} ${style.dim('(for your approval below)')}`, width)];
+      return [fitLine(t`${this.header(width)} ${style.dim('(for your approval below)')}`, width)];
     const bar = style.border('│');
-    const lines = [this.header(width), ...this.planLines(width - 2).map((line) => `${bar} ${line}`)];
+    const lines = [this.header(width), ...this.planLines(width - 2).map((line) => t`${bar} ${line}`)];
     if (this.state.kind === 'answered')
-      for (const line of wrapTextWithAnsi(`${style.accent('→')} ${this.state.outcome}`, width))
-        lines.push(line);
+      for (const line of wrapLines(t`${style.accent('→')} ${this.state.outcome}`, width)) lines.push(line);
     return lines;
   }
 

@@ -9,6 +9,7 @@ import {
 export { useKimiKeys } from './kimi-keys.js';
 
 import { PathCompletion } from './path-completion.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
 
 /** Entries the up arrow walks through (the editor keeps at most 100). */
@@ -38,7 +39,15 @@ export function createPromptEditor(
   },
 ): Editor {
   const editor = new Editor(tui, style.editor, { paddingX: 1 });
-  const commands: (SlashCommand | AutocompleteItem)[] = [...options.commands];
+  // The list draws names and descriptions as they are: a skill's come from its SKILL.md. A name the
+  // sanitiser would change is not offered (completing it would put it in the editor as it is).
+  const commands: (SlashCommand | AutocompleteItem)[] = options.commands
+    .filter((command) => sanitizeForTerminal(command.name) === command.name)
+    .map((command) =>
+      command.description === undefined
+        ? command
+        : { ...command, description: sanitizeForTerminal(command.description) },
+    );
   const slashCommands = new CombinedAutocompleteProvider(commands, options.workDir, null);
   editor.setAutocompleteProvider(new PathCompletion(slashCommands, options.workDir, options.gitAllowed));
   // addToHistory puts each entry first: add the oldest first.

@@ -56,3 +56,28 @@ describe('QuestionPanel', () => {
     expect(request.state).toMatchObject({ status: 'resolved', answer: {} });
   });
 });
+
+describe('QuestionPanel: which agent asks', () => {
+  it("a subagent's question names it (terminal-safe); the main agent's names nobody", () => {
+    const request = new QuestionRequest({
+      id: 'q',
+      tool_call_id: 'c',
+      questions: [item('Which colour?', false)],
+      agent_id: 'a1b2c3d4',
+      subagent_type: 'coder',
+      source_description: 'Paint \x1b[2J\x1b]0;owned\x07 #2',
+    });
+    const view = new QuestionPanel(request, tuiStyle(false), () => {});
+    const text = view.render(120).join('\n');
+    expect(text).toContain('agent coder a1b2c3d4 — Paint');
+    expect(text).toContain('asks');
+    expect(text).not.toContain('\x1b[2J');
+    expect(text).not.toContain('\x07');
+    const main = new QuestionPanel(
+      new QuestionRequest({ id: 'q2', tool_call_id: 'c', questions: [item('Which colour?', false)] }),
+      tuiStyle(false),
+      () => {},
+    );
+    expect(main.render(120).join('\n')).not.toContain('asks');
+  });
+});

@@ -1,14 +1,12 @@
-import {
-  type Component,
-  type Focusable,
-  Input,
-  matchesKey,
-  truncateToWidth,
-  wrapTextWithAnsi,
-} from '@mariozechner/pi-tui';
+import { type Focusable, Input, matchesKey } from '@mariozechner/pi-tui';
+import { revealInvisible } from '../../util/reveal-invisible.js';
+import { type TerminalSafe, terminalText as t, trustedLiteral } from '../../util/sanitize-terminal.js';
 import type { QuestionAnswers, QuestionItem, QuestionRequest } from '../../wire/requests.js';
+import { askingAgentLabel } from '../common/asking-agent.js';
 import { ArmDelay } from './arm-delay.js';
+import type { SafeComponent } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { fitLine, wrapLines } from './terminal-lines.js';
 import type { TuiStyle } from './tui-style.js';
 
 /**
@@ -16,7 +14,7 @@ import type { TuiStyle } from './tui-style.js';
  * (Space or the number toggles an option of a multi-select question, Enter confirms), the last choice
  * types an answer of one's own, Esc skips the question.
  */
-export class QuestionPanel implements Component, Focusable {
+export class QuestionPanel implements SafeComponent, Focusable {
   focused = false;
   private index = 0;
   private selected = 0;
@@ -80,43 +78,55 @@ export class QuestionPanel implements Component, Focusable {
     else if (/^[1-9]$/.test(data) && Number(data) <= this.count) this.choose(Number(data) - 1);
   }
 
-  render(width: number): string[] {
+  render(width: number): TerminalSafe[] {
     this.arm.markShown();
     const { style } = this;
     const item = this.question;
     const inner = Math.max(1, width - 2);
     const total = this.request.payload.questions.length;
-    const lines = [style.border('─'.repeat(width))];
-    const tag = item.header ? `${style.accent(`[${sanitizeForTerminal(item.header)}]`)} ` : '';
-    const counter = total > 1 ? style.dim(` (${this.index + 1}/${total})`) : '';
+    const lines = [style.border(t`${'\u2500'.repeat(width) as TerminalSafe}`)];
+    // A subagent's question says which agent asks (its id and description are the model's text).
+    const asker = askingAgentLabel(this.request.payload);
+    if (asker !== null)
+      lines.push(...wrapLines(style.accent(revealInvisible(sanitizeForTerminal(`${asker} asks`))), width));
+    const tag = item.header ? t`${style.accent(t`[${sanitizeForTerminal(item.header)}]`)} ` : t``;
+    const counter = total > 1 ? style.dim(t` (${this.index + 1}/${total})`) : t``;
     lines.push(
-      ...wrapTextWithAnsi(
-        `${style.warn('?')} ${tag}${style.bold(sanitizeForTerminal(item.question))}${counter}`,
+      ...wrapLines(
+        t`${style.warn('?')} ${tag}${style.bold(sanitizeForTerminal(item.question))}${counter}`,
         width,
       ),
     );
     if (item.body)
-      for (const line of wrapTextWithAnsi(sanitizeForTerminal(item.body), inner))
-        lines.push(truncateToWidth(`  ${line}`, width));
+      for (const line of wrapLines(sanitizeForTerminal(item.body), inner))
+        lines.push(fitLine(t`  ${line}`, width));
     const labels = [
       ...item.options.map((o) => ({ label: o.label, description: o.description })),
       { label: item.other_label || 'Type your own answer', description: item.other_description },
     ];
     labels.forEach((option, i) => {
-      const box = item.multi_select && i < labels.length - 1 ? (this.picked.has(i) ? '[x] ' : '[ ] ') : '';
-      const text = `${i + 1}. ${box}${sanitizeForTerminal(option.label)}`;
+      const box =
+        item.multi_select && i < labels.length - 1
+          ? this.picked.has(i)
+            ? trustedLiteral('[x] ')
+            : trustedLiteral('[ ] ')
+          : t``;
+      const text = t`${i + 1}. ${box}${sanitizeForTerminal(option.label)}`;
       const description = option.description
-        ? style.dim(` — ${sanitizeForTerminal(option.description)}`)
-        : '';
-      const line = i === this.selected ? `${style.accent('›')} ${style.selected(text)}` : `  ${text}`;
-      lines.push(truncateToWidth(`${line}${description}`, width));
+        ? style.dim(t` \u2014 ${sanitizeForTerminal(option.description)}`)
+        : t``;
+      const line = i === this.selected ? t`${style.accent('›')} ${style.selected(text)}` : t`  ${text}`;
+      lines.push(fitLine(t`${line}${description}`, width));
     });
     if (this.typing) {
       this.other.focused = this.focused;
-      for (const line of this.other.render(inner)) lines.push(truncateToWidth(`  ${line}`, width));
+      // pi-tui's Input draws what the person types into it, sanitised there.
+      for (const line of this.other.render(inner)) lines.push(fitLine(t`  ${line as TerminalSafe}`, width));
     }
-    const keys = item.multi_select ? 'Space or a number toggles, Enter confirms' : '↑/↓ + Enter, or a number';
-    lines.push(truncateToWidth(style.dim(this.isArmed ? `  ${keys}, Esc skips` : '  …'), width));
+    const keys = item.multi_select
+      ? trustedLiteral('Space or a number toggles, Enter confirms')
+      : trustedLiteral('↑/↓ + Enter, or a number');
+    lines.push(fitLine(style.dim(this.isArmed ? t`  ${keys}, Esc skips` : trustedLiteral('  …')), width));
     return lines;
   }
 

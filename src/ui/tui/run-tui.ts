@@ -1,5 +1,6 @@
-import { Container, type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
+import { type Editor, matchesKey, ProcessTerminal, TUI } from '@mariozechner/pi-tui';
 import { describeTurnError, LLMNotSet, RunCancelled } from '../../soul/errors.js';
+import { terminalText as t } from '../../util/sanitize-terminal.js';
 import { ansiStyle } from '../common/ansi-style.js';
 import { composeInEditor } from '../common/compose.js';
 import { runShellEscape } from '../common/shell-escape.js';
@@ -14,6 +15,7 @@ import { PanelSlot } from './panel-slot.js';
 import { PlanModeToggle } from './plan-mode-toggle.js';
 import { createPromptEditor, TUI_COMMANDS, useKimiKeys } from './prompt-editor.js';
 import { replayConversation } from './replay.js';
+import { SafeContainer } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { currentContextSize, currentModel, priceOf } from './session-model-facts.js';
 import {
@@ -24,6 +26,7 @@ import {
   withModes,
   withStreamed,
 } from './status-line.js';
+import { errorNote, greetingText, noModelNote, queuedText } from './transcript-notes.js';
 import { HELP_COMMAND, tuiHelp } from './tui-help.js';
 import type { TuiOptions } from './tui-options.js';
 import { tuiStyle } from './tui-style.js';
@@ -51,9 +54,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const style = tuiStyle(options.color, options.theme);
   useKimiKeys();
   const tui = new TUI(options.terminal ?? new ProcessTerminal());
-  const transcript = new Container();
+  const transcript = new SafeContainer();
   const panelSlot = new PanelSlot(tui);
-  const queuedNote = new NoteView('');
+  const queuedNote = new NoteView(queuedText(style, []));
   const status = new StatusLineView(style, currentModel(session));
   status.facts = { ...status.facts, price: priceOf(session, options.modelPrices) };
   // The modes (yolo, afk, plan, sandbox) and the counts, read from the session: a command that
@@ -119,15 +122,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
 
   transcript.addChild(
     new NoteView(
-      [
-        style.bold('kimi-ts') +
-          style.dim(` — session ${session.sessionId} in ${sanitizeForTerminal(session.workDir)}`),
-        ...(session.hasLLM ? [] : [style.warn(session.llmNotSetMessage)]),
-        ...(options.notice ? [style.accent(sanitizeForTerminal(options.notice))] : []),
-        style.dim(
-          'Enter sends · Shift-Enter/Ctrl-J: new line · Shift-Tab: plan mode · Esc cancels · Ctrl-E expands a result · /exit',
-        ),
-      ].join('\n'),
+      greetingText(style, {
+        sessionId: session.sessionId,
+        workDir: session.workDir,
+        llmNotSetMessage: session.hasLLM ? null : session.llmNotSetMessage,
+        notice: options.notice,
+      }),
     ),
   );
   for (const view of await replayConversation(session.wireFile, newTurnView)) transcript.addChild(view);
@@ -159,7 +159,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     tui.requestRender();
   };
   const showQueue = () => {
-    queuedNote.setText(queue.map((text) => style.dim(`queued: ${sanitizeForTerminal(text)}`)).join('\n'));
+    queuedNote.setText(queuedText(style, queue));
   };
 
   /** Runs one job (a turn, or a `!command`) with its own view; Esc / Ctrl-C cancel it. */
@@ -178,9 +178,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
         error instanceof RunCancelled
           ? style.warn('(interrupted)')
           : error instanceof LLMNotSet
-            ? // The how-to is in the greeting: once is enough, each prompt gets one line.
-              `${style.error('No model is configured')}: run ${style.bold('kimi-ts login')}, or set one up as the greeting above says (${style.bold('kimi-ts doctor')} checks the setup).`
-            : `${style.error('Error:')} ${sanitizeForTerminal(describeTurnError(error))}`,
+            ? noModelNote(style)
+            : errorNote(style, describeTurnError(error)),
       );
     } finally {
       if (ticker) clearInterval(ticker);
@@ -211,7 +210,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // `!command`: run by the user's shell for the user alone (not part of the conversation).
   const runBang = (command: string) =>
     runJob(async (view, signal) => {
-      view.note(`${style.accent('!')} ${style.bold(sanitizeForTerminal(command))}`);
+      view.note(t`${style.accent('!')} ${style.bold(sanitizeForTerminal(command))}`);
       const output = new CommandOutputView(style);
       view.add(output);
       await runShellEscape({
@@ -255,8 +254,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     const composed = composeInEditor(options.env ?? process.env, editor.getExpandedText());
     tui.start();
     if (composed.text !== null) editor.setText(composed.text);
-    if (composed.error)
-      transcript.addChild(new NoteView(`${style.error('Error:')} ${sanitizeForTerminal(composed.error)}`));
+    if (composed.error) transcript.addChild(new NoteView(errorNote(style, composed.error)));
     // The editor drew over the screen: draw everything again.
     tui.requestRender(true);
   };
@@ -266,14 +264,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
     session,
     (planMode) => {
       refreshStatus();
-      const note = new NoteView(style.dim(`(plan mode ${planMode ? 'on' : 'off'})`));
+      const note = new NoteView(style.dim(planMode ? '(plan mode on)' : '(plan mode off)'));
       if (running) running.view.add(note);
       else transcript.addChild(note);
       tui.requestRender();
     },
     (error) => {
-      const text = sanitizeForTerminal(error instanceof Error ? error.message : String(error));
-      transcript.addChild(new NoteView(`${style.error('Error:')} ${text}`));
+      transcript.addChild(
+        new NoteView(errorNote(style, error instanceof Error ? error.message : String(error))),
+      );
       tui.requestRender();
     },
   );

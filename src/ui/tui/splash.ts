@@ -1,18 +1,20 @@
 // The library's own modules, not its index: the first frame needs none of its Markdown (marked) or
 // the rest, which load with the TUI proper once the session is being built.
-import type { Component, Terminal } from '@mariozechner/pi-tui';
+import type { Terminal } from '@mariozechner/pi-tui';
 import { Editor } from '@mariozechner/pi-tui/dist/components/editor.js';
 import { matchesKey } from '@mariozechner/pi-tui/dist/keys.js';
 import { ProcessTerminal } from '@mariozechner/pi-tui/dist/terminal.js';
 import { TUI } from '@mariozechner/pi-tui/dist/tui.js';
 import { truncateToWidth } from '@mariozechner/pi-tui/dist/utils.js';
+import type { TerminalSafe } from '../../util/sanitize-terminal.js';
 import { HandoffTerminal } from './handoff-terminal.js';
 import { useKimiKeys } from './kimi-keys.js';
+import type { SafeComponent } from './safe-component.js';
 import { tuiStyle } from './tui-style.js';
 
 /** One line of text, cut to the width. */
-const line = (text: string): Component => ({
-  render: (width) => [truncateToWidth(text, width)],
+const line = (text: TerminalSafe): SafeComponent => ({
+  render: (width) => [truncateToWidth(text, width) as TerminalSafe],
   invalidate: () => {},
 });
 

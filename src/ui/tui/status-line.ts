@@ -1,11 +1,14 @@
-import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
 import type { SessionModes } from '../../app/agent-session.js';
 import { assertNever } from '../../util/assert-never.js';
+import { joinTerminalText, type TerminalSafe } from '../../util/sanitize-terminal.js';
 import type { StatusUpdate, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { goalAtTurnBegin } from '../common/goal-line.js';
 import { formatDollars, type ModelPrice, tokenCost } from '../common/token-cost.js';
+import type { SafeComponent } from './safe-component.js';
+import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { applyGoalUpdate, type GoalShown, goalStatusPart } from './status-goal.js';
+import { fitLine } from './terminal-lines.js';
 import { spinnerFrame } from './tool-call-view.js';
 import type { TuiStyle } from './tui-style.js';
 
@@ -215,7 +218,7 @@ function tokens(count: number): string {
 }
 
 /** The line under the prompt editor. */
-export class StatusLineView implements Component {
+export class StatusLineView implements SafeComponent {
   facts: StatusFacts;
   private onRender: (() => void) | null = null;
 
@@ -243,27 +246,29 @@ export class StatusLineView implements Component {
     });
   }
 
-  render(width: number): string[] {
+  render(width: number): TerminalSafe[] {
     const rendered = this.onRender;
     this.onRender = null;
     if (rendered) queueMicrotask(rendered);
     const { style } = this;
-    const paint = (part: StatusPart): string => {
+    // The parts hold the model's alias and the activity (a tool's name): a short line, made safe here.
+    const paint = (part: StatusPart): TerminalSafe => {
+      const text = sanitizeForTerminal(part.text);
       switch (part.tone) {
         case 'plain':
-          return style.dim(part.text);
+          return style.dim(text);
         case 'warn':
-          return style.bold(style.warn(part.text));
+          return style.bold(style.warn(text));
         case 'accent':
-          return style.bold(style.accent(part.text));
+          return style.bold(style.accent(text));
         case 'ok':
-          return style.ok(part.text);
+          return style.ok(text);
         default:
           return assertNever(part.tone);
       }
     };
-    const line = statusParts(this.facts, Date.now()).map(paint).join(style.dim(' · '));
-    return [truncateToWidth(line, width)];
+    const line = joinTerminalText(statusParts(this.facts, Date.now()).map(paint), style.dim(' · '));
+    return [fitLine(line, width)];
   }
 
   /** A StatusUpdate of the session (context, tokens, plan mode, MCP). */

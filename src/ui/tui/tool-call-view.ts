@@ -1,13 +1,15 @@
-import { type Component, truncateToWidth } from '@mariozechner/pi-tui';
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
+import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
 import type { DiffDisplayBlock } from '../../wire/display.js';
 import { extractKeyArgument } from '../../wire/key-argument.js';
 import { hiddenLinesText, isCommandTool, previewOutput } from '../common/output-preview.js';
 import { renderDiff } from './diff-lines.js';
+import type { SafeComponent } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
+import { fitLine } from './terminal-lines.js';
 import type { TuiStyle } from './tui-style.js';
 
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'] as const;
 const SPINNER_INTERVAL_MS = 80;
 /** Lines of a running call's live output shown under it. */
 export const LIVE_OUTPUT_LINES = 5;
@@ -15,7 +17,7 @@ export const LIVE_OUTPUT_LINES = 5;
 const LIVE_OUTPUT_KEEP_CHARS = 8192;
 
 /** The spinner frame for now: every running call turns in step. */
-export function spinnerFrame(now = Date.now()): string {
+export function spinnerFrame(now = Date.now()): (typeof SPINNER)[number] | '·' {
   return SPINNER[Math.floor(now / SPINNER_INTERVAL_MS) % SPINNER.length] ?? '·';
 }
 
@@ -24,14 +26,16 @@ export function spinnerFrame(now = Date.now()): string {
  * so far (updated as they grow), a spinner while it runs, then a one-line summary of the result (and
  * a coloured diff for file edits). A subagent's own calls show nested under its call.
  */
-export class ToolCallView implements Component {
+export class ToolCallView implements SafeComponent {
   private args = '';
   private result: ToolReturnValue | null = null;
   private abandoned = false;
   /** The latest output of the running call (ToolOutput events). */
   private liveOutput = '';
+  /** The call's name as shown (a tool's name is the model's or an MCP server's text). */
+  private readonly shownName: TerminalSafe;
   /** What a subagent started by this call shows, indented under it. */
-  nested: Component | null = null;
+  nested: SafeComponent | null = null;
   /** Whether the result's output is shown (Ctrl-E), not only its summary. */
   expanded = false;
 
@@ -40,7 +44,9 @@ export class ToolCallView implements Component {
     private readonly name: string,
     private readonly workDir: string,
     private readonly style: TuiStyle,
-  ) {}
+  ) {
+    this.shownName = sanitizeForTerminal(name);
+  }
 
   appendArguments(part: string): void {
     this.args += part;
@@ -64,7 +70,7 @@ export class ToolCallView implements Component {
     return this.result === null && !this.abandoned;
   }
 
-  render(width: number): string[] {
+  render(width: number): TerminalSafe[] {
     const { style } = this;
     const key = extractKeyArgument(this.name, this.args, this.workDir);
     const mark =
@@ -75,24 +81,25 @@ export class ToolCallView implements Component {
         : this.result.is_error
           ? style.error('✗')
           : style.ok('✓');
-    const head = `${mark} ${style.bold(sanitizeForTerminal(this.name))}${key ? ` ${style.dim(sanitizeForTerminal(key))}` : ''}`;
-    const lines = [truncateToWidth(head, width)];
+    const head = t`${mark} ${style.bold(this.shownName)}${key ? t` ${style.dim(sanitizeForTerminal(key))}` : t``}`;
+    const lines = [fitLine(head, width)];
     // Nested under the call, 4 columns in (the library refuses a line wider than the terminal).
-    if (this.nested && width > 8) for (const line of this.nested.render(width - 4)) lines.push(`    ${line}`);
+    if (this.nested && width > 8)
+      for (const line of this.nested.render(width - 4)) lines.push(t`    ${line}`);
     if (this.result === null) {
-      if (this.abandoned) lines.push(truncateToWidth(`  ${style.dim('└ not run')}`, width));
+      if (this.abandoned) lines.push(fitLine(t`  ${style.dim('└ not run')}`, width));
       else
         for (const line of lastLines(this.liveOutput, LIVE_OUTPUT_LINES))
-          lines.push(truncateToWidth(`  ${style.dim('│')} ${style.dim(line)}`, width));
+          lines.push(fitLine(t`  ${style.dim('│')} ${style.dim(line)}`, width));
       return lines;
     }
     const summary = summarize(this.result);
     if (summary) {
       const paint = this.result.is_error ? style.error : style.dim;
-      lines.push(truncateToWidth(`  ${style.dim('└')} ${paint(sanitizeForTerminal(summary))}`, width));
+      lines.push(fitLine(t`  ${style.dim('└')} ${paint(sanitizeForTerminal(summary))}`, width));
     }
     for (const block of this.result.display) {
-      if (isDiff(block)) lines.push(...renderDiff(block, style, width, sanitizeForTerminal('    ')));
+      if (isDiff(block)) lines.push(...renderDiff(block, style, width, t`    `));
     }
     if (this.expanded) lines.push(...expandedOutput(this.result, width).map((line) => style.dim(line)));
     else if (isCommandTool(this.name)) lines.push(...foldedOutput(this.result, width, style));
@@ -121,14 +128,14 @@ function summarize(result: ToolReturnValue): string {
 /** Lines of output shown when a result is expanded. */
 const EXPANDED_LINES = 40;
 
-function expandedOutput(result: ToolReturnValue, width: number): string[] {
+function expandedOutput(result: ToolReturnValue, width: number): TerminalSafe[] {
   const text =
     typeof result.output === 'string'
       ? result.output
       : result.output.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
-  const lines = sanitizeForTerminal(text).trimEnd().split('\n');
-  const shown = lines.slice(0, EXPANDED_LINES).map((line) => truncateToWidth(`    ${line}`, width));
-  if (lines.length > EXPANDED_LINES) shown.push(`    … ${lines.length - EXPANDED_LINES} more lines`);
+  const lines = sanitizeForTerminal(text).trimEnd().split('\n') as TerminalSafe[];
+  const shown = lines.slice(0, EXPANDED_LINES).map((line) => fitLine(t`    ${line}`, width));
+  if (lines.length > EXPANDED_LINES) shown.push(t`    \u2026 ${lines.length - EXPANDED_LINES} more lines`);
   return shown;
 }
 
@@ -136,14 +143,14 @@ function expandedOutput(result: ToolReturnValue, width: number): string[] {
  * A command's output under its summary, folded to its first and last lines (Ctrl-E shows it whole):
  * the output is what the person asked the command for, not a detail to dig out.
  */
-function foldedOutput(result: ToolReturnValue, width: number, style: TuiStyle): string[] {
+function foldedOutput(result: ToolReturnValue, width: number, style: TuiStyle): TerminalSafe[] {
   if (typeof result.output !== 'string' || !result.output.trim()) return [];
   const { head, hidden, tail } = previewOutput(result.output);
-  const line = (text: string) => truncateToWidth(`    ${style.dim(sanitizeForTerminal(text))}`, width);
+  const line = (text: string) => fitLine(t`    ${style.dim(sanitizeForTerminal(text))}`, width);
   return [
     ...head.map(line),
     ...(hidden > 0
-      ? [truncateToWidth(`    ${style.accent(`${hiddenLinesText(hidden)} (Ctrl-E)`)}`, width)]
+      ? [fitLine(t`    ${style.accent(t`${sanitizeForTerminal(hiddenLinesText(hidden))} (Ctrl-E)`)}`, width)]
       : []),
     ...tail.map(line),
   ];
@@ -153,7 +160,7 @@ function foldedOutput(result: ToolReturnValue, width: number, style: TuiStyle): 
  * The last `count` lines of live output, inert: a line redrawn with carriage returns (a progress bar)
  * shows as its latest state.
  */
-function lastLines(text: string, count: number): string[] {
+function lastLines(text: string, count: number): TerminalSafe[] {
   if (!text) return [];
   return text
     .replace(/\r\n/g, '\n')

@@ -1,4 +1,5 @@
 import type { EditorTheme, MarkdownTheme, SelectListTheme } from '@mariozechner/pi-tui';
+import type { SourceLiteral, TerminalSafe } from '../../util/sanitize-terminal.js';
 import { highlightCode } from './highlight-code.js';
 import { type ThemePalette, type TuiTheme, themePalette } from './theme.js';
 
@@ -7,25 +8,35 @@ import { type ThemePalette, type TuiTheme, themePalette } from './theme.js';
  * https://no-color.org). Code in answers is highlighted only with colour on.
  */
 export interface TuiStyle {
-  // Each style keeps the type of its text: safe text (TerminalSafe) painted with our own escapes
-  // is still safe.
   readonly color: boolean;
   readonly theme: TuiTheme;
-  dim<T extends string>(text: T): T;
-  bold<T extends string>(text: T): T;
-  italic<T extends string>(text: T): T;
-  accent<T extends string>(text: T): T;
-  ok<T extends string>(text: T): T;
-  warn<T extends string>(text: T): T;
-  error<T extends string>(text: T): T;
+  dim: Paint;
+  bold: Paint;
+  italic: Paint;
+  accent: Paint;
+  ok: Paint;
+  warn: Paint;
+  error: Paint;
   /** The frame of the prompt editor and of panels. */
-  border<T extends string>(text: T): T;
+  border: Paint;
   /** Inverted: the chosen line of a panel. */
-  selected<T extends string>(text: T): T;
+  selected: Paint;
   markdown: MarkdownTheme;
   editor: EditorTheme;
 }
 
+/**
+ * A style takes safe text, or a literal of our own source, and gives safe text: our escapes around
+ * text that is safe keep it safe. A plain `string` (from a model, a tool, a file) does not compile:
+ * it goes through the sanitiser first.
+ */
+export interface Paint {
+  (text: TerminalSafe): TerminalSafe;
+  <T extends string>(text: T & SourceLiteral<T>): TerminalSafe;
+}
+
+// pi-tui's themes (Markdown, editor, lists) take `(text: string) => string`; their input is text
+// the component was given (sanitised where it entered the view) or the component's own.
 const paint =
   (open: string, close: string) =>
   <T extends string>(text: T): T =>
@@ -72,18 +83,23 @@ export function tuiStyle(color: boolean, theme: TuiTheme = 'dark'): TuiStyle {
   return {
     color,
     theme,
-    dim,
-    bold,
-    italic,
-    accent,
-    ok,
-    warn,
-    error,
-    border,
-    selected,
+    dim: asPaint(dim),
+    bold: asPaint(bold),
+    italic: asPaint(italic),
+    accent: asPaint(accent),
+    ok: asPaint(ok),
+    warn: asPaint(warn),
+    error: asPaint(error),
+    border: asPaint(border),
+    selected: asPaint(selected),
     markdown,
     editor: { borderColor: border, selectList },
   };
+}
+
+/** A literal is the program's own text, so painting it gives safe text as painting safe text does. */
+function asPaint(style: <T extends string>(text: T) => T): Paint {
+  return style as unknown as Paint;
 }
 
 /** Highlighted code's colours in the theme's shades (the highlighter speaks the 16 basic colours). */

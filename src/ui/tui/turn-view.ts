@@ -1,6 +1,6 @@
-import type { Component } from '@mariozechner/pi-tui';
 import { assertNever } from '../../util/assert-never.js';
 import { revealInvisible } from '../../util/reveal-invisible.js';
+import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
 import type { StatusUpdate, UserInput, WireEvent, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
@@ -11,6 +11,7 @@ import { AnswerView } from './answer-view.js';
 import { NestedAgentsView } from './nested-agents-view.js';
 import { NoteView } from './note-view.js';
 import { PlanView } from './plan-view.js';
+import type { SafeComponent } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { type ThinkingDisplay, ThinkingView } from './thinking-view.js';
 import { ToolCallView } from './tool-call-view.js';
@@ -36,11 +37,11 @@ export interface TurnViewOptions {
  * answer as Markdown, tool calls live, retries, compaction, notifications. Every message kind has its
  * case (a new kind is a compile error here). Also used for a subagent's events, nested under its call.
  */
-export class TurnView implements Component {
+export class TurnView implements SafeComponent {
   private lastGoalLine = '';
   /** The next TurnBegin is a scheduled prompt's. */
   private scheduledNext = false;
-  private readonly parts: Component[] = [];
+  private readonly parts: SafeComponent[] = [];
   /** Where the current step's output starts: a retried step's partial output is removed. */
   private stepStart = 0;
   private answer: AnswerView | null = null;
@@ -53,7 +54,7 @@ export class TurnView implements Component {
   /** The plan shown last, until the question about it comes (ExitPlanMode asks right after it). */
   private shownPlan: PlanView | null = null;
   /** Steer texts shown when they were sent, not again when their SteerInput arrives. */
-  private readonly steersShown: string[] = [];
+  private readonly steersShown: TerminalSafe[] = [];
 
   constructor(private readonly options: TurnViewOptions) {}
 
@@ -85,7 +86,7 @@ export class TurnView implements Component {
           ? revealInvisible(userInputText(message.payload.user_input))
           : inputText(message.payload.user_input);
         this.scheduledNext = false;
-        this.note(`${style.accent('›')} ${style.bold(text)}`);
+        this.note(t`${style.accent('›')} ${style.bold(text)}`);
         return;
       }
       case 'SteerInput': {
@@ -116,10 +117,10 @@ export class TurnView implements Component {
         this.thinking = null;
         this.streamingCall = null;
         const { error_type, status_code, next_attempt, max_attempts, wait_s } = message.payload;
-        const why = `${sanitizeForTerminal(error_type)}${status_code ? ` (HTTP ${status_code})` : ''}`;
+        const why = t`${sanitizeForTerminal(error_type)}${status_code ? t` (HTTP ${status_code})` : t``}`;
         this.note(
           style.warn(
-            `↻ ${why}: retrying in ${wait_s.toFixed(1)}s (attempt ${next_attempt} of ${max_attempts})`,
+            t`\u21BB ${why}: retrying in ${sanitizeForTerminal(wait_s.toFixed(1))}s (attempt ${next_attempt} of ${max_attempts})`,
           ),
         );
         this.stepStart = this.parts.length;
@@ -132,7 +133,7 @@ export class TurnView implements Component {
           const reason = sanitizeForTerminal(message.payload.reason);
           this.note(
             style.warn(
-              `hook ${sanitizeForTerminal(message.payload.event)} blocked ${sanitizeForTerminal(message.payload.target)}${reason ? `: ${reason}` : ''}`,
+              t`hook ${sanitizeForTerminal(message.payload.event)} blocked ${sanitizeForTerminal(message.payload.target)}${reason ? t`: ${reason}` : t``}`,
             ),
           );
         }
@@ -152,7 +153,7 @@ export class TurnView implements Component {
         return;
       case 'Notification':
         this.note(
-          `${style.accent(`[${sanitizeForTerminal(message.payload.title)}]`)} ${style.dim(sanitizeForTerminal(message.payload.body))}`,
+          t`${style.accent(t`[${sanitizeForTerminal(message.payload.title)}]`)} ${style.dim(sanitizeForTerminal(message.payload.body))}`,
         );
         return;
       case 'ContentPart':
@@ -215,12 +216,12 @@ export class TurnView implements Component {
         this.scheduledNext = true;
         return;
       case 'BtwBegin':
-        this.note(`${style.dim('(by the way)')} ${sanitizeForTerminal(message.payload.question)}`);
+        this.note(t`${style.dim('(by the way)')} ${sanitizeForTerminal(message.payload.question)}`);
         return;
       case 'BtwEnd': {
         const { response, error } = message.payload;
         this.note(
-          error ? style.error(`Error: ${sanitizeForTerminal(error)}`) : sanitizeForTerminal(response ?? ''),
+          error ? style.error(t`Error: ${sanitizeForTerminal(error)}`) : sanitizeForTerminal(response ?? ''),
         );
         return;
       }
@@ -241,11 +242,11 @@ export class TurnView implements Component {
     }
   }
 
-  render(width: number): string[] {
-    const lines: string[] = [];
+  render(width: number): TerminalSafe[] {
+    const lines: TerminalSafe[] = [];
     for (const part of this.parts) {
       const rendered = part.render(width);
-      if (rendered.length > 0 && lines.length > 0 && !(part instanceof ThinkingView)) lines.push('');
+      if (rendered.length > 0 && lines.length > 0 && !(part instanceof ThinkingView)) lines.push(t``);
       lines.push(...rendered);
     }
     return lines;
@@ -262,19 +263,19 @@ export class TurnView implements Component {
     this.steered(safe);
   }
 
-  private steered(safeText: string): void {
+  private steered(safeText: TerminalSafe): void {
     const { style } = this.options;
-    this.note(`${style.accent('›')} ${style.dim('(steer)')} ${safeText}`);
+    this.note(t`${style.accent('›')} ${style.dim('(steer)')} ${safeText}`);
   }
 
   /** Adds a part of the caller's own (e.g. a command's output). */
-  add(part: Component): void {
+  add(part: SafeComponent): void {
     this.endStretch();
     this.parts.push(part);
   }
 
   /** Adds a line of styled, already sanitised text. */
-  note(text: string): void {
+  note(text: TerminalSafe): void {
     this.parts.push(new NoteView(text));
   }
 
@@ -303,7 +304,7 @@ export class TurnView implements Component {
       case 'image_url':
       case 'audio_url':
       case 'video_url':
-        this.note(this.options.style.dim(`[${part.type.replace('_url', '')}]`));
+        this.note(this.options.style.dim(t`[${sanitizeForTerminal(part.type.replace('_url', ''))}]`));
         return;
       default:
         assertNever(part);
@@ -338,6 +339,6 @@ export class TurnView implements Component {
   }
 }
 
-function inputText(input: UserInput): string {
+function inputText(input: UserInput): TerminalSafe {
   return sanitizeForTerminal(userInputText(input));
 }

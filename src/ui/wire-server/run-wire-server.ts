@@ -1,11 +1,12 @@
 import type { AgentSession } from '../../app/agent-session.js';
+import type { TerminalSafe } from '../../util/sanitize-terminal.js';
 import { serveWire } from '../common/wire-protocol/serve-wire.js';
 import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
 
 export interface WireServerOptions extends StdioTransportOptions {
   session: AgentSession;
   /** Where the server explains what it did with input it could not use (default: process.stderr). */
-  stderr?: ((text: string) => void) | undefined;
+  stderr?: ((text: TerminalSafe) => void) | undefined;
 }
 
 /**

@@ -106,6 +106,7 @@ function settleWithResponse(
           persist: parsed.data.persist ?? undefined,
           prefix: parsed.data.prefix ?? undefined,
           save_rule: parsed.data.save_rule ?? undefined,
+          for_swarm: parsed.data.for_swarm ?? undefined,
         });
         return;
       }

@@ -5,6 +5,7 @@ import { TurnInProgressError } from '../../../app/agent-session-impl.js';
 import type { AskClient } from '../../../hooks/index.js';
 import { RunCancelled } from '../../../soul/errors.js';
 import type { UILoop } from '../../../soul/run-soul.js';
+import { sanitizeForTerminal, type TerminalSafe } from '../../../util/sanitize-terminal.js';
 import { wireEvent } from '../../../wire/events.js';
 import { describeIssues, type JsonValue } from '../../../wire/json.js';
 import { isWireRequest, type WireMessage } from '../../../wire/message.js';
@@ -46,7 +47,8 @@ export interface ServeWireOptions {
   /** How messages reach the client and come back (stdio lines, WebSocket frames). */
   transport: WireTransport;
   /** Where the server explains what it did with input it could not use (default: process.stderr). */
-  stderr?: ((text: string) => void) | undefined;
+  /** Notices for a person (usually a terminal): only safe text. */
+  stderr?: ((text: TerminalSafe) => void) | undefined;
 }
 
 /** What runs now: a turn (`prompt`) or a `replay`; `cancel` aborts either. */
@@ -70,7 +72,7 @@ class WireServer {
   private readonly session: AgentSession;
   private readonly transport: WireTransport;
   private readonly pending: PendingRequests;
-  private readonly stderr: (text: string) => void;
+  private readonly stderr: (text: TerminalSafe) => void;
   private readonly handlers = new Set<Promise<void>>();
   private capabilities: ClientCapabilities = LEGACY_CLIENT;
   private activity: Activity | null = null;
@@ -85,8 +87,13 @@ class WireServer {
   constructor(options: ServeWireOptions) {
     this.session = options.session;
     this.stderr = options.stderr ?? ((text) => process.stderr.write(text));
-    this.pending = new PendingRequests((why) => this.stderr(`wire: ${why}\n`));
+    this.pending = new PendingRequests((why) => this.notice(why));
     this.transport = options.transport;
+  }
+
+  /** A notice on stderr; what it carries (a method name, an error's message) is made safe. */
+  private notice(text: string): void {
+    this.stderr(sanitizeForTerminal(`wire: ${text}\n`));
   }
 
   async serve(): Promise<number> {
@@ -170,7 +177,7 @@ class WireServer {
       await this.runMethod({ kind: 'request', id: '', method, params });
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      this.stderr(`wire: notification \`${method}\` (no id, so no reply) failed: ${why}\n`);
+      this.notice(`notification \`${method}\` (no id, so no reply) failed: ${why}`);
     }
   }
 
@@ -216,9 +223,7 @@ class WireServer {
   private askWorkspaceTrust(): void {
     if (!this.capabilities.supportsWorkspaceTrust || this.trustQuestion) return;
     if (!this.session.workspaceTrust.worthAsking) return;
-    const question = new WorkspaceTrustQuestion(this.session.workspaceTrust, (why) =>
-      this.stderr(`wire: ${why}\n`),
-    );
+    const question = new WorkspaceTrustQuestion(this.session.workspaceTrust, (why) => this.notice(why));
     this.trustQuestion = question;
     this.trustAnswered = question.answered;
     this.send(question.frame());
@@ -257,7 +262,7 @@ class WireServer {
       // Busy: the fire stays due and is offered again after the turn. Else the turn's own events
       // (TurnEnd) have told the client it ended; the reason goes to stderr.
       if (!(error instanceof TurnInProgressError) && !controller.signal.aborted)
-        this.stderr(`wire: the turn of scheduled prompt ${jobId} failed: ${describeInternalError(error)}\n`);
+        this.notice(`the turn of scheduled prompt ${jobId} failed: ${describeInternalError(error)}`);
     } finally {
       this.activity = null;
       this.pending.close(this.closed ? 'wire_closed' : 'turn_ended');

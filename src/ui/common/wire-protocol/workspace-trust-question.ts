@@ -62,6 +62,8 @@ export class WorkspaceTrustQuestion {
       const parsed = response.ok ? workspaceTrustAnswerSchema.safeParse(response.result) : null;
       if (parsed?.success && parsed.data.trusted)
         await this.trust.trust({ remember: parsed.data.remember === true, source: 'client' });
+      // A "No" to remember: the person is not asked again for this folder.
+      else if (parsed?.success && parsed.data.remember === true) await this.trust.decline();
       else if (!parsed?.success)
         this.onProblem(
           `workspace trust request ${this.id}: the answer does not fit; the folder stays untrusted`,

@@ -1,13 +1,13 @@
-import type { SelectItem } from '@mariozechner/pi-tui';
 import type { ModelChoice } from '../../../app/agent-session.js';
 import { ModelSwitchError } from '../../../app/model-switch-error.js';
 import { contextSizeLabel, MODEL_USAGE, parseModelArgs, switchedText } from '../../../soul/model-command.js';
-import { ChoicePicker } from '../choice-picker.js';
+import { terminalText as t, trustedLiteral } from '../../../util/sanitize-terminal.js';
+import { ChoicePicker, type SafeSelectItem } from '../choice-picker.js';
 import { sanitizeForTerminal } from '../sanitize-for-terminal.js';
 import type { TuiCommand, TuiCommandContext } from './tui-command.js';
 
 /** One row of the picker: the alias, then the API's model name, provider, context and thinking. */
-function modelItem(choice: ModelChoice, thinkingNow: boolean): SelectItem {
+function modelItem(choice: ModelChoice, thinkingNow: boolean): SafeSelectItem {
   const thinking =
     choice.thinking === 'always'
       ? ' · always thinks'
@@ -17,7 +17,7 @@ function modelItem(choice: ModelChoice, thinkingNow: boolean): SelectItem {
   const name = choice.displayName ? `${choice.displayName} = ${choice.model}` : choice.model;
   return {
     value: choice.alias,
-    label: `${choice.current ? '* ' : '  '}${sanitizeForTerminal(choice.alias)}`,
+    label: t`${choice.current ? trustedLiteral('* ') : trustedLiteral('  ')}${sanitizeForTerminal(choice.alias)}`,
     description: sanitizeForTerminal(
       `${name} (${choice.provider}) · ${contextSizeLabel(choice.maxContextSize)} context${thinking}`,
     ),
@@ -36,7 +36,7 @@ export const modelCommand: TuiCommand = {
   async run(args, context) {
     const { session, style } = context;
     const parsed = parseModelArgs(args);
-    if (parsed === null) return context.note(style.warn(MODEL_USAGE));
+    if (parsed === null) return context.note(style.warn(sanitizeForTerminal(MODEL_USAGE)));
     let { alias, thinking } = parsed;
     if (alias === null) {
       const models = session.models();
@@ -45,7 +45,7 @@ export const modelCommand: TuiCommand = {
       const current = models.findIndex((m) => m.current);
       const chosen = await context.pick(
         new ChoicePicker(
-          'Switch to which model? (* is the one in use; the choice is saved as the default)',
+          trustedLiteral('Switch to which model? (* is the one in use; the choice is saved as the default)'),
           models.map((m) => modelItem(m, session.thinking)),
           style,
           Math.max(0, current),
@@ -58,13 +58,13 @@ export const modelCommand: TuiCommand = {
       alias = choice.alias;
       if (choice.thinking === 'optional') {
         const now = choice.current && session.thinking;
-        const mark = (on: boolean) => (choice.current && now === on ? ' (current)' : '');
+        const mark = (on: boolean) => (choice.current && now === on ? trustedLiteral(' (current)') : t``);
         const picked = await context.pick(
           new ChoicePicker(
-            `Thinking for ${sanitizeForTerminal(alias)}?`,
+            t`Thinking for ${sanitizeForTerminal(alias)}?`,
             [
-              { value: 'off', label: `off${mark(false)}` },
-              { value: 'on', label: `on${mark(true)}` },
+              { value: 'off', label: t`off${mark(false)}` },
+              { value: 'on', label: t`on${mark(true)}` },
             ],
             style,
             now ? 1 : 0,
@@ -77,7 +77,7 @@ export const modelCommand: TuiCommand = {
       if (choice.current && (choice.thinking !== 'optional' || thinking === session.thinking))
         return context.note(
           style.dim(
-            `Already using ${sanitizeForTerminal(alias)} with thinking ${session.thinking ? 'on' : 'off'}.`,
+            t`Already using ${sanitizeForTerminal(alias)} with thinking ${session.thinking ? trustedLiteral('on') : trustedLiteral('off')}.`,
           ),
         );
     }
@@ -98,7 +98,7 @@ async function switchModel(context: TuiCommandContext, alias: string, thinking: 
     if (error instanceof ModelSwitchError && error.reason === 'unknown_alias')
       return context.note(style.warn(message));
     context.note(
-      `${style.error('Error:')} Cannot switch to ${sanitizeForTerminal(alias.slice(0, 60))}: ${message}`,
+      t`${style.error('Error:')} Cannot switch to ${sanitizeForTerminal(alias.slice(0, 60))}: ${message}`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import { describeChanges } from '../../../app/rewind/turn-list.js';
+import { terminalText as t, trustedLiteral } from '../../../util/sanitize-terminal.js';
 import { ChoicePicker } from '../choice-picker.js';
 import { sanitizeForTerminal } from '../sanitize-for-terminal.js';
 import { preview } from './preview.js';
@@ -6,10 +7,22 @@ import type { TuiCommand } from './tui-command.js';
 
 /** What `/rewind` brings back, as the second picker offers it (the soul's flags). */
 const MODES = [
-  { value: 'both', label: 'Files and conversation', description: '--both: as before the turn, entirely' },
-  { value: 'code', label: 'Files only', description: '--code: the conversation stays as it is' },
-  { value: 'conversation', label: 'Conversation only', description: '--conversation: the files stay' },
-] as const;
+  {
+    value: 'both',
+    label: trustedLiteral('Files and conversation'),
+    description: trustedLiteral('--both: as before the turn, entirely'),
+  },
+  {
+    value: 'code',
+    label: trustedLiteral('Files only'),
+    description: trustedLiteral('--code: the conversation stays as it is'),
+  },
+  {
+    value: 'conversation',
+    label: trustedLiteral('Conversation only'),
+    description: trustedLiteral('--conversation: the files stay'),
+  },
+];
 
 /**
  * `/rewind` with no argument: a picker of the turns (number, prompt on one line, what each changed
@@ -37,11 +50,11 @@ export const rewindCommand: TuiCommand = {
       );
     const turn = await context.pick(
       new ChoicePicker(
-        'Go back to before which turn? (the files and the conversation of then)',
-        list.turns.map((t) => ({
-          value: String(t.n),
-          label: `${t.n}. ${preview(t.prompt, 60)}`,
-          description: sanitizeForTerminal(describeChanges(t.changes) || 'changes not known'),
+        trustedLiteral('Go back to before which turn? (the files and the conversation of then)'),
+        list.turns.map((turn) => ({
+          value: String(turn.n),
+          label: t`${turn.n}. ${preview(turn.prompt, 60)}`,
+          description: sanitizeForTerminal(describeChanges(turn.changes) || 'changes not known'),
         })),
         style,
         list.turns.length - 1,
@@ -50,7 +63,13 @@ export const rewindCommand: TuiCommand = {
     );
     if (turn === null) return;
     const mode = await context.pick(
-      new ChoicePicker(`Rewind to before turn ${turn}: bring back what?`, [...MODES], style, 0, 'chooses'),
+      new ChoicePicker(
+        t`Rewind to before turn ${sanitizeForTerminal(turn)}: bring back what?`,
+        [...MODES],
+        style,
+        0,
+        'chooses',
+      ),
     );
     if (mode === null) return;
     context.send(`/rewind ${turn} --${mode}`);

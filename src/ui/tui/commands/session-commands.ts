@@ -1,6 +1,6 @@
-import type { SelectItem } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../../app/agent-session.js';
-import { ChoicePicker } from '../choice-picker.js';
+import { terminalText as t, trustedLiteral } from '../../../util/sanitize-terminal.js';
+import { ChoicePicker, type SafeSelectItem } from '../choice-picker.js';
 import { sanitizeForTerminal } from '../sanitize-for-terminal.js';
 import { preview } from './preview.js';
 import type { TuiCommand, TuiCommandContext } from './tui-command.js';
@@ -23,7 +23,7 @@ async function switchTo(
     context.restart({ session, ...extra });
   } catch (error) {
     context.note(
-      `${context.style.error('Error:')} ${sanitizeForTerminal(error instanceof Error ? error.message : String(error))}`,
+      t`${context.style.error('Error:')} ${sanitizeForTerminal(error instanceof Error ? error.message : String(error))}`,
     );
   }
 }
@@ -56,14 +56,14 @@ export const sessionsCommand: TuiCommand = {
       const saved = await sessions.list();
       const others = saved.filter((s) => s.id !== current.sessionId);
       if (others.length === 0) return context.note(style.dim('No other saved sessions in this directory.'));
-      const items: SelectItem[] = saved.map((s) => ({
+      const items: SafeSelectItem[] = saved.map((s) => ({
         value: s.id,
-        label: `${s.id === current.sessionId ? '* ' : ''}${preview(s.title)}`,
-        description: `${when(s.updatedAt)}  ${s.id.slice(0, 8)}`,
+        label: t`${s.id === current.sessionId ? trustedLiteral('* ') : t``}${preview(s.title)}`,
+        description: sanitizeForTerminal(`${when(s.updatedAt)}  ${s.id.slice(0, 8)}`),
       }));
       const chosen = await context.pick(
         new ChoicePicker(
-          'Sessions of this directory (newest first; * is this one)',
+          trustedLiteral('Sessions of this directory (newest first; * is this one)'),
           items,
           style,
           Math.max(
@@ -110,8 +110,8 @@ export const undoCommand: TuiCommand = {
     if (!n) {
       const chosen = await context.pick(
         new ChoicePicker(
-          'Go back to before which turn? (a new session; this one stays as it is)',
-          points.map((p) => ({ value: String(p.n), label: `${p.n}. ${preview(p.text)}` })),
+          trustedLiteral('Go back to before which turn? (a new session; this one stays as it is)'),
+          points.map((p) => ({ value: String(p.n), label: t`${p.n}. ${preview(p.text)}` })),
           style,
           points.length - 1,
         ),
@@ -122,7 +122,7 @@ export const undoCommand: TuiCommand = {
     const point = points.find((p) => String(p.n) === n);
     if (!point)
       return context.note(
-        style.warn(`There is no turn ${sanitizeForTerminal(n)} to undo; /undo lists them.`),
+        style.warn(t`There is no turn ${sanitizeForTerminal(n)} to undo; /undo lists them.`),
       );
     await switchTo(context, () => sessions.undo(session, point.n), {
       prefill: point.text,

@@ -1,3 +1,4 @@
+import { terminalText as t } from '../../../util/sanitize-terminal.js';
 import { sanitizeForTerminal } from '../sanitize-for-terminal.js';
 import { isTuiTheme, TUI_THEMES } from '../theme.js';
 import type { TuiCommand } from './tui-command.js';
@@ -11,11 +12,12 @@ export const themeCommand: TuiCommand = {
     const { style } = context;
     const wanted = args.trim().toLowerCase();
     if (!wanted) {
-      context.note(`theme: ${style.theme} (${TUI_THEMES.map((t) => `/theme ${t}`).join(' or ')})`);
+      const themes = TUI_THEMES.map((theme) => `/theme ${theme}`).join(' or ');
+      context.note(sanitizeForTerminal(`theme: ${style.theme} (${themes})`));
       return;
     }
     if (!isTuiTheme(wanted)) {
-      context.note(style.warn(`Unknown theme ${sanitizeForTerminal(wanted)}: dark or light.`));
+      context.note(style.warn(t`Unknown theme ${sanitizeForTerminal(wanted)}: dark or light.`));
       return;
     }
     let saved = 'saved in the config';

@@ -1,4 +1,5 @@
 import type { AgentSession } from '../../../app/agent-session.js';
+import type { TerminalSafe } from '../../../util/sanitize-terminal.js';
 import type { SessionControl } from '../../common/session-control.js';
 import type { ChoicePicker } from '../choice-picker.js';
 import type { TuiTheme } from '../theme.js';
@@ -22,7 +23,7 @@ export interface TuiCommandContext {
   readonly sessions: SessionControl | undefined;
   saveTheme: ((theme: TuiTheme) => Promise<void>) | undefined;
   /** A line in the conversation (already safe for the terminal). */
-  note(text: string): void;
+  note(text: TerminalSafe): void;
   /** Shows a picker; resolves with the chosen value, or null when left without choosing. */
   pick(picker: ChoicePicker): Promise<string | null>;
   /** Ends this run of the TUI and starts it again as `restart` says. */

@@ -46,6 +46,9 @@ export function ApprovalPanel({
   const command = shellCommand(request.display);
   const [prefix, setPrefix] = useState(() => offeredPrefix(command));
   const [saveRule, setSaveRule] = useState<'' | 'project' | 'user'>('');
+  // The scopes were reached from "approve for all agents of this swarm" (a swarm agent's request).
+  const [forSwarm, setForSwarm] = useState(false);
+  const inSwarm = Boolean(request.swarm_id);
   const panel = useRef<HTMLElement>(null);
   const [armed, setArmed] = useState(false);
   // Whether the focus is in the panel: when it is not (the person types elsewhere), a click answers.
@@ -83,6 +86,7 @@ export function ApprovalPanel({
     guard.current = new AnswerGuard();
     setStage('choose');
     setSaveRule('');
+    setForSwarm(false);
     setPrefix(offeredPrefix(command));
     setArmed(false);
     // Never take the focus from a field the person is typing in: their next key would answer.
@@ -100,8 +104,13 @@ export function ApprovalPanel({
   const answer = (response: ApprovalAnswer['response'], extra: Partial<ApprovalAnswer> = {}) =>
     onAnswer({ request_id: request.id, response, ...extra });
   // An approval for the session may also be kept as a permission rule (the person picks where).
+  // For a swarm: that swarm's agents only, until it ends; never kept as a rule.
   const forSession = (extra: Partial<ApprovalAnswer>) =>
-    answer('approve_for_session', saveRule ? { ...extra, save_rule: saveRule } : extra);
+    answer(
+      'approve_for_session',
+      forSwarm ? { ...extra, for_swarm: true } : saveRule ? { ...extra, save_rule: saveRule } : extra,
+    );
+  const extent = forSwarm ? 'for the agents of this swarm' : 'for this session';
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) {
@@ -169,7 +178,10 @@ export function ApprovalPanel({
               keyName="2"
               label="Approve for this session…"
               disabled={!answerable}
-              onPick={() => setStage('scope')}
+              onPick={() => {
+                setForSwarm(false);
+                setStage('scope');
+              }}
             />
             <Choice keyName="3" label="Reject" disabled={!answerable} onPick={() => answer('reject')} />
             <Choice
@@ -178,6 +190,17 @@ export function ApprovalPanel({
               disabled={!answerable}
               onPick={() => setStage('feedback')}
             />
+            {inSwarm ? (
+              <Choice
+                keyName="5"
+                label="Approve for all agents of this swarm…"
+                disabled={!answerable}
+                onPick={() => {
+                  setForSwarm(true);
+                  setStage('scope');
+                }}
+              />
+            ) : null}
           </div>
         ) : null}
         {stage === 'scope' ? (
@@ -185,9 +208,7 @@ export function ApprovalPanel({
             <Choice
               keyName="1"
               label={
-                command
-                  ? `Only \`${revealInvisible(command)}\`, for this session`
-                  : 'Only exactly this, for this session'
+                command ? `Only \`${revealInvisible(command)}\`, ${extent}` : `Only exactly this, ${extent}`
               }
               onPick={() => forSession({ scope: 'exact' })}
             />
@@ -208,11 +229,17 @@ export function ApprovalPanel({
             ) : null}
             <Choice
               keyName={command ? '3' : '2'}
-              label={`Every "${request.action}", for this session`}
+              label={`Every "${revealInvisible(request.action)}", ${extent}`}
               onPick={() => forSession({ scope: 'action' })}
             />
-            <p class="hint">For this session: every agent of it (subagents, swarms) included.</p>
-            <label class="save-rule">
+            {forSwarm ? (
+              <p class="hint">
+                Only the agents of this swarm, until it ends: not the main agent, not another swarm.
+              </p>
+            ) : (
+              <p class="hint">For this session: every agent of it (subagents, swarms) included.</p>
+            )}
+            <label class="save-rule" hidden={forSwarm}>
               Also save it as a rule:{' '}
               <select
                 aria-label="save as a permission rule"

@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { revealInvisible } from '../../../util/reveal-invisible.js';
+import { askingAgentLabel } from '../../common/asking-agent.js';
 import type { PendingQuestion } from './conversation-state.js';
 import { MarkdownView } from './markdown-view.js';
 import type { QuestionAnswers, QuestionItem } from './wire-types.js';
@@ -18,6 +20,7 @@ export function QuestionPanel({
   onAnswer: (answers: QuestionAnswers) => void;
 }) {
   const { request } = question;
+  const asker = askingAgentLabel(request);
   const [picked, setPicked] = useState<Record<number, string[]>>({});
   const [other, setOther] = useState<Record<number, string>>({});
   const panel = useRef<HTMLFormElement>(null);
@@ -51,6 +54,12 @@ export function QuestionPanel({
 
   return (
     <form ref={panel} class="panel question" aria-label="question" onSubmit={submit}>
+      {/* Which subagent asks (the model's text: shown as text, invisibles as markers). */}
+      {asker !== null ? (
+        <p class="queue" data-testid="question-asker">
+          {revealInvisible(`${asker} asks`)}
+        </p>
+      ) : null}
       {request.questions.map((item, index) => (
         <QuestionFieldset
           key={index}

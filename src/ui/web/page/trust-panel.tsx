@@ -4,7 +4,8 @@ import type { PendingTrust } from './conversation-state.js';
 
 /**
  * Whether to trust the session's folder, asked once after connecting when its own configuration (its
- * rules file's allow rules) is held back: trust it and remember, trust it for this session, or not.
+ * rules file's allow rules) is held back: trust it and remember, trust it for this session, or not
+ * (remembered too: the folder is not asked about again; `/permissions trust` trusts it later).
  * As with approvals, clicks in the first moments after it appeared answer nothing, and the focus
  * starts on "Do not trust", so a key typed ahead can only keep the folder untrusted.
  */
@@ -50,7 +51,7 @@ export function TrustPanel({
         <button type="button" disabled={disabled} onClick={() => answer(true, false)}>
           For this session only
         </button>
-        <button type="button" class="trust-no" disabled={disabled} onClick={() => answer(false, false)}>
+        <button type="button" class="trust-no" disabled={disabled} onClick={() => answer(false, true)}>
           Do not trust
         </button>
       </div>

@@ -1,0 +1,32 @@
+import { nestedGitPaths } from './nested-git.js';
+
+/**
+ * The nested repositories' git metadata of one writable workspace, read between commands instead of
+ * at each command's start: a read of a large tree costs tens of milliseconds, which every command
+ * would otherwise wait for.
+ *
+ * The first command waits for the first reading. When a command ends, the tree is read again at
+ * once, while the model writes its next step, and the next command waits for that reading (usually
+ * long finished): so each command binds read-only what existed when the commands before it ended —
+ * what the sandbox.ts comment on `nestedGitBinds` promises. What a command makes while it runs is
+ * its own work, as before; the file tools never write under a `.git` without a question.
+ */
+export class NestedGitIndex {
+  private reading: Promise<string[]> | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly writableRoots: readonly string[],
+  ) {}
+
+  /** The nested `.git` paths as of the last reading (the first call reads now). */
+  paths(): Promise<string[]> {
+    this.reading ??= nestedGitPaths(this.root, this.writableRoots);
+    return this.reading;
+  }
+
+  /** A command ended: read the tree again before the next one starts. */
+  refresh(): void {
+    this.reading = nestedGitPaths(this.root, this.writableRoots);
+  }
+}
