@@ -158,6 +158,7 @@ export function buildProgram() {
     .option('--lan-only', 'accept clients on loopback and private networks only (default)', true)
     .option('--public', 'accept clients from any address')
     .option('--dangerously-omit-auth', 'serve without a token (anyone who can connect drives the agent)')
+    .option('--queue <url>', "show the fleet's sessions from its Redis (redis://HOST:PORT)")
     .action(async (_options, command) => {
       const { runWebCommand } = await import('./run-web-command.js');
       const options = command.optsWithGlobals();

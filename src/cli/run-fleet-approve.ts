@@ -19,24 +19,12 @@ export async function runFleetApprove(
   if ('code' in connected) return connected.code;
   const { redis } = connected;
   try {
-    const [{ answerPending }, { openTurnQueue }] = await Promise.all([
-      import('../fleet/parked-approvals.js'),
-      import('../fleet/fleet-queue.js'),
-    ]);
+    const { answerParkedTurn } = await import('../fleet/answer-parked.js');
     const answer = flags.approve ? 'approve' : 'reject';
-    const answered = await answerPending(redis, sessionId, answer);
+    const answered = await answerParkedTurn(redis, sessionId, answer);
     if (answered.length === 0) {
       process.stderr.write(`No approval is waiting in session ${sessionId}.\n`);
       return 1;
-    }
-    const queue = await openTurnQueue(redis);
-    try {
-      for (const jobId of new Set(answered.map((entry) => entry.jobId))) {
-        const job = await queue.getJob(jobId);
-        if (job && (await job.isDelayed())) await job.promote();
-      }
-    } finally {
-      await queue.close();
     }
     for (const entry of answered)
       process.stdout.write(

@@ -14,6 +14,8 @@ export interface WebCommandOptions extends SessionFlags {
   allowedOrigins?: string;
   lanOnly: boolean;
   dangerouslyOmitAuth?: boolean;
+  /** `--queue URL`: the fleet's sessions, from its Redis. */
+  queue?: string;
 }
 
 /** `kimi-ts web`: the web server, every session it opens built like the terminal's. */
@@ -34,6 +36,7 @@ export async function runWebCommand(options: WebCommandOptions): Promise<number>
       // Every session the page opens honours the same flags as the terminal's.
       openSession: ({ workDir, sessionId }) =>
         openAgentSessionFromFlags(options, { home, env, workDir, sessionId, onWarning: printWarning }),
+      queue: options.queue,
       host: options.host ?? (options.network ? '0.0.0.0' : '127.0.0.1'),
       port: options.port ?? DEFAULT_WEB_PORT,
       // Default: open a browser only for a person at a terminal.

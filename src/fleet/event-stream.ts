@@ -118,13 +118,32 @@ export async function* readSessionEvents(
   }
 }
 
-/** The session's events after stream id `from` that are there now (a replay; nothing blocks). */
+/**
+ * The session's events after stream id `from` that are there now (a replay; nothing blocks), the
+ * first `count` of them when given (a reader pages through a long stream).
+ */
 export async function rangeSessionEvents(
   redis: Redis,
   sessionId: string,
   from: string,
+  count?: number,
 ): Promise<SessionEvent[]> {
-  const entries = await redis.xrange(eventStreamKey(sessionId), from === '0' ? '-' : `(${from}`, '+');
+  const key = eventStreamKey(sessionId);
+  const start = from === '0' ? '-' : `(${from}`;
+  const entries =
+    count === undefined
+      ? await redis.xrange(key, start, '+')
+      : await redis.xrange(key, start, '+', 'COUNT', count);
+  return entries.map(([id, fields]) => parseEntry(id, fields));
+}
+
+/** The session's last `count` events, newest first (nothing blocks). */
+export async function tailSessionEvents(
+  redis: Redis,
+  sessionId: string,
+  count: number,
+): Promise<SessionEvent[]> {
+  const entries = await redis.xrevrange(eventStreamKey(sessionId), '+', '-', 'COUNT', count);
   return entries.map(([id, fields]) => parseEntry(id, fields));
 }
 

@@ -11,6 +11,14 @@ export interface SessionSummary {
   title: string;
   workDir: string;
   updatedAt: number | null;
+  /** A session of the fleet (`web --queue`): where it is, which worker holds it, its tokens. */
+  fleet?: FleetInfo | undefined;
+}
+
+export interface FleetInfo {
+  state: string;
+  worker: string | null;
+  tokens: number | null;
 }
 
 export interface ModelChoice {
@@ -105,6 +113,8 @@ export class Api {
     const text = await errorText(response);
     const code = field(field(text.parsed, 'error'), 'code');
     const reason = text.message;
+    // The fleet's Redis away (`web --queue`): said as it is, and retried.
+    if (code === 'fleet_unreachable') return { kind: 'transient', reason };
     if (response.status >= 500 && code !== 'session_unavailable')
       return { kind: 'transient', reason: `The server answered ${response.status}.` };
     if (response.status === 408 || response.status === 429) return { kind: 'transient', reason };
@@ -201,5 +211,18 @@ function toSession(entry: unknown): SessionSummary {
         : typeof updated === 'string'
           ? Date.parse(updated) || null
           : null,
+    fleet: toFleetInfo(field(entry, 'fleet')),
+  };
+}
+
+function toFleetInfo(value: unknown): FleetInfo | undefined {
+  const state = field(value, 'state');
+  if (typeof state !== 'string') return undefined;
+  const worker = field(value, 'worker');
+  const tokens = field(value, 'tokens');
+  return {
+    state,
+    worker: typeof worker === 'string' ? worker : null,
+    tokens: typeof tokens === 'number' ? tokens : null,
   };
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { SessionSummary } from './api.js';
+import type { FleetInfo, SessionSummary } from './api.js';
 import type { BackgroundTask } from './conversation-state.js';
 
 /** The sessions of the work dir (switch, new, rename) and the session's background tasks. */
@@ -73,6 +73,9 @@ export function SessionSidebar(props: {
                   <span class="session-title">{session.title || 'New session'}</span>
                   {/* Out of the button's name (which stays the title); the tooltip has the whole id. */}
                   <span class="session-meta" aria-hidden="true">
+                    {session.fleet ? (
+                      <span class="fleet-state">{`${fleetLine(session.fleet)} · `}</span>
+                    ) : null}
                     {session.updatedAt !== null ? `${formatWhen(session.updatedAt)} · ` : ''}
                     <code title={session.id}>{session.id.slice(0, 8)}</code>
                   </span>
@@ -123,4 +126,11 @@ export function formatWhen(ms: number, now = new Date()): string {
     ...(at.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
   });
   return `${date} ${time}`;
+}
+
+/** A fleet session's place: its state, the worker holding it, its tokens (text only). */
+function fleetLine(fleet: FleetInfo): string {
+  const worker = fleet.worker === null ? '' : ` on ${fleet.worker}`;
+  const tokens = fleet.tokens === null ? '' : ` · ${fleet.tokens} tokens`;
+  return `${fleet.state}${worker}${tokens}`;
 }

@@ -24,6 +24,8 @@ export interface RunWebOptions {
   configFile?: string | undefined;
   inlineConfig?: string | undefined;
   openSession: OpenAgentSession;
+  /** `--queue URL`: show the fleet's sessions (from its Redis) instead of this machine's. */
+  queue?: string | undefined;
   host: string;
   port: number;
   open: boolean;
@@ -56,6 +58,19 @@ export async function runWeb(options: RunWebOptions): Promise<number> {
       '\n!!! WARNING: --dangerously-omit-auth: anyone who can reach ' +
         `${options.host} may read your sessions and run commands as you. !!!\n\n`,
     );
+  // BullMQ and ioredis load only in queue mode.
+  const fleet =
+    options.queue === undefined
+      ? undefined
+      : await (await import('./fleet/open-fleet-web.js')).openFleetWeb(
+          options.queue,
+          options.defaultWorkDir,
+          options.stderr,
+        );
+  if (fleet !== undefined && 'error' in fleet) {
+    options.stderr(`kimi-ts web: ${fleet.error}\n`);
+    return 1;
+  }
   const hosts = new SessionHosts(options.openSession, IDLE_CLOSE_MS, {
     replayMemoryBytes: replayMemoryBytes(options.env),
   });
@@ -67,6 +82,7 @@ export async function runWeb(options: RunWebOptions): Promise<number> {
     defaultWorkDir: options.defaultWorkDir,
     directory: new SessionDirectory(options.home),
     hosts,
+    fleet,
   };
   const ports =
     options.port === 0
@@ -89,6 +105,7 @@ export async function runWeb(options: RunWebOptions): Promise<number> {
         ? `kimi-ts web: ports ${ports[0]}–${ports.at(-1)} are all in use; pick another with --port.\n`
         : `kimi-ts web: cannot listen on ${options.host}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
+    fleet?.close();
     return 1;
   }
   const shownHost = isWildcardHost(options.host) ? '127.0.0.1' : urlHost(options.host);
@@ -102,6 +119,7 @@ export async function runWeb(options: RunWebOptions): Promise<number> {
     else options.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await server.close();
+  fleet?.close();
   return 0;
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { Hono } from 'hono';
@@ -8,7 +9,7 @@ import { sessionTitle } from '../../../session/inspect.js';
 import type { Session } from '../../../session/session.js';
 import { SessionLockedError } from '../../../session/session-lock.js';
 import { HttpError, limitBody, readBody } from './body.js';
-import { openStreamHost } from './open-stream.js';
+import { openStreamHost, safeDecode } from './open-stream.js';
 import type { WebContext } from './web-context.js';
 
 /** A session as the REST API lists it. */
@@ -46,6 +47,12 @@ export function sessionRoutes(ctx: WebContext): Hono {
   const catalog = new SessionCatalog(ctx.home, ctx);
 
   app.get('/', async (c) => {
+    // The fleet's sessions, whatever their work dir (they may run on other machines).
+    if (ctx.fleet !== undefined) {
+      const refusal = await ctx.fleet.refusal(randomUUID());
+      if (refusal !== null) throw new HttpError(refusal.status, refusal.code, refusal.message);
+      return c.json({ sessions: await ctx.fleet.listSessions() });
+    }
     const wanted = c.req.query('work_dir');
     const workDirs = wanted === undefined ? await ctx.directory.workDirs() : [wanted];
     const lists = await Promise.all(workDirs.map((workDir) => catalog.list(workDir).catch(() => [])));
@@ -59,6 +66,8 @@ export function sessionRoutes(ctx: WebContext): Hono {
   app.post('/', limitBody, async (c) => {
     const { work_dir } = await readBody(c, createBody);
     const workDir = await existingDir(work_dir);
+    // A fleet session starts as an id: its first prompt from the page queues its first turn.
+    if (ctx.fleet !== undefined) return c.json({ session: { id: randomUUID(), work_dir: workDir } }, 201);
     const host = await ctx.hosts.create(workDir);
     const session = { id: host.sessionId, work_dir: host.session.workDir };
     return c.json({ session }, 201);
@@ -70,6 +79,7 @@ export function sessionRoutes(ctx: WebContext): Hono {
   });
 
   app.patch('/:id', limitBody, async (c) => {
+    refuseInFleet(ctx);
     const session = await found(ctx, c.req.param('id'));
     const { title } = await readBody(c, renameBody);
     await catalog.rename(session, title);
@@ -77,6 +87,7 @@ export function sessionRoutes(ctx: WebContext): Hono {
   });
 
   app.post('/:id/fork', limitBody, async (c) => {
+    refuseInFleet(ctx);
     const source = await found(ctx, c.req.param('id'));
     const { turn } = await readBody(c, forkBody);
     const points = await catalog.undoPoints(source);
@@ -93,6 +104,7 @@ export function sessionRoutes(ctx: WebContext): Hono {
   });
 
   app.delete('/:id', async (c) => {
+    refuseInFleet(ctx);
     const session = await found(ctx, c.req.param('id'));
     const host = ctx.hosts.has(session.id) ? await ctx.hosts.get(session.workDir, session.id) : null;
     if (host?.isBusy) throw new HttpError(409, 'session_busy', 'The session has a turn running.');
@@ -113,6 +125,11 @@ export function sessionRoutes(ctx: WebContext): Hono {
   // A plain GET of the stream URL: whether a WebSocket would be served (426) or why not (404, 409,
   // 500 with the reason), since a browser never sees the answer to a refused upgrade.
   app.get('/:id/stream', async (c) => {
+    if (ctx.fleet !== undefined) {
+      const refusal = await ctx.fleet.refusal(safeDecode(c.req.param('id')));
+      if (refusal !== null) throw new HttpError(refusal.status, refusal.code, refusal.message);
+      throw new HttpError(426, 'upgrade_required', 'The session can be followed: connect with a WebSocket.');
+    }
     const opened = await openStreamHost(ctx, c.req.param('id'), 'probe');
     if ('refusal' in opened) {
       const { status, code, message } = opened.refusal;
@@ -129,6 +146,15 @@ export function sessionRoutes(ctx: WebContext): Hono {
   });
 
   return app;
+}
+
+/**
+ * A fleet session's files belong to the worker that runs its turns (maybe on another machine):
+ * renaming, forking or deleting them from a web node would race it, so queue mode refuses.
+ */
+function refuseInFleet(ctx: WebContext): void {
+  if (ctx.fleet !== undefined)
+    throw new HttpError(409, 'fleet_session', 'Not available for the sessions of a fleet (web --queue).');
 }
 
 async function found(ctx: WebContext, id: string): Promise<Session> {

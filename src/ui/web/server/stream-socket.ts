@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type AccessPolicy, checkAccess, WIRE_SUBPROTOCOL } from '../../http/access.js';
 import { requestFacts } from '../../http/hono-access.js';
+import type { FleetWeb } from './fleet/fleet-web.js';
 import { openStreamHost, safeDecode } from './open-stream.js';
 import type { SessionHost } from './session-host.js';
 import type { WebContext } from './web-context.js';
@@ -45,7 +46,16 @@ export function streamUpgradeHandler(
         !facts.subprotocols.includes(WIRE_SUBPROTOCOL)
       )
         return refuse(socket, 400, 'bad_subprotocol', `Offer the "${WIRE_SUBPROTOCOL}" subprotocol.`);
-      const opened = await openStreamHost(ctx, safeDecode(match[1]!), 'connect');
+      const id = safeDecode(match[1]!);
+      if (ctx.fleet !== undefined) {
+        const fleet = ctx.fleet;
+        const refusal = await fleet.refusal(id);
+        if (refusal !== null) return refuse(socket, refusal.status, refusal.code, refusal.message);
+        const sessionId = id as string;
+        wss.handleUpgrade(req, socket, head, (ws) => relayFleet(ws, fleet, sessionId));
+        return;
+      }
+      const opened = await openStreamHost(ctx, id, 'connect');
       if ('refusal' in opened) {
         const { status, code, message } = opened.refusal;
         return refuse(socket, status, code, message);
@@ -82,6 +92,35 @@ function relay(ws: WebSocket, host: SessionHost): void {
     attached.receive(data.toString());
   });
   ws.on('close', () => attached.detach());
+  ws.on('error', () => ws.terminate());
+}
+
+/** Frames to a socket, dropped when the page reads too slowly (it reconnects and replays). */
+function socketClient(ws: WebSocket): {
+  send: (text: string) => void;
+  close: (code: number, reason: string) => void;
+} {
+  return {
+    send: (text) => {
+      if (ws.readyState !== ws.OPEN) return;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        ws.close(1013, 'Client too slow; reconnect and replay');
+        return;
+      }
+      ws.send(text);
+    },
+    close: (code, reason) => ws.close(code, reason),
+  };
+}
+
+/** A fleet session's frames both ways, one JSON-RPC message per frame (fleet/fleet-session-relay.ts). */
+function relayFleet(ws: WebSocket, fleet: FleetWeb, sessionId: string): void {
+  const relay = fleet.relay(sessionId, socketClient(ws));
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return ws.close(1003, 'Text frames only');
+    relay.receive(data.toString());
+  });
+  ws.on('close', () => relay.detach());
   ws.on('error', () => ws.terminate());
 }
 

@@ -1,3 +1,4 @@
+import type { FleetWeb } from './fleet/fleet-web.js';
 import type { SessionDirectory } from './session-directory.js';
 import type { SessionHosts } from './session-hosts.js';
 
@@ -13,4 +14,6 @@ export interface WebContext {
   defaultWorkDir: string;
   directory: SessionDirectory;
   hosts: SessionHosts;
+  /** `--queue URL`: the sessions listed and streamed are the fleet's, from its Redis. */
+  fleet?: FleetWeb | undefined;
 }
