@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { deferred } from '../support/deferred.js';
+import { deferred } from '../../src/util/deferred.js';
 import { jsonLines, sessionFolder, startRedis, startWorker, submit } from '../support/fleet-cli.js';
 import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';

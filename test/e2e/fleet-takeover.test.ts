@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { deferred } from '../support/deferred.js';
+import { deferred } from '../../src/util/deferred.js';
 import { jsonLines, sessionFolder, startRedis, startWorker } from '../support/fleet-cli.js';
 import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deferred } from '../../src/util/deferred.js';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
-import { deferred } from '../support/deferred.js';
 import { startRedis, startWorker, submit } from '../support/fleet-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import {

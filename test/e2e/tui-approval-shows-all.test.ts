@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deferred } from '../support/deferred.js';
+import { deferred } from '../../src/util/deferred.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 import { useTuiCli } from '../support/tui-cli.js';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { deferred } from '../support/deferred.js';
+import { deferred } from '../../src/util/deferred.js';
 import { TUI_PANEL_ARMED, TUI_READY } from '../support/tmux-terminal.js';
 import { useTuiCli } from '../support/tui-cli.js';
 

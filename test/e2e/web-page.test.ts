@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deferred } from '../../src/util/deferred.js';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
-import { deferred } from '../support/deferred.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startWebFor, type WebServerProcess } from '../support/web-server-client.js';
 

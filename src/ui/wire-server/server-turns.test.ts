@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { deferred } from '../../../test/support/deferred.js';
 import { RootWireTracker } from '../../app/subagents/root-wire-tracker.js';
 import { APIStatusError } from '../../kosong/errors.js';
 import type { ToolReturnValue } from '../../kosong/tool.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from '../../soul/errors.js';
 import { wireSend } from '../../soul/run-soul.js';
+import { deferred } from '../../util/deferred.js';
 import { streamedPartEvent, wireEvent } from '../../wire/events.js';
 import {
   type ApprovalAnswer,
