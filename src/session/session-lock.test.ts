@@ -38,6 +38,7 @@ describe('lockSession', () => {
     ['a dead pid', async () => ({ pid: await exitedPid() })],
     ['a recycled pid (another start time)', async () => ({ pid: process.ppid, started: '1' })],
     ['an unreadable owner', async () => 'not json'],
+    ['a killed owner not yet reaped (a zombie, as under a terminal that never reaps it)', zombieOwner],
   ])('takes over a stale lock: %s', async (_name, owner) => {
     const value = await owner();
     await writeFile(join(dir, SESSION_LOCK_FILE), typeof value === 'string' ? value : JSON.stringify(value));
@@ -53,3 +54,25 @@ async function exitedPid(): Promise<number> {
   await new Promise((resolve) => child.once('exit', resolve));
   return child.pid as number;
 }
+
+/** The owner record of a zombie: a child that ended, whose parent (`sleep`, after exec) never reaps it. */
+async function zombieOwner(): Promise<{ pid: number; started: string }> {
+  const parent = spawn('/bin/sh', ['-c', 'true & echo $!; exec sleep 30'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  zombieParents.push(parent);
+  const pid = Number(
+    await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(String(d)))),
+  );
+  // Wait on its state: the child ends at once and stays a zombie while `sleep` runs.
+  for (;;) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z') return { pid, started: fields[19] as string };
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+const zombieParents: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  for (const parent of zombieParents.splice(0)) parent.kill('SIGKILL');
+});

@@ -157,18 +157,27 @@ function isOwnerAlive(owner: LockOwner): boolean {
   } catch (error) {
     if (errorCode(error) !== 'EPERM') return false;
   }
+  const stat = processStat(owner.pid);
+  // A zombie has ended (its parent has not reaped it yet, which a killed process's terminal may
+  // never do): it holds nothing, though signal 0 still reaches it.
+  if (stat?.state === 'Z' || stat?.state === 'X') return false;
   if (owner.started === null) return true;
-  const started = processStartTime(owner.pid);
-  return started === null || started === owner.started;
+  return stat === null || stat.started === owner.started;
 }
 
 /** Field 22 of `/proc/<pid>/stat` (start time in clock ticks since boot); null off Linux. */
 function processStartTime(pid: number): string | null {
+  return processStat(pid)?.started ?? null;
+}
+
+/** A process's state (field 3) and start time (field 22) from `/proc/<pid>/stat`; null off Linux. */
+function processStat(pid: number): { state: string; started: string | null } | null {
   if (process.platform !== 'linux') return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) is in parentheses and may contain spaces: count from after it.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', started: fields[19] ?? null };
   } catch {
     return null;
   }
