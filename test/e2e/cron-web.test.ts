@@ -46,7 +46,9 @@ describe('kimi-ts web: a scheduled prompt', { timeout: 60_000 }, () => {
 
     await page.getByText('The deploy looks healthy.').waitFor();
     const turn = page.locator('.turn', { hasText: 'The deploy looks healthy.' });
-    expect(await turn.locator('.schedule').textContent()).toMatch(/⏰ scheduled prompt [0-9a-f]{8} \(once, made by the model\)/);
+    expect(await turn.locator('.schedule').textContent()).toMatch(
+      /⏰ scheduled prompt [0-9a-f]{8} \(once, made by the model\)/,
+    );
     expect(await turn.locator('.user').textContent()).toBe('check <b>the</b> deploy');
     expect(await page.locator('.turn .user b').count()).toBe(0);
     expect(watched.errors).toEqual([]);
