@@ -19,24 +19,45 @@ export async function commandSecretReason(
   now: () => number = Date.now,
 ): Promise<string | null> {
   const home = homes.userHome;
-  // Every word's files looked up at once (one round of the file system, not one per word); the
-  // first secret in the command's order is the answer.
+  // Each word's files looked up in the command's order (synchronously: see DecisionRealPaths); the
+  // first secret is the answer. Only a `.git/config` is read for its content, and only then does
+  // the decision wait on the file system.
   const words = wordsOf(parts);
   const reals = new DecisionRealPaths(now);
-  const reasons = await Promise.all(
-    words.map(async (word) => {
-      const paths = await expandWord(expandHome(word, home), cwd, reals);
-      const found = await Promise.all(
-        paths.map(async (path) => {
-          const real = await reals.of(path);
-          return sensitiveReason(real, homes) ?? (await gitConfigReason(real));
-        }),
-      );
-      const reason = found.find((r) => r !== null);
-      return reason ? `it names the secret file ${word} (${reason})` : null;
-    }),
-  );
-  return reasons.find((r) => r !== null) ?? null;
+  const reasons: (string | null | Promise<string | null>)[] = [];
+  let pending = false;
+  for (const word of words) {
+    const reason = wordReason(word, expandWord(expandHome(word, home), cwd, reals), reals, homes);
+    // Nothing before it is pending: the first secret found is the answer.
+    if (typeof reason === 'string' && !pending) return reason;
+    pending ||= reason !== null;
+    reasons.push(reason);
+  }
+  if (!pending) return null;
+  return (await Promise.all(reasons)).find((r) => r !== null) ?? null;
+}
+
+/** Why a word names a secret file (by the files it stands for), or a git config's content scan to wait for. */
+function wordReason(
+  word: string,
+  paths: readonly string[],
+  reals: DecisionRealPaths,
+  homes: SensitiveHomes,
+): string | null | Promise<string | null> {
+  const says = (reason: string) => `it names the secret file ${word} (${reason})`;
+  const scans: Promise<string | null>[] = [];
+  for (const path of paths) {
+    const real = reals.of(path);
+    const reason = sensitiveReason(real, homes);
+    if (reason !== null && scans.length === 0) return says(reason);
+    if (reason !== null) scans.push(Promise.resolve(reason));
+    else if (isGitConfig(real)) scans.push(gitConfigReason(real));
+  }
+  if (scans.length === 0) return null;
+  return Promise.all(scans).then((found) => {
+    const reason = found.find((r) => r !== null);
+    return reason ? says(reason) : null;
+  });
 }
 
 /**
@@ -55,9 +76,12 @@ function wordsOf(parts: readonly string[]): readonly string[] {
   return words;
 }
 
+function isGitConfig(real: string): boolean {
+  return basename(real) === 'config' && basename(dirname(real)) === '.git';
+}
+
 /** `.git/config` is secret by content only (a token in a remote URL, an auth header). */
 async function gitConfigReason(real: string): Promise<string | null> {
-  if (basename(real) !== 'config' || basename(dirname(real)) !== '.git') return null;
   const reason = await fileSecretContentReason(real);
   return reason ? `a git config that ${reason}` : null;
 }
@@ -113,12 +137,12 @@ export function splitWords(text: string): string[] {
 }
 
 /** A word with `*`, `?` or `[…]` in its last part stands for the files it matches there. */
-async function expandWord(word: string, cwd: string, reals: DecisionRealPaths): Promise<string[]> {
+function expandWord(word: string, cwd: string, reals: DecisionRealPaths): string[] {
   const path = resolve(cwd, word);
   const name = basename(path);
   if (!/[*?[]/.test(name) || /[*?[]/.test(dirname(path))) return [path];
   const pattern = globToRegExp(name);
-  const entries = await reals.list(dirname(path));
+  const entries = reals.list(dirname(path));
   return [
     path,
     ...entries.filter((entry) => pattern.test(entry)).map((entry) => resolve(dirname(path), entry)),

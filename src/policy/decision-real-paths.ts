@@ -1,7 +1,6 @@
-import type { BigIntStats } from 'node:fs';
-import { opendir, readdir, realpath, stat } from 'node:fs/promises';
+import { type BigIntStats, opendirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { realPathOf } from './real-path.js';
+import { realPathNow } from './real-path.js';
 
 /**
  * What is known of a folder's entries while the folder is unchanged, by its identity (device,
@@ -36,24 +35,29 @@ interface Folder {
 
 /**
  * Real paths of the files the words of one decision name, each folder resolved once per decision
- * (its realpath and its identity, asked at once). In a settled folder listed before and unchanged
- * since, a name that is no symlink there (or missing) is the folder's real path plus the name, with
- * no look-up; a symlink is resolved. A symlink swapped in changes the folder, so the next decision
- * lists it again. In a folder just changed, every name is resolved.
+ * (its realpath and its identity). In a settled folder listed before and unchanged since, a name
+ * that is no symlink there (or missing) is the folder's real path plus the name, with no look-up; a
+ * symlink is resolved. A symlink swapped in changes the folder, so the next decision lists it again.
+ * In a folder just changed, every name is resolved.
+ *
+ * Every look-up is synchronous: a stat or realpath(3) is a system call of a few µs, while the same
+ * call through libuv's thread pool costs its round trip (~10 µs each, more on a loaded machine) and
+ * the decision waits for it either way. Only a folder's first listing reads more (at most MAX_NAMES
+ * entries, then never again while it is unchanged).
  */
 export class DecisionRealPaths {
-  private readonly folderOf = new Map<string, Promise<Folder>>();
-  private readonly reals = new Map<string, Promise<string>>();
+  private readonly folderOf = new Map<string, Folder>();
+  private readonly reals = new Map<string, string>();
   private readonly started: number;
 
   constructor(now: () => number = Date.now) {
     this.started = now();
   }
 
-  of(path: string): Promise<string> {
+  of(path: string): string {
     const absolute = resolve(path);
     let real = this.reals.get(absolute);
-    if (!real) {
+    if (real === undefined) {
       real = this.resolveNow(absolute);
       this.reals.set(absolute, real);
     }
@@ -61,25 +65,29 @@ export class DecisionRealPaths {
   }
 
   /** The names in a folder (for a glob), from the remembered listing when the folder is unchanged. */
-  async list(dir: string): Promise<readonly string[]> {
-    const folder = await this.folder(resolve(dir));
+  list(dir: string): readonly string[] {
+    const folder = this.folder(resolve(dir));
     if (folder.facts?.listing) return folder.facts.listing;
-    return readdir(dir).catch(() => [] as string[]);
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
   }
 
-  private async resolveNow(absolute: string): Promise<string> {
+  private resolveNow(absolute: string): string {
     const parent = dirname(absolute);
-    if (parent === absolute) return realpath(absolute).catch(() => absolute);
-    const folder = await this.folder(parent);
+    if (parent === absolute) return realOrNull(absolute) ?? absolute;
+    const folder = this.folder(parent);
     const name = basename(absolute);
     const plain = join(folder.real, name);
     const facts = folder.facts;
     if (facts?.listing && !facts.symlinks.has(name)) return plain;
     // Missing: the folder's real path plus the name (as realPathOf works it out).
-    return realpath(absolute).catch(() => plain);
+    return realOrNull(absolute) ?? plain;
   }
 
-  private folder(dir: string): Promise<Folder> {
+  private folder(dir: string): Folder {
     let found = this.folderOf.get(dir);
     if (!found) {
       found = this.lookUpFolder(dir);
@@ -88,18 +96,19 @@ export class DecisionRealPaths {
     return found;
   }
 
-  private async lookUpFolder(dir: string): Promise<Folder> {
-    // Both at once: a folder swapped between the two answers is the race any check before a
-    // command runs has (the shell resolves the path again when it runs).
-    const [real, info] = await Promise.all([realPathOf(dir), stat(dir, { bigint: true }).catch(() => null)]);
+  private lookUpFolder(dir: string): Folder {
+    // A folder swapped between the two answers is the race any check before a command runs has
+    // (the shell resolves the path again when it runs).
+    const real = realPathNow(dir);
+    const info = statOrNull(dir);
     if (!info?.isDirectory() || !this.isSettled(info)) return { real, facts: null };
     const key = folderKey(info);
     let facts = folders.get(key);
     if (facts) folders.delete(key);
     else {
-      const listed = await listFolder(dir);
+      const listed = listFolder(dir);
       // Kept only if the folder did not change while it was listed (its key is the one listed).
-      const after = await stat(dir, { bigint: true }).catch(() => null);
+      const after = statOrNull(dir);
       if (!listed || !after || folderKey(after) !== key) return { real, facts: null };
       facts = listed;
     }
@@ -117,21 +126,45 @@ export class DecisionRealPaths {
   }
 }
 
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
+  }
+}
+
+function statOrNull(path: string): BigIntStats | null {
+  try {
+    return statSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** A folder's names and which are symlinks; a folder too big to keep has no listing; null if unreadable. */
-async function listFolder(dir: string): Promise<FolderFacts | null> {
+function listFolder(dir: string): FolderFacts | null {
   const listing: string[] = [];
   const symlinks = new Set<string>();
+  let handle: ReturnType<typeof opendirSync> | undefined;
   try {
-    // Read in batches and stopped past MAX_NAMES (leaving the loop closes the folder): a huge
-    // folder costs no more than a small one. Node looks up an entry whose type the file system
-    // does not report (lstat), so a symlink is always seen as one.
-    for await (const entry of await opendir(dir, { bufferSize: 256 })) {
+    // Read in batches and stopped past MAX_NAMES: a huge folder costs no more than a small one.
+    // Node looks up an entry whose type the file system does not report (lstat), so a symlink is
+    // always seen as one.
+    handle = opendirSync(dir, { bufferSize: 256 });
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
       if (listing.length >= MAX_NAMES) return { listing: null, symlinks: new Set() };
       listing.push(entry.name);
       if (entry.isSymbolicLink()) symlinks.add(entry.name);
     }
   } catch {
     return null;
+  } finally {
+    try {
+      handle?.closeSync();
+    } catch {
+      // Already closed.
+    }
   }
   return { listing, symlinks };
 }

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -22,6 +23,28 @@ export async function realPathOf(path: string): Promise<string> {
   for (;;) {
     try {
       const real = await realpath(current);
+      return missing.length === 0 ? real : join(real, ...missing.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return absolute;
+      missing.push(basename(current));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * `realPathOf` answered at once, for the checks a decision makes at its time (the same look-up,
+ * realpath(3), made synchronously: one system call costs a few µs, a hop to libuv's thread pool and
+ * back several times that, and the decision waits for it either way).
+ */
+export function realPathNow(path: string): string {
+  const absolute = resolve(path);
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      const real = realpathSync.native(current);
       return missing.length === 0 ? real : join(real, ...missing.reverse());
     } catch {
       const parent = dirname(current);

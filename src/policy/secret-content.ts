@@ -1,5 +1,5 @@
-import { type BigIntStats, constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { type BigIntStats, constants, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 /**
  * Well-known credential formats, for files that hold secrets whatever their name (`.git/config`
@@ -63,21 +63,22 @@ function contentKey(info: BigIntStats): string {
 /**
  * Why a regular file holds a secret by its content, or null (not a file, unreadable, nothing found).
  * Reads at most SECRET_SCAN_BYTES, without following the file to something that is not a regular file.
- * A file scanned before and unchanged since costs one stat.
+ * A file scanned before and unchanged since costs one stat, made synchronously (a system call of a
+ * few µs, where a hop to libuv's thread pool and back costs several times that); only a scan reads.
  */
 export async function fileSecretContentReason(
   path: string,
   /** The clock the settled margin is read on (tests move it). */
   now: () => number = Date.now,
 ): Promise<string | null> {
-  let info: BigIntStats;
+  let info: BigIntStats | undefined;
   try {
     // stat opens nothing: a FIFO put where a file was expected cannot hold the decision.
-    info = await stat(path, { bigint: true });
+    info = statSync(path, { bigint: true, throwIfNoEntry: false });
   } catch {
     return null;
   }
-  if (!info.isFile()) return null;
+  if (!info?.isFile()) return null;
   const key = contentKey(info);
   const known = scans.get(key);
   if (known !== undefined) {
