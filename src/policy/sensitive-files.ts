@@ -45,7 +45,14 @@ interface Places {
   configFiles: Set<string>;
   kimiHomeOpen: string[];
   homeSecrets: { path: string; what: string }[];
+  /**
+   * Answers for real paths asked before (a command's words are judged at every decision). Safe to
+   * keep: the answer is worked out from the path's text and these places alone, no file is read.
+   */
+  answers: Map<string, string | null>;
 }
+
+const MAX_ANSWERS = 2048;
 
 /** The absolute places for a pair of homes, worked out once per homes object. */
 const placesCache = new WeakMap<SensitiveHomes, Places>();
@@ -62,6 +69,7 @@ function placesOf(homes: SensitiveHomes): Places {
         path: resolve(homes.userHome, secret.path),
         what: secret.what,
       })),
+      answers: new Map(),
     };
     placesCache.set(homes, places);
   }
@@ -74,6 +82,16 @@ function placesOf(homes: SensitiveHomes): Places {
  */
 export function sensitiveReason(realPath: string, homes: SensitiveHomes): string | null {
   const places = placesOf(homes);
+  const known = places.answers.get(realPath);
+  if (known !== undefined) return known;
+  const answer = reasonByPlace(realPath, places);
+  // Dropped all at once when full: the paths of the commands at hand are asked again soon enough.
+  if (places.answers.size >= MAX_ANSWERS) places.answers.clear();
+  places.answers.set(realPath, answer);
+  return answer;
+}
+
+function reasonByPlace(realPath: string, places: Places): string | null {
   if (places.configFiles.has(realPath)) return 'a config file the agent loaded (API keys)';
   if (isWithinDirectory(realPath, places.kimiHome)) {
     const open = places.kimiHomeOpen.some((dir) => isWithinDirectory(realPath, dir));
