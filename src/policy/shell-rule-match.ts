@@ -15,6 +15,11 @@ export interface ShellRuleShape {
   readonly flags: ReadonlySet<string>;
   /** The glob for a run of operands (the words that are not flags), joined by single spaces. */
   readonly operands: string;
+  /**
+   * The same glob, compiled, for a run of literal words (no expansion in it): it, or it followed by
+   * more operands (`${operands} *`). A run with a word an expansion decides needs globCouldMatch.
+   */
+  readonly literalRunFits: (run: string) => boolean;
 }
 
 /**
@@ -68,7 +73,15 @@ export function shellRuleShape(
   });
   if ([...flags].some((flag) => /[*?]/.test(flag))) return null;
   const operandGlob = operands.join(' ') + (trailing ? '*' : '');
-  return { name: compile(nameGlob), nameGlob, flags, operands: operandGlob };
+  const exact = compile(operandGlob);
+  const followed = operandGlob === '' ? null : compile(`${operandGlob} *`);
+  return {
+    name: compile(nameGlob),
+    nameGlob,
+    flags,
+    operands: operandGlob,
+    literalRunFits: (run) => exact(run) || (followed !== null && followed(run)),
+  };
 }
 
 function flagKeys(program: string, flag: string): string[] {
@@ -108,7 +121,7 @@ export function matchShape(shape: ShellRuleShape, words: readonly ShellWord[]): 
     if (!flagsUnknown) return 'no';
     uncertain = true;
   }
-  const found = operandsMatch(shape.operands, operands);
+  const found = operandsMatch(shape, operands);
   if (found === 'no') return 'no';
   if (name.value === null) return 'unknown-name';
   return uncertain || found === 'might' ? 'might' : 'matches';
@@ -121,12 +134,21 @@ const WILD = -1;
  * followed by more (`rm -rf /` matches `rm -rf /tmp/x /` and `rm -rf / x`). A run starts at a
  * literal word: an unknown word starts no run (else `git commit -m "$msg"` might be `git push`).
  */
-function operandsMatch(glob: string, operands: readonly ShellWord[]): ShellMatch {
+function operandsMatch(shape: ShellRuleShape, operands: readonly ShellWord[]): ShellMatch {
+  const glob = shape.operands;
   let best: ShellMatch = 'no';
   // An empty glob (`rm -rf`, no operands named) stands for no operands at all.
   const last = glob === '' ? 0 : operands.length;
+  // From the last word an expansion decides on, every run is literal: a compiled glob answers.
+  let literalFrom = operands.length;
+  while (literalFrom > 0 && operands[literalFrom - 1]!.value !== null) literalFrom--;
   for (let start = 0; start <= last; start++) {
     if (start < operands.length && start > 0 && operands[start]!.value === null) continue;
+    if (start >= literalFrom) {
+      const words = operands.slice(start).map((word) => word.value);
+      if (shape.literalRunFits(words.join(' '))) return 'matches';
+      continue;
+    }
     const run = encode(operands.slice(start));
     const fits = globCouldMatch(glob, run) || (glob !== '' && globCouldMatch(`${glob} *`, run));
     if (!fits) continue;
