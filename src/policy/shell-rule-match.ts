@@ -80,7 +80,7 @@ export function shellRuleShape(
     nameGlob,
     flags,
     operands: operandGlob,
-    literalRunFits: (run) => exact(run) || (followed !== null && followed(run)),
+    literalRunFits: (run) => exact(run) || followed?.(run) === true,
   };
 }
 
