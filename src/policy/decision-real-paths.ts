@@ -99,8 +99,8 @@ export class DecisionRealPaths {
   private lookUpFolder(dir: string): Folder {
     // A folder swapped between the two answers is the race any check before a command runs has
     // (the shell resolves the path again when it runs).
-    const real = realPathNow(dir);
     const info = statOrNull(dir);
+    const real = info ? realPathByIdentity(dir, info) : realPathNow(dir);
     if (!info?.isDirectory() || !this.isSettled(info)) return { real, facts: null };
     const key = folderKey(info);
     let facts = folders.get(key);
@@ -124,6 +124,27 @@ export class DecisionRealPaths {
   private isSettled(info: BigIntStats): boolean {
     return Number(info.ctimeNs / 1_000_000n) < this.started - SETTLED_MS;
   }
+}
+
+/**
+ * Folders' real paths by the path they were named by, with the identity (device, inode, change
+ * time) the folder had when its realpath was taken. The stat made at every decision follows every
+ * symlink on the way: a folder or a symlink on the way swapped for one to another folder gives
+ * another inode, and the realpath is taken again. What the identity cannot see is the same folder
+ * reached by another way (a parent renamed and a symlink left where it was): its content is the
+ * same folder's, and a name in it is still looked up as a symlink, a secret name or a git config.
+ */
+const folderReals = new Map<string, { identity: string; real: string }>();
+const MAX_FOLDER_REALS = 64;
+
+function realPathByIdentity(dir: string, info: BigIntStats): string {
+  const identity = `${info.dev}:${info.ino}:${info.ctimeNs}`;
+  const known = folderReals.get(dir);
+  if (known?.identity === identity) return known.real;
+  const real = realPathNow(dir);
+  if (folderReals.size >= MAX_FOLDER_REALS) folderReals.clear();
+  folderReals.set(dir, { identity, real });
+  return real;
 }
 
 function realOrNull(path: string): string | null {
