@@ -22,13 +22,13 @@ const WORD_CHAR = /[A-Za-z0-9_%+=:,./-]/;
 /** Inside '…': any text on one line. Inside "…": no expansion, escape or history mark either. */
 const NOT_PLAIN_IN_QUOTES = /[\n\r]/;
 const NOT_PLAIN_IN_DOUBLE_QUOTES = /[\n\r$`\\!]/;
-/** A command's name: fewer characters still (the grammar reads `--format=x cmd` as an assignment). */
-const COMMAND_NAME = /^(?:[A-Za-z0-9_./-]+|:)$/;
+/**
+ * A command's name: fewer characters still. `--format=x` is one (no variable has that name; the
+ * grammar files it under variable_assignment, and shell-part-analysis.ts reads it back as the word).
+ */
+const COMMAND_NAME = /^(?:[A-Za-z0-9_./=-]+|:)$/;
 /** `NAME=value` anywhere (an assignment before a command; `dd if=x` is left to the parser too). */
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-/** The grammar reads `-5` or `0x1f` as a number node (not literal to the analysis): left to it. */
-const NUMBER_START = /^-?[0-9]/;
-const DIGITS = /^[0-9]+$/;
 /** Words the grammar reads as keywords or declarations wherever they stand. */
 const KEYWORDS = new Set([
   'if',
@@ -85,8 +85,10 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
     }
     if ('redirect' in token) {
       if (words.length === 0) return null; // before the command's name: left to the parser
-      // The grammar drops a lone `-` before some redirections (`x - 2>&1` reads as `x`).
-      if (words[words.length - 1]!.text.endsWith('-')) return null;
+      // The grammar drops a lone `-` before some redirections (`x - 2>&1`); the analysis puts it
+      // back (shell-part-analysis.ts), as the word bash passes. A command that is only such a word
+      // (`- 2>&1`) it drops whole: left to the parser.
+      if (words.length === 1 && words[0]!.text.endsWith('-')) return null;
       // Its target is literal (plain or quoted): simple, read as written, as tree-sitter's analysis does.
       redirects.push({ text: token.redirect, notSimple: null, literal: token.redirect, invocations: [] });
       continue;
@@ -114,13 +116,15 @@ function lastOperator(tokens: readonly Token[]): string | null {
   return last !== undefined && 'operator' in last ? last.operator : null;
 }
 
+/** Numbers (`-5`, `08`, `0x1f`) are plain words too: the analysis reads the grammar's number nodes as literal. */
 function isPlainWord(word: string): boolean {
-  if (KEYWORDS.has(word) || ASSIGNMENT.test(word)) return false;
-  return !NUMBER_START.test(word) || DIGITS.test(word);
+  return !KEYWORDS.has(word) && !ASSIGNMENT.test(word);
 }
 
 /** A command of plain words; null when it parses command lines in turn (`bash -c ls`): the parser reads those. */
 function plainPart(text: string, words: readonly ShellWord[]): CommandPart | null {
+  // `--format=x` alone is a statement to the grammar, not a command: left to the parser.
+  if (words.length === 1 && words[0]!.text.includes('=')) return null;
   // No input redirection in a plain line: a shell reading its input reads the pipe (unknown).
   const { part, nested } = analyseCommandWords(text, [], words, () => null);
   return nested.length > 0 ? null : part;

@@ -746,6 +746,79 @@ const SHELL_ROWS: ShellRow[] = [
     expected: 'allow',
     step: 'mode',
   },
+  // Words tree-sitter-bash misreads (a number node, an assignment, a dropped `-`), read as bash
+  // does by both the plain-line fast path and the careful analysis (plain-command-line.test.ts).
+  {
+    name: 'simple: head -5 (a number to the grammar, a word to bash)',
+    command: 'head -5 notes.txt',
+    modes: ['default'],
+    rules: [{ decision: 'allow', pattern: 'Shell(head -5 *)' }],
+    expected: 'allow',
+    step: 'rule',
+  },
+  {
+    name: 'simple: head -5 after an expansion elsewhere (the careful analysis)',
+    command: 'head -5 notes.txt && echo "$HOME"',
+    modes: ['default'],
+    rules: [
+      { decision: 'allow', pattern: 'Shell(head -5 *)' },
+      { decision: 'allow', pattern: 'Shell(echo *)' },
+    ],
+    expected: 'ask',
+    step: 'tool-default',
+    says: 'not covered by allow rules: `echo "$HOME"`',
+  },
+  {
+    name: 'deny: xargs -0 still runs what follows it',
+    command: 'find . -print0 | xargs -0 rm -rf',
+    modes: ['yolo'],
+    rules: [{ decision: 'deny', pattern: 'Shell(rm -rf*)' }],
+    expected: 'deny',
+    step: 'deny-rule',
+  },
+  {
+    name: 'no allow: xargs -0 is not simple (it runs another command)',
+    command: 'xargs -0 echo',
+    modes: ['default'],
+    rules: [{ decision: 'allow', pattern: 'Shell(xargs *)' }],
+    expected: 'ask',
+    step: 'tool-default',
+  },
+  {
+    name: 'simple: --format=x is the command, not an assignment',
+    command: '--format=x xargs',
+    modes: ['default'],
+    rules: [{ decision: 'allow', pattern: 'Shell(--format=x *)' }],
+    expected: 'allow',
+    step: 'rule',
+  },
+  {
+    name: 'simple: after --format=x, B=2 is an argument (the careful analysis)',
+    command: '--format=x B=2 ls',
+    modes: ['default'],
+    rules: [{ decision: 'allow', pattern: 'Shell(--format=x B=2 ls)' }],
+    expected: 'allow',
+    step: 'rule',
+  },
+  {
+    name: 'no allow: the dropped - is an argument a narrower rule does not name',
+    command: 'git diff - 2>&1',
+    modes: ['default'],
+    rules: [
+      { decision: 'allow', pattern: 'Shell(git diff)' },
+      { decision: 'allow', pattern: 'Shell(2>&1)' },
+    ],
+    expected: 'ask',
+    step: 'tool-default',
+  },
+  {
+    name: 'deny: the dropped - is seen by a rule that names it',
+    command: 'cat - 2>&1',
+    modes: ['yolo'],
+    rules: [{ decision: 'deny', pattern: 'Shell(cat -)' }],
+    expected: 'deny',
+    step: 'deny-rule',
+  },
 ];
 
 const ROWS: Row[] = SHELL_ROWS.map((row) => ({

@@ -18,20 +18,40 @@ export function analyseCommandNode(
   source: string,
 ): { part: CommandPart; nested: readonly string[] } {
   const assignments: string[] = [];
-  const words: ShellWord[] = [];
+  const placed: { at: number; word: ShellWord }[] = [];
+  // Once a word is not an assignment, bash reads none after it as one (`--format=x B=2 ls` runs
+  // `--format=x`); the grammar still files `--format=x` under variable_assignment.
+  let assigning = true;
+  // Text the grammar read as nothing (`a=1 - 2>&1` drops the `-`).
+  let covered = node.startIndex;
+  for (const child of node.children) {
+    if (!child) continue;
+    placed.push(...skippedWords(source, covered, child.startIndex));
+    covered = Math.max(covered, child.endIndex);
+  }
+  placed.push(...skippedWords(source, covered, node.endIndex));
   for (const child of children) {
     if (!child) continue;
-    if (child.type === 'variable_assignment') {
+    // A zero-width node (the grammar's empty command name after `a=1 2>&1`) is no word.
+    if (child.startIndex === child.endIndex) continue;
+    if (child.type === 'variable_assignment' && assigning && isAssignment(child)) {
       assignments.push(child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '');
+      continue;
+    }
+    assigning = false;
+    if (child.type === 'variable_assignment') {
+      placed.push({ at: child.startIndex, word: assignmentAsWord(child, source) });
     } else if (child.type === 'command_name') {
       const name = child.namedChild(0);
-      words.push(shellWord(name ?? child, source));
+      placed.push({ at: child.startIndex, word: shellWord(name ?? child, source) });
     } else if (WORD_NODES.has(child.type)) {
-      words.push(shellWord(child, source));
+      placed.push({ at: child.startIndex, word: shellWord(child, source) });
     }
   }
-  words.push(...wordsAfterRedirections(node, source));
-  const text = source.slice(node.startIndex, node.endIndex).trim();
+  placed.push(...wordsAfterRedirections(node, source));
+  placed.sort((a, b) => a.at - b.at);
+  const words = placed.map((p) => p.word);
+  const text = source.slice(node.startIndex, textEnd(node, source)).trim();
   return analyseCommandWords(text, assignments, words, () => shellInput(node, source));
 }
 
@@ -40,10 +60,17 @@ export function analyseCommandNode(
  * or as arguments of a heredoc (`rm <<EOF -rf x`); bash passes them to the command, so they are its
  * arguments here too (in order, after the words before the redirection).
  */
-function wordsAfterRedirections(node: SyntaxNode, source: string): ShellWord[] {
+function wordsAfterRedirections(node: SyntaxNode, source: string): { at: number; word: ShellWord }[] {
   const statement = node.parent;
   if (statement?.type !== 'redirected_statement') return [];
-  const words: ShellWord[] = [];
+  const words: { at: number; word: ShellWord }[] = [];
+  // Text between the command and its redirections the grammar read as nothing (`x - 2>&1`).
+  let covered = node.endIndex;
+  for (const child of statement.children) {
+    if (!child || child.endIndex <= node.endIndex) continue;
+    words.push(...skippedWords(source, covered, child.startIndex));
+    covered = Math.max(covered, child.endIndex);
+  }
   for (const redirect of statement.namedChildren) {
     if (!redirect || redirect.id === node.id) continue;
     const extra =
@@ -55,8 +82,64 @@ function wordsAfterRedirections(node: SyntaxNode, source: string): ShellWord[] {
     for (const word of extra) {
       if (!word) continue;
       // Whatever else the grammar put there stands for a word nobody can name.
-      words.push(WORD_NODES.has(word.type) ? shellWord(word, source) : UNKNOWN_WORD);
+      words.push({
+        at: word.startIndex,
+        word: WORD_NODES.has(word.type) ? shellWord(word, source) : UNKNOWN_WORD,
+      });
     }
+  }
+  return words;
+}
+
+/** Where a command's text ends: with the words the grammar dropped before its first redirection. */
+function textEnd(node: SyntaxNode, source: string): number {
+  const next = node.parent?.type === 'redirected_statement' ? node.nextSibling : null;
+  if (!next || next.startIndex <= node.endIndex) return node.endIndex;
+  return node.endIndex + source.slice(node.endIndex, next.startIndex).trimEnd().length;
+}
+
+/** A name bash takes as a variable's (`A`, `a_1`, or subscripted `a[1]`); `--format` is none. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function isAssignment(node: SyntaxNode): boolean {
+  const name = node.childForFieldName('name');
+  return name?.type !== 'variable_name' || VARIABLE_NAME.test(name.text);
+}
+
+/** `--format=x` that the grammar read as an assignment: the word it is to bash (`--format=` and the value). */
+function assignmentAsWord(node: SyntaxNode, source: string): ShellWord {
+  const text = source.slice(node.startIndex, node.endIndex);
+  const valueNode = node.childForFieldName('value');
+  if (!valueNode) return { value: unquotedText(text), text, splits: false };
+  const head = unquotedText(source.slice(node.startIndex, valueNode.startIndex));
+  const value = shellWord(valueNode, source);
+  return {
+    value: head === null || value.value === null ? null : head + value.value,
+    text,
+    splits: value.value === null && value.splits,
+  };
+}
+
+/** Plain characters only (what a name and `=` are); null for anything the shell would read more into. */
+function unquotedText(text: string): string | null {
+  return /^[A-Za-z0-9_%+=:,./@-]*$/.test(text) ? text : null;
+}
+
+/**
+ * Words in text the grammar left out of every node between `from` and `to` (it drops the `-` of
+ * `x - 2>&1`): bash passes them to the command. Plain ones are literal; any other text is a word
+ * nobody can name. Blanks and line continuations are no words.
+ */
+function skippedWords(source: string, from: number, to: number): { at: number; word: ShellWord }[] {
+  if (to <= from) return [];
+  const gap = source.slice(from, to);
+  if (/^(?:[ \t\r\n]|\\\r?\n)*$/.test(gap)) return [];
+  const words: { at: number; word: ShellWord }[] = [];
+  for (const match of gap.matchAll(/(?:\\\r?\n|[ \t\r\n])+|([^ \t\r\n]+)/g)) {
+    const text = match[1];
+    if (text === undefined) continue;
+    const value = unquotedText(text);
+    words.push({ at: from + (match.index ?? 0), word: { value, text, splits: value === null } });
   }
   return words;
 }

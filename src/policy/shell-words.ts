@@ -62,7 +62,8 @@ function literalValue(node: SyntaxNode, text: string): string | null {
     case 'word':
       return unquotedValue(text);
     case 'number':
-      return /^[0-9]+$/.test(text) ? text : null;
+      // `-5`, `08`, `2#11`: the grammar's numbers are plain words to the shell (`head -5`, `xargs -0`).
+      return unquotedValue(text);
     case 'raw_string':
       return text.slice(1, -1);
     case 'string':
