@@ -73,6 +73,13 @@ const ACCEPTED = [
   'x - 2>&1',
   'git diff - 2>&1 | head -5',
   'x - - 2>&1',
+  // One double-quoted string with variables: a word an expansion decides, not split.
+  'git commit -m "fix $N" && ls -la \'src-1\' > "out-1.txt"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  'echo "${HOME}" "a $N b" "$N$M" "$N-x"',
+  'rm "$f"',
+  'echo "$x"',
+  'sudo "$cmd" -rf x',
 ];
 
 const REFUSED = [
@@ -85,7 +92,6 @@ const REFUSED = [
   'a ;; b',
   'a & b',
   'a &',
-  'echo "$x"',
   'echo "a\\b"',
   'echo "a`b`"',
   'echo "unterminated',
@@ -143,6 +149,15 @@ const REFUSED = [
   '- 2>&1',
   '--format=x',
   '--format=x B=2 ls',
+  'echo a"$N"',
+  'echo "$N"b',
+  'echo "$1"',
+  'echo "$N[0]"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  'echo "${N:-x}"',
+  'echo "$(x)"',
+  'ls > "$out"',
+  '"$cmd" x',
 ];
 
 describe('parsePlainCommandLine', () => {
@@ -162,6 +177,18 @@ describe('parsePlainCommandLine', () => {
       "'if'",
       'a"b"c',
       '"$x"',
+      '"fix $N"',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+      '"${N}"',
+      '"a $N b"',
+      '"$N$M"',
+      'a"$N"',
+      '"$N"b',
+      '"$1"',
+      '"$N[0]"',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+      '"${N:-x}"',
+      '"$N-x"',
       "'it'\\''s'",
       '""',
       "''",
@@ -252,6 +279,7 @@ describe('parsePlainCommandLine', () => {
     };
     let accepted = 0;
     let acceptedWithRedirection = 0;
+    let acceptedWithExpansion = 0;
     for (let i = 0; i < 3000; i++) {
       let line = random(4) === 0 ? ' ' : '';
       const commands = 1 + random(3);
@@ -288,11 +316,13 @@ describe('parsePlainCommandLine', () => {
       if (await expectSameAsTreeSitter(line)) {
         accepted++;
         if (line.includes('>')) acceptedWithRedirection++;
+        if (/"[^"]*\$/.test(line.split(' #')[0] ?? '')) acceptedWithExpansion++;
       }
     }
     // Most of these lines are plain: the comparison above is not vacuous.
     expect(accepted).toBeGreaterThan(300);
     expect(acceptedWithRedirection).toBeGreaterThan(50);
+    expect(acceptedWithExpansion).toBeGreaterThan(50);
   });
 
   it('gives parseShellCommand the same parts for a plain line, without tree-sitter', async () => {

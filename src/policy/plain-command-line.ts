@@ -19,7 +19,7 @@ import type { ShellWord } from './shell-words.js';
  * expansion) but `@`, which the grammar splits words at (`- a@b` reads as `@b`).
  */
 const WORD_CHAR = /[A-Za-z0-9_%+=:,./-]/;
-/** Inside '…': any text on one line. Inside "…": no expansion, escape or history mark either. */
+/** Inside '…': any text on one line. Inside "…": no expansion, escape or history mark either (but see scanExpandedString). */
 const NOT_PLAIN_IN_QUOTES = /[\n\r]/;
 const NOT_PLAIN_IN_DOUBLE_QUOTES = /[\n\r$`\\!]/;
 /**
@@ -58,7 +58,8 @@ const KEYWORDS = new Set([
 ]);
 
 type Token =
-  | { readonly word: string; readonly value: string; readonly start: number; readonly end: number }
+  /** A word; its value is null for one double-quoted string with variables in it (`"fix $N"`). */
+  | { readonly word: string; readonly value: string | null; readonly start: number; readonly end: number }
   /** An output redirection after a command's words (`2>&1`, `> out`, `2>> "log file"`), as written. */
   | { readonly redirect: string }
   | { readonly operator: string };
@@ -175,7 +176,11 @@ function tokenize(command: string): Token[] | null {
 function scanWord(
   command: string,
   start: number,
-): { word: string; value: string; start: number; end: number } | null {
+): { word: string; value: string | null; start: number; end: number } | null {
+  if (command[start] === '"') {
+    const expanded = scanExpandedString(command, start);
+    if (expanded !== undefined) return expanded;
+  }
   let i = start;
   let value = '';
   while (i < command.length) {
@@ -193,6 +198,33 @@ function scanWord(
     } else break;
   }
   return { word: command.slice(start, i), value, start, end: i };
+}
+
+/**
+ * Inside "…" with variables: plain characters and `$NAME` or `${NAME}` only (no other expansion,
+ * escape, history mark, subscript or brace): one string to the grammar, whose value an expansion
+ * decides and which the shell does not split (quoted).
+ */
+const EXPANDED_STRING =
+  /^(?:[A-Za-z0-9_%+=:,./@ -]|\$[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_[])|\$\{[A-Za-z_][A-Za-z0-9_]*\})*$/;
+
+/**
+ * A word that is one double-quoted string with a variable in it, standing alone (`"fix $N"`);
+ * null when such a string is not plain or stands against more text (`a"$N"`: the parser reads
+ * those); undefined when the string holds no `$` (an ordinary word).
+ */
+function scanExpandedString(
+  command: string,
+  start: number,
+): { word: string; value: null; start: number; end: number } | null | undefined {
+  const close = command.indexOf('"', start + 1);
+  if (close === -1) return undefined;
+  const quoted = command.slice(start + 1, close);
+  if (!quoted.includes('$')) return undefined;
+  if (!EXPANDED_STRING.test(quoted)) return null;
+  const next = command[close + 1];
+  if (next !== undefined && !' \t;&|'.includes(next)) return null;
+  return { word: command.slice(start, close + 1), value: null, start, end: close + 1 };
 }
 
 /** A descriptor number: one digit but 0 (the grammar reads `0>x` and `08>x` otherwise). */
@@ -229,6 +261,6 @@ function scanRedirect(command: string, at: number, tokens: Token[]): { start: nu
   while (command[i] === ' ' || command[i] === '\t') i++;
   if (!WORD_CHAR.test(command[i] ?? '') && command[i] !== "'" && command[i] !== '"') return null;
   const target = scanWord(command, i);
-  if (target === null || !isPlainWord(target.word)) return null;
+  if (target === null || target.value === null || !isPlainWord(target.word)) return null;
   return AFTER_REDIRECT.test(command.slice(target.end, target.end + 1)) ? { start, end: target.end } : null;
 }
