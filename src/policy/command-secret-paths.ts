@@ -1,4 +1,4 @@
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 import { DecisionRealPaths } from './decision-real-paths.js';
 import { expandHome } from './real-path.js';
 import { fileSecretContentReason } from './secret-content.js';
@@ -24,10 +24,11 @@ export async function commandSecretReason(
   // the decision wait on the file system.
   const words = wordsOf(parts);
   const reals = new DecisionRealPaths(now);
+  const base = resolve(cwd);
   const reasons: (string | null | Promise<string | null>)[] = [];
   let pending = false;
   for (const word of words) {
-    const reason = wordReason(word, expandWord(expandHome(word, home), cwd, reals), reals, homes);
+    const reason = wordReason(word, expandWord(expandHome(word, home), base, reals), reals, homes);
     // Nothing before it is pending: the first secret found is the answer.
     if (typeof reason === 'string' && !pending) return reason;
     pending ||= reason !== null;
@@ -138,6 +139,10 @@ export function splitWords(text: string): string[] {
 
 /** A word with `*`, `?` or `[…]` in its last part stands for the files it matches there. */
 function expandWord(word: string, cwd: string, reals: DecisionRealPaths): string[] {
+  // Most words are a plain name in the folder (`src-1`, `notes.txt`): the path is the folder's plus
+  // the name, as resolve would make it, without its normalising pass.
+  if (PLAIN_NAME.test(word) && word !== '.' && word !== '..')
+    return [cwd === sep ? `${sep}${word}` : `${cwd}${sep}${word}`];
   const path = resolve(cwd, word);
   const name = basename(path);
   if (!/[*?[]/.test(name) || /[*?[]/.test(dirname(path))) return [path];
@@ -148,6 +153,9 @@ function expandWord(word: string, cwd: string, reals: DecisionRealPaths): string
     ...entries.filter((entry) => pattern.test(entry)).map((entry) => resolve(dirname(path), entry)),
   ];
 }
+
+/** A name with no separator and no glob character (nothing resolve or a glob would change). */
+const PLAIN_NAME = /^[^/\\*?[]+$/;
 
 function globToRegExp(glob: string): RegExp {
   let source = '';

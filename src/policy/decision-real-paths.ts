@@ -54,8 +54,8 @@ export class DecisionRealPaths {
     this.started = now();
   }
 
-  of(path: string): string {
-    const absolute = resolve(path);
+  /** The real path of an absolute, normalised path (as `path.resolve` makes them). */
+  of(absolute: string): string {
     let real = this.reals.get(absolute);
     if (real === undefined) {
       real = this.resolveNow(absolute);
