@@ -108,6 +108,8 @@ function candidateWords(part: string): string[] {
 
 /** Splits a command part into words with quotes and backslashes removed (enough to read file names). */
 export function splitWords(text: string): string[] {
+  // No quote or backslash (most parts): the words are the runs between blanks.
+  if (!QUOTING.test(text)) return text.split(BLANKS).filter((word) => word !== '');
   const words: string[] = [];
   let current = '';
   let inWord = false;
@@ -136,6 +138,9 @@ export function splitWords(text: string): string[] {
   if (inWord) words.push(current);
   return words;
 }
+
+const QUOTING = /['"\\]/;
+const BLANKS = /\s+/;
 
 /** A word with `*`, `?` or `[…]` in its last part stands for the files it matches there. */
 function expandWord(word: string, cwd: string, reals: DecisionRealPaths): string[] {
