@@ -86,6 +86,23 @@ describe('commandSecretReason', () => {
     expect(await decide('cat *.txt')).toMatch(/names the secret file \*\.txt/);
   });
 
+  it('sees the working folder reached through a parent swapped for a symlink (its realpath is taken again)', async () => {
+    const dir = await mkdtemp(join(root, 'swap-'));
+    await mkdir(join(dir, 'a', 'b'), { recursive: true });
+    await writeFile(join(dir, 'a', 'b', 'keyfile'), 'plain');
+    const cwd = join(dir, 'a', 'b');
+    const decide = async (command: string) =>
+      commandSecretReason((await parseShellCommand(command)).parts, cwd, homes, later);
+    expect(await decide('cat keyfile')).toBeNull();
+    expect(await decide('cat keyfile')).toBeNull();
+    // The same path now leads into the SSH folder: another folder (another inode) than the one resolved.
+    await mkdir(join(root, 'home', '.ssh', 'b'), { recursive: true });
+    await writeFile(join(root, 'home', '.ssh', 'b', 'keyfile'), 'key');
+    await rename(join(dir, 'a'), join(dir, 'a-old'));
+    await symlink(join(root, 'home', '.ssh'), join(dir, 'a'));
+    expect(await decide('cat keyfile')).toMatch(/names the secret file keyfile \(an SSH folder\)/);
+  });
+
   it('sees a folder on the way swapped for a symlink', async () => {
     const dir = await mkdtemp(join(root, 'swap-'));
     await mkdir(join(dir, 'sub'));
