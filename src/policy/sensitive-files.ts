@@ -52,7 +52,7 @@ interface Places {
   answers: Map<string, string | null>;
 }
 
-const MAX_ANSWERS = 2048;
+const MAX_ANSWERS = 256;
 
 /** The absolute places for a pair of homes, worked out once per homes object. */
 const placesCache = new WeakMap<SensitiveHomes, Places>();
