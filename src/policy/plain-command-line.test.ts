@@ -78,6 +78,12 @@ const ACCEPTED = [
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
   'echo "${HOME}" "a $N b" "$N$M" "$N-x"',
   'rm "$f"',
+  // Command substitutions holding a plain line, inside "…": their commands are parts too.
+  'git commit -m "fix $(date)" && ls -la \'src-1\' > "out-1.txt"',
+  'x "a $( ls -la | wc -l ) b" > o',
+  'x "$(a)$(b)" "$(a; b)" "$(rm -rf /)"',
+  'echo "$(sudo rm -rf x)" | sh',
+  'echo "$(x)"',
   'echo "$x"',
   'sudo "$cmd" -rf x',
 ];
@@ -155,9 +161,17 @@ const REFUSED = [
   'echo "$N[0]"',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
   'echo "${N:-x}"',
-  'echo "$(x)"',
   'ls > "$out"',
   '"$cmd" x',
+  'x "$(bash -c ls)"',
+  'x "$(echo "a")"',
+  'x "$(echo $(ls))"',
+  'x "$(ls > "o")"',
+  'x "$()"',
+  'x "$(a &&)"',
+  'x "$(ls # c)"',
+  'x $(ls)',
+  'x "$(cat < in)"',
 ];
 
 describe('parsePlainCommandLine', () => {
@@ -189,6 +203,21 @@ describe('parsePlainCommandLine', () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
       '"${N:-x}"',
       '"$N-x"',
+      '"$(date)"',
+      '"v$(git describe)"',
+      '"$( ls -la | wc -l )"',
+      '"$(rm -rf /)"',
+      '"$(a; b)"',
+      '"$(a;)"',
+      '"$(sudo rm -r -f x)"',
+      '"$(bash -c x)"',
+      '"$(xargs rm)"',
+      '"$(a &&)"',
+      '"$(ls 2>&1)"',
+      '"$(- 2>&1)"',
+      '"$(x - 2>&1)"',
+      '"$(head -5 x)"',
+      '"$(--format=x y)"',
       "'it'\\''s'",
       '""',
       "''",
@@ -280,6 +309,7 @@ describe('parsePlainCommandLine', () => {
     let accepted = 0;
     let acceptedWithRedirection = 0;
     let acceptedWithExpansion = 0;
+    let acceptedWithSubstitution = 0;
     for (let i = 0; i < 3000; i++) {
       let line = random(4) === 0 ? ' ' : '';
       const commands = 1 + random(3);
@@ -317,12 +347,14 @@ describe('parsePlainCommandLine', () => {
         accepted++;
         if (line.includes('>')) acceptedWithRedirection++;
         if (/"[^"]*\$/.test(line.split(' #')[0] ?? '')) acceptedWithExpansion++;
+        if ((line.split(' #')[0] ?? '').includes('"$(')) acceptedWithSubstitution++;
       }
     }
     // Most of these lines are plain: the comparison above is not vacuous.
     expect(accepted).toBeGreaterThan(300);
     expect(acceptedWithRedirection).toBeGreaterThan(50);
     expect(acceptedWithExpansion).toBeGreaterThan(50);
+    expect(acceptedWithSubstitution).toBeGreaterThan(20);
   });
 
   it('gives parseShellCommand the same parts for a plain line, without tree-sitter', async () => {

@@ -58,8 +58,17 @@ const KEYWORDS = new Set([
 ]);
 
 type Token =
-  /** A word; its value is null for one double-quoted string with variables in it (`"fix $N"`). */
-  | { readonly word: string; readonly value: string | null; readonly start: number; readonly end: number }
+  /**
+   * A word; its value is null for one double-quoted string with variables or plain command
+   * substitutions in it (`"fix $N"`, `"v$(date)"`), whose commands are `inner`.
+   */
+  | {
+      readonly word: string;
+      readonly value: string | null;
+      readonly start: number;
+      readonly end: number;
+      readonly inner?: readonly CommandPart[];
+    }
   /** An output redirection after a command's words (`2>&1`, `> out`, `2>> "log file"`), as written. */
   | { readonly redirect: string }
   | { readonly operator: string };
@@ -71,6 +80,8 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
   const parts: CommandPart[] = [];
   let words: ShellWord[] = [];
   let redirects: CommandPart[] = [];
+  // The commands of the words' substitutions: after their command, before its redirections.
+  let inner: CommandPart[] = [];
   let start = 0;
   let end = 0;
   for (const token of tokens) {
@@ -79,9 +90,10 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
       if (words.length === 0) return null;
       const part = plainPart(command.slice(start, end), words);
       if (part === null) return null;
-      parts.push(part, ...redirects);
+      parts.push(part, ...inner, ...redirects);
       words = [];
       redirects = [];
+      inner = [];
       continue;
     }
     if ('redirect' in token) {
@@ -101,11 +113,12 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
     if (words.length === 0) start = token.start;
     end = token.end;
     words.push({ value: token.value, text: token.word, splits: false });
+    if (token.inner) inner.push(...token.inner);
   }
   if (words.length > 0) {
     const part = plainPart(command.slice(start, end), words);
     if (part === null) return null;
-    parts.push(part, ...redirects);
+    parts.push(part, ...inner, ...redirects);
   } else if (lastOperator(tokens) !== ';') {
     return null; // `a &&`, `a |`: the line goes on past its end
   }
@@ -200,31 +213,53 @@ function scanWord(
   return { word: command.slice(start, i), value, start, end: i };
 }
 
-/**
- * Inside "…" with variables: plain characters and `$NAME` or `${NAME}` only (no other expansion,
- * escape, history mark, subscript or brace): one string to the grammar, whose value an expansion
- * decides and which the shell does not split (quoted).
- */
-const EXPANDED_STRING =
-  /^(?:[A-Za-z0-9_%+=:,./@ -]|\$[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_[])|\$\{[A-Za-z_][A-Za-z0-9_]*\})*$/;
+/** Plain text inside "…" (no expansion, escape, history mark, subscript or brace). */
+const PLAIN_IN_STRING = /[A-Za-z0-9_%+=:,./@ -]/;
+/** `$NAME` or `${NAME}` (not followed by a subscript or more of a name). */
+const VARIABLE = /^\$(?:[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_[])|\{[A-Za-z_][A-Za-z0-9_]*\})/;
+/** What a `$(…)` inside "…" may hold: no quote, parenthesis, expansion, escape, comment or line break. */
+const PLAIN_SUBSTITUTION = /^[^"'`$\\()#!\n\r]*$/;
 
 /**
- * A word that is one double-quoted string with a variable in it, standing alone (`"fix $N"`);
- * null when such a string is not plain or stands against more text (`a"$N"`: the parser reads
- * those); undefined when the string holds no `$` (an ordinary word).
+ * A word that is one double-quoted string standing alone whose content is plain text, variables
+ * (`$NAME`, `${NAME}`) and command substitutions holding a plain line (`$(date)`, `$(ls | wc -l)`):
+ * one string to the grammar, whose value an expansion decides and which the shell does not split;
+ * the substitutions' commands are its `inner` parts, as tree-sitter finds them. Null when such a
+ * string holds anything else or stands against more text (`a"$N"`: the parser reads those);
+ * undefined when it holds no `$` (an ordinary word).
  */
 function scanExpandedString(
   command: string,
   start: number,
-): { word: string; value: null; start: number; end: number } | null | undefined {
+): { word: string; value: null; start: number; end: number; inner: CommandPart[] } | null | undefined {
   const close = command.indexOf('"', start + 1);
   if (close === -1) return undefined;
   const quoted = command.slice(start + 1, close);
   if (!quoted.includes('$')) return undefined;
-  if (!EXPANDED_STRING.test(quoted)) return null;
+  const inner: CommandPart[] = [];
+  let i = 0;
+  while (i < quoted.length) {
+    if (PLAIN_IN_STRING.test(quoted[i]!)) {
+      i++;
+      continue;
+    }
+    if (quoted.startsWith('$(', i)) {
+      const end = quoted.indexOf(')', i + 2);
+      if (end === -1) return null;
+      const line = quoted.slice(i + 2, end);
+      const parts = PLAIN_SUBSTITUTION.test(line) ? parsePlainCommandLine(line) : null;
+      if (parts === null) return null;
+      inner.push(...parts);
+      i = end + 1;
+      continue;
+    }
+    const variable = VARIABLE.exec(quoted.slice(i));
+    if (variable === null) return null;
+    i += variable[0].length;
+  }
   const next = command[close + 1];
   if (next !== undefined && !' \t;&|'.includes(next)) return null;
-  return { word: command.slice(start, close + 1), value: null, start, end: close + 1 };
+  return { word: command.slice(start, close + 1), value: null, start, end: close + 1, inner };
 }
 
 /** A descriptor number: one digit but 0 (the grammar reads `0>x` and `08>x` otherwise). */

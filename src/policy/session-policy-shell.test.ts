@@ -811,6 +811,39 @@ const SHELL_ROWS: ShellRow[] = [
     expected: 'ask',
     step: 'tool-default',
   },
+  // A variable or a plain command substitution inside "…" is read without tree-sitter: the same
+  // analysis (plain-command-line.test.ts), so the same decisions.
+  {
+    name: 'deny: rm -fr inside "$(…)" in a quoted argument',
+    command: 'git commit -m "fix $(rm -fr ~)" && ls',
+    modes: ['yolo'],
+    rules: [{ decision: 'deny', pattern: 'Shell(rm -rf*)' }],
+    expected: 'deny',
+    step: 'deny-rule',
+  },
+  {
+    name: 'ask rule: git push inside "$(…)"',
+    command: 'echo "pushed: $(git push origin)"',
+    modes: ['yolo'],
+    rules: [
+      { decision: 'allow', pattern: 'Shell(echo *)' },
+      { decision: 'ask', pattern: 'Shell(git push*)' },
+    ],
+    expected: 'ask',
+    step: 'rule',
+  },
+  {
+    name: 'not simple: a quoted argument with a variable or a substitution',
+    command: 'git commit -m "fix $N $(date)"',
+    modes: ['default'],
+    rules: [
+      { decision: 'allow', pattern: 'Shell(git commit *)' },
+      { decision: 'allow', pattern: 'Shell(date)' },
+    ],
+    expected: 'ask',
+    step: 'tool-default',
+    says: 'is not a literal word (an expansion decides it)',
+  },
   {
     name: 'deny: the dropped - is seen by a rule that names it',
     command: 'cat - 2>&1',
