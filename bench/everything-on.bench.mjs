@@ -7,6 +7,10 @@
 // - the largest process of the print session (peak RSS).
 // CPU is user + system time of the process tree (GNU time), which a loaded machine disturbs far less
 // than wall time; the sessions of a pair take turns, so a machine that slows down slows both.
+// GNU time counts only the processes the tree reaps: before the sandbox ran the command as its PID
+// namespace's PID 1 (`--as-pid-1`), bwrap's init was reaped by the machine's init, and the sandboxed
+// command's own CPU (bash and wc, ~2.3 ms) was missing from the step while the bare spawn counted it.
+// Rows from before that change are not comparable with later ones.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
