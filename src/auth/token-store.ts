@@ -15,14 +15,19 @@ export interface StoredTokens {
   token_type: string;
 }
 
-const storedTokensSchema = z.object({
-  access_token: z.string().min(1),
-  refresh_token: z.string().default(''),
-  expires_at: z.number().default(0),
-  expires_in: z.number().default(0),
-  scope: z.string().default(''),
-  token_type: z.string().default('Bearer'),
-});
+/** Built on first use: a session signed in with an API key reads no token file. */
+function buildStoredTokensSchema() {
+  return z.object({
+    access_token: z.string().min(1),
+    refresh_token: z.string().default(''),
+    expires_at: z.number().default(0),
+    expires_in: z.number().default(0),
+    scope: z.string().default(''),
+    token_type: z.string().default('Bearer'),
+  });
+}
+
+let storedTokensSchema: ReturnType<typeof buildStoredTokensSchema> | undefined;
 
 /**
  * The file of an OAuth key (`oauth/kimi-code` → `<home>/credentials/kimi-code.json`). Only the
@@ -35,6 +40,7 @@ export function credentialsFile(home: string, key: string): string {
 
 export async function readTokens(file: string): Promise<StoredTokens | null> {
   try {
+    storedTokensSchema ??= buildStoredTokensSchema();
     const parsed = storedTokensSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
