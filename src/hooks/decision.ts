@@ -9,16 +9,21 @@ export const BLOCKING_EXIT_CODE = 2;
  * `hookSpecificOutput.permissionDecision: "deny"`; other events answer `decision: "block"`. Anything
  * else in the object is ignored, so hooks written for Claude Code's richer output still parse.
  */
-const hookJsonAnswerSchema = z.looseObject({
-  decision: z.unknown().optional(),
-  reason: z.unknown().optional(),
-  hookSpecificOutput: z
-    .looseObject({
-      permissionDecision: z.unknown().optional(),
-      permissionDecisionReason: z.unknown().optional(),
-    })
-    .nullish(),
-});
+function buildJsonAnswerSchema() {
+  return z.looseObject({
+    decision: z.unknown().optional(),
+    reason: z.unknown().optional(),
+    hookSpecificOutput: z
+      .looseObject({
+        permissionDecision: z.unknown().optional(),
+        permissionDecisionReason: z.unknown().optional(),
+      })
+      .nullish(),
+  });
+}
+
+/** Built on the first hook answer: most sessions run no hook. */
+let hookJsonAnswerSchema: ReturnType<typeof buildJsonAnswerSchema> | undefined;
 
 export function fallbackBlockReason(event: HookEvent): string {
   return `Blocked by ${event} hook`;
@@ -50,7 +55,7 @@ export function decideFromOutput(
   return allow();
 }
 
-function parseJsonAnswer(stdout: string): z.output<typeof hookJsonAnswerSchema> | null {
+function parseJsonAnswer(stdout: string): z.output<ReturnType<typeof buildJsonAnswerSchema>> | null {
   const text = stdout.trim();
   if (!text.startsWith('{')) return null;
   let value: unknown;
@@ -59,6 +64,7 @@ function parseJsonAnswer(stdout: string): z.output<typeof hookJsonAnswerSchema> 
   } catch {
     return null;
   }
+  hookJsonAnswerSchema ??= buildJsonAnswerSchema();
   const parsed = hookJsonAnswerSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
