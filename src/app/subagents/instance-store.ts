@@ -15,27 +15,32 @@ export const SUBAGENT_STATUSES = [
 ] as const;
 export type SubagentStatus = (typeof SUBAGENT_STATUSES)[number];
 
-const launchSpecSchema = z.looseObject({
-  agent_id: z.string(),
-  subagent_type: z.string(),
-  model_override: z.string().nullable(),
-  effective_model: z.string().nullable(),
-  created_at: z.number(),
-});
+/** Built on the first `meta.json` read: a session that starts no subagent reads none. */
+function buildRecordSchema() {
+  const launchSpecSchema = z.looseObject({
+    agent_id: z.string(),
+    subagent_type: z.string(),
+    model_override: z.string().nullable(),
+    effective_model: z.string().nullable(),
+    created_at: z.number(),
+  });
 
-const recordSchema = z.looseObject({
-  agent_id: z.string(),
-  subagent_type: z.string(),
-  status: z.enum(SUBAGENT_STATUSES),
-  description: z.string(),
-  created_at: z.number(),
-  updated_at: z.number(),
-  last_task_id: z.string().nullable(),
-  launch_spec: launchSpecSchema,
-});
+  return z.looseObject({
+    agent_id: z.string(),
+    subagent_type: z.string(),
+    status: z.enum(SUBAGENT_STATUSES),
+    description: z.string(),
+    created_at: z.number(),
+    updated_at: z.number(),
+    last_task_id: z.string().nullable(),
+    launch_spec: launchSpecSchema,
+  });
+}
+
+let recordSchema: ReturnType<typeof buildRecordSchema> | undefined;
 
 /** `meta.json` of a subagent instance (Kimi CLI's record fields). */
-export type SubagentRecord = z.output<typeof recordSchema>;
+export type SubagentRecord = z.output<ReturnType<typeof buildRecordSchema>>;
 
 /** The files of one instance under `<session>/subagents/<id>/`. */
 export interface SubagentPaths {
@@ -121,6 +126,7 @@ export class SubagentInstanceStore {
       return null;
     }
     try {
+      recordSchema ??= buildRecordSchema();
       const parsed = recordSchema.safeParse(JSON.parse(text));
       return parsed.success ? parsed.data : null;
     } catch {
