@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import { VERSION } from '../version.js';
 import { KIMI_CODE_CLIENT_ID, type KimiCodeEndpoints } from './kimi-code-endpoints.js';
 import type { StoredTokens } from './token-store.js';
@@ -41,11 +42,7 @@ function buildSchemas() {
   };
 }
 
-let builtSchemas: ReturnType<typeof buildSchemas> | undefined;
-function schemas(): ReturnType<typeof buildSchemas> {
-  builtSchemas ??= buildSchemas();
-  return builtSchemas;
-}
+const schemas = builtOnFirstUse(buildSchemas);
 
 export type DeviceAuthorization = z.output<ReturnType<typeof buildSchemas>['deviceAuthorization']>;
 

@@ -2,6 +2,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 
 /** OAuth tokens as kept on disk (Kimi CLI's `credentials/<name>.json` fields). */
 export interface StoredTokens {
@@ -27,7 +28,7 @@ function buildStoredTokensSchema() {
   });
 }
 
-let storedTokensSchema: ReturnType<typeof buildStoredTokensSchema> | undefined;
+const storedTokensSchema = builtOnFirstUse(buildStoredTokensSchema);
 
 /**
  * The file of an OAuth key (`oauth/kimi-code` → `<home>/credentials/kimi-code.json`). Only the
@@ -40,8 +41,7 @@ export function credentialsFile(home: string, key: string): string {
 
 export async function readTokens(file: string): Promise<StoredTokens | null> {
   try {
-    storedTokensSchema ??= buildStoredTokensSchema();
-    const parsed = storedTokensSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    const parsed = storedTokensSchema().safeParse(JSON.parse(await readFile(file, 'utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

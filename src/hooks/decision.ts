@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import type { HookDecision, HookEvent } from './types.js';
 
 /** The exit code with which a hook command blocks, giving its reason on stderr (Claude Code's contract). */
@@ -23,7 +24,7 @@ function buildJsonAnswerSchema() {
 }
 
 /** Built on the first hook answer: most sessions run no hook. */
-let hookJsonAnswerSchema: ReturnType<typeof buildJsonAnswerSchema> | undefined;
+const hookJsonAnswerSchema = builtOnFirstUse(buildJsonAnswerSchema);
 
 export function fallbackBlockReason(event: HookEvent): string {
   return `Blocked by ${event} hook`;
@@ -64,8 +65,7 @@ function parseJsonAnswer(stdout: string): z.output<ReturnType<typeof buildJsonAn
   } catch {
     return null;
   }
-  hookJsonAnswerSchema ??= buildJsonAnswerSchema();
-  const parsed = hookJsonAnswerSchema.safeParse(value);
+  const parsed = hookJsonAnswerSchema().safeParse(value);
   return parsed.success ? parsed.data : null;
 }
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import { expandEnvReferences } from './env-references.js';
 
 /**
@@ -77,11 +78,7 @@ function buildSchemas() {
   return { stdioEntry, remoteEntry, configFile };
 }
 
-let builtSchemas: ReturnType<typeof buildSchemas> | undefined;
-function schemas(): ReturnType<typeof buildSchemas> {
-  builtSchemas ??= buildSchemas();
-  return builtSchemas;
-}
+const schemas = builtOnFirstUse(buildSchemas);
 
 /** Parses the text of one `mcpServers` JSON document. `source` names it in errors. */
 export function parseMcpConfig(

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import { readJsonFile, SerialJsonWriter, writeJsonAtomic } from '../util/json-file.js';
 import type { Notification } from '../wire/events.js';
 import type { LLMNotification } from '../wire/llm-notification.js';
@@ -38,11 +39,7 @@ function buildSchemas() {
   return { storedEventSchema, deliverySchema };
 }
 
-let builtSchemas: ReturnType<typeof buildSchemas> | undefined;
-function schemas(): ReturnType<typeof buildSchemas> {
-  builtSchemas ??= buildSchemas();
-  return builtSchemas;
-}
+const schemas = builtOnFirstUse(buildSchemas);
 
 export type StoredNotification = z.infer<ReturnType<typeof buildSchemas>['storedEventSchema']>;
 

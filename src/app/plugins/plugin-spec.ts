@@ -1,6 +1,7 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 import { PluginError } from './plugin-error.js';
 import { isRelativePath, resolveInsidePlugin } from './plugin-paths.js';
 
@@ -62,11 +63,7 @@ function buildSpecSchema() {
   return specSchema;
 }
 
-let builtSpecSchema: ReturnType<typeof buildSpecSchema> | undefined;
-function specSchema(): ReturnType<typeof buildSpecSchema> {
-  builtSpecSchema ??= buildSpecSchema();
-  return builtSpecSchema;
-}
+const specSchema = builtOnFirstUse(buildSpecSchema);
 
 export type PluginSpec = z.output<ReturnType<typeof buildSpecSchema>>;
 export type PluginToolSpec = PluginSpec['tools'][number];

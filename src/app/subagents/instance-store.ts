@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { defaultSessionState, writeSessionState } from '../../session/state.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 
 export const SUBAGENT_STATUSES = [
   'idle',
@@ -37,7 +38,7 @@ function buildRecordSchema() {
   });
 }
 
-let recordSchema: ReturnType<typeof buildRecordSchema> | undefined;
+const recordSchema = builtOnFirstUse(buildRecordSchema);
 
 /** `meta.json` of a subagent instance (Kimi CLI's record fields). */
 export type SubagentRecord = z.output<ReturnType<typeof buildRecordSchema>>;
@@ -126,8 +127,7 @@ export class SubagentInstanceStore {
       return null;
     }
     try {
-      recordSchema ??= buildRecordSchema();
-      const parsed = recordSchema.safeParse(JSON.parse(text));
+      const parsed = recordSchema().safeParse(JSON.parse(text));
       return parsed.success ? parsed.data : null;
     } catch {
       return null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 
 /**
  * A background task's lifecycle, as stored in `runtime.json`:
@@ -84,11 +85,7 @@ function buildSchemas() {
   return { taskSpecSchema, taskRuntimeSchema };
 }
 
-let builtSchemas: ReturnType<typeof buildSchemas> | undefined;
-export function taskFileSchemas(): ReturnType<typeof buildSchemas> {
-  builtSchemas ??= buildSchemas();
-  return builtSchemas;
-}
+export const taskFileSchemas = builtOnFirstUse(buildSchemas);
 
 export type TaskSpec = z.infer<ReturnType<typeof buildSchemas>['taskSpecSchema']>;
 export type TaskRuntime = z.infer<ReturnType<typeof buildSchemas>['taskRuntimeSchema']>;

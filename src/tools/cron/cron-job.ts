@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 
 /** Kimi Code's limits: a session holds at most 50 jobs, each prompt at most 8 KiB of UTF-8. */
 export const MAX_CRON_JOBS = 50;
@@ -49,11 +50,7 @@ function buildRecordSchema() {
   ]);
 }
 
-let builtRecordSchema: ReturnType<typeof buildRecordSchema> | undefined;
-export function cronRecordSchema(): ReturnType<typeof buildRecordSchema> {
-  builtRecordSchema ??= buildRecordSchema();
-  return builtRecordSchema;
-}
+export const cronRecordSchema = builtOnFirstUse(buildRecordSchema);
 
 export type CronRecord = z.output<ReturnType<typeof buildRecordSchema>>;
 export type CronJob = Extract<CronRecord, { op: 'add' }>['job'];

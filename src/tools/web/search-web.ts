@@ -4,6 +4,7 @@ import { SkipThisTool, toolFactory } from '../../toolset/loading/dependencies.js
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
 import { ToolResultBuilder } from '../../toolset/tool-result-builder.js';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 import type { WebServiceConfig, WebServices } from '../runtime.js';
 import {
   BodyTooLargeError,
@@ -62,11 +63,7 @@ function buildSchemas() {
 }
 
 type Schemas = ReturnType<typeof buildSchemas>;
-let builtSchemas: Schemas | undefined;
-function schemas(): Schemas {
-  builtSchemas ??= buildSchemas();
-  return builtSchemas;
-}
+const schemas = builtOnFirstUse(buildSchemas);
 
 export interface SearchWebOptions {
   description: string;
