@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import { VERSION } from '../version.js';
 import { KIMI_CODE_CLIENT_ID, type KimiCodeEndpoints } from './kimi-code-endpoints.js';
 import type { StoredTokens } from './token-store.js';
@@ -16,25 +17,34 @@ export class OAuthError extends Error {
   }
 }
 
-const deviceAuthorizationSchema = z.object({
-  device_code: z.string().min(1),
-  user_code: z.string().min(1),
-  verification_uri: z.string().min(1),
-  verification_uri_complete: z.string().optional(),
-  expires_in: z.number().positive().default(600),
-  interval: z.number().nonnegative().default(5),
-});
-export type DeviceAuthorization = z.output<typeof deviceAuthorizationSchema>;
+/**
+ * The answers' schemas, built on first use: a session signed in with an API key never runs the device
+ * flow, and making them at load was part of every start's time to the first model request.
+ */
+function buildSchemas() {
+  return {
+    deviceAuthorization: z.object({
+      device_code: z.string().min(1),
+      user_code: z.string().min(1),
+      verification_uri: z.string().min(1),
+      verification_uri_complete: z.string().optional(),
+      expires_in: z.number().positive().default(600),
+      interval: z.number().nonnegative().default(5),
+    }),
+    token: z.object({
+      access_token: z.string().min(1),
+      refresh_token: z.string().optional(),
+      expires_in: z.number().nonnegative().optional(),
+      scope: z.string().optional(),
+      token_type: z.string().optional(),
+    }),
+    error: z.object({ error: z.string(), error_description: z.string().optional() }),
+  };
+}
 
-const tokenSchema = z.object({
-  access_token: z.string().min(1),
-  refresh_token: z.string().optional(),
-  expires_in: z.number().nonnegative().optional(),
-  scope: z.string().optional(),
-  token_type: z.string().optional(),
-});
+const schemas = builtOnFirstUse(buildSchemas);
 
-const errorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
+export type DeviceAuthorization = z.output<ReturnType<typeof buildSchemas>['deviceAuthorization']>;
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 /** RFC 8628 §3.5: `slow_down` adds 5 seconds to the polling interval. */
@@ -52,7 +62,7 @@ export async function requestDeviceAuthorization(
     signal,
   );
   if (!body.ok) throw new OAuthError(`The login server refused the device request: ${body.error}`, body.code);
-  const parsed = deviceAuthorizationSchema.safeParse(body.value);
+  const parsed = schemas().deviceAuthorization.safeParse(body.value);
   if (!parsed.success) throw new OAuthError('The login server sent a malformed device authorization.');
   return parsed.data;
 }
@@ -128,7 +138,7 @@ export async function refreshTokens(
 }
 
 function toStoredTokens(value: unknown): StoredTokens {
-  const parsed = tokenSchema.safeParse(value);
+  const parsed = schemas().token.safeParse(value);
   if (!parsed.success) throw new OAuthError('The login server sent a malformed token response.');
   const { access_token, refresh_token, expires_in, scope, token_type } = parsed.data;
   return {
@@ -174,7 +184,7 @@ async function postForm(
     // Not JSON: told below by status.
   }
   if (response.ok) return { ok: true, value };
-  const error = errorSchema.safeParse(value);
+  const error = schemas().error.safeParse(value);
   if (error.success) {
     const { error: code, error_description: description } = error.data;
     return { ok: false, code, error: description ? `${code}: ${description}` : code };

@@ -2,6 +2,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 
 /** OAuth tokens as kept on disk (Kimi CLI's `credentials/<name>.json` fields). */
 export interface StoredTokens {
@@ -15,14 +16,19 @@ export interface StoredTokens {
   token_type: string;
 }
 
-const storedTokensSchema = z.object({
-  access_token: z.string().min(1),
-  refresh_token: z.string().default(''),
-  expires_at: z.number().default(0),
-  expires_in: z.number().default(0),
-  scope: z.string().default(''),
-  token_type: z.string().default('Bearer'),
-});
+/** Built on first use: a session signed in with an API key reads no token file. */
+function buildStoredTokensSchema() {
+  return z.object({
+    access_token: z.string().min(1),
+    refresh_token: z.string().default(''),
+    expires_at: z.number().default(0),
+    expires_in: z.number().default(0),
+    scope: z.string().default(''),
+    token_type: z.string().default('Bearer'),
+  });
+}
+
+const storedTokensSchema = builtOnFirstUse(buildStoredTokensSchema);
 
 /**
  * The file of an OAuth key (`oauth/kimi-code` → `<home>/credentials/kimi-code.json`). Only the
@@ -35,7 +41,7 @@ export function credentialsFile(home: string, key: string): string {
 
 export async function readTokens(file: string): Promise<StoredTokens | null> {
   try {
-    const parsed = storedTokensSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    const parsed = storedTokensSchema().safeParse(JSON.parse(await readFile(file, 'utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import type { HookDecision, HookEvent } from './types.js';
 
 /** The exit code with which a hook command blocks, giving its reason on stderr (Claude Code's contract). */
@@ -9,16 +10,21 @@ export const BLOCKING_EXIT_CODE = 2;
  * `hookSpecificOutput.permissionDecision: "deny"`; other events answer `decision: "block"`. Anything
  * else in the object is ignored, so hooks written for Claude Code's richer output still parse.
  */
-const hookJsonAnswerSchema = z.looseObject({
-  decision: z.unknown().optional(),
-  reason: z.unknown().optional(),
-  hookSpecificOutput: z
-    .looseObject({
-      permissionDecision: z.unknown().optional(),
-      permissionDecisionReason: z.unknown().optional(),
-    })
-    .nullish(),
-});
+function buildJsonAnswerSchema() {
+  return z.looseObject({
+    decision: z.unknown().optional(),
+    reason: z.unknown().optional(),
+    hookSpecificOutput: z
+      .looseObject({
+        permissionDecision: z.unknown().optional(),
+        permissionDecisionReason: z.unknown().optional(),
+      })
+      .nullish(),
+  });
+}
+
+/** Built on the first hook answer: most sessions run no hook. */
+const hookJsonAnswerSchema = builtOnFirstUse(buildJsonAnswerSchema);
 
 export function fallbackBlockReason(event: HookEvent): string {
   return `Blocked by ${event} hook`;
@@ -50,7 +56,7 @@ export function decideFromOutput(
   return allow();
 }
 
-function parseJsonAnswer(stdout: string): z.output<typeof hookJsonAnswerSchema> | null {
+function parseJsonAnswer(stdout: string): z.output<ReturnType<typeof buildJsonAnswerSchema>> | null {
   const text = stdout.trim();
   if (!text.startsWith('{')) return null;
   let value: unknown;
@@ -59,7 +65,7 @@ function parseJsonAnswer(stdout: string): z.output<typeof hookJsonAnswerSchema> 
   } catch {
     return null;
   }
-  const parsed = hookJsonAnswerSchema.safeParse(value);
+  const parsed = hookJsonAnswerSchema().safeParse(value);
   return parsed.success ? parsed.data : null;
 }
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import { expandEnvReferences } from './env-references.js';
 
 /**
@@ -46,29 +47,38 @@ export class McpConfigError extends Error {
   }
 }
 
-const stringMap = z.record(z.string(), z.string());
-const transportName = z.enum(['stdio', 'http', 'streamable-http', 'streamable_http', 'sse']);
+/**
+ * The schemas of an MCP config, built on first use: most sessions read no MCP config, and making them
+ * at load was part of every start's time to the first model request.
+ */
+function buildSchemas() {
+  const stringMap = z.record(z.string(), z.string());
+  const transportName = z.enum(['stdio', 'http', 'streamable-http', 'streamable_http', 'sse']);
 
-const stdioEntry = z.looseObject({
-  command: z.string().trim().min(1, 'must not be empty'),
-  args: z.array(z.string()).default([]),
-  env: stringMap.default({}),
-  cwd: z.string().optional(),
-  transport: transportName.optional(),
-  type: transportName.optional(),
-});
+  const stdioEntry = z.looseObject({
+    command: z.string().trim().min(1, 'must not be empty'),
+    args: z.array(z.string()).default([]),
+    env: stringMap.default({}),
+    cwd: z.string().optional(),
+    transport: transportName.optional(),
+    type: transportName.optional(),
+  });
 
-const remoteEntry = z.looseObject({
-  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  headers: stringMap.default({}),
-  transport: transportName.optional(),
-  type: transportName.optional(),
-  auth: z.string().nullish(),
-});
+  const remoteEntry = z.looseObject({
+    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+    headers: stringMap.default({}),
+    transport: transportName.optional(),
+    type: transportName.optional(),
+    auth: z.string().nullish(),
+  });
 
-const configFile = z.looseObject({
-  mcpServers: z.record(z.string(), z.unknown()).default({}),
-});
+  const configFile = z.looseObject({
+    mcpServers: z.record(z.string(), z.unknown()).default({}),
+  });
+  return { stdioEntry, remoteEntry, configFile };
+}
+
+const schemas = builtOnFirstUse(buildSchemas);
 
 /** Parses the text of one `mcpServers` JSON document. `source` names it in errors. */
 export function parseMcpConfig(
@@ -85,7 +95,7 @@ export function parseMcpConfig(
       source,
     );
   }
-  const file = configFile.safeParse(json, { jitless: true });
+  const file = schemas().configFile.safeParse(json, { jitless: true });
   if (!file.success) {
     throw new McpConfigError(
       `${source}: expected an object with "mcpServers" (${describeIssues(file.error)})`,
@@ -121,7 +131,7 @@ function parseServerEntry(
     Object.fromEntries(Object.entries(map).map(([key, value]) => [key, expand(value)]));
 
   if (hasCommand) {
-    const parsed = stdioEntry.safeParse(record);
+    const parsed = schemas().stdioEntry.safeParse(record);
     if (!parsed.success) return fail(describeIssues(parsed.error));
     const declared = parsed.data.transport ?? parsed.data.type;
     if (declared && declared !== 'stdio') fail(`transport "${declared}" needs a "url", not a "command"`);
@@ -135,7 +145,7 @@ function parseServerEntry(
   }
 
   const expanded = { ...record, url: typeof record.url === 'string' ? expand(record.url) : record.url };
-  const parsed = remoteEntry.safeParse(expanded);
+  const parsed = schemas().remoteEntry.safeParse(expanded);
   if (!parsed.success) return fail(describeIssues(parsed.error));
   const declared = parsed.data.transport ?? parsed.data.type;
   if (declared === 'stdio') fail('transport "stdio" needs a "command", not a "url"');

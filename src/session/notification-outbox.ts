@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import { readJsonFile, SerialJsonWriter, writeJsonAtomic } from '../util/json-file.js';
 import type { Notification } from '../wire/events.js';
 import type { LLMNotification } from '../wire/llm-notification.js';
@@ -12,28 +13,39 @@ import { renderNotificationForLLM } from './notification-text.js';
 export const NOTIFICATION_SINKS = ['llm', 'wire'] as const;
 export type NotificationSink = (typeof NOTIFICATION_SINKS)[number];
 
-/** `event.json`: the notification, plus what only its LLM rendering needs. */
-const storedEventSchema = z.object({
-  version: z.literal(1),
-  // The Wire's notification (the `Notification` event's payload) is declared once, in the wire.
-  ...notificationSchema.shape,
-  /** A second publish with the same key returns the first notification instead. */
-  dedupe_key: z.string().nullable(),
-  targets: z.array(z.enum(NOTIFICATION_SINKS)),
-  /** The end of the task's output, for the model. */
-  output_tail: z.string().nullable(),
-});
-export type StoredNotification = z.infer<typeof storedEventSchema>;
+/**
+ * The schemas of the files, built on the first read: a new session has no notification to read, and
+ * making them at load was part of every start's time to the first model request.
+ */
+function buildSchemas() {
+  /** `event.json`: the notification, plus what only its LLM rendering needs. */
+  const storedEventSchema = z.object({
+    version: z.literal(1),
+    // The Wire's notification (the `Notification` event's payload) is declared once, in the wire.
+    ...notificationSchema.shape,
+    /** A second publish with the same key returns the first notification instead. */
+    dedupe_key: z.string().nullable(),
+    targets: z.array(z.enum(NOTIFICATION_SINKS)),
+    /** The end of the task's output, for the model. */
+    output_tail: z.string().nullable(),
+  });
+
+  const sinkStateSchema = z.object({
+    status: z.enum(['pending', 'acked']),
+    acked_at: z.number().nullable(),
+  });
+  /** `delivery.json`: per sink, whether the notification was handed over. */
+  const deliverySchema = z.object({ sinks: z.partialRecord(z.enum(NOTIFICATION_SINKS), sinkStateSchema) });
+  return { storedEventSchema, deliverySchema };
+}
+
+const schemas = builtOnFirstUse(buildSchemas);
+
+export type StoredNotification = z.infer<ReturnType<typeof buildSchemas>['storedEventSchema']>;
 
 export type NotificationDraft = Omit<StoredNotification, 'version' | 'id' | 'created_at' | 'targets'>;
 
-const sinkStateSchema = z.object({
-  status: z.enum(['pending', 'acked']),
-  acked_at: z.number().nullable(),
-});
-/** `delivery.json`: per sink, whether the notification was handed over. */
-const deliverySchema = z.object({ sinks: z.partialRecord(z.enum(NOTIFICATION_SINKS), sinkStateSchema) });
-type Delivery = z.infer<typeof deliverySchema>;
+type Delivery = z.infer<ReturnType<typeof buildSchemas>['deliverySchema']>;
 
 interface Entry {
   event: StoredNotification;
@@ -56,9 +68,9 @@ export class NotificationOutbox {
     const outbox = new NotificationOutbox(dir);
     await mkdir(dir, { recursive: true });
     for (const name of await readdir(dir)) {
-      const event = await readJsonFile(join(dir, name, 'event.json'), storedEventSchema);
+      const event = await readJsonFile(join(dir, name, 'event.json'), schemas().storedEventSchema);
       if (!event || event.id !== name) continue;
-      const delivery = (await readJsonFile(join(dir, name, 'delivery.json'), deliverySchema)) ?? {
+      const delivery = (await readJsonFile(join(dir, name, 'delivery.json'), schemas().deliverySchema)) ?? {
         sinks: Object.fromEntries(event.targets.map((sink) => [sink, { status: 'pending', acked_at: null }])),
       };
       outbox.entries.push(outbox.entry(event, delivery));

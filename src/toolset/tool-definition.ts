@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DisplayBlock, Tool, ToolCall, ToolReturnValue } from '../kosong/index.js';
+import type { DisplayBlock, JSONSchema, Tool, ToolCall, ToolReturnValue } from '../kosong/index.js';
 import type { Effect } from '../policy/index.js';
 import { toolParametersSchema } from './loading/json-schema.js';
 
@@ -95,11 +95,16 @@ export interface ToolSpec<S extends z.ZodType> {
 
 /** Builds a tool whose parameters are a zod schema, published to the model as JSON Schema. */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): KimiTool<z.output<S>> {
-  const parameters = toolParametersSchema(spec.params);
+  let parameters: JSONSchema | undefined;
   const tool: KimiTool<z.output<S>> = {
     name: spec.name,
     description: spec.description,
-    parameters,
+    // Converted when first read (then kept): a tool the request does not offer (the goal tools with no
+    // goal set) never pays for the conversion, the costliest part of defining a tool at start.
+    get parameters(): JSONSchema {
+      parameters ??= toolParametersSchema(spec.params);
+      return parameters;
+    },
     effect: spec.effect,
     parse(args) {
       const result = spec.params.safeParse(args);

@@ -1,6 +1,7 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 import { PluginError } from './plugin-error.js';
 import { isRelativePath, resolveInsidePlugin } from './plugin-paths.js';
 
@@ -21,38 +22,50 @@ export const PLUGIN_JSON = 'plugin.json';
 /** The host values a plugin may ask for. */
 export const HOST_VALUE_KEYS = ['api_key', 'base_url'] as const;
 
-/** A dotted path into the config file; no segment may reach an object's prototype. */
-const injectPath = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'a dotted path of letters, digits, _ or -')
-  .refine((path) => !path.split('.').some((key) => ['__proto__', 'prototype', 'constructor'].includes(key)), {
-    message: 'may not name __proto__, prototype or constructor',
+/**
+ * The schema of `plugin.json`, built on first use: most sessions have no plugin, and making it at
+ * load was part of every start's time to the first model request.
+ */
+function buildSpecSchema() {
+  /** A dotted path into the config file; no segment may reach an object's prototype. */
+  const injectPath = z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'a dotted path of letters, digits, _ or -')
+    .refine(
+      (path) => !path.split('.').some((key) => ['__proto__', 'prototype', 'constructor'].includes(key)),
+      {
+        message: 'may not name __proto__, prototype or constructor',
+      },
+    );
+
+  const toolSchema = z.strictObject({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ or -, at most 64'),
+    description: z.string().default(''),
+    /** The program and its arguments, run in the plugin's folder. */
+    command: z.array(z.string().min(1)).min(1),
+    parameters: z.record(z.string(), z.unknown()).optional(),
   });
 
-const toolSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ or -, at most 64'),
-  description: z.string().default(''),
-  /** The program and its arguments, run in the plugin's folder. */
-  command: z.array(z.string().min(1)).min(1),
-  parameters: z.record(z.string(), z.unknown()).optional(),
-});
+  const specSchema = z.strictObject({
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a folder name: letters, digits, ., _ or -'),
+    version: z.string().min(1),
+    description: z.string().default(''),
+    author: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
+    homepage: z.string().optional(),
+    license: z.string().optional(),
+    keywords: z.array(z.string()).optional(),
+    config_file: z.string().min(1).optional(),
+    /** Where to put which host value: `{"apiKey": "api_key"}`. */
+    inject: z.record(injectPath, z.enum(HOST_VALUE_KEYS)).default({}),
+    tools: z.array(toolSchema).default([]),
+    runtime: z.strictObject({ host: z.string(), host_version: z.string() }).optional(),
+  });
+  return specSchema;
+}
 
-const specSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a folder name: letters, digits, ., _ or -'),
-  version: z.string().min(1),
-  description: z.string().default(''),
-  author: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
-  homepage: z.string().optional(),
-  license: z.string().optional(),
-  keywords: z.array(z.string()).optional(),
-  config_file: z.string().min(1).optional(),
-  /** Where to put which host value: `{"apiKey": "api_key"}`. */
-  inject: z.record(injectPath, z.enum(HOST_VALUE_KEYS)).default({}),
-  tools: z.array(toolSchema).default([]),
-  runtime: z.strictObject({ host: z.string(), host_version: z.string() }).optional(),
-});
+const specSchema = builtOnFirstUse(buildSpecSchema);
 
-export type PluginSpec = z.output<typeof specSchema>;
+export type PluginSpec = z.output<ReturnType<typeof buildSpecSchema>>;
 export type PluginToolSpec = PluginSpec['tools'][number];
 
 /** Reads and checks `<dir>/plugin.json`; the error names the file, the field and what is wrong. */
@@ -66,7 +79,7 @@ export async function readPluginSpec(dir: string): Promise<PluginSpec> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new PluginError(code === 'ENOENT' ? `No ${PLUGIN_JSON} in ${dir}.` : `${file} is not valid JSON.`);
   }
-  const parsed = specSchema.safeParse(raw);
+  const parsed = specSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new PluginError(`${file}: ${issue.path.join('.') || 'the file'}: ${issue.message}`);

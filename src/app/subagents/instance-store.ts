@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { defaultSessionState, writeSessionState } from '../../session/state.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 
 export const SUBAGENT_STATUSES = [
   'idle',
@@ -15,27 +16,32 @@ export const SUBAGENT_STATUSES = [
 ] as const;
 export type SubagentStatus = (typeof SUBAGENT_STATUSES)[number];
 
-const launchSpecSchema = z.looseObject({
-  agent_id: z.string(),
-  subagent_type: z.string(),
-  model_override: z.string().nullable(),
-  effective_model: z.string().nullable(),
-  created_at: z.number(),
-});
+/** Built on the first `meta.json` read: a session that starts no subagent reads none. */
+function buildRecordSchema() {
+  const launchSpecSchema = z.looseObject({
+    agent_id: z.string(),
+    subagent_type: z.string(),
+    model_override: z.string().nullable(),
+    effective_model: z.string().nullable(),
+    created_at: z.number(),
+  });
 
-const recordSchema = z.looseObject({
-  agent_id: z.string(),
-  subagent_type: z.string(),
-  status: z.enum(SUBAGENT_STATUSES),
-  description: z.string(),
-  created_at: z.number(),
-  updated_at: z.number(),
-  last_task_id: z.string().nullable(),
-  launch_spec: launchSpecSchema,
-});
+  return z.looseObject({
+    agent_id: z.string(),
+    subagent_type: z.string(),
+    status: z.enum(SUBAGENT_STATUSES),
+    description: z.string(),
+    created_at: z.number(),
+    updated_at: z.number(),
+    last_task_id: z.string().nullable(),
+    launch_spec: launchSpecSchema,
+  });
+}
+
+const recordSchema = builtOnFirstUse(buildRecordSchema);
 
 /** `meta.json` of a subagent instance (Kimi CLI's record fields). */
-export type SubagentRecord = z.output<typeof recordSchema>;
+export type SubagentRecord = z.output<ReturnType<typeof buildRecordSchema>>;
 
 /** The files of one instance under `<session>/subagents/<id>/`. */
 export interface SubagentPaths {
@@ -121,7 +127,7 @@ export class SubagentInstanceStore {
       return null;
     }
     try {
-      const parsed = recordSchema.safeParse(JSON.parse(text));
+      const parsed = recordSchema().safeParse(JSON.parse(text));
       return parsed.success ? parsed.data : null;
     } catch {
       return null;

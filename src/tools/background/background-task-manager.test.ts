@@ -10,7 +10,7 @@ import {
   type BashTaskRequest,
   TooManyBackgroundTasks,
 } from './background-task-manager.js';
-import { taskRuntimeSchema, taskSpecSchema } from './task-model.js';
+import { taskFileSchemas } from './task-model.js';
 import {
   makeTempDir,
   openManager,
@@ -89,8 +89,12 @@ describe('bash tasks', () => {
     expect(await readFile(done.outputPath, 'utf8')).toBe('out\nerr\n');
 
     const folder = join(sessionDir, 'tasks', started.spec.id);
-    const spec = taskSpecSchema.parse(JSON.parse(await readFile(join(folder, 'spec.json'), 'utf8')));
-    const runtime = taskRuntimeSchema.parse(JSON.parse(await readFile(join(folder, 'runtime.json'), 'utf8')));
+    const spec = taskFileSchemas().taskSpecSchema.parse(
+      JSON.parse(await readFile(join(folder, 'spec.json'), 'utf8')),
+    );
+    const runtime = taskFileSchemas().taskRuntimeSchema.parse(
+      JSON.parse(await readFile(join(folder, 'runtime.json'), 'utf8')),
+    );
     expect(spec).toMatchObject({ kind: 'bash', command: 'echo out; echo err >&2; exit 0', cwd: dir });
     expect(runtime).toMatchObject({ status: 'completed', exit_code: 0 });
     expect(runtime.finished_at).toBeGreaterThanOrEqual(runtime.started_at ?? Number.POSITIVE_INFINITY);

@@ -2,7 +2,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJsonFile, SerialJsonWriter, writeJsonAtomic } from '../../util/json-file.js';
 import { isTaskId } from './task-ids.js';
-import { type TaskRuntime, type TaskSpec, taskRuntimeSchema, taskSpecSchema } from './task-model.js';
+import { type TaskRuntime, type TaskSpec, taskFileSchemas } from './task-model.js';
 
 /** The files of one task: `<sessionDir>/tasks/<id>/{spec.json, runtime.json, output.log}`. */
 export class TaskFolder {
@@ -64,8 +64,11 @@ export async function loadStoredTasks(tasksDir: string): Promise<StoredTask[]> {
   }
   const tasks: StoredTask[] = [];
   for (const name of names.filter(isTaskId)) {
-    const spec = await readJsonFile(join(tasksDir, name, 'spec.json'), taskSpecSchema);
-    const runtime = await readJsonFile(join(tasksDir, name, 'runtime.json'), taskRuntimeSchema);
+    const spec = await readJsonFile(join(tasksDir, name, 'spec.json'), taskFileSchemas().taskSpecSchema);
+    const runtime = await readJsonFile(
+      join(tasksDir, name, 'runtime.json'),
+      taskFileSchemas().taskRuntimeSchema,
+    );
     if (spec && runtime && spec.id === name) tasks.push({ spec, runtime });
   }
   return tasks.sort((a, b) => a.spec.created_at - b.spec.created_at);

@@ -58,19 +58,26 @@ function taskToolset(options: { role?: AgentRole; approval?: Approval; planActiv
 }
 
 /** An agent task that runs until the returned function is called. */
+/** A running task that has written "working" (its first output is in before the test looks) and waits for `release`. */
 async function gatedTask(description: string) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
+  let wroteFirst!: () => void;
+  const firstWritten = new Promise<void>((resolve) => {
+    wroteFirst = resolve;
+  });
   const view = await manager.startAgent({
     description,
     run: async (ctx) => {
       await ctx.writeOutput('working\n');
+      wroteFirst();
       await gate;
       await ctx.writeOutput('finished\n');
     },
   });
+  await firstWritten;
   return { id: view.spec.id, release };
 }
 

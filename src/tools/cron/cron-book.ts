@@ -278,7 +278,7 @@ async function readRecords(
       (line) => {
         if (!line.trim()) return;
         try {
-          const parsed = cronRecordSchema.safeParse(JSON.parse(line));
+          const parsed = cronRecordSchema().safeParse(JSON.parse(line));
           if (parsed.success) onRecord(parsed.data);
         } catch {}
       },

@@ -51,7 +51,14 @@ export function formatCronJob(book: CronBook, job: CronJob): string {
 
 /** CronCreate, CronList and CronDelete over the session's book (the root agent's toolset only). */
 export function cronTools(book: CronBook): KimiTool[] {
-  const create = defineTool({
+  return [cronCreateTool(book), cronListTool(book), cronDeleteTool(book)];
+}
+
+// One function per tool: each of the agent file's entries builds its own tool only. Building all three
+// for each entry converted nine zod schemas to JSON Schema at start, where three are sent.
+
+function cronCreateTool(book: CronBook): KimiTool {
+  return defineTool({
     name: 'CronCreate',
     description: CREATE_DESCRIPTION,
     params: z.object({
@@ -114,7 +121,10 @@ export function cronTools(book: CronBook): KimiTool[] {
       }
     },
   });
-  const list = defineTool({
+}
+
+function cronListTool(book: CronBook): KimiTool {
+  return defineTool({
     name: 'CronList',
     description: LIST_DESCRIPTION,
     params: z.object({}),
@@ -129,7 +139,10 @@ export function cronTools(book: CronBook): KimiTool[] {
       );
     },
   });
-  const remove = defineTool({
+}
+
+function cronDeleteTool(book: CronBook): KimiTool {
+  return defineTool({
     name: 'CronDelete',
     description: DELETE_DESCRIPTION,
     params: z.object({ id: z.string().describe('The job id from CronCreate or CronList.') }),
@@ -143,15 +156,14 @@ export function cronTools(book: CronBook): KimiTool[] {
       return toolOk(`Deleted scheduled prompt ${id.trim()}.`, 'Scheduled prompt deleted.');
     },
   });
-  return [create, list, remove];
 }
 
 /** A subagent's work ends with its report: a schedule outliving it is the main agent's to make. */
-function rootOnly(tool: KimiTool, role: AgentRole): KimiTool {
-  if (role === 'root') return tool;
+function rootOnly(name: string, description: string, build: () => KimiTool, role: AgentRole): KimiTool {
+  if (role === 'root') return build();
   return defineTool({
-    name: tool.name,
-    description: tool.description,
+    name,
+    description,
     params: z.object({}).passthrough(),
     effect: 'read-only',
     call: async () =>
@@ -161,11 +173,11 @@ function rootOnly(tool: KimiTool, role: AgentRole): KimiTool {
 
 /** The module's tools as the agent file names them (`kimi-ts/tools/cron/cron-tools:CronCreate`). */
 export const CronCreate = toolFactory(['cronBook', 'role'], (deps) =>
-  rootOnly(cronTools(deps.cronBook)[0] as KimiTool, deps.role),
+  rootOnly('CronCreate', CREATE_DESCRIPTION, () => cronCreateTool(deps.cronBook), deps.role),
 );
 export const CronList = toolFactory(['cronBook', 'role'], (deps) =>
-  rootOnly(cronTools(deps.cronBook)[1] as KimiTool, deps.role),
+  rootOnly('CronList', LIST_DESCRIPTION, () => cronListTool(deps.cronBook), deps.role),
 );
 export const CronDelete = toolFactory(['cronBook', 'role'], (deps) =>
-  rootOnly(cronTools(deps.cronBook)[2] as KimiTool, deps.role),
+  rootOnly('CronDelete', DELETE_DESCRIPTION, () => cronDeleteTool(deps.cronBook), deps.role),
 );

@@ -4,6 +4,7 @@ import { SkipThisTool, toolFactory } from '../../toolset/loading/dependencies.js
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
 import { ToolResultBuilder } from '../../toolset/tool-result-builder.js';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 import type { WebServiceConfig, WebServices } from '../runtime.js';
 import {
   BodyTooLargeError,
@@ -25,34 +26,44 @@ export const DEFAULT_SEARCH_LIMITS: HttpLimits = {
 /** How long the service may spend crawling pages, sent with every request as the reference does. */
 const SERVICE_TIMEOUT_SECONDS = 30;
 
-const params = z.object({
-  query: z.string().describe('What to search for.'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(20)
-    .default(5)
-    .describe(
-      'How many results to return (1-20). The default is usually right: when the results miss, a more specific query helps more than a larger limit.',
-    ),
-  include_content: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Include the text of each result page. This can use a great many tokens; avoid it together with a large limit.',
-    ),
-});
+/**
+ * Built when the tool is made: most sessions configure no search service, and making these at load
+ * was part of every start's time to the first model request.
+ */
+function buildSchemas() {
+  const params = z.object({
+    query: z.string().describe('What to search for.'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .default(5)
+      .describe(
+        'How many results to return (1-20). The default is usually right: when the results miss, a more specific query helps more than a larger limit.',
+      ),
+    include_content: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Include the text of each result page. This can use a great many tokens; avoid it together with a large limit.',
+      ),
+  });
 
-const searchResultSchema = z.looseObject({
-  title: z.string().catch(''),
-  url: z.string().catch(''),
-  snippet: z.string().catch(''),
-  content: z.string().nullish().catch(''),
-  date: z.string().nullish().catch(''),
-  site_name: z.string().nullish().catch(''),
-});
-const searchResponseSchema = z.looseObject({ search_results: z.array(searchResultSchema) });
+  const searchResultSchema = z.looseObject({
+    title: z.string().catch(''),
+    url: z.string().catch(''),
+    snippet: z.string().catch(''),
+    content: z.string().nullish().catch(''),
+    date: z.string().nullish().catch(''),
+    site_name: z.string().nullish().catch(''),
+  });
+  const searchResponseSchema = z.looseObject({ search_results: z.array(searchResultSchema) });
+  return { params, searchResultSchema, searchResponseSchema };
+}
+
+type Schemas = ReturnType<typeof buildSchemas>;
+const schemas = builtOnFirstUse(buildSchemas);
 
 export interface SearchWebOptions {
   description: string;
@@ -69,14 +80,14 @@ function hostOf(url: string): string {
 }
 
 /** SearchWeb against a configured service (tests pass their own limits). */
-export function createSearchWeb(options: SearchWebOptions): KimiTool<z.output<typeof params>> {
+export function createSearchWeb(options: SearchWebOptions): KimiTool<z.output<Schemas['params']>> {
   const limits: HttpLimits = { ...DEFAULT_SEARCH_LIMITS, ...options.limits };
   const { service } = options;
   const scrub = (text: string): string => (service.apiKey ? text.split(service.apiKey).join('***') : text);
   return defineTool({
     name: 'SearchWeb',
     description: options.description,
-    params,
+    params: schemas().params,
     effect: 'network',
     effects: ({ query }) => [
       { kind: 'network', url: query, host: hostOf(service.baseUrl), addresses: [], purpose: 'search' },
@@ -122,9 +133,11 @@ export function createSearchWeb(options: SearchWebOptions): KimiTool<z.output<ty
           'Failed to search',
         );
       }
-      let results: z.output<typeof searchResultSchema>[];
+      let results: z.output<Schemas['searchResultSchema']>[];
       try {
-        const parsed = searchResponseSchema.safeParse(JSON.parse(new TextDecoder().decode(response.body)));
+        const parsed = schemas().searchResponseSchema.safeParse(
+          JSON.parse(new TextDecoder().decode(response.body)),
+        );
         if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
         results = parsed.data.search_results;
       } catch (error) {

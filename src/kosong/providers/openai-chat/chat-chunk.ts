@@ -4,47 +4,62 @@ import { z } from 'zod';
  * The parts of a streamed Chat Completions chunk that we read. Compatible servers differ in what
  * they leave out or send as `null`, so everything is optional and unknown fields pass through (the
  * reasoning field's name is configurable, so it is read from the loose delta).
+ *
+ * Built on the first chunk, not at load: nothing parses a chunk before the first request has gone
+ * out, and making these zod schemas (some seventy nodes) was part of the time to that request.
  */
-const toolCallDeltaSchema = z.looseObject({
-  index: z.number().int().nullish(),
-  id: z.string().nullish(),
-  type: z.string().nullish(),
-  function: z
-    .looseObject({
-      name: z.string().nullish(),
-      arguments: z.string().nullish(),
-    })
-    .nullish(),
-});
+function buildSchemas() {
+  const toolCallDelta = z.looseObject({
+    index: z.number().int().nullish(),
+    id: z.string().nullish(),
+    type: z.string().nullish(),
+    function: z
+      .looseObject({
+        name: z.string().nullish(),
+        arguments: z.string().nullish(),
+      })
+      .nullish(),
+  });
 
-export const usageSchema = z.looseObject({
-  prompt_tokens: z.number().nullish(),
-  completion_tokens: z.number().nullish(),
-  prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
-  /** Kimi reports cache hits here rather than in `prompt_tokens_details`. */
-  cached_tokens: z.number().nullish(),
-});
+  const usage = z.looseObject({
+    prompt_tokens: z.number().nullish(),
+    completion_tokens: z.number().nullish(),
+    prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
+    /** Kimi reports cache hits here rather than in `prompt_tokens_details`. */
+    cached_tokens: z.number().nullish(),
+  });
 
-const choiceSchema = z.looseObject({
-  index: z.number().nullish(),
-  delta: z
-    .looseObject({
-      content: z.string().nullish(),
-      tool_calls: z.array(toolCallDeltaSchema).nullish(),
-    })
-    .nullish(),
-  finish_reason: z.string().nullish(),
-  /** Kimi puts the usage of a stream into its last choice. */
-  usage: usageSchema.nullish(),
-});
+  const choice = z.looseObject({
+    index: z.number().nullish(),
+    delta: z
+      .looseObject({
+        content: z.string().nullish(),
+        tool_calls: z.array(toolCallDelta).nullish(),
+      })
+      .nullish(),
+    finish_reason: z.string().nullish(),
+    /** Kimi puts the usage of a stream into its last choice. */
+    usage: usage.nullish(),
+  });
 
-export const chatChunkSchema = z.looseObject({
-  id: z.string().nullish(),
-  choices: z.array(choiceSchema).nullish(),
-  usage: usageSchema.nullish(),
-});
+  const chunk = z.looseObject({
+    id: z.string().nullish(),
+    choices: z.array(choice).nullish(),
+    usage: usage.nullish(),
+  });
+  return { toolCallDelta, usage, choice, chunk };
+}
 
-export type ChatChunk = z.infer<typeof chatChunkSchema>;
-export type ChatChoice = z.infer<typeof choiceSchema>;
-export type ToolCallDelta = z.infer<typeof toolCallDeltaSchema>;
-export type ChatUsage = z.infer<typeof usageSchema>;
+type Schemas = ReturnType<typeof buildSchemas>;
+let schemas: Schemas | undefined;
+
+/** The schema of one streamed chunk (built on first use). */
+export function chatChunkSchema(): Schemas['chunk'] {
+  schemas ??= buildSchemas();
+  return schemas.chunk;
+}
+
+export type ChatChunk = z.infer<Schemas['chunk']>;
+export type ChatChoice = z.infer<Schemas['choice']>;
+export type ToolCallDelta = z.infer<Schemas['toolCallDelta']>;
+export type ChatUsage = z.infer<Schemas['usage']>;

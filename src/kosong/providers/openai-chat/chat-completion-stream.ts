@@ -54,7 +54,7 @@ export class ChatCompletionStream implements StreamedMessage {
       try {
         for await (const raw of this.chunks) {
           clearTimeout(watchdog);
-          const chunk = chatChunkSchema.safeParse(raw);
+          const chunk = chatChunkSchema().safeParse(raw);
           if (!chunk.success) {
             throw new ChatProviderError(
               `The API sent a stream chunk of unexpected shape: ${z.prettifyError(chunk.error)}`,
