@@ -23,6 +23,8 @@ const streamEntrySchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('parked'),
     turn: z.int(),
+    /** What the turn waits for (an entry without it, written before questions parked, is an approval). */
+    waits: z.enum(['approval', 'question']).optional(),
     action: z.string(),
     description: z.string(),
   }),

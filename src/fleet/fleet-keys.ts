@@ -41,3 +41,8 @@ export const CANCEL_CHANNEL = `${FLEET_PREFIX}:cancels`;
 export function approvalsKey(sessionId: string): string {
   return `${FLEET_PREFIX}:approvals:${sessionId}`;
 }
+
+/** A session's questions waiting for an answer, and answers waiting for their turn (a hash). */
+export function questionsKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:questions:${sessionId}`;
+}
