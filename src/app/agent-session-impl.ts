@@ -229,6 +229,11 @@ export class AgentSessionImpl implements AgentSession {
     return this.scheduled?.listen(listener) ?? (() => {});
   }
 
+  /** The session's schedules (cron.jsonl), for a fleet worker to arm its fires; null without. */
+  get cronBook(): CronBook | null {
+    return this.scheduled?.book ?? null;
+  }
+
   async runScheduledTurn(jobId: string, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome | null> {
     if (this.busy) throw new TurnInProgressError();
     const fire = this.scheduled?.claim(jobId);

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
+import { CRON_FIRE_JOB, runCronFireJob } from './cron-fire-job.js';
 import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
@@ -51,24 +52,26 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const worker = new Worker(
     TURN_QUEUE,
     (job, token) =>
-      runTurnJob(
-        {
-          redis,
-          open: options.open,
-          worker: name,
-          log: options.log,
-          signal: turns.signal,
-          cancels,
-          unrecoverable: (message) => new UnrecoverableError(message),
-          park: async (job, token, delayMs) => {
-            await job.moveToDelayed(Date.now() + delayMs, token);
-            return new DelayedError();
-          },
-          wake: (job) => job.promote(),
-        },
-        job,
-        token,
-      ),
+      job.name === CRON_FIRE_JOB
+        ? runCronFireJob(redis, job, (message) => new UnrecoverableError(message))
+        : runTurnJob(
+            {
+              redis,
+              open: options.open,
+              worker: name,
+              log: options.log,
+              signal: turns.signal,
+              cancels,
+              unrecoverable: (message) => new UnrecoverableError(message),
+              park: async (job, token, delayMs) => {
+                await job.moveToDelayed(Date.now() + delayMs, token);
+                return new DelayedError();
+              },
+              wake: (job) => job.promote(),
+            },
+            job,
+            token,
+          ),
     {
       connection: { ...redisOptions(options.address), maxRetriesPerRequest: null },
       prefix: FLEET_PREFIX,

@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis';
 import type { AgentSessionImpl } from '../app/agent-session-impl.js';
 import type { UILoop } from '../soul/run-soul.js';
 import { appendFencedSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
+import { type JobTurn, runJobTurn } from './job-turn.js';
+import { syncSessionSchedules } from './schedule-sync.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
@@ -13,7 +15,15 @@ import { TurnParking } from './turn-parking.js';
 /** What a worker needs of a session to run a turn of it. */
 export type FleetSession = Pick<
   AgentSessionImpl,
-  'sessionId' | 'context' | 'setWriteFence' | 'runTurn' | 'resumeTurn' | 'goalRunEnd' | 'close'
+  | 'sessionId'
+  | 'context'
+  | 'setWriteFence'
+  | 'runTurn'
+  | 'resumeTurn'
+  | 'runScheduledTurn'
+  | 'cronBook'
+  | 'goalRunEnd'
+  | 'close'
 >;
 
 export interface TurnRunner {
@@ -105,13 +115,15 @@ export async function runTurnJob(
         }
     };
     let end: { code: number; error?: string };
+    let ran: JobTurn = { kind: 'ran' };
     try {
-      if (resume) await session.resumeTurn(data.prompt, ui, cancel.signal);
-      else await session.runTurn(data.prompt, ui, cancel.signal);
+      ran = await runJobTurn(session, data, resume, ui, cancel.signal);
       end = { code: 0 };
     } catch (error) {
       end = turnEndOf(error);
     }
+    // A cron fire that came before the session's own time for it (its jitter) waits, parked.
+    if (ran.kind === 'not-due') throw await runner.park(job, token, Math.max(0, ran.at - Date.now()));
     const request = parking.parked;
     if (request !== null) {
       emit({ kind: 'parked', turn: data.turn, ...request });
@@ -130,6 +142,14 @@ export async function runTurnJob(
     }
     // The broadcast cancel that stopped this turn left its flag too: it is spent.
     if (cancel.signal.aborted) await takeCancelFlag(runner.redis, data.sessionId);
+    // The session's schedules, as this turn left them, become the fleet's schedulers.
+    const book = session.cronBook;
+    if (book !== null && !lease.lost)
+      for (const problem of await syncSessionSchedules(runner.redis, data, book).catch((error: unknown) => [
+        `its schedules could not be armed: ${error instanceof Error ? error.message : 'unknown error'}`,
+      ]))
+        runner.log(`session ${data.sessionId}: ${problem}`);
+    if (ran.kind === 'gone') runner.log(`${job.id}: its schedule is gone; nothing fired`);
     const goalEnd = session.goalRunEnd();
     emit({ kind: 'end', turn: data.turn, ...end, ...(goalEnd ? { goalEnd } : {}) });
     await events;

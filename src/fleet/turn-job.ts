@@ -14,6 +14,14 @@ export const turnJobSchema = z.strictObject({
   model: z.string().min(1).optional(),
   /** Approvals wait for `fleet approve` (the turn parked, holding no worker) instead of afk's yes. */
   ask: z.boolean().optional(),
+  /**
+   * A cron fire's turn: the id of the session's schedule whose prompt it runs, read from the
+   * session's own `cron.jsonl` by the worker (as a local fire is), never from the job.
+   */
+  fire: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/)
+    .optional(),
 });
 export type TurnJob = z.infer<typeof turnJobSchema>;
 
