@@ -1,5 +1,5 @@
 import type { UILoop } from '../soul/run-soul.js';
-import type { FleetSession } from './run-turn-job.js';
+import type { FleetSession } from './job-session.js';
 import type { TurnJob } from './turn-job.js';
 
 /** How a turn job's turn went: it ran, or (a cron fire) it is not due yet, or its schedule is gone. */

@@ -1,8 +1,8 @@
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { AgentSessionImpl } from '../app/agent-session-impl.js';
 import type { UILoop } from '../soul/run-soul.js';
 import { appendFencedSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
+import type { FleetSession } from './job-session.js';
 import { type JobTurn, runJobTurn } from './job-turn.js';
 import { syncSessionSchedules } from './schedule-sync.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
@@ -12,19 +12,7 @@ import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './tu
 import { LeaseLost, TurnLease } from './turn-lease.js';
 import { TurnParking } from './turn-parking.js';
 
-/** What a worker needs of a session to run a turn of it. */
-export type FleetSession = Pick<
-  AgentSessionImpl,
-  | 'sessionId'
-  | 'context'
-  | 'setWriteFence'
-  | 'runTurn'
-  | 'resumeTurn'
-  | 'runScheduledTurn'
-  | 'cronBook'
-  | 'goalRunEnd'
-  | 'close'
->;
+export type { FleetSession };
 
 export interface TurnRunner {
   /** The worker's connection for leases and events (not BullMQ's own). */
