@@ -34,6 +34,8 @@ const streamEntrySchema = z.discriminatedUnion('kind', [
     code: z.int(),
     error: z.string().optional(),
     goalEnd: z.enum(['complete', 'blocked', 'paused']).optional(),
+    /** The session's goal goes on: its next step is this turn (queued as the next job). */
+    continues: z.int().positive().optional(),
   }),
 ]);
 export type StreamEntry = z.infer<typeof streamEntrySchema>;

@@ -20,13 +20,18 @@ export async function* followTurn(
   turn: number,
   signal: AbortSignal,
 ): AsyncGenerator<SessionEvent> {
-  const jobId = turnJobId(sessionId, turn);
+  // A goal's steps are the session's next turns: the turn followed moves on to each.
+  let followed = turn;
   const checkJob = async () => {
-    const { state, failedReason } = await turnJobState(redis, jobId);
+    const { state, failedReason } = await turnJobState(redis, turnJobId(sessionId, followed));
     if (state === 'failed') throw new TurnJobFailed(`The turn failed: ${failedReason ?? 'no reason given'}`);
   };
   for await (const event of readSessionEvents(blocking, sessionId, '0', signal, checkJob)) {
-    if (event.kind !== 'unreadable' && event.turn !== turn) continue;
+    if (event.kind !== 'unreadable' && event.turn !== followed) continue;
+    if (event.kind === 'end' && event.continues !== undefined) {
+      followed = event.continues;
+      continue;
+    }
     yield event;
     if (event.kind === 'end') return;
   }

@@ -21,8 +21,12 @@ export async function runJobTurn(
     await session.resumeTurn(data.prompt, ui, signal);
     return { kind: 'ran' };
   }
+  if (data.goalStep) {
+    await session.runGoalStep(data.prompt, ui, signal);
+    return { kind: 'ran' };
+  }
   if (data.fire === undefined) {
-    await session.runTurn(data.prompt, ui, signal);
+    await session.runFleetTurn(data.prompt, ui, signal);
     return { kind: 'ran' };
   }
   if ((await session.runScheduledTurn(data.fire, ui, signal)) !== null) return { kind: 'ran' };

@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { UILoop } from '../soul/run-soul.js';
 import { appendFencedSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
+import { queueGoalStep } from './goal-continuation.js';
 import type { FleetSession } from './job-session.js';
 import { type JobTurn, runJobTurn } from './job-turn.js';
 import { syncSessionSchedules } from './schedule-sync.js';
@@ -138,6 +139,13 @@ export async function runTurnJob(
       ]))
         runner.log(`session ${data.sessionId}: ${problem}`);
     if (ran.kind === 'gone') runner.log(`${job.id}: its schedule is gone; nothing fired`);
+    // An active goal goes on as the next job, not in a loop here; a cancelled turn paused it.
+    if (end.code === 0 && session.hasActiveGoal && !cancel.signal.aborted) {
+      const continues = await queueGoalStep(runner.redis, data);
+      emit({ kind: 'end', turn: data.turn, ...end, continues });
+      await events;
+      return { code: end.code };
+    }
     const goalEnd = session.goalRunEnd();
     emit({ kind: 'end', turn: data.turn, ...end, ...(goalEnd ? { goalEnd } : {}) });
     await events;

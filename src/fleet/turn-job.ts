@@ -22,6 +22,8 @@ export const turnJobSchema = z.strictObject({
     .string()
     .regex(/^[0-9a-f]{8}$/)
     .optional(),
+  /** A goal's next step: the previous turn left the session's goal active (its reminder opens it). */
+  goalStep: z.literal(true).optional(),
 });
 export type TurnJob = z.infer<typeof turnJobSchema>;
 

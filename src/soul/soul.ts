@@ -50,6 +50,14 @@ export interface RunOptions {
    * prompt is never run as a slash command (a model-made schedule must not reach `/yolo`).
    */
   scheduled?: { modelInput: string; event: EventPayloads['ScheduleFired'] } | undefined;
+  /**
+   * How an active goal goes on after the turn: `loop` (default) runs its continuation turns inside
+   * this run; `next-run` leaves them to later runs with `goalStep` (a fleet queues each as a job, so
+   * a long goal holds a worker only while a step runs).
+   */
+  goalContinuation?: 'loop' | 'next-run' | undefined;
+  /** This run is one continuation turn of the active goal (its reminder opens it), nothing else. */
+  goalStep?: boolean | undefined;
 }
 
 const TITLE_WIDTH = 50;
@@ -105,7 +113,8 @@ export class Soul {
     }
 
     const { scheduled } = options;
-    const slash = scheduled || options.resume ? null : parseSlashCommand(slashCommandText(input));
+    const slash =
+      scheduled || options.resume || options.goalStep ? null : parseSlashCommand(slashCommandText(input));
     const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
     // An unknown `/name` is answered here: sent on, it would become a turn of the model.
     if (slash && !command && this.options.slashCommands)
@@ -115,9 +124,19 @@ export class Soul {
     wireSend(wireEvent('TurnBegin', { user_input: input }));
     let outcome: TurnOutcome;
     try {
-      outcome = options.resume
-        ? await this.driveGoal(await this.resumeTurn(signal), signal)
-        : await this.turnBody(scheduled ? scheduled.modelInput : input, text, slash, command, signal);
+      const loopGoal = options.goalContinuation !== 'next-run';
+      outcome = options.goalStep
+        ? await this.goalStep(signal)
+        : options.resume
+          ? await this.driveGoal(await this.resumeTurn(signal), signal, loopGoal)
+          : await this.turnBody(
+              scheduled ? scheduled.modelInput : input,
+              text,
+              slash,
+              command,
+              signal,
+              loopGoal,
+            );
     } catch (error) {
       this.parkGoal(error, signal);
       throw error;
@@ -136,6 +155,7 @@ export class Soul {
     slash: ReturnType<typeof parseSlashCommand>,
     command: ReturnType<SlashCommandLookup<Soul>['find']>,
     signal: AbortSignal,
+    loopGoal: boolean,
   ): Promise<TurnOutcome> {
     let outcome: TurnOutcome;
     if (slash && command && 'run' in command) {
@@ -164,7 +184,7 @@ export class Soul {
         await workTree?.endTurn();
       }
     }
-    return this.driveGoal(outcome, signal);
+    return this.driveGoal(outcome, signal, loopGoal);
   }
 
   /**
@@ -172,26 +192,41 @@ export class Soul {
    * Code's continuation turns). Budgets are checked before and after each; the no-progress breaker
    * and UpdateGoal end it too.
    */
-  private async driveGoal(outcome: TurnOutcome, signal: AbortSignal): Promise<TurnOutcome> {
+  private async driveGoal(outcome: TurnOutcome, signal: AbortSignal, loop: boolean): Promise<TurnOutcome> {
     const book = this.options.goal;
-    if (!book) return outcome;
+    if (!book || !loop) return outcome;
     let last = outcome;
     for (let goal = book.current(); goal?.status === 'active'; goal = book.current()) {
-      if (book.enforceBudget()) break;
-      book.beginTurn();
-      const current = book.current();
-      if (!current) break;
-      const progress = { progressed: false };
-      this.goalTurn = progress;
-      try {
-        last = await this.turn(goalContinuationPrompt(current, book.view().elapsedMs), signal);
-      } finally {
-        this.goalTurn = null;
-      }
-      book.endTurn(progress.progressed);
-      book.enforceBudget();
+      const step = await this.goalStep(signal);
+      if (step.stepCount === 0 && book.current()?.status !== 'active') break;
+      last = step;
     }
     return last;
+  }
+
+  /**
+   * One continuation turn of the active goal: its budget checked before and after, its progress
+   * (a tool result the goal has not seen) told to the no-progress breaker. Nothing runs (a turn of
+   * no steps) when no goal is active or its budget is spent.
+   */
+  private async goalStep(signal: AbortSignal): Promise<TurnOutcome> {
+    const nothing: TurnOutcome = { stopReason: 'no_tool_calls', finalMessage: null, stepCount: 0 };
+    const book = this.options.goal;
+    if (book?.current()?.status !== 'active' || book.enforceBudget()) return nothing;
+    book.beginTurn();
+    const current = book.current();
+    if (!current) return nothing;
+    const progress = { progressed: false };
+    this.goalTurn = progress;
+    let outcome: TurnOutcome;
+    try {
+      outcome = await this.turn(goalContinuationPrompt(current, book.view().elapsedMs), signal);
+    } finally {
+      this.goalTurn = null;
+    }
+    book.endTurn(progress.progressed);
+    book.enforceBudget();
+    return outcome;
   }
 
   /** A turn that failed or was cancelled parks an active goal as paused (Kimi Code's rule). */
