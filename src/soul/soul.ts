@@ -9,7 +9,13 @@ import { missingCapabilities } from './capabilities.js';
 import { compactContext } from './compact-context.js';
 import { shouldAutoCompact } from './compaction.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
-import { goalContinuationPrompt } from './goal/goal-prompt.js';
+import {
+  driveGoal,
+  type GoalTurnProgress,
+  type GoalTurnRunner,
+  parkGoal,
+  runGoalStep,
+} from './goal/goal-steps.js';
 import { EmptyPromptError, isEmptyPrompt, slashCommandText, unknownCommandText } from './prompt-checks.js';
 import { runRalphLoop } from './ralph-loop.js';
 import { parseSlashCommand } from './slash-command-parser.js';
@@ -138,7 +144,7 @@ export class Soul {
               loopGoal,
             );
     } catch (error) {
-      this.parkGoal(error, signal);
+      parkGoal(this.options.goal, error, signal);
       throw error;
     } finally {
       // TurnBegin and TurnEnd stay balanced on error and cancel too.
@@ -187,58 +193,27 @@ export class Soul {
     return this.driveGoal(outcome, signal, loopGoal);
   }
 
-  /**
-   * While the goal is active, one more turn after another, each opened by the goal reminder (Kimi
-   * Code's continuation turns). Budgets are checked before and after each; the no-progress breaker
-   * and UpdateGoal end it too.
-   */
-  private async driveGoal(outcome: TurnOutcome, signal: AbortSignal, loop: boolean): Promise<TurnOutcome> {
-    const book = this.options.goal;
-    if (!book || !loop) return outcome;
-    let last = outcome;
-    for (let goal = book.current(); goal?.status === 'active'; goal = book.current()) {
-      const step = await this.goalStep(signal);
-      if (step.stepCount === 0 && book.current()?.status !== 'active') break;
-      last = step;
-    }
-    return last;
+  /** The goal's continuation turns after `outcome` (`loop`: all of them, here). */
+  private driveGoal(outcome: TurnOutcome, signal: AbortSignal, loop: boolean): Promise<TurnOutcome> {
+    return loop
+      ? driveGoal(this.options.goal, outcome, (progress) => this.goalTurnOf(progress, signal))
+      : Promise.resolve(outcome);
   }
 
-  /**
-   * One continuation turn of the active goal: its budget checked before and after, its progress
-   * (a tool result the goal has not seen) told to the no-progress breaker. Nothing runs (a turn of
-   * no steps) when no goal is active or its budget is spent.
-   */
-  private async goalStep(signal: AbortSignal): Promise<TurnOutcome> {
-    const nothing: TurnOutcome = { stopReason: 'no_tool_calls', finalMessage: null, stepCount: 0 };
-    const book = this.options.goal;
-    if (book?.current()?.status !== 'active' || book.enforceBudget()) return nothing;
-    book.beginTurn();
-    const current = book.current();
-    if (!current) return nothing;
-    const progress = { progressed: false };
-    this.goalTurn = progress;
-    let outcome: TurnOutcome;
-    try {
-      outcome = await this.turn(goalContinuationPrompt(current, book.view().elapsedMs), signal);
-    } finally {
-      this.goalTurn = null;
-    }
-    book.endTurn(progress.progressed);
-    book.enforceBudget();
-    return outcome;
+  private goalStep(signal: AbortSignal): Promise<TurnOutcome> {
+    return runGoalStep(this.options.goal, (progress) => this.goalTurnOf(progress, signal));
   }
 
-  /** A turn that failed or was cancelled parks an active goal as paused (Kimi Code's rule). */
-  private parkGoal(error: unknown, signal: AbortSignal): void {
-    const book = this.options.goal;
-    if (book?.current()?.status !== 'active') return;
-    // The error's class only: its message may quote a provider's answer.
-    const reason =
-      signal.aborted || isAbortError(error)
-        ? 'Interrupted.'
-        : `Stopped by an error (${error instanceof Error ? error.name : 'Error'}).`;
-    book.setStatus('paused', reason);
+  /** One goal turn on the reminder `prompt`; its steps report their progress to `progress`. */
+  private goalTurnOf(progress: GoalTurnProgress, signal: AbortSignal): GoalTurnRunner {
+    return async (prompt) => {
+      this.goalTurn = progress;
+      try {
+        return await this.turn(prompt, signal);
+      } finally {
+        this.goalTurn = null;
+      }
+    };
   }
 
   /** Compacts the context now (`/compact`); false when there was nothing to compact. */
