@@ -91,7 +91,7 @@ export async function runTurnJob(
     const resume = progress.success && context.history.length > progress.data.historyAtStart;
     if (!progress.success) await job.updateProgress({ historyAtStart: context.history.length });
     session.setWriteFence(() => lease.check());
-    const parking = new TurnParking(runner.redis, data.sessionId, jobId, () => {
+    const parking = new TurnParking(runner.redis, data.sessionId, jobId, data.ask === true, () => {
       // Nothing of the step that asked may be committed: it is redone when the answer comes.
       lease.lose('The turn was parked for an answer.');
       cancel.abort();

@@ -15,8 +15,9 @@ export interface ParkedWait {
 
 /**
  * The requests of a fleet turn that only a person can answer, and whether one parked the turn:
- * approvals (when the job asks) and questions (when the job asks; otherwise a question never
- * reaches the wire: the worker is afk for the turn and the tool says nobody is there).
+ * approvals (when the job asks) and questions (when the job asks; otherwise the worker is afk for
+ * the turn, the tool says nobody is there, and a question that reaches the wire all the same is
+ * dismissed, as in print mode).
  */
 export class TurnParking {
   private readonly approvals: ApprovalGate;
@@ -26,6 +27,7 @@ export class TurnParking {
     private readonly redis: Redis,
     private readonly sessionId: string,
     jobId: string,
+    private readonly parksQuestions: boolean,
     park: () => void,
   ) {
     this.approvals = new ApprovalGate(redis, sessionId, jobId, park);
@@ -36,8 +38,10 @@ export class TurnParking {
   offer(message: WireMessage, failed: () => void): void {
     if (message instanceof ApprovalRequest && message.isPending)
       void this.approvals.handle(message).catch(failed);
-    if (message instanceof QuestionRequest && message.isPending)
-      void this.questions.handle(message).catch(failed);
+    if (message instanceof QuestionRequest && message.isPending) {
+      if (this.parksQuestions) void this.questions.handle(message).catch(failed);
+      else message.resolve({});
+    }
   }
 
   /** The first request that parked the turn, or null. */
