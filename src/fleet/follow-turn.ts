@@ -10,7 +10,8 @@ export class TurnJobFailed extends Error {
 
 /**
  * The events of one turn of a session, from the start of its stream (a replay, then live), up to
- * and including its end. `blocking` is a connection of its own (XREAD BLOCK holds it); `redis` asks
+ * and including its end; when that end says the session's goal continues, the events of the turn
+ * it continues in (the goal's next step), up to the end of the last one. `blocking` is a connection of its own (XREAD BLOCK holds it); `redis` asks
  * the job's state while nothing comes, so a job failed without an end does not wait forever.
  */
 export async function* followTurn(
