@@ -87,3 +87,38 @@ it('the no-progress breaker holds across jobs: three idle steps block the goal (
   expect(ends.map((e) => e.turn)).toEqual([1, 2, 3, 4, 5]);
   expect(ends.at(-1)).toMatchObject({ goalEnd: 'blocked' });
 });
+
+it('a cancel during a goal step pauses the goal: no next step is queued, --wait exits 6', async () => {
+  const { promise: held, resolve: release } = deferred();
+  cli.defer(() => release());
+  const { server, sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'call-ls-1', name: 'Shell', args: { command: 'ls' } }] },
+    { text: 'Step one done.' },
+    { text: 'held in step two', holdUntil: held },
+    { text: 'Never asked: the goal is paused.' },
+  ]);
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  const waiting = sandbox.spawn([
+    'submit',
+    '--queue',
+    redis.url,
+    '-p',
+    '/goal keep going',
+    '--yolo',
+    '--wait',
+  ]);
+  const submitted = collect(waiting);
+  const sessionId = (await waitForOutput(waiting.stdout!, /\n/)).trim();
+  await server.waitForRequests(3);
+  const cancelled = await sandbox.run(['fleet', 'cancel', sessionId, '--queue', redis.url]);
+  expect(cancelled.code).toBe(0);
+  const result = await submitted;
+  expect(result.code).toBe(6);
+  expect(server.requests).toHaveLength(3);
+  const status = JSON.parse((await sandbox.run(['fleet', 'status', '--queue', redis.url, '--json'])).stdout);
+  expect(status.counts).toMatchObject({ waiting: 0, running: 0, delayed: 0 });
+  const events = await sandbox.run(['fleet', 'events', sessionId, '--queue', redis.url]);
+  const last = JSON.parse(events.stdout.trim().split('\n').at(-1)!) as Entry;
+  expect(last).toMatchObject({ kind: 'end', turn: 3, goalEnd: 'paused' });
+});
