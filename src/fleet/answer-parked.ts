@@ -4,6 +4,7 @@ import { openTurnQueue } from './fleet-queue.js';
 import { answerPending, type ParkedApproval } from './parked-approvals.js';
 import { answerPendingQuestion, type ParkedQuestion, pendingQuestions } from './parked-questions.js';
 import { answersFromChoices, checkAnswers } from './question-answers.js';
+import { isTurnJobOf } from './turn-job.js';
 
 /**
  * Answers every approval a parked turn of the session waits for, and wakes its job (promoted: any
@@ -16,7 +17,7 @@ export async function answerParkedTurn(
   answer: 'approve' | 'reject',
 ): Promise<ParkedApproval[]> {
   const answered = await answerPending(redis, sessionId, answer);
-  await wakeParkedJobs(redis, answered);
+  await wakeParkedJobs(redis, sessionId, answered);
   return answered;
 }
 
@@ -43,7 +44,7 @@ export async function answerParkedQuestion(
   if (pending === undefined) return null;
   const answers = answersOf(pending, reply);
   if (!(await answerPendingQuestion(redis, sessionId, pending, answers))) return null;
-  await wakeParkedJobs(redis, [pending]);
+  await wakeParkedJobs(redis, sessionId, [pending]);
   return pending;
 }
 
@@ -58,12 +59,20 @@ function answersOf(pending: ParkedQuestion, reply: QuestionReply): QuestionAnswe
   }
 }
 
-/** Promotes the parked jobs that waited for these answers: any worker takes them now. */
-async function wakeParkedJobs(redis: Redis, answered: readonly { jobId: string }[]): Promise<void> {
-  if (answered.length === 0) return;
+/**
+ * Promotes the parked jobs that waited for these answers: any worker takes them now. Only turn jobs
+ * of this session: a record planted with another job's id wakes nothing else.
+ */
+async function wakeParkedJobs(
+  redis: Redis,
+  sessionId: string,
+  answered: readonly { jobId: string }[],
+): Promise<void> {
+  const ours = answered.filter((entry) => isTurnJobOf(entry.jobId, sessionId));
+  if (ours.length === 0) return;
   const queue = await openTurnQueue(redis);
   try {
-    for (const jobId of new Set(answered.map((entry) => entry.jobId))) {
+    for (const jobId of new Set(ours.map((entry) => entry.jobId))) {
       const job = await queue.getJob(jobId);
       if (job && (await job.isDelayed())) await job.promote();
     }

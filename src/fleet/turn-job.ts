@@ -35,5 +35,11 @@ export function turnJobId(sessionId: string, turn: number): string {
   return `turn:${sessionId}:${turn}`;
 }
 
+/** Whether `jobId` names a turn job of `sessionId`. */
+export function isTurnJobOf(jobId: string, sessionId: string): boolean {
+  const prefix = `turn:${sessionId}:`;
+  return jobId.startsWith(prefix) && /^[1-9]\d*$/.test(jobId.slice(prefix.length));
+}
+
 /** What a worker keeps in the job's progress: where the turn started, to tell a redo from a start. */
 export const turnProgressSchema = z.looseObject({ historyAtStart: z.int().nonnegative() });
