@@ -42,6 +42,8 @@ export async function runCronFireJob(
     turn,
     prompt: `(scheduled prompt ${scheduleId})`,
     fire: scheduleId,
+    // A scheduler's job is made at one match with the delay to the next: this fire's match.
+    fireAt: Math.max(0, Math.round(job.timestamp + (job.delay ?? 0))),
   });
   return { turn };
 }

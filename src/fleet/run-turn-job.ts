@@ -138,7 +138,7 @@ export async function runTurnJob(
         `its schedules could not be armed: ${error instanceof Error ? error.message : 'unknown error'}`,
       ]))
         runner.log(`session ${data.sessionId}: ${problem}`);
-    if (ran.kind === 'gone') runner.log(`${job.id}: its schedule is gone; nothing fired`);
+    if (ran.kind === 'nothing-to-fire') runner.log(`${job.id}: ${ran.why}; nothing fired`);
     // An active goal goes on as the next job, not in a loop here; a cancelled turn paused it.
     if (end.code === 0 && session.hasActiveGoal && !cancel.signal.aborted) {
       const continues = await queueGoalStep(runner.redis, data);

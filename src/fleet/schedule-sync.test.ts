@@ -6,6 +6,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { RedisServer } from '../../test/support/redis-server.js';
 import { CronBook } from '../tools/cron/cron-book.js';
 import { MAX_CRON_JOBS } from '../tools/cron/cron-job.js';
+import { openTurnQueue } from './fleet-queue.js';
 import { fleetStatus } from './fleet-status.js';
 import { parseQueueUrl } from './queue-address.js';
 import { connectRedis } from './redis-connection.js';
@@ -50,6 +51,14 @@ it('a recurring schedule is a job scheduler, a delay a delayed fire; a deleted o
     ]),
   );
   expect(status.counts).toMatchObject({ delayed: 0, scheduled: 2 });
+  // A fire's job comes due at its match: what the fire's turn takes as the time it came due.
+  const queue = await openTurnQueue(redis);
+  const [fire] = (await queue.getDelayed()).filter((job) => job.repeatJobKey);
+  const [scheduler] = await queue.getJobSchedulers();
+  await queue.close();
+  expect(fire).toBeDefined();
+  expect(fire!.timestamp + fire!.delay).toBe(scheduler?.next);
+  expect(new Date(fire!.timestamp + fire!.delay).getMinutes() % 5).toBe(0);
   // Synced again (the next turn): still one of each, nothing doubled.
   await syncSessionSchedules(redis, turn, book);
   expect((await fleetStatus(redis)).schedules).toHaveLength(2);

@@ -22,6 +22,8 @@ export const turnJobSchema = z.strictObject({
     .string()
     .regex(/^[0-9a-f]{8}$/)
     .optional(),
+  /** When the schedule's fire came due (its cron match, ms): tells this fire from a later one. */
+  fireAt: z.int().nonnegative().optional(),
   /** A goal's next step: the previous turn left the session's goal active (its reminder opens it). */
   goalStep: z.literal(true).optional(),
 });

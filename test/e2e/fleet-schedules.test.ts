@@ -18,9 +18,10 @@ it("a schedule made in a fleet turn is the fleet's: its fire arrives as the sess
     schedule,
     { text: 'Scheduled.' },
     { text: 'Build is green.' },
+    { text: 'Next turn.' },
   ]);
   const redis = await startRedis(cli);
-  await startWorker(cli, sandbox, redis.url);
+  const worker = await startWorker(cli, sandbox, redis.url);
   const made = await submit(sandbox, redis.url, 'schedule the checks', ['--yolo', '--wait']);
   expect(made.code).toBe(0);
   expect(made.stdout).toContain('Scheduled.');
@@ -52,13 +53,38 @@ it("a schedule made in a fleet turn is the fleet's: its fire arrives as the sess
   expect(fired?.message?.payload).toMatchObject({ recurring: false, created_by: 'model' });
   expect(JSON.stringify(lines.filter((line) => line.turn === 2))).toContain('Build is green.');
   // The model read the prompt inside the cron-fire envelope, from the session's cron.jsonl.
-  expect(server.requests).toHaveLength(3);
   const fireRequest = JSON.stringify(server.requests[2]?.body);
   expect(fireRequest).toContain('<cron-fire');
   expect(fireRequest).toContain('check the build');
   // Fired once: the one-shot is gone from the fleet; the yearly one stays.
   const after = JSON.parse((await sandbox.run(['fleet', 'status', '--queue', redis.url, '--json'])).stdout);
   expect(after.schedules).toEqual([expect.objectContaining({ sessionId, pattern: '0 0 1 1 *' })]);
+  // A fire of the yearly schedule planted now (months early) fires nothing and parks nothing: the
+  // session's next turn runs at once.
+  const yearly = after.schedules[0].scheduleId as string;
+  const queue = new Queue('turns', {
+    connection: { host: '127.0.0.1', port: redis.port },
+    prefix: 'kimi-ts',
+  });
+  cli.defer(() => queue.close());
+  await queue.add('cron-fire', {
+    sessionId,
+    scheduleId: yearly,
+    workDir: sandbox.workDir,
+    yolo: true,
+    afk: false,
+  });
+  await waitForOutput(worker.child.stderr!, /its fire was delivered with an earlier one; nothing fired/);
+  const next = await submit(sandbox, redis.url, 'and now?', [
+    '--session',
+    sessionId,
+    '--turn',
+    '4',
+    '--wait',
+  ]);
+  expect(next.code).toBe(0);
+  expect(next.stdout).toContain('Next turn.');
+  expect(server.requests).toHaveLength(4);
 });
 
 it('a fire planted in Redis runs nothing the session does not hold; one carrying a prompt is refused', async () => {
