@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import { CRON_FIRE_JOB, runCronFireJob } from './cron-fire-job.js';
 import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import type { QueueAddress } from './queue-address.js';
@@ -7,6 +7,7 @@ import { connectRedis, type RedisUnreachable, redisOptions } from './redis-conne
 import { type FleetSession, runTurnJob } from './run-turn-job.js';
 import { TurnCancels } from './turn-cancels.js';
 import type { TurnJob } from './turn-job.js';
+import { LeaseLost } from './turn-lease.js';
 
 export interface FleetWorkerOptions {
   address: QueueAddress;
@@ -49,44 +50,59 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const turns = new AbortController();
   const subscriber = await connectRedis(options.address, { graceMs: options.redisGraceMs });
   const cancels = await TurnCancels.listen(subscriber);
-  const worker = new Worker(
-    TURN_QUEUE,
-    (job, token) =>
-      job.name === CRON_FIRE_JOB
-        ? runCronFireJob(redis, job, (message) => new UnrecoverableError(message))
-        : runTurnJob(
-            {
-              redis,
-              open: options.open,
-              worker: name,
-              log: options.log,
-              signal: turns.signal,
-              cancels,
-              unrecoverable: (message) => new UnrecoverableError(message),
-              park: async (job, token, delayMs) => {
-                await job.moveToDelayed(Date.now() + delayMs, token);
-                return new DelayedError();
-              },
-              wake: (job) => job.promote(),
-            },
-            job,
-            token,
-          ),
-    {
-      connection: { ...redisOptions(options.address), maxRetriesPerRequest: null },
-      prefix: FLEET_PREFIX,
-      name,
-      concurrency: options.concurrency,
-      lockDuration: options.leaseMs,
-      stalledInterval: Math.max(500, Math.floor(options.leaseMs / 2)),
-      // A turn whose worker died is taken over; one that killed two workers is failed.
-      maxStalledCount: 2,
-      autorun: false,
-    },
-  );
+  // Each running turn's own stop: the worker stopping, or its job's lock lost (BullMQ could not renew
+  // it: this worker was paused or cut off past its lease, and another may run the turn now).
+  const lockLost = new Map<string, AbortController>();
+  const runJob = (job: Job, token: string | undefined) => {
+    const stop = new AbortController();
+    const onStop = () => stop.abort(turns.signal.reason);
+    turns.signal.addEventListener('abort', onStop, { once: true });
+    if (job.id !== undefined) lockLost.set(job.id, stop);
+    return runTurnJob(
+      {
+        redis,
+        open: options.open,
+        worker: name,
+        log: options.log,
+        signal: stop.signal,
+        cancels,
+        unrecoverable: (message) => new UnrecoverableError(message),
+        park: async (job, token, delayMs) => {
+          await job.moveToDelayed(Date.now() + delayMs, token);
+          return new DelayedError();
+        },
+        wake: (job) => job.promote(),
+      },
+      job,
+      token,
+    ).finally(() => {
+      turns.signal.removeEventListener('abort', onStop);
+      if (job.id !== undefined && lockLost.get(job.id) === stop) lockLost.delete(job.id);
+    });
+  };
+  // A schedule's fire only queues its session's next turn: no session is opened for it.
+  const processJob = (job: Job, token: string | undefined) =>
+    job.name === CRON_FIRE_JOB
+      ? runCronFireJob(redis, job, (message) => new UnrecoverableError(message))
+      : runJob(job, token);
+  const worker = new Worker(TURN_QUEUE, processJob, {
+    connection: { ...redisOptions(options.address), maxRetriesPerRequest: null },
+    prefix: FLEET_PREFIX,
+    name,
+    concurrency: options.concurrency,
+    lockDuration: options.leaseMs,
+    stalledInterval: Math.max(500, Math.floor(options.leaseMs / 2)),
+    // A turn whose worker died is taken over; one that killed two workers is failed.
+    maxStalledCount: 2,
+    autorun: false,
+  });
   // BullMQ reports connection trouble as events; whether Redis is gone is `redis`'s to say.
   worker.on('error', () => {});
   worker.on('active', (job) => options.log(`took ${job.id}`));
+  worker.on('lockRenewalFailed', (jobIds) => {
+    for (const id of jobIds)
+      lockLost.get(id)?.abort(new LeaseLost(`The lock on ${id} could not be renewed.`));
+  });
   worker.on('completed', (job, result: { code?: number } | undefined) =>
     options.log(`finished ${job.id} (exit ${result?.code ?? '?'})`),
   );

@@ -111,8 +111,11 @@ export async function runTurnJob(
     } catch (error) {
       end = turnEndOf(error);
     }
+    // The worker could not renew the job's lock and stopped the turn: another may hold it now.
+    if (runner.signal.reason instanceof LeaseLost) lease.lose(runner.signal.reason.message);
     // A cron fire that came before the session's own time for it (its jitter) waits, parked.
-    if (ran.kind === 'not-due') throw await runner.park(job, token, Math.max(0, ran.at - Date.now()));
+    if (ran.kind === 'not-due' && !lease.lost)
+      throw await runner.park(job, token, Math.max(0, ran.at - Date.now()));
     const request = parking.parked;
     if (request !== null) {
       emit({ kind: 'parked', turn: data.turn, ...request });
