@@ -5,7 +5,7 @@ import { appendFencedSessionEvent, type StreamEntry, wireEntry } from './event-s
 import { queueGoalStep } from './goal-continuation.js';
 import type { FleetSession } from './job-session.js';
 import { type JobTurn, runJobTurn } from './job-turn.js';
-import { syncSessionSchedules } from './schedule-sync.js';
+import { armSchedulesAfterTurn } from './schedule-sync.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
@@ -135,12 +135,7 @@ export async function runTurnJob(
     // The broadcast cancel that stopped this turn left its flag too: it is spent.
     if (cancel.signal.aborted) await takeCancelFlag(runner.redis, data.sessionId);
     // The session's schedules, as this turn left them, become the fleet's schedulers.
-    const book = session.cronBook;
-    if (book !== null && !lease.lost)
-      for (const problem of await syncSessionSchedules(runner.redis, data, book).catch((error: unknown) => [
-        `its schedules could not be armed: ${error instanceof Error ? error.message : 'unknown error'}`,
-      ]))
-        runner.log(`session ${data.sessionId}: ${problem}`);
+    await armSchedulesAfterTurn(runner.redis, data, session.cronBook, runner.log);
     if (ran.kind === 'nothing-to-fire') runner.log(`${job.id}: ${ran.why}; nothing fired`);
     // An active goal goes on as the next job, not in a loop here; a cancelled turn paused it.
     if (end.code === 0 && session.hasActiveGoal && !cancel.signal.aborted) {

@@ -64,6 +64,20 @@ export async function syncSessionSchedules(
   return problems;
 }
 
+/** After a turn: the sync, each problem one line of `log` (arming never fails the turn). */
+export async function armSchedulesAfterTurn(
+  redis: Redis,
+  turn: TurnJob,
+  book: ScheduleSource | null,
+  log: (line: string) => void,
+): Promise<void> {
+  if (book === null) return;
+  const problems = await syncSessionSchedules(redis, turn, book).catch((error: unknown) => [
+    `its schedules could not be armed: ${error instanceof Error ? error.message : 'unknown error'}`,
+  ]);
+  for (const problem of problems) log(`session ${turn.sessionId}: ${problem}`);
+}
+
 async function armSchedule(
   queue: Awaited<ReturnType<typeof openTurnQueue>>,
   schedule: CronJob,
