@@ -222,11 +222,39 @@ export class AgentSessionImpl implements AgentSession {
 
   /** Goes on with a turn on `input` whose prompt is already in the context (a fleet worker took it over). */
   resumeTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
-    return this.runSoulTurn(input, ui, cancel, { skipUserPromptHook: true, resume: true });
+    return this.runSoulTurn(input, ui, cancel, {
+      skipUserPromptHook: true,
+      resume: true,
+      goalContinuation: 'next-run',
+    });
+  }
+
+  /** A fleet turn: an active goal's continuation is not run here but queued (`runGoalStep`). */
+  runFleetTurn(input: UserInput, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
+    return this.runSoulTurn(input, ui, cancel, { goalContinuation: 'next-run' });
+  }
+
+  /** One continuation turn of the active goal (a fleet's next job); `label` is its TurnBegin input. */
+  runGoalStep(label: string, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome> {
+    return this.runSoulTurn(label, ui, cancel, {
+      skipUserPromptHook: true,
+      goalStep: true,
+      goalContinuation: 'next-run',
+    });
+  }
+
+  /** Whether the session's goal is active (a fleet queues its next step). */
+  get hasActiveGoal(): boolean {
+    return this.parts.goal?.current()?.status === 'active';
   }
 
   onScheduledPrompt(listener: (prompt: ScheduledPrompt) => void): () => void {
     return this.scheduled?.listen(listener) ?? (() => {});
+  }
+
+  /** The session's schedules (cron.jsonl), for a fleet worker to arm its fires; null without. */
+  get cronBook(): CronBook | null {
+    return this.scheduled?.book ?? null;
   }
 
   async runScheduledTurn(jobId: string, ui: UILoop, cancel: AbortSignal): Promise<TurnOutcome | null> {

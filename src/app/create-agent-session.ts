@@ -50,6 +50,11 @@ import { startingTrust, WorkspaceTrust } from './workspace-trust.js';
 export interface CreateAgentSessionOptions extends SessionFilesOptions, ApprovalModes {
   /** kimi-ts's data folder (`~/.kimi-ts`). */
   home: string;
+  /**
+   * A fleet worker opening the session for a goal's next step: an active goal stays active (and
+   * keeps what its turns saw) instead of coming back paused as on a resume.
+   */
+  goalGoesOn?: boolean | undefined;
   /** The clock scheduled prompts fire by (tests); the system clock by default. */
   cronClock?: CronClock | undefined;
   /** An already loaded config (tests, embedding); skips `configFile`/`inlineConfig`. */
@@ -203,7 +208,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       shutdown.add(() => checkpoints.flush());
       shutdown.onAbandon(() => checkpoints.abandon());
     }
-    const goal = await openSessionGoal(session.dir, toolset, session.wireFile);
+    const goal = await openSessionGoal(session.dir, toolset, session.wireFile, {
+      keepActive: options.goalGoesOn === true,
+    });
     shutdown.add(() => goal.flush());
     // The goal's budget covers its tree: subagents count their tokens against it.
     deps.goalBudget = goal;

@@ -24,8 +24,9 @@ export async function openSessionGoal(
   toolset: KimiToolset,
   /** The session's wire.jsonl: where a goal paused on resume is recorded, for every replay. */
   wireFile?: string,
+  options: { keepActive?: boolean } = {},
 ): Promise<GoalBookType> {
-  const book = await GoalBook.open(join(sessionDir, GOAL_FILE));
+  const book = await GoalBook.open(join(sessionDir, GOAL_FILE), Date.now, options);
   // The history only lags behind then: a failure to append leaves it as it was, the session opens.
   if (wireFile && book.parkedOnOpen) await recordGoal(wireFile, book.view()).catch(() => undefined);
   for (const tool of goalTools(book, (command, signal) => runCheck(toolset, command, signal)))

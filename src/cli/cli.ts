@@ -172,7 +172,7 @@ export function buildProgram() {
     .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
     .option('--wait', 'follow the turn and exit as print mode does')
     .option('--turn <n>', 'which turn of --session this is (default 1)', positiveInt)
-    .option('--ask', 'approvals wait for `fleet approve` (the turn parked) instead of being given')
+    .option('--ask', 'approvals and questions wait for `fleet approve` / `fleet answer` (the turn parked)')
     .action(async (_options, command) => {
       const { runFleetSubmit } = await import('./run-fleet-submit.js');
       process.exitCode = await runFleetSubmit(command.optsWithGlobals());
@@ -211,6 +211,21 @@ export function buildProgram() {
     .action(async (session: string, _options, command) => {
       const { runFleetApprove } = await import('./run-fleet-approve.js');
       process.exitCode = await runFleetApprove(session, command.optsWithGlobals());
+    });
+  fleet
+    .command('answer')
+    .description('answer the question a parked turn of the session waits for (without an answer: show it)')
+    .argument('<session>', 'the session id')
+    .requiredOption('--queue <url>', "the fleet's Redis (redis://HOST:PORT)")
+    .option(
+      '--answer <choice>',
+      "one per question, in order: an option's label or number (a multi-select one: several, comma-joined)",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option('--dismiss', 'answer nothing: the model hears that nobody chose')
+    .action(async (session: string, _options, command) => {
+      const { runFleetAnswer } = await import('./run-fleet-answer.js');
+      process.exitCode = await runFleetAnswer(session, command.optsWithGlobals());
     });
   fleet
     .command('events')

@@ -43,7 +43,9 @@ export async function followSubmittedTurn(options: {
         case 'parked':
           parked = true;
           stderr(
-            `\nWaiting for an approval: ${sanitizeForTerminal(event.description)}\nAnswer it with: kimi-ts fleet approve ${job.sessionId} --queue URL --approve (or --reject)\n`,
+            event.waits === 'question'
+              ? `\nWaiting for an answer: ${sanitizeForTerminal(event.description)}\nSee the options and answer with: kimi-ts fleet answer ${job.sessionId} --queue URL\n`
+              : `\nWaiting for an approval: ${sanitizeForTerminal(event.description)}\nAnswer it with: kimi-ts fleet approve ${job.sessionId} --queue URL --approve (or --reject)\n`,
           );
           break;
         case 'attempt':

@@ -18,6 +18,9 @@ export async function runFleetStatus(flags: { queue: string; json?: boolean | un
     const shown = (text: string) => sanitizeForTerminal(text);
     let out = `Fleet on ${address.display}\n`;
     out += `turns: ${counts.waiting} waiting, ${counts.running} running, ${counts.delayed} parked, ${counts.failed} failed, ${counts.completed} completed\n`;
+    out += `schedules: ${status.schedules.length}\n`;
+    for (const schedule of status.schedules)
+      out += `  ${schedule.sessionId} ${schedule.scheduleId} ${schedule.pattern === null ? 'once' : shown(schedule.pattern)}, next ${schedule.next === null ? 'never' : new Date(schedule.next).toISOString()}\n`;
     out += `workers: ${status.workers.length}\n`;
     for (const worker of status.workers) {
       const runs = status.running.filter((run) => run.worker === worker.name);

@@ -100,6 +100,7 @@ async function openJobSession(flags: FleetWorkerFlags, home: string, job: TurnJo
   return createAgentSession({
     ...options.session,
     leased: true,
+    goalGoesOn: job.goalStep === true,
     extensions: defaultExtensions(options.extensions),
   });
 }

@@ -23,6 +23,8 @@ const streamEntrySchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('parked'),
     turn: z.int(),
+    /** What the turn waits for (an entry without it, written before questions parked, is an approval). */
+    waits: z.enum(['approval', 'question']).optional(),
     action: z.string(),
     description: z.string(),
   }),
@@ -32,6 +34,8 @@ const streamEntrySchema = z.discriminatedUnion('kind', [
     code: z.int(),
     error: z.string().optional(),
     goalEnd: z.enum(['complete', 'blocked', 'paused']).optional(),
+    /** The session's goal goes on: its next step is this turn (queued as the next job). */
+    continues: z.int().positive().optional(),
   }),
 ]);
 export type StreamEntry = z.infer<typeof streamEntrySchema>;

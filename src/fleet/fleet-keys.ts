@@ -41,3 +41,28 @@ export const CANCEL_CHANNEL = `${FLEET_PREFIX}:cancels`;
 export function approvalsKey(sessionId: string): string {
   return `${FLEET_PREFIX}:approvals:${sessionId}`;
 }
+
+/** A session's questions waiting for an answer, and answers waiting for their turn (a hash). */
+export function questionsKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:questions:${sessionId}`;
+}
+
+/** The highest turn number given out for a session (submits and cron fires take theirs from it). */
+export function turnCountKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:turn-count:${sessionId}`;
+}
+
+/** The schedules (cron.jsonl entries) of a session that have a job scheduler or a delayed fire (a set). */
+export function sessionSchedulesKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:schedules:${sessionId}`;
+}
+
+/** The BullMQ job scheduler of a session's schedule (its repeatable fires). */
+export function cronSchedulerId(sessionId: string, scheduleId: string): string {
+  return `cron:${sessionId}:${scheduleId}`;
+}
+
+/** The delayed fire of a session's one-shot schedule given as a delay (fired once). */
+export function oneShotFireJobId(sessionId: string, scheduleId: string): string {
+  return `cron-once:${sessionId}:${scheduleId}`;
+}

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import { CRON_FIRE_JOB, runCronFireJob } from './cron-fire-job.js';
 import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
@@ -79,7 +80,12 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       if (job.id !== undefined && lockLost.get(job.id) === stop) lockLost.delete(job.id);
     });
   };
-  const worker = new Worker(TURN_QUEUE, runJob, {
+  // A schedule's fire only queues its session's next turn: no session is opened for it.
+  const processJob = (job: Job, token: string | undefined) =>
+    job.name === CRON_FIRE_JOB
+      ? runCronFireJob(redis, job, (message) => new UnrecoverableError(message))
+      : runJob(job, token);
+  const worker = new Worker(TURN_QUEUE, processJob, {
     connection: { ...redisOptions(options.address), maxRetriesPerRequest: null },
     prefix: FLEET_PREFIX,
     name,

@@ -1,22 +1,19 @@
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { AgentSessionImpl } from '../app/agent-session-impl.js';
 import type { UILoop } from '../soul/run-soul.js';
-import { ApprovalRequest, QuestionRequest } from '../wire/requests.js';
-import { ApprovalGate } from './approval-gate.js';
 import { appendFencedSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
-import { isAnswered } from './parked-approvals.js';
+import { queueGoalStep } from './goal-continuation.js';
+import type { FleetSession } from './job-session.js';
+import { type JobTurn, runJobTurn } from './job-turn.js';
+import { armSchedulesAfterTurn } from './schedule-sync.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
 import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './turn-job.js';
 import { LeaseLost, TurnLease } from './turn-lease.js';
+import { TurnParking } from './turn-parking.js';
 
-/** What a worker needs of a session to run a turn of it. */
-export type FleetSession = Pick<
-  AgentSessionImpl,
-  'sessionId' | 'context' | 'setWriteFence' | 'runTurn' | 'resumeTurn' | 'goalRunEnd' | 'close'
->;
+export type { FleetSession };
 
 export interface TurnRunner {
   /** The worker's connection for leases and events (not BullMQ's own). */
@@ -39,7 +36,7 @@ export interface TurnRunner {
 
 /** How long a turn waits, parked, before it looks again at a session another turn holds. */
 const BUSY_SESSION_RETRY_MS = 500;
-/** How long a turn parked for an approval stays parked unless answered (`fleet approve` wakes it). */
+/** How long a turn parked for an approval or a question stays parked unless answered (which wakes it). */
 const APPROVAL_PARK_MS = 7 * 24 * 3600 * 1000;
 
 /**
@@ -94,41 +91,40 @@ export async function runTurnJob(
     const resume = progress.success && context.history.length > progress.data.historyAtStart;
     if (!progress.success) await job.updateProgress({ historyAtStart: context.history.length });
     session.setWriteFence(() => lease.check());
-    const approvals = new ApprovalGate(runner.redis, data.sessionId, jobId, () => {
+    const parking = new TurnParking(runner.redis, data.sessionId, jobId, data.ask === true, () => {
       // Nothing of the step that asked may be committed: it is redone when the answer comes.
-      lease.lose('The turn was parked for an approval.');
+      lease.lose('The turn was parked for an answer.');
       cancel.abort();
     });
     const ui: UILoop = async (wire) => {
       for await (const batch of wire.subscribe({ merge: true }).batches())
         for (const message of batch) {
           emit(wireEntry(data.turn, message));
-          if (message instanceof ApprovalRequest && message.isPending)
-            void approvals.handle(message).catch(() => cancel.abort());
-          // Questions have nobody to answer them in the fleet: dismissed, as in print mode.
-          if (message instanceof QuestionRequest && message.isPending) message.resolve({});
+          parking.offer(message, () => cancel.abort());
         }
     };
     let end: { code: number; error?: string };
+    let ran: JobTurn = { kind: 'ran' };
     try {
-      if (resume) await session.resumeTurn(data.prompt, ui, cancel.signal);
-      else await session.runTurn(data.prompt, ui, cancel.signal);
+      ran = await runJobTurn(session, data, resume, ui, cancel.signal);
       end = { code: 0 };
     } catch (error) {
       end = turnEndOf(error);
     }
     // The worker could not renew the job's lock and stopped the turn: another may hold it now.
     if (runner.signal.reason instanceof LeaseLost) lease.lose(runner.signal.reason.message);
-    const request = approvals.parked;
+    // A cron fire that came before the session's own time for it (its jitter) waits, parked.
+    if (ran.kind === 'not-due' && !lease.lost)
+      throw await runner.park(job, token, Math.max(0, ran.at - Date.now()));
+    const request = parking.parked;
     if (request !== null) {
-      emit({ kind: 'parked', turn: data.turn, action: request.action, description: request.description });
+      emit({ kind: 'parked', turn: data.turn, ...request });
       await events;
-      runner.log(`parked ${job.id} for an approval: ${request.action}`);
+      runner.log(`parked ${job.id} for an answer (${request.waits}): ${request.action}`);
       const parkedError = await runner.park(job, token, APPROVAL_PARK_MS);
       // `fleet approve` answers, then wakes a parked job: an answer that came before the job was
       // parked found nothing to wake, so it is woken here.
-      if (await isAnswered(runner.redis, data.sessionId, request))
-        await runner.wake(job).catch(() => undefined);
+      if (await parking.isAnswered()) await runner.wake(job).catch(() => undefined);
       throw parkedError;
     }
     // A worker that lost the lease says nothing more: the one that took over ends the turn.
@@ -138,6 +134,16 @@ export async function runTurnJob(
     }
     // The broadcast cancel that stopped this turn left its flag too: it is spent.
     if (cancel.signal.aborted) await takeCancelFlag(runner.redis, data.sessionId);
+    // The session's schedules, as this turn left them, become the fleet's schedulers.
+    await armSchedulesAfterTurn(runner.redis, data, session.cronBook, runner.log);
+    if (ran.kind === 'nothing-to-fire') runner.log(`${job.id}: ${ran.why}; nothing fired`);
+    // An active goal goes on as the next job, not in a loop here; a cancelled turn paused it.
+    if (end.code === 0 && session.hasActiveGoal && !cancel.signal.aborted) {
+      const continues = await queueGoalStep(runner.redis, data);
+      emit({ kind: 'end', turn: data.turn, ...end, continues });
+      await events;
+      return { code: end.code };
+    }
     const goalEnd = session.goalRunEnd();
     emit({ kind: 'end', turn: data.turn, ...end, ...(goalEnd ? { goalEnd } : {}) });
     await events;

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { openTurnQueue } from './fleet-queue.js';
 import { type TurnJob, turnJobId, turnJobSchema } from './turn-job.js';
+import { recordTurnNumber } from './turn-numbers.js';
 
 /** How many finished turn jobs Redis keeps (their results), and for how long. */
 const KEEP_FINISHED = { age: 7 * 24 * 3600, count: 10_000 };
@@ -15,6 +16,8 @@ export async function submitTurn(redis: Redis, job: TurnJob): Promise<{ jobId: s
   const queue = await openTurnQueue(redis);
   try {
     const existed = (await queue.getJob(jobId)) !== undefined;
+    // A cron fire takes the turn after the highest one submitted.
+    await recordTurnNumber(redis, data.sessionId, data.turn);
     // Adding an id that exists is a no-op in BullMQ, so two racing submits still make one job.
     await queue.add('turn', data, {
       jobId,

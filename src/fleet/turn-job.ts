@@ -14,6 +14,18 @@ export const turnJobSchema = z.strictObject({
   model: z.string().min(1).optional(),
   /** Approvals wait for `fleet approve` (the turn parked, holding no worker) instead of afk's yes. */
   ask: z.boolean().optional(),
+  /**
+   * A cron fire's turn: the id of the session's schedule whose prompt it runs, read from the
+   * session's own `cron.jsonl` by the worker (as a local fire is), never from the job.
+   */
+  fire: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/)
+    .optional(),
+  /** When the schedule's fire came due (its cron match, ms): tells this fire from a later one. */
+  fireAt: z.int().nonnegative().optional(),
+  /** A goal's next step: the previous turn left the session's goal active (its reminder opens it). */
+  goalStep: z.literal(true).optional(),
 });
 export type TurnJob = z.infer<typeof turnJobSchema>;
 
@@ -23,6 +35,12 @@ export type TurnJob = z.infer<typeof turnJobSchema>;
  */
 export function turnJobId(sessionId: string, turn: number): string {
   return `turn:${sessionId}:${turn}`;
+}
+
+/** Whether `jobId` names a turn job of `sessionId`. */
+export function isTurnJobOf(jobId: string, sessionId: string): boolean {
+  const prefix = `turn:${sessionId}:`;
+  return jobId.startsWith(prefix) && /^[1-9]\d*$/.test(jobId.slice(prefix.length));
 }
 
 /** What a worker keeps in the job's progress: where the turn started, to tell a redo from a start. */

@@ -9,7 +9,13 @@ import { missingCapabilities } from './capabilities.js';
 import { compactContext } from './compact-context.js';
 import { shouldAutoCompact } from './compaction.js';
 import { LLMNotSet, LLMNotSupported, MaxStepsReached } from './errors.js';
-import { goalContinuationPrompt } from './goal/goal-prompt.js';
+import {
+  driveGoal,
+  type GoalTurnProgress,
+  type GoalTurnRunner,
+  parkGoal,
+  runGoalStep,
+} from './goal/goal-steps.js';
 import { EmptyPromptError, isEmptyPrompt, slashCommandText, unknownCommandText } from './prompt-checks.js';
 import { runRalphLoop } from './ralph-loop.js';
 import { parseSlashCommand } from './slash-command-parser.js';
@@ -50,6 +56,14 @@ export interface RunOptions {
    * prompt is never run as a slash command (a model-made schedule must not reach `/yolo`).
    */
   scheduled?: { modelInput: string; event: EventPayloads['ScheduleFired'] } | undefined;
+  /**
+   * How an active goal goes on after the turn: `loop` (default) runs its continuation turns inside
+   * this run; `next-run` leaves them to later runs with `goalStep` (a fleet queues each as a job, so
+   * a long goal holds a worker only while a step runs).
+   */
+  goalContinuation?: 'loop' | 'next-run' | undefined;
+  /** This run is one continuation turn of the active goal (its reminder opens it), nothing else. */
+  goalStep?: boolean | undefined;
 }
 
 const TITLE_WIDTH = 50;
@@ -105,7 +119,8 @@ export class Soul {
     }
 
     const { scheduled } = options;
-    const slash = scheduled || options.resume ? null : parseSlashCommand(slashCommandText(input));
+    const slash =
+      scheduled || options.resume || options.goalStep ? null : parseSlashCommand(slashCommandText(input));
     const command = slash ? this.options.slashCommands?.find(slash.name) : undefined;
     // An unknown `/name` is answered here: sent on, it would become a turn of the model.
     if (slash && !command && this.options.slashCommands)
@@ -115,11 +130,21 @@ export class Soul {
     wireSend(wireEvent('TurnBegin', { user_input: input }));
     let outcome: TurnOutcome;
     try {
-      outcome = options.resume
-        ? await this.driveGoal(await this.resumeTurn(signal), signal)
-        : await this.turnBody(scheduled ? scheduled.modelInput : input, text, slash, command, signal);
+      const loopGoal = options.goalContinuation !== 'next-run';
+      outcome = options.goalStep
+        ? await this.goalStep(signal)
+        : options.resume
+          ? await this.driveGoal(await this.resumeTurn(signal), signal, loopGoal)
+          : await this.turnBody(
+              scheduled ? scheduled.modelInput : input,
+              text,
+              slash,
+              command,
+              signal,
+              loopGoal,
+            );
     } catch (error) {
-      this.parkGoal(error, signal);
+      parkGoal(this.options.goal, error, signal);
       throw error;
     } finally {
       // TurnBegin and TurnEnd stay balanced on error and cancel too.
@@ -136,6 +161,7 @@ export class Soul {
     slash: ReturnType<typeof parseSlashCommand>,
     command: ReturnType<SlashCommandLookup<Soul>['find']>,
     signal: AbortSignal,
+    loopGoal: boolean,
   ): Promise<TurnOutcome> {
     let outcome: TurnOutcome;
     if (slash && command && 'run' in command) {
@@ -164,46 +190,30 @@ export class Soul {
         await workTree?.endTurn();
       }
     }
-    return this.driveGoal(outcome, signal);
+    return this.driveGoal(outcome, signal, loopGoal);
   }
 
-  /**
-   * While the goal is active, one more turn after another, each opened by the goal reminder (Kimi
-   * Code's continuation turns). Budgets are checked before and after each; the no-progress breaker
-   * and UpdateGoal end it too.
-   */
-  private async driveGoal(outcome: TurnOutcome, signal: AbortSignal): Promise<TurnOutcome> {
-    const book = this.options.goal;
-    if (!book) return outcome;
-    let last = outcome;
-    for (let goal = book.current(); goal?.status === 'active'; goal = book.current()) {
-      if (book.enforceBudget()) break;
-      book.beginTurn();
-      const current = book.current();
-      if (!current) break;
-      const progress = { progressed: false };
+  /** The goal's continuation turns after `outcome` (`loop`: all of them, here). */
+  private driveGoal(outcome: TurnOutcome, signal: AbortSignal, loop: boolean): Promise<TurnOutcome> {
+    return loop
+      ? driveGoal(this.options.goal, outcome, (progress) => this.goalTurnOf(progress, signal))
+      : Promise.resolve(outcome);
+  }
+
+  private goalStep(signal: AbortSignal): Promise<TurnOutcome> {
+    return runGoalStep(this.options.goal, (progress) => this.goalTurnOf(progress, signal));
+  }
+
+  /** One goal turn on the reminder `prompt`; its steps report their progress to `progress`. */
+  private goalTurnOf(progress: GoalTurnProgress, signal: AbortSignal): GoalTurnRunner {
+    return async (prompt) => {
       this.goalTurn = progress;
       try {
-        last = await this.turn(goalContinuationPrompt(current, book.view().elapsedMs), signal);
+        return await this.turn(prompt, signal);
       } finally {
         this.goalTurn = null;
       }
-      book.endTurn(progress.progressed);
-      book.enforceBudget();
-    }
-    return last;
-  }
-
-  /** A turn that failed or was cancelled parks an active goal as paused (Kimi Code's rule). */
-  private parkGoal(error: unknown, signal: AbortSignal): void {
-    const book = this.options.goal;
-    if (book?.current()?.status !== 'active') return;
-    // The error's class only: its message may quote a provider's answer.
-    const reason =
-      signal.aborted || isAbortError(error)
-        ? 'Interrupted.'
-        : `Stopped by an error (${error instanceof Error ? error.name : 'Error'}).`;
-    book.setStatus('paused', reason);
+    };
   }
 
   /** Compacts the context now (`/compact`); false when there was nothing to compact. */

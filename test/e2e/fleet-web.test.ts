@@ -115,6 +115,57 @@ describe('kimi-ts web --queue', { timeout: 120_000 }, () => {
     expect(again.code).toBe(1);
   });
 
+  it("a parked question shows as the page's question panel; a free answer is refused, a chosen option resumes the job", async () => {
+    const askDb = {
+      toolCalls: [
+        {
+          id: 'call-ask-1',
+          name: 'AskUserQuestion',
+          args: {
+            questions: [
+              { question: 'Which database?', options: [{ label: 'Postgres' }, { label: 'SQLite' }] },
+            ],
+          },
+        },
+      ],
+    };
+    const { server, sandbox } = await cli.setup([askDb, askDb, { text: 'Using SQLite.' }]);
+    const redis = await startRedis(cli);
+    await startWorker(cli, sandbox, redis.url);
+    const web = await startWebFor(cli, ['--queue', redis.url]);
+    const session = randomUUID();
+    const { page } = await openPage(web, session);
+    await page.locator('.status-bar .conn.open').waitFor({ timeout: 30_000 });
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('set up the db');
+    await box.press('Enter');
+    const panel = page.locator('.panel.question');
+    await panel.waitFor({ timeout: 30_000 });
+    const status = JSON.parse(
+      (await sandbox.run(['fleet', 'status', '--queue', redis.url, '--json'])).stdout,
+    );
+    expect(status.counts).toMatchObject({ running: 0, delayed: 1 });
+    // A free "Other" answer is no option: it answers nothing and the question is offered again.
+    await panel.getByRole('textbox', { name: 'Which database?: other answer' }).fill('MySQL');
+    await panel.getByRole('button', { name: 'Answer' }).click();
+    await panel.waitFor({ timeout: 30_000 });
+    const shown = await sandbox.run(['fleet', 'answer', session, '--queue', redis.url]);
+    expect(shown.stdout).toContain('Which database?');
+    await panel.getByLabel('SQLite').check();
+    await panel.getByRole('button', { name: 'Answer' }).click();
+    await page.getByText('Using SQLite.').first().waitFor({ timeout: 30_000 });
+    expect(server.requests).toHaveLength(3);
+    // The model heard the option, never the free text.
+    const messages = (server.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] })
+      .messages;
+    const results = messages.filter((m) => m.role === 'tool').map((m) => JSON.stringify(m.content));
+    expect(results).toHaveLength(1);
+    expect(results[0]).toContain('SQLite');
+    expect(results[0]).not.toContain('MySQL');
+    const again = await sandbox.run(['fleet', 'answer', session, '--queue', redis.url]);
+    expect(again.code).toBe(1);
+  });
+
   it("the page's Cancel stops the turn on the worker (fleet cancel's path)", async () => {
     const { promise: held, resolve: release } = deferred();
     cli.defer(() => release());

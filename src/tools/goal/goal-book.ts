@@ -35,6 +35,14 @@ const goalSchema = z.object({
 export type Goal = z.output<typeof goalSchema>;
 
 const recordSchema = z.object({ goal: goalSchema.nullable() });
+/**
+ * The tool results a goal's turns produced (their identities), appended as they come: a goal that
+ * goes on in another process (a fleet's next job) keeps its no-progress breaker. Readers of the
+ * goal skip these lines.
+ */
+const seenRecordSchema = z.object({ seen: z.array(z.string().max(1000)).max(1000), goal_id: z.string() });
+/** At most this many result identities are read back for a goal. */
+const MAX_SEEN = 20_000;
 
 export const MAX_OBJECTIVE_CHARS = 4000;
 /** Goal turns in a row without progress that block the goal. */
@@ -88,10 +96,19 @@ export class GoalBook {
    * Reads the session's goal. An active goal read back is paused: the turn that drove it died with
    * the process that ran it, and going on by itself would spend the budget unasked.
    */
-  static async open(file: string | null, now: () => number = Date.now): Promise<GoalBook> {
-    const goal = file ? await readLastGoal(file) : null;
+  static async open(
+    file: string | null,
+    now: () => number = Date.now,
+    options: { keepActive?: boolean } = {},
+  ): Promise<GoalBook> {
+    const { goal, seen } = file ? await readLastGoal(file) : { goal: null, seen: [] };
     const book = new GoalBook(file, goal, now);
-    if (goal?.status === 'active') {
+    // A fleet's next job goes on with the goal its previous job left active: by design, not a resume.
+    if (goal?.status === 'active' && options.keepActive) {
+      book.activeSince = now();
+      book.touched = true;
+      book.seenResults = new Set(seen);
+    } else if (goal?.status === 'active') {
       book.goal = { ...goal, status: 'paused', reason: 'The session was resumed; /goal resume continues.' };
       book.parked = true;
       book.persist();
@@ -215,13 +232,18 @@ export class GoalBook {
    * new to this goal. The same output again (the same `ls`, the same failing test) is no progress.
    */
   noteResults(resultIds: readonly string[]): boolean {
-    let fresh = false;
+    const fresh: string[] = [];
     for (const id of resultIds) {
       if (this.seenResults.has(id)) continue;
       this.seenResults.add(id);
-      fresh = true;
+      fresh.push(id);
     }
-    return fresh;
+    const goalId = this.goal?.id;
+    if (fresh.length > 0 && goalId !== undefined)
+      this.append(
+        `${JSON.stringify({ seen: fresh.slice(0, 1000).map((id) => id.slice(0, 1000)), goal_id: goalId })}\n`,
+      );
+    return fresh.length > 0;
   }
 
   /** Tokens a model step of an active goal used. */
@@ -277,30 +299,45 @@ export class GoalBook {
   private persist(): void {
     const file = this.file;
     if (!file) return;
-    const line = `${JSON.stringify({ goal: this.goal })}\n`;
+    this.append(`${JSON.stringify({ goal: this.goal })}\n`);
+  }
+
+  private append(line: string): void {
+    const file = this.file;
+    if (!file) return;
     // Serialised, so the snapshots land in the order they were taken.
     this.writes = this.writes.then(() => appendFile(file, line, { mode: 0o600 })).catch(() => {});
   }
 }
 
-async function readLastGoal(file: string): Promise<Goal | null> {
+async function readLastGoal(file: string): Promise<{ goal: Goal | null; seen: string[] }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    return null;
+    return { goal: null, seen: [] };
   }
   const lines = text.split('\n');
+  let goal: Goal | null | undefined;
+  const seen: { goalId: string; ids: string[] }[] = [];
   // A torn last line (a crash mid-write) is skipped: the one before it is the goal.
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]?.trim();
     if (!line) continue;
     try {
-      const parsed = recordSchema.safeParse(JSON.parse(line));
-      if (parsed.success) return parsed.data.goal;
+      const json: unknown = JSON.parse(line);
+      const parsed = recordSchema.safeParse(json);
+      if (parsed.success) {
+        goal ??= parsed.data.goal;
+        continue;
+      }
+      const ids = seenRecordSchema.safeParse(json);
+      if (ids.success && seen.length < MAX_SEEN) seen.push({ goalId: ids.data.goal_id, ids: ids.data.seen });
     } catch {}
   }
-  return null;
+  const current = goal ?? null;
+  const ids = seen.filter((record) => record.goalId === current?.id).flatMap((record) => record.ids);
+  return { goal: current, seen: ids.slice(0, MAX_SEEN) };
 }
 
 /** `30m`, `2h`, `90s`, `1h30m`, or plain seconds; null if it is none of these. */

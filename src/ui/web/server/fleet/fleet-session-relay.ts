@@ -1,8 +1,10 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { answerParkedTurn } from '../../../../fleet/answer-parked.js';
+import { answerParkedQuestion, answerParkedTurn } from '../../../../fleet/answer-parked.js';
 import { rangeSessionEvents, readSessionEvents, type SessionEvent } from '../../../../fleet/event-stream.js';
 import { pendingApprovals } from '../../../../fleet/parked-approvals.js';
+import { pendingQuestions } from '../../../../fleet/parked-questions.js';
+import { InvalidQuestionAnswer } from '../../../../fleet/question-answers.js';
 import { requestCancel } from '../../../../fleet/turn-cancels.js';
 import { INTERRUPTED_BY_USER } from '../../../../fleet/turn-end.js';
 import { assertNever } from '../../../../util/assert-never.js';
@@ -25,6 +27,7 @@ export const CLOSE_REDIS_GONE = { code: 1011, reason: "The fleet's Redis cannot 
 
 const promptParams = z.looseObject({ user_input: z.string().min(1).max(1_000_000) });
 const approvalAnswer = z.looseObject({ response: z.unknown() });
+const questionAnswer = z.looseObject({ answers: z.record(z.string(), z.string()) });
 /** Answers that approve; any other counts as a rejection (as wire mode does). The fleet has no session scope. */
 const APPROVING = new Set<unknown>(['approve', 'approve_for_session']);
 /** Stream entries sent per read while replaying (a long stream is paged, never read whole). */
@@ -35,7 +38,8 @@ const REPLAY_PAGE = 500;
  * session: `replay` sends the session's Redis Stream from its start (the page asks after every
  * reconnect and forgets what it showed) and then follows it live from the last stream id sent
  * (XREAD BLOCK on a connection of its own), so a turn running on any worker shows here. A parked
- * approval becomes the page's approval request; its answer goes through `fleet approve`'s path.
+ * approval becomes the page's approval request, a parked question its question request; their
+ * answers go through `fleet approve`'s and `fleet answer`'s paths.
  * `prompt` submits the next turn's job; `cancel` is `fleet cancel`.
  */
 export class FleetSessionRelay {
@@ -45,6 +49,8 @@ export class FleetSessionRelay {
   private latestTurn = 0;
   /** The last ApprovalRequest streamed: what a parked approval shows (its panel's content). */
   private lastApproval: { id: string; envelope: unknown } | null = null;
+  /** The last QuestionRequest streamed: what a parked question shows. */
+  private lastQuestion: { id: string; envelope: unknown } | null = null;
   /** The page's `prompt` calls waiting for their turn's end, by turn. */
   private readonly prompts = new Map<number, string>();
   private closed = false;
@@ -77,8 +83,10 @@ export class FleetSessionRelay {
       case 'notification':
         return;
       case 'response': {
+        if (!message.ok) return;
+        if (message.id === this.lastQuestion?.id) return this.answerQuestion(message.result);
         // An answer to a parked approval shown as a request (its id is the request's own).
-        if (!message.ok || message.id !== this.lastApproval?.id) return;
+        if (message.id !== this.lastApproval?.id) return;
         const answer = approvalAnswer.safeParse(message.result);
         if (!answer.success) return;
         await answerParkedTurn(
@@ -90,6 +98,26 @@ export class FleetSessionRelay {
       }
       case 'request':
         return this.request(message.id, message.method, message.params);
+    }
+  }
+
+  /**
+   * The page's answer to a parked question, checked against its options as `fleet answer` checks
+   * one: an answer that is not one of them (the page's free "Other") answers nothing, and the
+   * question is offered again.
+   */
+  private async answerQuestion(result: unknown): Promise<void> {
+    const parsed = questionAnswer.safeParse(result);
+    try {
+      if (parsed.success)
+        await answerParkedQuestion(this.source.redis, this.sessionId, {
+          kind: 'answers',
+          answers: parsed.data.answers,
+        });
+      else await this.offerParked();
+    } catch (error) {
+      if (!(error instanceof InvalidQuestionAnswer)) throw error;
+      await this.offerParked();
     }
   }
 
@@ -149,7 +177,7 @@ export class FleetSessionRelay {
       if (page.length < REPLAY_PAGE) break;
     }
     this.reply({ kind: 'response', id, body: { result: { status: 'finished', events: sent, requests: 0 } } });
-    await this.offerParkedApproval();
+    await this.offerParked();
     if (this.closed || replay !== this.replays) return;
     this.followFrom(last);
   }
@@ -163,7 +191,7 @@ export class FleetSessionRelay {
     void (async () => {
       for await (const event of readSessionEvents(blocking, this.sessionId, from, live.signal)) {
         this.forward(event);
-        if (event.kind === 'parked') await this.offerParkedApproval();
+        if (event.kind === 'parked') await this.offerParked();
       }
     })().catch(() => {
       if (!live.signal.aborted) this.redisGone();
@@ -185,6 +213,8 @@ export class FleetSessionRelay {
         const envelope = wireMessageToJSON(event.message) as { type: string; payload: { id?: unknown } };
         if (envelope.type === 'ApprovalRequest' && typeof envelope.payload.id === 'string')
           this.lastApproval = { id: envelope.payload.id, envelope };
+        if (envelope.type === 'QuestionRequest' && typeof envelope.payload.id === 'string')
+          this.lastQuestion = { id: envelope.payload.id, envelope };
         // Requests in the stream are history (the worker asked and was answered, or parked).
         this.client.send(frameText(eventFrame(envelope)));
         return true;
@@ -218,13 +248,14 @@ export class FleetSessionRelay {
     }
   }
 
-  /** A parked approval still waiting: shown as the page's approval request. */
-  private async offerParkedApproval(): Promise<void> {
+  /** A parked approval or question still waiting: shown as the page's request of its kind. */
+  private async offerParked(): Promise<void> {
     const approval = this.lastApproval;
-    if (approval === null) return;
-    const pending = await pendingApprovals(this.source.redis, this.sessionId);
-    if (pending.length === 0) return;
-    this.client.send(frameText(requestFrame(approval.id, approval.envelope)));
+    if (approval !== null && (await pendingApprovals(this.source.redis, this.sessionId)).length > 0)
+      this.reply(requestFrame(approval.id, approval.envelope));
+    const question = this.lastQuestion;
+    if (question !== null && (await pendingQuestions(this.source.redis, this.sessionId)).length > 0)
+      this.reply(requestFrame(question.id, question.envelope));
   }
 
   private reply(frame: Parameters<typeof frameText>[0]): void {
