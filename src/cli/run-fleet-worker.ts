@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import { kimiTsHome } from '../config/home.js';
 import type { FleetSession } from '../fleet/run-turn-job.js';
 import type { TurnJob } from '../fleet/turn-job.js';
+import { sessionAt } from '../session/session.js';
 import { printWarning } from './print-warning.js';
 import type { SessionFlags } from './session-options.js';
 import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
@@ -46,6 +47,10 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
       leaseMs: flags.leaseMs ?? 30_000,
       redisGraceMs: 5000,
       open,
+      files: (job) => {
+        const session = sessionAt(home, job.workDir, job.sessionId);
+        return { context: session.contextFile, wire: session.wireFile, state: session.stateFile };
+      },
       log,
     });
   } catch (error) {

@@ -4,6 +4,7 @@ import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
 import { type FleetSession, runTurnJob } from './run-turn-job.js';
+import type { SessionPartFiles } from './session-mirror.js';
 import { TurnCancels } from './turn-cancels.js';
 import type { TurnJob } from './turn-job.js';
 
@@ -16,6 +17,8 @@ export interface FleetWorkerOptions {
   /** How long Redis may be away before the worker gives up. */
   redisGraceMs: number;
   open: (job: TurnJob) => Promise<FleetSession>;
+  /** Where this worker keeps its copy of a job's session (its own home: nothing shared with others). */
+  files: (job: TurnJob) => SessionPartFiles;
   /** One line of what the worker does (stderr). */
   log: (line: string) => void;
 }
@@ -55,6 +58,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         {
           redis,
           open: options.open,
+          files: options.files,
           worker: name,
           log: options.log,
           signal: turns.signal,

@@ -7,6 +7,12 @@ import { ApprovalGate } from './approval-gate.js';
 import { appendFencedSessionEvent, type StreamEntry, wireEntry } from './event-stream.js';
 import { isAnswered } from './parked-approvals.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
+import {
+  commitLocalChanges,
+  loadSessionFromStore,
+  type SessionPartFiles,
+  storeFence,
+} from './session-mirror.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
 import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './turn-job.js';
@@ -23,6 +29,8 @@ export interface TurnRunner {
   redis: Redis;
   /** Opens the job's session with the worker's own config: the job carries no key. */
   open: (job: TurnJob) => Promise<FleetSession>;
+  /** Where this worker keeps its copy of the job's session (loaded from the session store). */
+  files: (job: TurnJob) => SessionPartFiles;
   worker: string;
   /** Aborts running turns (the worker lost Redis). */
   signal: AbortSignal;
@@ -75,7 +83,10 @@ export async function runTurnJob(
   };
   emit({ kind: 'attempt', turn: data.turn, attempt, worker: runner.worker });
   let session: FleetSession;
+  const files = runner.files(data);
   try {
+    // The store's commits are the truth: a copy missing or behind (the last turn ran elsewhere) is loaded.
+    await loadSessionFromStore(runner.redis, data.sessionId, files);
     session = await runner.open(data);
   } catch (error) {
     const end = turnEndOf(error);
@@ -93,7 +104,9 @@ export async function runTurnJob(
     // The prompt is committed when the history grew past where this turn started: go on from there.
     const resume = progress.success && context.history.length > progress.data.historyAtStart;
     if (!progress.success) await job.updateProgress({ historyAtStart: context.history.length });
-    session.setWriteFence(() => lease.check());
+    const fence = storeFence(runner.redis, data.sessionId, { jobId, token }, lease);
+    session.setWriteFence(fence);
+    await commitLocalChanges(runner.redis, data.sessionId, files, fence);
     const approvals = new ApprovalGate(runner.redis, data.sessionId, jobId, () => {
       // Nothing of the step that asked may be committed: it is redone when the answer comes.
       lease.lose('The turn was parked for an approval.');
