@@ -173,6 +173,8 @@ export function buildProgram() {
     .option('--wait', 'follow the turn and exit as print mode does')
     .option('--turn <n>', 'which turn of --session this is (default 1)', positiveInt)
     .option('--ask', 'approvals wait for `fleet approve` (the turn parked) instead of being given')
+    .option('--repo <url>', 'the work dir as a git remote (workers on other machines; with --rev)')
+    .option('--rev <rev>', 'the base revision of --repo: a commit id or a branch (default: main)')
     .action(async (_options, command) => {
       const { runFleetSubmit } = await import('./run-fleet-submit.js');
       process.exitCode = await runFleetSubmit(command.optsWithGlobals());

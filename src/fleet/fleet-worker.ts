@@ -3,7 +3,7 @@ import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
 import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
-import { type FleetSession, runTurnJob } from './run-turn-job.js';
+import { type FleetSession, runTurnJob, type TurnRunner } from './run-turn-job.js';
 import type { SessionPartFiles } from './session-mirror.js';
 import { TurnCancels } from './turn-cancels.js';
 import type { TurnJob } from './turn-job.js';
@@ -19,6 +19,8 @@ export interface FleetWorkerOptions {
   open: (job: TurnJob) => Promise<FleetSession>;
   /** Where this worker keeps its copy of a job's session (its own home: nothing shared with others). */
   files: (job: TurnJob) => SessionPartFiles;
+  /** Hands a turn's work back (a git remote's session branch); see TurnRunner. */
+  settle?: TurnRunner['settle'];
   /** One line of what the worker does (stderr). */
   log: (line: string) => void;
 }
@@ -59,6 +61,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           redis,
           open: options.open,
           files: options.files,
+          ...(options.settle ? { settle: options.settle } : {}),
           worker: name,
           log: options.log,
           signal: turns.signal,

@@ -31,6 +31,11 @@ export interface TurnRunner {
   open: (job: TurnJob) => Promise<FleetSession>;
   /** Where this worker keeps its copy of the job's session (loaded from the session store). */
   files: (job: TurnJob) => SessionPartFiles;
+  /**
+   * After a turn that was neither parked nor lost: hands its work back (a git remote's session
+   * branch), calling `check` (the lease) last before it writes anything outside the worker.
+   */
+  settle?: (job: TurnJob, check: () => Promise<void>) => Promise<void>;
   worker: string;
   /** Aborts running turns (the worker lost Redis). */
   signal: AbortSignal;
@@ -146,6 +151,14 @@ export async function runTurnJob(
     if (lease.lost) {
       runner.log(`lost the lease on ${job.id}: nothing more of it is committed by this worker`);
       throw new LeaseLost('The lease on the session was lost during the turn.');
+    }
+    if (runner.settle) {
+      try {
+        await runner.settle(data, () => lease.check());
+      } catch (error) {
+        if (lease.lost) throw new LeaseLost('The lease on the session was lost before its work was pushed.');
+        if (end.code === 0) end = turnEndOf(error);
+      }
     }
     // The broadcast cancel that stopped this turn left its flag too: it is spent.
     if (cancel.signal.aborted) await takeCancelFlag(runner.redis, data.sessionId);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { repoSourceSchema } from './repo-source.js';
 
 /**
  * One turn of one session, as a job. What it carries is what any worker may see: the work dir,
@@ -14,6 +15,12 @@ export const turnJobSchema = z.strictObject({
   model: z.string().min(1).optional(),
   /** Approvals wait for `fleet approve` (the turn parked, holding no worker) instead of afk's yes. */
   ask: z.boolean().optional(),
+  /**
+   * The work dir as a git remote and a base revision (workers on other machines): the worker checks
+   * it out into a worktree of its own, on the branch `kimi-ts/<session>` (which the next turn starts
+   * from), and pushes that branch back after the turn. `workDir` is then only what lists show.
+   */
+  repo: repoSourceSchema.optional(),
 });
 export type TurnJob = z.infer<typeof turnJobSchema>;
 
