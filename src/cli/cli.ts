@@ -175,6 +175,7 @@ export function buildProgram() {
     .option('--ask', 'approvals wait for `fleet approve` (the turn parked) instead of being given')
     .option('--repo <url>', 'the work dir as a git remote (workers on other machines; with --rev)')
     .option('--rev <rev>', 'the base revision of --repo: a commit id or a branch (default: main)')
+    .option('--label <label>', 'pin the session to workers started with this --label (the machine with -w)')
     .action(async (_options, command) => {
       const { runFleetSubmit } = await import('./run-fleet-submit.js');
       process.exitCode = await runFleetSubmit(command.optsWithGlobals());

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isSafeRev, remoteUrlProblem } from '../fleet/repo-source.js';
+import { WORKER_LABEL } from '../fleet/turn-job.js';
 import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
 
 export interface FleetSubmitFlags {
@@ -18,6 +19,7 @@ export interface FleetSubmitFlags {
   outputFormat?: string | undefined;
   repo?: string | undefined;
   rev?: string | undefined;
+  label?: string | undefined;
 }
 
 /** Exit code when Redis cannot be reached: worth retrying later, as print mode's 75. */
@@ -102,7 +104,14 @@ function jobOf(flags: FleetSubmitFlags) {
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.ask ? { ask: true } : {}),
     ...(repo ? { repo } : {}),
+    ...(labelOf(flags) ? { label: labelOf(flags) } : {}),
   };
+}
+
+function labelOf(flags: FleetSubmitFlags): string | undefined {
+  if (flags.label !== undefined && !WORKER_LABEL.test(flags.label))
+    throw new SubmitUsage('--label takes 1 to 64 letters, digits and ._- (starting with a letter or digit).');
+  return flags.label;
 }
 
 /** `--repo URL --rev REV`, checked before anything is queued; the URL and the rev are never quoted back. */

@@ -63,6 +63,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           files: options.files,
           ...(options.settle ? { settle: options.settle } : {}),
           worker: name,
+          label: options.label,
           log: options.log,
           signal: turns.signal,
           cancels,

@@ -25,7 +25,8 @@ const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i;
 export function remoteUrlProblem(url: string): string | null {
   if (url.length === 0 || url.length > 2000) return 'The remote URL is empty or too long.';
   if (url.startsWith('-')) return 'The remote URL may not start with "-".';
-  if ([...url].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return 'The remote URL may not contain control characters.';
+  if ([...url].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+    return 'The remote URL may not contain control characters.';
   // `<transport>::<address>` runs a remote helper (`ext::` runs any command).
   if (url.includes('::')) return 'The remote URL may not name a transport helper ("::").';
   if (URL_WITH_PASSWORD.test(url))

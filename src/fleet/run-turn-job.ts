@@ -37,6 +37,8 @@ export interface TurnRunner {
    */
   settle?: (job: TurnJob, check: () => Promise<void>) => Promise<void>;
   worker: string;
+  /** The worker's `--label`: a turn pinned to another label is not run here. */
+  label?: string | undefined;
   /** Aborts running turns (the worker lost Redis). */
   signal: AbortSignal;
   /** Cancels broadcast for sessions whose turns run here. */
@@ -52,6 +54,8 @@ export interface TurnRunner {
 
 /** How long a turn waits, parked, before it looks again at a session another turn holds. */
 const BUSY_SESSION_RETRY_MS = 500;
+/** How long a turn pinned to another label waits, parked, before a worker looks at it again. */
+const PINNED_RETRY_MS = 250;
 /** How long a turn parked for an approval stays parked unless answered (`fleet approve` wakes it). */
 const APPROVAL_PARK_MS = 7 * 24 * 3600 * 1000;
 
@@ -72,6 +76,9 @@ export async function runTurnJob(
     throw runner.unrecoverable('Not a turn job of kimi-ts.');
   const data = parsed.data;
   const jobId = job.id;
+  // Pinned to other workers: parked for a moment, to be taken by one of them (or again by this one).
+  if (data.label !== undefined && data.label !== runner.label)
+    throw await runner.park(job, token, PINNED_RETRY_MS);
   // One turn of a session at a time, in order: a turn whose session is busy waits parked.
   const ready =
     (await previousTurnDone(runner.redis, data.sessionId, data.turn)) &&

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { repoSourceSchema } from './repo-source.js';
 
+/** What a worker label may be: it names a machine (or a kind of machine) in jobs and in `fleet status`. */
+export const WORKER_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 /**
  * One turn of one session, as a job. What it carries is what any worker may see: the work dir,
  * the prompt, the modes and the model alias — never a key (workers read their own config).
@@ -21,6 +24,8 @@ export const turnJobSchema = z.strictObject({
    * from), and pushes that branch back after the turn. `workDir` is then only what lists show.
    */
   repo: repoSourceSchema.optional(),
+  /** Pinned to workers started with `--label` this: only they run its turns (say, the machine with its work dir). */
+  label: z.string().regex(WORKER_LABEL).optional(),
 });
 export type TurnJob = z.infer<typeof turnJobSchema>;
 

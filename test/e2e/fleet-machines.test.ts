@@ -114,3 +114,40 @@ it('a worker paused past its lease, then resumed, commits nothing: the check and
   const folderB = await sessionFolder(b.home, sessionId);
   expect(await readFile(join(folderB, 'context.jsonl'), 'utf8')).toBe(after.context);
 });
+
+it('a session pinned with --label runs only on workers of that label; fleet status shows what waits for one', async () => {
+  const { server, sandbox } = await cli.setup([{ text: 'Ran on beta.' }, { text: 'Ran on gamma.' }]);
+  const redis = await startRedis(cli);
+  const b = await otherHome(sandbox.root, 'home-b');
+  await startWorker(cli, sandbox, redis.url, ['--label', 'alpha']);
+  await startWorker(cli, sandbox, redis.url, ['--label', 'beta'], b.env);
+  const pinned = await submit(sandbox, redis.url, 'on beta', ['--label', 'beta', '--wait']);
+  expect(pinned.code).toBe(0);
+  expect(pinned.stdout).toContain('Ran on beta.');
+  const sessionId = pinned.stdout.split('\n')[0]!;
+  const events = await sandbox.run(['fleet', 'events', sessionId, '--queue', redis.url]);
+  const attempts = events.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .filter((event) => event.kind === 'attempt');
+  expect(attempts.map((event) => event.worker)).toEqual([expect.stringMatching(/^beta@/)]);
+  // Only beta's home has the session.
+  await sessionFolder(b.home, sessionId);
+  await expect(sessionFolder(sandbox.home, sessionId)).rejects.toThrow();
+  // No worker of label gamma yet: the turn waits (alpha and beta do not run it), and status says so.
+  const waiting = await submit(sandbox, redis.url, 'on gamma', ['--label', 'gamma']);
+  expect(waiting.code).toBe(0);
+  const gammaSession = waiting.stdout.trim();
+  const status = await sandbox.run(['fleet', 'status', '--queue', redis.url]);
+  expect(status.stdout).toMatch(
+    /pinned to label gamma: 1 turn waiting for a worker started with --label gamma/,
+  );
+  expect(server.requests).toHaveLength(1);
+  await startWorker(cli, sandbox, redis.url, ['--label', 'gamma']);
+  const followed = await submit(sandbox, redis.url, 'on gamma', ['--session', gammaSession, '--wait']);
+  expect(followed.stdout).toContain('Ran on gamma.');
+  expect(server.requests).toHaveLength(2);
+  const bad = await submit(sandbox, redis.url, 'x', ['--label', '../etc']);
+  expect(bad.code).toBe(2);
+});
