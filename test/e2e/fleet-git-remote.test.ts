@@ -65,9 +65,8 @@ it('a git-remote session: turn 1 on A writes a file, it comes back as the branch
   a.child.kill('SIGTERM');
   await a.result;
   await startWorker(cli, sandbox, redis.url, ['--label', 'b'], { KIMI_TS_HOME: homeB });
+  // Turn 2 names no remote: the session keeps the one of its turn 1.
   const second = await submit(sandbox, redis.url, 'read hello.txt', [
-    '--repo',
-    remote,
     '--session',
     sessionId,
     '--turn',
