@@ -44,7 +44,29 @@ function cachePath(home: string, url: string): string {
  * branch when the remote has it (an earlier turn's work, from any worker), else at the base
  * revision. Returns the worktree's path.
  */
-export async function checkoutSessionWorktree(
+export function checkoutSessionWorktree(
+  home: string,
+  sessionId: string,
+  repo: RepoSource,
+  signal?: AbortSignal,
+): Promise<string> {
+  return oneAtATime(cachePath(home, repo.url), () => checkout(home, sessionId, repo, signal));
+}
+
+/** Git changes of one cache, one after the other: two turns fetching at once would fight over its ref locks. */
+const cacheQueues = new Map<string, Promise<unknown>>();
+
+function oneAtATime<T>(cache: string, change: () => Promise<T>): Promise<T> {
+  const run = (cacheQueues.get(cache) ?? Promise.resolve()).catch(() => undefined).then(change);
+  const settled = run.catch(() => undefined);
+  cacheQueues.set(cache, settled);
+  void settled.then(() => {
+    if (cacheQueues.get(cache) === settled) cacheQueues.delete(cache);
+  });
+  return run;
+}
+
+async function checkout(
   home: string,
   sessionId: string,
   repo: RepoSource,
@@ -95,7 +117,20 @@ export async function checkoutSessionWorktree(
  * the remote. `check` runs just before the push (the worker's lease: one that lost it pushes nothing).
  * Returns the commit the branch is at.
  */
-export async function pushSessionWork(
+export function pushSessionWork(
+  home: string,
+  sessionId: string,
+  turn: number,
+  repo: RepoSource,
+  check: () => Promise<void>,
+  signal?: AbortSignal,
+): Promise<string> {
+  return oneAtATime(cachePath(home, repo.url), () =>
+    commitAndPush(home, sessionId, turn, repo, check, signal),
+  );
+}
+
+async function commitAndPush(
   home: string,
   sessionId: string,
   turn: number,
