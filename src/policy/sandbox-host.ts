@@ -94,6 +94,8 @@ function trial(host: Extract<SandboxHost, { available: true }>): {
       '--proc',
       '/proc',
       '--unshare-pid',
+      // As commands run (sandbox.ts): a bwrap without it is found here, not at the first command.
+      '--as-pid-1',
       '--unshare-net',
       '--die-with-parent',
       '--',

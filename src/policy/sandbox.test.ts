@@ -165,7 +165,8 @@ describe('the command sandbox (real bubblewrap)', () => {
           '/bin/bash',
           ['-c', 'env -u AGENT_KEY "$@"; true', 'agent', ...argv, '/bin/bash', '-c', probe],
           { encoding: 'utf8', cwd: context.workDir, env: { ...process.env, AGENT_KEY: 'agent-secret-1234' } },
-          (_error, stdout, stderr) => resolve(stdout + stderr),
+          // stderr first: the count is stdout's last line (inside, `$PPID` is 0 and its cat fails).
+          (_error, stdout, stderr) => resolve(stderr + stdout),
         );
       });
     // Unsandboxed, the same command finds the key (so the check below can fail).

@@ -266,8 +266,10 @@ export function bwrapArguments(
   }
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
-  // when bwrap goes (a kill of its group), everything the command started goes.
-  args.push('--unshare-pid', '--unshare-ipc', '--die-with-parent');
+  // when bwrap goes (a kill of its group), everything the command started goes. The command is the
+  // namespace's PID 1 (bash reaps what is orphaned inside): bwrap's own init would outlive bwrap by a
+  // moment and be left to the machine's PID 1 — a zombie for good in a container whose init reaps nothing.
+  args.push('--unshare-pid', '--as-pid-1', '--unshare-ipc', '--die-with-parent');
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);
   return args;
 }

@@ -55,11 +55,19 @@ async function exitedPid(): Promise<number> {
   return child.pid as number;
 }
 
-/** The owner record of a zombie: a child that ended, whose parent (`sleep`, after exec) never reaps it. */
+/**
+ * The owner record of a zombie: a child that ended, whose parent never reaps it. The parent is perl
+ * (Debian's perl-base is always there), which reaps nothing unless asked; a shell parent could reap
+ * the child itself before it exec'd `sleep`, under load.
+ */
 async function zombieOwner(): Promise<{ pid: number; started: string }> {
-  const parent = spawn('/bin/sh', ['-c', 'true & echo $!; exec sleep 30'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const parent = spawn(
+    'perl',
+    ['-e', '$| = 1; my $pid = fork(); exit 0 if $pid == 0; print "$pid\n"; sleep 30'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   zombieParents.push(parent);
   const pid = Number(
     await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(String(d)))),

@@ -159,6 +159,8 @@ async function decideByPolicy(
     case 'deny':
       return { value: toolPolicyDeniedError(decision.reason), outcome: 'rejected' };
     case 'ask': {
+      const remember =
+        !decision.secret && !(plan !== undefined && !isAutoApproval(plan) && plan.askEveryTime);
       if (!run.approval) return { value: toolNoApprovalError(tool.name), outcome: 'rejected' };
       const stop = interrupted();
       if (stop) return stop;
@@ -169,12 +171,12 @@ async function decideByPolicy(
         [...decision.display],
         {
           evenIfAutoApproving: decision.evenIfAutoApproving,
-          remember: !decision.secret,
+          remember,
           rememberOnApprove: decision.rememberApproval,
         },
       );
       if (!answer.approved) return { value: answer.rejectionError(), outcome: 'rejected' };
-      if (answer.response === 'approve_for_session' && answer.answer && !decision.secret) {
+      if (answer.response === 'approve_for_session' && answer.answer && remember) {
         // A failed save leaves the approval standing; the rule is simply not written.
         await policy.remember({ toolName: tool.name, effects, ...answer.answer });
       }

@@ -22,6 +22,12 @@ export interface ApprovalAsk {
   action: string;
   description: string;
   display?: DisplayBlock[] | undefined;
+  /**
+   * Every call is asked: "approve for the session" approves this call only and is not remembered.
+   * For approvals whose future calls the person cannot foresee from this one (a schedule's prompt
+   * runs later, unseen: approving one must not approve every later prompt).
+   */
+  askEveryTime?: boolean | undefined;
 }
 
 /** A tool's statement that this particular call needs no question (e.g. writing the plan file), with why. */

@@ -4,6 +4,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { git } from '../support/git.js';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import type { JsonRpcMessage } from '../support/wire-process-client.js';
@@ -25,9 +26,6 @@ const shellTurn = (command: string) => [
   { toolCalls: [{ id: 's1', name: 'Shell', args: { command } }] },
   { text: 'done' },
 ];
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
 
 describe('/rewind with the things around it (wire mode)', () => {
   it("leaves a git repository's HEAD, index, stash and refs as they were", async () => {

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { git } from '../support/git.js';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
@@ -18,13 +18,6 @@ interface ApiMessage {
 
 const textOf = (m: ApiMessage | undefined): string =>
   m === undefined ? '' : typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'core.hooksPath=/dev/null', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
 
 const ITEMS = ['one', 'two'];
 

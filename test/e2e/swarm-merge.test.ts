@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { git } from '../support/git.js';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
@@ -17,13 +17,6 @@ interface ApiMessage {
 
 const textOf = (m: ApiMessage | undefined): string =>
   m === undefined ? '' : typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
 
 const REPORT = `Done. ${'The file was written as asked and checked afterwards. '.repeat(5)}`;
 

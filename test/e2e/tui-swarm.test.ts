@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { git } from '../support/git.js';
+import { descendantsOf } from '../support/processes.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 import { TUI_READY } from '../support/tmux-terminal.js';
 import { useTuiCli } from '../support/tui-cli.js';
@@ -16,31 +17,6 @@ interface ApiMessage {
 
 const textOf = (m: ApiMessage | undefined): string =>
   m === undefined ? '' : typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
-
-/** Every process below `pid`, as `pid args`. */
-function descendantsOf(pid: number): string[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }));
-  const found: string[] = [];
-  const walk = (parent: number) => {
-    for (const row of rows.filter((r) => r.ppid === parent)) {
-      found.push(`${row.pid} ${row.args}`);
-      walk(row.pid);
-    }
-  };
-  walk(pid);
-  return found;
-}
 
 function fileAppearsBelow(dir: string, name: string): Promise<void> {
   return new Promise((resolve) => {

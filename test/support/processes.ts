@@ -43,6 +43,21 @@ export function processesWithEnv(needle: string): ProcessInfo[] {
   });
 }
 
+/** Every live process below `pid` (its children, theirs, ...), as `pid command`. */
+export function descendantsOf(pid: number): string[] {
+  const processes = liveProcesses();
+  const found: string[] = [];
+  const walk = (parent: number) => {
+    for (const info of processes) {
+      if (info.ppid !== parent) continue;
+      found.push(`${info.pid} ${info.command}`);
+      walk(info.pid);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
 /** Whether `pid` is alive (a zombie counts as gone: it runs nothing). */
 export function isAlive(pid: number): boolean {
   return readProcess(pid) !== null;

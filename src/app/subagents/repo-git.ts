@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runGitProcess } from '../../util/git-process.js';
 
 /** A git command in the person's repository failed (or git is missing). */
 export class RepoGitError extends Error {
@@ -51,53 +51,22 @@ function environment(): NodeJS.ProcessEnv {
 }
 
 /** Runs git once with the neutral settings plus `extra` ones, in `cwd`; settles only once git exited. */
-function spawnGit(
+async function spawnGit(
   args: readonly string[],
   cwd: string,
   options: { extra?: readonly string[]; signal?: AbortSignal | undefined; okCodes?: readonly number[] } = {},
 ): Promise<RepoGitResult> {
-  const settings = [...NEUTRAL, ...(options.extra ?? [])].flatMap((setting) => ['-c', setting]);
-  return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) {
-      reject(options.signal.reason);
-      return;
-    }
-    const child = spawn('git', [...settings, ...args], {
-      cwd,
-      env: environment(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), GIT_TIMEOUT_MS);
-    // git removes its lock files on SIGTERM; the promise still waits for its exit.
-    const onAbort = () => child.kill('SIGTERM');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    const done = () => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-    };
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      done();
-      reject(new RepoGitError(error.code === 'ENOENT' ? 'git is not installed.' : error.message));
-    });
-    child.on('close', (code) => {
-      done();
-      if (options.signal?.aborted) {
-        reject(options.signal.reason);
-        return;
-      }
-      const exit = code ?? 1;
-      if (exit === 0 || options.okCodes?.includes(exit)) {
-        resolve({ code: exit, stdout: Buffer.concat(out).toString('utf8') });
-        return;
-      }
-      const message = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
-      reject(new RepoGitError(`git ${args[0]} failed (${exit}): ${message}`));
-    });
+  const result = await runGitProcess(args, {
+    cwd,
+    env: environment(),
+    settings: [...NEUTRAL, ...(options.extra ?? [])],
+    signal: options.signal,
+    okCodes: options.okCodes,
+    timeoutMs: GIT_TIMEOUT_MS,
+    failure: (message) => new RepoGitError(message),
+    missing: 'git is not installed.',
   });
+  return { code: result.code, stdout: result.stdout.toString('utf8') };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type GitProcessResult, runGitProcess } from '../../util/git-process.js';
 
 /** git is not installed, or failed in a way the checkpoint store cannot work around. */
 export class CheckpointStoreError extends Error {
@@ -16,33 +16,21 @@ export interface GitRunOptions {
   okCodes?: readonly number[];
 }
 
-export interface GitResult {
-  code: number;
-  stdout: Buffer;
-}
+export type GitResult = GitProcessResult;
 
 /**
  * Settings that keep the user's git setup out of the store: no system or global config, no hooks,
  * no fsmonitor, no line-ending or case rewriting, no automatic gc in the middle of a turn.
  */
 const ISOLATION = [
-  '-c',
   'core.hooksPath=/dev/null',
-  '-c',
   'core.fsmonitor=false',
-  '-c',
   'core.autocrlf=false',
-  '-c',
   'core.symlinks=true',
-  '-c',
   'core.quotepath=off',
-  '-c',
   'gc.auto=0',
-  '-c',
   'advice.addEmbeddedRepo=false',
-  '-c',
   'user.name=kimi-ts',
-  '-c',
   'user.email=checkpoints@kimi-ts.invalid',
 ];
 
@@ -63,45 +51,15 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
   };
   if (options.workTree) env.GIT_WORK_TREE = options.workTree;
   if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile;
-  return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) {
-      reject(options.signal.reason);
-      return;
-    }
-    const child = spawn('git', [...ISOLATION, ...args], {
-      env,
-      cwd: options.workTree ?? options.gitDir,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    // On abort git gets SIGTERM (it removes its lock files and exits); the promise settles only once
-    // it has exited, so after an abort no git of ours is left running.
-    const onAbort = () => child.kill('SIGTERM');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      options.signal?.removeEventListener('abort', onAbort);
-      if (error.code === 'ENOENT')
-        reject(new CheckpointStoreError('Checkpoints need git, which is not installed.'));
-      else reject(error);
-    });
-    child.on('close', (code) => {
-      options.signal?.removeEventListener('abort', onAbort);
-      if (options.signal?.aborted) {
-        reject(options.signal.reason);
-        return;
-      }
-      const exit = code ?? 1;
-      if (exit === 0 || options.okCodes?.includes(exit)) resolve({ code: exit, stdout: Buffer.concat(out) });
-      else {
-        const message = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
-        reject(new CheckpointStoreError(`git ${args[0]} failed (${exit}): ${message}`));
-      }
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(options.input ?? '');
+  return runGitProcess(args, {
+    cwd: options.workTree ?? options.gitDir,
+    env,
+    settings: ISOLATION,
+    input: options.input,
+    signal: options.signal,
+    okCodes: options.okCodes,
+    failure: (message) => new CheckpointStoreError(message),
+    missing: 'Checkpoints need git, which is not installed.',
   });
 }
 

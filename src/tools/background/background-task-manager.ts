@@ -58,6 +58,8 @@ export interface BashTaskRequest {
   env: Record<string, string>;
   shellPath: string;
   sandboxPrefix?: readonly string[] | undefined;
+  /** Called once the command has exited (the sandbox reads what it left before the next command). */
+  onExited?: (() => void) | undefined;
 }
 
 export interface AgentTaskRequest {
@@ -150,6 +152,7 @@ export class BackgroundTaskManager {
       task.kill = () => killProcessGroup(pid, { graceMs: this.config.killGracePeriodMs });
       task.detach = () => child.unref();
       void child.exited.then(async (exitCode) => {
+        request.onExited?.();
         // A stop in progress: record the outcome only once the whole group is gone.
         await task.killFinished();
         await task.ended(exitCode === 0 ? 'completed' : 'failed', { exit_code: exitCode });

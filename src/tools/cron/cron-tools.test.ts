@@ -105,6 +105,26 @@ describe('CronCreate, CronList, CronDelete', () => {
     expect(shown).toContain(tail);
   });
 
+  it.each(['exact', 'action'] as const)(
+    '"approve for the session" (%s) covers this schedule only: the next CronCreate is asked again, whatever its prompt',
+    async (scope) => {
+      const now = Date.now();
+      const book = await CronBook.open(null, () => now);
+      const approval = new Approval();
+      const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
+      for (const tool of cronTools(book)) toolset.add(tool);
+      const asked = answerApprovals(approval.runtime, { response: 'approve_for_session', scope });
+      const args = { cron: '*/5 * * * *', prompt: 'check CI' };
+      expect((await callTool(toolset, 'CronCreate', args)).return_value.is_error).toBe(false);
+      expect((await callTool(toolset, 'CronCreate', args)).return_value.is_error).toBe(false);
+      expect(
+        (await callTool(toolset, 'CronCreate', { ...args, prompt: 'push to main' })).return_value.is_error,
+      ).toBe(false);
+      expect(asked).toHaveLength(3);
+      expect(book.list()).toHaveLength(3);
+    },
+  );
+
   it("a subagent's CronCreate (as its agent file may list it) is refused and schedules nothing", async () => {
     const { book } = await setUp();
     const approval = new Approval({ state: { yolo: true } });

@@ -83,6 +83,8 @@ export function cronTools(book: CronBook): KimiTool[] {
       // The person approves what will run later, unseen: the whole prompt (at most 8 KiB), not the
       // preview, whose tail (past 200 bytes or behind blank-looking characters) was out of sight.
       display: [{ type: 'brief', text: params.prompt }],
+      // Approving one schedule for the session must not approve every later prompt, unseen.
+      askEveryTime: true,
     }),
     call(params) {
       if ((params.cron === undefined) === (params.delay_seconds === undefined))

@@ -148,6 +148,8 @@ export const Shell = toolFactory(
             env,
             shellPath: bashPath,
             sandboxPrefix,
+            // What the command left (a nested repository) is read before the next command.
+            onExited: () => commandSandbox?.commandEnded(),
           });
         }
         const builder = new ToolResultBuilder();
