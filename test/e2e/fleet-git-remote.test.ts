@@ -1,22 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { expect, it } from 'vitest';
 import { startRedis, startWorker, submit } from '../support/fleet-cli.js';
+import { git } from '../support/git.js';
 import { waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
 const cli = useScriptedCli();
-
-/** git as the test's own user (a plain one: the test trusts its own repos). */
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' },
-  });
-}
 
 /** A bare repository in a temp dir with one commit on `main` (README), and the path of that remote. */
 async function bareRemote(root: string, files: Record<string, string> = {}): Promise<string> {
@@ -118,7 +109,8 @@ it('a hostile remote (hooks, an fsmonitor, a filter in .gitattributes and its co
     ['uploadpack.packObjectsHook', evil],
   ] as const)
     git(remote, 'config', key, value);
-  // Proof the traps are armed: a plain push from the test's own clone does run the remote's hooks.
+  // Proof the traps are armed: a push from the test's own clone runs the remote's hooks, even with
+  // its own `-c core.hooksPath=/dev/null` (the far side of a local push does not get it).
   const probe = join(sandbox.root, 'probe');
   git(sandbox.root, 'clone', '-q', remote, probe);
   git(probe, 'commit', '-q', '--allow-empty', '-m', 'probe');
