@@ -45,12 +45,13 @@ describe('a sandboxed command', () => {
       },
     );
     if (state.kind !== 'on') throw new Error(`expected a sandbox, got ${state.kind}`);
-    const [file, ...args] = [
+    const argv = [
       ...(await state.sandbox.prefix(join(root, 'work'))),
       '/bin/bash',
       '-c',
       'echo started; read line',
-    ] as [string, ...string[]];
+    ];
+    const [file, ...args] = argv as [string, ...string[]];
     const child = spawn(file, args, { cwd: join(root, 'work'), stdio: ['pipe', 'pipe', 'inherit'] });
     // Once the command speaks, every process between it and us exists.
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
