@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Redis } from 'ioredis';
+import { isSessionHeldOutsideFleet } from '../session/session-lock.js';
 import { loadContextBytes } from '../soul/context/load-context-file.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { MAX_SESSION_LINE_BYTES } from '../util/bounded-lines.js';
@@ -38,6 +39,9 @@ export async function loadSessionFromStore(
   sessionId: string,
   files: SessionPartFiles,
 ): Promise<void> {
+  // A session a local process has open (not through the fleet) is not overwritten under it: opening
+  // it is refused next, with the lock's error.
+  if (await isSessionHeldOutsideFleet(dirname(files.context))) return;
   const stored = await readStoredSession(redis, sessionId);
   const valid = PARTS.flatMap((part) => {
     const text = stored[part];

@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { RedisServer } from '../../test/support/redis-server.js';
 import type { Message } from '../kosong/index.js';
+import { lockSession } from '../session/session-lock.js';
 import { Context } from '../soul/context/context.js';
 import { jobLockKey, sessionHolderKey, storedPartKey, storedSizesKey } from './fleet-keys.js';
 import { parseQueueUrl } from './queue-address.js';
@@ -179,4 +180,22 @@ it('hostile store contents are refused with a clear error, and the local copy is
       await redis.hset(storedSizesKey(session), 'context', Buffer.byteLength(good));
     }
   }
+});
+
+it('a session a local process holds (not a fleet worker) is not overwritten under it', async () => {
+  const files = filesIn(dir);
+  await mkdir(join(dir, 's'), { recursive: true });
+  const local = `${JSON.stringify({ role: 'user', content: 'typed at a terminal' })}\n`;
+  await writeFile(files.context, local);
+  const lock = await lockSession(session, join(dir, 's'));
+  try {
+    await commitSessionWrite(redis, session, holder, { file: 'context', op: 'replace', text: '' });
+    await loadSessionFromStore(redis, session, files);
+    expect(await readFile(files.context, 'utf8')).toBe(local);
+  } finally {
+    await lock.release();
+  }
+  // Once it is closed, the store's commit is the truth again.
+  await loadSessionFromStore(redis, session, files);
+  expect(await readFile(files.context, 'utf8')).toBe('');
 });
