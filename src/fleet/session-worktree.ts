@@ -138,16 +138,26 @@ async function commitAndPush(
   check: () => Promise<void>,
   signal?: AbortSignal,
 ): Promise<string> {
+  const cache = cachePath(home, repo.url);
   const worktree = sessionWorktreePath(home, sessionId);
-  await repoGit(['add', '-A'], worktree, { signal });
-  const staged = await repoGit(['diff', '--cached', '--quiet'], worktree, { signal, okCodes: [1] });
+  const branch = sessionBranch(sessionId);
+  // The worktree's `.git` file is the turn's to rewrite (it is in the work dir): git is pointed at
+  // the worktree's own admin folder in the cache instead, so a pointer to a folder with a hostile
+  // config (a credential helper, an ssh command) is never read; the push runs from the cache.
+  const admin = join(cache, 'worktrees', sessionId);
+  if (!existsSync(join(admin, 'commondir')))
+    throw new Error(`The session's worktree is gone from the cache of its remote: nothing to push.`);
+  const inWorktree = ['--git-dir', admin, '--work-tree', worktree];
+  await repoGit([...inWorktree, 'add', '-A'], cache, { signal });
+  const staged = await repoGit([...inWorktree, 'diff', '--cached', '--quiet'], cache, {
+    signal,
+    okCodes: [1],
+  });
   if (staged.code === 1)
     await repoGit(
-      ['commit', '-q', '--no-verify', '-m', `kimi-ts: turn ${turn} of session ${sessionId}`],
-      worktree,
-      {
-        signal,
-      },
+      [...inWorktree, 'commit', '-q', '--no-verify', '-m', `kimi-ts: turn ${turn} of session ${sessionId}`],
+      cache,
+      { signal },
     );
   await check();
   await repoGit(
@@ -160,12 +170,12 @@ async function commitAndPush(
       RECEIVE_PACK,
       '--',
       repo.url,
-      `HEAD:refs/heads/${sessionBranch(sessionId)}`,
+      `refs/heads/${branch}:refs/heads/${branch}`,
     ],
-    worktree,
+    cache,
     { signal },
   );
-  return (await repoGit(['rev-parse', 'HEAD'], worktree, { signal })).stdout.trim();
+  return (await repoGit(['rev-parse', `refs/heads/${branch}`], cache, { signal })).stdout.trim();
 }
 
 async function resolveCommit(cache: string, rev: string, signal?: AbortSignal): Promise<string | null> {
