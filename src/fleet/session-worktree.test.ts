@@ -52,6 +52,21 @@ it("the turn's work is committed and pushed even when the turn rewrote the workt
   expect(await readFile(join(again, 'work.txt'), 'utf8')).toBe('the work\n');
 });
 
+it('the base may be a branch, a tag or a commit id; anything else is a clear error', async () => {
+  const seed = join(root, 'seed');
+  git(seed, 'tag', 'v1.0');
+  git(seed, 'push', '-q', remote, 'v1.0');
+  const base = git(seed, 'rev-parse', 'HEAD').trim();
+  for (const [index, rev] of ['main', 'v1.0', base, base.slice(0, 10)].entries()) {
+    const id = `0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f${index}`;
+    const worktree = await checkoutSessionWorktree(join(root, 'home'), id, { url: remote, rev });
+    expect(await readFile(join(worktree, 'README.md'), 'utf8')).toBe('base\n');
+  }
+  await expect(
+    checkoutSessionWorktree(join(root, 'home'), session, { url: remote, rev: 'no-such-branch' }),
+  ).rejects.toThrow('The revision no-such-branch is not a branch, a tag or a commit on a branch');
+});
+
 it('a lease lost before the push pushes nothing', async () => {
   const home = join(root, 'home');
   const worktree = await checkoutSessionWorktree(home, session, { url: remote, rev: 'main' });

@@ -91,6 +91,7 @@ async function checkout(
       '--',
       repo.url,
       '+refs/heads/*:refs/remotes/origin/*',
+      '+refs/tags/*:refs/tags/*',
     ],
     cache,
     { signal },
@@ -99,9 +100,12 @@ async function checkout(
   const start =
     (await resolveCommit(cache, `refs/remotes/origin/${branch}`, signal)) ??
     (await resolveCommit(cache, `refs/remotes/origin/${repo.rev}`, signal)) ??
+    (await resolveCommit(cache, `refs/tags/${repo.rev}`, signal)) ??
     (/^[0-9a-f]{7,64}$/.test(repo.rev) ? await resolveCommit(cache, repo.rev, signal) : null);
   if (start === null)
-    throw new Error(`The revision ${repo.rev} is not on any branch of the session's remote.`);
+    throw new Error(
+      `The revision ${repo.rev} is not a branch, a tag or a commit on a branch of the session's remote.`,
+    );
   // A worktree left by an earlier turn on this worker is made again from the remote's state.
   if (existsSync(worktree)) {
     await repoGit(['worktree', 'remove', '--force', worktree], cache, { signal, okCodes: [128] });
