@@ -147,6 +147,16 @@ export async function runTurnJob(
       emit({ kind: 'parked', turn: data.turn, action: request.action, description: request.description });
       await events;
       runner.log(`parked ${job.id} for an approval: ${request.action}`);
+      // The committed steps' work goes back too, while the job still holds the session (checked in
+      // Redis: the parked step made this attempt's lease count as lost): whoever takes it next starts there.
+      const stillHeld = new TurnLease(runner.redis, data.sessionId, jobId, token);
+      await runner
+        .settle?.(data, () => stillHeld.check())
+        .catch((error: unknown) => {
+          runner.log(
+            `the work of ${job.id} before its approval was not handed back: ${turnEndOf(error).error}`,
+          );
+        });
       const parkedError = await runner.park(job, token, APPROVAL_PARK_MS);
       // `fleet approve` answers, then wakes a parked job: an answer that came before the job was
       // parked found nothing to wake, so it is woken here.

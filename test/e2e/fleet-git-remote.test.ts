@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { expect, it } from 'vitest';
 import { startRedis, startWorker, submit } from '../support/fleet-cli.js';
 import { git } from '../support/git.js';
-import { waitForOutput } from '../support/run-cli.js';
+import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
 const cli = useScriptedCli();
@@ -172,4 +172,50 @@ it('a rev that is not an object id or a safe ref, or a URL with credentials, is 
   await failed;
   expect((await queue.getFailed()).map((job) => job.failedReason)).toEqual(['Not a turn job of kimi-ts.']);
   expect(server.requests).toHaveLength(0);
+});
+
+it('a repo turn parked for an approval hands back its committed work: the other machine goes on from it', async () => {
+  const { sandbox } = await cli.setup(
+    [
+      { toolCalls: [{ id: 's1', name: 'Shell', args: { command: 'touch before-the-question.txt' } }] },
+      { toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'echo approved > note.txt' } }] },
+      // Redone on the other machine after the answer.
+      { toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'echo approved > note.txt' } }] },
+      { text: 'Both files are there.' },
+    ],
+    { extraToml: '[[permission.rules]]\ndecision = "allow"\npattern = "Shell(touch *)"\n' },
+  );
+  const remote = await bareRemote(sandbox.root);
+  const redis = await startRedis(cli);
+  const homeB = join(sandbox.root, 'home-b');
+  await mkdir(homeB);
+  const a = await startWorker(cli, sandbox, redis.url, ['--label', 'a']);
+  const waiting = sandbox.spawn([
+    'submit',
+    '--queue',
+    redis.url,
+    '-p',
+    'make the files',
+    '--repo',
+    remote,
+    '--ask',
+    '--wait',
+  ]);
+  const submitted = collect(waiting);
+  const sessionId = (await waitForOutput(waiting.stdout!, /\n/)).trim();
+  await waitForOutput(waiting.stderr!, /Waiting for an approval/);
+  await waitForOutput(a.child.stderr!, /pushed turn 1/);
+  expect(git(remote, 'ls-tree', '--name-only', `kimi-ts/${sessionId}`)).toContain('before-the-question.txt');
+  a.child.kill('SIGTERM');
+  await a.result;
+  await startWorker(cli, sandbox, redis.url, ['--label', 'b'], { KIMI_TS_HOME: homeB });
+  expect((await sandbox.run(['fleet', 'approve', sessionId, '--queue', redis.url, '--approve'])).code).toBe(
+    0,
+  );
+  const result = await submitted;
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('Both files are there.');
+  const files = git(remote, 'ls-tree', '--name-only', `kimi-ts/${sessionId}`);
+  expect(files).toContain('before-the-question.txt');
+  expect(git(remote, 'show', `kimi-ts/${sessionId}:note.txt`)).toBe('approved\n');
 });
