@@ -7,6 +7,10 @@
 // - the largest process of the print session (peak RSS).
 // CPU is user + system time of the process tree (GNU time), which a loaded machine disturbs far less
 // than wall time; the sessions of a pair take turns, so a machine that slows down slows both.
+// GNU time counts only the processes the tree reaps: before the sandbox ran the command as its PID
+// namespace's PID 1 (`--as-pid-1`), bwrap's init was reaped by the machine's init, and the sandboxed
+// command's own CPU (bash and wc, ~2.3 ms) was missing from the step while the bare spawn counted it.
+// Rows from before that change are not comparable with later ones.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,6 +60,13 @@ function script(server, shellSteps) {
  * it waited for) and `rss`, the peak resident memory of its largest process, in bytes.
  */
 async function timed(node, args, env, timesFile) {
+  const selfFile = `${timesFile}.self`;
+  writeFileSync(selfFile, '');
+  env = {
+    ...env,
+    KIMI_TS_BENCH_SELF_CPU: selfFile,
+    NODE_OPTIONS: `--require ${selfCpuPreload(dirname(timesFile))}`,
+  };
   const started = performance.now();
   const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', timesFile, node, ...args], {
     env,
@@ -70,7 +81,26 @@ async function timed(node, args, env, timesFile) {
     .at(-1)
     .split(' ')
     .map(Number);
-  return { wall, cpu: (user + system) * 1000, rss: maxKb * 1024 };
+  // The node processes' own CPU (the CLI's, or the bare spawner's), apart from their children's.
+  const self = readFileSync(selfFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, line) => sum + Number(line), 0);
+  return { wall, cpu: (user + system) * 1000, self, rss: maxKb * 1024 };
+}
+
+/** A preload that appends the process's own CPU time (ms, all its threads) to a file at exit. */
+function selfCpuPreload(dir) {
+  const file = join(dir, 'self-cpu-preload.cjs');
+  writeFileSync(
+    file,
+    `const out = process.env.KIMI_TS_BENCH_SELF_CPU;
+if (out) process.on('exit', () => {
+  const u = process.cpuUsage();
+  require('node:fs').appendFileSync(out, (u.user + u.system) / 1000 + '\\n');
+});\n`,
+  );
+  return file;
 }
 
 /** A `git` first on PATH that counts its runs in `log` and runs the real one. */
@@ -164,12 +194,25 @@ next();\n`,
   const bare = (spawns) => timed(node, [spawner, String(spawns), freshWorkDir(home)], env, timesFile);
   await session(1);
   const step = [];
+  const stepSelf = [];
   const spawnOnly = [];
+  const spawnSelf = [];
   for (let round = 0; round < ROUNDS; round++) {
-    step.push(((await session(41)).cpu - (await session(1)).cpu) / 40);
-    spawnOnly.push(((await bare(41)).cpu - (await bare(1)).cpu) / 40);
+    const [many, one] = [await session(41), await session(1)];
+    step.push((many.cpu - one.cpu) / 40);
+    stepSelf.push((many.self - one.self) / 40);
+    const [manyBare, oneBare] = [await bare(41), await bare(1)];
+    spawnOnly.push((manyBare.cpu - oneBare.cpu) / 40);
+    spawnSelf.push((manyBare.self - oneBare.self) / 40);
   }
-  return { step: median(step), spawn: median(spawnOnly) };
+  return {
+    step: median(step),
+    spawn: median(spawnOnly),
+    // Of the step: the CLI process's own CPU (the model request, policy, recording, spawn) and its
+    // children's (bwrap, bash, the command; git when a checkpoint asks it).
+    stepSelf: median(stepSelf),
+    spawnSelf: median(spawnSelf),
+  };
 }
 
 export default async function everythingOnBench() {
@@ -220,6 +263,13 @@ export default async function everythingOnBench() {
         unit: `ms (step ${step.step.toFixed(1)} ms, spawn ${step.spawn.toFixed(1)} ms)`,
         target: '≤ 5 ms',
         ok: stepOverhead <= 5,
+      },
+      {
+        name: `one Shell step minus a bare spawn: CPU of the CLI process alone (children apart)`,
+        value: step.stepSelf - step.spawnSelf,
+        unit: `ms (CLI ${step.stepSelf.toFixed(1)} ms, children ${(step.step - step.stepSelf).toFixed(1)} ms; spawner ${step.spawnSelf.toFixed(1)} ms, bash ${(step.spawn - step.spawnSelf).toFixed(1)} ms)`,
+        target: 'info',
+        ok: true,
       },
       {
         name: '3-step session: peak RSS of its largest process',

@@ -119,7 +119,10 @@ async function startupTimes(node, rounds, [program, ...prefix] = [node, launcher
   return Object.fromEntries(Object.entries(times).map(([name, values]) => [name, median(values)]));
 }
 
-/** The scripted 3-step session, `runs` times: medians of wall ms, CPU ms and peak tree RSS bytes. */
+/**
+ * The scripted 3-step session, `runs` times: medians of wall ms, CPU ms, peak tree RSS bytes and the
+ * peak RSS of the largest single process (KiB, GNU time's maximum over the CLI and what it waited for).
+ */
 async function threeStepSession(node, runs) {
   const server = await startScriptedServer();
   const home = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-3step-'));
@@ -150,12 +153,13 @@ async function threeStepSession(node, runs) {
   const wall = [];
   const cpu = [];
   const rss = [];
+  const largest = [];
   const timesFile = join(home, 'times.txt');
   for (let i = 0; i < runs; i++) {
     script();
     const started = performance.now();
     // GNU time reports the CPU of the CLI and of every process it waited for (the shell command).
-    const child = spawn('/usr/bin/time', ['-f', '%U %S', '-o', timesFile, node, ...args], {
+    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', timesFile, node, ...args], {
       env,
       stdio: 'ignore',
     });
@@ -164,12 +168,18 @@ async function threeStepSession(node, runs) {
     wall.push(performance.now() - started);
     rss.push(await peak.stop());
     if (code !== 0) throw new Error(`the 3-step session exited with ${code}`);
-    const [user, system] = readFileSync(timesFile, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
+    const [user, system, maxKib] = readFileSync(timesFile, 'utf8')
+      .trim()
+      .split('\n')
+      .at(-1)
+      .split(' ')
+      .map(Number);
     cpu.push((user + system) * 1000);
+    largest.push(maxKib);
   }
   await server.close();
   rmSync(home, { recursive: true, force: true });
-  return { wall: median(wall), cpu: median(cpu), rss: median(rss) };
+  return { wall: median(wall), cpu: median(cpu), rss: median(rss), largest: median(largest) };
 }
 
 const VS_BARE = [
@@ -232,6 +242,14 @@ export default async function startupBench() {
       name: `${version}: the same, peak RSS of the process tree`,
       value: session.rss / 2 ** 20,
       unit: 'MiB',
+    });
+    // Issue 26: the largest process of a print session (the CLI itself) stays within 80 MiB.
+    rows.push({
+      name: `${version}: the same, peak RSS of its largest process`,
+      value: session.largest / 1024,
+      unit: 'MiB',
+      target: '≤ 80 MiB',
+      ok: session.largest / 1024 <= 80,
     });
   }
   // The single executable of this platform (`npm run build:sea`), when built: its Node is this one.

@@ -1,8 +1,16 @@
 import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { NestedGitIndex } from './nested-git-index.js';
-import { launcher, type SandboxHost, sandboxHost } from './sandbox-host.js';
+import {
+  bwrapLaunch,
+  type SandboxHost,
+  type SandboxLaunch,
+  sandboxHost,
+  shellLaunched,
+} from './sandbox-host.js';
 import { PROTECTED_NAMES } from './sandbox-protected.js';
+
+export type { SandboxLaunch } from './sandbox-host.js';
 
 /**
  * The sandbox for commands (Shell, background tasks, plugin commands), on by default where it can
@@ -93,8 +101,13 @@ export interface CommandSandbox {
   /** Whether UNIX sockets are refused (the seccomp filter knows this architecture). */
   readonly blocksUnixSockets: boolean;
   /**
-   * The argv prefix (`/bin/sh -c … bwrap … --`) that runs the command that follows in `cwd`,
-   * sandboxed. Call `commandEnded` when that command is over.
+   * How to run a command in `cwd`, sandboxed: bwrap's argv (the command's follows) and the file to
+   * pass it on descriptor 3. Call `commandEnded` when that command is over.
+   */
+  launch(cwd: string): Promise<SandboxLaunch>;
+  /**
+   * The same as an argv prefix (`/bin/sh -c … bwrap … --`), for a spawner that passes no
+   * descriptors. Call `commandEnded` when that command is over.
    */
   prefix(cwd: string): Promise<string[]>;
   /** A command started with `prefix` ended: what it left in the tree is read before the next one. */
@@ -143,25 +156,22 @@ function sandboxFor(
     indexes.set(dir, index);
     return index;
   };
+  const launch = async (cwd: string): Promise<SandboxLaunch> => {
+    const nested = new Map<string, string[]>();
+    if (settings.mode === 'workspace-write') {
+      const roots = workspace();
+      const found = await Promise.all(
+        roots.map((dir) => (existsSync(dir) ? indexOf(dir, roots).paths() : Promise.resolve([]))),
+      );
+      for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
+    }
+    return bwrapLaunch(host, [...bwrapArguments(settings, context, cwd, placeholders, nested), '--']);
+  };
   return {
     settings,
     blocksUnixSockets: host.seccompFile !== null,
-    prefix: async (cwd) => {
-      const nested = new Map<string, string[]>();
-      if (settings.mode === 'workspace-write') {
-        const roots = workspace();
-        const found = await Promise.all(
-          roots.map((dir) => (existsSync(dir) ? indexOf(dir, roots).paths() : Promise.resolve([]))),
-        );
-        for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
-      }
-      return [
-        '/bin/sh',
-        ...launcher(host),
-        ...bwrapArguments(settings, context, cwd, placeholders, nested),
-        '--',
-      ];
-    },
+    launch,
+    prefix: async (cwd) => shellLaunched(await launch(cwd)),
     commandEnded: () => {
       for (const index of indexes.values()) index.refresh();
     },

@@ -89,6 +89,29 @@ describe('CheckpointStore stat pictures', () => {
     expect((await store.list()).map((c) => [c.seq, c.label])).toEqual([[1, 'turn 1']]);
   });
 
+  it('records again without git after a folder only gained and lost entries git never sees', async () => {
+    await writeFile(join(work, 'a.txt'), 'alpha\n');
+    await mkdir(join(work, 'src'));
+    await untilSettled();
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    const first = await store.record('turn 1');
+    await writeFile(gitLog, '');
+    // The sandbox's empty `.git` placeholder (made at the first command), and a temporary file
+    // a command made and removed: the folders' times and sizes changed, their contents did not.
+    await mkdir(join(work, '.git'));
+    await writeFile(join(work, 'src', 'tmp.swp'), 'x');
+    await unlink(join(work, 'src', 'tmp.swp'));
+    const again = await store.record('turn 1 step 2');
+    expect(again).toEqual({ checkpoint: first.checkpoint, created: false });
+    expect(await gitRuns()).toEqual([]);
+    // A folder that appears is still seen (its name is an entry of the folder above).
+    await mkdir(join(work, 'src', 'new'));
+    await writeFile(join(work, 'src', 'new', 'c.txt'), 'gamma\n');
+    const third = await store.record('turn 2');
+    expect(third.created).toBe(true);
+    expect(storeGit(store, 'show', `${third.checkpoint.id}:0/src/new/c.txt`)).toBe('gamma\n');
+  });
+
   it('sees a same-size rewrite whose mtime was put back', async () => {
     await writeFile(join(work, 'a.txt'), 'alpha\n');
     await untilSettled();

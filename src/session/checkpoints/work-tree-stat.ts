@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * process (`git ls-files` was one per record, on every step after a side-effecting tool).
  *
  * The picture holds, for every entry under the folder except its own `.git`, the type, size, mode,
- * inode, mtime and ctime (nanoseconds), plus the same of the files that decide what git ignores
+ * inode, mtime and ctime (nanoseconds; of a folder its mode and inode), plus the same of the files that decide what git ignores
  * outside the folder (`.git/info/exclude`, the user's global ignore file). Ignored files are in the
  * picture too: a change to one only makes the store ask git, which is what it did before. Two equal
  * pictures mean git would find nothing to record.
@@ -38,8 +38,15 @@ const BATCH = 256;
  */
 export const RACY_NS = 30_000_000n;
 
+/**
+ * A folder is known by its mode and inode alone: what changes in it is in the picture as its entries
+ * (a name added, removed or renamed; a file's own stat). Its times and size change with entries git
+ * never sees: the sandbox's empty `.git` placeholder, made at the first command after the session's
+ * first record, or a temporary file a command made and removed; each cost a git process.
+ */
 const key = (s: BigIntStats): string => {
-  const type = s.isFile() ? 'f' : s.isDirectory() ? 'd' : s.isSymbolicLink() ? 'l' : 'o';
+  if (s.isDirectory()) return `d ${s.mode} ${s.ino}`;
+  const type = s.isFile() ? 'f' : s.isSymbolicLink() ? 'l' : 'o';
   return `${type} ${s.size} ${s.mode} ${s.ino} ${s.mtimeNs} ${s.ctimeNs}`;
 };
 

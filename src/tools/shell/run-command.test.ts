@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -106,6 +107,66 @@ describe('runCommand', () => {
         await delay(10);
       expect([...pidsRunning(plain), ...pidsRunning(detached)]).toEqual([]);
     } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('spawns bwrap itself with the seccomp program on descriptor 3: UNIX sockets refused, nothing else open', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'kimi-ts-run-command-'));
+    const workDir = join(root, 'work');
+    await mkdir(workDir);
+    const socketPath = join(workDir, 'agent.sock');
+    const unix = createServer((socket) => socket.end('secret over unix\n'));
+    await new Promise<void>((resolve) => unix.listen(socketPath, resolve));
+    try {
+      const state = createCommandSandbox(
+        { mode: 'workspace-write', network: false },
+        {
+          workDir,
+          additionalDirs: () => [],
+          userHome: root,
+          kimiHome: join(root, 'kimi'),
+          path: process.env.PATH,
+        },
+      );
+      if (state.kind !== 'on') throw new Error(`expected the sandbox, got ${state.kind}`);
+      const launch = await state.sandbox.launch(workDir);
+      expect(launch.argv[0]).toMatch(/\/bwrap$/);
+      const connect = `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print(s.recv(100).decode())"`;
+      const runLaunched = async (command: string) => {
+        let output = '';
+        const outcome = await runCommand({
+          bashPath: '/bin/bash',
+          command,
+          cwd: workDir,
+          env: { PATH: process.env.PATH ?? '' },
+          sandboxLaunch: launch,
+          timeoutMs: 10_000,
+          killGraceMs: 500,
+          signal: new AbortController().signal,
+          onOutput: (text) => {
+            output += text;
+          },
+        });
+        return { outcome, output };
+      };
+      // Outside the sandbox the socket answers: the check below can fail.
+      let outside = '';
+      await run(connect, (text) => {
+        outside += text;
+      });
+      expect(outside).toContain('secret over unix');
+      const refused = await runLaunched(connect);
+      expect(refused.output).not.toContain('secret over unix');
+      expect(refused.output).toContain('Operation not permitted');
+      // bwrap read the program and closed it: the command does not hold the program's file.
+      const fds = await runLaunched('for fd in /proc/$$/fd/*; do readlink "$fd"; done; true');
+      expect(fds.outcome).toEqual({ kind: 'exited', exitCode: 0, leftRunning: false });
+      expect(fds.output).toContain('/dev/null');
+      expect(fds.output).not.toContain(launch.fd3File ?? 'no program');
+      state.sandbox.dispose();
+    } finally {
+      await new Promise((resolve) => unix.close(resolve));
       await rm(root, { recursive: true, force: true });
     }
   });

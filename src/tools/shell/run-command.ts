@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { SandboxLaunch } from '../../policy/sandbox.js';
 import { isProcessGroupAlive, killGroupOnExit, killProcessGroup } from './process-group.js';
 import { bashSpawnArgs } from './spawn-command.js';
 
@@ -12,6 +14,11 @@ export interface CommandRun {
   env: Record<string, string>;
   /** Runs bash behind this argv prefix (the sandbox's `bwrap … --`, always with its own PID namespace). */
   sandboxPrefix?: readonly string[] | undefined;
+  /**
+   * Runs bash in the sandbox started this way (bwrap spawned directly, its descriptor 3 opened
+   * here: no shell in front of it); instead of `sandboxPrefix`.
+   */
+  sandboxLaunch?: SandboxLaunch | undefined;
   timeoutMs: number;
   /** Time the process group gets between SIGTERM and SIGKILL. */
   killGraceMs: number;
@@ -59,17 +66,24 @@ const DRAIN_MAX_MS = 2_000;
 export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
   if (run.signal.aborted) return { kind: 'cancelled' };
   let child: ChildProcess;
+  const prefix = run.sandboxLaunch?.argv ?? run.sandboxPrefix;
+  let fd3: number | undefined;
   try {
-    const { file, args } = bashSpawnArgs(run.bashPath, run.command, run.sandboxPrefix);
+    const { file, args } = bashSpawnArgs(run.bashPath, run.command, prefix);
+    // The child gets its own copy of the descriptor: ours is closed once it is spawned.
+    const fd3File = run.sandboxLaunch?.fd3File;
+    if (fd3File) fd3 = openSync(fd3File, 'r');
     child = spawn(file, args, {
       cwd: run.cwd,
       env: run.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: fd3 === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', fd3],
       // A new session, so the command and everything it starts share a process group we can kill.
       detached: true,
     });
   } catch (error) {
     return { kind: 'spawn_failed', error: asError(error) };
+  } finally {
+    if (fd3 !== undefined) closeSync(fd3);
   }
 
   const forgetGroup = child.pid !== undefined ? killGroupOnExit(child.pid) : () => {};
@@ -110,7 +124,7 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
       // check below reads /proc/*/stat of every process on the machine (~2 ms CPU) on every step.
       child.stdout?.destroy();
       child.stderr?.destroy();
-      const isSandboxed = (run.sandboxPrefix?.length ?? 0) > 0;
+      const isSandboxed = (prefix?.length ?? 0) > 0;
       const leftRunning = child.pid !== undefined && !isSandboxed && isProcessGroupAlive(child.pid);
       // What is left keeps running until this program exits, then goes with its group.
       if (leftRunning) keepGroup = true;

@@ -138,8 +138,8 @@ export const Shell = toolFactory(
         const env = commandEnvironment(deps.processEnv, bashPath);
         // Outside the sandbox only as asked for: the policy had a person approve exactly that.
         const commandSandbox = sandbox === 'off' ? undefined : deps.commandSandbox;
-        const sandboxPrefix = await commandSandbox?.prefix(deps.workDir);
         if (run_in_background) {
+          const sandboxPrefix = await commandSandbox?.prefix(deps.workDir);
           return startInBackground(deps.backgroundTasks, deps.role, {
             command,
             description: description.trim(),
@@ -155,6 +155,8 @@ export const Shell = toolFactory(
         const builder = new ToolResultBuilder();
         // The builder keeps the first 50,000 characters; the rest is only counted (and its end kept).
         const tailWindow = new OutputTailWindow();
+        // bwrap spawned directly, not behind `/bin/sh` (an exec less per command).
+        const sandboxLaunch = await commandSandbox?.launch(deps.workDir);
         let outcome: Awaited<ReturnType<typeof runCommand>>;
         try {
           outcome = await runCommand({
@@ -162,7 +164,7 @@ export const Shell = toolFactory(
             command,
             cwd: deps.workDir,
             env,
-            sandboxPrefix,
+            sandboxLaunch,
             timeoutMs: timeout * 1000,
             killGraceMs: SHELL_KILL_GRACE_MS,
             signal: ctx.signal,
