@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Redis } from 'ioredis';
 import { isSessionHeldOutsideFleet } from '../session/session-lock.js';
@@ -12,6 +12,7 @@ import {
   commitSessionWrite,
   MAX_STORED_BYTES,
   readStoredSession,
+  readStoredSizes,
   StoreFenced,
   type StoreHolder,
   StoreLimitExceeded,
@@ -68,8 +69,20 @@ export async function commitLocalChanges(
   files: SessionPartFiles,
   fence: WriteFence,
 ): Promise<void> {
-  const stored = await readStoredSession(redis, sessionId);
+  // Opening only ever adds to the history and the event log (a new session's system prompt, a
+  // header): one whose size is the store's is the store's, and is not read again. The state is.
+  const sizes = await readStoredSizes(redis, sessionId);
+  const differing: StoredPart[] = [];
   for (const part of PARTS) {
+    const size = await stat(files[part]).then(
+      (found) => found.size,
+      () => null,
+    );
+    if (size !== null && (part === 'state' || size !== sizes[part])) differing.push(part);
+  }
+  if (differing.length === 0) return;
+  const stored = await readStoredSession(redis, sessionId, differing);
+  for (const part of differing) {
     const local = await readLocal(files[part]);
     if (local === null) continue;
     const storedText = stored[part];

@@ -11,6 +11,7 @@ import { jobLockKey, sessionHolderKey, storedPartKey, storedSizesKey } from './f
 import { parseQueueUrl } from './queue-address.js';
 import { connectRedis } from './redis-connection.js';
 import {
+  commitLocalChanges,
   loadSessionFromStore,
   type SessionPartFiles,
   StoredSessionInvalid,
@@ -198,4 +199,36 @@ it('a session a local process holds (not a fleet worker) is not overwritten unde
   // Once it is closed, the store's commit is the truth again.
   await loadSessionFromStore(redis, session, files);
   expect(await readFile(files.context, 'utf8')).toBe('');
+});
+
+it('after opening, what opening wrote is committed; parts the store has already are left alone', async () => {
+  const files = filesIn(dir);
+  await mkdir(join(dir, 's'), { recursive: true });
+  const lease = new TurnLease(redis, session, job1, 'token-a');
+  const writes: string[] = [];
+  const inner = storeFence(redis, session, holder, lease);
+  const fence = async (write: Parameters<typeof inner>[0]) => {
+    writes.push(`${write.file}:${write.op}`);
+    await inner(write);
+  };
+  // A new session: opening wrote its system prompt and its first state.
+  const prompt = `${JSON.stringify({ role: '_system_prompt', content: 'you are kimi' })}\n`;
+  await writeFile(files.context, prompt);
+  await writeFile(files.state, '{"title":"a"}');
+  await commitLocalChanges(redis, session, files, fence);
+  expect(writes).toEqual(['context:replace', 'state:replace']);
+  expect(await readStoredSession(redis, session)).toEqual({
+    context: prompt,
+    wire: null,
+    state: '{"title":"a"}',
+  });
+  // Nothing new: nothing committed. A state of the same size but another content: committed.
+  writes.length = 0;
+  await commitLocalChanges(redis, session, files, fence);
+  expect(writes).toEqual([]);
+  await writeFile(files.state, '{"title":"b"}');
+  await commitLocalChanges(redis, session, files, fence);
+  expect(writes).toEqual(['state:replace']);
+  expect((await readStoredSession(redis, session, ['state'])).state).toBe('{"title":"b"}');
+  expect((await readStoredSession(redis, session, ['state'])).context).toBeNull();
 });

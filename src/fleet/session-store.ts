@@ -103,16 +103,34 @@ export type StoredSession = Record<StoredPart, string | null>;
 
 const PARTS: readonly StoredPart[] = ['context', 'wire', 'state'];
 
-/** Reads a session from the store, all parts at one instant (one MULTI). */
-export async function readStoredSession(redis: Redis, sessionId: string): Promise<StoredSession> {
+/** The bytes the store holds of each part of a session (null: never committed). */
+export async function readStoredSizes(
+  redis: Redis,
+  sessionId: string,
+): Promise<Record<StoredPart, number | null>> {
+  const sizes = await redis.hgetall(storedSizesKey(sessionId));
+  const size = (part: StoredPart) => (sizes[part] === undefined ? null : Number(sizes[part]));
+  return { context: size('context'), wire: size('wire'), state: size('state') };
+}
+
+/**
+ * Reads a session from the store, all parts at one instant (one MULTI); only `parts` when given (the
+ * others read as null).
+ */
+export async function readStoredSession(
+  redis: Redis,
+  sessionId: string,
+  parts: readonly StoredPart[] = PARTS,
+): Promise<StoredSession> {
+  const wanted = PARTS.filter((part) => parts.includes(part));
   const multi = redis.multi().hgetall(storedSizesKey(sessionId));
-  for (const part of PARTS) multi.lrange(storedPartKey(sessionId, part), 0, -1);
+  for (const part of wanted) multi.lrange(storedPartKey(sessionId, part), 0, -1);
   const replies = await multi.exec();
   if (replies === null) throw new Error('Reading the session store was interrupted.');
   for (const [error] of replies) if (error) throw error;
   const sizes = replies[0]?.[1] as Record<string, string>;
   const result: StoredSession = { context: null, wire: null, state: null };
-  PARTS.forEach((part, index) => {
+  wanted.forEach((part, index) => {
     if (sizes[part] === undefined) return;
     const chunks = replies[index + 1]?.[1] as string[];
     result[part] = chunks.join('');
