@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
@@ -7,6 +7,7 @@ import { type FleetSession, runTurnJob, type TurnRunner } from './run-turn-job.j
 import type { SessionPartFiles } from './session-mirror.js';
 import { TurnCancels } from './turn-cancels.js';
 import type { TurnJob } from './turn-job.js';
+import { LeaseLost } from './turn-lease.js';
 
 export interface FleetWorkerOptions {
   address: QueueAddress;
@@ -53,45 +54,57 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const turns = new AbortController();
   const subscriber = await connectRedis(options.address, { graceMs: options.redisGraceMs });
   const cancels = await TurnCancels.listen(subscriber);
-  const worker = new Worker(
-    TURN_QUEUE,
-    (job, token) =>
-      runTurnJob(
-        {
-          redis,
-          open: options.open,
-          files: options.files,
-          ...(options.settle ? { settle: options.settle } : {}),
-          worker: name,
-          label: options.label,
-          log: options.log,
-          signal: turns.signal,
-          cancels,
-          unrecoverable: (message) => new UnrecoverableError(message),
-          park: async (job, token, delayMs) => {
-            await job.moveToDelayed(Date.now() + delayMs, token);
-            return new DelayedError();
-          },
-          wake: (job) => job.promote(),
+  // Each running turn's own stop: the worker stopping, or its job's lock lost (BullMQ could not renew
+  // it: this worker was paused or cut off past its lease, and another may run the turn now).
+  const lockLost = new Map<string, AbortController>();
+  const runJob = (job: Job, token: string | undefined) => {
+    const stop = new AbortController();
+    const onStop = () => stop.abort(turns.signal.reason);
+    turns.signal.addEventListener('abort', onStop, { once: true });
+    if (job.id !== undefined) lockLost.set(job.id, stop);
+    return runTurnJob(
+      {
+        redis,
+        open: options.open,
+        files: options.files,
+        ...(options.settle ? { settle: options.settle } : {}),
+        worker: name,
+        label: options.label,
+        log: options.log,
+        signal: stop.signal,
+        cancels,
+        unrecoverable: (message) => new UnrecoverableError(message),
+        park: async (job, token, delayMs) => {
+          await job.moveToDelayed(Date.now() + delayMs, token);
+          return new DelayedError();
         },
-        job,
-        token,
-      ),
-    {
-      connection: { ...redisOptions(options.address), maxRetriesPerRequest: null },
-      prefix: FLEET_PREFIX,
-      name,
-      concurrency: options.concurrency,
-      lockDuration: options.leaseMs,
-      stalledInterval: Math.max(500, Math.floor(options.leaseMs / 2)),
-      // A turn whose worker died is taken over; one that killed two workers is failed.
-      maxStalledCount: 2,
-      autorun: false,
-    },
-  );
+        wake: (job) => job.promote(),
+      },
+      job,
+      token,
+    ).finally(() => {
+      turns.signal.removeEventListener('abort', onStop);
+      if (job.id !== undefined && lockLost.get(job.id) === stop) lockLost.delete(job.id);
+    });
+  };
+  const worker = new Worker(TURN_QUEUE, runJob, {
+    connection: { ...redisOptions(options.address), maxRetriesPerRequest: null },
+    prefix: FLEET_PREFIX,
+    name,
+    concurrency: options.concurrency,
+    lockDuration: options.leaseMs,
+    stalledInterval: Math.max(500, Math.floor(options.leaseMs / 2)),
+    // A turn whose worker died is taken over; one that killed two workers is failed.
+    maxStalledCount: 2,
+    autorun: false,
+  });
   // BullMQ reports connection trouble as events; whether Redis is gone is `redis`'s to say.
   worker.on('error', () => {});
   worker.on('active', (job) => options.log(`took ${job.id}`));
+  worker.on('lockRenewalFailed', (jobIds) => {
+    for (const id of jobIds)
+      lockLost.get(id)?.abort(new LeaseLost(`The lock on ${id} could not be renewed.`));
+  });
   worker.on('completed', (job, result: { code?: number } | undefined) =>
     options.log(`finished ${job.id} (exit ${result?.code ?? '?'})`),
   );

@@ -142,6 +142,8 @@ export async function runTurnJob(
     } catch (error) {
       end = turnEndOf(error);
     }
+    // The worker could not renew the job's lock and stopped the turn: another may hold it now.
+    if (runner.signal.reason instanceof LeaseLost) lease.lose(runner.signal.reason.message);
     const request = approvals.parked;
     if (request !== null) {
       emit({ kind: 'parked', turn: data.turn, action: request.action, description: request.description });

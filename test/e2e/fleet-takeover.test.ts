@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { deferred } from '../../src/util/deferred.js';
 import { jsonLines, sessionFolder, startRedis, startWorker } from '../support/fleet-cli.js';
+import { descendantsOf, waitForProcess } from '../support/processes.js';
 import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
@@ -97,4 +98,31 @@ it('a worker that lost its lease (paused past it) cannot commit after the other 
   expect(stream.stdout).toContain('From the worker that took over.');
   expect(stream.stdout).not.toContain('from the paused worker');
   expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+});
+
+it('a worker that wakes to find its lock gone stops the turn at once: its running command is killed, not left to finish', async () => {
+  const { server, sandbox } = await cli.setup([
+    // The paused worker's command: it would run for minutes.
+    { toolCalls: [{ id: 'call-sleep-1', name: 'Shell', args: { command: 'sleep 297' } }] },
+    { text: 'From the worker that took over.' },
+  ]);
+  const redis = await startRedis(cli);
+  const paused = await startWorker(cli, sandbox, redis.url, ['--lease-ms', '2000', '--label', 'paused']);
+  const submitted = collect(
+    sandbox.spawn(['submit', '--queue', redis.url, '-p', 'wait a while', '--wait', '--yolo']),
+  );
+  await server.waitForRequests(1);
+  const sleeping = () => descendantsOf(paused.child.pid!).some((line) => line.includes('sleep 297'));
+  await waitForProcess(() => (sleeping() ? true : null), 'the paused worker to run its command');
+  paused.child.kill('SIGSTOP');
+  cli.defer(() => paused.child.kill('SIGCONT'));
+  await startWorker(cli, sandbox, redis.url, ['--lease-ms', '2000', '--label', 'other']);
+  const result = await submitted;
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('From the worker that took over.');
+  // The paused worker wakes, fails to renew its lock, and stops the turn it no longer holds.
+  const stopped = waitForOutput(paused.child.stderr!, /lost the lease/);
+  paused.child.kill('SIGCONT');
+  await stopped;
+  expect(sleeping()).toBe(false);
 });
