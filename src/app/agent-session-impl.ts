@@ -6,6 +6,7 @@ import type { AskClient, WireHookSubscription } from '../hooks/wire-subscription
 import type { SandboxStatus } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Session } from '../session/session.js';
+import { setStateFence } from '../session/state.js';
 import type { Context } from '../soul/context/context.js';
 import type { ModelSelection, ModelSwitched } from '../soul/model-switcher.js';
 import { runSoul, type UILoop } from '../soul/run-soul.js';
@@ -21,6 +22,7 @@ import { runWithApprovalSource } from '../toolset/approval/approval-source.js';
 import { bridgeApprovalsToWire } from '../toolset/approval/approval-wire-bridge.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
+import type { WriteFence } from '../util/write-fence.js';
 import type { WireMessage } from '../wire/message.js';
 import type {
   AgentSession,
@@ -209,15 +211,17 @@ export class AgentSessionImpl implements AgentSession {
     return this.runSoulTurn(input, ui, cancel, { skipUserPromptHook: true });
   }
 
-  private writeFence: (() => Promise<void>) | null = null;
+  private writeFence: WriteFence | null = null;
 
   /**
-   * A check every write of the session's history (context.jsonl) and event log (wire.jsonl) must
-   * pass first: a fleet worker's lease on the session, so one that lost it writes nothing more.
+   * A check every write of the session's history (context.jsonl), event log (wire.jsonl) and state
+   * (state.json) must pass first: a fleet worker's lease on the session, so one that lost it writes
+   * nothing more (and one that holds it commits each write to the session store first).
    */
-  setWriteFence(fence: (() => Promise<void>) | null): void {
+  setWriteFence(fence: WriteFence | null): void {
     this.writeFence = fence;
     this.context.setWriteFence(fence);
+    setStateFence(this.parts.session.stateFile, fence);
   }
 
   /** Goes on with a turn on `input` whose prompt is already in the context (a fleet worker took it over). */

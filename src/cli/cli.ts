@@ -173,6 +173,9 @@ export function buildProgram() {
     .option('--wait', 'follow the turn and exit as print mode does')
     .option('--turn <n>', 'which turn of --session this is (default 1)', positiveInt)
     .option('--ask', 'approvals and questions wait for `fleet approve` / `fleet answer` (the turn parked)')
+    .option('--repo <url>', 'the work dir as a git remote (workers on other machines; with --rev)')
+    .option('--rev <rev>', 'the base revision of --repo: a commit id or a branch (default: main)')
+    .option('--label <label>', 'pin the session to workers started with this --label (the machine with -w)')
     .action(async (_options, command) => {
       const { runFleetSubmit } = await import('./run-fleet-submit.js');
       process.exitCode = await runFleetSubmit(command.optsWithGlobals());

@@ -24,8 +24,10 @@ export async function runFleetStatus(flags: { queue: string; json?: boolean | un
     out += `workers: ${status.workers.length}\n`;
     for (const worker of status.workers) {
       const runs = status.running.filter((run) => run.worker === worker.name);
-      out += `  ${shown(worker.name)} (${shown(worker.address)}, idle ${worker.idleS}s): ${runs.length ? runs.map((run) => `${run.sessionId} turn ${run.turn}`).join(', ') : 'no turn'}\n`;
+      out += `  ${shown(worker.name)} (${shown(worker.address)}, idle ${worker.idleS}s): ${runs.length ? runs.map((run) => `${run.sessionId} turn ${run.turn}${run.label ? ` [label ${run.label}]` : ''}`).join(', ') : 'no turn'}\n`;
     }
+    for (const { label, waiting } of status.pinned)
+      out += `pinned to label ${shown(label)}: ${waiting} turn${waiting === 1 ? '' : 's'} waiting for a worker started with --label ${shown(label)}\n`;
     const orphans = status.running.filter((run) => !status.workers.some((w) => w.name === run.worker));
     for (const run of orphans)
       out += `  (a worker that is gone: ${shown(run.worker)}): ${run.sessionId} turn ${run.turn}, taken over once its lease expires\n`;

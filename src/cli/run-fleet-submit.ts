@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isSafeRev, remoteUrlProblem } from '../fleet/repo-source.js';
+import { WORKER_LABEL } from '../fleet/turn-job.js';
 import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
 
 export interface FleetSubmitFlags {
@@ -15,6 +17,9 @@ export interface FleetSubmitFlags {
   wait?: boolean | undefined;
   ask?: boolean | undefined;
   outputFormat?: string | undefined;
+  repo?: string | undefined;
+  rev?: string | undefined;
+  label?: string | undefined;
 }
 
 /** Exit code when Redis cannot be reached: worth retrying later, as print mode's 75. */
@@ -80,8 +85,10 @@ export async function runFleetSubmit(flags: FleetSubmitFlags): Promise<number> {
 function jobOf(flags: FleetSubmitFlags) {
   const prompt = flags.prompt;
   if (prompt === undefined || !prompt.trim()) throw new SubmitUsage('submit needs a prompt: -p PROMPT.');
-  const workDir = resolve(flags.workDir ?? process.cwd());
-  if (!(existsSync(workDir) && statSync(workDir).isDirectory()))
+  const repo = repoOf(flags);
+  // With a remote, the work dir is the workers' own worktree of it: what lists show is the remote.
+  const workDir = repo ? repo.url : resolve(flags.workDir ?? process.cwd());
+  if (!repo && !(existsSync(workDir) && statSync(workDir).isDirectory()))
     throw new SubmitUsage(`--work-dir ${workDir} is not an existing directory.`);
   const given = typeof flags.session === 'string' ? flags.session : undefined;
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -96,5 +103,27 @@ function jobOf(flags: FleetSubmitFlags) {
     afk: Boolean(flags.afk),
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.ask ? { ask: true } : {}),
+    ...(repo ? { repo } : {}),
+    ...(labelOf(flags) ? { label: labelOf(flags) } : {}),
   };
+}
+
+function labelOf(flags: FleetSubmitFlags): string | undefined {
+  if (flags.label !== undefined && !WORKER_LABEL.test(flags.label))
+    throw new SubmitUsage('--label takes 1 to 64 letters, digits and ._- (starting with a letter or digit).');
+  return flags.label;
+}
+
+/** `--repo URL --rev REV`, checked before anything is queued; the URL and the rev are never quoted back. */
+function repoOf(flags: FleetSubmitFlags): { url: string; rev: string } | null {
+  if (flags.repo === undefined) {
+    if (flags.rev !== undefined) throw new SubmitUsage('--rev goes with --repo.');
+    return null;
+  }
+  const problem = remoteUrlProblem(flags.repo);
+  if (problem !== null) throw new SubmitUsage(`--repo: ${problem}`);
+  const rev = flags.rev ?? 'main';
+  if (!isSafeRev(rev))
+    throw new SubmitUsage('--rev must be a hex object id or a safe ref name (letters, digits, ._/-).');
+  return { url: flags.repo, rev };
 }

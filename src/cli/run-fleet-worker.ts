@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import { kimiTsHome } from '../config/home.js';
 import type { FleetSession } from '../fleet/run-turn-job.js';
 import type { TurnJob } from '../fleet/turn-job.js';
+import { sessionAt } from '../session/session.js';
 import { printWarning } from './print-warning.js';
 import type { SessionFlags } from './session-options.js';
 import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
@@ -36,7 +37,15 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
     return USAGE_EXIT_CODE;
   }
   const home = kimiTsHome(process.env);
-  const open = (job: TurnJob) => openJobSession(flags, home, job);
+  const { checkoutSessionWorktree, pushSessionWork, sessionWorktreePath } = await import(
+    '../fleet/session-worktree.js'
+  );
+  // A job with a git remote runs in this worker's own worktree of it; else in its work dir path.
+  const workDirOf = (job: TurnJob) => (job.repo ? sessionWorktreePath(home, job.sessionId) : job.workDir);
+  const open = async (job: TurnJob) => {
+    if (job.repo) await checkoutSessionWorktree(home, job.sessionId, job.repo);
+    return openJobSession(flags, home, { ...job, workDir: workDirOf(job) });
+  };
   let worker: Awaited<ReturnType<typeof startFleetWorker>>;
   try {
     worker = await startFleetWorker({
@@ -46,6 +55,17 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
       leaseMs: flags.leaseMs ?? 30_000,
       redisGraceMs: 5000,
       open,
+      files: (job) => {
+        const session = sessionAt(home, workDirOf(job), job.sessionId);
+        return { context: session.contextFile, wire: session.wireFile, state: session.stateFile };
+      },
+      settle: async (job, check) => {
+        if (!job.repo) return;
+        const commit = await pushSessionWork(home, job.sessionId, job.turn, job.repo, check);
+        log(
+          `pushed turn ${job.turn} of ${job.sessionId} to its branch kimi-ts/${job.sessionId} (${commit.slice(0, 12)})`,
+        );
+      },
       log,
     });
   } catch (error) {

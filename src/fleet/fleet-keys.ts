@@ -66,3 +66,16 @@ export function cronSchedulerId(sessionId: string, scheduleId: string): string {
 export function oneShotFireJobId(sessionId: string, scheduleId: string): string {
   return `cron-once:${sessionId}:${scheduleId}`;
 }
+
+/** The parts of a session the session store mirrors: its history, its event log, its state. */
+export type StoredPart = 'context' | 'wire' | 'state';
+
+/** One mirrored part of a session in the session store (a list of the chunks committed, in order). */
+export function storedPartKey(sessionId: string, part: StoredPart): string {
+  return `${FLEET_PREFIX}:store:${sessionId}:${part}`;
+}
+
+/** The session store's sizes of a session's parts (a hash: part → bytes); a part not in it was never committed. */
+export function storedSizesKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:store:${sessionId}:sizes`;
+}

@@ -4,7 +4,8 @@ import { CRON_FIRE_JOB, runCronFireJob } from './cron-fire-job.js';
 import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
-import { type FleetSession, runTurnJob } from './run-turn-job.js';
+import { type FleetSession, runTurnJob, type TurnRunner } from './run-turn-job.js';
+import type { SessionPartFiles } from './session-mirror.js';
 import { TurnCancels } from './turn-cancels.js';
 import type { TurnJob } from './turn-job.js';
 import { LeaseLost } from './turn-lease.js';
@@ -18,6 +19,10 @@ export interface FleetWorkerOptions {
   /** How long Redis may be away before the worker gives up. */
   redisGraceMs: number;
   open: (job: TurnJob) => Promise<FleetSession>;
+  /** Where this worker keeps its copy of a job's session (its own home: nothing shared with others). */
+  files: (job: TurnJob) => SessionPartFiles;
+  /** Hands a turn's work back (a git remote's session branch); see TurnRunner. */
+  settle?: TurnRunner['settle'];
   /** One line of what the worker does (stderr). */
   log: (line: string) => void;
 }
@@ -62,7 +67,10 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       {
         redis,
         open: options.open,
+        files: options.files,
+        ...(options.settle ? { settle: options.settle } : {}),
         worker: name,
+        label: options.label,
         log: options.log,
         signal: stop.signal,
         cancels,

@@ -7,6 +7,12 @@ import type { FleetSession } from './job-session.js';
 import { type JobTurn, runJobTurn } from './job-turn.js';
 import { armSchedulesAfterTurn } from './schedule-sync.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
+import {
+  commitLocalChanges,
+  loadSessionFromStore,
+  type SessionPartFiles,
+  storeFence,
+} from './session-mirror.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
 import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './turn-job.js';
@@ -20,7 +26,16 @@ export interface TurnRunner {
   redis: Redis;
   /** Opens the job's session with the worker's own config: the job carries no key. */
   open: (job: TurnJob) => Promise<FleetSession>;
+  /** Where this worker keeps its copy of the job's session (loaded from the session store). */
+  files: (job: TurnJob) => SessionPartFiles;
+  /**
+   * After a turn that was neither parked nor lost: hands its work back (a git remote's session
+   * branch), calling `check` (the lease) last before it writes anything outside the worker.
+   */
+  settle?: (job: TurnJob, check: () => Promise<void>) => Promise<void>;
   worker: string;
+  /** The worker's `--label`: a turn pinned to another label is not run here. */
+  label?: string | undefined;
   /** Aborts running turns (the worker lost Redis). */
   signal: AbortSignal;
   /** Cancels broadcast for sessions whose turns run here. */
@@ -36,6 +51,8 @@ export interface TurnRunner {
 
 /** How long a turn waits, parked, before it looks again at a session another turn holds. */
 const BUSY_SESSION_RETRY_MS = 500;
+/** How long a turn pinned to another label waits, parked, before a worker looks at it again. */
+const PINNED_RETRY_MS = 250;
 /** How long a turn parked for an approval or a question stays parked unless answered (which wakes it). */
 const APPROVAL_PARK_MS = 7 * 24 * 3600 * 1000;
 
@@ -56,6 +73,9 @@ export async function runTurnJob(
     throw runner.unrecoverable('Not a turn job of kimi-ts.');
   const data = parsed.data;
   const jobId = job.id;
+  // Pinned to other workers: parked for a moment, to be taken by one of them (or again by this one).
+  if (data.label !== undefined && data.label !== runner.label)
+    throw await runner.park(job, token, PINNED_RETRY_MS);
   // One turn of a session at a time, in order: a turn whose session is busy waits parked.
   const ready =
     (await previousTurnDone(runner.redis, data.sessionId, data.turn)) &&
@@ -72,7 +92,10 @@ export async function runTurnJob(
   };
   emit({ kind: 'attempt', turn: data.turn, attempt, worker: runner.worker });
   let session: FleetSession;
+  const files = runner.files(data);
   try {
+    // The store's commits are the truth: a copy missing or behind (the last turn ran elsewhere) is loaded.
+    await loadSessionFromStore(runner.redis, data.sessionId, files);
     session = await runner.open(data);
   } catch (error) {
     const end = turnEndOf(error);
@@ -90,7 +113,9 @@ export async function runTurnJob(
     // The prompt is committed when the history grew past where this turn started: go on from there.
     const resume = progress.success && context.history.length > progress.data.historyAtStart;
     if (!progress.success) await job.updateProgress({ historyAtStart: context.history.length });
-    session.setWriteFence(() => lease.check());
+    const fence = storeFence(runner.redis, data.sessionId, { jobId, token }, lease);
+    session.setWriteFence(fence);
+    await commitLocalChanges(runner.redis, data.sessionId, files, fence);
     const parking = new TurnParking(runner.redis, data.sessionId, jobId, data.ask === true, () => {
       // Nothing of the step that asked may be committed: it is redone when the answer comes.
       lease.lose('The turn was parked for an answer.');
@@ -121,6 +146,14 @@ export async function runTurnJob(
       emit({ kind: 'parked', turn: data.turn, ...request });
       await events;
       runner.log(`parked ${job.id} for an answer (${request.waits}): ${request.action}`);
+      // The committed steps' work goes back too, while the job still holds the session (checked in
+      // Redis: the parked step made this attempt's lease count as lost): whoever takes it next starts there.
+      const stillHeld = new TurnLease(runner.redis, data.sessionId, jobId, token);
+      await runner
+        .settle?.(data, () => stillHeld.check())
+        .catch((error: unknown) => {
+          runner.log(`the work of ${job.id} before it parked was not handed back: ${turnEndOf(error).error}`);
+        });
       const parkedError = await runner.park(job, token, APPROVAL_PARK_MS);
       // `fleet approve` answers, then wakes a parked job: an answer that came before the job was
       // parked found nothing to wake, so it is woken here.
@@ -131,6 +164,14 @@ export async function runTurnJob(
     if (lease.lost) {
       runner.log(`lost the lease on ${job.id}: nothing more of it is committed by this worker`);
       throw new LeaseLost('The lease on the session was lost during the turn.');
+    }
+    if (runner.settle) {
+      try {
+        await runner.settle(data, () => lease.check());
+      } catch (error) {
+        if (lease.lost) throw new LeaseLost('The lease on the session was lost before its work was pushed.');
+        if (end.code === 0) end = turnEndOf(error);
+      }
     }
     // The broadcast cancel that stopped this turn left its flag too: it is spent.
     if (cancel.signal.aborted) await takeCancelFlag(runner.redis, data.sessionId);

@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openTurnQueue } from './fleet-queue.js';
 import { type TurnJob, turnJobId, turnJobSchema } from './turn-job.js';
@@ -11,10 +12,11 @@ const KEEP_FINISHED = { age: 7 * 24 * 3600, count: 10_000 };
  * second submit finds the first and adds nothing). Returns the job id and whether it was there.
  */
 export async function submitTurn(redis: Redis, job: TurnJob): Promise<{ jobId: string; existed: boolean }> {
-  const data = turnJobSchema.parse(job);
-  const jobId = turnJobId(data.sessionId, data.turn);
+  const given = turnJobSchema.parse(job);
+  const jobId = turnJobId(given.sessionId, given.turn);
   const queue = await openTurnQueue(redis);
   try {
+    const data = await withSessionPlace(queue, given);
     const existed = (await queue.getJob(jobId)) !== undefined;
     // A cron fire takes the turn after the highest one submitted.
     await recordTurnNumber(redis, data.sessionId, data.turn);
@@ -29,6 +31,24 @@ export async function submitTurn(redis: Redis, job: TurnJob): Promise<{ jobId: s
   } finally {
     await queue.close();
   }
+}
+
+/**
+ * A session stays where it was put: a later turn submitted without `--repo` or `--label` keeps the
+ * remote (and base) and the label of the turn before it, when that job is still kept.
+ */
+async function withSessionPlace(queue: Queue, job: TurnJob): Promise<TurnJob> {
+  if (job.turn <= 1 || (job.repo && job.label)) return job;
+  const previous = turnJobSchema.safeParse(
+    (await queue.getJob(turnJobId(job.sessionId, job.turn - 1)))?.data,
+  );
+  if (!previous.success) return job;
+  const { repo, label, workDir } = previous.data;
+  return {
+    ...job,
+    ...(!job.repo && repo ? { repo, workDir } : {}),
+    ...(!job.label && label ? { label } : {}),
+  };
 }
 
 /** The state of a turn's job ('completed', 'failed', 'active', …, 'unknown') and why it failed. */

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { repoSourceSchema } from './repo-source.js';
+
+/** What a worker label may be: it names a machine (or a kind of machine) in jobs and in `fleet status`. */
+export const WORKER_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
  * One turn of one session, as a job. What it carries is what any worker may see: the work dir,
@@ -26,6 +30,14 @@ export const turnJobSchema = z.strictObject({
   fireAt: z.int().nonnegative().optional(),
   /** A goal's next step: the previous turn left the session's goal active (its reminder opens it). */
   goalStep: z.literal(true).optional(),
+  /**
+   * The work dir as a git remote and a base revision (workers on other machines): the worker checks
+   * it out into a worktree of its own, on the branch `kimi-ts/<session>` (which the next turn starts
+   * from), and pushes that branch back after the turn. `workDir` is then only what lists show.
+   */
+  repo: repoSourceSchema.optional(),
+  /** Pinned to workers started with `--label` this: only they run its turns (say, the machine with its work dir). */
+  label: z.string().regex(WORKER_LABEL).optional(),
 });
 export type TurnJob = z.infer<typeof turnJobSchema>;
 

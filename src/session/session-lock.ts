@@ -193,3 +193,13 @@ export async function isSessionOpen(dir: string): Promise<boolean> {
   const owner = text === null ? null : parseOwner(text);
   return owner !== null && isOwnerAlive(owner);
 }
+
+/**
+ * Whether a live process that is not a fleet worker holds the session folder `dir` (a terminal, a web
+ * host): a worker leaves its files alone, and opening it then fails with the lock's error.
+ */
+export async function isSessionHeldOutsideFleet(dir: string): Promise<boolean> {
+  const text = await readFile(join(dir, SESSION_LOCK_FILE), 'utf8').catch(() => null);
+  const owner = text === null ? null : parseOwner(text);
+  return owner !== null && !owner.lease && isOwnerAlive(owner);
+}

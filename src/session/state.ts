@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import type { WriteFence } from '../util/write-fence.js';
 
 /**
  * `state.json`: what a session remembers besides its history (approval flags, plan mode, todos,
@@ -141,9 +142,24 @@ export async function readSessionState(path: string): Promise<SessionState> {
   return normalizeSessionState(raw);
 }
 
-/** Writes `state.json` atomically (temp file + rename). */
+/**
+ * Fences of state files, by path: a fleet worker's lease on its session (set while a turn runs), so
+ * a worker that lost it writes no state.json either, and each state it does write is committed to
+ * the session store first.
+ */
+const stateFences = new Map<string, WriteFence>();
+
+/** Sets (or, with null, removes) the write fence of the state file at `path`. */
+export function setStateFence(path: string, fence: WriteFence | null): void {
+  if (fence === null) stateFences.delete(path);
+  else stateFences.set(path, fence);
+}
+
+/** Writes `state.json` atomically (temp file + rename), after its fence (if any) let it through. */
 export async function writeSessionState(path: string, state: SessionState): Promise<void> {
-  await writeFileAtomic(path, `${JSON.stringify(state, null, 2)}\n`);
+  const text = `${JSON.stringify(state, null, 2)}\n`;
+  await stateFences.get(path)?.({ file: 'state', op: 'replace', text });
+  await writeFileAtomic(path, text);
 }
 
 const updateQueues = new Map<string, Promise<unknown>>();

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isAbortError } from '../kosong/errors.js';
+import type { WriteFence } from '../util/write-fence.js';
 import { runWithWire } from '../wire/current-wire.js';
 import type { Notification } from '../wire/events.js';
 import type { WireRedaction } from '../wire/redaction.js';
@@ -32,7 +33,7 @@ export interface RunSoulOptions {
   /** Secrets kept off the wire and out of wire.jsonl. */
   redaction?: WireRedaction | undefined;
   /** Checked before each write of wire.jsonl (a fleet worker's lease); a refusal stops recording. */
-  recordFence?: (() => Promise<void>) | undefined;
+  recordFence?: WriteFence | undefined;
 }
 
 export const NOTIFICATION_PUMP_INTERVAL_MS = 1000;

@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import type { WriteFence } from '../util/write-fence.js';
 import type { WireSubscription } from './subscription.js';
 import { openWireFileForAppend, recordLine } from './wire-file.js';
 
@@ -19,7 +20,7 @@ export class WireRecorder {
     readonly path: string,
     private readonly subscription: WireSubscription,
     private readonly onError: ((error: unknown) => void) | undefined,
-    private readonly fence?: (() => Promise<void>) | undefined,
+    private readonly fence?: WriteFence | undefined,
   ) {
     this.done = this.run();
   }
@@ -35,8 +36,6 @@ export class WireRecorder {
           // Live tool output is for the screen: the ToolResult that follows holds what is kept.
           for (const message of batch)
             if (message.type !== 'ToolOutput') text += recordLine(message, timestamp);
-          // A writer that may no longer write (a fleet worker that lost its lease) stops here.
-          if (this.fence) await this.fence();
           await this.write(text);
         } catch (error) {
           this.failed = true;
@@ -65,6 +64,9 @@ export class WireRecorder {
       handle = this.handle = opened.handle;
       text = opened.prefix + text;
     }
+    // A writer that may no longer write (a fleet worker that lost its lease) stops here; the fence
+    // sees the bytes that go to the file (the header too), so a mirror of it is the same file.
+    if (this.fence) await this.fence({ file: 'wire', op: 'append', text });
     await handle.appendFile(text, 'utf8');
   }
 }

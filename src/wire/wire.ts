@@ -1,4 +1,5 @@
 import { copyPart, mergeInPlace } from '../kosong/merge.js';
+import type { WriteFence } from '../util/write-fence.js';
 import type { MergeableEvent } from './events.js';
 import { isWireRequest, type WireMessage } from './message.js';
 import { WireRecorder } from './recorder.js';
@@ -17,7 +18,7 @@ export interface WireOptions {
    */
   redaction?: WireRedaction | undefined;
   /** A check each write of wire.jsonl must pass first (a fleet worker's lease); throwing stops recording. */
-  recordFence?: (() => Promise<void>) | undefined;
+  recordFence?: WriteFence | undefined;
 }
 
 export interface SubscribeOptions {

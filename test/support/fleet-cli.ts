@@ -19,14 +19,18 @@ export async function startRedis(cli: ScriptedCli): Promise<RedisServer> {
   return redis;
 }
 
-/** Starts `kimi-ts worker --queue URL …` in the sandbox and waits until it takes turns. */
+/**
+ * Starts `kimi-ts worker --queue URL …` in the sandbox and waits until it takes turns. `env` can give
+ * it a home of its own (`KIMI_TS_HOME`): a worker on another machine, sharing no session folder.
+ */
 export async function startWorker(
   cli: ScriptedCli,
   sandbox: CliSandbox,
   queue: string,
   extra: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<FleetWorkerProcess> {
-  const child = sandbox.spawn(['worker', '--queue', queue, ...extra]);
+  const child = sandbox.spawn(['worker', '--queue', queue, ...extra], { env });
   const result = collect(child);
   cli.defer(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -1,5 +1,6 @@
 import { copyFile, type FileHandle, open, readFile, truncate, writeFile } from 'node:fs/promises';
 import type { Message } from '../../kosong/index.js';
+import type { SessionWrite, WriteFence } from '../../util/write-fence.js';
 import {
   checkpointToLine,
   checkpointUserMessage,
@@ -37,7 +38,7 @@ export class Context {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private redact: (<T>(value: T) => T) | null = null;
-  private fence: (() => Promise<void>) | null = null;
+  private fence: WriteFence | null = null;
 
   private constructor(
     readonly file: string,
@@ -118,11 +119,14 @@ export class Context {
       if (this.state.systemPrompt !== null) throw new Error('The context already has a system prompt');
       const line = systemPromptToLine(content);
       if (this.size === 0) {
+        await this.fenced({ file: 'context', op: 'append', text: line });
         await this.writeRaw(line);
       } else {
+        const whole = Buffer.concat([Buffer.from(line), await readFile(this.file)]);
+        await this.fenced({ file: 'context', op: 'replace', text: whole.toString('utf8') });
         await this.reopenAfter(() =>
           replaceAtomically(this.file, async (temp) => {
-            await writeFile(temp, Buffer.concat([Buffer.from(line), await readFile(this.file)]));
+            await writeFile(temp, whole);
           }),
         );
         const shift = Buffer.byteLength(line);
@@ -143,7 +147,9 @@ export class Context {
     const list = redact ? given.map((message) => redact(message)) : given;
     if (list.length === 0) return this.exclusive(async () => undefined);
     return this.exclusive(async () => {
-      await this.writeRaw(list.map(messageToLine).join(''));
+      const text = list.map(messageToLine).join('');
+      await this.fenced({ file: 'context', op: 'append', text });
+      await this.writeRaw(text);
       this.pushMessages(list);
     });
   }
@@ -168,7 +174,9 @@ export class Context {
         pendingChars: this.state.pendingChars,
       };
       const extra = options.withUserMessage ? [checkpointUserMessage(id)] : [];
-      await this.writeRaw(checkpointToLine(id) + extra.map(messageToLine).join(''));
+      const text = checkpointToLine(id) + extra.map(messageToLine).join('');
+      await this.fenced({ file: 'context', op: 'append', text });
+      await this.writeRaw(text);
       this.state.checkpoints.push(mark);
       this.state.nextCheckpointId = id + 1;
       this.pushMessages(extra);
@@ -182,7 +190,9 @@ export class Context {
       return Promise.reject(new RangeError(`Token count must be a non-negative integer, got ${tokenCount}`));
     }
     return this.exclusive(async () => {
-      await this.writeRaw(usageToLine(tokenCount));
+      const text = usageToLine(tokenCount);
+      await this.fenced({ file: 'context', op: 'append', text });
+      await this.writeRaw(text);
       this.state.recordedTokens = tokenCount;
       this.state.pendingChars = 0;
     });
@@ -198,6 +208,10 @@ export class Context {
       const index = this.state.checkpoints.findIndex((mark) => mark.id === id);
       const mark = this.state.checkpoints[index];
       if (!mark) throw new RangeError(`There is no checkpoint with id ${id}`);
+      if (this.fence) {
+        const prefix = (await readFile(this.file)).subarray(0, mark.offset);
+        await this.fenced({ file: 'context', op: 'replace', text: prefix.toString('utf8') });
+      }
       let kept: string | null = null;
       await this.reopenAfter(async () => {
         kept = await rotateAndReplace(this.file, async (temp) => {
@@ -222,11 +236,14 @@ export class Context {
   replaceWith(branch: string): Promise<string | null> {
     return this.exclusive(async () => {
       const bytes = await readFile(branch);
+      const loaded = loadContextBytes(bytes);
+      const text = bytes.subarray(0, loaded.keptBytes).toString('utf8') + (loaded.needsNewline ? '\n' : '');
+      await this.fenced({ file: 'context', op: 'replace', text });
       let kept: string | null = null;
       await this.reopenAfter(async () => {
         kept = await rotateAndReplace(this.file, (temp) => writeFile(temp, bytes));
       });
-      this.state = loadContextBytes(bytes);
+      this.state = loaded;
       this.size = this.state.keptBytes;
       if (this.state.keptBytes < bytes.length) await this.handle.truncate(this.state.keptBytes);
       if (this.state.needsNewline) await this.writeRaw('\n');
@@ -241,6 +258,7 @@ export class Context {
   clear(options: { systemPrompt?: string } = {}): Promise<void> {
     return this.exclusive(async () => {
       const head = options.systemPrompt === undefined ? '' : systemPromptToLine(options.systemPrompt);
+      await this.fenced({ file: 'context', op: 'replace', text: head });
       await this.reopenAfter(() => rotateAndReplace(this.file, (temp) => writeFile(temp, head)));
       this.size = Buffer.byteLength(head);
       this.state = {
@@ -259,10 +277,12 @@ export class Context {
 
   /**
    * A check every later change must pass before it touches the file (a fleet worker's lease on the
-   * session: a worker that lost it must not write after another took over). It throws to refuse the
-   * change, which then fails with its error and leaves the file and the history as they were.
+   * session: a worker that lost it must not write after another took over). It is given the change
+   * (the lines appended, or the file's new content) so it can commit it elsewhere first (the fleet's
+   * session store). It throws to refuse the change, which then fails with its error and leaves the
+   * file and the history as they were.
    */
-  setWriteFence(fence: (() => Promise<void>) | null): void {
+  setWriteFence(fence: WriteFence | null): void {
     this.fence = fence;
   }
 
@@ -271,7 +291,12 @@ export class Context {
     return this.exclusive(async () => {
       this.closed = true;
       await this.handle.close();
-    }, false);
+    });
+  }
+
+  /** Asks the write fence (if any) to pass `write` before the file changes. */
+  private async fenced(write: SessionWrite): Promise<void> {
+    if (this.fence) await this.fence(write);
   }
 
   private pushMessages(messages: readonly Message[]): void {
@@ -282,10 +307,9 @@ export class Context {
   }
 
   /** Runs `change` after every earlier change has finished, whatever their outcome. */
-  private exclusive<T>(change: () => Promise<T>, fenced = true): Promise<T> {
+  private exclusive<T>(change: () => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {
       if (this.closed) throw new Error('The context file is closed');
-      if (fenced && this.fence) await this.fence();
       return change();
     });
     this.queue = run.catch(() => undefined);
