@@ -1,5 +1,7 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../support/browser.js';
+import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startVisCli } from '../support/vis-cli.js';
 
@@ -34,8 +36,16 @@ describe('kimi-ts vis: the first look', { timeout: 90_000 }, () => {
     ]);
     const older = await sandbox.run(['--print', '-p', 'an older session about the build']);
     expect(older.code, older.stderr).toBe(0);
-    // The line shell asks before the command: an approval wait on the timeline.
-    const shell = await sandbox.run(['--ui', 'line'], { input: 'list the work folder\ny\n/exit\n' });
+    // The line shell asks before the command: an approval wait on the timeline. The person answers
+    // after reading it (an answer typed ahead lands in the same millisecond: no wait to show).
+    const child = sandbox.spawn(['--ui', 'line']);
+    const finished = collect(child);
+    const asked = waitForOutput(child.stdout!, /approve\?/);
+    child.stdin!.write('list the work folder\n');
+    await asked;
+    await delay(50);
+    child.stdin!.end('y\n/exit\n');
+    const shell = await finished;
     expect(shell.code, shell.stderr).toBe(0);
     expect(shell.stdout).toContain('Listed.');
 
