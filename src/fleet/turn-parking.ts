@@ -6,9 +6,9 @@ import { isAnswered } from './parked-approvals.js';
 import { isQuestionAnswered } from './parked-questions.js';
 import { QuestionGate } from './question-gate.js';
 
-/** What a parked turn waits for, as its stream's `parked` entry says it. */
+/** What a parked turn waits for, as its stream's `parked` entry says it (`task`: a WaitFor's). */
 export interface ParkedWait {
-  waits: 'approval' | 'question';
+  waits: 'approval' | 'question' | 'task';
   action: string;
   description: string;
 }

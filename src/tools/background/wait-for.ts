@@ -59,8 +59,10 @@ export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'
             display: [],
           };
         }
+        const here = waitHere(tasks, running, timeoutMs);
+        if (here === 'parked') return parkedTurn(ctx.signal);
         const finished = await withProgress(ctx.reportOutput, startedAt, timeoutMs, () =>
-          waitForAny(tasks, running, timeoutMs, ctx.signal),
+          waitForAny(tasks, running, here, ctx.signal),
         );
         const waitedMs = Date.now() - startedAt;
         if (!finished) return timedOut(tasks, null, waitedMs, timeoutMs, notes);
@@ -73,8 +75,11 @@ export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'
           `No background task or background agent has the id ${JSON.stringify(task_id)}. TaskList shows the ids.`,
           'Task not found',
         );
+      const task = tasks.get(id);
+      const here = task ? waitHere(tasks, [task], timeoutMs) : timeoutMs;
+      if (here === 'parked') return parkedTurn(ctx.signal);
       const view = await withProgress(ctx.reportOutput, startedAt, timeoutMs, () =>
-        tasks.wait(id, timeoutMs, ctx.signal),
+        tasks.wait(id, here, ctx.signal),
       );
       const waitedMs = Date.now() - startedAt;
       if (!isTerminal(view.runtime.status)) return timedOut(tasks, view, waitedMs, timeoutMs, notes);
@@ -82,6 +87,31 @@ export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'
     },
   });
 });
+
+/**
+ * How long this WaitFor waits here: a fleet worker parks the turn instead of holding a worker for
+ * a wait on tasks still running (a finished one needs no wait).
+ */
+function waitHere(
+  tasks: BackgroundTaskManager,
+  waited: readonly TaskView[],
+  timeoutMs: number,
+): 'parked' | number {
+  const unsettled = waited.filter((view) => tasks.unsettledIds().includes(view.spec.id));
+  if (tasks.waitParker === null || unsettled.length === 0) return timeoutMs;
+  return tasks.waitParker({ taskIds: unsettled.map((view) => view.spec.id), timeoutMs });
+}
+
+/**
+ * The turn is being stopped (parked): nothing of this step is committed, so this result is never
+ * seen; it waits for the stop, which comes at once.
+ */
+async function parkedTurn(signal: AbortSignal): Promise<never> {
+  signal.throwIfAborted();
+  return new Promise<never>((_resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
 
 /** How often a front end is told the wait goes on. */
 const PROGRESS_EVERY_MS = 10_000;
