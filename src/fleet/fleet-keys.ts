@@ -84,3 +84,8 @@ export function storedSizesKey(sessionId: string): string {
 export function parkedWaitKey(sessionId: string): string {
   return `${FLEET_PREFIX}:waits:${sessionId}`;
 }
+
+/** What a session's turns cost so far, counted by the workers that ran them (a hash: dollars, unpriced). */
+export function sessionCostKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:cost:${sessionId}`;
+}

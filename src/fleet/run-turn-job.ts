@@ -8,6 +8,7 @@ import { type JobTurn, runJobTurn } from './job-turn.js';
 import type { ParkedWaits } from './parked-waits.js';
 import { armSchedulesAfterTurn } from './schedule-sync.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
+import { priceOfSession, SessionCostMeter } from './session-cost.js';
 import {
   commitLocalChanges,
   loadSessionFromStore,
@@ -135,10 +136,12 @@ export async function runTurnJob(
       lease.lose('The turn was parked for an answer.');
       cancel.abort();
     });
+    const cost = new SessionCostMeter(runner.redis, data.sessionId, priceOfSession(session));
     const ui: UILoop = async (wire) => {
       for await (const batch of wire.subscribe({ merge: true }).batches())
         for (const message of batch) {
           emit(wireEntry(data.turn, message));
+          cost.offer(message);
           parking.offer(message, () => cancel.abort());
         }
     };
@@ -204,6 +207,8 @@ export async function runTurnJob(
         if (end.code === 0) end = turnEndOf(error);
       }
     }
+    // The turn's cost is counted before its end is told: whoever reads the end finds it.
+    await cost.settled();
     // The broadcast cancel that stopped this turn left its flag too: it is spent.
     if (cancel.signal.aborted) await takeCancelFlag(runner.redis, data.sessionId);
     // The session's schedules, as this turn left them, become the fleet's schedulers.
