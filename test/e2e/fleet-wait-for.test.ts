@@ -27,7 +27,8 @@ const textOf = (content: unknown) =>
  * (blocked on a fifo), reads its task id from the Shell result and waits for it, then says what
  * the wait gave it.
  */
-function scriptWaitingSession(server: ScriptedLLMServer): void {
+function scriptWaitingSession(server: ScriptedLLMServer, timeouts: number[] = []): void {
+  let waits = 0;
   server.answerBy((body): ScriptedTurn => {
     const messages = (body as { messages: ChatMessage[] }).messages;
     const texts = messages.map((m) => textOf(m.content));
@@ -35,8 +36,10 @@ function scriptWaitingSession(server: ScriptedLLMServer): void {
     const waitResult = messages.find((m) => m.role === 'tool' && textOf(m.content).includes('wait_status'));
     if (waitResult) return { text: `The wait said: ${textOf(waitResult.content)}` };
     const taskId = texts.map((text) => /task_id: (\S+)/.exec(text)?.[1]).find(Boolean);
-    if (taskId)
-      return { toolCalls: [{ id: 'wait', name: 'WaitFor', args: { task_id: taskId, timeout: 300 } }] };
+    if (taskId) {
+      const timeout = timeouts[waits++] ?? 300;
+      return { toolCalls: [{ id: 'wait', name: 'WaitFor', args: { task_id: taskId, timeout } }] };
+    }
     return {
       toolCalls: [
         {
@@ -71,6 +74,7 @@ it('a WaitFor parks its turn: the worker runs another session meanwhile, and the
   ]);
   const submitted = collect(waiting);
   await waitForOutput(waiting.stderr!, /Waiting for background task bash-\S+ \(the turn holds no worker/);
+  const parkedAt = Date.now();
   const status = JSON.parse((await sandbox.run(['fleet', 'status', '--queue', redis.url, '--json'])).stdout);
   expect(status.counts).toMatchObject({ running: 0, delayed: 1 });
   const other = await submit(sandbox, redis.url, 'another task', ['--wait']);
@@ -78,9 +82,12 @@ it('a WaitFor parks its turn: the worker runs another session meanwhile, and the
   expect(other.stdout).toContain('Other session done.');
   // The task ran on in the worker all along: let it end now.
   await writeFile(join(sandbox.workDir, 'gate.fifo'), 'go\n');
+  const parkedFor = Date.now() - parkedAt;
   const result = await submitted;
   expect(result.code).toBe(0);
   expect(result.stderr).toMatch(/The wait is over; the turn goes on, on worker@/);
+  // The wait is counted from the WaitFor that parked, not from the redone one.
+  expect(Number(/waited_ms: (\d+)/.exec(result.stdout)?.[1])).toBeGreaterThanOrEqual(parkedFor);
   expect(result.stdout).toMatch(/The wait said: .*wait_status: completed\n/);
   expect(result.stdout).toContain('exit_code: 0');
   expect(result.stdout).toMatch(/\[output\]\ngo\nwaited-result-7/);
@@ -153,6 +160,38 @@ it('a worker drained with a parked wait stops its task and hands the turn on: an
   expect(result.stdout).toContain('reason: Stopped because its worker stopped.');
 });
 
+it('a machine lost with a parked wait: its claim expires, another worker runs the turn and hears the task was lost', async () => {
+  const { server, sandbox } = await cli.setup([]);
+  // The wait is short: the parked job comes due by itself, its worker being dead.
+  scriptWaitingSession(server, [2]);
+  execFileSync('mkfifo', [join(sandbox.workDir, 'gate.fifo')]);
+  const redis = await startRedis(cli);
+  const first = await startWorker(cli, sandbox, redis.url, ['--label', 'first', '--lease-ms', '1000']);
+  const waiting = sandbox.spawn([
+    'submit',
+    '--queue',
+    redis.url,
+    '-p',
+    'run the job and wait',
+    '--yolo',
+    '--wait',
+  ]);
+  const submitted = collect(waiting);
+  const sessionId = (await waitForOutput(waiting.stdout!, /\n/)).trim();
+  await waitForOutput(waiting.stderr!, /Waiting for background task/);
+  // The machine goes: the worker and the command it kept running.
+  first.child.kill('SIGKILL');
+  await first.result;
+  for (const pid of await taskPids(sandbox.home, sessionId)) killGroupIfAlive(pid);
+  await startWorker(cli, sandbox, redis.url, ['--label', 'second']);
+  const result = await submitted;
+  expect(result.code).toBe(0);
+  expect(result.stderr).toMatch(/The wait is over; the turn goes on, on second@/);
+  expect(result.stdout).toMatch(/The wait said: .*wait_status: completed\n/);
+  expect(result.stdout).toContain('status: lost');
+  expect(result.stdout).toContain('The process of this task is gone');
+});
+
 /** The statuses of the session's background tasks, as their folders say. */
 async function taskStatuses(home: string, sessionId: string): Promise<string[]> {
   const tasks = join(await sessionFolder(home, sessionId), 'tasks');
@@ -162,4 +201,25 @@ async function taskStatuses(home: string, sessionId: string): Promise<string[]> 
     statuses.push(runtime.status);
   }
   return statuses;
+}
+
+/** The process ids of the session's background tasks, as their folders say. */
+async function taskPids(home: string, sessionId: string): Promise<number[]> {
+  const tasks = join(await sessionFolder(home, sessionId), 'tasks');
+  const pids: number[] = [];
+  for (const id of await readdir(tasks)) {
+    const runtime = JSON.parse(await readFile(join(tasks, id, 'runtime.json'), 'utf8')) as {
+      pid: number | null;
+    };
+    if (runtime.pid !== null) pids.push(runtime.pid);
+  }
+  return pids;
+}
+
+function killGroupIfAlive(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
 }

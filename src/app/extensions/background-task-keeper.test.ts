@@ -36,11 +36,17 @@ describe('BackgroundTaskKeeper', () => {
   it('parks only a running turn of this process, and keeps its tasks at the close for the next open', async () => {
     const keeper = new BackgroundTaskKeeper();
     const task = await startBash('sleep 30');
-    const wait: WaitRequest = { taskIds: [task.spec.id], timeoutMs: 60_000 };
+    const wait: WaitRequest = { taskIds: [task.spec.id], timeoutMs: 60_000, startedAt: Date.now() };
     // No turn of the session runs here: the wait is had in place.
-    expect(keeper.offer('s1', manager, wait)).toBe(60_000);
+    expect(keeper.offer('s1', manager, wait)).toEqual({ waitMs: 60_000, startedAt: wait.startedAt });
     const parks: WaitRequest[] = [];
     const done = keeper.watchTurn('s1', (parked) => parks.push(parked));
+    // Tasks that have all ended: nothing to park for.
+    expect(keeper.offer('s1', manager, { ...wait, taskIds: [] })).toEqual({
+      waitMs: 60_000,
+      startedAt: wait.startedAt,
+    });
+    expect(parks).toEqual([]);
     expect(keeper.offer('s1', manager, wait)).toBe('parked');
     expect(parks).toEqual([wait]);
     done();
@@ -53,8 +59,10 @@ describe('BackgroundTaskKeeper', () => {
     // The next open takes the tasks back; its redone WaitFor waits only what is left.
     expect(keeper.take('s1')?.manager).toBe(manager);
     expect(keeper.take('s1')).toBeUndefined();
-    const left = keeper.offer('s1', manager, wait);
-    expect(typeof left === 'number' && left > 0 && left <= 60_000).toBe(true);
+    const redone = keeper.offer('s1', manager, { ...wait, startedAt: Date.now() + 1 });
+    expect(redone).toEqual({ waitMs: expect.any(Number), startedAt: wait.startedAt });
+    const left = (redone as { waitMs: number }).waitMs;
+    expect(left > 0 && left <= 60_000).toBe(true);
   });
 
   it('does not park while a background agent runs: it needs its session open', async () => {
@@ -67,7 +75,8 @@ describe('BackgroundTaskKeeper', () => {
     keeper.watchTurn('s1', () => {
       throw new Error('must not park');
     });
-    expect(keeper.offer('s1', manager, { taskIds: [agent.spec.id], timeoutMs: 1000 })).toBe(1000);
+    const wait = { taskIds: [agent.spec.id], timeoutMs: 1000, startedAt: Date.now() };
+    expect(keeper.offer('s1', manager, wait)).toEqual({ waitMs: 1000, startedAt: wait.startedAt });
     release();
   });
 
@@ -75,7 +84,9 @@ describe('BackgroundTaskKeeper', () => {
     const keeper = new BackgroundTaskKeeper();
     keeper.watchTurn('s1', () => {});
     const quick = await startBash('read line; echo $line');
-    expect(keeper.offer('s1', manager, { taskIds: [quick.spec.id], timeoutMs: 60_000 })).toBe('parked');
+    expect(
+      keeper.offer('s1', manager, { taskIds: [quick.spec.id], timeoutMs: 60_000, startedAt: Date.now() }),
+    ).toBe('parked');
     keeper.keep('s1', { manager, outbox });
     const due = keeper.due('s1', new AbortController().signal);
     await manager.stop(quick.spec.id, 'ended by the test');
@@ -85,7 +96,9 @@ describe('BackgroundTaskKeeper', () => {
     const keeper2 = new BackgroundTaskKeeper();
     keeper2.watchTurn('s2', () => {});
     const slow = await startBash('sleep 30');
-    expect(keeper2.offer('s2', manager, { taskIds: [slow.spec.id], timeoutMs: 1 })).toBe('parked');
+    expect(
+      keeper2.offer('s2', manager, { taskIds: [slow.spec.id], timeoutMs: 1, startedAt: Date.now() }),
+    ).toBe('parked');
     keeper2.keep('s2', { manager, outbox });
     expect(await keeper2.due('s2', new AbortController().signal)).toBe('timeout');
     await keeper2.release('s2', 'released by the test');

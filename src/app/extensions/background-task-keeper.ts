@@ -1,6 +1,6 @@
 import type { NotificationOutbox } from '../../session/notification-outbox.js';
 import type { BackgroundTaskManager } from '../../tools/background/background-task-manager.js';
-import type { WaitRequest } from '../../tools/background/wait-parking.js';
+import type { WaitHere, WaitRequest } from '../../tools/background/wait-parking.js';
 
 /** A session's background tasks kept alive in this process while its turn is parked. */
 export interface KeptTasks {
@@ -25,8 +25,8 @@ export class BackgroundTaskKeeper {
   /** Sessions whose turn runs here now, with how each is stopped to park. */
   private readonly running = new Map<string, (wait: WaitRequest) => void>();
   private readonly parked = new Map<string, ParkedWait>();
-  /** What is left of the parked wait of a session taken back: its redone WaitFor waits that long. */
-  private readonly resumedDeadline = new Map<string, number>();
+  /** The parked wait of a session taken back: its redone WaitFor waits only what is left of it. */
+  private readonly resumed = new Map<string, ParkedWait>();
 
   /** While the session's turn runs here, a WaitFor that would block calls `park` (and is stopped). */
   watchTurn(sessionId: string, park: (wait: WaitRequest) => void): () => void {
@@ -37,17 +37,20 @@ export class BackgroundTaskKeeper {
   }
 
   /** The WaitFor of a running turn: parked, or how long it waits here. */
-  offer(sessionId: string, manager: BackgroundTaskManager, wait: WaitRequest): 'parked' | number {
-    const resumed = this.resumedDeadline.get(sessionId);
+  offer(sessionId: string, manager: BackgroundTaskManager, wait: WaitRequest): 'parked' | WaitHere {
+    const resumed = this.resumed.get(sessionId);
     if (resumed !== undefined) {
       // The redone step's WaitFor: the wait was already had, parked; only what is left of it.
-      this.resumedDeadline.delete(sessionId);
-      return Math.max(0, Math.min(wait.timeoutMs, resumed - Date.now()));
+      this.resumed.delete(sessionId);
+      const waitMs = Math.max(0, Math.min(wait.timeoutMs, resumed.deadline - Date.now()));
+      return { waitMs, startedAt: resumed.wait.startedAt };
     }
     const park = this.running.get(sessionId);
     const agentRunning = manager.list({ activeOnly: true }).some((view) => view.spec.kind !== 'bash');
-    if (park === undefined || agentRunning || this.parked.has(sessionId)) return wait.timeoutMs;
-    this.parked.set(sessionId, { wait, deadline: Date.now() + wait.timeoutMs, kept: null });
+    const nothingToWaitFor = wait.taskIds.length === 0;
+    if (park === undefined || nothingToWaitFor || agentRunning || this.parked.has(sessionId))
+      return { waitMs: wait.timeoutMs, startedAt: wait.startedAt };
+    this.parked.set(sessionId, { wait, deadline: wait.startedAt + wait.timeoutMs, kept: null });
     park(wait);
     return 'parked';
   }
@@ -65,7 +68,7 @@ export class BackgroundTaskKeeper {
     const parked = this.parked.get(sessionId);
     if (!parked?.kept) return undefined;
     this.parked.delete(sessionId);
-    this.resumedDeadline.set(sessionId, parked.deadline);
+    this.resumed.set(sessionId, parked);
     return parked.kept;
   }
 
@@ -108,7 +111,7 @@ export class BackgroundTaskKeeper {
   async release(sessionId: string, reason: string): Promise<void> {
     const parked = this.parked.get(sessionId);
     this.parked.delete(sessionId);
-    this.resumedDeadline.delete(sessionId);
+    this.resumed.delete(sessionId);
     if (parked?.kept) await parked.kept.manager.shutdown(reason);
   }
 }

@@ -6,6 +6,7 @@ import { rootOnlyError } from './root-only.js';
 import { formatTaskList, taskDisplayBlock, taskFieldLines } from './task-format.js';
 import { isTerminal, type TaskView } from './task-model.js';
 import { TASK_OUTPUT_PREVIEW_BYTES } from './task-output.js';
+import type { WaitHere, WaitRequest } from './wait-parking.js';
 
 /** Kimi Code's ceiling for one wait; a longer one is clamped, and the result says so. */
 export const WAIT_FOR_MAX_TIMEOUT_S = 600;
@@ -59,12 +60,12 @@ export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'
             display: [],
           };
         }
-        const here = waitHere(tasks, running, timeoutMs);
+        const here = waitHere(tasks, running, { taskIds: [], timeoutMs, startedAt });
         if (here === 'parked') return parkedTurn(ctx.signal);
-        const finished = await withProgress(ctx.reportOutput, startedAt, timeoutMs, () =>
-          waitForAny(tasks, running, here, ctx.signal),
+        const finished = await withProgress(ctx.reportOutput, here.startedAt, timeoutMs, () =>
+          waitForAny(tasks, running, here.waitMs, ctx.signal),
         );
-        const waitedMs = Date.now() - startedAt;
+        const waitedMs = Date.now() - here.startedAt;
         if (!finished) return timedOut(tasks, null, waitedMs, timeoutMs, notes);
         return completed(tasks, finished, waitedMs, timeoutMs, notes);
       }
@@ -76,12 +77,12 @@ export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'
           'Task not found',
         );
       const task = tasks.get(id);
-      const here = task ? waitHere(tasks, [task], timeoutMs) : timeoutMs;
+      const here = waitHere(tasks, task ? [task] : [], { taskIds: [], timeoutMs, startedAt });
       if (here === 'parked') return parkedTurn(ctx.signal);
-      const view = await withProgress(ctx.reportOutput, startedAt, timeoutMs, () =>
-        tasks.wait(id, here, ctx.signal),
+      const view = await withProgress(ctx.reportOutput, here.startedAt, timeoutMs, () =>
+        tasks.wait(id, here.waitMs, ctx.signal),
       );
-      const waitedMs = Date.now() - startedAt;
+      const waitedMs = Date.now() - here.startedAt;
       if (!isTerminal(view.runtime.status)) return timedOut(tasks, view, waitedMs, timeoutMs, notes);
       return completed(tasks, view, waitedMs, timeoutMs, notes);
     },
@@ -95,11 +96,12 @@ export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'
 function waitHere(
   tasks: BackgroundTaskManager,
   waited: readonly TaskView[],
-  timeoutMs: number,
-): 'parked' | number {
+  wait: WaitRequest,
+): 'parked' | WaitHere {
   const unsettled = waited.filter((view) => tasks.unsettledIds().includes(view.spec.id));
-  if (tasks.waitParker === null || unsettled.length === 0) return timeoutMs;
-  return tasks.waitParker({ taskIds: unsettled.map((view) => view.spec.id), timeoutMs });
+  if (tasks.waitParker === null) return { waitMs: wait.timeoutMs, startedAt: wait.startedAt };
+  // Asked even when the tasks have ended: a redone WaitFor counts its wait from the one that parked.
+  return tasks.waitParker({ ...wait, taskIds: unsettled.map((view) => view.spec.id) });
 }
 
 /**
