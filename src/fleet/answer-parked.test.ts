@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { RedisServer } from '../../test/support/redis-server.js';
-import { answerParkedQuestion } from './answer-parked.js';
-import { questionsKey } from './fleet-keys.js';
+import { answerParkedQuestion, answerParkedTurn } from './answer-parked.js';
+import { approvalsKey, questionsKey } from './fleet-keys.js';
 import { openTurnQueue } from './fleet-queue.js';
+import { parkedApprovals } from './parked-approvals.js';
 import { InvalidQuestionAnswer } from './question-answers.js';
 import { parseQueueUrl } from './queue-address.js';
 import { connectRedis } from './redis-connection.js';
@@ -71,4 +72,21 @@ it("this session's parked job is woken; a second answer finds nothing waiting", 
 it('an unreadable record is no question', async () => {
   await redis.hset(questionsKey(session), 'k1', '{"state":"pending","questions":"<script>"}');
   expect(await answerParkedQuestion(redis, session, { kind: 'dismiss' })).toBeNull();
+});
+
+it('approvals park the same way: answered once, taken once, an unreadable record answers nothing', async () => {
+  const ours = await delayedTurn(session);
+  const asked = { sender: 'Shell', action: 'run command', description: 'echo hi' };
+  await parkedApprovals.record(redis, session, ours, asked);
+  await redis.hset(approvalsKey(session), 'planted', '{"state":"pending","jobId":1}');
+  expect(await parkedApprovals.take(redis, session, asked)).toBeNull();
+  const answered = await answerParkedTurn(redis, session, 'reject');
+  expect(answered.map((entry) => entry.action)).toEqual(['run command']);
+  expect(await answerParkedTurn(redis, session, 'approve')).toEqual([]);
+  const queue = await openTurnQueue(redis);
+  expect(await (await queue.getJob(ours))?.getState()).toBe('waiting');
+  await queue.close();
+  expect(await parkedApprovals.isAnswered(redis, session, asked)).toBe(true);
+  expect(await parkedApprovals.take(redis, session, asked)).toBe('reject');
+  expect(await parkedApprovals.take(redis, session, asked)).toBeNull();
 });
