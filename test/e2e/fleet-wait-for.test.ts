@@ -56,13 +56,16 @@ function scriptWaitingSession(server: ScriptedLLMServer, timeouts: number[] = []
   });
 }
 
-it('a WaitFor parks its turn: the worker runs another session meanwhile, and the turn goes on with the output', async () => {
+/**
+ * A fleet with one worker (`workerFlags`) whose turn is parked in its WaitFor on a background
+ * command blocked on `gate.fifo` (the model's WaitFor timeouts: `timeouts`, then 300 s).
+ */
+async function parkedWait(workerFlags: string[], timeouts: number[] = []) {
   const { server, sandbox } = await cli.setup([]);
-  scriptWaitingSession(server);
+  scriptWaitingSession(server, timeouts);
   execFileSync('mkfifo', [join(sandbox.workDir, 'gate.fifo')]);
   const redis = await startRedis(cli);
-  // One turn at a time: the other session can only run if the waiting one holds no worker.
-  const worker = await startWorker(cli, sandbox, redis.url, ['--concurrency', '1']);
+  const worker = await startWorker(cli, sandbox, redis.url, workerFlags);
   const waiting = sandbox.spawn([
     'submit',
     '--queue',
@@ -73,7 +76,16 @@ it('a WaitFor parks its turn: the worker runs another session meanwhile, and the
     '--wait',
   ]);
   const submitted = collect(waiting);
-  await waitForOutput(waiting.stderr!, /Waiting for background task bash-\S+ \(the turn holds no worker/);
+  const [idLine] = await Promise.all([
+    waitForOutput(waiting.stdout!, /\n/),
+    waitForOutput(waiting.stderr!, /Waiting for background task bash-\S+ \(the turn holds no worker/),
+  ]);
+  return { server, sandbox, redis, worker, submitted, sessionId: idLine.trim() };
+}
+
+it('a WaitFor parks its turn: the worker runs another session meanwhile, and the turn goes on with the output', async () => {
+  // One turn at a time: the other session can only run if the waiting one holds no worker.
+  const { sandbox, redis, worker, submitted } = await parkedWait(['--concurrency', '1']);
   const parkedAt = Date.now();
   const status = JSON.parse((await sandbox.run(['fleet', 'status', '--queue', redis.url, '--json'])).stdout);
   expect(status.counts).toMatchObject({ running: 0, delayed: 1 });
@@ -96,23 +108,7 @@ it('a WaitFor parks its turn: the worker runs another session meanwhile, and the
 });
 
 it('a cancel ends a parked wait (the turn stops, the worker is free), and the task is stopped with the session', async () => {
-  const { server, sandbox } = await cli.setup([]);
-  scriptWaitingSession(server);
-  execFileSync('mkfifo', [join(sandbox.workDir, 'gate.fifo')]);
-  const redis = await startRedis(cli);
-  const worker = await startWorker(cli, sandbox, redis.url, ['--concurrency', '1']);
-  const waiting = sandbox.spawn([
-    'submit',
-    '--queue',
-    redis.url,
-    '-p',
-    'run the job and wait',
-    '--yolo',
-    '--wait',
-  ]);
-  const submitted = collect(waiting);
-  const sessionId = (await waitForOutput(waiting.stdout!, /\n/)).trim();
-  await waitForOutput(waiting.stderr!, /Waiting for background task/);
+  const { server, sandbox, redis, worker, submitted, sessionId } = await parkedWait(['--concurrency', '1']);
   const turnDone = waitForOutput(worker.child.stderr!, /finished turn:\S+ \(exit 1\)/);
   const cancelled = await sandbox.run(['fleet', 'cancel', sessionId, '--queue', redis.url]);
   expect(cancelled.code).toBe(0);
@@ -129,23 +125,7 @@ it('a cancel ends a parked wait (the turn stops, the worker is free), and the ta
 });
 
 it('a worker drained with a parked wait stops its task and hands the turn on: another worker resumes it and hears the task was stopped', async () => {
-  const { server, sandbox } = await cli.setup([]);
-  scriptWaitingSession(server);
-  execFileSync('mkfifo', [join(sandbox.workDir, 'gate.fifo')]);
-  const redis = await startRedis(cli);
-  const first = await startWorker(cli, sandbox, redis.url, ['--label', 'first']);
-  const waiting = sandbox.spawn([
-    'submit',
-    '--queue',
-    redis.url,
-    '-p',
-    'run the job and wait',
-    '--yolo',
-    '--wait',
-  ]);
-  const submitted = collect(waiting);
-  const sessionId = (await waitForOutput(waiting.stdout!, /\n/)).trim();
-  await waitForOutput(waiting.stderr!, /Waiting for background task/);
+  const { sandbox, redis, worker: first, submitted, sessionId } = await parkedWait(['--label', 'first']);
   first.child.kill('SIGTERM');
   const drained = await first.result;
   expect(drained.code).toBe(0);
@@ -160,25 +140,17 @@ it('a worker drained with a parked wait stops its task and hands the turn on: an
   expect(result.stdout).toContain('reason: Stopped because its worker stopped.');
 });
 
-it('a machine lost with a parked wait: its claim expires, another worker runs the turn and hears the task was lost', async () => {
-  const { server, sandbox } = await cli.setup([]);
+it('a machine lost with a parked wait: its claim expires, another worker runs the turn and hears the task was lost', {
+  timeout: 60_000,
+}, async () => {
   // The wait is short: the parked job comes due by itself, its worker being dead.
-  scriptWaitingSession(server, [2]);
-  execFileSync('mkfifo', [join(sandbox.workDir, 'gate.fifo')]);
-  const redis = await startRedis(cli);
-  const first = await startWorker(cli, sandbox, redis.url, ['--label', 'first', '--lease-ms', '1000']);
-  const waiting = sandbox.spawn([
-    'submit',
-    '--queue',
-    redis.url,
-    '-p',
-    'run the job and wait',
-    '--yolo',
-    '--wait',
-  ]);
-  const submitted = collect(waiting);
-  const sessionId = (await waitForOutput(waiting.stdout!, /\n/)).trim();
-  await waitForOutput(waiting.stderr!, /Waiting for background task/);
+  const {
+    sandbox,
+    redis,
+    worker: first,
+    submitted,
+    sessionId,
+  } = await parkedWait(['--label', 'first', '--lease-ms', '1000'], [2]);
   // The machine goes: the worker and the command it kept running.
   first.child.kill('SIGKILL');
   await first.result;

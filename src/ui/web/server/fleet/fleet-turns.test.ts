@@ -1,33 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { RedisServer } from '../../../../../test/support/redis-server.js';
+import { expect, it } from 'vitest';
+import { useFleetRedis } from '../../../../../test/support/fleet-redis.js';
 import { openTurnQueue } from '../../../../fleet/fleet-queue.js';
-import { parseQueueUrl } from '../../../../fleet/queue-address.js';
-import { connectRedis } from '../../../../fleet/redis-connection.js';
 import { submitTurn } from '../../../../fleet/submit-turn.js';
 import { turnJobId } from '../../../../fleet/turn-job.js';
 import { takeNextTurnNumber } from '../../../../fleet/turn-numbers.js';
 import { submitPageTurn } from './fleet-turns.js';
 
-let server: RedisServer;
-let redis: Redis;
 const sessionId = randomUUID();
 
-beforeEach(async () => {
-  server = await RedisServer.start();
-  redis = await connectRedis(parseQueueUrl(server.url), { graceMs: 1000 });
-});
-afterEach(async () => {
-  redis.disconnect();
-  await server.remove();
-});
+const fleetRedis = useFleetRedis();
 
 const page = (prompt: string) =>
-  submitPageTurn(redis, { sessionId, afterTurn: 0, prompt, defaultWorkDir: '/tmp' });
+  submitPageTurn(fleetRedis.redis, { sessionId, afterTurn: 0, prompt, defaultWorkDir: '/tmp' });
 
 async function promptOf(turn: number): Promise<string | undefined> {
-  const queue = await openTurnQueue(redis);
+  const queue = await openTurnQueue(fleetRedis.redis);
   try {
     return (await queue.getJob(turnJobId(sessionId, turn)))?.data?.prompt;
   } finally {
@@ -37,9 +25,9 @@ async function promptOf(turn: number): Promise<string | undefined> {
 
 it('a page prompt racing a cron fire takes its own turn number: neither the prompt nor the fire is lost', async () => {
   // The fire has taken its number from the counter; its job is not queued yet.
-  const fireTurn = await takeNextTurnNumber(redis, sessionId);
+  const fireTurn = await takeNextTurnNumber(fleetRedis.redis, sessionId);
   const prompted = await page('from the page');
-  await submitTurn(redis, {
+  await submitTurn(fleetRedis.redis, {
     sessionId,
     turn: fireTurn,
     workDir: '/tmp',
