@@ -63,6 +63,14 @@ describe('BackgroundTaskKeeper', () => {
     expect(redone).toEqual({ waitMs: expect.any(Number), startedAt: wait.startedAt });
     const left = (redone as { waitMs: number }).waitMs;
     expect(left > 0 && left <= 60_000).toBe(true);
+    // Taken back again, and this time the redone step calls no WaitFor: a later turn's is its own.
+    keeper.watchTurn('s1', () => {});
+    expect(keeper.offer('s1', manager, wait)).toBe('parked');
+    keeper.keep('s1', { manager, outbox });
+    keeper.take('s1');
+    keeper.watchTurn('s1', () => {})();
+    const later = { ...wait, startedAt: Date.now() + 5 };
+    expect(keeper.offer('s1', manager, later)).toEqual({ waitMs: 60_000, startedAt: later.startedAt });
   });
 
   it('does not park while a background agent runs: it needs its session open', async () => {

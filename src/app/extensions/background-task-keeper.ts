@@ -32,7 +32,10 @@ export class BackgroundTaskKeeper {
   watchTurn(sessionId: string, park: (wait: WaitRequest) => void): () => void {
     this.running.set(sessionId, park);
     return () => {
-      if (this.running.get(sessionId) === park) this.running.delete(sessionId);
+      if (this.running.get(sessionId) !== park) return;
+      this.running.delete(sessionId);
+      // A redone step that called no WaitFor: the old wait's remainder is not a later turn's.
+      this.resumed.delete(sessionId);
     };
   }
 
