@@ -13,6 +13,7 @@ interface ChatMessage {
   role: string;
   content: unknown;
   tool_calls?: { function: { name: string } }[];
+  tool_call_id?: string;
 }
 
 const textOf = (content: unknown) =>
@@ -34,6 +35,17 @@ function scriptWaitingSession(server: ScriptedLLMServer, timeouts: number[] = []
     const texts = messages.map((m) => textOf(m.content));
     if (texts.some((text) => text.includes('another task'))) return { text: 'Other session done.' };
     const waitResult = messages.find((m) => m.role === 'tool' && textOf(m.content).includes('wait_status'));
+    const stopResult = messages.find((m) => m.tool_call_id === 'stop');
+    if (stopResult) return { text: `TaskStop said: ${textOf(stopResult.content)}` };
+    // A wait that ran out: the model stops the command.
+    const ranOut = waitResult && textOf(waitResult.content).includes('wait_status: timed_out');
+    const waitedTask = /task_id: (\S+)/.exec(textOf(waitResult?.content))?.[1];
+    if (ranOut && waitedTask)
+      return {
+        toolCalls: [
+          { id: 'stop', name: 'TaskStop', args: { task_id: waitedTask, reason: 'no longer needed' } },
+        ],
+      };
     if (waitResult) return { text: `The wait said: ${textOf(waitResult.content)}` };
     const taskId = texts.map((text) => /task_id: (\S+)/.exec(text)?.[1]).find(Boolean);
     if (taskId) {
@@ -105,6 +117,17 @@ it('a WaitFor parks its turn: the worker runs another session meanwhile, and the
   expect(result.stdout).toMatch(/\[output\]\ngo\nwaited-result-7/);
   worker.child.kill('SIGTERM');
   expect((await worker.result).stderr).toMatch(/waking turn:\S+: a task it waits for ended/);
+});
+
+it('a parked wait whose time runs out is woken: the redone WaitFor says timed_out, and TaskStop stops the command it kept', async () => {
+  const { sandbox, worker, submitted, sessionId } = await parkedWait(['--concurrency', '1'], [2]);
+  const result = await submitted;
+  expect(result.code).toBe(0);
+  expect(result.stderr).toMatch(/The wait is over; the turn goes on, on worker@/);
+  expect(result.stdout).toMatch(/TaskStop said: /);
+  expect(await taskReasons(sandbox.home, sessionId)).toEqual(['no longer needed']);
+  worker.child.kill('SIGTERM');
+  expect((await worker.result).stderr).toMatch(/waking turn:\S+: its wait is over/);
 });
 
 it('a cancel ends a parked wait (the turn stops, the worker is free), and the task is stopped with the session', async () => {
@@ -194,4 +217,17 @@ function killGroupIfAlive(pid: number): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
+}
+
+/** Why the session's background tasks ended, as their folders say. */
+async function taskReasons(home: string, sessionId: string): Promise<(string | null)[]> {
+  const tasks = join(await sessionFolder(home, sessionId), 'tasks');
+  const reasons: (string | null)[] = [];
+  for (const id of await readdir(tasks)) {
+    const runtime = JSON.parse(await readFile(join(tasks, id, 'runtime.json'), 'utf8')) as {
+      failure_reason: string | null;
+    };
+    reasons.push(runtime.failure_reason);
+  }
+  return reasons;
 }
