@@ -6,6 +6,7 @@ import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
 import { noteFileModes } from './file-modes.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
+import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
 import { writeCommit, writeRef, writeRootsTree, writeStoreSkeleton } from './store-objects.js';
 import { sameWorkTree, statWorkTree, type WorkTreeStat } from './work-tree-stat.js';
@@ -272,6 +273,20 @@ export class CheckpointStore {
       if (prepared.empty) this.startedEmpty.add(index);
       this.indexFiles[index] = indexFile;
     }
+    const maxBytes = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    // No index yet: every file is new to git, and a small plain folder is recorded without it.
+    if (picture && !existsSync(indexFile)) {
+      const inProcess = await recordRootInProcess({
+        gitDir: this.gitDir,
+        root,
+        rootIndex: index,
+        picture,
+        indexFile,
+        maxFileBytes: maxBytes,
+        signal,
+      });
+      if (inProcess) return { ...inProcess, picture };
+    }
     const git = { gitDir: this.gitDir, workTree: root, indexFile, signal };
     const userExcludes = join(root, '.git', 'info', 'exclude');
     const excludes = existsSync(userExcludes) ? ['-c', `core.excludesFile=${userExcludes}`] : [];
@@ -283,7 +298,6 @@ export class CheckpointStore {
         )
       ).stdout,
     );
-    const maxBytes = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const skipped: SkippedFile[] = [];
     const unique = [...new Set(candidates)];
     const toSize: string[] = [];

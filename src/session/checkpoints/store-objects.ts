@@ -33,7 +33,7 @@ export async function writeStoreSkeleton(gitDir: string): Promise<void> {
 /** Writes one loose object (zlib of `<type> <size>\0<body>`) unless it exists; returns its id. */
 export async function writeLooseObject(
   gitDir: string,
-  type: 'tree' | 'commit',
+  type: 'blob' | 'tree' | 'commit',
   body: Buffer,
 ): Promise<string> {
   const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`, 'latin1'), body]);
