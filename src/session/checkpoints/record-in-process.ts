@@ -158,8 +158,8 @@ export async function recordRootInProcess(options: {
     const name = names.pop() as string;
     let node = top;
     for (const folder of names) {
-      let next = node.folders.get(folder);
-      if (!next) node.folders.set(folder, (next = newNode()));
+      const next = node.folders.get(folder) ?? newNode();
+      node.folders.set(folder, next);
       node = next;
     }
     node.files.set(name, { mode, blob });
