@@ -1,5 +1,5 @@
-import { existsSync, lstatSync, type Stats } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, type Stats } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
 import { workDirKey } from '../work-dir-key.js';
@@ -19,20 +19,18 @@ import { sameWorkTree, statWorkTree, type WorkTreeStat } from './work-tree-stat.
  * call made the store (it holds no checkpoint then).
  */
 async function createStore(gitDir: string): Promise<boolean> {
-  await mkdir(dirname(gitDir), { recursive: true, mode: 0o700 });
-  const temp = await mkdtemp(`${gitDir}.new-`);
+  // Synchronous, as the store's other small writes (store-objects.ts): a dozen folders and files.
+  mkdirSync(dirname(gitDir), { recursive: true, mode: 0o700 });
+  const temp = mkdtempSync(`${gitDir}.new-`);
   try {
     await writeStoreSkeleton(temp);
     // Renaming over a folder works only when it is empty (a leftover of an older version's mkdir).
-    return await rename(temp, gitDir).then(
-      () => true,
-      (error: unknown) => {
-        if (!existsSync(join(gitDir, 'HEAD'))) throw error;
-        return false;
-      },
-    );
-  } finally {
+    renameSync(temp, gitDir);
+    return true;
+  } catch (error) {
     await rm(temp, { recursive: true, force: true });
+    if (!existsSync(join(gitDir, 'HEAD'))) throw error;
+    return false;
   }
 }
 

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { writeAtomically } from './store-objects.js';
 
 /** One file of a git index: its path (`/`-separated), its blob, its git mode and the stat it was read with. */
 export interface IndexEntry {
@@ -64,14 +64,7 @@ export function indexFileBytes(entries: readonly IndexEntry[]): Buffer {
   return Buffer.concat([body, createHash('sha1').update(body).digest()]);
 }
 
-/** Writes the index as git does: a lock file beside it, renamed over it. */
-export async function writeIndexFile(file: string, entries: readonly IndexEntry[]): Promise<void> {
-  const temp = `${file}.lock-${randomBytes(4).toString('hex')}`;
-  try {
-    await writeFile(temp, indexFileBytes(entries), { mode: 0o600 });
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+/** Writes the index whole or not at all (git writes `index.lock` and renames it). */
+export function writeIndexFile(file: string, entries: readonly IndexEntry[]): void {
+  writeAtomically(file, indexFileBytes(entries), 0o600);
 }

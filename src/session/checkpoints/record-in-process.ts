@@ -166,6 +166,6 @@ export async function recordRootInProcess(options: {
   }
   const tree = await writeRootTree(gitDir, top);
   options.signal?.throwIfAborted();
-  await writeIndexFile(options.indexFile, entries);
+  writeIndexFile(options.indexFile, entries);
   return { tree, skipped, candidates: files.map((f) => f.path) };
 }

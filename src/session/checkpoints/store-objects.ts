@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -9,7 +8,12 @@ import { dirname, join } from 'node:path';
  * its commit and its ref. Each is a small file in git's documented on-disk format (loose objects and
  * loose refs), written here instead of by one git process each (`init`, `mktree`, `commit-tree`,
  * `update-ref`: four of the ten git processes a first session in a work dir started). Staging the
- * work tree and writing its trees stays with git (`add`, `write-tree`), as do all reads.
+ * work tree and writing its trees stays with git (`add`, `write-tree`), as do all reads, except a
+ * small folder's first record (record-in-process.ts, which writes its blobs and trees here too).
+ *
+ * The writes are synchronous: each is a file of a few hundred bytes, and an asynchronous write is a
+ * round trip through the thread pool per call (open, write, close, rename, mkdir: some 50 of them
+ * for a first checkpoint), which cost more CPU than the writes themselves.
  */
 
 /** The author and committer of every checkpoint (as runGit's `user.name` and `user.email`). */
@@ -21,13 +25,13 @@ const IDENTITY = 'kimi-ts <checkpoints@kimi-ts.invalid>';
  */
 export async function writeStoreSkeleton(gitDir: string): Promise<void> {
   for (const dir of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info'])
-    await mkdir(join(gitDir, dir), { recursive: true });
-  await writeFile(
+    mkdirSync(join(gitDir, dir), { recursive: true });
+  writeFileSync(
     join(gitDir, 'config'),
     '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n',
   );
   // HEAD last: a store counts as existing once it has a HEAD (checkpoint-store.ts).
-  await writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/master\n');
+  writeFileSync(join(gitDir, 'HEAD'), 'ref: refs/heads/master\n');
 }
 
 /** Writes one loose object (zlib of `<type> <size>\0<body>`) unless it exists; returns its id. */
@@ -43,9 +47,8 @@ export async function writeLooseObject(
   // zlib loads on the first object written, not with the CLI (a start that records nothing yet).
   // A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
   const { deflateSync } = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
-  await writeAtomically(file, deflateSync(raw));
   // Git's own loose objects are read-only; it never writes one twice.
-  await chmod(file, 0o444).catch(() => {});
+  writeAtomically(file, deflateSync(raw), 0o444);
   return id;
 }
 
@@ -80,17 +83,18 @@ export async function writeRef(gitDir: string, ref: string, id: string): Promise
     !ref.includes('..') &&
     parts.every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
   if (!valid) throw new Error(`bad ref name ${ref}`);
-  await writeAtomically(join(gitDir, ref), `${id}\n`);
+  writeAtomically(join(gitDir, ref), `${id}\n`, 0o644);
 }
 
-async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+/** Writes `file` whole or not at all: a temporary file beside it, renamed over it. */
+export function writeAtomically(file: string, data: string | Buffer, mode: number): void {
+  mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.tmp-${randomBytes(4).toString('hex')}`;
   try {
-    await writeFile(temp, data);
-    await rename(temp, file);
+    writeFileSync(temp, data, { mode });
+    renameSync(temp, file);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
 }
