@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyRestore } from './apply-restore.js';
 import { CheckpointStore } from './checkpoint-store.js';
-import { recordRootInProcess } from './record-in-process.js';
+import { IN_PROCESS_MAX_FILES, recordRootInProcess } from './record-in-process.js';
 import { planRestore } from './restore-plan.js';
 import { sessionIndexFile } from './session-index.js';
 import { writeStoreSkeleton } from './store-objects.js';
@@ -117,6 +117,22 @@ describe('the first record of a small plain folder, without git', () => {
     );
   });
 
+  it('is the index a later session of the folder starts from: it records only what changed since', async () => {
+    await plainFolder();
+    await untilSettled();
+    const first = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    await first.record('turn 1');
+    expect(await gitRunCount()).toBe(0);
+    await writeFile(join(work, 'notes.txt'), 'release 2.5\n');
+    const second = await CheckpointStore.open({ home, sessionId: 's2', roots: [work] });
+    const { checkpoint } = await second.record('turn 1');
+    expect(await gitRunCount()).toBeGreaterThan(0);
+    const index = sessionIndexFile(second.gitDir, 's2', work);
+    expect(storeGit(second.gitDir, ['ls-files', '--modified', '--others', '--deleted'], index)).toBe('');
+    expect(storeGit(second.gitDir, ['rev-parse', `${checkpoint.id}:0`]).trim()).toBe(
+      recordByGit(second.gitDir).tree,
+    );
+  });
   it('brings the files back from it on a rewind', async () => {
     await plainFolder();
     await untilSettled();
@@ -191,6 +207,16 @@ describe('the first record of a small plain folder, without git', () => {
 });
 
 describe('what git must record itself', () => {
+  it('a folder of more files than pay off in-process', async () => {
+    for (let i = 0; i <= IN_PROCESS_MAX_FILES; i++) await writeFile(join(work, `f${i}.txt`), `${i}\n`);
+    await untilSettled();
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    const { checkpoint } = await store.record('turn 1');
+    expect(await gitRunCount()).toBeGreaterThan(0);
+    const files = storeGit(store.gitDir, ['ls-tree', '-r', '--name-only', `${checkpoint.id}:0`]).trim();
+    expect(files.split('\n')).toHaveLength(IN_PROCESS_MAX_FILES + 1);
+  });
+
   it('a folder with a .gitignore: the ignored file is not recorded', async () => {
     await plainFolder();
     await writeFile(join(work, '.gitignore'), '*.log\nbuild/\n');
