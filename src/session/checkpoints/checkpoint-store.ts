@@ -1,6 +1,5 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, type Stats } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { existsSync, lstatSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
 import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
@@ -8,31 +7,8 @@ import { noteFileModes } from './file-modes.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
-import { writeCommit, writeRef, writeRootsTree, writeStoreSkeleton } from './store-objects.js';
+import { createStore, writeCommit, writeRef, writeRootsTree } from './store-objects.js';
 import { sameWorkTree, statWorkTree, type WorkTreeStat } from './work-tree-stat.js';
-
-/**
- * Creates the store whole, then puts it in place: it is made in a private folder beside it and
- * renamed, so a second session starting at the same moment sees either no store or a complete one
- * (a store being made in place had HEAD before its config and folders, and the other session's first
- * checkpoint then failed). The loser of two creations keeps the winner's store. True when this
- * call made the store (it holds no checkpoint then).
- */
-async function createStore(gitDir: string): Promise<boolean> {
-  // Synchronous, as the store's other small writes (store-objects.ts): a dozen folders and files.
-  mkdirSync(dirname(gitDir), { recursive: true, mode: 0o700 });
-  const temp = mkdtempSync(`${gitDir}.new-`);
-  try {
-    await writeStoreSkeleton(temp);
-    // Renaming over a folder works only when it is empty (a leftover of an older version's mkdir).
-    renameSync(temp, gitDir);
-    return true;
-  } catch (error) {
-    await rm(temp, { recursive: true, force: true });
-    if (!existsSync(join(gitDir, 'HEAD'))) throw error;
-    return false;
-  }
-}
 
 /** Files larger than this are noted as not restorable instead of being stored (10 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;

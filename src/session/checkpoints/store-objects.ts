@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -32,6 +32,28 @@ export async function writeStoreSkeleton(gitDir: string): Promise<void> {
   );
   // HEAD last: a store counts as existing once it has a HEAD (checkpoint-store.ts).
   writeFileSync(join(gitDir, 'HEAD'), 'ref: refs/heads/master\n');
+}
+
+/**
+ * Creates the store whole, then puts it in place: it is made in a private folder beside it and
+ * renamed, so a second session starting at the same moment sees either no store or a complete one
+ * (a store being made in place had HEAD before its config and folders, and the other session's first
+ * checkpoint then failed). The loser of two creations keeps the winner's store. True when this
+ * call made the store (it holds no checkpoint then).
+ */
+export async function createStore(gitDir: string): Promise<boolean> {
+  mkdirSync(dirname(gitDir), { recursive: true, mode: 0o700 });
+  const temp = mkdtempSync(`${gitDir}.new-`);
+  try {
+    await writeStoreSkeleton(temp);
+    // Renaming over a folder works only when it is empty (a leftover of an older version's mkdir).
+    renameSync(temp, gitDir);
+    return true;
+  } catch (error) {
+    rmSync(temp, { recursive: true, force: true });
+    if (!existsSync(join(gitDir, 'HEAD'))) throw error;
+    return false;
+  }
 }
 
 /** Writes one loose object (zlib of `<type> <size>\0<body>`) unless it exists; returns its id. */
