@@ -56,6 +56,17 @@ export async function createStore(gitDir: string): Promise<boolean> {
   }
 }
 
+let loadedZlib: typeof import('node:zlib') | undefined;
+
+/**
+ * zlib, loaded on the first object written, not with the CLI (a start that records nothing yet).
+ * A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
+ */
+function zlib(): typeof import('node:zlib') {
+  loadedZlib ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
+  return loadedZlib;
+}
+
 /** Writes one loose object (zlib of `<type> <size>\0<body>`) unless it exists; returns its id. */
 export async function writeLooseObject(
   gitDir: string,
@@ -66,11 +77,8 @@ export async function writeLooseObject(
   const id = createHash('sha1').update(raw).digest('hex');
   const file = join(gitDir, 'objects', id.slice(0, 2), id.slice(2));
   if (existsSync(file)) return id;
-  // zlib loads on the first object written, not with the CLI (a start that records nothing yet).
-  // A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
-  const { deflateSync } = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
   // Git's own loose objects are read-only; it never writes one twice.
-  writeAtomically(file, deflateSync(raw), 0o444);
+  writeAtomically(file, zlib().deflateSync(raw), 0o444);
   return id;
 }
 
