@@ -133,6 +133,29 @@ describe('the first record of a small plain folder, without git', () => {
       recordByGit(second.gitDir).tree,
     );
   });
+  it('records each folder of a session (the work dir and an add-dir) into its own index', async () => {
+    await plainFolder();
+    const extra = join(root, 'extra');
+    await mkdir(join(extra, 'docs'), { recursive: true });
+    await writeFile(join(extra, 'docs', 'guide.md'), '# guide\n');
+    await untilSettled();
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work, extra] });
+    const { checkpoint } = await store.record('turn 1');
+    expect(await gitRunCount()).toBe(0);
+    expect(storeGit(store.gitDir, ['rev-parse', `${checkpoint.id}:0`]).trim()).toBe(
+      recordByGit(store.gitDir).tree,
+    );
+    expect(storeGit(store.gitDir, ['show', `${checkpoint.id}:1/docs/guide.md`])).toBe('# guide\n');
+    const extraIndex = sessionIndexFile(store.gitDir, 's1', extra);
+    expect(
+      execFileSync('git', ['ls-files', '--modified', '--others', '--deleted'], {
+        cwd: extra,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_DIR: store.gitDir, GIT_WORK_TREE: extra, GIT_INDEX_FILE: extraIndex },
+      }),
+    ).toBe('');
+  });
+
   it('brings the files back from it on a rewind', async () => {
     await plainFolder();
     await untilSettled();
