@@ -43,12 +43,13 @@ afterEach(async () => {
 const gitRunCount = async () => (await readFile(gitLog, 'utf8')).split('\n').filter(Boolean).length;
 
 /** Waits until every file under the work dir is older than the racy window (a picture trusts it then). */
-async function untilSettled(): Promise<void> {
+async function untilSettled(dirs: string[] = [work]): Promise<void> {
   let newest = 0n;
-  for (const name of readdirSync(work, { recursive: true }) as string[]) {
-    const s = lstatSync(join(work, name), { bigint: true });
-    for (const t of [s.mtimeNs, s.ctimeNs]) if (t > newest) newest = t;
-  }
+  for (const dir of dirs)
+    for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+      const s = lstatSync(join(dir, name), { bigint: true });
+      for (const t of [s.mtimeNs, s.ctimeNs]) if (t > newest) newest = t;
+    }
   const settled = newest + RACY_NS + 1_000_000n;
   while (BigInt(Date.now()) * 1_000_000n <= settled) await new Promise((resolve) => setTimeout(resolve, 5));
 }
@@ -138,7 +139,7 @@ describe('the first record of a small plain folder, without git', () => {
     const extra = join(root, 'extra');
     await mkdir(join(extra, 'docs'), { recursive: true });
     await writeFile(join(extra, 'docs', 'guide.md'), '# guide\n');
-    await untilSettled();
+    await untilSettled([work, extra]);
     const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work, extra] });
     const { checkpoint } = await store.record('turn 1');
     expect(await gitRunCount()).toBe(0);
