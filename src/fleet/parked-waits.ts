@@ -48,8 +48,10 @@ export class ParkedWaits {
   /** Whether the session's parked tasks live in another worker, which the turn must go back to. */
   async heldElsewhere(sessionId: string): Promise<boolean> {
     if (this.keeper.holds(sessionId)) return false;
-    const holder = await this.redis.get(parkedWaitKey(sessionId));
-    return holder !== null && holder !== this.worker;
+    const key = parkedWaitKey(sessionId);
+    const [holder, ttl] = await Promise.all([this.redis.get(key), this.redis.pttl(key)]);
+    // A claim is a live worker's word, kept fresh: one without an expiry (planted) holds nothing.
+    return holder !== null && holder !== this.worker && ttl > 0;
   }
 
   /**
