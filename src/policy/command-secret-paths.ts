@@ -61,24 +61,15 @@ function wordReason(
   });
 }
 
-/**
- * Each word once, whichever parts name it, by parts list: a parsed command's parts are frozen and
- * kept (shell-command.ts), so the same command decided again splits no words. The words depend on
- * the text alone; every file look-up is still made at each decision.
- */
-const wordsByParts = new WeakMap<readonly string[], readonly string[]>();
-
+/** Each word once, whichever parts name it. */
 function wordsOf(parts: readonly string[]): readonly string[] {
-  let words = wordsByParts.get(parts);
-  if (!words) {
-    words = [...new Set(parts.flatMap(candidateWords))];
-    if (Object.isFrozen(parts)) wordsByParts.set(parts, words);
-  }
-  return words;
+  return [...new Set(parts.flatMap(candidateWords))];
 }
 
+const GIT_CONFIG = `${sep}.git${sep}config`;
+
 function isGitConfig(real: string): boolean {
-  return basename(real) === 'config' && basename(dirname(real)) === '.git';
+  return real.endsWith(GIT_CONFIG);
 }
 
 /** `.git/config` is secret by content only (a token in a remote URL, an auth header). */
@@ -88,6 +79,8 @@ async function gitConfigReason(real: string): Promise<string | null> {
 }
 
 /** Operators a word may start with that are not part of the path: redirections, process substitution. */
+/** How a word with such an operator starts (most words do not: no replace for them). */
+const REDIRECT_START = /^[\d<>&]/;
 const REDIRECT_PREFIX = /^(?:\d*(?:<<<|<<-?|<>|>>|>\||>&|<&|&>>|&>|<|>)|[<>]\()/;
 
 /** The words of a part that could name a file: every word but the command name, values of `x=y`. */
@@ -95,7 +88,7 @@ function candidateWords(part: string): string[] {
   const words = splitWords(part);
   const out: string[] = [];
   words.forEach((raw, index) => {
-    let word = raw.replace(REDIRECT_PREFIX, '');
+    let word = REDIRECT_START.test(raw) ? raw.replace(REDIRECT_PREFIX, '') : raw;
     if (word === '') return;
     // The command's own name is no argument (unless the part is a redirection: `< .env`).
     if (index === 0 && word === raw) return;

@@ -99,25 +99,31 @@ export class RuleSet {
 
   private denyNow(subject: RuleSubject): RuleVerdict | null {
     const parts = subject.commandParts ?? [];
-    // A rule that matches for certain is named before one that only cannot be ruled out.
-    const found = this.denies.map((rule) => ({
-      rule,
-      matches: parts.map((part) => ({ part, match: rule.matchesCommandPart(subject.toolName, part) })),
-    }));
-    for (const { rule, matches } of found) {
-      if (rule.matches(subject.toolName, subject.candidates) || matches.some((m) => m.match === 'matches'))
-        return { decision: 'deny', rule };
+    // A rule that matches for certain is named before one whose match cannot be ruled out (a
+    // command name an expansion decides), and that before one that only might (an argument).
+    let unknown: { rule: PermissionRule; part: CommandPart } | null = null;
+    let might: { rule: PermissionRule; part: CommandPart } | null = null;
+    for (const rule of this.denies) {
+      if (rule.matches(subject.toolName, subject.candidates)) return { decision: 'deny', rule };
+      for (const part of parts) {
+        const match = rule.matchesCommandPart(subject.toolName, part);
+        if (match === 'matches') return { decision: 'deny', rule };
+        if (match === 'unknown-name') unknown ??= { rule, part };
+        else if (match === 'might') might ??= { rule, part };
+      }
     }
-    for (const { rule, matches } of found) {
-      const unknown = matches.find((m) => m.match === 'unknown-name');
-      if (unknown)
-        return { decision: 'deny', rule, uncertain: { part: unknown.part.text, why: UNKNOWN_NAME } };
-    }
-    for (const { rule, matches } of found) {
-      const might = matches.find((m) => m.match === 'might');
-      if (might)
-        return { decision: 'ask', rule, uncertain: { part: might.part.text, why: UNKNOWN_ARGUMENT } };
-    }
+    if (unknown)
+      return {
+        decision: 'deny',
+        rule: unknown.rule,
+        uncertain: { part: unknown.part.text, why: UNKNOWN_NAME },
+      };
+    if (might)
+      return {
+        decision: 'ask',
+        rule: might.rule,
+        uncertain: { part: might.part.text, why: UNKNOWN_ARGUMENT },
+      };
     return null;
   }
 
@@ -164,7 +170,7 @@ export class RuleSet {
         if (rule.matchesCommandPart(toolName, part) !== 'no') return { decision: 'ask', rule };
       } else if (rule.argument === null) {
         if (rule.coversTool(toolName)) return { decision: rule.decision, rule };
-      } else if (part.literal !== null && rule.matches(toolName, [part.text, part.literal])) {
+      } else if (part.literal !== null && rule.matchesText(toolName, part.text, part.literal)) {
         return { decision: rule.decision, rule };
       }
     }

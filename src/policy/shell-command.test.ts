@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { parseShellCommand } from './shell-command.js';
+import { isKeptParse, LEAF_NODES, parseShellCommand } from './shell-command.js';
 
 describe('parseShellCommand', () => {
   it.each([
@@ -56,5 +58,27 @@ describe('parseShellCommand', () => {
 
   it('marks a command with a syntax error as incomplete', async () => {
     expect((await parseShellCommand('echo "unterminated')).incomplete).toBe(true);
+  });
+
+  it('skips the children of exactly the node types the grammar gives none (node-types.json)', () => {
+    const require = createRequire(import.meta.url);
+    const types = JSON.parse(
+      readFileSync(require.resolve('tree-sitter-bash/src/node-types.json'), 'utf8'),
+    ) as { type: string; named: boolean; children?: unknown; fields?: object; subtypes?: unknown }[];
+    const leaves = types
+      .filter((node) => node.named && !node.children && !node.subtypes)
+      .filter((node) => Object.keys(node.fields ?? {}).length === 0)
+      .map((node) => node.type);
+    expect([...LEAF_NODES].sort()).toEqual(leaves.sort());
+  });
+
+  it('keeps what tree-sitter parsed, and splits a plain line afresh each time', async () => {
+    const loop = 'for f in *.ts; do wc -l "$f"; done';
+    const first = await parseShellCommand(loop);
+    expect(await parseShellCommand(loop)).toBe(first);
+    expect(isKeptParse(first)).toBe(true);
+    const plain = await parseShellCommand('git status && ls -la');
+    expect(isKeptParse(plain)).toBe(false);
+    expect(await parseShellCommand('git status && ls -la')).toEqual(plain);
   });
 });

@@ -44,9 +44,16 @@ export function opaqueCommand(command: string): ParsedCommand {
 }
 
 /**
- * Commands parsed before, by their exact text (the same command is decided more than once: a retry,
- * a question asked again, a loop). The parse depends on the text alone; results are frozen, so no
- * decision can change what the next one reads.
+ * Commands tree-sitter parsed before, by their exact text (the same command is decided more than
+ * once: a retry, a question asked again, a loop). The parse depends on the text alone; results are
+ * frozen, so no decision can change what the next one reads.
+ *
+ * A plain line is not kept: splitting it again costs a few µs, about what keeping it does (a parse
+ * kept past V8's young generation is copied and promoted), and a decision that splits every plain
+ * line runs the same code for a command seen before as for a new one. With plain lines kept, a
+ * session of repeated commands ran only the cache's hit path; V8 optimised for that and threw the
+ * code away at the first new command (bench, loaded machine, CPU per new plain line: 107 µs with
+ * them kept, 44 µs without; the same repeated plain line: 12 → 24 µs).
  */
 const parsed = new Map<string, ParsedCommand>();
 /**
@@ -58,6 +65,13 @@ const parsed = new Map<string, ParsedCommand>();
 const MAX_PARSED = 64;
 /** Longer commands are parsed every time: the cache holds no more than MAX_PARSED of these sizes. */
 const MAX_PARSED_TEXT = 16 * 1024;
+/** Every parse ever put in `parsed` (what is remembered about a parse is kept only for these). */
+const keptParses = new WeakSet<ParsedCommand>();
+
+/** Whether a parse is one kept by its text (decided again, it is the same object). */
+export function isKeptParse(command: ParsedCommand): boolean {
+  return keptParses.has(command);
+}
 
 export async function parseShellCommand(command: string): Promise<ParsedCommand> {
   const known = parsed.get(command);
@@ -68,13 +82,13 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
     return known;
   }
   const plain = parsePlainCommandLine(command);
-  const result = plain
-    ? frozen({ parts: plain.map((part) => part.text), analysed: plain, incomplete: false })
-    : await treeSitterParse(command);
+  if (plain) return frozen({ parts: plain.map((part) => part.text), analysed: plain, incomplete: false });
+  const result = await treeSitterParse(command);
   // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
   if (result === null) return opaqueCommand(command);
   if (command.length <= MAX_PARSED_TEXT) {
     parsed.set(command, result);
+    keptParses.add(result);
     if (parsed.size > MAX_PARSED) {
       const oldest = parsed.keys().next().value;
       if (oldest !== undefined) parsed.delete(oldest);
@@ -162,9 +176,32 @@ interface Walk {
 
 const REDIRECT_NODES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
+/**
+ * Node types that never have children: in tree-sitter-bash's node-types.json they have neither
+ * fields nor children (shell-command.test.ts holds this list to it). Nothing is below them to
+ * collect, so their children are not asked for (each ask crosses into WebAssembly and back).
+ */
+export const LEAF_NODES: ReadonlySet<string> = new Set([
+  'ansi_c_string',
+  'comment',
+  'extglob_pattern',
+  'file_descriptor',
+  'heredoc_content',
+  'heredoc_end',
+  'heredoc_start',
+  'raw_string',
+  'regex',
+  'special_variable_name',
+  'string_content',
+  'test_operator',
+  'variable_name',
+  'word',
+]);
+
 function collect(node: SyntaxNode, source: string, walk: Walk): void {
   // Each read of a node crosses into WebAssembly: its type and children are read once.
   const type = node.type;
+  if (LEAF_NODES.has(type)) return;
   const children = node.namedChildren;
   let inPart = walk.inPart;
   if (type === 'command') {
