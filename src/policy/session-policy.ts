@@ -21,7 +21,7 @@ import { RuleSet, type RuleSubject } from './rule-set.js';
 import { type PolicySandbox, sandboxExit } from './sandbox-exit.js';
 import { fileSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
-import { type CommandPart, isKeptParse, type ParsedCommand } from './shell-command.js';
+import type { CommandPart } from './shell-command.js';
 
 /** The session's modes, read at each decision (the Approval of the toolset provides them). */
 export interface PolicyModes {
@@ -162,9 +162,6 @@ export class SessionPolicy {
       candidates: facts.flatMap((f) => f.candidates),
       commandParts: facts.flatMap((f) => f.command?.analysed ?? []),
       commandIncomplete: facts.some((f) => f.command?.incomplete === true),
-      // One command and nothing else, parsed before and kept: its verdicts are remembered by its
-      // parse (RuleSet.verdicts).
-      command: facts.length === 1 ? keptCommand(facts[0]?.command) : undefined,
     };
 
     // Under each name whose rules judge the call: its own first.
@@ -353,10 +350,6 @@ export class SessionPolicy {
       rememberApproval: !options.secret && base.action === SEARCH_WEB_ACTION,
     };
   }
-}
-
-function keptCommand(command: ParsedCommand | undefined): ParsedCommand | undefined {
-  return command !== undefined && isKeptParse(command) ? command : undefined;
 }
 
 function firstOf<T, R>(items: readonly T[], pick: (item: T) => R | null): R | null {

@@ -65,13 +65,6 @@ const parsed = new Map<string, ParsedCommand>();
 const MAX_PARSED = 64;
 /** Longer commands are parsed every time: the cache holds no more than MAX_PARSED of these sizes. */
 const MAX_PARSED_TEXT = 16 * 1024;
-/** Every parse ever put in `parsed` (what is remembered about a parse is kept only for these). */
-const keptParses = new WeakSet<ParsedCommand>();
-
-/** Whether a parse is one kept by its text (decided again, it is the same object). */
-export function isKeptParse(command: ParsedCommand): boolean {
-  return keptParses.has(command);
-}
 
 export async function parseShellCommand(command: string): Promise<ParsedCommand> {
   const known = parsed.get(command);
@@ -88,7 +81,6 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
   if (result === null) return opaqueCommand(command);
   if (command.length <= MAX_PARSED_TEXT) {
     parsed.set(command, result);
-    keptParses.add(result);
     if (parsed.size > MAX_PARSED) {
       const oldest = parsed.keys().next().value;
       if (oldest !== undefined) parsed.delete(oldest);

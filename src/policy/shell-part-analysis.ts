@@ -34,18 +34,20 @@ export function analyseCommandNode(
     if (!child) continue;
     // A zero-width node (the grammar's empty command name after `a=1 2>&1`) is no word.
     if (child.startIndex === child.endIndex) continue;
-    if (child.type === 'variable_assignment' && assigning && isAssignment(child)) {
+    // Each read of a node's type crosses into WebAssembly and back: it is read once.
+    const type = child.type;
+    if (type === 'variable_assignment' && assigning && isAssignment(child)) {
       assignments.push(child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '');
       continue;
     }
     assigning = false;
-    if (child.type === 'variable_assignment') {
+    if (type === 'variable_assignment') {
       placed.push({ at: child.startIndex, word: assignmentAsWord(child, source) });
-    } else if (child.type === 'command_name') {
+    } else if (type === 'command_name') {
       const name = child.namedChild(0);
       placed.push({ at: child.startIndex, word: shellWord(name ?? child, source) });
-    } else if (WORD_NODES.has(child.type)) {
-      placed.push({ at: child.startIndex, word: shellWord(child, source) });
+    } else if (WORD_NODES.has(type)) {
+      placed.push({ at: child.startIndex, word: shellWord(child, source, type) });
     }
   }
   placed.push(...wordsAfterRedirections(node, source));
@@ -73,10 +75,11 @@ function wordsAfterRedirections(node: SyntaxNode, source: string): { at: number;
   }
   for (const redirect of statement.namedChildren) {
     if (!redirect || redirect.id === node.id) continue;
+    const type = redirect.type;
     const extra =
-      redirect.type === 'file_redirect'
+      type === 'file_redirect'
         ? redirect.childrenForFieldName('destination').slice(1)
-        : redirect.type === 'heredoc_redirect'
+        : type === 'heredoc_redirect'
           ? redirect.childrenForFieldName('argument')
           : [];
     for (const word of extra) {
@@ -223,13 +226,15 @@ export function analyseRedirect(node: SyntaxNode, source: string): CommandPart {
 
 function findNonLiteral(node: SyntaxNode, source: string): string | null {
   for (const child of node.namedChildren) {
-    if (!child || PLAIN_REDIRECT_PIECES.has(child.type)) continue;
-    if (child.type === 'heredoc_body') {
+    if (!child) continue;
+    const type = child.type;
+    if (PLAIN_REDIRECT_PIECES.has(type)) continue;
+    if (type === 'heredoc_body') {
       const inner = findNonLiteral(child, source);
       if (inner !== null) return inner;
       continue;
     }
-    if (!WORD_NODES.has(child.type) || shellWord(child, source).value === null) {
+    if (!WORD_NODES.has(type) || shellWord(child, source, type).value === null) {
       return source.slice(child.startIndex, child.endIndex);
     }
   }
