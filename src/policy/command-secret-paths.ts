@@ -144,8 +144,10 @@ function expandWord(word: string, cwd: string, reals: DecisionRealPaths): string
   const path = resolve(cwd, word);
   const name = basename(path);
   if (!/[*?[]/.test(name) || /[*?[]/.test(dirname(path))) return [path];
-  const pattern = globToRegExp(name);
   const entries = reals.list(dirname(path));
+  // A folder with nothing in it (or none there: `src-1/*.ts`) needs no pattern built.
+  if (entries.length === 0) return [path];
+  const pattern = globToRegExp(name);
   return [
     path,
     ...entries.filter((entry) => pattern.test(entry)).map((entry) => resolve(dirname(path), entry)),

@@ -1,7 +1,12 @@
 import type { Parser, Node as SyntaxNode } from 'web-tree-sitter';
 import type { CommandPart } from './command-part.js';
 import { parsePlainCommandLine } from './plain-command-line.js';
-import { analyseCommandNode, analyseConstruct, analyseRedirect } from './shell-part-analysis.js';
+import {
+  analyseCommandNode,
+  analyseConstruct,
+  analyseRedirect,
+  type ParentNode,
+} from './shell-part-analysis.js';
 import { UNKNOWN_WORD } from './shell-words.js';
 import { MAX_NESTING } from './shell-wrappers.js';
 
@@ -151,7 +156,7 @@ function parseInto(parser: Parser, command: string, depth: number, found: Comman
         incomplete = true;
       }
     };
-    collect(tree.rootNode, command, { found, nested, inPart: false });
+    collect(tree.rootNode, command, { found, nested, inPart: false }, null);
     return incomplete;
   } finally {
     tree.delete();
@@ -190,14 +195,14 @@ export const LEAF_NODES: ReadonlySet<string> = new Set([
   'word',
 ]);
 
-function collect(node: SyntaxNode, source: string, walk: Walk): void {
+function collect(node: SyntaxNode, source: string, walk: Walk, parent: ParentNode | null): void {
   // Each read of a node crosses into WebAssembly: its type and children are read once.
   const type = node.type;
   if (LEAF_NODES.has(type)) return;
   const children = node.namedChildren;
   let inPart = walk.inPart;
   if (type === 'command') {
-    const { part, nested } = analyseCommandNode(node, children, source);
+    const { part, nested } = analyseCommandNode(node, children, source, parent);
     walk.found.push(part);
     for (const code of nested) walk.nested(code);
     inPart = true;
@@ -212,5 +217,6 @@ function collect(node: SyntaxNode, source: string, walk: Walk): void {
     }
   }
   const inner = inPart === walk.inPart ? walk : { ...walk, inPart };
-  for (const child of children) if (child) collect(child, source, inner);
+  const self: ParentNode = { node, type };
+  for (const child of children) if (child) collect(child, source, inner, self);
 }

@@ -11,11 +11,19 @@ import { unwrap } from './shell-wrappers.js';
  * that runs another command, no code in a string.
  */
 
+/** A node's parent as a walk of the tree found it, with its type. */
+export interface ParentNode {
+  readonly node: SyntaxNode;
+  readonly type: string;
+}
+
 /** A `command` node: its words, assignments and wrappers. Also returns the strings it parses in turn. */
 export function analyseCommandNode(
   node: SyntaxNode,
   children: readonly (SyntaxNode | null)[],
   source: string,
+  /** The node's parent and its type, as the walk found them (asking the node crosses into WebAssembly). */
+  parent: ParentNode | null,
 ): { part: CommandPart; nested: readonly string[] } {
   const assignments: string[] = [];
   const placed: { at: number; word: ShellWord }[] = [];
@@ -50,11 +58,11 @@ export function analyseCommandNode(
       placed.push({ at: child.startIndex, word: shellWord(child, source, type) });
     }
   }
-  placed.push(...wordsAfterRedirections(node, source));
+  placed.push(...wordsAfterRedirections(node, source, parent));
   placed.sort((a, b) => a.at - b.at);
   const words = placed.map((p) => p.word);
-  const text = source.slice(node.startIndex, textEnd(node, source)).trim();
-  return analyseCommandWords(text, assignments, words, () => shellInput(node, source));
+  const text = source.slice(node.startIndex, textEnd(node, source, parent)).trim();
+  return analyseCommandWords(text, assignments, words, () => shellInput(node, source, parent));
 }
 
 /**
@@ -62,9 +70,13 @@ export function analyseCommandNode(
  * or as arguments of a heredoc (`rm <<EOF -rf x`); bash passes them to the command, so they are its
  * arguments here too (in order, after the words before the redirection).
  */
-function wordsAfterRedirections(node: SyntaxNode, source: string): { at: number; word: ShellWord }[] {
-  const statement = node.parent;
-  if (statement?.type !== 'redirected_statement') return [];
+function wordsAfterRedirections(
+  node: SyntaxNode,
+  source: string,
+  parent: ParentNode | null,
+): { at: number; word: ShellWord }[] {
+  if (parent?.type !== 'redirected_statement') return [];
+  const statement = parent.node;
   const words: { at: number; word: ShellWord }[] = [];
   // Text between the command and its redirections the grammar read as nothing (`x - 2>&1`).
   let covered = node.endIndex;
@@ -95,8 +107,8 @@ function wordsAfterRedirections(node: SyntaxNode, source: string): { at: number;
 }
 
 /** Where a command's text ends: with the words the grammar dropped before its first redirection. */
-function textEnd(node: SyntaxNode, source: string): number {
-  const next = node.parent?.type === 'redirected_statement' ? node.nextSibling : null;
+function textEnd(node: SyntaxNode, source: string, parent: ParentNode | null): number {
+  const next = parent?.type === 'redirected_statement' ? node.nextSibling : null;
   if (!next || next.startIndex <= node.endIndex) return node.endIndex;
   return node.endIndex + source.slice(node.endIndex, next.startIndex).trimEnd().length;
 }
@@ -189,9 +201,13 @@ export function analyseCommandWords(
 export const FILE_INPUT = Symbol('file');
 
 /** What a shell reading its input gets: a literal heredoc or here-string, a file, or null (unknown). */
-function shellInput(node: SyntaxNode, source: string): string | typeof FILE_INPUT | null {
+function shellInput(
+  node: SyntaxNode,
+  source: string,
+  parent: ParentNode | null,
+): string | typeof FILE_INPUT | null {
   const redirects = [...node.namedChildren];
-  if (node.parent?.type === 'redirected_statement') redirects.push(...node.parent.namedChildren);
+  if (parent?.type === 'redirected_statement') redirects.push(...parent.node.namedChildren);
   for (const redirect of redirects) {
     if (!redirect) continue;
     if (redirect.type === 'herestring_redirect') {
