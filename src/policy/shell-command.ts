@@ -7,7 +7,7 @@ import {
   analyseRedirect,
   type ParentNode,
 } from './shell-part-analysis.js';
-import { UNKNOWN_WORD } from './shell-words.js';
+import { namedChildrenOf, UNKNOWN_WORD } from './shell-words.js';
 import { MAX_NESTING } from './shell-wrappers.js';
 
 /** A command line split by a real shell parser (tree-sitter-bash) into what it would run. */
@@ -199,13 +199,17 @@ function collect(node: SyntaxNode, source: string, walk: Walk, parent: ParentNod
   // Each read of a node crosses into WebAssembly: its type and children are read once.
   const type = node.type;
   if (LEAF_NODES.has(type)) return;
-  const children = node.namedChildren;
+  const children = namedChildrenOf(node);
   let inPart = walk.inPart;
+  // A command's words with a literal value hold no expansion, substitution or command: nothing
+  // below them is collected, so they are not walked.
+  let literal: ReadonlySet<SyntaxNode> | null = null;
   if (type === 'command') {
-    const { part, nested } = analyseCommandNode(node, children, source, parent);
+    const { part, nested, literalWords } = analyseCommandNode(node, children, source, parent);
     walk.found.push(part);
     for (const code of nested) walk.nested(code);
     inPart = true;
+    literal = literalWords;
   } else if (REDIRECT_NODES.has(type)) {
     walk.found.push(analyseRedirect(node, source));
     inPart = true;
@@ -218,5 +222,5 @@ function collect(node: SyntaxNode, source: string, walk: Walk, parent: ParentNod
   }
   const inner = inPart === walk.inPart ? walk : { ...walk, inPart };
   const self: ParentNode = { node, type };
-  for (const child of children) if (child) collect(child, source, inner, self);
+  for (const child of children) if (child && !literal?.has(child)) collect(child, source, inner, self);
 }

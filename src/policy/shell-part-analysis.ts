@@ -1,6 +1,13 @@
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { CommandPart } from './command-part.js';
-import { quoteWord, type ShellWord, shellWord, UNKNOWN_WORD, WORD_NODES } from './shell-words.js';
+import {
+  namedChildrenOf,
+  quoteWord,
+  type ShellWord,
+  shellWord,
+  UNKNOWN_WORD,
+  WORD_NODES,
+} from './shell-words.js';
 import { unwrap } from './shell-wrappers.js';
 
 /**
@@ -24,24 +31,24 @@ export function analyseCommandNode(
   source: string,
   /** The node's parent and its type, as the walk found them (asking the node crosses into WebAssembly). */
   parent: ParentNode | null,
-): { part: CommandPart; nested: readonly string[] } {
+): { part: CommandPart; nested: readonly string[]; literalWords: ReadonlySet<SyntaxNode> } {
   const assignments: string[] = [];
+  // Children that are words with a literal value (or nothing): no expansion or command inside them.
+  const literalWords = new Set<SyntaxNode>();
   const placed: { at: number; word: ShellWord }[] = [];
   // Once a word is not an assignment, bash reads none after it as one (`--format=x B=2 ls` runs
   // `--format=x`); the grammar still files `--format=x` under variable_assignment.
   let assigning = true;
-  // Text the grammar read as nothing (`a=1 - 2>&1` drops the `-`).
-  let covered = node.startIndex;
-  for (const child of node.children) {
-    if (!child) continue;
-    placed.push(...skippedWords(source, covered, child.startIndex));
-    covered = Math.max(covered, child.endIndex);
-  }
-  placed.push(...skippedWords(source, covered, node.endIndex));
-  for (const child of children) {
+  // Each read of a node's end crosses into WebAssembly and back: read once per child.
+  const ends = children.map((child) => child?.endIndex ?? 0);
+  placed.push(...wordsReadAsNothing(node, children, ends, source));
+  for (const [i, child] of children.entries()) {
     if (!child) continue;
     // A zero-width node (the grammar's empty command name after `a=1 2>&1`) is no word.
-    if (child.startIndex === child.endIndex) continue;
+    if (child.startIndex === ends[i]) {
+      literalWords.add(child);
+      continue;
+    }
     // Each read of a node's type crosses into WebAssembly and back: it is read once.
     const type = child.type;
     if (type === 'variable_assignment' && assigning && isAssignment(child)) {
@@ -53,16 +60,62 @@ export function analyseCommandNode(
       placed.push({ at: child.startIndex, word: assignmentAsWord(child, source) });
     } else if (type === 'command_name') {
       const name = child.namedChild(0);
-      placed.push({ at: child.startIndex, word: shellWord(name ?? child, source) });
+      const word = shellWord(name ?? child, source);
+      placed.push({ at: child.startIndex, word });
+      if (word.value !== null) literalWords.add(child);
     } else if (WORD_NODES.has(type)) {
-      placed.push({ at: child.startIndex, word: shellWord(child, source, type) });
+      const word = shellWord(child, source, type);
+      placed.push({ at: child.startIndex, word });
+      if (word.value !== null) literalWords.add(child);
     }
   }
   placed.push(...wordsAfterRedirections(node, source, parent));
   placed.sort((a, b) => a.at - b.at);
   const words = placed.map((p) => p.word);
   const text = source.slice(node.startIndex, textEnd(node, source, parent)).trim();
-  return analyseCommandWords(text, assignments, words, () => shellInput(node, source, parent));
+  const { part, nested } = analyseCommandWords(text, assignments, words, () =>
+    shellInput(node, source, parent),
+  );
+  return { part, nested, literalWords };
+}
+
+/**
+ * Text in a command the grammar read as nothing (`a=1 - 2>&1` drops the `-`): bash passes it as
+ * words. When its named children leave only blanks between them, all its children do (an anonymous
+ * one is text too), and node.children — a crossing into WebAssembly and a node object per child —
+ * is not asked for.
+ */
+function wordsReadAsNothing(
+  node: SyntaxNode,
+  named: readonly (SyntaxNode | null)[],
+  namedEnds: readonly number[],
+  source: string,
+): { at: number; word: ShellWord }[] {
+  const end = node.endIndex;
+  let covered = node.startIndex;
+  let blank = true;
+  for (const [i, child] of named.entries()) {
+    if (!child) continue;
+    blank &&= isBlank(source, covered, child.startIndex);
+    covered = Math.max(covered, namedEnds[i] ?? 0);
+  }
+  if (blank && isBlank(source, covered, end)) return [];
+  const words: { at: number; word: ShellWord }[] = [];
+  covered = node.startIndex;
+  for (const child of node.children) {
+    if (!child) continue;
+    words.push(...skippedWords(source, covered, child.startIndex));
+    covered = Math.max(covered, child.endIndex);
+  }
+  words.push(...skippedWords(source, covered, end));
+  return words;
+}
+
+/** Blanks and line continuations only (no word) between `from` and `to`. */
+const BLANK_GAP = /^(?:[ \t\r\n]|\\\r?\n)*$/;
+
+function isBlank(source: string, from: number, to: number): boolean {
+  return to <= from || BLANK_GAP.test(source.slice(from, to));
 }
 
 /**
@@ -85,7 +138,7 @@ function wordsAfterRedirections(
     words.push(...skippedWords(source, covered, child.startIndex));
     covered = Math.max(covered, child.endIndex);
   }
-  for (const redirect of statement.namedChildren) {
+  for (const redirect of namedChildrenOf(statement)) {
     if (!redirect || redirect.id === node.id) continue;
     const type = redirect.type;
     const extra =
@@ -146,9 +199,8 @@ function unquotedText(text: string): string | null {
  * nobody can name. Blanks and line continuations are no words.
  */
 function skippedWords(source: string, from: number, to: number): { at: number; word: ShellWord }[] {
-  if (to <= from) return [];
+  if (isBlank(source, from, to)) return [];
   const gap = source.slice(from, to);
-  if (/^(?:[ \t\r\n]|\\\r?\n)*$/.test(gap)) return [];
   const words: { at: number; word: ShellWord }[] = [];
   for (const match of gap.matchAll(/(?:\\\r?\n|[ \t\r\n])+|([^ \t\r\n]+)/g)) {
     const text = match[1];
@@ -206,17 +258,17 @@ function shellInput(
   source: string,
   parent: ParentNode | null,
 ): string | typeof FILE_INPUT | null {
-  const redirects = [...node.namedChildren];
-  if (parent?.type === 'redirected_statement') redirects.push(...parent.node.namedChildren);
+  const redirects = namedChildrenOf(node);
+  if (parent?.type === 'redirected_statement') redirects.push(...namedChildrenOf(parent.node));
   for (const redirect of redirects) {
     if (!redirect) continue;
     if (redirect.type === 'herestring_redirect') {
-      const word = redirect.namedChildren.find((child) => child !== null && WORD_NODES.has(child.type));
+      const word = namedChildrenOf(redirect).find((child) => WORD_NODES.has(child.type));
       return word ? shellWord(word, source).value : null;
     }
     if (redirect.type === 'heredoc_redirect') {
       if (findNonLiteral(redirect, source) !== null) return null;
-      const body = redirect.namedChildren.find((child) => child?.type === 'heredoc_body');
+      const body = namedChildrenOf(redirect).find((child) => child.type === 'heredoc_body');
       return body ? source.slice(body.startIndex, body.endIndex) : '';
     }
     if (
@@ -241,7 +293,7 @@ export function analyseRedirect(node: SyntaxNode, source: string): CommandPart {
 }
 
 function findNonLiteral(node: SyntaxNode, source: string): string | null {
-  for (const child of node.namedChildren) {
+  for (const child of namedChildrenOf(node)) {
     if (!child) continue;
     const type = child.type;
     if (PLAIN_REDIRECT_PIECES.has(type)) continue;

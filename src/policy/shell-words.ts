@@ -17,6 +17,21 @@ export interface ShellWord {
   readonly splits: boolean;
 }
 
+/**
+ * A node's named children, asked one by one: web-tree-sitter's `namedChildren` has the WebAssembly
+ * side allocate and free a buffer for them at each call, which costs more than the calls (bench,
+ * the loop's tree: 9-15 µs a walk that way, 7.4 µs this way).
+ */
+export function namedChildrenOf(node: SyntaxNode): SyntaxNode[] {
+  const count = node.namedChildCount;
+  const children: SyntaxNode[] = [];
+  for (let i = 0; i < count; i++) {
+    const child = node.namedChild(i);
+    if (child) children.push(child);
+  }
+  return children;
+}
+
 /** A word the policy made up: what xargs or `find -exec {}` put in, never a literal. */
 export const UNKNOWN_WORD: ShellWord = { value: null, text: '…', splits: true };
 
@@ -52,7 +67,7 @@ function canSplit(node: SyntaxNode, type: string): boolean {
   if (SPLITTING.has(type) || type === 'brace_expression') return true;
   if (type === 'word') return true; // a glob, `~` or `{a,b}`: any number of words
   if (type === 'concatenation') {
-    return node.namedChildren.some((child) => child !== null && canSplit(child, child.type));
+    return namedChildrenOf(node).some((child) => canSplit(child, child.type));
   }
   return false;
 }
@@ -113,7 +128,7 @@ function unquotedValue(text: string): string | null {
 /** `"…"`: only plain text (no `$x`, `$(…)`, backquotes); `\$ \` \" \\` and `\` + newline unescaped. */
 function doubleQuotedValue(node: SyntaxNode, text: string): string | null {
   if (text.startsWith('$')) return null; // $"…": looked up in a message catalogue
-  for (const child of node.namedChildren) {
+  for (const child of namedChildrenOf(node)) {
     if (child && child.type !== 'string_content') return null;
   }
   const inner = text.slice(1, -1);
