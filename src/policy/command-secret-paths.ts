@@ -1,4 +1,4 @@
-import { basename, dirname, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, resolve, sep } from 'node:path';
 import { DecisionRealPaths } from './decision-real-paths.js';
 import { expandHome } from './real-path.js';
 import { fileSecretContentReason } from './secret-content.js';
@@ -24,7 +24,7 @@ export async function commandSecretReason(
   // the decision wait on the file system.
   const words = wordsOf(parts);
   const reals = new DecisionRealPaths(now);
-  const base = resolve(cwd);
+  const base = absoluteFolder(cwd);
   const reasons: (string | null | Promise<string | null>)[] = [];
   let pending = false;
   for (const word of words) {
@@ -36,6 +36,20 @@ export async function commandSecretReason(
   }
   if (!pending) return null;
   return (await Promise.all(reasons)).find((r) => r !== null) ?? null;
+}
+
+/** The last working folder made absolute: every decision of a session names the same one. */
+let lastFolder: { given: string; absolute: string } | null = null;
+
+/**
+ * `resolve(cwd)`, kept for an absolute cwd (its answer is the text's alone; a relative one depends on
+ * the process's working folder, which can change).
+ */
+function absoluteFolder(cwd: string): string {
+  if (lastFolder?.given === cwd) return lastFolder.absolute;
+  const absolute = resolve(cwd);
+  if (isAbsolute(cwd)) lastFolder = { given: cwd, absolute };
+  return absolute;
 }
 
 /** Why a word names a secret file (by the files it stands for), or a git config's content scan to wait for. */
