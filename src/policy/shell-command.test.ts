@@ -13,6 +13,10 @@ describe('parseShellCommand', () => {
     ["bash -c 'rm -rf x; ls'", ["bash -c 'rm -rf x; ls'", 'rm -rf x', 'ls']],
     ['PATH=/tmp/x; export A=1', ['PATH=/tmp/x', 'export A=1']],
     ['for f in *; do rm "$f"; done', ['rm "$f"']],
+    // Commands below a redirection: after a heredoc's start, and in its target.
+    ['cat <<EOF && rm -rf x\nhi\nEOF', ['cat', '<<EOF && rm -rf x\nhi\nEOF', 'rm -rf x']],
+    ['echo hi > "$(rm -rf y)"', ['echo hi', '> "$(rm -rf y)"', 'rm -rf y']],
+    ['echo hi > out.txt 2> "err.txt"', ['echo hi', '> out.txt', '2> "err.txt"']],
   ])('%s → every part it runs', async (command, parts) => {
     const parsed = await parseShellCommand(command);
     expect(parsed.parts).toEqual(parts);

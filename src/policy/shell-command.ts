@@ -211,7 +211,10 @@ function collect(node: SyntaxNode, source: string, walk: Walk, parent: ParentNod
     inPart = true;
     literal = literalWords;
   } else if (REDIRECT_NODES.has(type)) {
-    walk.found.push(analyseRedirect(node, source));
+    const part = analyseRedirect(node, source, children);
+    walk.found.push(part);
+    // Its target and text are literal: no expansion or command below it to collect.
+    if (part.notSimple === null) return;
     inPart = true;
   } else {
     const part = analyseConstruct(node, type, source, walk.inPart);

@@ -267,7 +267,7 @@ function shellInput(
       return word ? shellWord(word, source).value : null;
     }
     if (redirect.type === 'heredoc_redirect') {
-      if (findNonLiteral(redirect, source) !== null) return null;
+      if (findNonLiteral(namedChildrenOf(redirect), source) !== null) return null;
       const body = namedChildrenOf(redirect).find((child) => child.type === 'heredoc_body');
       return body ? source.slice(body.startIndex, body.endIndex) : '';
     }
@@ -285,20 +285,25 @@ function shellInput(
 const PLAIN_REDIRECT_PIECES = new Set(['file_descriptor', 'heredoc_start', 'heredoc_content', 'heredoc_end']);
 
 /** `> out`, `2>&1`, `<<EOF … EOF`, `<<< text`: simple when its target and text are literal. */
-export function analyseRedirect(node: SyntaxNode, source: string): CommandPart {
+export function analyseRedirect(
+  node: SyntaxNode,
+  source: string,
+  /** Its named children, when the caller has them (each ask crosses into WebAssembly). */
+  children: readonly SyntaxNode[] = namedChildrenOf(node),
+): CommandPart {
   const text = source.slice(node.startIndex, node.endIndex).trim();
-  const unknown = findNonLiteral(node, source);
+  const unknown = findNonLiteral(children, source);
   const notSimple = unknown === null ? null : `\`${unknown}\` is not literal (an expansion decides it)`;
   return { text, notSimple, literal: notSimple === null ? text : null, invocations: [] };
 }
 
-function findNonLiteral(node: SyntaxNode, source: string): string | null {
-  for (const child of namedChildrenOf(node)) {
+function findNonLiteral(children: readonly SyntaxNode[], source: string): string | null {
+  for (const child of children) {
     if (!child) continue;
     const type = child.type;
     if (PLAIN_REDIRECT_PIECES.has(type)) continue;
     if (type === 'heredoc_body') {
-      const inner = findNonLiteral(child, source);
+      const inner = findNonLiteral(namedChildrenOf(child), source);
       if (inner !== null) return inner;
       continue;
     }
