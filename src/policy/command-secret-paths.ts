@@ -17,12 +17,17 @@ export async function commandSecretReason(
   homes: SensitiveHomes,
   /** The clock folders are judged settled on (tests move it). */
   now: () => number = Date.now,
+  /** Words a loop hands to its body (ParsedCommand.loopWords): each may name a file the body reads. */
+  loopWords: readonly string[] = [],
 ): Promise<string | null> {
   const home = homes.userHome;
   // Each word's files looked up in the command's order (synchronously: see DecisionRealPaths); the
   // first secret is the answer. Only a `.git/config` is read for its content, and only then does
   // the decision wait on the file system.
-  const words = wordsOf(parts);
+  const words =
+    loopWords.length === 0
+      ? wordsOf(parts)
+      : [...new Set([...wordsOf(parts), ...loopWords.flatMap(splitWords)])];
   const reals = new DecisionRealPaths(now);
   const base = absoluteFolder(cwd);
   const reasons: (string | null | Promise<string | null>)[] = [];

@@ -21,6 +21,11 @@ export interface ParsedCommand {
   readonly analysed: readonly CommandPart[];
   /** The parser found a syntax error: the parts may not be all the command does. */
   readonly incomplete: boolean;
+  /**
+   * Words a loop hands to its body (`for f in *.env; do cat "$f"; done`: `*.env`), as written. They
+   * run nothing, so they are no part; they name files the body reads, so the secret check reads them.
+   */
+  readonly loopWords: readonly string[];
 }
 
 export type { CommandPart } from './command-part.js';
@@ -45,7 +50,7 @@ export function opaqueCommand(command: string): ParsedCommand {
     literal: null,
     invocations: [[UNKNOWN_WORD]],
   };
-  return { parts: [text], analysed: [part], incomplete: true };
+  return { parts: [text], analysed: [part], incomplete: true, loopWords: [] };
 }
 
 /**
@@ -80,7 +85,13 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
     return known;
   }
   const plain = parsePlainCommandLine(command);
-  if (plain) return frozen({ parts: plain.map((part) => part.text), analysed: plain, incomplete: false });
+  if (plain)
+    return frozen({
+      parts: plain.map((part) => part.text),
+      analysed: plain,
+      incomplete: false,
+      loopWords: [],
+    });
   const result = await treeSitterParse(command);
   // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
   if (result === null) return opaqueCommand(command);
@@ -108,10 +119,11 @@ async function treeSitterParse(command: string): Promise<ParsedCommand | null> {
     return null;
   }
   const found: CommandPart[] = [];
-  const incomplete = parseInto(parser, command, 0, found);
+  const loopWords: string[] = [];
+  const incomplete = parseInto(parser, command, 0, found, loopWords);
   if (incomplete === null) return null;
   const analysed = found.length > 0 ? found : opaqueCommand(command).analysed;
-  return frozen({ parts: analysed.map((part) => part.text), analysed, incomplete });
+  return frozen({ parts: analysed.map((part) => part.text), analysed, incomplete, loopWords });
 }
 
 function frozen(command: ParsedCommand): ParsedCommand {
@@ -125,11 +137,18 @@ function frozen(command: ParsedCommand): ParsedCommand {
   }
   Object.freeze(command.analysed);
   Object.freeze(command.parts);
+  Object.freeze(command.loopWords);
   return Object.freeze(command);
 }
 
 /** Parses one command line (the whole, or a `bash -c` string) into `found`; whether it had a syntax error. */
-function parseInto(parser: Parser, command: string, depth: number, found: CommandPart[]): boolean | null {
+function parseInto(
+  parser: Parser,
+  command: string,
+  depth: number,
+  found: CommandPart[],
+  loopWords: string[],
+): boolean | null {
   const tree = parser.parse(command);
   if (!tree) return null;
   try {
@@ -144,7 +163,7 @@ function parseInto(parser: Parser, command: string, depth: number, found: Comman
         });
         return;
       }
-      const inner = parseInto(parser, code, depth + 1, found);
+      const inner = parseInto(parser, code, depth + 1, found, loopWords);
       if (inner !== false) {
         // A string the parser cannot read whole may run anything: no deny rule can rule it out.
         found.push({
@@ -156,7 +175,7 @@ function parseInto(parser: Parser, command: string, depth: number, found: Comman
         incomplete = true;
       }
     };
-    collect(tree.rootNode, command, { found, nested, inPart: false }, null);
+    collect(tree.rootNode, command, { found, nested, inPart: false, loopWords }, null);
     return incomplete;
   } finally {
     tree.delete();
@@ -169,6 +188,8 @@ interface Walk {
   readonly nested: (code: string) => void;
   /** Inside a node that is already a part: its expansions are judged with it. */
   readonly inPart: boolean;
+  /** The words of `for x in …` lists (see ParsedCommand.loopWords). */
+  readonly loopWords: string[];
 }
 
 const REDIRECT_NODES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
@@ -216,6 +237,11 @@ function collect(node: SyntaxNode, source: string, walk: Walk, parent: ParentNod
     // Its target and text are literal: no expansion or command below it to collect.
     if (part.notSimple === null) return;
     inPart = true;
+  } else if (type === 'for_statement') {
+    // `for x in WORDS` (and `select`): the words are the loop's; a substitution among them is
+    // collected below as the part it is.
+    for (const value of node.childrenForFieldName('value'))
+      if (value) walk.loopWords.push(source.slice(value.startIndex, value.endIndex));
   } else {
     const part = analyseConstruct(node, type, source, walk.inPart);
     if (part) {
