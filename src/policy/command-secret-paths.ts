@@ -102,19 +102,39 @@ async function gitConfigReason(real: string): Promise<string | null> {
 const REDIRECT_START = /^[\d<>&]/;
 const REDIRECT_PREFIX = /^(?:\d*(?:<<<|<<-?|<>|>>|>\||>&|<&|&>>|&>|<|>)|[<>]\()/;
 
-/** The words of a part that could name a file: every word but the command name, values of `x=y`. */
+/** `NAME=`, `NAME+=`, `NAME[i]=`: the start of an assignment word. */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
+
+/**
+ * The words of a part that could name a file: every word but the command name (assignments before
+ * it count: `f=prod.env` names prod.env), values of `x=y`, the items of an array `a=(x y)`.
+ */
 function candidateWords(part: string): string[] {
-  const words = splitWords(part);
   const out: string[] = [];
-  words.forEach((raw, index) => {
+  let named = false;
+  let inArray = false;
+  for (const raw of splitWords(part)) {
     let word = REDIRECT_START.test(raw) ? raw.replace(REDIRECT_PREFIX, '') : raw;
-    if (word === '') return;
-    // The command's own name is no argument (unless the part is a redirection: `< .env`).
-    if (index === 0 && word === raw) return;
+    // A redirection's target is no command name (`< .env`, `< .env cat x`): what follows is read.
+    if (word !== raw) named = true;
+    if (word === '') continue;
+    // The command's own name is no argument.
+    if (!named && !inArray && !ASSIGNMENT.test(word)) {
+      named = true;
+      continue;
+    }
     if (word.includes('=')) word = word.slice(word.lastIndexOf('=') + 1);
-    else if (word.startsWith('-')) return;
+    else if (word.startsWith('-')) continue;
+    if (word.startsWith('(')) {
+      inArray = true;
+      word = word.slice(1);
+    }
+    if (inArray && word.endsWith(')')) {
+      inArray = false;
+      word = word.slice(0, -1);
+    }
     if (word !== '') out.push(word);
-  });
+  }
   return out;
 }
 
