@@ -63,9 +63,10 @@ describe('the sandbox, on by default in print mode', () => {
       shell('e1', STEAL_ENVIRONMENT),
       shell(
         'c1',
-        // The paths are built at run time, so the policy's secret-argument check cannot see them:
+        // The paths are built at run time, so the policy's secret-argument check cannot see them
+        // (it reads `k=id_ed25519` as naming the key; a name printf makes it cannot read):
         // what keeps them out of reach here is the sandbox.
-        `d=.ssh; c=config; k=id_ed25519; rev "$KIMI_TS_HOME/$c.toml"; rev ${sandbox.configFile.replace(/config\.toml$/, '$c.toml')}; ls -A ~/$d; rev ~/$d/$k; echo read-done`,
+        `d=.ssh; c=config; k=$(printf 'i\\x64_ed25519'); rev "$KIMI_TS_HOME/$c.toml"; rev ${sandbox.configFile.replace(/config\.toml$/, '$c.toml')}; ls -A ~/$d; rev ~/$d/$k; echo read-done`,
       ),
       shell(
         's1',
