@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workDirKey } from '../../src/session/work-dir-key.js';
 import { BACKGROUND_COMMAND, backgroundAgentScenario } from '../support/background-agent-scenario.js';
+import { waitForProcess } from '../support/processes.js';
 import { liveCli } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
@@ -193,7 +194,11 @@ describe('interactive shell (line mode)', () => {
           {
             id: 'b1',
             name: 'Shell',
-            args: { command: 'echo bg-line; sleep 30', run_in_background: true, description: 'a long job' },
+            args: {
+              command: 'echo bg-line; touch bg-started; sleep 30',
+              run_in_background: true,
+              description: 'a long job',
+            },
           },
         ],
       },
@@ -207,6 +212,8 @@ describe('interactive shell (line mode)', () => {
     const id = /task_id: (\S+)/.exec(cli.stdout)?.[1];
     expect(id).toBeDefined();
     expect(cli.stdout).toContain('description: a long job');
+    // Its output is there once it has printed it (a loaded machine starts the sandbox late).
+    await waitForProcess(() => (existsSync(join(sandbox.workDir, 'bg-started')) ? true : null), 'the job');
     cli.type(`/task ${id}\n`);
     await cli.waitFor('output:\nbg-line');
     cli.type(`/task stop ${id}\n/task nope\n`);
