@@ -216,7 +216,8 @@ async function applyChosen(
         report.left.push({ change, reason: 'the path leads outside its folder' });
         continue;
       }
-      await unlink(target).catch((error: NodeJS.ErrnoException) => {
+      // Through the folder that was checked (a symlink swapped onto the name since is not followed).
+      await unlink(join(parent, basename(target))).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
       });
       await pruneEmptyFolders(root, dirname(target));
