@@ -1,9 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CommandSandbox, createCommandSandbox, type SandboxContext } from './sandbox.js';
 import { sandboxHost } from './sandbox-host.js';
@@ -110,5 +110,20 @@ describe.runIf(arch !== null)("the seccomp program's file, planted", () => {
     expect(host.seccompFile).not.toBeNull();
     const kept = realpathSync(host.seccompFile ?? '');
     expect(lstatSync(kept).isFile()).toBe(true);
+  });
+});
+
+describe('bwrap found on PATH', () => {
+  it('never from a relative PATH entry (`.`, `bin`): that is the workspace’s own program', async () => {
+    // A PATH entry like `.` resolves against the folder the CLI runs in: the repository's `bwrap`.
+    const bin = join(root, 'repo-bin');
+    await mkdir(bin);
+    const marker = join(root, 'RAN');
+    await writeFile(join(bin, 'bwrap'), `#!/bin/sh\ntouch '${marker}'\nexit 0\n`, { mode: 0o755 });
+    const relativeBin = relative(process.cwd(), bin);
+    expect(isAbsolute(relativeBin)).toBe(false);
+    const host = sandboxHost(`${relativeBin}:${freshPath()}`, 'linux', join(kimiHome, 'cache'));
+    if (host.available) expect(isAbsolute(host.bwrap)).toBe(true);
+    expect(existsSync(marker)).toBe(false);
   });
 });

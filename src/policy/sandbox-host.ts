@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import { type ProbeVerdict, probeKey, readProbeVerdict, writeProbeVerdict } from './sandbox-probe-cache.js';
 import { seccompArch, unixSocketFilter } from './seccomp-filter.js';
 
@@ -239,7 +239,9 @@ function privateFiles(): string {
 
 function findOnPath(name: string, path: string | undefined): string | null {
   for (const dir of (path ?? '').split(delimiter)) {
-    if (!dir) continue;
+    // A relative entry (`.`, `bin`) names a folder of wherever the CLI runs: the workspace's own
+    // `bwrap` would launch every command, unsandboxed, and run at the probe before any question.
+    if (!dir || !isAbsolute(dir)) continue;
     const candidate = join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
