@@ -3,6 +3,7 @@ import { followTurn } from '../fleet/follow-turn.js';
 import type { TurnJob } from '../fleet/turn-job.js';
 import { PrintFormatter } from '../ui/print/print-formatter.js';
 import { GOAL_EXIT_CODES } from '../ui/print/run-print.js';
+import { assertNever } from '../util/assert-never.js';
 import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
 
 /**
@@ -27,7 +28,7 @@ export async function followSubmittedTurn(options: {
     { finalMessageOnly: false, workDir: job.workDir },
   );
   const done = new AbortController();
-  let parked = false;
+  let parked: ParkedKind | null = null;
   try {
     for await (const event of followTurn(
       options.redis,
@@ -41,17 +42,14 @@ export async function followSubmittedTurn(options: {
           formatter.handle(event.message);
           break;
         case 'parked':
-          parked = true;
-          stderr(
-            event.waits === 'question'
-              ? `\nWaiting for an answer: ${sanitizeForTerminal(event.description)}\nSee the options and answer with: kimi-ts fleet answer ${job.sessionId} --queue URL\n`
-              : `\nWaiting for an approval: ${sanitizeForTerminal(event.description)}\nAnswer it with: kimi-ts fleet approve ${job.sessionId} --queue URL --approve (or --reject)\n`,
-          );
+          parked = event.waits ?? 'approval';
+          stderr(parkedText(event.waits, sanitizeForTerminal(event.description), job.sessionId));
           break;
         case 'attempt':
-          if (parked) {
-            parked = false;
-            stderr(`Answered; the turn goes on, on ${sanitizeForTerminal(event.worker)}.\n`);
+          if (parked !== null) {
+            const resumed = parked === 'task' ? 'The wait is over' : 'Answered';
+            parked = null;
+            stderr(`${resumed}; the turn goes on, on ${sanitizeForTerminal(event.worker)}.\n`);
           } else if (event.attempt > 1)
             stderr(
               `\nThe turn was taken over by ${sanitizeForTerminal(event.worker)} (attempt ${event.attempt}): it goes on from its last committed step.\n`,
@@ -77,4 +75,21 @@ export async function followSubmittedTurn(options: {
     done.abort();
   }
   return 1;
+}
+
+type ParkedKind = 'approval' | 'question' | 'task';
+
+/** What `submit --wait` says of a parked turn (`description` already safe for a terminal). */
+function parkedText(waits: ParkedKind | undefined, description: string, sessionId: string): string {
+  switch (waits) {
+    case 'question':
+      return `\nWaiting for an answer: ${description}\nSee the options and answer with: kimi-ts fleet answer ${sessionId} --queue URL\n`;
+    case 'task':
+      return `\nWaiting for ${description} (the turn holds no worker meanwhile).\n`;
+    case 'approval':
+    case undefined:
+      return `\nWaiting for an approval: ${description}\nAnswer it with: kimi-ts fleet approve ${sessionId} --queue URL --approve (or --reject)\n`;
+    default:
+      return assertNever(waits);
+  }
 }

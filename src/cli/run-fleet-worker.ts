@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import type { BackgroundTaskKeeper } from '../app/extensions/background-task-keeper.js';
 import { kimiTsHome } from '../config/home.js';
 import type { FleetSession } from '../fleet/run-turn-job.js';
 import type { TurnJob } from '../fleet/turn-job.js';
@@ -41,10 +42,13 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
     '../fleet/session-worktree.js'
   );
   // A job with a git remote runs in this worker's own worktree of it; else in its work dir path.
+  const { BackgroundTaskKeeper } = await import('../app/extensions/background-task-keeper.js');
+  // Turns parked for a WaitFor keep their background tasks running in this process.
+  const keeper = new BackgroundTaskKeeper();
   const workDirOf = (job: TurnJob) => (job.repo ? sessionWorktreePath(home, job.sessionId) : job.workDir);
   const open = async (job: TurnJob) => {
     if (job.repo) await checkoutSessionWorktree(home, job.sessionId, job.repo);
-    return openJobSession(flags, home, { ...job, workDir: workDirOf(job) });
+    return openJobSession(flags, home, { ...job, workDir: workDirOf(job) }, keeper);
   };
   let worker: Awaited<ReturnType<typeof startFleetWorker>>;
   try {
@@ -67,6 +71,7 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
         );
       },
       log,
+      keeper,
     });
   } catch (error) {
     if (!(error instanceof RedisUnreachable)) throw error;
@@ -90,7 +95,12 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
 }
 
 /** The job's session, built like print mode's (nobody to ask: runtime afk) under the worker's config. */
-async function openJobSession(flags: FleetWorkerFlags, home: string, job: TurnJob): Promise<FleetSession> {
+async function openJobSession(
+  flags: FleetWorkerFlags,
+  home: string,
+  job: TurnJob,
+  keeper: BackgroundTaskKeeper,
+): Promise<FleetSession> {
   if (!isAbsolute(job.workDir) || !isDirectory(job.workDir))
     throw new Error(`The work dir ${job.workDir} is not a directory on this worker.`);
   const [{ createAgentSession }, { defaultExtensions }, { agentSessionOptions }] = await Promise.all([
@@ -121,7 +131,7 @@ async function openJobSession(flags: FleetWorkerFlags, home: string, job: TurnJo
     ...options.session,
     leased: true,
     goalGoesOn: job.goalStep === true,
-    extensions: defaultExtensions(options.extensions),
+    extensions: defaultExtensions({ ...options.extensions, backgroundTaskKeeper: keeper }),
   });
 }
 

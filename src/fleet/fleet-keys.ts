@@ -79,3 +79,13 @@ export function storedPartKey(sessionId: string, part: StoredPart): string {
 export function storedSizesKey(sessionId: string): string {
   return `${FLEET_PREFIX}:store:${sessionId}:sizes`;
 }
+
+/** The worker that keeps the background tasks of a session's turn parked for a WaitFor (expires with it). */
+export function parkedWaitKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:waits:${sessionId}`;
+}
+
+/** What a session's turns cost so far, counted by the workers that ran them (a hash: dollars, unpriced). */
+export function sessionCostKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:cost:${sessionId}`;
+}

@@ -1,7 +1,9 @@
 import { hostname } from 'node:os';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { BackgroundTaskKeeper } from '../app/extensions/background-task-keeper.js';
 import { CRON_FIRE_JOB, runCronFireJob } from './cron-fire-job.js';
 import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
+import { ParkedWaits } from './parked-waits.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
 import { type FleetSession, runTurnJob, type TurnRunner } from './run-turn-job.js';
@@ -25,6 +27,8 @@ export interface FleetWorkerOptions {
   settle?: TurnRunner['settle'];
   /** One line of what the worker does (stderr). */
   log: (line: string) => void;
+  /** The background tasks of turns parked for a WaitFor (the same keeper `open` gives its sessions). */
+  keeper?: BackgroundTaskKeeper | undefined;
 }
 
 export interface FleetWorker {
@@ -55,6 +59,9 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const turns = new AbortController();
   const subscriber = await connectRedis(options.address, { graceMs: options.redisGraceMs });
   const cancels = await TurnCancels.listen(subscriber);
+  const waits = options.keeper
+    ? new ParkedWaits(redis, name, options.keeper, cancels, options.leaseMs, options.log)
+    : undefined;
   // Each running turn's own stop: the worker stopping, or its job's lock lost (BullMQ could not renew
   // it: this worker was paused or cut off past its lease, and another may run the turn now).
   const lockLost = new Map<string, AbortController>();
@@ -80,6 +87,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           return new DelayedError();
         },
         wake: (job) => job.promote(),
+        waits,
       },
       job,
       token,
@@ -123,11 +131,14 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     gone,
     drain: async () => {
       await worker.close();
+      // Turns parked for a WaitFor cannot come back: their tasks stop, and they go on elsewhere.
+      await waits?.releaseAll();
       subscriber.disconnect();
       await redis.quit().catch(() => redis.disconnect());
     },
     abort: () => {
       turns.abort(new Error('The worker stopped.'));
+      void waits?.releaseAll().catch(() => undefined);
       void worker.close(true).catch(() => undefined);
       subscriber.disconnect();
       redis.disconnect();

@@ -14,4 +14,6 @@ export type FleetSession = Pick<
   | 'cronBook'
   | 'goalRunEnd'
   | 'close'
+  | 'models'
+  | 'config'
 >;

@@ -29,7 +29,7 @@ afterAll(async () => {
 
 async function reason(command: string): Promise<string | null> {
   const parsed = await parseShellCommand(command);
-  return commandSecretReason(parsed.parts, work, homes);
+  return commandSecretReason(parsed.parts, work, homes, undefined, parsed.loopWords);
 }
 
 describe('commandSecretReason', () => {
@@ -47,16 +47,29 @@ describe('commandSecretReason', () => {
     'tar czf - ~/.ssh',
     'grep -r token .npmrc',
     'cat $(echo x) .env~',
+    'cat nowhere/prod.env',
+    'cat nowhere/*.env',
+    'for f in *.env; do cat "$f"; done',
+    'f=prod.env; cat $f',
+    'a=(readme.md *.env); cat $a',
+    'A=.envrc sh -c \'cat "$A"\'',
+    'for f in readme.md prod.env; do wc -c "$f"; done',
+    'select f in ~/.ssh/*; do cat "$f"; done',
+    'bash -c \'for f in .envrc; do cat "$f"; done\'',
   ])('asks for %s', async (command) => {
     expect(await reason(command)).toMatch(/names the secret file/);
   });
 
-  it.each(['cat readme.md', 'ls -la', 'git status', 'cat .env.example', 'npm test -- --run'])(
-    'lets %s through',
-    async (command) => {
-      expect(await reason(command)).toBeNull();
-    },
-  );
+  it.each([
+    'cat readme.md',
+    'ls -la',
+    'git status',
+    'cat .env.example',
+    'npm test -- --run',
+    'for f in src/*.ts; do wc -l "$f"; done',
+  ])('lets %s through', async (command) => {
+    expect(await reason(command)).toBeNull();
+  });
 
   it('splits words as the shell removes quotes', () => {
     expect(splitWords(`a "b c" 'd e' f\\ g`)).toEqual(['a', 'b c', 'd e', 'f g']);

@@ -1,4 +1,4 @@
-import { basename, dirname, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, resolve, sep } from 'node:path';
 import { DecisionRealPaths } from './decision-real-paths.js';
 import { expandHome } from './real-path.js';
 import { fileSecretContentReason } from './secret-content.js';
@@ -17,14 +17,19 @@ export async function commandSecretReason(
   homes: SensitiveHomes,
   /** The clock folders are judged settled on (tests move it). */
   now: () => number = Date.now,
+  /** Words a loop hands to its body (ParsedCommand.loopWords): each may name a file the body reads. */
+  loopWords: readonly string[] = [],
 ): Promise<string | null> {
   const home = homes.userHome;
   // Each word's files looked up in the command's order (synchronously: see DecisionRealPaths); the
   // first secret is the answer. Only a `.git/config` is read for its content, and only then does
   // the decision wait on the file system.
-  const words = wordsOf(parts);
+  const words =
+    loopWords.length === 0
+      ? wordsOf(parts)
+      : [...new Set([...wordsOf(parts), ...loopWords.flatMap(splitWords)])];
   const reals = new DecisionRealPaths(now);
-  const base = resolve(cwd);
+  const base = absoluteFolder(cwd);
   const reasons: (string | null | Promise<string | null>)[] = [];
   let pending = false;
   for (const word of words) {
@@ -36,6 +41,20 @@ export async function commandSecretReason(
   }
   if (!pending) return null;
   return (await Promise.all(reasons)).find((r) => r !== null) ?? null;
+}
+
+/** The last working folder made absolute: every decision of a session names the same one. */
+let lastFolder: { given: string; absolute: string } | null = null;
+
+/**
+ * `resolve(cwd)`, kept for an absolute cwd (its answer is the text's alone; a relative one depends on
+ * the process's working folder, which can change).
+ */
+function absoluteFolder(cwd: string): string {
+  if (lastFolder?.given === cwd) return lastFolder.absolute;
+  const absolute = resolve(cwd);
+  if (isAbsolute(cwd)) lastFolder = { given: cwd, absolute };
+  return absolute;
 }
 
 /** Why a word names a secret file (by the files it stands for), or a git config's content scan to wait for. */
@@ -61,24 +80,15 @@ function wordReason(
   });
 }
 
-/**
- * Each word once, whichever parts name it, by parts list: a parsed command's parts are frozen and
- * kept (shell-command.ts), so the same command decided again splits no words. The words depend on
- * the text alone; every file look-up is still made at each decision.
- */
-const wordsByParts = new WeakMap<readonly string[], readonly string[]>();
-
+/** Each word once, whichever parts name it. */
 function wordsOf(parts: readonly string[]): readonly string[] {
-  let words = wordsByParts.get(parts);
-  if (!words) {
-    words = [...new Set(parts.flatMap(candidateWords))];
-    if (Object.isFrozen(parts)) wordsByParts.set(parts, words);
-  }
-  return words;
+  return [...new Set(parts.flatMap(candidateWords))];
 }
 
+const GIT_CONFIG = `${sep}.git${sep}config`;
+
 function isGitConfig(real: string): boolean {
-  return basename(real) === 'config' && basename(dirname(real)) === '.git';
+  return real.endsWith(GIT_CONFIG);
 }
 
 /** `.git/config` is secret by content only (a token in a remote URL, an auth header). */
@@ -88,21 +98,43 @@ async function gitConfigReason(real: string): Promise<string | null> {
 }
 
 /** Operators a word may start with that are not part of the path: redirections, process substitution. */
+/** How a word with such an operator starts (most words do not: no replace for them). */
+const REDIRECT_START = /^[\d<>&]/;
 const REDIRECT_PREFIX = /^(?:\d*(?:<<<|<<-?|<>|>>|>\||>&|<&|&>>|&>|<|>)|[<>]\()/;
 
-/** The words of a part that could name a file: every word but the command name, values of `x=y`. */
+/** `NAME=`, `NAME+=`, `NAME[i]=`: the start of an assignment word. */
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
+
+/**
+ * The words of a part that could name a file: every word but the command name (assignments before
+ * it count: `f=prod.env` names prod.env), values of `x=y`, the items of an array `a=(x y)`.
+ */
 function candidateWords(part: string): string[] {
-  const words = splitWords(part);
   const out: string[] = [];
-  words.forEach((raw, index) => {
-    let word = raw.replace(REDIRECT_PREFIX, '');
-    if (word === '') return;
-    // The command's own name is no argument (unless the part is a redirection: `< .env`).
-    if (index === 0 && word === raw) return;
+  let named = false;
+  let inArray = false;
+  for (const raw of splitWords(part)) {
+    let word = REDIRECT_START.test(raw) ? raw.replace(REDIRECT_PREFIX, '') : raw;
+    // A redirection's target is no command name (`< .env`, `< .env cat x`): what follows is read.
+    if (word !== raw) named = true;
+    if (word === '') continue;
+    // The command's own name is no argument.
+    if (!named && !inArray && !ASSIGNMENT.test(word)) {
+      named = true;
+      continue;
+    }
     if (word.includes('=')) word = word.slice(word.lastIndexOf('=') + 1);
-    else if (word.startsWith('-')) return;
+    else if (word.startsWith('-')) continue;
+    if (word.startsWith('(')) {
+      inArray = true;
+      word = word.slice(1);
+    }
+    if (inArray && word.endsWith(')')) {
+      inArray = false;
+      word = word.slice(0, -1);
+    }
     if (word !== '') out.push(word);
-  });
+  }
   return out;
 }
 
@@ -151,8 +183,10 @@ function expandWord(word: string, cwd: string, reals: DecisionRealPaths): string
   const path = resolve(cwd, word);
   const name = basename(path);
   if (!/[*?[]/.test(name) || /[*?[]/.test(dirname(path))) return [path];
-  const pattern = globToRegExp(name);
   const entries = reals.list(dirname(path));
+  // A folder with nothing in it (or none there: `src-1/*.ts`) needs no pattern built.
+  if (entries.length === 0) return [path];
+  const pattern = globToRegExp(name);
   return [
     path,
     ...entries.filter((entry) => pattern.test(entry)).map((entry) => resolve(dirname(path), entry)),

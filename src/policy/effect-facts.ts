@@ -42,7 +42,9 @@ export async function gatherFacts(
     }
     case 'exec': {
       const command = await parseShellCommand(effect.command);
-      const secret = (await commandSecretReason(command.parts, effect.cwd, homes)) ?? undefined;
+      const secret =
+        (await commandSecretReason(command.parts, effect.cwd, homes, undefined, command.loopWords)) ??
+        undefined;
       return { effect, candidates: [effect.command.trim()], command, secret };
     }
     case 'network':

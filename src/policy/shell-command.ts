@@ -1,8 +1,13 @@
 import type { Parser, Node as SyntaxNode } from 'web-tree-sitter';
 import type { CommandPart } from './command-part.js';
 import { parsePlainCommandLine } from './plain-command-line.js';
-import { analyseCommandNode, analyseConstruct, analyseRedirect } from './shell-part-analysis.js';
-import { UNKNOWN_WORD } from './shell-words.js';
+import {
+  analyseCommandNode,
+  analyseConstruct,
+  analyseRedirect,
+  type ParentNode,
+} from './shell-part-analysis.js';
+import { namedChildrenOf, UNKNOWN_WORD } from './shell-words.js';
 import { MAX_NESTING } from './shell-wrappers.js';
 
 /** A command line split by a real shell parser (tree-sitter-bash) into what it would run. */
@@ -16,6 +21,11 @@ export interface ParsedCommand {
   readonly analysed: readonly CommandPart[];
   /** The parser found a syntax error: the parts may not be all the command does. */
   readonly incomplete: boolean;
+  /**
+   * Words a loop hands to its body (`for f in *.env; do cat "$f"; done`: `*.env`), as written. They
+   * run nothing, so they are no part; they name files the body reads, so the secret check reads them.
+   */
+  readonly loopWords: readonly string[];
 }
 
 export type { CommandPart } from './command-part.js';
@@ -40,13 +50,20 @@ export function opaqueCommand(command: string): ParsedCommand {
     literal: null,
     invocations: [[UNKNOWN_WORD]],
   };
-  return { parts: [text], analysed: [part], incomplete: true };
+  return { parts: [text], analysed: [part], incomplete: true, loopWords: [] };
 }
 
 /**
- * Commands parsed before, by their exact text (the same command is decided more than once: a retry,
- * a question asked again, a loop). The parse depends on the text alone; results are frozen, so no
- * decision can change what the next one reads.
+ * Commands tree-sitter parsed before, by their exact text (the same command is decided more than
+ * once: a retry, a question asked again, a loop). The parse depends on the text alone; results are
+ * frozen, so no decision can change what the next one reads.
+ *
+ * A plain line is not kept: splitting it again costs a few µs, about what keeping it does (a parse
+ * kept past V8's young generation is copied and promoted), and a decision that splits every plain
+ * line runs the same code for a command seen before as for a new one. With plain lines kept, a
+ * session of repeated commands ran only the cache's hit path; V8 optimised for that and threw the
+ * code away at the first new command (bench, loaded machine, CPU per new plain line: 107 µs with
+ * them kept, 44 µs without; the same repeated plain line: 12 → 24 µs).
  */
 const parsed = new Map<string, ParsedCommand>();
 /**
@@ -68,9 +85,14 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
     return known;
   }
   const plain = parsePlainCommandLine(command);
-  const result = plain
-    ? frozen({ parts: plain.map((part) => part.text), analysed: plain, incomplete: false })
-    : await treeSitterParse(command);
+  if (plain)
+    return frozen({
+      parts: plain.map((part) => part.text),
+      analysed: plain,
+      incomplete: false,
+      loopWords: [],
+    });
+  const result = await treeSitterParse(command);
   // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
   if (result === null) return opaqueCommand(command);
   if (command.length <= MAX_PARSED_TEXT) {
@@ -97,10 +119,11 @@ async function treeSitterParse(command: string): Promise<ParsedCommand | null> {
     return null;
   }
   const found: CommandPart[] = [];
-  const incomplete = parseInto(parser, command, 0, found);
+  const loopWords: string[] = [];
+  const incomplete = parseInto(parser, command, 0, found, loopWords);
   if (incomplete === null) return null;
   const analysed = found.length > 0 ? found : opaqueCommand(command).analysed;
-  return frozen({ parts: analysed.map((part) => part.text), analysed, incomplete });
+  return frozen({ parts: analysed.map((part) => part.text), analysed, incomplete, loopWords });
 }
 
 function frozen(command: ParsedCommand): ParsedCommand {
@@ -114,11 +137,18 @@ function frozen(command: ParsedCommand): ParsedCommand {
   }
   Object.freeze(command.analysed);
   Object.freeze(command.parts);
+  Object.freeze(command.loopWords);
   return Object.freeze(command);
 }
 
 /** Parses one command line (the whole, or a `bash -c` string) into `found`; whether it had a syntax error. */
-function parseInto(parser: Parser, command: string, depth: number, found: CommandPart[]): boolean | null {
+function parseInto(
+  parser: Parser,
+  command: string,
+  depth: number,
+  found: CommandPart[],
+  loopWords: string[],
+): boolean | null {
   const tree = parser.parse(command);
   if (!tree) return null;
   try {
@@ -133,7 +163,7 @@ function parseInto(parser: Parser, command: string, depth: number, found: Comman
         });
         return;
       }
-      const inner = parseInto(parser, code, depth + 1, found);
+      const inner = parseInto(parser, code, depth + 1, found, loopWords);
       if (inner !== false) {
         // A string the parser cannot read whole may run anything: no deny rule can rule it out.
         found.push({
@@ -145,7 +175,7 @@ function parseInto(parser: Parser, command: string, depth: number, found: Comman
         incomplete = true;
       }
     };
-    collect(tree.rootNode, command, { found, nested, inPart: false });
+    collect(tree.rootNode, command, { found, nested, inPart: false, loopWords }, null);
     return incomplete;
   } finally {
     tree.delete();
@@ -158,23 +188,60 @@ interface Walk {
   readonly nested: (code: string) => void;
   /** Inside a node that is already a part: its expansions are judged with it. */
   readonly inPart: boolean;
+  /** The words of `for x in …` lists (see ParsedCommand.loopWords). */
+  readonly loopWords: string[];
 }
 
 const REDIRECT_NODES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
-function collect(node: SyntaxNode, source: string, walk: Walk): void {
+/**
+ * Node types that never have children: in tree-sitter-bash's node-types.json they have neither
+ * fields nor children (shell-command.test.ts holds this list to it). Nothing is below them to
+ * collect, so their children are not asked for (each ask crosses into WebAssembly and back).
+ */
+export const LEAF_NODES: ReadonlySet<string> = new Set([
+  'ansi_c_string',
+  'comment',
+  'extglob_pattern',
+  'file_descriptor',
+  'heredoc_content',
+  'heredoc_end',
+  'heredoc_start',
+  'raw_string',
+  'regex',
+  'special_variable_name',
+  'string_content',
+  'test_operator',
+  'variable_name',
+  'word',
+]);
+
+function collect(node: SyntaxNode, source: string, walk: Walk, parent: ParentNode | null): void {
   // Each read of a node crosses into WebAssembly: its type and children are read once.
   const type = node.type;
-  const children = node.namedChildren;
+  if (LEAF_NODES.has(type)) return;
+  const children = namedChildrenOf(node);
   let inPart = walk.inPart;
+  // A command's words with a literal value hold no expansion, substitution or command: nothing
+  // below them is collected, so they are not walked.
+  let literal: ReadonlySet<SyntaxNode> | null = null;
   if (type === 'command') {
-    const { part, nested } = analyseCommandNode(node, children, source);
+    const { part, nested, literalWords } = analyseCommandNode(node, children, source, parent);
     walk.found.push(part);
     for (const code of nested) walk.nested(code);
     inPart = true;
+    literal = literalWords;
   } else if (REDIRECT_NODES.has(type)) {
-    walk.found.push(analyseRedirect(node, source));
+    const part = analyseRedirect(node, source, children);
+    walk.found.push(part);
+    // Its target and text are literal: no expansion or command below it to collect.
+    if (part.notSimple === null) return;
     inPart = true;
+  } else if (type === 'for_statement') {
+    // `for x in WORDS` (and `select`): the words are the loop's; a substitution among them is
+    // collected below as the part it is.
+    for (const value of node.childrenForFieldName('value'))
+      if (value) walk.loopWords.push(source.slice(value.startIndex, value.endIndex));
   } else {
     const part = analyseConstruct(node, type, source, walk.inPart);
     if (part) {
@@ -183,5 +250,6 @@ function collect(node: SyntaxNode, source: string, walk: Walk): void {
     }
   }
   const inner = inPart === walk.inPart ? walk : { ...walk, inPart };
-  for (const child of children) if (child) collect(child, source, inner);
+  const self: ParentNode = { node, type };
+  for (const child of children) if (child && !literal?.has(child)) collect(child, source, inner, self);
 }

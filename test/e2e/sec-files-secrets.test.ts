@@ -121,6 +121,9 @@ describe('secret files by name and by content (print mode: nobody can approve)',
       'cp ../config.toml copied.txt',
       'rev .env~',
       'cat .git/config',
+      // A loop's words name the files its body reads.
+      'for f in *.env; do rev "$f"; done',
+      'for f in readme.md .envrc; do base64 "$f"; done',
     ];
     const results = await runCalls([
       ...commands.map((command, i) => ({ id: `s${i}`, name: 'Shell', args: { command } })),
