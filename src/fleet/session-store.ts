@@ -114,8 +114,32 @@ export async function readStoredSizes(
 }
 
 /**
- * Reads a session from the store, all parts at one instant (one MULTI); only `parts` when given (the
- * others read as null).
+ * Reads a session's sizes (a flat HGETALL) and parts (KEYS[2…], bounds in ARGV) at one instant. A
+ * part holding more than its bound is not sent: `{'full', n}` names it. The sizes hash is no help
+ * there (whoever plants a part writes it too), so the part's own bytes are counted, a window of
+ * items at a time, and the count stops as soon as it is past the bound.
+ */
+const READ_SCRIPT = `
+local result = { redis.call('HGETALL', KEYS[1]) }
+for i = 2, #KEYS do
+  local limit = tonumber(ARGV[i - 1])
+  local n = redis.call('LLEN', KEYS[i])
+  local total = 0
+  for start = 0, n - 1, 256 do
+    for _, item in ipairs(redis.call('LRANGE', KEYS[i], start, start + 255)) do
+      total = total + string.len(item)
+    end
+    if total > limit then return { 'full', tostring(i - 1) } end
+  end
+  result[i] = redis.call('LRANGE', KEYS[i], 0, -1)
+end
+return result
+`;
+
+/**
+ * Reads a session from the store, all parts at one instant (one script); only `parts` when given
+ * (the others read as null). A part over its bound (planted: commits never make one) is refused
+ * before any of it is sent: StoreLimitExceeded.
  */
 export async function readStoredSession(
   redis: Redis,
@@ -123,16 +147,26 @@ export async function readStoredSession(
   parts: readonly StoredPart[] = PARTS,
 ): Promise<StoredSession> {
   const wanted = PARTS.filter((part) => parts.includes(part));
-  const multi = redis.multi().hgetall(storedSizesKey(sessionId));
-  for (const part of wanted) multi.lrange(storedPartKey(sessionId, part), 0, -1);
-  const replies = await multi.exec();
-  if (replies === null) throw new Error('Reading the session store was interrupted.');
-  for (const [error] of replies) if (error) throw error;
-  const sizes = replies[0]?.[1] as Record<string, string>;
+  const reply = (await redis.eval(
+    READ_SCRIPT,
+    1 + wanted.length,
+    storedSizesKey(sessionId),
+    ...wanted.map((part) => storedPartKey(sessionId, part)),
+    ...wanted.map((part) => String(MAX_STORED_BYTES[part])),
+  )) as [string[], ...string[][]] | ['full', string];
+  if (reply[0] === 'full') {
+    const part = wanted[Number(reply[1]) - 1];
+    throw new StoreLimitExceeded(
+      `The session store's ${part} holds more than its limit of ${part ? MAX_STORED_BYTES[part] : 0} bytes: not loaded.`,
+    );
+  }
+  const flat = reply[0] as string[];
+  const sizes = new Map<string, string>();
+  for (let i = 0; i + 1 < flat.length; i += 2) sizes.set(flat[i] as string, flat[i + 1] as string);
   const result: StoredSession = { context: null, wire: null, state: null };
   wanted.forEach((part, index) => {
-    if (sizes[part] === undefined) return;
-    const chunks = replies[index + 1]?.[1] as string[];
+    if (!sizes.has(part)) return;
+    const chunks = (reply[index + 1] ?? []) as string[];
     result[part] = chunks.join('');
   });
   return result;

@@ -14,9 +14,17 @@ import { isLocalRemote, type RepoSource, sessionBranch } from './repo-source.js'
  * a remote on this file system runs here, reading the remote's config) with its hooks off too.
  */
 
-/** The far side of a fetch or push, run with the remote's hooks off (it runs here for a local remote). */
-const UPLOAD_PACK = 'git -c core.hooksPath=/dev/null upload-pack';
-const RECEIVE_PACK = 'git -c core.hooksPath=/dev/null receive-pack';
+/**
+ * The far side of a fetch or push (it runs here for a local remote, reading the remote's config):
+ * with the remote's hooks off, and the settings of that config that run a program off too: an
+ * alternate-refs command (run for each alternate the remote lists), an fsmonitor (read when a push
+ * updates a checked-out branch's work tree: `receive.denyCurrentBranch=updateInstead`, so that is
+ * refused as git does by default), and no automatic gc of someone else's repository.
+ */
+const FAR_SIDE =
+  'git -c core.hooksPath=/dev/null -c core.alternateRefsCommand=true -c core.fsmonitor=false -c receive.denyCurrentBranch=refuse -c receive.autogc=false';
+const UPLOAD_PACK = `${FAR_SIDE} upload-pack`;
+const RECEIVE_PACK = `${FAR_SIDE} receive-pack`;
 
 /** Only the transports a fleet needs; the file system one only when the remote is a path. */
 function transportSettings(url: string): string[] {

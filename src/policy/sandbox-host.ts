@@ -1,17 +1,22 @@
 import { spawnSync } from 'node:child_process';
 import {
   accessSync,
+  closeSync,
   constants,
+  fstatSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
+  openSync,
+  readSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import { type ProbeVerdict, probeKey, readProbeVerdict, writeProbeVerdict } from './sandbox-probe-cache.js';
 import { seccompArch, unixSocketFilter } from './seccomp-filter.js';
 
@@ -153,24 +158,31 @@ export function shellLaunched(launch: SandboxLaunch): string[] {
  * the user's processes) it is written once and left there: a folder per process in the temp folder
  * was removed only by a clean exit, so every killed process left one behind. Without a cache folder:
  * this process's own folder, as before.
+ *
+ * Every command opens it by name, so whatever stands there is the next command's filter: a symlink
+ * (of the file or of its folder) into the workspace let a sandboxed command rewrite it to "allow
+ * everything", and a FIFO there hung the start. The file is kept only as a regular file of this
+ * user, writable by no one else, in the cache's own folder (no symlink on the way); anything else
+ * is replaced, or this process's own folder is used.
  */
 function seccompProgramFile(program: Uint8Array, arch: string, cacheDir: string | undefined): string {
   const name = `unix-sockets-${arch}.bpf`;
   if (cacheDir !== undefined) {
-    const file = join(cacheDir, 'sandbox', name);
+    const dir = join(cacheDir, 'sandbox');
+    const file = join(dir, name);
     try {
-      if (Buffer.from(program).equals(readFileSync(file))) return file;
-    } catch {
-      // not written yet (or unreadable: written again below)
-    }
-    try {
-      mkdirSync(join(cacheDir, 'sandbox'), { recursive: true, mode: 0o700 });
-      // Another process may be writing it at the same moment: each writes its own file and renames
-      // it into place, so a command never opens a half-written program.
-      const partial = `${file}.${process.pid}.partial`;
-      writeFileSync(partial, program, { mode: 0o600 });
-      renameSync(partial, file);
-      return file;
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (isOwnFolder(dir, join(realpathSync(dirname(cacheDir)), basename(cacheDir), 'sandbox'))) {
+        if (holdsProgram(file, program)) return file;
+        // Another process may be writing it at the same moment: each writes its own file and renames
+        // it into place, so a command never opens a half-written program. The rename replaces
+        // whatever stood there (a symlink, a FIFO), never what it pointed to.
+        const partial = `${file}.${process.pid}.partial`;
+        rmSync(partial, { force: true });
+        writeFileSync(partial, program, { mode: 0o600, flag: 'wx' });
+        renameSync(partial, file);
+        return file;
+      }
     } catch {
       // a read-only home: this process's own folder below
     }
@@ -178,6 +190,39 @@ function seccompProgramFile(program: Uint8Array, arch: string, cacheDir: string 
   const file = join(privateFiles(), name);
   writeFileSync(file, program, { mode: 0o600 });
   return file;
+}
+
+/** `dir` is a real folder at `expected` (no symlink on the way), this user's, writable by no one else. */
+function isOwnFolder(dir: string, expected: string): boolean {
+  const stat = lstatSync(dir);
+  return (
+    stat.isDirectory() &&
+    realpathSync(dir) === expected &&
+    stat.uid === process.getuid?.() &&
+    (stat.mode & 0o022) === 0
+  );
+}
+
+/** `file` is a regular file of this user, writable by no one else, holding exactly `program`. */
+function holdsProgram(file: string, program: Uint8Array): boolean {
+  let fd: number;
+  try {
+    // Not followed if a symlink, not waited on if a FIFO.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.uid !== process.getuid?.() || (stat.mode & 0o022) !== 0) return false;
+    if (stat.size !== program.length) return false;
+    const held = Buffer.alloc(program.length);
+    return readSync(fd, held, 0, held.length, 0) === held.length && held.equals(program);
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 let privateDir: string | undefined;
@@ -194,7 +239,9 @@ function privateFiles(): string {
 
 function findOnPath(name: string, path: string | undefined): string | null {
   for (const dir of (path ?? '').split(delimiter)) {
-    if (!dir) continue;
+    // A relative entry (`.`, `bin`) names a folder of wherever the CLI runs: the workspace's own
+    // `bwrap` would launch every command, unsandboxed, and run at the probe before any question.
+    if (!dir || !isAbsolute(dir)) continue;
     const candidate = join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);

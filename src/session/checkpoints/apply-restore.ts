@@ -11,7 +11,7 @@ import {
   unlink,
   writeFile,
 } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { readBlobs } from './read-blobs.js';
 import { restoreTempName, writeRestoreJournal } from './restore-journal.js';
 import type { FileChange } from './restore-plan.js';
@@ -56,12 +56,20 @@ function isInside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
 }
 
-/** The parent folder, created if missing; null when an existing part of it leads outside the root. */
+/**
+ * The parent folder, created if missing; null when an existing part of it leads outside the root.
+ * The part that exists is checked before anything is made: a symlink to a folder outside, put where
+ * a recorded folder was, had its missing sub-folders made outside before the check refused the file.
+ */
 async function safeParent(root: string, file: string): Promise<string | null> {
   const parent = dirname(file);
+  const realRoot = await realpath(root);
+  let existing = parent;
+  while (!(await lstat(existing).catch(() => null))) existing = dirname(existing);
+  const realExisting = await realpath(existing).catch(() => null);
+  if (realExisting === null || !isInside(realRoot, realExisting)) return null;
   await mkdir(parent, { recursive: true });
   const real = await realpath(parent);
-  const realRoot = await realpath(root);
   return isInside(realRoot, real) ? real : null;
 }
 
@@ -208,7 +216,8 @@ async function applyChosen(
         report.left.push({ change, reason: 'the path leads outside its folder' });
         continue;
       }
-      await unlink(target).catch((error: NodeJS.ErrnoException) => {
+      // Through the folder that was checked (a symlink swapped onto the name since is not followed).
+      await unlink(join(parent, basename(target))).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
       });
       await pruneEmptyFolders(root, dirname(target));
@@ -238,7 +247,14 @@ async function applyChosen(
         report.kept.push({ root: change.root, path, reason: 'not recorded by any checkpoint' });
       continue;
     }
-    await writeAtomically(target, temps.get(change) ?? restoreTempName(), change, bytes);
+    // Through the folder that was checked, not the name again: a symlink swapped onto a part of the
+    // name since is not followed.
+    await writeAtomically(
+      join(parent, basename(target)),
+      temps.get(change) ?? restoreTempName(),
+      change,
+      bytes,
+    );
     report.applied.push(change);
   }
 }

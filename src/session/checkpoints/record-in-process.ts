@@ -1,11 +1,12 @@
-import { type BigIntStats, existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
 import type { SkippedFile } from './checkpoint-info.js';
 import { type IndexEntry, writeIndexFile } from './index-file.js';
+import { readPictured } from './read-pictured.js';
 import { writeLooseObject } from './store-objects.js';
-import { statKey, type WorkTreeStat } from './work-tree-stat.js';
+import type { WorkTreeStat } from './work-tree-stat.js';
 
 /**
  * The first record of a folder into an empty session index, without git: a fresh work dir's first
@@ -18,7 +19,8 @@ import { statKey, type WorkTreeStat } from './work-tree-stat.js';
  *   the store's own), a nested repository, any name git treats specially (`.git…`, `git~1`), a name
  *   outside printable ASCII (git records bytes, `readdir` gives decoded text), a device or a socket;
  * - more files or bytes than pay off (git hashes in C, and packs a large first record);
- * - a file that changed or vanished between the picture and its read.
+ * - a file that changed or vanished between the picture and its read (read-pictured.ts: by
+ *   descriptor, no symlink followed, no FIFO waited on).
  */
 
 /** Up to this many files and bytes to record, the first record is written here (above, git's process cost is small beside the hashing). */
@@ -99,10 +101,6 @@ async function writeRootTree(gitDir: string, top: TreeNode): Promise<string> {
   return id ?? writeLooseObject(gitDir, 'tree', Buffer.alloc(0));
 }
 
-function sameStat(a: BigIntStats | undefined, b: BigIntStats | undefined): boolean {
-  return a !== undefined && b !== undefined && statKey(a) === statKey(b);
-}
-
 /**
  * Records `root` (index `rootIndex` of the store's roots) from its trusted stat `picture` into the
  * session index `indexFile`, which must not exist yet. Null when git must do it (see above).
@@ -140,17 +138,9 @@ export async function recordRootInProcess(options: {
   const entries: IndexEntry[] = [];
   for (const file of toRecord) {
     options.signal?.throwIfAborted();
-    const full = join(root, file.path);
-    const before = lstatSync(full, { bigint: true, throwIfNoEntry: false });
-    if (before === undefined || statKey(before) !== picture.entries.get(file.path)) return null;
-    let content: Buffer;
-    try {
-      content = file.type === 'l' ? readlinkSync(full, { encoding: 'buffer' }) : readFileSync(full);
-    } catch {
-      return null;
-    }
-    // Read while it changed: what was read may be neither the old file nor the new one.
-    if (!sameStat(before, lstatSync(full, { bigint: true, throwIfNoEntry: false }))) return null;
+    const read = readPictured(join(root, file.path), file.type, picture.entries.get(file.path));
+    if (read === null) return null;
+    const { content, stat: before } = read;
     const mode = file.type === 'l' ? 0o120000 : before.mode & 0o100n ? 0o100755 : 0o100644;
     const blob = await writeLooseObject(gitDir, 'blob', content);
     entries.push({ path: file.path, blob, mode, stat: before });

@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 
 const found = new Map<string, string | null>();
 
@@ -11,7 +11,8 @@ export function findRipgrep(pathVariable: string | undefined = process.env.PATH)
   const names = process.platform === 'win32' ? ['rg.exe', 'rg'] : ['rg'];
   let result: string | null = null;
   search: for (const dir of key.split(delimiter)) {
-    if (!dir) continue;
+    // A relative entry (`.`, `bin`) names a folder of the work dir: the repository's own `rg`.
+    if (!dir || !isAbsolute(dir)) continue;
     for (const name of names) {
       const candidate = join(dir, name);
       try {

@@ -1,0 +1,37 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
+
+/**
+ * A person whose PATH has a relative entry (`.`, as some shells' rc files add) runs kimi-ts in a
+ * stranger's repository. The repository ships its own `bwrap`, `git` and `rg` at its top: none may run (kimi-ts
+ * runs each from the work dir: the sandbox's launcher, the checkpoints' git, the Grep tool's search).
+ */
+
+const cli = useScriptedCli();
+
+it("a repository's own bwrap, git and rg, on a PATH with `.` in it, never run", async () => {
+  const { sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'echo ran-in-sandbox' } }] },
+    { toolCalls: [{ id: 'c2', name: 'Grep', args: { pattern: 'build' } }] },
+    { text: 'Done.' },
+  ]);
+  const ran = join(sandbox.root, 'RAN');
+  for (const program of ['bwrap', 'git', 'rg'])
+    await writeFile(join(sandbox.workDir, program), `#!/bin/sh\necho ${program} >> '${ran}'\nexit 0\n`, {
+      mode: 0o755,
+    });
+  // An ignore file: the checkpoints ask git (not the in-process first record) from the first step.
+  await writeFile(join(sandbox.workDir, '.gitignore'), 'build/\n');
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'run it'], {
+    env: { PATH: `.:${process.env.PATH}` },
+  });
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('ran-in-sandbox');
+  // Which of them ran, if any (one name a line).
+  expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
+  // The search did run (the real rg, or the built-in one): the .gitignore's line was found.
+  expect(result.stdout).toContain('.gitignore');
+});
