@@ -12,6 +12,8 @@ export interface DefaultExtensionOptions {
   home: string;
   plan?: boolean | undefined;
   addDirs: readonly string[];
+  /** A fleet worker's session for one item of a swarm: it leaves the session's other worktrees alone. */
+  swarmItem?: boolean | undefined;
 }
 
 /** The services every CLI session gets, each set up before the tools load. */
@@ -21,7 +23,7 @@ export function defaultExtensions(options: DefaultExtensionOptions): Extension[]
     backgroundTasksExtension(),
     externalToolsExtension(),
     mcpExtension({ files: options.mcpConfigFiles, inline: options.mcpConfigs }),
-    subagentsExtension(),
+    subagentsExtension({ recoverWorktrees: options.swarmItem !== true }),
     pluginsExtension(),
   ];
 }

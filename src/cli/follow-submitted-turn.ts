@@ -3,6 +3,7 @@ import { followTurn } from '../fleet/follow-turn.js';
 import type { TurnJob } from '../fleet/turn-job.js';
 import { PrintFormatter } from '../ui/print/print-formatter.js';
 import { GOAL_EXIT_CODES } from '../ui/print/run-print.js';
+import { assertNever } from '../util/assert-never.js';
 import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
 
 /**
@@ -27,7 +28,8 @@ export async function followSubmittedTurn(options: {
     { finalMessageOnly: false, workDir: job.workDir },
   );
   const done = new AbortController();
-  let parked = false;
+  /** What the turn was last parked for, until it goes on. */
+  let parked: 'approval' | 'question' | 'children' | null = null;
   try {
     for await (const event of followTurn(
       options.redis,
@@ -41,17 +43,17 @@ export async function followSubmittedTurn(options: {
           formatter.handle(event.message);
           break;
         case 'parked':
-          parked = true;
-          stderr(
-            event.waits === 'question'
-              ? `\nWaiting for an answer: ${sanitizeForTerminal(event.description)}\nSee the options and answer with: kimi-ts fleet answer ${job.sessionId} --queue URL\n`
-              : `\nWaiting for an approval: ${sanitizeForTerminal(event.description)}\nAnswer it with: kimi-ts fleet approve ${job.sessionId} --queue URL --approve (or --reject)\n`,
-          );
+          parked = event.waits ?? 'approval';
+          stderr(parkedLine(event.waits ?? 'approval', event.description, job.sessionId));
           break;
         case 'attempt':
-          if (parked) {
-            parked = false;
-            stderr(`Answered; the turn goes on, on ${sanitizeForTerminal(event.worker)}.\n`);
+          if (parked !== null) {
+            stderr(
+              parked === 'children'
+                ? `The swarm's items have ended; the turn goes on, on ${sanitizeForTerminal(event.worker)}.\n`
+                : `Answered; the turn goes on, on ${sanitizeForTerminal(event.worker)}.\n`,
+            );
+            parked = null;
           } else if (event.attempt > 1)
             stderr(
               `\nThe turn was taken over by ${sanitizeForTerminal(event.worker)} (attempt ${event.attempt}): it goes on from its last committed step.\n`,
@@ -77,4 +79,23 @@ export async function followSubmittedTurn(options: {
     done.abort();
   }
   return 1;
+}
+
+/** What `--wait` says when the turn is parked. */
+function parkedLine(
+  waits: 'approval' | 'question' | 'children',
+  description: string,
+  sessionId: string,
+): string {
+  const what = sanitizeForTerminal(description);
+  switch (waits) {
+    case 'question':
+      return `\nWaiting for an answer: ${what}\nSee the options and answer with: kimi-ts fleet answer ${sessionId} --queue URL\n`;
+    case 'approval':
+      return `\nWaiting for an approval: ${what}\nAnswer it with: kimi-ts fleet approve ${sessionId} --queue URL --approve (or --reject)\n`;
+    case 'children':
+      return `\nWaiting for the swarm: ${what}\n`;
+    default:
+      return assertNever(waits);
+  }
 }

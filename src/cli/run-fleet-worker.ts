@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { kimiTsHome } from '../config/home.js';
+import type { SwarmItemSession } from '../fleet/job-session.js';
 import type { FleetSession } from '../fleet/run-turn-job.js';
 import type { TurnJob } from '../fleet/turn-job.js';
 import { sessionAt } from '../session/session.js';
@@ -37,7 +38,7 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
     return USAGE_EXIT_CODE;
   }
   const home = kimiTsHome(process.env);
-  const { checkoutSessionWorktree, pushSessionWork, sessionWorktreePath } = await import(
+  const { checkoutSessionWorktree, pushItemBranch, pushSessionWork, sessionWorktreePath } = await import(
     '../fleet/session-worktree.js'
   );
   // A job with a git remote runs in this worker's own worktree of it; else in its work dir path.
@@ -66,6 +67,17 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
           `pushed turn ${job.turn} of ${job.sessionId} to its branch kimi-ts/${job.sessionId} (${commit.slice(0, 12)})`,
         );
       },
+      // One item of a turn's swarm: the session opened without touching its siblings' worktrees.
+      openItem: (job) =>
+        openJobSession(flags, home, { ...job, workDir: workDirOf(job) }, { swarmItem: true }),
+      prepareItem: async (job) => {
+        if (job.repo) await checkoutSessionWorktree(home, job.sessionId, job.repo);
+      },
+      pushItemBranch: async (job, branch) => {
+        if (!job.repo) return;
+        await pushItemBranch(home, job.repo, branch);
+        log(`pushed ${branch} of ${job.sessionId} to its remote`);
+      },
       log,
     });
   } catch (error) {
@@ -90,7 +102,12 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
 }
 
 /** The job's session, built like print mode's (nobody to ask: runtime afk) under the worker's config. */
-async function openJobSession(flags: FleetWorkerFlags, home: string, job: TurnJob): Promise<FleetSession> {
+async function openJobSession(
+  flags: FleetWorkerFlags,
+  home: string,
+  job: TurnJob,
+  { swarmItem = false }: { swarmItem?: boolean } = {},
+): Promise<FleetSession & SwarmItemSession> {
   if (!isAbsolute(job.workDir) || !isDirectory(job.workDir))
     throw new Error(`The work dir ${job.workDir} is not a directory on this worker.`);
   const [{ createAgentSession }, { defaultExtensions }, { agentSessionOptions }] = await Promise.all([
@@ -121,7 +138,7 @@ async function openJobSession(flags: FleetWorkerFlags, home: string, job: TurnJo
     ...options.session,
     leased: true,
     goalGoesOn: job.goalStep === true,
-    extensions: defaultExtensions(options.extensions),
+    extensions: defaultExtensions({ ...options.extensions, swarmItem }),
   });
 }
 

@@ -79,3 +79,8 @@ export function storedPartKey(sessionId: string, part: StoredPart): string {
 export function storedSizesKey(sessionId: string): string {
   return `${FLEET_PREFIX}:store:${sessionId}:sizes`;
 }
+
+/** A swarm a turn handed out as child jobs: what each item runs (its prompt), read by the worker that takes one. */
+export function swarmRecordKey(sessionId: string, swarmKey: string): string {
+  return `${FLEET_PREFIX}:swarm:${sessionId}:${swarmKey}`;
+}

@@ -14,4 +14,8 @@ export type FleetSession = Pick<
   | 'cronBook'
   | 'goalRunEnd'
   | 'close'
+  | 'setSwarmDispatch'
 >;
+
+/** What a worker needs of a session to run one item of a swarm another worker's turn handed out. */
+export type SwarmItemSession = Pick<AgentSessionImpl, 'setWriteFence' | 'runSwarmItem' | 'close'>;

@@ -13,6 +13,7 @@ import {
   type SessionPartFiles,
   storeFence,
 } from './session-mirror.js';
+import { SwarmChildren } from './swarm-children.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
 import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './turn-job.js';
@@ -47,6 +48,8 @@ export interface TurnRunner {
   park: (job: Job, token: string, delayMs: number) => Promise<Error>;
   /** Wakes a parked job now (BullMQ's promote). */
   wake: (job: Job) => Promise<void>;
+  /** Parks the job until its children have ended (BullMQ's waiting-children; now again if they have). */
+  waitChildren: (job: Job, token: string) => Promise<Error>;
 }
 
 /** How long a turn waits, parked, before it looks again at a session another turn holds. */
@@ -121,6 +124,18 @@ export async function runTurnJob(
       lease.lose('The turn was parked for an answer.');
       cancel.abort();
     });
+    // A swarm's items become child jobs; the step that called it is stopped and redone after them.
+    const children = new SwarmChildren(
+      runner.redis,
+      data,
+      jobId,
+      () => context.history.length,
+      () => {
+        lease.lose("The turn waits for its swarm's items.");
+        cancel.abort();
+      },
+    );
+    session.setSwarmDispatch(children.dispatch);
     const ui: UILoop = async (wire) => {
       for await (const batch of wire.subscribe({ merge: true }).batches())
         for (const message of batch) {
@@ -141,6 +156,8 @@ export async function runTurnJob(
     // A cron fire that came before the session's own time for it (its jitter) waits, parked.
     if (ran.kind === 'not-due' && !lease.lost)
       throw await runner.park(job, token, Math.max(0, ran.at - Date.now()));
+    if (children.waiting !== null && !(runner.signal.reason instanceof LeaseLost))
+      throw await parkForChildren(runner, job, token, children, emit, () => events);
     const request = parking.parked;
     if (request !== null) {
       emit({ kind: 'parked', turn: data.turn, ...request });
@@ -192,6 +209,36 @@ export async function runTurnJob(
   } finally {
     cancel.done();
     session.setWriteFence(null);
+    session.setSwarmDispatch(null);
     await session.close().catch(() => undefined);
   }
+}
+
+/**
+ * The turn stopped for its swarm: says so in the stream, hands back the committed steps' work (a
+ * `--repo` session: the children start from it), queues the children and parks the job in
+ * BullMQ's waiting-children, where it holds no worker until the last child ends.
+ */
+async function parkForChildren(
+  runner: TurnRunner,
+  job: Job,
+  token: string,
+  children: SwarmChildren,
+  emit: (entry: StreamEntry) => void,
+  events: () => Promise<unknown>,
+): Promise<Error> {
+  const data = turnJobSchema.parse(job.data);
+  const wait = children.waiting as NonNullable<SwarmChildren['waiting']>;
+  const description = `${wait.items} items of swarm ${wait.swarmId}, each a job any worker may take`;
+  emit({ kind: 'parked', turn: data.turn, waits: 'children', action: 'AgentSwarm', description });
+  await events();
+  const stillHeld = new TurnLease(runner.redis, data.sessionId, job.id as string, token);
+  await runner
+    .settle?.(data, () => stillHeld.check())
+    .catch((error: unknown) => {
+      runner.log(`the work of ${job.id} before its swarm was not handed back: ${turnEndOf(error).error}`);
+    });
+  await children.queueChildren();
+  runner.log(`parked ${job.id} until its swarm's ${wait.items} items have ended`);
+  return runner.waitChildren(job, token);
 }

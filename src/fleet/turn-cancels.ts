@@ -18,15 +18,19 @@ export async function takeCancelFlag(redis: Redis, sessionId: string): Promise<b
   return (await redis.del(cancelFlagKey(sessionId))) > 0;
 }
 
-/** A worker's running turns by session, aborted when a cancel for their session is broadcast. */
+/**
+ * A worker's running turns by session, aborted when a cancel for their session is broadcast. A
+ * session may have several here at once: its turn's swarm items (child jobs) run beside each other.
+ */
 export class TurnCancels {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, Set<AbortController>>();
 
   /** `subscriber` becomes a subscriber connection (it can do nothing else from now on). */
   static async listen(subscriber: Redis): Promise<TurnCancels> {
     const cancels = new TurnCancels();
     subscriber.on('message', (channel: string, sessionId: string) => {
-      if (channel === CANCEL_CHANNEL) cancels.running.get(sessionId)?.abort(new Error('Cancelled'));
+      if (channel !== CANCEL_CHANNEL) return;
+      for (const controller of cancels.running.get(sessionId) ?? []) controller.abort(new Error('Cancelled'));
     });
     await subscriber.subscribe(CANCEL_CHANNEL);
     return cancels;
@@ -41,13 +45,16 @@ export class TurnCancels {
     const onParent = () => controller.abort(parent.reason);
     parent.addEventListener('abort', onParent, { once: true });
     if (parent.aborted) onParent();
-    this.running.set(sessionId, controller);
+    const ofSession = this.running.get(sessionId) ?? new Set<AbortController>();
+    ofSession.add(controller);
+    this.running.set(sessionId, ofSession);
     return {
       signal: controller.signal,
       abort: () => controller.abort(new Error('Cancelled')),
       done: () => {
         parent.removeEventListener('abort', onParent);
-        if (this.running.get(sessionId) === controller) this.running.delete(sessionId);
+        ofSession.delete(controller);
+        if (ofSession.size === 0 && this.running.get(sessionId) === ofSession) this.running.delete(sessionId);
       },
     };
   }

@@ -13,6 +13,7 @@ import {
   type WorktreeOwner,
   withWorktree,
 } from './subagent-run-outcome.js';
+import type { SwarmItemRun, SwarmSlot } from './swarm-dispatch.js';
 import { runSwarm } from './swarm-run.js';
 
 type RunRequest = Parameters<SubagentRunner['run']>[0];
@@ -41,8 +42,13 @@ export class SessionSubagentRunner implements SubagentRunner {
   /** Instances with a run in progress in this process. */
   private readonly running = new Set<string>();
 
-  constructor(private readonly services: SubagentServices) {
+  constructor(
+    private readonly services: SubagentServices,
+    /** Where a fleet turn hands its swarms out, and where a fleet worker runs one item of one. */
+    private readonly slot: SwarmSlot | null = null,
+  ) {
     this.types = services.types.map(({ name, description, whenToUse }) => ({ name, description, whenToUse }));
+    if (slot) slot.runItem = (run) => this.runItem(run);
   }
 
   async run(request: RunRequest): Promise<SubagentRunResult> {
@@ -68,7 +74,31 @@ export class SessionSubagentRunner implements SubagentRunner {
   }
 
   runSwarm(request: SwarmRunRequest): Promise<SubagentRunResult> {
-    return runSwarm((run, owner) => this.runOne(run, owner), this.services, request);
+    return runSwarm(
+      (run, owner) => this.runOne(run, owner),
+      this.services,
+      request,
+      this.slot?.dispatch ?? null,
+    );
+  }
+
+  /** One item of a swarm dispatched from another worker's turn: run as the local swarm runs each item. */
+  private runItem(run: SwarmItemRun): Promise<SubagentRunOutcome> {
+    return this.runOne(
+      {
+        description: run.description,
+        prompt: run.prompt,
+        subagentType: run.subagentType,
+        model: run.model,
+        resume: null,
+        runInBackground: false,
+        timeoutS: null,
+        parentToolCallId: `swarm-${run.swarmId}`,
+        signal: run.signal,
+        isolation: run.isolation,
+      },
+      { id: run.swarmId, index: run.index },
+    ).finally(() => this.services.approval.endSwarm(run.swarmId));
   }
 
   /**

@@ -1,0 +1,124 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { SubagentRunOutcome } from '../app/subagents/subagent-run-outcome.js';
+import { failedItemEnd, itemEndOf } from '../app/subagents/swarm-dispatch.js';
+import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
+import { cancelFlagKey, jobKey } from './fleet-keys.js';
+import { openTurnQueue } from './fleet-queue.js';
+import type { SwarmItemSession } from './job-session.js';
+import { loadSessionFromStore, type SessionPartFiles } from './session-mirror.js';
+import { type SwarmItemResult, swarmItemJobId, swarmItemJobSchema } from './swarm-item-job.js';
+import { readSwarmRecord } from './swarm-record.js';
+import type { TurnCancels } from './turn-cancels.js';
+import { turnEndOf } from './turn-end.js';
+import { type TurnJob, turnJobId, turnJobSchema } from './turn-job.js';
+
+export interface SwarmItemRunner {
+  redis: Redis;
+  /** Opens the turn's session to run one item in it: it writes nothing of the session's own files. */
+  openItem: (job: TurnJob) => Promise<SwarmItemSession>;
+  files: (job: TurnJob) => SessionPartFiles;
+  /** A `--repo` session's item: checks out the session's worktree here first (its branch on the remote). */
+  prepare?: (job: TurnJob) => Promise<void>;
+  /** A `--repo` session's item: pushes the item's branch back to the remote. */
+  pushBranch?: (job: TurnJob, branch: string) => Promise<void>;
+  /** The worker's `--label`: an item of a session pinned to another label is not run here. */
+  label?: string | undefined;
+  /** Parks the job for a moment (BullMQ's moveToDelayed + DelayedError). */
+  park: (job: Job, token: string, delayMs: number) => Promise<Error>;
+  signal: AbortSignal;
+  cancels: TurnCancels;
+  log: (line: string) => void;
+  unrecoverable: (message: string) => Error;
+}
+
+/** How long an item pinned to another label waits, parked, before a worker looks at it again. */
+const PINNED_RETRY_MS = 250;
+
+/** A write of the session's own files from an item's worker: never (the turn's worker holds the session). */
+async function refuseSessionWrites(): Promise<void> {
+  throw new Error("A swarm item's worker writes nothing of its session's history, event log or state.");
+}
+
+/**
+ * Runs one item of a fleet turn's swarm, taken from the queue by any worker: checks that it is one
+ * (its id, its parent the session's turn job, its swarm recorded by that turn), then runs the item
+ * as a local swarm does (a subagent, in its own worktree when the swarm isolates) in the turn's
+ * session, and returns how it ended. A cancel of the session stops it (or it never starts); any
+ * other failure is the item's, given back as a failed item. Nothing but the subagent's own folder
+ * and worktree is written.
+ */
+export async function runSwarmItemJob(
+  runner: SwarmItemRunner,
+  job: Job,
+  token: string | undefined,
+): Promise<SwarmItemResult> {
+  const parsed = swarmItemJobSchema.safeParse(job.data);
+  if (
+    !parsed.success ||
+    job.id !== swarmItemJobId(parsed.data.sessionId, parsed.data.swarm, parsed.data.index)
+  )
+    throw runner.unrecoverable('Not a swarm item of kimi-ts.');
+  const { sessionId, turn, swarm, index } = parsed.data;
+  const parentId = turnJobId(sessionId, turn);
+  // The queue itself says whose child it is: a job planted without its turn as parent is not one.
+  if (job.parentKey !== jobKey(parentId))
+    throw runner.unrecoverable('Not a child of its turn: nothing was run.');
+  const record = await readSwarmRecord(runner.redis, sessionId, swarm);
+  const item = record?.items[index - 1];
+  if (record === null || record.jobId !== parentId || item === undefined)
+    throw runner.unrecoverable('No swarm of this session handed out this item: nothing was run.');
+  const queue = await openTurnQueue(runner.redis);
+  let parent: TurnJob;
+  try {
+    const parentJob = await queue.getJob(parentId);
+    const parentData = turnJobSchema.safeParse(parentJob?.data);
+    if (!parentData.success || parentData.data.sessionId !== sessionId || parentData.data.turn !== turn)
+      throw runner.unrecoverable(
+        'The turn of this swarm item is not a turn job of kimi-ts: nothing was run.',
+      );
+    parent = parentData.data;
+  } finally {
+    await queue.close();
+  }
+  // Pinned to other workers (the machine with the work dir): parked for a moment, for one of them.
+  if (parent.label !== undefined && parent.label !== runner.label && token !== undefined)
+    throw await runner.park(job, token, PINNED_RETRY_MS);
+  // A cancel of the session (its flag stays for the turn to take) stops items not yet started.
+  if ((await runner.redis.exists(cancelFlagKey(sessionId))) > 0)
+    return { notStarted: 'The swarm was cancelled before this item started.' };
+  const cancel = runner.cancels.watch(sessionId, runner.signal);
+  try {
+    if (parent.repo) await runner.prepare?.(parent);
+    await loadSessionFromStore(runner.redis, sessionId, runner.files(parent));
+    const session = await runner.openItem(parent);
+    let outcome: SubagentRunOutcome;
+    try {
+      session.setWriteFence(refuseSessionWrites);
+      outcome = await session.runSwarmItem({
+        swarmId: record.swarmId,
+        index,
+        description: `${record.description} #${index}`,
+        subagentType: record.subagentType,
+        model: record.model,
+        prompt: item.prompt,
+        // A `--repo` session's items run isolated: their work comes back as their branches.
+        isolation: parent.repo ? 'worktree' : record.isolation,
+        signal: cancel.signal,
+      });
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+    if (parent.repo && outcome.branch !== null) await runner.pushBranch?.(parent, outcome.branch);
+    runner.log(`${job.id}: item ${index} ${outcome.status}`);
+    return { end: itemEndOf(outcome) };
+  } catch (error) {
+    if (cancel.signal.aborted)
+      return { end: failedItemEnd('Cancelled: the session was cancelled while this item ran.') };
+    const why = sanitizeForTerminal(turnEndOf(error).error);
+    runner.log(`${job.id}: item ${index} failed: ${why}`);
+    return { end: failedItemEnd(why) };
+  } finally {
+    cancel.done();
+  }
+}

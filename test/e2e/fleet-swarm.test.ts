@@ -1,0 +1,272 @@
+import { existsSync } from 'node:fs';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { expect, it } from 'vitest';
+import { deferred } from '../../src/util/deferred.js';
+import { jsonLines, sessionFolder, startRedis, startWorker } from '../support/fleet-cli.js';
+import { git } from '../support/git.js';
+import { descendantsOf, waitForProcess } from '../support/processes.js';
+import { type CliSandbox, collect, waitForOutput } from '../support/run-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+import type { ScriptedTurn } from '../support/scripted-llm-server.js';
+
+const cli = useScriptedCli();
+
+interface ApiMessage {
+  role: string;
+  content?: unknown;
+}
+
+const textOf = (m: ApiMessage | undefined): string =>
+  m === undefined ? '' : typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
+
+const ROOT_PROMPT = 'Run the swarm over the three parts.';
+const ITEMS = ['alpha', 'beta', 'gamma'];
+
+/** The root's AgentSwarm call: the same call each time its step is asked for (the redone step too). */
+const swarmCall = (isolation: 'none' | 'worktree'): ScriptedTurn => ({
+  toolCalls: [
+    {
+      id: 'swarm-1',
+      name: 'AgentSwarm',
+      args: { description: 'Parts', prompt_template: 'Task {{item}}: look at it.', items: ITEMS, isolation },
+    },
+  ],
+});
+
+/** A subagent's report, long enough to need no continuation. */
+const reportFor = (item: string) => `Report for ${item}: ${'all is well with this part. '.repeat(10)}`;
+
+/** The item a subagent's request is about, or null for the root's. */
+function itemOf(body: unknown): string | null {
+  const messages = (body as { messages: ApiMessage[] }).messages;
+  const first = textOf(messages.find((m) => m.role === 'user'));
+  const match = /^Task (\w+):/.exec(first);
+  return match ? (match[1] as string) : null;
+}
+
+function lastRole(body: unknown): string | undefined {
+  return (body as { messages: ApiMessage[] }).messages.at(-1)?.role;
+}
+
+async function gitRepo(sandbox: CliSandbox): Promise<void> {
+  git(sandbox.workDir, 'init', '-q', '-b', 'main');
+  await writeFile(join(sandbox.workDir, 'README.md'), 'the project\n');
+  git(sandbox.workDir, 'add', '-A');
+  git(
+    sandbox.workDir,
+    '-c',
+    'user.name=P',
+    '-c',
+    'user.email=p@example.invalid',
+    'commit',
+    '-q',
+    '-m',
+    'first',
+  );
+}
+
+/** A promise the test opens itself (after the test at the latest). */
+function gate(): { promise: Promise<void>; open: () => void } {
+  const { promise, resolve } = deferred();
+  cli.defer(() => resolve());
+  return { promise, open: () => resolve() };
+}
+
+async function fleetStatus(sandbox: CliSandbox, url: string) {
+  const result = await sandbox.run(['fleet', 'status', '--queue', url, '--json']);
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as {
+    swarms: { jobId: string; sessionId: string; turn: number; children: number }[];
+    items: { sessionId: string; index: number; worker: string }[];
+    running: unknown[];
+  };
+}
+
+it('a 3-item swarm in a fleet turn: its items are child jobs run on both workers, the turn resumes with their three results', async () => {
+  const held = gate();
+  const { server, sandbox } = await cli.setup([]);
+  await gitRepo(sandbox);
+  server.answerBy((body): ScriptedTurn => {
+    const item = itemOf(body);
+    if (item !== null) return { text: reportFor(item), holdUntil: held.promise };
+    return lastRole(body) === 'tool' ? { text: 'All three parts are done.' } : swarmCall('worktree');
+  });
+  const redis = await startRedis(cli);
+  const workers = [
+    await startWorker(cli, sandbox, redis.url, ['--label', 'one']),
+    await startWorker(cli, sandbox, redis.url, ['--label', 'two']),
+  ];
+  const submitted = collect(
+    sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--wait', '--yolo']),
+  );
+  // The root's call, then two items at once: one on each worker (each takes one job at a time).
+  await server.waitForRequests(3);
+  const status = await fleetStatus(sandbox, redis.url);
+  expect(status.swarms).toHaveLength(1);
+  expect(status.swarms[0]!.children).toBe(3);
+  expect(status.running).toEqual([]);
+  expect(new Set(status.items.map((item) => item.worker)).size).toBe(2);
+  expect(status.items.map((item) => item.worker).sort()).toEqual([
+    expect.stringMatching(/^one@/),
+    expect.stringMatching(/^two@/),
+  ]);
+  const shown = await sandbox.run(['fleet', 'status', '--queue', redis.url]);
+  expect(shown.stdout).toMatch(/waiting for its swarm: \S+ turn 1, 3 items still to end \(no worker held\)/);
+  expect(shown.stdout).toMatch(/swarm item \d of \S+ turn 1 on one@/);
+  expect(shown.stdout).toMatch(/swarm item \d of \S+ turn 1 on two@/);
+  held.open();
+  const result = await submitted;
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('All three parts are done.');
+  expect(result.stderr).toMatch(/Waiting for the swarm: 3 items of swarm s[0-9a-f]{8}/);
+  expect(result.stderr).toMatch(/The swarm's items have ended; the turn goes on/);
+  // The redone step found its children's ends: the tool result the model read lists all three.
+  const last = server.requests.at(-1)!.body as { messages: (ApiMessage & { tool_call_id?: string })[] };
+  const toolResult = textOf(last.messages.find((m) => m.role === 'tool'));
+  for (const item of ITEMS) {
+    expect(toolResult).toMatch(new RegExp(`item=\\\\?"${item}\\\\?" outcome=\\\\?"completed\\\\?"`));
+    expect(toolResult).toContain(`Report for ${item}`);
+  }
+  expect(toolResult).toContain('completed: 3');
+  // Items ran on both workers.
+  for (const worker of workers) {
+    worker.child.kill('SIGTERM');
+    expect((await worker.result).stderr).toMatch(/swarm:\S+: item \d completed/);
+  }
+  // Each step committed once: the swarm's call and its result, then the answer.
+  const sessionId = result.stdout.split('\n')[0]!;
+  const context = (
+    await jsonLines(join(await sessionFolder(sandbox.home, sessionId), 'context.jsonl'))
+  ).filter((line) => typeof line.role === 'string' && !line.role.startsWith('_'));
+  expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  // No worktree left; the items changed nothing, so no branch either.
+  expect(git(sandbox.workDir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+  const left = join(sandbox.home, 'worktrees', sessionId);
+  if (existsSync(left)) expect(await readdir(left)).toEqual([]);
+});
+
+it('a worker SIGKILLed mid-item: another worker takes the item over and the turn still ends with every result', async () => {
+  const held = gate();
+  const { server, sandbox } = await cli.setup([]);
+  const asked = new Map<string, number>();
+  server.answerBy((body): ScriptedTurn => {
+    const item = itemOf(body);
+    if (item !== null) {
+      const times = (asked.get(item) ?? 0) + 1;
+      asked.set(item, times);
+      // Each item's first request waits; a redone item's is answered at once.
+      return times === 1
+        ? { text: reportFor(item), holdUntil: held.promise }
+        : { text: reportFor(`${item} again`) };
+    }
+    return lastRole(body) === 'tool' ? { text: 'Done after the takeover.' } : swarmCall('none');
+  });
+  const redis = await startRedis(cli);
+  const doomed = await startWorker(cli, sandbox, redis.url, ['--label', 'doomed', '--lease-ms', '2000']);
+  await startWorker(cli, sandbox, redis.url, ['--label', 'survivor', '--lease-ms', '2000']);
+  const submitted = collect(
+    sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--wait', '--yolo']),
+  );
+  await server.waitForRequests(3);
+  const before = await fleetStatus(sandbox, redis.url);
+  const doomedItem = before.items.find((item) => item.worker.startsWith('doomed@'));
+  expect(doomedItem).toBeDefined();
+  doomed.child.kill('SIGKILL');
+  await doomed.result;
+  held.open();
+  const result = await submitted;
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('Done after the takeover.');
+  const last = server.requests.at(-1)!.body as { messages: ApiMessage[] };
+  const toolResult = textOf(last.messages.find((m) => m.role === 'tool'));
+  expect(toolResult).toContain('completed: 3');
+  // The killed worker's item was run again, by the survivor.
+  const killedItem = ITEMS[doomedItem!.index - 1]!;
+  expect(asked.get(killedItem)).toBe(2);
+  expect(toolResult).toContain(`Report for ${killedItem} again`);
+});
+
+it('a cancel mid-swarm reaches every running item and the turn: nothing left running, no worktree left', async () => {
+  const { server, sandbox } = await cli.setup([]);
+  await gitRepo(sandbox);
+  server.answerBy((body): ScriptedTurn => {
+    const item = itemOf(body);
+    if (item !== null)
+      return {
+        toolCalls: [
+          { id: `sleep-${item}`, name: 'Shell', args: { command: `sleep 29${ITEMS.indexOf(item)}` } },
+        ],
+      };
+    return lastRole(body) === 'tool' ? { text: 'never' } : swarmCall('worktree');
+  });
+  const redis = await startRedis(cli);
+  const workers = [
+    await startWorker(cli, sandbox, redis.url, ['--label', 'one']),
+    await startWorker(cli, sandbox, redis.url, ['--label', 'two']),
+  ];
+  const submitted = collect(
+    sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--wait', '--yolo']),
+  );
+  const sleeping = (pid: number) => descendantsOf(pid).some((line) => /sleep 29\d/.test(line));
+  for (const worker of workers)
+    await waitForProcess(() => (sleeping(worker.child.pid!) ? true : null), 'an item to run its command');
+  const sessionId = (await fleetStatus(sandbox, redis.url)).swarms[0]!.sessionId;
+  const cancelled = await sandbox.run(['fleet', 'cancel', sessionId, '--queue', redis.url]);
+  expect(cancelled.code).toBe(0);
+  const result = await submitted;
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('Interrupted by user');
+  for (const worker of workers) expect(descendantsOf(worker.child.pid!)).toEqual([]);
+  // The third item never started, or stopped at once: no model call beyond the two running ones' first.
+  const status = await fleetStatus(sandbox, redis.url);
+  expect(status.swarms).toEqual([]);
+  expect(status.items).toEqual([]);
+  expect(git(sandbox.workDir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+  const left = join(sandbox.home, 'worktrees', sessionId);
+  if (existsSync(left)) expect(await readdir(left)).toEqual([]);
+  // The root's step was not redone with a result after the cancel.
+  expect(server.requests.filter((r) => itemOf(r.body) === null && lastRole(r.body) === 'tool')).toEqual([]);
+});
+
+it('swarm items planted in Redis (another session, a path, not an item) fail without touching anything', async () => {
+  const { server, sandbox } = await cli.setup([]);
+  const redis = await startRedis(cli);
+  const queue = new Queue('turns', {
+    connection: { host: '127.0.0.1', port: redis.port },
+    prefix: 'kimi-ts',
+  });
+  cli.defer(() => queue.close());
+  const worker = await startWorker(cli, sandbox, redis.url);
+  const other = '66666666-7777-4888-9999-aaaaaaaaaaaa';
+  const swarm = 'a'.repeat(32);
+  const planted = [
+    // Names another session, with no turn of it as its parent.
+    { data: { sessionId: other, turn: 1, swarm, index: 1 }, jobId: `swarm:${other}:${swarm}-1` },
+    // Carries a path (and a prompt) of its own.
+    {
+      data: { sessionId: other, turn: 1, swarm, index: 2, workDir: '/etc', prompt: 'rm -rf /' },
+      jobId: `swarm:${other}:${swarm}-2`,
+    },
+    // Not an item at all.
+    { data: { hello: 'world' }, jobId: 'swarm:junk:1' },
+  ];
+  const allFailed = waitForOutput(
+    worker.child.stderr!,
+    new RegExp(planted.map((p) => `(?=[\\s\\S]*gave up ${p.jobId.replaceAll('-', '\\-')})`).join('')),
+  );
+  for (const { data, jobId } of planted) await queue.add('swarm-item', data, { jobId });
+  await allFailed;
+  const reasons = (await queue.getFailed()).map((job) => [job.id, job.failedReason]).sort();
+  expect(reasons).toEqual(
+    [
+      [`swarm:${other}:${swarm}-1`, 'Not a child of its turn: nothing was run.'],
+      [`swarm:${other}:${swarm}-2`, 'Not a swarm item of kimi-ts.'],
+      ['swarm:junk:1', 'Not a swarm item of kimi-ts.'],
+    ].sort(),
+  );
+  expect(server.requests).toHaveLength(0);
+  expect(existsSync(join(sandbox.home, 'sessions'))).toBe(false);
+  expect(existsSync(join(sandbox.home, 'worktrees'))).toBe(false);
+});
