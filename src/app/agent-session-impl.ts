@@ -45,6 +45,10 @@ import type { SubagentRunOutcome } from './subagents/subagent-run-outcome.js';
 import type { SwarmDispatch, SwarmItemRun, SwarmSlot } from './subagents/swarm-dispatch.js';
 import type { WorkspaceTrustView } from './workspace-trust.js';
 
+/** Why an approval a fleet swarm item needs is refused. */
+export const SWARM_ITEM_NOBODY_TO_ASK =
+  'Nobody can answer an approval of a swarm item run by a fleet worker: it is refused. Work without it, or say in the report what needs approving.';
+
 /** A turn is already running in this session. */
 export class TurnInProgressError extends Error {
   override name = 'TurnInProgressError';
@@ -233,11 +237,23 @@ export class AgentSessionImpl implements AgentSession {
     if (this.parts.swarmSlot) this.parts.swarmSlot.dispatch = dispatch;
   }
 
-  /** Runs one item of a swarm another worker's turn of this session dispatched (a fleet child job). */
-  runSwarmItem(run: SwarmItemRun): Promise<SubagentRunOutcome> {
+  /**
+   * Runs one item of a swarm another worker's turn of this session dispatched (a fleet child job).
+   * No front end is there to ask: an approval the item's policy asks for is refused with the reason
+   * (as a local run with nobody to ask refuses it), never left waiting.
+   */
+  async runSwarmItem(run: SwarmItemRun): Promise<SubagentRunOutcome> {
     const runItem = this.parts.swarmSlot?.runItem;
     if (!runItem) throw new Error('This session has no subagents to run a swarm item with.');
-    return runItem(run);
+    const { runtime } = this.parts.approval;
+    const refuse = runtime.subscribe((event) => {
+      if (event.type === 'request_created') runtime.cancel(event.record.id, SWARM_ITEM_NOBODY_TO_ASK);
+    });
+    try {
+      return await runItem(run);
+    } finally {
+      refuse();
+    }
   }
 
   /** Goes on with a turn on `input` whose prompt is already in the context (a fleet worker took it over). */

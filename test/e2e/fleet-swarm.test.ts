@@ -270,3 +270,120 @@ it('swarm items planted in Redis (another session, a path, not an item) fail wit
   expect(existsSync(join(sandbox.home, 'sessions'))).toBe(false);
   expect(existsSync(join(sandbox.home, 'worktrees'))).toBe(false);
 });
+
+it('a redone step that asks for another swarm is not fed the first one’s results: it gets its own children', async () => {
+  const { server, sandbox } = await cli.setup([]);
+  let rootAsked = 0;
+  server.answerBy((body): ScriptedTurn => {
+    const item = itemOf(body);
+    if (item !== null) return { text: reportFor(item) };
+    if (lastRole(body) === 'tool') return { text: 'Done with the second swarm.' };
+    rootAsked += 1;
+    // The step is redone after the first swarm's children: this time the model asks for other items.
+    if (rootAsked === 1) return swarmCall('none');
+    return {
+      toolCalls: [
+        {
+          id: 'swarm-2',
+          name: 'AgentSwarm',
+          args: {
+            description: 'Other parts',
+            prompt_template: 'Task {{item}}: look at it.',
+            items: ['delta', 'epsilon'],
+          },
+        },
+      ],
+    };
+  });
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  const result = await collect(
+    sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--wait', '--yolo']),
+  );
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('Done with the second swarm.');
+  const last = server.requests.at(-1)!.body as { messages: ApiMessage[] };
+  const toolResult = textOf(last.messages.find((m) => m.role === 'tool'));
+  expect(toolResult).toContain('completed: 2');
+  expect(toolResult).toContain('Report for delta');
+  expect(toolResult).toContain('Report for epsilon');
+  expect(toolResult).not.toContain('alpha');
+  // Both swarms ran their items: 3, then 2.
+  expect(server.requests.filter((r) => itemOf(r.body) !== null)).toHaveLength(5);
+});
+
+it('a git-remote session: each item runs on its worker in a worktree of the session and comes back as its branch on the remote', async () => {
+  const { server, sandbox } = await cli.setup([]);
+  const remote = join(sandbox.root, 'remote.git');
+  const seed = join(sandbox.root, 'seed');
+  git(sandbox.root, 'init', '-q', '--bare', '-b', 'main', remote);
+  git(sandbox.root, 'init', '-q', '-b', 'main', seed);
+  await writeFile(join(seed, 'README.md'), '# the project\n');
+  git(seed, 'add', '-A');
+  git(seed, '-c', 'user.name=P', '-c', 'user.email=p@example.invalid', 'commit', '-q', '-m', 'base');
+  git(seed, 'push', '-q', remote, 'main');
+  server.answerBy((body): ScriptedTurn => {
+    const item = itemOf(body);
+    if (item !== null)
+      return lastRole(body) === 'tool'
+        ? { text: reportFor(item) }
+        : {
+            toolCalls: [
+              { id: `w-${item}`, name: 'WriteFile', args: { path: `${item}.txt`, content: `${item}\n` } },
+            ],
+          };
+    return lastRole(body) === 'tool' ? { text: 'The parts are on their branches.' } : swarmCall('none');
+  });
+  const redis = await startRedis(cli);
+  const homeB = join(sandbox.root, 'home-b');
+  await startWorker(cli, sandbox, redis.url, ['--label', 'a']);
+  await startWorker(cli, sandbox, redis.url, ['--label', 'b'], { KIMI_TS_HOME: homeB });
+  const result = await collect(
+    sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--repo', remote, '--yolo', '--wait']),
+  );
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('The parts are on their branches.');
+  const branches = git(remote, 'branch', '--list', 'kimi-ts/s*', '--format=%(refname:short)')
+    .trim()
+    .split('\n');
+  expect(branches).toHaveLength(3);
+  for (const [i, item] of ITEMS.entries()) {
+    const branch = branches.find((b) => b.endsWith(`/${i + 1}`))!;
+    expect(git(remote, 'show', `${branch}:${item}.txt`)).toBe(`${item}\n`);
+    // On top of the base, nothing else.
+    expect(git(remote, 'rev-parse', `${branch}~1`)).toBe(git(remote, 'rev-parse', 'main'));
+  }
+  const last = server.requests.at(-1)!.body as { messages: ApiMessage[] };
+  expect(textOf(last.messages.find((m) => m.role === 'tool'))).toContain('completed: 3');
+});
+
+it('with --ask, an approval an item needs is refused with its reason (nobody can answer it there): nothing is written', async () => {
+  const { server, sandbox } = await cli.setup([]);
+  server.answerBy((body): ScriptedTurn => {
+    const item = itemOf(body);
+    if (item !== null)
+      return lastRole(body) === 'tool'
+        ? { text: reportFor(item) }
+        : {
+            toolCalls: [
+              { id: `w-${item}`, name: 'WriteFile', args: { path: `${item}.txt`, content: 'x\n' } },
+            ],
+          };
+    return lastRole(body) === 'tool' ? { text: 'Reported.' } : swarmCall('none');
+  });
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  const result = await collect(
+    sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--ask', '--wait']),
+  );
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('Reported.');
+  for (const item of ITEMS) {
+    expect(existsSync(join(sandbox.workDir, `${item}.txt`))).toBe(false);
+    const answered = server.requests.find((r) => itemOf(r.body) === item && lastRole(r.body) === 'tool');
+    const body = answered!.body as { messages: ApiMessage[] };
+    expect(textOf(body.messages.at(-1))).toContain(
+      'Nobody can answer an approval of a swarm item run by a fleet worker',
+    );
+  }
+});
