@@ -42,13 +42,13 @@ export class SwarmChildren {
   readonly dispatch: SwarmDispatch = async (swarm) => {
     const swarmKey = swarmKeyOf(this.jobId, this.historyAt(), swarm);
     const { sessionId } = this.data;
-    const recorded = await readSwarmRecord(this.redis, sessionId, swarmKey);
-    if (recorded !== null && recorded.jobId === this.jobId) {
-      const ends = await this.childEnds(swarmKey, recorded.items.length);
-      if (ends !== null) return { swarmId: recorded.swarmId, items: ends };
-      return this.waitFor({ swarmKey, swarmId: recorded.swarmId, items: recorded.items.length });
-    }
     const swarmId = `s${swarmKey.slice(0, 8)}`;
+    // Every child has ended (whatever became of the record since): the call gets their ends.
+    const ends = await this.childEnds(swarmKey, swarm.items.length);
+    if (ends !== null) return { swarmId, items: ends };
+    const recorded = await readSwarmRecord(this.redis, sessionId, swarmKey);
+    if (recorded !== null && recorded.jobId === this.jobId)
+      return this.waitFor({ swarmKey, swarmId, items: recorded.items.length });
     await recordSwarm(this.redis, sessionId, swarmKey, {
       jobId: this.jobId,
       swarmId,

@@ -387,3 +387,34 @@ it('with --ask, an approval an item needs is refused with its reason (nobody can
     );
   }
 });
+
+it('an item whose job fails (its swarm record gone from Redis) is a failed item in the result, not a lost turn', async () => {
+  const held = gate();
+  const { server, sandbox } = await cli.setup([]);
+  server.answerBy((body): ScriptedTurn => {
+    const item = itemOf(body);
+    if (item !== null) return { text: reportFor(item), holdUntil: held.promise };
+    return lastRole(body) === 'tool' ? { text: 'Reported what came back.' } : swarmCall('none');
+  });
+  const redis = await startRedis(cli);
+  const worker = await startWorker(cli, sandbox, redis.url);
+  const submitted = collect(
+    sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--wait', '--yolo']),
+  );
+  // The one worker runs item 1; items 2 and 3 wait. Their swarm's record is removed meanwhile.
+  await server.waitForRequests(2);
+  const records = (await redis.cli('--scan', '--pattern', 'kimi-ts:swarm:*')).trim().split('\n');
+  expect(records).toHaveLength(1);
+  await redis.cli('DEL', records[0]!);
+  const failedTwo = waitForOutput(worker.child.stderr!, /gave up swarm:\S+-2: No swarm of this session/);
+  held.open();
+  await failedTwo;
+  const result = await submitted;
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('Reported what came back.');
+  const last = server.requests.at(-1)!.body as { messages: ApiMessage[] };
+  const toolResult = textOf(last.messages.find((m) => m.role === 'tool'));
+  expect(toolResult).toContain('completed: 1, failed: 2');
+  expect(toolResult).toContain('Its job failed: No swarm of this session handed out this item');
+  expect(toolResult).toContain('Report for alpha');
+});
