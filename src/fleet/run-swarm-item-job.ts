@@ -87,6 +87,7 @@ export async function runSwarmItemJob(
   // A cancel of the session (its flag stays for the turn to take) stops items not yet started.
   if ((await runner.redis.exists(cancelFlagKey(sessionId))) > 0)
     return { notStarted: 'The swarm was cancelled before this item started.' };
+  const attempt = Math.max(1, job.attemptsStarted);
   const cancel = runner.cancels.watch(sessionId, runner.signal);
   try {
     if (parent.repo) await runner.prepare?.(parent);
@@ -98,6 +99,9 @@ export async function runSwarmItemJob(
       outcome = await session.runSwarmItem({
         swarmId: record.swarmId,
         index,
+        // A takeover works on a branch of its own: the dead attempt's worktree (committed and
+        // removed when the turn's session opens again on that machine) keeps the one it had.
+        branchOwner: attempt > 1 ? `${record.swarmId}r${attempt}` : record.swarmId,
         description: `${record.description} #${index}`,
         subagentType: record.subagentType,
         model: record.model,

@@ -150,18 +150,27 @@ it('a 3-item swarm in a fleet turn: its items are child jobs run on both workers
 it('a worker SIGKILLed mid-item: another worker takes the item over and the turn still ends with every result', async () => {
   const held = gate();
   const { server, sandbox } = await cli.setup([]);
+  await gitRepo(sandbox);
   const asked = new Map<string, number>();
   server.answerBy((body): ScriptedTurn => {
     const item = itemOf(body);
     if (item !== null) {
-      const times = (asked.get(item) ?? 0) + 1;
-      asked.set(item, times);
-      // Each item's first request waits; a redone item's is answered at once.
-      return times === 1
-        ? { text: reportFor(item), holdUntil: held.promise }
-        : { text: reportFor(`${item} again`) };
+      // Each start of an item writes its file; its first start waits for the gate (a takeover's does not).
+      if (lastRole(body) === 'tool') return { text: reportFor(`${item} after ${asked.get(item)} start(s)`) };
+      const starts = (asked.get(item) ?? 0) + 1;
+      asked.set(item, starts);
+      return {
+        toolCalls: [
+          {
+            id: `w-${item}-${starts}`,
+            name: 'WriteFile',
+            args: { path: `${item}.txt`, content: `${item}\n` },
+          },
+        ],
+        ...(starts === 1 ? { holdAfterToolCalls: held.promise } : {}),
+      };
     }
-    return lastRole(body) === 'tool' ? { text: 'Done after the takeover.' } : swarmCall('none');
+    return lastRole(body) === 'tool' ? { text: 'Done after the takeover.' } : swarmCall('worktree');
   });
   const redis = await startRedis(cli);
   const doomed = await startWorker(cli, sandbox, redis.url, ['--label', 'doomed', '--lease-ms', '2000']);
@@ -185,7 +194,20 @@ it('a worker SIGKILLed mid-item: another worker takes the item over and the turn
   // The killed worker's item was run again, by the survivor.
   const killedItem = ITEMS[doomedItem!.index - 1]!;
   expect(asked.get(killedItem)).toBe(2);
-  expect(toolResult).toContain(`Report for ${killedItem} again`);
+  expect(toolResult).toContain(`Report for ${killedItem} after 2 start(s)`);
+  for (const other of ITEMS.filter((item) => item !== killedItem))
+    expect(toolResult).toContain(`Report for ${other} after 1 start(s)`);
+  // The takeover worked on a branch of its own; the dead attempt's worktree is gone (committed on
+  // its branch when the turn's session opened again here): no worktree is left.
+  expect(toolResult).toMatch(
+    new RegExp(
+      `item=\\\\?"${killedItem}\\\\?" outcome=\\\\?"completed\\\\?" branch=\\\\?"kimi-ts/s[0-9a-f]{8}r2/${doomedItem!.index}`,
+    ),
+  );
+  expect(git(sandbox.workDir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+  const sessionId = result.stdout.split('\n')[0]!;
+  const left = join(sandbox.home, 'worktrees', sessionId);
+  if (existsSync(left)) expect(await readdir(left)).toEqual([]);
 });
 
 it('a cancel mid-swarm reaches every running item and the turn: nothing left running, no worktree left', async () => {

@@ -97,7 +97,7 @@ export class SessionSubagentRunner implements SubagentRunner {
         signal: run.signal,
         isolation: run.isolation,
       },
-      { id: run.swarmId, index: run.index },
+      { id: run.branchOwner, index: run.index },
     ).finally(() => this.services.approval.endSwarm(run.swarmId));
   }
 

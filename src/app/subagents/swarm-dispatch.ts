@@ -33,8 +33,13 @@ export type SwarmDispatch = (swarm: DispatchedSwarm) => Promise<{ swarmId: strin
 /** One item of a dispatched swarm, run where it was taken (a fleet worker's child job). */
 export interface SwarmItemRun {
   swarmId: string;
-  /** 1-based, as the report and the branch `kimi-ts/<swarm>/<index>` name it. */
+  /** 1-based, as the report and the branch `kimi-ts/<owner>/<index>` name it. */
   index: number;
+  /**
+   * Whose branch an isolated item works on: the swarm's id, or for an item taken over from a worker
+   * that died (whose worktree and branch may still be there) an id of the attempt's own.
+   */
+  branchOwner: string;
   description: string;
   subagentType: string;
   model: string | null;
