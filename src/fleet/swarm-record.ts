@@ -63,7 +63,15 @@ export async function recordSwarm(
   swarmKey: string,
   record: SwarmRecord,
 ): Promise<boolean> {
-  const text = JSON.stringify(record);
+  if (
+    record.items.some(
+      ({ item, prompt }) => item.length > MAX_PROMPT_CHARS || prompt.length > MAX_PROMPT_CHARS,
+    )
+  )
+    throw new Error(
+      `An item's prompt is too large to hand out (over ${MAX_PROMPT_CHARS / 1024 / 1024} MiB).`,
+    );
+  const text = JSON.stringify(swarmRecordSchema.parse(record));
   if (Buffer.byteLength(text) > MAX_SWARM_RECORD_BYTES)
     throw new Error(
       `The swarm's prompts are too large to hand out (over ${MAX_SWARM_RECORD_BYTES / 1024 / 1024} MiB together).`,
