@@ -24,6 +24,7 @@ import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WriteFence } from '../util/write-fence.js';
 import type { WireMessage } from '../wire/message.js';
+import { ApprovalRequest } from '../wire/requests.js';
 import type {
   AgentSession,
   BackgroundWork,
@@ -239,20 +240,27 @@ export class AgentSessionImpl implements AgentSession {
 
   /**
    * Runs one item of a swarm another worker's turn of this session dispatched (a fleet child job).
-   * No front end is there to ask: an approval the item's policy asks for is refused with the reason
-   * (as a local run with nobody to ask refuses it), never left waiting.
+   * No front end is there to ask: an approval the item's policy asks for goes to `onApprovalRequest`
+   * (a fleet worker parks the item), or without it is refused with the reason, never left waiting.
    */
   async runSwarmItem(run: SwarmItemRun): Promise<SubagentRunOutcome> {
     const runItem = this.parts.swarmSlot?.runItem;
     if (!runItem) throw new Error('This session has no subagents to run a swarm item with.');
     const { runtime } = this.parts.approval;
-    const refuse = runtime.subscribe((event) => {
-      if (event.type === 'request_created') runtime.cancel(event.record.id, SWARM_ITEM_NOBODY_TO_ASK);
-    });
+    const { onApprovalRequest } = run;
+    const disconnect = onApprovalRequest
+      ? bridgeApprovalsToWire(runtime, {
+          send: (message) => {
+            if (message instanceof ApprovalRequest) onApprovalRequest(message);
+          },
+        })
+      : runtime.subscribe((event) => {
+          if (event.type === 'request_created') runtime.cancel(event.record.id, SWARM_ITEM_NOBODY_TO_ASK);
+        });
     try {
       return await runItem(run);
     } finally {
-      refuse();
+      disconnect();
     }
   }
 

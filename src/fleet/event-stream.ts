@@ -89,6 +89,31 @@ export async function appendFencedSessionEvent(
 }
 
 /**
+ * Appends an entry for a swarm item's job `jobId` only while the session is held by its turn's job
+ * `parentJobId` and the item's own lock holds this worker's `token` (the same script as a turn's).
+ */
+export async function appendItemSessionEvent(
+  redis: Redis,
+  sessionId: string,
+  item: { parentJobId: string; jobId: string; token: string },
+  entry: StreamEntry,
+): Promise<string | null> {
+  const id = await redis.eval(
+    FENCED_XADD,
+    3,
+    eventStreamKey(sessionId),
+    sessionHolderKey(sessionId),
+    jobLockKey(item.jobId),
+    item.parentJobId,
+    item.token,
+    String(STREAM_MAX_LEN),
+    FIELD,
+    JSON.stringify(entry),
+  );
+  return typeof id === 'string' ? id : null;
+}
+
+/**
  * The session's events from after stream id `from` ('0': from the start), as they arrive (XREAD
  * BLOCK), until `signal` aborts. `redis` is used for blocking reads only: an abort disconnects it.
  * `onIdle` runs after each wait that brought nothing (a few seconds).

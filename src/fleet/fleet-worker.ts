@@ -121,6 +121,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           await job.moveToDelayed(Date.now() + delayMs, token);
           return new DelayedError();
         },
+        wake: (job) => job.promote(),
         signal: stop.signal,
         cancels,
         log: options.log,

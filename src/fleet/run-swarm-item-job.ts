@@ -3,8 +3,11 @@ import type { Redis } from 'ioredis';
 import type { SubagentRunOutcome } from '../app/subagents/subagent-run-outcome.js';
 import { failedItemEnd, itemEndOf } from '../app/subagents/swarm-dispatch.js';
 import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
+import type { ApprovalRequest } from '../wire/requests.js';
+import { appendItemSessionEvent } from './event-stream.js';
 import { cancelFlagKey, jobKey } from './fleet-keys.js';
 import { openTurnQueue } from './fleet-queue.js';
+import { ItemApprovalGate } from './item-approvals.js';
 import type { SwarmItemSession } from './job-session.js';
 import { loadSessionFromStore, type SessionPartFiles } from './session-mirror.js';
 import { type SwarmItemResult, swarmItemJobId, swarmItemJobSchema } from './swarm-item-job.js';
@@ -24,13 +27,18 @@ export interface SwarmItemRunner {
   pushBranch?: (job: TurnJob, branch: string) => Promise<void>;
   /** The worker's `--label`: an item of a session pinned to another label is not run here. */
   label?: string | undefined;
-  /** Parks the job for a moment (BullMQ's moveToDelayed + DelayedError). */
+  /** Parks the job (BullMQ's moveToDelayed + DelayedError). */
   park: (job: Job, token: string, delayMs: number) => Promise<Error>;
+  /** Wakes a parked job now (BullMQ's promote). */
+  wake: (job: Job) => Promise<void>;
   signal: AbortSignal;
   cancels: TurnCancels;
   log: (line: string) => void;
   unrecoverable: (message: string) => Error;
 }
+
+/** How long an item parked for an approval stays parked unless answered (which wakes it). */
+const APPROVAL_PARK_MS = 7 * 24 * 3600 * 1000;
 
 /** How long an item pinned to another label waits, parked, before a worker looks at it again. */
 const PINNED_RETRY_MS = 250;
@@ -88,7 +96,19 @@ export async function runSwarmItemJob(
   if ((await runner.redis.exists(cancelFlagKey(sessionId))) > 0)
     return { notStarted: 'The swarm was cancelled before this item started.' };
   const attempt = Math.max(1, job.attemptsStarted);
+  const branchOwner = attempt > 1 ? `${record.swarmId}r${attempt}` : record.swarmId;
   const cancel = runner.cancels.watch(sessionId, runner.signal);
+  // With `--ask`, an approval the item needs parks it (holding no worker) for `fleet approve`.
+  const approvals =
+    parent.ask === true && token !== undefined
+      ? new ItemApprovalGate(
+          runner.redis,
+          sessionId,
+          job.id,
+          { index, swarmId: record.swarmId, branchOwner },
+          () => cancel.abort(),
+        )
+      : null;
   try {
     if (parent.repo) await runner.prepare?.(parent);
     await loadSessionFromStore(runner.redis, sessionId, runner.files(parent));
@@ -99,9 +119,10 @@ export async function runSwarmItemJob(
       outcome = await session.runSwarmItem({
         swarmId: record.swarmId,
         index,
-        // A takeover works on a branch of its own: the dead attempt's worktree (committed and
-        // removed when the turn's session opens again on that machine) keeps the one it had.
-        branchOwner: attempt > 1 ? `${record.swarmId}r${attempt}` : record.swarmId,
+        // A redo (a takeover, an answered approval) works on a branch of its own: the earlier
+        // attempt's worktree (committed and removed when it stopped, or when the turn's session
+        // opens again on that machine after its worker died) keeps the one it had.
+        branchOwner,
         description: `${record.description} #${index}`,
         subagentType: record.subagentType,
         model: record.model,
@@ -109,6 +130,12 @@ export async function runSwarmItemJob(
         // A `--repo` session's items run isolated: their work comes back as their branches.
         isolation: parent.repo ? 'worktree' : record.isolation,
         signal: cancel.signal,
+        ...(approvals
+          ? {
+              onApprovalRequest: (request: ApprovalRequest) =>
+                void approvals.handle(request).catch(() => cancel.abort()),
+            }
+          : {}),
       });
     } finally {
       await session.close().catch(() => undefined);
@@ -117,6 +144,7 @@ export async function runSwarmItemJob(
     runner.log(`${job.id}: item ${index} ${outcome.status}`);
     return { end: itemEndOf(outcome) };
   } catch (error) {
+    if (approvals?.parked && token !== undefined) throw await parkItem(runner, job, token, approvals, turn);
     if (cancel.signal.aborted)
       return { end: failedItemEnd('Cancelled: the session was cancelled while this item ran.') };
     const why = sanitizeForTerminal(turnEndOf(error).error);
@@ -125,4 +153,30 @@ export async function runSwarmItemJob(
   } finally {
     cancel.done();
   }
+}
+
+/**
+ * The item stopped for an approval (its worktree committed and removed as at any stop): says so in
+ * the session's stream (fenced by the turn holding the session and this item's lock), and parks
+ * its job until `fleet approve` wakes it, or wakes it now when the answer came first.
+ */
+async function parkItem(
+  runner: SwarmItemRunner,
+  job: Job,
+  token: string,
+  approvals: ItemApprovalGate,
+  turn: number,
+): Promise<Error> {
+  const asked = approvals.parked as NonNullable<ItemApprovalGate['parked']>;
+  const { sessionId } = swarmItemJobSchema.parse(job.data);
+  await appendItemSessionEvent(
+    runner.redis,
+    sessionId,
+    { parentJobId: turnJobId(sessionId, turn), jobId: job.id as string, token },
+    { kind: 'parked', turn, waits: 'approval', action: asked.action, description: asked.description },
+  ).catch(() => null);
+  runner.log(`parked ${job.id} for an approval: ${asked.action}`);
+  const parked = await runner.park(job, token, APPROVAL_PARK_MS);
+  if (await approvals.isAnswered()) await runner.wake(job).catch(() => undefined);
+  return parked;
 }

@@ -22,6 +22,12 @@ export function swarmItemJobId(sessionId: string, swarmKey: string, index: numbe
   return `swarm:${sessionId}:${swarmKey}-${index}`;
 }
 
+/** Whether `jobId` names a swarm item of `sessionId`'s turns. */
+export function isSwarmItemJobOf(jobId: string, sessionId: string): boolean {
+  const prefix = `swarm:${sessionId}:`;
+  return jobId.startsWith(prefix) && /^[0-9a-f]{32}-[1-9]\d{0,2}$/.test(jobId.slice(prefix.length));
+}
+
 /** What a child job returns: how its item ended, or why it never started (a cancel). */
 export const swarmItemResultSchema = z.union([
   z.strictObject({ end: swarmItemEndSchema }),

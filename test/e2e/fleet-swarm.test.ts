@@ -379,8 +379,9 @@ it('a git-remote session: each item runs on its worker in a worktree of the sess
   expect(textOf(last.messages.find((m) => m.role === 'tool'))).toContain('completed: 3');
 });
 
-it('with --ask, an approval an item needs is refused with its reason (nobody can answer it there): nothing is written', async () => {
+it('with --ask, an approval an item needs parks the item (no worker held) until `fleet approve`; its redo finds the answer', async () => {
   const { server, sandbox } = await cli.setup([]);
+  await gitRepo(sandbox);
   server.answerBy((body): ScriptedTurn => {
     const item = itemOf(body);
     if (item !== null)
@@ -388,26 +389,42 @@ it('with --ask, an approval an item needs is refused with its reason (nobody can
         ? { text: reportFor(item) }
         : {
             toolCalls: [
-              { id: `w-${item}`, name: 'WriteFile', args: { path: `${item}.txt`, content: 'x\n' } },
+              { id: `w-${item}`, name: 'WriteFile', args: { path: `${item}.txt`, content: `${item}\n` } },
             ],
           };
-    return lastRole(body) === 'tool' ? { text: 'Reported.' } : swarmCall('none');
+    return lastRole(body) === 'tool' ? { text: 'Reported.' } : swarmCall('worktree');
   });
   const redis = await startRedis(cli);
   await startWorker(cli, sandbox, redis.url);
-  const result = await collect(
-    sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--ask', '--wait']),
+  const child = sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--ask', '--wait']);
+  const submitted = collect(child);
+  const sessionLine = waitForOutput(child.stdout!, /^[0-9a-f-]{36}$/m);
+  // Each item parks for its approval: the one worker goes on to the next item meanwhile.
+  await waitForOutput(
+    child.stderr!,
+    /Waiting for an approval[\s\S]*Waiting for an approval[\s\S]*Waiting for an approval/,
   );
+  const sessionId = (await sessionLine).match(/^[0-9a-f-]{36}$/m)![0];
+  const status = await fleetStatus(sandbox, redis.url);
+  expect(status.items).toEqual([]);
+  expect(status.swarms[0]!.children).toBe(3);
+  for (const item of ITEMS) expect(existsSync(join(sandbox.workDir, `${item}.txt`))).toBe(false);
+  const approved = await sandbox.run(['fleet', 'approve', sessionId, '--queue', redis.url, '--approve']);
+  expect(approved.code).toBe(0);
+  const result = await submitted;
   expect(result.code).toBe(0);
   expect(result.stdout).toContain('Reported.');
-  for (const item of ITEMS) {
-    expect(existsSync(join(sandbox.workDir, `${item}.txt`))).toBe(false);
-    const answered = server.requests.find((r) => itemOf(r.body) === item && lastRole(r.body) === 'tool');
-    const body = answered!.body as { messages: ApiMessage[] };
-    expect(textOf(body.messages.at(-1))).toContain(
-      'Nobody can answer an approval of a swarm item run by a fleet worker',
-    );
+  const last = server.requests.at(-1)!.body as { messages: ApiMessage[] };
+  const report = textOf(last.messages.find((m) => m.role === 'tool')).replaceAll('\\"', '"');
+  expect(report).toContain('completed: 3');
+  // Each redo wrote its file on its own branch, once approved.
+  const branches = [...report.matchAll(/branch="(kimi-ts\/s[0-9a-f]{8}r?\d*\/\d)"/g)].map((m) => m[1]!);
+  expect(branches).toHaveLength(3);
+  for (const [i, item] of ITEMS.entries()) {
+    const branch = branches.find((b) => b.endsWith(`/${i + 1}`))!;
+    expect(git(sandbox.workDir, 'show', `${branch}:${item}.txt`)).toBe(`${item}\n`);
   }
+  expect(git(sandbox.workDir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
 });
 
 it('an item whose job fails (its swarm record gone from Redis) is a failed item in the result, not a lost turn', async () => {

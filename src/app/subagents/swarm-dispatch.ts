@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SubagentIsolation } from '../../tools/runtime.js';
+import type { ApprovalRequest } from '../../wire/requests.js';
 import type { SubagentRunOutcome } from './subagent-run-outcome.js';
 
 /**
@@ -46,6 +47,11 @@ export interface SwarmItemRun {
   prompt: string;
   isolation: SubagentIsolation;
   signal: AbortSignal;
+  /**
+   * Where the item's approval requests go (a fleet worker parks the item for `fleet approve`);
+   * absent: nobody can answer, and each is refused with the reason.
+   */
+  onApprovalRequest?: ((request: ApprovalRequest) => void) | undefined;
 }
 
 /**
