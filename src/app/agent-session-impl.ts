@@ -24,7 +24,6 @@ import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
 import type { WriteFence } from '../util/write-fence.js';
 import type { WireMessage } from '../wire/message.js';
-import { ApprovalRequest } from '../wire/requests.js';
 import type {
   AgentSession,
   BackgroundWork,
@@ -44,11 +43,8 @@ import type { SessionTitle } from './session-title.js';
 import type { ShutdownList } from './shutdown-list.js';
 import type { SubagentRunOutcome } from './subagents/subagent-run-outcome.js';
 import type { SwarmDispatch, SwarmItemRun, SwarmSlot } from './subagents/swarm-dispatch.js';
+import { runSwarmItemHere } from './subagents/swarm-item-here.js';
 import type { WorkspaceTrustView } from './workspace-trust.js';
-
-/** Why an approval a fleet swarm item needs is refused. */
-export const SWARM_ITEM_NOBODY_TO_ASK =
-  'Nobody can answer an approval of a swarm item run by a fleet worker: it is refused. Work without it, or say in the report what needs approving.';
 
 /** A turn is already running in this session. */
 export class TurnInProgressError extends Error {
@@ -238,30 +234,9 @@ export class AgentSessionImpl implements AgentSession {
     if (this.parts.swarmSlot) this.parts.swarmSlot.dispatch = dispatch;
   }
 
-  /**
-   * Runs one item of a swarm another worker's turn of this session dispatched (a fleet child job).
-   * No front end is there to ask: an approval the item's policy asks for goes to `onApprovalRequest`
-   * (a fleet worker parks the item), or without it is refused with the reason, never left waiting.
-   */
-  async runSwarmItem(run: SwarmItemRun): Promise<SubagentRunOutcome> {
-    const runItem = this.parts.swarmSlot?.runItem;
-    if (!runItem) throw new Error('This session has no subagents to run a swarm item with.');
-    const { runtime } = this.parts.approval;
-    const { onApprovalRequest } = run;
-    const disconnect = onApprovalRequest
-      ? bridgeApprovalsToWire(runtime, {
-          send: (message) => {
-            if (message instanceof ApprovalRequest) onApprovalRequest(message);
-          },
-        })
-      : runtime.subscribe((event) => {
-          if (event.type === 'request_created') runtime.cancel(event.record.id, SWARM_ITEM_NOBODY_TO_ASK);
-        });
-    try {
-      return await runItem(run);
-    } finally {
-      disconnect();
-    }
+  /** Runs one item of a swarm another worker's turn of this session dispatched (a fleet child job). */
+  runSwarmItem(run: SwarmItemRun): Promise<SubagentRunOutcome> {
+    return runSwarmItemHere(this.parts.swarmSlot, this.parts.approval.runtime, run);
   }
 
   /** Goes on with a turn on `input` whose prompt is already in the context (a fleet worker took it over). */

@@ -427,6 +427,32 @@ it('with --ask, an approval an item needs parks the item (no worker held) until 
   expect(git(sandbox.workDir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
 });
 
+it('without --ask or --yolo (afk, as print mode): an item’s write is decided by the modes, never left waiting', async () => {
+  const { server, sandbox } = await cli.setup([]);
+  server.answerBy((body): ScriptedTurn => {
+    const item = itemOf(body);
+    if (item !== null)
+      return lastRole(body) === 'tool'
+        ? { text: reportFor(item) }
+        : {
+            toolCalls: [
+              { id: `w-${item}`, name: 'WriteFile', args: { path: `${item}.txt`, content: `${item}\n` } },
+            ],
+          };
+    return lastRole(body) === 'tool' ? { text: 'Reported.' } : swarmCall('none');
+  });
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  const result = await collect(sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--wait']));
+  expect(result.code).toBe(0);
+  expect(result.stderr).not.toContain('Waiting for an approval');
+  const last = server.requests.at(-1)!.body as { messages: ApiMessage[] };
+  expect(textOf(last.messages.find((m) => m.role === 'tool'))).toContain('completed: 3');
+  // What a local afk run does with the same write: the same outcome for every item.
+  const written = ITEMS.map((item) => existsSync(join(sandbox.workDir, `${item}.txt`)));
+  expect(new Set(written).size).toBe(1);
+});
+
 it('an item whose job fails (its swarm record gone from Redis) is a failed item in the result, not a lost turn', async () => {
   const held = gate();
   const { server, sandbox } = await cli.setup([]);
