@@ -86,6 +86,13 @@ export async function answerPending(
   return pending;
 }
 
+/** Drops the pending approvals the job `jobId` was parked for (it ended without them: a cancel). */
+export async function dropPendingOf(redis: Redis, sessionId: string, jobId: string): Promise<void> {
+  const all = await redis.hgetall(approvalsKey(sessionId));
+  const ours = Object.entries(all).flatMap(([key, text]) => (parse(text)?.jobId === jobId ? [key] : []));
+  if (ours.length > 0) await redis.hdel(approvalsKey(sessionId), ...ours);
+}
+
 function parse(text: string | null): z.infer<typeof entrySchema> | null {
   if (text === null) return null;
   try {

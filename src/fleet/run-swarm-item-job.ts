@@ -9,6 +9,7 @@ import { cancelFlagKey, jobKey } from './fleet-keys.js';
 import { openTurnQueue } from './fleet-queue.js';
 import { ItemApprovalGate } from './item-approvals.js';
 import type { SwarmItemSession } from './job-session.js';
+import { dropPendingOf } from './parked-approvals.js';
 import { loadSessionFromStore, type SessionPartFiles } from './session-mirror.js';
 import { type SwarmItemResult, swarmItemJobId, swarmItemJobSchema } from './swarm-item-job.js';
 import { readSwarmRecord } from './swarm-record.js';
@@ -93,8 +94,11 @@ export async function runSwarmItemJob(
   if (parent.label !== undefined && parent.label !== runner.label && token !== undefined)
     throw await runner.park(job, token, PINNED_RETRY_MS);
   // A cancel of the session (its flag stays for the turn to take) stops items not yet started.
-  if ((await runner.redis.exists(cancelFlagKey(sessionId))) > 0)
-    return { notStarted: 'The swarm was cancelled before this item started.' };
+  if ((await runner.redis.exists(cancelFlagKey(sessionId))) > 0) {
+    // An approval it was parked for is not asked any more.
+    await dropPendingOf(runner.redis, sessionId, job.id);
+    return { notStarted: 'The session was cancelled before this item ran (or before it ran again).' };
+  }
   const attempt = Math.max(1, job.attemptsStarted);
   const branchOwner = attempt > 1 ? `${record.swarmId}r${attempt}` : record.swarmId;
   const cancel = runner.cancels.watch(sessionId, runner.signal);

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { CANCEL_CHANNEL, cancelFlagKey } from './fleet-keys.js';
+import { wakeParkedSwarmItems } from './swarm-item-wake.js';
 
 /** How long a cancel waits for a turn to catch it (one queued or being handed over). */
 const CANCEL_FLAG_TTL_S = 600;
@@ -11,6 +12,8 @@ const CANCEL_FLAG_TTL_S = 600;
 export async function requestCancel(redis: Redis, sessionId: string): Promise<void> {
   await redis.set(cancelFlagKey(sessionId), '1', 'EX', CANCEL_FLAG_TTL_S);
   await redis.publish(CANCEL_CHANNEL, sessionId);
+  // Swarm items parked for an approval hold their turn: woken, they find the flag and end at once.
+  await wakeParkedSwarmItems(redis, sessionId);
 }
 
 /** Takes the session's cancel flag: true when one was waiting (the turn must not run on). */

@@ -427,6 +427,43 @@ it('with --ask, an approval an item needs parks the item (no worker held) until 
   expect(git(sandbox.workDir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
 });
 
+it('a cancel while items are parked for approvals wakes them: they end at once, the turn ends, nothing waits', async () => {
+  const { server, sandbox } = await cli.setup([]);
+  server.answerBy((body): ScriptedTurn => {
+    const item = itemOf(body);
+    if (item !== null)
+      return lastRole(body) === 'tool'
+        ? { text: reportFor(item) }
+        : {
+            toolCalls: [
+              { id: `w-${item}`, name: 'WriteFile', args: { path: `${item}.txt`, content: `${item}\n` } },
+            ],
+          };
+    return lastRole(body) === 'tool' ? { text: 'never' } : swarmCall('none');
+  });
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  const child = sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--ask', '--wait']);
+  const submitted = collect(child);
+  const sessionLine = waitForOutput(child.stdout!, /^[0-9a-f-]{36}$/m);
+  await waitForOutput(
+    child.stderr!,
+    /Waiting for an approval[\s\S]*Waiting for an approval[\s\S]*Waiting for an approval/,
+  );
+  const sessionId = (await sessionLine).match(/^[0-9a-f-]{36}$/m)![0];
+  expect(Number(await redis.cli('HLEN', `kimi-ts:approvals:${sessionId}`))).toBe(3);
+  const cancelled = await sandbox.run(['fleet', 'cancel', sessionId, '--queue', redis.url]);
+  expect(cancelled.code).toBe(0);
+  const result = await submitted;
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('Interrupted by user');
+  const status = await fleetStatus(sandbox, redis.url);
+  expect(status.swarms).toEqual([]);
+  expect(status.items).toEqual([]);
+  expect(Number(await redis.cli('HLEN', `kimi-ts:approvals:${sessionId}`))).toBe(0);
+  for (const item of ITEMS) expect(existsSync(join(sandbox.workDir, `${item}.txt`))).toBe(false);
+});
+
 it('without --ask or --yolo (afk, as print mode): an item’s write is decided by the modes, never left waiting', async () => {
   const { server, sandbox } = await cli.setup([]);
   server.answerBy((body): ScriptedTurn => {
