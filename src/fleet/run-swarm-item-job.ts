@@ -12,6 +12,7 @@ import type { SwarmItemSession } from './job-session.js';
 import { dropPendingOf } from './parked-approvals.js';
 import { loadSessionFromStore, type SessionPartFiles } from './session-mirror.js';
 import { type SwarmItemResult, swarmItemJobId, swarmItemJobSchema } from './swarm-item-job.js';
+import { queueNextSwarmItem } from './swarm-item-queue.js';
 import { readSwarmRecord } from './swarm-record.js';
 import type { TurnCancels } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
@@ -93,11 +94,25 @@ export async function runSwarmItemJob(
   // Pinned to other workers (the machine with the work dir): parked for a moment, for one of them.
   if (parent.label !== undefined && parent.label !== runner.label && token !== undefined)
     throw await runner.park(job, token, PINNED_RETRY_MS);
+  // As it ends, the item queues the swarm's next one (before its own job completes).
+  const window = {
+    sessionId,
+    turn,
+    swarmKey: swarm,
+    items: record.items.length,
+    concurrency: record.concurrency,
+  };
+  const ended = async (result: SwarmItemResult): Promise<SwarmItemResult> => {
+    await queueNextSwarmItem(runner.redis, window).catch((error: unknown) => {
+      runner.log(`${job.id}: the swarm's next item was not queued: ${turnEndOf(error).error}`);
+    });
+    return result;
+  };
   // A cancel of the session (its flag stays for the turn to take) stops items not yet started.
   if ((await runner.redis.exists(cancelFlagKey(sessionId))) > 0) {
     // An approval it was parked for is not asked any more.
     await dropPendingOf(runner.redis, sessionId, job.id);
-    return { notStarted: 'The session was cancelled before this item ran (or before it ran again).' };
+    return ended({ notStarted: 'The session was cancelled before this item ran (or before it ran again).' });
   }
   const attempt = Math.max(1, job.attemptsStarted);
   const branchOwner = attempt > 1 ? `${record.swarmId}r${attempt}` : record.swarmId;
@@ -146,14 +161,14 @@ export async function runSwarmItemJob(
     }
     if (parent.repo && outcome.branch !== null) await runner.pushBranch?.(parent, outcome.branch);
     runner.log(`${job.id}: item ${index} ${outcome.status}`);
-    return { end: itemEndOf(outcome) };
+    return await ended({ end: itemEndOf(outcome) });
   } catch (error) {
     if (approvals?.parked && token !== undefined) throw await parkItem(runner, job, token, approvals, turn);
     if (cancel.signal.aborted)
-      return { end: failedItemEnd('Cancelled: the session was cancelled while this item ran.') };
+      return await ended({ end: failedItemEnd('Cancelled: the session was cancelled while this item ran.') });
     const why = sanitizeForTerminal(turnEndOf(error).error);
     runner.log(`${job.id}: item ${index} failed: ${why}`);
-    return { end: failedItemEnd(why) };
+    return await ended({ end: failedItemEnd(why) });
   } finally {
     cancel.done();
   }

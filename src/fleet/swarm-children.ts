@@ -6,9 +6,9 @@ import {
   type SwarmDispatch,
 } from '../app/subagents/swarm-dispatch.js';
 import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
-import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import { openTurnQueue } from './fleet-queue.js';
-import { SWARM_ITEM_JOB, swarmItemJobId, swarmItemResultSchema } from './swarm-item-job.js';
+import { swarmItemJobId, swarmItemResultSchema } from './swarm-item-job.js';
+import { queueSwarmWindow } from './swarm-item-queue.js';
 import { readSwarmRecord, recordSwarm, swarmKeyOf } from './swarm-record.js';
 import type { TurnJob } from './turn-job.js';
 
@@ -17,6 +17,8 @@ export interface ChildrenWait {
   swarmKey: string;
   swarmId: string;
   items: number;
+  /** How many of its items run at once. */
+  concurrency: number;
 }
 
 /**
@@ -48,7 +50,12 @@ export class SwarmChildren {
     if (ends !== null) return { swarmId, items: ends };
     const recorded = await readSwarmRecord(this.redis, sessionId, swarmKey);
     if (recorded !== null && recorded.jobId === this.jobId)
-      return this.waitFor({ swarmKey, swarmId, items: recorded.items.length });
+      return this.waitFor({
+        swarmKey,
+        swarmId,
+        items: recorded.items.length,
+        concurrency: recorded.concurrency,
+      });
     await recordSwarm(this.redis, sessionId, swarmKey, {
       jobId: this.jobId,
       swarmId,
@@ -57,34 +64,26 @@ export class SwarmChildren {
       model: swarm.model,
       isolation: swarm.isolation,
       items: swarm.items.map(({ item, prompt }) => ({ item, prompt })),
+      concurrency: swarm.concurrency,
     });
-    return this.waitFor({ swarmKey, swarmId, items: swarm.items.length });
+    return this.waitFor({ swarmKey, swarmId, items: swarm.items.length, concurrency: swarm.concurrency });
   };
 
   /**
-   * Queues the children of the swarm the turn waits for, each a child of the turn's job (its end
-   * moves to the turn's failed children when it fails, so the turn still goes on). Called once the
-   * turn has stopped and handed back its work: a child starts from it.
+   * Queues the children of the swarm the turn waits for: the first ones of its window (see
+   * swarm-item-queue.ts). Called once the turn has stopped and handed back its work: a child
+   * starts from it.
    */
   async queueChildren(): Promise<void> {
     const wait = this.waiting;
     if (wait === null) return;
-    const queue = await openTurnQueue(this.redis);
-    try {
-      await queue.addBulk(
-        Array.from({ length: wait.items }, (_, i) => ({
-          name: SWARM_ITEM_JOB,
-          data: { sessionId: this.data.sessionId, turn: this.data.turn, swarm: wait.swarmKey, index: i + 1 },
-          opts: {
-            jobId: swarmItemJobId(this.data.sessionId, wait.swarmKey, i + 1),
-            parent: { id: this.jobId, queue: `${FLEET_PREFIX}:${TURN_QUEUE}` },
-            ignoreDependencyOnFailure: true,
-          },
-        })),
-      );
-    } finally {
-      await queue.close();
-    }
+    await queueSwarmWindow(this.redis, {
+      sessionId: this.data.sessionId,
+      turn: this.data.turn,
+      swarmKey: wait.swarmKey,
+      items: wait.items,
+      concurrency: wait.concurrency,
+    });
   }
 
   private waitFor(wait: ChildrenWait): never {

@@ -38,6 +38,7 @@ const record = (items: string[]): SwarmRecord => ({
   subagentType: 'coder',
   model: null,
   isolation: 'none',
+  concurrency: 4,
   items: items.map((item) => ({ item, prompt: `Task ${item}` })),
 });
 

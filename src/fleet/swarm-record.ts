@@ -25,6 +25,8 @@ export const swarmRecordSchema = z.strictObject({
   subagentType: z.string().min(1).max(200),
   model: z.string().min(1).max(200).nullable(),
   isolation: z.enum(['none', 'worktree']),
+  /** How many items run at once (the local swarm's cap). */
+  concurrency: z.int().min(1).max(MAX_AGENT_SWARM_SUBAGENTS),
   items: z
     .array(
       z.strictObject({
@@ -51,6 +53,7 @@ export function swarmKeyOf(jobId: string, historyAt: number, swarm: DispatchedSw
     swarm.subagentType,
     swarm.model,
     swarm.isolation,
+    swarm.concurrency,
     swarm.items.map(({ item, prompt }) => [item, prompt]),
   ]);
   return createHash('sha256').update(asked).digest('hex').slice(0, 32);

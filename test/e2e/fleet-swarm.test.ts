@@ -25,12 +25,18 @@ const ROOT_PROMPT = 'Run the swarm over the three parts.';
 const ITEMS = ['alpha', 'beta', 'gamma'];
 
 /** The root's AgentSwarm call: the same call each time its step is asked for (the redone step too). */
-const swarmCall = (isolation: 'none' | 'worktree'): ScriptedTurn => ({
+const swarmCall = (isolation: 'none' | 'worktree', maxConcurrency?: number): ScriptedTurn => ({
   toolCalls: [
     {
       id: 'swarm-1',
       name: 'AgentSwarm',
-      args: { description: 'Parts', prompt_template: 'Task {{item}}: look at it.', items: ITEMS, isolation },
+      args: {
+        description: 'Parts',
+        prompt_template: 'Task {{item}}: look at it.',
+        items: ITEMS,
+        isolation,
+        ...(maxConcurrency ? { max_concurrency: maxConcurrency } : {}),
+      },
     },
   ],
 });
@@ -145,6 +151,37 @@ it('a 3-item swarm in a fleet turn: its items are child jobs run on both workers
   expect(git(sandbox.workDir, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
   const left = join(sandbox.home, 'worktrees', sessionId);
   if (existsSync(left)) expect(await readdir(left)).toEqual([]);
+});
+
+it('max_concurrency holds across the fleet: with 1, the items run one after the other whichever workers are free', async () => {
+  const gates = new Map(ITEMS.map((item) => [item, gate()]));
+  const { server, sandbox } = await cli.setup([]);
+  server.answerBy((body): ScriptedTurn => {
+    const item = itemOf(body);
+    if (item !== null) return { text: reportFor(item), holdUntil: gates.get(item)!.promise };
+    return lastRole(body) === 'tool' ? { text: 'One by one.' } : swarmCall('none', 1);
+  });
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  await startWorker(cli, sandbox, redis.url);
+  const submitted = collect(
+    sandbox.spawn(['submit', '--queue', redis.url, '-p', ROOT_PROMPT, '--wait', '--yolo']),
+  );
+  for (const [n, item] of ITEMS.entries()) {
+    // The root's call, then one item at a time: the next is queued only when this one ends.
+    await server.waitForRequests(2 + n);
+    const status = await fleetStatus(sandbox, redis.url);
+    expect(status.items).toHaveLength(1);
+    expect(status.items[0]!.index).toBe(n + 1);
+    expect(server.requests.filter((r) => itemOf(r.body) !== null)).toHaveLength(n + 1);
+    gates.get(item)!.open();
+  }
+  const result = await submitted;
+  expect(result.code).toBe(0);
+  const last = server.requests.at(-1)!.body as { messages: ApiMessage[] };
+  const report = textOf(last.messages.find((m) => m.role === 'tool'));
+  expect(report).toContain('completed: 3');
+  expect(report).toMatch(/max_concurrency=\\?"1\\?"/);
 });
 
 it('a worker SIGKILLed mid-item: another worker takes the item over and the turn still ends with every result', async () => {
@@ -505,7 +542,10 @@ it('an item whose job fails (its swarm record gone from Redis) is a failed item 
   );
   // The one worker runs item 1; items 2 and 3 wait. Their swarm's record is removed meanwhile.
   await server.waitForRequests(2);
-  const records = (await redis.cli('--scan', '--pattern', 'kimi-ts:swarm:*')).trim().split('\n');
+  const records = (await redis.cli('--scan', '--pattern', 'kimi-ts:swarm:*'))
+    .trim()
+    .split('\n')
+    .filter((key) => !key.endsWith(':next'));
   expect(records).toHaveLength(1);
   await redis.cli('DEL', records[0]!);
   const failedTwo = waitForOutput(worker.child.stderr!, /gave up swarm:\S+-2: No swarm of this session/);
