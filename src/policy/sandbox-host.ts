@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { type ProbeVerdict, probeKey, readProbeVerdict, writeProbeVerdict } from './sandbox-probe-cache.js';
@@ -60,11 +70,8 @@ function probe(
       fix: 'install the package `bubblewrap` (Debian/Ubuntu: `sudo apt-get install bubblewrap`; Fedora: `sudo dnf install bubblewrap`), or run with --sandbox off',
     };
   }
-  const files = privateFiles();
   const arch = seccompArch();
-  const seccompFile = arch === null ? null : join(files, `unix-sockets-${arch}.bpf`);
-  if (seccompFile !== null && arch !== null)
-    writeFileSync(seccompFile, unixSocketFilter(arch), { mode: 0o600 });
+  const seccompFile = arch === null ? null : seccompProgramFile(unixSocketFilter(arch), arch, cacheDir);
   const host: SandboxHost = { available: true, bwrap, seccompFile };
   const key = cacheDir === undefined ? null : probeKey(bwrap, arch);
   const kept = cacheDir === undefined || key === null ? null : readProbeVerdict(cacheDir, key);
@@ -139,6 +146,38 @@ export function bwrapLaunch(
 export function shellLaunched(launch: SandboxLaunch): string[] {
   if (launch.fd3File === null) return ['/bin/sh', '-c', 'exec "$@"', 'sh', ...launch.argv];
   return ['/bin/sh', '-c', 'f=$1; shift; exec "$@" 3<"$f"', 'sh', launch.fd3File, ...launch.argv];
+}
+
+/**
+ * The seccomp program's file. In the agent home's cache (hidden from sandboxed commands, shared by
+ * the user's processes) it is written once and left there: a folder per process in the temp folder
+ * was removed only by a clean exit, so every killed process left one behind. Without a cache folder:
+ * this process's own folder, as before.
+ */
+function seccompProgramFile(program: Uint8Array, arch: string, cacheDir: string | undefined): string {
+  const name = `unix-sockets-${arch}.bpf`;
+  if (cacheDir !== undefined) {
+    const file = join(cacheDir, 'sandbox', name);
+    try {
+      if (Buffer.from(program).equals(readFileSync(file))) return file;
+    } catch {
+      // not written yet (or unreadable: written again below)
+    }
+    try {
+      mkdirSync(join(cacheDir, 'sandbox'), { recursive: true, mode: 0o700 });
+      // Another process may be writing it at the same moment: each writes its own file and renames
+      // it into place, so a command never opens a half-written program.
+      const partial = `${file}.${process.pid}.partial`;
+      writeFileSync(partial, program, { mode: 0o600 });
+      renameSync(partial, file);
+      return file;
+    } catch {
+      // a read-only home: this process's own folder below
+    }
+  }
+  const file = join(privateFiles(), name);
+  writeFileSync(file, program, { mode: 0o600 });
+  return file;
 }
 
 let privateDir: string | undefined;
