@@ -14,6 +14,7 @@ import {
   storeFence,
 } from './session-mirror.js';
 import { SwarmChildren } from './swarm-children.js';
+import { parkForChildren } from './swarm-parking.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
 import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './turn-job.js';
@@ -157,7 +158,7 @@ export async function runTurnJob(
     if (ran.kind === 'not-due' && !lease.lost)
       throw await runner.park(job, token, Math.max(0, ran.at - Date.now()));
     if (children.waiting !== null && !(runner.signal.reason instanceof LeaseLost))
-      throw await parkForChildren(runner, job, token, children, emit, () => events);
+      throw await parkForChildren(runner, job, token, data, children, emit, () => events);
     const request = parking.parked;
     if (request !== null) {
       emit({ kind: 'parked', turn: data.turn, ...request });
@@ -212,33 +213,4 @@ export async function runTurnJob(
     session.setSwarmDispatch(null);
     await session.close().catch(() => undefined);
   }
-}
-
-/**
- * The turn stopped for its swarm: says so in the stream, hands back the committed steps' work (a
- * `--repo` session: the children start from it), queues the children and parks the job in
- * BullMQ's waiting-children, where it holds no worker until the last child ends.
- */
-async function parkForChildren(
-  runner: TurnRunner,
-  job: Job,
-  token: string,
-  children: SwarmChildren,
-  emit: (entry: StreamEntry) => void,
-  events: () => Promise<unknown>,
-): Promise<Error> {
-  const data = turnJobSchema.parse(job.data);
-  const wait = children.waiting as NonNullable<SwarmChildren['waiting']>;
-  const description = `${wait.items} items of swarm ${wait.swarmId}, each a job any worker may take`;
-  emit({ kind: 'parked', turn: data.turn, waits: 'children', action: 'AgentSwarm', description });
-  await events();
-  const stillHeld = new TurnLease(runner.redis, data.sessionId, job.id as string, token);
-  await runner
-    .settle?.(data, () => stillHeld.check())
-    .catch((error: unknown) => {
-      runner.log(`the work of ${job.id} before its swarm was not handed back: ${turnEndOf(error).error}`);
-    });
-  await children.queueChildren();
-  runner.log(`parked ${job.id} until its swarm's ${wait.items} items have ended`);
-  return runner.waitChildren(job, token);
 }
