@@ -103,6 +103,8 @@ export async function runSwarmItemJob(
     concurrency: record.concurrency,
   };
   const ended = async (result: SwarmItemResult): Promise<SwarmItemResult> => {
+    // A worker that lost the item (its lock, Redis) leaves its end and the next item to the one that took it.
+    if (runner.signal.aborted) throw runner.signal.reason;
     await queueNextSwarmItem(runner.redis, window).catch((error: unknown) => {
       runner.log(`${job.id}: the swarm's next item was not queued: ${turnEndOf(error).error}`);
     });
@@ -163,6 +165,8 @@ export async function runSwarmItemJob(
     runner.log(`${job.id}: item ${index} ${outcome.status}`);
     return await ended({ end: itemEndOf(outcome) });
   } catch (error) {
+    // The worker stopped (Redis gone) or lost the item's lock: another worker runs it; this one says nothing.
+    if (runner.signal.aborted) throw runner.signal.reason;
     if (approvals?.parked && token !== undefined) throw await parkItem(runner, job, token, approvals, turn);
     if (cancel.signal.aborted)
       return await ended({ end: failedItemEnd('Cancelled: the session was cancelled while this item ran.') });
