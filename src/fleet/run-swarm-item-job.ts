@@ -8,6 +8,7 @@ import { appendItemSessionEvent } from './event-stream.js';
 import { cancelFlagKey, jobKey } from './fleet-keys.js';
 import { openTurnQueue } from './fleet-queue.js';
 import { ItemApprovalGate } from './item-approvals.js';
+import { withItemEvents } from './item-events.js';
 import type { SwarmItemSession } from './job-session.js';
 import { dropPendingOf } from './parked-approvals.js';
 import { loadSessionFromStore, type SessionPartFiles } from './session-mirror.js';
@@ -137,27 +138,31 @@ export async function runSwarmItemJob(
     let outcome: SubagentRunOutcome;
     try {
       session.setWriteFence(refuseSessionWrites);
-      outcome = await session.runSwarmItem({
-        swarmId: record.swarmId,
-        index,
-        // A redo (a takeover, an answered approval) works on a branch of its own: the earlier
-        // attempt's worktree (committed and removed when it stopped, or when the turn's session
-        // opens again on that machine after its worker died) keeps the one it had.
-        branchOwner,
-        description: `${record.description} #${index}`,
-        subagentType: record.subagentType,
-        model: record.model,
-        prompt: item.prompt,
-        // A `--repo` session's items run isolated: their work comes back as their branches.
-        isolation: parent.repo ? 'worktree' : record.isolation,
-        signal: cancel.signal,
-        ...(approvals
-          ? {
-              onApprovalRequest: (request: ApprovalRequest) =>
-                void approvals.handle(request).catch(() => cancel.abort()),
-            }
-          : {}),
-      });
+      const events = { sessionId, turn, parentJobId: parentId, jobId: job.id, token };
+      outcome = await withItemEvents(runner.redis, events, () =>
+        session.runSwarmItem({
+          swarmId: record.swarmId,
+          index,
+          // A redo (a takeover, an answered approval) works on a branch of its own: the earlier
+          // attempt's worktree (committed and removed when it stopped, or when the turn's session
+          // opens again on that machine after its worker died) keeps the one it had.
+          branchOwner,
+          description: `${record.description} #${index}`,
+          subagentType: record.subagentType,
+          model: record.model,
+          prompt: item.prompt,
+          // A `--repo` session's items run isolated: their work comes back as their branches.
+          isolation: parent.repo ? 'worktree' : record.isolation,
+          parentToolCallId: record.toolCallId,
+          signal: cancel.signal,
+          ...(approvals
+            ? {
+                onApprovalRequest: (request: ApprovalRequest) =>
+                  void approvals.handle(request).catch(() => cancel.abort()),
+              }
+            : {}),
+        }),
+      );
     } finally {
       await session.close().catch(() => undefined);
     }

@@ -65,6 +65,7 @@ export class SwarmChildren {
       isolation: swarm.isolation,
       items: swarm.items.map(({ item, prompt }) => ({ item, prompt })),
       concurrency: swarm.concurrency,
+      toolCallId: swarm.parentToolCallId,
     });
     return this.waitFor({ swarmKey, swarmId, items: swarm.items.length, concurrency: swarm.concurrency });
   };

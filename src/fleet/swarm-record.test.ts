@@ -28,6 +28,7 @@ const swarm = (items: string[], description = 'Parts'): DispatchedSwarm => ({
   items: items.map((item) => ({ item, prompt: `Task ${item}` })),
   isolation: 'none',
   concurrency: 4,
+  parentToolCallId: 'call-1',
   signal: new AbortController().signal,
 });
 
@@ -39,6 +40,7 @@ const record = (items: string[]): SwarmRecord => ({
   model: null,
   isolation: 'none',
   concurrency: 4,
+  toolCallId: 'call-1',
   items: items.map((item) => ({ item, prompt: `Task ${item}` })),
 });
 

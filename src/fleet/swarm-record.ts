@@ -25,6 +25,8 @@ export const swarmRecordSchema = z.strictObject({
   subagentType: z.string().min(1).max(200),
   model: z.string().min(1).max(200).nullable(),
   isolation: z.enum(['none', 'worktree']),
+  /** The AgentSwarm call (its items' events are shown under it). */
+  toolCallId: z.string().min(1).max(200),
   /** How many items run at once (the local swarm's cap). */
   concurrency: z.int().min(1).max(MAX_AGENT_SWARM_SUBAGENTS),
   items: z

@@ -136,6 +136,21 @@ it('a 3-item swarm in a fleet turn: its items are child jobs run on both workers
     expect(toolResult).toContain(`Report for ${item}`);
   }
   expect(toolResult).toContain('completed: 3');
+  // The items' steps are in the session's stream, under the swarm's call, each under its agent.
+  const sessionOf = result.stdout.split('\n')[0]!;
+  const stream = await sandbox.run(['fleet', 'events', sessionOf, '--queue', redis.url]);
+  const subagentEvents = stream.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map(
+      (line) =>
+        JSON.parse(line) as { kind: string; message?: { type: string; payload: Record<string, unknown> } },
+    )
+    .filter((entry) => entry.kind === 'wire' && entry.message?.type === 'SubagentEvent')
+    .map((entry) => entry.message!.payload);
+  expect(new Set(subagentEvents.map((event) => event.parent_tool_call_id))).toEqual(new Set(['swarm-1']));
+  expect(new Set(subagentEvents.map((event) => event.agent_id)).size).toBe(3);
+  expect(JSON.stringify(subagentEvents)).toContain('Report for beta');
   // Items ran on both workers.
   for (const worker of workers) {
     worker.child.kill('SIGTERM');

@@ -93,7 +93,7 @@ export class SessionSubagentRunner implements SubagentRunner {
         resume: null,
         runInBackground: false,
         timeoutS: null,
-        parentToolCallId: `swarm-${run.swarmId}`,
+        parentToolCallId: run.parentToolCallId,
         signal: run.signal,
         isolation: run.isolation,
       },

@@ -15,6 +15,8 @@ export interface DispatchedSwarm {
   isolation: SubagentIsolation;
   /** The cap the local swarm would use (the model's, under the config's). */
   concurrency: number;
+  /** The AgentSwarm call: its items' events are shown under it. */
+  parentToolCallId: string;
   signal: AbortSignal;
 }
 
@@ -46,6 +48,8 @@ export interface SwarmItemRun {
   model: string | null;
   prompt: string;
   isolation: SubagentIsolation;
+  /** The AgentSwarm call the item's events are shown under. */
+  parentToolCallId: string;
   signal: AbortSignal;
   /**
    * Where the item's approval requests go (a fleet worker parks the item for `fleet approve`);

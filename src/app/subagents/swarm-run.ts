@@ -100,6 +100,7 @@ export async function runSwarm(
       items: request.items,
       isolation: request.isolation,
       concurrency,
+      parentToolCallId: request.parentToolCallId,
       signal: request.signal,
     });
     if (request.signal.aborted) throw request.signal.reason;
