@@ -41,8 +41,7 @@ import { type ScheduledPrompt, ScheduledTurns } from './scheduled-turns.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionTitle } from './session-title.js';
 import type { ShutdownList } from './shutdown-list.js';
-import type { SubagentRunOutcome } from './subagents/subagent-run-outcome.js';
-import type { SwarmDispatch, SwarmItemRun, SwarmSlot } from './subagents/swarm-dispatch.js';
+import type { SwarmDispatch, SwarmItemRan, SwarmItemRun, SwarmSlot } from './subagents/swarm-dispatch.js';
 import { runSwarmItemHere } from './subagents/swarm-item-here.js';
 import type { WorkspaceTrustView } from './workspace-trust.js';
 
@@ -235,7 +234,7 @@ export class AgentSessionImpl implements AgentSession {
   }
 
   /** Runs one item of a swarm another worker's turn of this session dispatched (a fleet child job). */
-  runSwarmItem(run: SwarmItemRun): Promise<SubagentRunOutcome> {
+  runSwarmItem(run: SwarmItemRun): Promise<SwarmItemRan> {
     return runSwarmItemHere(this.parts.swarmSlot, this.parts.approval.runtime, run);
   }
 

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { SubagentRunOutcome } from '../app/subagents/subagent-run-outcome.js';
+import type { SwarmItemRan } from '../app/subagents/swarm-dispatch.js';
 import { failedItemEnd, itemEndOf } from '../app/subagents/swarm-dispatch.js';
 import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
 import type { ApprovalRequest } from '../wire/requests.js';
@@ -135,7 +135,7 @@ export async function runSwarmItemJob(
     if (parent.repo) await runner.prepare?.(parent);
     await loadSessionFromStore(runner.redis, sessionId, runner.files(parent));
     const session = await runner.openItem(parent);
-    let outcome: SubagentRunOutcome;
+    let outcome: SwarmItemRan;
     try {
       session.setWriteFence(refuseSessionWrites);
       const events = { sessionId, turn, parentJobId: parentId, jobId: job.id, token };
@@ -166,6 +166,7 @@ export async function runSwarmItemJob(
     } finally {
       await session.close().catch(() => undefined);
     }
+    if ('notStarted' in outcome) return await ended({ notStarted: outcome.notStarted });
     if (parent.repo && outcome.branch !== null) await runner.pushBranch?.(parent, outcome.branch);
     runner.log(`${job.id}: item ${index} ${outcome.status}`);
     return await ended({ end: itemEndOf(outcome) });

@@ -13,7 +13,7 @@ import {
   type WorktreeOwner,
   withWorktree,
 } from './subagent-run-outcome.js';
-import type { SwarmItemRun, SwarmSlot } from './swarm-dispatch.js';
+import type { SwarmItemRan, SwarmItemRun, SwarmSlot } from './swarm-dispatch.js';
 import { runSwarm } from './swarm-run.js';
 
 type RunRequest = Parameters<SubagentRunner['run']>[0];
@@ -82,8 +82,13 @@ export class SessionSubagentRunner implements SubagentRunner {
     );
   }
 
-  /** One item of a swarm dispatched from another worker's turn: run as the local swarm runs each item. */
-  private runItem(run: SwarmItemRun): Promise<SubagentRunOutcome> {
+  /**
+   * One item of a swarm dispatched from another worker's turn: run as the local swarm runs each
+   * item, and not started once the goal's budget is spent (as the local swarm starts none then).
+   */
+  private async runItem(run: SwarmItemRun): Promise<SwarmItemRan> {
+    const spent = this.services.rootDeps.goalBudget?.budgetReached(true) ?? null;
+    if (spent !== null) return { notStarted: `Not started: the goal's budget is spent (${spent})` };
     return this.runOne(
       {
         description: run.description,

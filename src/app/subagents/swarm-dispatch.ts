@@ -65,8 +65,11 @@ export interface SwarmItemRun {
  */
 export class SwarmSlot {
   dispatch: SwarmDispatch | null = null;
-  runItem: ((run: SwarmItemRun) => Promise<SubagentRunOutcome>) | null = null;
+  runItem: ((run: SwarmItemRun) => Promise<SwarmItemRan>) | null = null;
 }
+
+/** How an item run elsewhere went: its outcome, or why it did not start (the goal's budget spent). */
+export type SwarmItemRan = SubagentRunOutcome | { notStarted: string };
 
 /** What an item's end may hold when it crosses a process boundary (bounded: it comes back from Redis). */
 const TEXT_LIMIT = 1024 * 1024;

@@ -1,8 +1,7 @@
 import type { ApprovalRuntime } from '../../toolset/approval/approval-runtime.js';
 import { bridgeApprovalsToWire } from '../../toolset/approval/approval-wire-bridge.js';
 import { ApprovalRequest } from '../../wire/requests.js';
-import type { SubagentRunOutcome } from './subagent-run-outcome.js';
-import type { SwarmItemRun, SwarmSlot } from './swarm-dispatch.js';
+import type { SwarmItemRan, SwarmItemRun, SwarmSlot } from './swarm-dispatch.js';
 
 /** Why an approval a fleet swarm item needs is refused when nobody can be asked. */
 export const SWARM_ITEM_NOBODY_TO_ASK =
@@ -18,7 +17,7 @@ export async function runSwarmItemHere(
   slot: SwarmSlot | undefined,
   runtime: ApprovalRuntime,
   run: SwarmItemRun,
-): Promise<SubagentRunOutcome> {
+): Promise<SwarmItemRan> {
   const runItem = slot?.runItem;
   if (!runItem) throw new Error('This session has no subagents to run a swarm item with.');
   const { onApprovalRequest } = run;
