@@ -1,39 +1,14 @@
 import { existsSync, lstatSync, type Stats } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
 import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
 import { noteFileModes } from './file-modes.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
+import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
-import { writeCommit, writeRef, writeRootsTree, writeStoreSkeleton } from './store-objects.js';
+import { createStore, writeCommit, writeRef, writeRootsTree } from './store-objects.js';
 import { sameWorkTree, statWorkTree, type WorkTreeStat } from './work-tree-stat.js';
-
-/**
- * Creates the store whole, then puts it in place: it is made in a private folder beside it and
- * renamed, so a second session starting at the same moment sees either no store or a complete one
- * (a store being made in place had HEAD before its config and folders, and the other session's first
- * checkpoint then failed). The loser of two creations keeps the winner's store. True when this
- * call made the store (it holds no checkpoint then).
- */
-async function createStore(gitDir: string): Promise<boolean> {
-  await mkdir(dirname(gitDir), { recursive: true, mode: 0o700 });
-  const temp = await mkdtemp(`${gitDir}.new-`);
-  try {
-    await writeStoreSkeleton(temp);
-    // Renaming over a folder works only when it is empty (a leftover of an older version's mkdir).
-    return await rename(temp, gitDir).then(
-      () => true,
-      (error: unknown) => {
-        if (!existsSync(join(gitDir, 'HEAD'))) throw error;
-        return false;
-      },
-    );
-  } finally {
-    await rm(temp, { recursive: true, force: true });
-  }
-}
 
 /** Files larger than this are noted as not restorable instead of being stored (10 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -272,6 +247,20 @@ export class CheckpointStore {
       if (prepared.empty) this.startedEmpty.add(index);
       this.indexFiles[index] = indexFile;
     }
+    const maxBytes = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    // No index yet: every file is new to git, and a small plain folder is recorded without it.
+    if (picture && !existsSync(indexFile)) {
+      const inProcess = await recordRootInProcess({
+        gitDir: this.gitDir,
+        root,
+        rootIndex: index,
+        picture,
+        indexFile,
+        maxFileBytes: maxBytes,
+        signal,
+      });
+      if (inProcess) return { ...inProcess, picture };
+    }
     const git = { gitDir: this.gitDir, workTree: root, indexFile, signal };
     const userExcludes = join(root, '.git', 'info', 'exclude');
     const excludes = existsSync(userExcludes) ? ['-c', `core.excludesFile=${userExcludes}`] : [];
@@ -283,7 +272,6 @@ export class CheckpointStore {
         )
       ).stdout,
     );
-    const maxBytes = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const skipped: SkippedFile[] = [];
     const unique = [...new Set(candidates)];
     const toSize: string[] = [];

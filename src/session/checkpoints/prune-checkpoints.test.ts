@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,6 +75,29 @@ describe('pruneCheckpoints', () => {
       const report = await pruneCheckpoints({ home, maxAgeMs: 0, maxTotalBytes: 1, now: Date.now() + DAY });
       expect(report).toMatchObject({ removedCheckpoints: 0, skippedOpen: 1 });
     } finally {
+      await lock.release();
+    }
+  });
+  it("skips the store of an open session without starting git (a session's own, first store)", async () => {
+    const store = await CheckpointStore.open({ home, sessionId: 'open1', roots: [work] });
+    await store.record('one');
+    const sessionDir = join(home, 'sessions', workDirKey(work), 'open1');
+    await mkdir(sessionDir, { recursive: true });
+    const lock = await lockSession('open1', sessionDir);
+    const bin = join(root, 'bin');
+    await mkdir(bin);
+    const log = join(root, 'git-runs.log');
+    await writeFile(log, '');
+    await writeFile(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexit 1\n`);
+    await chmod(join(bin, 'git'), 0o755);
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}:${savedPath}`;
+    try {
+      const report = await pruneCheckpoints({ home, maxAgeMs: 0, maxTotalBytes: 1, now: Date.now() + DAY });
+      expect(report).toMatchObject({ stores: 1, removedCheckpoints: 0, skippedOpen: 1 });
+      expect(await readFile(log, 'utf8')).toBe('');
+    } finally {
+      process.env.PATH = savedPath;
       await lock.release();
     }
   });

@@ -56,14 +56,15 @@ export async function pruneCheckpoints(options: PruneOptions): Promise<PruneRepo
     const gitDir = join(base, key, 'store.git');
     if (!/^[0-9a-f]{32}$/.test(key) || !existsSync(join(gitDir, 'HEAD'))) continue;
     report.stores++;
-    const refs = await listRefs(gitDir, options.signal);
-    const sessions = new Set(refs.map((r) => r.session));
     // Any open session of the work dir, not only those with checkpoints: one that has not finished
-    // its first record yet has an index and objects no ref reaches.
-    if (await anySessionOpen(join(options.home, 'sessions', key), sessions)) {
+    // its first record yet has an index and objects no ref reaches. Looked at before the refs: a
+    // session's own store (the first of a work dir, say) is skipped without starting git.
+    if (await anySessionOpen(join(options.home, 'sessions', key))) {
       report.skippedOpen++;
       continue;
     }
+    const refs = await listRefs(gitDir, options.signal);
+    const sessions = new Set(refs.map((r) => r.session));
     const oldFirst = refs.sort((a, b) => a.time - b.time);
     const expired = oldFirst.filter((r) => now - r.time * 1000 > options.maxAgeMs);
     let remaining = oldFirst.slice(expired.length);
@@ -81,9 +82,10 @@ export async function pruneCheckpoints(options: PruneOptions): Promise<PruneRepo
   return report;
 }
 
-async function anySessionOpen(sessionsDir: string, withRefs: ReadonlySet<string>): Promise<boolean> {
-  const names = new Set([...withRefs, ...(await readdir(sessionsDir).catch(() => []))]);
-  for (const name of names) if (await isSessionOpen(join(sessionsDir, name))) return true;
+/** Whether a session of the work dir is open (a session with checkpoints has its folder there too). */
+async function anySessionOpen(sessionsDir: string): Promise<boolean> {
+  for (const name of await readdir(sessionsDir).catch(() => []))
+    if (await isSessionOpen(join(sessionsDir, name))) return true;
   return false;
 }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { copyFile, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { workDirKey } from '../work-dir-key.js';
 
@@ -40,9 +41,14 @@ export async function prepareSessionIndex(
 ): Promise<{ file: string; empty: boolean }> {
   const file = sessionIndexFile(gitDir, sessionId, root);
   const folder = join(gitDir, INDEXES_DIR, sessionFolderName(sessionId));
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  await rm(`${file}.lock`, { force: true });
-  if (await stat(file).catch(() => null)) return { file, empty: false };
+  // Synchronous: the start of every session's first record; a thread-pool round trip each cost more.
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  try {
+    unlinkSync(`${file}.lock`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (existsSync(file)) return { file, empty: false };
   const seed = await newestIndexOf(gitDir, workDirKey(root), folder);
   if (seed) {
     const temp = `${file}.seed-${randomBytes(4).toString('hex')}`;

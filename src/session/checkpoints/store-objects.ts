@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -9,7 +8,12 @@ import { dirname, join } from 'node:path';
  * its commit and its ref. Each is a small file in git's documented on-disk format (loose objects and
  * loose refs), written here instead of by one git process each (`init`, `mktree`, `commit-tree`,
  * `update-ref`: four of the ten git processes a first session in a work dir started). Staging the
- * work tree and writing its trees stays with git (`add`, `write-tree`), as do all reads.
+ * work tree and writing its trees stays with git (`add`, `write-tree`), as do all reads, except a
+ * small folder's first record (record-in-process.ts, which writes its blobs and trees here too).
+ *
+ * The writes are synchronous: each is a file of a few hundred bytes, and an asynchronous write is a
+ * round trip through the thread pool per call (open, write, close, rename, mkdir: some 50 of them
+ * for a first checkpoint), which cost more CPU than the writes themselves.
  */
 
 /** The author and committer of every checkpoint (as runGit's `user.name` and `user.email`). */
@@ -21,31 +25,60 @@ const IDENTITY = 'kimi-ts <checkpoints@kimi-ts.invalid>';
  */
 export async function writeStoreSkeleton(gitDir: string): Promise<void> {
   for (const dir of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info'])
-    await mkdir(join(gitDir, dir), { recursive: true });
-  await writeFile(
+    mkdirSync(join(gitDir, dir), { recursive: true });
+  writeFileSync(
     join(gitDir, 'config'),
     '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n',
   );
   // HEAD last: a store counts as existing once it has a HEAD (checkpoint-store.ts).
-  await writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/master\n');
+  writeFileSync(join(gitDir, 'HEAD'), 'ref: refs/heads/master\n');
+}
+
+/**
+ * Creates the store whole, then puts it in place: it is made in a private folder beside it and
+ * renamed, so a second session starting at the same moment sees either no store or a complete one
+ * (a store being made in place had HEAD before its config and folders, and the other session's first
+ * checkpoint then failed). The loser of two creations keeps the winner's store. True when this
+ * call made the store (it holds no checkpoint then).
+ */
+export async function createStore(gitDir: string): Promise<boolean> {
+  mkdirSync(dirname(gitDir), { recursive: true, mode: 0o700 });
+  const temp = mkdtempSync(`${gitDir}.new-`);
+  try {
+    await writeStoreSkeleton(temp);
+    // Renaming over a folder works only when it is empty (a leftover of an older version's mkdir).
+    renameSync(temp, gitDir);
+    return true;
+  } catch (error) {
+    rmSync(temp, { recursive: true, force: true });
+    if (!existsSync(join(gitDir, 'HEAD'))) throw error;
+    return false;
+  }
+}
+
+let loadedZlib: typeof import('node:zlib') | undefined;
+
+/**
+ * zlib, loaded on the first object written, not with the CLI (a start that records nothing yet).
+ * A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
+ */
+function zlib(): typeof import('node:zlib') {
+  loadedZlib ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
+  return loadedZlib;
 }
 
 /** Writes one loose object (zlib of `<type> <size>\0<body>`) unless it exists; returns its id. */
 export async function writeLooseObject(
   gitDir: string,
-  type: 'tree' | 'commit',
+  type: 'blob' | 'tree' | 'commit',
   body: Buffer,
 ): Promise<string> {
   const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`, 'latin1'), body]);
   const id = createHash('sha1').update(raw).digest('hex');
   const file = join(gitDir, 'objects', id.slice(0, 2), id.slice(2));
   if (existsSync(file)) return id;
-  // zlib loads on the first object written, not with the CLI (a start that records nothing yet).
-  // A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
-  const { deflateSync } = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
-  await writeAtomically(file, deflateSync(raw));
   // Git's own loose objects are read-only; it never writes one twice.
-  await chmod(file, 0o444).catch(() => {});
+  writeAtomically(file, zlib().deflateSync(raw), 0o444);
   return id;
 }
 
@@ -80,17 +113,18 @@ export async function writeRef(gitDir: string, ref: string, id: string): Promise
     !ref.includes('..') &&
     parts.every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
   if (!valid) throw new Error(`bad ref name ${ref}`);
-  await writeAtomically(join(gitDir, ref), `${id}\n`);
+  writeAtomically(join(gitDir, ref), `${id}\n`, 0o644);
 }
 
-async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+/** Writes `file` whole or not at all: a temporary file beside it, renamed over it. */
+export function writeAtomically(file: string, data: string | Buffer, mode: number): void {
+  mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.tmp-${randomBytes(4).toString('hex')}`;
   try {
-    await writeFile(temp, data);
-    await rename(temp, file);
+    writeFileSync(temp, data, { mode });
+    renameSync(temp, file);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
 }

@@ -44,7 +44,7 @@ export const RACY_NS = 30_000_000n;
  * never sees: the sandbox's empty `.git` placeholder, made at the first command after the session's
  * first record, or a temporary file a command made and removed; each cost a git process.
  */
-const key = (s: BigIntStats): string => {
+export const statKey = (s: BigIntStats): string => {
   if (s.isDirectory()) return `d ${s.mode} ${s.ino}`;
   const type = s.isFile() ? 'f' : s.isSymbolicLink() ? 'l' : 'o';
   return `${type} ${s.size} ${s.mode} ${s.ino} ${s.mtimeNs} ${s.ctimeNs}`;
@@ -68,11 +68,11 @@ export async function statWorkTree(
   const entries = new Map<string, string>();
   for (const file of ignoreFilesOf(root)) {
     const s = lstatSync(file, { bigint: true, throwIfNoEntry: false });
-    entries.set(`\0${file}`, s ? key(s) : 'none');
+    entries.set(`\0${file}`, s ? statKey(s) : 'none');
   }
   const rootStat = lstatSync(root, { bigint: true, throwIfNoEntry: false });
   if (!rootStat?.isDirectory()) return 'untrusted';
-  entries.set('', key(rootStat));
+  entries.set('', statKey(rootStat));
   const folders = [''];
   let sinceYield = 0;
   let racy = false;
@@ -91,7 +91,7 @@ export async function statWorkTree(
       if (!s) return 'untrusted';
       if (!s.isDirectory() && (s.mtimeNs + RACY_NS >= startedNs || s.ctimeNs + RACY_NS >= startedNs))
         racy = true;
-      entries.set(path, key(s));
+      entries.set(path, statKey(s));
       if (s.isDirectory()) folders.push(path);
       if (entries.size > MAX_STAT_ENTRIES) return 'too-big';
       if (++sinceYield >= BATCH) {

@@ -1,0 +1,171 @@
+import { type BigIntStats, existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { secretNameReason } from '../../policy/index.js';
+import type { SkippedFile } from './checkpoint-info.js';
+import { type IndexEntry, writeIndexFile } from './index-file.js';
+import { writeLooseObject } from './store-objects.js';
+import { statKey, type WorkTreeStat } from './work-tree-stat.js';
+
+/**
+ * The first record of a folder into an empty session index, without git: a fresh work dir's first
+ * checkpoint started three git processes (`ls-files`, `add`, `write-tree`), each a fork of the CLI
+ * and an exec of git, about a tenth of a short session's CPU. With no index, every file git would not
+ * ignore is a candidate; when nothing in or around the folder can make git ignore or convert a file,
+ * that is every file of the stat picture, and the blobs, trees and index are written here in git's
+ * formats. Anything this cannot vouch for gives `null`, and the record runs git as before:
+ * - an ignore or attributes file (`.gitignore` anywhere, `.git/info/exclude`, the user's global ones,
+ *   the store's own), a nested repository, any name git treats specially (`.git…`, `git~1`), a name
+ *   outside printable ASCII (git records bytes, `readdir` gives decoded text), a device or a socket;
+ * - more files or bytes than pay off (git hashes in C, and packs a large first record);
+ * - a file that changed or vanished between the picture and its read.
+ */
+
+/** Up to this many files and bytes to record, the first record is written here (above, git's process cost is small beside the hashing). */
+export const IN_PROCESS_MAX_FILES = 200;
+// Read, hashed and deflated on the event loop: a megabyte is a few milliseconds of it.
+export const IN_PROCESS_MAX_BYTES = 1024 * 1024;
+
+/** A name git records as it is, with no special meaning to git on any platform it protects. */
+const PLAIN_NAME = /^[\x20-\x5b\x5d-\x7e]+$/;
+
+function isPlainName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return PLAIN_NAME.test(name) && !lower.startsWith('.git') && !/^git~\d/.test(lower);
+}
+
+/** The files outside the folder that make git ignore files or rewrite their bytes. */
+function outsideRuleFiles(gitDir: string, root: string): string[] {
+  const home = process.env.HOME || homedir();
+  const configDirs = [join(home, '.config')];
+  if (process.env.XDG_CONFIG_HOME) configDirs.push(process.env.XDG_CONFIG_HOME);
+  return [
+    join(root, '.git', 'info', 'exclude'),
+    join(gitDir, 'info', 'exclude'),
+    join(gitDir, 'info', 'attributes'),
+    ...configDirs.flatMap((dir) => [join(dir, 'git', 'ignore'), join(dir, 'git', 'attributes')]),
+  ];
+}
+
+interface Candidate {
+  path: string;
+  type: 'f' | 'l';
+  size: number;
+}
+
+/** The files of the picture, or null when git could see them differently (see above). */
+function plainFiles(picture: WorkTreeStat): Candidate[] | null {
+  const files: Candidate[] = [];
+  for (const [path, value] of picture.entries) {
+    if (path === '' || path.startsWith('\0')) continue;
+    if (!path.split('/').every(isPlainName)) return null;
+    const [type, size] = value.split(' ');
+    if (type === 'd') continue;
+    if (type !== 'f' && type !== 'l') return null;
+    files.push({ path, type, size: Number(size) });
+  }
+  return files;
+}
+
+/** A sub-tree being built: files by name (mode, blob) and folders by name. */
+interface TreeNode {
+  files: Map<string, { mode: number; blob: string }>;
+  folders: Map<string, TreeNode>;
+}
+
+const newNode = (): TreeNode => ({ files: new Map(), folders: new Map() });
+
+/** Writes a tree and its sub-trees; an empty folder has no tree (git records none). */
+async function writeTree(gitDir: string, node: TreeNode): Promise<string | null> {
+  const entries: { key: string; name: string; mode: string; id: string }[] = [];
+  for (const [name, file] of node.files)
+    entries.push({ key: name, name, mode: file.mode.toString(8), id: file.blob });
+  for (const [name, folder] of node.folders) {
+    const id = await writeTree(gitDir, folder);
+    if (id) entries.push({ key: `${name}/`, name, mode: '40000', id });
+  }
+  if (entries.length === 0) return null;
+  // Git orders entries by name bytes, a sub-tree's name compared as if it ended in `/`.
+  entries.sort((a, b) => Buffer.compare(Buffer.from(a.key), Buffer.from(b.key)));
+  const body = Buffer.concat(
+    entries.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`, 'latin1'), Buffer.from(e.id, 'hex')]),
+  );
+  return writeLooseObject(gitDir, 'tree', body);
+}
+
+/** The folder's tree: an empty top folder has git's empty tree, an empty sub-folder none. */
+async function writeRootTree(gitDir: string, top: TreeNode): Promise<string> {
+  const id = await writeTree(gitDir, top);
+  return id ?? writeLooseObject(gitDir, 'tree', Buffer.alloc(0));
+}
+
+function sameStat(a: BigIntStats | undefined, b: BigIntStats | undefined): boolean {
+  return a !== undefined && b !== undefined && statKey(a) === statKey(b);
+}
+
+/**
+ * Records `root` (index `rootIndex` of the store's roots) from its trusted stat `picture` into the
+ * session index `indexFile`, which must not exist yet. Null when git must do it (see above).
+ */
+export async function recordRootInProcess(options: {
+  gitDir: string;
+  root: string;
+  rootIndex: number;
+  picture: WorkTreeStat;
+  indexFile: string;
+  maxFileBytes: number;
+  signal?: AbortSignal | undefined;
+}): Promise<{ tree: string; skipped: SkippedFile[]; candidates: string[] } | null> {
+  const { gitDir, root, rootIndex, picture } = options;
+  if (outsideRuleFiles(gitDir, root).some((file) => existsSync(file))) return null;
+  const files = plainFiles(picture);
+  if (!files || files.length > IN_PROCESS_MAX_FILES) return null;
+  // In git's order (`ls-files` lists by path bytes): the order of the manifest's skipped files.
+  files.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  const skipped: SkippedFile[] = [];
+  const toRecord: Candidate[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (secretNameReason(file.path) !== null)
+      skipped.push({ root: rootIndex, path: file.path, reason: 'sensitive' });
+    else if (file.type === 'f' && file.size > options.maxFileBytes)
+      skipped.push({ root: rootIndex, path: file.path, reason: 'too_large' });
+    else {
+      bytes += file.size;
+      toRecord.push(file);
+    }
+  }
+  if (bytes > IN_PROCESS_MAX_BYTES) return null;
+  const top = newNode();
+  const entries: IndexEntry[] = [];
+  for (const file of toRecord) {
+    options.signal?.throwIfAborted();
+    const full = join(root, file.path);
+    const before = lstatSync(full, { bigint: true, throwIfNoEntry: false });
+    if (before === undefined || statKey(before) !== picture.entries.get(file.path)) return null;
+    let content: Buffer;
+    try {
+      content = file.type === 'l' ? readlinkSync(full, { encoding: 'buffer' }) : readFileSync(full);
+    } catch {
+      return null;
+    }
+    // Read while it changed: what was read may be neither the old file nor the new one.
+    if (!sameStat(before, lstatSync(full, { bigint: true, throwIfNoEntry: false }))) return null;
+    const mode = file.type === 'l' ? 0o120000 : before.mode & 0o100n ? 0o100755 : 0o100644;
+    const blob = await writeLooseObject(gitDir, 'blob', content);
+    entries.push({ path: file.path, blob, mode, stat: before });
+    const names = file.path.split('/');
+    const name = names.pop() as string;
+    let node = top;
+    for (const folder of names) {
+      const next = node.folders.get(folder) ?? newNode();
+      node.folders.set(folder, next);
+      node = next;
+    }
+    node.files.set(name, { mode, blob });
+  }
+  const tree = await writeRootTree(gitDir, top);
+  options.signal?.throwIfAborted();
+  writeIndexFile(options.indexFile, entries);
+  return { tree, skipped, candidates: files.map((f) => f.path) };
+}
