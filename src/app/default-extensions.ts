@@ -1,4 +1,5 @@
 import type { Extension } from './extension.js';
+import type { BackgroundTaskKeeper } from './extensions/background-task-keeper.js';
 import { backgroundTasksExtension } from './extensions/background-tasks.js';
 import { externalToolsExtension } from './extensions/external-tools.js';
 import { mcpExtension } from './extensions/mcp.js';
@@ -14,13 +15,15 @@ export interface DefaultExtensionOptions {
   addDirs: readonly string[];
   /** A fleet worker's session for one item of a swarm: it leaves the session's other worktrees alone. */
   swarmItem?: boolean | undefined;
+  /** A fleet worker's: background tasks of turns parked for a WaitFor run on, kept here. */
+  backgroundTaskKeeper?: BackgroundTaskKeeper | undefined;
 }
 
 /** The services every CLI session gets, each set up before the tools load. */
 export function defaultExtensions(options: DefaultExtensionOptions): Extension[] {
   return [
     planModeExtension({ startInPlanMode: options.plan }),
-    backgroundTasksExtension(),
+    backgroundTasksExtension(options.backgroundTaskKeeper),
     externalToolsExtension(),
     mcpExtension({ files: options.mcpConfigFiles, inline: options.mcpConfigs }),
     subagentsExtension({ recoverWorktrees: options.swarmItem !== true }),

@@ -29,7 +29,7 @@ export async function followSubmittedTurn(options: {
   );
   const done = new AbortController();
   /** What the turn was last parked for, until it goes on. */
-  let parked: 'approval' | 'question' | 'children' | null = null;
+  let parked: ParkedKind | null = null;
   try {
     for await (const event of followTurn(
       options.redis,
@@ -44,16 +44,13 @@ export async function followSubmittedTurn(options: {
           break;
         case 'parked':
           parked = event.waits ?? 'approval';
-          stderr(parkedLine(event.waits ?? 'approval', event.description, job.sessionId));
+          stderr(parkedText(event.waits, sanitizeForTerminal(event.description), job.sessionId));
           break;
         case 'attempt':
           if (parked !== null) {
-            stderr(
-              parked === 'children'
-                ? `The swarm's items have ended; the turn goes on, on ${sanitizeForTerminal(event.worker)}.\n`
-                : `Answered; the turn goes on, on ${sanitizeForTerminal(event.worker)}.\n`,
-            );
+            const resumed = resumedText(parked);
             parked = null;
+            stderr(`${resumed}; the turn goes on, on ${sanitizeForTerminal(event.worker)}.\n`);
           } else if (event.attempt > 1)
             stderr(
               `\nThe turn was taken over by ${sanitizeForTerminal(event.worker)} (attempt ${event.attempt}): it goes on from its last committed step.\n`,
@@ -81,21 +78,36 @@ export async function followSubmittedTurn(options: {
   return 1;
 }
 
-/** What `--wait` says when the turn is parked. */
-function parkedLine(
-  waits: 'approval' | 'question' | 'children',
-  description: string,
-  sessionId: string,
-): string {
-  const what = sanitizeForTerminal(description);
+type ParkedKind = 'approval' | 'question' | 'task' | 'children';
+
+/** What `submit --wait` says of a parked turn (`description` already safe for a terminal). */
+function parkedText(waits: ParkedKind | undefined, description: string, sessionId: string): string {
   switch (waits) {
     case 'question':
-      return `\nWaiting for an answer: ${what}\nSee the options and answer with: kimi-ts fleet answer ${sessionId} --queue URL\n`;
-    case 'approval':
-      return `\nWaiting for an approval: ${what}\nAnswer it with: kimi-ts fleet approve ${sessionId} --queue URL --approve (or --reject)\n`;
+      return `\nWaiting for an answer: ${description}\nSee the options and answer with: kimi-ts fleet answer ${sessionId} --queue URL\n`;
+    case 'task':
+      return `\nWaiting for ${description} (the turn holds no worker meanwhile).\n`;
     case 'children':
-      return `\nWaiting for the swarm: ${what}\n`;
+      return `\nWaiting for the swarm: ${description}\n`;
+    case 'approval':
+    case undefined:
+      return `\nWaiting for an approval: ${description}\nAnswer it with: kimi-ts fleet approve ${sessionId} --queue URL --approve (or --reject)\n`;
     default:
       return assertNever(waits);
+  }
+}
+
+/** What `submit --wait` says when a parked turn is taken again (before "; the turn goes on"). */
+function resumedText(parked: ParkedKind): string {
+  switch (parked) {
+    case 'task':
+      return 'The wait is over';
+    case 'children':
+      return "The swarm's items have ended";
+    case 'approval':
+    case 'question':
+      return 'Answered';
+    default:
+      return assertNever(parked);
   }
 }

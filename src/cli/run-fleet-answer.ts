@@ -27,13 +27,13 @@ export async function runFleetAnswer(sessionId: string, flags: FleetAnswerFlags)
   if ('code' in connected) return connected.code;
   const { redis } = connected;
   try {
-    const [{ answerParkedQuestion }, { pendingQuestions }, { InvalidQuestionAnswer }] = await Promise.all([
+    const [{ answerParkedQuestion }, { parkedQuestions }, { InvalidQuestionAnswer }] = await Promise.all([
       import('../fleet/answer-parked.js'),
       import('../fleet/parked-questions.js'),
       import('../fleet/question-answers.js'),
     ]);
     if (choices.length === 0 && !flags.dismiss) {
-      const [pending] = await pendingQuestions(redis, sessionId);
+      const [pending] = await parkedQuestions.pending(redis, sessionId);
       if (pending === undefined) return noQuestion(sessionId);
       process.stdout.write(showQuestion(pending, sessionId));
       return 0;

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import type { BackgroundTaskKeeper } from '../app/extensions/background-task-keeper.js';
 import { kimiTsHome } from '../config/home.js';
 import type { SwarmItemSession } from '../fleet/job-session.js';
 import type { FleetSession } from '../fleet/run-turn-job.js';
@@ -42,10 +43,13 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
     '../fleet/session-worktree.js'
   );
   // A job with a git remote runs in this worker's own worktree of it; else in its work dir path.
+  const { BackgroundTaskKeeper } = await import('../app/extensions/background-task-keeper.js');
+  // Turns parked for a WaitFor keep their background tasks running in this process.
+  const keeper = new BackgroundTaskKeeper();
   const workDirOf = (job: TurnJob) => (job.repo ? sessionWorktreePath(home, job.sessionId) : job.workDir);
   const open = async (job: TurnJob) => {
     if (job.repo) await checkoutSessionWorktree(home, job.sessionId, job.repo);
-    return openJobSession(flags, home, { ...job, workDir: workDirOf(job) });
+    return openJobSession(flags, home, { ...job, workDir: workDirOf(job) }, keeper);
   };
   let worker: Awaited<ReturnType<typeof startFleetWorker>>;
   try {
@@ -67,9 +71,10 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
           `pushed turn ${job.turn} of ${job.sessionId} to its branch kimi-ts/${job.sessionId} (${commit.slice(0, 12)})`,
         );
       },
-      // One item of a turn's swarm: the session opened without touching its siblings' worktrees.
+      // One item of a turn's swarm: the session opened without touching its siblings' worktrees,
+      // nor the keeper (the turn's kept tasks are not the item's to take or keep).
       openItem: (job) =>
-        openJobSession(flags, home, { ...job, workDir: workDirOf(job) }, { swarmItem: true }),
+        openJobSession(flags, home, { ...job, workDir: workDirOf(job) }, undefined, { swarmItem: true }),
       prepareItem: async (job) => {
         if (job.repo) await checkoutSessionWorktree(home, job.sessionId, job.repo);
       },
@@ -79,6 +84,7 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
         log(`pushed ${branch} of ${job.sessionId} to its remote`);
       },
       log,
+      keeper,
     });
   } catch (error) {
     if (!(error instanceof RedisUnreachable)) throw error;
@@ -106,6 +112,7 @@ async function openJobSession(
   flags: FleetWorkerFlags,
   home: string,
   job: TurnJob,
+  keeper: BackgroundTaskKeeper | undefined,
   { swarmItem = false }: { swarmItem?: boolean } = {},
 ): Promise<FleetSession & SwarmItemSession> {
   if (!isAbsolute(job.workDir) || !isDirectory(job.workDir))
@@ -138,7 +145,7 @@ async function openJobSession(
     ...options.session,
     leased: true,
     goalGoesOn: job.goalStep === true,
-    extensions: defaultExtensions({ ...options.extensions, swarmItem }),
+    extensions: defaultExtensions({ ...options.extensions, swarmItem, backgroundTaskKeeper: keeper }),
   });
 }
 

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { QuestionAnswers } from '../wire/requests.js';
 import { openTurnQueue } from './fleet-queue.js';
-import { answerPending, type ParkedApproval } from './parked-approvals.js';
-import { answerPendingQuestion, type ParkedQuestion, pendingQuestions } from './parked-questions.js';
+import { type ParkedApproval, parkedApprovals } from './parked-approvals.js';
+import { type ParkedQuestion, parkedQuestions } from './parked-questions.js';
 import { answersFromChoices, checkAnswers } from './question-answers.js';
 import { isSwarmItemJobOf } from './swarm-item-job.js';
 import { isTurnJobOf } from './turn-job.js';
@@ -17,7 +17,9 @@ export async function answerParkedTurn(
   sessionId: string,
   answer: 'approve' | 'reject',
 ): Promise<ParkedApproval[]> {
-  const answered = await answerPending(redis, sessionId, answer);
+  const answered: ParkedApproval[] = [];
+  for (const pending of await parkedApprovals.pending(redis, sessionId))
+    if (await parkedApprovals.answer(redis, sessionId, pending.key, answer)) answered.push(pending);
   await wakeParkedJobs(redis, sessionId, answered);
   return answered;
 }
@@ -41,10 +43,10 @@ export async function answerParkedQuestion(
   sessionId: string,
   reply: QuestionReply,
 ): Promise<ParkedQuestion | null> {
-  const [pending] = await pendingQuestions(redis, sessionId);
+  const [pending] = await parkedQuestions.pending(redis, sessionId);
   if (pending === undefined) return null;
   const answers = answersOf(pending, reply);
-  if (!(await answerPendingQuestion(redis, sessionId, pending, answers))) return null;
+  if (!(await parkedQuestions.answer(redis, sessionId, pending.key, answers))) return null;
   await wakeParkedJobs(redis, sessionId, [pending]);
   return pending;
 }

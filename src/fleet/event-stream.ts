@@ -24,7 +24,7 @@ const streamEntrySchema = z.discriminatedUnion('kind', [
     kind: z.literal('parked'),
     turn: z.int(),
     /** What the turn waits for (an entry without it, written before questions parked, is an approval). */
-    waits: z.enum(['approval', 'question', 'children']).optional(),
+    waits: z.enum(['approval', 'question', 'task', 'children']).optional(),
     action: z.string(),
     description: z.string(),
   }),

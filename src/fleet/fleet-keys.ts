@@ -84,3 +84,13 @@ export function storedSizesKey(sessionId: string): string {
 export function swarmRecordKey(sessionId: string, swarmKey: string): string {
   return `${FLEET_PREFIX}:swarm:${sessionId}:${swarmKey}`;
 }
+
+/** The worker that keeps the background tasks of a session's turn parked for a WaitFor (expires with it). */
+export function parkedWaitKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:waits:${sessionId}`;
+}
+
+/** What a session's turns cost so far, counted by the workers that ran them (a hash: dollars, unpriced). */
+export function sessionCostKey(sessionId: string): string {
+  return `${FLEET_PREFIX}:cost:${sessionId}`;
+}

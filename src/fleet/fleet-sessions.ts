@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { wireMessageToJSON } from '../wire/index.js';
 import { type SessionEvent, tailSessionEvents } from './event-stream.js';
 import { openTurnQueue } from './fleet-queue.js';
+import { readSessionCosts } from './session-cost.js';
 import { type TurnJob, turnJobSchema } from './turn-job.js';
 
 /** Where a session of the fleet is, by the state of its latest turn's job. */
@@ -21,6 +22,8 @@ export interface FleetSession {
   worker: string | null;
   /** Tokens in the session's context at its last status update, when one was streamed. */
   tokens: number | null;
+  /** What its turns cost, in dollars at the workers' prices; null ("n/a") when a model had no price. */
+  cost: number | null;
   /** When the latest turn's job last changed (ms since the epoch). */
   updatedAt: number;
 }
@@ -61,6 +64,7 @@ export async function listFleetSessions(redis: Redis): Promise<FleetSession[]> {
   } finally {
     await queue.close();
   }
+  const costs = await readSessionCosts(redis, [...latest.keys()]);
   const sessions = await Promise.all(
     [...latest.values()].map(async ({ job, data, state }) => {
       const tail = await tailSessionEvents(redis, data.sessionId, TAIL_ENTRIES).catch(() => []);
@@ -72,6 +76,7 @@ export async function listFleetSessions(redis: Redis): Promise<FleetSession[]> {
         state,
         worker: (state === 'running' ? job.processedBy : undefined) ?? lastWorker(tail),
         tokens: lastTokens(tail),
+        cost: costs.get(data.sessionId) ?? null,
         updatedAt: Math.max(job.timestamp, job.processedOn ?? 0, job.finishedOn ?? 0),
       } satisfies FleetSession;
     }),

@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError, Worker } from 'bullmq';
+import type { BackgroundTaskKeeper } from '../app/extensions/background-task-keeper.js';
 import { CRON_FIRE_JOB, runCronFireJob } from './cron-fire-job.js';
 import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
 import type { SwarmItemSession } from './job-session.js';
+import { ParkedWaits } from './parked-waits.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
 import { runSwarmItemJob } from './run-swarm-item-job.js';
@@ -34,6 +36,8 @@ export interface FleetWorkerOptions {
   pushItemBranch?: (job: TurnJob, branch: string) => Promise<void>;
   /** One line of what the worker does (stderr). */
   log: (line: string) => void;
+  /** The background tasks of turns parked for a WaitFor (the same keeper `open` gives its sessions). */
+  keeper?: BackgroundTaskKeeper | undefined;
 }
 
 export interface FleetWorker {
@@ -64,6 +68,9 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const turns = new AbortController();
   const subscriber = await connectRedis(options.address, { graceMs: options.redisGraceMs });
   const cancels = await TurnCancels.listen(subscriber);
+  const waits = options.keeper
+    ? new ParkedWaits(redis, name, options.keeper, cancels, options.leaseMs, options.log)
+    : undefined;
   // Each running turn's own stop: the worker stopping, or its job's lock lost (BullMQ could not renew
   // it: this worker was paused or cut off past its lease, and another may run the turn now).
   const lockLost = new Map<string, AbortController>();
@@ -95,6 +102,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           await job.moveToDelayed(Date.now(), token);
           return new DelayedError();
         },
+        waits,
       },
       job,
       token,
@@ -171,11 +179,14 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     gone,
     drain: async () => {
       await worker.close();
+      // Turns parked for a WaitFor cannot come back: their tasks stop, and they go on elsewhere.
+      await waits?.releaseAll();
       subscriber.disconnect();
       await redis.quit().catch(() => redis.disconnect());
     },
     abort: () => {
       turns.abort(new Error('The worker stopped.'));
+      void waits?.releaseAll().catch(() => undefined);
       void worker.close(true).catch(() => undefined);
       subscriber.disconnect();
       redis.disconnect();

@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { ApprovalRequest } from '../wire/requests.js';
-import type { AskedApproval } from './approval-gate.js';
-import { isAnswered, recordPending, takeAnswer } from './parked-approvals.js';
+import { type AskedApproval, parkedApprovals } from './parked-approvals.js';
+import { ParkingGate } from './parked-requests.js';
 
 /**
- * The approvals of one swarm item run by a fleet worker whose turn asks (`--ask`): as a turn's (see
- * ApprovalGate), an answer given while the item was parked is used once, else the request is
- * recorded under the item's job and `park` stops the item; `fleet approve` answers it and wakes the
- * item's job, whose redo asks again and finds the answer.
+ * The approvals of one swarm item run by a fleet worker whose turn asks (`--ask`): a ParkingGate
+ * over the parked approvals, as a turn's, under the item's job: an answer given while the item was
+ * parked is used once, else the request is recorded and `park` stops the item; `fleet approve`
+ * answers it and wakes the item's job, whose redo asks again and finds the answer.
  *
  * What is asked is named for the item (`<sender> (swarm item N)`: two items asking the same thing
  * are two approvals, each waking its own job), and a redo's own worktree (a redo works on a branch
@@ -15,15 +15,22 @@ import { isAnswered, recordPending, takeAnswer } from './parked-approvals.js';
  * the same approval.
  */
 export class ItemApprovalGate {
-  parked: AskedApproval | null = null;
+  private readonly gate: ParkingGate<AskedApproval, 'approve' | 'reject'>;
 
   constructor(
-    private readonly redis: Redis,
-    private readonly sessionId: string,
-    private readonly jobId: string,
+    redis: Redis,
+    sessionId: string,
+    jobId: string,
     private readonly item: { index: number; swarmId: string; branchOwner: string },
-    private readonly park: () => void,
-  ) {}
+    park: () => void,
+  ) {
+    this.gate = new ParkingGate(parkedApprovals, redis, sessionId, jobId, park);
+  }
+
+  /** The first approval that parked the item, or null. */
+  get parked(): AskedApproval | null {
+    return this.gate.parked;
+  }
 
   /** What the request asks, as this item's approval (stable across the item's redos). */
   asked(request: ApprovalRequest): AskedApproval {
@@ -41,21 +48,12 @@ export class ItemApprovalGate {
     };
   }
 
-  async handle(request: ApprovalRequest): Promise<void> {
-    const asked = this.asked(request);
-    const answer = await takeAnswer(this.redis, this.sessionId, asked);
-    if (answer !== null) {
-      request.resolve(answer);
-      return;
-    }
-    if (this.parked !== null) return;
-    this.parked = asked;
-    await recordPending(this.redis, this.sessionId, this.jobId, asked);
-    this.park();
+  handle(request: ApprovalRequest): Promise<void> {
+    return this.gate.handle(this.asked(request), (answer) => request.resolve(answer));
   }
 
   /** Whether what parked the item was answered already (before its job was parked). */
-  async isAnswered(): Promise<boolean> {
-    return this.parked !== null && isAnswered(this.redis, this.sessionId, this.parked);
+  isAnswered(): Promise<boolean> {
+    return this.gate.isAnswered();
   }
 }

@@ -15,6 +15,8 @@ export type FleetSession = Pick<
   | 'goalRunEnd'
   | 'close'
   | 'setSwarmDispatch'
+  | 'models'
+  | 'config'
 >;
 
 /** What a worker needs of a session to run one item of a swarm another worker's turn handed out. */

@@ -10,7 +10,7 @@ import { openTurnQueue } from './fleet-queue.js';
 import { ItemApprovalGate } from './item-approvals.js';
 import { withItemEvents } from './item-events.js';
 import type { SwarmItemSession } from './job-session.js';
-import { dropPendingOf } from './parked-approvals.js';
+import { parkedApprovals } from './parked-approvals.js';
 import { loadSessionFromStore, type SessionPartFiles } from './session-mirror.js';
 import { type SwarmItemResult, swarmItemJobId, swarmItemJobSchema } from './swarm-item-job.js';
 import { queueNextSwarmItem } from './swarm-item-queue.js';
@@ -114,7 +114,7 @@ export async function runSwarmItemJob(
   // A cancel of the session (its flag stays for the turn to take) stops items not yet started.
   if ((await runner.redis.exists(cancelFlagKey(sessionId))) > 0) {
     // An approval it was parked for is not asked any more.
-    await dropPendingOf(runner.redis, sessionId, job.id);
+    await parkedApprovals.dropPendingOf(runner.redis, sessionId, job.id);
     return ended({ notStarted: 'The session was cancelled before this item ran (or before it ran again).' });
   }
   const attempt = Math.max(1, job.attemptsStarted);

@@ -5,8 +5,10 @@ import { appendFencedSessionEvent, type StreamEntry, wireEntry } from './event-s
 import { queueGoalStep } from './goal-continuation.js';
 import type { FleetSession } from './job-session.js';
 import { type JobTurn, runJobTurn } from './job-turn.js';
+import type { ParkedWaits } from './parked-waits.js';
 import { armSchedulesAfterTurn } from './schedule-sync.js';
 import { claimSession, countTurnRun, previousTurnDone } from './session-claim.js';
+import { priceOfSession, SessionCostMeter } from './session-cost.js';
 import {
   commitLocalChanges,
   loadSessionFromStore,
@@ -19,7 +21,7 @@ import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
 import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './turn-job.js';
 import { LeaseLost, TurnLease } from './turn-lease.js';
-import { TurnParking } from './turn-parking.js';
+import { type ParkedWait, TurnParking } from './turn-parking.js';
 
 export type { FleetSession };
 
@@ -51,6 +53,8 @@ export interface TurnRunner {
   wake: (job: Job) => Promise<void>;
   /** Parks the job until its children have ended (BullMQ's waiting-children; now again if they have). */
   waitChildren: (job: Job, token: string) => Promise<Error>;
+  /** Turns parked for a WaitFor, whose tasks run on in this worker. */
+  waits?: ParkedWaits | undefined;
 }
 
 /** How long a turn waits, parked, before it looks again at a session another turn holds. */
@@ -59,6 +63,8 @@ const BUSY_SESSION_RETRY_MS = 500;
 const PINNED_RETRY_MS = 250;
 /** How long a turn parked for an approval or a question stays parked unless answered (which wakes it). */
 const APPROVAL_PARK_MS = 7 * 24 * 3600 * 1000;
+/** A turn parked for a WaitFor is due by itself this long after its wait's time (its worker wakes it sooner). */
+const WAIT_PARK_GRACE_MS = 1000;
 
 /**
  * Runs one turn job: opens the session, fences its context by the job's lock token, runs the turn
@@ -80,6 +86,8 @@ export async function runTurnJob(
   // Pinned to other workers: parked for a moment, to be taken by one of them (or again by this one).
   if (data.label !== undefined && data.label !== runner.label)
     throw await runner.park(job, token, PINNED_RETRY_MS);
+  // Parked for a WaitFor by a worker that keeps its tasks running: it goes back there.
+  if (await runner.waits?.heldElsewhere(data.sessionId)) throw await runner.park(job, token, PINNED_RETRY_MS);
   // One turn of a session at a time, in order: a turn whose session is busy waits parked.
   const ready =
     (await previousTurnDone(runner.redis, data.sessionId, data.turn)) &&
@@ -100,6 +108,7 @@ export async function runTurnJob(
   try {
     // The store's commits are the truth: a copy missing or behind (the last turn ran elsewhere) is loaded.
     await loadSessionFromStore(runner.redis, data.sessionId, files);
+    if (runner.waits?.keeper.holds(data.sessionId)) await runner.waits.resumed(data.sessionId);
     session = await runner.open(data);
   } catch (error) {
     const end = turnEndOf(error);
@@ -109,6 +118,12 @@ export async function runTurnJob(
   }
   const { context } = session;
   const cancel = runner.cancels.watch(data.sessionId, runner.signal);
+  // A WaitFor that would block parks the turn, as an approval does; its tasks run on here.
+  const waitPark = runner.waits?.watchTurn(data.sessionId, () => {
+    lease.lose('The turn was parked for a wait.');
+    cancel.abort();
+  });
+  let parkedForWait = false;
   try {
     // A cancel asked before this worker listened for it (queued, or handed over) is a flag.
     if (await takeCancelFlag(runner.redis, data.sessionId)) cancel.abort();
@@ -137,10 +152,12 @@ export async function runTurnJob(
       },
     );
     session.setSwarmDispatch(children.dispatch);
+    const cost = new SessionCostMeter(runner.redis, data.sessionId, priceOfSession(session));
     const ui: UILoop = async (wire) => {
       for await (const batch of wire.subscribe({ merge: true }).batches())
         for (const message of batch) {
           emit(wireEntry(data.turn, message));
+          cost.offer(message);
           parking.offer(message, () => cancel.abort());
         }
     };
@@ -159,11 +176,22 @@ export async function runTurnJob(
       throw await runner.park(job, token, Math.max(0, ran.at - Date.now()));
     if (children.waiting !== null && !(runner.signal.reason instanceof LeaseLost))
       throw await parkForChildren(runner, job, token, data, children, emit, () => events);
-    const request = parking.parked;
+    const waited = waitPark?.parked ?? null;
+    const request: ParkedWait | null =
+      parking.parked ??
+      (waited && {
+        waits: 'task',
+        action: 'WaitFor',
+        description: `background ${waited.taskIds.length === 1 ? 'task' : 'tasks'} ${waited.taskIds.join(', ')}`,
+      });
     if (request !== null) {
       emit({ kind: 'parked', turn: data.turn, ...request });
       await events;
-      runner.log(`parked ${job.id} for an answer (${request.waits}): ${request.action}`);
+      runner.log(
+        request.waits === 'task'
+          ? `parked ${job.id} while it waits for ${request.description}`
+          : `parked ${job.id} for an answer (${request.waits}): ${request.action}`,
+      );
       // The committed steps' work goes back too, while the job still holds the session (checked in
       // Redis: the parked step made this attempt's lease count as lost): whoever takes it next starts there.
       const stillHeld = new TurnLease(runner.redis, data.sessionId, jobId, token);
@@ -172,6 +200,12 @@ export async function runTurnJob(
         .catch((error: unknown) => {
           runner.log(`the work of ${job.id} before it parked was not handed back: ${turnEndOf(error).error}`);
         });
+      if (waited !== null && request.waits === 'task') {
+        // Woken by this worker when a task ends; due by itself (the worker died) when the wait's time is up.
+        const parkedError = await runner.park(job, token, waited.timeoutMs + WAIT_PARK_GRACE_MS);
+        parkedForWait = true;
+        throw parkedError;
+      }
       const parkedError = await runner.park(job, token, APPROVAL_PARK_MS);
       // `fleet approve` answers, then wakes a parked job: an answer that came before the job was
       // parked found nothing to wake, so it is woken here.
@@ -191,6 +225,8 @@ export async function runTurnJob(
         if (end.code === 0) end = turnEndOf(error);
       }
     }
+    // The turn's cost is counted before its end is told: whoever reads the end finds it.
+    await cost.settled();
     // The broadcast cancel that stopped this turn left its flag too: it is spent.
     if (cancel.signal.aborted) await takeCancelFlag(runner.redis, data.sessionId);
     // The session's schedules, as this turn left them, become the fleet's schedulers.
@@ -209,8 +245,18 @@ export async function runTurnJob(
     return { code: end.code };
   } finally {
     cancel.done();
+    waitPark?.done();
     session.setWriteFence(null);
     session.setSwarmDispatch(null);
     await session.close().catch(() => undefined);
+    // The session closed with its tasks kept: the job is woken when the wait is due.
+    if (runner.waits && waitPark?.parked)
+      if (parkedForWait)
+        await runner.waits
+          .hold(data.sessionId, jobId, () => runner.wake(job))
+          .catch((error: unknown) => {
+            runner.log(`${jobId} is parked but not watched: ${turnEndOf(error).error}`);
+          });
+      else await runner.waits.keeper.release(data.sessionId, 'Stopped because the turn could not be parked.');
   }
 }

@@ -1,14 +1,18 @@
 import type { Redis } from 'ioredis';
 import type { WireMessage } from '../wire/index.js';
-import { ApprovalRequest, QuestionRequest } from '../wire/requests.js';
-import { ApprovalGate } from './approval-gate.js';
-import { isAnswered } from './parked-approvals.js';
-import { isQuestionAnswered } from './parked-questions.js';
-import { QuestionGate } from './question-gate.js';
+import {
+  ApprovalRequest,
+  type QuestionAnswers,
+  QuestionRequest,
+  type QuestionRequestData,
+} from '../wire/requests.js';
+import { type AskedApproval, parkedApprovals } from './parked-approvals.js';
+import { parkedQuestions } from './parked-questions.js';
+import { ParkingGate } from './parked-requests.js';
 
-/** What a parked turn waits for, as its stream's `parked` entry says it. */
+/** What a parked turn waits for, as its stream's `parked` entry says it (`task`: a WaitFor's). */
 export interface ParkedWait {
-  waits: 'approval' | 'question';
+  waits: 'approval' | 'question' | 'task';
   action: string;
   description: string;
 }
@@ -20,26 +24,27 @@ export interface ParkedWait {
  * dismissed, as in print mode).
  */
 export class TurnParking {
-  private readonly approvals: ApprovalGate;
-  private readonly questions: QuestionGate;
+  private readonly approvals: ParkingGate<AskedApproval, 'approve' | 'reject'>;
+  private readonly questions: ParkingGate<QuestionRequestData, QuestionAnswers>;
 
   constructor(
-    private readonly redis: Redis,
-    private readonly sessionId: string,
+    redis: Redis,
+    sessionId: string,
     jobId: string,
     private readonly parksQuestions: boolean,
     park: () => void,
   ) {
-    this.approvals = new ApprovalGate(redis, sessionId, jobId, park);
-    this.questions = new QuestionGate(redis, sessionId, jobId, park);
+    this.approvals = new ParkingGate(parkedApprovals, redis, sessionId, jobId, park);
+    this.questions = new ParkingGate(parkedQuestions, redis, sessionId, jobId, park);
   }
 
   /** Takes a pending request of the turn's wire; `failed` when it could not be handled (Redis). */
   offer(message: WireMessage, failed: () => void): void {
     if (message instanceof ApprovalRequest && message.isPending)
-      void this.approvals.handle(message).catch(failed);
+      void this.approvals.handle(message.payload, (answer) => message.resolve(answer)).catch(failed);
     if (message instanceof QuestionRequest && message.isPending) {
-      if (this.parksQuestions) void this.questions.handle(message).catch(failed);
+      if (this.parksQuestions)
+        void this.questions.handle(message.payload, (answers) => message.resolve(answers)).catch(failed);
       else message.resolve({});
     }
   }
@@ -61,9 +66,6 @@ export class TurnParking {
 
   /** Whether what parked the turn was answered already (before the job was parked). */
   async isAnswered(): Promise<boolean> {
-    const approval = this.approvals.parked;
-    if (approval !== null) return isAnswered(this.redis, this.sessionId, approval);
-    const question = this.questions.parked;
-    return question !== null && isQuestionAnswered(this.redis, this.sessionId, question);
+    return this.approvals.parked !== null ? this.approvals.isAnswered() : this.questions.isAnswered();
   }
 }

@@ -47,6 +47,8 @@ describe('commandSecretReason', () => {
     'tar czf - ~/.ssh',
     'grep -r token .npmrc',
     'cat $(echo x) .env~',
+    'cat nowhere/prod.env',
+    'cat nowhere/*.env',
   ])('asks for %s', async (command) => {
     expect(await reason(command)).toMatch(/names the secret file/);
   });

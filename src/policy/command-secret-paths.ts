@@ -1,4 +1,4 @@
-import { basename, dirname, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, resolve, sep } from 'node:path';
 import { DecisionRealPaths } from './decision-real-paths.js';
 import { expandHome } from './real-path.js';
 import { fileSecretContentReason } from './secret-content.js';
@@ -24,7 +24,7 @@ export async function commandSecretReason(
   // the decision wait on the file system.
   const words = wordsOf(parts);
   const reals = new DecisionRealPaths(now);
-  const base = resolve(cwd);
+  const base = absoluteFolder(cwd);
   const reasons: (string | null | Promise<string | null>)[] = [];
   let pending = false;
   for (const word of words) {
@@ -36,6 +36,20 @@ export async function commandSecretReason(
   }
   if (!pending) return null;
   return (await Promise.all(reasons)).find((r) => r !== null) ?? null;
+}
+
+/** The last working folder made absolute: every decision of a session names the same one. */
+let lastFolder: { given: string; absolute: string } | null = null;
+
+/**
+ * `resolve(cwd)`, kept for an absolute cwd (its answer is the text's alone; a relative one depends on
+ * the process's working folder, which can change).
+ */
+function absoluteFolder(cwd: string): string {
+  if (lastFolder?.given === cwd) return lastFolder.absolute;
+  const absolute = resolve(cwd);
+  if (isAbsolute(cwd)) lastFolder = { given: cwd, absolute };
+  return absolute;
 }
 
 /** Why a word names a secret file (by the files it stands for), or a git config's content scan to wait for. */
@@ -61,24 +75,15 @@ function wordReason(
   });
 }
 
-/**
- * Each word once, whichever parts name it, by parts list: a parsed command's parts are frozen and
- * kept (shell-command.ts), so the same command decided again splits no words. The words depend on
- * the text alone; every file look-up is still made at each decision.
- */
-const wordsByParts = new WeakMap<readonly string[], readonly string[]>();
-
+/** Each word once, whichever parts name it. */
 function wordsOf(parts: readonly string[]): readonly string[] {
-  let words = wordsByParts.get(parts);
-  if (!words) {
-    words = [...new Set(parts.flatMap(candidateWords))];
-    if (Object.isFrozen(parts)) wordsByParts.set(parts, words);
-  }
-  return words;
+  return [...new Set(parts.flatMap(candidateWords))];
 }
 
+const GIT_CONFIG = `${sep}.git${sep}config`;
+
 function isGitConfig(real: string): boolean {
-  return basename(real) === 'config' && basename(dirname(real)) === '.git';
+  return real.endsWith(GIT_CONFIG);
 }
 
 /** `.git/config` is secret by content only (a token in a remote URL, an auth header). */
@@ -88,6 +93,8 @@ async function gitConfigReason(real: string): Promise<string | null> {
 }
 
 /** Operators a word may start with that are not part of the path: redirections, process substitution. */
+/** How a word with such an operator starts (most words do not: no replace for them). */
+const REDIRECT_START = /^[\d<>&]/;
 const REDIRECT_PREFIX = /^(?:\d*(?:<<<|<<-?|<>|>>|>\||>&|<&|&>>|&>|<|>)|[<>]\()/;
 
 /** The words of a part that could name a file: every word but the command name, values of `x=y`. */
@@ -95,7 +102,7 @@ function candidateWords(part: string): string[] {
   const words = splitWords(part);
   const out: string[] = [];
   words.forEach((raw, index) => {
-    let word = raw.replace(REDIRECT_PREFIX, '');
+    let word = REDIRECT_START.test(raw) ? raw.replace(REDIRECT_PREFIX, '') : raw;
     if (word === '') return;
     // The command's own name is no argument (unless the part is a redirection: `< .env`).
     if (index === 0 && word === raw) return;
@@ -151,8 +158,10 @@ function expandWord(word: string, cwd: string, reals: DecisionRealPaths): string
   const path = resolve(cwd, word);
   const name = basename(path);
   if (!/[*?[]/.test(name) || /[*?[]/.test(dirname(path))) return [path];
-  const pattern = globToRegExp(name);
   const entries = reals.list(dirname(path));
+  // A folder with nothing in it (or none there: `src-1/*.ts`) needs no pattern built.
+  if (entries.length === 0) return [path];
+  const pattern = globToRegExp(name);
   return [
     path,
     ...entries.filter((entry) => pattern.test(entry)).map((entry) => resolve(dirname(path), entry)),

@@ -105,6 +105,12 @@ export class PermissionRule {
     return candidates.some((candidate) => match(candidate));
   }
 
+  /** `matches` for one or two texts (a simple command part as written and as its literal words). */
+  matchesText(toolName: string, text: string, other: string): boolean {
+    if (!this.coversTool(toolName)) return false;
+    return this.matchArgument === null || this.matchArgument(text) || this.matchArgument(other);
+  }
+
   /**
    * Whether the rule matches a part of a shell command as the shell will run it: its text, or any
    * of its invocations (wrappers removed, flags in any order); `might` when a word an expansion

@@ -18,11 +18,10 @@ async function subject(command: string, toolName = 'Shell'): Promise<RuleSubject
     candidates: [command.trim()],
     commandParts: parsed.analysed,
     commandIncomplete: parsed.incomplete,
-    command: parsed,
   };
 }
 
-describe('RuleSet verdicts remembered per parsed command', () => {
+describe('RuleSet verdicts for parsed commands', () => {
   it('answers a command decided again as the first time, and another rule set afresh', async () => {
     const strict = rules(['deny', 'Shell(rm -rf*)'], ['allow', 'Shell(git status*)']);
     const same = await subject('git status && rm -fr build');

@@ -10,17 +10,6 @@ export interface RuleSubject {
   readonly commandParts?: readonly CommandPart[] | undefined;
   /** The parser could not read the whole command: no allow rule may let it through. */
   readonly commandIncomplete?: boolean | undefined;
-  /**
-   * The one parsed command (a frozen parse, kept by its text) `commandParts` and `candidates` were
-   * made from, when they were: the verdicts for it are remembered (see RuleSet.verdicts).
-   */
-  readonly command?: object | undefined;
-}
-
-/** What the rules say about one subject: its deny verdict and its allow/ask verdict. */
-interface Verdicts {
-  deny?: RuleVerdict | null;
-  allowOrAsk?: RuleVerdict | null;
 }
 
 export interface RuleVerdict {
@@ -41,37 +30,16 @@ export class RuleSet {
   private readonly denies: PermissionRule[];
   private readonly others: PermissionRule[];
 
-  /**
-   * Verdicts for the commands decided before, by their parse (each command text has one frozen parse
-   * while it is kept: shell-command.ts), then by tool name and candidates. Safe to keep: a verdict
-   * depends on the rules (fixed for a RuleSet; new rules are a new RuleSet) and the subject alone,
-   * which its parse and candidates are; nothing on disk or in the session enters it. A retried or
-   * repeated command (the same `npm test` every turn) then matches no glob again.
+  /*
+   * No verdict is remembered: matching a command's parts against the rules costs a few µs, and a
+   * memo by parse (there was one) was read only for a tree-sitter command decided again, made a
+   * WeakMap entry and a Map for every new one, and trained V8 on its hit path alone: the first new
+   * command threw the optimised decision away (bench, loaded machine, CPU per new loop: 111 -> 96 µs
+   * without it; the same command with wrappers decided again: 16 -> 19 µs).
    */
-  private readonly verdicts = new WeakMap<object, Map<string, Verdicts>>();
-
   constructor(readonly rules: readonly PermissionRule[]) {
     this.denies = rules.filter((rule) => rule.decision === 'deny');
     this.others = rules.filter((rule) => rule.decision !== 'deny');
-  }
-
-  /** The remembered verdicts for a subject made from one parsed command; null for any other subject. */
-  private remembered(subject: RuleSubject): Verdicts | null {
-    if (subject.command === undefined) return null;
-    let byKey = this.verdicts.get(subject.command);
-    if (!byKey) {
-      byKey = new Map();
-      this.verdicts.set(subject.command, byKey);
-    }
-    const key = `${subject.toolName}\0${subject.commandIncomplete === true}\0${subject.candidates.join('\0')}`;
-    let found = byKey.get(key);
-    if (!found) {
-      // A few keys per command at most (its tool and the names whose rules judge it too).
-      if (byKey.size >= 8) byKey.clear();
-      found = {};
-      byKey.set(key, found);
-    }
-    return found;
   }
 
   static empty(): RuleSet {
@@ -90,34 +58,32 @@ export class RuleSet {
    * even in yolo (`decision: 'ask'`).
    */
   deny(subject: RuleSubject): RuleVerdict | null {
-    const memo = this.remembered(subject);
-    if (memo?.deny !== undefined) return memo.deny;
-    const verdict = this.denyNow(subject);
-    if (memo) memo.deny = verdict === null ? null : Object.freeze(verdict);
-    return verdict;
-  }
-
-  private denyNow(subject: RuleSubject): RuleVerdict | null {
     const parts = subject.commandParts ?? [];
-    // A rule that matches for certain is named before one that only cannot be ruled out.
-    const found = this.denies.map((rule) => ({
-      rule,
-      matches: parts.map((part) => ({ part, match: rule.matchesCommandPart(subject.toolName, part) })),
-    }));
-    for (const { rule, matches } of found) {
-      if (rule.matches(subject.toolName, subject.candidates) || matches.some((m) => m.match === 'matches'))
-        return { decision: 'deny', rule };
+    // A rule that matches for certain is named before one whose match cannot be ruled out (a
+    // command name an expansion decides), and that before one that only might (an argument).
+    let unknown: { rule: PermissionRule; part: CommandPart } | null = null;
+    let might: { rule: PermissionRule; part: CommandPart } | null = null;
+    for (const rule of this.denies) {
+      if (rule.matches(subject.toolName, subject.candidates)) return { decision: 'deny', rule };
+      for (const part of parts) {
+        const match = rule.matchesCommandPart(subject.toolName, part);
+        if (match === 'matches') return { decision: 'deny', rule };
+        if (match === 'unknown-name') unknown ??= { rule, part };
+        else if (match === 'might') might ??= { rule, part };
+      }
     }
-    for (const { rule, matches } of found) {
-      const unknown = matches.find((m) => m.match === 'unknown-name');
-      if (unknown)
-        return { decision: 'deny', rule, uncertain: { part: unknown.part.text, why: UNKNOWN_NAME } };
-    }
-    for (const { rule, matches } of found) {
-      const might = matches.find((m) => m.match === 'might');
-      if (might)
-        return { decision: 'ask', rule, uncertain: { part: might.part.text, why: UNKNOWN_ARGUMENT } };
-    }
+    if (unknown)
+      return {
+        decision: 'deny',
+        rule: unknown.rule,
+        uncertain: { part: unknown.part.text, why: UNKNOWN_NAME },
+      };
+    if (might)
+      return {
+        decision: 'ask',
+        rule: might.rule,
+        uncertain: { part: might.part.text, why: UNKNOWN_ARGUMENT },
+      };
     return null;
   }
 
@@ -126,12 +92,8 @@ export class RuleSet {
    * asked → ask; every part allowed → allow; a part no rule covers → no verdict (the defaults decide).
    */
   allowOrAsk(subject: RuleSubject): RuleVerdict | null {
-    const memo = this.remembered(subject);
-    if (memo?.allowOrAsk !== undefined) return memo.allowOrAsk;
     const found = this.allowOrAskParts(subject);
-    const verdict = subject.commandIncomplete && found?.decision === 'allow' ? null : found;
-    if (memo) memo.allowOrAsk = verdict === null ? null : Object.freeze(verdict);
-    return verdict;
+    return subject.commandIncomplete && found?.decision === 'allow' ? null : found;
   }
 
   private allowOrAskParts(subject: RuleSubject): RuleVerdict | null {
@@ -164,7 +126,7 @@ export class RuleSet {
         if (rule.matchesCommandPart(toolName, part) !== 'no') return { decision: 'ask', rule };
       } else if (rule.argument === null) {
         if (rule.coversTool(toolName)) return { decision: rule.decision, rule };
-      } else if (part.literal !== null && rule.matches(toolName, [part.text, part.literal])) {
+      } else if (part.literal !== null && rule.matchesText(toolName, part.text, part.literal)) {
         return { decision: rule.decision, rule };
       }
     }

@@ -379,6 +379,22 @@ describe('.git and .kimi-ts stay read-only in a writable workspace', () => {
     sandbox.dispose();
     expect(await readdir(dir)).toEqual([]);
   });
+
+  it('a command launched before the close keeps its placeholders until it ends (bwrap binds them as it starts)', async () => {
+    const dir = await mkdtemp(join(root, 'kept-'));
+    const sandbox = sandboxed(workspaceWrite, { ...context, workDir: dir, additionalDirs: () => [] });
+    const other = sandbox.forWorkspace(dir);
+    // Launched (a background command), then the session closes before bwrap has started.
+    await sandbox.prefix(dir);
+    sandbox.dispose();
+    expect((await readdir(dir)).sort()).toEqual(['.git', '.kimi-ts']);
+    // The command the bwrap below stands for starts now, after the close, and finds what it binds.
+    const late = await runIn(other, 'echo started', { cwd: dir });
+    expect(late.output).toBe('started\n');
+    expect((await readdir(dir)).sort()).toEqual(['.git', '.kimi-ts']);
+    sandbox.commandEnded();
+    expect(await readdir(dir)).toEqual([]);
+  });
 });
 
 describe('hidden paths inside hidden folders', () => {

@@ -112,7 +112,10 @@ export interface CommandSandbox {
   prefix(cwd: string): Promise<string[]>;
   /** A command started with `prefix` ended: what it left in the tree is read before the next one. */
   commandEnded(): void;
-  /** Removes the empty `.git` / `.kimi-ts` it made where they did not exist (if still empty). */
+  /**
+   * Removes the empty `.git` / `.kimi-ts` it made where they did not exist (if still empty): now,
+   * or when the last command launched and not yet ended ends.
+   */
   dispose(): void;
   /**
    * The same sandbox with `workDir` as its one workspace (an isolated subagent's worktree): the
@@ -137,7 +140,21 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   if (settings.mode === 'workspace-write')
     for (const dir of [context.workDir, ...context.additionalDirs()])
       ensureProtected(resolve(dir), placeholders, ['.kimi-ts']);
-  return { kind: 'on', sandbox: sandboxFor(settings, context, host, placeholders, new Map()) };
+  return {
+    kind: 'on',
+    sandbox: sandboxFor(settings, context, host, placeholders, new Map(), { running: 0, disposed: false }),
+  };
+}
+
+/**
+ * The commands launched and not yet ended, of a sandbox and those `forWorkspace` made from it. A
+ * placeholder goes only when none runs: bwrap binds it as it starts, so a command launched just
+ * before the session closed (a background command a fleet worker keeps running while its turn is
+ * parked, or one `keep_alive_on_exit` leaves) would otherwise fail to start.
+ */
+interface SandboxCommands {
+  running: number;
+  disposed: boolean;
 }
 
 function sandboxFor(
@@ -147,7 +164,17 @@ function sandboxFor(
   placeholders: Set<string>,
   /** One per writable folder, shared with the sandboxes made by `forWorkspace`. */
   indexes: Map<string, NestedGitIndex>,
+  commands: SandboxCommands,
 ): CommandSandbox {
+  const removePlaceholders = () => {
+    for (const path of placeholders) {
+      try {
+        rmdirSync(path); // only if still empty: nothing anyone put there is removed
+      } catch {
+        // gone, or someone put something in it
+      }
+    }
+  };
   const workspace = () => [context.workDir, ...context.additionalDirs()].map((dir) => resolve(dir));
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
     const known = indexes.get(dir);
@@ -165,7 +192,12 @@ function sandboxFor(
       );
       for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
     }
-    return bwrapLaunch(host, [...bwrapArguments(settings, context, cwd, placeholders, nested), '--']);
+    const launched = bwrapLaunch(host, [
+      ...bwrapArguments(settings, context, cwd, placeholders, nested),
+      '--',
+    ]);
+    commands.running++;
+    return launched;
   };
   return {
     settings,
@@ -173,19 +205,26 @@ function sandboxFor(
     launch,
     prefix: async (cwd) => shellLaunched(await launch(cwd)),
     commandEnded: () => {
+      commands.running = Math.max(0, commands.running - 1);
+      if (commands.disposed) {
+        if (commands.running === 0) removePlaceholders();
+        return;
+      }
       for (const index of indexes.values()) index.refresh();
     },
     dispose: () => {
-      for (const path of placeholders) {
-        try {
-          rmdirSync(path); // only if still empty: nothing anyone put there is removed
-        } catch {
-          // gone, or someone put something in it
-        }
-      }
+      commands.disposed = true;
+      if (commands.running === 0) removePlaceholders();
     },
     forWorkspace: (workDir) =>
-      sandboxFor(settings, { ...context, workDir, additionalDirs: () => [] }, host, placeholders, indexes),
+      sandboxFor(
+        settings,
+        { ...context, workDir, additionalDirs: () => [] },
+        host,
+        placeholders,
+        indexes,
+        commands,
+      ),
   };
 }
 

@@ -67,6 +67,28 @@ function dotenvReason(name: string): string | null {
   return null;
 }
 
+/** The Google Cloud SDK's credentials file, wherever the folder holding `.gcp` is. */
+const GCP_CREDENTIALS = '/.gcp/credentials';
+
+/**
+ * Text every name the checks below call secret holds: each check reads the given name or a part of
+ * it (a backup's original, without its leading dot), so a name holding none of these is no secret's
+ * and takes one regex test instead of the whole walk (most names a command holds: `src`, `5`).
+ */
+const SECRET_NAME_MARKS = new RegExp(
+  [
+    ...CREDENTIAL_NAMES,
+    ...SHELL_HISTORIES,
+    ...KEY_EXTENSIONS,
+    ...STATE_EXTENSIONS,
+    '.env',
+    'id_',
+    basename(GCP_CREDENTIALS),
+  ]
+    .map((mark) => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+);
+
 /**
  * The part of the classifier that needs only the file's name (dotenv files and their copies, private
  * keys, credentials files, shell histories): for paths relative to some root, e.g. checkpoint
@@ -75,6 +97,7 @@ function dotenvReason(name: string): string | null {
 export function secretNameReason(path: string): string | null {
   const normalised = path.replaceAll('\\', '/');
   const given = basename(normalised);
+  if (!SECRET_NAME_MARKS.test(given)) return null;
   const original = originalName(given);
   if (HARMLESS_ENV_FILES.has(original)) return null;
   for (const name of new Set([given, original, original.replace(/^\./, '')])) {
@@ -86,6 +109,6 @@ export function secretNameReason(path: string): string | null {
     if (name.startsWith('id_') && !name.endsWith('.pub')) return 'a private key';
     if (STATE_EXTENSIONS.some((ext) => name.endsWith(ext))) return 'deployment secrets (Terraform)';
   }
-  if (normalised.endsWith('/.gcp/credentials')) return 'Google Cloud credentials';
+  if (normalised.endsWith(GCP_CREDENTIALS)) return 'Google Cloud credentials';
   return null;
 }

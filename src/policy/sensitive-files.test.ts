@@ -56,6 +56,14 @@ describe('sensitiveReason (by real path)', () => {
     ['/srv/x/.zsh_history', 'a shell history'],
     ['/home/u/.bashrc', null],
     ['/home/u/project/src/index.ts', null],
+    ['/home/u/.sshx', null],
+    ['/home/u/.kimi/config.toml', "Kimi CLI's home (config, credentials)"],
+    ['/p/.pgpass.bak', 'a credentials file'],
+    ['/p/.python_history', 'a shell history'],
+    ['/p/keys.jks', 'a private key'],
+    ['/p/prod.tfvars', 'deployment secrets (Terraform)'],
+    ['/p/idea.md', null],
+    ['/p/5', null],
   ])('%s → %s', (path, expected) => {
     expect(sensitiveReason(path, homes)).toBe(expected);
   });

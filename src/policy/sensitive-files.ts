@@ -45,14 +45,9 @@ interface Places {
   configFiles: Set<string>;
   kimiHomeOpen: string[];
   homeSecrets: { path: string; what: string }[];
-  /**
-   * Answers for real paths asked before (a command's words are judged at every decision). Safe to
-   * keep: the answer is worked out from the path's text and these places alone, no file is read.
-   */
-  answers: Map<string, string | null>;
+  /** What every path in homeSecrets starts with (`/home/u/.`): a path without it is in none of them. */
+  homeSecretsPrefix: string;
 }
-
-const MAX_ANSWERS = 256;
 
 /** The absolute places for a pair of homes, worked out once per homes object. */
 const placesCache = new WeakMap<SensitiveHomes, Places>();
@@ -61,15 +56,16 @@ function placesOf(homes: SensitiveHomes): Places {
   let places = placesCache.get(homes);
   if (!places) {
     const kimiHome = resolve(homes.kimiHome);
+    const homeSecrets = HOME_SECRETS.map((secret) => ({
+      path: resolve(homes.userHome, secret.path),
+      what: secret.what,
+    }));
     places = {
       kimiHome,
       configFiles: new Set((homes.configFiles ?? []).map(realPathNow)),
       kimiHomeOpen: KIMI_HOME_OPEN_FOLDERS.map((dir) => join(kimiHome, dir)),
-      homeSecrets: HOME_SECRETS.map((secret) => ({
-        path: resolve(homes.userHome, secret.path),
-        what: secret.what,
-      })),
-      answers: new Map(),
+      homeSecrets,
+      homeSecretsPrefix: commonPrefix(homeSecrets.map((secret) => secret.path)),
     };
     placesCache.set(homes, places);
   }
@@ -81,27 +77,31 @@ function placesOf(homes: SensitiveHomes): Places {
  * needs an approval that names it as secret, and is refused where no person can answer.
  */
 export function sensitiveReason(realPath: string, homes: SensitiveHomes): string | null {
+  // Worked out at each call, not remembered: for most paths it is a few string compares and one
+  // regex test (secretNameReason), less than keeping the answers for a stream of new words did.
   const places = placesOf(homes);
-  const known = places.answers.get(realPath);
-  if (known !== undefined) return known;
-  const answer = reasonByPlace(realPath, places);
-  // Dropped all at once when full: the paths of the commands at hand are asked again soon enough.
-  if (places.answers.size >= MAX_ANSWERS) places.answers.clear();
-  places.answers.set(realPath, answer);
-  return answer;
-}
-
-function reasonByPlace(realPath: string, places: Places): string | null {
   if (places.configFiles.has(realPath)) return 'a config file the agent loaded (API keys)';
   if (isWithinDirectory(realPath, places.kimiHome)) {
     const open = places.kimiHomeOpen.some((dir) => isWithinDirectory(realPath, dir));
     if (!open)
       return "the agent's own home (config, API keys, OAuth tokens, MCP and plugin configs, sessions)";
   }
-  for (const secret of places.homeSecrets) {
-    if (isWithinDirectory(realPath, secret.path)) return secret.what;
+  if (realPath.startsWith(places.homeSecretsPrefix)) {
+    for (const secret of places.homeSecrets) {
+      if (isWithinDirectory(realPath, secret.path)) return secret.what;
+    }
   }
   return secretNameReason(realPath);
+}
+
+function commonPrefix(texts: readonly string[]): string {
+  let prefix = texts[0] ?? '';
+  for (const text of texts) {
+    let i = 0;
+    while (i < prefix.length && i < text.length && prefix[i] === text[i]) i++;
+    prefix = prefix.slice(0, i);
+  }
+  return prefix;
 }
 
 /** The real path of a file named at start-up (it exists: it was just read). */

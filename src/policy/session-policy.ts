@@ -162,8 +162,6 @@ export class SessionPolicy {
       candidates: facts.flatMap((f) => f.candidates),
       commandParts: facts.flatMap((f) => f.command?.analysed ?? []),
       commandIncomplete: facts.some((f) => f.command?.incomplete === true),
-      // One command and nothing else: its verdicts are remembered by its parse (RuleSet.verdicts).
-      command: facts.length === 1 ? facts[0]?.command : undefined,
     };
 
     // Under each name whose rules judge the call: its own first.

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { parseShellCommand } from './shell-command.js';
+import { LEAF_NODES, parseShellCommand } from './shell-command.js';
 
 describe('parseShellCommand', () => {
   it.each([
@@ -11,6 +13,10 @@ describe('parseShellCommand', () => {
     ["bash -c 'rm -rf x; ls'", ["bash -c 'rm -rf x; ls'", 'rm -rf x', 'ls']],
     ['PATH=/tmp/x; export A=1', ['PATH=/tmp/x', 'export A=1']],
     ['for f in *; do rm "$f"; done', ['rm "$f"']],
+    // Commands below a redirection: after a heredoc's start, and in its target.
+    ['cat <<EOF && rm -rf x\nhi\nEOF', ['cat', '<<EOF && rm -rf x\nhi\nEOF', 'rm -rf x']],
+    ['echo hi > "$(rm -rf y)"', ['echo hi', '> "$(rm -rf y)"', 'rm -rf y']],
+    ['echo hi > out.txt 2> "err.txt"', ['echo hi', '> out.txt', '2> "err.txt"']],
   ])('%s → every part it runs', async (command, parts) => {
     const parsed = await parseShellCommand(command);
     expect(parsed.parts).toEqual(parts);
@@ -56,5 +62,28 @@ describe('parseShellCommand', () => {
 
   it('marks a command with a syntax error as incomplete', async () => {
     expect((await parseShellCommand('echo "unterminated')).incomplete).toBe(true);
+  });
+
+  it('skips the children of exactly the node types the grammar gives none (node-types.json)', () => {
+    const require = createRequire(import.meta.url);
+    const types = JSON.parse(
+      readFileSync(require.resolve('tree-sitter-bash/src/node-types.json'), 'utf8'),
+    ) as { type: string; named: boolean; children?: unknown; fields?: object; subtypes?: unknown }[];
+    const leaves = types
+      .filter((node) => node.named && !node.children && !node.subtypes)
+      .filter((node) => Object.keys(node.fields ?? {}).length === 0)
+      .map((node) => node.type);
+    expect([...LEAF_NODES].sort()).toEqual(leaves.sort());
+  });
+
+  it('keeps what tree-sitter parsed, and splits a plain line afresh each time', async () => {
+    const loop = 'for f in *.ts; do wc -l "$f"; done';
+    const first = await parseShellCommand(loop);
+    expect(await parseShellCommand(loop)).toBe(first);
+    const plain = await parseShellCommand('git status && ls -la');
+    const again = await parseShellCommand('git status && ls -la');
+    expect(again).not.toBe(plain);
+    expect(again).toEqual(plain);
+    expect(Object.isFrozen(again.analysed[0])).toBe(true);
   });
 });

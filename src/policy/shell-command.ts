@@ -1,8 +1,13 @@
 import type { Parser, Node as SyntaxNode } from 'web-tree-sitter';
 import type { CommandPart } from './command-part.js';
 import { parsePlainCommandLine } from './plain-command-line.js';
-import { analyseCommandNode, analyseConstruct, analyseRedirect } from './shell-part-analysis.js';
-import { UNKNOWN_WORD } from './shell-words.js';
+import {
+  analyseCommandNode,
+  analyseConstruct,
+  analyseRedirect,
+  type ParentNode,
+} from './shell-part-analysis.js';
+import { namedChildrenOf, UNKNOWN_WORD } from './shell-words.js';
 import { MAX_NESTING } from './shell-wrappers.js';
 
 /** A command line split by a real shell parser (tree-sitter-bash) into what it would run. */
@@ -44,9 +49,16 @@ export function opaqueCommand(command: string): ParsedCommand {
 }
 
 /**
- * Commands parsed before, by their exact text (the same command is decided more than once: a retry,
- * a question asked again, a loop). The parse depends on the text alone; results are frozen, so no
- * decision can change what the next one reads.
+ * Commands tree-sitter parsed before, by their exact text (the same command is decided more than
+ * once: a retry, a question asked again, a loop). The parse depends on the text alone; results are
+ * frozen, so no decision can change what the next one reads.
+ *
+ * A plain line is not kept: splitting it again costs a few µs, about what keeping it does (a parse
+ * kept past V8's young generation is copied and promoted), and a decision that splits every plain
+ * line runs the same code for a command seen before as for a new one. With plain lines kept, a
+ * session of repeated commands ran only the cache's hit path; V8 optimised for that and threw the
+ * code away at the first new command (bench, loaded machine, CPU per new plain line: 107 µs with
+ * them kept, 44 µs without; the same repeated plain line: 12 → 24 µs).
  */
 const parsed = new Map<string, ParsedCommand>();
 /**
@@ -68,9 +80,8 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
     return known;
   }
   const plain = parsePlainCommandLine(command);
-  const result = plain
-    ? frozen({ parts: plain.map((part) => part.text), analysed: plain, incomplete: false })
-    : await treeSitterParse(command);
+  if (plain) return frozen({ parts: plain.map((part) => part.text), analysed: plain, incomplete: false });
+  const result = await treeSitterParse(command);
   // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
   if (result === null) return opaqueCommand(command);
   if (command.length <= MAX_PARSED_TEXT) {
@@ -145,7 +156,7 @@ function parseInto(parser: Parser, command: string, depth: number, found: Comman
         incomplete = true;
       }
     };
-    collect(tree.rootNode, command, { found, nested, inPart: false });
+    collect(tree.rootNode, command, { found, nested, inPart: false }, null);
     return incomplete;
   } finally {
     tree.delete();
@@ -162,18 +173,48 @@ interface Walk {
 
 const REDIRECT_NODES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
-function collect(node: SyntaxNode, source: string, walk: Walk): void {
+/**
+ * Node types that never have children: in tree-sitter-bash's node-types.json they have neither
+ * fields nor children (shell-command.test.ts holds this list to it). Nothing is below them to
+ * collect, so their children are not asked for (each ask crosses into WebAssembly and back).
+ */
+export const LEAF_NODES: ReadonlySet<string> = new Set([
+  'ansi_c_string',
+  'comment',
+  'extglob_pattern',
+  'file_descriptor',
+  'heredoc_content',
+  'heredoc_end',
+  'heredoc_start',
+  'raw_string',
+  'regex',
+  'special_variable_name',
+  'string_content',
+  'test_operator',
+  'variable_name',
+  'word',
+]);
+
+function collect(node: SyntaxNode, source: string, walk: Walk, parent: ParentNode | null): void {
   // Each read of a node crosses into WebAssembly: its type and children are read once.
   const type = node.type;
-  const children = node.namedChildren;
+  if (LEAF_NODES.has(type)) return;
+  const children = namedChildrenOf(node);
   let inPart = walk.inPart;
+  // A command's words with a literal value hold no expansion, substitution or command: nothing
+  // below them is collected, so they are not walked.
+  let literal: ReadonlySet<SyntaxNode> | null = null;
   if (type === 'command') {
-    const { part, nested } = analyseCommandNode(node, children, source);
+    const { part, nested, literalWords } = analyseCommandNode(node, children, source, parent);
     walk.found.push(part);
     for (const code of nested) walk.nested(code);
     inPart = true;
+    literal = literalWords;
   } else if (REDIRECT_NODES.has(type)) {
-    walk.found.push(analyseRedirect(node, source));
+    const part = analyseRedirect(node, source, children);
+    walk.found.push(part);
+    // Its target and text are literal: no expansion or command below it to collect.
+    if (part.notSimple === null) return;
     inPart = true;
   } else {
     const part = analyseConstruct(node, type, source, walk.inPart);
@@ -183,5 +224,6 @@ function collect(node: SyntaxNode, source: string, walk: Walk): void {
     }
   }
   const inner = inPart === walk.inPart ? walk : { ...walk, inPart };
-  for (const child of children) if (child) collect(child, source, inner);
+  const self: ParentNode = { node, type };
+  for (const child of children) if (child && !literal?.has(child)) collect(child, source, inner, self);
 }

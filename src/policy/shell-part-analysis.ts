@@ -1,6 +1,13 @@
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { CommandPart } from './command-part.js';
-import { quoteWord, type ShellWord, shellWord, UNKNOWN_WORD, WORD_NODES } from './shell-words.js';
+import {
+  namedChildrenOf,
+  quoteWord,
+  type ShellWord,
+  shellWord,
+  UNKNOWN_WORD,
+  WORD_NODES,
+} from './shell-words.js';
 import { unwrap } from './shell-wrappers.js';
 
 /**
@@ -11,48 +18,104 @@ import { unwrap } from './shell-wrappers.js';
  * that runs another command, no code in a string.
  */
 
+/** A node's parent as a walk of the tree found it, with its type. */
+export interface ParentNode {
+  readonly node: SyntaxNode;
+  readonly type: string;
+}
+
 /** A `command` node: its words, assignments and wrappers. Also returns the strings it parses in turn. */
 export function analyseCommandNode(
   node: SyntaxNode,
   children: readonly (SyntaxNode | null)[],
   source: string,
-): { part: CommandPart; nested: readonly string[] } {
+  /** The node's parent and its type, as the walk found them (asking the node crosses into WebAssembly). */
+  parent: ParentNode | null,
+): { part: CommandPart; nested: readonly string[]; literalWords: ReadonlySet<SyntaxNode> } {
   const assignments: string[] = [];
+  // Children that are words with a literal value (or nothing): no expansion or command inside them.
+  const literalWords = new Set<SyntaxNode>();
   const placed: { at: number; word: ShellWord }[] = [];
   // Once a word is not an assignment, bash reads none after it as one (`--format=x B=2 ls` runs
   // `--format=x`); the grammar still files `--format=x` under variable_assignment.
   let assigning = true;
-  // Text the grammar read as nothing (`a=1 - 2>&1` drops the `-`).
-  let covered = node.startIndex;
-  for (const child of node.children) {
-    if (!child) continue;
-    placed.push(...skippedWords(source, covered, child.startIndex));
-    covered = Math.max(covered, child.endIndex);
-  }
-  placed.push(...skippedWords(source, covered, node.endIndex));
-  for (const child of children) {
+  // Each read of a node's end crosses into WebAssembly and back: read once per child.
+  const ends = children.map((child) => child?.endIndex ?? 0);
+  placed.push(...wordsReadAsNothing(node, children, ends, source));
+  for (const [i, child] of children.entries()) {
     if (!child) continue;
     // A zero-width node (the grammar's empty command name after `a=1 2>&1`) is no word.
-    if (child.startIndex === child.endIndex) continue;
-    if (child.type === 'variable_assignment' && assigning && isAssignment(child)) {
+    if (child.startIndex === ends[i]) {
+      literalWords.add(child);
+      continue;
+    }
+    // Each read of a node's type crosses into WebAssembly and back: it is read once.
+    const type = child.type;
+    if (type === 'variable_assignment' && assigning && isAssignment(child)) {
       assignments.push(child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '');
       continue;
     }
     assigning = false;
-    if (child.type === 'variable_assignment') {
+    if (type === 'variable_assignment') {
       placed.push({ at: child.startIndex, word: assignmentAsWord(child, source) });
-    } else if (child.type === 'command_name') {
+    } else if (type === 'command_name') {
       const name = child.namedChild(0);
-      placed.push({ at: child.startIndex, word: shellWord(name ?? child, source) });
-    } else if (WORD_NODES.has(child.type)) {
-      placed.push({ at: child.startIndex, word: shellWord(child, source) });
+      const word = shellWord(name ?? child, source);
+      placed.push({ at: child.startIndex, word });
+      if (word.value !== null) literalWords.add(child);
+    } else if (WORD_NODES.has(type)) {
+      const word = shellWord(child, source, type);
+      placed.push({ at: child.startIndex, word });
+      if (word.value !== null) literalWords.add(child);
     }
   }
-  placed.push(...wordsAfterRedirections(node, source));
+  placed.push(...wordsAfterRedirections(node, source, parent));
   placed.sort((a, b) => a.at - b.at);
   const words = placed.map((p) => p.word);
-  const text = source.slice(node.startIndex, textEnd(node, source)).trim();
-  return analyseCommandWords(text, assignments, words, () => shellInput(node, source));
+  const text = source.slice(node.startIndex, textEnd(node, source, parent)).trim();
+  const { part, nested } = analyseCommandWords(text, assignments, words, () =>
+    shellInput(node, source, parent),
+  );
+  return { part, nested, literalWords };
+}
+
+/**
+ * Text in a command the grammar read as nothing (`a=1 - 2>&1` drops the `-`): bash passes it as
+ * words. When its named children leave only blanks between them, all its children do (an anonymous
+ * one is text too), and node.children — a crossing into WebAssembly and a node object per child —
+ * is not asked for.
+ */
+function wordsReadAsNothing(
+  node: SyntaxNode,
+  named: readonly (SyntaxNode | null)[],
+  namedEnds: readonly number[],
+  source: string,
+): { at: number; word: ShellWord }[] {
+  const end = node.endIndex;
+  let covered = node.startIndex;
+  let blank = true;
+  for (const [i, child] of named.entries()) {
+    if (!child) continue;
+    blank &&= isBlank(source, covered, child.startIndex);
+    covered = Math.max(covered, namedEnds[i] ?? 0);
+  }
+  if (blank && isBlank(source, covered, end)) return [];
+  const words: { at: number; word: ShellWord }[] = [];
+  covered = node.startIndex;
+  for (const child of node.children) {
+    if (!child) continue;
+    words.push(...skippedWords(source, covered, child.startIndex));
+    covered = Math.max(covered, child.endIndex);
+  }
+  words.push(...skippedWords(source, covered, end));
+  return words;
+}
+
+/** Blanks and line continuations only (no word) between `from` and `to`. */
+const BLANK_GAP = /^(?:[ \t\r\n]|\\\r?\n)*$/;
+
+function isBlank(source: string, from: number, to: number): boolean {
+  return to <= from || BLANK_GAP.test(source.slice(from, to));
 }
 
 /**
@@ -60,9 +123,13 @@ export function analyseCommandNode(
  * or as arguments of a heredoc (`rm <<EOF -rf x`); bash passes them to the command, so they are its
  * arguments here too (in order, after the words before the redirection).
  */
-function wordsAfterRedirections(node: SyntaxNode, source: string): { at: number; word: ShellWord }[] {
-  const statement = node.parent;
-  if (statement?.type !== 'redirected_statement') return [];
+function wordsAfterRedirections(
+  node: SyntaxNode,
+  source: string,
+  parent: ParentNode | null,
+): { at: number; word: ShellWord }[] {
+  if (parent?.type !== 'redirected_statement') return [];
+  const statement = parent.node;
   const words: { at: number; word: ShellWord }[] = [];
   // Text between the command and its redirections the grammar read as nothing (`x - 2>&1`).
   let covered = node.endIndex;
@@ -71,12 +138,13 @@ function wordsAfterRedirections(node: SyntaxNode, source: string): { at: number;
     words.push(...skippedWords(source, covered, child.startIndex));
     covered = Math.max(covered, child.endIndex);
   }
-  for (const redirect of statement.namedChildren) {
+  for (const redirect of namedChildrenOf(statement)) {
     if (!redirect || redirect.id === node.id) continue;
+    const type = redirect.type;
     const extra =
-      redirect.type === 'file_redirect'
+      type === 'file_redirect'
         ? redirect.childrenForFieldName('destination').slice(1)
-        : redirect.type === 'heredoc_redirect'
+        : type === 'heredoc_redirect'
           ? redirect.childrenForFieldName('argument')
           : [];
     for (const word of extra) {
@@ -92,8 +160,8 @@ function wordsAfterRedirections(node: SyntaxNode, source: string): { at: number;
 }
 
 /** Where a command's text ends: with the words the grammar dropped before its first redirection. */
-function textEnd(node: SyntaxNode, source: string): number {
-  const next = node.parent?.type === 'redirected_statement' ? node.nextSibling : null;
+function textEnd(node: SyntaxNode, source: string, parent: ParentNode | null): number {
+  const next = parent?.type === 'redirected_statement' ? node.nextSibling : null;
   if (!next || next.startIndex <= node.endIndex) return node.endIndex;
   return node.endIndex + source.slice(node.endIndex, next.startIndex).trimEnd().length;
 }
@@ -131,9 +199,8 @@ function unquotedText(text: string): string | null {
  * nobody can name. Blanks and line continuations are no words.
  */
 function skippedWords(source: string, from: number, to: number): { at: number; word: ShellWord }[] {
-  if (to <= from) return [];
+  if (isBlank(source, from, to)) return [];
   const gap = source.slice(from, to);
-  if (/^(?:[ \t\r\n]|\\\r?\n)*$/.test(gap)) return [];
   const words: { at: number; word: ShellWord }[] = [];
   for (const match of gap.matchAll(/(?:\\\r?\n|[ \t\r\n])+|([^ \t\r\n]+)/g)) {
     const text = match[1];
@@ -186,18 +253,22 @@ export function analyseCommandWords(
 export const FILE_INPUT = Symbol('file');
 
 /** What a shell reading its input gets: a literal heredoc or here-string, a file, or null (unknown). */
-function shellInput(node: SyntaxNode, source: string): string | typeof FILE_INPUT | null {
-  const redirects = [...node.namedChildren];
-  if (node.parent?.type === 'redirected_statement') redirects.push(...node.parent.namedChildren);
+function shellInput(
+  node: SyntaxNode,
+  source: string,
+  parent: ParentNode | null,
+): string | typeof FILE_INPUT | null {
+  const redirects = namedChildrenOf(node);
+  if (parent?.type === 'redirected_statement') redirects.push(...namedChildrenOf(parent.node));
   for (const redirect of redirects) {
     if (!redirect) continue;
     if (redirect.type === 'herestring_redirect') {
-      const word = redirect.namedChildren.find((child) => child !== null && WORD_NODES.has(child.type));
+      const word = namedChildrenOf(redirect).find((child) => WORD_NODES.has(child.type));
       return word ? shellWord(word, source).value : null;
     }
     if (redirect.type === 'heredoc_redirect') {
-      if (findNonLiteral(redirect, source) !== null) return null;
-      const body = redirect.namedChildren.find((child) => child?.type === 'heredoc_body');
+      if (findNonLiteral(namedChildrenOf(redirect), source) !== null) return null;
+      const body = namedChildrenOf(redirect).find((child) => child.type === 'heredoc_body');
       return body ? source.slice(body.startIndex, body.endIndex) : '';
     }
     if (
@@ -214,22 +285,29 @@ function shellInput(node: SyntaxNode, source: string): string | typeof FILE_INPU
 const PLAIN_REDIRECT_PIECES = new Set(['file_descriptor', 'heredoc_start', 'heredoc_content', 'heredoc_end']);
 
 /** `> out`, `2>&1`, `<<EOF … EOF`, `<<< text`: simple when its target and text are literal. */
-export function analyseRedirect(node: SyntaxNode, source: string): CommandPart {
+export function analyseRedirect(
+  node: SyntaxNode,
+  source: string,
+  /** Its named children, when the caller has them (each ask crosses into WebAssembly). */
+  children: readonly SyntaxNode[] = namedChildrenOf(node),
+): CommandPart {
   const text = source.slice(node.startIndex, node.endIndex).trim();
-  const unknown = findNonLiteral(node, source);
+  const unknown = findNonLiteral(children, source);
   const notSimple = unknown === null ? null : `\`${unknown}\` is not literal (an expansion decides it)`;
   return { text, notSimple, literal: notSimple === null ? text : null, invocations: [] };
 }
 
-function findNonLiteral(node: SyntaxNode, source: string): string | null {
-  for (const child of node.namedChildren) {
-    if (!child || PLAIN_REDIRECT_PIECES.has(child.type)) continue;
-    if (child.type === 'heredoc_body') {
-      const inner = findNonLiteral(child, source);
+function findNonLiteral(children: readonly SyntaxNode[], source: string): string | null {
+  for (const child of children) {
+    if (!child) continue;
+    const type = child.type;
+    if (PLAIN_REDIRECT_PIECES.has(type)) continue;
+    if (type === 'heredoc_body') {
+      const inner = findNonLiteral(namedChildrenOf(child), source);
       if (inner !== null) return inner;
       continue;
     }
-    if (!WORD_NODES.has(child.type) || shellWord(child, source).value === null) {
+    if (!WORD_NODES.has(type) || shellWord(child, source, type).value === null) {
       return source.slice(child.startIndex, child.endIndex);
     }
   }

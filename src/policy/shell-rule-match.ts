@@ -94,13 +94,14 @@ function flagKeys(program: string, flag: string): string[] {
  * the flags or operands the rule names, and a command whose name is such a word may be any command.
  */
 export function matchShape(shape: ShellRuleShape, words: readonly ShellWord[]): ShellMatch {
-  const [name, ...args] = words;
+  const name = words[0];
   if (!name) return 'no';
   let uncertain = false;
   if (name.value === null) {
     // `$x` unquoted may become the program, its flags and operands all at once.
     if (name.splits) return 'unknown-name';
   } else if (!shape.name(name.value) && !shape.name(basename(name.value))) return 'no';
+  const args = words.slice(1);
   const program = name.value === null ? basename(shape.nameGlob) : basename(name.value);
   const flags = new Set<string>();
   const operands: ShellWord[] = [];

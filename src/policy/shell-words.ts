@@ -17,6 +17,21 @@ export interface ShellWord {
   readonly splits: boolean;
 }
 
+/**
+ * A node's named children, asked one by one: web-tree-sitter's `namedChildren` has the WebAssembly
+ * side allocate and free a buffer for them at each call, which costs more than the calls (bench,
+ * the loop's tree: 9-15 µs a walk that way, 7.4 µs this way).
+ */
+export function namedChildrenOf(node: SyntaxNode): SyntaxNode[] {
+  const count = node.namedChildCount;
+  const children: SyntaxNode[] = [];
+  for (let i = 0; i < count; i++) {
+    const child = node.namedChild(i);
+    if (child) children.push(child);
+  }
+  return children;
+}
+
 /** A word the policy made up: what xargs or `find -exec {}` put in, never a literal. */
 export const UNKNOWN_WORD: ShellWord = { value: null, text: '…', splits: true };
 
@@ -40,25 +55,26 @@ export const WORD_NODES = new Set([
 /** Nodes whose value only runs time can tell and that the shell splits into words when unquoted. */
 const SPLITTING = new Set(['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion']);
 
-export function shellWord(node: SyntaxNode, source: string): ShellWord {
+/** `type` is the node's, when the caller has read it (each read crosses into WebAssembly and back). */
+export function shellWord(node: SyntaxNode, source: string, type: string = node.type): ShellWord {
   const text = source.slice(node.startIndex, node.endIndex);
   // A plain word (the common case) needs no more reads of the tree.
-  const value = node.type === 'word' ? unquotedValue(text) : literalValue(node, text);
-  return { value, text, splits: value === null && canSplit(node, text) };
+  const value = type === 'word' ? unquotedValue(text) : literalValue(node, type, text);
+  return { value, text, splits: value === null && canSplit(node, type) };
 }
 
-function canSplit(node: SyntaxNode, text: string): boolean {
-  if (SPLITTING.has(node.type) || node.type === 'brace_expression') return true;
-  if (node.type === 'word') return true; // a glob, `~` or `{a,b}`: any number of words
-  if (node.type === 'concatenation') {
-    return node.namedChildren.some((child) => child !== null && canSplit(child, text));
+function canSplit(node: SyntaxNode, type: string): boolean {
+  if (SPLITTING.has(type) || type === 'brace_expression') return true;
+  if (type === 'word') return true; // a glob, `~` or `{a,b}`: any number of words
+  if (type === 'concatenation') {
+    return namedChildrenOf(node).some((child) => canSplit(child, child.type));
   }
   return false;
 }
 
 /** The word's value after quote removal, or null when an expansion decides it. */
-function literalValue(node: SyntaxNode, text: string): string | null {
-  switch (node.type) {
+function literalValue(node: SyntaxNode, type: string, text: string): string | null {
+  switch (type) {
     case 'word':
       return unquotedValue(text);
     case 'number':
@@ -72,7 +88,7 @@ function literalValue(node: SyntaxNode, text: string): string | null {
       let value = '';
       for (const child of node.children) {
         if (!child) continue;
-        const part = literalValue(child, child.text);
+        const part = literalValue(child, child.type, child.text);
         if (part === null) return null;
         value += part;
       }
@@ -112,7 +128,7 @@ function unquotedValue(text: string): string | null {
 /** `"…"`: only plain text (no `$x`, `$(…)`, backquotes); `\$ \` \" \\` and `\` + newline unescaped. */
 function doubleQuotedValue(node: SyntaxNode, text: string): string | null {
   if (text.startsWith('$')) return null; // $"…": looked up in a message catalogue
-  for (const child of node.namedChildren) {
+  for (const child of namedChildrenOf(node)) {
     if (child && child.type !== 'string_content') return null;
   }
   const inner = text.slice(1, -1);

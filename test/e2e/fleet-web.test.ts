@@ -68,10 +68,61 @@ describe('kimi-ts web --queue', { timeout: 120_000 }, () => {
     const list = await openPage(web);
     const entry = list.page.locator('.fleet-state').first();
     await entry.waitFor({ timeout: 30_000 });
-    expect(await entry.textContent()).toMatch(/^done on worker-y@\S+ · \d+ tokens · $/);
+    expect(await entry.textContent()).toMatch(/^done on worker-y@\S+ · \d+ tokens · cost n\/a · $/);
     const listed = (await (await web.api('/api/sessions')).json()) as { sessions: { id: string }[] };
     expect(listed.sessions.map((s) => s.id)).toEqual([session]);
     expect(watched.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+
+  it("lists each session's cost at the price its worker's config gives the model, n/a without one; no key in Redis", async () => {
+    const { server, sandbox } = await cli.setup(
+      [
+        { text: 'A priced answer.', usage: { prompt_tokens: 100_000, completion_tokens: 10_000 } },
+        { text: 'An unpriced answer.', usage: { prompt_tokens: 50_000, completion_tokens: 1_000 } },
+      ],
+      // The web node's config has no price: the figure can only come from the worker's.
+      {
+        extraToml: [
+          '[models.free]',
+          'provider = "local"',
+          'model = "free-model"',
+          'max_context_size = 100000',
+        ].join('\n'),
+      },
+    );
+    const workerSandbox = await sandbox.pointedAt({
+      baseUrl: server.baseUrl,
+      extraToml: [
+        'price = { input = 2, output = 10 }',
+        '',
+        '[models.free]',
+        'provider = "local"',
+        'model = "free-model"',
+        'max_context_size = 100000',
+      ].join('\n'),
+    });
+    const redis = await startRedis(cli);
+    await startWorker(cli, workerSandbox, redis.url, ['--label', 'priced']);
+    const web = await startWebFor(cli, ['--queue', redis.url]);
+    const priced = await submit(sandbox, redis.url, 'a priced task', ['--wait']);
+    expect(priced.code).toBe(0);
+    const unpriced = await submit(sandbox, redis.url, 'an unpriced task', ['-m', 'free', '--wait']);
+    expect(unpriced.code).toBe(0);
+    const { page } = await openPage(web);
+    // 100,000 in at $2 and 10,000 out at $10 per million tokens.
+    const pricedEntry = page.locator('li', { hasText: 'a priced task' }).locator('.fleet-state');
+    await pricedEntry.waitFor({ timeout: 30_000 });
+    expect(await pricedEntry.textContent()).toMatch(/^done on priced@\S+ · \d+ tokens · cost \$0\.3000 · $/);
+    const unpricedEntry = page.locator('li', { hasText: 'an unpriced task' }).locator('.fleet-state');
+    expect(await unpricedEntry.textContent()).toMatch(/ · cost n\/a · $/);
+    const listed = (await (await web.api('/api/sessions')).json()) as {
+      sessions: { title: string; fleet: { cost: number | null } }[];
+    };
+    const costOf = (title: string) => listed.sessions.find((s) => s.title === title)?.fleet.cost;
+    expect(costOf('a priced task')).toBeCloseTo(0.3, 10);
+    expect(costOf('an unpriced task')).toBeNull();
+    // Redis holds dollars, never the worker's key.
+    expect(await redis.dump()).not.toContain('sk-e2e-test-key');
   });
 
   it('a prompt from the page queues a turn; its parked approval answered on the page resumes the job', async () => {

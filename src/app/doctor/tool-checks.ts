@@ -65,6 +65,7 @@ export async function checkSandbox(options: {
       : { ok: false, problem: 'no sandbox command' };
   } finally {
     // The probe's own placeholders (the empty `.git` / `.kimi-ts` the sandbox makes) go again after it.
+    state.sandbox.commandEnded();
     state.sandbox.dispose();
   }
   return run.ok

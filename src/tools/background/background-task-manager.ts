@@ -16,6 +16,7 @@ import {
 } from './task-model.js';
 import { type TaskNotificationSink, taskNotificationDraft } from './task-notification.js';
 import { loadStoredTasks, TaskFolder } from './task-store.js';
+import type { WaitParker } from './wait-parking.js';
 
 export const DEFAULT_BACKGROUND_CONFIG: BackgroundConfig = {
   maxRunningTasks: 4,
@@ -90,6 +91,8 @@ export class BackgroundTaskManager {
   private readonly tasks = new Map<string, ManagedTask>();
   private readonly tasksDir: string;
   private closed = false;
+  /** Set in a fleet worker: a WaitFor that would block asks it first (see WaitParker). */
+  waitParker: WaitParker | null = null;
 
   private constructor(private readonly options: BackgroundTaskManagerOptions) {
     this.config = { ...DEFAULT_BACKGROUND_CONFIG, ...options.config };

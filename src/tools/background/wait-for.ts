@@ -6,6 +6,7 @@ import { rootOnlyError } from './root-only.js';
 import { formatTaskList, taskDisplayBlock, taskFieldLines } from './task-format.js';
 import { isTerminal, type TaskView } from './task-model.js';
 import { TASK_OUTPUT_PREVIEW_BYTES } from './task-output.js';
+import type { WaitHere, WaitRequest } from './wait-parking.js';
 
 /** Kimi Code's ceiling for one wait; a longer one is clamped, and the result says so. */
 export const WAIT_FOR_MAX_TIMEOUT_S = 600;
@@ -59,10 +60,12 @@ export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'
             display: [],
           };
         }
-        const finished = await withProgress(ctx.reportOutput, startedAt, timeoutMs, () =>
-          waitForAny(tasks, running, timeoutMs, ctx.signal),
+        const here = waitHere(tasks, running, { taskIds: [], timeoutMs, startedAt });
+        if (here === 'parked') return parkedTurn(ctx.signal);
+        const finished = await withProgress(ctx.reportOutput, here.startedAt, timeoutMs, () =>
+          waitForAny(tasks, running, here.waitMs, ctx.signal),
         );
-        const waitedMs = Date.now() - startedAt;
+        const waitedMs = Date.now() - here.startedAt;
         if (!finished) return timedOut(tasks, null, waitedMs, timeoutMs, notes);
         return completed(tasks, finished, waitedMs, timeoutMs, notes);
       }
@@ -73,15 +76,44 @@ export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'
           `No background task or background agent has the id ${JSON.stringify(task_id)}. TaskList shows the ids.`,
           'Task not found',
         );
-      const view = await withProgress(ctx.reportOutput, startedAt, timeoutMs, () =>
-        tasks.wait(id, timeoutMs, ctx.signal),
+      const task = tasks.get(id);
+      const here = waitHere(tasks, task ? [task] : [], { taskIds: [], timeoutMs, startedAt });
+      if (here === 'parked') return parkedTurn(ctx.signal);
+      const view = await withProgress(ctx.reportOutput, here.startedAt, timeoutMs, () =>
+        tasks.wait(id, here.waitMs, ctx.signal),
       );
-      const waitedMs = Date.now() - startedAt;
+      const waitedMs = Date.now() - here.startedAt;
       if (!isTerminal(view.runtime.status)) return timedOut(tasks, view, waitedMs, timeoutMs, notes);
       return completed(tasks, view, waitedMs, timeoutMs, notes);
     },
   });
 });
+
+/**
+ * How long this WaitFor waits here: a fleet worker parks the turn instead of holding a worker for
+ * a wait on tasks still running (a finished one needs no wait).
+ */
+function waitHere(
+  tasks: BackgroundTaskManager,
+  waited: readonly TaskView[],
+  wait: WaitRequest,
+): 'parked' | WaitHere {
+  const unsettled = waited.filter((view) => tasks.unsettledIds().includes(view.spec.id));
+  if (tasks.waitParker === null) return { waitMs: wait.timeoutMs, startedAt: wait.startedAt };
+  // Asked even when the tasks have ended: a redone WaitFor counts its wait from the one that parked.
+  return tasks.waitParker({ ...wait, taskIds: unsettled.map((view) => view.spec.id) });
+}
+
+/**
+ * The turn is being stopped (parked): nothing of this step is committed, so this result is never
+ * seen; it waits for the stop, which comes at once.
+ */
+async function parkedTurn(signal: AbortSignal): Promise<never> {
+  signal.throwIfAborted();
+  return new Promise<never>((_resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
 
 /** How often a front end is told the wait goes on. */
 const PROGRESS_EVERY_MS = 10_000;

@@ -1,10 +1,10 @@
 import type { SessionModes } from '../../app/agent-session.js';
 import { assertNever } from '../../util/assert-never.js';
 import { joinTerminalText, type TerminalSafe } from '../../util/sanitize-terminal.js';
+import { formatDollars, type ModelPrice, tokenCost } from '../../util/token-cost.js';
 import type { StatusUpdate, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { goalAtTurnBegin } from '../common/goal-line.js';
-import { formatDollars, type ModelPrice, tokenCost } from '../common/token-cost.js';
 import type { SafeComponent } from './safe-component.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { applyGoalUpdate, type GoalShown, goalStatusPart } from './status-goal.js';
@@ -12,7 +12,7 @@ import { fitLine } from './terminal-lines.js';
 import { spinnerFrame } from './tool-call-view.js';
 import type { TuiStyle } from './tui-style.js';
 
-export type { ModelPrice } from '../common/token-cost.js';
+export type { ModelPrice } from '../../util/token-cost.js';
 
 /** What the status line shows, gathered from the session and its StatusUpdate events. */
 export interface StatusFacts {

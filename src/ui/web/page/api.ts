@@ -1,4 +1,4 @@
-import { type ModelPrice, parsePrice } from '../../common/token-cost.js';
+import { type ModelPrice, parsePrice } from '../../../util/token-cost.js';
 import type { CloseDiagnosis } from './wire-client.js';
 
 /**
@@ -11,7 +11,7 @@ export interface SessionSummary {
   title: string;
   workDir: string;
   updatedAt: number | null;
-  /** A session of the fleet (`web --queue`): where it is, which worker holds it, its tokens. */
+  /** A session of the fleet (`web --queue`): where it is, which worker holds it, its tokens and cost. */
   fleet?: FleetInfo | undefined;
 }
 
@@ -19,6 +19,8 @@ export interface FleetInfo {
   state: string;
   worker: string | null;
   tokens: number | null;
+  /** Dollars its turns cost at the workers' prices; null: n/a (a model without a price). */
+  cost: number | null;
 }
 
 export interface ModelChoice {
@@ -220,9 +222,11 @@ function toFleetInfo(value: unknown): FleetInfo | undefined {
   if (typeof state !== 'string') return undefined;
   const worker = field(value, 'worker');
   const tokens = field(value, 'tokens');
+  const cost = field(value, 'cost');
   return {
     state,
     worker: typeof worker === 'string' ? worker : null,
     tokens: typeof tokens === 'number' ? tokens : null,
+    cost: typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? cost : null,
   };
 }

@@ -1,6 +1,6 @@
+import { addTokens, NO_TOKENS, type TokenCounts } from '../../../util/token-cost.js';
 import { type GoalSnapshot, goalAfterUpdate, goalAtTurnBegin } from '../../common/goal-line.js';
 import { scheduleLineText } from '../../common/schedule-line.js';
-import { addTokens, NO_TOKENS, type TokenCounts } from '../../common/token-cost.js';
 import { applyItemEvent, type ConversationItem, userInputLabel } from './conversation-items.js';
 import { asKnownBlock, type DisplayBlockLike } from './display-blocks.js';
 

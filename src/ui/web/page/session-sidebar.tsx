@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { formatDollars } from '../../../util/token-cost.js';
 import type { FleetInfo, SessionSummary } from './api.js';
 import type { BackgroundTask } from './conversation-state.js';
 
@@ -128,9 +129,10 @@ export function formatWhen(ms: number, now = new Date()): string {
   return `${date} ${time}`;
 }
 
-/** A fleet session's place: its state, the worker holding it, its tokens (text only). */
+/** A fleet session's place: its state, the worker holding it, its tokens, its cost (text only). */
 function fleetLine(fleet: FleetInfo): string {
   const worker = fleet.worker === null ? '' : ` on ${fleet.worker}`;
   const tokens = fleet.tokens === null ? '' : ` · ${fleet.tokens} tokens`;
-  return `${fleet.state}${worker}${tokens}`;
+  const cost = fleet.cost === null ? 'n/a' : formatDollars(fleet.cost);
+  return `${fleet.state}${worker}${tokens} · cost ${cost}`;
 }

@@ -1,4 +1,4 @@
-import { formatDollars, type ModelPrice, tokenCost } from '../../common/token-cost.js';
+import { formatDollars, type ModelPrice, tokenCost } from '../../../util/token-cost.js';
 import type { SessionStatus } from './conversation-state.js';
 import type { ConnectionState } from './wire-client.js';
 

@@ -6,7 +6,7 @@ const TITLE_CHARS = 80;
 
 /**
  * The fleet's sessions as the REST API lists them (the page's session list): the same fields as a
- * local session's, plus `fleet` (state, worker, tokens). A title is the first prompt's first line.
+ * local session's, plus `fleet` (state, worker, tokens, cost: dollars, or null for n/a). A title is the first prompt's first line.
  */
 export async function fleetSessionsJSON(source: FleetSource): Promise<unknown[]> {
   const sessions = await listFleetSessions(source.redis);
@@ -18,6 +18,6 @@ export async function fleetSessionsJSON(source: FleetSource): Promise<unknown[]>
     turns: session.turn,
     open: false,
     busy: session.state === 'running',
-    fleet: { state: session.state, worker: session.worker, tokens: session.tokens },
+    fleet: { state: session.state, worker: session.worker, tokens: session.tokens, cost: session.cost },
   }));
 }

@@ -2,8 +2,8 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { answerParkedQuestion, answerParkedTurn } from '../../../../fleet/answer-parked.js';
 import { rangeSessionEvents, readSessionEvents, type SessionEvent } from '../../../../fleet/event-stream.js';
-import { pendingApprovals } from '../../../../fleet/parked-approvals.js';
-import { pendingQuestions } from '../../../../fleet/parked-questions.js';
+import { parkedApprovals } from '../../../../fleet/parked-approvals.js';
+import { parkedQuestions } from '../../../../fleet/parked-questions.js';
 import { InvalidQuestionAnswer } from '../../../../fleet/question-answers.js';
 import { requestCancel } from '../../../../fleet/turn-cancels.js';
 import { INTERRUPTED_BY_USER } from '../../../../fleet/turn-end.js';
@@ -251,10 +251,10 @@ export class FleetSessionRelay {
   /** A parked approval or question still waiting: shown as the page's request of its kind. */
   private async offerParked(): Promise<void> {
     const approval = this.lastApproval;
-    if (approval !== null && (await pendingApprovals(this.source.redis, this.sessionId)).length > 0)
+    if (approval !== null && (await parkedApprovals.pending(this.source.redis, this.sessionId)).length > 0)
       this.reply(requestFrame(approval.id, approval.envelope));
     const question = this.lastQuestion;
-    if (question !== null && (await pendingQuestions(this.source.redis, this.sessionId)).length > 0)
+    if (question !== null && (await parkedQuestions.pending(this.source.redis, this.sessionId)).length > 0)
       this.reply(requestFrame(question.id, question.envelope));
   }
 

@@ -1,6 +1,6 @@
 /**
- * What tokens cost, for the terminal UI's status line and the web page's status bar alike (one
- * function, so both show the same figure for the same session). Pure: no Node, no DOM, so the page's
+ * What tokens cost, for the terminal UI's status line, the web page's status bar and a fleet
+ * worker's count of a session's cost alike (one function, so all show the same figure). Pure: no Node, no DOM, so the page's
  * bundle can import it.
  */
 
