@@ -41,6 +41,8 @@ import { type ScheduledPrompt, ScheduledTurns } from './scheduled-turns.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionTitle } from './session-title.js';
 import type { ShutdownList } from './shutdown-list.js';
+import type { SwarmDispatch, SwarmItemRan, SwarmItemRun, SwarmSlot } from './subagents/swarm-dispatch.js';
+import { runSwarmItemHere } from './subagents/swarm-item-here.js';
 import type { WorkspaceTrustView } from './workspace-trust.js';
 
 /** A turn is already running in this session. */
@@ -80,6 +82,8 @@ export interface AgentSessionParts {
   /** The turns `/rewind` can go back to; absent when the session keeps no checkpoints. */
   rewindTurns?: (() => Promise<RewindTurnList>) | undefined;
   workspaceTrust: WorkspaceTrustView;
+  /** A fleet's hand-offs of swarm items (absent in sessions built without subagents' slot). */
+  swarmSlot?: SwarmSlot | undefined;
 }
 
 /** Without the external-tools extension every tool is rejected with the reason. */
@@ -222,6 +226,16 @@ export class AgentSessionImpl implements AgentSession {
     this.writeFence = fence;
     this.context.setWriteFence(fence);
     setStateFence(this.parts.session.stateFile, fence);
+  }
+
+  /** A fleet turn hands its swarms' items out through `dispatch` (null: they run here). */
+  setSwarmDispatch(dispatch: SwarmDispatch | null): void {
+    if (this.parts.swarmSlot) this.parts.swarmSlot.dispatch = dispatch;
+  }
+
+  /** Runs one item of a swarm another worker's turn of this session dispatched (a fleet child job). */
+  runSwarmItem(run: SwarmItemRun): Promise<SwarmItemRan> {
+    return runSwarmItemHere(this.parts.swarmSlot, this.parts.approval.runtime, run);
   }
 
   /** Goes on with a turn on `input` whose prompt is already in the context (a fleet worker took it over). */

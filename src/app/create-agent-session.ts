@@ -45,6 +45,7 @@ import { SessionTitle } from './session-title.js';
 import { errorText, type WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
 import { assembleSoul } from './soul-assembly.js';
+import { SwarmSlot } from './subagents/swarm-dispatch.js';
 import { startingTrust, WorkspaceTrust } from './workspace-trust.js';
 
 export interface CreateAgentSessionOptions extends SessionFilesOptions, ApprovalModes {
@@ -168,8 +169,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       shutdown,
       secrets,
     };
+    const swarmSlot = new SwarmSlot();
     const services = {
       ...base,
+      swarmSlot,
       state,
       home,
       agentSpec: spec,
@@ -276,6 +279,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       skippedTools,
       sandbox: sandboxStatus(guards.sandboxState),
       workspaceTrust: trust,
+      swarmSlot,
     });
   } catch (error) {
     // A session that failed half-way leaves nothing open: files, background work, MCP clients.

@@ -13,6 +13,8 @@ export interface DefaultExtensionOptions {
   home: string;
   plan?: boolean | undefined;
   addDirs: readonly string[];
+  /** A fleet worker's session for one item of a swarm: it leaves the session's other worktrees alone. */
+  swarmItem?: boolean | undefined;
   /** A fleet worker's: background tasks of turns parked for a WaitFor run on, kept here. */
   backgroundTaskKeeper?: BackgroundTaskKeeper | undefined;
 }
@@ -24,7 +26,7 @@ export function defaultExtensions(options: DefaultExtensionOptions): Extension[]
     backgroundTasksExtension(options.backgroundTaskKeeper),
     externalToolsExtension(),
     mcpExtension({ files: options.mcpConfigFiles, inline: options.mcpConfigs }),
-    subagentsExtension(),
+    subagentsExtension({ recoverWorktrees: options.swarmItem !== true }),
     pluginsExtension(),
   ];
 }

@@ -16,6 +16,7 @@ import type { PlanModeState } from './plan-mode-state.js';
 import type { SessionModel } from './session-model.js';
 import type { WarningSink } from './session-warning.js';
 import type { Skill } from './skills.js';
+import type { SwarmSlot } from './subagents/swarm-dispatch.js';
 import type { WorkspaceTrustView } from './workspace-trust.js';
 
 /** What the plan-mode extension lends the session: the state, and the plan file of the current plan. */
@@ -62,6 +63,8 @@ export interface SessionServices {
   warn: WarningSink;
   /** Whether the work dir's own configuration is in force (and whether kimi-ts runs git there). */
   workspaceTrust: WorkspaceTrustView;
+  /** A fleet's hand-offs of swarm items (to child jobs, and from them). */
+  swarmSlot: SwarmSlot;
 }
 
 export type SessionServiceName = keyof SessionServices;

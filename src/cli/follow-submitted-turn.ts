@@ -28,6 +28,7 @@ export async function followSubmittedTurn(options: {
     { finalMessageOnly: false, workDir: job.workDir },
   );
   const done = new AbortController();
+  /** What the turn was last parked for, until it goes on. */
   let parked: ParkedKind | null = null;
   try {
     for await (const event of followTurn(
@@ -47,7 +48,7 @@ export async function followSubmittedTurn(options: {
           break;
         case 'attempt':
           if (parked !== null) {
-            const resumed = parked === 'task' ? 'The wait is over' : 'Answered';
+            const resumed = resumedText(parked);
             parked = null;
             stderr(`${resumed}; the turn goes on, on ${sanitizeForTerminal(event.worker)}.\n`);
           } else if (event.attempt > 1)
@@ -77,7 +78,7 @@ export async function followSubmittedTurn(options: {
   return 1;
 }
 
-type ParkedKind = 'approval' | 'question' | 'task';
+type ParkedKind = 'approval' | 'question' | 'task' | 'children';
 
 /** What `submit --wait` says of a parked turn (`description` already safe for a terminal). */
 function parkedText(waits: ParkedKind | undefined, description: string, sessionId: string): string {
@@ -86,10 +87,27 @@ function parkedText(waits: ParkedKind | undefined, description: string, sessionI
       return `\nWaiting for an answer: ${description}\nSee the options and answer with: kimi-ts fleet answer ${sessionId} --queue URL\n`;
     case 'task':
       return `\nWaiting for ${description} (the turn holds no worker meanwhile).\n`;
+    case 'children':
+      return `\nWaiting for the swarm: ${description}\n`;
     case 'approval':
     case undefined:
       return `\nWaiting for an approval: ${description}\nAnswer it with: kimi-ts fleet approve ${sessionId} --queue URL --approve (or --reject)\n`;
     default:
       return assertNever(waits);
+  }
+}
+
+/** What `submit --wait` says when a parked turn is taken again (before "; the turn goes on"). */
+function resumedText(parked: ParkedKind): string {
+  switch (parked) {
+    case 'task':
+      return 'The wait is over';
+    case 'children':
+      return "The swarm's items have ended";
+    case 'approval':
+    case 'question':
+      return 'Answered';
+    default:
+      return assertNever(parked);
   }
 }

@@ -26,6 +26,10 @@ export async function runFleetStatus(flags: { queue: string; json?: boolean | un
       const runs = status.running.filter((run) => run.worker === worker.name);
       out += `  ${shown(worker.name)} (${shown(worker.address)}, idle ${worker.idleS}s): ${runs.length ? runs.map((run) => `${run.sessionId} turn ${run.turn}${run.label ? ` [label ${run.label}]` : ''}`).join(', ') : 'no turn'}\n`;
     }
+    for (const swarm of status.swarms)
+      out += `waiting for its swarm: ${swarm.sessionId} turn ${swarm.turn}, ${swarm.children} item${swarm.children === 1 ? '' : 's'} still to end (no worker held)\n`;
+    for (const item of status.items)
+      out += `  swarm item ${item.index} of ${item.sessionId} turn ${item.turn} on ${shown(item.worker)}\n`;
     for (const { label, waiting } of status.pinned)
       out += `pinned to label ${shown(label)}: ${waiting} turn${waiting === 1 ? '' : 's'} waiting for a worker started with --label ${shown(label)}\n`;
     const orphans = status.running.filter((run) => !status.workers.some((w) => w.name === run.worker));

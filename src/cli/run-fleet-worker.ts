@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { BackgroundTaskKeeper } from '../app/extensions/background-task-keeper.js';
 import { kimiTsHome } from '../config/home.js';
+import type { SwarmItemSession } from '../fleet/job-session.js';
 import type { FleetSession } from '../fleet/run-turn-job.js';
 import type { TurnJob } from '../fleet/turn-job.js';
 import { sessionAt } from '../session/session.js';
@@ -38,7 +39,7 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
     return USAGE_EXIT_CODE;
   }
   const home = kimiTsHome(process.env);
-  const { checkoutSessionWorktree, pushSessionWork, sessionWorktreePath } = await import(
+  const { checkoutSessionWorktree, pushItemBranch, pushSessionWork, sessionWorktreePath } = await import(
     '../fleet/session-worktree.js'
   );
   // A job with a git remote runs in this worker's own worktree of it; else in its work dir path.
@@ -70,6 +71,18 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
           `pushed turn ${job.turn} of ${job.sessionId} to its branch kimi-ts/${job.sessionId} (${commit.slice(0, 12)})`,
         );
       },
+      // One item of a turn's swarm: the session opened without touching its siblings' worktrees,
+      // nor the keeper (the turn's kept tasks are not the item's to take or keep).
+      openItem: (job) =>
+        openJobSession(flags, home, { ...job, workDir: workDirOf(job) }, undefined, { swarmItem: true }),
+      prepareItem: async (job) => {
+        if (job.repo) await checkoutSessionWorktree(home, job.sessionId, job.repo);
+      },
+      pushItemBranch: async (job, branch) => {
+        if (!job.repo) return;
+        await pushItemBranch(home, job.repo, branch);
+        log(`pushed ${branch} of ${job.sessionId} to its remote`);
+      },
       log,
       keeper,
     });
@@ -99,8 +112,9 @@ async function openJobSession(
   flags: FleetWorkerFlags,
   home: string,
   job: TurnJob,
-  keeper: BackgroundTaskKeeper,
-): Promise<FleetSession> {
+  keeper: BackgroundTaskKeeper | undefined,
+  { swarmItem = false }: { swarmItem?: boolean } = {},
+): Promise<FleetSession & SwarmItemSession> {
   if (!isAbsolute(job.workDir) || !isDirectory(job.workDir))
     throw new Error(`The work dir ${job.workDir} is not a directory on this worker.`);
   const [{ createAgentSession }, { defaultExtensions }, { agentSessionOptions }] = await Promise.all([
@@ -131,7 +145,7 @@ async function openJobSession(
     ...options.session,
     leased: true,
     goalGoesOn: job.goalStep === true,
-    extensions: defaultExtensions({ ...options.extensions, backgroundTaskKeeper: keeper }),
+    extensions: defaultExtensions({ ...options.extensions, swarmItem, backgroundTaskKeeper: keeper }),
   });
 }
 

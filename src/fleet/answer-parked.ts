@@ -4,6 +4,7 @@ import { openTurnQueue } from './fleet-queue.js';
 import { type ParkedApproval, parkedApprovals } from './parked-approvals.js';
 import { type ParkedQuestion, parkedQuestions } from './parked-questions.js';
 import { answersFromChoices, checkAnswers } from './question-answers.js';
+import { isSwarmItemJobOf } from './swarm-item-job.js';
 import { isTurnJobOf } from './turn-job.js';
 
 /**
@@ -63,14 +64,16 @@ function answersOf(pending: ParkedQuestion, reply: QuestionReply): QuestionAnswe
 
 /**
  * Promotes the parked jobs that waited for these answers: any worker takes them now. Only turn jobs
- * of this session: a record planted with another job's id wakes nothing else.
+ * and swarm items of this session: a record planted with another job's id wakes nothing else.
  */
 async function wakeParkedJobs(
   redis: Redis,
   sessionId: string,
   answered: readonly { jobId: string }[],
 ): Promise<void> {
-  const ours = answered.filter((entry) => isTurnJobOf(entry.jobId, sessionId));
+  const ours = answered.filter(
+    (entry) => isTurnJobOf(entry.jobId, sessionId) || isSwarmItemJobOf(entry.jobId, sessionId),
+  );
   if (ours.length === 0) return;
   const queue = await openTurnQueue(redis);
   try {

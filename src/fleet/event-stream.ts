@@ -24,7 +24,7 @@ const streamEntrySchema = z.discriminatedUnion('kind', [
     kind: z.literal('parked'),
     turn: z.int(),
     /** What the turn waits for (an entry without it, written before questions parked, is an approval). */
-    waits: z.enum(['approval', 'question', 'task']).optional(),
+    waits: z.enum(['approval', 'question', 'task', 'children']).optional(),
     action: z.string(),
     description: z.string(),
   }),
@@ -81,6 +81,31 @@ export async function appendFencedSessionEvent(
     jobLockKey(holder.jobId),
     holder.jobId,
     holder.token,
+    String(STREAM_MAX_LEN),
+    FIELD,
+    JSON.stringify(entry),
+  );
+  return typeof id === 'string' ? id : null;
+}
+
+/**
+ * Appends an entry for a swarm item's job `jobId` only while the session is held by its turn's job
+ * `parentJobId` and the item's own lock holds this worker's `token` (the same script as a turn's).
+ */
+export async function appendItemSessionEvent(
+  redis: Redis,
+  sessionId: string,
+  item: { parentJobId: string; jobId: string; token: string },
+  entry: StreamEntry,
+): Promise<string | null> {
+  const id = await redis.eval(
+    FENCED_XADD,
+    3,
+    eventStreamKey(sessionId),
+    sessionHolderKey(sessionId),
+    jobLockKey(item.jobId),
+    item.parentJobId,
+    item.token,
     String(STREAM_MAX_LEN),
     FIELD,
     JSON.stringify(entry),

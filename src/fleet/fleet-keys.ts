@@ -80,6 +80,11 @@ export function storedSizesKey(sessionId: string): string {
   return `${FLEET_PREFIX}:store:${sessionId}:sizes`;
 }
 
+/** A swarm a turn handed out as child jobs: what each item runs (its prompt), read by the worker that takes one. */
+export function swarmRecordKey(sessionId: string, swarmKey: string): string {
+  return `${FLEET_PREFIX}:swarm:${sessionId}:${swarmKey}`;
+}
+
 /** The worker that keeps the background tasks of a session's turn parked for a WaitFor (expires with it). */
 export function parkedWaitKey(sessionId: string): string {
   return `${FLEET_PREFIX}:waits:${sessionId}`;

@@ -28,7 +28,15 @@ export interface FleetSession {
   updatedAt: number;
 }
 
-const JOB_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed'] as const;
+const JOB_STATES = [
+  'waiting',
+  'prioritized',
+  'active',
+  'delayed',
+  'waiting-children',
+  'completed',
+  'failed',
+] as const;
 /** How many jobs of each state are read for the list (finished ones are kept up to 10,000). */
 const MAX_JOBS_PER_STATE = 1000;
 /** How far back a session's stream is read for its worker and tokens. */
@@ -84,6 +92,8 @@ function stateOf(jobState: (typeof JOB_STATES)[number]): FleetSessionState {
     case 'active':
       return 'running';
     case 'delayed':
+    // A turn waiting for its swarm's items holds no worker, as a parked one.
+    case 'waiting-children':
       return 'parked';
     case 'completed':
       return 'done';

@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { CRON_FIRE_JOB, cronFireSchema } from './cron-fire-job.js';
 import { openTurnQueue } from './fleet-queue.js';
+import { SWARM_ITEM_JOB, swarmItemJobSchema } from './swarm-item-job.js';
 import { turnJobSchema } from './turn-job.js';
 
 export interface FleetStatus {
@@ -21,6 +22,10 @@ export interface FleetStatus {
   schedules: { sessionId: string; scheduleId: string; pattern: string | null; next: number | null }[];
   /** Turns pinned to a label that wait (queued or parked) for a worker of it, by label. */
   pinned: { label: string; waiting: number }[];
+  /** Turns waiting (holding no worker) for their swarm's items, and how many of those have not ended. */
+  swarms: { jobId: string; sessionId: string; turn: number; children: number }[];
+  /** Swarm items (child jobs) running now: of which session's turn, which item, on which worker. */
+  items: { jobId: string; sessionId: string; turn: number; index: number; worker: string }[];
 }
 
 /** How many delayed jobs and schedulers are read (a session holds at most 50 schedules). */
@@ -30,14 +35,27 @@ const MAX_LISTED = 10_000;
 export async function fleetStatus(redis: Redis): Promise<FleetStatus> {
   const queue = await openTurnQueue(redis);
   try {
-    const [workers, counts, active, delayed, schedulers, waiting] = await Promise.all([
+    const [workers, counts, active, delayed, schedulers, waiting, parents] = await Promise.all([
       queue.getWorkers(),
       queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized'),
       queue.getActive(0, 999),
       queue.getDelayed(0, MAX_LISTED - 1),
       queue.getJobSchedulers(0, MAX_LISTED - 1, true),
       queue.getJobs(['waiting', 'prioritized'], 0, 999),
+      queue.getJobs(['waiting-children'], 0, 999),
     ]);
+    const swarms: FleetStatus['swarms'] = [];
+    for (const parent of parents) {
+      const data = turnJobSchema.safeParse(parent?.data);
+      if (!data.success || !parent.id) continue;
+      const { unprocessed = 0 } = await parent.getDependenciesCount({ unprocessed: true });
+      swarms.push({
+        jobId: parent.id,
+        sessionId: data.data.sessionId,
+        turn: data.data.turn,
+        children: unprocessed,
+      });
+    }
     const fires = delayed.filter((job) => job?.name === CRON_FIRE_JOB);
     const schedules: (FleetStatus['schedules'][number] & { sessionId: string })[] = fires.flatMap((job) => {
       const fire = cronFireSchema.safeParse(job.data);
@@ -91,6 +109,13 @@ export async function fleetStatus(redis: Redis): Promise<FleetStatus> {
             ...(data.data.label ? { label: data.data.label } : {}),
           },
         ];
+      }),
+      swarms,
+      items: active.flatMap((job) => {
+        const item = swarmItemJobSchema.safeParse(job.data);
+        if (job.name !== SWARM_ITEM_JOB || !item.success || !job.id) return [];
+        const { sessionId, turn, index } = item.data;
+        return [{ jobId: job.id, sessionId, turn, index, worker: job.processedBy ?? '?' }];
       }),
       schedules: schedules.map(({ sessionId, scheduleId, pattern, next }) => ({
         sessionId,

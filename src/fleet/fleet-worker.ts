@@ -1,13 +1,16 @@
 import { hostname } from 'node:os';
-import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError, Worker } from 'bullmq';
 import type { BackgroundTaskKeeper } from '../app/extensions/background-task-keeper.js';
 import { CRON_FIRE_JOB, runCronFireJob } from './cron-fire-job.js';
 import { FLEET_PREFIX, TURN_QUEUE } from './fleet-keys.js';
+import type { SwarmItemSession } from './job-session.js';
 import { ParkedWaits } from './parked-waits.js';
 import type { QueueAddress } from './queue-address.js';
 import { connectRedis, type RedisUnreachable, redisOptions } from './redis-connection.js';
+import { runSwarmItemJob } from './run-swarm-item-job.js';
 import { type FleetSession, runTurnJob, type TurnRunner } from './run-turn-job.js';
 import type { SessionPartFiles } from './session-mirror.js';
+import { SWARM_ITEM_JOB } from './swarm-item-job.js';
 import { TurnCancels } from './turn-cancels.js';
 import type { TurnJob } from './turn-job.js';
 import { LeaseLost } from './turn-lease.js';
@@ -25,6 +28,12 @@ export interface FleetWorkerOptions {
   files: (job: TurnJob) => SessionPartFiles;
   /** Hands a turn's work back (a git remote's session branch); see TurnRunner. */
   settle?: TurnRunner['settle'];
+  /** Opens a turn's session to run one item of its swarm (a child job) in it. */
+  openItem: (job: TurnJob) => Promise<SwarmItemSession>;
+  /** A git remote's session: its worktree checked out here before an item runs in it. */
+  prepareItem?: (job: TurnJob) => Promise<void>;
+  /** A git remote's session: an item's branch pushed back. */
+  pushItemBranch?: (job: TurnJob, branch: string) => Promise<void>;
   /** One line of what the worker does (stderr). */
   log: (line: string) => void;
   /** The background tasks of turns parked for a WaitFor (the same keeper `open` gives its sessions). */
@@ -87,6 +96,12 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           return new DelayedError();
         },
         wake: (job) => job.promote(),
+        waitChildren: async (job, token) => {
+          if (await job.moveToWaitingChildren(token)) return new WaitingChildrenError();
+          // Every child ended before the turn could wait: it is taken again at once.
+          await job.moveToDelayed(Date.now(), token);
+          return new DelayedError();
+        },
         waits,
       },
       job,
@@ -96,11 +111,44 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       if (job.id !== undefined && lockLost.get(job.id) === stop) lockLost.delete(job.id);
     });
   };
+  // One item of a turn's swarm: its own stop, like a turn's (the worker stopping, its lock lost).
+  const runItem = (job: Job, token: string | undefined) => {
+    const stop = new AbortController();
+    const onStop = () => stop.abort(turns.signal.reason);
+    turns.signal.addEventListener('abort', onStop, { once: true });
+    if (job.id !== undefined) lockLost.set(job.id, stop);
+    return runSwarmItemJob(
+      {
+        redis,
+        openItem: options.openItem,
+        files: options.files,
+        ...(options.prepareItem ? { prepare: options.prepareItem } : {}),
+        ...(options.pushItemBranch ? { pushBranch: options.pushItemBranch } : {}),
+        label: options.label,
+        park: async (job, token, delayMs) => {
+          await job.moveToDelayed(Date.now() + delayMs, token);
+          return new DelayedError();
+        },
+        wake: (job) => job.promote(),
+        signal: stop.signal,
+        cancels,
+        log: options.log,
+        unrecoverable: (message) => new UnrecoverableError(message),
+      },
+      job,
+      token,
+    ).finally(() => {
+      turns.signal.removeEventListener('abort', onStop);
+      if (job.id !== undefined && lockLost.get(job.id) === stop) lockLost.delete(job.id);
+    });
+  };
   // A schedule's fire only queues its session's next turn: no session is opened for it.
-  const processJob = (job: Job, token: string | undefined) =>
-    job.name === CRON_FIRE_JOB
-      ? runCronFireJob(redis, job, (message) => new UnrecoverableError(message))
-      : runJob(job, token);
+  const processJob = (job: Job, token: string | undefined) => {
+    if (job.name === CRON_FIRE_JOB)
+      return runCronFireJob(redis, job, (message) => new UnrecoverableError(message));
+    if (job.name === SWARM_ITEM_JOB) return runItem(job, token);
+    return runJob(job, token);
+  };
   const worker = new Worker(TURN_QUEUE, processJob, {
     connection: { ...redisOptions(options.address), maxRetriesPerRequest: null },
     prefix: FLEET_PREFIX,

@@ -14,6 +14,10 @@ export type FleetSession = Pick<
   | 'cronBook'
   | 'goalRunEnd'
   | 'close'
+  | 'setSwarmDispatch'
   | 'models'
   | 'config'
 >;
+
+/** What a worker needs of a session to run one item of a swarm another worker's turn handed out. */
+export type SwarmItemSession = Pick<AgentSessionImpl, 'setWriteFence' | 'runSwarmItem' | 'close'>;

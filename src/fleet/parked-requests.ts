@@ -94,6 +94,19 @@ export class ParkedRequests<Asked, Entry extends ParkedEntry, Answer> {
     return (await redis.eval(ANSWER_SCRIPT, 1, hash, key, answered)) === 1;
   }
 
+  /**
+   * Drops the records job `jobId` parked for (it ends without them: a cancel), answered or not: a
+   * request nobody asks any more is not listed as waiting, nor its answer kept for a later ask.
+   */
+  async dropPendingOf(redis: Redis, sessionId: string, jobId: string): Promise<void> {
+    const hash = this.kind.hashKey(sessionId);
+    const all = await redis.hgetall(hash);
+    const ours = Object.entries(all).flatMap(([key, text]) =>
+      this.parse(text)?.jobId === jobId ? [key] : [],
+    );
+    if (ours.length > 0) await redis.hdel(hash, ...ours);
+  }
+
   private parse(text: string | null): Entry | null {
     if (text === null) return null;
     try {

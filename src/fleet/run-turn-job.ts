@@ -15,6 +15,8 @@ import {
   type SessionPartFiles,
   storeFence,
 } from './session-mirror.js';
+import { SwarmChildren } from './swarm-children.js';
+import { parkForChildren } from './swarm-parking.js';
 import { type TurnCancels, takeCancelFlag } from './turn-cancels.js';
 import { turnEndOf } from './turn-end.js';
 import { type TurnJob, turnJobId, turnJobSchema, turnProgressSchema } from './turn-job.js';
@@ -49,6 +51,8 @@ export interface TurnRunner {
   park: (job: Job, token: string, delayMs: number) => Promise<Error>;
   /** Wakes a parked job now (BullMQ's promote). */
   wake: (job: Job) => Promise<void>;
+  /** Parks the job until its children have ended (BullMQ's waiting-children; now again if they have). */
+  waitChildren: (job: Job, token: string) => Promise<Error>;
   /** Turns parked for a WaitFor, whose tasks run on in this worker. */
   waits?: ParkedWaits | undefined;
 }
@@ -136,6 +140,18 @@ export async function runTurnJob(
       lease.lose('The turn was parked for an answer.');
       cancel.abort();
     });
+    // A swarm's items become child jobs; the step that called it is stopped and redone after them.
+    const children = new SwarmChildren(
+      runner.redis,
+      data,
+      jobId,
+      () => context.history.length,
+      () => {
+        lease.lose("The turn waits for its swarm's items.");
+        cancel.abort();
+      },
+    );
+    session.setSwarmDispatch(children.dispatch);
     const cost = new SessionCostMeter(runner.redis, data.sessionId, priceOfSession(session));
     const ui: UILoop = async (wire) => {
       for await (const batch of wire.subscribe({ merge: true }).batches())
@@ -158,6 +174,8 @@ export async function runTurnJob(
     // A cron fire that came before the session's own time for it (its jitter) waits, parked.
     if (ran.kind === 'not-due' && !lease.lost)
       throw await runner.park(job, token, Math.max(0, ran.at - Date.now()));
+    if (children.waiting !== null && !(runner.signal.reason instanceof LeaseLost))
+      throw await parkForChildren(runner, job, token, data, children, emit, () => events);
     const waited = waitPark?.parked ?? null;
     const request: ParkedWait | null =
       parking.parked ??
@@ -229,6 +247,7 @@ export async function runTurnJob(
     cancel.done();
     waitPark?.done();
     session.setWriteFence(null);
+    session.setSwarmDispatch(null);
     await session.close().catch(() => undefined);
     // The session closed with its tasks kept: the job is woken when the wait is due.
     if (runner.waits && waitPark?.parked)

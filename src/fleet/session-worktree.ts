@@ -190,6 +190,38 @@ async function commitAndPush(
   return (await repoGit(['rev-parse', `refs/heads/${branch}`], cache, { signal })).stdout.trim();
 }
 
+/**
+ * Pushes the branch of one swarm item (`kimi-ts/<swarm>/<n>`, committed in a worktree of this cache)
+ * back to the session's remote, where its work comes back as that branch.
+ */
+export function pushItemBranch(
+  home: string,
+  repo: RepoSource,
+  branch: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (!/^kimi-ts\/[a-z0-9]{1,32}\/\d{1,4}$/.test(branch))
+    return Promise.reject(new Error(`Not a swarm item's branch: ${JSON.stringify(branch)}`));
+  const cache = cachePath(home, repo.url);
+  return oneAtATime(cache, async () => {
+    await repoGit(
+      [
+        ...transportSettings(repo.url),
+        'push',
+        '-q',
+        '--no-verify',
+        '--receive-pack',
+        RECEIVE_PACK,
+        '--',
+        repo.url,
+        `refs/heads/${branch}:refs/heads/${branch}`,
+      ],
+      cache,
+      { signal },
+    );
+  });
+}
+
 async function resolveCommit(cache: string, rev: string, signal?: AbortSignal): Promise<string | null> {
   const found = await repoGit(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], cache, {
     signal,

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { CANCEL_CHANNEL, cancelFlagKey } from './fleet-keys.js';
+import { wakeParkedSwarmItems } from './swarm-item-wake.js';
 
 /** How long a cancel waits for a turn to catch it (one queued or being handed over). */
 const CANCEL_FLAG_TTL_S = 600;
@@ -11,6 +12,8 @@ const CANCEL_FLAG_TTL_S = 600;
 export async function requestCancel(redis: Redis, sessionId: string): Promise<void> {
   await redis.set(cancelFlagKey(sessionId), '1', 'EX', CANCEL_FLAG_TTL_S);
   await redis.publish(CANCEL_CHANNEL, sessionId);
+  // Swarm items parked for an approval hold their turn: woken, they find the flag and end at once.
+  await wakeParkedSwarmItems(redis, sessionId);
 }
 
 /** Takes the session's cancel flag: true when one was waiting (the turn must not run on). */
@@ -18,15 +21,19 @@ export async function takeCancelFlag(redis: Redis, sessionId: string): Promise<b
   return (await redis.del(cancelFlagKey(sessionId))) > 0;
 }
 
-/** A worker's running turns by session, aborted when a cancel for their session is broadcast. */
+/**
+ * A worker's running turns by session, aborted when a cancel for their session is broadcast. A
+ * session may have several here at once: its turn's swarm items (child jobs) run beside each other.
+ */
 export class TurnCancels {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, Set<AbortController>>();
 
   /** `subscriber` becomes a subscriber connection (it can do nothing else from now on). */
   static async listen(subscriber: Redis): Promise<TurnCancels> {
     const cancels = new TurnCancels();
     subscriber.on('message', (channel: string, sessionId: string) => {
-      if (channel === CANCEL_CHANNEL) cancels.running.get(sessionId)?.abort(new Error('Cancelled'));
+      if (channel !== CANCEL_CHANNEL) return;
+      for (const controller of cancels.running.get(sessionId) ?? []) controller.abort(new Error('Cancelled'));
     });
     await subscriber.subscribe(CANCEL_CHANNEL);
     return cancels;
@@ -41,13 +48,16 @@ export class TurnCancels {
     const onParent = () => controller.abort(parent.reason);
     parent.addEventListener('abort', onParent, { once: true });
     if (parent.aborted) onParent();
-    this.running.set(sessionId, controller);
+    const ofSession = this.running.get(sessionId) ?? new Set<AbortController>();
+    ofSession.add(controller);
+    this.running.set(sessionId, ofSession);
     return {
       signal: controller.signal,
       abort: () => controller.abort(new Error('Cancelled')),
       done: () => {
         parent.removeEventListener('abort', onParent);
-        if (this.running.get(sessionId) === controller) this.running.delete(sessionId);
+        ofSession.delete(controller);
+        if (ofSession.size === 0 && this.running.get(sessionId) === ofSession) this.running.delete(sessionId);
       },
     };
   }

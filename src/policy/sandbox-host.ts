@@ -37,7 +37,7 @@ export type SandboxHost =
 const probed = new Map<string, SandboxHost>();
 
 /**
- * The host's sandbox facts for this PATH and platform; probed once per process, and, given a
+ * The host's sandbox facts for this PATH, platform and cache folder; probed once per process, and, given a
  * `cacheDir` (the agent home's cache), once per bwrap binary and kernel setting (see
  * sandbox-probe-cache.ts): the trial spawn is tens of ms on the path before the first request.
  */
@@ -46,7 +46,9 @@ export function sandboxHost(
   platform: NodeJS.Platform = process.platform,
   cacheDir?: string,
 ): SandboxHost {
-  const key = `${platform}\0${path ?? ''}`;
+  // Per cache folder too: the seccomp program's file lives there, and a process may open sessions of
+  // several homes (one removed since, with the file the memo would still name).
+  const key = `${platform}\0${path ?? ''}\0${cacheDir ?? ''}`;
   let host = probed.get(key);
   if (!host) {
     host = probe(path, platform, cacheDir);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,5 +88,20 @@ describe('the sandbox probe, kept on disk', () => {
     sandboxHost(freshPath(), 'linux');
     sandboxHost(freshPath(), 'linux');
     expect(await runCount()).toBe(before + 2);
+  });
+
+  it("names the seccomp program in each home's own cache: a process with two homes (one removed) runs commands in both", async () => {
+    await countedBwrap(`exec ${REAL_BWRAP} "$@" # two homes`);
+    const path = freshPath();
+    const first = join(root, 'first-home', 'cache');
+    const second = join(root, 'second-home', 'cache');
+    const inFirst = sandboxHost(path, 'linux', first);
+    await rm(join(root, 'first-home'), { recursive: true, force: true });
+    const inSecond = sandboxHost(path, 'linux', second);
+    expect(inFirst).toMatchObject({ available: true });
+    expect(inSecond).toMatchObject({ available: true });
+    if (!inSecond.available || inSecond.seccompFile === null) return;
+    expect(inSecond.seccompFile.startsWith(join(second, 'sandbox'))).toBe(true);
+    expect(existsSync(inSecond.seccompFile)).toBe(true);
   });
 });

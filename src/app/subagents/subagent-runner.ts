@@ -13,6 +13,7 @@ import {
   type WorktreeOwner,
   withWorktree,
 } from './subagent-run-outcome.js';
+import type { SwarmItemRan, SwarmItemRun, SwarmSlot } from './swarm-dispatch.js';
 import { runSwarm } from './swarm-run.js';
 
 type RunRequest = Parameters<SubagentRunner['run']>[0];
@@ -41,8 +42,13 @@ export class SessionSubagentRunner implements SubagentRunner {
   /** Instances with a run in progress in this process. */
   private readonly running = new Set<string>();
 
-  constructor(private readonly services: SubagentServices) {
+  constructor(
+    private readonly services: SubagentServices,
+    /** Where a fleet turn hands its swarms out, and where a fleet worker runs one item of one. */
+    private readonly slot: SwarmSlot | null = null,
+  ) {
     this.types = services.types.map(({ name, description, whenToUse }) => ({ name, description, whenToUse }));
+    if (slot) slot.runItem = (run) => this.runItem(run);
   }
 
   async run(request: RunRequest): Promise<SubagentRunResult> {
@@ -68,7 +74,36 @@ export class SessionSubagentRunner implements SubagentRunner {
   }
 
   runSwarm(request: SwarmRunRequest): Promise<SubagentRunResult> {
-    return runSwarm((run, owner) => this.runOne(run, owner), this.services, request);
+    return runSwarm(
+      (run, owner) => this.runOne(run, owner),
+      this.services,
+      request,
+      this.slot?.dispatch ?? null,
+    );
+  }
+
+  /**
+   * One item of a swarm dispatched from another worker's turn: run as the local swarm runs each
+   * item, and not started once the goal's budget is spent (as the local swarm starts none then).
+   */
+  private async runItem(run: SwarmItemRun): Promise<SwarmItemRan> {
+    const spent = this.services.rootDeps.goalBudget?.budgetReached(true) ?? null;
+    if (spent !== null) return { notStarted: `Not started: the goal's budget is spent (${spent})` };
+    return this.runOne(
+      {
+        description: run.description,
+        prompt: run.prompt,
+        subagentType: run.subagentType,
+        model: run.model,
+        resume: null,
+        runInBackground: false,
+        timeoutS: null,
+        parentToolCallId: run.parentToolCallId,
+        signal: run.signal,
+        isolation: run.isolation,
+      },
+      { id: run.branchOwner, index: run.index },
+    ).finally(() => this.services.approval.endSwarm(run.swarmId));
   }
 
   /**

@@ -3,6 +3,7 @@ import type { SubagentRunner, SubagentToolResult, SwarmRunRequest } from '../../
 import { WorktreeUnavailableError, worktreeBase } from './agent-worktree.js';
 import type { SubagentServices } from './run-instance.js';
 import type { SubagentRunOutcome, WorktreeOwner } from './subagent-run-outcome.js';
+import type { SwarmDispatch } from './swarm-dispatch.js';
 import { renderSwarmReport, type SwarmEntry, swarmSummary } from './swarm-report.js';
 
 type RunRequest = Parameters<SubagentRunner['run']>[0];
@@ -63,12 +64,14 @@ export async function runBounded<T, R>(
  * once (the model's `max_concurrency`, never above the config's `[subagents] max_concurrency`),
  * each in its own worktree on `kimi-ts/<swarm id>/<index>` when isolated, and answers one report.
  * A cancel reaches every running subagent; it is rethrown once all of them (and their worktrees)
- * are gone.
+ * are gone. With `dispatch` (a fleet turn), new items run elsewhere instead, and the report is
+ * made of their ends the same way (resumed agents live in this worker's folders: those run here).
  */
 export async function runSwarm(
   runOne: RunOne,
   services: SubagentServices,
   request: SwarmRunRequest,
+  dispatch: SwarmDispatch | null = null,
 ): Promise<SubagentToolResult> {
   const unknown: string[] = [];
   for (const { agentId } of request.resume) if (!(await services.store.read(agentId))) unknown.push(agentId);
@@ -85,15 +88,41 @@ export async function runSwarm(
       throw error;
     }
   }
+  const concurrency = Math.max(
+    1,
+    Math.min(request.maxConcurrency, services.config.subagents.max_concurrency),
+  );
+  if (dispatch !== null && request.resume.length === 0) {
+    const sent = await dispatch({
+      description: request.description,
+      subagentType: request.subagentType,
+      model: request.model,
+      items: request.items,
+      isolation: request.isolation,
+      concurrency,
+      parentToolCallId: request.parentToolCallId,
+      signal: request.signal,
+    });
+    if (request.signal.aborted) throw request.signal.reason;
+    const entries: SwarmEntry[] = request.items.map(({ item }, i) => ({
+      index: i + 1,
+      item,
+      resumedAgentId: null,
+      outcome: sent.items[i]?.outcome ?? null,
+      notStarted: sent.items[i]?.notStarted ?? 'Not started.',
+    }));
+    return {
+      isError: false,
+      output: renderSwarmReport(sent.swarmId, concurrency, entries),
+      message: '',
+      brief: `Swarm of ${entries.length}: ${swarmSummary(entries)}`,
+    };
+  }
   const swarmId = `s${randomBytes(4).toString('hex')}`;
   const tasks: SwarmTask[] = [
     ...request.resume.map(({ agentId, prompt }) => ({ item: null, resume: agentId, prompt })),
     ...request.items.map(({ item, prompt }) => ({ item, resume: null, prompt })),
   ].map((task, i) => ({ ...task, index: i + 1 }));
-  const concurrency = Math.max(
-    1,
-    Math.min(request.maxConcurrency, services.config.subagents.max_concurrency),
-  );
   const goal = services.rootDeps.goalBudget;
   const blocked = (): string | null => {
     if (request.signal.aborted) return 'The swarm was cancelled before this item started.';
