@@ -5,9 +5,10 @@
 // - git processes: in that session, and per step whose command changed nothing (Shell steps added);
 // - one Shell step of a session against a bare child-process spawn of the same command (CPU);
 // - the largest process of the print session (peak RSS).
-// CPU is user + system time of the process tree (GNU time), which a loaded machine disturbs far less
+// CPU is user + system time of the process tree (wait4's rusage, in µs: GNU time's output has 10 ms
+// steps, 4% of the session, and the ratio moved 1.00–1.09 between runs), which a loaded machine disturbs far less
 // than wall time; the sessions of a pair take turns, so a machine that slows down slows both.
-// GNU time counts only the processes the tree reaps: before the sandbox ran the command as its PID
+// wait4 counts only the processes the tree reaps: before the sandbox ran the command as its PID
 // namespace's PID 1 (`--as-pid-1`), bwrap's init was reaped by the machine's init, and the sandboxed
 // command's own CPU (bash and wc, ~2.3 ms) was missing from the step while the bare spawn counted it.
 // Rows from before that change are not comparable with later ones.
@@ -56,8 +57,22 @@ function script(server, shellSteps) {
 }
 
 /**
- * Runs `node args` under GNU time: { wall, cpu } in ms of the whole tree (the CLI and every process
- * it waited for) and `rss`, the peak resident memory of its largest process, in bytes.
+ * Runs argv[2:], then writes `user system maxKb wall` to argv[1] (seconds, µs precision; the first
+ * three as `time -f '%U %S %M'`; the wall from fork to reaping, without Python's own start).
+ */
+const WAIT4_TIMES = `import os, sys, time
+started = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, ru = os.wait4(pid, 0)
+wall = time.monotonic() - started
+open(sys.argv[1], "w").write("%.6f %.6f %d %.6f\\n" % (ru.ru_utime, ru.ru_stime, ru.ru_maxrss, wall))
+sys.exit(os.waitstatus_to_exitcode(status))`;
+
+/**
+ * Runs `node args` under WAIT4_TIMES: { wall, cpu } in ms of the whole tree (the CLI and every
+ * process it waited for) and `rss`, the peak resident memory of its largest process, in bytes.
  */
 async function timed(node, args, env, timesFile) {
   const selfFile = `${timesFile}.self`;
@@ -67,15 +82,16 @@ async function timed(node, args, env, timesFile) {
     KIMI_TS_BENCH_SELF_CPU: selfFile,
     NODE_OPTIONS: `--require ${selfCpuPreload(dirname(timesFile))}`,
   };
-  const started = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', timesFile, node, ...args], {
+  // GNU time prints CPU seconds with two decimals: 10 ms steps, 4% of a 240 ms session. wait4's
+  // rusage (the same source) read by Python keeps microseconds; the largest process's peak RSS as
+  // GNU time's %M.
+  const child = spawn('python3', ['-c', WAIT4_TIMES, timesFile, node, ...args], {
     env,
     stdio: 'ignore',
   });
   const code = await new Promise((resolve) => child.on('close', resolve));
-  const wall = performance.now() - started;
   if (code !== 0) throw new Error(`${args.join(' ')}: exit ${code}`);
-  const [user, system, maxKb] = readFileSync(timesFile, 'utf8')
+  const [user, system, maxKb, wallSeconds] = readFileSync(timesFile, 'utf8')
     .trim()
     .split('\n')
     .at(-1)
@@ -86,7 +102,7 @@ async function timed(node, args, env, timesFile) {
     .split('\n')
     .filter(Boolean)
     .reduce((sum, line) => sum + Number(line), 0);
-  return { wall, cpu: (user + system) * 1000, self, rss: maxKb * 1024 };
+  return { wall: wallSeconds * 1000, cpu: (user + system) * 1000, self, rss: maxKb * 1024 };
 }
 
 /** A preload that appends the process's own CPU time (ms, all its threads) to a file at exit. */
