@@ -38,6 +38,26 @@ const assetUrls = {
   },
 };
 
+/**
+ * commander requires node:child_process at load, for subcommands that are separate executables (which
+ * the CLI has none of). Loading it (and node:dgram behind it) is ~2 ms of a print run's path to its
+ * first model request, where nothing else spawns yet: the module is required when first used instead.
+ */
+const lazyCommanderChildProcess = {
+  name: 'lazy-commander-child-process',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!text.includes(eager))
+        throw new Error(`${args.path}: no \`${eager}\` to make lazy (commander changed?)`);
+      const lazy =
+        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: text.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
 await build({
   entryPoints: [join(src, 'cli', 'cli.ts')],
   outfile: join(outdir, 'cli.bundle.cjs'),
@@ -66,7 +86,7 @@ await build({
   ],
   define: { 'import.meta.url': '__kimiBundleUrl' },
   banner: { js: "var __kimiBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [assetUrls],
+  plugins: [assetUrls, lazyCommanderChildProcess],
   logLevel: 'warning',
 });
 

@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { childProcess } from '../util/child-process.js';
 import { decideFromOutput } from './decision.js';
 import type { HookDecision, HookEvent } from './types.js';
 
@@ -53,7 +54,7 @@ export function runHookCommand(options: RunHookCommandOptions): Promise<HookRunR
 
   let child: ChildProcess;
   try {
-    child = spawn(options.command, {
+    child = childProcess().spawn(options.command, {
       shell: true,
       cwd: options.cwd,
       env: options.env ?? process.env,

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { childProcess } from '../util/child-process.js';
 
 export interface ProcessStdioParams {
   command: string;
@@ -41,7 +42,7 @@ export class ProcessStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error('the MCP server process was already started');
     return new Promise((resolve, reject) => {
-      const child = spawn(this.params.command, [...this.params.args], {
+      const child = childProcess().spawn(this.params.command, [...this.params.args], {
         env: { ...getDefaultEnvironment(), ...this.params.env },
         cwd: this.params.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],

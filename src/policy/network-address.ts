@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises';
+import { createRequire } from 'node:module';
 import { BlockList, isIP } from 'node:net';
 import type { ResolvedAddress } from './effects.js';
 
@@ -67,6 +67,11 @@ export async function resolveHost(host: string): Promise<ResolvedAddress[]> {
   const literal = isIP(bare);
   if (literal) return [{ address: bare, family: literal === 6 ? 6 : 4 }];
   try {
+    // node:dns/promises on the first name to resolve, not at load (every start loads the policy).
+    // A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
+    const { lookup } = createRequire(import.meta.url)(
+      'node:dns/promises',
+    ) as typeof import('node:dns/promises');
     const found = await lookup(bare, { all: true, verbatim: true });
     return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
   } catch (error) {

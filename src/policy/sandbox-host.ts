@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   accessSync,
   closeSync,
@@ -17,6 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
+import { childProcess } from '../util/child-process.js';
 import { type ProbeVerdict, probeKey, readProbeVerdict, writeProbeVerdict } from './sandbox-probe-cache.js';
 import { seccompArch, unixSocketFilter } from './seccomp-filter.js';
 
@@ -113,7 +113,7 @@ function trial(host: Extract<SandboxHost, { available: true }>): {
       '--',
     ]),
   ) as [string, ...string[]];
-  const trial = spawnSync(shell, [...launched, 'true'], { encoding: 'utf8', timeout: 10_000 });
+  const trial = childProcess().spawnSync(shell, [...launched, 'true'], { encoding: 'utf8', timeout: 10_000 });
   const isSettled = trial.error === undefined && trial.status !== null;
   if (trial.status === 0) return { verdict: { available: true }, isSettled };
   const said = (trial.stderr || trial.error?.message || `exit ${trial.status}`).trim().split('\n')[0];

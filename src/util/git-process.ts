@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { delimiter, isAbsolute } from 'node:path';
+import { childProcess } from './child-process.js';
 
 /** How to run one git process: everything that differs between the callers that run git. */
 export interface GitProcessOptions {
@@ -51,11 +51,15 @@ export function runGitProcess(
       reject(signal.reason);
       return;
     }
-    const child = spawn('git', [...options.settings.flatMap((setting) => ['-c', setting]), ...args], {
-      cwd: options.cwd,
-      env: { ...options.env, PATH: absoluteEntries(options.env.PATH) },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = childProcess().spawn(
+      'git',
+      [...options.settings.flatMap((setting) => ['-c', setting]), ...args],
+      {
+        cwd: options.cwd,
+        env: { ...options.env, PATH: absoluteEntries(options.env.PATH) },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     const timer =
       options.timeoutMs === undefined
         ? undefined

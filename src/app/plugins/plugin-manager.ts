@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import type { ExecFileOptions } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { childProcess } from '../../util/child-process.js';
 import { isDirectory } from '../../util/is-directory.js';
 import { VERSION } from '../../version.js';
 import { resolveInsidePlugin } from './plugin-paths.js';
@@ -77,7 +78,10 @@ export async function removePlugin(name: string, dir: string): Promise<void> {
   await rm(target, { recursive: true, force: true });
 }
 
-const run = promisify(execFile);
+/** `git clone` and the like; node:child_process loads at the first clone, not with the CLI. */
+function run(file: string, args: readonly string[], options: ExecFileOptions) {
+  return promisify(childProcess().execFile)(file, args, options);
+}
 
 /** A local folder as it is; anything else is taken for a git repository and cloned (shallow). */
 async function fetchSource(

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { type ToolReturnValue, toolError, toolOk } from '../../kosong/index.js';
 import type { CommandSandbox } from '../../policy/sandbox.js';
 import { killGroupOnExit, killProcessGroup } from '../../tools/shell/process-group.js';
 import { withPrefix } from '../../tools/shell/spawn-command.js';
 import type { KimiTool } from '../../toolset/tool-definition.js';
+import { childProcess } from '../../util/child-process.js';
 import type { PluginToolSpec } from './plugin-spec.js';
 
 /** How long a plugin tool may run (Kimi CLI's limit). */
@@ -60,7 +60,7 @@ async function runPluginCommand(
   }
   const [program, ...args] = spec.command as [string, ...string[]];
   const launch = withPrefix(await options.sandbox?.prefix(options.pluginDir), program, args);
-  const child = spawn(launch.file, launch.args, {
+  const child = childProcess().spawn(launch.file, launch.args, {
     cwd: options.pluginDir,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { childProcess } from '../../util/child-process.js';
 
 const GIT_TIMEOUT_MS = 5_000;
 const MAX_DIRTY_FILES = 20;
@@ -6,7 +6,7 @@ const RECENT_COMMITS = 5;
 
 function git(args: string[], cwd: string): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(
+    childProcess().execFile(
       'git',
       args,
       { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { constants } from 'node:os';
+import { childProcess } from '../../util/child-process.js';
 import { bashSpawnArgs } from '../shell/spawn-command.js';
 
 export interface BashTaskLaunch {
@@ -33,7 +34,7 @@ export function spawnBashTask(launch: BashTaskLaunch): Promise<BashTaskProcess> 
   let child: ChildProcess;
   try {
     const { file, args } = bashSpawnArgs(launch.shellPath, launch.command, launch.sandboxPrefix);
-    child = spawn(file, args, {
+    child = childProcess().spawn(file, args, {
       cwd: launch.cwd,
       env: launch.env,
       stdio: ['ignore', fd, fd],

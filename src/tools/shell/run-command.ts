@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SandboxLaunch } from '../../policy/sandbox.js';
+import { childProcess } from '../../util/child-process.js';
 import { isProcessGroupAlive, killGroupOnExit, killProcessGroup } from './process-group.js';
 import { bashSpawnArgs } from './spawn-command.js';
 
@@ -73,7 +74,7 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
     // The child gets its own copy of the descriptor: ours is closed once it is spawned.
     const fd3File = run.sandboxLaunch?.fd3File;
     if (fd3File) fd3 = openSync(fd3File, 'r');
-    child = spawn(file, args, {
+    child = childProcess().spawn(file, args, {
       cwd: run.cwd,
       env: run.env,
       stdio: fd3 === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', fd3],

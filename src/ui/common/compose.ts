@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childProcess } from '../../util/child-process.js';
 
 /** The continuation prompt of a line ended with a backslash. */
 export const CONTINUATION_PROMPT = '… ';
@@ -26,7 +26,7 @@ export function composeInEditor(
     writeFileSync(file, draft);
     const editor = env.VISUAL || env.EDITOR || 'vi';
     // Through the shell, so an editor given with arguments (`code --wait`) works as people write it.
-    const result = spawnSync(`${editor} "$KIMI_TS_COMPOSE_FILE"`, {
+    const result = childProcess().spawnSync(`${editor} "$KIMI_TS_COMPOSE_FILE"`, {
       shell: true,
       stdio: 'inherit',
       env: { ...env, KIMI_TS_COMPOSE_FILE: file },

@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline';
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { AgentSession } from '../../app/agent-session.js';
@@ -75,6 +75,11 @@ async function runPrintTurns(options: PrintOptions): Promise<number> {
   }
   if (options.inputFormat === 'stream-json' && options.prompt === undefined) {
     let code = 0;
+    // node:readline only for this input format, not on every print run's path to its first request.
+    // A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
+    const { createInterface } = createRequire(import.meta.url)(
+      'node:readline',
+    ) as typeof import('node:readline');
     for await (const line of createInterface({ input: options.input, crlfDelay: Number.POSITIVE_INFINITY })) {
       if (!line.trim()) continue;
       const input = parseInputLine(line, stderr);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from '../../../util/child-process.js';
 import {
   type FileHits,
   GrepFailure,
@@ -62,7 +62,7 @@ interface RunResult {
 function runRipgrep(rgPath: string, args: string[], cwd: string, limits: SearchLimits): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     limits.signal.throwIfAborted();
-    const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = childProcess().spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let bytes = 0;
     let stderr = '';
