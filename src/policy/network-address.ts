@@ -1,31 +1,39 @@
 import { createRequire } from 'node:module';
 import { BlockList, isIP } from 'node:net';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import type { ResolvedAddress } from './effects.js';
 
 /** Where an address leads: this machine, a private network, a link-local one, or the internet. */
 export type AddressClass = 'loopback' | 'private' | 'link-local' | 'public';
 
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-loopback.addSubnet('0.0.0.0', 8, 'ipv4');
-loopback.addAddress('::', 'ipv6');
+/**
+ * The address ranges, made at the first address to classify: node:net's BlockList loads its own
+ * built-in modules, and no start needs them before its first model request.
+ */
+const ranges = builtOnFirstUse(() => {
+  const loopback = new BlockList();
+  loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+  loopback.addAddress('::1', 'ipv6');
+  loopback.addSubnet('0.0.0.0', 8, 'ipv4');
+  loopback.addAddress('::', 'ipv6');
 
-const privateNets = new BlockList();
-for (const [net, bits] of [
-  ['10.0.0.0', 8],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['100.64.0.0', 10],
-  ['198.18.0.0', 15],
-] as const) {
-  privateNets.addSubnet(net, bits, 'ipv4');
-}
-privateNets.addSubnet('fc00::', 7, 'ipv6');
+  const privateNets = new BlockList();
+  for (const [net, bits] of [
+    ['10.0.0.0', 8],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+    ['100.64.0.0', 10],
+    ['198.18.0.0', 15],
+  ] as const) {
+    privateNets.addSubnet(net, bits, 'ipv4');
+  }
+  privateNets.addSubnet('fc00::', 7, 'ipv6');
 
-const linkLocal = new BlockList();
-linkLocal.addSubnet('169.254.0.0', 16, 'ipv4');
-linkLocal.addSubnet('fe80::', 10, 'ipv6');
+  const linkLocal = new BlockList();
+  linkLocal.addSubnet('169.254.0.0', 16, 'ipv4');
+  linkLocal.addSubnet('fe80::', 10, 'ipv6');
+  return { loopback, privateNets, linkLocal };
+});
 
 /** IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is classified as the IPv4 address it carries. */
 function unmapped(address: string): { address: string; type: 'ipv4' | 'ipv6' } {
@@ -36,6 +44,7 @@ function unmapped(address: string): { address: string; type: 'ipv4' | 'ipv6' } {
 
 export function classifyAddress(raw: string): AddressClass {
   const { address, type } = unmapped(raw);
+  const { loopback, linkLocal, privateNets } = ranges();
   if (loopback.check(address, type)) return 'loopback';
   if (linkLocal.check(address, type)) return 'link-local';
   if (privateNets.check(address, type)) return 'private';
