@@ -29,7 +29,13 @@ export type SandboxHost =
   | {
       readonly available: true;
       readonly bwrap: string;
-      /** The seccomp program (UNIX sockets refused), or null on an architecture the filter does not know. */
+      /** Whether the seccomp filter knows this architecture (it refuses UNIX sockets). */
+      readonly blocksUnixSockets: boolean;
+      /**
+       * The seccomp program (UNIX sockets refused), or null on an architecture the filter does not
+       * know. Its file is written (or checked) when first asked for: at the first command (or the
+       * trial), not on a start's path to its first model request.
+       */
       readonly seccompFile: string | null;
     }
   | { readonly available: false; readonly problem: string; readonly fix: string };
@@ -78,8 +84,17 @@ function probe(
     };
   }
   const arch = seccompArch();
-  const seccompFile = arch === null ? null : seccompProgramFile(unixSocketFilter(arch), arch, cacheDir);
-  const host: SandboxHost = { available: true, bwrap, seccompFile };
+  let seccompFile: string | undefined;
+  const host: SandboxHost = {
+    available: true,
+    bwrap,
+    blocksUnixSockets: arch !== null,
+    get seccompFile() {
+      if (arch === null) return null;
+      seccompFile ??= seccompProgramFile(unixSocketFilter(arch), arch, cacheDir);
+      return seccompFile;
+    },
+  };
   const key = cacheDir === undefined ? null : probeKey(bwrap, arch);
   const kept = cacheDir === undefined || key === null ? null : readProbeVerdict(cacheDir, key);
   if (kept !== null) return kept.available ? host : kept;

@@ -201,7 +201,7 @@ function sandboxFor(
   };
   return {
     settings,
-    blocksUnixSockets: host.seccompFile !== null,
+    blocksUnixSockets: host.blocksUnixSockets,
     launch,
     prefix: async (cwd) => shellLaunched(await launch(cwd)),
     commandEnded: () => {
