@@ -59,7 +59,9 @@ export async function runMain(options: CliOptions): Promise<number> {
     const home = kimiTsHome(env);
     const print = !interactive && !options.wire;
     const workDir = resolve(options.workDir ?? process.cwd());
-    const isTerminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    // Asked of the interactive front ends only: process.stdin builds its stream on first use (a few
+    // ms), which print mode needs only when it reads its prompt from standard input.
+    const isTerminal = interactive && Boolean(process.stdin.isTTY && process.stdout.isTTY);
     // The TUI is the default on a real terminal; `--ui line`, TERM=dumb or a pipe get the line shell.
     const wantsTui = interactive && options.ui !== 'line' && isTerminal && env.TERM !== 'dumb';
     // The TUI's prompt shows before the session is built, so the user types while it is; warnings
@@ -193,7 +195,7 @@ export async function runMain(options: CliOptions): Promise<number> {
       return await runPrint({
         session,
         prompt: printPrompt,
-        input: process.stdin,
+        input: () => process.stdin,
         inputFormat: options.inputFormat,
         outputFormat: options.quiet ? 'text' : options.outputFormat,
         finalMessageOnly: Boolean(options.finalMessageOnly || options.quiet),

@@ -30,7 +30,8 @@ export interface PrintOptions {
   session: AgentSession;
   /** The prompt from `-p`; when absent the prompt comes from `input`. */
   prompt?: string | undefined;
-  input: Readable;
+  /** Standard input, asked for only when it is read: process.stdin builds its stream on first use. */
+  input: () => Readable;
   inputFormat: InputFormat;
   outputFormat: OutputFormat;
   finalMessageOnly: boolean;
@@ -80,7 +81,10 @@ async function runPrintTurns(options: PrintOptions): Promise<number> {
     const { createInterface } = createRequire(import.meta.url)(
       'node:readline',
     ) as typeof import('node:readline');
-    for await (const line of createInterface({ input: options.input, crlfDelay: Number.POSITIVE_INFINITY })) {
+    for await (const line of createInterface({
+      input: options.input(),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    })) {
       if (!line.trim()) continue;
       const input = parseInputLine(line, stderr);
       if (input === null) continue;
@@ -89,7 +93,7 @@ async function runPrintTurns(options: PrintOptions): Promise<number> {
     }
     return code;
   }
-  const prompt = options.prompt ?? (await readAll(options.input));
+  const prompt = options.prompt ?? (await readAll(options.input()));
   if (!prompt.trim()) {
     stderr(trustedLiteral('No prompt given: pass one with -p/--prompt or on standard input.\n'));
     return 1;
