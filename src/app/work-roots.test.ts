@@ -50,3 +50,15 @@ it("with() adds a worker's own folder (a --repo session's worktree)", () => {
   const roots = WorkRoots.of(['allowed'], root).with(join(root, 'home'));
   expect(roots.refusal(join(root, 'home'), 'The work dir')).toBeNull();
 });
+
+it("without roots (a worker with no --work-root): anywhere but a folder holding the user's home", () => {
+  const roots = WorkRoots.anywhereBut(join(root, 'home'));
+  expect(roots.refusal(join(root, 'allowed'), 'The work dir')).toBeNull();
+  expect(roots.refusal(join(root, 'home', '..', 'allowed'), 'The work dir')).toBeNull();
+  for (const holder of [join(root, 'home'), root, '/'])
+    expect(roots.refusal(holder, 'The work dir')).toMatch(
+      /holds the home folder of the user this worker runs as/,
+    );
+  // A worker's own worktree below the home passes.
+  expect(roots.with(join(root, 'home')).refusal(join(root, 'home'), 'x')).not.toBeNull();
+});

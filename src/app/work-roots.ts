@@ -11,7 +11,19 @@ import { isWithinDirectory } from '../policy/path-within.js';
  * Paths are compared after realpath: a folder inside a root that is a symlink to `$HOME` is `$HOME`.
  */
 export class WorkRoots {
-  private constructor(private readonly reals: readonly string[]) {}
+  private constructor(
+    private readonly reals: readonly string[],
+    /** Without roots: the home folder no session may work in or above (its dotfiles run later). */
+    private readonly homeReal: string | null = null,
+  ) {}
+
+  /**
+   * A worker started without `--work-root`: anywhere but a folder that holds the home folder of the
+   * user it runs as (`~`, `/home`, `/`): a sandboxed command could write `~/.bashrc` there.
+   */
+  static anywhereBut(userHome: string): WorkRoots {
+    return new WorkRoots([], realOrSelf(userHome));
+  }
 
   /**
    * The roots as given on the command line (relative to `cwd`): each must be an existing folder.
@@ -34,7 +46,7 @@ export class WorkRoots {
 
   /** These roots and one folder more (a worker's own worktree of a `--repo` session). */
   with(folder: string): WorkRoots {
-    return new WorkRoots([...this.reals, realOrSelf(folder)]);
+    return this.homeReal === null ? new WorkRoots([...this.reals, realOrSelf(folder)]) : this;
   }
 
   /**
@@ -47,6 +59,10 @@ export class WorkRoots {
       real = realpathSync.native(folder);
     } catch {
       return `${what} ${folder} is not a folder on this worker.`;
+    }
+    if (this.homeReal !== null) {
+      if (!isWithinDirectory(this.homeReal, real)) return null;
+      return `${what} ${folder} holds the home folder of the user this worker runs as: a worker works there only inside its --work-root.`;
     }
     if (this.reals.some((root) => isWithinDirectory(real, root))) return null;
     // The roots are not named: the answer reaches whoever wrote the job, who need not know them.

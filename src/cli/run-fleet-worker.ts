@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { BackgroundTaskKeeper } from '../app/extensions/background-task-keeper.js';
 import { WorkRootRefusal } from '../app/session-files.js';
@@ -42,9 +43,11 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
     process.stderr.write(usageErrorText(error.message));
     return USAGE_EXIT_CODE;
   }
-  let roots: WorkRoots | undefined;
+  let roots: WorkRoots;
   try {
-    roots = flags.workRoot?.length ? WorkRoots.of(flags.workRoot, process.cwd()) : undefined;
+    roots = flags.workRoot?.length
+      ? WorkRoots.of(flags.workRoot, process.cwd())
+      : WorkRoots.anywhereBut(process.env.HOME || homedir());
   } catch (error) {
     process.stderr.write(usageErrorText(error instanceof Error ? error.message : String(error)));
     return USAGE_EXIT_CODE;
@@ -59,7 +62,7 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
   const keeper = new BackgroundTaskKeeper();
   const workDirOf = (job: TurnJob) => (job.repo ? sessionWorktreePath(home, job.sessionId) : job.workDir);
   // A `--repo` session works in this worker's own worktree of it, wherever the roots are.
-  const rootsOf = (job: TurnJob) => (job.repo && roots ? roots.with(workDirOf(job)) : roots);
+  const rootsOf = (job: TurnJob) => (job.repo ? roots.with(workDirOf(job)) : roots);
   const open = async (job: TurnJob) => {
     refuseOutsideRoots(job, rootsOf(job));
     if (job.repo) await checkoutSessionWorktree(home, job.sessionId, job.repo);

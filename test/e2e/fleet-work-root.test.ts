@@ -62,6 +62,22 @@ it("a folder the session store adds (state.json's additional_dirs) outside --wor
   expect(server.requests).toHaveLength(1);
 });
 
+it('a worker without --work-root refuses a work dir that holds its home folder (its dotfiles)', async () => {
+  const { server, sandbox } = await cli.setup([{ text: 'The work dir runs.' }]);
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  // The sandbox's HOME is its root, the work dir's parent.
+  for (const dir of [sandbox.root, '/']) {
+    const refused = await submit(sandbox, redis.url, 'append to .bashrc', ['-w', dir, '--wait']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/holds the home folder of the user this worker runs as/);
+  }
+  expect(server.requests).toHaveLength(0);
+  const inside = await submit(sandbox, redis.url, 'hello', ['--wait']);
+  expect(inside.code).toBe(0);
+  expect(inside.stdout).toContain('The work dir runs.');
+});
+
 it('--work-root that is no folder is a usage error at start', async () => {
   const { sandbox } = await cli.setup([]);
   const redis = await startRedis(cli);
