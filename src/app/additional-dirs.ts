@@ -3,16 +3,21 @@ import { resolve, sep } from 'node:path';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
 import { expandHome } from '../tools/file/workspace-path.js';
 import { listTwoLevels } from './system-prompt.js';
+import type { WorkRoots } from './work-roots.js';
 
 /** Whether `raw` (relative to the work dir, `~` allowed) names a folder the agent may be given: its absolute path, or why not. */
 export function checkAdditionalDir(
   workDir: string,
   raw: string,
+  /** The folders the session may work in at all (a fleet worker's `--work-root`); none: anywhere. */
+  roots?: WorkRoots,
 ): { ok: true; dir: string; inside: boolean } | { ok: false; problem: string } {
   const dir = resolve(workDir, expandHome(raw));
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     return { ok: false, problem: `${raw} is not an existing directory.` };
   }
+  const refusal = roots?.refusal(dir, 'The folder');
+  if (refusal) return { ok: false, problem: refusal };
   return { ok: true, dir, inside: dir === workDir || dir.startsWith(`${workDir}${sep}`) };
 }
 
@@ -26,6 +31,7 @@ export function addDirCommand(options: {
   /** The session's list, changed in place. */
   dirs: string[];
   save(dirs: readonly string[]): Promise<void>;
+  roots?: WorkRoots | undefined;
 }): SlashCommand {
   const { workDir, dirs } = options;
   return {
@@ -43,7 +49,7 @@ export function addDirCommand(options: {
         );
         return;
       }
-      const checked = checkAdditionalDir(workDir, raw);
+      const checked = checkAdditionalDir(workDir, raw, options.roots);
       if (!checked.ok) return say(checked.problem);
       if (checked.inside) return say(`${checked.dir} is inside the working directory already.`);
       if (dirs.includes(checked.dir)) return say(`${checked.dir} was added already.`);

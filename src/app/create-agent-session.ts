@@ -46,6 +46,7 @@ import { errorText, type WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
 import { assembleSoul } from './soul-assembly.js';
 import { SwarmSlot } from './subagents/swarm-dispatch.js';
+import type { WorkRoots } from './work-roots.js';
 import { startingTrust, WorkspaceTrust } from './workspace-trust.js';
 
 export interface CreateAgentSessionOptions extends SessionFilesOptions, ApprovalModes {
@@ -70,6 +71,11 @@ export interface CreateAgentSessionOptions extends SessionFilesOptions, Approval
   maxRalphIterations?: number | undefined;
   /** `--add-dir`: more directories the agent may work in (persisted in the session). */
   addDirs?: readonly string[] | undefined;
+  /**
+   * The folders the session may work in at all (a fleet worker's `--work-root`): a work dir or an
+   * added folder outside them is refused (WorkRootRefusal). None: anywhere.
+   */
+  workRoots?: WorkRoots | undefined;
   /** `--sandbox` (on: the config's mode, or workspace-write when it says off) or `--sandbox MODE`. */
   sandbox?: SandboxFlag;
   /** `--trust-workspace`: the work dir's own configuration (its allow rules) is in force. */
@@ -111,7 +117,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       savedThinking: state.model_thinking,
     });
     const approval = openSessionApproval({ ...files, config, modes: options, warn });
-    const additionalDirs = await mergeAdditionalDirs(session, state.additional_dirs, options.addDirs ?? []);
+    const additionalDirs = await mergeAdditionalDirs(
+      session,
+      state.additional_dirs,
+      options.addDirs ?? [],
+      options.workRoots,
+    );
     const trust = await openWorkspaceTrust(session.workDir, options, config, warn);
     // Before the policy, which reads it from its construction; the plan-mode extension drives it.
     const planModeState = new PlanModeState(
@@ -261,6 +272,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       hookConfigs,
       extensionCommands: contributions.slashCommands,
       sandbox: sandboxStatus(guards.sandboxState),
+      workRoots: options.workRoots,
     });
     for (const command of [...commands, guards.permissions, goalCommand(goal), loopCommand(cron)])
       slashCommands.add(command);

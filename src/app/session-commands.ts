@@ -12,6 +12,7 @@ import type { PlanModeSwitch } from './plan-mode-switch.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionTitle } from './session-title.js';
 import { type Skill, skillCommands } from './skills.js';
+import type { WorkRoots } from './work-roots.js';
 
 export interface SessionCommandParts {
   session: Session;
@@ -30,6 +31,8 @@ export interface SessionCommandParts {
   skills: readonly Skill[];
   /** The command sandbox's state, for `/status`. */
   sandbox: SandboxStatus | null;
+  /** The folders `/add-dir` may add (a fleet worker's `--work-root`); none: anywhere. */
+  workRoots?: WorkRoots | undefined;
 }
 
 /** The slash commands of a root session: the soul's built-in ones, the app's, the extensions', the skills'. */
@@ -54,6 +57,7 @@ export function sessionCommands(parts: SessionCommandParts): SlashCommand[] {
     addDirCommand({
       workDir: session.workDir,
       dirs: parts.additionalDirs,
+      roots: parts.workRoots,
       save: async (dirs) => {
         await updateSessionState(session.stateFile, (s) => ({ ...s, additional_dirs: [...dirs] }));
       },

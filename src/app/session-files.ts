@@ -18,6 +18,7 @@ import type { WarningSink } from './session-warning.js';
 import { errorText } from './session-warning.js';
 import { discoverSkills, type Skill } from './skills.js';
 import { UsageError } from './usage-error.js';
+import type { WorkRoots } from './work-roots.js';
 
 export interface SessionFilesOptions {
   workDir: string;
@@ -145,15 +146,31 @@ async function pickSession(options: SessionFilesOptions): Promise<Session> {
   return createSession(where);
 }
 
+/** A session that would work outside its worker's `--work-root`: it is not opened. */
+export class WorkRootRefusal extends Error {
+  override readonly name = 'WorkRootRefusal';
+}
+
 /** Adds `--add-dir` folders (existing, outside the work dir) to the session's list and saves it. */
 export async function mergeAdditionalDirs(
   session: Session,
   saved: readonly string[],
   added: readonly string[],
+  /**
+   * The folders the session may work in at all (a fleet worker's `--work-root`): the work dir and
+   * every folder, the saved ones too (a fleet's store wrote those), must lie inside. None: anywhere.
+   */
+  roots?: WorkRoots,
 ): Promise<string[]> {
+  if (roots) {
+    const refusal =
+      roots.refusal(session.workDir, 'The work dir') ??
+      saved.map((dir) => roots.refusal(dir, 'The folder added to the session')).find((r) => r !== null);
+    if (refusal) throw new WorkRootRefusal(refusal);
+  }
   const dirs = [...saved];
   for (const raw of added) {
-    const checked = checkAdditionalDir(session.workDir, raw);
+    const checked = checkAdditionalDir(session.workDir, raw, roots);
     if (!checked.ok) throw new UsageError(`--add-dir ${checked.problem}`);
     if (!checked.inside && !dirs.includes(checked.dir)) dirs.push(checked.dir);
   }

@@ -188,6 +188,11 @@ export function buildProgram() {
     .option('--concurrency <n>', 'turns run at once (default 1)', positiveInt)
     .option('--label <label>', 'a name for this worker in `fleet status`')
     .option('--lease-ms <ms>', 'how long a silent worker keeps its turns (default 30000)', positiveInt)
+    .option(
+      '--work-root <dir>',
+      "the only folders this worker's sessions may work in (repeatable; default: anywhere)",
+      (dir: string, previous: string[] = []) => [...previous, dir],
+    )
     .action(async (_options, command) => {
       const { runFleetWorker } = await import('./run-fleet-worker.js');
       // The worker ends when its loop does (drained, or Redis gone), whatever handles remain.

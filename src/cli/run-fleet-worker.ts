@@ -1,6 +1,9 @@
 import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { BackgroundTaskKeeper } from '../app/extensions/background-task-keeper.js';
+import { WorkRootRefusal } from '../app/session-files.js';
+import { WorkRoots } from '../app/work-roots.js';
 import { kimiTsHome } from '../config/home.js';
 import type { SwarmItemSession } from '../fleet/job-session.js';
 import type { FleetSession } from '../fleet/run-turn-job.js';
@@ -15,6 +18,8 @@ export interface FleetWorkerFlags extends SessionFlags {
   concurrency?: number | undefined;
   label?: string | undefined;
   leaseMs?: number | undefined;
+  /** `--work-root` (repeatable): the folders this worker's sessions may work in; none: anywhere. */
+  workRoot?: string[] | undefined;
 }
 
 const log = (line: string) => process.stderr.write(`kimi-ts worker: ${line}\n`);
@@ -38,6 +43,15 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
     process.stderr.write(usageErrorText(error.message));
     return USAGE_EXIT_CODE;
   }
+  let roots: WorkRoots;
+  try {
+    roots = flags.workRoot?.length
+      ? WorkRoots.of(flags.workRoot, process.cwd())
+      : WorkRoots.anywhereBut(process.env.HOME || homedir());
+  } catch (error) {
+    process.stderr.write(usageErrorText(error instanceof Error ? error.message : String(error)));
+    return USAGE_EXIT_CODE;
+  }
   const home = kimiTsHome(process.env);
   const { checkoutSessionWorktree, pushItemBranch, pushSessionWork, sessionWorktreePath } = await import(
     '../fleet/session-worktree.js'
@@ -47,9 +61,12 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
   // Turns parked for a WaitFor keep their background tasks running in this process.
   const keeper = new BackgroundTaskKeeper();
   const workDirOf = (job: TurnJob) => (job.repo ? sessionWorktreePath(home, job.sessionId) : job.workDir);
+  // A `--repo` session works in this worker's own worktree of it, wherever the roots are.
+  const rootsOf = (job: TurnJob) => (job.repo ? roots.with(workDirOf(job)) : roots);
   const open = async (job: TurnJob) => {
+    refuseOutsideRoots(job, rootsOf(job));
     if (job.repo) await checkoutSessionWorktree(home, job.sessionId, job.repo);
-    return openJobSession(flags, home, { ...job, workDir: workDirOf(job) }, keeper);
+    return openJobSession(flags, home, { ...job, workDir: workDirOf(job) }, keeper, { roots: rootsOf(job) });
   };
   let worker: Awaited<ReturnType<typeof startFleetWorker>>;
   try {
@@ -74,8 +91,12 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
       // One item of a turn's swarm: the session opened without touching its siblings' worktrees,
       // nor the keeper (the turn's kept tasks are not the item's to take or keep).
       openItem: (job) =>
-        openJobSession(flags, home, { ...job, workDir: workDirOf(job) }, undefined, { swarmItem: true }),
+        openJobSession(flags, home, { ...job, workDir: workDirOf(job) }, undefined, {
+          swarmItem: true,
+          roots: rootsOf(job),
+        }),
       prepareItem: async (job) => {
+        refuseOutsideRoots(job, rootsOf(job));
         if (job.repo) await checkoutSessionWorktree(home, job.sessionId, job.repo);
       },
       pushItemBranch: async (job, branch) => {
@@ -113,10 +134,11 @@ async function openJobSession(
   home: string,
   job: TurnJob,
   keeper: BackgroundTaskKeeper | undefined,
-  { swarmItem = false }: { swarmItem?: boolean } = {},
+  { swarmItem = false, roots }: { swarmItem?: boolean; roots?: WorkRoots | undefined } = {},
 ): Promise<FleetSession & SwarmItemSession> {
   if (!isAbsolute(job.workDir) || !isDirectory(job.workDir))
     throw new Error(`The work dir ${job.workDir} is not a directory on this worker.`);
+  refuseOutsideRoots(job, roots);
   const [{ createAgentSession }, { defaultExtensions }, { agentSessionOptions }] = await Promise.all([
     import('../app/create-agent-session.js'),
     import('../app/default-extensions.js'),
@@ -143,10 +165,21 @@ async function openJobSession(
   });
   return createAgentSession({
     ...options.session,
+    // The work dir again, and the folders the session's saved state adds (the store wrote them).
+    workRoots: roots,
     leased: true,
     goalGoesOn: job.goalStep === true,
     extensions: defaultExtensions({ ...options.extensions, swarmItem, backgroundTaskKeeper: keeper }),
   });
+}
+
+/**
+ * A job whose work dir lies outside the worker's `--work-root` is refused before anything of it is
+ * checked out or opened (a `--repo` job's own worktree is inside the roots it is given).
+ */
+function refuseOutsideRoots(job: TurnJob, roots: WorkRoots | undefined): void {
+  const refusal = job.repo ? null : roots?.refusal(job.workDir, 'The work dir');
+  if (refusal) throw new WorkRootRefusal(refusal);
 }
 
 function isDirectory(path: string): boolean {

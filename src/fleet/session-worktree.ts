@@ -172,21 +172,7 @@ async function commitAndPush(
       { signal },
     );
   await check();
-  await repoGit(
-    [
-      ...transportSettings(repo.url),
-      'push',
-      '-q',
-      '--no-verify',
-      '--receive-pack',
-      RECEIVE_PACK,
-      '--',
-      repo.url,
-      `refs/heads/${branch}:refs/heads/${branch}`,
-    ],
-    cache,
-    { signal },
-  );
+  await pushBranch(cache, repo, branch, signal);
   return (await repoGit(['rev-parse', `refs/heads/${branch}`], cache, { signal })).stdout.trim();
 }
 
@@ -203,23 +189,34 @@ export function pushItemBranch(
   if (!/^kimi-ts\/[a-z0-9]{1,32}\/\d{1,4}$/.test(branch))
     return Promise.reject(new Error(`Not a swarm item's branch: ${JSON.stringify(branch)}`));
   const cache = cachePath(home, repo.url);
-  return oneAtATime(cache, async () => {
-    await repoGit(
-      [
-        ...transportSettings(repo.url),
-        'push',
-        '-q',
-        '--no-verify',
-        '--receive-pack',
-        RECEIVE_PACK,
-        '--',
-        repo.url,
-        `refs/heads/${branch}:refs/heads/${branch}`,
-      ],
-      cache,
-      { signal },
-    );
-  });
+  return oneAtATime(cache, () => pushBranch(cache, repo, branch, signal));
+}
+
+/**
+ * Pushes `branch` of the cache to the same branch of the remote: no hook of ours runs (`--no-verify`),
+ * the far side's receive-pack is the hardened one, the transport settings are the cache's own.
+ */
+async function pushBranch(
+  cache: string,
+  repo: RepoSource,
+  branch: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  await repoGit(
+    [
+      ...transportSettings(repo.url),
+      'push',
+      '-q',
+      '--no-verify',
+      '--receive-pack',
+      RECEIVE_PACK,
+      '--',
+      repo.url,
+      `refs/heads/${branch}:refs/heads/${branch}`,
+    ],
+    cache,
+    { signal },
+  );
 }
 
 async function resolveCommit(cache: string, rev: string, signal?: AbortSignal): Promise<string | null> {

@@ -1,0 +1,79 @@
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { isWithinDirectory } from '../policy/path-within.js';
+
+/**
+ * The folders a session may work in at all, by real path: a fleet worker's `--work-root`. A job's
+ * work dir and every folder added to the session (`--add-dir`, `/add-dir`, the list its saved state
+ * brings — which a fleet's store, not the person, wrote) must lie inside one of them. Without roots
+ * a session works wherever it is pointed, as a local session does.
+ *
+ * Paths are compared after realpath: a folder inside a root that is a symlink to `$HOME` is `$HOME`.
+ */
+export class WorkRoots {
+  private constructor(
+    private readonly reals: readonly string[],
+    /** Without roots: the home folder no session may work in or above (its dotfiles run later). */
+    private readonly homeReal: string | null = null,
+  ) {}
+
+  /**
+   * A worker started without `--work-root`: anywhere but a folder that holds the home folder of the
+   * user it runs as (`~`, `/home`, `/`): a sandboxed command could write `~/.bashrc` there.
+   */
+  static anywhereBut(userHome: string): WorkRoots {
+    return new WorkRoots([], realOrSelf(userHome));
+  }
+
+  /**
+   * The roots as given on the command line (relative to `cwd`): each must be an existing folder.
+   * Throws with the one that is not.
+   */
+  static of(paths: readonly string[], cwd: string): WorkRoots {
+    const reals = paths.map((path) => {
+      const absolute = resolve(cwd, path);
+      let real: string;
+      try {
+        real = realpathSync.native(absolute);
+      } catch {
+        throw new Error(`--work-root ${path}: no such folder.`);
+      }
+      if (!statSync(real).isDirectory()) throw new Error(`--work-root ${path}: not a folder.`);
+      return real;
+    });
+    return new WorkRoots(reals);
+  }
+
+  /** These roots and one folder more (a worker's own worktree of a `--repo` session). */
+  with(folder: string): WorkRoots {
+    return this.homeReal === null ? new WorkRoots([...this.reals, realOrSelf(folder)]) : this;
+  }
+
+  /**
+   * Why `folder` may not be worked in (it is outside every root, or it cannot be resolved), or null.
+   * `what` names it in the answer ("the work dir", "the added folder").
+   */
+  refusal(folder: string, what: string): string | null {
+    let real: string;
+    try {
+      real = realpathSync.native(folder);
+    } catch {
+      return `${what} ${folder} is not a folder on this worker.`;
+    }
+    if (this.homeReal !== null) {
+      if (!isWithinDirectory(this.homeReal, real)) return null;
+      return `${what} ${folder} holds the home folder of the user this worker runs as: a worker works there only inside its --work-root.`;
+    }
+    if (this.reals.some((root) => isWithinDirectory(real, root))) return null;
+    // The roots are not named: the answer reaches whoever wrote the job, who need not know them.
+    return `${what} ${folder} is outside the folders this worker works in (its --work-root).`;
+  }
+}
+
+function realOrSelf(folder: string): string {
+  try {
+    return realpathSync.native(folder);
+  } catch {
+    return resolve(folder);
+  }
+}
