@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { NestedGitIndex } from './nested-git-index.js';
+import { isWithinDirectory } from './path-within.js';
 import {
   bwrapLaunch,
   type SandboxHost,
@@ -289,13 +290,9 @@ export function bwrapArguments(
   const start = resolve(cwd);
   if (!workspace.some((dir) => isWithin(dir, start)) && existsSync(start))
     args.push('--ro-bind', start, start);
-  const hidden = [
-    resolve(context.kimiHome),
-    ...(context.configFiles ?? []).map((file) => resolve(file)),
-    ...HIDDEN_HOME_PATHS.map((path) => join(context.userHome, path)),
-  ];
-  // Each path stat'ed once; the nesting test only against the hidden folders that exist (a few),
-  // not every pair: this runs for every command.
+  const hidden = hiddenPaths(context);
+  // Each path stat'ed once (for every command: one made since is hidden too); the nesting test only
+  // against the hidden folders that exist (a few), not every pair.
   const kinds = new Map(hidden.map((path) => [path, kindOf(path)]));
   const hiddenFolders = hidden.filter((path) => kinds.get(path) === 'dir');
   for (const path of hidden) {
@@ -323,10 +320,41 @@ export function bwrapArguments(
   return args;
 }
 
+/** `path` is `dir` or below it; both absolute and normalised (`resolve` results). */
 function isWithin(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  return isWithinDirectory(path, dir);
 }
+
+/** The paths a command never sees, as of the context's homes and config files (absolute, normalised). */
+function hiddenPaths(context: SandboxContext): readonly string[] {
+  const known = hiddenPathsMemo.get(context);
+  if (
+    known &&
+    known.kimiHome === context.kimiHome &&
+    known.userHome === context.userHome &&
+    known.configFiles === context.configFiles
+  )
+    return known.paths;
+  // Built once per context, not per command: 30-odd joins and resolves each time were a tenth of a
+  // millisecond of every step. Which of them exist is still asked at each command.
+  const paths = [
+    resolve(context.kimiHome),
+    ...(context.configFiles ?? []).map((file) => resolve(file)),
+    ...HIDDEN_HOME_PATHS.map((path) => resolve(context.userHome, path)),
+  ];
+  hiddenPathsMemo.set(context, {
+    kimiHome: context.kimiHome,
+    userHome: context.userHome,
+    configFiles: context.configFiles,
+    paths,
+  });
+  return paths;
+}
+
+const hiddenPathsMemo = new WeakMap<
+  SandboxContext,
+  { kimiHome: string; userHome: string; configFiles: SandboxContext['configFiles']; paths: readonly string[] }
+>();
 
 function kindOf(path: string): 'dir' | 'file' | null {
   try {

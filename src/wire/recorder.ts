@@ -1,11 +1,13 @@
 import type { FileHandle } from 'node:fs/promises';
+import { writeAllSync } from '../util/append-sync.js';
 import type { WriteFence } from '../util/write-fence.js';
 import type { WireSubscription } from './subscription.js';
 import { openWireFileForAppend, recordLine } from './wire-file.js';
 
 /**
- * Appends every merged message to wire.jsonl. Whatever queued up while the previous write was in
- * flight goes out as one write, so a fast stream costs few system calls. The file is opened on the
+ * Appends every merged message to wire.jsonl. Whatever queued up before the recorder woke (all
+ * that was sent in the same tick, or while a write fence was asked) goes out as one write, so a
+ * fast stream costs few system calls; the write itself is synchronous (src/util/append-sync.ts). The file is opened on the
  * first message (an empty run leaves no file), gets the header line if it is new or empty, and is
  * closed when the subscription ends. After a failure the recorder reports it once (to `onError`, or
  * as a process warning) and drains without writing, so memory stays bounded.
@@ -67,6 +69,6 @@ export class WireRecorder {
     // A writer that may no longer write (a fleet worker that lost its lease) stops here; the fence
     // sees the bytes that go to the file (the header too), so a mirror of it is the same file.
     if (this.fence) await this.fence({ file: 'wire', op: 'append', text });
-    await handle.appendFile(text, 'utf8');
+    writeAllSync(handle.fd, Buffer.from(text, 'utf8'));
   }
 }

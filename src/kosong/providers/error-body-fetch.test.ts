@@ -1,5 +1,55 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { serverMessage } from './error-body-fetch.js';
+import { errorBodyFetch, serverMessage } from './error-body-fetch.js';
+
+interface Echo {
+  hex: string;
+  length: string | undefined;
+  type: string | undefined;
+}
+
+/** A loopback server that answers each request with the bytes and headers it received. */
+async function withEchoServer(use: (url: string) => Promise<void>): Promise<void> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const received = Buffer.concat(chunks);
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        JSON.stringify({
+          hex: received.toString('hex'),
+          length: request.headers['content-length'],
+          type: request.headers['content-type'],
+        }),
+      );
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  try {
+    await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  } finally {
+    await new Promise((done) => server.close(done));
+  }
+}
+
+describe('errorBodyFetch: the request body', () => {
+  it('sends a string body as the same bytes plain fetch sends (UTF-8, lone surrogates as U+FFFD)', async () => {
+    const body = `{"content":"naïve 日本 🙂 \ud800 lone ${'x'.repeat(70_000)}"}`;
+    await withEchoServer(async (url) => {
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
+      const viaPlain = (await (await fetch(url, init)).json()) as Echo;
+      const viaOurs = (await (await errorBodyFetch(url, init)).json()) as Echo;
+      expect(viaOurs).toEqual(viaPlain);
+      expect(Buffer.from(viaOurs.hex, 'hex').toString('utf8')).toBe(body.replace('\ud800', '\ufffd'));
+      expect(Number(viaOurs.length)).toBe(Buffer.byteLength(viaOurs.hex, 'hex'));
+      expect(viaOurs.type).toBe('application/json');
+      // The caller's init is not changed (the SDK may send it again on a retry).
+      expect(init.body).toBe(body);
+    });
+  });
+});
 
 describe('serverMessage: the words of an error body the OpenAI SDK would not find', () => {
   it.each([

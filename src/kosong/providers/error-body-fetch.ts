@@ -1,5 +1,13 @@
 /**
- * `fetch` for the OpenAI SDK that keeps the server's words in an error. The SDK reads the message of
+ * `fetch` for the OpenAI SDK that sends the request body as bytes and keeps the server's words in an
+ * error.
+ *
+ * The SDK hands over the body as the JSON string of the whole request (system prompt, tool schemas,
+ * the history: ~100 KiB a step, more as the session grows). Given a string, undici first copies it
+ * (`toWellFormed`, to replace lone surrogates) and then encodes the copy; `Buffer.from` encodes it
+ * once, lone surrogates to U+FFFD as well, so the bytes sent are the same with one copy fewer.
+ *
+ * The error side: The SDK reads the message of
  * an error response only from `{"error": {"message": …}}`; a body that is a JSON string
  * (`"Invalid Authentication"`), `{"message": …}`, `{"detail": …}` or `{"error": "…"}` came out as
  * "401 status code (no body)". Such a body is rewritten into the SDK's shape; any other passes as is.
@@ -8,7 +16,11 @@ export const errorBodyFetch = async (
   input: string | URL | Request,
   init?: RequestInit,
 ): Promise<Response> => {
-  const response = await fetch(input, init);
+  const body = init?.body;
+  const response = await fetch(
+    input,
+    typeof body === 'string' ? { ...init, body: Buffer.from(body, 'utf8') } : init,
+  );
   if (response.ok) return response;
   const text = await response.text();
   const message = serverMessage(text);

@@ -1,5 +1,6 @@
 import { copyFile, type FileHandle, open, readFile, truncate, writeFile } from 'node:fs/promises';
 import type { Message } from '../../kosong/index.js';
+import { writeAllSync } from '../../util/append-sync.js';
 import type { SessionWrite, WriteFence } from '../../util/write-fence.js';
 import {
   checkpointToLine,
@@ -322,12 +323,8 @@ export class Context {
    */
   private async writeRaw(data: string): Promise<void> {
     const bytes = Buffer.from(data, 'utf8');
-    let written = 0;
     try {
-      while (written < bytes.length) {
-        const { bytesWritten } = await this.handle.write(bytes, written, bytes.length - written);
-        written += bytesWritten;
-      }
+      writeAllSync(this.handle.fd, bytes);
     } catch (error) {
       await this.handle.truncate(this.size).catch(() => undefined);
       throw error;

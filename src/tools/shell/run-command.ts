@@ -2,7 +2,6 @@ import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { SandboxLaunch } from '../../policy/sandbox.js';
 import { childProcess } from '../../util/child-process.js';
 import { isProcessGroupAlive, killGroupOnExit, killProcessGroup } from './process-group.js';
@@ -157,7 +156,9 @@ async function drainAfterExit(outputDone: Promise<unknown>, activity: { lastData
   void outputDone.then(() => {
     closed = true;
   });
-  const waiting = new AbortController();
+  // A plain timer, cleared at the end: aborting a timers/promises delay made two errors with stack
+  // traces (the signal's DOMException and the delay's AbortError) on every command, ~0.1 ms a step.
+  let timer: NodeJS.Timeout | undefined;
   try {
     while (!closed) {
       const now = performance.now();
@@ -165,12 +166,15 @@ async function drainAfterExit(outputDone: Promise<unknown>, activity: { lastData
       // read yet when the exit is reported.
       const quietUntil = Math.max(activity.lastDataAt, exitedAt) + DRAIN_QUIET_MS;
       if (now >= deadline || now >= quietUntil) return;
-      const pause = delay(Math.min(quietUntil, deadline) - now, undefined, { signal: waiting.signal });
-      await Promise.race([outputDone, pause.catch(() => {})]);
+      const pause = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.min(quietUntil, deadline) - now);
+      });
+      await Promise.race([outputDone, pause]);
+      clearTimeout(timer);
     }
   } finally {
     // No timer outlives the drain.
-    waiting.abort();
+    clearTimeout(timer);
   }
 }
 
