@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { useFleetRedis } from '../../test/support/fleet-redis.js';
+import type { WireEvent } from '../wire/events.js';
 import type { WireMessage } from '../wire/index.js';
 import { sessionCostKey } from './fleet-keys.js';
 import { readSessionCosts, SessionCostMeter } from './session-cost.js';
@@ -43,7 +44,7 @@ it("counts a subagent's steps (a SubagentEvent's StatusUpdate, nested too) at th
       context_usage: 0.5,
       token_usage: { input_other: input, output, input_cache_read: 0, input_cache_creation: 0 },
     });
-  const under = (event: WireMessage) =>
+  const under = (event: WireEvent) =>
     wireEvent('SubagentEvent', { parent_tool_call_id: 'c1', agent_id: 'a1', subagent_type: 'coder', event });
   const meter = new SessionCostMeter(fleetRedis.redis, 's', { input: 2, output: 10 });
   meter.offer(step(100_000, 0)); // the session's own step: $0.2
