@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from '../support/browser.js';
+import { expect, it } from 'vitest';
+import { useBrowser } from '../support/browser.js';
 import { CLI } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startTuiInTmux } from '../support/tmux-terminal.js';
@@ -11,13 +11,7 @@ import { startWebFor } from '../support/web-server-client.js';
  */
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** A report long enough that the subagent is not asked for a fuller one. */
 const REPORT = `The files were read. ${'Everything was checked carefully and it worked. '.repeat(5)}`;
