@@ -138,6 +138,11 @@ function requireForBundle(): NodeJS.Require {
   if (sea === undefined) return createRequire(bundleFile);
   const modules = join(sea.moduleDir, 'node_modules');
   const beside = createRequire(join(modules, '.kimi-ts-sea'));
+  // What the executable carries (the shell parser), extracted beside this launcher: loaded from there.
+  const carried = join(__dirname, '..', '..', 'node_modules');
+  const fromCarried = createRequire(join(carried, '.kimi-ts-sea'));
+  const isCarried = (specifier: string) =>
+    !isBuiltin(specifier) && existsSync(join(carried, packageOf(specifier), 'package.json'));
   // Only the node_modules beside the executable: Node's own lookup goes on to every parent folder's
   // node_modules (an executable in /tmp/x/ would load /tmp/node_modules/<name>, which any user of the
   // machine can plant: a provider SDK holding the key, or the shell parser the policy reads) and to
@@ -153,6 +158,7 @@ function requireForBundle(): NodeJS.Require {
   };
   const wrapped = ((specifier: string) => {
     const name = packageOf(specifier);
+    if (isCarried(specifier)) return fromCarried(specifier);
     try {
       onlyBeside(specifier);
       return beside(specifier);
@@ -166,6 +172,7 @@ function requireForBundle(): NodeJS.Require {
     }
   }) as NodeJS.Require;
   const resolve = ((specifier: string, options?: { paths?: string[] }) => {
+    if (isCarried(specifier)) return fromCarried.resolve(specifier, options);
     onlyBeside(specifier);
     return beside.resolve(specifier, options);
   }) as NodeJS.RequireResolve;

@@ -144,6 +144,23 @@ describe('the single executable (npm run build:sea)', () => {
     }
   });
 
+  it("reads a loop with the shell parser it carries: a deny rule rules the loop's commands out, and it runs", async () => {
+    const { sandbox, server } = await cli.setup(
+      [
+        { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'for f in *.md; do wc -l "$f"; done' } }] },
+        { text: 'Counted.' },
+      ],
+      { extraToml: ['[[permission.rules]]', 'decision = "deny"', 'pattern = "Shell(rm -rf*)"'].join('\n') },
+    );
+    await writeFile(join(sandbox.workDir, 'notes.md'), 'one\ntwo\n');
+    const result = await sandbox.run(['--print', '--yolo', '-p', 'count the lines'], asExecutable);
+    expect(result.stdout).toContain('Counted.');
+    // Without the parser the loop is one opaque part that the deny rule cannot rule out: refused.
+    const toolResult = JSON.stringify(server.requests[1]?.body);
+    expect(toolResult).toContain('2 notes.md');
+    expect(toolResult).not.toContain('cannot be ruled out');
+  });
+
   it("loads no package from a parent folder's node_modules (anyone may plant one in /tmp)", async () => {
     // The executable in outer/bin/; packages planted in outer/node_modules, which Node's own lookup
     // reaches from outer/bin/node_modules: a provider SDK (it gets the key) and the shell parser
