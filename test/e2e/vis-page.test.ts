@@ -287,6 +287,9 @@ describe('kimi-ts vis', () => {
     const prompt = client.request('prompt', { user_input: 'run it' });
     const ask = await client.waitFor((m) => m.method === 'request');
     const request = (ask.params as { payload: { id: string } }).payload;
+    // A person takes a moment to answer: an answer sent back within the same millisecond as the
+    // request was recorded would be a wait of 0, which the picture rightly does not show as one.
+    await new Promise((resolve) => setTimeout(resolve, 20));
     client.send({ jsonrpc: '2.0', id: ask.id, result: { request_id: request.id, response: 'approve' } });
     expect((await prompt).result).toEqual({ status: 'finished' });
     client.child.stdin!.end();
