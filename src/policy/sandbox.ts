@@ -10,6 +10,7 @@ import {
   shellLaunched,
 } from './sandbox-host.js';
 import { PROTECTED_NAMES } from './sandbox-protected.js';
+import { RealRoots } from './sandbox-real-roots.js';
 
 export type { SandboxLaunch } from './sandbox-host.js';
 
@@ -138,12 +139,21 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   const placeholders = new Set<string>();
   // `.kimi-ts` is made now, so the workspace looks the same before and after the first command;
   // `.git` only at the first command: the session's start (AGENTS.md, skills) looks for the git root.
+  const reals = new RealRoots();
   if (settings.mode === 'workspace-write')
     for (const dir of [context.workDir, ...context.additionalDirs()])
-      ensureProtected(resolve(dir), placeholders, ['.kimi-ts']);
+      ensureProtected(reals.of(dir), placeholders, ['.kimi-ts']);
   return {
     kind: 'on',
-    sandbox: sandboxFor(settings, context, host, placeholders, new Map(), { running: 0, disposed: false }),
+    sandbox: sandboxFor(
+      settings,
+      context,
+      host,
+      placeholders,
+      new Map(),
+      { running: 0, disposed: false },
+      reals,
+    ),
   };
 }
 
@@ -166,6 +176,7 @@ function sandboxFor(
   /** One per writable folder, shared with the sandboxes made by `forWorkspace`. */
   indexes: Map<string, NestedGitIndex>,
   commands: SandboxCommands,
+  reals: RealRoots,
 ): CommandSandbox {
   const removePlaceholders = () => {
     for (const path of placeholders) {
@@ -176,7 +187,7 @@ function sandboxFor(
       }
     }
   };
-  const workspace = () => [context.workDir, ...context.additionalDirs()].map((dir) => resolve(dir));
+  const workspace = () => [context.workDir, ...context.additionalDirs()].map((dir) => reals.of(dir));
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
     const known = indexes.get(dir);
     if (known) return known;
@@ -193,8 +204,14 @@ function sandboxFor(
       );
       for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
     }
+    const real = {
+      ...context,
+      workDir: reals.checked(context.workDir),
+      additionalDirs: () => workspace().slice(1),
+    };
+    for (const dir of real.additionalDirs()) reals.checked(dir);
     const launched = bwrapLaunch(host, [
-      ...bwrapArguments(settings, context, cwd, placeholders, nested),
+      ...bwrapArguments(settings, real, reals.cwd(cwd), placeholders, nested),
       '--',
     ]);
     commands.running++;
@@ -225,6 +242,7 @@ function sandboxFor(
         placeholders,
         indexes,
         commands,
+        reals,
       ),
   };
 }

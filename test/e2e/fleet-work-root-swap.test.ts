@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { parseQueueUrl } from '../../src/fleet/queue-address.js';
+import { connectRedis } from '../../src/fleet/redis-connection.js';
+import { startRedis, startWorker, submit } from '../support/fleet-cli.js';
+import { useScriptedCli } from '../support/scripted-cli.js';
+
+const cli = useScriptedCli();
+
+/** Replaces the session's stored state.json in Redis (what any writer of the fleet's Redis can do). */
+async function plantAdditionalDirs(queue: string, sessionId: string, dirs: string[]): Promise<void> {
+  const client = await connectRedis(parseQueueUrl(queue), { graceMs: 1000 });
+  try {
+    const key = `kimi-ts:store:${sessionId}:state`;
+    const state = JSON.parse((await client.lrange(key, 0, -1)).join('')) as Record<string, unknown>;
+    const planted = JSON.stringify({ ...state, additional_dirs: dirs });
+    await client.del(key);
+    await client.rpush(key, planted);
+    await client.hset(`kimi-ts:store:${sessionId}:sizes`, 'state', Buffer.byteLength(planted));
+  } finally {
+    client.disconnect();
+  }
+}
+
+it('an added folder reached through a symlink that a sandboxed command swaps after the check is never bound where the link leads next', async () => {
+  const { server, sandbox } = await cli.setup([
+    { text: 'Turn one.' },
+    // Turn 2: the link (not a mount point in the sandbox: its bind's target is the folder it named)
+    // now leads to the worker's home, the work dir's parent…
+    { toolCalls: [{ id: 's1', name: 'Shell', args: { command: 'ln -sfn .. link' } }] },
+    // …and the next command's sandbox binds the added folder by that name.
+    { toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'echo pwned > link/pwned-by-sandbox' } }] },
+    // The folder it named is still the one bound, writable.
+    { toolCalls: [{ id: 's3', name: 'Shell', args: { command: 'echo ok > real/still-bound' } }] },
+    { text: 'Done.' },
+  ]);
+  const real = join(sandbox.workDir, 'real');
+  const link = join(sandbox.workDir, 'link');
+  await mkdir(real);
+  // Relative, as a repository's own links are: inside the sandbox it names the same folder.
+  await symlink('real', link);
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url, ['--work-root', sandbox.workDir]);
+  const first = await submit(sandbox, redis.url, 'one', ['--yolo', '--wait']);
+  expect(first.code, first.stderr).toBe(0);
+  const sessionId = first.stdout.split('\n')[0]!;
+  // Whoever writes the store adds the link (inside the root by real path: it passes the check).
+  await plantAdditionalDirs(redis.url, sessionId, [link]);
+  await submit(sandbox, redis.url, 'two', ['--session', sessionId, '--turn', '2', '--yolo', '--wait']);
+  const results = (server.requests.at(-1)?.body as { messages: { role: string; content: string }[] }).messages
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
+  expect(results).toHaveLength(3);
+  expect(existsSync(join(sandbox.root, 'pwned-by-sandbox')), results.join('\n')).toBe(false);
+  expect(await readFile(join(real, 'still-bound'), 'utf8')).toBe('ok\n');
+});
