@@ -49,7 +49,7 @@ it('an added folder reached through a symlink that a sandboxed command swaps aft
   // Whoever writes the store adds the link (inside the root by real path: it passes the check).
   await plantAdditionalDirs(redis.url, sessionId, [link]);
   await submit(sandbox, redis.url, 'two', ['--session', sessionId, '--turn', '2', '--yolo', '--wait']);
-  const results = (server.requests.at(-1)?.body as { messages: { role: string; content: string }[] }).messages
+  const results = (server.requests.at(-1)!.body as { messages: { role: string; content: string }[] }).messages
     .filter((m) => m.role === 'tool')
     .map((m) => m.content);
   expect(results).toHaveLength(3);
