@@ -43,16 +43,16 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
     process.stderr.write(usageErrorText(error.message));
     return USAGE_EXIT_CODE;
   }
+  const home = kimiTsHome(process.env);
   let roots: WorkRoots;
   try {
     roots = flags.workRoot?.length
-      ? WorkRoots.of(flags.workRoot, process.cwd())
-      : WorkRoots.anywhereBut(process.env.HOME || homedir());
+      ? WorkRoots.of(flags.workRoot, process.cwd(), home)
+      : WorkRoots.anywhereBut(process.env.HOME || homedir(), home);
   } catch (error) {
     process.stderr.write(usageErrorText(error instanceof Error ? error.message : String(error)));
     return USAGE_EXIT_CODE;
   }
-  const home = kimiTsHome(process.env);
   const { checkoutSessionWorktree, pushItemBranch, pushSessionWork, sessionWorktreePath } = await import(
     '../fleet/session-worktree.js'
   );

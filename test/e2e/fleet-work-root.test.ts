@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -76,6 +77,34 @@ it('a worker without --work-root refuses a work dir that holds its home folder (
   const inside = await submit(sandbox, redis.url, 'hello', ['--wait']);
   expect(inside.code).toBe(0);
   expect(inside.stdout).toContain('The work dir runs.');
+});
+
+it("a worker without --work-root refuses a work dir in its home's dot-folders (git's global config, its own home)", async () => {
+  const { server, sandbox } = await cli.setup([
+    {
+      toolCalls: [
+        {
+          id: 's1',
+          name: 'Shell',
+          args: { command: "printf '[core]\\n\\tfsmonitor = touch /tmp/owned\\n' > config" },
+        },
+      ],
+    },
+    { text: 'Planted.' },
+  ]);
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  // The sandbox's HOME is its root: ~/.config/git/config is read by every git the person runs.
+  const gitConfigDir = join(sandbox.root, '.config', 'git');
+  await mkdir(gitConfigDir, { recursive: true });
+  const refused = await submit(sandbox, redis.url, 'configure git', ['-w', gitConfigDir, '--yolo', '--wait']);
+  expect(existsSync(join(gitConfigDir, 'config'))).toBe(false);
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toMatch(/lies in a dot-folder of the home of the user this worker runs as/);
+  // The worker's own home (its other sessions, its caches) neither.
+  const own = await submit(sandbox, redis.url, 'read the sessions', ['-w', sandbox.home, '--wait']);
+  expect(own.code).not.toBe(0);
+  expect(server.requests).toHaveLength(0);
 });
 
 it('--work-root that is no folder is a usage error at start', async () => {
