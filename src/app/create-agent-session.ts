@@ -142,6 +142,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       otherConfigFiles: options.otherConfigFiles ?? [],
       sandbox: options.sandbox,
       planMode: planModeState,
+      sandboxBound: options.workRoots?.sandboxBound(),
     });
     // Print mode cannot ask: say what the untrusted workspace holds back.
     if (options.runtimeAfk && !trust.trusted && trust.enables.length > 0)

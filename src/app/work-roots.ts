@@ -60,6 +60,17 @@ export class WorkRoots {
   }
 
   /**
+   * With roots (`--work-root`), nothing of a session goes beyond the sandbox: no command outside it,
+   * no file tool writing outside the roots, whoever answers. A fleet's approvals come from whoever
+   * can write its Redis (`fleet approve`, or "for the session" answers in a planted state.json), so
+   * an approval there would undo the bound. The reason such a call is refused; none without roots.
+   */
+  sandboxBound(): string | undefined {
+    if (this.homeReal !== null) return undefined;
+    return 'This fleet worker keeps its sessions inside the sandbox and its --work-root, whoever answers.';
+  }
+
+  /**
    * Why `folder` may not be worked in (it is outside every root, or it cannot be resolved), or null.
    * `what` names it in the answer ("the work dir", "the added folder").
    */

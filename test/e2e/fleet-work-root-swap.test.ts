@@ -95,3 +95,50 @@ it("a plan file named by the store's state.json (plan_slug with '..') is not wri
   const result = JSON.stringify((server.requests.at(-1)!.body as { messages: unknown[] }).messages.slice(-1));
   expect(existsSync(agentsMd), result + second.stderr).toBe(false);
 });
+
+it("approvals for the session in the store's state.json do not let a command out of the sandbox, nor a file tool out of the roots", async () => {
+  const { server, sandbox } = await cli.setup([{ text: 'Turn one.' }]);
+  const outsideCommand = join(sandbox.root, 'written-unsandboxed');
+  const outsideFile = join(sandbox.root, 'written-by-a-file-tool');
+  server.push(
+    {
+      toolCalls: [
+        {
+          id: 's1',
+          name: 'Shell',
+          args: { command: `echo pwned > ${outsideCommand}`, sandbox: 'off', justification: 'needed' },
+        },
+        { id: 'w1', name: 'WriteFile', args: { path: outsideFile, content: 'pwned\n' } },
+      ],
+    },
+    { text: 'Done.' },
+  );
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url, ['--work-root', sandbox.workDir]);
+  const first = await submit(sandbox, redis.url, 'one', ['--wait']);
+  expect(first.code, first.stderr).toBe(0);
+  const sessionId = first.stdout.split('\n')[0]!;
+  // As if a person had answered "for this session" to both questions before.
+  await plantState(redis.url, sessionId, {
+    approval: {
+      yolo: false,
+      afk: false,
+      auto_approve_actions: ['run command outside the sandbox', 'edit file outside of working directory'],
+    },
+  });
+  // With --ask there is a way to ask (fleet approve): the store's answers must not stand in for it.
+  const second = await submit(sandbox, redis.url, 'two', [
+    '--session',
+    sessionId,
+    '--turn',
+    '2',
+    '--ask',
+    '--wait',
+  ]);
+  const results = JSON.stringify(
+    (server.requests.at(-1)!.body as { messages: unknown[] }).messages.slice(-2),
+  );
+  expect(existsSync(outsideCommand), results + second.stderr).toBe(false);
+  expect(existsSync(outsideFile), results).toBe(false);
+  expect(results).toContain('keeps its sessions inside the sandbox and its --work-root, whoever answers');
+});
