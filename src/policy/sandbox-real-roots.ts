@@ -34,6 +34,12 @@ export class RealRoots {
     return real;
   }
 
+  /** The context with each writable folder by its checked real path (throws as `checked` does). */
+  checkedContext<C extends { workDir: string; additionalDirs: () => readonly string[] }>(context: C): C {
+    const additionalDirs = context.additionalDirs().map((dir) => this.checked(dir));
+    return { ...context, workDir: this.checked(context.workDir), additionalDirs: () => additionalDirs };
+  }
+
   /** A command's folder below a root named through a symlink, by the root's real path. */
   cwd(cwd: string): string {
     const start = resolve(cwd);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, rmdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { NestedGitIndex } from './nested-git-index.js';
 import { isWithinDirectory } from './path-within.js';
@@ -9,7 +9,7 @@ import {
   sandboxHost,
   shellLaunched,
 } from './sandbox-host.js';
-import { PROTECTED_NAMES } from './sandbox-protected.js';
+import { ensureProtected } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 
 export type { SandboxLaunch } from './sandbox-host.js';
@@ -145,15 +145,11 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       ensureProtected(reals.of(dir), placeholders, ['.kimi-ts']);
   return {
     kind: 'on',
-    sandbox: sandboxFor(
-      settings,
-      context,
-      host,
-      placeholders,
-      new Map(),
-      { running: 0, disposed: false },
+    sandbox: sandboxFor(settings, context, host, placeholders, new Map(), {
+      running: 0,
+      disposed: false,
       reals,
-    ),
+    }),
   };
 }
 
@@ -166,6 +162,8 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
 interface SandboxCommands {
   running: number;
   disposed: boolean;
+  /** The writable folders' real paths as first seen, shared the same way. */
+  reals: RealRoots;
 }
 
 function sandboxFor(
@@ -176,8 +174,8 @@ function sandboxFor(
   /** One per writable folder, shared with the sandboxes made by `forWorkspace`. */
   indexes: Map<string, NestedGitIndex>,
   commands: SandboxCommands,
-  reals: RealRoots,
 ): CommandSandbox {
+  const { reals } = commands;
   const removePlaceholders = () => {
     for (const path of placeholders) {
       try {
@@ -204,14 +202,8 @@ function sandboxFor(
       );
       for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
     }
-    const real = {
-      ...context,
-      workDir: reals.checked(context.workDir),
-      additionalDirs: () => workspace().slice(1),
-    };
-    for (const dir of real.additionalDirs()) reals.checked(dir);
     const launched = bwrapLaunch(host, [
-      ...bwrapArguments(settings, real, reals.cwd(cwd), placeholders, nested),
+      ...bwrapArguments(settings, reals.checkedContext(context), reals.cwd(cwd), placeholders, nested),
       '--',
     ]);
     commands.running++;
@@ -242,30 +234,8 @@ function sandboxFor(
         placeholders,
         indexes,
         commands,
-        reals,
       ),
   };
-}
-
-/**
- * Binds the protected folders of a writable root read-only; one that does not exist yet is made
- * (empty) first, so a command cannot create it with content of its own. Those it made are recorded.
- */
-function ensureProtected(root: string, placeholders: Set<string>, names = PROTECTED_NAMES): string[] {
-  const args: string[] = [];
-  if (!existsSync(root)) return args;
-  for (const path of names.map((name) => join(root, name))) {
-    if (!existsSync(path)) {
-      try {
-        mkdirSync(path);
-        placeholders.add(path);
-      } catch {
-        continue; // cannot be made here: then a command cannot make it either
-      }
-    }
-    args.push('--ro-bind', path, path);
-  }
-  return args;
 }
 
 /**
