@@ -46,7 +46,7 @@ import { errorText, type WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
 import { assembleSoul } from './soul-assembly.js';
 import { SwarmSlot } from './subagents/swarm-dispatch.js';
-import type { WorkRoots } from './work-roots.js';
+import { WorkRoots } from './work-roots.js';
 import { startingTrust, WorkspaceTrust } from './workspace-trust.js';
 
 export interface CreateAgentSessionOptions extends SessionFilesOptions, ApprovalModes {
@@ -143,6 +143,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       sandbox: options.sandbox,
       planMode: planModeState,
       sandboxBound: options.workRoots?.sandboxBound(),
+      trustChangeRefused: options.workRoots ? WorkRoots.JOB_COMMAND_REFUSAL : undefined,
     });
     // Print mode cannot ask: say what the untrusted workspace holds back.
     if (options.runtimeAfk && !trust.trusted && trust.enables.length > 0)

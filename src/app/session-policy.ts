@@ -45,6 +45,8 @@ export interface SessionPolicyParts {
   planMode?: PlanModeView | undefined;
   /** Nothing beyond the sandbox, whoever answers: the reason (a fleet worker's --work-root). */
   sandboxBound?: string | undefined;
+  /** Set (a fleet job's session): `/permissions trust` changes nothing and says this. */
+  trustChangeRefused?: string | undefined;
 }
 
 /** Where the rules of a session come from. */
@@ -109,6 +111,7 @@ export async function createSessionPolicy(
     sources,
     rules: () => loaded,
     trust,
+    trustChangeRefused: parts.trustChangeRefused,
   });
   return { policy, command };
 }

@@ -60,6 +60,15 @@ export class WorkRoots {
   }
 
   /**
+   * A slash command of a job's prompt that reaches past the session (`/import` of a file, `/export`,
+   * `/permissions trust`) is refused with this: a fleet's prompts come from whoever can write its
+   * Redis, and the worker's files, and its trust record, are not theirs. /import put any file the
+   * worker could read (a private key) into the session store, readable in Redis.
+   */
+  static readonly JOB_COMMAND_REFUSAL =
+    "Not in a fleet turn: a job's prompt does not read or write the worker's files, nor trust a folder for it (its config's [trust] folders do).";
+
+  /**
    * With roots (`--work-root`), nothing of a session goes beyond the sandbox: no command outside it,
    * no file tool writing outside the roots, whoever answers. A fleet's approvals come from whoever
    * can write its Redis (`fleet approve`, or "for the session" answers in a planted state.json), so

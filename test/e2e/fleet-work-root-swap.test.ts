@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { parseQueueUrl } from '../../src/fleet/queue-address.js';
@@ -141,4 +141,32 @@ it("approvals for the session in the store's state.json do not let a command out
   expect(existsSync(outsideCommand), results + second.stderr).toBe(false);
   expect(existsSync(outsideFile), results).toBe(false);
   expect(results).toContain('keeps its sessions inside the sandbox and its --work-root, whoever answers');
+});
+
+it('slash commands in a fleet prompt read, write and trust nothing outside the roots (/import, /export, /permissions trust)', async () => {
+  const { sandbox } = await cli.setup([]);
+  const redis = await startRedis(cli);
+  // A private key of the worker's user: outside the root, never in a job's reach.
+  const key = join(sandbox.root, 'id_worker');
+  await writeFile(key, '-----BEGIN OPENSSH PRIVATE KEY-----\nworker-private-key-material\n');
+  const exported = join(sandbox.root, 'exported.sh');
+  await startWorker(cli, sandbox, redis.url, ['--work-root', sandbox.workDir]);
+  const outputs: string[] = [];
+  for (const prompt of [`/import ${key}`, `/export ${exported}`, '/permissions trust']) {
+    const turn = await submit(sandbox, redis.url, prompt, ['--wait']);
+    outputs.push(turn.stdout + turn.stderr);
+  }
+  const client = await connectRedis(parseQueueUrl(redis.url), { graceMs: 1000 });
+  let stored = '';
+  try {
+    for (const name of await client.keys('kimi-ts:store:*:context'))
+      stored += (await client.lrange(name, 0, -1)).join('');
+  } finally {
+    client.disconnect();
+  }
+  expect(stored, outputs.join('\n')).not.toContain('worker-private-key-material');
+  expect(existsSync(exported), outputs.join('\n')).toBe(false);
+  expect(existsSync(join(sandbox.home, 'trusted-folders.json')), outputs.join('\n')).toBe(false);
+  for (const output of outputs)
+    expect(output).toContain("Not in a fleet turn: a job's prompt does not read or write");
 });
