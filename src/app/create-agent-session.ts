@@ -112,6 +112,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       stateFile: session.stateFile,
       thinking: options.thinking,
       configSource: files.loaded.source,
+      // A fleet job's prompt (whoever can write Redis) does not change the worker's config.
+      configNotSaved: options.workRoots ? "a fleet job does not change its worker's config" : undefined,
       alias: options.modelAlias,
       savedAlias: state.model_alias,
       savedThinking: state.model_thinking,

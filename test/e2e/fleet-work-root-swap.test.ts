@@ -143,7 +143,7 @@ it("approvals for the session in the store's state.json do not let a command out
   expect(results).toContain('keeps its sessions inside the sandbox and its --work-root, whoever answers');
 });
 
-it('slash commands in a fleet prompt read, write and trust nothing outside the roots (/import, /export, /permissions trust)', async () => {
+it("slash commands in a fleet prompt read, write and trust nothing of the worker's (/import, /export, /permissions trust, /model)", async () => {
   const { sandbox } = await cli.setup([]);
   const redis = await startRedis(cli);
   // A private key of the worker's user: outside the root, never in a job's reach.
@@ -152,7 +152,13 @@ it('slash commands in a fleet prompt read, write and trust nothing outside the r
   const exported = join(sandbox.root, 'exported.sh');
   await startWorker(cli, sandbox, redis.url, ['--work-root', sandbox.workDir]);
   const outputs: string[] = [];
-  for (const prompt of [`/import ${key}`, `/export ${exported}`, '/permissions trust']) {
+  const config = await readFile(sandbox.configFile, 'utf8');
+  for (const prompt of [
+    `/import ${key}`,
+    `/export ${exported}`,
+    '/permissions trust',
+    '/model e2e --no-thinking',
+  ]) {
     const turn = await submit(sandbox, redis.url, prompt, ['--wait']);
     outputs.push(turn.stdout + turn.stderr);
   }
@@ -167,6 +173,9 @@ it('slash commands in a fleet prompt read, write and trust nothing outside the r
   expect(stored, outputs.join('\n')).not.toContain('worker-private-key-material');
   expect(existsSync(exported), outputs.join('\n')).toBe(false);
   expect(existsSync(join(sandbox.home, 'trusted-folders.json')), outputs.join('\n')).toBe(false);
-  for (const output of outputs)
+  for (const output of outputs.slice(0, 3))
     expect(output).toContain("Not in a fleet turn: a job's prompt does not read or write");
+  // /model switches the session; the worker's config stays as its owner wrote it.
+  expect(outputs[3]).toContain("not saved as the default: a fleet job does not change its worker's config");
+  expect(await readFile(sandbox.configFile, 'utf8')).toBe(config);
 });
