@@ -140,3 +140,31 @@ describe('errorBodyFetch: redirects', () => {
     }
   });
 });
+
+describe('errorBodyFetch: an error body without end', () => {
+  it('reads at most 1 MiB of it: a server that streams an error body forever holds no memory and no call', async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = () => {
+        while (!response.destroyed && response.write(chunk)) {}
+        if (!response.destroyed) response.once('drain', pump);
+      };
+      pump();
+      response.on('close', () => response.removeAllListeners('drain'));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const response = await errorBodyFetch(url, { method: 'POST', body: '{}' });
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(text.length).toBeLessThanOrEqual(1024 * 1024 + 200);
+      expect(text).toContain('[error body cut at 1 MiB]');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    }
+  }, 20_000);
+});
