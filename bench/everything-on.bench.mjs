@@ -12,13 +12,14 @@
 // namespace's PID 1 (`--as-pid-1`), bwrap's init was reaped by the machine's init, and the sandboxed
 // command's own CPU (bash and wc, ~2.3 ms) was missing from the step while the bare spawn counted it.
 // Rows from before that change are not comparable with later ones.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startScriptedServer } from './scripted-server.mjs';
 import { median } from './stats.mjs';
+import { spawnTimed } from './tree-times.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const launcher = join(here, '..', 'dist/bin/kimi-ts.cjs');
@@ -57,22 +58,9 @@ function script(server, shellSteps) {
 }
 
 /**
- * Runs argv[2:], then writes `user system maxKb wall` to argv[1] (seconds, µs precision; the first
- * three as `time -f '%U %S %M'`; the wall from fork to reaping, without Python's own start).
- */
-const WAIT4_TIMES = `import os, sys, time
-started = time.monotonic()
-pid = os.fork()
-if pid == 0:
-    os.execvp(sys.argv[2], sys.argv[2:])
-_, status, ru = os.wait4(pid, 0)
-wall = time.monotonic() - started
-open(sys.argv[1], "w").write("%.6f %.6f %d %.6f\\n" % (ru.ru_utime, ru.ru_stime, ru.ru_maxrss, wall))
-sys.exit(os.waitstatus_to_exitcode(status))`;
-
-/**
- * Runs `node args` under WAIT4_TIMES: { wall, cpu } in ms of the whole tree (the CLI and every
- * process it waited for) and `rss`, the peak resident memory of its largest process, in bytes.
+ * Runs `node args` under the wait4 reader (tree-times.mjs): { wall, cpu } in ms of the whole tree
+ * (the CLI and every process it waited for), `self` (the node processes' own CPU) and `rss`, the
+ * peak resident memory of its largest process, in bytes.
  */
 async function timed(node, args, env, timesFile) {
   const selfFile = `${timesFile}.self`;
@@ -82,27 +70,16 @@ async function timed(node, args, env, timesFile) {
     KIMI_TS_BENCH_SELF_CPU: selfFile,
     NODE_OPTIONS: `--require ${selfCpuPreload(dirname(timesFile))}`,
   };
-  // GNU time prints CPU seconds with two decimals: 10 ms steps, 4% of a 240 ms session. wait4's
-  // rusage (the same source) read by Python keeps microseconds; the largest process's peak RSS as
-  // GNU time's %M.
-  const child = spawn('python3', ['-c', WAIT4_TIMES, timesFile, node, ...args], {
-    env,
-    stdio: 'ignore',
-  });
+  const { child, read } = spawnTimed(node, args, { env, stdio: 'ignore' }, timesFile);
   const code = await new Promise((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`${args.join(' ')}: exit ${code}`);
-  const [user, system, maxKb, wallSeconds] = readFileSync(timesFile, 'utf8')
-    .trim()
-    .split('\n')
-    .at(-1)
-    .split(' ')
-    .map(Number);
+  const { cpu, wall, maxRss } = read();
   // The node processes' own CPU (the CLI's, or the bare spawner's), apart from their children's.
   const self = readFileSync(selfFile, 'utf8')
     .split('\n')
     .filter(Boolean)
     .reduce((sum, line) => sum + Number(line), 0);
-  return { wall: wallSeconds * 1000, cpu: (user + system) * 1000, self, rss: maxKb * 1024 };
+  return { wall, cpu, self, rss: maxRss };
 }
 
 /** A preload that appends the process's own CPU time (ms, all its threads) to a file at exit. */

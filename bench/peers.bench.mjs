@@ -2,13 +2,13 @@
 // fresh work dir each run, each agent against its own loopback server (kimi-ts: Chat Completions;
 // codex: the Responses API, the only one it speaks). Checkpoints, the policy and the sandbox are as
 // a user has them (defaults). Medians of 5 runs after a warm-up, the agents taking turns: wall time,
-// CPU of the process tree (GNU time) and the peak resident memory of the whole tree.
+// CPU of the process tree (wait4's rusage, tree-times.mjs) and the peak resident memory of the whole tree.
 //
 // codex is found through CODEX_BIN, else on PATH. It installs from npm with its native binary:
 //   npm i --prefix /tmp/codex -E @openai/codex@0.171.0 && CODEX_BIN=/tmp/codex/node_modules/.bin/codex
 // (the npm command is a Node launcher that runs the binary, as a user's `codex` does).
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { peakTreeRss } from './process-tree.mjs';
 import { startResponsesServer } from './responses-server.mjs';
 import { startScriptedServer } from './scripted-server.mjs';
 import { median } from './stats.mjs';
+import { spawnTimed } from './tree-times.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const launcher = join(here, '..', 'dist/bin/kimi-ts.cjs');
@@ -31,21 +32,15 @@ function findCodex() {
   }
 }
 
-/** Runs one session under GNU time; resolves with wall ms, CPU ms of the tree and peak tree RSS bytes. */
+/** Runs one session under the wait4 reader; resolves with wall ms, CPU ms of the tree and peak tree RSS bytes. */
 async function measured(command, args, { env, cwd, timesFile }) {
-  const started = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', '%U %S', '-o', timesFile, command, ...args], {
-    env,
-    cwd,
-    stdio: 'ignore',
-  });
+  const { child, read } = spawnTimed(command, args, { env, cwd, stdio: 'ignore' }, timesFile);
   const peak = peakTreeRss(child.pid, { skipRoot: true });
   const code = await new Promise((resolve) => child.on('close', resolve));
-  const wall = performance.now() - started;
   const rss = await peak.stop();
   if (code !== 0) throw new Error(`${command} exited with ${code}`);
-  const [user, system] = readFileSync(timesFile, 'utf8').trim().split('\n').at(-1).split(' ').map(Number);
-  return { wall, cpu: (user + system) * 1000, rss };
+  const { wall, cpu } = read();
+  return { wall, cpu, rss };
 }
 
 function freshWorkDir(home) {

@@ -4,7 +4,7 @@
 // print mode, each against bare `node -e 0` of the same binary; and a scripted 3-step session (read
 // a file, run a command, answer): wall time, CPU and peak RSS of the whole process tree.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { buildSdkAlone, writeFetchAlone } from './floors.mjs';
 import { peakTreeRss } from './process-tree.mjs';
 import { startScriptedServer } from './scripted-server.mjs';
 import { median } from './stats.mjs';
+import { spawnTimed } from './tree-times.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -157,25 +158,16 @@ async function threeStepSession(node, runs) {
   const timesFile = join(home, 'times.txt');
   for (let i = 0; i < runs; i++) {
     script();
-    const started = performance.now();
-    // GNU time reports the CPU of the CLI and of every process it waited for (the shell command).
-    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', timesFile, node, ...args], {
-      env,
-      stdio: 'ignore',
-    });
+    // The CPU of the CLI and of every process it waited for (the shell command), from wait4.
+    const { child, read } = spawnTimed(node, args, { env, stdio: 'ignore' }, timesFile);
     const peak = peakTreeRss(child.pid, { skipRoot: true });
     const code = await new Promise((resolve) => child.on('close', resolve));
-    wall.push(performance.now() - started);
     rss.push(await peak.stop());
     if (code !== 0) throw new Error(`the 3-step session exited with ${code}`);
-    const [user, system, maxKib] = readFileSync(timesFile, 'utf8')
-      .trim()
-      .split('\n')
-      .at(-1)
-      .split(' ')
-      .map(Number);
-    cpu.push((user + system) * 1000);
-    largest.push(maxKib);
+    const times = read();
+    wall.push(times.wall);
+    cpu.push(times.cpu);
+    largest.push(times.maxRss / 1024);
   }
   await server.close();
   rmSync(home, { recursive: true, force: true });

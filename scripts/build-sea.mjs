@@ -91,6 +91,20 @@ writeFileSync(
 );
 add('node_modules/diff/index.js', join(stage, 'node_modules/diff/index.js'));
 add('node_modules/diff/package.json', join(stage, 'node_modules/diff/package.json'));
+// The shell parser the policy reads commands with (its CommonJS build, its WebAssembly, the bash
+// grammar's): carried, so the executable's policy reads a loop or a `$((…))` as the npm package's
+// does. The launcher loads it from the extracted copy, never from beside the executable.
+for (const file of ['package.json', 'web-tree-sitter.cjs', 'web-tree-sitter.wasm'])
+  add(`node_modules/web-tree-sitter/${file}`, join(root, 'node_modules/web-tree-sitter', file));
+writeFileSync(
+  join(stage, 'node_modules/tree-sitter-bash.package.json'),
+  JSON.stringify({ name: 'tree-sitter-bash', version: packageJson.dependencies['tree-sitter-bash'] }),
+);
+add('node_modules/tree-sitter-bash/package.json', join(stage, 'node_modules/tree-sitter-bash.package.json'));
+add(
+  'node_modules/tree-sitter-bash/tree-sitter-bash.wasm',
+  join(root, 'node_modules/tree-sitter-bash/tree-sitter-bash.wasm'),
+);
 
 const keys = [...files.keys()].sort();
 const hash = createHash('sha256');

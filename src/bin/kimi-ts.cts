@@ -15,6 +15,7 @@
 // `--version` and `--help` alone are answered from `quick-answers.json` (scripts/quick-answers.mjs
 // writes it at build time from what the CLI itself prints), without loading the bundle at all.
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -25,9 +26,9 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
@@ -135,12 +136,33 @@ function packageOf(specifier: string): string {
 function requireForBundle(): NodeJS.Require {
   const sea = (globalThis as Record<symbol, unknown>)[SEA_RUNTIME] as SeaRuntime | undefined;
   if (sea === undefined) return createRequire(bundleFile);
-  const beside = createRequire(join(sea.moduleDir, 'node_modules', '.kimi-ts-sea'));
+  const modules = join(sea.moduleDir, 'node_modules');
+  const beside = createRequire(join(modules, '.kimi-ts-sea'));
+  // What the executable carries (the shell parser), extracted beside this launcher: loaded from there.
+  const carried = join(__dirname, '..', '..', 'node_modules');
+  const fromCarried = createRequire(join(carried, '.kimi-ts-sea'));
+  const isCarried = (specifier: string) =>
+    !isBuiltin(specifier) && existsSync(join(carried, packageOf(specifier), 'package.json'));
+  // Only the node_modules beside the executable: Node's own lookup goes on to every parent folder's
+  // node_modules (an executable in /tmp/x/ would load /tmp/node_modules/<name>, which any user of the
+  // machine can plant: a provider SDK holding the key, or the shell parser the policy reads) and to
+  // its global folders.
+  const onlyBeside = (specifier: string): void => {
+    const local =
+      isBuiltin(specifier) ||
+      specifier.startsWith('.') ||
+      isAbsolute(specifier) ||
+      existsSync(join(modules, packageOf(specifier), 'package.json'));
+    if (!local)
+      throw Object.assign(new Error(`Cannot find module '${specifier}'`), { code: 'MODULE_NOT_FOUND' });
+  };
   const wrapped = ((specifier: string) => {
+    const name = packageOf(specifier);
+    if (isCarried(specifier)) return fromCarried(specifier);
     try {
+      onlyBeside(specifier);
       return beside(specifier);
     } catch (error) {
-      const name = packageOf(specifier);
       const version = sea.optional[name];
       if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || version === undefined) throw error;
       throw new Error(
@@ -149,7 +171,13 @@ function requireForBundle(): NodeJS.Require {
       );
     }
   }) as NodeJS.Require;
-  return Object.assign(wrapped, { resolve: beside.resolve, cache: beside.cache, main: beside.main });
+  const resolve = ((specifier: string, options?: { paths?: string[] }) => {
+    if (isCarried(specifier)) return fromCarried.resolve(specifier, options);
+    onlyBeside(specifier);
+    return beside.resolve(specifier, options);
+  }) as NodeJS.RequireResolve;
+  resolve.paths = beside.resolve.paths;
+  return Object.assign(wrapped, { resolve, cache: beside.cache, main: beside.main });
 }
 
 /**

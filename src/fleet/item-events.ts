@@ -4,6 +4,7 @@ import { isWireRequest } from '../wire/message.js';
 import { QuestionRequest } from '../wire/requests.js';
 import { Wire } from '../wire/wire.js';
 import { appendItemSessionEvent, wireEntry } from './event-stream.js';
+import type { SessionCostMeter } from './session-cost.js';
 
 /**
  * Runs one swarm item with a wire of its own as the current wire, so its subagent's events (as
@@ -17,6 +18,8 @@ export async function withItemEvents<T>(
   redis: Redis,
   item: { sessionId: string; turn: number; parentJobId: string; jobId: string; token: string | undefined },
   run: () => Promise<T>,
+  /** Counts what the item's steps cost into the session's total. */
+  cost?: SessionCostMeter,
 ): Promise<T> {
   const wire = new Wire();
   const { token } = item;
@@ -27,6 +30,7 @@ export async function withItemEvents<T>(
         if (message instanceof QuestionRequest && message.isPending) message.resolve({});
         continue;
       }
+      cost?.offer(message);
       if (token === undefined) continue;
       const entry = wireEntry(item.turn, message);
       sent = sent
@@ -40,5 +44,6 @@ export async function withItemEvents<T>(
     wire.shutdown();
     await forwarding;
     await sent;
+    await cost?.settled();
   }
 }

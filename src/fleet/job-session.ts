@@ -20,4 +20,7 @@ export type FleetSession = Pick<
 >;
 
 /** What a worker needs of a session to run one item of a swarm another worker's turn handed out. */
-export type SwarmItemSession = Pick<AgentSessionImpl, 'setWriteFence' | 'runSwarmItem' | 'close'>;
+export type SwarmItemSession = Pick<
+  AgentSessionImpl,
+  'setWriteFence' | 'runSwarmItem' | 'close' | 'models' | 'config'
+>;

@@ -11,6 +11,7 @@ import { ItemApprovalGate } from './item-approvals.js';
 import { withItemEvents } from './item-events.js';
 import type { SwarmItemSession } from './job-session.js';
 import { parkedApprovals } from './parked-approvals.js';
+import { priceOfSession, SessionCostMeter } from './session-cost.js';
 import { loadSessionFromStore, type SessionPartFiles } from './session-mirror.js';
 import { type SwarmItemResult, swarmItemJobId, swarmItemJobSchema } from './swarm-item-job.js';
 import { queueNextSwarmItem } from './swarm-item-queue.js';
@@ -139,29 +140,35 @@ export async function runSwarmItemJob(
     try {
       session.setWriteFence(refuseSessionWrites);
       const events = { sessionId, turn, parentJobId: parentId, jobId: job.id, token };
-      outcome = await withItemEvents(runner.redis, events, () =>
-        session.runSwarmItem({
-          swarmId: record.swarmId,
-          index,
-          // A redo (a takeover, an answered approval) works on a branch of its own: the earlier
-          // attempt's worktree (committed and removed when it stopped, or when the turn's session
-          // opens again on that machine after its worker died) keeps the one it had.
-          branchOwner,
-          description: `${record.description} #${index}`,
-          subagentType: record.subagentType,
-          model: record.model,
-          prompt: item.prompt,
-          // A `--repo` session's items run isolated: their work comes back as their branches.
-          isolation: parent.repo ? 'worktree' : record.isolation,
-          parentToolCallId: record.toolCallId,
-          signal: cancel.signal,
-          ...(approvals
-            ? {
-                onApprovalRequest: (request: ApprovalRequest) =>
-                  void approvals.handle(request).catch(() => cancel.abort()),
-              }
-            : {}),
-        }),
+      // The item's steps cost on the session's account, at the price of the model it runs on.
+      const cost = new SessionCostMeter(runner.redis, sessionId, priceOfSession(session, record.model));
+      outcome = await withItemEvents(
+        runner.redis,
+        events,
+        () =>
+          session.runSwarmItem({
+            swarmId: record.swarmId,
+            index,
+            // A redo (a takeover, an answered approval) works on a branch of its own: the earlier
+            // attempt's worktree (committed and removed when it stopped, or when the turn's session
+            // opens again on that machine after its worker died) keeps the one it had.
+            branchOwner,
+            description: `${record.description} #${index}`,
+            subagentType: record.subagentType,
+            model: record.model,
+            prompt: item.prompt,
+            // A `--repo` session's items run isolated: their work comes back as their branches.
+            isolation: parent.repo ? 'worktree' : record.isolation,
+            parentToolCallId: record.toolCallId,
+            signal: cancel.signal,
+            ...(approvals
+              ? {
+                  onApprovalRequest: (request: ApprovalRequest) =>
+                    void approvals.handle(request).catch(() => cancel.abort()),
+                }
+              : {}),
+          }),
+        cost,
       );
     } finally {
       await session.close().catch(() => undefined);

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { type ModelPrice, parsePrice, tokenCost } from '../util/token-cost.js';
+import {
+  type ModelPrice,
+  parsePrice,
+  subagentStepUsage,
+  type TokenCounts,
+  tokenCost,
+} from '../util/token-cost.js';
 import { type WireMessage, wireMessageToJSON } from '../wire/index.js';
 import { sessionCostKey } from './fleet-keys.js';
 import type { FleetSession } from './job-session.js';
@@ -29,13 +35,15 @@ export class SessionCostMeter {
     private readonly price: ModelPrice | null,
   ) {}
 
-  /** Takes a wire message of the turn; a StatusUpdate with a step's token usage adds its cost. */
+  /**
+   * Takes a wire message of the turn (or of a swarm item): a StatusUpdate with a step's token usage
+   * adds its cost, and so does a subagent's, which reaches the wire inside a SubagentEvent (it runs
+   * on the session's model, at its price).
+   */
   offer(message: WireMessage): void {
-    const envelope = wireMessageToJSON(message) as { type?: unknown; payload?: unknown };
-    if (envelope.type !== 'StatusUpdate') return;
-    const step = stepUsage.safeParse(envelope.payload);
-    if (!step.success) return;
-    const usage = step.data.token_usage;
+    const envelope = wireMessageToJSON(message) as { type: unknown; payload: unknown };
+    const usage = sessionStepUsage(envelope) ?? subagentStepUsage(envelope);
+    if (usage === null) return;
     const key = sessionCostKey(this.sessionId);
     const price = this.price;
     this.pending = this.pending
@@ -43,16 +51,7 @@ export class SessionCostMeter {
         (): Promise<unknown> =>
           price === null
             ? this.redis.hset(key, 'unpriced', '1')
-            : this.redis.hincrbyfloat(
-                key,
-                'dollars',
-                tokenCost(price, {
-                  input_other: usage.input_other,
-                  input_cache_read: usage.input_cache_read ?? 0,
-                  input_cache_creation: usage.input_cache_creation ?? 0,
-                  output: usage.output,
-                }),
-              ),
+            : this.redis.hincrbyfloat(key, 'dollars', tokenCost(price, usage)),
       )
       .catch(() => undefined);
   }
@@ -63,10 +62,30 @@ export class SessionCostMeter {
   }
 }
 
-/** The price the worker's config gives the session's current model (`[models.x] price`), or null. */
-export function priceOfSession(session: Pick<FleetSession, 'models' | 'config'>): ModelPrice | null {
-  const alias = session.models().find((model) => model.current)?.alias;
-  return alias === undefined ? null : parsePrice(session.config.models[alias]?.price);
+/** The token usage of one of the session's own steps (a StatusUpdate that carries it), or null. */
+function sessionStepUsage(envelope: { type: unknown; payload: unknown }): TokenCounts | null {
+  if (envelope.type !== 'StatusUpdate') return null;
+  const step = stepUsage.safeParse(envelope.payload);
+  if (!step.success) return null;
+  const usage = step.data.token_usage;
+  return {
+    input_other: usage.input_other,
+    input_cache_read: usage.input_cache_read ?? 0,
+    input_cache_creation: usage.input_cache_creation ?? 0,
+    output: usage.output,
+  };
+}
+
+/**
+ * The price the worker's config gives the session's current model (`[models.x] price`), or the
+ * model `alias` names (a swarm started on another model); null when it has none.
+ */
+export function priceOfSession(
+  session: Pick<FleetSession, 'models' | 'config'>,
+  alias: string | null = null,
+): ModelPrice | null {
+  const model = alias ?? session.models().find((m) => m.current)?.alias;
+  return model === undefined ? null : parsePrice(session.config.models[model]?.price);
 }
 
 /**

@@ -48,6 +48,52 @@ export function addTokens(total: TokenCounts, usage: Partial<TokenCounts>): Toke
   };
 }
 
+/** Subagents of subagents are forwarded wrapped once per level; deeper than this is not unwrapped. */
+const MAX_SUBAGENT_DEPTH = 8;
+
+/**
+ * The token usage one step of a subagent reports: the `token_usage` of the StatusUpdate a
+ * SubagentEvent carries (a subagent's own subagents' too, wrapped once per level), or null for any
+ * other message. Subagents spend on the session's account, so its totals count them; their context
+ * numbers are their own and stay out. The shape is checked (the page reads it from JSON): counts
+ * that are not finite and ≥ 0 give null.
+ */
+export function subagentStepUsage(message: {
+  readonly type: unknown;
+  readonly payload: unknown;
+}): TokenCounts | null {
+  let event: unknown = message;
+  let depth = 0;
+  while (isRecord(event) && event.type === 'SubagentEvent' && depth < MAX_SUBAGENT_DEPTH) {
+    event = isRecord(event.payload) ? event.payload.event : undefined;
+    depth++;
+  }
+  if (depth === 0 || !isRecord(event) || event.type !== 'StatusUpdate' || !isRecord(event.payload))
+    return null;
+  const usage = event.payload.token_usage;
+  if (!isRecord(usage)) return null;
+  const count = (value: unknown, optional: boolean): number | null =>
+    value === undefined && optional
+      ? 0
+      : typeof value === 'number' && Number.isFinite(value) && value >= 0
+        ? value
+        : null;
+  const counts = {
+    input_other: count(usage.input_other, false),
+    input_cache_read: count(usage.input_cache_read, true),
+    input_cache_creation: count(usage.input_cache_creation, true),
+    output: count(usage.output, false),
+  };
+  const { input_other, input_cache_read, input_cache_creation, output } = counts;
+  if (input_other === null || input_cache_read === null || input_cache_creation === null || output === null)
+    return null;
+  return { input_other, input_cache_read, input_cache_creation, output };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 /** 0.01234 → `$0.0123`, 1.5 → `$1.50`. */
 export function formatDollars(amount: number): string {
   return `$${amount < 1 ? amount.toFixed(4) : amount.toFixed(2)}`;

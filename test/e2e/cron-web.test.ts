@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startWebFor } from '../support/web-server-client.js';
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 // A real browser and a CLI: generous on a loaded machine.
 describe('kimi-ts web: a scheduled prompt', { timeout: 60_000 }, () => {

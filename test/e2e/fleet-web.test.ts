@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deferred } from '../../src/util/deferred.js';
-import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { useBrowser, type WatchedPage } from '../support/browser.js';
 import { startRedis, startWorker, submit } from '../support/fleet-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import {
@@ -21,14 +21,7 @@ import {
  */
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function openPage(web: WebServerProcess, session?: string): Promise<WatchedPage> {
   const watched = await browser.newPage();

@@ -1,5 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +141,69 @@ describe('the single executable (npm run build:sea)', () => {
     } finally {
       await rm(join(folder, 'node_modules'), { force: true });
       await anthropic.close();
+    }
+  });
+
+  it("reads a loop with the shell parser it carries: a deny rule rules the loop's commands out, and it runs", async () => {
+    const { sandbox, server } = await cli.setup(
+      [
+        { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'for f in *.md; do wc -l "$f"; done' } }] },
+        { text: 'Counted.' },
+      ],
+      { extraToml: ['[[permission.rules]]', 'decision = "deny"', 'pattern = "Shell(rm -rf*)"'].join('\n') },
+    );
+    await writeFile(join(sandbox.workDir, 'notes.md'), 'one\ntwo\n');
+    const result = await sandbox.run(['--print', '--yolo', '-p', 'count the lines'], asExecutable);
+    expect(result.stdout).toContain('Counted.');
+    // Without the parser the loop is one opaque part that the deny rule cannot rule out: refused.
+    const toolResult = JSON.stringify(server.requests[1]?.body);
+    expect(toolResult).toContain('2 notes.md');
+    expect(toolResult).not.toContain('cannot be ruled out');
+  });
+
+  it("loads no package from a parent folder's node_modules (anyone may plant one in /tmp)", async () => {
+    // The executable in outer/bin/; packages planted in outer/node_modules, which Node's own lookup
+    // reaches from outer/bin/node_modules: a provider SDK (it gets the key) and the shell parser
+    // (the policy reads commands through it).
+    const outer = await mkdtemp(join(tmpdir(), 'kimi-ts-sea-planted-'));
+    try {
+      await mkdir(join(outer, 'bin'));
+      await copyFile(executable, join(outer, 'bin', 'kimi-ts'));
+      await chmod(join(outer, 'bin', 'kimi-ts'), 0o755);
+      const marker = join(outer, 'planted-code-ran');
+      for (const name of ['@anthropic-ai/sdk', 'web-tree-sitter']) {
+        const dir = join(outer, 'node_modules', name);
+        await mkdir(dir, { recursive: true });
+        await writeFile(
+          join(dir, 'package.json'),
+          JSON.stringify({ name, version: '99.0.0', main: 'index.js' }),
+        );
+        await writeFile(
+          join(dir, 'index.js'),
+          `require('node:fs').appendFileSync(${JSON.stringify(marker)}, ${JSON.stringify(`${name}\n`)});\n`,
+        );
+      }
+      const { sandbox } = await cli.setup([
+        { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'for f in *.md; do wc -l "$f"; done' } }] },
+        { text: 'Counted.' },
+      ]);
+      const planted = { command: [join(outer, 'bin', 'kimi-ts')] };
+      // A loop goes to the shell parser: not found beside the executable, the command is asked (afk: refused).
+      const shell = await sandbox.run(['--print', '-p', 'count the lines'], planted);
+      expect(shell.stdout).toContain('Counted.');
+      const config = JSON.stringify({
+        default_model: 'claude',
+        providers: { a: { type: 'anthropic', base_url: 'http://127.0.0.1:9/', api_key: 'sk-ant-e2e' } },
+        models: { claude: { provider: 'a', model: 'claude-test', max_context_size: 200_000 } },
+      });
+      const anthropic = await sandbox.run(
+        ['--config', config, '-w', sandbox.workDir, '--print', '-p', 'hi'],
+        { ...planted, bare: true },
+      );
+      expect(anthropic.stderr).toContain(`npm install --prefix "${join(outer, 'bin')}" @anthropic-ai/sdk@`);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await rm(outer, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../support/browser.js';
 import { collect, waitForOutput } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startVisCli } from '../support/vis-cli.js';
@@ -12,14 +12,7 @@ import { startVisCli } from '../support/vis-cli.js';
  */
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** What the timeline drew for each bar (`__kimiVis.labels()`). */
 type DrawnLabels = ({ text: string; whole: boolean } | null)[];

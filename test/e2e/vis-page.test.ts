@@ -2,9 +2,9 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
-import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { useBrowser, type WatchedPage } from '../support/browser.js';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startVisCli, type VisCli } from '../support/vis-cli.js';
@@ -14,14 +14,7 @@ const HOSTILE = 'Done <img src=x onerror="alert(1)"><script>alert(2)</script></s
 const API_KEY = 'sk-vis-secret-0123456789';
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 /** A real scripted run: a tool call, a failed model call retried, a hostile answer, a second turn. */
 async function makeSession() {

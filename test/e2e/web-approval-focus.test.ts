@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deferred } from '../../src/util/deferred.js';
-import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { useBrowser, type WatchedPage } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 import { startWebFor, type WebServerProcess } from '../support/web-server-client.js';
@@ -14,14 +14,7 @@ import { startWebFor, type WebServerProcess } from '../support/web-server-client
  */
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function openPage(web: WebServerProcess): Promise<WatchedPage> {
   const watched = await browser.newPage();

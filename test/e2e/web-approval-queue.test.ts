@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { AGENT_COMMANDS, twoAgentsScenario } from '../support/two-agents-scenario.js';
 import { startWebServer } from '../support/web-server-client.js';
@@ -7,14 +7,7 @@ import { startWebServer } from '../support/web-server-client.js';
 /** The web page's approval queue in Debian's Chromium: two agents asking at once. */
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('kimi-ts web: one approval queue', { timeout: 60_000 }, () => {
   it('shows one approval at a time with its place and agent; an agent name with HTML stays text', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowser, type WatchedPage } from '../support/browser.js';
 import { gate } from '../support/loopback-server.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startWebFor } from '../support/web-server-client.js';
@@ -7,14 +7,7 @@ import { startWebFor } from '../support/web-server-client.js';
 /** The goal panel of `kimi-ts web` in Debian's Chromium, live from `GoalUpdated`. */
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function openPage(): Promise<WatchedPage> {
   const web = await startWebFor(cli);

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowser, type WatchedPage } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startWebServer, type WebServerProcess } from '../support/web-server-client.js';
 
@@ -12,14 +12,7 @@ import { startWebServer, type WebServerProcess } from '../support/web-server-cli
  */
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function startWeb(main: string[] = []): Promise<WebServerProcess> {
   const web = await startWebServer(cli.sandbox, [], main);

@@ -1,7 +1,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowser, type WatchedPage } from '../support/browser.js';
 import { CLI } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { startTuiInTmux } from '../support/tmux-terminal.js';
@@ -19,14 +19,7 @@ const HELD = '4e1dbe00-0000-4000-8000-00000000000f';
  */
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const HOSTILE_ALIAS = '<img src=x onerror=alert(1)>';
 

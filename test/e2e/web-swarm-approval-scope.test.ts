@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../support/browser.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { itemsThatRan, scriptSwarmApprovals } from '../support/swarm-approval-scenario.js';
 import { startWebServer } from '../support/web-server-client.js';
@@ -7,14 +7,7 @@ import { startWebServer } from '../support/web-server-client.js';
 /** The web page's "approve for all agents of this swarm", in Debian's Chromium. */
 
 const cli = useScriptedCli();
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('kimi-ts web: approve for all agents of this swarm', { timeout: 90_000 }, () => {
   it("covers the swarm's agents; the main agent and the next swarm are asked", async () => {

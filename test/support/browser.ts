@@ -1,6 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium-launch.mjs';
 
@@ -76,6 +77,31 @@ export async function launchBrowser(): Promise<TestBrowser> {
     async close() {
       for (const context of contexts) await context.close().catch(() => {});
       await browser.close();
+    },
+  };
+}
+
+/**
+ * The test file's Chromium: launched before its tests, closed after them. Call at the top of a test
+ * file (`const browser = useBrowser();`); `browser.newPage()` inside a test.
+ */
+export function useBrowser(): Pick<TestBrowser, 'newPage'> & { readonly browser: Browser } {
+  let launched: TestBrowser | undefined;
+  beforeAll(async () => {
+    launched = await launchBrowser();
+  });
+  afterAll(async () => {
+    await launched?.close();
+  });
+  const current = (): TestBrowser => {
+    if (!launched)
+      throw new Error('useBrowser(): the browser is not launched (call it at the top of the file)');
+    return launched;
+  };
+  return {
+    newPage: (options) => current().newPage(options),
+    get browser() {
+      return current().browser;
     },
   };
 }

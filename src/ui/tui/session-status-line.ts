@@ -1,4 +1,5 @@
 import type { AgentSession } from '../../app/agent-session.js';
+import type { TokenCounts } from '../../util/token-cost.js';
 import type { StatusUpdate, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { currentContextSize, currentModel, priceOf } from './session-model-facts.js';
@@ -71,6 +72,11 @@ export class SessionStatusLine {
   /** A StatusUpdate event of the running job (context, tokens, plan mode, MCP). */
   applyUpdate(update: StatusUpdate): void {
     this.view.applyStatus(update);
+  }
+
+  /** A subagent's step of the running job spent tokens: the totals count them. */
+  applySubagentUsage(usage: TokenCounts): void {
+    this.view.applySubagentUsage(usage);
   }
 
   /** The session's goal changed (a `GoalUpdated`). */

@@ -7,6 +7,7 @@ import {
   StatusLineView,
   withModes,
   withStreamed,
+  withSubagentUsage,
 } from './status-line.js';
 import { tuiStyle } from './tui-style.js';
 
@@ -77,6 +78,19 @@ describe('status line', () => {
     expect(formatStatus(facts)).toBe('m · ↑300.0k ↓10.0k · cost $0.4000');
     for (let i = 0; i < 3; i++) facts = applyStatusUpdate(facts, { token_usage: usage });
     expect(formatStatus(facts)).toContain('cost $1.60');
+  });
+
+  it("adds a subagent's step to the tokens and the cost at the session's price", () => {
+    let facts: StatusFacts = { ...emptyStatus('m'), price: { input: 2, output: 10 } };
+    facts = applyStatusUpdate(facts, { context_usage: 0.25, context_tokens: 250 });
+    facts = withSubagentUsage(facts, {
+      input_other: 100_000,
+      input_cache_read: 0,
+      input_cache_creation: 0,
+      output: 10_000,
+    });
+    // 0.1 M × $2 + 0.01 M × $10 = $0.30; the session's context stays its own.
+    expect(formatStatus(facts)).toBe('m · context 25% · ↑100.0k ↓10.0k · cost $0.3000');
   });
 
   it('shows running subagents', () => {

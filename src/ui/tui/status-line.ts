@@ -1,7 +1,7 @@
 import type { SessionModes } from '../../app/agent-session.js';
 import { assertNever } from '../../util/assert-never.js';
 import { joinTerminalText, type TerminalSafe } from '../../util/sanitize-terminal.js';
-import { formatDollars, type ModelPrice, tokenCost } from '../../util/token-cost.js';
+import { formatDollars, type ModelPrice, type TokenCounts, tokenCost } from '../../util/token-cost.js';
 import type { StatusUpdate, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import { goalAtTurnBegin } from '../common/goal-line.js';
@@ -98,6 +98,19 @@ export function applyStatusUpdate(facts: StatusFacts, update: StatusUpdate): Sta
     if (facts.price) next.cost += tokenCost(facts.price, usage);
   }
   return next;
+}
+
+/**
+ * The facts after a subagent's step: its tokens and their cost join the session's totals (at the
+ * session's price: a subagent runs on the session's model). Its context and streaming are its own.
+ */
+export function withSubagentUsage(facts: StatusFacts, usage: TokenCounts): StatusFacts {
+  return {
+    ...facts,
+    tokensIn: facts.tokensIn + usage.input_other + usage.input_cache_read + usage.input_cache_creation,
+    tokensOut: facts.tokensOut + usage.output,
+    cost: facts.price ? facts.cost + tokenCost(facts.price, usage) : facts.cost,
+  };
 }
 
 /**
@@ -274,6 +287,11 @@ export class StatusLineView implements SafeComponent {
   /** A StatusUpdate of the session (context, tokens, plan mode, MCP). */
   applyStatus(update: StatusUpdate): void {
     this.facts = applyStatusUpdate(this.facts, update);
+  }
+
+  /** A subagent's step spent tokens. */
+  applySubagentUsage(usage: TokenCounts): void {
+    this.facts = withSubagentUsage(this.facts, usage);
   }
 
   /** The session's goal changed (a `GoalUpdated`). */

@@ -218,6 +218,7 @@ export class TuiController {
       workDir: this.session.workDir,
       thinking: this.options.thinking,
       onStatus: (update) => this.status.applyUpdate(update),
+      onSubagentUsage: (usage) => this.status.applySubagentUsage(usage),
       onGoal: (goal) => this.status.applyGoal(goal),
       onRequest: (request, plan) => this.panels.ask(request, plan),
     });

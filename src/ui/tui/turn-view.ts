@@ -1,6 +1,7 @@
 import { assertNever } from '../../util/assert-never.js';
 import { revealInvisible } from '../../util/reveal-invisible.js';
 import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
+import { subagentStepUsage, type TokenCounts } from '../../util/token-cost.js';
 import type { StatusUpdate, UserInput, WireEvent, WireEventOf } from '../../wire/events.js';
 import type { WireMessage } from '../../wire/message.js';
 import type { ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
@@ -23,6 +24,8 @@ export interface TurnViewOptions {
   thinking: ThinkingDisplay;
   /** A status change (context use, tokens, plan mode) for the status line. */
   onStatus?: ((status: StatusUpdate) => void) | undefined;
+  /** A subagent's step spent tokens (the status line's totals count them; not its context). */
+  onSubagentUsage?: ((usage: TokenCounts) => void) | undefined;
   /** The session's goal changed (the status line's goal part). */
   onGoal?: ((goal: WireEventOf<'GoalUpdated'>['payload']) => void) | undefined;
   /**
@@ -188,13 +191,16 @@ export class TurnView implements SafeComponent {
         return;
       case 'ApprovalResponse':
         return;
-      case 'SubagentEvent':
+      case 'SubagentEvent': {
+        const usage = subagentStepUsage(message);
+        if (usage) this.options.onSubagentUsage?.(usage);
         this.subagentEvent(
           message.payload.parent_tool_call_id,
           message.payload.agent_id,
           message.payload.event,
         );
         return;
+      }
       case 'PlanDisplay': {
         this.endStretch();
         this.shownPlan = new PlanView(message.payload, style);
@@ -318,7 +324,14 @@ export class TurnView implements SafeComponent {
     if (!nested) {
       nested = new NestedAgentsView(
         this.options.style,
-        () => new TurnView({ ...this.options, onStatus: undefined, onRequest: undefined }),
+        // The nested view's own SubagentEvents were counted here already (unwrapped whole).
+        () =>
+          new TurnView({
+            ...this.options,
+            onStatus: undefined,
+            onSubagentUsage: undefined,
+            onRequest: undefined,
+          }),
       );
       this.nestedTurns.set(parentCallId, nested);
       call.nested = nested;

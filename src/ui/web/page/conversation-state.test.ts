@@ -138,6 +138,38 @@ describe('reduceConversation', () => {
     });
   });
 
+  it("adds a subagent's step usage to the totals (not its context), and still nests its events", () => {
+    const usage = { input_other: 100, output: 20, input_cache_read: 50, input_cache_creation: 0 };
+    const sub = (inner: unknown): ConversationAction =>
+      event({
+        type: 'SubagentEvent',
+        payload: { parent_tool_call_id: 'agent-1', agent_id: 'a1', subagent_type: 'coder', event: inner },
+      } as WireEvent);
+    const state = run([
+      event({ type: 'TurnBegin', payload: { user_input: 'delegate' } }),
+      event({
+        type: 'ToolCall',
+        payload: { type: 'function', id: 'agent-1', function: { name: 'Agent', arguments: '{}' } },
+      }),
+      event({ type: 'StatusUpdate', payload: { token_usage: usage, context_tokens: 250 } }),
+      sub({
+        type: 'StatusUpdate',
+        payload: { token_usage: usage, context_tokens: 9000, context_usage: 0.9 },
+      }),
+      sub({ type: 'ContentPart', payload: { type: 'text', text: 'sub says hi' } }),
+    ]);
+    expect(state.status).toMatchObject({
+      contextTokens: 250,
+      tokensIn: 300,
+      tokensOut: 40,
+      usage: { input_other: 200, output: 40, input_cache_read: 100, input_cache_creation: 0 },
+    });
+    expect(state.turns[0]?.items[0]).toMatchObject({
+      kind: 'tool',
+      subagents: [{ agentId: 'a1', items: [{ kind: 'text', text: 'sub says hi' }] }],
+    });
+  });
+
   it('nests subagent events under the Agent call that started them', () => {
     const state = run([
       event({ type: 'TurnBegin', payload: { user_input: 'delegate' } }),

@@ -1,4 +1,4 @@
-import { addTokens, NO_TOKENS, type TokenCounts } from '../../../util/token-cost.js';
+import { addTokens, NO_TOKENS, subagentStepUsage, type TokenCounts } from '../../../util/token-cost.js';
 import { type GoalSnapshot, goalAfterUpdate, goalAtTurnBegin } from '../../common/goal-line.js';
 import { scheduleLineText } from '../../common/schedule-line.js';
 import { applyItemEvent, type ConversationItem, userInputLabel } from './conversation-items.js';
@@ -199,6 +199,13 @@ function applyEvent(state: ConversationState, event: WireEvent): ConversationSta
       };
     case 'StatusUpdate':
       return { ...state, status: applyStatus(state.status, event.payload) };
+    case 'SubagentEvent': {
+      // A subagent's step spends on the session's account: its tokens join the totals (its context
+      // numbers are its own); the event is shown under its call as before.
+      const usage = subagentStepUsage(event);
+      const turns = updateLastTurn(state.turns, (t) => ({ ...t, items: applyItemEvent(t.items, event) }));
+      return usage ? { ...state, turns, status: addUsage(state.status, usage) } : { ...state, turns };
+    }
     case 'GoalUpdated':
       return {
         ...state,
@@ -262,14 +269,22 @@ function applyStatus(status: SessionStatus, update: EventPayloads['StatusUpdate'
   if (typeof update.context_tokens === 'number') next.contextTokens = update.context_tokens;
   if (typeof update.max_context_tokens === 'number') next.maxContextTokens = update.max_context_tokens;
   if (typeof update.plan_mode === 'boolean') next.planMode = update.plan_mode;
-  if (update.token_usage) {
-    const usage = update.token_usage;
-    next.tokensIn += usage.input_other + (usage.input_cache_read ?? 0) + (usage.input_cache_creation ?? 0);
-    next.tokensCached += usage.input_cache_read ?? 0;
-    next.tokensOut += usage.output;
-    next.usage = addTokens(next.usage, usage);
-  }
-  return next;
+  return update.token_usage ? addUsage(next, update.token_usage) : next;
+}
+
+/** The totals with one step's tokens (the session's own, or a subagent's) added. */
+function addUsage(
+  status: SessionStatus,
+  usage: Partial<TokenCounts> & Pick<TokenCounts, 'input_other' | 'output'>,
+): SessionStatus {
+  return {
+    ...status,
+    tokensIn:
+      status.tokensIn + usage.input_other + (usage.input_cache_read ?? 0) + (usage.input_cache_creation ?? 0),
+    tokensCached: status.tokensCached + (usage.input_cache_read ?? 0),
+    tokensOut: status.tokensOut + usage.output,
+    usage: addTokens(status.usage, usage),
+  };
 }
 
 function tasksFromDisplay(tasks: BackgroundTask[], display: readonly DisplayBlockLike[]): BackgroundTask[] {
