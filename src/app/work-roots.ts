@@ -84,12 +84,26 @@ export class WorkRoots {
    * `what` names it in the answer ("the work dir", "the added folder").
    */
   refusal(folder: string, what: string): string | null {
+    const checked = this.checked(folder, what);
+    return 'refusal' in checked ? checked.refusal : null;
+  }
+
+  /**
+   * `folder`'s real path when it may be worked in, else why not: the path that was checked, for the
+   * session to keep (a link on the way re-pointed after the check then changes nothing).
+   */
+  checked(folder: string, what: string): { real: string } | { refusal: string } {
     let real: string;
     try {
       real = realpathSync.native(folder);
     } catch {
-      return `${what} ${folder} is not a folder on this worker.`;
+      return { refusal: `${what} ${folder} is not a folder on this worker.` };
     }
+    const refusal = this.refusalOfReal(real, folder, what);
+    return refusal === null ? { real } : { refusal };
+  }
+
+  private refusalOfReal(real: string, folder: string, what: string): string | null {
     if (this.homeReal !== null && isWithinDirectory(this.homeReal, real))
       return `${what} ${folder} holds the home folder of the user this worker runs as: a worker works there only inside its --work-root.`;
     if (this.own.some((own) => isWithinDirectory(real, own))) return null;
