@@ -143,13 +143,15 @@ it("approvals for the session in the store's state.json do not let a command out
   expect(results).toContain('keeps its sessions inside the sandbox and its --work-root, whoever answers');
 });
 
-it("slash commands in a fleet prompt read, write and trust nothing of the worker's (/import, /export, /permissions trust, /model)", async () => {
+it("slash commands in a fleet prompt read, write and trust nothing of the worker's (/import, /export, /permissions trust, /model, /add-dir)", async () => {
   const { sandbox } = await cli.setup([]);
   const redis = await startRedis(cli);
   // A private key of the worker's user: outside the root, never in a job's reach.
   const key = join(sandbox.root, 'id_worker');
   await writeFile(key, '-----BEGIN OPENSSH PRIVATE KEY-----\nworker-private-key-material\n');
   const exported = join(sandbox.root, 'exported.sh');
+  const elsewhere = join(sandbox.root, 'elsewhere');
+  await mkdir(elsewhere);
   await startWorker(cli, sandbox, redis.url, ['--work-root', sandbox.workDir]);
   const outputs: string[] = [];
   const config = await readFile(sandbox.configFile, 'utf8');
@@ -158,6 +160,7 @@ it("slash commands in a fleet prompt read, write and trust nothing of the worker
     `/export ${exported}`,
     '/permissions trust',
     '/model e2e --no-thinking',
+    `/add-dir ${elsewhere}`,
   ]) {
     const turn = await submit(sandbox, redis.url, prompt, ['--wait']);
     outputs.push(turn.stdout + turn.stderr);
@@ -178,4 +181,5 @@ it("slash commands in a fleet prompt read, write and trust nothing of the worker
   // /model switches the session; the worker's config stays as its owner wrote it.
   expect(outputs[3]).toContain("not saved as the default: a fleet job does not change its worker's config");
   expect(await readFile(sandbox.configFile, 'utf8')).toBe(config);
+  expect(outputs[4]).toMatch(/The folder .* is outside the folders this worker works in \(its --work-root\)/);
 });
