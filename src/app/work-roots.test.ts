@@ -79,6 +79,10 @@ it("without roots: not in a dot-folder of the user's home (its settings and keys
   await mkdir(worktree);
   expect(roots.with(worktree).refusal(worktree, 'The work dir')).toBeNull();
   expect(roots.with(worktree).refusal(join(home, '.ssh'), 'The work dir')).not.toBeNull();
+  // The default agent home (~/.kimi-ts) named as such: its worktree still passes, the rest not.
+  const withKimi = WorkRoots.anywhereBut(home, join(home, '.kimi-ts'));
+  expect(withKimi.with(worktree).refusal(worktree, 'The work dir')).toBeNull();
+  expect(withKimi.refusal(worktree, 'The work dir')).toMatch(/own kimi-ts home/);
 });
 
 it("the worker's own kimi-ts home is never a work dir (its config, sessions), with roots or without", async () => {
