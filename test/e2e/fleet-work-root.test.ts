@@ -121,3 +121,21 @@ it('--work-root that is no folder is a usage error at start', async () => {
   expect(result.stderr).toContain('--work-root');
   expect(result.stderr).toContain('no such folder');
 });
+
+it("a job's work dir with terminal control sequences reaches the worker's log only as visible characters", async () => {
+  const { server, sandbox } = await cli.setup([]);
+  const redis = await startRedis(cli);
+  const worker = await startWorker(cli, sandbox, redis.url, ['--work-root', sandbox.workDir]);
+  // Whoever writes a job chooses its work dir: ESC ] 0 ; … BEL retitles the operator's terminal,
+  // ESC [ 2 J clears it.
+  const hostile = join(sandbox.root, 'x\u001b]0;owned\u0007\u001b[2J');
+  await mkdir(hostile);
+  const refused = await submit(sandbox, redis.url, 'hello', ['-w', hostile, '--wait']);
+  expect(refused.code).not.toBe(0);
+  worker.child.kill('SIGTERM');
+  const { stderr } = await worker.result;
+  expect(stderr).toContain('gave up');
+  expect(stderr).not.toContain('\u001b');
+  expect(stderr).not.toContain('\u0007');
+  expect(server.requests).toHaveLength(0);
+});
