@@ -35,3 +35,16 @@ it("a repository's own bwrap, git and rg, on a PATH with `.` in it, never run", 
   // The search did run (the real rg, or the built-in one): the .gitignore's line was found.
   expect(result.stdout).toContain('.gitignore');
 });
+
+it("doctor, run in a stranger's repository with `.` on PATH, runs none of its programs", async () => {
+  const { sandbox } = await cli.setup([]);
+  const ran = join(sandbox.root, 'RAN');
+  for (const program of ['bwrap', 'git', 'rg'])
+    await writeFile(join(sandbox.workDir, program), `#!/bin/sh\necho ${program} >> '${ran}'\nexit 0\n`, {
+      mode: 0o755,
+    });
+  // sandbox.run starts the CLI in the work dir, as a person in that repository does.
+  const result = await sandbox.run(['doctor'], { env: { PATH: `.:${process.env.PATH}` } });
+  expect(result.stdout).toMatch(/git/);
+  expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
+});
