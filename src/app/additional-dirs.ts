@@ -1,5 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { isWithinDirectory } from '../policy/path-within.js';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
 import { expandHome } from '../tools/file/workspace-path.js';
 import { listTwoLevels } from './system-prompt.js';
@@ -18,7 +19,13 @@ export function checkAdditionalDir(
   }
   const refusal = roots?.refusal(dir, 'The folder');
   if (refusal) return { ok: false, problem: refusal };
-  return { ok: true, dir, inside: dir === workDir || dir.startsWith(`${workDir}${sep}`) };
+  // Kept by its real path: a symlink on the way that a command re-points later changes nothing.
+  const real = realpathSync.native(dir);
+  return {
+    ok: true,
+    dir: real,
+    inside: isWithinDirectory(dir, resolve(workDir)) || isWithinDirectory(real, realOrSelf(workDir)),
+  };
 }
 
 /**
@@ -67,4 +74,12 @@ export function addDirCommand(options: {
       say(`Added ${checked.dir}: the agent may work there too.`);
     },
   };
+}
+
+function realOrSelf(folder: string): string {
+  try {
+    return realpathSync.native(folder);
+  } catch {
+    return resolve(folder);
+  }
 }

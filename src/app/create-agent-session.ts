@@ -46,7 +46,7 @@ import { errorText, type WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
 import { assembleSoul } from './soul-assembly.js';
 import { SwarmSlot } from './subagents/swarm-dispatch.js';
-import type { WorkRoots } from './work-roots.js';
+import { WorkRoots } from './work-roots.js';
 import { startingTrust, WorkspaceTrust } from './workspace-trust.js';
 
 export interface CreateAgentSessionOptions extends SessionFilesOptions, ApprovalModes {
@@ -112,6 +112,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       stateFile: session.stateFile,
       thinking: options.thinking,
       configSource: files.loaded.source,
+      // A fleet job's prompt (whoever can write Redis) does not change the worker's config.
+      configNotSaved: options.workRoots ? "a fleet job does not change its worker's config" : undefined,
       alias: options.modelAlias,
       savedAlias: state.model_alias,
       savedThinking: state.model_thinking,
@@ -142,6 +144,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       otherConfigFiles: options.otherConfigFiles ?? [],
       sandbox: options.sandbox,
       planMode: planModeState,
+      sandboxBound: options.workRoots?.sandboxBound(),
+      trustChangeRefused: options.workRoots ? WorkRoots.JOB_COMMAND_REFUSAL : undefined,
     });
     // Print mode cannot ask: say what the untrusted workspace holds back.
     if (options.runtimeAfk && !trust.trusted && trust.enables.length > 0)

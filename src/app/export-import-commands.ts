@@ -17,6 +17,8 @@ export interface ConversationCommandsOptions {
   /** kimi-ts's folder (to find the work dir's other sessions). */
   home: string;
   title(): string | null;
+  /** Set (a fleet job's session): `/export` and `/import` of a file say this and do nothing. */
+  filesRefused?: string | undefined;
 }
 
 /**
@@ -32,6 +34,7 @@ export function conversationCommands(options: ConversationCommandsOptions): Slas
       description: 'Write the conversation to a Markdown file: /export [path]',
       aliases: [],
       async run({ soul, args }) {
+        if (options.filesRefused) return say(options.filesRefused);
         const now = new Date();
         const defaultName = `kimi-export-${session.id.slice(0, 8)}-${now.toISOString().replace(/[:.]/g, '-')}.md`;
         let target = args.trim() ? resolve(session.workDir, expandHome(args.trim())) : session.workDir;
@@ -87,6 +90,7 @@ async function importable(
   const { session } = options;
   const path = resolve(session.workDir, expandHome(target));
   const info = await stat(path).catch(() => null);
+  if (info && options.filesRefused) return { problem: options.filesRefused };
   if (info?.isDirectory()) return { problem: `${target} is a directory, not a file.` };
   if (info) {
     if (info.size > IMPORT_MAX_BYTES) {

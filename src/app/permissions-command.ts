@@ -19,6 +19,8 @@ export interface PermissionsSources {
   /** Every rule read, in force or not. */
   rules: () => LoadedRules;
   trust: WorkspaceTrustView;
+  /** Set (a fleet job's session): `/permissions trust` and `distrust` say this and change nothing. */
+  trustChangeRefused?: string | undefined;
 }
 
 const SOURCE_LABEL: Record<RuleSourceKind, string> = {
@@ -37,6 +39,8 @@ export function permissionsCommand(parts: PermissionsSources): SlashCommand {
     async run({ args }) {
       const { approval, sources, trust } = parts;
       const change = args.trim().toLowerCase();
+      if ((change === 'trust' || change === 'distrust') && parts.trustChangeRefused)
+        return say(parts.trustChangeRefused);
       if (change === 'trust') {
         await trust.trust({ remember: true, source: 'person' });
         say(`Workspace ${trust.folder}: trusted, remembered. Its allow rules are in force from now on.`);

@@ -12,7 +12,7 @@ import type { PlanModeSwitch } from './plan-mode-switch.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionTitle } from './session-title.js';
 import { type Skill, skillCommands } from './skills.js';
-import type { WorkRoots } from './work-roots.js';
+import { WorkRoots } from './work-roots.js';
 
 export interface SessionCommandParts {
   session: Session;
@@ -62,7 +62,12 @@ export function sessionCommands(parts: SessionCommandParts): SlashCommand[] {
         await updateSessionState(session.stateFile, (s) => ({ ...s, additional_dirs: [...dirs] }));
       },
     }),
-    ...conversationCommands({ session, home: parts.home, title: () => title.value }),
+    ...conversationCommands({
+      session,
+      home: parts.home,
+      title: () => title.value,
+      filesRefused: parts.workRoots ? WorkRoots.JOB_COMMAND_REFUSAL : undefined,
+    }),
     statusCommand({
       sessionId: session.id,
       context: parts.context,

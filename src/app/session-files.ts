@@ -162,13 +162,17 @@ export async function mergeAdditionalDirs(
    */
   roots?: WorkRoots,
 ): Promise<string[]> {
+  let dirs = [...saved];
   if (roots) {
-    const refusal =
-      roots.refusal(session.workDir, 'The work dir') ??
-      saved.map((dir) => roots.refusal(dir, 'The folder added to the session')).find((r) => r !== null);
-    if (refusal) throw new WorkRootRefusal(refusal);
+    const workDir = roots.refusal(session.workDir, 'The work dir');
+    if (workDir) throw new WorkRootRefusal(workDir);
+    // Kept by the real paths checked: the store's names may lead through links a command re-points.
+    dirs = saved.map((dir) => {
+      const checked = roots.checked(dir, 'The folder added to the session');
+      if ('refusal' in checked) throw new WorkRootRefusal(checked.refusal);
+      return checked.real;
+    });
   }
-  const dirs = [...saved];
   for (const raw of added) {
     const checked = checkAdditionalDir(session.workDir, raw, roots);
     if (!checked.ok) throw new UsageError(`--add-dir ${checked.problem}`);

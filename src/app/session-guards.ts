@@ -28,6 +28,10 @@ export async function openSessionGuards(parts: {
   trust: WorkspaceTrust;
   otherConfigFiles: readonly string[];
   planMode: PlanModeView;
+  /** Nothing beyond the sandbox, whoever answers: the reason (a fleet worker's --work-root). */
+  sandboxBound?: string | undefined;
+  /** Set (a fleet job's session): `/permissions trust` changes nothing and says this. */
+  trustChangeRefused?: string | undefined;
 }) {
   const { files, config, env, home, approval, additionalDirs, secrets } = parts;
   const { session, context } = files;
@@ -62,6 +66,8 @@ export async function openSessionGuards(parts: {
     trust: parts.trust,
     sandbox: policySandbox(sandboxState),
     planMode: parts.planMode,
+    sandboxBound: parts.sandboxBound,
+    trustChangeRefused: parts.trustChangeRefused,
   });
   const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
   return { secrets, childEnv, policy, permissions, commandSandbox, sandboxState };

@@ -20,6 +20,8 @@ import { ModelSwitchError } from './model-switch-error.js';
 export interface SessionModelOptions extends ProviderSettings {
   /** Where the config came from: a missing API key is reported against it. */
   configSource: LoadedConfig['source'];
+  /** Set (a fleet job's session): `/model` switches the session only; the config is not written. */
+  configNotSaved?: string | undefined;
   /** The session's state.json: the alias `/model` chose is kept there. */
   stateFile: string;
   /** `--model`. */
@@ -149,6 +151,7 @@ export class SessionModel implements ModelSwitcher {
     thinking: boolean,
   ): Promise<Pick<ModelSwitched, 'savedTo' | 'notSaved'>> {
     const source = this.options.configSource;
+    if (this.options.configNotSaved) return { savedTo: null, notSaved: this.options.configNotSaved };
     if (source.kind === 'inline')
       return { savedTo: null, notSaved: 'the config came from --config, there is no file to save it in' };
     try {

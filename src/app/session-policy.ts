@@ -43,6 +43,10 @@ export interface SessionPolicyParts {
   trust: WorkspaceTrust;
   /** The session's plan mode (the policy refuses writes but to the plan file while it is on). */
   planMode?: PlanModeView | undefined;
+  /** Nothing beyond the sandbox, whoever answers: the reason (a fleet worker's --work-root). */
+  sandboxBound?: string | undefined;
+  /** Set (a fleet job's session): `/permissions trust` changes nothing and says this. */
+  trustChangeRefused?: string | undefined;
 }
 
 /** Where the rules of a session come from. */
@@ -87,6 +91,7 @@ export async function createSessionPolicy(
     modes: parts.approval,
     sessionApprovals: parts.approval,
     planMode: parts.planMode,
+    sandboxBound: parts.sandboxBound,
     // An answer saved as a rule goes to the project's or the user's rules file; the set is re-read.
     ruleStore: {
       async save(spec, where) {
@@ -106,6 +111,7 @@ export async function createSessionPolicy(
     sources,
     rules: () => loaded,
     trust,
+    trustChangeRefused: parts.trustChangeRefused,
   });
   return { policy, command };
 }

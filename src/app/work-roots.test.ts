@@ -62,3 +62,44 @@ it("without roots (a worker with no --work-root): anywhere but a folder holding 
   // A worker's own worktree below the home passes.
   expect(roots.with(join(root, 'home')).refusal(join(root, 'home'), 'x')).not.toBeNull();
 });
+
+it("without roots: not in a dot-folder of the user's home (its settings and keys), nor the agent's own home", async () => {
+  const home = join(root, 'home');
+  for (const dir of ['.ssh', '.config/systemd/user', '.local/bin', '.kimi-ts', 'projects/app'])
+    await mkdir(join(home, dir), { recursive: true });
+  const roots = WorkRoots.anywhereBut(home);
+  for (const dotted of ['.ssh', '.config/systemd/user', '.local/bin', '.kimi-ts'])
+    expect(roots.refusal(join(home, dotted), 'The work dir')).toMatch(/lies in a dot-folder of the home/);
+  // Through a symlink elsewhere too: judged by where it leads.
+  await symlink(join(home, '.ssh'), join(root, 'allowed', 'keys'));
+  expect(roots.refusal(join(root, 'allowed', 'keys'), 'The work dir')).toMatch(/lies in a dot-folder/);
+  expect(roots.refusal(join(home, 'projects', 'app'), 'The work dir')).toBeNull();
+  // The worker's own worktree of a --repo session (under its home's .kimi-ts) passes.
+  const worktree = join(home, '.kimi-ts', 'worktrees');
+  await mkdir(worktree);
+  expect(roots.with(worktree).refusal(worktree, 'The work dir')).toBeNull();
+  expect(roots.with(worktree).refusal(join(home, '.ssh'), 'The work dir')).not.toBeNull();
+  // The default agent home (~/.kimi-ts) named as such: its worktree still passes, the rest not.
+  const withKimi = WorkRoots.anywhereBut(home, join(home, '.kimi-ts'));
+  expect(withKimi.with(worktree).refusal(worktree, 'The work dir')).toBeNull();
+  expect(withKimi.refusal(worktree, 'The work dir')).toMatch(/own kimi-ts home/);
+});
+
+it("the worker's own kimi-ts home is never a work dir (its config, sessions), with roots or without", async () => {
+  const agent = join(root, 'allowed', 'agent-home');
+  await mkdir(join(agent, 'sessions'), { recursive: true });
+  for (const roots of [
+    WorkRoots.anywhereBut(join(root, 'home'), agent),
+    WorkRoots.of(['allowed'], root, agent),
+  ]) {
+    for (const dir of [agent, join(agent, 'sessions'), join(root, 'allowed')])
+      expect(roots.refusal(dir, 'The work dir')).toMatch(/own kimi-ts home/);
+    expect(roots.refusal(join(root, 'allowed', 'project'), 'The work dir')).toBeNull();
+    // A --repo session's worktree in it, made by the worker (not there yet when the roots are made).
+    const worktree = join(agent, 'worktrees', 'fleet', 's1');
+    const withOwn = roots.with(worktree);
+    await mkdir(worktree, { recursive: true });
+    expect(withOwn.refusal(worktree, 'The work dir')).toBeNull();
+    expect(withOwn.refusal(join(agent, 'sessions'), 'The work dir')).not.toBeNull();
+  }
+});

@@ -9,6 +9,7 @@ import type { SwarmItemSession } from '../fleet/job-session.js';
 import type { FleetSession } from '../fleet/run-turn-job.js';
 import type { TurnJob } from '../fleet/turn-job.js';
 import { sessionAt } from '../session/session.js';
+import { sanitizeForTerminal } from '../util/sanitize-terminal.js';
 import { printWarning } from './print-warning.js';
 import type { SessionFlags } from './session-options.js';
 import { USAGE_EXIT_CODE, usageErrorText } from './usage-text.js';
@@ -22,7 +23,12 @@ export interface FleetWorkerFlags extends SessionFlags {
   workRoot?: string[] | undefined;
 }
 
-const log = (line: string) => process.stderr.write(`kimi-ts worker: ${line}\n`);
+/**
+ * One line of the worker's log, its control characters shown, never interpreted: job ids, work dirs
+ * and error texts in it come from whoever wrote the job (a planted job's id with ESC ] 0 ; … BEL
+ * retitled the operator's terminal, ESC [ 2 J cleared it).
+ */
+const log = (line: string) => process.stderr.write(`kimi-ts worker: ${sanitizeForTerminal(line)}\n`);
 
 /**
  * `kimi-ts worker --queue URL`: runs turns of the fleet's sessions with this worker's own config
@@ -43,16 +49,16 @@ export async function runFleetWorker(flags: FleetWorkerFlags): Promise<number> {
     process.stderr.write(usageErrorText(error.message));
     return USAGE_EXIT_CODE;
   }
+  const home = kimiTsHome(process.env);
   let roots: WorkRoots;
   try {
     roots = flags.workRoot?.length
-      ? WorkRoots.of(flags.workRoot, process.cwd())
-      : WorkRoots.anywhereBut(process.env.HOME || homedir());
+      ? WorkRoots.of(flags.workRoot, process.cwd(), home)
+      : WorkRoots.anywhereBut(process.env.HOME || homedir(), home);
   } catch (error) {
     process.stderr.write(usageErrorText(error instanceof Error ? error.message : String(error)));
     return USAGE_EXIT_CODE;
   }
-  const home = kimiTsHome(process.env);
   const { checkoutSessionWorktree, pushItemBranch, pushSessionWork, sessionWorktreePath } = await import(
     '../fleet/session-worktree.js'
   );

@@ -1,34 +1,45 @@
 import { isWithinDirectory } from './path-within.js';
-import { realPathOf } from './real-path.js';
+import { realPathNow } from './real-path.js';
 
 /** Where a real path lies relative to the session's workspace. */
 export type PathClass = 'workspace' | 'add-dir' | 'outside';
 
-/** The workspace roots by their real paths, re-resolved only when the list of dirs changes. */
+/**
+ * The workspace roots by their real paths, each resolved once, when first seen (the work dir and the
+ * first add-dirs when the session's policy is made; one `/add-dir` adds at its first decision), and
+ * kept: a root named through a symlink that a command re-points since (`ln -sfn .. link`) still
+ * means the folder it named then, as the sandbox binds it (src/policy/sandbox.ts, RealRoots).
+ */
 export class WorkspaceRoots {
-  private key = '';
-  private roots: Promise<{ workDir: string; additionalDirs: string[] }> | undefined;
+  private readonly known = new Map<string, string>();
 
   constructor(
     readonly workDir: string,
     /** Shared and mutable (`/add-dir` adds to it). */
     readonly additionalDirs: readonly string[],
-  ) {}
+  ) {
+    this.realOf(workDir);
+    for (const dir of additionalDirs) this.realOf(dir);
+  }
 
-  private resolved(): Promise<{ workDir: string; additionalDirs: string[] }> {
-    const key = this.additionalDirs.join('\0');
-    if (!this.roots || key !== this.key) {
-      this.key = key;
-      this.roots = (async () => ({
-        workDir: await realPathOf(this.workDir),
-        additionalDirs: await Promise.all(this.additionalDirs.map((dir) => realPathOf(dir))),
-      }))();
+  private realOf(dir: string): string {
+    let real = this.known.get(dir);
+    if (real === undefined) {
+      real = realPathNow(dir);
+      this.known.set(dir, real);
     }
-    return this.roots;
+    return real;
+  }
+
+  private resolved(): { workDir: string; additionalDirs: string[] } {
+    return {
+      workDir: this.realOf(this.workDir),
+      additionalDirs: this.additionalDirs.map((dir) => this.realOf(dir)),
+    };
   }
 
   async classify(realPath: string): Promise<PathClass> {
-    const roots = await this.resolved();
+    const roots = this.resolved();
     if (isWithinDirectory(realPath, roots.workDir)) return 'workspace';
     if (roots.additionalDirs.some((dir) => isWithinDirectory(realPath, dir))) return 'add-dir';
     return 'outside';
@@ -36,11 +47,11 @@ export class WorkspaceRoots {
 
   /** The real add-dirs. */
   async realAdditionalDirs(): Promise<string[]> {
-    return (await this.resolved()).additionalDirs;
+    return this.resolved().additionalDirs;
   }
 
   /** The real work dir (to show paths relative to it). */
   async realWorkDir(): Promise<string> {
-    return (await this.resolved()).workDir;
+    return this.resolved().workDir;
   }
 }

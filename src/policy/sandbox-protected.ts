@@ -1,3 +1,4 @@
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
 
@@ -24,4 +25,25 @@ export function sandboxWritable(realPath: string, realRoots: readonly string[]):
       isWithinDirectory(realPath, root) &&
       !protectedPaths(root).some((path) => isWithinDirectory(realPath, path)),
   );
+}
+
+/**
+ * Binds the protected folders of a writable root read-only; one that does not exist yet is made
+ * (empty) first, so a command cannot create it with content of its own. Those it made are recorded.
+ */
+export function ensureProtected(root: string, placeholders: Set<string>, names = PROTECTED_NAMES): string[] {
+  const args: string[] = [];
+  if (!existsSync(root)) return args;
+  for (const path of names.map((name) => join(root, name))) {
+    if (!existsSync(path)) {
+      try {
+        mkdirSync(path);
+        placeholders.add(path);
+      } catch {
+        continue; // cannot be made here: then a command cannot make it either
+      }
+    }
+    args.push('--ro-bind', path, path);
+  }
+  return args;
 }

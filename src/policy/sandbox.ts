@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, rmdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { NestedGitIndex } from './nested-git-index.js';
 import { isWithinDirectory } from './path-within.js';
@@ -9,7 +9,8 @@ import {
   sandboxHost,
   shellLaunched,
 } from './sandbox-host.js';
-import { PROTECTED_NAMES } from './sandbox-protected.js';
+import { ensureProtected } from './sandbox-protected.js';
+import { RealRoots } from './sandbox-real-roots.js';
 
 export type { SandboxLaunch } from './sandbox-host.js';
 
@@ -138,12 +139,17 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   const placeholders = new Set<string>();
   // `.kimi-ts` is made now, so the workspace looks the same before and after the first command;
   // `.git` only at the first command: the session's start (AGENTS.md, skills) looks for the git root.
+  const reals = new RealRoots();
   if (settings.mode === 'workspace-write')
     for (const dir of [context.workDir, ...context.additionalDirs()])
-      ensureProtected(resolve(dir), placeholders, ['.kimi-ts']);
+      ensureProtected(reals.of(dir), placeholders, ['.kimi-ts']);
   return {
     kind: 'on',
-    sandbox: sandboxFor(settings, context, host, placeholders, new Map(), { running: 0, disposed: false }),
+    sandbox: sandboxFor(settings, context, host, placeholders, new Map(), {
+      running: 0,
+      disposed: false,
+      reals,
+    }),
   };
 }
 
@@ -156,6 +162,8 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
 interface SandboxCommands {
   running: number;
   disposed: boolean;
+  /** The writable folders' real paths as first seen, shared the same way. */
+  reals: RealRoots;
 }
 
 function sandboxFor(
@@ -167,6 +175,7 @@ function sandboxFor(
   indexes: Map<string, NestedGitIndex>,
   commands: SandboxCommands,
 ): CommandSandbox {
+  const { reals } = commands;
   const removePlaceholders = () => {
     for (const path of placeholders) {
       try {
@@ -176,7 +185,7 @@ function sandboxFor(
       }
     }
   };
-  const workspace = () => [context.workDir, ...context.additionalDirs()].map((dir) => resolve(dir));
+  const workspace = () => [context.workDir, ...context.additionalDirs()].map((dir) => reals.of(dir));
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
     const known = indexes.get(dir);
     if (known) return known;
@@ -194,7 +203,7 @@ function sandboxFor(
       for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
     }
     const launched = bwrapLaunch(host, [
-      ...bwrapArguments(settings, context, cwd, placeholders, nested),
+      ...bwrapArguments(settings, reals.checkedContext(context), reals.cwd(cwd), placeholders, nested),
       '--',
     ]);
     commands.running++;
@@ -227,27 +236,6 @@ function sandboxFor(
         commands,
       ),
   };
-}
-
-/**
- * Binds the protected folders of a writable root read-only; one that does not exist yet is made
- * (empty) first, so a command cannot create it with content of its own. Those it made are recorded.
- */
-function ensureProtected(root: string, placeholders: Set<string>, names = PROTECTED_NAMES): string[] {
-  const args: string[] = [];
-  if (!existsSync(root)) return args;
-  for (const path of names.map((name) => join(root, name))) {
-    if (!existsSync(path)) {
-      try {
-        mkdirSync(path);
-        placeholders.add(path);
-      } catch {
-        continue; // cannot be made here: then a command cannot make it either
-      }
-    }
-    args.push('--ro-bind', path, path);
-  }
-  return args;
 }
 
 /**

@@ -75,6 +75,11 @@ export interface SessionPolicyOptions {
   protectedFiles?: ProtectedFiles | undefined;
   /** The session's plan mode, read at each decision; never on when absent. */
   planMode?: PlanModeView | undefined;
+  /**
+   * Set: nothing goes beyond the sandbox, whoever answers (a fleet worker bounded by --work-root,
+   * whose approvals come from whoever can write its Redis): the reason such a call is refused.
+   */
+  sandboxBound?: string | undefined;
 }
 
 const NO_MODES: PolicyModes = { yolo: false, afk: false, runtimeAfk: false };
@@ -93,6 +98,7 @@ export class SessionPolicy {
   private readonly modes: PolicyModes;
   private readonly sessionApprovals: SessionApprovalView;
   private readonly planMode: PlanModeView | undefined;
+  private readonly sandboxBound: string | undefined;
   private readonly ruleStore: RuleStore | undefined;
   readonly sandbox: PolicySandbox | undefined;
   private readonly protectedFiles: ProtectedFiles;
@@ -109,6 +115,7 @@ export class SessionPolicy {
     this.modes = options.modes ?? NO_MODES;
     this.sessionApprovals = options.sessionApprovals ?? NOTHING_APPROVED;
     this.planMode = options.planMode;
+    this.sandboxBound = options.sandboxBound;
   }
 
   get workDir(): string {
@@ -233,6 +240,12 @@ export class SessionPolicy {
         )
       : null;
     if (exit) {
+      if (this.sandboxBound !== undefined)
+        return {
+          decision: 'deny',
+          step: 'sandbox',
+          reason: `${this.sandboxBound} Refused: ${exit.question.description.split('\n')[0]}.`,
+        };
       if (!present) return { decision: 'deny', step: 'sandbox', reason: exit.refusal };
       if (this.sessionApprovals.isSessionApproved(exit.question.action, exit.question.description))
         return { decision: 'allow', step: 'session-approval' };

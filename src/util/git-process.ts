@@ -29,7 +29,7 @@ export interface GitProcessResult {
  * PATH without its relative entries (`.`, `bin`, an empty one: the cwd). git runs in a work tree,
  * a stranger's folder: such an entry would find the repository's own `git` there and run it.
  */
-function absoluteEntries(path: string | undefined): string | undefined {
+export function absoluteEntries(path: string | undefined): string | undefined {
   return path
     ?.split(delimiter)
     .filter((dir) => isAbsolute(dir))

@@ -47,3 +47,24 @@ it('jobs that are not turn jobs, or whose id names another session, fail without
   expect(real.code).toBe(0);
   expect(real.stdout).toContain('The real turn.');
 });
+
+it("a planted job whose id carries terminal control sequences reaches the worker's log only as visible characters", async () => {
+  const { server, sandbox } = await cli.setup([]);
+  const redis = await startRedis(cli);
+  const queue = new Queue('turns', {
+    connection: { host: '127.0.0.1', port: redis.port },
+    prefix: 'kimi-ts',
+  });
+  cli.defer(() => queue.close());
+  const worker = await startWorker(cli, sandbox, redis.url);
+  const gaveUp = waitForOutput(worker.child.stderr!, /gave up turn:/);
+  // ESC ] 0 ; … BEL retitles the operator's terminal; ESC [ 2 J clears it.
+  await queue.add('turn', { hello: 'world' }, { jobId: 'turn:\u001b]0;owned\u0007\u001b[2J:1' });
+  await gaveUp;
+  worker.child.kill('SIGTERM');
+  const { stderr } = await worker.result;
+  expect(stderr).toContain('took turn:');
+  expect(stderr).not.toContain('\u001b');
+  expect(stderr).not.toContain('\u0007');
+  expect(server.requests).toHaveLength(0);
+});

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -78,6 +79,34 @@ it('a worker without --work-root refuses a work dir that holds its home folder (
   expect(inside.stdout).toContain('The work dir runs.');
 });
 
+it("a worker without --work-root refuses a work dir in its home's dot-folders (git's global config, its own home)", async () => {
+  const { server, sandbox } = await cli.setup([
+    {
+      toolCalls: [
+        {
+          id: 's1',
+          name: 'Shell',
+          args: { command: "printf '[core]\\n\\tfsmonitor = touch /tmp/owned\\n' > config" },
+        },
+      ],
+    },
+    { text: 'Planted.' },
+  ]);
+  const redis = await startRedis(cli);
+  await startWorker(cli, sandbox, redis.url);
+  // The sandbox's HOME is its root: ~/.config/git/config is read by every git the person runs.
+  const gitConfigDir = join(sandbox.root, '.config', 'git');
+  await mkdir(gitConfigDir, { recursive: true });
+  const refused = await submit(sandbox, redis.url, 'configure git', ['-w', gitConfigDir, '--yolo', '--wait']);
+  expect(existsSync(join(gitConfigDir, 'config'))).toBe(false);
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toMatch(/lies in a dot-folder of the home of the user this worker runs as/);
+  // The worker's own home (its other sessions, its caches) neither.
+  const own = await submit(sandbox, redis.url, 'read the sessions', ['-w', sandbox.home, '--wait']);
+  expect(own.code).not.toBe(0);
+  expect(server.requests).toHaveLength(0);
+});
+
 it('--work-root that is no folder is a usage error at start', async () => {
   const { sandbox } = await cli.setup([]);
   const redis = await startRedis(cli);
@@ -91,4 +120,22 @@ it('--work-root that is no folder is a usage error at start', async () => {
   expect(result.code).toBe(2);
   expect(result.stderr).toContain('--work-root');
   expect(result.stderr).toContain('no such folder');
+});
+
+it("a job's work dir with terminal control sequences reaches the worker's log only as visible characters", async () => {
+  const { server, sandbox } = await cli.setup([]);
+  const redis = await startRedis(cli);
+  const worker = await startWorker(cli, sandbox, redis.url, ['--work-root', sandbox.workDir]);
+  // Whoever writes a job chooses its work dir: ESC ] 0 ; … BEL retitles the operator's terminal,
+  // ESC [ 2 J clears it.
+  const hostile = join(sandbox.root, 'x\u001b]0;owned\u0007\u001b[2J');
+  await mkdir(hostile);
+  const refused = await submit(sandbox, redis.url, 'hello', ['-w', hostile, '--wait']);
+  expect(refused.code).not.toBe(0);
+  worker.child.kill('SIGTERM');
+  const { stderr } = await worker.result;
+  expect(stderr).toContain('gave up');
+  expect(stderr).not.toContain('\u001b');
+  expect(stderr).not.toContain('\u0007');
+  expect(server.requests).toHaveLength(0);
 });

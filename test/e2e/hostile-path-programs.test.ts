@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, watch } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import { startWebServer } from '../support/web-server-client.js';
 
 /**
  * A person whose PATH has a relative entry (`.`, as some shells' rc files add) runs kimi-ts in a
@@ -34,4 +35,51 @@ it("a repository's own bwrap, git and rg, on a PATH with `.` in it, never run", 
   expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
   // The search did run (the real rg, or the built-in one): the .gitignore's line was found.
   expect(result.stdout).toContain('.gitignore');
+});
+
+it("doctor, run in a stranger's repository with `.` on PATH, runs none of its programs", async () => {
+  const { sandbox } = await cli.setup([]);
+  const ran = join(sandbox.root, 'RAN');
+  for (const program of ['bwrap', 'git', 'rg'])
+    await writeFile(join(sandbox.workDir, program), `#!/bin/sh\necho ${program} >> '${ran}'\nexit 0\n`, {
+      mode: 0o755,
+    });
+  // sandbox.run starts the CLI in the work dir, as a person in that repository does.
+  const result = await sandbox.run(['doctor'], { env: { PATH: `.:${process.env.PATH}` } });
+  expect(result.stdout).toMatch(/git/);
+  expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
+});
+
+it("web --open, run in a stranger's repository with `.` on PATH, opens the page with the system's xdg-open, not the repository's", async () => {
+  const { sandbox } = await cli.setup([]);
+  const ran = join(sandbox.root, 'RAN');
+  // The repository's own: it would get the page's address with its access token.
+  await writeFile(join(sandbox.workDir, 'xdg-open'), `#!/bin/sh\necho "$@" >> '${ran}'\n`, { mode: 0o755 });
+  // The system's, stood in for by one in an absolute PATH entry after the '.': it says it ran.
+  const bin = join(sandbox.root, 'bin');
+  await mkdir(bin);
+  const opened = join(bin, 'opened');
+  await writeFile(
+    join(bin, 'xdg-open'),
+    `#!/bin/sh\necho "$@" > '${opened}.tmp' && mv '${opened}.tmp' '${opened}'\n`,
+    {
+      mode: 0o755,
+    },
+  );
+  const seen = new Promise<void>((resolve) => {
+    const watcher = watch(bin, (_event, name) => {
+      if (name === 'opened') {
+        watcher.close();
+        resolve();
+      }
+    });
+  });
+  const web = await startWebServer(sandbox, ['--open'], [], { PATH: `.:${bin}:${process.env.PATH}` });
+  try {
+    await seen;
+    expect(readFileSync(opened, 'utf8')).toContain('#token=');
+    expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
+  } finally {
+    await web.stop();
+  }
 });

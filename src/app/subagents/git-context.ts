@@ -1,15 +1,28 @@
 import { childProcess } from '../../util/child-process.js';
+import { absoluteEntries } from '../../util/git-process.js';
 
 const GIT_TIMEOUT_MS = 5_000;
 const MAX_DIRTY_FILES = 20;
 const RECENT_COMMITS = 5;
 
-function git(args: string[], cwd: string): Promise<string | null> {
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * git in the work tree, found on PATH's absolute entries only (a relative one, `.`, would run the
+ * repository's own `git`), with the session's child environment (no API keys), as every other
+ * git kimi-ts runs (src/util/git-process.ts).
+ */
+function git(args: string[], cwd: string, env: Env): Promise<string | null> {
   return new Promise((resolve) => {
     childProcess().execFile(
       'git',
       args,
-      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      {
+        cwd,
+        timeout: GIT_TIMEOUT_MS,
+        maxBuffer: 1 << 20,
+        env: { ...env, PATH: absoluteEntries(env.PATH), GIT_TERMINAL_PROMPT: '0' },
+      },
       (error, stdout) => resolve(error ? null : stdout.trimEnd()),
     );
   });
@@ -20,14 +33,15 @@ function git(args: string[], cwd: string): Promise<string | null> {
  * the branch, the uncommitted files (at most 20 listed) and the last commits. Each git command may
  * take 5 s; null when the folder is not in a git work tree or git is missing.
  */
-export async function gitContext(workDir: string): Promise<string | null> {
-  if ((await git(['rev-parse', '--is-inside-work-tree'], workDir)) !== 'true') return null;
+export async function gitContext(workDir: string, env: Env): Promise<string | null> {
+  const run = (args: string[]) => git(args, workDir, env);
+  if ((await run(['rev-parse', '--is-inside-work-tree'])) !== 'true') return null;
   const [branch, head, status, log] = await Promise.all([
     // Also names a branch without commits yet; fails on a detached HEAD, which `head` then shows.
-    git(['symbolic-ref', '--short', '-q', 'HEAD'], workDir),
-    git(['rev-parse', '--short', 'HEAD'], workDir),
-    git(['status', '--porcelain'], workDir),
-    git(['log', '--oneline', `-n${RECENT_COMMITS}`], workDir),
+    run(['symbolic-ref', '--short', '-q', 'HEAD']),
+    run(['rev-parse', '--short', 'HEAD']),
+    run(['status', '--porcelain']),
+    run(['log', '--oneline', `-n${RECENT_COMMITS}`]),
   ]);
   const lines = ['<git-context>'];
   if (branch) lines.push(`Branch: ${branch}`);

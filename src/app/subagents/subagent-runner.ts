@@ -224,7 +224,10 @@ export class SessionSubagentRunner implements SubagentRunner {
     }
     // A new explorer starts knowing the state of the repository.
     const gitAllowed = services.workspaceTrusted?.() === true;
-    const context = type.name === 'explore' && gitAllowed ? await gitContext(services.session.workDir) : null;
+    const context =
+      type.name === 'explore' && gitAllowed
+        ? await gitContext(services.session.workDir, services.rootDeps.processEnv ?? {})
+        : null;
     const created = await services.store.create({
       subagentType: type.name,
       description: request.description,

@@ -1,3 +1,5 @@
+import { sameOriginFetch } from './same-origin-fetch.js';
+
 /**
  * `fetch` for the OpenAI SDK that sends the request body as bytes and keeps the server's words in an
  * error.
@@ -16,13 +18,9 @@ export const errorBodyFetch = async (
   input: string | URL | Request,
   init?: RequestInit,
 ): Promise<Response> => {
-  const body = init?.body;
-  const response = await fetch(
-    input,
-    typeof body === 'string' ? { ...init, body: Buffer.from(body, 'utf8') } : init,
-  );
+  const response = await sameOriginFetch(input, init);
   if (response.ok) return response;
-  const text = await response.text();
+  const text = await boundedText(response);
   const message = serverMessage(text);
   const headers = new Headers(response.headers);
   // The body was decoded and may change length: the old framing headers no longer describe it.
@@ -35,6 +33,32 @@ export const errorBodyFetch = async (
     headers,
   });
 };
+
+/** The most of an error body read: its words fit in far less; a server may send without end. */
+const ERROR_BODY_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The error body as text, at most ERROR_BODY_MAX_BYTES of it (the rest is not read: the stream is
+ * cancelled). `response.text()` read a body that never ended into memory until the process died.
+ */
+async function boundedText(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    const room = ERROR_BODY_MAX_BYTES - read;
+    if (value.length >= room) {
+      await reader.cancel().catch(() => undefined);
+      return `${text}${decoder.decode(value.subarray(0, room))} [error body cut at 1 MiB]`;
+    }
+    read += value.length;
+    text += decoder.decode(value, { stream: true });
+  }
+}
 
 /** The message of an error body the SDK would not find one in; null when it would (or none is there). */
 export function serverMessage(text: string): string | null {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { absoluteEntries } from '../../util/git-process.js';
 
 /**
  * Asks the desktop to open `url` in the default browser. Resolves false when no opener could be
@@ -13,7 +14,12 @@ export function openInBrowser(url: string): Promise<boolean> {
         : ['xdg-open', [url]];
   return new Promise((resolve) => {
     try {
-      const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+      // PATH's absolute entries only: a `.` on PATH ran the work tree's own `xdg-open` (with the URL).
+      const child = spawn(command, args as string[], {
+        stdio: 'ignore',
+        detached: true,
+        env: { ...process.env, PATH: absoluteEntries(process.env.PATH) },
+      });
       child.once('error', () => resolve(false));
       child.once('spawn', () => {
         child.unref();

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSessionState, updateSessionState } from '../../session/state.js';
+import { isPlainPlanSlug, planFileOf } from './plan-mode.js';
 import { PLAN_HEROES, SLUG_ATTEMPTS } from './plan-slug.js';
 import { type PlanFixture, planFixture } from './test-support/plan-fixture.js';
 
@@ -135,5 +136,26 @@ describe('SessionPlanMode', () => {
     await planMode.clearPlan();
     expect(existsSync(path)).toBe(false);
     expect(await planMode.readPlan()).toBeNull();
+  });
+});
+
+describe("a saved plan_slug that is not a plain name (state.json from a fleet's store, a shared folder)", () => {
+  it('names no file outside the plans folder: an active plan mode gets a new plain name', async () => {
+    for (const slug of ['../../other-project/AGENTS', '/etc/motd', '..', '.hidden', 'a/b']) {
+      await updateSessionState(fixture.statePath, (state) => ({
+        ...state,
+        plan_mode: true,
+        plan_session_id: 'p1',
+        plan_slug: slug,
+      }));
+      expect(
+        planFileOf({ plan_mode: true, plan_session_id: 'p1', plan_slug: slug }, fixture.plansDir),
+      ).toBeNull();
+      const planMode = await fixture.open();
+      const path = planMode.planFilePath();
+      expect(path && dirname(path)).toBe(fixture.plansDir);
+      expect(basename(path ?? '')).not.toContain(slug);
+    }
+    expect(isPlainPlanSlug('wolverine-storm-rogue-1a2b3c4d')).toBe(true);
   });
 });

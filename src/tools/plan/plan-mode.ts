@@ -33,9 +33,21 @@ function newPlanSessionId(): string {
   return randomUUID().replaceAll('-', '');
 }
 
+/**
+ * A plan file's name as kimi-ts and Kimi CLI make them (heroes and dashes, a session id's start): a
+ * plain name in the plans folder. state.json is not only ours to write (a fleet's session store, a
+ * shared session folder): a slug with `/` or `..` named a file anywhere, which plan mode then let
+ * the model write without asking (a `.md` file of another project, outside a worker's --work-root).
+ */
+export function isPlainPlanSlug(slug: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(slug);
+}
+
 /** The current plan file for these fields (absolute), or null when plan mode is off or has none yet. */
 export function planFileOf(fields: PlanModeFields, plansDir: string): string | null {
-  return fields.plan_mode && fields.plan_slug ? join(plansDir, `${fields.plan_slug}.md`) : null;
+  return fields.plan_mode && fields.plan_slug && isPlainPlanSlug(fields.plan_slug)
+    ? join(plansDir, `${fields.plan_slug}.md`)
+    : null;
 }
 
 /** Where plan files are kept under kimi-ts's home folder. */
@@ -56,7 +68,12 @@ export class SessionPlanMode implements PlanModeController {
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly options: SessionPlanModeOptions) {
-    this.fields = { ...options.state.read() };
+    const saved = options.state.read();
+    // A saved name that is not a plain file name is dropped: an active plan mode gets a new one.
+    this.fields = {
+      ...saved,
+      plan_slug: saved.plan_slug && isPlainPlanSlug(saved.plan_slug) ? saved.plan_slug : null,
+    };
   }
 
   /** Opens plan mode as the session left it; an active plan mode without a plan file name gets one. */

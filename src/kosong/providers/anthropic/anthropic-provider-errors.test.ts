@@ -243,3 +243,22 @@ describe('AnthropicProvider connection recovery', () => {
     expect(server.requests).toHaveLength(2);
   });
 });
+
+describe('AnthropicProvider redirects', () => {
+  it('never follows a redirect to another host: its key (x-api-key) and the conversation stay with the endpoint', async () => {
+    const elsewhere = await LoopbackServer.start();
+    try {
+      const port = new URL(elsewhere.url).port;
+      server.enqueue((_req, res: ServerResponse) => {
+        res.writeHead(307, { location: `http://localhost:${port}/v1/messages` });
+        res.end();
+      });
+      const { error } = await failure(provider());
+      expect(error).toBeInstanceOf(APIStatusError);
+      expect((error as APIStatusError).statusCode).toBe(307);
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});

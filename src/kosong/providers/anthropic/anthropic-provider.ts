@@ -3,6 +3,7 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import type { ThinkingEffort } from '../../message.js';
 import type { ChatProvider, GenerateRequest, StreamedMessage } from '../../provider.js';
 import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from '../options.js';
+import { sameOriginFetch } from '../same-origin-fetch.js';
 import { toChatProviderError } from './error-conversion.js';
 import { withBodyIdleTimeout } from './idle-timeout-fetch.js';
 import { buildRequestBody } from './request-body.js';
@@ -68,7 +69,8 @@ function createClient(options: ProviderOptions): Anthropic {
     defaultHeaders: options.customHeaders,
     timeout,
     maxRetries: 0,
-    fetch: withBodyIdleTimeout(globalThis.fetch, timeout),
+    // Its key is a custom header (x-api-key), which fetch carries along a redirect to any host.
+    fetch: withBodyIdleTimeout(sameOriginFetch, timeout),
     logLevel: 'off',
     openTelemetry: false,
   });

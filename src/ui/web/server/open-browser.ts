@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { absoluteEntries } from '../../../util/git-process.js';
 
 /** Opens `url` in the user's browser (xdg-open, open, start); failures are only reported. */
 export function openBrowser(url: string, onError: (message: string) => void): void {
@@ -9,7 +10,13 @@ export function openBrowser(url: string, onError: (message: string) => void): vo
         ? ['cmd', ['/c', 'start', '', url]]
         : ['xdg-open', [url]];
   try {
-    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+    // PATH's absolute entries only: kimi-ts runs in a stranger's repository, and a `.` on PATH ran its
+    // own `xdg-open`, which got the page's address with its access token.
+    const child = spawn(command, args as string[], {
+      stdio: 'ignore',
+      detached: true,
+      env: { ...process.env, PATH: absoluteEntries(process.env.PATH) },
+    });
     child.on('error', (error) =>
       onError(`Could not open a browser (${error.message}); open the URL yourself.`),
     );
