@@ -15,9 +15,10 @@ interface FolderFacts {
   readonly symlinks: ReadonlySet<string>;
   /**
    * The listing's names in ASCII lower case, made at the first question (see holdsNoFolder); null
-   * when a name is not ASCII or there is no listing: then no name is known missing from it.
+   * when a name is not ASCII or there is no listing: then no name is known missing from it. Present
+   * (undefined) from the start: every FolderFacts has one shape, so V8's code for it stays valid.
    */
-  foldedNames?: ReadonlySet<string> | null;
+  foldedNames: ReadonlySet<string> | null | undefined;
 }
 const folders = new Map<string, FolderFacts>();
 const MAX_FOLDERS = 64;
@@ -242,7 +243,7 @@ function listFolder(dir: string): FolderFacts | null {
     // always seen as one.
     handle = opendirSync(dir, { bufferSize: 256 });
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      if (listing.length >= MAX_NAMES) return { listing: null, symlinks: new Set() };
+      if (listing.length >= MAX_NAMES) return { listing: null, symlinks: new Set(), foldedNames: null };
       listing.push(entry.name);
       if (entry.isSymbolicLink()) symlinks.add(entry.name);
     }
@@ -255,5 +256,5 @@ function listFolder(dir: string): FolderFacts | null {
       // Already closed.
     }
   }
-  return { listing, symlinks };
+  return { listing, symlinks, foldedNames: undefined };
 }
