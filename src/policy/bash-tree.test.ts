@@ -42,6 +42,8 @@ const COMMANDS = [
   'echo \ud800 lone surrogate \udc00',
 ];
 
+const idsOf = (nodes: readonly ({ id: number } | null)[]) => nodes.map((n) => n?.id ?? null);
+
 function compare(ours: SyntaxNode, theirs: Node, fields: readonly (string | null)[], path: string): number {
   expect({ path, id: ours.id, start: ours.startIndex, end: ours.endIndex, type: ours.type }).toEqual({
     path,
@@ -54,7 +56,6 @@ function compare(ours: SyntaxNode, theirs: Node, fields: readonly (string | null
   expect(ours.namedChildCount).toBe(theirs.namedChildCount);
   expect(ours.nextSibling?.id ?? null).toBe(theirs.nextSibling?.id ?? null);
   expect(ours.parent?.id ?? null).toBe(theirs.parent?.id ?? null);
-  const idsOf = (nodes: readonly ({ id: number } | null)[]) => nodes.map((n) => n?.id ?? null);
   for (const field of fields) {
     if (field === null) continue;
     expect(ours.childForFieldName(field)?.id ?? null).toBe(theirs.childForFieldName(field)?.id ?? null);
@@ -94,6 +95,35 @@ describe('the bash tree read through the binding', () => {
       }
     },
   );
+
+  it('reads the tree after WebAssembly memory grew (a 1 MB command)', async () => {
+    const parser = await loadBashParser();
+    const before = parser.parse('ls');
+    expect(before?.rootNode.text).toBe('ls');
+    before?.delete();
+    // Parsing this grows the module's memory: HEAP32 is replaced, and reads must use the new view.
+    const tree = parser.parse(`${'echo x && '.repeat(100_000)}rm -rf /`);
+    expect(tree).not.toBeNull();
+    if (!tree) return;
+    try {
+      const list = tree.rootNode.namedChild(0);
+      const theirs = tree.webTree.rootNode.namedChild(0);
+      expect(list?.type).toBe(theirs?.type);
+      const last = list?.namedChild((list?.namedChildCount ?? 0) - 1);
+      expect(last?.text).toBe('rm -rf /');
+      expect(last?.id).toBe(theirs?.namedChild((theirs?.namedChildCount ?? 0) - 1)?.id);
+      expect(idsOf(list?.children ?? [])).toEqual(idsOf(theirs?.children ?? []));
+    } finally {
+      tree.delete();
+    }
+    const small = parser.parse(COMMANDS[1] ?? '');
+    if (!small) throw new Error('no tree');
+    try {
+      compare(small.rootNode, small.webTree.rootNode, small.webTree.language.fields, '');
+    } finally {
+      small.delete();
+    }
+  });
 
   it('loads again after a load (the binding is kept)', async () => {
     const first = await loadBashParser();
