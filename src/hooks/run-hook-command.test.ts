@@ -165,3 +165,17 @@ describe('runHookCommand process handling', () => {
     expect(result.error).toMatch(/ENOENT/);
   });
 });
+
+describe('runHookCommand and PATH', () => {
+  it("finds a hook's programs on PATH's absolute entries only, not in the work tree through `.`", async () => {
+    // The work tree's own `prettier`, found through a `.` on the person's PATH, would run a stranger's
+    // code at every hook.
+    const marker = `${sandbox.dir}/ran`;
+    await sandbox.script('prettier', `touch '${marker}'`);
+    const result = await run('prettier --check x', {
+      env: { ...process.env, PATH: `.:${process.env.PATH}` },
+    });
+    expect(result.exitCode).toBe(127);
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+  });
+});

@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { absolutePathEntries } from '../../util/path-entries.js';
 
 /** Where bash usually is when PATH does not say. */
 const FALLBACK_BASH_PATHS = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'];
@@ -11,12 +12,15 @@ const FALLBACK_BASH_PATHS = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'
  */
 const foundForPath = new Map<string, string>();
 
-/** The bash executable for `env`'s PATH, or null when there is none. */
+/**
+ * The bash executable on `env`'s PATH (its absolute entries: a `.` would find the work tree's own
+ * `bash`, which would then run every command), or null when there is none.
+ */
 export function findBash(env: Readonly<Record<string, string | undefined>>): string | null {
-  const path = env.PATH ?? '';
+  const path = absolutePathEntries(env.PATH);
   const known = foundForPath.get(path);
   if (known !== undefined && isExecutableFile(known)) return known;
-  const pathDirs = path.split(delimiter).filter((dir) => dir !== '');
+  const pathDirs = path.split(delimiter);
   const candidates = [...pathDirs.map((dir) => join(dir, 'bash')), ...FALLBACK_BASH_PATHS];
   const found = candidates.find(isExecutableFile) ?? null;
   if (found === null) foundForPath.delete(path);
@@ -26,8 +30,9 @@ export function findBash(env: Readonly<Record<string, string | undefined>>): str
 
 /**
  * The environment commands run with: the session's, with git told never to prompt for credentials
- * (there is no terminal to answer it, so the command would hang until its timeout) and SHELL set to
- * the bash that runs them.
+ * (there is no terminal to answer it, so the command would hang until its timeout), SHELL set to
+ * the bash that runs them, and PATH's relative entries dropped: the policy judged `ls` or `git
+ * status` as the system's programs, and a `.` on PATH would run the work tree's own instead.
  */
 export function commandEnvironment(
   processEnv: Readonly<Record<string, string | undefined>>,
@@ -37,6 +42,7 @@ export function commandEnvironment(
   for (const [name, value] of Object.entries(processEnv)) {
     if (value !== undefined) env[name] = value;
   }
+  env.PATH = absolutePathEntries(processEnv.PATH);
   env.GIT_TERMINAL_PROMPT = '0';
   env.SHELL = bashPath;
   return env;

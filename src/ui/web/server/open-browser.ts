@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { absoluteEntries } from '../../../util/git-process.js';
+import { absolutePathEntries } from '../../../util/path-entries.js';
 
 /** Opens `url` in the user's browser (xdg-open, open, start); failures are only reported. */
 export function openBrowser(url: string, onError: (message: string) => void): void {
@@ -15,7 +15,7 @@ export function openBrowser(url: string, onError: (message: string) => void): vo
     const child = spawn(command, args as string[], {
       stdio: 'ignore',
       detached: true,
-      env: { ...process.env, PATH: absoluteEntries(process.env.PATH) },
+      env: { ...process.env, PATH: absolutePathEntries(process.env.PATH) },
     });
     child.on('error', (error) =>
       onError(`Could not open a browser (${error.message}); open the URL yourself.`),
