@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isWithinDirectory } from './path-within.js';
+import { isWithinDirectory } from '../util/path-within.js';
 import { secretNameReason } from './secret-file-names.js';
 
 export { secretNameReason };

@@ -1,5 +1,5 @@
 import { childProcess } from './child-process.js';
-import { absolutePathEntries } from './path-entries.js';
+import { trustedPathEntries } from './path-entries.js';
 
 /** How to run one git process: everything that differs between the callers that run git. */
 export interface GitProcessOptions {
@@ -45,7 +45,7 @@ export function runGitProcess(
       [...options.settings.flatMap((setting) => ['-c', setting]), ...args],
       {
         cwd: options.cwd,
-        env: { ...options.env, PATH: absolutePathEntries(options.env.PATH) },
+        env: { ...options.env, PATH: trustedPathEntries(options.env.PATH, [options.cwd]) },
         stdio: ['pipe', 'pipe', 'pipe'],
       },
     );

@@ -111,3 +111,28 @@ it.each([
     expect(result.stdout).toContain('listed-file.txt');
   },
 );
+
+it("`npx kimi-ts` in a stranger's repository: its node_modules/.bin on PATH (absolute, as npm exec puts it) runs none of its programs", async () => {
+  // npm exec (npx) puts the project's node_modules/.bin first on PATH, as an absolute path. A
+  // repository that ships node_modules/.bin/git would be the checkpoints' git (outside any sandbox),
+  // its bwrap the sandbox, its bash every command, its ls a read-only command let through unasked.
+  const { sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'ls' } }] },
+    { toolCalls: [{ id: 'c2', name: 'Grep', args: { pattern: 'build' } }] },
+    { text: 'Done.' },
+  ]);
+  const ran = join(sandbox.root, 'RAN');
+  const bin = join(sandbox.workDir, 'node_modules', '.bin');
+  await mkdir(bin, { recursive: true });
+  for (const program of ['bwrap', 'git', 'rg', 'bash', 'ls'])
+    await writeFile(join(bin, program), `#!/bin/sh\necho ${program} >> '${ran}'\nexit 0\n`, { mode: 0o755 });
+  await writeFile(join(sandbox.workDir, '.gitignore'), 'build/\n');
+  await writeFile(join(sandbox.workDir, 'listed-file.txt'), 'x\n');
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'list and search'], {
+    env: { PATH: `${bin}:${process.env.PATH}` },
+  });
+  expect(result.code).toBe(0);
+  expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
+  expect(result.stdout).toContain('listed-file.txt');
+  expect(result.stdout).toContain('.gitignore');
+});

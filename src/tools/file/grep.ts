@@ -151,7 +151,7 @@ export function createGrepTool(options: GrepToolOptions) {
   const search = (request: GrepRequest, limits: SearchLimits): Promise<SearchOutcome> => {
     const backend = options.backend ?? 'auto';
     if (backend === 'builtin') return builtinSearch(request, limits);
-    const rgPath = options.ripgrepPath ?? findRipgrep();
+    const rgPath = options.ripgrepPath ?? findRipgrep(process.env.PATH, [options.workDir]);
     if (rgPath) return ripgrepSearch(rgPath, request, limits);
     if (backend === 'ripgrep') throw new GrepFailure('ripgrep (rg) was not found on PATH');
     return builtinSearch(request, limits);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childProcess } from '../../util/child-process.js';
-import { withAbsolutePath } from '../../util/path-entries.js';
+import { withTrustedPath } from '../../util/path-entries.js';
 
 /** The continuation prompt of a line ended with a backslash. */
 export const CONTINUATION_PROMPT = '… ';
@@ -30,8 +30,8 @@ export function composeInEditor(
     const result = childProcess().spawnSync(`${editor} "$KIMI_TS_COMPOSE_FILE"`, {
       shell: true,
       stdio: 'inherit',
-      // The editor is found on PATH's absolute entries: a `.` would open the work tree's own `vi`.
-      env: { ...withAbsolutePath(env), KIMI_TS_COMPOSE_FILE: file },
+      // The editor is found on PATH's trusted entries (src/util/path-entries.ts): a `.` would open the work tree's own `vi`.
+      env: { ...withTrustedPath(env), KIMI_TS_COMPOSE_FILE: file },
     });
     if (result.error || result.status !== 0) {
       return {

@@ -6,7 +6,7 @@ import {
   fuzzyFilter,
 } from '@mariozechner/pi-tui';
 import { glob } from 'tinyglobby';
-import { withAbsolutePath } from '../../util/path-entries.js';
+import { withTrustedPath } from '../../util/path-entries.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 
 /** Kimi CLI gives `git ls-files` this long before it walks the folder instead. */
@@ -96,9 +96,9 @@ async function listFiles(workDir: string, gitAllowed: boolean): Promise<FileGrou
 
 function git(cwd: string, args: string[]): Promise<string[] | null> {
   return new Promise((resolve) => {
-    // git from PATH's absolute entries: a `.` on PATH would run the work tree's own `git` at the
+    // git from PATH's trusted entries: a `.` on PATH would run the work tree's own `git` at the
     // person's first `@`.
-    const env = withAbsolutePath(process.env);
+    const env = withTrustedPath(process.env, [cwd]);
     execFile('git', args, { cwd, env, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 << 20 }, (error, stdout) => {
       resolve(error ? null : stdout.split('\n').filter(Boolean));
     });
