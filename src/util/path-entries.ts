@@ -6,7 +6,7 @@ import { isWithinDirectory } from './path-within.js';
 /** What a POSIX shell searches when PATH is unset. */
 const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
 
-/** Results by PATH and folders: a PATH hardly changes, and the work folders are a session's few. */
+/** Results by PATH and folders, as given: a PATH hardly changes, and the work folders are a session's few. */
 const known = new Map<string, string>();
 const KNOWN_LIMIT = 64;
 
@@ -27,10 +27,11 @@ const KNOWN_LIMIT = 64;
  * nothing is left it is the shells' default.
  */
 export function trustedPathEntries(path: string | undefined, workFolders: readonly string[] = []): string {
-  const folders = workTreeFolders(workFolders);
-  const key = `${path ?? ''}\0${folders.join('\0')}`;
+  // Keyed by what was given (process.cwd() is a cached string): no realpath on a command's path.
+  const key = `${path ?? ''}\0${startFolder() ?? ''}\0${workFolders.join('\0')}`;
   const found = known.get(key);
   if (found !== undefined) return found;
+  const folders = workTreeFolders(workFolders);
   const kept = (path ?? '')
     .split(delimiter)
     .filter(
