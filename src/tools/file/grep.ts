@@ -169,7 +169,12 @@ export function createGrepTool(options: GrepToolOptions) {
       const searchPath = resolve(options.workDir, expandHome(params.path || '.'));
       let isDirectory: boolean;
       try {
-        isDirectory = (await stat(searchPath)).isDirectory();
+        const found = await stat(searchPath);
+        isDirectory = found.isDirectory();
+        // A FIFO, socket or device named as the path: a search would read it and wait, for ever or
+        // until the timeout (rg reads what it is given).
+        if (!isDirectory && !found.isFile())
+          return toolError(`\`${params.path}\` is not a file or folder.`, 'Not a file or folder');
       } catch (error) {
         if (isMissingFileError(error))
           return toolError(`\`${params.path}\` does not exist.`, 'Path not found');
