@@ -79,10 +79,20 @@ export function runGitProcess(
         return;
       }
       const message = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
-      reject(options.failure(`git ${args[0]} failed (${exit}): ${message}`));
+      reject(options.failure(`git ${subcommandOf(args)} failed (${exit}): ${message}`));
     });
     // git sees the input, or an empty stdin: never the agent's own.
     child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** The git command a run is (`add` of `-c core.x=y add -A`): what a failure message names. */
+function subcommandOf(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-c' || arg === '-C') i++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return args[0] ?? '';
 }

@@ -346,11 +346,23 @@ export class CheckpointStore {
           okCodes: [1],
         },
       );
-    const whole = () =>
+    const wholeOnce = () =>
       add(recorded.length >= PACK_FROM_FILES ? ['-c', 'core.bigFileThreshold=1'] : [], [
         '.',
         ...skipped.map((s) => `:(exclude,literal)${s.path}`),
       ]);
+    // git stops (128, "unable to stat") when a file it listed in a folder is gone when it looks at
+    // it: a busy work dir (a build writing and removing files, another program's temp files). The
+    // next walk does not list it any more.
+    const whole = async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await wholeOnce();
+        } catch (error) {
+          if (attempt >= VANISHED_FILE_ATTEMPTS || !isVanishedFile(error)) throw error;
+        }
+      }
+    };
     if (recorded.length > NAMED_UP_TO) {
       await whole();
       return;
@@ -375,6 +387,13 @@ export class CheckpointStore {
     }
     return false;
   }
+}
+
+/** Walks of the whole root tried before a file vanishing in the middle of each one is an error. */
+const VANISHED_FILE_ATTEMPTS = 5;
+
+function isVanishedFile(error: unknown): boolean {
+  return error instanceof Error && /unable to stat .*No such file or directory/.test(error.message);
 }
 
 function sameModes(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
