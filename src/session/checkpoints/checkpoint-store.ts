@@ -8,6 +8,7 @@ import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
 import { createStore, writeCommit, writeRef, writeRootsTree } from './store-objects.js';
+import { againWhileFilesVanish } from './vanished-files.js';
 import { sameWorkTree, statWorkTree, type WorkTreeStat } from './work-tree-stat.js';
 
 /** Files larger than this are noted as not restorable instead of being stored (10 MiB). */
@@ -351,18 +352,7 @@ export class CheckpointStore {
         '.',
         ...skipped.map((s) => `:(exclude,literal)${s.path}`),
       ]);
-    // git stops (128, "unable to stat") when a file it listed in a folder is gone when it looks at
-    // it: a busy work dir (a build writing and removing files, another program's temp files). The
-    // next walk does not list it any more.
-    const whole = async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await wholeOnce();
-        } catch (error) {
-          if (attempt >= VANISHED_FILE_ATTEMPTS || !isVanishedFile(error)) throw error;
-        }
-      }
-    };
+    const whole = () => againWhileFilesVanish(wholeOnce);
     if (recorded.length > NAMED_UP_TO) {
       await whole();
       return;
@@ -387,13 +377,6 @@ export class CheckpointStore {
     }
     return false;
   }
-}
-
-/** Walks of the whole root tried before a file vanishing in the middle of each one is an error. */
-const VANISHED_FILE_ATTEMPTS = 5;
-
-function isVanishedFile(error: unknown): boolean {
-  return error instanceof Error && /unable to stat .*No such file or directory/.test(error.message);
 }
 
 function sameModes(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
