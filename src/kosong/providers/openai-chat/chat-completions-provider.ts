@@ -1,11 +1,11 @@
-import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { abortErrorFor } from '../../errors.js';
 import type { ThinkingEffort } from '../../message.js';
 import type { ChatProvider, GenerateRequest, StreamedMessage } from '../../provider.js';
 import type { Tool } from '../../tool.js';
-import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from '../options.js';
+import type { ProviderOptions } from '../options.js';
 import { mapOpenAIError } from '../sdk-errors.js';
 import { ChatCompletionStream } from './chat-completion-stream.js';
+import { postChatStream } from './chat-http.js';
 import { type ChatRequestTool, convertHistory, type HistoryDialect } from './chat-request.js';
 import type { ClientHolder } from './client.js';
 import { RequestLink } from './request-link.js';
@@ -53,7 +53,7 @@ export abstract class ChatCompletionsProvider implements ChatProvider {
 
   async generate(request: GenerateRequest): Promise<StreamedMessage> {
     const { systemPrompt, tools, history, signal } = request;
-    const { apiKey, timeoutMs } = this.options;
+    const { apiKey } = this.options;
     if (signal?.aborted) throw abortErrorFor(signal);
     const link = new RequestLink(signal);
     try {
@@ -65,13 +65,17 @@ export abstract class ChatCompletionsProvider implements ChatProvider {
         stream_options: { include_usage: true },
         ...this.generationFields(),
       };
-      // The body carries fields that compatible servers accept beyond OpenAI's own types.
-      const params = body as unknown as ChatCompletionCreateParamsStreaming;
-      const chunks = await this.clients.client.chat.completions.create(params, { signal: link.signal });
+      const { endpoint } = this.clients;
+      const chunks = await postChatStream({
+        ...endpoint,
+        body: JSON.stringify(body),
+        signal: link.signal,
+        connections: this.clients.chatConnections,
+      });
       return new ChatCompletionStream(chunks, {
         reasoningKey: this.dialect.reasoningKey,
         apiKey,
-        idleTimeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        idleTimeoutMs: this.clients.endpoint.timeoutMs,
         link,
       });
     } catch (error) {

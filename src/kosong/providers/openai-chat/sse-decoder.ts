@@ -1,0 +1,71 @@
+/** One server-sent event: its `event` field (null when none was sent) and its data lines joined. */
+export interface ServerSentEvent {
+  event: string | null;
+  data: string;
+}
+
+/**
+ * Server-sent events out of text as it arrives, cut anywhere (the event-stream format of the HTML
+ * standard, as the OpenAI SDK reads it): lines end in `\r\n`, `\n` or `\r`; `data` lines of one
+ * event are joined with `\n`; a line starting with `:` is a comment; an empty line ends an event.
+ * An event the stream ends in the middle of (no empty line after it) is not dispatched.
+ */
+export class SseDecoder {
+  private pending = '';
+  private event: string | null = null;
+  private data: string[] = [];
+
+  /** The events completed by `text`. */
+  push(text: string): ServerSentEvent[] {
+    const buffer = this.pending + text;
+    const events: ServerSentEvent[] = [];
+    let start = 0;
+    for (;;) {
+      const lf = buffer.indexOf('\n', start);
+      const cr = buffer.indexOf('\r', start);
+      let end: number;
+      let next: number;
+      if (cr !== -1 && (lf === -1 || cr < lf)) {
+        // A `\r` at the end of what came so far may be the first half of `\r\n`: wait for more.
+        if (cr === buffer.length - 1) break;
+        end = cr;
+        next = buffer[cr + 1] === '\n' ? cr + 2 : cr + 1;
+      } else if (lf !== -1) {
+        end = lf;
+        next = lf + 1;
+      } else break;
+      const event = this.line(buffer.slice(start, end));
+      if (event !== null) events.push(event);
+      start = next;
+    }
+    this.pending = buffer.slice(start);
+    return events;
+  }
+
+  /** The end of the stream: a `\r` it ended in was a line end after all. */
+  finish(): ServerSentEvent[] {
+    const pending = this.pending;
+    this.pending = '';
+    if (!pending.endsWith('\r')) return [];
+    const event = this.line(pending.slice(0, -1));
+    return event === null ? [] : [event];
+  }
+
+  private line(line: string): ServerSentEvent | null {
+    if (line === '') {
+      if (this.event === null && this.data.length === 0) return null;
+      const event = { event: this.event, data: this.data.join('\n') };
+      this.event = null;
+      this.data = [];
+      return event;
+    }
+    if (line.startsWith(':')) return null;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') this.data.push(value);
+    else if (field === 'event') this.event = value;
+    return null;
+  }
+}
