@@ -4,9 +4,10 @@ import type { ChatProvider, GenerateRequest, StreamedMessage } from '../../provi
 import type { Tool } from '../../tool.js';
 import type { ProviderOptions } from '../options.js';
 import { mapOpenAIError } from '../sdk-errors.js';
+import { chatBodyBytes } from './chat-body.js';
 import { ChatCompletionStream } from './chat-completion-stream.js';
 import { postChatStream } from './chat-http.js';
-import { type ChatRequestTool, convertHistory, type HistoryDialect } from './chat-request.js';
+import type { ChatRequestTool, HistoryDialect } from './chat-request.js';
 import type { ClientHolder } from './client.js';
 import { RequestLink } from './request-link.js';
 
@@ -57,18 +58,19 @@ export abstract class ChatCompletionsProvider implements ChatProvider {
     if (signal?.aborted) throw abortErrorFor(signal);
     const link = new RequestLink(signal);
     try {
-      const body = {
+      const body = chatBodyBytes({
         model: this.options.model,
-        messages: convertHistory(systemPrompt, history, this.dialect),
-        ...(tools.length > 0 ? { tools: tools.map((tool) => this.convertTool(tool)) } : {}),
-        stream: true,
-        stream_options: { include_usage: true },
-        ...this.generationFields(),
-      };
-      const { endpoint } = this.clients;
+        systemPrompt,
+        history,
+        dialect: this.dialect,
+        tools,
+        convertTool: (tool) => this.convertTool(tool),
+        toolDialect: this.name,
+        rest: { stream: true, stream_options: { include_usage: true }, ...this.generationFields() },
+      });
       const chunks = await postChatStream({
-        ...endpoint,
-        body: JSON.stringify(body),
+        ...this.clients.endpoint,
+        body,
         signal: link.signal,
         connections: this.clients.chatConnections,
       });

@@ -45,7 +45,8 @@ export interface ChatPost {
   url: string;
   /** Lower-case names. */
   headers: Record<string, string>;
-  body: string;
+  /** The request body's bytes (UTF-8 JSON). */
+  body: Buffer;
   signal: AbortSignal;
   /** How long the server may take to answer with its headers. */
   timeoutMs: number;
@@ -61,8 +62,7 @@ const ERROR_BODY_MAX_BYTES = 1024 * 1024;
  */
 export async function postChatStream(post: ChatPost): Promise<AsyncIterable<unknown>> {
   if (post.signal.aborted) throw new OpenAI.APIUserAbortError();
-  // One copy of the bytes, sent again on a redirect. `Buffer.from` writes a lone surrogate as U+FFFD.
-  const bytes = Buffer.from(post.body, 'utf8');
+  const bytes = post.body;
   let url = new URL(post.url);
   const exchange = new Exchange(post.signal, post.timeoutMs);
   try {
