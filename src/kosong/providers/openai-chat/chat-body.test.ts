@@ -91,6 +91,10 @@ describe('chatBodyBytes', () => {
     assistant.content.push({ type: 'text', text: 'b' });
     assistant.tool_calls = [{ type: 'function', id: 'x', function: { name: 'Shell', arguments: '{}' } }];
     t.description = 'a new description';
+    expect(bytes('sys', history, [t], {})).toBe(whole('sys', history, [t], {}));
+    // Another tool under the same schema object (a toolset makes new Tool objects each step).
+    const renamed = { ...t, name: 'renamed' };
+    expect(bytes('sys', history, [renamed, t], {})).toBe(whole('sys', history, [renamed, t], {}));
     t.parameters = { type: 'object' };
     expect(bytes('sys', history, [t], {})).toBe(whole('sys', history, [t], {}));
     // The same message under another dialect is written for that dialect.

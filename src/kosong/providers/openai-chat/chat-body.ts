@@ -35,7 +35,7 @@ interface Kept {
 }
 
 const messagePieces = new WeakMap<Message, Kept>();
-const toolPieces = new WeakMap<Tool, Kept>();
+const toolPieces = new WeakMap<object, Kept>();
 let systemPiece: Kept | null = null;
 
 const COMMA = Buffer.from(',');
@@ -65,12 +65,17 @@ export function chatBodyBytes(parts: ChatBodyParts): Buffer {
   if (tools.length > 0) {
     pieces.push(Buffer.from(',"tools":['));
     first = true;
-    for (const tool of tools)
+    for (const tool of tools) {
+      // Keyed by the schema object: a toolset hands out new Tool objects each step, but each tool's
+      // parameters schema is made once and kept (a tool without an object schema is written each time).
+      const schema = tool.parameters;
+      const write = () => json(convertTool(tool));
       add(
-        kept(toolPieces, tool, [toolDialect, tool.name, tool.description, tool.parameters], () =>
-          json(convertTool(tool)),
-        ),
+        typeof schema === 'object' && schema !== null
+          ? kept(toolPieces, schema, [toolDialect, tool.name, tool.description], write)
+          : write(),
       );
+    }
     pieces.push(Buffer.from(']'));
   }
   const tail = JSON.stringify(rest);
