@@ -179,6 +179,32 @@ describe('Chat Completions over Node HTTP', () => {
     );
   });
 
+  it('gives up on an event without end and closes the connection: memory stays bounded', async () => {
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    await withServer(
+      (_request, response) => {
+        response.on('close', closed);
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write('data: ');
+        const piece = Buffer.alloc(64 * 1024, 'x');
+        const pump = () => {
+          while (!response.destroyed && response.write(piece)) {}
+          if (!response.destroyed) response.once('drain', pump);
+        };
+        pump();
+      },
+      async (origin) => {
+        const error = await ask(provider(origin)).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ChatProviderError);
+        expect((error as Error).message).toContain('stream event of more than');
+        await connectionClosed;
+      },
+    );
+  });
+
   it('follows a 307 to another origin nowhere: the key and the conversation stay with the endpoint', async () => {
     await withServer(
       (_request, response) => sse(response, `data: ${JSON.stringify(chunk('stolen'))}\n\n`),
