@@ -131,6 +131,17 @@ describe('Chat Completions over Node HTTP', () => {
     );
   });
 
+  it('passes an event whose data is JSON null on to be refused, not dropped', async () => {
+    await withServer(
+      (_request, response) => sse(response, 'data: null\n\ndata: [DONE]\n\n'),
+      async (origin) => {
+        const error = await ask(provider(origin)).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ChatProviderError);
+        expect((error as Error).message).toContain('unexpected shape');
+      },
+    );
+  });
+
   it.each([
     ['"Invalid Authentication"', 'Invalid Authentication'],
     ['{"detail":"Not allowed"}', 'Not allowed'],

@@ -5,7 +5,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import OpenAI from 'openai';
 import { ChatProviderError } from '../../errors.js';
 import { serverMessage } from '../error-body-fetch.js';
-import { SseDecoder } from './sse-decoder.js';
+import { type ServerSentEvent, SseDecoder } from './sse-decoder.js';
 
 /**
  * The HTTP exchange of one streamed Chat Completions request, on Node's own HTTP client.
@@ -237,6 +237,8 @@ async function boundedText(body: Readable): Promise<string> {
  * the connection can be used again). An abort of `signal` ends it quietly, as the SDK's stream did;
  * leaving the loop early closes the connection.
  */
+const NO_DATA = Symbol('no data');
+
 async function* events(response: IncomingMessage, signal: AbortSignal): AsyncGenerator<unknown> {
   const body = decoded(response);
   const onAbort = (): void => {
@@ -248,23 +250,26 @@ async function* events(response: IncomingMessage, signal: AbortSignal): AsyncGen
   try {
     if (signal.aborted) return;
     body.setEncoding('utf8');
-    const texts = body as AsyncIterable<string>;
-    for await (const events of withEnd(
-      texts,
-      (text) => decoder.push(text),
-      () => decoder.finish(),
-    )) {
-      for (const event of events) {
-        if (done) continue;
-        if (event.data.startsWith('[DONE]')) {
-          done = true;
-          continue;
-        }
-        const data: unknown = JSON.parse(event.data);
-        if (typeof data === 'object' && data !== null && 'error' in data && data.error)
-          throw new OpenAI.APIError(undefined, data.error as object, undefined, webHeaders(response));
-        yield data;
+    // Each event's data: none for `[DONE]` and what follows it (read, so the connection can be reused).
+    const dataOf = (event: ServerSentEvent): unknown => {
+      if (done) return NO_DATA;
+      if (event.data.startsWith('[DONE]')) {
+        done = true;
+        return NO_DATA;
       }
+      const data: unknown = JSON.parse(event.data);
+      if (typeof data === 'object' && data !== null && 'error' in data && data.error)
+        throw new OpenAI.APIError(undefined, data.error as object, undefined, webHeaders(response));
+      return data;
+    };
+    for await (const text of body as AsyncIterable<string>)
+      for (const event of decoder.push(text)) {
+        const data = dataOf(event);
+        if (data !== NO_DATA) yield data;
+      }
+    for (const event of decoder.finish()) {
+      const data = dataOf(event);
+      if (data !== NO_DATA) yield data;
     }
   } catch (error) {
     if (signal.aborted) return;
@@ -273,14 +278,4 @@ async function* events(response: IncomingMessage, signal: AbortSignal): AsyncGen
     signal.removeEventListener('abort', onAbort);
     if (!response.complete) body.destroy();
   }
-}
-
-/** `each` of every piece of `source`, then `end()` once it is over. */
-async function* withEnd<T, R>(
-  source: AsyncIterable<T>,
-  each: (piece: T) => R,
-  end: () => R,
-): AsyncGenerator<R> {
-  for await (const piece of source) yield each(piece);
-  yield end();
 }
