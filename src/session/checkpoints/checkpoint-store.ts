@@ -5,6 +5,7 @@ import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
 import { noteFileModes } from './file-modes.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
+import { dropGitlinks, openNestedRepositories } from './nested-work-trees.js';
 import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
 import { createStore, writeCommit, writeRef, writeRootsTree } from './store-objects.js';
@@ -44,6 +45,21 @@ async function filesOver(
     }
   }
   return over;
+}
+
+/** What differs between a root's session index and its files, under `specs` (all of it when none). */
+async function listCandidates(
+  git: GitRunOptions,
+  excludes: readonly string[],
+  specs: readonly string[],
+): Promise<string[]> {
+  const args = [...excludes, 'ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard'];
+  if (specs.length === 0) return nulFields((await runGit(args, git)).stdout);
+  // `ls-files` takes no --pathspec-from-file: the paths go as arguments, a bounded number at a time.
+  const out: string[] = [];
+  for (let start = 0; start < specs.length; start += 500)
+    out.push(...nulFields((await runGit([...args, '--', ...specs.slice(start, start + 500)], git)).stdout));
+  return out;
 }
 
 function lstatSafe(path: string): Stats | undefined {
@@ -102,6 +118,8 @@ export class CheckpointStore {
     private readonly tooBig = new Set<number>(),
     /** Roots whose session index started empty in this process (not a copy of another session's). */
     private readonly startedEmpty = new Set<number>(),
+    /** Roots whose index was rid of gitlinks in this process (nested-work-trees.ts). */
+    private readonly gitlinksDropped = new Set<number>(),
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
@@ -265,14 +283,14 @@ export class CheckpointStore {
     const git = { gitDir: this.gitDir, workTree: root, indexFile, signal };
     const userExcludes = join(root, '.git', 'info', 'exclude');
     const excludes = existsSync(userExcludes) ? ['-c', `core.excludesFile=${userExcludes}`] : [];
-    const candidates = nulFields(
-      (
-        await runGit(
-          [...excludes, 'ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard'],
-          git,
-        )
-      ).stdout,
-    );
+    // An index from before nested repositories were recorded file by file may hold gitlinks.
+    if (!this.gitlinksDropped.has(index)) {
+      this.gitlinksDropped.add(index);
+      if (!this.startedEmpty.has(index)) await dropGitlinks(git);
+    }
+    const list = (specs: readonly string[]) => listCandidates(git, excludes, specs);
+    const opened = await openNestedRepositories(git, await list([]), list);
+    const candidates = opened.candidates;
     const skipped: SkippedFile[] = [];
     const unique = [...new Set(candidates)];
     const toSize: string[] = [];
@@ -288,7 +306,7 @@ export class CheckpointStore {
     if (known && recorded.length === 0 && !(await this.indexHolds(git, skipped))) {
       return { tree: known, skipped, candidates: unique, picture };
     }
-    if (recorded.length > 0) await this.stage(git, excludes, recorded, skipped);
+    if (recorded.length > 0) await this.stage(git, excludes, recorded, skipped, opened.unopened);
     if (skipped.length) {
       // A file that grew past the cap (or a secret added earlier by name) must not keep an old copy.
       await runGit(
@@ -328,6 +346,7 @@ export class CheckpointStore {
     excludes: readonly string[],
     recorded: readonly string[],
     skipped: readonly SkippedFile[],
+    unopened: readonly string[],
   ): Promise<void> {
     const add = (config: readonly string[], specs: readonly string[]) =>
       runGit(
@@ -351,6 +370,7 @@ export class CheckpointStore {
       add(recorded.length >= PACK_FROM_FILES ? ['-c', 'core.bigFileThreshold=1'] : [], [
         '.',
         ...skipped.map((s) => `:(exclude,literal)${s.path}`),
+        ...unopened.map((folder) => `:(exclude,literal)${folder}`),
       ]);
     const whole = () => againWhileFilesVanish(wholeOnce);
     if (recorded.length > NAMED_UP_TO) {

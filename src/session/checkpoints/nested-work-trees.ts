@@ -1,0 +1,79 @@
+import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
+import { writeLooseObject } from './store-objects.js';
+
+/**
+ * The files inside nested repositories (a folder with a `.git` of its own: a vendored checkout, one
+ * repository of a folder of several) recorded like any other file of the root.
+ *
+ * `git add` records such a folder as a gitlink (its HEAD commit, never its files), and `ls-files
+ * --others` lists it as one entry, `sub/`. But git walks into a folder the index already holds files
+ * under, nested repository or not (and skips every entry named `.git` on the way). So a newly found
+ * nested repository gets a placeholder entry in the session index (a name that is not on disk, so
+ * `ls-files` lists it as deleted and the staging `git add -A` drops it again); from then on git
+ * treats the folder as a plain one of the root: the root's and the folder's own `.gitignore` rules,
+ * the size cap and the secret-file skipping, the stat cache (an unchanged file is not read again).
+ *
+ * git never runs inside the nested repository: its config (core.fsmonitor, hooks, filters,
+ * core.worktree) is never read, and its `.git` (a folder, a gitfile or a symlink) is never recorded.
+ * What this does not see: its `.git/info/exclude`, and files it tracks although they match its
+ * ignore rules (they are recorded only when no rule ignores them).
+ */
+
+/** The name of the placeholder entry under a nested repository's folder (never a real file's name in practice; one that exists is simply recorded). */
+export const NESTED_PLACEHOLDER = '\u0001kimi-ts-nested-repository';
+
+/** How deep nested repositories inside nested repositories are followed. */
+const MAX_NESTING = 32;
+
+/** Lists what differs between the index and the work tree under `specs` (all of the root when empty). */
+export type ListCandidates = (specs: readonly string[]) => Promise<string[]>;
+
+/**
+ * Takes the candidates of a record (`ls-files --others --modified --deleted`) and gives them back
+ * with each nested repository entry (`sub/`) replaced by the files under it, its placeholder among
+ * them; repositories inside those are followed the same way. `unopened`: folders nested deeper than
+ * followed, which the staging must leave out (else `git add` records them as gitlinks).
+ */
+export async function openNestedRepositories(
+  git: GitRunOptions,
+  candidates: readonly string[],
+  list: ListCandidates,
+): Promise<{ candidates: string[]; unopened: string[] }> {
+  let found = candidates.filter((path) => path.endsWith('/'));
+  if (found.length === 0) return { candidates: [...candidates], unopened: [] };
+  const out = candidates.filter((path) => !path.endsWith('/'));
+  const empty = await writeLooseObject(git.gitDir, 'blob', Buffer.alloc(0));
+  for (let depth = 0; found.length > 0 && depth < MAX_NESTING; depth++) {
+    git.signal?.throwIfAborted();
+    const entries = found.map((folder) => `100644 ${empty}\t${folder}${NESTED_PLACEHOLDER}\0`).join('');
+    // --replace: a file the index holds where the folder now is gives way (it is gone from disk).
+    await runGit(['update-index', '-z', '--add', '--replace', '--index-info'], { ...git, input: entries });
+    const inside = await list(found.map((folder) => `:(literal)${folder}`));
+    found = inside.filter((path) => path.endsWith('/'));
+    out.push(...inside.filter((path) => !path.endsWith('/')));
+  }
+  return { candidates: out, unopened: found.map((folder) => folder.slice(0, -1)) };
+}
+
+/** git's mode for a gitlink. */
+const GITLINK_MODE = '160000 ';
+
+/**
+ * Removes the gitlinks an index holds (one written before nested repositories were recorded file by
+ * file, or copied from another session's): while the index holds one, git never walks into the
+ * folder. The next `ls-files --others` lists the folder as a nested repository again.
+ */
+export async function dropGitlinks(git: GitRunOptions): Promise<void> {
+  const { stdout } = await runGit(['ls-files', '-z', '--stage'], git);
+  const gitlinks: string[] = [];
+  for (const entry of nulFields(stdout)) {
+    if (!entry.startsWith(GITLINK_MODE)) continue;
+    const tab = entry.indexOf('\t');
+    if (tab >= 0) gitlinks.push(entry.slice(tab + 1));
+  }
+  if (gitlinks.length === 0) return;
+  await runGit(['update-index', '-z', '--force-remove', '--stdin'], {
+    ...git,
+    input: gitlinks.map((path) => `${path}\0`).join(''),
+  });
+}
