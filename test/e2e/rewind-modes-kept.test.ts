@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,8 +94,13 @@ describe('/rewind gives back modes and removes only what a checkpoint recorded (
     expect((await wire.close()).code).toBe(0);
   });
 
-  it('a nested repository: its files are not restorable, and /rewind says so instead of staying silent', async () => {
-    await cli.setup(shellTurn('echo top-2 > top.txt && echo inner-2 > lib/inner.txt'));
+  it('a nested repository: its files come back like any other, its .git stays as it is', async () => {
+    await cli.setup(
+      shellTurn(
+        'echo top-2 > top.txt && echo inner-2 > lib/inner.txt && echo new > lib/new.txt && ' +
+          'mkdir -p gen && git -C gen init -q && echo made > gen/made.txt',
+      ),
+    );
     const work = cli.sandbox.workDir;
     await writeFile(join(work, 'top.txt'), 'top-1\n');
     await mkdir(join(work, 'lib'));
@@ -112,16 +118,25 @@ describe('/rewind gives back modes and removes only what a checkpoint recorded (
     const wire = await startWireSession(cli.sandbox, []);
     await wire.prompt('edit both');
     expect(await readFile(join(work, 'lib', 'inner.txt'), 'utf8')).toBe('inner-2\n');
+    expect(existsSync(join(work, 'gen', '.git', 'HEAD'))).toBe(true);
     const messages = await wire.prompt('/rewind 1');
     const done = rewindDone(messages);
-    expect(done).toMatchObject({ code_rewound: true, restored: ['top.txt'] });
+    expect(done).toMatchObject({ code_rewound: true, skipped: [] });
+    expect([...((done?.restored as string[]) ?? [])].sort()).toEqual(['lib/inner.txt', 'top.txt']);
+    expect([...((done?.removed as string[]) ?? [])].sort()).toEqual(['gen/made.txt', 'lib/new.txt']);
     expect(await readFile(join(work, 'top.txt'), 'utf8')).toBe('top-1\n');
-    // Not restored, and said: the folder and why.
-    expect(await readFile(join(work, 'lib', 'inner.txt'), 'utf8')).toBe('inner-2\n');
-    const skipped = done?.skipped as { path: string; reason: string }[];
-    expect(skipped).toEqual([expect.objectContaining({ path: 'lib/' })]);
-    expect(skipped[0]?.reason).toContain('a repository of its own');
-    expect(JSON.stringify(messages)).toContain('lib/: not restorable (a repository of its own');
+    expect(await readFile(join(work, 'lib', 'inner.txt'), 'utf8')).toBe('inner-1\n');
+    expect(existsSync(join(work, 'lib', 'new.txt'))).toBe(false);
+    // lib's repository is untouched: its index still says inner.txt is as committed.
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: join(work, 'lib'), encoding: 'utf8' })).toBe(
+      '',
+    );
+    // The repository the turn made: its file went, its .git stays, and the report says so.
+    expect(existsSync(join(work, 'gen', 'made.txt'))).toBe(false);
+    expect(existsSync(join(work, 'gen', '.git', 'HEAD'))).toBe(true);
+    expect(done?.kept).toEqual([
+      { path: 'gen/.git', reason: expect.stringContaining("a repository's own git folder") },
+    ]);
     expect((await wire.close()).code).toBe(0);
   });
 });

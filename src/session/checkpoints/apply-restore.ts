@@ -13,6 +13,7 @@ import {
 } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { readBlobs } from './read-blobs.js';
+import { REPOSITORY_LEFT, repositoriesLeft } from './repositories-left.js';
 import { restoreTempName, writeRestoreJournal } from './restore-journal.js';
 import type { FileChange } from './restore-plan.js';
 
@@ -183,11 +184,25 @@ export async function applyRestore(
       : null;
   try {
     await applyChosen(roots, chosen, blobs, temps, report, options.signal);
+    await reportRepositoriesLeft(roots, report);
   } finally {
     // Each write cleaned up its own temporary file, whatever happened: nothing is left to find.
     if (journal) await rm(journal, { force: true });
   }
   return report;
+}
+
+/** Names the `.git` of each nested repository whose recorded files the rewind removed (repositories-left.ts). */
+async function reportRepositoriesLeft(roots: readonly string[], report: RestoreReport): Promise<void> {
+  for (const [index, root] of roots.entries()) {
+    const emptied = new Set(
+      report.applied
+        .filter((change) => change.kind === 'remove' && change.root === index)
+        .map((change) => dirname(join(root, ...change.path.split('/')))),
+    );
+    for (const path of await repositoriesLeft(root, emptied))
+      report.kept.push({ root: index, path, reason: REPOSITORY_LEFT });
+  }
 }
 
 async function applyChosen(

@@ -262,4 +262,35 @@ describe('checkpoints hold the files inside nested repositories', () => {
     const tree = await treeOf(store, checkpoint.id);
     expect([...tree.keys()].sort()).toEqual(['0/lib/inner.txt', '0/top.txt']);
   });
+
+  it('a repository a turn created: its files go, its .git stays and is named as kept', async () => {
+    await writeFile(join(work, 'top.txt'), 'top\n');
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    const before = await store.record('turn 1');
+    await mkdir(join(work, 'vendor', 'pkg'), { recursive: true });
+    await writeFile(join(work, 'vendor', 'pkg', 'index.js'), 'x\n');
+    repoAt(join(work, 'vendor', 'pkg'));
+    const report = await rewind(store, before.checkpoint.id);
+    expect(report.applied.map((change) => [change.kind, change.path])).toEqual([
+      ['remove', 'vendor/pkg/index.js'],
+    ]);
+    expect(existsSync(join(work, 'vendor', 'pkg', 'index.js'))).toBe(false);
+    expect(existsSync(join(work, 'vendor', 'pkg', '.git', 'HEAD'))).toBe(true);
+    expect(report.kept).toEqual([
+      { root: 0, path: 'vendor/pkg/.git', reason: expect.stringContaining("a repository's own git folder") },
+    ]);
+  });
+
+  it('a repository a turn deleted: its files come back (its history was never recorded)', async () => {
+    await mkdir(join(work, 'lib'));
+    await writeFile(join(work, 'lib', 'inner.txt'), 'inner-1\n');
+    repoAt(join(work, 'lib'));
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    const before = await store.record('turn 1');
+    await rm(join(work, 'lib'), { recursive: true });
+    const report = await rewind(store, before.checkpoint.id);
+    expect(report.left).toEqual([]);
+    expect(await readFile(join(work, 'lib', 'inner.txt'), 'utf8')).toBe('inner-1\n');
+    expect(existsSync(join(work, 'lib', '.git'))).toBe(false);
+  });
 });
