@@ -22,8 +22,9 @@ export function displayPath(roots: readonly string[], root: number, path: string
   return join(roots[root] ?? `root-${root}`, ...path.split('/'));
 }
 
+/** Checkpoints made before nested repositories were recorded file by file hold such a folder as a gitlink. */
 const NESTED_REPOSITORY =
-  'a repository of its own: checkpoints hold its commit, not its files; what changed inside it stays (use git there)';
+  'a repository of its own, held by an older checkpoint as its commit, not its files; what changed inside it stays (use git there)';
 
 const SKIP_REASONS: Record<SkippedFile['reason'], string> = {
   too_large: 'larger than the checkpoint size cap',

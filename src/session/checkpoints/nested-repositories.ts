@@ -4,10 +4,11 @@ import { nulFields, runGit } from './git-runner.js';
 const GITLINK_MODE = '160000';
 
 /**
- * The nested repositories the checkpoints hold (as `root/path` keys, the store's tree layout): a
- * folder with a `.git` of its own inside a root. git records such a folder as a gitlink (its HEAD
- * commit), never its files, so a rewind cannot bring back what changed inside it; the person is told
- * which folders those are instead of being left to think they were restored.
+ * The nested repositories the checkpoints hold as gitlinks (as `root/path` keys, the store's tree
+ * layout): a folder with a `.git` of its own inside a root, recorded by `git add` as its HEAD commit,
+ * never its files. Checkpoints record such folders file by file now (nested-work-trees.ts); an older
+ * checkpoint may still hold one, and a rewind cannot bring back what changed inside it: the person is
+ * told which folders those are instead of being left to think they were restored.
  */
 export async function nestedRepositories(
   gitDir: string,
