@@ -8,7 +8,13 @@ import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { dropGitlinks, openNestedRepositories } from './nested-work-trees.js';
 import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
-import { createStore, writeCommit, writeRef, writeRootsTree } from './store-objects.js';
+import {
+  createStore,
+  ensureStoreAttributes,
+  writeCommit,
+  writeRef,
+  writeRootsTree,
+} from './store-objects.js';
 import { againWhileFilesVanish } from './vanished-files.js';
 import { sameWorkTree, statWorkTree, type WorkTreeStat } from './work-tree-stat.js';
 
@@ -128,6 +134,7 @@ export class CheckpointStore {
     const store = new CheckpointStore(gitDir, options, 0, null, []);
     // A store this call made holds no checkpoint of any session yet.
     if (created) return store;
+    ensureStoreAttributes(gitDir);
     const existing = await store.list();
     const last = existing.at(-1) ?? null;
     store.seq = last?.seq ?? 0;

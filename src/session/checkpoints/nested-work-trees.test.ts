@@ -293,4 +293,23 @@ describe('checkpoints hold the files inside nested repositories', () => {
     expect(await readFile(join(work, 'lib', 'inner.txt'), 'utf8')).toBe('inner-1\n');
     expect(existsSync(join(work, 'lib', '.git'))).toBe(false);
   });
+
+  it('its .gitattributes (text=auto, ident, an eol) never rewrites the bytes a rewind gives back', async () => {
+    await mkdir(join(work, 'lib'));
+    await writeFile(join(work, 'lib', '.gitattributes'), '* text=auto\n*.txt ident\n*.cfg eol=crlf\n');
+    const crlf = 'one\r\ntwo $Id: 0123456789abcdef $\r\n';
+    await writeFile(join(work, 'lib', 'a.txt'), crlf);
+    await writeFile(join(work, 'lib', 'b.cfg'), 'lf only\n');
+    repoAt(join(work, 'lib'));
+    await writeFile(join(work, '.gitattributes'), '* text=auto\n');
+    await writeFile(join(work, 'top.txt'), 'top\r\n');
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    const before = await store.record('turn 1');
+    for (const file of ['lib/a.txt', 'lib/b.cfg', 'top.txt']) await writeFile(join(work, file), 'changed\n');
+    const report = await rewind(store, before.checkpoint.id);
+    expect(report.left).toEqual([]);
+    expect(await readFile(join(work, 'lib', 'a.txt'), 'utf8')).toBe(crlf);
+    expect(await readFile(join(work, 'lib', 'b.cfg'), 'utf8')).toBe('lf only\n');
+    expect(await readFile(join(work, 'top.txt'), 'utf8')).toBe('top\r\n');
+  });
 });

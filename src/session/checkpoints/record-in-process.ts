@@ -44,7 +44,7 @@ function outsideRuleFiles(gitDir: string, root: string): string[] {
   return [
     join(root, '.git', 'info', 'exclude'),
     join(gitDir, 'info', 'exclude'),
-    join(gitDir, 'info', 'attributes'),
+    // The store's `info/attributes` is its own (store-objects.ts): it only turns conversions off.
     ...configDirs.flatMap((dir) => [join(dir, 'git', 'ignore'), join(dir, 'git', 'attributes')]),
   ];
 }

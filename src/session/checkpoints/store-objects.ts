@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -20,8 +20,33 @@ import { dirname, join } from 'node:path';
 const IDENTITY = 'kimi-ts <checkpoints@kimi-ts.invalid>';
 
 /**
+ * The store's own attributes (`info/attributes`, which beat every `.gitattributes` of a work tree):
+ * a checkpoint holds a file's bytes as they are. A work tree's `* text=auto` (common in a vendored
+ * repository) made `git add` store a CRLF file with LF endings, and a rewind wrote it back changed;
+ * `ident` and a `filter` rewrite bytes too (a filter with no command set in the store's config does
+ * nothing, but the attribute is unset all the same).
+ */
+export const STORE_ATTRIBUTES = '* -text -eol -ident -filter -working-tree-encoding\n';
+
+/** Writes the store's attributes when missing or different (a store made by an older version). */
+export function ensureStoreAttributes(gitDir: string): void {
+  const file = join(gitDir, 'info', 'attributes');
+  let current: string | null = null;
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    // Missing: written below.
+  }
+  if (current === STORE_ATTRIBUTES) return;
+  mkdirSync(join(gitDir, 'info'), { recursive: true });
+  const temp = `${file}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(temp, STORE_ATTRIBUTES);
+  renameSync(temp, file);
+}
+
+/**
  * Writes the files of an empty bare repository into `gitDir` (what `git init --bare` writes, minus
- * the sample hooks and description nothing reads).
+ * the sample hooks and description nothing reads), and the store's attributes.
  */
 export async function writeStoreSkeleton(gitDir: string): Promise<void> {
   for (const dir of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info'])
@@ -30,6 +55,7 @@ export async function writeStoreSkeleton(gitDir: string): Promise<void> {
     join(gitDir, 'config'),
     '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n',
   );
+  writeFileSync(join(gitDir, 'info', 'attributes'), STORE_ATTRIBUTES);
   // HEAD last: a store counts as existing once it has a HEAD (checkpoint-store.ts).
   writeFileSync(join(gitDir, 'HEAD'), 'ref: refs/heads/master\n');
 }
