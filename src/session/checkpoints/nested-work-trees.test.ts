@@ -312,4 +312,26 @@ describe('checkpoints hold the files inside nested repositories', () => {
     expect(await readFile(join(work, 'lib', 'b.cfg'), 'utf8')).toBe('lf only\n');
     expect(await readFile(join(work, 'top.txt'), 'utf8')).toBe('top\r\n');
   });
+
+  it('a .git that is a FIFO or a link to a device, and folder names that look like pathspec magic: recorded, nothing waits', async () => {
+    const names = ['fifo', 'dev', ':(exclude)*', '*', 'a\nb'];
+    for (const name of names) {
+      await mkdir(join(work, name));
+      await writeFile(join(work, name, 'f.txt'), `${name}\n`);
+    }
+    execFileSync('mkfifo', [join(work, 'fifo', '.git')]);
+    await symlink('/dev/zero', join(work, 'dev', '.git'));
+    for (const name of [':(exclude)*', '*', 'a\nb']) repoAt(join(work, name));
+    await writeFile(join(work, 'top.txt'), 'top\n');
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    const before = await store.record('turn 1');
+    const tree = await treeOf(store, before.checkpoint.id);
+    expect([...tree.keys()].sort()).toEqual(
+      ['top.txt', ...names.map((name) => `${name}/f.txt`)].map((path) => `0/${path}`).sort(),
+    );
+    for (const name of names) await writeFile(join(work, name, 'f.txt'), 'changed\n');
+    const report = await rewind(store, before.checkpoint.id);
+    expect(report.applied).toHaveLength(names.length);
+    for (const name of names) expect(await readFile(join(work, name, 'f.txt'), 'utf8')).toBe(`${name}\n`);
+  });
 });
