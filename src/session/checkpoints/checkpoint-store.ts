@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, type Stats } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
 import { workDirKey } from '../work-dir-key.js';
@@ -6,6 +6,7 @@ import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from '.
 import { noteFileModes } from './file-modes.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { dropGitlinks, openNestedRepositories } from './nested-work-trees.js';
+import { filesOver, listCandidates } from './record-candidates.js';
 import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
 import {
@@ -26,55 +27,6 @@ const PACK_FROM_FILES = 200;
 
 /** Up to this many changed files, `git add` is given their names (git then matches each path against every name). */
 const NAMED_UP_TO = 200;
-
-/** How many `lstat` calls run between two turns of the event loop when checking the size cap. */
-const STAT_BATCH = 256;
-
-/**
- * The candidates (paths under `root`) that are regular files larger than `maxBytes`. Synchronous
- * `lstat` in small batches: for 10,000 files it is a third of the time of the thread pool's, and a
- * batch holds the event loop for about a millisecond.
- */
-async function filesOver(
-  root: string,
-  paths: readonly string[],
-  maxBytes: number,
-  signal: AbortSignal | undefined,
-): Promise<string[]> {
-  const over: string[] = [];
-  for (let start = 0; start < paths.length; start += STAT_BATCH) {
-    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    signal?.throwIfAborted();
-    for (const path of paths.slice(start, start + STAT_BATCH)) {
-      const stats = lstatSafe(join(root, path));
-      if (stats?.isFile() && stats.size > maxBytes) over.push(path);
-    }
-  }
-  return over;
-}
-
-/** What differs between a root's session index and its files, under `specs` (all of it when none). */
-async function listCandidates(
-  git: GitRunOptions,
-  excludes: readonly string[],
-  specs: readonly string[],
-): Promise<string[]> {
-  const args = [...excludes, 'ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard'];
-  if (specs.length === 0) return nulFields((await runGit(args, git)).stdout);
-  // `ls-files` takes no --pathspec-from-file: the paths go as arguments, a bounded number at a time.
-  const out: string[] = [];
-  for (let start = 0; start < specs.length; start += 500)
-    out.push(...nulFields((await runGit([...args, '--', ...specs.slice(start, start + 500)], git)).stdout));
-  return out;
-}
-
-function lstatSafe(path: string): Stats | undefined {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
 
 /** The private store of a work dir's checkpoints. */
 export function checkpointStoreDir(home: string, workDir: string): string {
