@@ -6,7 +6,7 @@ import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from '.
 import { noteFileModes } from './file-modes.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { dropGitlinks, openNestedRepositories } from './nested-work-trees.js';
-import { filesOver, listCandidates } from './record-candidates.js';
+import { filesOver, isFolder, listCandidates } from './record-candidates.js';
 import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
 import {
@@ -248,7 +248,7 @@ export class CheckpointStore {
       if (!this.startedEmpty.has(index)) await dropGitlinks(git);
     }
     const list = (specs: readonly string[]) => listCandidates(git, excludes, specs);
-    const opened = await openNestedRepositories(git, await list([]), list);
+    const opened = await openNestedRepositories(git, await list([]), list, (path) => isFolder(root, path));
     const candidates = opened.candidates;
     const skipped: SkippedFile[] = [];
     const unique = [...new Set(candidates)];

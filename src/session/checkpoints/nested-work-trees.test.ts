@@ -334,4 +334,26 @@ describe('checkpoints hold the files inside nested repositories', () => {
     expect(report.applied).toHaveLength(names.length);
     for (const name of names) expect(await readFile(join(work, name, 'f.txt'), 'utf8')).toBe(`${name}\n`);
   });
+
+  it('a recorded file that a turn turned into a nested repository: its files are recorded, the rewind keeps the .git', async () => {
+    await writeFile(join(work, 'sub'), 'a file\n');
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    const before = await store.record('turn 1');
+    await rm(join(work, 'sub'));
+    await mkdir(join(work, 'sub'));
+    await writeFile(join(work, 'sub', 'inner.txt'), 'inner\n');
+    repoAt(join(work, 'sub'));
+    const after = await store.record('turn 2');
+    expect([...(await treeOf(store, after.checkpoint.id)).keys()]).toEqual(['0/sub/inner.txt']);
+    const report = await rewind(store, before.checkpoint.id);
+    expect(report.applied.map((change) => [change.kind, change.path])).toEqual([['remove', 'sub/inner.txt']]);
+    // The file is not put back over the repository's .git: that stays, and the report says so.
+    expect(report.left.map((left) => left.change.path)).toEqual(['sub']);
+    expect(report.kept).toContainEqual({
+      root: 0,
+      path: 'sub/.git',
+      reason: expect.stringContaining("a repository's own git folder"),
+    });
+    expect(existsSync(join(work, 'sub', '.git', 'HEAD'))).toBe(true);
+  });
 });

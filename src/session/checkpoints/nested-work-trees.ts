@@ -1,4 +1,5 @@
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
+import type { Candidates } from './record-candidates.js';
 import { writeLooseObject } from './store-objects.js';
 
 /**
@@ -25,32 +26,39 @@ export const NESTED_PLACEHOLDER = '\u0001kimi-ts-nested-repository';
 /** How deep nested repositories inside nested repositories are followed. */
 const MAX_NESTING = 32;
 
-/** Lists what differs between the index and the work tree under `specs` (all of the root when empty). */
-export type ListCandidates = (specs: readonly string[]) => Promise<string[]>;
+/** Lists what differs between the index and the work tree under `specs` (all of the root when none). */
+export type ListCandidates = (specs: readonly string[]) => Promise<Candidates>;
 
 /**
- * Takes the candidates of a record (`ls-files --others --modified --deleted`) and gives them back
- * with each nested repository entry (`sub/`) replaced by the files under it, its placeholder among
- * them; repositories inside those are followed the same way. `unopened`: folders nested deeper than
- * followed, which the staging must leave out (else `git add` records them as gitlinks).
+ * Takes the candidates of a record (`ls-files --others --modified --deleted`) and gives back their
+ * paths with each nested repository entry (`sub/`) replaced by the files under it, its placeholder
+ * among them; repositories inside those are followed the same way. A tracked path that is a folder
+ * now (`isFolder`: a file or a gitlink a nested repository replaced) is opened too: its index entry
+ * gives way to the placeholder. `unopened`: folders nested deeper than followed, which the staging
+ * must leave out (else `git add` records them as gitlinks).
  */
 export async function openNestedRepositories(
   git: GitRunOptions,
-  candidates: readonly string[],
+  candidates: Candidates,
   list: ListCandidates,
+  isFolder: (path: string) => boolean,
 ): Promise<{ candidates: string[]; unopened: string[] }> {
-  let found = candidates.filter((path) => path.endsWith('/'));
-  if (found.length === 0) return { candidates: [...candidates], unopened: [] };
-  const out = candidates.filter((path) => !path.endsWith('/'));
+  const newRepositories = (found: Candidates) => [
+    ...found.paths.filter((path) => path.endsWith('/')),
+    ...[...new Set(found.tracked)].filter(isFolder).map((path) => `${path}/`),
+  ];
+  let found = newRepositories(candidates);
+  if (found.length === 0) return { candidates: candidates.paths, unopened: [] };
+  const out = candidates.paths.filter((path) => !path.endsWith('/'));
   const empty = await writeLooseObject(git.gitDir, 'blob', Buffer.alloc(0));
   for (let depth = 0; found.length > 0 && depth < MAX_NESTING; depth++) {
     git.signal?.throwIfAborted();
     const entries = found.map((folder) => `100644 ${empty}\t${folder}${NESTED_PLACEHOLDER}\0`).join('');
-    // --replace: a file the index holds where the folder now is gives way (it is gone from disk).
+    // --replace: a file or gitlink the index holds where the folder now is gives way.
     await runGit(['update-index', '-z', '--add', '--replace', '--index-info'], { ...git, input: entries });
     const inside = await list(found.map((folder) => `:(literal)${folder}`));
-    found = inside.filter((path) => path.endsWith('/'));
-    out.push(...inside.filter((path) => !path.endsWith('/')));
+    found = newRepositories(inside);
+    out.push(...inside.paths.filter((path) => !path.endsWith('/')));
   }
   return { candidates: out, unopened: found.map((folder) => folder.slice(0, -1)) };
 }

@@ -29,19 +29,55 @@ export async function filesOver(
   return over;
 }
 
-/** What differs between a root's session index and its files, under `specs` (all of it when none). */
+/** What differs between a root's session index and its files. */
+export interface Candidates {
+  /** Every path that differs: new (`sub/` for a nested repository git would record as a gitlink), changed or gone. */
+  paths: string[];
+  /** The paths among them the index holds (changed or gone, not new). */
+  tracked: string[];
+}
+
+/**
+ * What differs between a root's session index and its files, under `specs` (all of it when none).
+ * `-t` tags each path (`?` new, `C` changed, `R` gone), at no cost.
+ */
 export async function listCandidates(
   git: GitRunOptions,
   excludes: readonly string[],
   specs: readonly string[],
-): Promise<string[]> {
-  const args = [...excludes, 'ls-files', '-z', '--others', '--modified', '--deleted', '--exclude-standard'];
-  if (specs.length === 0) return nulFields((await runGit(args, git)).stdout);
+): Promise<Candidates> {
+  const args = [
+    ...excludes,
+    'ls-files',
+    '-z',
+    '-t',
+    '--others',
+    '--modified',
+    '--deleted',
+    '--exclude-standard',
+  ];
+  const out: Candidates = { paths: [], tracked: [] };
+  const take = (stdout: Buffer) => {
+    for (const field of nulFields(stdout)) {
+      // "<tag> <path>"
+      const path = field.slice(2);
+      out.paths.push(path);
+      if (field[0] !== '?') out.tracked.push(path);
+    }
+  };
+  if (specs.length === 0) take((await runGit(args, git)).stdout);
   // `ls-files` takes no --pathspec-from-file: the paths go as arguments, a bounded number at a time.
-  const out: string[] = [];
   for (let start = 0; start < specs.length; start += 500)
-    out.push(...nulFields((await runGit([...args, '--', ...specs.slice(start, start + 500)], git)).stdout));
+    take((await runGit([...args, '--', ...specs.slice(start, start + 500)], git)).stdout);
   return out;
+}
+
+/**
+ * Whether `path` under `root` is a folder now (a tracked path that became one: a file or a gitlink
+ * replaced by a nested repository, which `ls-files --others` does not list under a name the index holds).
+ */
+export function isFolder(root: string, path: string): boolean {
+  return lstatSafe(join(root, path))?.isDirectory() ?? false;
 }
 
 function lstatSafe(path: string): Stats | undefined {
