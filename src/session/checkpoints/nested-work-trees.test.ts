@@ -356,4 +356,39 @@ describe('checkpoints hold the files inside nested repositories', () => {
     });
     expect(existsSync(join(work, 'sub', '.git', 'HEAD'))).toBe(true);
   });
+
+  it('many files at once (the whole root staged in one `git add`): a nested repository still holds files, not a commit', async () => {
+    await mkdir(join(work, 'lib', 'src'), { recursive: true });
+    for (let i = 0; i < 250; i++) await writeFile(join(work, 'lib', 'src', `f${i}.txt`), `${i}\n`);
+    await writeFile(join(work, 'top.txt'), 'top\n');
+    repoAt(join(work, 'lib'));
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    const { checkpoint } = await store.record('turn 1');
+    const tree = await treeOf(store, checkpoint.id);
+    expect(tree.size).toBe(251);
+    expect([...tree.values()].every((mode) => mode === '100644')).toBe(true);
+    expect(tree.has('0/lib/src/f249.txt')).toBe(true);
+  });
+
+  it('repositories nested deeper than one record follows: never a gitlink; the next record goes on', async () => {
+    const levels = 40;
+    let dir = work;
+    for (let level = 0; level < levels; level++) {
+      dir = join(dir, `r${level}`);
+      // What git takes for a repository: HEAD, objects, refs.
+      await mkdir(join(dir, '.git', 'objects'), { recursive: true });
+      await mkdir(join(dir, '.git', 'refs'));
+      await writeFile(join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+      await writeFile(join(dir, 'f.txt'), `${level}\n`);
+    }
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    const first = await treeOf(store, (await store.record('turn 1')).checkpoint.id);
+    expect([...first.values()].every((mode) => mode === '100644')).toBe(true);
+    expect(first.size).toBeGreaterThan(0);
+    expect(first.size).toBeLessThan(levels);
+    await writeFile(join(work, 'r0', 'f.txt'), 'changed\n');
+    const second = await treeOf(store, (await store.record('turn 2')).checkpoint.id);
+    expect(second.size).toBe(levels);
+    expect([...second.values()].every((mode) => mode === '100644')).toBe(true);
+  });
 });
