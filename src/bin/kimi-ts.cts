@@ -209,15 +209,16 @@ const START_UP_MS = /^\d+$/.test(process.env.KIMI_TS_START_UP_MS ?? '')
  * a burst: each of thousands of functions runs a few times (module bodies, schema builders, the
  * first request), and the little code that looks hot in it is seldom hot afterwards.
  *
- * - No optimizing compiler for JavaScript (Maglev, TurboFan) during start-up: they compiled ~150
+ * - No compiler for JavaScript beyond bytecode during start-up: Maglev and TurboFan compiled ~150
  *   functions of the burst on worker threads, which cost CPU, compiler zones and megabytes of the
- *   node executable's code paged in. Bytecode and Sparkplug's baseline code run start-up as fast.
+ *   node executable's code paged in; Sparkplug's baseline code took another 1.5 MiB for little
+ *   speed in a burst. The interpreter runs start-up at the same CPU cost or less.
  * - The young generation does not grow during start-up: V8 doubled it up to 2 × 8 MiB because
  *   nearly everything start-up allocates survives (it is kept), and the larger semi-spaces were
  *   touched page by page until exit. `--max-semi-space-size` cannot be set once the heap exists;
  *   the growth factor is read at each growth.
  *
- * The largest process of the 3-step print session, Node 20/22/24: −10/−12/−8 MiB for the two.
+ * The largest process of the 3-step print session, Node 20/22/24: −10/−13/−9 MiB for the two.
  * Flags a person gave Node for the same things (NODE_OPTIONS, the command line) are left alone.
  * The flags are set before the bundle is compiled and are part of the code cache's flag hash: the
  * cache is written under them (flagsAsCompiled), even by a run that outlasted start-up.
@@ -231,11 +232,12 @@ class StartUpTuning {
       arg.replace(/_/g, '-'),
     );
     const gives = (pattern: RegExp) => given.some((arg) => pattern.test(arg));
-    if (!gives(/^--(no-)?(maglev|turbofan|opt|max-opt|jitless)\b/)) {
-      this.flags.startUp.push('--no-maglev', '--no-turbofan');
-      // Node 22 and later optimize with Maglev and TurboFan by default, Node 20 with TurboFan alone.
-      this.flags.settled.push(Number(process.versions.node.split('.')[0]) >= 22 ? '--maglev' : '--no-maglev');
-      this.flags.settled.push('--turbofan');
+    if (!gives(/^--(no-)?(sparkplug|maglev|turbofan|opt|max-opt|jitless)\b/)) {
+      this.flags.startUp.push('--no-sparkplug', '--no-maglev', '--no-turbofan');
+      // Node 22 and later optimize with Maglev and TurboFan by default, Node 20 with TurboFan alone;
+      // Sparkplug is on by default on all of them.
+      const maglev = Number(process.versions.node.split('.')[0]) >= 22;
+      this.flags.settled.push('--sparkplug', maglev ? '--maglev' : '--no-maglev', '--turbofan');
     }
     if (!gives(/^--(semi-space-growth-factor|max-semi-space-size|min-semi-space-size)\b/)) {
       // 2 is V8's default on every Node the CLI supports.
