@@ -1,8 +1,8 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isWithinDirectory } from '../policy/path-within.js';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
 import { expandHome } from '../tools/file/workspace-path.js';
+import { isWithinDirectory } from '../util/path-within.js';
 import { listTwoLevels } from './system-prompt.js';
 import type { WorkRoots } from './work-roots.js';
 

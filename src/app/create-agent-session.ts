@@ -164,7 +164,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     shutdown.add(() => hooks.drain(AbortSignal.timeout(5000)));
     const toolset = new KimiToolset({ approval, hooks, secrets, policy });
     const deps = {
-      ...rootToolDeps({ config, env: guards.childEnv, session, state, additionalDirs, model }),
+      ...rootToolDeps({ config, env: guards.commandEnv, session, state, additionalDirs, model }),
       secrets,
       commandSandbox,
       policy,

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
+import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import type { SandboxState } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
@@ -37,6 +38,9 @@ export async function openSessionGuards(parts: {
   const { session, context } = files;
   // Children (commands, hooks, plugins) never get the keys; nothing written keeps them.
   const childEnv = secrets.childEnvironment(env);
+  // What the model's commands (and plugins) run with: not the person's other credentials either,
+  // whose values a command's output would hand to the model. Hooks are the person's own.
+  const commandEnv = withoutCredentialVariables(childEnv, new Set(config.sandbox.keep_env));
   context.redactWith((value) => secrets.redactDeep(value));
   const source = files.loaded.source;
   // Every config file the agent read (keys, rules): hidden from commands, secret and protected.
@@ -70,7 +74,7 @@ export async function openSessionGuards(parts: {
     trustChangeRefused: parts.trustChangeRefused,
   });
   const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
-  return { secrets, childEnv, policy, permissions, commandSandbox, sandboxState };
+  return { secrets, childEnv, commandEnv, policy, permissions, commandSandbox, sandboxState };
 }
 
 /** What the policy holds commands and file writes to: nothing when the person turned the sandbox off. */

@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { isWithinDirectory } from '../policy/path-within.js';
 import { realPathNow } from '../policy/real-path.js';
+import { isWithinDirectory } from '../util/path-within.js';
 
 /**
  * The folders a session may work in at all, by real path: a fleet worker's `--work-root`. A job's

@@ -140,6 +140,11 @@ export const servicesSchema = z.object({
 export const sandboxSchema = z.object({
   mode: z.enum(SANDBOX_MODES).default('workspace-write'),
   network: z.boolean().default(false),
+  /**
+   * Variables commands get although they look like credentials (src/policy/credential-variables.ts):
+   * their values then reach the model whenever a command prints them.
+   */
+  keep_env: z.array(z.string().min(1)).default([]),
 });
 
 /** `[trust]`: folders the person trusts (kimi-ts; `~` allowed); each covers the folders below it. */

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunHookCommandOptions, runHookCommand } from './run-hook-command.js';
 import { HookSandbox, isProcessGone, killQuietly, waitUntil } from './test-support/hook-sandbox.js';
@@ -163,5 +164,29 @@ describe('runHookCommand process handling', () => {
     const result = await run('true', { cwd: sandbox.path('missing-dir') });
     expect(result.action).toBe('allow');
     expect(result.error).toMatch(/ENOENT/);
+  });
+});
+
+describe('runHookCommand and PATH', () => {
+  it("finds a hook's programs on PATH's absolute entries only, not in the work tree through `.`", async () => {
+    // The work tree's own `prettier`, found through a `.` on the person's PATH, would run a stranger's
+    // code at every hook.
+    const marker = `${sandbox.dir}/ran`;
+    await sandbox.script('prettier', `touch '${marker}'`);
+    const result = await run('prettier --check x', {
+      env: { ...process.env, PATH: `.:${process.env.PATH}` },
+    });
+    expect(result.exitCode).toBe(127);
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+  });
+
+  it("nor in the work tree's own node_modules/.bin, put on PATH as an absolute path (npx)", async () => {
+    const marker = `${sandbox.dir}/ran`;
+    await mkdir(join(sandbox.dir, 'node_modules', '.bin'), { recursive: true });
+    await sandbox.script('node_modules/.bin/prettier', `touch '${marker}'`);
+    const path = `${join(sandbox.dir, 'node_modules', '.bin')}:${process.env.PATH}`;
+    const result = await run('prettier --check x', { env: { ...process.env, PATH: path } });
+    expect(result.exitCode).toBe(127);
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
   });
 });

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { childProcess } from '../util/child-process.js';
+import { withTrustedPath } from '../util/path-entries.js';
 import { decideFromOutput } from './decision.js';
 import type { HookDecision, HookEvent } from './types.js';
 
@@ -57,7 +58,9 @@ export function runHookCommand(options: RunHookCommandOptions): Promise<HookRunR
     child = childProcess().spawn(options.command, {
       shell: true,
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      // Names in the hook's command are found on PATH's trusted entries (src/util/path-entries.ts): it runs in the work tree,
+      // where a `.` on PATH would find the repository's own programs.
+      env: withTrustedPath(options.env ?? process.env, options.cwd === undefined ? [] : [options.cwd]),
       stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group, so a timeout can kill the hook together with everything it started.
       detached: isPosix,

@@ -4,6 +4,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { childProcess } from '../util/child-process.js';
+import { withTrustedPath } from '../util/path-entries.js';
 
 export interface ProcessStdioParams {
   command: string;
@@ -43,7 +44,12 @@ export class ProcessStdioTransport implements Transport {
     if (this.child) throw new Error('the MCP server process was already started');
     return new Promise((resolve, reject) => {
       const child = childProcess().spawn(this.params.command, [...this.params.args], {
-        env: { ...getDefaultEnvironment(), ...this.params.env },
+        // The server's name is looked up on PATH's trusted entries (src/util/path-entries.ts): with a `.`
+        // on PATH, `npx` would be the work tree's own.
+        env: withTrustedPath(
+          { ...getDefaultEnvironment(), ...this.params.env },
+          this.params.cwd === undefined ? [] : [this.params.cwd],
+        ),
         cwd: this.params.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: !IS_WINDOWS,

@@ -99,6 +99,40 @@ describe('commandSecretReason', () => {
     expect(await decide('cat *.txt')).toMatch(/names the secret file \*\.txt/);
   });
 
+  it('sees a folder that was missing at the last decision and is now a symlink to a secret folder', async () => {
+    const dir = await mkdtemp(join(root, 'swap-'));
+    await mkdir(join(root, 'home', '.ssh'), { recursive: true });
+    await writeFile(join(root, 'home', '.ssh', 'data'), 'key');
+    const decide = async (command: string) => {
+      const parsed = await parseShellCommand(command);
+      return commandSecretReason(parsed.parts, dir, homes, later, parsed.loopWords);
+    };
+    // The working folder is listed (and remembered) first, then the missing folders are judged by it.
+    for (const command of ['cat notes keys/data', 'cat notes k2/*', 'for f in k3/*; do cat "$f"; done']) {
+      expect(await decide(command)).toBeNull();
+      expect(await decide(command)).toBeNull();
+    }
+    await symlink(join(root, 'home', '.ssh'), join(dir, 'keys'));
+    expect(await decide('cat notes keys/data')).toMatch(/names the secret file keys\/data \(an SSH folder\)/);
+    await symlink(join(root, 'home', '.ssh'), join(dir, 'k2'));
+    expect(await decide('cat notes k2/*')).toMatch(/names the secret file k2\/\* \(an SSH folder\)/);
+    await symlink(join(root, 'home', '.ssh'), join(dir, 'k3'));
+    expect(await decide('for f in k3/*; do cat "$f"; done')).toMatch(/names the secret file k3\/\*/);
+  });
+
+  it('sees a folder under a missing one that is now there (a symlink to a secret folder)', async () => {
+    const dir = await mkdtemp(join(root, 'swap-'));
+    await mkdir(join(root, 'home', '.ssh'), { recursive: true });
+    await writeFile(join(root, 'home', '.ssh', 'data'), 'key');
+    const decide = async (command: string) =>
+      commandSecretReason((await parseShellCommand(command)).parts, dir, homes, later);
+    expect(await decide('cat notes a/b/data')).toBeNull();
+    expect(await decide('cat notes a/b/data')).toBeNull();
+    await mkdir(join(dir, 'a'));
+    await symlink(join(root, 'home', '.ssh'), join(dir, 'a', 'b'));
+    expect(await decide('cat notes a/b/data')).toMatch(/names the secret file a\/b\/data \(an SSH folder\)/);
+  });
+
   it('sees the working folder reached through a parent swapped for a symlink (its realpath is taken again)', async () => {
     const dir = await mkdtemp(join(root, 'swap-'));
     await mkdir(join(dir, 'a', 'b'), { recursive: true });

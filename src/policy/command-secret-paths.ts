@@ -24,10 +24,7 @@ export async function commandSecretReason(
   // Each word's files looked up in the command's order (synchronously: see DecisionRealPaths); the
   // first secret is the answer. Only a `.git/config` is read for its content, and only then does
   // the decision wait on the file system.
-  const words =
-    loopWords.length === 0
-      ? wordsOf(parts)
-      : [...new Set([...wordsOf(parts), ...loopWords.flatMap(splitWords)])];
+  const words = wordsOf(parts, loopWords);
   const reals = new DecisionRealPaths(now);
   const base = absoluteFolder(cwd);
   const reasons: (string | null | Promise<string | null>)[] = [];
@@ -80,9 +77,18 @@ function wordReason(
   });
 }
 
-/** Each word once, whichever parts name it. */
-function wordsOf(parts: readonly string[]): readonly string[] {
-  return [...new Set(parts.flatMap(candidateWords))];
+/**
+ * Each word once, whichever parts (or loop word lists: every word of theirs) name it. One loop and
+ * one call for both: a command with a loop, the first after plain ones, runs no code V8 has not
+ * seen run (code first run after optimisation is thrown away and optimised again).
+ */
+function wordsOf(parts: readonly string[], loopWords: readonly string[]): Iterable<string> {
+  const texts = loopWords.length === 0 ? parts : parts.concat(loopWords);
+  const words = new Set<string>();
+  for (let i = 0; i < texts.length; i++) {
+    for (const word of candidateWords(texts[i] ?? '', i >= parts.length)) words.add(word);
+  }
+  return words;
 }
 
 const GIT_CONFIG = `${sep}.git${sep}config`;
@@ -107,13 +113,16 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 
 /**
  * The words of a part that could name a file: every word but the command name (assignments before
- * it count: `f=prod.env` names prod.env), values of `x=y`, the items of an array `a=(x y)`.
+ * it count: `f=prod.env` names prod.env), values of `x=y`, the items of an array `a=(x y)`. A loop's
+ * word list is words only: each of them.
  */
-function candidateWords(part: string): string[] {
+function candidateWords(part: string, loopList: boolean): string[] {
+  const split = splitWords(part);
+  if (loopList) return split;
   const out: string[] = [];
   let named = false;
   let inArray = false;
-  for (const raw of splitWords(part)) {
+  for (const raw of split) {
     let word = REDIRECT_START.test(raw) ? raw.replace(REDIRECT_PREFIX, '') : raw;
     // A redirection's target is no command name (`< .env`, `< .env cat x`): what follows is read.
     if (word !== raw) named = true;

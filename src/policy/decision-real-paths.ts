@@ -13,6 +13,12 @@ interface FolderFacts {
   /** Null when the folder holds more than MAX_NAMES entries: each name is then looked up. */
   readonly listing: readonly string[] | null;
   readonly symlinks: ReadonlySet<string>;
+  /**
+   * The listing's names in ASCII lower case, made at the first question (see holdsNoFolder); null
+   * when a name is not ASCII or there is no listing: then no name is known missing from it. Present
+   * (undefined) from the start: every FolderFacts has one shape, so V8's code for it stays valid.
+   */
+  foldedNames: ReadonlySet<string> | null | undefined;
 }
 const folders = new Map<string, FolderFacts>();
 const MAX_FOLDERS = 64;
@@ -110,6 +116,13 @@ export class DecisionRealPaths {
   }
 
   private lookUpFolder(dir: string): Folder {
+    // A folder whose parent this decision already found missing, or listed (unchanged) without it,
+    // is missing too: no stat (a command's words name folders that do not exist: `src-1/*.ts`).
+    const parentDir = dirname(dir);
+    const parent = parentDir === dir ? undefined : this.folderOf.get(parentDir);
+    if (parent && (parent.missing || holdsNoFolder(parent.facts, basename(dir)))) {
+      return { real: childPath(parent.real, basename(dir)), facts: null, missing: true };
+    }
     // A folder swapped between the two answers is the race any check before a command runs has
     // (the shell resolves the path again when it runs).
     const info = statOrNull(dir);
@@ -167,6 +180,29 @@ function realPathByIdentity(dir: string, info: Stats): string {
   return real;
 }
 
+/**
+ * Whether a listed folder surely holds no entry that `name` opens. Compared in ASCII lower case, as
+ * a case-insensitive file system (macOS, a casefolded ext4 folder) opens `KEYS` for `keys`; a
+ * listing or a name with other characters is never sure (Unicode folds `K` (Kelvin) to `k`, and
+ * normalisation joins others): the folder is looked up.
+ */
+function holdsNoFolder(facts: FolderFacts | null, name: string): boolean {
+  if (!facts?.listing || NOT_ASCII.test(name)) return false;
+  if (facts.foldedNames === undefined) facts.foldedNames = foldedNamesOf(facts.listing);
+  return facts.foldedNames !== null && !facts.foldedNames.has(name.toLowerCase());
+}
+
+const NOT_ASCII = /[^\p{ASCII}]/u;
+
+function foldedNamesOf(listing: readonly string[]): ReadonlySet<string> | null {
+  const names = new Set<string>();
+  for (const name of listing) {
+    if (NOT_ASCII.test(name)) return null;
+    names.add(name.toLowerCase());
+  }
+  return names;
+}
+
 function realOrNull(path: string): string | null {
   try {
     return realpathSync.native(path);
@@ -207,7 +243,7 @@ function listFolder(dir: string): FolderFacts | null {
     // always seen as one.
     handle = opendirSync(dir, { bufferSize: 256 });
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      if (listing.length >= MAX_NAMES) return { listing: null, symlinks: new Set() };
+      if (listing.length >= MAX_NAMES) return { listing: null, symlinks: new Set(), foldedNames: null };
       listing.push(entry.name);
       if (entry.isSymbolicLink()) symlinks.add(entry.name);
     }
@@ -220,5 +256,5 @@ function listFolder(dir: string): FolderFacts | null {
       // Already closed.
     }
   }
-  return { listing, symlinks };
+  return { listing, symlinks, foldedNames: undefined };
 }

@@ -1,7 +1,7 @@
 import { type Dirent, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { isWithinDirectory } from './path-within.js';
+import { isWithinDirectory } from '../util/path-within.js';
 
 /**
  * Folders not searched for nested repositories: installed packages, virtual environments, build

@@ -1,4 +1,4 @@
-import { isWithinDirectory } from './path-within.js';
+import { isWithinDirectory } from '../util/path-within.js';
 import { realPathNow } from './real-path.js';
 
 /** Where a real path lies relative to the session's workspace. */

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isWithinDirectory } from './path-within.js';
+import { isWithinDirectory } from '../util/path-within.js';
 
 /**
  * Folders inside a writable workspace that stay read-only in the sandbox, for commands and file

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isWithinDirectory } from './path-within.js';
+import { isWithinDirectory } from '../util/path-within.js';
 
 /**
  * The writable folders by the real path each had when the sandbox first saw it (the session's

@@ -1,7 +1,8 @@
 import { existsSync, rmdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { trustedPathEntries } from '../util/path-entries.js';
+import { isWithinDirectory } from '../util/path-within.js';
 import { NestedGitIndex } from './nested-git-index.js';
-import { isWithinDirectory } from './path-within.js';
 import {
   bwrapLaunch,
   type SandboxHost,
@@ -130,8 +131,10 @@ export interface CommandSandbox {
 export function createCommandSandbox(settings: SandboxSettings, context: SandboxContext): SandboxState {
   if (settings.mode === 'off') return { kind: 'off' };
   // The trial's verdict is kept in the agent home's cache: no bwrap spawn at a session's start.
+  // bwrap from PATH's trusted entries: a work tree's own (through `.`, or its node_modules/.bin that
+  // npx puts on PATH) would be the sandbox.
   const host = sandboxHost(
-    context.path,
+    trustedPathEntries(context.path, [context.workDir]),
     context.platform ?? process.platform,
     join(context.kimiHome, 'cache'),
   );

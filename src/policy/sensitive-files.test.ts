@@ -38,6 +38,30 @@ describe('sensitiveReason (by real path)', () => {
     ['/p/cert.p12', 'a private key'],
     ['/p/terraform.tfstate', 'deployment secrets (Terraform)'],
     ['/p/.git/config', null],
+    [
+      '/proc/1234/environ',
+      "a process's own files (environment, memory, command line: kimi-ts's keys among them)",
+    ],
+    [
+      '/proc/1234/task/1235/mem',
+      "a process's own files (environment, memory, command line: kimi-ts's keys among them)",
+    ],
+    [
+      '/proc/self/cmdline',
+      "a process's own files (environment, memory, command line: kimi-ts's keys among them)",
+    ],
+    ['/proc/1234', "a process's own files (environment, memory, command line: kimi-ts's keys among them)"],
+    [
+      '/proc/$PPID/environ',
+      "a process's own files (environment, memory, command line: kimi-ts's keys among them)",
+    ],
+    [
+      '/proc/*/environ',
+      "a process's own files (environment, memory, command line: kimi-ts's keys among them)",
+    ],
+    ['/proc/cpuinfo', null],
+    ['/proc/meminfo', null],
+    ['/procedures/1234/notes', null],
     ['/p/env.ts', null],
     ['/p/src/environment.env.ts', null],
     ['/p/.gcp/credentials', 'a credentials file'],

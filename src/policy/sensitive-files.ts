@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isWithinDirectory } from './path-within.js';
+import { isWithinDirectory } from '../util/path-within.js';
 import { secretNameReason } from './secret-file-names.js';
 
 export { secretNameReason };
@@ -33,6 +33,16 @@ const HOME_SECRETS: readonly { path: string; what: string }[] = [
   { path: '.config/gh/hosts.yml', what: 'GitHub CLI tokens' },
   { path: '.kimi', what: "Kimi CLI's home (config, credentials)" },
 ];
+/**
+ * A process's own files (`/proc/self/environ` is `/proc/<pid>/environ` by real path): the file tools
+ * run in kimi-ts's own process, so `/proc/self` is kimi-ts, with its keys in its environment and
+ * memory; other processes' hold the person's. (A sandboxed command has a `/proc` of its own.) A
+ * command's word may name the process by an expansion or a glob (`/proc/$PPID/environ`, a `*`).
+ */
+const PROCESS_FILES = /^\/proc\/(?:\d+|self|thread-self|[^/]*[$`*?[][^/]*)(?:\/|$)/;
+const PROCESS_FILES_WHAT =
+  "a process's own files (environment, memory, command line: kimi-ts's keys among them)";
+
 /**
  * Below kimi-ts's own home, only plan files (plan mode writes them) and the isolated subagents'
  * worktrees (checkouts of the person's repository) hold nothing secret.
@@ -81,6 +91,7 @@ export function sensitiveReason(realPath: string, homes: SensitiveHomes): string
   // regex test (secretNameReason), less than keeping the answers for a stream of new words did.
   const places = placesOf(homes);
   if (places.configFiles.has(realPath)) return 'a config file the agent loaded (API keys)';
+  if (realPath.startsWith('/proc/') && PROCESS_FILES.test(realPath)) return PROCESS_FILES_WHAT;
   if (isWithinDirectory(realPath, places.kimiHome)) {
     const open = places.kimiHomeOpen.some((dir) => isWithinDirectory(realPath, dir));
     if (!open)

@@ -258,7 +258,9 @@ const ROWS: Row[] = [
       modes: ['print'],
       expected: 'deny',
       // A command naming a secret file (directly or through a link) is refused as a secret read first.
-      step: ['cat key_link', 'cat $HOME/.ssh/id_rsa', 'cat ~/.ssh/id_rsa'].includes(command)
+      step: ['cat key_link', 'cat /proc/1/environ', 'cat $HOME/.ssh/id_rsa', 'cat ~/.ssh/id_rsa'].includes(
+        command,
+      )
         ? 'sensitive'
         : 'sandbox',
     }),

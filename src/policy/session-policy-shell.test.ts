@@ -301,6 +301,15 @@ const SHELL_ROWS: ShellRow[] = [
     step: 'tool-default',
   },
   {
+    name: 'not whole: a prefix approval does not cover a command the parser could not read whole',
+    command: 'git status\n)',
+    modes: ['default'],
+    rules: [],
+    prefixes: ['git status'],
+    expected: 'ask',
+    step: 'tool-default',
+  },
+  {
     name: 'not simple: a prefix approval does not cover PATH=…',
     command: 'PATH=/tmp/evil git status',
     modes: ['default'],

@@ -260,7 +260,8 @@ export class SessionPolicy {
     const question = questionFor(request, facts);
     if (question === null) return { decision: 'allow', step: 'tool-default' };
     // 4. Remembered approvals (a command prefix covers a command only if it covers every part).
-    if (this.prefixCovers(request.toolName, subject.commandParts ?? [])) {
+    // Like allow rules: not for a command the parser could not read whole (what it missed, bash may run).
+    if (!subject.commandIncomplete && this.prefixCovers(request.toolName, subject.commandParts ?? [])) {
       return { decision: 'allow', step: 'session-approval' };
     }
     if (this.sessionApprovals.isSessionApproved(question.action, question.description)) {

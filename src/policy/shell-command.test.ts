@@ -17,6 +17,21 @@ describe('parseShellCommand', () => {
     ['cat <<EOF && rm -rf x\nhi\nEOF', ['cat', '<<EOF && rm -rf x\nhi\nEOF', 'rm -rf x']],
     ['echo hi > "$(rm -rf y)"', ['echo hi', '> "$(rm -rf y)"', 'rm -rf y']],
     ['echo hi > out.txt 2> "err.txt"', ['echo hi', '> out.txt', '2> "err.txt"']],
+    // Text past the ASCII range and past the BMP (two UTF-16 units): parts are cut where they are.
+    ['for f in é😀/*.ts; do wc -l "$f"; done > "ö-😀.txt"', ['wc -l "$f"', '> "ö-😀.txt"']],
+    [
+      'echo 😀𝔘 | (cd ñ && rm -rf "𝔘") && echo $(ls é)',
+      ['echo 😀𝔘', 'cd ñ', 'rm -rf "𝔘"', 'echo $(ls é)', 'ls é'],
+    ],
+    // Substitutions inside substitutions, and inside a heredoc inside one.
+    [
+      'echo "$(echo "$(rm -rf x)" `id`)"',
+      ['echo "$(echo "$(rm -rf x)" `id`)"', 'echo "$(rm -rf x)" `id`', 'rm -rf x', 'id'],
+    ],
+    [
+      'x=$(cat <<EOF\n$(rm -rf y)\nEOF\n)',
+      ['x=$(cat <<EOF\n$(rm -rf y)\nEOF\n)', 'cat', '<<EOF\n$(rm -rf y)\nEOF', 'rm -rf y'],
+    ],
   ])('%s → every part it runs', async (command, parts) => {
     const parsed = await parseShellCommand(command);
     expect(parsed.parts).toEqual(parts);
@@ -52,6 +67,14 @@ describe('parseShellCommand', () => {
     const [part] = (await parseShellCommand(command)).analysed;
     expect(part?.notSimple).toContain(why);
     expect(part?.literal).toBeNull();
+  });
+
+  it('finds the last part of a very long command, and a loop word past the ASCII range', async () => {
+    const long = await parseShellCommand(`${'echo x && '.repeat(500)}rm -rf /`);
+    expect(long.parts).toHaveLength(501);
+    expect(long.analysed.at(-1)?.literal).toBe('rm -rf /');
+    const loop = await parseShellCommand('for f in é😀/*.env 𝔘.txt; do cat "$f"; done');
+    expect(loop.loopWords).toEqual(['é😀/*.env', '𝔘.txt']);
   });
 
   it('looks through wrappers to the command they run', async () => {

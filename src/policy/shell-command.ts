@@ -1,4 +1,4 @@
-import type { Parser, Node as SyntaxNode } from 'web-tree-sitter';
+import type { BashParser, SyntaxNode } from './bash-tree.js';
 import type { CommandPart } from './command-part.js';
 import { parsePlainCommandLine } from './plain-command-line.js';
 import {
@@ -30,10 +30,10 @@ export interface ParsedCommand {
 
 export type { CommandPart } from './command-part.js';
 
-let loading: Promise<Parser> | undefined;
+let loading: Promise<BashParser> | undefined;
 
 /** The parser and grammar (WebAssembly) load on first use, so start-up never pays for them. */
-function bashParser(): Promise<Parser> {
+function bashParser(): Promise<BashParser> {
   loading ??= import('./bash-parser.js').then(({ loadBashParser }) => loadBashParser());
   loading.catch(() => {
     loading = undefined;
@@ -112,7 +112,7 @@ export async function parseWithTreeSitter(command: string): Promise<ParsedComman
 
 /** Null when the parser is not available or gives no tree. */
 async function treeSitterParse(command: string): Promise<ParsedCommand | null> {
-  let parser: Parser;
+  let parser: BashParser;
   try {
     parser = await bashParser();
   } catch {
@@ -143,7 +143,7 @@ function frozen(command: ParsedCommand): ParsedCommand {
 
 /** Parses one command line (the whole, or a `bash -c` string) into `found`; whether it had a syntax error. */
 function parseInto(
-  parser: Parser,
+  parser: BashParser,
   command: string,
   depth: number,
   found: CommandPart[],
@@ -152,7 +152,7 @@ function parseInto(
   const tree = parser.parse(command);
   if (!tree) return null;
   try {
-    let incomplete = tree.rootNode.hasError;
+    let incomplete = tree.hasError;
     const nested = (code: string): void => {
       if (depth + 1 >= MAX_NESTING) {
         found.push({

@@ -1,4 +1,4 @@
-import type { Node as SyntaxNode } from 'web-tree-sitter';
+import type { SyntaxNode } from './bash-tree.js';
 import type { CommandPart } from './command-part.js';
 import {
   namedChildrenOf,

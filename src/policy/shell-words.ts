@@ -1,4 +1,4 @@
-import type { Node as SyntaxNode } from 'web-tree-sitter';
+import type { SyntaxNode } from './bash-tree.js';
 
 /**
  * One word of a command as the shell will pass it: its value after quote removal when that value is

@@ -15,7 +15,7 @@ let sessionDir: string;
 let manager: BackgroundTaskManager;
 let outbox: NotificationOutbox;
 let errors: unknown[];
-const bash = findBash(process.env) as string;
+const bash = findBash(process.env, []) as string;
 
 async function openSession(
   folder: string,
@@ -43,7 +43,7 @@ function bashTask(command: string, extra: Partial<BashTaskRequest> = {}): BashTa
     description: `run ${command}`,
     timeoutS: null,
     cwd: dir,
-    env: commandEnvironment(process.env, bash),
+    env: commandEnvironment(process.env, bash, []),
     shellPath: bash,
     ...extra,
   };

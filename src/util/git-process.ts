@@ -1,5 +1,5 @@
-import { delimiter, isAbsolute } from 'node:path';
 import { childProcess } from './child-process.js';
+import { trustedPathEntries } from './path-entries.js';
 
 /** How to run one git process: everything that differs between the callers that run git. */
 export interface GitProcessOptions {
@@ -26,17 +26,6 @@ export interface GitProcessResult {
 }
 
 /**
- * PATH without its relative entries (`.`, `bin`, an empty one: the cwd). git runs in a work tree,
- * a stranger's folder: such an entry would find the repository's own `git` there and run it.
- */
-export function absoluteEntries(path: string | undefined): string | undefined {
-  return path
-    ?.split(delimiter)
-    .filter((dir) => isAbsolute(dir))
-    .join(delimiter);
-}
-
-/**
  * Runs git once and collects its output. On abort git gets SIGTERM (it removes its lock files and
  * exits); the promise settles only once git has exited, so after an abort no git is left running.
  * A failure's message is git's last three lines of stderr.
@@ -56,7 +45,7 @@ export function runGitProcess(
       [...options.settings.flatMap((setting) => ['-c', setting]), ...args],
       {
         cwd: options.cwd,
-        env: { ...options.env, PATH: absoluteEntries(options.env.PATH) },
+        env: { ...options.env, PATH: trustedPathEntries(options.env.PATH, [options.cwd]) },
         stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
@@ -90,10 +79,20 @@ export function runGitProcess(
         return;
       }
       const message = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
-      reject(options.failure(`git ${args[0]} failed (${exit}): ${message}`));
+      reject(options.failure(`git ${subcommandOf(args)} failed (${exit}): ${message}`));
     });
     // git sees the input, or an empty stdin: never the agent's own.
     child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** The git command a run is (`add` of `-c core.x=y add -A`): what a failure message names. */
+function subcommandOf(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-c' || arg === '-C') i++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return args[0] ?? '';
 }

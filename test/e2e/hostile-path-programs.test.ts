@@ -83,3 +83,56 @@ it("web --open, run in a stranger's repository with `.` on PATH, opens the page 
     await web.stop();
   }
 });
+
+it.each([
+  ['in the sandbox', []],
+  ['with the sandbox off', ['--sandbox', 'off']],
+])(
+  "a read-only command, %s, with `.` on PATH, runs the system's programs, not the repository's bash or ls",
+  async (_where, flags) => {
+    // `ls` is read-only: no question. The repository's own `ls` (or a `bash` that runs every command)
+    // is not what the policy judged.
+    const { sandbox } = await cli.setup([
+      { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'ls' } }] },
+      { text: 'Done.' },
+    ]);
+    const ran = join(sandbox.root, 'RAN');
+    for (const program of ['bash', 'ls'])
+      await writeFile(join(sandbox.workDir, program), `#!/bin/sh\necho ${program} >> '${ran}'\nexit 0\n`, {
+        mode: 0o755,
+      });
+    await writeFile(join(sandbox.workDir, 'listed-file.txt'), 'x\n');
+    const result = await sandbox.run(['--print', '--output-format', 'stream-json', ...flags, '-p', 'list'], {
+      env: { PATH: `.:${process.env.PATH}` },
+    });
+    expect(result.code).toBe(0);
+    expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
+    // The real ls ran: its listing reached the model.
+    expect(result.stdout).toContain('listed-file.txt');
+  },
+);
+
+it("`npx kimi-ts` in a stranger's repository: its node_modules/.bin on PATH (absolute, as npm exec puts it) runs none of its programs", async () => {
+  // npm exec (npx) puts the project's node_modules/.bin first on PATH, as an absolute path. A
+  // repository that ships node_modules/.bin/git would be the checkpoints' git (outside any sandbox),
+  // its bwrap the sandbox, its bash every command, its ls a read-only command let through unasked.
+  const { sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'ls' } }] },
+    { toolCalls: [{ id: 'c2', name: 'Grep', args: { pattern: 'build' } }] },
+    { text: 'Done.' },
+  ]);
+  const ran = join(sandbox.root, 'RAN');
+  const bin = join(sandbox.workDir, 'node_modules', '.bin');
+  await mkdir(bin, { recursive: true });
+  for (const program of ['bwrap', 'git', 'rg', 'bash', 'ls'])
+    await writeFile(join(bin, program), `#!/bin/sh\necho ${program} >> '${ran}'\nexit 0\n`, { mode: 0o755 });
+  await writeFile(join(sandbox.workDir, '.gitignore'), 'build/\n');
+  await writeFile(join(sandbox.workDir, 'listed-file.txt'), 'x\n');
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'list and search'], {
+    env: { PATH: `${bin}:${process.env.PATH}` },
+  });
+  expect(result.code).toBe(0);
+  expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
+  expect(result.stdout).toContain('listed-file.txt');
+  expect(result.stdout).toContain('.gitignore');
+});

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -119,5 +119,21 @@ describe('plugins', () => {
     const refused = await sandbox.run(['plugin', 'install', empty], { bare: true });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`No plugin.json in ${empty}.`);
+  });
+
+  it("clones with the system's git, not a stranger's repository's own (`.` on PATH)", async () => {
+    const { sandbox } = await cli.setup([]);
+    const ran = join(sandbox.root, 'RAN');
+    await writeFile(join(sandbox.workDir, 'git'), `#!/bin/sh\necho git >> '${ran}'\nexit 0\n`, {
+      mode: 0o755,
+    });
+    const missing = `file://${join(sandbox.root, 'no-such-repo')}`;
+    const refused = await sandbox.run(['plugin', 'install', missing], {
+      bare: true,
+      env: { PATH: `.:${process.env.PATH}` },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is neither a folder nor a git repository that could be cloned');
+    expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
   });
 });

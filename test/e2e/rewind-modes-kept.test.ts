@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +90,38 @@ describe('/rewind gives back modes and removes only what a checkpoint recorded (
     const done = rewindDone(await wire.prompt('/rewind 1'));
     expect(done).toMatchObject({ code_rewound: true, kept: [] });
     expect(await readFile(join(work, 'cfg'), 'utf8')).toBe('the original cfg file\n');
+    expect((await wire.close()).code).toBe(0);
+  });
+
+  it('a nested repository: its files are not restorable, and /rewind says so instead of staying silent', async () => {
+    await cli.setup(shellTurn('echo top-2 > top.txt && echo inner-2 > lib/inner.txt'));
+    const work = cli.sandbox.workDir;
+    await writeFile(join(work, 'top.txt'), 'top-1\n');
+    await mkdir(join(work, 'lib'));
+    await writeFile(join(work, 'lib', 'inner.txt'), 'inner-1\n');
+    // lib is a repository of its own (a vendored checkout, a package in a monorepo of repositories).
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+        cwd: join(work, 'lib'),
+        stdio: 'ignore',
+      });
+    git('init', '--quiet');
+    git('add', '.');
+    git('commit', '--quiet', '-m', 'lib');
+
+    const wire = await startWireSession(cli.sandbox, []);
+    await wire.prompt('edit both');
+    expect(await readFile(join(work, 'lib', 'inner.txt'), 'utf8')).toBe('inner-2\n');
+    const messages = await wire.prompt('/rewind 1');
+    const done = rewindDone(messages);
+    expect(done).toMatchObject({ code_rewound: true, restored: ['top.txt'] });
+    expect(await readFile(join(work, 'top.txt'), 'utf8')).toBe('top-1\n');
+    // Not restored, and said: the folder and why.
+    expect(await readFile(join(work, 'lib', 'inner.txt'), 'utf8')).toBe('inner-2\n');
+    const skipped = done?.skipped as { path: string; reason: string }[];
+    expect(skipped).toEqual([expect.objectContaining({ path: 'lib/' })]);
+    expect(skipped[0]?.reason).toContain('a repository of its own');
+    expect(JSON.stringify(messages)).toContain('lib/: not restorable (a repository of its own');
     expect((await wire.close()).code).toBe(0);
   });
 });

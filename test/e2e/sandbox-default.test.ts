@@ -35,8 +35,10 @@ function toolResults(stdout: string): string[] {
     .map((message) => JSON.stringify(message.content));
 }
 
+// `/proc` is built by the command: the policy refuses a command naming `/proc/<pid>/environ` as a
+// secret read before it runs, and what these tests judge is the sandbox behind it.
 const STEAL_ENVIRONMENT =
-  "tr '\\0' '\\n' < /proc/$PPID/environ | rev; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\"; done | rev; echo stolen-env-done";
+  "d=$(printf '/%s' proc); tr '\\0' '\\n' < $d/$PPID/environ | rev; for f in $d/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\"; done | rev; echo stolen-env-done";
 
 async function gitRepo(dir: string): Promise<void> {
   await run('git', ['init', '-q', '.'], { cwd: dir });

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { homedir } from 'node:os';
 import { createCommandSandbox } from '../../policy/sandbox.js';
 import { findRipgrep } from '../../tools/file/search/find-ripgrep.js';
-import { absoluteEntries } from '../../util/git-process.js';
+import { trustedPathEntries } from '../../util/path-entries.js';
 import { check, type DoctorCheck } from './doctor-check.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -33,7 +33,7 @@ export function checkRipgrep(path: string | undefined): DoctorCheck {
 export async function checkGit(env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<DoctorCheck> {
   // PATH's absolute entries only, as every git kimi-ts runs: doctor runs where the person stands, often
   // a stranger's repository, and a `.` on PATH ran the repository's own `git` there.
-  const run = await runQuietly('git', ['--version'], { ...env, PATH: absoluteEntries(env.PATH) }, signal);
+  const run = await runQuietly('git', ['--version'], { ...env, PATH: trustedPathEntries(env.PATH) }, signal);
   return run.ok
     ? check('git', 'ok', run.stdout.trim(), false)
     : check('git', 'warn', `git cannot run (${run.problem}): file checkpoints and /rewind need it`, false);

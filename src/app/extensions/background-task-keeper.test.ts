@@ -7,7 +7,7 @@ import type { WaitRequest } from '../../tools/background/wait-parking.js';
 import { commandEnvironment, findBash } from '../../tools/shell/shell-environment.js';
 import { BackgroundTaskKeeper } from './background-task-keeper.js';
 
-const bash = findBash(process.env) as string;
+const bash = findBash(process.env, []) as string;
 let dir: string;
 let manager: BackgroundTaskManager;
 let outbox: NotificationOutbox;
@@ -28,7 +28,7 @@ const startBash = (command: string) =>
     description: command,
     timeoutS: null,
     cwd: dir,
-    env: commandEnvironment(process.env, bash),
+    env: commandEnvironment(process.env, bash, []),
     shellPath: bash,
   });
 

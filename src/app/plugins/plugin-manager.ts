@@ -5,6 +5,7 @@ import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { childProcess } from '../../util/child-process.js';
 import { isDirectory } from '../../util/is-directory.js';
+import { withTrustedPath } from '../../util/path-entries.js';
 import { VERSION } from '../../version.js';
 import { resolveInsidePlugin } from './plugin-paths.js';
 import { injectConfig, PLUGIN_JSON, PluginError, type PluginSpec, readPluginSpec } from './plugin-spec.js';
@@ -98,8 +99,11 @@ async function fetchSource(
   const temp = await mkdtemp(join(tmpdir(), 'kimi-ts-plugin-'));
   const cleanup = () => rm(temp, { recursive: true, force: true });
   try {
-    await run('git', ['clone', '--depth', '1', '--quiet', source, join(temp, 'source')], {
+    // `--`: a source that starts with a dash is a repository's name, not git's option
+    // (`--upload-pack=…` runs a command). git from PATH's trusted entries (src/util/path-entries.ts).
+    await run('git', ['clone', '--depth', '1', '--quiet', '--', source, join(temp, 'source')], {
       timeout: 120_000,
+      env: withTrustedPath(process.env, [cwd]),
     });
   } catch (error) {
     await cleanup();

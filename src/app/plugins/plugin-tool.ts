@@ -4,6 +4,7 @@ import { killGroupOnExit, killProcessGroup } from '../../tools/shell/process-gro
 import { withPrefix } from '../../tools/shell/spawn-command.js';
 import type { KimiTool } from '../../toolset/tool-definition.js';
 import { childProcess } from '../../util/child-process.js';
+import { withTrustedPath } from '../../util/path-entries.js';
 import type { PluginToolSpec } from './plugin-spec.js';
 
 /** How long a plugin tool may run (Kimi CLI's limit). */
@@ -62,7 +63,7 @@ async function runPluginCommand(
   const launch = withPrefix(await options.sandbox?.prefix(options.pluginDir), program, args);
   const child = childProcess().spawn(launch.file, launch.args, {
     cwd: options.pluginDir,
-    env,
+    env: withTrustedPath(env),
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });

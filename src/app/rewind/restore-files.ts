@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { applyRestore, type RestoreReport } from '../../session/checkpoints/apply-restore.js';
 import type { CheckpointInfo, SkippedFile } from '../../session/checkpoints/checkpoint-info.js';
 import type { CheckpointStore } from '../../session/checkpoints/checkpoint-store.js';
+import { nestedRepositories } from '../../session/checkpoints/nested-repositories.js';
 import { type FileChange, planRestore } from '../../session/checkpoints/restore-plan.js';
 
 /** A restore of the files worked out, not yet applied. */
@@ -20,6 +21,9 @@ export function displayPath(roots: readonly string[], root: number, path: string
   if (root === 0) return path;
   return join(roots[root] ?? `root-${root}`, ...path.split('/'));
 }
+
+const NESTED_REPOSITORY =
+  'a repository of its own: checkpoints hold its commit, not its files; what changed inside it stays (use git there)';
 
 const SKIP_REASONS: Record<SkippedFile['reason'], string> = {
   too_large: 'larger than the checkpoint size cap',
@@ -45,11 +49,25 @@ export async function planFilesRestore(
   const unrecorded = new Map<string, SkippedFile>();
   for (const file of [...(target?.skipped ?? []), ...now.skipped])
     unrecorded.set(`${file.root}/${file.path}`, file);
-  const changes = all.filter((change) => !unrecorded.has(`${change.root}/${change.path}`));
-  const skipped = [...unrecorded.values()].map((file) => ({
-    path: displayPath(store.roots, file.root, file.path),
-    reason: SKIP_REASONS[file.reason],
-  }));
+  const nested = await nestedRepositories(store.gitDir, [now.id, targetId], signal);
+  const inNested = (key: string) => nested.some((repo) => key === repo || key.startsWith(`${repo}/`));
+  const changes = all.filter((change) => {
+    const key = `${change.root}/${change.path}`;
+    return !unrecorded.has(key) && !inNested(key);
+  });
+  const skipped = [
+    ...[...unrecorded.values()].map((file) => ({
+      path: displayPath(store.roots, file.root, file.path),
+      reason: SKIP_REASONS[file.reason],
+    })),
+    ...nested.map((key) => {
+      const slash = key.indexOf('/');
+      return {
+        path: `${displayPath(store.roots, Number(key.slice(0, slash)), key.slice(slash + 1))}/`,
+        reason: NESTED_REPOSITORY,
+      };
+    }),
+  ];
   return { store, now, changes, skipped };
 }
 

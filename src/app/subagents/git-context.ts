@@ -1,5 +1,5 @@
 import { childProcess } from '../../util/child-process.js';
-import { absoluteEntries } from '../../util/git-process.js';
+import { trustedPathEntries } from '../../util/path-entries.js';
 
 const GIT_TIMEOUT_MS = 5_000;
 const MAX_DIRTY_FILES = 20;
@@ -21,7 +21,7 @@ function git(args: string[], cwd: string, env: Env): Promise<string | null> {
         cwd,
         timeout: GIT_TIMEOUT_MS,
         maxBuffer: 1 << 20,
-        env: { ...env, PATH: absoluteEntries(env.PATH), GIT_TERMINAL_PROMPT: '0' },
+        env: { ...env, PATH: trustedPathEntries(env.PATH, [cwd]), GIT_TERMINAL_PROMPT: '0' },
       },
       (error, stdout) => resolve(error ? null : stdout.trimEnd()),
     );

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { absoluteEntries } from '../../util/git-process.js';
+import { trustedPathEntries } from '../../util/path-entries.js';
 
 /**
  * Asks the desktop to open `url` in the default browser. Resolves false when no opener could be
@@ -18,7 +18,7 @@ export function openInBrowser(url: string): Promise<boolean> {
       const child = spawn(command, args as string[], {
         stdio: 'ignore',
         detached: true,
-        env: { ...process.env, PATH: absoluteEntries(process.env.PATH) },
+        env: { ...process.env, PATH: trustedPathEntries(process.env.PATH) },
       });
       child.once('error', () => resolve(false));
       child.once('spawn', () => {

@@ -8,6 +8,7 @@ import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
 import { createStore, writeCommit, writeRef, writeRootsTree } from './store-objects.js';
+import { againWhileFilesVanish } from './vanished-files.js';
 import { sameWorkTree, statWorkTree, type WorkTreeStat } from './work-tree-stat.js';
 
 /** Files larger than this are noted as not restorable instead of being stored (10 MiB). */
@@ -346,11 +347,12 @@ export class CheckpointStore {
           okCodes: [1],
         },
       );
-    const whole = () =>
+    const wholeOnce = () =>
       add(recorded.length >= PACK_FROM_FILES ? ['-c', 'core.bigFileThreshold=1'] : [], [
         '.',
         ...skipped.map((s) => `:(exclude,literal)${s.path}`),
       ]);
+    const whole = () => againWhileFilesVanish(wholeOnce);
     if (recorded.length > NAMED_UP_TO) {
       await whole();
       return;

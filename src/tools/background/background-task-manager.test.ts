@@ -25,7 +25,7 @@ let sessionDir: string;
 let manager: BackgroundTaskManager;
 let published: PublishedNotifications;
 let errors: unknown[];
-const bash = findBash(process.env) as string;
+const bash = findBash(process.env, []) as string;
 
 beforeEach(async () => {
   dir = await makeTempDir('kimi-ts-tasks-');
@@ -46,7 +46,7 @@ function bashTask(command: string, extra: Partial<BashTaskRequest> = {}): BashTa
     description: `run ${command}`,
     timeoutS: null,
     cwd: dir,
-    env: commandEnvironment(process.env, bash),
+    env: commandEnvironment(process.env, bash, []),
     shellPath: bash,
     ...extra,
   };

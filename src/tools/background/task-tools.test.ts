@@ -23,7 +23,7 @@ import {
 
 let dir: string;
 let manager: BackgroundTaskManager;
-const bash = findBash(process.env) as string;
+const bash = findBash(process.env, []) as string;
 
 beforeEach(async () => {
   dir = await makeTempDir('kimi-ts-task-tools-');
@@ -40,7 +40,7 @@ function startBash(command: string, description = `run ${command}`) {
     description,
     timeoutS: null,
     cwd: dir,
-    env: commandEnvironment(process.env, bash),
+    env: commandEnvironment(process.env, bash, []),
     shellPath: bash,
   });
 }

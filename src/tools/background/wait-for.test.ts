@@ -17,7 +17,7 @@ import { WaitFor, withProgress } from './wait-for.js';
 
 let dir: string;
 let manager: BackgroundTaskManager;
-const bash = findBash(process.env) as string;
+const bash = findBash(process.env, []) as string;
 
 beforeEach(async () => {
   dir = await makeTempDir('kimi-ts-wait-for-');
@@ -34,7 +34,7 @@ function startBash(command: string) {
     description: `run ${command}`,
     timeoutS: null,
     cwd: dir,
-    env: commandEnvironment(process.env, bash),
+    env: commandEnvironment(process.env, bash, []),
     shellPath: bash,
   });
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -74,6 +75,17 @@ describe.each(backends)('Grep with the $name search', ({ name, available }) => {
       'src/app.ts',
     ]);
   });
+
+  it.skipIf(!available)(
+    'refuses a FIFO named as the path at once, instead of reading it until the timeout',
+    async () => {
+      execFileSync('mkfifo', [join(h.workDir, 'pipe')]);
+      const result = await grep({ pattern: 'needle', path: 'pipe', output_mode: 'content' });
+      expect(result.is_error).toBe(true);
+      expect(result.output).toBe('');
+      expect(result.message).toContain('`pipe` is not a file or folder.');
+    },
+  );
 
   it.skipIf(!available)('shows matching lines with numbers, or without', async () => {
     const numbered = await grep({ pattern: 'needle', output_mode: 'content', path: 'src' });

@@ -151,7 +151,7 @@ export function createGrepTool(options: GrepToolOptions) {
   const search = (request: GrepRequest, limits: SearchLimits): Promise<SearchOutcome> => {
     const backend = options.backend ?? 'auto';
     if (backend === 'builtin') return builtinSearch(request, limits);
-    const rgPath = options.ripgrepPath ?? findRipgrep();
+    const rgPath = options.ripgrepPath ?? findRipgrep(process.env.PATH, [options.workDir]);
     if (rgPath) return ripgrepSearch(rgPath, request, limits);
     if (backend === 'ripgrep') throw new GrepFailure('ripgrep (rg) was not found on PATH');
     return builtinSearch(request, limits);
@@ -169,7 +169,12 @@ export function createGrepTool(options: GrepToolOptions) {
       const searchPath = resolve(options.workDir, expandHome(params.path || '.'));
       let isDirectory: boolean;
       try {
-        isDirectory = (await stat(searchPath)).isDirectory();
+        const found = await stat(searchPath);
+        isDirectory = found.isDirectory();
+        // A FIFO, socket or device named as the path: a search would read it and wait, for ever or
+        // until the timeout (rg reads what it is given).
+        if (!isDirectory && !found.isFile())
+          return toolError(`\`${params.path}\` is not a file or folder.`, 'Not a file or folder');
       } catch (error) {
         if (isMissingFileError(error))
           return toolError(`\`${params.path}\` does not exist.`, 'Path not found');

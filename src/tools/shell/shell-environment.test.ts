@@ -29,17 +29,17 @@ describe('findBash', () => {
     await mkdir(first);
     const later = await executable(second);
     const env = { PATH: `${first}:${second}` };
-    expect(findBash(env)).toBe(later);
-    expect(findBash(env)).toBe(later);
+    expect(findBash(env, [])).toBe(later);
+    expect(findBash(env, [])).toBe(later);
     await rm(later);
     const earlier = await executable(first);
-    expect(findBash(env)).toBe(earlier);
+    expect(findBash(env, [])).toBe(earlier);
   });
 
   it('skips a bash that is not executable', async () => {
     const dir = join(root, 'c');
     const file = await executable(dir);
     await chmod(file, 0o644);
-    expect(findBash({ PATH: dir })).not.toBe(file);
+    expect(findBash({ PATH: dir }, [])).not.toBe(file);
   });
 });

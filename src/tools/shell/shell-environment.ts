@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { trustedPathEntries } from '../../util/path-entries.js';
 
 /** Where bash usually is when PATH does not say. */
 const FALLBACK_BASH_PATHS = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'];
@@ -11,12 +12,19 @@ const FALLBACK_BASH_PATHS = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'
  */
 const foundForPath = new Map<string, string>();
 
-/** The bash executable for `env`'s PATH, or null when there is none. */
-export function findBash(env: Readonly<Record<string, string | undefined>>): string | null {
-  const path = env.PATH ?? '';
+/**
+ * The bash executable on `env`'s PATH (its trusted entries, src/util/path-entries.ts: a `.` or the
+ * work dir's `node_modules/.bin` would find the work tree's own `bash`, which would then run every
+ * command), or null when there is none.
+ */
+export function findBash(
+  env: Readonly<Record<string, string | undefined>>,
+  workFolders: readonly string[],
+): string | null {
+  const path = trustedPathEntries(env.PATH, workFolders);
   const known = foundForPath.get(path);
   if (known !== undefined && isExecutableFile(known)) return known;
-  const pathDirs = path.split(delimiter).filter((dir) => dir !== '');
+  const pathDirs = path.split(delimiter);
   const candidates = [...pathDirs.map((dir) => join(dir, 'bash')), ...FALLBACK_BASH_PATHS];
   const found = candidates.find(isExecutableFile) ?? null;
   if (found === null) foundForPath.delete(path);
@@ -26,17 +34,21 @@ export function findBash(env: Readonly<Record<string, string | undefined>>): str
 
 /**
  * The environment commands run with: the session's, with git told never to prompt for credentials
- * (there is no terminal to answer it, so the command would hang until its timeout) and SHELL set to
- * the bash that runs them.
+ * (there is no terminal to answer it, so the command would hang until its timeout), SHELL set to
+ * the bash that runs them, and PATH's entries that the work tree controls dropped (a `.`, its own
+ * `node_modules/.bin`: src/util/path-entries.ts): the policy judged `ls` or `git status` as the
+ * system's programs, and such an entry would run the work tree's own instead.
  */
 export function commandEnvironment(
   processEnv: Readonly<Record<string, string | undefined>>,
   bashPath: string,
+  workFolders: readonly string[],
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(processEnv)) {
     if (value !== undefined) env[name] = value;
   }
+  env.PATH = trustedPathEntries(processEnv.PATH, workFolders);
   env.GIT_TERMINAL_PROMPT = '0';
   env.SHELL = bashPath;
   return env;

@@ -131,11 +131,11 @@ export const Shell = toolFactory(
       },
       call: async ({ command, timeout, run_in_background, description, sandbox }, ctx) => {
         if (command.trim() === '') return toolError('Command cannot be empty.', 'Empty command');
-        const bashPath = findBash(deps.processEnv);
+        const bashPath = findBash(deps.processEnv, [deps.workDir]);
         if (bashPath === null) {
           return toolError('Command execution failed: no bash executable was found.', 'Execution failed');
         }
-        const env = commandEnvironment(deps.processEnv, bashPath);
+        const env = commandEnvironment(deps.processEnv, bashPath, [deps.workDir]);
         // Outside the sandbox only as asked for: the policy had a person approve exactly that.
         const commandSandbox = sandbox === 'off' ? undefined : deps.commandSandbox;
         if (run_in_background) {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childProcess } from '../../util/child-process.js';
+import { withTrustedPath } from '../../util/path-entries.js';
 
 /** The continuation prompt of a line ended with a backslash. */
 export const CONTINUATION_PROMPT = '… ';
@@ -29,7 +30,8 @@ export function composeInEditor(
     const result = childProcess().spawnSync(`${editor} "$KIMI_TS_COMPOSE_FILE"`, {
       shell: true,
       stdio: 'inherit',
-      env: { ...env, KIMI_TS_COMPOSE_FILE: file },
+      // The editor is found on PATH's trusted entries (src/util/path-entries.ts): a `.` would open the work tree's own `vi`.
+      env: { ...withTrustedPath(env), KIMI_TS_COMPOSE_FILE: file },
     });
     if (result.error || result.status !== 0) {
       return {

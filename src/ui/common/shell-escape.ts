@@ -30,7 +30,7 @@ export async function runShellEscape(options: {
   if (/^cd(\s|$)/.test(command.trim())) {
     write(style.dim(`(cd only lasts for that one command: the agent stays in ${options.workDir})\n`));
   }
-  const bash = findBash(options.env);
+  const bash = findBash(options.env, [options.workDir]);
   if (bash === null) {
     write(`${style.error('Error:')} no bash executable was found.\n`);
     return;
@@ -40,7 +40,7 @@ export async function runShellEscape(options: {
     bashPath: bash,
     command,
     cwd: options.workDir,
-    env: commandEnvironment(options.env, bash),
+    env: commandEnvironment(options.env, bash, [options.workDir]),
     timeoutMs: ESCAPE_TIMEOUT_MS,
     killGraceMs: 2000,
     signal: options.signal,

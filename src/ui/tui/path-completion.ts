@@ -6,6 +6,7 @@ import {
   fuzzyFilter,
 } from '@mariozechner/pi-tui';
 import { glob } from 'tinyglobby';
+import { withTrustedPath } from '../../util/path-entries.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 
 /** Kimi CLI gives `git ls-files` this long before it walks the folder instead. */
@@ -95,7 +96,10 @@ async function listFiles(workDir: string, gitAllowed: boolean): Promise<FileGrou
 
 function git(cwd: string, args: string[]): Promise<string[] | null> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 << 20 }, (error, stdout) => {
+    // git from PATH's trusted entries: a `.` on PATH would run the work tree's own `git` at the
+    // person's first `@`.
+    const env = withTrustedPath(process.env, [cwd]);
+    execFile('git', args, { cwd, env, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 << 20 }, (error, stdout) => {
       resolve(error ? null : stdout.split('\n').filter(Boolean));
     });
   });

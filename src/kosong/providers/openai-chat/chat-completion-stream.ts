@@ -60,7 +60,7 @@ export class ChatCompletionStream implements StreamedMessage {
               `The API sent a stream chunk of unexpected shape: ${z.prettifyError(chunk.error)}`,
             );
           }
-          yield* this.assembler.push(chunk.data);
+          for (const part of this.assembler.push(chunk.data)) yield part;
           arm();
         }
       } catch (error) {
@@ -70,7 +70,7 @@ export class ChatCompletionStream implements StreamedMessage {
       // The SDK ends an aborted stream quietly, as if it were complete; it was not.
       if (stalled) throw stalledError();
       if (link.callerSignal?.aborted) throw abortErrorFor(link.callerSignal);
-      yield* this.assembler.finish();
+      for (const part of this.assembler.finish()) yield part;
     } finally {
       clearTimeout(watchdog);
       link.release();

@@ -1,12 +1,13 @@
-import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { abortErrorFor } from '../../errors.js';
 import type { ThinkingEffort } from '../../message.js';
 import type { ChatProvider, GenerateRequest, StreamedMessage } from '../../provider.js';
 import type { Tool } from '../../tool.js';
-import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from '../options.js';
+import type { ProviderOptions } from '../options.js';
 import { mapOpenAIError } from '../sdk-errors.js';
+import { chatBodyBytes } from './chat-body.js';
 import { ChatCompletionStream } from './chat-completion-stream.js';
-import { type ChatRequestTool, convertHistory, type HistoryDialect } from './chat-request.js';
+import { postChatStream } from './chat-http.js';
+import type { ChatRequestTool, HistoryDialect } from './chat-request.js';
 import type { ClientHolder } from './client.js';
 import { RequestLink } from './request-link.js';
 
@@ -53,25 +54,30 @@ export abstract class ChatCompletionsProvider implements ChatProvider {
 
   async generate(request: GenerateRequest): Promise<StreamedMessage> {
     const { systemPrompt, tools, history, signal } = request;
-    const { apiKey, timeoutMs } = this.options;
+    const { apiKey } = this.options;
     if (signal?.aborted) throw abortErrorFor(signal);
     const link = new RequestLink(signal);
     try {
-      const body = {
+      const body = chatBodyBytes({
         model: this.options.model,
-        messages: convertHistory(systemPrompt, history, this.dialect),
-        ...(tools.length > 0 ? { tools: tools.map((tool) => this.convertTool(tool)) } : {}),
-        stream: true,
-        stream_options: { include_usage: true },
-        ...this.generationFields(),
-      };
-      // The body carries fields that compatible servers accept beyond OpenAI's own types.
-      const params = body as unknown as ChatCompletionCreateParamsStreaming;
-      const chunks = await this.clients.client.chat.completions.create(params, { signal: link.signal });
+        systemPrompt,
+        history,
+        dialect: this.dialect,
+        tools,
+        convertTool: (tool) => this.convertTool(tool),
+        toolDialect: this.name,
+        rest: { stream: true, stream_options: { include_usage: true }, ...this.generationFields() },
+      });
+      const chunks = await postChatStream({
+        ...this.clients.endpoint,
+        body,
+        signal: link.signal,
+        connections: this.clients.chatConnections,
+      });
       return new ChatCompletionStream(chunks, {
         reasoningKey: this.dialect.reasoningKey,
         apiKey,
-        idleTimeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        idleTimeoutMs: this.clients.endpoint.timeoutMs,
         link,
       });
     } catch (error) {

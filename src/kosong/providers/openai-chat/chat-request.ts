@@ -43,18 +43,6 @@ export interface HistoryDialect {
   omitEmptyContentWithToolCalls: boolean;
 }
 
-/** System prompt first, then the history in order. */
-export function convertHistory(
-  systemPrompt: string,
-  history: readonly Message[],
-  dialect: HistoryDialect,
-): ChatRequestMessage[] {
-  const messages: ChatRequestMessage[] = [];
-  if (systemPrompt) messages.push({ role: 'system', content: systemPrompt });
-  for (const message of history) messages.push(convertMessage(message, dialect));
-  return messages;
-}
-
 export function convertMessage(message: Message, dialect: HistoryDialect): ChatRequestMessage {
   const visible = message.content.filter((part) => part.type !== 'think');
   const out: ChatRequestMessage = { role: message.role };

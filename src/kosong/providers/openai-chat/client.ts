@@ -1,45 +1,83 @@
 import OpenAI from 'openai';
+import { VERSION } from 'openai/version';
 import { ChatProviderError } from '../../errors.js';
 import { errorBodyFetch } from '../error-body-fetch.js';
 import { DEFAULT_TIMEOUT_MS, type ProviderOptions } from '../options.js';
+import { ChatConnections } from './chat-http.js';
 
 // Control characters make fetch reject the whole request; a header pasted from a terminal may carry one.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const ILLEGAL_HEADER_CHARS = /[\u0000-\u0008\u000a-\u001f\u007f]/g;
 
+/** Where and how a Chat Completions request goes: the same for every request of a client. */
+export interface ChatEndpoint {
+  url: string;
+  /** Lower-case names: auth, then the configured custom headers over it. */
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
 /**
- * The SDK client of a provider and of every copy made from it by `withThinking`, so that rebuilding
- * it after a connection failure (seed 002 §7.3) heals all of them.
+ * The connections of a provider and of every copy made from it by `withThinking`, so that rebuilding
+ * them after a connection failure (seed 002 §7.3) heals all of them. Chat requests go out on Node's
+ * HTTP client (chat-http.ts); the SDK client is made only for the files API (Kimi's video upload).
  */
 export class ClientHolder {
-  private current: OpenAI;
+  private connections: ChatConnections;
+  private sdkClient: OpenAI | null = null;
+  readonly endpoint: ChatEndpoint;
 
   constructor(
     private readonly options: ProviderOptions,
     private readonly defaultBaseUrl: string,
     readonly providerName: string,
   ) {
-    this.current = this.build();
+    const { apiKey, customHeaders, timeoutMs } = options;
+    // Local OpenAI-compatible servers (llama.cpp, Ollama, vLLM) usually need no key; hosted APIs do.
+    if (!apiKey && providerName !== 'openai_legacy') {
+      throw new ChatProviderError(`No API key is configured for the ${providerName} provider.`);
+    }
+    this.connections = new ChatConnections();
+    this.endpoint = {
+      url: endpointUrl(this.baseUrl, '/chat/completions'),
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        'user-agent': `OpenAI/JS ${VERSION}`,
+        authorization: `Bearer ${apiKey || 'no-key'}`,
+        ...lowerCaseNames(sanitizeHeaders(customHeaders)),
+      },
+      timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    };
   }
 
+  /** The keep-alive connections chat requests use now. */
+  get chatConnections(): ChatConnections {
+    return this.connections;
+  }
+
+  /** The SDK client (files API), made when first asked for. */
   get client(): OpenAI {
-    return this.current;
+    this.sdkClient ??= this.build();
+    return this.sdkClient;
   }
 
-  /** Drops the old client (and with it the connections it holds) and starts a new one. */
+  /** Drops the old connections (idle ones closed) and the SDK client; new ones from here on. */
   rebuild(): void {
-    this.current = this.build();
+    this.connections.closeIdle();
+    this.connections = new ChatConnections();
+    this.sdkClient = null;
+  }
+
+  private get baseUrl(): string {
+    return this.options.baseUrl || this.defaultBaseUrl;
   }
 
   private build(): OpenAI {
-    const { apiKey, baseUrl, customHeaders, timeoutMs } = this.options;
-    // Local OpenAI-compatible servers (llama.cpp, Ollama, vLLM) usually need no key; hosted APIs do.
-    if (!apiKey && this.providerName !== 'openai_legacy') {
-      throw new ChatProviderError(`No API key is configured for the ${this.providerName} provider.`);
-    }
+    const { apiKey, customHeaders, timeoutMs } = this.options;
     return new OpenAI({
       apiKey: apiKey || 'no-key',
-      baseURL: baseUrl || this.defaultBaseUrl,
+      baseURL: this.baseUrl,
       // Everything explicit, so stray OPENAI_* variables of the environment do not leak in.
       organization: null,
       project: null,
@@ -52,6 +90,16 @@ export class ClientHolder {
       fetch: errorBodyFetch,
     });
   }
+}
+
+/** The base URL and the path joined as the SDK joins them (one slash between). */
+function endpointUrl(baseUrl: string, path: string): string {
+  return baseUrl.endsWith('/') ? baseUrl + path.slice(1) : baseUrl + path;
+}
+
+function lowerCaseNames(headers: Record<string, string> | undefined): Record<string, string> {
+  if (!headers) return {};
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 function sanitizeHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {

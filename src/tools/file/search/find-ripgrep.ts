@@ -1,18 +1,24 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { trustedPathEntries } from '../../../util/path-entries.js';
 
 const found = new Map<string, string | null>();
 
-/** The `rg` executable on PATH, or null. Looked up once per PATH value. */
-export function findRipgrep(pathVariable: string | undefined = process.env.PATH): string | null {
-  const key = pathVariable ?? '';
+/**
+ * The `rg` executable on PATH's trusted entries (src/util/path-entries.ts: not a `.`, not the work
+ * tree's own `node_modules/.bin`, whose `rg` would be the work tree's), or null. Looked up once per
+ * PATH value.
+ */
+export function findRipgrep(
+  pathVariable: string | undefined = process.env.PATH,
+  workFolders: readonly string[] = [],
+): string | null {
+  const key = trustedPathEntries(pathVariable, workFolders);
   const cached = found.get(key);
   if (cached !== undefined) return cached;
   const names = process.platform === 'win32' ? ['rg.exe', 'rg'] : ['rg'];
   let result: string | null = null;
   search: for (const dir of key.split(delimiter)) {
-    // A relative entry (`.`, `bin`) names a folder of the work dir: the repository's own `rg`.
-    if (!dir || !isAbsolute(dir)) continue;
     for (const name of names) {
       const candidate = join(dir, name);
       try {

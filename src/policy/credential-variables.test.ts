@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { credentialVariableReason, withoutCredentialVariables } from './credential-variables.js';
+
+describe('credentialVariableReason', () => {
+  it.each([
+    'GITHUB_TOKEN',
+    'GH_TOKEN',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_SESSION_TOKEN',
+    'AWS_ACCESS_KEY_ID',
+    'NPM_TOKEN',
+    'HF_TOKEN',
+    'PGPASSWORD',
+    'MYSQL_PWD',
+    'REDIS_PASSWORD',
+    'STRIPE_KEY',
+    'SENTRY_AUTH_TOKEN',
+    'NPM_CONFIG__AUTH',
+    'DOCKER_AUTH',
+    'GH_PAT',
+    'SLACK_API_KEY',
+    'my_service_apikey',
+    'GPG_PASSPHRASE',
+    'GOOGLE_APPLICATION_CREDENTIALS',
+    'SSH_PRIVATE_KEY',
+    'CLIENT_SECRET',
+  ])('%s is a credential by its name', (name) => {
+    expect(credentialVariableReason(name, 'x')).toBe('its name says it holds a credential');
+  });
+
+  it.each([
+    ['DATABASE_URL', 'postgres://app:hunter2@db.internal:5432/app', 'a URL with a password'],
+    ['HTTPS_PROXY', 'http://me:pa55word@proxy:3128', 'a URL with a password'],
+    ['DEPLOY', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'a GitHub token'],
+    ['SOMETHING', 'AKIAABCDEFGHIJKLMNOP', 'an AWS access key'],
+  ])('%s=%s is a credential by its value (%s)', (name, value, what) => {
+    expect(credentialVariableReason(name, value)).toBe(`its value holds ${what}`);
+  });
+
+  it.each([
+    ['PATH', '/usr/bin:/bin'],
+    ['HOME', '/home/me'],
+    ['PWD', '/work'],
+    ['OLDPWD', '/'],
+    ['SSH_AUTH_SOCK', '/run/user/1000/ssh-agent'],
+    ['XAUTHORITY', '/home/me/.Xauthority'],
+    ['TOKENIZERS_PARALLELISM', 'false'],
+    ['KEYTIMEOUT', '1'],
+    ['GNOME_KEYRING_CONTROL', '/run/user/1000/keyring'],
+    ['LANG', 'en_US.UTF-8'],
+    ['HTTPS_PROXY', 'http://proxy:3128'],
+    ['DATABASE_URL', 'postgres://localhost/app'],
+    ['AUTHOR', 'me'],
+  ])('%s=%s is not', (name, value) => {
+    expect(credentialVariableReason(name, value)).toBeNull();
+  });
+});
+
+describe('withoutCredentialVariables', () => {
+  it('drops what looks like a credential, keeps the rest and what the person named', () => {
+    const env = { PATH: '/bin', GITHUB_TOKEN: 'ghp_x', NPM_TOKEN: 'n', HOME: '/h', UNSET: undefined };
+    expect(withoutCredentialVariables(env, new Set(['NPM_TOKEN']))).toEqual({
+      PATH: '/bin',
+      NPM_TOKEN: 'n',
+      HOME: '/h',
+    });
+  });
+});

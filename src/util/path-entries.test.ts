@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { trustedPathEntries, withTrustedPath } from './path-entries.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'kimi-ts-path-entries-')));
+  dirs.push(dir);
+  return dir;
+};
+
+describe('trustedPathEntries', () => {
+  it.each([
+    ['.:/usr/bin:bin:/bin', '/usr/bin:/bin'],
+    ['/usr/bin::/bin', '/usr/bin:/bin'],
+    ['/opt/x/bin', '/opt/x/bin'],
+  ])('%j keeps %j (relative entries name folders of the current directory)', (path, kept) => {
+    expect(trustedPathEntries(path)).toBe(kept);
+  });
+
+  it.each([['.'], [''], ['.:bin:'], [undefined]])(
+    "%j (nothing absolute) is the shells' default, never empty (empty is the current directory)",
+    (path) => {
+      expect(trustedPathEntries(path)).toBe('/usr/local/bin:/usr/bin:/bin');
+    },
+  );
+
+  it("drops an absolute entry inside a work folder (npx puts the project's node_modules/.bin first)", () => {
+    const work = tempDir();
+    const bin = join(work, 'node_modules', '.bin');
+    expect(trustedPathEntries(`${bin}:/usr/bin`, [work])).toBe('/usr/bin');
+    expect(trustedPathEntries(`${work}:/usr/bin`, [work])).toBe('/usr/bin');
+    // Not inside: a sibling whose name starts the same.
+    expect(trustedPathEntries(`${work}-other/bin:/usr/bin`, [work])).toBe(`${work}-other/bin:/usr/bin`);
+  });
+
+  it('drops an entry that reaches a work folder through a symlink, and one inside a work folder named through one', () => {
+    const root = tempDir();
+    const work = join(root, 'work');
+    mkdirSync(join(work, 'bin'), { recursive: true });
+    symlinkSync(work, join(root, 'link'));
+    expect(trustedPathEntries(`${join(root, 'link', 'bin')}:/usr/bin`, [work])).toBe('/usr/bin');
+    expect(trustedPathEntries(`${join(work, 'bin')}:/usr/bin`, [join(root, 'link')])).toBe('/usr/bin');
+  });
+
+  it("keeps the person's own folders when the work folder holds their home (kimi-ts run in ~)", () => {
+    const localBin = join(homedir(), '.local', 'bin');
+    expect(trustedPathEntries(`${localBin}:/usr/bin`, [homedir()])).toBe(`${localBin}:/usr/bin`);
+    expect(trustedPathEntries(`${localBin}:/usr/bin`, ['/'])).toBe(`${localBin}:/usr/bin`);
+  });
+
+  it('withTrustedPath keeps the other variables', () => {
+    expect(withTrustedPath({ PATH: '.:/bin', HOME: '/h' })).toEqual({ PATH: '/bin', HOME: '/h' });
+  });
+});

@@ -1,0 +1,82 @@
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, isAbsolute, resolve } from 'node:path';
+import { isWithinDirectory } from './path-within.js';
+
+/** What a POSIX shell searches when PATH is unset. */
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** Results by PATH and folders, as given: a PATH hardly changes, and the work folders are a session's few. */
+const known = new Map<string, string>();
+const KNOWN_LIMIT = 64;
+
+/**
+ * The PATH every program kimi-ts starts looks names up on: the given one without the entries a
+ * work tree controls. Every such program runs in, or for, a work tree: a stranger's folder.
+ *
+ * - Relative entries (`.`, `bin`, an empty one) name a folder of the current directory: the
+ *   repository's own `bash`, `ls` or `git` would run in place of the one the policy judged.
+ * - Absolute entries inside the work tree: the folder kimi-ts started in and `workFolders` (the
+ *   work dir, the folder a program runs in), by path and by real path. `npx kimi-ts` (npm exec)
+ *   puts the project's `node_modules/.bin` first on PATH, and a repository that ships one there
+ *   would be the checkpoints' `git` (outside any sandbox), the sandbox's own `bwrap`, and every
+ *   command's `bash`. A folder that holds the person's home (their home itself, `/home`, `/`) is
+ *   not taken for a work tree here: `~/bin` and `~/.local/bin` stay when kimi-ts runs in `~`.
+ *
+ * Never empty: an empty PATH is itself the current directory to a shell and to execvp, so when
+ * nothing is left it is the shells' default.
+ */
+export function trustedPathEntries(path: string | undefined, workFolders: readonly string[] = []): string {
+  // Keyed by what was given (process.cwd() is a cached string): no realpath on a command's path.
+  const key = `${path ?? ''}\0${startFolder() ?? ''}\0${workFolders.join('\0')}`;
+  const found = known.get(key);
+  if (found !== undefined) return found;
+  const folders = workTreeFolders(workFolders);
+  const kept = (path ?? '')
+    .split(delimiter)
+    .filter(
+      (dir) => isAbsolute(dir) && !folders.some((folder) => isWithinDirectory(realOrSelf(dir), folder)),
+    );
+  const result = kept.length > 0 ? kept.join(delimiter) : DEFAULT_PATH;
+  if (known.size >= KNOWN_LIMIT) known.clear();
+  known.set(key, result);
+  return result;
+}
+
+/** `env` with its PATH made of trusted entries only (trustedPathEntries). */
+export function withTrustedPath<T extends Readonly<Record<string, string | undefined>>>(
+  env: T,
+  workFolders: readonly string[] = [],
+): T & { PATH: string } {
+  return { ...env, PATH: trustedPathEntries(env.PATH, workFolders) };
+}
+
+/** The start folder and `workFolders`, each as written and as its real path, without home's holders. */
+function workTreeFolders(workFolders: readonly string[]): string[] {
+  const home = realOrSelf(resolve(homedir()));
+  const folders = new Set<string>();
+  for (const folder of [startFolder(), ...workFolders]) {
+    if (folder === undefined) continue;
+    for (const form of [resolve(folder), realOrSelf(resolve(folder))]) {
+      if (!isWithinDirectory(home, form)) folders.add(form);
+    }
+  }
+  return [...folders].sort();
+}
+
+function startFolder(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    // The folder was removed under the process: nothing of it to leave out.
+    return undefined;
+  }
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
