@@ -49,7 +49,8 @@ function session(server, home, config, work, shellSteps) {
     turns.push({ toolCalls: [{ id: `s${i}`, name: 'Shell', args: { command: `wc -l notes.txt # ${i}` } }] });
   turns.push({ text: 'Counted.' });
   server.push(...turns);
-  const env = { ...process.env, KIMI_TS_HOME: join(home, 'home'), HOME: home };
+  // V8's defaults from the start, as for a step of a session under way (everything-on says why).
+  const env = { ...process.env, KIMI_TS_HOME: join(home, 'home'), HOME: home, KIMI_TS_START_UP_MS: '0' };
   const args = [launcher, '--config-file', config, '-w', work, '--yolo', '--print', '-p', 'count'];
   const { child, read } = spawnTimed(
     process.execPath,
