@@ -107,12 +107,16 @@ function readOrUndefined(file: string | undefined): Buffer | undefined {
   }
 }
 
-/** Writes the cache atomically and removes the caches of other builds, which nothing will read again. */
-function saveCache(file: string, script: Script): void {
+/**
+ * Writes the cache atomically and removes the caches of other builds, which nothing will read again.
+ * The cache carries a hash of V8's flags: they are put back as they were at compile time first.
+ */
+function saveCache(file: string, script: Script, tuning: StartUpTuning): void {
   try {
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
+    tuning.flagsAsCompiled();
     writeFileSync(temporary, script.createCachedData());
     renameSync(temporary, file);
     for (const name of readdirSync(dir)) {
@@ -191,25 +195,102 @@ function requireForBundle(): NodeJS.Require {
  */
 const RUNTIME_V8_FLAGS = ['--no-wasm-dynamic-tiering', '--no-wasm-tier-up'];
 
-function runBundle(stat: Stats): void {
-  for (const flag of RUNTIME_V8_FLAGS) setFlagsFromString(flag);
+/**
+ * How long start-up lasts for V8's tuning below: longer than a short print session (a quarter of a
+ * second here, a few times that on a loaded machine), short against a session a person works in.
+ * `KIMI_TS_START_UP_MS` sets it (tests end start-up at once with 0).
+ */
+const START_UP_MS = /^\d+$/.test(process.env.KIMI_TS_START_UP_MS ?? '')
+  ? Number(process.env.KIMI_TS_START_UP_MS)
+  : 3000;
+
+/**
+ * V8 tuned for start-up, and back to its defaults once start-up is over (START_UP_MS). Start-up is
+ * a burst: each of thousands of functions runs a few times (module bodies, schema builders, the
+ * first request), and the little code that looks hot in it is seldom hot afterwards.
+ *
+ * - No compiler for JavaScript beyond bytecode during start-up: Maglev and TurboFan compiled ~150
+ *   functions of the burst on worker threads, which cost CPU, compiler zones and megabytes of the
+ *   node executable's code paged in; Sparkplug's baseline code took another 1.5 MiB for little
+ *   speed in a burst. The interpreter runs start-up at the same CPU cost or less.
+ * - The young generation does not grow during start-up: V8 doubled it up to 2 × 8 MiB because
+ *   nearly everything start-up allocates survives (it is kept), and the larger semi-spaces were
+ *   touched page by page until exit. `--max-semi-space-size` cannot be set once the heap exists;
+ *   the growth factor is read at each growth.
+ *
+ * The largest process of the 3-step print session, Node 20/22/24: −10/−13/−9 MiB for the two.
+ * Flags a person gave Node for the same things (NODE_OPTIONS, the command line) are left alone.
+ * The flags are set before the bundle is compiled and are part of the code cache's flag hash: the
+ * cache is written under them (flagsAsCompiled), even by a run that outlasted start-up.
+ */
+class StartUpTuning {
+  private readonly flags: { startUp: string[]; settled: string[] } = { startUp: [], settled: [] };
+  private settled = false;
+
+  constructor() {
+    const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].map((arg) =>
+      arg.replace(/_/g, '-'),
+    );
+    const gives = (pattern: RegExp) => given.some((arg) => pattern.test(arg));
+    if (!gives(/^--(no-)?(sparkplug|maglev|turbofan|opt|max-opt|jitless)\b/)) {
+      this.flags.startUp.push('--no-sparkplug', '--no-maglev', '--no-turbofan');
+      // Node 22 and later optimize with Maglev and TurboFan by default, Node 20 with TurboFan alone;
+      // Sparkplug is on by default on all of them.
+      const maglev = Number(process.versions.node.split('.')[0]) >= 22;
+      this.flags.settled.push('--sparkplug', maglev ? '--maglev' : '--no-maglev', '--turbofan');
+    }
+    if (!gives(/^--(semi-space-growth-factor|max-semi-space-size|min-semi-space-size)\b/)) {
+      // 2 is V8's default on every Node the CLI supports.
+      this.flags.startUp.push('--semi-space-growth-factor=1');
+      this.flags.settled.push('--semi-space-growth-factor=2');
+    }
+  }
+
+  /** Before the bundle is compiled; start-up ends START_UP_MS after. */
+  begin(): void {
+    for (const flag of [...RUNTIME_V8_FLAGS, ...this.flags.startUp]) setFlagsFromString(flag);
+    setTimeout(() => {
+      this.settled = true;
+      for (const flag of this.flags.settled) setFlagsFromString(flag);
+    }, START_UP_MS).unref();
+  }
+
+  /** The flags as at compile time (the code cache's flag hash must be theirs), at exit. */
+  flagsAsCompiled(): void {
+    if (this.settled) for (const flag of this.flags.startUp) setFlagsFromString(flag);
+  }
+}
+
+/**
+ * Compiles the bundle, with the code cache when there is one that fits. Its own function so that the
+ * cache's bytes and the file's are garbage once it returns: held by a frame of the bundle's run, they
+ * were moved to the old generation with it and stayed (5 MB) until a full GC, which a short run never has.
+ */
+function compileBundle(stat: Stats, tuning: StartUpTuning): Script {
+  tuning.begin();
   const cacheFile = cacheFileFor(stat.size, stat.mtimeMs);
   const cachedData = readOrUndefined(cacheFile);
-  // The bundle is ASCII (esbuild escapes the rest), so latin1 reads it without a UTF-8 decode.
-  const source = readFileSync(bundleFile, 'latin1').replace(/^#!.*/, '');
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: bundleFile,
-    cachedData,
-  });
+  // The bundle is ASCII and already the function to compile (scripts/bundle.mjs). Read as latin1,
+  // Node makes a string this large an external one (its bytes outside V8's heap, no UTF-8 decode),
+  // which V8 compiles and keeps as the script's source without copying it into the heap.
+  const source = readFileSync(bundleFile, 'latin1');
+  const script = new Script(source, { filename: bundleFile, cachedData });
   if (process.env.KIMI_TS_DEBUG_CODE_CACHE === '1') {
     const verdict = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
     process.stderr.write(`kimi-ts code cache: ${verdict} (${cacheFile ?? 'off'})\n`);
   }
   if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
     process.once('exit', () => {
-      if ((globalThis as Record<symbol, unknown>)[RUN_COMPLETED] === true) saveCache(cacheFile, script);
+      if ((globalThis as Record<symbol, unknown>)[RUN_COMPLETED] === true)
+        saveCache(cacheFile, script, tuning);
     });
   }
+  return script;
+}
+
+function runBundle(stat: Stats): void {
+  const tuning = new StartUpTuning();
+  const script = compileBundle(stat, tuning);
   // Code compiled by node:vm has no import() of its own (short of an experimental Node feature), so
   // the bundle imports modules known only at run time, such as a user's tools, through this one.
   (globalThis as Record<symbol, unknown>)[Symbol.for('kimi-ts.import')] = (url: string) => import(url);

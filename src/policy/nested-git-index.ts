@@ -1,4 +1,4 @@
-import { nestedGitPaths } from './nested-git.js';
+import { NestedGitWalk } from './nested-git.js';
 
 /**
  * The nested repositories' git metadata of one writable workspace, read between commands instead of
@@ -13,20 +13,27 @@ import { nestedGitPaths } from './nested-git.js';
  */
 export class NestedGitIndex {
   private reading: Promise<string[]> | null = null;
+  private readonly walk: NestedGitWalk;
 
-  constructor(
-    private readonly root: string,
-    private readonly writableRoots: readonly string[],
-  ) {}
+  constructor(root: string, writableRoots: readonly string[]) {
+    this.walk = new NestedGitWalk(root, writableRoots);
+  }
 
   /** The nested `.git` paths as of the last reading (the first call reads now). */
   paths(): Promise<string[]> {
-    this.reading ??= nestedGitPaths(this.root, this.writableRoots);
+    this.reading ??= this.walk.read();
     return this.reading;
   }
 
-  /** A command ended: read the tree again before the next one starts. */
+  /**
+   * A command ended: read the tree again before the next one starts. After a reading under way, not
+   * beside it: that one may have passed a folder before the command changed it.
+   */
   refresh(): void {
-    this.reading = nestedGitPaths(this.root, this.writableRoots);
+    const before = this.reading ?? Promise.resolve([]);
+    this.reading = before.then(
+      () => this.walk.read(),
+      () => this.walk.read(),
+    );
   }
 }

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nestedGitPaths } from './nested-git.js';
+import { NestedGitWalk, nestedGitPaths } from './nested-git.js';
 import { NestedGitIndex } from './nested-git-index.js';
 
 let root: string;
@@ -65,5 +65,63 @@ describe('the git metadata of nested repositories', () => {
     expect((await nestedGitPaths(root, [root])).sort()).toEqual(
       [join(root, 'w0', 'deep', '.git'), join(root, 'w29', 'x', 'y', 'sub', '.git')].sort(),
     );
+  });
+
+  describe('read again, only what changed is read again', () => {
+    // A clock a minute ahead: every folder counts as settled, so an unchanged one is not read again.
+    const later = () => Date.now() + 60_000;
+
+    it('finds a repository made in a folder read before, deep or not, and forgets a removed one', async () => {
+      await mkdir(join(root, 'a', 'b', 'c'), { recursive: true });
+      await mkdir(join(root, 'quiet', 'x'), { recursive: true });
+      const walk = new NestedGitWalk(root, [root], later);
+      expect(await walk.read()).toEqual([]);
+      git('init', '-q', 'a/b/c/deep');
+      git('init', '-q', 'top-level');
+      expect((await walk.read()).sort()).toEqual(
+        [join(root, 'a', 'b', 'c', 'deep', '.git'), join(root, 'top-level', '.git')].sort(),
+      );
+      await rm(join(root, 'a', 'b', 'c', 'deep'), { recursive: true });
+      expect(await walk.read()).toEqual([join(root, 'top-level', '.git')]);
+    });
+
+    it('finds a .git renamed into place, and one that replaced a folder of the same name', async () => {
+      await mkdir(join(root, 'r', 'staging'), { recursive: true });
+      git('init', '-q', 'r/staging/x');
+      const walk = new NestedGitWalk(root, [root], later);
+      expect(await walk.read()).toEqual([join(root, 'r', 'staging', 'x', '.git')]);
+      await mkdir(join(root, 'r', 'other'));
+      await rename(join(root, 'r', 'staging', 'x', '.git'), join(root, 'r', 'other', '.git'));
+      expect(await walk.read()).toEqual([join(root, 'r', 'other', '.git')]);
+    });
+
+    it('resolves a gitfile and a symlinked .git again each time: where they lead changes while their folder does not', async () => {
+      git('init', '-q', '--bare', 'mods/one');
+      git('init', '-q', '--bare', 'mods/two');
+      await mkdir(join(root, 'sub'));
+      await writeFile(join(root, 'sub', '.git'), 'gitdir: ../mods/one\n');
+      await mkdir(join(root, 'linked'));
+      await symlink('../pointer', join(root, 'linked', '.git'));
+      await symlink('mods/one', join(root, 'pointer'));
+      const walk = new NestedGitWalk(root, [root], later);
+      expect((await walk.read()).sort()).toEqual(
+        [join(root, 'sub', '.git'), join(root, 'mods', 'one')].sort(),
+      );
+      // The gitfile rewritten in place and the link it goes through re-pointed: neither folder changed.
+      await writeFile(join(root, 'sub', '.git'), 'gitdir: ../mods/two\n');
+      await unlink(join(root, 'pointer'));
+      await symlink('mods/two', join(root, 'pointer'));
+      expect((await walk.read()).sort()).toEqual(
+        [join(root, 'sub', '.git'), join(root, 'mods', 'two')].sort(),
+      );
+    });
+
+    it('reads a folder again while its times are too recent to tell (the real clock)', async () => {
+      await mkdir(join(root, 'fresh'));
+      const walk = new NestedGitWalk(root, [root]);
+      expect(await walk.read()).toEqual([]);
+      git('init', '-q', 'fresh/repo');
+      expect(await walk.read()).toEqual([join(root, 'fresh', 'repo', '.git')]);
+    });
   });
 });

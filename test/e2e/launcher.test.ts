@@ -71,6 +71,24 @@ describe('the kimi-ts launcher and its code cache', () => {
     expect(second.stderr).toContain('kimi-ts code cache: accepted');
   });
 
+  it('uses next time a cache written by a run that outlasted start-up (V8 tuned for start-up, then back to its defaults)', async () => {
+    // The launcher keeps V8's optimizing compilers off and its young generation small during
+    // start-up, and sets V8's defaults back after it. A cache carries a hash of the flags it was
+    // written under: one written after start-up, under the defaults, would be rejected by every
+    // next start, which compiles under the start-up flags.
+    const { sandbox } = await cli.setup([{ text: 'late' }, { text: 'next' }]);
+    const first = await cli.sandbox.run(['--print', '-p', 'hi'], {
+      env: { KIMI_TS_CODE_CACHE_DIR: '', KIMI_TS_DEBUG_CODE_CACHE: '1', KIMI_TS_START_UP_MS: '0' },
+    });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('late\n');
+    expect(first.stderr).toContain('kimi-ts code cache: none');
+    expect(await readdir(join(sandbox.home, 'cache', 'v8'))).toHaveLength(1);
+    const second = await runWithHomeCache(['--print', '-p', 'hi']);
+    expect(second.stdout).toBe('next\n');
+    expect(second.stderr).toContain('kimi-ts code cache: accepted');
+  });
+
   it('writes no cache for a run that never reached a turn, and none when turned off', async () => {
     const { sandbox } = await cli.setup([{ text: 'answer' }]);
     const version = await runWithHomeCache(['--version'], true);

@@ -1,7 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import OpenAI from 'openai';
 import { ChatProviderError } from '../../errors.js';
 import { serverMessage } from '../error-body-fetch.js';
@@ -24,18 +23,34 @@ import { type ServerSentEvent, SseDecoder } from './sse-decoder.js';
  * - an event whose data carries `error` is an `APIError` without a status.
  */
 
+/**
+ * node:https (TLS and crypto behind it) and node:zlib, loaded when first needed: a model on plain
+ * HTTP (a local server) never needs TLS, and hardly any answer is compressed; loading them was a few
+ * milliseconds of the path to the first request. A require, not `import()`: the bundle runs in a
+ * node:vm script.
+ */
+const lazyRequire = createRequire(import.meta.url);
+let httpsModule: typeof import('node:https') | undefined;
+const https = (): typeof import('node:https') => {
+  httpsModule ??= lazyRequire('node:https') as typeof import('node:https');
+  return httpsModule;
+};
+const zlib = (): typeof import('node:zlib') => lazyRequire('node:zlib') as typeof import('node:zlib');
+
 /** The keep-alive connections of one client; replaced whole when the client is rebuilt. */
 export class ChatConnections {
   private readonly http = new HttpAgent({ keepAlive: true });
-  private readonly https = new HttpsAgent({ keepAlive: true });
+  private httpsAgent: HttpAgent | undefined;
 
   agentFor(url: URL): HttpAgent {
-    return url.protocol === 'https:' ? this.https : this.http;
+    if (url.protocol !== 'https:') return this.http;
+    this.httpsAgent ??= new (https().Agent)({ keepAlive: true });
+    return this.httpsAgent;
   }
 
   /** Closes the idle connections; requests under way finish on theirs. */
   closeIdle(): void {
-    for (const agent of [this.http, this.https])
+    for (const agent of this.httpsAgent ? [this.http, this.httpsAgent] : [this.http])
       for (const sockets of Object.values(agent.freeSockets))
         for (const socket of sockets ?? []) socket.destroy();
   }
@@ -122,7 +137,7 @@ class Exchange {
     return new Promise((resolve, reject) => {
       let request: ReturnType<typeof httpRequest>;
       try {
-        request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+        request = (url.protocol === 'https:' ? https().request : httpRequest)(
           url,
           {
             method: 'POST',
@@ -198,11 +213,11 @@ function decoded(response: IncomingMessage): Readable {
   const coding = response.headers['content-encoding']?.trim().toLowerCase();
   const decoder =
     coding === 'gzip' || coding === 'x-gzip'
-      ? createGunzip()
+      ? zlib().createGunzip()
       : coding === 'deflate'
-        ? createInflate()
+        ? zlib().createInflate()
         : coding === 'br'
-          ? createBrotliDecompress()
+          ? zlib().createBrotliDecompress()
           : null;
   if (decoder === null) return response;
   response.on('error', (error) => decoder.destroy(error));
