@@ -16,8 +16,12 @@ import { writeLooseObject } from './store-objects.js';
  *
  * git never runs inside the nested repository: its config (core.fsmonitor, hooks, filters,
  * core.worktree) is never read, and its `.git` (a folder, a gitfile or a symlink) is never recorded.
- * What this does not see: its `.git/info/exclude`, and files it tracks although they match its
- * ignore rules (they are recorded only when no rule ignores them).
+ * (Running `git ls-files` inside it would have used its own index and ignore files, but with its
+ * config and its `.git` wherever a gitfile or symlink leads.) What this does not see: its
+ * `.git/info/exclude`, and files it tracks although they match its ignore rules (they are recorded
+ * only when no rule ignores them). A folder that becomes a repository between the listing and the
+ * staging `git add` is recorded by that add as a gitlink: a rewind names it as not restorable
+ * (nested-repositories.ts), and a later record opens it once its HEAD moves (or in the next process).
  */
 
 /** The name of the placeholder entry under a nested repository's folder (never a real file's name in practice; one that exists is simply recorded). */
