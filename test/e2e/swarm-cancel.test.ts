@@ -161,7 +161,9 @@ describe('cancelling a swarm (built CLI, wire mode)', () => {
     const client = new WireClient(child);
     await client.request('initialize', { protocol_version: '1.10' });
     void client.request('prompt', { user_input: 'Run the slow swarm.' });
-    await started;
+    // Both items are under way (each asked the model from its own worktree), not only the first:
+    // on a loaded machine item two's worktree could still be in the making when item one started.
+    await Promise.all([started, server.waitForRequests(3)]);
     const exited = collect(child);
     child.kill('SIGKILL');
     await exited;
