@@ -23,7 +23,8 @@ beforeEach(async () => {
   await mkdir(join(root, 'work'));
   await mkdir(join(root, 'parent', 'extra'), { recursive: true });
   // What a swapping process prepares where it points the link: the protected folders bwrap binds too.
-  for (const name of ['.git', '.kimi-ts']) await mkdir(join(root, 'outside', 'extra', name), { recursive: true });
+  for (const name of ['.git', '.kimi-ts'])
+    await mkdir(join(root, 'outside', 'extra', name), { recursive: true });
   await mkdir(join(root, 'home', '.ssh'));
   await writeFile(join(root, 'home', '.ssh', 'id_rsa'), 'PRIVATE KEY never seen');
 });
@@ -125,7 +126,7 @@ describe('a bind source swapped for a symlink between the decision and the spawn
       `echo ok > ${join(extra, 'kept')} && for fd in /proc/$$/fd/*; do readlink "$fd"; done; true`,
     );
     sandbox.commandEnded();
-    expect(run.outcome, run.output).toEqual({ kind: "exited", exitCode: 0, leftRunning: false });
+    expect(run.outcome, run.output).toEqual({ kind: 'exited', exitCode: 0, leftRunning: false });
     expect(await readFile(join(extra, 'kept'), 'utf8')).toBe('ok\n');
     expect(run.output).not.toContain(extra);
     expect(run.output).not.toContain(join(root, 'work'));
