@@ -45,10 +45,11 @@ export function ensureProtected(root: string, placeholders: Set<string>, names =
         continue; // cannot be made here: then a command cannot make it either
       }
     }
-    // A symlinked `.git` is bound by where it leads, resolved here: a bind source has no symlink in
-    // it (sandbox-bind-fds.ts refuses one). A dangling one: nothing there a command could write to.
-    const source = stat?.isSymbolicLink() ? realSource(path) : path;
-    if (source !== null) args.push('--ro-bind', source, path);
+    // A symlinked `.git` is bound where it leads, resolved here: a bind source has no symlink in it
+    // (sandbox-bind-fds.ts refuses one), and bwrap checks a descriptor's mount point is the object
+    // itself (the link then leads to the read-only folder). A dangling one: nothing to protect.
+    const real = stat?.isSymbolicLink() ? realSource(path) : path;
+    if (real !== null) args.push('--ro-bind', real, real);
   }
   return args;
 }

@@ -286,11 +286,12 @@ export function bwrapArguments(
   // Bound again below for a workspace inside a hidden folder.
   const nested = new Map(workspace.map((dir) => [dir, writable ? nestedGitBinds(nestedGit.get(dir)) : []]));
   for (const dir of workspace) args.push(...(nested.get(dir) ?? []));
-  // A command may start elsewhere (a plugin in its folder): that folder is seen, read-only (bound by
-  // its real path: a bind source has no symlink in it, sandbox-bind-fds.ts).
-  const start = resolve(cwd);
-  const startSource = workspace.some((dir) => isWithin(dir, start)) ? null : realSource(start);
-  if (startSource !== null) args.push('--ro-bind', startSource, start);
+  // A command may start elsewhere (a plugin in its folder): that folder is seen, read-only, where it
+  // really is (a bind source has no symlink in it, sandbox-bind-fds.ts), and it starts there.
+  const given = resolve(cwd);
+  const elsewhere = workspace.some((dir) => isWithin(dir, given)) ? null : realSource(given);
+  if (elsewhere !== null) args.push('--ro-bind', elsewhere, elsewhere);
+  const start = elsewhere ?? given;
   const hidden = hiddenPaths(context);
   // Each path stat'ed once (for every command: one made since is hidden too); the nesting test only
   // against the hidden folders that exist (a few), not every pair.
@@ -317,7 +318,7 @@ export function bwrapArguments(
   // namespace's PID 1 (bash reaps what is orphaned inside): bwrap's own init would outlive bwrap by a
   // moment and be left to the machine's PID 1 — a zombie for good in a container whose init reaps nothing.
   args.push('--unshare-pid', '--as-pid-1', '--unshare-ipc', '--die-with-parent');
-  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);
+  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', start);
   return args;
 }
 

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CommandSandbox, createCommandSandbox, type SandboxLaunch } from '../../policy/sandbox.js';
+import { BindSourceMovedError } from '../../policy/sandbox-bind-fds.js';
+import { spawnBashTask } from '../background/bash-task-process.js';
 import { type CommandOutcome, runCommand } from './run-command.js';
 
 /**
@@ -130,5 +132,53 @@ describe('a bind source swapped for a symlink between the decision and the spawn
     expect(await readFile(join(extra, 'kept'), 'utf8')).toBe('ok\n');
     expect(run.output).not.toContain(extra);
     expect(run.output).not.toContain(join(root, 'work'));
+  });
+
+  it('a background command (spawned as a task) is refused the same way', async () => {
+    const extra = join(root, 'parent', 'extra');
+    const sandbox = sandboxWith([extra]);
+    const launch = await sandbox.launch(join(root, 'work'));
+    await swapForSymlink(extra, '../outside/extra');
+    const started = spawnBashTask({
+      shellPath: '/bin/bash',
+      command: `echo pwned > ${join(extra, 'escaped')}`,
+      cwd: join(root, 'work'),
+      env: { PATH: process.env.PATH ?? '' },
+      sandboxLaunch: launch,
+      outputPath: join(root, 'task-output'),
+    });
+    await expect(started).rejects.toThrow(BindSourceMovedError);
+    sandbox.commandEnded();
+    expect(existsSync(join(root, 'outside', 'extra', 'escaped'))).toBe(false);
+  });
+
+  it('a symlinked .git (relative) is bound by where it leads: the command runs, .git stays read-only', async () => {
+    await mkdir(join(root, 'work', 'repo-meta', 'hooks'), { recursive: true });
+    await symlink('repo-meta', join(root, 'work', '.git'));
+    const sandbox = sandboxWith([]);
+    const launch = await sandbox.launch(join(root, 'work'));
+    expect(launch.bindSources).toContain(join(root, 'work', 'repo-meta'));
+    const run = await runLaunched(
+      launch,
+      join(root, 'work'),
+      'echo ok > made; echo x > .git/hooks/pre-commit',
+    );
+    sandbox.commandEnded();
+    expect(run.output, run.output).toContain('Read-only file system');
+    expect(existsSync(join(root, 'work', 'made'))).toBe(true);
+    expect(existsSync(join(root, 'work', 'repo-meta', 'hooks', 'pre-commit'))).toBe(false);
+  });
+
+  it('a command started in a folder named through a symlink (a plugin folder) sees it, read-only', async () => {
+    await mkdir(join(root, 'plugins-real', 'p'), { recursive: true });
+    await writeFile(join(root, 'plugins-real', 'p', 'plugin.json'), '{}');
+    await symlink('plugins-real', join(root, 'plugins'));
+    const pluginDir = join(root, 'plugins', 'p');
+    const sandbox = sandboxWith([]);
+    const launch = await sandbox.launch(pluginDir);
+    const run = await runLaunched(launch, pluginDir, 'cat plugin.json && touch written');
+    sandbox.commandEnded();
+    expect(run.output).toContain('{}');
+    expect(run.output).toContain('Read-only file system');
   });
 });
