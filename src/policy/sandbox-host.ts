@@ -149,23 +149,33 @@ export interface SandboxLaunch {
   readonly argv: readonly string[];
   /** The file to open on descriptor 3, or null (no seccomp program on this architecture). */
   readonly fd3File: string | null;
+  /**
+   * The bind sources `argv` names by descriptor (`--bind-fd 4 …`), from descriptor 4 on: opened
+   * and checked by whoever spawns bwrap (sandbox-bind-fds.ts, `openLaunchDescriptors`).
+   */
+  readonly bindSources: readonly string[];
 }
 
 /** bwrap with `args` (ending in `--`), with the seccomp program on descriptor 3 where there is one. */
 export function bwrapLaunch(
   host: Extract<SandboxHost, { available: true }>,
   args: readonly string[],
+  bindSources: readonly string[] = [],
 ): SandboxLaunch {
   const seccomp = host.seccompFile === null ? [] : ['--seccomp', '3'];
-  return { argv: [host.bwrap, ...seccomp, ...args], fd3File: host.seccompFile };
+  return { argv: [host.bwrap, ...seccomp, ...args], fd3File: host.seccompFile, bindSources };
 }
 
 /**
- * The same launch as an argv alone, for a spawner that passes no descriptors: `/bin/sh` opens the
+ * The same launch (binding by path) as an argv alone, for a spawner that passes no descriptors: `/bin/sh` opens the
  * file on descriptor 3 and execs bwrap, so no process stays (one more exec per command, about 0.7 ms
  * of CPU: the Shell tool spawns bwrap itself).
  */
 export function shellLaunched(launch: SandboxLaunch): string[] {
+  // A shell cannot open a path without following symlinks: a launch binding by descriptor needs a
+  // spawner that passes them.
+  if (launch.bindSources.length > 0)
+    throw new Error('a launch with bind descriptors cannot run behind /bin/sh');
   if (launch.fd3File === null) return ['/bin/sh', '-c', 'exec "$@"', 'sh', ...launch.argv];
   return ['/bin/sh', '-c', 'f=$1; shift; exec "$@" 3<"$f"', 'sh', launch.fd3File, ...launch.argv];
 }

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
+import { realSource } from './sandbox-bind-fds.js';
 
 /**
  * Folders inside a writable workspace that stay read-only in the sandbox, for commands and file
@@ -35,7 +36,8 @@ export function ensureProtected(root: string, placeholders: Set<string>, names =
   const args: string[] = [];
   if (!existsSync(root)) return args;
   for (const path of names.map((name) => join(root, name))) {
-    if (!existsSync(path)) {
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) {
       try {
         mkdirSync(path);
         placeholders.add(path);
@@ -43,7 +45,11 @@ export function ensureProtected(root: string, placeholders: Set<string>, names =
         continue; // cannot be made here: then a command cannot make it either
       }
     }
-    args.push('--ro-bind', path, path);
+    // A symlinked `.git` is bound where it leads, resolved here: a bind source has no symlink in it
+    // (sandbox-bind-fds.ts refuses one), and bwrap checks a descriptor's mount point is the object
+    // itself (the link then leads to the read-only folder). A dangling one: nothing to protect.
+    const real = stat?.isSymbolicLink() ? realSource(path) : path;
+    if (real !== null) args.push('--ro-bind', real, real);
   }
   return args;
 }

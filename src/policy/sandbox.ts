@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { NestedGitIndex } from './nested-git-index.js';
+import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
 import {
   bwrapLaunch,
   type SandboxHost,
@@ -104,13 +105,15 @@ export interface CommandSandbox {
   /** Whether UNIX sockets are refused (the seccomp filter knows this architecture). */
   readonly blocksUnixSockets: boolean;
   /**
-   * How to run a command in `cwd`, sandboxed: bwrap's argv (the command's follows) and the file to
-   * pass it on descriptor 3. Call `commandEnded` when that command is over.
+   * How to run a command in `cwd`, sandboxed: bwrap's argv (the command's follows), the file for
+   * descriptor 3 and the bind sources for 4 on (`openLaunchDescriptors` opens them, refusing a
+   * source swapped for a symlink since). Call `commandEnded` when that command is over.
    */
   launch(cwd: string): Promise<SandboxLaunch>;
   /**
    * The same as an argv prefix (`/bin/sh -c … bwrap … --`), for a spawner that passes no
-   * descriptors. Call `commandEnded` when that command is over.
+   * descriptors. Its bind sources are paths, which bwrap resolves as it starts: a symlink swapped in
+   * meanwhile is followed (`launch` refuses it). Call `commandEnded` when that command is over.
    */
   prefix(cwd: string): Promise<string[]>;
   /** A command started with `prefix` ended: what it left in the tree is read before the next one. */
@@ -196,7 +199,8 @@ function sandboxFor(
     indexes.set(dir, index);
     return index;
   };
-  const launch = async (cwd: string): Promise<SandboxLaunch> => {
+  /** bwrap's arguments for a command in `cwd`, bind sources as paths (the decision). */
+  const decide = async (cwd: string): Promise<string[]> => {
     const nested = new Map<string, string[]>();
     if (settings.mode === 'workspace-write') {
       const roots = workspace();
@@ -205,18 +209,23 @@ function sandboxFor(
       );
       for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
     }
-    const launched = bwrapLaunch(host, [
-      ...bwrapArguments(settings, reals.checkedContext(context), reals.cwd(cwd), placeholders, nested),
-      '--',
-    ]);
-    commands.running++;
-    return launched;
+    return bwrapArguments(settings, reals.checkedContext(context), reals.cwd(cwd), placeholders, nested);
   };
   return {
     settings,
     blocksUnixSockets: host.blocksUnixSockets,
-    launch,
-    prefix: async (cwd) => shellLaunched(await launch(cwd)),
+    launch: async (cwd) => {
+      // Sources by descriptor, opened by the spawner with no symlink followed (sandbox-bind-fds.ts).
+      const { args, bindSources } = bindsByDescriptor(await decide(cwd));
+      commands.running++;
+      return bwrapLaunch(host, [...args, '--'], bindSources);
+    },
+    // By path: a shell cannot open them without following a symlink (see CommandSandbox.prefix).
+    prefix: async (cwd) => {
+      const launched = shellLaunched(bwrapLaunch(host, [...(await decide(cwd)), '--']));
+      commands.running++;
+      return launched;
+    },
     commandEnded: () => {
       commands.running = Math.max(0, commands.running - 1);
       if (commands.disposed) {
@@ -277,10 +286,12 @@ export function bwrapArguments(
   // Bound again below for a workspace inside a hidden folder.
   const nested = new Map(workspace.map((dir) => [dir, writable ? nestedGitBinds(nestedGit.get(dir)) : []]));
   for (const dir of workspace) args.push(...(nested.get(dir) ?? []));
-  // A command may start elsewhere (a plugin in its folder): that folder is seen, read-only.
-  const start = resolve(cwd);
-  if (!workspace.some((dir) => isWithin(dir, start)) && existsSync(start))
-    args.push('--ro-bind', start, start);
+  // A command may start elsewhere (a plugin in its folder): that folder is seen, read-only, where it
+  // really is (a bind source has no symlink in it, sandbox-bind-fds.ts), and it starts there.
+  const given = resolve(cwd);
+  const elsewhere = workspace.some((dir) => isWithin(dir, given)) ? null : realSource(given);
+  if (elsewhere !== null) args.push('--ro-bind', elsewhere, elsewhere);
+  const start = elsewhere ?? given;
   const hidden = hiddenPaths(context);
   // Each path stat'ed once (for every command: one made since is hidden too); the nesting test only
   // against the hidden folders that exist (a few), not every pair.
@@ -307,7 +318,7 @@ export function bwrapArguments(
   // namespace's PID 1 (bash reaps what is orphaned inside): bwrap's own init would outlive bwrap by a
   // moment and be left to the machine's PID 1 — a zombie for good in a container whose init reaps nothing.
   args.push('--unshare-pid', '--as-pid-1', '--unshare-ipc', '--die-with-parent');
-  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd);
+  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', start);
   return args;
 }
 

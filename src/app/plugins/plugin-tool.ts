@@ -1,5 +1,7 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { type ToolReturnValue, toolError, toolOk } from '../../kosong/index.js';
 import type { CommandSandbox } from '../../policy/sandbox.js';
+import { type LaunchDescriptors, openLaunchDescriptors } from '../../policy/sandbox-bind-fds.js';
 import { killGroupOnExit, killProcessGroup } from '../../tools/shell/process-group.js';
 import { withPrefix } from '../../tools/shell/spawn-command.js';
 import type { KimiTool } from '../../toolset/tool-definition.js';
@@ -60,13 +62,27 @@ async function runPluginCommand(
     if (host[key] !== undefined) env[variable] = host[key];
   }
   const [program, ...args] = spec.command as [string, ...string[]];
-  const launch = withPrefix(await options.sandbox?.prefix(options.pluginDir), program, args);
-  const child = childProcess().spawn(launch.file, launch.args, {
-    cwd: options.pluginDir,
-    env: withTrustedPath(env),
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const sandboxLaunch = await options.sandbox?.launch(options.pluginDir);
+  const launch = withPrefix(sandboxLaunch?.argv, program, args);
+  let child: ChildProcessWithoutNullStreams;
+  let descriptors: LaunchDescriptors | undefined;
+  try {
+    // The seccomp program and the bind sources, checked to be what the sandbox decided on.
+    if (sandboxLaunch) descriptors = openLaunchDescriptors(sandboxLaunch);
+    child = childProcess().spawn(launch.file, launch.args, {
+      cwd: options.pluginDir,
+      env: withTrustedPath(env),
+      stdio: ['pipe', 'pipe', 'pipe', ...(descriptors?.stdio ?? [])],
+      detached: true,
+    }) as ChildProcessWithoutNullStreams;
+  } catch (error) {
+    options.sandbox?.commandEnded();
+    const message = error instanceof Error ? error.message : String(error);
+    return toolError(`Plugin tool '${spec.name}' could not start: ${message}`, 'Failed');
+  } finally {
+    // The child has its own copies now.
+    descriptors?.close();
+  }
   const forgetGroup = child.pid !== undefined ? killGroupOnExit(child.pid) : () => {};
   let stdout = '';
   let stderr = '';

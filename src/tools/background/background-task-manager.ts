@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { SandboxLaunch } from '../../policy/sandbox.js';
 import type { BackgroundConfig } from '../runtime.js';
 import { isProcessGroupAlive, killProcessGroup, processGroupHasEnv } from '../shell/process-group.js';
 import { type AgentTaskWork, runAgentWork } from './agent-task-work.js';
@@ -58,8 +59,11 @@ export interface BashTaskRequest {
   cwd: string;
   env: Record<string, string>;
   shellPath: string;
-  sandboxPrefix?: readonly string[] | undefined;
-  /** Called once the command has exited (the sandbox reads what it left before the next command). */
+  sandboxLaunch?: SandboxLaunch | undefined;
+  /**
+   * Called once the command has exited, or could not start (the sandbox reads what it left before
+   * the next command).
+   */
   onExited?: (() => void) | undefined;
 }
 
@@ -161,6 +165,7 @@ export class BackgroundTaskManager {
         await task.ended(exitCode === 0 ? 'completed' : 'failed', { exit_code: exitCode });
       });
     } catch (error) {
+      request.onExited?.();
       const reason = `Could not start the command: ${errorText(error)}`;
       await task.finish('failed', { failure_reason: reason }, { notify: false });
       throw new BackgroundTaskError(reason);

@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { constants } from 'node:os';
+import type { SandboxLaunch } from '../../policy/sandbox.js';
+import { type LaunchDescriptors, openLaunchDescriptors } from '../../policy/sandbox-bind-fds.js';
 import { childProcess } from '../../util/child-process.js';
 import { bashSpawnArgs } from '../shell/spawn-command.js';
 
@@ -9,8 +11,8 @@ export interface BashTaskLaunch {
   command: string;
   cwd: string;
   env: Record<string, string>;
-  /** Runs bash behind this argv prefix (the sandbox's `bwrap … --`). */
-  sandboxPrefix?: readonly string[] | undefined;
+  /** Runs bash in the sandbox started this way (bwrap spawned directly, its descriptors passed here). */
+  sandboxLaunch?: SandboxLaunch | undefined;
   /** stdout and stderr both append here, in the order the command writes them. */
   outputPath: string;
 }
@@ -31,21 +33,25 @@ export interface BashTaskProcess {
  */
 export function spawnBashTask(launch: BashTaskLaunch): Promise<BashTaskProcess> {
   const fd = openSync(launch.outputPath, 'a');
+  let descriptors: LaunchDescriptors | undefined;
   let child: ChildProcess;
   try {
-    const { file, args } = bashSpawnArgs(launch.shellPath, launch.command, launch.sandboxPrefix);
+    const { file, args } = bashSpawnArgs(launch.shellPath, launch.command, launch.sandboxLaunch?.argv);
+    // The seccomp program and the bind sources, checked to be what the sandbox decided on.
+    if (launch.sandboxLaunch) descriptors = openLaunchDescriptors(launch.sandboxLaunch);
     child = childProcess().spawn(file, args, {
       cwd: launch.cwd,
       env: launch.env,
-      stdio: ['ignore', fd, fd],
+      stdio: ['ignore', fd, fd, ...(descriptors?.stdio ?? [])],
       detached: true,
     });
   } catch (error) {
-    closeSync(fd);
     return Promise.reject(error);
+  } finally {
+    // The child has its own copies of the descriptors now.
+    closeSync(fd);
+    descriptors?.close();
   }
-  // The child has its own copy of the descriptor now.
-  closeSync(fd);
 
   const exited = new Promise<number>((resolve) => {
     child.once('exit', (code, signal) => {

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { SandboxLaunch } from '../../policy/sandbox.js';
+import { type LaunchDescriptors, openLaunchDescriptors } from '../../policy/sandbox-bind-fds.js';
 import { childProcess } from '../../util/child-process.js';
 import { isProcessGroupAlive, killGroupOnExit, killProcessGroup } from './process-group.js';
 import { bashSpawnArgs } from './spawn-command.js';
@@ -67,23 +67,23 @@ export async function runCommand(run: CommandRun): Promise<CommandOutcome> {
   if (run.signal.aborted) return { kind: 'cancelled' };
   let child: ChildProcess;
   const prefix = run.sandboxLaunch?.argv ?? run.sandboxPrefix;
-  let fd3: number | undefined;
+  let descriptors: LaunchDescriptors | undefined;
   try {
     const { file, args } = bashSpawnArgs(run.bashPath, run.command, prefix);
-    // The child gets its own copy of the descriptor: ours is closed once it is spawned.
-    const fd3File = run.sandboxLaunch?.fd3File;
-    if (fd3File) fd3 = openSync(fd3File, 'r');
+    // The seccomp program and the bind sources (opened with no symlink followed, checked to be what
+    // the sandbox decided on): the child gets its own copies, ours are closed once it is spawned.
+    if (run.sandboxLaunch) descriptors = openLaunchDescriptors(run.sandboxLaunch);
     child = childProcess().spawn(file, args, {
       cwd: run.cwd,
       env: run.env,
-      stdio: fd3 === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', fd3],
+      stdio: ['ignore', 'pipe', 'pipe', ...(descriptors?.stdio ?? [])],
       // A new session, so the command and everything it starts share a process group we can kill.
       detached: true,
     });
   } catch (error) {
     return { kind: 'spawn_failed', error: asError(error) };
   } finally {
-    if (fd3 !== undefined) closeSync(fd3);
+    descriptors?.close();
   }
 
   const forgetGroup = child.pid !== undefined ? killGroupOnExit(child.pid) : () => {};

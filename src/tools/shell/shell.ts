@@ -139,7 +139,7 @@ export const Shell = toolFactory(
         // Outside the sandbox only as asked for: the policy had a person approve exactly that.
         const commandSandbox = sandbox === 'off' ? undefined : deps.commandSandbox;
         if (run_in_background) {
-          const sandboxPrefix = await commandSandbox?.prefix(deps.workDir);
+          const sandboxLaunch = await commandSandbox?.launch(deps.workDir);
           return startInBackground(deps.backgroundTasks, deps.role, {
             command,
             description: description.trim(),
@@ -147,7 +147,7 @@ export const Shell = toolFactory(
             cwd: deps.workDir,
             env,
             shellPath: bashPath,
-            sandboxPrefix,
+            sandboxLaunch,
             // What the command left (a nested repository) is read before the next command.
             onExited: () => commandSandbox?.commandEnded(),
           });
