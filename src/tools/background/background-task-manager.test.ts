@@ -180,6 +180,14 @@ describe('bash tasks', () => {
     expect(fifth.runtime.status).toBe('running');
   });
 
+  it('tell the caller a task refused for the limit ended (the sandbox counts running commands)', async () => {
+    for (let i = 0; i < 4; i++) await manager.startBash(bashTask('sleep 300'));
+    let ended = 0;
+    const refused = { ...bashTask('sleep 300'), onExited: () => ended++ };
+    await expect(manager.startBash(refused)).rejects.toThrow(TooManyBackgroundTasks);
+    expect(ended).toBe(1);
+  });
+
   it('count tasks still starting against the limit', async () => {
     const attempts = await Promise.allSettled(
       Array.from({ length: 6 }, () => manager.startBash(bashTask('sleep 300'))),

@@ -139,13 +139,20 @@ export class BackgroundTaskManager {
 
   /** Starts a bash task; throws BackgroundTaskError when it cannot be started. */
   async startBash(request: BashTaskRequest): Promise<TaskView> {
-    const task = this.register('bash', request.description, {
-      command: request.command,
-      shell_path: request.shellPath,
-      cwd: request.cwd,
-      timeout_s: request.timeoutS,
-      metadata: {},
-    });
+    let task: ReturnType<typeof this.register>;
+    try {
+      task = this.register('bash', request.description, {
+        command: request.command,
+        shell_path: request.shellPath,
+        cwd: request.cwd,
+        timeout_s: request.timeoutS,
+        metadata: {},
+      });
+    } catch (error) {
+      // Refused before it started (too many tasks): whoever counted it as running hears it ended.
+      request.onExited?.();
+      throw error;
+    }
     let pid: number;
     try {
       await task.folder.ready;
