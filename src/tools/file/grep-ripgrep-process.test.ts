@@ -68,6 +68,7 @@ describe('Grep over a ripgrep process', () => {
       includeIgnored: true,
     });
     expect(args).toEqual([
+      '--no-config',
       '--hidden',
       ...['.git', '.svn', '.hg', '.bzr', '.jj', '.sl'].flatMap((dir) => ['--glob', `!${dir}`]),
       '--max-columns',
@@ -192,5 +193,29 @@ describe(`${GREP_BACKEND_ENV}`, () => {
       if (saved.backend === undefined) delete process.env[GREP_BACKEND_ENV];
       else process.env[GREP_BACKEND_ENV] = saved.backend;
     }
+  });
+});
+
+describe('RIPGREP_CONFIG_PATH', () => {
+  it('is ignored: a config file naming a `--pre` program never runs it', async () => {
+    const marker = join(h.root, 'evil-ran');
+    const evil = join(h.root, 'evil');
+    await writeFile(evil, `#!/bin/sh\necho ran > "${marker}"\ncat "$1"\n`, { mode: 0o755 });
+    const config = join(h.root, 'ripgreprc');
+    await writeFile(config, `--pre=${evil}\n`);
+    await writeFile(join(h.workDir, 'f.txt'), 'needle\n');
+    h.toolset.add(
+      createGrepTool({ workDir: h.workDir, policy: h.toolset.policy, description: '', ripgrepPath: '/usr/bin/rg' }),
+    );
+    const saved = process.env.RIPGREP_CONFIG_PATH;
+    process.env.RIPGREP_CONFIG_PATH = config;
+    try {
+      const result = await h.call('Grep', { pattern: 'needle' });
+      expect(result.output).toBe('f.txt');
+    } finally {
+      if (saved === undefined) delete process.env.RIPGREP_CONFIG_PATH;
+      else process.env.RIPGREP_CONFIG_PATH = saved;
+    }
+    await expect(readFile(marker, 'utf8')).rejects.toThrow(/ENOENT/);
   });
 });
