@@ -10,6 +10,7 @@ import {
   sandboxHost,
   shellLaunched,
 } from './sandbox-host.js';
+import { homeStartupFilesReadOnly } from './sandbox-home.js';
 import { ensureProtected } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 
@@ -282,6 +283,7 @@ export function bwrapArguments(
   const writable = settings.mode === 'workspace-write';
   // Bound again even when read-only: a workspace under /tmp would be under the private tmpfs.
   for (const dir of workspace) if (existsSync(dir)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
+  if (writable) args.push(...homeStartupFilesReadOnly(workspace, context.userHome));
   if (writable) for (const dir of workspace) args.push(...ensureProtected(dir, placeholders));
   // Bound again below for a workspace inside a hidden folder.
   const nested = new Map(workspace.map((dir) => [dir, writable ? nestedGitBinds(nestedGit.get(dir)) : []]));
