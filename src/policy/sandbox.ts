@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { NestedGitIndex } from './nested-git-index.js';
+import { homeStartupFilesReadOnly } from './sandbox-home.js';
 import {
   bwrapLaunch,
   type SandboxHost,
@@ -10,7 +11,6 @@ import {
   sandboxHost,
   shellLaunched,
 } from './sandbox-host.js';
-import { homeStartupFilesReadOnly } from './sandbox-home.js';
 import { ensureProtected } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 
