@@ -30,8 +30,15 @@ export class AnswerTooLongError extends ChatProviderError {
   }
 }
 
-/** How many characters a streamed fragment adds to the answer (exhaustive: a new part kind is a compile error). */
+/**
+ * How many characters a streamed fragment adds to the answer (exhaustive: a new part kind is a
+ * compile error). At least one: a stream of empty fragments (empty tool calls) is bounded too.
+ */
 export function streamedChars(part: StreamedPart): number {
+  return Math.max(1, contentChars(part));
+}
+
+function contentChars(part: StreamedPart): number {
   switch (part.type) {
     case 'text':
       return part.text.length;
@@ -56,7 +63,12 @@ export class AnswerBudget {
   constructor(readonly limit: number = answerCharLimit()) {}
 
   spend(part: StreamedPart): void {
-    this.used += streamedChars(part);
+    this.spendChars(streamedChars(part));
+  }
+
+  /** For what a provider holds back before `generate` sees it (a part waiting behind a call). */
+  spendChars(count: number): void {
+    this.used += Math.max(1, count);
     if (this.used > this.limit) throw new AnswerTooLongError(this.limit);
   }
 }
