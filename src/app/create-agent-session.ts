@@ -151,6 +151,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     if (options.runtimeAfk && !trust.trusted && trust.enables.length > 0)
       warn({ kind: 'workspace-untrusted', folder: trust.folder, held: trust.enables });
     const { policy, commandSandbox } = guards;
+    // Among the last to run (the list runs last added first): the checkpoints' git at close still
+    // skips PATH entries in the session's folders.
+    shutdown.add(async () => guards.forgetWritableFolders());
     if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
     if (guards.sandboxState.kind === 'unavailable') warnSandboxUnavailableOnce(guards.sandboxState, warn);
     const hookConfigs = parseHookConfigs(config.hooks);

@@ -3,9 +3,10 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
-import type { SandboxState } from '../policy/sandbox.js';
+import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
+import { registerWritableFolders } from '../util/writable-folders.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
@@ -49,32 +50,51 @@ export async function openSessionGuards(parts: {
     ...parts.otherConfigFiles.map((file) => resolve(file)),
     join(home, 'mcp.json'),
   ];
-  const sandboxState = sessionSandbox(config, parts.sandbox, {
+  const sandboxContext: SandboxContext = {
     workDir: session.workDir,
     additionalDirs: () => additionalDirs,
     userHome: env.HOME || homedir(),
     kimiHome: home,
     configFiles,
     path: env.PATH,
-  });
-  const { policy, command: permissions } = await createSessionPolicy({
-    workDir: session.workDir,
-    additionalDirs,
-    home,
-    env,
-    config,
-    approval,
-    projectApprovals: files.projectApprovals,
-    configLabel: source.kind === 'inline' ? '--config' : source.path,
-    configFiles,
-    trust: parts.trust,
-    sandbox: policySandbox(sandboxState),
-    planMode: parts.planMode,
-    sandboxBound: parts.sandboxBound,
-    trustChangeRefused: parts.trustChangeRefused,
-  });
-  const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
-  return { secrets, childEnv, commandEnv, policy, permissions, commandSandbox, sandboxState };
+  };
+  // From now until the session ends, no program kimi-ts starts (the sandbox's bwrap first) is looked
+  // up in a folder the session can write to (src/util/path-entries.ts), sandbox or not.
+  const forgetWritableFolders = registerWritableFolders(() => workspaceRoots(sandboxContext));
+  try {
+    const sandboxState = sessionSandbox(config, parts.sandbox, sandboxContext);
+    const { policy, command: permissions } = await createSessionPolicy({
+      workDir: session.workDir,
+      additionalDirs,
+      home,
+      env,
+      config,
+      approval,
+      projectApprovals: files.projectApprovals,
+      configLabel: source.kind === 'inline' ? '--config' : source.path,
+      configFiles,
+      trust: parts.trust,
+      sandbox: policySandbox(sandboxState),
+      planMode: parts.planMode,
+      sandboxBound: parts.sandboxBound,
+      trustChangeRefused: parts.trustChangeRefused,
+    });
+    const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
+    return {
+      secrets,
+      childEnv,
+      commandEnv,
+      policy,
+      permissions,
+      commandSandbox,
+      sandboxState,
+      forgetWritableFolders,
+    };
+  } catch (error) {
+    // The session does not start: nothing of it stays registered.
+    forgetWritableFolders();
+    throw error;
+  }
 }
 
 /** What the policy holds commands and file writes to: nothing when the person turned the sandbox off. */

@@ -1,3 +1,4 @@
+import { AnswerBudget } from './answer-limit.js';
 import { APIEmptyResponseError, ChatProviderError } from './errors.js';
 import { JsonCompleteness } from './json-completeness.js';
 import { copyPart, mergeInPlace } from './merge.js';
@@ -24,6 +25,8 @@ export interface GenerateOptions {
    * come before the request (background git, pruning) can start then, off the start's path.
    */
   onResponseStarted?: (() => void) | undefined;
+  /** The most characters the answer may stream (default: answer-limit.ts, MAX_ANSWER_CHARS). */
+  maxAnswerChars?: number | undefined;
 }
 
 export interface GenerateResult {
@@ -90,6 +93,9 @@ async function assemble(
 
   const stream = await provider.generate({ systemPrompt, tools, history, signal: callSignal });
   options.onResponseStarted?.();
+  // Every fragment counts, those merged into the pending part and those dropped alike: the stream
+  // ends at the cap whatever the model sends (AnswerTooLongError, content so far kept as below).
+  const budget = new AnswerBudget(options.maxAnswerChars);
   let pending = null as StreamedPart | null;
   /** The arguments of the pending tool call so far, to tell the moment they close. */
   let pendingJson = null as JsonCompleteness | null;
@@ -128,6 +134,7 @@ async function assemble(
         }
         continue;
       }
+      budget.spend(part);
       if (onMessagePart) onMessagePart(copyPart(part));
       if (closedCall !== null && part.type === 'tool_call_part') {
         if (part.arguments_part?.trim()) throw argumentsAfterClose(closedCall);

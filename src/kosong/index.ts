@@ -1,3 +1,4 @@
+export * from './answer-limit.js';
 export * from './data-url.js';
 export * from './errors.js';
 export * from './generate.js';

@@ -29,6 +29,7 @@ beforeAll(async () => {
   // The worst case: the agent runs in the user's home, its own folder and the keys inside the workspace.
   await mkdir(join(userHome, '.kimi-ts'));
   await writeFile(join(userHome, '.kimi-ts', 'config.toml'), 'api_key = "k"');
+  await mkdir(join(userHome, 'project'));
   await mkdir(join(root, 'extra'));
   await mkdir(join(root, 'outside'));
   await writeFile(join(root, 'outside', 'custom-config.toml'), 'api_key = "from --config-file"');
@@ -85,9 +86,12 @@ describe('the command sandbox (real bubblewrap)', () => {
 
   it('lets a command write in the workspace and add-dirs, and nowhere else', async () => {
     const sandbox = sandboxed(workspaceWrite);
-    expect((await runIn(sandbox, 'echo ok > inside.txt && echo ok > ../extra/added.txt')).code).toBe(0);
-    expect((await runIn(sandbox, 'cat inside.txt')).output).toBe('ok\n');
-    expect(existsSync(join(context.workDir, 'inside.txt'))).toBe(true);
+    // The work dir is the home here: its top stays read-only (sandbox-home.ts), its folders do not.
+    expect((await runIn(sandbox, 'echo ok > project/inside.txt && echo ok > ../extra/added.txt')).code).toBe(
+      0,
+    );
+    expect((await runIn(sandbox, 'cat project/inside.txt')).output).toBe('ok\n');
+    expect(existsSync(join(context.workDir, 'project', 'inside.txt'))).toBe(true);
     expect(existsSync(join(root, 'extra', 'added.txt'))).toBe(true);
     const system = await runIn(sandbox, 'echo evil > /etc/kimi-ts-sandbox-evil');
     expect(system.code).not.toBe(0);

@@ -4,6 +4,7 @@ import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { NestedGitIndex } from './nested-git-index.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
+import { homeStartupFilesReadOnly } from './sandbox-home.js';
 import {
   bwrapLaunch,
   type SandboxHost,
@@ -130,6 +131,15 @@ export interface CommandSandbox {
   forWorkspace(workDir: string): CommandSandbox;
 }
 
+/**
+ * The folders a session's commands may write to in `workspace-write`: the work dir and the add-dirs
+ * as they stand now. The same list keeps PATH entries inside them from being trusted
+ * (src/util/writable-folders.ts, registered by the session whatever the sandbox's mode).
+ */
+export function workspaceRoots(context: Pick<SandboxContext, 'workDir' | 'additionalDirs'>): string[] {
+  return [context.workDir, ...context.additionalDirs()];
+}
+
 /** The session's sandbox: on, off (mode `off`), or unavailable here (no bubblewrap, no namespaces). */
 export function createCommandSandbox(settings: SandboxSettings, context: SandboxContext): SandboxState {
   if (settings.mode === 'off') return { kind: 'off' };
@@ -191,7 +201,7 @@ function sandboxFor(
       }
     }
   };
-  const workspace = () => [context.workDir, ...context.additionalDirs()].map((dir) => reals.of(dir));
+  const workspace = () => workspaceRoots(context).map((dir) => reals.of(dir));
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
     const known = indexes.get(dir);
     if (known) return known;
@@ -278,10 +288,11 @@ export function bwrapArguments(
   nestedGit: ReadonlyMap<string, readonly string[]> = new Map(),
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  const workspace = [context.workDir, ...context.additionalDirs()].map((dir) => resolve(dir));
+  const workspace = workspaceRoots(context).map((dir) => resolve(dir));
   const writable = settings.mode === 'workspace-write';
   // Bound again even when read-only: a workspace under /tmp would be under the private tmpfs.
   for (const dir of workspace) if (existsSync(dir)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
+  if (writable) args.push(...homeStartupFilesReadOnly(workspace, context.userHome));
   if (writable) for (const dir of workspace) args.push(...ensureProtected(dir, placeholders));
   // Bound again below for a workspace inside a hidden folder.
   const nested = new Map(workspace.map((dir) => [dir, writable ? nestedGitBinds(nestedGit.get(dir)) : []]));

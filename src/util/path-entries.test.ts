@@ -3,6 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { trustedPathEntries, withTrustedPath } from './path-entries.js';
+import { registerWritableFolders } from './writable-folders.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -56,5 +57,23 @@ describe('trustedPathEntries', () => {
 
   it('withTrustedPath keeps the other variables', () => {
     expect(withTrustedPath({ PATH: '.:/bin', HOME: '/h' })).toEqual({ PATH: '/bin', HOME: '/h' });
+  });
+
+  it('drops an entry inside any folder a session can write to (an added dir), until that session ends', () => {
+    const added = tempDir();
+    const bin = join(added, 'bin');
+    mkdirSync(bin);
+    const folders = [join(added, 'other')];
+    const unregister = registerWritableFolders(() => folders);
+    try {
+      // Read at each call: a folder added mid-session (`/add-dir`) counts from then on.
+      expect(trustedPathEntries(`${bin}:/usr/bin`)).toBe(`${bin}:/usr/bin`);
+      folders.push(added);
+      expect(trustedPathEntries(`${bin}:/usr/bin`)).toBe('/usr/bin');
+      expect(withTrustedPath({ PATH: `${bin}:/bin` }, [])).toEqual({ PATH: '/bin' });
+    } finally {
+      unregister();
+    }
+    expect(trustedPathEntries(`${bin}:/usr/bin`)).toBe(`${bin}:/usr/bin`);
   });
 });

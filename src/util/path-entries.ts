@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, resolve } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
+import { writableFolders } from './writable-folders.js';
 
 /** What a POSIX shell searches when PATH is unset. */
 const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
@@ -22,16 +23,20 @@ const KNOWN_LIMIT = 64;
  *   would be the checkpoints' `git` (outside any sandbox), the sandbox's own `bwrap`, and every
  *   command's `bash`. A folder that holds the person's home (their home itself, `/home`, `/`) is
  *   not taken for a work tree here: `~/bin` and `~/.local/bin` stay when kimi-ts runs in `~`.
+ * - Absolute entries inside any folder a live session can write to (src/util/writable-folders.ts:
+ *   its work dir and added dirs, what its sandbox binds writable): a command the model ran could
+ *   have put a `git` or `bash` there for kimi-ts itself to run later, outside any sandbox.
  *
  * Never empty: an empty PATH is itself the current directory to a shell and to execvp, so when
  * nothing is left it is the shells' default.
  */
 export function trustedPathEntries(path: string | undefined, workFolders: readonly string[] = []): string {
   // Keyed by what was given (process.cwd() is a cached string): no realpath on a command's path.
-  const key = `${path ?? ''}\0${startFolder() ?? ''}\0${workFolders.join('\0')}`;
+  const work = [...workFolders, ...writableFolders()];
+  const key = `${path ?? ''}\0${startFolder() ?? ''}\0${work.join('\0')}`;
   const found = known.get(key);
   if (found !== undefined) return found;
-  const folders = workTreeFolders(workFolders);
+  const folders = workTreeFolders(work);
   const kept = (path ?? '')
     .split(delimiter)
     .filter(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeForTerminal } from './sanitize-terminal.js';
+import { sanitizeForTerminal, sanitizeOneLine } from './sanitize-terminal.js';
 
 describe('sanitizeForTerminal', () => {
   it.each([
@@ -37,5 +37,16 @@ describe('sanitizeForTerminal', () => {
     const pieces = [...text].map(sanitizeForTerminal).join('');
     expect(pieces).toBe(sanitizeForTerminal(text));
     expect(pieces).not.toContain('\x1b');
+  });
+});
+
+describe('sanitizeOneLine', () => {
+  it.each([
+    ['plain.txt', 'plain.txt'],
+    ['evil\x1b]0;pwned\x07 X\rY\n  - forged.txt', 'evil\u241b]0;pwned\u2407 X\u240dY\u240a  - forged.txt'],
+    ['a\r\nb\tc', 'a\u240ab\u2409c'],
+    ['\u202etxt.exe', '\u27e8U+202E\u27e9txt.exe'],
+  ])('%j stays on one line as %j', (text, shown) => {
+    expect(sanitizeOneLine(text)).toBe(shown);
   });
 });

@@ -21,6 +21,18 @@ export function sanitizeForTerminal(text: string): TerminalSafe {
   return text.replace(/\r\n/g, '\n').replace(UNSAFE_ALL, visible) as TerminalSafe;
 }
 
+/**
+ * `sanitizeForTerminal` for text that must stay on one line: a file name in a listing, where a
+ * newline in the name would start a line of its own that reads as another entry. Newline and tab
+ * show as their control pictures too (`\n` → `␊`, `\t` → `␉`).
+ */
+export function sanitizeOneLine(text: string): TerminalSafe {
+  const safe = sanitizeForTerminal(text);
+  return (
+    /[\n\t]/.test(safe) ? safe.replace(/\n/g, '\u240a').replace(/\t/g, '\u2409') : safe
+  ) as TerminalSafe;
+}
+
 declare const terminalSafe: unique symbol;
 
 /**

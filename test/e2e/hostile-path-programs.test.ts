@@ -136,3 +136,29 @@ it("`npx kimi-ts` in a stranger's repository: its node_modules/.bin on PATH (abs
   expect(result.stdout).toContain('listed-file.txt');
   expect(result.stdout).toContain('.gitignore');
 });
+
+it('a folder added with --add-dir (writable to every command) on PATH: none of the programs in it run', async () => {
+  // The session's commands can write there (the sandbox binds it writable): a `git` or `bash` one of
+  // them planted would run next, the checkpoints' git outside any sandbox.
+  const { sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: 'ls' } }] },
+    { toolCalls: [{ id: 'c2', name: 'Grep', args: { pattern: 'build' } }] },
+    { text: 'Done.' },
+  ]);
+  const ran = join(sandbox.root, 'RAN');
+  const added = join(sandbox.root, 'added');
+  const bin = join(added, 'bin');
+  await mkdir(bin, { recursive: true });
+  for (const program of ['bwrap', 'git', 'rg', 'bash', 'ls'])
+    await writeFile(join(bin, program), `#!/bin/sh\necho ${program} >> '${ran}'\nexit 0\n`, { mode: 0o755 });
+  await writeFile(join(sandbox.workDir, '.gitignore'), 'build/\n');
+  await writeFile(join(sandbox.workDir, 'listed-file.txt'), 'x\n');
+  const result = await sandbox.run(
+    ['--print', '--output-format', 'stream-json', '--add-dir', added, '-p', 'list and search'],
+    { env: { PATH: `${bin}:${process.env.PATH}` } },
+  );
+  expect(result.code).toBe(0);
+  expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
+  expect(result.stdout).toContain('listed-file.txt');
+  expect(result.stdout).toContain('.gitignore');
+});

@@ -40,6 +40,11 @@ export interface ScriptedTurn {
   holdAfterThinking?: Promise<unknown>;
   /** Wait for this after the `finish_reason` chunk, before usage and `[DONE]` (a slow end of stream). */
   holdAfterFinish?: Promise<unknown>;
+  /**
+   * A hostile model that never stops (after the text and tool calls above): more text, or more
+   * arguments for one last tool call (`{"x":"aaaa…`, never closed), until the client goes away.
+   */
+  endless?: 'text' | 'arguments';
 }
 
 const CHUNK = {
@@ -130,6 +135,7 @@ export async function answerTurn(turn: ScriptedTurn, res: ServerResponse): Promi
     });
     if (turn.cut === 'mid-arguments') return cut(res);
   }
+  if (turn.endless) return streamEndlessly(res, turn.endless, turn.toolCalls?.length ?? 0);
   if (turn.holdAfterToolCalls) await turn.holdAfterToolCalls;
   if (turn.cutAfterToolCalls) return cut(res);
   if (turn.holdUntil) await turn.holdUntil;
@@ -144,6 +150,35 @@ export async function answerTurn(turn: ScriptedTurn, res: ServerResponse): Promi
   }
   writeSSE(res, '[DONE]');
   res.end();
+}
+
+/** Streams text or one tool call's arguments, 64 KiB a chunk, until the client closes the connection. */
+async function streamEndlessly(
+  res: ServerResponse,
+  kind: 'text' | 'arguments',
+  index: number,
+): Promise<void> {
+  const piece = 'a'.repeat(64 * 1024);
+  if (kind === 'arguments') {
+    const head = { id: 'endless', type: 'function', function: { name: 'Shell', arguments: '{"command":"' } };
+    writeSSE(res, chunk({ tool_calls: [{ index, ...head }] }));
+  }
+  const next =
+    kind === 'text'
+      ? chunk({ content: piece })
+      : chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+  const closed = untilClosed(res);
+  let gone = false;
+  void closed.then(() => {
+    gone = true;
+  });
+  while (!gone && !res.destroyed) {
+    writeSSE(res, next);
+    // Waits for the client to read (or go): a full buffer, or the connection closing.
+    if (res.writableNeedDrain)
+      await Promise.race([new Promise((resolve) => res.once('drain', resolve)), closed]);
+    else await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Breaks the connection once what was written has reached the client. */

@@ -4,6 +4,7 @@ import type { CheckpointInfo, SkippedFile } from '../../session/checkpoints/chec
 import type { CheckpointStore } from '../../session/checkpoints/checkpoint-store.js';
 import { nestedRepositories } from '../../session/checkpoints/nested-repositories.js';
 import { type FileChange, planRestore } from '../../session/checkpoints/restore-plan.js';
+import { sanitizeOneLine, type TerminalSafe } from '../../util/sanitize-terminal.js';
 
 /** A restore of the files worked out, not yet applied. */
 export interface FilesPlan {
@@ -20,6 +21,14 @@ export interface FilesPlan {
 export function displayPath(roots: readonly string[], root: number, path: string): string {
   if (root === 0) return path;
   return join(roots[root] ?? `root-${root}`, ...path.split('/'));
+}
+
+/**
+ * A path as a listing shows it: the work tree's names are anyone's (a command the model ran chose
+ * them), so control characters and newlines show as visible symbols and each name keeps its line.
+ */
+export function listedPath(roots: readonly string[], root: number, path: string): TerminalSafe {
+  return sanitizeOneLine(displayPath(roots, root, path));
 }
 
 /** Checkpoints made before nested repositories were recorded file by file hold such a folder as a gitlink. */
@@ -114,10 +123,11 @@ export function describePlan(plan: FilesPlan): string {
   for (const change of plan.changes.slice(0, LISTED)) {
     const sign = change.kind === 'remove' ? '-' : change.kind === 'restore' ? '+' : '~';
     const note = change.changedElsewhere ? '  (changed since by someone else)' : '';
-    lines.push(`  ${sign} ${displayPath(plan.store.roots, change.root, change.path)}${note}`);
+    lines.push(`  ${sign} ${listedPath(plan.store.roots, change.root, change.path)}${note}`);
   }
   if (plan.changes.length > LISTED) lines.push(`  … and ${plan.changes.length - LISTED} more`);
-  for (const file of plan.skipped) lines.push(`  ! ${file.path}: not restorable (${file.reason})`);
+  for (const file of plan.skipped)
+    lines.push(`  ! ${sanitizeOneLine(file.path)}: not restorable (${file.reason})`);
   return lines.join('\n');
 }
 

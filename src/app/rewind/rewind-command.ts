@@ -5,6 +5,7 @@ import type { RestoreReport } from '../../session/checkpoints/apply-restore.js';
 import type { Context } from '../../soul/context/context.js';
 import { type SlashCommand, say } from '../../soul/slash-commands.js';
 import type { Approval } from '../../toolset/approval/approval.js';
+import { sanitizeOneLine } from '../../util/sanitize-terminal.js';
 import { wireSend } from '../../wire/current-wire.js';
 import { type RewindDone, wireEvent } from '../../wire/events.js';
 import { askRewindApproval } from './ask-rewind-approval.js';
@@ -15,6 +16,7 @@ import {
   displayPath,
   type FilesPlan,
   filesCount,
+  listedPath,
   planFilesRestore,
 } from './restore-files.js';
 import { judgeRestore, REWIND_FILES_ACTION } from './restore-policy.js';
@@ -196,7 +198,8 @@ async function restoreFiles(
   }
   const plan: FilesPlan = { ...planned, changes: verdict.allowed };
   const keptLines = verdict.kept.map(
-    ({ change, reason }) => `  ! ${displayPath(store.roots, change.root, change.path)}: kept, ${reason}`,
+    ({ change, reason }) =>
+      `  ! ${listedPath(store.roots, change.root, change.path)}: kept, ${sanitizeOneLine(reason)}`,
   );
   const summary = [
     `${label.what}${label.alsoConversation ? ', files and conversation' : ''}.`,
@@ -218,7 +221,8 @@ async function restoreFiles(
       REWIND_FILES_ACTION,
       [
         `${label.what}: the files listed above. The policy notes:`,
-        ...question.notes.map((n) => `  ? ${n}`),
+        // A note may name a file (or where its symlink leads): one line each, whatever the name holds.
+        ...question.notes.map((n) => `  ? ${sanitizeOneLine(n)}`),
       ].join('\n'),
       signal,
       question,
@@ -232,7 +236,7 @@ async function restoreFiles(
   let includeElsewhere = force;
   // Someone else's work is only overwritten on a person's word: never by yolo or afk alone.
   if (elsewhere.length > 0 && !force && !parts.approval.isAutoApprove()) {
-    const list = elsewhere.map((c) => `  ${displayPath(store.roots, c.root, c.path)}`).join('\n');
+    const list = elsewhere.map((c) => `  ${listedPath(store.roots, c.root, c.path)}`).join('\n');
     includeElsewhere = await askRewindApproval(
       parts.approval,
       'rewind files changed by someone else',
@@ -275,7 +279,9 @@ function finish(turn: number, redone: boolean, files: FilesOutcome | null, conve
     `${redone ? 'Redone' : `Rewound to before turn ${turn}`}: ${filesCount(payload.restored.length)} restored, ` +
       `${payload.removed.length} removed; conversation ${conversation ? 'rewound' : 'unchanged'}.`,
   ];
-  for (const kept of payload.kept) lines.push(`  kept ${kept.path}: ${kept.reason}`);
+  // The payload keeps the names as they are (a wire client's data); the text shows them escaped.
+  for (const kept of payload.kept)
+    lines.push(`  kept ${sanitizeOneLine(kept.path)}: ${sanitizeOneLine(kept.reason)}`);
   if (payload.kept.some((k) => k.reason.includes('someone else')))
     lines.push('Run /rewind again with --force to overwrite the files kept.');
   say(lines.join('\n'));

@@ -7,6 +7,7 @@ import { cleanDispatch, toolCall } from '../../toolset/test-support/dispatch.js'
 import { testPolicy } from '../../toolset/test-support/test-policy.js';
 import { toolErrorKind } from '../../toolset/tool-errors.js';
 import { createGrepTool, GREP_BACKEND_ENV, Grep } from './grep.js';
+import { findRipgrep } from './search/find-ripgrep.js';
 import { ripgrepArgs } from './search/ripgrep-search.js';
 import { briefOf, FileToolsHarness } from './test-support/file-tools-harness.js';
 
@@ -68,6 +69,7 @@ describe('Grep over a ripgrep process', () => {
       includeIgnored: true,
     });
     expect(args).toEqual([
+      '--no-config',
       '--hidden',
       ...['.git', '.svn', '.hg', '.bzr', '.jj', '.sl'].flatMap((dir) => ['--glob', `!${dir}`]),
       '--max-columns',
@@ -193,4 +195,37 @@ describe(`${GREP_BACKEND_ENV}`, () => {
       else process.env[GREP_BACKEND_ENV] = saved.backend;
     }
   });
+});
+
+describe('RIPGREP_CONFIG_PATH', () => {
+  const realRipgrep = findRipgrep();
+  it.skipIf(realRipgrep === null)(
+    'is ignored: a config file naming a `--pre` program never runs it',
+    async () => {
+      const marker = join(h.root, 'evil-ran');
+      const evil = join(h.root, 'evil');
+      await writeFile(evil, `#!/bin/sh\necho ran > "${marker}"\ncat "$1"\n`, { mode: 0o755 });
+      const config = join(h.root, 'ripgreprc');
+      await writeFile(config, `--pre=${evil}\n`);
+      await writeFile(join(h.workDir, 'f.txt'), 'needle\n');
+      h.toolset.add(
+        createGrepTool({
+          workDir: h.workDir,
+          policy: h.toolset.policy,
+          description: '',
+          ripgrepPath: realRipgrep ?? '',
+        }),
+      );
+      const saved = process.env.RIPGREP_CONFIG_PATH;
+      process.env.RIPGREP_CONFIG_PATH = config;
+      try {
+        const result = await h.call('Grep', { pattern: 'needle' });
+        expect(result.output).toBe('f.txt');
+      } finally {
+        if (saved === undefined) delete process.env.RIPGREP_CONFIG_PATH;
+        else process.env.RIPGREP_CONFIG_PATH = saved;
+      }
+      await expect(readFile(marker, 'utf8')).rejects.toThrow(/ENOENT/);
+    },
+  );
 });

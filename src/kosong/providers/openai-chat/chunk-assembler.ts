@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AnswerBudget } from '../../answer-limit.js';
 import { ChatProviderError } from '../../errors.js';
 import { JsonCompleteness } from '../../json-completeness.js';
 import type { ProviderPart, StreamedPart, TokenUsage, ToolCall } from '../../message.js';
@@ -37,8 +38,15 @@ export class ChatChunkAssembler {
   private out: ProviderPart[] = [];
   private lastIndex = 0;
 
-  /** `reasoningKey`: the delta field that carries reasoning (`''` for none). */
-  constructor(private readonly reasoningKey: string) {}
+  /**
+   * `reasoningKey`: the delta field that carries reasoning (`''` for none). `budget`: every delta
+   * counts as it arrives, for the backlog holds parts `generate` has not counted yet (an endless
+   * answer behind a call whose arguments never close).
+   */
+  constructor(
+    private readonly reasoningKey: string,
+    private readonly budget: AnswerBudget = new AnswerBudget(),
+  ) {}
 
   /** The parts that may go out after this chunk. */
   push(chunk: ChatChunk): ProviderPart[] {
@@ -87,6 +95,7 @@ export class ChatChunkAssembler {
   }
 
   private acceptPart(part: StreamedPart): void {
+    this.budget.spend(part);
     if (this.mustWait) this.backlog.push({ kind: 'part', part });
     else this.emitPart(part);
   }
@@ -97,6 +106,7 @@ export class ChatChunkAssembler {
     const fragment = delta.function?.arguments ?? '';
     let call = this.calls.get(index);
     const name = delta.function?.name;
+    this.budget.spendChars(fragment.length + (name?.length ?? 0) + (delta.id?.length ?? 0));
     // A new id at a known index is a new call: some servers number every call 0. A call whose name
     // is empty is still a call: dropped, it would get no result and leave no trace in the context.
     const startsCall = name ? true : name === '' && Boolean(delta.id);

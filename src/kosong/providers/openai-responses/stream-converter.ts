@@ -1,3 +1,4 @@
+import { AnswerBudget } from '../../answer-limit.js';
 import { ChatProviderError } from '../../errors.js';
 import type { ProviderPart, StreamedPart, TokenUsage, ToolCall } from '../../message.js';
 import {
@@ -52,6 +53,11 @@ export class ResponsesStreamConverter {
     private readonly requestId: string | null = null,
     /** Masked out of error messages, in case a server echoes it. */
     private readonly apiKey: string | undefined = undefined,
+    /**
+     * What waits here before `generate` sees it (calls announced while another streams, and their
+     * arguments) counts against the answer cap as it arrives: an endless one would never reach it.
+     */
+    private readonly budget: AnswerBudget = new AnswerBudget(),
   ) {}
 
   /** The parts one raw event yields; throws a typed error for failure events. */
@@ -120,6 +126,7 @@ export class ResponsesStreamConverter {
     out: ProviderPart[],
   ): CallState {
     const callId = item.call_id ?? item.id ?? '';
+    this.budget.spendChars(callId.length + (item.name?.length ?? 0) + (item.arguments?.length ?? 0));
     const call: CallState = {
       itemId: item.id ?? callId,
       callId,
@@ -150,8 +157,10 @@ export class ResponsesStreamConverter {
 
   private appendArguments(call: CallState | undefined, delta: string, out: ProviderPart[]): void {
     if (!call || !delta) return;
-    if (call.phase === 'announced') call.arguments += delta;
-    else if (call.phase === 'open') {
+    if (call.phase === 'announced') {
+      this.budget.spendChars(delta.length);
+      call.arguments += delta;
+    } else if (call.phase === 'open') {
       call.arguments += delta;
       out.push({ type: 'tool_call_part', arguments_part: delta });
     }

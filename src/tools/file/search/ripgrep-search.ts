@@ -16,7 +16,9 @@ const MAX_STDERR_CHARS = 4_000;
 
 /** The command line for a search (without the binary). */
 export function ripgrepArgs(request: GrepRequest, singleThread = false): string[] {
-  const args = ['--hidden'];
+  // `--no-config` first: RIPGREP_CONFIG_PATH (inherited from whoever started us, or planted by a
+  // command) could otherwise add flags such as `--pre=<program>`, which runs that program per file.
+  const args = ['--no-config', '--hidden'];
   for (const dir of VCS_DIRECTORIES) args.push('--glob', `!${dir}`);
   if (request.mode !== 'content') args.push('--max-columns', '500');
   if (singleThread) args.push('-j', '1');
