@@ -4,6 +4,7 @@ import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { NestedGitIndex } from './nested-git-index.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
+import { hiddenPaths } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly } from './sandbox-home.js';
 import {
   bwrapLaunch,
@@ -15,6 +16,7 @@ import {
 import { ensureProtected } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 
+export { HIDDEN_HOME_PATHS } from './sandbox-hidden-paths.js';
 export type { SandboxLaunch } from './sandbox-host.js';
 
 /**
@@ -50,43 +52,6 @@ export interface SandboxContext {
   path: string | undefined;
   platform?: NodeJS.Platform | undefined;
 }
-
-/**
- * Credential files and folders under the user's home that a sandboxed command never sees (README,
- * "Security model", names the same list).
- */
-export const HIDDEN_HOME_PATHS: readonly string[] = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.config/gh',
-  '.config/gcloud',
-  '.config/hub',
-  '.config/op',
-  '.config/rclone',
-  '.docker/config.json',
-  '.kube',
-  '.azure',
-  '.terraform.d',
-  '.vault-token',
-  '.password-store',
-  '.netrc',
-  '.git-credentials',
-  '.npmrc',
-  '.yarnrc.yml',
-  '.pypirc',
-  '.gem/credentials',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.m2/settings.xml',
-  '.gradle/gradle.properties',
-  '.pgpass',
-  '.my.cnf',
-  '.local/share/keyrings',
-  '.mozilla',
-  '.config/google-chrome',
-  '.config/chromium',
-];
 
 /** Why commands run as they run: the sandbox, off by the person's choice, or wanted but impossible here. */
 export type SandboxState =
@@ -337,37 +302,6 @@ export function bwrapArguments(
 function isWithin(dir: string, path: string): boolean {
   return isWithinDirectory(path, dir);
 }
-
-/** The paths a command never sees, as of the context's homes and config files (absolute, normalised). */
-function hiddenPaths(context: SandboxContext): readonly string[] {
-  const known = hiddenPathsMemo.get(context);
-  if (
-    known &&
-    known.kimiHome === context.kimiHome &&
-    known.userHome === context.userHome &&
-    known.configFiles === context.configFiles
-  )
-    return known.paths;
-  // Built once per context, not per command: 30-odd joins and resolves each time were a tenth of a
-  // millisecond of every step. Which of them exist is still asked at each command.
-  const paths = [
-    resolve(context.kimiHome),
-    ...(context.configFiles ?? []).map((file) => resolve(file)),
-    ...HIDDEN_HOME_PATHS.map((path) => resolve(context.userHome, path)),
-  ];
-  hiddenPathsMemo.set(context, {
-    kimiHome: context.kimiHome,
-    userHome: context.userHome,
-    configFiles: context.configFiles,
-    paths,
-  });
-  return paths;
-}
-
-const hiddenPathsMemo = new WeakMap<
-  SandboxContext,
-  { kimiHome: string; userHome: string; configFiles: SandboxContext['configFiles']; paths: readonly string[] }
->();
 
 function kindOf(path: string): 'dir' | 'file' | null {
   try {
