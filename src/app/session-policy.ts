@@ -5,6 +5,7 @@ import type { Config } from '../config/index.js';
 import { trustedFoldersFile } from '../config/trusted-folders.js';
 import {
   appendRule,
+  HomeStartupFiles,
   InvalidRuleError,
   type LoadedRules,
   PermissionRulesError,
@@ -130,8 +131,13 @@ async function protectedFilesOf(parts: SessionPolicyParts, sources: RuleSources)
     { path: trustedFoldersFile(parts.home), what: 'the trust record of workspaces' },
     ...parts.configFiles.map((path) => ({ path, what: 'a config file of the agent' })),
   ];
+  const home = new HomeStartupFiles(parts.env.HOME?.trim() || homedir(), () => [
+    parts.workDir,
+    ...parts.additionalDirs,
+  ]);
   return new ProtectedFiles(
     await Promise.all(files.map(async (file) => ({ ...file, path: await realPathOf(file.path) }))),
+    home,
   );
 }
 

@@ -1,6 +1,7 @@
 export { isWithinDirectory } from '../util/path-within.js';
 export * from './approval-actions.js';
 export type { Effect, EffectKind, FileTarget, ReadAccess, ResolvedAddress } from './effects.js';
+export { HomeStartupFiles } from './home-startup-files.js';
 export { type AddressClass, classifyAddress, HostResolutionError, resolveHost } from './network-address.js';
 export type { PathClass } from './path-class.js';
 export {

@@ -1,19 +1,27 @@
 import { basename, dirname, resolve, sep } from 'node:path';
 import type { EffectFacts } from './effect-facts.js';
 import type { FileTarget } from './effects.js';
+import type { HomeStartupFiles } from './home-startup-files.js';
 
 /**
  * Files that configure the agent itself: the rules files (`.kimi-ts/permissions.toml` of any
  * workspace, the user's `permissions.toml`), the trust record, and every config file the session
- * loaded. Rewriting one changes what the next session may do, so no approval of file edits covers
+ * loaded; and the person's startup files in their home. Rewriting one changes what the next session
+ * (or the person's next shell) may do, so no approval of file edits covers
  * them (not "approve for session", not a prefix, not yolo, not an allow rule): only a separate
  * question that names the file, and where nobody can answer, a refusal.
  */
 export class ProtectedFiles {
   private readonly paths: Map<string, string>;
 
-  /** `files`: absolute paths (real paths preferred) with what each is, e.g. "the trust record". */
-  constructor(files: readonly { path: string; what: string }[]) {
+  /**
+   * `files`: absolute paths (real paths preferred) with what each is, e.g. "the trust record".
+   * `home`: the person's startup files (`~/.bashrc`, `~/bin/…`), protected as well.
+   */
+  constructor(
+    files: readonly { path: string; what: string }[],
+    private readonly home?: HomeStartupFiles,
+  ) {
     this.paths = new Map(files.map((file) => [resolve(file.path), file.what]));
   }
 
@@ -31,6 +39,12 @@ export class ProtectedFiles {
       const known = this.paths.get(path);
       if (known) return known;
       if (isProjectRulesFile(path)) return "a project's permission rules file";
+    }
+    if (this.home) {
+      for (const path of [target.real, target.absolute]) {
+        const startup = this.home.reason(path);
+        if (startup) return startup;
+      }
     }
     // Last, and only by name: the common case (no `.git` in the path) costs one scan of the string.
     for (const path of [target.real, target.absolute]) if (isGitMetadata(path)) return GIT_METADATA;

@@ -1,14 +1,7 @@
 import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
-
-/**
- * Entries at the top of the person's home that stay read-only even when the workspace holds the home,
- * besides every dot entry: `~/bin` is on many a PATH (`.profile` adds it), so what a command put there
- * would run later in the person's shell, and as kimi-ts's own programs (src/util/path-entries.ts
- * keeps the home's folders on PATH).
- */
-const READ_ONLY_HOME_NAMES: ReadonlySet<string> = new Set(['bin']);
+import { isHomeStartupEntry } from './home-startup-files.js';
 
 /**
  * bubblewrap's arguments that keep the home's startup files out of a command's reach when the
@@ -41,7 +34,7 @@ export function homeStartupFilesReadOnly(workspace: readonly string[], userHome:
     return args; // unreadable: the whole home stays read-only
   }
   for (const entry of entries) {
-    if (entry.name.startsWith('.') || READ_ONLY_HOME_NAMES.has(entry.name)) continue;
+    if (isHomeStartupEntry(entry.name)) continue;
     if (!entry.isDirectory() && !entry.isFile()) continue;
     const path = join(home, entry.name);
     args.push('--bind', path, path);
@@ -50,7 +43,7 @@ export function homeStartupFilesReadOnly(workspace: readonly string[], userHome:
     if (dir === home || !isWithinDirectory(dir, home) || !existsSync(dir)) continue;
     // Inside a writable entry already (a project folder): bound with it.
     const top = relative(home, dir).split(sep)[0] ?? '';
-    if (!top.startsWith('.') && !READ_ONLY_HOME_NAMES.has(top)) continue;
+    if (!isHomeStartupEntry(top)) continue;
     args.push('--bind', dir, dir);
   }
   return args;

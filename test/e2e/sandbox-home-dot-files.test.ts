@@ -32,3 +32,31 @@ it('a command run with the home as work dir cannot change or create the startup 
   expect(existsSync(join(home, '.bash_profile'))).toBe(false);
   expect(existsSync(join(home, '.config'))).toBe(false);
 });
+
+it('the file tools, even in yolo, do not write the startup files of a home that is the work dir', async () => {
+  const write = (id: string, path: string) => ({ id, name: 'WriteFile', args: { path, content: 'evil\n' } });
+  const { sandbox } = await cli.setup([
+    {
+      toolCalls: [
+        write('w1', '.bashrc'),
+        write('w2', '.bash_profile'),
+        write('w3', 'bin/git'),
+        write('w4', '.config/fish/config.fish'),
+        write('w5', 'notes.txt'),
+      ],
+    },
+    { text: 'Done.' },
+  ]);
+  const home = sandbox.workDir;
+  await writeFile(join(home, '.bashrc'), 'original\n');
+  const result = await sandbox.run(['--print', '--yolo', '--output-format', 'stream-json', '-p', 'go'], {
+    env: { HOME: home },
+  });
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain('a startup file of your home');
+  expect(await readFile(join(home, '.bashrc'), 'utf8')).toBe('original\n');
+  expect(existsSync(join(home, '.bash_profile'))).toBe(false);
+  expect(existsSync(join(home, 'bin', 'git'))).toBe(false);
+  expect(existsSync(join(home, '.config'))).toBe(false);
+  expect(await readFile(join(home, 'notes.txt'), 'utf8')).toBe('evil\n');
+});
