@@ -33,6 +33,7 @@ const SECRET_COMMANDS = [
   'cat .e{n,}v',
   'cat ~/.ssh/{id_rsa,config}',
   'cat $HOME/.kube/config',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
   'cat ${HOME}/.kube/config',
   'cat "$HOME"/.netrc',
   'cat ~root/.kube/config',
