@@ -147,6 +147,24 @@ describe('commandSecretReason: names the shell builds', () => {
     expect(await reason(command)).toBeNull();
   });
 
+  it.each([
+    ['thousands of brace groups', `cat ${'{a,b}'.repeat(50_000)}`],
+    ['thousands of nested braces', `cat ${'{'.repeat(5000)}a,b${'}'.repeat(5000)}`],
+    ['thousands of variables', `cat ${'$a'.repeat(50_000)}/x`],
+    ['thousands of variables after an assignment', `a=x; cat ${'$a'.repeat(50_000)}/x`],
+  ])('%s: decided, no stack overflow', async (_name, command) => {
+    const answer = await reason(command);
+    expect(answer === null || typeof answer === 'string').toBe(true);
+  });
+
+  it.each([
+    `python3 -c "d = {'a': 1, 'b': 2}; e = {'c': 3, 'd': 4}; f = {1, 2}; print(d, e, f)"`,
+    `python3 -c "${"x = {'a': 1, 'b': 2}; ".repeat(20)}"`,
+    `for f in ${Array.from({ length: 400 }, (_, i) => `file${i}.txt`).join(' ')}; do wc -l "$f"; done`,
+  ])('quoted braces and long loops stay unasked: %s', async (command) => {
+    expect(await reason(command)).toBeNull();
+  });
+
   it('asks for a word that builds more names than are checked', async () => {
     const many = '{a,b}'.repeat(12);
     expect(await reason(`cat ${many}`)).toMatch(/more names than/);

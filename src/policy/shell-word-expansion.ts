@@ -26,9 +26,14 @@ export interface WordScope {
 /** Characters that start an expansion this file makes: a word without them is itself. */
 const EXPANDS = /[{~$]/;
 
+const LONE_VARIABLE = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/;
+
 /** The names `word` stands for, or null when it stands for more than MAX_WORD_NAMES. */
 export function expandedNames(word: string, scope: WordScope): string[] | null {
   if (!EXPANDS.test(word)) return [word];
+  // `"$f"` alone, unassigned here: a loop's words are judged as words already (however many).
+  const lone = LONE_VARIABLE.exec(word)?.[1];
+  if (lone !== undefined && !scope.variables.has(lone)) return [word];
   const braced = expandBraces(word);
   if (braced === null) return null;
   const out = new Set<string>();
@@ -44,29 +49,37 @@ export function expandedNames(word: string, scope: WordScope): string[] | null {
 }
 
 /**
+ * Words longer than this with a `{` are not brace-expanded name by name: past it the word counts as
+ * one that makes more names than are checked (a name a command reads is far shorter).
+ */
+const MAX_BRACE_WORD = 4096;
+
+/**
  * `a{b,c}d` → `abd`, `acd` (nested, several groups); `{1..3}` and `{a..c}` sequences. A `{` with no
- * `,` or `..` inside is literal, as in bash. Null past MAX_WORD_NAMES.
+ * `,` or `..` inside is literal, as in bash, and so is a word with a blank in it (it was quoted:
+ * `python -c "{'a': 1, 'b': 2}"`; an unquoted blank would have split the braces). Null past
+ * MAX_WORD_NAMES. One group at a time from a work list, no recursion: a hostile word of thousands
+ * of groups costs no stack.
  */
 export function expandBraces(word: string): string[] | null {
-  if (!word.includes('{')) return [word];
-  const group = firstBraceGroup(word);
-  if (group === null) return [word];
-  const { start, end, items } = group;
-  const head = word.slice(0, start);
-  const tail = expandBraces(word.slice(end + 1));
-  if (tail === null) return null;
-  const out: string[] = [];
-  for (const item of items) {
-    const inner = expandBraces(head + item);
-    if (inner === null) return null;
-    for (const first of inner) {
-      for (const rest of tail) {
-        out.push(first + rest);
-        if (out.length > MAX_WORD_NAMES) return null;
-      }
+  if (!word.includes('{') || /\s/.test(word)) return [word];
+  if (word.length > MAX_BRACE_WORD) return null;
+  const done: string[] = [];
+  const todo = [word];
+  while (todo.length > 0) {
+    const next = todo.pop()!;
+    const group = firstBraceGroup(next);
+    if (group === null) {
+      done.push(next);
+      if (done.length > MAX_WORD_NAMES) return null;
+      continue;
     }
+    const head = next.slice(0, group.start);
+    const tail = next.slice(group.end + 1);
+    for (let i = group.items.length - 1; i >= 0; i--) todo.push(head + group.items[i] + tail);
+    if (todo.length + done.length > MAX_WORD_NAMES) return null;
   }
-  return out;
+  return done;
 }
 
 /** The first `{…}` that expands (a list or a sequence), with its items; null when none does. */
@@ -180,18 +193,39 @@ const VARIABLE = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=+?])([^}]*)|[^}]*)?\}|
 /** Defaults inside defaults (`${a:-${b:-…}}`) go this deep at most. */
 const MAX_VARIABLE_DEPTH = 8;
 
+/** VARIABLE, for every reference in a word. */
+const VARIABLES = new RegExp(VARIABLE.source, 'g');
+
 /**
- * The values of the variables in `word`. A known variable's values were expanded when it was
- * assigned (scope.variables); a default word is expanded here (tilde and variables, as bash does).
+ * The values of the variables in `word`, reference by reference (a loop, not recursion: a word of
+ * thousands of `$a` costs no stack). A known variable's values were expanded when it was assigned
+ * (scope.variables); a default word is expanded here (tilde and variables, as bash does).
  */
 function expandVariables(word: string, scope: WordScope, depth: number): string[] | null {
   if (!word.includes('$')) return [word];
-  const found = VARIABLE.exec(word);
-  if (!found || depth > MAX_VARIABLE_DEPTH) return [word];
+  let results = [''];
+  let last = 0;
+  for (const found of word.matchAll(VARIABLES)) {
+    const values = variableValues(found, scope, depth);
+    if (values === null) return null;
+    const literal = word.slice(last, found.index);
+    const next: string[] = [];
+    for (const result of results) {
+      for (const value of values) {
+        next.push(result + literal + value);
+        if (next.length > MAX_WORD_NAMES) return null;
+      }
+    }
+    results = next;
+    last = (found.index ?? 0) + found[0].length;
+  }
+  const rest = word.slice(last);
+  return results.map((result) => result + rest);
+}
+
+/** What one `$NAME` / `${NAME…}` may stand for. */
+function variableValues(found: RegExpMatchArray, scope: WordScope, depth: number): string[] | null {
   const name = found[1] ?? found[4] ?? '';
-  const head = word.slice(0, found.index);
-  const tail = expandVariables(word.slice(found.index + found[0].length), scope, depth);
-  if (tail === null) return null;
   const values = new Set<string>();
   const known = scope.variables.get(name);
   if (known) for (const value of known) values.add(value);
@@ -205,7 +239,7 @@ function expandVariables(word: string, scope: WordScope, depth: number): string[
   const operator = found[2];
   if (operator !== undefined) {
     if (operator.endsWith('+')) values.add('');
-    if (!operator.endsWith('?')) {
+    if (!operator.endsWith('?') && depth < MAX_VARIABLE_DEPTH) {
       for (const tilded of expandTilde(found[3] ?? '', scope.home)) {
         const alternatives = expandVariables(tilded, scope, depth + 1);
         if (alternatives === null) return null;
@@ -213,12 +247,5 @@ function expandVariables(word: string, scope: WordScope, depth: number): string[
       }
     }
   }
-  const out: string[] = [];
-  for (const value of values) {
-    for (const rest of tail) {
-      out.push(head + value + rest);
-      if (out.length > MAX_WORD_NAMES) return null;
-    }
-  }
-  return out;
+  return values.size > MAX_WORD_NAMES ? null : [...values];
 }
