@@ -181,8 +181,11 @@ function parseInto(
       incomplete = true;
       if (tooDeep) return;
       tooDeep = true;
+      // Its start only: the parts around it hold its whole text (the secret check reads them), and
+      // an approval lists it.
+      const text = command.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + DEEP_TEXT_SHOWN));
       found.push({
-        text: command.slice(node.startIndex, node.endIndex).trim(),
+        text: node.endIndex - node.startIndex > DEEP_TEXT_SHOWN ? `${text.trim()}…` : text.trim(),
         notSimple: `nested deeper than ${MAX_TREE_DEPTH} levels (not read further)`,
         literal: null,
         invocations: [[UNKNOWN_WORD]],
@@ -214,6 +217,8 @@ interface Walk {
  * grammar nests one in the next, are walked in a loop and count as one level.
  */
 export const MAX_TREE_DEPTH = 200;
+/** How much of the part past MAX_TREE_DEPTH its text holds. */
+const DEEP_TEXT_SHOWN = 120;
 
 const REDIRECT_NODES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
