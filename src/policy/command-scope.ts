@@ -16,7 +16,12 @@ export interface CommandScope extends WordScope {
   /** The working folder and every folder a `cd` of the command may lead to (absolute). */
   readonly folders: readonly string[];
   /** A `cd` whose target cannot be known (`cd "$X"`, `cd -`): relative words may be anywhere. */
-  readonly unknownCd: { readonly text: string; readonly part: number } | null;
+  readonly unknownCd: {
+    readonly text: string;
+    readonly part: number;
+    /** The parts after it up to this index are the substitutions inside it (they run before it). */
+    readonly insideUntil: number;
+  } | null;
 }
 
 /** `NAME=`, `NAME+=`: an assignment word. */
@@ -105,11 +110,25 @@ export function commandScope(
     if (!CHANGES_FOLDER.has(words[at] ?? '')) continue;
     const targets = folderTargets(words.slice(at + 1), folders, scope, reals);
     if (targets === null || variables.has('CDPATH') || folders.length + targets.length > MAX_FOLDERS) {
-      unknownCd ??= { text: partTexts[i] ?? words.join(' '), part: i };
+      if (unknownCd === null) {
+        // The parser lists a command's substitutions right after it, in the order they are written
+        // (a part written once is inside once: `cd "$(cat x)"; cat x` reads x after the cd too).
+        const text = partTexts[i] ?? words.join(' ');
+        let insideUntil = i + 1;
+        for (let at = 0; insideUntil < partCount; insideUntil++) {
+          const found = text.indexOf(partTexts[insideUntil] ?? '', at);
+          if (found === -1 || partTexts[insideUntil] === undefined) break;
+          at = found + 1;
+        }
+        unknownCd = { text, part: i, insideUntil };
+      }
       continue;
     }
     for (const target of targets) if (!folders.includes(target)) folders.push(target);
   }
+  // `$PWD` and `$OLDPWD` name a folder the command is, or was, in.
+  variables.set('PWD', folders);
+  variables.set('OLDPWD', folders);
   return { ...scope, folders, unknownCd };
 }
 

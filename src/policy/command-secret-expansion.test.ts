@@ -90,6 +90,7 @@ describe('commandSecretReason: names the shell builds', () => {
     'cd "$(mktemp -d)" && cat config',
     'cd $X; cat config',
     'cd - && cat config',
+    'cd "$(cat config)"; cat config',
     // `..` in the word.
     'cat ../work/sub/.env',
     'cat sub/../prod.env',
@@ -113,6 +114,9 @@ describe('commandSecretReason: names the shell builds', () => {
     'a=.k; b=ube; cat ~/$a$b/config',
     'd=.git; cd $d && cat config',
     'for d in ~/.kube; do cat $d/config; done',
+    'cd ~/.kube && cat $PWD/config',
+    'cd ~/.kube; cd /tmp; cat ~-/config',
+    'cd ~/.kube && cat ~+/config',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     'cat ${X:-~/.kube}/config',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template

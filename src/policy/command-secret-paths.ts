@@ -39,7 +39,7 @@ export async function commandSecretReason(
     const loopList = i >= parts.length;
     const folders = loopList ? scope.folders : partFolders(splits[i]!, scope, reals);
     const unknownFolder =
-      folders === null ? texts[i]! : unknownCdBefore(scope, i, texts) ? scope.unknownCd!.text : null;
+      folders === null ? texts[i]! : unknownCdBefore(scope, i) ? scope.unknownCd!.text : null;
     for (const word of candidateWords(splits[i]!, loopList)) {
       if (folders === scope.folders && unknownFolder === null) {
         if (seen.has(word)) continue;
@@ -74,9 +74,9 @@ function absoluteFolder(cwd: string): string {
  * Whether a `cd` nobody can follow may have run before part `i`: any part but that `cd` and the
  * substitutions inside it (`cd "$(git rev-parse --show-toplevel)"` runs `git rev-parse` first).
  */
-function unknownCdBefore(scope: CommandScope, i: number, texts: readonly string[]): boolean {
+function unknownCdBefore(scope: CommandScope, i: number): boolean {
   const cd = scope.unknownCd;
-  return cd !== null && i !== cd.part && !cd.text.includes(texts[i]!);
+  return cd !== null && (i < cd.part || i >= cd.insideUntil);
 }
 
 /**

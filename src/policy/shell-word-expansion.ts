@@ -144,12 +144,14 @@ const TILDE_USER = /^~([A-Za-z_][A-Za-z0-9_.-]*\$?)(?=\/|$)/;
 /**
  * A leading tilde: `~` and `~/x` are the home; `~name/x` is that user's home, and is judged in the
  * agent's home as well (another user's `.ssh` is as secret as ours, and the current user's home by
- * name may not be `$HOME`). `~+` is the working folder: the rest is a relative word.
+ * name may not be `$HOME`). `~+` and `~-` are folders the command is in or was in: the rest is a
+ * relative word.
  */
 export function expandTilde(word: string, home: string): string[] {
   if (word[0] !== '~') return [word];
   if (word === '~' || word.startsWith('~/')) return [home + word.slice(1)];
-  if (word === '~+' || word.startsWith('~+/')) return [word.length > 2 ? word.slice(3) : '.'];
+  // `~+` is $PWD and `~-` $OLDPWD: a folder the command is or was in, where relative words resolve.
+  if (/^~[+-](?:\/|$)/.test(word)) return [word.length > 2 ? word.slice(3) : '.'];
   const user = TILDE_USER.exec(word);
   if (!user?.[1]) return [word];
   const rest = word.slice(user[0].length);
