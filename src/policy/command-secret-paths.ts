@@ -8,10 +8,12 @@ import { expandedNames, MAX_WORD_NAMES } from './shell-word-expansion.js';
 
 /**
  * Why a command reads a secret file, or null: one of its words names one (`cat prod.env`,
- * `base64 < .envrc`, `cp ~/.kimi-ts/config.toml x`, `dd if=.env`, `cat *.env`). Works on the parts
- * the policy's parser already split (shell-command.ts); this file only reads their words. Not a proof
- * that a command reads no secret (a variable or a generated name is invisible here): the sandbox
- * hides the agent's own files; this makes the plain cases a question the person answers.
+ * `base64 < .envrc`, `cp ~/.kimi-ts/config.toml x`, `dd if=.env`, `cat *.env`), as the shell would
+ * expand it (shell-word-expansion.ts) in each folder the command may be in (command-scope.ts). Works
+ * on the parts the policy's parser already split (shell-command.ts); this file only reads their
+ * words. Not a proof that a command reads no secret (a name made at run time, a variable from the
+ * environment, is invisible here): the sandbox hides the agent's own files; this makes the cases a
+ * reader of the command can see a question the person answers.
  */
 export async function commandSecretReason(
   parts: readonly string[],
@@ -94,15 +96,22 @@ function wordReason(
 ): string | null | Promise<string | null> {
   const names = expandedNames(word, scope);
   if (names === null)
-    return `the shell makes more names than are checked of ${word} (more than ${MAX_WORD_NAMES})`;
+    return `the shell makes more names of ${shown(word)} than are checked (more than ${MAX_WORD_NAMES})`;
   const paths: string[] = [];
   for (const name of names) {
     if (unknownFolder !== null && !isAbsolute(name))
-      return `it names ${word} in a folder that cannot be known (after \`${unknownFolder}\`)`;
+      return `it names ${shown(word)} in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
     if (isAbsolute(name)) paths.push(...expandWord(name, sep, reals));
     else for (const folder of folders) paths.push(...expandWord(name, folder, reals));
   }
   return pathsReason(word, paths, reals, homes);
+}
+
+/** How much of a word a reason quotes (a hostile word can be megabytes long). */
+const SHOWN_CHARS = 120;
+
+function shown(text: string): string {
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
 }
 
 /** Why one of the files a word stands for is secret, or a git config's content scan to wait for. */
@@ -112,7 +121,7 @@ function pathsReason(
   reals: DecisionRealPaths,
   homes: SensitiveHomes,
 ): string | null | Promise<string | null> {
-  const says = (reason: string) => `it names the secret file ${word} (${reason})`;
+  const says = (reason: string) => `it names the secret file ${shown(word)} (${reason})`;
   const scans: Promise<string | null>[] = [];
   for (const path of paths) {
     const real = reals.of(path);
