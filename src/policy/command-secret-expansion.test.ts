@@ -91,6 +91,10 @@ describe('commandSecretReason: names the shell builds', () => {
     'cd $X; cat config',
     'cd - && cat config',
     'cd "$(cat config)"; cat config',
+    "bash -c 'cd ~/.kube && cat config'",
+    '(cd ~/.kube; cat config)',
+    'echo $(cd ~/.kube && cat config)',
+    'tar -C "$X" -cf - config',
     // `..` in the word.
     'cat ../work/sub/.env',
     'cat sub/../prod.env',
