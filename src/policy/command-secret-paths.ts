@@ -1,15 +1,19 @@
-import { basename, dirname, isAbsolute, resolve, sep } from 'node:path';
+import { isAbsolute, resolve, sep } from 'node:path';
+import { type CommandScope, commandScope, partFolders } from './command-scope.js';
 import { DecisionRealPaths } from './decision-real-paths.js';
-import { expandHome } from './real-path.js';
+import { GLOB_CHARS, globPaths } from './path-glob.js';
 import { fileSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
+import { expandedNames, MAX_WORD_NAMES } from './shell-word-expansion.js';
 
 /**
  * Why a command reads a secret file, or null: one of its words names one (`cat prod.env`,
- * `base64 < .envrc`, `cp ~/.kimi-ts/config.toml x`, `dd if=.env`, `cat *.env`). Works on the parts
- * the policy's parser already split (shell-command.ts); this file only reads their words. Not a proof
- * that a command reads no secret (a variable or a generated name is invisible here): the sandbox
- * hides the agent's own files; this makes the plain cases a question the person answers.
+ * `base64 < .envrc`, `cp ~/.kimi-ts/config.toml x`, `dd if=.env`, `cat *.env`), as the shell would
+ * expand it (shell-word-expansion.ts) in each folder the command may be in (command-scope.ts). Works
+ * on the parts the policy's parser already split (shell-command.ts); this file only reads their
+ * words. Not a proof that a command reads no secret (a name made at run time, a variable from the
+ * environment, is invisible here): the sandbox hides the agent's own files; this makes the cases a
+ * reader of the command can see a question the person answers.
  */
 export async function commandSecretReason(
   parts: readonly string[],
@@ -20,21 +24,35 @@ export async function commandSecretReason(
   /** Words a loop hands to its body (ParsedCommand.loopWords): each may name a file the body reads. */
   loopWords: readonly string[] = [],
 ): Promise<string | null> {
-  const home = homes.userHome;
   // Each word's files looked up in the command's order (synchronously: see DecisionRealPaths); the
   // first secret is the answer. Only a `.git/config` is read for its content, and only then does
   // the decision wait on the file system.
-  const words = wordsOf(parts, loopWords);
+  const texts = loopWords.length === 0 ? parts : parts.concat(loopWords);
+  const splits = texts.map(splitWords);
   const reals = new DecisionRealPaths(now);
-  const base = absoluteFolder(cwd);
+  const scope = commandScope(splits, parts.length, texts, absoluteFolder(cwd), homes, reals);
   const reasons: (string | null | Promise<string | null>)[] = [];
   let pending = false;
-  for (const word of words) {
-    const reason = wordReason(word, expandWord(expandHome(word, home), base, reals), reals, homes);
-    // Nothing before it is pending: the first secret found is the answer.
-    if (typeof reason === 'string' && !pending) return reason;
-    pending ||= reason !== null;
-    reasons.push(reason);
+  // Words judged in the command's own folders (most): each once, whichever parts name it.
+  const seen = new Set<string>();
+  // A loop's word lists first: a `$f` of its body stands for them, and the reason names the word as written.
+  for (let k = 0; k < texts.length; k++) {
+    const i = (k + parts.length) % texts.length;
+    const loopList = i >= parts.length;
+    const folders = loopList ? scope.folders : partFolders(splits[i]!, scope, reals);
+    const unknownFolder =
+      folders === null ? texts[i]! : unknownCdBefore(scope, i) ? scope.unknownCd!.text : null;
+    for (const word of candidateWords(splits[i]!, loopList)) {
+      if (folders === scope.folders && unknownFolder === null) {
+        if (seen.has(word)) continue;
+        seen.add(word);
+      }
+      const reason = wordReason(word, folders ?? scope.folders, unknownFolder, scope, reals, homes);
+      // Nothing before it is pending: the first secret found is the answer.
+      if (typeof reason === 'string' && !pending) return reason;
+      pending ||= reason !== null;
+      reasons.push(reason);
+    }
   }
   if (!pending) return null;
   return (await Promise.all(reasons)).find((r) => r !== null) ?? null;
@@ -54,14 +72,56 @@ function absoluteFolder(cwd: string): string {
   return absolute;
 }
 
-/** Why a word names a secret file (by the files it stands for), or a git config's content scan to wait for. */
+/**
+ * Whether a `cd` nobody can follow may have run before part `i`: any part but that `cd` and the
+ * substitutions inside it (`cd "$(git rev-parse --show-toplevel)"` runs `git rev-parse` first).
+ */
+function unknownCdBefore(scope: CommandScope, i: number): boolean {
+  const cd = scope.unknownCd;
+  return cd !== null && (i < cd.part || i >= cd.insideUntil);
+}
+
+/**
+ * Why a word names a secret file (by the names the shell makes of it, in each folder the command
+ * may be in, and the files its globs match), or a git config's content scan to wait for.
+ */
 function wordReason(
+  word: string,
+  folders: readonly string[],
+  /** The command that moved to a folder nobody can know, when this word may be read there. */
+  unknownFolder: string | null,
+  scope: CommandScope,
+  reals: DecisionRealPaths,
+  homes: SensitiveHomes,
+): string | null | Promise<string | null> {
+  const names = expandedNames(word, scope);
+  if (names === null)
+    return `the shell makes more names of ${shown(word)} than are checked (more than ${MAX_WORD_NAMES})`;
+  const paths: string[] = [];
+  for (const name of names) {
+    if (unknownFolder !== null && !isAbsolute(name))
+      return `it names ${shown(word)} in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
+    if (isAbsolute(name)) paths.push(...expandWord(name, sep, reals));
+    else for (const folder of folders) paths.push(...expandWord(name, folder, reals));
+  }
+  return pathsReason(word, paths, reals, homes);
+}
+
+/** How much of a word a reason quotes (a hostile word can be megabytes long). */
+const SHOWN_CHARS = 120;
+
+function shown(text: string): string {
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+}
+
+/** Why one of the files a word stands for is secret, or a git config's content scan to wait for. */
+function pathsReason(
   word: string,
   paths: readonly string[],
   reals: DecisionRealPaths,
   homes: SensitiveHomes,
 ): string | null | Promise<string | null> {
-  const says = (reason: string) => `it names the secret file ${word} (${reason})`;
+  const says = (reason: string) => `it names the secret file ${shown(word)} (${reason})`;
   const scans: Promise<string | null>[] = [];
   for (const path of paths) {
     const real = reals.of(path);
@@ -75,20 +135,6 @@ function wordReason(
     const reason = found.find((r) => r !== null);
     return reason ? says(reason) : null;
   });
-}
-
-/**
- * Each word once, whichever parts (or loop word lists: every word of theirs) name it. One loop and
- * one call for both: a command with a loop, the first after plain ones, runs no code V8 has not
- * seen run (code first run after optimisation is thrown away and optimised again).
- */
-function wordsOf(parts: readonly string[], loopWords: readonly string[]): Iterable<string> {
-  const texts = loopWords.length === 0 ? parts : parts.concat(loopWords);
-  const words = new Set<string>();
-  for (let i = 0; i < texts.length; i++) {
-    for (const word of candidateWords(texts[i] ?? '', i >= parts.length)) words.add(word);
-  }
-  return words;
 }
 
 const GIT_CONFIG = `${sep}.git${sep}config`;
@@ -116,8 +162,7 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
  * it count: `f=prod.env` names prod.env), values of `x=y`, the items of an array `a=(x y)`. A loop's
  * word list is words only: each of them.
  */
-function candidateWords(part: string, loopList: boolean): string[] {
-  const split = splitWords(part);
+function candidateWords(split: readonly string[], loopList: boolean): readonly string[] {
   if (loopList) return split;
   const out: string[] = [];
   let named = false;
@@ -183,39 +228,15 @@ export function splitWords(text: string): string[] {
 const QUOTING = /['"\\]/;
 const BLANKS = /\s+/;
 
-/** A word with `*`, `?` or `[…]` in its last part stands for the files it matches there. */
+/** The files a name stands for in a folder: the path, and the files its globs match (in any part). */
 function expandWord(word: string, cwd: string, reals: DecisionRealPaths): string[] {
   // Most words are a plain name in the folder (`src-1`, `notes.txt`): the path is the folder's plus
   // the name, as resolve would make it, without its normalising pass.
   if (PLAIN_NAME.test(word) && word !== '.' && word !== '..')
     return [cwd === sep ? `${sep}${word}` : `${cwd}${sep}${word}`];
   const path = resolve(cwd, word);
-  const name = basename(path);
-  if (!/[*?[]/.test(name) || /[*?[]/.test(dirname(path))) return [path];
-  const entries = reals.list(dirname(path));
-  // A folder with nothing in it (or none there: `src-1/*.ts`) needs no pattern built.
-  if (entries.length === 0) return [path];
-  const pattern = globToRegExp(name);
-  return [
-    path,
-    ...entries.filter((entry) => pattern.test(entry)).map((entry) => resolve(dirname(path), entry)),
-  ];
+  return GLOB_CHARS.test(path) ? globPaths(path, reals) : [path];
 }
 
 /** A name with no separator and no glob character (nothing resolve or a glob would change). */
 const PLAIN_NAME = /^[^/\\*?[]+$/;
-
-function globToRegExp(glob: string): RegExp {
-  let source = '';
-  for (const c of glob) {
-    if (c === '*') source += '.*';
-    else if (c === '?') source += '.';
-    else if (c === '[' || c === ']') source += c;
-    else source += c.replace(/[.+^${}()|\\/]/g, '\\$&');
-  }
-  try {
-    return new RegExp(`^${source}$`);
-  } catch {
-    return /^$/;
-  }
-}

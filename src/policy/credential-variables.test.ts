@@ -24,6 +24,21 @@ describe('credentialVariableReason', () => {
     'GOOGLE_APPLICATION_CREDENTIALS',
     'SSH_PRIVATE_KEY',
     'CLIENT_SECRET',
+    'SMTP_PASSWD',
+    'DB_PWD',
+    'DB_PASS',
+    'SMTP_PASS',
+    'db_password',
+    'MINIO_ACCESS_KEY',
+    'DEPLOY_PRIVATE_KEY',
+    'AZURE_CREDENTIALS',
+    'KIMI_API_KEY',
+    'MOONSHOT_API_KEY',
+    'OPENAI_API_KEY',
+    'ANTHROPIC_API_KEY',
+    'GEMINI_API_KEY',
+    'TWINE_PASSWORD',
+    'VAULT_TOKEN',
   ])('%s is a credential by its name', (name) => {
     expect(credentialVariableReason(name, 'x')).toBe('its name says it holds a credential');
   });
@@ -33,8 +48,25 @@ describe('credentialVariableReason', () => {
     ['HTTPS_PROXY', 'http://me:pa55word@proxy:3128', 'a URL with a password'],
     ['DEPLOY', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'a GitHub token'],
     ['SOMETHING', 'AKIAABCDEFGHIJKLMNOP', 'an AWS access key'],
+    ['SENTRY_DSN', 'https://pub:priv4te@o1.ingest.sentry.io/1', 'a URL with a password'],
+    ['MODEL', `sk-ant-api03-${'a'.repeat(40)}`, 'an Anthropic API key'],
+    ['MODEL', `sk-proj-${'a'.repeat(40)}`, 'an API key (sk-…)'],
+    ['NOTIFY', 'xoxb-1234567890-abcdefghij', 'a Slack token'],
+    ['REGISTRY', `npm_${'a'.repeat(36)}`, 'an npm token'],
+    ['GL', `glpat-${'a'.repeat(20)}`, 'a GitLab token'],
+    ['DEPLOY', '-----BEGIN OPENSSH PRIVATE KEY-----\nabc', 'a private key'],
   ])('%s=%s is a credential by its value (%s)', (name, value, what) => {
     expect(credentialVariableReason(name, value)).toBe(`its value holds ${what}`);
+  });
+
+  it.each([
+    ['MYSQL_DSN', 'app:hunter2@tcp(db:3306)/app'],
+    ['DSN', 'app:hunter2@tcp(db:3306)/app'],
+    ['DATABASE_URL', 'app:hunter2@db.internal/app'],
+    ['PG_URI', 'app:hunter2@db.internal/app'],
+    ['CONN', 'redis://:s3cretpass@cache:6379/0'],
+  ])('%s=%s is a credential: a connection string with user:password@', (name, value) => {
+    expect(credentialVariableReason(name, value)).toMatch(/password/);
   });
 
   it.each([
@@ -51,6 +83,17 @@ describe('credentialVariableReason', () => {
     ['HTTPS_PROXY', 'http://proxy:3128'],
     ['DATABASE_URL', 'postgres://localhost/app'],
     ['AUTHOR', 'me'],
+    ['TERM', 'xterm-256color'],
+    ['KEYBOARD_LAYOUT', 'us'],
+    ['KEYMAP', 'us'],
+    ['SHELL', '/bin/bash'],
+    ['EDITOR', 'vim'],
+    ['NODE_ENV', 'production'],
+    ['LC_ALL', 'C.UTF-8'],
+    ['PASSENGER_APP_ENV', 'production'],
+    ['MYSQL_DSN', 'tcp(db:3306)/app'],
+    ['DATABASE_URL', 'app@db.internal/app'],
+    ['SENTRY_DSN', 'https://pub@o1.ingest.sentry.io/1'],
   ])('%s=%s is not', (name, value) => {
     expect(credentialVariableReason(name, value)).toBeNull();
   });

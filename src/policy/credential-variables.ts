@@ -7,8 +7,18 @@ import { secretContentReason } from './secret-content.js';
 const CREDENTIAL_WORDS =
   /SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|TOKEN|APIKEY|API_KEY|ACCESS_KEY|PRIVATE_KEY|_AUTH$|^AUTH_/i;
 
-/** Parts of a name (between `_`) that say the same: `STRIPE_KEY`, `MYSQL_PWD`, `GH_PAT`, `X_COOKIE`. */
-const CREDENTIAL_PARTS = new Set(['KEY', 'KEYS', 'PWD', 'PAT', 'COOKIE', 'COOKIES', 'AUTH']);
+/**
+ * Parts of a name (between `_`) that say the same: `STRIPE_KEY`, `MYSQL_PWD`, `SMTP_PASS`, `GH_PAT`,
+ * `X_COOKIE`.
+ */
+const CREDENTIAL_PARTS = new Set(['KEY', 'KEYS', 'PWD', 'PASS', 'PAT', 'COOKIE', 'COOKIES', 'AUTH']);
+
+/**
+ * A connection string with a password in its user part, with or without a scheme: Go's MySQL DSN
+ * `app:pw@tcp(db:3306)/app`, `app:pw@db/app`, `redis://:pw@cache` (no user). The password is not a
+ * `$VAR` reference.
+ */
+const USER_PASSWORD = /(?:^|:\/\/)[^\s:@/'"]*:(?!\$)[^\s@/'"]+@/;
 
 /** Names that match the words above but hold no credential, and that programs need. */
 const NOT_CREDENTIALS = new Set([
@@ -32,7 +42,8 @@ export function credentialVariableReason(name: string, value: string): string | 
   )
     return 'its name says it holds a credential';
   const content = secretContentReason(value);
-  return content === null ? null : `its value ${content}`;
+  if (content !== null) return `its value ${content}`;
+  return USER_PASSWORD.test(value) ? 'its value holds a connection string with a password' : null;
 }
 
 /**

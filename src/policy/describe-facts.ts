@@ -88,6 +88,8 @@ export function factBlock(facts: EffectFacts): DisplayBlock {
         command: effect.command,
         parts: [...(facts.command?.parts ?? [])],
         parsed_whole: !facts.command?.incomplete,
+        // Why the command reads a secret file (a word names one), as for a file's read.
+        secret: facts.secret ?? null,
         // The parts allow rules and command prefixes do not cover, and why.
         not_simple: (facts.command?.analysed ?? [])
           .filter((part) => part.notSimple !== null)

@@ -217,6 +217,17 @@ const ROWS: Row[] = [
     expected: 'allow',
     step: 'mode',
   },
+  ...['grep KEY src/a.ts', 'grep -in KEY src/a.ts', 'diff src/a.ts src/a.ts', 'ls -R src'].map(
+    (command): Row => ({
+      name: `no sandbox here: in the read-only set: ${command}`,
+      tool: 'Shell',
+      effect: () => execInWork(command),
+      sandbox: UNAVAILABLE,
+      modes: ['print'],
+      expected: 'allow',
+      step: 'mode',
+    }),
+  ),
   {
     name: 'no sandbox here: any other command',
     tool: 'Shell',
@@ -249,6 +260,22 @@ const ROWS: Row[] = [
     'grep --file=/etc/shadow src',
     'git status',
     'cat "src/a.ts"',
+    // Recursive readers read every file under the folder, secret ones included.
+    'grep -r KEY .',
+    'grep -R KEY .',
+    'grep -rn KEY src',
+    'grep -inR KEY src',
+    'grep --recursive KEY .',
+    'grep --dereference-recursive KEY .',
+    'grep -d recurse KEY .',
+    'grep --directories recurse KEY .',
+    'grep -drecurse KEY .',
+    'rgrep KEY .',
+    'diff -r src src',
+    'diff -Nr src src',
+    'diff --recursive src src',
+    // Two folders: diff reads the files both hold (a .env in each).
+    'diff src src',
   ].map(
     (command): Row => ({
       name: `no sandbox here: not in the read-only set: ${command}`,

@@ -30,6 +30,8 @@ interface ShellRow {
   says?: string;
 }
 
+const DEEP_COMMAND = `echo ${'$('.repeat(5000)}x${')'.repeat(5000)}`;
+
 const SHELL_ROWS: ShellRow[] = [
   {
     name: 'simple: a literal command',
@@ -860,6 +862,32 @@ const SHELL_ROWS: ShellRow[] = [
     rules: [{ decision: 'deny', pattern: 'Shell(cat -)' }],
     expected: 'deny',
     step: 'deny-rule',
+  },
+  // Nested past the walk's depth: decided (no stack overflow), the deep rest unread and not simple.
+  {
+    name: 'deep: 5000 nested $( with a deny rule it cannot rule out',
+    command: DEEP_COMMAND,
+    modes: ['yolo', 'print'],
+    rules: [{ decision: 'deny', pattern: 'Shell(rm *)' }],
+    expected: 'deny',
+    step: 'deny-rule',
+    says: 'cannot be ruled out',
+  },
+  {
+    name: 'deep: 5000 nested $( is not covered by an allow rule',
+    command: DEEP_COMMAND,
+    modes: ['default'],
+    rules: [{ decision: 'allow', pattern: 'Shell(echo *)' }],
+    expected: 'ask',
+    step: 'tool-default',
+  },
+  {
+    name: 'deep: 5000 nested ( in print mode is decided like any unparsed command',
+    command: `${'('.repeat(5000)}ls${')'.repeat(5000)}`,
+    modes: ['print'],
+    rules: [],
+    expected: 'allow',
+    step: 'mode',
   },
 ];
 

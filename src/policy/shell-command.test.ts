@@ -1,7 +1,42 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { LEAF_NODES, parseShellCommand } from './shell-command.js';
+import { LEAF_NODES, MAX_TREE_DEPTH, parseShellCommand } from './shell-command.js';
+
+describe('parseShellCommand: input nested past the walk depth', () => {
+  const deep = 5000;
+  it.each([
+    ['$( nested', `echo ${'$('.repeat(deep)}x${')'.repeat(deep)}`],
+    ['( nested', `${'('.repeat(deep)}ls${')'.repeat(deep)}`],
+    ['"$( nested', `echo ${'"$('.repeat(deep)}x${')"'.repeat(deep)}`],
+    ['{ nested', `${'{ '.repeat(deep)}ls; ${'}; '.repeat(deep)}`],
+    ['backquotes in $( nested', `echo ${'$(echo `'.repeat(deep / 2)}x${'`)'.repeat(deep / 2)}`],
+  ])('%s: no stack overflow; incomplete, with a part nothing allows', async (_name, command) => {
+    const parsed = await parseShellCommand(command);
+    expect(parsed.incomplete).toBe(true);
+    const deeper = parsed.analysed.filter((part) =>
+      part.notSimple?.includes(`deeper than ${MAX_TREE_DEPTH}`),
+    );
+    expect(deeper).toHaveLength(1);
+    expect(deeper[0]?.literal).toBeNull();
+  });
+
+  it('a long && chain (nested one link in the next by the grammar) is read whole', async () => {
+    const command = Array.from({ length: 3000 }, (_, i) => `echo ${i} "$x"`).join(' && ');
+    const parsed = await parseShellCommand(command);
+    expect(parsed.incomplete).toBe(false);
+    expect(parsed.parts).toHaveLength(3000);
+    expect(parsed.parts[0]).toBe('echo 0 "$x"');
+    expect(parsed.parts[2999]).toBe('echo 2999 "$x"');
+  });
+
+  it('nesting below the cap is read as before', async () => {
+    const command = `echo ${'$('.repeat(20)}rm -rf x${')'.repeat(20)}`;
+    const parsed = await parseShellCommand(command);
+    expect(parsed.incomplete).toBe(false);
+    expect(parsed.parts.at(-1)).toBe('rm -rf x');
+  });
+});
 
 describe('parseShellCommand', () => {
   it.each([

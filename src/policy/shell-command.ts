@@ -175,7 +175,23 @@ function parseInto(
         incomplete = true;
       }
     };
-    collect(tree.rootNode, command, { found, nested, inPart: false, loopWords }, null);
+    let tooDeep = false;
+    const deeper = (node: SyntaxNode): void => {
+      // Past the cap the rest is unread: one part for it, nothing allows it, deny rules see its text.
+      incomplete = true;
+      if (tooDeep) return;
+      tooDeep = true;
+      // Its start only: the parts around it hold its whole text (the secret check reads them), and
+      // an approval lists it.
+      const text = command.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + DEEP_TEXT_SHOWN));
+      found.push({
+        text: node.endIndex - node.startIndex > DEEP_TEXT_SHOWN ? `${text.trim()}…` : text.trim(),
+        notSimple: `nested deeper than ${MAX_TREE_DEPTH} levels (not read further)`,
+        literal: null,
+        invocations: [[UNKNOWN_WORD]],
+      });
+    };
+    collect(tree.rootNode, command, { found, nested, inPart: false, loopWords, deeper }, null, 0);
     return incomplete;
   } finally {
     tree.delete();
@@ -190,7 +206,19 @@ interface Walk {
   readonly inPart: boolean;
   /** The words of `for x in …` lists (see ParsedCommand.loopWords). */
   readonly loopWords: string[];
+  /** A node past MAX_TREE_DEPTH: the command is not read further there. */
+  readonly deeper: (node: SyntaxNode) => void;
 }
+
+/**
+ * How deep the walk goes into the tree (`$($($(…)))`, `((((…))))`): each level is a JavaScript call,
+ * and thousands of them overflow the stack. Real commands stay far below; deeper input is not read
+ * (a part nothing allows, the command incomplete). The links of an `a && b && c` chain, which the
+ * grammar nests one in the next, are walked in a loop and count as one level.
+ */
+export const MAX_TREE_DEPTH = 200;
+/** How much of the part past MAX_TREE_DEPTH its text holds. */
+const DEEP_TEXT_SHOWN = 120;
 
 const REDIRECT_NODES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
@@ -216,10 +244,24 @@ export const LEAF_NODES: ReadonlySet<string> = new Set([
   'word',
 ]);
 
-function collect(node: SyntaxNode, source: string, walk: Walk, parent: ParentNode | null): void {
+function collect(
+  node: SyntaxNode,
+  source: string,
+  walk: Walk,
+  parent: ParentNode | null,
+  depth: number,
+): void {
   // Each read of a node crosses into WebAssembly: its type and children are read once.
   const type = node.type;
   if (LEAF_NODES.has(type)) return;
+  if (depth > MAX_TREE_DEPTH) {
+    walk.deeper(node);
+    return;
+  }
+  if (type === 'list') {
+    collectList(node, source, walk, depth);
+    return;
+  }
   const children = namedChildrenOf(node);
   let inPart = walk.inPart;
   // A command's words with a literal value hold no expansion, substitution or command: nothing
@@ -251,5 +293,29 @@ function collect(node: SyntaxNode, source: string, walk: Walk, parent: ParentNod
   }
   const inner = inPart === walk.inPart ? walk : { ...walk, inPart };
   const self: ParentNode = { node, type };
-  for (const child of children) if (child && !literal?.has(child)) collect(child, source, inner, self);
+  for (const child of children)
+    if (child && !literal?.has(child)) collect(child, source, inner, self, depth + 1);
+}
+
+/**
+ * `a && b || c` is list(list(a, b), c): its left links are followed in a loop, then each command is
+ * walked in the order written, with the list that holds it as its parent.
+ */
+function collectList(node: SyntaxNode, source: string, walk: Walk, depth: number): void {
+  const links: { node: SyntaxNode; children: SyntaxNode[] }[] = [];
+  let current: SyntaxNode | undefined = node;
+  while (current !== undefined && current.type === 'list') {
+    const children = namedChildrenOf(current);
+    links.push({ node: current, children });
+    current = children[0];
+  }
+  for (let i = links.length - 1; i >= 0; i--) {
+    const { node: list, children } = links[i]!;
+    const self: ParentNode = { node: list, type: 'list' };
+    // The first child of every link but the innermost is the link inside it, walked already.
+    for (let j = i === links.length - 1 ? 0 : 1; j < children.length; j++) {
+      const child = children[j];
+      if (child) collect(child, source, walk, self, depth + 1);
+    }
+  }
 }

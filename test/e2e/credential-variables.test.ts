@@ -15,6 +15,8 @@ const CREDENTIALS = {
   DB_PASSWORD: 'correct-horse-battery',
   DATABASE_URL: 'postgres://app:hunter2hunter2@db.internal:5432/app',
   DEPLOY_HOOK: 'https://ci:s3cr3tvalue@ci.example.com/deploy',
+  SMTP_PASS: 'smtp-pass-value-1',
+  MYSQL_DSN: 'app:dsn-pass-value-2@tcp(db:3306)/app',
 };
 
 it.each([

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { CliSandbox } from '../support/run-cli.js';
+import { pathWithoutBwrap } from '../support/no-bwrap-path.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
 /**
@@ -66,9 +66,9 @@ describe('the sandbox, on by default in print mode', () => {
       shell(
         'c1',
         // The paths are built at run time, so the policy's secret-argument check cannot see them
-        // (it reads `k=id_ed25519` as naming the key; a name printf makes it cannot read):
-        // what keeps them out of reach here is the sandbox.
-        `d=.ssh; c=config; k=$(printf 'i\\x64_ed25519'); rev "$KIMI_TS_HOME/$c.toml"; rev ${sandbox.configFile.replace(/config\.toml$/, '$c.toml')}; ls -A ~/$d; rev ~/$d/$k; echo read-done`,
+        // (it reads `k=id_ed25519`, `d=.ssh; ~/$d` and `$KIMI_TS_HOME/…` as naming secrets; a name
+        // printf makes it cannot read): what keeps them out of reach here is the sandbox.
+        `d=$(printf '.ss%s' h); c=$(printf 'conf%s' ig); k=$(printf 'i\\x64_ed25519'); h=$(printenv KIMI_TS_HOME); rev "$h/$c.toml"; rev ${sandbox.configFile.replace(/config\.toml$/, '$c.toml')}; ls -A ~/$d; rev ~/$d/$k; echo read-done`,
       ),
       shell(
         's1',
@@ -158,17 +158,6 @@ describe('the sandbox, on by default in print mode', () => {
     expect(existsSync(join(sandbox.workDir, 'ok.md'))).toBe(true);
   });
 });
-
-/** A PATH with the tools the tests need but no bwrap. */
-async function pathWithoutBwrap(sandbox: CliSandbox): Promise<string> {
-  const bin = join(sandbox.root, 'bin-without-bwrap');
-  await mkdir(bin);
-  for (const tool of ['bash', 'sh', 'ls', 'touch', 'cat', 'env', 'node']) {
-    const { stdout } = await run('bash', ['-c', `command -v ${tool}`]);
-    await symlink(stdout.trim(), join(bin, tool));
-  }
-  return bin;
-}
 
 describe('where the sandbox cannot run (no bubblewrap on PATH)', () => {
   it('says so once with the fix; runs the read-only set; refuses the rest in print mode unless --sandbox off', async () => {

@@ -27,9 +27,13 @@ describe('the command sandbox through the CLI', () => {
     server.push(
       shell('w1', 'echo in > inside.txt && cat inside.txt'),
       shell('w2', 'echo evil > /etc/kimi-ts-e2e-evil; echo evil > ../outside/evil.txt'),
-      // The path is made by printf: a command that names it plainly, even in an assignment, is a
-      // secret read (refused before it runs); this one gets past that check and meets the sandbox.
-      shell('k1', `f="$HOME/$(printf '.s\\x73h/i\\x64_rsa')"; cat "$f"; ls -A "$KIMI_TS_HOME" | wc -l`),
+      // The paths are made by printf and printenv: a command that names them plainly, even in an
+      // assignment or as `$KIMI_TS_HOME`, is a secret read (refused before it runs); this one gets
+      // past that check and meets the sandbox.
+      shell(
+        'k1',
+        `f="$HOME/$(printf '.s\\x73h/i\\x64_rsa')"; cat "$f"; ls -A "$(printenv KIMI_TS_HOME)" | wc -l`,
+      ),
       shell('n1', `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`),
       { text: 'done' },
     );

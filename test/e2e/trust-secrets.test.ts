@@ -32,9 +32,12 @@ describe('hole 6: the keys never leave', () => {
             },
           ],
         },
-        // The config file sits outside the work dir; a command naming it is a secret read (refused
-        // here), but one that builds its name in a variable still prints it: redaction catches the key.
-        { toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'f=../conf; cat "$f"ig.toml' } }] },
+        // The config file sits outside the work dir; a command naming it (or building its name from
+        // a variable it assigns) is a secret read (refused here), but one that builds its name at run
+        // time still prints it: redaction catches the key.
+        {
+          toolCalls: [{ id: 's2', name: 'Shell', args: { command: 'f=$(printf ../conf); cat "$f"ig.toml' } }],
+        },
         {
           toolCalls: [{ id: 's3', name: 'Shell', args: { command: `echo ${CONFIG_KEY} > leaked.txt` } }],
         },

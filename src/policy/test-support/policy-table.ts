@@ -53,6 +53,11 @@ export function useFixture(): void {
   });
 }
 
+/** The fixture's temp root (its `home`, `work`, `outside`), once useFixture's beforeAll ran. */
+export function fixtureRoot(): string {
+  return root;
+}
+
 export const read = async (path: string): Promise<Effect> => ({
   kind: 'read',
   target: await resolveFileTarget(path.replace('$ROOT', root), work),

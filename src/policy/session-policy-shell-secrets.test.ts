@@ -1,0 +1,91 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, it } from 'vitest';
+import {
+  casesOf,
+  checkRow,
+  execInWork,
+  fixtureRoot,
+  type ModeName,
+  type Row,
+  runQuestion,
+  useFixture,
+} from './test-support/policy-table.js';
+
+/**
+ * Shell commands whose secret file the shell builds (braces, `$HOME`, `~user`, a glob in a folder,
+ * a `cd` or `-C` before the word, a variable assigned earlier, deep nesting): asked as a secret read
+ * in yolo (even there), refused where nobody can answer; the harmless look-alikes run as yolo says.
+ */
+
+useFixture();
+
+beforeAll(async () => {
+  const root = fixtureRoot();
+  await mkdir(join(root, 'home', '.kube'), { recursive: true });
+  await writeFile(join(root, 'home', '.kube', 'config'), 'apiVersion: v1');
+  await writeFile(join(root, 'home', '.netrc'), 'machine x login y password z');
+  await mkdir(join(root, 'work', 'sub'), { recursive: true });
+  await writeFile(join(root, 'work', 'sub', '.env'), 'TOKEN=1');
+});
+
+const SECRET_COMMANDS = [
+  'cat .e{n,}v',
+  'cat ~/.ssh/{id_rsa,config}',
+  'cat $HOME/.kube/config',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  'cat ${HOME}/.kube/config',
+  'cat "$HOME"/.netrc',
+  'cat ~root/.kube/config',
+  'cat ~/.k?be/config',
+  'cat */.env',
+  'cd ~/.kube && cat config',
+  'cd sub; cat .env',
+  'cd "$(mktemp -d)" && cat config',
+  'cat ../work/sub/.env',
+  'git -C ~/.kube diff --no-index config /dev/null',
+  'tar -C ~ -cf - .kube/config',
+  'make --directory=../home/.kube config',
+  'd=~/.kube; cat $d/config',
+  'f=.env; cd sub && cat "$f"',
+];
+
+const HARMLESS_COMMANDS = [
+  'cat src/{a,b}.ts',
+  'cd src && cat a.ts',
+  'git -C src status',
+  'd=src; cat $d/a.ts',
+];
+
+const rows = (mode: ModeName, expected: Row['expected']): Row[] =>
+  SECRET_COMMANDS.map((command) => ({
+    name: `${command}`,
+    tool: 'Shell',
+    effect: () => execInWork(command),
+    question: runQuestion(command),
+    modes: [mode],
+    expected,
+    step: 'sensitive',
+    says: expected === 'deny' ? 'reads a secret file' : 'reads a SECRET file',
+  }));
+
+const ROWS: Row[] = [
+  ...rows('yolo', 'ask'),
+  ...rows('afk', 'deny'),
+  ...rows('print', 'deny'),
+  ...HARMLESS_COMMANDS.map(
+    (command): Row => ({
+      name: `${command}`,
+      tool: 'Shell',
+      effect: () => execInWork(command),
+      question: runQuestion(command),
+      modes: ['yolo', 'afk', 'print'],
+      expected: 'allow',
+      step: 'mode',
+    }),
+  ),
+];
+
+describe('SessionPolicy.decide: secret files a shell expansion names', () => {
+  it.each(casesOf(ROWS))('%s', (_name, row, modeName) => checkRow(row, modeName));
+});
