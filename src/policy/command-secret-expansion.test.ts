@@ -181,6 +181,30 @@ describe('commandSecretReason: names the shell builds', () => {
     expect(await reason(command)).toBeNull();
   });
 
+  describe('after a cd nobody can follow, in the sandbox (which hides the homes and config files)', () => {
+    const sandboxed = async (command: string) => {
+      const parsed = await parseShellCommand(command);
+      return commandSecretReason(parsed.parts, work, homes, undefined, parsed.loopWords, true);
+    };
+    it.each([
+      'cd "$(git rev-parse --show-toplevel)" && npm test',
+      'cd "$(mktemp -d)" && cat config && ls -la',
+      'cd $X; make build',
+    ])('lets %s through: its words name no secret file by name', async (command) => {
+      expect(await sandboxed(command)).toBeNull();
+      // Without the sandbox, the folder may be one it would hide: asked.
+      expect(await reason(command)).toMatch(/cannot be known/);
+    });
+    it.each([
+      'cd "$X" && cat .env',
+      'cd $X; base64 prod.env',
+      'cd - && cat .envrc',
+      'cd "$(pwd)/x"; cat id_rsa',
+    ])('asks for %s: the name is a secret in any folder', async (command) => {
+      expect(await sandboxed(command)).toMatch(/in a folder that cannot be known/);
+    });
+  });
+
   it('asks for a word that builds more names than are checked', async () => {
     const many = '{a,b}'.repeat(12);
     expect(await reason(`cat ${many}`)).toMatch(/more names of .* than are checked/);

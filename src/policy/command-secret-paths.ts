@@ -3,7 +3,7 @@ import { type CommandScope, commandScope, partFolders } from './command-scope.js
 import { DecisionRealPaths } from './decision-real-paths.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
 import { fileSecretContentReason } from './secret-content.js';
-import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
+import { type SensitiveHomes, secretNameReason, sensitiveReason } from './sensitive-files.js';
 import { expandedNames, MAX_WORD_NAMES } from './shell-word-expansion.js';
 
 /**
@@ -23,6 +23,12 @@ export async function commandSecretReason(
   now: () => number = Date.now,
   /** Words a loop hands to its body (ParsedCommand.loopWords): each may name a file the body reads. */
   loopWords: readonly string[] = [],
+  /**
+   * The command runs in the sandbox, which hides the homes' secret folders and every config file:
+   * after a `cd` nobody can follow, a word is then judged by its name alone (a `.env` may be in any
+   * folder the command can see), not asked for whatever it is.
+   */
+  sandboxHidesHomes = false,
 ): Promise<string | null> {
   // Each word's files looked up in the command's order (synchronously: see DecisionRealPaths); the
   // first secret is the answer. Only a `.git/config` is read for its content, and only then does
@@ -47,7 +53,15 @@ export async function commandSecretReason(
         if (seen.has(word)) continue;
         seen.add(word);
       }
-      const reason = wordReason(word, folders ?? scope.folders, unknownFolder, scope, reals, homes);
+      const reason = wordReason(
+        word,
+        folders ?? scope.folders,
+        unknownFolder,
+        scope,
+        reals,
+        homes,
+        sandboxHidesHomes,
+      );
       // Nothing before it is pending: the first secret found is the answer.
       if (typeof reason === 'string' && !pending) return reason;
       pending ||= reason !== null;
@@ -93,14 +107,20 @@ function wordReason(
   scope: CommandScope,
   reals: DecisionRealPaths,
   homes: SensitiveHomes,
+  sandboxHidesHomes: boolean,
 ): string | null | Promise<string | null> {
   const names = expandedNames(word, scope);
   if (names === null)
     return `the shell makes more names of ${shown(word)} than are checked (more than ${MAX_WORD_NAMES})`;
   const paths: string[] = [];
   for (const name of names) {
-    if (unknownFolder !== null && !isAbsolute(name))
-      return `it names ${shown(word)} in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
+    if (unknownFolder !== null && !isAbsolute(name)) {
+      if (!sandboxHidesHomes)
+        return `it names ${shown(word)} in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
+      const byName = secretNameReason(name);
+      if (byName) return `it names ${shown(word)} (${byName}) in a folder that cannot be known`;
+      continue;
+    }
     if (isAbsolute(name)) paths.push(...expandWord(name, sep, reals));
     else for (const folder of folders) paths.push(...expandWord(name, folder, reals));
   }

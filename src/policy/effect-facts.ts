@@ -24,6 +24,8 @@ export async function gatherFacts(
   effect: Effect,
   roots: WorkspaceRoots,
   homes: SensitiveHomes,
+  /** Commands run in the sandbox, which hides the homes' secret folders and the config files. */
+  sandboxHidesHomes = false,
 ): Promise<EffectFacts> {
   switch (effect.kind) {
     case 'read':
@@ -42,8 +44,9 @@ export async function gatherFacts(
     }
     case 'exec': {
       const command = await parseShellCommand(effect.command);
+      const hidden = sandboxHidesHomes && effect.leaveSandbox === undefined;
       const secret =
-        (await commandSecretReason(command.parts, effect.cwd, homes, undefined, command.loopWords)) ??
+        (await commandSecretReason(command.parts, effect.cwd, homes, undefined, command.loopWords, hidden)) ??
         undefined;
       return { effect, candidates: [effect.command.trim()], command, secret };
     }

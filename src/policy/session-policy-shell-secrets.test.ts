@@ -84,6 +84,30 @@ const ROWS: Row[] = [
       step: 'mode',
     }),
   ),
+  // In the sandbox (which hides the homes and config files), a cd nobody can follow leaves words
+  // judged by name; out of it (asked to leave it), the folder may be one the sandbox would hide.
+  ...(['yolo', 'afk', 'print'] as const).map(
+    (mode): Row => ({
+      name: 'cd "$(git rev-parse --show-toplevel)" && npm test, sandboxed',
+      tool: 'Shell',
+      effect: () => execInWork('cd "$(git rev-parse --show-toplevel)" && npm test'),
+      question: runQuestion('cd "$(git rev-parse --show-toplevel)" && npm test'),
+      modes: [mode],
+      sandbox: { state: 'on', mode: 'workspace-write' },
+      expected: 'allow',
+      step: 'mode',
+    }),
+  ),
+  {
+    name: 'cd "$X" && cat .env, sandboxed',
+    tool: 'Shell',
+    effect: () => execInWork('cd "$X" && cat .env'),
+    question: runQuestion('cd "$X" && cat .env'),
+    modes: ['print'],
+    sandbox: { state: 'on', mode: 'workspace-write' },
+    expected: 'deny',
+    step: 'sensitive',
+  },
 ];
 
 describe('SessionPolicy.decide: secret files a shell expansion names', () => {

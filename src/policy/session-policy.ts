@@ -163,7 +163,9 @@ export class SessionPolicy {
   }
 
   async decide(request: PolicyRequest): Promise<PolicyDecision> {
-    const facts = await Promise.all(request.effects.map((e) => gatherFacts(e, this.roots, this.homes)));
+    const facts = await Promise.all(
+      request.effects.map((e) => gatherFacts(e, this.roots, this.homes, this.sandbox?.state === 'on')),
+    );
     const subject: RuleSubject = {
       toolName: request.toolName,
       candidates: facts.flatMap((f) => f.candidates),
