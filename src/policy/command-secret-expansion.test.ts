@@ -188,7 +188,7 @@ describe('commandSecretReason: names the shell builds', () => {
     };
     it.each([
       'cd "$(git rev-parse --show-toplevel)" && npm test',
-      'cd "$(mktemp -d)" && cat config && ls -la',
+      'cd "$(mktemp -d)" && cat notes.txt && ls -la',
       'cd $X; make build',
     ])('lets %s through: its words name no secret file by name', async (command) => {
       expect(await sandboxed(command)).toBeNull();

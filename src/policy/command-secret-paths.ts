@@ -1,4 +1,4 @@
-import { isAbsolute, resolve, sep } from 'node:path';
+import { basename, isAbsolute, resolve, sep } from 'node:path';
 import { type CommandScope, commandScope, partFolders } from './command-scope.js';
 import { DecisionRealPaths } from './decision-real-paths.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
@@ -72,6 +72,19 @@ export async function commandSecretReason(
   return (await Promise.all(reasons)).find((r) => r !== null) ?? null;
 }
 
+/**
+ * Names that are secret files only in certain folders the sandbox still shows (a `.git/config` with a
+ * token in a remote URL, a project's `.aws/credentials`, `.docker/config.json`): after a `cd` nobody
+ * can follow, the folder may be that one.
+ */
+const SECRET_BY_PLACE_NAMES: ReadonlySet<string> = new Set([
+  'config',
+  'credentials',
+  'config.json',
+  'config.toml',
+  'hosts.yml',
+]);
+
 /** The last working folder made absolute: every decision of a session names the same one. */
 let lastFolder: { given: string; absolute: string } | null = null;
 
@@ -117,7 +130,9 @@ function wordReason(
     if (unknownFolder !== null && !isAbsolute(name)) {
       if (!sandboxHidesHomes)
         return `it names ${shown(word)} in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
-      const byName = secretNameReason(name);
+      const byName =
+        secretNameReason(name) ??
+        (SECRET_BY_PLACE_NAMES.has(basename(name)) ? 'a secret in some folders the sandbox shows' : null);
       if (byName) return `it names ${shown(word)} (${byName}) in a folder that cannot be known`;
       continue;
     }
