@@ -4,8 +4,9 @@ import { secretNameReason } from '../../policy/index.js';
 import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
 import { noteFileModes } from './file-modes.js';
+import { GitProbeTrapWalk } from './git-probe-traps.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
-import { dropGitlinks, openNestedRepositories } from './nested-work-trees.js';
+import { dropGitlinks, openNestedRepositories, placePlaceholders } from './nested-work-trees.js';
 import { filesOver, isFolder, listCandidates } from './record-candidates.js';
 import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
@@ -78,6 +79,8 @@ export class CheckpointStore {
     private readonly startedEmpty = new Set<number>(),
     /** Roots whose index was rid of gitlinks in this process (nested-work-trees.ts). */
     private readonly gitlinksDropped = new Set<number>(),
+    /** Per root, the walk that finds traps for git's nested-repository probe (git-probe-traps.ts). */
+    private readonly trapWalks: GitProbeTrapWalk[] = [],
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
@@ -247,6 +250,13 @@ export class CheckpointStore {
       this.gitlinksDropped.add(index);
       if (!this.startedEmpty.has(index)) await dropGitlinks(git);
     }
+    // Before git walks the root: a nested `.git` its repository probe would wait on or read without end.
+    this.trapWalks[index] ??= new GitProbeTrapWalk(root);
+    const traps = await this.trapWalks[index].read(signal);
+    await placePlaceholders(
+      git,
+      traps.map((folder) => `${folder}/`),
+    );
     const list = (specs: readonly string[]) => listCandidates(git, excludes, specs);
     const opened = await openNestedRepositories(git, await list([]), list, (path) => isFolder(root, path));
     const candidates = opened.candidates;
