@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
+import { GitProbeTrapWalk } from '../../util/git-probe-traps.js';
 import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
 import { noteFileModes } from './file-modes.js';
-import { GitProbeTrapWalk } from './git-probe-traps.js';
 import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { dropGitlinks, openNestedRepositories, placePlaceholders } from './nested-work-trees.js';
 import { filesOver, isFolder, listCandidates } from './record-candidates.js';

@@ -171,3 +171,20 @@ function lstatQuietly(path: string) {
     return undefined;
   }
 }
+
+/** More trap folders than a command line should carry: nothing is staged then. */
+const MAX_EXCLUDED_TRAPS = 1_000;
+
+/**
+ * Pathspecs that keep git's walk out of the trap folders under `workTree` (an excluded folder is
+ * never probed), for a `git add -A` in a tree an agent wrote, where no placeholder can go into the
+ * index (it is the person's). The folders' files are not staged.
+ */
+export async function trapExcludes(workTree: string, signal?: AbortSignal): Promise<string[]> {
+  const traps = await new GitProbeTrapWalk(workTree).read(signal);
+  if (traps.length > MAX_EXCLUDED_TRAPS)
+    throw new Error(
+      `${traps.length} folders hold a .git that git cannot safely look into; nothing was staged.`,
+    );
+  return traps.map((folder) => `:(top,exclude,literal)${folder}`);
+}
