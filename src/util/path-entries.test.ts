@@ -48,6 +48,17 @@ describe('trustedPathEntries', () => {
     expect(trustedPathEntries(`${join(work, 'bin')}:/usr/bin`, [join(root, 'link')])).toBe('/usr/bin');
   });
 
+  it('drops an entry that does not exist yet but would lead into a work folder through a symlink', () => {
+    // A command in the sandbox writes the work folder: it makes `tools/git`, and the next program
+    // kimi-ts runs outside the sandbox (the checkpoints' git) would be it.
+    const root = tempDir();
+    const work = join(root, 'work');
+    mkdirSync(work, { recursive: true });
+    symlinkSync(work, join(root, 'link'));
+    const entry = join(root, 'link', 'tools', 'bin');
+    expect(trustedPathEntries(`${entry}:/usr/bin`, [work])).toBe('/usr/bin');
+  });
+
   it("keeps the person's own folders when the work folder holds their home (kimi-ts run in ~)", () => {
     const localBin = join(homedir(), '.local', 'bin');
     expect(trustedPathEntries(`${localBin}:/usr/bin`, [homedir()])).toBe(`${localBin}:/usr/bin`);

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, isAbsolute, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
 
 /** What a POSIX shell searches when PATH is unset. */
@@ -73,12 +73,23 @@ function startFolder(): string | undefined {
   }
 }
 
+/**
+ * The real path of `path`; of one that does not exist (yet), the real path of its nearest existing
+ * folder with the rest after it: an entry a command could still make (`link/tools/bin`, with `link`
+ * leading into the work tree) is judged by where it would be.
+ */
 function realOrSelf(path: string): string {
-  try {
-    // The native call: one syscall, where the JavaScript one lstats every folder on the way (a
-    // PATH of fifteen entries took milliseconds of the start).
-    return realpathSync.native(path);
-  } catch {
-    return path;
+  const rest: string[] = [];
+  for (let at = path; ; ) {
+    try {
+      // The native call: one syscall, where the JavaScript one lstats every folder on the way (a
+      // PATH of fifteen entries took milliseconds of the start).
+      return join(realpathSync.native(at), ...rest.reverse());
+    } catch {
+      const parent = dirname(at);
+      if (parent === at) return path;
+      rest.push(basename(at));
+      at = parent;
+    }
   }
 }
