@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoGit } from '../app/subagents/repo-git.js';
-import { trapExcludes } from '../util/git-probe-traps.js';
+import { trapExcludes } from '../util/git-walk-traps.js';
 import { isLocalRemote, type RepoSource, sessionBranch } from './repo-source.js';
 
 /**

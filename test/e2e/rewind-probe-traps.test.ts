@@ -47,4 +47,18 @@ describe('a trap for git in a nested .git made by a command (wire mode)', () => 
     expect(existsSync(join(work, 'sub', 'f.txt'))).toBe(false);
     expect((await wire.close()).code).toBe(0);
   }, 60_000);
+
+  it('a .gitignore FIFO in a folder: the turn ends, the rest is recorded and rewound', async () => {
+    await cli.setup(
+      shellTurn('mkdir ign && mkfifo ign/.gitignore && echo i > ign/f.txt && echo c > made.txt'),
+    );
+    const work = cli.sandbox.workDir;
+    const wire = await startWireSession(cli.sandbox, []);
+    await wire.prompt('set the trap');
+    await wire.prompt('/rewind 1');
+    expect(existsSync(join(work, 'made.txt'))).toBe(false);
+    // Never recorded (git must not walk there): left as it is.
+    expect(existsSync(join(work, 'ign', 'f.txt'))).toBe(true);
+    expect((await wire.close()).code).toBe(0);
+  }, 60_000);
 });

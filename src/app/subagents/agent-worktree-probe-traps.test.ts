@@ -24,7 +24,7 @@ const git = (cwd: string, ...args: string[]) =>
     env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
   });
 
-it('a nested .git whose HEAD is a FIFO: the agent work is committed at once, the trap folder left out', async () => {
+it('a nested .git whose HEAD is a FIFO, a .gitignore FIFO: the agent work is committed at once, the trap folders left out', async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'kimi-ts-worktree-traps-')));
   const repo = join(root, 'repo');
   await mkdir(repo);
@@ -45,6 +45,10 @@ it('a nested .git whose HEAD is a FIFO: the agent work is committed at once, the
   await mkdir(join(trap, 'refs'));
   execFileSync('mkfifo', [join(trap, 'HEAD')]);
   await writeFile(join(worktree.workDir, 'sub', 'f.txt'), 'f\n');
+  // And a folder whose .gitignore is a FIFO (git opens it as it walks in).
+  await mkdir(join(worktree.workDir, 'ign'));
+  await writeFile(join(worktree.workDir, 'ign', 'g.txt'), 'g\n');
+  execFileSync('mkfifo', [join(worktree.workDir, 'ign', '.gitignore')]);
   const outcome = await finishAgentWorktree(worktree, 'item');
   expect(outcome.branch).toBe('kimi-ts/straps/0');
   expect(git(repo, 'ls-tree', '-r', '--name-only', 'kimi-ts/straps/0').trim().split('\n')).toEqual([

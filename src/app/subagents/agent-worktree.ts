@@ -1,6 +1,6 @@
 import { lstat, mkdir, readFile, realpath, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { trapExcludes } from '../../util/git-probe-traps.js';
+import { trapExcludes } from '../../util/git-walk-traps.js';
 import { RepoGitError, repoGit } from './repo-git.js';
 
 /** Isolation was asked for where it cannot be had (not a git repository, no commit yet). */

@@ -98,4 +98,29 @@ describe('git never waits on or reads without end a trap in a nested .git', () =
     expect(await recordWithin(store)).toEqual(['0/sparse/f.txt', '0/zero/f.txt']);
     expect(await readFile(join(work, 'zero', 'f.txt'), 'utf8')).toBe('z\n');
   });
+
+  it('a .gitignore or .gitattributes that is a FIFO in a folder: the record finishes, that folder left out', async () => {
+    await writeFile(join(work, 'top.txt'), 'top\n');
+    await mkdir(join(work, 'ign'));
+    await writeFile(join(work, 'ign', 'f.txt'), 'i\n');
+    execFileSync('mkfifo', [join(work, 'ign', '.gitignore')]);
+    await mkdir(join(work, 'attr', 'deep'), { recursive: true });
+    await writeFile(join(work, 'attr', 'deep', 'f.txt'), 'a\n');
+    execFileSync('mkfifo', [join(work, 'attr', '.gitattributes')]);
+    await writeFile(join(work, '.gitignore'), 'build/\n');
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    expect(await recordWithin(store)).toEqual(['0/.gitignore', '0/top.txt']);
+    // A later record, with a change elsewhere, still leaves them out and finishes.
+    await writeFile(join(work, 'top.txt'), 'top 2\n');
+    expect(await recordWithin(store)).toEqual(['0/.gitignore', '0/top.txt']);
+  });
+
+  it('a .gitignore at the top that is a FIFO: the record fails at once, git never runs on it', async () => {
+    await writeFile(join(work, 'top.txt'), 'top\n');
+    await mkdir(join(work, 'sub'));
+    await writeFile(join(work, 'sub', '.gitignore'), 'x\n');
+    execFileSync('mkfifo', [join(work, '.gitignore')]);
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    await expect(store.record('turn 1', AbortSignal.timeout(20_000))).rejects.toThrow(/\.gitignore/);
+  });
 });

@@ -1,0 +1,234 @@
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+/**
+ * What in a work tree would make a git walk of it (`ls-files --others`, `add -A`) wait forever or
+ * read without end. kimi-ts runs such walks outside any sandbox (the checkpoints after each step, the
+ * commit of an agent's worktree) over files a sandboxed command may have written:
+ *
+ * - **a nested `.git` git's repository probe opens**: for every untracked folder git asks whether it
+ *   is a repository of its own, opening `HEAD` and reading `commondir` whole in its `.git` (or
+ *   wherever a gitfile or a symlinked `.git` leads). A `HEAD` FIFO made git wait forever; a
+ *   `commondir` leading to /dev/zero or a huge sparse file made it read until memory ran out. git has
+ *   no setting that skips the probe; it skips it for a folder the index holds entries under, or one a
+ *   pathspec leaves out. Checked like git's probe (setup.c, is_git_directory), and stricter: `HEAD`
+ *   that is not absent, a symlink (git reads the link only) or a small regular file, or a `commondir`
+ *   that is not absent or a small regular file, is a trap.
+ * - **a `.gitignore` or `.gitattributes`** that is not a regular file of sane size: git opens each
+ *   folder's as it walks in (a FIFO: it waits) and reads a `.gitignore` whole into memory.
+ *
+ * Each reading after the first reads again only the folders that changed (mtime, ctime and inode), as
+ * NestedGitWalk does; the special files found are checked again each time (what a `.git` leads to may
+ * change while its folder does not). Symlinked folders are not walked (git does not walk them).
+ */
+export interface GitWalkTraps {
+  /** Folders (relative, `/`-separated) whose `.git` git's probe must never open. */
+  nestedGit: string[];
+  /** Folders whose `.gitignore` or `.gitattributes` git must never open (`''`: the top folder). */
+  ruleFiles: string[];
+}
+
+export class GitTrapWalk {
+  private seen = new Map<string, SeenFolder>();
+
+  constructor(private readonly root: string) {}
+
+  async read(signal?: AbortSignal): Promise<GitWalkTraps> {
+    const top = resolve(this.root);
+    const next = new Map<string, SeenFolder>();
+    const traps: GitWalkTraps = { nestedGit: [], ruleFiles: [] };
+    const queue: string[] = [''];
+    for (let i = 0; i < queue.length; i++) {
+      const relative = queue[i] as string;
+      const folder = relative === '' ? top : join(top, relative);
+      const stat = lstatSync(folder, { throwIfNoEntry: false });
+      if (!stat?.isDirectory()) continue;
+      const key = `${stat.mtimeMs} ${stat.ctimeMs} ${stat.ino}`;
+      let seen = this.seen.get(relative);
+      // A name added within the clock tick of the last reading may not have moved the times.
+      if (seen === undefined || seen.key !== key || !seen.settled)
+        seen = readFolder(folder, relative, key, stat);
+      next.set(relative, seen);
+      if (seen.hasGit && relative !== '' && isProbeTrap(join(folder, '.git'))) traps.nestedGit.push(relative);
+      if (seen.ruleFiles.some((name) => isRuleFileTrap(join(folder, name)))) traps.ruleFiles.push(relative);
+      queue.push(...seen.subfolders);
+      if ((i + 1) % BATCH === 0) {
+        await new Promise<void>((done) => setImmediate(done));
+        signal?.throwIfAborted();
+      }
+    }
+    this.seen = next;
+    // The person's own ignore and attributes files, which git reads for every walk (HOME is the
+    // only variable of theirs git gets): writable to a command when the work tree holds the home.
+    const config = join(process.env.HOME || homedir(), '.config', 'git');
+    if (
+      !traps.ruleFiles.includes('') &&
+      ['ignore', 'attributes'].some((name) => isRuleFileTrap(join(config, name)))
+    )
+      traps.ruleFiles.unshift('');
+    return traps;
+  }
+}
+
+interface SeenFolder {
+  readonly key: string;
+  readonly settled: boolean;
+  readonly subfolders: readonly string[];
+  readonly hasGit: boolean;
+  /** The rule files git reads in this folder that are there. */
+  readonly ruleFiles: readonly string[];
+}
+
+/** The per-folder files git opens as it walks (`--exclude-standard`, attributes for `add`). */
+const RULE_FILES = new Set(['.gitignore', '.gitattributes']);
+/** Folders read between two turns of the event loop. */
+const BATCH = 256;
+/** A folder whose times are this close to its reading is read again next time. */
+const SETTLE_MS = 1_000;
+/** git refuses a gitfile larger than this (read_gitfile_gently). */
+const MAX_GITFILE_BYTES = 1024 * 1024;
+/** The most bytes a harmless `HEAD` or `commondir` holds (a ref name, a path). */
+const MAX_SMALL_FILE_BYTES = 64 * 1024;
+/** The largest `.gitignore` or `.gitattributes` git is let read (git's own cap for attributes is 100 MB). */
+const MAX_RULE_FILE_BYTES = 16 * 1024 * 1024;
+
+function readFolder(
+  folder: string,
+  relative: string,
+  key: string,
+  stat: { mtimeMs: number; ctimeMs: number },
+): SeenFolder {
+  const now = Date.now();
+  const settled = stat.mtimeMs + SETTLE_MS < now && stat.ctimeMs + SETTLE_MS < now;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return { key, settled: false, subfolders: [], hasGit: false, ruleFiles: [] };
+  }
+  const subfolders: string[] = [];
+  const ruleFiles: string[] = [];
+  let hasGit = false;
+  for (const entry of entries) {
+    if (entry.name === '.git') {
+      // git never walks into a `.git`, whatever it is.
+      hasGit = true;
+      continue;
+    }
+    if (RULE_FILES.has(entry.name)) ruleFiles.push(entry.name);
+    if (entry.isDirectory()) subfolders.push(relative === '' ? entry.name : `${relative}/${entry.name}`);
+  }
+  return { key, settled, subfolders, hasGit, ruleFiles };
+}
+
+/** Whether git could wait on or read without end a `.gitignore` / `.gitattributes` (or an exclude file) at `path`. */
+export function isRuleFileTrap(path: string): boolean {
+  const link = lstatQuietly(path);
+  if (link === undefined) return false;
+  if (!link.isFile() && !link.isSymbolicLink()) return true;
+  // git opens these without following a symlink (then it warns and goes on); an older git follows.
+  const target = statQuietly(path);
+  if (target === undefined) return false;
+  return !target.isFile() || target.size > MAX_RULE_FILE_BYTES;
+}
+
+/** Whether git's probe of the `.git` at `dotGit` could wait or read without bound. */
+export function isProbeTrap(dotGit: string): boolean {
+  const stat = statQuietly(dotGit);
+  if (stat === undefined) return false;
+  if (stat.isDirectory()) return isGitDirTrap(dotGit);
+  // Anything else but a regular file is not a repository to git (it checks with stat first).
+  if (!stat.isFile() || stat.size > MAX_GITFILE_BYTES) return false;
+  const text = readSmall(dotGit, MAX_GITFILE_BYTES);
+  // Not readable here (swapped for something else since the stat): git must not look either.
+  if (text === null) return true;
+  if (!text.startsWith('gitdir: ')) return false;
+  const target = text.slice('gitdir: '.length).replace(/[\r\n]+$/, '');
+  if (target === '') return false;
+  return isGitDirTrap(resolve(dirname(dotGit), target));
+}
+
+function isGitDirTrap(gitDir: string): boolean {
+  const head = lstatQuietly(join(gitDir, 'HEAD'));
+  if (head !== undefined && !head.isSymbolicLink() && !(head.isFile() && head.size <= MAX_SMALL_FILE_BYTES))
+    return true;
+  const commondir = join(gitDir, 'commondir');
+  if (lstatQuietly(commondir) === undefined) return false;
+  const target = statQuietly(commondir);
+  return target === undefined || !target.isFile() || target.size > MAX_SMALL_FILE_BYTES;
+}
+
+/** Up to `max` bytes of a regular file, opened without waiting (a FIFO swapped in) and checked again by descriptor. */
+function readSmall(path: string, max: number): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > max) return null;
+    const buffer = Buffer.alloc(stat.size);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function statQuietly(path: string) {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function lstatQuietly(path: string) {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** More folders to leave out than a command line should carry: nothing is walked then. */
+export const MAX_LEFT_OUT = 400;
+
+/** The error when the traps cannot be walked around: one at the top, or too many. */
+export function trapsRefusal(traps: GitWalkTraps): string | null {
+  if (traps.ruleFiles.includes(''))
+    return 'a .gitignore or .gitattributes at the top (or in ~/.config/git) is not a plain file git can read safely';
+  if (traps.ruleFiles.length > MAX_LEFT_OUT)
+    return `${traps.ruleFiles.length} folders hold a .gitignore or .gitattributes git cannot read safely`;
+  return null;
+}
+
+/**
+ * Pathspecs that keep a `git add -A` in a tree an agent wrote out of every trap folder (an excluded
+ * folder is neither probed nor walked), where no placeholder can go into the index (it is the
+ * person's). Those folders' files are not staged.
+ */
+export async function trapExcludes(workTree: string, signal?: AbortSignal): Promise<string[]> {
+  const traps = await new GitTrapWalk(workTree).read(signal);
+  const refusal = trapsRefusal(traps);
+  if (refusal !== null) throw new Error(`${refusal}; nothing was staged.`);
+  const folders = [...traps.nestedGit, ...traps.ruleFiles];
+  if (folders.length > MAX_LEFT_OUT)
+    throw new Error(`${folders.length} folders hold a .git git cannot look into safely; nothing was staged.`);
+  return folders.map((folder) => `:(top,exclude,literal)${folder}`);
+}
