@@ -1,3 +1,4 @@
+import { AnswerBound } from './answer-bound.js';
 import { APIEmptyResponseError, ChatProviderError } from './errors.js';
 import { JsonCompleteness } from './json-completeness.js';
 import { copyPart, mergeInPlace } from './merge.js';
@@ -112,10 +113,12 @@ async function assemble(
     if (part.function.arguments) json.feed(part.function.arguments);
     if (!completeIfClosed(part, json)) pendingJson = json;
   };
+  const bound = new AnswerBound();
   try {
     for await (const part of stream) {
       signal?.throwIfAborted();
       watchdog?.touch();
+      if (part.type !== 'tool_call_end') bound.add(part);
       if (part.type === 'tool_call_end') {
         // The provider says the pending call's arguments are all there: it goes now, even if they
         // do not parse (its error result then comes at once, not at the end of the stream).
