@@ -59,10 +59,11 @@ describe('trustedPathEntries', () => {
     expect(trustedPathEntries(`${entry}:/usr/bin`, [work])).toBe('/usr/bin');
   });
 
-  it("keeps the person's own folders when the work folder holds their home (kimi-ts run in ~)", () => {
+  it("drops the home folder's own entries when the work folder holds the home (kimi-ts run in ~): a command may write them", () => {
     const localBin = join(homedir(), '.local', 'bin');
-    expect(trustedPathEntries(`${localBin}:/usr/bin`, [homedir()])).toBe(`${localBin}:/usr/bin`);
-    expect(trustedPathEntries(`${localBin}:/usr/bin`, ['/'])).toBe(`${localBin}:/usr/bin`);
+    expect(trustedPathEntries(`${localBin}:/usr/bin`, [homedir()])).toBe('/usr/bin');
+    // Everything is under `/`: the shells' default is what is left.
+    expect(trustedPathEntries(`${localBin}:/usr/bin`, ['/'])).toBe('/usr/local/bin:/usr/bin:/bin');
   });
 
   it('withTrustedPath keeps the other variables', () => {

@@ -1,5 +1,4 @@
 import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
 
@@ -20,8 +19,9 @@ const KNOWN_LIMIT = 64;
  *   work dir, the folder a program runs in), by path and by real path. `npx kimi-ts` (npm exec)
  *   puts the project's `node_modules/.bin` first on PATH, and a repository that ships one there
  *   would be the checkpoints' `git` (outside any sandbox), the sandbox's own `bwrap`, and every
- *   command's `bash`. A folder that holds the person's home (their home itself, `/home`, `/`) is
- *   not taken for a work tree here: `~/bin` and `~/.local/bin` stay when kimi-ts runs in `~`.
+ *   command's `bash`. A work folder that holds the person's home (their home itself, `/home`, `/`)
+ *   counts too: the sandbox lets a command write the work dir, so `~/.local/bin` as well, and a
+ *   `git` planted there ran as the checkpoints' git, outside the sandbox, at the next step.
  *
  * Never empty: an empty PATH is itself the current directory to a shell and to execvp, so when
  * nothing is left it is the shells' default.
@@ -51,15 +51,12 @@ export function withTrustedPath<T extends Readonly<Record<string, string | undef
   return { ...env, PATH: trustedPathEntries(env.PATH, workFolders) };
 }
 
-/** The start folder and `workFolders`, each as written and as its real path, without home's holders. */
+/** The start folder and `workFolders`, each as written and as its real path. */
 function workTreeFolders(workFolders: readonly string[]): string[] {
-  const home = realOrSelf(resolve(homedir()));
   const folders = new Set<string>();
   for (const folder of [startFolder(), ...workFolders]) {
     if (folder === undefined) continue;
-    for (const form of [resolve(folder), realOrSelf(resolve(folder))]) {
-      if (!isWithinDirectory(home, form)) folders.add(form);
-    }
+    for (const form of [resolve(folder), realOrSelf(resolve(folder))]) folders.add(form);
   }
   return [...folders].sort();
 }
