@@ -17,6 +17,7 @@ import type { LoopControl } from '../soul/soul-parts.js';
 import { type CronClock, SYSTEM_CRON_CLOCK } from '../tools/cron/cron-scheduler.js';
 import { plansDirIn } from '../tools/plan/plan-mode.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
+import { addWritableFolders } from '../util/path-entries.js';
 import { currentWire } from '../wire/current-wire.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
 import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
@@ -152,6 +153,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       warn({ kind: 'workspace-untrusted', folder: trust.folder, held: trust.enables });
     const { policy, commandSandbox } = guards;
     if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
+    // PATH entries in the add-dirs are no program's to run (commands may write there): path-entries.ts.
+    const releaseWritable = addWritableFolders(() => [session.workDir, ...additionalDirs]);
+    shutdown.add(async () => releaseWritable());
     if (guards.sandboxState.kind === 'unavailable') warnSandboxUnavailableOnce(guards.sandboxState, warn);
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({

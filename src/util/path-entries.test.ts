@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { trustedPathEntries, withTrustedPath } from './path-entries.js';
+import { addWritableFolders, trustedPathEntries, withTrustedPath } from './path-entries.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -64,6 +64,29 @@ describe('trustedPathEntries', () => {
     expect(trustedPathEntries(`${localBin}:/usr/bin`, [homedir()])).toBe('/usr/bin');
     // Everything is under `/`: the shells' default is what is left.
     expect(trustedPathEntries(`${localBin}:/usr/bin`, ['/'])).toBe('/usr/local/bin:/usr/bin:/bin');
+  });
+
+  it("drops an entry inside a session's add-dir, whatever folder the program runs in (commands may write add-dirs)", () => {
+    const root = tempDir();
+    const work = join(root, 'work');
+    const tools = join(root, 'tools');
+    mkdirSync(work);
+    mkdirSync(join(tools, 'bin'), { recursive: true });
+    const entry = `${join(tools, 'bin')}:/usr/bin`;
+    const dirs = [tools];
+    const release = addWritableFolders(() => dirs);
+    try {
+      // The checkpoints' git of the work dir: only the work dir is named.
+      expect(trustedPathEntries(entry, [work])).toBe('/usr/bin');
+      // An add-dir added later (/add-dir) counts from then on.
+      const other = join(root, 'other');
+      mkdirSync(join(other, 'bin'), { recursive: true });
+      dirs.push(other);
+      expect(trustedPathEntries(`${join(other, 'bin')}:/usr/bin`, [work])).toBe('/usr/bin');
+    } finally {
+      release();
+    }
+    expect(trustedPathEntries(entry, [work])).toBe(entry);
   });
 
   it('withTrustedPath keeps the other variables', () => {

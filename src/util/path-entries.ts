@@ -26,7 +26,8 @@ const KNOWN_LIMIT = 64;
  * Never empty: an empty PATH is itself the current directory to a shell and to execvp, so when
  * nothing is left it is the shells' default.
  */
-export function trustedPathEntries(path: string | undefined, workFolders: readonly string[] = []): string {
+export function trustedPathEntries(path: string | undefined, given: readonly string[] = []): string {
+  const workFolders = [...given, ...writableFolders()];
   // Keyed by what was given (process.cwd() is a cached string): no realpath on a command's path.
   const key = `${path ?? ''}\0${startFolder() ?? ''}\0${workFolders.join('\0')}`;
   const found = known.get(key);
@@ -41,6 +42,28 @@ export function trustedPathEntries(path: string | undefined, workFolders: readon
   if (known.size >= KNOWN_LIMIT) known.clear();
   known.set(key, result);
   return result;
+}
+
+/**
+ * The folders sandboxed commands may write, of every session of this process (each session's work
+ * dir and add-dirs, read at every call: `/add-dir` adds one). They count as work folders for every
+ * program, whatever folder it runs in: the checkpoints' git of the work dir, a hook, the sandbox's
+ * own `bwrap` were found in an add-dir on PATH that a command had written.
+ */
+const writableSources = new Set<() => readonly string[]>();
+
+/** Adds a session's writable folders; the function returned takes them away again. */
+export function addWritableFolders(source: () => readonly string[]): () => void {
+  writableSources.add(source);
+  return () => {
+    writableSources.delete(source);
+  };
+}
+
+function writableFolders(): string[] {
+  const folders: string[] = [];
+  for (const source of writableSources) folders.push(...source());
+  return folders;
 }
 
 /** `env` with its PATH made of trusted entries only (trustedPathEntries). */
