@@ -42,7 +42,11 @@ export interface GitWalkTraps {
 export class GitTrapWalk {
   private seen = new Map<string, SeenFolder>();
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    /** Past this many folders the walk gives up (an error): what it holds grows with the tree. */
+    private readonly maxFolders = MAX_WALK_FOLDERS,
+  ) {}
 
   async read(signal?: AbortSignal): Promise<GitWalkTraps> {
     const top = resolve(this.root);
@@ -50,6 +54,10 @@ export class GitTrapWalk {
     const traps: GitWalkTraps = { nestedGit: [], ruleFiles: [] };
     const queue: string[] = [''];
     for (let i = 0; i < queue.length; i++) {
+      if (i >= this.maxFolders)
+        throw new Error(
+          `${this.root} holds more than ${this.maxFolders} folders; git is not let walk it (it could not be checked first).`,
+        );
       const relative = queue[i] as string;
       const folder = relative === '' ? top : join(top, relative);
       const stat = lstatSync(folder, { throwIfNoEntry: false });
@@ -92,6 +100,12 @@ interface SeenFolder {
 
 /** The per-folder files git opens as it walks (`--exclude-standard`, attributes for `add`). */
 const RULE_FILES = new Set(['.gitignore', '.gitattributes']);
+/**
+ * The most folders one walk reads (ignored ones, node_modules, count too): a command can make
+ * millions of empty folders with long names, and the walk holds each one's path. A repository of a
+ * few million files has fewer.
+ */
+export const MAX_WALK_FOLDERS = 200_000;
 /** Folders read between two turns of the event loop. */
 const BATCH = 256;
 /** A folder whose times are this close to its reading is read again next time. */

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GitTrapWalk } from '../../util/git-walk-traps.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { nulFields, runGit } from './git-runner.js';
 
@@ -122,5 +123,11 @@ describe('git never waits on or reads without end a trap in a nested .git', () =
     execFileSync('mkfifo', [join(work, '.gitignore')]);
     const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
     await expect(store.record('turn 1', AbortSignal.timeout(20_000))).rejects.toThrow(/\.gitignore/);
+  });
+
+  it('a walk past its folder bound gives up with an error instead of holding every path', async () => {
+    for (let i = 0; i < 20; i++) await mkdir(join(work, `d${i}`, 'e'), { recursive: true });
+    await expect(new GitTrapWalk(work, 30).read()).rejects.toThrow(/more than 30 folders/);
+    expect((await new GitTrapWalk(work, 100).read()).nestedGit).toEqual([]);
   });
 });
