@@ -1,16 +1,7 @@
-import {
-  closeSync,
-  constants,
-  type Dirent,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  statSync,
-} from 'node:fs';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { isWithinDirectory } from './path-within.js';
 
 /**
  * What in a work tree would make a git walk of it (`ls-files --others`, `add -A`) wait forever or
@@ -22,11 +13,12 @@ import { dirname, join, resolve } from 'node:path';
  *   wherever a gitfile or a symlinked `.git` leads). A `HEAD` FIFO made git wait forever; a
  *   `commondir` leading to /dev/zero or a huge sparse file made it read until memory ran out. git has
  *   no setting that skips the probe; it skips it for a folder the index holds entries under, or one a
- *   pathspec leaves out. Checked like git's probe (setup.c, is_git_directory), and stricter: `HEAD`
- *   that is not absent, a symlink (git reads the link only) or a small regular file, or a `commondir`
- *   that is not absent or a small regular file, is a trap.
- * - **a `.gitignore` or `.gitattributes`** that is not a regular file of sane size: git opens each
- *   folder's as it walks in (a FIFO: it waits) and reads a `.gitignore` whole into memory.
+ *   pathspec leaves out. A real `.git` folder is judged by what git's probe reads in it (setup.c,
+ *   is_git_directory), more strictly; a gitfile or a symlinked `.git` is a trap whatever it names
+ *   (git follows it in its own process: `/proc/self/cwd` is git's cwd there, kimi-ts's here).
+ * - **a `.gitignore` or `.gitattributes`** that is not a regular file of sane size (a symlink
+ *   included): git opens each folder's as it walks in (a FIFO: it waits) and reads a `.gitignore`
+ *   whole into memory.
  *
  * Each reading after the first reads again only the folders that changed (mtime, ctime and inode), as
  * NestedGitWalk does; the special files found are checked again each time (what a `.git` leads to may
@@ -78,9 +70,11 @@ export class GitTrapWalk {
     }
     this.seen = next;
     // The person's own ignore and attributes files, which git reads for every walk (HOME is the
-    // only variable of theirs git gets): writable to a command when the work tree holds the home.
-    const config = join(process.env.HOME || homedir(), '.config', 'git');
+    // only variable of theirs git gets): a command may write them when the root holds the home.
+    const home = resolve(process.env.HOME || homedir());
+    const config = join(home, '.config', 'git');
     if (
+      isWithinDirectory(home, top) &&
       !traps.ruleFiles.includes('') &&
       ['ignore', 'attributes'].some((name) => isRuleFileTrap(join(config, name)))
     )
@@ -110,8 +104,6 @@ export const MAX_WALK_FOLDERS = 200_000;
 const BATCH = 256;
 /** A folder whose times are this close to its reading is read again next time. */
 const SETTLE_MS = 1_000;
-/** git refuses a gitfile larger than this (read_gitfile_gently). */
-const MAX_GITFILE_BYTES = 1024 * 1024;
 /** The most bytes a harmless `HEAD` or `commondir` holds (a ref name, a path). */
 const MAX_SMALL_FILE_BYTES = 64 * 1024;
 /** The largest `.gitignore` or `.gitattributes` git is let read (git's own cap for attributes is 100 MB). */
@@ -146,70 +138,43 @@ function readFolder(
   return { key, settled, subfolders, hasGit, ruleFiles };
 }
 
-/** Whether git could wait on or read without end a `.gitignore` / `.gitattributes` (or an exclude file) at `path`. */
+/**
+ * Whether git could wait on or read without end a `.gitignore` / `.gitattributes` (or an exclude
+ * file) at `path`. A symlink counts as one: git resolves it in its own process, where `/proc/self/…`
+ * is git (its stdout is a pipe it writes, which it would wait on), not here (git 2.32 and later do not
+ * follow one there; older ones do).
+ */
 export function isRuleFileTrap(path: string): boolean {
-  const link = lstatQuietly(path);
-  if (link === undefined) return false;
-  if (!link.isFile() && !link.isSymbolicLink()) return true;
-  // git opens these without following a symlink (then it warns and goes on); an older git follows.
-  const target = statQuietly(path);
-  if (target === undefined) return false;
-  return !target.isFile() || target.size > MAX_RULE_FILE_BYTES;
+  const stat = lstatQuietly(path);
+  if (stat === undefined) return false;
+  return !stat.isFile() || stat.size > MAX_RULE_FILE_BYTES;
 }
 
-/** Whether git's probe of the `.git` at `dotGit` could wait or read without bound. */
+/**
+ * Whether git's probe of the `.git` at `dotGit` could wait or read without bound. Only a real `.git`
+ * folder is judged by what is in it; a gitfile or a symlinked `.git` is a trap whatever it names:
+ * git follows it in its own process (`gitdir: /proc/self/cwd/x` is the root's `x` to git and
+ * kimi-ts's own folder here), so what this process sees there proves nothing.
+ */
 export function isProbeTrap(dotGit: string): boolean {
-  const stat = statQuietly(dotGit);
+  const stat = lstatQuietly(dotGit);
   if (stat === undefined) return false;
   if (stat.isDirectory()) return isGitDirTrap(dotGit);
-  // Anything else but a regular file is not a repository to git (it checks with stat first).
-  if (!stat.isFile() || stat.size > MAX_GITFILE_BYTES) return false;
-  const text = readSmall(dotGit, MAX_GITFILE_BYTES);
-  // Not readable here (swapped for something else since the stat): git must not look either.
-  if (text === null) return true;
-  if (!text.startsWith('gitdir: ')) return false;
-  const target = text.slice('gitdir: '.length).replace(/[\r\n]+$/, '');
-  if (target === '') return false;
-  return isGitDirTrap(resolve(dirname(dotGit), target));
+  // A FIFO, socket or device named `.git` is no repository to git (it wants a folder or a regular file).
+  return stat.isFile() || stat.isSymbolicLink();
 }
 
+/**
+ * What git's probe reads in a `.git` folder: `HEAD` (a symlink is only read as a link; a file, 255
+ * bytes of it) and `commondir` (read whole, through a symlink in git's own process): anything else
+ * there is a trap.
+ */
 function isGitDirTrap(gitDir: string): boolean {
   const head = lstatQuietly(join(gitDir, 'HEAD'));
   if (head !== undefined && !head.isSymbolicLink() && !(head.isFile() && head.size <= MAX_SMALL_FILE_BYTES))
     return true;
-  const commondir = join(gitDir, 'commondir');
-  if (lstatQuietly(commondir) === undefined) return false;
-  const target = statQuietly(commondir);
-  return target === undefined || !target.isFile() || target.size > MAX_SMALL_FILE_BYTES;
-}
-
-/** Up to `max` bytes of a regular file, opened without waiting (a FIFO swapped in) and checked again by descriptor. */
-function readSmall(path: string, max: number): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > max) return null;
-    const buffer = Buffer.alloc(stat.size);
-    const read = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, read).toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function statQuietly(path: string) {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
+  const commondir = lstatQuietly(join(gitDir, 'commondir'));
+  return commondir !== undefined && !(commondir.isFile() && commondir.size <= MAX_SMALL_FILE_BYTES);
 }
 
 function lstatQuietly(path: string) {

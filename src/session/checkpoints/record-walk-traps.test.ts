@@ -130,4 +130,28 @@ describe('git never waits on or reads without end a trap in a nested .git', () =
     await expect(new GitTrapWalk(work, 30).read()).rejects.toThrow(/more than 30 folders/);
     expect((await new GitTrapWalk(work, 100).read()).nestedGit).toEqual([]);
   });
+
+  it('a gitfile or symlinked .git through /proc/self/cwd (git resolves it in its own process, in the root)', async () => {
+    // kimi-ts's own cwd is elsewhere; git runs in the root, where the trap is.
+    expect(process.cwd()).not.toBe(work);
+    await fakeGitDir(join(work, 'trap'));
+    execFileSync('mkfifo', [join(work, 'trap', 'HEAD')]);
+    await mkdir(join(work, 'viafile'));
+    await writeFile(join(work, 'viafile', '.git'), 'gitdir: /proc/self/cwd/trap\n');
+    await writeFile(join(work, 'viafile', 'f.txt'), 'a\n');
+    await mkdir(join(work, 'vialink'));
+    await symlink('/proc/self/cwd/trap', join(work, 'vialink', '.git'));
+    await writeFile(join(work, 'vialink', 'f.txt'), 'b\n');
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    expect(await recordWithin(store)).toEqual(['0/viafile/f.txt', '0/vialink/f.txt']);
+  });
+
+  it('a .gitignore that is a symlink to /proc/self/fd/1 (git opens its own stdout: a pipe it writes)', async () => {
+    await mkdir(join(work, 'ign'));
+    await writeFile(join(work, 'ign', 'f.txt'), 'i\n');
+    await symlink('/proc/self/fd/1', join(work, 'ign', '.gitignore'));
+    await writeFile(join(work, 'top.txt'), 'top\n');
+    const store = await CheckpointStore.open({ home, sessionId: 's1', roots: [work] });
+    expect(await recordWithin(store)).toEqual(['0/top.txt']);
+  });
 });
