@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoGit } from '../app/subagents/repo-git.js';
+import { trapExcludes } from '../util/git-walk-traps.js';
 import { isLocalRemote, type RepoSource, sessionBranch } from './repo-source.js';
 
 /**
@@ -160,7 +161,14 @@ async function commitAndPush(
   if (!existsSync(join(admin, 'commondir')))
     throw new Error(`The session's worktree is gone from the cache of its remote: nothing to push.`);
   const inWorktree = ['--git-dir', admin, '--work-tree', worktree];
-  await repoGit([...inWorktree, 'add', '-A'], cache, { signal });
+  // A nested .git the turn made could make git wait or read without end (git-probe-traps.ts).
+  await repoGit(
+    [...inWorktree, 'add', '-A', '--', ':(top)', ...(await trapExcludes(worktree, signal))],
+    cache,
+    {
+      signal,
+    },
+  );
   const staged = await repoGit([...inWorktree, 'diff', '--cached', '--quiet'], cache, {
     signal,
     okCodes: [1],

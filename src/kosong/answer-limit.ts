@@ -8,6 +8,9 @@ import type { StreamedPart } from './message.js';
  */
 export const MAX_ANSWER_CHARS = 256 * 1024 * 1024;
 
+/** Parallel calls of a real answer are a few dozen; each of a thousand more would run. */
+export const MAX_ANSWER_TOOL_CALLS = 1024;
+
 /**
  * TEST ONLY: lowers MAX_ANSWER_CHARS so a test need not stream 256 Mi characters. Not a setting:
  * undocumented for users, and only ever lowers the cap (a larger or invalid value is ignored).
@@ -27,6 +30,14 @@ export class AnswerTooLongError extends ChatProviderError {
   override name = 'AnswerTooLongError';
   constructor(readonly limit: number) {
     super(`the model's answer passed ${limit} characters; stopped`);
+  }
+}
+
+/** The answer brought more tool calls than any real one: none past the cap is dispatched. */
+export class TooManyToolCallsError extends ChatProviderError {
+  override name = 'TooManyToolCallsError';
+  constructor(readonly limit: number) {
+    super(`the model's answer passed ${limit} tool calls; stopped`);
   }
 }
 
@@ -57,12 +68,18 @@ function contentChars(part: StreamedPart): number {
   }
 }
 
-/** Counts an answer's characters as it streams; throws AnswerTooLongError once past the cap. */
+/**
+ * Counts an answer's characters and tool calls as it streams; throws AnswerTooLongError or
+ * TooManyToolCallsError once past a cap.
+ */
 export class AnswerBudget {
   private used = 0;
+  private calls = 0;
   constructor(readonly limit: number = answerCharLimit()) {}
 
   spend(part: StreamedPart): void {
+    if (part.type === 'function' && ++this.calls > MAX_ANSWER_TOOL_CALLS)
+      throw new TooManyToolCallsError(MAX_ANSWER_TOOL_CALLS);
     this.spendChars(streamedChars(part));
   }
 

@@ -1,4 +1,14 @@
-import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 
@@ -166,11 +176,30 @@ function realTarget(path: string): string | null {
 /** The folder a gitfile (`gitdir: ../.git/modules/x`) names, resolved and real; null if none. */
 function gitfileTarget(path: string): string | null {
   try {
-    const text = readFileSync(path, 'utf8').slice(0, 4096);
+    const text = readHead(path, GITFILE_HEAD_BYTES);
     const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
     if (!match?.[1]) return null;
     return realTarget(resolve(dirname(path), match[1]));
   } catch {
     return null;
+  }
+}
+
+/** How much of a gitfile is read: its `gitdir:` line (git itself takes at most 1 MiB). */
+const GITFILE_HEAD_BYTES = 4096;
+
+/**
+ * The first `max` bytes of a file, without waiting (O_NONBLOCK: a FIFO swapped in since the
+ * readdir). A command may make a gitfile of any size (a sparse one costs nothing on disk), and
+ * this runs on the event loop at every command: a whole read was seconds and its size in memory.
+ */
+function readHead(path: string, max: number): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const buffer = Buffer.alloc(max);
+    const read = readSync(fd, buffer, 0, max, 0);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
   }
 }

@@ -49,10 +49,43 @@ describe('trustedPathEntries', () => {
     expect(trustedPathEntries(`${join(work, 'bin')}:/usr/bin`, [join(root, 'link')])).toBe('/usr/bin');
   });
 
-  it("keeps the person's own folders when the work folder holds their home (kimi-ts run in ~)", () => {
+  it('drops an entry that does not exist yet but would lead into a work folder through a symlink', () => {
+    // A command in the sandbox writes the work folder: it makes `tools/git`, and the next program
+    // kimi-ts runs outside the sandbox (the checkpoints' git) would be it.
+    const root = tempDir();
+    const work = join(root, 'work');
+    mkdirSync(work, { recursive: true });
+    symlinkSync(work, join(root, 'link'));
+    const entry = join(root, 'link', 'tools', 'bin');
+    expect(trustedPathEntries(`${entry}:/usr/bin`, [work])).toBe('/usr/bin');
+  });
+
+  it("keeps the person's own folders when the work folder holds their home (kimi-ts run in ~: the sandbox keeps them read-only)", () => {
     const localBin = join(homedir(), '.local', 'bin');
     expect(trustedPathEntries(`${localBin}:/usr/bin`, [homedir()])).toBe(`${localBin}:/usr/bin`);
-    expect(trustedPathEntries(`${localBin}:/usr/bin`, ['/'])).toBe(`${localBin}:/usr/bin`);
+  });
+
+  it("drops an entry inside a session's add-dir, whatever folder the program runs in (commands may write add-dirs)", () => {
+    const root = tempDir();
+    const work = join(root, 'work');
+    const tools = join(root, 'tools');
+    mkdirSync(work);
+    mkdirSync(join(tools, 'bin'), { recursive: true });
+    const entry = `${join(tools, 'bin')}:/usr/bin`;
+    const dirs = [tools];
+    const release = registerWritableFolders(() => dirs);
+    try {
+      // The checkpoints' git of the work dir: only the work dir is named.
+      expect(trustedPathEntries(entry, [work])).toBe('/usr/bin');
+      // An add-dir added later (/add-dir) counts from then on.
+      const other = join(root, 'other');
+      mkdirSync(join(other, 'bin'), { recursive: true });
+      dirs.push(other);
+      expect(trustedPathEntries(`${join(other, 'bin')}:/usr/bin`, [work])).toBe('/usr/bin');
+    } finally {
+      release();
+    }
+    expect(trustedPathEntries(entry, [work])).toBe(entry);
   });
 
   it('withTrustedPath keeps the other variables', () => {

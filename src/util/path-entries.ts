@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, isAbsolute, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
 import { writableFolders } from './writable-folders.js';
 
@@ -22,7 +22,8 @@ const KNOWN_LIMIT = 64;
  *   puts the project's `node_modules/.bin` first on PATH, and a repository that ships one there
  *   would be the checkpoints' `git` (outside any sandbox), the sandbox's own `bwrap`, and every
  *   command's `bash`. A folder that holds the person's home (their home itself, `/home`, `/`) is
- *   not taken for a work tree here: `~/bin` and `~/.local/bin` stay when kimi-ts runs in `~`.
+ *   not taken for a work tree here: `~/bin` and `~/.local/bin` stay when kimi-ts runs in `~` (see
+ *   workTreeFolders for what keeps them clean).
  * - Absolute entries inside any folder a live session can write to (src/util/writable-folders.ts:
  *   its work dir and added dirs, what its sandbox binds writable): a command the model ran could
  *   have put a `git` or `bash` there for kimi-ts itself to run later, outside any sandbox.
@@ -30,13 +31,13 @@ const KNOWN_LIMIT = 64;
  * Never empty: an empty PATH is itself the current directory to a shell and to execvp, so when
  * nothing is left it is the shells' default.
  */
-export function trustedPathEntries(path: string | undefined, workFolders: readonly string[] = []): string {
+export function trustedPathEntries(path: string | undefined, given: readonly string[] = []): string {
+  const workFolders = [...given, ...writableFolders()];
   // Keyed by what was given (process.cwd() is a cached string): no realpath on a command's path.
-  const work = [...workFolders, ...writableFolders()];
-  const key = `${path ?? ''}\0${startFolder() ?? ''}\0${work.join('\0')}`;
+  const key = `${path ?? ''}\0${startFolder() ?? ''}\0${workFolders.join('\0')}`;
   const found = known.get(key);
   if (found !== undefined) return found;
-  const folders = workTreeFolders(work);
+  const folders = workTreeFolders(workFolders);
   const kept = (path ?? '')
     .split(delimiter)
     .filter(
@@ -56,7 +57,13 @@ export function withTrustedPath<T extends Readonly<Record<string, string | undef
   return { ...env, PATH: trustedPathEntries(env.PATH, workFolders) };
 }
 
-/** The start folder and `workFolders`, each as written and as its real path, without home's holders. */
+/**
+ * The start folder and `workFolders`, each as written and as its real path, without home's holders:
+ * a work folder that holds the person's home (`~`, `/home`, `/`) keeps `~/.local/bin` and `~/bin` on
+ * PATH, as the person's shell has them; what a command could plant there is kept out otherwise (the
+ * sandbox binds the home's dot entries and `~/bin` read-only then: src/policy/sandbox-home.ts; the
+ * file tools protect them: src/policy/home-startup-files.ts).
+ */
 function workTreeFolders(workFolders: readonly string[]): string[] {
   const home = realOrSelf(resolve(homedir()));
   const folders = new Set<string>();
@@ -78,12 +85,23 @@ function startFolder(): string | undefined {
   }
 }
 
+/**
+ * The real path of `path`; of one that does not exist (yet), the real path of its nearest existing
+ * folder with the rest after it: an entry a command could still make (`link/tools/bin`, with `link`
+ * leading into the work tree) is judged by where it would be.
+ */
 function realOrSelf(path: string): string {
-  try {
-    // The native call: one syscall, where the JavaScript one lstats every folder on the way (a
-    // PATH of fifteen entries took milliseconds of the start).
-    return realpathSync.native(path);
-  } catch {
-    return path;
+  const rest: string[] = [];
+  for (let at = path; ; ) {
+    try {
+      // The native call: one syscall, where the JavaScript one lstats every folder on the way (a
+      // PATH of fifteen entries took milliseconds of the start).
+      return join(realpathSync.native(at), ...rest.reverse());
+    } catch {
+      const parent = dirname(at);
+      if (parent === at) return path;
+      rest.push(basename(at));
+      at = parent;
+    }
   }
 }

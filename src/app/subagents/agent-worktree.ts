@@ -1,5 +1,6 @@
 import { lstat, mkdir, readFile, realpath, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { trapExcludes } from '../../util/git-walk-traps.js';
 import { RepoGitError, repoGit } from './repo-git.js';
 
 /** Isolation was asked for where it cannot be had (not a git repository, no commit yet). */
@@ -173,7 +174,8 @@ export async function finishAgentWorktree(
         throw new WorktreeTamperedError(
           `the worktree's .git was changed by the run; nothing was committed from ${path}`,
         );
-      await repoGit(['add', '-A', '--', '.'], path);
+      // A nested .git the run made could make git wait or read without end (git-probe-traps.ts).
+      await repoGit(['add', '-A', '--', '.', ...(await trapExcludes(path))], path);
       const staged = await repoGit(['diff', '--cached', '--quiet', '--no-ext-diff'], path, { okCodes: [1] });
       if (staged.code === 1) {
         await repoGit(['commit', '--no-verify', '--no-gpg-sign', '-q', '-m', subjectLine(subject)], path);

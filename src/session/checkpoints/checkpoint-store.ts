@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
+import { GitTrapWalk, isRuleFileTrap, trapsRefusal } from '../../util/git-walk-traps.js';
 import { workDirKey } from '../work-dir-key.js';
 import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from './checkpoint-info.js';
 import { noteFileModes } from './file-modes.js';
-import { type GitRunOptions, nulFields, runGit } from './git-runner.js';
-import { dropGitlinks, openNestedRepositories } from './nested-work-trees.js';
+import { CheckpointStoreError, type GitRunOptions, nulFields, runGit } from './git-runner.js';
+import { dropGitlinks, openNestedRepositories, placePlaceholders } from './nested-work-trees.js';
 import { filesOver, isFolder, listCandidates } from './record-candidates.js';
 import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
@@ -78,6 +79,8 @@ export class CheckpointStore {
     private readonly startedEmpty = new Set<number>(),
     /** Roots whose index was rid of gitlinks in this process (nested-work-trees.ts). */
     private readonly gitlinksDropped = new Set<number>(),
+    /** Per root, the walk that finds traps for git's nested-repository probe (git-probe-traps.ts). */
+    private readonly trapWalks: GitTrapWalk[] = [],
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
@@ -247,7 +250,21 @@ export class CheckpointStore {
       this.gitlinksDropped.add(index);
       if (!this.startedEmpty.has(index)) await dropGitlinks(git);
     }
-    const list = (specs: readonly string[]) => listCandidates(git, excludes, specs);
+    // Before git walks the root: what in it would make git wait or read without end (git-walk-traps.ts).
+    this.trapWalks[index] ??= new GitTrapWalk(root);
+    const traps = await this.trapWalks[index].read(signal);
+    const refusal =
+      trapsRefusal(traps) ??
+      (isRuleFileTrap(userExcludes) ? 'its .git/info/exclude is not a plain file' : null);
+    if (refusal !== null) throw new CheckpointStoreError(`${root} was not recorded: ${refusal}.`);
+    // A nested `.git` git's probe must not open: the folder is walked as a plain one instead.
+    await placePlaceholders(
+      git,
+      traps.nestedGit.map((folder) => `${folder}/`),
+    );
+    // A folder whose rule files git must not open is left out of every walk (its files unrecorded).
+    const leftOut = traps.ruleFiles;
+    const list = (specs: readonly string[]) => listCandidates(git, excludes, specs, leftOut);
     const opened = await openNestedRepositories(git, await list([]), list, (path) => isFolder(root, path));
     const candidates = opened.candidates;
     const skipped: SkippedFile[] = [];
@@ -265,7 +282,8 @@ export class CheckpointStore {
     if (known && recorded.length === 0 && !(await this.indexHolds(git, skipped))) {
       return { tree: known, skipped, candidates: unique, picture };
     }
-    if (recorded.length > 0) await this.stage(git, excludes, recorded, skipped, opened.unopened);
+    if (recorded.length > 0)
+      await this.stage(git, excludes, recorded, skipped, [...opened.unopened, ...leftOut]);
     if (skipped.length) {
       // A file that grew past the cap (or a secret added earlier by name) must not keep an old copy.
       await runGit(

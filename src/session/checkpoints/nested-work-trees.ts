@@ -54,17 +54,26 @@ export async function openNestedRepositories(
   let found = newRepositories(candidates);
   if (found.length === 0) return { candidates: candidates.paths, unopened: [] };
   const out = candidates.paths.filter((path) => !path.endsWith('/'));
-  const empty = await writeLooseObject(git.gitDir, 'blob', Buffer.alloc(0));
   for (let depth = 0; found.length > 0 && depth < MAX_NESTING; depth++) {
     git.signal?.throwIfAborted();
-    const entries = found.map((folder) => `100644 ${empty}\t${folder}${NESTED_PLACEHOLDER}\0`).join('');
-    // --replace: a file or gitlink the index holds where the folder now is gives way.
-    await runGit(['update-index', '-z', '--add', '--replace', '--index-info'], { ...git, input: entries });
+    await placePlaceholders(git, found);
     const inside = await list(found.map((folder) => `:(literal)${folder}`));
     found = newRepositories(inside);
     out.push(...inside.paths.filter((path) => !path.endsWith('/')));
   }
   return { candidates: out, unopened: found.map((folder) => folder.slice(0, -1)) };
+}
+
+/**
+ * Gives each folder (`sub/`, with its slash) a placeholder entry in the session index: from then on
+ * git walks it as a plain folder of the root and never asks whether it is a repository.
+ */
+export async function placePlaceholders(git: GitRunOptions, folders: readonly string[]): Promise<void> {
+  if (folders.length === 0) return;
+  const empty = await writeLooseObject(git.gitDir, 'blob', Buffer.alloc(0));
+  const entries = folders.map((folder) => `100644 ${empty}\t${folder}${NESTED_PLACEHOLDER}\0`).join('');
+  // --replace: a file or gitlink the index holds where the folder now is gives way.
+  await runGit(['update-index', '-z', '--add', '--replace', '--index-info'], { ...git, input: entries });
 }
 
 /** git's mode for a gitlink. */

@@ -45,7 +45,10 @@ export async function listCandidates(
   git: GitRunOptions,
   excludes: readonly string[],
   specs: readonly string[],
+  /** Folders git must not walk into (git-walk-traps.ts): left out of every call. */
+  leftOut: readonly string[] = [],
 ): Promise<Candidates> {
+  const leaveOut = leftOut.map((folder) => `:(top,exclude,literal)${folder}`);
   const args = [
     ...excludes,
     'ls-files',
@@ -65,10 +68,11 @@ export async function listCandidates(
       if (field[0] !== '?') out.tracked.push(path);
     }
   };
-  if (specs.length === 0) take((await runGit(args, git)).stdout);
+  if (specs.length === 0)
+    take((await runGit(leaveOut.length > 0 ? [...args, '--', ':(top)', ...leaveOut] : args, git)).stdout);
   // `ls-files` takes no --pathspec-from-file: the paths go as arguments, a bounded number at a time.
   for (let start = 0; start < specs.length; start += 500)
-    take((await runGit([...args, '--', ...specs.slice(start, start + 500)], git)).stdout);
+    take((await runGit([...args, '--', ...specs.slice(start, start + 500), ...leaveOut], git)).stdout);
   return out;
 }
 

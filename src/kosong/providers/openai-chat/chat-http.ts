@@ -80,9 +80,12 @@ export async function postChatStream(post: ChatPost): Promise<AsyncIterable<unkn
   const bytes = post.body;
   let url = new URL(post.url);
   const exchange = new Exchange(post.signal, post.timeoutMs);
+  // The answer in hand: closed when it is not handed on (a Location that is no URL threw, and an
+  // endless body held the connection open).
+  let response: IncomingMessage | undefined;
   try {
     for (let hop = 0; ; hop++) {
-      const response = await exchange.send(url, post, bytes);
+      response = await exchange.send(url, post, bytes);
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       const next = location === undefined ? null : new URL(location, url);
@@ -104,6 +107,7 @@ export async function postChatStream(post: ChatPost): Promise<AsyncIterable<unkn
       return events(response, post.signal);
     }
   } catch (error) {
+    response?.destroy();
     throw exchange.failure(error);
   } finally {
     exchange.settle();

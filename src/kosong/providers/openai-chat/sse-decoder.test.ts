@@ -60,6 +60,17 @@ describe('SseDecoder: an event without end', () => {
     for (let i = 0; i < 100; i++) expect(many.push(`data: ${'x'.repeat(50)}\n\n`)).toHaveLength(1);
   });
 
+  it('counts each data line as the memory it takes: many empty or short lines reach the bound', () => {
+    // Each line is kept as its own string until the event ends: 16 Mi lines of `data:xy` were
+    // ~240 MB of heap under a bound of 16 Mi characters.
+    const empty = new SseDecoder(32 * 1024);
+    expect(() => empty.push('data:\n'.repeat(2000))).toThrow(ChatProviderError);
+    const short = new SseDecoder(32 * 1024);
+    expect(() => short.push('data:xy\n'.repeat(2000))).toThrow(ChatProviderError);
+    // One ordinary event of many lines is well within it.
+    expect(new SseDecoder(32 * 1024).push(`${'data: {}\n'.repeat(100)}\n`)).toHaveLength(1);
+  });
+
   it('looks at a long line cut in many pieces once, not once per piece', () => {
     const decoder = new SseDecoder();
     const piece = 'x'.repeat(64 * 1024);

@@ -13,6 +13,13 @@ export interface ServerSentEvent {
 export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
 /**
+ * What a data line counts toward MAX_EVENT_CHARS besides its characters: each is held as its own
+ * string (and a slot of the event's array) until the event ends, so millions of empty or two-character
+ * lines took fifteen times the bound in memory. A stream chunk is one line; this costs it nothing.
+ */
+const DATA_LINE_CHARS = 32;
+
+/**
  * Server-sent events out of text as it arrives, cut anywhere (the event-stream format of the HTML
  * standard, as the OpenAI SDK reads it): lines end in `\r\n`, `\n` or `\r`; `data` lines of one
  * event are joined with `\n`; a line starting with `:` is a comment; an empty line ends an event.
@@ -98,7 +105,7 @@ export class SseDecoder {
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'data') {
       this.data.push(value);
-      this.dataChars += value.length + 1;
+      this.dataChars += value.length + DATA_LINE_CHARS;
       this.check(0);
     } else if (field === 'event') this.event = value;
     return null;
