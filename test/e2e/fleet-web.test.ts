@@ -191,11 +191,13 @@ describe('kimi-ts web --queue', { timeout: 120_000 }, () => {
     expect(status.counts).toMatchObject({ running: 0, delayed: 1 });
     // A free "Other" answer is no option: it answers nothing and the question is offered again.
     await panel.getByRole('textbox', { name: 'Which database?: other answer' }).fill('MySQL');
+    await page.locator('.panel.question[data-armed="true"]').waitFor();
     await panel.getByRole('button', { name: 'Answer' }).click();
     await panel.waitFor({ timeout: 30_000 });
     const shown = await sandbox.run(['fleet', 'answer', session, '--queue', redis.url]);
     expect(shown.stdout).toContain('Which database?');
     await panel.getByLabel('SQLite').check();
+    await page.locator('.panel.question[data-armed="true"]').waitFor();
     await panel.getByRole('button', { name: 'Answer' }).click();
     await page.getByText('Using SQLite.').first().waitFor({ timeout: 30_000 });
     expect(server.requests).toHaveLength(3);

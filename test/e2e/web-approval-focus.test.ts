@@ -89,4 +89,90 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     expect(existsSync(join(cli.sandbox.workDir, 'in-flight.txt'))).toBe(false);
     await web.stop();
   });
+
+  it('a question or a trust panel that appears while the person types leaves the focus and the keys in the steer box', async () => {
+    const release = deferred();
+    const questions = [
+      {
+        question: 'Which branch?',
+        header: 'Branch',
+        multiSelect: false,
+        options: [
+          { label: 'main', description: '' },
+          { label: 'dev', description: '' },
+        ],
+      },
+    ];
+    await cli.setup([
+      {
+        text: 'working on it… ',
+        toolCalls: [{ id: 'q1', name: 'AskUserQuestion', args: { questions } }],
+        holdUntil: release.promise,
+      },
+      { text: 'Thanks.' },
+    ]);
+    const web = await startWebFor(cli);
+    const { page } = await openPage(web);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    await message.fill('start');
+    await message.press('Enter');
+    await page.getByText('working on it…').waitFor();
+    const steer = page.getByRole('textbox', { name: 'Steer the running turn' });
+    await steer.focus();
+    await page.keyboard.type('please also ');
+    release.resolve();
+    await page.locator('.panel.question').waitFor();
+    await page.keyboard.type('look at the tests ');
+    expect(await page.evaluate("document.activeElement?.closest('.question') === null")).toBe(true);
+    expect(await steer.inputValue()).toMatch(/look at the tests $/);
+    // Nothing typed reached the question: it is still open, its own field empty.
+    expect(await page.locator('.panel.question').count()).toBe(1);
+    await page.locator('.panel.question').getByLabel('dev').check();
+    await page.locator('.panel.question[data-armed="true"]').waitFor();
+    await page.locator('.panel.question').getByRole('button', { name: 'Answer' }).click();
+    await page.getByText('Thanks.').waitFor();
+    await web.stop();
+  });
+
+  it('an Enter pressed as a question appears (the composer was empty) does not send the question', async () => {
+    const release = deferred();
+    const questions = [
+      {
+        question: 'Which branch?',
+        header: 'Branch',
+        multiSelect: false,
+        options: [
+          { label: 'main', description: '' },
+          { label: 'dev', description: '' },
+        ],
+      },
+    ];
+    await cli.setup([
+      {
+        text: 'working on it… ',
+        toolCalls: [{ id: 'q1', name: 'AskUserQuestion', args: { questions } }],
+        holdUntil: release.promise,
+      },
+      { text: 'Thanks.' },
+    ]);
+    const web = await startWebFor(cli);
+    const { page } = await openPage(web);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    await message.fill('start');
+    await message.press('Enter');
+    await page.getByText('working on it…').waitFor();
+    release.resolve();
+    const panel = page.locator('.panel.question');
+    await panel.waitFor();
+    // The panel took the focus (nothing was being typed); an Enter at once is one typed in flight.
+    expect(await page.evaluate("document.activeElement?.closest('.question') !== null")).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.locator('.panel.question[data-armed="true"]').waitFor();
+    expect(await panel.count()).toBe(1);
+    expect(cli.server.requests).toHaveLength(1);
+    await panel.getByLabel('main').check();
+    await panel.getByRole('button', { name: 'Answer' }).click();
+    await page.getByText('Thanks.').waitFor();
+    await web.stop();
+  });
 });

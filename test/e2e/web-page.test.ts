@@ -323,6 +323,7 @@ describe('kimi-ts web: the page', { timeout: 60_000 }, () => {
     await panel.getByLabel('lint').check();
     await panel.getByLabel('types').check();
     await panel.getByRole('textbox', { name: 'Which branch?: other answer' }).fill('release-7');
+    await page.locator('.panel.question[data-armed="true"]').waitFor();
     await panel.getByRole('button', { name: 'Answer' }).click();
     await page.getByText('Thanks for the answers.').waitFor();
     const toModel = JSON.stringify(cli.server.requests.at(-1)?.body ?? '');

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { revealInvisible } from '../../../util/reveal-invisible.js';
 import { askingAgentLabel } from '../../common/asking-agent.js';
+import { isTypingElsewhere } from './answer-guard.js';
+import { APPROVAL_ARM_DELAY_MS } from './approval-panel.js';
 import type { PendingQuestion } from './conversation-state.js';
 import { MarkdownView } from './markdown-view.js';
 import type { QuestionAnswers, QuestionItem } from './wire-types.js';
@@ -24,8 +26,17 @@ export function QuestionPanel({
   const [picked, setPicked] = useState<Record<number, string[]>>({});
   const [other, setOther] = useState<Record<number, string>>({});
   const panel = useRef<HTMLFormElement>(null);
+  // As with approvals: an Enter or a click in the first moments after the panel appeared sends
+  // nothing (it was meant for what was there before: the message just sent).
+  const [armed, setArmed] = useState(false);
   useEffect(() => {
-    panel.current?.querySelector<HTMLElement>('input')?.focus();
+    setArmed(false);
+    // Never take the focus from a field the person is typing in: their keys would pick an option or
+    // fill this panel's field, and an Enter would send it.
+    if (!isTypingElsewhere(document, panel.current))
+      panel.current?.querySelector<HTMLElement>('input')?.focus();
+    const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
+    return () => clearTimeout(timer);
   }, [request.id]);
 
   const toggle = (index: number, label: string, multi: boolean) =>
@@ -41,6 +52,7 @@ export function QuestionPanel({
 
   const submit = (event: Event) => {
     event.preventDefault();
+    if (!armed) return;
     const answers: QuestionAnswers = {};
     request.questions.forEach((item, index) => {
       const labels = (picked[index] ?? []).map((label) =>
@@ -53,7 +65,13 @@ export function QuestionPanel({
   };
 
   return (
-    <form ref={panel} class="panel question" aria-label="question" onSubmit={submit}>
+    <form
+      ref={panel}
+      class="panel question"
+      aria-label="question"
+      data-armed={armed ? 'true' : 'false'}
+      onSubmit={submit}
+    >
       {/* Which subagent asks (the model's text: shown as text, invisibles as markers). */}
       {asker !== null ? (
         <p class="queue" data-testid="question-asker">
@@ -78,7 +96,7 @@ export function QuestionPanel({
         <button type="submit" disabled={question.rpcId === null}>
           Answer
         </button>
-        <button type="button" disabled={question.rpcId === null} onClick={() => onAnswer({})}>
+        <button type="button" disabled={question.rpcId === null} onClick={() => armed && onAnswer({})}>
           Dismiss
         </button>
       </div>

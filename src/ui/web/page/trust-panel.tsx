@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { isTypingElsewhere } from './answer-guard.js';
 import { APPROVAL_ARM_DELAY_MS } from './approval-panel.js';
 import type { PendingTrust } from './conversation-state.js';
 
@@ -21,7 +22,9 @@ export function TrustPanel({
   const [armed, setArmed] = useState(false);
   useEffect(() => {
     setArmed(false);
-    panel.current?.querySelector<HTMLElement>('button.trust-no')?.focus();
+    // Never taken from a field the person is typing in: a space would press the focused button.
+    if (!isTypingElsewhere(document, panel.current))
+      panel.current?.querySelector<HTMLElement>('button.trust-no')?.focus();
     const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
     return () => clearTimeout(timer);
   }, [request.id]);
