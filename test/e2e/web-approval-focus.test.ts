@@ -44,8 +44,16 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     // Focus by the element, not a click at its position: under load the footer may still move
     // between Playwright's hit check and its click, which left the focus on the page's body.
     await steer.focus();
+    await expect.poll(() => steer.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('please also ');
-    expect(await steer.inputValue()).toBe('please also ');
+    // Where the keys went, if not there (a loaded machine once showed an empty box here).
+    const focused = await page.evaluate(
+      "document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName",
+    );
+    expect({ value: await steer.inputValue(), focused }).toEqual({
+      value: 'please also ',
+      focused: 'Steer the running turn',
+    });
     release.resolve();
     await page.locator('.panel.approval').waitFor();
     await page.keyboard.type('update the readme ');
