@@ -23,6 +23,7 @@ import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
 import { setUpExtensions } from './contributions.js';
 import type { Extension } from './extension.js';
 import { FirstRequestGate } from './first-request-gate.js';
+import { kimiInstallRoot, workspaceHoldingInstall } from './install-location.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
 import { PlanModeState } from './plan-mode-state.js';
 import { PlanModeSwitch } from './plan-mode-switch.js';
@@ -156,6 +157,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     shutdown.add(async () => guards.forgetWritableFolders());
     if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
     if (guards.sandboxState.kind === 'unavailable') warnSandboxUnavailableOnce(guards.sandboxState, warn);
+    const holder = workspaceHoldingInstall([session.workDir, ...additionalDirs]);
+    if (holder !== null)
+      warn({ kind: 'install-in-workspace', install: kimiInstallRoot() ?? '', folder: holder });
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,

@@ -12,7 +12,8 @@ export type SessionWarning =
   | { kind: 'checkpoints-failed'; message: string }
   | { kind: 'sandbox-unavailable'; message: string }
   | { kind: 'trust-record-unreadable'; message: string }
-  | { kind: 'workspace-untrusted'; folder: string; held: readonly string[] };
+  | { kind: 'workspace-untrusted'; folder: string; held: readonly string[] }
+  | { kind: 'install-in-workspace'; install: string; folder: string };
 
 export type WarningSink = (warning: SessionWarning) => void;
 
@@ -38,6 +39,8 @@ export function describeSessionWarning(warning: SessionWarning): string {
       return `${warning.message}\n`;
     case 'trust-record-unreadable':
       return `${warning.message}\n`;
+    case 'install-in-workspace':
+      return `kimi-ts runs from ${warning.install}, inside the folder ${warning.folder} that commands may write: a command the model runs could change the code kimi-ts loads later, outside any sandbox. Install kimi-ts outside the workspace (npm i -g kimi-ts) when you work on code you do not trust.\n`;
     case 'workspace-untrusted':
       return `The folder ${warning.folder} is not trusted, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
   }

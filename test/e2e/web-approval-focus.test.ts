@@ -44,7 +44,7 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     // Focus by the element, not a click at its position: under load the footer may still move
     // between Playwright's hit check and its click, which left the focus on the page's body.
     await steer.focus();
-    await expect.poll(() => steer.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => steer.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await page.keyboard.type('please also ');
     // Where the keys went, if not there (a loaded machine once showed an empty box here).
     const focused = await page.evaluate(
