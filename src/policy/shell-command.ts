@@ -1,6 +1,7 @@
 import type { BashParser, SyntaxNode } from './bash-tree.js';
 import type { CommandPart } from './command-part.js';
 import { parsePlainCommandLine } from './plain-command-line.js';
+import { parsePlainLoop } from './plain-loop.js';
 import {
   analyseCommandNode,
   analyseConstruct,
@@ -91,6 +92,15 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
       analysed: plain,
       incomplete: false,
       loopWords: [],
+    });
+  // A one-line `for` loop over plain words is split without tree-sitter too (not kept, as a plain line).
+  const loop = parsePlainLoop(command);
+  if (loop)
+    return frozen({
+      parts: loop.parts.map((part) => part.text),
+      analysed: loop.parts,
+      incomplete: false,
+      loopWords: loop.loopWords,
     });
   const result = await treeSitterParse(command);
   // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
