@@ -36,6 +36,11 @@ const MAX_FOLDERS = 16;
 
 /** The scope of a command with no `cd` and no assignment, per working folder and homes (the common case). */
 const plainScopes = new WeakMap<SensitiveHomes, { base: string; scope: CommandScope }>();
+/**
+ * The same for a loop with no `cd` and no assignment (its loop values set per command), as the
+ * general case makes it: `$PWD` and `$OLDPWD` name the working folder.
+ */
+const loopScopes = new WeakMap<SensitiveHomes, { base: string; scope: CommandScope }>();
 
 /** Variables the agent knows the value of: what a command's `$HOME` names. */
 function knownVariables(base: string, homes: SensitiveHomes): Map<string, string[]> {
@@ -65,7 +70,8 @@ export function commandScope(
   homes: SensitiveHomes,
   reals: DecisionRealPaths,
 ): CommandScope {
-  const loopValues = splits.slice(partCount).flat();
+  const loopValues: string[] = [];
+  for (let i = partCount; i < splits.length; i++) loopValues.push(...splits[i]!);
   let changes = false;
   for (let i = 0; i < partCount && !changes; i++) {
     const words = splits[i]!;
@@ -88,6 +94,21 @@ export function commandScope(
     };
     plainScopes.set(homes, { base, scope });
     return scope;
+  }
+  if (!changes) {
+    const known = loopScopes.get(homes);
+    if (known?.base === base) return { ...known.scope, loopValues };
+    const variables = knownVariables(base, homes);
+    variables.set('OLDPWD', [base]);
+    const scope: CommandScope = {
+      home: resolve(homes.userHome),
+      variables,
+      loopValues: [],
+      folders: [base],
+      unknownCd: null,
+    };
+    loopScopes.set(homes, { base, scope });
+    return { ...scope, loopValues };
   }
   const variables = knownVariables(base, homes);
   const assigned = new Set<string>();
