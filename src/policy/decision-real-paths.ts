@@ -79,13 +79,7 @@ export class DecisionRealPaths {
 
   /** The names in a folder (for a glob), from the remembered listing when the folder is unchanged. */
   list(dir: string): readonly string[] {
-    const path = resolve(dir);
-    // Its parent first: a folder a glob names is often missing (`src-1/*.ts`), which the parent's
-    // listing says with no stat of its own; and the parent is mostly the command's own folder,
-    // looked up for its other words anyway.
-    const parent = dirname(path);
-    if (parent !== path) this.folder(parent);
-    const folder = this.folder(path);
+    const folder = this.folder(resolve(dir));
     if (folder.missing) return [];
     if (folder.facts?.listing) return folder.facts.listing;
     try {

@@ -301,7 +301,17 @@ function collect(
       inPart = true;
     }
   }
-  const inner = inPart === walk.inPart ? walk : { ...walk, inPart };
+  // Written out, not spread (a spread object is copied on V8's slow path).
+  const inner: Walk =
+    inPart === walk.inPart
+      ? walk
+      : {
+          found: walk.found,
+          nested: walk.nested,
+          inPart,
+          loopWords: walk.loopWords,
+          deeper: walk.deeper,
+        };
   const self: ParentNode = { node, type };
   for (const child of children)
     if (child && !literal?.has(child)) collect(child, source, inner, self, depth + 1);
