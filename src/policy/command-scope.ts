@@ -71,7 +71,8 @@ export function commandScope(
   reals: DecisionRealPaths,
 ): CommandScope {
   const loopValues: string[] = [];
-  for (let i = partCount; i < splits.length; i++) loopValues.push(...splits[i]!);
+  // A loop, not slice and flat: no arrays made on the way (and no argument count limit, as a spread has).
+  for (let i = partCount; i < splits.length; i++) for (const word of splits[i]!) loopValues.push(word);
   let changes = false;
   for (let i = 0; i < partCount && !changes; i++) {
     const words = splits[i]!;

@@ -64,9 +64,8 @@ export function parsePlainLoop(command: string): PlainLoop | null {
   }
   const doneToken = tokens[done];
   if (doneToken === undefined || !('word' in doneToken)) return null;
-  const body = parsePlainCommandLine(rest.slice(0, doneToken.start));
-  if (body === null) return null;
-  const parts = body;
+  const parts = parsePlainCommandLine(rest.slice(0, doneToken.start));
+  if (parts === null) return null;
   for (const token of tokens.slice(done + 1)) {
     if (!('redirect' in token)) return null;
     parts.push(redirectPart(token.redirect));
