@@ -205,6 +205,16 @@ describe('commandSecretReason: names the shell builds', () => {
     });
   });
 
+  it('judges each loop by its own words, loop after loop in the same folder', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect(await reason('for d in .kx; do cat ~/"$d"/config; done')).toBeNull();
+      expect(await reason('for d in .kube; do cat ~/"$d"/config; done')).toMatch(/secret/);
+    }
+    // In a loop, `$OLDPWD` is a folder the command was in, as in a command with a cd.
+    expect(await reason('for d in x; do cat "$OLDPWD"/.git/config; done')).toMatch(/git config/);
+    expect(await reason('cd sub; for d in x; do cat "$OLDPWD"/.git/config; done')).toMatch(/git config/);
+  });
+
   it('asks for a word that builds more names than are checked', async () => {
     const many = '{a,b}'.repeat(12);
     expect(await reason(`cat ${many}`)).toMatch(/more names of .* than are checked/);

@@ -108,7 +108,12 @@ describe('commandSecretReason', () => {
       return commandSecretReason(parsed.parts, dir, homes, later, parsed.loopWords);
     };
     // The working folder is listed (and remembered) first, then the missing folders are judged by it.
-    for (const command of ['cat notes keys/data', 'cat notes k2/*', 'for f in k3/*; do cat "$f"; done']) {
+    for (const command of [
+      'cat notes keys/data',
+      'cat notes k2/*',
+      'for f in k3/*; do cat "$f"; done',
+      'cat k4/*',
+    ]) {
       expect(await decide(command)).toBeNull();
       expect(await decide(command)).toBeNull();
     }
@@ -118,6 +123,9 @@ describe('commandSecretReason', () => {
     expect(await decide('cat notes k2/*')).toMatch(/names the secret file k2\/\* \(an SSH folder\)/);
     await symlink(join(root, 'home', '.ssh'), join(dir, 'k3'));
     expect(await decide('for f in k3/*; do cat "$f"; done')).toMatch(/names the secret file k3\/\*/);
+    // A glob's folder alone: its parent is listed first, and the folder judged missing by that listing.
+    await symlink(join(root, 'home', '.ssh'), join(dir, 'k4'));
+    expect(await decide('cat k4/*')).toMatch(/names the secret file k4\/\* \(an SSH folder\)/);
   });
 
   it('sees a folder under a missing one that is now there (a symlink to a secret folder)', async () => {

@@ -22,7 +22,7 @@ export function globPaths(path: string, reals: DecisionRealPaths): string[] {
       current = current.map((folder) => `${folder}${sep}${segment}`);
       continue;
     }
-    const pattern = globToRegExp(segment);
+    const pattern = segmentPattern(segment);
     const next: string[] = [];
     for (const folder of current) {
       const entries = listed < MAX_GLOB_FOLDERS ? reals.list(folder || sep) : [];
@@ -34,6 +34,27 @@ export function globPaths(path: string, reals: DecisionRealPaths): string[] {
     current = next;
   }
   return current.includes(path) ? current : [path, ...current];
+}
+
+/**
+ * Segments compiled before, by their text (the regular expression is the text's alone, and one
+ * without the `g` flag keeps no state between tests): a command's `*.ts` is compiled once, not at
+ * every decision. Emptied when full.
+ */
+const compiledSegments = new Map<string, RegExp>();
+const MAX_COMPILED_SEGMENTS = 64;
+/** Longer segments are compiled every time (a hostile word can be megabytes long). */
+const MAX_COMPILED_SEGMENT_TEXT = 256;
+
+function segmentPattern(segment: string): RegExp {
+  if (segment.length > MAX_COMPILED_SEGMENT_TEXT) return globToRegExp(segment);
+  let pattern = compiledSegments.get(segment);
+  if (pattern === undefined) {
+    pattern = globToRegExp(segment);
+    if (compiledSegments.size >= MAX_COMPILED_SEGMENTS) compiledSegments.clear();
+    compiledSegments.set(segment, pattern);
+  }
+  return pattern;
 }
 
 /** A glob segment as a regular expression (`[!a]` and `[^a]` negate, as in bash). */

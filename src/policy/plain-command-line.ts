@@ -30,7 +30,7 @@ const COMMAND_NAME = /^(?:[A-Za-z0-9_./=-]+|:)$/;
 /** `NAME=value` anywhere (an assignment before a command; `dd if=x` is left to the parser too). */
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Words the grammar reads as keywords or declarations wherever they stand. */
-const KEYWORDS = new Set([
+export const KEYWORDS: ReadonlySet<string> = new Set([
   'if',
   'then',
   'else',
@@ -57,7 +57,7 @@ const KEYWORDS = new Set([
   'unsetenv',
 ]);
 
-type Token =
+export type Token =
   /**
    * A word; its value is null for one double-quoted string with variables or plain command
    * substitutions in it (`"fix $N"`, `"v$(date)"`), whose commands are `inner`.
@@ -102,8 +102,7 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
       // back (shell-part-analysis.ts), as the word bash passes. A command that is only such a word
       // (`- 2>&1`) it drops whole: left to the parser.
       if (words.length === 1 && words[0]!.text.endsWith('-')) return null;
-      // Its target is literal (plain or quoted): simple, read as written, as tree-sitter's analysis does.
-      redirects.push({ text: token.redirect, notSimple: null, literal: token.redirect, invocations: [] });
+      redirects.push(redirectPart(token.redirect));
       continue;
     }
     // A word after a redirection is an argument the grammar files under the redirection: the parser
@@ -125,13 +124,18 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
   return parts;
 }
 
+/** An output redirection with a literal target (plain or quoted): simple, read as written, as tree-sitter's analysis does. */
+export function redirectPart(redirect: string): CommandPart {
+  return { text: redirect, notSimple: null, literal: redirect, invocations: [] };
+}
+
 function lastOperator(tokens: readonly Token[]): string | null {
   const last = tokens[tokens.length - 1];
   return last !== undefined && 'operator' in last ? last.operator : null;
 }
 
 /** Numbers (`-5`, `08`, `0x1f`) are plain words too: the analysis reads the grammar's number nodes as literal. */
-function isPlainWord(word: string): boolean {
+export function isPlainWord(word: string): boolean {
   return !KEYWORDS.has(word) && !ASSIGNMENT.test(word);
 }
 
@@ -148,7 +152,7 @@ function plainPart(text: string, words: readonly ShellWord[]): CommandPart | nul
  * Words, output redirections and the operators `&&`, `||`, `|`, `;` (one at a time) up to a
  * comment; null at any other character.
  */
-function tokenize(command: string): Token[] | null {
+export function tokenize(command: string): Token[] | null {
   const tokens: Token[] = [];
   let i = 0;
   while (i < command.length) {
@@ -185,10 +189,14 @@ function tokenize(command: string): Token[] | null {
   return tokens;
 }
 
-/** A word (plain characters and quoted pieces) from `start`; null when a quote is not plain or not closed. */
-function scanWord(
+/**
+ * A word (plain characters and quoted pieces) from `start`; null when a quote is not plain or not
+ * closed. `wordChar` says which characters stand unquoted in it (a loop's words may hold globs).
+ */
+export function scanWord(
   command: string,
   start: number,
+  wordChar: RegExp = WORD_CHAR,
 ): { word: string; value: string | null; start: number; end: number } | null {
   if (command[start] === '"') {
     const expanded = scanExpandedString(command, start);
@@ -198,7 +206,7 @@ function scanWord(
   let value = '';
   while (i < command.length) {
     const char = command[i]!;
-    if (WORD_CHAR.test(char)) {
+    if (wordChar.test(char)) {
       value += char;
       i++;
     } else if (char === "'" || char === '"') {

@@ -678,6 +678,22 @@ const SHELL_ROWS: ShellRow[] = [
     says: 'might apply',
   },
   {
+    name: 'deny: in a one-line for loop (split without tree-sitter)',
+    command: 'for f in a b; do sudo rm -fr "$f"; done > log',
+    modes: ['default', 'yolo'],
+    rules: [{ decision: 'deny', pattern: 'Shell(rm -rf*)' }],
+    expected: 'deny',
+    step: 'deny-rule',
+  },
+  {
+    name: 'not simple: an allow rule does not cover a loop body that reads the loop variable',
+    command: 'for f in src/*.ts; do wc -l "$f"; done',
+    modes: ['default'],
+    rules: [{ decision: 'allow', pattern: 'Shell(wc *)' }],
+    expected: 'ask',
+    step: 'tool-default',
+  },
+  {
     name: 'might deny: refused where nobody can answer',
     command: 'rm $flags x',
     modes: ['print'],

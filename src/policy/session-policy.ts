@@ -166,10 +166,12 @@ export class SessionPolicy {
     const facts = await Promise.all(
       request.effects.map((e) => gatherFacts(e, this.roots, this.homes, this.sandbox?.state === 'on')),
     );
+    // One effect's lists as they are (most calls): flatMap runs on V8's slow generic path.
+    const only = facts.length === 1 ? facts[0] : undefined;
     const subject: RuleSubject = {
       toolName: request.toolName,
-      candidates: facts.flatMap((f) => f.candidates),
-      commandParts: facts.flatMap((f) => f.command?.analysed ?? []),
+      candidates: only ? only.candidates : facts.flatMap((f) => f.candidates),
+      commandParts: only ? (only.command?.analysed ?? []) : facts.flatMap((f) => f.command?.analysed ?? []),
       commandIncomplete: facts.some((f) => f.command?.incomplete === true),
     };
 

@@ -134,14 +134,17 @@ describe('parseShellCommand', () => {
     expect([...LEAF_NODES].sort()).toEqual(leaves.sort());
   });
 
-  it('keeps what tree-sitter parsed, and splits a plain line afresh each time', async () => {
-    const loop = 'for f in *.ts; do wc -l "$f"; done';
+  it('keeps what tree-sitter parsed, and splits a plain line or loop afresh each time', async () => {
+    const loop = 'ls *.ts | while read -r f; do wc -l "$f"; done';
     const first = await parseShellCommand(loop);
     expect(await parseShellCommand(loop)).toBe(first);
-    const plain = await parseShellCommand('git status && ls -la');
-    const again = await parseShellCommand('git status && ls -la');
-    expect(again).not.toBe(plain);
-    expect(again).toEqual(plain);
-    expect(Object.isFrozen(again.analysed[0])).toBe(true);
+    for (const line of ['git status && ls -la', 'for f in *.ts; do wc -l "$f"; done']) {
+      const plain = await parseShellCommand(line);
+      const again = await parseShellCommand(line);
+      expect(again).not.toBe(plain);
+      expect(again).toEqual(plain);
+      expect(Object.isFrozen(again.analysed[0])).toBe(true);
+      expect(Object.isFrozen(again.loopWords)).toBe(true);
+    }
   });
 });

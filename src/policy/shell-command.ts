@@ -1,6 +1,7 @@
 import type { BashParser, SyntaxNode } from './bash-tree.js';
 import type { CommandPart } from './command-part.js';
 import { parsePlainCommandLine } from './plain-command-line.js';
+import { parsePlainLoop } from './plain-loop.js';
 import {
   analyseCommandNode,
   analyseConstruct,
@@ -91,6 +92,15 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
       analysed: plain,
       incomplete: false,
       loopWords: [],
+    });
+  // A one-line `for` loop over plain words is split without tree-sitter too (not kept, as a plain line).
+  const loop = parsePlainLoop(command);
+  if (loop)
+    return frozen({
+      parts: loop.parts.map((part) => part.text),
+      analysed: loop.parts,
+      incomplete: false,
+      loopWords: loop.loopWords,
     });
   const result = await treeSitterParse(command);
   // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
@@ -291,7 +301,17 @@ function collect(
       inPart = true;
     }
   }
-  const inner = inPart === walk.inPart ? walk : { ...walk, inPart };
+  // Written out, not spread (a spread object is copied on V8's slow path).
+  const inner: Walk =
+    inPart === walk.inPart
+      ? walk
+      : {
+          found: walk.found,
+          nested: walk.nested,
+          inPart,
+          loopWords: walk.loopWords,
+          deeper: walk.deeper,
+        };
   const self: ParentNode = { node, type };
   for (const child of children)
     if (child && !literal?.has(child)) collect(child, source, inner, self, depth + 1);
