@@ -154,7 +154,8 @@ function addGitEntry(
   if (gitdir && inWritable(gitdir)) found.add(gitdir);
 }
 
-function realTarget(path: string): string | null {
+/** The real folder `path` leads to, or null (dangling, not a folder). */
+export function realTarget(path: string): string | null {
   try {
     const real = realpathSync(path);
     return statSync(real).isDirectory() ? real : null;
@@ -164,7 +165,7 @@ function realTarget(path: string): string | null {
 }
 
 /** The folder a gitfile (`gitdir: ../.git/modules/x`) names, resolved and real; null if none. */
-function gitfileTarget(path: string): string | null {
+export function gitfileTarget(path: string): string | null {
   try {
     const text = readFileSync(path, 'utf8').slice(0, 4096);
     const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);

@@ -1,8 +1,9 @@
-import { existsSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, rmdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { NestedGitIndex } from './nested-git-index.js';
+import { describeGuarded, GitDirGuard, type GuardedGitDir, topGitDir } from './new-git-dirs.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
 import { hiddenPaths } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly } from './sandbox-home.js';
@@ -82,11 +83,20 @@ export interface CommandSandbox {
    * meanwhile is followed (`launch` refuses it). Call `commandEnded` when that command is over.
    */
   prefix(cwd: string): Promise<string[]>;
-  /** A command started with `prefix` ended: what it left in the tree is read before the next one. */
-  commandEnded(): void;
   /**
-   * Removes the empty `.git` / `.kimi-ts` it made where they did not exist (if still empty): now,
-   * or when the last command launched and not yet ended ends.
+   * A command (launched by `launch` or `prefix`) ended: what it left in the tree is read before the
+   * next one, and the git folders it could write are cleaned of what would run a program later
+   * (src/policy/new-git-dirs.ts). Settles when that is done.
+   */
+  commandEnded(): Promise<void>;
+  /**
+   * What the sandbox took out of git folders commands made, not yet told (a background command's
+   * too): for the tool result of the command that just ended. null when nothing.
+   */
+  takeNotes(): string | null;
+  /**
+   * Removes the empty `.kimi-ts` it made where it did not exist (if still empty): now, or when the
+   * last command launched and not yet ended ends.
    */
   dispose(): void;
   /**
@@ -118,8 +128,9 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   );
   if (!host.available) return { kind: 'unavailable', settings, problem: host.problem, fix: host.fix };
   const placeholders = new Set<string>();
-  // `.kimi-ts` is made now, so the workspace looks the same before and after the first command;
-  // `.git` only at the first command: the session's start (AGENTS.md, skills) looks for the git root.
+  // `.kimi-ts` is made now, so the workspace looks the same before and after the first command.
+  // `.git` never (a folder left in the person's tree, and a `git init` they ask for would fail): a
+  // git folder a command makes is cleaned after it instead (src/policy/new-git-dirs.ts).
   const reals = new RealRoots();
   if (settings.mode === 'workspace-write')
     for (const dir of [context.workDir, ...context.additionalDirs()])
@@ -130,6 +141,9 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       running: 0,
       disposed: false,
       reals,
+      guard: new GitDirGuard(),
+      checking: Promise.resolve(),
+      notes: [],
     }),
   };
 }
@@ -145,6 +159,12 @@ interface SandboxCommands {
   disposed: boolean;
   /** The writable folders' real paths as first seen, shared the same way. */
   reals: RealRoots;
+  /** The git folders commands made, checked after each command (shared the same way). */
+  guard: GitDirGuard;
+  /** The check under way: the next command starts after it. */
+  checking: Promise<void>;
+  /** What the checks took out and nobody has told yet. */
+  notes: string[];
 }
 
 function sandboxFor(
@@ -174,15 +194,42 @@ function sandboxFor(
     indexes.set(dir, index);
     return index;
   };
+  /** Each writable root's nested git paths (the index's last reading) and the git folders among them and at its top. */
+  const gitPathsOf = async (roots: readonly string[]) =>
+    Promise.all(
+      roots.map(async (dir) => {
+        const nested = existsSync(dir) ? await indexOf(dir, roots).paths() : [];
+        const top = existsSync(dir) ? topGitDir(dir, roots) : null;
+        const gitDirs = [...(top === null ? [] : [top]), ...nested.filter(isFolder)];
+        return { dir, nested, gitDirs };
+      }),
+    );
+  /** Cleans the git folders commands could write; what it took out is kept for `takeNotes`. */
+  const checkGitDirs = async () => {
+    if (settings.mode !== 'workspace-write') return;
+    const roots = workspace();
+    const all = (await gitPathsOf(roots)).flatMap((root) => root.gitDirs);
+    const known = new Set(all);
+    const isGuarded = (real: string) =>
+      real !== '' && (known.has(real) || !roots.some((dir) => isWithin(dir, real)));
+    const guarded: GuardedGitDir[] = await commands.guard.check(
+      all,
+      commands.running === 0,
+      isGuarded,
+      context.path,
+    );
+    if (guarded.length > 0) commands.notes.push(describeGuarded(guarded, context.workDir));
+  };
   /** bwrap's arguments for a command in `cwd`, bind sources as paths (the decision). */
   const decide = async (cwd: string): Promise<string[]> => {
+    await commands.checking;
     const nested = new Map<string, string[]>();
     if (settings.mode === 'workspace-write') {
-      const roots = workspace();
-      const found = await Promise.all(
-        roots.map((dir) => (existsSync(dir) ? indexOf(dir, roots).paths() : Promise.resolve([]))),
-      );
-      for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
+      for (const root of await gitPathsOf(workspace())) {
+        nested.set(root.dir, root.nested);
+        // Before the root's first command: what is there is the person's.
+        commands.guard.adoptOnce(root.dir, root.gitDirs);
+      }
     }
     return bwrapArguments(settings, reals.checkedContext(context), reals.cwd(cwd), placeholders, nested);
   };
@@ -203,11 +250,16 @@ function sandboxFor(
     },
     commandEnded: () => {
       commands.running = Math.max(0, commands.running - 1);
-      if (commands.disposed) {
-        if (commands.running === 0) removePlaceholders();
-        return;
-      }
+      if (commands.disposed && commands.running === 0) removePlaceholders();
       for (const index of indexes.values()) index.refresh();
+      // After the check under way (a background command's), not beside it.
+      const check = commands.checking.then(checkGitDirs);
+      commands.checking = check.catch(() => undefined);
+      return commands.checking;
+    },
+    takeNotes: () => {
+      const notes = commands.notes.splice(0);
+      return notes.length > 0 ? notes.join('\n') : null;
     },
     dispose: () => {
       commands.disposed = true;
@@ -301,6 +353,10 @@ export function bwrapArguments(
 /** `path` is `dir` or below it; both absolute and normalised (`resolve` results). */
 function isWithin(dir: string, path: string): boolean {
   return isWithinDirectory(path, dir);
+}
+
+function isFolder(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 function kindOf(path: string): 'dir' | 'file' | null {

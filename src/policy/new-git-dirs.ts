@@ -1,0 +1,113 @@
+import { lstatSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { isWithinDirectory } from '../util/path-within.js';
+import { type NeutralisedGitDir, neutraliseGitDir } from './git-dir-neutralise.js';
+import { gitfileTarget, realTarget } from './nested-git.js';
+
+/**
+ * The git folder `root/.git` leads to, when a command could write there: the folder itself, where a
+ * symlinked `.git` leads or the `gitdir:` of a gitfile, inside one of the writable roots. null when
+ * there is none (yet): a dangling link or gitfile is looked at again after every command.
+ */
+export function topGitDir(root: string, writableRoots: readonly string[]): string | null {
+  const path = join(root, '.git');
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (stat === undefined) return null;
+  const target = stat.isDirectory() ? path : stat.isSymbolicLink() ? realTarget(path) : gitfileTarget(path);
+  return target !== null && writableRoots.some((dir) => isWithinDirectory(target, dir)) ? target : null;
+}
+
+/** What changes in a git folder when someone adds a hook or changes its config. */
+function signatureOf(gitDir: string): string | null {
+  const dir = lstatSync(gitDir, { throwIfNoEntry: false });
+  if (!dir?.isDirectory()) return null;
+  const part = (name: string) => {
+    const s = lstatSync(join(gitDir, name), { throwIfNoEntry: false });
+    return s ? `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}` : '-';
+  };
+  return [dir.ino, part('config'), part('hooks'), part('config.worktree'), part('commondir')].join(' ');
+}
+
+/** One git folder a command made or changed, and what was taken out of it. */
+export interface GuardedGitDir extends NeutralisedGitDir {
+  readonly gitDir: string;
+}
+
+/**
+ * Git folders in the writable workspace that a sandboxed command could have written — made by it
+ * (`git init`, a clone, the target of a dangling `.git` link or gitfile) before the sandbox bound
+ * them read-only for the commands after — checked after each command and cleaned of what would run
+ * a program when the person later runs git there (src/policy/git-dir-neutralise.ts).
+ *
+ * The git folders that exist when a workspace is first seen (before its first command) are the
+ * person's: never touched, and bound read-only for every command. Another one is checked after each
+ * command while its config, hooks or `commondir` change (a stat each; nothing read when unchanged);
+ * once it has been checked while no command was running, every later command binds it read-only,
+ * and it is the person's from then on too (their own later edits are theirs).
+ */
+export class GitDirGuard {
+  private readonly seenRoots = new Set<string>();
+  /** `path inode` of the person's git folders. */
+  private readonly persons = new Set<string>();
+  /** A checked folder's signature after its check. */
+  private readonly checked = new Map<string, string>();
+
+  /** The first sight of `root` (before a command ran in it): its git folders are the person's. */
+  adoptOnce(root: string, gitDirs: readonly string[]): void {
+    if (this.seenRoots.has(root)) return;
+    this.seenRoots.add(root);
+    for (const gitDir of gitDirs) {
+      const ino = lstatSync(gitDir, { throwIfNoEntry: false })?.ino;
+      if (ino !== undefined) this.persons.add(`${gitDir} ${ino}`);
+    }
+  }
+
+  /**
+   * Checks `gitDirs` after a command ended; `settled`: no command runs now. `isGuarded` says whether
+   * a folder a `commondir` names is checked or bound read-only itself.
+   */
+  async check(
+    gitDirs: readonly string[],
+    settled: boolean,
+    isGuarded: (realGitDir: string) => boolean,
+    path: string | undefined,
+  ): Promise<GuardedGitDir[]> {
+    const changed: GuardedGitDir[] = [];
+    for (const gitDir of new Set(gitDirs)) {
+      const ino = lstatSync(gitDir, { throwIfNoEntry: false })?.ino;
+      if (ino === undefined || this.persons.has(`${gitDir} ${ino}`)) continue;
+      if (this.checked.get(gitDir) !== signatureOf(gitDir)) {
+        try {
+          const result = await neutraliseGitDir(gitDir, isGuarded, path);
+          if (result.quarantine !== null) changed.push({ gitDir, ...result });
+        } catch {
+          // Gone meanwhile, or not writable to us either: looked at again after the next command.
+          continue;
+        }
+        this.checked.set(gitDir, signatureOf(gitDir) ?? '');
+      }
+      if (settled) this.persons.add(`${gitDir} ${ino}`);
+    }
+    return changed;
+  }
+}
+
+/** The tool result's note on what was taken out of git folders a command made, paths relative to `root`. */
+export function describeGuarded(guarded: readonly GuardedGitDir[], root: string): string {
+  const rel = (path: string) => {
+    const name = relative(root, path) || '.';
+    return /^[\w./@+-]+$/.test(name) ? name : JSON.stringify(name);
+  };
+  const lines = guarded.map((g) => {
+    const what = [
+      ...(g.settings.length > 0 ? [`config settings that run programs (${g.settings.join(', ')})`] : []),
+      ...g.moved.map((name) => (/^[\w./-]+$/.test(name) ? name : JSON.stringify(name))),
+    ].join('; ');
+    return `- ${rel(g.gitDir)}: moved to ${rel(g.quarantine ?? g.gitDir)}: ${what}`;
+  });
+  return [
+    'The sandbox took out of the git metadata this command made what would run a program when git is used there later, outside the sandbox (hooks, config such as core.fsmonitor or aliases); the repository itself (objects, refs, index, plain settings) is unchanged:',
+    ...lines,
+    'If they are wanted, the person can review and restore them outside the sandbox.',
+  ].join('\n');
+}
