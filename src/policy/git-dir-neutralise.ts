@@ -38,6 +38,8 @@ export async function neutraliseGitDir(
   isGuarded: (realGitDir: string) => boolean,
   path: string | undefined,
 ): Promise<NeutralisedGitDir> {
+  // No symlink on the way (a folder swapped for one since it was found): looked at next time.
+  if (realpathSync(gitDir) !== gitDir) throw new Error(`${gitDir} is not where it was found`);
   let quarantine: string | null = null;
   const moved: string[] = [];
   let settings: string[] = [];

@@ -187,6 +187,44 @@ describe('a git folder a sandboxed command makes runs nothing planted when the p
     expect(readdirSync(marks)).toEqual([]);
   });
 
+  it("the person's own repositories are never touched: their hooks and config stay; a gitfile's folder in the workspace is read-only", async () => {
+    const { sandbox, server } = await cli.setup([]);
+    const w = sandbox.workDir;
+    // The top: a gitfile naming a git folder inside the workspace; sub/: a repository with a hook and an fsmonitor.
+    await personGit(sandbox, sandbox.root, [
+      'init',
+      '-q',
+      '--separate-git-dir',
+      join(w, 'store'),
+      join(sandbox.root, 'tmp-w'),
+    ]);
+    await writeFile(join(w, '.git'), 'gitdir: store\n');
+    await personGit(sandbox, w, ['config', 'core.hooksPath', '.husky']);
+    await personGit(sandbox, w, ['init', '-q', 'sub']);
+    await personGit(sandbox, join(w, 'sub'), ['config', 'core.fsmonitor', 'false']);
+    await writeFile(join(w, 'sub', '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const topConfig = await readFile(join(w, 'store', 'config'), 'utf8');
+    const subConfig = await readFile(join(w, 'sub', '.git', 'config'), 'utf8');
+    server.push(
+      shell(
+        's1',
+        `git config --file store/config core.pager 'touch x'; printf x > store/hooks/post-checkout; echo tried`,
+      ),
+      shell('s2', 'echo again'),
+      { text: 'done' },
+    );
+    const result = await sandbox.run(['--yolo', '--print', '--output-format', 'stream-json', '-p', 'go']);
+    expect(result.code).toBe(0);
+    const [first, second] = toolResults(result.stdout);
+    expect(first).toContain('tried');
+    expect(first).toContain('Read-only file system');
+    for (const text of [first, second]) expect(text).not.toContain('took out of the git metadata');
+    expect(await readFile(join(w, 'store', 'config'), 'utf8')).toBe(topConfig);
+    expect(await readFile(join(w, 'sub', '.git', 'config'), 'utf8')).toBe(subConfig);
+    expect(existsSync(join(w, 'sub', '.git', 'hooks', 'pre-commit'))).toBe(true);
+    expect(existsSync(join(w, 'store', 'hooks', 'post-checkout'))).toBe(false);
+  });
+
   it('a plain git init the person asks for works in the sandbox and is left as it is', async () => {
     const { sandbox, server } = await cli.setup([]);
     await writeFile(join(sandbox.workDir, 'a.txt'), 'a\n');
