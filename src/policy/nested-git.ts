@@ -5,7 +5,8 @@ import { isWithinDirectory } from '../util/path-within.js';
 /**
  * Folders not searched for nested repositories: installed packages, virtual environments, build
  * output and caches (large, and not where a person keeps a repository). A repository the agent's
- * command makes there is as any new one (src/policy/sandbox.ts says how that is covered).
+ * command makes there is neither bound read-only nor cleaned (src/policy/new-git-dirs.ts): git run
+ * inside it would use what the command put there.
  */
 const SKIPPED_FOLDERS = new Set([
   'node_modules',

@@ -283,13 +283,12 @@ function sandboxFor(
  * the top-level `.git` (src/policy/nested-git.ts finds it: `sub/.git`, a submodule's or worktree's
  * gitfile and the folder it names, the folder a symlinked `.git` points to).
  *
- * What a command can still do: make a NEW repository (`git init sub2`, a clone, or moving `sub`
- * aside and making another `sub/.git`) and put hooks or `core.fsmonitor` in it. That repository is
- * the command's own work, new in the tree: kimi-ts's own git calls run at the top level only, and in
- * a folder the person has not trusted they run with hooks and fsmonitor off
- * (src/session/checkpoints), so nothing of it runs until the person runs git inside it themselves;
- * the next command binds it read-only like any other, and the file tools never write under any
- * `.git` without a question that names the file (src/policy/protected-files.ts).
+ * What a command can still do: make a NEW git folder (`git init`, at the top where there was none or
+ * in `sub2`, a clone, moving `sub` aside and making another `sub/.git`, the folder a dangling `.git`
+ * link or gitfile names) and put hooks or `core.fsmonitor` in it. When the command ends, such a
+ * folder is cleaned of them (src/policy/new-git-dirs.ts: moved into a quarantine inside it, the tool
+ * result says so) before the result goes back; one a background command makes, when it exits or
+ * when any other command ends, whichever comes first. The next command binds it read-only like any other.
  */
 function nestedGitBinds(paths: readonly string[] | undefined): string[] {
   return (paths ?? []).flatMap((path) => ['--ro-bind', path, path]);
