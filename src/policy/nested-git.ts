@@ -39,6 +39,8 @@ interface SeenFolder {
   readonly found: readonly string[];
   /** Its `.git` is a symlink or a gitfile: where it leads can change while the folder does not. */
   readonly resolves: boolean;
+  /** It is itself shaped like a bare repository (`HEAD`, `objects/`, `refs/`): git run in it uses it. */
+  readonly bare: boolean;
 }
 
 /**
@@ -60,6 +62,7 @@ interface SeenFolder {
  */
 export class NestedGitWalk {
   private seen = new Map<string, SeenFolder>();
+  private bareFolders: string[] = [];
 
   constructor(
     private readonly root: string,
@@ -73,6 +76,7 @@ export class NestedGitWalk {
     const top = resolve(this.root);
     const next = new Map<string, SeenFolder>();
     const found = new Set<string>();
+    const bare: string[] = [];
     const queue = [top];
     for (let i = 0; i < queue.length && i < MAX_FOLDERS; i++) {
       const folder = queue[i] as string;
@@ -88,11 +92,22 @@ export class NestedGitWalk {
       }
       next.set(folder, seen);
       for (const path of seen.found) found.add(path);
+      if (seen.bare) bare.push(folder);
       queue.push(...seen.subfolders);
       if ((i + 1) % BATCH === 0) await new Promise<void>((done) => setImmediate(done));
     }
     this.seen = next;
+    this.bareFolders = bare;
     return [...found];
+  }
+
+  /**
+   * The folders of the last reading shaped like a bare repository (the top too): not bound read-only
+   * (a project's test fixtures are often bare repositories), but git run inside one uses its config
+   * and hooks, so a command's changes there are cleaned (src/policy/new-git-dirs.ts).
+   */
+  bareRepositories(): readonly string[] {
+    return this.bareFolders;
   }
 }
 
@@ -113,12 +128,18 @@ function readFolder(
     entries = readdirSync(folder, { withFileTypes: true });
   } catch {
     // Not readable now: nothing in it counts, and it is read again next time.
-    return { key, settled: false, subfolders: [], found: [], resolves: false };
+    return { key, settled: false, subfolders: [], found: [], resolves: false, bare: false };
   }
   const subfolders: string[] = [];
   const found = new Set<string>();
   let resolves = false;
+  let bareParts = 0;
   for (const entry of entries) {
+    if (
+      (entry.name === 'HEAD' && entry.isFile()) ||
+      ((entry.name === 'objects' || entry.name === 'refs') && entry.isDirectory())
+    )
+      bareParts++;
     const path = join(folder, entry.name);
     if (entry.name === '.git') {
       if (!isTop) {
@@ -129,7 +150,7 @@ function readFolder(
     }
     if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) subfolders.push(path);
   }
-  return { key, settled, subfolders, found: [...found], resolves };
+  return { key, settled, subfolders, found: [...found], resolves, bare: bareParts === 3 };
 }
 
 function addGitEntry(

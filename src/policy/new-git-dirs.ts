@@ -33,63 +33,80 @@ export interface GuardedGitDir extends NeutralisedGitDir {
   readonly gitDir: string;
 }
 
+/** A git folder to look at after a command, and whether later commands bind it read-only. */
+export interface GitDirCandidate {
+  readonly gitDir: string;
+  /** Bound read-only from the next command on (a `.git`, what a gitfile or link names); a bare repository elsewhere is not. */
+  readonly bound: boolean;
+}
+
 /**
  * Git folders in the writable workspace that a sandboxed command could have written — made by it
- * (`git init`, a clone, the target of a dangling `.git` link or gitfile) before the sandbox bound
- * them read-only for the commands after — checked after each command and cleaned of what would run
- * a program when the person later runs git there (src/policy/git-dir-neutralise.ts).
+ * (`git init`, a clone, the target of a dangling `.git` link or gitfile, a bare repository) before the
+ * sandbox bound them read-only for the commands after — checked after each command and cleaned of
+ * what would run a program when the person later runs git there (src/policy/git-dir-neutralise.ts).
  *
  * The git folders that exist when a workspace is first seen (before its first command) are the
- * person's: never touched, and bound read-only for every command. Another one is checked after each
- * command while its config, hooks or `commondir` change (a stat each; nothing read when unchanged);
- * once it has been checked while no command was running, every later command binds it read-only,
- * and it is the person's from then on too (their own later edits are theirs).
+ * person's, as they are then. Each other one, and a bare repository whose config or hooks changed since
+ * (those stay writable), is checked after each command while its config, hooks, `config.worktree` or
+ * `commondir` change (a few stats; nothing read when unchanged). A bound one checked while no command
+ * was running is sealed: every later command binds it read-only, and the person's own later edits are theirs.
  */
 export class GitDirGuard {
   private readonly seenRoots = new Set<string>();
-  /** `path inode` of the person's git folders. */
-  private readonly persons = new Set<string>();
-  /** A checked folder's signature after its check. */
-  private readonly checked = new Map<string, string>();
+  /** `path inode` of the git folders no command can write any more. */
+  private readonly sealed = new Set<string>();
+  /** A folder's signature as the person left it or as a check left it. */
+  private readonly accepted = new Map<string, string>();
 
   /** The first sight of `root` (before a command ran in it): its git folders are the person's. */
-  adoptOnce(root: string, gitDirs: readonly string[]): void {
+  adoptOnce(root: string, candidates: readonly GitDirCandidate[]): void {
     if (this.seenRoots.has(root)) return;
     this.seenRoots.add(root);
-    for (const gitDir of gitDirs) {
-      const ino = lstatSync(gitDir, { throwIfNoEntry: false })?.ino;
-      if (ino !== undefined) this.persons.add(`${gitDir} ${ino}`);
+    for (const { gitDir, bound } of candidates) {
+      const signature = signatureOf(gitDir);
+      if (signature === null) continue;
+      this.accepted.set(gitDir, signature);
+      if (bound) this.sealed.add(sealKey(gitDir, signature));
     }
   }
 
   /**
-   * Checks `gitDirs` after a command ended; `settled`: no command runs now. `isGuarded` says whether
-   * a folder a `commondir` names is checked or bound read-only itself.
+   * Checks the candidates after a command ended; `idle`: no command runs now. `isGuarded` says
+   * whether a folder a `commondir` names is checked or bound read-only itself.
    */
   async check(
-    gitDirs: readonly string[],
-    settled: boolean,
+    candidates: readonly GitDirCandidate[],
+    idle: boolean,
     isGuarded: (realGitDir: string) => boolean,
     path: string | undefined,
   ): Promise<GuardedGitDir[]> {
     const changed: GuardedGitDir[] = [];
-    for (const gitDir of new Set(gitDirs)) {
-      const ino = lstatSync(gitDir, { throwIfNoEntry: false })?.ino;
-      if (ino === undefined || this.persons.has(`${gitDir} ${ino}`)) continue;
-      if (this.checked.get(gitDir) !== signatureOf(gitDir)) {
+    const bound = new Set(candidates.filter((c) => c.bound).map((c) => c.gitDir));
+    for (const gitDir of new Set(candidates.map((c) => c.gitDir))) {
+      const signature = signatureOf(gitDir);
+      if (signature === null || this.sealed.has(sealKey(gitDir, signature))) continue;
+      let after = signature;
+      if (this.accepted.get(gitDir) !== signature) {
         try {
           const result = await neutraliseGitDir(gitDir, isGuarded, path);
           if (result.quarantine !== null) changed.push({ gitDir, ...result });
         } catch {
-          // Gone meanwhile, or not writable to us either: looked at again after the next command.
+          // Gone or moved meanwhile, or not writable to us either: looked at again after the next command.
           continue;
         }
-        this.checked.set(gitDir, signatureOf(gitDir) ?? '');
+        after = signatureOf(gitDir) ?? '';
+        this.accepted.set(gitDir, after);
       }
-      if (settled) this.persons.add(`${gitDir} ${ino}`);
+      if (idle && bound.has(gitDir)) this.sealed.add(sealKey(gitDir, after));
     }
     return changed;
   }
+}
+
+/** A sealed folder is known by its path and inode (a folder made in its place is not sealed). */
+function sealKey(gitDir: string, signature: string): string {
+  return `${gitDir} ${signature.split(' ')[0]}`;
 }
 
 /** The tool result's note on what was taken out of git folders a command made, paths relative to `root`. */

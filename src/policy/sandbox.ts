@@ -1,10 +1,11 @@
-import { existsSync, lstatSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, rmdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { NestedGitIndex } from './nested-git-index.js';
-import { describeGuarded, GitDirGuard, type GuardedGitDir, topGitDir } from './new-git-dirs.js';
+import { GitDirGuard } from './new-git-dirs.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
+import { cleanGitDirs, gitPathsOf } from './sandbox-git-dirs.js';
 import { hiddenPaths } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly } from './sandbox-home.js';
 import {
@@ -194,38 +195,18 @@ function sandboxFor(
     indexes.set(dir, index);
     return index;
   };
-  /** Each writable root's nested git paths (the index's last reading) and the git folders among them and at its top. */
-  const gitPathsOf = async (roots: readonly string[]) =>
-    Promise.all(
-      roots.map(async (dir) => {
-        const nested = existsSync(dir) ? await indexOf(dir, roots).paths() : [];
-        const top = existsSync(dir) ? topGitDir(dir, roots) : null;
-        const gitDirs = [...(top === null ? [] : [top]), ...nested.filter(isFolder)];
-        return { dir, nested, gitDirs };
-      }),
-    );
   /** Cleans the git folders commands could write; what it took out is kept for `takeNotes`. */
   const checkGitDirs = async () => {
     if (settings.mode !== 'workspace-write') return;
-    const roots = workspace();
-    const all = (await gitPathsOf(roots)).flatMap((root) => root.gitDirs);
-    const known = new Set(all);
-    const isGuarded = (real: string) =>
-      real !== '' && (known.has(real) || !roots.some((dir) => isWithin(dir, real)));
-    const guarded: GuardedGitDir[] = await commands.guard.check(
-      all,
-      commands.running === 0,
-      isGuarded,
-      context.path,
-    );
-    if (guarded.length > 0) commands.notes.push(describeGuarded(guarded, context.workDir));
+    const note = await cleanGitDirs(workspace(), indexOf, commands.guard, commands.running === 0, context);
+    if (note !== null) commands.notes.push(note);
   };
   /** bwrap's arguments for a command in `cwd`, bind sources as paths (the decision). */
   const decide = async (cwd: string): Promise<string[]> => {
     await commands.checking;
-    const nested = new Map<string, string[]>();
+    const nested = new Map<string, readonly string[]>();
     if (settings.mode === 'workspace-write') {
-      for (const root of await gitPathsOf(workspace())) {
+      for (const root of await gitPathsOf(workspace(), indexOf)) {
         nested.set(root.dir, root.nested);
         // Before the root's first command: what is there is the person's.
         commands.guard.adoptOnce(root.dir, root.gitDirs);
@@ -352,10 +333,6 @@ export function bwrapArguments(
 /** `path` is `dir` or below it; both absolute and normalised (`resolve` results). */
 function isWithin(dir: string, path: string): boolean {
   return isWithinDirectory(path, dir);
-}
-
-function isFolder(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 function kindOf(path: string): 'dir' | 'file' | null {

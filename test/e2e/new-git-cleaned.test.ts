@@ -132,8 +132,11 @@ describe('a git folder a sandboxed command makes runs nothing planted when the p
     server.push(
       shell(
         's1',
-        `${makeAt('.', '.gitstore')} && ${plant('.gitstore', marks, 'top')} && ${makeAt('.', 'substore')} && ${plant('substore', marks, 'sub')} && echo planted`,
+        `${makeAt('.', '.gitstore')} && ${plant('.gitstore', marks, 'top')} && ${makeAt('.', 'substore')} && ${plant('substore', marks, 'sub')} && git init -q --bare evil.git && ${plant('evil.git', marks, 'bare')} && echo planted`,
       ),
+      // A bare repository stays writable (a project's fixtures are often bare repositories): planting
+      // in it again is cleaned again.
+      shell('s2', `${plant('evil.git', marks, 'bare2')} && echo again`),
       { text: 'done' },
     );
     const result = await sandbox.run(['--yolo', '--print', '--output-format', 'stream-json', '-p', 'go']);
@@ -144,6 +147,11 @@ describe('a git folder a sandboxed command makes runs nothing planted when the p
     await personGit(sandbox, sandbox.workDir, ['status']);
     await personGit(sandbox, join(sandbox.workDir, 'sub'), ['status']);
     await personGit(sandbox, sandbox.workDir, ['st']).catch(() => undefined);
+    const [, second] = toolResults(result.stdout);
+    expect(second).toContain('again');
+    expect(second).toContain('evil.git: moved to');
+    // git in a bare repository uses its config: the alias would run.
+    await personGit(sandbox, join(sandbox.workDir, 'evil.git'), ['st']).catch(() => undefined);
     expect(readdirSync(marks)).toEqual([]);
   });
 
