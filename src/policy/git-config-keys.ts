@@ -79,17 +79,19 @@ export function isPlainSetting(entry: ConfigEntry): boolean {
 }
 
 /**
- * The settings of one config file, read by git itself (`--file`: that file only, `include.path` not
- * followed; reading runs nothing). null when git cannot read it (no git here, a malformed file).
+ * The settings of a config file's text, read by git itself (`--file -`: that text only,
+ * `include.path` not followed; reading runs nothing). null when git cannot read it (no git here, a
+ * malformed file).
  */
 export async function readConfigEntries(
-  file: string,
+  text: string,
   path: string | undefined,
 ): Promise<ConfigEntry[] | null> {
   let stdout: Buffer;
   try {
-    ({ stdout } = await runGitProcess(['config', '--file', file, '--no-includes', '--list', '-z'], {
+    ({ stdout } = await runGitProcess(['config', '--file', '-', '--no-includes', '--list', '-z'], {
       cwd: '/',
+      input: text,
       env: { PATH: path, LANG: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
       settings: [],
       timeoutMs: 5_000,

@@ -88,8 +88,13 @@ describe('neutraliseGitDir (real git)', () => {
     const result = await neutraliseGitDir(gitDir, neverGuarded, process.env.PATH);
     expect(result.moved).toEqual(['config.worktree', 'hooks/post-checkout', 'commondir']);
     expect(readdirSync(join(gitDir, 'hooks')).every((name) => name.endsWith('.sample'))).toBe(true);
-    // The link is gone; a file of its own holds the plain settings it led to.
-    expect(await readFile(join(gitDir, 'config'), 'utf8')).toBe('[core]\n\tbare = "false"\n');
+    // The link is moved as it is, never followed (it could lead to a file of the person's).
+    expect(result.settings).toEqual(['(not a plain, readable config file: all of it)']);
+    expect(existsSync(join(gitDir, 'config'))).toBe(false);
+    expect(await readFile(join(root, 'cfg'), 'utf8')).toBe('[core]\n\tbare = false\n');
+    expect(readdirSync(result.quarantine as string).sort()).toEqual(
+      ['commondir', 'config', 'config.worktree', 'hooks.post-checkout'].sort(),
+    );
     expect(existsSync(join(gitDir, 'commondir'))).toBe(false);
 
     const other = await repository('s');
@@ -101,11 +106,26 @@ describe('neutraliseGitDir (real git)', () => {
     expect(existsSync(join(other, 'commondir'))).toBe(true);
   });
 
+  it('refuses a git folder swapped for a symlink since it was found: nothing where it leads is moved', async () => {
+    const real = await repository('real');
+    await writeFile(join(real, 'hooks', 'post-checkout'), '#!/bin/sh\n', { mode: 0o755 });
+    await symlink(real, join(root, 'swapped'));
+    await expect(neutraliseGitDir(join(root, 'swapped'), neverGuarded, process.env.PATH)).rejects.toThrow(
+      /ENOTDIR/,
+    );
+    await mkdir(join(root, 'outer'));
+    await symlink(join(root, 'real'), join(root, 'outer', 'sub'));
+    await expect(
+      neutraliseGitDir(join(root, 'outer', 'sub', '.git'), neverGuarded, process.env.PATH),
+    ).rejects.toThrow('is not where it was found');
+    expect(existsSync(join(real, 'hooks', 'post-checkout'))).toBe(true);
+  });
+
   it('a config git cannot read is moved whole, and git still works in the repository', async () => {
     const gitDir = await repository('bad');
     await writeFile(join(gitDir, 'config'), '[core\n\tfsmonitor = touch pwned\n');
     const result = await neutraliseGitDir(gitDir, neverGuarded, process.env.PATH);
-    expect(result.settings).toEqual(['(unreadable config: all of it)']);
+    expect(result.settings).toEqual(['(not a plain, readable config file: all of it)']);
     expect(existsSync(join(gitDir, 'config'))).toBe(false);
     expect(git(join(root, 'bad'), 'rev-parse', '--git-dir')).toBe('.git\n');
   });

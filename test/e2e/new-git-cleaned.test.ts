@@ -113,7 +113,7 @@ describe('a git folder a sandboxed command makes runs nothing planted when the p
       n.startsWith('kimi-ts-quarantine-'),
     );
     expect(quarantine).toHaveLength(1);
-    expect(existsSync(join(sandbox.workDir, '.git', quarantine[0] as string, 'hooks', 'post-checkout'))).toBe(
+    expect(existsSync(join(sandbox.workDir, '.git', quarantine[0] as string, 'hooks.post-checkout'))).toBe(
       true,
     );
     expect(await personGit(sandbox, sandbox.workDir, ['status', '--porcelain'])).toBe('?? sub/\n');
