@@ -214,21 +214,30 @@ function sandboxFor(
     }
     return bwrapArguments(settings, reals.checkedContext(context), reals.cwd(cwd), placeholders, nested);
   };
+  /**
+   * A command counts as running from the start of its launch: a git folder checked meanwhile is not
+   * sealed (it may be missing from this command's read-only binds). Not counted if the launch fails.
+   */
+  const launching = async <T>(cwd: string, build: (decided: string[]) => T): Promise<T> => {
+    commands.running++;
+    try {
+      return build(await decide(cwd));
+    } catch (error) {
+      commands.running--;
+      throw error;
+    }
+  };
   return {
     settings,
     blocksUnixSockets: host.blocksUnixSockets,
-    launch: async (cwd) => {
-      // Sources by descriptor, opened by the spawner with no symlink followed (sandbox-bind-fds.ts).
-      const { args, bindSources } = bindsByDescriptor(await decide(cwd));
-      commands.running++;
-      return bwrapLaunch(host, [...args, '--'], bindSources);
-    },
+    launch: (cwd) =>
+      launching(cwd, (decided) => {
+        // Sources by descriptor, opened by the spawner with no symlink followed (sandbox-bind-fds.ts).
+        const { args, bindSources } = bindsByDescriptor(decided);
+        return bwrapLaunch(host, [...args, '--'], bindSources);
+      }),
     // By path: a shell cannot open them without following a symlink (see CommandSandbox.prefix).
-    prefix: async (cwd) => {
-      const launched = shellLaunched(bwrapLaunch(host, [...(await decide(cwd)), '--']));
-      commands.running++;
-      return launched;
-    },
+    prefix: (cwd) => launching(cwd, (decided) => shellLaunched(bwrapLaunch(host, [...decided, '--']))),
     commandEnded: () => {
       commands.running = Math.max(0, commands.running - 1);
       if (commands.disposed && commands.running === 0) removePlaceholders();
