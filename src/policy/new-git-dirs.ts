@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 import { type NeutralisedGitDir, neutraliseGitDir } from './git-dir-neutralise.js';
@@ -25,7 +25,19 @@ function signatureOf(gitDir: string): string | null {
     const s = lstatSync(join(gitDir, name), { throwIfNoEntry: false });
     return s ? `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}` : '-';
   };
-  return [dir.ino, part('config'), part('hooks'), part('config.worktree'), part('commondir')].join(' ');
+  // A hook rewritten in place does not move its folder's times (a person's bare repository keeps its hooks).
+  const hooks = hookNames(join(gitDir, 'hooks')).map((name) => `${name}=${part(join('hooks', name))}`);
+  return [dir.ino, part('config'), part('hooks'), part('config.worktree'), part('commondir'), ...hooks].join(
+    ' ',
+  );
+}
+
+function hookNames(hooks: string): string[] {
+  try {
+    return readdirSync(hooks).filter((name) => !name.endsWith('.sample'));
+  } catch {
+    return [];
+  }
 }
 
 /** One git folder a command made or changed, and what was taken out of it. */
@@ -84,8 +96,11 @@ export class GitDirGuard {
     const changed: GuardedGitDir[] = [];
     const bound = new Set(candidates.filter((c) => c.bound).map((c) => c.gitDir));
     for (const gitDir of new Set(candidates.map((c) => c.gitDir))) {
+      // A sealed folder costs one lstat.
+      const ino = lstatSync(gitDir, { throwIfNoEntry: false })?.ino;
+      if (ino === undefined || this.sealed.has(`${gitDir} ${ino}`)) continue;
       const signature = signatureOf(gitDir);
-      if (signature === null || this.sealed.has(sealKey(gitDir, signature))) continue;
+      if (signature === null) continue;
       let after = signature;
       if (this.accepted.get(gitDir) !== signature) {
         try {

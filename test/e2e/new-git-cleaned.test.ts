@@ -127,6 +127,11 @@ describe('a git folder a sandboxed command makes runs nothing planted when the p
     await symlink('.gitstore', join(sandbox.workDir, '.git'));
     await mkdir(join(sandbox.workDir, 'sub'));
     await writeFile(join(sandbox.workDir, 'sub', '.git'), 'gitdir: ../substore\n');
+    // And a bare repository of theirs with a hook of their own.
+    await personGit(sandbox, sandbox.workDir, ['init', '-q', '--bare', 'mine.git']);
+    await writeFile(join(sandbox.workDir, 'mine.git', 'hooks', 'post-receive'), '#!/bin/sh\nexit 0\n', {
+      mode: 0o755,
+    });
     const makeAt = (dir: string, target: string) =>
       `git init -q ${dir}/tmp-init && mv ${dir}/tmp-init/.git ${target} && rmdir ${dir}/tmp-init`;
     server.push(
@@ -136,7 +141,11 @@ describe('a git folder a sandboxed command makes runs nothing planted when the p
       ),
       // A bare repository stays writable (a project's fixtures are often bare repositories): planting
       // in it again is cleaned again.
-      shell('s2', `${plant('evil.git', marks, 'bare2')} && echo again`),
+      // The person's own hook rewritten in place (its folder's times do not move) is moved too.
+      shell(
+        's2',
+        `${plant('evil.git', marks, 'bare2')} && printf '#!/bin/sh\\ntouch ${marks}/mine\\n' > mine.git/hooks/post-receive && echo again`,
+      ),
       { text: 'done' },
     );
     const result = await sandbox.run(['--yolo', '--print', '--output-format', 'stream-json', '-p', 'go']);
@@ -150,6 +159,8 @@ describe('a git folder a sandboxed command makes runs nothing planted when the p
     const [, second] = toolResults(result.stdout);
     expect(second).toContain('again');
     expect(second).toContain('evil.git: moved to');
+    expect(second).toContain('mine.git: moved to');
+    expect(existsSync(join(sandbox.workDir, 'mine.git', 'hooks', 'post-receive'))).toBe(false);
     // git in a bare repository uses its config: the alias would run.
     await personGit(sandbox, join(sandbox.workDir, 'evil.git'), ['st']).catch(() => undefined);
     expect(readdirSync(marks)).toEqual([]);
