@@ -25,6 +25,12 @@ export class NestedGitIndex {
     return this.reading;
   }
 
+  /** The folders shaped like a bare repository, as of the same reading as `paths`. */
+  async bareRepositories(): Promise<readonly string[]> {
+    await this.paths();
+    return this.walk.bareRepositories();
+  }
+
   /**
    * A command ended: read the tree again before the next one starts. After a reading under way, not
    * beside it: that one may have passed a folder before the command changed it.

@@ -42,6 +42,17 @@ describe('the git metadata of nested repositories', () => {
     );
   });
 
+  it('lists the folders shaped like a bare repository (the top too), not a .git folder', async () => {
+    git('init', '-q', '--bare', '.');
+    git('init', '-q', '--bare', 'fixtures/one.git');
+    git('init', '-q', 'sub');
+    await mkdir(join(root, 'half'));
+    await writeFile(join(root, 'half', 'HEAD'), 'ref: refs/heads/main\n');
+    const walk = new NestedGitWalk(root, [root]);
+    await walk.read();
+    expect([...walk.bareRepositories()].sort()).toEqual([root, join(root, 'fixtures', 'one.git')].sort());
+  });
+
   it('finds nothing in a tree without nested repositories', async () => {
     git('init', '-q', '.');
     await mkdir(join(root, 'src', 'deep'), { recursive: true });

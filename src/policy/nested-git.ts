@@ -15,7 +15,8 @@ import { isWithinDirectory } from '../util/path-within.js';
 /**
  * Folders not searched for nested repositories: installed packages, virtual environments, build
  * output and caches (large, and not where a person keeps a repository). A repository the agent's
- * command makes there is as any new one (src/policy/sandbox.ts says how that is covered).
+ * command makes there is neither bound read-only nor cleaned (src/policy/new-git-dirs.ts): git run
+ * inside it would use what the command put there.
  */
 const SKIPPED_FOLDERS = new Set([
   'node_modules',
@@ -48,6 +49,8 @@ interface SeenFolder {
   readonly found: readonly string[];
   /** Its `.git` is a symlink or a gitfile: where it leads can change while the folder does not. */
   readonly resolves: boolean;
+  /** It is itself shaped like a bare repository (`HEAD`, `objects/`, `refs/`): git run in it uses it. */
+  readonly bare: boolean;
 }
 
 /**
@@ -69,6 +72,7 @@ interface SeenFolder {
  */
 export class NestedGitWalk {
   private seen = new Map<string, SeenFolder>();
+  private bareFolders: string[] = [];
 
   constructor(
     private readonly root: string,
@@ -82,6 +86,7 @@ export class NestedGitWalk {
     const top = resolve(this.root);
     const next = new Map<string, SeenFolder>();
     const found = new Set<string>();
+    const bare: string[] = [];
     const queue = [top];
     for (let i = 0; i < queue.length && i < MAX_FOLDERS; i++) {
       const folder = queue[i] as string;
@@ -97,11 +102,22 @@ export class NestedGitWalk {
       }
       next.set(folder, seen);
       for (const path of seen.found) found.add(path);
+      if (seen.bare) bare.push(folder);
       queue.push(...seen.subfolders);
       if ((i + 1) % BATCH === 0) await new Promise<void>((done) => setImmediate(done));
     }
     this.seen = next;
+    this.bareFolders = bare;
     return [...found];
+  }
+
+  /**
+   * The folders of the last reading shaped like a bare repository (the top too): not bound read-only
+   * (a project's test fixtures are often bare repositories), but git run inside one uses its config
+   * and hooks, so a command's changes there are cleaned (src/policy/new-git-dirs.ts).
+   */
+  bareRepositories(): readonly string[] {
+    return this.bareFolders;
   }
 }
 
@@ -122,12 +138,18 @@ function readFolder(
     entries = readdirSync(folder, { withFileTypes: true });
   } catch {
     // Not readable now: nothing in it counts, and it is read again next time.
-    return { key, settled: false, subfolders: [], found: [], resolves: false };
+    return { key, settled: false, subfolders: [], found: [], resolves: false, bare: false };
   }
   const subfolders: string[] = [];
   const found = new Set<string>();
   let resolves = false;
+  let bareParts = 0;
   for (const entry of entries) {
+    if (
+      (entry.name === 'HEAD' && entry.isFile()) ||
+      ((entry.name === 'objects' || entry.name === 'refs') && entry.isDirectory())
+    )
+      bareParts++;
     const path = join(folder, entry.name);
     if (entry.name === '.git') {
       if (!isTop) {
@@ -138,7 +160,7 @@ function readFolder(
     }
     if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) subfolders.push(path);
   }
-  return { key, settled, subfolders, found: [...found], resolves };
+  return { key, settled, subfolders, found: [...found], resolves, bare: bareParts === 3 };
 }
 
 function addGitEntry(
@@ -164,7 +186,8 @@ function addGitEntry(
   if (gitdir && inWritable(gitdir)) found.add(gitdir);
 }
 
-function realTarget(path: string): string | null {
+/** The real folder `path` leads to, or null (dangling, not a folder). */
+export function realTarget(path: string): string | null {
   try {
     const real = realpathSync(path);
     return statSync(real).isDirectory() ? real : null;
@@ -174,7 +197,7 @@ function realTarget(path: string): string | null {
 }
 
 /** The folder a gitfile (`gitdir: ../.git/modules/x`) names, resolved and real; null if none. */
-function gitfileTarget(path: string): string | null {
+export function gitfileTarget(path: string): string | null {
   try {
     const text = readHead(path, GITFILE_HEAD_BYTES);
     const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
+import { gitfileTarget } from './nested-git.js';
 import { realSource } from './sandbox-bind-fds.js';
 
 /**
@@ -29,15 +30,26 @@ export function sandboxWritable(realPath: string, realRoots: readonly string[]):
 }
 
 /**
- * Binds the protected folders of a writable root read-only; one that does not exist yet is made
- * (empty) first, so a command cannot create it with content of its own. Those it made are recorded.
+ * The protected names made (empty) where missing, so a command cannot create them with content of its
+ * own. Not `.git`: an empty folder in the person's tree (tools that look for a `.git` take it for a
+ * repository root) that a `git init` they ask for could not fill; a git folder a command makes is
+ * cleaned after it instead (src/policy/new-git-dirs.ts).
+ */
+const MADE_WHEN_MISSING: ReadonlySet<string> = new Set(['.kimi-ts']);
+
+/**
+ * Binds the protected folders of a writable root read-only; `.kimi-ts` is made (empty) first where it
+ * does not exist, and recorded. A gitfile `.git` (`gitdir: …`) is bound with the folder it names
+ * when that folder is inside the root.
  */
 export function ensureProtected(root: string, placeholders: Set<string>, names = PROTECTED_NAMES): string[] {
   const args: string[] = [];
   if (!existsSync(root)) return args;
-  for (const path of names.map((name) => join(root, name))) {
+  for (const name of names) {
+    const path = join(root, name);
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (stat === undefined) {
+      if (!MADE_WHEN_MISSING.has(name)) continue;
       try {
         mkdirSync(path);
         placeholders.add(path);
@@ -47,9 +59,12 @@ export function ensureProtected(root: string, placeholders: Set<string>, names =
     }
     // A symlinked `.git` is bound where it leads, resolved here: a bind source has no symlink in it
     // (sandbox-bind-fds.ts refuses one), and bwrap checks a descriptor's mount point is the object
-    // itself (the link then leads to the read-only folder). A dangling one: nothing to protect.
+    // itself (the link then leads to the read-only folder). A dangling one: nothing to protect now;
+    // what a command puts where it leads is cleaned after it (src/policy/new-git-dirs.ts).
     const real = stat?.isSymbolicLink() ? realSource(path) : path;
     if (real !== null) args.push('--ro-bind', real, real);
+    const gitdir = stat?.isFile() ? gitfileTarget(path) : null;
+    if (gitdir !== null && isWithinDirectory(gitdir, root)) args.push('--ro-bind', gitdir, gitdir);
   }
   return args;
 }

@@ -72,8 +72,9 @@ async function runIn(
       resolve({ code, output: stdout + stderr });
     });
   });
-  // As the Shell tool does: what the command left is read before the next command.
-  sandbox?.commandEnded();
+  // As the Shell tool does: what the command left is read (and a git folder it made cleaned) before
+  // the next command.
+  await sandbox?.commandEnded();
   return result;
 }
 
@@ -362,7 +363,7 @@ describe('.git and .kimi-ts stay read-only in a writable workspace', () => {
     );
   });
 
-  it('where .git and .kimi-ts do not exist, a command cannot create them; the empty placeholders go at the end', async () => {
+  it('where .kimi-ts does not exist, a command cannot create it (an empty placeholder, gone at the end); a .git it makes is cleaned after it', async () => {
     const dir = await mkdtemp(join(root, 'plain-'));
     const at = { ...context, workDir: dir, additionalDirs: () => [] };
     const sandbox = sandboxed(workspaceWrite, at);
@@ -370,18 +371,20 @@ describe('.git and .kimi-ts stay read-only in a writable workspace', () => {
     expect(await readdir(dir)).toEqual(['.kimi-ts']);
     const attack = await runIn(
       sandbox,
-      'git init -q . ; mkdir -p .kimi-ts; echo "[[permission.rules]]" > .kimi-ts/permissions.toml; echo tried',
+      'git init -q . && git config core.fsmonitor "touch pwned; false"; mkdir -p .kimi-ts; echo "[[permission.rules]]" > .kimi-ts/permissions.toml; echo tried',
       { cwd: dir },
     );
     expect(attack.output).toContain('tried');
-    expect(existsSync(join(dir, '.git', 'config'))).toBe(false);
     expect(existsSync(join(dir, '.kimi-ts', 'permissions.toml'))).toBe(false);
-    // git, outside, takes the empty .git for no repository.
-    expect((await runIn(null, 'git rev-parse --git-dir 2>&1', { cwd: dir })).output).toContain(
-      'not a git repository',
-    );
+    expect(sandbox.takeNotes()).toContain('core.fsmonitor');
+    expect(sandbox.takeNotes()).toBeNull();
+    // git, outside, finds the repository the command made, with nothing in it that runs.
+    expect(
+      (await runIn(null, 'git status --porcelain; git rev-parse --git-dir 2>&1', { cwd: dir })).output,
+    ).toBe('.git\n');
+    expect(existsSync(join(dir, 'pwned'))).toBe(false);
     sandbox.dispose();
-    expect(await readdir(dir)).toEqual([]);
+    expect(await readdir(dir)).toEqual(['.git']);
   });
 
   it('a command launched before the close keeps its placeholders until it ends (bwrap binds them as it starts)', async () => {
@@ -391,12 +394,12 @@ describe('.git and .kimi-ts stay read-only in a writable workspace', () => {
     // Launched (a background command), then the session closes before bwrap has started.
     await sandbox.prefix(dir);
     sandbox.dispose();
-    expect((await readdir(dir)).sort()).toEqual(['.git', '.kimi-ts']);
+    expect(await readdir(dir)).toEqual(['.kimi-ts']);
     // The command the bwrap below stands for starts now, after the close, and finds what it binds.
     const late = await runIn(other, 'echo started', { cwd: dir });
     expect(late.output).toBe('started\n');
-    expect((await readdir(dir)).sort()).toEqual(['.git', '.kimi-ts']);
-    sandbox.commandEnded();
+    expect(await readdir(dir)).toEqual(['.kimi-ts']);
+    await sandbox.commandEnded();
     expect(await readdir(dir)).toEqual([]);
   });
 });

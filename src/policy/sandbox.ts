@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { NestedGitIndex } from './nested-git-index.js';
+import { GitDirGuard } from './new-git-dirs.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
+import { cleanGitDirs, gitPathsOf } from './sandbox-git-dirs.js';
 import { hiddenPaths } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly } from './sandbox-home.js';
 import {
@@ -82,11 +84,20 @@ export interface CommandSandbox {
    * meanwhile is followed (`launch` refuses it). Call `commandEnded` when that command is over.
    */
   prefix(cwd: string): Promise<string[]>;
-  /** A command started with `prefix` ended: what it left in the tree is read before the next one. */
-  commandEnded(): void;
   /**
-   * Removes the empty `.git` / `.kimi-ts` it made where they did not exist (if still empty): now,
-   * or when the last command launched and not yet ended ends.
+   * A command (launched by `launch` or `prefix`) ended: what it left in the tree is read before the
+   * next one, and the git folders it could write are cleaned of what would run a program later
+   * (src/policy/new-git-dirs.ts). Settles when that is done.
+   */
+  commandEnded(): Promise<void>;
+  /**
+   * What the sandbox took out of git folders commands made, not yet told (a background command's
+   * too): for the tool result of the command that just ended. null when nothing.
+   */
+  takeNotes(): string | null;
+  /**
+   * Removes the empty `.kimi-ts` it made where it did not exist (if still empty): now, or when the
+   * last command launched and not yet ended ends.
    */
   dispose(): void;
   /**
@@ -118,8 +129,9 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   );
   if (!host.available) return { kind: 'unavailable', settings, problem: host.problem, fix: host.fix };
   const placeholders = new Set<string>();
-  // `.kimi-ts` is made now, so the workspace looks the same before and after the first command;
-  // `.git` only at the first command: the session's start (AGENTS.md, skills) looks for the git root.
+  // `.kimi-ts` is made now, so the workspace looks the same before and after the first command.
+  // `.git` never (a folder left in the person's tree, and a `git init` they ask for would fail): a
+  // git folder a command makes is cleaned after it instead (src/policy/new-git-dirs.ts).
   const reals = new RealRoots();
   if (settings.mode === 'workspace-write')
     for (const dir of [context.workDir, ...context.additionalDirs()])
@@ -130,6 +142,9 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       running: 0,
       disposed: false,
       reals,
+      guard: new GitDirGuard(),
+      checking: Promise.resolve(),
+      notes: [],
     }),
   };
 }
@@ -145,6 +160,12 @@ interface SandboxCommands {
   disposed: boolean;
   /** The writable folders' real paths as first seen, shared the same way. */
   reals: RealRoots;
+  /** The git folders commands made, checked after each command (shared the same way). */
+  guard: GitDirGuard;
+  /** The check under way: the next command starts after it. */
+  checking: Promise<void>;
+  /** What the checks took out and nobody has told yet. */
+  notes: string[];
 }
 
 function sandboxFor(
@@ -174,40 +195,61 @@ function sandboxFor(
     indexes.set(dir, index);
     return index;
   };
+  /** Cleans the git folders commands could write; what it took out is kept for `takeNotes`. */
+  const checkGitDirs = async () => {
+    if (settings.mode !== 'workspace-write') return;
+    const note = await cleanGitDirs(workspace(), indexOf, commands.guard, commands.running === 0, context);
+    if (note !== null) commands.notes.push(note);
+  };
   /** bwrap's arguments for a command in `cwd`, bind sources as paths (the decision). */
   const decide = async (cwd: string): Promise<string[]> => {
-    const nested = new Map<string, string[]>();
+    await commands.checking;
+    const nested = new Map<string, readonly string[]>();
     if (settings.mode === 'workspace-write') {
-      const roots = workspace();
-      const found = await Promise.all(
-        roots.map((dir) => (existsSync(dir) ? indexOf(dir, roots).paths() : Promise.resolve([]))),
-      );
-      for (const [i, dir] of roots.entries()) nested.set(dir, found[i] ?? []);
+      for (const root of await gitPathsOf(workspace(), indexOf)) {
+        nested.set(root.dir, root.nested);
+        // Before the root's first command: what is there is the person's.
+        commands.guard.adoptOnce(root.dir, root.gitDirs);
+      }
     }
     return bwrapArguments(settings, reals.checkedContext(context), reals.cwd(cwd), placeholders, nested);
+  };
+  /**
+   * A command counts as running from the start of its launch: a git folder checked meanwhile is not
+   * sealed (it may be missing from this command's read-only binds). Not counted if the launch fails.
+   */
+  const launching = async <T>(cwd: string, build: (decided: string[]) => T): Promise<T> => {
+    commands.running++;
+    try {
+      return build(await decide(cwd));
+    } catch (error) {
+      commands.running--;
+      throw error;
+    }
   };
   return {
     settings,
     blocksUnixSockets: host.blocksUnixSockets,
-    launch: async (cwd) => {
-      // Sources by descriptor, opened by the spawner with no symlink followed (sandbox-bind-fds.ts).
-      const { args, bindSources } = bindsByDescriptor(await decide(cwd));
-      commands.running++;
-      return bwrapLaunch(host, [...args, '--'], bindSources);
-    },
+    launch: (cwd) =>
+      launching(cwd, (decided) => {
+        // Sources by descriptor, opened by the spawner with no symlink followed (sandbox-bind-fds.ts).
+        const { args, bindSources } = bindsByDescriptor(decided);
+        return bwrapLaunch(host, [...args, '--'], bindSources);
+      }),
     // By path: a shell cannot open them without following a symlink (see CommandSandbox.prefix).
-    prefix: async (cwd) => {
-      const launched = shellLaunched(bwrapLaunch(host, [...(await decide(cwd)), '--']));
-      commands.running++;
-      return launched;
-    },
+    prefix: (cwd) => launching(cwd, (decided) => shellLaunched(bwrapLaunch(host, [...decided, '--']))),
     commandEnded: () => {
       commands.running = Math.max(0, commands.running - 1);
-      if (commands.disposed) {
-        if (commands.running === 0) removePlaceholders();
-        return;
-      }
+      if (commands.disposed && commands.running === 0) removePlaceholders();
       for (const index of indexes.values()) index.refresh();
+      // After the check under way (a background command's), not beside it.
+      const check = commands.checking.then(checkGitDirs);
+      commands.checking = check.catch(() => undefined);
+      return commands.checking;
+    },
+    takeNotes: () => {
+      const notes = commands.notes.splice(0);
+      return notes.length > 0 ? notes.join('\n') : null;
     },
     dispose: () => {
       commands.disposed = true;
@@ -231,13 +273,12 @@ function sandboxFor(
  * the top-level `.git` (src/policy/nested-git.ts finds it: `sub/.git`, a submodule's or worktree's
  * gitfile and the folder it names, the folder a symlinked `.git` points to).
  *
- * What a command can still do: make a NEW repository (`git init sub2`, a clone, or moving `sub`
- * aside and making another `sub/.git`) and put hooks or `core.fsmonitor` in it. That repository is
- * the command's own work, new in the tree: kimi-ts's own git calls run at the top level only, and in
- * a folder the person has not trusted they run with hooks and fsmonitor off
- * (src/session/checkpoints), so nothing of it runs until the person runs git inside it themselves;
- * the next command binds it read-only like any other, and the file tools never write under any
- * `.git` without a question that names the file (src/policy/protected-files.ts).
+ * What a command can still do: make a NEW git folder (`git init`, at the top where there was none or
+ * in `sub2`, a clone, moving `sub` aside and making another `sub/.git`, the folder a dangling `.git`
+ * link or gitfile names) and put hooks or `core.fsmonitor` in it. When the command ends, such a
+ * folder is cleaned of them (src/policy/new-git-dirs.ts: moved into a quarantine inside it, the tool
+ * result says so) before the result goes back; one a background command makes, when it exits or
+ * when any other command ends, whichever comes first. The next command binds it read-only like any other.
  */
 function nestedGitBinds(paths: readonly string[] | undefined): string[] {
   return (paths ?? []).flatMap((path) => ['--ro-bind', path, path]);

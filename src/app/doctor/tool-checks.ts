@@ -67,8 +67,8 @@ export async function checkSandbox(options: {
       ? await runQuietly(shell, [...args, 'true'], env, options.signal)
       : { ok: false, problem: 'no sandbox command' };
   } finally {
-    // The probe's own placeholders (the empty `.git` / `.kimi-ts` the sandbox makes) go again after it.
-    state.sandbox.commandEnded();
+    // The probe's own placeholder (the empty `.kimi-ts` the sandbox makes) goes again after it.
+    await state.sandbox.commandEnded();
     state.sandbox.dispose();
   }
   return run.ok

@@ -114,7 +114,8 @@ async function runPluginCommand(
   signal.removeEventListener('abort', onAbort);
   await killing;
   forgetGroup();
-  options.sandbox?.commandEnded();
+  // A git folder the command made is cleaned before the result (the note waits for the next Shell result).
+  await options.sandbox?.commandEnded();
   if (stopped === 'cancelled') throw signal.reason ?? new Error('The plugin tool was cancelled.');
   if (stopped === 'timeout') {
     return toolError(

@@ -175,26 +175,29 @@ export const Shell = toolFactory(
             },
           });
         } finally {
-          // What the command left (a nested repository) is read before the next command.
-          commandSandbox?.commandEnded();
+          // What the command left (a nested repository) is read before the next command, and a git
+          // folder it made is cleaned of hooks and program-running config (src/policy/new-git-dirs.ts).
+          await commandSandbox?.commandEnded();
         }
-        const dropped = omittedNote(tailWindow.totalChars, builder.nChars);
+        const gitNote = commandSandbox?.takeNotes() ?? null;
+        const dropped = omittedNote(tailWindow.totalChars, builder.nChars) + (gitNote ? `\n${gitNote}` : '');
+        const gitBrief = gitNote ? `\n${GIT_CLEANED_BRIEF}` : '';
         switch (outcome.kind) {
           case 'exited': {
             const leftRunning = outcome.leftRunning ? ` ${LEFT_RUNNING_NOTE}` : '';
             if (outcome.exitCode === 0) {
-              return builder.ok(`Command executed successfully.${leftRunning}${dropped}`);
+              return builder.ok(`Command executed successfully.${leftRunning}${dropped}`, gitBrief.trim());
             }
             const tail = tailWindow.tail(FAILURE_TAIL_LINES);
             return builder.error(
               `Command failed with exit code: ${outcome.exitCode}.${leftRunning}${dropped}`,
-              `Failed with exit code: ${outcome.exitCode}${tail ? `\n${tail}` : ''}`,
+              `Failed with exit code: ${outcome.exitCode}${tail ? `\n${tail}` : ''}${gitBrief}`,
             );
           }
           case 'timed_out':
             return builder.error(
               `Command killed by timeout (${timeout}s).${dropped}`,
-              `Killed by timeout (${timeout}s)`,
+              `Killed by timeout (${timeout}s)${gitBrief}`,
             );
           case 'cancelled':
             // The process group is gone; the toolset turns this into its "cancelled" result.
@@ -206,6 +209,10 @@ export const Shell = toolFactory(
     });
   },
 );
+
+/** The person's line when the sandbox cleaned a git folder a command made (the model gets the details). */
+const GIT_CLEANED_BRIEF =
+  'The sandbox disabled hooks and program-running git config in a repository this command made (kept in its kimi-ts-quarantine-* folder).';
 
 async function startInBackground(
   tasks: BackgroundTaskManager,

@@ -1,0 +1,58 @@
+import { existsSync, lstatSync } from 'node:fs';
+import { isWithinDirectory } from '../util/path-within.js';
+import type { NestedGitIndex } from './nested-git-index.js';
+import { describeGuarded, type GitDirCandidate, type GitDirGuard, topGitDir } from './new-git-dirs.js';
+
+/** One writable root's git paths, as the sandbox sees them before and after a command. */
+export interface RootGitPaths {
+  readonly dir: string;
+  /** The nested `.git` paths the next command binds read-only (the index's last reading). */
+  readonly nested: readonly string[];
+  /** The git folders a command could write there: at its top, among the nested ones, and bare repositories (not bound). */
+  readonly gitDirs: readonly GitDirCandidate[];
+}
+
+/** Each writable root's git paths; `indexOf` gives the root's (shared) NestedGitIndex. */
+export function gitPathsOf(
+  roots: readonly string[],
+  indexOf: (dir: string, roots: readonly string[]) => NestedGitIndex,
+): Promise<RootGitPaths[]> {
+  return Promise.all(
+    roots.map(async (dir) => {
+      if (!existsSync(dir)) return { dir, nested: [], gitDirs: [] };
+      const index = indexOf(dir, roots);
+      const nested = await index.paths();
+      const top = topGitDir(dir, roots);
+      const gitDirs: GitDirCandidate[] = [...(top === null ? [] : [top]), ...nested.filter(isFolder)].map(
+        (gitDir) => ({ gitDir, bound: true }),
+      );
+      for (const gitDir of await index.bareRepositories()) gitDirs.push({ gitDir, bound: false });
+      return { dir, nested, gitDirs };
+    }),
+  );
+}
+
+/**
+ * After a command: cleans the git folders of `roots` a command could have written
+ * (src/policy/new-git-dirs.ts); the tool result's note on what was moved, or null. `idle`: no
+ * command runs now.
+ */
+export async function cleanGitDirs(
+  roots: readonly string[],
+  indexOf: (dir: string, roots: readonly string[]) => NestedGitIndex,
+  guard: GitDirGuard,
+  idle: boolean,
+  context: { readonly workDir: string; readonly path: string | undefined },
+): Promise<string | null> {
+  const all = (await gitPathsOf(roots, indexOf)).flatMap((root) => root.gitDirs);
+  const known = new Set(all.map((candidate) => candidate.gitDir));
+  // A `commondir` may lead to a git folder checked here, or to one outside the writable roots (read-only).
+  const isGuarded = (real: string) =>
+    real !== '' && (known.has(real) || !roots.some((dir) => isWithinDirectory(real, dir)));
+  const guarded = await guard.check(all, idle, isGuarded, context.path);
+  return guarded.length > 0 ? describeGuarded(guarded, context.workDir) : null;
+}
+
+function isFolder(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
