@@ -3,7 +3,9 @@ import {
   AnswerTooLongError,
   answerCharLimit,
   MAX_ANSWER_CHARS,
+  MAX_ANSWER_TOOL_CALLS,
   TEST_MAX_ANSWER_CHARS_ENV,
+  TooManyToolCallsError,
 } from './answer-limit.js';
 import { generate } from './generate.js';
 import type { Message, StreamedPart, ToolCall } from './message.js';
@@ -91,4 +93,17 @@ describe('the answer cap', () => {
   ])('%s in the test-only variable: a cap of %i (it only ever lowers the cap)', (value, cap) => {
     expect(answerCharLimit({ [TEST_MAX_ANSWER_CHARS_ENV]: value })).toBe(cap);
   });
+});
+
+it('a stream of tool calls without end is given up before more than the cap of them run', async () => {
+  let dispatched = 0;
+  const { provider, state } = endlessProvider([], {
+    type: 'function',
+    id: 'c',
+    function: { name: 'Shell', arguments: '{}' },
+  });
+  const answer = generate(provider, 's', [], [], { onToolCall: () => dispatched++ });
+  await expect(answer).rejects.toThrow(TooManyToolCallsError);
+  expect(dispatched).toBeLessThanOrEqual(MAX_ANSWER_TOOL_CALLS);
+  expect(state.closed).toBe(true);
 });

@@ -24,6 +24,38 @@ async function openPage(web: WebServerProcess): Promise<WatchedPage> {
   return watched;
 }
 
+/** A turn that asks a question once `hold` settles, started from the page; the turn is running. */
+async function startHeldQuestion(
+  hold: Promise<void>,
+): Promise<{ web: WebServerProcess; page: WatchedPage['page'] }> {
+  const questions = [
+    {
+      question: 'Which branch?',
+      header: 'Branch',
+      multiSelect: false,
+      options: [
+        { label: 'main', description: '' },
+        { label: 'dev', description: '' },
+      ],
+    },
+  ];
+  await cli.setup([
+    {
+      text: 'working on it… ',
+      toolCalls: [{ id: 'q1', name: 'AskUserQuestion', args: { questions } }],
+      holdUntil: hold,
+    },
+    { text: 'Thanks.' },
+  ]);
+  const web = await startWebFor(cli);
+  const { page } = await openPage(web);
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('start');
+  await message.press('Enter');
+  await page.getByText('working on it…').waitFor();
+  return { web, page };
+}
+
 const heldTouch = (file: string, hold: Promise<void>): ScriptedTurn => ({
   text: 'working on it… ',
   toolCalls: [{ id: 't1', name: 'Shell', args: { command: `touch ${file}` } }],
@@ -100,31 +132,7 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
 
   it('a question or a trust panel that appears while the person types leaves the focus and the keys in the steer box', async () => {
     const release = deferred();
-    const questions = [
-      {
-        question: 'Which branch?',
-        header: 'Branch',
-        multiSelect: false,
-        options: [
-          { label: 'main', description: '' },
-          { label: 'dev', description: '' },
-        ],
-      },
-    ];
-    await cli.setup([
-      {
-        text: 'working on it… ',
-        toolCalls: [{ id: 'q1', name: 'AskUserQuestion', args: { questions } }],
-        holdUntil: release.promise,
-      },
-      { text: 'Thanks.' },
-    ]);
-    const web = await startWebFor(cli);
-    const { page } = await openPage(web);
-    const message = page.getByRole('textbox', { name: 'Message' });
-    await message.fill('start');
-    await message.press('Enter');
-    await page.getByText('working on it…').waitFor();
+    const { web, page } = await startHeldQuestion(release.promise);
     const steer = page.getByRole('textbox', { name: 'Steer the running turn' });
     await steer.focus();
     await page.keyboard.type('please also ');
@@ -144,31 +152,7 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
 
   it('an Enter pressed as a question appears (the composer was empty) does not send the question', async () => {
     const release = deferred();
-    const questions = [
-      {
-        question: 'Which branch?',
-        header: 'Branch',
-        multiSelect: false,
-        options: [
-          { label: 'main', description: '' },
-          { label: 'dev', description: '' },
-        ],
-      },
-    ];
-    await cli.setup([
-      {
-        text: 'working on it… ',
-        toolCalls: [{ id: 'q1', name: 'AskUserQuestion', args: { questions } }],
-        holdUntil: release.promise,
-      },
-      { text: 'Thanks.' },
-    ]);
-    const web = await startWebFor(cli);
-    const { page } = await openPage(web);
-    const message = page.getByRole('textbox', { name: 'Message' });
-    await message.fill('start');
-    await message.press('Enter');
-    await page.getByText('working on it…').waitFor();
+    const { web, page } = await startHeldQuestion(release.promise);
     release.resolve();
     const panel = page.locator('.panel.question');
     await panel.waitFor();
