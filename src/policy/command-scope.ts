@@ -48,6 +48,9 @@ function knownVariables(base: string, homes: SensitiveHomes): Map<string, string
   return new Map([
     ['HOME', [home]],
     ['PWD', [base]],
+    // The folder before the last `cd`: in a command with none, taken as the working folder, as the
+    // general case does (a `cd` in the command adds the folders it leads to).
+    ['OLDPWD', [base]],
     ['KIMI_TS_HOME', [resolve(homes.kimiHome)]],
     ['XDG_CONFIG_HOME', [resolve(home, '.config')]],
   ]);
@@ -100,7 +103,6 @@ export function commandScope(
     const known = loopScopes.get(homes);
     if (known?.base === base) return withLoopValues(known.scope, loopValues);
     const variables = knownVariables(base, homes);
-    variables.set('OLDPWD', [base]);
     const scope: CommandScope = {
       home: resolve(homes.userHome),
       variables,

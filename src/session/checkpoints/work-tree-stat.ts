@@ -41,8 +41,8 @@ export const RACY_NS = 30_000_000n;
 /**
  * A folder is known by its mode and inode alone: what changes in it is in the picture as its entries
  * (a name added, removed or renamed; a file's own stat). Its times and size change with entries git
- * never sees: the sandbox's empty `.git` placeholder, made at the first command after the session's
- * first record, or a temporary file a command made and removed; each cost a git process.
+ * never sees (a temporary file a command made and removed, the sandbox's empty `.kimi-ts`
+ * placeholder); each cost a git process.
  */
 export const statKey = (s: BigIntStats): string => {
   if (s.isDirectory()) return `d ${s.mode} ${s.ino}`;
