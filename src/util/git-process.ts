@@ -13,11 +13,19 @@ export interface GitProcessOptions {
   okCodes?: readonly number[] | undefined;
   /** Killed (SIGKILL) after this long; no limit when absent. */
   timeoutMs?: number | undefined;
+  /**
+   * Killed (SIGKILL) once its stdout passes this many bytes: git's output is held in memory whole,
+   * and a work tree a command filled (millions of long paths) must not take the agent down with it.
+   */
+  maxStdoutBytes?: number | undefined;
   /** Makes the caller's error type from a failure's message. */
   failure: (message: string) => Error;
   /** The message when git itself is not installed. */
   missing: string;
 }
+
+/** What any git run may print before it is stopped (a listing of a few million paths fits). */
+export const MAX_GIT_STDOUT_BYTES = 512 * 1024 * 1024;
 
 /** One git process's result: its exit code and stdout. */
 export interface GitProcessResult {
@@ -49,16 +57,34 @@ export function runGitProcess(
         stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
+    /** Why kimi-ts killed it (a limit), for the failure's message. */
+    let stopped: string | null = null;
+    const stop = (why: string) => {
+      stopped ??= why;
+      child.kill('SIGKILL');
+    };
     const timer =
       options.timeoutMs === undefined
         ? undefined
-        : setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+        : setTimeout(() => stop(`did not finish in ${durationText(options.timeoutMs!)}`), options.timeoutMs);
     const onAbort = () => child.kill('SIGTERM');
     signal?.addEventListener('abort', onAbort, { once: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const maxOut = options.maxStdoutBytes ?? MAX_GIT_STDOUT_BYTES;
+    let outBytes = 0;
+    let errBytes = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > maxOut) stop(`printed more than ${maxOut} bytes`);
+      else out.push(chunk);
+    });
+    // Only the last lines are shown: a bounded window is kept.
+    child.stderr.on('data', (chunk: Buffer) => {
+      err.push(chunk);
+      errBytes += chunk.length;
+      while (errBytes > 64 * 1024 && err.length > 1) errBytes -= err.shift()!.length;
+    });
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -71,6 +97,10 @@ export function runGitProcess(
       done();
       if (signal?.aborted) {
         reject(signal.reason);
+        return;
+      }
+      if (stopped !== null) {
+        reject(options.failure(`git ${subcommandOf(args)} ${stopped}; it was stopped`));
         return;
       }
       const exit = code ?? 1;
@@ -95,4 +125,8 @@ function subcommandOf(args: readonly string[]): string {
     else if (!arg.startsWith('-')) return arg;
   }
   return args[0] ?? '';
+}
+
+function durationText(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }

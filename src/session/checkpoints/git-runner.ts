@@ -19,6 +19,13 @@ export interface GitRunOptions {
 export type GitResult = GitProcessResult;
 
 /**
+ * The longest one git run of the store may take: a first record of a very large tree takes tens of
+ * seconds; a git that waits on something a command left in the tree (a FIFO it opens) would
+ * otherwise hold the turn, in print mode for ever. The record then fails with this said.
+ */
+export const STORE_GIT_TIMEOUT_MS = 10 * 60 * 1000;
+
+/**
  * Settings that keep the user's git setup out of the store: no system or global config, no hooks,
  * no fsmonitor, no line-ending or case rewriting, no automatic gc in the middle of a turn.
  */
@@ -58,6 +65,7 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
     input: options.input,
     signal: options.signal,
     okCodes: options.okCodes,
+    timeoutMs: STORE_GIT_TIMEOUT_MS,
     failure: (message) => new CheckpointStoreError(message),
     missing: 'Checkpoints need git, which is not installed.',
   });
