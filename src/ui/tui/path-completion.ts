@@ -99,7 +99,11 @@ function git(cwd: string, args: string[]): Promise<string[] | null> {
     // git from PATH's trusted entries: a `.` on PATH would run the work tree's own `git` at the
     // person's first `@`.
     const env = withTrustedPath(process.env, [cwd]);
-    execFile('git', args, { cwd, env, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 << 20 }, (error, stdout) => {
+    // Even in a trusted folder, the repository may be one a command made this session and the
+    // sandbox has not cleaned yet (a background command still running): its core.fsmonitor is
+    // never run for a listing.
+    const guarded = ['-c', 'core.fsmonitor=false', ...args];
+    execFile('git', guarded, { cwd, env, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 << 20 }, (error, stdout) => {
       resolve(error ? null : stdout.split('\n').filter(Boolean));
     });
   });
