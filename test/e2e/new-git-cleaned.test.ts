@@ -166,7 +166,7 @@ describe('a git folder a sandboxed command makes runs nothing planted when the p
     expect(readdirSync(marks)).toEqual([]);
   });
 
-  it('a background command: what it planted is taken out when it exits, and the next command result says so', async () => {
+  it('a background command: what it planted is taken out when it exits, and its own output says so', async () => {
     const { sandbox, server } = await cli.setup([]);
     const marks = join(sandbox.root, 'marks');
     await mkdir(marks);
@@ -197,10 +197,12 @@ describe('a git folder a sandboxed command makes runs nothing planted when the p
     const result = await sandbox.run(['--yolo', '--print', '--output-format', 'stream-json', '-p', 'go']);
     expect(result.code).toBe(0);
     const results = toolResults(result.stdout);
+    // Said at the end of the task's own output (what TaskOutput and its notification show), once.
     expect(results[1]).toContain('planted');
+    expect(results[1]).toContain('took out of the git metadata');
+    expect(results[1]).toContain('sub/.git');
     expect(results[2]).toContain('after');
-    expect(results[2]).toContain('took out of the git metadata');
-    expect(results[2]).toContain('sub/.git');
+    expect(results[2]).not.toContain('took out of the git metadata');
     await useRepository(sandbox, join(sandbox.workDir, 'sub')).catch(() => undefined); // no commit: checkout fails
     await personGit(sandbox, join(sandbox.workDir, 'sub'), ['status']);
     expect(readdirSync(marks)).toEqual([]);

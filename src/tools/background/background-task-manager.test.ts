@@ -183,7 +183,13 @@ describe('bash tasks', () => {
   it('tell the caller a task refused for the limit ended (the sandbox counts running commands)', async () => {
     for (let i = 0; i < 4; i++) await manager.startBash(bashTask('sleep 300'));
     let ended = 0;
-    const refused = { ...bashTask('sleep 300'), onExited: () => ended++ };
+    const refused = {
+      ...bashTask('sleep 300'),
+      onExited: async () => {
+        ended++;
+        return null;
+      },
+    };
     await expect(manager.startBash(refused)).rejects.toThrow(TooManyBackgroundTasks);
     expect(ended).toBe(1);
   });

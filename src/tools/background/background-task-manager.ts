@@ -1,3 +1,4 @@
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxLaunch } from '../../policy/sandbox.js';
 import type { BackgroundConfig } from '../runtime.js';
@@ -62,9 +63,10 @@ export interface BashTaskRequest {
   sandboxLaunch?: SandboxLaunch | undefined;
   /**
    * Called once the command has exited, or could not start (the sandbox reads what it left before
-   * the next command).
+   * the next command). What it resolves to, after an exit, is added to the end of the task's output
+   * (so its notification and TaskOutput say it): the sandbox's note of what it cleaned.
    */
-  onExited?: (() => void) | undefined;
+  onExited?: (() => Promise<string | null>) | undefined;
 }
 
 export interface AgentTaskRequest {
@@ -150,7 +152,7 @@ export class BackgroundTaskManager {
       });
     } catch (error) {
       // Refused before it started (too many tasks): whoever counted it as running hears it ended.
-      request.onExited?.();
+      void request.onExited?.();
       throw error;
     }
     let pid: number;
@@ -166,13 +168,15 @@ export class BackgroundTaskManager {
       task.kill = () => killProcessGroup(pid, { graceMs: this.config.killGracePeriodMs });
       task.detach = () => child.unref();
       void child.exited.then(async (exitCode) => {
-        request.onExited?.();
+        // Whatever it says or throws, the task still ends.
+        const note = await request.onExited?.().catch(() => null);
+        if (note) await appendFile(task.folder.outputPath, `\n${note}\n`).catch(() => undefined);
         // A stop in progress: record the outcome only once the whole group is gone.
         await task.killFinished();
         await task.ended(exitCode === 0 ? 'completed' : 'failed', { exit_code: exitCode });
       });
     } catch (error) {
-      request.onExited?.();
+      void request.onExited?.();
       const reason = `Could not start the command: ${errorText(error)}`;
       await task.finish('failed', { failure_reason: reason }, { notify: false });
       throw new BackgroundTaskError(reason);

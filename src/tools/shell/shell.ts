@@ -148,8 +148,12 @@ export const Shell = toolFactory(
             env,
             shellPath: bashPath,
             sandboxLaunch,
-            // What the command left (a nested repository) is read before the next command.
-            onExited: () => commandSandbox?.commandEnded(),
+            // What the command left (a nested repository) is read before the next command; what the
+            // sandbox cleaned out of git folders it made ends the task's output (its notification).
+            onExited: async () => {
+              await commandSandbox?.commandEnded();
+              return commandSandbox?.takeNotes() ?? null;
+            },
           });
         }
         const builder = new ToolResultBuilder();
