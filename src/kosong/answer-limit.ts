@@ -49,7 +49,11 @@ export function streamedChars(part: StreamedPart): number {
   return Math.max(1, contentChars(part));
 }
 
-function contentChars(part: StreamedPart): number {
+/**
+ * How much a fragment brings, without the floor of one: an empty one brings nothing, so it is no
+ * sign of life either (the stall watchdog).
+ */
+export function contentChars(part: StreamedPart): number {
   switch (part.type) {
     case 'text':
       return part.text.length;

@@ -1,4 +1,4 @@
-import { AnswerBudget } from './answer-limit.js';
+import { AnswerBudget, contentChars } from './answer-limit.js';
 import { APIEmptyResponseError, ChatProviderError } from './errors.js';
 import { JsonCompleteness } from './json-completeness.js';
 import { copyPart, mergeInPlace } from './merge.js';
@@ -121,7 +121,11 @@ async function assemble(
   try {
     for await (const part of stream) {
       signal?.throwIfAborted();
-      watchdog?.touch();
+      // Stalled: nothing more is taken, even from a stream that does not follow the abort.
+      if (watchdog?.stalled) throw watchdog.error();
+      // Only what brings something is a sign of life: empty fragments sent inside every timeout
+      // would otherwise hold the turn open for ever.
+      if (part.type !== 'tool_call_end' && contentChars(part) > 0) watchdog?.touch();
       if (part.type === 'tool_call_end') {
         // The provider says the pending call's arguments are all there: it goes now, even if they
         // do not parse (its error result then comes at once, not at the end of the stream).

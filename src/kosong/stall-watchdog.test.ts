@@ -11,6 +11,7 @@ import { StallWatchdog } from './stall-watchdog.js';
 function silentProvider(parts: StreamedPart[], gapMs: number, opened: GenerateRequest[] = []): ChatProvider {
   const untilAborted = (signal: AbortSignal | undefined) =>
     new Promise<never>((_, reject) => {
+      if (signal?.aborted) reject(signal.reason);
       signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
   return {
@@ -62,6 +63,18 @@ describe('stall watchdog', () => {
     // 8 parts 50 ms apart outlast the 300 ms timeout; only the silence after the last one counts.
     expect(error).toBeInstanceOf(APITimeoutError);
     expect(seen).toBe(8);
+  });
+
+  it('counts a stream of empty parts as silence (a server keeping the turn open with nothing)', async () => {
+    const parts: StreamedPart[] = Array.from({ length: 50 }, () => ({ type: 'text', text: '' }));
+    let seen = 0;
+    const error = await generate(silentProvider(parts, 20), '', [], [], {
+      stall: { timeoutMs: 200 },
+      onMessagePart: () => seen++,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    // Abandoned while the empty parts still came (50 of them take a second at least).
+    expect(seen).toBeLessThan(50);
   });
 
   it('leaves a call that answers in time alone', async () => {
