@@ -76,7 +76,11 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     // Focus by the element, not a click at its position: under load the footer may still move
     // between Playwright's hit check and its click, which left the focus on the page's body.
     await steer.focus();
-    await expect.poll(() => steer.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await expect
+      .poll(() => steer.evaluate((el) => el === el.ownerDocument.activeElement), {
+        message: 'steer box focused',
+      })
+      .toBe(true);
     await page.keyboard.type('please also ');
     // Where the keys went, if not there (a loaded machine once showed an empty box here).
     const focused = await page.evaluate(
@@ -93,14 +97,17 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     // Well after the panel is armed: spaces and an Enter-free sentence, typed where the person types.
     await page.keyboard.type('and the changelog too ');
     // The panel never took the focus: what was typed stayed in the steer box, spaces included.
-    expect(await page.evaluate("document.activeElement?.closest('.approval') === null")).toBe(true);
+    expect(
+      await page.evaluate("document.activeElement?.closest('.approval') === null"),
+      'focus outside the approval',
+    ).toBe(true);
     expect(await steer.inputValue()).toMatch(/(^|please also update the readme )and the changelog too $/);
     expect(existsSync(join(cli.sandbox.workDir, 'typed.txt'))).toBe(false);
     await page.getByText('click a choice to answer').waitFor();
     // A click made for the panel answers it.
     await page.getByRole('button', { name: 'Approve once' }).click();
     await page.getByText('All done.').waitFor();
-    expect(existsSync(join(cli.sandbox.workDir, 'typed.txt'))).toBe(true);
+    expect(existsSync(join(cli.sandbox.workDir, 'typed.txt')), 'the approved command ran').toBe(true);
     await web.stop();
   });
 
@@ -116,7 +123,10 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     release.resolve();
     await page.locator('.panel.approval').waitFor();
     // The composer was empty: the panel took the focus; what the person goes on typing lands there.
-    expect(await page.evaluate("document.activeElement?.closest('.approval') !== null")).toBe(true);
+    expect(
+      await page.evaluate("document.activeElement?.closest('.approval') !== null"),
+      'focus in the approval',
+    ).toBe(true);
     await page.keyboard.type('so then we go on with the next part of it ', { delay: 40 });
     await page.keyboard.press('Enter');
     await page.keyboard.press(' ');
@@ -139,7 +149,10 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     release.resolve();
     await page.locator('.panel.question').waitFor();
     await page.keyboard.type('look at the tests ');
-    expect(await page.evaluate("document.activeElement?.closest('.question') === null")).toBe(true);
+    expect(
+      await page.evaluate("document.activeElement?.closest('.question') === null"),
+      'focus outside the question',
+    ).toBe(true);
     expect(await steer.inputValue()).toMatch(/look at the tests $/);
     // Nothing typed reached the question: it is still open, its own field empty.
     expect(await page.locator('.panel.question').count()).toBe(1);
@@ -157,7 +170,10 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     const panel = page.locator('.panel.question');
     await panel.waitFor();
     // The panel took the focus (nothing was being typed); an Enter at once is one typed in flight.
-    expect(await page.evaluate("document.activeElement?.closest('.question') !== null")).toBe(true);
+    expect(
+      await page.evaluate("document.activeElement?.closest('.question') !== null"),
+      'focus in the question',
+    ).toBe(true);
     await page.keyboard.press('Enter');
     await page.locator('.panel.question[data-armed="true"]').waitFor();
     expect(await panel.count()).toBe(1);
