@@ -4,17 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import { toolResults } from '../support/stream-json.js';
 
 const cli = useScriptedCli();
-
-function toolResults(stdout: string): string[] {
-  return stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { role: string; content: unknown })
-    .filter((message) => message.role === 'tool')
-    .map((message) => JSON.stringify(message.content));
-}
 
 describe("a nested repository's .git is protected like the top one (print mode, --yolo)", () => {
   it('a sandboxed command cannot plant a hook in sub/.git; an edit of sub/.git/config is refused as protected', async () => {

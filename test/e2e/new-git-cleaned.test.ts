@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { CliSandbox } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import { toolResults } from '../support/stream-json.js';
 
 /**
  * A workspace where a command can make a git folder the sandbox did not bind read-only: no `.git`
@@ -19,15 +20,6 @@ const cli = useScriptedCli();
 const run = promisify(execFile);
 
 const shell = (id: string, command: string) => ({ toolCalls: [{ id, name: 'Shell', args: { command } }] });
-
-function toolResults(stdout: string): string[] {
-  return stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { role: string; content: unknown })
-    .filter((message) => message.role === 'tool')
-    .map((message) => JSON.stringify(message.content));
-}
 
 /** git as the person runs it in their terminal: their (here: no) global config, outside any sandbox. */
 async function personGit(sandbox: CliSandbox, cwd: string, args: string[]): Promise<string> {

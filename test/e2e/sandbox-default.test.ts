@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { pathWithoutBwrap } from '../support/no-bwrap-path.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import { toolResults } from '../support/stream-json.js';
 
 /**
  * The sandbox is on by default (no flag): a hostile model in print mode tries to read the agent's
@@ -24,16 +25,6 @@ const reversed = (text: string) => [...text].reverse().join('');
 const shell = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
   toolCalls: [{ id, name: 'Shell', args: { command, ...extra } }],
 });
-
-/** The tool results of a stream-json print run, as JSON text, in order. */
-function toolResults(stdout: string): string[] {
-  return stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { role: string; content: unknown })
-    .filter((message) => message.role === 'tool')
-    .map((message) => JSON.stringify(message.content));
-}
 
 // `/proc` is built by the command: the policy refuses a command naming `/proc/<pid>/environ` as a
 // secret read before it runs, and what these tests judge is the sandbox behind it.

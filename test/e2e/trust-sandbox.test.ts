@@ -5,20 +5,11 @@ import { methods } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { runEditor } from '../support/acp-editor.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import { toolResults } from '../support/stream-json.js';
 
 const cli = useScriptedCli();
 
 const shell = (id: string, command: string) => ({ toolCalls: [{ id, name: 'Shell', args: { command } }] });
-
-/** The tool results of a stream-json print run, as JSON text. */
-function toolResults(stdout: string): string[] {
-  return stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { role: string; content: unknown })
-    .filter((message) => message.role === 'tool')
-    .map((message) => JSON.stringify(message.content));
-}
 
 describe('the command sandbox through the CLI', () => {
   it('--sandbox: the workspace is writable, nothing else is, ~/.ssh is invisible, the network is off', async () => {
