@@ -1,10 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { revealInvisible } from '../../../util/reveal-invisible.js';
 import { askingAgentLabel } from '../../common/asking-agent.js';
-import { isTypingElsewhere } from './answer-guard.js';
-import { APPROVAL_ARM_DELAY_MS } from './approval-panel.js';
 import type { PendingQuestion } from './conversation-state.js';
 import { MarkdownView } from './markdown-view.js';
+import { useArmedPanel } from './use-armed-panel.js';
 import type { QuestionAnswers, QuestionItem } from './wire-types.js';
 
 const OTHER = '\u0000other';
@@ -26,18 +25,8 @@ export function QuestionPanel({
   const [picked, setPicked] = useState<Record<number, string[]>>({});
   const [other, setOther] = useState<Record<number, string>>({});
   const panel = useRef<HTMLFormElement>(null);
-  // As with approvals: an Enter or a click in the first moments after the panel appeared sends
-  // nothing (it was meant for what was there before: the message just sent).
-  const [armed, setArmed] = useState(false);
-  useEffect(() => {
-    setArmed(false);
-    // Never take the focus from a field the person is typing in: their keys would pick an option or
-    // fill this panel's field, and an Enter would send it.
-    if (!isTypingElsewhere(document, panel.current))
-      panel.current?.querySelector<HTMLElement>('input')?.focus();
-    const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [request.id]);
+  // An Enter or a click in the first moments sends nothing; typing elsewhere keeps its focus.
+  const armed = useArmedPanel(panel, request.id, 'input');
 
   const toggle = (index: number, label: string, multi: boolean) =>
     setPicked((now) => {

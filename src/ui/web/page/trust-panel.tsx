@@ -1,7 +1,6 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { isTypingElsewhere } from './answer-guard.js';
-import { APPROVAL_ARM_DELAY_MS } from './approval-panel.js';
+import { useRef } from 'preact/hooks';
 import type { PendingTrust } from './conversation-state.js';
+import { useArmedPanel } from './use-armed-panel.js';
 
 /**
  * Whether to trust the session's folder, asked once after connecting when its own configuration (its
@@ -19,15 +18,7 @@ export function TrustPanel({
 }) {
   const { request } = trust;
   const panel = useRef<HTMLElement>(null);
-  const [armed, setArmed] = useState(false);
-  useEffect(() => {
-    setArmed(false);
-    // Never taken from a field the person is typing in: a space would press the focused button.
-    if (!isTypingElsewhere(document, panel.current))
-      panel.current?.querySelector<HTMLElement>('button.trust-no')?.focus();
-    const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [request.id]);
+  const armed = useArmedPanel(panel, request.id, 'button.trust-no');
   const disabled = trust.rpcId === null;
   // Before it is armed a click answers nothing (it was aimed at what was there before).
   const answer = (trusted: boolean, remember: boolean) => {
