@@ -43,7 +43,7 @@ async function startHeldQuestion(
     {
       text: 'working on it… ',
       toolCalls: [{ id: 'q1', name: 'AskUserQuestion', args: { questions } }],
-      holdUntil: hold,
+      holdBeforeToolCalls: hold,
     },
     { text: 'Thanks.' },
   ]);
@@ -59,7 +59,9 @@ async function startHeldQuestion(
 const heldTouch = (file: string, hold: Promise<void>): ScriptedTurn => ({
   text: 'working on it… ',
   toolCalls: [{ id: 't1', name: 'Shell', args: { command: `touch ${file}` } }],
-  holdUntil: hold,
+  // Not holdUntil: the tool call would run (and its approval appear) while the stream is held, and
+  // take the focus from an empty steer box before the test typed in it.
+  holdBeforeToolCalls: hold,
 });
 
 describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, () => {

@@ -122,6 +122,7 @@ export async function answerTurn(turn: ScriptedTurn, res: ServerResponse): Promi
   if (turn.text) writeSSE(res, chunk({ role: 'assistant', content: turn.text }));
   if (turn.cut === 'after-text') return cut(res);
   if (turn.stall === 'after-text') return untilClosed(res);
+  if (turn.holdBeforeToolCalls) await turn.holdBeforeToolCalls;
   for (const [index, call] of (turn.toolCalls ?? []).entries()) {
     const args = call.rawArgs ?? JSON.stringify(call.args ?? {});
     const fragments = splitEvenly(args, turn.argumentFragments ?? 2);
