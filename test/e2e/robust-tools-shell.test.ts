@@ -99,7 +99,9 @@ function syncTierUpFlag(): string[] {
 
 /** `Compiled function …#22 using TurboFan, took … bodysize 159934 …` lines of `--trace-wasm-compilation-times`. */
 function wasmCompiles(trace: string): { tier: string; bodySize: number }[] {
-  return [...trace.matchAll(/^Compiled function \S+ using (\w+),.*?bodysize (\d+)/gm)].map((m) => ({
+  // Not anchored at a line's start: V8's compile threads print at once, and a line can begin with
+  // another thread's unfinished `Compiled function 0x…` (seen on Node 22 under load).
+  return [...trace.matchAll(/#\d+ using (\w+), took [^;\n]*; bodysize (\d+)/g)].map((m) => ({
     tier: m[1] ?? '',
     bodySize: Number(m[2]),
   }));
