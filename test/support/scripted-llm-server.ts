@@ -34,6 +34,11 @@ export interface ScriptedTurn {
   argumentFragments?: number;
   /** Wait for this after the tool calls were streamed, before anything else is sent. */
   holdAfterToolCalls?: Promise<unknown>;
+  /**
+   * Wait for this after the text, before the first tool call. A tool call runs as soon as its
+   * arguments are complete, before the stream ends: `holdUntil` does not hold its approval back.
+   */
+  holdBeforeToolCalls?: Promise<unknown>;
   /** Wait for this before finishing the stream (after all content was sent). */
   holdUntil?: Promise<unknown>;
   /** Wait for this after the thinking was streamed, before the text. */
