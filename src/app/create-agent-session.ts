@@ -17,13 +17,13 @@ import type { LoopControl } from '../soul/soul-parts.js';
 import { type CronClock, SYSTEM_CRON_CLOCK } from '../tools/cron/cron-scheduler.js';
 import { plansDirIn } from '../tools/plan/plan-mode.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
+import { kimiInstallRoot, workspaceHoldingInstall } from '../util/install-location.js';
 import { currentWire } from '../wire/current-wire.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
 import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
 import { setUpExtensions } from './contributions.js';
 import type { Extension } from './extension.js';
 import { FirstRequestGate } from './first-request-gate.js';
-import { kimiInstallRoot, workspaceHoldingInstall } from './install-location.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
 import { PlanModeState } from './plan-mode-state.js';
 import { PlanModeSwitch } from './plan-mode-switch.js';
@@ -157,7 +157,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     shutdown.add(async () => guards.forgetWritableFolders());
     if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
     if (guards.sandboxState.kind === 'unavailable') warnSandboxUnavailableOnce(guards.sandboxState, warn);
-    const holder = workspaceHoldingInstall([session.workDir, ...additionalDirs]);
+    // With the sandbox on, commands and file tools cannot change kimi-ts's own code there
+    // (src/policy/sandbox-kimi-code.ts); without it, they can.
+    const holder =
+      guards.sandboxState.kind === 'on'
+        ? null
+        : workspaceHoldingInstall([session.workDir, ...additionalDirs]);
     if (holder !== null)
       warn({ kind: 'install-in-workspace', install: kimiInstallRoot() ?? '', folder: holder });
     const hookConfigs = parseHookConfigs(config.hooks);

@@ -40,7 +40,7 @@ export function describeSessionWarning(warning: SessionWarning): string {
     case 'trust-record-unreadable':
       return `${warning.message}\n`;
     case 'install-in-workspace':
-      return `kimi-ts runs from ${warning.install}, inside the folder ${warning.folder} that commands may write: a command the model runs could change the code kimi-ts loads later, outside any sandbox. Install kimi-ts outside the workspace (npm i -g kimi-ts) when you work on code you do not trust.\n`;
+      return `kimi-ts runs from ${warning.install}, inside the folder ${warning.folder} that commands may write, and the sandbox is not on: a command the model runs could change the code kimi-ts loads later in its own process. Turn the sandbox on, or install kimi-ts outside the workspace (npm i -g kimi-ts), when you work on code you do not trust.\n`;
     case 'workspace-untrusted':
       return `The folder ${warning.folder} is not trusted, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
   }

@@ -91,9 +91,9 @@ export async function sandboxExit(
             }
           : {
               action: PROTECTED_EDIT_ACTION,
-              description: `Edit a file the sandbox keeps read-only (${sandbox.mode === 'read-only' ? 'read-only mode' : '.git and .kimi-ts run or configure things later'}): ${showTarget(effect.target)}`,
+              description: `Edit a file the sandbox keeps read-only (${sandbox.mode === 'read-only' ? 'read-only mode' : ".git, .kimi-ts and kimi-ts's own code run or configure things later"}): ${showTarget(effect.target)}`,
             },
-        refusal: `\`${effect.target.given}\` (real path ${real}, in ${dirname(real)}) is outside what the sandbox lets anything write (${sandbox.mode === 'read-only' ? 'nothing: the sandbox is read-only' : 'the workspace and add-dirs, but not their .git and .kimi-ts'}). Writing it needs a person's approval, and ${NOBODY}.`,
+        refusal: `\`${effect.target.given}\` (real path ${real}, in ${dirname(real)}) is outside what the sandbox lets anything write (${sandbox.mode === 'read-only' ? 'nothing: the sandbox is read-only' : "the workspace and add-dirs, but not their .git, .kimi-ts or kimi-ts's own code"}). Writing it needs a person's approval, and ${NOBODY}.`,
       };
     }
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 import { gitfileTarget } from './nested-git.js';
 import { realSource } from './sandbox-bind-fds.js';
+import { kimiCodeFolders } from './sandbox-kimi-code.js';
 
 /**
  * Folders inside a writable workspace that stay read-only in the sandbox, for commands and file
@@ -18,14 +19,16 @@ export function protectedPaths(root: string): string[] {
 }
 
 /**
- * Whether the sandbox lets a write reach `realPath`: inside a writable root (real paths) and not
- * in one of its protected folders.
+ * Whether the sandbox lets a write reach `realPath`: inside a writable root (real paths), not in one
+ * of its protected folders, and not in kimi-ts's own code (src/policy/sandbox-kimi-code.ts).
  */
 export function sandboxWritable(realPath: string, realRoots: readonly string[]): boolean {
-  return realRoots.some(
-    (root) =>
-      isWithinDirectory(realPath, root) &&
-      !protectedPaths(root).some((path) => isWithinDirectory(realPath, path)),
+  return (
+    realRoots.some(
+      (root) =>
+        isWithinDirectory(realPath, root) &&
+        !protectedPaths(root).some((path) => isWithinDirectory(realPath, path)),
+    ) && !kimiCodeFolders(realRoots).some((path) => isWithinDirectory(realPath, path))
   );
 }
 

@@ -15,6 +15,7 @@ import {
   sandboxHost,
   shellLaunched,
 } from './sandbox-host.js';
+import { kimiCodeReadOnly } from './sandbox-kimi-code.js';
 import { ensureProtected } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 
@@ -329,6 +330,8 @@ export function bwrapArguments(
       args.push('--remount-ro', path);
     } else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
   }
+  // Last, on top of the workspace's binds: kimi-ts's own code when it runs from inside the workspace.
+  if (writable) args.push(...kimiCodeReadOnly(workspace, placeholders));
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes. The command is the

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isWithinDirectory } from '../util/path-within.js';
+import { isWithinDirectory } from './path-within.js';
 
 /**
  * The folder kimi-ts runs from (the one with its package.json), found from this module's own file:
