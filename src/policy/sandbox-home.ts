@@ -1,6 +1,7 @@
-import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
+import { realOrGiven } from '../util/real-or-given.js';
 import { isHomeStartupEntry } from './home-startup-files.js';
 
 /**
@@ -51,12 +52,4 @@ export function homeStartupFilesReadOnly(workspace: readonly string[], userHome:
 
 function isFolder(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
-}
-
-function realOrGiven(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
 }

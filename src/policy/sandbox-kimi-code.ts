@@ -1,7 +1,8 @@
-import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { kimiInstallRoot } from '../util/install-location.js';
 import { isWithinDirectory } from '../util/path-within.js';
+import { realOrGiven } from '../util/real-or-given.js';
 
 /**
  * kimi-ts's own code, when it runs from inside a folder commands may write (`npm i -D kimi-ts` then
@@ -77,12 +78,4 @@ export function kimiCodeReadOnly(realWritableRoots: readonly string[], placehold
     args.push('--ro-bind', path, path);
   }
   return args;
-}
-
-function realOrGiven(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
 }

@@ -1,6 +1,7 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
+import { realOrGiven } from '../util/real-or-given.js';
 
 /**
  * The writable folders by the real path each had when the sandbox first saw it (the session's
@@ -47,13 +48,5 @@ export class RealRoots {
       if (given !== real && isWithinDirectory(start, given)) return real + start.slice(given.length);
     }
     return start;
-  }
-}
-
-function realOrGiven(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
   }
 }

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWithinDirectory } from './path-within.js';
+import { realOrGiven } from './real-or-given.js';
 
 /**
  * The folder kimi-ts runs from (the one with its package.json), found from this module's own file:
@@ -43,12 +44,4 @@ export function workspaceHoldingInstall(
     if (isWithinDirectory(installRoot, real)) return real;
   }
   return null;
-}
-
-function realOrGiven(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
 }
