@@ -1,5 +1,5 @@
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 
 /**
  * What one folder holds that the git checks look at: its subfolders (to walk on) and the few names
@@ -30,8 +30,10 @@ export interface VisitedFolder {
 export type FolderVisitor = (folder: VisitedFolder) => void;
 
 interface SeenFolder {
-  /** Its mtime, ctime and inode when read. */
-  readonly key: string;
+  /** Its mtime, ctime and inode when read (numbers: a string key cost a third of a reading). */
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly ino: number;
   readonly settled: boolean;
   readonly facts: FolderFacts;
 }
@@ -77,6 +79,7 @@ export class WorkTreeWalk {
   ): Promise<void> {
     const startedMs = this.now();
     const top = resolve(this.root);
+    const under = top.endsWith('/') ? top : `${top}/`;
     const next = new Map<string, SeenFolder>();
     const queue: string[] = [''];
     const maxFolders = options.maxFolders ?? Number.POSITIVE_INFINITY;
@@ -86,16 +89,22 @@ export class WorkTreeWalk {
           `${this.root} holds more than ${maxFolders} folders; git is not let walk it (it could not be checked first).`,
         );
       const relative = queue[i] as string;
-      const path = relative === '' ? top : join(top, relative);
+      const path = relative === '' ? top : `${under}${relative}`;
       // Not BigInt stats: on Node 20 they cost half as much again, and the times as fractional
       // milliseconds still move with every change.
       const stat = lstatSync(path, { throwIfNoEntry: false });
       if (stat?.isDirectory()) {
-        const key = `${stat.mtimeMs} ${stat.ctimeMs} ${stat.ino}`;
+        const { mtimeMs, ctimeMs, ino } = stat;
         let seen = this.seen.get(relative);
-        if (seen === undefined || seen.key !== key || !seen.settled) {
-          const settled = stat.mtimeMs + SETTLE_MS < startedMs && stat.ctimeMs + SETTLE_MS < startedMs;
-          seen = readFolder(path, key, settled);
+        if (
+          seen === undefined ||
+          !seen.settled ||
+          seen.mtimeMs !== mtimeMs ||
+          seen.ctimeMs !== ctimeMs ||
+          seen.ino !== ino
+        ) {
+          const settled = mtimeMs + SETTLE_MS < startedMs && ctimeMs + SETTLE_MS < startedMs;
+          seen = { mtimeMs, ctimeMs, ino, ...readFolder(path, settled) };
         }
         next.set(relative, seen);
         const folder = { path, relative, facts: seen.facts };
@@ -111,13 +120,13 @@ export class WorkTreeWalk {
   }
 }
 
-function readFolder(path: string, key: string, settled: boolean): SeenFolder {
+function readFolder(path: string, settled: boolean): { settled: boolean; facts: FolderFacts } {
   let entries: Dirent[];
   try {
     entries = readdirSync(path, { withFileTypes: true });
   } catch {
     // Not readable now: nothing in it counts, and it is read again next time.
-    return { key, settled: false, facts: { subfolders: [], dotGit: null, ruleFiles: [], bare: false } };
+    return { settled: false, facts: { subfolders: [], dotGit: null, ruleFiles: [], bare: false } };
   }
   const subfolders: string[] = [];
   const ruleFiles: string[] = [];
@@ -144,5 +153,5 @@ function readFolder(path: string, key: string, settled: boolean): SeenFolder {
     if (RULE_FILES.has(name)) ruleFiles.push(name);
     if (entry.isDirectory()) subfolders.push(name);
   }
-  return { key, settled, facts: { subfolders, dotGit, ruleFiles, bare: bareParts === 3 } };
+  return { settled, facts: { subfolders, dotGit, ruleFiles, bare: bareParts === 3 } };
 }
