@@ -2,7 +2,7 @@ import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
-import { WorkTreeWalk } from './work-tree-walk.js';
+import { TooManyFoldersError, WorkTreeWalk } from './work-tree-walk.js';
 
 /**
  * What in a work tree would make a git walk of it (`ls-files --others`, `add -A`) wait forever or
@@ -46,17 +46,23 @@ export class GitTrapWalk {
 
   async read(signal?: AbortSignal): Promise<GitWalkTraps> {
     const traps: GitWalkTraps = { nestedGit: [], ruleFiles: [] };
-    await this.walk.read(
-      [
-        ({ path, relative, facts }) => {
-          if (facts.dotGit !== null && relative !== '' && isProbeTrap(join(path, '.git')))
-            traps.nestedGit.push(relative);
-          if (facts.ruleFiles.some((name) => isRuleFileTrap(join(path, name))))
-            traps.ruleFiles.push(relative);
-        },
-      ],
-      { signal, maxFolders: this.maxFolders },
-    );
+    try {
+      await this.walk.read(
+        [
+          ({ path, relative, facts }) => {
+            if (facts.dotGit !== null && relative !== '' && isProbeTrap(join(path, '.git')))
+              traps.nestedGit.push(relative);
+            if (facts.ruleFiles.some((name) => isRuleFileTrap(join(path, name))))
+              traps.ruleFiles.push(relative);
+          },
+        ],
+        { signal, maxFolders: this.maxFolders },
+      );
+    } catch (error) {
+      if (error instanceof TooManyFoldersError)
+        throw new Error(`${error.message}; git is not let walk it (it could not be checked first).`);
+      throw error;
+    }
     // The person's own ignore and attributes files, which git reads for every walk (HOME is the
     // only variable of theirs git gets): a command may write them when the root holds the home.
     const top = resolve(this.walk.root);

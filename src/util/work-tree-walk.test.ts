@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type VisitedFolder, WorkTreeWalk } from './work-tree-walk.js';
+import { TooManyFoldersError, type VisitedFolder, WorkTreeWalk } from './work-tree-walk.js';
 
 let root: string;
 beforeEach(async () => {
@@ -96,7 +96,7 @@ describe('a walk of every folder, reading again only what changed', () => {
   it('stops with an error past maxFolders when the caller asks for a bound', async () => {
     for (let i = 0; i < 5; i++) await mkdir(join(root, `d${i}`));
     const walk = new WorkTreeWalk(root);
-    await expect(walk.read([], { maxFolders: 3 })).rejects.toThrow(/more than 3 folders/);
+    await expect(walk.read([], { maxFolders: 3 })).rejects.toThrow(TooManyFoldersError);
     await expect(walk.read([], { maxFolders: 6 })).resolves.toBeUndefined();
   });
 });

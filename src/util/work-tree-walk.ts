@@ -26,6 +26,17 @@ export interface VisitedFolder {
   readonly facts: FolderFacts;
 }
 
+/** A reading stopped: the tree holds more folders than its caller let it read. */
+export class TooManyFoldersError extends Error {
+  constructor(
+    readonly root: string,
+    readonly maxFolders: number,
+  ) {
+    super(`${root} holds more than ${maxFolders} folders`);
+    this.name = 'TooManyFoldersError';
+  }
+}
+
 /** Decides something about each folder of a reading (nested repositories, traps for git). */
 export type FolderVisitor = (folder: VisitedFolder) => void;
 
@@ -71,7 +82,8 @@ export class WorkTreeWalk {
 
   /**
    * One reading: each folder, parents before children, is handed to every visitor. Past
-   * `maxFolders` folders the reading stops with an error (for a caller that must hold a bound).
+   * `maxFolders` folders the reading stops with a TooManyFoldersError (for a caller that must hold
+   * a bound; the last complete reading stays the one the next compares with).
    */
   async read(
     visitors: readonly FolderVisitor[],
@@ -84,10 +96,7 @@ export class WorkTreeWalk {
     const queue: string[] = [''];
     const maxFolders = options.maxFolders ?? Number.POSITIVE_INFINITY;
     for (let i = 0; i < queue.length; i++) {
-      if (i >= maxFolders)
-        throw new Error(
-          `${this.root} holds more than ${maxFolders} folders; git is not let walk it (it could not be checked first).`,
-        );
+      if (i >= maxFolders) throw new TooManyFoldersError(this.root, maxFolders);
       const relative = queue[i] as string;
       const path = relative === '' ? top : `${under}${relative}`;
       // Not BigInt stats: on Node 20 they cost half as much again, and the times as fractional
