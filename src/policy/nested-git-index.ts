@@ -31,6 +31,12 @@ export class NestedGitIndex {
     return this.walk.bareRepositories();
   }
 
+  /** The git metadata under folders whose repositories are not bound (node_modules…), same reading. */
+  async unboundGitDirs(): Promise<readonly string[]> {
+    await this.paths();
+    return this.walk.unboundGitDirs();
+  }
+
   /**
    * A command ended: read the tree again before the next one starts. After a reading under way, not
    * beside it: that one may have passed a folder before the command changed it.

@@ -1,24 +1,17 @@
-import {
-  closeSync,
-  constants,
-  type Dirent,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  realpathSync,
-  statSync,
-} from 'node:fs';
+import { closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { assertNever } from '../util/assert-never.js';
 import { isWithinDirectory } from '../util/path-within.js';
+import { type FolderFacts, WorkTreeWalk } from '../util/work-tree-walk.js';
 
 /**
- * Folders not searched for nested repositories: installed packages, virtual environments, build
- * output and caches (large, and not where a person keeps a repository). A repository the agent's
- * command makes there is neither bound read-only nor cleaned (src/policy/new-git-dirs.ts): git run
+ * Folders where no person keeps a repository of their own: installed packages, virtual environments,
+ * build output and caches. A `.git` in one is not bound read-only (a package manager replaces such
+ * folders whole, and a mount point in one would make that fail), but it is searched like every other
+ * folder: a git folder a command makes there is cleaned (src/policy/new-git-dirs.ts), as git run
  * inside it would use what the command put there.
  */
-const SKIPPED_FOLDERS = new Set([
+const UNBOUND_FOLDERS = new Set([
   'node_modules',
   '.venv',
   'venv',
@@ -29,29 +22,6 @@ const SKIPPED_FOLDERS = new Set([
   '.next',
   'target',
 ]);
-/** How many folders one search reads at most (a command start must stay cheap in a huge tree). */
-const MAX_FOLDERS = 20_000;
-/** Folders looked at between two turns of the event loop. */
-const BATCH = 256;
-/**
- * A folder whose times are this close to the reading (or after it) is read again next time: a name
- * added within the same clock tick of a coarse file system would not move them.
- */
-const SETTLE_MS = 1_000;
-
-/** What one reading saw of a folder: enough not to read it again while it has not changed. */
-interface SeenFolder {
-  /** Its mtime, ctime and inode when read. */
-  readonly key: string;
-  readonly settled: boolean;
-  readonly subfolders: readonly string[];
-  /** The git metadata found right in it (its `.git`, and the folder a gitfile or symlink names). */
-  readonly found: readonly string[];
-  /** Its `.git` is a symlink or a gitfile: where it leads can change while the folder does not. */
-  readonly resolves: boolean;
-  /** It is itself shaped like a bare repository (`HEAD`, `objects/`, `refs/`): git run in it uses it. */
-  readonly bare: boolean;
-}
 
 /**
  * The git metadata of the repositories nested in a writable workspace, as it is now: each nested
@@ -61,53 +31,40 @@ interface SeenFolder {
  * in that repository (hooks, `core.fsmonitor`), so the sandbox binds each of them read-only, as it
  * does the top-level `.git`.
  *
- * `root/.git` itself is not listed (the caller protects it). The search skips SKIPPED_FOLDERS and
- * stops after MAX_FOLDERS folders (a repository deeper in a larger tree is not found).
- *
- * Each reading after the first reads again only the folders that changed: a name added, removed or
- * renamed in a folder moves its mtime, so a folder with the same mtime, ctime and inode as last time
- * (and not too recent to tell) has the same entries, and one lstat stands for a readdir. In a
- * 20,000-file repository a reading after every command was most of a step's CPU (tens of
- * milliseconds); a `.git` that is a symlink or a gitfile is resolved again each time.
+ * `root/.git` itself is not listed (the caller protects it). Every folder is searched
+ * (src/util/work-tree-walk.ts: no cap a command could fill to hide one); those under UNBOUND_FOLDERS
+ * are listed apart (`unboundGitDirs`). Each reading after the first reads again only the folders that
+ * changed (one lstat for each other folder); a `.git` that is a symlink or a gitfile is resolved
+ * again each time (where it leads can change while its folder does not).
  */
 export class NestedGitWalk {
-  private seen = new Map<string, SeenFolder>();
+  private readonly walk: WorkTreeWalk;
   private bareFolders: string[] = [];
+  private unbound: string[] = [];
 
   constructor(
-    private readonly root: string,
+    root: string,
     private readonly writableRoots: readonly string[],
     /** The clock folders are judged settled on (tests move it). */
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.walk = new WorkTreeWalk(root, now);
+  }
 
   async read(): Promise<string[]> {
-    const startedMs = this.now();
-    const top = resolve(this.root);
-    const next = new Map<string, SeenFolder>();
     const found = new Set<string>();
+    const unbound = new Set<string>();
     const bare: string[] = [];
-    const queue = [top];
-    for (let i = 0; i < queue.length && i < MAX_FOLDERS; i++) {
-      const folder = queue[i] as string;
-      // Not BigInt stats: on Node 20 they cost half as much again, and the times as fractional
-      // milliseconds still move with every change.
-      const stat = lstatSync(folder, { throwIfNoEntry: false });
-      if (!stat?.isDirectory()) continue;
-      const key = `${stat.mtimeMs} ${stat.ctimeMs} ${stat.ino}`;
-      let seen = this.seen.get(folder);
-      if (seen === undefined || seen.key !== key || !seen.settled || seen.resolves) {
-        const settled = stat.mtimeMs + SETTLE_MS < startedMs && stat.ctimeMs + SETTLE_MS < startedMs;
-        seen = readFolder(folder, folder === top, key, settled, this.writableRoots);
-      }
-      next.set(folder, seen);
-      for (const path of seen.found) found.add(path);
-      if (seen.bare) bare.push(folder);
-      queue.push(...seen.subfolders);
-      if ((i + 1) % BATCH === 0) await new Promise<void>((done) => setImmediate(done));
-    }
-    this.seen = next;
+    await this.walk.read([
+      ({ path, relative, facts }) => {
+        if (facts.bare) bare.push(path);
+        if (facts.dotGit === null || relative === '') return;
+        const into = relative.split('/').some((name) => UNBOUND_FOLDERS.has(name)) ? unbound : found;
+        addGitEntry(join(path, '.git'), facts.dotGit, this.writableRoots, into);
+      },
+    ]);
     this.bareFolders = bare;
+    this.unbound = [...unbound];
     return [...found];
   }
 
@@ -119,6 +76,11 @@ export class NestedGitWalk {
   bareRepositories(): readonly string[] {
     return this.bareFolders;
   }
+
+  /** The git metadata of the last reading found under UNBOUND_FOLDERS: cleaned, not bound. */
+  unboundGitDirs(): readonly string[] {
+    return this.unbound;
+  }
 }
 
 /** One reading of the whole tree (a NestedGitWalk of its own). */
@@ -126,64 +88,34 @@ export function nestedGitPaths(root: string, writableRoots: readonly string[]): 
   return new NestedGitWalk(root, writableRoots).read();
 }
 
-function readFolder(
-  folder: string,
-  isTop: boolean,
-  key: string,
-  settled: boolean,
-  writableRoots: readonly string[],
-): SeenFolder {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    // Not readable now: nothing in it counts, and it is read again next time.
-    return { key, settled: false, subfolders: [], found: [], resolves: false, bare: false };
-  }
-  const subfolders: string[] = [];
-  const found = new Set<string>();
-  let resolves = false;
-  let bareParts = 0;
-  for (const entry of entries) {
-    if (
-      (entry.name === 'HEAD' && entry.isFile()) ||
-      ((entry.name === 'objects' || entry.name === 'refs') && entry.isDirectory())
-    )
-      bareParts++;
-    const path = join(folder, entry.name);
-    if (entry.name === '.git') {
-      if (!isTop) {
-        addGitEntry(path, entry, writableRoots, found);
-        resolves = !entry.isDirectory();
-      }
-      continue;
-    }
-    if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) subfolders.push(path);
-  }
-  return { key, settled, subfolders, found: [...found], resolves, bare: bareParts === 3 };
-}
-
 function addGitEntry(
   path: string,
-  entry: Dirent,
+  kind: NonNullable<FolderFacts['dotGit']>,
   writableRoots: readonly string[],
   found: Set<string>,
 ): void {
   const inWritable = (target: string) => writableRoots.some((root) => isWithinDirectory(target, root));
-  if (entry.isDirectory()) {
-    found.add(path);
-    return;
+  switch (kind) {
+    case 'folder':
+      found.add(path);
+      return;
+    case 'symlink': {
+      // The link itself cannot be bound (a bind follows it); what it points to can.
+      const target = realTarget(path);
+      if (target && inWritable(target)) found.add(target);
+      return;
+    }
+    case 'file': {
+      found.add(path);
+      const gitdir = gitfileTarget(path);
+      if (gitdir && inWritable(gitdir)) found.add(gitdir);
+      return;
+    }
+    case 'other':
+      return;
+    default:
+      assertNever(kind);
   }
-  if (entry.isSymbolicLink()) {
-    // The link itself cannot be bound (a bind follows it); what it points to can.
-    const target = realTarget(path);
-    if (target && inWritable(target)) found.add(target);
-    return;
-  }
-  if (!entry.isFile()) return;
-  found.add(path);
-  const gitdir = gitfileTarget(path);
-  if (gitdir && inWritable(gitdir)) found.add(gitdir);
 }
 
 /** The real folder `path` leads to, or null (dangling, not a folder). */

@@ -8,7 +8,10 @@ export interface RootGitPaths {
   readonly dir: string;
   /** The nested `.git` paths the next command binds read-only (the index's last reading). */
   readonly nested: readonly string[];
-  /** The git folders a command could write there: at its top, among the nested ones, and bare repositories (not bound). */
+  /**
+   * The git folders a command could write there: at its top, among the nested ones, and (not bound)
+   * bare repositories and those under node_modules and the like (src/policy/nested-git.ts).
+   */
   readonly gitDirs: readonly GitDirCandidate[];
 }
 
@@ -27,6 +30,8 @@ export function gitPathsOf(
         (gitDir) => ({ gitDir, bound: true }),
       );
       for (const gitDir of await index.bareRepositories()) gitDirs.push({ gitDir, bound: false });
+      for (const gitDir of (await index.unboundGitDirs()).filter(isFolder))
+        gitDirs.push({ gitDir, bound: false });
       return { dir, nested, gitDirs };
     }),
   );

@@ -1,7 +1,8 @@
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isWithinDirectory } from './path-within.js';
+import { TooManyFoldersError, WorkTreeWalk } from './work-tree-walk.js';
 
 /**
  * What in a work tree would make a git walk of it (`ls-files --others`, `add -A`) wait forever or
@@ -20,9 +21,10 @@ import { isWithinDirectory } from './path-within.js';
  *   included): git opens each folder's as it walks in (a FIFO: it waits) and reads a `.gitignore`
  *   whole into memory.
  *
- * Each reading after the first reads again only the folders that changed (mtime, ctime and inode), as
- * NestedGitWalk does; the special files found are checked again each time (what a `.git` leads to may
- * change while its folder does not). Symlinked folders are not walked (git does not walk them).
+ * The folders are walked by a WorkTreeWalk (src/util/work-tree-walk.ts: each reading after the first
+ * reads again only the folders that changed); the special files found are checked again each time
+ * (what a `.git` leads to may change while its folder does not). Symlinked folders are not walked
+ * (git does not walk them).
  */
 export interface GitWalkTraps {
   /** Folders (relative, `/`-separated) whose `.git` git's probe must never open. */
@@ -32,45 +34,38 @@ export interface GitWalkTraps {
 }
 
 export class GitTrapWalk {
-  private seen = new Map<string, SeenFolder>();
+  private readonly walk: WorkTreeWalk;
 
   constructor(
-    private readonly root: string,
+    root: string,
     /** Past this many folders the walk gives up (an error): what it holds grows with the tree. */
     private readonly maxFolders = MAX_WALK_FOLDERS,
-  ) {}
+  ) {
+    this.walk = new WorkTreeWalk(root);
+  }
 
   async read(signal?: AbortSignal): Promise<GitWalkTraps> {
-    const top = resolve(this.root);
-    const next = new Map<string, SeenFolder>();
     const traps: GitWalkTraps = { nestedGit: [], ruleFiles: [] };
-    const queue: string[] = [''];
-    for (let i = 0; i < queue.length; i++) {
-      if (i >= this.maxFolders)
-        throw new Error(
-          `${this.root} holds more than ${this.maxFolders} folders; git is not let walk it (it could not be checked first).`,
-        );
-      const relative = queue[i] as string;
-      const folder = relative === '' ? top : join(top, relative);
-      const stat = lstatSync(folder, { throwIfNoEntry: false });
-      if (!stat?.isDirectory()) continue;
-      const key = `${stat.mtimeMs} ${stat.ctimeMs} ${stat.ino}`;
-      let seen = this.seen.get(relative);
-      // A name added within the clock tick of the last reading may not have moved the times.
-      if (seen === undefined || seen.key !== key || !seen.settled)
-        seen = readFolder(folder, relative, key, stat);
-      next.set(relative, seen);
-      if (seen.hasGit && relative !== '' && isProbeTrap(join(folder, '.git'))) traps.nestedGit.push(relative);
-      if (seen.ruleFiles.some((name) => isRuleFileTrap(join(folder, name)))) traps.ruleFiles.push(relative);
-      queue.push(...seen.subfolders);
-      if ((i + 1) % BATCH === 0) {
-        await new Promise<void>((done) => setImmediate(done));
-        signal?.throwIfAborted();
-      }
+    try {
+      await this.walk.read(
+        [
+          ({ path, relative, facts }) => {
+            if (facts.dotGit !== null && relative !== '' && isProbeTrap(join(path, '.git')))
+              traps.nestedGit.push(relative);
+            if (facts.ruleFiles.some((name) => isRuleFileTrap(join(path, name))))
+              traps.ruleFiles.push(relative);
+          },
+        ],
+        { signal, maxFolders: this.maxFolders },
+      );
+    } catch (error) {
+      if (error instanceof TooManyFoldersError)
+        throw new Error(`${error.message}; git is not let walk it (it could not be checked first).`);
+      throw error;
     }
-    this.seen = next;
     // The person's own ignore and attributes files, which git reads for every walk (HOME is the
     // only variable of theirs git gets): a command may write them when the root holds the home.
+    const top = resolve(this.walk.root);
     const home = resolve(process.env.HOME || homedir());
     const config = join(home, '.config', 'git');
     if (
@@ -83,60 +78,16 @@ export class GitTrapWalk {
   }
 }
 
-interface SeenFolder {
-  readonly key: string;
-  readonly settled: boolean;
-  readonly subfolders: readonly string[];
-  readonly hasGit: boolean;
-  /** The rule files git reads in this folder that are there. */
-  readonly ruleFiles: readonly string[];
-}
-
-/** The per-folder files git opens as it walks (`--exclude-standard`, attributes for `add`). */
-const RULE_FILES = new Set(['.gitignore', '.gitattributes']);
 /**
  * The most folders one walk reads (ignored ones, node_modules, count too): a command can make
  * millions of empty folders with long names, and the walk holds each one's path. A repository of a
  * few million files has fewer.
  */
 export const MAX_WALK_FOLDERS = 200_000;
-/** Folders read between two turns of the event loop. */
-const BATCH = 256;
-/** A folder whose times are this close to its reading is read again next time. */
-const SETTLE_MS = 1_000;
 /** The most bytes a harmless `HEAD` or `commondir` holds (a ref name, a path). */
 const MAX_SMALL_FILE_BYTES = 64 * 1024;
 /** The largest `.gitignore` or `.gitattributes` git is let read (git's own cap for attributes is 100 MB). */
 const MAX_RULE_FILE_BYTES = 16 * 1024 * 1024;
-
-function readFolder(
-  folder: string,
-  relative: string,
-  key: string,
-  stat: { mtimeMs: number; ctimeMs: number },
-): SeenFolder {
-  const now = Date.now();
-  const settled = stat.mtimeMs + SETTLE_MS < now && stat.ctimeMs + SETTLE_MS < now;
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return { key, settled: false, subfolders: [], hasGit: false, ruleFiles: [] };
-  }
-  const subfolders: string[] = [];
-  const ruleFiles: string[] = [];
-  let hasGit = false;
-  for (const entry of entries) {
-    if (entry.name === '.git') {
-      // git never walks into a `.git`, whatever it is.
-      hasGit = true;
-      continue;
-    }
-    if (RULE_FILES.has(entry.name)) ruleFiles.push(entry.name);
-    if (entry.isDirectory()) subfolders.push(relative === '' ? entry.name : `${relative}/${entry.name}`);
-  }
-  return { key, settled, subfolders, hasGit, ruleFiles };
-}
 
 /**
  * Whether git could wait on or read without end a `.gitignore` / `.gitattributes` (or an exclude

@@ -1,0 +1,102 @@
+import { execFileSync } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TooManyFoldersError, type VisitedFolder, WorkTreeWalk } from './work-tree-walk.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'kimi-ts-tree-walk-')));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const git = (...args: string[]) => execFileSync('git', args, { cwd: root });
+// A clock a minute ahead: every folder counts as settled, so an unchanged one is not read again.
+const later = () => Date.now() + 60_000;
+
+/** The folders of one reading that hold a `.git`, and the folders that were visited. */
+async function reading(walk: WorkTreeWalk): Promise<{ withGit: string[]; visited: string[] }> {
+  const withGit: string[] = [];
+  const visited: string[] = [];
+  await walk.read([
+    ({ relative, facts }: VisitedFolder) => {
+      visited.push(relative);
+      if (facts.dotGit !== null) withGit.push(relative);
+    },
+  ]);
+  return { withGit: withGit.sort(), visited };
+}
+
+describe('a walk of every folder, reading again only what changed', () => {
+  it('finds a .git made in a folder deep under folders whose times did not move', async () => {
+    await mkdir(join(root, 'a', 'b', 'c'), { recursive: true });
+    const walk = new WorkTreeWalk(root, later);
+    expect((await reading(walk)).withGit).toEqual([]);
+    const before = lstatSync(join(root, 'a'));
+    git('init', '-q', 'a/b/c');
+    // Only c's times moved: a and b look as they did.
+    expect(lstatSync(join(root, 'a')).mtimeMs).toBe(before.mtimeMs);
+    expect((await reading(walk)).withGit).toEqual(['a/b/c']);
+  });
+
+  it("finds a .git whose folder's mtime was set back (its ctime moved all the same)", async () => {
+    await mkdir(join(root, 'x', 'y'), { recursive: true });
+    const y = join(root, 'x', 'y');
+    const old = lstatSync(y, { bigint: true }).mtimeNs;
+    const walk = new WorkTreeWalk(root, later);
+    await reading(walk);
+    await mkdir(join(y, '.git'));
+    // As a command would, to the nanosecond.
+    execFileSync('touch', [
+      '-m',
+      '-d',
+      `@${old / 1_000_000_000n}.${String(old % 1_000_000_000n).padStart(9, '0')}`,
+      y,
+    ]);
+    expect(lstatSync(y, { bigint: true }).mtimeNs).toBe(old);
+    expect((await reading(walk)).withGit).toEqual(['x/y']);
+  });
+
+  it('reads a folder moved in whole: a .git inside it is found, and one moved out is forgotten', async () => {
+    await mkdir(join(root, 'in', 'p', 'q'), { recursive: true });
+    await mkdir(join(root, 'elsewhere'));
+    const walk = new WorkTreeWalk(root, later);
+    await reading(walk);
+    // Made outside what was read, then moved in.
+    await mkdir(join(root, 'staging'), { recursive: true });
+    git('init', '-q', 'staging/r/s');
+    await rename(join(root, 'staging', 'r'), join(root, 'in', 'p', 'q', 'r'));
+    expect((await reading(walk)).withGit).toEqual(['in/p/q/r/s']);
+    await rename(join(root, 'in', 'p'), join(root, 'elsewhere', 'p'));
+    expect((await reading(walk)).withGit).toEqual(['elsewhere/p/q/r/s']);
+  });
+
+  it('walks node_modules and the like too, not into a .git, not through a symlinked folder', async () => {
+    git('init', '-q', 'node_modules/pkg');
+    await mkdir(join(root, 'target', 'debug'), { recursive: true });
+    await writeFile(join(root, 'target', 'debug', '.gitignore'), '*\n');
+    await mkdir(join(root, 'real'));
+    await symlink('real', join(root, 'link'));
+    const { withGit, visited } = await reading(new WorkTreeWalk(root));
+    expect(withGit).toEqual(['node_modules/pkg']);
+    expect(visited.sort()).toEqual([
+      '',
+      'node_modules',
+      'node_modules/pkg',
+      'real',
+      'target',
+      'target/debug',
+    ]);
+  });
+
+  it('stops with an error past maxFolders when the caller asks for a bound', async () => {
+    for (let i = 0; i < 5; i++) await mkdir(join(root, `d${i}`));
+    const walk = new WorkTreeWalk(root);
+    await expect(walk.read([], { maxFolders: 3 })).rejects.toThrow(TooManyFoldersError);
+    await expect(walk.read([], { maxFolders: 6 })).resolves.toBeUndefined();
+  });
+});
