@@ -17,7 +17,6 @@ import type { LoopControl } from '../soul/soul-parts.js';
 import { type CronClock, SYSTEM_CRON_CLOCK } from '../tools/cron/cron-scheduler.js';
 import { plansDirIn } from '../tools/plan/plan-mode.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
-import { kimiInstallRoot, workspaceHoldingInstall } from '../util/install-location.js';
 import { currentWire } from '../wire/current-wire.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
 import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
@@ -41,7 +40,7 @@ import {
 import { openSessionGoal } from './session-goal.js';
 import { openSessionGuards } from './session-guards.js';
 import { SessionModel } from './session-model.js';
-import { type SandboxFlag, warnSandboxUnavailableOnce } from './session-sandbox.js';
+import { type SandboxFlag, warnOfSandbox } from './session-sandbox.js';
 import { SessionTitle } from './session-title.js';
 import { errorText, type WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
@@ -156,15 +155,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     // skips PATH entries in the session's folders.
     shutdown.add(async () => guards.forgetWritableFolders());
     if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
-    if (guards.sandboxState.kind === 'unavailable') warnSandboxUnavailableOnce(guards.sandboxState, warn);
-    // With the sandbox on, commands and file tools cannot change kimi-ts's own code there
-    // (src/policy/sandbox-kimi-code.ts); without it, they can.
-    const holder =
-      guards.sandboxState.kind === 'on'
-        ? null
-        : workspaceHoldingInstall([session.workDir, ...additionalDirs]);
-    if (holder !== null)
-      warn({ kind: 'install-in-workspace', install: kimiInstallRoot() ?? '', folder: holder });
+    warnOfSandbox(guards.sandboxState, [session.workDir, ...additionalDirs], warn);
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,

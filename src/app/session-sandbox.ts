@@ -5,6 +5,7 @@ import {
   type SandboxMode,
   type SandboxState,
 } from '../policy/sandbox.js';
+import { kimiInstallRoot, workspaceHoldingInstall } from '../util/install-location.js';
 import type { WarningSink } from './session-warning.js';
 
 /**
@@ -43,11 +44,28 @@ export function sandboxUnavailableText(state: Extract<SandboxState, { kind: 'una
 let warnedUnavailable = false;
 
 /** The warning that the sandbox cannot run, once per process (a web server's sessions, subagents). */
-export function warnSandboxUnavailableOnce(
+function warnSandboxUnavailableOnce(
   state: Extract<SandboxState, { kind: 'unavailable' }>,
   warn: WarningSink,
 ): void {
   if (warnedUnavailable) return;
   warnedUnavailable = true;
   warn({ kind: 'sandbox-unavailable', message: sandboxUnavailableText(state) });
+}
+
+/**
+ * What a session's start says of its sandbox: that it cannot run (once per process), and, when it is
+ * not on, that kimi-ts runs from a folder commands may write (with it on, commands and file tools
+ * cannot change kimi-ts's own code there: src/policy/sandbox-kimi-code.ts).
+ */
+export function warnOfSandbox(
+  state: SandboxState,
+  writableFolders: readonly string[],
+  warn: WarningSink,
+): void {
+  if (state.kind === 'unavailable') warnSandboxUnavailableOnce(state, warn);
+  if (state.kind === 'on') return;
+  const holder = workspaceHoldingInstall(writableFolders);
+  if (holder !== null)
+    warn({ kind: 'install-in-workspace', install: kimiInstallRoot() ?? '', folder: holder });
 }

@@ -1,19 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
+import { isHomeStartupEntry } from '../util/home-startup-entry.js';
 import { isWithinDirectory } from '../util/path-within.js';
-
-/**
- * Entries at the top of the person's home that hold code their shell and tools run later, outside
- * any sandbox: every dot entry (`.bashrc`, `.profile`, `.gitconfig`, `.ssh/`, `.config/…`,
- * `.local/bin/…`) and `bin`, which many a `.profile` puts on PATH (and kimi-ts keeps on PATH:
- * src/util/path-entries.ts exempts folders that hold the home).
- */
-const READ_ONLY_HOME_NAMES: ReadonlySet<string> = new Set(['bin']);
-
-/** Whether `name`, an entry at the top of the home, is one of the person's startup files or folders. */
-export function isHomeStartupEntry(name: string): boolean {
-  return name.startsWith('.') || READ_ONLY_HOME_NAMES.has(name);
-}
 
 /**
  * The person's home as the file tools' policy sees it: what a write under one of its startup entries

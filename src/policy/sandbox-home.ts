@@ -1,8 +1,8 @@
 import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { isHomeStartupEntry } from '../util/home-startup-entry.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
-import { isHomeStartupEntry } from './home-startup-files.js';
 
 /**
  * bubblewrap's arguments that keep the home's startup files out of a command's reach when the

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { trustedPathEntries, withTrustedPath } from './path-entries.js';
 import { registerWritableFolders } from './writable-folders.js';
@@ -63,6 +63,21 @@ describe('trustedPathEntries', () => {
   it("keeps the person's own folders when the work folder holds their home (kimi-ts run in ~: the sandbox keeps them read-only)", () => {
     const localBin = join(homedir(), '.local', 'bin');
     expect(trustedPathEntries(`${localBin}:/usr/bin`, [homedir()])).toBe(`${localBin}:/usr/bin`);
+  });
+
+  it('drops an entry in a writable folder of a home the work folder holds (~/go/bin: a command could plant git there)', () => {
+    const home = homedir();
+    const entries = [
+      join(home, 'go', 'bin'),
+      join(home, 'bin'),
+      join(home, '.cargo', 'bin'),
+      home,
+      '/usr/bin',
+    ];
+    // ~/go is writable in the sandbox then (src/policy/sandbox-home.ts); ~/bin, the dot folders and
+    // the home's top are not.
+    expect(trustedPathEntries(entries.join(':'), [home])).toBe(entries.slice(1).join(':'));
+    expect(trustedPathEntries(entries.join(':'), [dirname(home)])).toBe(entries.slice(1).join(':'));
   });
 
   it("drops an entry inside a session's add-dir, whatever folder the program runs in (commands may write add-dirs)", () => {

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isHomeStartupEntry } from './home-startup-entry.js';
 import { isWithinDirectory } from './path-within.js';
 import { writableFolders } from './writable-folders.js';
 
@@ -37,12 +38,14 @@ export function trustedPathEntries(path: string | undefined, given: readonly str
   const key = `${path ?? ''}\0${startFolder() ?? ''}\0${workFolders.join('\0')}`;
   const found = known.get(key);
   if (found !== undefined) return found;
-  const folders = workTreeFolders(workFolders);
-  const kept = (path ?? '')
-    .split(delimiter)
-    .filter(
-      (dir) => isAbsolute(dir) && !folders.some((folder) => isWithinDirectory(realOrSelf(dir), folder)),
-    );
+  const { folders, heldHome } = workTreeFolders(workFolders);
+  const kept = (path ?? '').split(delimiter).filter((dir) => {
+    if (!isAbsolute(dir)) return false;
+    const real = realOrSelf(dir);
+    if (folders.some((folder) => isWithinDirectory(real, folder))) return false;
+    // In a home a work folder holds: only the entries the sandbox keeps read-only then.
+    return heldHome === null || !inWritablePartOfHome(real, heldHome);
+  });
   const result = kept.length > 0 ? kept.join(delimiter) : DEFAULT_PATH;
   if (known.size >= KNOWN_LIMIT) known.clear();
   known.set(key, result);
@@ -58,22 +61,30 @@ export function withTrustedPath<T extends Readonly<Record<string, string | undef
 }
 
 /**
- * The start folder and `workFolders`, each as written and as its real path, without home's holders:
- * a work folder that holds the person's home (`~`, `/home`, `/`) keeps `~/.local/bin` and `~/bin` on
- * PATH, as the person's shell has them; what a command could plant there is kept out otherwise (the
- * sandbox binds the home's dot entries and `~/bin` read-only then: src/policy/sandbox-home.ts; the
- * file tools protect them: src/policy/home-startup-files.ts).
+ * The start folder and `workFolders`, each as written and as its real path, without home's holders;
+ * `heldHome`, the home's real path when one of them holds it (`~`, `/home`, `/`). Such a folder keeps
+ * `~/.local/bin` and `~/bin` on PATH, as the person's shell has them: the sandbox binds the home's
+ * dot entries and `~/bin` read-only then (src/policy/sandbox-home.ts), and the file tools protect
+ * them (src/policy/home-startup-files.ts). Its other entries (`~/go/bin`) stay writable, so they go.
  */
-function workTreeFolders(workFolders: readonly string[]): string[] {
+function workTreeFolders(workFolders: readonly string[]): { folders: string[]; heldHome: string | null } {
   const home = realOrSelf(resolve(homedir()));
   const folders = new Set<string>();
+  let heldHome: string | null = null;
   for (const folder of [startFolder(), ...workFolders]) {
     if (folder === undefined) continue;
     for (const form of [resolve(folder), realOrSelf(resolve(folder))]) {
       if (!isWithinDirectory(home, form)) folders.add(form);
+      else heldHome = home;
     }
   }
-  return [...folders].sort();
+  return { folders: [...folders].sort(), heldHome };
+}
+
+/** Whether `real` lies in an entry of `home` that is not one of its startup entries (`~/go/…`). */
+function inWritablePartOfHome(real: string, home: string): boolean {
+  if (real === home || !isWithinDirectory(real, home)) return false;
+  return !isHomeStartupEntry(relative(home, real).split(sep)[0] ?? '');
 }
 
 function startFolder(): string | undefined {

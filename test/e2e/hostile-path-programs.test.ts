@@ -1,8 +1,10 @@
 import { existsSync, readFileSync, watch } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import { toolResults } from '../support/stream-json.js';
 import { startWebServer } from '../support/web-server-client.js';
 
 /**
@@ -161,4 +163,39 @@ it('a folder added with --add-dir (writable to every command) on PATH: none of t
   expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
   expect(result.stdout).toContain('listed-file.txt');
   expect(result.stdout).toContain('.gitignore');
+});
+
+it('kimi-ts run in the home: a program a command plants in a writable folder of it (~/go/bin on PATH) never runs outside the sandbox', async () => {
+  // Where a planted program, run outside the sandbox, would say so (a command cannot write there).
+  const outside = await mkdtemp(join(tmpdir(), 'kimi-ts-e2e-ran-'));
+  cli.defer(() => rm(outside, { recursive: true, force: true }));
+  const ran = join(outside, 'RAN');
+  // Written by the model's command, inside the sandbox: `~/go` is the person's work there, writable.
+  const plant = [
+    'mkdir -p ~/go/bin',
+    ...['git', 'rg', 'bwrap'].map(
+      (program) =>
+        `printf '#!/bin/sh\\necho ${program} >> ${ran}\\nexit 0\\n' > ~/go/bin/${program} && chmod +x ~/go/bin/${program}`,
+    ),
+    'echo planted',
+  ].join(' && ');
+  const { sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: plant } }] },
+    { toolCalls: [{ id: 'c2', name: 'Shell', args: { command: 'echo second > go/second.txt' } }] },
+    { toolCalls: [{ id: 'c3', name: 'Grep', args: { pattern: 'build' } }] },
+    { text: 'Done.' },
+  ]);
+  const home = sandbox.workDir;
+  // The person's Go folder (a new entry at the top of the home cannot be made in the sandbox).
+  await mkdir(join(home, 'go'));
+  await writeFile(join(home, '.gitignore'), 'build/\n');
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go'], {
+    env: { HOME: home, PATH: `${join(home, 'go', 'bin')}:${process.env.PATH}` },
+  });
+  expect(result.code, result.stderr).toBe(0);
+  const [planted] = toolResults(result.stdout);
+  expect(planted).toContain('Command executed successfully');
+  expect(existsSync(join(home, 'go', 'bin', 'git')), 'the plant is there').toBe(true);
+  expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
+  expect(readFileSync(join(home, 'go', 'second.txt'), 'utf8')).toBe('second\n');
 });
