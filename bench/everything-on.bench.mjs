@@ -3,7 +3,9 @@
 // - the scripted 3-step session (read a file, run a command, answer) in a fresh work dir each time,
 //   checkpoints on against checkpoints off (the store's creation included): CPU and wall;
 // - git processes: in that session, and per step whose command changed nothing (Shell steps added);
-// - one Shell step of a session against a bare child-process spawn of the same command (CPU);
+// - one Shell step of a session against a bare child-process spawn of the same command (CPU), and
+//   (info) against a bare spawn of it through the same sandbox: bwrap with the session's arguments,
+//   so what kimi-ts adds is told apart from the sandbox's own cost (issue #24 budgets that);
 // - the largest process of the print session (peak RSS);
 // - the same session with the launcher's start-up tuning of V8 against V8's defaults (RSS, CPU, wall).
 // CPU is user + system time of the process tree (wait4's rusage, in µs: GNU time's output has 10 ms
