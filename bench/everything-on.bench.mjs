@@ -3,7 +3,9 @@
 // - the scripted 3-step session (read a file, run a command, answer) in a fresh work dir each time,
 //   checkpoints on against checkpoints off (the store's creation included): CPU and wall;
 // - git processes: in that session, and per step whose command changed nothing (Shell steps added);
-// - one Shell step of a session against a bare child-process spawn of the same command (CPU);
+// - one Shell step of a session against a bare child-process spawn of the same command (CPU), and
+//   (info) against a bare spawn of it through the same sandbox: bwrap with the session's arguments,
+//   so what kimi-ts adds is told apart from the sandbox's own cost (issue #24 budgets that);
 // - the largest process of the print session (peak RSS);
 // - the same session with the launcher's start-up tuning of V8 against V8's defaults (RSS, CPU, wall).
 // CPU is user + system time of the process tree (wait4's rusage, in µs: GNU time's output has 10 ms
@@ -18,6 +20,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createCommandSandbox } from '../dist/policy/sandbox.js';
 import { startScriptedServer } from './scripted-server.mjs';
 import { median } from './stats.mjs';
 import { spawnTimed } from './tree-times.mjs';
@@ -190,11 +193,21 @@ next();\n`,
     return timed(node, sessionArgs(config, freshWorkDir(home)), env, timesFile);
   };
   const bare = (spawns) => timed(node, [spawner, String(spawns), freshWorkDir(home)], env, timesFile);
+  const boxedSpawner = sandboxedSpawner(home, config);
+  const boxed = async (spawns) =>
+    timed(
+      node,
+      [boxedSpawner.file, String(spawns), await boxedSpawner.launchFor(freshWorkDir(home))],
+      env,
+      timesFile,
+    );
   await session(1);
   const step = [];
   const stepSelf = [];
   const spawnOnly = [];
   const spawnSelf = [];
+  const boxedOnly = [];
+  const boxedSelf = [];
   for (let round = 0; round < ROUNDS; round++) {
     const [many, one] = [await session(41), await session(1)];
     step.push((many.cpu - one.cpu) / 40);
@@ -202,14 +215,79 @@ next();\n`,
     const [manyBare, oneBare] = [await bare(41), await bare(1)];
     spawnOnly.push((manyBare.cpu - oneBare.cpu) / 40);
     spawnSelf.push((manyBare.self - oneBare.self) / 40);
+    if (boxedSpawner) {
+      const [manyBoxed, oneBoxed] = [await boxed(41), await boxed(1)];
+      boxedOnly.push((manyBoxed.cpu - oneBoxed.cpu) / 40);
+      boxedSelf.push((manyBoxed.self - oneBoxed.self) / 40);
+    }
   }
   return {
     step: median(step),
     spawn: median(spawnOnly),
+    // The same spawn behind the sandbox as the session sets it up (NaN where it cannot run).
+    boxedSpawn: boxedSpawner ? median(boxedOnly) : Number.NaN,
+    boxedSpawnSelf: boxedSpawner ? median(boxedSelf) : Number.NaN,
     // Of the step: the CLI process's own CPU (the model request, policy, recording, spawn) and its
     // children's (bwrap, bash, the command; git when a checkpoint asks it).
     stepSelf: median(stepSelf),
     spawnSelf: median(spawnSelf),
+  };
+}
+
+/**
+ * A spawner of the command through the sandbox as the session sets it up: bwrap with the arguments
+ * the session's first command gets (src/policy/sandbox.ts, the same homes, config file and work
+ * dir), its seccomp program on descriptor 3 and its bind sources from 4 on, opened once and passed
+ * to every spawn. What the session adds beyond it is kimi-ts's own work, apart from the sandbox's
+ * cost (bwrap's namespaces and mounts, issue #24). null where the sandbox cannot run.
+ * `launchFor(work)` writes that launch for a fresh work dir to a file and returns its path.
+ */
+function sandboxedSpawner(home, config) {
+  const contextFor = (workDir) => ({
+    workDir,
+    additionalDirs: () => [],
+    userHome: home,
+    kimiHome: join(home, 'home'),
+    configFiles: [config],
+    path: process.env.PATH,
+  });
+  const probe = createCommandSandbox(
+    { mode: 'workspace-write', network: false },
+    contextFor(freshWorkDir(home)),
+  );
+  if (probe.kind !== 'on') return null;
+  probe.sandbox.dispose();
+  const file = join(home, 'spawn-sandboxed.cjs');
+  writeFileSync(
+    file,
+    `const { spawn } = require('node:child_process');
+const { closeSync, openSync, readFileSync, constants } = require('node:fs');
+const launch = JSON.parse(readFileSync(process.argv[3], 'utf8'));
+const binds = launch.bindSources.map((source) => openSync(source, constants.O_RDONLY | constants.O_NOFOLLOW));
+const [file, ...args] = [...launch.argv, '/bin/bash', '-c', ${JSON.stringify(COMMAND)}];
+let left = Number(process.argv[2]);
+const next = (code) => {
+  if (code !== 0) process.exit(1);
+  if (left-- <= 0) return;
+  // bwrap reads the seccomp program to its end: each spawn its own descriptor (offset), as the session's.
+  const seccomp = launch.fd3File === null ? ['ignore'] : [openSync(launch.fd3File, 'r')];
+  spawn(file, args, { cwd: launch.cwd, stdio: ['ignore', 'pipe', 'pipe', ...seccomp, ...binds], detached: true }).on('close', next);
+  for (const fd of seccomp) if (fd !== 'ignore') closeSync(fd);
+};
+next(0);\n`,
+  );
+  return {
+    file,
+    launchFor: async (workDir) => {
+      const state = createCommandSandbox({ mode: 'workspace-write', network: false }, contextFor(workDir));
+      if (state.kind !== 'on') throw new Error('the sandbox stopped being available');
+      // Not disposed: its `.kimi-ts` placeholder, a bind source, stays for the spawner to open.
+      const launch = await state.sandbox.launch(workDir);
+      await state.sandbox.commandEnded();
+      const launchFile = join(workDir, '..', `launch-${Date.now()}.json`);
+      writeFileSync(launchFile, JSON.stringify({ ...launch, cwd: workDir }));
+      return launchFile;
+    },
   };
 }
 
@@ -291,6 +369,13 @@ export default async function everythingOnBench() {
         unit: `ms (step ${step.step.toFixed(1)} ms, spawn ${step.spawn.toFixed(1)} ms)`,
         target: '≤ 5 ms',
         ok: stepOverhead <= 5,
+      },
+      {
+        name: `one Shell step minus a bare spawn of it through the same sandbox (bwrap, kimi-ts's arguments): CPU`,
+        value: step.step - step.boxedSpawn,
+        unit: `ms (step ${step.step.toFixed(1)} ms, sandboxed spawn ${step.boxedSpawn.toFixed(1)} ms; its spawner ${step.boxedSpawnSelf.toFixed(1)} ms, bwrap and bash ${(step.boxedSpawn - step.boxedSpawnSelf).toFixed(1)} ms)`,
+        target: 'info',
+        ok: true,
       },
       {
         name: `one Shell step minus a bare spawn: CPU of the CLI process alone (children apart)`,

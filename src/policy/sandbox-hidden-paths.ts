@@ -46,36 +46,22 @@ export interface HiddenPathsContext {
 
 /** The paths a command never sees, as of the context's homes and config files (absolute, normalised). */
 export function hiddenPaths(context: HiddenPathsContext): readonly string[] {
-  const known = hiddenPathsMemo.get(context);
-  if (
-    known &&
-    known.kimiHome === context.kimiHome &&
-    known.userHome === context.userHome &&
-    known.configFiles === context.configFiles
-  )
-    return known.paths;
-  // Built once per context, not per command: 30-odd joins and resolves each time were a tenth of a
-  // millisecond of every step. Which of them exist is still asked at each command.
+  // Keyed by value, not by the context object: the sandbox hands each command a fresh copy of its
+  // context (RealRoots.checkedContext), and 30-odd joins and resolves for every command were a tenth
+  // of a millisecond of every step. Which of the paths exist is still asked at each command.
+  const key = [context.kimiHome, context.userHome, ...(context.configFiles ?? [])].join('\0');
+  const known = hiddenPathsMemo.get(key);
+  if (known !== undefined) return known;
   const paths = [
     resolve(context.kimiHome),
     ...(context.configFiles ?? []).map((file) => resolve(file)),
     ...HIDDEN_HOME_PATHS.map((path) => resolve(context.userHome, path)),
   ];
-  hiddenPathsMemo.set(context, {
-    kimiHome: context.kimiHome,
-    userHome: context.userHome,
-    configFiles: context.configFiles,
-    paths,
-  });
+  // A process holds a few sessions' worth (a web server's, subagents'): bounded all the same.
+  if (hiddenPathsMemo.size >= MEMO_LIMIT) hiddenPathsMemo.clear();
+  hiddenPathsMemo.set(key, paths);
   return paths;
 }
 
-const hiddenPathsMemo = new WeakMap<
-  HiddenPathsContext,
-  {
-    kimiHome: string;
-    userHome: string;
-    configFiles: HiddenPathsContext['configFiles'];
-    paths: readonly string[];
-  }
->();
+const MEMO_LIMIT = 64;
+const hiddenPathsMemo = new Map<string, readonly string[]>();
