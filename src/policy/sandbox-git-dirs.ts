@@ -1,5 +1,6 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { isWithinDirectory } from '../util/path-within.js';
+import { moduleGitDirs } from './module-git-dirs.js';
 import type { NestedGitIndex } from './nested-git-index.js';
 import { describeGuarded, type GitDirCandidate, type GitDirGuard, topGitDir } from './new-git-dirs.js';
 
@@ -10,7 +11,8 @@ export interface RootGitPaths {
   readonly nested: readonly string[];
   /**
    * The git folders a command could write there: at its top, among the nested ones, and (not bound)
-   * bare repositories and those under node_modules and the like (src/policy/nested-git.ts).
+   * bare repositories, those under node_modules and the like (src/policy/nested-git.ts), and the
+   * submodules' git folders inside all these (src/policy/module-git-dirs.ts).
    */
   readonly gitDirs: readonly GitDirCandidate[];
 }
@@ -32,6 +34,9 @@ export function gitPathsOf(
       for (const gitDir of await index.bareRepositories()) gitDirs.push({ gitDir, bound: false });
       for (const gitDir of (await index.unboundGitDirs()).filter(isFolder))
         gitDirs.push({ gitDir, bound: false });
+      // Submodules' git folders kept inside those (bound with the folder that holds them, if it is).
+      for (const { gitDir } of [...gitDirs])
+        for (const module of moduleGitDirs(gitDir)) gitDirs.push({ gitDir: module, bound: false });
       return { dir, nested, gitDirs };
     }),
   );

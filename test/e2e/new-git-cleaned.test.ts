@@ -259,3 +259,37 @@ describe('a git folder a sandboxed command makes runs nothing planted when the p
     );
   });
 });
+
+describe('a submodule git folder kept inside a git folder a command made', () => {
+  it('.git/modules/sub with a planted hook and no sub/.git left: `git submodule update` later runs nothing planted', async () => {
+    const { sandbox, server } = await cli.setup([]);
+    const marks = join(sandbox.root, 'marks');
+    await mkdir(marks);
+    const commit = 'git -c user.email=a@b -c user.name=a commit -q --allow-empty -m';
+    const add = 'git -c protocol.file.allow=always submodule add -q ./upstream sub';
+    server.push(
+      shell(
+        's1',
+        // A repository with a submodule, then the submodule's working tree removed: its git folder
+        // stays in .git/modules/sub, where the next `git submodule update` takes it from.
+        `git init -q upstream && (cd upstream && ${commit} up) && git init -q . && ${add} && ${commit} with-sub && rm -rf sub && ${plant('.git/modules/sub', marks, 'module')} && echo planted`,
+      ),
+      { text: 'done' },
+    );
+    const result = await sandbox.run(['--yolo', '--print', '--output-format', 'stream-json', '-p', 'go']);
+    expect(result.code).toBe(0);
+    const [first] = toolResults(result.stdout);
+    expect(first).toContain('planted');
+    expect(first).toContain('modules/sub');
+    await personGit(sandbox, sandbox.workDir, [
+      '-c',
+      'protocol.file.allow=always',
+      'submodule',
+      'update',
+      '--init',
+      '-q',
+    ]);
+    await useRepository(sandbox, join(sandbox.workDir, 'sub'));
+    expect(readdirSync(marks)).toEqual([]);
+  });
+});
