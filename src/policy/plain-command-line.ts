@@ -69,9 +69,12 @@ export type Token =
       readonly end: number;
       readonly inner?: readonly CommandPart[];
     }
-  /** An output redirection after a command's words (`2>&1`, `> out`, `2>> "log file"`), as written. */
-  | { readonly redirect: string }
-  | { readonly operator: string };
+  /**
+   * A redirection after a command's words (`2>&1`, `> out`, `2>> "log file"`, `< in`), as written;
+   * `reads` for an input redirection, which only a loop's tail may hold (see parsePlainLoop).
+   */
+  | { readonly redirect: string; readonly reads: boolean; readonly start: number; readonly end: number }
+  | { readonly operator: string; readonly start: number; readonly end: number };
 
 /** The parts of a plain command line, in the order tree-sitter finds them; null when the line is not plain. */
 export function parsePlainCommandLine(command: string): CommandPart[] | null {
@@ -98,6 +101,8 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
     }
     if ('redirect' in token) {
       if (words.length === 0) return null; // before the command's name: left to the parser
+      // A shell reading its input reads the file (unknown here), not the pipe: left to the parser.
+      if (token.reads) return null;
       // The grammar drops a lone `-` before some redirections (`x - 2>&1`); the analysis puts it
       // back (shell-part-analysis.ts), as the word bash passes. A command that is only such a word
       // (`- 2>&1`) it drops whole: left to the parser.
@@ -149,8 +154,8 @@ function plainPart(text: string, words: readonly ShellWord[]): CommandPart | nul
 }
 
 /**
- * Words, output redirections and the operators `&&`, `||`, `|`, `;` (one at a time) up to a
- * comment; null at any other character.
+ * Words, output redirections, plain input redirections (`< in`) and the operators `&&`, `||`, `|`,
+ * `;` (one at a time) up to a comment; null at any other character.
  */
 export function tokenize(command: string): Token[] | null {
   const tokens: Token[] = [];
@@ -162,7 +167,22 @@ export function tokenize(command: string): Token[] | null {
     } else if (c === '>' || (c === '&' && command[i + 1] === '>')) {
       const redirect = scanRedirect(command, i, tokens);
       if (redirect === null) return null;
-      tokens.push({ redirect: command.slice(redirect.start, redirect.end) });
+      tokens.push({
+        redirect: command.slice(redirect.start, redirect.end),
+        reads: false,
+        start: redirect.start,
+        end: redirect.end,
+      });
+      i = redirect.end;
+    } else if (c === '<') {
+      const redirect = scanInputRedirect(command, i, tokens);
+      if (redirect === null) return null;
+      tokens.push({
+        redirect: command.slice(redirect.start, redirect.end),
+        reads: true,
+        start: redirect.start,
+        end: redirect.end,
+      });
       i = redirect.end;
     } else if (c === '&' || c === '|' || c === ';') {
       const pair = command.slice(i, i + 2);
@@ -171,7 +191,7 @@ export function tokenize(command: string): Token[] | null {
       const previous = tokens[tokens.length - 1];
       // `;;`, `| |`, `&& ;`: two operators in a row are a syntax error (or a case clause).
       if (previous !== undefined && 'operator' in previous) return null;
-      tokens.push({ operator });
+      tokens.push({ operator, start: i, end: i + operator.length });
       i += operator.length;
     } else if (c === '#') {
       // A comment, to the end of the line; a `#` inside a word (`a#b`) is none: the parser reads it.
@@ -301,6 +321,26 @@ function scanRedirect(command: string, at: number, tokens: Token[]): { start: nu
   } else {
     i += command.startsWith('>>', i) ? 2 : 1;
   }
+  return scanTarget(command, i, start);
+}
+
+/**
+ * `<` and a plain target word at `at` (`< in`, `<"a b"`); null for anything else (`<<`, `<<<`, `<&`,
+ * `<>`, `<(…)`, a descriptor number or any word written against it): the parser reads those.
+ */
+function scanInputRedirect(
+  command: string,
+  at: number,
+  tokens: readonly Token[],
+): { start: number; end: number } | null {
+  const previous = tokens[tokens.length - 1];
+  if (previous !== undefined && 'word' in previous && previous.end === at) return null;
+  return scanTarget(command, at + 1, at);
+}
+
+/** A redirection's target word from `from` (after blanks): plain or quoted, followed by a blank, an operator or the end. */
+function scanTarget(command: string, from: number, start: number): { start: number; end: number } | null {
+  let i = from;
   while (command[i] === ' ' || command[i] === '\t') i++;
   if (!WORD_CHAR.test(command[i] ?? '') && command[i] !== "'" && command[i] !== '"') return null;
   const target = scanWord(command, i);
