@@ -1,17 +1,16 @@
 import { resolve } from 'node:path';
-import type { DisplayBlock } from '../kosong/index.js';
-import { revealInvisible } from '../util/reveal-invisible.js';
 import { SEARCH_WEB_ACTION } from './approval-actions.js';
-import { factBlock, factLine, showTarget } from './describe-facts.js';
+import { showTarget } from './describe-facts.js';
 import { type EffectFacts, gatherFacts } from './effect-facts.js';
 import type { Effect, FileTarget } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
 import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
 import {
-  addsToTheQuestion,
   fallbackQuestion,
+  type QuestionText,
   questionFor,
+  questionText,
   refusal,
   refusalByRule,
 } from './policy-questions.js';
@@ -347,22 +346,23 @@ export class SessionPolicy {
       return { decision: 'deny', step, reason: refusalByRule(request.toolName) };
     }
     const base = options.question ?? questionFor(request, facts) ?? fallbackQuestion(request.toolName, facts);
-    const lines = facts.map(factLine).filter((line): line is string => line !== null);
-    if (options.note) lines.push(options.note);
-    // What the person reads is everything that runs: blank-looking runs cannot push a tail out of sight.
-    const description = revealInvisible(
-      lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description,
-    );
-    const display: DisplayBlock[] = [
-      ...(base.display ?? []),
-      ...facts.filter(addsToTheQuestion).map(factBlock),
-    ];
+    // The words and blocks a person reads are made when first read (most of the cost of a decision
+    // that asks): a caller that acts on the decision without showing it never pays for them.
+    let text: QuestionText | undefined;
+    const shown = (): QuestionText => {
+      text ??= questionText(base, facts, options.note);
+      return text;
+    };
     return {
       decision: 'ask',
       step,
       action: options.action ?? base.action,
-      description,
-      display,
+      get description() {
+        return shown().description;
+      },
+      get display() {
+        return shown().display;
+      },
       secret: options.secret,
       evenIfAutoApproving,
       rememberApproval: !options.secret && base.action === SEARCH_WEB_ACTION,
