@@ -79,7 +79,15 @@ export type Token =
 /** The parts of a plain command line, in the order tree-sitter finds them; null when the line is not plain. */
 export function parsePlainCommandLine(command: string): CommandPart[] | null {
   const tokens = tokenize(command);
-  if (tokens === null || tokens.length === 0) return null;
+  return tokens === null ? null : parsePlainTokens(command, tokens);
+}
+
+/**
+ * The same from tokens `tokenize` made of `command` (a run of them: a loop's body, say, whose
+ * positions are in `command`); null when they are no plain line.
+ */
+export function parsePlainTokens(command: string, tokens: readonly Token[]): CommandPart[] | null {
+  if (tokens.length === 0) return null;
   const parts: CommandPart[] = [];
   let words: ShellWord[] = [];
   let redirects: CommandPart[] = [];

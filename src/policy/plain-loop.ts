@@ -2,7 +2,7 @@ import type { CommandPart } from './command-part.js';
 import {
   isPlainWord,
   KEYWORDS,
-  parsePlainCommandLine,
+  parsePlainTokens,
   redirectPart,
   scanWord,
   type Token,
@@ -69,10 +69,10 @@ export function parsePlainLoop(command: string): PlainLoop | null {
     if (tokens === null) return null;
     const doAt = keywordAfterSemicolon(tokens, 'do', 1);
     if (doAt === -1) return null;
-    const condition = rest.slice(0, (tokens[doAt] as { start: number }).start);
     // A command substitution in the condition decides whether the body runs: the parser reads it.
-    if (condition.includes('$(')) return null;
-    const conditionParts = parsePlainCommandLine(condition);
+    if (rest.slice(0, (tokens[doAt] as { start: number }).start).includes('$(')) return null;
+    // Each run of tokens is read as the plain line it is (rest's tokens are made once).
+    const conditionParts = parsePlainTokens(rest, tokens.slice(0, doAt));
     if (conditionParts === null) return null;
     parts.push(...conditionParts);
     body = doAt + 1;
@@ -83,8 +83,7 @@ export function parsePlainLoop(command: string): PlainLoop | null {
   for (const [k, token] of tokens.entries()) {
     if (k !== body - 1 && k !== done && isNearMiss(token)) return null;
   }
-  const bodyStart = body === 0 ? 0 : (tokens[body - 1] as { end: number }).end;
-  const bodyParts = parsePlainCommandLine(rest.slice(bodyStart, (tokens[done] as { start: number }).start));
+  const bodyParts = parsePlainTokens(rest, tokens.slice(body, done));
   if (bodyParts === null) return null;
   parts.push(...bodyParts);
   return afterDone(rest, tokens, done + 1, parts) ? { parts, loopWords } : null;
@@ -102,7 +101,7 @@ function partsBefore(text: string): CommandPart[] | null {
   const last = tokens?.[tokens.length - 1];
   if (tokens === null || last === undefined || !('operator' in last)) return null;
   if (tokens.some(isNearMiss)) return null;
-  return parsePlainCommandLine(text.slice(0, last.start));
+  return parsePlainTokens(text, tokens.slice(0, -1));
 }
 
 /**
@@ -163,7 +162,7 @@ function afterDone(rest: string, tokens: readonly Token[], from: number, parts: 
     // A word after the loop (`done x`) is a syntax error, or a target the grammar files oddly.
     if (!('operator' in token)) return false;
     if (k === tokens.length - 1) return token.operator === ';';
-    const after = parsePlainCommandLine(rest.slice(token.end));
+    const after = parsePlainTokens(rest, tokens.slice(k + 1));
     if (after === null) return false;
     parts.push(...after);
     return true;
