@@ -86,6 +86,15 @@ const ACCEPTED = [
   'echo "$(x)"',
   'echo "$x"',
   'sudo "$cmd" -rf x',
+  // Assignments before a command's name, with literal values: never simple.
+  'A=1 git status',
+  'IFS= read -r f',
+  'IFS=, read -r a b',
+  'A=1 B="x y" ls -la && C=\'\' x | D=a=b y',
+  'A=1 sudo rm -rf x',
+  'A=-x A==y ls 2>&1',
+  'A=1 bash',
+  'A=1 x "$(date)" > o',
 ];
 
 const REFUSED = [
@@ -130,7 +139,22 @@ const REFUSED = [
   'ls 0> x',
   'ls 10>&1',
   'cat < in',
-  'A=1 git status',
+  'A=1',
+  'A=1 B=2',
+  'A=1 2>&1',
+  'A=1 ; ls',
+  'A=1 | ls',
+  'A=$x ls',
+  'A="$x" ls',
+  'A="$(x)" ls',
+  'A=`x` ls',
+  'A=(a b) ls',
+  'A[1]=x ls',
+  'A+=x ls',
+  'A=1 bash -c ls',
+  'A=1 --format=x',
+  'A=1 if=x',
+  'ls A=1',
   'dd if=x of=y',
   'a@b x',
   '%1',
@@ -279,6 +303,13 @@ describe('parsePlainCommandLine', () => {
       '=a',
       'a=',
       'A=1',
+      'IFS=',
+      'B="x y"',
+      "C=''",
+      'D=a=b',
+      'E=-x',
+      'F="$x"',
+      'A=1',
       'if=x',
       '--format=x',
       'a,b',
@@ -310,6 +341,7 @@ describe('parsePlainCommandLine', () => {
     let acceptedWithRedirection = 0;
     let acceptedWithExpansion = 0;
     let acceptedWithSubstitution = 0;
+    let acceptedWithAssignment = 0;
     for (let i = 0; i < 3000; i++) {
       let line = random(4) === 0 ? ' ' : '';
       const commands = 1 + random(3);
@@ -348,6 +380,7 @@ describe('parsePlainCommandLine', () => {
         if (line.includes('>')) acceptedWithRedirection++;
         if (/"[^"]*\$/.test(line.split(' #')[0] ?? '')) acceptedWithExpansion++;
         if ((line.split(' #')[0] ?? '').includes('"$(')) acceptedWithSubstitution++;
+        if (/(?:^|[|&;]) *[A-Za-z_]+=/.test(line)) acceptedWithAssignment++;
       }
     }
     // Most of these lines are plain: the comparison above is not vacuous.
@@ -355,6 +388,7 @@ describe('parsePlainCommandLine', () => {
     expect(acceptedWithRedirection).toBeGreaterThan(50);
     expect(acceptedWithExpansion).toBeGreaterThan(50);
     expect(acceptedWithSubstitution).toBeGreaterThan(20);
+    expect(acceptedWithAssignment).toBeGreaterThan(20);
   });
 
   it('gives parseShellCommand the same parts for a plain line, without tree-sitter', async () => {

@@ -7,9 +7,10 @@ import type { ShellWord } from './shell-words.js';
  * by `&&`, `||`, `|` and `;`, output redirections after a command's words, a comment at the end
  * (`git log -n 5 --oneline && npm test 2>&1 | tail -20 # count`). Their parse is fixed by the text
  * alone, so they are split here, with no parser (tree-sitter's WebAssembly costs far more than the
- * decision around it, and its grammar loads on first use). Everything else — an expansion, `$"…"`,
- * an input or unusual redirection, a glob, a keyword, an assignment, a number that is not plain
- * digits, a line the shell would reject — returns null and goes to tree-sitter. The table test
+ * decision around it, and its grammar loads on first use). Assignments with literal values may
+ * stand before a command's name (`IFS= read -r f`: never simple). Everything else — an expansion,
+ * `$"…"`, an input or unusual redirection, a glob, a keyword, an assignment elsewhere, a number that
+ * is not plain digits, a line the shell would reject — returns null and goes to tree-sitter. The table test
  * (plain-command-line.test.ts) holds this to the same analysis as tree-sitter's for every line it
  * accepts.
  */
@@ -27,7 +28,7 @@ const NOT_PLAIN_IN_DOUBLE_QUOTES = /[\n\r$`\\!]/;
  * grammar files it under variable_assignment, and shell-part-analysis.ts reads it back as the word).
  */
 const COMMAND_NAME = /^(?:[A-Za-z0-9_./=-]+|:)$/;
-/** `NAME=value` anywhere (an assignment before a command; `dd if=x` is left to the parser too). */
+/** `NAME=value`: an assignment before a command's name; anywhere else (`dd if=x`) left to the parser. */
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Words the grammar reads as keywords or declarations wherever they stand. */
 export const KEYWORDS: ReadonlySet<string> = new Set([
@@ -89,6 +90,8 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
 export function parsePlainTokens(command: string, tokens: readonly Token[]): CommandPart[] | null {
   if (tokens.length === 0) return null;
   const parts: CommandPart[] = [];
+  // The names of `NAME=value` words before a command's name: variables set for it.
+  let assignments: string[] = [];
   let words: ShellWord[] = [];
   let redirects: CommandPart[] = [];
   // The commands of the words' substitutions: after their command, before its redirections.
@@ -99,9 +102,10 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if ('operator' in token) {
       // An operator with no command before it is a syntax error: the parser says so.
       if (words.length === 0) return null;
-      const part = plainPart(command.slice(start, end), words);
+      const part = plainPart(command.slice(start, end), assignments, words);
       if (part === null) return null;
       parts.push(part, ...inner, ...redirects);
+      assignments = [];
       words = [];
       redirects = [];
       inner = [];
@@ -121,17 +125,25 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     // A word after a redirection is an argument the grammar files under the redirection: the parser
     // (and shell-part-analysis.ts) reads those.
     if (redirects.length > 0) return null;
+    if (words.length === 0 && ASSIGNMENT.test(token.word)) {
+      // A literal value only (`IFS=`, `A="x y"`): whatever an expansion makes, the parser reads.
+      if (token.value === null) return null;
+      if (assignments.length === 0) start = token.start;
+      assignments.push(token.word.slice(0, token.word.indexOf('=')));
+      continue;
+    }
     if (!isPlainWord(token.word) || (words.length === 0 && !COMMAND_NAME.test(token.word))) return null;
-    if (words.length === 0) start = token.start;
+    if (words.length === 0 && assignments.length === 0) start = token.start;
     end = token.end;
     words.push({ value: token.value, text: token.word, splits: false });
     if (token.inner) inner.push(...token.inner);
   }
   if (words.length > 0) {
-    const part = plainPart(command.slice(start, end), words);
+    const part = plainPart(command.slice(start, end), assignments, words);
     if (part === null) return null;
     parts.push(part, ...inner, ...redirects);
-  } else if (lastOperator(tokens) !== ';') {
+  } else if (assignments.length > 0 || lastOperator(tokens) !== ';') {
+    // `A=1` alone is a statement that sets a shell variable: the parser reads it.
     return null; // `a &&`, `a |`: the line goes on past its end
   }
   return parts;
@@ -153,11 +165,15 @@ export function isPlainWord(word: string): boolean {
 }
 
 /** A command of plain words; null when it parses command lines in turn (`bash -c ls`): the parser reads those. */
-function plainPart(text: string, words: readonly ShellWord[]): CommandPart | null {
+function plainPart(
+  text: string,
+  assignments: readonly string[],
+  words: readonly ShellWord[],
+): CommandPart | null {
   // `--format=x` alone is a statement to the grammar, not a command: left to the parser.
   if (words.length === 1 && words[0]!.text.includes('=')) return null;
   // No input redirection in a plain line: a shell reading its input reads the pipe (unknown).
-  const { part, nested } = analyseCommandWords(text, [], words, () => null);
+  const { part, nested } = analyseCommandWords(text, assignments, words, () => null);
   return nested.length > 0 ? null : part;
 }
 

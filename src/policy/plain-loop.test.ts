@@ -62,6 +62,8 @@ const ACCEPTED = [
   'while read f; do bash -c "$f"; done',
   'while read f; do x "$(date)"; done',
   'until x; do y; done || z',
+  'while IFS= read -r line; do echo "$line"; done < list.txt',
+  'A=1 x | for f in a; do B= y "$f"; done',
 ];
 
 const REFUSED = [
@@ -111,7 +113,6 @@ const REFUSED = [
   'x & for f in a; do x; done',
   'x ; ; for f in a; do x; done',
   'x | | for f in a; do x; done',
-  'A=1 x | for f in a; do x; done',
   'echo "a; for" f in a; do x; done',
 ];
 
@@ -216,7 +217,6 @@ const NEAR_MISSES = [
   'while x; do y; done |& z',
   // Expansions and globs a plain line does not hold.
   'while read -r f; do wc -l $f; done',
-  'while IFS= read -r f; do x; done',
   'while read f; do x *.ts; done',
   'while read f; do x ~/y; done',
   'while read f; do x {a,b}; done',
