@@ -177,8 +177,17 @@ const REFUSED = [
   '(ls)',
   '! ls',
   '- 2>&1',
+  // After an operator the grammar binds such a redirection to the pipeline or list and loses the
+  // `-` (bash passes it): left to the parser, which reads it its way.
+  'x | y - 2>&1',
+  'x && y "$N" - 2>&1',
+  "x || y 'a' - 2>&1",
+  'x; y - 2>&1',
   '--format=x',
   '--format=x B=2 ls',
+  '--x=y --x=y',
+  'a && --x=y --y=z',
+  'A=1 --x=y --y=z',
   'echo a"$N"',
   'echo "$N"b',
   'echo "$1"',

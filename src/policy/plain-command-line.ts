@@ -117,8 +117,14 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
       if (token.reads) return null;
       // The grammar drops a lone `-` before some redirections (`x - 2>&1`); the analysis puts it
       // back (shell-part-analysis.ts), as the word bash passes. A command that is only such a word
-      // (`- 2>&1`) it drops whole: left to the parser.
-      if (words.length === 1 && words[0]!.text.endsWith('-')) return null;
+      // (`- 2>&1`) it drops whole; after an operator (`x | y - 2>&1`, a loop's body or the line
+      // after it) the redirection goes to the pipeline or list and the analysis loses the word:
+      // both left to the parser.
+      if (
+        words[words.length - 1]!.text.endsWith('-') &&
+        (words.length === 1 || !isFirst(command, tokens, parts))
+      )
+        return null;
       redirects.push(redirectPart(token.redirect));
       continue;
     }
@@ -149,6 +155,12 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
   return parts;
 }
 
+/** Whether the command being read is the first of `command`: no part before it, only blanks before its tokens. */
+function isFirst(command: string, tokens: readonly Token[], parts: readonly CommandPart[]): boolean {
+  const first = tokens[0];
+  return parts.length === 0 && first !== undefined && command.slice(0, first.start).trim() === '';
+}
+
 /** An output redirection with a literal target (plain or quoted): simple, read as written, as tree-sitter's analysis does. */
 export function redirectPart(redirect: string): CommandPart {
   return { text: redirect, notSimple: null, literal: redirect, invocations: [] };
@@ -170,8 +182,9 @@ function plainPart(
   assignments: readonly string[],
   words: readonly ShellWord[],
 ): CommandPart | null {
-  // `--format=x` alone is a statement to the grammar, not a command: left to the parser.
-  if (words.length === 1 && words[0]!.text.includes('=')) return null;
+  // Words that all hold `=` (`--format=x`, `--x=y --y=z`) are a statement of assignments to the
+  // grammar, not a command (bash runs `--x=y`): left to the parser.
+  if (words.every((word) => word.text.includes('='))) return null;
   // No input redirection in a plain line: a shell reading its input reads the pipe (unknown).
   const { part, nested } = analyseCommandWords(text, assignments, words, () => null);
   return nested.length > 0 ? null : part;

@@ -64,6 +64,8 @@ const ACCEPTED = [
   'until x; do y; done || z',
   'while IFS= read -r line; do echo "$line"; done < list.txt',
   'A=1 x | for f in a; do B= y "$f"; done',
+  'while x - 2>&1; do y; done',
+  'x - 2>&1 | while read f; do y; done',
 ];
 
 const REFUSED = [
@@ -215,6 +217,14 @@ const NEAR_MISSES = [
   'while x; do y; done &',
   'while x; do y & done',
   'while x; do y; done |& z',
+  // Words the grammar reads as assignments, where bash runs a command.
+  'while --x=y --x=y; do nice; done',
+  'until x; do --x=y --x=y; done',
+  // A lone `-` before a redirection after an operator (the grammar loses it).
+  'for f in a; do x; done | y - 2>&1',
+  'while x; do a && y - 2>&1; done',
+  'while x; do a; y - 2>&1; done',
+  'until a | x - 2>&1; do y; done',
   // Expansions and globs a plain line does not hold.
   'while read -r f; do wc -l $f; done',
   'while read f; do x *.ts; done',
