@@ -10,9 +10,9 @@ import type { ShellWord } from './shell-words.js';
  * decision around it, and its grammar loads on first use). Assignments with literal values may
  * stand before a command's name (`IFS= read -r f`: never simple). Everything else — an expansion,
  * `$"…"`, an input or unusual redirection, a glob, a keyword, an assignment elsewhere, a number that
- * is not plain digits, a line the shell would reject — returns null and goes to tree-sitter. The table test
- * (plain-command-line.test.ts) holds this to the same analysis as tree-sitter's for every line it
- * accepts.
+ * is not plain digits, a line the shell would reject — returns null and goes to tree-sitter. The
+ * table test (plain-command-line.test.ts) holds this to the same analysis as tree-sitter's for
+ * every line it accepts.
  */
 
 /**
@@ -149,8 +149,9 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if (part === null) return null;
     parts.push(part, ...inner, ...redirects);
   } else if (assignments.length > 0 || lastOperator(tokens) !== ';') {
-    // `A=1` alone is a statement that sets a shell variable: the parser reads it.
-    return null; // `a &&`, `a |`: the line goes on past its end
+    // `A=1` alone is a statement that sets a shell variable; after `a &&`, `a |` the line goes on
+    // past its end: the parser reads both.
+    return null;
   }
   return parts;
 }

@@ -70,7 +70,7 @@ export function parsePlainLoop(command: string): PlainLoop | null {
     const doAt = keywordAfterSemicolon(tokens, 'do', 1);
     if (doAt === -1) return null;
     // A command substitution in the condition decides whether the body runs: the parser reads it.
-    if (rest.slice(0, (tokens[doAt] as { start: number }).start).includes('$(')) return null;
+    if (rest.slice(0, tokens[doAt]!.start).includes('$(')) return null;
     // Each run of tokens is read as the plain line it is (rest's tokens are made once).
     const conditionParts = parsePlainTokens(rest, tokens.slice(0, doAt));
     if (conditionParts === null) return null;
