@@ -1,19 +1,13 @@
 import { resolve } from 'node:path';
 import { SEARCH_WEB_ACTION } from './approval-actions.js';
+import { AskDecision } from './ask-decision.js';
 import { showTarget } from './describe-facts.js';
 import { type EffectFacts, gatherFacts } from './effect-facts.js';
 import type { Effect, FileTarget } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
 import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
-import {
-  fallbackQuestion,
-  type QuestionText,
-  questionFor,
-  questionText,
-  refusal,
-  refusalByRule,
-} from './policy-questions.js';
+import { fallbackQuestion, questionFor, refusal, refusalByRule } from './policy-questions.js';
 import { firstProtectedWrite, ProtectedFiles, protectedRefusal } from './protected-files.js';
 import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
@@ -346,27 +340,14 @@ export class SessionPolicy {
       return { decision: 'deny', step, reason: refusalByRule(request.toolName) };
     }
     const base = options.question ?? questionFor(request, facts) ?? fallbackQuestion(request.toolName, facts);
-    // The words and blocks a person reads are made when first read (most of the cost of a decision
-    // that asks): a caller that acts on the decision without showing it never pays for them.
-    let text: QuestionText | undefined;
-    const shown = (): QuestionText => {
-      text ??= questionText(base, facts, options.note);
-      return text;
-    };
-    return {
-      decision: 'ask',
+    return new AskDecision(
       step,
-      action: options.action ?? base.action,
-      get description() {
-        return shown().description;
-      },
-      get display() {
-        return shown().display;
-      },
-      secret: options.secret,
+      options.action ?? base.action,
+      options.secret,
       evenIfAutoApproving,
-      rememberApproval: !options.secret && base.action === SEARCH_WEB_ACTION,
-    };
+      !options.secret && base.action === SEARCH_WEB_ACTION,
+      { base, facts, note: options.note },
+    );
   }
 }
 
