@@ -86,6 +86,15 @@ const ACCEPTED = [
   'echo "$(x)"',
   'echo "$x"',
   'sudo "$cmd" -rf x',
+  // Assignments before a command's name, with literal values: never simple.
+  'A=1 git status',
+  'IFS= read -r f',
+  'IFS=, read -r a b',
+  'A=1 B="x y" ls -la && C=\'\' x | D=a=b y',
+  'A=1 sudo rm -rf x',
+  'A=-x A==y ls 2>&1',
+  'A=1 bash',
+  'A=1 x "$(date)" > o',
 ];
 
 const REFUSED = [
@@ -130,7 +139,22 @@ const REFUSED = [
   'ls 0> x',
   'ls 10>&1',
   'cat < in',
-  'A=1 git status',
+  'A=1',
+  'A=1 B=2',
+  'A=1 2>&1',
+  'A=1 ; ls',
+  'A=1 | ls',
+  'A=$x ls',
+  'A="$x" ls',
+  'A="$(x)" ls',
+  'A=`x` ls',
+  'A=(a b) ls',
+  'A[1]=x ls',
+  'A+=x ls',
+  'A=1 bash -c ls',
+  'A=1 --format=x',
+  'A=1 if=x',
+  'ls A=1',
   'dd if=x of=y',
   'a@b x',
   '%1',
@@ -153,8 +177,17 @@ const REFUSED = [
   '(ls)',
   '! ls',
   '- 2>&1',
+  // After an operator the grammar binds such a redirection to the pipeline or list and loses the
+  // `-` (bash passes it): left to the parser, which reads it its way.
+  'x | y - 2>&1',
+  'x && y "$N" - 2>&1',
+  "x || y 'a' - 2>&1",
+  'x; y - 2>&1',
   '--format=x',
   '--format=x B=2 ls',
+  '--x=y --x=y',
+  'a && --x=y --y=z',
+  'A=1 --x=y --y=z',
   'echo a"$N"',
   'echo "$N"b',
   'echo "$1"',
@@ -279,6 +312,13 @@ describe('parsePlainCommandLine', () => {
       '=a',
       'a=',
       'A=1',
+      'IFS=',
+      'B="x y"',
+      "C=''",
+      'D=a=b',
+      'E=-x',
+      'F="$x"',
+      'A=1',
       'if=x',
       '--format=x',
       'a,b',
@@ -310,6 +350,7 @@ describe('parsePlainCommandLine', () => {
     let acceptedWithRedirection = 0;
     let acceptedWithExpansion = 0;
     let acceptedWithSubstitution = 0;
+    let acceptedWithAssignment = 0;
     for (let i = 0; i < 3000; i++) {
       let line = random(4) === 0 ? ' ' : '';
       const commands = 1 + random(3);
@@ -348,6 +389,7 @@ describe('parsePlainCommandLine', () => {
         if (line.includes('>')) acceptedWithRedirection++;
         if (/"[^"]*\$/.test(line.split(' #')[0] ?? '')) acceptedWithExpansion++;
         if ((line.split(' #')[0] ?? '').includes('"$(')) acceptedWithSubstitution++;
+        if (/(?:^|[|&;]) *[A-Za-z_]+=/.test(line)) acceptedWithAssignment++;
       }
     }
     // Most of these lines are plain: the comparison above is not vacuous.
@@ -355,6 +397,7 @@ describe('parsePlainCommandLine', () => {
     expect(acceptedWithRedirection).toBeGreaterThan(50);
     expect(acceptedWithExpansion).toBeGreaterThan(50);
     expect(acceptedWithSubstitution).toBeGreaterThan(20);
+    expect(acceptedWithAssignment).toBeGreaterThan(20);
   });
 
   it('gives parseShellCommand the same parts for a plain line, without tree-sitter', async () => {

@@ -7,11 +7,12 @@ import type { ShellWord } from './shell-words.js';
  * by `&&`, `||`, `|` and `;`, output redirections after a command's words, a comment at the end
  * (`git log -n 5 --oneline && npm test 2>&1 | tail -20 # count`). Their parse is fixed by the text
  * alone, so they are split here, with no parser (tree-sitter's WebAssembly costs far more than the
- * decision around it, and its grammar loads on first use). Everything else — an expansion, `$"…"`,
- * an input or unusual redirection, a glob, a keyword, an assignment, a number that is not plain
- * digits, a line the shell would reject — returns null and goes to tree-sitter. The table test
- * (plain-command-line.test.ts) holds this to the same analysis as tree-sitter's for every line it
- * accepts.
+ * decision around it, and its grammar loads on first use). Assignments with literal values may
+ * stand before a command's name (`IFS= read -r f`: never simple). Everything else — an expansion,
+ * `$"…"`, an input or unusual redirection, a glob, a keyword, an assignment elsewhere, a number that
+ * is not plain digits, a line the shell would reject — returns null and goes to tree-sitter. The
+ * table test (plain-command-line.test.ts) holds this to the same analysis as tree-sitter's for
+ * every line it accepts.
  */
 
 /**
@@ -27,7 +28,7 @@ const NOT_PLAIN_IN_DOUBLE_QUOTES = /[\n\r$`\\!]/;
  * grammar files it under variable_assignment, and shell-part-analysis.ts reads it back as the word).
  */
 const COMMAND_NAME = /^(?:[A-Za-z0-9_./=-]+|:)$/;
-/** `NAME=value` anywhere (an assignment before a command; `dd if=x` is left to the parser too). */
+/** `NAME=value`: an assignment before a command's name; anywhere else (`dd if=x`) left to the parser. */
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Words the grammar reads as keywords or declarations wherever they stand. */
 export const KEYWORDS: ReadonlySet<string> = new Set([
@@ -69,15 +70,28 @@ export type Token =
       readonly end: number;
       readonly inner?: readonly CommandPart[];
     }
-  /** An output redirection after a command's words (`2>&1`, `> out`, `2>> "log file"`), as written. */
-  | { readonly redirect: string }
-  | { readonly operator: string };
+  /**
+   * A redirection after a command's words (`2>&1`, `> out`, `2>> "log file"`, `< in`), as written;
+   * `reads` for an input redirection, which only a loop's tail may hold (see parsePlainLoop).
+   */
+  | { readonly redirect: string; readonly reads: boolean; readonly start: number; readonly end: number }
+  | { readonly operator: string; readonly start: number; readonly end: number };
 
 /** The parts of a plain command line, in the order tree-sitter finds them; null when the line is not plain. */
 export function parsePlainCommandLine(command: string): CommandPart[] | null {
   const tokens = tokenize(command);
-  if (tokens === null || tokens.length === 0) return null;
+  return tokens === null ? null : parsePlainTokens(command, tokens);
+}
+
+/**
+ * The same from tokens `tokenize` made of `command` (a run of them: a loop's body, say, whose
+ * positions are in `command`); null when they are no plain line.
+ */
+export function parsePlainTokens(command: string, tokens: readonly Token[]): CommandPart[] | null {
+  if (tokens.length === 0) return null;
   const parts: CommandPart[] = [];
+  // The names of `NAME=value` words before a command's name: variables set for it.
+  let assignments: string[] = [];
   let words: ShellWord[] = [];
   let redirects: CommandPart[] = [];
   // The commands of the words' substitutions: after their command, before its redirections.
@@ -88,9 +102,10 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
     if ('operator' in token) {
       // An operator with no command before it is a syntax error: the parser says so.
       if (words.length === 0) return null;
-      const part = plainPart(command.slice(start, end), words);
+      const part = plainPart(command.slice(start, end), assignments, words);
       if (part === null) return null;
       parts.push(part, ...inner, ...redirects);
+      assignments = [];
       words = [];
       redirects = [];
       inner = [];
@@ -98,30 +113,53 @@ export function parsePlainCommandLine(command: string): CommandPart[] | null {
     }
     if ('redirect' in token) {
       if (words.length === 0) return null; // before the command's name: left to the parser
+      // A shell reading its input reads the file (unknown here), not the pipe: left to the parser.
+      if (token.reads) return null;
       // The grammar drops a lone `-` before some redirections (`x - 2>&1`); the analysis puts it
       // back (shell-part-analysis.ts), as the word bash passes. A command that is only such a word
-      // (`- 2>&1`) it drops whole: left to the parser.
-      if (words.length === 1 && words[0]!.text.endsWith('-')) return null;
+      // (`- 2>&1`) it drops whole; after an operator (`x | y - 2>&1`, a loop's body or the line
+      // after it) the redirection goes to the pipeline or list and the analysis loses the word:
+      // both left to the parser.
+      if (
+        words[words.length - 1]!.text.endsWith('-') &&
+        (words.length === 1 || !isFirst(command, tokens, parts))
+      )
+        return null;
       redirects.push(redirectPart(token.redirect));
       continue;
     }
     // A word after a redirection is an argument the grammar files under the redirection: the parser
     // (and shell-part-analysis.ts) reads those.
     if (redirects.length > 0) return null;
+    if (words.length === 0 && ASSIGNMENT.test(token.word)) {
+      // A literal value only (`IFS=`, `A="x y"`): whatever an expansion makes, the parser reads.
+      if (token.value === null) return null;
+      if (assignments.length === 0) start = token.start;
+      assignments.push(token.word.slice(0, token.word.indexOf('=')));
+      continue;
+    }
     if (!isPlainWord(token.word) || (words.length === 0 && !COMMAND_NAME.test(token.word))) return null;
-    if (words.length === 0) start = token.start;
+    if (words.length === 0 && assignments.length === 0) start = token.start;
     end = token.end;
     words.push({ value: token.value, text: token.word, splits: false });
     if (token.inner) inner.push(...token.inner);
   }
   if (words.length > 0) {
-    const part = plainPart(command.slice(start, end), words);
+    const part = plainPart(command.slice(start, end), assignments, words);
     if (part === null) return null;
     parts.push(part, ...inner, ...redirects);
-  } else if (lastOperator(tokens) !== ';') {
-    return null; // `a &&`, `a |`: the line goes on past its end
+  } else if (assignments.length > 0 || lastOperator(tokens) !== ';') {
+    // `A=1` alone is a statement that sets a shell variable; after `a &&`, `a |` the line goes on
+    // past its end: the parser reads both.
+    return null;
   }
   return parts;
+}
+
+/** Whether the command being read is the first of `command`: no part before it, only blanks before its tokens. */
+function isFirst(command: string, tokens: readonly Token[], parts: readonly CommandPart[]): boolean {
+  const first = tokens[0];
+  return parts.length === 0 && first !== undefined && command.slice(0, first.start).trim() === '';
 }
 
 /** An output redirection with a literal target (plain or quoted): simple, read as written, as tree-sitter's analysis does. */
@@ -140,17 +178,22 @@ export function isPlainWord(word: string): boolean {
 }
 
 /** A command of plain words; null when it parses command lines in turn (`bash -c ls`): the parser reads those. */
-function plainPart(text: string, words: readonly ShellWord[]): CommandPart | null {
-  // `--format=x` alone is a statement to the grammar, not a command: left to the parser.
-  if (words.length === 1 && words[0]!.text.includes('=')) return null;
+function plainPart(
+  text: string,
+  assignments: readonly string[],
+  words: readonly ShellWord[],
+): CommandPart | null {
+  // Words that all hold `=` (`--format=x`, `--x=y --y=z`) are a statement of assignments to the
+  // grammar, not a command (bash runs `--x=y`): left to the parser.
+  if (words.every((word) => word.text.includes('='))) return null;
   // No input redirection in a plain line: a shell reading its input reads the pipe (unknown).
-  const { part, nested } = analyseCommandWords(text, [], words, () => null);
+  const { part, nested } = analyseCommandWords(text, assignments, words, () => null);
   return nested.length > 0 ? null : part;
 }
 
 /**
- * Words, output redirections and the operators `&&`, `||`, `|`, `;` (one at a time) up to a
- * comment; null at any other character.
+ * Words, output redirections, plain input redirections (`< in`) and the operators `&&`, `||`, `|`,
+ * `;` (one at a time) up to a comment; null at any other character.
  */
 export function tokenize(command: string): Token[] | null {
   const tokens: Token[] = [];
@@ -162,7 +205,22 @@ export function tokenize(command: string): Token[] | null {
     } else if (c === '>' || (c === '&' && command[i + 1] === '>')) {
       const redirect = scanRedirect(command, i, tokens);
       if (redirect === null) return null;
-      tokens.push({ redirect: command.slice(redirect.start, redirect.end) });
+      tokens.push({
+        redirect: command.slice(redirect.start, redirect.end),
+        reads: false,
+        start: redirect.start,
+        end: redirect.end,
+      });
+      i = redirect.end;
+    } else if (c === '<') {
+      const redirect = scanInputRedirect(command, i, tokens);
+      if (redirect === null) return null;
+      tokens.push({
+        redirect: command.slice(redirect.start, redirect.end),
+        reads: true,
+        start: redirect.start,
+        end: redirect.end,
+      });
       i = redirect.end;
     } else if (c === '&' || c === '|' || c === ';') {
       const pair = command.slice(i, i + 2);
@@ -171,7 +229,7 @@ export function tokenize(command: string): Token[] | null {
       const previous = tokens[tokens.length - 1];
       // `;;`, `| |`, `&& ;`: two operators in a row are a syntax error (or a case clause).
       if (previous !== undefined && 'operator' in previous) return null;
-      tokens.push({ operator });
+      tokens.push({ operator, start: i, end: i + operator.length });
       i += operator.length;
     } else if (c === '#') {
       // A comment, to the end of the line; a `#` inside a word (`a#b`) is none: the parser reads it.
@@ -301,6 +359,26 @@ function scanRedirect(command: string, at: number, tokens: Token[]): { start: nu
   } else {
     i += command.startsWith('>>', i) ? 2 : 1;
   }
+  return scanTarget(command, i, start);
+}
+
+/**
+ * `<` and a plain target word at `at` (`< in`, `<"a b"`); null for anything else (`<<`, `<<<`, `<&`,
+ * `<>`, `<(…)`, a descriptor number or any word written against it): the parser reads those.
+ */
+function scanInputRedirect(
+  command: string,
+  at: number,
+  tokens: readonly Token[],
+): { start: number; end: number } | null {
+  const previous = tokens[tokens.length - 1];
+  if (previous !== undefined && 'word' in previous && previous.end === at) return null;
+  return scanTarget(command, at + 1, at);
+}
+
+/** A redirection's target word from `from` (after blanks): plain or quoted, followed by a blank, an operator or the end. */
+function scanTarget(command: string, from: number, start: number): { start: number; end: number } | null {
+  let i = from;
   while (command[i] === ' ' || command[i] === '\t') i++;
   if (!WORD_CHAR.test(command[i] ?? '') && command[i] !== "'" && command[i] !== '"') return null;
   const target = scanWord(command, i);

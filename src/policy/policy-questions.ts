@@ -1,10 +1,12 @@
+import type { DisplayBlock } from '../kosong/index.js';
+import { revealInvisible } from '../util/reveal-invisible.js';
 import {
   EDIT_OUTSIDE_ACTION,
   fetchHostAction,
   READ_OUTSIDE_ACTION,
   SEARCH_WEB_ACTION,
 } from './approval-actions.js';
-import { factLine, showTarget } from './describe-facts.js';
+import { factBlock, factLine, showTarget } from './describe-facts.js';
 import type { EffectFacts } from './effect-facts.js';
 import type { PolicyRequest, ToolQuestion } from './policy-decision.js';
 
@@ -43,6 +45,30 @@ export function questionFor(request: PolicyRequest, facts: readonly EffectFacts[
   const sideEffect = facts.find((f) => f.effect.kind !== 'read');
   if (sideEffect) return { action: `${request.toolName}`, description: `Call \`${request.toolName}\`` };
   return null;
+}
+
+export interface QuestionText {
+  readonly description: string;
+  readonly display: readonly DisplayBlock[];
+}
+
+/** What the person reads: the question, a line per fact the tool's words do not say, and the facts' blocks. */
+export function questionText(
+  base: ToolQuestion,
+  facts: readonly EffectFacts[],
+  note: string | undefined,
+): QuestionText {
+  const lines = facts.map(factLine).filter((line): line is string => line !== null);
+  if (note) lines.push(note);
+  // What the person reads is everything that runs: blank-looking runs cannot push a tail out of sight.
+  const description = revealInvisible(
+    lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description,
+  );
+  const display: DisplayBlock[] = [
+    ...(base.display ?? []),
+    ...facts.filter(addsToTheQuestion).map(factBlock),
+  ];
+  return { description, display };
 }
 
 /** Facts worth a display block: what the tool's own words do not already say. */

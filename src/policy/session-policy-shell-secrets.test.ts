@@ -48,6 +48,12 @@ const SECRET_COMMANDS = [
   'make --directory=../home/.kube config',
   'd=~/.kube; cat $d/config',
   'f=.env; cd sub && cat "$f"',
+  // Loops split without tree-sitter: the file read, the folder moved to, the loop's words.
+  'while read -r l; do echo "$l"; done < sub/.env',
+  'cd sub && while IFS= read -r l; do echo "$l"; done <.env',
+  'ls | while read -r f; do cat ~/.netrc; done',
+  'until false; do cd ~/.kube; cat config; break; done',
+  'for f in sub/.e?v; do wc -l "$f"; done | sort',
 ];
 
 const HARMLESS_COMMANDS = [
@@ -55,6 +61,8 @@ const HARMLESS_COMMANDS = [
   'cd src && cat a.ts',
   'git -C src status',
   'd=src; cat $d/a.ts',
+  'while read -r l; do echo "$l"; done < src/a.ts',
+  'cd src && for f in *.ts; do wc -l "$f"; done',
 ];
 
 const rows = (mode: ModeName, expected: Row['expected']): Row[] =>

@@ -1,20 +1,13 @@
 import { resolve } from 'node:path';
-import type { DisplayBlock } from '../kosong/index.js';
-import { revealInvisible } from '../util/reveal-invisible.js';
 import { SEARCH_WEB_ACTION } from './approval-actions.js';
-import { factBlock, factLine, showTarget } from './describe-facts.js';
+import { AskDecision } from './ask-decision.js';
+import { showTarget } from './describe-facts.js';
 import { type EffectFacts, gatherFacts } from './effect-facts.js';
 import type { Effect, FileTarget } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
 import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
-import {
-  addsToTheQuestion,
-  fallbackQuestion,
-  questionFor,
-  refusal,
-  refusalByRule,
-} from './policy-questions.js';
+import { fallbackQuestion, questionFor, refusal, refusalByRule } from './policy-questions.js';
 import { firstProtectedWrite, ProtectedFiles, protectedRefusal } from './protected-files.js';
 import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
@@ -347,26 +340,14 @@ export class SessionPolicy {
       return { decision: 'deny', step, reason: refusalByRule(request.toolName) };
     }
     const base = options.question ?? questionFor(request, facts) ?? fallbackQuestion(request.toolName, facts);
-    const lines = facts.map(factLine).filter((line): line is string => line !== null);
-    if (options.note) lines.push(options.note);
-    // What the person reads is everything that runs: blank-looking runs cannot push a tail out of sight.
-    const description = revealInvisible(
-      lines.length > 0 ? `${base.description}\n${lines.map((l) => `- ${l}`).join('\n')}` : base.description,
-    );
-    const display: DisplayBlock[] = [
-      ...(base.display ?? []),
-      ...facts.filter(addsToTheQuestion).map(factBlock),
-    ];
-    return {
-      decision: 'ask',
+    return new AskDecision(
       step,
-      action: options.action ?? base.action,
-      description,
-      display,
-      secret: options.secret,
+      options.action ?? base.action,
+      options.secret,
       evenIfAutoApproving,
-      rememberApproval: !options.secret && base.action === SEARCH_WEB_ACTION,
-    };
+      !options.secret && base.action === SEARCH_WEB_ACTION,
+      { base, facts, note: options.note },
+    );
   }
 }
 

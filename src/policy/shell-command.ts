@@ -85,15 +85,9 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
     parsed.set(command, known);
     return known;
   }
-  const plain = parsePlainCommandLine(command);
-  if (plain)
-    return frozen({
-      parts: plain.map((part) => part.text),
-      analysed: plain,
-      incomplete: false,
-      loopWords: [],
-    });
-  // A one-line `for` loop over plain words is split without tree-sitter too (not kept, as a plain line).
+  // A one-line loop (`for`, `while`, `until`, perhaps between plain lines) is split without
+  // tree-sitter too, and not kept, as a plain line. Tried first: a line that is no loop is told
+  // by one regular expression, while a loop costs a plain line's whole split to be refused there.
   const loop = parsePlainLoop(command);
   if (loop)
     return frozen({
@@ -101,6 +95,14 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
       analysed: loop.parts,
       incomplete: false,
       loopWords: loop.loopWords,
+    });
+  const plain = parsePlainCommandLine(command);
+  if (plain)
+    return frozen({
+      parts: plain.map((part) => part.text),
+      analysed: plain,
+      incomplete: false,
+      loopWords: [],
     });
   const result = await treeSitterParse(command);
   // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.

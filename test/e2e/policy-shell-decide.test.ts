@@ -59,6 +59,12 @@ describe('Shell rules decide on what will run', () => {
       'find . -name victim -exec rm -rf {} +',
       'R=rm; $R -rf victim',
       'eval "$(printf "rm -rf victim")"',
+      // Loops the policy splits without tree-sitter (plain-loop.ts).
+      'ls | while read -r f; do rm -rf victim; done',
+      'while true; do rm -fr victim && break; done',
+      'echo victim | while IFS= read -r d; do rm -rf "$d"; done',
+      'until false; do A=1 rm -r -f victim; break; done',
+      'cd . && for d in vict*; do rm --recursive --force "$d"; done | cat > log.txt',
     ];
     const { server, sandbox } = await cli.setup(
       [
