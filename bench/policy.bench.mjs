@@ -127,9 +127,9 @@ export default async function run() {
     }
     // A command text never decided before: the parse (no cached parse to reuse) and its words'
     // look-ups. A plain line (words, quotes, operators, output redirections, a variable or a plain
-    // command substitution inside "…") and a one-line `for` loop over plain words and globs with a
-    // plain body are split without tree-sitter; anything else (here a `while read` loop) goes to
-    // tree-sitter's WebAssembly parser.
+    // command substitution inside "…") and a one-line `for`, `while` or `until` loop with plain parts
+    // (src/policy/plain-loop.ts) are split without tree-sitter; anything else (here a heredoc) goes
+    // to tree-sitter's WebAssembly parser.
     const FIRST_CALLS = 2_000;
     const firstTexts = {
       'a command text not seen before': (i) => `git log -n ${i} --oneline && ls -la src-${i} | wc -l`,
@@ -141,8 +141,10 @@ export default async function run() {
         `git commit -m "fix $(date)" && ls -la 'src-${i}' > "out-${i}.txt"`,
       'a command text not seen before, a for loop': (i) =>
         `for f in src-${i}/*.ts; do wc -l "$f"; done > "out-${i}.txt"`,
-      'a command text not seen before, a while loop (tree-sitter)': (i) =>
+      'a command text not seen before, a while loop': (i) =>
         `ls src-${i} | while read -r f; do wc -l "$f"; done > "out-${i}.txt"`,
+      'a command text not seen before, a heredoc (tree-sitter)': (i) =>
+        `git commit -F - <<'EOF'\nfix ${i}\n\nin src-${i}\nEOF`,
     };
     for (const [name, text] of Object.entries(firstTexts)) {
       const firstStart = performance.now();
