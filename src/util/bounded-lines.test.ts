@@ -73,6 +73,19 @@ describe('readBoundedLines', () => {
     expect(result.stopped).toBe(true);
   });
 
+  it('reads a range of a file (start and end inclusive)', async () => {
+    const path = join(dir, 'range');
+    await writeFile(path, 'zero\none\ntwo\n');
+    const lines: string[] = [];
+    const result = await readBoundedLines(path, (text) => void lines.push(text), { start: 5, end: 8 });
+    expect(lines).toEqual(['one']);
+    expect(result).toEqual({ lines: 1, terminated: true, stopped: false });
+  });
+
+  it('fails on a folder: only a missing file reads as empty', async () => {
+    await expect(readBoundedLines(dir, () => undefined)).rejects.toMatchObject({ code: 'EISDIR' });
+  });
+
   it('reads a missing file as empty', async () => {
     expect(await readBoundedLines(join(dir, 'missing'), () => undefined)).toEqual({
       lines: 0,
