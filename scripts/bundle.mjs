@@ -69,8 +69,7 @@ const englishZodLocaleOnly = {
     esbuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
       const english = 'export { default as en } from "./en.js";';
-      if (!text.includes(english))
-        throw new Error(`${args.path}: no \`${english}\` to keep (zod changed?)`);
+      if (!text.includes(english)) throw new Error(`${args.path}: no \`${english}\` to keep (zod changed?)`);
       return { contents: `${english}\n`, loader: 'js' };
     });
   },
