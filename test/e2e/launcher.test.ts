@@ -89,6 +89,37 @@ describe('the kimi-ts launcher and its code cache', () => {
     expect(second.stderr).toContain('kimi-ts code cache: accepted');
   });
 
+  it("loads the built-in modules a start needs before it changes V8's flags (Node's own code cache for them stays valid)", async () => {
+    // Node compiles its built-in modules with a code cache made under its default flags; once the
+    // launcher has changed a flag, V8 rejects that cache (its flag hash differs) and every built-in
+    // loaded after is compiled from source: crypto, fs/promises and http took ~3x as long.
+    const { sandbox } = await cli.setup([{ text: 'answer' }]);
+    const report = join(sandbox.home, 'built-ins-at-first-flag.json');
+    const preload = join(sandbox.home, 'watch-first-flag.cjs');
+    await mkdir(sandbox.home, { recursive: true });
+    await writeFile(
+      preload,
+      `const v8 = require('node:v8');
+const fs = require('node:fs');
+const set = v8.setFlagsFromString;
+let seen = false;
+v8.setFlagsFromString = function (flag) {
+  if (!seen) {
+    seen = true;
+    fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList));
+  }
+  return set.call(this, flag);
+};
+`,
+    );
+    const run = await sandbox.run(['--print', '-p', 'hi'], { env: { NODE_OPTIONS: `--require ${preload}` } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('answer\n');
+    const loaded = JSON.parse(await readFile(report, 'utf8')) as string[];
+    for (const name of ['crypto', 'fs/promises', 'http', 'perf_hooks', 'timers/promises'])
+      expect(loaded, name).toContain(`NativeModule ${name}`);
+  });
+
   it('writes no cache for a run that never reached a turn, and none when turned off', async () => {
     const { sandbox } = await cli.setup([{ text: 'answer' }]);
     const version = await runWithHomeCache(['--version'], true);
