@@ -108,6 +108,22 @@ function readOrUndefined(file: string | undefined): Buffer | undefined {
 }
 
 /**
+ * Runs `work` (compiling with a code cache, or making one) with V8 checksumming the cache's content.
+ * V8 checks a cache's header (its version, flags, the source's length) and trusts the rest unless
+ * told to: a cache damaged behind an intact header made V8 abort the process while reading it. On
+ * for these two calls only: Node's own built-ins carry caches made without a checksum, which V8
+ * would reject while the flag is on. A checksum over the 2 MB cache costs about half a millisecond.
+ */
+function withCacheChecksum<T>(work: () => T): T {
+  setFlagsFromString('--verify-snapshot-checksum');
+  try {
+    return work();
+  } finally {
+    setFlagsFromString('--no-verify-snapshot-checksum');
+  }
+}
+
+/**
  * Writes the cache atomically and removes the caches of other builds, which nothing will read again.
  * The cache carries a hash of V8's flags: they are put back as they were at compile time first.
  */
@@ -117,7 +133,7 @@ function saveCache(file: string, script: Script, tuning: StartUpTuning): void {
     mkdirSync(dir, { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
     tuning.flagsAsCompiled();
-    writeFileSync(temporary, script.createCachedData());
+    writeFileSync(temporary, withCacheChecksum(() => script.createCachedData()));
     renameSync(temporary, file);
     for (const name of readdirSync(dir)) {
       if (/^cli-.*\.bin$/.test(name) && name !== basename(file)) rmSync(join(dir, name), { force: true });
@@ -292,7 +308,7 @@ function compileBundle(stat: Stats, tuning: StartUpTuning): Script {
   // Node makes a string this large an external one (its bytes outside V8's heap, no UTF-8 decode),
   // which V8 compiles and keeps as the script's source without copying it into the heap.
   const source = readFileSync(bundleFile, 'latin1');
-  const script = new Script(source, { filename: bundleFile, cachedData });
+  const script = withCacheChecksum(() => new Script(source, { filename: bundleFile, cachedData }));
   if (process.env.KIMI_TS_DEBUG_CODE_CACHE === '1') {
     const verdict = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
     process.stderr.write(`kimi-ts code cache: ${verdict} (${cacheFile ?? 'off'})\n`);

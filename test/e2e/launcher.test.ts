@@ -54,6 +54,26 @@ describe('the kimi-ts launcher and its code cache', () => {
     expect(await readdir(cacheDir)).toEqual([file]);
   });
 
+  it('starts with a cache whose content was damaged behind an intact header (rejected, then replaced)', async () => {
+    const { sandbox } = await cli.setup([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    const cacheDir = join(sandbox.home, 'cache', 'v8');
+    expect((await runWithHomeCache(['--print', '-p', 'hi'])).code).toBe(0);
+    const [file] = await readdir(cacheDir);
+    const path = join(cacheDir, file!);
+    // V8 checks a cache's header (version, flags, source length), not its content, unless told to:
+    // bytes flipped past the header made V8 abort the process (SIGABRT) while reading it.
+    const bytes = await readFile(path);
+    for (let at = 4096; at < bytes.length; at += 7919) bytes[at] = bytes[at]! ^ 0xff;
+    await writeFile(path, bytes);
+    const damaged = await runWithHomeCache(['--print', '-p', 'hi']);
+    expect(damaged.code, damaged.stderr).toBe(0);
+    expect(damaged.stdout).toBe('two\n');
+    expect(damaged.stderr).toContain('kimi-ts code cache: rejected');
+    const next = await runWithHomeCache(['--print', '-p', 'hi']);
+    expect(next.stdout).toBe('three\n');
+    expect(next.stderr).toContain('kimi-ts code cache: accepted');
+  });
+
   it('uses next time a cache written by a run that parsed a Shell command (its V8 flags are set from the start)', async () => {
     // Parsing a Shell command loads the bash grammar, which sets V8 flags; a cache carries a hash of
     // the flags, and one written after that change was rejected by every next start.
