@@ -133,7 +133,10 @@ function saveCache(file: string, script: Script, tuning: StartUpTuning): void {
     mkdirSync(dir, { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
     tuning.flagsAsCompiled();
-    writeFileSync(temporary, withCacheChecksum(() => script.createCachedData()));
+    writeFileSync(
+      temporary,
+      withCacheChecksum(() => script.createCachedData()),
+    );
     renameSync(temporary, file);
     for (const name of readdirSync(dir)) {
       if (/^cli-.*\.bin$/.test(name) && name !== basename(file)) rmSync(join(dir, name), { force: true });
