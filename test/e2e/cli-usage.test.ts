@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
 const cli = useScriptedCli();
@@ -95,7 +96,10 @@ describe('mistyped commands and prompts on the command line', () => {
 // before anything is served. The main command's `-p` (the prompt) would take it and serve instead.
 it.each([['web'], ['vis']])('%s -p takes a port after the subcommand', async (subcommand) => {
   const { server, sandbox } = await cli.setup([]);
-  const result = await sandbox.run([subcommand, '-p', 'not-a-port', '--no-open']);
+  const child = sandbox.spawn([subcommand, '-p', 'not-a-port', '--no-open'], { input: '' });
+  // Were `-p` taken as the prompt, the server would start and serve until stopped: never left running.
+  onTestFinished(() => void child.kill());
+  const result = await collect(child);
   expect(result.code).not.toBe(0);
   expect(result.stderr).toContain('must be a port (0-65535).');
   expect(server.requests).toHaveLength(0);
