@@ -58,6 +58,23 @@ const lazyCommanderChildProcess = {
   },
 };
 
+/**
+ * zod's `z.locales` namespace holds its error messages in ~50 languages (~300 KiB of the bundle's
+ * 3 MiB), and the CLI speaks English only (zod's default, `en`, which zod itself imports directly).
+ * Every start reads and keeps the bundle's whole text: the namespace keeps `en` alone.
+ */
+const englishZodLocaleOnly = {
+  name: 'english-zod-locale-only',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const english = 'export { default as en } from "./en.js";';
+      if (!text.includes(english)) throw new Error(`${args.path}: no \`${english}\` to keep (zod changed?)`);
+      return { contents: `${english}\n`, loader: 'js' };
+    });
+  },
+};
+
 const bundleFile = join(outdir, 'cli.bundle.cjs');
 /** The bundle is one function expression of CommonJS's module arguments (src/bin/kimi-ts.cts calls it). */
 const BUNDLE_WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
@@ -98,7 +115,7 @@ const bundled = await build({
     js: `${BUNDLE_WRAPPER_START}var __kimiBundleUrl = require('node:url').pathToFileURL(__filename).href;`,
   },
   footer: { js: BUNDLE_WRAPPER_END },
-  plugins: [assetUrls, lazyCommanderChildProcess],
+  plugins: [assetUrls, lazyCommanderChildProcess, englishZodLocaleOnly],
   logLevel: 'warning',
   write: false,
 });

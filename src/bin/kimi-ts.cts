@@ -108,6 +108,22 @@ function readOrUndefined(file: string | undefined): Buffer | undefined {
 }
 
 /**
+ * Runs `work` (compiling with a code cache, or making one) with V8 checksumming the cache's content.
+ * V8 checks a cache's header (its version, flags, the source's length) and trusts the rest unless
+ * told to: a cache damaged behind an intact header made V8 abort the process while reading it. On
+ * for these two calls only: Node's own built-ins carry caches made without a checksum, which V8
+ * would reject while the flag is on. A checksum over the 2 MB cache costs about half a millisecond.
+ */
+function withCacheChecksum<T>(work: () => T): T {
+  setFlagsFromString('--verify-snapshot-checksum');
+  try {
+    return work();
+  } finally {
+    setFlagsFromString('--no-verify-snapshot-checksum');
+  }
+}
+
+/**
  * Writes the cache atomically and removes the caches of other builds, which nothing will read again.
  * The cache carries a hash of V8's flags: they are put back as they were at compile time first.
  */
@@ -117,7 +133,10 @@ function saveCache(file: string, script: Script, tuning: StartUpTuning): void {
     mkdirSync(dir, { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
     tuning.flagsAsCompiled();
-    writeFileSync(temporary, script.createCachedData());
+    writeFileSync(
+      temporary,
+      withCacheChecksum(() => script.createCachedData()),
+    );
     renameSync(temporary, file);
     for (const name of readdirSync(dir)) {
       if (/^cli-.*\.bin$/.test(name) && name !== basename(file)) rmSync(join(dir, name), { force: true });
@@ -196,6 +215,23 @@ function requireForBundle(): NodeJS.Require {
 const RUNTIME_V8_FLAGS = ['--no-wasm-dynamic-tiering', '--no-wasm-tier-up'];
 
 /**
+ * Node's built-in modules every agent start loads, loaded before the launcher changes a V8 flag.
+ * Node compiles its built-ins with a code cache made under its default flags, and V8 rejects a code
+ * cache made under other flags: once a flag has changed (RUNTIME_V8_FLAGS, the start-up tuning),
+ * each built-in loaded after is compiled from source. For these, the first in a print run's path
+ * to its first model request, that took ~3x as long (Node 22: ~8 ms of CPU before the request).
+ */
+const BUILT_INS_BEFORE_V8_FLAGS = [
+  'node:crypto',
+  'node:fs/promises',
+  'node:http',
+  'node:perf_hooks',
+  'node:async_hooks',
+  'node:timers/promises',
+];
+
+/**
+ * How long start-up lasts for V8's tuning below/**
  * How long start-up lasts for V8's tuning below: longer than a short print session (a quarter of a
  * second here, a few times that on a loaded machine), short against a session a person works in.
  * `KIMI_TS_START_UP_MS` sets it (tests end start-up at once with 0).
@@ -248,6 +284,7 @@ class StartUpTuning {
 
   /** Before the bundle is compiled; start-up ends START_UP_MS after. */
   begin(): void {
+    for (const name of BUILT_INS_BEFORE_V8_FLAGS) require(name);
     for (const flag of [...RUNTIME_V8_FLAGS, ...this.flags.startUp]) setFlagsFromString(flag);
     setTimeout(() => {
       this.settled = true;
@@ -274,7 +311,7 @@ function compileBundle(stat: Stats, tuning: StartUpTuning): Script {
   // Node makes a string this large an external one (its bytes outside V8's heap, no UTF-8 decode),
   // which V8 compiles and keeps as the script's source without copying it into the heap.
   const source = readFileSync(bundleFile, 'latin1');
-  const script = new Script(source, { filename: bundleFile, cachedData });
+  const script = withCacheChecksum(() => new Script(source, { filename: bundleFile, cachedData }));
   if (process.env.KIMI_TS_DEBUG_CODE_CACHE === '1') {
     const verdict = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
     process.stderr.write(`kimi-ts code cache: ${verdict} (${cacheFile ?? 'off'})\n`);

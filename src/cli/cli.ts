@@ -329,6 +329,9 @@ for (const stream of [process.stdout, process.stderr]) {
  * Elsewhere the main command's options are still taken after a subcommand too (`plugin … --config-file`).
  */
 function subcommandOf(argv: readonly string[]): string | undefined {
+  // Without either word on the line the answer matters to nobody: no second program is built to
+  // parse it (every other start, print mode's included, builds the program once).
+  if (!argv.slice(2).some((arg) => arg === 'web' || arg === 'vis')) return undefined;
   const probe = buildProgram()
     .exitOverride()
     .configureOutput({ writeErr: () => {}, writeOut: () => {}, outputError: () => {} });

@@ -67,7 +67,11 @@ const fileIn = (cacheDir: string) => join(cacheDir, 'sandbox-host.json');
 /** The kept verdict for this key, or null (none, another key, unreadable, malformed). */
 export function readProbeVerdict(cacheDir: string, key: string): ProbeVerdict | null {
   try {
-    const parsed = cachedProbe.safeParse(JSON.parse(readFileSync(fileIn(cacheDir), 'utf8')));
+    // Without zod's JIT: one parse per start does not pay back compiling a parser (~0.5 ms, before
+    // the first model request).
+    const parsed = cachedProbe.safeParse(JSON.parse(readFileSync(fileIn(cacheDir), 'utf8')), {
+      jitless: true,
+    });
     return parsed.success && parsed.data.key === key ? parsed.data.verdict : null;
   } catch {
     return null;

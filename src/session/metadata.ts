@@ -44,7 +44,7 @@ export async function readMetadata(home: string): Promise<Metadata> {
   const parsed = metadataSchema.safeParse(raw, { jitless: true });
   if (!parsed.success) return { work_dirs: [] };
   const entries = parsed.data.work_dirs.flatMap((item) => {
-    const entry = workDirEntrySchema.safeParse(item);
+    const entry = workDirEntrySchema.safeParse(item, { jitless: true });
     return entry.success ? [entry.data] : [];
   });
   return { ...parsed.data, work_dirs: entries };

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +72,31 @@ describe('readBoundedLines', () => {
     expect(lines[0]?.[1]).toBe('é'.repeat(700_000));
     expect(lines.map(([n]) => n)).toEqual([1, 2]);
     expect(result.stopped).toBe(true);
+  });
+
+  it('reads a range of a file (start and end inclusive)', async () => {
+    const path = join(dir, 'range');
+    await writeFile(path, 'zero\none\ntwo\n');
+    const lines: string[] = [];
+    const result = await readBoundedLines(path, (text) => void lines.push(text), { start: 5, end: 8 });
+    expect(lines).toEqual(['one']);
+    expect(result).toEqual({ lines: 1, terminated: true, stopped: false });
+  });
+
+  it('refuses a range that ends before it starts, and leaves no file open', async () => {
+    const path = join(dir, 'bad-range');
+    await writeFile(path, 'text\n');
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++)
+      await expect(readBoundedLines(path, () => undefined, { start: 4, end: 1 })).rejects.toMatchObject({
+        code: 'ERR_OUT_OF_RANGE',
+      });
+    expect(open()).toBe(before);
+  });
+
+  it('fails on a folder: only a missing file reads as empty', async () => {
+    await expect(readBoundedLines(dir, () => undefined)).rejects.toMatchObject({ code: 'EISDIR' });
   });
 
   it('reads a missing file as empty', async () => {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
 const cli = useScriptedCli();
@@ -89,4 +90,25 @@ describe('mistyped commands and prompts on the command line', () => {
     expect(help.stdout).toContain('2 usage error');
     expect(help.stdout).toContain('doctor');
   });
+});
+
+// `web` and `vis` own `-p` (the port) after their names, as in Kimi CLI: a bad port is refused
+// before anything is served. The main command's `-p` (the prompt) would take it and serve instead.
+it.each([['web'], ['vis']])('%s -p takes a port after the subcommand', async (subcommand) => {
+  const { server, sandbox } = await cli.setup([]);
+  const child = sandbox.spawn([subcommand, '-p', 'not-a-port', '--no-open'], { input: '' });
+  // Were `-p` taken as the prompt, the server would start and serve until stopped: never left running.
+  onTestFinished(() => void child.kill());
+  const result = await collect(child);
+  expect(result.code).not.toBe(0);
+  expect(result.stderr).toContain('must be a port (0-65535).');
+  expect(server.requests).toHaveLength(0);
+});
+
+it('a prompt that is the word "vis" is still a prompt', async () => {
+  const { server, sandbox } = await cli.setup([{ text: 'seen' }]);
+  const result = await sandbox.run(['--print', '-p', 'vis']);
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stdout).toContain('seen');
+  expect(server.requests).toHaveLength(1);
 });

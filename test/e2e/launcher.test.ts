@@ -54,6 +54,26 @@ describe('the kimi-ts launcher and its code cache', () => {
     expect(await readdir(cacheDir)).toEqual([file]);
   });
 
+  it('starts with a cache whose content was damaged behind an intact header (rejected, then replaced)', async () => {
+    const { sandbox } = await cli.setup([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    const cacheDir = join(sandbox.home, 'cache', 'v8');
+    expect((await runWithHomeCache(['--print', '-p', 'hi'])).code).toBe(0);
+    const [file] = await readdir(cacheDir);
+    const path = join(cacheDir, file!);
+    // V8 checks a cache's header (version, flags, source length), not its content, unless told to:
+    // bytes flipped past the header made V8 abort the process (SIGABRT) while reading it.
+    const bytes = await readFile(path);
+    for (let at = 4096; at < bytes.length; at += 7919) bytes[at] = bytes[at]! ^ 0xff;
+    await writeFile(path, bytes);
+    const damaged = await runWithHomeCache(['--print', '-p', 'hi']);
+    expect(damaged.code, damaged.stderr).toBe(0);
+    expect(damaged.stdout).toBe('two\n');
+    expect(damaged.stderr).toContain('kimi-ts code cache: rejected');
+    const next = await runWithHomeCache(['--print', '-p', 'hi']);
+    expect(next.stdout).toBe('three\n');
+    expect(next.stderr).toContain('kimi-ts code cache: accepted');
+  });
+
   it('uses next time a cache written by a run that parsed a Shell command (its V8 flags are set from the start)', async () => {
     // Parsing a Shell command loads the bash grammar, which sets V8 flags; a cache carries a hash of
     // the flags, and one written after that change was rejected by every next start.
@@ -87,6 +107,37 @@ describe('the kimi-ts launcher and its code cache', () => {
     const second = await runWithHomeCache(['--print', '-p', 'hi']);
     expect(second.stdout).toBe('next\n');
     expect(second.stderr).toContain('kimi-ts code cache: accepted');
+  });
+
+  it("loads the built-in modules a start needs before it changes V8's flags (Node's own code cache for them stays valid)", async () => {
+    // Node compiles its built-in modules with a code cache made under its default flags; once the
+    // launcher has changed a flag, V8 rejects that cache (its flag hash differs) and every built-in
+    // loaded after is compiled from source: crypto, fs/promises and http took ~3x as long.
+    const { sandbox } = await cli.setup([{ text: 'answer' }]);
+    const report = join(sandbox.home, 'built-ins-at-first-flag.json');
+    const preload = join(sandbox.home, 'watch-first-flag.cjs');
+    await mkdir(sandbox.home, { recursive: true });
+    await writeFile(
+      preload,
+      `const v8 = require('node:v8');
+const fs = require('node:fs');
+const set = v8.setFlagsFromString;
+let seen = false;
+v8.setFlagsFromString = function (flag) {
+  if (!seen) {
+    seen = true;
+    fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList));
+  }
+  return set.call(this, flag);
+};
+`,
+    );
+    const run = await sandbox.run(['--print', '-p', 'hi'], { env: { NODE_OPTIONS: `--require ${preload}` } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('answer\n');
+    const loaded = JSON.parse(await readFile(report, 'utf8')) as string[];
+    for (const name of ['crypto', 'fs/promises', 'http', 'perf_hooks', 'timers/promises'])
+      expect(loaded, name).toContain(`NativeModule ${name}`);
   });
 
   it('writes no cache for a run that never reached a turn, and none when turned off', async () => {

@@ -480,3 +480,17 @@ describe('/btw', () => {
     expect((await wireTypes()).filter((t) => t.startsWith('Btw'))).toEqual(['BtwBegin', 'BtwEnd']);
   });
 });
+
+// The bundle keeps zod's English messages only (scripts/bundle.mjs): arguments of the wrong type
+// still come back to the model in words it can act on.
+it('tells the model in English what was wrong with its tool arguments', async () => {
+  const { server, sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'r1', name: 'ReadFile', args: { path: 5 } }] },
+    { text: 'Done.' },
+  ]);
+  const result = await sandbox.run(['--print', '-p', 'read it']);
+  expect(result.code, result.stderr).toBe(0);
+  const body = server.requests[1]?.body as { messages: { role: string; content: unknown }[] };
+  const toolResult = JSON.stringify(body.messages.filter((m) => m.role === 'tool'));
+  expect(toolResult).toContain('expected string, received number');
+});

@@ -1,6 +1,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 
 /**
  * `checkpoints.jsonl` in the session folder: which file checkpoint (a commit of the private store)
@@ -9,67 +10,78 @@ import { z } from 'zod';
  * reading skips. The turn list `/rewind` shows is a replay of this file (turn-history.ts).
  */
 
-const commitId = z.string().regex(/^[0-9a-f]{40,64}$/);
+/**
+ * The records' schemas, built on first use: a new session's log is read (it is missing) before the
+ * first model request, and nothing parses or writes a record before the first turn's checkpoint.
+ */
+function buildRecordSchemas() {
+  const commitId = z.string().regex(/^[0-9a-f]{40,64}$/);
 
-const turnRecord = z.object({
-  type: z.literal('turn'),
-  /** 1-based, unique in the session (also across branches). */
-  turn_id: z.number().int().positive(),
-  prompt: z.string(),
-  /** The context checkpoint the turn starts at (`Context.revertTo` goes back to it). */
-  context_checkpoint: z.number().int().nonnegative(),
-  /** sha256 of the user message's text: proves the checkpoint still is this turn's (after a compaction it is not). */
-  context_text_sha256: z.string(),
-  /** The files before the turn. */
-  checkpoint: commitId,
-  at: z.number(),
-});
-const stepRecord = z.object({
-  type: z.literal('step'),
-  turn_id: z.number().int().positive(),
-  step: z.number().int().positive(),
-  checkpoint: commitId,
-  at: z.number(),
-});
-const turnEndRecord = z.object({
-  type: z.literal('turn_end'),
-  turn_id: z.number().int().positive(),
-  /** The files as the turn left them (what "changed by someone else" is measured from). */
-  checkpoint: commitId,
-  at: z.number(),
-});
-const rewindRecord = z.object({
-  type: z.literal('rewind'),
-  /** The turn gone back to before (it and every later turn become a branch). */
-  to_turn_id: z.number().int().positive(),
-  code: z.boolean(),
-  conversation: z.boolean(),
-  /** The files just before the rewind: what `--redo` restores. */
-  before_checkpoint: commitId.nullable(),
-  /** Where the conversation before the rewind was kept (a `context_N.jsonl` of the session). */
-  context_branch: z.string().nullable(),
-  /** The files right after the rewind (the state the session left them in). */
-  after_checkpoint: commitId.nullable(),
-  at: z.number(),
-});
-const redoRecord = z.object({
-  type: z.literal('redo'),
-  code: z.boolean(),
-  conversation: z.boolean(),
-  after_checkpoint: commitId.nullable(),
-  at: z.number(),
-});
+  const turnRecord = z.object({
+    type: z.literal('turn'),
+    /** 1-based, unique in the session (also across branches). */
+    turn_id: z.number().int().positive(),
+    prompt: z.string(),
+    /** The context checkpoint the turn starts at (`Context.revertTo` goes back to it). */
+    context_checkpoint: z.number().int().nonnegative(),
+    /** sha256 of the user message's text: proves the checkpoint still is this turn's (after a compaction it is not). */
+    context_text_sha256: z.string(),
+    /** The files before the turn. */
+    checkpoint: commitId,
+    at: z.number(),
+  });
+  const stepRecord = z.object({
+    type: z.literal('step'),
+    turn_id: z.number().int().positive(),
+    step: z.number().int().positive(),
+    checkpoint: commitId,
+    at: z.number(),
+  });
+  const turnEndRecord = z.object({
+    type: z.literal('turn_end'),
+    turn_id: z.number().int().positive(),
+    /** The files as the turn left them (what "changed by someone else" is measured from). */
+    checkpoint: commitId,
+    at: z.number(),
+  });
+  const rewindRecord = z.object({
+    type: z.literal('rewind'),
+    /** The turn gone back to before (it and every later turn become a branch). */
+    to_turn_id: z.number().int().positive(),
+    code: z.boolean(),
+    conversation: z.boolean(),
+    /** The files just before the rewind: what `--redo` restores. */
+    before_checkpoint: commitId.nullable(),
+    /** Where the conversation before the rewind was kept (a `context_N.jsonl` of the session). */
+    context_branch: z.string().nullable(),
+    /** The files right after the rewind (the state the session left them in). */
+    after_checkpoint: commitId.nullable(),
+    at: z.number(),
+  });
+  const redoRecord = z.object({
+    type: z.literal('redo'),
+    code: z.boolean(),
+    conversation: z.boolean(),
+    after_checkpoint: commitId.nullable(),
+    at: z.number(),
+  });
 
-export const checkpointLogRecord = z.discriminatedUnion('type', [
-  turnRecord,
-  stepRecord,
-  turnEndRecord,
-  rewindRecord,
-  redoRecord,
-]);
-export type CheckpointLogRecord = z.output<typeof checkpointLogRecord>;
-export type TurnRecord = z.output<typeof turnRecord>;
-export type RewindRecord = z.output<typeof rewindRecord>;
+  const record = z.discriminatedUnion('type', [
+    turnRecord,
+    stepRecord,
+    turnEndRecord,
+    rewindRecord,
+    redoRecord,
+  ]);
+  return { record, turnRecord, rewindRecord };
+}
+
+const recordSchemas = builtOnFirstUse(buildRecordSchemas);
+type RecordSchemas = ReturnType<typeof buildRecordSchemas>;
+
+export type CheckpointLogRecord = z.output<RecordSchemas['record']>;
+export type TurnRecord = z.output<RecordSchemas['turnRecord']>;
+export type RewindRecord = z.output<RecordSchemas['rewindRecord']>;
 
 export const CHECKPOINT_LOG_NAME = 'checkpoints.jsonl';
 
@@ -90,7 +102,7 @@ export async function readCheckpointLog(sessionDir: string): Promise<CheckpointL
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     try {
-      const parsed = checkpointLogRecord.safeParse(JSON.parse(line));
+      const parsed = recordSchemas().record.safeParse(JSON.parse(line));
       if (parsed.success) records.push(parsed.data);
     } catch {
       // A torn or foreign line: not a record.
@@ -108,7 +120,7 @@ export async function appendCheckpointLog(
   record: CheckpointLogRecord,
   leadingNewline = false,
 ): Promise<void> {
-  const line = `${leadingNewline ? '\n' : ''}${JSON.stringify(checkpointLogRecord.parse(record))}\n`;
+  const line = `${leadingNewline ? '\n' : ''}${JSON.stringify(recordSchemas().record.parse(record))}\n`;
   await appendFile(checkpointLogPath(sessionDir), line, { mode: 0o600 });
 }
 

@@ -51,6 +51,13 @@ const toolShape = z.looseObject({
 
 const factoryShape = z.looseObject({ dependencies: z.array(z.string()), create: isFunction });
 
+/**
+ * The shape checks run a few dozen times per start, on the path to the first model request: zod's
+ * JIT would compile a parser for each schema there (new Function, ~1 ms together), which that many
+ * parses do not pay back.
+ */
+const ONE_SHOT = { jitless: true } as const;
+
 type Loaded = { spec: string; factory: ToolFactory } | { spec: string; tool: KimiTool };
 
 /**
@@ -105,7 +112,7 @@ export async function loadTools(
       continue;
     }
     const { tool } = outcome;
-    const shape = toolShape.safeParse(tool);
+    const shape = toolShape.safeParse(tool, ONE_SHOT);
     if (!shape.success) {
       failures.push({
         spec: item.spec,
@@ -141,8 +148,8 @@ async function importExport(
   }
   const value = namespace[exportName];
   if (value === undefined) return { spec, reason: `the module has no export named "${exportName}"` };
-  if (factoryShape.safeParse(value).success) return { spec, factory: value as ToolFactory };
-  if (toolShape.safeParse(value).success) return { spec, tool: value as KimiTool };
+  if (factoryShape.safeParse(value, ONE_SHOT).success) return { spec, factory: value as ToolFactory };
+  if (toolShape.safeParse(value, ONE_SHOT).success) return { spec, tool: value as KimiTool };
   return {
     spec,
     reason: `export "${exportName}" is neither a tool nor a tool factory ({ dependencies, create })`,
