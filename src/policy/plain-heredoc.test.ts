@@ -43,6 +43,15 @@ const ACCEPTED = [
   'cat <<\'EOF\'\nx\nEOF\nfor f in *.ts; do wc -l "$f"; done',
   "A=1 git commit -F - <<'EOF'\nx\nEOF",
   "git commit -m x <<'EOF' \nx\nEOF\ngit push",
+  // A heredoc in a command substitution in a string.
+  'git commit -m "$(cat <<\'EOF\'\nfix\nEOF\n)"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  'git commit -m "$(cat <<\'EOF\'\nfix(scope): a "b" it\'s `x` $(rm -rf /) ${y} )"\n\nCo-Authored-By: x <a@b>\nEOF\n)"',
+  'git add a && git commit -m "$(cat <<\'EOF\'\nx\nEOF\n)" && git push',
+  'git commit -m "$(cat <<"EOF"\nx\nEOF\n)" 2>&1 | tail -5',
+  'git commit -m "$(cat <<-\'EOF\'\n\tx\n\tEOF\n)"; ls',
+  'gh pr create --title "t" --body "$(cat <<\'EOF\'\n## Summary\n- a\nEOF\n)"',
+  "git commit -m \"$(cat <<'A'\na\nA\n)\"\ncat <<'B'\nb\nB",
   "python3 - <<'EOF'\nimport os\nos.system('rm -rf /')\nEOF",
 ];
 
@@ -96,7 +105,22 @@ const REFUSED = [
   "cat <<'EOF'\nx\nEOF\n# c",
   'cat "$(x)" <<\'EOF\'\nx\nEOF\nif',
   "if x; then cat <<'EOF'\nx\nEOF\nfi",
-  'git commit -m "$(cat <<\'EOF\'\nfix\nEOF\n)"',
+  // A heredoc in a string: only `"$(CMD <<'X'`, `X`, `)"` and the rest of a plain line.
+  'git commit -m "$(cat <<\'EOF\'\nx\nEOF)"',
+  'git commit -m "$(cat <<\'EOF\'\nx\nEOF\n  )"',
+  'git commit -m "$(cat <<\'EOF\'\nx\nEOF\n)"x',
+  "git commit -m \"$(cat <<'EOF'\nx\nEOF\n)",
+  'git commit -m "$(cat <<\'EOF\'\nx\nEOF\n)\n"',
+  'git commit -m x"$(cat <<\'EOF\'\nx\nEOF\n)"',
+  'A="$(cat <<\'EOF\'\nx\nEOF\n)" git commit',
+  'git commit -m "$(cat <<EOF\nx\nEOF\n)"',
+  'git commit -m "$(cat <<\'EOF\' | x\nx\nEOF\n)"',
+  'git commit -m "$(a | cat <<\'EOF\'\nx\nEOF\n)"',
+  'a # c "$(cat <<\'EOF\'\nx\nEOF\n)"',
+  'bash -c "$(cat <<\'EOF\'\nrm -rf /\nEOF\n)"',
+  'x "$(bash <<\'EOF\'\nrm -rf /\nEOF\n)"',
+  'x "$(cat <<\'EOF\'\nEOF \nEOF\n)"',
+  'x "a $(cat <<\'EOF\'\nx\nEOF\n)"',
   // No heredoc at all.
   'a\nb',
 ];
@@ -197,6 +221,62 @@ describe('parsePlainHeredocs', () => {
         lines.push(...[opener, ...body, pick(endLines)].map((line) => line.replaceAll('D', name)));
       }
       const command = lines.join('\n') + pick(tails);
+      if (await expectSameAsTreeSitter(command)) accepted++;
+    }
+    // Many of these commands are accepted: the comparison above is not vacuous.
+    expect(accepted).toBeGreaterThan(500);
+  });
+
+  it('agrees with tree-sitter on 2000 commands with a heredoc in a string ("$(cat <<\'EOF\' … )")', async () => {
+    const names = { usual: ['EOF', 'END_2'], near: ['x', 'cat'] };
+    const operators = {
+      usual: ["<<'D'", '<<"D"', '<<\\D', "<<-'D'", "<< 'D'"],
+      near: ['<<D', "<<'D' | x", "<<'D')"],
+    };
+    const outers = {
+      usual: [
+        'git commit -m',
+        'git add a && git commit -m',
+        'gh pr create --title "t" --body',
+        'x -m',
+        'git commit -q -m',
+      ],
+      near: ['', 'bash -c', 'A=1; x', 'x # c', 'x a', 'x "a', "x 'a", 'A=', 'x -'],
+    };
+    const gaps = { usual: [' '], near: ['', '  ', '\t'] };
+    const inners = { usual: ['cat', 'cat -'], near: ['bash', 'x | cat', 'cat a', '', 'sh -s', 'tee o', '-'] };
+    const bodyLines = {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+      usual: [
+        'fix(scope): x',
+        '',
+        'a "b" it\'s `x` $(rm -rf /) ${y}',
+        ')"',
+        ')',
+        '"',
+        'Co-Authored-By: x <a@b>',
+        '\tx',
+      ],
+      near: ['D', 'D)', 'D ', ' D', '\tD', 'D)"', 'x\r'],
+    };
+    const endLines = { usual: ['D'], near: ['D)', '\tD', 'D )', '\t\tD'] };
+    const closings = {
+      usual: [')"', ')" && git push', ')" 2>&1', ')"; ls', ')" | tail -5'],
+      near: [' )"', ')"x', ')', ')\n"', ')" "$(x)"', ')" # c', ')" &'],
+    };
+    const tails = { usual: ['', '\n', '\ngit push', "\ncat <<'E'\nx\nE"], near: ['\necho done', '\n$(x)'] };
+    const random = seeded(25);
+    const pick = <T>(kinds: { usual: readonly T[]; near: readonly T[] }): T => {
+      const items = random(8) === 0 ? kinds.near : kinds.usual;
+      return items[random(items.length)]!;
+    };
+    let accepted = 0;
+    for (let i = 0; i < 2000; i++) {
+      const name = pick(names);
+      const opener = `${pick(outers)}${pick(gaps)}"$(${pick(inners)}${pick(gaps)}${pick(operators)}`;
+      const body = Array.from({ length: random(4) }, () => pick(bodyLines));
+      const lines = [opener, ...body, pick(endLines)].map((line) => line.replaceAll('D', name));
+      const command = `${lines.join('\n')}\n${pick(closings)}${pick(tails)}`;
       if (await expectSameAsTreeSitter(command)) accepted++;
     }
     // Many of these commands are accepted: the comparison above is not vacuous.
