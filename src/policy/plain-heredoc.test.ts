@@ -246,10 +246,10 @@ describe('parsePlainHeredocs', () => {
     const gaps = { usual: [' '], near: ['', '  ', '\t'] };
     const inners = { usual: ['cat', 'cat -'], near: ['bash', 'x | cat', 'cat a', '', 'sh -s', 'tee o', '-'] };
     const bodyLines = {
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
       usual: [
         'fix(scope): x',
         '',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
         'a "b" it\'s `x` $(rm -rf /) ${y}',
         ')"',
         ')',
