@@ -67,7 +67,7 @@ describe('Shell rules decide on what will run', () => {
       'cd . && for d in vict*; do rm --recursive --force "$d"; done | cat > log.txt',
       // Lines around quoted heredocs, which the policy splits without tree-sitter (plain-heredoc.ts).
       "cat > notes.txt <<'EOF'\nnothing here\nEOF\nrm -rf victim",
-      "git commit -m \"$(cat <<'EOF'\nfix\nEOF\n)\" || rm -r -f victim",
+      'git commit -m "$(cat <<\'EOF\'\nfix\nEOF\n)" || rm -r -f victim',
       "bash <<'EOF'\nrm -rf victim\nEOF",
       "echo x # <<'EOF'\nrm -rf victim\nEOF",
     ];
