@@ -35,8 +35,9 @@ export async function commandSecretReason(
   // the decision wait on the file system.
   const texts = loopWords.length === 0 ? parts : parts.concat(loopWords);
   const splits = texts.map(splitWords);
-  const reals = new DecisionRealPaths(now);
-  const scope = commandScope(splits, parts.length, texts, absoluteFolder(cwd), homes, reals);
+  const base = absoluteFolder(cwd);
+  const reals = new DecisionRealPaths(now, base);
+  const scope = commandScope(splits, parts.length, texts, base, homes, reals);
   const reasons: (string | null | Promise<string | null>)[] = [];
   let pending = false;
   // Words judged in the command's own folders (most): each once, whichever parts name it.

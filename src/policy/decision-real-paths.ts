@@ -62,9 +62,17 @@ export class DecisionRealPaths {
   private readonly folderOf = new Map<string, Folder>();
   private readonly reals = new Map<string, string>();
   private readonly started: number;
+  /**
+   * A folder the decision looks up anyway (the command's working folder, for its relative words):
+   * a folder in it is looked up after it, so the listing can tell one that is missing with no stat
+   * of its own (`for f in src-1/*.ts`: the glob's folder was stat'ed, found missing, and then the
+   * working folder was, for the real path below it).
+   */
+  private readonly lookedUpFirst: string | null;
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number = Date.now, lookedUpFirst: string | null = null) {
     this.started = now();
+    this.lookedUpFirst = lookedUpFirst;
   }
 
   /** The real path of an absolute, normalised path (as `path.resolve` makes them). */
@@ -119,7 +127,11 @@ export class DecisionRealPaths {
     // A folder whose parent this decision already found missing, or listed (unchanged) without it,
     // is missing too: no stat (a command's words name folders that do not exist: `src-1/*.ts`).
     const parentDir = dirname(dir);
-    const parent = parentDir === dir ? undefined : this.folderOf.get(parentDir);
+    const parent =
+      parentDir === dir
+        ? undefined
+        : (this.folderOf.get(parentDir) ??
+          (parentDir === this.lookedUpFirst ? this.folder(parentDir) : undefined));
     if (parent && (parent.missing || holdsNoFolder(parent.facts, basename(dir)))) {
       return { real: childPath(parent.real, basename(dir)), facts: null, missing: true };
     }

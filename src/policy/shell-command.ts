@@ -1,6 +1,7 @@
 import type { BashParser, SyntaxNode } from './bash-tree.js';
 import type { CommandPart } from './command-part.js';
 import { parsePlainCommandLine } from './plain-command-line.js';
+import { parsePlainHeredocs } from './plain-heredoc.js';
 import { parsePlainLoop } from './plain-loop.js';
 import {
   analyseCommandNode,
@@ -84,6 +85,18 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
     parsed.delete(command);
     parsed.set(command, known);
     return known;
+  }
+  // Lines with quoted heredocs (`git commit -F - <<'EOF'`), split without tree-sitter and not kept
+  // either. Only a command of several lines can hold one; a plain line or loop is one line.
+  if (command.includes('\n')) {
+    const heredocs = parsePlainHeredocs(command);
+    if (heredocs)
+      return frozen({
+        parts: heredocs.parts.map((part) => part.text),
+        analysed: heredocs.parts,
+        incomplete: false,
+        loopWords: heredocs.loopWords,
+      });
   }
   // A one-line loop (`for`, `while`, `until`, perhaps between plain lines) is split without
   // tree-sitter too, and not kept, as a plain line. Tried first: a line that is no loop is told

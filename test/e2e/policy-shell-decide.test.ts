@@ -65,6 +65,11 @@ describe('Shell rules decide on what will run', () => {
       'echo victim | while IFS= read -r d; do rm -rf "$d"; done',
       'until false; do A=1 rm -r -f victim; break; done',
       'cd . && for d in vict*; do rm --recursive --force "$d"; done | cat > log.txt',
+      // Lines around quoted heredocs, which the policy splits without tree-sitter (plain-heredoc.ts).
+      "cat > notes.txt <<'EOF'\nnothing here\nEOF\nrm -rf victim",
+      'git commit -m "$(cat <<\'EOF\'\nfix\nEOF\n)" || rm -r -f victim',
+      "bash <<'EOF'\nrm -rf victim\nEOF",
+      "echo x # <<'EOF'\nrm -rf victim\nEOF",
     ];
     const { server, sandbox } = await cli.setup(
       [
