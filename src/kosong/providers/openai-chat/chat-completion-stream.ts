@@ -3,7 +3,7 @@ import { APITimeoutError, abortErrorFor, ChatProviderError } from '../../errors.
 import type { ProviderPart, TokenUsage } from '../../message.js';
 import type { StreamedMessage } from '../../provider.js';
 import { mapOpenAIError } from '../sdk-errors.js';
-import { chatChunkSchema } from './chat-chunk.js';
+import { type ChatChunk, chatChunkSchema, plainChatChunk } from './chat-chunk.js';
 import { ChatChunkAssembler } from './chunk-assembler.js';
 import type { RequestLink } from './request-link.js';
 
@@ -54,13 +54,7 @@ export class ChatCompletionStream implements StreamedMessage {
       try {
         for await (const raw of this.chunks) {
           clearTimeout(watchdog);
-          const chunk = chatChunkSchema().safeParse(raw);
-          if (!chunk.success) {
-            throw new ChatProviderError(
-              `The API sent a stream chunk of unexpected shape: ${z.prettifyError(chunk.error)}`,
-            );
-          }
-          for (const part of this.assembler.push(chunk.data)) yield part;
+          for (const part of this.assembler.push(checkedChunk(raw))) yield part;
           arm();
         }
       } catch (error) {
@@ -76,4 +70,17 @@ export class ChatCompletionStream implements StreamedMessage {
       link.release();
     }
   }
+}
+
+/** The chunk, checked: by hand when it is plainly well formed, else by its schema (which words the error). */
+function checkedChunk(raw: unknown): ChatChunk {
+  const plain = plainChatChunk(raw);
+  if (plain !== null) return plain;
+  const chunk = chatChunkSchema().safeParse(raw);
+  if (!chunk.success) {
+    throw new ChatProviderError(
+      `The API sent a stream chunk of unexpected shape: ${z.prettifyError(chunk.error)}`,
+    );
+  }
+  return chunk.data;
 }
