@@ -1,4 +1,5 @@
 import { AnswerBudget, contentChars } from './answer-limit.js';
+import { EitherSignal } from './either-signal.js';
 import { APIEmptyResponseError, ChatProviderError } from './errors.js';
 import { JsonCompleteness } from './json-completeness.js';
 import { copyPart, mergeInPlace } from './merge.js';
@@ -50,15 +51,25 @@ export async function generate(
   options: GenerateOptions = {},
 ): Promise<GenerateResult> {
   options.signal?.throwIfAborted();
-  if (!options.stall) return assemble(provider, systemPrompt, tools, history, options, null);
+  if (!options.stall) return assemble(provider, systemPrompt, tools, history, options, null, options.signal);
   const watchdog = new StallWatchdog(options.stall);
+  const either = options.signal ? new EitherSignal(options.signal, watchdog.signal) : null;
   try {
-    return await assemble(provider, systemPrompt, tools, history, options, watchdog);
+    return await assemble(
+      provider,
+      systemPrompt,
+      tools,
+      history,
+      options,
+      watchdog,
+      either?.signal ?? watchdog.signal,
+    );
   } catch (error) {
     if (watchdog.stalled && !options.signal?.aborted) throw watchdog.error();
     throw error;
   } finally {
     watchdog.stop();
+    either?.release();
   }
 }
 
@@ -69,13 +80,10 @@ async function assemble(
   history: readonly Message[],
   options: GenerateOptions,
   watchdog: StallWatchdog | null,
+  /** The caller's signal, or one that also follows the watchdog. */
+  callSignal: AbortSignal | undefined,
 ): Promise<GenerateResult> {
   const { signal, onMessagePart, onToolCall } = options;
-  const callSignal = watchdog
-    ? signal
-      ? AbortSignal.any([signal, watchdog.signal])
-      : watchdog.signal
-    : signal;
   const message: Message = options.message ?? { role: 'assistant', content: [] };
   const complete = (part: StreamedPart): void => {
     switch (part.type) {
