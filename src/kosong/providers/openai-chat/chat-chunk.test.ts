@@ -6,12 +6,18 @@ const usage = { prompt_tokens: 10, completion_tokens: 2, prompt_tokens_details: 
 
 /** Shapes a server may send: well formed ones, and ones off in one field each. */
 const samples: [string, unknown][] = [
-  ['a text delta', { id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'hi' } }] }],
+  [
+    'a text delta',
+    { id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'hi' } }] },
+  ],
   ['a tool call delta', { choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }] }],
   ['nulls everywhere', { id: null, choices: null, usage: null }],
   ['an empty object', {}],
   ['usage at the end', { choices: [], usage }],
-  ['usage in the choice (Kimi)', { choices: [{ index: 0, delta: {}, usage: { ...usage, cached_tokens: 3 } }] }],
+  [
+    'usage in the choice (Kimi)',
+    { choices: [{ index: 0, delta: {}, usage: { ...usage, cached_tokens: 3 } }] },
+  ],
   ['reasoning in a loose delta', { choices: [{ delta: { reasoning_content: 'hm', extra: [1] } }] }],
   ['JSON null', null],
   ['an array', [{ choices: [] }]],
@@ -26,7 +32,10 @@ const samples: [string, unknown][] = [
   ['a call index not an integer', { choices: [{ delta: { tool_calls: [{ ...call, index: 0.5 }] } }] }],
   ['a call index past 2^53', { choices: [{ delta: { tool_calls: [{ ...call, index: 2 ** 60 }] } }] }],
   ['a call name a number', { choices: [{ delta: { tool_calls: [{ ...call, function: { name: 1 } }] } }] }],
-  ['arguments an object', { choices: [{ delta: { tool_calls: [{ ...call, function: { arguments: {} } }] } }] }],
+  [
+    'arguments an object',
+    { choices: [{ delta: { tool_calls: [{ ...call, function: { arguments: {} } }] } }] },
+  ],
   ['function a string', { choices: [{ delta: { tool_calls: [{ ...call, function: 'f' }] } }] }],
   ['finish_reason a boolean', { choices: [{ finish_reason: true }] }],
   ['usage a string', { usage: '10' }],
