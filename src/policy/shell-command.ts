@@ -90,33 +90,15 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
   // either. Only a command of several lines can hold one; a plain line or loop is one line.
   if (command.includes('\n')) {
     const heredocs = parsePlainHeredocs(command);
-    if (heredocs)
-      return frozen({
-        parts: heredocs.parts.map((part) => part.text),
-        analysed: heredocs.parts,
-        incomplete: false,
-        loopWords: heredocs.loopWords,
-      });
+    if (heredocs) return splitByHand(heredocs.parts, heredocs.loopWords);
   }
   // A one-line loop (`for`, `while`, `until`, perhaps between plain lines) is split without
   // tree-sitter too, and not kept, as a plain line. Tried first: a line that is no loop is told
   // by one regular expression, while a loop costs a plain line's whole split to be refused there.
   const loop = parsePlainLoop(command);
-  if (loop)
-    return frozen({
-      parts: loop.parts.map((part) => part.text),
-      analysed: loop.parts,
-      incomplete: false,
-      loopWords: loop.loopWords,
-    });
+  if (loop) return splitByHand(loop.parts, loop.loopWords);
   const plain = parsePlainCommandLine(command);
-  if (plain)
-    return frozen({
-      parts: plain.map((part) => part.text),
-      analysed: plain,
-      incomplete: false,
-      loopWords: [],
-    });
+  if (plain) return splitByHand(plain, []);
   const result = await treeSitterParse(command);
   // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
   if (result === null) return opaqueCommand(command);
@@ -149,6 +131,11 @@ async function treeSitterParse(command: string): Promise<ParsedCommand | null> {
   if (incomplete === null) return null;
   const analysed = found.length > 0 ? found : opaqueCommand(command).analysed;
   return frozen({ parts: analysed.map((part) => part.text), analysed, incomplete, loopWords });
+}
+
+/** A command split without tree-sitter (a plain line, loop or heredoc): complete, by construction. */
+function splitByHand(analysed: readonly CommandPart[], loopWords: readonly string[]): ParsedCommand {
+  return frozen({ parts: analysed.map((part) => part.text), analysed, incomplete: false, loopWords });
 }
 
 function frozen(command: ParsedCommand): ParsedCommand {
