@@ -15,7 +15,7 @@ import {
   sandboxHost,
   shellLaunched,
 } from './sandbox-host.js';
-import { kimiCodeReadOnly } from './sandbox-kimi-code.js';
+import { kimiCodeFolders, kimiCodePins, kimiCodeReadOnly } from './sandbox-kimi-code.js';
 import { ensureProtected } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 
@@ -299,6 +299,10 @@ export function bwrapArguments(
   const writable = settings.mode === 'workspace-write';
   // Bound again even when read-only: a workspace under /tmp would be under the private tmpfs.
   for (const dir of workspace) if (existsSync(dir)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
+  // kimi-ts's own code, when it runs from inside the workspace: the folders above it pinned first.
+  const kimiCode = writable ? kimiCodeFolders(workspace) : [];
+  const pins = kimiCodePins(kimiCode, workspace);
+  args.push(...pins);
   if (writable) args.push(...homeStartupFilesReadOnly(workspace, context.userHome));
   if (writable) for (const dir of workspace) args.push(...ensureProtected(dir, placeholders));
   // Bound again below for a workspace inside a hidden folder.
@@ -325,13 +329,18 @@ export function bwrapArguments(
       // before the folder turns read-only (bwrap makes its mount point in the tmpfs).
       for (const dir of workspace.filter((d) => isWithin(path, d) && existsSync(d))) {
         args.push(writable ? '--bind' : '--ro-bind', dir, dir);
-        if (writable) args.push(...ensureProtected(dir, placeholders), ...(nested.get(dir) ?? []));
+        if (writable)
+          args.push(
+            ...pinsWithin(pins, dir),
+            ...ensureProtected(dir, placeholders),
+            ...(nested.get(dir) ?? []),
+          );
       }
       args.push('--remount-ro', path);
     } else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
   }
   // Last, on top of the workspace's binds: kimi-ts's own code when it runs from inside the workspace.
-  if (writable) args.push(...kimiCodeReadOnly(workspace, placeholders));
+  args.push(...kimiCodeReadOnly(kimiCode, placeholders));
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes. The command is the
@@ -340,6 +349,13 @@ export function bwrapArguments(
   args.push('--unshare-pid', '--as-pid-1', '--unshare-ipc', '--die-with-parent');
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', start);
   return args;
+}
+
+/** The pins (`--bind P P` triples) of folders inside `dir`: bound again after `dir` is. */
+function pinsWithin(pins: readonly string[], dir: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < pins.length; i += 3) if (isWithin(dir, pins[i + 1]!)) out.push(...pins.slice(i, i + 3));
+  return out;
 }
 
 /** `path` is `dir` or below it; both absolute and normalised (`resolve` results). */

@@ -78,3 +78,37 @@ it('without the sandbox, kimi-ts says at start that commands could change its co
   expect(result.stderr).toContain(`kimi-ts runs from ${install}, inside the folder ${sandbox.workDir}`);
   expect(result.stderr).toContain('the sandbox is not on');
 });
+
+it('kimi-ts in a plain subfolder of the workspace (a clone in tools/): a command can neither move it nor a folder above it and make a new one', async () => {
+  // The folders on the way (tools/, tools/kimi-ts/) stay where they are; what is in them stays writable.
+  const attack = [
+    'mv tools tools-old',
+    'mv tools/kimi-ts tools/kimi-ts-old',
+    'mkdir -p tools/kimi-ts/node_modules/planted-package',
+    'echo fine > tools/fine.txt',
+    'echo finished',
+  ].join('; ');
+  const { sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: attack } }] },
+    { text: 'Done.' },
+  ]);
+  const install = join(sandbox.workDir, 'tools', 'kimi-ts');
+  await mkdir(join(install, 'node_modules'), { recursive: true });
+  await cp(join(repository, 'dist'), join(install, 'dist'), { recursive: true });
+  await cp(join(repository, 'package.json'), join(install, 'package.json'));
+  for (const name of await readdir(join(repository, 'node_modules')))
+    if (!name.startsWith('.'))
+      await symlink(join(repository, 'node_modules', name), join(install, 'node_modules', name));
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go'], {
+    command: [CLI_NODE, join(install, 'dist', 'bin', 'kimi-ts.cjs')],
+  });
+  expect(result.code, result.stderr).toBe(0);
+  const [shellResult] = toolResults(result.stdout);
+  expect(shellResult).toContain('finished');
+  expect(shellResult).toContain('Device or resource busy');
+  expect(existsSync(join(sandbox.workDir, 'tools-old'))).toBe(false);
+  expect(existsSync(join(sandbox.workDir, 'tools', 'kimi-ts-old'))).toBe(false);
+  expect(existsSync(join(install, 'node_modules', 'planted-package'))).toBe(false);
+  expect(existsSync(join(install, 'dist', 'bin', 'cli.bundle.cjs'))).toBe(true);
+  expect(await readFile(join(sandbox.workDir, 'tools', 'fine.txt'), 'utf8')).toBe('fine\n');
+});
