@@ -53,3 +53,14 @@ export function homeStartupFilesReadOnly(workspace: readonly string[], userHome:
 function isFolder(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
+
+/**
+ * Whether `homeStartupFilesReadOnly` keeps `dir` read-only: the home itself or a folder in one of its
+ * startup entries (`~/.config/…`), when the home lies in `root`, the innermost writable root holding
+ * `dir` (a workspace inside a startup entry, an add-dir under `~/.local/share`, is writable again).
+ * `realHome`: the home's real path.
+ */
+export function keptReadOnlyByHome(dir: string, root: string, realHome: string): boolean {
+  if (!isWithinDirectory(realHome, root) || !isWithinDirectory(dir, realHome)) return false;
+  return dir === realHome || isHomeStartupEntry(relative(realHome, dir).split(sep)[0] ?? '');
+}

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kimiCodeFolders, kimiCodePins, kimiCodeReadOnly } from './sandbox-kimi-code.js';
+import { kimiCodeFolders, kimiCodeReadOnly } from './sandbox-kimi-code.js';
 import { sandboxWritable } from './sandbox-protected.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'kimi-ts-code-')));
@@ -60,26 +60,6 @@ describe('the sandbox keeps that code read-only', () => {
     const placeholders = new Set<string>();
     expect(kimiCodeReadOnly(kimiCodeFolders([root]), placeholders)).toEqual([]);
     expect(placeholders.size).toBe(0);
-  });
-
-  it('pins the folders between the root and a clone in a plain subfolder, outermost first; none in the usual layouts', () => {
-    const workspace = join(root, 'pinned');
-    const install = join(workspace, 'tools', 'kimi-ts');
-    mkdirSync(join(install, 'dist'), { recursive: true });
-    const folders = kimiCodeFolders([workspace], install);
-    expect(folders).toEqual([
-      join(install, 'dist'),
-      join(install, 'node_modules'),
-      join(workspace, 'tools', 'node_modules'),
-      join(workspace, 'node_modules'),
-    ]);
-    const tools = join(workspace, 'tools');
-    expect(kimiCodePins(folders, [workspace])).toEqual(['--bind', tools, tools, '--bind', install, install]);
-    expect(kimiCodePins(kimiCodeFolders([project], installed), [project])).toEqual([]);
-    expect(kimiCodePins(kimiCodeFolders([clone], clone), [clone])).toEqual([]);
-    // A folder on the way that is gone (moved away outside the sandbox) is not bound.
-    rmSync(join(workspace, 'tools'), { recursive: true });
-    expect(kimiCodePins(folders, [workspace])).toEqual([]);
   });
 
   it("the file tools' write check refuses a write into it", () => {

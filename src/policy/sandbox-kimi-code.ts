@@ -21,7 +21,7 @@ import { realOrGiven } from '../util/real-or-given.js';
  *
  * An install in a plain subfolder of the workspace (`tools/kimi-ts`, a clone) has folders above it
  * that a command could rename and make again with code of its own: those are pinned
- * (`kimiCodePins`). In the usual layouts there are none: the workspace itself (a mount point) holds
+ * (sandbox-pinned-parents.ts). In the usual layouts there are none: the workspace itself (a mount point) holds
  * the install (a clone worked on) or its `node_modules` (a mount point here) does.
  */
 export function kimiCodeFolders(
@@ -56,30 +56,6 @@ function installRootOfThisProcess(): string | null {
 function installedPackage(installRoot: string): boolean {
   const parent = dirname(installRoot);
   return basename(parent) === 'node_modules' || basename(dirname(parent)) === 'node_modules';
-}
-
-/**
- * bubblewrap's arguments that pin the folders between a writable root and kimi-ts's code folders
- * (`tools/` and `tools/kimi-ts/` for a clone in `tools/kimi-ts`): each bound onto itself, writable.
- * A mount point can be neither renamed nor removed (EBUSY), so a command can move neither the
- * install nor a folder above it away to make a new one in its place, with code of its own, where
- * kimi-ts looks for its code; what those folders hold stays writable. Given before any other bind
- * inside the roots: a bind made later, of a folder above, would cover the binds inside it (the
- * read-only `.git` and `.kimi-ts`, hidden config files) with the writable folder as it is outside.
- * Outermost first; only folders that exist (a missing one holds no code of kimi-ts to protect).
- */
-export function kimiCodePins(folders: readonly string[], realWritableRoots: readonly string[]): string[] {
-  const pins = new Set<string>();
-  for (const folder of folders) {
-    const root = realWritableRoots.find((r) => isWithinDirectory(folder, r));
-    if (root === undefined) continue;
-    for (let dir = dirname(folder); dir !== root && isWithinDirectory(dir, root); dir = dirname(dir))
-      pins.add(dir);
-  }
-  return [...pins]
-    .sort((a, b) => a.length - b.length)
-    .filter((dir) => lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true)
-    .flatMap((dir) => ['--bind', dir, dir]);
 }
 
 /**

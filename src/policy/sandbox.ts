@@ -2,12 +2,13 @@ import { existsSync, rmdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
+import { realOrGiven } from '../util/real-or-given.js';
 import { NestedGitIndex } from './nested-git-index.js';
 import { GitDirGuard } from './new-git-dirs.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
 import { cleanGitDirs, gitPathsOf } from './sandbox-git-dirs.js';
 import { hiddenPaths } from './sandbox-hidden-paths.js';
-import { homeStartupFilesReadOnly } from './sandbox-home.js';
+import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js';
 import {
   bwrapLaunch,
   type SandboxHost,
@@ -15,7 +16,8 @@ import {
   sandboxHost,
   shellLaunched,
 } from './sandbox-host.js';
-import { kimiCodeFolders, kimiCodePins, kimiCodeReadOnly } from './sandbox-kimi-code.js';
+import { kimiCodeFolders, kimiCodeReadOnly } from './sandbox-kimi-code.js';
+import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
 import { ensureProtected } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 
@@ -299,11 +301,22 @@ export function bwrapArguments(
   const writable = settings.mode === 'workspace-write';
   // Bound again even when read-only: a workspace under /tmp would be under the private tmpfs.
   for (const dir of workspace) if (existsSync(dir)) args.push(writable ? '--bind' : '--ro-bind', dir, dir);
-  // kimi-ts's own code, when it runs from inside the workspace: the folders above it pinned first.
-  const kimiCode = writable ? kimiCodeFolders(workspace) : [];
-  const pins = kimiCodePins(kimiCode, workspace);
-  args.push(...pins);
   if (writable) args.push(...homeStartupFilesReadOnly(workspace, context.userHome));
+  // Each path stat'ed once (for every command: one made since is hidden too).
+  const hidden = hiddenPaths(context);
+  const kinds = new Map(hidden.map((path) => [path, kindOf(path)]));
+  // kimi-ts's own code when it runs from inside the workspace, and what is hidden there (a config
+  // file, the agent's home): the folders above them pinned, before anything is bound inside them.
+  const kimiCode = writable ? kimiCodeFolders(workspace) : [];
+  const realHome = realOrGiven(resolve(context.userHome));
+  const pins = writable
+    ? pinnedParents(
+        kimiCode.concat(hidden.filter((path) => kinds.get(path) !== null).map(realOrGiven)),
+        workspace,
+        (dir, root) => keptReadOnlyByHome(dir, root, realHome),
+      )
+    : [];
+  args.push(...pins);
   if (writable) for (const dir of workspace) args.push(...ensureProtected(dir, placeholders));
   // Bound again below for a workspace inside a hidden folder.
   const nested = new Map(workspace.map((dir) => [dir, writable ? nestedGitBinds(nestedGit.get(dir)) : []]));
@@ -314,10 +327,7 @@ export function bwrapArguments(
   const elsewhere = workspace.some((dir) => isWithin(dir, given)) ? null : realSource(given);
   if (elsewhere !== null) args.push('--ro-bind', elsewhere, elsewhere);
   const start = elsewhere ?? given;
-  const hidden = hiddenPaths(context);
-  // Each path stat'ed once (for every command: one made since is hidden too); the nesting test only
-  // against the hidden folders that exist (a few), not every pair.
-  const kinds = new Map(hidden.map((path) => [path, kindOf(path)]));
+  // The nesting test only against the hidden folders that exist (a few), not every pair.
   const hiddenFolders = hidden.filter((path) => kinds.get(path) === 'dir');
   for (const path of hidden) {
     // Inside a folder already hidden (the config in the agent's home): nothing more to do.
@@ -349,13 +359,6 @@ export function bwrapArguments(
   args.push('--unshare-pid', '--as-pid-1', '--unshare-ipc', '--die-with-parent');
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', start);
   return args;
-}
-
-/** The pins (`--bind P P` triples) of folders inside `dir`: bound again after `dir` is. */
-function pinsWithin(pins: readonly string[], dir: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < pins.length; i += 3) if (isWithin(dir, pins[i + 1]!)) out.push(...pins.slice(i, i + 3));
-  return out;
 }
 
 /** `path` is `dir` or below it; both absolute and normalised (`resolve` results). */
