@@ -66,3 +66,20 @@ export async function cleanGitDirs(
 function isFolder(path: string): boolean {
   return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
+
+/**
+ * The nested repositories' git metadata that existed when the commands before this one ended (read
+ * then by a NestedGitIndex, off the command's path), bound read-only like
+ * the top-level `.git` (src/policy/nested-git.ts finds it: `sub/.git`, a submodule's or worktree's
+ * gitfile and the folder it names, the folder a symlinked `.git` points to).
+ *
+ * What a command can still do: make a NEW git folder (`git init`, at the top where there was none or
+ * in `sub2`, a clone, moving `sub` aside and making another `sub/.git`, the folder a dangling `.git`
+ * link or gitfile names) and put hooks or `core.fsmonitor` in it. When the command ends, such a
+ * folder is cleaned of them (src/policy/new-git-dirs.ts: moved into a quarantine inside it, the tool
+ * result says so) before the result goes back; one a background command makes, when it exits or
+ * when any other command ends, whichever comes first. The next command binds it read-only like any other.
+ */
+export function nestedGitBinds(paths: readonly string[] | undefined): string[] {
+  return (paths ?? []).flatMap((path) => ['--ro-bind', path, path]);
+}

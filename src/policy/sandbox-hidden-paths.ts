@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /**
@@ -65,3 +66,15 @@ export function hiddenPaths(context: HiddenPathsContext): readonly string[] {
 
 const MEMO_LIMIT = 64;
 const hiddenPathsMemo = new Map<string, readonly string[]>();
+
+/** What a hidden path is now: a folder (a tmpfs over it), a file (/dev/null over it), or nothing. */
+export function kindOf(path: string): 'dir' | 'file' | null {
+  try {
+    // Most of the hidden paths do not exist: no exception thrown for those (the cost of a throw).
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) return null;
+    return stat.isDirectory() ? 'dir' : 'file';
+  } catch {
+    return null;
+  }
+}

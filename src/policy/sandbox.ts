@@ -1,4 +1,4 @@
-import { existsSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, rmdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
@@ -6,8 +6,8 @@ import { realOrGiven } from '../util/real-or-given.js';
 import { NestedGitIndex } from './nested-git-index.js';
 import { GitDirGuard } from './new-git-dirs.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
-import { cleanGitDirs, gitPathsOf } from './sandbox-git-dirs.js';
-import { hiddenPaths } from './sandbox-hidden-paths.js';
+import { cleanGitDirs, gitPathsOf, nestedGitBinds } from './sandbox-git-dirs.js';
+import { hiddenPaths, kindOf } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js';
 import {
   bwrapLaunch,
@@ -270,23 +270,6 @@ function sandboxFor(
   };
 }
 
-/**
- * The nested repositories' git metadata that existed when the commands before this one ended (read
- * then by a NestedGitIndex, off the command's path), bound read-only like
- * the top-level `.git` (src/policy/nested-git.ts finds it: `sub/.git`, a submodule's or worktree's
- * gitfile and the folder it names, the folder a symlinked `.git` points to).
- *
- * What a command can still do: make a NEW git folder (`git init`, at the top where there was none or
- * in `sub2`, a clone, moving `sub` aside and making another `sub/.git`, the folder a dangling `.git`
- * link or gitfile names) and put hooks or `core.fsmonitor` in it. When the command ends, such a
- * folder is cleaned of them (src/policy/new-git-dirs.ts: moved into a quarantine inside it, the tool
- * result says so) before the result goes back; one a background command makes, when it exits or
- * when any other command ends, whichever comes first. The next command binds it read-only like any other.
- */
-function nestedGitBinds(paths: readonly string[] | undefined): string[] {
-  return (paths ?? []).flatMap((path) => ['--ro-bind', path, path]);
-}
-
 /** bubblewrap's arguments for one command; later mounts go on top of earlier ones. */
 export function bwrapArguments(
   settings: SandboxSettings,
@@ -364,17 +347,6 @@ export function bwrapArguments(
 /** `path` is `dir` or below it; both absolute and normalised (`resolve` results). */
 function isWithin(dir: string, path: string): boolean {
   return isWithinDirectory(path, dir);
-}
-
-function kindOf(path: string): 'dir' | 'file' | null {
-  try {
-    // Most of the hidden paths do not exist: no exception thrown for those (the cost of a throw).
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat === undefined) return null;
-    return stat.isDirectory() ? 'dir' : 'file';
-  } catch {
-    return null;
-  }
 }
 
 /** What the front ends show (status line badge, `/status`): null when the person turned it off. */
