@@ -80,3 +80,31 @@ describe('gitContext: the git it runs and what that git gets', () => {
     }
   });
 });
+
+describe("gitContext: the repository's own config runs nothing", () => {
+  it('no fsmonitor, no filter command (a repository a background command made and the sandbox has not cleaned yet)', async () => {
+    git('init', '-q', '-b', 'main');
+    await writeFile(join(dir, '.gitattributes'), '* filter=x\n');
+    await writeFile(join(dir, 'a.txt'), 'a');
+    git('add', '.');
+    git('commit', '-q', '-m', 'first');
+    const fsmonitor = join(dir, '..', `${join(dir).split('/').pop()}-fsmonitor-ran`);
+    const filter = join(dir, '..', `${join(dir).split('/').pop()}-filter-ran`);
+    git('config', 'core.fsmonitor', `touch '${fsmonitor}'; false`);
+    git('config', 'filter.x.clean', `touch '${filter}'; cat`);
+    git('config', 'filter.x.process', `touch '${filter}'`);
+    git('config', 'log.showSignature', 'true');
+    await writeFile(join(dir, 'a.txt'), 'changed');
+    const { existsSync } = await import('node:fs');
+    try {
+      const block = await gitContext(dir, process.env);
+      expect(existsSync(fsmonitor), 'core.fsmonitor ran').toBe(false);
+      expect(existsSync(filter), 'the clean filter ran').toBe(false);
+      expect(block).toContain('Uncommitted changes (1 file):\n M a.txt\n');
+      expect(block).toMatch(/[0-9a-f]{7,} first\n<\/git-context>$/);
+    } finally {
+      await rm(fsmonitor, { force: true });
+      await rm(filter, { force: true });
+    }
+  });
+});

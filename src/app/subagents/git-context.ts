@@ -1,5 +1,4 @@
-import { childProcess } from '../../util/child-process.js';
-import { trustedPathEntries } from '../../util/path-entries.js';
+import { repoGit } from './repo-git.js';
 
 const GIT_TIMEOUT_MS = 5_000;
 const MAX_DIRTY_FILES = 20;
@@ -8,24 +7,21 @@ const RECENT_COMMITS = 5;
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * git in the work tree, found on PATH's absolute entries only (a relative one, `.`, would run the
- * repository's own `git`), with the session's child environment (no API keys), as every other
- * git kimi-ts runs (src/util/git-process.ts).
+ * git in the work tree, as for any repository kimi-ts does not trust (repo-git.ts): the repository's
+ * own config runs nothing (no fsmonitor, hooks, filter commands, signature checks). Even in a folder
+ * the person trusts, the repository may be one a background command made this session and the
+ * sandbox has not cleaned yet. git is found on PATH's absolute entries only (a relative one, `.`,
+ * would run the repository's own `git`), with the session's PATH and HOME and nothing else of its
+ * environment (no API keys). Null when git fails, is missing or takes too long.
  */
-function git(args: string[], cwd: string, env: Env): Promise<string | null> {
-  return new Promise((resolve) => {
-    childProcess().execFile(
-      'git',
-      args,
-      {
-        cwd,
-        timeout: GIT_TIMEOUT_MS,
-        maxBuffer: 1 << 20,
-        env: { ...env, PATH: trustedPathEntries(env.PATH, [cwd]), GIT_TERMINAL_PROMPT: '0' },
-      },
-      (error, stdout) => resolve(error ? null : stdout.trimEnd()),
-    );
-  });
+async function git(args: string[], cwd: string, env: Env): Promise<string | null> {
+  try {
+    const signal = AbortSignal.timeout(GIT_TIMEOUT_MS);
+    const result = await repoGit(args, cwd, { signal, places: { PATH: env.PATH, HOME: env.HOME } });
+    return result.stdout.trimEnd();
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -27,16 +27,24 @@ const NEUTRAL = [
   'core.quotepath=off',
   'commit.gpgSign=false',
   'tag.gpgSign=false',
+  // `git log` would run gpg.program for each signed commit it shows.
+  'log.showSignature=false',
   'gc.auto=0',
   'maintenance.auto=false',
   'user.name=kimi-ts',
   'user.email=agent@kimi-ts.invalid',
 ];
 
-function environment(): NodeJS.ProcessEnv {
+/** Where git is looked for and the home it sees: the process's own unless the caller gives its session's. */
+export interface RepoGitPlaces {
+  readonly PATH?: string | undefined;
+  readonly HOME?: string | undefined;
+}
+
+function environment(places: RepoGitPlaces = process.env): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
+    PATH: places.PATH,
+    HOME: places.HOME,
     LANG: 'C',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
@@ -50,15 +58,21 @@ function environment(): NodeJS.ProcessEnv {
   };
 }
 
+export interface RepoGitOptions {
+  signal?: AbortSignal | undefined;
+  okCodes?: readonly number[] | undefined;
+  places?: RepoGitPlaces | undefined;
+}
+
 /** Runs git once with the neutral settings plus `extra` ones, in `cwd`; settles only once git exited. */
 async function spawnGit(
   args: readonly string[],
   cwd: string,
-  options: { extra?: readonly string[]; signal?: AbortSignal | undefined; okCodes?: readonly number[] } = {},
+  options: RepoGitOptions & { extra?: readonly string[] } = {},
 ): Promise<RepoGitResult> {
   const result = await runGitProcess(args, {
     cwd,
-    env: environment(),
+    env: environment(options.places),
     settings: [...NEUTRAL, ...(options.extra ?? [])],
     signal: options.signal,
     okCodes: options.okCodes,
@@ -78,10 +92,11 @@ async function spawnGit(
 export async function repoGit(
   args: readonly string[],
   cwd: string,
-  options: { signal?: AbortSignal | undefined; okCodes?: readonly number[] } = {},
+  options: RepoGitOptions = {},
 ): Promise<RepoGitResult> {
   const listed = await spawnGit(['config', '--name-only', '--get-regexp', '^(filter|merge)\\.'], cwd, {
     signal: options.signal,
+    places: options.places,
     okCodes: [1],
   });
   const named = (section: string) =>
