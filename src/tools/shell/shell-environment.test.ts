@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findBash } from './shell-environment.js';
+import { commandEnvironment, findBash } from './shell-environment.js';
 
 let root: string;
 
@@ -41,5 +41,36 @@ describe('findBash', () => {
     const file = await executable(dir);
     await chmod(file, 0o644);
     expect(findBash({ PATH: dir }, [])).not.toBe(file);
+  });
+});
+
+describe('commandEnvironment', () => {
+  it("is a copy of the session's variables with git told not to prompt, SHELL the bash and PATH trusted", () => {
+    const session: Record<string, string | undefined> = {
+      HOME: '/home/someone',
+      UNSET: undefined,
+      PATH: `.:bin:/usr/bin:/bin`,
+      SHELL: '/bin/zsh',
+    };
+    const env = commandEnvironment(session, '/usr/bin/bash', []);
+    expect(env).toEqual({
+      HOME: '/home/someone',
+      PATH: '/usr/bin:/bin',
+      SHELL: '/usr/bin/bash',
+      GIT_TERMINAL_PROMPT: '0',
+    });
+    // An unset variable is not passed on as a name without a value.
+    expect(Object.hasOwn(env, 'UNSET')).toBe(false);
+    // Its own object: a command's environment never changes the session's.
+    env.HOME = '/elsewhere';
+    expect(session.HOME).toBe('/home/someone');
+    expect(session.PATH).toBe('.:bin:/usr/bin:/bin');
+  });
+
+  it("reads process.env itself as well (the front ends' `!` commands)", () => {
+    const env = commandEnvironment(process.env, '/bin/bash', []);
+    expect(env.SHELL).toBe('/bin/bash');
+    expect(env.GIT_TERMINAL_PROMPT).toBe('0');
+    expect(Object.keys(env).length).toBeGreaterThanOrEqual(Object.keys(process.env).length);
   });
 });
