@@ -191,7 +191,12 @@ function statusError(
 ): InstanceType<typeof SdkErrors.APIError> {
   const message = serverMessage(text);
   const json = message !== null ? { error: { message } } : parseJson(text);
-  return SdkErrors.APIError.generate(status, json, json === undefined ? text : undefined, webHeaders(response));
+  return SdkErrors.APIError.generate(
+    status,
+    json,
+    json === undefined ? text : undefined,
+    webHeaders(response),
+  );
 }
 
 function parseJson(text: string): object | undefined {
