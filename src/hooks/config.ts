@@ -60,8 +60,10 @@ export class HookConfigError extends Error {
  * every bad entry as `hooks[i]` (with its event and command when they are readable).
  */
 export function parseHookConfigs(raw: unknown): HookConfig[] {
-  if (raw === undefined || (Array.isArray(raw) && raw.length === 0)) return [];
-  const parsed = hookConfigListSchema().safeParse(raw);
+  const entries = raw ?? [];
+  // No hooks (most configs): the schema is not even made.
+  if (Array.isArray(entries) && entries.length === 0) return [];
+  const parsed = hookConfigListSchema().safeParse(entries);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => describeIssue(raw, issue));
   throw new HookConfigError(
