@@ -1,6 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { MaxStepsReached } from '../soul/errors.js';
 import { parseD2Flow } from '../soul/flows/d2.js';
 import { buildFlow, type Flow } from '../soul/flows/flow.js';
@@ -116,7 +115,7 @@ async function readSkill(file: string, fallbackName: string): Promise<Skill | nu
   } catch {
     return null;
   }
-  const front = frontMatter(text);
+  const front = await frontMatter(text);
   if (front === null) return null;
   const name = typeof front.name === 'string' && front.name.trim() ? front.name.trim() : fallbackName;
   const description =
@@ -129,10 +128,15 @@ async function readSkill(file: string, fallbackName: string): Promise<Skill | nu
   return skill;
 }
 
-/** The YAML front matter of a Markdown text; {} without one, null when it is not valid YAML mapping. */
-function frontMatter(text: string): Record<string, unknown> | null {
+/**
+ * The YAML front matter of a Markdown text; {} without one, null when it is not valid YAML mapping.
+ * The YAML parser (~90 modules) loads with the first front matter: a session without skills (and
+ * the built-in agent specs, read from their JSON twins) never needs it before its first request.
+ */
+async function frontMatter(text: string): Promise<Record<string, unknown> | null> {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n|$)/.exec(text);
   if (!match) return {};
+  const { parse: parseYaml } = await import('yaml');
   try {
     const value: unknown = parseYaml(match[1] ?? '');
     return value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { mainCommand, nonEmpty, portNumber, positiveInt } from './cli-options.js';
 import { mistypedCommand } from './command-suggestion.js';
+import { onStdioBuilt } from './on-stdio-built.js';
 import { writeDocument } from './terminal-output.js';
 
 export function buildProgram() {
@@ -316,11 +317,13 @@ export function buildProgram() {
 }
 
 // A reader that goes away (`kimi-ts … | head`) is not an error worth a stack trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
+for (const name of ['stdout', 'stderr'] as const) {
+  onStdioBuilt(name, (stream) =>
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    }),
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 
 /**
  * The folders the person trusts, by real path, kept in kimi-ts's home (never in a workspace: a
@@ -10,16 +11,21 @@ import { writeFileAtomic } from '../util/atomic-file.js';
  */
 export const TRUSTED_FOLDERS_FILE = 'trusted-folders.json';
 
-const absolutePath = z.string().refine(isAbsolute, 'must be an absolute path');
-const recordSchema = z.object({
-  version: z.literal(1),
-  folders: z.array(absolutePath),
-  /** Folders the person said "No" to when asked: not asked again (a later "yes" takes it out). */
-  declined: z.array(absolutePath).default([]),
-});
+function buildRecordSchema() {
+  const absolutePath = z.string().refine(isAbsolute, 'must be an absolute path');
+  return z.object({
+    version: z.literal(1),
+    folders: z.array(absolutePath),
+    /** Folders the person said "No" to when asked: not asked again (a later "yes" takes it out). */
+    declined: z.array(absolutePath).default([]),
+  });
+}
+
+/** Made when a record is first read: a new home has none, and nothing reads one before the first request. */
+const recordSchema = builtOnFirstUse(buildRecordSchema);
 
 /** The trust record: the trusted folders, and those the person declined to trust. */
-export type TrustRecord = z.output<typeof recordSchema>;
+export type TrustRecord = z.output<ReturnType<typeof buildRecordSchema>>;
 
 /** Where the trust record of a home lives. */
 export function trustedFoldersFile(home: string): string {
@@ -46,7 +52,7 @@ export async function readTrustRecord(file: string): Promise<TrustRecord> {
     throw error;
   }
   try {
-    return recordSchema.parse(JSON.parse(text));
+    return recordSchema().parse(JSON.parse(text));
   } catch (error) {
     const why = error instanceof z.ZodError ? z.prettifyError(error) : (error as Error).message;
     throw new TrustRecordError(`The trust record ${file} cannot be read (${why}); fix or delete it.`);

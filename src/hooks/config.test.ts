@@ -59,6 +59,14 @@ command = "prettier --write ."
 
   it('treats a missing section as no hooks', () => {
     expect(parseHookConfigs(undefined)).toEqual([]);
+    // A JSON config's `"hooks": null` too, and an empty list is no hooks.
+    expect(parseHookConfigs(null)).toEqual([]);
+    expect(parseHookConfigs([])).toEqual([]);
+  });
+
+  it('still refuses a section that is not a list', () => {
+    expect(() => parseHookConfigs({ event: 'Stop', command: 'x' })).toThrow(HookConfigError);
+    expect(() => parseHookConfigs('Stop')).toThrow(HookConfigError);
   });
 
   it('names the bad entry, its event and command, and the regex problem', () => {

@@ -1,16 +1,22 @@
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import { HOOK_TIMEOUT_DEFAULT_S, HOOK_TIMEOUT_MAX_S, HOOK_TIMEOUT_MIN_S } from './config.js';
 import { fallbackBlockReason } from './decision.js';
 import { HOOK_EVENTS, type HookDecision, type HookEvent } from './types.js';
 
-/** A hook a wire client subscribed to in `initialize`; the client itself decides each trigger. */
-export const wireHookSubscriptionSchema = z.object({
-  id: z.string().min(1),
-  event: z.enum(HOOK_EVENTS),
-  matcher: z.string().default(''),
-  timeout: z.number().int().min(HOOK_TIMEOUT_MIN_S).max(HOOK_TIMEOUT_MAX_S).default(HOOK_TIMEOUT_DEFAULT_S),
-});
+/**
+ * A hook a wire client subscribed to in `initialize`; the client itself decides each trigger. Lazy:
+ * made when a wire client's `initialize` is read, never in the other front ends.
+ */
+export const wireHookSubscriptionSchema = z.lazy(() =>
+  z.object({
+    id: z.string().min(1),
+    event: z.enum(HOOK_EVENTS),
+    matcher: z.string().default(''),
+    timeout: z.number().int().min(HOOK_TIMEOUT_MIN_S).max(HOOK_TIMEOUT_MAX_S).default(HOOK_TIMEOUT_DEFAULT_S),
+  }),
+);
 
 export type WireHookSubscription = z.output<typeof wireHookSubscriptionSchema>;
 
@@ -26,10 +32,12 @@ export interface WireHookQuestion {
 export type AskClient = (question: WireHookQuestion, signal: AbortSignal) => Promise<unknown>;
 
 /** The decision part of a client's `HookResponse`; anything unreadable counts as allow. */
-const wireHookAnswerSchema = z.looseObject({
-  action: z.enum(['allow', 'block']),
-  reason: z.string().nullish(),
-});
+const wireHookAnswerSchema = builtOnFirstUse(() =>
+  z.looseObject({
+    action: z.enum(['allow', 'block']),
+    reason: z.string().nullish(),
+  }),
+);
 
 export interface WireHookResult extends HookDecision {
   durationMs: number;
@@ -85,7 +93,7 @@ export async function askWireHook(
     asked.catch(() => {});
     const answer = await Promise.race([asked, stopped]);
     if (answer === 'stopped') return finish(allow(), null);
-    const parsed = wireHookAnswerSchema.safeParse(answer);
+    const parsed = wireHookAnswerSchema().safeParse(answer);
     if (!parsed.success)
       return finish(allow(), 'the client answered with something other than {action, reason}');
     const reason = parsed.data.reason?.trim() ?? '';

@@ -1,4 +1,6 @@
-import OpenAI from 'openai';
+// The SDK's error classes alone (the ones `new OpenAI()` throws): the SDK's main module is ~170
+// modules that a chat request over node:http never needs (openai-chat/chat-http.ts).
+import * as SdkErrors from 'openai/core/error';
 import {
   APIConnectionError,
   APIStatusError,
@@ -23,19 +25,19 @@ export interface ErrorMappingContext {
  */
 export function mapOpenAIError(error: unknown, context: ErrorMappingContext = {}): Error {
   const { signal, apiKey } = context;
-  if (signal?.aborted || isAbortError(error) || error instanceof OpenAI.APIUserAbortError) {
+  if (signal?.aborted || isAbortError(error) || error instanceof SdkErrors.APIUserAbortError) {
     return abortErrorFor(signal, error);
   }
   if (error instanceof ChatProviderError) return error;
   const clean = (text: string): string => redact(text, apiKey);
 
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+  if (error instanceof SdkErrors.APIConnectionTimeoutError) {
     return new APITimeoutError(clean(`The request timed out: ${error.message}`), { cause: error });
   }
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (error instanceof SdkErrors.APIConnectionError) {
     return new APIConnectionError(clean(connectionMessage(error)), { cause: error });
   }
-  if (error instanceof OpenAI.APIError) {
+  if (error instanceof SdkErrors.APIError) {
     if (typeof error.status === 'number') {
       const requestId = error.headers?.get('x-request-id') ?? error.requestID ?? null;
       return new APIStatusError(
@@ -77,7 +79,7 @@ function isBodyReadFailure(error: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('UND_ERR') || code.startsWith('E'));
 }
 
-function connectionMessage(error: InstanceType<typeof OpenAI.APIConnectionError>): string {
+function connectionMessage(error: InstanceType<typeof SdkErrors.APIConnectionError>): string {
   const cause = error.cause instanceof Error ? describe(error.cause) : '';
   return cause ? `${error.message} (${cause})` : error.message;
 }

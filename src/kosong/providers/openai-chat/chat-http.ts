@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import OpenAI from 'openai';
+import * as SdkErrors from 'openai/core/error';
 import { ChatProviderError } from '../../errors.js';
 import { serverMessage } from '../error-body-fetch.js';
 import { type ServerSentEvent, SseDecoder } from './sse-decoder.js';
@@ -76,7 +76,7 @@ const ERROR_BODY_MAX_BYTES = 1024 * 1024;
  * Throws the SDK's errors (see above).
  */
 export async function postChatStream(post: ChatPost): Promise<AsyncIterable<unknown>> {
-  if (post.signal.aborted) throw new OpenAI.APIUserAbortError();
+  if (post.signal.aborted) throw new SdkErrors.APIUserAbortError();
   const bytes = post.body;
   let url = new URL(post.url);
   const exchange = new Exchange(post.signal, post.timeoutMs);
@@ -174,10 +174,10 @@ class Exchange {
 
   /** What to throw for a failure before a usable answer: the SDK's class for it. */
   failure(error: unknown): unknown {
-    if (error instanceof OpenAI.APIError || error instanceof ChatProviderError) return error;
-    if (this.signal.aborted) return new OpenAI.APIUserAbortError();
-    if (this.timedOut) return new OpenAI.APIConnectionTimeoutError();
-    return new OpenAI.APIConnectionError({
+    if (error instanceof SdkErrors.APIError || error instanceof ChatProviderError) return error;
+    if (this.signal.aborted) return new SdkErrors.APIUserAbortError();
+    if (this.timedOut) return new SdkErrors.APIConnectionTimeoutError();
+    return new SdkErrors.APIConnectionError({
       cause: error instanceof Error ? error : new Error(String(error)),
     });
   }
@@ -188,10 +188,15 @@ function statusError(
   status: number,
   text: string,
   response: IncomingMessage,
-): InstanceType<typeof OpenAI.APIError> {
+): InstanceType<typeof SdkErrors.APIError> {
   const message = serverMessage(text);
   const json = message !== null ? { error: { message } } : parseJson(text);
-  return OpenAI.APIError.generate(status, json, json === undefined ? text : undefined, webHeaders(response));
+  return SdkErrors.APIError.generate(
+    status,
+    json,
+    json === undefined ? text : undefined,
+    webHeaders(response),
+  );
 }
 
 function parseJson(text: string): object | undefined {
@@ -278,7 +283,7 @@ async function* events(response: IncomingMessage, signal: AbortSignal): AsyncGen
       }
       const data: unknown = JSON.parse(event.data);
       if (typeof data === 'object' && data !== null && 'error' in data && data.error)
-        throw new OpenAI.APIError(undefined, data.error as object, undefined, webHeaders(response));
+        throw new SdkErrors.APIError(undefined, data.error as object, undefined, webHeaders(response));
       return data;
     };
     for await (const text of body as AsyncIterable<string>)

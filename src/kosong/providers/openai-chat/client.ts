@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { VERSION } from 'openai/version';
 import { ChatProviderError } from '../../errors.js';
 import { errorBodyFetch } from '../error-body-fetch.js';
@@ -56,9 +56,14 @@ export class ClientHolder {
     return this.connections;
   }
 
-  /** The SDK client (files API), made when first asked for. */
-  get client(): OpenAI {
-    this.sdkClient ??= this.build();
+  /**
+   * The SDK client (files API), made when first asked for. Its module loads then too: the SDK's main
+   * module is ~170 modules (every API it covers), a millisecond or two of each start that a chat
+   * request over node:http never needs.
+   */
+  async client(): Promise<OpenAI> {
+    const { default: OpenAISdk } = await import('openai');
+    this.sdkClient ??= this.build(OpenAISdk);
     return this.sdkClient;
   }
 
@@ -73,9 +78,9 @@ export class ClientHolder {
     return this.options.baseUrl || this.defaultBaseUrl;
   }
 
-  private build(): OpenAI {
+  private build(OpenAISdk: typeof OpenAI): OpenAI {
     const { apiKey, customHeaders, timeoutMs } = this.options;
-    return new OpenAI({
+    return new OpenAISdk({
       apiKey: apiKey || 'no-key',
       baseURL: this.baseUrl,
       // Everything explicit, so stray OPENAI_* variables of the environment do not leak in.

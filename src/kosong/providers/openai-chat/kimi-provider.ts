@@ -1,4 +1,4 @@
-import { toFile } from 'openai';
+import { toFile } from 'openai/core/uploads';
 import type { FilePurpose } from 'openai/resources/files';
 import type { VideoUpload } from '../../provider.js';
 import type { Tool } from '../../tool.js';
@@ -35,7 +35,8 @@ export class KimiProvider extends ChatCompletionsProvider {
   async uploadVideo(video: VideoUpload, signal?: AbortSignal): Promise<string> {
     const { apiKey } = this.options;
     try {
-      const file = await this.clients.client.files.create(
+      const client = await this.clients.client();
+      const file = await client.files.create(
         {
           file: await toFile(video.data, video.filename, { type: video.mimeType }),
           // Not among the OpenAI SDK's purposes, but what Moonshot's files API expects for video.
