@@ -7,7 +7,9 @@
 //   (info) against a bare spawn of it through the same sandbox: bwrap with the session's arguments,
 //   so what kimi-ts adds is told apart from the sandbox's own cost (issue #24 budgets that);
 // - the largest process of the print session (peak RSS);
-// - the same session with the launcher's start-up tuning of V8 against V8's defaults (RSS, CPU, wall).
+// - the same session with the launcher's start-up tuning of V8 against V8's defaults (RSS, CPU, wall);
+// - (info) the Shell step's two rows again under the CI's Node 22 and 24, the lines people run: Node
+//   24's AsyncLocalStorage no longer enables a promise hook for every promise (AsyncContextFrame).
 // CPU is user + system time of the process tree (wait4's rusage, in µs: GNU time's output has 10 ms
 // steps, 4% of the session, and the ratio moved 1.00–1.09 between runs), which a loaded machine disturbs far less
 // than wall time; the sessions of a pair take turns, so a machine that slows down slows both.
@@ -21,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCommandSandbox } from '../dist/policy/sandbox.js';
+import { nodeLines } from './node-lines.mjs';
 import { startScriptedServer } from './scripted-server.mjs';
 import { median } from './stats.mjs';
 import { spawnTimed } from './tree-times.mjs';
@@ -329,6 +332,11 @@ export default async function everythingOnBench() {
     const git = await gitProcesses(node, server, home);
     const step = await perStepCpu(node, server, home);
     const tuning = await startUpTuningCost(node, server, home);
+    const otherLines = [];
+    for (const other of nodeLines().filter((line) => line !== node)) {
+      const version = execFileSync(other, ['--version'], { encoding: 'utf8' }).trim();
+      otherLines.push({ version, step: await perStepCpu(other, server, home) });
+    }
     const cpuRatio = cost.cpu.on / cost.cpu.off;
     const wallRatio = cost.wall.on / cost.wall.off;
     const stepOverhead = step.step - step.spawn;
@@ -391,6 +399,22 @@ export default async function everythingOnBench() {
         target: '≤ 80 MiB',
         ok: cost.rss / 2 ** 20 <= 80,
       },
+      ...otherLines.flatMap(({ version, step: other }) => [
+        {
+          name: `${version}: one Shell step minus a bare spawn of it: CPU`,
+          value: other.step - other.spawn,
+          unit: `ms (step ${other.step.toFixed(1)} ms, spawn ${other.spawn.toFixed(1)} ms)`,
+          target: 'info',
+          ok: true,
+        },
+        {
+          name: `${version}: one Shell step minus a bare spawn of it through the same sandbox: CPU`,
+          value: other.step - other.boxedSpawn,
+          unit: `ms (sandboxed spawn ${other.boxedSpawn.toFixed(1)} ms; CLI alone ${other.stepSelf.toFixed(1)} ms)`,
+          target: 'info',
+          ok: true,
+        },
+      ]),
       ...[
         ['peak RSS of its largest process', 'rss', 2 ** 20, 'MiB'],
         ['CPU', 'cpu', 1, 'ms'],

