@@ -28,6 +28,8 @@ const specFileSchema = z.object({ version: z.literal(1).default(1), agent: agent
 /** An agent spec with `extend` applied and every path absolute. */
 export interface AgentSpec {
   file: string;
+  /** Every spec file read for it: this one, then the ones it extends, in order. */
+  specFiles: string[];
   name: string;
   systemPromptPath: string;
   systemPromptArgs: Record<string, string>;
@@ -98,6 +100,7 @@ export async function loadAgentSpec(file: string, seen: Set<string> = new Set())
     );
   return {
     file: path,
+    specFiles: [path, ...(base?.specFiles ?? [])],
     name: agent.name ?? base?.name ?? 'agent',
     systemPromptPath,
     systemPromptArgs: { ...(base?.systemPromptArgs ?? {}), ...(agent.system_prompt_args ?? {}) },

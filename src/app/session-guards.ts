@@ -7,6 +7,7 @@ import { type SandboxContext, type SandboxState, workspaceRoots } from '../polic
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import { registerWritableFolders } from '../util/writable-folders.js';
+import { agentCodeFiles } from './agent-code-files.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
@@ -50,12 +51,15 @@ export async function openSessionGuards(parts: {
     ...parts.otherConfigFiles.map((file) => resolve(file)),
     join(home, 'mcp.json'),
   ];
+  // The agent spec's files and tool modules, kept read-only where commands may write (next start).
+  const agentFiles = agentCodeFiles(files.spec);
   const sandboxContext: SandboxContext = {
     workDir: session.workDir,
     additionalDirs: () => additionalDirs,
     userHome: env.HOME || homedir(),
     kimiHome: home,
     configFiles,
+    agentFiles,
     path: env.PATH,
   };
   // From now until the session ends, no program kimi-ts starts (the sandbox's bwrap first) is looked
@@ -74,7 +78,7 @@ export async function openSessionGuards(parts: {
       configLabel: source.kind === 'inline' ? '--config' : source.path,
       configFiles,
       trust: parts.trust,
-      sandbox: policySandbox(sandboxState),
+      sandbox: policySandbox(sandboxState, agentFiles),
       planMode: parts.planMode,
       sandboxBound: parts.sandboxBound,
       trustChangeRefused: parts.trustChangeRefused,
@@ -98,7 +102,7 @@ export async function openSessionGuards(parts: {
 }
 
 /** What the policy holds commands and file writes to: nothing when the person turned the sandbox off. */
-function policySandbox(state: SandboxState): PolicySandbox | undefined {
+function policySandbox(state: SandboxState, agentFiles: readonly string[]): PolicySandbox | undefined {
   switch (state.kind) {
     case 'off':
       return undefined;
@@ -108,6 +112,7 @@ function policySandbox(state: SandboxState): PolicySandbox | undefined {
       return {
         state: state.kind,
         mode: settings.mode === 'read-only' ? 'read-only' : 'workspace-write',
+        agentFiles,
       };
     }
   }

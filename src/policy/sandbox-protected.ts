@@ -2,6 +2,7 @@ import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 import { gitfileTarget } from './nested-git.js';
+import { agentCodeHolds } from './sandbox-agent-code.js';
 import { realSource } from './sandbox-bind-fds.js';
 import { kimiCodeFolders } from './sandbox-kimi-code.js';
 
@@ -20,15 +21,19 @@ export function protectedPaths(root: string): string[] {
 
 /**
  * Whether the sandbox lets a write reach `realPath`: inside a writable root (real paths), not in one
- * of its protected folders, and not in kimi-ts's own code (src/policy/sandbox-kimi-code.ts).
+ * of its protected folders, not in kimi-ts's own code (src/policy/sandbox-kimi-code.ts) and not in the
+ * agent spec's files or tool code (`agentFiles`, src/policy/sandbox-agent-code.ts).
  */
-export function sandboxWritable(realPath: string, realRoots: readonly string[]): boolean {
+export function sandboxWritable(
+  realPath: string,
+  realRoots: readonly string[],
+  agentFiles: readonly string[] = [],
+): boolean {
+  const inside = (path: string) => isWithinDirectory(realPath, path);
   return (
-    realRoots.some(
-      (root) =>
-        isWithinDirectory(realPath, root) &&
-        !protectedPaths(root).some((path) => isWithinDirectory(realPath, path)),
-    ) && !kimiCodeFolders(realRoots).some((path) => isWithinDirectory(realPath, path))
+    realRoots.some((root) => isWithinDirectory(realPath, root) && !protectedPaths(root).some(inside)) &&
+    !kimiCodeFolders(realRoots).some(inside) &&
+    !agentCodeHolds(agentFiles, realRoots).some(inside)
   );
 }
 

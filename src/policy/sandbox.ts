@@ -5,6 +5,7 @@ import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
 import { NestedGitIndex } from './nested-git-index.js';
 import { GitDirGuard } from './new-git-dirs.js';
+import { agentCodeHolds, agentCodeReadOnly } from './sandbox-agent-code.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
 import { cleanGitDirs, gitPathsOf, nestedGitBinds } from './sandbox-git-dirs.js';
 import { hiddenPaths, kindOf } from './sandbox-hidden-paths.js';
@@ -53,6 +54,11 @@ export interface SandboxContext {
   kimiHome: string;
   /** Every config file the session loaded (`--config-file` too): never visible to a command. */
   configFiles?: readonly string[] | undefined;
+  /**
+   * The real paths of the agent spec's files and the tool modules it names (sandbox-agent-code.ts):
+   * read-only where they lie inside the workspace.
+   */
+  agentFiles?: readonly string[] | undefined;
   /** PATH to find `bwrap` on. */
   path: string | undefined;
   platform?: NodeJS.Platform | undefined;
@@ -291,10 +297,11 @@ export function bwrapArguments(
   // kimi-ts's own code when it runs from inside the workspace, and what is hidden there (a config
   // file, the agent's home): the folders above them pinned, before anything is bound inside them.
   const kimiCode = writable ? kimiCodeFolders(workspace) : [];
+  const agentCode = writable ? agentCodeHolds(context.agentFiles ?? [], workspace) : [];
   const realHome = realOrGiven(resolve(context.userHome));
   const pins = writable
     ? pinnedParents(
-        kimiCode.concat(hidden.filter((path) => kinds.get(path) !== null).map(realOrGiven)),
+        kimiCode.concat(agentCode, hidden.filter((path) => kinds.get(path) !== null).map(realOrGiven)),
         workspace,
         (dir, root) => keptReadOnlyByHome(dir, root, realHome),
       )
@@ -333,7 +340,7 @@ export function bwrapArguments(
     } else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
   }
   // Last, on top of the workspace's binds: kimi-ts's own code when it runs from inside the workspace.
-  args.push(...kimiCodeReadOnly(kimiCode, placeholders));
+  args.push(...kimiCodeReadOnly(kimiCode, placeholders), ...agentCodeReadOnly(agentCode));
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes. The command is the
