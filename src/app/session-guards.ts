@@ -92,6 +92,7 @@ export async function openSessionGuards(parts: {
       permissions,
       commandSandbox,
       sandboxState,
+      agentFiles,
       forgetWritableFolders,
     };
   } catch (error) {

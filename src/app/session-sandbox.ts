@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import {
   createCommandSandbox,
@@ -6,6 +7,8 @@ import {
   type SandboxState,
 } from '../policy/sandbox.js';
 import { kimiInstallRoot, workspaceHoldingInstall } from '../util/install-location.js';
+import { isWithinDirectory } from '../util/path-within.js';
+import { realOrGiven } from '../util/real-or-given.js';
 import type { WarningSink } from './session-warning.js';
 
 /**
@@ -55,17 +58,33 @@ function warnSandboxUnavailableOnce(
 
 /**
  * What a session's start says of its sandbox: that it cannot run (once per process), and, when it is
- * not on, that kimi-ts runs from a folder commands may write (with it on, commands and file tools
- * cannot change kimi-ts's own code there: src/policy/sandbox-kimi-code.ts).
+ * not on, that kimi-ts, or the agent spec and the tool code it names, lie in a folder commands may
+ * write (with it on, commands and file tools cannot change them there: src/policy/sandbox-kimi-code.ts,
+ * src/policy/sandbox-agent-code.ts).
  */
 export function warnOfSandbox(
   state: SandboxState,
   writableFolders: readonly string[],
   warn: WarningSink,
+  /** The agent spec's files and tool modules (agent-code-files.ts), real paths. */
+  agentFiles: readonly string[] = [],
 ): void {
   if (state.kind === 'unavailable') warnSandboxUnavailableOnce(state, warn);
   if (state.kind === 'on') return;
   const holder = workspaceHoldingInstall(writableFolders);
   if (holder !== null)
     warn({ kind: 'install-in-workspace', install: kimiInstallRoot() ?? '', folder: holder });
+  const realFolders = writableFolders.map((dir) => realOrGiven(resolve(dir)));
+  for (const file of agentFiles) {
+    // kimi-ts's own (the default agent's) are in the install, said above.
+    const folder = realFolders.find((dir) => isWithinDirectory(file, dir));
+    if (folder === undefined || insideInstall(file)) continue;
+    warn({ kind: 'agent-code-in-workspace', file, folder });
+    return;
+  }
+}
+
+function insideInstall(file: string): boolean {
+  const install = kimiInstallRoot();
+  return install !== null && isWithinDirectory(file, install);
 }

@@ -58,3 +58,25 @@ it('a command cannot change the agent spec or its tool module, nor move their fo
   expect(existsSync(join(sandbox.workDir, 'agent-old'))).toBe(false);
   expect(await readFile(join(sandbox.workDir, 'fine.txt'), 'utf8')).toBe('fine\n');
 });
+
+it('without the sandbox, kimi-ts says at start that commands could change the agent spec it loads', async () => {
+  const { sandbox } = await cli.setup([{ text: 'Done.' }, { text: 'Done.' }]);
+  const agent = join(sandbox.workDir, 'agent');
+  await cp(example, agent, { recursive: true });
+  const result = await sandbox.run([
+    '--agent-file',
+    join(agent, 'agent.yaml'),
+    '--sandbox',
+    'off',
+    '--print',
+    '-p',
+    'go',
+  ]);
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stderr).toContain(`The agent spec's ${join(agent, 'agent.yaml')} lies inside the folder`);
+  expect(result.stderr).toContain('the sandbox is not on');
+  // With the default agent (kimi-ts's own spec, outside the workspace) there is nothing to say.
+  const plain = await sandbox.run(['--sandbox', 'off', '--print', '-p', 'go']);
+  expect(plain.code, plain.stderr).toBe(0);
+  expect(plain.stderr).not.toContain("The agent spec's");
+});
