@@ -155,7 +155,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     // skips PATH entries in the session's folders.
     shutdown.add(async () => guards.forgetWritableFolders());
     if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
-    warnOfSandbox(guards.sandboxState, [session.workDir, ...additionalDirs], warn, guards.agentFiles);
+    warnOfSandbox(guards.sandboxState, [session.workDir, ...additionalDirs], warn, guards.agentCode);
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,

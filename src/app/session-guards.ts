@@ -4,10 +4,12 @@ import type { Config } from '../config/schema.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
+import type { AgentCode } from '../policy/sandbox-agent-code.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import { registerWritableFolders } from '../util/writable-folders.js';
 import { agentCodeFiles } from './agent-code-files.js';
+import { hookScriptFiles } from './hook-script-files.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
@@ -51,15 +53,24 @@ export async function openSessionGuards(parts: {
     ...parts.otherConfigFiles.map((file) => resolve(file)),
     join(home, 'mcp.json'),
   ];
-  // The agent spec's files and tool modules, kept read-only where commands may write (next start).
-  const agentFiles = agentCodeFiles(files.spec);
+  // What kimi-ts runs or loads outside the sandbox later (the agent spec's tool modules at the next
+  // start, the hooks' scripts at the next event): kept read-only where commands may write.
+  const userHome = env.HOME || homedir();
+  const agentCode: AgentCode = {
+    byFolder: agentCodeFiles(files.spec),
+    byFile: hookScriptFiles(
+      config.hooks.map((hook) => hook.command),
+      session.workDir,
+      userHome,
+    ),
+  };
   const sandboxContext: SandboxContext = {
     workDir: session.workDir,
     additionalDirs: () => additionalDirs,
-    userHome: env.HOME || homedir(),
+    userHome,
     kimiHome: home,
     configFiles,
-    agentFiles,
+    agentCode,
     path: env.PATH,
   };
   // From now until the session ends, no program kimi-ts starts (the sandbox's bwrap first) is looked
@@ -78,7 +89,7 @@ export async function openSessionGuards(parts: {
       configLabel: source.kind === 'inline' ? '--config' : source.path,
       configFiles,
       trust: parts.trust,
-      sandbox: policySandbox(sandboxState, agentFiles),
+      sandbox: policySandbox(sandboxState, agentCode),
       planMode: parts.planMode,
       sandboxBound: parts.sandboxBound,
       trustChangeRefused: parts.trustChangeRefused,
@@ -92,7 +103,7 @@ export async function openSessionGuards(parts: {
       permissions,
       commandSandbox,
       sandboxState,
-      agentFiles,
+      agentCode,
       forgetWritableFolders,
     };
   } catch (error) {
@@ -103,7 +114,7 @@ export async function openSessionGuards(parts: {
 }
 
 /** What the policy holds commands and file writes to: nothing when the person turned the sandbox off. */
-function policySandbox(state: SandboxState, agentFiles: readonly string[]): PolicySandbox | undefined {
+function policySandbox(state: SandboxState, agentCode: AgentCode): PolicySandbox | undefined {
   switch (state.kind) {
     case 'off':
       return undefined;
@@ -113,7 +124,7 @@ function policySandbox(state: SandboxState, agentFiles: readonly string[]): Poli
       return {
         state: state.kind,
         mode: settings.mode === 'read-only' ? 'read-only' : 'workspace-write',
-        agentFiles,
+        agentCode,
       };
     }
   }

@@ -6,6 +6,7 @@ import {
   type SandboxMode,
   type SandboxState,
 } from '../policy/sandbox.js';
+import { type AgentCode, NO_AGENT_CODE } from '../policy/sandbox-agent-code.js';
 import { kimiInstallRoot, workspaceHoldingInstall } from '../util/install-location.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
@@ -66,8 +67,8 @@ export function warnOfSandbox(
   state: SandboxState,
   writableFolders: readonly string[],
   warn: WarningSink,
-  /** The agent spec's files and tool modules (agent-code-files.ts), real paths. */
-  agentFiles: readonly string[] = [],
+  /** The agent spec's files and tool modules, the hooks' scripts (sandbox-agent-code.ts). */
+  agentCode: AgentCode = NO_AGENT_CODE,
 ): void {
   if (state.kind === 'unavailable') warnSandboxUnavailableOnce(state, warn);
   if (state.kind === 'on') return;
@@ -75,7 +76,7 @@ export function warnOfSandbox(
   if (holder !== null)
     warn({ kind: 'install-in-workspace', install: kimiInstallRoot() ?? '', folder: holder });
   const realFolders = writableFolders.map((dir) => realOrGiven(resolve(dir)));
-  for (const file of agentFiles) {
+  for (const file of [...agentCode.byFolder, ...agentCode.byFile]) {
     // kimi-ts's own (the default agent's) are in the install, said above.
     const folder = realFolders.find((dir) => isWithinDirectory(file, dir));
     if (folder === undefined || insideInstall(file)) continue;

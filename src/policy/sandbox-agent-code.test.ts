@@ -17,11 +17,22 @@ describe("the agent spec's files and tool code in a writable folder", () => {
   const topSpec = join(work, 'agent.yaml');
   const outside = join(root, 'elsewhere', 'agent.yaml');
 
+  const byFolder = (...files: string[]) => ({ byFolder: files, byFile: [] });
+
   it('held by their folder, or by themselves at the top of a root; the outermost of nested holds; nothing outside the roots', () => {
-    expect(agentCodeHolds([spec, tool, outside], [work])).toEqual([agent]);
-    expect(agentCodeHolds([topSpec, tool], [work])).toEqual([topSpec, join(agent, 'tools')]);
-    expect(agentCodeHolds([work], [work])).toEqual([]);
-    expect(agentCodeHolds([], [work])).toEqual([]);
+    expect(agentCodeHolds(byFolder(spec, tool, outside), [work])).toEqual([agent]);
+    expect(agentCodeHolds(byFolder(topSpec, tool), [work])).toEqual([topSpec, join(agent, 'tools')]);
+    expect(agentCodeHolds(byFolder(work), [work])).toEqual([]);
+    expect(agentCodeHolds(byFolder(), [work])).toEqual([]);
+  });
+
+  it("a hook's script is held by itself, its folder stays writable", () => {
+    const script = join(work, 'scripts', 'format.sh');
+    expect(agentCodeHolds({ byFolder: [], byFile: [script, outside] }, [work])).toEqual([script]);
+    expect(sandboxWritable(script, [work], { byFolder: [], byFile: [script] })).toBe(false);
+    expect(
+      sandboxWritable(join(work, 'scripts', 'other.sh'), [work], { byFolder: [], byFile: [script] }),
+    ).toBe(true);
   });
 
   it('bound read-only where they exist and are no symlink', () => {
@@ -38,10 +49,10 @@ describe("the agent spec's files and tool code in a writable folder", () => {
   });
 
   it("the file tools' write check refuses a write into them, and only them", () => {
-    expect(sandboxWritable(tool, [work], [spec, tool])).toBe(false);
-    expect(sandboxWritable(join(agent, 'new.mjs'), [work], [spec])).toBe(false);
-    expect(sandboxWritable(topSpec, [work], [topSpec])).toBe(false);
-    expect(sandboxWritable(join(work, 'notes.txt'), [work], [topSpec, spec])).toBe(true);
+    expect(sandboxWritable(tool, [work], byFolder(spec, tool))).toBe(false);
+    expect(sandboxWritable(join(agent, 'new.mjs'), [work], byFolder(spec))).toBe(false);
+    expect(sandboxWritable(topSpec, [work], byFolder(topSpec))).toBe(false);
+    expect(sandboxWritable(join(work, 'notes.txt'), [work], byFolder(topSpec, spec))).toBe(true);
     expect(sandboxWritable(tool, [work])).toBe(true);
   });
 });

@@ -3,29 +3,40 @@ import { dirname } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 
 /**
- * The agent's own specs and tool code when they lie in a folder commands may write (`--agent-file
- * agent/agent.yaml` naming a tool module `./word-count.mjs`): what the sandbox keeps read-only, for
- * commands and file tools alike. kimi-ts loads a spec's tool modules into its own process at the
- * next start, outside any sandbox, and the spec says which modules to load: a command that changed
- * either would run code of its own there.
- *
- * `agentFiles`: the real paths of the files the agent spec loaded (the spec, the specs it extends,
- * its system prompt, its subagents' specs) and of the tool modules it names. Each is held by its
- * folder (the description files and helpers beside a module, the prompt beside a spec), or by itself
- * when its folder is a writable root: a spec at the workspace's top would otherwise make the whole
- * workspace read-only. Only what lies inside a root; the outermost of nested holds.
+ * Code and specs kimi-ts runs or loads outside any sandbox, named by real path:
+ * - `byFolder`: the files the agent spec loaded (the spec, the specs it extends, its system prompt,
+ *   its subagents' specs) and the tool modules it names, which kimi-ts loads into its own process at
+ *   the next start: each held with its folder (the description files and helpers beside a module,
+ *   the prompt beside a spec);
+ * - `byFile`: the scripts the person's hooks name (`./scripts/format.sh`), which run at the next
+ *   event: each held by itself (its folder is the project's).
  */
-export function agentCodeHolds(
-  agentFiles: readonly string[],
-  realWritableRoots: readonly string[],
-): string[] {
-  if (agentFiles.length === 0) return [];
+export interface AgentCode {
+  readonly byFolder: readonly string[];
+  readonly byFile: readonly string[];
+}
+
+export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [] };
+
+/**
+ * What of the agent's code lies in a folder commands may write (`--agent-file agent/agent.yaml`
+ * naming a tool module `./word-count.mjs`, a hook running `./scripts/format.sh`): the paths the
+ * sandbox keeps read-only, for commands and file tools alike. A command that changed them would run
+ * code of its own outside the sandbox, through kimi-ts. A file of `byFolder` at the top of a root is
+ * held by itself: the whole workspace would otherwise be read-only. Only what lies inside a root;
+ * the outermost of nested holds.
+ */
+export function agentCodeHolds(agentCode: AgentCode, realWritableRoots: readonly string[]): string[] {
+  if (agentCode.byFolder.length === 0 && agentCode.byFile.length === 0) return [];
   const holds = new Set<string>();
-  for (const file of agentFiles) {
-    if (!realWritableRoots.some((root) => file !== root && isWithinDirectory(file, root))) continue;
+  const inRoot = (file: string) =>
+    realWritableRoots.some((root) => file !== root && isWithinDirectory(file, root));
+  for (const file of agentCode.byFolder) {
+    if (!inRoot(file)) continue;
     const folder = dirname(file);
     holds.add(realWritableRoots.includes(folder) ? file : folder);
   }
+  for (const file of agentCode.byFile) if (inRoot(file)) holds.add(file);
   const list = [...holds];
   return list.filter(
     (path, i) => !list.some((other, j) => j !== i && other !== path && isWithinDirectory(path, other)),

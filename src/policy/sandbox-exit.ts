@@ -5,6 +5,7 @@ import type { EffectFacts } from './effect-facts.js';
 import type { WorkspaceRoots } from './path-class.js';
 import type { PolicyRequest, ToolQuestion } from './policy-decision.js';
 import { isReadOnlyCommand } from './read-only-commands.js';
+import type { AgentCode } from './sandbox-agent-code.js';
 import { sandboxWritable } from './sandbox-protected.js';
 import { opaqueCommand } from './shell-command.js';
 
@@ -13,8 +14,8 @@ export interface PolicySandbox {
   /** `on`: commands run in the sandbox; `unavailable`: wanted, but it cannot run here. */
   readonly state: 'on' | 'unavailable';
   readonly mode: 'workspace-write' | 'read-only';
-  /** The agent spec's files and the tool modules it names, real paths (src/policy/sandbox-agent-code.ts). */
-  readonly agentFiles?: readonly string[] | undefined;
+  /** The agent spec's files, the tool modules it names, the hooks' scripts (src/policy/sandbox-agent-code.ts). */
+  readonly agentCode?: AgentCode | undefined;
 }
 
 /** A call that would act beyond the sandbox: the question for a person, and the refusal without one. */
@@ -82,7 +83,7 @@ export async function sandboxExit(
         sandbox.mode === 'read-only'
           ? []
           : [await roots.realWorkDir(), ...(await roots.realAdditionalDirs())];
-      if (sandboxWritable(real, writableRoots, sandbox.agentFiles)) continue;
+      if (sandboxWritable(real, writableRoots, sandbox.agentCode)) continue;
       // Outside the workspace: the usual question (and its session approval), asked even in yolo.
       const outside = fact.pathClass === 'outside';
       return {
@@ -93,9 +94,9 @@ export async function sandboxExit(
             }
           : {
               action: PROTECTED_EDIT_ACTION,
-              description: `Edit a file the sandbox keeps read-only (${sandbox.mode === 'read-only' ? 'read-only mode' : ".git, .kimi-ts, kimi-ts's own code and the agent spec's files and tool code run or configure things later"}): ${showTarget(effect.target)}`,
+              description: `Edit a file the sandbox keeps read-only (${sandbox.mode === 'read-only' ? 'read-only mode' : ".git, .kimi-ts, kimi-ts's own code, the agent spec's files and tool code and the hooks' scripts run or configure things later"}): ${showTarget(effect.target)}`,
             },
-        refusal: `\`${effect.target.given}\` (real path ${real}, in ${dirname(real)}) is outside what the sandbox lets anything write (${sandbox.mode === 'read-only' ? 'nothing: the sandbox is read-only' : "the workspace and add-dirs, but not their .git, .kimi-ts, kimi-ts's own code or the agent spec's files and tool code"}). Writing it needs a person's approval, and ${NOBODY}.`,
+        refusal: `\`${effect.target.given}\` (real path ${real}, in ${dirname(real)}) is outside what the sandbox lets anything write (${sandbox.mode === 'read-only' ? 'nothing: the sandbox is read-only' : "the workspace and add-dirs, but not their .git, .kimi-ts, kimi-ts's own code, the agent spec's files and tool code or the hooks' scripts"}). Writing it needs a person's approval, and ${NOBODY}.`,
       };
     }
   }

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 import { gitfileTarget } from './nested-git.js';
-import { agentCodeHolds } from './sandbox-agent-code.js';
+import { type AgentCode, agentCodeHolds, NO_AGENT_CODE } from './sandbox-agent-code.js';
 import { realSource } from './sandbox-bind-fds.js';
 import { kimiCodeFolders } from './sandbox-kimi-code.js';
 
@@ -22,18 +22,18 @@ export function protectedPaths(root: string): string[] {
 /**
  * Whether the sandbox lets a write reach `realPath`: inside a writable root (real paths), not in one
  * of its protected folders, not in kimi-ts's own code (src/policy/sandbox-kimi-code.ts) and not in the
- * agent spec's files or tool code (`agentFiles`, src/policy/sandbox-agent-code.ts).
+ * agent spec's files, its tool code or the hooks' scripts (`agentCode`, src/policy/sandbox-agent-code.ts).
  */
 export function sandboxWritable(
   realPath: string,
   realRoots: readonly string[],
-  agentFiles: readonly string[] = [],
+  agentCode: AgentCode = NO_AGENT_CODE,
 ): boolean {
   const inside = (path: string) => isWithinDirectory(realPath, path);
   return (
     realRoots.some((root) => isWithinDirectory(realPath, root) && !protectedPaths(root).some(inside)) &&
     !kimiCodeFolders(realRoots).some(inside) &&
-    !agentCodeHolds(agentFiles, realRoots).some(inside)
+    !agentCodeHolds(agentCode, realRoots).some(inside)
   );
 }
 

@@ -5,7 +5,7 @@ import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
 import { NestedGitIndex } from './nested-git-index.js';
 import { GitDirGuard } from './new-git-dirs.js';
-import { agentCodeHolds, agentCodeReadOnly } from './sandbox-agent-code.js';
+import { type AgentCode, agentCodeHolds, agentCodeReadOnly, NO_AGENT_CODE } from './sandbox-agent-code.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
 import { cleanGitDirs, gitPathsOf, nestedGitBinds } from './sandbox-git-dirs.js';
 import { hiddenPaths, kindOf } from './sandbox-hidden-paths.js';
@@ -55,10 +55,10 @@ export interface SandboxContext {
   /** Every config file the session loaded (`--config-file` too): never visible to a command. */
   configFiles?: readonly string[] | undefined;
   /**
-   * The real paths of the agent spec's files and the tool modules it names (sandbox-agent-code.ts):
+   * The agent spec's files, the tool modules it names and the hooks' scripts (sandbox-agent-code.ts):
    * read-only where they lie inside the workspace.
    */
-  agentFiles?: readonly string[] | undefined;
+  agentCode?: AgentCode | undefined;
   /** PATH to find `bwrap` on. */
   path: string | undefined;
   platform?: NodeJS.Platform | undefined;
@@ -297,7 +297,7 @@ export function bwrapArguments(
   // kimi-ts's own code when it runs from inside the workspace, and what is hidden there (a config
   // file, the agent's home): the folders above them pinned, before anything is bound inside them.
   const kimiCode = writable ? kimiCodeFolders(workspace) : [];
-  const agentCode = writable ? agentCodeHolds(context.agentFiles ?? [], workspace) : [];
+  const agentCode = writable ? agentCodeHolds(context.agentCode ?? NO_AGENT_CODE, workspace) : [];
   const realHome = realOrGiven(resolve(context.userHome));
   const pins = writable
     ? pinnedParents(

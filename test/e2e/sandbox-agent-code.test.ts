@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -79,4 +79,35 @@ it('without the sandbox, kimi-ts says at start that commands could change the ag
   const plain = await sandbox.run(['--sandbox', 'off', '--print', '-p', 'go']);
   expect(plain.code, plain.stderr).toBe(0);
   expect(plain.stderr).not.toContain("The agent spec's");
+});
+
+it("a command cannot change a script the person's hook runs (hooks run outside the sandbox); the rest of its folder stays writable", async () => {
+  const server = await cli.startServer();
+  const { sandbox } = {
+    sandbox: await cli.createSandbox({
+      baseUrl: server.baseUrl,
+      extraToml: '[[hooks]]\nevent = "PostToolUse"\nmatcher = "^Shell$"\ncommand = "sh scripts/hook.sh"\n',
+    }),
+  };
+  const marker = join(sandbox.workDir, '..', 'hook-ran-planted-code');
+  const attack = [
+    `echo "touch '${marker}'" >> scripts/hook.sh`,
+    'echo fine > scripts/other.sh',
+    'echo finished',
+  ].join('; ');
+  server.push(
+    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: attack } }] },
+    { toolCalls: [{ id: 'c2', name: 'Shell', args: { command: 'echo again' } }] },
+    { text: 'Done.' },
+  );
+  await mkdir(join(sandbox.workDir, 'scripts'));
+  await writeFile(join(sandbox.workDir, 'scripts', 'hook.sh'), 'exit 0\n');
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
+  expect(result.code, result.stderr).toBe(0);
+  const [shellResult] = toolResults(result.stdout);
+  expect(shellResult).toContain('finished');
+  expect(shellResult).toContain('Read-only file system');
+  expect(existsSync(marker)).toBe(false);
+  expect(await readFile(join(sandbox.workDir, 'scripts', 'hook.sh'), 'utf8')).toBe('exit 0\n');
+  expect(await readFile(join(sandbox.workDir, 'scripts', 'other.sh'), 'utf8')).toBe('fine\n');
 });
