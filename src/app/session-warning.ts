@@ -43,7 +43,7 @@ export function describeSessionWarning(warning: SessionWarning): string {
     case 'install-in-workspace':
       return `kimi-ts runs from ${warning.install}, inside the folder ${warning.folder} that commands may write, and the sandbox is not on: a command the model runs could change the code kimi-ts loads later in its own process. Turn the sandbox on, or install kimi-ts outside the workspace (npm i -g kimi-ts), when you work on code you do not trust.\n`;
     case 'agent-code-in-workspace':
-      return `The agent spec's ${warning.file} lies inside the folder ${warning.folder} that commands may write, and the sandbox is not on: a command the model runs could change it or the tool code it names, which kimi-ts loads in its own process at the next start. Turn the sandbox on, or keep the agent spec and its tools outside the workspace, when you work on code you do not trust.\n`;
+      return `${warning.file}, which kimi-ts loads or runs outside any sandbox (the agent spec and the tool code it names, a hook's script), lies inside the folder ${warning.folder} that commands may write, and the sandbox is not on: a command the model runs could change it. Turn the sandbox on, or keep such files outside the workspace, when you work on code you do not trust.\n`;
     case 'workspace-untrusted':
       return `The folder ${warning.folder} is not trusted, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
   }
