@@ -73,7 +73,9 @@ it('without the sandbox, kimi-ts says at start that commands could change the ag
     'go',
   ]);
   expect(result.code, result.stderr).toBe(0);
-  expect(result.stderr).toContain(`${join(agent, 'agent.yaml')}, which kimi-ts loads or runs outside any sandbox`);
+  expect(result.stderr).toContain(
+    `${join(agent, 'agent.yaml')}, which kimi-ts loads or runs outside any sandbox`,
+  );
   expect(result.stderr).toContain('the sandbox is not on');
   // With the default agent (kimi-ts's own spec, outside the workspace) there is nothing to say.
   const plain = await sandbox.run(['--sandbox', 'off', '--print', '-p', 'go']);
