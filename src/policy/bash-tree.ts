@@ -39,7 +39,17 @@ export interface SyntaxNode {
 /** The binding's functions the reader calls, and its memory (the view is replaced when memory grows). */
 export interface Binding {
   readonly HEAP32: Int32Array;
+  /** What the parser reads its input through (the binding calls it from WebAssembly); null between parses. */
+  currentParseCallback: ((index: number) => string) | null;
   _ts_init(): number;
+  _ts_parser_parse_wasm(
+    parser: number,
+    inputBuffer: number,
+    oldTree: number,
+    ranges: number,
+    rangeCount: number,
+  ): number;
+  _ts_tree_delete(tree: number): void;
   _free(address: number): void;
   _ts_tree_root_node_wasm(tree: number): void;
   _ts_node_symbol_wasm(tree: number): number;
@@ -56,6 +66,8 @@ export interface Binding {
 
 const BINDING_FUNCTIONS: readonly (keyof Binding)[] = [
   '_ts_init',
+  '_ts_parser_parse_wasm',
+  '_ts_tree_delete',
   '_free',
   '_ts_tree_root_node_wasm',
   '_ts_node_symbol_wasm',
@@ -83,46 +95,77 @@ export function bindingOf(module: object): Binding {
   return module as Binding;
 }
 
-/** A parser whose trees are read through the binding. */
+/**
+ * A parser whose trees are read through the binding. It parses through the binding too: web-tree-sitter's
+ * `Parser.parse` wraps each tree in a Tree object registered with a FinalizationRegistry (and taken off
+ * it at `delete`), and turns its logger off at every call; a decision never sees that Tree, and the
+ * wrapping was about a twentieth of a new command's decision (bench, policy, case row). The call is the
+ * one web-tree-sitter makes for a string: the text read from index 0, no old tree, no ranges.
+ */
 export class BashParser {
   /** The transfer buffer, as an index into HEAP32. */
   private readonly transfer: number;
+  /** The parser's address and its input buffer's (web-tree-sitter's `parser[0]` and `parser[1]`). */
+  private readonly address: number;
+  private readonly inputBuffer: number;
 
   constructor(
-    private readonly parser: Parser,
+    /** web-tree-sitter's parser (the tests parse with it too, to compare its Node objects). */
+    readonly webParser: Parser,
     private readonly language: Language,
     private readonly binding: Binding,
   ) {
     // ts_init only writes the language versions there and returns the buffer's address.
     this.transfer = binding._ts_init() >> 2;
+    const handles = webParser as unknown as { readonly 0: unknown; readonly 1: unknown };
+    if (
+      typeof handles[0] !== 'number' ||
+      handles[0] <= 0 ||
+      typeof handles[1] !== 'number' ||
+      handles[1] <= 0
+    )
+      throw new Error('web-tree-sitter parser has no address');
+    this.address = handles[0];
+    this.inputBuffer = handles[1];
   }
 
   /** The tree of `source`, or null when the parser gives none. Call `delete` when done. */
   parse(source: string): BashTree | null {
-    const tree = this.parser.parse(source);
+    const binding = this.binding;
+    binding.currentParseCallback = (index) => source.slice(index);
+    let tree: number;
+    try {
+      tree = binding._ts_parser_parse_wasm(this.address, this.inputBuffer, 0, 0, 0);
+    } finally {
+      binding.currentParseCallback = null;
+    }
     if (!tree) return null;
-    return new BashTree(tree, source, this.binding, this.transfer, this.language);
+    return new BashTree(tree, source, binding, this.transfer, this.language, true);
+  }
+
+  /** The same reader over a tree web-tree-sitter made (the tests compare its Node objects); not deleted here. */
+  readWebTree(webTree: Tree, source: string): BashTree {
+    const address = (webTree as unknown as { readonly 0: unknown })[0];
+    if (typeof address !== 'number' || address <= 0) throw new Error('web-tree-sitter tree has no address');
+    return new BashTree(address, source, this.binding, this.transfer, this.language, false);
   }
 }
 
 /** One parse: its nodes read the binding until `delete`. */
 export class BashTree {
   readonly rootNode: SyntaxNode;
-  /** The tree's address in WebAssembly memory: every binding call names it. */
-  readonly address: number;
 
   constructor(
-    /** web-tree-sitter's tree (its own Node objects read the same memory: the tests compare them). */
-    readonly webTree: Tree,
+    /** The tree's address in WebAssembly memory: every binding call names it. */
+    readonly address: number,
     readonly source: string,
     readonly binding: Binding,
     /** The transfer buffer, as an index into HEAP32. */
     readonly transfer: number,
     private readonly language: Language,
+    /** Whether `delete` frees the tree (not one web-tree-sitter's Tree object owns). */
+    private readonly owned: boolean,
   ) {
-    const address = (webTree as unknown as { readonly 0: unknown })[0];
-    if (typeof address !== 'number' || address <= 0) throw new Error('web-tree-sitter tree has no address');
-    this.address = address;
     binding._ts_tree_root_node_wasm(address);
     const root = this.nodeAt(transfer);
     if (!root) throw new Error('web-tree-sitter tree has no root');
@@ -135,7 +178,7 @@ export class BashTree {
   }
 
   delete(): void {
-    this.webTree.delete();
+    if (this.owned) this.binding._ts_tree_delete(this.address);
   }
 
   /** As web-tree-sitter names a type: the grammar's name, or ERROR for the error symbol. */

@@ -276,15 +276,15 @@ function collect(
   }
   const children = namedChildrenOf(node);
   let inPart = walk.inPart;
-  // A command's words with a literal value hold no expansion, substitution or command: nothing
-  // below them is collected, so they are not walked.
-  let literal: ReadonlySet<SyntaxNode> | null = null;
+  // What is walked below: the children, but for a command only those that are no literal word (a
+  // word with a literal value holds no expansion, substitution or command: nothing to collect).
+  let toWalk: readonly SyntaxNode[] = children;
   if (type === 'command') {
-    const { part, nested, literalWords } = analyseCommandNode(node, children, source, parent);
-    walk.found.push(part);
-    for (const code of nested) walk.nested(code);
+    const analysed = analyseCommandNode(node, children, source, parent);
+    walk.found.push(analysed.part);
+    for (const code of analysed.nested) walk.nested(code);
     inPart = true;
-    literal = literalWords;
+    toWalk = analysed.toWalk;
   } else if (REDIRECT_NODES.has(type)) {
     const part = analyseRedirect(node, source, children);
     walk.found.push(part);
@@ -303,6 +303,7 @@ function collect(
       inPart = true;
     }
   }
+  if (toWalk.length === 0) return;
   // Written out, not spread (a spread object is copied on V8's slow path).
   const inner: Walk =
     inPart === walk.inPart
@@ -315,8 +316,7 @@ function collect(
           deeper: walk.deeper,
         };
   const self: ParentNode = { node, type };
-  for (const child of children)
-    if (child && !literal?.has(child)) collect(child, source, inner, self, depth + 1);
+  for (const child of toWalk) collect(child, source, inner, self, depth + 1);
 }
 
 /**
