@@ -33,10 +33,17 @@ export interface ParsedCommand {
 export type { CommandPart } from './command-part.js';
 
 let loading: Promise<BashParser> | undefined;
+/** The parser once loaded: a new command is parsed with no wait on the loading promise. */
+let loaded: BashParser | undefined;
 
 /** The parser and grammar (WebAssembly) load on first use, so start-up never pays for them. */
 function bashParser(): Promise<BashParser> {
-  loading ??= import('./bash-parser.js').then(({ loadBashParser }) => loadBashParser());
+  loading ??= import('./bash-parser.js')
+    .then(({ loadBashParser }) => loadBashParser())
+    .then((parser) => {
+      loaded = parser;
+      return parser;
+    });
   loading.catch(() => {
     loading = undefined;
   });
@@ -99,7 +106,7 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
   if (loop) return splitByHand(loop.parts, loop.loopWords);
   const plain = parsePlainCommandLine(command);
   if (plain) return splitByHand(plain, []);
-  const result = await treeSitterParse(command);
+  const result = loaded ? parseWith(loaded, command) : await treeSitterParse(command);
   // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
   if (result === null) return opaqueCommand(command);
   if (command.length <= MAX_PARSED_TEXT) {
@@ -125,6 +132,11 @@ async function treeSitterParse(command: string): Promise<ParsedCommand | null> {
   } catch {
     return null;
   }
+  return parseWith(parser, command);
+}
+
+/** Null when the parser gives no tree. */
+function parseWith(parser: BashParser, command: string): ParsedCommand | null {
   const found: CommandPart[] = [];
   const loopWords: string[] = [];
   const incomplete = parseInto(parser, command, 0, found, loopWords);
