@@ -51,7 +51,8 @@ export function wordsReadAsNothing(
   const end = node.endIndex;
   let covered = node.startIndex;
   let blank = true;
-  for (const child of named) {
+  for (let i = 0; i < named.length; i++) {
+    const child = named[i];
     if (!child) continue;
     blank &&= isBlank(source, covered, child.startIndex);
     covered = Math.max(covered, child.endIndex);

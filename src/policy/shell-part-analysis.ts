@@ -45,7 +45,9 @@ export function analyseCommandNode(
   // Once a word is not an assignment, bash reads none after it as one (`--format=x B=2 ls` runs
   // `--format=x`); the grammar still files `--format=x` under variable_assignment.
   let assigning = true;
-  for (const child of children) {
+  // Indexed, as the tree walk's loops are (see collect in shell-command.ts).
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
     if (!child) continue;
     // A zero-width node (the grammar's empty command name after `a=1 2>&1`) is no word.
     if (child.startIndex === child.endIndex) continue;
