@@ -108,7 +108,10 @@ export class PermissionRule {
   /** `matches` for one or two texts (a simple command part as written and as its literal words). */
   matchesText(toolName: string, text: string, other: string): boolean {
     if (!this.coversTool(toolName)) return false;
-    return this.matchArgument === null || this.matchArgument(text) || this.matchArgument(other);
+    // A simple part's literal form is most often its text: one test answers for both.
+    return (
+      this.matchArgument === null || this.matchArgument(text) || (other !== text && this.matchArgument(other))
+    );
   }
 
   /**
@@ -119,7 +122,10 @@ export class PermissionRule {
   matchesCommandPart(toolName: string, part: CommandPart): ShellMatch {
     if (!this.coversTool(toolName)) return 'no';
     if (this.matchArgument === null) return 'matches';
-    if (this.matchArgument(part.text) || (part.literal !== null && this.matchArgument(part.literal)))
+    if (
+      this.matchArgument(part.text) ||
+      (part.literal !== null && part.literal !== part.text && this.matchArgument(part.literal))
+    )
       return 'matches';
     this.shape ??= shellRuleShape(this.argument ?? '', (glob) => compileGlob(glob, false));
     const shape = this.shape;

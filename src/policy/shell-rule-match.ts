@@ -100,7 +100,11 @@ export function matchShape(shape: ShellRuleShape, words: readonly ShellWord[]): 
   if (name.value === null) {
     // `$x` unquoted may become the program, its flags and operands all at once.
     if (name.splits) return 'unknown-name';
-  } else if (!shape.name(name.value) && !shape.name(basename(name.value))) return 'no';
+  } else if (!shape.name(name.value)) {
+    // Its last path segment (`/bin/rm` is `rm`); a name with no `/` is its own.
+    const last = basename(name.value);
+    if (last === name.value || !shape.name(last)) return 'no';
+  }
   const args = words.slice(1);
   const program = name.value === null ? basename(shape.nameGlob) : basename(name.value);
   const flags = new Set<string>();
