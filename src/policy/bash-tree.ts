@@ -108,11 +108,12 @@ export class BashParser {
   /** The parser's address and its input buffer's (web-tree-sitter's `parser[0]` and `parser[1]`). */
   private readonly address: number;
   private readonly inputBuffer: number;
+  private readonly names: GrammarNames;
 
   constructor(
     /** web-tree-sitter's parser (the tests parse with it too, to compare its Node objects). */
     readonly webParser: Parser,
-    private readonly language: Language,
+    language: Language,
     private readonly binding: Binding,
   ) {
     // ts_init only writes the language versions there and returns the buffer's address.
@@ -127,6 +128,7 @@ export class BashParser {
       throw new Error('web-tree-sitter parser has no address');
     this.address = handles[0];
     this.inputBuffer = handles[1];
+    this.names = grammarNames(language);
   }
 
   /** The tree of `source`, or null when the parser gives none. Call `delete` when done. */
@@ -140,15 +142,29 @@ export class BashParser {
       binding.currentParseCallback = null;
     }
     if (!tree) return null;
-    return new BashTree(tree, source, binding, this.transfer, this.language, true);
+    return new BashTree(tree, source, binding, this.transfer, this.names, true);
   }
 
   /** The same reader over a tree web-tree-sitter made (the tests compare its Node objects); not deleted here. */
   readWebTree(webTree: Tree, source: string): BashTree {
     const address = (webTree as unknown as { readonly 0: unknown })[0];
     if (typeof address !== 'number' || address <= 0) throw new Error('web-tree-sitter tree has no address');
-    return new BashTree(address, source, this.binding, this.transfer, this.language, false);
+    return new BashTree(address, source, this.binding, this.transfer, this.names, false);
   }
+}
+
+/** The grammar's type names by symbol, and its field ids by name (looked up once per parser, not per read). */
+interface GrammarNames {
+  readonly types: readonly string[];
+  readonly fieldIds: ReadonlyMap<string, number>;
+}
+
+function grammarNames(language: Language): GrammarNames {
+  const fieldIds = new Map<string, number>();
+  language.fields.forEach((field, id) => {
+    if (field !== null && !fieldIds.has(field)) fieldIds.set(field, id);
+  });
+  return { types: language.types, fieldIds };
 }
 
 /** One parse: its nodes read the binding until `delete`. */
@@ -162,7 +178,7 @@ export class BashTree {
     readonly binding: Binding,
     /** The transfer buffer, as an index into HEAP32. */
     readonly transfer: number,
-    private readonly language: Language,
+    private readonly names: GrammarNames,
     /** Whether `delete` frees the tree (not one web-tree-sitter's Tree object owns). */
     private readonly owned: boolean,
   ) {
@@ -183,11 +199,12 @@ export class BashTree {
 
   /** As web-tree-sitter names a type: the grammar's name, or ERROR for the error symbol. */
   typeName(symbol: number): string {
-    return this.language.types[symbol] || 'ERROR';
+    return this.names.types[symbol] || 'ERROR';
   }
 
+  /** As web-tree-sitter finds a field's id (its first index in the grammar's list); -1 for none. */
   fieldId(field: string): number {
-    return this.language.fields.indexOf(field);
+    return this.names.fieldIds.get(field) ?? -1;
   }
 
   /** The node written at `index` of HEAP32 (the transfer buffer or a returned list), null for none. */
