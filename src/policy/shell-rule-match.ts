@@ -20,6 +20,11 @@ export interface ShellRuleShape {
    * more operands (`${operands} *`). A run with a word an expansion decides needs globCouldMatch.
    */
   readonly literalRunFits: (run: string) => boolean;
+  /**
+   * What every text literalRunFits accepts starts with: the operand glob up to its first `*` or `?`
+   * (both globs it tests begin so, and every other character matches only itself).
+   */
+  readonly operandsPrefix: string;
 }
 
 /**
@@ -81,7 +86,14 @@ export function shellRuleShape(
     flags,
     operands: operandGlob,
     literalRunFits: (run) => exact(run) || followed?.(run) === true,
+    operandsPrefix: operandGlob.slice(0, firstWildcard(operandGlob)),
   };
+}
+
+/** Where a glob's first `*` or `?` is; its length when it has none. */
+function firstWildcard(glob: string): number {
+  for (let i = 0; i < glob.length; i++) if (glob[i] === '*' || glob[i] === '?') return i;
+  return glob.length;
 }
 
 function flagKeys(program: string, flag: string): string[] {
@@ -147,11 +159,17 @@ function operandsMatch(shape: ShellRuleShape, operands: readonly ShellWord[]): S
   // From the last word an expansion decides on, every run is literal: a compiled glob answers.
   let literalFrom = operands.length;
   while (literalFrom > 0 && operands[literalFrom - 1]!.value !== null) literalFrom--;
+  // Those runs are the ends of one text (the literal words joined), made once; a run that does not
+  // start with the glob's literal prefix is not tested (most runs: `publish*` against `test src-1`).
+  let literalText = '';
+  let runAt = 0;
   for (let start = 0; start <= last; start++) {
     if (start < operands.length && start > 0 && operands[start]!.value === null) continue;
     if (start >= literalFrom) {
-      const words = operands.slice(start).map((word) => word.value);
-      if (shape.literalRunFits(words.join(' '))) return 'matches';
+      if (start === literalFrom) literalText = joinedValues(operands, literalFrom);
+      else runAt += (operands[start - 1]!.value ?? '').length + 1;
+      const run = start < operands.length ? literalText.slice(runAt) : '';
+      if (run.startsWith(shape.operandsPrefix) && shape.literalRunFits(run)) return 'matches';
       continue;
     }
     const run = encode(operands.slice(start));
@@ -161,6 +179,13 @@ function operandsMatch(shape: ShellRuleShape, operands: readonly ShellWord[]): S
     best = 'might';
   }
   return best;
+}
+
+/** The values of literal words from `from` on, joined by single spaces. */
+function joinedValues(words: readonly ShellWord[], from: number): string {
+  let text = '';
+  for (let i = from; i < words.length; i++) text += i === from ? words[i]!.value : ` ${words[i]!.value}`;
+  return text;
 }
 
 /** Words as character codes joined by spaces; a word an expansion decides is one WILD. */
