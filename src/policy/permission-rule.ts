@@ -101,8 +101,8 @@ export class PermissionRule {
   matches(toolName: string, candidates: readonly string[]): boolean {
     if (!this.coversTool(toolName)) return false;
     if (this.matchArgument === null) return true;
-    const match = this.matchArgument;
-    return candidates.some((candidate) => match(candidate));
+    for (let i = 0; i < candidates.length; i++) if (this.matchArgument(candidates[i]!)) return true;
+    return false;
   }
 
   /** `matches` for one or two texts (a simple command part as written and as its literal words). */
@@ -130,7 +130,10 @@ export class PermissionRule {
     this.shape ??= shellRuleShape(this.argument ?? '', (glob) => compileGlob(glob, false));
     const shape = this.shape;
     let result: ShellMatch = 'no';
-    for (const words of part.invocations) {
+    // Indexed: the invocations are frozen (for-of would make an iterator result per step).
+    const invocations = part.invocations;
+    for (let i = 0; i < invocations.length; i++) {
+      const words = invocations[i]!;
       // A rule that cannot be read as a command still cannot be ruled out for a command nobody can name.
       const found =
         shape === null

@@ -36,8 +36,20 @@ export type ShellMatch = 'matches' | 'unknown-name' | 'might' | 'no';
 
 /** The stronger of two outcomes, for a part judged by several of its forms. */
 export function strongerMatch(a: ShellMatch, b: ShellMatch): ShellMatch {
-  const order: readonly ShellMatch[] = ['no', 'might', 'unknown-name', 'matches'];
-  return order.indexOf(a) >= order.indexOf(b) ? a : b;
+  return strength(a) >= strength(b) ? a : b;
+}
+
+function strength(match: ShellMatch): number {
+  switch (match) {
+    case 'no':
+      return 0;
+    case 'might':
+      return 1;
+    case 'unknown-name':
+      return 2;
+    case 'matches':
+      return 3;
+  }
 }
 
 /** Long options with the short flag they mean, for the programs where deny rules name flags most. */
