@@ -136,23 +136,34 @@ export function analyseCommandWords(
       : unknown
         ? `\`${unknown.text}\` is not a literal word (an expansion decides it)`
         : unwrapped.runsOther;
-  const nested = [...unwrapped.nested];
-  const extra = [...unwrapped.extra];
+  // unwrap's lists are its own (made for this call): added to only for a shell reading its input.
+  let nested = unwrapped.nested;
+  let extra = unwrapped.extra;
   if (unwrapped.readsInput) {
     // `bash <<'EOF' … EOF`, `sh <<< 'cmd'`: the text is parsed in turn; from a pipe it is unknown.
     const given = input();
-    if (given === null) extra.push([UNKNOWN_WORD]);
-    else if (given !== FILE_INPUT) nested.push(given);
+    if (given === null) extra = [...extra, [UNKNOWN_WORD]];
+    else if (given !== FILE_INPUT) nested = [...nested, given];
   }
   return {
     part: {
       text,
       notSimple,
-      literal: notSimple === null ? words.map((word) => quoteWord(word.value ?? '')).join(' ') : null,
-      invocations: [...unwrapped.stages, ...extra],
+      literal: notSimple === null ? literalForm(words) : null,
+      invocations: extra.length === 0 ? unwrapped.stages : [...unwrapped.stages, ...extra],
     },
     nested,
   };
+}
+
+/** A simple command's words after quote removal, each written back as one word, joined by spaces. */
+function literalForm(words: readonly ShellWord[]): string {
+  let literal = '';
+  for (let i = 0; i < words.length; i++) {
+    const word = quoteWord(words[i]!.value ?? '');
+    literal = i === 0 ? word : `${literal} ${word}`;
+  }
+  return literal;
 }
 
 /** A shell reading its input from a file (`bash < script.sh`): the file is not known here. */
