@@ -156,13 +156,9 @@ export class SessionPolicy {
   }
 
   async decide(request: PolicyRequest): Promise<PolicyDecision> {
-    const inSandbox = this.sandbox?.state === 'on';
-    const effects = request.effects;
-    // One effect (most calls) is awaited alone: Promise.all makes an array and a promise besides.
-    const facts =
-      effects.length === 1
-        ? [await gatherFacts(effects[0]!, this.roots, this.homes, inSandbox)]
-        : await Promise.all(effects.map((e) => gatherFacts(e, this.roots, this.homes, inSandbox)));
+    const facts = await Promise.all(
+      request.effects.map((e) => gatherFacts(e, this.roots, this.homes, this.sandbox?.state === 'on')),
+    );
     // One effect's lists as they are (most calls): flatMap runs on V8's slow generic path.
     const only = facts.length === 1 ? facts[0] : undefined;
     const subject: RuleSubject = {

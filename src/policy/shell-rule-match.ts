@@ -173,15 +173,21 @@ function operandsMatch(shape: ShellRuleShape, operands: readonly ShellWord[]): S
   while (literalFrom > 0 && operands[literalFrom - 1]!.value !== null) literalFrom--;
   // Those runs are the ends of one text (the literal words joined), made once; a run that does not
   // start with the glob's literal prefix is not tested (most runs: `publish*` against `test src-1`).
+  // Every run takes the same steps (no branch taken only for the second run on): code that a later,
+  // longer command reaches for the first time would be thrown out of the optimised rule matching.
   let literalText = '';
-  let runAt = 0;
+  let runAt = -1;
   for (let start = 0; start <= last; start++) {
     if (start < operands.length && start > 0 && operands[start]!.value === null) continue;
     if (start >= literalFrom) {
-      if (start === literalFrom) literalText = joinedValues(operands, literalFrom);
-      else runAt += (operands[start - 1]!.value ?? '').length + 1;
-      const run = start < operands.length ? literalText.slice(runAt) : '';
+      if (runAt < 0) {
+        literalText = joinedValues(operands, literalFrom);
+        runAt = 0;
+      }
+      // Past the last word the run is empty (slice clamps).
+      const run = literalText.slice(runAt);
       if (run.startsWith(shape.operandsPrefix) && shape.literalRunFits(run)) return 'matches';
+      runAt += (operands[start]?.value ?? '').length + 1;
       continue;
     }
     const run = encode(operands.slice(start));
@@ -196,7 +202,7 @@ function operandsMatch(shape: ShellRuleShape, operands: readonly ShellWord[]): S
 /** The values of literal words from `from` on, joined by single spaces. */
 function joinedValues(words: readonly ShellWord[], from: number): string {
   let text = '';
-  for (let i = from; i < words.length; i++) text += i === from ? words[i]!.value : ` ${words[i]!.value}`;
+  for (let i = from; i < words.length; i++) text += (i === from ? '' : ' ') + words[i]!.value;
   return text;
 }
 
