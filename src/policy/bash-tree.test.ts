@@ -77,21 +77,42 @@ function compare(ours: SyntaxNode, theirs: Node, fields: readonly (string | null
   return count;
 }
 
+/** A tree as its facts other than ids (which are addresses: another parse of the same text has others). */
+function shapeOf(node: SyntaxNode | Node): unknown {
+  return {
+    type: node.type,
+    start: node.startIndex,
+    end: node.endIndex,
+    named: node.namedChildCount,
+    children: node.children.map((child) => (child ? shapeOf(child) : null)),
+  };
+}
+
 describe('the bash tree read through the binding', () => {
   it.each(COMMANDS.map((command) => [command.slice(0, 60), command]))(
     'reads what web-tree-sitter reads: %j',
     async (_shown, command) => {
       const parser = await loadBashParser();
-      const tree = parser.parse(command);
-      expect(tree).not.toBeNull();
-      if (!tree) return;
+      const webTree = parser.webParser.parse(command);
+      expect(webTree).not.toBeNull();
+      if (!webTree) return;
       try {
-        const fields = tree.webTree.language.fields;
-        expect(tree.hasError).toBe(tree.webTree.rootNode.hasError);
-        const nodes = compare(tree.rootNode, tree.webTree.rootNode, fields, '');
+        const tree = parser.readWebTree(webTree, command);
+        const fields = webTree.language.fields;
+        expect(tree.hasError).toBe(webTree.rootNode.hasError);
+        const nodes = compare(tree.rootNode, webTree.rootNode, fields, '');
         expect(nodes).toBeGreaterThan(0);
+        // The parser's own parse (through the binding, as the policy parses) gives the same tree.
+        const own = parser.parse(command);
+        expect(own).not.toBeNull();
+        try {
+          expect(own?.hasError).toBe(webTree.rootNode.hasError);
+          expect(own ? shapeOf(own.rootNode) : null).toEqual(shapeOf(webTree.rootNode));
+        } finally {
+          own?.delete();
+        }
       } finally {
-        tree.delete();
+        webTree.delete();
       }
     },
   );
@@ -102,24 +123,33 @@ describe('the bash tree read through the binding', () => {
     expect(before?.rootNode.text).toBe('ls');
     before?.delete();
     // Parsing this grows the module's memory: HEAP32 is replaced, and reads must use the new view.
-    const tree = parser.parse(`${'echo x && '.repeat(100_000)}rm -rf /`);
-    expect(tree).not.toBeNull();
-    if (!tree) return;
+    const big = `${'echo x && '.repeat(100_000)}rm -rf /`;
+    const webTree = parser.webParser.parse(big);
+    expect(webTree).not.toBeNull();
+    if (!webTree) return;
     try {
+      const tree = parser.readWebTree(webTree, big);
       const list = tree.rootNode.namedChild(0);
-      const theirs = tree.webTree.rootNode.namedChild(0);
+      const theirs = webTree.rootNode.namedChild(0);
       expect(list?.type).toBe(theirs?.type);
       const last = list?.namedChild((list?.namedChildCount ?? 0) - 1);
       expect(last?.text).toBe('rm -rf /');
       expect(last?.id).toBe(theirs?.namedChild((theirs?.namedChildCount ?? 0) - 1)?.id);
       expect(idsOf(list?.children ?? [])).toEqual(idsOf(theirs?.children ?? []));
     } finally {
-      tree.delete();
+      webTree.delete();
     }
-    const small = parser.parse(COMMANDS[1] ?? '');
+    const own = parser.parse(big);
+    try {
+      expect(own?.rootNode.namedChild(0)?.namedChildCount).toBe(2);
+    } finally {
+      own?.delete();
+    }
+    const text = COMMANDS[1] ?? '';
+    const small = parser.webParser.parse(text);
     if (!small) throw new Error('no tree');
     try {
-      compare(small.rootNode, small.webTree.rootNode, small.webTree.language.fields, '');
+      compare(parser.readWebTree(small, text).rootNode, small.rootNode, small.language.fields, '');
     } finally {
       small.delete();
     }

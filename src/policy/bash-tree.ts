@@ -39,7 +39,17 @@ export interface SyntaxNode {
 /** The binding's functions the reader calls, and its memory (the view is replaced when memory grows). */
 export interface Binding {
   readonly HEAP32: Int32Array;
+  /** What the parser reads its input through (the binding calls it from WebAssembly); null between parses. */
+  currentParseCallback: ((index: number) => string) | null;
   _ts_init(): number;
+  _ts_parser_parse_wasm(
+    parser: number,
+    inputBuffer: number,
+    oldTree: number,
+    ranges: number,
+    rangeCount: number,
+  ): number;
+  _ts_tree_delete(tree: number): void;
   _free(address: number): void;
   _ts_tree_root_node_wasm(tree: number): void;
   _ts_node_symbol_wasm(tree: number): number;
@@ -56,6 +66,8 @@ export interface Binding {
 
 const BINDING_FUNCTIONS: readonly (keyof Binding)[] = [
   '_ts_init',
+  '_ts_parser_parse_wasm',
+  '_ts_tree_delete',
   '_free',
   '_ts_tree_root_node_wasm',
   '_ts_node_symbol_wasm',
@@ -83,46 +95,93 @@ export function bindingOf(module: object): Binding {
   return module as Binding;
 }
 
-/** A parser whose trees are read through the binding. */
+/**
+ * A parser whose trees are read through the binding. It parses through the binding too: web-tree-sitter's
+ * `Parser.parse` wraps each tree in a Tree object registered with a FinalizationRegistry (and taken off
+ * it at `delete`), and turns its logger off at every call; a decision never sees that Tree, and the
+ * wrapping was about a twentieth of a new command's decision (bench, policy, case row). The call is the
+ * one web-tree-sitter makes for a string: the text read from index 0, no old tree, no ranges.
+ */
 export class BashParser {
   /** The transfer buffer, as an index into HEAP32. */
   private readonly transfer: number;
+  /** The parser's address and its input buffer's (web-tree-sitter's `parser[0]` and `parser[1]`). */
+  private readonly address: number;
+  private readonly inputBuffer: number;
+  private readonly names: GrammarNames;
 
   constructor(
-    private readonly parser: Parser,
-    private readonly language: Language,
+    /** web-tree-sitter's parser (the tests parse with it too, to compare its Node objects). */
+    readonly webParser: Parser,
+    language: Language,
     private readonly binding: Binding,
   ) {
     // ts_init only writes the language versions there and returns the buffer's address.
     this.transfer = binding._ts_init() >> 2;
+    const handles = webParser as unknown as { readonly 0: unknown; readonly 1: unknown };
+    if (
+      typeof handles[0] !== 'number' ||
+      handles[0] <= 0 ||
+      typeof handles[1] !== 'number' ||
+      handles[1] <= 0
+    )
+      throw new Error('web-tree-sitter parser has no address');
+    this.address = handles[0];
+    this.inputBuffer = handles[1];
+    this.names = grammarNames(language);
   }
 
   /** The tree of `source`, or null when the parser gives none. Call `delete` when done. */
   parse(source: string): BashTree | null {
-    const tree = this.parser.parse(source);
+    const binding = this.binding;
+    binding.currentParseCallback = (index) => source.slice(index);
+    let tree: number;
+    try {
+      tree = binding._ts_parser_parse_wasm(this.address, this.inputBuffer, 0, 0, 0);
+    } finally {
+      binding.currentParseCallback = null;
+    }
     if (!tree) return null;
-    return new BashTree(tree, source, this.binding, this.transfer, this.language);
+    return new BashTree(tree, source, binding, this.transfer, this.names, true);
   }
+
+  /** The same reader over a tree web-tree-sitter made (the tests compare its Node objects); not deleted here. */
+  readWebTree(webTree: Tree, source: string): BashTree {
+    const address = (webTree as unknown as { readonly 0: unknown })[0];
+    if (typeof address !== 'number' || address <= 0) throw new Error('web-tree-sitter tree has no address');
+    return new BashTree(address, source, this.binding, this.transfer, this.names, false);
+  }
+}
+
+/** The grammar's type names by symbol, and its field ids by name (looked up once per parser, not per read). */
+interface GrammarNames {
+  readonly types: readonly string[];
+  readonly fieldIds: ReadonlyMap<string, number>;
+}
+
+function grammarNames(language: Language): GrammarNames {
+  const fieldIds = new Map<string, number>();
+  language.fields.forEach((field, id) => {
+    if (field !== null && !fieldIds.has(field)) fieldIds.set(field, id);
+  });
+  return { types: language.types, fieldIds };
 }
 
 /** One parse: its nodes read the binding until `delete`. */
 export class BashTree {
   readonly rootNode: SyntaxNode;
-  /** The tree's address in WebAssembly memory: every binding call names it. */
-  readonly address: number;
 
   constructor(
-    /** web-tree-sitter's tree (its own Node objects read the same memory: the tests compare them). */
-    readonly webTree: Tree,
+    /** The tree's address in WebAssembly memory: every binding call names it. */
+    readonly address: number,
     readonly source: string,
     readonly binding: Binding,
     /** The transfer buffer, as an index into HEAP32. */
     readonly transfer: number,
-    private readonly language: Language,
+    private readonly names: GrammarNames,
+    /** Whether `delete` frees the tree (not one web-tree-sitter's Tree object owns). */
+    private readonly owned: boolean,
   ) {
-    const address = (webTree as unknown as { readonly 0: unknown })[0];
-    if (typeof address !== 'number' || address <= 0) throw new Error('web-tree-sitter tree has no address');
-    this.address = address;
     binding._ts_tree_root_node_wasm(address);
     const root = this.nodeAt(transfer);
     if (!root) throw new Error('web-tree-sitter tree has no root');
@@ -135,16 +194,17 @@ export class BashTree {
   }
 
   delete(): void {
-    this.webTree.delete();
+    if (this.owned) this.binding._ts_tree_delete(this.address);
   }
 
   /** As web-tree-sitter names a type: the grammar's name, or ERROR for the error symbol. */
   typeName(symbol: number): string {
-    return this.language.types[symbol] || 'ERROR';
+    return this.names.types[symbol] || 'ERROR';
   }
 
+  /** As web-tree-sitter finds a field's id (its first index in the grammar's list); -1 for none. */
   fieldId(field: string): number {
-    return this.language.fields.indexOf(field);
+    return this.names.fieldIds.get(field) ?? -1;
   }
 
   /** The node written at `index` of HEAP32 (the transfer buffer or a returned list), null for none. */

@@ -101,14 +101,17 @@ export class PermissionRule {
   matches(toolName: string, candidates: readonly string[]): boolean {
     if (!this.coversTool(toolName)) return false;
     if (this.matchArgument === null) return true;
-    const match = this.matchArgument;
-    return candidates.some((candidate) => match(candidate));
+    for (let i = 0; i < candidates.length; i++) if (this.matchArgument(candidates[i]!)) return true;
+    return false;
   }
 
   /** `matches` for one or two texts (a simple command part as written and as its literal words). */
   matchesText(toolName: string, text: string, other: string): boolean {
     if (!this.coversTool(toolName)) return false;
-    return this.matchArgument === null || this.matchArgument(text) || this.matchArgument(other);
+    // A simple part's literal form is most often its text: one test answers for both.
+    return (
+      this.matchArgument === null || this.matchArgument(text) || (other !== text && this.matchArgument(other))
+    );
   }
 
   /**
@@ -119,12 +122,18 @@ export class PermissionRule {
   matchesCommandPart(toolName: string, part: CommandPart): ShellMatch {
     if (!this.coversTool(toolName)) return 'no';
     if (this.matchArgument === null) return 'matches';
-    if (this.matchArgument(part.text) || (part.literal !== null && this.matchArgument(part.literal)))
+    if (
+      this.matchArgument(part.text) ||
+      (part.literal !== null && part.literal !== part.text && this.matchArgument(part.literal))
+    )
       return 'matches';
     this.shape ??= shellRuleShape(this.argument ?? '', (glob) => compileGlob(glob, false));
     const shape = this.shape;
     let result: ShellMatch = 'no';
-    for (const words of part.invocations) {
+    // Indexed: the invocations are frozen (for-of would make an iterator result per step).
+    const invocations = part.invocations;
+    for (let i = 0; i < invocations.length; i++) {
+      const words = invocations[i]!;
       // A rule that cannot be read as a command still cannot be ruled out for a command nobody can name.
       const found =
         shape === null

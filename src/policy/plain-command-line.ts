@@ -1,4 +1,5 @@
 import type { CommandPart } from './command-part.js';
+import { KEYWORDS, startsWithKeyword } from './shell-keywords.js';
 import { analyseCommandWords } from './shell-part-analysis.js';
 import type { ShellWord } from './shell-words.js';
 
@@ -30,33 +31,6 @@ const NOT_PLAIN_IN_DOUBLE_QUOTES = /[\n\r$`\\!]/;
 const COMMAND_NAME = /^(?:[A-Za-z0-9_./=-]+|:)$/;
 /** `NAME=value`: an assignment before a command's name; anywhere else (`dd if=x`) left to the parser. */
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-/** Words the grammar reads as keywords or declarations wherever they stand. */
-export const KEYWORDS: ReadonlySet<string> = new Set([
-  'if',
-  'then',
-  'else',
-  'elif',
-  'fi',
-  'case',
-  'esac',
-  'for',
-  'select',
-  'while',
-  'until',
-  'do',
-  'done',
-  'in',
-  'function',
-  'time',
-  'coproc',
-  'declare',
-  'typeset',
-  'export',
-  'readonly',
-  'local',
-  'unset',
-  'unsetenv',
-]);
 
 export type Token =
   /**
@@ -79,6 +53,9 @@ export type Token =
 
 /** The parts of a plain command line, in the order tree-sitter finds them; null when the line is not plain. */
 export function parsePlainCommandLine(command: string): CommandPart[] | null {
+  // A keyword as the first word (`case x in …`, `if …`, `select …`) is refused whatever follows
+  // (parsePlainTokens refuses a keyword word): such a line, which tree-sitter reads, is not tokenized.
+  if (startsWithKeyword(command)) return null;
   const tokens = tokenize(command);
   return tokens === null ? null : parsePlainTokens(command, tokens);
 }

@@ -1,13 +1,13 @@
 import type { CommandPart } from './command-part.js';
 import {
   isPlainWord,
-  KEYWORDS,
   parsePlainTokens,
   redirectPart,
   scanWord,
   type Token,
   tokenize,
 } from './plain-command-line.js';
+import { KEYWORDS } from './shell-keywords.js';
 
 /**
  * The loops a model writes on one line — `for f in src/*.ts; do wc -l "$f"; done > out.txt`,

@@ -65,7 +65,10 @@ export class RuleSet {
     let might: { rule: PermissionRule; part: CommandPart } | null = null;
     for (const rule of this.denies) {
       if (rule.matches(subject.toolName, subject.candidates)) return { decision: 'deny', rule };
-      for (const part of parts) {
+      // Indexed: a parse's parts are frozen, and for-of over a frozen array makes an iterator
+      // result per step even in optimised code.
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i]!;
         const match = rule.matchesCommandPart(subject.toolName, part);
         if (match === 'matches') return { decision: 'deny', rule };
         if (match === 'unknown-name') unknown ??= { rule, part };
@@ -101,8 +104,8 @@ export class RuleSet {
     if (!parts || parts.length === 0) return this.firstMatch(subject.toolName, subject.candidates);
     let allowed: RuleVerdict | null = null;
     let uncovered = false;
-    for (const part of parts) {
-      const verdict = this.firstPartMatch(subject.toolName, part);
+    for (let i = 0; i < parts.length; i++) {
+      const verdict = this.firstPartMatch(subject.toolName, parts[i]!);
       if (verdict?.decision === 'ask') return verdict;
       if (verdict) allowed ??= verdict;
       else uncovered = true;

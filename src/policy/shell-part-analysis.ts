@@ -1,6 +1,13 @@
 import type { SyntaxNode } from './bash-tree.js';
 import type { CommandPart } from './command-part.js';
 import {
+  inTextOrder,
+  type ParentNode,
+  unquotedText,
+  wordsAfterRedirections,
+  wordsReadAsNothing,
+} from './shell-dropped-words.js';
+import {
   namedChildrenOf,
   quoteWord,
   type ShellWord,
@@ -10,6 +17,8 @@ import {
 } from './shell-words.js';
 import { unwrap } from './shell-wrappers.js';
 
+export type { ParentNode } from './shell-dropped-words.js';
+
 /**
  * Why a command part is or is not "simple" — the only kind allow rules and command-prefix approvals
  * may cover. Simple: every word is a literal after quote removal, no assignment in front (any
@@ -18,12 +27,6 @@ import { unwrap } from './shell-wrappers.js';
  * that runs another command, no code in a string.
  */
 
-/** A node's parent as a walk of the tree found it, with its type. */
-export interface ParentNode {
-  readonly node: SyntaxNode;
-  readonly type: string;
-}
-
 /** A `command` node: its words, assignments and wrappers. Also returns the strings it parses in turn. */
 export function analyseCommandNode(
   node: SyntaxNode,
@@ -31,132 +34,58 @@ export function analyseCommandNode(
   source: string,
   /** The node's parent and its type, as the walk found them (asking the node crosses into WebAssembly). */
   parent: ParentNode | null,
-): { part: CommandPart; nested: readonly string[]; literalWords: ReadonlySet<SyntaxNode> } {
+): { part: CommandPart; nested: readonly string[]; toWalk: readonly SyntaxNode[] } {
   const assignments: string[] = [];
-  // Children that are words with a literal value (or nothing): no expansion or command inside them.
-  const literalWords = new Set<SyntaxNode>();
-  const placed: { at: number; word: ShellWord }[] = [];
+  // Children that are no word with a literal value: an expansion or a command may be inside them.
+  const toWalk: SyntaxNode[] = [];
+  // The words in the children's order, which is the text's: sorted only when words the grammar
+  // read as nothing, or filed under a redirection, are added between them.
+  const words: ShellWord[] = [];
+  const starts: number[] = [];
   // Once a word is not an assignment, bash reads none after it as one (`--format=x B=2 ls` runs
   // `--format=x`); the grammar still files `--format=x` under variable_assignment.
   let assigning = true;
-  // Each read of a node's end crosses into WebAssembly and back: read once per child.
-  const ends = children.map((child) => child?.endIndex ?? 0);
-  placed.push(...wordsReadAsNothing(node, children, ends, source));
-  for (const [i, child] of children.entries()) {
+  // Indexed, as the tree walk's loops are (see collect in shell-command.ts).
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
     if (!child) continue;
     // A zero-width node (the grammar's empty command name after `a=1 2>&1`) is no word.
-    if (child.startIndex === ends[i]) {
-      literalWords.add(child);
-      continue;
-    }
+    if (child.startIndex === child.endIndex) continue;
     // Each read of a node's type crosses into WebAssembly and back: it is read once.
     const type = child.type;
     if (type === 'variable_assignment' && assigning && isAssignment(child)) {
       assignments.push(child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '');
+      toWalk.push(child);
       continue;
     }
     assigning = false;
+    let word: ShellWord;
     if (type === 'variable_assignment') {
-      placed.push({ at: child.startIndex, word: assignmentAsWord(child, source) });
+      word = assignmentAsWord(child, source);
+      toWalk.push(child);
     } else if (type === 'command_name') {
-      const name = child.namedChild(0);
-      const word = shellWord(name ?? child, source);
-      placed.push({ at: child.startIndex, word });
-      if (word.value !== null) literalWords.add(child);
+      word = shellWord(child.namedChild(0) ?? child, source);
+      if (word.value === null) toWalk.push(child);
     } else if (WORD_NODES.has(type)) {
-      const word = shellWord(child, source, type);
-      placed.push({ at: child.startIndex, word });
-      if (word.value !== null) literalWords.add(child);
+      word = shellWord(child, source, type);
+      if (word.value === null) toWalk.push(child);
+    } else {
+      toWalk.push(child);
+      continue;
     }
+    words.push(word);
+    starts.push(child.startIndex);
   }
-  placed.push(...wordsAfterRedirections(node, source, parent));
-  placed.sort((a, b) => a.at - b.at);
-  const words = placed.map((p) => p.word);
+  const before = wordsReadAsNothing(node, children, source);
+  const after = wordsAfterRedirections(node, source, parent);
   const text = source.slice(node.startIndex, textEnd(node, source, parent)).trim();
-  const { part, nested } = analyseCommandWords(text, assignments, words, () =>
-    shellInput(node, source, parent),
+  const { part, nested } = analyseCommandWords(
+    text,
+    assignments,
+    before.length === 0 && after.length === 0 ? words : inTextOrder(words, starts, before, after),
+    () => shellInput(node, source, parent),
   );
-  return { part, nested, literalWords };
-}
-
-/**
- * Text in a command the grammar read as nothing (`a=1 - 2>&1` drops the `-`): bash passes it as
- * words. When its named children leave only blanks between them, all its children do (an anonymous
- * one is text too), and node.children — a crossing into WebAssembly and a node object per child —
- * is not asked for.
- */
-function wordsReadAsNothing(
-  node: SyntaxNode,
-  named: readonly (SyntaxNode | null)[],
-  namedEnds: readonly number[],
-  source: string,
-): { at: number; word: ShellWord }[] {
-  const end = node.endIndex;
-  let covered = node.startIndex;
-  let blank = true;
-  for (const [i, child] of named.entries()) {
-    if (!child) continue;
-    blank &&= isBlank(source, covered, child.startIndex);
-    covered = Math.max(covered, namedEnds[i] ?? 0);
-  }
-  if (blank && isBlank(source, covered, end)) return [];
-  const words: { at: number; word: ShellWord }[] = [];
-  covered = node.startIndex;
-  for (const child of node.children) {
-    if (!child) continue;
-    words.push(...skippedWords(source, covered, child.startIndex));
-    covered = Math.max(covered, child.endIndex);
-  }
-  words.push(...skippedWords(source, covered, end));
-  return words;
-}
-
-/** Blanks and line continuations only (no word) between `from` and `to`. */
-const BLANK_GAP = /^(?:[ \t\r\n]|\\\r?\n)*$/;
-
-function isBlank(source: string, from: number, to: number): boolean {
-  return to <= from || BLANK_GAP.test(source.slice(from, to));
-}
-
-/**
- * The grammar reads the words after a redirection's target (`rm > /dev/null -rf /x`) as more targets,
- * or as arguments of a heredoc (`rm <<EOF -rf x`); bash passes them to the command, so they are its
- * arguments here too (in order, after the words before the redirection).
- */
-function wordsAfterRedirections(
-  node: SyntaxNode,
-  source: string,
-  parent: ParentNode | null,
-): { at: number; word: ShellWord }[] {
-  if (parent?.type !== 'redirected_statement') return [];
-  const statement = parent.node;
-  const words: { at: number; word: ShellWord }[] = [];
-  // Text between the command and its redirections the grammar read as nothing (`x - 2>&1`).
-  let covered = node.endIndex;
-  for (const child of statement.children) {
-    if (!child || child.endIndex <= node.endIndex) continue;
-    words.push(...skippedWords(source, covered, child.startIndex));
-    covered = Math.max(covered, child.endIndex);
-  }
-  for (const redirect of namedChildrenOf(statement)) {
-    if (!redirect || redirect.id === node.id) continue;
-    const type = redirect.type;
-    const extra =
-      type === 'file_redirect'
-        ? redirect.childrenForFieldName('destination').slice(1)
-        : type === 'heredoc_redirect'
-          ? redirect.childrenForFieldName('argument')
-          : [];
-    for (const word of extra) {
-      if (!word) continue;
-      // Whatever else the grammar put there stands for a word nobody can name.
-      words.push({
-        at: word.startIndex,
-        word: WORD_NODES.has(word.type) ? shellWord(word, source) : UNKNOWN_WORD,
-      });
-    }
-  }
-  return words;
+  return { part, nested, toWalk };
 }
 
 /** Where a command's text ends: with the words the grammar dropped before its first redirection. */
@@ -188,29 +117,6 @@ function assignmentAsWord(node: SyntaxNode, source: string): ShellWord {
   };
 }
 
-/** Plain characters only (what a name and `=` are); null for anything the shell would read more into. */
-function unquotedText(text: string): string | null {
-  return /^[A-Za-z0-9_%+=:,./@-]*$/.test(text) ? text : null;
-}
-
-/**
- * Words in text the grammar left out of every node between `from` and `to` (it drops the `-` of
- * `x - 2>&1`): bash passes them to the command. Plain ones are literal; any other text is a word
- * nobody can name. Blanks and line continuations are no words.
- */
-function skippedWords(source: string, from: number, to: number): { at: number; word: ShellWord }[] {
-  if (isBlank(source, from, to)) return [];
-  const gap = source.slice(from, to);
-  const words: { at: number; word: ShellWord }[] = [];
-  for (const match of gap.matchAll(/(?:\\\r?\n|[ \t\r\n])+|([^ \t\r\n]+)/g)) {
-    const text = match[1];
-    if (text === undefined) continue;
-    const value = unquotedText(text);
-    words.push({ at: from + (match.index ?? 0), word: { value, text, splits: value === null } });
-  }
-  return words;
-}
-
 /**
  * A command from its words, however they were split (tree-sitter, or the plain command lines that
  * need no parser: simple-command-line.ts): simple or not, its literal form, what it runs. `input`
@@ -230,23 +136,34 @@ export function analyseCommandWords(
       : unknown
         ? `\`${unknown.text}\` is not a literal word (an expansion decides it)`
         : unwrapped.runsOther;
-  const nested = [...unwrapped.nested];
-  const extra = [...unwrapped.extra];
+  // unwrap's lists are its own (made for this call): added to only for a shell reading its input.
+  let nested = unwrapped.nested;
+  let extra = unwrapped.extra;
   if (unwrapped.readsInput) {
     // `bash <<'EOF' … EOF`, `sh <<< 'cmd'`: the text is parsed in turn; from a pipe it is unknown.
     const given = input();
-    if (given === null) extra.push([UNKNOWN_WORD]);
-    else if (given !== FILE_INPUT) nested.push(given);
+    if (given === null) extra = [...extra, [UNKNOWN_WORD]];
+    else if (given !== FILE_INPUT) nested = [...nested, given];
   }
   return {
     part: {
       text,
       notSimple,
-      literal: notSimple === null ? words.map((word) => quoteWord(word.value ?? '')).join(' ') : null,
-      invocations: [...unwrapped.stages, ...extra],
+      literal: notSimple === null ? literalForm(words) : null,
+      invocations: extra.length === 0 ? unwrapped.stages : [...unwrapped.stages, ...extra],
     },
     nested,
   };
+}
+
+/** A simple command's words after quote removal, each written back as one word, joined by spaces. */
+function literalForm(words: readonly ShellWord[]): string {
+  let literal = '';
+  for (let i = 0; i < words.length; i++) {
+    const word = quoteWord(words[i]!.value ?? '');
+    literal = i === 0 ? word : `${literal} ${word}`;
+  }
+  return literal;
 }
 
 /** A shell reading its input from a file (`bash < script.sh`): the file is not known here. */

@@ -20,6 +20,11 @@ export interface ShellRuleShape {
    * more operands (`${operands} *`). A run with a word an expansion decides needs globCouldMatch.
    */
   readonly literalRunFits: (run: string) => boolean;
+  /**
+   * What every text literalRunFits accepts starts with: the operand glob up to its first `*` or `?`
+   * (both globs it tests begin so, and every other character matches only itself).
+   */
+  readonly operandsPrefix: string;
 }
 
 /**
@@ -31,8 +36,20 @@ export type ShellMatch = 'matches' | 'unknown-name' | 'might' | 'no';
 
 /** The stronger of two outcomes, for a part judged by several of its forms. */
 export function strongerMatch(a: ShellMatch, b: ShellMatch): ShellMatch {
-  const order: readonly ShellMatch[] = ['no', 'might', 'unknown-name', 'matches'];
-  return order.indexOf(a) >= order.indexOf(b) ? a : b;
+  return strength(a) >= strength(b) ? a : b;
+}
+
+function strength(match: ShellMatch): number {
+  switch (match) {
+    case 'no':
+      return 0;
+    case 'might':
+      return 1;
+    case 'unknown-name':
+      return 2;
+    case 'matches':
+      return 3;
+  }
 }
 
 /** Long options with the short flag they mean, for the programs where deny rules name flags most. */
@@ -81,7 +98,14 @@ export function shellRuleShape(
     flags,
     operands: operandGlob,
     literalRunFits: (run) => exact(run) || followed?.(run) === true,
+    operandsPrefix: operandGlob.slice(0, firstWildcard(operandGlob)),
   };
+}
+
+/** Where a glob's first `*` or `?` is; its length when it has none. */
+function firstWildcard(glob: string): number {
+  for (let i = 0; i < glob.length; i++) if (glob[i] === '*' || glob[i] === '?') return i;
+  return glob.length;
 }
 
 function flagKeys(program: string, flag: string): string[] {
@@ -100,7 +124,11 @@ export function matchShape(shape: ShellRuleShape, words: readonly ShellWord[]): 
   if (name.value === null) {
     // `$x` unquoted may become the program, its flags and operands all at once.
     if (name.splits) return 'unknown-name';
-  } else if (!shape.name(name.value) && !shape.name(basename(name.value))) return 'no';
+  } else if (!shape.name(name.value)) {
+    // Its last path segment (`/bin/rm` is `rm`); a name with no `/` is its own.
+    const last = basename(name.value);
+    if (last === name.value || !shape.name(last)) return 'no';
+  }
   const args = words.slice(1);
   const program = name.value === null ? basename(shape.nameGlob) : basename(name.value);
   const flags = new Set<string>();
@@ -143,11 +171,23 @@ function operandsMatch(shape: ShellRuleShape, operands: readonly ShellWord[]): S
   // From the last word an expansion decides on, every run is literal: a compiled glob answers.
   let literalFrom = operands.length;
   while (literalFrom > 0 && operands[literalFrom - 1]!.value !== null) literalFrom--;
+  // Those runs are the ends of one text (the literal words joined), made once; a run that does not
+  // start with the glob's literal prefix is not tested (most runs: `publish*` against `test src-1`).
+  // Every run takes the same steps (no branch taken only for the second run on): code that a later,
+  // longer command reaches for the first time would be thrown out of the optimised rule matching.
+  let literalText = '';
+  let runAt = -1;
   for (let start = 0; start <= last; start++) {
     if (start < operands.length && start > 0 && operands[start]!.value === null) continue;
     if (start >= literalFrom) {
-      const words = operands.slice(start).map((word) => word.value);
-      if (shape.literalRunFits(words.join(' '))) return 'matches';
+      if (runAt < 0) {
+        literalText = joinedValues(operands, literalFrom);
+        runAt = 0;
+      }
+      // Past the last word the run is empty (slice clamps).
+      const run = literalText.slice(runAt);
+      if (run.startsWith(shape.operandsPrefix) && shape.literalRunFits(run)) return 'matches';
+      runAt += (operands[start]?.value ?? '').length + 1;
       continue;
     }
     const run = encode(operands.slice(start));
@@ -157,6 +197,13 @@ function operandsMatch(shape: ShellRuleShape, operands: readonly ShellWord[]): S
     best = 'might';
   }
   return best;
+}
+
+/** The values of literal words from `from` on, joined by single spaces. */
+function joinedValues(words: readonly ShellWord[], from: number): string {
+  let text = '';
+  for (let i = from; i < words.length; i++) text += (i === from ? '' : ' ') + words[i]!.value;
+  return text;
 }
 
 /** Words as character codes joined by spaces; a word an expansion decides is one WILD. */
