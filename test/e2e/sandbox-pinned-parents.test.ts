@@ -52,3 +52,34 @@ it('a command can neither move the folder holding the config file nor the one ho
   // What the pinned folder holds stays writable.
   expect(await readFile(join(work, 'conf', 'fine.txt'), 'utf8')).toBe('fine\n');
 });
+
+it("kimi-ts run in the home: the folders above a config in a project are pinned, and a pin never makes the home's dot folders writable", async () => {
+  const attack = [
+    'mv proj/app proj/app-old',
+    'echo evil > .config/evil.desktop',
+    'echo fine > proj/fine.txt',
+    'echo finished',
+  ].join('; ');
+  const { sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: attack } }] },
+    { text: 'Done.' },
+  ]);
+  const home = sandbox.workDir;
+  // A hidden credential folder inside a dot folder: its parent (.config) is read-only already.
+  await mkdir(join(home, '.config', 'gh'), { recursive: true });
+  await mkdir(join(home, 'proj', 'app', 'conf'), { recursive: true });
+  const config = join(home, 'proj', 'app', 'conf', 'kimi.toml');
+  await copyFile(sandbox.configFile, config);
+  const result = await sandbox.run(
+    ['--config-file', config, '-w', home, '--print', '--output-format', 'stream-json', '-p', 'go'],
+    { bare: true, env: { HOME: home } },
+  );
+  expect(result.code, result.stderr).toBe(0);
+  const [shellResult] = toolResults(result.stdout);
+  expect(shellResult).toContain('finished');
+  expect(shellResult).toContain("cannot move 'proj/app' to 'proj/app-old': Device or resource busy");
+  expect(shellResult).toContain('.config/evil.desktop: Read-only file system');
+  expect(existsSync(join(home, 'proj', 'app-old'))).toBe(false);
+  expect(existsSync(join(home, '.config', 'evil.desktop'))).toBe(false);
+  expect(await readFile(join(home, 'proj', 'fine.txt'), 'utf8')).toBe('fine\n');
+});
