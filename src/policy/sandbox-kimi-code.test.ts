@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kimiCodeFolders, kimiCodeReadOnly } from './sandbox-kimi-code.js';
+import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 import { sandboxWritable } from './sandbox-protected.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'kimi-ts-code-')));
@@ -51,6 +51,23 @@ describe("kimi-ts's own code in a writable folder", () => {
     mkdirSync(join(linked, 'store'));
     symlinkSync(join(linked, 'store'), join(linked, 'node_modules'));
     expect(kimiCodeFolders([linked], linked)).toEqual([join(linked, 'dist'), join(linked, 'store')]);
+  });
+});
+
+describe("npm's project config on the way to the install (`node-options` of the next `npx kimi-ts`)", () => {
+  it('the .npmrc of each folder from the install up to the root, none inside the code folders', () => {
+    expect(kimiNpmConfigFiles([project], installed)).toEqual([join(project, '.npmrc')]);
+    expect(kimiNpmConfigFiles([clone], clone)).toEqual([join(clone, '.npmrc')]);
+    const tools = join(root, 'with-tools');
+    const inTools = join(tools, 'tools', 'kimi-ts');
+    mkdirSync(inTools, { recursive: true });
+    expect(kimiNpmConfigFiles([tools], inTools)).toEqual([
+      join(inTools, '.npmrc'),
+      join(tools, 'tools', '.npmrc'),
+      join(tools, '.npmrc'),
+    ]);
+    expect(kimiNpmConfigFiles([join(project, 'src')], installed)).toEqual([]);
+    expect(kimiNpmConfigFiles([project], null)).toEqual([]);
   });
 });
 

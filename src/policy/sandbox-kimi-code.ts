@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { kimiInstallRoot } from '../util/install-location.js';
 import { isWithinDirectory } from '../util/path-within.js';
@@ -44,6 +44,31 @@ export function kimiCodeFolders(
   );
 }
 
+/**
+ * npm's project config files on the way from the workspace root to the install: the `.npmrc` of each
+ * folder from the install up to the root holding it, existing or not, but none inside the code
+ * folders (read-only already). `npx kimi-ts` reads the project's `.npmrc`, and its `node-options`
+ * becomes NODE_OPTIONS of the next kimi-ts: `--require=./preload.cjs` would load a command's code
+ * into it, outside any sandbox, with the API keys in its memory.
+ */
+export function kimiNpmConfigFiles(
+  realWritableRoots: readonly string[],
+  installRoot: string | null = installRootOfThisProcess(),
+): string[] {
+  if (installRoot === null) return [];
+  const real = realOrGiven(installRoot);
+  const root = realWritableRoots.find((r) => isWithinDirectory(real, r));
+  if (root === undefined) return [];
+  const held = kimiCodeFolders(realWritableRoots, installRoot);
+  const files: string[] = [];
+  for (let dir = real; isWithinDirectory(dir, root); dir = dirname(dir)) {
+    const file = join(dir, '.npmrc');
+    if (!held.some((folder) => isWithinDirectory(file, folder))) files.push(file);
+    if (dir === root) break;
+  }
+  return files;
+}
+
 let installRoot: string | null | undefined;
 
 /** Where this process runs from: found once (a walk up the folders reading package.json files). */
@@ -63,8 +88,25 @@ function installedPackage(installRoot: string): boolean {
  * onto itself; one that does not exist is made (empty) first and recorded in `placeholders`
  * (removed when the session ends, if still empty), so a command cannot make it with content of its own.
  */
-export function kimiCodeReadOnly(folders: readonly string[], placeholders: Set<string>): string[] {
+export function kimiCodeReadOnly(
+  folders: readonly string[],
+  placeholders: Set<string>,
+  /** kimiNpmConfigFiles: each bound onto itself, one that does not exist made (empty) first. */
+  npmConfigFiles: readonly string[] = [],
+): string[] {
   const args: string[] = [];
+  for (const file of npmConfigFiles) {
+    const stat = lstatSync(file, { throwIfNoEntry: false });
+    if (stat === undefined) {
+      try {
+        writeFileSync(file, '', { flag: 'wx' });
+        placeholders.add(file);
+      } catch {
+        continue; // cannot be made here: then a command cannot make it either
+      }
+    } else if (!stat.isFile()) continue; // a symlink (bwrap would follow it) or a folder: not bound
+    args.push('--ro-bind', file, file);
+  }
   for (const path of folders) {
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (stat === undefined) {

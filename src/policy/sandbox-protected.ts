@@ -4,7 +4,7 @@ import { isWithinDirectory } from '../util/path-within.js';
 import { gitfileTarget } from './nested-git.js';
 import { type AgentCode, agentCodeHolds, NO_AGENT_CODE } from './sandbox-agent-code.js';
 import { realSource } from './sandbox-bind-fds.js';
-import { kimiCodeFolders } from './sandbox-kimi-code.js';
+import { kimiCodeFolders, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 
 /**
  * Folders inside a writable workspace that stay read-only in the sandbox, for commands and file
@@ -33,6 +33,7 @@ export function sandboxWritable(
   return (
     realRoots.some((root) => isWithinDirectory(realPath, root) && !protectedPaths(root).some(inside)) &&
     !kimiCodeFolders(realRoots).some(inside) &&
+    !kimiNpmConfigFiles(realRoots).includes(realPath) &&
     !agentCodeHolds(agentCode, realRoots).some(inside)
   );
 }

@@ -1,4 +1,4 @@
-import { existsSync, rmdirSync } from 'node:fs';
+import { existsSync, lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
@@ -17,7 +17,7 @@ import {
   sandboxHost,
   shellLaunched,
 } from './sandbox-host.js';
-import { kimiCodeFolders, kimiCodeReadOnly } from './sandbox-kimi-code.js';
+import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
 import { ensureProtected } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
@@ -190,7 +190,10 @@ function sandboxFor(
   const removePlaceholders = () => {
     for (const path of placeholders) {
       try {
-        rmdirSync(path); // only if still empty: nothing anyone put there is removed
+        // Only if still empty: nothing anyone put there is removed (a folder, or an empty `.npmrc`).
+        const stat = lstatSync(path, { throwIfNoEntry: false });
+        if (stat?.isDirectory()) rmdirSync(path);
+        else if (stat?.isFile() && stat.size === 0) unlinkSync(path);
       } catch {
         // gone, or someone put something in it
       }
@@ -297,11 +300,16 @@ export function bwrapArguments(
   // kimi-ts's own code when it runs from inside the workspace, and what is hidden there (a config
   // file, the agent's home): the folders above them pinned, before anything is bound inside them.
   const kimiCode = writable ? kimiCodeFolders(workspace) : [];
+  const npmConfig = kimiCode.length > 0 ? kimiNpmConfigFiles(workspace) : [];
   const agentCode = writable ? agentCodeHolds(context.agentCode ?? NO_AGENT_CODE, workspace) : [];
   const realHome = realOrGiven(resolve(context.userHome));
   const pins = writable
     ? pinnedParents(
-        kimiCode.concat(agentCode, hidden.filter((path) => kinds.get(path) !== null).map(realOrGiven)),
+        kimiCode.concat(
+          npmConfig,
+          agentCode,
+          hidden.filter((path) => kinds.get(path) !== null).map(realOrGiven),
+        ),
         workspace,
         (dir, root) => keptReadOnlyByHome(dir, root, realHome),
       )
@@ -340,7 +348,7 @@ export function bwrapArguments(
     } else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
   }
   // Last, on top of the workspace's binds: kimi-ts's own code when it runs from inside the workspace.
-  args.push(...kimiCodeReadOnly(kimiCode, placeholders), ...agentCodeReadOnly(agentCode));
+  args.push(...kimiCodeReadOnly(kimiCode, placeholders, npmConfig), ...agentCodeReadOnly(agentCode));
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes. The command is the
