@@ -155,7 +155,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     // skips PATH entries in the session's folders.
     shutdown.add(async () => guards.forgetWritableFolders());
     if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
-    warnOfSandbox(guards.sandboxState, [session.workDir, ...additionalDirs], warn, guards.agentCode);
+    warnOfSandbox(
+      guards.sandboxState,
+      [session.workDir, ...additionalDirs],
+      warn,
+      guards.agentCode,
+      guards.loadedPaths,
+    );
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,

@@ -104,6 +104,8 @@ export async function openSessionGuards(parts: {
       commandSandbox,
       sandboxState,
       agentCode,
+      // What kimi-ts loaded by a path the person gave, as given (a symlink on the way is said at start).
+      loadedPaths: [...configFiles, ...files.spec.specFiles, home],
       forgetWritableFolders,
     };
   } catch (error) {

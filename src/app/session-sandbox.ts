@@ -11,6 +11,7 @@ import { kimiInstallRoot, workspaceHoldingInstall } from '../util/install-locati
 import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
 import type { WarningSink } from './session-warning.js';
+import { symlinkInWorkspace } from './symlink-in-workspace.js';
 
 /**
  * `--sandbox`: absent (the config's `[sandbox] mode`, `workspace-write` by default), bare (on: the
@@ -69,16 +70,22 @@ export function warnOfSandbox(
   warn: WarningSink,
   /** The agent spec's files and tool modules, the hooks' scripts (sandbox-agent-code.ts). */
   agentCode: AgentCode = NO_AGENT_CODE,
+  /** What kimi-ts loaded by a path the person gave (config files, agent specs, its home), as given. */
+  loadedPaths: readonly string[] = [],
 ): void {
   if (state.kind === 'unavailable') warnSandboxUnavailableOnce(state, warn);
+  const realRoots = writableFolders.map((dir) => realOrGiven(resolve(dir)));
+  for (const file of loadedPaths) {
+    const link = symlinkInWorkspace(file, realRoots);
+    if (link !== null) warn({ kind: 'loaded-through-symlink', file, link, real: realOrGiven(file) });
+  }
   if (state.kind === 'on') return;
   const holder = workspaceHoldingInstall(writableFolders);
   if (holder !== null)
     warn({ kind: 'install-in-workspace', install: kimiInstallRoot() ?? '', folder: holder });
-  const realFolders = writableFolders.map((dir) => realOrGiven(resolve(dir)));
   for (const file of [...agentCode.byFolder, ...agentCode.byFile]) {
     // kimi-ts's own (the default agent's) are in the install, said above.
-    const folder = realFolders.find((dir) => isWithinDirectory(file, dir));
+    const folder = realRoots.find((dir) => isWithinDirectory(file, dir));
     if (folder === undefined || insideInstall(file)) continue;
     warn({ kind: 'agent-code-in-workspace', file, folder });
     return;
