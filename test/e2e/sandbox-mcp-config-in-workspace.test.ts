@@ -5,7 +5,7 @@ import { useScriptedCli } from '../support/scripted-cli.js';
 import { toolResults } from '../support/stream-json.js';
 
 /**
- * Issue #24 (red team), checked safe: an `--mcp-config-file` inside the workspace (`conf/mcp.json`)
+ * An `--mcp-config-file` inside the workspace (`conf/mcp.json`)
  * names the commands kimi-ts starts outside the sandbox at the next start. A command can neither
  * rewrite it, remove it, nor move its folder away and make a new one.
  */
