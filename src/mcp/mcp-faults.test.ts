@@ -176,16 +176,19 @@ describe('secrets', () => {
 async function waitForFile(path: string): Promise<string> {
   const { watch } = await import('node:fs');
   return new Promise((resolve) => {
-    const watcher = watch(dir, () => {
+    let found = false;
+    const check = () =>
       void readFile(path, 'utf8').then(
         (text) => {
-          if (text) {
-            watcher.close();
-            resolve(text);
-          }
+          if (!text || found) return;
+          found = true;
+          watcher.close();
+          resolve(text);
         },
         () => undefined,
       );
-    });
+    const watcher = watch(dir, check);
+    // Written before the watch began (the server started while this awaited its import): no event comes.
+    check();
   });
 }
