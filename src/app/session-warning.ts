@@ -12,7 +12,7 @@ export type SessionWarning =
   | { kind: 'checkpoints-failed'; message: string }
   | { kind: 'sandbox-unavailable'; message: string }
   | { kind: 'trust-record-unreadable'; message: string }
-  | { kind: 'workspace-untrusted'; folder: string; held: readonly string[] }
+  | { kind: 'workspace-untrusted'; folder: string; held: readonly string[]; trustedParent: string | null }
   | { kind: 'install-in-workspace'; install: string; folder: string }
   | { kind: 'agent-code-in-workspace'; file: string; folder: string };
 
@@ -45,7 +45,7 @@ export function describeSessionWarning(warning: SessionWarning): string {
     case 'agent-code-in-workspace':
       return `${warning.file}, which kimi-ts loads or runs outside any sandbox (the agent spec and the tool code it names, a hook's script), lies inside the folder ${warning.folder} that commands may write, and the sandbox is not on: a command the model runs could change it. Turn the sandbox on, or keep such files outside the workspace, when you work on code you do not trust.\n`;
     case 'workspace-untrusted':
-      return `The folder ${warning.folder} is not trusted, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
+      return `The folder ${warning.folder} is not trusted${warning.trustedParent ? ` (the trusted ${warning.trustedParent} above it does not cover a sub-folder's own rules file)` : ''}, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
   }
 }
 
