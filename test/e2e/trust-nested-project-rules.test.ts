@@ -47,6 +47,8 @@ it('a command cannot plant project rules in a sub-folder of a trusted workspace 
   const [fetchResult] = toolResults(second.stdout);
   // Print mode refuses a private host unless a rule the person wrote names it.
   expect(fetchResult).not.toContain('private-service-answer');
+  // And says why the sub-folder's allow rule is held back.
+  expect(second.stderr).toContain("does not cover a sub-folder's own rules file");
 });
 
 // An add-dir's own .kimi-ts is held read-only like the work dir's.
