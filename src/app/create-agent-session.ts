@@ -148,8 +148,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       trustChangeRefused: options.workRoots ? WorkRoots.JOB_COMMAND_REFUSAL : undefined,
     });
     // Print mode cannot ask: say what the untrusted workspace holds back.
-    if (options.runtimeAfk && !trust.trusted && trust.enables.length > 0)
-      warn({ kind: 'workspace-untrusted', folder: trust.folder, held: trust.enables });
+    if (options.runtimeAfk && !trust.trusted && trust.enables.length > 0) {
+      const { folder, enables: held, trustedParent } = trust;
+      warn({ kind: 'workspace-untrusted', folder, held, trustedParent });
+    }
     const { policy, commandSandbox } = guards;
     // Among the last to run (the list runs last added first): the checkpoints' git at close still
     // skips PATH entries in the session's folders.
@@ -328,7 +330,8 @@ async function openWorkspaceTrust(
     flag: options.trustWorkspace,
   });
   if (start.recordProblem) warn({ kind: 'trust-record-unreadable', message: start.recordProblem });
-  return new WorkspaceTrust(start.folder, start.source, trustedFoldersFile(options.home), start.declined);
+  const { folder, source, declined, trustedParent } = start;
+  return new WorkspaceTrust(folder, source, trustedFoldersFile(options.home), declined, trustedParent);
 }
 
 function loopControlOf(options: CreateAgentSessionOptions, config: Config): LoopControl {

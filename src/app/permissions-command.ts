@@ -73,7 +73,7 @@ export function permissionsCommand(parts: PermissionsSources): SlashCommand {
       }
       lines.push(
         '',
-        `Workspace ${trust.folder}: ${trust.trusted ? `trusted (${trust.source})` : `not trusted${trust.declined ? ' (you said no; not asked again)' : ''} — its allow rules are not in force (/permissions trust, --trust-workspace, or answer yes when asked at start)`}`,
+        `Workspace ${trust.folder}: ${trust.trusted ? `trusted (${trust.source})` : `not trusted${trust.declined ? ' (you said no; not asked again)' : ''}${trust.trustedParent ? ` (inside the trusted ${trust.trustedParent}, whose trust does not cover a sub-folder's own rules file)` : ''} — its allow rules are not in force (/permissions trust, --trust-workspace, or answer yes when asked at start)`}`,
       );
       lines.push(
         '',

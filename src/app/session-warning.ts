@@ -12,7 +12,7 @@ export type SessionWarning =
   | { kind: 'checkpoints-failed'; message: string }
   | { kind: 'sandbox-unavailable'; message: string }
   | { kind: 'trust-record-unreadable'; message: string }
-  | { kind: 'workspace-untrusted'; folder: string; held: readonly string[] }
+  | { kind: 'workspace-untrusted'; folder: string; held: readonly string[]; trustedParent: string | null }
   | { kind: 'install-in-workspace'; install: string; folder: string }
   | { kind: 'agent-code-in-workspace'; file: string; folder: string }
   | { kind: 'loaded-through-symlink'; file: string; link: string; real: string };
@@ -48,7 +48,7 @@ export function describeSessionWarning(warning: SessionWarning): string {
     case 'loaded-through-symlink':
       return `kimi-ts loads ${warning.file} through the symlink ${warning.link}, which lies in a folder commands may write: a command could replace that link, and the next start with the same path would load what it then leads to, outside any sandbox. Give the real path (${warning.real}) instead.\n`;
     case 'workspace-untrusted':
-      return `The folder ${warning.folder} is not trusted, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
+      return `The folder ${warning.folder} is not trusted${warning.trustedParent ? ` (the trusted ${warning.trustedParent} above it does not cover a sub-folder's own rules file)` : ''}, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
   }
 }
 

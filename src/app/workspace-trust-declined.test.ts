@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema.js';
-import { trustedFoldersFile } from '../config/trusted-folders.js';
+import { addTrustedFolder, trustedFoldersFile } from '../config/trusted-folders.js';
 import { startingTrust, WorkspaceTrust } from './workspace-trust.js';
 
 let root: string;
@@ -27,7 +27,13 @@ async function open(flag?: boolean): Promise<WorkspaceTrust> {
     config: configSchema.parse({}),
     flag,
   });
-  const trust = new WorkspaceTrust(start.folder, start.source, trustedFoldersFile(home), start.declined);
+  const trust = new WorkspaceTrust(
+    start.folder,
+    start.source,
+    trustedFoldersFile(home),
+    start.declined,
+    start.trustedParent,
+  );
   trust.setHeldBack(['1 allow rule in .kimi-ts/permissions.toml']);
   return trust;
 }
@@ -64,6 +70,25 @@ describe('a "No" to workspace trust', () => {
     const next = await open();
     expect(next.trusted).toBe(false);
     expect(next.declined).toBe(true);
+  });
+
+  it('a folder below a trusted one is trusted for git, not for its own rules, and is asked about', async () => {
+    await addTrustedFolder(trustedFoldersFile(home), root);
+    const below = await open();
+    expect(below.trusted).toBe(false);
+    expect(below.trustedParent).toBe(root);
+    expect(below.gitAllowed).toBe(true);
+    expect(below.worthAsking).toBe(true);
+    await below.trust({ remember: true, source: 'person' });
+    const next = await open();
+    expect(next.source).toBe('record');
+    expect(next.trustedParent).toBeNull();
+  });
+
+  it('an untrusted folder with no trusted folder above it runs no git', async () => {
+    const alone = await open();
+    expect(alone.trustedParent).toBeNull();
+    expect(alone.gitAllowed).toBe(false);
   });
 
   it('a record written before "declined" existed still reads', async () => {

@@ -5,6 +5,7 @@ import {
   addDeclinedFolder,
   addTrustedFolder,
   isCoveredBy,
+  isListedIn,
   readTrustRecord,
   TrustRecordError,
   trustedFoldersFile,
@@ -20,8 +21,17 @@ export type TrustSource = 'record' | 'flag' | 'config' | 'client' | 'person';
 export interface WorkspaceTrustView {
   /** The work dir's real path: what is trusted (a symlink is trusted as where it points). */
   readonly folder: string;
+  /** The folder itself is trusted: its own allow rules are in force. */
   readonly trusted: boolean;
   readonly source: TrustSource | null;
+  /**
+   * A trusted folder above an untrusted work dir (the trust record or `[trust] folders`). It covers
+   * the work dir for git, not for the work dir's own allow rules: a command run in a session of the
+   * parent may have written them (the sandbox holds only a session's own `.kimi-ts` read-only).
+   */
+  readonly trustedParent: string | null;
+  /** Whether kimi-ts may run git in the work dir itself: trusted, or below a trusted folder. */
+  readonly gitAllowed: boolean;
   /** What trust would put in force here ("2 allow rules in /w/.kimi-ts/permissions.toml"); empty: nothing. */
   readonly enables: readonly string[];
   /**
@@ -53,13 +63,17 @@ export async function startingTrust(parts: {
   flag: boolean | undefined;
 }): Promise<{
   folder: string;
+  /** What trusts the folder itself (its allow rules in force); null: not trusted itself. */
   source: TrustSource | null;
+  /** Set when the folder is not trusted itself but lies below a trusted one. */
+  trustedParent: string | null;
   recordProblem: string | null;
   /** The person said "No" for exactly this folder before. */
   declined: boolean;
 }> {
   const folder = await realpath(parts.workDir).catch(() => resolve(parts.workDir));
-  if (parts.flag) return { folder, source: 'flag', recordProblem: null, declined: false };
+  if (parts.flag)
+    return { folder, source: 'flag', trustedParent: null, recordProblem: null, declined: false };
   let recordProblem: string | null = null;
   const record = await readTrustRecord(trustedFoldersFile(parts.home)).catch((error: unknown) => {
     // A record that cannot be read trusts nothing; the session starts untrusted and says why.
@@ -68,16 +82,20 @@ export async function startingTrust(parts: {
     return { folders: [] as string[], declined: [] as string[] };
   });
   const declined = record.declined.includes(folder);
-  if (isCoveredBy(folder, record.folders))
-    return { folder, source: 'record', recordProblem, declined: false };
+  if (isListedIn(folder, record.folders))
+    return { folder, source: 'record', trustedParent: null, recordProblem, declined: false };
   const configured = await Promise.all(
     parts.config.trust.folders.map((entry) => {
       const path = resolve(parts.userHome, entry.replace(/^~(?=$|[\\/])/, parts.userHome));
       return realpath(path).catch(() => path);
     }),
   );
-  if (isCoveredBy(folder, configured)) return { folder, source: 'config', recordProblem, declined: false };
-  return { folder, source: null, recordProblem, declined };
+  if (isListedIn(folder, configured))
+    return { folder, source: 'config', trustedParent: null, recordProblem, declined: false };
+  // Below a trusted folder: covered for git, but its own allow rules wait for its own trust.
+  const trustedParent =
+    [...record.folders, ...configured].find((root) => isCoveredBy(folder, [root])) ?? null;
+  return { folder, source: null, trustedParent, recordProblem, declined };
 }
 
 /** The session's workspace trust: its state, and what happens when the person or a client trusts it. */
@@ -91,8 +109,13 @@ export class WorkspaceTrust implements WorkspaceTrustView {
     source: TrustSource | null,
     private readonly recordFile: string,
     private saidNo = false,
+    readonly trustedParent: string | null = null,
   ) {
     this.current = source;
+  }
+
+  get gitAllowed(): boolean {
+    return this.trusted || this.trustedParent !== null;
   }
 
   get declined(): boolean {

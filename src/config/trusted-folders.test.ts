@@ -2,7 +2,13 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addTrustedFolder, isCoveredBy, readTrustedFolders, TrustRecordError } from './trusted-folders.js';
+import {
+  addTrustedFolder,
+  isCoveredBy,
+  isListedIn,
+  readTrustedFolders,
+  TrustRecordError,
+} from './trusted-folders.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -41,5 +47,15 @@ describe('the trust record', () => {
     ['/w/proj', [], false],
   ])('%s is covered by %j: %s', (folder, trusted, covered) => {
     expect(isCoveredBy(folder, trusted)).toBe(covered);
+  });
+
+  it.each([
+    ['/w/proj', ['/w/proj'], true],
+    ['/w/proj', ['/w/proj/'], true],
+    ['/w/proj/sub', ['/w/proj'], false],
+    ['/w/project', ['/w/proj'], false],
+    ['/w/other', ['/w/proj', '/w/other'], true],
+  ])('%s is listed in %j itself (its own rules trusted): %s', (folder, trusted, listed) => {
+    expect(isListedIn(folder, trusted)).toBe(listed);
   });
 });

@@ -7,7 +7,9 @@ import { builtOnFirstUse } from '../util/built-on-first-use.js';
 /**
  * The folders the person trusts, by real path, kept in kimi-ts's home (never in a workspace: a
  * repository must not be able to trust itself). A trusted folder covers the folders below it, as
- * Claude Code's trust does; the question a front end asks trusts the work dir itself, no parent.
+ * Claude Code's trust does, except for their own rules files: a sub-folder's allow rules need the
+ * sub-folder's own trust (a command run in the parent could have written them). The question a
+ * front end asks trusts the work dir itself, no parent.
  */
 export const TRUSTED_FOLDERS_FILE = 'trusted-folders.json';
 
@@ -92,8 +94,15 @@ async function writeTrustRecord(file: string, record: TrustRecord): Promise<void
 
 /** Whether `realFolder` is one of `trusted` or below one of them. */
 export function isCoveredBy(realFolder: string, trusted: readonly string[]): boolean {
-  return trusted.some((root) => {
-    const rel = relative(root, realFolder);
-    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-  });
+  return trusted.some((root) => isSameOrBelow(realFolder, root));
+}
+
+/** Whether `realFolder` is exactly one of `trusted` (not merely below one). */
+export function isListedIn(realFolder: string, trusted: readonly string[]): boolean {
+  return trusted.some((root) => relative(root, realFolder) === '');
+}
+
+function isSameOrBelow(realFolder: string, root: string): boolean {
+  const rel = relative(root, realFolder);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }

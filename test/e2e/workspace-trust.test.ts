@@ -283,17 +283,27 @@ describe('trusting a folder', () => {
     expect(existsSync(join(other, 'elsewhere'))).toBe(false);
   });
 
-  it('a user-level `[trust] folders` entry trusts a folder and those below it', async () => {
-    const { sandbox } = await cli.setup([shell('s1', 'touch pwned'), { text: 'ok' }]);
+  it('a user-level `[trust] folders` entry trusts that folder; a folder below it needs its own trust for its allow rules', async () => {
+    const { server, sandbox } = await cli.setup([shell('s1', 'touch below')]);
     await plantRules(sandbox.workDir);
     const config = await readFile(sandbox.configFile, 'utf8');
+    // The parent is trusted: the work dir's own allow rule is not in force (asked, rejected).
     await writeFile(
       sandbox.configFile,
       `${config}\n\n[trust]\nfolders = [${JSON.stringify(sandbox.root)}]\n`,
     );
-    const client = await wireTurn(sandbox, {}, 'go');
-    expect(requestsOf(client, 'ApprovalRequest')).toHaveLength(0);
-    expect(existsSync(join(sandbox.workDir, 'pwned'))).toBe(true);
+    const below = await wireTurn(sandbox, {}, 'go');
+    expect(requestsOf(below, 'ApprovalRequest')).toHaveLength(1);
+    expect(existsSync(join(sandbox.workDir, 'below'))).toBe(false);
+    // The work dir itself is listed: its allow rule is in force.
+    server.push(shell('s2', 'touch listed'), { text: 'ok' });
+    await writeFile(
+      sandbox.configFile,
+      `${config}\n\n[trust]\nfolders = [${JSON.stringify(sandbox.workDir)}]\n`,
+    );
+    const listed = await wireTurn(sandbox, {}, 'go');
+    expect(requestsOf(listed, 'ApprovalRequest')).toHaveLength(0);
+    expect(existsSync(join(sandbox.workDir, 'listed'))).toBe(true);
   });
 });
 

@@ -37,7 +37,7 @@ export async function checkFolderTrust(options: {
     ? check(
         'folder trust',
         'ok',
-        `${trust.folder}: not trusted (its own allow rules are not in force)`,
+        `${trust.folder}: not trusted (its own allow rules are not in force)${trust.trustedParent ? `; below the trusted ${trust.trustedParent}, which covers git here but not this folder's own rules` : ''}`,
         false,
       )
     : check('folder trust', 'ok', `${trust.folder}: trusted, by ${SOURCES[trust.source]}`, false);

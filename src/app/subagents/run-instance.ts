@@ -36,7 +36,7 @@ export interface SubagentServices {
   /** The session's skills (listed in subagents' system prompts). */
   skills?: readonly Skill[] | undefined;
   /**
-   * Whether the work dir is trusted: only then does kimi-ts run git there itself (an explorer's git
+   * Whether the work dir is trusted (or below a trusted folder): only then does kimi-ts run git there itself (an explorer's git
    * context), since a repository's own `.git/config` (core.fsmonitor, filters) runs commands.
    */
   workspaceTrusted?: (() => boolean) | undefined;

@@ -55,7 +55,7 @@ export function subagentsExtension(options: { recoverWorktrees?: boolean } = {})
           env: services.env,
           rootWires,
           skills: services.skills,
-          workspaceTrusted: () => services.workspaceTrust.trusted,
+          workspaceTrusted: () => services.workspaceTrust.gitAllowed,
         },
         services.swarmSlot,
       );

@@ -208,7 +208,7 @@ export class TuiController {
           .map((c) => ({ name: c.name, description: c.description })),
       ],
       history: pastPrompts,
-      gitAllowed: () => session.workspaceTrust.trusted,
+      gitAllowed: () => session.workspaceTrust.gitAllowed,
     });
   }
 
