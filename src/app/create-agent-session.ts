@@ -82,6 +82,8 @@ export interface CreateAgentSessionOptions extends SessionFilesOptions, Approval
   trustWorkspace?: boolean | undefined;
   /** Config files the session loads besides the config (`--mcp-config-file`): protected and secret. */
   otherConfigFiles?: readonly string[] | undefined;
+  /** `--mcp-config` values (and an ACP client's servers), which the MCP extension also reads. */
+  inlineMcpConfigs?: readonly string[] | undefined;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
   extensions?: readonly Extension[] | undefined;
   /** Where the session reports what goes wrong without stopping it (the CLI prints it on stderr). */
@@ -142,6 +144,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       secrets,
       trust,
       otherConfigFiles: options.otherConfigFiles ?? [],
+      inlineMcpConfigs: options.inlineMcpConfigs ?? [],
       sandbox: options.sandbox,
       planMode: planModeState,
       sandboxBound: options.workRoots?.sandboxBound(),
