@@ -166,6 +166,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       workDir: session.workDir,
       env: guards.childEnv,
       onEvent: (event) => currentWire()?.send(event),
+      refuseCommand: guards.refuseHookCommand,
+      // No kind of its own yet in session-warning.ts: the message says it all.
+      onCommandRefused: (message) => warn({ kind: 'sandbox-unavailable', message }),
     });
     shutdown.add(() => hooks.drain(AbortSignal.timeout(5000)));
     const toolset = new KimiToolset({ approval, hooks, secrets, policy });

@@ -12,6 +12,7 @@ import type { Approval } from '../toolset/approval/approval.js';
 import { registerWritableFolders } from '../util/writable-folders.js';
 import { agentCodeFiles } from './agent-code-files.js';
 import { hookScriptFiles } from './hook-script-files.js';
+import { type HookCommandRefusal, watchHookScripts } from './hook-script-watch.js';
 import { mcpServerFiles } from './mcp-server-files.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
@@ -106,6 +107,15 @@ export async function openSessionGuards(parts: {
       trustChangeRefused: parts.trustChangeRefused,
     });
     const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
+    // With the sandbox off, commands run unconfined anyway: nothing to watch.
+    const refuseHookCommand: HookCommandRefusal =
+      sandboxState.kind === 'off'
+        ? () => null
+        : watchHookScripts(
+            config.hooks.map((hook) => hook.command),
+            session.workDir,
+            userHome,
+          );
     return {
       secrets,
       childEnv,
@@ -115,6 +125,7 @@ export async function openSessionGuards(parts: {
       commandSandbox,
       sandboxState,
       agentCode,
+      refuseHookCommand,
       forgetWritableFolders,
     };
   } catch (error) {
