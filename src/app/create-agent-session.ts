@@ -82,6 +82,8 @@ export interface CreateAgentSessionOptions extends SessionFilesOptions, Approval
   trustWorkspace?: boolean | undefined;
   /** Config files the session loads besides the config (`--mcp-config-file`): protected and secret. */
   otherConfigFiles?: readonly string[] | undefined;
+  /** `--mcp-config` values (and an ACP client's servers), which the MCP extension also reads. */
+  inlineMcpConfigs?: readonly string[] | undefined;
   /** Extra pieces (background tasks, plan mode, MCP, subagents) that add tools, injections and services. */
   extensions?: readonly Extension[] | undefined;
   /** Where the session reports what goes wrong without stopping it (the CLI prints it on stderr). */
@@ -142,6 +144,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       secrets,
       trust,
       otherConfigFiles: options.otherConfigFiles ?? [],
+      inlineMcpConfigs: options.inlineMcpConfigs ?? [],
       sandbox: options.sandbox,
       planMode: planModeState,
       sandboxBound: options.workRoots?.sandboxBound(),
@@ -171,6 +174,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       workDir: session.workDir,
       env: guards.childEnv,
       onEvent: (event) => currentWire()?.send(event),
+      refuseCommand: guards.refuseHookCommand,
+      // No kind of its own yet in session-warning.ts: the message says it all.
+      onCommandRefused: (message) => warn({ kind: 'sandbox-unavailable', message }),
     });
     shutdown.add(() => hooks.drain(AbortSignal.timeout(5000)));
     const toolset = new KimiToolset({ approval, hooks, secrets, policy });

@@ -1,7 +1,5 @@
-import { statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import { splitWords } from '../policy/command-secret-paths.js';
-import { realOrGiven } from '../util/real-or-given.js';
+import { filesNamedByWords } from './files-named-by-words.js';
 
 /**
  * The files the person's hook commands name (`./scripts/format.sh`, `bash .kimi/hooks/check.sh`,
@@ -13,15 +11,7 @@ import { realOrGiven } from '../util/real-or-given.js';
  */
 export function hookScriptFiles(commands: readonly string[], workDir: string, home: string): string[] {
   const files = new Set<string>();
-  for (const command of commands) {
-    for (const word of splitWords(command)) {
-      const path = word.startsWith('~/')
-        ? resolve(home, word.slice(2))
-        : isAbsolute(word)
-          ? word
-          : resolve(workDir, word);
-      if (statSync(path, { throwIfNoEntry: false })?.isFile()) files.add(realOrGiven(path));
-    }
-  }
+  for (const command of commands)
+    for (const file of filesNamedByWords(splitWords(command), workDir, home)) files.add(file);
   return [...files];
 }

@@ -1,6 +1,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
+import { mcpConfigFile } from '../mcp/cli/mcp-json-file.js';
+import { loadMcpConfig, type McpServers } from '../mcp/config.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
@@ -10,6 +12,8 @@ import type { Approval } from '../toolset/approval/approval.js';
 import { registerWritableFolders } from '../util/writable-folders.js';
 import { agentCodeFiles } from './agent-code-files.js';
 import { hookScriptFiles } from './hook-script-files.js';
+import { type HookCommandRefusal, watchHookScripts } from './hook-script-watch.js';
+import { mcpServerFiles } from './mcp-server-files.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
@@ -32,6 +36,8 @@ export async function openSessionGuards(parts: {
   secrets: SecretRegistry;
   trust: WorkspaceTrust;
   otherConfigFiles: readonly string[];
+  /** `--mcp-config` values (and an ACP client's servers): the scripts their servers run are held too. */
+  inlineMcpConfigs: readonly string[];
   planMode: PlanModeView;
   /** Nothing beyond the sandbox, whoever answers: the reason (a fleet worker's --work-root). */
   sandboxBound?: string | undefined;
@@ -54,15 +60,21 @@ export async function openSessionGuards(parts: {
     join(home, 'mcp.json'),
   ];
   // What kimi-ts runs or loads outside the sandbox later (the agent spec's tool modules at the next
-  // start, the hooks' scripts at the next event): kept read-only where commands may write.
+  // start, the hooks' scripts at the next event, the MCP servers' scripts at the next start): kept
+  // read-only where commands may write.
   const userHome = env.HOME || homedir();
+  const mcpServers = await configuredMcpServers(parts.otherConfigFiles, parts.inlineMcpConfigs, home, env);
   const agentCode: AgentCode = {
     byFolder: agentCodeFiles(files.spec),
-    byFile: hookScriptFiles(
-      config.hooks.map((hook) => hook.command),
-      session.workDir,
-      userHome,
-    ),
+    byFile: [
+      ...hookScriptFiles(
+        config.hooks.map((hook) => hook.command),
+        session.workDir,
+        userHome,
+      ),
+      // A stdio server starts in kimi-ts's own folder unless its config gives a cwd.
+      ...mcpServerFiles(mcpServers, process.cwd(), userHome),
+    ],
   };
   const sandboxContext: SandboxContext = {
     workDir: session.workDir,
@@ -95,6 +107,15 @@ export async function openSessionGuards(parts: {
       trustChangeRefused: parts.trustChangeRefused,
     });
     const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
+    // With the sandbox off, commands run unconfined anyway: nothing to watch.
+    const refuseHookCommand: HookCommandRefusal =
+      sandboxState.kind === 'off'
+        ? () => null
+        : watchHookScripts(
+            config.hooks.map((hook) => hook.command),
+            session.workDir,
+            userHome,
+          );
     return {
       secrets,
       childEnv,
@@ -106,12 +127,31 @@ export async function openSessionGuards(parts: {
       agentCode,
       // What kimi-ts loaded by a path the person gave, as given (a symlink on the way is said at start).
       loadedPaths: [...configFiles, ...files.spec.specFiles, home],
+      refuseHookCommand,
       forgetWritableFolders,
     };
   } catch (error) {
     // The session does not start: nothing of it stays registered.
     forgetWritableFolders();
     throw error;
+  }
+}
+
+/**
+ * The MCP servers the session will start, read as the MCP extension reads them (the
+ * `--mcp-config-file` files, else `<home>/mcp.json`, then the inline configs). A config that does not
+ * load starts no server: the extension reports it.
+ */
+async function configuredMcpServers(
+  files: readonly string[],
+  inline: readonly string[],
+  home: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<McpServers> {
+  try {
+    return await loadMcpConfig({ files, inline, defaultFile: mcpConfigFile(home), env });
+  } catch {
+    return {};
   }
 }
 

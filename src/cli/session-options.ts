@@ -63,6 +63,7 @@ export function agentSessionOptions(
   const cwd = place.cwd ?? process.cwd();
   const launchDir = resolve(cwd, flags.workDir ?? '.');
   // `~` is expanded later, against the user's home; anything else is fixed to the launch folder now.
+  const mcpConfigs = [...(flags.mcpConfig ?? []), ...(place.mcpConfigs ?? [])];
   const addDirs = [
     ...(flags.addDir ?? []).map((dir) => (dir.startsWith('~') ? dir : resolve(launchDir, dir))),
     ...(place.addDirs ?? []),
@@ -82,6 +83,7 @@ export function agentSessionOptions(
       sandbox: flags.sandbox,
       trustWorkspace: flags.trustWorkspace,
       otherConfigFiles: (flags.mcpConfigFile ?? []).map((file) => resolve(cwd, file)),
+      inlineMcpConfigs: mcpConfigs,
       afk: flags.afk,
       runtimeAfk: place.runtimeAfk,
       thinking: flags.thinking,
@@ -94,7 +96,7 @@ export function agentSessionOptions(
     },
     extensions: {
       mcpConfigFiles: flags.mcpConfigFile ?? [],
-      mcpConfigs: [...(flags.mcpConfig ?? []), ...(place.mcpConfigs ?? [])],
+      mcpConfigs,
       home: place.home,
       plan: flags.plan,
       addDirs,

@@ -40,6 +40,27 @@ async function lines(name: string): Promise<string[]> {
 }
 
 describe('HookEngine.trigger', () => {
+  it('skips a command the session refuses, reports why, and runs the others', async () => {
+    const refused: string[] = [];
+    const { engine } = engineWith(
+      hooks(
+        { event: 'PreToolUse', command: 'echo refused > refused.txt; exit 2' },
+        { event: 'PreToolUse', command: 'echo ran > ran.txt' },
+      ),
+      {
+        refuseCommand: (command) => (command.startsWith('echo refused') ? 'changed since start' : null),
+        onCommandRefused: (reason) => refused.push(reason),
+      },
+    );
+    expect(await engine.trigger('PreToolUse', { target: 'Shell', input: {} })).toEqual({
+      action: 'allow',
+      reason: '',
+    });
+    expect(refused).toEqual(['changed since start']);
+    expect(await lines('ran.txt')).toEqual(['ran']);
+    await expect(sandbox.read('refused.txt')).rejects.toThrow();
+  });
+
   it('sends the payload with the engine fields and the trigger input on stdin', async () => {
     const { engine } = engineWith(hooks({ event: 'PreToolUse', command: 'cat > payload.json' }));
     const input = {

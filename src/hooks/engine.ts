@@ -19,6 +19,12 @@ export interface HookEngineOptions {
   askClient?: AskClient | undefined;
   /** The environment of hook commands; defaults to this process's. */
   env?: NodeJS.ProcessEnv | undefined;
+  /**
+   * Why a command must not run now (what it names changed since the session started), or `null`.
+   * A refused command is skipped (it allows) and the reason goes to `onCommandRefused`.
+   */
+  refuseCommand?: ((command: string) => string | null) | undefined;
+  onCommandRefused?: ((reason: string) => void) | undefined;
 }
 
 export interface HookEngineRuntime extends HookEngine {
@@ -120,7 +126,9 @@ class CommandHookEngine implements HookEngineRuntime {
   private async run(event: HookEvent, trigger: HookTrigger): Promise<HookDecision> {
     const started = performance.now();
     const { target, signal } = trigger;
-    const commands = uniqueCommands(this.commandHooks.filter((h) => h.event === event && h.matches(target)));
+    const commands = uniqueCommands(
+      this.commandHooks.filter((h) => h.event === event && h.matches(target)),
+    ).filter((hook) => this.mayRun(hook.command));
     const askClient = this.askClient;
     const subscriptions = askClient
       ? this.wireHooks.filter((h) => h.event === event && h.matches(target))
@@ -154,6 +162,17 @@ class CommandHookEngine implements HookEngineRuntime {
       payload: { event, target, ...decision, duration_ms: Math.round(performance.now() - started) },
     });
     return decision;
+  }
+
+  private mayRun(command: string): boolean {
+    const refusal = this.options.refuseCommand?.(command) ?? null;
+    if (refusal === null) return true;
+    try {
+      this.options.onCommandRefused?.(refusal);
+    } catch {
+      // Reporting is best effort; the hook is skipped either way.
+    }
+    return false;
   }
 
   private payloadFor(event: HookEvent, input: Record<string, unknown>): Record<string, unknown> {

@@ -9,7 +9,8 @@ import { isWithinDirectory } from '../util/path-within.js';
  *   the next start: each held with its folder (the description files and helpers beside a module,
  *   the prompt beside a spec);
  * - `byFile`: the scripts the person's hooks name (`./scripts/format.sh`), which run at the next
- *   event: each held by itself (its folder is the project's).
+ *   event, and those the person's stdio MCP servers name (`sh mcp/server.sh`), which run at the next
+ *   start: each held by itself (its folder is the project's).
  */
 export interface AgentCode {
   readonly byFolder: readonly string[];
