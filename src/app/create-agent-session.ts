@@ -151,22 +151,15 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       trustChangeRefused: options.workRoots ? WorkRoots.JOB_COMMAND_REFUSAL : undefined,
     });
     // Print mode cannot ask: say what the untrusted workspace holds back.
-    if (options.runtimeAfk && !trust.trusted && trust.enables.length > 0) {
-      const { folder, enables: held, trustedParent } = trust;
+    const { folder, enables: held, trustedParent } = trust;
+    if (options.runtimeAfk && !trust.trusted && held.length > 0)
       warn({ kind: 'workspace-untrusted', folder, held, trustedParent });
-    }
     const { policy, commandSandbox } = guards;
     // Among the last to run (the list runs last added first): the checkpoints' git at close still
     // skips PATH entries in the session's folders.
     shutdown.add(async () => guards.forgetWritableFolders());
     if (commandSandbox) shutdown.add(async () => commandSandbox.dispose());
-    warnOfSandbox(
-      guards.sandboxState,
-      [session.workDir, ...additionalDirs],
-      warn,
-      guards.agentCode,
-      guards.loadedPaths,
-    );
+    warnOfSandbox(guards, [session.workDir, ...additionalDirs], warn);
     const hookConfigs = parseHookConfigs(config.hooks);
     const hooks = createHookEngine({
       hooks: hookConfigs,
@@ -175,8 +168,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       env: guards.childEnv,
       onEvent: (event) => currentWire()?.send(event),
       refuseCommand: guards.refuseHookCommand,
-      // No kind of its own yet in session-warning.ts: the message says it all.
-      onCommandRefused: (message) => warn({ kind: 'sandbox-unavailable', message }),
+      onCommandRefused: (message) => warn({ kind: 'hook-skipped', message }),
     });
     shutdown.add(() => hooks.drain(AbortSignal.timeout(5000)));
     const toolset = new KimiToolset({ approval, hooks, secrets, policy });

@@ -65,14 +65,17 @@ function warnSandboxUnavailableOnce(
  * src/policy/sandbox-agent-code.ts).
  */
 export function warnOfSandbox(
-  state: SandboxState,
+  guards: {
+    readonly sandboxState: SandboxState;
+    /** The agent spec's files and tool modules, the hooks' and MCP servers' scripts (sandbox-agent-code.ts). */
+    readonly agentCode?: AgentCode | undefined;
+    /** What kimi-ts loaded by a path the person gave (config files, agent specs, its home), as given. */
+    readonly loadedPaths?: readonly string[] | undefined;
+  },
   writableFolders: readonly string[],
   warn: WarningSink,
-  /** The agent spec's files and tool modules, the hooks' scripts (sandbox-agent-code.ts). */
-  agentCode: AgentCode = NO_AGENT_CODE,
-  /** What kimi-ts loaded by a path the person gave (config files, agent specs, its home), as given. */
-  loadedPaths: readonly string[] = [],
 ): void {
+  const { sandboxState: state, agentCode = NO_AGENT_CODE, loadedPaths = [] } = guards;
   if (state.kind === 'unavailable') warnSandboxUnavailableOnce(state, warn);
   const realRoots = writableFolders.map((dir) => realOrGiven(resolve(dir)));
   for (const file of loadedPaths) {

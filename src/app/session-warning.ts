@@ -15,7 +15,8 @@ export type SessionWarning =
   | { kind: 'workspace-untrusted'; folder: string; held: readonly string[]; trustedParent: string | null }
   | { kind: 'install-in-workspace'; install: string; folder: string }
   | { kind: 'agent-code-in-workspace'; file: string; folder: string }
-  | { kind: 'loaded-through-symlink'; file: string; link: string; real: string };
+  | { kind: 'loaded-through-symlink'; file: string; link: string; real: string }
+  | { kind: 'hook-skipped'; message: string };
 
 export type WarningSink = (warning: SessionWarning) => void;
 
@@ -38,13 +39,14 @@ export function describeSessionWarning(warning: SessionWarning): string {
       return `Plugin ${warning.plugin}: tool ${warning.tool} is not added; a tool of that name exists.\n`;
     case 'checkpoints-failed':
     case 'sandbox-unavailable':
+    case 'hook-skipped':
       return `${warning.message}\n`;
     case 'trust-record-unreadable':
       return `${warning.message}\n`;
     case 'install-in-workspace':
       return `kimi-ts runs from ${warning.install}, inside the folder ${warning.folder} that commands may write, and the sandbox is not on: a command the model runs could change the code kimi-ts loads later in its own process. Turn the sandbox on, or install kimi-ts outside the workspace (npm i -g kimi-ts), when you work on code you do not trust.\n`;
     case 'agent-code-in-workspace':
-      return `${warning.file}, which kimi-ts loads or runs outside any sandbox (the agent spec and the tool code it names, a hook's script), lies inside the folder ${warning.folder} that commands may write, and the sandbox is not on: a command the model runs could change it. Turn the sandbox on, or keep such files outside the workspace, when you work on code you do not trust.\n`;
+      return `${warning.file}, which kimi-ts loads or runs outside any sandbox (the agent spec and the tool code it names, a hook's or an MCP server's script), lies inside the folder ${warning.folder} that commands may write, and the sandbox is not on: a command the model runs could change it. Turn the sandbox on, or keep such files outside the workspace, when you work on code you do not trust.\n`;
     case 'loaded-through-symlink':
       return `kimi-ts loads ${warning.file} through the symlink ${warning.link}, which lies in a folder commands may write: a command could replace that link, and the next start with the same path would load what it then leads to, outside any sandbox. Give the real path (${warning.real}) instead.\n`;
     case 'workspace-untrusted':
