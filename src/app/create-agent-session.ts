@@ -96,7 +96,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const { home, env } = options;
   const warn: WarningSink = options.onWarning ?? (() => {});
   const files = await readSessionFiles(options, warn);
-  const { session, state, spec, context, skills } = files;
+  const { session, state, spec, context, skills, contextFiles } = files;
   const { config } = files.loaded;
   const shutdown = shutdownOf(files);
   try {
@@ -195,6 +195,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       home,
       agentSpec: spec,
       skills,
+      contextFiles,
       rootDeps: deps,
       loopControl,
       warn,
@@ -243,7 +244,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       role: 'root',
       agent: spec,
       context,
-      promptVars: { workDir: session.workDir, additionalDirs, env, skills },
+      promptVars: { workDir: session.workDir, additionalDirs, env, skills, contextFiles },
       toolset,
       deps,
       llm: model.llm,
@@ -275,6 +276,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       title,
       systemPrompt,
       skills,
+      contextFiles,
       additionalDirs,
       hookConfigs,
       extensionCommands: contributions.slashCommands,

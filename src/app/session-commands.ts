@@ -6,6 +6,7 @@ import type { Context } from '../soul/context/context.js';
 import { builtinSlashCommands, type SlashCommand } from '../soul/slash-commands.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import { addDirCommand } from './additional-dirs.js';
+import type { ContextFileGuard } from './context-file-guard.js';
 import { conversationCommands } from './export-import-commands.js';
 import { hooksCommand, statusCommand, versionCommand } from './info-commands.js';
 import type { PlanModeSwitch } from './plan-mode-switch.js';
@@ -29,6 +30,8 @@ export interface SessionCommandParts {
   /** Commands the extensions brought, then the skills'. */
   extensionCommands: readonly SlashCommand[];
   skills: readonly Skill[];
+  /** What skill files may be read when a skill is invoked. */
+  contextFiles: ContextFileGuard;
   /** The command sandbox's state, for `/status`. */
   sandbox: SandboxStatus | null;
   /** The folders `/add-dir` may add (a fleet worker's `--work-root`); none: anywhere. */
@@ -81,6 +84,6 @@ export function sessionCommands(parts: SessionCommandParts): SlashCommand[] {
     hooksCommand(parts.hookConfigs),
     versionCommand,
     ...parts.extensionCommands,
-    ...skillCommands(parts.skills),
+    ...skillCommands(parts.skills, parts.contextFiles),
   ];
 }
