@@ -70,7 +70,7 @@ function displayPath(path: string, workDir: string): string {
 
 async function readIfFile(path: string, guard: ContextFileGuard): Promise<Buffer | null> {
   try {
-    const read = await guard.read(path, 'project');
+    const read = await guard.readOrReport(path, 'project');
     if (read.kind !== 'read') return null;
     return read.bytes.toString('utf8').trim() ? read.bytes : null;
   } catch {

@@ -76,21 +76,28 @@ export class ContextFileGuard {
     return this.ownFolders.some((dir) => isWithinDirectory(path, dir));
   }
 
-  /** Reads a regular file when the check lets it; a refusal is also reported once per file. */
+  /**
+   * Reads a regular file when the check lets it (no FIFO or device: nothing that blocks). The caller
+   * says why a file is refused; `readOrReport` reports it itself.
+   */
   async read(path: string, scope: ContextFileScope): Promise<ContextFileRead> {
     const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
     if (handle === null) return { kind: 'missing' };
     try {
       if (!(await handle.stat()).isFile()) return { kind: 'missing' };
       const reason = this.refusal(path, await openedRealPath(handle.fd, path), scope);
-      if (reason !== null) {
-        this.report(path, reason);
-        return { kind: 'refused', reason };
-      }
+      if (reason !== null) return { kind: 'refused', reason };
       return { kind: 'read', bytes: await handle.readFile() };
     } finally {
       await handle.close();
     }
+  }
+
+  /** `read`, for a file kimi-ts reads by itself: a refusal is reported to the person (once per file). */
+  async readOrReport(path: string, scope: ContextFileScope): Promise<ContextFileRead> {
+    const read = await this.read(path, scope);
+    if (read.kind === 'refused') this.report(path, read.reason);
+    return read;
   }
 
   /** Tells the person (once per file) that a file was left out of the context, and why. */

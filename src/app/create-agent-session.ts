@@ -277,6 +277,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       systemPrompt,
       skills,
       contextFiles,
+      policy,
       additionalDirs,
       hookConfigs,
       extensionCommands: contributions.slashCommands,

@@ -1,5 +1,6 @@
 import type { HookConfig } from '../hooks/config.js';
 import type { SandboxStatus } from '../policy/sandbox.js';
+import type { SessionPolicy } from '../policy/session-policy.js';
 import type { Session } from '../session/session.js';
 import { updateSessionState } from '../session/state.js';
 import type { Context } from '../soul/context/context.js';
@@ -30,8 +31,10 @@ export interface SessionCommandParts {
   /** Commands the extensions brought, then the skills'. */
   extensionCommands: readonly SlashCommand[];
   skills: readonly Skill[];
-  /** What skill files may be read when a skill is invoked. */
+  /** What skill files (and `/import`ed files) may be read into the context. */
   contextFiles: ContextFileGuard;
+  /** The session's policy: `/export` writes no secret or protected file. */
+  policy: SessionPolicy;
   /** The command sandbox's state, for `/status`. */
   sandbox: SandboxStatus | null;
   /** The folders `/add-dir` may add (a fleet worker's `--work-root`); none: anywhere. */
@@ -70,6 +73,11 @@ export function sessionCommands(parts: SessionCommandParts): SlashCommand[] {
       home: parts.home,
       title: () => title.value,
       filesRefused: parts.workRoots ? WorkRoots.JOB_COMMAND_REFUSAL : undefined,
+      contextFiles: parts.contextFiles,
+      exportChecks: {
+        homes: parts.policy.homes,
+        protectedReason: (target) => parts.policy.protectedReason(target),
+      },
     }),
     statusCommand({
       sessionId: session.id,

@@ -122,7 +122,7 @@ async function skillsIn(root: string, guard: ContextFileGuard): Promise<Skill[]>
 }
 
 async function readSkill(file: string, fallbackName: string, guard: ContextFileGuard): Promise<Skill | null> {
-  const read = await guard.read(file, 'project').catch(() => null);
+  const read = await guard.readOrReport(file, 'project').catch(() => null);
   if (read?.kind !== 'read') return null;
   const text = read.bytes.toString('utf8');
   const front = await frontMatter(text);
