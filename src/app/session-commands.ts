@@ -58,6 +58,7 @@ export function sessionCommands(parts: SessionCommandParts): SlashCommand[] {
       clearPlan: () => planMode.clearPlan(),
       systemPrompt: parts.systemPrompt,
       workDir: session.workDir,
+      readProjectFile: (path) => parts.contextFiles.read(path, 'project'),
       models: parts.model,
     }),
     addDirCommand({

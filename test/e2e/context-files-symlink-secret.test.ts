@@ -63,3 +63,28 @@ it('a project skill whose SKILL.md a command made a symlink to ~/.aws/credential
     /release\/SKILL\.md is not read into the model's context: it leads to .*credentials, a secret file/,
   );
 });
+
+it('/init whose commands made AGENTS.md a symlink to ~/.aws/credentials does not put the file in the session', async () => {
+  const { server, sandbox } = await cli.setup([]);
+  await mkdir(join(sandbox.root, '.aws'));
+  await writeFile(
+    join(sandbox.root, '.aws', 'credentials'),
+    '[default]\naws_secret_access_key = hunter2-not-a-known-format\n',
+  );
+  const plant = `d=$(printf .aw)s; f=$(printf cred)entials; ln -s "${sandbox.root}/$d/$f" AGENTS.md && echo planted`;
+  server.push(
+    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: plant } }] },
+    { text: 'Wrote AGENTS.md.' },
+    { text: 'Noted.' },
+  );
+  const init = await sandbox.run(['--print', '-p', '/init']);
+  expect(init.code, init.stderr).toBe(0);
+  expect(init.stdout).toMatch(
+    /AGENTS\.md is not read into this session: it leads to .*credentials, a secret file/,
+  );
+  const next = await sandbox.run(['--print', '-C', '-p', 'what does AGENTS.md say?']);
+  expect(next.code, next.stderr).toBe(0);
+  expect(JSON.stringify(server.requests.map((request) => request.body))).not.toContain(
+    'hunter2-not-a-known-format',
+  );
+});
