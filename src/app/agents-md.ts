@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import type { ContextFileGuard } from './context-file-guard.js';
 import { findGitRoot } from './project-root.js';
 
 /** All AGENTS.md text put in the system prompt together, at most (bytes). */
@@ -19,8 +19,10 @@ interface Found {
  * the git project down to the work dir (just the work dir outside git), in that order, each headed by
  * where it came from. Together they get 32 KiB, handed out from the work dir upwards: the file
  * nearest the work dir is the most specific, so an ancestor is what gets cut. Empty when there is none.
+ * A file that leads outside the project or to a secret file (a symlink a command made) is left out
+ * (the guard reports it).
  */
-export async function readAgentsMd(workDir: string): Promise<string> {
+export async function readAgentsMd(workDir: string, guard: ContextFileGuard): Promise<string> {
   const dirs = await foldersFromProjectRoot(workDir);
   // Every candidate is read at once (most do not exist); the order is restored below.
   const perDir = await Promise.all(
@@ -28,7 +30,7 @@ export async function readAgentsMd(workDir: string): Promise<string> {
       const [kimi, ...plain] = await Promise.all(
         [KIMI_FILE, ...PLAIN_FILES].map(async (name) => {
           const path = join(dir, name);
-          const bytes = await readIfFile(path);
+          const bytes = await readIfFile(path, guard);
           return bytes ? { path, bytes } : null;
         }),
       );
@@ -66,10 +68,11 @@ function displayPath(path: string, workDir: string): string {
   return rel.startsWith(`..${sep}`) || rel === '..' ? path : rel;
 }
 
-async function readIfFile(path: string): Promise<Buffer | null> {
+async function readIfFile(path: string, guard: ContextFileGuard): Promise<Buffer | null> {
   try {
-    const bytes = await readFile(path);
-    return bytes.toString('utf8').trim() ? bytes : null;
+    const read = await guard.readOrReport(path, 'project');
+    if (read.kind !== 'read') return null;
+    return read.bytes.toString('utf8').trim() ? read.bytes : null;
   } catch {
     return null;
   }

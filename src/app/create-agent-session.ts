@@ -6,7 +6,6 @@ import { trustedFoldersFile } from '../config/trusted-folders.js';
 import { parseHookConfigs } from '../hooks/config.js';
 import { createHookEngine } from '../hooks/engine.js';
 import { sandboxStatus } from '../policy/sandbox.js';
-import { pruneCheckpoints } from '../session/checkpoints/prune-checkpoints.js';
 import { deleteSessionIfEmpty } from '../session/list.js';
 import { goalCommand } from '../soul/goal/goal-command.js';
 import { GoalParkedInjection } from '../soul/goal/goal-injection.js';
@@ -26,6 +25,7 @@ import { FirstRequestGate } from './first-request-gate.js';
 import { OutOfTurnHub } from './out-of-turn-hub.js';
 import { PlanModeState } from './plan-mode-state.js';
 import { PlanModeSwitch } from './plan-mode-switch.js';
+import { pruneInBackground } from './prune-checkpoints-in-background.js';
 import { readRewindTurns, rewindCommand, SessionCheckpoints } from './rewind/index.js';
 import { rootToolDeps } from './root-tool-deps.js';
 import { type ApprovalModes, openSessionApproval } from './session-approval.js';
@@ -42,7 +42,7 @@ import { openSessionGuards } from './session-guards.js';
 import { SessionModel } from './session-model.js';
 import { type SandboxFlag, warnOfSandbox } from './session-sandbox.js';
 import { SessionTitle } from './session-title.js';
-import { errorText, type WarningSink } from './session-warning.js';
+import type { WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
 import { assembleSoul } from './soul-assembly.js';
 import { SwarmSlot } from './subagents/swarm-dispatch.js';
@@ -98,7 +98,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
   const { home, env } = options;
   const warn: WarningSink = options.onWarning ?? (() => {});
   const files = await readSessionFiles(options, warn);
-  const { session, state, spec, context, skills } = files;
+  const { session, state, spec, context, skills, contextFiles } = files;
   const { config } = files.loaded;
   const shutdown = shutdownOf(files);
   try {
@@ -201,6 +201,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       home,
       agentSpec: spec,
       skills,
+      contextFiles,
       rootDeps: deps,
       loopControl,
       warn,
@@ -249,7 +250,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       role: 'root',
       agent: spec,
       context,
-      promptVars: { workDir: session.workDir, additionalDirs, env, skills },
+      promptVars: { workDir: session.workDir, additionalDirs, env, skills, contextFiles },
       toolset,
       deps,
       llm: model.llm,
@@ -281,6 +282,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       title,
       systemPrompt,
       skills,
+      contextFiles,
+      policy,
       additionalDirs,
       hookConfigs,
       extensionCommands: contributions.slashCommands,
@@ -341,40 +344,6 @@ function loopControlOf(options: CreateAgentSessionOptions, config: Config): Loop
     compactionTriggerRatio: config.loop_control.compaction_trigger_ratio,
     stallTimeoutMs: config.loop_control.stall_timeout_s * 1000,
   };
-}
-
-/**
- * Prunes old checkpoints of closed sessions in the background, once `gate` opens (after the first
- * model request: off the start's path); closing the session stops a prune still running (git is
- * killed, the store stays consistent) or not yet begun.
- */
-function pruneInBackground(
-  home: string,
-  settings: Config['checkpoints'],
-  gate: FirstRequestGate,
-  shutdown: ShutdownList,
-  warn: WarningSink,
-): void {
-  const stop = new AbortController();
-  const running = gate.opened
-    .then(() => {
-      if (stop.signal.aborted) return;
-      return pruneCheckpoints({
-        home,
-        maxAgeMs: settings.max_age_days * 86_400_000,
-        maxTotalBytes: settings.max_total_mib * 1024 * 1024,
-        signal: stop.signal,
-      });
-    })
-    .catch((error: unknown) => {
-      if (!stop.signal.aborted)
-        warn({ kind: 'checkpoints-failed', message: `Pruning checkpoints failed: ${errorText(error)}` });
-    });
-  shutdown.add(async () => {
-    stop.abort();
-    gate.open();
-    await running;
-  });
 }
 
 /** Forces an OAuth refresh after a 401, for `kimi-ts login` providers. */

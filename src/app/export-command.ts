@@ -1,9 +1,10 @@
-import { access, writeFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { kimiTsHome } from '../config/home.js';
 import { continueSession } from '../session/list.js';
 import { SessionError, sessionAt } from '../session/session.js';
 import { resolveSessionId, SessionIdError } from '../session/session-id-match.js';
+import { commandLineExportChecks, writeExportFile } from './export-file.js';
 import { SessionCatalog } from './session-catalog.js';
 
 /**
@@ -42,8 +43,15 @@ export async function exportCommand(options: {
     }
     const markdown = await catalog.exportMarkdown(session);
     if (options.output) {
-      await writeFile(resolve(options.output), markdown, 'utf8');
-      options.error(`Wrote session ${session.id} to ${resolve(options.output)}.\n`);
+      const written = await writeExportFile(options.output, markdown, commandLineExportChecks(process.env));
+      switch (written.kind) {
+        case 'refused':
+          options.error(`${written.problem}\n`);
+          return 1;
+        case 'written':
+          options.error(`Wrote session ${session.id} to ${written.file}.\n`);
+          break;
+      }
     } else {
       options.write(markdown);
     }

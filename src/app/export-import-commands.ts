@@ -1,13 +1,16 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Message } from '../kosong/message.js';
+import type { SensitiveHomes } from '../policy/index.js';
 import { type Session, sessionAt } from '../session/session.js';
 import { matchSessionId, sessionIdProblem } from '../session/session-id-match.js';
 import { loadContextBytes } from '../soul/context/load-context-file.js';
 import { type SlashCommand, say } from '../soul/slash-commands.js';
 import { expandHome } from '../tools/file/workspace-path.js';
 import { isDirectory } from '../util/is-directory.js';
+import type { ContextFileGuard } from './context-file-guard.js';
 import { conversationMarkdown } from './conversation-markdown.js';
+import { type ProtectedCheck, writeExportFile } from './export-file.js';
 
 /** The largest file `/import` takes (bytes): it goes into the context whole. */
 export const IMPORT_MAX_BYTES = 256 * 1024;
@@ -19,6 +22,10 @@ export interface ConversationCommandsOptions {
   title(): string | null;
   /** Set (a fleet job's session): `/export` and `/import` of a file say this and do nothing. */
   filesRefused?: string | undefined;
+  /** What `/import` may read: any file the person names, but never a secret one (by real path). */
+  contextFiles: ContextFileGuard;
+  /** What `/export` may not write over: secret and protected files (by real path), symlinks. */
+  exportChecks: { homes: SensitiveHomes; protectedReason: ProtectedCheck };
 }
 
 /**
@@ -45,13 +52,21 @@ export function conversationCommands(options: ConversationCommandsOptions): Slas
           workDir: session.workDir,
           exportedAt: now,
         });
+        let written: Awaited<ReturnType<typeof writeExportFile>>;
         try {
-          await writeFile(target, markdown, 'utf8');
+          written = await writeExportFile(target, markdown, options.exportChecks);
         } catch (error) {
           say(`Could not write ${target}: ${(error as Error).message}`);
           return;
         }
-        say(`The conversation was written to ${target}.`);
+        switch (written.kind) {
+          case 'refused':
+            say(`Could not export to ${target}. ${written.problem}`);
+            return;
+          case 'written':
+            say(`The conversation was written to ${written.file}.`);
+            return;
+        }
       },
     },
     {
@@ -98,7 +113,20 @@ async function importable(
         problem: `${target} is too large to import (${info.size} bytes; at most ${IMPORT_MAX_BYTES}).`,
       };
     }
-    const bytes = await readFile(path);
+    // By the real path of what is opened: a symlink a command planted (notes.md → ~/.ssh/id_rsa)
+    // does not hand a secret file to the model unasked.
+    const read = await options.contextFiles.read(path, 'anywhere');
+    switch (read.kind) {
+      case 'missing':
+        return { problem: `${target} is not a regular file that can be read.` };
+      case 'refused':
+        return { problem: `${target} is not imported: ${read.reason}.` };
+      case 'read':
+        break;
+    }
+    const { bytes } = read;
+    if (bytes.length > IMPORT_MAX_BYTES)
+      return { problem: `${target} is too large to import (more than ${IMPORT_MAX_BYTES} bytes).` };
     if (looksBinary(bytes)) return { problem: `${target} is not a text file.` };
     return { what: path, text: bytes.toString('utf8') };
   }

@@ -11,6 +11,7 @@ import type { ToolDependencyTable } from '../toolset/loading/dependencies.js';
 import type { LLMNotificationSource } from '../wire/llm-notification.js';
 import type { AgentSession, BackgroundWork } from './agent-session.js';
 import type { AgentSpec } from './agent-spec.js';
+import type { ContextFileGuard } from './context-file-guard.js';
 import type { OutOfTurnHub } from './out-of-turn-hub.js';
 import type { PlanModeState } from './plan-mode-state.js';
 import type { SessionModel } from './session-model.js';
@@ -48,6 +49,8 @@ export interface SessionServices {
   agentSpec: AgentSpec;
   /** The skills found for the session's work dir. */
   skills: readonly Skill[];
+  /** What AGENTS.md and skill files may be read into the model's context. */
+  contextFiles: ContextFileGuard;
   toolset: KimiToolset;
   approval: Approval;
   hooks: HookEngine;

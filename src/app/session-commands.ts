@@ -1,11 +1,13 @@
 import type { HookConfig } from '../hooks/config.js';
 import type { SandboxStatus } from '../policy/sandbox.js';
+import type { SessionPolicy } from '../policy/session-policy.js';
 import type { Session } from '../session/session.js';
 import { updateSessionState } from '../session/state.js';
 import type { Context } from '../soul/context/context.js';
 import { builtinSlashCommands, type SlashCommand } from '../soul/slash-commands.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import { addDirCommand } from './additional-dirs.js';
+import type { ContextFileGuard } from './context-file-guard.js';
 import { conversationCommands } from './export-import-commands.js';
 import { hooksCommand, statusCommand, versionCommand } from './info-commands.js';
 import type { PlanModeSwitch } from './plan-mode-switch.js';
@@ -29,6 +31,10 @@ export interface SessionCommandParts {
   /** Commands the extensions brought, then the skills'. */
   extensionCommands: readonly SlashCommand[];
   skills: readonly Skill[];
+  /** What skill files (and `/import`ed files) may be read into the context. */
+  contextFiles: ContextFileGuard;
+  /** The session's policy: `/export` writes no secret or protected file. */
+  policy: SessionPolicy;
   /** The command sandbox's state, for `/status`. */
   sandbox: SandboxStatus | null;
   /** The folders `/add-dir` may add (a fleet worker's `--work-root`); none: anywhere. */
@@ -52,6 +58,7 @@ export function sessionCommands(parts: SessionCommandParts): SlashCommand[] {
       clearPlan: () => planMode.clearPlan(),
       systemPrompt: parts.systemPrompt,
       workDir: session.workDir,
+      readProjectFile: (path) => parts.contextFiles.read(path, 'project'),
       models: parts.model,
     }),
     addDirCommand({
@@ -67,6 +74,11 @@ export function sessionCommands(parts: SessionCommandParts): SlashCommand[] {
       home: parts.home,
       title: () => title.value,
       filesRefused: parts.workRoots ? WorkRoots.JOB_COMMAND_REFUSAL : undefined,
+      contextFiles: parts.contextFiles,
+      exportChecks: {
+        homes: parts.policy.homes,
+        protectedReason: (target) => parts.policy.protectedReason(target),
+      },
     }),
     statusCommand({
       sessionId: session.id,
@@ -81,6 +93,6 @@ export function sessionCommands(parts: SessionCommandParts): SlashCommand[] {
     hooksCommand(parts.hookConfigs),
     versionCommand,
     ...parts.extensionCommands,
-    ...skillCommands(parts.skills),
+    ...skillCommands(parts.skills, parts.contextFiles),
   ];
 }

@@ -13,10 +13,12 @@ import { Context } from '../soul/context/context.js';
 import { ProjectApprovals } from '../toolset/approval/project-approvals.js';
 import { checkAdditionalDir } from './additional-dirs.js';
 import { type AgentSpec, DEFAULT_AGENT_FILE, loadAgentSpec } from './agent-spec.js';
+import { ContextFileGuard } from './context-file-guard.js';
 import { pluginsDir } from './plugins/plugin-manager.js';
+import { findGitRoot } from './project-root.js';
 import type { WarningSink } from './session-warning.js';
 import { errorText } from './session-warning.js';
-import { discoverSkills, type Skill } from './skills.js';
+import { discoverSkills, ownSkillFolders, type Skill } from './skills.js';
 import { UsageError } from './usage-error.js';
 import type { WorkRoots } from './work-roots.js';
 
@@ -31,6 +33,8 @@ export interface SessionFilesOptions {
   continueLast?: boolean | undefined;
   agentFile?: string | undefined;
   skillsDir?: string | undefined;
+  /** Config files the session loads besides the config (`--mcp-config-file`): secret. */
+  otherConfigFiles?: readonly string[] | undefined;
   /** `--model`: an alias the config does not have stops here, before a session is made. */
   modelAlias?: string | undefined;
   /**
@@ -52,6 +56,8 @@ export interface SessionFiles {
   context: Context;
   projectApprovals: ProjectApprovals;
   skills: readonly Skill[];
+  /** What AGENTS.md and skill files may be read into the model's context. */
+  contextFiles: ContextFileGuard;
 }
 
 /**
@@ -76,17 +82,39 @@ export async function readSessionFiles(
   // One process per session: a second one gets a clear error instead of interleaving the files.
   const lock: SessionLock = await lockSession(session.id, session.dir, { leased: options.leased });
   const userHome = env.HOME || homedir();
+  // Installed plugins may bring skills too; theirs come last.
+  const extraDirs = [
+    ...config.extra_skill_dirs.map((dir) => resolve(userHome, dir.replace(/^~(?=$|[\\/])/, userHome))),
+    pluginsDir(userHome),
+  ];
+  const skillsDir = options.skillsDir ? resolve(options.workDir, options.skillsDir) : undefined;
+  const contextFiles = new ContextFileGuard(
+    {
+      homes: {
+        userHome,
+        kimiHome: home,
+        configFiles: [
+          ...(loaded.source.kind === 'inline' ? [] : [loaded.source.path]),
+          ...(options.otherConfigFiles ?? []),
+        ],
+      },
+      projectFolders: [
+        session.workDir,
+        (await findGitRoot(session.workDir)) ?? session.workDir,
+        ...(skillsDir ? [skillsDir] : []),
+      ],
+      ownFolders: [...ownSkillFolders(userHome, home), ...extraDirs],
+    },
+    (file, reason) => warn({ kind: 'context-file-refused', file, reason }),
+  );
   const skillsFound = discoverSkills({
     workDir: session.workDir,
     userHome,
     kimiTsHome: home,
-    // Installed plugins may bring skills too; theirs come last.
-    extraDirs: [
-      ...config.extra_skill_dirs.map((dir) => resolve(userHome, dir.replace(/^~(?=$|[\\/])/, userHome))),
-      pluginsDir(userHome),
-    ],
+    extraDirs,
     mergeAll: config.merge_all_available_skills,
-    skillsDir: options.skillsDir ? resolve(options.workDir, options.skillsDir) : undefined,
+    skillsDir,
+    guard: contextFiles,
   }).catch((error: unknown) => {
     // Skills are extras: a folder that cannot be read must not stop the session.
     warn({ kind: 'skills-unreadable', message: errorText(error) });
@@ -117,6 +145,7 @@ export async function readSessionFiles(
     context: settledValue(restored),
     projectApprovals: settledValue(approvalsRead),
     skills: settledValue(skillsRead),
+    contextFiles,
   };
 }
 

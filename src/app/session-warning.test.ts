@@ -8,6 +8,14 @@ describe('describeSessionWarning', () => {
       { kind: 'project-approval-not-saved', message: 'disk full' },
       'Could not save the project approval: disk full\n',
     ],
+    [
+      {
+        kind: 'context-file-refused',
+        file: '/w/AGENTS.md',
+        reason: 'it leads to /h/.netrc, a secret file (a .netrc file)',
+      },
+      "/w/AGENTS.md is not read into the model's context: it leads to /h/.netrc, a secret file (a .netrc file).\n",
+    ],
     [{ kind: 'background-task-error', message: 'boom' }, 'background tasks: boom\n'],
     [
       { kind: 'background-tasks-stopped', tasks: [{ id: 'b1', description: 'dev server' }] },

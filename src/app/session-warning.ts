@@ -4,6 +4,7 @@
  */
 export type SessionWarning =
   | { kind: 'skills-unreadable'; message: string }
+  | { kind: 'context-file-refused'; file: string; reason: string }
   | { kind: 'project-approval-not-saved'; message: string }
   | { kind: 'background-task-error'; message: string }
   | { kind: 'background-tasks-stopped'; tasks: readonly { id: string; description: string }[] }
@@ -25,6 +26,8 @@ export function describeSessionWarning(warning: SessionWarning): string {
   switch (warning.kind) {
     case 'skills-unreadable':
       return `Skills could not be loaded: ${warning.message}\n`;
+    case 'context-file-refused':
+      return `${warning.file} is not read into the model's context: ${warning.reason}.\n`;
     case 'project-approval-not-saved':
       return `Could not save the project approval: ${warning.message}\n`;
     case 'background-task-error':

@@ -1,22 +1,37 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { discoverSkills, type SkillSearch, skillCommands, skillsPromptList } from './skills.js';
+import { ContextFileGuard } from './context-file-guard.js';
+import {
+  discoverSkills,
+  ownSkillFolders,
+  type SkillSearch,
+  skillCommands,
+  skillsPromptList,
+} from './skills.js';
 
 let root: string;
 let search: SkillSearch;
+let guard: ContextFileGuard;
+let refused: string[];
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'kimi-ts-skills-'));
   await mkdir(join(root, 'repo', '.git'), { recursive: true });
   await mkdir(join(root, 'repo', 'src'), { recursive: true });
-  search = {
-    workDir: join(root, 'repo', 'src'),
-    userHome: join(root, 'home'),
-    kimiTsHome: join(root, 'home', '.kimi-ts'),
-    extraDirs: [join(root, 'extra')],
-    mergeAll: true,
-  };
+  const userHome = join(root, 'home');
+  const kimiTsHome = join(root, 'home', '.kimi-ts');
+  const extraDirs = [join(root, 'extra')];
+  refused = [];
+  guard = new ContextFileGuard(
+    {
+      homes: { userHome, kimiHome: kimiTsHome },
+      projectFolders: [join(root, 'repo'), join(root, 'mine')],
+      ownFolders: [...ownSkillFolders(userHome, kimiTsHome), ...extraDirs],
+    },
+    (file, reason) => refused.push(`${file}: ${reason}`),
+  );
+  search = { workDir: join(root, 'repo', 'src'), userHome, kimiTsHome, extraDirs, mergeAll: true, guard };
 });
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
@@ -85,7 +100,7 @@ describe('discoverSkills', () => {
       ['broken', true],
       ['good', false],
     ]);
-    expect(skillCommands(skills).map((c) => c.name)).toEqual(['skill:broken', 'flow:good']);
+    expect(skillCommands(skills, guard).map((c) => c.name)).toEqual(['skill:broken', 'flow:good']);
     expect(skillsPromptList(skills)).toContain('- broken: d');
     expect(skillsPromptList(skills)).not.toContain('- good:');
   });
@@ -106,7 +121,7 @@ describe('discoverSkills', () => {
       `- greet: Greets people\n  File: ${join(root, 'home', '.kimi', 'skills', 'greet', 'SKILL.md')}`,
     );
     expect(skillsPromptList([])).toBe('(no skills are installed)');
-    const commands = skillCommands(skills);
+    const commands = skillCommands(skills, guard);
     expect(commands.map((c) => c.name)).toEqual(['skill:greet']);
     const command = commands[0]!;
     if (!('expand' in command)) throw new Error('a skill command expands');
@@ -117,6 +132,61 @@ describe('discoverSkills', () => {
     });
     expect(prompt).toBe(
       '---\nname: greet\ndescription: Greets people\n---\nSay hello warmly.\n\nUser request:\nthe team',
+    );
+  });
+});
+
+describe('skill files that lead elsewhere', () => {
+  it('leaves out, with a warning, a project skill whose SKILL.md leads to a secret file or out of the project', async () => {
+    await mkdir(join(root, 'home', '.aws'), { recursive: true });
+    await writeFile(join(root, 'home', '.aws', 'credentials'), 'aws_secret_access_key = top-secret\n');
+    await mkdir(join(root, 'outside'), { recursive: true });
+    await writeFile(join(root, 'outside', 'x.md'), '---\ndescription: not ours\n---\nx\n');
+    await mkdir(join(root, 'repo', '.kimi', 'skills', 'release'), { recursive: true });
+    await mkdir(join(root, 'repo', '.kimi', 'skills', 'far'), { recursive: true });
+    await symlink(
+      join(root, 'home', '.aws', 'credentials'),
+      join(root, 'repo', '.kimi', 'skills', 'release', 'SKILL.md'),
+    );
+    await symlink(join(root, 'outside', 'x.md'), join(root, 'repo', '.kimi', 'skills', 'far', 'SKILL.md'));
+    await skill('repo/.kimi/skills', 'plain', 'description: a plain one');
+    expect((await discoverSkills(search)).map((s) => s.name)).toEqual(['plain']);
+    expect(refused.sort()).toEqual([
+      expect.stringMatching(/far\/SKILL\.md: it leads to .*outside\/x\.md, outside the project$/),
+      expect.stringMatching(
+        /release\/SKILL\.md: it leads to .*\.aws\/credentials, a secret file \(AWS credentials\)$/,
+      ),
+    ]);
+  });
+
+  it("reads the person's own skill linked to their dotfiles", async () => {
+    await mkdir(join(root, 'dotfiles'), { recursive: true });
+    await writeFile(join(root, 'dotfiles', 'mine.md'), '---\ndescription: linked\n---\nLinked.\n');
+    await mkdir(join(root, 'home', '.kimi', 'skills', 'mine'), { recursive: true });
+    await symlink(
+      join(root, 'dotfiles', 'mine.md'),
+      join(root, 'home', '.kimi', 'skills', 'mine', 'SKILL.md'),
+    );
+    expect((await discoverSkills(search)).map((s) => s.description)).toEqual(['linked']);
+    expect(refused).toEqual([]);
+  });
+
+  it('refuses /skill:<name> when its SKILL.md was made a symlink to a secret file after it was found', async () => {
+    await skill('repo/.kimi/skills', 'release', 'description: Release it');
+    const [command] = skillCommands(await discoverSkills(search), guard);
+    if (!command || !('expand' in command)) throw new Error('a skill command expands');
+    const file = join(root, 'repo', '.kimi', 'skills', 'release', 'SKILL.md');
+    await unlink(file);
+    await mkdir(join(root, 'home', '.ssh'), { recursive: true });
+    await writeFile(join(root, 'home', '.ssh', 'id_rsa'), 'KEY-MATERIAL\n');
+    await symlink(join(root, 'home', '.ssh', 'id_rsa'), file);
+    const expanding = command.expand({
+      args: '',
+      soul: undefined as never,
+      signal: new AbortController().signal,
+    });
+    await expect(expanding).rejects.toThrow(
+      /is not read: it leads to .*id_rsa, a secret file \(an SSH folder\)/,
     );
   });
 });

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MaxStepsReached } from '../soul/errors.js';
 import { parseD2Flow } from '../soul/flows/d2.js';
@@ -7,6 +7,7 @@ import { parseMermaidFlow } from '../soul/flows/mermaid.js';
 import { MAX_FLOW_MOVES, runFlow } from '../soul/flows/run-flow.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
 import { isDirectory } from '../util/is-directory.js';
+import type { ContextFileGuard } from './context-file-guard.js';
 import { findGitRoot } from './project-root.js';
 
 /**
@@ -41,6 +42,8 @@ export interface SkillSearch {
   mergeAll: boolean;
   /** `--skills-dir`: the one folder searched instead of the project's and the user's. */
   skillsDir?: string | undefined;
+  /** What skill files may be read: by real path, none outside the project or the person's own folders, no secret file. */
+  guard: ContextFileGuard;
 }
 
 const BRAND_FOLDERS = ['.kimi', '.claude', '.codex'];
@@ -54,12 +57,22 @@ export async function discoverSkills(search: SkillSearch): Promise<Skill[]> {
   const roots = search.skillsDir ? [search.skillsDir, ...search.extraDirs] : await defaultRoots(search);
   const byName = new Map<string, Skill>();
   for (const root of roots) {
-    for (const skill of await skillsIn(root)) {
+    for (const skill of await skillsIn(root, search.guard)) {
       const key = skill.name.toLowerCase();
       if (!byName.has(key)) byName.set(key, skill);
     }
   }
   return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The person's own skill folders (kimi-ts's first), whether they exist or not. */
+export function ownSkillFolders(userHome: string, kimiTsHome: string): string[] {
+  return [
+    join(kimiTsHome, 'skills'),
+    ...BRAND_FOLDERS.map((brand) => join(userHome, brand, 'skills')),
+    join(userHome, '.config', 'agents', 'skills'),
+    join(userHome, '.agents', 'skills'),
+  ];
 }
 
 /** The project's skill folders, then the user's, then the extra ones: the first to name a skill wins. */
@@ -89,7 +102,7 @@ async function layer(brand: string[], generic: string[], mergeAll: boolean): Pro
   return [...(mergeAll ? existing : existing.slice(0, 1)), ...generic];
 }
 
-async function skillsIn(root: string): Promise<Skill[]> {
+async function skillsIn(root: string, guard: ContextFileGuard): Promise<Skill[]> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await readdir(root, { withFileTypes: true });
@@ -98,9 +111,9 @@ async function skillsIn(root: string): Promise<Skill[]> {
   }
   const found = await Promise.all(
     entries.map(async (entry) => {
-      if (entry.isDirectory()) return readSkill(join(root, entry.name, 'SKILL.md'), entry.name);
+      if (entry.isDirectory()) return readSkill(join(root, entry.name, 'SKILL.md'), entry.name, guard);
       if (entry.isFile() && entry.name.endsWith('.md')) {
-        return readSkill(join(root, entry.name), basename(entry.name, '.md'));
+        return readSkill(join(root, entry.name), basename(entry.name, '.md'), guard);
       }
       return null;
     }),
@@ -108,13 +121,10 @@ async function skillsIn(root: string): Promise<Skill[]> {
   return found.filter((skill): skill is Skill => skill !== null);
 }
 
-async function readSkill(file: string, fallbackName: string): Promise<Skill | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return null;
-  }
+async function readSkill(file: string, fallbackName: string, guard: ContextFileGuard): Promise<Skill | null> {
+  const read = await guard.readOrReport(file, 'project').catch(() => null);
+  if (read?.kind !== 'read') return null;
+  const text = read.bytes.toString('utf8');
   const front = await frontMatter(text);
   if (front === null) return null;
   const name = typeof front.name === 'string' && front.name.trim() ? front.name.trim() : fallbackName;
@@ -170,11 +180,11 @@ export function skillsPromptList(skills: readonly Skill[]): string {
  * `/skill:<name> [request]` for every skill whose name can be typed as one: the turn's prompt is the
  * SKILL.md text, then the user's request (Kimi CLI's form).
  */
-export function skillCommands(skills: readonly Skill[]): SlashCommand[] {
+export function skillCommands(skills: readonly Skill[], guard: ContextFileGuard): SlashCommand[] {
   return skills
     .filter((skill) => /^[A-Za-z0-9_-]+$/.test(skill.name))
     .map((skill) =>
-      skill.flow ? flowCommand(skill.name, skill.description, skill.flow) : standardCommand(skill),
+      skill.flow ? flowCommand(skill.name, skill.description, skill.flow) : standardCommand(skill, guard),
     );
 }
 
@@ -191,14 +201,23 @@ function flowCommand(name: string, description: string, flow: Flow): SlashComman
   };
 }
 
-function standardCommand(skill: Skill): SlashCommand {
+function standardCommand(skill: Skill, guard: ContextFileGuard): SlashCommand {
   return {
     name: `skill:${skill.name}`,
     description: skill.description,
     aliases: [],
-    // Read when invoked, so an edited skill is used as it is now.
+    // Read when invoked, so an edited skill is used as it is now; checked again for the same reason.
     expand: async ({ args }) => {
-      const text = (await readFile(skill.file, 'utf8')).trim();
+      const read = await guard.read(skill.file, 'project');
+      switch (read.kind) {
+        case 'missing':
+          throw new Error(`The skill file ${skill.file} is gone.`);
+        case 'refused':
+          throw new Error(`The skill file ${skill.file} is not read: ${read.reason}.`);
+        case 'read':
+          break;
+      }
+      const text = read.bytes.toString('utf8').trim();
       return args.trim() ? `${text}\n\nUser request:\n${args.trim()}` : text;
     },
   };

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { platform, release } from 'node:os';
 import { join } from 'node:path';
 import { readAgentsMd } from './agents-md.js';
+import type { ContextFileGuard } from './context-file-guard.js';
 import { type Skill, skillsPromptList } from './skills.js';
 
 const ROOT_ENTRIES = 30;
@@ -14,6 +15,8 @@ export interface SystemPromptVarsInput {
   now?: Date;
   /** The skills found for the work dir (`${KIMI_SKILLS}`). */
   skills?: readonly Skill[] | undefined;
+  /** What AGENTS.md files may be read (by real path: no secret file, nothing outside the project). */
+  contextFiles: ContextFileGuard;
 }
 
 /** The built-in `${VAR}` values of a system prompt template (reference §1.21). */
@@ -23,7 +26,7 @@ export async function builtinPromptVars(input: SystemPromptVarsInput): Promise<R
     KIMI_NOW: (input.now ?? new Date()).toISOString(),
     KIMI_WORK_DIR: workDir,
     KIMI_WORK_DIR_LS: await listTwoLevels(workDir),
-    KIMI_AGENTS_MD: (await readAgentsMd(workDir)) || '(no AGENTS.md in the project)',
+    KIMI_AGENTS_MD: (await readAgentsMd(workDir, input.contextFiles)) || '(no AGENTS.md in the project)',
     KIMI_OS: `${platform()} ${release()}`,
     KIMI_SHELL: env.SHELL || '/bin/bash',
     KIMI_ADDITIONAL_DIRS_INFO: additionalDirs.length

@@ -140,6 +140,14 @@ export class SessionPolicy {
     return view;
   }
 
+  /**
+   * What a file is when writing it changes what the agent or the person's shell does next (rules,
+   * config, startup files, git metadata), or null. For writes that kimi-ts makes itself (`/export`).
+   */
+  protectedReason(target: { absolute: string; real: string }): string | null {
+    return this.protectedFiles.reason(target);
+  }
+
   /** Why a file (by its real path) holds secrets, or null: Grep and Glob leave such files out. */
   sensitiveReason(realPath: string): string | null {
     return sensitiveReason(realPath, this.homes);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Context } from './context/context.js';
@@ -19,7 +19,26 @@ const AGENTS_MD_MAX_CHARS = 32 * 1024;
  * system message, not the whole exploration. Returns that content, or null when no AGENTS.md came
  * out of it.
  */
-export async function runInit(soul: Soul, workDir: string, signal: AbortSignal): Promise<string | null> {
+/**
+ * A file of the work tree read for the model's context: its bytes, none, or refused (it leads to a
+ * secret file or out of the project: a symlink a command made), with why.
+ */
+export type ProjectFileRead =
+  | { kind: 'read'; bytes: Buffer }
+  | { kind: 'missing' }
+  | { kind: 'refused'; reason: string };
+
+export type InitOutcome =
+  | { kind: 'written'; text: string }
+  | { kind: 'none' }
+  | { kind: 'refused'; reason: string };
+
+export async function runInit(
+  soul: Soul,
+  workDir: string,
+  signal: AbortSignal,
+  readProjectFile: (path: string) => Promise<ProjectFileRead>,
+): Promise<InitOutcome> {
   const scratch = await mkdtemp(join(tmpdir(), 'kimi-ts-init-'));
   try {
     const context = await Context.restore(join(scratch, 'context.jsonl'));
@@ -41,12 +60,19 @@ export async function runInit(soul: Soul, workDir: string, signal: AbortSignal):
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  let written: string;
-  try {
-    written = await readFile(join(workDir, 'AGENTS.md'), 'utf8');
-  } catch {
-    return null;
+  // The turn's commands may have made AGENTS.md a symlink (to ~/.aws/credentials): read by real path.
+  const read = await readProjectFile(join(workDir, 'AGENTS.md')).catch(
+    (): ProjectFileRead => ({ kind: 'missing' }),
+  );
+  switch (read.kind) {
+    case 'missing':
+      return { kind: 'none' };
+    case 'refused':
+      return { kind: 'refused', reason: read.reason };
+    case 'read':
+      break;
   }
+  const written = read.bytes.toString('utf8');
   const text =
     written.length > AGENTS_MD_MAX_CHARS ? `${written.slice(0, AGENTS_MD_MAX_CHARS)}\n[truncated]` : written;
   await soul.context.appendMessages({
@@ -58,5 +84,5 @@ export async function runInit(soul: Soul, workDir: string, signal: AbortSignal):
       },
     ],
   });
-  return written;
+  return { kind: 'written', text: written };
 }

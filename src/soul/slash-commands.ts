@@ -1,7 +1,7 @@
 import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import { contextStatusEvent } from './context-status.js';
-import { runInit } from './init-command.js';
+import { type ProjectFileRead, runInit } from './init-command.js';
 import { modelCommand } from './model-command.js';
 import type { ModelSwitcher } from './model-switcher.js';
 import { sideQuestionCommand } from './side-question.js';
@@ -63,6 +63,8 @@ export interface BuiltinCommandDeps {
   systemPrompt: string;
   /** Where `/init` writes AGENTS.md. */
   workDir: string;
+  /** How `/init` reads the AGENTS.md written (by real path: no secret file, nothing outside the project). */
+  readProjectFile: (path: string) => Promise<ProjectFileRead>;
   /** The config's models, for `/model`. */
   models?: ModelSwitcher | undefined;
 }
@@ -160,12 +162,18 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       description: 'Analyse the project and write an AGENTS.md for agents',
       aliases: [],
       async run({ soul, signal }) {
-        const written = await runInit(soul, deps.workDir, signal);
-        say(
-          written === null
-            ? 'No AGENTS.md was written.'
-            : 'AGENTS.md is written and now part of this session.',
-        );
+        const outcome = await runInit(soul, deps.workDir, signal, deps.readProjectFile);
+        switch (outcome.kind) {
+          case 'none':
+            say('No AGENTS.md was written.');
+            return;
+          case 'refused':
+            say(`AGENTS.md is not read into this session: ${outcome.reason}.`);
+            return;
+          case 'written':
+            say('AGENTS.md is written and now part of this session.');
+            return;
+        }
       },
     },
   ];

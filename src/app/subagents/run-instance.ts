@@ -7,6 +7,7 @@ import type { LoopControl, SoulLLM } from '../../soul/soul-parts.js';
 import type { Approval } from '../../toolset/approval/approval.js';
 import { type ApprovalSource, runWithApprovalSource } from '../../toolset/approval/approval-source.js';
 import type { ToolDependencyTable } from '../../toolset/loading/dependencies.js';
+import type { ContextFileGuard } from '../context-file-guard.js';
 import type { Skill } from '../skills.js';
 import type { SubagentInstanceStore, SubagentRecord } from './instance-store.js';
 import type { IsolatedWorkspace } from './isolated-workspace.js';
@@ -35,6 +36,8 @@ export interface SubagentServices {
   rootWires: RootWireTracker;
   /** The session's skills (listed in subagents' system prompts). */
   skills?: readonly Skill[] | undefined;
+  /** What AGENTS.md files may be read into subagents' system prompts. */
+  contextFiles: ContextFileGuard;
   /**
    * Whether the work dir is trusted (or below a trusted folder): only then does kimi-ts run git there itself (an explorer's git
    * context), since a repository's own `.git/config` (core.fsmonitor, filters) runs commands.
@@ -83,6 +86,7 @@ export async function runInstance(
       policy: services.policy,
       env: services.env,
       skills: services.skills,
+      contextFiles: services.contextFiles,
       workspace: run.workspace,
     });
   } catch (error) {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../../kosong/providers/scripted/index.js';
 import { DEFAULT_LOOP_CONTROL, type SoulLLM } from '../../soul/soul-parts.js';
 import { DEFAULT_AGENT_FILE, loadAgentSpec } from '../agent-spec.js';
+import { ContextFileGuard } from '../context-file-guard.js';
 import { SubagentInstanceStore } from './instance-store.js';
 import { openSubagentSoul } from './subagent-soul.js';
 import { loadSubagentTypes } from './subagent-types.js';
@@ -65,6 +66,11 @@ describe('built-in subagent types', () => {
       rootDeps: fixture.deps,
       policy: fixture.session.parts.toolset.policy,
       env: {},
+      contextFiles: new ContextFileGuard({
+        homes: fixture.session.parts.toolset.policy.homes,
+        projectFolders: [fixture.session.parts.session.workDir],
+        ownFolders: [],
+      }),
     });
   }
 

@@ -8,6 +8,7 @@ import type { LoopControl, SoulLLM } from '../../soul/soul-parts.js';
 import type { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import type { ToolDependencyTable } from '../../toolset/loading/dependencies.js';
+import type { ContextFileGuard } from '../context-file-guard.js';
 import { createSessionStore } from '../session-store.js';
 import type { Skill } from '../skills.js';
 import { assembleSoul } from '../soul-assembly.js';
@@ -32,6 +33,8 @@ export interface SubagentSoulParts {
   env: Readonly<Record<string, string | undefined>>;
   /** The session's skills, listed in the subagent's system prompt too. */
   skills?: readonly Skill[] | undefined;
+  /** What AGENTS.md files may be read into the subagent's system prompt. */
+  contextFiles: ContextFileGuard;
   /** An isolated run's worktree, policy and sandbox instead of the session's; absent: the session's. */
   workspace?: IsolatedWorkspace | undefined;
 }
@@ -74,6 +77,10 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
         additionalDirs: rootDeps.additionalDirs ?? [],
         env: parts.env,
         skills: parts.skills,
+        // An isolated subagent reads the AGENTS.md of its worktree.
+        contextFiles: workspace
+          ? parts.contextFiles.withProjectFolders([workspace.workDir])
+          : parts.contextFiles,
       },
       // The session's one policy decides the subagent's calls too.
       toolset: new KimiToolset({ approval, hooks: parts.hooks, secrets, policy }),

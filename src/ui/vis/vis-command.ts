@@ -1,6 +1,7 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { addLoginSecrets, collectSecrets } from '../../app/collect-secrets.js';
+import { commandLineExportChecks, writeExportFile } from '../../app/export-file.js';
 import { SessionCatalog } from '../../app/session-catalog.js';
 import { kimiTsHome } from '../../config/home.js';
 import { loadConfig } from '../../config/load-config.js';
@@ -123,10 +124,16 @@ async function exportSession(
   }
   const loaded = id === undefined ? undefined : await viewable.load(id);
   if (!loaded || id === undefined) throw new Error('There is no session to export.');
-  const file = resolve(options.export!);
-  await writeFile(file, exportHtml(await readPageHtml(), loaded), 'utf8');
-  options.error(`Wrote the picture of session ${id} to ${file}.\n`);
-  return 0;
+  const page = exportHtml(await readPageHtml(), loaded);
+  const written = await writeExportFile(options.export!, page, commandLineExportChecks(process.env));
+  switch (written.kind) {
+    case 'refused':
+      options.error(`${written.problem}\n`);
+      return 1;
+    case 'written':
+      options.error(`Wrote the picture of session ${id} to ${written.file}.\n`);
+      return 0;
+  }
 }
 
 async function preloadNewest(viewable: ViewableSessions): Promise<void> {
