@@ -171,6 +171,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       onCommandRefused: (message) => warn({ kind: 'hook-skipped', message }),
     });
     shutdown.add(() => hooks.drain(AbortSignal.timeout(5000)));
+    // Kimi CLI's SessionEnd: on close, before the hooks still running are waited for; at most 5 s.
+    shutdown.add(async () => {
+      if (!hooks.hasHooksFor('SessionEnd')) return;
+      const signal = AbortSignal.timeout(5000);
+      await hooks.trigger('SessionEnd', { target: 'exit', input: { reason: 'exit' }, signal });
+    });
     const toolset = new KimiToolset({ approval, hooks, secrets, policy });
     const deps = {
       ...rootToolDeps({ config, env: guards.commandEnv, session, state, additionalDirs, model }),
@@ -294,7 +300,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       slashCommands.add(command);
     if (checkpoints)
       slashCommands.add(rewindCommand({ checkpoints, sessionDir: session.dir, approval, policy }));
-    return new AgentSessionImpl({
+    const agentSession = new AgentSessionImpl({
       rewindTurns: checkpoints ? () => readRewindTurns(checkpoints, session.dir) : undefined,
       ...base,
       soul,
@@ -309,6 +315,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       workspaceTrust: trust,
       swarmSlot,
     });
+    // Kimi CLI's SessionStart: once the session is made, awaited; its matcher sees how it began.
+    const source = context.history.length > 0 ? 'resume' : 'startup';
+    if (hooks.hasHooksFor('SessionStart'))
+      await hooks.trigger('SessionStart', { target: source, input: { source } });
+    return agentSession;
   } catch (error) {
     // A session that failed half-way leaves nothing open: files, background work, MCP clients.
     await shutdown.runAll();
