@@ -171,12 +171,6 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       onCommandRefused: (message) => warn({ kind: 'hook-skipped', message }),
     });
     shutdown.add(() => hooks.drain(AbortSignal.timeout(5000)));
-    // Kimi CLI's SessionEnd: on close, before the hooks still running are waited for; at most 5 s.
-    shutdown.add(async () => {
-      if (!hooks.hasHooksFor('SessionEnd')) return;
-      const signal = AbortSignal.timeout(5000);
-      await hooks.trigger('SessionEnd', { target: 'exit', input: { reason: 'exit' }, signal });
-    });
     const toolset = new KimiToolset({ approval, hooks, secrets, policy });
     const deps = {
       ...rootToolDeps({ config, env: guards.commandEnv, session, state, additionalDirs, model }),
@@ -319,6 +313,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     const source = context.history.length > 0 ? 'resume' : 'startup';
     if (hooks.hasHooksFor('SessionStart'))
       await hooks.trigger('SessionStart', { target: source, input: { source } });
+    // Kimi CLI's SessionEnd: first thing on close, for a session that started; at most 5 s.
+    shutdown.add(async () => {
+      if (!hooks.hasHooksFor('SessionEnd')) return;
+      const signal = AbortSignal.timeout(5000);
+      await hooks.trigger('SessionEnd', { target: 'exit', input: { reason: 'exit' }, signal });
+    });
     return agentSession;
   } catch (error) {
     // A session that failed half-way leaves nothing open: files, background work, MCP clients.
