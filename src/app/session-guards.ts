@@ -7,6 +7,7 @@ import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
 import type { AgentCode } from '../policy/sandbox-agent-code.js';
+import { PROJECT_CONFIG_FOLDER } from '../policy/sandbox-protected.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import { registerWritableFolders } from '../util/writable-folders.js';
@@ -74,6 +75,9 @@ export async function openSessionGuards(parts: {
       ),
       // A stdio server starts in kimi-ts's own folder unless its config gives a cwd.
       ...mcpServerFiles(mcpServers, process.cwd(), userHome),
+      // Another trusted folder inside the workspace puts its own rules in force with no question: its
+      // `.kimi-ts/` is held as the work dir's is (the sandbox makes it when missing).
+      ...parts.trust.trustedFolders.map((folder) => join(folder, PROJECT_CONFIG_FOLDER)),
     ],
   };
   const sandboxContext: SandboxContext = {

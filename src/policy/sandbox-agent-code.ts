@@ -10,7 +10,8 @@ import { isWithinDirectory } from '../util/path-within.js';
  *   the prompt beside a spec);
  * - `byFile`: the scripts the person's hooks name (`./scripts/format.sh`), which run at the next
  *   event, and those the person's stdio MCP servers name (`sh mcp/server.sh`), which run at the next
- *   start: each held by itself (its folder is the project's).
+ *   start: each held by itself (its folder is the project's); and the `.kimi-ts/` folders of the
+ *   other trusted folders, whose rules a session started there puts in force with no question.
  */
 export interface AgentCode {
   readonly byFolder: readonly string[];

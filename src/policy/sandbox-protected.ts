@@ -14,6 +14,9 @@ import { kimiCodeFolders, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
  */
 export const PROTECTED_NAMES: readonly string[] = ['.git', '.kimi-ts'];
 
+/** A folder's own kimi-ts configuration (its rules file, hooks, skills): `<folder>/.kimi-ts`. */
+export const PROJECT_CONFIG_FOLDER = '.kimi-ts';
+
 /** The protected paths of one writable root. */
 export function protectedPaths(root: string): string[] {
   return PROTECTED_NAMES.map((name) => join(root, name));
@@ -44,7 +47,7 @@ export function sandboxWritable(
  * repository root) that a `git init` they ask for could not fill; a git folder a command makes is
  * cleaned after it instead (src/policy/new-git-dirs.ts).
  */
-const MADE_WHEN_MISSING: ReadonlySet<string> = new Set(['.kimi-ts']);
+const MADE_WHEN_MISSING: ReadonlySet<string> = new Set([PROJECT_CONFIG_FOLDER]);
 
 /**
  * Binds the protected folders of a writable root read-only; `.kimi-ts` is made (empty) first where it

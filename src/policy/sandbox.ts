@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, rmdirSync, unlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
@@ -19,7 +19,7 @@ import {
 } from './sandbox-host.js';
 import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
-import { ensureProtected } from './sandbox-protected.js';
+import { ensureProtected, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 
 export { HIDDEN_HOME_PATHS } from './sandbox-hidden-paths.js';
@@ -142,9 +142,14 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   // `.git` never (a folder left in the person's tree, and a `git init` they ask for would fail): a
   // git folder a command makes is cleaned after it instead (src/policy/new-git-dirs.ts).
   const reals = new RealRoots();
-  if (settings.mode === 'workspace-write')
-    for (const dir of [context.workDir, ...context.additionalDirs()])
-      ensureProtected(reals.of(dir), placeholders, ['.kimi-ts']);
+  if (settings.mode === 'workspace-write') {
+    const roots = [context.workDir, ...context.additionalDirs()].map((dir) => reals.of(dir));
+    for (const dir of roots) ensureProtected(dir, placeholders, [PROJECT_CONFIG_FOLDER]);
+    // Another trusted folder's configuration held in the workspace (session-guards.ts): made too.
+    for (const held of agentCodeHolds(context.agentCode ?? NO_AGENT_CODE, roots))
+      if (basename(held) === PROJECT_CONFIG_FOLDER)
+        ensureProtected(dirname(held), placeholders, [PROJECT_CONFIG_FOLDER]);
+  }
   return {
     kind: 'on',
     sandbox: sandboxFor(settings, context, host, placeholders, new Map(), {
