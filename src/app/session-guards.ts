@@ -10,11 +10,13 @@ import type { AgentCode } from '../policy/sandbox-agent-code.js';
 import { PROJECT_CONFIG_FOLDER } from '../policy/sandbox-protected.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
+import { realOrGiven } from '../util/real-or-given.js';
 import { registerWritableFolders } from '../util/writable-folders.js';
 import { agentCodeFiles } from './agent-code-files.js';
-import { hookScriptFiles } from './hook-script-files.js';
+import { hookScriptFiles, hookScriptPaths } from './hook-script-files.js';
 import { type HookCommandRefusal, watchHookScripts } from './hook-script-watch.js';
-import { mcpServerFiles } from './mcp-server-files.js';
+import { mcpScriptPaths, mcpServerFiles } from './mcp-server-files.js';
+import { namedScriptHolds } from './named-script-holds.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
@@ -65,18 +67,28 @@ export async function openSessionGuards(parts: {
   // read-only where commands may write.
   const userHome = env.HOME || homedir();
   const mcpServers = await configuredMcpServers(parts.otherConfigFiles, parts.inlineMcpConfigs, home, env);
+  const hookCommands = config.hooks.map((hook) => hook.command);
+  // A stdio server starts in kimi-ts's own folder unless its config gives a cwd.
+  const launchDir = process.cwd();
+  const realRoots = [session.workDir, ...additionalDirs].map((dir) => realOrGiven(resolve(dir)));
+  // A script name that is a symlink, or names nothing yet: its folder held (named-script-holds.ts).
+  const scriptNames = namedScriptHolds(
+    [
+      ...hookScriptPaths(hookCommands, session.workDir, userHome),
+      ...mcpScriptPaths(mcpServers, launchDir, userHome),
+    ],
+    realRoots,
+  );
   const agentCode: AgentCode = {
-    byFolder: agentCodeFiles(files.spec),
+    byFolder: [...agentCodeFiles(files.spec), ...scriptNames.byFolder],
     byFile: [
-      ...hookScriptFiles(
-        config.hooks.map((hook) => hook.command),
-        session.workDir,
-        userHome,
-      ),
-      // A stdio server starts in kimi-ts's own folder unless its config gives a cwd.
-      ...mcpServerFiles(mcpServers, process.cwd(), userHome),
+      ...hookScriptFiles(hookCommands, session.workDir, userHome),
+      ...mcpServerFiles(mcpServers, launchDir, userHome),
+    ],
+    madeWhenMissing: [
+      ...scriptNames.madeWhenMissing,
       // Another trusted folder inside the workspace puts its own rules in force with no question: its
-      // `.kimi-ts/` is held as the work dir's is (the sandbox makes it when missing).
+      // `.kimi-ts/` is held as the work dir's is.
       ...parts.trust.trustedFolders.map((folder) => join(folder, PROJECT_CONFIG_FOLDER)),
     ],
   };
@@ -113,13 +125,7 @@ export async function openSessionGuards(parts: {
     const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
     // With the sandbox off, commands run unconfined anyway: nothing to watch.
     const refuseHookCommand: HookCommandRefusal =
-      sandboxState.kind === 'off'
-        ? () => null
-        : watchHookScripts(
-            config.hooks.map((hook) => hook.command),
-            session.workDir,
-            userHome,
-          );
+      sandboxState.kind === 'off' ? () => null : watchHookScripts(hookCommands, session.workDir, userHome);
     return {
       secrets,
       childEnv,

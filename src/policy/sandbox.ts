@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, rmdirSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
@@ -19,7 +19,7 @@ import {
 } from './sandbox-host.js';
 import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
-import { ensureProtected, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
+import { ensureProtected, makePlaceholder, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 
 export { HIDDEN_HOME_PATHS } from './sandbox-hidden-paths.js';
@@ -145,10 +145,10 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   if (settings.mode === 'workspace-write') {
     const roots = [context.workDir, ...context.additionalDirs()].map((dir) => reals.of(dir));
     for (const dir of roots) ensureProtected(dir, placeholders, [PROJECT_CONFIG_FOLDER]);
-    // Another trusted folder's configuration held in the workspace (session-guards.ts): made too.
-    for (const held of agentCodeHolds(context.agentCode ?? NO_AGENT_CODE, roots))
-      if (basename(held) === PROJECT_CONFIG_FOLDER)
-        ensureProtected(dirname(held), placeholders, [PROJECT_CONFIG_FOLDER]);
+    // What the agent's code names and does not exist yet (another trusted folder's `.kimi-ts`).
+    for (const folder of context.agentCode?.madeWhenMissing ?? [])
+      if (roots.some((root) => folder !== root && isWithinDirectory(folder, root)))
+        makePlaceholder(folder, placeholders);
   }
   return {
     kind: 'on',
