@@ -83,19 +83,15 @@ export function warnOfSandbox(
     if (link !== null) warn({ kind: 'loaded-through-symlink', file, link, real: realOrGiven(file) });
   }
   if (state.kind === 'on') return;
-  const holder = workspaceHoldingInstall(writableFolders);
-  if (holder !== null)
-    warn({ kind: 'install-in-workspace', install: kimiInstallRoot() ?? '', folder: holder });
+  // Found once: a walk up from this module's file, reading each package.json on the way.
+  const install = kimiInstallRoot();
+  const holder = workspaceHoldingInstall(writableFolders, install);
+  if (holder !== null) warn({ kind: 'install-in-workspace', install: install ?? '', folder: holder });
   for (const file of [...agentCode.byFolder, ...agentCode.byFile]) {
     // kimi-ts's own (the default agent's) are in the install, said above.
     const folder = realRoots.find((dir) => isWithinDirectory(file, dir));
-    if (folder === undefined || insideInstall(file)) continue;
+    if (folder === undefined || (install !== null && isWithinDirectory(file, install))) continue;
     warn({ kind: 'agent-code-in-workspace', file, folder });
     return;
   }
-}
-
-function insideInstall(file: string): boolean {
-  const install = kimiInstallRoot();
-  return install !== null && isWithinDirectory(file, install);
 }
