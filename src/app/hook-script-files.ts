@@ -1,6 +1,6 @@
 import { splitWords } from '../policy/command-secret-paths.js';
 import { filesNamedByWords, pathOfWord } from './files-named-by-words.js';
-import { scriptWords } from './script-words.js';
+import { type NamedScript, scriptWords } from './script-words.js';
 
 /**
  * The files the person's hook commands name (`./scripts/format.sh`, `bash .kimi/hooks/check.sh`,
@@ -21,8 +21,11 @@ export function hookScriptFiles(commands: readonly string[], workDir: string, ho
  * The paths of the scripts the hook commands run (`sh scripts/hook.sh`, `./bin/check`), as given,
  * whether they exist or not: what src/app/named-script-holds.ts holds when a name is not a plain file.
  */
-export function hookScriptPaths(commands: readonly string[], workDir: string, home: string): string[] {
+export function hookScriptPaths(commands: readonly string[], workDir: string, home: string): NamedScript[] {
   return commands.flatMap((command) =>
-    scriptWords(splitWords(command)).map((word) => pathOfWord(word, workDir, home)),
+    scriptWords(splitWords(command)).map(({ word, interpreter }) => ({
+      path: pathOfWord(word, workDir, home),
+      interpreter,
+    })),
   );
 }

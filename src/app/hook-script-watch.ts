@@ -26,7 +26,7 @@ export function watchHookScripts(
   for (const command of new Set(commands)) {
     const states: NamedPathState[] = [];
     const words = splitWords(command);
-    const scripts = new Set(scriptWords(words));
+    const scripts = new Set(scriptWords(words).map(({ word }) => word));
     for (const word of words) {
       const path = pathOfWord(word, workDir, home);
       if (existsSync(path)) states.push({ path, word, real: realOrGiven(path) });

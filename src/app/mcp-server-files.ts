@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { McpServers } from '../mcp/config.js';
 import { filesNamedByWords, pathOfWord } from './files-named-by-words.js';
-import { scriptWords } from './script-words.js';
+import { type NamedScript, scriptWords } from './script-words.js';
 
 /**
  * The files the stdio MCP servers' commands name (`sh mcp/server.sh`, `node ./tools/mcp.mjs`): every
@@ -21,9 +21,9 @@ export function mcpServerFiles(servers: McpServers, launchDir: string, home: str
  * The paths of the scripts the stdio servers run (`sh mcp/server.sh`, `./bin/server`), as given,
  * whether they exist or not: what src/app/named-script-holds.ts holds when a name is not a plain file.
  */
-export function mcpScriptPaths(servers: McpServers, launchDir: string, home: string): string[] {
+export function mcpScriptPaths(servers: McpServers, launchDir: string, home: string): NamedScript[] {
   return stdioCommands(servers, launchDir).flatMap(({ words, cwd }) =>
-    scriptWords(words).map((word) => pathOfWord(word, cwd, home)),
+    scriptWords(words).map(({ word, interpreter }) => ({ path: pathOfWord(word, cwd, home), interpreter })),
   );
 }
 

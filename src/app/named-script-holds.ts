@@ -1,6 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { realOrGiven } from '../util/real-or-given.js';
+import { importsFromScriptFolder, type NamedScript } from './script-words.js';
 
 /**
  * What the sandbox holds for a script a hook or stdio MCP server names (outside any sandbox, at the
@@ -13,15 +14,16 @@ import { realOrGiven } from '../util/real-or-given.js';
  * symlink, read-only with all it holds (`byFolder`: a file in it). Where that folder is a writable root
  * itself (the whole workspace cannot be read-only), a missing first name below it is made, empty, and
  * held (`madeWhenMissing`: `scripts/` for `scripts/hooks/start.sh`); a symlink at the top of the
- * workspace is not held (the README says so). `realRoots`: the writable folders' real paths.
+ * workspace is not held (the README says so). A Python script's folder is held too, whatever the
+ * name (importsFromScriptFolder). `realRoots`: the writable folders' real paths.
  */
 export function namedScriptHolds(
-  scriptPaths: readonly string[],
+  scripts: readonly NamedScript[],
   realRoots: readonly string[],
 ): { byFolder: string[]; madeWhenMissing: string[] } {
   const byFolder = new Set<string>();
   const madeWhenMissing = new Set<string>();
-  for (const path of new Set(scriptPaths)) {
+  for (const { path, interpreter } of scripts) {
     // The folders above the name, up to the writable root holding it.
     const chain: string[] = [];
     let root = -1;
@@ -37,7 +39,12 @@ export function namedScriptHolds(
     // The deepest of them with only plain folders from it up to the root.
     let held = root;
     while (held > 0 && isPlainFolder(chain[held - 1]!)) held--;
-    if (held === 0 && lstatSync(path, { throwIfNoEntry: false })?.isFile()) continue;
+    if (held === 0 && lstatSync(path, { throwIfNoEntry: false })?.isFile()) {
+      // A Python script's folder comes first on its import path: held with it (a file at the top of
+      // the workspace is held by itself only).
+      if (importsFromScriptFolder(interpreter)) byFolder.add(realOrGiven(path));
+      continue;
+    }
     const folder = chain[held]!;
     const entry = join(realOrGiven(folder), relative(folder, path).split(sep)[0]!);
     if (held !== root) byFolder.add(entry);

@@ -8,28 +8,49 @@ const PREFIX = /^(env|exec|command|nohup|time)$/;
 /** What starts a new simple command after it. */
 const SEPARATOR = /^(;|&&|\|\||\||&)$/;
 
+/** A word of a command that names a script to run, and the interpreter that runs it (null: run itself). */
+export interface ScriptWord {
+  readonly word: string;
+  readonly interpreter: string | null;
+}
+
+/** The path of a script a hook or MCP server runs (as given), and the interpreter that runs it. */
+export interface NamedScript {
+  readonly path: string;
+  readonly interpreter: string | null;
+}
+
 /**
  * The words of a command (split, quotes removed) that name a program or script to run: each simple
  * command's first word when it is a path (a bare name is looked up on PATH, not in a folder of the
  * command's), and the script an interpreter runs (`sh scripts/x.sh`, `node ./mcp.mjs`).
  */
-export function scriptWords(words: readonly string[]): string[] {
-  const scripts: string[] = [];
+export function scriptWords(words: readonly string[]): ScriptWord[] {
+  const scripts: ScriptWord[] = [];
   let expectProgram = true;
-  let interpreter = false;
+  let interpreter: string | null = null;
   for (const word of words) {
     if (SEPARATOR.test(word)) {
       expectProgram = true;
-      interpreter = false;
+      interpreter = null;
     } else if (expectProgram) {
       if (PREFIX.test(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue;
-      if (word.includes('/')) scripts.push(word);
+      if (word.includes('/')) scripts.push({ word, interpreter: null });
       expectProgram = false;
-      interpreter = INTERPRETER.test(basename(word));
-    } else if (interpreter && !word.startsWith('-') && word !== 'run') {
-      scripts.push(word);
-      interpreter = false;
+      interpreter = INTERPRETER.test(basename(word)) ? basename(word) : null;
+    } else if (interpreter !== null && !word.startsWith('-') && word !== 'run') {
+      scripts.push({ word, interpreter });
+      interpreter = null;
     }
   }
   return scripts;
+}
+
+/**
+ * Whether the interpreter loads modules from the script's own folder before any other: Python puts
+ * the script's folder first on `sys.path`, so a `json.py` beside `scripts/check.py` runs in place of
+ * the standard `json`. Such a script is held with its whole folder.
+ */
+export function importsFromScriptFolder(interpreter: string | null): boolean {
+  return interpreter !== null && /^(python|pypy)/.test(interpreter);
 }

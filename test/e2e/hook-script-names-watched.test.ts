@@ -11,8 +11,7 @@ import { toolResults } from '../support/stream-json.js';
  * neither make nor replace the script. Where no folder can be held (a symlink at the top of the
  * workspace), a command could replace it, and it would run outside the sandbox at the next hook
  * event: the hook is skipped then, with a warning (src/app/hook-script-watch.ts). (A module planted
- * beside a Python hook script, which Python imports from the script's folder, is not covered: the
- * README says so.)
+ * beside a Python hook script: named-scripts-held-across-sessions.test.ts.)
  */
 
 const cli = useScriptedCli();
