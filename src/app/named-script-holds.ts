@@ -39,10 +39,12 @@ export function namedScriptHolds(
     // The deepest of them with only plain folders from it up to the root.
     let held = root;
     while (held > 0 && isPlainFolder(chain[held - 1]!)) held--;
-    if (held === 0 && lstatSync(path, { throwIfNoEntry: false })?.isFile()) {
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    // A file or folder reached with no symlink on the way: held by itself where it needs to be.
+    if (held === 0 && stat !== undefined && !stat.isSymbolicLink()) {
       // A Python script's folder comes first on its import path: held with it (a file at the top of
       // the workspace is held by itself only).
-      if (importsFromScriptFolder(interpreter)) byFolder.add(realOrGiven(path));
+      if (stat.isFile() && importsFromScriptFolder(interpreter)) byFolder.add(realOrGiven(path));
       continue;
     }
     const folder = chain[held]!;

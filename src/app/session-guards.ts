@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -72,10 +73,15 @@ export async function openSessionGuards(parts: {
   const launchDir = process.cwd();
   const realRoots = [session.workDir, ...additionalDirs].map((dir) => realOrGiven(resolve(dir)));
   // A script name that is a symlink, or names nothing yet: its folder held (named-script-holds.ts).
+  // What kimi-ts loaded by a path the person gave, as given (a symlink on the way is said at start,
+  // unless its folder is held).
+  const loadedPaths = [...configFiles, ...files.spec.specFiles, home];
   const scriptNames = namedScriptHolds(
     [
       ...hookScriptPaths(hookCommands, session.workDir, userHome),
       ...mcpScriptPaths(mcpServers, launchDir, userHome),
+      // The same for a config file or agent spec reached through a link: the link's folder held.
+      ...loadedPaths.filter((path) => existsSync(path)).map((path) => ({ path, interpreter: null })),
     ],
     realRoots,
   );
@@ -135,8 +141,7 @@ export async function openSessionGuards(parts: {
       commandSandbox,
       sandboxState,
       agentCode,
-      // What kimi-ts loaded by a path the person gave, as given (a symlink on the way is said at start).
-      loadedPaths: [...configFiles, ...files.spec.specFiles, home],
+      loadedPaths,
       refuseHookCommand,
       forgetWritableFolders,
     };

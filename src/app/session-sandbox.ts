@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import {
   createCommandSandbox,
@@ -80,7 +80,9 @@ export function warnOfSandbox(
   const realRoots = writableFolders.map((dir) => realOrGiven(resolve(dir)));
   for (const file of loadedPaths) {
     const link = symlinkInWorkspace(file, realRoots);
-    if (link !== null) warn({ kind: 'loaded-through-symlink', file, link, real: realOrGiven(file) });
+    // The sandbox holds the folder of a link below the top of a writable folder (session-guards.ts).
+    const held = link !== null && state.kind === 'on' && !realRoots.includes(realOrGiven(dirname(link)));
+    if (link !== null && !held) warn({ kind: 'loaded-through-symlink', file, link, real: realOrGiven(file) });
   }
   if (state.kind === 'on') return;
   // Found once: a walk up from this module's file, reading each package.json on the way.

@@ -278,14 +278,14 @@ export function bwrapArguments(
   };
   hide(hidden);
   // Last, on top of the workspace's binds: kimi-ts's own code when it runs from inside the workspace,
-  // and the agent's. Each is a bind of the folder as it is outside: what is hidden inside one (a
-  // config file beside the agent spec) is hidden again on top.
+  // and the agent's. Each is a bind of the folder as it is outside: what is hidden inside one, or is
+  // one (a config file beside the agent spec, the agent's home), is hidden again on top.
   args.push(...kimiCodeReadOnly(kimiCode, placeholders, npmConfig), ...agentCodeReadOnly(agentCode));
   const held = [...kimiCode, ...agentCode];
   hide(
     hidden.filter((path) => {
       const real = realOrGiven(path);
-      return held.some((folder) => folder !== real && isWithin(folder, real));
+      return held.some((folder) => isWithin(folder, real));
     }),
   );
   if (!settings.network) args.push('--unshare-net');
