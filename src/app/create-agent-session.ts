@@ -342,8 +342,15 @@ async function openWorkspaceTrust(
     flag: options.trustWorkspace,
   });
   if (start.recordProblem) warn({ kind: 'trust-record-unreadable', message: start.recordProblem });
-  const { folder, source, declined, trustedParent } = start;
-  return new WorkspaceTrust(folder, source, trustedFoldersFile(options.home), declined, trustedParent);
+  const { folder, source, declined, trustedParent, trustedFolders } = start;
+  return new WorkspaceTrust(
+    folder,
+    source,
+    trustedFoldersFile(options.home),
+    declined,
+    trustedParent,
+    trustedFolders,
+  );
 }
 
 function loopControlOf(options: CreateAgentSessionOptions, config: Config): LoopControl {

@@ -10,12 +10,14 @@ import { realOrGiven } from '../util/real-or-given.js';
 export function filesNamedByWords(words: readonly string[], baseDir: string, home: string): string[] {
   const files = new Set<string>();
   for (const word of words) {
-    const path = word.startsWith('~/')
-      ? resolve(home, word.slice(2))
-      : isAbsolute(word)
-        ? word
-        : resolve(baseDir, word);
+    const path = pathOfWord(word, baseDir, home);
     if (statSync(path, { throwIfNoEntry: false })?.isFile()) files.add(realOrGiven(path));
   }
   return [...files];
+}
+
+/** The path a command's word names: relative to `baseDir` or absolute, `~/` expanded against `home`. */
+export function pathOfWord(word: string, baseDir: string, home: string): string {
+  if (word.startsWith('~/')) return resolve(home, word.slice(2));
+  return isAbsolute(word) ? word : resolve(baseDir, word);
 }

@@ -1,5 +1,6 @@
 import { splitWords } from '../policy/command-secret-paths.js';
-import { filesNamedByWords } from './files-named-by-words.js';
+import { filesNamedByWords, pathOfWord } from './files-named-by-words.js';
+import { type NamedScript, scriptWords } from './script-words.js';
 
 /**
  * The files the person's hook commands name (`./scripts/format.sh`, `bash .kimi/hooks/check.sh`,
@@ -14,4 +15,17 @@ export function hookScriptFiles(commands: readonly string[], workDir: string, ho
   for (const command of commands)
     for (const file of filesNamedByWords(splitWords(command), workDir, home)) files.add(file);
   return [...files];
+}
+
+/**
+ * The paths of the scripts the hook commands run (`sh scripts/hook.sh`, `./bin/check`), as given,
+ * whether they exist or not: what src/app/named-script-holds.ts holds when a name is not a plain file.
+ */
+export function hookScriptPaths(commands: readonly string[], workDir: string, home: string): NamedScript[] {
+  return commands.flatMap((command) =>
+    scriptWords(splitWords(command)).map(({ word, interpreter }) => ({
+      path: pathOfWord(word, workDir, home),
+      interpreter,
+    })),
+  );
 }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { basename, isAbsolute, resolve } from 'node:path';
 import { splitWords } from '../policy/command-secret-paths.js';
 import { realOrGiven } from '../util/real-or-given.js';
+import { pathOfWord } from './files-named-by-words.js';
+import { scriptWords } from './script-words.js';
 
 /**
  * What a hook's command named at session start, checked again before each run. The sandbox holds
@@ -16,14 +17,6 @@ export type HookCommandRefusal = (command: string) => string | null;
 /** A word of the command, its path, and the real path it led to at start (`null`: nothing). */
 type NamedPathState = { readonly path: string; readonly word: string; readonly real: string | null };
 
-/** Programs that run the file named by their first argument that is not a flag. */
-const INTERPRETER =
-  /^(sh|bash|dash|zsh|ksh|fish|python[0-9.]*|pypy[0-9.]*|node|nodejs|ruby|perl|php|lua|tsx|ts-node|deno|bun|Rscript|pwsh)$/;
-/** Words before a program that leave it the program (`env A=1 sh x`, `exec ./x`). */
-const PREFIX = /^(env|exec|command|nohup|time)$/;
-/** What starts a new simple command after it. */
-const SEPARATOR = /^(;|&&|\|\||\||&)$/;
-
 export function watchHookScripts(
   commands: readonly string[],
   workDir: string,
@@ -32,9 +25,10 @@ export function watchHookScripts(
   const watched = new Map<string, NamedPathState[]>();
   for (const command of new Set(commands)) {
     const states: NamedPathState[] = [];
-    const scripts = new Set(scriptWords(splitWords(command)));
-    for (const word of splitWords(command)) {
-      const path = pathOf(word, workDir, home);
+    const words = splitWords(command);
+    const scripts = new Set(scriptWords(words).map(({ word }) => word));
+    for (const word of words) {
+      const path = pathOfWord(word, workDir, home);
       if (existsSync(path)) states.push({ path, word, real: realOrGiven(path) });
       // A missing word is watched only where it names what runs: `hook.log` after `>>` may be made
       // by the hook itself.
@@ -55,32 +49,4 @@ export function watchHookScripts(
     }
     return null;
   };
-}
-
-function pathOf(word: string, workDir: string, home: string): string {
-  if (word.startsWith('~/')) return resolve(home, word.slice(2));
-  return isAbsolute(word) ? word : resolve(workDir, word);
-}
-
-/** The words that name a program or script to run: each command's first word, an interpreter's script. */
-function scriptWords(words: readonly string[]): string[] {
-  const scripts: string[] = [];
-  let expectProgram = true;
-  let interpreter = false;
-  for (const word of words) {
-    if (SEPARATOR.test(word)) {
-      expectProgram = true;
-      interpreter = false;
-    } else if (expectProgram) {
-      if (PREFIX.test(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue;
-      // A bare program name is looked up on PATH (its trusted entries), not in the work dir.
-      if (word.includes('/')) scripts.push(word);
-      expectProgram = false;
-      interpreter = INTERPRETER.test(basename(word));
-    } else if (interpreter && !word.startsWith('-') && word !== 'run') {
-      scripts.push(word);
-      interpreter = false;
-    }
-  }
-  return scripts;
 }

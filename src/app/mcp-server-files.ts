@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { McpServers } from '../mcp/config.js';
-import { filesNamedByWords } from './files-named-by-words.js';
+import { filesNamedByWords, pathOfWord } from './files-named-by-words.js';
+import { type NamedScript, scriptWords } from './script-words.js';
 
 /**
  * The files the stdio MCP servers' commands name (`sh mcp/server.sh`, `node ./tools/mcp.mjs`): every
@@ -11,10 +12,31 @@ import { filesNamedByWords } from './files-named-by-words.js';
  */
 export function mcpServerFiles(servers: McpServers, launchDir: string, home: string): string[] {
   const files = new Set<string>();
-  for (const server of Object.values(servers)) {
-    if (server.kind !== 'stdio') continue;
-    const cwd = server.cwd === undefined ? launchDir : resolve(launchDir, server.cwd);
-    for (const file of filesNamedByWords([server.command, ...server.args], cwd, home)) files.add(file);
-  }
+  for (const { words, cwd } of stdioCommands(servers, launchDir))
+    for (const file of filesNamedByWords(words, cwd, home)) files.add(file);
   return [...files];
+}
+
+/**
+ * The paths of the scripts the stdio servers run (`sh mcp/server.sh`, `./bin/server`), as given,
+ * whether they exist or not: what src/app/named-script-holds.ts holds when a name is not a plain file.
+ */
+export function mcpScriptPaths(servers: McpServers, launchDir: string, home: string): NamedScript[] {
+  return stdioCommands(servers, launchDir).flatMap(({ words, cwd }) =>
+    scriptWords(words).map(({ word, interpreter }) => ({ path: pathOfWord(word, cwd, home), interpreter })),
+  );
+}
+
+/** Each stdio server's command words and the folder it starts in (kimi-ts's own unless it gives a cwd). */
+function stdioCommands(servers: McpServers, launchDir: string): { words: string[]; cwd: string }[] {
+  return Object.values(servers).flatMap((server) =>
+    server.kind === 'stdio'
+      ? [
+          {
+            words: [server.command, ...server.args],
+            cwd: server.cwd === undefined ? launchDir : resolve(launchDir, server.cwd),
+          },
+        ]
+      : [],
+  );
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -7,13 +8,16 @@ import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
 import type { AgentCode } from '../policy/sandbox-agent-code.js';
+import { PROJECT_CONFIG_FOLDER } from '../policy/sandbox-protected.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
+import { realOrGiven } from '../util/real-or-given.js';
 import { registerWritableFolders } from '../util/writable-folders.js';
 import { agentCodeFiles } from './agent-code-files.js';
-import { hookScriptFiles } from './hook-script-files.js';
+import { hookScriptFiles, hookScriptPaths } from './hook-script-files.js';
 import { type HookCommandRefusal, watchHookScripts } from './hook-script-watch.js';
-import { mcpServerFiles } from './mcp-server-files.js';
+import { mcpScriptPaths, mcpServerFiles } from './mcp-server-files.js';
+import { namedScriptHolds } from './named-script-holds.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
@@ -64,16 +68,34 @@ export async function openSessionGuards(parts: {
   // read-only where commands may write.
   const userHome = env.HOME || homedir();
   const mcpServers = await configuredMcpServers(parts.otherConfigFiles, parts.inlineMcpConfigs, home, env);
+  const hookCommands = config.hooks.map((hook) => hook.command);
+  // A stdio server starts in kimi-ts's own folder unless its config gives a cwd.
+  const launchDir = process.cwd();
+  const realRoots = [session.workDir, ...additionalDirs].map((dir) => realOrGiven(resolve(dir)));
+  // A script name that is a symlink, or names nothing yet: its folder held (named-script-holds.ts).
+  // What kimi-ts loaded by a path the person gave, as given (a symlink on the way is said at start,
+  // unless its folder is held).
+  const loadedPaths = [...configFiles, ...files.spec.specFiles, home];
+  const scriptNames = namedScriptHolds(
+    [
+      ...hookScriptPaths(hookCommands, session.workDir, userHome),
+      ...mcpScriptPaths(mcpServers, launchDir, userHome),
+      // The same for a config file or agent spec reached through a link: the link's folder held.
+      ...loadedPaths.filter((path) => existsSync(path)).map((path) => ({ path, interpreter: null })),
+    ],
+    realRoots,
+  );
   const agentCode: AgentCode = {
-    byFolder: agentCodeFiles(files.spec),
+    byFolder: [...agentCodeFiles(files.spec), ...scriptNames.byFolder],
     byFile: [
-      ...hookScriptFiles(
-        config.hooks.map((hook) => hook.command),
-        session.workDir,
-        userHome,
-      ),
-      // A stdio server starts in kimi-ts's own folder unless its config gives a cwd.
-      ...mcpServerFiles(mcpServers, process.cwd(), userHome),
+      ...hookScriptFiles(hookCommands, session.workDir, userHome),
+      ...mcpServerFiles(mcpServers, launchDir, userHome),
+    ],
+    madeWhenMissing: [
+      ...scriptNames.madeWhenMissing,
+      // Another trusted folder inside the workspace puts its own rules in force with no question: its
+      // `.kimi-ts/` is held as the work dir's is.
+      ...parts.trust.trustedFolders.map((folder) => join(folder, PROJECT_CONFIG_FOLDER)),
     ],
   };
   const sandboxContext: SandboxContext = {
@@ -109,13 +131,7 @@ export async function openSessionGuards(parts: {
     const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
     // With the sandbox off, commands run unconfined anyway: nothing to watch.
     const refuseHookCommand: HookCommandRefusal =
-      sandboxState.kind === 'off'
-        ? () => null
-        : watchHookScripts(
-            config.hooks.map((hook) => hook.command),
-            session.workDir,
-            userHome,
-          );
+      sandboxState.kind === 'off' ? () => null : watchHookScripts(hookCommands, session.workDir, userHome);
     return {
       secrets,
       childEnv,
@@ -125,8 +141,7 @@ export async function openSessionGuards(parts: {
       commandSandbox,
       sandboxState,
       agentCode,
-      // What kimi-ts loaded by a path the person gave, as given (a symlink on the way is said at start).
-      loadedPaths: [...configFiles, ...files.spec.specFiles, home],
+      loadedPaths,
       refuseHookCommand,
       forgetWritableFolders,
     };

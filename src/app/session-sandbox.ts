@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import {
   createCommandSandbox,
@@ -80,22 +80,20 @@ export function warnOfSandbox(
   const realRoots = writableFolders.map((dir) => realOrGiven(resolve(dir)));
   for (const file of loadedPaths) {
     const link = symlinkInWorkspace(file, realRoots);
-    if (link !== null) warn({ kind: 'loaded-through-symlink', file, link, real: realOrGiven(file) });
+    // The sandbox holds the folder of a link below the top of a writable folder (session-guards.ts).
+    const held = link !== null && state.kind === 'on' && !realRoots.includes(realOrGiven(dirname(link)));
+    if (link !== null && !held) warn({ kind: 'loaded-through-symlink', file, link, real: realOrGiven(file) });
   }
   if (state.kind === 'on') return;
-  const holder = workspaceHoldingInstall(writableFolders);
-  if (holder !== null)
-    warn({ kind: 'install-in-workspace', install: kimiInstallRoot() ?? '', folder: holder });
+  // Found once: a walk up from this module's file, reading each package.json on the way.
+  const install = kimiInstallRoot();
+  const holder = workspaceHoldingInstall(writableFolders, install);
+  if (holder !== null) warn({ kind: 'install-in-workspace', install: install ?? '', folder: holder });
   for (const file of [...agentCode.byFolder, ...agentCode.byFile]) {
     // kimi-ts's own (the default agent's) are in the install, said above.
     const folder = realRoots.find((dir) => isWithinDirectory(file, dir));
-    if (folder === undefined || insideInstall(file)) continue;
+    if (folder === undefined || (install !== null && isWithinDirectory(file, install))) continue;
     warn({ kind: 'agent-code-in-workspace', file, folder });
     return;
   }
-}
-
-function insideInstall(file: string): boolean {
-  const install = kimiInstallRoot();
-  return install !== null && isWithinDirectory(file, install);
 }

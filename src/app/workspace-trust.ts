@@ -70,10 +70,10 @@ export async function startingTrust(parts: {
   recordProblem: string | null;
   /** The person said "No" for exactly this folder before. */
   declined: boolean;
+  /** Every folder the trust record and `[trust] folders` trust (real paths). */
+  trustedFolders: readonly string[];
 }> {
   const folder = await realpath(parts.workDir).catch(() => resolve(parts.workDir));
-  if (parts.flag)
-    return { folder, source: 'flag', trustedParent: null, recordProblem: null, declined: false };
   let recordProblem: string | null = null;
   const record = await readTrustRecord(trustedFoldersFile(parts.home)).catch((error: unknown) => {
     // A record that cannot be read trusts nothing; the session starts untrusted and says why.
@@ -81,21 +81,24 @@ export async function startingTrust(parts: {
     else recordProblem = `The trust record cannot be read: ${(error as Error).message}`;
     return { folders: [] as string[], declined: [] as string[] };
   });
-  const declined = record.declined.includes(folder);
-  if (isListedIn(folder, record.folders))
-    return { folder, source: 'record', trustedParent: null, recordProblem, declined: false };
   const configured = await Promise.all(
     parts.config.trust.folders.map((entry) => {
       const path = resolve(parts.userHome, entry.replace(/^~(?=$|[\\/])/, parts.userHome));
       return realpath(path).catch(() => path);
     }),
   );
-  if (isListedIn(folder, configured))
-    return { folder, source: 'config', trustedParent: null, recordProblem, declined: false };
+  // Read with the flag too: the session's sandbox holds the rules of the trusted folders inside its
+  // workspace (src/app/session-guards.ts).
+  const trustedFolders = [...record.folders, ...configured];
+  const trusted = (source: TrustSource) =>
+    ({ folder, source, trustedParent: null, recordProblem, declined: false, trustedFolders }) as const;
+  if (parts.flag) return trusted('flag');
+  const declined = record.declined.includes(folder);
+  if (isListedIn(folder, record.folders)) return trusted('record');
+  if (isListedIn(folder, configured)) return trusted('config');
   // Below a trusted folder: covered for git, but its own allow rules wait for its own trust.
-  const trustedParent =
-    [...record.folders, ...configured].find((root) => isCoveredBy(folder, [root])) ?? null;
-  return { folder, source: null, trustedParent, recordProblem, declined };
+  const trustedParent = trustedFolders.find((root) => isCoveredBy(folder, [root])) ?? null;
+  return { folder, source: null, trustedParent, recordProblem, declined, trustedFolders };
 }
 
 /** The session's workspace trust: its state, and what happens when the person or a client trusts it. */
@@ -110,6 +113,8 @@ export class WorkspaceTrust implements WorkspaceTrustView {
     private readonly recordFile: string,
     private saidNo = false,
     readonly trustedParent: string | null = null,
+    /** Every folder trusted at start (real paths): their rules files are held in the sandbox. */
+    readonly trustedFolders: readonly string[] = [],
   ) {
     this.current = source;
   }

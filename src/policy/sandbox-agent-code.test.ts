@@ -17,7 +17,7 @@ describe("the agent spec's files and tool code in a writable folder", () => {
   const topSpec = join(work, 'agent.yaml');
   const outside = join(root, 'elsewhere', 'agent.yaml');
 
-  const byFolder = (...files: string[]) => ({ byFolder: files, byFile: [] });
+  const byFolder = (...files: string[]) => ({ byFolder: files, byFile: [], madeWhenMissing: [] });
 
   it('held by their folder, or by themselves at the top of a root; the outermost of nested holds; nothing outside the roots', () => {
     expect(agentCodeHolds(byFolder(spec, tool, outside), [work])).toEqual([agent]);
@@ -28,10 +28,18 @@ describe("the agent spec's files and tool code in a writable folder", () => {
 
   it("a hook's script is held by itself, its folder stays writable", () => {
     const script = join(work, 'scripts', 'format.sh');
-    expect(agentCodeHolds({ byFolder: [], byFile: [script, outside] }, [work])).toEqual([script]);
-    expect(sandboxWritable(script, [work], { byFolder: [], byFile: [script] })).toBe(false);
+    expect(agentCodeHolds({ byFolder: [], byFile: [script, outside], madeWhenMissing: [] }, [work])).toEqual([
+      script,
+    ]);
+    expect(sandboxWritable(script, [work], { byFolder: [], byFile: [script], madeWhenMissing: [] })).toBe(
+      false,
+    );
     expect(
-      sandboxWritable(join(work, 'scripts', 'other.sh'), [work], { byFolder: [], byFile: [script] }),
+      sandboxWritable(join(work, 'scripts', 'other.sh'), [work], {
+        byFolder: [],
+        byFile: [script],
+        madeWhenMissing: [],
+      }),
     ).toBe(true);
   });
 

@@ -10,14 +10,20 @@ import { isWithinDirectory } from '../util/path-within.js';
  *   the prompt beside a spec);
  * - `byFile`: the scripts the person's hooks name (`./scripts/format.sh`), which run at the next
  *   event, and those the person's stdio MCP servers name (`sh mcp/server.sh`), which run at the next
- *   start: each held by itself (its folder is the project's).
+ *   start: each held by itself (its folder is the project's);
+ * - `madeWhenMissing`: folders held by themselves, made (empty) at the sandbox's start where they do
+ *   not exist, so a command cannot create them (removed at its end if still empty): the `.kimi-ts/`
+ *   of the other trusted folders, whose rules a session started there puts in force with no question,
+ *   and the first missing folder of a script name a hook or MCP server runs
+ *   (src/app/named-script-holds.ts).
  */
 export interface AgentCode {
   readonly byFolder: readonly string[];
   readonly byFile: readonly string[];
+  readonly madeWhenMissing: readonly string[];
 }
 
-export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [] };
+export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [], madeWhenMissing: [] };
 
 /**
  * What of the agent's code lies in a folder commands may write (`--agent-file agent/agent.yaml`
@@ -28,16 +34,17 @@ export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [] };
  * the outermost of nested holds.
  */
 export function agentCodeHolds(agentCode: AgentCode, realWritableRoots: readonly string[]): string[] {
-  if (agentCode.byFolder.length === 0 && agentCode.byFile.length === 0) return [];
+  const { byFolder, byFile, madeWhenMissing } = agentCode;
+  if (byFolder.length === 0 && byFile.length === 0 && madeWhenMissing.length === 0) return [];
   const holds = new Set<string>();
   const inRoot = (file: string) =>
     realWritableRoots.some((root) => file !== root && isWithinDirectory(file, root));
-  for (const file of agentCode.byFolder) {
+  for (const file of byFolder) {
     if (!inRoot(file)) continue;
     const folder = dirname(file);
     holds.add(realWritableRoots.includes(folder) ? file : folder);
   }
-  for (const file of agentCode.byFile) if (inRoot(file)) holds.add(file);
+  for (const path of [...byFile, ...madeWhenMissing]) if (inRoot(path)) holds.add(path);
   const list = [...holds];
   return list.filter(
     (path, i) => !list.some((other, j) => j !== i && other !== path && isWithinDirectory(path, other)),

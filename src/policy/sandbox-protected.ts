@@ -14,6 +14,9 @@ import { kimiCodeFolders, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
  */
 export const PROTECTED_NAMES: readonly string[] = ['.git', '.kimi-ts'];
 
+/** A folder's own kimi-ts configuration (its rules file, hooks, skills): `<folder>/.kimi-ts`. */
+export const PROJECT_CONFIG_FOLDER = '.kimi-ts';
+
 /** The protected paths of one writable root. */
 export function protectedPaths(root: string): string[] {
   return PROTECTED_NAMES.map((name) => join(root, name));
@@ -44,7 +47,7 @@ export function sandboxWritable(
  * repository root) that a `git init` they ask for could not fill; a git folder a command makes is
  * cleaned after it instead (src/policy/new-git-dirs.ts).
  */
-const MADE_WHEN_MISSING: ReadonlySet<string> = new Set(['.kimi-ts']);
+const MADE_WHEN_MISSING: ReadonlySet<string> = new Set([PROJECT_CONFIG_FOLDER]);
 
 /**
  * Binds the protected folders of a writable root read-only; `.kimi-ts` is made (empty) first where it
@@ -57,15 +60,8 @@ export function ensureProtected(root: string, placeholders: Set<string>, names =
   for (const name of names) {
     const path = join(root, name);
     const stat = lstatSync(path, { throwIfNoEntry: false });
-    if (stat === undefined) {
-      if (!MADE_WHEN_MISSING.has(name)) continue;
-      try {
-        mkdirSync(path);
-        placeholders.add(path);
-      } catch {
-        continue; // cannot be made here: then a command cannot make it either
-      }
-    }
+    if (stat === undefined && (!MADE_WHEN_MISSING.has(name) || !makePlaceholder(path, placeholders)))
+      continue;
     // A symlinked `.git` is bound where it leads, resolved here: a bind source has no symlink in it
     // (sandbox-bind-fds.ts refuses one), and bwrap checks a descriptor's mount point is the object
     // itself (the link then leads to the read-only folder). A dangling one: nothing to protect now;
@@ -76,4 +72,18 @@ export function ensureProtected(root: string, placeholders: Set<string>, names =
     if (gitdir !== null && isWithinDirectory(gitdir, root)) args.push('--ro-bind', gitdir, gitdir);
   }
   return args;
+}
+
+/**
+ * Makes `path` an empty folder, recorded in `placeholders` (removed when the sandbox is disposed, if
+ * still empty). False when it cannot be made here: then a command cannot make it either.
+ */
+export function makePlaceholder(path: string, placeholders: Set<string>): boolean {
+  try {
+    mkdirSync(path);
+    placeholders.add(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

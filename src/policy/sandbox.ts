@@ -5,22 +5,17 @@ import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
 import { NestedGitIndex } from './nested-git-index.js';
 import { GitDirGuard } from './new-git-dirs.js';
-import { type AgentCode, agentCodeHolds, agentCodeReadOnly, NO_AGENT_CODE } from './sandbox-agent-code.js';
+import { agentCodeHolds, agentCodeReadOnly, NO_AGENT_CODE } from './sandbox-agent-code.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
 import { cleanGitDirs, gitPathsOf, nestedGitBinds } from './sandbox-git-dirs.js';
 import { hiddenPaths, kindOf } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js';
-import {
-  bwrapLaunch,
-  type SandboxHost,
-  type SandboxLaunch,
-  sandboxHost,
-  shellLaunched,
-} from './sandbox-host.js';
+import { bwrapLaunch, type SandboxHost, sandboxHost, shellLaunched } from './sandbox-host.js';
 import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
-import { ensureProtected } from './sandbox-protected.js';
+import { ensureProtected, makePlaceholder, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
+import type { CommandSandbox, SandboxContext, SandboxSettings, SandboxState } from './sandbox-types.js';
 
 export { HIDDEN_HOME_PATHS } from './sandbox-hidden-paths.js';
 export type { SandboxLaunch } from './sandbox-host.js';
@@ -34,87 +29,14 @@ export type { SandboxLaunch } from './sandbox-host.js';
  * reach), no network unless allowed, and no UNIX sockets (a seccomp filter).
  */
 
-export const SANDBOX_MODES = ['off', 'workspace-write', 'read-only'] as const;
-export type SandboxMode = (typeof SANDBOX_MODES)[number];
-
-export interface SandboxSettings {
-  mode: SandboxMode;
-  /** Whether commands may use the network (default false: a new, empty network namespace). */
-  network: boolean;
-}
-
-/** Where the sandbox puts what: the facts of one session. */
-export interface SandboxContext {
-  workDir: string;
-  /** `--add-dir` folders; read at each command, since `/add-dir` can add more. */
-  additionalDirs: () => readonly string[];
-  /** The user's home, where the credential folders are. */
-  userHome: string;
-  /** kimi-ts's own folder (config, keys, sessions): never visible to a command. */
-  kimiHome: string;
-  /** Every config file the session loaded (`--config-file` too): never visible to a command. */
-  configFiles?: readonly string[] | undefined;
-  /**
-   * The agent spec's files, the tool modules it names and the hooks' scripts (sandbox-agent-code.ts):
-   * read-only where they lie inside the workspace.
-   */
-  agentCode?: AgentCode | undefined;
-  /** PATH to find `bwrap` on. */
-  path: string | undefined;
-  platform?: NodeJS.Platform | undefined;
-}
-
-/** Why commands run as they run: the sandbox, off by the person's choice, or wanted but impossible here. */
-export type SandboxState =
-  | { readonly kind: 'on'; readonly sandbox: CommandSandbox }
-  | { readonly kind: 'off' }
-  | {
-      readonly kind: 'unavailable';
-      readonly settings: SandboxSettings;
-      /** What is missing, and how to fix it: said once, at start. */
-      readonly problem: string;
-      readonly fix: string;
-    };
-
-/** Runs commands inside the sandbox: what to put in front of a command's argv. */
-export interface CommandSandbox {
-  readonly settings: SandboxSettings;
-  /** Whether UNIX sockets are refused (the seccomp filter knows this architecture). */
-  readonly blocksUnixSockets: boolean;
-  /**
-   * How to run a command in `cwd`, sandboxed: bwrap's argv (the command's follows), the file for
-   * descriptor 3 and the bind sources for 4 on (`openLaunchDescriptors` opens them, refusing a
-   * source swapped for a symlink since). Call `commandEnded` when that command is over.
-   */
-  launch(cwd: string): Promise<SandboxLaunch>;
-  /**
-   * The same as an argv prefix (`/bin/sh -c … bwrap … --`), for a spawner that passes no
-   * descriptors. Its bind sources are paths, which bwrap resolves as it starts: a symlink swapped in
-   * meanwhile is followed (`launch` refuses it). Call `commandEnded` when that command is over.
-   */
-  prefix(cwd: string): Promise<string[]>;
-  /**
-   * A command (launched by `launch` or `prefix`) ended: what it left in the tree is read before the
-   * next one, and the git folders it could write are cleaned of what would run a program later
-   * (src/policy/new-git-dirs.ts). Settles when that is done.
-   */
-  commandEnded(): Promise<void>;
-  /**
-   * What the sandbox took out of git folders commands made, not yet told (a background command's
-   * too): for the tool result of the command that just ended. null when nothing.
-   */
-  takeNotes(): string | null;
-  /**
-   * Removes the empty `.kimi-ts` it made where it did not exist (if still empty): now, or when the
-   * last command launched and not yet ended ends.
-   */
-  dispose(): void;
-  /**
-   * The same sandbox with `workDir` as its one workspace (an isolated subagent's worktree): the
-   * session's work dir and add-dirs are then read-only like the rest of the file system.
-   */
-  forWorkspace(workDir: string): CommandSandbox;
-}
+export {
+  type CommandSandbox,
+  SANDBOX_MODES,
+  type SandboxContext,
+  type SandboxMode,
+  type SandboxSettings,
+  type SandboxState,
+} from './sandbox-types.js';
 
 /**
  * The folders a session's commands may write to in `workspace-write`: the work dir and the add-dirs
@@ -142,9 +64,14 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   // `.git` never (a folder left in the person's tree, and a `git init` they ask for would fail): a
   // git folder a command makes is cleaned after it instead (src/policy/new-git-dirs.ts).
   const reals = new RealRoots();
-  if (settings.mode === 'workspace-write')
-    for (const dir of [context.workDir, ...context.additionalDirs()])
-      ensureProtected(reals.of(dir), placeholders, ['.kimi-ts']);
+  if (settings.mode === 'workspace-write') {
+    const roots = [context.workDir, ...context.additionalDirs()].map((dir) => reals.of(dir));
+    for (const dir of roots) ensureProtected(dir, placeholders, [PROJECT_CONFIG_FOLDER]);
+    // What the agent's code names and does not exist yet (another trusted folder's `.kimi-ts`).
+    for (const folder of context.agentCode?.madeWhenMissing ?? [])
+      if (roots.some((root) => folder !== root && isWithinDirectory(folder, root)))
+        makePlaceholder(folder, placeholders);
+  }
   return {
     kind: 'on',
     sandbox: sandboxFor(settings, context, host, placeholders, new Map(), {
@@ -327,28 +254,40 @@ export function bwrapArguments(
   const start = elsewhere ?? given;
   // The nesting test only against the hidden folders that exist (a few), not every pair.
   const hiddenFolders = hidden.filter((path) => kinds.get(path) === 'dir');
-  for (const path of hidden) {
-    // Inside a folder already hidden (the config in the agent's home): nothing more to do.
-    if (hiddenFolders.some((folder) => folder !== path && isWithin(folder, path))) continue;
-    const kind = kinds.get(path);
-    if (kind === 'dir') {
-      args.push('--tmpfs', path);
-      // A workspace inside a hidden folder (a worktree in the agent's home) is bound again on top,
-      // before the folder turns read-only (bwrap makes its mount point in the tmpfs).
-      for (const dir of workspace.filter((d) => isWithin(path, d) && existsSync(d))) {
-        args.push(writable ? '--bind' : '--ro-bind', dir, dir);
-        if (writable)
-          args.push(
-            ...pinsWithin(pins, dir),
-            ...ensureProtected(dir, placeholders),
-            ...(nested.get(dir) ?? []),
-          );
-      }
-      args.push('--remount-ro', path);
-    } else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
-  }
-  // Last, on top of the workspace's binds: kimi-ts's own code when it runs from inside the workspace.
+  const hide = (paths: readonly string[]) => {
+    for (const path of paths) {
+      // Inside a folder already hidden (the config in the agent's home): nothing more to do.
+      if (hiddenFolders.some((folder) => folder !== path && isWithin(folder, path))) continue;
+      const kind = kinds.get(path);
+      if (kind === 'dir') {
+        args.push('--tmpfs', path);
+        // A workspace inside a hidden folder (a worktree in the agent's home) is bound again on top,
+        // before the folder turns read-only (bwrap makes its mount point in the tmpfs).
+        for (const dir of workspace.filter((d) => isWithin(path, d) && existsSync(d))) {
+          args.push(writable ? '--bind' : '--ro-bind', dir, dir);
+          if (writable)
+            args.push(
+              ...pinsWithin(pins, dir),
+              ...ensureProtected(dir, placeholders),
+              ...(nested.get(dir) ?? []),
+            );
+        }
+        args.push('--remount-ro', path);
+      } else if (kind === 'file') args.push('--ro-bind', '/dev/null', path);
+    }
+  };
+  hide(hidden);
+  // Last, on top of the workspace's binds: kimi-ts's own code when it runs from inside the workspace,
+  // and the agent's. Each is a bind of the folder as it is outside: what is hidden inside one, or is
+  // one (a config file beside the agent spec, the agent's home), is hidden again on top.
   args.push(...kimiCodeReadOnly(kimiCode, placeholders, npmConfig), ...agentCodeReadOnly(agentCode));
+  const held = [...kimiCode, ...agentCode];
+  hide(
+    hidden.filter((path) => {
+      const real = realOrGiven(path);
+      return held.some((folder) => isWithin(folder, real));
+    }),
+  );
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes. The command is the

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -6,11 +6,12 @@ import { useScriptedCli } from '../support/scripted-cli.js';
 import { toolResults } from '../support/stream-json.js';
 
 /**
- * Issue #24 (red team). A hook's script in the workspace is held read-only by itself, but a name is
- * not held: a script the hook names that is missing at start, or a symlink, could be made or replaced
- * by a command and run outside the sandbox at the next hook event. The hook is skipped then, with a
- * warning (src/app/hook-script-watch.ts). (A module planted beside a Python hook script, which Python
- * imports from the script's folder, is not covered: the README says so.)
+ * Issue #24 (red team). A hook's script in the workspace is held read-only by itself; a name that is
+ * missing at start, or a symlink, has its folder held (src/app/named-script-holds.ts): a command can
+ * neither make nor replace the script. Where no folder can be held (a symlink at the top of the
+ * workspace), a command could replace it, and it would run outside the sandbox at the next hook
+ * event: the hook is skipped then, with a warning (src/app/hook-script-watch.ts). (A module planted
+ * beside a Python hook script: named-scripts-held-across-sessions.test.ts.)
  */
 
 const cli = useScriptedCli();
@@ -32,29 +33,42 @@ it("a command cannot create the script a person's hook names when it is missing 
   expect(result.code, result.stderr).toBe(0);
   expect(toolResults(result.stdout)[0]).toContain('finished');
   expect(existsSync(marker), 'the hook ran the created script outside the sandbox').toBe(false);
-  expect(result.stderr).toContain('A hook is skipped: scripts/hook.sh');
+  // Its folder is held (made, empty, for the session): the script could not be written.
+  expect(existsSync(join(sandbox.workDir, 'scripts'))).toBe(false);
 });
 
-it("a command cannot replace a hook's script that is a symlink (only the file it leads to is held)", async () => {
-  const server = await cli.startServer();
-  const sandbox = await cli.createSandbox({
-    baseUrl: server.baseUrl,
-    extraToml: '[[hooks]]\nevent = "PostToolUse"\nmatcher = "^Shell$"\ncommand = "sh scripts/hook.sh"\n',
+for (const layout of ['in a folder', 'at the top of the workspace'] as const) {
+  it(`a command cannot replace a hook's script that is a symlink ${layout} (only the file it leads to is held)`, async () => {
+    const name = layout === 'in a folder' ? 'scripts/hook.sh' : 'hook.sh';
+    const server = await cli.startServer();
+    const sandbox = await cli.createSandbox({
+      baseUrl: server.baseUrl,
+      extraToml: `[[hooks]]\nevent = "PostToolUse"\nmatcher = "^Shell$"\ncommand = "sh ${name}"\n`,
+    });
+    const marker = join(sandbox.root, 'hook-ran-replaced-link');
+    await mkdir(join(sandbox.workDir, 'scripts'));
+    await mkdir(join(sandbox.workDir, 'shared'));
+    await writeFile(join(sandbox.workDir, 'shared', 'format.sh'), 'exit 0\n');
+    await symlink(
+      layout === 'in a folder' ? '../shared/format.sh' : 'shared/format.sh',
+      join(sandbox.workDir, name),
+    );
+    const plant = `rm ${name} && echo "touch '${marker}'" > ${name}; echo finished`;
+    server.push(
+      { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: plant } }] },
+      { toolCalls: [{ id: 'c2', name: 'Shell', args: { command: 'echo again' } }] },
+      { text: 'Done.' },
+    );
+    const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(toolResults(result.stdout)[0]).toContain('finished');
+    expect(existsSync(marker), 'the hook ran the replaced script outside the sandbox').toBe(false);
+    if (layout === 'in a folder') {
+      // The folder is held: the link is still there.
+      expect(lstatSync(join(sandbox.workDir, name)).isSymbolicLink()).toBe(true);
+    } else {
+      // Nothing holds a name at the top of the workspace: the watch skips the hook.
+      expect(result.stderr).toContain(`A hook is skipped: ${name}`);
+    }
   });
-  const marker = join(sandbox.root, 'hook-ran-replaced-link');
-  await mkdir(join(sandbox.workDir, 'scripts'));
-  await mkdir(join(sandbox.workDir, 'shared'));
-  await writeFile(join(sandbox.workDir, 'shared', 'format.sh'), 'exit 0\n');
-  await symlink('../shared/format.sh', join(sandbox.workDir, 'scripts', 'hook.sh'));
-  const plant = `rm scripts/hook.sh && echo "touch '${marker}'" > scripts/hook.sh; echo finished`;
-  server.push(
-    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: plant } }] },
-    { toolCalls: [{ id: 'c2', name: 'Shell', args: { command: 'echo again' } }] },
-    { text: 'Done.' },
-  );
-  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
-  expect(result.code, result.stderr).toBe(0);
-  expect(toolResults(result.stdout)[0]).toContain('finished');
-  expect(existsSync(marker), 'the hook ran the replaced script outside the sandbox').toBe(false);
-  expect(result.stderr).toContain('A hook is skipped: scripts/hook.sh');
-});
+}

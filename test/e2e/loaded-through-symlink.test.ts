@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -47,4 +47,23 @@ it('the start says when a config file or the agent spec is reached through a sym
   );
   expect(direct.code, direct.stderr).toBe(0);
   expect(direct.stderr).not.toContain('through the symlink');
+});
+
+it('a link below the top of the workspace is held with its folder: a command cannot re-point it, and the start has nothing to say', async () => {
+  const { sandbox, server } = await cli.setup([]);
+  const work = sandbox.workDir;
+  await mkdir(join(work, 'settings', 'v1'), { recursive: true });
+  await mkdir(join(work, 'settings', 'evil'), { recursive: true });
+  await writeFile(join(work, 'settings', 'v1', 'kimi.toml'), await readFile(sandbox.configFile, 'utf8'));
+  await mkdir(join(work, 'cfg'));
+  await symlink('../settings/v1', join(work, 'cfg', 'conf'));
+  const repoint = 'rm cfg/conf; ln -sfn ../settings/evil cfg/conf; mv cfg cfg-old; echo finished';
+  server.push({ toolCalls: [{ id: 'c1', name: 'Shell', args: { command: repoint } }] }, { text: 'Done.' });
+  const result = await sandbox.run(
+    ['--config-file', join(work, 'cfg', 'conf', 'kimi.toml'), '-w', work, '--print', '-p', 'go'],
+    { bare: true },
+  );
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stderr).not.toContain('through the symlink');
+  expect(await readlink(join(work, 'cfg', 'conf'))).toBe('../settings/v1');
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
+import { installKimiInto } from '../support/kimi-install.js';
 import { CLI_NODE } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { toolResults } from '../support/stream-json.js';
@@ -14,18 +15,6 @@ import { toolResults } from '../support/stream-json.js';
 
 const cli = useScriptedCli();
 const repository = resolve(import.meta.dirname, '../..');
-
-/** The built kimi-ts in `<work>/node_modules/kimi-ts`, its dependencies beside it (linked). */
-async function installInto(work: string): Promise<string> {
-  const modules = join(work, 'node_modules');
-  const install = join(modules, 'kimi-ts');
-  await mkdir(install, { recursive: true });
-  await cp(join(repository, 'dist'), join(install, 'dist'), { recursive: true });
-  await cp(join(repository, 'package.json'), join(install, 'package.json'));
-  for (const name of await readdir(join(repository, 'node_modules')))
-    if (!name.startsWith('.')) await symlink(join(repository, 'node_modules', name), join(modules, name));
-  return install;
-}
 
 it('a command cannot change kimi-ts or the packages it loads later; the workspace stays writable', async () => {
   const attack = [
@@ -48,7 +37,7 @@ it('a command cannot change kimi-ts or the packages it loads later; the workspac
     },
     { text: 'Done.' },
   ]);
-  const install = await installInto(sandbox.workDir);
+  const install = await installKimiInto(sandbox.workDir);
   const bundle = join(install, 'dist', 'bin', 'cli.bundle.cjs');
   const before = await readFile(bundle, 'latin1');
   const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go'], {
@@ -70,7 +59,7 @@ it('a command cannot change kimi-ts or the packages it loads later; the workspac
 
 it('without the sandbox, kimi-ts says at start that commands could change its code', async () => {
   const { sandbox } = await cli.setup([{ text: 'Done.' }]);
-  const install = await installInto(sandbox.workDir);
+  const install = await installKimiInto(sandbox.workDir);
   const result = await sandbox.run(['--print', '--sandbox', 'off', '-p', 'go'], {
     command: [CLI_NODE, join(install, 'dist', 'bin', 'kimi-ts.cjs')],
   });

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { installKimiInto } from '../support/kimi-install.js';
 import { CLI_NODE, collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { toolResults } from '../support/stream-json.js';
@@ -18,32 +18,11 @@ import { toolResults } from '../support/stream-json.js';
  */
 
 const cli = useScriptedCli();
-const repository = resolve(import.meta.dirname, '../..');
-
-/** The built kimi-ts in `<work>/node_modules/kimi-ts` with its bin link, its dependencies beside it. */
-async function installInto(work: string): Promise<string> {
-  const modules = join(work, 'node_modules');
-  const install = join(modules, 'kimi-ts');
-  await mkdir(install, { recursive: true });
-  await cp(join(repository, 'dist'), join(install, 'dist'), { recursive: true });
-  await cp(join(repository, 'package.json'), join(install, 'package.json'));
-  for (const name of await readdir(join(repository, 'node_modules')))
-    if (!name.startsWith('.')) await symlink(join(repository, 'node_modules', name), join(modules, name));
-  await mkdir(join(modules, '.bin'));
-  await symlink('../kimi-ts/dist/bin/kimi-ts.cjs', join(modules, '.bin', 'kimi-ts'));
-  // npm makes a package's bin executable when it installs it.
-  await chmod(join(install, 'dist', 'bin', 'kimi-ts.cjs'), 0o755);
-  await writeFile(
-    join(work, 'package.json'),
-    JSON.stringify({ name: 'project', version: '1.0.0', devDependencies: { 'kimi-ts': '*' } }),
-  );
-  return install;
-}
 
 it('a command cannot make the next `npx kimi-ts` preload code of its own (the project .npmrc node-options)', async () => {
   const server = await cli.startServer();
   const sandbox = await cli.createSandbox({ baseUrl: server.baseUrl });
-  const install = await installInto(sandbox.workDir);
+  const install = await installKimiInto(sandbox.workDir, { asDevDependency: true });
   const marker = join(sandbox.root, 'preloaded-into-kimi-ts');
   // `.npmrc` is a secret file by its name: a command naming it is refused, one making the name is not.
   const plant = [

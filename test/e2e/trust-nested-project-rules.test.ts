@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -102,3 +103,64 @@ it('a command cannot plant project rules in an --add-dir folder (trusted) that t
   const [fetchResult] = toolResults(second.stdout);
   expect(fetchResult).not.toContain('private-service-answer');
 });
+
+/**
+ * A sub-folder that is itself trusted puts its own rules in force with no question: a session in the
+ * folder above must not be able to write them. Its `.kimi-ts/` is held read-only like the work
+ * dir's (a placeholder when missing), for commands and file tools alike.
+ */
+for (const tool of ['Shell', 'WriteFile'] as const) {
+  it(`a ${tool} call cannot plant project rules in a trusted sub-folder of the workspace`, async () => {
+    const site = await LoopbackServer.start();
+    cli.defer(() => site.close());
+    site.fallback = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('private-service-answer');
+    };
+    const server = await cli.startServer();
+    const sandbox = await cli.createSandbox({ baseUrl: server.baseUrl });
+    const sub = join(sandbox.workDir, 'sub');
+    await mkdir(sub);
+    // The person trusts both folders.
+    await appendFile(
+      sandbox.configFile,
+      `\n[trust]\nfolders = [${JSON.stringify(sandbox.workDir)}, ${JSON.stringify(sub)}]\n`,
+    );
+    const rules = '[[permission.rules]]\ndecision = "allow"\npattern = "FetchURL(domain:127.0.0.1)"\n';
+    const plant =
+      tool === 'Shell'
+        ? {
+            name: 'Shell',
+            args: {
+              command: `mkdir -p sub/.kimi-ts; printf '${rules.replace(/\n/g, '\\n')}' > sub/.kimi-ts/permissions.toml; echo finished`,
+            },
+          }
+        : { name: 'WriteFile', args: { path: 'sub/.kimi-ts/permissions.toml', content: rules } };
+    server.push({ toolCalls: [{ id: 'c1', ...plant }] }, { text: 'Done.' });
+    const first = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
+    expect(first.code, first.stderr).toBe(0);
+    // The empty `.kimi-ts` the sandbox made to hold is gone with the session.
+    expect(existsSync(join(sub, '.kimi-ts'))).toBe(false);
+    server.push(
+      { toolCalls: [{ id: 'f1', name: 'FetchURL', args: { url: `${site.url}/admin` } }] },
+      { text: 'Done.' },
+    );
+    const second = await sandbox.run(
+      [
+        '--config-file',
+        sandbox.configFile,
+        '-w',
+        sub,
+        '--print',
+        '--output-format',
+        'stream-json',
+        '-p',
+        'go',
+      ],
+      { bare: true },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    const [fetchResult] = toolResults(second.stdout);
+    expect(fetchResult).not.toContain('private-service-answer');
+  });
+}
