@@ -1,25 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { GENERATION, RecentParses } from './recent-parses.js';
-import { opaqueCommand, parseShellCommand } from './shell-command.js';
+import { opaqueCommand, type ParsedCommand, parseShellCommand } from './shell-command.js';
 
 const texts = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix} ${i}`);
 
 describe('RecentParses: the last GENERATION to 2×GENERATION texts', () => {
   it('keeps a text through GENERATION newer ones, and drops it after 2×GENERATION', () => {
-    const recent = new RecentParses();
+    const recent = new RecentParses<ParsedCommand>();
     const first = opaqueCommand('first');
     recent.remember('first', first);
     for (const text of texts('a', GENERATION)) recent.remember(text, opaqueCommand(text));
     expect(recent.get('first')).toBe(first);
 
-    const dropped = new RecentParses();
+    const dropped = new RecentParses<ParsedCommand>();
     dropped.remember('first', first);
     for (const text of texts('b', 2 * GENERATION)) dropped.remember(text, opaqueCommand(text));
     expect(dropped.get('first')).toBeUndefined();
   });
 
   it('a text found in the older generation is kept in the newer one', () => {
-    const recent = new RecentParses();
+    const recent = new RecentParses<ParsedCommand>();
     const first = opaqueCommand('first');
     recent.remember('first', first);
     for (const text of texts('a', GENERATION)) recent.remember(text, opaqueCommand(text));

@@ -1,5 +1,3 @@
-import type { ParsedCommand } from './shell-command.js';
-
 /**
  * How many command texts a generation holds: the cache keeps the last GENERATION to 2×GENERATION
  * distinct texts used. Enough for a retry, a question asked again, the commands of a turn.
@@ -19,11 +17,11 @@ export const GENERATION = 32;
  * in 28,000 new commands, 31 ms with nothing kept). Here a Map is only ever added to, and lives for
  * at most 2×GENERATION new texts: its tables die young.
  */
-export class RecentParses {
-  private newer = new Map<string, ParsedCommand>();
-  private older = new Map<string, ParsedCommand>();
+export class RecentParses<Parse> {
+  private newer = new Map<string, Parse>();
+  private older = new Map<string, Parse>();
 
-  get(text: string): ParsedCommand | undefined {
+  get(text: string): Parse | undefined {
     const found = this.newer.get(text);
     if (found !== undefined) return found;
     const old = this.older.get(text);
@@ -31,7 +29,7 @@ export class RecentParses {
     return old;
   }
 
-  remember(text: string, parsed: ParsedCommand): void {
+  remember(text: string, parsed: Parse): void {
     if (this.newer.size >= GENERATION) {
       this.older = this.newer;
       this.newer = new Map();

@@ -75,7 +75,7 @@ export function opaqueCommand(command: string): ParsedCommand {
  * code away at the first new command (bench, loaded machine, CPU per new plain line: 107 µs with
  * them kept, 44 µs without; the same repeated plain line: 12 → 24 µs).
  */
-const parsed = new RecentParses();
+const parsed = new RecentParses<ParsedCommand>();
 /** Longer commands are parsed every time: the cache holds no more than 2×GENERATION of these sizes. */
 const MAX_PARSED_TEXT = 16 * 1024;
 
