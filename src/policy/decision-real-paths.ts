@@ -21,6 +21,12 @@ interface FolderFacts {
   foldedNames: ReadonlySet<string> | null | undefined;
 }
 const folders = new Map<string, FolderFacts>();
+/**
+ * The key last made the newest in `folders`. Moving a key to the end (delete, set) at every decision
+ * made V8 rehash the long-lived Map's table every few dozen decisions, each new table kept alive by
+ * the old one and promoted (see recent-parses.ts).
+ */
+let newestFolderKey: string | null = null;
 const MAX_FOLDERS = 64;
 const MAX_NAMES = 4096;
 /**
@@ -149,6 +155,8 @@ export class DecisionRealPaths {
     if (!info.isDirectory() || !this.isSettled(info)) return { real, facts: null, missing: false };
     const key = folderKey(info);
     let facts = folders.get(key);
+    // The folder of the last decision again (most are): already the newest, the Map is not touched.
+    if (facts && key === newestFolderKey) return { real, facts, missing: false };
     if (facts) folders.delete(key);
     else {
       const listed = listFolder(dir);
@@ -159,6 +167,7 @@ export class DecisionRealPaths {
     }
     // Most recently used last: the oldest folder is the one dropped.
     folders.set(key, facts);
+    newestFolderKey = key;
     if (folders.size > MAX_FOLDERS) {
       const oldest = folders.keys().next().value;
       if (oldest !== undefined) folders.delete(oldest);

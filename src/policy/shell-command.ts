@@ -3,6 +3,7 @@ import type { CommandPart } from './command-part.js';
 import { parsePlainCommandLine } from './plain-command-line.js';
 import { parsePlainHeredocs } from './plain-heredoc.js';
 import { parsePlainLoop } from './plain-loop.js';
+import { RecentParses } from './recent-parses.js';
 import {
   analyseCommandNode,
   analyseConstruct,
@@ -74,25 +75,13 @@ export function opaqueCommand(command: string): ParsedCommand {
  * code away at the first new command (bench, loaded machine, CPU per new plain line: 107 µs with
  * them kept, 44 µs without; the same repeated plain line: 12 → 24 µs).
  */
-const parsed = new Map<string, ParsedCommand>();
-/**
- * Enough for a retry, a question asked again, the commands of a turn. Not more: a parse kept past
- * V8's young generation is copied and promoted, and with 256 kept a stream of new commands (each
- * kept, none used again) cost twice what the parse itself does (same run: 5.7 µs at 64, 9-11 µs
- * at 256, per new plain line).
- */
-const MAX_PARSED = 64;
-/** Longer commands are parsed every time: the cache holds no more than MAX_PARSED of these sizes. */
+const parsed = new RecentParses<ParsedCommand>();
+/** Longer commands are parsed every time: the cache holds no more than 2×GENERATION of these sizes. */
 const MAX_PARSED_TEXT = 16 * 1024;
 
 export async function parseShellCommand(command: string): Promise<ParsedCommand> {
   const known = parsed.get(command);
-  if (known) {
-    // Most recently used last: the oldest is the one dropped.
-    parsed.delete(command);
-    parsed.set(command, known);
-    return known;
-  }
+  if (known) return known;
   // Lines with quoted heredocs (`git commit -F - <<'EOF'`), split without tree-sitter and not kept
   // either. Only a command of several lines can hold one; a plain line or loop is one line.
   if (command.includes('\n')) {
@@ -109,13 +98,7 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
   const result = loaded ? parseWith(loaded, command) : await treeSitterParse(command);
   // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
   if (result === null) return opaqueCommand(command);
-  if (command.length <= MAX_PARSED_TEXT) {
-    parsed.set(command, result);
-    if (parsed.size > MAX_PARSED) {
-      const oldest = parsed.keys().next().value;
-      if (oldest !== undefined) parsed.delete(oldest);
-    }
-  }
+  if (command.length <= MAX_PARSED_TEXT) parsed.remember(command, result);
   return result;
 }
 
