@@ -2,10 +2,10 @@
 // dist/bin/kimi-ts.cjs (src/bin/kimi-ts.cts) runs with a V8 code cache. Reading one file instead of
 // hundreds of ES modules is most of what makes the CLI start fast. Runs after `tsc` and copy-assets:
 // the bundle reads its text assets (tool descriptions, prompts, the default agent) from dist/.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -75,10 +75,73 @@ const englishZodLocaleOnly = {
   },
 };
 
+/**
+ * zod's `z.fromJSONSchema` (JSON Schema → zod) is never called by the CLI, and its module's body
+ * copies every schema builder of zod into an object at load (~0.5 ms of CPU on the path to the
+ * first model request, Node 22): zod's namespace is built without it.
+ */
+const noZodFromJsonSchema = {
+  name: 'no-zod-from-json-schema',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]classic[\\/]external\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const line = 'export { fromJSONSchema } from "./from-json-schema.js";';
+      if (!text.includes(line)) throw new Error(`${args.path}: no \`${line}\` to leave out (zod changed?)`);
+      return { contents: text.replace(line, ''), loader: 'js' };
+    });
+  },
+};
+
 const bundleFile = join(outdir, 'cli.bundle.cjs');
 /** The bundle is one function expression of CommonJS's module arguments (src/bin/kimi-ts.cts calls it). */
 const BUNDLE_WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
 const BUNDLE_WRAPPER_END = '\n})';
+
+/** Big packages used only by some runs (another provider, MCP, web page extraction) stay outside
+ * the bundle and load from node_modules when a run needs them. */
+const EXTERNAL_PACKAGES = [
+  '@anthropic-ai/sdk',
+  '@google/genai',
+  '@modelcontextprotocol/sdk',
+  'linkedom',
+  '@mozilla/readability',
+  'turndown',
+  // The shell parser finds its WebAssembly beside its own files; it loads on the first Shell decision.
+  'web-tree-sitter',
+  // The fleet's queue and Redis client load only for `submit`, `worker` and `fleet`.
+  'bullmq',
+  'ioredis',
+];
+
+/**
+ * The built-in tools' JSON Schemas (src/tools/tool-parameters-table.ts), made from the same sources
+ * as the bundle and written into it (define), so a start reads them instead of converting ~25 zod
+ * schemas on the path to its first model request (~5 ms of CPU, Node 22). The table's module is
+ * bundled on its own first, beside the bundle (its tool modules find their assets from there).
+ */
+async function toolParametersTable() {
+  const file = join(outdir, `.tool-parameters-table-${process.pid}.mjs`);
+  await build({
+    entryPoints: [join(src, 'tools', 'tool-parameters-table.ts')],
+    outfile: file,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: EXTERNAL_PACKAGES,
+    // ES modules bundled into one: the packages that are CommonJS get Node's require.
+    banner: {
+      js: "import { createRequire as requireFrom } from 'node:module'; const require = requireFrom(import.meta.url);",
+    },
+    plugins: [assetUrls],
+    logLevel: 'warning',
+  });
+  try {
+    return await (await import(pathToFileURL(file).href)).toolParametersTable();
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
 
 const bundled = await build({
   entryPoints: [join(src, 'cli', 'cli.ts')],
@@ -91,22 +154,11 @@ const bundled = await build({
   // No source map: `--debug` runs the unbundled modules, whose maps lead to the TypeScript sources.
   minifyWhitespace: true,
   minifySyntax: true,
-  // Big packages used only by some runs (another provider, MCP, web page extraction) stay outside
-  // the bundle and load from node_modules when a run needs them.
-  external: [
-    '@anthropic-ai/sdk',
-    '@google/genai',
-    '@modelcontextprotocol/sdk',
-    'linkedom',
-    '@mozilla/readability',
-    'turndown',
-    // The shell parser finds its WebAssembly beside its own files; it loads on the first Shell decision.
-    'web-tree-sitter',
-    // The fleet's queue and Redis client load only for `submit`, `worker` and `fleet`.
-    'bullmq',
-    'ioredis',
-  ],
-  define: { 'import.meta.url': '__kimiBundleUrl' },
+  external: EXTERNAL_PACKAGES,
+  define: {
+    'import.meta.url': '__kimiBundleUrl',
+    __kimiPublishedToolParameters: JSON.stringify(await toolParametersTable()),
+  },
   // The file is the function the launcher compiles (node:vm), as written: the launcher reads it as
   // one latin1 string, which Node keeps outside V8's heap (an external string), and V8 compiles
   // and keeps that string itself. A wrapper added at run time made V8 copy the 3 MB into its heap,
@@ -115,7 +167,7 @@ const bundled = await build({
     js: `${BUNDLE_WRAPPER_START}var __kimiBundleUrl = require('node:url').pathToFileURL(__filename).href;`,
   },
   footer: { js: BUNDLE_WRAPPER_END },
-  plugins: [assetUrls, lazyCommanderChildProcess, englishZodLocaleOnly],
+  plugins: [assetUrls, lazyCommanderChildProcess, englishZodLocaleOnly, noZodFromJsonSchema],
   logLevel: 'warning',
   write: false,
 });

@@ -24,20 +24,27 @@ export const toolCallSchema = z.object({
   extras: z.record(z.string(), z.unknown()).nullish(),
 });
 
-export const messageSchema = z.object({
-  role: z.enum(['system', 'user', 'assistant', 'tool']),
-  name: z.string().nullish(),
-  // A plain string is one text part and null is no content (Kimi CLI writes both).
-  content: z.preprocess(
-    (value) => (value == null ? [] : typeof value === 'string' ? [{ type: 'text', text: value }] : value),
-    z.array(contentPartSchema),
-  ),
-  tool_calls: z.array(toolCallSchema).nullish(),
-  tool_call_id: z.string().nullish(),
-  partial: z.boolean().nullish(),
-});
+/**
+ * A whole message's schema, built on first use: messages are parsed when a session's context is
+ * read back (a resumed session), never on a new session's path to its first model request.
+ */
+function buildMessageSchema() {
+  return z.object({
+    role: z.enum(['system', 'user', 'assistant', 'tool']),
+    name: z.string().nullish(),
+    // A plain string is one text part and null is no content (Kimi CLI writes both).
+    content: z.preprocess(
+      (value) => (value == null ? [] : typeof value === 'string' ? [{ type: 'text', text: value }] : value),
+      z.array(contentPartSchema),
+    ),
+    tool_calls: z.array(toolCallSchema).nullish(),
+    tool_call_id: z.string().nullish(),
+    partial: z.boolean().nullish(),
+  });
+}
+let messageSchema: ReturnType<typeof buildMessageSchema> | undefined;
 
-export type MessageJSON = z.input<typeof messageSchema>;
+export type MessageJSON = z.input<ReturnType<typeof buildMessageSchema>>;
 
 export function contentPartToJSON(part: ContentPart): Record<string, unknown> {
   switch (part.type) {
@@ -104,6 +111,7 @@ export function toolCallFromJSON(raw: z.output<typeof toolCallSchema>): ToolCall
 
 /** Parses and validates one message; throws an Error naming the bad field on invalid input. */
 export function messageFromJSON(value: unknown): Message {
+  messageSchema ??= buildMessageSchema();
   const parsed = messageSchema.safeParse(value);
   if (!parsed.success) throw new Error(`Invalid message: ${z.prettifyError(parsed.error)}`);
   const raw = parsed.data;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DisplayBlock, JSONSchema, Tool, ToolCall, ToolReturnValue } from '../kosong/index.js';
 import type { Effect } from '../policy/index.js';
+import { type DeclaredParameters, isDeclaredParameters, publishedParameters } from './declared-parameters.js';
 import { toolParametersSchema } from './loading/json-schema.js';
 
 /**
@@ -80,7 +81,8 @@ export interface ToolSpec<S extends z.ZodType> {
   name: string;
   /** Model-facing text, usually from the `.md` beside the tool (see `loadToolDescription`). */
   description: string;
-  params: S;
+  /** A zod schema, or (kimi-ts's own tools) parameters declared with `declareParameters`. */
+  params: S | DeclaredParameters<S>;
   effect: ToolEffect;
   /**
    * What a call would do (see `KimiTool.effects`). A tool whose `effect` is not `read-only` and
@@ -95,19 +97,22 @@ export interface ToolSpec<S extends z.ZodType> {
 
 /** Builds a tool whose parameters are a zod schema, published to the model as JSON Schema. */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): KimiTool<z.output<S>> {
+  const declared = isDeclaredParameters(spec.params) ? (spec.params as DeclaredParameters<S>) : undefined;
+  const schema = (): S => (declared ? declared.schema() : (spec.params as S));
   let parameters: JSONSchema | undefined;
   const tool: KimiTool<z.output<S>> = {
     name: spec.name,
     description: spec.description,
     // Converted when first read (then kept): a tool the request does not offer (the goal tools with no
-    // goal set) never pays for the conversion, the costliest part of defining a tool at start.
+    // goal set) never pays for the conversion, the costliest part of defining a tool at start. A
+    // built-in tool's was made when the bundle was built.
     get parameters(): JSONSchema {
-      parameters ??= toolParametersSchema(spec.params);
+      parameters ??= (declared && publishedParameters(declared.key)) ?? toolParametersSchema(schema());
       return parameters;
     },
     effect: spec.effect,
     parse(args) {
-      const result = spec.params.safeParse(args);
+      const result = schema().safeParse(args);
       return result.success
         ? { ok: true, params: result.data }
         : { ok: false, error: z.prettifyError(result.error) };

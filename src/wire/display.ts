@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DisplayBlock } from '../kosong/tool.js';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import { encoderFor, encodeWith } from './encode.js';
 import { type JsonValue, jsonValueSchema } from './json.js';
 
@@ -10,41 +11,58 @@ import { type JsonValue, jsonValueSchema } from './json.js';
  * `DisplayBlock`.
  */
 
-const todoStatusSchema = z.enum(['pending', 'in_progress', 'done']);
+/**
+ * The known kinds' schemas, built on first use: nothing shows or records a display block before a
+ * session's first tool result, and making them at load was part of every start's path to its first
+ * model request.
+ */
+function buildKnownBlockSchemas() {
+  const todoStatusSchema = z.enum(['pending', 'in_progress', 'done']);
+  return {
+    brief: z.object({ type: z.literal('brief'), text: z.string() }),
+    diff: z.object({
+      type: z.literal('diff'),
+      path: z.string(),
+      old_text: z.string(),
+      new_text: z.string(),
+      /** First line number of `old_text` in the file (1-based). */
+      old_start: z.number().int().default(1),
+      new_start: z.number().int().default(1),
+      /** True when the texts are a summary of a change too large to show in full. */
+      is_summary: z.boolean().default(false),
+    }),
+    todo: z.object({
+      type: z.literal('todo'),
+      items: z.array(z.object({ title: z.string(), status: todoStatusSchema })),
+    }),
+    shell: z.object({ type: z.literal('shell'), language: z.string(), command: z.string() }),
+    background_task: z.object({
+      type: z.literal('background_task'),
+      task_id: z.string(),
+      kind: z.string(),
+      status: z.string(),
+      description: z.string(),
+    }),
+  } as const;
+}
 
-const knownBlockSchemas = {
-  brief: z.object({ type: z.literal('brief'), text: z.string() }),
-  diff: z.object({
-    type: z.literal('diff'),
-    path: z.string(),
-    old_text: z.string(),
-    new_text: z.string(),
-    /** First line number of `old_text` in the file (1-based). */
-    old_start: z.number().int().default(1),
-    new_start: z.number().int().default(1),
-    /** True when the texts are a summary of a change too large to show in full. */
-    is_summary: z.boolean().default(false),
-  }),
-  todo: z.object({
-    type: z.literal('todo'),
-    items: z.array(z.object({ title: z.string(), status: todoStatusSchema })),
-  }),
-  shell: z.object({ type: z.literal('shell'), language: z.string(), command: z.string() }),
-  background_task: z.object({
-    type: z.literal('background_task'),
-    task_id: z.string(),
-    kind: z.string(),
-    status: z.string(),
-    description: z.string(),
-  }),
-} as const;
+type KnownBlockSchemas = ReturnType<typeof buildKnownBlockSchemas>;
+const knownBlockSchemas = builtOnFirstUse(buildKnownBlockSchemas);
+/** The known kinds, without building their schemas. */
+const KNOWN_BLOCK_TYPES: ReadonlySet<string> = new Set<keyof KnownBlockSchemas>([
+  'brief',
+  'diff',
+  'todo',
+  'shell',
+  'background_task',
+]);
 
-export type BriefDisplayBlock = z.output<typeof knownBlockSchemas.brief>;
-export type DiffDisplayBlock = z.output<typeof knownBlockSchemas.diff>;
-export type TodoStatus = z.output<typeof todoStatusSchema>;
-export type TodoDisplayBlock = z.output<typeof knownBlockSchemas.todo>;
-export type ShellDisplayBlock = z.output<typeof knownBlockSchemas.shell>;
-export type BackgroundTaskDisplayBlock = z.output<typeof knownBlockSchemas.background_task>;
+export type BriefDisplayBlock = z.output<KnownBlockSchemas['brief']>;
+export type DiffDisplayBlock = z.output<KnownBlockSchemas['diff']>;
+export type TodoDisplayBlock = z.output<KnownBlockSchemas['todo']>;
+export type TodoStatus = TodoDisplayBlock['items'][number]['status'];
+export type ShellDisplayBlock = z.output<KnownBlockSchemas['shell']>;
+export type BackgroundTaskDisplayBlock = z.output<KnownBlockSchemas['background_task']>;
 
 /** A block of a kind this version does not know; `data` holds its other fields. */
 export type UnknownDisplayBlock = {
@@ -60,10 +78,10 @@ export type WireDisplayBlock =
   | BackgroundTaskDisplayBlock
   | UnknownDisplayBlock;
 
-type KnownBlockType = keyof typeof knownBlockSchemas;
+type KnownBlockType = keyof KnownBlockSchemas;
 
 function isKnownBlockType(type: string): type is KnownBlockType {
-  return Object.hasOwn(knownBlockSchemas, type);
+  return KNOWN_BLOCK_TYPES.has(type);
 }
 
 /** Unknown kinds: a block already in `{type, data}` form stays as it is, any other is wrapped. */
@@ -86,7 +104,7 @@ export const displayBlockSchema: z.ZodType<WireDisplayBlock> = z
   .transform((value, ctx): WireDisplayBlock => {
     const type = value.type;
     if (isKnownBlockType(type)) {
-      const parsed = knownBlockSchemas[type].safeParse(value);
+      const parsed = knownBlockSchemas()[type].safeParse(value);
       if (parsed.success) return parsed.data;
       for (const issue of parsed.error.issues)
         ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
@@ -110,7 +128,7 @@ function unknownBlockToJSON(block: DisplayBlock): UnknownDisplayBlock | DisplayB
 /** The JSON of a display block as Kimi CLI writes it: every field of a known kind, defaults filled. */
 export function displayBlockToJSON(block: DisplayBlock): Record<string, unknown> {
   return isKnownBlockType(block.type)
-    ? (encoderFor(knownBlockSchemas[block.type])(block) as Record<string, unknown>)
+    ? (encoderFor(knownBlockSchemas()[block.type])(block) as Record<string, unknown>)
     : unknownBlockToJSON(block);
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 import { isSessionOpen } from '../session-lock.js';
 import { workDirKey } from '../work-dir-key.js';
 import { sessionFolderName } from './session-index.js';
@@ -16,11 +17,14 @@ import { sessionFolderName } from './session-index.js';
  */
 const TEMP_NAME = /^\.kimi-ts-restore-[0-9a-f]{12}$/;
 
-const journalSchema = z.object({
-  session_id: z.string(),
-  roots: z.array(z.string()),
-  temps: z.array(z.object({ root: z.number().int().nonnegative(), path: z.string() })),
-});
+/** Built on first use: a journal is read only when a restore was cut short, seldom, never before a first request. */
+const journalSchema = builtOnFirstUse(() =>
+  z.object({
+    session_id: z.string(),
+    roots: z.array(z.string()),
+    temps: z.array(z.object({ root: z.number().int().nonnegative(), path: z.string() })),
+  }),
+);
 
 /** A temporary file a restore may leave: its root and its path there, `/`-separated. */
 export interface RestoreTemp {
@@ -103,7 +107,7 @@ export async function cleanRestoreLeftovers(
     if (!entry.endsWith('.json')) continue;
     const file = join(journalFolder(gitDir), entry);
     try {
-      const journal = journalSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+      const journal = journalSchema().parse(JSON.parse(await readFile(file, 'utf8')));
       const workDir = journal.roots[0];
       if (workDir === undefined) continue;
       if (journal.session_id !== ownSessionId) {

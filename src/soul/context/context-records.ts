@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Message, messageFromJSON, messageToJSON } from '../../kosong/index.js';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 
 /**
  * The lines of `context.jsonl`, in Kimi CLI's format: one JSON object per line, either a message or
@@ -12,9 +13,12 @@ export type ContextRecord =
   | { kind: 'usage'; tokenCount: number }
   | { kind: 'message'; message: Message };
 
-const systemPromptLine = z.object({ role: z.literal('_system_prompt'), content: z.string() });
-const checkpointLine = z.object({ role: z.literal('_checkpoint'), id: z.number().int().min(0) });
-const usageLine = z.object({ role: z.literal('_usage'), token_count: z.number().int().min(0) });
+/** The internal records' schemas, built on first use: a new session reads no context.jsonl lines. */
+const recordLines = builtOnFirstUse(() => ({
+  systemPrompt: z.object({ role: z.literal('_system_prompt'), content: z.string() }),
+  checkpoint: z.object({ role: z.literal('_checkpoint'), id: z.number().int().min(0) }),
+  usage: z.object({ role: z.literal('_usage'), token_count: z.number().int().min(0) }),
+}));
 
 export function systemPromptToLine(content: string): string {
   return `${JSON.stringify({ role: '_system_prompt', content })}\n`;
@@ -53,19 +57,19 @@ export function parseContextLine(line: string): ParsedLine {
   const role = (value as { role?: unknown }).role;
   switch (role) {
     case '_system_prompt': {
-      const parsed = systemPromptLine.safeParse(value);
+      const parsed = recordLines().systemPrompt.safeParse(value);
       return parsed.success
         ? { ok: true, record: { kind: 'system_prompt', content: parsed.data.content } }
         : { ok: false, problem: 'malformed _system_prompt record' };
     }
     case '_checkpoint': {
-      const parsed = checkpointLine.safeParse(value);
+      const parsed = recordLines().checkpoint.safeParse(value);
       return parsed.success
         ? { ok: true, record: { kind: 'checkpoint', id: parsed.data.id } }
         : { ok: false, problem: 'malformed _checkpoint record' };
     }
     case '_usage': {
-      const parsed = usageLine.safeParse(value);
+      const parsed = recordLines().usage.safeParse(value);
       return parsed.success
         ? { ok: true, record: { kind: 'usage', tokenCount: parsed.data.token_count } }
         : { ok: false, problem: 'malformed _usage record' };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolError } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -11,33 +12,38 @@ export const PROMPT_TEMPLATE_PLACEHOLDER = '{{item}}';
 export const MAX_AGENT_SWARM_SUBAGENTS = 128;
 export const DEFAULT_SWARM_CONCURRENCY = 4;
 
-const params = z.object({
-  description: z.string().trim().min(1).describe('Short description for the whole swarm.'),
-  subagent_type: z.string().default('coder').describe('Subagent type of every new subagent (default coder).'),
-  prompt_template: z
-    .string()
-    .optional()
-    .describe(`Prompt of each new subagent; ${PROMPT_TEMPLATE_PLACEHOLDER} is replaced with its item.`),
-  items: z
-    .array(z.string().trim().min(1))
-    .max(MAX_AGENT_SWARM_SUBAGENTS)
-    .optional()
-    .describe(`Values for ${PROMPT_TEMPLATE_PLACEHOLDER}: each launches one new subagent.`),
-  resume_agent_ids: z
-    .record(z.string().trim().min(1), z.string().trim().min(1))
-    .optional()
-    .describe('Existing subagent agent_id -> the prompt it resumes with; these start first.'),
-  model: z.string().nullable().default(null).describe('Alias of a configured model for the new subagents.'),
-  max_concurrency: z
-    .number()
-    .int()
-    .min(1)
-    .default(DEFAULT_SWARM_CONCURRENCY)
-    .describe('Subagents running at once (default 4; the configuration caps it).'),
-  isolation: isolationParam,
-});
+const params = declareParameters('AgentSwarm', () =>
+  z.object({
+    description: z.string().trim().min(1).describe('Short description for the whole swarm.'),
+    subagent_type: z
+      .string()
+      .default('coder')
+      .describe('Subagent type of every new subagent (default coder).'),
+    prompt_template: z
+      .string()
+      .optional()
+      .describe(`Prompt of each new subagent; ${PROMPT_TEMPLATE_PLACEHOLDER} is replaced with its item.`),
+    items: z
+      .array(z.string().trim().min(1))
+      .max(MAX_AGENT_SWARM_SUBAGENTS)
+      .optional()
+      .describe(`Values for ${PROMPT_TEMPLATE_PLACEHOLDER}: each launches one new subagent.`),
+    resume_agent_ids: z
+      .record(z.string().trim().min(1), z.string().trim().min(1))
+      .optional()
+      .describe('Existing subagent agent_id -> the prompt it resumes with; these start first.'),
+    model: z.string().nullable().default(null).describe('Alias of a configured model for the new subagents.'),
+    max_concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .default(DEFAULT_SWARM_CONCURRENCY)
+      .describe('Subagents running at once (default 4; the configuration caps it).'),
+    isolation: isolationParam,
+  }),
+);
 
-type SwarmParams = z.output<typeof params>;
+type SwarmParams = z.output<ReturnType<typeof params.schema>>;
 
 /** The swarm's prompts, or why the call is refused before anything starts (Kimi Code's checks). */
 export function swarmPlan(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolError } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -10,34 +11,36 @@ import { isolationParam } from './isolation-param.js';
 export const AGENT_TIMEOUT_MIN_S = 30;
 export const AGENT_TIMEOUT_MAX_S = 3600;
 
-const params = z.object({
-  description: z.string().describe('A short (3-5 words) label of the task.'),
-  prompt: z.string().describe('The complete task for the subagent, or the follow-up when resuming.'),
-  subagent_type: z.string().default('coder').describe('Which subagent type to launch.'),
-  model: z
-    .string()
-    .nullable()
-    .default(null)
-    .describe("Alias of a configured model; default: the type's model, else the current one."),
-  resume: z
-    .string()
-    .nullable()
-    .default(null)
-    .describe('The agent_id of an earlier subagent to continue, with its context.'),
-  run_in_background: z
-    .boolean()
-    .default(false)
-    .describe('Run as a background task and return its task id at once.'),
-  timeout: z
-    .number()
-    .int()
-    .min(AGENT_TIMEOUT_MIN_S)
-    .max(AGENT_TIMEOUT_MAX_S)
-    .nullable()
-    .default(null)
-    .describe('Seconds the subagent may run (30-3600).'),
-  isolation: isolationParam,
-});
+const params = declareParameters('Agent', () =>
+  z.object({
+    description: z.string().describe('A short (3-5 words) label of the task.'),
+    prompt: z.string().describe('The complete task for the subagent, or the follow-up when resuming.'),
+    subagent_type: z.string().default('coder').describe('Which subagent type to launch.'),
+    model: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe("Alias of a configured model; default: the type's model, else the current one."),
+    resume: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe('The agent_id of an earlier subagent to continue, with its context.'),
+    run_in_background: z
+      .boolean()
+      .default(false)
+      .describe('Run as a background task and return its task id at once.'),
+    timeout: z
+      .number()
+      .int()
+      .min(AGENT_TIMEOUT_MIN_S)
+      .max(AGENT_TIMEOUT_MAX_S)
+      .nullable()
+      .default(null)
+      .describe('Seconds the subagent may run (30-3600).'),
+    isolation: isolationParam,
+  }),
+);
 
 /**
  * Delegates a task to a subagent (reference §1.11). Launching asks nothing: the subagent's own

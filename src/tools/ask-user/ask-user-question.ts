@@ -1,38 +1,39 @@
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import type { Approval } from '../../toolset/approval/approval.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
 import type { UserChannel } from '../user-channel.js';
 import { askUser, questionItem } from './ask-question.js';
 
-const optionSchema = z.object({
-  label: z
-    .string()
-    .min(1)
-    .describe("What the user picks: 1-5 words. Append '(Recommended)' to the one you suggest."),
-  description: z.string().default('').describe('What choosing this option means, or its trade-offs.'),
-});
-
-const questionSchema = z.object({
-  question: z.string().min(1).describe('One specific question, ending with a question mark.'),
-  header: z
-    .string()
-    .default('')
-    .describe("A short tag shown above the question, at most 12 characters (e.g. 'Database')."),
-  options: z
-    .array(optionSchema)
-    .min(2)
-    .max(4)
-    .describe(
-      '2-4 distinct choices. Do not add an "Other" choice: the user can always type their own answer.',
-    ),
-  multi_select: z.boolean().default(false).describe('Whether the user may pick more than one option.'),
-});
-
-const params = z.object({
-  questions: z.array(questionSchema).min(1).max(4).describe('The questions to ask (1-4).'),
+const params = declareParameters('AskUserQuestion', () => {
+  const optionSchema = z.object({
+    label: z
+      .string()
+      .min(1)
+      .describe("What the user picks: 1-5 words. Append '(Recommended)' to the one you suggest."),
+    description: z.string().default('').describe('What choosing this option means, or its trade-offs.'),
+  });
+  const questionSchema = z.object({
+    question: z.string().min(1).describe('One specific question, ending with a question mark.'),
+    header: z
+      .string()
+      .default('')
+      .describe("A short tag shown above the question, at most 12 characters (e.g. 'Database')."),
+    options: z
+      .array(optionSchema)
+      .min(2)
+      .max(4)
+      .describe(
+        '2-4 distinct choices. Do not add an "Other" choice: the user can always type their own answer.',
+      ),
+    multi_select: z.boolean().default(false).describe('Whether the user may pick more than one option.'),
+  });
+  return z.object({
+    questions: z.array(questionSchema).min(1).max(4).describe('The questions to ask (1-4).'),
+  });
 });
 
 /** The note returned when no user is present (afk); the model must decide on its own. */
@@ -42,7 +43,7 @@ export function createAskUserQuestion(
   approval: Approval,
   user: UserChannel,
   description: string,
-): KimiTool<z.output<typeof params>> {
+): KimiTool<z.output<ReturnType<typeof params.schema>>> {
   return defineTool({
     name: 'AskUserQuestion',
     description,

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { toolError } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import type { OutputTail } from './output-tail.js';
@@ -13,26 +15,29 @@ const READ_HINT_LINES = 300;
 
 type RetrievalStatus = 'success' | 'not_ready' | 'timeout';
 
+const taskOutputParams = declareParameters('TaskOutput', () =>
+  z.object({
+    task_id: z.string().describe('The id of the background task.'),
+    block: z.boolean().default(false).describe('Wait for the task to finish before answering.'),
+    timeout: z
+      .number()
+      .int()
+      .min(0)
+      .max(3600)
+      .default(30)
+      .describe('With block=true, the longest wait in seconds.'),
+  }),
+);
+
 /** TaskOutput: a background task's state and the end of its output, at once or after waiting for it. */
 export const TaskOutput = toolFactory(['backgroundTasks', 'role', 'descriptionVars'], async (deps, kit) => {
-  const { z } = kit;
   return kit.defineTool({
     name: 'TaskOutput',
     description: await loadToolDescription(
       new URL('./task-output.md', import.meta.url),
       deps.descriptionVars,
     ),
-    params: z.object({
-      task_id: z.string().describe('The id of the background task.'),
-      block: z.boolean().default(false).describe('Wait for the task to finish before answering.'),
-      timeout: z
-        .number()
-        .int()
-        .min(0)
-        .max(3600)
-        .default(30)
-        .describe('With block=true, the longest wait in seconds.'),
-    }),
+    params: taskOutputParams,
     effect: 'read-only',
     call: async ({ task_id, block, timeout }, ctx) => {
       const refusal = rootOnlyError(deps.role);

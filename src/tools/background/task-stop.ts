@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { toolError } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { rootOnlyError } from './root-only.js';
@@ -7,11 +9,17 @@ import { isTerminal } from './task-model.js';
 
 const DEFAULT_REASON = 'Stopped by TaskStop';
 
+const taskStopParams = declareParameters('TaskStop', () =>
+  z.object({
+    task_id: z.string().describe('The id of the background task to stop.'),
+    reason: z.string().default(DEFAULT_REASON).describe('A short reason, recorded with the task.'),
+  }),
+);
+
 /** TaskStop: ends a running background task after the user approves. */
 export const TaskStop = toolFactory(
   ['backgroundTasks', 'role', 'planMode', 'descriptionVars'],
   async (deps, kit) => {
-    const { z } = kit;
     const tasks = deps.backgroundTasks;
     /** Why the call is refused without touching anything, or null when it may go ahead. */
     const refusal = (taskId: string) => {
@@ -28,10 +36,7 @@ export const TaskStop = toolFactory(
         new URL('./task-stop.md', import.meta.url),
         deps.descriptionVars,
       ),
-      params: z.object({
-        task_id: z.string().describe('The id of the background task to stop.'),
-        reason: z.string().default(DEFAULT_REASON).describe('A short reason, recorded with the task.'),
-      }),
+      params: taskStopParams,
       effect: 'runs-commands',
       approval: ({ task_id }) => {
         const view = tasks.get(task_id);

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { toolError } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import type { BackgroundTaskManager } from './background-task-manager.js';
@@ -13,25 +15,28 @@ export const WAIT_FOR_MAX_TIMEOUT_S = 600;
 
 type WaitStatus = 'completed' | 'timed_out' | 'no_tasks';
 
+const waitForParams = declareParameters('WaitFor', () =>
+  z.object({
+    timeout: z
+      .number()
+      .positive()
+      .describe(`The longest wait in seconds (at most ${WAIT_FOR_MAX_TIMEOUT_S}; a longer one is cut).`),
+    task_id: z
+      .string()
+      .optional()
+      .describe('A background task id, or a background agent id. Omitted: wait for any task running now.'),
+  }),
+);
+
 /**
  * WaitFor (Kimi Code): waits inside the turn for a background task or agent to finish, up to 600 s.
  * A timeout is not an error; the turn's AbortSignal ends the wait (never the task).
  */
 export const WaitFor = toolFactory(['backgroundTasks', 'role', 'descriptionVars'], async (deps, kit) => {
-  const { z } = kit;
   return kit.defineTool({
     name: 'WaitFor',
     description: await loadToolDescription(new URL('./wait-for.md', import.meta.url), deps.descriptionVars),
-    params: z.object({
-      timeout: z
-        .number()
-        .positive()
-        .describe(`The longest wait in seconds (at most ${WAIT_FOR_MAX_TIMEOUT_S}; a longer one is cut).`),
-      task_id: z
-        .string()
-        .optional()
-        .describe('A background task id, or a background agent id. Omitted: wait for any task running now.'),
-    }),
+    params: waitForParams,
     effect: 'read-only',
     call: async ({ timeout, task_id }, ctx) => {
       const refusal = rootOnlyError(deps.role);

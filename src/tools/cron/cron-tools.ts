@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolError, toolOk } from '../../kosong/tool.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
 import type { AgentRole } from '../runtime.js';
@@ -57,28 +58,32 @@ export function cronTools(book: CronBook): KimiTool[] {
 // One function per tool: each of the agent file's entries builds its own tool only. Building all three
 // for each entry converted nine zod schemas to JSON Schema at start, where three are sent.
 
+const cronCreateParams = declareParameters('CronCreate', () =>
+  z.object({
+    cron: z.string().optional().describe('5-field cron expression in local time: "M H DoM Mon DoW".'),
+    delay_seconds: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Instead of cron: fire once, this many seconds from now.'),
+    prompt: z
+      .string()
+      .min(1)
+      .describe(`The prompt to run at each fire (at most ${MAX_CRON_PROMPT_BYTES} bytes, UTF-8).`),
+    recurring: z
+      .boolean()
+      .default(true)
+      .describe(
+        'With cron: true (default) fires at every match until deleted or 7 days old; false fires once.',
+      ),
+  }),
+);
+
 function cronCreateTool(book: CronBook): KimiTool {
   return defineTool({
     name: 'CronCreate',
     description: CREATE_DESCRIPTION,
-    params: z.object({
-      cron: z.string().optional().describe('5-field cron expression in local time: "M H DoM Mon DoW".'),
-      delay_seconds: z
-        .number()
-        .positive()
-        .optional()
-        .describe('Instead of cron: fire once, this many seconds from now.'),
-      prompt: z
-        .string()
-        .min(1)
-        .describe(`The prompt to run at each fire (at most ${MAX_CRON_PROMPT_BYTES} bytes, UTF-8).`),
-      recurring: z
-        .boolean()
-        .default(true)
-        .describe(
-          'With cron: true (default) fires at every match until deleted or 7 days old; false fires once.',
-        ),
-    }),
+    params: cronCreateParams,
     // A schedule outlives the turn that made it: the person is asked, as for any lasting change.
     effect: 'external',
     approval: (params) => ({
@@ -123,11 +128,13 @@ function cronCreateTool(book: CronBook): KimiTool {
   });
 }
 
+const cronListParams = declareParameters('CronList', () => z.object({}));
+
 function cronListTool(book: CronBook): KimiTool {
   return defineTool({
     name: 'CronList',
     description: LIST_DESCRIPTION,
-    params: z.object({}),
+    params: cronListParams,
     effect: 'read-only',
     call() {
       const jobs = book.list();
@@ -141,11 +148,15 @@ function cronListTool(book: CronBook): KimiTool {
   });
 }
 
+const cronDeleteParams = declareParameters('CronDelete', () =>
+  z.object({ id: z.string().describe('The job id from CronCreate or CronList.') }),
+);
+
 function cronDeleteTool(book: CronBook): KimiTool {
   return defineTool({
     name: 'CronDelete',
     description: DELETE_DESCRIPTION,
-    params: z.object({ id: z.string().describe('The job id from CronCreate or CronList.') }),
+    params: cronDeleteParams,
     effect: 'read-only',
     call({ id }) {
       if (!book.remove(id.trim()))

@@ -9,6 +9,7 @@ import {
   resolveFileTarget,
   type SessionPolicy,
 } from '../../policy/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -18,15 +19,17 @@ import { expandHome, isInWorkspace, type Workspace } from './workspace-path.js';
 
 export const MAX_MATCHES = 1_000;
 
-const globParams = z.object({
-  pattern: z.string().describe('The glob pattern to match files and directories against.'),
-  directory: z
-    .string()
-    .nullable()
-    .default(null)
-    .describe('The absolute path of the directory to search in. Defaults to the working directory.'),
-  include_dirs: z.boolean().default(true).describe('Whether to include directories in the results.'),
-});
+const globParams = declareParameters('Glob', () =>
+  z.object({
+    pattern: z.string().describe('The glob pattern to match files and directories against.'),
+    directory: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe('The absolute path of the directory to search in. Defaults to the working directory.'),
+    include_dirs: z.boolean().default(true).describe('Whether to include directories in the results.'),
+  }),
+);
 
 /** Compares paths segment by segment, so `a/b` sorts before `a.txt` as in a directory tree. */
 export function comparePaths(a: string, b: string): number {

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import { type Effect, realPathOf, resolveFileTarget, type SessionPolicy } from '../../policy/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -36,58 +37,60 @@ const contextLines = (flag: string, meaning: string) =>
     .default(null)
     .describe(`Number of lines to show ${meaning} each match (like \`${flag}\`). Content mode only.`);
 
-const grepParams = z.object({
-  pattern: z.string().describe('The regular expression to search for in file contents.'),
-  path: z
-    .string()
-    .default('.')
-    .describe('The file or directory to search. Defaults to the working directory.'),
-  glob: z
-    .string()
-    .nullable()
-    .default(null)
-    .describe('Only search files matching this glob, e.g. `*.js` or `*.{ts,tsx}`. No filter by default.'),
-  output_mode: z
-    .enum(OUTPUT_MODES)
-    .default('files_with_matches')
-    .describe(
-      '`files_with_matches`: paths of matching files (default); `content`: matching lines (supports `-B`, `-A`, `-C`, `-n`); `count_matches`: number of matches per file.',
-    ),
-  '-B': contextLines('-B', 'before'),
-  '-A': contextLines('-A', 'after'),
-  '-C': contextLines('-C', 'before and after'),
-  '-n': z.boolean().default(true).describe('Show line numbers (like `-n`). Content mode only.'),
-  '-i': z.boolean().default(false).describe('Ignore case (like `-i`).'),
-  type: z
-    .string()
-    .nullable()
-    .default(null)
-    .describe('Only search files of this type, e.g. `py`, `rust`, `js`, `ts`, `go`, `java`.'),
-  head_limit: z
-    .number()
-    .int()
-    .min(0)
-    .default(DEFAULT_HEAD_LIMIT)
-    .describe(
-      `Return at most this many lines (content) or entries (files, counts). Default ${DEFAULT_HEAD_LIMIT}; 0 for no limit.`,
-    ),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .describe('Skip this many lines or entries first; use with `head_limit` to page through results.'),
-  multiline: z
-    .boolean()
-    .default(false)
-    .describe('Let matches span lines; `.` also matches line breaks. Off by default.'),
-  include_ignored: z
-    .boolean()
-    .default(false)
-    .describe('Also search files excluded by .gitignore, .ignore or .rgignore. Off by default.'),
-});
+const grepParams = declareParameters('Grep', () =>
+  z.object({
+    pattern: z.string().describe('The regular expression to search for in file contents.'),
+    path: z
+      .string()
+      .default('.')
+      .describe('The file or directory to search. Defaults to the working directory.'),
+    glob: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe('Only search files matching this glob, e.g. `*.js` or `*.{ts,tsx}`. No filter by default.'),
+    output_mode: z
+      .enum(OUTPUT_MODES)
+      .default('files_with_matches')
+      .describe(
+        '`files_with_matches`: paths of matching files (default); `content`: matching lines (supports `-B`, `-A`, `-C`, `-n`); `count_matches`: number of matches per file.',
+      ),
+    '-B': contextLines('-B', 'before'),
+    '-A': contextLines('-A', 'after'),
+    '-C': contextLines('-C', 'before and after'),
+    '-n': z.boolean().default(true).describe('Show line numbers (like `-n`). Content mode only.'),
+    '-i': z.boolean().default(false).describe('Ignore case (like `-i`).'),
+    type: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe('Only search files of this type, e.g. `py`, `rust`, `js`, `ts`, `go`, `java`.'),
+    head_limit: z
+      .number()
+      .int()
+      .min(0)
+      .default(DEFAULT_HEAD_LIMIT)
+      .describe(
+        `Return at most this many lines (content) or entries (files, counts). Default ${DEFAULT_HEAD_LIMIT}; 0 for no limit.`,
+      ),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('Skip this many lines or entries first; use with `head_limit` to page through results.'),
+    multiline: z
+      .boolean()
+      .default(false)
+      .describe('Let matches span lines; `.` also matches line breaks. Off by default.'),
+    include_ignored: z
+      .boolean()
+      .default(false)
+      .describe('Also search files excluded by .gitignore, .ignore or .rgignore. Off by default.'),
+  }),
+);
 
-type GrepParams = z.output<typeof grepParams>;
+type GrepParams = z.output<ReturnType<typeof grepParams.schema>>;
 
 export type GrepBackend = 'auto' | 'ripgrep' | 'builtin';
 

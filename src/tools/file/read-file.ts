@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError, toolOk } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -19,32 +20,35 @@ import { emptyPathError, resolveToolPath, type Workspace } from './workspace-pat
 
 export { MAX_BYTES, MAX_LINE_LENGTH, MAX_LINES };
 
-const readFileParams = z.object({
-  path: z
-    .string()
-    .describe(
-      'The file to read. Relative paths are resolved against the working directory; a file outside it needs an absolute path.',
-    ),
-  line_offset: z
-    .number()
-    .int()
-    .min(-MAX_LINES)
-    .refine((offset) => offset !== 0, {
-      message: 'line_offset cannot be 0: use 1 for the first line, or a negative number to read from the end',
-    })
-    .default(1)
-    .describe(
-      `The line number to start reading from (1 = first line). A negative number reads the last lines of the file, e.g. -100 for the last 100 lines (at most -${MAX_LINES}).`,
-    ),
-  n_lines: z
-    .number()
-    .int()
-    .min(1)
-    .default(MAX_LINES)
-    .describe(`The number of lines to read (at most ${MAX_LINES} per call).`),
-});
+const readFileParams = declareParameters('ReadFile', () =>
+  z.object({
+    path: z
+      .string()
+      .describe(
+        'The file to read. Relative paths are resolved against the working directory; a file outside it needs an absolute path.',
+      ),
+    line_offset: z
+      .number()
+      .int()
+      .min(-MAX_LINES)
+      .refine((offset) => offset !== 0, {
+        message:
+          'line_offset cannot be 0: use 1 for the first line, or a negative number to read from the end',
+      })
+      .default(1)
+      .describe(
+        `The line number to start reading from (1 = first line). A negative number reads the last lines of the file, e.g. -100 for the last 100 lines (at most -${MAX_LINES}).`,
+      ),
+    n_lines: z
+      .number()
+      .int()
+      .min(1)
+      .default(MAX_LINES)
+      .describe(`The number of lines to read (at most ${MAX_LINES} per call).`),
+  }),
+);
 
-export type ReadFileParams = z.output<typeof readFileParams>;
+export type ReadFileParams = z.output<ReturnType<typeof readFileParams.schema>>;
 
 /** The message that goes with the lines read; tests and models rely on its wording. */
 export function describeReadWindow(window: ReadWindow, requested: number): string {

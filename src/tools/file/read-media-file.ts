@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { type ContentPart, type ToolReturnValue, toolError, toolOk } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { SkipThisTool, toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -15,13 +16,15 @@ import { emptyPathError, resolveToolPath, type Workspace } from './workspace-pat
 export const MAX_MEDIA_MEGABYTES = 100;
 export const MAX_MEDIA_BYTES = MAX_MEDIA_MEGABYTES * 1024 * 1024;
 
-const readMediaParams = z.object({
-  path: z
-    .string()
-    .describe(
-      'The image or video file to read. Relative paths are resolved against the working directory; a file outside it needs an absolute path.',
-    ),
-});
+const readMediaParams = declareParameters('ReadMediaFile', () =>
+  z.object({
+    path: z
+      .string()
+      .describe(
+        'The image or video file to read. Relative paths are resolved against the working directory; a file outside it needs an absolute path.',
+      ),
+  }),
+);
 
 type MediaKind = 'image' | 'video';
 

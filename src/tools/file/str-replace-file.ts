@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -19,25 +20,28 @@ import { replaceFileNoFollow } from './no-follow-write.js';
 import { applyEdits } from './text-edits.js';
 import { emptyPathError, resolveToolPath } from './workspace-path.js';
 
-const editSchema = z.object({
-  old: z.string().describe('The exact text to replace.'),
-  new: z.string().describe('The text to put in its place.'),
-  replace_all: z
-    .boolean()
-    .default(false)
-    .describe('Replace every occurrence of `old` instead of only the first.'),
+const strReplaceParams = declareParameters('StrReplaceFile', () => {
+  const editSchema = z.object({
+    old: z.string().describe('The exact text to replace.'),
+    new: z.string().describe('The text to put in its place.'),
+    replace_all: z
+      .boolean()
+      .default(false)
+      .describe('Replace every occurrence of `old` instead of only the first.'),
+  });
+  return z.object({
+    path: z
+      .string()
+      .describe(
+        'The file to edit. Relative paths are resolved against the working directory; a file outside it needs an absolute path.',
+      ),
+    edit: z
+      .union([editSchema, z.array(editSchema)])
+      .describe('One edit, or a list of edits applied in order.'),
+  });
 });
 
-const strReplaceParams = z.object({
-  path: z
-    .string()
-    .describe(
-      'The file to edit. Relative paths are resolved against the working directory; a file outside it needs an absolute path.',
-    ),
-  edit: z.union([editSchema, z.array(editSchema)]).describe('One edit, or a list of edits applied in order.'),
-});
-
-type StrReplaceParams = z.output<typeof strReplaceParams>;
+type StrReplaceParams = z.output<ReturnType<typeof strReplaceParams.schema>>;
 
 interface PlannedEdit extends PlannedChange {
   newText: string;

@@ -2,6 +2,7 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
@@ -22,20 +23,22 @@ import { emptyPathError, resolveToolPath } from './workspace-path.js';
 /** Existing files bigger than this are not read just to show a diff. */
 const MAX_DIFFED_FILE_BYTES = 16 * 1024 * 1024;
 
-const writeFileParams = z.object({
-  path: z
-    .string()
-    .describe(
-      'The file to write. Relative paths are resolved against the working directory; a file outside it needs an absolute path.',
-    ),
-  content: z.string().describe('The text to write to the file.'),
-  mode: z
-    .enum(['overwrite', 'append'])
-    .default('overwrite')
-    .describe('`overwrite` replaces the file (the default); `append` adds the content at the end.'),
-});
+const writeFileParams = declareParameters('WriteFile', () =>
+  z.object({
+    path: z
+      .string()
+      .describe(
+        'The file to write. Relative paths are resolved against the working directory; a file outside it needs an absolute path.',
+      ),
+    content: z.string().describe('The text to write to the file.'),
+    mode: z
+      .enum(['overwrite', 'append'])
+      .default('overwrite')
+      .describe('`overwrite` replaces the file (the default); `append` adds the content at the end.'),
+  }),
+);
 
-type WriteFileParams = z.output<typeof writeFileParams>;
+type WriteFileParams = z.output<ReturnType<typeof writeFileParams.schema>>;
 
 interface PlannedWrite extends PlannedChange {
   createParent: boolean;

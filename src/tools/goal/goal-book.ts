@@ -1,5 +1,6 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 
 /**
  * The session's goal (Kimi Code's goal mode): an objective the agent keeps working on across turns
@@ -7,40 +8,49 @@ import { z } from 'zod';
  * transient: the goal is cleared right after. One goal per session, kept in `goal.jsonl` of the
  * session folder as append-only snapshots (the last whole line wins), so a crash loses nothing.
  */
-export const goalStatusSchema = z.enum(['active', 'paused', 'blocked', 'complete']);
-export type GoalStatus = z.output<typeof goalStatusSchema>;
+/**
+ * goal.jsonl's record schemas, built on first use: a new session has no goal.jsonl, and nothing
+ * parses a record before the first model request.
+ */
+function buildRecordSchemas() {
+  const goalStatus = z.enum(['active', 'paused', 'blocked', 'complete']);
+  const limit = z.number().int().positive().nullable();
+  const goalBudget = z.object({ maxTurns: limit, maxTokens: limit, maxTimeMs: limit });
+  const goal = z.object({
+    id: z.string(),
+    objective: z.string(),
+    /** A shell command whose exit 0 is the evidence of completion; null: the model's word. */
+    check: z.string().nullable(),
+    status: goalStatus,
+    budget: goalBudget,
+    turnsUsed: z.number().int().nonnegative(),
+    tokensUsed: z.number().int().nonnegative(),
+    /** Time spent active, up to the last time it stopped being active. */
+    activeMs: z.number().nonnegative(),
+    /** Why it is paused or blocked (or how it completed). */
+    reason: z.string().nullable(),
+    /** Goal turns in a row that did nothing (no tool result besides the goal tools). */
+    idleTurns: z.number().int().nonnegative(),
+  });
+  return {
+    goal,
+    record: z.object({ goal: goal.nullable() }),
+    /**
+     * The tool results a goal's turns produced (their identities), appended as they come: a goal
+     * that goes on in another process (a fleet's next job) keeps its no-progress breaker. Readers
+     * of the goal skip these lines.
+     */
+    seenRecord: z.object({ seen: z.array(z.string().max(1000)).max(1000), goal_id: z.string() }),
+  };
+}
+const recordSchemas = builtOnFirstUse(buildRecordSchemas);
 
-const limit = z.number().int().positive().nullable();
-export const goalBudgetSchema = z.object({ maxTurns: limit, maxTokens: limit, maxTimeMs: limit });
-export type GoalBudget = z.output<typeof goalBudgetSchema>;
+export type Goal = z.output<ReturnType<typeof buildRecordSchemas>['goal']>;
+export type GoalStatus = Goal['status'];
+export type GoalBudget = Goal['budget'];
 
 export const NO_BUDGET: GoalBudget = { maxTurns: null, maxTokens: null, maxTimeMs: null };
 
-const goalSchema = z.object({
-  id: z.string(),
-  objective: z.string(),
-  /** A shell command whose exit 0 is the evidence of completion; null: the model's word. */
-  check: z.string().nullable(),
-  status: goalStatusSchema,
-  budget: goalBudgetSchema,
-  turnsUsed: z.number().int().nonnegative(),
-  tokensUsed: z.number().int().nonnegative(),
-  /** Time spent active, up to the last time it stopped being active. */
-  activeMs: z.number().nonnegative(),
-  /** Why it is paused or blocked (or how it completed). */
-  reason: z.string().nullable(),
-  /** Goal turns in a row that did nothing (no tool result besides the goal tools). */
-  idleTurns: z.number().int().nonnegative(),
-});
-export type Goal = z.output<typeof goalSchema>;
-
-const recordSchema = z.object({ goal: goalSchema.nullable() });
-/**
- * The tool results a goal's turns produced (their identities), appended as they come: a goal that
- * goes on in another process (a fleet's next job) keeps its no-progress breaker. Readers of the
- * goal skip these lines.
- */
-const seenRecordSchema = z.object({ seen: z.array(z.string().max(1000)).max(1000), goal_id: z.string() });
 /** At most this many result identities are read back for a goal. */
 const MAX_SEEN = 20_000;
 
@@ -326,12 +336,12 @@ async function readLastGoal(file: string): Promise<{ goal: Goal | null; seen: st
     if (!line) continue;
     try {
       const json: unknown = JSON.parse(line);
-      const parsed = recordSchema.safeParse(json);
+      const parsed = recordSchemas().record.safeParse(json);
       if (parsed.success) {
         goal ??= parsed.data.goal;
         continue;
       }
-      const ids = seenRecordSchema.safeParse(json);
+      const ids = recordSchemas().seenRecord.safeParse(json);
       if (ids.success && seen.length < MAX_SEEN) seen.push({ goalId: ids.data.goal_id, ids: ids.data.seen });
     } catch {}
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import type { Approval } from '../../toolset/approval/approval.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
@@ -10,7 +11,7 @@ import type { UserChannel } from '../user-channel.js';
 
 export const ENTER_QUESTION = 'Enter plan mode?';
 
-const params = z.object({});
+const params = declareParameters('EnterPlanMode', () => z.object({}));
 
 const WORKFLOW =
   'Workflow: explore with Glob, Grep and ReadFile; settle on an approach; write the plan with WriteFile; then call ExitPlanMode.';
@@ -25,7 +26,7 @@ export function createEnterPlanMode(
   approval: Approval,
   user: UserChannel,
   description: string,
-): KimiTool<z.output<typeof params>> {
+): KimiTool<z.output<ReturnType<typeof params.schema>>> {
   return defineTool({
     name: 'EnterPlanMode',
     description,

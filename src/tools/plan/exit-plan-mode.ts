@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import type { Approval } from '../../toolset/approval/approval.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
@@ -20,32 +21,33 @@ const RESERVED_LABELS = new Set(
   [APPROVE, REJECT, REJECT_AND_EXIT, REVISE].map((label) => label.toLowerCase()),
 );
 
-const optionSchema = z.object({
-  label: z
-    .string()
-    .min(1)
-    .refine((label) => !RESERVED_LABELS.has(label.trim().toLowerCase()), {
-      message: `"Approve", "Reject", "Reject and Exit" and "Revise" are reserved and cannot be option labels`,
-    })
-    .describe("A short name for the approach (1-8 words); append '(Recommended)' to the one you suggest."),
-  description: z.string().default('').describe('A one-line summary of the approach and its trade-offs.'),
+const params = declareParameters('ExitPlanMode', () => {
+  const optionSchema = z.object({
+    label: z
+      .string()
+      .min(1)
+      .refine((label) => !RESERVED_LABELS.has(label.trim().toLowerCase()), {
+        message: `"Approve", "Reject", "Reject and Exit" and "Revise" are reserved and cannot be option labels`,
+      })
+      .describe("A short name for the approach (1-8 words); append '(Recommended)' to the one you suggest."),
+    description: z.string().default('').describe('A one-line summary of the approach and its trade-offs.'),
+  });
+  return z.object({
+    options: z
+      .array(optionSchema)
+      .max(3)
+      .refine((options) => new Set(options.map((o) => o.label.trim())).size === options.length, {
+        message: 'option labels must be unique',
+      })
+      .nullable()
+      .default(null)
+      .describe(
+        'When the plan describes alternative approaches, list them here (2-3) so the user can pick the one to carry out. Leave out for a plan with a single approach.',
+      ),
+  });
 });
 
-const params = z.object({
-  options: z
-    .array(optionSchema)
-    .max(3)
-    .refine((options) => new Set(options.map((o) => o.label.trim())).size === options.length, {
-      message: 'option labels must be unique',
-    })
-    .nullable()
-    .default(null)
-    .describe(
-      'When the plan describes alternative approaches, list them here (2-3) so the user can pick the one to carry out. Leave out for a plan with a single approach.',
-    ),
-});
-
-type PlanOption = z.output<typeof optionSchema>;
+type PlanOption = NonNullable<z.output<ReturnType<typeof params.schema>>['options']>[number];
 
 function ok(output: string, message: string): ToolReturnValue {
   return { is_error: false, output, message, display: [{ type: 'brief', text: message }] };
@@ -69,7 +71,7 @@ export function createExitPlanMode(
   approval: Approval,
   user: UserChannel,
   description: string,
-): KimiTool<z.output<typeof params>> {
+): KimiTool<z.output<ReturnType<typeof params.schema>>> {
   return defineTool({
     name: 'ExitPlanMode',
     description,

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { ToolReturnValue } from '../../kosong/index.js';
 import { toolError } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { ToolResultBuilder } from '../../toolset/tool-result-builder.js';
@@ -32,75 +34,74 @@ function omittedNote(totalChars: number, keptChars: number): string {
     : '';
 }
 
+const shellParams = declareParameters('Shell', () =>
+  z
+    .object({
+      command: z.string().describe('The bash command to run.'),
+      timeout: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_BACKGROUND_TIMEOUT_S)
+        .default(DEFAULT_TIMEOUT_S)
+        .describe(
+          `Seconds before the command is killed: at most ${MAX_FOREGROUND_TIMEOUT_S} in the foreground, ${MAX_BACKGROUND_TIMEOUT_S} in the background.`,
+        ),
+      run_in_background: z
+        .boolean()
+        .default(false)
+        .describe('Run as a background task and return at once with its id.'),
+      description: z
+        .string()
+        .default('')
+        .describe('A short description of the command; required when run_in_background is true.'),
+      sandbox: z
+        .enum(['on', 'off'])
+        .default('on')
+        .describe(
+          'Where the command runs: "on" (the default) in the sandbox; "off" asks the user to run it outside the sandbox (with network and full file access), for a command the sandbox blocks. Give a justification.',
+        ),
+      justification: z
+        .string()
+        .default('')
+        .describe('With sandbox="off": why the command needs to run outside the sandbox, shown to the user.'),
+    })
+    .superRefine((value, issues) => {
+      if (!value.run_in_background && value.timeout > MAX_FOREGROUND_TIMEOUT_S) {
+        issues.addIssue({
+          code: 'custom',
+          path: ['timeout'],
+          message: `A foreground command may run at most ${MAX_FOREGROUND_TIMEOUT_S} seconds. Use run_in_background=true for longer commands.`,
+        });
+      }
+      if (value.sandbox === 'off' && value.justification.trim() === '') {
+        issues.addIssue({
+          code: 'custom',
+          path: ['justification'],
+          message: 'A justification is required when sandbox is "off": the user reads it before deciding.',
+        });
+      }
+      if (value.run_in_background && value.description.trim() === '') {
+        issues.addIssue({
+          code: 'custom',
+          path: ['description'],
+          message: 'A description is required when run_in_background is true.',
+        });
+      }
+    }),
+);
+
 /** Shell: runs a bash command in the work dir, in the foreground or as a background task. */
 export const Shell = toolFactory(
   ['workDir', 'processEnv', 'backgroundTasks', 'role', 'descriptionVars', 'commandSandbox'],
   async (deps, kit) => {
-    const { z } = kit;
-    const params = z
-      .object({
-        command: z.string().describe('The bash command to run.'),
-        timeout: z
-          .number()
-          .int()
-          .min(1)
-          .max(MAX_BACKGROUND_TIMEOUT_S)
-          .default(DEFAULT_TIMEOUT_S)
-          .describe(
-            `Seconds before the command is killed: at most ${MAX_FOREGROUND_TIMEOUT_S} in the foreground, ${MAX_BACKGROUND_TIMEOUT_S} in the background.`,
-          ),
-        run_in_background: z
-          .boolean()
-          .default(false)
-          .describe('Run as a background task and return at once with its id.'),
-        description: z
-          .string()
-          .default('')
-          .describe('A short description of the command; required when run_in_background is true.'),
-        sandbox: z
-          .enum(['on', 'off'])
-          .default('on')
-          .describe(
-            'Where the command runs: "on" (the default) in the sandbox; "off" asks the user to run it outside the sandbox (with network and full file access), for a command the sandbox blocks. Give a justification.',
-          ),
-        justification: z
-          .string()
-          .default('')
-          .describe(
-            'With sandbox="off": why the command needs to run outside the sandbox, shown to the user.',
-          ),
-      })
-      .superRefine((value, issues) => {
-        if (!value.run_in_background && value.timeout > MAX_FOREGROUND_TIMEOUT_S) {
-          issues.addIssue({
-            code: 'custom',
-            path: ['timeout'],
-            message: `A foreground command may run at most ${MAX_FOREGROUND_TIMEOUT_S} seconds. Use run_in_background=true for longer commands.`,
-          });
-        }
-        if (value.sandbox === 'off' && value.justification.trim() === '') {
-          issues.addIssue({
-            code: 'custom',
-            path: ['justification'],
-            message: 'A justification is required when sandbox is "off": the user reads it before deciding.',
-          });
-        }
-        if (value.run_in_background && value.description.trim() === '') {
-          issues.addIssue({
-            code: 'custom',
-            path: ['description'],
-            message: 'A description is required when run_in_background is true.',
-          });
-        }
-      });
-
     return kit.defineTool({
       name: 'Shell',
       description: await loadToolDescription(new URL('./shell.md', import.meta.url), {
         ...deps.descriptionVars,
         KIMI_WORK_DIR: deps.descriptionVars.KIMI_WORK_DIR ?? deps.workDir,
       }),
-      params,
+      params: shellParams,
       effect: 'runs-commands',
       effects: ({ command, run_in_background, sandbox, justification }) =>
         command.trim() === ''

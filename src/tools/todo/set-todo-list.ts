@@ -1,23 +1,25 @@
 import { z } from 'zod';
 import { toolOk } from '../../kosong/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool } from '../../toolset/tool-definition.js';
 import type { TodoItem } from '../runtime.js';
 
-const todoSchema = z.object({
-  title: z.string().min(1).describe('What the item is about, short.'),
-  status: z.enum(['pending', 'in_progress', 'done']).describe('Where the item stands.'),
-});
-
-const params = z.object({
-  todos: z
-    .array(todoSchema)
-    .nullable()
-    .default(null)
-    .describe(
-      'The whole new list (it replaces the old one; [] clears it). Leave out or null to read the list.',
-    ),
+const params = declareParameters('SetTodoList', () => {
+  const todoSchema = z.object({
+    title: z.string().min(1).describe('What the item is about, short.'),
+    status: z.enum(['pending', 'in_progress', 'done']).describe('Where the item stands.'),
+  });
+  return z.object({
+    todos: z
+      .array(todoSchema)
+      .nullable()
+      .default(null)
+      .describe(
+        'The whole new list (it replaces the old one; [] clears it). Leave out or null to read the list.',
+      ),
+  });
 });
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ToolReturnValue, toolError } from '../../kosong/index.js';
 import { classifyAddress, type Effect, type ResolvedAddress, resolveHost } from '../../policy/index.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { toolFactory } from '../../toolset/loading/dependencies.js';
 import { loadToolDescription } from '../../toolset/loading/tool-description.js';
 import { defineTool, type KimiTool, type ToolCallContext } from '../../toolset/tool-definition.js';
@@ -31,9 +32,11 @@ export const DEFAULT_FETCH_LIMITS: HttpLimits = {
   maxBodyBytes: 10 * 1024 * 1024,
 };
 
-const params = z.object({
-  url: z.string().describe('The URL to fetch (http or https).'),
-});
+const params = declareParameters('FetchURL', () =>
+  z.object({
+    url: z.string().describe('The URL to fetch (http or https).'),
+  }),
+);
 
 export interface FetchURLOptions {
   description: string;
@@ -44,7 +47,9 @@ export interface FetchURLOptions {
 }
 
 /** FetchURL with explicit limits (tests shrink them); the agent spec loads `FetchURL` below. */
-export function createFetchURL(options: FetchURLOptions): KimiTool<z.output<typeof params>> {
+export function createFetchURL(
+  options: FetchURLOptions,
+): KimiTool<z.output<ReturnType<typeof params.schema>>> {
   const limits: HttpLimits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
   const service = options.webServices.fetch;
   const resolve = options.resolveHost ?? resolveHost;

@@ -2,17 +2,21 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../util/atomic-file.js';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 import { type ApprovalScope, ApprovalScopeSet } from './approval-scope.js';
 
-const fileSchema = z.object({
-  version: z.literal(1),
-  approvals: z.array(
-    z.discriminatedUnion('scope', [
-      z.object({ scope: z.literal('action'), action: z.string() }),
-      z.object({ scope: z.literal('exact'), action: z.string(), description: z.string() }),
-    ]),
-  ),
-});
+/** Built on first use: a project with no kept approvals has no file to read. */
+const fileSchema = builtOnFirstUse(() =>
+  z.object({
+    version: z.literal(1),
+    approvals: z.array(
+      z.discriminatedUnion('scope', [
+        z.object({ scope: z.literal('action'), action: z.string() }),
+        z.object({ scope: z.literal('exact'), action: z.string(), description: z.string() }),
+      ]),
+    ),
+  }),
+);
 
 /**
  * Approvals the user chose to keep for a project, in a JSON file at a path the caller picks (under
@@ -38,9 +42,9 @@ export class ProjectApprovals {
         return new ProjectApprovals(path, new ApprovalScopeSet());
       throw error;
     }
-    let parsed: z.output<typeof fileSchema>;
+    let parsed: z.output<ReturnType<typeof fileSchema>>;
     try {
-      parsed = fileSchema.parse(JSON.parse(text));
+      parsed = fileSchema().parse(JSON.parse(text));
     } catch (error) {
       const detail = error instanceof z.ZodError ? z.prettifyError(error) : (error as Error).message;
       throw new Error(`Invalid project approvals file ${path}: ${detail}`);
