@@ -207,6 +207,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       warn,
       workspaceTrust: trust,
       planModeState,
+      mcpConfig: guards.mcpConfig,
     };
     const contributions = await setUpExtensions(options.extensions ?? [], services, deps, shutdown);
     const planMode = new PlanModeSwitch(contributions.planMode, session);

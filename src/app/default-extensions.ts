@@ -8,8 +8,6 @@ import { pluginsExtension } from './plugins/plugins-extension.js';
 import { subagentsExtension } from './subagents/index.js';
 
 export interface DefaultExtensionOptions {
-  mcpConfigFiles: readonly string[];
-  mcpConfigs: readonly string[];
   home: string;
   plan?: boolean | undefined;
   addDirs: readonly string[];
@@ -25,7 +23,7 @@ export function defaultExtensions(options: DefaultExtensionOptions): Extension[]
     planModeExtension({ startInPlanMode: options.plan }),
     backgroundTasksExtension(options.backgroundTaskKeeper),
     externalToolsExtension(),
-    mcpExtension({ files: options.mcpConfigFiles, inline: options.mcpConfigs }),
+    mcpExtension(),
     subagentsExtension({ recoverWorktrees: options.swarmItem !== true }),
     pluginsExtension(),
   ];

@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { HookEngine } from '../hooks/types.js';
+import type { McpConfigReading } from '../mcp/config.js';
 import type { Session } from '../session/session.js';
 import type { SessionState } from '../session/state.js';
 import type { WireNotificationSource } from '../soul/run-soul.js';
@@ -68,6 +69,11 @@ export interface SessionServices {
   workspaceTrust: WorkspaceTrustView;
   /** A fleet's hand-offs of swarm items (to child jobs, and from them). */
   swarmSlot: SwarmSlot;
+  /**
+   * The MCP config as the session read it at start (`--mcp-config-file`, else `<home>/mcp.json`, then
+   * `--mcp-config` and a client's servers): the servers whose scripts the sandbox holds.
+   */
+  mcpConfig: McpConfigReading;
 }
 
 export type SessionServiceName = keyof SessionServices;

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { mcpConfigFile } from '../mcp/cli/mcp-json-file.js';
-import { loadMcpConfig, type McpServers } from '../mcp/config.js';
+import { readMcpConfig } from '../mcp/config.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
@@ -67,7 +67,15 @@ export async function openSessionGuards(parts: {
   // start, the hooks' scripts at the next event, the MCP servers' scripts at the next start): kept
   // read-only where commands may write.
   const userHome = env.HOME || homedir();
-  const mcpServers = await configuredMcpServers(parts.otherConfigFiles, parts.inlineMcpConfigs, home, env);
+  // Read once: the servers the MCP extension starts are those whose scripts the sandbox holds. A
+  // config that does not load starts no server (the extension reports why).
+  const mcpConfig = await readMcpConfig({
+    files: parts.otherConfigFiles,
+    inline: parts.inlineMcpConfigs,
+    defaultFile: mcpConfigFile(home),
+    env,
+  });
+  const mcpServers = mcpConfig.ok ? mcpConfig.servers : {};
   const hookCommands = config.hooks.map((hook) => hook.command);
   // A stdio server starts in kimi-ts's own folder unless its config gives a cwd.
   const launchDir = process.cwd();
@@ -142,6 +150,7 @@ export async function openSessionGuards(parts: {
       sandboxState,
       agentCode,
       loadedPaths,
+      mcpConfig,
       refuseHookCommand,
       forgetWritableFolders,
     };
@@ -149,24 +158,6 @@ export async function openSessionGuards(parts: {
     // The session does not start: nothing of it stays registered.
     forgetWritableFolders();
     throw error;
-  }
-}
-
-/**
- * The MCP servers the session will start, read as the MCP extension reads them (the
- * `--mcp-config-file` files, else `<home>/mcp.json`, then the inline configs). A config that does not
- * load starts no server: the extension reports it.
- */
-async function configuredMcpServers(
-  files: readonly string[],
-  inline: readonly string[],
-  home: string,
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<McpServers> {
-  try {
-    return await loadMcpConfig({ files, inline, defaultFile: mcpConfigFile(home), env });
-  } catch {
-    return {};
   }
 }
 

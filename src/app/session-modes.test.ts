@@ -35,7 +35,7 @@ const open = (options: Partial<CreateAgentSessionOptions> = {}, extra: Record<st
     home,
     env: { HOME: root, PATH: process.env.PATH },
     inlineConfig: config(extra),
-    extensions: defaultExtensions({ mcpConfigFiles: [], mcpConfigs: [], home, addDirs: [] }),
+    extensions: defaultExtensions({ home, addDirs: [] }),
     ...options,
   });
 

@@ -46,8 +46,6 @@ describe('agentSessionOptions', () => {
       addDirs: ['/projects/shared', '/abs/dir', '~/notes'],
     });
     expect(extensions).toEqual({
-      mcpConfigFiles: ['mcp.json'],
-      mcpConfigs: ['{"mcpServers":{}}'],
       home: place.home,
       plan: true,
       addDirs: ['/projects/shared', '/abs/dir', '~/notes'],
@@ -55,11 +53,11 @@ describe('agentSessionOptions', () => {
   });
 
   it("adds a client's folders and MCP servers to the command line's, and -w moves where paths start", () => {
-    const { session, extensions } = agentSessionOptions(
+    const { session } = agentSessionOptions(
       { workDir: 'sub', addDir: ['x'], mcpConfig: ['{"a":1}'] },
       { ...place, addDirs: ['/client/dir'], mcpConfigs: ['{"b":2}'] },
     );
     expect(session.addDirs).toEqual(['/projects/launch/sub/x', '/client/dir']);
-    expect(extensions.mcpConfigs).toEqual(['{"a":1}', '{"b":2}']);
+    expect(session.inlineMcpConfigs).toEqual(['{"a":1}', '{"b":2}']);
   });
 });

@@ -95,8 +95,6 @@ export function agentSessionOptions(
       onWarning: place.onWarning,
     },
     extensions: {
-      mcpConfigFiles: flags.mcpConfigFile ?? [],
-      mcpConfigs,
       home: place.home,
       plan: flags.plan,
       addDirs,

@@ -171,6 +171,20 @@ export interface McpConfigSources {
   env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
+/** The MCP config as a session read it at start: its servers, or why it did not load. */
+export type McpConfigReading =
+  | { readonly ok: true; readonly servers: McpServers }
+  | { readonly ok: false; readonly error: unknown };
+
+/** loadMcpConfig, its failure kept as a value. */
+export async function readMcpConfig(sources: McpConfigSources): Promise<McpConfigReading> {
+  try {
+    return { ok: true, servers: await loadMcpConfig(sources) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 /**
  * Reads and merges every MCP config source: the files given (or the default file when none is
  * given and it exists), then the inline JSON strings. A server defined again later replaces the

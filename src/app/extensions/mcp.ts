@@ -1,6 +1,4 @@
 import { join } from 'node:path';
-import { mcpConfigFile } from '../../mcp/cli/mcp-json-file.js';
-import { loadMcpConfig } from '../../mcp/config.js';
 import type { McpManager, McpProblem } from '../../mcp/mcp-manager.js';
 import { type SlashCommand, say } from '../../soul/slash-commands.js';
 import { VERSION } from '../../version.js';
@@ -8,29 +6,26 @@ import type { MCPStatusSnapshot } from '../../wire/events.js';
 import { addMcpSecrets } from '../collect-secrets.js';
 import { defineExtension, type ExtensionContribution } from '../extension.js';
 
-export interface McpExtensionOptions {
-  /** `--mcp-config-file` values; none means `<home>/mcp.json` if it exists. */
-  files: readonly string[];
-  /** `--mcp-config` values. */
-  inline: readonly string[];
-}
-
 /**
  * MCP servers of the session: connected in the background once the agent's own tools are loaded, so
  * startup never waits for them; every turn waits for loading before its first step.
  */
-export function mcpExtension(options: McpExtensionOptions) {
+export function mcpExtension() {
   return defineExtension({
     name: 'mcp',
-    uses: ['session', 'config', 'home', 'env', 'toolset', 'warn', 'rootDeps'],
-    async setup({ session, config, home, env, toolset, warn, rootDeps }): Promise<ExtensionContribution> {
+    uses: ['session', 'config', 'home', 'toolset', 'warn', 'rootDeps', 'mcpConfig'],
+    async setup({
+      session,
+      config,
+      home,
+      toolset,
+      warn,
+      rootDeps,
+      mcpConfig,
+    }): Promise<ExtensionContribution> {
       let manager: McpManager | null = null;
-      const servers = await loadMcpConfig({
-        files: options.files,
-        inline: options.inline,
-        defaultFile: mcpConfigFile(home),
-        env,
-      });
+      if (!mcpConfig.ok) throw mcpConfig.error;
+      const { servers } = mcpConfig;
       if (rootDeps.secrets) addMcpSecrets(rootDeps.secrets, servers);
       const command: SlashCommand = {
         name: 'mcp',

@@ -107,7 +107,7 @@ export class ScriptedSession {
       maxStepsPerTurn: options.maxStepsPerTurn,
       agentFile: options.agentFile ? await options.agentFile(workDir) : undefined,
       extensions: [
-        ...defaultExtensions({ mcpConfigFiles: [], mcpConfigs: [], home, addDirs: [] }),
+        ...defaultExtensions({ home, addDirs: [] }),
         defineExtension({
           name: 'test-capture',
           uses: ['rootDeps', 'model'],
