@@ -3,6 +3,7 @@ import { mcpConfigFile } from '../../mcp/cli/mcp-json-file.js';
 import { loadMcpConfig } from '../../mcp/config.js';
 import type { McpManager, McpProblem } from '../../mcp/mcp-manager.js';
 import { type SlashCommand, say } from '../../soul/slash-commands.js';
+import { sendOn } from '../../toolset/run-scope.js';
 import { VERSION } from '../../version.js';
 import type { MCPStatusSnapshot } from '../../wire/events.js';
 import { addMcpSecrets } from '../collect-secrets.js';
@@ -36,8 +37,9 @@ export function mcpExtension(options: McpExtensionOptions) {
         name: 'mcp',
         description: 'The MCP servers of the session: their state and tools',
         aliases: [],
-        async run() {
+        async run({ soul }) {
           say(
+            soul,
             manager
               ? describeMcpStatus(manager.statusSnapshot(), manager.problems())
               : 'No MCP servers are configured (~/.kimi-ts/mcp.json, --mcp-config-file, --mcp-config).',
@@ -63,8 +65,8 @@ export function mcpExtension(options: McpExtensionOptions) {
       let reported = false;
       return {
         slashCommands: [command],
-        beforeFirstStep: async (signal) => {
-          await gate(signal);
+        beforeFirstStep: async (signal, run) => {
+          await gate(signal, (message) => sendOn(run.wire, message));
           if (reported) return;
           reported = true;
           for (const problem of started.problems())
