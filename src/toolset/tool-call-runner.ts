@@ -91,6 +91,7 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
       signal: dispatch.signal,
       reportOutput: live.report,
       run: runContext,
+      scope,
     };
     const sideEffecting = tool.effect !== 'read-only' && tool.effect !== 'reads-files';
     try {

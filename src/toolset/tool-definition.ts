@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DisplayBlock, JSONSchema, Tool, ToolCall, ToolReturnValue } from '../kosong/index.js';
 import type { Effect } from '../policy/index.js';
+import type { ToolCallScope } from './current-tool-call.js';
 import { toolParametersSchema } from './loading/json-schema.js';
 import type { RunContext } from './run-scope.js';
 
@@ -54,6 +55,8 @@ export interface ToolCallContext {
   readonly reportOutput?: ((text: string) => void) | undefined;
   /** The run the call is part of (its wire, whose approvals it asks): for the user channel, an external tool. */
   readonly run?: RunContext | undefined;
+  /** The call as approvals know it: a tool asking itself passes it (and `run`) to `Approval.request`. */
+  readonly scope?: ToolCallScope | undefined;
 }
 
 export type ParseOutcome<P> = { ok: true; params: P } | { ok: false; error: string };
