@@ -1,5 +1,5 @@
 // A/B of one Shell step's CPU (everything-on's perStepCpu approach, without the bare spawns): for
-// two built checkouts A and B, alternating, a print session of 41 Shell steps minus one of 1, CPU of
+// two built checkouts A and B, in A B B A rounds, a print session of 41 Shell steps minus one of 1, CPU of
 // the whole process tree (wait4 rusage) / 40. Both run the same command, so the bare spawn cancels
 // out of the difference B − A. Used for issue #26 (AsyncLocalStorage's promise hooks on Node 20/22).
 // Usage: node bench/step-cpu-ab.mjs DIR_A DIR_B [rounds] [node binary] [extra NODE_OPTIONS for B]
@@ -64,20 +64,16 @@ try {
   const a = [];
   const b = [];
   const diff = [];
+  // Each round is A B B A: a position in the round that costs more (a machine's rhythm, the home's
+  // growing session list) weighs on both alike.
   for (let round = 0; round < ROUNDS; round++) {
-    // The pair takes turns at going first: a machine that slows down slows both.
-    let x;
-    let y;
-    if (round % 2 === 0) {
-      x = await perStep(dirA);
-      y = await perStep(dirB, extraB);
-    } else {
-      y = await perStep(dirB, extraB);
-      x = await perStep(dirA);
-    }
-    a.push(x);
-    b.push(y);
-    diff.push(y - x);
+    const a1 = await perStep(dirA);
+    const b1 = await perStep(dirB, extraB);
+    const b2 = await perStep(dirB, extraB);
+    const a2 = await perStep(dirA);
+    a.push((a1 + a2) / 2);
+    b.push((b1 + b2) / 2);
+    diff.push((b1 + b2 - a1 - a2) / 2);
   }
   const fmt = (v) => v.map((n) => n.toFixed(2)).join(' ');
   const spread = (v) => `${Math.min(...v).toFixed(2)}..${Math.max(...v).toFixed(2)}`;
