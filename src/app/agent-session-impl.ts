@@ -297,7 +297,9 @@ export class AgentSessionImpl implements AgentSession {
     try {
       await runSoul(
         async (signal, wire) => {
-          const unbridge = bridgeApprovalsToWire(approval.runtime, { send: (message) => wire.send(message) });
+          const unbridge = bridgeApprovalsToWire(approval.runtime, {
+            fallback: (message) => wire.send(message),
+          });
           try {
             outcome = await soul.run(input, signal, {
               ...options,

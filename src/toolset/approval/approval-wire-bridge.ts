@@ -2,12 +2,14 @@ import { ApprovalRequest, type WireMessage, wireEvent, wireSend } from '../../wi
 import type { ApprovalRecord, ApprovalRuntime } from './approval-runtime.js';
 
 export interface ApprovalWireBridgeOptions {
-  /**
-   * Where messages go when the request does not name the wire of the run that asked (it does when
-   * asked from a tool call of a soul run); default `wireSend` (the current wire of the code that
-   * created the request).
-   */
+  /** Where every message goes (a fleet worker parks an item's requests); default: see `fallback`. */
   send?: ((message: WireMessage) => void) | undefined;
+  /**
+   * Where a request goes when it does not name the wire of the run that asked (it does when asked
+   * from a tool call of a soul run: a subagent's goes on its own run's wire, which passes it on),
+   * and its answer; default `wireSend` (the current wire of the code that created the request).
+   */
+  fallback?: ((message: WireMessage) => void) | undefined;
 }
 
 /**
@@ -21,14 +23,13 @@ export function bridgeApprovalsToWire(
   runtime: ApprovalRuntime,
   options: ApprovalWireBridgeOptions = {},
 ): () => void {
-  const fallback = options.send ?? wireSend;
+  const fallback = options.send ?? options.fallback ?? wireSend;
   const open = new Map<string, { request: ApprovalRequest; send: (message: WireMessage) => void }>();
   return runtime.subscribe((event) => {
     if (event.type === 'request_created') {
       const request = toWireRequest(event.record);
-      // A subagent's request goes on its own run's wire (its forwarder passes it on), and so does its answer.
       const { wire } = event;
-      const send = wire ? (message: WireMessage) => wire.send(message) : fallback;
+      const send = wire && !options.send ? (message: WireMessage) => wire.send(message) : fallback;
       try {
         send(request);
       } catch {
