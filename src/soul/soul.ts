@@ -87,6 +87,7 @@ export class Soul {
 
   /** Sends a message on the wire of the soul's run (`options.context` of `run`). */
   readonly send = (message: WireMessage): void => this.parts.runScope.send(message);
+
   async run(input: UserInput, signal: AbortSignal, options: RunOptions = {}): Promise<TurnOutcome> {
     if (isEmptyPrompt(input)) throw new EmptyPromptError();
     const leave = options.context && this.parts.runScope.enter(options.context);
