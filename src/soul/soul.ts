@@ -236,12 +236,11 @@ export class Soul {
   private async runStopHook(outcome: TurnOutcome, signal: AbortSignal): Promise<TurnOutcome> {
     const { hooks } = this.parts;
     if (this.stopHookActive || !hooks.hasHooksFor('Stop')) return outcome;
-    const report = this.parts.runScope.reporter();
     const decision = await hooks.trigger('Stop', {
       target: '',
       input: { stop_hook_active: false },
       signal,
-      report,
+      report: this.parts.runScope.reporter(),
     });
     if (decision.action !== 'block' || !decision.reason.trim()) return outcome;
     this.stopHookActive = true;
