@@ -50,6 +50,7 @@ export function addDirCommand(options: {
       const raw = args.trim();
       if (!raw) {
         say(
+          soul,
           dirs.length > 0
             ? `Additional directories:\n${dirs.map((dir) => `- ${dir}`).join('\n')}`
             : 'No additional directories. Add one with /add-dir PATH.',
@@ -57,9 +58,9 @@ export function addDirCommand(options: {
         return;
       }
       const checked = checkAdditionalDir(workDir, raw, options.roots);
-      if (!checked.ok) return say(checked.problem);
-      if (checked.inside) return say(`${checked.dir} is inside the working directory already.`);
-      if (dirs.includes(checked.dir)) return say(`${checked.dir} was added already.`);
+      if (!checked.ok) return say(soul, checked.problem);
+      if (checked.inside) return say(soul, `${checked.dir} is inside the working directory already.`);
+      if (dirs.includes(checked.dir)) return say(soul, `${checked.dir} was added already.`);
       dirs.push(checked.dir);
       await options.save(dirs);
       await soul.context.appendMessages({
@@ -71,7 +72,7 @@ export function addDirCommand(options: {
           },
         ],
       });
-      say(`Added ${checked.dir}: the agent may work there too.`);
+      say(soul, `Added ${checked.dir}: the agent may work there too.`);
     },
   };
 }

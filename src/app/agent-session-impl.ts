@@ -18,7 +18,6 @@ import type { CronBook } from '../tools/cron/cron-book.js';
 import type { CronClock } from '../tools/cron/cron-scheduler.js';
 import type { GoalBook, GoalRunEnd } from '../tools/goal/goal-book.js';
 import type { Approval } from '../toolset/approval/approval.js';
-import { runWithApprovalSource } from '../toolset/approval/approval-source.js';
 import { bridgeApprovalsToWire } from '../toolset/approval/approval-wire-bridge.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { KimiTool } from '../toolset/tool-definition.js';
@@ -297,19 +296,24 @@ export class AgentSessionImpl implements AgentSession {
     let outcome: TurnOutcome | undefined;
     try {
       await runSoul(
-        (signal) =>
-          runWithApprovalSource(source, async () => {
-            const unbridge = bridgeApprovalsToWire(approval.runtime);
-            try {
-              outcome = await soul.run(input, signal, options);
-            } finally {
-              approval.runtime.cancelBySource(source.kind, source.id, 'The turn ended.');
-              unbridge();
-            }
-          }),
+        async (signal, wire) => {
+          const unbridge = bridgeApprovalsToWire(approval.runtime, {
+            fallback: (message) => wire.send(message),
+          });
+          try {
+            outcome = await soul.run(input, signal, {
+              ...options,
+              context: { wire, approvalSource: source },
+            });
+          } finally {
+            approval.runtime.cancelBySource(source.kind, source.id, 'The turn ended.');
+            unbridge();
+          }
+        },
         ui,
         cancel,
         {
+          currentWire: false,
           wireFile: this.wireFile,
           recordFence: this.writeFence ?? undefined,
           redaction: this.parts.secrets,

@@ -110,7 +110,7 @@ describe('setUpExtensions', () => {
     expect(claimed.map((n) => n.text)).toEqual(['a1', 'a2', 'b1']);
     const limited = await combined.llmNotifications.claimForLLM(1, new AbortController().signal);
     expect(limited.map((n) => n.text)).toEqual(['a1']);
-    await combined.beforeFirstStep(new AbortController().signal);
+    await combined.beforeFirstStep(new AbortController().signal, { wire: null, approvalSource: undefined });
     await combined.afterToolsLoaded();
     expect(order).toEqual(['wait a', 'wait b', 'loaded a', 'loaded b']);
     expect(combined.slashCommands.map((c) => c.name)).toEqual(['a', 'b']);

@@ -2,6 +2,7 @@ import type { WireNotificationSource } from '../soul/run-soul.js';
 import type { SlashCommand } from '../soul/slash-commands.js';
 import type { DynamicInjection } from '../soul/soul-parts.js';
 import type { ToolDependencyTable } from '../toolset/loading/dependencies.js';
+import type { RunContext } from '../toolset/run-scope.js';
 import type { Notification } from '../wire/events.js';
 import type { LLMNotification, LLMNotificationSource } from '../wire/llm-notification.js';
 import type { BackgroundWork } from './agent-session.js';
@@ -21,7 +22,7 @@ export interface SessionContributions {
   llmNotifications: LLMNotificationSource;
   /** Every extension's notifications for the front ends; absent when none has any. */
   wireNotifications: WireNotificationSource | undefined;
-  beforeFirstStep(signal: AbortSignal): Promise<void>;
+  beforeFirstStep(signal: AbortSignal, run: RunContext): Promise<void>;
   afterToolsLoaded(): Promise<void>;
   slashCommands: SlashCommand[];
   planMode: PlanModeHandlers | undefined;
@@ -89,8 +90,8 @@ function combine(added: readonly ExtensionContribution[]): SessionContributions 
               return out;
             },
           },
-    beforeFirstStep: async (signal) => {
-      for (const wait of waits) await wait(signal);
+    beforeFirstStep: async (signal, run) => {
+      for (const wait of waits) await wait(signal, run);
     },
     afterToolsLoaded: async () => {
       for (const run of afterLoad) await run();

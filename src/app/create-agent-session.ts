@@ -16,7 +16,6 @@ import type { LoopControl } from '../soul/soul-parts.js';
 import { type CronClock, SYSTEM_CRON_CLOCK } from '../tools/cron/cron-scheduler.js';
 import { plansDirIn } from '../tools/plan/plan-mode.js';
 import { KimiToolset } from '../toolset/kimi-toolset.js';
-import { currentWire } from '../wire/current-wire.js';
 import { AgentSessionImpl } from './agent-session-impl.js';
 import { addLoginSecrets, collectSecrets } from './collect-secrets.js';
 import { setUpExtensions } from './contributions.js';
@@ -166,7 +165,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       sessionId: session.id,
       workDir: session.workDir,
       env: guards.childEnv,
-      onEvent: (event) => currentWire()?.send(event),
+      // Triggers from a run say where their events go; the rest (none runs between turns) go to
+      // the root turn's wire, while one runs.
+      onEvent: (event) => toolset.runScope.wire?.send(event),
       refuseCommand: guards.refuseHookCommand,
       onCommandRefused: (message) => warn({ kind: 'hook-skipped', message }),
     });
@@ -264,7 +265,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         notifications: contributions.llmNotifications,
         planMode: () => planMode.isActive,
         slashCommands,
-        beforeFirstStep: (signal) => contributions.beforeFirstStep(signal),
+        beforeFirstStep: (signal, run) => contributions.beforeFirstStep(signal, run),
         autoTitle: (text) => title.generate(secrets.redact(text)),
         refreshAuth: refreshAuthOf(model),
         workTree: checkpoints ?? undefined,

@@ -41,7 +41,7 @@ export function conversationCommands(options: ConversationCommandsOptions): Slas
       description: 'Write the conversation to a Markdown file: /export [path]',
       aliases: [],
       async run({ soul, args }) {
-        if (options.filesRefused) return say(options.filesRefused);
+        if (options.filesRefused) return say(soul, options.filesRefused);
         const now = new Date();
         const defaultName = `kimi-export-${session.id.slice(0, 8)}-${now.toISOString().replace(/[:.]/g, '-')}.md`;
         let target = args.trim() ? resolve(session.workDir, expandHome(args.trim())) : session.workDir;
@@ -56,15 +56,15 @@ export function conversationCommands(options: ConversationCommandsOptions): Slas
         try {
           written = await writeExportFile(target, markdown, options.exportChecks);
         } catch (error) {
-          say(`Could not write ${target}: ${(error as Error).message}`);
+          say(soul, `Could not write ${target}: ${(error as Error).message}`);
           return;
         }
         switch (written.kind) {
           case 'refused':
-            say(`Could not export to ${target}. ${written.problem}`);
+            say(soul, `Could not export to ${target}. ${written.problem}`);
             return;
           case 'written':
-            say(`The conversation was written to ${written.file}.`);
+            say(soul, `The conversation was written to ${written.file}.`);
             return;
         }
       },
@@ -77,12 +77,12 @@ export function conversationCommands(options: ConversationCommandsOptions): Slas
       async run({ soul, args }) {
         const target = args.trim();
         if (!target) {
-          say('Usage: /import <file | session id>');
+          say(soul, 'Usage: /import <file | session id>');
           return;
         }
         const imported = await importable(target, options);
         if ('problem' in imported) {
-          say(imported.problem);
+          say(soul, imported.problem);
           return;
         }
         await soul.context.appendMessages({
@@ -91,7 +91,7 @@ export function conversationCommands(options: ConversationCommandsOptions): Slas
             { type: 'text', text: `The user imported ${imported.what} as reference:\n\n${imported.text}` },
           ],
         });
-        say(`Imported ${imported.what}.`);
+        say(soul, `Imported ${imported.what}.`);
       },
     },
   ];

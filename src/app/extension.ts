@@ -9,6 +9,7 @@ import type { DynamicInjection, LoopControl } from '../soul/soul-parts.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
 import type { ToolDependencyTable } from '../toolset/loading/dependencies.js';
+import type { RunContext } from '../toolset/run-scope.js';
 import type { LLMNotificationSource } from '../wire/llm-notification.js';
 import type { AgentSession, BackgroundWork } from './agent-session.js';
 import type { AgentSpec } from './agent-spec.js';
@@ -88,7 +89,7 @@ export interface ExtensionContribution {
   /** Notifications for the front ends, pumped while a turn runs. */
   wireNotifications?: WireNotificationSource | undefined;
   /** Awaited before the first step of every turn (e.g. MCP servers still connecting). */
-  beforeFirstStep?: ((signal: AbortSignal) => Promise<void>) | undefined;
+  beforeFirstStep?: ((signal: AbortSignal, run: RunContext) => Promise<void>) | undefined;
   /** Runs after the agent's own tools are registered (e.g. MCP tools, judged against them for clashes). */
   afterToolsLoaded?: (() => Promise<void>) | undefined;
   /** A slash command of the extension's (available in every front end). */

@@ -24,7 +24,7 @@ export function statusCommand(sources: StatusSources): SlashCommand {
     name: 'status',
     description: 'The session at a glance: model, context in use, approval modes, plan mode',
     aliases: ['usage'],
-    async run() {
+    async run({ soul }) {
       const llm = sources.llm();
       const used = sources.context.tokenCount;
       const max = llm?.maxContextSize ?? 0;
@@ -40,6 +40,7 @@ export function statusCommand(sources: StatusSources): SlashCommand {
         ? `${sources.modelAlias() ?? 'set by environment variables'} (${llm.provider.modelName})`
         : 'none configured';
       say(
+        soul,
         [
           `Session: ${sources.sessionId}${title ? ` (${title})` : ''}`,
           `Model: ${model}`,
@@ -58,8 +59,9 @@ export function hooksCommand(hooks: readonly HookConfig[]): SlashCommand {
     name: 'hooks',
     description: 'The hooks of the config ([[hooks]]): event, matcher, command',
     aliases: [],
-    async run() {
+    async run({ soul }) {
       say(
+        soul,
         hooks.length === 0
           ? 'No hooks are configured ([[hooks]] in the config).'
           : hooks
@@ -78,7 +80,7 @@ export const versionCommand: SlashCommand = {
   name: 'version',
   description: 'The version of kimi-ts',
   aliases: [],
-  async run() {
-    say(`kimi-ts ${VERSION}`);
+  async run({ soul }) {
+    say(soul, `kimi-ts ${VERSION}`);
   },
 };

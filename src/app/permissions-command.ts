@@ -36,25 +36,29 @@ export function permissionsCommand(parts: PermissionsSources): SlashCommand {
     description:
       'List the permission rules in force, where each comes from, and what is approved for this session; /permissions trust or distrust: trust this folder or not, remembered',
     aliases: [],
-    async run({ args }) {
+    async run({ soul, args }) {
       const { approval, sources, trust } = parts;
       const change = args.trim().toLowerCase();
       if ((change === 'trust' || change === 'distrust') && parts.trustChangeRefused)
-        return say(parts.trustChangeRefused);
+        return say(soul, parts.trustChangeRefused);
       if (change === 'trust') {
         await trust.trust({ remember: true, source: 'person' });
-        say(`Workspace ${trust.folder}: trusted, remembered. Its allow rules are in force from now on.`);
+        say(
+          soul,
+          `Workspace ${trust.folder}: trusted, remembered. Its allow rules are in force from now on.`,
+        );
         return;
       }
       if (change === 'distrust') {
         await trust.decline();
         say(
+          soul,
           `Workspace ${trust.folder}: not trusted, remembered (not asked again). ${trust.trusted ? 'This session keeps its trust; the next one starts untrusted.' : 'Its allow rules stay off.'}`,
         );
         return;
       }
       if (change) {
-        say('Usage: /permissions, /permissions trust, or /permissions distrust');
+        say(soul, 'Usage: /permissions, /permissions trust, or /permissions distrust');
         return;
       }
       const loaded = parts.rules();
@@ -104,7 +108,7 @@ export function permissionsCommand(parts: PermissionsSources): SlashCommand {
         '',
         'Always asked, even in yolo (refused where no person can answer): secret files (the agent home, .env, ~/.ssh, credentials, private keys, shell histories) and hosts on loopback, private or link-local addresses.',
       );
-      say(lines.join('\n'));
+      say(soul, lines.join('\n'));
     },
   };
 }

@@ -3,7 +3,6 @@ import type { GoalBook as GoalBookType, GoalView } from '../tools/goal/goal-book
 import { GoalBook } from '../tools/goal/goal-book.js';
 import { GOAL_TOOL_NAMES, type GoalCheckResult, goalTools } from '../tools/goal/goal-tools.js';
 import type { KimiToolset } from '../toolset/kimi-toolset.js';
-import { currentWire } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import { openWireFileForAppend, recordLine } from '../wire/wire-file.js';
 
@@ -40,7 +39,8 @@ export async function openSessionGoal(
   showTools(book.view());
   book.onChange((view) => {
     showTools(view);
-    currentWire()?.send(wireEvent('GoalUpdated', goalUpdatedPayload(view)));
+    // The root turn's wire, while one runs.
+    toolset.runScope.wire?.send(wireEvent('GoalUpdated', goalUpdatedPayload(view)));
   });
   return book;
 }

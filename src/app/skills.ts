@@ -195,7 +195,7 @@ function flowCommand(name: string, description: string, flow: Flow): SlashComman
     description,
     aliases: [],
     async run({ soul, signal }) {
-      const run = await runFlow(flow, (input) => soul.runAgentTurn(input, signal));
+      const run = await runFlow(flow, (input) => soul.runAgentTurn(input, signal), soul.send);
       if (run.end === 'max_moves') throw new MaxStepsReached(MAX_FLOW_MOVES);
     },
   };

@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { QuestionOutcome, UserChannel } from '../tools/user-channel.js';
-import { currentApprovalSource } from '../toolset/approval/approval-source.js';
-import { currentWire, wireSend } from '../wire/current-wire.js';
+import { runContextOr, sendOn } from '../toolset/run-scope.js';
 import { wireEvent } from '../wire/events.js';
 import { type QuestionAnswers, QuestionRequest } from '../wire/requests.js';
 
 /**
- * The user as the tools see them, reached over the current Wire: a question is a QuestionRequest a
+ * The user as the tools see them, reached over the Wire of the asking call's run: a question is a QuestionRequest a
  * front end answers, a plan a PlanDisplay event. Outside a soul run there is nobody to ask.
  */
 export const wireUserChannel: UserChannel = {
-  async ask(questions, { toolCallId, signal }): Promise<QuestionOutcome> {
-    if (currentWire() === null) return { status: 'no_user_interface' };
+  async ask(questions, { toolCallId, signal, run }): Promise<QuestionOutcome> {
+    const { wire, approvalSource: source } = runContextOr(run);
+    if (wire === null) return { status: 'no_user_interface' };
     signal.throwIfAborted();
     // A subagent's question says which agent asks, as its approvals do (the main agent's says nothing).
-    const source = currentApprovalSource();
     const asker = source?.agent_id
       ? {
           agent_id: source.agent_id,
@@ -24,7 +23,7 @@ export const wireUserChannel: UserChannel = {
         }
       : {};
     const request = new QuestionRequest({ id: randomUUID(), tool_call_id: toolCallId, questions, ...asker });
-    wireSend(request);
+    wire.send(request);
     let answers: QuestionAnswers;
     try {
       answers = await request.wait(signal);
@@ -36,8 +35,8 @@ export const wireUserChannel: UserChannel = {
     if (state.status === 'cancelled' && isUnsupportedReason(state.reason)) return { status: 'unsupported' };
     return Object.keys(answers).length === 0 ? { status: 'dismissed' } : { status: 'answered', answers };
   },
-  showPlan({ content, filePath }) {
-    wireSend(wireEvent('PlanDisplay', { content, file_path: filePath }));
+  showPlan({ content, filePath, run }) {
+    sendOn(runContextOr(run).wire, wireEvent('PlanDisplay', { content, file_path: filePath }));
   },
 };
 

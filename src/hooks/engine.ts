@@ -138,7 +138,7 @@ class CommandHookEngine implements HookEngineRuntime {
 
     const payload = this.payloadFor(event, trigger.input);
     const stdin = JSON.stringify(payload);
-    this.emit({ type: 'HookTriggered', payload: { event, target, hook_count: hookCount } });
+    this.emit(trigger, { type: 'HookTriggered', payload: { event, target, hook_count: hookCount } });
 
     const decisions: Promise<HookDecision>[] = commands.map((hook) =>
       runHookCommand({
@@ -157,7 +157,7 @@ class CommandHookEngine implements HookEngineRuntime {
       decisions.push(askWireHook(askClient!, question, hook.timeout * 1000, signal));
     }
     const decision = aggregate(await Promise.all(decisions));
-    this.emit({
+    this.emit(trigger, {
       type: 'HookResolved',
       payload: { event, target, ...decision, duration_ms: Math.round(performance.now() - started) },
     });
@@ -187,9 +187,9 @@ class CommandHookEngine implements HookEngineRuntime {
     return payload;
   }
 
-  private emit(event: HookEngineEvent): void {
+  private emit(trigger: HookTrigger, event: HookEngineEvent): void {
     try {
-      this.options.onEvent?.(event);
+      (trigger.report ?? this.options.onEvent)?.(event);
     } catch {
       // Reporting is best effort; the decision stands either way.
     }

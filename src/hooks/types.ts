@@ -34,6 +34,11 @@ export interface HookTrigger {
   /** Event-specific payload fields; `hook_event_name`, `session_id` and `cwd` are added by the engine. */
   input: Record<string, unknown>;
   signal?: AbortSignal | undefined;
+  /**
+   * Where this trigger's HookTriggered / HookResolved go (the wire of the run that triggers it);
+   * absent: the engine's `onEvent`.
+   */
+  report?: HookEventSink | undefined;
 }
 
 export interface HookEngine {
@@ -57,3 +62,27 @@ export const noHooks: HookEngine = {
   fire: async () => ({ action: 'allow', reason: '' }),
   drain: async () => {},
 };
+
+/**
+ * What the engine reports while it works. The payload fields are those of Kimi CLI's wire events of
+ * the same names, so whoever owns the wire can forward them as they are.
+ */
+export interface HookTriggeredEvent {
+  type: 'HookTriggered';
+  payload: { event: HookEvent; target: string; hook_count: number };
+}
+
+export interface HookResolvedEvent {
+  type: 'HookResolved';
+  payload: {
+    event: HookEvent;
+    target: string;
+    action: 'allow' | 'block';
+    reason: string;
+    duration_ms: number;
+  };
+}
+
+export type HookEngineEvent = HookTriggeredEvent | HookResolvedEvent;
+
+export type HookEventSink = (event: HookEngineEvent) => void;

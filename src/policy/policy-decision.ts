@@ -23,6 +23,11 @@ export interface PolicyRequest {
   readonly ruleNames?: readonly string[] | undefined;
   /** The call comes from a background agent: no person watches it. */
   readonly background?: boolean | undefined;
+  /**
+   * The asking agent's swarm (null: none), so approvals given for that swarm count; absent: what the
+   * session approvals know of the caller.
+   */
+  readonly swarmId?: string | null | undefined;
 }
 
 /** Which step of the decision order decided. */

@@ -32,9 +32,10 @@ export interface PlanModeView {
 
 /** What the user approved for the rest of the session (or kept for the project). */
 export interface SessionApprovalView {
-  isSessionApproved(action: string, description: string): boolean;
+  /** `asker`: the asking agent's swarm, when the request says it. */
+  isSessionApproved(action: string, description: string, asker?: { swarmId: string | null }): boolean;
   /** Command prefixes approved for the asking agent alone (its swarm's), besides the session's. */
-  approvedPrefixes?(toolName: string): readonly string[];
+  approvedPrefixes?(toolName: string, asker?: { swarmId: string | null }): readonly string[];
 }
 
 /** An approve-for-session answer, in the terms the person chose. */
@@ -252,7 +253,13 @@ export class SessionPolicy {
           reason: `${this.sandboxBound} Refused: ${exit.question.description.split('\n')[0]}.`,
         };
       if (!present) return { decision: 'deny', step: 'sandbox', reason: exit.refusal };
-      if (this.sessionApprovals.isSessionApproved(exit.question.action, exit.question.description))
+      if (
+        this.sessionApprovals.isSessionApproved(
+          exit.question.action,
+          exit.question.description,
+          askerOf(request),
+        )
+      )
         return { decision: 'allow', step: 'session-approval' };
       return this.ask(request, facts, 'sandbox', { secret: false, question: exit.question });
     }
@@ -266,10 +273,10 @@ export class SessionPolicy {
     if (question === null) return { decision: 'allow', step: 'tool-default' };
     // 4. Remembered approvals (a command prefix covers a command only if it covers every part).
     // Like allow rules: not for a command the parser could not read whole (what it missed, bash may run).
-    if (!subject.commandIncomplete && this.prefixCovers(request.toolName, subject.commandParts ?? [])) {
+    if (!subject.commandIncomplete && this.prefixCovers(request, subject.commandParts ?? [])) {
       return { decision: 'allow', step: 'session-approval' };
     }
-    if (this.sessionApprovals.isSessionApproved(question.action, question.description)) {
+    if (this.sessionApprovals.isSessionApproved(question.action, question.description, askerOf(request))) {
       return { decision: 'allow', step: 'session-approval' };
     }
     // 5. The mode.
@@ -325,10 +332,11 @@ export class SessionPolicy {
   }
 
   /** A prefix covers simple parts only: what it names (`git status`) is then what runs. */
-  private prefixCovers(toolName: string, parts: readonly CommandPart[]): boolean {
+  private prefixCovers(request: PolicyRequest, parts: readonly CommandPart[]): boolean {
+    const { toolName } = request;
     const prefixes = [
       ...(this.prefixes.get(toolName) ?? []),
-      ...(this.sessionApprovals.approvedPrefixes?.(toolName) ?? []),
+      ...(this.sessionApprovals.approvedPrefixes?.(toolName, askerOf(request)) ?? []),
     ];
     if (prefixes.length === 0 || parts.length === 0) return false;
     return parts.every(({ literal }) =>
@@ -386,3 +394,6 @@ function rulePatternFor(answer: RememberedAnswer, prefix: string | undefined): s
       return tool;
   }
 }
+
+/** The asking agent's swarm as the request says it (undefined: it does not). */
+const askerOf = (r: PolicyRequest) => (r.swarmId === undefined ? undefined : { swarmId: r.swarmId });

@@ -2,7 +2,6 @@ import { isAbortError } from '../kosong/errors.js';
 import { generate } from '../kosong/generate.js';
 import type { ContentPart } from '../kosong/message.js';
 import { systemText } from '../toolset/tool-result-message.js';
-import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import { COMPACTION_SYSTEM_PROMPT, compactionRequest, planCompaction } from './compaction.js';
 import { estimateTokens } from './context/token-estimate.js';
@@ -38,8 +37,9 @@ export async function compactContext(
     target: trigger,
     input: { trigger, token_count: context.tokenCount },
     signal,
+    report: parts.runScope.reporter(),
   });
-  wireSend(wireEvent('CompactionBegin', {}));
+  parts.runScope.send(wireEvent('CompactionBegin', {}));
   try {
     const summary =
       plan.toCompact.length === 0 ? null : await summarise(parts, plan.toCompact, customInstruction, signal);
@@ -61,7 +61,7 @@ export async function compactContext(
     for (const injection of parts.injections) injection.onCompacted?.();
   } catch (error) {
     if (trigger !== 'auto' || signal.aborted || isAbortError(error)) throw error;
-    wireSend(
+    parts.runScope.send(
       wireEvent('Notification', {
         id: `compaction-${Date.now().toString(36)}`,
         category: 'system',
@@ -77,11 +77,12 @@ export async function compactContext(
     );
     return false;
   } finally {
-    wireSend(wireEvent('CompactionEnd', {}));
+    parts.runScope.send(wireEvent('CompactionEnd', {}));
   }
   hooks.fire('PostCompact', {
     target: trigger,
     input: { trigger, estimated_token_count: context.tokenCount },
+    report: parts.runScope.reporter(),
   });
   return true;
 }
@@ -102,7 +103,7 @@ async function summarise(
         () =>
           generate(llm.provider, COMPACTION_SYSTEM_PROMPT, [], [request], {
             signal,
-            stall: soulStallOptions(parts.loopControl.stallTimeoutMs),
+            stall: soulStallOptions(parts.loopControl.stallTimeoutMs, parts.runScope.send),
           }),
         {
           refreshAuth: parts.refreshAuth,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CronBook } from '../tools/cron/cron-book.js';
-import { runWithWire } from '../wire/current-wire.js';
+import type { WireMessage } from '../wire/message.js';
 import { Wire } from '../wire/wire.js';
 import { loopCommand, parseLoopInterval } from './loop-command.js';
+import type { Soul } from './soul.js';
 
 const at = new Date(2026, 11, 3, 10, 17, 0);
 
@@ -42,11 +43,9 @@ describe('/loop', () => {
       return out.join('');
     })();
     const command = loopCommand(book);
-    await runWithWire(wire, () =>
-      'run' in command
-        ? command.run({ soul: {} as never, args, signal: new AbortController().signal })
-        : null,
-    );
+    // The command answers on its soul's run (Soul.send): here, the test's wire.
+    const soul = { send: (message: WireMessage) => wire.send(message) } as unknown as Soul;
+    if ('run' in command) await command.run({ soul, args, signal: new AbortController().signal });
     wire.shutdown();
     return said;
   }

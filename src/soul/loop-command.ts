@@ -69,11 +69,12 @@ export function loopCommand(book: CronBook): SlashCommand {
     name: 'loop',
     description: 'Run a prompt on an interval: /loop 5m <prompt>, /loop (list), /loop stop <id>',
     aliases: [],
-    async run({ args }) {
+    async run({ soul, args }) {
       const arg = args.trim();
       if (arg === '' || arg === 'list') {
         const jobs = book.list();
         say(
+          soul,
           jobs.length === 0
             ? `No scheduled prompts. ${USAGE}`
             : [`Scheduled prompts (${jobs.length}):`, ...jobs.map((job) => jobLine(book, job))].join('\n'),
@@ -83,20 +84,24 @@ export function loopCommand(book: CronBook): SlashCommand {
       const stop = /^(?:stop|delete|rm)(?:\s+(\S+))?$/i.exec(arg);
       if (stop) {
         const id = stop[1];
-        if (!id) say(`Which one? ${USAGE}`);
-        else if (book.remove(id)) say(`Stopped ${id}.`);
-        else say(`No scheduled prompt has the id ${revealInvisible(JSON.stringify(id))}. /loop lists them.`);
+        if (!id) say(soul, `Which one? ${USAGE}`);
+        else if (book.remove(id)) say(soul, `Stopped ${id}.`);
+        else
+          say(
+            soul,
+            `No scheduled prompt has the id ${revealInvisible(JSON.stringify(id))}. /loop lists them.`,
+          );
         return;
       }
       const [intervalText = '', ...rest] = arg.split(/\s+/);
       const prompt = arg.slice(intervalText.length).trim();
       if (!prompt || rest.length === 0) {
-        say(`A prompt is needed after the interval.\n${USAGE}`);
+        say(soul, `A prompt is needed after the interval.\n${USAGE}`);
         return;
       }
       const schedule = parseLoopInterval(intervalText);
       if (typeof schedule === 'string') {
-        say(`${schedule}\n${USAGE}`);
+        say(soul, `${schedule}\n${USAGE}`);
         return;
       }
       try {
@@ -109,6 +114,7 @@ export function loopCommand(book: CronBook): SlashCommand {
         });
         const next = book.nextFireAt(job);
         say(
+          soul,
           [
             `Scheduled ${job.id}: every ${schedule.every} (cron "${schedule.cron}")${schedule.rounded ? `, rounded ${schedule.rounded}` : ''}; next at ${next === null ? '—' : formatLocalIso(next)}.`,
             'It runs while this session is open and idle, for 7 days at most. /loop stop ' +
@@ -117,7 +123,7 @@ export function loopCommand(book: CronBook): SlashCommand {
         );
       } catch (error) {
         if (error instanceof CronJobError || error instanceof CronExpressionError) {
-          say(error.message);
+          say(soul, error.message);
           return;
         }
         throw error;

@@ -1,4 +1,3 @@
-import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import type { ModelChoice, ModelSwitcher } from './model-switcher.js';
 import type { SlashCommandOf } from './slash-command-types.js';
@@ -46,19 +45,19 @@ export function parseModelArgs(args: string): { alias: string | null; thinking: 
  * `default_thinking`.
  */
 export function modelCommand(models: ModelSwitcher): SlashCommandOf<Soul> {
-  const say = (text: string) => wireSend(wireEvent('ContentPart', { type: 'text', text }));
   return {
     name: 'model',
     description:
       'List the models of the config, or switch to one (saved as the default): /model ALIAS [--thinking | --no-thinking]',
     aliases: [],
-    async run({ args }) {
+    async run({ soul, args }) {
       const parsed = parseModelArgs(args);
-      if (parsed === null) return say(MODEL_USAGE);
+      if (parsed === null) return say(soul, MODEL_USAGE);
       const { alias, thinking } = parsed;
       if (alias === null) {
         const choices = models.list();
         say(
+          soul,
           choices.length === 0
             ? 'The config defines no models ([models.ALIAS] tables).'
             : [
@@ -70,11 +69,11 @@ export function modelCommand(models: ModelSwitcher): SlashCommandOf<Soul> {
       }
       try {
         const switched = await models.select(alias, { thinking, saveAsDefault: true });
-        say(switchedText(switched.alias, switched.thinking, switched.notSaved));
+        say(soul, switchedText(switched.alias, switched.thinking, switched.notSaved));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         const unknown = (error as { reason?: unknown }).reason === 'unknown_alias';
-        say(unknown ? message : `Cannot switch to ${alias.slice(0, 60)}: ${message}`);
+        say(soul, unknown ? message : `Cannot switch to ${alias.slice(0, 60)}: ${message}`);
       }
     },
   };
@@ -86,4 +85,8 @@ export function switchedText(alias: string, thinking: boolean, notSaved: string 
     `Using the model ${alias} (thinking ${thinking ? 'on' : 'off'}) for this session from now on` +
     (notSaved === null ? '; saved as the default.' : `; not saved as the default: ${notSaved}.`)
   );
+}
+
+function say(soul: Soul, text: string): void {
+  soul.send(wireEvent('ContentPart', { type: 'text', text }));
 }

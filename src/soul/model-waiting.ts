@@ -1,5 +1,4 @@
 import { formatSeconds, type StallOptions } from '../kosong/stall-watchdog.js';
-import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import type { WireMessage } from '../wire/message.js';
 
@@ -10,11 +9,14 @@ export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
 export const MODEL_WAITING_TYPE = 'model.waiting';
 
 /** The stall watch of a model call the soul makes: its timeout, and the wire told of every wait. */
-export function soulStallOptions(stallTimeoutMs: number | undefined): StallOptions {
+export function soulStallOptions(
+  stallTimeoutMs: number | undefined,
+  send: (message: WireMessage) => void,
+): StallOptions {
   const timeoutMs = stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
   return {
     timeoutMs,
-    onWaiting: (silentMs) => wireSend(modelWaitingNotification(silentMs, timeoutMs)),
+    onWaiting: (silentMs) => send(modelWaitingNotification(silentMs, timeoutMs)),
   };
 }
 

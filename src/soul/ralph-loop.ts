@@ -1,4 +1,5 @@
 import { extractText } from '../kosong/message.js';
+import type { WireMessage } from '../wire/message.js';
 import type { Flow, FlowEdge, FlowNode } from './flows/flow.js';
 import { MAX_FLOW_MOVES, runFlow } from './flows/run-flow.js';
 import type { UserInput } from './steer-queue.js';
@@ -19,6 +20,7 @@ export async function runRalphLoop(
   input: UserInput,
   extraRuns: number,
   runTurn: (input: UserInput) => Promise<TurnOutcome>,
+  send: (message: WireMessage) => void,
 ): Promise<TurnOutcome> {
   const task = typeof input === 'string' ? input : extractText({ content: input }, '\n');
   const node = (id: string, label: UserInput, kind: FlowNode['kind']): [string, FlowNode] => [
@@ -41,6 +43,6 @@ export async function runRalphLoop(
     beginId: 'BEGIN',
     endId: 'END',
   };
-  const run = await runFlow(flow, runTurn, extraRuns < 0 ? MAX_FLOW_MOVES : 1 + extraRuns);
+  const run = await runFlow(flow, runTurn, send, extraRuns < 0 ? MAX_FLOW_MOVES : 1 + extraRuns);
   return run.outcome ?? { stopReason: 'no_tool_calls', finalMessage: null, stepCount: 0 };
 }

@@ -9,8 +9,11 @@ import { RunCancelled } from './errors.js';
 
 export { currentWire, wireSend } from '../wire/current-wire.js';
 
-/** The soul's work for one run; it must stop and settle soon after `signal` aborts. */
-export type SoulRun = (signal: AbortSignal) => Promise<void>;
+/**
+ * The soul's work for one run; it must stop and settle soon after `signal` aborts. `wire` is the
+ * run's wire (kimi-ts's own souls take it explicitly: see RunScope).
+ */
+export type SoulRun = (signal: AbortSignal, wire: Wire) => Promise<void>;
 
 /**
  * A front end's loop for one run. It must subscribe to the wire before its first await (so it sees
@@ -34,6 +37,13 @@ export interface RunSoulOptions {
   redaction?: WireRedaction | undefined;
   /** Checked before each write of wire.jsonl (a fleet worker's lease); a refusal stops recording. */
   recordFence?: WriteFence | undefined;
+  /**
+   * Make the wire the current wire of everything started here (current-wire.ts: `wireSend`,
+   * `currentWire`), as outside programs' souls expect. Default true. kimi-ts's sessions pass false and
+   * hand the wire to the soul: on Node 20 and 22 the AsyncLocalStorage would make every promise of
+   * the process pay its hooks from then on (see RunScope).
+   */
+  currentWire?: boolean | undefined;
 }
 
 export const NOTIFICATION_PUMP_INTERVAL_MS = 1000;
@@ -44,8 +54,9 @@ export const UI_SHUTDOWN_GRACE_MS = 500;
 type Outcome = { ok: true } | { ok: false; error: unknown };
 
 /**
- * Runs one soul run connected to a UI by a fresh Wire (seed 002 §2.3). The wire becomes the current
- * wire of everything started here, and four things run together: the UI loop, the soul, a watcher on
+ * Runs one soul run connected to a UI by a fresh Wire (seed 002 §2.3). The wire is handed to the soul
+ * and (unless `currentWire` is false) becomes the current wire of everything started here, and four
+ * things run together: the UI loop, the soul, a watcher on
  * `cancel`, and a pump that moves pending notifications onto the wire every second.
  *
  * Returns when the soul finishes (rethrowing its error). When `cancel` aborts first, the soul's
@@ -67,6 +78,7 @@ export function runSoul(
     redaction: options.redaction,
     recordFence: options.recordFence,
   });
+  if (options.currentWire === false) return orchestrate(wire, soul, ui, cancel, options);
   return runWithWire(wire, () => orchestrate(wire, soul, ui, cancel, options));
 }
 
@@ -94,7 +106,7 @@ async function orchestrate(
 
   const soulDone: Promise<Outcome> = cancel.aborted
     ? Promise.resolve({ ok: false, error: cancel.reason })
-    : settle(() => soul(soulControl.signal));
+    : settle(() => soul(soulControl.signal, wire));
   const pumpDone = options.notifications
     ? pumpNotifications(wire, options.notifications, pumpControl.signal, options.onBackgroundError)
     : Promise.resolve();

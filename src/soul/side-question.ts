@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { generate } from '../kosong/generate.js';
 import { extractText, type Message } from '../kosong/message.js';
 import { systemText } from '../toolset/tool-result-message.js';
-import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
 import { withAuthRecovery, withRetry } from './retry.js';
 import type { SlashCommandOf } from './slash-command-types.js';
@@ -26,17 +25,17 @@ export const sideQuestionCommand: SlashCommandOf<Soul> = {
   async run({ soul, args, signal }) {
     const question = args.trim();
     const id = randomUUID();
-    wireSend(wireEvent('BtwBegin', { id, question }));
+    soul.send(wireEvent('BtwBegin', { id, question }));
     if (!question) {
-      wireSend(wireEvent('BtwEnd', { id, error: 'Usage: /btw QUESTION' }));
+      soul.send(wireEvent('BtwEnd', { id, error: 'Usage: /btw QUESTION' }));
       return;
     }
     try {
       const response = await answerAside(soul.parts, question, signal);
-      wireSend(wireEvent('BtwEnd', { id, response }));
+      soul.send(wireEvent('BtwEnd', { id, response }));
     } catch (error) {
       if (signal.aborted) throw error;
-      wireSend(wireEvent('BtwEnd', { id, error: error instanceof Error ? error.message : String(error) }));
+      soul.send(wireEvent('BtwEnd', { id, error: error instanceof Error ? error.message : String(error) }));
     }
   },
 };

@@ -1,5 +1,5 @@
-import { wireSend } from '../wire/current-wire.js';
 import { wireEvent } from '../wire/events.js';
+import type { WireMessage } from '../wire/message.js';
 import { contextStatusEvent } from './context-status.js';
 import { type ProjectFileRead, runInit } from './init-command.js';
 import { modelCommand } from './model-command.js';
@@ -41,8 +41,8 @@ export class SlashCommandRegistry implements SlashCommandLookup<Soul> {
 }
 
 /** Shows text to the user as the command's answer. */
-export function say(text: string): void {
-  wireSend(wireEvent('ContentPart', { type: 'text', text }));
+export function say(soul: { send(message: WireMessage): void }, text: string): void {
+  soul.send(wireEvent('ContentPart', { type: 'text', text }));
 }
 
 /** What the built-in commands change outside the soul. */
@@ -80,6 +80,7 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       async run({ soul }) {
         const lines = soul.options.slashCommands?.list() ?? [];
         say(
+          soul,
           lines
             .map(
               (c) =>
@@ -95,8 +96,8 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       aliases: ['reset'],
       async run({ soul }) {
         await soul.context.clear({ systemPrompt: soul.context.systemPrompt ?? deps.systemPrompt });
-        say('The context has been cleared.');
-        wireSend(contextStatusEvent(soul.parts));
+        say(soul, 'The context has been cleared.');
+        soul.send(contextStatusEvent(soul.parts));
       },
     },
     {
@@ -105,21 +106,22 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       aliases: [],
       async run({ soul, args, signal }) {
         if (soul.context.checkpointCount === 0 && soul.context.history.length === 0) {
-          say('The context is empty.');
+          say(soul, 'The context is empty.');
           return;
         }
         const compacted = await soul.compact(signal, args);
-        say(compacted ? 'The context has been compacted.' : 'There is nothing to compact yet.');
-        if (compacted) wireSend(contextStatusEvent(soul.parts));
+        say(soul, compacted ? 'The context has been compacted.' : 'There is nothing to compact yet.');
+        if (compacted) soul.send(contextStatusEvent(soul.parts));
       },
     },
     {
       name: 'yolo',
       description: 'Toggle auto-approval of every action',
       aliases: [],
-      async run() {
+      async run({ soul }) {
         deps.setYolo(!deps.isYolo());
         say(
+          soul,
           deps.isYolo()
             ? 'YOLO mode on: every action is approved without asking.'
             : 'YOLO mode off: actions need approval again.',
@@ -130,9 +132,10 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       name: 'afk',
       description: 'Toggle away-from-keyboard mode (auto-approve, questions dismissed)',
       aliases: [],
-      async run() {
+      async run({ soul }) {
         deps.setAfk(!deps.isAfk());
         say(
+          soul,
           deps.isAfk()
             ? 'AFK mode on: actions are approved and questions dismissed.'
             : 'AFK mode off: welcome back.',
@@ -143,18 +146,18 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       name: 'title',
       description: `Show or set the session title (at most ${TITLE_MAX_CHARS} characters)`,
       aliases: ['rename'],
-      async run({ args }) {
+      async run({ soul, args }) {
         const title = args.trim();
         if (!title) {
-          say(`Session title: ${deps.title() ?? 'Untitled'}`);
+          say(soul, `Session title: ${deps.title() ?? 'Untitled'}`);
           return;
         }
         if ([...title].length > TITLE_MAX_CHARS) {
-          say(`The title is too long: at most ${TITLE_MAX_CHARS} characters.`);
+          say(soul, `The title is too long: at most ${TITLE_MAX_CHARS} characters.`);
           return;
         }
         await deps.setTitle(title);
-        say(`Session title set to: ${title}`);
+        say(soul, `Session title set to: ${title}`);
       },
     },
     {
@@ -165,13 +168,13 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
         const outcome = await runInit(soul, deps.workDir, signal, deps.readProjectFile);
         switch (outcome.kind) {
           case 'none':
-            say('No AGENTS.md was written.');
+            say(soul, 'No AGENTS.md was written.');
             return;
           case 'refused':
-            say(`AGENTS.md is not read into this session: ${outcome.reason}.`);
+            say(soul, `AGENTS.md is not read into this session: ${outcome.reason}.`);
             return;
           case 'written':
-            say('AGENTS.md is written and now part of this session.');
+            say(soul, 'AGENTS.md is written and now part of this session.');
             return;
         }
       },
@@ -186,27 +189,27 @@ export function builtinSlashCommands(deps: BuiltinCommandDeps): SlashCommand[] {
       name: 'plan',
       description: 'Plan mode: /plan on, /plan off, /plan to toggle, /plan view, /plan clear',
       aliases: [],
-      async run({ args }) {
+      async run({ soul, args }) {
         const arg = args.trim().toLowerCase();
         if (arg === 'view' || arg === 'clear') {
           if (!isPlanMode()) {
-            say('Plan mode is off: there is no current plan.');
+            say(soul, 'Plan mode is off: there is no current plan.');
           } else if (arg === 'view') {
             const plan = (await deps.readPlan?.()) ?? null;
-            say(plan?.trim() ? plan : 'There is no plan yet.');
+            say(soul, plan?.trim() ? plan : 'There is no plan yet.');
           } else {
             await deps.clearPlan?.();
-            say('The plan was cleared; plan mode stays on.');
+            say(soul, 'The plan was cleared; plan mode stays on.');
           }
           return;
         }
         if (arg !== '' && arg !== 'on' && arg !== 'off') {
-          say('Usage: /plan [on|off|view|clear]');
+          say(soul, 'Usage: /plan [on|off|view|clear]');
           return;
         }
         const enable = arg === 'on' ? true : arg === 'off' ? false : !isPlanMode();
         await setPlanMode(enable);
-        say(enable ? 'Plan mode on.' : 'Plan mode off.');
+        say(soul, enable ? 'Plan mode on.' : 'Plan mode off.');
       },
     });
   }

@@ -3,6 +3,7 @@ import type { Message } from '../kosong/message.js';
 import type { ChatProvider } from '../kosong/provider.js';
 import type { Toolset } from '../kosong/tool.js';
 import type { StepCall } from '../toolset/repeat/repeat-tracker.js';
+import type { RunScope } from '../toolset/run-scope.js';
 import type { LLMNotificationSource } from '../wire/llm-notification.js';
 import type { Context } from './context/context.js';
 import type { DenwaRenji } from './dmail.js';
@@ -47,6 +48,8 @@ export interface SoulToolset extends Toolset {
   beginStep(previousCalls: readonly StepCall[]): void;
   endStep(): StepCall[];
   readonly forceStopTurn: boolean;
+  /** The run context its tool calls read (a KimiToolset's); the soul enters it for each run. */
+  readonly runScope?: RunScope | undefined;
 }
 
 /** Text injected before a step as a system reminder (plan mode, afk), or null for nothing. */
@@ -65,6 +68,8 @@ export interface SoulParts {
   llm: SoulLLM | null;
   context: Context;
   toolset: SoulToolset;
+  /** The soul's run context: its wire (every event goes out through `runScope.send`), its approval source. */
+  runScope: RunScope;
   systemPrompt: string;
   loopControl: LoopControl;
   hooks: HookEngine;

@@ -4,7 +4,6 @@ import { type InterruptedStep, step as kosongStep, type StepResult } from '../ko
 import type { ToolResult } from '../kosong/tool.js';
 import { isRejectionWithoutFeedback, toolErrorKind } from '../toolset/tool-errors.js';
 import { systemReminder, toolResultToMessage } from '../toolset/tool-result-message.js';
-import { wireSend } from '../wire/current-wire.js';
 import { streamedPartEvent, wireEvent } from '../wire/events.js';
 import { contextNumbers } from './context-status.js';
 import { attachTurnContext, classifyApiError } from './errors.js';
@@ -52,6 +51,7 @@ export async function runStep(
         hooks.fire('Notification', {
           target: n.type,
           input: { sink: 'llm', notification_type: n.type, ...n.hookFields },
+          report: parts.runScope.reporter(),
         });
       }
     }
@@ -72,7 +72,7 @@ export async function runStep(
 
   // 2e.4 The model call: recovery inside each attempt, bounded retries around it.
   const startedAt = Date.now();
-  const stall = soulStallOptions(parts.loopControl.stallTimeoutMs);
+  const stall = soulStallOptions(parts.loopControl.stallTimeoutMs, parts.runScope.send);
   let interrupted = null as InterruptedStep | null;
   let result: StepResult;
   try {
@@ -84,8 +84,8 @@ export async function runStep(
             toolset.beginStep(parts.lastToolCalls);
             return kosongStep(llm.provider, parts.systemPrompt, toolset, history, {
               signal,
-              onMessagePart: (part) => wireSend(streamedPartEvent(part)),
-              onToolResult: (toolResult) => wireSend(wireEvent('ToolResult', toolResult)),
+              onMessagePart: (part) => parts.runScope.send(streamedPartEvent(part)),
+              onToolResult: (toolResult) => parts.runScope.send(wireEvent('ToolResult', toolResult)),
               stall,
               onResponseStarted: parts.onModelResponse,
               onInterrupted: (record) => {
@@ -100,7 +100,7 @@ export async function runStep(
         maxAttempts: parts.loopControl.maxRetriesPerStep,
         signal,
         onRetry: (info) =>
-          wireSend(
+          parts.runScope.send(
             wireEvent('StepRetry', {
               n: stepNo,
               next_attempt: info.nextAttempt,
@@ -131,7 +131,7 @@ export async function runStep(
   const usage = result.usage;
   // As Kimi CLI: the input tokens the provider reported (the context as this step was asked);
   // without a report the context numbers stay empty rather than guessed.
-  wireSend(
+  parts.runScope.send(
     wireEvent('StatusUpdate', {
       // Always there (null without a report): front ends tell the step's own update by it.
       token_usage: usage ?? null,

@@ -2,9 +2,10 @@ import { isAbortError } from '../kosong/errors.js';
 import { type ContentPart, extractText } from '../kosong/message.js';
 import type { GoalBook } from '../tools/goal/goal-book.js';
 import { GOAL_TOOL_NAMES } from '../tools/goal/goal-tools.js';
+import { type RunContext, RunScope } from '../toolset/run-scope.js';
 import { systemText } from '../toolset/tool-result-message.js';
-import { wireSend } from '../wire/current-wire.js';
-import { type EventPayloads, wireEvent } from '../wire/events.js';
+import { wireEvent } from '../wire/events.js';
+import type { WireMessage } from '../wire/message.js';
 import { missingCapabilities } from './capabilities.js';
 import { compactContext } from './compact-context.js';
 import { shouldAutoCompact } from './compaction.js';
@@ -18,6 +19,7 @@ import {
 } from './goal/goal-steps.js';
 import { EmptyPromptError, isEmptyPrompt, slashCommandText, unknownCommandText } from './prompt-checks.js';
 import { runRalphLoop } from './ralph-loop.js';
+import type { RunOptions } from './run-options.js';
 import { parseSlashCommand } from './slash-command-parser.js';
 import type { SlashCommandLookup } from './slash-command-types.js';
 import type { SoulLLM, SoulParts } from './soul-parts.js';
@@ -26,7 +28,9 @@ import { SteerQueue, type UserInput } from './steer-queue.js';
 import type { StepOutcome, TurnOutcome } from './turn-outcome.js';
 import type { WorkTreeCheckpoints } from './work-tree-checkpoints.js';
 
-export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls'> {
+export type { RunOptions } from './run-options.js';
+
+export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls' | 'runScope'> {
   /** The session's goal (root soul only): its continuation turns run at the end of each turn. */
   goal?: GoalBook | undefined;
   /** Shown when a turn needs a model and none is configured. */
@@ -35,35 +39,11 @@ export interface SoulOptions extends Omit<SoulParts, 'lastToolCalls'> {
   /** Whether the agent can send D-Mail: then each checkpoint is also shown to the model. */
   hasDMailTool?: boolean | undefined;
   /** Awaited before the first step of a turn (e.g. MCP servers still connecting). */
-  beforeFirstStep?: ((signal: AbortSignal) => Promise<void>) | undefined;
+  beforeFirstStep?: ((signal: AbortSignal, run: RunContext) => Promise<void>) | undefined;
   /** Sets the session title from the first prompt when the session has none. */
   autoTitle?: ((userText: string) => Promise<void>) | undefined;
   /** Records the files before each turn and step, for `/rewind` (root soul only). */
   workTree?: WorkTreeCheckpoints | undefined;
-}
-
-export interface RunOptions {
-  /** Synthetic prompts (e.g. a background-task follow-up) skip the UserPromptSubmit hook. */
-  skipUserPromptHook?: boolean | undefined;
-  /**
-   * The turn on `input` was started and its user message committed, then its process died (a fleet
-   * worker killed mid-step): go on from the last committed step, without adding the prompt again.
-   */
-  resume?: boolean | undefined;
-  /**
-   * The turn is a scheduled prompt's fire: ScheduleFired goes out before TurnBegin (whose input is
-   * the prompt), the model reads `modelInput` (the prompt in its `<cron-fire>` envelope), and the
-   * prompt is never run as a slash command (a model-made schedule must not reach `/yolo`).
-   */
-  scheduled?: { modelInput: string; event: EventPayloads['ScheduleFired'] } | undefined;
-  /**
-   * How an active goal goes on after the turn: `loop` (default) runs its continuation turns inside
-   * this run; `next-run` leaves them to later runs with `goalStep` (a fleet queues each as a job, so
-   * a long goal holds a worker only while a step runs).
-   */
-  goalContinuation?: 'loop' | 'next-run' | undefined;
-  /** This run is one continuation turn of the active goal (its reminder opens it), nothing else. */
-  goalStep?: boolean | undefined;
 }
 
 const TITLE_WIDTH = 50;
@@ -90,6 +70,7 @@ export class Soul {
     this.parts = {
       ...options,
       lastToolCalls: [],
+      runScope: options.toolset.runScope ?? new RunScope(),
       // A subagent has no goal of its own: its tokens go to the goal of the tree it runs in.
       onStepTokens: goal ? (tokens) => goal.addTokens(tokens) : options.onStepTokens,
     };
@@ -104,8 +85,20 @@ export class Soul {
     this.steers.push(input);
   }
 
+  /** Sends a message on the wire of the soul's run (`options.context` of `run`). */
+  readonly send = (message: WireMessage): void => this.parts.runScope.send(message);
+
   async run(input: UserInput, signal: AbortSignal, options: RunOptions = {}): Promise<TurnOutcome> {
     if (isEmptyPrompt(input)) throw new EmptyPromptError();
+    const leave = options.context && this.parts.runScope.enter(options.context);
+    try {
+      return await this.runIn(input, signal, options);
+    } finally {
+      leave?.();
+    }
+  }
+
+  private async runIn(input: UserInput, signal: AbortSignal, options: RunOptions): Promise<TurnOutcome> {
     const { hooks } = this.parts;
     const text = typeof input === 'string' ? input : extractText({ content: input }, '\n');
     if (!options.skipUserPromptHook && hooks.hasHooksFor('UserPromptSubmit')) {
@@ -113,6 +106,7 @@ export class Soul {
         target: typeof input === 'string' ? input : '',
         input: { prompt: text },
         signal,
+        report: this.parts.runScope.reporter(),
       });
       if (decision.action === 'block')
         return this.blockedTurn(input, decision.reason || 'Prompt blocked by hook.');
@@ -126,8 +120,8 @@ export class Soul {
     if (slash && !command && this.options.slashCommands)
       return this.blockedTurn(input, unknownCommandText(slash.name));
 
-    if (scheduled) wireSend(wireEvent('ScheduleFired', scheduled.event));
-    wireSend(wireEvent('TurnBegin', { user_input: input }));
+    if (scheduled) this.send(wireEvent('ScheduleFired', scheduled.event));
+    this.send(wireEvent('TurnBegin', { user_input: input }));
     let outcome: TurnOutcome;
     try {
       const loopGoal = options.goalContinuation !== 'next-run';
@@ -148,7 +142,7 @@ export class Soul {
       throw error;
     } finally {
       // TurnBegin and TurnEnd stay balanced on error and cancel too.
-      wireSend(wireEvent('TurnEnd', {}));
+      this.send(wireEvent('TurnEnd', {}));
     }
     if (!command || !('run' in command)) await this.maybeAutoTitle(text);
     return outcome;
@@ -183,7 +177,7 @@ export class Soul {
       try {
         outcome =
           ralphRuns !== 0
-            ? await runRalphLoop(prompt, ralphRuns, (next) => this.turn(next, signal))
+            ? await runRalphLoop(prompt, ralphRuns, (next) => this.turn(next, signal), this.send)
             : await this.turn(prompt, signal);
         outcome = await this.runStopHook(outcome, signal);
       } finally {
@@ -228,9 +222,9 @@ export class Soul {
   }
 
   private blockedTurn(input: UserInput, reason: string): TurnOutcome {
-    wireSend(wireEvent('TurnBegin', { user_input: input }));
-    wireSend(wireEvent('ContentPart', { type: 'text', text: reason }));
-    wireSend(wireEvent('TurnEnd', {}));
+    this.send(wireEvent('TurnBegin', { user_input: input }));
+    this.send(wireEvent('ContentPart', { type: 'text', text: reason }));
+    this.send(wireEvent('TurnEnd', {}));
     return {
       stopReason: 'no_tool_calls',
       finalMessage: { role: 'assistant', content: [{ type: 'text', text: reason }] },
@@ -242,7 +236,12 @@ export class Soul {
   private async runStopHook(outcome: TurnOutcome, signal: AbortSignal): Promise<TurnOutcome> {
     const { hooks } = this.parts;
     if (this.stopHookActive || !hooks.hasHooksFor('Stop')) return outcome;
-    const decision = await hooks.trigger('Stop', { target: '', input: { stop_hook_active: false }, signal });
+    const decision = await hooks.trigger('Stop', {
+      target: '',
+      input: { stop_hook_active: false },
+      signal,
+      report: this.parts.runScope.reporter(),
+    });
     if (decision.action !== 'block' || !decision.reason.trim()) return outcome;
     this.stopHookActive = true;
     try {
@@ -290,13 +289,13 @@ export class Soul {
     const { context, loopControl, hooks, llm } = this.parts;
     // 1. Turn init: steers left over from an earlier turn are stale; wait for tools still loading.
     this.steers.drain();
-    await this.options.beforeFirstStep?.(signal);
+    await this.options.beforeFirstStep?.(signal, this.parts.runScope.current());
 
     for (let stepNo = 1; ; stepNo++) {
       // 2a. Step guard.
       if (stepNo > loopControl.maxStepsPerTurn) throw new MaxStepsReached(loopControl.maxStepsPerTurn);
       // 2b.
-      wireSend(wireEvent('StepBegin', { n: stepNo }));
+      this.send(wireEvent('StepBegin', { n: stepNo }));
       // 2c. Compaction before the call, when the context is near its limit.
       if (
         llm &&
@@ -321,7 +320,7 @@ export class Soul {
         if (error instanceof BackToTheFuture) dmail = error;
         else {
           if (!signal.aborted && !isAbortError(error)) {
-            wireSend(wireEvent('StepInterrupted', {}));
+            this.send(wireEvent('StepInterrupted', {}));
             const name = error instanceof Error ? error.name : 'Error';
             hooks.fire('StopFailure', {
               target: name,
@@ -329,6 +328,7 @@ export class Soul {
                 error_type: name,
                 error_message: error instanceof Error ? error.message : String(error),
               },
+              report: this.parts.runScope.reporter(),
             });
           }
           throw error;
@@ -372,7 +372,7 @@ export class Soul {
     const pending = this.steers.drain();
     for (const input of pending) {
       await this.parts.context.appendMessages({ role: 'user', content: toContent(input) });
-      wireSend(wireEvent('SteerInput', { user_input: input }));
+      this.send(wireEvent('SteerInput', { user_input: input }));
     }
     return pending.length > 0;
   }

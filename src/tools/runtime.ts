@@ -8,6 +8,7 @@
 import type { VideoUpload } from '../kosong/index.js';
 import type { CommandSandbox } from '../policy/sandbox.js';
 import type { SecretRegistry } from '../policy/secrets.js';
+import type { RunContext } from '../toolset/run-scope.js';
 import type { CronBook } from './cron/cron-book.js';
 
 /** Returns the URL a `video_url` part carries for the uploaded video. */
@@ -101,6 +102,8 @@ export interface SwarmRunRequest {
   isolation: SubagentIsolation;
   parentToolCallId: string;
   signal: AbortSignal;
+  /** The calling run (its wire shows the subagents' events and requests); absent: the caller's current one. */
+  parentRun?: RunContext | undefined;
 }
 
 /** Runs subagents for the Agent and AgentSwarm tools (implemented by the app, which owns souls). */
@@ -116,6 +119,8 @@ export interface SubagentRunner {
     timeoutS: number | null;
     parentToolCallId: string;
     signal: AbortSignal;
+    /** As for `runSwarm`. */
+    parentRun?: RunContext | undefined;
     /** Default `none`. */
     isolation?: SubagentIsolation | undefined;
   }): Promise<SubagentToolResult>;

@@ -3,6 +3,8 @@
  * `userChannel` at load time and never know what carries it (the app implements it over the Wire).
  */
 
+import type { RunContext } from '../toolset/run-scope.js';
+
 export interface UserQuestionOption {
   label: string;
   description: string;
@@ -39,9 +41,17 @@ export interface UserChannel {
    * Asks the user and waits for the answer. When `signal` aborts first, the question is withdrawn
    * (no front end keeps showing it) and the abort reason is thrown.
    */
-  ask(questions: UserQuestion[], call: { toolCallId: string; signal: AbortSignal }): Promise<QuestionOutcome>;
-  /** Shows the plan the user is about to review. */
-  showPlan(plan: { content: string; filePath: string }): void;
+  ask(
+    questions: UserQuestion[],
+    call: {
+      toolCallId: string;
+      signal: AbortSignal;
+      /** The run the asking call is part of (the call context's); absent: the caller's current one. */
+      run?: RunContext | undefined;
+    },
+  ): Promise<QuestionOutcome>;
+  /** Shows the plan the user is about to review (`run`: as for `ask`). */
+  showPlan(plan: { content: string; filePath: string; run?: RunContext | undefined }): void;
 }
 
 declare module '../toolset/loading/dependencies.js' {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { type JSONSchema, type ToolReturnValue, toolError } from '../kosong/tool.js';
-import { wireSend } from '../wire/current-wire.js';
 import { ToolCallRequest } from '../wire/requests.js';
 import type { KimiToolset } from './kimi-toolset.js';
+import { runContextOr, sendOn } from './run-scope.js';
 import type { KimiTool } from './tool-definition.js';
 
 /** A tool a wire-mode client runs itself (`initialize.external_tools`). */
@@ -25,7 +25,7 @@ export function isExternalTool(tool: KimiTool): boolean {
 }
 
 /**
- * A tool whose work happens in the wire client: a call sends a `ToolCallRequest` on the current
+ * A tool whose work happens in the wire client: a call sends a `ToolCallRequest` on its run's
  * wire and waits for the client's `ToolResult`. The client decides about its own tools, so the
  * toolset asks no approval. When the call's signal aborts (the turn ends or is cancelled), the
  * request is cancelled and the call ends at once.
@@ -45,7 +45,7 @@ export function createExternalTool(spec: ExternalToolSpec): KimiTool<ExternalToo
     approval: () => ({ autoApprove: 'the client executes its own tools' }),
     async call(_params, ctx): Promise<ToolReturnValue> {
       const request = ToolCallRequest.fromToolCall(ctx.toolCall);
-      wireSend(request);
+      sendOn(runContextOr(ctx.run).wire, request);
       try {
         return await request.wait(ctx.signal);
       } catch (error) {

@@ -11,6 +11,7 @@ import { argumentsHash, canonicalJson, normaliseWhitespace } from './repeat/cano
 import { DEFAULT_REPEAT_POLICY, type RepeatPolicy, type RepeatTier } from './repeat/repeat-detector.js';
 import { appendReminder, repeatReminderText } from './repeat/repeat-reminder.js';
 import { RepeatTracker, type StepCall } from './repeat/repeat-tracker.js';
+import { RunScope } from './run-scope.js';
 import { AGENT_SWARM_TOOL, SwarmAloneRule } from './swarm-alone.js';
 import { type DuplicateType, noTelemetry, recordSafely, type ToolTelemetrySink } from './telemetry.js';
 import { parseToolArguments } from './tool-arguments.js';
@@ -63,6 +64,8 @@ export class KimiToolset implements Toolset {
   private sideEffectGate: ((signal: AbortSignal) => Promise<void>) | undefined;
   /** Raw results of the current step's calls, in call order. */
   private stepResults: Promise<unknown>[] = [];
+  /** The run context of the soul using this toolset (it enters it for each run); every call reads it. */
+  readonly runScope = new RunScope();
 
   constructor(options: KimiToolsetOptions) {
     this.approval = options.approval;
@@ -199,6 +202,7 @@ export class KimiToolset implements Toolset {
       policy: this.policy,
       hooks: this.hooks,
       beforeSideEffect: this.sideEffectGate,
+      runScope: this.runScope,
     });
     return result(outcome.value);
   }
@@ -224,6 +228,7 @@ export class KimiToolset implements Toolset {
       policy: this.policy,
       hooks: this.hooks,
       beforeSideEffect: this.sideEffectGate,
+      runScope: this.runScope,
       refusalAtStreamEnd: () => this.swarmAlone.refusalAtEnd(dispatch),
     });
   }

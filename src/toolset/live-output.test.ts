@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runWithWire } from '../wire/current-wire.js';
 import { Wire } from '../wire/wire.js';
 import { LIVE_OUTPUT_INTERVAL_MS, LIVE_OUTPUT_MAX_CHARS, LiveOutput } from './live-output.js';
 
@@ -12,8 +11,8 @@ describe('LiveOutput', () => {
     vi.useFakeTimers();
     const wire = new Wire();
     const seen = wire.subscribe({ merge: false });
-    runWithWire(wire, () => {
-      const live = new LiveOutput('c1');
+    {
+      const live = new LiveOutput('c1', wire);
       for (let i = 0; i < 10_000; i++) live.report(`line ${i}\n`);
       expect(seen.takeAll()).toEqual([]);
       vi.advanceTimersByTime(LIVE_OUTPUT_INTERVAL_MS);
@@ -31,11 +30,11 @@ describe('LiveOutput', () => {
       // Closed: nothing more, and no timer left.
       live.report('late\n');
       expect(vi.getTimerCount()).toBe(0);
-    });
+    }
   });
 
   it('does nothing outside a run', () => {
-    const live = new LiveOutput('c1');
+    const live = new LiveOutput('c1', null);
     live.report('x');
     expect(() => live.close()).not.toThrow();
   });

@@ -1,4 +1,4 @@
-import { currentWire } from '../wire/current-wire.js';
+import type { Wire } from '../wire/wire.js';
 
 /** How often a running call's output reaches the wire at most. */
 export const LIVE_OUTPUT_INTERVAL_MS = 100;
@@ -6,7 +6,7 @@ export const LIVE_OUTPUT_INTERVAL_MS = 100;
 export const LIVE_OUTPUT_MAX_CHARS = 4096;
 
 /**
- * A running call's live output, sent to the current wire as ToolOutput events: batched (one event per
+ * A running call's live output, sent to its run's wire as ToolOutput events: batched (one event per
  * interval at most, so a chatty command cannot flood the wire) and cut to its latest characters.
  * `close` sends what is left and stops the timer.
  */
@@ -15,7 +15,11 @@ export class LiveOutput {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly toolCallId: string) {}
+  constructor(
+    private readonly toolCallId: string,
+    /** The run's wire; null outside a run (a toolset driven directly): nobody watches. */
+    private readonly wire: Wire | null,
+  ) {}
 
   readonly report = (text: string): void => {
     if (this.closed || text === '') return;
@@ -34,7 +38,6 @@ export class LiveOutput {
     if (this.pending === '') return;
     const text = this.pending;
     this.pending = '';
-    // Outside a run (a toolset driven directly) nobody watches.
-    currentWire()?.send({ type: 'ToolOutput', payload: { tool_call_id: this.toolCallId, text } });
+    this.wire?.send({ type: 'ToolOutput', payload: { tool_call_id: this.toolCallId, text } });
   }
 }

@@ -1,11 +1,12 @@
 import type { HookEngine } from '../hooks/types.js';
 import type { ToolCall, ToolDispatch, ToolReturnValue } from '../kosong/index.js';
 import type { Effect, PolicyDecision, SessionPolicy } from '../policy/index.js';
+import type { WireMessage } from '../wire/message.js';
 import type { Approval } from './approval/approval.js';
-import { currentApprovalSource } from './approval/approval-source.js';
-import { runInToolCall, type ToolCallScope } from './current-tool-call.js';
+import type { ToolCallScope } from './current-tool-call.js';
 import { LiveOutput } from './live-output.js';
 import { canonicalJson } from './repeat/canonical-json.js';
+import { type RunContext, RunScope, reporterOn } from './run-scope.js';
 import type { ToolCallOutcome } from './telemetry.js';
 import { type ApprovalPlan, isAutoApproval, type KimiTool, type ToolCallContext } from './tool-definition.js';
 import {
@@ -33,6 +34,8 @@ export interface ToolCallRun {
   beforeSideEffect?: ((signal: AbortSignal) => Promise<void>) | undefined;
   /** Once the response has ended, why a side-effecting call of it must not run (AgentSwarm runs alone); null: it may. */
   refusalAtStreamEnd?: (() => string | null) | undefined;
+  /** The soul's run context (its wire, its approval source): the call keeps the one its start saw. */
+  runScope?: RunScope | undefined;
 }
 
 export interface ToolCallRunResult {
@@ -76,20 +79,30 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
     return undefined;
   };
 
-  return runInToolCall(scope, async () => {
+  // Passed down explicitly, not through an AsyncLocalStorage (see RunScope): concurrent calls each
+  // have their own scope and context.
+  const runContext = (run.runScope ?? new RunScope()).current();
+  const report = reporterOn(runContext.wire);
+  return (async () => {
     const { tool, call, args, dispatch } = run;
-    const live = new LiveOutput(call.id);
-    const ctx: ToolCallContext = { toolCall: call, signal: dispatch.signal, reportOutput: live.report };
+    const live = new LiveOutput(call.id, runContext.wire);
+    const ctx: ToolCallContext = {
+      toolCall: call,
+      signal: dispatch.signal,
+      reportOutput: live.report,
+      run: runContext,
+      scope,
+    };
     const sideEffecting = tool.effect !== 'read-only' && tool.effect !== 'reads-files';
     try {
       const parsed = tool.parse(args);
       if (!parsed.ok) return finish(toolValidateError(parsed.error), 'error');
-      const blocked = await preToolUse(run);
+      const blocked = await preToolUse(run, report);
       const stop = interrupted();
       if (stop) return stop;
       if (blocked !== null) return finish(toolHookBlockedError(blocked), 'blocked');
 
-      const refused = await decideByPolicy(run, run.policy, parsed.params, ctx, interrupted);
+      const refused = await decideByPolicy(run, { scope, runContext }, parsed.params, ctx, interrupted);
       if (refused) return finish(refused.value, refused.outcome);
       if (sideEffecting) {
         const clean = await untilStreamEnds(dispatch);
@@ -109,7 +122,7 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
       if (!isToolReturnValue(value)) {
         throw new Error(`the tool returned ${describe(value)} instead of a tool result`);
       }
-      firePostToolUse(run, { tool_output: hookOutput(value) }, 'PostToolUse');
+      firePostToolUse(run, { tool_output: hookOutput(value) }, 'PostToolUse', report);
       return finish(value, value.is_error ? (isToolRejection(value) ? 'rejected' : 'error') : 'ok');
     } catch (error) {
       const stop = interrupted();
@@ -118,10 +131,11 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
         run,
         { error: error instanceof Error ? error.message : String(error) },
         'PostToolUseFailure',
+        report,
       );
       return finish(toolRuntimeError(error), 'runtime_error');
     }
-  });
+  })();
 }
 
 type Refusal = { value: ToolReturnValue; outcome: ToolCallOutcome };
@@ -132,12 +146,13 @@ type Refusal = { value: ToolReturnValue; outcome: ToolCallOutcome };
  */
 async function decideByPolicy(
   run: ToolCallRun,
-  policy: SessionPolicy,
+  asker: { scope: ToolCallScope; runContext: RunContext },
   params: unknown,
   ctx: ToolCallContext,
   interrupted: () => ToolCallRunResult | undefined,
 ): Promise<Refusal | ToolCallRunResult | null> {
-  const { tool } = run;
+  const { tool, policy } = run;
+  const source = asker.runContext.approvalSource;
   const plan: ApprovalPlan | undefined = tool.approval
     ? await tool.approval(params, ctx)
     : tool.effect !== 'read-only' && !tool.effects
@@ -151,7 +166,9 @@ async function decideByPolicy(
     toolName: tool.name,
     effects,
     question: plan === undefined ? undefined : isAutoApproval(plan) ? 'none-needed' : plan,
-    background: currentApprovalSource()?.kind === 'background_agent',
+    background: source?.kind === 'background_agent',
+    // Not known (no source): the approvals fall back to their default source's swarm.
+    swarmId: source ? (source.swarm_id ?? null) : undefined,
   });
   switch (decision.decision) {
     case 'allow':
@@ -173,6 +190,8 @@ async function decideByPolicy(
           evenIfAutoApproving: decision.evenIfAutoApproving,
           remember,
           rememberOnApprove: decision.rememberApproval,
+          call: asker.scope,
+          run: asker.runContext,
         },
       );
       if (!answer.approved) return { value: answer.rejectionError(), outcome: 'rejected' };
@@ -197,13 +216,14 @@ function undeclaredEffects(tool: KimiTool, plan: ApprovalPlan | undefined, args:
 }
 
 /** Returns the block reason, or null when the call may go ahead. Hooks fail open. */
-async function preToolUse(run: ToolCallRun): Promise<string | null> {
+async function preToolUse(run: ToolCallRun, report: (message: WireMessage) => void): Promise<string | null> {
   if (!run.hooks.hasHooksFor('PreToolUse')) return null;
   try {
     const decision = await run.hooks.trigger('PreToolUse', {
       target: run.tool.name,
       input: { tool_name: run.tool.name, tool_input: run.args, tool_call_id: run.call.id },
       signal: run.dispatch.signal,
+      report,
     });
     return decision.action === 'block' ? decision.reason : null;
   } catch {
@@ -215,12 +235,13 @@ function firePostToolUse(
   run: ToolCallRun,
   extra: Record<string, unknown>,
   event: 'PostToolUse' | 'PostToolUseFailure',
+  report: (message: WireMessage) => void,
 ): void {
   if (!run.hooks.hasHooksFor(event)) return;
   const input = { tool_name: run.tool.name, tool_input: run.args, tool_call_id: run.call.id, ...extra };
   // Not awaited: these hooks observe, they cannot change the result. `fire` keeps them tracked so
   // the session can drain them at shutdown.
-  void run.hooks.fire(event, { target: run.tool.name, input });
+  void run.hooks.fire(event, { target: run.tool.name, input, report });
 }
 
 /** The question asked for a side-effecting tool that does not phrase its own: the full arguments, so an exact approval covers only this call. */

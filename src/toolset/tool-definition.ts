@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { DisplayBlock, JSONSchema, Tool, ToolCall, ToolReturnValue } from '../kosong/index.js';
 import type { Effect } from '../policy/index.js';
+import type { ToolCallScope } from './current-tool-call.js';
 import { type DeclaredParameters, isDeclaredParameters, publishedParameters } from './declared-parameters.js';
 import { toolParametersSchema } from './loading/json-schema.js';
+import type { RunContext } from './run-scope.js';
 
 /**
  * What running a tool can do to the world. Anything but `read-only` (nothing outside the session)
@@ -52,6 +54,10 @@ export interface ToolCallContext {
    * live. Never read by the model: the tool's result is. Absent where nobody shows it.
    */
   readonly reportOutput?: ((text: string) => void) | undefined;
+  /** The run the call is part of (its wire, whose approvals it asks): for the user channel, an external tool. */
+  readonly run?: RunContext | undefined;
+  /** The call as approvals know it: a tool asking itself passes it (and `run`) to `Approval.request`. */
+  readonly scope?: ToolCallScope | undefined;
 }
 
 export type ParseOutcome<P> = { ok: true; params: P } | { ok: false; error: string };

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { McpManager, McpProblem } from '../../mcp/mcp-manager.js';
 import { type SlashCommand, say } from '../../soul/slash-commands.js';
+import { sendOn } from '../../toolset/run-scope.js';
 import { VERSION } from '../../version.js';
 import type { MCPStatusSnapshot } from '../../wire/events.js';
 import { addMcpSecrets } from '../collect-secrets.js';
@@ -31,8 +32,9 @@ export function mcpExtension() {
         name: 'mcp',
         description: 'The MCP servers of the session: their state and tools',
         aliases: [],
-        async run() {
+        async run({ soul }) {
           say(
+            soul,
             manager
               ? describeMcpStatus(manager.statusSnapshot(), manager.problems())
               : 'No MCP servers are configured (~/.kimi-ts/mcp.json, --mcp-config-file, --mcp-config).',
@@ -58,8 +60,8 @@ export function mcpExtension() {
       let reported = false;
       return {
         slashCommands: [command],
-        beforeFirstStep: async (signal) => {
-          await gate(signal);
+        beforeFirstStep: async (signal, run) => {
+          await gate(signal, (message) => sendOn(run.wire, message));
           if (reported) return;
           reported = true;
           for (const problem of started.problems())

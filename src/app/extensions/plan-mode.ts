@@ -1,6 +1,5 @@
 import { plansDirIn, SessionPlanMode } from '../../tools/plan/plan-mode.js';
 import { PlanModeInjection } from '../../tools/plan/plan-mode-injection.js';
-import { currentWire } from '../../wire/current-wire.js';
 import { wireEvent } from '../../wire/events.js';
 import { defineExtension } from '../extension.js';
 
@@ -11,13 +10,14 @@ import { defineExtension } from '../extension.js';
 export function planModeExtension(options: { startInPlanMode?: boolean | undefined }) {
   return defineExtension({
     name: 'plan-mode',
-    uses: ['state', 'approval', 'home', 'config', 'planModeState'],
-    async setup({ state, approval, home, config, planModeState }) {
+    uses: ['state', 'approval', 'home', 'config', 'planModeState', 'toolset'],
+    async setup({ state, approval, home, config, planModeState, toolset }) {
       // The fields live in the session's PlanModeState, which the policy read from its construction.
       const planMode = await SessionPlanMode.open({
         state: planModeState,
         plansDir: plansDirIn(home),
-        onChange: (active) => currentWire()?.send(wireEvent('StatusUpdate', { plan_mode: active })),
+        // The root turn's wire, while one runs (plan mode is the root agent's).
+        onChange: (active) => toolset.runScope.wire?.send(wireEvent('StatusUpdate', { plan_mode: active })),
       });
       const isNewSession = state.custom_title === null && !state.plan_session_id;
       if (options.startInPlanMode || (config.default_plan_mode && isNewSession))

@@ -14,24 +14,24 @@ export function taskCommand(manager: BackgroundTaskManager): SlashCommand {
     name: 'task',
     description: 'Background tasks: /task lists them, /task ID shows one, /task stop ID stops it',
     aliases: ['tasks'],
-    async run({ args }) {
+    async run({ soul, args }) {
       const [first = '', second = ''] = args.trim().split(/\s+/);
       const stopping = first === 'stop';
       const id = stopping ? second : first;
       if (!id) {
-        if (stopping) return say('Usage: /task stop ID');
-        return say(formatTaskList(manager.list({ limit: 100 }), false));
+        if (stopping) return say(soul, 'Usage: /task stop ID');
+        return say(soul, formatTaskList(manager.list({ limit: 100 }), false));
       }
-      if (!manager.get(id)) return say(`There is no background task ${id}. /task lists them.`);
+      if (!manager.get(id)) return say(soul, `There is no background task ${id}. /task lists them.`);
       if (stopping) {
         const view = await manager.stop(id, 'Stopped by the user (/task stop).');
-        return say(taskFieldLines(view).join('\n'));
+        return say(soul, taskFieldLines(view).join('\n'));
       }
       const view = manager.get(id)!;
       const tail = await manager.readOutput(id, OUTPUT_TAIL_BYTES);
       const output =
         tail.exists && tail.text ? `\n\noutput${tail.truncated ? ' (the end)' : ''}:\n${tail.text}` : '';
-      say(`${taskFieldLines(view).join('\n')}${output}`);
+      say(soul, `${taskFieldLines(view).join('\n')}${output}`);
     },
   };
 }

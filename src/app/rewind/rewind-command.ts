@@ -4,9 +4,9 @@ import type { SessionPolicy } from '../../policy/index.js';
 import type { RestoreReport } from '../../session/checkpoints/apply-restore.js';
 import type { Context } from '../../soul/context/context.js';
 import { type SlashCommand, say } from '../../soul/slash-commands.js';
+import type { Soul } from '../../soul/soul.js';
 import type { Approval } from '../../toolset/approval/approval.js';
 import { sanitizeOneLine } from '../../util/sanitize-terminal.js';
-import { wireSend } from '../../wire/current-wire.js';
 import { type RewindDone, wireEvent } from '../../wire/events.js';
 import { askRewindApproval } from './ask-rewind-approval.js';
 import { readCheckpointLog } from './checkpoint-log.js';
@@ -33,6 +33,9 @@ export interface RewindCommandParts {
   policy: SessionPolicy;
 }
 
+/** A run of the command: its parts and the soul whose turn runs it (it answers on that run's wire). */
+type RewindRun = RewindCommandParts & { soul: Soul };
+
 /** The outcome of the files' part of a rewind or redo. */
 interface FilesOutcome {
   report: RestoreReport | null;
@@ -49,10 +52,11 @@ export function rewindCommand(parts: RewindCommandParts): SlashCommand {
     aliases: [],
     async run(call) {
       try {
-        await runRewind(parts, call.soul.context, call.args, call.signal);
+        await runRewind({ ...parts, soul: call.soul }, call.soul.context, call.args, call.signal);
       } catch (error) {
         if (call.signal.aborted) throw error;
         say(
+          call.soul,
           `The rewind stopped: ${error instanceof Error ? error.message : String(error)}. Run it again to finish.`,
         );
       }
@@ -61,7 +65,7 @@ export function rewindCommand(parts: RewindCommandParts): SlashCommand {
 }
 
 async function runRewind(
-  parts: RewindCommandParts,
+  parts: RewindRun,
   context: Context,
   args: string,
   signal: AbortSignal,
@@ -70,27 +74,30 @@ async function runRewind(
   const history = replayTurnHistory(await readCheckpointLog(parts.sessionDir));
   switch (parsed.kind) {
     case 'usage':
-      say(`${parsed.problem}\n${REWIND_USAGE}`);
+      say(parts.soul, `${parsed.problem}\n${REWIND_USAGE}`);
       return;
     case 'list':
-      say(await describeTurns(parts.checkpoints, history));
+      say(parts.soul, await describeTurns(parts.checkpoints, history));
       return;
     case 'redo':
       await redo(parts, context, history, parsed.force, signal);
       return;
     case 'rewind': {
       if (history.turns.length === 0) {
-        say('There is no turn to rewind yet.');
+        say(parts.soul, 'There is no turn to rewind yet.');
         return;
       }
       let n = parsed.turn;
       if (n === null) {
         n = history.turns.length;
-        say(`${await describeTurns(parts.checkpoints, history)}\nRewinding to before the last turn, ${n}.\n`);
+        say(
+          parts.soul,
+          `${await describeTurns(parts.checkpoints, history)}\nRewinding to before the last turn, ${n}.\n`,
+        );
       }
       const target = history.turns[n - 1];
       if (!target) {
-        say(`There is no turn ${n}: this session has ${history.turns.length}.`);
+        say(parts.soul, `There is no turn ${n}: this session has ${history.turns.length}.`);
         return;
       }
       await rewind(parts, context, history, { ...parsed, n, target }, signal);
@@ -100,7 +107,7 @@ async function runRewind(
 }
 
 async function rewind(
-  parts: RewindCommandParts,
+  parts: RewindRun,
   context: Context,
   history: TurnHistory,
   request: { n: number; target: TurnEntry; code: boolean; conversation: boolean; force: boolean },
@@ -110,6 +117,7 @@ async function rewind(
   const conversationOk = request.conversation && holdsTurn(context, target);
   if (request.conversation && !conversationOk) {
     say(
+      parts.soul,
       `The conversation cannot go back to before turn ${n}: the context was compacted or cleared since. ` +
         (request.code ? 'Only the files are rewound.' : 'Nothing was changed.'),
     );
@@ -138,11 +146,11 @@ async function rewind(
     after_checkpoint: files?.after ?? null,
     at: Date.now(),
   });
-  finish(n, false, files, conversationOk);
+  finish(parts, n, false, files, conversationOk);
 }
 
 async function redo(
-  parts: RewindCommandParts,
+  parts: RewindRun,
   context: Context,
   history: TurnHistory,
   force: boolean,
@@ -150,7 +158,10 @@ async function redo(
 ): Promise<void> {
   const branch = history.redoable;
   if (!branch) {
-    say('There is no rewind to redo (a turn taken after a rewind ends what --redo can return to).');
+    say(
+      parts.soul,
+      'There is no rewind to redo (a turn taken after a rewind ends what --redo can return to).',
+    );
     return;
   }
   const { rewind } = branch;
@@ -172,12 +183,12 @@ async function redo(
     after_checkpoint: files?.after ?? null,
     at: Date.now(),
   });
-  finish(history.turns.length + branch.turns.length, true, files, conversation);
+  finish(parts, history.turns.length + branch.turns.length, true, files, conversation);
 }
 
 /** Plans, shows, asks and applies the files' part; 'rejected' when the person said no. */
 async function restoreFiles(
-  parts: RewindCommandParts,
+  parts: RewindRun,
   targetId: string,
   spans: [string, string][],
   lastEnd: string | null,
@@ -193,7 +204,10 @@ async function restoreFiles(
   // Every file goes through the policy first, like an edit tool's write.
   const verdict = await judgeRestore(parts.policy, store.roots, planned.changes);
   if (verdict.refusal !== null) {
-    say(`Rewind refused: ${verdict.refusal} No file and nothing of the conversation was changed.`);
+    say(
+      parts.soul,
+      `Rewind refused: ${verdict.refusal} No file and nothing of the conversation was changed.`,
+    );
     return 'rejected';
   }
   const plan: FilesPlan = { ...planned, changes: verdict.allowed };
@@ -207,7 +221,7 @@ async function restoreFiles(
     ...keptLines,
   ].join('\n');
   // What follows (the outcome) is another text part of the same answer: start it on its own line.
-  say(`${summary}\n`);
+  say(parts.soul, `${summary}\n`);
   if (plan.changes.length === 0) {
     return { report: { applied: [], left: verdict.kept, kept: [] }, plan, after: now.id };
   }
@@ -225,10 +239,11 @@ async function restoreFiles(
         ...question.notes.map((n) => `  ? ${sanitizeOneLine(n)}`),
       ].join('\n'),
       signal,
+      parts.soul.parts.runScope.current(),
       question,
     );
     if (!approved) {
-      say('Rewind rejected: no file and nothing of the conversation was changed.');
+      say(parts.soul, 'Rewind rejected: no file and nothing of the conversation was changed.');
       return 'rejected';
     }
   }
@@ -242,6 +257,7 @@ async function restoreFiles(
       'rewind files changed by someone else',
       `${elsewhere.length === 1 ? 'This file was' : `These ${elsewhere.length} files were`} changed since by someone other than this session. Overwrite them too?\n${list}`,
       signal,
+      parts.soul.parts.runScope.current(),
     );
   }
   const report = await applyFilesPlan(plan, includeElsewhere, signal);
@@ -258,7 +274,13 @@ function holdsTurn(context: Context, turn: TurnEntry): boolean {
   );
 }
 
-function finish(turn: number, redone: boolean, files: FilesOutcome | null, conversation: boolean): void {
+function finish(
+  parts: RewindRun,
+  turn: number,
+  redone: boolean,
+  files: FilesOutcome | null,
+  conversation: boolean,
+): void {
   const roots = files?.plan?.store.roots ?? [];
   const name = (c: { root: number; path: string }) => displayPath(roots, c.root, c.path);
   const applied = files?.report?.applied ?? [];
@@ -284,8 +306,8 @@ function finish(turn: number, redone: boolean, files: FilesOutcome | null, conve
     lines.push(`  kept ${sanitizeOneLine(kept.path)}: ${sanitizeOneLine(kept.reason)}`);
   if (payload.kept.some((k) => k.reason.includes('someone else')))
     lines.push('Run /rewind again with --force to overwrite the files kept.');
-  say(lines.join('\n'));
-  wireSend(wireEvent('RewindDone', payload));
+  say(parts.soul, lines.join('\n'));
+  parts.soul.send(wireEvent('RewindDone', payload));
 }
 
 function oneLine(text: string): string {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalRuntime } from '../../toolset/approval/approval-runtime.js';
-import { runWithWire } from '../../wire/current-wire.js';
 import { ApprovalRequest } from '../../wire/requests.js';
 import { Wire } from '../../wire/wire.js';
 import { watchBackgroundApprovals } from './background-approvals.js';
@@ -57,7 +56,7 @@ describe('background subagent approvals', () => {
 
     const rootWire = new Wire();
     const delivered = nextRequest(rootWire);
-    runWithWire(rootWire, () => tracker.turnStarted());
+    tracker.turnStarted(rootWire);
     const request = await delivered;
     expect(request.payload).toMatchObject({
       id: record.id,
@@ -74,7 +73,7 @@ describe('background subagent approvals', () => {
   it('sends at once during a root turn, and closes its own request when answered elsewhere', async () => {
     const { runtime, tracker, ask } = setup();
     const rootWire = new Wire();
-    runWithWire(rootWire, () => tracker.turnStarted());
+    tracker.turnStarted(rootWire);
     const delivered = nextRequest(rootWire);
     const record = ask();
     const request = await delivered;
@@ -97,7 +96,7 @@ describe('background subagent approvals', () => {
     await Promise.resolve();
     const rootWire = new Wire();
     const seen = rootWire.subscribe({ merge: true });
-    runWithWire(rootWire, () => tracker.turnStarted());
+    tracker.turnStarted(rootWire);
     expect(seen.size).toBe(0);
     expect(waiting).toEqual([]);
   });

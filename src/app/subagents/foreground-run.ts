@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SubagentRunner } from '../../tools/runtime.js';
 import type { ApprovalSource } from '../../toolset/approval/approval-source.js';
-import { currentWire } from '../../wire/current-wire.js';
+import { reporterOn, runContextOr } from '../../toolset/run-scope.js';
+import type { Wire } from '../../wire/wire.js';
 import { forwardToParent } from './forward-events.js';
 import { type PreparedRun, runInstance, type SubagentServices } from './run-instance.js';
 import { describeSubagentFailure, isCancellation, timeoutFailure } from './subagent-failure.js';
@@ -41,7 +42,7 @@ export async function runForeground(
     parent_tool_call_id: request.parentToolCallId,
     swarm_id: swarmId,
   };
-  const parentWire = currentWire();
+  const parentWire = runContextOr(request.parentRun).wire;
   const control = new AbortController();
   const onCancel = (): void => control.abort(request.signal.reason);
   request.signal.addEventListener('abort', onCancel, { once: true });
@@ -60,6 +61,7 @@ export async function runForeground(
       target: typeName,
       input: { agent_name: typeName, prompt: run.prompt.slice(0, HOOK_TEXT_LIMIT) },
       signal: control.signal,
+      report: reporterOn(parentWire),
     });
     const report = await runInstance(services, run, {
       cancel: control.signal,
@@ -77,7 +79,7 @@ export async function runForeground(
     });
     record = await store.update(record, { status: 'idle' });
     await store.writeOutput(agentId, report);
-    fireStop(services, typeName, report);
+    fireStop(services, typeName, report, parentWire);
     return {
       isError: false,
       output: foregroundOutput({
@@ -101,7 +103,7 @@ export async function runForeground(
         ? timeoutFailure(request.timeoutS)
         : describeSubagentFailure(error);
     await store.update(record, { status: 'failed' }).catch(() => undefined);
-    fireStop(services, typeName, failure.message);
+    fireStop(services, typeName, failure.message, parentWire);
     return { isError: true, output: '', message: failure.message, brief: failure.brief, report: null };
   } finally {
     clearTimeout(timer);
@@ -110,9 +112,15 @@ export async function runForeground(
   }
 }
 
-function fireStop(services: SubagentServices, typeName: string, response: string): void {
+function fireStop(
+  services: SubagentServices,
+  typeName: string,
+  response: string,
+  parentWire: Wire | null,
+): void {
   void services.hooks.fire('SubagentStop', {
     target: typeName,
     input: { agent_name: typeName, response: response.slice(0, HOOK_TEXT_LIMIT) },
+    report: reporterOn(parentWire),
   });
 }

@@ -1,4 +1,3 @@
-import { currentWire } from '../../wire/current-wire.js';
 import { wireEvent } from '../../wire/events.js';
 import type { WireRequest } from '../../wire/requests.js';
 import type { Wire } from '../../wire/wire.js';
@@ -19,9 +18,9 @@ export class RootWireTracker {
     });
   }
 
-  /** Called at the start of every root turn, inside it (its wire is the current one). */
-  turnStarted(): void {
-    this.wire = currentWire();
+  /** Called at the start of every root turn with its wire. */
+  turnStarted(wire: Wire | null): void {
+    this.wire = wire;
     this.deliverHeld();
   }
 

@@ -5,7 +5,7 @@ import type { Session } from '../../session/session.js';
 import { runSoul, type UILoop } from '../../soul/run-soul.js';
 import type { LoopControl, SoulLLM } from '../../soul/soul-parts.js';
 import type { Approval } from '../../toolset/approval/approval.js';
-import { type ApprovalSource, runWithApprovalSource } from '../../toolset/approval/approval-source.js';
+import type { ApprovalSource } from '../../toolset/approval/approval-source.js';
 import type { ToolDependencyTable } from '../../toolset/loading/dependencies.js';
 import type { ContextFileGuard } from '../context-file-guard.js';
 import type { Skill } from '../skills.js';
@@ -95,13 +95,15 @@ export async function runInstance(
   try {
     let report = '';
     await runSoul(
-      (signal) =>
-        runWithApprovalSource(options.source, async () => {
-          report = await runUntilReport(instance.soul, run.prompt, signal);
-        }),
+      async (signal, wire) => {
+        report = await runUntilReport(instance.soul, run.prompt, signal, {
+          wire,
+          approvalSource: options.source,
+        });
+      },
       options.forward,
       options.cancel,
-      { wireFile: paths.wire, redaction: services.rootDeps.secrets },
+      { wireFile: paths.wire, redaction: services.rootDeps.secrets, currentWire: false },
     );
     return report;
   } finally {

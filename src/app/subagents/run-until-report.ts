@@ -1,5 +1,6 @@
 import { extractText, type Message } from '../../kosong/message.js';
 import type { Soul } from '../../soul/soul.js';
+import type { RunContext } from '../../toolset/run-scope.js';
 
 /** A final answer shorter than this gets one continuation turn asking for a fuller report. */
 export const SUMMARY_MIN_CHARS = 200;
@@ -29,11 +30,17 @@ export class EmptyAgentOutput extends Error {
  * Runs the subagent's turn on `prompt` and returns its final text, after one continuation turn
  * when that text is too short to be a useful report.
  */
-export async function runUntilReport(soul: Soul, prompt: string, signal: AbortSignal): Promise<string> {
-  await soul.run(prompt, signal);
+export async function runUntilReport(
+  soul: Soul,
+  prompt: string,
+  signal: AbortSignal,
+  /** The run's wire and approval source; absent: those current in the caller. */
+  context?: RunContext,
+): Promise<string> {
+  await soul.run(prompt, signal, { context });
   let report = finalText(soul.context.history);
   if (report.trim().length < SUMMARY_MIN_CHARS) {
-    await soul.run(CONTINUATION_PROMPT, signal, { skipUserPromptHook: true });
+    await soul.run(CONTINUATION_PROMPT, signal, { skipUserPromptHook: true, context });
     report = finalText(soul.context.history);
   }
   if (!report.trim()) throw new EmptyAgentOutput();

@@ -63,7 +63,7 @@ export function subagentsExtension(options: { recoverWorktrees?: boolean } = {})
       );
       return {
         deps: { subagents },
-        beforeFirstStep: async () => rootWires.turnStarted(),
+        beforeFirstStep: async (_signal, run) => rootWires.turnStarted(run.wire),
         slashCommands: [
           swarmCommand({
             workDir: session.workDir,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { PolicyDecision, SessionPolicy } from '../../policy/index.js';
 import { type SlashCommand, say } from '../../soul/slash-commands.js';
 import type { Approval } from '../../toolset/approval/approval.js';
-import { runInToolCall } from '../../toolset/current-tool-call.js';
+import type { RunContext } from '../../toolset/run-scope.js';
 import { assertNever } from '../../util/assert-never.js';
 import { sanitizeForTerminal } from '../../util/sanitize-terminal.js';
 import { RepoGitError, repoGit } from './repo-git.js';
@@ -41,17 +41,24 @@ async function askPerson(
   approval: Approval,
   decision: Extract<PolicyDecision, { decision: 'ask' }>,
   signal: AbortSignal,
+  run: RunContext,
 ): Promise<boolean> {
   const toolCall = {
     type: 'function' as const,
     id: `swarm_merge_${randomBytes(6).toString('hex')}`,
     function: { name: 'Shell', arguments: '{}' },
   };
-  const answer = await runInToolCall({ toolCall, signal, approvedActions: new Set() }, () =>
-    approval.request('Shell', decision.action, decision.description, [...decision.display], {
+  const answer = await approval.request(
+    'Shell',
+    decision.action,
+    decision.description,
+    [...decision.display],
+    {
       remember: false,
       evenIfAutoApproving: decision.evenIfAutoApproving,
-    }),
+      call: { toolCall, signal, approvedActions: new Set() },
+      run,
+    },
   );
   return answer.approved;
 }
@@ -67,14 +74,14 @@ export function swarmCommand(parts: SwarmCommandParts): SlashCommand {
     name: 'swarm',
     description: "Merge a swarm item's branch after showing its diff: /swarm merge <branch>",
     aliases: [],
-    async run({ args, signal }) {
+    async run({ soul, args, signal }) {
       const [sub, branch, ...rest] = args.trim().split(/\s+/);
       if (sub !== 'merge' || branch === undefined || rest.length > 0) {
-        say(USAGE);
+        say(soul, USAGE);
         return;
       }
       if (!SWARM_BRANCH.test(branch)) {
-        say(`Not a swarm branch: ${sanitizeForTerminal(branch)}\n${USAGE}`);
+        say(soul, `Not a swarm branch: ${sanitizeForTerminal(branch)}\n${USAGE}`);
         return;
       }
       let commit: string;
@@ -98,14 +105,17 @@ export function swarmCommand(parts: SwarmCommandParts): SlashCommand {
         patch = (await repoGit([...diff, range, '--'], parts.workDir, { signal })).stdout;
       } catch (error) {
         if (!(error instanceof RepoGitError)) throw error;
-        say(`No branch ${branch} here (or no git repository): ${sanitizeForTerminal(error.message)}`);
+        say(soul, `No branch ${branch} here (or no git repository): ${sanitizeForTerminal(error.message)}`);
         return;
       }
       if (stat.trim() === '') {
-        say(`${branch} changes nothing against HEAD: nothing to merge.`);
+        say(soul, `${branch} changes nothing against HEAD: nothing to merge.`);
         return;
       }
-      say(sanitizeForTerminal(`Changes of ${branch} (${commit}) against HEAD:\n${stat}\n${cut(patch)}`));
+      say(
+        soul,
+        sanitizeForTerminal(`Changes of ${branch} (${commit}) against HEAD:\n${stat}\n${cut(patch)}`),
+      );
       const decision = await parts.policy.decide({
         toolName: 'Shell',
         question: {
@@ -127,11 +137,11 @@ export function swarmCommand(parts: SwarmCommandParts): SlashCommand {
       });
       switch (decision.decision) {
         case 'deny':
-          say(`Not merged: ${sanitizeForTerminal(decision.reason)}`);
+          say(soul, `Not merged: ${sanitizeForTerminal(decision.reason)}`);
           return;
         case 'ask':
-          if (!(await askPerson(parts.approval, decision, signal))) {
-            say(`Not merged: the merge of ${branch} was not approved.`);
+          if (!(await askPerson(parts.approval, decision, signal, soul.parts.runScope.current()))) {
+            say(soul, `Not merged: the merge of ${branch} was not approved.`);
             return;
           }
           break;
@@ -151,11 +161,12 @@ export function swarmCommand(parts: SwarmCommandParts): SlashCommand {
       } catch (error) {
         if (!(error instanceof RepoGitError)) throw error;
         say(
+          soul,
           `The merge of ${branch} failed: ${sanitizeForTerminal(error.message)}\nResolve it with git (git merge --abort undoes it).`,
         );
         return;
       }
-      say(`Merged ${branch} into the current branch.`);
+      say(soul, `Merged ${branch} into the current branch.`);
     },
   };
 }

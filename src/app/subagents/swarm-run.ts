@@ -142,6 +142,7 @@ export async function runSwarm(
         timeoutS: null,
         parentToolCallId: request.parentToolCallId,
         signal: request.signal,
+        parentRun: request.parentRun,
         isolation: request.isolation,
       },
       { id: swarmId, index: task.index },

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { message } from '../../kosong/message.js';
-import { runWithWire } from '../../wire/current-wire.js';
 import { Wire } from '../../wire/wire.js';
 import type { UserInput } from '../steer-queue.js';
 import type { TurnOutcome } from '../turn-outcome.js';
@@ -121,8 +120,10 @@ function scripted(answers: string[]) {
   return { prompts, runTurn };
 }
 
-const run = (flow: Flow, runTurn: (input: UserInput) => Promise<TurnOutcome>, maxMoves?: number) =>
-  runWithWire(new Wire(), () => runFlow(flow, runTurn, maxMoves));
+const run = (flow: Flow, runTurn: (input: UserInput) => Promise<TurnOutcome>, maxMoves?: number) => {
+  const wire = new Wire();
+  return runFlow(flow, runTurn, (message) => wire.send(message), maxMoves);
+};
 
 describe('runFlow', () => {
   const flow = buildFlow(parseMermaidFlow(RELEASE));

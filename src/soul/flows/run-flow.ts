@@ -1,6 +1,6 @@
 import { extractText, type Message } from '../../kosong/message.js';
-import { wireSend } from '../../wire/current-wire.js';
 import { wireEvent } from '../../wire/events.js';
+import type { WireMessage } from '../../wire/message.js';
 import type { UserInput } from '../steer-queue.js';
 import type { TurnOutcome } from '../turn-outcome.js';
 import type { Flow, FlowEdge } from './flow.js';
@@ -26,6 +26,8 @@ export interface FlowRun {
 export async function runFlow(
   flow: Flow,
   runTurn: (input: UserInput) => Promise<TurnOutcome>,
+  /** Sends on the wire of the caller's run (each node's TurnBegin/TurnEnd). */
+  send: (message: WireMessage) => void,
   maxMoves = MAX_FLOW_MOVES,
 ): Promise<FlowRun> {
   let current = flow.outgoing.get(flow.beginId)![0]!.to;
@@ -43,7 +45,7 @@ export async function runFlow(
     const node = flow.nodes.get(current)!;
     const edges = flow.outgoing.get(current) ?? [];
     const prompt = node.kind === 'decision' ? decisionPrompt(node.label, edges, reminded) : node.label;
-    outcome = await innerTurn(prompt, runTurn);
+    outcome = await innerTurn(prompt, runTurn, send);
     moves++;
     steps += outcome.stepCount;
     if (outcome.stopReason === 'tool_rejected') return finish('tool_rejected');
@@ -93,11 +95,15 @@ export function chosenEdge(edges: readonly FlowEdge[], answer: Message | null): 
   );
 }
 
-async function innerTurn(input: UserInput, runTurn: (input: UserInput) => Promise<TurnOutcome>) {
-  wireSend(wireEvent('TurnBegin', { user_input: input }));
+async function innerTurn(
+  input: UserInput,
+  runTurn: (input: UserInput) => Promise<TurnOutcome>,
+  send: (message: WireMessage) => void,
+) {
+  send(wireEvent('TurnBegin', { user_input: input }));
   try {
     return await runTurn(input);
   } finally {
-    wireSend(wireEvent('TurnEnd', {}));
+    send(wireEvent('TurnEnd', {}));
   }
 }

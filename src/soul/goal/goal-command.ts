@@ -104,51 +104,52 @@ export function goalCommand(book: GoalBook): SlashCommand {
     description:
       'Work toward an objective across turns: /goal [--check CMD] [--max-turns N] <objective>, /goal pause|resume|clear',
     aliases: [],
-    async run({ args }) {
+    async run({ soul, args }) {
       const arg = args.trim();
       switch (arg.toLowerCase()) {
         case '':
         case 'status':
-          say(goalStatusText(book));
+          say(soul, goalStatusText(book));
           return;
         case 'pause': {
           const goal = book.current();
-          if (goal?.status !== 'active') say(goal ? `The goal is ${goal.status}.` : 'There is no goal.');
+          if (goal?.status !== 'active')
+            say(soul, goal ? `The goal is ${goal.status}.` : 'There is no goal.');
           else {
             book.setStatus('paused', 'Paused by the user.');
-            say('Goal paused. /goal resume continues it.');
+            say(soul, 'Goal paused. /goal resume continues it.');
           }
           return;
         }
         case 'resume': {
           const goal = book.current();
-          if (!goal) say('There is no goal.');
-          else if (goal.status === 'active') say('The goal is already active.');
+          if (!goal) say(soul, 'There is no goal.');
+          else if (goal.status === 'active') say(soul, 'The goal is already active.');
           else {
             book.setStatus('active');
-            say(`Goal resumed: ${goal.objective}`);
+            say(soul, `Goal resumed: ${goal.objective}`);
           }
           return;
         }
         case 'clear':
-          say(book.clear() ? 'The goal was cleared.' : 'There is no goal.');
+          say(soul, book.clear() ? 'The goal was cleared.' : 'There is no goal.');
           return;
       }
       const parsed = parseGoalArgs(arg);
       if (typeof parsed === 'string') {
-        say(`${parsed}\n${USAGE}`);
+        say(soul, `${parsed}\n${USAGE}`);
         return;
       }
       try {
         book.create(parsed);
       } catch (error) {
         if (error instanceof GoalError) {
-          say(error.message);
+          say(soul, error.message);
           return;
         }
         throw error;
       }
-      say(`Goal set: ${parsed.objective}`);
+      say(soul, `Goal set: ${parsed.objective}`);
     },
   };
 }

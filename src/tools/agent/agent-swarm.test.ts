@@ -83,6 +83,8 @@ describe('AgentSwarm tool', () => {
         isolation: 'none',
         parentToolCallId: 'call-9',
         signal: expect.any(AbortSignal),
+        // The calling run (driven directly here: no wire), where the subagents' events go.
+        parentRun: { wire: null, approvalSource: undefined },
       },
     ]);
   });

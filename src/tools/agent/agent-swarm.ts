@@ -103,6 +103,7 @@ export const AgentSwarm = toolFactory(['subagents', 'role'], async ({ subagents,
         isolation: p.isolation,
         parentToolCallId: ctx.toolCall.id,
         signal: ctx.signal,
+        parentRun: ctx.run,
       });
       return {
         is_error: result.isError,

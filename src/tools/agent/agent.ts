@@ -67,6 +67,7 @@ export const Agent = toolFactory(['subagents', 'role'], async ({ subagents, role
         isolation: p.isolation,
         parentToolCallId: ctx.toolCall.id,
         signal: ctx.signal,
+        parentRun: ctx.run,
       });
       return {
         is_error: result.isError,

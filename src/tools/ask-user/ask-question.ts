@@ -24,7 +24,7 @@ export function askUser(
   questions: UserQuestion[],
   ctx: ToolCallContext,
 ): Promise<QuestionOutcome> {
-  return channel.ask(questions, { toolCallId: ctx.toolCall.id, signal: ctx.signal });
+  return channel.ask(questions, { toolCallId: ctx.toolCall.id, signal: ctx.signal, run: ctx.run });
 }
 
 /** The answer a question with this text received (single-question prompts). */

@@ -102,7 +102,7 @@ export function createExitPlanMode(
         return ok(approvedPlan(path, plan, note, null), 'Plan approved (afk)');
       }
 
-      user.showPlan({ content: plan, filePath: path });
+      user.showPlan({ content: plan, filePath: path, run: ctx.run });
       const outcome = await askUser(
         user,
         [

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DisplayBlock } from '../../kosong/index.js';
+import type { Wire } from '../../wire/wire.js';
 import type { ApprovalSource } from './approval-source.js';
 
 export type ApprovalResponseKind = 'approve' | 'approve_for_session' | 'reject';
@@ -69,7 +70,12 @@ export interface SettledApprovalRecord extends RecordFields, ApprovalDecision {
 export type ApprovalRecord = PendingApprovalRecord | SettledApprovalRecord;
 
 export type ApprovalRuntimeEvent =
-  | { type: 'request_created'; record: PendingApprovalRecord }
+  | {
+      type: 'request_created';
+      record: PendingApprovalRecord;
+      /** The wire of the run that asked (the bridge sends the request there); absent: the caller's current wire. */
+      wire?: Wire | null | undefined;
+    }
   | { type: 'request_resolved'; record: SettledApprovalRecord };
 
 export interface WaitOptions {
@@ -98,7 +104,10 @@ export class ApprovalRuntime {
   private readonly settledOrder: string[] = [];
   private readonly listeners = new Set<(event: ApprovalRuntimeEvent) => void>();
 
-  createRequest(input: ApprovalRequestInput): PendingApprovalRecord {
+  createRequest(
+    input: ApprovalRequestInput,
+    origin: { wire?: Wire | null | undefined } = {},
+  ): PendingApprovalRecord {
     const record: PendingApprovalRecord = {
       id: randomUUID(),
       tool_call_id: input.tool_call_id,
@@ -115,7 +124,7 @@ export class ApprovalRuntime {
       settle = resolve;
     });
     this.entries.set(record.id, { record, settled, settle });
-    this.publish({ type: 'request_created', record });
+    this.publish({ type: 'request_created', record, wire: origin.wire });
     return record;
   }
 

@@ -2,8 +2,14 @@ import { ApprovalRequest, type WireMessage, wireEvent, wireSend } from '../../wi
 import type { ApprovalRecord, ApprovalRuntime } from './approval-runtime.js';
 
 export interface ApprovalWireBridgeOptions {
-  /** Where messages go; default `wireSend` (the current wire of the code that created the request). */
+  /** Where every message goes (a fleet worker parks an item's requests); default: see `fallback`. */
   send?: ((message: WireMessage) => void) | undefined;
+  /**
+   * Where a request goes when it does not name the wire of the run that asked (it does when asked
+   * from a tool call of a soul run: a subagent's goes on its own run's wire, which passes it on),
+   * and its answer; default `wireSend` (the current wire of the code that created the request).
+   */
+  fallback?: ((message: WireMessage) => void) | undefined;
 }
 
 /**
@@ -17,18 +23,20 @@ export function bridgeApprovalsToWire(
   runtime: ApprovalRuntime,
   options: ApprovalWireBridgeOptions = {},
 ): () => void {
-  const send = options.send ?? wireSend;
-  const open = new Map<string, ApprovalRequest>();
+  const fallback = options.send ?? options.fallback ?? wireSend;
+  const open = new Map<string, { request: ApprovalRequest; send: (message: WireMessage) => void }>();
   return runtime.subscribe((event) => {
     if (event.type === 'request_created') {
       const request = toWireRequest(event.record);
+      const { wire } = event;
+      const send = wire && !options.send ? (message: WireMessage) => wire.send(message) : fallback;
       try {
         send(request);
       } catch {
         runtime.cancel(event.record.id, 'No front end could be asked for approval.');
         return;
       }
-      open.set(request.id, request);
+      open.set(request.id, { request, send });
       void request.wait().then((answer) => {
         if (request.state.status === 'cancelled') runtime.cancel(request.id, request.state.reason);
         else {
@@ -52,9 +60,10 @@ export function bridgeApprovalsToWire(
       return;
     }
     const { record } = event;
-    const request = open.get(record.id);
+    const opened = open.get(record.id);
     open.delete(record.id);
-    request?.resolve(record.response, record.feedback);
+    opened?.request.resolve(record.response, record.feedback);
+    const send = opened?.send ?? fallback;
     try {
       send(
         wireEvent('ApprovalResponse', {

@@ -1,5 +1,6 @@
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/index.js';
-import { currentToolCallScope } from '../current-tool-call.js';
+import { currentToolCallScope, type ToolCallScope } from '../current-tool-call.js';
+import type { RunContext } from '../run-scope.js';
 import { toolRejectedError } from '../tool-errors.js';
 import { type ApprovalDecision, type ApprovalResponseKind, ApprovalRuntime } from './approval-runtime.js';
 import { type ApprovalScope, ApprovalScopeSet, approvalScope, scopeCovers } from './approval-scope.js';
@@ -24,6 +25,15 @@ export interface ApprovalRequestOptions {
   remember?: boolean | undefined;
   /** A plain approval is remembered for the session too (SearchWeb asks once per session). */
   rememberOnApprove?: boolean | undefined;
+  /** The tool call asking (its id, signal and approvals so far); absent: the current one of current-tool-call.ts. */
+  call?: ToolCallScope | undefined;
+  /** The asking run's wire and approval source (see RunScope); absent: those current in the caller. */
+  run?: RunContext | undefined;
+}
+
+/** Which swarm the asking agent runs in (null: none), for approvals given "for this swarm". */
+export interface AskerSwarm {
+  swarmId: string | null;
 }
 
 /** The answer to `Approval.request`. */
@@ -158,8 +168,8 @@ export class Approval {
    * Whether the request is approved already: for the session, for the project, or — asked by an
    * agent of a swarm (the current approval source) — for the agents of that swarm.
    */
-  isSessionApproved(action: string, description: string): boolean {
-    const swarmId = this.currentSwarmId();
+  isSessionApproved(action: string, description: string, asker?: AskerSwarm): boolean {
+    const swarmId = this.swarmIdOf(asker);
     return (
       this.state.session.covers(action, description) ||
       (this.options.projectApprovals?.covers(action, description) ?? false) ||
@@ -168,8 +178,8 @@ export class Approval {
   }
 
   /** Command prefixes approved for the asking agent's swarm (the policy checks them like its own). */
-  approvedPrefixes(toolName: string): readonly string[] {
-    const swarmId = this.currentSwarmId();
+  approvedPrefixes(toolName: string, asker?: AskerSwarm): readonly string[] {
+    const swarmId = this.swarmIdOf(asker);
     return swarmId === null ? [] : this.state.swarms.prefixes(swarmId, toolName);
   }
 
@@ -188,7 +198,9 @@ export class Approval {
     this.state.swarms.end(swarmId);
   }
 
-  private currentSwarmId(): string | null {
+  /** The asking agent's swarm: the one given, else that of the current approval source. */
+  private swarmIdOf(asker: AskerSwarm | undefined): string | null {
+    if (asker !== undefined) return asker.swarmId;
     return (currentApprovalSource() ?? this.options.defaultSource)?.swarm_id ?? null;
   }
 
@@ -218,9 +230,9 @@ export class Approval {
     display: DisplayBlock[] = [],
     options: ApprovalRequestOptions = {},
   ): Promise<ApprovalResult> {
-    const call = currentToolCallScope();
+    const call = options.call ?? currentToolCallScope();
     if (!call) throw new Error(`Approval for "${action}" was requested outside a tool call`);
-    const source = currentApprovalSource() ??
+    const source = (options.run ? options.run.approvalSource : currentApprovalSource()) ??
       this.options.defaultSource ?? { kind: 'foreground_turn', id: 'default' };
     const fromSubagent = isSubagentSource(source);
     const approved = new ApprovalResult(true, 'approve', '', fromSubagent);
@@ -228,19 +240,22 @@ export class Approval {
       !options.evenIfAutoApproving &&
       (this.isAutoApprove() ||
         call.approvedActions.has(action) ||
-        this.isSessionApproved(action, description))
+        this.isSessionApproved(action, description, { swarmId: source.swarm_id ?? null }))
     ) {
       return approved;
     }
     call.signal.throwIfAborted();
-    const record = this.runtime.createRequest({
-      tool_call_id: call.toolCall.id,
-      sender,
-      action,
-      description,
-      display,
-      source,
-    });
+    const record = this.runtime.createRequest(
+      {
+        tool_call_id: call.toolCall.id,
+        sender,
+        action,
+        description,
+        display,
+        source,
+      },
+      { wire: options.run?.wire },
+    );
     let decision: ApprovalDecision;
     try {
       decision = await this.runtime.waitForResponse(record.id, {

@@ -144,12 +144,15 @@ describe('enforced approval', () => {
                 description: `Run command \`${command}\``,
                 display: [{ type: 'shell', language: 'bash', command }],
               },
-        call: async ({ command }) => {
+        call: async ({ command }, ctx) => {
+          const asker = { call: ctx.scope, run: ctx.run };
           innerAnswers.push(
-            (await approval.request('Run', 'run command', `Run command \`${command}\``)).approved,
+            (await approval.request('Run', 'run command', `Run command \`${command}\``, [], asker)).approved,
           );
           if (command !== 'plan')
-            innerAnswers.push((await approval.request('Run', 'delete files', 'Delete build/')).approved);
+            innerAnswers.push(
+              (await approval.request('Run', 'delete files', 'Delete build/', [], asker)).approved,
+            );
           return toolOk(command);
         },
       }),
