@@ -2,6 +2,7 @@ import type { HookEngine } from '../hooks/types.js';
 import type { ToolCall, ToolDispatch, ToolReturnValue } from '../kosong/index.js';
 import type { Effect, PolicyDecision, SessionPolicy } from '../policy/index.js';
 import type { WireMessage } from '../wire/message.js';
+import { callTool } from './ambient-tool-context.js';
 import type { Approval } from './approval/approval.js';
 import type { ToolCallScope } from './current-tool-call.js';
 import { LiveOutput } from './live-output.js';
@@ -115,7 +116,7 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
       dispatch.signal.throwIfAborted();
       let value: ToolReturnValue;
       try {
-        value = await tool.call(parsed.params, ctx);
+        value = await callTool(tool, parsed.params, ctx, scope, runContext);
       } finally {
         live.close();
       }

@@ -73,6 +73,38 @@ describe('loading tools from "module:Export" specs', () => {
     expect(result!.return_value.output).toBe('Hello Ann from /w');
   });
 
+  it('a user-written tool asks approval without naming its call, as the tool interface always allowed', async () => {
+    // A run context passed explicitly (run-scope.ts) is for kimi-ts's own tools; one written outside
+    // runs inside the tool-call stores, so `approval.request(sender, action, description)` finds its call.
+    await write(
+      'agent/asker.mjs',
+      `export const Asker = {
+  dependencies: ['approval'],
+  create({ approval }, { defineTool, z, toolOk }) {
+    return defineTool({
+      name: 'Ask',
+      description: 'Asks, then answers.',
+      params: z.object({}),
+      effect: 'read-only',
+      call: async () => {
+        const answer = await approval.request('Ask', 'ask something', 'Ask something');
+        return toolOk(answer.approved ? 'approved' : 'rejected');
+      },
+    });
+  },
+};`,
+    );
+    const approval = new Approval();
+    approval.runtime.subscribe((event) => {
+      if (event.type === 'request_created')
+        queueMicrotask(() => approval.runtime.resolve(event.record.id, { response: 'approve' }));
+    });
+    const toolset = new KimiToolset({ policy: testPolicy({ workDir: process.cwd(), approval }), approval });
+    await toolset.loadTools(['./asker.mjs:Asker'], { approval }, { baseDir: join(dir, 'agent') });
+    const [result] = await dispatchAll(toolset, [toolCall('1', 'Ask', {})]);
+    expect(result!.return_value).toMatchObject({ is_error: false, output: 'approved' });
+  });
+
   it('resolves absolute paths, paths without extension, packages beside the agent, and kimi-ts/ modules', async () => {
     const absolute = await write('abs/tool.mjs', `export const Ready = ${readyTool('Abs')}`);
     await write('agent/local.mjs', `export default ${readyTool('Local')}`);

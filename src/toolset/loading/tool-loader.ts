@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { runWithAmbientContext } from '../ambient-tool-context.js';
 import { type KimiTool, TOOL_EFFECTS } from '../tool-definition.js';
 import { SkipThisTool, type ToolDependencyTable, type ToolFactory, toolKit } from './dependencies.js';
-import { importToolModule, type ModuleResolutionOptions } from './module-resolution.js';
+import { BUILTIN_PREFIX, importToolModule, type ModuleResolutionOptions } from './module-resolution.js';
 
 export interface ToolLoadFailure {
   spec: string;
@@ -123,6 +124,8 @@ export async function loadTools(
     } else {
       names.add(shape.data.name);
       tools.push(tool as KimiTool);
+      // Written outside kimi-ts: its calls keep the ambient tool-call context (ambient-tool-context.ts).
+      if (!item.spec.startsWith(BUILTIN_PREFIX)) runWithAmbientContext(tool as KimiTool);
     }
   }
   if (failures.length > 0) throw new InvalidToolError(failures);
