@@ -282,12 +282,15 @@ export function bwrapArguments(
   // one (a config file beside the agent spec, the agent's home), is hidden again on top.
   args.push(...kimiCodeReadOnly(kimiCode, placeholders, npmConfig), ...agentCodeReadOnly(agentCode));
   const held = [...kimiCode, ...agentCode];
-  hide(
-    hidden.filter((path) => {
-      const real = realOrGiven(path);
-      return held.some((folder) => isWithin(folder, real));
-    }),
-  );
+  // Most sessions hold nothing: no real path looked up then (every command pays it).
+  if (held.length > 0)
+    hide(
+      hidden.filter((path) => {
+        if (!kinds.get(path)) return false;
+        const real = realOrGiven(path);
+        return held.some((folder) => isWithin(folder, real));
+      }),
+    );
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes. The command is the
