@@ -7,22 +7,40 @@ import type { ContentPart, Message, ToolCall } from './message.js';
  * absent top-level fields are left out.
  */
 
-const mediaRef = z.object({ url: z.string(), id: z.string().nullish() });
+/**
+ * A content part's and a tool call's schemas, built on first use (kosong imports nothing of ours, so
+ * not with util's builtOnFirstUse): a start reads neither before its first model request (a prompt
+ * given as text is a plain string).
+ */
+function buildContentPartSchema() {
+  const mediaRef = z.object({ url: z.string(), id: z.string().nullish() });
+  return z.discriminatedUnion('type', [
+    z.object({ type: z.literal('text'), text: z.string() }),
+    z.object({ type: z.literal('think'), think: z.string(), encrypted: z.string().nullish() }),
+    z.object({ type: z.literal('image_url'), image_url: mediaRef }),
+    z.object({ type: z.literal('audio_url'), audio_url: mediaRef }),
+    z.object({ type: z.literal('video_url'), video_url: mediaRef }),
+  ]);
+}
+let builtContentPartSchema: ReturnType<typeof buildContentPartSchema> | undefined;
+export function contentPartSchema(): ReturnType<typeof buildContentPartSchema> {
+  builtContentPartSchema ??= buildContentPartSchema();
+  return builtContentPartSchema;
+}
 
-export const contentPartSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('think'), think: z.string(), encrypted: z.string().nullish() }),
-  z.object({ type: z.literal('image_url'), image_url: mediaRef }),
-  z.object({ type: z.literal('audio_url'), audio_url: mediaRef }),
-  z.object({ type: z.literal('video_url'), video_url: mediaRef }),
-]);
-
-export const toolCallSchema = z.object({
-  type: z.literal('function').default('function'),
-  id: z.string(),
-  function: z.object({ name: z.string(), arguments: z.string().nullish() }),
-  extras: z.record(z.string(), z.unknown()).nullish(),
-});
+function buildToolCallSchema() {
+  return z.object({
+    type: z.literal('function').default('function'),
+    id: z.string(),
+    function: z.object({ name: z.string(), arguments: z.string().nullish() }),
+    extras: z.record(z.string(), z.unknown()).nullish(),
+  });
+}
+let builtToolCallSchema: ReturnType<typeof buildToolCallSchema> | undefined;
+export function toolCallSchema(): ReturnType<typeof buildToolCallSchema> {
+  builtToolCallSchema ??= buildToolCallSchema();
+  return builtToolCallSchema;
+}
 
 /**
  * A whole message's schema, built on first use: messages are parsed when a session's context is
@@ -35,9 +53,9 @@ function buildMessageSchema() {
     // A plain string is one text part and null is no content (Kimi CLI writes both).
     content: z.preprocess(
       (value) => (value == null ? [] : typeof value === 'string' ? [{ type: 'text', text: value }] : value),
-      z.array(contentPartSchema),
+      z.array(contentPartSchema()),
     ),
-    tool_calls: z.array(toolCallSchema).nullish(),
+    tool_calls: z.array(toolCallSchema()).nullish(),
     tool_call_id: z.string().nullish(),
     partial: z.boolean().nullish(),
   });
@@ -82,7 +100,7 @@ export function messageToJSON(msg: Message): Record<string, unknown> {
   return out;
 }
 
-export function contentPartFromJSON(raw: z.output<typeof contentPartSchema>): ContentPart {
+export function contentPartFromJSON(raw: z.output<ReturnType<typeof contentPartSchema>>): ContentPart {
   switch (raw.type) {
     case 'text':
       return raw;
@@ -99,7 +117,7 @@ export function contentPartFromJSON(raw: z.output<typeof contentPartSchema>): Co
   }
 }
 
-export function toolCallFromJSON(raw: z.output<typeof toolCallSchema>): ToolCall {
+export function toolCallFromJSON(raw: z.output<ReturnType<typeof toolCallSchema>>): ToolCall {
   const call: ToolCall = {
     type: 'function',
     id: raw.id,

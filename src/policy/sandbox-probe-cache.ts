@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync, readlinkSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 
 /**
  * The answer of the trial `bwrap … true` kept on disk in the agent home, so a session's start does
@@ -23,15 +22,8 @@ const USERNS_SYSCTLS = [
   '/proc/sys/kernel/osrelease',
 ] as const;
 
-const cachedProbe = z.object({
-  key: z.string(),
-  verdict: z.discriminatedUnion('available', [
-    z.object({ available: z.literal(true) }),
-    z.object({ available: z.literal(false), problem: z.string(), fix: z.string() }),
-  ]),
-});
-
-export type ProbeVerdict = z.infer<typeof cachedProbe>['verdict'];
+/** The trial's answer, as kept in the file: `{ key, verdict }`. */
+export type ProbeVerdict = { available: true } | { available: false; problem: string; fix: string };
 
 /** What the trial's answer depends on, as one string; null when it cannot be told (then always probe). */
 export function probeKey(bwrap: string, seccompArch: string | null): string | null {
@@ -67,15 +59,28 @@ const fileIn = (cacheDir: string) => join(cacheDir, 'sandbox-host.json');
 /** The kept verdict for this key, or null (none, another key, unreadable, malformed). */
 export function readProbeVerdict(cacheDir: string, key: string): ProbeVerdict | null {
   try {
-    // Without zod's JIT: one parse per start does not pay back compiling a parser (~0.5 ms, before
-    // the first model request).
-    const parsed = cachedProbe.safeParse(JSON.parse(readFileSync(fileIn(cacheDir), 'utf8')), {
-      jitless: true,
-    });
-    return parsed.success && parsed.data.key === key ? parsed.data.verdict : null;
+    return keptVerdict(JSON.parse(readFileSync(fileIn(cacheDir), 'utf8')), key);
   } catch {
     return null;
   }
+}
+
+/**
+ * The verdict of a parsed file when it is for `key` and well formed (its own fields only), else null.
+ * Checked by hand, not by a zod schema: one small read per start did not pay for building a schema
+ * (~1 ms of CPU at load, before the first model request).
+ */
+function keptVerdict(file: unknown, key: string): ProbeVerdict | null {
+  if (!isRecord(file) || file.key !== key || !isRecord(file.verdict)) return null;
+  const { available, problem, fix } = file.verdict;
+  if (available === true) return { available: true };
+  if (available === false && typeof problem === 'string' && typeof fix === 'string')
+    return { available: false, problem, fix };
+  return null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Keeps the verdict (atomically: a concurrent start reads the old file or the new one). */

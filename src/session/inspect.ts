@@ -54,7 +54,7 @@ export async function firstTurnText(session: Session): Promise<string | undefine
 
 /** The text of a TurnBegin's user input read from the file: nothing when it is not a user input. */
 function inputTextOf(input: unknown): string {
-  const parsed = userInputSchema.safeParse(input);
+  const parsed = userInputSchema().safeParse(input);
   return parsed.success ? userInputText(parsed.data) : '';
 }
 

@@ -22,7 +22,7 @@ function buildSchemas() {
   const storedEventSchema = z.object({
     version: z.literal(1),
     // The Wire's notification (the `Notification` event's payload) is declared once, in the wire.
-    ...notificationSchema.shape,
+    ...notificationSchema().shape,
     /** A second publish with the same key returns the first notification instead. */
     dedupe_key: z.string().nullable(),
     targets: z.array(z.enum(NOTIFICATION_SINKS)),
@@ -187,9 +187,10 @@ export class NotificationOutbox {
   }
 }
 
-const wireFields = Object.keys(notificationSchema.shape) as (keyof Notification)[];
+/** The wire's notification fields, read from its schema when a notification is first shown. */
+const wireFields = builtOnFirstUse(() => Object.keys(notificationSchema().shape) as (keyof Notification)[]);
 
 /** The Wire's view of a stored notification: the fields of the wire's notification schema. */
 export function toWireNotification(event: StoredNotification): Notification {
-  return Object.fromEntries(wireFields.map((key) => [key, event[key]])) as Notification;
+  return Object.fromEntries(wireFields().map((key) => [key, event[key]])) as Notification;
 }

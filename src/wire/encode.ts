@@ -33,15 +33,18 @@ export function withQuietExtensions<S extends z.ZodRawShape, E extends z.ZodRawS
   extensions: E,
 ) {
   const keys = Object.keys(extensions);
-  const encoders = keys.map((key) => encoderFor(extensions[key] as z.core.$ZodType));
+  // Compiled on the first message (encoderFor keeps them), not when the schema is declared.
+  let encoders: Encoder[] | undefined;
   return encodeWith(base.extend(extensions), (value) => {
+    encoders ??= keys.map((key) => encoderFor(extensions[key] as z.core.$ZodType));
+    const extensionEncoders = encoders;
     const encoded = encoderFor(base)(value);
     if (value === null || typeof value !== 'object' || encoded === null || typeof encoded !== 'object')
       return encoded;
     const source = value as Record<string, unknown>;
     const out = encoded as Record<string, unknown>;
     keys.forEach((key, i) => {
-      if (source[key] != null) out[key] = (encoders[i] as Encoder)(source[key]);
+      if (source[key] != null) out[key] = (extensionEncoders[i] as Encoder)(source[key]);
     });
     return out;
   });

@@ -23,7 +23,7 @@ type PayloadSchemas = typeof eventPayloadSchemas;
 type SchemaPayloads = { [K in keyof PayloadSchemas]: z.output<PayloadSchemas[K]> };
 
 /** An event of a subagent, forwarded to the parent's wire. */
-export interface SubagentEvent extends Omit<z.output<typeof subagentEventSchema>, 'event'> {
+export interface SubagentEvent extends Omit<z.output<ReturnType<typeof subagentEventSchema>>, 'event'> {
   event: WireEvent;
 }
 

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ToolReturnValue } from '../kosong/tool.js';
 import { encoderFor, encodeWith } from './encode.js';
-import type { WireMessage, WireMessageType } from './message.js';
+import type { WireEventType } from './events.js';
+import type { WireMessage } from './message.js';
 import { eventPayloadSchemas, nestedEventSchema, toolReturnValueSchema } from './payloads.js';
 import {
   approvalRequestSchema,
@@ -21,13 +22,23 @@ export interface WireEnvelopeJSON {
   payload: Record<string, unknown>;
 }
 
-const payloadSchemas: { readonly [K in WireMessageType]: z.ZodType } = {
-  ...eventPayloadSchemas,
-  ApprovalRequest: approvalRequestSchema,
-  ToolCallRequest: toolCallRequestSchema,
-  QuestionRequest: questionRequestSchema,
-  HookRequest: hookRequestSchema,
-};
+/** The payload schema of a message type (an event's is built on its first read); undefined for no type. */
+function payloadSchemaOf(type: string): z.ZodType | undefined {
+  switch (type) {
+    case 'ApprovalRequest':
+      return approvalRequestSchema;
+    case 'ToolCallRequest':
+      return toolCallRequestSchema;
+    case 'QuestionRequest':
+      return questionRequestSchema;
+    case 'HookRequest':
+      return hookRequestSchema;
+    default:
+      return Object.hasOwn(eventPayloadSchemas, type)
+        ? eventPayloadSchemas[type as WireEventType]
+        : undefined;
+  }
+}
 
 // A SubagentEvent's event is itself an envelope (registered before the encoders are compiled).
 encodeWith(nestedEventSchema, (event) => wireMessageToJSON(event as WireMessage));
@@ -36,11 +47,11 @@ encodeWith(nestedEventSchema, (event) => wireMessageToJSON(event as WireMessage)
 // when the module loads cost a start ~8 ms of CPU before its first model request, for types most
 // runs never send.
 export function wireMessageToJSON(message: WireMessage): WireEnvelopeJSON {
-  const schema = Object.hasOwn(payloadSchemas, message.type) ? payloadSchemas[message.type] : undefined;
+  const schema = payloadSchemaOf(message.type);
   if (!schema) throw new TypeError(`Not a wire message type: ${message.type}`);
   return { type: message.type, payload: encoderFor(schema)(message.payload) as Record<string, unknown> };
 }
 
 export function returnValueToJSON(value: ToolReturnValue): Record<string, unknown> {
-  return encoderFor(toolReturnValueSchema)(value) as Record<string, unknown>;
+  return encoderFor(toolReturnValueSchema())(value) as Record<string, unknown>;
 }

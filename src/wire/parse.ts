@@ -87,7 +87,7 @@ export function hookResponseFromJSON(value: unknown): HookResponse {
 }
 
 function parseSubagentEvent(payload: unknown): WireEvent {
-  const fields = parsePayload('SubagentEvent', subagentEventSchema, payload);
+  const fields = parsePayload('SubagentEvent', subagentEventSchema(), payload);
   let event: WireEvent;
   try {
     event = wireEventFromJSON(fields.event);

@@ -14,6 +14,7 @@ import {
 import type { UILoop } from '../../soul/run-soul.js';
 import type { UserInput } from '../../soul/steer-queue.js';
 import type { GoalRunEnd } from '../../tools/goal/goal-book.js';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 import {
   joinTerminalText,
   sanitizeForTerminal,
@@ -43,13 +44,16 @@ export interface PrintOptions {
   cancel: AbortSignal;
 }
 
-const inputMessageSchema = z.looseObject({
-  role: z.string(),
-  content: z.preprocess(
-    (value) => (value == null ? [] : typeof value === 'string' ? [{ type: 'text', text: value }] : value),
-    z.array(contentPartSchema),
-  ),
-});
+/** A stream-json input line's message, built on the first such line (text input never reads one). */
+const inputMessageSchema = builtOnFirstUse(() =>
+  z.looseObject({
+    role: z.string(),
+    content: z.preprocess(
+      (value) => (value == null ? [] : typeof value === 'string' ? [{ type: 'text', text: value }] : value),
+      z.array(contentPartSchema()),
+    ),
+  }),
+);
 
 /**
  * Print mode (reference §1.20): runs one turn per prompt without asking anyone anything (the session
@@ -198,7 +202,7 @@ function parseInputLine(line: string, stderr: (text: TerminalSafe) => void): Use
     stderr(t`Ignoring an input line that is not JSON: ${sanitizeForTerminal(line.slice(0, 80))}\n`);
     return null;
   }
-  const parsed = inputMessageSchema.safeParse(raw);
+  const parsed = inputMessageSchema().safeParse(raw);
   if (!parsed.success) {
     stderr(
       t`Ignoring an input line that is not a message: ${sanitizeForTerminal(z.prettifyError(parsed.error))}\n`,

@@ -8,7 +8,7 @@ import { jsonValueSchema } from '../../../wire/json.js';
 
 /** Zod schemas for what a wire client sends: method params and answers to our requests. */
 
-const contentPart: z.ZodType<ContentPart> = contentPartSchema.transform(contentPartFromJSON);
+const contentPart: z.ZodType<ContentPart> = contentPartSchema().transform(contentPartFromJSON);
 const userInput = z.union([z.string(), z.array(contentPart)]);
 
 export const promptParamsSchema = z.object({ user_input: userInput });
