@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { runWithWire } from '../wire/current-wire.js';
+import type { RunContext } from '../toolset/run-scope.js';
 import { isWireRequest } from '../wire/message.js';
 import { QuestionRequest } from '../wire/requests.js';
 import { Wire } from '../wire/wire.js';
@@ -7,7 +7,8 @@ import { appendItemSessionEvent, wireEntry } from './event-stream.js';
 import type { SessionCostMeter } from './session-cost.js';
 
 /**
- * Runs one swarm item with a wire of its own as the current wire, so its subagent's events (as
+ * Runs one swarm item with a wire of its own as its run's wire (handed to `run`, not entered as an
+ * AsyncLocalStorage: see RunScope), so its subagent's events (as
  * `SubagentEvent`s under the swarm's call, already redacted by the subagent's wire) go to the
  * session's stream, fenced by the turn holding the session and this item's lock: a page following
  * the session shows the item's steps under the swarm, as a local swarm's. A question the subagent
@@ -17,7 +18,7 @@ import type { SessionCostMeter } from './session-cost.js';
 export async function withItemEvents<T>(
   redis: Redis,
   item: { sessionId: string; turn: number; parentJobId: string; jobId: string; token: string | undefined },
-  run: () => Promise<T>,
+  run: (itemRun: RunContext) => Promise<T>,
   /** Counts what the item's steps cost into the session's total. */
   cost?: SessionCostMeter,
 ): Promise<T> {
@@ -39,7 +40,7 @@ export async function withItemEvents<T>(
     }
   })();
   try {
-    return await runWithWire(wire, run);
+    return await run({ wire, approvalSource: undefined });
   } finally {
     wire.shutdown();
     await forwarding;

@@ -145,7 +145,7 @@ export async function runSwarmItemJob(
       outcome = await withItemEvents(
         runner.redis,
         events,
-        () =>
+        (itemRun) =>
           session.runSwarmItem({
             swarmId: record.swarmId,
             index,
@@ -160,6 +160,7 @@ export async function runSwarmItemJob(
             // A `--repo` session's items run isolated: their work comes back as their branches.
             isolation: parent.repo ? 'worktree' : record.isolation,
             parentToolCallId: record.toolCallId,
+            parentRun: itemRun,
             signal: cancel.signal,
             ...(approvals
               ? {

@@ -101,6 +101,7 @@ export class SessionSubagentRunner implements SubagentRunner {
         parentToolCallId: run.parentToolCallId,
         signal: run.signal,
         isolation: run.isolation,
+        parentRun: run.parentRun,
       },
       { id: run.branchOwner, index: run.index },
     ).finally(() => this.services.approval.endSwarm(run.swarmId));

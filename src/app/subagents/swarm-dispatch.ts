@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SubagentIsolation } from '../../tools/runtime.js';
+import type { RunContext } from '../../toolset/run-scope.js';
 import type { ApprovalRequest } from '../../wire/requests.js';
 import type { SubagentRunOutcome } from './subagent-run-outcome.js';
 
@@ -56,6 +57,8 @@ export interface SwarmItemRun {
    * absent: nobody can answer, and each is refused with the reason.
    */
   onApprovalRequest?: ((request: ApprovalRequest) => void) | undefined;
+  /** The run the item's events go to (its wire); absent: the caller's current wire, if any. */
+  parentRun?: RunContext | undefined;
 }
 
 /**
