@@ -25,6 +25,7 @@ it('holds nothing more for a plain file, or for a name outside the writable fold
   expect(namedScriptHolds([sh(join(work, 'mcp', 'server.sh')), sh(outside)], [work])).toEqual({
     byFolder: [],
     madeWhenMissing: [],
+    linksNotHeld: [],
   });
 });
 
@@ -51,11 +52,18 @@ it('makes the first missing folder below the root, and leaves a symlink at the t
   expect(namedScriptHolds([sh(join(work, 'scripts', 'hooks', 'start.sh'))], [work])).toEqual({
     byFolder: [],
     madeWhenMissing: [join(work, 'scripts')],
+    linksNotHeld: [],
   });
   symlinkSync('shared', join(work, 'linked'));
-  expect(namedScriptHolds([sh(join(work, 'linked', 'server.sh'))], [work])).toEqual({
+  symlinkSync(join('shared', 'server.sh'), join(work, 'top.sh'));
+  const throughLink = join(work, 'linked', 'server.sh');
+  expect(namedScriptHolds([sh(throughLink), sh(join(work, 'top.sh'))], [work])).toEqual({
     byFolder: [],
     madeWhenMissing: [],
+    linksNotHeld: [
+      { path: throughLink, link: join(work, 'linked') },
+      { path: join(work, 'top.sh'), link: join(work, 'top.sh') },
+    ],
   });
 });
 
@@ -77,6 +85,7 @@ it("holds a Python script's folder (Python imports from it first), not a shell s
   ).toEqual({
     byFolder: [join(work, 'scripts', 'check.py'), join(work, 'top.py')],
     madeWhenMissing: [],
+    linksNotHeld: [],
   });
   expect(namedScriptHolds([sh(join(work, 'shared', 'server.sh'))], [work]).byFolder).toEqual([]);
 });

@@ -14,15 +14,17 @@ import { importsFromScriptFolder, type NamedScript } from './script-words.js';
  * symlink, read-only with all it holds (`byFolder`: a file in it). Where that folder is a writable root
  * itself (the whole workspace cannot be read-only), a missing first name below it is made, empty, and
  * held (`madeWhenMissing`: `scripts/` for `scripts/hooks/start.sh`); a symlink at the top of the
- * workspace is not held (the README says so). A Python script's folder is held too, whatever the
- * name (importsFromScriptFolder). `realRoots`: the writable folders' real paths.
+ * workspace is not held (the README says so): it is returned in `linksNotHeld`, with the name that
+ * goes through it. A Python script's folder is held too, whatever the name (importsFromScriptFolder).
+ * `realRoots`: the writable folders' real paths.
  */
 export function namedScriptHolds(
   scripts: readonly NamedScript[],
   realRoots: readonly string[],
-): { byFolder: string[]; madeWhenMissing: string[] } {
+): { byFolder: string[]; madeWhenMissing: string[]; linksNotHeld: LinkNotHeld[] } {
   const byFolder = new Set<string>();
   const madeWhenMissing = new Set<string>();
+  const linksNotHeld: LinkNotHeld[] = [];
   for (const { path, interpreter } of scripts) {
     // The folders above the name, up to the writable root holding it.
     const chain: string[] = [];
@@ -51,8 +53,16 @@ export function namedScriptHolds(
     const entry = join(realOrGiven(folder), relative(folder, path).split(sep)[0]!);
     if (held !== root) byFolder.add(entry);
     else if (lstatSync(entry, { throwIfNoEntry: false }) === undefined) madeWhenMissing.add(entry);
+    // The first name below the root exists and is no plain folder (nor the plain file itself): a link.
+    else linksNotHeld.push({ path, link: entry });
   }
-  return { byFolder: [...byFolder], madeWhenMissing: [...madeWhenMissing] };
+  return { byFolder: [...byFolder], madeWhenMissing: [...madeWhenMissing], linksNotHeld };
+}
+
+/** A name the sandbox cannot hold: `path` goes through `link`, an entry of a writable root itself. */
+export interface LinkNotHeld {
+  readonly path: string;
+  readonly link: string;
 }
 
 /** A folder that exists and is not a symlink. */

@@ -81,8 +81,8 @@ export async function openSessionGuards(parts: {
   const launchDir = process.cwd();
   const realRoots = [session.workDir, ...additionalDirs].map((dir) => realOrGiven(resolve(dir)));
   // A script name that is a symlink, or names nothing yet: its folder held (named-script-holds.ts).
-  // What kimi-ts loaded by a path the person gave, as given (a symlink on the way is said at start,
-  // unless its folder is held).
+  // What kimi-ts loaded by a path the person gave, as given (a symlink on the way is said at start
+  // when the sandbox cannot hold its folder).
   const loadedPaths = [...configFiles, ...files.spec.specFiles, home];
   const scriptNames = namedScriptHolds(
     [
@@ -150,6 +150,8 @@ export async function openSessionGuards(parts: {
       sandboxState,
       agentCode,
       loadedPaths,
+      // Those of them the sandbox cannot hold: said at start (session-sandbox.ts).
+      loadedLinksNotHeld: scriptNames.linksNotHeld.filter(({ path }) => loadedPaths.includes(path)),
       mcpConfig,
       refuseHookCommand,
       forgetWritableFolders,

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import {
   createCommandSandbox,
@@ -10,6 +10,7 @@ import { type AgentCode, NO_AGENT_CODE } from '../policy/sandbox-agent-code.js';
 import { kimiInstallRoot, workspaceHoldingInstall } from '../util/install-location.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
+import type { LinkNotHeld } from './named-script-holds.js';
 import type { WarningSink } from './session-warning.js';
 import { symlinkInWorkspace } from './symlink-in-workspace.js';
 
@@ -71,18 +72,31 @@ export function warnOfSandbox(
     readonly agentCode?: AgentCode | undefined;
     /** What kimi-ts loaded by a path the person gave (config files, agent specs, its home), as given. */
     readonly loadedPaths?: readonly string[] | undefined;
+    /** Those of `loadedPaths` through a symlink the sandbox cannot hold (named-script-holds.ts). */
+    readonly loadedLinksNotHeld?: readonly LinkNotHeld[] | undefined;
   },
   writableFolders: readonly string[],
   warn: WarningSink,
 ): void {
-  const { sandboxState: state, agentCode = NO_AGENT_CODE, loadedPaths = [] } = guards;
+  const {
+    sandboxState: state,
+    agentCode = NO_AGENT_CODE,
+    loadedPaths = [],
+    loadedLinksNotHeld = [],
+  } = guards;
   if (state.kind === 'unavailable') warnSandboxUnavailableOnce(state, warn);
   const realRoots = writableFolders.map((dir) => realOrGiven(resolve(dir)));
-  for (const file of loadedPaths) {
-    const link = symlinkInWorkspace(file, realRoots);
-    // The sandbox holds the folder of a link below the top of a writable folder (session-guards.ts).
-    const held = link !== null && state.kind === 'on' && !realRoots.includes(realOrGiven(dirname(link)));
-    if (link !== null && !held) warn({ kind: 'loaded-through-symlink', file, link, real: realOrGiven(file) });
+  // With the sandbox on, it holds the folder of every such link it can (session-guards.ts); without
+  // it, any link on the way in a writable folder can be replaced.
+  const linksNotHeld =
+    state.kind === 'on'
+      ? loadedLinksNotHeld
+      : loadedPaths.flatMap((path) => {
+          const link = symlinkInWorkspace(path, realRoots);
+          return link === null ? [] : [{ path, link }];
+        });
+  for (const { path, link } of linksNotHeld) {
+    warn({ kind: 'loaded-through-symlink', file: path, link, real: realOrGiven(path) });
   }
   if (state.kind === 'on') return;
   // Found once: a walk up from this module's file, reading each package.json on the way.

@@ -67,3 +67,23 @@ it('a link below the top of the workspace is held with its folder: a command can
   expect(result.stderr).not.toContain('through the symlink');
   expect(await readlink(join(work, 'cfg', 'conf'))).toBe('../settings/v1');
 });
+
+it('with the sandbox off, a link below the top of the workspace is said at start too (nothing holds it)', async () => {
+  const { sandbox } = await cli.setup([{ text: 'Done.' }]);
+  const work = sandbox.workDir;
+  await mkdir(join(work, 'settings', 'v1'), { recursive: true });
+  await writeFile(join(work, 'settings', 'v1', 'kimi.toml'), await readFile(sandbox.configFile, 'utf8'));
+  await mkdir(join(work, 'cfg'));
+  await symlink('../settings/v1', join(work, 'cfg', 'conf'));
+  const result = await sandbox.run(
+    [
+      ...['--config-file', join(work, 'cfg', 'conf', 'kimi.toml'), '-w', work],
+      ...['--sandbox', 'off', '--print', '-p', 'go'],
+    ],
+    { bare: true },
+  );
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stderr).toContain(
+    `kimi-ts loads ${join(work, 'cfg', 'conf', 'kimi.toml')} through the symlink ${join(work, 'cfg', 'conf')}`,
+  );
+});
