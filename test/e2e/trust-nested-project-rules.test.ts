@@ -3,7 +3,9 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { LoopbackServer } from '../support/loopback-server.js';
+import type { CliResult, CliSandbox } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
+import type { ScriptedLLMServer } from '../support/scripted-llm-server.js';
 import { toolResults } from '../support/stream-json.js';
 
 /**
@@ -15,13 +17,51 @@ import { toolResults } from '../support/stream-json.js';
 
 const cli = useScriptedCli();
 
-it('a command cannot plant project rules in a sub-folder of a trusted workspace that the next session there puts in force', async () => {
+/** A loopback "private service": print mode fetches it only where a rule the person wrote allows it. */
+async function privateSite(): Promise<LoopbackServer> {
   const site = await LoopbackServer.start();
   cli.defer(() => site.close());
   site.fallback = (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end('private-service-answer');
   };
+  return site;
+}
+
+/**
+ * The next session, started in `workDir` with the same config: the model fetches the private
+ * service. Returns the run and the fetch's result.
+ */
+async function nextSessionFetches(
+  sandbox: CliSandbox,
+  server: ScriptedLLMServer,
+  site: LoopbackServer,
+  workDir: string,
+): Promise<{ run: CliResult; fetchResult: string | undefined }> {
+  server.push(
+    { toolCalls: [{ id: 'f1', name: 'FetchURL', args: { url: `${site.url}/admin` } }] },
+    { text: 'Done.' },
+  );
+  const run = await sandbox.run(
+    [
+      '--config-file',
+      sandbox.configFile,
+      '-w',
+      workDir,
+      '--print',
+      '--output-format',
+      'stream-json',
+      '-p',
+      'go',
+    ],
+    { bare: true },
+  );
+  expect(run.code, run.stderr).toBe(0);
+  return { run, fetchResult: toolResults(run.stdout)[0] };
+}
+
+it('a command cannot plant project rules in a sub-folder of a trusted workspace that the next session there puts in force', async () => {
+  const site = await privateSite();
   const server = await cli.startServer();
   const sandbox = await cli.createSandbox({ baseUrl: server.baseUrl });
   // The person trusts the project folder (their config's [trust] folders).
@@ -35,17 +75,12 @@ it('a command cannot plant project rules in a sub-folder of a trusted workspace 
   const first = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
   expect(first.code, first.stderr).toBe(0);
   // The next session, started in the sub-folder (still inside the trusted folder).
-  server.push(
-    { toolCalls: [{ id: 'f1', name: 'FetchURL', args: { url: `${site.url}/admin` } }] },
-    { text: 'Done.' },
+  const { run: second, fetchResult } = await nextSessionFetches(
+    sandbox,
+    server,
+    site,
+    join(sandbox.workDir, 'sub'),
   );
-  const sub = join(sandbox.workDir, 'sub');
-  const second = await sandbox.run(
-    ['--config-file', sandbox.configFile, '-w', sub, '--print', '--output-format', 'stream-json', '-p', 'go'],
-    { bare: true },
-  );
-  expect(second.code, second.stderr).toBe(0);
-  const [fetchResult] = toolResults(second.stdout);
   // Print mode refuses a private host unless a rule the person wrote names it.
   expect(fetchResult).not.toContain('private-service-answer');
   // And says why the sub-folder's allow rule is held back.
@@ -54,12 +89,7 @@ it('a command cannot plant project rules in a sub-folder of a trusted workspace 
 
 // An add-dir's own .kimi-ts is held read-only like the work dir's.
 it('a command cannot plant project rules in an --add-dir folder (trusted) that the next session there puts in force', async () => {
-  const site = await LoopbackServer.start();
-  cli.defer(() => site.close());
-  site.fallback = (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end('private-service-answer');
-  };
+  const site = await privateSite();
   const server = await cli.startServer();
   const sandbox = await cli.createSandbox({ baseUrl: server.baseUrl });
   const extra = join(sandbox.root, 'extra');
@@ -81,26 +111,7 @@ it('a command cannot plant project rules in an --add-dir folder (trusted) that t
     'go',
   ]);
   expect(first.code, first.stderr).toBe(0);
-  server.push(
-    { toolCalls: [{ id: 'f1', name: 'FetchURL', args: { url: `${site.url}/admin` } }] },
-    { text: 'Done.' },
-  );
-  const second = await sandbox.run(
-    [
-      '--config-file',
-      sandbox.configFile,
-      '-w',
-      extra,
-      '--print',
-      '--output-format',
-      'stream-json',
-      '-p',
-      'go',
-    ],
-    { bare: true },
-  );
-  expect(second.code, second.stderr).toBe(0);
-  const [fetchResult] = toolResults(second.stdout);
+  const { fetchResult } = await nextSessionFetches(sandbox, server, site, extra);
   expect(fetchResult).not.toContain('private-service-answer');
 });
 
@@ -111,12 +122,7 @@ it('a command cannot plant project rules in an --add-dir folder (trusted) that t
  */
 for (const tool of ['Shell', 'WriteFile'] as const) {
   it(`a ${tool} call cannot plant project rules in a trusted sub-folder of the workspace`, async () => {
-    const site = await LoopbackServer.start();
-    cli.defer(() => site.close());
-    site.fallback = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end('private-service-answer');
-    };
+    const site = await privateSite();
     const server = await cli.startServer();
     const sandbox = await cli.createSandbox({ baseUrl: server.baseUrl });
     const sub = join(sandbox.workDir, 'sub');
@@ -141,26 +147,7 @@ for (const tool of ['Shell', 'WriteFile'] as const) {
     expect(first.code, first.stderr).toBe(0);
     // The empty `.kimi-ts` the sandbox made to hold is gone with the session.
     expect(existsSync(join(sub, '.kimi-ts'))).toBe(false);
-    server.push(
-      { toolCalls: [{ id: 'f1', name: 'FetchURL', args: { url: `${site.url}/admin` } }] },
-      { text: 'Done.' },
-    );
-    const second = await sandbox.run(
-      [
-        '--config-file',
-        sandbox.configFile,
-        '-w',
-        sub,
-        '--print',
-        '--output-format',
-        'stream-json',
-        '-p',
-        'go',
-      ],
-      { bare: true },
-    );
-    expect(second.code, second.stderr).toBe(0);
-    const [fetchResult] = toolResults(second.stdout);
+    const { fetchResult } = await nextSessionFetches(sandbox, server, site, sub);
     expect(fetchResult).not.toContain('private-service-answer');
   });
 }
