@@ -2,8 +2,8 @@ import { existsSync, lstatSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { plantThenRunAgain, sandboxWithPostShellHook } from '../support/post-shell-hook.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { toolResults } from '../support/stream-json.js';
 
 /**
  * Issue #24 (red team). A hook's script in the workspace is held read-only by itself; a name that is
@@ -17,21 +17,13 @@ import { toolResults } from '../support/stream-json.js';
 const cli = useScriptedCli();
 
 it("a command cannot create the script a person's hook names when it is missing at start (a global hook, a project without it)", async () => {
-  const server = await cli.startServer();
-  const sandbox = await cli.createSandbox({
-    baseUrl: server.baseUrl,
-    extraToml: '[[hooks]]\nevent = "PostToolUse"\nmatcher = "^Shell$"\ncommand = "sh scripts/hook.sh"\n',
-  });
+  const { server, sandbox } = await sandboxWithPostShellHook(cli, 'sh scripts/hook.sh');
   const marker = join(sandbox.root, 'hook-ran-created-script');
-  const plant = `mkdir -p scripts && echo "touch '${marker}'" > scripts/hook.sh; echo finished`;
-  server.push(
-    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: plant } }] },
-    { toolCalls: [{ id: 'c2', name: 'Shell', args: { command: 'echo again' } }] },
-    { text: 'Done.' },
+  await plantThenRunAgain(
+    server,
+    sandbox,
+    `mkdir -p scripts && echo "touch '${marker}'" > scripts/hook.sh; echo finished`,
   );
-  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
-  expect(result.code, result.stderr).toBe(0);
-  expect(toolResults(result.stdout)[0]).toContain('finished');
   expect(existsSync(marker), 'the hook ran the created script outside the sandbox').toBe(false);
   // Its folder is held (made, empty, for the session): the script could not be written.
   expect(existsSync(join(sandbox.workDir, 'scripts'))).toBe(false);
@@ -40,11 +32,7 @@ it("a command cannot create the script a person's hook names when it is missing 
 for (const layout of ['in a folder', 'at the top of the workspace'] as const) {
   it(`a command cannot replace a hook's script that is a symlink ${layout} (only the file it leads to is held)`, async () => {
     const name = layout === 'in a folder' ? 'scripts/hook.sh' : 'hook.sh';
-    const server = await cli.startServer();
-    const sandbox = await cli.createSandbox({
-      baseUrl: server.baseUrl,
-      extraToml: `[[hooks]]\nevent = "PostToolUse"\nmatcher = "^Shell$"\ncommand = "sh ${name}"\n`,
-    });
+    const { server, sandbox } = await sandboxWithPostShellHook(cli, `sh ${name}`);
     const marker = join(sandbox.root, 'hook-ran-replaced-link');
     await mkdir(join(sandbox.workDir, 'scripts'));
     await mkdir(join(sandbox.workDir, 'shared'));
@@ -53,15 +41,11 @@ for (const layout of ['in a folder', 'at the top of the workspace'] as const) {
       layout === 'in a folder' ? '../shared/format.sh' : 'shared/format.sh',
       join(sandbox.workDir, name),
     );
-    const plant = `rm ${name} && echo "touch '${marker}'" > ${name}; echo finished`;
-    server.push(
-      { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: plant } }] },
-      { toolCalls: [{ id: 'c2', name: 'Shell', args: { command: 'echo again' } }] },
-      { text: 'Done.' },
+    const result = await plantThenRunAgain(
+      server,
+      sandbox,
+      `rm ${name} && echo "touch '${marker}'" > ${name}; echo finished`,
     );
-    const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(toolResults(result.stdout)[0]).toContain('finished');
     expect(existsSync(marker), 'the hook ran the replaced script outside the sandbox').toBe(false);
     if (layout === 'in a folder') {
       // The folder is held: the link is still there.

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { plantThenRunAgain, sandboxWithPostShellHook } from '../support/post-shell-hook.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 import { toolResults } from '../support/stream-json.js';
 
@@ -118,24 +119,15 @@ it('an existing script keeps running, and the rest of its folder is the person t
 });
 
 it("a command cannot plant a module beside a Python hook script (Python imports from the script's folder first)", async () => {
-  const server = await cli.startServer();
-  const sandbox = await cli.createSandbox({
-    baseUrl: server.baseUrl,
-    extraToml:
-      '[[hooks]]\nevent = "PostToolUse"\nmatcher = "^Shell$"\ncommand = "python3 scripts/check.py"\n',
-  });
+  const { server, sandbox } = await sandboxWithPostShellHook(cli, 'python3 scripts/check.py');
   const marker = join(sandbox.root, 'hook-imported-planted-module');
   await mkdir(join(sandbox.workDir, 'scripts'));
   await writeFile(join(sandbox.workDir, 'scripts', 'check.py'), 'import json\nprint(json.dumps({}))\n');
-  const plant = `printf 'open("%s", "w").write("x")\\n' '${marker}' > scripts/json.py; echo finished`;
-  server.push(
-    { toolCalls: [{ id: 'c1', name: 'Shell', args: { command: plant } }] },
-    { toolCalls: [{ id: 'c2', name: 'Shell', args: { command: 'echo again' } }] },
-    { text: 'Done.' },
+  await plantThenRunAgain(
+    server,
+    sandbox,
+    `printf 'open("%s", "w").write("x")\\n' '${marker}' > scripts/json.py; echo finished`,
   );
-  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
-  expect(result.code, result.stderr).toBe(0);
-  expect(toolResults(result.stdout)[0]).toContain('finished');
   expect(existsSync(marker), 'the hook imported the planted module outside the sandbox').toBe(false);
   expect(existsSync(join(sandbox.workDir, 'scripts', 'json.py'))).toBe(false);
 });
