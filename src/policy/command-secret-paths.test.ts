@@ -16,6 +16,7 @@ beforeAll(async () => {
   await writeFile(join(work, '.git', 'config'), '[remote "o"]\n\turl = https://me:tok3n@example.com/r.git\n');
   await writeFile(join(work, 'prod.env'), 'A=1');
   await writeFile(join(work, 'readme.md'), 'hi');
+  await writeFile(join(work, 'deploy-notes.txt'), 'push with ghp_abcdefghijklmnopqrstuvwxyz0123456789\n');
   await writeFile(join(root, 'agent.toml'), 'api_key = "x"');
   homes = {
     userHome: join(root, 'home'),
@@ -56,6 +57,9 @@ describe('commandSecretReason', () => {
     'for f in readme.md prod.env; do wc -c "$f"; done',
     'select f in ~/.ssh/*; do cat "$f"; done',
     'bash -c \'for f in .envrc; do cat "$f"; done\'',
+    // Secret by content: a token pasted in a note.
+    'cat deploy-notes.txt | rev',
+    'for f in *.txt; do base64 "$f"; done',
   ])('asks for %s', async (command) => {
     expect(await reason(command)).toMatch(/names the secret file/);
   });
@@ -67,6 +71,7 @@ describe('commandSecretReason', () => {
     'cat .env.example',
     'npm test -- --run',
     'for f in src/*.ts; do wc -l "$f"; done',
+    'wc -l readme.md nowhere.txt',
   ])('lets %s through', async (command) => {
     expect(await reason(command)).toBeNull();
   });

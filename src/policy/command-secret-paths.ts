@@ -111,7 +111,7 @@ function unknownCdBefore(scope: CommandScope, i: number): boolean {
 
 /**
  * Why a word names a secret file (by the names the shell makes of it, in each folder the command
- * may be in, and the files its globs match), or a git config's content scan to wait for.
+ * may be in, and the files its globs match), or the content scans to wait for.
  */
 function wordReason(
   word: string,
@@ -150,7 +150,7 @@ function shown(text: string): string {
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
 }
 
-/** Why one of the files a word stands for is secret, or a git config's content scan to wait for. */
+/** Why one of the files a word stands for is secret, or the content scans to wait for. */
 function pathsReason(
   word: string,
   paths: readonly string[],
@@ -164,7 +164,8 @@ function pathsReason(
     const reason = sensitiveReason(real, homes);
     if (reason !== null && scans.length === 0) return says(reason);
     if (reason !== null) scans.push(Promise.resolve(reason));
-    else if (isGitConfig(real)) scans.push(gitConfigReason(real));
+    // A file secret by its content (a pasted token in `notes.txt`) is as secret as one by its name.
+    else if (!reals.knownMissing(path)) scans.push(contentReason(real));
   }
   if (scans.length === 0) return null;
   return Promise.all(scans).then((found) => {
@@ -179,10 +180,14 @@ function isGitConfig(real: string): boolean {
   return real.endsWith(GIT_CONFIG);
 }
 
-/** `.git/config` is secret by content only (a token in a remote URL, an auth header). */
-async function gitConfigReason(real: string): Promise<string | null> {
+/**
+ * Why a file is secret by its content (`.git/config` with a token in a remote URL, a note holding a
+ * key), or null; a scan of an unchanged file is remembered (secret-content.ts).
+ */
+async function contentReason(real: string): Promise<string | null> {
   const reason = await fileSecretContentReason(real);
-  return reason ? `a git config that ${reason}` : null;
+  if (reason === null) return null;
+  return isGitConfig(real) ? `a git config that ${reason}` : `a file that ${reason}`;
 }
 
 /** Operators a word may start with that are not part of the path: redirections, process substitution. */

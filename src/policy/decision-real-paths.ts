@@ -91,6 +91,17 @@ export class DecisionRealPaths {
     return real;
   }
 
+  /**
+   * Whether the decision knows nothing is at `absolute` with no look-up of its own: its folder is
+   * missing, or was listed unchanged without the name (false: it may be there).
+   */
+  knownMissing(absolute: string): boolean {
+    const parent = dirname(absolute);
+    if (parent === absolute) return false;
+    const folder = this.folder(parent);
+    return folder.missing || holdsNoFolder(folder.facts, basename(absolute));
+  }
+
   /** The names in a folder (for a glob), from the remembered listing when the folder is unchanged. */
   list(dir: string): readonly string[] {
     const folder = this.folder(resolve(dir));

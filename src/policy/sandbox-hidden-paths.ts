@@ -36,6 +36,23 @@ export const HIDDEN_HOME_PATHS: readonly string[] = [
   '.mozilla',
   '.config/google-chrome',
   '.config/chromium',
+  // Other agents' credentials (API keys, OAuth tokens); their skills stay readable.
+  '.kimi/config.toml',
+  '.kimi/credentials',
+  '.codex/auth.json',
+  '.claude/.credentials.json',
+  '.config/git/credentials',
+  // What people typed: `export TOKEN=…`, `mysql -p…`, `curl -H 'Authorization: …'`.
+  '.bash_history',
+  '.zsh_history',
+  '.histfile',
+  '.local/share/fish/fish_history',
+  '.python_history',
+  '.node_repl_history',
+  '.psql_history',
+  '.mysql_history',
+  '.sqlite_history',
+  '.rediscli_history',
 ];
 
 /** What the hidden paths are made of (a SandboxContext is one). */

@@ -32,6 +32,12 @@ const HOME_SECRETS: readonly { path: string; what: string }[] = [
   { path: '.gnupg', what: 'a GnuPG folder' },
   { path: '.config/gh/hosts.yml', what: 'GitHub CLI tokens' },
   { path: '.kimi', what: "Kimi CLI's home (config, credentials)" },
+  { path: '.codex/auth.json', what: 'Codex credentials' },
+  { path: '.claude/.credentials.json', what: 'Claude Code credentials' },
+  { path: '.config/git/credentials', what: 'Git credentials' },
+  { path: '.bash_history', what: 'a shell history' },
+  { path: '.zsh_history', what: 'a shell history' },
+  { path: '.local/share/fish/fish_history', what: 'a shell history' },
 ];
 /**
  * A process's own files (`/proc/self/environ` is `/proc/<pid>/environ` by real path): the file tools
