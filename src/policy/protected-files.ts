@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
 import type { EffectFacts } from './effect-facts.js';
 import type { FileTarget } from './effects.js';
@@ -48,8 +49,38 @@ export class ProtectedFiles {
     }
     // Last, and only by name: the common case (no `.git` in the path) costs one scan of the string.
     for (const path of [target.real, target.absolute]) if (isGitMetadata(path)) return GIT_METADATA;
+    if (makesGitFolder(target.real)) return GIT_METADATA;
     return null;
   }
+}
+
+/** How far above a written file a git folder it completes can be: `refs/heads/main`, `objects/ab/cd…`. */
+const GIT_FOLDER_DEPTH = 3;
+
+/**
+ * Whether writing `path` leaves one of the folders just above it a git folder by git's own test
+ * (`HEAD`, `objects/`, `refs/`), whatever its name: `fixture/HEAD` and `fixture/config` next to a
+ * fixture's empty `objects/` and `refs/` make a repository whose `core.fsmonitor` or hooks run,
+ * outside any sandbox, when someone runs git there. (A command's are cleaned after it:
+ * new-git-dirs.ts.) One lstat per folder above for most writes: a folder with no `HEAD` is none.
+ */
+export function makesGitFolder(path: string): boolean {
+  let folder = path;
+  for (let depth = 0; depth < GIT_FOLDER_DEPTH; depth++) {
+    const above = dirname(folder);
+    if (above === folder) return false;
+    folder = above;
+    const head = `${folder}${sep}HEAD`;
+    const has = (name: string, isFolder: boolean) =>
+      path === `${folder}${sep}${name}` ||
+      path.startsWith(`${folder}${sep}${name}${sep}`) ||
+      (isFolder
+        ? lstatSync(`${folder}${sep}${name}`, { throwIfNoEntry: false })?.isDirectory() === true
+        : lstatSync(`${folder}${sep}${name}`, { throwIfNoEntry: false }) !== undefined);
+    if (path !== head && lstatSync(head, { throwIfNoEntry: false }) === undefined) continue;
+    if (has('objects', true) && has('refs', true)) return true;
+  }
+  return false;
 }
 
 const GIT_METADATA = "a git repository's metadata (its hooks and config run code when git runs)";
