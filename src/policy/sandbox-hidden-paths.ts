@@ -1,59 +1,12 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { HOME_CREDENTIALS } from './home-credentials.js';
 
 /**
  * Credential files and folders under the user's home that a sandboxed command never sees (README,
- * "Security model", names the same list).
+ * "Security model", names the same list): the places of HOME_CREDENTIALS.
  */
-export const HIDDEN_HOME_PATHS: readonly string[] = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.config/gh',
-  '.config/gcloud',
-  '.config/hub',
-  '.config/op',
-  '.config/rclone',
-  '.docker/config.json',
-  '.kube',
-  '.azure',
-  '.terraform.d',
-  '.vault-token',
-  '.password-store',
-  '.netrc',
-  '.git-credentials',
-  '.npmrc',
-  '.yarnrc.yml',
-  '.pypirc',
-  '.gem/credentials',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.m2/settings.xml',
-  '.gradle/gradle.properties',
-  '.pgpass',
-  '.my.cnf',
-  '.local/share/keyrings',
-  '.mozilla',
-  '.config/google-chrome',
-  '.config/chromium',
-  // Other agents' credentials (API keys, OAuth tokens); their skills stay readable.
-  '.kimi/config.toml',
-  '.kimi/credentials',
-  '.codex/auth.json',
-  '.claude/.credentials.json',
-  '.config/git/credentials',
-  // What people typed: `export TOKEN=…`, `mysql -p…`, `curl -H 'Authorization: …'`.
-  '.bash_history',
-  '.zsh_history',
-  '.histfile',
-  '.local/share/fish/fish_history',
-  '.python_history',
-  '.node_repl_history',
-  '.psql_history',
-  '.mysql_history',
-  '.sqlite_history',
-  '.rediscli_history',
-];
+export const HIDDEN_HOME_PATHS: readonly string[] = HOME_CREDENTIALS.map((place) => place.path);
 
 /** What the hidden paths are made of (a SandboxContext is one). */
 export interface HiddenPathsContext {

@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
+import { HOME_CREDENTIALS } from './home-credentials.js';
 import { secretNameReason } from './secret-file-names.js';
 
 export { secretNameReason };
@@ -18,26 +19,13 @@ export interface SensitiveHomes {
   readonly configFiles?: readonly string[] | undefined;
 }
 
-/** Files and folders under the user's home, relative to it. */
+/**
+ * Files and folders under the user's home, relative to it: the person's credentials, and Kimi CLI's
+ * whole home (its sessions too; commands still see its skills).
+ */
 const HOME_SECRETS: readonly { path: string; what: string }[] = [
-  { path: '.ssh', what: 'an SSH folder' },
-  { path: '.aws/credentials', what: 'AWS credentials' },
-  { path: '.netrc', what: 'a .netrc file' },
-  { path: '.npmrc', what: 'an .npmrc file (registry tokens)' },
-  { path: '.pypirc', what: 'a .pypirc file (registry tokens)' },
-  { path: '.config/gcloud', what: 'Google Cloud credentials' },
-  { path: '.docker/config.json', what: 'Docker credentials' },
-  { path: '.kube/config', what: 'a Kubernetes config' },
-  { path: '.git-credentials', what: 'Git credentials' },
-  { path: '.gnupg', what: 'a GnuPG folder' },
-  { path: '.config/gh/hosts.yml', what: 'GitHub CLI tokens' },
   { path: '.kimi', what: "Kimi CLI's home (config, credentials)" },
-  { path: '.codex/auth.json', what: 'Codex credentials' },
-  { path: '.claude/.credentials.json', what: 'Claude Code credentials' },
-  { path: '.config/git/credentials', what: 'Git credentials' },
-  { path: '.bash_history', what: 'a shell history' },
-  { path: '.zsh_history', what: 'a shell history' },
-  { path: '.local/share/fish/fish_history', what: 'a shell history' },
+  ...HOME_CREDENTIALS,
 ];
 /**
  * A process's own files (`/proc/self/environ` is `/proc/<pid>/environ` by real path): the file tools

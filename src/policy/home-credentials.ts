@@ -1,0 +1,55 @@
+/**
+ * The person's credentials under their home, relative to it, with what each is: hidden from every
+ * sandboxed command (sandbox-hidden-paths.ts) and secret for the file tools and for the commands that
+ * name them (sensitive-files.ts). One list for both: a place only one of them knew was read by the
+ * other (ReadFile approved `~/.vault-token` in print mode, a read outside the workspace).
+ */
+export const HOME_CREDENTIALS: readonly { readonly path: string; readonly what: string }[] = [
+  { path: '.ssh', what: 'an SSH folder' },
+  { path: '.aws', what: 'AWS credentials' },
+  { path: '.gnupg', what: 'a GnuPG folder' },
+  { path: '.config/gh', what: 'GitHub CLI tokens' },
+  { path: '.config/gcloud', what: 'Google Cloud credentials' },
+  { path: '.config/hub', what: 'hub tokens' },
+  { path: '.config/op', what: '1Password CLI data' },
+  { path: '.config/rclone', what: 'rclone remotes and their keys' },
+  { path: '.docker/config.json', what: 'Docker credentials' },
+  { path: '.kube', what: 'a Kubernetes config' },
+  { path: '.azure', what: 'Azure credentials' },
+  { path: '.terraform.d', what: 'Terraform credentials' },
+  { path: '.vault-token', what: 'a Vault token' },
+  { path: '.password-store', what: 'a password store' },
+  { path: '.netrc', what: 'a .netrc file' },
+  { path: '.git-credentials', what: 'Git credentials' },
+  { path: '.npmrc', what: 'an .npmrc file (registry tokens)' },
+  { path: '.yarnrc.yml', what: 'a Yarn config (registry tokens)' },
+  { path: '.pypirc', what: 'a .pypirc file (registry tokens)' },
+  { path: '.gem/credentials', what: 'RubyGems credentials' },
+  { path: '.cargo/credentials', what: 'Cargo registry tokens' },
+  { path: '.cargo/credentials.toml', what: 'Cargo registry tokens' },
+  { path: '.m2/settings.xml', what: 'Maven settings (repository passwords)' },
+  { path: '.gradle/gradle.properties', what: 'Gradle properties (repository passwords)' },
+  { path: '.pgpass', what: 'PostgreSQL passwords' },
+  { path: '.my.cnf', what: 'a MySQL config (passwords)' },
+  { path: '.local/share/keyrings', what: 'the desktop keyrings' },
+  { path: '.mozilla', what: "Firefox's profiles (cookies, saved passwords)" },
+  { path: '.config/google-chrome', what: "Chrome's profiles (cookies, saved passwords)" },
+  { path: '.config/chromium', what: "Chromium's profiles (cookies, saved passwords)" },
+  // Other agents' credentials (API keys, OAuth tokens); their skills stay readable to commands.
+  { path: '.kimi/config.toml', what: "Kimi CLI's config (API keys)" },
+  { path: '.kimi/credentials', what: "Kimi CLI's credentials" },
+  { path: '.codex/auth.json', what: 'Codex credentials' },
+  { path: '.claude/.credentials.json', what: 'Claude Code credentials' },
+  { path: '.config/git/credentials', what: 'Git credentials' },
+  // What people typed: `export TOKEN=…`, `mysql -p…`, `curl -H 'Authorization: …'`.
+  { path: '.bash_history', what: 'a shell history' },
+  { path: '.zsh_history', what: 'a shell history' },
+  { path: '.histfile', what: 'a shell history' },
+  { path: '.local/share/fish/fish_history', what: 'a shell history' },
+  { path: '.python_history', what: 'a REPL history' },
+  { path: '.node_repl_history', what: 'a REPL history' },
+  { path: '.psql_history', what: 'a REPL history' },
+  { path: '.mysql_history', what: 'a REPL history' },
+  { path: '.sqlite_history', what: 'a REPL history' },
+  { path: '.rediscli_history', what: 'a REPL history' },
+];
