@@ -297,8 +297,16 @@ export function bwrapArguments(
   // namespace's PID 1 (bash reaps what is orphaned inside): bwrap's own init would outlive bwrap by a
   // moment and be left to the machine's PID 1 — a zombie for good in a container whose init reaps nothing.
   args.push('--unshare-pid', '--as-pid-1', '--unshare-ipc', '--die-with-parent');
+  // Run by root (a container, a CI job), bwrap leaves the command every capability, and with
+  // CAP_SYS_ADMIN it could `umount` a hidden folder or remount `/` writable: none, as for anyone else.
+  if (runsAsRoot()) args.push('--cap-drop', 'ALL');
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', start);
   return args;
+}
+
+/** Whether this process is root: bwrap then keeps the command's capabilities unless told not to. */
+function runsAsRoot(): boolean {
+  return process.getuid?.() === 0;
 }
 
 /** `path` is `dir` or below it; both absolute and normalised (`resolve` results). */
