@@ -19,6 +19,21 @@ export async function commandSecretReason(
   parts: readonly string[],
   cwd: string,
   homes: SensitiveHomes,
+  now: () => number = Date.now,
+  loopWords: readonly string[] = [],
+  sandboxHidesHomes = false,
+): Promise<string | null> {
+  return commandSecretReasonNow(parts, cwd, homes, now, loopWords, sandboxHidesHomes);
+}
+
+/**
+ * The same, with no promise unless a file's content must be read (a `.git/config`): a decision
+ * waits on nothing for the words of most commands.
+ */
+export function commandSecretReasonNow(
+  parts: readonly string[],
+  cwd: string,
+  homes: SensitiveHomes,
   /** The clock folders are judged settled on (tests move it). */
   now: () => number = Date.now,
   /** Words a loop hands to its body (ParsedCommand.loopWords): each may name a file the body reads. */
@@ -29,7 +44,7 @@ export async function commandSecretReason(
    * folder the command can see), not asked for whatever it is.
    */
   sandboxHidesHomes = false,
-): Promise<string | null> {
+): string | null | Promise<string | null> {
   // Each word's files looked up in the command's order (synchronously: see DecisionRealPaths); the
   // first secret is the answer. Only a `.git/config` is read for its content, and only then does
   // the decision wait on the file system.
@@ -70,7 +85,7 @@ export async function commandSecretReason(
     }
   }
   if (!pending) return null;
-  return (await Promise.all(reasons)).find((r) => r !== null) ?? null;
+  return Promise.all(reasons).then((found) => found.find((r) => r !== null) ?? null);
 }
 
 /**

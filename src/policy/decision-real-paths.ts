@@ -27,6 +27,18 @@ const folders = new Map<string, FolderFacts>();
  * the old one and promoted (see recent-parses.ts).
  */
 let newestFolderKey: string | null = null;
+/**
+ * The newest folder as its stat found it, by the path it was named by: a stat of that path with the
+ * same numbers is the same folder, unchanged (its key, and its identity for realPathByIdentity, the
+ * same texts), answered with no key or identity text made: each writes times in ms as decimal text,
+ * about a µs a decision (most decisions look up the working folder of the last).
+ */
+let newestFolder: {
+  readonly dir: string;
+  readonly info: Stats;
+  readonly real: string;
+  readonly facts: FolderFacts;
+} | null = null;
 const MAX_FOLDERS = 64;
 const MAX_NAMES = 4096;
 /**
@@ -42,6 +54,11 @@ const SETTLED_MS = 50;
  */
 function folderKey(info: Stats): string {
   return `${info.dev}:${info.ino}:${info.mtimeMs}:${info.ctimeMs}`;
+}
+
+/** Whether two stats give the same folderKey (and so the same identity for realPathByIdentity). */
+function sameFolderKey(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /** A folder as one decision sees it: its real path, and its remembered facts when it is settled. */
@@ -162,12 +179,24 @@ export class DecisionRealPaths {
       const real = parent === dir ? dir : childPath(this.folder(parent).real, basename(dir));
       return { real, facts: null, missing: true };
     }
+    const newest = newestFolder;
+    if (
+      newest !== null &&
+      newest.dir === dir &&
+      sameFolderKey(newest.info, info) &&
+      info.isDirectory() &&
+      this.isSettled(info)
+    )
+      return { real: newest.real, facts: newest.facts, missing: false };
     const real = realPathByIdentity(dir, info);
     if (!info.isDirectory() || !this.isSettled(info)) return { real, facts: null, missing: false };
     const key = folderKey(info);
     let facts = folders.get(key);
     // The folder of the last decision again (most are): already the newest, the Map is not touched.
-    if (facts && key === newestFolderKey) return { real, facts, missing: false };
+    if (facts && key === newestFolderKey) {
+      newestFolder = { dir, info, real, facts };
+      return { real, facts, missing: false };
+    }
     if (facts) folders.delete(key);
     else {
       const listed = listFolder(dir);
@@ -179,6 +208,7 @@ export class DecisionRealPaths {
     // Most recently used last: the oldest folder is the one dropped.
     folders.set(key, facts);
     newestFolderKey = key;
+    newestFolder = { dir, info, real, facts };
     if (folders.size > MAX_FOLDERS) {
       const oldest = folders.keys().next().value;
       if (oldest !== undefined) folders.delete(oldest);

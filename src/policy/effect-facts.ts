@@ -1,11 +1,11 @@
 import { relative } from 'node:path';
-import { commandSecretReason } from './command-secret-paths.js';
+import { commandSecretReasonNow } from './command-secret-paths.js';
 import type { Effect } from './effects.js';
 import { type AddressClass, classifyAddresses } from './network-address.js';
 import type { PathClass, WorkspaceRoots } from './path-class.js';
 import { fileSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
-import { type ParsedCommand, parseShellCommand } from './shell-command.js';
+import { type ParsedCommand, parseShellCommand, parseShellCommandNow } from './shell-command.js';
 
 /** An effect with what the policy worked out about it. */
 export interface EffectFacts {
@@ -20,35 +20,47 @@ export interface EffectFacts {
   readonly command?: ParsedCommand | undefined;
 }
 
-export async function gatherFacts(
+/**
+ * The effects' facts, in a promise only when one of them waits on something (a file's class or
+ * content, the parser's first load): most commands' facts are ready, and the decision awaits nothing
+ * (an await of a ready value still waits a microtask).
+ */
+export function gatherAllFacts(
+  effects: readonly Effect[],
+  roots: WorkspaceRoots,
+  homes: SensitiveHomes,
+  sandboxHidesHomes: boolean,
+): EffectFacts[] | Promise<EffectFacts[]> {
+  const gathered: (EffectFacts | Promise<EffectFacts>)[] = [];
+  let waits = false;
+  for (let i = 0; i < effects.length; i++) {
+    const facts = gatherFacts(effects[i]!, roots, homes, sandboxHidesHomes);
+    waits ||= facts instanceof Promise;
+    gathered.push(facts);
+  }
+  return waits ? Promise.all(gathered) : (gathered as EffectFacts[]);
+}
+
+/**
+ * What the policy works out about an effect. A command's facts come with no promise once the parser
+ * is loaded and no file's content is read (most commands): the decision waits on no microtask for them.
+ */
+export function gatherFacts(
   effect: Effect,
   roots: WorkspaceRoots,
   homes: SensitiveHomes,
   /** Commands run in the sandbox, which hides the homes' secret folders and the config files. */
   sandboxHidesHomes = false,
-): Promise<EffectFacts> {
+): EffectFacts | Promise<EffectFacts> {
   switch (effect.kind) {
     case 'read':
-    case 'write': {
-      const { target } = effect;
-      const pathClass = await roots.classify(target.real);
-      const candidates = [target.given, target.absolute, target.real];
-      if (pathClass === 'workspace') candidates.push(relative(await roots.realWorkDir(), target.real) || '.');
-      // By name and place first; then, for reading a file's text, by what it holds.
-      const byContent = effect.kind === 'read' && effect.access !== 'list';
-      const secret =
-        sensitiveReason(target.real, homes) ??
-        (byContent ? await fileSecretContentReason(target.real) : null) ??
-        undefined;
-      return { effect, candidates, pathClass, secret };
-    }
+    case 'write':
+      return fileFacts(effect, roots, homes);
     case 'exec': {
-      const command = await parseShellCommand(effect.command);
       const hidden = sandboxHidesHomes && effect.leaveSandbox === undefined;
-      const secret =
-        (await commandSecretReason(command.parts, effect.cwd, homes, undefined, command.loopWords, hidden)) ??
-        undefined;
-      return { effect, candidates: [effect.command.trim()], command, secret };
+      const command = parseShellCommandNow(effect.command);
+      if (command) return commandFacts(effect, command, homes, hidden);
+      return parseShellCommand(effect.command).then((parsed) => commandFacts(effect, parsed, homes, hidden));
     }
     case 'network':
       return {
@@ -59,4 +71,45 @@ export async function gatherFacts(
     case 'external':
       return { effect, candidates: [effect.action] };
   }
+}
+
+async function fileFacts(
+  effect: Extract<Effect, { kind: 'read' | 'write' }>,
+  roots: WorkspaceRoots,
+  homes: SensitiveHomes,
+): Promise<EffectFacts> {
+  const { target } = effect;
+  const pathClass = await roots.classify(target.real);
+  const candidates = [target.given, target.absolute, target.real];
+  if (pathClass === 'workspace') candidates.push(relative(await roots.realWorkDir(), target.real) || '.');
+  // By name and place first; then, for reading a file's text, by what it holds.
+  const byContent = effect.kind === 'read' && effect.access !== 'list';
+  const secret =
+    sensitiveReason(target.real, homes) ??
+    (byContent ? await fileSecretContentReason(target.real) : null) ??
+    undefined;
+  return { effect, candidates, pathClass, secret };
+}
+
+function commandFacts(
+  effect: Extract<Effect, { kind: 'exec' }>,
+  command: ParsedCommand,
+  homes: SensitiveHomes,
+  sandboxHidesHomes: boolean,
+): EffectFacts | Promise<EffectFacts> {
+  const secret = commandSecretReasonNow(
+    command.parts,
+    effect.cwd,
+    homes,
+    undefined,
+    command.loopWords,
+    sandboxHidesHomes,
+  );
+  const facts = (reason: string | null): EffectFacts => ({
+    effect,
+    candidates: [effect.command.trim()],
+    command,
+    secret: reason ?? undefined,
+  });
+  return secret instanceof Promise ? secret.then(facts) : facts(secret);
 }

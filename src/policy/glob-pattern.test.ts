@@ -45,6 +45,19 @@ describe('compileGlob for commands and URLs (a wildcard over the whole text)', (
     ['curl https://*.example.com/*', 'curl https://api.example.com/v1/x', true],
     ['echo [x]', 'echo [x]', true],
     ['echo [x]', 'echo x', false],
+    // A literal text, or one then stars, is compared as a string; the others after their literal start.
+    ['git status', 'git status', true],
+    ['git status', 'git status ', false],
+    ['git status*', 'git status', true],
+    ['git status**', 'git status --short\nrm -rf /', true],
+    ['git status*', 'git statu', false],
+    ['git status*', ' git status', false],
+    ['*', '', true],
+    ['**', 'x\ny', true],
+    ['?', '', false],
+    ['npm *build', 'npm run build', true],
+    ['npm *build', 'npx run build', false],
+    ['npm *build', 'npm run build\n', false],
   ])('%s vs %j → %s', (glob, text, expected) => {
     expect(compileGlob(glob, false)(text)).toBe(expected);
   });

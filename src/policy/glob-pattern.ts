@@ -18,16 +18,36 @@ function pathGlobForPicomatch(glob: string): string {
   });
 }
 
-/** A wildcard over a whole string (a command, a URL): `*` any run of characters, `?` one. */
+/**
+ * A wildcard over a whole string (a command, a URL): `*` any run of characters, `?` one.
+ *
+ * Most rules are a literal text or a literal text then `*` (`git status*`, `rm -rf*`): those are a
+ * string compare, not a regex test. Every other glob's literal start is compared before its regex:
+ * most texts a rule is tried on (each part of every Shell command, against each rule) fail there.
+ */
 function compileWildcard(glob: string): (text: string) => boolean {
+  const literalEnd = firstWildcard(glob);
+  const prefix = glob.slice(0, literalEnd);
+  if (literalEnd === glob.length) return (text) => text === glob;
+  if (/^\*+$/.test(glob.slice(literalEnd))) return (text) => text.startsWith(prefix);
+  const regex = wildcardRegex(glob);
+  return (text) => text.startsWith(prefix) && regex.test(text);
+}
+
+/** Where a glob's first `*` or `?` is; its length when it has none. */
+function firstWildcard(glob: string): number {
+  for (let i = 0; i < glob.length; i++) if (glob[i] === '*' || glob[i] === '?') return i;
+  return glob.length;
+}
+
+function wildcardRegex(glob: string): RegExp {
   let source = '';
   for (const char of glob) {
     if (char === '*') source += '.*';
     else if (char === '?') source += '.';
     else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
   }
-  const regex = new RegExp(`^${source}$`, 's');
-  return (text) => regex.test(text);
+  return new RegExp(`^${source}$`, 's');
 }
 
 /**

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { SEARCH_WEB_ACTION } from './approval-actions.js';
 import { AskDecision } from './ask-decision.js';
 import { showTarget } from './describe-facts.js';
-import { type EffectFacts, gatherFacts } from './effect-facts.js';
+import { type EffectFacts, gatherAllFacts } from './effect-facts.js';
 import type { Effect, FileTarget } from './effects.js';
 import { WorkspaceRoots } from './path-class.js';
 import type { PermissionRuleSpec } from './permission-rule.js';
@@ -165,9 +165,8 @@ export class SessionPolicy {
   }
 
   async decide(request: PolicyRequest): Promise<PolicyDecision> {
-    const facts = await Promise.all(
-      request.effects.map((e) => gatherFacts(e, this.roots, this.homes, this.sandbox?.state === 'on')),
-    );
+    const gathered = gatherAllFacts(request.effects, this.roots, this.homes, this.sandbox?.state === 'on');
+    const facts = gathered instanceof Promise ? await gathered : gathered;
     // One effect's lists as they are (most calls): flatMap runs on V8's slow generic path.
     const only = facts.length === 1 ? facts[0] : undefined;
     const subject: RuleSubject = {
@@ -194,7 +193,8 @@ export class SessionPolicy {
     }
 
     // 1b. Plan mode: nothing but the plan file changes, whatever rules, approvals or yolo say.
-    const planRefusal = await this.planModeRefusal(request.effects);
+    // Only in plan mode: an await is a microtask every decision would wait on.
+    const planRefusal = this.planMode?.isActive() ? await this.planModeRefusal(request.effects) : null;
     if (planRefusal) return { decision: 'deny', step: 'mode', reason: planRefusal };
 
     // 2. Secret files and private addresses: a person must say yes, every time.

@@ -80,6 +80,15 @@ const parsed = new RecentParses<ParsedCommand>();
 const MAX_PARSED_TEXT = 16 * 1024;
 
 export async function parseShellCommand(command: string): Promise<ParsedCommand> {
+  return parseShellCommandNow(command) ?? remembered(command, await treeSitterParse(command));
+}
+
+/**
+ * The same parse when it needs no wait: undefined only when tree-sitter must read the command and
+ * its parser is still to load (parseShellCommand waits for it). A decision takes this path for
+ * every command once the parser is loaded: no promise made and no microtask waited on per parse.
+ */
+export function parseShellCommandNow(command: string): ParsedCommand | undefined {
   const known = parsed.get(command);
   if (known) return known;
   // Lines with quoted heredocs (`git commit -F - <<'EOF'`), split without tree-sitter and not kept
@@ -95,8 +104,12 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
   if (loop) return splitByHand(loop.parts, loop.loopWords);
   const plain = parsePlainCommandLine(command);
   if (plain) return splitByHand(plain, []);
-  const result = loaded ? parseWith(loaded, command) : await treeSitterParse(command);
-  // Without the parser the command is one opaque part: deny rules still match it, allow rules cannot.
+  return loaded ? remembered(command, parseWith(loaded, command)) : undefined;
+}
+
+/** A tree-sitter parse, kept by its text; without the parser or a tree (null), one opaque part. */
+function remembered(command: string, result: ParsedCommand | null): ParsedCommand {
+  // Deny rules still match an opaque part; allow rules cannot.
   if (result === null) return opaqueCommand(command);
   if (command.length <= MAX_PARSED_TEXT) parsed.remember(command, result);
   return result;
