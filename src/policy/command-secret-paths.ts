@@ -2,7 +2,7 @@ import { basename, isAbsolute, resolve, sep } from 'node:path';
 import { type CommandScope, commandScope, partFolders } from './command-scope.js';
 import { DecisionRealPaths } from './decision-real-paths.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
-import { fileSecretContentReason } from './secret-content.js';
+import { fileSecretContentReason, knownSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, secretNameReason, sensitiveReason } from './sensitive-files.js';
 import { expandedNames, MAX_WORD_NAMES } from './shell-word-expansion.js';
 
@@ -179,8 +179,13 @@ function pathsReason(
     const reason = sensitiveReason(real, homes);
     if (reason !== null && scans.length === 0) return says(reason);
     if (reason !== null) scans.push(Promise.resolve(reason));
-    // A file secret by its content (a pasted token in `notes.txt`) is as secret as one by its name.
-    else if (!reals.knownMissing(path)) scans.push(contentReason(real));
+    // A file secret by its content (a pasted token in `notes.txt`) is as secret as one by its name:
+    // answered now when the file was scanned before and is unchanged (most are), else scanned.
+    else if (!reals.knownMissing(path)) {
+      const known = knownSecretContentReason(real);
+      if (known === undefined) scans.push(contentReason(real));
+      else if (known !== null) scans.push(Promise.resolve(contentSays(real, known)));
+    }
   }
   if (scans.length === 0) return null;
   return Promise.all(scans).then((found) => {
@@ -201,7 +206,10 @@ function isGitConfig(real: string): boolean {
  */
 async function contentReason(real: string): Promise<string | null> {
   const reason = await fileSecretContentReason(real);
-  if (reason === null) return null;
+  return reason === null ? null : contentSays(real, reason);
+}
+
+function contentSays(real: string, reason: string): string {
   return isGitConfig(real) ? `a git config that ${reason}` : `a file that ${reason}`;
 }
 

@@ -71,6 +71,15 @@ export async function fileSecretContentReason(
   /** The clock the settled margin is read on (tests move it). */
   now: () => number = Date.now,
 ): Promise<string | null> {
+  const known = knownSecretContentReason(path);
+  return known !== undefined ? known : scanFile(path, now());
+}
+
+/**
+ * fileSecretContentReason's answer when it needs no read (not a regular file, or a file scanned
+ * before and unchanged since), with no promise; undefined when the file must be scanned.
+ */
+export function knownSecretContentReason(path: string): string | null | undefined {
   let info: BigIntStats | undefined;
   try {
     // stat opens nothing: a FIFO put where a file was expected cannot hold the decision.
@@ -81,13 +90,11 @@ export async function fileSecretContentReason(
   if (!info?.isFile()) return null;
   const key = contentKey(info);
   const known = scans.get(key);
-  if (known !== undefined) {
-    // Most recently used last: the oldest scan is the one dropped.
-    scans.delete(key);
-    scans.set(key, known);
-    return known;
-  }
-  return scanFile(path, now());
+  if (known === undefined) return undefined;
+  // Most recently used last: the oldest scan is the one dropped.
+  scans.delete(key);
+  scans.set(key, known);
+  return known;
 }
 
 /** Opens, checks and reads the file, and remembers the scan under the key of what was read. */
