@@ -43,7 +43,10 @@ export function credentialVariableReason(name: string, value: string): string | 
     return 'its name says it holds a credential';
   const content = secretContentReason(value);
   if (content !== null) return `its value ${content}`;
-  return USER_PASSWORD.test(value) ? 'its value holds a connection string with a password' : null;
+  // Without an `@` there is no user part: the pattern is not run (nor compiled, on most starts).
+  return value.includes('@') && USER_PASSWORD.test(value)
+    ? 'its value holds a connection string with a password'
+    : null;
 }
 
 /**

@@ -22,6 +22,9 @@ describe('secretContentReason', () => {
     ['-----BEGIN EC PRIVATE KEY-----', 'holds a private key'],
     ['[remote "origin"]\n\turl = https://me:s3cret@github.com/o/r.git', 'holds a URL with a password'],
     ['\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hz', 'holds an HTTP authorization header'],
+    // The patterns that ignore case find the same in any case (each rule's hints are looked for so too).
+    ['Authorization: Bearer eC1hY2Nlc3MtdG9rZW46Z2hz', 'holds an HTTP authorization header'],
+    ['HTTPS://ME:S3CRET@GITHUB.COM/o/r.git', 'holds a URL with a password'],
   ])('%s', (text, reason) => {
     expect(secretContentReason(text)).toBe(reason);
   });

@@ -2,40 +2,89 @@ import { type BigIntStats, constants, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /**
+ * One credential format. `hints` are texts of which every match holds at least one (lower case when
+ * `anyCase`): a text holding none of them is passed over without running the pattern. Most texts
+ * checked (every environment variable's value at each start) hold none, and V8 compiles a regular
+ * expression on its first run: the table cost ~1 ms of CPU on the path to the first model request.
+ */
+interface SecretContentRule {
+  what: string;
+  hints: readonly string[];
+  anyCase?: true;
+  pattern: RegExp;
+}
+
+/**
  * Well-known credential formats, for files that hold secrets whatever their name (`.git/config`
  * with a token in a remote URL, `notes.txt` with a pasted key). Our own table, not secretlint's
  * preset: `@secretlint/*` 12 and 13 declare Node ≥ 22 (this project runs on 20), its API is async
  * with a ~40 ms load, and on samples tried here it missed OpenSSH private keys and `sk-` keys. The
  * formats follow the vendors' documented prefixes (the same facts secretlint and gitleaks encode).
  */
-const SECRET_CONTENT_RULES: readonly { what: string; pattern: RegExp }[] = [
-  { what: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
-  { what: 'a GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/ },
-  { what: 'a GitHub token', pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/ },
-  { what: 'an Anthropic API key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/ },
-  { what: 'an API key (sk-…)', pattern: /\bsk-(?:proj-|svcacct-|admin-|live-)?[A-Za-z0-9_-]{20,}/ },
-  { what: 'an AWS access key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/ },
-  { what: 'a Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
-  { what: 'an npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
-  { what: 'a registry auth token', pattern: /(?:^|[\s:])_(?:authToken|auth|password)\s*=\s*[^\s$]/m },
-  { what: 'a GitLab token', pattern: /\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_-]{20,}/ },
-  { what: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
-  { what: 'a Stripe key', pattern: /\b[rs]k_live_[0-9A-Za-z]{20,}/ },
-  { what: 'a Hugging Face token', pattern: /\bhf_[A-Za-z]{34}\b/ },
+const SECRET_CONTENT_RULES: readonly SecretContentRule[] = [
+  {
+    what: 'a private key',
+    hints: ['-----BEGIN '],
+    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/,
+  },
+  {
+    what: 'a GitHub token',
+    hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
+    pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/,
+  },
+  { what: 'a GitHub token', hints: ['github_pat_'], pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/ },
+  { what: 'an Anthropic API key', hints: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/ },
+  {
+    what: 'an API key (sk-…)',
+    hints: ['sk-'],
+    pattern: /\bsk-(?:proj-|svcacct-|admin-|live-)?[A-Za-z0-9_-]{20,}/,
+  },
+  {
+    what: 'an AWS access key',
+    hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA'],
+    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/,
+  },
+  { what: 'a Slack token', hints: ['xox'], pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
+  { what: 'an npm token', hints: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
+  {
+    what: 'a registry auth token',
+    hints: ['_auth', '_password'],
+    pattern: /(?:^|[\s:])_(?:authToken|auth|password)\s*=\s*[^\s$]/m,
+  },
+  {
+    what: 'a GitLab token',
+    hints: ['glpat-', 'gldt-', 'glptt-', 'glrt-'],
+    pattern: /\bgl(?:pat|dt|ptt|rt)-[A-Za-z0-9_-]{20,}/,
+  },
+  { what: 'a Google API key', hints: ['AIza'], pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
+  { what: 'a Stripe key', hints: ['k_live_'], pattern: /\b[rs]k_live_[0-9A-Za-z]{20,}/ },
+  { what: 'a Hugging Face token', hints: ['hf_'], pattern: /\bhf_[A-Za-z]{34}\b/ },
   {
     what: 'a URL with a password',
+    hints: ['://'],
     // scheme://user:password@host, the password not a `$VAR` or `${VAR}` reference.
     pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/'"]+:(?!\$)[^\s@/'"]+@[^\s/'"]+/i,
   },
   {
     what: 'an HTTP authorization header',
+    hints: ['authorization:'],
+    anyCase: true,
     pattern: /\bauthorization:\s*(?:basic|bearer|token)\s+[A-Za-z0-9+/=._-]{8,}/i,
   },
 ];
 
 /** Why `text` holds a secret (the kind of credential, never the value), or null. */
 export function secretContentReason(text: string): string | null {
-  for (const rule of SECRET_CONTENT_RULES) if (rule.pattern.test(text)) return `holds ${rule.what}`;
+  let lowered: string | undefined;
+  for (const rule of SECRET_CONTENT_RULES) {
+    let searched = text;
+    if (rule.anyCase) {
+      lowered ??= text.toLowerCase();
+      searched = lowered;
+    }
+    if (!rule.hints.some((hint) => searched.includes(hint))) continue;
+    if (rule.pattern.test(text)) return `holds ${rule.what}`;
+  }
   return null;
 }
 
