@@ -5,13 +5,13 @@ import { secretContentReason } from './secret-content.js';
  * `AWS_SECRET_ACCESS_KEY`, `PGPASSWORD`, `NPM_CONFIG__AUTH`… (case does not matter).
  */
 const CREDENTIAL_WORDS =
-  /SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|TOKEN|APIKEY|API_KEY|ACCESS_KEY|PRIVATE_KEY|_AUTH$|^AUTH_/i;
+  /SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|TOKEN|APIKEY|API_KEY|ACCESS_KEY|PRIVATE_KEY|WEBHOOK|_AUTH$|^AUTH_/i;
 
 /**
  * Parts of a name (between `_`) that say the same: `STRIPE_KEY`, `MYSQL_PWD`, `SMTP_PASS`, `GH_PAT`,
  * `X_COOKIE`.
  */
-const CREDENTIAL_PARTS = new Set(['KEY', 'KEYS', 'PWD', 'PASS', 'PAT', 'COOKIE', 'COOKIES', 'AUTH']);
+const CREDENTIAL_PARTS = new Set(['KEY', 'KEYS', 'PWD', 'PASS', 'PAT', 'COOKIE', 'COOKIES', 'AUTH', 'JWT']);
 
 /**
  * A connection string with a password in its user part, with or without a scheme: Go's MySQL DSN

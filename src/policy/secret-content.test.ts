@@ -25,6 +25,32 @@ describe('secretContentReason', () => {
     // The patterns that ignore case find the same in any case (each rule's hints are looked for so too).
     ['Authorization: Bearer eC1hY2Nlc3MtdG9rZW46Z2hz', 'holds an HTTP authorization header'],
     ['HTTPS://ME:S3CRET@GITHUB.COM/o/r.git', 'holds a URL with a password'],
+    // Formats a red team found missing (gitleaks knows them).
+    ['aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY', 'holds an AWS secret access key'],
+    ['"SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY"', 'holds an AWS secret access key'],
+    ['client_secret: GOCSPX-abcdefghijklmnopqrstuvwx12', 'holds a Google OAuth client secret'],
+    [`password = pypi-AgEIcHlwaS5vcmcCJGE0ZjY0NjA0LTY2ZDQtNDQ1My1iZDZl`, 'holds a PyPI token'],
+    ['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', 'holds a SendGrid key'],
+    [`dop_v1_${'a1'.repeat(32)}`, 'holds a DigitalOcean token'],
+    ['AGE-SECRET-KEY-1QQPQZL2YSK9RXFQQ2Z3VSUCKAW3JN8RJJZ9QQZX8ZZ8TQQPQZL2YSK9RX', 'holds an age secret key'],
+    [
+      'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=Zm9vYmFyYmF6cXV4Zm9vYmFy==;',
+      'holds an Azure storage key',
+    ],
+    [`shpat_${'0123456789abcdef'.repeat(2)}`, 'holds a Shopify token'],
+    ['bot_token: 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw', 'holds a Telegram bot token'],
+    [
+      'CI_JOB_JWT=eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwcm9qZWN0X3BhdGg6Z3JvdXAvYXBwIn0.c2lnbmF0dXJlLXZhbHVl',
+      'holds a JSON Web Token',
+    ],
+    ['https://hooks.slack.com/services/T0123ABCD/B0123ABCD/abcdefghijklmnopqrstuvwx', 'holds a webhook URL'],
+    [
+      'https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz0123',
+      'holds a webhook URL',
+    ],
+    [`lin_api_${'a1B2c3D4e5'.repeat(4)}`, 'holds a Linear API key'],
+    [`PMAK-${'a1'.repeat(12)}-${'b2'.repeat(17)}`, 'holds a Postman API key'],
+    [`dapi${'0a'.repeat(16)}`, 'holds a Databricks token'],
   ])('%s', (text, reason) => {
     expect(secretContentReason(text)).toBe(reason);
   });
@@ -37,6 +63,11 @@ describe('secretContentReason', () => {
     'task-list and sk-short',
     '-----BEGIN PUBLIC KEY-----',
     'registry=https://registry.npmjs.org/',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, as written in config files
+    'aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}',
+    'see https://hooks.slack.com/services/ for how to make one',
+    'time 12:30:45 and ratio 3:A',
+    'eyJ is how base64 JSON starts',
   ])('no secret in %s', (text) => {
     expect(secretContentReason(text)).toBeNull();
   });

@@ -20,6 +20,33 @@ function toolMessages(body: unknown): string {
 const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
 
 describe('secrets stay from the model in print mode', () => {
+  // The content check read only the first 1 MiB: a token after it was read and searched.
+  it('a GitHub token past the first MiB of an innocent file: ReadFile with line_offset, Grep in every mode', async () => {
+    const { server, sandbox } = await cli.setup([
+      {
+        toolCalls: [
+          { id: 'r', name: 'ReadFile', args: { path: 'notes.txt', line_offset: 130001 } },
+          { id: 'g1', name: 'Grep', args: { pattern: 'ghp_\\w+', output_mode: 'content', path: '.' } },
+          { id: 'g2', name: 'Grep', args: { pattern: 'ghp_abc', output_mode: 'count_matches', path: '.' } },
+          {
+            id: 'g3',
+            name: 'Grep',
+            args: { pattern: 'ghp_abc', output_mode: 'files_with_matches', path: '.' },
+          },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    await writeFile(join(sandbox.workDir, 'notes.txt'), `${'pad line\n'.repeat(130000)}token ${TOKEN}\n`);
+    const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
+    expect(result.code).toBe(0);
+    const sent = toolMessages(server.requests[1]!.body);
+    expect(sent).not.toContain(TOKEN);
+    // count and files-with-matches answer a guess about the token (the file is left out, as a secret).
+    expect(sent).not.toContain('notes.txt:1');
+    expect(sent).not.toContain('"notes.txt"');
+  });
+
   // A file secret by its content (README: "A file is secret … by its content") is a secret for a
   // command that names it too, not only for the file tools.
   it('cat of a file that holds a GitHub token (secret by content) is asked: refused in print mode', async () => {
