@@ -5,6 +5,7 @@ import type { Config } from '../config/schema.js';
 import { mcpConfigFile } from '../mcp/cli/mcp-json-file.js';
 import { readMcpConfig } from '../mcp/config.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
+import { breakHeldHardLinks } from '../policy/held-hard-links.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
 import type { AgentCode } from '../policy/sandbox-agent-code.js';
@@ -120,6 +121,8 @@ export async function openSessionGuards(parts: {
   const forgetWritableFolders = registerWritableFolders(() => workspaceRoots(sandboxContext));
   try {
     const sandboxState = sessionSandbox(config, parts.sandbox, sandboxContext);
+    // Before any command runs: a held file reached by another, writable name is given its own copy.
+    const heldHardLinks = sandboxState.kind === 'on' ? breakHeldHardLinks(realRoots, agentCode) : [];
     const { policy, command: permissions } = await createSessionPolicy({
       workDir: session.workDir,
       additionalDirs,
@@ -150,6 +153,7 @@ export async function openSessionGuards(parts: {
       sandboxState,
       agentCode,
       loadedPaths,
+      heldHardLinks,
       // Those of them the sandbox cannot hold: said at start (session-sandbox.ts).
       loadedLinksNotHeld: scriptNames.linksNotHeld.filter(({ path }) => loadedPaths.includes(path)),
       mcpConfig,

@@ -74,6 +74,8 @@ export function warnOfSandbox(
     readonly loadedPaths?: readonly string[] | undefined;
     /** Those of `loadedPaths` through a symlink the sandbox cannot hold (named-script-holds.ts). */
     readonly loadedLinksNotHeld?: readonly LinkNotHeld[] | undefined;
+    /** Held files that were hard links, given a copy of their own (held-hard-links.ts). */
+    readonly heldHardLinks?: readonly string[] | undefined;
   },
   writableFolders: readonly string[],
   warn: WarningSink,
@@ -85,6 +87,7 @@ export function warnOfSandbox(
     loadedLinksNotHeld = [],
   } = guards;
   if (state.kind === 'unavailable') warnSandboxUnavailableOnce(state, warn);
+  if (guards.heldHardLinks?.length) warn({ kind: 'held-hard-links', files: guards.heldHardLinks });
   const realRoots = writableFolders.map((dir) => realOrGiven(resolve(dir)));
   // With the sandbox on, it holds the folder of every such link it can (session-guards.ts); without
   // it, any link on the way in a writable folder can be replaced.

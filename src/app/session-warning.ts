@@ -17,7 +17,8 @@ export type SessionWarning =
   | { kind: 'install-in-workspace'; install: string; folder: string }
   | { kind: 'agent-code-in-workspace'; file: string; folder: string }
   | { kind: 'loaded-through-symlink'; file: string; link: string; real: string }
-  | { kind: 'hook-skipped'; message: string };
+  | { kind: 'hook-skipped'; message: string }
+  | { kind: 'held-hard-links'; files: readonly string[] };
 
 export type WarningSink = (warning: SessionWarning) => void;
 
@@ -50,6 +51,8 @@ export function describeSessionWarning(warning: SessionWarning): string {
       return `kimi-ts runs from ${warning.install}, inside the folder ${warning.folder} that commands may write, and the sandbox is not on: a command the model runs could change the code kimi-ts loads later in its own process. Turn the sandbox on, or install kimi-ts outside the workspace (npm i -g kimi-ts), when you work on code you do not trust.\n`;
     case 'agent-code-in-workspace':
       return `${warning.file}, which kimi-ts loads or runs outside any sandbox (the agent spec and the tool code it names, a hook's or an MCP server's script), lies inside the folder ${warning.folder} that commands may write, and the sandbox is not on: a command the model runs could change it. Turn the sandbox on, or keep such files outside the workspace, when you work on code you do not trust.\n`;
+    case 'held-hard-links':
+      return `kimi-ts gave ${warning.files.length === 1 ? 'this file' : 'these files'} a copy of ${warning.files.length === 1 ? 'its' : 'their'} own, same bytes and mode: ${warning.files.join(', ')}. Each was a hard link: another name for it in the workspace, which commands may write, would have changed what the sandbox holds read-only (rules, git hooks and config, scripts that run outside it). The other names keep the old file.\n`;
     case 'loaded-through-symlink':
       return `kimi-ts loads ${warning.file} through the symlink ${warning.link}, which lies in a folder commands may write: a command could replace that link, and the next start with the same path would load what it then leads to, outside any sandbox. Give the real path (${warning.real}) instead.\n`;
     case 'workspace-untrusted':
