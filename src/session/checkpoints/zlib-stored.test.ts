@@ -19,7 +19,7 @@ describe('a zlib stream of stored blocks', () => {
       expect(adler32(data)).toBe(deflateSync(data).readUInt32BE(deflateSync(data).length - 4));
     }
     const stream = zlibStored(Buffer.from('blob 2\0hi'));
-    stream[stream.length - 1] ^= 1;
+    stream.writeUInt8(stream.readUInt8(stream.length - 1) ^ 1, stream.length - 1);
     expect(() => inflateSync(stream)).toThrow(/incorrect data check/);
   });
 });

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 /**
  * A zlib stream (RFC 1950) whose deflate data (RFC 1951) is "stored" blocks: the bytes as they are,
  * in blocks of up to 65,535, each behind a 5-byte header, then the Adler-32 of the bytes. Every
@@ -63,4 +65,20 @@ export function zlibStored(data: Uint8Array): Buffer {
   out[at + 2] = (check >>> 8) & 0xff;
   out[at + 3] = check & 0xff;
   return out;
+}
+
+let loadedZlib: typeof import('node:zlib') | undefined;
+
+/**
+ * zlib, loaded on the first large object written, not with the CLI.
+ * A require, not `import()`: the bundle runs in a node:vm script, which has no `import()`.
+ */
+function zlib(): typeof import('node:zlib') {
+  loadedZlib ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
+  return loadedZlib;
+}
+
+/** `data` as a zlib stream for git: stored blocks when small, zlib's deflate when large. */
+export function deflateObject(data: Buffer): Buffer {
+  return data.length <= STORED_UP_TO ? zlibStored(data) : zlib().deflateSync(data);
 }
