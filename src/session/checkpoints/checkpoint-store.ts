@@ -82,6 +82,12 @@ export class CheckpointStore {
     private readonly gitlinksDropped = new Set<number>(),
     /** Per root, the walk that finds traps for git's nested-repository probe (git-probe-traps.ts). */
     private readonly trapWalks: GitTrapWalk[] = [],
+    /**
+     * Whether the store's `info/attributes` is known to be in place. A store this process made has
+     * none until a record first stages files with git (`add` is what the attributes are for): a
+     * fresh work dir's first record, written in-process, then makes no `info/` folder and file.
+     */
+    private attributesInPlace = false,
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
@@ -91,6 +97,7 @@ export class CheckpointStore {
     // A store this call made holds no checkpoint of any session yet.
     if (created) return store;
     ensureStoreAttributes(gitDir);
+    store.attributesInPlace = true;
     const existing = await store.list();
     const last = existing.at(-1) ?? null;
     store.seq = last?.seq ?? 0;
@@ -252,6 +259,10 @@ export class CheckpointStore {
         signal,
       });
       if (inProcess) return { ...inProcess, picture };
+    }
+    if (!this.attributesInPlace) {
+      ensureStoreAttributes(this.gitDir);
+      this.attributesInPlace = true;
     }
     const git = { gitDir: this.gitDir, workTree: root, indexFile, signal };
     const userExcludes = join(root, '.git', 'info', 'exclude');

@@ -45,20 +45,20 @@ export function ensureStoreAttributes(gitDir: string): void {
 }
 
 /**
- * Writes the files of an empty bare repository into `gitDir`, and the store's attributes: what git
- * needs to take a folder for a repository (`HEAD`, `objects/`, `refs/`), not all `git init --bare`
- * writes. Its sample hooks and description nothing reads; `objects/info`, `objects/pack`,
- * `refs/heads` and `refs/tags` git makes when it writes there. Each folder made is ~0.2 ms of a
- * fresh work dir's first checkpoint.
+ * Writes the files of an empty bare repository into `gitDir`: what git needs to take a folder for a
+ * repository (`HEAD`, `objects/`, `refs/`), not all `git init --bare` writes. Its sample hooks and
+ * description nothing reads; `objects/info`, `objects/pack`, `refs/heads` and `refs/tags` git makes
+ * when it writes there. The store's attributes (`info/attributes`) are written by the first record
+ * that stages files with git (checkpoint-store.ts). Each folder or file made is ~0.2 ms of a fresh
+ * work dir's first checkpoint.
  */
 export async function writeStoreSkeleton(gitDir: string): Promise<void> {
   mkdirSync(gitDir, { recursive: true });
-  for (const dir of ['objects', 'refs', 'info']) mkdirSync(join(gitDir, dir));
+  for (const dir of ['objects', 'refs']) mkdirSync(join(gitDir, dir));
   writeFileSync(
     join(gitDir, 'config'),
     '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n',
   );
-  writeFileSync(join(gitDir, 'info', 'attributes'), STORE_ATTRIBUTES);
   // HEAD last: a store counts as existing once it has a HEAD (checkpoint-store.ts).
   writeFileSync(join(gitDir, 'HEAD'), 'ref: refs/heads/master\n');
 }
