@@ -87,5 +87,7 @@ describe('a batch of objects written as one pack', () => {
   it("computes zlib's CRC-32", () => {
     for (const data of [Buffer.alloc(0), Buffer.from('hello'), Buffer.alloc(5000, 0xa7)])
       expect(crc32(data)).toBe(zlibCrc32(data));
+    // Continued over two pieces: the CRC of the whole.
+    expect(crc32(Buffer.from(' world'), crc32(Buffer.from('hello')))).toBe(zlibCrc32('hello world'));
   });
 });

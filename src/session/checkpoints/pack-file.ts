@@ -21,8 +21,8 @@ const TYPE_CODE: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3 };
 
 let crcTable: Uint32Array | undefined;
 
-/** CRC-32 (the one of zlib and PNG), which the index holds for each packed object. */
-export function crc32(data: Uint8Array): number {
+/** CRC-32 (the one of zlib and PNG), which the index holds for each packed object; `previous` continues one. */
+export function crc32(data: Uint8Array, previous = 0): number {
   if (!crcTable) {
     crcTable = new Uint32Array(256);
     for (let n = 0; n < 256; n++) {
@@ -31,14 +31,14 @@ export function crc32(data: Uint8Array): number {
       crcTable[n] = c >>> 0;
     }
   }
-  let crc = 0xffffffff;
+  let crc = (previous ^ 0xffffffff) >>> 0;
   for (let i = 0; i < data.length; i++)
     crc = (crcTable[(crc ^ (data[i] as number)) & 0xff] as number) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 
 /** An entry's header: its type and its size, 4 bits then 7 bits a byte, low bits first. */
-function entryHeader(type: ObjectType, size: number): Buffer {
+function entryHeader(type: ObjectType, size: number): Uint8Array {
   const bytes: number[] = [];
   let byte = (TYPE_CODE[type] << 4) | (size & 0x0f);
   let rest = Math.floor(size / 16);
@@ -48,51 +48,67 @@ function entryHeader(type: ObjectType, size: number): Buffer {
     rest = Math.floor(rest / 128);
   }
   bytes.push(byte);
-  return Buffer.from(bytes);
+  return Uint8Array.from(bytes);
 }
 
-function u32(value: number): Buffer {
-  const out = Buffer.alloc(4);
-  out[0] = value >>> 24;
-  out[1] = (value >>> 16) & 0xff;
-  out[2] = (value >>> 8) & 0xff;
-  out[3] = value & 0xff;
-  return out;
+/**
+ * Writes `value` big-endian at `at`, byte by byte: Buffer's write helpers, first called here in
+ * the start-up interpreter, would be compiled then.
+ */
+function putU32(out: Uint8Array, at: number, value: number): void {
+  out[at] = value >>> 24;
+  out[at + 1] = (value >>> 16) & 0xff;
+  out[at + 2] = (value >>> 8) & 0xff;
+  out[at + 3] = value & 0xff;
 }
 
 /** The pack's bytes and its index's, for `objects` (distinct ids; under 2 GiB in all). */
 export function packBytes(objects: readonly PackObject[]): { pack: Buffer; index: Buffer; name: string } {
-  const parts: Buffer[] = [Buffer.from('PACK', 'latin1'), u32(2), u32(objects.length)];
+  const header = new Uint8Array(12);
+  header.set([0x50, 0x41, 0x43, 0x4b]); // PACK
+  putU32(header, 4, 2);
+  putU32(header, 8, objects.length);
+  const parts: Uint8Array[] = [header];
   let offset = 12;
   const placed: { id: string; offset: number; crc: number }[] = [];
   for (const object of objects) {
-    const entry = Buffer.concat([entryHeader(object.type, object.body.length), deflateObject(object.body)]);
-    placed.push({ id: object.id, offset, crc: crc32(entry) });
-    parts.push(entry);
-    offset += entry.length;
+    const head = entryHeader(object.type, object.body.length);
+    const data = deflateObject(object.body);
+    placed.push({ id: object.id, offset, crc: crc32(data, crc32(head)) });
+    parts.push(head, data);
+    offset += head.length + data.length;
   }
   const body = Buffer.concat(parts);
   const checksum = createHash('sha1').update(body).digest();
   const pack = Buffer.concat([body, checksum]);
 
   placed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const indexParts: Buffer[] = [Buffer.from([0xff, 0x74, 0x4f, 0x63]), u32(2)];
+  const count = placed.length;
+  // Magic and version, the fan-out, the ids, their CRCs and offsets, the pack's checksum, its own.
+  const index = Buffer.alloc(8 + 256 * 4 + count * (20 + 4 + 4) + 20 + 20);
+  index.set([0xff, 0x74, 0x4f, 0x63]);
+  putU32(index, 4, 2);
   // Fan-out: entry `b` counts the objects whose first byte is at most `b`.
   let upTo = 0;
   for (let byte = 0; byte < 256; byte++) {
-    while (
-      upTo < placed.length &&
-      Number.parseInt((placed[upTo] as { id: string }).id.slice(0, 2), 16) <= byte
-    )
+    while (upTo < count && Number.parseInt((placed[upTo] as { id: string }).id.slice(0, 2), 16) <= byte)
       upTo++;
-    indexParts.push(u32(upTo));
+    putU32(index, 8 + byte * 4, upTo);
   }
-  for (const { id } of placed) indexParts.push(Buffer.from(id, 'hex'));
-  for (const { crc } of placed) indexParts.push(u32(crc));
-  for (const { offset: at } of placed) indexParts.push(u32(at));
-  indexParts.push(checksum);
-  const indexBody = Buffer.concat(indexParts);
-  const index = Buffer.concat([indexBody, createHash('sha1').update(indexBody).digest()]);
+  const ids = 8 + 256 * 4;
+  const crcs = ids + count * 20;
+  const offsets = crcs + count * 4;
+  placed.forEach((entry, i) => {
+    index.write(entry.id, ids + i * 20, 'hex');
+    putU32(index, crcs + i * 4, entry.crc);
+    putU32(index, offsets + i * 4, entry.offset);
+  });
+  const end = offsets + count * 4;
+  checksum.copy(index, end);
+  createHash('sha1')
+    .update(index.subarray(0, end + 20))
+    .digest()
+    .copy(index, end + 20);
   return { pack, index, name: `pack-${checksum.toString('hex')}` };
 }
 
