@@ -82,11 +82,7 @@ export class CheckpointStore {
     private readonly gitlinksDropped = new Set<number>(),
     /** Per root, the walk that finds traps for git's nested-repository probe (git-probe-traps.ts). */
     private readonly trapWalks: GitTrapWalk[] = [],
-    /**
-     * Whether the store's `info/attributes` is known to be in place. A store this process made has
-     * none until a record first stages files with git (`add` is what the attributes are for): a
-     * fresh work dir's first record, written in-process, then makes no `info/` folder and file.
-     */
+    /** Whether `info/attributes` is in place: a store made here gets it before git first stages files. */
     private attributesInPlace = false,
   ) {}
 
@@ -260,10 +256,8 @@ export class CheckpointStore {
       });
       if (inProcess) return { ...inProcess, picture };
     }
-    if (!this.attributesInPlace) {
-      ensureStoreAttributes(this.gitDir);
-      this.attributesInPlace = true;
-    }
+    if (!this.attributesInPlace) ensureStoreAttributes(this.gitDir);
+    this.attributesInPlace = true;
     const git = { gitDir: this.gitDir, workTree: root, indexFile, signal };
     const userExcludes = join(root, '.git', 'info', 'exclude');
     const excludes = existsSync(userExcludes) ? ['-c', `core.excludesFile=${userExcludes}`] : [];
