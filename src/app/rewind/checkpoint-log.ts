@@ -1,4 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { builtOnFirstUse } from '../../util/built-on-first-use.js';
@@ -93,7 +93,8 @@ export function checkpointLogPath(sessionDir: string): string {
 export async function readCheckpointLog(sessionDir: string): Promise<CheckpointLogRecord[]> {
   let text: string;
   try {
-    text = await readFile(checkpointLogPath(sessionDir), 'utf8');
+    // Synchronous, as the appends below: a new session's is missing, an old one's a few kilobytes.
+    text = readFileSync(checkpointLogPath(sessionDir), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -115,7 +116,8 @@ export async function readCheckpointLog(sessionDir: string): Promise<CheckpointL
  * Appends one record. A torn last line from a crash would swallow the next record's start, so the
  * line begins with a newline when the file does not end with one (`leadingNewline`). The record is
  * kimi-ts's own, typed: written as it is, not parsed again (building the schemas and parsing cost
- * ~2 ms of a 3-step session's checkpoints); reading checks every line.
+ * ~2 ms of a 3-step session's checkpoints); reading checks every line. Synchronous: a line of a few
+ * hundred bytes, where `fs/promises` made a file handle and three thread-pool round trips of it.
  */
 export async function appendCheckpointLog(
   sessionDir: string,
@@ -123,13 +125,13 @@ export async function appendCheckpointLog(
   leadingNewline = false,
 ): Promise<void> {
   const line = `${leadingNewline ? '\n' : ''}${JSON.stringify(record)}\n`;
-  await appendFile(checkpointLogPath(sessionDir), line, { mode: 0o600 });
+  appendFileSync(checkpointLogPath(sessionDir), line, { mode: 0o600 });
 }
 
 /** Whether the log ends in the middle of a line (a crash during an append). */
 export async function logEndsTorn(sessionDir: string): Promise<boolean> {
   try {
-    const text = await readFile(checkpointLogPath(sessionDir));
+    const text = readFileSync(checkpointLogPath(sessionDir));
     return text.length > 0 && text[text.length - 1] !== 0x0a;
   } catch {
     return false;

@@ -7,6 +7,7 @@ import { type CheckpointInfo, parseCheckpointMessage, type SkippedFile } from '.
 import { noteFileModes } from './file-modes.js';
 import { CheckpointStoreError, type GitRunOptions, nulFields, runGit } from './git-runner.js';
 import { dropGitlinks, openNestedRepositories, placePlaceholders } from './nested-work-trees.js';
+import { ObjectBatch } from './object-batch.js';
 import { filesOver, isFolder, listCandidates } from './record-candidates.js';
 import { recordRootInProcess } from './record-in-process.js';
 import { prepareSessionIndex } from './session-index.js';
@@ -81,6 +82,8 @@ export class CheckpointStore {
     private readonly gitlinksDropped = new Set<number>(),
     /** Per root, the walk that finds traps for git's nested-repository probe (git-probe-traps.ts). */
     private readonly trapWalks: GitTrapWalk[] = [],
+    /** Whether `info/attributes` is in place: a store made here gets it before git first stages files. */
+    private attributesInPlace = false,
   ) {}
 
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
@@ -90,6 +93,7 @@ export class CheckpointStore {
     // A store this call made holds no checkpoint of any session yet.
     if (created) return store;
     ensureStoreAttributes(gitDir);
+    store.attributesInPlace = true;
     const existing = await store.list();
     const last = existing.at(-1) ?? null;
     store.seq = last?.seq ?? 0;
@@ -157,8 +161,10 @@ export class CheckpointStore {
     let changed = this.latest === null;
     const fullScan = this.modes === null;
     const modes: Record<string, string> = { ...(this.modes ?? {}) };
+    // Written at each way out below, before the ref (object-batch.ts).
+    const objects = new ObjectBatch(this.gitDir);
     for (const [index, root] of this.options.roots.entries()) {
-      const recorded = await this.recordRoot(index, root, signal);
+      const recorded = await this.recordRoot(index, root, objects, signal);
       trees.push(recorded.tree);
       skipped.push(...recorded.skipped);
       pictures.push({ picture: recorded.picture, skipped: recorded.skipped });
@@ -176,20 +182,26 @@ export class CheckpointStore {
     }
     this.modes = modes;
     if (!changed && this.latest) {
+      objects.flush();
       this.pictures = pictures;
       return { checkpoint: this.latest, created: false };
     }
-    const top = await writeRootsTree(this.gitDir, trees);
+    const top = writeRootsTree(objects, trees);
     signal?.throwIfAborted();
-    this.rootTrees = trees;
-    this.pictures = pictures;
-    if (this.latest && this.latest.tree === top && sameModes(this.latest.modes, modes))
+    if (this.latest && this.latest.tree === top && sameModes(this.latest.modes, modes)) {
+      objects.flush();
+      this.rootTrees = trees;
+      this.pictures = pictures;
       return { checkpoint: this.latest, created: false };
+    }
     const seq = this.seq + 1;
     const createdAt = Date.now();
     const manifest = { label, seq, createdAt, roots: this.options.roots, skipped, modes };
-    const commit = await writeCommit(this.gitDir, top, JSON.stringify(manifest), createdAt);
+    const commit = writeCommit(objects, top, JSON.stringify(manifest), createdAt);
     signal?.throwIfAborted();
+    objects.flush();
+    this.rootTrees = trees;
+    this.pictures = pictures;
     const ref = `refs/kimi-ts/${this.options.sessionId}/${String(seq).padStart(6, '0')}`;
     await writeRef(this.gitDir, ref, commit);
     const checkpoint: CheckpointInfo = {
@@ -212,6 +224,7 @@ export class CheckpointStore {
   private async recordRoot(
     index: number,
     root: string,
+    objects: ObjectBatch,
     signal: AbortSignal | undefined,
   ): Promise<{ tree: string; skipped: SkippedFile[]; candidates: string[]; picture: WorkTreeStat | null }> {
     const taken = this.tooBig.has(index) ? 'too-big' : await statWorkTree(root, signal);
@@ -233,6 +246,7 @@ export class CheckpointStore {
     if (picture && !existsSync(indexFile)) {
       const inProcess = await recordRootInProcess({
         gitDir: this.gitDir,
+        objects,
         root,
         rootIndex: index,
         picture,
@@ -242,6 +256,8 @@ export class CheckpointStore {
       });
       if (inProcess) return { ...inProcess, picture };
     }
+    if (!this.attributesInPlace) ensureStoreAttributes(this.gitDir);
+    this.attributesInPlace = true;
     const git = { gitDir: this.gitDir, workTree: root, indexFile, signal };
     const userExcludes = join(root, '.git', 'info', 'exclude');
     const excludes = existsSync(userExcludes) ? ['-c', `core.excludesFile=${userExcludes}`] : [];

@@ -70,7 +70,7 @@ export async function openNestedRepositories(
  */
 export async function placePlaceholders(git: GitRunOptions, folders: readonly string[]): Promise<void> {
   if (folders.length === 0) return;
-  const empty = await writeLooseObject(git.gitDir, 'blob', Buffer.alloc(0));
+  const empty = writeLooseObject(git.gitDir, 'blob', Buffer.alloc(0));
   const entries = folders.map((folder) => `100644 ${empty}\t${folder}${NESTED_PLACEHOLDER}\0`).join('');
   // --replace: a file or gitlink the index holds where the folder now is gives way.
   await runGit(['update-index', '-z', '--add', '--replace', '--index-info'], { ...git, input: entries });

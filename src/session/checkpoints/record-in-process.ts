@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { secretNameReason } from '../../policy/index.js';
 import type { SkippedFile } from './checkpoint-info.js';
 import { type IndexEntry, writeIndexFile } from './index-file.js';
+import { ObjectBatch } from './object-batch.js';
 import { readPictured } from './read-pictured.js';
-import { writeLooseObject } from './store-objects.js';
 import type { WorkTreeStat } from './work-tree-stat.js';
 
 /**
@@ -78,12 +78,12 @@ interface TreeNode {
 const newNode = (): TreeNode => ({ files: new Map(), folders: new Map() });
 
 /** Writes a tree and its sub-trees; an empty folder has no tree (git records none). */
-async function writeTree(gitDir: string, node: TreeNode): Promise<string | null> {
+function writeTree(objects: ObjectBatch, node: TreeNode): string | null {
   const entries: { key: string; name: string; mode: string; id: string }[] = [];
   for (const [name, file] of node.files)
     entries.push({ key: name, name, mode: file.mode.toString(8), id: file.blob });
   for (const [name, folder] of node.folders) {
-    const id = await writeTree(gitDir, folder);
+    const id = writeTree(objects, folder);
     if (id) entries.push({ key: `${name}/`, name, mode: '40000', id });
   }
   if (entries.length === 0) return null;
@@ -92,21 +92,23 @@ async function writeTree(gitDir: string, node: TreeNode): Promise<string | null>
   const body = Buffer.concat(
     entries.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`, 'latin1'), Buffer.from(e.id, 'hex')]),
   );
-  return writeLooseObject(gitDir, 'tree', body);
+  return objects.add('tree', body);
 }
 
 /** The folder's tree: an empty top folder has git's empty tree, an empty sub-folder none. */
-async function writeRootTree(gitDir: string, top: TreeNode): Promise<string> {
-  const id = await writeTree(gitDir, top);
-  return id ?? writeLooseObject(gitDir, 'tree', Buffer.alloc(0));
+function writeRootTree(objects: ObjectBatch, top: TreeNode): string {
+  return writeTree(objects, top) ?? objects.add('tree', Buffer.alloc(0));
 }
 
 /**
  * Records `root` (index `rootIndex` of the store's roots) from its trusted stat `picture` into the
- * session index `indexFile`, which must not exist yet. Null when git must do it (see above).
+ * session index `indexFile`, which must not exist yet. Null when git must do it (see above). With
+ * `objects`, the blobs and trees go into that batch and the index is written when it is flushed
+ * (after them); without, they and the index are written before this returns.
  */
 export async function recordRootInProcess(options: {
   gitDir: string;
+  objects?: ObjectBatch | undefined;
   root: string;
   rootIndex: number;
   picture: WorkTreeStat;
@@ -134,6 +136,7 @@ export async function recordRootInProcess(options: {
     }
   }
   if (bytes > IN_PROCESS_MAX_BYTES) return null;
+  const objects = options.objects ?? new ObjectBatch(gitDir);
   const top = newNode();
   const entries: IndexEntry[] = [];
   for (const file of toRecord) {
@@ -142,7 +145,7 @@ export async function recordRootInProcess(options: {
     if (read === null) return null;
     const { content, stat: before } = read;
     const mode = file.type === 'l' ? 0o120000 : before.mode & 0o100n ? 0o100755 : 0o100644;
-    const blob = await writeLooseObject(gitDir, 'blob', content);
+    const blob = objects.add('blob', content);
     entries.push({ path: file.path, blob, mode, stat: before });
     const names = file.path.split('/');
     const name = names.pop() as string;
@@ -154,8 +157,9 @@ export async function recordRootInProcess(options: {
     }
     node.files.set(name, { mode, blob });
   }
-  const tree = await writeRootTree(gitDir, top);
+  const tree = writeRootTree(objects, top);
   options.signal?.throwIfAborted();
-  writeIndexFile(options.indexFile, entries);
+  objects.afterObjects(() => writeIndexFile(options.indexFile, entries));
+  if (!options.objects) objects.flush();
   return { tree, skipped, candidates: files.map((f) => f.path) };
 }

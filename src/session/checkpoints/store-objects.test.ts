@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeCommit, writeRef, writeRootsTree, writeStoreSkeleton } from './store-objects.js';
+import { looseObjects, writeCommit, writeRef, writeRootsTree, writeStoreSkeleton } from './store-objects.js';
 
 let gitDir: string;
 
@@ -34,11 +34,11 @@ describe('the objects the store writes without git', () => {
     const empty = git(['mktree']);
     const listing = Array.from({ length: 11 }, (_, i) => `040000 tree ${empty}\t${i}`).join('\n');
     const roots = Array.from({ length: 11 }, () => empty);
-    const tree = await writeRootsTree(gitDir, roots);
+    const tree = writeRootsTree(looseObjects(gitDir), roots);
     expect(tree).toBe(git(['mktree'], `${listing}\n`));
     const when = 1_700_000_000_000;
     const message = JSON.stringify({ label: 'turn 1', seq: 1 });
-    const commit = await writeCommit(gitDir, tree, message, when);
+    const commit = writeCommit(looseObjects(gitDir), tree, message, when);
     const date = '1700000000 +0000';
     const byGit = git(
       [
