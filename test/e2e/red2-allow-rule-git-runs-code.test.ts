@@ -64,7 +64,10 @@ it('red2: an allow rule for git * does not cover git options that run a program:
   );
   execFileSync(
     'bash',
-    ['-c', 'git init -q && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m init && echo hello > a.txt && git add a.txt'],
+    [
+      '-c',
+      'git init -q && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m init && echo hello > a.txt && git add a.txt',
+    ],
     { cwd: sandbox.workDir },
   );
   const child = sandbox.spawn(['--wire']);
