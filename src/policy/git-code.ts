@@ -87,7 +87,13 @@ interface GitCode {
   might: boolean;
 }
 
+/** Subcommands whose own options or operands may run a program (GIT_PROGRAM_OPTIONS and these). */
+const SUBCOMMANDS_THAT_RUN = new Set([...Object.keys(GIT_PROGRAM_OPTIONS), 'bisect', 'submodule']);
+
 export function gitCode(args: readonly ShellWord[]): ProgramCode | null {
+  // Most git commands (`git status`, `git log -n 5`): no global option, a subcommand that runs nothing.
+  const first = args[0]?.value;
+  if (first && !first.startsWith('-') && !SUBCOMMANDS_THAT_RUN.has(first)) return null;
   const code: GitCode = { why: null, nested: [], extra: [], might: false };
   let i = 0;
   for (; i < args.length; i++) {

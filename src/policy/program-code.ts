@@ -5,33 +5,31 @@ import type { ShellWord } from './shell-words.js';
 
 export type { ProgramCode } from './program-options.js';
 
+/** The programs programCode reads, by name (python's versions are matched apart). */
+type Reader = (program: string, args: readonly ShellWord[]) => ProgramCode | null;
+const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
+  ['awk', awkCode],
+  ['gawk', awkCode],
+  ['mawk', awkCode],
+  ['nawk', awkCode],
+  ['sed', sedCode],
+  ['gsed', sedCode],
+  ['tar', (_program, args) => tarCode(args)],
+  ['gtar', (_program, args) => tarCode(args)],
+  ['bsdtar', (_program, args) => tarCode(args)],
+  ['make', (_program, args) => makeCode(args)],
+  ['gmake', (_program, args) => makeCode(args)],
+  ['script', (_program, args) => scriptCode(args)],
+  ['git', (_program, args) => gitCode(args)],
+]);
+
 /** The code a program runs through its options, or null when it runs none the policy knows of. */
 export function programCode(program: string, args: readonly ShellWord[]): ProgramCode | null {
+  // One lookup for most commands (`ls`, `npm`, `cat`): none of these.
+  const reader = READERS.get(program);
+  if (reader !== undefined) return reader(program, args);
   const interpreter = interpreterOf(program);
-  if (interpreter) return interpreterCode(program, interpreter, args);
-  switch (program) {
-    case 'awk':
-    case 'gawk':
-    case 'mawk':
-    case 'nawk':
-      return awkCode(program, args);
-    case 'sed':
-    case 'gsed':
-      return sedCode(program, args);
-    case 'tar':
-    case 'gtar':
-    case 'bsdtar':
-      return tarCode(args);
-    case 'make':
-    case 'gmake':
-      return makeCode(args);
-    case 'script':
-      return scriptCode(args);
-    case 'git':
-      return gitCode(args);
-    default:
-      return null;
-  }
+  return interpreter === undefined ? null : interpreterCode(program, interpreter, args);
 }
 
 /** An interpreter's options: the ones whose value is code, and those that take the next word. */
@@ -63,8 +61,10 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
 const ALIASES: Readonly<Record<string, string>> = { nodejs: 'node', bun: 'node', luajit: 'lua' };
 
 function interpreterOf(program: string): Interpreter | undefined {
-  if (/^(?:python|pypy)[0-9.]*$/.test(program)) return PYTHON;
-  return INTERPRETERS[ALIASES[program] ?? program];
+  if (program.startsWith('py') && /^(?:python|pypy)[0-9.]*$/.test(program)) return PYTHON;
+  return Object.hasOwn(INTERPRETERS, program) || Object.hasOwn(ALIASES, program)
+    ? INTERPRETERS[ALIASES[program] ?? program]
+    : undefined;
 }
 
 /**
