@@ -67,6 +67,9 @@ function interpreterOf(program: string): Interpreter | undefined {
     : undefined;
 }
 
+/** Options with which an interpreter prints its version or help and exits (not `-v`: verbose to python, ruby). */
+const ONLY_SAYS = /^--(?:version|help)$/;
+
 /**
  * `python3 -c CODE`, `perl -ne CODE`, `node --eval=CODE`: code. With no script (it reads its code
  * from its input) or a script an expansion names (`<(…)`, `$f`): code the policy cannot see. A
@@ -76,6 +79,7 @@ function interpreterCode(program: string, spec: Interpreter, args: readonly Shel
   for (let i = 0; i < args.length; i++) {
     const value = args[i]!.value;
     if (value === null) return might(`${program} runs code an expansion decides`);
+    if (ONLY_SAYS.test(value)) return null; // `python3 --version`: prints and exits
     if (value === '--' || value === '-' || !value.startsWith('-')) {
       const script = value === '--' ? args[i + 1] : args[i];
       if (script === undefined || script.value === '-') break;

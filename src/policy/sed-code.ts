@@ -84,6 +84,13 @@ export function sedRunsCommands(script: string): boolean {
       case 'a':
       case 'i':
       case 'c':
+        // Text to the end of the line, and on past every line that ends with a backslash (`a\`).
+        toLineEnd();
+        while (i < n && script[i - 1] === '\\') {
+          i++;
+          toLineEnd();
+        }
+        continue;
       case 'r':
       case 'R':
       case 'w':

@@ -949,6 +949,8 @@ const PLAIN_FORMS = [
   'python3 script.py',
   'python3 -m pytest -q',
   'node x.js',
+  'node --version',
+  'python3 --version',
   "awk '{print $1}' f",
   "sed -n 's/a/b/p' f",
   "sed -i -e 's/e/f/g' f",
@@ -1003,7 +1005,14 @@ SHELL_ROWS.push(
     expected: 'ask' as const,
     step: 'tool-default',
   })),
-  ...['git log --oneline', 'git -C sub status', 'git grep -n hello'].map((command) => ({
+  ...[
+    'git log --oneline',
+    'git -C sub status',
+    'git grep -n hello',
+    'git clone https://example.com/r.git r',
+    'git push origin main',
+    'git rebase -i main',
+  ].map((command) => ({
     name: `simple under git *: ${command}`,
     command,
     modes: ['default' as const],
