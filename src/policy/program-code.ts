@@ -21,6 +21,8 @@ const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ['gmake', (_program, args) => makeCode(args)],
   ['script', (_program, args) => scriptCode(args)],
   ['git', (_program, args) => gitCode(args)],
+  ['su', userShellCode],
+  ['runuser', userShellCode],
 ]);
 
 /** The code a program runs through its options, or null when it runs none the policy knows of. */
@@ -177,6 +179,20 @@ function makeCode(args: readonly ShellWord[]): ProgramCode | null {
   if (files.includes(null)) return might('make runs a makefile an expansion names');
   if (optionValues(args, ['eval'], 'E').length > 0) return might('make --eval runs rules given as a string');
   return null;
+}
+
+/**
+ * `su -c CMD`, `runuser -c CMD` (a command line for the user's shell); `runuser -u USER -- CMD …`
+ * (the words after `--`); otherwise a shell reading its input.
+ */
+function userShellCode(program: string, args: readonly ShellWord[]): ProgramCode | null {
+  const commands = optionValues(args, ['command', 'session-command'], 'c');
+  if (commands.length > 0) return commandStrings(`${program} -c runs its string as a command line`, commands);
+  const end = args.findIndex((word) => word.value === '--');
+  if (end !== -1 && end < args.length - 1) {
+    return { why: `${program} runs another command`, nested: [], extra: [args.slice(end + 1)], might: false };
+  }
+  return might(`${program} runs a shell, or a command it is given`);
 }
 
 /** `script -c CMD`: CMD is run by a shell; without it, a shell reading its input. */

@@ -929,6 +929,19 @@ const DENIED_FORMS: [name: string, command: string][] = [
   ['tar -I', "tar -I 'rm -rf v' -xf a.tar"],
   ['git rebase --exec', "git rebase --exec 'rm -rf v' main"],
   ['git bisect run', 'git bisect run rm -rf v'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  ['${x@P} in an assignment', "x='$(rm -rf v)'; y=${x@P}"],
+  ['busybox', 'busybox rm -rf v'],
+  ['fakeroot', 'fakeroot rm -rf v'],
+  ['strace', 'strace -f -o /dev/null rm -rf v'],
+  ['valgrind', 'valgrind -q rm -rf v'],
+  ['unshare', 'unshare -r rm -rf v'],
+  ['nsenter', 'nsenter -t 1 -m rm -rf v'],
+  ['chrt PRIO CMD', 'chrt -f 1 rm -rf v'],
+  ['su -c', "su -c 'rm -rf v'"],
+  ['runuser -u USER -- CMD', 'runuser -u me -- rm -rf v'],
+  ['setpriv', 'setpriv --reuid=1 rm -rf v'],
+  ['systemd-run', 'systemd-run --user rm -rf v'],
 ];
 const ASKED_FORMS: [name: string, command: string][] = [
   ['bash <(…)', 'bash <(echo rm -rf v)'],
@@ -959,6 +972,8 @@ const PLAIN_FORMS = [
   'bash ./build.sh',
   'git -c user.email=a@b commit -m x',
   'flock /tmp/lock ls',
+  'chrt -p 1 123',
+  'strace -c ls',
 ];
 /** Under an allow rule `Shell(git *)`: git options that run a program are asked (red2). */
 const GIT_PROGRAM_FORMS = [

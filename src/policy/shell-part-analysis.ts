@@ -267,11 +267,13 @@ export function analyseConstruct(
 ): CommandPart | null {
   if (!CONSTRUCTS.has(type)) return null; // most nodes: nothing to read (this runs for every node)
   const text = source.slice(node.startIndex, node.endIndex).trim();
+  // `y=${x@P}`, `: ${x@P}` outside a command's words: the prompt expansion runs any command.
+  const invocations = PROMPT_EXPANSION.test(text) ? [[UNKNOWN_WORD]] : [];
   const part = (notSimple: string, shown = text): CommandPart => ({
     text: shown,
     notSimple,
     literal: null,
-    invocations: [],
+    invocations,
   });
   switch (type) {
     case 'declaration_command':

@@ -43,6 +43,80 @@ const WRAPPERS: Readonly<Record<string, readonly string[]>> = {
   taskset: [],
   unbuffer: [],
   coproc: [],
+  // Run the command in their operands too: a multi-call binary, tracers, namespaces and privileges.
+  busybox: [],
+  fakeroot: ['-l', '--lib', '--faked', '-i', '-s', '-b', '--fd-base'],
+  strace: [
+    '-o',
+    '-e',
+    '-p',
+    '-s',
+    '-u',
+    '-a',
+    '-b',
+    '-E',
+    '-I',
+    '-P',
+    '-S',
+    '-X',
+    '-O',
+    '-U',
+    '--output',
+    '--user',
+  ],
+  ltrace: ['-o', '-e', '-p', '-s', '-u', '-a', '-l', '-n', '-x', '-L', '-A', '-D', '-F', '--output'],
+  valgrind: [],
+  unshare: [
+    '-S',
+    '-G',
+    '-R',
+    '-w',
+    '--setuid',
+    '--setgid',
+    '--root',
+    '--wd',
+    '--map-user',
+    '--map-group',
+    '--propagation',
+  ],
+  nsenter: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '-w', '--wd', '--root'],
+  chrt: ['-T', '-P', '-D', '--sched-runtime', '--sched-period', '--sched-deadline'],
+  setpriv: [
+    '--reuid',
+    '--regid',
+    '--ruid',
+    '--euid',
+    '--rgid',
+    '--egid',
+    '--groups',
+    '--inh-caps',
+    '--ambient-caps',
+    '--bounding-set',
+    '--securebits',
+    '--pdeathsig',
+    '--selinux-label',
+    '--apparmor-profile',
+  ],
+  'systemd-run': [
+    '-p',
+    '--property',
+    '-u',
+    '--unit',
+    '-E',
+    '--setenv',
+    '--uid',
+    '--gid',
+    '--nice',
+    '--working-directory',
+    '--description',
+    '--slice',
+    '-M',
+    '--machine',
+    '-H',
+    '--host',
+    '--service-type',
+  ],
+  'dbus-run-session': ['--config-file', '--dbus-daemon'],
 };
 
 /** `source`, `.`: run a file's text as shell code here; `alias`, `trap`: code run later. */
@@ -221,8 +295,8 @@ function wrappedCommand(
 ): readonly ShellWord[] | null {
   let i = 0;
   if (program === 'flock') return flockCommand(args, takesArgument, nested, extra);
-  if (program === 'taskset') {
-    // `taskset [-c] MASK CMD`; `taskset -p …` changes a running process and runs nothing.
+  if (program === 'taskset' || program === 'chrt') {
+    // `taskset [-c] MASK CMD`, `chrt [-f] PRIO CMD`; with `-p` they change a running process and run nothing.
     i = skipOptions(args, 0, takesArgument, program, nested, extra);
     if (args.slice(0, i).some((word) => /^-\w*p|^--pid/.test(word.value ?? ''))) return null;
     return args.slice(i + 1);
