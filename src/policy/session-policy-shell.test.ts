@@ -907,6 +907,136 @@ const SHELL_ROWS: ShellRow[] = [
   },
 ];
 
+/** Under `Shell(rm -rf*)` in yolo: forms that run rm -rf through the shell or a program's code string (red2, issue 24). */
+const RM_RF = [{ decision: 'deny' as const, pattern: 'Shell(rm -rf*)' }];
+const DENIED_FORMS: [name: string, command: string][] = [
+  ['an alias (expand_aliases)', "shopt -s expand_aliases\nalias x='rm -rf'\nx v"],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  ['an array run as the command', 'a=(rm -rf v); "${a[@]}"'],
+  ['a function running "$@"', 'f(){ "$@"; }; f rm -rf v'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  ['${x@P} runs the $(…) in x', "x='$(rm -rf v)'; echo ${x@P}"],
+  ['mapfile -C', "mapfile -C 'rm -rf v #' -c 1 <<< x"],
+  ['hash -p', 'hash -p /usr/bin/rm r; r -rf v'],
+  ['coproc', 'coproc rm -rf v; wait'],
+  ['abbreviated long options', 'rm --recur --forc v'],
+  ['flock FILE CMD', 'flock /tmp/lock rm -rf v'],
+  ['flock FILE -c STRING', "flock /tmp/lock -c 'rm -rf v'"],
+  ['taskset MASK CMD', 'taskset 1 rm -rf v'],
+  ['script -c', "script -qc 'rm -rf v' /dev/null"],
+  ['git -c alias.x=!…', "git -c alias.x='!rm -rf v' x"],
+  ['tar --to-command', "tar xf a.tar --to-command='rm -rf v'"],
+  ['tar -I', "tar -I 'rm -rf v' -xf a.tar"],
+  ['git rebase --exec', "git rebase --exec 'rm -rf v' main"],
+  ['git bisect run', 'git bisect run rm -rf v'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  ['${x@P} in an assignment', "x='$(rm -rf v)'; y=${x@P}"],
+  ['busybox', 'busybox rm -rf v'],
+  ['fakeroot', 'fakeroot rm -rf v'],
+  ['strace', 'strace -f -o /dev/null rm -rf v'],
+  ['valgrind', 'valgrind -q rm -rf v'],
+  ['unshare', 'unshare -r rm -rf v'],
+  ['nsenter', 'nsenter -t 1 -m rm -rf v'],
+  ['chrt PRIO CMD', 'chrt -f 1 rm -rf v'],
+  ['su -c', "su -c 'rm -rf v'"],
+  ['runuser -u USER -- CMD', 'runuser -u me -- rm -rf v'],
+  ['setpriv', 'setpriv --reuid=1 rm -rf v'],
+  ['systemd-run', 'systemd-run --user rm -rf v'],
+];
+const ASKED_FORMS: [name: string, command: string][] = [
+  ['bash <(…)', 'bash <(echo rm -rf v)'],
+  ['source <(…)', 'source <(echo rm -rf v)'],
+  ['. <(…)', ". <(printf 'rm -rf v')"],
+  ['awk system()', 'awk \'BEGIN{system("rm -rf v")}\''],
+  ['sed e', "echo | sed 'e rm -rf v'"],
+  ['sed s///e', "echo x | sed 's/x/rm -rf v/e'"],
+  ['make -f <(…)', "make -f <(printf 'a:\\n\\trm -rf v\\n')"],
+  ['perl -e', 'perl -e \'system("rm -rf v")\''],
+  ['python3 -c', 'python3 -c \'import os; os.system("rm -rf v")\''],
+  ['python3 reading its input', "python3 - <<'EOF'\nimport os\nEOF"],
+  ['node -e', 'node -e \'require("child_process").execSync("rm -rf v")\''],
+  ['git -c core.fsmonitor', "git -c core.fsmonitor='rm -rf v' status"],
+];
+/** Everyday commands that run no code string: untouched by the deny rule. */
+const PLAIN_FORMS = [
+  'python3 script.py',
+  'python3 -m pytest -q',
+  'node x.js',
+  'node --version',
+  'python3 --version',
+  "awk '{print $1}' f",
+  "sed -n 's/a/b/p' f",
+  "sed -i -e 's/e/f/g' f",
+  'tar xzf a.tgz -C /tmp',
+  'make -j4 test',
+  'bash ./build.sh',
+  'git -c user.email=a@b commit -m x',
+  'flock /tmp/lock ls',
+  'chrt -p 1 123',
+  'strace -c ls',
+];
+/** Under an allow rule `Shell(git *)`: git options that run a program are asked (red2). */
+const GIT_PROGRAM_FORMS = [
+  "git -c core.fsmonitor='touch p' status",
+  "git -c alias.x='!touch p' x",
+  "git grep -O'touch p' hello",
+  "git archive --remote=. --exec='touch p' HEAD",
+  "git ls-remote --upload-pack='touch p' .",
+  "git ls-remote --upload='touch p' .",
+  "git clone -u 'touch p' . copy",
+  "git push --receive-pack='touch p' origin",
+];
+SHELL_ROWS.push(
+  ...DENIED_FORMS.map(([name, command]) => ({
+    name: `deny rm -rf through ${name}`,
+    command,
+    modes: ['yolo' as const],
+    rules: RM_RF,
+    expected: 'deny' as const,
+    step: 'deny-rule',
+  })),
+  ...ASKED_FORMS.map(([name, command]) => ({
+    name: `might deny rm -rf through ${name}: asked even in yolo`,
+    command,
+    modes: ['yolo' as const],
+    rules: RM_RF,
+    expected: 'ask' as const,
+    step: 'rule',
+    says: 'might apply',
+  })),
+  ...PLAIN_FORMS.map((command) => ({
+    name: `no code string: ${command}`,
+    command,
+    modes: ['yolo' as const],
+    rules: RM_RF,
+    expected: 'allow' as const,
+    step: 'mode',
+  })),
+  ...GIT_PROGRAM_FORMS.map((command) => ({
+    name: `not simple under git *: ${command}`,
+    command,
+    modes: ['default' as const],
+    rules: [{ decision: 'allow' as const, pattern: 'Shell(git *)' }],
+    expected: 'ask' as const,
+    step: 'tool-default',
+  })),
+  ...[
+    'git log --oneline',
+    'git -C sub status',
+    'git grep -n hello',
+    'git clone https://example.com/r.git r',
+    'git push origin main',
+    'git rebase -i main',
+  ].map((command) => ({
+    name: `simple under git *: ${command}`,
+    command,
+    modes: ['default' as const],
+    rules: [{ decision: 'allow' as const, pattern: 'Shell(git *)' }],
+    expected: 'allow' as const,
+    step: 'rule',
+  })),
+);
+
 const ROWS: Row[] = SHELL_ROWS.map((row) => ({
   ...row,
   tool: 'Shell',

@@ -139,6 +139,10 @@ export function analyseCommandWords(
   // unwrap's lists are its own (made for this call): added to only for a shell reading its input.
   let nested = unwrapped.nested;
   let extra = unwrapped.extra;
+  if (unknown && words.some((word) => word.value === null && PROMPT_EXPANSION.test(word.text))) {
+    // `${x@P}` expands x as a prompt, running the `$(…)` in its value: any command.
+    extra = [...extra, [UNKNOWN_WORD]];
+  }
   if (unwrapped.readsInput) {
     // `bash <<'EOF' … EOF`, `sh <<< 'cmd'`: the text is parsed in turn; from a pipe it is unknown.
     const given = input();
@@ -155,6 +159,9 @@ export function analyseCommandWords(
     nested,
   };
 }
+
+/** `${x@P}`: a prompt expansion of a variable's value, which runs the command substitutions in it. */
+const PROMPT_EXPANSION = /@P\}/;
 
 /** A simple command's words after quote removal, each written back as one word, joined by spaces. */
 function literalForm(words: readonly ShellWord[]): string {
@@ -260,11 +267,13 @@ export function analyseConstruct(
 ): CommandPart | null {
   if (!CONSTRUCTS.has(type)) return null; // most nodes: nothing to read (this runs for every node)
   const text = source.slice(node.startIndex, node.endIndex).trim();
+  // `y=${x@P}`, `: ${x@P}` outside a command's words: the prompt expansion runs any command.
+  const invocations = PROMPT_EXPANSION.test(text) ? [[UNKNOWN_WORD]] : [];
   const part = (notSimple: string, shown = text): CommandPart => ({
     text: shown,
     notSimple,
     literal: null,
-    invocations: [],
+    invocations,
   });
   switch (type) {
     case 'declaration_command':

@@ -1,4 +1,4 @@
-import type { ShellWord } from './shell-words.js';
+import { CODE_WORD, type ShellWord } from './shell-words.js';
 import { basename } from './shell-wrappers.js';
 
 /**
@@ -62,8 +62,40 @@ const LONG_FLAGS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   git: { force: 'f', all: 'a' },
 };
 
+/**
+ * Every long option of the programs above whose list is short and fixed: GNU getopt takes any
+ * unique prefix of one (`rm --recur --forc` is `rm --recursive --force`), so a prefix is read as the
+ * option it stands for. For the others, a prefix of one long option in LONG_FLAGS is read as it
+ * (an ambiguous prefix only makes the program fail, so reading it as one of them denies nothing that runs).
+ */
+const ALL_LONG_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  rm: [
+    'force',
+    'interactive',
+    'one-file-system',
+    'no-preserve-root',
+    'preserve-root',
+    'recursive',
+    'dir',
+    'verbose',
+    'help',
+    'version',
+  ],
+};
+
 function flagKey(program: string, flag: string): string {
   return LONG_FLAGS[program]?.[flag] ?? flag;
+}
+
+/** A long option's key, its name completed when it is a prefix (`recur` → `recursive` → r). */
+function longFlagKey(program: string, name: string): string {
+  const known = LONG_FLAGS[program];
+  if (known === undefined || name === '') return name;
+  const exact = known[name];
+  if (exact !== undefined) return exact;
+  const options = ALL_LONG_OPTIONS[program] ?? Object.keys(known).filter((option) => option.length > 1);
+  const completed = options.filter((option) => option.startsWith(name));
+  return completed.length === 1 ? flagKey(program, completed[0]!) : name;
 }
 
 export function shellRuleShape(
@@ -109,7 +141,7 @@ function firstWildcard(glob: string): number {
 }
 
 function flagKeys(program: string, flag: string): string[] {
-  if (flag.startsWith('--')) return [flagKey(program, flag.slice(2).split('=')[0] ?? '')];
+  if (flag.startsWith('--')) return [longFlagKey(program, flag.slice(2).split('=')[0] ?? '')];
   return [...flag.slice(1)].map((letter) => flagKey(program, letter));
 }
 
@@ -120,6 +152,8 @@ function flagKeys(program: string, flag: string): string[] {
 export function matchShape(shape: ShellRuleShape, words: readonly ShellWord[]): ShellMatch {
   const name = words[0];
   if (!name) return 'no';
+  // Code the policy cannot read (`python3 -c '…'`) might run what the rule names: asked.
+  if (name === CODE_WORD) return 'might';
   let uncertain = false;
   if (name.value === null) {
     // `$x` unquoted may become the program, its flags and operands all at once.

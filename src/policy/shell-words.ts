@@ -35,6 +35,12 @@ export function namedChildrenOf(node: SyntaxNode): SyntaxNode[] {
 /** A word the policy made up: what xargs or `find -exec {}` put in, never a literal. */
 export const UNKNOWN_WORD: ShellWord = { value: null, text: '…', splits: true };
 
+/**
+ * A command the policy made up for code it cannot read (`python3 -c '…'`, an awk program calling
+ * system(), a script from `<(…)`): it might run anything, so a deny rule asks rather than denies.
+ */
+export const CODE_WORD: ShellWord = { value: null, text: '(code)', splits: false };
+
 /** Node types that are one word of a command (its name or an argument). */
 export const WORD_NODES = new Set([
   'word',
@@ -55,6 +61,9 @@ export const WORD_NODES = new Set([
 /** Nodes whose value only runs time can tell and that the shell splits into words when unquoted. */
 const SPLITTING = new Set(['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion']);
 
+/** `$@`, `${@…}`, `${!a[@]}`, `${a[@]…}`: expansions to as many words as there are elements. */
+const ALL_ELEMENTS = /\$\{?[!#]?@|\[@\]/;
+
 /** `type` is the node's, when the caller has read it (each read crosses into WebAssembly and back). */
 export function shellWord(node: SyntaxNode, source: string, type: string = node.type): ShellWord {
   const text = source.slice(node.startIndex, node.endIndex);
@@ -65,6 +74,8 @@ export function shellWord(node: SyntaxNode, source: string, type: string = node.
 
 function canSplit(node: SyntaxNode, type: string): boolean {
   if (SPLITTING.has(type) || type === 'brace_expression') return true;
+  // `"$@"`, `"${a[@]}"`: quoted, yet one word per element (`"${a[@]}"` as a name runs the array).
+  if (type === 'string') return ALL_ELEMENTS.test(node.text);
   if (type === 'word') return true; // a glob, `~` or `{a,b}`: any number of words
   if (type === 'concatenation') {
     return namedChildrenOf(node).some((child) => canSplit(child, child.type));

@@ -1,4 +1,5 @@
-import { type ShellWord, UNKNOWN_WORD } from './shell-words.js';
+import { programCode } from './program-code.js';
+import { CODE_WORD, type ShellWord, UNKNOWN_WORD } from './shell-words.js';
 
 /** What a command really runs once the programs that run another command are looked through. */
 export interface Unwrapped {
@@ -41,6 +42,81 @@ const WRAPPERS: Readonly<Record<string, readonly string[]>> = {
   flock: ['-w', '-E', '--timeout', '--conflict-exit-code'],
   taskset: [],
   unbuffer: [],
+  coproc: [],
+  // Run the command in their operands too: a multi-call binary, tracers, namespaces and privileges.
+  busybox: [],
+  fakeroot: ['-l', '--lib', '--faked', '-i', '-s', '-b', '--fd-base'],
+  strace: [
+    '-o',
+    '-e',
+    '-p',
+    '-s',
+    '-u',
+    '-a',
+    '-b',
+    '-E',
+    '-I',
+    '-P',
+    '-S',
+    '-X',
+    '-O',
+    '-U',
+    '--output',
+    '--user',
+  ],
+  ltrace: ['-o', '-e', '-p', '-s', '-u', '-a', '-l', '-n', '-x', '-L', '-A', '-D', '-F', '--output'],
+  valgrind: [],
+  unshare: [
+    '-S',
+    '-G',
+    '-R',
+    '-w',
+    '--setuid',
+    '--setgid',
+    '--root',
+    '--wd',
+    '--map-user',
+    '--map-group',
+    '--propagation',
+  ],
+  nsenter: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '-w', '--wd', '--root'],
+  chrt: ['-T', '-P', '-D', '--sched-runtime', '--sched-period', '--sched-deadline'],
+  setpriv: [
+    '--reuid',
+    '--regid',
+    '--ruid',
+    '--euid',
+    '--rgid',
+    '--egid',
+    '--groups',
+    '--inh-caps',
+    '--ambient-caps',
+    '--bounding-set',
+    '--securebits',
+    '--pdeathsig',
+    '--selinux-label',
+    '--apparmor-profile',
+  ],
+  'systemd-run': [
+    '-p',
+    '--property',
+    '-u',
+    '--unit',
+    '-E',
+    '--setenv',
+    '--uid',
+    '--gid',
+    '--nice',
+    '--working-directory',
+    '--description',
+    '--slice',
+    '-M',
+    '--machine',
+    '-H',
+    '--host',
+    '--service-type',
+  ],
+  'dbus-run-session': ['--config-file', '--dbus-daemon'],
 };
 
 /** `source`, `.`: run a file's text as shell code here; `alias`, `trap`: code run later. */
@@ -80,6 +156,12 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
     if (SHELLS.has(program)) {
       const code = shellCode(rest);
       if (code === SCRIPT) break; // a script file: the program is the shell itself
+      if (code === UNKNOWN_SCRIPT) {
+        // `bash <(echo rm -rf x)`, `bash "$f"`: a script nobody can read here.
+        runsOther ??= `${program} runs a script an expansion names`;
+        extra.push([CODE_WORD]);
+        break;
+      }
       if (code === INPUT) {
         runsOther ??= `${program} runs the command lines it reads from its input`;
         readsInput = true;
@@ -98,6 +180,25 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
     }
     if (RUNS_CODE_LATER.has(program)) {
       runsOther ??= `${program} changes what the shell runs`;
+      const runs = codeRunLater(program, rest);
+      if (runs !== null) extra.push([runs]);
+      break;
+    }
+    if (program === 'mapfile' || program === 'readarray') {
+      // `mapfile -C CODE`: CODE runs (with two words added) every few lines read.
+      const callback = callbackOf(rest);
+      if (callback !== undefined) {
+        runsOther ??= `${program} -C runs its string as a command line`;
+        codeString(callback, nested, extra);
+      }
+      break;
+    }
+    const carried = programCode(program, rest);
+    if (carried !== null) {
+      runsOther ??= carried.why;
+      nested.push(...carried.nested);
+      for (const words of carried.extra) extra.push([...words]);
+      if (carried.might) extra.push([CODE_WORD]);
       break;
     }
     const takesArgument = WRAPPERS[program];
@@ -109,6 +210,37 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
     stages.push([...current]);
   }
   return { stages, extra, nested, runsOther, readsInput };
+}
+
+/**
+ * What `source`/`.` of a script an expansion names (`source <(…)`) runs: code nobody reads here
+ * (CODE_WORD); what an alias definition or `hash -p` makes a later name run: any command
+ * (UNKNOWN_WORD, as a name an expansion decides). Null for the rest (`source ./env.sh`, `alias`).
+ */
+function codeRunLater(program: string, args: readonly ShellWord[]): ShellWord | null {
+  if (program === 'source' || program === '.') {
+    const script = args.find((word) => word.value !== '--');
+    return script !== undefined && script.value === null ? CODE_WORD : null;
+  }
+  if (program === 'alias')
+    return args.some((word) => word.value?.includes('=') !== false) ? UNKNOWN_WORD : null;
+  if (program === 'hash')
+    return args.some((word) => word.value === null || /^-\w*p/.test(word.value)) ? UNKNOWN_WORD : null;
+  return null;
+}
+
+/** `mapfile -C CODE`, `-CCODE`: the callback's string (null when not literal); undefined when none. */
+function callbackOf(args: readonly ShellWord[]): string | null | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (value === null) return null;
+    if (value === '-C') return args[i + 1]?.value ?? null;
+    if (/^-[^-]*C/.test(value)) {
+      const rest = value.slice(value.indexOf('C') + 1);
+      return rest === '' ? (args[i + 1]?.value ?? null) : rest;
+    }
+  }
+  return undefined;
 }
 
 function joinValues(words: readonly ShellWord[]): string | null {
@@ -123,6 +255,7 @@ function codeString(code: string | null, nested: string[], extra: ShellWord[][])
 }
 
 const SCRIPT = Symbol('script');
+const UNKNOWN_SCRIPT = Symbol('unknown script');
 const INPUT = Symbol('input');
 
 /**
@@ -130,12 +263,14 @@ const INPUT = Symbol('input');
  * script file; INPUT when it reads its commands from its input (no operand, `-s`, or `-`). Short
  * options cluster (`-lc`, `-ec`); `-o`/`-O` take a name.
  */
-function shellCode(args: readonly ShellWord[]): string | null | typeof SCRIPT | typeof INPUT {
+function shellCode(
+  args: readonly ShellWord[],
+): string | null | typeof SCRIPT | typeof UNKNOWN_SCRIPT | typeof INPUT {
   let readsString = false;
   let readsInput = false;
   for (let i = 0; i < args.length; i++) {
     const value = args[i]!.value;
-    if (value === null) return readsString ? null : SCRIPT;
+    if (value === null) return readsString ? null : UNKNOWN_SCRIPT;
     if (value === '-') return readsString ? value : INPUT;
     if (value === '--' || !/^[-+]/.test(value) || value === '+') {
       if (!readsString) return readsInput || (value === '--' && args[i + 1] === undefined) ? INPUT : SCRIPT;
@@ -159,6 +294,13 @@ function wrappedCommand(
   extra: ShellWord[][],
 ): readonly ShellWord[] | null {
   let i = 0;
+  if (program === 'flock') return flockCommand(args, takesArgument, nested, extra);
+  if (program === 'taskset' || program === 'chrt') {
+    // `taskset [-c] MASK CMD`, `chrt [-f] PRIO CMD`; with `-p` they change a running process and run nothing.
+    i = skipOptions(args, 0, takesArgument, program, nested, extra);
+    if (args.slice(0, i).some((word) => /^-\w*p|^--pid/.test(word.value ?? ''))) return null;
+    return args.slice(i + 1);
+  }
   if (program === 'timeout' || program === 'chroot') {
     i = skipOptions(args, 0, takesArgument, program, nested, extra);
     return args.slice(i + 1); // the duration, or chroot's new root
@@ -172,6 +314,23 @@ function wrappedCommand(
     return null; // `command -v x` names x, runs nothing
   }
   const rest = args.slice(i);
+  return rest.length > 0 ? rest : null;
+}
+
+/** `flock [options] FILE CMD …`, `flock FILE -c STRING`, `flock -c STRING` is no form; `flock FD` runs nothing. */
+function flockCommand(
+  args: readonly ShellWord[],
+  takesArgument: readonly string[],
+  nested: string[],
+  extra: ShellWord[][],
+): readonly ShellWord[] | null {
+  const i = skipOptions(args, 0, takesArgument, 'flock', nested, extra);
+  const after = args[i + 1]?.value;
+  if (after === '-c' || after === '--command') {
+    codeString(args[i + 2]?.value ?? null, nested, extra);
+    return null;
+  }
+  const rest = args.slice(i + 1);
   return rest.length > 0 ? rest : null;
 }
 

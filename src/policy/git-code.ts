@@ -1,0 +1,141 @@
+import { optionValues, type ProgramCode } from './program-options.js';
+import { type ShellWord, UNKNOWN_WORD } from './shell-words.js';
+
+/** git's options before the subcommand that take the next word (`-C dir`, `-c key=value`). */
+const GIT_GLOBAL_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--super-prefix',
+  '--config-env',
+  '--exec-path',
+]);
+
+/**
+ * Per subcommand, its options whose value is a program git runs (by a shell): long names and short
+ * letters. `grep -O[CMD]` takes its value attached only.
+ */
+const GIT_PROGRAM_OPTIONS: Readonly<Record<string, { long: readonly string[]; short: string }>> = {
+  grep: { long: ['open-files-in-pager'], short: 'O' },
+  archive: { long: ['exec'], short: '' },
+  'ls-remote': { long: ['upload-pack'], short: '' },
+  clone: { long: ['upload-pack'], short: 'u' },
+  fetch: { long: ['upload-pack'], short: '' },
+  pull: { long: ['upload-pack'], short: '' },
+  push: { long: ['receive-pack', 'exec'], short: '' },
+  'send-pack': { long: ['receive-pack', 'exec'], short: '' },
+  'fetch-pack': { long: ['upload-pack', 'exec'], short: '' },
+  rebase: { long: ['exec'], short: 'x' },
+  difftool: { long: ['extcmd'], short: 'x' },
+  'filter-branch': {
+    long: [
+      'env-filter',
+      'tree-filter',
+      'index-filter',
+      'parent-filter',
+      'msg-filter',
+      'commit-filter',
+      'tag-name-filter',
+    ],
+    short: '',
+  },
+};
+
+/**
+ * git's `-c key=value` (and `clone -c`): configuration can name programs git runs — an alias `!cmd`
+ * (a command line), `core.fsmonitor`, `core.pager`, `core.sshCommand`, `include.path`… Only settings
+ * that run nothing (see git-config-keys.ts) leave it to git; a `!` alias is parsed in turn.
+ */
+function gitConfigCode(setting: string | null, code: GitCode): void {
+  code.why ??= 'git -c sets configuration, which can name programs git runs';
+  if (setting === null) {
+    code.extra.push([UNKNOWN_WORD]);
+    return;
+  }
+  const eq = setting.indexOf('=');
+  const key = (eq === -1 ? setting : setting.slice(0, eq)).toLowerCase();
+  const value = eq === -1 ? '' : setting.slice(eq + 1);
+  const dot = key.lastIndexOf('.');
+  const sectionAndName = `${key.slice(0, key.indexOf('.'))}.${key.slice(dot + 1)}`;
+  if (GIT_SETTINGS_THAT_RUN_NOTHING.has(sectionAndName)) return;
+  if (key.startsWith('alias.') && value.startsWith('!')) code.nested.push(value.slice(1));
+  else code.might = true;
+}
+
+/** A few settings people pass with `-c` that run nothing (the rest may name a program). */
+const GIT_SETTINGS_THAT_RUN_NOTHING = new Set([
+  'user.name',
+  'user.email',
+  'color.ui',
+  'core.quotepath',
+  'core.autocrlf',
+  'init.defaultbranch',
+  'advice.detachedhead',
+  'commit.gpgsign',
+  'tag.gpgsign',
+  'safe.directory',
+  'protocol.file.allow',
+  'log.showsignature',
+]);
+
+interface GitCode {
+  why: string | null;
+  nested: string[];
+  extra: ShellWord[][];
+  might: boolean;
+}
+
+/** Subcommands whose own options or operands may run a program (GIT_PROGRAM_OPTIONS and these). */
+const SUBCOMMANDS_THAT_RUN = new Set([...Object.keys(GIT_PROGRAM_OPTIONS), 'bisect', 'submodule']);
+
+export function gitCode(args: readonly ShellWord[]): ProgramCode | null {
+  // Most git commands (`git status`, `git log -n 5`): no global option, a subcommand that runs nothing.
+  const first = args[0]?.value;
+  if (first && !first.startsWith('-') && !SUBCOMMANDS_THAT_RUN.has(first)) return null;
+  const code: GitCode = { why: null, nested: [], extra: [], might: false };
+  let i = 0;
+  for (; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (value === null) return null; // an unknown subcommand: the word is not literal (not simple) already
+    if (!value.startsWith('-')) break;
+    const eq = value.indexOf('=');
+    const flag = eq === -1 ? value : value.slice(0, eq);
+    const attached = eq === -1 ? undefined : value.slice(eq + 1);
+    const operand = attached ?? (GIT_GLOBAL_WITH_VALUE.has(flag) ? (args[++i]?.value ?? null) : undefined);
+    if (flag === '-c') gitConfigCode(operand ?? null, code);
+    else if (flag === '--config-env' || (flag === '--exec-path' && operand !== undefined)) {
+      code.why ??= `git ${flag} names programs or settings from elsewhere`;
+      code.might = true;
+    }
+  }
+  const subcommand = args[i]?.value;
+  const rest = args.slice(i + 1);
+  if (subcommand === 'clone')
+    for (const setting of optionValues(rest, ['config'], 'c')) gitConfigCode(setting, code);
+  const options = subcommand ? GIT_PROGRAM_OPTIONS[subcommand] : undefined;
+  if (options) {
+    const values = optionValues(rest, options.long, options.short, subcommand === 'grep');
+    if (values.length > 0) {
+      code.why ??= `git ${subcommand} runs a program named in its options`;
+      for (const value of values) {
+        if (value === null) code.extra.push([UNKNOWN_WORD]);
+        else if (value !== '') code.nested.push(value);
+      }
+    }
+  }
+  if (subcommand === 'bisect' && rest[0]?.value === 'run' && rest.length > 1) {
+    code.why ??= 'git bisect run runs a command';
+    code.extra.push(rest.slice(1));
+  }
+  if (subcommand === 'submodule' && rest.some((word) => word.value === 'foreach')) {
+    code.why ??= 'git submodule foreach runs a command line';
+    const command = rest.slice(rest.findIndex((word) => word.value === 'foreach') + 1);
+    const values = command.filter((word) => !word.value?.startsWith('-') || word.value === null);
+    if (values.some((word) => word.value === null)) code.extra.push([UNKNOWN_WORD]);
+    else if (values.length > 0) code.nested.push(values.map((word) => word.value).join(' '));
+  }
+  if (code.why === null) return null;
+  return { why: code.why, nested: code.nested, extra: code.extra, might: code.might };
+}
