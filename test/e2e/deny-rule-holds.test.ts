@@ -6,8 +6,9 @@ import { useScriptedCli } from '../support/scripted-cli.js';
 import { toolResults } from '../support/stream-json.js';
 
 /**
- * Red team of issue 24, "deny rules match a normalised form and deny what they cannot rule out":
- * a hostile model in print mode with --yolo runs `rm -rf` past a `Shell(rm -rf*)` deny rule.
+ * Issue #24, "deny rules match a normalised form and deny what they cannot rule out" (found by a
+ * red team): a hostile model in print mode with --yolo must not run `rm -rf` past a `Shell(rm -rf*)`
+ * deny rule, however the shell is made to run it.
  */
 
 const cli = useScriptedCli();
@@ -37,8 +38,8 @@ async function formsThatDeleted(forms: readonly string[]): Promise<string[]> {
   return forms.filter((_, i) => !existsSync(join(sandbox.workDir, `v${i}`)));
 }
 
-describe('red2: a deny rule for rm -rf holds however the shell is made to run it', () => {
-  // Proves: shell mechanisms the policy parses (process substitution, aliases, arrays, functions,
+describe('a deny rule for rm -rf holds however the shell is made to run it', () => {
+  // These got through before (the attack first): shell mechanisms the policy parses (process substitution, aliases, arrays, functions,
   // ${x@P}, mapfile callbacks, hash -p, coproc, abbreviated long options) run rm -rf past the rule.
   it('shell mechanisms: process substitution, alias, array, function, @P, mapfile -C, hash -p, coproc, --recur', async () => {
     const forms = [
@@ -59,7 +60,7 @@ describe('red2: a deny rule for rm -rf holds however the shell is made to run it
     expect(await formsThatDeleted(forms)).toEqual([]);
   });
 
-  // Proves: programs that run a command string they are given (wrappers the normaliser does not
+  // These got through before (the attack first): programs that run a command string they are given (wrappers the normaliser does not
   // know, git aliases, awk/sed/tar/make/perl/python/node) run rm -rf past the rule.
   it('programs that run a command string: flock, taskset, script -c, git -c alias, awk, sed e, tar, make, interpreters', async () => {
     const forms = [

@@ -7,9 +7,9 @@ import { useScriptedCli } from '../support/scripted-cli.js';
 import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
 
 /**
- * Red team of issue 24, "allow rules and prefix approvals cover simple parts only": over the wire,
- * an allow rule `Shell(git *)` (the README's "commands starting with git") runs a command of the
- * model's own unasked, through git options that run programs.
+ * Issue #24, "allow rules and prefix approvals cover simple parts only" (found by a red team): over
+ * the wire, an allow rule `Shell(git *)` (the README's "commands starting with git") must not run a
+ * command of the model's own unasked through git options that run programs.
  */
 
 const cli = useScriptedCli();
@@ -39,9 +39,9 @@ function rejectEveryApproval(client: WireClient): string[] {
   return asked;
 }
 
-// Proves: `git -c core.fsmonitor=…` (the GIT_CONFIG_* case, written as a flag), `-c alias.x='!…'`,
+// These got through before (the attack first): `git -c core.fsmonitor=…` (the GIT_CONFIG_* case, written as a flag), `-c alias.x='!…'`,
 // `grep -O`, `archive --exec`, `ls-remote --upload-pack` and `clone -u` count as simple under `git *`.
-it('red2: an allow rule for git * does not cover git options that run a program: those are asked (wire)', async () => {
+it('an allow rule for git * does not cover git options that run a program: those are asked (wire)', async () => {
   const forms = [
     "git -c core.fsmonitor='touch pwned0' status",
     "git -c alias.x='!touch pwned1' x",
