@@ -73,7 +73,7 @@ export function packBytes(objects: readonly PackObject[]): { pack: Buffer; index
   const placed: { id: string; offset: number; crc: number }[] = [];
   for (const object of objects) {
     const head = entryHeader(object.type, object.body.length);
-    const data = deflateObject(object.body);
+    const data = deflateObject(object.body, object.type === 'blob');
     placed.push({ id: object.id, offset, crc: crc32(data, crc32(head)) });
     parts.push(head, data);
     offset += head.length + data.length;

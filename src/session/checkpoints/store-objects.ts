@@ -107,7 +107,7 @@ export function writeLooseObject(gitDir: string, type: ObjectType, body: Buffer)
   const file = join(gitDir, 'objects', id.slice(0, 2), id.slice(2));
   if (existsSync(file)) return id;
   // Git's own loose objects are read-only; it never writes one twice.
-  writeAtomically(file, deflateObject(raw), 0o444);
+  writeAtomically(file, deflateObject(raw, type === 'blob'), 0o444);
   return id;
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { adler32, zlibStored } from './zlib-stored.js';
+import { adler32, deflateObject, zlibStored } from './zlib-stored.js';
 
 describe('a zlib stream of stored blocks', () => {
   it.each([0, 1, 300, 65_535, 65_536, 200_000])('inflates to the same %i bytes', (size) => {
@@ -21,5 +21,15 @@ describe('a zlib stream of stored blocks', () => {
     const stream = zlibStored(Buffer.from('blob 2\0hi'));
     stream.writeUInt8(stream.readUInt8(stream.length - 1) ^ 1, stream.length - 1);
     expect(() => inflateSync(stream)).toThrow(/incorrect data check/);
+  });
+});
+
+describe('deflateObject', () => {
+  it("writes a file's bytes (a blob) deflated, never in the clear; a small tree or commit as stored blocks", () => {
+    const blob = Buffer.from('blob 24\0token kc-oauth-secret-1\n');
+    expect(deflateObject(blob, true).includes(Buffer.from('kc-oauth-secret-1'))).toBe(false);
+    expect(inflateSync(deflateObject(blob, true)).equals(blob)).toBe(true);
+    const commit = Buffer.from('commit 12\0tree abc\n\nx\n');
+    expect(deflateObject(commit, false).equals(zlibStored(commit))).toBe(true);
   });
 });

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
  * object is left to node:zlib (STORED_UP_TO).
  */
 
-/** Objects up to this many bytes are written as stored blocks; larger ones are deflated by zlib. */
+/** kimi-ts's own objects up to this many bytes are written as stored blocks; larger ones are deflated. */
 export const STORED_UP_TO = 4096;
 
 const BLOCK = 65_535;
@@ -78,7 +78,12 @@ function zlib(): typeof import('node:zlib') {
   return loadedZlib;
 }
 
-/** `data` as a zlib stream for git: stored blocks when small, zlib's deflate when large. */
-export function deflateObject(data: Buffer): Buffer {
-  return data.length <= STORED_UP_TO ? zlibStored(data) : zlib().deflateSync(data);
+/**
+ * An object's data as a zlib stream for git: kimi-ts's own small trees and commits as stored blocks;
+ * a file's bytes (`fileBytes`: a blob) and anything large deflated by zlib. A file of the workspace
+ * may hold a credential kimi-ts does not know the format of: its bytes are not written in the clear
+ * into the agent's home (a search of it for a token the person revoked finds nothing plain).
+ */
+export function deflateObject(data: Buffer, fileBytes: boolean): Buffer {
+  return !fileBytes && data.length <= STORED_UP_TO ? zlibStored(data) : zlib().deflateSync(data);
 }
