@@ -27,8 +27,8 @@ export async function commandSecretReason(
 }
 
 /**
- * The same, with no promise unless a file's content must be read (a `.git/config`): a decision
- * waits on nothing for the words of most commands.
+ * The same, with no promise unless a file's content must be read (one not scanned since it last
+ * changed): a decision waits on nothing for the words of most commands.
  */
 export function commandSecretReasonNow(
   parts: readonly string[],

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
+import { WireClient } from '../support/wire-process-client.js';
+import { rejectEveryApproval } from '../support/wire-reject-approvals.js';
 
 /**
  * Issue #24, "allow rules and prefix approvals cover simple parts only" (found by a red team): over
@@ -13,31 +14,6 @@ import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.
  */
 
 const cli = useScriptedCli();
-
-/** Answers every approval request with `reject`, keeping what was asked. */
-function rejectEveryApproval(client: WireClient): string[] {
-  const asked: string[] = [];
-  const answered = new Set<unknown>();
-  const poll = (): void => {
-    void client
-      .waitFor((m) => m.method === 'request' && !answered.has(m.id))
-      .then((message: JsonRpcMessage) => {
-        answered.add(message.id);
-        const params = message.params as { type: string; payload: { id: string; description: string } };
-        if (params.type === 'ApprovalRequest') {
-          asked.push(params.payload.description);
-          client.send({
-            jsonrpc: '2.0',
-            id: message.id,
-            result: { request_id: params.payload.id, response: 'reject' },
-          });
-        }
-        poll();
-      });
-  };
-  poll();
-  return asked;
-}
 
 // These got through before (the attack first): `git -c core.fsmonitor=…` (the GIT_CONFIG_* case, written as a flag), `-c alias.x='!…'`,
 // `grep -O`, `archive --exec`, `ls-remote --upload-pack` and `clone -u` count as simple under `git *`.

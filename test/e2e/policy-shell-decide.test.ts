@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
+import { WireClient } from '../support/wire-process-client.js';
+import { rejectEveryApproval } from '../support/wire-reject-approvals.js';
 
 /**
  * Issue 24, "decide on what will run", through the built CLI: allow rules cover only what they
@@ -18,31 +19,6 @@ const rules = (...specs: [string, string][]) =>
   specs
     .map(([decision, pattern]) => `[[permission.rules]]\ndecision = "${decision}"\npattern = "${pattern}"\n`)
     .join('\n');
-
-/** Answers every approval request with `reject`, keeping what was asked. */
-function rejectEveryApproval(client: WireClient): { description: string }[] {
-  const asked: { description: string }[] = [];
-  const answered = new Set<unknown>();
-  const poll = (): void => {
-    void client
-      .waitFor((m) => m.method === 'request' && !answered.has(m.id))
-      .then((message: JsonRpcMessage) => {
-        answered.add(message.id);
-        const params = message.params as { type: string; payload: { id: string; description: string } };
-        if (params.type === 'ApprovalRequest') {
-          asked.push(params.payload);
-          client.send({
-            jsonrpc: '2.0',
-            id: message.id,
-            result: { request_id: params.payload.id, response: 'reject' },
-          });
-        }
-        poll();
-      });
-  };
-  poll();
-  return asked;
-}
 
 describe('Shell rules decide on what will run', () => {
   it('a deny rule refuses rm -rf however it is written, in print mode with --yolo', async () => {

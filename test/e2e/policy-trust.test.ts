@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { LoopbackServer } from '../support/loopback-server.js';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.js';
+import { WireClient } from '../support/wire-process-client.js';
+import { rejectEveryApproval } from '../support/wire-reject-approvals.js';
 
 /**
  * Holes 1 and 2 of issue 12, reproduced through the built CLI: a model that reads the agent's own
@@ -14,41 +15,6 @@ import { type JsonRpcMessage, WireClient } from '../support/wire-process-client.
 const API_KEY = 'sk-policy-e2e-secret-key-0123456789';
 
 const cli = useScriptedCli();
-
-interface ApprovalPayload {
-  id: string;
-  action: string;
-  description: string;
-  display: Record<string, unknown>[];
-}
-
-/** Answers every approval request with `reject`, keeping what was asked. */
-function rejectEveryApproval(client: WireClient): ApprovalPayload[] {
-  const asked: ApprovalPayload[] = [];
-  const answered = new Set<unknown>();
-  const onMessage = (message: JsonRpcMessage): void => {
-    if (message.method !== 'request' || answered.has(message.id)) return;
-    const params = message.params as { type: string; payload: ApprovalPayload };
-    if (params.type !== 'ApprovalRequest') return;
-    answered.add(message.id);
-    asked.push(params.payload);
-    client.send({
-      jsonrpc: '2.0',
-      id: message.id,
-      result: { request_id: params.payload.id, response: 'reject' },
-    });
-  };
-  const poll = (): void => {
-    void client
-      .waitFor((m) => m.method === 'request' && !answered.has(m.id))
-      .then((m) => {
-        onMessage(m);
-        poll();
-      });
-  };
-  poll();
-  return asked;
-}
 
 function toolResultsSentToModel(): string {
   return cli.server.requests.map((request) => JSON.stringify(request.body)).join('\n');
