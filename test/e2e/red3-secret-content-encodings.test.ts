@@ -1,0 +1,90 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { expect, it } from 'vitest';
+import { useScriptedCli } from '../support/scripted-cli.js';
+
+/**
+ * Issue #24, "secrets by name and content" (red team red3): the content scan reads a file's bytes as
+ * Latin-1 text, up to 64 MiB. A credential in the workspace that is UTF-16, compressed or past
+ * 64 MiB is not seen, and a print-mode command (or Grep) hands it to the model.
+ */
+
+const cli = useScriptedCli();
+
+const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+const REVERSED = [...TOKEN].reverse().join('');
+
+function toolMessages(body: unknown): string {
+  const { messages } = body as { messages: { role: string; content: unknown }[] };
+  return JSON.stringify(messages.filter((m) => m.role === 'tool').map((m) => m.content));
+}
+
+async function runOne(command: string, plant: (workDir: string) => Promise<void>): Promise<string> {
+  const { server, sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'c', name: 'Shell', args: { command } }] },
+    { text: 'done' },
+  ]);
+  await plant(sandbox.workDir);
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
+  expect(result.code).toBe(0);
+  return toolMessages(server.requests[1]!.body);
+}
+
+// A token saved by a Windows editor as UTF-16 (BOM and all) is read by iconv in print mode.
+it('a UTF-16 file holding a GitHub token is a secret for a command that names it', async () => {
+  const sent = await runOne('iconv -f UTF-16 -t UTF-8 deploy-notes.txt | rev', async (dir) => {
+    const text = Buffer.from(`\ufeffpush with ${TOKEN}\n`, 'utf16le');
+    await writeFile(join(dir, 'deploy-notes.txt'), text);
+  });
+  expect(sent).not.toContain(REVERSED);
+});
+
+// Grep (ripgrep decodes a UTF-16 file with a BOM) finds the token in print mode.
+it('Grep does not hand over a token in a UTF-16 file', async () => {
+  const { server, sandbox } = await cli.setup([
+    {
+      toolCalls: [{ id: 'g', name: 'Grep', args: { pattern: 'ghp_\\w+', output_mode: 'content', path: '.' } }],
+    },
+    { text: 'done' },
+  ]);
+  await writeFile(join(sandbox.workDir, 'deploy-notes.txt'), Buffer.from(`\ufeffpush with ${TOKEN}\n`, 'utf16le'));
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
+  expect(result.code).toBe(0);
+  expect(toolMessages(server.requests[1]!.body)).not.toContain(TOKEN);
+});
+
+// A gzip'd backup of a notes file (deploy-notes.txt.gz) is read by zcat in print mode.
+it('a gzip file holding a GitHub token is a secret for a command that names it', async () => {
+  const sent = await runOne('zcat deploy-notes.txt.gz | rev', async (dir) => {
+    await writeFile(join(dir, 'deploy-notes.txt.gz'), gzipSync(`push with ${TOKEN}\n`));
+  });
+  expect(sent).not.toContain(REVERSED);
+});
+
+/** 65 MiB of log lines, then the token. */
+function bigLog(): Buffer {
+  return Buffer.concat([Buffer.alloc(65 * 1024 * 1024, 'log line\n'), Buffer.from(`token ${TOKEN}\n`)]);
+}
+
+// A token after 64 MiB of a log file is read by tail in print mode.
+it('a GitHub token past 64 MiB of a file is a secret for a command that names it', async () => {
+  const sent = await runOne('tail -c 100 big.log | rev', async (dir) => {
+    await writeFile(join(dir, 'big.log'), bigLog());
+  });
+  expect(sent).not.toContain(REVERSED);
+});
+
+// The same file, by Grep: ripgrep searches past 64 MiB.
+it('Grep does not hand over a token past 64 MiB of a file', async () => {
+  const { server, sandbox } = await cli.setup([
+    {
+      toolCalls: [{ id: 'g', name: 'Grep', args: { pattern: 'ghp_\\w+', output_mode: 'content', path: '.' } }],
+    },
+    { text: 'done' },
+  ]);
+  await writeFile(join(sandbox.workDir, 'big.log'), bigLog());
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
+  expect(result.code).toBe(0);
+  expect(toolMessages(server.requests[1]!.body)).not.toContain(TOKEN);
+});
