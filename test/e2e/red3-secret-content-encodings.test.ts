@@ -44,11 +44,16 @@ it('a UTF-16 file holding a GitHub token is a secret for a command that names it
 it('Grep does not hand over a token in a UTF-16 file', async () => {
   const { server, sandbox } = await cli.setup([
     {
-      toolCalls: [{ id: 'g', name: 'Grep', args: { pattern: 'ghp_\\w+', output_mode: 'content', path: '.' } }],
+      toolCalls: [
+        { id: 'g', name: 'Grep', args: { pattern: 'ghp_\\w+', output_mode: 'content', path: '.' } },
+      ],
     },
     { text: 'done' },
   ]);
-  await writeFile(join(sandbox.workDir, 'deploy-notes.txt'), Buffer.from(`\ufeffpush with ${TOKEN}\n`, 'utf16le'));
+  await writeFile(
+    join(sandbox.workDir, 'deploy-notes.txt'),
+    Buffer.from(`\ufeffpush with ${TOKEN}\n`, 'utf16le'),
+  );
   const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
   expect(result.code).toBe(0);
   expect(toolMessages(server.requests[1]!.body)).not.toContain(TOKEN);
@@ -79,7 +84,9 @@ it('a GitHub token past 64 MiB of a file is a secret for a command that names it
 it('Grep does not hand over a token past 64 MiB of a file', async () => {
   const { server, sandbox } = await cli.setup([
     {
-      toolCalls: [{ id: 'g', name: 'Grep', args: { pattern: 'ghp_\\w+', output_mode: 'content', path: '.' } }],
+      toolCalls: [
+        { id: 'g', name: 'Grep', args: { pattern: 'ghp_\\w+', output_mode: 'content', path: '.' } },
+      ],
     },
     { text: 'done' },
   ]);
