@@ -14,9 +14,6 @@ import type { ScriptedTurn } from '../support/scripted-llm-server.js';
 
 const cli = useScriptedCli();
 
-const CONFIG =
-  '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = touch fsmonitor-ran\n';
-
 /** A common dir's config: git reads the folder's own config.worktree (core.worktree) beside it. */
 const SHARED_CONFIG =
   '[core]\n\trepositoryformatversion = 1\n\tbare = false\n\tfsmonitor = touch fsmonitor-ran\n[extensions]\n\tworktreeConfig = true\n';
@@ -50,6 +47,22 @@ it('WriteFile cannot make a git folder through commondir', async () => {
         ],
       },
     ],
+    ['shared/objects', 'shared/refs', 'fixture'],
+    'fixture',
+  );
+});
+
+// The same folder made by a print-mode command in the sandbox: new-git-dirs cleans a git folder a
+// command makes, by git's test of the folder alone.
+it('a command cannot make a git folder through commondir', async () => {
+  const command = [
+    `printf '${SHARED_CONFIG.replaceAll('\n', '\\n').replaceAll('\t', '\\t')}' > shared/config`,
+    "printf '[core]\\n\\tworktree = ..\\n' > fixture/config.worktree",
+    'echo ../shared > fixture/commondir',
+    "echo 'ref: refs/heads/main' > fixture/HEAD",
+  ].join('; ');
+  await runThenGitStatus(
+    [{ toolCalls: [{ id: 's', name: 'Shell', args: { command } }] }],
     ['shared/objects', 'shared/refs', 'fixture'],
     'fixture',
   );
