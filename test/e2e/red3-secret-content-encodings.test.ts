@@ -2,12 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
+import { git } from '../support/git.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
 /**
  * Issue #24, "secrets by name and content" (red team red3): the content scan reads a file's bytes as
- * Latin-1 text, up to 64 MiB. A credential in the workspace that is UTF-16, compressed or past
- * 64 MiB is not seen, and a print-mode command (or Grep) hands it to the model.
+ * Latin-1 text, up to 64 MiB. A credential in the workspace that is UTF-16, compressed (gzip, or
+ * git's own objects: `git show HEAD:file`, the history) or past 64 MiB is not seen, and a print-mode
+ * command (or Grep) hands it to the model.
  */
 
 const cli = useScriptedCli();
@@ -94,4 +96,29 @@ it('Grep does not hand over a token past 64 MiB of a file', async () => {
   const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
   expect(result.code).toBe(0);
   expect(toolMessages(server.requests[1]!.body)).not.toContain(TOKEN);
+});
+
+// The token in a committed file is read back from git's (compressed) objects: `git show HEAD:file`
+// names the file in git's syntax, and the scan of .git's objects sees only deflated bytes.
+it('git show HEAD:file of a committed file holding a token is a secret read', async () => {
+  const sent = await runOne('git show HEAD:deploy-notes.txt | rev', async (dir) => {
+    await writeFile(join(dir, 'deploy-notes.txt'), `push with ${TOKEN}\n`);
+    git(dir, 'init', '-q');
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-qm', 'notes');
+  });
+  expect(sent).not.toContain(REVERSED);
+});
+
+// A token committed once and removed since (the usual leak) is read from the history in print mode.
+it('a token removed from the tree but in the git history is a secret read', async () => {
+  const sent = await runOne('git log -p | rev', async (dir) => {
+    await writeFile(join(dir, 'deploy-notes.txt'), `push with ${TOKEN}\n`);
+    git(dir, 'init', '-q');
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-qm', 'notes');
+    await writeFile(join(dir, 'deploy-notes.txt'), 'push with the token from the vault\n');
+    git(dir, 'commit', '-qam', 'no token');
+  });
+  expect(sent).not.toContain(REVERSED);
 });
