@@ -2,13 +2,15 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { plantThenRunAgain, sandboxWithPostShellHook } from '../support/post-shell-hook.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
 
 /**
- * Issue #24, MCP servers start outside the sandbox (red team red3): the sandbox holds the files an
- * MCP server's command words name (mcp-server-files.ts). A server started by module or script name
- * (`python3 -m server`, `npm run mcp`) names no file, so a print-mode command rewrites what it runs,
- * and the next session start runs that outside any sandbox.
+ * Issue #24, hooks and MCP servers run outside the sandbox (red team red3): the sandbox holds the
+ * files their command words name (mcp-server-files.ts, a hook's named scripts). A server or hook
+ * started by module or script name (`python3 -m server`, `npm run mcp`, `npm run lint`) names no
+ * file, so a print-mode command rewrites what it runs, and kimi-ts runs that outside any sandbox (the
+ * hook right after the command, the MCP server at the next start).
  */
 
 const cli = useScriptedCli();
@@ -56,4 +58,18 @@ it('a command cannot change the package.json script an MCP server runs by `npm r
     `printf '{"scripts":{"mcp":"touch MARKER"}}' > package.json`,
     { 'package.json': '{"scripts":{"mcp":"true"}}' },
   );
+});
+
+// The same for a hook of the person's config that runs the project's lint script (`npm run lint`
+// after each Shell call): the hook runs outside the sandbox, right after the command that rewrote it.
+it('a command cannot change the package.json script a hook runs by `npm run`', async () => {
+  const { server, sandbox } = await sandboxWithPostShellHook(cli, 'npm run --silent lint');
+  const marker = join(sandbox.root, 'hook-ran-planted-code');
+  await writeFile(join(sandbox.workDir, 'package.json'), '{"scripts":{"lint":"true"}}');
+  await plantThenRunAgain(
+    server,
+    sandbox,
+    `printf '{"scripts":{"lint":"touch ${marker}"}}' > package.json; echo finished`,
+  );
+  expect(existsSync(marker), 'the planted command ran outside the sandbox').toBe(false);
 });
