@@ -8,8 +8,9 @@ import { useScriptedCli } from '../support/scripted-cli.js';
 /**
  * Issue #24, "secrets by name and content" (red team red3): the content scan reads a file's bytes as
  * Latin-1 text, up to 64 MiB. A credential in the workspace that is UTF-16, compressed (gzip, or
- * git's own objects: `git show HEAD:file`, the history) or past 64 MiB is not seen, and a print-mode
- * command (or Grep) hands it to the model.
+ * git's own objects: `git show HEAD:file`, the history), past 64 MiB, or longer than the chunks'
+ * overlap across a chunk boundary is not seen, and a print-mode command (or Grep) hands it to the
+ * model. (The same JWT in a small file is refused: the table knows it.)
  */
 
 const cli = useScriptedCli();
@@ -121,4 +122,18 @@ it('a token removed from the tree but in the git history is a secret read', asyn
     git(dir, 'commit', '-qam', 'no token');
   });
   expect(sent).not.toContain(REVERSED);
+});
+
+// A JWT longer than the chunks' 4 KiB overlap (an identity token with its groups) across the 1 MiB
+// chunk boundary: neither chunk holds all three parts.
+it('a long JWT across the scan chunk boundary is a secret for a command that names it', async () => {
+  const header = 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9';
+  const jwt = `${header}.eyJ${'a'.repeat(6000)}.${'s'.repeat(43)}`;
+  const sent = await runOne("grep -o 'eyJ[^ ]*' session.log | rev", async (dir) => {
+    const start = 1024 * 1024 - 4096 - 100;
+    const pad = Buffer.alloc(start, 'x');
+    pad.fill('\n', start - 1);
+    await writeFile(join(dir, 'session.log'), Buffer.concat([pad, Buffer.from(`${jwt} end\n`)]));
+  });
+  expect(sent).not.toContain([...jwt].reverse().join('').slice(0, 60));
 });
