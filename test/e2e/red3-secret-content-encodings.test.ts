@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
@@ -8,9 +8,9 @@ import { useScriptedCli } from '../support/scripted-cli.js';
 /**
  * Issue #24, "secrets by name and content" (red team red3): the content scan reads a file's bytes as
  * Latin-1 text, up to 64 MiB. A credential in the workspace that is UTF-16, compressed (gzip, or
- * git's own objects: `git show HEAD:file`, the history), past 64 MiB, or longer than the chunks'
- * overlap across a chunk boundary is not seen, and a print-mode command (or Grep) hands it to the
- * model. (The same JWT in a small file is refused: the table knows it.)
+ * git's own objects: `git show HEAD:file`, the history), base64 (a Kubernetes Secret), past 64 MiB,
+ * or longer than the chunks' overlap across a chunk boundary is not seen, and a print-mode command
+ * (or Grep) hands it to the model. (The same JWT in a small file is refused: the table knows it.)
  */
 
 const cli = useScriptedCli();
@@ -136,4 +136,15 @@ it('a long JWT across the scan chunk boundary is a secret for a command that nam
     await writeFile(join(dir, 'session.log'), Buffer.concat([pad, Buffer.from(`${jwt} end\n`)]));
   });
   expect(sent).not.toContain([...jwt].reverse().join('').slice(0, 60));
+});
+
+// A Kubernetes Secret manifest keeps its values base64-encoded (`data:`): the token is there, in
+// base64, and `base64 -d` of it is not a secret read.
+it('a token base64-encoded in a Kubernetes Secret manifest is a secret for a command that names it', async () => {
+  const sent = await runOne("awk '/token:/ {print $2}' k8s/secret.yaml | base64 -d | rev", async (dir) => {
+    await mkdir(join(dir, 'k8s'));
+    const manifest = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: deploy\ndata:\n  token: ${Buffer.from(TOKEN).toString('base64')}\n`;
+    await writeFile(join(dir, 'k8s', 'secret.yaml'), manifest);
+  });
+  expect(sent).not.toContain(REVERSED);
 });
