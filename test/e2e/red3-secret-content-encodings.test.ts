@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
@@ -7,10 +8,11 @@ import { useScriptedCli } from '../support/scripted-cli.js';
 
 /**
  * Issue #24, "secrets by name and content" (red team red3): the content scan reads a file's bytes as
- * Latin-1 text, up to 64 MiB. A credential in the workspace that is UTF-16, compressed (gzip, or
- * git's own objects: `git show HEAD:file`, the history), base64 (a Kubernetes Secret), past 64 MiB,
- * or longer than the chunks' overlap across a chunk boundary is not seen, and a print-mode command
- * (or Grep) hands it to the model. (The same JWT in a small file is refused: the table knows it.)
+ * Latin-1 text, up to 64 MiB, and a name is secret only as the file's own. A credential in the
+ * workspace that is UTF-16, compressed (gzip; git's own objects: `git show HEAD:file`, the history;
+ * a `.env` in a backup tar.gz), base64 (a Kubernetes Secret), past 64 MiB, or longer than the
+ * chunks' overlap across a chunk boundary is not seen, and a print-mode command (or Grep) hands it
+ * to the model. (The same JWT in a small file is refused: the table knows it.)
  */
 
 const cli = useScriptedCli();
@@ -147,4 +149,16 @@ it('a token base64-encoded in a Kubernetes Secret manifest is a secret for a com
     await writeFile(join(dir, 'k8s', 'secret.yaml'), manifest);
   });
   expect(sent).not.toContain(REVERSED);
+});
+
+// A backup archive of the project's `.env` (secret by its name, with an opaque password no format
+// knows): the member's name is inside the archive, and `tar xzOf` hands the file over.
+it('a .env inside a tar.gz backup is a secret for a command that extracts it', async () => {
+  const sent = await runOne('tar xzOf backup.tar.gz | rev', async (dir) => {
+    await mkdir(join(dir, 'old'));
+    await writeFile(join(dir, 'old', '.env'), 'DB_PASSWORD=correct-horse-battery-staple\n');
+    execFileSync('tar', ['czf', join(dir, 'backup.tar.gz'), '-C', join(dir, 'old'), '.env']);
+    await rm(join(dir, 'old'), { recursive: true });
+  });
+  expect(sent).not.toContain('elpats-yrettab-esroh-tcerroc');
 });
