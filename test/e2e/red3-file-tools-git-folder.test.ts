@@ -52,18 +52,15 @@ it('WriteFile cannot make a git folder through commondir', async () => {
   );
 });
 
-// The same folder made by a print-mode command in the sandbox: new-git-dirs cleans a git folder a
-// command makes, by git's test of the folder alone.
+// The same folders, all made by one print-mode command in the sandbox: new-git-dirs cleans a git
+// folder a command makes by git's test of the folder alone (its own objects/ and refs/).
 it('a command cannot make a git folder through commondir', async () => {
   const command = [
+    'mkdir -p shared/objects shared/refs fixture',
     `printf '${SHARED_CONFIG.replaceAll('\n', '\\n').replaceAll('\t', '\\t')}' > shared/config`,
     "printf '[core]\\n\\tworktree = ..\\n' > fixture/config.worktree",
     'echo ../shared > fixture/commondir',
     "echo 'ref: refs/heads/main' > fixture/HEAD",
   ].join('; ');
-  await runThenGitStatus(
-    [{ toolCalls: [{ id: 's', name: 'Shell', args: { command } }] }],
-    ['shared/objects', 'shared/refs', 'fixture'],
-    'fixture',
-  );
+  await runThenGitStatus([{ toolCalls: [{ id: 's', name: 'Shell', args: { command } }] }], [], 'fixture');
 });
