@@ -162,3 +162,18 @@ it('a .env inside a tar.gz backup is a secret for a command that extracts it', a
   });
   expect(sent).not.toContain('elpats-yrettab-esroh-tcerroc');
 });
+
+// The same for a committed `.env` (secret by its name, an opaque password): `git show HEAD:.env` is
+// refused, but its blob by id (found at run time) is read.
+it("a committed .env's blob read by its id is a secret read", async () => {
+  const sent = await runOne(
+    "git cat-file -p $(git ls-tree HEAD | awk '/env/ {print $3}') | rev",
+    async (dir) => {
+      await writeFile(join(dir, '.env'), 'DB_PASSWORD=correct-horse-battery-staple\n');
+      git(dir, 'init', '-q');
+      git(dir, 'add', '-f', '.env');
+      git(dir, 'commit', '-qm', 'env');
+    },
+  );
+  expect(sent).not.toContain('elpats-yrettab-esroh-tcerroc');
+});
