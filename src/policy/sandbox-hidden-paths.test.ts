@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HIDDEN_HOME_PATHS, hiddenPaths } from './sandbox-hidden-paths.js';
+import { HIDDEN_HOME_PATHS, hiddenPathKinds, hiddenPaths } from './sandbox-hidden-paths.js';
 
 /**
  * The hidden-path list is built once per set of homes and config files, not at every command: the
@@ -32,5 +32,41 @@ describe('hiddenPaths', () => {
     expect(hiddenPaths({ ...context, configFiles: undefined })).not.toContain('/etc/kimi/config.toml');
     // Back to the first: the same list again.
     expect(hiddenPaths({ ...context })).toEqual(first);
+  });
+});
+
+describe('hiddenPathKinds', () => {
+  it('finds what exists under the home, deep or not, without asking about what cannot', async () => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const home = await mkdtemp(join(tmpdir(), 'kimi-ts-hidden-kinds-'));
+    try {
+      await mkdir(join(home, '.ssh'));
+      await mkdir(join(home, '.config', 'gh'), { recursive: true });
+      await writeFile(join(home, '.s3cfg'), 'x');
+      const outside = join(home, 'elsewhere', 'config.toml');
+      await mkdir(join(home, 'elsewhere'));
+      await writeFile(outside, 'x');
+      const kinds = hiddenPathKinds({
+        kimiHome: join(home, '.kimi-ts'),
+        userHome: home,
+        configFiles: [outside],
+      });
+      expect(kinds.get(join(home, '.ssh'))).toBe('dir');
+      expect(kinds.get(join(home, '.config', 'gh'))).toBe('dir');
+      expect(kinds.get(join(home, '.config', 'gcloud'))).toBeNull();
+      expect(kinds.get(join(home, '.s3cfg'))).toBe('file');
+      expect(kinds.get(join(home, '.aws'))).toBeNull();
+      expect(kinds.get(join(home, '.kimi-ts'))).toBeNull();
+      expect(kinds.get(outside)).toBe('file');
+      // Made after a first look: found at the next command.
+      await mkdir(join(home, '.aws'));
+      expect(
+        hiddenPathKinds({ kimiHome: join(home, '.kimi-ts'), userHome: home }).get(join(home, '.aws')),
+      ).toBe('dir');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

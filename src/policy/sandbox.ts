@@ -8,7 +8,7 @@ import { GitDirGuard } from './new-git-dirs.js';
 import { agentCodeHolds, agentCodeReadOnly, NO_AGENT_CODE } from './sandbox-agent-code.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
 import { cleanGitDirs, gitPathsOf, nestedGitBinds } from './sandbox-git-dirs.js';
-import { hiddenPaths, kindOf } from './sandbox-hidden-paths.js';
+import { hiddenPathKinds, hiddenPaths } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js';
 import { bwrapLaunch, type SandboxHost, sandboxHost, shellLaunched } from './sandbox-host.js';
 import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
@@ -223,7 +223,7 @@ export function bwrapArguments(
   if (writable) args.push(...homeStartupFilesReadOnly(workspace, context.userHome));
   // Each path stat'ed once (for every command: one made since is hidden too).
   const hidden = hiddenPaths(context);
-  const kinds = new Map(hidden.map((path) => [path, kindOf(path)]));
+  const kinds = hiddenPathKinds(context);
   // kimi-ts's own code when it runs from inside the workspace, and what is hidden there (a config
   // file, the agent's home): the folders above them pinned, before anything is bound inside them.
   const kimiCode = writable ? kimiCodeFolders(workspace) : [];

@@ -20,7 +20,35 @@ const CREDENTIAL_NAMES = new Set([
   '.pypirc',
   '.htpasswd',
   '.my.cnf',
+  // Cloud and service command lines that keep a key in a file of their own name, wherever it is.
+  '.s3cfg',
+  '.boto',
+  '.passwd-s3fs',
+  '.sentryclirc',
+  '.dockercfg',
+  '.terraformrc',
+  '.databrickscfg',
+  '.authinfo',
+  '.msmtprc',
+  '.fetchmailrc',
+  // Ansible's vault password, act's `.secrets`, a cluster's kubeconfig (a bearer token or a client key).
+  '.vault_pass',
+  '.vault-password',
+  'vault_pass',
+  'vault-password',
+  '.secrets',
+  'kubeconfig',
 ]);
+
+/**
+ * Projects' own secret files by stem, whatever the format (`secrets.yml` of Rails, `.streamlit/
+ * secrets.toml`, `secrets.json`, `secret.properties`): the name says what it holds.
+ */
+const SECRET_STEMS =
+  /^(secrets?|vault[-_]pass(word)?|\.vault[-_]pass(word)?)\.(ya?ml|json|toml|ini|conf|cfg|properties|txt|xml)$/;
+
+/** Cloud service-account keys and OAuth client secrets as their consoles name the download. */
+const KEY_DOWNLOADS = /^(service[-_]account.*|client_secret.*|.*-credentials)\.json$/;
 
 const SHELL_HISTORIES = new Set([
   '.bash_history',
@@ -35,7 +63,7 @@ const SHELL_HISTORIES = new Set([
 ]);
 
 /** Extensions of private keys and key stores. */
-const KEY_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore', '.ppk'];
+const KEY_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx', '.jks', '.keystore', '.ppk', '.kdbx'];
 
 /** Extensions of files that hold a deployment's secrets in clear text (Terraform). */
 const STATE_EXTENSIONS = ['.tfstate', '.tfvars'];
@@ -83,10 +111,15 @@ const SECRET_NAME_MARKS = new RegExp(
     ...STATE_EXTENSIONS,
     '.env',
     'id_',
+    'secret',
+    'vault',
+    'service',
     basename(GCP_CREDENTIALS),
   ]
     .map((mark) => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('|'),
+  // Case aside: `Secrets.json`, `Service-Account.json` (the checks lower-case what they need to).
+  'i',
 );
 
 /**
@@ -103,11 +136,13 @@ export function secretNameReason(path: string): string | null {
   for (const name of new Set([given, original, original.replace(/^\./, '')])) {
     const dotenv = dotenvReason(name);
     if (dotenv) return dotenv;
-    if (CREDENTIAL_NAMES.has(name)) return 'a credentials file';
+    if (CREDENTIAL_NAMES.has(name) || name.endsWith('.kubeconfig')) return 'a credentials file';
     if (SHELL_HISTORIES.has(name)) return 'a shell history';
     if (KEY_EXTENSIONS.some((ext) => name.endsWith(ext))) return 'a private key';
     if (name.startsWith('id_') && !name.endsWith('.pub')) return 'a private key';
     if (STATE_EXTENSIONS.some((ext) => name.endsWith(ext))) return 'deployment secrets (Terraform)';
+    if (SECRET_STEMS.test(name.toLowerCase())) return 'a secrets file';
+    if (KEY_DOWNLOADS.test(name.toLowerCase())) return 'a service key';
   }
   if (normalised.endsWith(GCP_CREDENTIALS)) return 'Google Cloud credentials';
   return null;
