@@ -79,9 +79,14 @@ function parameterEvaluates(inside: string): boolean {
 /** `a[x]=1`, `a[x]+=1`, `declare a[$i]=…` (an indexed assignment's subscript is arithmetic). */
 const SUBSCRIPTED_ASSIGNMENT = /(?:^|[\s;&|(])[A-Za-z_][A-Za-z0-9_]*\[([^\]]*)\]\+?=/g;
 
+/** `b=([x]=1)`, `b+=([$i]=v)`: a compound assignment's subscripts, arithmetic for an indexed array. */
+const COMPOUND_SUBSCRIPT = /(?:^|[\s(])\[([^\]]*)\]\+?=/g;
+
 function subscriptedAssignment(text: string): boolean {
   if (!text.includes('[')) return false;
   for (const found of text.matchAll(SUBSCRIPTED_ASSIGNMENT)) if (namesVariable(found[1] ?? '')) return true;
+  if (!text.includes('=(')) return false;
+  for (const found of text.matchAll(COMPOUND_SUBSCRIPT)) if (namesVariable(found[1] ?? '')) return true;
   return false;
 }
 
@@ -157,12 +162,14 @@ export function statementArithmetic(type: string, text: string): boolean {
       // Its head only (the caller gives it): `((…))`, `for ((…))`.
       return namesVariable(text.replace(/^for\s*/, '')) || hasArithmeticOnVariables(text);
     case 'test_command':
-      if (ARITHMETIC_TEST.test(text)) {
+      // `[[ x -eq 1 ]]` evaluates its operands (`[ x -eq 1 ]`, the builtin, does not).
+      if (text.startsWith('[[') && ARITHMETIC_TEST.test(text)) {
         // Operands of the comparison: judged with the operators and brackets taken out.
         const operands = text.replace(/\s-[a-zA-Z]+(?=\s)/g, ' ').replace(/\[\[|\]\]|&&|\|\||!/g, ' ');
         if (namesVariable(operands)) return true;
       }
-      return namesElementWithVariable(text) || hasArithmeticOnVariables(text);
+      // `-v b[x]` evaluates the subscript, in both forms.
+      return (/\s-v\s/.test(text) && namesElementWithVariable(text)) || hasArithmeticOnVariables(text);
     case 'declaration_command':
       if (/\s[-+][A-Za-z]*i/.test(text)) return true;
       return namesElementWithVariable(text) || hasArithmeticOnVariables(text);

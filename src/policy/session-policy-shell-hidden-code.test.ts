@@ -43,6 +43,12 @@ const ARITHMETIC_FORMS: [name: string, command: string][] = [
   ['declare -i', `${X}; declare -i n; n=x`],
   ['declare -i with its value', `${X}; declare -i n=x`],
   ['an indexed assignment a[x]=1', `${X}; a[x]=1`],
+  ['a compound assignment b=([x]=1)', `${X}; b=([x]=1)`],
+  ['an appended compound assignment', `${X}; b+=([$x]=1)`],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
+  ['a slice ${b[@]:x}', `${X}; b=(1 2); echo "\${b[@]:x}"`],
+  ['printf -v b[x]', `${X}; printf -v 'b[x]' %s 1`],
+  ['[[ -v b[x] ]]', `${X}; [[ -v b[x] ]]`],
   ['arithmetic in an assignment before a command', `${X}; y=$((x)) git status`],
   ['arithmetic in a heredoc', `${X}; cat <<EOF\n$((x))\nEOF`],
   ['arithmetic in a for (( ))', `${X}; for ((i=x; i<1; i++)); do :; done`],
@@ -62,6 +68,8 @@ const NO_ARITHMETIC_CODE = [
   '[[ -f x && $y == z ]]',
   '[[ 1 -eq 1 ]]',
   'let 1+2',
+  'b=([0]=a [1]=b)',
+  '[ x -eq 1 ] || printf %d x',
   '[[ $? -eq 0 ]] && echo ok',
   'echo $(( $# + 1 ))',
 ];
@@ -124,6 +132,10 @@ const WRAPPED_FORMS: [name: string, command: string][] = [
   ['su user -c', "su root -c 'rm -rf v'"],
   ['runuser -l', "runuser -l me -c 'rm -rf v'"],
   ['ltrace', 'ltrace -f rm -rf v'],
+  ['sudo -c CLASS', 'sudo -c staff rm -rf v'],
+  ['sudo --role ROLE', 'sudo --role r rm -rf v'],
+  ['xargs --max-args N', 'echo v | xargs --max-args 1 rm -rf'],
+  ['doas -a STYLE', 'doas -a x rm -rf v'],
   ['newgrp reading a here-string', 'newgrp wheel <<< "rm -rf v"'],
   ['ssh -o ProxyCommand', "ssh -o ProxyCommand='rm -rf v' host"],
   ['docker run --entrypoint', 'docker run --entrypoint rm alpine -rf v'],
@@ -131,6 +143,8 @@ const WRAPPED_FORMS: [name: string, command: string][] = [
 
 /** Wrappers whose command line is not read here: what they run cannot be ruled out (asked). */
 const WRAPPED_UNREAD: [name: string, command: string][] = [
+  ['parallel with the flags among its inputs', 'parallel rm ::: -rf v'],
+  ["ssh with no command (its input is the remote shell's)", 'ssh -T host'],
   ['gdb -ex', "gdb -batch -ex 'shell rm -rf v'"],
   ['an unknown docker subcommand form', 'docker compose exec web rm -rf v'],
 ];

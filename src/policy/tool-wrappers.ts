@@ -1,5 +1,5 @@
 import { containerRun, podRun } from './container-commands.js';
-import type { ShellWord } from './shell-words.js';
+import { type ShellWord, UNKNOWN_WORD } from './shell-words.js';
 import { sshRun } from './ssh-command.js';
 import {
   inputRun,
@@ -146,7 +146,15 @@ function parallelRun(args: readonly ShellWord[]): ToolRun {
   while (end < args.length && !PARALLEL_INPUTS.has(args[end]!.value ?? '')) end++;
   const command = args.slice(i, end);
   if (command.length === 0) return inputRun(why);
-  return lineRun(why, joined(command));
+  // Each input is added to the line as arguments (`parallel rm ::: -rf v` runs `rm -rf v`): as
+  // words, the command then a word nobody knows, as xargs's; as a line, when it is one string.
+  return {
+    why,
+    words: [...command, UNKNOWN_WORD],
+    lines: [joined(command)],
+    unread: false,
+    readsInput: false,
+  };
 }
 
 /** `sg [-] GROUP [-c] CMD`: CMD is run by `sh -c`; with none, a shell reads its input. */
