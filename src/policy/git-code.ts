@@ -51,6 +51,7 @@ const SUBCOMMANDS_THAT_RUN = new Set([
   'submodule',
   'config',
   'remote',
+  'init',
 ]);
 
 const WITH_C = 'git -c sets configuration, which can name programs git runs';
@@ -109,6 +110,11 @@ export function gitCode(args: readonly ShellWord[]): ProgramCode | null {
     else if (values.length > 0) code.nested.push(values.map((word) => word.value).join(' '));
   }
   if (subcommand === 'config') configCommandCode(rest, code);
+  if ((subcommand === 'clone' || subcommand === 'init') && optionValues(rest, ['template'], '').length > 0) {
+    // The template's hooks are copied in, and run by git (clone's post-checkout at once).
+    code.why ??= `git ${subcommand} --template copies in hooks, which git runs`;
+    code.might = true;
+  }
   if (rest.some((word) => word.value?.startsWith('ext::'))) {
     // `git remote add x 'ext::sh -c …'`, `git clone ext::…`: that transport runs a command.
     code.why ??= 'the ext:: transport runs a command';

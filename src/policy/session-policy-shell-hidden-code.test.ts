@@ -175,6 +175,9 @@ const GIT_CONFIG_WRITES = [
   'git config --global --edit',
   "git remote add -f x 'ext::sh -c touch% p'",
   "git submodule add 'ext::sh -c touch% p' m",
+  'git clone --template=/tmp/t https://example.com/r.git r',
+  'git init --template /tmp/t',
+  'git config --global init.templateDir /tmp/t',
 ];
 
 /** Everyday commands under allow rules: still allowed. */
@@ -188,6 +191,9 @@ const ALLOWED_EVERYDAY: [command: string, pattern: string][] = [
   ['git config get core.pager', 'Shell(git *)'],
   ['git remote add origin https://example.com/r.git', 'Shell(git *)'],
   ['git submodule update --init', 'Shell(git *)'],
+  ['git init', 'Shell(git *)'],
+  ['git config --global init.defaultBranch main', 'Shell(git *)'],
+  ['git config --unset core.pager', 'Shell(git *)'],
   ['timeout 5 npm test', 'Shell(npm test*)'],
   ['nice make', 'Shell(make*)'],
   ['nice -n 5 make -j2', 'Shell(make*)'],
