@@ -118,12 +118,16 @@ export function containerRun(program: string, args: readonly ShellWord[]): ToolR
   return wordsRun(why, command.length > 0 ? command : null);
 }
 
+const POD_RUNS = new Set(['exec', 'run', 'debug']);
+
 /** `kubectl exec|run|debug … -- CMD …` (and OpenShift's `oc`): CMD runs in a pod. */
 export function podRun(program: string, args: readonly ShellWord[]): ToolRun | null {
-  const subcommand = args.find((word) => word.value === null || !word.value.startsWith('-'))?.value;
-  if (subcommand !== 'exec' && subcommand !== 'run' && subcommand !== 'debug') return null;
-  const why = `${program} ${subcommand} runs a command in a pod`;
+  // The subcommand may follow global options with values (`kubectl -n ns exec …`): any word before `--`.
   const dashes = args.findIndex((word) => word.value === '--');
+  const head = dashes === -1 ? args : args.slice(0, dashes);
+  const subcommand = head.find((word) => POD_RUNS.has(word.value ?? ''))?.value;
+  if (subcommand === undefined || subcommand === null) return null;
+  const why = `${program} ${subcommand} runs a command in a pod`;
   if (dashes !== -1) return wordsRun(why, args.slice(dashes + 1));
   // `kubectl exec POD CMD` (the old form) is not read here; `run` without `--` runs the image's own.
   return subcommand === 'exec' ? unreadRun(why) : null;

@@ -74,6 +74,20 @@ const NO_ARITHMETIC_CODE = [
   'echo $(( $# + 1 ))',
 ];
 
+/** Everyday commands of the programs read here: untouched by the deny rule. */
+const TOOLS_RUNNING_OTHER_THINGS = [
+  'docker ps -a',
+  'docker build -t app .',
+  'docker run --rm -it node:20 npm test',
+  'kubectl get pods -n web',
+  'kubectl -n web exec pod -- ls /app',
+  'ssh host uptime',
+  'watch -n 5 git status',
+  'parallel gzip ::: a b',
+  'timeout 60 npm test',
+  'nice -n 10 make -j4',
+];
+
 /** Under `Shell(rm -rf*)` in yolo: `${x@P}` before a command runs any command (denied). */
 const PROMPT_FORMS: [name: string, command: string][] = [
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
@@ -121,6 +135,8 @@ const WRAPPED_FORMS: [name: string, command: string][] = [
   ['docker container exec', 'docker container exec box rm -rf v'],
   ['podman exec', 'podman exec box sh -c "rm -rf v"'],
   ['kubectl exec', 'kubectl exec -it pod -- rm -rf v'],
+  ['kubectl -n NS exec', 'kubectl -n ns exec pod -- rm -rf v'],
+  ['docker -H HOST exec', 'docker -H tcp://h:2375 exec box rm -rf v'],
   ['timeout --foreground', 'timeout --foreground 5 rm -rf v'],
   ['nice -n', 'nice -n 5 rm -rf v'],
   ['nohup', 'nohup rm -rf v'],
@@ -173,6 +189,7 @@ const GIT_CONFIG_WRITES = [
   "git config --replace-all core.pager 'touch p'",
   "git config web.browser 'touch p'",
   'git config --global --edit',
+  "git -C sub config core.pager 'touch p'",
   "git remote add -f x 'ext::sh -c touch% p'",
   "git submodule add 'ext::sh -c touch% p' m",
   'git clone --template=/tmp/t https://example.com/r.git r',
@@ -216,6 +233,9 @@ const ROWS: Row[] = [
   ),
   ...NO_ARITHMETIC_CODE.map((command) =>
     shellRow(`no code in arithmetic: ${command}`, command, RM_RF, 'allow', 'mode'),
+  ),
+  ...TOOLS_RUNNING_OTHER_THINGS.map((command) =>
+    shellRow(`runs nothing the rule names: ${command}`, command, RM_RF, 'allow', 'mode'),
   ),
   ...PROMPT_FORMS.map(([name, command]) =>
     shellRow(`deny rm -rf through ${name}`, command, RM_RF, 'deny', 'deny-rule'),

@@ -14,11 +14,6 @@ import {
 
 export type { ToolRun } from './tool-run.js';
 
-/**
- * The programs tool-run.ts describes, by name: watch, entr, parallel, sg, newgrp, setarch, gdb
- * here; ssh, docker/podman and kubectl in files of their own.
- */
-
 const WATCH = options(
   ['--interval', '--equexit'],
   [
@@ -213,6 +208,10 @@ function gdbRun(args: readonly ShellWord[]): ToolRun | null {
   return { why, words: at === -1 ? null : args.slice(at + 1), lines: [], unread: true, readsInput: false };
 }
 
+/**
+ * The programs that run a command in a form of their own (tool-run.ts), by name: watch, entr,
+ * parallel, sg, newgrp, setarch, gdb read here; ssh, docker/podman and kubectl in files of their own.
+ */
 type Reader = (program: string, args: readonly ShellWord[]) => ToolRun | null;
 const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ['ssh', (_program, args) => sshRun(args)],
@@ -225,16 +224,7 @@ const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ['entr', (_program, args) => entrRun(args)],
   ['parallel', (_program, args) => parallelRun(args)],
   ['sg', (_program, args) => sgRun(args)],
-  [
-    'newgrp',
-    () => ({
-      why: 'newgrp starts a shell that reads its input',
-      words: null,
-      lines: [],
-      unread: false,
-      readsInput: true,
-    }),
-  ],
+  ['newgrp', () => inputRun('newgrp starts a shell that reads its input')],
   ['setarch', setarchRun],
   ['linux32', setarchRun],
   ['linux64', setarchRun],
