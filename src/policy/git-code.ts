@@ -1,3 +1,4 @@
+import { configCommandCode, type GitCode, settingCode } from './git-config-code.js';
 import { optionValues, type ProgramCode } from './program-options.js';
 import { type ShellWord, UNKNOWN_WORD } from './shell-words.js';
 
@@ -43,52 +44,17 @@ const GIT_PROGRAM_OPTIONS: Readonly<Record<string, { long: readonly string[]; sh
   },
 };
 
-/**
- * git's `-c key=value` (and `clone -c`): configuration can name programs git runs — an alias `!cmd`
- * (a command line), `core.fsmonitor`, `core.pager`, `core.sshCommand`, `include.path`… Only settings
- * that run nothing (see git-config-keys.ts) leave it to git; a `!` alias is parsed in turn.
- */
-function gitConfigCode(setting: string | null, code: GitCode): void {
-  code.why ??= 'git -c sets configuration, which can name programs git runs';
-  if (setting === null) {
-    code.extra.push([UNKNOWN_WORD]);
-    return;
-  }
-  const eq = setting.indexOf('=');
-  const key = (eq === -1 ? setting : setting.slice(0, eq)).toLowerCase();
-  const value = eq === -1 ? '' : setting.slice(eq + 1);
-  const dot = key.lastIndexOf('.');
-  const sectionAndName = `${key.slice(0, key.indexOf('.'))}.${key.slice(dot + 1)}`;
-  if (GIT_SETTINGS_THAT_RUN_NOTHING.has(sectionAndName)) return;
-  if (key.startsWith('alias.') && value.startsWith('!')) code.nested.push(value.slice(1));
-  else code.might = true;
-}
-
-/** A few settings people pass with `-c` that run nothing (the rest may name a program). */
-const GIT_SETTINGS_THAT_RUN_NOTHING = new Set([
-  'user.name',
-  'user.email',
-  'color.ui',
-  'core.quotepath',
-  'core.autocrlf',
-  'init.defaultbranch',
-  'advice.detachedhead',
-  'commit.gpgsign',
-  'tag.gpgsign',
-  'safe.directory',
-  'protocol.file.allow',
-  'log.showsignature',
+/** Subcommands whose own options or operands may run a program (GIT_PROGRAM_OPTIONS and these). */
+const SUBCOMMANDS_THAT_RUN = new Set([
+  ...Object.keys(GIT_PROGRAM_OPTIONS),
+  'bisect',
+  'submodule',
+  'config',
+  'remote',
+  'init',
 ]);
 
-interface GitCode {
-  why: string | null;
-  nested: string[];
-  extra: ShellWord[][];
-  might: boolean;
-}
-
-/** Subcommands whose own options or operands may run a program (GIT_PROGRAM_OPTIONS and these). */
-const SUBCOMMANDS_THAT_RUN = new Set([...Object.keys(GIT_PROGRAM_OPTIONS), 'bisect', 'submodule']);
+const WITH_C = 'git -c sets configuration, which can name programs git runs';
 
 export function gitCode(args: readonly ShellWord[]): ProgramCode | null {
   // Most git commands (`git status`, `git log -n 5`): no global option, a subcommand that runs nothing.
@@ -104,16 +70,23 @@ export function gitCode(args: readonly ShellWord[]): ProgramCode | null {
     const flag = eq === -1 ? value : value.slice(0, eq);
     const attached = eq === -1 ? undefined : value.slice(eq + 1);
     const operand = attached ?? (GIT_GLOBAL_WITH_VALUE.has(flag) ? (args[++i]?.value ?? null) : undefined);
-    if (flag === '-c') gitConfigCode(operand ?? null, code);
-    else if (flag === '--config-env' || (flag === '--exec-path' && operand !== undefined)) {
+    if (flag === '-c') {
+      // Never simple, whatever it sets (`-c` can also turn a setting off that guards something).
+      code.why ??= WITH_C;
+      settingCode(operand ?? null, code, WITH_C);
+    } else if (flag === '--config-env' || (flag === '--exec-path' && operand !== undefined)) {
       code.why ??= `git ${flag} names programs or settings from elsewhere`;
       code.might = true;
     }
   }
   const subcommand = args[i]?.value;
   const rest = args.slice(i + 1);
-  if (subcommand === 'clone')
-    for (const setting of optionValues(rest, ['config'], 'c')) gitConfigCode(setting, code);
+  if (subcommand === 'clone') {
+    for (const setting of optionValues(rest, ['config'], 'c')) {
+      code.why ??= WITH_C;
+      settingCode(setting, code, WITH_C);
+    }
+  }
   const options = subcommand ? GIT_PROGRAM_OPTIONS[subcommand] : undefined;
   if (options) {
     const values = optionValues(rest, options.long, options.short, subcommand === 'grep');
@@ -135,6 +108,17 @@ export function gitCode(args: readonly ShellWord[]): ProgramCode | null {
     const values = command.filter((word) => !word.value?.startsWith('-') || word.value === null);
     if (values.some((word) => word.value === null)) code.extra.push([UNKNOWN_WORD]);
     else if (values.length > 0) code.nested.push(values.map((word) => word.value).join(' '));
+  }
+  if (subcommand === 'config') configCommandCode(rest, code);
+  if ((subcommand === 'clone' || subcommand === 'init') && optionValues(rest, ['template'], '').length > 0) {
+    // The template's hooks are copied in, and run by git (clone's post-checkout at once).
+    code.why ??= `git ${subcommand} --template copies in hooks, which git runs`;
+    code.might = true;
+  }
+  if (rest.some((word) => word.value?.startsWith('ext::'))) {
+    // `git remote add x 'ext::sh -c …'`, `git clone ext::…`: that transport runs a command.
+    code.why ??= 'the ext:: transport runs a command';
+    code.might = true;
   }
   if (code.why === null) return null;
   return { why: code.why, nested: code.nested, extra: code.extra, might: code.might };

@@ -78,6 +78,11 @@ export function isPlainSetting(entry: ConfigEntry): boolean {
   return PLAIN_SETTINGS.has(`${entry.section}.${entry.name}`);
 }
 
+/** isPlainSetting for a lower-case `section.name` (the subsection left out). */
+export function isPlainSettingName(sectionAndName: string): boolean {
+  return PLAIN_SETTINGS.has(sectionAndName);
+}
+
 /**
  * The settings of a config file's text, read by git itself (`--file -`: that text only,
  * `include.path` not followed; reading runs nothing). null when git cannot read it (no git here, a

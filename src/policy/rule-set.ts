@@ -129,7 +129,7 @@ export class RuleSet {
         if (rule.matchesCommandPart(toolName, part) !== 'no') return { decision: 'ask', rule };
       } else if (rule.argument === null) {
         if (rule.coversTool(toolName)) return { decision: rule.decision, rule };
-      } else if (part.literal !== null && rule.matchesText(toolName, part.text, part.literal)) {
+      } else if (part.literal !== null && rule.matchesText(toolName, textForAllow(part), part.literal)) {
         return { decision: rule.decision, rule };
       }
     }
@@ -148,6 +148,15 @@ export class RuleSet {
     }
     return null;
   }
+}
+
+/**
+ * What an allow rule reads of a simple part: its text, but for one a timing wrapper runs
+ * (`timeout 5 rm -rf x`, the only simple parts with more than one invocation) only what it runs,
+ * so that `Shell(timeout *)` does not cover every command.
+ */
+function textForAllow(part: CommandPart): string {
+  return part.invocations.length > 1 ? part.literal! : part.text;
 }
 
 const UNKNOWN_NAME =

@@ -1,3 +1,4 @@
+import { hasArithmeticOnVariables, statementArithmetic } from './arithmetic-code.js';
 import type { SyntaxNode } from './bash-tree.js';
 import type { CommandPart } from './command-part.js';
 import {
@@ -8,6 +9,7 @@ import {
   wordsReadAsNothing,
 } from './shell-dropped-words.js';
 import {
+  CODE_WORD,
   namedChildrenOf,
   quoteWord,
   type ShellWord,
@@ -45,6 +47,8 @@ export function analyseCommandNode(
   // Once a word is not an assignment, bash reads none after it as one (`--format=x B=2 ls` runs
   // `--format=x`); the grammar still files `--format=x` under variable_assignment.
   let assigning = true;
+  // Code the assignments in front run: `y=${x@P} git status`, `y=$((x)) git status`.
+  let assignedCode: ShellWord[] | null = null;
   // Indexed, as the tree walk's loops are (see collect in shell-command.ts).
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
@@ -56,6 +60,8 @@ export function analyseCommandNode(
     if (type === 'variable_assignment' && assigning && isAssignment(child)) {
       assignments.push(child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '');
       toWalk.push(child);
+      const code = codeInText(source.slice(child.startIndex, child.endIndex));
+      if (code !== null) assignedCode = [...(assignedCode ?? []), code];
       continue;
     }
     assigning = false;
@@ -85,7 +91,9 @@ export function analyseCommandNode(
     before.length === 0 && after.length === 0 ? words : inTextOrder(words, starts, before, after),
     () => shellInput(node, source, parent),
   );
-  return { part, nested, toWalk };
+  if (assignedCode === null) return { part, nested, toWalk };
+  const invocations = [...part.invocations, ...assignedCode.map((word) => [word])];
+  return { part: { ...part, invocations }, nested, toWalk };
 }
 
 /** Where a command's text ends: with the words the grammar dropped before its first redirection. */
@@ -139,9 +147,13 @@ export function analyseCommandWords(
   // unwrap's lists are its own (made for this call): added to only for a shell reading its input.
   let nested = unwrapped.nested;
   let extra = unwrapped.extra;
-  if (unknown && words.some((word) => word.value === null && PROMPT_EXPANSION.test(word.text))) {
-    // `${x@P}` expands x as a prompt, running the `$(…)` in its value: any command.
-    extra = [...extra, [UNKNOWN_WORD]];
+  if (unknown) {
+    // `${x@P}` expands x as a prompt, running the `$(…)` in its value: any command; arithmetic
+    // on a variable (`$((x))`, `${a[x]}`) runs what its value holds: code no rule can rule out.
+    for (const word of words) {
+      const code = word.value === null ? codeInText(word.text) : null;
+      if (code !== null) extra = [...extra, [code]];
+    }
   }
   if (unwrapped.readsInput) {
     // `bash <<'EOF' … EOF`, `sh <<< 'cmd'`: the text is parsed in turn; from a pipe it is unknown.
@@ -153,7 +165,9 @@ export function analyseCommandWords(
     part: {
       text,
       notSimple,
-      literal: notSimple === null ? literalForm(words) : null,
+      // Simple and wrapped (`timeout 5 npm test`): only wrappers that change no more than timing
+      // were removed, and the literal is what they run.
+      literal: notSimple === null ? literalForm(unwrapped.stages[unwrapped.stages.length - 1]!) : null,
       invocations: extra.length === 0 ? unwrapped.stages : [...unwrapped.stages, ...extra],
     },
     nested,
@@ -162,6 +176,16 @@ export function analyseCommandWords(
 
 /** `${x@P}`: a prompt expansion of a variable's value, which runs the command substitutions in it. */
 const PROMPT_EXPANSION = /@P\}/;
+
+/**
+ * The command a text runs where none is written: any command for a prompt expansion (`${x@P}`),
+ * code no rule can rule out for arithmetic on a variable; null for neither.
+ */
+function codeInText(text: string): ShellWord | null {
+  if (!text.includes('$') && !text.includes('[')) return null;
+  if (PROMPT_EXPANSION.test(text)) return UNKNOWN_WORD;
+  return hasArithmeticOnVariables(text) ? CODE_WORD : null;
+}
 
 /** A simple command's words after quote removal, each written back as one word, joined by spaces. */
 function literalForm(words: readonly ShellWord[]): string {
@@ -217,8 +241,15 @@ export function analyseRedirect(
 ): CommandPart {
   const text = source.slice(node.startIndex, node.endIndex).trim();
   const unknown = findNonLiteral(children, source);
-  const notSimple = unknown === null ? null : `\`${unknown}\` is not literal (an expansion decides it)`;
-  return { text, notSimple, literal: notSimple === null ? text : null, invocations: [] };
+  if (unknown === null) return { text, notSimple: null, literal: text, invocations: [] };
+  // An unquoted heredoc or a target with `${x@P}` or `$((x))` runs code as it is expanded.
+  const code = codeInText(text);
+  return {
+    text,
+    notSimple: `\`${unknown}\` is not literal (an expansion decides it)`,
+    literal: null,
+    invocations: code === null ? [] : [[code]],
+  };
 }
 
 function findNonLiteral(children: readonly SyntaxNode[], source: string): string | null {
@@ -268,12 +299,13 @@ export function analyseConstruct(
   if (!CONSTRUCTS.has(type)) return null; // most nodes: nothing to read (this runs for every node)
   const text = source.slice(node.startIndex, node.endIndex).trim();
   // `y=${x@P}`, `: ${x@P}` outside a command's words: the prompt expansion runs any command.
-  const invocations = PROMPT_EXPANSION.test(text) ? [[UNKNOWN_WORD]] : [];
+  const prompt = PROMPT_EXPANSION.test(text);
+  // `shown` is also the text judged for arithmetic on variables (a loop's head, not its body).
   const part = (notSimple: string, shown = text): CommandPart => ({
     text: shown,
     notSimple,
     literal: null,
-    invocations,
+    invocations: prompt ? [[UNKNOWN_WORD]] : statementArithmetic(type, shown) ? [[CODE_WORD]] : [],
   });
   switch (type) {
     case 'declaration_command':
@@ -282,6 +314,7 @@ export function analyseConstruct(
     case 'test_command':
       return part('a test can evaluate variables as arithmetic');
     case 'function_definition': {
+      // Its body's commands and expansions are parts of their own.
       const name = node.childForFieldName('name')?.text ?? '';
       return part('defines a function, which replaces the command of that name', `${name}() { … }`);
     }
@@ -301,7 +334,10 @@ export function analyseConstruct(
     case 'process_substitution':
       return inPart ? null : part('an expansion that can run code');
     case 'expansion':
-      return inPart || !/@[PEAKQaUuLk]\}$|\[/.test(text) ? null : part('an expansion that can run code');
+      // `${x@P}`, `${a[x]}`, `${s:x}`, `${!x}` (and the other operators, as before) outside a command.
+      return inPart || (!/@[PEAKQaUuLk]\}$|\[/.test(text) && !statementArithmetic(type, text))
+        ? null
+        : part('an expansion that can run code');
     default:
       return null;
   }

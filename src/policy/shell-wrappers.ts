@@ -1,5 +1,8 @@
+import { builtinArithmetic, mayEvaluateArithmetic } from './arithmetic-code.js';
 import { programCode } from './program-code.js';
 import { CODE_WORD, type ShellWord, UNKNOWN_WORD } from './shell-words.js';
+import { toolRun } from './tool-wrappers.js';
+import { WRAPPERS } from './wrapper-options.js';
 
 /** What a command really runs once the programs that run another command are looked through. */
 export interface Unwrapped {
@@ -19,105 +22,22 @@ export interface Unwrapped {
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh']);
 
 /**
- * Wrappers: each runs the command in its operands, after options of its own. The value lists the
- * options that take the next word as their argument (`sudo -u root rm` runs `rm`).
+ * Wrappers that change only when, how long or how fast a command runs, or where its output is
+ * buffered (`timeout 5 npm test`, `nice make`): allow rules and prefix approvals cover what they run.
+ * `time -o FILE` writes a file: not one of them. Others change who runs it, where, or what it sees.
  */
-const WRAPPERS: Readonly<Record<string, readonly string[]>> = {
-  command: [],
-  builtin: [],
-  exec: ['-a'],
-  nohup: [],
-  setsid: [],
-  nice: ['-n', '--adjustment'],
-  ionice: ['-c', '-n', '-p', '-P', '-u', '--class', '--classdata'],
-  stdbuf: ['-i', '-o', '-e', '--input', '--output', '--error'],
-  time: ['-f', '-o', '--format', '--output'],
-  timeout: ['-s', '-k', '--signal', '--kill-after'],
-  env: ['-u', '-C', '-P', '--unset', '--chdir'],
-  sudo: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '-R', '--user', '--group', '--chdir'],
-  doas: ['-u', '-C'],
-  chroot: ['--userspec', '--groups'],
-  xargs: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--eof', '--replace'],
-  watch: ['-n', '-d', '--interval'],
-  flock: ['-w', '-E', '--timeout', '--conflict-exit-code'],
-  taskset: [],
-  unbuffer: [],
-  coproc: [],
-  // Run the command in their operands too: a multi-call binary, tracers, namespaces and privileges.
-  busybox: [],
-  fakeroot: ['-l', '--lib', '--faked', '-i', '-s', '-b', '--fd-base'],
-  strace: [
-    '-o',
-    '-e',
-    '-p',
-    '-s',
-    '-u',
-    '-a',
-    '-b',
-    '-E',
-    '-I',
-    '-P',
-    '-S',
-    '-X',
-    '-O',
-    '-U',
-    '--output',
-    '--user',
-  ],
-  ltrace: ['-o', '-e', '-p', '-s', '-u', '-a', '-l', '-n', '-x', '-L', '-A', '-D', '-F', '--output'],
-  valgrind: [],
-  unshare: [
-    '-S',
-    '-G',
-    '-R',
-    '-w',
-    '--setuid',
-    '--setgid',
-    '--root',
-    '--wd',
-    '--map-user',
-    '--map-group',
-    '--propagation',
-  ],
-  nsenter: ['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '-w', '--wd', '--root'],
-  chrt: ['-T', '-P', '-D', '--sched-runtime', '--sched-period', '--sched-deadline'],
-  setpriv: [
-    '--reuid',
-    '--regid',
-    '--ruid',
-    '--euid',
-    '--rgid',
-    '--egid',
-    '--groups',
-    '--inh-caps',
-    '--ambient-caps',
-    '--bounding-set',
-    '--securebits',
-    '--pdeathsig',
-    '--selinux-label',
-    '--apparmor-profile',
-  ],
-  'systemd-run': [
-    '-p',
-    '--property',
-    '-u',
-    '--unit',
-    '-E',
-    '--setenv',
-    '--uid',
-    '--gid',
-    '--nice',
-    '--working-directory',
-    '--description',
-    '--slice',
-    '-M',
-    '--machine',
-    '-H',
-    '--host',
-    '--service-type',
-  ],
-  'dbus-run-session': ['--config-file', '--dbus-daemon'],
-};
+const TIMING_WRAPPERS = new Set(['timeout', 'nice', 'nohup', 'stdbuf', 'ionice', 'time']);
+
+function onlyTimesOrSlows(
+  program: string,
+  args: readonly ShellWord[],
+  inner: readonly ShellWord[] | null,
+): boolean {
+  if (!TIMING_WRAPPERS.has(program) || inner === null || inner.length === 0) return false;
+  if (program !== 'time') return true;
+  const own = args.slice(0, args.length - inner.length);
+  return !own.some((word) => /^-[A-Za-z]*[oa]|^--(?:o|a)/.test(word.value ?? '-o'));
+}
 
 /** `source`, `.`: run a file's text as shell code here; `alias`, `trap`: code run later. */
 const RUNS_CODE_LATER = new Set(['source', '.', 'alias', 'enable', 'hash', 'set', 'shopt']);
@@ -193,6 +113,18 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
       }
       break;
     }
+    if (mayEvaluateArithmetic(program)) {
+      // `let x`, `read a[x]`: arithmetic on a variable runs what its value holds.
+      const why = builtinArithmetic(
+        program,
+        rest.map((word) => word.value),
+      );
+      if (why !== null) {
+        runsOther ??= why;
+        extra.push([CODE_WORD]);
+      }
+      break;
+    }
     const carried = programCode(program, rest);
     if (carried !== null) {
       runsOther ??= carried.why;
@@ -201,10 +133,22 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
       if (carried.might) extra.push([CODE_WORD]);
       break;
     }
+    const tool = toolRun(program, rest);
+    if (tool !== null) {
+      runsOther ??= tool.why;
+      for (const line of tool.lines) codeString(line, nested, extra);
+      if (tool.unread) extra.push([CODE_WORD]);
+      if (tool.readsInput) readsInput = true;
+      if (tool.words === null || tool.words.length === 0) break;
+      current = tool.words;
+      stages.push([...current]);
+      continue;
+    }
     const takesArgument = WRAPPERS[program];
     if (takesArgument === undefined) break;
-    runsOther ??= `${program} runs another command`;
     const inner = wrappedCommand(program, rest, takesArgument, nested, extra);
+    // A wrapper that only changes when or how fast the command runs is read as the command it runs.
+    if (!onlyTimesOrSlows(program, rest, inner)) runsOther ??= `${program} runs another command`;
     if (inner === null || inner.length === 0) break;
     current = program === 'xargs' ? [...inner, UNKNOWN_WORD] : inner;
     stages.push([...current]);
@@ -301,9 +245,9 @@ function wrappedCommand(
     if (args.slice(0, i).some((word) => /^-\w*p|^--pid/.test(word.value ?? ''))) return null;
     return args.slice(i + 1);
   }
-  if (program === 'timeout' || program === 'chroot') {
+  if (program === 'timeout' || program === 'chroot' || program === 'faketime') {
     i = skipOptions(args, 0, takesArgument, program, nested, extra);
-    return args.slice(i + 1); // the duration, or chroot's new root
+    return args.slice(i + 1); // the duration, chroot's new root, or faketime's time
   }
   i = skipOptions(args, 0, takesArgument, program, nested, extra);
   if (program === 'env' || program === 'sudo') {
