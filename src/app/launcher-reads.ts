@@ -78,18 +78,27 @@ function addLauncherReads(reads: LauncherReads, program: string, args: string[],
       }
       return;
     case 'uv':
-    case 'poetry':
-      if (operands[0] !== 'run') return;
-      reads.files.push(join(cwd, 'pyproject.toml'), join(cwd, program === 'uv' ? 'uv.lock' : 'poetry.lock'));
+    case 'poetry': {
+      const run = args.indexOf('run');
+      if (operands[0] !== 'run' || run < 0) return;
+      // `uv run --directory DIR`, `uv run --project DIR`, `poetry -C DIR run`: the project's folder.
+      const dir = optionValue(args, ['--directory', '--project', '-C', '-P']);
+      const project = dir === undefined ? cwd : pathOfWord(dir, cwd, place.home);
+      reads.files.push(
+        join(project, 'pyproject.toml'),
+        join(project, program === 'uv' ? 'uv.lock' : 'poetry.lock'),
+      );
       // uv syncs the project's .venv and runs from it; poetry does where the project keeps one.
-      if (program === 'uv' || existsSync(join(cwd, '.venv'))) {
+      if (program === 'uv' || existsSync(join(project, '.venv'))) {
         reads.notHeld.push({
-          tree: join(cwd, '.venv'),
+          tree: join(project, '.venv'),
           why: `\`${program} run\` runs programs from the project's virtual environment (.venv)`,
         });
       }
-      addCommandReads(reads, args.slice(args.indexOf('run') + 1).filter(notFlagBeforeProgram()), place);
+      const rest = args.slice(run + 1);
+      addCommandReads(reads, rest.slice(programAt(rest)), { ...place, cwd: project });
       return;
+    }
     case 'cargo':
       // Cargo.toml alone holds nothing: `cargo run` builds src/ and build.rs, which the model edits.
       if (operands[0] === 'run') {
@@ -166,12 +175,36 @@ function addNamedOrDefault(
   reads.files.push(...(named.length > 0 ? named : defaults.map((name) => join(dir, name))));
 }
 
-/** The words of `uv run …` from the program on (its own options, which start with `-`, left out). */
-function notFlagBeforeProgram(): (word: string) => boolean {
-  let atProgram = false;
-  return (word) => {
-    if (!atProgram && word.startsWith('-')) return false;
-    atProgram = true;
-    return true;
-  };
+/** The value of the first of `options` given (`--directory DIR`, `--directory=DIR`). */
+function optionValue(args: readonly string[], options: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (options.includes(arg)) return args[i + 1];
+    const eq = arg.indexOf('=');
+    if (eq > 0 && options.includes(arg.slice(0, eq))) return arg.slice(eq + 1);
+  }
+  return undefined;
+}
+
+/** Options of `uv run` that take a value: the word after each is not the program. */
+const RUN_OPTION_WITH_VALUE = new Set([
+  '--directory',
+  '--project',
+  '--with',
+  '--python',
+  '-p',
+  '--package',
+  '--extra',
+  '--group',
+  '--env-file',
+  '--index',
+  '-C',
+  '-P',
+]);
+
+/** Where the program of `uv run …`'s words starts: past its options and their values. */
+function programAt(words: readonly string[]): number {
+  let i = 0;
+  while (i < words.length && words[i]!.startsWith('-')) i += RUN_OPTION_WITH_VALUE.has(words[i]!) ? 2 : 1;
+  return i;
 }
