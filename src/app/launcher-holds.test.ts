@@ -57,3 +57,13 @@ it('says nothing of a tree outside the writable folders', () => {
     },
   ]);
 });
+
+it('holds the working folder `python -m` imports from where it is not a writable folder itself', () => {
+  mkdirSync(join(work, 'mcp'));
+  writeFileSync(join(work, 'mcp', 'server.py'), '');
+  const holds = launcherHolds([launch('the MCP server py', 'python3 -m server', join(work, 'mcp'))], root, [
+    work,
+  ]);
+  expect(holds.folders).toEqual([join(work, 'mcp', 'server'), join(work, 'mcp')]);
+  expect(holds.notHeld).toEqual([]);
+});

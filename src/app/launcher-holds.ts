@@ -25,7 +25,8 @@ export interface LauncherNotHeld {
  * - `byFile`: the files they read that exist, real paths, each held by itself;
  * - `names`: the same as given, for named-script-holds.ts (a symlink's folder held);
  * - `folders`: held by themselves, made empty where missing (a Python package beside the module);
- * - `notHeld`: those of the trees they run that lie in a writable folder: said at start.
+ * - `notHeld`: those of the trees they run that lie in a writable folder: said at start (the folder
+ *   `python -m` imports from is held instead where it is not a writable folder itself).
  * A file that does not exist is not held (a folder in its place would break the launcher); before a
  * hook runs, one that appeared skips it (hook-script-watch.ts).
  */
@@ -49,9 +50,11 @@ export function launcherHolds(
       const exists = lstatSync(folder, { throwIfNoEntry: false }) !== undefined;
       folders.add(exists ? realOrGiven(folder) : join(realOrGiven(dirname(folder)), basename(folder)));
     }
-    for (const { tree, why } of reads.notHeld) {
+    for (const { tree, why, heldBelowRoot } of reads.notHeld) {
       const real = realOrGiven(tree);
-      if (realRoots.some((root) => isWithinDirectory(real, root))) notHeld.push({ starter, tree: real, why });
+      if (!realRoots.some((root) => isWithinDirectory(real, root))) continue;
+      if (heldBelowRoot === true && !realRoots.includes(real)) folders.add(real);
+      else notHeld.push({ starter, tree: real, why });
     }
   }
   return { byFile: [...byFile], names: [...names.values()], folders: [...folders], notHeld };

@@ -21,6 +21,12 @@ export interface LauncherReads {
 export interface TreeNotHeld {
   readonly tree: string;
   readonly why: string;
+  /**
+   * Held with all it holds where it is not a writable folder itself (a Python script's folder is, see
+   * named-script-holds.ts): the working folder `python -m` imports from, `mcp/` rather than the
+   * workspace. Not the source a build runs, nor a .venv, which the model works on.
+   */
+  readonly heldBelowRoot?: boolean;
 }
 
 /** Where a launcher runs: its folder, the home `~/` names, how deep in `npm run` scripts it is. */

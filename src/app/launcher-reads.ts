@@ -144,6 +144,7 @@ function addPythonModuleReads(reads: LauncherReads, args: string[], cwd: string)
   reads.notHeld.push({
     tree: cwd,
     why: `\`python -m ${module}\` puts its working folder first on the import path, so a module a command adds there runs in place of one it imports`,
+    heldBelowRoot: true,
   });
 }
 
