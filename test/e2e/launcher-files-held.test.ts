@@ -29,14 +29,14 @@ it('a command cannot change the Makefile a hook runs by `make`, nor add a GNUmak
   );
 });
 
-it('a command cannot add the package `python3 -m` would run in place of the module', async () => {
+it('a command can neither rewrite the module a hook runs by `python3 -m`, nor add a package in its place', async () => {
   const { server, sandbox } = await sandboxWithPostShellHook(cli, 'python3 -m check');
   const marker = join(sandbox.root, 'hook-ran-planted-code');
   await writeFile(join(sandbox.workDir, 'check.py'), 'pass\n');
   await plantThenRunAgain(
     server,
     sandbox,
-    `mkdir -p check; printf 'open("${marker}", "w")\\n' > check/__main__.py; echo finished`,
+    `printf 'open("${marker}", "w")\\n' > check.py; mkdir -p check; printf 'open("${marker}", "w")\\n' > check/__main__.py; echo finished`,
   );
   expect(existsSync(marker), 'the planted command ran outside the sandbox').toBe(false);
   // The folder made for the session is gone again, empty.
