@@ -154,4 +154,7 @@ it('`node X` and `bun X.ts` name their file: no launcher read', () => {
   writeFileSync(join(work, 'x.ts'), '');
   expect(reads('node server.mjs')).toEqual({ files: [], folders: [], notHeld: [] });
   expect(reads('bun x.ts')).toEqual({ files: [], folders: [], notHeld: [] });
+  // A folder of that name is no file bun runs: a script.
+  mkdirSync(join(work, 'lint'));
+  expect(reads('bun lint').files).toEqual(at('package.json', 'bunfig.toml'));
 });

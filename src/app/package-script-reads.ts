@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { splitWords } from '../policy/command-secret-paths.js';
 import { realOrGiven } from '../util/real-or-given.js';
@@ -78,7 +78,12 @@ export function packageScriptReads(
         );
       } else if (program !== 'npm' && !OWN_COMMANDS.has(first)) {
         // `bun x.ts` runs that file (held as a named script): a name that is no file is a script.
-        if (program === 'bun' && existsSync(pathOfWord(first, place.cwd, place.home))) return;
+        if (
+          program === 'bun' &&
+          statSync(pathOfWord(first, place.cwd, place.home), { throwIfNoEntry: false })?.isFile()
+        ) {
+          return;
+        }
         addScriptReads(reads, program, first, place, addCommandReads);
       }
       return;
