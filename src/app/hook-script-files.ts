@@ -7,8 +7,9 @@ import { type NamedScript, scriptWords } from './script-words.js';
  * `node hooks/notify.mjs`): every word that, quotes removed, names an existing file, relative to the
  * work dir (where hooks run) or absolute, `~/` expanded. Real paths. Hooks run outside the sandbox,
  * so the sandbox keeps these read-only where they lie inside the workspace
- * (src/policy/sandbox-agent-code.ts). What a script reads in turn (what `npm run` runs, a formatter's
- * config) is not seen here: the README says so.
+ * (src/policy/sandbox-agent-code.ts). What a launcher started by name reads (`npm run lint`: package.json)
+ * is found by launcher-reads.ts; what a script or tool loads in turn (a formatter's config) is not: the
+ * README says so.
  */
 export function hookScriptFiles(commands: readonly string[], workDir: string, home: string): string[] {
   const files = new Set<string>();

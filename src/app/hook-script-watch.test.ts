@@ -62,3 +62,16 @@ it('runs a hook whose own files come and go, or that names programs on PATH', ()
   for (const command of commands) expect(refuse(command)).toBeNull();
   expect(refuse('a command not configured')).toBeNull();
 });
+
+it('refuses a hook when a file its launcher reads appears (a GNUmakefile before the Makefile, an .npmrc)', () => {
+  const { work, home } = workspace();
+  writeFileSync(join(work, 'Makefile'), 'lint:\n\ttrue\n');
+  writeFileSync(join(work, 'package.json'), '{"scripts":{"lint":"true"}}');
+  const refuse = watchHookScripts(['make lint', 'npm run lint'], work, home);
+  expect(refuse('make lint')).toBeNull();
+  expect(refuse('npm run lint')).toBeNull();
+  writeFileSync(join(work, 'GNUmakefile'), 'lint:\n\ttouch planted\n');
+  writeFileSync(join(work, '.npmrc'), 'script-shell=./planted.sh\n');
+  expect(refuse('make lint')).toContain(`${join(work, 'GNUmakefile')}, a file its launcher reads`);
+  expect(refuse('npm run lint')).toContain(`${join(work, '.npmrc')}, a file its launcher reads`);
+});

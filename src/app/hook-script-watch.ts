@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { splitWords } from '../policy/command-secret-paths.js';
 import { realOrGiven } from '../util/real-or-given.js';
 import { pathOfWord } from './files-named-by-words.js';
+import { launcherReadsOfCommand } from './launcher-reads.js';
 import { scriptWords } from './script-words.js';
 
 /**
@@ -10,12 +11,19 @@ import { scriptWords } from './script-words.js';
  * that did not exist yet (a global hook, a project without it) could be created by a command, and a
  * script that is a symlink (or lies through one) could be replaced by a file of the command's. Either
  * would run outside the sandbox at the next event. So a hook runs only while every path its command
- * names still leads where it led at start; otherwise it is skipped, with the reason.
+ * names, or its launcher reads (launcher-reads.ts), still leads where it led at start; otherwise it
+ * is skipped, with the reason.
  */
 export type HookCommandRefusal = (command: string) => string | null;
 
 /** A word of the command, its path, and the real path it led to at start (`null`: nothing). */
-type NamedPathState = { readonly path: string; readonly word: string; readonly real: string | null };
+type NamedPathState = {
+  readonly path: string;
+  readonly word: string;
+  readonly real: string | null;
+  /** What it is to the hook: `a path its command names`, `a file its launcher reads`. */
+  readonly role?: string;
+};
 
 export function watchHookScripts(
   commands: readonly string[],
@@ -34,6 +42,19 @@ export function watchHookScripts(
       // by the hook itself.
       else if (scripts.has(word)) states.push({ path, word, real: null });
     }
+    // What its launchers read (`npm run lint`: package.json, .npmrc; `make`: GNUmakefile before
+    // Makefile): held where they exist, but one a command makes would be read in turn.
+    const named = new Set(states.map((state) => state.path));
+    for (const path of launcherReadsOfCommand(command, workDir, home).files) {
+      if (named.has(path)) continue;
+      named.add(path);
+      states.push({
+        path,
+        word: path,
+        real: existsSync(path) ? realOrGiven(path) : null,
+        role: 'a file its launcher reads',
+      });
+    }
     watched.set(command, states);
   }
   return (command) => {
@@ -45,7 +66,7 @@ export function watchHookScripts(
         state.real === null
           ? 'did not exist when the session started'
           : `led to ${state.real} when the session started and now leads to ${now}`;
-      return `A hook is skipped: ${state.word}, a path its command names, ${change} (a command may have put it there, and hooks run outside the sandbox). Start a new session to run it.`;
+      return `A hook is skipped: ${state.word}, ${state.role ?? 'a path its command names'}, ${change} (a command may have put it there, and hooks run outside the sandbox). Start a new session to run it.`;
     }
     return null;
   };

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { McpServers } from '../mcp/config.js';
 import { filesNamedByWords, pathOfWord } from './files-named-by-words.js';
+import type { Launch } from './launcher-holds.js';
 import { type NamedScript, scriptWords } from './script-words.js';
 
 /**
@@ -27,12 +28,25 @@ export function mcpScriptPaths(servers: McpServers, launchDir: string, home: str
   );
 }
 
+/** The stdio servers' commands, for what their launchers read (`npm run mcp`, launcher-holds.ts). */
+export function mcpLaunches(servers: McpServers, launchDir: string): Launch[] {
+  return stdioCommands(servers, launchDir).map(({ name, words, cwd }) => ({
+    starter: `the MCP server ${name}`,
+    words,
+    cwd,
+  }));
+}
+
 /** Each stdio server's command words and the folder it starts in (kimi-ts's own unless it gives a cwd). */
-function stdioCommands(servers: McpServers, launchDir: string): { words: string[]; cwd: string }[] {
-  return Object.values(servers).flatMap((server) =>
+function stdioCommands(
+  servers: McpServers,
+  launchDir: string,
+): { name: string; words: string[]; cwd: string }[] {
+  return Object.entries(servers).flatMap(([name, server]) =>
     server.kind === 'stdio'
       ? [
           {
+            name,
             words: [server.command, ...server.args],
             cwd: server.cwd === undefined ? launchDir : resolve(launchDir, server.cwd),
           },

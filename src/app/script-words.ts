@@ -54,3 +54,21 @@ export function scriptWords(words: readonly string[]): ScriptWord[] {
 export function importsFromScriptFolder(interpreter: string | null): boolean {
   return interpreter !== null && /^(python|pypy)/.test(interpreter);
 }
+
+/**
+ * The simple commands of a command's words: each program with its arguments, the words before the
+ * program that leave it the program (`env A=1`, `exec`) left out.
+ */
+export function simpleCommands(words: readonly string[]): string[][] {
+  const commands: string[][] = [];
+  let current: string[] | null = null;
+  for (const word of words) {
+    if (SEPARATOR.test(word)) current = null;
+    else if (current !== null) current.push(word);
+    else if (!PREFIX.test(word) && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
+      current = [word];
+      commands.push(current);
+    }
+  }
+  return commands;
+}

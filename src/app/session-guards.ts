@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { mcpConfigFile } from '../mcp/cli/mcp-json-file.js';
 import { readMcpConfig } from '../mcp/config.js';
+import { splitWords } from '../policy/command-secret-paths.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import { breakHeldHardLinks } from '../policy/held-hard-links.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
@@ -17,7 +18,8 @@ import { registerWritableFolders } from '../util/writable-folders.js';
 import { agentCodeFiles } from './agent-code-files.js';
 import { hookScriptFiles, hookScriptPaths } from './hook-script-files.js';
 import { type HookCommandRefusal, watchHookScripts } from './hook-script-watch.js';
-import { mcpScriptPaths, mcpServerFiles } from './mcp-server-files.js';
+import { launcherHolds } from './launcher-holds.js';
+import { mcpLaunches, mcpScriptPaths, mcpServerFiles } from './mcp-server-files.js';
 import { namedScriptHolds } from './named-script-holds.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
@@ -85,10 +87,25 @@ export async function openSessionGuards(parts: {
   // What kimi-ts loaded by a path the person gave, as given (a symlink on the way is said at start
   // when the sandbox cannot hold its folder).
   const loadedPaths = [...configFiles, ...files.spec.specFiles, home];
+  // What the launchers they start by name read (`npm run lint`: package.json, `python3 -m server`:
+  // server.py): held like a named script (launcher-holds.ts).
+  const launchers = launcherHolds(
+    [
+      ...hookCommands.map((command) => ({
+        starter: `the hook \`${command}\``,
+        words: splitWords(command),
+        cwd: session.workDir,
+      })),
+      ...mcpLaunches(mcpServers, launchDir),
+    ],
+    userHome,
+    realRoots,
+  );
   const scriptNames = namedScriptHolds(
     [
       ...hookScriptPaths(hookCommands, session.workDir, userHome),
       ...mcpScriptPaths(mcpServers, launchDir, userHome),
+      ...launchers.names,
       // The same for a config file or agent spec reached through a link: the link's folder held.
       ...loadedPaths.filter((path) => existsSync(path)).map((path) => ({ path, interpreter: null })),
     ],
@@ -99,9 +116,11 @@ export async function openSessionGuards(parts: {
     byFile: [
       ...hookScriptFiles(hookCommands, session.workDir, userHome),
       ...mcpServerFiles(mcpServers, launchDir, userHome),
+      ...launchers.byFile,
     ],
     madeWhenMissing: [
       ...scriptNames.madeWhenMissing,
+      ...launchers.folders,
       // Another trusted folder inside the workspace puts its own rules in force with no question: its
       // `.kimi-ts/` is held as the work dir's is.
       ...parts.trust.trustedFolders.map((folder) => join(folder, PROJECT_CONFIG_FOLDER)),
@@ -156,6 +175,8 @@ export async function openSessionGuards(parts: {
       heldHardLinks,
       // Those of them the sandbox cannot hold: said at start (session-sandbox.ts).
       loadedLinksNotHeld: scriptNames.linksNotHeld.filter(({ path }) => loadedPaths.includes(path)),
+      // What the hooks' and servers' launchers run that the sandbox cannot hold: said at start too.
+      launchersNotHeld: launchers.notHeld,
       mcpConfig,
       refuseHookCommand,
       forgetWritableFolders,

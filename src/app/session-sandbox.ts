@@ -10,6 +10,7 @@ import { type AgentCode, NO_AGENT_CODE } from '../policy/sandbox-agent-code.js';
 import { kimiInstallRoot, workspaceHoldingInstall } from '../util/install-location.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
+import type { LauncherNotHeld } from './launcher-holds.js';
 import type { LinkNotHeld } from './named-script-holds.js';
 import type { WarningSink } from './session-warning.js';
 import { symlinkInWorkspace } from './symlink-in-workspace.js';
@@ -74,6 +75,8 @@ export function warnOfSandbox(
     readonly loadedPaths?: readonly string[] | undefined;
     /** Those of `loadedPaths` through a symlink the sandbox cannot hold (named-script-holds.ts). */
     readonly loadedLinksNotHeld?: readonly LinkNotHeld[] | undefined;
+    /** What the hooks' and MCP servers' launchers run that the sandbox cannot hold (launcher-holds.ts). */
+    readonly launchersNotHeld?: readonly LauncherNotHeld[] | undefined;
     /** Held files that were hard links, given a copy of their own (held-hard-links.ts). */
     readonly heldHardLinks?: readonly string[] | undefined;
   },
@@ -100,6 +103,12 @@ export function warnOfSandbox(
         });
   for (const { path, link } of linksNotHeld) {
     warn({ kind: 'loaded-through-symlink', file: path, link, real: realOrGiven(path) });
+  }
+  // With the sandbox off, nothing is held: the warning below says so for all of them.
+  if (state.kind !== 'off') {
+    for (const { starter, tree, why } of guards.launchersNotHeld ?? []) {
+      warn({ kind: 'launcher-not-held', starter, tree, why });
+    }
   }
   if (state.kind === 'on') return;
   // Found once: a walk up from this module's file, reading each package.json on the way.

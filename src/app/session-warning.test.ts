@@ -26,6 +26,15 @@ describe('describeSessionWarning', () => {
       { kind: 'plugin-tool-skipped', plugin: 'p', tool: 'Shell' },
       'Plugin p: tool Shell is not added; a tool of that name exists.\n',
     ],
+    [
+      {
+        kind: 'launcher-not-held',
+        starter: 'the MCP server rs',
+        tree: '/w',
+        why: "`cargo run` builds and runs the project's source (Cargo.toml, build.rs, src/)",
+      },
+      "the MCP server rs runs outside any sandbox, and `cargo run` builds and runs the project's source (Cargo.toml, build.rs, src/): /w lies in a folder commands may write, and the sandbox cannot hold it read-only (the model works there), so a command could change what it runs. Point it at code outside the workspace when you work on code you do not trust.\n",
+    ],
   ];
   it.each(cases)('%o', (warning, text) => {
     expect(describeSessionWarning(warning)).toBe(text);

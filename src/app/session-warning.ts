@@ -17,6 +17,7 @@ export type SessionWarning =
   | { kind: 'install-in-workspace'; install: string; folder: string }
   | { kind: 'agent-code-in-workspace'; file: string; folder: string }
   | { kind: 'loaded-through-symlink'; file: string; link: string; real: string }
+  | { kind: 'launcher-not-held'; starter: string; tree: string; why: string }
   | { kind: 'hook-skipped'; message: string }
   | { kind: 'held-hard-links'; files: readonly string[] };
 
@@ -55,6 +56,8 @@ export function describeSessionWarning(warning: SessionWarning): string {
       return `kimi-ts gave ${warning.files.length === 1 ? 'this file' : 'these files'} a copy of ${warning.files.length === 1 ? 'its' : 'their'} own, same bytes and mode: ${warning.files.join(', ')}. Each was a hard link: another name for it in the workspace, which commands may write, would have changed what the sandbox holds read-only (rules, git hooks and config, scripts that run outside it). The other names keep the old file.\n`;
     case 'loaded-through-symlink':
       return `kimi-ts loads ${warning.file} through the symlink ${warning.link}, which lies in a folder commands may write: a command could replace that link, and the next start with the same path would load what it then leads to, outside any sandbox. Give the real path (${warning.real}) instead.\n`;
+    case 'launcher-not-held':
+      return `${warning.starter} runs outside any sandbox, and ${warning.why}: ${warning.tree} lies in a folder commands may write, and the sandbox cannot hold it read-only (the model works there), so a command could change what it runs. Point it at code outside the workspace when you work on code you do not trust.\n`;
     case 'workspace-untrusted':
       return `The folder ${warning.folder} is not trusted${warning.trustedParent ? ` (the trusted ${warning.trustedParent} above it does not cover a sub-folder's own rules file)` : ''}, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
   }

@@ -1,0 +1,61 @@
+import { lstatSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { isWithinDirectory } from '../util/path-within.js';
+import { realOrGiven } from '../util/real-or-given.js';
+import { launcherReads } from './launcher-reads.js';
+import type { NamedScript } from './script-words.js';
+
+/** A command kimi-ts runs outside the sandbox: who starts it (for the warning), its words, its folder. */
+export interface Launch {
+  /** `the hook \`npm run lint\``, `the MCP server project`. */
+  readonly starter: string;
+  readonly words: readonly string[];
+  readonly cwd: string;
+}
+
+/** What a launcher runs that the sandbox cannot hold, for the start warning. */
+export interface LauncherNotHeld {
+  readonly starter: string;
+  readonly tree: string;
+  readonly why: string;
+}
+
+/**
+ * What the sandbox holds for the launchers hooks and MCP servers start by name (launcher-reads.ts):
+ * - `byFile`: the files they read that exist, real paths, each held by itself;
+ * - `names`: the same as given, for named-script-holds.ts (a symlink's folder held);
+ * - `folders`: held by themselves, made empty where missing (a Python package beside the module);
+ * - `notHeld`: those of the trees they run that lie in a writable folder: said at start (the folder
+ *   `python -m` imports from is held instead where it is not a writable folder itself).
+ * A file that does not exist is not held (a folder in its place would break the launcher); before a
+ * hook runs, one that appeared skips it (hook-script-watch.ts).
+ */
+export function launcherHolds(
+  launches: readonly Launch[],
+  home: string,
+  realRoots: readonly string[],
+): { byFile: string[]; names: NamedScript[]; folders: string[]; notHeld: LauncherNotHeld[] } {
+  const byFile = new Set<string>();
+  const names = new Map<string, NamedScript>();
+  const folders = new Set<string>();
+  const notHeld: LauncherNotHeld[] = [];
+  for (const { starter, words, cwd } of launches) {
+    const reads = launcherReads(words, cwd, home);
+    for (const file of reads.files) {
+      if (statSync(file, { throwIfNoEntry: false })?.isFile() !== true) continue;
+      byFile.add(realOrGiven(file));
+      names.set(file, { path: file, interpreter: null });
+    }
+    for (const folder of reads.folders) {
+      const exists = lstatSync(folder, { throwIfNoEntry: false }) !== undefined;
+      folders.add(exists ? realOrGiven(folder) : join(realOrGiven(dirname(folder)), basename(folder)));
+    }
+    for (const { tree, why, heldBelowRoot } of reads.notHeld) {
+      const real = realOrGiven(tree);
+      if (!realRoots.some((root) => isWithinDirectory(real, root))) continue;
+      if (heldBelowRoot === true && !realRoots.includes(real)) folders.add(real);
+      else notHeld.push({ starter, tree: real, why });
+    }
+  }
+  return { byFile: [...byFile], names: [...names.values()], folders: [...folders], notHeld };
+}
