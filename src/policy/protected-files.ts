@@ -2,6 +2,7 @@ import { lstatSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
 import type { EffectFacts } from './effect-facts.js';
 import type { FileTarget } from './effects.js';
+import type { GitConfigHolds } from './git-config-holds.js';
 import type { HomeStartupFiles } from './home-startup-files.js';
 
 /**
@@ -22,6 +23,8 @@ export class ProtectedFiles {
   constructor(
     files: readonly { path: string; what: string }[],
     private readonly home?: HomeStartupFiles,
+    /** What git's config names in the work tree: a hooks folder, included files (git-config-holds.ts). */
+    private readonly gitConfig?: Pick<GitConfigHolds, 'reason'>,
   ) {
     this.paths = new Map(files.map((file) => [resolve(file.path), file.what]));
   }
@@ -50,6 +53,11 @@ export class ProtectedFiles {
     // Last, and only by name: the common case (no `.git` in the path) costs one scan of the string.
     for (const path of [target.real, target.absolute]) if (isGitMetadata(path)) return GIT_METADATA;
     if (makesGitFolder(target.real)) return GIT_METADATA;
+    if (this.gitConfig)
+      for (const path of [target.real, target.absolute]) {
+        const named = this.gitConfig.reason(path);
+        if (named) return named;
+      }
     return null;
   }
 }
