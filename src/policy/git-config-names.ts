@@ -169,6 +169,11 @@ function readHeader(text: string, start: number): { section: string; end: number
 
 /** A value from just after its `=`: unquoted, unescaped, trailing blanks dropped; and where the line ends. */
 function readValue(text: string, start: number): { value: string; end: number } {
+  // Most values are plain: no quote, escape or comment on their line.
+  const lineEnd = text.indexOf('\n', start);
+  const end = lineEnd === -1 ? text.length : lineEnd;
+  const line = text.slice(start, end);
+  if (!/["\\#;]/.test(line)) return { value: line.replace(/^[ \t\r]+|[ \t\r]+$/g, ''), end: end + 1 };
   let i = start;
   let value = '';
   let quoted = false;
