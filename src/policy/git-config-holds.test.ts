@@ -85,3 +85,11 @@ it('makes placeholders: the missing file itself, or the first missing folder on 
   expect(holds.current().folders).toEqual([join(work, '.husky'), join(work, 'real-hooks')]);
   expect(holds.reason(join(work, 'real-hooks', 'pre-commit'))).not.toBeNull();
 });
+
+it("holds husky 9's folder above its `_` hooks folder: the hooks there run the scripts beside it", async () => {
+  git(work, 'init', '-q');
+  git(work, 'config', 'core.hooksPath', '.husky/_');
+  const holds = new GitConfigHolds(() => [work], { home, env });
+  expect(holds.current().folders).toEqual([join(work, '.husky', '_'), join(work, '.husky')]);
+  expect(holds.reason(join(work, '.husky', 'pre-commit'))).not.toBeNull();
+});

@@ -1,5 +1,5 @@
 import { lstatSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
 import { readGitConfigNames } from './git-config-names.js';
@@ -61,6 +61,9 @@ export class GitConfigHolds {
       }
     }
     this.read = [...new Set(allRead)];
+    // husky 9 sets `core.hooksPath = .husky/_`: the hooks there run the scripts of the folder above
+    // (`.husky/pre-commit`), so that folder is held too.
+    for (const folder of [...folders]) if (basename(folder) === '_') folders.push(dirname(folder));
     // Each as named and where it really is (a `.husky` that is a symlink: its target is what git reads).
     const withReal = (paths: readonly string[]) => [...new Set(paths.flatMap((p) => [p, realOrGiven(p)]))];
     this.held = { files: withReal(files), folders: withReal(folders) };
