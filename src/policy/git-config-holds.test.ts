@@ -93,3 +93,14 @@ it("holds husky 9's folder above its `_` hooks folder: the hooks there run the s
   expect(holds.current().folders).toEqual([join(work, '.husky', '_'), join(work, '.husky')]);
   expect(holds.reason(join(work, '.husky', 'pre-commit'))).not.toBeNull();
 });
+
+it('a hooks folder that holds the whole workspace (core.hooksPath = .): only its hooks, by name', async () => {
+  git(work, 'init', '-q');
+  git(work, 'config', 'core.hooksPath', '.');
+  const holds = new GitConfigHolds(() => [work], { home, env });
+  expect(holds.reason(join(work, 'pre-commit'))).not.toBeNull();
+  expect(holds.reason(join(work, 'src', 'pre-commit'))).toBeNull();
+  expect(holds.reason(join(work, 'README.md'))).toBeNull();
+  // The sandbox binds none of it (the workspace itself cannot be read-only).
+  expect(heldInRoots(holds.current(), [work]).folders).toEqual([]);
+});

@@ -75,7 +75,13 @@ export class GitConfigHolds {
   reason(path: string): string | null {
     const { files, folders } = this.current();
     if (files.includes(path)) return GIT_CONFIG_FILE;
-    if (folders.some((folder) => isWithinDirectory(path, folder))) return GIT_HOOKS_FOLDER;
+    const roots = this.roots();
+    for (const folder of folders) {
+      if (!isWithinDirectory(path, folder)) continue;
+      // A hooks folder holding the whole workspace (`core.hooksPath = .`): its hooks by name only.
+      const wide = roots.some((root) => isWithinDirectory(root, folder));
+      if (!wide || (dirname(path) === folder && GIT_HOOK_NAMES.has(basename(path)))) return GIT_HOOKS_FOLDER;
+    }
     return null;
   }
 
@@ -109,6 +115,38 @@ export class GitConfigHolds {
     return [...tops].map(([file, workTree]) => ({ file: resolve(file), workTree }));
   }
 }
+
+/** The hooks git runs (githooks(5)), by the name of their file in the hooks folder. */
+const GIT_HOOK_NAMES: ReadonlySet<string> = new Set([
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-receive',
+  'update',
+  'proc-receive',
+  'post-receive',
+  'post-update',
+  'reference-transaction',
+  'push-to-checkout',
+  'pre-auto-gc',
+  'post-rewrite',
+  'sendemail-validate',
+  'fsmonitor-watchman',
+  'p4-changelist',
+  'p4-prepare-changelist',
+  'p4-post-changelist',
+  'p4-pre-submit',
+  'post-index-change',
+]);
 
 const GIT_CONFIG_FILE =
   'a file the git config includes as config (its settings, such as core.fsmonitor, run programs when git runs)';
