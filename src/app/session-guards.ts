@@ -6,6 +6,7 @@ import { mcpConfigFile } from '../mcp/cli/mcp-json-file.js';
 import { readMcpConfig } from '../mcp/config.js';
 import { splitWords } from '../policy/command-secret-paths.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
+import { GitConfigHolds, heldInRoots, heldPlaceholders } from '../policy/git-config-holds.js';
 import { breakHeldHardLinks } from '../policy/held-hard-links.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
@@ -111,6 +112,11 @@ export async function openSessionGuards(parts: {
     ],
     realRoots,
   );
+  // What git's config names in the work tree (a `core.hooksPath` folder, an included file): held as
+  // `.git/hooks` and `.git/config` are, read again when a config changes (git-config-holds.ts).
+  const writableReals = () => [session.workDir, ...additionalDirs].map((dir) => realOrGiven(resolve(dir)));
+  const gitConfig = new GitConfigHolds(writableReals, { home: userHome, env });
+  const gitPlaceholders = heldPlaceholders(gitConfig.current(), realRoots);
   const agentCode: AgentCode = {
     byFolder: [...agentCodeFiles(files.spec), ...scriptNames.byFolder],
     byFile: [
@@ -124,7 +130,13 @@ export async function openSessionGuards(parts: {
       // Another trusted folder inside the workspace puts its own rules in force with no question: its
       // `.kimi-ts/` is held as the work dir's is.
       ...parts.trust.trustedFolders.map((folder) => join(folder, PROJECT_CONFIG_FOLDER)),
+      ...gitPlaceholders.folders,
     ],
+    emptyWhenMissing: gitPlaceholders.files,
+    gitConfigNamed: () => {
+      const held = heldInRoots(gitConfig.current(), writableReals());
+      return [...held.files, ...held.folders];
+    },
   };
   const sandboxContext: SandboxContext = {
     workDir: session.workDir,
@@ -154,6 +166,7 @@ export async function openSessionGuards(parts: {
       configFiles,
       trust: parts.trust,
       sandbox: policySandbox(sandboxState, agentCode),
+      gitConfig,
       planMode: parts.planMode,
       sandboxBound: parts.sandboxBound,
       trustChangeRefused: parts.trustChangeRefused,

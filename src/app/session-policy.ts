@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/index.js';
 import { trustedFoldersFile } from '../config/trusted-folders.js';
+import type { GitConfigHolds } from '../policy/git-config-holds.js';
 import {
   appendRule,
   HomeStartupFiles,
@@ -48,6 +49,8 @@ export interface SessionPolicyParts {
   sandboxBound?: string | undefined;
   /** Set (a fleet job's session): `/permissions trust` changes nothing and says this. */
   trustChangeRefused?: string | undefined;
+  /** What git's config names in the work tree (hooks folder, includes): protected like `.git`. */
+  gitConfig?: GitConfigHolds | undefined;
 }
 
 /** Where the rules of a session come from. */
@@ -138,6 +141,7 @@ async function protectedFilesOf(parts: SessionPolicyParts, sources: RuleSources)
   return new ProtectedFiles(
     await Promise.all(files.map(async (file) => ({ ...file, path: await realPathOf(file.path) }))),
     home,
+    parts.gitConfig,
   );
 }
 

@@ -53,6 +53,25 @@ describe('the git metadata of nested repositories', () => {
     expect([...walk.bareRepositories()].sort()).toEqual([root, join(root, 'fixtures', 'one.git')].sort());
   });
 
+  it('lists a folder with HEAD and a commondir as a bare repository (git looks in the folder it names)', async () => {
+    git('init', '-q', '--bare', 'shared');
+    await mkdir(join(root, 'fixture'));
+    await writeFile(join(root, 'fixture', 'HEAD'), 'ref: refs/heads/main\n');
+    await writeFile(join(root, 'fixture', 'commondir'), '../shared\n');
+    // HEAD a symlink (git accepts one leading into refs/), beside a commondir too.
+    await mkdir(join(root, 'linked'));
+    await symlink('refs/heads/main', join(root, 'linked', 'HEAD'));
+    await writeFile(join(root, 'linked', 'commondir'), '../shared\n');
+    // A commondir with no HEAD is nothing.
+    await mkdir(join(root, 'loose'));
+    await writeFile(join(root, 'loose', 'commondir'), '../shared\n');
+    const walk = new NestedGitWalk(root, [root]);
+    await walk.read();
+    expect([...walk.bareRepositories()].sort()).toEqual(
+      [join(root, 'shared'), join(root, 'fixture'), join(root, 'linked')].sort(),
+    );
+  });
+
   it('finds nothing in a tree without nested repositories', async () => {
     git('init', '-q', '.');
     await mkdir(join(root, 'src', 'deep'), { recursive: true });

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { makesGitFolder } from './protected-files.js';
+import { makesGitFolder, ProtectedFiles } from './protected-files.js';
+import { RecentWrites } from './recent-writes.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'kimi-ts-git-folder-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -28,4 +29,50 @@ it('a write that completes a git folder of any name (HEAD, objects/, refs/) is o
   mkdirSync(join(root, 'src'));
   expect(makesGitFolder(join(root, 'src', 'index.ts'))).toBe(false);
   expect(makesGitFolder(join(root, 'src', 'HEAD'))).toBe(false);
+});
+
+it('a git folder through commondir: a commondir file is git metadata, and so is a write beside HEAD and one', () => {
+  const shared = join(root, 'shared');
+  mkdirSync(join(shared, 'objects'), { recursive: true });
+  mkdirSync(join(shared, 'refs'));
+  const fixture = join(root, 'linked-fixture');
+  mkdirSync(fixture);
+  // `commondir` by its name alone (another call of the step may be writing HEAD right now).
+  expect(makesGitFolder(join(fixture, 'commondir'))).toBe(true);
+  expect(makesGitFolder(join(fixture, 'config.worktree'))).toBe(false);
+  writeFileSync(join(fixture, 'commondir'), '../shared\n');
+  expect(makesGitFolder(join(fixture, 'HEAD'))).toBe(true);
+  writeFileSync(join(fixture, 'HEAD'), 'ref: refs/heads/main\n');
+  expect(makesGitFolder(join(fixture, 'config.worktree'))).toBe(true);
+  expect(makesGitFolder(join(fixture, 'gitdir'))).toBe(true);
+  // The common folder itself has no HEAD: its config is an ordinary file until a git folder names it.
+  expect(makesGitFolder(join(shared, 'config'))).toBe(false);
+});
+
+it("counts the step's writes let through as there, whatever order its concurrent calls run in", () => {
+  const fixture = join(root, 'concurrent');
+  mkdirSync(fixture);
+  const recent = new RecentWrites();
+  // objects/ and refs/ are written by other calls of the step, not yet done when HEAD is decided.
+  recent.add(join(fixture, 'objects', 'info', 'packs'));
+  recent.add(join(fixture, 'refs', 'heads', 'main'));
+  expect(makesGitFolder(join(fixture, 'HEAD'))).toBe(false);
+  expect(makesGitFolder(join(fixture, 'HEAD'), recent)).toBe(true);
+  // And HEAD let through first: the write into refs/ that completes it is the one refused.
+  const other = join(root, 'concurrent-2');
+  mkdirSync(join(other, 'objects'), { recursive: true });
+  const first = new RecentWrites();
+  first.add(join(other, 'HEAD'));
+  expect(makesGitFolder(join(other, 'refs', 'heads', 'main'), first)).toBe(true);
+  expect(makesGitFolder(join(other, 'refs', 'heads', 'main'))).toBe(false);
+});
+
+it('ProtectedFiles remembers what it let through: the call completing a git folder is refused', () => {
+  const fixture = join(root, 'remembered');
+  mkdirSync(fixture);
+  const files = ProtectedFiles.none();
+  const target = (path: string) => ({ real: join(fixture, path), absolute: join(fixture, path) });
+  expect(files.reason(target('objects/.keep'))).toBeNull();
+  expect(files.reason(target('refs/.keep'))).toBeNull();
+  expect(files.reason(target('HEAD'))).toMatch(/git repository's metadata/);
 });

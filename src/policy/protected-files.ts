@@ -1,8 +1,10 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
 import type { EffectFacts } from './effect-facts.js';
 import type { FileTarget } from './effects.js';
+import type { GitConfigHolds } from './git-config-holds.js';
 import type { HomeStartupFiles } from './home-startup-files.js';
+import { RecentWrites } from './recent-writes.js';
 
 /**
  * Files that configure the agent itself: the rules files (`.kimi-ts/permissions.toml` of any
@@ -14,6 +16,8 @@ import type { HomeStartupFiles } from './home-startup-files.js';
  */
 export class ProtectedFiles {
   private readonly paths: Map<string, string>;
+  /** What was let through lately: another call of the same step may not have written it yet. */
+  private readonly recent = new RecentWrites();
 
   /**
    * `files`: absolute paths (real paths preferred) with what each is, e.g. "the trust record".
@@ -22,6 +26,8 @@ export class ProtectedFiles {
   constructor(
     files: readonly { path: string; what: string }[],
     private readonly home?: HomeStartupFiles,
+    /** What git's config names in the work tree: a hooks folder, included files (git-config-holds.ts). */
+    private readonly gitConfig?: Pick<GitConfigHolds, 'reason'>,
   ) {
     this.paths = new Map(files.map((file) => [resolve(file.path), file.what]));
   }
@@ -49,7 +55,13 @@ export class ProtectedFiles {
     }
     // Last, and only by name: the common case (no `.git` in the path) costs one scan of the string.
     for (const path of [target.real, target.absolute]) if (isGitMetadata(path)) return GIT_METADATA;
-    if (makesGitFolder(target.real)) return GIT_METADATA;
+    if (makesGitFolder(target.real, this.recent)) return GIT_METADATA;
+    if (this.gitConfig)
+      for (const path of [target.real, target.absolute]) {
+        const named = this.gitConfig.reason(path);
+        if (named) return named;
+      }
+    this.recent.add(target.real);
     return null;
   }
 }
@@ -59,26 +71,35 @@ const GIT_FOLDER_DEPTH = 3;
 
 /**
  * Whether writing `path` leaves one of the folders just above it a git folder by git's own test
- * (`HEAD`, `objects/`, `refs/`), whatever its name: `fixture/HEAD` and `fixture/config` next to a
+ * (setup.c, is_git_directory), whatever its name: `HEAD` with `objects/` and `refs/`, its own or
+ * those of the folder its `commondir` file names. `fixture/HEAD` and `fixture/config` next to a
  * fixture's empty `objects/` and `refs/` make a repository whose `core.fsmonitor` or hooks run,
- * outside any sandbox, when someone runs git there. (A command's are cleaned after it:
- * new-git-dirs.ts.) One lstat per folder above for most writes: a folder with no `HEAD` is none.
+ * outside any sandbox, when someone runs git there; so do `fixture/HEAD`, `fixture/commondir`
+ * (`../shared`) and `fixture/config.worktree` (`core.worktree = ..`) beside a `shared/` holding
+ * `objects/`, `refs/` and a config. A `HEAD` beside a `commondir` counts whatever the latter names
+ * (it may be given its `objects/` and `refs/` later, by writes too far below to be seen from here).
+ * (A command's are cleaned after it: new-git-dirs.ts.) One lstat per folder above for most writes:
+ * a folder with no `HEAD` is none.
  */
-export function makesGitFolder(path: string): boolean {
+export function makesGitFolder(path: string, recent?: RecentWrites): boolean {
+  // Whatever is beside it: `commondir` is git's name, a file by that name serves nothing else (and
+  // the calls of a step run concurrently: its `HEAD` may be written at the same time).
+  if (basename(path) === 'commondir') return true;
   let folder = path;
   for (let depth = 0; depth < GIT_FOLDER_DEPTH; depth++) {
     const above = dirname(folder);
     if (above === folder) return false;
     folder = above;
-    const head = `${folder}${sep}HEAD`;
-    const has = (name: string, isFolder: boolean) =>
-      path === `${folder}${sep}${name}` ||
-      path.startsWith(`${folder}${sep}${name}${sep}`) ||
-      (isFolder
-        ? lstatSync(`${folder}${sep}${name}`, { throwIfNoEntry: false })?.isDirectory() === true
-        : lstatSync(`${folder}${sep}${name}`, { throwIfNoEntry: false }) !== undefined);
-    if (path !== head && lstatSync(head, { throwIfNoEntry: false }) === undefined) continue;
-    if (has('objects', true) && has('refs', true)) return true;
+    const entry = (name: string) => `${folder}${sep}${name}`;
+    const written = (name: string) =>
+      path === entry(name) || path.startsWith(`${entry(name)}${sep}`) || recent?.has(entry(name)) === true;
+    // git's test is access(X_OK): a symlink to a folder counts.
+    const isFolder = (name: string) =>
+      written(name) || statSync(entry(name), { throwIfNoEntry: false })?.isDirectory() === true;
+    const exists = (name: string) =>
+      written(name) || lstatSync(entry(name), { throwIfNoEntry: false }) !== undefined;
+    if (!exists('HEAD')) continue;
+    if (exists('commondir') || (isFolder('objects') && isFolder('refs'))) return true;
   }
   return false;
 }

@@ -21,6 +21,16 @@ export interface AgentCode {
   readonly byFolder: readonly string[];
   readonly byFile: readonly string[];
   readonly madeWhenMissing: readonly string[];
+  /**
+   * Files held by themselves, made (empty) at the sandbox's start where they do not exist: a config
+   * file the repository's git config includes (git reads an empty one as it does a missing one).
+   */
+  readonly emptyWhenMissing?: readonly string[];
+  /**
+   * The work-tree files and folders git's config names now, each held by itself: includes and the
+   * `core.hooksPath` folder (src/policy/git-config-holds.ts), read again when a config changes.
+   */
+  readonly gitConfigNamed?: () => readonly string[];
 }
 
 export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [], madeWhenMissing: [] };
@@ -34,7 +44,12 @@ export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [], madeWhenMiss
  * the outermost of nested holds.
  */
 export function agentCodeHolds(agentCode: AgentCode, realWritableRoots: readonly string[]): string[] {
-  const { byFolder, byFile, madeWhenMissing } = agentCode;
+  const { byFolder, madeWhenMissing } = agentCode;
+  const byFile = [
+    ...agentCode.byFile,
+    ...(agentCode.emptyWhenMissing ?? []),
+    ...(agentCode.gitConfigNamed?.() ?? []),
+  ];
   if (byFolder.length === 0 && byFile.length === 0 && madeWhenMissing.length === 0) return [];
   const holds = new Set<string>();
   const inRoot = (file: string) =>

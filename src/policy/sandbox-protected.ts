@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 import { gitfileTarget } from './nested-git.js';
@@ -81,6 +81,17 @@ export function ensureProtected(root: string, placeholders: Set<string>, names =
 export function makePlaceholder(path: string, placeholders: Set<string>): boolean {
   try {
     mkdirSync(path);
+    placeholders.add(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes `path` an empty file, recorded like a folder placeholder; false when it cannot be made. */
+export function makePlaceholderFile(path: string, placeholders: Set<string>): boolean {
+  try {
+    writeFileSync(path, '', { flag: 'wx' });
     placeholders.add(path);
     return true;
   } catch {

@@ -13,7 +13,12 @@ import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js'
 import { bwrapLaunch, type SandboxHost, sandboxHost, shellLaunched } from './sandbox-host.js';
 import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
-import { ensureProtected, makePlaceholder, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
+import {
+  ensureProtected,
+  makePlaceholder,
+  makePlaceholderFile,
+  PROJECT_CONFIG_FOLDER,
+} from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 import type { CommandSandbox, SandboxContext, SandboxSettings, SandboxState } from './sandbox-types.js';
 
@@ -71,6 +76,9 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
     for (const folder of context.agentCode?.madeWhenMissing ?? [])
       if (roots.some((root) => folder !== root && isWithinDirectory(folder, root)))
         makePlaceholder(folder, placeholders);
+    for (const file of context.agentCode?.emptyWhenMissing ?? [])
+      if (roots.some((root) => file !== root && isWithinDirectory(file, root)))
+        makePlaceholderFile(file, placeholders);
   }
   return {
     kind: 'on',

@@ -13,7 +13,10 @@ export interface FolderFacts {
   readonly dotGit: 'folder' | 'file' | 'symlink' | 'other' | null;
   /** The rule files git opens in it that are there (`.gitignore`, `.gitattributes`). */
   readonly ruleFiles: readonly string[];
-  /** It is shaped like a bare repository (`HEAD` file, `objects/` and `refs/` folders). */
+  /**
+   * It is shaped like a bare repository: a `HEAD` file (or symlink) with `objects/` and `refs/`
+   * folders, or with a `commondir` file (git looks for those in the folder it names).
+   */
   readonly bare: boolean;
 }
 
@@ -140,14 +143,14 @@ function readFolder(path: string, settled: boolean): { settled: boolean; facts: 
   const subfolders: string[] = [];
   const ruleFiles: string[] = [];
   let dotGit: FolderFacts['dotGit'] = null;
-  let bareParts = 0;
+  let head = false;
+  let commondir = false;
+  let storeParts = 0;
   for (const entry of entries) {
     const { name } = entry;
-    if (
-      (name === 'HEAD' && entry.isFile()) ||
-      ((name === 'objects' || name === 'refs') && entry.isDirectory())
-    )
-      bareParts++;
+    if (name === 'HEAD' && (entry.isFile() || entry.isSymbolicLink())) head = true;
+    else if (name === 'commondir' && entry.isFile()) commondir = true;
+    else if ((name === 'objects' || name === 'refs') && entry.isDirectory()) storeParts++;
     if (name === '.git') {
       // git never walks into a `.git`, whatever it is.
       dotGit = entry.isDirectory()
@@ -162,5 +165,6 @@ function readFolder(path: string, settled: boolean): { settled: boolean; facts: 
     if (RULE_FILES.has(name)) ruleFiles.push(name);
     if (entry.isDirectory()) subfolders.push(name);
   }
-  return { settled, facts: { subfolders, dotGit, ruleFiles, bare: bareParts === 3 } };
+  const bare = head && (storeParts === 2 || commondir);
+  return { settled, facts: { subfolders, dotGit, ruleFiles, bare } };
 }
