@@ -92,6 +92,14 @@ export class DecisionRealPaths {
    * working folder was, for the real path below it).
    */
   private readonly lookedUpFirst: string | null;
+  /**
+   * The path `of` last resolved, with its folder and name: the secret check asks knownMissing of
+   * most paths right after their real path, and the folder is then not looked up again (a dirname,
+   * a basename and a Map look-up per word).
+   */
+  private lastPath: string | null = null;
+  private lastFolder: Folder | null = null;
+  private lastName = '';
 
   constructor(now: () => number = Date.now, lookedUpFirst: string | null = null) {
     this.started = now();
@@ -113,6 +121,8 @@ export class DecisionRealPaths {
    * missing, or was listed unchanged without the name (false: it may be there).
    */
   knownMissing(absolute: string): boolean {
+    if (absolute === this.lastPath && this.lastFolder !== null)
+      return this.lastFolder.missing || holdsNoFolder(this.lastFolder.facts, this.lastName);
     const parent = dirname(absolute);
     if (parent === absolute) return false;
     const folder = this.folder(parent);
@@ -136,6 +146,9 @@ export class DecisionRealPaths {
     if (parent === absolute) return realOrNull(absolute) ?? absolute;
     const folder = this.folder(parent);
     const name = basename(absolute);
+    this.lastPath = absolute;
+    this.lastFolder = folder;
+    this.lastName = name;
     // A realpath is normalised and a basename holds no separator: no join (and its normalising walk).
     const plain = childPath(folder.real, name);
     // Below a missing folder, or missing, or no symlink: the folder's real path plus the name (as

@@ -128,7 +128,8 @@ const SECRET_NAME_MARKS = new RegExp(
  * snapshots. `.git/config` is not here: it is secret by its content (a token in a remote URL).
  */
 export function secretNameReason(path: string): string | null {
-  const normalised = path.replaceAll('\\', '/');
+  // Most paths hold no backslash: replaceAll would still cost more than the rest of the test.
+  const normalised = path.includes('\\') ? path.replaceAll('\\', '/') : path;
   const given = basename(normalised);
   if (!SECRET_NAME_MARKS.test(given)) return null;
   const original = originalName(given);

@@ -84,7 +84,9 @@ export function sensitiveReason(realPath: string, homes: SensitiveHomes): string
   // Worked out at each call, not remembered: for most paths it is a few string compares and one
   // regex test (secretNameReason), less than keeping the answers for a stream of new words did.
   const places = placesOf(homes);
-  if (places.configFiles.has(realPath)) return 'a config file the agent loaded (API keys)';
+  // No config file loaded from elsewhere (most sessions): no hash of the path made for the look-up.
+  if (places.configFiles.size > 0 && places.configFiles.has(realPath))
+    return 'a config file the agent loaded (API keys)';
   if (realPath.startsWith('/proc/') && PROCESS_FILES.test(realPath)) return PROCESS_FILES_WHAT;
   if (isWithinDirectory(realPath, places.kimiHome)) {
     const open = places.kimiHomeOpen.some((dir) => isWithinDirectory(realPath, dir));

@@ -163,26 +163,32 @@ export function matchShape(shape: ShellRuleShape, words: readonly ShellWord[]): 
     const last = basename(name.value);
     if (last === name.value || !shape.name(last)) return 'no';
   }
-  const args = words.slice(1);
-  const program = name.value === null ? basename(shape.nameGlob) : basename(name.value);
-  const flags = new Set<string>();
+  // Flags are read only for a rule that names some (most name none: `git push*`, `npm publish*`);
+  // the loop still sets the operands apart (a flag is none) and sees where `--` ends the options.
+  const needsFlags = shape.flags.size > 0;
+  const program = needsFlags ? basename(name.value ?? shape.nameGlob) : '';
+  const flags = needsFlags ? new Set<string>() : null;
   const operands: ShellWord[] = [];
   let flagsUnknown = false;
   let endOfOptions = false;
-  for (const word of args) {
+  // Indexed from the second word: no copy of the arguments (words are frozen: no iterator either).
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
     const value = word.value;
     if (value === null) {
       flagsUnknown = true;
       operands.push(word);
     } else if (!endOfOptions && value === '--') endOfOptions = true;
     else if (!endOfOptions && value.startsWith('-') && value !== '-') {
-      for (const key of flagKeys(program, value)) flags.add(key);
+      if (flags !== null) for (const key of flagKeys(program, value)) flags.add(key);
     } else operands.push(word);
   }
-  for (const flag of shape.flags) {
-    if (flags.has(flag)) continue;
-    if (!flagsUnknown) return 'no';
-    uncertain = true;
+  if (flags !== null) {
+    for (const flag of shape.flags) {
+      if (flags.has(flag)) continue;
+      if (!flagsUnknown) return 'no';
+      uncertain = true;
+    }
   }
   const found = operandsMatch(shape, operands);
   if (found === 'no') return 'no';
