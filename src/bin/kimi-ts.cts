@@ -241,9 +241,10 @@ const START_UP_MS = /^\d+$/.test(process.env.KIMI_TS_START_UP_MS ?? '')
   : 3000;
 
 /**
- * V8 tuned for start-up, and back to its defaults once start-up is over (START_UP_MS). Start-up is
- * a burst: each of thousands of functions runs a few times (module bodies, schema builders, the
- * first request), and the little code that looks hot in it is seldom hot afterwards.
+ * V8 tuned for start-up, and back to its defaults once start-up is over (START_UP_MS), but for the
+ * young generation's growth, which stays off. Start-up is a burst: each of thousands of functions
+ * runs a few times (module bodies, schema builders, the first request), and the little code that
+ * looks hot in it is seldom hot afterwards.
  *
  * - No compiler for JavaScript beyond bytecode during start-up: Maglev and TurboFan compiled ~150
  *   functions of the burst on worker threads, which cost CPU, compiler zones and megabytes of the
@@ -252,7 +253,12 @@ const START_UP_MS = /^\d+$/.test(process.env.KIMI_TS_START_UP_MS ?? '')
  * - The young generation does not grow during start-up: V8 doubled it up to 2 × 8 MiB because
  *   nearly everything start-up allocates survives (it is kept), and the larger semi-spaces were
  *   touched page by page until exit. `--max-semi-space-size` cannot be set once the heap exists;
- *   the growth factor is read at each growth.
+ *   the growth factor is read at each growth. It stays at 1 after start-up too (not part of the
+ *   tuning that ends): every command a Shell step runs forks this process, and a fork copies the
+ *   page tables of its resident anonymous memory, which the child then tears down at exec (here
+ *   ~0.04 ms of CPU per MiB per command). Grown by a session's set-up, the young generation held
+ *   ~7 MiB of it (of ~32) for the rest of the session; a small young generation collects more
+ *   often, but what a step allocates (~0.4 MiB) mostly dies young and costs little to scavenge.
  *
  * The largest process of the 3-step print session, Node 20/22/24: −10/−13/−9 MiB for the two.
  * Flags a person gave Node for the same things (NODE_OPTIONS, the command line) are left alone.
@@ -276,9 +282,8 @@ class StartUpTuning {
       this.flags.settled.push('--sparkplug', maglev ? '--maglev' : '--no-maglev', '--turbofan');
     }
     if (!gives(/^--(semi-space-growth-factor|max-semi-space-size|min-semi-space-size)\b/)) {
-      // 2 is V8's default on every Node the CLI supports.
+      // Not put back to V8's default (2) once start-up is over: see above.
       this.flags.startUp.push('--semi-space-growth-factor=1');
-      this.flags.settled.push('--semi-space-growth-factor=2');
     }
   }
 

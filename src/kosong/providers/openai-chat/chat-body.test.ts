@@ -92,6 +92,13 @@ describe('chatBodyBytes', () => {
     assistant.tool_calls = [{ type: 'function', id: 'x', function: { name: 'Shell', arguments: '{}' } }];
     t.description = 'a new description';
     expect(bytes('sys', history, [t], {})).toBe(whole('sys', history, [t], {}));
+    // A call's arguments, a part's kind and a message's name, each changed in place after a request.
+    (assistant.tool_calls[0] as { function: { arguments: string } }).function.arguments = '{"a":1}';
+    expect(bytes('sys', history, [t], {})).toBe(whole('sys', history, [t], {}));
+    assistant.content[0] = { type: 'think', think: 'a' };
+    expect(bytes('sys', history, [t], {})).toBe(whole('sys', history, [t], {}));
+    user.name = 'someone';
+    expect(bytes('sys', history, [t], {})).toBe(whole('sys', history, [t], {}));
     // Another tool under the same schema object (a toolset makes new Tool objects each step).
     const renamed = { ...t, name: 'renamed' };
     expect(bytes('sys', history, [renamed, t], {})).toBe(whole('sys', history, [renamed, t], {}));

@@ -50,31 +50,37 @@ export function chatBodyBytes(parts: ChatBodyParts): Buffer {
     pieces.push(bytes);
   };
   if (systemPrompt) {
-    const from = [systemPrompt];
-    if (systemPiece === null || !sameValues(systemPiece.from, from))
-      systemPiece = { from, bytes: json({ role: 'system', content: systemPrompt }) };
+    if (systemPiece === null || systemPiece.from[0] !== systemPrompt)
+      systemPiece = { from: [systemPrompt], bytes: json({ role: 'system', content: systemPrompt }) };
     add(systemPiece.bytes);
   }
-  for (const message of history)
-    add(
-      kept(messagePieces, message, messageValues(message, dialect), () =>
-        json(convertMessage(message, dialect)),
-      ),
-    );
+  for (let i = 0; i < history.length; i++) add(messageBytes(history[i] as Message, dialect));
   pieces.push(Buffer.from(']'));
   if (tools.length > 0) {
     pieces.push(Buffer.from(',"tools":['));
     first = true;
-    for (const tool of tools) {
+    for (let i = 0; i < tools.length; i++) {
+      const tool = tools[i] as Tool;
       // Keyed by the schema object: a toolset hands out new Tool objects each step, but each tool's
       // parameters schema is made once and kept (a tool without an object schema is written each time).
       const schema = tool.parameters;
-      const write = () => json(convertTool(tool));
-      add(
-        typeof schema === 'object' && schema !== null
-          ? kept(toolPieces, schema, [toolDialect, tool.name, tool.description], write)
-          : write(),
-      );
+      if (typeof schema !== 'object' || schema === null) {
+        add(json(convertTool(tool)));
+        continue;
+      }
+      const known = toolPieces.get(schema);
+      if (
+        known !== undefined &&
+        known.from[0] === toolDialect &&
+        known.from[1] === tool.name &&
+        known.from[2] === tool.description
+      ) {
+        add(known.bytes);
+        continue;
+      }
+      const bytes = json(convertTool(tool));
+      toolPieces.set(schema, { from: [toolDialect, tool.name, tool.description], bytes });
+      add(bytes);
     }
     pieces.push(Buffer.from(']'));
   }
@@ -83,27 +89,57 @@ export function chatBodyBytes(parts: ChatBodyParts): Buffer {
   return Buffer.concat(pieces);
 }
 
-function kept<K extends object>(
-  store: WeakMap<K, Kept>,
-  key: K,
-  from: readonly unknown[],
-  write: () => Buffer,
-): Buffer {
-  const known = store.get(key);
-  if (known !== undefined && sameValues(known.from, from)) return known.bytes;
-  const bytes = write();
-  store.set(key, { from, bytes });
+/**
+ * A message's bytes: the kept ones while every value the conversion reads is what they were written
+ * from, compared in place (`keptFor`); written again otherwise.
+ */
+function messageBytes(message: Message, dialect: HistoryDialect): Buffer {
+  const known = messagePieces.get(message);
+  if (known !== undefined && keptFor(known.from, message, dialect)) return known.bytes;
+  const bytes = json(convertMessage(message, dialect));
+  messagePieces.set(message, { from: messageValues(message, dialect), bytes });
   return bytes;
+}
+
+/** Whether `from` holds `messageValues(message, dialect)`, without making that list. */
+function keptFor(from: readonly unknown[], message: Message, dialect: HistoryDialect): boolean {
+  const content = message.content;
+  const calls = message.tool_calls;
+  const length = 8 + 2 * content.length + 3 * (calls?.length ?? 0);
+  if (
+    from.length !== length ||
+    from[0] !== dialect.reasoningKey ||
+    from[1] !== dialect.keepEmptyReasoning ||
+    from[2] !== dialect.omitEmptyContentWithToolCalls ||
+    from[3] !== message.role ||
+    from[4] !== message.name ||
+    from[5] !== message.tool_call_id ||
+    from[6] !== content.length
+  )
+    return false;
+  let at = 7;
+  for (let i = 0; i < content.length; i++, at += 2) {
+    const part = content[i] as ContentPart;
+    if (from[at] !== part.type || from[at + 1] !== partValue(part)) return false;
+  }
+  if (from[at] !== calls?.length) return false;
+  at++;
+  for (let i = 0; i < (calls?.length ?? 0); i++, at += 3) {
+    const call = (calls as NonNullable<Message['tool_calls']>)[i] as NonNullable<
+      Message['tool_calls']
+    >[number];
+    if (
+      from[at] !== call.id ||
+      from[at + 1] !== call.function.name ||
+      from[at + 2] !== call.function.arguments
+    )
+      return false;
+  }
+  return true;
 }
 
 function json(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value), 'utf8');
-}
-
-function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Every value `convertMessage` reads, in a fixed order (a change of any makes another body). */
