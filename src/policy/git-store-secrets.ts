@@ -24,8 +24,9 @@ export async function gitStoreSecretReason(gitArgs: readonly string[], cwd: stri
       MAX_LISTING_BYTES,
     ));
   } catch (error) {
-    // Not a repository (or no git): there is no store to print from.
-    if (error instanceof GitStoreFailure && error.message.includes('not a git repository')) return null;
+    // Not a repository, no such folder, or no git: the command has no store to print from.
+    if (error instanceof GitStoreFailure && NO_STORE.some((text) => error.message.includes(text)))
+      return null;
     return "git's object store could not be listed to scan it for secrets";
   }
   const unread: { id: string; size: number }[] = [];
@@ -135,6 +136,10 @@ function treeSecretReason(tree: Buffer, idBytes: number): string | null {
 
 class GitStoreFailure extends Error {}
 
+/** What git's failure says when there is no store (spawning in a missing folder fails as ENOENT). */
+const NO_GIT = 'git is not installed';
+const NO_STORE = ['not a git repository', NO_GIT];
+
 /**
  * git, run on the host the way a checkpoint runs it: no pager, no fsmonitor or other program the
  * repository's config could name (cat-file reads objects only).
@@ -148,6 +153,6 @@ function git(args: readonly string[], cwd: string, maxStdoutBytes: number, ids?:
     timeoutMs: TIMEOUT_MS,
     maxStdoutBytes,
     failure: (message) => new GitStoreFailure(message),
-    missing: 'git is not installed',
+    missing: NO_GIT,
   });
 }
