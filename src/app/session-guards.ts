@@ -19,6 +19,7 @@ import { hookScriptFiles, hookScriptPaths } from './hook-script-files.js';
 import { type HookCommandRefusal, watchHookScripts } from './hook-script-watch.js';
 import { mcpScriptPaths, mcpServerFiles } from './mcp-server-files.js';
 import { namedScriptHolds } from './named-script-holds.js';
+import { redactToolOutput } from './redact-tool-output.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
@@ -56,7 +57,7 @@ export async function openSessionGuards(parts: {
   // What the model's commands (and plugins) run with: not the person's other credentials either,
   // whose values a command's output would hand to the model. Hooks are the person's own.
   const commandEnv = withoutCredentialVariables(childEnv, new Set(config.sandbox.keep_env));
-  context.redactWith((value) => secrets.redactDeep(value));
+  context.redactWith((value) => redactToolOutput(secrets.redactDeep(value)));
   const source = files.loaded.source;
   // Every config file the agent read (keys, rules): hidden from commands, secret and protected.
   const configFiles = [

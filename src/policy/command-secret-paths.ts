@@ -85,10 +85,12 @@ export function commandSecretReasonNow(
       pending ||= reason !== null;
       reasons.push(reason);
     }
-    const store = loopList ? null : gitStoreReason(splits[i]!, folders ?? scope.folders, unknownFolder);
+    // Only a part that runs git can print its stored blobs (one text search for most parts).
+    if (loopList || !texts[i]!.includes('git')) continue;
+    const store = gitStoreReason(splits[i]!, folders ?? scope.folders, unknownFolder);
     if (typeof store === 'string' && !pending) return store;
     pending ||= store !== null;
-    reasons.push(store);
+    if (store !== null) reasons.push(store);
   }
   if (!pending) return null;
   return Promise.all(reasons).then((found) => found.find((r) => r !== null) ?? null);

@@ -1,5 +1,3 @@
-import { basename } from 'node:path';
-
 /**
  * git's commands that print the content of stored blobs (a file as committed, the history's
  * patches, an object by its id): what a command reads through them is git's object store, not a
@@ -50,10 +48,11 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
  */
 export function gitBlobReadRepoArgs(words: readonly string[]): string[] | null {
   let i = 0;
-  while (i < words.length && ASSIGNMENT.test(words[i]!)) i++;
+  while (i < words.length && words[i]!.includes('=') && ASSIGNMENT.test(words[i]!)) i++;
   // `env git …`, `command git …`: the program is the next word.
   while (i < words.length && (words[i] === 'env' || words[i] === 'command' || words[i] === 'exec')) i++;
-  if (i >= words.length || basename(words[i]!) !== 'git') return null;
+  const program = words[i];
+  if (program === undefined || (program !== 'git' && !program.endsWith('/git'))) return null;
   const repo: string[] = [];
   for (i++; i < words.length; i++) {
     const word = words[i]!;
@@ -69,6 +68,8 @@ export function gitBlobReadRepoArgs(words: readonly string[]): string[] | null {
   if (subcommand === undefined) return null;
   if (BLOB_PRINTING.has(subcommand)) return repo;
   if (subcommand === 'stash' && words[i + 1] === 'show') return repo;
-  if (WITH_PATCH_OPTION.has(subcommand) && words.slice(i + 1).some((w) => PATCH_OPTION.test(w))) return repo;
+  if (!WITH_PATCH_OPTION.has(subcommand)) return null;
+  for (let k = i + 1; k < words.length; k++)
+    if (words[k]!.startsWith('-') && PATCH_OPTION.test(words[k]!)) return repo;
   return null;
 }

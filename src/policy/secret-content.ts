@@ -145,6 +145,45 @@ export function secretContentReason(text: string): string | null {
   return null;
 }
 
+/** Each rule's pattern made global (for replacing every match), made on first use. */
+let globalPatterns: readonly (RegExp | null)[] | undefined;
+
+/**
+ * `text` with every match of the table replaced by `replacement` (a private key from its header to
+ * its end marker): a backstop for tool output, which may print a credential no check saw coming
+ * (a command's own output, git's stored blobs). Rules that judge a whole text (a Kubernetes Secret)
+ * have no single value to take out and are left to the checks before a read.
+ */
+export function redactSecretContent(text: string, replacement: string): string {
+  globalPatterns ??= SECRET_CONTENT_RULES.map((rule) => {
+    if (rule.also !== undefined) return null;
+    const source =
+      rule.what === 'a private key'
+        ? `${rule.pattern.source}[\\s\\S]*?(?:-----END[^\\n]*-----|$)`
+        : rule.pattern.source;
+    return new RegExp(
+      source,
+      rule.pattern.flags.includes('g') ? rule.pattern.flags : `${rule.pattern.flags}g`,
+    );
+  });
+  let out = text;
+  let lowered: string | undefined;
+  SECRET_CONTENT_RULES.forEach((rule, i) => {
+    const pattern = globalPatterns![i];
+    if (!pattern) return;
+    let searched = out;
+    if (rule.anyCase) {
+      lowered ??= out.toLowerCase();
+      searched = lowered;
+    }
+    if (!rule.hints.some((hint) => searched.includes(hint))) return;
+    const next = out.replace(pattern, replacement);
+    if (next !== out) lowered = undefined;
+    out = next;
+  });
+  return out;
+}
+
 /**
  * How much of a file is read to look for credentials: all of it up to 64 MiB (a token pasted after
  * a megabyte of padding was read and searched when only the head was), in chunks of SCAN_CHUNK_BYTES
