@@ -22,6 +22,7 @@ import { type HookCommandRefusal, watchHookScripts } from './hook-script-watch.j
 import { launcherHolds } from './launcher-holds.js';
 import { mcpLaunches, mcpScriptPaths, mcpServerFiles } from './mcp-server-files.js';
 import { namedScriptHolds } from './named-script-holds.js';
+import { redactToolOutput } from './redact-tool-output.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
@@ -59,7 +60,7 @@ export async function openSessionGuards(parts: {
   // What the model's commands (and plugins) run with: not the person's other credentials either,
   // whose values a command's output would hand to the model. Hooks are the person's own.
   const commandEnv = withoutCredentialVariables(childEnv, new Set(config.sandbox.keep_env));
-  context.redactWith((value) => secrets.redactDeep(value));
+  context.redactWith((value) => redactToolOutput(secrets.redactDeep(value)));
   const source = files.loaded.source;
   // Every config file the agent read (keys, rules): hidden from commands, secret and protected.
   const configFiles = [

@@ -1,6 +1,8 @@
 import { basename, isAbsolute, resolve, sep } from 'node:path';
 import { type CommandScope, commandScope, partFolders } from './command-scope.js';
 import { DecisionRealPaths } from './decision-real-paths.js';
+import { gitBlobReadRepoArgs } from './git-blob-commands.js';
+import { gitStoreSecretReason } from './git-store-secrets.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
 import { fileSecretContentReason, knownSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, secretNameReason, sensitiveReason } from './sensitive-files.js';
@@ -83,9 +85,36 @@ export function commandSecretReasonNow(
       pending ||= reason !== null;
       reasons.push(reason);
     }
+    // Only a part that runs git can print its stored blobs (one text search for most parts).
+    if (loopList || !texts[i]!.includes('git')) continue;
+    const store = gitStoreReason(splits[i]!, folders ?? scope.folders, unknownFolder);
+    if (typeof store === 'string' && !pending) return store;
+    pending ||= store !== null;
+    if (store !== null) reasons.push(store);
   }
   if (!pending) return null;
   return Promise.all(reasons).then((found) => found.find((r) => r !== null) ?? null);
+}
+
+/**
+ * Why a part that prints git's stored blobs (`git show HEAD:notes`, `git log -p`) may hand over a
+ * secret the repository's history holds (git-store-secrets.ts), or null for any other part.
+ */
+function gitStoreReason(
+  words: readonly string[],
+  folders: readonly string[],
+  unknownFolder: string | null,
+): string | null | Promise<string | null> {
+  const repoArgs = gitBlobReadRepoArgs(words);
+  if (repoArgs === null) return null;
+  if (unknownFolder !== null)
+    return `it prints git's stored files in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
+  const says = (reason: string | null) =>
+    reason === null ? null : `it prints git's stored files, and ${reason}`;
+  if (folders.length === 1) return gitStoreSecretReason(repoArgs, folders[0]!).then(says);
+  return Promise.all(folders.map((folder) => gitStoreSecretReason(repoArgs, folder))).then((found) =>
+    says(found.find((r) => r !== null) ?? null),
+  );
 }
 
 /**

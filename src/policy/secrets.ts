@@ -111,7 +111,7 @@ export class SecretRegistry {
   }
 }
 
-function redactIn(value: unknown, redact: (text: string) => string): unknown {
+export function redactIn(value: unknown, redact: (text: string) => string): unknown {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) {
     let changed = false;

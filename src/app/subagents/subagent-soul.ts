@@ -9,6 +9,7 @@ import type { Approval } from '../../toolset/approval/approval.js';
 import { KimiToolset } from '../../toolset/kimi-toolset.js';
 import type { ToolDependencyTable } from '../../toolset/loading/dependencies.js';
 import type { ContextFileGuard } from '../context-file-guard.js';
+import { redactToolOutput } from '../redact-tool-output.js';
 import { createSessionStore } from '../session-store.js';
 import type { Skill } from '../skills.js';
 import { assembleSoul } from '../soul-assembly.js';
@@ -67,7 +68,7 @@ export async function openSubagentSoul(parts: SubagentSoulParts): Promise<OpenSu
     const state = await readSessionState(paths.state);
     const approval = parts.approval.share();
     const secrets = rootDeps.secrets;
-    if (secrets) context.redactWith((value) => secrets.redactDeep(value));
+    if (secrets) context.redactWith((value) => redactToolOutput(secrets.redactDeep(value)));
     const { soul } = await assembleSoul({
       role: 'subagent',
       agent: type.spec,
