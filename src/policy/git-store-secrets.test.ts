@@ -78,3 +78,29 @@ it.each([
 ])('%s prints none', (command) => {
   expect(gitBlobReadRepoArgs(command.split(' '))).toBeNull();
 });
+
+it('answers an unchanged store without git, and scans again once an object is added', async () => {
+  const { readFile } = await import('node:fs/promises');
+  await writeFile(join(dir, 'notes.txt'), 'plain notes\n');
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'one');
+  expect(await gitStoreSecretReason([], dir)).toBeNull();
+  await writeFile(join(dir, 'notes.txt'), `push with ${TOKEN}\n`);
+  git('commit', '-qam', 'two'); // a new blob, tree and commit: loose objects in their fan-out folders
+  expect(await gitStoreSecretReason([], dir)).toBe("git's object store (its history) holds a GitHub token");
+  // git cannot read this repository any more (a HEAD it does not take: "not a git repository", no
+  // store, null), but no object came or went: the verdict kept for the store's state answers.
+  const head = await readFile(join(dir, '.git', 'HEAD'));
+  await writeFile(join(dir, '.git', 'HEAD'), 'not a ref\n');
+  try {
+    expect(await gitStoreSecretReason(['-C', dir], tmpdir())).toBe(
+      "git's object store (its history) holds a GitHub token",
+    );
+  } finally {
+    await writeFile(join(dir, '.git', 'HEAD'), head);
+  }
+  // Packed by gc (the loose objects go, a pack comes): scanned again, still found.
+  git('gc', '-q');
+  expect(await gitStoreSecretReason([], dir)).toBe("git's object store (its history) holds a GitHub token");
+});

@@ -1,4 +1,5 @@
 import { runGitProcess } from '../util/git-process.js';
+import { gitStoreSignature } from './git-store-state.js';
 import { bytesSecretContentReason, SECRET_SCAN_BYTES } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
 
@@ -11,6 +12,29 @@ import { secretNameReason } from './secret-file-names.js';
  * content's hash: the same id is the same content in any repository); only new objects are read.
  */
 export async function gitStoreSecretReason(gitArgs: readonly string[], cwd: string): Promise<string | null> {
+  // Unchanged since the last scan (no object added or removed): the same answer, without git.
+  const state = gitStoreSignature(gitArgs, cwd);
+  const known = state === null ? undefined : storeVerdicts.get(state.objects);
+  if (state !== null && known?.signature === state.signature) return known.reason;
+  const reason = await scanStore(gitArgs, cwd);
+  if (state !== null && reason.scanned) {
+    if (storeVerdicts.size >= MAX_STORES) storeVerdicts.clear();
+    storeVerdicts.set(state.objects, { signature: state.signature, reason: reason.reason });
+  }
+  return reason.reason;
+}
+
+/** The last verdict on each store (by its objects folder), with the state it was given for. */
+const storeVerdicts = new Map<string, { signature: string; reason: string | null }>();
+const MAX_STORES = 64;
+
+/** `scanned`: the verdict came from the objects themselves or their size, not from a failure to list or read them. */
+async function scanStore(
+  gitArgs: readonly string[],
+  cwd: string,
+): Promise<{ reason: string | null; scanned: boolean }> {
+  const unscanned = (reason: string | null) => ({ reason, scanned: false });
+  const scanned = (reason: string | null) => ({ reason, scanned: true });
   let listed: Buffer;
   try {
     ({ stdout: listed } = await git(
@@ -26,8 +50,8 @@ export async function gitStoreSecretReason(gitArgs: readonly string[], cwd: stri
   } catch (error) {
     // Not a repository, no such folder, or no git: the command has no store to print from.
     if (error instanceof GitStoreFailure && NO_STORE.some((text) => error.message.includes(text)))
-      return null;
-    return "git's object store could not be listed to scan it for secrets";
+      return unscanned(null);
+    return unscanned("git's object store could not be listed to scan it for secrets");
   }
   const unread: { id: string; size: number }[] = [];
   let unreadBytes = 0;
@@ -36,14 +60,16 @@ export async function gitStoreSecretReason(gitArgs: readonly string[], cwd: stri
     if (id === undefined || (type !== 'blob' && type !== 'tree')) continue;
     const known = judged.get(id);
     if (known !== undefined) {
-      if (known !== null) return storeSays(known);
+      if (known !== null) return scanned(storeSays(known));
       continue;
     }
     const size = Number(sizeText);
     unread.push({ id, size });
     unreadBytes += size;
     if (unreadBytes > STORE_SCAN_BYTES)
-      return `git's object store is larger than the ${STORE_SCAN_BYTES / MIB} MiB scanned for secrets`;
+      return unscanned(
+        `git's object store is larger than the ${STORE_SCAN_BYTES / MIB} MiB scanned for secrets`,
+      );
   }
   // In batches of bounded size: git's output is held in memory whole.
   for (let start = 0; start < unread.length; ) {
@@ -61,12 +87,12 @@ export async function gitStoreSecretReason(gitArgs: readonly string[], cwd: stri
         batch,
       ));
     } catch {
-      return "git's object store could not be read to scan it for secrets";
+      return unscanned("git's object store could not be read to scan it for secrets");
     }
     const reason = judgeBatch(printed);
-    if (reason !== null) return storeSays(reason);
+    if (reason !== null) return scanned(storeSays(reason));
   }
-  return null;
+  return scanned(null);
 }
 
 const MIB = 1024 * 1024;

@@ -14,6 +14,11 @@ describe('secretContentReason', () => {
     [`OPENAI_API_KEY=sk-${'x'.repeat(40)}`, 'holds an API key (sk-…)'],
     [`sk-ant-api03-${'y'.repeat(60)}`, 'holds an Anthropic API key'],
     ['AWS_ACCESS_KEY_ID=AKIA2E0A8F3B244C9986', 'holds an AWS access key'],
+    // AWS's documented examples are no secret; a key that only ends in EXAMPLE-like text is.
+    ['aws_access_key_id = AKIAIOSFODNN7EXAMPLE', null],
+    ['aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', null],
+    ['AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLX', 'holds an AWS access key'],
+    ['aws_secret_access_key = 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', 'holds an AWS secret access key'],
     ['SLACK=xoxb-1234567890-abcdefghij', 'holds a Slack token'],
     [`npm_${'A1b2C3d4E5'.repeat(3)}abcdef`, 'holds an npm token'],
     ['//registry.npmjs.org/:_authToken=abc123def', 'holds a registry auth token'],

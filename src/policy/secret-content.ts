@@ -44,7 +44,9 @@ const SECRET_CONTENT_RULES: readonly SecretContentRule[] = [
   {
     what: 'an AWS access key',
     hints: ['AKIA', 'ASIA', 'ABIA', 'ACCA'],
-    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/,
+    // AWS's documented example ids (`AKIAIOSFODNN7EXAMPLE`, `AKIAI44QH8DHBEXAMPLE`: in countless
+    // READMEs and tests) are none.
+    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)(?![A-Z0-9]{9}EXAMPLE\b)[A-Z0-9]{16}\b/,
   },
   { what: 'a Slack token', hints: ['xox'], pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
   { what: 'an npm token', hints: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
@@ -66,7 +68,9 @@ const SECRET_CONTENT_RULES: readonly SecretContentRule[] = [
     what: 'an AWS secret access key',
     hints: ['secret_access_key', 'secretaccesskey'],
     anyCase: true,
-    pattern: /secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+]{30,60}(?![A-Za-z0-9/+])/i,
+    // Not AWS's two documented examples (`wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`, `je7M…`).
+    pattern:
+      /secret_?access_?key["']?\s*[:=]\s*["']?(?!(?:wJalrXUtnFEMI\/K7MDENG\/bPxRfiCY|je7MtGbClwBF\/2Zp9Utk\/h3yCo8nvb)EXAMPLEKEY(?![A-Za-z0-9/+]))[A-Za-z0-9/+]{30,60}(?![A-Za-z0-9/+])/i,
   },
   { what: 'a Google OAuth client secret', hints: ['GOCSPX-'], pattern: /\bGOCSPX-[A-Za-z0-9_-]{24,}/ },
   { what: 'a PyPI token', hints: ['pypi-'], pattern: /\bpypi-AgE[A-Za-z0-9_-]{40,}/ },
