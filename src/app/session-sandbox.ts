@@ -33,7 +33,10 @@ export function sessionSandbox(config: Config, flag: SandboxFlag, context: Sandb
   const configured = config.sandbox.mode;
   const mode: SandboxMode =
     typeof flag === 'string' ? flag : flag === true && configured === 'off' ? 'workspace-write' : configured;
-  const state = createCommandSandbox({ mode, network: config.sandbox.network }, context);
+  const state = createCommandSandbox(
+    { mode, network: config.sandbox.network, hideWorkspaceSecrets: config.sandbox.hide_workspace_secrets },
+    context,
+  );
   if (state.kind === 'unavailable' && flag !== undefined && flag !== false) {
     throw new SandboxUnavailableError(
       `--sandbox: the command sandbox cannot run here: ${state.problem}. To fix: ${state.fix}.`,

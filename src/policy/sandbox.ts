@@ -15,6 +15,7 @@ import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
 import { ensureProtected, makePlaceholder, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
+import { insideAny, pathsNamedBy, SandboxSecretFiles, withoutShown } from './sandbox-secret-files.js';
 import type { CommandSandbox, SandboxContext, SandboxSettings, SandboxState } from './sandbox-types.js';
 
 export { HIDDEN_HOME_PATHS } from './sandbox-hidden-paths.js';
@@ -81,6 +82,10 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       guard: new GitDirGuard(),
       checking: Promise.resolve(),
       notes: [],
+      secrets:
+        settings.hideWorkspaceSecrets === false
+          ? null
+          : new SandboxSecretFiles(join(context.kimiHome, 'cache')),
     }),
   };
 }
@@ -102,6 +107,8 @@ interface SandboxCommands {
   checking: Promise<void>;
   /** What the checks took out and nobody has told yet. */
   notes: string[];
+  /** The workspace's secret files, hidden from commands; null when the person's config turned that off. */
+  secrets: SandboxSecretFiles | null;
 }
 
 function sandboxFor(
@@ -141,8 +148,18 @@ function sandboxFor(
     if (note !== null) commands.notes.push(note);
   };
   /** bwrap's arguments for a command in `cwd`, bind sources as paths (the decision). */
-  const decide = async (cwd: string): Promise<string[]> => {
+  const decide = async (cwd: string, approvedRead: string | undefined): Promise<string[]> => {
     await commands.checking;
+    const roots = workspace();
+    const shown = approvedRead === undefined ? [] : pathsNamedBy(approvedRead, reals.cwd(cwd));
+    const secretFiles = commands.secrets
+      ? {
+          files: withoutShown(await commands.secrets.files(roots), shown),
+          source: commands.secrets.bindSource(),
+        }
+      : NO_SECRET_FILES;
+    const bound = commands.secrets ? await commands.secrets.boundNote(roots) : null;
+    if (bound !== null) commands.notes.push(bound);
     const nested = new Map<string, readonly string[]>();
     if (settings.mode === 'workspace-write') {
       for (const root of await gitPathsOf(workspace(), indexOf)) {
@@ -151,16 +168,27 @@ function sandboxFor(
         commands.guard.adoptOnce(root.dir, root.gitDirs);
       }
     }
-    return bwrapArguments(settings, reals.checkedContext(context), reals.cwd(cwd), placeholders, nested);
+    return bwrapArguments(
+      settings,
+      reals.checkedContext(context),
+      reals.cwd(cwd),
+      placeholders,
+      nested,
+      secretFiles,
+    );
   };
   /**
    * A command counts as running from the start of its launch: a git folder checked meanwhile is not
    * sealed (it may be missing from this command's read-only binds). Not counted if the launch fails.
    */
-  const launching = async <T>(cwd: string, build: (decided: string[]) => T): Promise<T> => {
+  const launching = async <T>(
+    cwd: string,
+    approvedRead: string | undefined,
+    build: (decided: string[]) => T,
+  ): Promise<T> => {
     commands.running++;
     try {
-      return build(await decide(cwd));
+      return build(await decide(cwd, approvedRead));
     } catch (error) {
       commands.running--;
       throw error;
@@ -169,18 +197,22 @@ function sandboxFor(
   return {
     settings,
     blocksUnixSockets: host.blocksUnixSockets,
-    launch: (cwd) =>
-      launching(cwd, (decided) => {
+    launch: (cwd, approvedRead) =>
+      launching(cwd, approvedRead, (decided) => {
         // Sources by descriptor, opened by the spawner with no symlink followed (sandbox-bind-fds.ts).
         const { args, bindSources } = bindsByDescriptor(decided);
         return bwrapLaunch(host, [...args, '--'], bindSources);
       }),
     // By path: a shell cannot open them without following a symlink (see CommandSandbox.prefix).
-    prefix: (cwd) => launching(cwd, (decided) => shellLaunched(bwrapLaunch(host, [...decided, '--']))),
+    prefix: (cwd, approvedRead) =>
+      launching(cwd, approvedRead, (decided) => shellLaunched(bwrapLaunch(host, [...decided, '--']))),
+    turnBegins: () => commands.secrets?.refresh(),
     commandEnded: () => {
       commands.running = Math.max(0, commands.running - 1);
       if (commands.disposed && commands.running === 0) removePlaceholders();
       for (const index of indexes.values()) index.refresh();
+      // A secret file the command made (a `.env` it wrote) is hidden from the next one.
+      commands.secrets?.refresh();
       // After the check under way (a background command's), not beside it.
       const check = commands.checking.then(checkGitDirs);
       commands.checking = check.catch(() => undefined);
@@ -206,6 +238,8 @@ function sandboxFor(
   };
 }
 
+const NO_SECRET_FILES = { files: [], source: '/dev/null' } as const;
+
 /** bubblewrap's arguments for one command; later mounts go on top of earlier ones. */
 export function bwrapArguments(
   settings: SandboxSettings,
@@ -214,6 +248,8 @@ export function bwrapArguments(
   placeholders: Set<string>,
   /** Each writable folder's nested `.git` paths (a NestedGitIndex reading). */
   nestedGit: ReadonlyMap<string, readonly string[]> = new Map(),
+  /** The workspace's secret files (sandbox-secret-files.ts, real paths) and the empty file bound over each. */
+  secretFiles: { readonly files: readonly string[]; readonly source: string } = NO_SECRET_FILES,
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   const workspace = workspaceRoots(context).map((dir) => resolve(dir));
@@ -291,6 +327,11 @@ export function bwrapArguments(
         return held.some((folder) => isWithin(folder, real));
       }),
     );
+  // The workspace's secret files, last: on top of every bind that could show one again (the npm
+  // config files kimi-ts's own code holds read-only). Not those inside a folder hidden whole, nor
+  // those hidden already (a config file loaded from the workspace).
+  for (const file of secretFiles.files)
+    if (!insideAny(file, hiddenFolders) && !kinds.has(file)) args.push('--ro-bind', secretFiles.source, file);
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes. The command is the
