@@ -104,7 +104,13 @@ export function warnOfSandbox(
   for (const { path, link } of linksNotHeld) {
     warn({ kind: 'loaded-through-symlink', file: path, link, real: realOrGiven(path) });
   }
-  if (state.kind === 'on') return;
+  if (state.kind === 'on') {
+    // Said when the first look for the workspace's secret files is done (it does not hold the start).
+    void state.sandbox
+      .secretWalkBound()
+      .then((message) => warn({ kind: 'sandbox-secret-walk-bound', message }));
+    return;
+  }
   // Found once: a walk up from this module's file, reading each package.json on the way.
   const install = kimiInstallRoot();
   const holder = workspaceHoldingInstall(writableFolders, install);

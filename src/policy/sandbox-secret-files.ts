@@ -1,7 +1,13 @@
 import { lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
-import { isRegularFile, type SecretWalk, walkSecretFiles } from './workspace-secret-walk.js';
+import {
+  isRegularFile,
+  SECRET_WALK_BOUNDS,
+  type SecretWalk,
+  type SecretWalkBounds,
+  walkSecretFiles,
+} from './workspace-secret-walk.js';
 
 /**
  * The workspace's secret files (`.env`, `prod.env`, an `.npmrc`, a `.git/config` with a token…) as
@@ -16,11 +22,13 @@ import { isRegularFile, type SecretWalk, walkSecretFiles } from './workspace-sec
  */
 export class SandboxSecretFiles {
   private readonly readings = new Map<string, Promise<SecretWalk>>();
-  private boundSaid = false;
   private emptyFile: string | undefined;
 
   /** `cacheDir`: the agent's cache, where the empty file bound over each secret file is made. */
-  constructor(private readonly cacheDir: string) {}
+  constructor(
+    private readonly cacheDir: string,
+    private readonly bounds: SecretWalkBounds = SECRET_WALK_BOUNDS,
+  ) {}
 
   /** What is bound over each secret file (made at the first command, not at the session's start). */
   bindSource(): string {
@@ -35,35 +43,43 @@ export class SandboxSecretFiles {
     return walks.flatMap((walk) => walk.files.filter(isRegularFile));
   }
 
-  /** Read every root again (after a reading under way, not beside it). */
-  refresh(): void {
+  /**
+   * Read every root again (after a reading under way, not beside it). Before the first command, the
+   * first reading of `roots` starts now (a turn began: it runs while the model is asked).
+   */
+  refresh(roots: readonly string[] = []): void {
+    for (const root of roots) if (!this.readings.has(root)) this.readingOf(root);
     for (const [root, before] of this.readings) {
-      const again = () => walkSecretFiles(root);
+      const again = () => walkSecretFiles(root, this.bounds);
       this.readings.set(root, before.then(again, again));
     }
   }
 
+  private sayBound: (note: string) => void = () => undefined;
   /**
-   * Once per session: that a walk stopped at its bound (the files it found are hidden, not those
-   * past it). Null when none did, or it was said already.
+   * What to say, once, when a reading first stops at its bound (the files it found are hidden, not
+   * those past it). Settles only then: most sessions never hit it.
    */
-  async boundNote(roots: readonly string[]): Promise<string | null> {
-    if (this.boundSaid) return null;
-    const walks = await Promise.all(roots.map((root) => this.readingOf(root)));
-    const hit = roots.find((_, i) => walks[i]?.boundHit != null);
-    if (hit === undefined) return null;
-    this.boundSaid = true;
-    return `The sandbox looked for secret files (.env, keys, credentials) in ${hit} only down to its bound (too many files or folders): those it found are hidden from commands, any deeper are not.`;
-  }
+  readonly boundHit: Promise<string> = new Promise((settle) => {
+    this.sayBound = settle;
+  });
 
   private readingOf(root: string): Promise<SecretWalk> {
     let reading = this.readings.get(root);
     if (reading === undefined) {
-      reading = walkSecretFiles(root);
+      reading = walkSecretFiles(root, this.bounds);
       this.readings.set(root, reading);
+      void reading.then((walk) => {
+        // A promise settles once: said for the first root whose reading hit a bound.
+        if (walk.boundHit !== null) this.sayBound(boundNote(root, this.bounds));
+      });
     }
     return reading;
   }
+}
+
+function boundNote(root: string, bounds: SecretWalkBounds): string {
+  return `The sandbox looked for secret files (.env, keys, credentials) in ${root} only down to its bound (${bounds.maxEntries} entries, ${bounds.maxDepth} folders down): those it found read as empty to commands, any past the bound do not.`;
 }
 
 /** The hidden files a command whose secret read the person approved sees: those it named. */

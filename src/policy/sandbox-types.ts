@@ -75,6 +75,11 @@ export interface CommandSandbox {
    */
   turnBegins(): void;
   /**
+   * What to say when a look for the workspace's secret files first stopped at its bound; settles
+   * only then (never when no look did, or hiding is off).
+   */
+  secretWalkBound(): Promise<string>;
+  /**
    * A command (launched by `launch` or `prefix`) ended: what it left in the tree is read before the
    * next one, and the git folders it could write are cleaned of what would run a program later
    * (src/policy/new-git-dirs.ts). Settles when that is done.

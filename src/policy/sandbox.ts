@@ -158,8 +158,6 @@ function sandboxFor(
           source: commands.secrets.bindSource(),
         }
       : NO_SECRET_FILES;
-    const bound = commands.secrets ? await commands.secrets.boundNote(roots) : null;
-    if (bound !== null) commands.notes.push(bound);
     const nested = new Map<string, readonly string[]>();
     if (settings.mode === 'workspace-write') {
       for (const root of await gitPathsOf(workspace(), indexOf)) {
@@ -206,7 +204,8 @@ function sandboxFor(
     // By path: a shell cannot open them without following a symlink (see CommandSandbox.prefix).
     prefix: (cwd, approvedRead) =>
       launching(cwd, approvedRead, (decided) => shellLaunched(bwrapLaunch(host, [...decided, '--']))),
-    turnBegins: () => commands.secrets?.refresh(),
+    turnBegins: () => commands.secrets?.refresh(workspace()),
+    secretWalkBound: () => commands.secrets?.boundHit ?? NEVER,
     commandEnded: () => {
       commands.running = Math.max(0, commands.running - 1);
       if (commands.disposed && commands.running === 0) removePlaceholders();
@@ -237,6 +236,9 @@ function sandboxFor(
       ),
   };
 }
+
+/** A promise that never settles (nothing to say). */
+const NEVER: Promise<never> = new Promise(() => undefined);
 
 const NO_SECRET_FILES = { files: [], source: '/dev/null' } as const;
 
