@@ -79,7 +79,7 @@ export class SandboxSecretFiles {
 }
 
 function boundNote(root: string, bounds: SecretWalkBounds): string {
-  return `The sandbox looked for secret files (.env, keys, credentials) in ${root} only down to its bound (${bounds.maxEntries} entries, ${bounds.maxDepth} folders down): those it found read as empty to commands, any past the bound do not.`;
+  return `The sandbox looked for secret files (.env, keys, credentials) in ${root} only down to its bound (${bounds.maxEntries} entries, ${bounds.maxDepth} folders down, ${bounds.maxFiles} secret files): those it found read as empty to commands, any past the bound do not.`;
 }
 
 /** The hidden files a command whose secret read the person approved sees: those it named. */

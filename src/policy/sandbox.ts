@@ -383,5 +383,6 @@ export function describeSandboxStatus(status: SandboxStatus | null): string {
     status.mode === 'read-only' ? 'nothing writable' : 'workspace and add-dirs writable (not .git, .kimi-ts)';
   const network = status.network ? 'network on' : 'no network';
   const sockets = status.blocksUnixSockets ? ', no UNIX sockets' : '';
-  return `on (${status.mode}): ${writes}, ${network}${sockets}, credentials and the agent's home hidden`;
+  const secrets = status.hideWorkspaceSecrets === false ? '' : ", the workspace's secret files";
+  return `on (${status.mode}): ${writes}, ${network}${sockets}, credentials${secrets} and the agent's home hidden`;
 }

@@ -79,11 +79,15 @@ describe('walkSecretFiles', () => {
 
   it('stops at its bounds and says which; what it found before stays', async () => {
     await put({ '.env': 'A=1', 'a/b/c/d/.env': 'A=1', x1: '', x2: '', x3: '' });
-    const deep = await walkSecretFiles(root, { maxDepth: 2, maxEntries: 1000 });
+    const deep = await walkSecretFiles(root, { maxDepth: 2, maxEntries: 1000, maxFiles: 10 });
     expect(deep.boundHit).toBe('depth');
     expect(relative(deep.files)).toEqual(['.env']);
-    const wide = await walkSecretFiles(root, { maxDepth: 16, maxEntries: 2 });
+    const wide = await walkSecretFiles(root, { maxDepth: 16, maxEntries: 2, maxFiles: 10 });
     expect(wide.boundHit).toBe('entries');
+    await put({ 'k/a.pem': '', 'k/b.pem': '', 'k/c.pem': '' });
+    const many = await walkSecretFiles(root, { maxDepth: 16, maxEntries: 1000, maxFiles: 2 });
+    expect(many.boundHit).toBe('files');
+    expect(many.files).toHaveLength(2);
   });
 });
 
@@ -118,10 +122,14 @@ describe('SandboxSecretFiles', () => {
 
   it('says once that a walk hit its bound, and hides what it found', async () => {
     await put({ '.env': 'A=1', 'a/b/c/.env': 'A=1' });
-    const secrets = new SandboxSecretFiles(join(root, 'cache'), { maxDepth: 1, maxEntries: 1000 });
+    const secrets = new SandboxSecretFiles(join(root, 'cache'), {
+      maxDepth: 1,
+      maxEntries: 1000,
+      maxFiles: 10,
+    });
     expect(relative(await secrets.files([root]))).toEqual(['.env']);
     expect(await secrets.boundHit).toContain(
-      `in ${root} only down to its bound (1000 entries, 1 folders down)`,
+      `in ${root} only down to its bound (1000 entries, 1 folders down, 10 secret files)`,
     );
   });
 });

@@ -32,16 +32,22 @@ export interface SecretWalkBounds {
   readonly maxDepth: number;
   /** Directory entries looked at, over all folders. */
   readonly maxEntries: number;
+  /**
+   * Secret files found: each is one more mount for every command (~0.2 ms) and one more descriptor
+   * of its launch (sandbox-bind-fds.ts allows 1,000 in all), so a tree of test keys and certificates
+   * must not make every command slow or refused.
+   */
+  readonly maxFiles: number;
 }
 
-export const SECRET_WALK_BOUNDS: SecretWalkBounds = { maxDepth: 16, maxEntries: 50_000 };
+export const SECRET_WALK_BOUNDS: SecretWalkBounds = { maxDepth: 16, maxEntries: 50_000, maxFiles: 256 };
 
 /** One walk's findings under a root. */
 export interface SecretWalk {
   /** Regular files (not symlinks) secret by name or by content, absolute. */
   readonly files: readonly string[];
   /** Null when the whole tree (but the skipped folders) was read; else the bound that was hit. */
-  readonly boundHit: 'depth' | 'entries' | null;
+  readonly boundHit: 'depth' | 'entries' | 'files' | null;
 }
 
 /** Folders looked at between two turns of the event loop. */
@@ -62,6 +68,8 @@ export async function walkSecretFiles(
   let boundHit: SecretWalk['boundHit'] = null;
   let entries = 0;
   const queue: { path: string; depth: number }[] = [{ path: root, depth: 0 }];
+  // Not in the caller's stretch: a turn's request or a command's result goes out first.
+  await new Promise<void>((done) => setImmediate(done));
   walk: for (let i = 0; i < queue.length; i++) {
     const { path, depth } = queue[i] as { path: string; depth: number };
     let listed: Dirent[];
@@ -81,15 +89,23 @@ export async function walkSecretFiles(
         else if (SECRET_WALK_SKIPPED_FOLDERS.has(name)) continue;
         else if (depth + 1 > bounds.maxDepth) boundHit ??= 'depth';
         else queue.push({ path: join(path, name), depth: depth + 1 });
-      } else if (entry.isFile() && secretNameReason(name) !== null) files.push(join(path, name));
+      } else if (entry.isFile() && secretNameReason(name) !== null) {
+        if (files.length >= bounds.maxFiles) {
+          boundHit = 'files';
+          break walk;
+        }
+        files.push(join(path, name));
+      }
     }
     if ((i + 1) % BATCH === 0) await new Promise<void>((done) => setImmediate(done));
   }
   // A token in a remote's URL: scanned once while the file is unchanged (secret-content.ts's cache).
+  // Past the files' bound, these still count (few, and the ones a name cannot tell).
   for (const config of gitConfigs)
     if (isRegularFile(config) && (await fileSecretContentReason(config)) !== null) files.push(config);
+  const named = new Set(files);
   for (const found of secretsFoundByContent())
-    if (isWithinDirectory(found, root) && !files.includes(found) && isRegularFile(found)) files.push(found);
+    if (isWithinDirectory(found, root) && !named.has(found) && isRegularFile(found)) files.push(found);
   return { files, boundHit };
 }
 
