@@ -4,9 +4,9 @@ import { isWithinDirectory } from '../util/path-within.js';
 import {
   isRegularFile,
   SECRET_WALK_BOUNDS,
+  SecretFilesWalk,
   type SecretWalk,
   type SecretWalkBounds,
-  walkSecretFiles,
 } from './workspace-secret-walk.js';
 
 /**
@@ -22,6 +22,7 @@ import {
  */
 export class SandboxSecretFiles {
   private readonly readings = new Map<string, Promise<SecretWalk>>();
+  private readonly walks = new Map<string, SecretFilesWalk>();
   private emptyFile: string | undefined;
 
   /** `cacheDir`: the agent's cache, where the empty file bound over each secret file is made. */
@@ -50,7 +51,7 @@ export class SandboxSecretFiles {
   refresh(roots: readonly string[] = []): void {
     for (const root of roots) if (!this.readings.has(root)) this.readingOf(root);
     for (const [root, before] of this.readings) {
-      const again = () => walkSecretFiles(root, this.bounds);
+      const again = () => this.walkOf(root).read();
       this.readings.set(root, before.then(again, again));
     }
   }
@@ -64,10 +65,19 @@ export class SandboxSecretFiles {
     this.sayBound = settle;
   });
 
+  private walkOf(root: string): SecretFilesWalk {
+    let walk = this.walks.get(root);
+    if (walk === undefined) {
+      walk = new SecretFilesWalk(root, this.bounds);
+      this.walks.set(root, walk);
+    }
+    return walk;
+  }
+
   private readingOf(root: string): Promise<SecretWalk> {
     let reading = this.readings.get(root);
     if (reading === undefined) {
-      reading = walkSecretFiles(root, this.bounds);
+      reading = this.walkOf(root).read();
       this.readings.set(root, reading);
       void reading.then((walk) => {
         // A promise settles once: said for the first root whose reading hit a bound.

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SandboxSecretFiles } from './sandbox-secret-files.js';
 import { fileSecretContentReason } from './secret-content.js';
-import { walkSecretFiles } from './workspace-secret-walk.js';
+import { SecretFilesWalk, walkSecretFiles } from './workspace-secret-walk.js';
 
 let root: string;
 
@@ -88,6 +88,19 @@ describe('walkSecretFiles', () => {
     const many = await walkSecretFiles(root, { maxDepth: 16, maxEntries: 1000, maxFiles: 2 });
     expect(many.boundHit).toBe('files');
     expect(many.files).toHaveLength(2);
+  });
+});
+
+describe('SecretFilesWalk', () => {
+  it('lists again only the folders that changed: a .env added to a settled folder is found', async () => {
+    await put({ 'a/b/notes.txt': '', 'a/c/prod.env': 'A=1' });
+    // Read as if long after the files were made: every folder settled, kept for the next reading.
+    const walk = new SecretFilesWalk(root, undefined, () => Date.now() + 60_000);
+    expect(relative((await walk.read()).files)).toEqual(['a/c/prod.env']);
+    await put({ 'a/b/.env': 'A=1' });
+    await rm(join(root, 'a/c/prod.env'));
+    expect(relative((await walk.read()).files)).toEqual(['a/b/.env']);
+    expect(relative((await walk.read()).files)).toEqual(['a/b/.env']);
   });
 });
 
