@@ -156,13 +156,7 @@ export class SecretFilesWalk {
     if (!stat?.isDirectory()) return null;
     const { mtimeMs, ctimeMs, ino } = stat;
     const known = this.seen.get(path);
-    if (
-      known !== undefined &&
-      known.settled &&
-      known.mtimeMs === mtimeMs &&
-      known.ctimeMs === ctimeMs &&
-      known.ino === ino
-    )
+    if (known?.settled && known.mtimeMs === mtimeMs && known.ctimeMs === ctimeMs && known.ino === ino)
       return known;
     let listed: Dirent[];
     try {
