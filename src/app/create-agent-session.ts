@@ -45,6 +45,7 @@ import type { WarningSink } from './session-warning.js';
 import { ShutdownList } from './shutdown-list.js';
 import { assembleSoul } from './soul-assembly.js';
 import { SwarmSlot } from './subagents/swarm-dispatch.js';
+import { turnsLookForSecrets } from './turns-look-for-secrets.js';
 import { WorkRoots } from './work-roots.js';
 import { startingTrust, WorkspaceTrust } from './workspace-trust.js';
 
@@ -268,7 +269,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
         beforeFirstStep: (signal, run) => contributions.beforeFirstStep(signal, run),
         autoTitle: (text) => title.generate(secrets.redact(text)),
         refreshAuth: refreshAuthOf(model),
-        workTree: checkpoints ?? undefined,
+        workTree: turnsLookForSecrets(checkpoints ?? undefined, commandSandbox),
         onModelResponse: backgroundWork.responseStarted,
         goal,
       },

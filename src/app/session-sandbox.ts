@@ -34,7 +34,10 @@ export function sessionSandbox(config: Config, flag: SandboxFlag, context: Sandb
   const configured = config.sandbox.mode;
   const mode: SandboxMode =
     typeof flag === 'string' ? flag : flag === true && configured === 'off' ? 'workspace-write' : configured;
-  const state = createCommandSandbox({ mode, network: config.sandbox.network }, context);
+  const state = createCommandSandbox(
+    { mode, network: config.sandbox.network, hideWorkspaceSecrets: config.sandbox.hide_workspace_secrets },
+    context,
+  );
   if (state.kind === 'unavailable' && flag !== undefined && flag !== false) {
     throw new SandboxUnavailableError(
       `--sandbox: the command sandbox cannot run here: ${state.problem}. To fix: ${state.fix}.`,
@@ -110,7 +113,13 @@ export function warnOfSandbox(
       warn({ kind: 'launcher-not-held', starter, tree, why });
     }
   }
-  if (state.kind === 'on') return;
+  if (state.kind === 'on') {
+    // Said when the first look for the workspace's secret files is done (it does not hold the start).
+    void state.sandbox
+      .secretWalkBound()
+      .then((message) => warn({ kind: 'sandbox-secret-walk-bound', message }));
+    return;
+  }
   // Found once: a walk up from this module's file, reading each package.json on the way.
   const install = kimiInstallRoot();
   const holder = workspaceHoldingInstall(writableFolders, install);

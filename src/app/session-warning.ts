@@ -12,6 +12,7 @@ export type SessionWarning =
   | { kind: 'plugin-tool-skipped'; plugin: string; tool: string }
   | { kind: 'checkpoints-failed'; message: string }
   | { kind: 'sandbox-unavailable'; message: string }
+  | { kind: 'sandbox-secret-walk-bound'; message: string }
   | { kind: 'trust-record-unreadable'; message: string }
   | { kind: 'workspace-untrusted'; folder: string; held: readonly string[]; trustedParent: string | null }
   | { kind: 'install-in-workspace'; install: string; folder: string }
@@ -44,6 +45,7 @@ export function describeSessionWarning(warning: SessionWarning): string {
       return `Plugin ${warning.plugin}: tool ${warning.tool} is not added; a tool of that name exists.\n`;
     case 'checkpoints-failed':
     case 'sandbox-unavailable':
+    case 'sandbox-secret-walk-bound':
     case 'hook-skipped':
       return `${warning.message}\n`;
     case 'trust-record-unreadable':

@@ -145,6 +145,12 @@ export const sandboxSchema = z.object({
    * their values then reach the model whenever a command prints them.
    */
   keep_env: z.array(z.string().min(1)).default([]),
+  /**
+   * Whether the workspace's secret files (`.env`, keys, credentials files, a `.git/config` with a
+   * token) read as empty to sandboxed commands. Only the person's own config sets it: kimi-ts reads no
+   * config from a workspace, so a repository cannot turn it off.
+   */
+  hide_workspace_secrets: z.boolean().default(true),
 });
 
 /** `[trust]`: folders the person trusts (kimi-ts; `~` allowed); each covers the folders below it. */

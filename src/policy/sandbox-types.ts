@@ -10,6 +10,11 @@ export interface SandboxSettings {
   mode: SandboxMode;
   /** Whether commands may use the network (default false: a new, empty network namespace). */
   network: boolean;
+  /**
+   * Whether the workspace's secret files (`.env`, keys, credentials: sandbox-secret-files.ts) read as
+   * empty to commands; true unless the person's own config says `hide_workspace_secrets = false`.
+   */
+  hideWorkspaceSecrets?: boolean | undefined;
 }
 
 /** Where the sandbox puts what: the facts of one session. */
@@ -53,15 +58,27 @@ export interface CommandSandbox {
   /**
    * How to run a command in `cwd`, sandboxed: bwrap's argv (the command's follows), the file for
    * descriptor 3 and the bind sources for 4 on (`openLaunchDescriptors` opens them, refusing a
-   * source swapped for a symlink since). Call `commandEnded` when that command is over.
+   * source swapped for a symlink since). Call `commandEnded` when that command is over. `approvedRead`:
+   * the command's text when a person approved it as a read of secret files: it sees the workspace's
+   * secret files its words name (sandbox-secret-files.ts, pathsNamedBy); the rest stay hidden.
    */
-  launch(cwd: string): Promise<SandboxLaunch>;
+  launch(cwd: string, approvedRead?: string): Promise<SandboxLaunch>;
   /**
    * The same as an argv prefix (`/bin/sh -c … bwrap … --`), for a spawner that passes no
    * descriptors. Its bind sources are paths, which bwrap resolves as it starts: a symlink swapped in
    * meanwhile is followed (`launch` refuses it). Call `commandEnded` when that command is over.
    */
-  prefix(cwd: string): Promise<string[]>;
+  prefix(cwd: string, approvedRead?: string): Promise<string[]>;
+  /**
+   * A turn of the person begins: the workspace's secret files are looked for again (one they made
+   * since the last command is hidden from the next), while the model is asked.
+   */
+  turnBegins(): void;
+  /**
+   * What to say when a look for the workspace's secret files first stopped at its bound; settles
+   * only then (never when no look did, or hiding is off).
+   */
+  secretWalkBound(): Promise<string>;
   /**
    * A command (launched by `launch` or `prefix`) ended: what it left in the tree is read before the
    * next one, and the git folders it could write are cleaned of what would run a program later

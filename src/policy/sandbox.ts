@@ -20,6 +20,7 @@ import {
   PROJECT_CONFIG_FOLDER,
 } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
+import { insideAny, pathsNamedBy, SandboxSecretFiles, withoutShown } from './sandbox-secret-files.js';
 import type { CommandSandbox, SandboxContext, SandboxSettings, SandboxState } from './sandbox-types.js';
 
 export { HIDDEN_HOME_PATHS } from './sandbox-hidden-paths.js';
@@ -89,6 +90,10 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       guard: new GitDirGuard(),
       checking: Promise.resolve(),
       notes: [],
+      secrets:
+        settings.hideWorkspaceSecrets === false
+          ? null
+          : new SandboxSecretFiles(join(context.kimiHome, 'cache')),
     }),
   };
 }
@@ -110,6 +115,8 @@ interface SandboxCommands {
   checking: Promise<void>;
   /** What the checks took out and nobody has told yet. */
   notes: string[];
+  /** The workspace's secret files, hidden from commands; null when the person's config turned that off. */
+  secrets: SandboxSecretFiles | null;
 }
 
 function sandboxFor(
@@ -149,8 +156,16 @@ function sandboxFor(
     if (note !== null) commands.notes.push(note);
   };
   /** bwrap's arguments for a command in `cwd`, bind sources as paths (the decision). */
-  const decide = async (cwd: string): Promise<string[]> => {
+  const decide = async (cwd: string, approvedRead: string | undefined): Promise<string[]> => {
     await commands.checking;
+    const roots = workspace();
+    const shown = approvedRead === undefined ? [] : pathsNamedBy(approvedRead, reals.cwd(cwd));
+    const secretFiles = commands.secrets
+      ? {
+          files: withoutShown(await commands.secrets.files(roots), shown),
+          source: commands.secrets.bindSource(),
+        }
+      : NO_SECRET_FILES;
     const nested = new Map<string, readonly string[]>();
     if (settings.mode === 'workspace-write') {
       for (const root of await gitPathsOf(workspace(), indexOf)) {
@@ -159,16 +174,27 @@ function sandboxFor(
         commands.guard.adoptOnce(root.dir, root.gitDirs);
       }
     }
-    return bwrapArguments(settings, reals.checkedContext(context), reals.cwd(cwd), placeholders, nested);
+    return bwrapArguments(
+      settings,
+      reals.checkedContext(context),
+      reals.cwd(cwd),
+      placeholders,
+      nested,
+      secretFiles,
+    );
   };
   /**
    * A command counts as running from the start of its launch: a git folder checked meanwhile is not
    * sealed (it may be missing from this command's read-only binds). Not counted if the launch fails.
    */
-  const launching = async <T>(cwd: string, build: (decided: string[]) => T): Promise<T> => {
+  const launching = async <T>(
+    cwd: string,
+    approvedRead: string | undefined,
+    build: (decided: string[]) => T,
+  ): Promise<T> => {
     commands.running++;
     try {
-      return build(await decide(cwd));
+      return build(await decide(cwd, approvedRead));
     } catch (error) {
       commands.running--;
       throw error;
@@ -177,18 +203,23 @@ function sandboxFor(
   return {
     settings,
     blocksUnixSockets: host.blocksUnixSockets,
-    launch: (cwd) =>
-      launching(cwd, (decided) => {
+    launch: (cwd, approvedRead) =>
+      launching(cwd, approvedRead, (decided) => {
         // Sources by descriptor, opened by the spawner with no symlink followed (sandbox-bind-fds.ts).
         const { args, bindSources } = bindsByDescriptor(decided);
         return bwrapLaunch(host, [...args, '--'], bindSources);
       }),
     // By path: a shell cannot open them without following a symlink (see CommandSandbox.prefix).
-    prefix: (cwd) => launching(cwd, (decided) => shellLaunched(bwrapLaunch(host, [...decided, '--']))),
+    prefix: (cwd, approvedRead) =>
+      launching(cwd, approvedRead, (decided) => shellLaunched(bwrapLaunch(host, [...decided, '--']))),
+    turnBegins: () => commands.secrets?.refresh(workspace()),
+    secretWalkBound: () => commands.secrets?.boundHit ?? NEVER,
     commandEnded: () => {
       commands.running = Math.max(0, commands.running - 1);
       if (commands.disposed && commands.running === 0) removePlaceholders();
       for (const index of indexes.values()) index.refresh();
+      // A secret file the command made (a `.env` it wrote) is hidden from the next one.
+      commands.secrets?.refresh();
       // After the check under way (a background command's), not beside it.
       const check = commands.checking.then(checkGitDirs);
       commands.checking = check.catch(() => undefined);
@@ -214,6 +245,11 @@ function sandboxFor(
   };
 }
 
+/** A promise that never settles (nothing to say). */
+const NEVER: Promise<never> = new Promise(() => undefined);
+
+const NO_SECRET_FILES = { files: [], source: '/dev/null' } as const;
+
 /** bubblewrap's arguments for one command; later mounts go on top of earlier ones. */
 export function bwrapArguments(
   settings: SandboxSettings,
@@ -222,6 +258,8 @@ export function bwrapArguments(
   placeholders: Set<string>,
   /** Each writable folder's nested `.git` paths (a NestedGitIndex reading). */
   nestedGit: ReadonlyMap<string, readonly string[]> = new Map(),
+  /** The workspace's secret files (sandbox-secret-files.ts, real paths) and the empty file bound over each. */
+  secretFiles: { readonly files: readonly string[]; readonly source: string } = NO_SECRET_FILES,
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   const workspace = workspaceRoots(context).map((dir) => resolve(dir));
@@ -299,6 +337,11 @@ export function bwrapArguments(
         return held.some((folder) => isWithin(folder, real));
       }),
     );
+  // The workspace's secret files, last: on top of every bind that could show one again (the npm
+  // config files kimi-ts's own code holds read-only). Not those inside a folder hidden whole, nor
+  // those hidden already (a config file loaded from the workspace).
+  for (const file of secretFiles.files)
+    if (!insideAny(file, hiddenFolders) && !kinds.has(file)) args.push('--ro-bind', secretFiles.source, file);
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes. The command is the
@@ -348,5 +391,6 @@ export function describeSandboxStatus(status: SandboxStatus | null): string {
     status.mode === 'read-only' ? 'nothing writable' : 'workspace and add-dirs writable (not .git, .kimi-ts)';
   const network = status.network ? 'network on' : 'no network';
   const sockets = status.blocksUnixSockets ? ', no UNIX sockets' : '';
-  return `on (${status.mode}): ${writes}, ${network}${sockets}, credentials and the agent's home hidden`;
+  const secrets = status.hideWorkspaceSecrets === false ? '' : ", the workspace's secret files";
+  return `on (${status.mode}): ${writes}, ${network}${sockets}, credentials${secrets} and the agent's home hidden`;
 }

@@ -100,7 +100,31 @@ export async function fileSecretContentReason(
   now: () => number = Date.now,
 ): Promise<string | null> {
   const known = knownSecretContentReason(path);
-  return known !== undefined ? known : scanFile(path, now());
+  const reason = known !== undefined ? known : await scanFile(path, now());
+  if (reason !== null) noteFoundSecret(path);
+  return reason;
+}
+
+/**
+ * The files content scans found secret, by the path they were asked about (the callers' real
+ * paths), most recent last: the sandbox hides those inside the workspace from every command
+ * (workspace-secret-files.ts), as it hides the files secret by name.
+ */
+const foundSecrets = new Set<string>();
+const MAX_FOUND_SECRETS = 256;
+
+function noteFoundSecret(path: string): void {
+  foundSecrets.delete(path);
+  foundSecrets.add(path);
+  if (foundSecrets.size > MAX_FOUND_SECRETS) {
+    const oldest = foundSecrets.values().next().value;
+    if (oldest !== undefined) foundSecrets.delete(oldest);
+  }
+}
+
+/** The paths content scans of this process found secret (see foundSecrets). */
+export function secretsFoundByContent(): readonly string[] {
+  return [...foundSecrets];
 }
 
 /**

@@ -104,7 +104,8 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
       if (blocked !== null) return finish(toolHookBlockedError(blocked), 'blocked');
 
       const refused = await decideByPolicy(run, { scope, runContext }, parsed.params, ctx, interrupted);
-      if (refused) return finish(refused.value, refused.outcome);
+      const secretReadApproved = refused === SECRET_READ_APPROVED;
+      if (refused && !secretReadApproved) return finish(refused.value, refused.outcome);
       if (sideEffecting) {
         const clean = await untilStreamEnds(dispatch);
         if (!clean) return interrupted() ?? finish(toolNotRunError(), 'not_run');
@@ -116,7 +117,8 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
       dispatch.signal.throwIfAborted();
       let value: ToolReturnValue;
       try {
-        value = await callTool(tool, parsed.params, ctx, scope, runContext);
+        const called = secretReadApproved ? { ...ctx, secretReadApproved } : ctx;
+        value = await callTool(tool, parsed.params, called, scope, runContext);
       } finally {
         live.close();
       }
@@ -141,6 +143,9 @@ export function runToolCall(run: ToolCallRun): Promise<ToolCallRunResult> {
 
 type Refusal = { value: ToolReturnValue; outcome: ToolCallOutcome };
 
+/** The call may run, and a person approved it as a read of secret files (it sees those it names). */
+const SECRET_READ_APPROVED = Symbol('secret read approved');
+
 /**
  * Hands the call's effects (and the tool's own question, if any) to the policy, then acts on its
  * decision: refuse with the reason, ask the person, or go ahead. Null when the call may run.
@@ -151,7 +156,7 @@ async function decideByPolicy(
   params: unknown,
   ctx: ToolCallContext,
   interrupted: () => ToolCallRunResult | undefined,
-): Promise<Refusal | ToolCallRunResult | null> {
+): Promise<Refusal | ToolCallRunResult | typeof SECRET_READ_APPROVED | null> {
   const { tool, policy } = run;
   const source = asker.runContext.approvalSource;
   const plan: ApprovalPlan | undefined = tool.approval
@@ -200,7 +205,7 @@ async function decideByPolicy(
         // A failed save leaves the approval standing; the rule is simply not written.
         await policy.remember({ toolName: tool.name, effects, ...answer.answer });
       }
-      return null;
+      return decision.secret && decision.step === 'sensitive' ? SECRET_READ_APPROVED : null;
     }
   }
 }

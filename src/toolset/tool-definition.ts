@@ -58,6 +58,11 @@ export interface ToolCallContext {
   readonly run?: RunContext | undefined;
   /** The call as approvals know it: a tool asking itself passes it (and `run`) to `Approval.request`. */
   readonly scope?: ToolCallScope | undefined;
+  /**
+   * A person approved this call as a read of secret files (the policy asked it as one): a command
+   * then sees, in the sandbox, the workspace's secret files it names.
+   */
+  readonly secretReadApproved?: boolean | undefined;
 }
 
 export type ParseOutcome<P> = { ok: true; params: P } | { ok: false; error: string };

@@ -139,8 +139,10 @@ export const Shell = toolFactory(
         const env = commandEnvironment(deps.processEnv, bashPath, [deps.workDir]);
         // Outside the sandbox only as asked for: the policy had a person approve exactly that.
         const commandSandbox = sandbox === 'off' ? undefined : deps.commandSandbox;
+        // Approved as a read of secret files: it sees the workspace's secret files it names.
+        const approvedRead = ctx.secretReadApproved ? command : undefined;
         if (run_in_background) {
-          const sandboxLaunch = await commandSandbox?.launch(deps.workDir);
+          const sandboxLaunch = await commandSandbox?.launch(deps.workDir, approvedRead);
           return startInBackground(deps.backgroundTasks, deps.role, {
             command,
             description: description.trim(),
@@ -161,7 +163,7 @@ export const Shell = toolFactory(
         // The builder keeps the first 50,000 characters; the rest is only counted (and its end kept).
         const tailWindow = new OutputTailWindow();
         // bwrap spawned directly, not behind `/bin/sh` (an exec less per command).
-        const sandboxLaunch = await commandSandbox?.launch(deps.workDir);
+        const sandboxLaunch = await commandSandbox?.launch(deps.workDir, approvedRead);
         let outcome: Awaited<ReturnType<typeof runCommand>>;
         try {
           outcome = await runCommand({

@@ -1,0 +1,139 @@
+import { lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isWithinDirectory } from '../util/path-within.js';
+import {
+  isRegularFile,
+  SECRET_WALK_BOUNDS,
+  SecretFilesWalk,
+  type SecretWalk,
+  type SecretWalkBounds,
+} from './workspace-secret-walk.js';
+
+/**
+ * The workspace's secret files (`.env`, `prod.env`, an `.npmrc`, a `.git/config` with a token…) as
+ * the sandbox hides them from every command: each reads as empty and cannot be written, as the home's
+ * credential files. A command that reads whole folders (`grep -r KEY .`, `tar c .`) names none of
+ * them, so the policy cannot ask about them: the sandbox is what keeps them out.
+ *
+ * Found by a walk of each writable folder (workspace-secret-walk.ts), made off the commands' path:
+ * at the session's first command (which waits for it), again when a turn begins (a file the person
+ * made between turns; the walk runs while the model is asked) and after each command (one it made).
+ * A command waits only for the reading under way, usually long done.
+ */
+export class SandboxSecretFiles {
+  private readonly readings = new Map<string, Promise<SecretWalk>>();
+  private readonly walks = new Map<string, SecretFilesWalk>();
+  private emptyFile: string | undefined;
+
+  /** `cacheDir`: the agent's cache, where the empty file bound over each secret file is made. */
+  constructor(
+    private readonly cacheDir: string,
+    private readonly bounds: SecretWalkBounds = SECRET_WALK_BOUNDS,
+  ) {}
+
+  /** What is bound over each secret file (made at the first command, not at the session's start). */
+  bindSource(): string {
+    this.emptyFile ??= emptyBindSource(this.cacheDir);
+    return this.emptyFile;
+  }
+
+  /** What the files of `roots` are as of the last reading (the first call for a root reads now). */
+  async files(roots: readonly string[]): Promise<string[]> {
+    const walks = await Promise.all(roots.map((root) => this.readingOf(root)));
+    // A file removed since the walk is not bound (bwrap would make an empty one in its place).
+    return walks.flatMap((walk) => walk.files.filter(isRegularFile));
+  }
+
+  /**
+   * Read every root again (after a reading under way, not beside it). Before the first command, the
+   * first reading of `roots` starts now (a turn began: it runs while the model is asked).
+   */
+  refresh(roots: readonly string[] = []): void {
+    for (const root of roots) if (!this.readings.has(root)) this.readingOf(root);
+    for (const [root, before] of this.readings) {
+      const again = () => this.walkOf(root).read();
+      this.readings.set(root, before.then(again, again));
+    }
+  }
+
+  private sayBound: (note: string) => void = () => undefined;
+  /**
+   * What to say, once, when a reading first stops at its bound (the files it found are hidden, not
+   * those past it). Settles only then: most sessions never hit it.
+   */
+  readonly boundHit: Promise<string> = new Promise((settle) => {
+    this.sayBound = settle;
+  });
+
+  private walkOf(root: string): SecretFilesWalk {
+    let walk = this.walks.get(root);
+    if (walk === undefined) {
+      walk = new SecretFilesWalk(root, this.bounds);
+      this.walks.set(root, walk);
+    }
+    return walk;
+  }
+
+  private readingOf(root: string): Promise<SecretWalk> {
+    let reading = this.readings.get(root);
+    if (reading === undefined) {
+      reading = this.walkOf(root).read();
+      this.readings.set(root, reading);
+      void reading.then((walk) => {
+        // A promise settles once: said for the first root whose reading hit a bound.
+        if (walk.boundHit !== null) this.sayBound(boundNote(root, this.bounds));
+      });
+    }
+    return reading;
+  }
+}
+
+function boundNote(root: string, bounds: SecretWalkBounds): string {
+  return `The sandbox looked for secret files (.env, keys, credentials) in ${root} only down to its bound (${bounds.maxEntries} entries, ${bounds.maxDepth} folders down, ${bounds.maxFiles} secret files): those it found read as empty to commands, any past the bound do not.`;
+}
+
+/** The hidden files a command whose secret read the person approved sees: those it named. */
+export function withoutShown(files: readonly string[], shown: readonly string[]): readonly string[] {
+  if (shown.length === 0) return files;
+  return files.filter((file) => !shown.includes(file));
+}
+
+/** Whether `file` is inside one of `folders` (hidden whole already: nothing to bind in it). */
+export function insideAny(file: string, folders: readonly string[]): boolean {
+  return folders.some((folder) => isWithinDirectory(file, folder));
+}
+
+/**
+ * The paths a command's words name, resolved against `cwd` (a real path): what a command the person
+ * approved as a secret read may see of the hidden files (`cat .env`, `base64 < sub/.env`,
+ * `--env-file=prod.env`). Only the hidden files among them are shown; a word no file is costs nothing.
+ */
+export function pathsNamedBy(command: string, cwd: string): string[] {
+  return command
+    .split(/[\s;|&<>()'"`=]+/)
+    .filter((word) => word !== '' && !word.startsWith('-'))
+    .map((word) => resolve(cwd, word));
+}
+
+/**
+ * An empty, read-only regular file in the agent's cache (hidden from commands itself), bound over
+ * each secret file of the workspace: a command reads it as empty (a test that loads `.env` when
+ * present still runs) and a write to it fails as a read-only file system. `/dev/null`, which hides
+ * the home's credentials, refuses both with "Permission denied" there (the workspace's mount has no
+ * devices), so it is the fallback only when the cache cannot hold the file.
+ */
+export function emptyBindSource(cacheDir: string): string {
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    const file = join(realpathSync(cacheDir), 'sandbox-empty-file');
+    const stat = lstatSync(file, { throwIfNoEntry: false });
+    if (stat?.isFile() && stat.size === 0) return file;
+    if (stat !== undefined) rmSync(file, { force: true, recursive: true });
+    // Writable by its owner: the read-only bind is what refuses a write ("Read-only file system", where a
+    // mode without write would say "Permission denied", as if the file were someone else's).
+    writeFileSync(file, '', { mode: 0o600, flag: 'wx' });
+    return file;
+  } catch {
+    return '/dev/null';
+  }
+}
