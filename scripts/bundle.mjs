@@ -158,6 +158,10 @@ const bundled = await build({
   define: {
     'import.meta.url': '__kimiBundleUrl',
     __kimiPublishedToolParameters: JSON.stringify(await toolParametersTable()),
+    // src/version.ts: the version as text, not a read of package.json at every start.
+    __kimiBundledVersion: JSON.stringify(
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,
+    ),
   },
   // The file is the function the launcher compiles (node:vm), as written: the launcher reads it as
   // one latin1 string, which Node keeps outside V8's heap (an external string), and V8 compiles

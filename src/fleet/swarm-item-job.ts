@@ -30,7 +30,7 @@ export function isSwarmItemJobOf(jobId: string, sessionId: string): boolean {
 
 /** What a child job returns: how its item ended, or why it never started (a cancel). */
 export const swarmItemResultSchema = z.union([
-  z.strictObject({ end: swarmItemEndSchema }),
+  z.strictObject({ end: swarmItemEndSchema() }),
   z.strictObject({ notStarted: z.string().max(10_000) }),
 ]);
 export type SwarmItemResult = z.infer<typeof swarmItemResultSchema>;

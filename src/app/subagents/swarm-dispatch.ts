@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SubagentIsolation } from '../../tools/runtime.js';
 import type { RunContext } from '../../toolset/run-scope.js';
+import { builtOnFirstUse } from '../../util/built-on-first-use.js';
 import type { ApprovalRequest } from '../../wire/requests.js';
 import type { SubagentRunOutcome } from './subagent-run-outcome.js';
 
@@ -76,17 +77,20 @@ export type SwarmItemRan = SubagentRunOutcome | { notStarted: string };
 
 /** What an item's end may hold when it crosses a process boundary (bounded: it comes back from Redis). */
 const TEXT_LIMIT = 1024 * 1024;
-export const swarmItemEndSchema = z.strictObject({
-  agentId: z.string().max(64).nullable(),
-  status: z.enum(['completed', 'failed']),
-  answer: z.string().max(TEXT_LIMIT).nullable(),
-  message: z.string().max(TEXT_LIMIT),
-  isolated: z.boolean(),
-  branch: z.string().max(200).nullable(),
-  diffStat: z.string().max(TEXT_LIMIT),
-  worktreeError: z.string().max(TEXT_LIMIT).nullable(),
-});
-export type SwarmItemEnd = z.infer<typeof swarmItemEndSchema>;
+/** Built on first use: only a fleet's swarm items read it, and this module loads in every session. */
+export const swarmItemEndSchema = builtOnFirstUse(() =>
+  z.strictObject({
+    agentId: z.string().max(64).nullable(),
+    status: z.enum(['completed', 'failed']),
+    answer: z.string().max(TEXT_LIMIT).nullable(),
+    message: z.string().max(TEXT_LIMIT),
+    isolated: z.boolean(),
+    branch: z.string().max(200).nullable(),
+    diffStat: z.string().max(TEXT_LIMIT),
+    worktreeError: z.string().max(TEXT_LIMIT).nullable(),
+  }),
+);
+export type SwarmItemEnd = z.infer<ReturnType<typeof swarmItemEndSchema>>;
 
 export function itemEndOf(outcome: SubagentRunOutcome): SwarmItemEnd {
   const clip = (text: string) =>
