@@ -52,7 +52,13 @@ describe('AgentSession.modes (what a status bar shows)', () => {
       expect(session.modes).toEqual({
         yolo: false,
         afk: false,
-        sandbox: { state: 'on', mode: 'workspace-write', network: false, blocksUnixSockets: true },
+        sandbox: {
+          state: 'on',
+          mode: 'workspace-write',
+          network: false,
+          blocksUnixSockets: true,
+          hideWorkspaceSecrets: true,
+        },
       });
     } finally {
       await session.close();
@@ -77,6 +83,7 @@ describe('AgentSession.modes (what a status bar shows)', () => {
         mode: 'workspace-write',
         network: false,
         blocksUnixSockets: false,
+        hideWorkspaceSecrets: true,
       });
       expect(warnings.join('')).toContain('sudo apt-get install bubblewrap');
     } finally {

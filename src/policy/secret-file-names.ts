@@ -45,7 +45,7 @@ const CREDENTIAL_NAMES = new Set([
  * secrets.toml`, `secrets.json`, `secret.properties`): the name says what it holds.
  */
 const SECRET_STEMS =
-  /^(secrets?|vault[-_]pass(word)?|\.vault[-_]pass(word)?)\.(ya?ml|json|toml|ini|conf|cfg|properties|txt|xml)$/;
+  /^secrets?\.(ya?ml|json|toml|ini|conf|cfg|properties|xml)$|^\.?vault[-_]pass(word)?\.(txt|ya?ml|json|conf|cfg)$/;
 
 /** Cloud service-account keys and OAuth client secrets as their consoles name the download. */
 const KEY_DOWNLOADS = /^(service[-_]account.*|client_secret.*|.*-credentials)\.json$/;
