@@ -34,6 +34,7 @@ export class GitConfigHolds {
   private signature = '';
   private held: GitConfigHeld = { files: [], folders: [] };
   private read: readonly string[] = [];
+  private computed = false;
 
   constructor(
     private readonly roots: () => readonly string[],
@@ -44,7 +45,8 @@ export class GitConfigHolds {
   current(): GitConfigHeld {
     const firsts = this.firstFiles();
     const signature = [...firsts.map((f) => f.file), '|', ...this.read].map(stamp).join(' ');
-    if (signature === this.signature && this.read.length > 0) return this.held;
+    // Also when no config file exists at all (nothing read: a signature of missing files, still one).
+    if (this.computed && signature === this.signature) return this.held;
     const files: string[] = [];
     const folders: string[] = [];
     const allRead: string[] = [];
@@ -68,6 +70,7 @@ export class GitConfigHolds {
     const withReal = (paths: readonly string[]) => [...new Set(paths.flatMap((p) => [p, realOrGiven(p)]))];
     this.held = { files: withReal(files), folders: withReal(folders) };
     this.signature = [...firsts.map((f) => f.file), '|', ...this.read].map(stamp).join(' ');
+    this.computed = true;
     return this.held;
   }
 

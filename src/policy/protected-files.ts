@@ -90,18 +90,31 @@ export function makesGitFolder(path: string, recent?: RecentWrites): boolean {
     const above = dirname(folder);
     if (above === folder) return false;
     folder = above;
-    const entry = (name: string) => `${folder}${sep}${name}`;
-    const written = (name: string) =>
-      path === entry(name) || path.startsWith(`${entry(name)}${sep}`) || recent?.has(entry(name)) === true;
-    // git's test is access(X_OK): a symlink to a folder counts.
-    const isFolder = (name: string) =>
-      written(name) || statSync(entry(name), { throwIfNoEntry: false })?.isDirectory() === true;
-    const exists = (name: string) =>
-      written(name) || lstatSync(entry(name), { throwIfNoEntry: false }) !== undefined;
-    if (!exists('HEAD')) continue;
-    if (exists('commondir') || (isFolder('objects') && isFolder('refs'))) return true;
+    if (!holds(folder, 'HEAD', path, recent, false)) continue;
+    if (holds(folder, 'commondir', path, recent, false)) return true;
+    if (holds(folder, 'objects', path, recent, true) && holds(folder, 'refs', path, recent, true))
+      return true;
   }
   return false;
+}
+
+/**
+ * Whether `folder/name` is there for git: being written now (`path` is it or lies under it), let
+ * through a moment ago (`recent`), or on disk — a folder when `folder` is asked (git's test is
+ * access(X_OK): a symlink to a folder counts), anything otherwise.
+ */
+function holds(
+  folder: string,
+  name: string,
+  path: string,
+  recent: RecentWrites | undefined,
+  asFolder: boolean,
+) {
+  const entry = `${folder}${sep}${name}`;
+  if (path === entry || (path.startsWith(entry) && path[entry.length] === sep) || recent?.has(entry))
+    return true;
+  if (asFolder) return statSync(entry, { throwIfNoEntry: false })?.isDirectory() === true;
+  return lstatSync(entry, { throwIfNoEntry: false }) !== undefined;
 }
 
 const GIT_METADATA = "a git repository's metadata (its hooks and config run code when git runs)";
