@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formsThatDeleted as deletedBy } from '../support/deny-rule-forms.js';
 import { collect } from '../support/run-cli.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { toolResults } from '../support/stream-json.js';
 import { WireClient } from '../support/wire-process-client.js';
 import { rejectEveryApproval } from '../support/wire-reject-approvals.js';
 
@@ -19,30 +18,7 @@ import { rejectEveryApproval } from '../support/wire-reject-approvals.js';
 
 const cli = useScriptedCli();
 
-/** Runs each form (VICTIM replaced by its own folder) in one step; the forms whose folder is gone. */
-async function formsThatDeleted(forms: readonly string[]): Promise<string[]> {
-  const { sandbox } = await cli.setup(
-    [
-      {
-        toolCalls: forms.map((form, i) => ({
-          id: `d${i}`,
-          name: 'Shell',
-          args: { command: form.replaceAll('VICTIM', `v${i}`) },
-        })),
-      },
-      { text: 'done' },
-    ],
-    { extraToml: '[[permission.rules]]\ndecision = "deny"\npattern = "Shell(rm -rf*)"\n' },
-  );
-  for (let i = 0; i < forms.length; i++) {
-    await mkdir(join(sandbox.workDir, `v${i}`));
-    await writeFile(join(sandbox.workDir, `v${i}`, 'keep.txt'), 'still here\n');
-  }
-  const result = await sandbox.run(['--print', '--yolo', '--output-format', 'stream-json', '-p', 'clean up']);
-  expect(result.code).toBe(0);
-  expect(toolResults(result.stdout)).toHaveLength(forms.length);
-  return forms.filter((_, i) => !existsSync(join(sandbox.workDir, `v${i}`)));
-}
+const formsThatDeleted = (forms: readonly string[]) => deletedBy(cli, forms);
 
 const X = "x='a[$(rm -rf VICTIM)]'";
 

@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formsThatDeleted as deletedBy } from '../support/deny-rule-forms.js';
 import { useScriptedCli } from '../support/scripted-cli.js';
-import { toolResults } from '../support/stream-json.js';
 
 /**
  * Issue #24, "deny rules match a normalised form and deny what they cannot rule out" (found by a
@@ -13,30 +10,7 @@ import { toolResults } from '../support/stream-json.js';
 
 const cli = useScriptedCli();
 
-/** Runs each form (VICTIM replaced by its own folder) in one step; the forms whose folder is gone. */
-async function formsThatDeleted(forms: readonly string[]): Promise<string[]> {
-  const { sandbox } = await cli.setup(
-    [
-      {
-        toolCalls: forms.map((form, i) => ({
-          id: `d${i}`,
-          name: 'Shell',
-          args: { command: form.replaceAll('VICTIM', `v${i}`) },
-        })),
-      },
-      { text: 'done' },
-    ],
-    { extraToml: '[[permission.rules]]\ndecision = "deny"\npattern = "Shell(rm -rf*)"\n' },
-  );
-  for (let i = 0; i < forms.length; i++) {
-    await mkdir(join(sandbox.workDir, `v${i}`));
-    await writeFile(join(sandbox.workDir, `v${i}`, 'keep.txt'), 'still here\n');
-  }
-  const result = await sandbox.run(['--print', '--yolo', '--output-format', 'stream-json', '-p', 'clean up']);
-  expect(result.code).toBe(0);
-  expect(toolResults(result.stdout)).toHaveLength(forms.length);
-  return forms.filter((_, i) => !existsSync(join(sandbox.workDir, `v${i}`)));
-}
+const formsThatDeleted = (forms: readonly string[]) => deletedBy(cli, forms);
 
 describe('a deny rule for rm -rf holds however the shell is made to run it', () => {
   // These got through before (the attack first): shell mechanisms the policy parses (process substitution, aliases, arrays, functions,
