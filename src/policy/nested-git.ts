@@ -1,6 +1,7 @@
 import { closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { assertNever } from '../util/assert-never.js';
+import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { type FolderFacts, WorkTreeWalk } from '../util/work-tree-walk.js';
 
@@ -11,17 +12,7 @@ import { type FolderFacts, WorkTreeWalk } from '../util/work-tree-walk.js';
  * folder: a git folder a command makes there is cleaned (src/policy/new-git-dirs.ts), as git run
  * inside it would use what the command put there.
  */
-const UNBOUND_FOLDERS = new Set([
-  'node_modules',
-  '.venv',
-  'venv',
-  '__pycache__',
-  '.tox',
-  '.mypy_cache',
-  '.pytest_cache',
-  '.next',
-  'target',
-]);
+const UNBOUND_FOLDERS: ReadonlySet<string> = new Set([...INSTALLED_CODE_FOLDERS, '.next', 'target']);
 
 /**
  * The git metadata of the repositories nested in a writable workspace, as it is now: each nested

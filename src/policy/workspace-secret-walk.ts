@@ -1,5 +1,6 @@
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { fileSecretContentReason, secretsFoundByContent } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
@@ -11,16 +12,10 @@ import { secretNameReason } from './secret-file-names.js';
  * either (objects, not files anyone reads by name), but its `config` is looked at for a credential.
  */
 export const SECRET_WALK_SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
-  'node_modules',
+  ...INSTALLED_CODE_FOLDERS,
   'bower_components',
   'jspm_packages',
   'vendor',
-  '.venv',
-  'venv',
-  '__pycache__',
-  '.tox',
-  '.mypy_cache',
-  '.pytest_cache',
   '.gradle',
   '.yarn',
   '.pnpm-store',
