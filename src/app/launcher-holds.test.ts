@@ -32,6 +32,20 @@ it('holds the files a launcher reads that exist, and the package folder beside a
   expect(holds.byFile).toEqual([join(work, 'package.json'), join(work, 'server.py')]);
   expect(holds.folders).toEqual([join(work, 'server')]);
   expect(holds.notHeld).toEqual([expect.objectContaining({ starter: 'the MCP server py', tree: work })]);
+  // Both lie in the workspace: read-only for commands there, said at start.
+  expect(holds.heldInWorkspace).toEqual([
+    { starter: 'the hook `npm run lint`', file: join(work, 'package.json') },
+    { starter: 'the MCP server py', file: join(work, 'server.py') },
+  ]);
+});
+
+it('does not say a held file outside the writable folders is read-only for commands', () => {
+  const elsewhere = join(root, 'elsewhere');
+  mkdirSync(elsewhere);
+  writeFileSync(join(elsewhere, 'package.json'), '{"scripts":{"mcp":"true"}}');
+  const holds = launcherHolds([launch('the MCP server js', 'npm run mcp', elsewhere)], root, [work]);
+  expect(holds.byFile).toEqual([join(elsewhere, 'package.json')]);
+  expect(holds.heldInWorkspace).toEqual([]);
 });
 
 it('gives a symlinked file to named-script-holds.ts, and holds the file it leads to', () => {

@@ -13,6 +13,12 @@ export interface Launch {
   readonly cwd: string;
 }
 
+/** A file in the workspace the sandbox holds read-only because a launcher reads it, for the start warning. */
+export interface LauncherFileHeld {
+  readonly starter: string;
+  readonly file: string;
+}
+
 /** What a launcher runs that the sandbox cannot hold, for the start warning. */
 export interface LauncherNotHeld {
   readonly starter: string;
@@ -26,7 +32,9 @@ export interface LauncherNotHeld {
  * - `names`: the same as given, for named-script-holds.ts (a symlink's folder held);
  * - `folders`: held by themselves, made empty where missing (a Python package beside the module);
  * - `notHeld`: those of the trees they run that lie in a writable folder: said at start (the folder
- *   `python -m` imports from is held instead where it is not a writable folder itself).
+ *   `python -m` imports from is held instead where it is not a writable folder itself);
+ * - `heldInWorkspace`: those of `byFile` in a writable folder, said at start too: a command that
+ *   changes one (`npm install x` writes package.json) fails in the sandbox.
  * A file that does not exist is not held (a folder in its place would break the launcher); before a
  * hook runs, one that appeared skips it (hook-script-watch.ts).
  */
@@ -34,8 +42,15 @@ export function launcherHolds(
   launches: readonly Launch[],
   home: string,
   realRoots: readonly string[],
-): { byFile: string[]; names: NamedScript[]; folders: string[]; notHeld: LauncherNotHeld[] } {
+): {
+  byFile: string[];
+  names: NamedScript[];
+  folders: string[];
+  notHeld: LauncherNotHeld[];
+  heldInWorkspace: LauncherFileHeld[];
+} {
   const byFile = new Set<string>();
+  const heldInWorkspace = new Map<string, LauncherFileHeld>();
   const names = new Map<string, NamedScript>();
   const folders = new Set<string>();
   const notHeld: LauncherNotHeld[] = [];
@@ -43,7 +58,11 @@ export function launcherHolds(
     const reads = launcherReads(words, cwd, home);
     for (const file of reads.files) {
       if (statSync(file, { throwIfNoEntry: false })?.isFile() !== true) continue;
-      byFile.add(realOrGiven(file));
+      const real = realOrGiven(file);
+      byFile.add(real);
+      if (!heldInWorkspace.has(real) && realRoots.some((root) => isWithinDirectory(real, root))) {
+        heldInWorkspace.set(real, { starter, file: real });
+      }
       names.set(file, { path: file, interpreter: null });
     }
     for (const folder of reads.folders) {
@@ -57,5 +76,11 @@ export function launcherHolds(
       else notHeld.push({ starter, tree: real, why });
     }
   }
-  return { byFile: [...byFile], names: [...names.values()], folders: [...folders], notHeld };
+  return {
+    byFile: [...byFile],
+    names: [...names.values()],
+    folders: [...folders],
+    notHeld,
+    heldInWorkspace: [...heldInWorkspace.values()],
+  };
 }

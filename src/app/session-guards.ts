@@ -191,6 +191,8 @@ export async function openSessionGuards(parts: {
       loadedLinksNotHeld: scriptNames.linksNotHeld.filter(({ path }) => loadedPaths.includes(path)),
       // What the hooks' and servers' launchers run that the sandbox cannot hold: said at start too.
       launchersNotHeld: launchers.notHeld,
+      // Those of the files they read that lie in the workspace: read-only there, said at start.
+      launcherFilesHeld: launchers.heldInWorkspace,
       mcpConfig,
       refuseHookCommand,
       forgetWritableFolders,

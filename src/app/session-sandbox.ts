@@ -10,7 +10,7 @@ import { type AgentCode, NO_AGENT_CODE } from '../policy/sandbox-agent-code.js';
 import { kimiInstallRoot, workspaceHoldingInstall } from '../util/install-location.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
-import type { LauncherNotHeld } from './launcher-holds.js';
+import type { LauncherFileHeld, LauncherNotHeld } from './launcher-holds.js';
 import type { LinkNotHeld } from './named-script-holds.js';
 import type { WarningSink } from './session-warning.js';
 import { symlinkInWorkspace } from './symlink-in-workspace.js';
@@ -80,6 +80,8 @@ export function warnOfSandbox(
     readonly loadedLinksNotHeld?: readonly LinkNotHeld[] | undefined;
     /** What the hooks' and MCP servers' launchers run that the sandbox cannot hold (launcher-holds.ts). */
     readonly launchersNotHeld?: readonly LauncherNotHeld[] | undefined;
+    /** The workspace's files the sandbox holds read-only because those launchers read them. */
+    readonly launcherFilesHeld?: readonly LauncherFileHeld[] | undefined;
     /** Held files that were hard links, given a copy of their own (held-hard-links.ts). */
     readonly heldHardLinks?: readonly string[] | undefined;
   },
@@ -114,6 +116,9 @@ export function warnOfSandbox(
     }
   }
   if (state.kind === 'on') {
+    for (const { starter, file } of guards.launcherFilesHeld ?? []) {
+      warn({ kind: 'launcher-file-held', starter, file });
+    }
     // Said when the first look for the workspace's secret files is done (it does not hold the start).
     void state.sandbox
       .secretWalkBound()

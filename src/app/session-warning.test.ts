@@ -35,6 +35,14 @@ describe('describeSessionWarning', () => {
       },
       "the MCP server rs runs outside any sandbox, and `cargo run` builds and runs the project's source (Cargo.toml, build.rs, src/): /w lies in a folder commands may write, and the sandbox cannot hold it read-only (the model works there), so a command could change what it runs. Point it at code outside the workspace when you work on code you do not trust.\n",
     ],
+    [
+      { kind: 'launcher-file-held', starter: 'the hook `npm run lint`', file: '/w/package.json' },
+      '/w/package.json is read-only for commands in the sandbox: the hook `npm run lint` reads it and is run with no sandbox, so no command may change what it runs. A command that writes the file (`npm install x` writes package.json) fails; change it yourself, or run that command with the sandbox off.\n',
+    ],
+    [
+      { kind: 'launcher-file-held', starter: 'the hook `make lint`', file: '/w/Makefile' },
+      '/w/Makefile is read-only for commands in the sandbox: the hook `make lint` reads it and is run with no sandbox, so no command may change what it runs. A command that writes the file fails; change it yourself, or run that command with the sandbox off.\n',
+    ],
   ];
   it.each(cases)('%o', (warning, text) => {
     expect(describeSessionWarning(warning)).toBe(text);

@@ -19,6 +19,7 @@ export type SessionWarning =
   | { kind: 'agent-code-in-workspace'; file: string; folder: string }
   | { kind: 'loaded-through-symlink'; file: string; link: string; real: string }
   | { kind: 'launcher-not-held'; starter: string; tree: string; why: string }
+  | { kind: 'launcher-file-held'; starter: string; file: string }
   | { kind: 'hook-skipped'; message: string }
   | { kind: 'held-hard-links'; files: readonly string[] };
 
@@ -60,6 +61,10 @@ export function describeSessionWarning(warning: SessionWarning): string {
       return `kimi-ts loads ${warning.file} through the symlink ${warning.link}, which lies in a folder commands may write: a command could replace that link, and the next start with the same path would load what it then leads to, outside any sandbox. Give the real path (${warning.real}) instead.\n`;
     case 'launcher-not-held':
       return `${warning.starter} runs outside any sandbox, and ${warning.why}: ${warning.tree} lies in a folder commands may write, and the sandbox cannot hold it read-only (the model works there), so a command could change what it runs. Point it at code outside the workspace when you work on code you do not trust.\n`;
+    case 'launcher-file-held': {
+      const example = warning.file.endsWith('/package.json') ? ' (`npm install x` writes package.json)' : '';
+      return `${warning.file} is read-only for commands in the sandbox: ${warning.starter} reads it and is run with no sandbox, so no command may change what it runs. A command that writes the file${example} fails; change it yourself, or run that command with the sandbox off.\n`;
+    }
     case 'workspace-untrusted':
       return `The folder ${warning.folder} is not trusted${warning.trustedParent ? ` (the trusted ${warning.trustedParent} above it does not cover a sub-folder's own rules file)` : ''}, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
   }
