@@ -13,6 +13,7 @@ import type {
   PlanModeHandlers,
   SessionServices,
 } from './extension.js';
+import { redactNotification } from './redact-tool-output.js';
 import type { ShutdownList } from './shutdown-list.js';
 
 /** What the session's extensions added, put together. */
@@ -74,7 +75,7 @@ function combine(added: readonly ExtensionContribution[]): SessionContributions 
           if (out.length >= max) break;
           out.push(...(await source.claimForLLM(max - out.length, signal)));
         }
-        return out;
+        return out.map(redactNotification);
       },
     },
     wireNotifications:

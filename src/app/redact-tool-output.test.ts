@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { redactSecretContent } from '../policy/secret-content.js';
-import { redactToolOutput } from './redact-tool-output.js';
+import { redactNotification, redactToolOutput } from './redact-tool-output.js';
 
 const TOKEN = `ghp_${'e5F6'.repeat(9)}`;
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk=\n-----END OPENSSH PRIVATE KEY-----';
@@ -25,4 +25,19 @@ it('redacts tool messages only', () => {
   expect(redactToolOutput(user)).toBe(user);
   const clean = { role: 'tool', tool_call_id: 'c', content: 'nothing' };
   expect(redactToolOutput(clean)).toBe(clean);
+});
+
+it("redacts a notification's text (a background task's last lines of output), the rest of it kept", () => {
+  const done = {
+    type: 'task',
+    text: `<notification>\nLast lines of output:\n${KEY}\n${TOKEN}\n</notification>`,
+    hook: 1,
+  };
+  expect(redactNotification(done)).toEqual({
+    type: 'task',
+    text: '<notification>\nLast lines of output:\n[redacted]\n[redacted]\n</notification>',
+    hook: 1,
+  });
+  const clean = { type: 'task', text: '<notification>ok</notification>' };
+  expect(redactNotification(clean)).toBe(clean);
 });

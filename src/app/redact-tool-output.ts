@@ -13,6 +13,17 @@ export function redactToolOutput<T>(message: T): T {
   return redactIn(message, (text) => redactSecretContent(text, REDACTED)) as T;
 }
 
+/**
+ * A notification for the model with the same credentials replaced: a background task's completion
+ * carries the last lines of its output in a user message (notification-text.ts), tool output all the
+ * same. Every notification is made by kimi-ts from what its tasks and tools produced, never typed by
+ * the person, so redacting all of them takes nothing of theirs.
+ */
+export function redactNotification<T extends { readonly text: string }>(notification: T): T {
+  const text = redactSecretContent(notification.text, REDACTED);
+  return text === notification.text ? notification : { ...notification, text };
+}
+
 function isToolMessage(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { role?: unknown }).role === 'tool';
 }
