@@ -167,6 +167,9 @@ function wordReason(
   homes: SensitiveHomes,
   sandboxHidesHomes: boolean,
 ): string | null | Promise<string | null> {
+  // A plain name (`src-1`, `build`: most words) is itself in each folder: no list of names or paths.
+  if (unknownFolder === null && PLAIN_WORD.test(word) && word !== '.' && word !== '..')
+    return plainNameReason(word, folders, reals, homes);
   const names = expandedNames(word, scope);
   if (names === null)
     return `the shell makes more names of ${shown(word)} than are checked (more than ${MAX_WORD_NAMES})`;
@@ -201,26 +204,59 @@ function pathsReason(
   reals: DecisionRealPaths,
   homes: SensitiveHomes,
 ): string | null | Promise<string | null> {
-  const says = (reason: string) => `it names the secret file ${shown(word)} (${reason})`;
   const scans: Promise<string | null>[] = [];
   for (const path of paths) {
     const real = reals.of(path);
     const reason = sensitiveReason(real, homes);
-    if (reason !== null && scans.length === 0) return says(reason);
+    if (reason !== null && scans.length === 0) return namesSecret(word, reason);
     if (reason !== null) scans.push(Promise.resolve(reason));
     // A file secret by its content (a pasted token in `notes.txt`) is as secret as one by its name:
     // answered now when the file was scanned before and is unchanged (most are), else scanned.
-    else if (!reals.knownMissing(path)) {
-      const known = knownSecretContentReason(real);
-      if (known === undefined) scans.push(contentReason(real));
-      else if (known !== null) scans.push(Promise.resolve(contentSays(real, known)));
-    }
+    else if (!reals.knownMissing(path)) scanContent(real, scans);
   }
+  return scansReason(word, scans);
+}
+
+/**
+ * pathsReason for a plain name (no separator, glob or expansion; neither `.` nor `..`) in each of
+ * the folders: the same answer, with no path made and split again per folder (see ofName).
+ */
+function plainNameReason(
+  word: string,
+  folders: readonly string[],
+  reals: DecisionRealPaths,
+  homes: SensitiveHomes,
+): string | null | Promise<string | null> {
+  const scans: Promise<string | null>[] = [];
+  for (let i = 0; i < folders.length; i++) {
+    const folder = folders[i]!;
+    const real = reals.ofName(folder, word);
+    const reason = sensitiveReason(real, homes);
+    if (reason !== null && scans.length === 0) return namesSecret(word, reason);
+    if (reason !== null) scans.push(Promise.resolve(reason));
+    else if (!reals.knownMissingName(folder, word)) scanContent(real, scans);
+  }
+  return scansReason(word, scans);
+}
+
+/** Adds a file's content verdict to `scans`: the remembered one, or a scan (nothing for a file known clean). */
+function scanContent(real: string, scans: Promise<string | null>[]): void {
+  const known = knownSecretContentReason(real);
+  if (known === undefined) scans.push(contentReason(real));
+  else if (known !== null) scans.push(Promise.resolve(contentSays(real, known)));
+}
+
+/** The first secret the scans find, or null (null at once when there is nothing to wait for). */
+function scansReason(word: string, scans: readonly Promise<string | null>[]): null | Promise<string | null> {
   if (scans.length === 0) return null;
   return Promise.all(scans).then((found) => {
     const reason = found.find((r) => r !== null);
-    return reason ? says(reason) : null;
+    return reason ? namesSecret(word, reason) : null;
   });
+}
+
+function namesSecret(word: string, reason: string): string {
+  return `it names the secret file ${shown(word)} (${reason})`;
 }
 
 const GIT_CONFIG = `${sep}.git${sep}config`;
@@ -354,3 +390,5 @@ function expandWord(word: string, cwd: string, reals: DecisionRealPaths): string
 
 /** A name with no separator and no glob character (nothing resolve or a glob would change). */
 const PLAIN_NAME = /^[^/\\*?[]+$/;
+/** A plain name that no expansion changes either (no `{`, `~`, `$`: see shell-word-expansion.ts). */
+const PLAIN_WORD = /^[^/\\*?[{~$]+$/;

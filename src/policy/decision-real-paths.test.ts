@@ -50,3 +50,46 @@ describe('DecisionRealPaths with the working folder looked up first', () => {
     expect(reals.of(join(work, 'link', 'data'))).toBe(join(target, 'data'));
   });
 });
+
+describe('DecisionRealPaths.ofName', () => {
+  // Each case in a fresh decision of its own, and in one decision after the joined path's look-up.
+  const cases = ['notes', 'link', 'dangling', 'absent', 'sub', 'NOTES', 'ключ'];
+
+  async function folderWithEverything(): Promise<string> {
+    const work = await mkdtemp(join(root, 'work-'));
+    await writeFile(join(work, 'notes'), 'x');
+    await mkdir(join(work, 'sub'));
+    await symlink(join(target, 'data'), join(work, 'link'));
+    await symlink(join(root, 'nothing-here'), join(work, 'dangling'));
+    return work;
+  }
+
+  for (const [clock, when] of [
+    [later, 'in a settled folder (its listing answers)'],
+    [Date.now, 'in a folder just changed (each name looked up)'],
+  ] as const) {
+    it(`answers as of and knownMissing of the joined path, ${when}`, async () => {
+      const work = await folderWithEverything();
+      for (const dir of [work, join(work, 'sub'), join(work, 'missing'), join(work, 'missing', 'deeper')]) {
+        for (const name of cases) {
+          const joined = new DecisionRealPaths(clock, work);
+          const byName = new DecisionRealPaths(clock, work);
+          const path = join(dir, name);
+          expect(byName.ofName(dir, name), path).toBe(joined.of(path));
+          expect(byName.knownMissingName(dir, name), path).toBe(joined.knownMissing(path));
+          // The same decision asked both ways: one answer.
+          expect(joined.ofName(dir, name), path).toBe(joined.of(path));
+        }
+      }
+      expect(new DecisionRealPaths(clock, work).ofName(work, 'link')).toBe(join(target, 'data'));
+      expect(new DecisionRealPaths(clock, work).knownMissingName(join(work, 'missing'), 'x')).toBe(true);
+    });
+  }
+
+  it('follows a symlink swapped in for a name after the folder was listed', async () => {
+    const work = await folderWithEverything();
+    expect(new DecisionRealPaths(later, work).ofName(work, 'swapped')).toBe(join(work, 'swapped'));
+    await symlink(join(target, 'data'), join(work, 'swapped'));
+    expect(new DecisionRealPaths(later, work).ofName(work, 'swapped')).toBe(join(target, 'data'));
+  });
+});

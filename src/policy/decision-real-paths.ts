@@ -117,6 +117,26 @@ export class DecisionRealPaths {
   }
 
   /**
+   * `of` for a name in a folder (the folder absolute and normalised, the name with no separator and
+   * neither `.` nor `..`), without joining the two and splitting the path again (a dirname, a
+   * basename and a hash of each new text): most words of a command are such names in its folder.
+   */
+  ofName(dir: string, name: string): string {
+    const folder = this.folder(dir);
+    // As resolveNow answers for the joined path: below a missing folder, or no symlink in a listed one.
+    if (folder.missing) return childPath(folder.real, name);
+    const facts = folder.facts;
+    if (facts?.listing && !facts.symlinks.has(name)) return childPath(folder.real, name);
+    return this.of(childPath(dir, name));
+  }
+
+  /** `knownMissing` for a name in a folder, as `ofName` takes them. */
+  knownMissingName(dir: string, name: string): boolean {
+    const folder = this.folder(dir);
+    return folder.missing || holdsNoFolder(folder.facts, name);
+  }
+
+  /**
    * Whether the decision knows nothing is at `absolute` with no look-up of its own: its folder is
    * missing, or was listed unchanged without the name (false: it may be there).
    */

@@ -167,7 +167,7 @@ export function analyseCommandWords(
       notSimple,
       // Simple and wrapped (`timeout 5 npm test`): only wrappers that change no more than timing
       // were removed, and the literal is what they run.
-      literal: notSimple === null ? literalForm(unwrapped.stages[unwrapped.stages.length - 1]!) : null,
+      literal: notSimple === null ? literalOf(text, unwrapped.stages[unwrapped.stages.length - 1]!) : null,
       invocations: extra.length === 0 ? unwrapped.stages : [...unwrapped.stages, ...extra],
     },
     nested,
@@ -185,6 +185,17 @@ function codeInText(text: string): ShellWord | null {
   if (!text.includes('$') && !text.includes('[')) return null;
   if (PROMPT_EXPANSION.test(text)) return UNKNOWN_WORD;
   return hasArithmeticOnVariables(text) ? CODE_WORD : null;
+}
+
+/**
+ * The literal form, as the part's own text when the two are the same (most simple parts): the rules
+ * compare them for every rule they try (`part.literal !== part.text`), and two equal strings that are
+ * different objects are compared character by character (in V8's runtime, for the concatenation the
+ * literal form is built by), one identical object at a glance.
+ */
+function literalOf(text: string, words: readonly ShellWord[]): string {
+  const literal = literalForm(words);
+  return literal === text ? text : literal;
 }
 
 /** A simple command's words after quote removal, each written back as one word, joined by spaces. */
