@@ -119,11 +119,15 @@ function gitStoreReason(
     if (word.startsWith('GIT_') && word.includes('=')) assigned.push(word);
   }
   const runs: GitRun[] = [{ words, assigned }];
+  // A part that is no git command as written (a wrapper: `xargs git show`): what it runs. The first
+  // invocation is the part as written (its words above); the others, the commands it runs.
   const invocations = part?.invocations ?? [];
-  // The first is the part as written (its words above); the others, what it runs.
-  for (let k = 1; k < invocations.length; k++)
-    runs.push({ words: invocations[k]!.map((word) => word.value), assigned });
-  const found: Promise<string | null>[] = [];
+  if (invocations.length > 1 && gitRunRead(runs[0]!, folders[0] ?? sep) === null) {
+    runs.pop();
+    for (let k = 1; k < invocations.length; k++)
+      runs.push({ words: invocations[k]!.map((word) => word.value), assigned });
+  }
+  const found: (string | Promise<string | null>)[] = [];
   for (const run of runs) {
     if (unknownFolder !== null) {
       if (gitRunRead(run, folders[0] ?? sep) !== null)
@@ -136,6 +140,9 @@ function gitStoreReason(
     }
   }
   if (found.length === 0) return null;
+  // A ready answer first: the decision need not wait.
+  const ready = found.find((reason) => typeof reason === 'string');
+  if (ready !== undefined) return ready;
   if (found.length === 1) return found[0]!;
   return Promise.all(found).then((reasons) => reasons.find((r) => r !== null) ?? null);
 }

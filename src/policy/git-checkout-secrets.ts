@@ -26,24 +26,40 @@ export interface CheckoutSides {
  * when the index file or HEAD (its ref, packed-refs) changed since: a few stats otherwise. Only the
  * secret entries are kept, usually none.
  */
-export async function checkoutSecretReason(
+export function checkoutSecretReason(
   place: GitRepoPlace,
   sides: CheckoutSides,
-): Promise<string | null> {
+): string | null | Promise<string | null> {
   const kept = checkouts.get(place.gitDir) ?? newCheckout(place.gitDir);
-  if (sides.index) {
-    const stamp = indexStamp(place);
-    if (kept.index?.stamp !== stamp) kept.index = { stamp, secrets: await listSecrets(place, INDEX_LISTING) };
-    const found = firstMatch(kept.index.secrets, place, sides);
-    if (found !== null) return `the index's ${found}`;
-  }
-  if (sides.head) {
-    const stamp = headStamp(place);
-    if (kept.head?.stamp !== stamp) kept.head = { stamp, secrets: await listSecrets(place, HEAD_LISTING) };
-    const found = firstMatch(kept.head.secrets, place, sides);
-    if (found !== null) return `HEAD's ${found}`;
-  }
-  return null;
+  const index = sides.index ? sideSecrets(kept, 'index', indexStamp(place), place, INDEX_LISTING) : NONE;
+  const head = sides.head ? sideSecrets(kept, 'head', headStamp(place), place, HEAD_LISTING) : NONE;
+  const answer = (indexSecrets: readonly SecretEntry[], headSecrets: readonly SecretEntry[]) => {
+    const inIndex = firstMatch(indexSecrets, place, sides);
+    if (inIndex !== null) return `the index's ${inIndex}`;
+    const inHead = firstMatch(headSecrets, place, sides);
+    return inHead === null ? null : `HEAD's ${inHead}`;
+  };
+  if (index instanceof Promise || head instanceof Promise)
+    return Promise.all([index, head]).then(([i, h]) => answer(i, h));
+  return answer(index, head);
+}
+
+const NONE: readonly SecretEntry[] = [];
+
+/** A side's secret entries: kept while its stamp is unchanged, else listed by git again. */
+function sideSecrets(
+  kept: KeptCheckout,
+  side: 'index' | 'head',
+  stamp: string,
+  place: GitRepoPlace,
+  listing: Listing,
+): readonly SecretEntry[] | Promise<readonly SecretEntry[]> {
+  const known = kept[side];
+  if (known?.stamp === stamp) return known.secrets;
+  return listSecrets(place, listing).then((secrets) => {
+    kept[side] = { stamp, secrets };
+    return secrets;
+  });
 }
 
 /** An entry of the index or HEAD that is secret: its path from the work tree's top, and why. */

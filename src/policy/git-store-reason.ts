@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { runGitProcess } from '../util/git-process.js';
 import { checkoutSecretReason } from './git-checkout-secrets.js';
 import { type GitRepoWords, type GitStoreRead, type GitWord, gitStoreRead } from './git-store-reads.js';
-import { gitStoreSecrets } from './git-store-secrets.js';
+import { gitStoreSecretsNow } from './git-store-secrets.js';
 import { gitRepoPlace } from './git-store-state.js';
 import { splitWords } from './shell-split-words.js';
 
@@ -20,7 +20,7 @@ export interface GitRun {
  * is looked up in the config git reads and its command judged in turn. Null with no promise for a
  * part that prints nothing stored (`git status`, `git add x`).
  */
-export function gitRunStoreReason(run: GitRun, folder: string): Promise<string | null> | null {
+export function gitRunStoreReason(run: GitRun, folder: string): string | null | Promise<string | null> {
   const read = gitRunRead(run, folder);
   return read === null ? null : readReason(read, folder, 0);
 }
@@ -33,41 +33,58 @@ export function gitRunRead(run: GitRun, folder: string): GitStoreRead | null {
 /** How many aliases deep an alias is followed (git stops at a loop; a chain this long is no work). */
 const MAX_ALIAS_DEPTH = 8;
 
-async function readReason(read: GitStoreRead, folder: string, depth: number): Promise<string | null> {
+function readReason(
+  read: GitStoreRead,
+  folder: string,
+  depth: number,
+): string | null | Promise<string | null> {
   switch (read.kind) {
     case 'unknownRepo':
       return "it prints git's stored files of a repository only run time names";
-    case 'history': {
-      const found = await gitStoreSecrets(read.repo.args, folder, read.repo.env);
-      const reason = found.files ?? found.messages;
-      return reason === null ? null : `it prints git's stored files, and ${reason}`;
-    }
-    case 'messages': {
-      const found = await gitStoreSecrets(read.repo.args, folder, read.repo.env);
-      return found.messages === null ? null : `it prints git's commit messages, and ${found.messages}`;
-    }
-    case 'checkout': {
-      const found = await gitStoreSecrets(read.repo.args, folder, read.repo.env);
-      // No stored file holds a secret: neither do the index's and HEAD's.
-      if (found.files === null) return null;
-      const place = Object.keys(read.repo.env).length === 0 ? gitRepoPlace(read.repo.args, folder) : null;
-      // A repository found only by git: as for any command printing stored files.
-      if (place === null || place === 'none') return `it prints git's stored files, and ${found.files}`;
-      const reason = await checkoutSecretReason(place, { ...read, base: repoBase(read.repo, folder) });
-      return reason === null ? null : `it prints git's stored files, and ${reason}`;
-    }
-    case 'alias': {
-      if (depth >= MAX_ALIAS_DEPTH) return readReason({ kind: 'history', repo: read.repo }, folder, depth);
-      const value = await aliasValue(read, folder);
-      if (value === null) return null;
-      // `!…` is a shell command line: it may run any git command, on any repository.
-      if (value.startsWith('!')) return readReason({ kind: 'history', repo: read.repo }, folder, depth);
-      const words: GitWord[] = ['git', ...read.repo.args, ...splitWords(value), ...read.rest];
-      const assigned = Object.entries(read.repo.env).map(([name, text]) => `${name}=${text}`);
-      const next = gitStoreRead(words, assigned, (word, repo) => isPath(word, repo, folder));
-      return next === null ? null : readReason(next, folder, depth + 1);
-    }
+    case 'history':
+      return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) => {
+        const reason = found.files ?? found.messages;
+        return reason === null ? null : `it prints git's stored files, and ${reason}`;
+      });
+    case 'messages':
+      return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) =>
+        found.messages === null ? null : `it prints git's commit messages, and ${found.messages}`,
+      );
+    case 'checkout':
+      return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) => {
+        // No stored file holds a secret: neither do the index's and HEAD's.
+        if (found.files === null) return null;
+        const place = Object.keys(read.repo.env).length === 0 ? gitRepoPlace(read.repo.args, folder) : null;
+        // A repository found only by git: as for any command printing stored files.
+        if (place === null || place === 'none') return `it prints git's stored files, and ${found.files}`;
+        return then(checkoutSecretReason(place, { ...read, base: repoBase(read.repo, folder) }), (reason) =>
+          reason === null ? null : `it prints git's stored files, and ${reason}`,
+        );
+      });
+    case 'alias':
+      return aliasReason(read, folder, depth);
   }
+}
+
+async function aliasReason(
+  read: Extract<GitStoreRead, { kind: 'alias' }>,
+  folder: string,
+  depth: number,
+): Promise<string | null> {
+  if (depth >= MAX_ALIAS_DEPTH) return readReason({ kind: 'history', repo: read.repo }, folder, depth);
+  const value = await aliasValue(read, folder);
+  if (value === null) return null;
+  // `!…` is a shell command line: it may run any git command, on any repository.
+  if (value.startsWith('!')) return readReason({ kind: 'history', repo: read.repo }, folder, depth);
+  const words: GitWord[] = ['git', ...read.repo.args, ...splitWords(value), ...read.rest];
+  const assigned = Object.entries(read.repo.env).map(([name, text]) => `${name}=${text}`);
+  const next = gitStoreRead(words, assigned, (word, repo) => isPath(word, repo, folder));
+  return next === null ? null : readReason(next, folder, depth + 1);
+}
+
+/** `f(value)`, in a promise only when `value` is one (a ready answer waits on no microtask). */
+function then<T, U>(value: T | Promise<T>, f: (ready: T) => U | Promise<U>): U | Promise<U> {
+  return value instanceof Promise ? value.then(f) : f(value);
 }
 
 /** The folder git works in: the command's, after each `-C`. */

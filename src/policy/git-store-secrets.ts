@@ -33,6 +33,18 @@ export async function gitStoreSecrets(
   cwd: string,
   env: Readonly<Record<string, string>> = NO_ENV,
 ): Promise<GitStoreSecrets> {
+  return gitStoreSecretsNow(gitArgs, cwd, env);
+}
+
+/**
+ * The same, with no promise when nothing is to be read: no repository there, or a store unchanged
+ * since its last scan (a decision then waits on no microtask for it).
+ */
+export function gitStoreSecretsNow(
+  gitArgs: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = NO_ENV,
+): GitStoreSecrets | Promise<GitStoreSecrets> {
   const place = env === NO_ENV || Object.keys(env).length === 0 ? gitRepoPlace(gitArgs, cwd) : null;
   // No repository there (git would find none either): no store, and no git process to say so.
   if (place === 'none') return NO_SECRETS;
@@ -40,12 +52,13 @@ export async function gitStoreSecrets(
   const state = place === null ? null : storeSignatureOf(place);
   const known = state === null ? undefined : storeVerdicts.get(state.objects);
   if (state !== null && known?.signature === state.signature) return known.secrets;
-  const found = await scanStore(gitArgs, cwd, env);
-  if (state !== null && found.scanned) {
-    if (storeVerdicts.size >= MAX_STORES) storeVerdicts.clear();
-    storeVerdicts.set(state.objects, { signature: state.signature, secrets: found.secrets });
-  }
-  return found.secrets;
+  return scanStore(gitArgs, cwd, env).then((found) => {
+    if (state !== null && found.scanned) {
+      if (storeVerdicts.size >= MAX_STORES) storeVerdicts.clear();
+      storeVerdicts.set(state.objects, { signature: state.signature, secrets: found.secrets });
+    }
+    return found.secrets;
+  });
 }
 
 /**

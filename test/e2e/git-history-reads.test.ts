@@ -22,15 +22,12 @@ function toolMessages(body: unknown): string {
   return JSON.stringify(messages.filter((m) => m.role === 'tool').map((m) => m.content));
 }
 
-async function runOne(
-  command: string,
-  plant: (workDir: string, root: string) => Promise<void>,
-): Promise<string> {
+async function runOne(command: string, plant: (workDir: string) => Promise<void>): Promise<string> {
   const { server, sandbox } = await cli.setup([
     { toolCalls: [{ id: 'c', name: 'Shell', args: { command } }] },
     { text: 'done' },
   ]);
-  await plant(sandbox.workDir, sandbox.root);
+  await plant(sandbox.workDir);
   const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
   expect(result.code).toBe(0);
   return toolMessages(server.requests[1]!.body);
@@ -54,10 +51,11 @@ it('git diff of the work tree runs where only the history holds a token', async 
   expect(sent).toContain('export const a = 2;');
 });
 
-it('an alias of git show in the global config is a secret read', async () => {
-  const sent = await runOne('git sh HEAD~1 | rev', async (dir, root) => {
+// The repository's config (the sandbox hides the home's config files from the command).
+it("an alias of git show in the repository's config is a secret read", async () => {
+  const sent = await runOne('git sh HEAD~1 | rev', async (dir) => {
     await leakedOnce(dir);
-    await writeFile(join(root, '.gitconfig'), '[alias]\n\tsh = show\n');
+    git(dir, 'config', 'alias.sh', 'show');
   });
   expect(sent).not.toContain(REVERSED);
 });
