@@ -67,6 +67,10 @@ beforeAll(async () => {
   // A token in a commit message only.
   const message = await repo('message');
   await commit(message, { 'a.txt': 'plain\n' }, `deploy with ${TOKEN}`);
+  // A token in a note (git log shows the notes of refs/notes/commits).
+  const noted = await repo('noted');
+  await commit(noted, { 'a.txt': 'plain\n' }, 'plain');
+  git(noted, 'notes', 'add', '-m', `deploy with ${TOKEN}`);
   const clean = await repo('clean');
   await commit(clean, { 'a.txt': 'plain\n' }, 'clean');
 });
@@ -177,6 +181,13 @@ describe('git reads the scan did not see', () => {
   ])('%s prints commit messages: asked when one holds a token', async (command) => {
     expect(await reason(command, 'message')).toMatch(/GitHub token/);
   });
+
+  it.each(['git log', 'git log --oneline'])(
+    '%s prints the notes: asked when one holds a token',
+    async (command) => {
+      expect(await reason(command, 'noted')).toMatch(/GitHub token/);
+    },
+  );
 
   it.each(['git log --oneline', 'git status', 'git branch', 'git sh HEAD', 'git diff'])(
     '%s asks nothing in a clean repository',

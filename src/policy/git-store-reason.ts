@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runGitProcess } from '../util/git-process.js';
 import { checkoutSecretReason } from './git-checkout-secrets.js';
+import { repositoryHasNotes } from './git-notes-refs.js';
 import { type GitRepoWords, type GitStoreRead, type GitWord, gitStoreRead } from './git-store-reads.js';
 import { gitStoreSecretsNow } from './git-store-secrets.js';
 import { gitRepoPlace } from './git-store-state.js';
@@ -47,9 +48,14 @@ function readReason(
         return reason === null ? null : `it prints git's stored files, and ${reason}`;
       });
     case 'messages':
-      return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) =>
-        found.messages === null ? null : `it prints git's commit messages, and ${found.messages}`,
-      );
+      return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) => {
+        if (found.messages !== null) return `it prints git's commit messages, and ${found.messages}`;
+        if (found.files === null) return null;
+        // Notes are printed with the messages, and are stored files.
+        const place = Object.keys(read.repo.env).length === 0 ? gitRepoPlace(read.repo.args, folder) : null;
+        const notes = place === null || place === 'none' || repositoryHasNotes(place);
+        return notes ? `it prints git's commit messages and notes, and ${found.files}` : null;
+      });
     case 'checkout':
       return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) => {
         // No stored file holds a secret: neither do the index's and HEAD's.
