@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,10 +60,27 @@ beforeAll(async () => {
   git(leak, 'config', 'alias.x', '!git show');
   git(leak, 'config', 'alias.l2', 'sh --stat');
   await writeFile(join(leak, 'src', 'a.ts'), 'one, changed\n');
-  // A token in a fixture HEAD holds (as kimi-ts's own test fixtures do).
+  // A token in a fixture HEAD holds (as kimi-ts's own test fixtures do), unchanged since.
   const fixture = await repo('fixture');
   await commit(fixture, { 'src/a.ts': 'one\n', 'test/fixture.txt': `fake ${TOKEN}\n` }, 'one');
   await writeFile(join(fixture, 'src', 'a.ts'), 'one, changed\n');
+  // Touched (a checkout, a formatter that changed nothing): its time is not the index's, its content is.
+  const later = new Date(Date.now() + 60_000);
+  await utimes(join(fixture, 'test', 'fixture.txt'), later, later);
+  // The same, the fixture changed in the work tree.
+  const touched = await repo('touched');
+  await commit(touched, { 'src/a.ts': 'one\n', 'test/fixture.txt': `fake ${TOKEN}\n` }, 'one');
+  await writeFile(join(touched, 'test', 'fixture.txt'), `fake ${TOKEN}\nand one more line\n`);
+  // The same, the change staged.
+  const staged = await repo('staged');
+  await commit(staged, { 'src/a.ts': 'one\n', 'test/fixture.txt': `fake ${TOKEN}\n` }, 'one');
+  await writeFile(join(staged, 'test', 'fixture.txt'), `fake ${TOKEN}\nand one more line\n`);
+  git(staged, 'add', '.');
+  // A new file holding a token, staged: the index holds it, HEAD does not.
+  const added = await repo('added');
+  await commit(added, { 'src/a.ts': 'one\n' }, 'one');
+  await writeFile(join(added, 'deploy.txt'), `push with ${TOKEN}\n`);
+  git(added, 'add', '.');
   // A token in a commit message only.
   const message = await repo('message');
   await commit(message, { 'a.txt': 'plain\n' }, `deploy with ${TOKEN}`);
@@ -117,23 +134,37 @@ describe('commands that print only the index and HEAD', () => {
     expect(await reason(command, 'leak')).toMatch(/holds a GitHub token/);
   });
 
-  it.each([
-    'git diff',
-    'git diff --cached',
-    'git diff HEAD',
-    'git diff -- test',
-    'git status -v',
-    'git add -p',
-  ])('%s is asked when HEAD or the index holds a token', async (command) => {
-    expect(await reason(command, 'fixture')).toMatch(/test\/fixture\.txt.*GitHub token/);
-  });
-
-  it.each(['git diff -- src', 'git diff src/a.ts', 'git diff --cached -- src/a.ts'])(
-    '%s names only paths that hold none: asks nothing',
+  it.each(['git diff', 'git diff --cached', 'git diff HEAD', 'git status -v', 'git add -p', 'git stash -p'])(
+    '%s asks nothing when HEAD holds a token in a file nobody changed',
     async (command) => {
       expect(await reason(command, 'fixture')).toBeNull();
     },
   );
+
+  it.each([
+    ['git diff', 'touched', "the index's test/fixture.txt"],
+    ['git diff -- test', 'touched', "the index's test/fixture.txt"],
+    ['git diff HEAD', 'touched', "HEAD's test/fixture.txt"],
+    ['git add -p', 'touched', "the index's test/fixture.txt"],
+    ['git diff --cached', 'staged', "the index's test/fixture.txt"],
+    ['git diff HEAD', 'staged', "HEAD's test/fixture.txt"],
+    ['git status -v', 'staged', "the index's test/fixture.txt"],
+    ['git diff --cached', 'added', "the index's deploy.txt"],
+    ['git diff HEAD', 'added', "the work tree's (as the index's) deploy.txt"],
+    ['git commit -v', 'added', "the index's deploy.txt"],
+  ])('%s in %s prints a changed file holding a token: asked', async (command, folder, says) => {
+    expect(await reason(command, folder)).toContain(`${says} holds a GitHub token`);
+  });
+
+  it.each([
+    ['git diff -- src', 'touched'],
+    ['git diff --cached', 'touched'],
+    ['git diff', 'staged'],
+    ['git diff', 'added'],
+    ['git diff --cached -- src', 'added'],
+  ])('%s in %s prints no file holding a token: asks nothing', async (command, folder) => {
+    expect(await reason(command, folder)).toBeNull();
+  });
 });
 
 describe('git reads the scan did not see', () => {
@@ -202,4 +233,23 @@ describe('git reads the scan did not see', () => {
       expect(await reason(command, 'leak')).toBeNull();
     },
   );
+});
+
+describe('the store scan stops at its first secret file', () => {
+  it("judges the index's and HEAD's files it did not read when a command prints only those", async () => {
+    // The same token file as leak's history (the same blob, judged before): this store's scan stops
+    // there, before reading src/b.ts; git diff judges src/b.ts then.
+    expect(await reason('git show HEAD~1', 'leak')).toMatch(/holds a GitHub token/);
+    const again = await repo('again');
+    await commit(again, { 'notes.txt': `push with ${TOKEN}\n` }, 'one');
+    await commit(again, { 'notes.txt': 'from the vault\n', 'src/b.ts': 'export const b = 2;\n' }, 'two');
+    expect(await reason('git show HEAD~1', 'again')).toMatch(/holds a GitHub token/);
+    expect(await reason('git diff', 'again')).toBeNull();
+    await writeFile(
+      join(root, 'again', 'src', 'b.ts'),
+      `export const b = '${TOKEN.replace('e5F6', 'g7H8')}';\n`,
+    );
+    git(join(root, 'again'), 'add', '.');
+    expect(await reason('git diff --cached', 'again')).toMatch(/the index's src\/b\.ts holds a GitHub token/);
+  });
 });

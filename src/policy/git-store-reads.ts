@@ -12,8 +12,8 @@ export type GitStoreRead =
   | {
       readonly kind: 'checkout';
       readonly repo: GitRepoWords;
-      readonly index: boolean;
-      readonly head: boolean;
+      /** What it compares, and prints where they differ. */
+      readonly compares: readonly CheckoutComparison[];
       /** The paths named (relative to the command's folder); null for every path. */
       readonly paths: readonly string[] | null;
     }
@@ -28,6 +28,12 @@ export type GitStoreRead =
     }
   /** The repository is named by a word only run time knows (`git -C "$R" show`). */
   | { readonly kind: 'unknownRepo' };
+
+/**
+ * Two of the work tree, the index and HEAD: `git diff` (the work tree against the index), `git diff
+ * --cached` (the index against HEAD), `git diff HEAD` (the work tree against HEAD).
+ */
+export type CheckoutComparison = 'worktree-index' | 'index-head' | 'worktree-head';
 
 /** Which repository git works in: global options and `GIT_*` variables, for the scan's own git. */
 export interface GitRepoWords {
@@ -115,17 +121,22 @@ export function gitStoreRead(
     case 'stash':
       return stashRead(rest, repo, isPath);
     case 'status':
-    case 'commit':
+    case 'commit': {
       // The diff of the index against HEAD (and, with -vv, of the work tree against the index).
-      return rest.some((word) => word !== null && VERBOSE.test(word))
-        ? { kind: 'checkout', repo, index: true, head: true, paths: null }
-        : null;
+      const verbose = rest.filter((word) => word !== null && VERBOSE.test(word));
+      if (verbose.length === 0) return null;
+      const twice = verbose.length > 1 || verbose[0] === '-vv';
+      return { kind: 'checkout', repo, compares: twice ? BOTH : INDEX_HEAD, paths: null };
+    }
     case 'add':
-    case 'reset':
     case 'checkout':
     case 'restore':
       return rest.some((word) => word !== null && INTERACTIVE.test(word))
-        ? interactiveRead(rest, repo, isPath)
+        ? interactiveRead(rest, repo, isPath, WORKTREE_INDEX)
+        : null;
+    case 'reset':
+      return rest.some((word) => word !== null && INTERACTIVE.test(word))
+        ? interactiveRead(rest, repo, isPath, INDEX_HEAD)
         : null;
     case 'branch':
       return rest.some((word) => word === null || BRANCH_MESSAGES.test(word))
@@ -174,6 +185,10 @@ const BRANCH_MESSAGES = /^(?:-[a-zA-Z]*v[a-zA-Z]*|--verbose|--format.*)$/;
 const TAG_MESSAGES = /^(?:-n\d*|--format.*)$/;
 const REV_LIST_MESSAGES = /^(?:--format.*|--pretty.*|--header|--oneline)$/;
 const VERBOSE = /^(?:-v+|--verbose)$/;
+const WORKTREE_INDEX: readonly CheckoutComparison[] = ['worktree-index'];
+const INDEX_HEAD: readonly CheckoutComparison[] = ['index-head'];
+const WORKTREE_HEAD: readonly CheckoutComparison[] = ['worktree-head'];
+const BOTH: readonly CheckoutComparison[] = ['index-head', 'worktree-index'];
 const INTERACTIVE = /^(?:-p|--patch|-i|--interactive)$/;
 
 const PATCH_OPTION =
@@ -219,8 +234,7 @@ function diffRead(
   return {
     kind: 'checkout',
     repo,
-    index: cached || !head,
-    head: cached || head,
+    compares: cached ? INDEX_HEAD : head ? WORKTREE_HEAD : WORKTREE_INDEX,
     paths: everyPath || paths.length === 0 ? null : paths,
   };
 }
@@ -236,7 +250,7 @@ function stashRead(
   if (action === 'list') return { kind: 'messages', repo };
   if (action !== undefined && action !== 'push' && action !== 'save' && !action.startsWith('-')) return null;
   return rest.some((word) => word !== null && INTERACTIVE.test(word))
-    ? interactiveRead(rest.slice(action?.startsWith('-') ? 0 : 1), repo, isPath)
+    ? interactiveRead(rest.slice(action?.startsWith('-') ? 0 : 1), repo, isPath, WORKTREE_HEAD)
     : null;
 }
 
@@ -248,6 +262,7 @@ function interactiveRead(
   rest: readonly GitWord[],
   repo: GitRepoWords,
   isPath: (word: string, repo: GitRepoWords) => boolean,
+  compares: readonly CheckoutComparison[],
 ): GitStoreRead {
   const paths: string[] = [];
   let everyPath = false;
@@ -265,13 +280,7 @@ function interactiveRead(
     if (!PATHSPEC_MAGIC.test(word) && isPath(word, repo)) paths.push(word);
     else return { kind: 'history', repo };
   }
-  return {
-    kind: 'checkout',
-    repo,
-    index: true,
-    head: true,
-    paths: everyPath || paths.length === 0 ? null : paths,
-  };
+  return { kind: 'checkout', repo, compares, paths: everyPath || paths.length === 0 ? null : paths };
 }
 
 /** A pathspec git reads as a pattern or with magic (`*.ts`, `:(glob)…`, `:/`): it may match any path. */

@@ -69,6 +69,33 @@ export function storedObjectReason(id: string): string | null | undefined {
   return judged.get(id);
 }
 
+/**
+ * Judges the objects of `ids` not judged before (the index's and HEAD's files, when the store scan
+ * stopped at its first secret file), in the repository git finds from `cwd`; one that cannot be
+ * read stays unjudged.
+ */
+export async function judgeStoredObjects(cwd: string, ids: readonly string[]): Promise<void> {
+  const unread = ids.filter((id) => !judged.has(id));
+  for (let start = 0; start < unread.length; start += JUDGE_BATCH) {
+    let printed: Buffer;
+    try {
+      ({ stdout: printed } = await git(
+        ['cat-file', '--batch'],
+        cwd,
+        NO_ENV,
+        STORE_SCAN_BYTES * 2,
+        unread.slice(start, start + JUDGE_BATCH),
+      ));
+    } catch {
+      return;
+    }
+    judgeBatch(printed, new FoundSecrets());
+  }
+}
+
+/** Ids per `cat-file --batch` of judgeStoredObjects. */
+const JUDGE_BATCH = 2_000;
+
 const NO_ENV: Readonly<Record<string, string>> = Object.freeze({});
 const NO_SECRETS: GitStoreSecrets = Object.freeze({ files: null, messages: null });
 
@@ -105,33 +132,38 @@ async function scanStore(
       return unscanned(null);
     return unscanned("git's object store could not be listed to scan it for secrets");
   }
-  // Every object is judged (not only up to the first secret): which files hold one is asked of the
-  // index's and HEAD's (git-checkout-secrets.ts), and messages are told from files.
+  // Every commit and tag is judged (they are small: a message is told from a file only so), then
+  // files and trees up to the first secret one: the index's and HEAD's files, when a command prints
+  // only those, are judged on their own (judgeStoredObjects, git-checkout-secrets.ts).
   const found = new FoundSecrets();
-  const unread: { id: string; size: number }[] = [];
-  let unreadBytes = 0;
+  const messages: { id: string; size: number }[] = [];
+  const files: { id: string; size: number }[] = [];
   for (const line of listed.toString('latin1').split('\n')) {
     const [id, type, sizeText] = line.split(' ');
     if (id === undefined || type === undefined || !JUDGED_TYPES.has(type)) continue;
     const known = judged.get(id);
-    if (known !== undefined) {
-      found.add(type, known);
-      continue;
-    }
-    const size = Number(sizeText);
-    unread.push({ id, size });
-    unreadBytes += size;
-    if (unreadBytes > STORE_SCAN_BYTES)
-      return unscanned(
-        `git's object store is larger than the ${STORE_SCAN_BYTES / MIB} MiB scanned for secrets`,
-      );
+    if (known !== undefined) found.add(type, known);
+    else (type === 'commit' || type === 'tag' ? messages : files).push({ id, size: Number(sizeText) });
   }
+  const unread = found.files === null ? messages.concat(files) : messages;
+  let unreadBytes = 0;
+  for (const { size } of unread) unreadBytes += size;
+  if (unreadBytes > STORE_SCAN_BYTES)
+    return unscanned(
+      `git's object store is larger than the ${STORE_SCAN_BYTES / MIB} MiB scanned for secrets`,
+    );
   // In batches of bounded size: git's output is held in memory whole.
   for (let start = 0; start < unread.length; ) {
+    if (start >= messages.length && found.files !== null) break;
     const batch: string[] = [];
     for (let bytes = 0; start < unread.length && bytes < BATCH_BYTES; start++) {
       batch.push(unread[start]!.id);
       bytes += unread[start]!.size;
+      // The messages' batch ends with them: the files after it may not be needed.
+      if (start + 1 === messages.length) {
+        start++;
+        break;
+      }
     }
     let printed: Buffer;
     try {
