@@ -1,12 +1,15 @@
 import { basename, isAbsolute, resolve, sep } from 'node:path';
+import type { CommandPart } from './command-part.js';
 import { type CommandScope, commandScope, partFolders } from './command-scope.js';
 import { DecisionRealPaths } from './decision-real-paths.js';
-import { gitBlobReadRepoArgs } from './git-blob-commands.js';
-import { gitStoreSecretReason } from './git-store-secrets.js';
+import { type GitRun, gitRunRead, gitRunStoreReason } from './git-store-reason.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
 import { fileSecretContentReason, knownSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, secretNameReason, sensitiveReason } from './sensitive-files.js';
+import { splitWords } from './shell-split-words.js';
 import { expandedNames, MAX_WORD_NAMES } from './shell-word-expansion.js';
+
+export { splitWords } from './shell-split-words.js';
 
 /**
  * Why a command reads a secret file, or null: one of its words names one (`cat prod.env`,
@@ -24,8 +27,9 @@ export async function commandSecretReason(
   now: () => number = Date.now,
   loopWords: readonly string[] = [],
   sandboxHidesHomes = false,
+  analysed?: readonly CommandPart[],
 ): Promise<string | null> {
-  return commandSecretReasonNow(parts, cwd, homes, now, loopWords, sandboxHidesHomes);
+  return commandSecretReasonNow(parts, cwd, homes, now, loopWords, sandboxHidesHomes, analysed);
 }
 
 /**
@@ -46,6 +50,8 @@ export function commandSecretReasonNow(
    * folder the command can see), not asked for whatever it is.
    */
   sandboxHidesHomes = false,
+  /** The parts as the parser analysed them (the commands each runs, wrappers removed), when known. */
+  analysed?: readonly CommandPart[],
 ): string | null | Promise<string | null> {
   // Each word's files looked up in the command's order (synchronously: see DecisionRealPaths); the
   // first secret is the answer. Only a `.git/config` is read for its content, and only then does
@@ -87,7 +93,7 @@ export function commandSecretReasonNow(
     }
     // Only a part that runs git can print its stored blobs (one text search for most parts).
     if (loopList || !texts[i]!.includes('git')) continue;
-    const store = gitStoreReason(splits[i]!, folders ?? scope.folders, unknownFolder);
+    const store = gitStoreReason(splits[i]!, analysed?.[i], folders ?? scope.folders, unknownFolder);
     if (typeof store === 'string' && !pending) return store;
     pending ||= store !== null;
     if (store !== null) reasons.push(store);
@@ -97,24 +103,48 @@ export function commandSecretReasonNow(
 }
 
 /**
- * Why a part that prints git's stored blobs (`git show HEAD:notes`, `git log -p`) may hand over a
- * secret the repository's history holds (git-store-secrets.ts), or null for any other part.
+ * Why a part that runs git may print a secret git's object store holds (git-store-reason.ts), or
+ * null: judged as written and as each command it runs (`xargs git show`, `timeout 5 git log -p`,
+ * `find -exec git show`), with the `GIT_*` variables it sets before git.
  */
 function gitStoreReason(
   words: readonly string[],
+  part: CommandPart | undefined,
   folders: readonly string[],
   unknownFolder: string | null,
 ): string | null | Promise<string | null> {
-  const repoArgs = gitBlobReadRepoArgs(words);
-  if (repoArgs === null) return null;
-  if (unknownFolder !== null)
-    return `it prints git's stored files in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
-  const says = (reason: string | null) =>
-    reason === null ? null : `it prints git's stored files, and ${reason}`;
-  if (folders.length === 1) return gitStoreSecretReason(repoArgs, folders[0]!).then(says);
-  return Promise.all(folders.map((folder) => gitStoreSecretReason(repoArgs, folder))).then((found) =>
-    says(found.find((r) => r !== null) ?? null),
-  );
+  const assigned: string[] = [];
+  for (const word of words) {
+    if (word === 'git' || word.endsWith('/git')) break;
+    if (word.startsWith('GIT_') && word.includes('=')) assigned.push(word);
+  }
+  const runs: GitRun[] = [{ words, assigned }];
+  // A part that is no git command as written (a wrapper: `xargs git show`): what it runs. The first
+  // invocation is the part as written (its words above); the others, the commands it runs.
+  const invocations = part?.invocations ?? [];
+  if (invocations.length > 1 && gitRunRead(runs[0]!, folders[0] ?? sep) === null) {
+    runs.pop();
+    for (let k = 1; k < invocations.length; k++)
+      runs.push({ words: invocations[k]!.map((word) => word.value), assigned });
+  }
+  const found: (string | Promise<string | null>)[] = [];
+  for (const run of runs) {
+    if (unknownFolder !== null) {
+      if (gitRunRead(run, folders[0] ?? sep) !== null)
+        return `it prints git's stored files in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
+      continue;
+    }
+    for (const folder of folders) {
+      const reason = gitRunStoreReason(run, folder);
+      if (reason !== null) found.push(reason);
+    }
+  }
+  if (found.length === 0) return null;
+  // A ready answer first: the decision need not wait.
+  const ready = found.find((reason) => typeof reason === 'string');
+  if (ready !== undefined) return ready;
+  if (found.length === 1) return found[0]!;
+  return Promise.all(found).then((reasons) => reasons.find((r) => r !== null) ?? null);
 }
 
 /**
@@ -320,63 +350,6 @@ function candidateWords(split: readonly string[], loopList: boolean): readonly s
   }
   return out;
 }
-
-/** Splits a command part into words with quotes and backslashes removed (enough to read file names). */
-export function splitWords(text: string): string[] {
-  // No quote or backslash (most parts): the words are the runs between blanks.
-  if (!QUOTING.test(text)) return blankSeparated(text);
-  const words: string[] = [];
-  let current = '';
-  let inWord = false;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === quote) quote = null;
-      else if (c === '\\' && quote === '"' && i + 1 < text.length) current += text[++i];
-      else current += c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < text.length) {
-      current += text[++i];
-      inWord = true;
-    } else if (isBlankChar(text.charCodeAt(i))) {
-      if (inWord) words.push(current);
-      current = '';
-      inWord = false;
-    } else {
-      current += c;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push(current);
-  return words;
-}
-
-const QUOTING = /['"\\]/;
-
-/** `text.split(/\s+/)` without the empty words, in one pass. */
-function blankSeparated(text: string): string[] {
-  const words: string[] = [];
-  let start = -1;
-  for (let i = 0; i < text.length; i++) {
-    if (isBlankChar(text.charCodeAt(i))) {
-      if (start >= 0) words.push(text.slice(start, i));
-      start = -1;
-    } else if (start < 0) start = i;
-  }
-  if (start >= 0) words.push(text.slice(start));
-  return words;
-}
-
-/** What `\s` matches: ASCII blanks told by their code, others by the regex (Unicode spaces, BOM). */
-function isBlankChar(code: number): boolean {
-  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
-  return BLANK.test(String.fromCharCode(code));
-}
-
-const BLANK = /\s/;
 
 /** The files a name stands for in a folder: the path, and the files its globs match (in any part). */
 function expandWord(word: string, cwd: string, reals: DecisionRealPaths): string[] {

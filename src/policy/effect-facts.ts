@@ -104,6 +104,7 @@ function commandFacts(
     undefined,
     command.loopWords,
     sandboxHidesHomes,
+    command.analysed,
   );
   const facts = (reason: string | null): EffectFacts => ({
     effect,

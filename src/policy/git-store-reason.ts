@@ -1,0 +1,145 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { runGitProcess } from '../util/git-process.js';
+import { checkoutSecretReason } from './git-checkout-secrets.js';
+import { repositoryHasNotes } from './git-notes-refs.js';
+import { type GitRepoWords, type GitStoreRead, type GitWord, gitStoreRead } from './git-store-reads.js';
+import { gitStoreSecretsNow } from './git-store-secrets.js';
+import { gitRepoPlace } from './git-store-state.js';
+import { splitWords } from './shell-split-words.js';
+
+/** One way a command part runs git: its words (null for one only run time knows), the variables before it. */
+export interface GitRun {
+  readonly words: readonly GitWord[];
+  readonly assigned: readonly string[];
+}
+
+/**
+ * Why a command part that runs git may print a secret git's object store holds, in `folder`, or
+ * null: what it reads (git-store-reads.ts) against what the store holds (git-store-secrets.ts), the
+ * index's and HEAD's files (git-checkout-secrets.ts) for a command that prints only those; an alias
+ * is looked up in the config git reads and its command judged in turn. Null with no promise for a
+ * part that prints nothing stored (`git status`, `git add x`).
+ */
+export function gitRunStoreReason(run: GitRun, folder: string): string | null | Promise<string | null> {
+  const read = gitRunRead(run, folder);
+  return read === null ? null : readReason(read, folder, 0);
+}
+
+/** What the run prints of git's store (git-store-reads.ts), with no look-up of anything but paths. */
+export function gitRunRead(run: GitRun, folder: string): GitStoreRead | null {
+  return gitStoreRead(run.words, run.assigned, (word, repo) => isPath(word, repo, folder));
+}
+
+/** How many aliases deep an alias is followed (git stops at a loop; a chain this long is no work). */
+const MAX_ALIAS_DEPTH = 8;
+
+function readReason(
+  read: GitStoreRead,
+  folder: string,
+  depth: number,
+): string | null | Promise<string | null> {
+  switch (read.kind) {
+    case 'unknownRepo':
+      return "it prints git's stored files of a repository only run time names";
+    case 'history':
+      return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) => {
+        const reason = found.files ?? found.messages;
+        return reason === null ? null : `it prints git's stored files, and ${reason}`;
+      });
+    case 'messages':
+      return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) => {
+        if (found.messages !== null) return `it prints git's commit messages, and ${found.messages}`;
+        if (found.files === null) return null;
+        // Notes are printed with the messages, and are stored files.
+        const place = Object.keys(read.repo.env).length === 0 ? gitRepoPlace(read.repo.args, folder) : null;
+        const notes = place === null || place === 'none' || repositoryHasNotes(place);
+        return notes ? `it prints git's commit messages and notes, and ${found.files}` : null;
+      });
+    case 'checkout':
+      return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) => {
+        // No stored file holds a secret: neither do the index's and HEAD's.
+        if (found.files === null) return null;
+        const place = Object.keys(read.repo.env).length === 0 ? gitRepoPlace(read.repo.args, folder) : null;
+        // A repository found only by git: as for any command printing stored files.
+        if (place === null || place === 'none') return `it prints git's stored files, and ${found.files}`;
+        return then(checkoutSecretReason(place, { ...read, base: repoBase(read.repo, folder) }), (reason) =>
+          reason === null ? null : `it prints git's stored files, and ${reason}`,
+        );
+      });
+    case 'alias':
+      return aliasReason(read, folder, depth);
+  }
+}
+
+async function aliasReason(
+  read: Extract<GitStoreRead, { kind: 'alias' }>,
+  folder: string,
+  depth: number,
+): Promise<string | null> {
+  if (depth >= MAX_ALIAS_DEPTH) return readReason({ kind: 'history', repo: read.repo }, folder, depth);
+  const value = await aliasValue(read, folder);
+  if (value === null) return null;
+  // `!…` is a shell command line: it may run any git command, on any repository.
+  if (value.startsWith('!')) return readReason({ kind: 'history', repo: read.repo }, folder, depth);
+  const words: GitWord[] = ['git', ...read.repo.args, ...splitWords(value), ...read.rest];
+  const assigned = Object.entries(read.repo.env).map(([name, text]) => `${name}=${text}`);
+  const next = gitStoreRead(words, assigned, (word, repo) => isPath(word, repo, folder));
+  return next === null ? null : readReason(next, folder, depth + 1);
+}
+
+/** `f(value)`, in a promise only when `value` is one (a ready answer waits on no microtask). */
+function then<T, U>(value: T | Promise<T>, f: (ready: T) => U | Promise<U>): U | Promise<U> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+
+/** The folder git works in: the command's, after each `-C`. */
+function repoBase(repo: GitRepoWords, folder: string): string {
+  let base = folder;
+  for (let i = 0; i + 1 < repo.args.length; i++)
+    if (repo.args[i] === '-C') base = resolve(base, repo.args[++i]!);
+  return base;
+}
+
+/** A word git takes as a path: it names an existing file or folder (else it is a revision, or an error). */
+function isPath(word: string, repo: GitRepoWords, folder: string): boolean {
+  try {
+    return statSync(resolve(repoBase(repo, folder), word), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The alias's definition in the config git reads there (system, global, the repository's, includes,
+ * `-c` on the command line and in the environment), by git itself; null when there is none (a
+ * `git-NAME` program, or a typo). `git config --get` runs no program.
+ */
+async function aliasValue(
+  read: Extract<GitStoreRead, { kind: 'alias' }>,
+  folder: string,
+): Promise<string | null> {
+  try {
+    const { code, stdout } = await runGitProcess(
+      [
+        ...read.repo.args,
+        ...read.settings.flatMap((setting) => ['-c', setting]),
+        'config',
+        '--get',
+        `alias.${read.name}`,
+      ],
+      {
+        cwd: folder,
+        env: { ...process.env, ...read.repo.env },
+        settings: [],
+        okCodes: [1],
+        timeoutMs: 10_000,
+        failure: (message) => new Error(message),
+        missing: 'git is not installed',
+      },
+    );
+    return code === 0 ? stdout.toString('utf8').replace(/\n$/, '') : null;
+  } catch {
+    return null;
+  }
+}
