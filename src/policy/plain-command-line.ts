@@ -1,6 +1,7 @@
 import type { CommandPart } from './command-part.js';
+import { isCommandVariable } from './command-variables.js';
 import { KEYWORDS, startsWithKeyword } from './shell-keywords.js';
-import { analyseCommandWords } from './shell-part-analysis.js';
+import { type AssignedVariable, analyseCommandWords } from './shell-part-analysis.js';
 import type { ShellWord } from './shell-words.js';
 
 /**
@@ -69,6 +70,7 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
   const parts: CommandPart[] = [];
   // The names of `NAME=value` words before a command's name: variables set for it.
   let assignments: string[] = [];
+  let commandVariables: AssignedVariable[] = [];
   let words: ShellWord[] = [];
   let redirects: CommandPart[] = [];
   // The commands of the words' substitutions: after their command, before its redirections.
@@ -79,10 +81,11 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if ('operator' in token) {
       // An operator with no command before it is a syntax error: the parser says so.
       if (words.length === 0) return null;
-      const part = plainPart(command.slice(start, end), assignments, words);
+      const part = plainPart(command.slice(start, end), assignments, words, commandVariables);
       if (part === null) return null;
       parts.push(part, ...inner, ...redirects);
       assignments = [];
+      commandVariables = [];
       words = [];
       redirects = [];
       inner = [];
@@ -112,7 +115,9 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
       // A literal value only (`IFS=`, `A="x y"`): whatever an expansion makes, the parser reads.
       if (token.value === null) return null;
       if (assignments.length === 0) start = token.start;
-      assignments.push(token.word.slice(0, token.word.indexOf('=')));
+      const name = token.word.slice(0, token.word.indexOf('='));
+      assignments.push(name);
+      if (isCommandVariable(name)) commandVariables.push({ name, value: token.value.slice(name.length + 1) });
       continue;
     }
     if (!isPlainWord(token.word) || (words.length === 0 && !COMMAND_NAME.test(token.word))) return null;
@@ -122,7 +127,7 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if (token.inner) inner.push(...token.inner);
   }
   if (words.length > 0) {
-    const part = plainPart(command.slice(start, end), assignments, words);
+    const part = plainPart(command.slice(start, end), assignments, words, commandVariables);
     if (part === null) return null;
     parts.push(part, ...inner, ...redirects);
   } else if (assignments.length > 0 || lastOperator(tokens) !== ';') {
@@ -159,12 +164,14 @@ function plainPart(
   text: string,
   assignments: readonly string[],
   words: readonly ShellWord[],
+  commandVariables: readonly AssignedVariable[],
 ): CommandPart | null {
   // Words that all hold `=` (`--format=x`, `--x=y --y=z`) are a statement of assignments to the
   // grammar, not a command (bash runs `--x=y`): left to the parser.
   if (words.every((word) => word.text.includes('='))) return null;
   // No input redirection in a plain line: a shell reading its input reads the pipe (unknown).
-  const { part, nested } = analyseCommandWords(text, assignments, words, () => null);
+  // A variable naming a command (`GIT_SSH_COMMAND=…`) adds a line parsed in turn: left to the parser.
+  const { part, nested } = analyseCommandWords(text, assignments, words, () => null, commandVariables);
   return nested.length > 0 ? null : part;
 }
 
