@@ -134,8 +134,8 @@ export async function openSessionGuards(parts: {
       ...gitPlaceholders.folders,
     ],
     emptyWhenMissing: gitPlaceholders.files,
-    gitConfigNamed: () => {
-      const held = heldInRoots(gitConfig.current(), writableReals());
+    gitConfigNamed: (nestedWorkTrees) => {
+      const held = heldInRoots(gitConfig.current({ nestedWorkTrees }), writableReals());
       return [...held.files, ...held.folders];
     },
   };

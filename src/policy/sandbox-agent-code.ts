@@ -28,9 +28,10 @@ export interface AgentCode {
   readonly emptyWhenMissing?: readonly string[];
   /**
    * The work-tree files and folders git's config names now, each held by itself: includes and the
-   * `core.hooksPath` folder (src/policy/git-config-holds.ts), read again when a config changes.
+   * `core.hooksPath` folder (src/policy/git-config-holds.ts), read again when a config changes;
+   * the configs of the nested repositories whose work trees are given are read too.
    */
-  readonly gitConfigNamed?: () => readonly string[];
+  readonly gitConfigNamed?: (nestedWorkTrees: readonly string[]) => readonly string[];
 }
 
 export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [], madeWhenMissing: [] };
@@ -43,12 +44,17 @@ export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [], madeWhenMiss
  * held by itself: the whole workspace would otherwise be read-only. Only what lies inside a root;
  * the outermost of nested holds.
  */
-export function agentCodeHolds(agentCode: AgentCode, realWritableRoots: readonly string[]): string[] {
+export function agentCodeHolds(
+  agentCode: AgentCode,
+  realWritableRoots: readonly string[],
+  /** The work trees of the repositories nested in the roots (the sandbox's nested-git walk). */
+  nestedWorkTrees: readonly string[] = [],
+): string[] {
   const { byFolder, madeWhenMissing } = agentCode;
   const byFile = [
     ...agentCode.byFile,
     ...(agentCode.emptyWhenMissing ?? []),
-    ...(agentCode.gitConfigNamed?.() ?? []),
+    ...(agentCode.gitConfigNamed?.(nestedWorkTrees) ?? []),
   ];
   if (byFolder.length === 0 && byFile.length === 0 && madeWhenMissing.length === 0) return [];
   const holds = new Set<string>();

@@ -1,4 +1,5 @@
 import { existsSync, lstatSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 import { moduleGitDirs } from './module-git-dirs.js';
 import type { NestedGitIndex } from './nested-git-index.js';
@@ -82,4 +83,15 @@ function isFolder(path: string): boolean {
  */
 export function nestedGitBinds(paths: readonly string[] | undefined): string[] {
   return (paths ?? []).flatMap((path) => ['--ro-bind', path, path]);
+}
+
+/**
+ * The work trees of the nested repositories in a reading of nested `.git` paths (`sub/.git` → `sub`):
+ * their configs name hooks in them too (`sub/.husky`, git-config-holds.ts).
+ */
+export function nestedWorkTrees(nestedGit: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...nestedGit.values()]
+    .flat()
+    .filter((path) => basename(path) === '.git')
+    .map((path) => dirname(path));
 }
