@@ -1,6 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
+import type { GitConfigHeld } from './git-config-holds.js';
 
 /**
  * Code and specs kimi-ts runs or loads outside any sandbox, named by real path:
@@ -31,7 +32,11 @@ export interface AgentCode {
    * `core.hooksPath` folder (src/policy/git-config-holds.ts), read again when a config changes;
    * the configs of the nested repositories whose work trees are given are read too.
    */
-  readonly gitConfigNamed?: (nestedWorkTrees: readonly string[]) => readonly string[];
+  readonly gitConfigNamed?: (nestedWorkTrees: readonly string[]) => GitConfigHeld;
+}
+
+function gitConfigPaths(held: GitConfigHeld | undefined): string[] {
+  return held === undefined ? [] : [...held.files, ...held.folders];
 }
 
 export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [], madeWhenMissing: [] };
@@ -54,7 +59,7 @@ export function agentCodeHolds(
   const byFile = [
     ...agentCode.byFile,
     ...(agentCode.emptyWhenMissing ?? []),
-    ...(agentCode.gitConfigNamed?.(nestedWorkTrees) ?? []),
+    ...gitConfigPaths(agentCode.gitConfigNamed?.(nestedWorkTrees)),
   ];
   if (byFolder.length === 0 && byFile.length === 0 && madeWhenMissing.length === 0) return [];
   const holds = new Set<string>();

@@ -55,3 +55,26 @@ it.each([
     expect(existsSync(join(sub, 'hook-ran'))).toBe(false);
   },
 );
+
+// The hooks folder a nested repository's config names does not exist yet (husky before `npm
+// install`): a command made it and put a hook in it, before; now an empty placeholder stands in for
+// it while the session runs (read-only), and is gone after.
+it('a command cannot create the missing hooks folder a nested repository’s config names', async () => {
+  const command =
+    "mkdir -p sub/tools/hooks && printf '#!/bin/sh\\ntouch hook-ran\\n' > sub/tools/hooks/pre-commit && chmod +x sub/tools/hooks/pre-commit";
+  const { sandbox } = await cli.setup([
+    { toolCalls: [{ id: 's', name: 'Shell', args: { command } }] },
+    { text: 'done' },
+  ]);
+  const work = sandbox.workDir;
+  execFileSync('git', ['init', '-q'], { cwd: work });
+  const sub = join(work, 'sub');
+  await mkdir(sub);
+  execFileSync('git', ['init', '-q'], { cwd: sub });
+  execFileSync('git', ['config', 'core.hooksPath', 'tools/hooks'], { cwd: sub });
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'set up the hooks']);
+  expect(result.code).toBe(0);
+  expect(existsSync(join(sub, 'tools'))).toBe(false);
+  personCommits(sub);
+  expect(existsSync(join(sub, 'hook-ran'))).toBe(false);
+});
