@@ -134,10 +134,7 @@ export async function openSessionGuards(parts: {
       ...gitPlaceholders.folders,
     ],
     emptyWhenMissing: gitPlaceholders.files,
-    gitConfigNamed: () => {
-      const held = heldInRoots(gitConfig.current(), writableReals());
-      return [...held.files, ...held.folders];
-    },
+    gitConfigNamed: (nestedWorkTrees) => heldInRoots(gitConfig.current({ nestedWorkTrees }), writableReals()),
   };
   const sandboxContext: SandboxContext = {
     workDir: session.workDir,

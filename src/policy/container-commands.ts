@@ -84,8 +84,8 @@ const DOCKER_RUN = options(
 
 /**
  * `docker|podman [global options] exec [options] CONTAINER CMD …`, `… run [options] IMAGE [CMD …]`
- * (and `container exec|run`): CMD runs in the container, whose files may be the host's (`-v /:/h`).
- * Other forms that run a command (compose) are not read here.
+ * (and `container exec|run`, `compose exec|run`): CMD runs in the container, whose files may be the
+ * host's (`-v /:/h`).
  */
 export function containerRun(program: string, args: readonly ShellWord[]): ToolRun | null {
   const why = `${program} runs a command in a container`;
@@ -93,13 +93,8 @@ export function containerRun(program: string, args: readonly ShellWord[]): ToolR
   if (i === -1) return unreadRun(why);
   if (args[i]?.value === 'container') i++;
   const subcommand = args[i]?.value;
-  if (subcommand !== 'exec' && subcommand !== 'run') {
-    // `docker compose exec …`, `docker compose run …`: another grammar, not read here.
-    const runs = args
-      .slice(i + 1)
-      .some((word) => word.value === 'exec' || word.value === 'run' || word.value === null);
-    return subcommand === null || (subcommand !== undefined && runs) ? unreadRun(why) : null;
-  }
+  if (subcommand === 'compose') return composeRun(program, args.slice(i + 1));
+  if (subcommand !== 'exec' && subcommand !== 'run') return subcommand === null ? unreadRun(why) : null;
   const known = subcommand === 'exec' ? DOCKER_EXEC : DOCKER_RUN;
   const start = i + 1;
   i = skipOptions(args, start, known);
@@ -118,7 +113,163 @@ export function containerRun(program: string, args: readonly ShellWord[]): ToolR
   return wordsRun(why, command.length > 0 ? command : null);
 }
 
+const COMPOSE_GLOBAL = options(
+  [
+    '--file',
+    '--project-name',
+    '--profile',
+    '--project-directory',
+    '--env-file',
+    '--ansi',
+    '--parallel',
+    '--progress',
+  ],
+  ['--compatibility', '--dry-run', '--all-resources', '--verbose', '--no-ansi'],
+  'fp',
+  '',
+);
+const COMPOSE_EXEC = options(
+  ['--env', '--user', '--workdir', '--index'],
+  ['--detach', '--privileged', '--no-TTY', '--interactive', '--tty'],
+  'euw',
+  'dTit',
+);
+const COMPOSE_RUN = options(
+  [
+    '--env',
+    '--env-from-file',
+    '--user',
+    '--workdir',
+    '--name',
+    '--entrypoint',
+    '--volume',
+    '--publish',
+    '--label',
+    '--cap-add',
+    '--cap-drop',
+    '--pull',
+  ],
+  [
+    '--rm',
+    '--detach',
+    '--no-TTY',
+    '--interactive',
+    '--tty',
+    '--no-deps',
+    '--service-ports',
+    '--use-aliases',
+    '--build',
+    '--quiet-pull',
+    '--quiet-build',
+    '--remove-orphans',
+    '--quiet',
+  ],
+  'euwvpl',
+  'dTitPq',
+);
+
+/**
+ * `docker compose [options] exec|run [options] SERVICE CMD …` (and `docker-compose`, `podman
+ * compose`, `podman-compose`): CMD runs in the service's container; `run --entrypoint PROG` runs
+ * PROG with CMD as its arguments. Other subcommands run what the compose file says (a file of the
+ * project, as a script is): nothing read here.
+ */
+export function composeRun(program: string, args: readonly ShellWord[]): ToolRun | null {
+  const why = `${program} compose runs a command in a service's container`;
+  let i = skipOptions(args, 0, COMPOSE_GLOBAL);
+  if (i === -1) return unreadRun(why);
+  const subcommand = args[i]?.value;
+  if (subcommand === null) return unreadRun(why);
+  if (subcommand !== 'exec' && subcommand !== 'run') return null;
+  const start = i + 1;
+  i = skipOptions(args, start, subcommand === 'exec' ? COMPOSE_EXEC : COMPOSE_RUN);
+  if (i === -1) return unreadRun(why);
+  if (i >= args.length) return null;
+  const command = args.slice(i + 1);
+  for (let k = start; k < i; k++) {
+    const value = args[k]!.value ?? '';
+    if (value === '--entrypoint') return wordsRun(why, [args[k + 1]!, ...command]);
+    if (value.startsWith('--entrypoint=')) {
+      const entrypoint = value.slice('--entrypoint='.length);
+      return wordsRun(why, [{ value: entrypoint, text: entrypoint, splits: false }, ...command]);
+    }
+  }
+  return wordsRun(why, command.length > 0 ? command : null);
+}
+
 const POD_RUNS = new Set(['exec', 'run', 'debug']);
+
+/** kubectl's options with a value (global ones, and exec's), long and short; the rest take none. */
+const KUBECTL_WITH_VALUE = new Set([
+  '--as',
+  '--as-group',
+  '--as-uid',
+  '--cache-dir',
+  '--certificate-authority',
+  '--client-certificate',
+  '--client-key',
+  '--cluster',
+  '--context',
+  '--kubeconfig',
+  '--log-flush-frequency',
+  '--namespace',
+  '--password',
+  '--profile',
+  '--profile-output',
+  '--request-timeout',
+  '--server',
+  '--tls-server-name',
+  '--token',
+  '--user',
+  '--username',
+  '--v',
+  '--vmodule',
+  '--container',
+  '--filename',
+  '--pod-running-timeout',
+  '-n',
+  '-s',
+  '-v',
+  '-c',
+  '-f',
+]);
+const KUBECTL_FLAGS = new Set([
+  '--insecure-skip-tls-verify',
+  '--match-server-version',
+  '--warnings-as-errors',
+  '--disable-compression',
+  '--stdin',
+  '--tty',
+  '--quiet',
+]);
+
+/**
+ * `kubectl exec POD CMD …` with no `--` (the old form): kubectl reads every option-like word as
+ * its own (cobra mixes them among the operands), so the command is the words after the pod that are
+ * no option; an option it does not know is not read here.
+ */
+function podCommandWithoutDashes(why: string, args: readonly ShellWord[], at: number): ToolRun {
+  const operands: ShellWord[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (i === at) continue;
+    const word = args[i]!;
+    const value = word.value;
+    if (value === null) return unreadRun(why);
+    if (!value.startsWith('-') || value === '-') {
+      operands.push(word);
+      continue;
+    }
+    const name = value.includes('=') ? value.slice(0, value.indexOf('=')) : value;
+    if (KUBECTL_WITH_VALUE.has(name)) {
+      if (!value.includes('=') && name.startsWith('--')) i++;
+      else if (!value.includes('=') && value.length === 2) i++;
+    } else if (!KUBECTL_FLAGS.has(name) && !/^-[itq]+$/.test(value) && !/^-[nscfv]./.test(value)) {
+      return unreadRun(why);
+    }
+  }
+  // The operands before the subcommand are none (kubectl's own come after it); the first after is the pod.
+  return wordsRun(why, operands.length > 1 ? operands.slice(1) : null);
+}
 
 /** `kubectl exec|run|debug … -- CMD …` (and OpenShift's `oc`): CMD runs in a pod. */
 export function podRun(program: string, args: readonly ShellWord[]): ToolRun | null {
@@ -129,6 +280,11 @@ export function podRun(program: string, args: readonly ShellWord[]): ToolRun | n
   if (subcommand === undefined || subcommand === null) return null;
   const why = `${program} ${subcommand} runs a command in a pod`;
   if (dashes !== -1) return wordsRun(why, args.slice(dashes + 1));
-  // `kubectl exec POD CMD` (the old form) is not read here; `run` without `--` runs the image's own.
-  return subcommand === 'exec' ? unreadRun(why) : null;
+  // `run` without `--` runs the image's own command.
+  if (subcommand !== 'exec') return null;
+  return podCommandWithoutDashes(
+    why,
+    args,
+    args.findIndex((word) => word.value === 'exec'),
+  );
 }

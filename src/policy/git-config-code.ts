@@ -45,8 +45,21 @@ export function settingCode(setting: string | null, code: GitCode, why: string):
   if (SETTINGS_THAT_RUN_NOTHING.has(sectionAndName) || isPlainSettingName(sectionAndName)) return;
   code.why ??= why;
   if (key.startsWith('alias.') && value.startsWith('!')) code.nested.push(value.slice(1));
-  else code.might = true;
+  else {
+    code.might = true;
+    // git runs these through `sh -c 'VALUE "$@"'`: a deny rule sees the line too (a match denies).
+    if (SHELL_COMMAND_SETTINGS.has(key) && value.trim() !== '') code.nested.push(`${value} "$@"`);
+  }
 }
+
+/** Settings whose value git runs as a command line, its own arguments after (the host, the file). */
+const SHELL_COMMAND_SETTINGS = new Set([
+  'core.sshcommand',
+  'core.editor',
+  'core.pager',
+  'core.askpass',
+  'sequence.editor',
+]);
 
 /** `git config`'s options that take the next word. */
 const CONFIG_WITH_VALUE = new Set([

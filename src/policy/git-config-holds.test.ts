@@ -104,3 +104,37 @@ it('a hooks folder that holds the whole workspace (core.hooksPath = .): only its
   // The sandbox binds none of it (the workspace itself cannot be read-only).
   expect(heldInRoots(holds.current(), [work]).folders).toEqual([]);
 });
+
+// Issue #24 (holes4): a repository nested in the workspace (a subproject with husky, found by the
+// sandbox's nested-git walk) runs its hooks from the folder its own config names, when the person
+// uses git there: held as the top repository's are.
+it("holds what a nested repository's config names: told by the sandbox's walk, or found above a write", async () => {
+  git(work, 'init', '-q');
+  const sub = join(work, 'packages', 'sub');
+  await mkdir(sub, { recursive: true });
+  git(sub, 'init', '-q');
+  git(sub, 'config', 'core.hooksPath', '.husky');
+  git(sub, 'config', 'include.path', '../shared.inc');
+  await mkdir(join(sub, '.husky'));
+  // Found above a write (the file tools ask before any command ran): its own folders.
+  const byWrite = new GitConfigHolds(() => [work], { home, env });
+  expect(byWrite.reason(join(sub, '.husky', 'pre-commit'))).toMatch(/hooksPath/);
+  expect(byWrite.reason(join(sub, 'shared.inc'))).toMatch(/includes/);
+  expect(byWrite.reason(join(sub, 'src', 'index.ts'))).toBeNull();
+  // Told by the walk (the sandbox's binds): held before any write names them.
+  const byWalk = new GitConfigHolds(() => [work], { home, env });
+  expect(byWalk.current({ nestedWorkTrees: [sub] })).toEqual({
+    files: [join(sub, 'shared.inc')],
+    folders: [join(sub, '.husky')],
+  });
+  // Kept for later readings; a work tree outside the writable roots is not read.
+  expect(byWalk.current().folders).toEqual([join(sub, '.husky')]);
+  const outside = join(root, 'elsewhere');
+  await mkdir(outside);
+  git(outside, 'init', '-q');
+  git(outside, 'config', 'core.hooksPath', 'hooks');
+  expect(byWalk.current({ nestedWorkTrees: [outside] }).folders).toEqual([join(sub, '.husky')]);
+  // Its config changed: read again.
+  git(sub, 'config', 'core.hooksPath', 'tools/hooks');
+  expect(byWalk.current().folders).toEqual([join(sub, 'tools', 'hooks')]);
+});

@@ -35,14 +35,21 @@ export class GitConfigHolds {
   private held: GitConfigHeld = { files: [], folders: [] };
   private read: readonly string[] = [];
   private computed = false;
+  /**
+   * The work trees of repositories nested in a writable root whose configs are read too (a
+   * subproject with husky names its own hooks folder): told by the sandbox's nested-git walk, or
+   * found above a path a write names. Kept for the session; one whose `.git` is gone reads nothing.
+   */
+  private readonly nestedTrees = new Set<string>();
 
   constructor(
     private readonly roots: () => readonly string[],
     private readonly places: GitConfigPlaces,
   ) {}
 
-  /** What the configs name now. */
-  current(): GitConfigHeld {
+  /** What the configs name now; `nestedWorkTrees`: nested repositories the caller found (kept). */
+  current(found?: { readonly nestedWorkTrees: readonly string[] }): GitConfigHeld {
+    if (found) for (const tree of found.nestedWorkTrees) this.noteNested(tree);
     const firsts = this.firstFiles();
     const signature = [...firsts.map((f) => f.file), '|', ...this.read].map(stamp).join(' ');
     // Also when no config file exists at all (nothing read: a signature of missing files, still one).
@@ -76,6 +83,7 @@ export class GitConfigHolds {
 
   /** Why a write to `path` is git metadata, or null: it is a held file, or in a held folder. */
   reason(path: string): string | null {
+    this.noteRepositoryAbove(path);
     const { files, folders } = this.current();
     if (files.includes(path)) return GIT_CONFIG_FILE;
     const roots = this.roots();
@@ -86,6 +94,27 @@ export class GitConfigHolds {
       if (!wide || (dirname(path) === folder && GIT_HOOK_NAMES.has(basename(path)))) return GIT_HOOKS_FOLDER;
     }
     return null;
+  }
+
+  /** A work tree strictly inside a writable root: its repository's config is read from now on. */
+  private noteNested(tree: string): void {
+    const top = resolve(tree);
+    if (this.nestedTrees.has(top)) return;
+    if (this.roots().some((root) => top !== root && isWithinDirectory(top, root))) this.nestedTrees.add(top);
+  }
+
+  /**
+   * The nearest repository above `path` inside a writable root, when it is a nested one: a few
+   * lstats, up to the root (a write names its hooks folder before any walk told of it).
+   */
+  private noteRepositoryAbove(path: string): void {
+    const root = this.roots().find((dir) => path !== dir && isWithinDirectory(path, dir));
+    if (root === undefined) return;
+    for (let dir = dirname(path); dir !== root && isWithinDirectory(dir, root); dir = dirname(dir)) {
+      if (lstatSync(join(dir, '.git'), { throwIfNoEntry: false }) === undefined) continue;
+      this.noteNested(dir);
+      return;
+    }
   }
 
   /** The config files git starts from, each with the work trees whose hooks path it sets. */
@@ -110,6 +139,10 @@ export class GitConfigHolds {
     else {
       everyTree(join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'));
       everyTree(join(home, '.gitconfig'));
+    }
+    for (const tree of this.nestedTrees) {
+      const repo = repositoryAt(tree);
+      if (repo !== null) repos.push(repo);
     }
     for (const repo of repos) {
       add(join(repo.commonDir, 'config'), repo.workTree);
@@ -155,19 +188,28 @@ const GIT_CONFIG_FILE =
   'a file the git config includes as config (its settings, such as core.fsmonitor, run programs when git runs)';
 const GIT_HOOKS_FOLDER = "in the folder git's core.hooksPath names (its hooks run when git runs)";
 
+interface Repository {
+  readonly workTree: string;
+  readonly gitDir: string;
+  readonly commonDir: string;
+}
+
 /** A repository git would find from `dir`: the `.git` in it or the nearest folder above. */
-export function enclosingRepository(
-  dir: string,
-): { workTree: string; gitDir: string; commonDir: string } | null {
+export function enclosingRepository(dir: string): Repository | null {
   for (let top = resolve(dir); ; top = dirname(top)) {
-    const dotGit = join(top, '.git');
-    const stat = lstatSync(dotGit, { throwIfNoEntry: false });
-    if (stat !== undefined) {
-      const gitDir = stat.isFile() ? gitfileTarget(dotGit) : dotGit;
-      if (gitDir !== null) return { workTree: top, gitDir, commonDir: commonDirOf(gitDir) };
-    }
+    const repo = repositoryAt(top);
+    if (repo !== null) return repo;
     if (top === dirname(top)) return null;
   }
+}
+
+/** The repository whose work tree's top is `top` (its `.git` a folder or a gitfile), or null. */
+function repositoryAt(top: string): Repository | null {
+  const dotGit = join(top, '.git');
+  const stat = lstatSync(dotGit, { throwIfNoEntry: false });
+  if (stat === undefined) return null;
+  const gitDir = stat.isFile() ? gitfileTarget(dotGit) : dotGit;
+  return gitDir === null ? null : { workTree: top, gitDir, commonDir: commonDirOf(gitDir) };
 }
 
 /** The folder a git folder's `commondir` names (relative to it), or the folder itself. */

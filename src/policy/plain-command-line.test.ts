@@ -95,6 +95,13 @@ const ACCEPTED = [
   'A=-x A==y ls 2>&1',
   'A=1 bash',
   'A=1 x "$(date)" > o',
+  // A variable a program runs as a command (command-variables.ts): its plain line split here too.
+  'GIT_PAGER=cat git log -n 5',
+  "GIT_SSH_COMMAND='rm -rf v' git fetch && ls",
+  "A=1 GIT_EDITOR='vim -f' EDITOR=nano git commit > o 2>&1",
+  'PAGER= git log',
+  'rm -rf "$@"',
+  'echo "args: $@ done" "$@"',
 ];
 
 const REFUSED = [
@@ -152,6 +159,12 @@ const REFUSED = [
   'A[1]=x ls',
   'A+=x ls',
   'A=1 bash -c ls',
+  // A variable's line that is not plain, or sets a variable itself: the parser reads those.
+  "GIT_SSH_COMMAND='ssh -o A=b' git fetch",
+  "GIT_PAGER='less $X' git log",
+  'GIT_PAGER=cat bash -c ls',
+  '"$@" -rf',
+  'echo "$@"x',
   'A=1 --format=x',
   'A=1 if=x',
   'ls A=1',

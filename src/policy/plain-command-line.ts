@@ -1,7 +1,8 @@
 import type { CommandPart } from './command-part.js';
+import { isCommandVariable } from './command-variables.js';
 import { KEYWORDS, startsWithKeyword } from './shell-keywords.js';
-import { analyseCommandWords } from './shell-part-analysis.js';
-import type { ShellWord } from './shell-words.js';
+import { type AssignedVariable, analyseCommandWords } from './shell-part-analysis.js';
+import { type ShellWord, splitsIntoElements } from './shell-words.js';
 
 /**
  * Most command lines a model writes are plain: words of ordinary characters, perhaps quoted, joined
@@ -69,6 +70,7 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
   const parts: CommandPart[] = [];
   // The names of `NAME=value` words before a command's name: variables set for it.
   let assignments: string[] = [];
+  let commandVariables: AssignedVariable[] = [];
   let words: ShellWord[] = [];
   let redirects: CommandPart[] = [];
   // The commands of the words' substitutions: after their command, before its redirections.
@@ -79,10 +81,11 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if ('operator' in token) {
       // An operator with no command before it is a syntax error: the parser says so.
       if (words.length === 0) return null;
-      const part = plainPart(command.slice(start, end), assignments, words);
+      const part = plainPart(command.slice(start, end), assignments, words, commandVariables);
       if (part === null) return null;
-      parts.push(part, ...inner, ...redirects);
+      parts.push(...part, ...inner, ...redirects);
       assignments = [];
+      commandVariables = [];
       words = [];
       redirects = [];
       inner = [];
@@ -112,19 +115,23 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
       // A literal value only (`IFS=`, `A="x y"`): whatever an expansion makes, the parser reads.
       if (token.value === null) return null;
       if (assignments.length === 0) start = token.start;
-      assignments.push(token.word.slice(0, token.word.indexOf('=')));
+      const name = token.word.slice(0, token.word.indexOf('='));
+      assignments.push(name);
+      if (isCommandVariable(name)) commandVariables.push({ name, value: token.value.slice(name.length + 1) });
       continue;
     }
     if (!isPlainWord(token.word) || (words.length === 0 && !COMMAND_NAME.test(token.word))) return null;
     if (words.length === 0 && assignments.length === 0) start = token.start;
     end = token.end;
-    words.push({ value: token.value, text: token.word, splits: false });
+    // `"$@"` (the arguments a program adds, command-variables.ts): one word per argument.
+    const splits = token.value === null && splitsIntoElements(token.word);
+    words.push({ value: token.value, text: token.word, splits });
     if (token.inner) inner.push(...token.inner);
   }
   if (words.length > 0) {
-    const part = plainPart(command.slice(start, end), assignments, words);
+    const part = plainPart(command.slice(start, end), assignments, words, commandVariables);
     if (part === null) return null;
-    parts.push(part, ...inner, ...redirects);
+    parts.push(...part, ...inner, ...redirects);
   } else if (assignments.length > 0 || lastOperator(tokens) !== ';') {
     // `A=1` alone is a statement that sets a shell variable; after `a &&`, `a |` the line goes on
     // past its end: the parser reads both.
@@ -154,18 +161,33 @@ export function isPlainWord(word: string): boolean {
   return !KEYWORDS.has(word) && !ASSIGNMENT.test(word);
 }
 
-/** A command of plain words; null when it parses command lines in turn (`bash -c ls`): the parser reads those. */
+/**
+ * A command of plain words, then the parts of the lines a variable set for it makes it run
+ * (`GIT_PAGER=cat git log`: `cat "$@"`, itself a plain line), in the order tree-sitter finds them;
+ * null when it parses command lines in turn that are not plain (`bash -c ls`): the parser reads those.
+ */
 function plainPart(
   text: string,
   assignments: readonly string[],
   words: readonly ShellWord[],
-): CommandPart | null {
+  commandVariables: readonly AssignedVariable[],
+): CommandPart[] | null {
   // Words that all hold `=` (`--format=x`, `--x=y --y=z`) are a statement of assignments to the
   // grammar, not a command (bash runs `--x=y`): left to the parser.
   if (words.every((word) => word.text.includes('='))) return null;
   // No input redirection in a plain line: a shell reading its input reads the pipe (unknown).
-  const { part, nested } = analyseCommandWords(text, assignments, words, () => null);
-  return nested.length > 0 ? null : part;
+  const { part, nested } = analyseCommandWords(text, assignments, words, () => null, commandVariables);
+  if (nested.length === 0) return [part];
+  // Only variables' lines are split here (a wrapper's string, `bash -c …`, goes to the parser), and
+  // only those with no `=` (no variable set in them, which would nest one level more).
+  if (nested.length !== commandVariables.length) return null;
+  const parts = [part];
+  for (const line of nested) {
+    const inner = line.includes('=') ? null : parsePlainCommandLine(line);
+    if (inner === null) return null;
+    parts.push(...inner);
+  }
+  return parts;
 }
 
 /**
@@ -258,8 +280,8 @@ export function scanWord(
 
 /** Plain text inside "…" (no expansion, escape, history mark, subscript or brace). */
 const PLAIN_IN_STRING = /[A-Za-z0-9_%+=:,./@ -]/;
-/** `$NAME` or `${NAME}` (not followed by a subscript or more of a name). */
-const VARIABLE = /^\$(?:[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_[])|\{[A-Za-z_][A-Za-z0-9_]*\})/;
+/** `$NAME` or `${NAME}` (not followed by a subscript or more of a name), or `$@`. */
+const VARIABLE = /^\$(?:@|[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_[])|\{[A-Za-z_][A-Za-z0-9_]*\})/;
 /** What a `$(…)` inside "…" may hold: no quote, parenthesis, expansion, escape, comment or line break. */
 const PLAIN_SUBSTITUTION = /^[^"'`$\\()#!\n\r]*$/;
 

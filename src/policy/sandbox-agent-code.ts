@@ -1,6 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
+import type { GitConfigHeld } from './git-config-holds.js';
 
 /**
  * Code and specs kimi-ts runs or loads outside any sandbox, named by real path:
@@ -28,9 +29,14 @@ export interface AgentCode {
   readonly emptyWhenMissing?: readonly string[];
   /**
    * The work-tree files and folders git's config names now, each held by itself: includes and the
-   * `core.hooksPath` folder (src/policy/git-config-holds.ts), read again when a config changes.
+   * `core.hooksPath` folder (src/policy/git-config-holds.ts), read again when a config changes;
+   * the configs of the nested repositories whose work trees are given are read too.
    */
-  readonly gitConfigNamed?: () => readonly string[];
+  readonly gitConfigNamed?: (nestedWorkTrees: readonly string[]) => GitConfigHeld;
+}
+
+function gitConfigPaths(held: GitConfigHeld | undefined): string[] {
+  return held === undefined ? [] : [...held.files, ...held.folders];
 }
 
 export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [], madeWhenMissing: [] };
@@ -43,12 +49,17 @@ export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [], madeWhenMiss
  * held by itself: the whole workspace would otherwise be read-only. Only what lies inside a root;
  * the outermost of nested holds.
  */
-export function agentCodeHolds(agentCode: AgentCode, realWritableRoots: readonly string[]): string[] {
+export function agentCodeHolds(
+  agentCode: AgentCode,
+  realWritableRoots: readonly string[],
+  /** The work trees of the repositories nested in the roots (the sandbox's nested-git walk). */
+  nestedWorkTrees: readonly string[] = [],
+): string[] {
   const { byFolder, madeWhenMissing } = agentCode;
   const byFile = [
     ...agentCode.byFile,
     ...(agentCode.emptyWhenMissing ?? []),
-    ...(agentCode.gitConfigNamed?.() ?? []),
+    ...gitConfigPaths(agentCode.gitConfigNamed?.(nestedWorkTrees)),
   ];
   if (byFolder.length === 0 && byFile.length === 0 && madeWhenMissing.length === 0) return [];
   const holds = new Set<string>();

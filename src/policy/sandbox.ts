@@ -5,9 +5,9 @@ import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
 import { NestedGitIndex } from './nested-git-index.js';
 import { GitDirGuard } from './new-git-dirs.js';
-import { agentCodeHolds, agentCodeReadOnly, NO_AGENT_CODE } from './sandbox-agent-code.js';
+import { agentCodeReadOnly } from './sandbox-agent-code.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
-import { cleanGitDirs, gitPathsOf, nestedGitBinds } from './sandbox-git-dirs.js';
+import { cleanGitDirs, gitPathsOf, heldAgentCode, nestedGitBinds } from './sandbox-git-dirs.js';
 import { hiddenPathKinds, hiddenPaths } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js';
 import { bwrapLaunch, type SandboxHost, sandboxHost, shellLaunched } from './sandbox-host.js';
@@ -274,7 +274,7 @@ export function bwrapArguments(
   // file, the agent's home): the folders above them pinned, before anything is bound inside them.
   const kimiCode = writable ? kimiCodeFolders(workspace) : [];
   const npmConfig = kimiCode.length > 0 ? kimiNpmConfigFiles(workspace) : [];
-  const agentCode = writable ? agentCodeHolds(context.agentCode ?? NO_AGENT_CODE, workspace) : [];
+  const agentCode = writable ? heldAgentCode(context.agentCode, workspace, nestedGit, placeholders) : [];
   const realHome = realOrGiven(resolve(context.userHome));
   const pins = writable
     ? pinnedParents(

@@ -162,7 +162,9 @@ const WRAPPED_UNREAD: [name: string, command: string][] = [
   ['parallel with the flags among its inputs', 'parallel rm ::: -rf v'],
   ["ssh with no command (its input is the remote shell's)", 'ssh -T host'],
   ['gdb -ex', "gdb -batch -ex 'shell rm -rf v'"],
-  ['an unknown docker subcommand form', 'docker compose exec web rm -rf v'],
+  // `docker compose exec web rm -rf v` was here (not read, asked); it is read now and denied
+  // (session-policy-shell-remote-code.test.ts). An option compose's reader does not know is still asked.
+  ['a docker compose option not read here', 'docker compose exec --weird web rm -rf v'],
 ];
 
 /** Under `Shell(git *)`: git config writing a key that runs a program later (asked). */

@@ -8,6 +8,7 @@ import {
   analyseCommandNode,
   analyseConstruct,
   analyseRedirect,
+  assignedCommandLines,
   type ParentNode,
 } from './shell-part-analysis.js';
 import { namedChildrenOf, UNKNOWN_WORD } from './shell-words.js';
@@ -240,6 +241,9 @@ export const MAX_TREE_DEPTH = 200;
 /** How much of the part past MAX_TREE_DEPTH its text holds. */
 const DEEP_TEXT_SHOWN = 120;
 
+/** Statements that set variables for the commands after them (`export A=1`, `A=1` alone). */
+const SETS_VARIABLES = new Set(['declaration_command', 'variable_assignment', 'variable_assignments']);
+
 const REDIRECT_NODES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
 /**
@@ -307,8 +311,15 @@ function collect(
   } else {
     const part = analyseConstruct(node, type, source, walk.inPart);
     if (part) {
-      walk.found.push(part);
       inPart = true;
+      if (!SETS_VARIABLES.has(type)) walk.found.push(part);
+      else {
+        // `export GIT_SSH_COMMAND='rm -rf x'`: the later command runs that line (command-variables.ts).
+        const lines = assignedCommandLines(node, type, source);
+        const unknown = lines.includes(null);
+        walk.found.push(unknown ? { ...part, invocations: [...part.invocations, [UNKNOWN_WORD]] } : part);
+        for (const line of lines) if (line !== null) walk.nested(line);
+      }
     }
   }
   if (toWalk.length === 0) return;

@@ -1,6 +1,7 @@
 import { hasArithmeticOnVariables, statementArithmetic } from './arithmetic-code.js';
 import type { SyntaxNode } from './bash-tree.js';
 import type { CommandPart } from './command-part.js';
+import { isCommandVariable, variableCommandLine } from './command-variables.js';
 import {
   inTextOrder,
   type ParentNode,
@@ -38,6 +39,8 @@ export function analyseCommandNode(
   parent: ParentNode | null,
 ): { part: CommandPart; nested: readonly string[]; toWalk: readonly SyntaxNode[] } {
   const assignments: string[] = [];
+  // Those that name a command the program runs (`GIT_SSH_COMMAND=…`), with their values.
+  const commandVariables: AssignedVariable[] = [];
   // Children that are no word with a literal value: an expansion or a command may be inside them.
   const toWalk: SyntaxNode[] = [];
   // The words in the children's order, which is the text's: sorted only when words the grammar
@@ -58,7 +61,9 @@ export function analyseCommandNode(
     // Each read of a node's type crosses into WebAssembly and back: it is read once.
     const type = child.type;
     if (type === 'variable_assignment' && assigning && isAssignment(child)) {
-      assignments.push(child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '');
+      const name = child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '';
+      assignments.push(name);
+      if (isCommandVariable(name)) commandVariables.push(assignedVariable(child, name, source));
       toWalk.push(child);
       const code = codeInText(source.slice(child.startIndex, child.endIndex));
       if (code !== null) assignedCode = [...(assignedCode ?? []), code];
@@ -90,6 +95,7 @@ export function analyseCommandNode(
     assignments,
     before.length === 0 && after.length === 0 ? words : inTextOrder(words, starts, before, after),
     () => shellInput(node, source, parent),
+    commandVariables,
   );
   if (assignedCode === null) return { part, nested, toWalk };
   const invocations = [...part.invocations, ...assignedCode.map((word) => [word])];
@@ -101,6 +107,38 @@ function textEnd(node: SyntaxNode, source: string, parent: ParentNode | null): n
   const next = parent?.type === 'redirected_statement' ? node.nextSibling : null;
   if (!next || next.startIndex <= node.endIndex) return node.endIndex;
   return node.endIndex + source.slice(node.endIndex, next.startIndex).trimEnd().length;
+}
+
+/** A variable set for a command, or for the commands after it, with its value (null: an expansion decides it). */
+export interface AssignedVariable {
+  readonly name: string;
+  readonly value: string | null;
+}
+
+/** A `variable_assignment` node's name and value (`A=` and `A` alone: empty). */
+function assignedVariable(node: SyntaxNode, name: string, source: string): AssignedVariable {
+  const value = node.childForFieldName('value');
+  return { name, value: value ? shellWord(value, source).value : '' };
+}
+
+/**
+ * The command lines the variables that `export`, `declare -x`, `local` or an assignment on its own
+ * set would make a later command run (`export GIT_SSH_COMMAND='rm -rf x'; git fetch`): null for one
+ * an expansion decides. Empty for most such statements (no variable that names a command).
+ */
+export function assignedCommandLines(node: SyntaxNode, type: string, source: string): (string | null)[] {
+  const assignments =
+    type === 'variable_assignment'
+      ? [node]
+      : namedChildrenOf(node).filter((child) => child.type === 'variable_assignment');
+  const lines: (string | null)[] = [];
+  for (const assignment of assignments) {
+    const name = assignment.childForFieldName('name')?.text ?? '';
+    if (!isCommandVariable(name)) continue;
+    const line = variableCommandLine(name, assignedVariable(assignment, name, source).value);
+    if (line !== '') lines.push(line);
+  }
+  return lines;
 }
 
 /** A name bash takes as a variable's (`A`, `a_1`, or subscripted `a[1]`); `--format` is none. */
@@ -135,6 +173,8 @@ export function analyseCommandWords(
   assignments: readonly string[],
   words: readonly ShellWord[],
   input: () => string | typeof FILE_INPUT | null,
+  /** The assignments among `assignments` that name a command the program runs (command-variables.ts). */
+  commandVariables: readonly AssignedVariable[] = [],
 ): { part: CommandPart; nested: readonly string[] } {
   const unwrapped = unwrap(words);
   const unknown = words.find((word) => word.value === null);
@@ -154,6 +194,11 @@ export function analyseCommandWords(
       const code = word.value === null ? codeInText(word.text) : null;
       if (code !== null) extra = [...extra, [code]];
     }
+  }
+  for (const { name, value } of commandVariables) {
+    const line = variableCommandLine(name, value);
+    if (line === null) extra = [...extra, [UNKNOWN_WORD]];
+    else if (line !== '') nested = [...nested, line];
   }
   if (unwrapped.readsInput) {
     // `bash <<'EOF' … EOF`, `sh <<< 'cmd'`: the text is parsed in turn; from a pipe it is unknown.

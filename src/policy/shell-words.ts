@@ -64,6 +64,11 @@ const SPLITTING = new Set(['simple_expansion', 'expansion', 'command_substitutio
 /** `$@`, `${@…}`, `${!a[@]}`, `${a[@]…}`: expansions to as many words as there are elements. */
 const ALL_ELEMENTS = /\$\{?[!#]?@|\[@\]/;
 
+/** Whether a quoted word's text expands to one word per element (`"$@"`, `"${a[@]}"`). */
+export function splitsIntoElements(text: string): boolean {
+  return ALL_ELEMENTS.test(text);
+}
+
 /** `type` is the node's, when the caller has read it (each read crosses into WebAssembly and back). */
 export function shellWord(node: SyntaxNode, source: string, type: string = node.type): ShellWord {
   const text = source.slice(node.startIndex, node.endIndex);
@@ -75,7 +80,7 @@ export function shellWord(node: SyntaxNode, source: string, type: string = node.
 function canSplit(node: SyntaxNode, type: string): boolean {
   if (SPLITTING.has(type) || type === 'brace_expression') return true;
   // `"$@"`, `"${a[@]}"`: quoted, yet one word per element (`"${a[@]}"` as a name runs the array).
-  if (type === 'string') return ALL_ELEMENTS.test(node.text);
+  if (type === 'string') return splitsIntoElements(node.text);
   if (type === 'word') return true; // a glob, `~` or `{a,b}`: any number of words
   if (type === 'concatenation') {
     return namedChildrenOf(node).some((child) => canSplit(child, child.type));

@@ -1,4 +1,5 @@
 import { builtinArithmetic, mayEvaluateArithmetic } from './arithmetic-code.js';
+import { variableCommandLine } from './command-variables.js';
 import { programCode } from './program-code.js';
 import { CODE_WORD, type ShellWord, UNKNOWN_WORD } from './shell-words.js';
 import { toolRun } from './tool-wrappers.js';
@@ -254,7 +255,13 @@ function wrappedCommand(
   }
   i = skipOptions(args, 0, takesArgument, program, nested, extra);
   if (program === 'env' || program === 'sudo') {
-    while (i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value ?? '')) i++;
+    for (; i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value ?? ''); i++) {
+      // `env GIT_SSH_COMMAND='rm -rf x' git fetch`: the command runs that line (command-variables.ts).
+      const setting = args[i]!.value!;
+      const eq = setting.indexOf('=');
+      const line = variableCommandLine(setting.slice(0, eq), setting.slice(eq + 1));
+      if (line !== '') codeString(line, nested, extra);
+    }
   }
   if (program === 'nice' && /^-[0-9]+$/.test(args[i]?.value ?? '')) i++;
   if (program === 'command' && args.slice(0, i).some((w) => /^-[a-zA-Z]*[vV]/.test(w.value ?? ''))) {

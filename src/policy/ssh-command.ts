@@ -2,8 +2,19 @@ import type { ShellWord } from './shell-words.js';
 import { joined, options, skipOptions, type ToolRun, unreadRun } from './tool-run.js';
 
 const SSH = options([], [], 'BbcDEeFIiJLlmOoPpQRSWw', '46AaCfGgKkMNnqsTtVvXxYy');
-/** ssh_config keys whose value is a command ssh runs here (ProxyCommand, LocalCommand…). */
-const LOCAL_COMMAND = /^\s*(?:proxycommand|localcommand|knownhostscommand)\s*[=\s]\s*(.*)$/is;
+/** An `-o` option, perhaps after flags, with its setting attached or not. */
+const SETTING_OPTION = /^-[46AaCfGgKkMNnqsTtVvXxYy]*o(.*)$/s;
+/**
+ * ssh_config keys whose value is a command line: run here (ProxyCommand, LocalCommand,
+ * KnownHostsCommand) or by the remote shell (RemoteCommand). ssh reads a key in quotes too.
+ */
+const COMMAND_SETTING =
+  /^\s*("?)(?:proxycommand|localcommand|knownhostscommand|remotecommand)\1\s*[=\s]\s*(.*)$/is;
+
+/** The command line an `-o` setting runs (`ProxyCommand=…`); undefined for any other setting. */
+export function settingCommand(setting: string): string | undefined {
+  return COMMAND_SETTING.exec(setting)?.[2];
+}
 
 /** `ssh [options] HOST [CMD …]`: CMD's words joined are a command line the remote shell runs. */
 export function sshRun(args: readonly ShellWord[]): ToolRun {
@@ -20,9 +31,12 @@ export function sshRun(args: readonly ShellWord[]): ToolRun {
     for (let k = at; k < i; k++) {
       const value = args[k]!.value ?? '';
       if (/^-[A-Za-z]*F/.test(value)) unread = true;
-      const setting =
-        value === '-o' ? args[k + 1]?.value : value.startsWith('-o') ? value.slice(2) : undefined;
-      const command = setting ? LOCAL_COMMAND.exec(setting)?.[1] : undefined;
+      // `-o X`, `-oX`, and after flags (`-vo X`).
+      const option = SETTING_OPTION.exec(value);
+      const setting = option === null ? undefined : option[1] || args[k + 1]?.value;
+      // `-o "$x"`: a setting an expansion decides may be a ProxyCommand.
+      if (setting === null) unread = true;
+      const command = setting ? settingCommand(setting) : undefined;
       if (command !== undefined) lines.push(command);
     }
     if (host || i >= args.length) break;

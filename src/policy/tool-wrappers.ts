@@ -1,6 +1,8 @@
-import { containerRun, podRun } from './container-commands.js';
+import { composeRun, containerRun, podRun } from './container-commands.js';
+import { rsyncRun } from './rsync-command.js';
 import { type ShellWord, UNKNOWN_WORD } from './shell-words.js';
 import { sshRun } from './ssh-command.js';
+import { sshCopyRun } from './ssh-copy-commands.js';
 import {
   inputRun,
   joined,
@@ -210,14 +212,20 @@ function gdbRun(args: readonly ShellWord[]): ToolRun | null {
 
 /**
  * The programs that run a command in a form of their own (tool-run.ts), by name: watch, entr,
- * parallel, sg, newgrp, setarch, gdb read here; ssh, docker/podman and kubectl in files of their own.
+ * parallel, sg, newgrp, setarch, gdb read here; ssh, scp/sftp, rsync, docker/podman (compose too)
+ * and kubectl in files of their own.
  */
 type Reader = (program: string, args: readonly ShellWord[]) => ToolRun | null;
 const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ['ssh', (_program, args) => sshRun(args)],
+  ['scp', (_program, args) => sshCopyRun('scp', args)],
+  ['sftp', (_program, args) => sshCopyRun('sftp', args)],
+  ['rsync', (_program, args) => rsyncRun(args)],
   ['docker', containerRun],
   ['podman', containerRun],
   ['nerdctl', containerRun],
+  ['docker-compose', (_program, args) => composeRun('docker', args)],
+  ['podman-compose', (_program, args) => composeRun('podman', args)],
   ['kubectl', podRun],
   ['oc', podRun],
   ['watch', (_program, args) => watchRun(args)],
