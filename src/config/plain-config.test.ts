@@ -154,6 +154,11 @@ describe('plainConfig', () => {
     expect(accepted).toBeGreaterThan(400);
   });
 
+  it('agrees with the schema on each value of each table itself', () => {
+    const keys = Object.keys(configSchema.shape);
+    for (const key of keys) for (const value of PROBES) expectSameAsSchema({ ...base, [key]: value }, false);
+  });
+
   it('takes whole configs as the schema makes them', () => {
     expectSameAsSchema({});
     expectSameAsSchema(base);

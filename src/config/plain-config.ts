@@ -22,16 +22,21 @@ export function plainConfig(raw: unknown): Config | undefined {
   const top = readTable(raw, TOP_LEVEL);
   const providers = readRecord(raw.providers, (value) => readTable(value, PROVIDER));
   const models = readRecord(raw.models, (value) => readTable(value, MODEL));
-  const loopControl = readTable(renameLegacyLoopKeys(raw.loop_control ?? {}), LOOP_CONTROL);
+  // An absent table is filled in from its defaults (the schema's prefault); a null one is refused.
+  const section = (key: string, fields: Fields) => readTable(raw[key] === undefined ? {} : raw[key], fields);
+  const loopControl = readTable(
+    renameLegacyLoopKeys(raw.loop_control === undefined ? {} : raw.loop_control),
+    LOOP_CONTROL,
+  );
   const sections = {
-    background: readTable(raw.background ?? {}, BACKGROUND),
-    subagents: readTable(raw.subagents ?? {}, SUBAGENTS),
-    notifications: readTable(raw.notifications ?? {}, NOTIFICATIONS),
-    services: readTable(raw.services ?? {}, SERVICES),
-    mcp: readTable(raw.mcp ?? {}, MCP),
-    sandbox: readTable(raw.sandbox ?? {}, SANDBOX),
-    checkpoints: readTable(raw.checkpoints ?? {}, CHECKPOINTS),
-    trust: readTable(raw.trust ?? {}, TRUST),
+    background: section('background', BACKGROUND),
+    subagents: section('subagents', SUBAGENTS),
+    notifications: section('notifications', NOTIFICATIONS),
+    services: section('services', SERVICES),
+    mcp: section('mcp', MCP),
+    sandbox: section('sandbox', SANDBOX),
+    checkpoints: section('checkpoints', CHECKPOINTS),
+    trust: section('trust', TRUST),
   };
   if (top === undefined || providers === undefined || models === undefined || loopControl === undefined)
     return undefined;
