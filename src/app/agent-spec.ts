@@ -8,22 +8,88 @@ import { isKimiCliToolPath, kimiTsToolFor } from './kimi-cli-tool-paths.js';
 /** The built-in agent spec (`src/agents/default/agent.yaml`, copied beside the build). */
 export const DEFAULT_AGENT_FILE = fileURLToPath(new URL('../agents/default/agent.yaml', import.meta.url));
 
-const subagentSchema = z.object({ path: z.string().min(1), description: z.string().default('') });
+/** The spec file's schema, built for a spec that is not plainly valid (plainSpecFile), to word its errors. */
+export function buildSpecFileSchema() {
+  const subagentSchema = z.object({ path: z.string().min(1), description: z.string().default('') });
+  const agentSchema = z.object({
+    extend: z.string().optional(),
+    name: z.string().optional(),
+    system_prompt_path: z.string().optional(),
+    system_prompt_args: z.record(z.string(), z.string()).optional(),
+    when_to_use: z.string().optional(),
+    model: z.string().optional(),
+    tools: z.array(z.string()).optional(),
+    allowed_tools: z.array(z.string()).optional(),
+    exclude_tools: z.array(z.string()).optional(),
+    subagents: z.record(z.string(), subagentSchema).optional(),
+  });
+  return z.object({ version: z.literal(1).default(1), agent: agentSchema });
+}
 
-const agentSchema = z.object({
-  extend: z.string().optional(),
-  name: z.string().optional(),
-  system_prompt_path: z.string().optional(),
-  system_prompt_args: z.record(z.string(), z.string()).optional(),
-  when_to_use: z.string().optional(),
-  model: z.string().optional(),
-  tools: z.array(z.string()).optional(),
-  allowed_tools: z.array(z.string()).optional(),
-  exclude_tools: z.array(z.string()).optional(),
-  subagents: z.record(z.string(), subagentSchema).optional(),
-});
+type SpecFile = z.output<ReturnType<typeof buildSpecFileSchema>>;
 
-const specFileSchema = z.object({ version: z.literal(1).default(1), agent: agentSchema });
+let specFileSchema: ReturnType<typeof buildSpecFileSchema> | undefined;
+
+/** The spec as its schema makes it, or an error in zod's words. */
+function parsedBySchema(raw: unknown, path: string): SpecFile {
+  specFileSchema ??= buildSpecFileSchema();
+  const parsed = specFileSchema.safeParse(raw, { jitless: true });
+  if (!parsed.success)
+    throw new AgentSpecError(`Invalid agent spec ${path}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+const SPEC_TEXT_KEYS = ['extend', 'name', 'system_prompt_path', 'when_to_use', 'model'] as const;
+const SPEC_LIST_KEYS = ['tools', 'allowed_tools', 'exclude_tools'] as const;
+
+/**
+ * A spec file that is plainly valid, as its schema makes it (`version` 1, a subagent's description
+ * '' when absent, unknown keys dropped), without building the schema: every start reads the built-in
+ * spec on the path to its first model request (zod built 36 objects for it). `undefined` for
+ * anything else, which the schema then words; agent-spec.test.ts holds the two to each other.
+ */
+export function plainSpecFile(raw: unknown): SpecFile | undefined {
+  if (!isPlainObject(raw) || (raw.version !== undefined && raw.version !== 1)) return undefined;
+  const agent = raw.agent;
+  if (!isPlainObject(agent)) return undefined;
+  const out: SpecFile['agent'] = {};
+  for (const key of SPEC_TEXT_KEYS) {
+    const value = agent[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return undefined;
+    out[key] = value;
+  }
+  const args = agent.system_prompt_args;
+  if (args !== undefined) {
+    if (!isPlainObject(args) || !Object.values(args).every((value) => typeof value === 'string'))
+      return undefined;
+    out.system_prompt_args = { ...(args as Record<string, string>) };
+  }
+  for (const key of SPEC_LIST_KEYS) {
+    const value = agent[key];
+    if (value === undefined) continue;
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return undefined;
+    out[key] = [...value];
+  }
+  if (agent.subagents !== undefined) {
+    if (!isPlainObject(agent.subagents)) return undefined;
+    const subagents: NonNullable<SpecFile['agent']['subagents']> = {};
+    for (const [name, sub] of Object.entries(agent.subagents)) {
+      if (!isPlainObject(sub) || typeof sub.path !== 'string' || sub.path === '') return undefined;
+      if (sub.description !== undefined && typeof sub.description !== 'string') return undefined;
+      subagents[name] = { path: sub.path, description: sub.description ?? '' };
+    }
+    out.subagents = subagents;
+  }
+  return { version: 1, agent: out };
+}
+
+/** An object as YAML and JSON make them, with no key that would set its prototype. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && !Object.hasOwn(value, '__proto__');
+}
 
 /** An agent spec with `extend` applied and every path absolute. */
 export interface AgentSpec {
@@ -51,10 +117,7 @@ export async function loadAgentSpec(file: string, seen: Set<string> = new Set())
     throw new AgentSpecError(`Agent spec ${path} extends itself (through ${[...seen].join(' → ')}).`);
   seen.add(path);
   const raw = await readSpecFile(path);
-  const parsed = specFileSchema.safeParse(raw, { jitless: true });
-  if (!parsed.success)
-    throw new AgentSpecError(`Invalid agent spec ${path}: ${z.prettifyError(parsed.error)}`);
-  const agent = parsed.data.agent;
+  const agent = (plainSpecFile(raw) ?? parsedBySchema(raw, path)).agent;
   const dir = dirname(path);
   const base = agent.extend
     ? await loadAgentSpec(agent.extend === 'default' ? DEFAULT_AGENT_FILE : resolve(dir, agent.extend), seen)

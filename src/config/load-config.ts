@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { buildConfigSchemas } from './build-config-schema.js';
 import { ConfigError, type ConfigProblem, formatKeyPath } from './config-error.js';
 import { describeIssues } from './describe-issue.js';
 import { defaultConfigFile, type Env, kimiTsHome } from './home.js';
 import { type ConfigFormat, parseConfigText } from './parse-config-text.js';
-import { type Config, configSchema } from './schema.js';
+import { plainConfig } from './plain-config.js';
+import type { Config } from './schema.js';
 
 export interface LoadConfigOptions {
   /** `--config-file PATH`: TOML, or JSON when the name ends in `.json`. The file must exist. */
@@ -75,11 +77,20 @@ export function parseInlineConfig(text: string): Config {
 
 /** Checks a parsed config against the schema and the cross-references between its tables. */
 export function validateConfig(raw: unknown, source: string): Config {
+  const config = plainConfig(raw) ?? parsedBySchema(raw, source);
+  const problems = crossReferenceProblems(config);
+  if (problems.length > 0) throw new ConfigError(source, problems);
+  return config;
+}
+
+let configSchema: ReturnType<typeof buildConfigSchemas>['configSchema'] | undefined;
+
+/** The config as the zod schema makes it (built on first use), or its problems in the file's words. */
+function parsedBySchema(raw: unknown, source: string): Config {
+  configSchema ??= buildConfigSchemas().configSchema;
   // Parsed once per run: interpreting is cheaper than compiling the fast path zod builds for reuse.
   const parsed = configSchema.safeParse(raw, { jitless: true });
   if (!parsed.success) throw new ConfigError(source, describeIssues(parsed.error.issues, raw));
-  const problems = crossReferenceProblems(parsed.data);
-  if (problems.length > 0) throw new ConfigError(source, problems);
   return parsed.data;
 }
 

@@ -1,16 +1,10 @@
+import { PROVIDER_TYPES, type ProviderType } from '../kosong/providers/provider-types.js';
 import { ConfigError } from './config-error.js';
 import { type Env, kimiTsHome } from './home.js';
+import { isHttpUrl } from './http-url.js';
 import { type LLMNotSet, llmNotSet } from './llm-not-set.js';
-import {
-  type Config,
-  isHttpUrl,
-  MODEL_CAPABILITIES,
-  type ModelCapability,
-  type ModelConfig,
-  PROVIDER_TYPES,
-  type ProviderConfig,
-  type ProviderType,
-} from './schema.js';
+import { MODEL_CAPABILITIES, type ModelCapability } from './model-capabilities.js';
+import type { Config, ModelConfig, ProviderConfig } from './schema.js';
 
 /** The model a session talks to, after `--model`, `default_model` and the environment were applied. */
 export interface ResolvedModel {

@@ -1,218 +1,44 @@
-import { z } from 'zod';
-import { permissionSectionSchema } from '../policy/permission-rules-file.js';
+import type { z } from 'zod';
+import { PROVIDER_TYPES, type ProviderType } from '../kosong/providers/provider-types.js';
+import { buildConfigSchemas } from './build-config-schema.js';
 
 /**
  * The config file's schema: Kimi CLI's keys, defaults and bounds, so an existing Kimi CLI
  * `config.toml` loads as is. Field names are the file's snake_case names. Unknown keys are dropped
- * silently rather than rejected, so a config written for a newer Kimi CLI still loads.
+ * silently rather than rejected, so a config written for a newer Kimi CLI still loads. The schemas
+ * are written in build-config-schema.ts; loading a config does not need this module
+ * (load-config.ts builds them only for a config that is not plainly valid).
  */
 
-import { PROVIDER_TYPES, type ProviderType } from '../kosong/providers/provider-types.js';
-import { SANDBOX_MODES } from '../policy/sandbox.js';
-
+export { isHttpUrl } from './http-url.js';
+export { MODEL_CAPABILITIES, type ModelCapability } from './model-capabilities.js';
 export { PROVIDER_TYPES, type ProviderType };
 
-export const MODEL_CAPABILITIES = ['thinking', 'always_thinking', 'image_in', 'video_in'] as const;
-export type ModelCapability = (typeof MODEL_CAPABILITIES)[number];
+export const {
+  oauthRefSchema,
+  providerSchema,
+  modelSchema,
+  loopControlSchema,
+  backgroundSchema,
+  subagentsSchema,
+  notificationsSchema,
+  serviceSchema,
+  servicesSchema,
+  sandboxSchema,
+  trustSchema,
+  checkpointsSchema,
+  mcpSchema,
+  hookEntrySchema,
+  configSchema,
+} = buildConfigSchemas();
 
-const stringMap = z.record(z.string(), z.string());
-
-/** An endpoint: empty (filled in later, or not needed), or an absolute http(s) URL. */
-const endpointUrl = z
-  .string()
-  .default('')
-  .refine((value) => value === '' || isHttpUrl(value), {
-    message: 'must be an http:// or https:// URL, e.g. "https://api.moonshot.ai/v1"',
-  });
-
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-export const oauthRefSchema = z.object({
-  storage: z.enum(['file', 'keyring']).default('file'),
-  key: z.string(),
-});
-
-export const providerSchema = z.object({
-  type: z.enum(PROVIDER_TYPES),
-  // Kimi CLI writes these even when empty (OAuth providers, test providers); an empty value is
-  // reported when the model is resolved, not here.
-  base_url: endpointUrl,
-  api_key: z.string().default(''),
-  env: stringMap.optional(),
-  custom_headers: stringMap.optional(),
-  reasoning_key: z.string().optional(),
-  oauth: oauthRefSchema.optional(),
-});
 export type ProviderConfig = z.output<typeof providerSchema>;
-
-export const modelSchema = z.object({
-  provider: z.string().min(1),
-  // Empty is accepted as Kimi CLI accepts it: the model is then "not set" (each turn says so; wire
-  // mode still starts and answers each prompt with -32001), not a config that stops every command.
-  model: z.string(),
-  max_context_size: z.number().int().positive(),
-  capabilities: z.array(z.enum(MODEL_CAPABILITIES)).optional(),
-  display_name: z.string().optional(),
-  /** kimi-ts extension: US dollars per million tokens, for the cost the terminal UI shows. */
-  price: z
-    .object({
-      input: z.number().nonnegative(),
-      output: z.number().nonnegative(),
-      /** Input read from the provider's cache (default: the input price). */
-      cache_read: z.number().nonnegative().optional(),
-    })
-    .optional(),
-});
 export type ModelConfig = z.output<typeof modelSchema>;
-
-const int = () => z.number().int();
-
-/** Accepts Kimi CLI's older name `max_steps_per_run` for `max_steps_per_turn`. */
-function renameLegacyLoopKeys(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const table = { ...(value as Record<string, unknown>) };
-  if (table.max_steps_per_turn === undefined && table.max_steps_per_run !== undefined) {
-    table.max_steps_per_turn = table.max_steps_per_run;
-  }
-  delete table.max_steps_per_run;
-  return table;
-}
-
-export const loopControlSchema = z.preprocess(
-  renameLegacyLoopKeys,
-  z.object({
-    max_steps_per_turn: int().min(1).default(1000),
-    /** Total attempts per step, the first included. */
-    max_retries_per_step: int().min(1).default(3),
-    max_ralph_iterations: int().min(-1).default(0),
-    reserved_context_size: int().min(1000).default(50_000),
-    compaction_trigger_ratio: z.number().min(0.5).max(0.99).default(0.85),
-    /** kimi-ts: seconds the model may stay silent before its call is abandoned (and retried). */
-    stall_timeout_s: z.number().positive().default(120),
-  }),
-);
 export type LoopControlConfig = z.output<typeof loopControlSchema>;
-
-export const backgroundSchema = z.object({
-  max_running_tasks: int().min(1).default(4),
-  read_max_bytes: int().min(1).default(30_000),
-  notification_tail_lines: int().min(0).default(20),
-  notification_tail_chars: int().min(0).default(3000),
-  wait_poll_interval_ms: int().min(1).default(500),
-  worker_heartbeat_interval_ms: int().min(1).default(5000),
-  worker_stale_after_ms: int().min(1).default(15_000),
-  kill_grace_period_ms: int().min(0).default(2000),
-  keep_alive_on_exit: z.boolean().default(false),
-  agent_task_timeout_s: int().min(60).default(900),
-  print_wait_ceiling_s: int().min(1).default(3600),
-});
 export type BackgroundConfig = z.output<typeof backgroundSchema>;
-
-/** kimi-ts: `[subagents]`. `max_concurrency` is the hard cap of subagents one swarm runs at once. */
-export const subagentsSchema = z.object({
-  max_concurrency: int().min(1).max(64).default(4),
-});
-
-export const notificationsSchema = z.object({
-  claim_stale_after_ms: int().min(1).default(15_000),
-});
-
-export const serviceSchema = z.object({
-  base_url: z.string(),
-  api_key: z.string().default(''),
-  custom_headers: stringMap.optional(),
-  oauth: oauthRefSchema.optional(),
-});
 export type ServiceConfig = z.output<typeof serviceSchema>;
-
-export const servicesSchema = z.object({
-  moonshot_search: serviceSchema.optional(),
-  moonshot_fetch: serviceSchema.optional(),
-});
-
-export const sandboxSchema = z.object({
-  mode: z.enum(SANDBOX_MODES).default('workspace-write'),
-  network: z.boolean().default(false),
-  /**
-   * Variables commands get although they look like credentials (src/policy/credential-variables.ts):
-   * their values then reach the model whenever a command prints them.
-   */
-  keep_env: z.array(z.string().min(1)).default([]),
-  /**
-   * Whether the workspace's secret files (`.env`, keys, credentials files, a `.git/config` with a
-   * token) read as empty to sandboxed commands. Only the person's own config sets it: kimi-ts reads no
-   * config from a workspace, so a repository cannot turn it off.
-   */
-  hide_workspace_secrets: z.boolean().default(true),
-});
-
-/** `[trust]`: folders the person trusts (kimi-ts; `~` allowed); each covers the folders below it. */
-export const trustSchema = z.object({
-  folders: z.array(z.string().min(1)).default([]),
-});
-
-/** `[checkpoints]`: the file checkpoints `/rewind` returns to (kimi-ts; not in Kimi CLI). */
-export const checkpointsSchema = z.object({
-  enabled: z.boolean().default(true),
-  /** Files larger than this are noted as not restorable instead of being stored. */
-  max_file_mib: z.number().positive().max(1024).default(10),
-  /** Checkpoints older than this are pruned (sessions still open keep theirs). */
-  max_age_days: z.number().positive().default(30),
-  /** The store of a work dir is pruned, oldest sessions first, down to this size. */
-  max_total_mib: z.number().positive().default(1024),
-});
 export type CheckpointsConfig = z.output<typeof checkpointsSchema>;
-
-export const mcpSchema = z.object({
-  client: z.object({ tool_call_timeout_ms: int().min(1).default(60_000) }).prefault({}),
-});
-
-/**
- * A `[[hooks]]` entry, checked only for shape here; the hooks engine (`src/hooks/config.ts`) checks
- * event names and matcher regexes when it loads them.
- */
-export const hookEntrySchema = z.looseObject({
-  event: z.string().min(1),
-  command: z.string().min(1),
-  matcher: z.string().default(''),
-  timeout: int().min(1).max(600).default(30),
-});
 export type HookEntryConfig = z.output<typeof hookEntrySchema>;
-
-export const configSchema = z.object({
-  default_model: z.string().default(''),
-  default_thinking: z.boolean().default(false),
-  default_yolo: z.boolean().default(false),
-  skip_afk_prompt_injection: z.boolean().default(false),
-  default_plan_mode: z.boolean().default(false),
-  default_editor: z.string().default(''),
-  theme: z.enum(['dark', 'light']).default('dark'),
-  show_thinking_stream: z.boolean().default(true),
-  merge_all_available_skills: z.boolean().default(true),
-  extra_skill_dirs: z.array(z.string()).default([]),
-  telemetry: z.boolean().default(true),
-  providers: z.record(z.string(), providerSchema).default({}),
-  models: z.record(z.string(), modelSchema).default({}),
-  loop_control: loopControlSchema.prefault({}),
-  background: backgroundSchema.prefault({}),
-  subagents: subagentsSchema.prefault({}),
-  notifications: notificationsSchema.prefault({}),
-  services: servicesSchema.prefault({}),
-  mcp: mcpSchema.prefault({}),
-  sandbox: sandboxSchema.prefault({}),
-  checkpoints: checkpointsSchema.prefault({}),
-  trust: trustSchema.prefault({}),
-  hooks: z.array(hookEntrySchema).default([]),
-  /** Kimi Code's `[[permission.rules]]`; patterns are checked when a session builds its policy. */
-  permission: permissionSectionSchema.prefault({}),
-});
 
 export type Config = z.output<typeof configSchema>;
 /** A config as written in a file: every key may be left out. */

@@ -6,19 +6,29 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { PermissionRule, type PermissionRuleSpec, RULE_DECISIONS, RULE_SCOPES } from './permission-rule.js';
 import { RuleSet } from './rule-set.js';
 
-export const permissionRuleSchema = z.strictObject({
-  decision: z.enum(RULE_DECISIONS),
-  pattern: z.string().min(1),
-  scope: z.enum(RULE_SCOPES).optional(),
-  reason: z.string().optional(),
-});
+function buildRulesSchemas() {
+  const permissionRuleSchema = z.strictObject({
+    decision: z.enum(RULE_DECISIONS),
+    pattern: z.string().min(1),
+    scope: z.enum(RULE_SCOPES).optional(),
+    reason: z.string().optional(),
+  });
+  /** `[permission]` of the config and of `.kimi-ts/permissions.toml`: Kimi Code's schema. */
+  const permissionSectionSchema = z.strictObject({
+    rules: z.array(permissionRuleSchema).default([]),
+  });
+  const rulesFileSchema = z.looseObject({ permission: permissionSectionSchema.prefault({}) });
+  return { permissionSectionSchema, rulesFileSchema };
+}
+
+// Built on first use: a start with no rules file and no `[permission]` in its config needs none.
+let rulesSchemas: ReturnType<typeof buildRulesSchemas> | undefined;
+const builtRulesSchemas = () => (rulesSchemas ??= buildRulesSchemas());
 
 /** `[permission]` of the config and of `.kimi-ts/permissions.toml`: Kimi Code's schema. */
-export const permissionSectionSchema = z.strictObject({
-  rules: z.array(permissionRuleSchema).default([]),
-});
-
-const rulesFileSchema = z.looseObject({ permission: permissionSectionSchema.prefault({}) });
+export function permissionSectionSchema(): ReturnType<typeof buildRulesSchemas>['permissionSectionSchema'] {
+  return builtRulesSchemas().permissionSectionSchema;
+}
 
 /** A rules file that cannot be used; the message names the file and the rule. */
 export class PermissionRulesError extends Error {
@@ -51,7 +61,7 @@ export async function readRulesFile(file: string): Promise<PermissionRule[]> {
   } catch (error) {
     throw new PermissionRulesError(file, `not valid TOML: ${(error as Error).message.split('\n')[0]}`);
   }
-  const parsed = rulesFileSchema.safeParse(data);
+  const parsed = builtRulesSchemas().rulesFileSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue ? issue.path.map(String).join('.') : '';

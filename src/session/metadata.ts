@@ -1,6 +1,5 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { normalizeWorkDir } from './work-dir-key.js';
 
@@ -11,17 +10,13 @@ import { normalizeWorkDir } from './work-dir-key.js';
  * changes which session `--continue` picks, so no cross-process lock is taken.
  */
 
-const workDirEntrySchema = z.looseObject({
-  path: z.string(),
-  kaos: z.string().default('local'),
-  last_session_id: z.string().nullable().default(null),
-});
-
-const metadataSchema = z.looseObject({
-  work_dirs: z.array(z.unknown()).default([]),
-});
-
-export type WorkDirEntry = z.output<typeof workDirEntrySchema>;
+export interface WorkDirEntry {
+  path: string;
+  /** Kimi CLI's execution environment; kimi-ts's sessions are all 'local'. */
+  kaos: string;
+  last_session_id: string | null;
+  [key: string]: unknown;
+}
 
 export interface Metadata {
   work_dirs: WorkDirEntry[];
@@ -41,13 +36,42 @@ export async function readMetadata(home: string): Promise<Metadata> {
   } catch {
     return { work_dirs: [] };
   }
-  const parsed = metadataSchema.safeParse(raw, { jitless: true });
-  if (!parsed.success) return { work_dirs: [] };
-  const entries = parsed.data.work_dirs.flatMap((item) => {
-    const entry = workDirEntrySchema.safeParse(item, { jitless: true });
-    return entry.success ? [entry.data] : [];
-  });
-  return { ...parsed.data, work_dirs: entries };
+  if (!isObject(raw)) return { work_dirs: [] };
+  const workDirs = raw.work_dirs === undefined ? [] : raw.work_dirs;
+  if (!Array.isArray(workDirs)) return { work_dirs: [] };
+  const entries: WorkDirEntry[] = [];
+  for (let i = 0; i < workDirs.length; i++) {
+    const entry = workDirEntryOf(workDirs[i]);
+    if (entry !== undefined) entries.push(entry);
+  }
+  return { ...withOtherKeys({ work_dirs: [] }, raw), work_dirs: entries };
+}
+
+// Read by hand, not by a zod schema (a session's start reads this file on the path to its first model
+// request, and zod built 13 objects for it), with the schema's rules: `work_dirs` an array (absent:
+// none), each entry a table with a text `path`, `kaos` a text ('local' when absent) and
+// `last_session_id` a text or null (null when absent); entries that are not are left out; other
+// keys are kept, after the known ones.
+function workDirEntryOf(item: unknown): WorkDirEntry | undefined {
+  if (!isObject(item)) return undefined;
+  const { path, kaos = 'local', last_session_id = null } = item;
+  if (typeof path !== 'string' || typeof kaos !== 'string') return undefined;
+  if (last_session_id !== null && typeof last_session_id !== 'string') return undefined;
+  return withOtherKeys({ path, kaos, last_session_id }, item);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `known`, then `raw`'s other enumerable keys (but `__proto__`, which would set the prototype). */
+function withOtherKeys<T extends Record<string, unknown>>(known: T, raw: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...known };
+  for (const key in raw) {
+    if (Object.hasOwn(known, key) || key === '__proto__') continue;
+    out[key] = raw[key];
+  }
+  return out as T;
 }
 
 /** The session `--continue` should resume in this work dir, if one was recorded. */

@@ -65,11 +65,14 @@ export interface ExternalToolRegistration {
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const specSchema = z.object({
-  name: z.string(),
-  description: z.string(),
-  parameters: z.record(z.string(), z.unknown()),
-});
+const buildSpecSchema = () =>
+  z.object({
+    name: z.string(),
+    description: z.string(),
+    parameters: z.record(z.string(), z.unknown()),
+  });
+// Built on first use: only a wire client that registers tools needs it.
+let specSchema: ReturnType<typeof buildSpecSchema> | undefined;
 
 /**
  * Registers a client's tools. A name that belongs to a built-in (or MCP) tool is rejected with the
@@ -97,6 +100,7 @@ export function registerExternalTools(
 }
 
 function whyRejected(toolset: KimiToolset, candidate: ExternalToolSpec): string | null {
+  specSchema ??= buildSpecSchema();
   const parsed = specSchema.safeParse(candidate);
   if (!parsed.success) return 'a tool needs a name, a description and a JSON Schema object as parameters';
   const { name, parameters } = parsed.data;

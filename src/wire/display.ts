@@ -97,11 +97,12 @@ function unknownBlock(type: string, fields: Record<string, unknown>): UnknownDis
 
 /**
  * Validates one display block. A known kind must have its fields; any other kind is kept as
- * `{type, data}`. Throws a ZodError on invalid input.
+ * `{type, data}`. Throws a ZodError on invalid input. A z.lazy (which parses and encodes as the
+ * schema it wraps): the schema is built on first use, as a start shows no block before its first
+ * model request.
  */
-export const displayBlockSchema: z.ZodType<WireDisplayBlock> = z
-  .looseObject({ type: z.string() })
-  .transform((value, ctx): WireDisplayBlock => {
+export const displayBlockSchema: z.ZodType<WireDisplayBlock> = z.lazy(() =>
+  z.looseObject({ type: z.string() }).transform((value, ctx): WireDisplayBlock => {
     const type = value.type;
     if (isKnownBlockType(type)) {
       const parsed = knownBlockSchemas()[type].safeParse(value);
@@ -116,7 +117,8 @@ export const displayBlockSchema: z.ZodType<WireDisplayBlock> = z
       return z.NEVER;
     }
     return unknownBlock(type, value);
-  });
+  }),
+);
 
 /** Unknown kinds are written as `{type, data}`, whether they came in that form or not. */
 function unknownBlockToJSON(block: DisplayBlock): UnknownDisplayBlock | DisplayBlock {

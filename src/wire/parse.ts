@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnFirstUse } from '../util/built-on-first-use.js';
 import type { WireEvent, WireEventType } from './events.js';
 import { describeIssues } from './json.js';
 import type { WireMessage, WireMessageType } from './message.js';
@@ -35,14 +36,17 @@ export class WireParseError extends Error {
 /** Envelope names older Kimi CLI versions wrote, mapped to today's. */
 const LEGACY_TYPE_NAMES: Record<string, WireMessageType> = { ApprovalRequestResolved: 'ApprovalResponse' };
 
-const envelopeSchema = z.object({ type: z.string(), payload: z.record(z.string(), z.unknown()) });
+// Built on first use: a start reads no wire message before its first model request.
+const envelopeSchema = builtOnFirstUse(() =>
+  z.object({ type: z.string(), payload: z.record(z.string(), z.unknown()) }),
+);
 
 /**
  * Parses and validates one `{type, payload}` envelope into a wire message. Requests come back pending,
  * with nobody waiting. Throws WireParseError on an unknown type or an invalid payload.
  */
 export function wireMessageFromJSON(value: unknown): WireMessage {
-  const envelope = envelopeSchema.safeParse(value);
+  const envelope = envelopeSchema().safeParse(value);
   if (!envelope.success) {
     throw new WireParseError(`Invalid wire message envelope: ${describeIssues(envelope.error)}`);
   }

@@ -24,8 +24,9 @@ import { jsonValueSchema } from './json.js';
  * at load was part of every start's path to that request.
  */
 
-const int = z.number().int();
-const empty = z.object({});
+// Built on first use, as every schema of this module (see above).
+const int = builtOnFirstUse(() => z.number().int());
+const empty = builtOnFirstUse(() => z.object({}));
 /** An optional field the in-memory shape always has, as null when absent. */
 const orNull = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? null);
 
@@ -79,31 +80,31 @@ const toolResult = builtOnFirstUse(
 const turnBegin = builtOnFirstUse(() => z.object({ user_input: userInputSchema() }));
 /** Input the user added to the running turn; sent after it was appended to the context. */
 const steerInput = builtOnFirstUse(() => z.object({ user_input: userInputSchema() }));
-const stepBegin = builtOnFirstUse(() => z.object({ n: int }));
+const stepBegin = builtOnFirstUse(() => z.object({ n: int() }));
 
 /** A failed step attempt is about to be retried. */
 const stepRetry = builtOnFirstUse(() =>
   z.object({
-    n: int,
+    n: int(),
     /** 1-based. */
-    next_attempt: int,
-    max_attempts: int,
+    next_attempt: int(),
+    max_attempts: int(),
     wait_s: z.number(),
     /** The class name of the error that caused the retry. */
     error_type: z.string(),
-    status_code: int.nullish(),
+    status_code: int().nullish(),
   }),
 );
 
-export const hookActionSchema = z.enum(['allow', 'block']);
-export type HookAction = z.output<typeof hookActionSchema>;
+export const hookActionSchema = builtOnFirstUse(() => z.enum(['allow', 'block']));
+export type HookAction = z.output<ReturnType<typeof hookActionSchema>>;
 
 const hookTriggered = builtOnFirstUse(() =>
   z.object({
     event: z.string(),
     /** The tool name, agent name, ... the hooks matched against. */
     target: z.string().default(''),
-    hook_count: int.default(1),
+    hook_count: int().default(1),
   }),
 );
 
@@ -111,33 +112,39 @@ const hookResolved = builtOnFirstUse(() =>
   z.object({
     event: z.string(),
     target: z.string().default(''),
-    action: hookActionSchema.default('allow'),
+    action: hookActionSchema().default('allow'),
     reason: z.string().default(''),
-    duration_ms: int.default(0),
+    duration_ms: int().default(0),
   }),
 );
 
 const tokenUsage = builtOnFirstUse(() =>
   z.object({
-    input_other: int,
-    output: int,
-    input_cache_read: int.default(0),
-    input_cache_creation: int.default(0),
+    input_other: int(),
+    output: int(),
+    input_cache_read: int().default(0),
+    input_cache_creation: int().default(0),
   }),
 );
 
-const mcpServerStatusSchema = z.enum(['pending', 'connecting', 'connected', 'failed', 'unauthorized']);
-export type MCPServerStatus = z.output<typeof mcpServerStatusSchema>;
+const mcpServerStatusSchema = builtOnFirstUse(() =>
+  z.enum(['pending', 'connecting', 'connected', 'failed', 'unauthorized']),
+);
+export type MCPServerStatus = z.output<ReturnType<typeof mcpServerStatusSchema>>;
 
 const mcpStatusSnapshot = builtOnFirstUse(() =>
   z.object({
     loading: z.boolean(),
-    connected: int,
-    total: int,
-    tools: int,
+    connected: int(),
+    total: int(),
+    tools: int(),
     servers: z
       .array(
-        z.object({ name: z.string(), status: mcpServerStatusSchema, tools: z.array(z.string()).default([]) }),
+        z.object({
+          name: z.string(),
+          status: mcpServerStatusSchema(),
+          tools: z.array(z.string()).default([]),
+        }),
       )
       .default([]),
   }),
@@ -149,8 +156,8 @@ const statusUpdate = builtOnFirstUse(() =>
   z.object({
     /** Share of the context window in use, 0..1. */
     context_usage: z.number().nullish(),
-    context_tokens: int.nullish(),
-    max_context_tokens: int.nullish(),
+    context_tokens: int().nullish(),
+    max_context_tokens: int().nullish(),
     token_usage: tokenUsage().nullish(),
     message_id: z.string().nullish(),
     plan_mode: z.boolean().nullish(),
@@ -175,22 +182,23 @@ export const notificationSchema = builtOnFirstUse(() =>
   }),
 );
 
-export const approvalKindSchema = z.enum(['approve', 'approve_for_session', 'reject']);
-export type ApprovalKind = z.output<typeof approvalKindSchema>;
+export const approvalKindSchema = builtOnFirstUse(() => z.enum(['approve', 'approve_for_session', 'reject']));
+export type ApprovalKind = z.output<ReturnType<typeof approvalKindSchema>>;
 
 const approvalResponse = builtOnFirstUse(() =>
   z.object({
     request_id: z.string(),
-    response: approvalKindSchema,
+    response: approvalKindSchema(),
     feedback: z.string().default(''),
   }),
 );
 
 /**
  * The nested event of a SubagentEvent, as the envelope parser reads it (parse.ts validates it as an
- * event); the encoder writes it as an envelope (registered in message-json.ts).
+ * event); the encoder writes it as an envelope (registered in message-json.ts). A z.lazy, which parses
+ * and encodes as the schema it wraps: the encoder is registered at load, the schema built on first use.
  */
-export const nestedEventSchema = z.looseObject({ type: z.string(), payload: z.unknown() });
+export const nestedEventSchema = z.lazy(() => z.looseObject({ type: z.string(), payload: z.unknown() }));
 
 /** An event of a subagent, forwarded to the parent's wire. Its `event` is typed in events.ts. */
 export const subagentEventSchema = builtOnFirstUse(() =>
@@ -230,7 +238,7 @@ const rewindFileNote = builtOnFirstUse(() => z.object({ path: z.string(), reason
  */
 const rewindDone = builtOnFirstUse(() =>
   z.object({
-    turn: int,
+    turn: int(),
     redo: z.boolean().default(false),
     code_rewound: z.boolean(),
     conversation_rewound: z.boolean(),
@@ -255,12 +263,12 @@ const goalUpdated = builtOnFirstUse(() =>
         status: z.enum(['active', 'paused', 'blocked', 'complete']),
         check: orNull(z.string()),
         reason: orNull(z.string()),
-        turns_used: int,
-        tokens_used: int,
-        elapsed_ms: int,
-        max_turns: orNull(int),
-        max_tokens: orNull(int),
-        max_time_ms: orNull(int),
+        turns_used: int(),
+        tokens_used: int(),
+        elapsed_ms: int(),
+        max_turns: orNull(int()),
+        max_tokens: orNull(int()),
+        max_time_ms: orNull(int()),
       })
       .nullable(),
   }),
@@ -278,7 +286,7 @@ const scheduleFired = builtOnFirstUse(() =>
       job_id: z.string(),
       cron: orNull(z.string()),
       recurring: z.boolean(),
-      coalesced_count: int.default(1),
+      coalesced_count: int().default(1),
       stale: z.boolean().default(false),
     }),
     {
@@ -303,13 +311,13 @@ export const eventPayloadSchemas = {
     return steerInput();
   },
   get TurnEnd() {
-    return empty;
+    return empty();
   },
   get StepBegin() {
     return stepBegin();
   },
   get StepInterrupted() {
-    return empty;
+    return empty();
   },
   get StepRetry() {
     return stepRetry();
@@ -321,16 +329,16 @@ export const eventPayloadSchemas = {
     return hookResolved();
   },
   get CompactionBegin() {
-    return empty;
+    return empty();
   },
   get CompactionEnd() {
-    return empty;
+    return empty();
   },
   get MCPLoadingBegin() {
-    return empty;
+    return empty();
   },
   get MCPLoadingEnd() {
-    return empty;
+    return empty();
   },
   get StatusUpdate() {
     return statusUpdate();

@@ -19,7 +19,7 @@ import { approvalKindSchema, hookActionSchema } from './payloads.js';
 /** Approvals carry the display blocks of tools, which may be of any kind. */
 const anyDisplayBlock: z.ZodType<DisplayBlock> = displayBlockSchema;
 
-const approvalSourceKindSchema = z.enum(['foreground_turn', 'background_agent']);
+const approvalSourceKindSchema = builtOnFirstUse(() => z.enum(['foreground_turn', 'background_agent']));
 
 /** Kimi CLI's ApprovalRequest, field for field. */
 const kimiCliApprovalRequest = builtOnFirstUse(() =>
@@ -31,7 +31,7 @@ const kimiCliApprovalRequest = builtOnFirstUse(() =>
     /** What is being approved; "approve for session" remembers this string. */
     action: z.string(),
     description: z.string(),
-    source_kind: approvalSourceKindSchema.nullish(),
+    source_kind: approvalSourceKindSchema().nullish(),
     source_id: z.string().nullish(),
     agent_id: z.string().nullish(),
     subagent_type: z.string().nullish(),
@@ -142,7 +142,7 @@ export const hookResponseSchema = z.lazy(
   builtOnFirstUse(() =>
     z.object({
       request_id: z.string(),
-      action: hookActionSchema.default('allow'),
+      action: hookActionSchema().default('allow'),
       reason: z.string().default(''),
     }),
   ),
@@ -157,7 +157,7 @@ export const approvalAnswerSchema = z.lazy(
   builtOnFirstUse(() =>
     z.object({
       request_id: z.string().nullish(),
-      response: approvalKindSchema,
+      response: approvalKindSchema(),
       feedback: z.string().nullish(),
       /**
        * kimi-ts extension, for `approve_for_session`: `exact` (default) remembers only the action and
@@ -181,7 +181,7 @@ export const approvalAnswerSchema = z.lazy(
   ),
 );
 
-export type ApprovalSourceKind = z.output<typeof approvalSourceKindSchema>;
+export type ApprovalSourceKind = z.output<ReturnType<typeof approvalSourceKindSchema>>;
 export type ApprovalRequestData = z.output<typeof approvalRequestSchema>;
 export type ToolCallRequestData = z.output<typeof toolCallRequestSchema>;
 export type QuestionOption = z.output<ReturnType<typeof questionOptionSchema>>;

@@ -39,7 +39,7 @@ const params = declareParameters('AgentSwarm', () =>
       .min(1)
       .default(DEFAULT_SWARM_CONCURRENCY)
       .describe('Subagents running at once (default 4; the configuration caps it).'),
-    isolation: isolationParam,
+    isolation: isolationParam(),
   }),
 );
 

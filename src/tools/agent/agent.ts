@@ -38,7 +38,7 @@ const params = declareParameters('Agent', () =>
       .nullable()
       .default(null)
       .describe('Seconds the subagent may run (30-3600).'),
-    isolation: isolationParam,
+    isolation: isolationParam(),
   }),
 );
 

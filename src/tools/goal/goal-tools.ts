@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolError, toolOk } from '../../kosong/tool.js';
+import { declareParameters } from '../../toolset/declared-parameters.js';
 import { defineTool, type KimiTool } from '../../toolset/tool-definition.js';
 import { formatDuration, type GoalBook, GoalError, type GoalView } from './goal-book.js';
 
@@ -11,7 +12,30 @@ export type GoalCheckResult = { passed: true } | { passed: false; exitCode: numb
 
 export type GoalCheckRunner = (command: string, signal: AbortSignal) => Promise<GoalCheckResult>;
 
-const positive = z.number().int().positive();
+// Declared, not built: every session makes the goal tools on the path to its first model request,
+// and the request offers them only while a goal exists (their schemas are built on first use).
+const getGoalParams = declareParameters('GetGoal', () => z.object({}));
+const updateGoalParams = declareParameters('UpdateGoal', () =>
+  z.object({
+    status: z.enum(['active', 'complete', 'blocked']),
+    reason: z.string().max(2000).optional().describe('Why (for blocked: the blocker).'),
+  }),
+);
+const setGoalBudgetParams = declareParameters('SetGoalBudget', () => {
+  const positive = z.number().int().positive();
+  return z.object({
+    max_turns: positive.optional(),
+    max_tokens: positive.optional(),
+    max_time_minutes: z.number().positive().max(10_080).optional(),
+  });
+});
+const createGoalParams = declareParameters('CreateGoal', () =>
+  z.object({
+    objective: z.string().min(1),
+    check: z.string().optional().describe('A shell command; the goal completes only when it exits 0.'),
+    replace: z.boolean().optional(),
+  }),
+);
 
 /** The goal as the model reads it: plain JSON. */
 export function goalForModel(view: GoalView): string {
@@ -45,7 +69,7 @@ export function goalTools(book: GoalBook, runCheck: GoalCheckRunner): KimiTool[]
     name: 'GetGoal',
     description:
       'Read the current goal: objective, check command, status, and turns / tokens / time used against their budgets. Returns {"goal": null} when there is none.',
-    params: z.object({}),
+    params: getGoalParams,
     effect: 'read-only',
     call: () => toolOk(goalForModel(book.view()), 'Goal read'),
   });
@@ -53,10 +77,7 @@ export function goalTools(book: GoalBook, runCheck: GoalCheckRunner): KimiTool[]
     name: 'UpdateGoal',
     description:
       'Set the status of the current goal. `complete`: every requirement is met (a check command, if the goal has one, is run and must exit 0). `blocked`: a genuine impasse, or the objective is impossible, unsafe or contradictory (give the reason). `active`: resume a paused or blocked goal when the user asks. Most goal turns should not call this: end the turn and the runtime continues the goal.',
-    params: z.object({
-      status: z.enum(['active', 'complete', 'blocked']),
-      reason: z.string().max(2000).optional().describe('Why (for blocked: the blocker).'),
-    }),
+    params: updateGoalParams,
     effect: 'read-only',
     async call({ status, reason }, ctx) {
       const goal = book.current();
@@ -94,11 +115,7 @@ export function goalTools(book: GoalBook, runCheck: GoalCheckRunner): KimiTool[]
     name: 'SetGoalBudget',
     description:
       'Set a budget on the current goal when the user states a hard limit: turns, tokens, or time. Do not invent budgets.',
-    params: z.object({
-      max_turns: positive.optional(),
-      max_tokens: positive.optional(),
-      max_time_minutes: z.number().positive().max(10_080).optional(),
-    }),
+    params: setGoalBudgetParams,
     effect: 'read-only',
     call({ max_turns, max_tokens, max_time_minutes }) {
       const budget = {
@@ -128,11 +145,7 @@ export function goalTools(book: GoalBook, runCheck: GoalCheckRunner): KimiTool[]
     name: 'CreateGoal',
     description:
       'Start a goal the runtime keeps working on across turns until it is complete, blocked or paused. Give `check` (a shell command that exits 0 only when the objective is met) whenever the user names a way to verify it.',
-    params: z.object({
-      objective: z.string().min(1),
-      check: z.string().optional().describe('A shell command; the goal completes only when it exits 0.'),
-      replace: z.boolean().optional(),
-    }),
+    params: createGoalParams,
     effect: 'read-only',
     call({ objective, check, replace }) {
       // The check is the evidence: the model cannot swap it (or drop it) by replacing the goal.

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { runWithAmbientContext } from '../ambient-tool-context.js';
-import { type KimiTool, TOOL_EFFECTS } from '../tool-definition.js';
+import type { KimiTool } from '../tool-definition.js';
 import { SkipThisTool, type ToolDependencyTable, type ToolFactory, toolKit } from './dependencies.js';
 import { BUILTIN_PREFIX, importToolModule, type ModuleResolutionOptions } from './module-resolution.js';
+import { hasFactoryShape, hasToolShape, whyNotTool } from './tool-shapes.js';
 
 export interface ToolLoadFailure {
   spec: string;
@@ -38,26 +38,6 @@ export interface LoadedTools {
   /** Specs whose factory declined with SkipThisTool, with its message. */
   skipped: ToolLoadFailure[];
 }
-
-const isFunction = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function');
-
-const toolShape = z.looseObject({
-  name: z.string().min(1),
-  description: z.string(),
-  parameters: z.record(z.string(), z.unknown()),
-  effect: z.enum(TOOL_EFFECTS),
-  parse: isFunction,
-  call: isFunction,
-});
-
-const factoryShape = z.looseObject({ dependencies: z.array(z.string()), create: isFunction });
-
-/**
- * The shape checks run a few dozen times per start, on the path to the first model request: zod's
- * JIT would compile a parser for each schema there (new Function, ~1 ms together), which that many
- * parses do not pay back.
- */
-const ONE_SHOT = { jitless: true } as const;
 
 type Loaded = { spec: string; factory: ToolFactory } | { spec: string; tool: KimiTool };
 
@@ -113,16 +93,15 @@ export async function loadTools(
       continue;
     }
     const { tool } = outcome;
-    const shape = toolShape.safeParse(tool, ONE_SHOT);
-    if (!shape.success) {
-      failures.push({
-        spec: item.spec,
-        reason: `the factory did not return a tool (${z.prettifyError(shape.error)})`,
-      });
-    } else if (names.has(shape.data.name)) {
-      failures.push({ spec: item.spec, reason: `another tool is already named "${shape.data.name}"` });
+    if (!hasToolShape(tool)) {
+      failures.push({ spec: item.spec, reason: `the factory did not return a tool (${whyNotTool(tool)})` });
+      continue;
+    }
+    const { name } = tool as KimiTool;
+    if (names.has(name)) {
+      failures.push({ spec: item.spec, reason: `another tool is already named "${name}"` });
     } else {
-      names.add(shape.data.name);
+      names.add(name);
       tools.push(tool as KimiTool);
       // Written outside kimi-ts: its calls keep the ambient tool-call context (ambient-tool-context.ts).
       if (!item.spec.startsWith(BUILTIN_PREFIX)) runWithAmbientContext(tool as KimiTool);
@@ -151,8 +130,8 @@ async function importExport(
   }
   const value = namespace[exportName];
   if (value === undefined) return { spec, reason: `the module has no export named "${exportName}"` };
-  if (factoryShape.safeParse(value, ONE_SHOT).success) return { spec, factory: value as ToolFactory };
-  if (toolShape.safeParse(value, ONE_SHOT).success) return { spec, tool: value as KimiTool };
+  if (hasFactoryShape(value)) return { spec, factory: value as ToolFactory };
+  if (hasToolShape(value)) return { spec, tool: value as KimiTool };
   return {
     spec,
     reason: `export "${exportName}" is neither a tool nor a tool factory ({ dependencies, create })`,
