@@ -30,8 +30,6 @@ export interface LaunchReading {
 
 /** Past this many folders (`cd` after `cd`), the command is not followed further. */
 const MAX_FOLDERS = 16;
-/** How deep `bash -c` strings of an exec'd command are read. */
-const MAX_NESTING = 3;
 const CHANGES_FOLDER = new Set(['cd', 'pushd']);
 
 /** A shell command line (a hook's command, a package.json script), run by `sh -c` in `cwd`. */
@@ -41,7 +39,7 @@ export async function commandLineLaunches(
   home: string,
 ): Promise<LaunchReading> {
   const reading: LaunchReading = { commands: [], unsure: [] };
-  await addCommandLine(reading, command, cwd, home, 0);
+  await addCommandLine(reading, command, cwd, home);
   return reading;
 }
 
@@ -58,7 +56,8 @@ export async function execLaunches(
     cwd,
     home,
   );
-  for (const { code, at } of nested) await addCommandLine(reading, code, at, home, 1);
+  // Its `bash -c` strings: read whole by the parser, theirs in turn too.
+  for (const { code, at } of nested) await addCommandLine(reading, code, at, home);
   return reading;
 }
 
@@ -67,7 +66,6 @@ async function addCommandLine(
   command: string,
   cwd: string,
   home: string,
-  depth: number,
 ): Promise<void> {
   const parsed = parseShellCommandNow(command) ?? (await parseShellCommand(command));
   if (parsed.incomplete) {
@@ -99,14 +97,8 @@ async function addCommandLine(
       folders.length = MAX_FOLDERS;
     }
   }
-  for (const words of parts) {
-    for (const folder of folders) {
-      const nested = addStages(reading, words, folder, home);
-      // The parser read a `bash -c` string of the line as parts of it; one of an exec'd command's is read here.
-      if (depth > 0 && depth < MAX_NESTING)
-        for (const { code, at } of nested) await addCommandLine(reading, code, at, home, depth + 1);
-    }
-  }
+  // A `bash -c` string of the line is parts of it already (the parser reads it as the policy does).
+  for (const words of parts) for (const folder of folders) addStages(reading, words, folder, home);
 }
 
 /**

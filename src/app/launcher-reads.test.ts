@@ -158,3 +158,100 @@ it('`node X` and `bun X.ts` name their file: no launcher read', async () => {
   mkdirSync(join(work, 'lint'));
   expect((await reads('bun lint')).files).toEqual(at('package.json', 'bunfig.toml'));
 });
+
+/** A package in `folder` of the work dir, with `scripts`. */
+const packageAt = (folder: string, scripts: Record<string, string>) => {
+  mkdirSync(join(work, folder), { recursive: true });
+  writeFileSync(join(work, folder, 'package.json'), JSON.stringify({ name: folder, scripts }));
+};
+
+it.each([
+  ['npm --prefix tools run lint', ['tools/package.json', 'tools/.npmrc']],
+  ['npm run lint --prefix=tools', ['tools/package.json', 'tools/.npmrc']],
+  ['npm --loglevel silent -C tools test', ['tools/package.json', 'tools/.npmrc']],
+  // A workspace: its package.json, and the root's with its config (npm reads both).
+  ['npm -w tools run lint', ['package.json', '.npmrc', 'tools/package.json', 'tools/.npmrc']],
+  ['npm run lint --workspace=tools', ['package.json', '.npmrc', 'tools/package.json', 'tools/.npmrc']],
+  ['pnpm --filter ./tools lint', ['package.json', '.npmrc', 'tools/package.json', 'tools/.npmrc']],
+  ['pnpm -C tools lint', ['tools/package.json', 'tools/.npmrc']],
+  ['yarn --cwd tools lint', ['tools/package.json', 'tools/.yarnrc.yml', 'tools/.yarnrc']],
+  [
+    'yarn workspace tools lint',
+    ['package.json', '.yarnrc.yml', '.yarnrc', 'tools/package.json', 'tools/.yarnrc.yml', 'tools/.yarnrc'],
+  ],
+  ['bun --cwd tools run lint', ['tools/package.json', 'tools/bunfig.toml']],
+  ['npm --userconfig ci.npmrc run lint', ['ci.npmrc', 'package.json', '.npmrc']],
+])('`%s` reads the package.json of the folder its options name', async (command, files) => {
+  packageJson({});
+  packageAt('tools', { lint: 'true' });
+  expect((await reads(command)).files).toEqual(at(...files));
+});
+
+it('says at start what it cannot read: a workspace by package name, every workspace, an option it does not know', async () => {
+  packageJson({ lint: 'true' });
+  for (const command of [
+    'npm -w @acme/tools run lint',
+    'npm run lint --workspaces',
+    'pnpm -r lint',
+    'pnpm --filter @acme/tools lint',
+    'npm --foo bar run lint',
+    'npm --pref=tools run lint',
+    'make -Z lint',
+    'python3 --frobnicate -m checker',
+    'npm run "$SCRIPT"',
+  ]) {
+    expect((await reads(command)).notHeld, command).toEqual([
+      {
+        tree: work,
+        why: expect.stringMatching(
+          /^kimi-ts cannot tell what it runs \(`(npm|pnpm|make|python3)`: .*\), so the files it reads are not held$/,
+        ),
+      },
+    ]);
+  }
+});
+
+it('reads a hook command as the shell does: a `cd`, a subshell, a shell string, a wrapper', async () => {
+  packageAt('tools', { lint: 'true' });
+  for (const command of [
+    'cd tools && npm run lint',
+    '(cd tools; npm run lint)',
+    "bash -c 'cd tools && npm run lint'",
+    'timeout 60 env -C tools npm run lint',
+    'cd tools; nice -n 5 npm run lint',
+  ]) {
+    expect((await reads(command)).files, command).toContain(join(work, 'tools', 'package.json'));
+  }
+  // A package script is a command line too: its `cd` followed, its launcher's options read.
+  packageJson({ lint: 'cd tools && make -s -f tasks.mk' });
+  expect((await reads('npm run lint')).files).toContain(join(work, 'tools', 'tasks.mk'));
+});
+
+it('`make -C a -C b` runs in a/b, a `-f` file named from there', async () => {
+  expect((await reads('make -C a -Cb -f x.mk')).files).toEqual(at('a/b/x.mk'));
+});
+
+it('`python3 -X utf8 -m checker` runs checker.py; `uv --directory DIR run` the project in DIR', async () => {
+  writeFileSync(join(work, 'checker.py'), '');
+  expect((await reads('python3 -X utf8 -W ignore -m checker')).files).toEqual(at('checker.py'));
+  expect((await reads('uv --directory mcp run --frozen python -m tool')).files).toEqual(
+    at('mcp/pyproject.toml', 'mcp/uv.lock', 'mcp/tool.py'),
+  );
+});
+
+it("a virtual environment's interpreter: its site-packages and pyvenv.cfg held, a .pth file's folder said", async () => {
+  const sitePackages = join(work, '.venv', 'lib', 'python3.11', 'site-packages');
+  mkdirSync(sitePackages, { recursive: true });
+  mkdirSync(join(work, '.venv', 'bin'));
+  mkdirSync(join(work, 'src'));
+  writeFileSync(join(work, '.venv', 'pyvenv.cfg'), 'home = /usr/bin\n');
+  // An editable install of the project: its source on the import path.
+  writeFileSync(join(sitePackages, '_project.pth'), `# editable\n${join(work, 'src')}\nimport os\n`);
+  const venv = await reads('.venv/bin/python scripts/check.py');
+  expect(venv.files).toEqual(at('.venv/pyvenv.cfg'));
+  expect(venv.folders).toEqual([sitePackages]);
+  expect(venv.notHeld).toEqual([expect.objectContaining({ tree: join(work, 'src') })]);
+  // `-S`: no site, no .pth files; a python on PATH is no environment's.
+  expect((await reads('.venv/bin/python -S scripts/check.py')).folders).toEqual([]);
+  expect((await reads('python3 scripts/check.py')).folders).toEqual([]);
+});
