@@ -43,12 +43,13 @@ it.each([
   expect(shown(await commandLineLaunches(line, work, home))).toEqual(expected);
 });
 
-it('`cd` alone goes home; `cd -P DIR` to DIR', async () => {
-  const reading = await commandLineLaunches('cd; cd -P /opt/x; make', work, home);
+it('`cd` alone goes home, `cd ~/DIR` below it; `cd -P DIR` to DIR', async () => {
+  const reading = await commandLineLaunches('cd; cd -P /opt/x; cd ~/proj; make', work, home);
   expect(reading.commands.filter(({ words }) => words[0] === 'make').map(({ cwd }) => cwd)).toEqual([
     work,
     home,
     '/opt/x',
+    join(home, 'proj'),
   ]);
 });
 

@@ -80,8 +80,9 @@ async function addCommandLine(
   for (const words of parts) {
     const at = words[0]?.value === 'builtin' || words[0]?.value === 'command' ? 1 : 0;
     if (!CHANGES_FOLDER.has(words[at]?.value ?? '')) continue;
-    const target = words.slice(at + 1).find((word) => word.value === null || !/^-[LPe@]*$/.test(word.value));
-    if (target !== undefined && target.value === null) {
+    const word = words.slice(at + 1).find((one) => one.value === null || !/^-[LPe@]*$/.test(one.value));
+    const target = word === undefined ? home : (word.value ?? homeFolder(word.text, home));
+    if (target === null) {
       reading.unsure.push({
         cwd,
         why: `\`${words.map((word) => word.text).join(' ')}\` changes to a folder an expansion decides`,
@@ -89,7 +90,7 @@ async function addCommandLine(
       continue;
     }
     for (const folder of [...folders]) {
-      const next = target === undefined ? home : pathOfWord(target.value!, folder, home);
+      const next = pathOfWord(target, folder, home);
       if (!folders.includes(next)) folders.push(next);
     }
     if (folders.length > MAX_FOLDERS) {
@@ -129,6 +130,12 @@ function addStages(
     }
   }
   return unwrapped.nested.map((code) => ({ code, at }));
+}
+
+/** `~` and `~/a/b` written plainly: the home folder and below it; null for any other expansion. */
+function homeFolder(text: string, home: string): string | null {
+  if (text === '~') return home;
+  return /^~\/[A-Za-z0-9._/-]*$/.test(text) ? `${home}${text.slice(1)}` : null;
 }
 
 /** `env -C DIR`, `--chdir DIR`, `--chdir=DIR`: the folder (null: an expansion decides it); undefined when none. */

@@ -255,3 +255,18 @@ it("a virtual environment's interpreter: its site-packages and pyvenv.cfg held, 
   expect((await reads('.venv/bin/python -S scripts/check.py')).folders).toEqual([]);
   expect((await reads('python3 scripts/check.py')).folders).toEqual([]);
 });
+
+it("pnpm, yarn and bun pass what follows the script's name to it: no option of theirs", async () => {
+  packageJson({ lint: 'true' });
+  for (const command of [
+    'pnpm lint --fix',
+    'yarn run lint --fix',
+    'bun run lint --watch-all',
+    'pnpm exec eslint --fix',
+  ]) {
+    expect((await reads(command)).notHeld, command).toEqual([]);
+  }
+  expect((await reads('pnpm lint --fix')).files).toEqual(at('package.json', '.npmrc'));
+  // npm reads its options wherever they are.
+  expect((await reads('npm run lint --fix')).notHeld).toHaveLength(1);
+});

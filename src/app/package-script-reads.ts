@@ -66,10 +66,7 @@ export async function packageScriptReads(
   addCommandReads: AddCommandReads,
 ): Promise<void> {
   const manager = MANAGER_OF[program];
-  const read = readOptions(
-    args,
-    program === manager ? OPTIONS[manager] : { ...OPTIONS[manager], operandEnds: true },
-  );
+  const read = program === 'npm' ? readOptions(args, NPM_OPTIONS) : readUpToScript(args, OPTIONS[manager]);
   const unsure = (what: string): void => {
     reads.notHeld.push({ tree: place.cwd, why: unsureWhy(`\`${program}\`: ${what}`) });
   };
@@ -135,6 +132,29 @@ export async function packageScriptReads(
         break;
       }
     }
+  }
+}
+
+/**
+ * pnpm, yarn and bun (and every runner of package binaries) pass what follows the script's or
+ * binary's name to it (`pnpm lint --fix`): their own options come before it. npm reads its options
+ * wherever they are (`npm run lint --prefix tools`), up to `--`.
+ */
+function readUpToScript(args: readonly (string | null)[], table: OptionTable): ReadOptions {
+  const upToOperand = { ...table, operandEnds: true };
+  const options: ReadOptions['options'][number][] = [];
+  const operands: string[] = [];
+  let rest = args;
+  for (;;) {
+    const read = readOptions(rest, upToOperand);
+    options.push(...read.options);
+    operands.push(...read.operands);
+    if (read.unsure !== null) return { options, operands, rest: [], unsure: read.unsure };
+    rest = read.rest;
+    // `run NAME`, `exec NAME`, `workspace DIR NAME`: the operands before the name.
+    const wanted =
+      operands[0] === 'workspace' ? 3 : RUN.has(operands[0] ?? '') || EXEC.has(operands[0] ?? '') ? 2 : 1;
+    if (operands.length >= wanted || rest.length === 0) return { options, operands, rest, unsure: null };
   }
 }
 
