@@ -51,7 +51,13 @@ function sitePackagesOf(venv: string): string[] {
 /** The folders the `.pth` files of `sitePackages` add to the import path (their lines that are no `import`). */
 function pthFolders(sitePackages: string): string[] {
   const folders: string[] = [];
-  for (const name of readdirSync(sitePackages)) {
+  let names: string[];
+  try {
+    names = readdirSync(sitePackages);
+  } catch {
+    return folders;
+  }
+  for (const name of names) {
     if (!name.endsWith('.pth')) continue;
     let text: string;
     try {
