@@ -24,9 +24,13 @@ function workspace(): { work: string; home: string } {
   return { work, home };
 }
 
-it('refuses a hook whose script did not exist at start and exists now', () => {
+it('refuses a hook whose script did not exist at start and exists now', async () => {
   const { work, home } = workspace();
-  const refuse = watchHookScripts(['sh scripts/hook.sh', 'python3 -u check.py', './bin/run'], work, home);
+  const refuse = await watchHookScripts(
+    ['sh scripts/hook.sh', 'python3 -u check.py', './bin/run'],
+    work,
+    home,
+  );
   expect(refuse('sh scripts/hook.sh')).toBeNull();
   writeFileSync(join(work, 'scripts', 'hook.sh'), 'exit 0\n');
   writeFileSync(join(work, 'check.py'), '');
@@ -37,23 +41,23 @@ it('refuses a hook whose script did not exist at start and exists now', () => {
   expect(refuse('./bin/run')).toContain('./bin/run');
 });
 
-it('refuses a hook whose symlinked script now leads elsewhere', () => {
+it('refuses a hook whose symlinked script now leads elsewhere', async () => {
   const { work, home } = workspace();
   writeFileSync(join(work, 'format.sh'), '');
   symlinkSync('../format.sh', join(work, 'scripts', 'hook.sh'));
-  const refuse = watchHookScripts(['sh scripts/hook.sh'], work, home);
+  const refuse = await watchHookScripts(['sh scripts/hook.sh'], work, home);
   expect(refuse('sh scripts/hook.sh')).toBeNull();
   unlinkSync(join(work, 'scripts', 'hook.sh'));
   writeFileSync(join(work, 'scripts', 'hook.sh'), '');
   expect(refuse('sh scripts/hook.sh')).toContain('now leads to');
 });
 
-it('runs a hook whose own files come and go, or that names programs on PATH', () => {
+it('runs a hook whose own files come and go, or that names programs on PATH', async () => {
   const { work, home } = workspace();
   writeFileSync(join(work, 'scripts', 'hook.sh'), '');
   writeFileSync(join(work, 'old.log'), '');
   const commands = ['sh scripts/hook.sh >> hook.log', 'git add -A && touch .kimi/ran', 'rm old.log'];
-  const refuse = watchHookScripts(commands, work, home);
+  const refuse = await watchHookScripts(commands, work, home);
   writeFileSync(join(work, 'hook.log'), '');
   writeFileSync(join(work, 'git'), '');
   mkdirSync(join(work, '.kimi'));
@@ -63,11 +67,11 @@ it('runs a hook whose own files come and go, or that names programs on PATH', ()
   expect(refuse('a command not configured')).toBeNull();
 });
 
-it('refuses a hook when a file its launcher reads appears (a GNUmakefile before the Makefile, an .npmrc)', () => {
+it('refuses a hook when a file its launcher reads appears (a GNUmakefile before the Makefile, an .npmrc)', async () => {
   const { work, home } = workspace();
   writeFileSync(join(work, 'Makefile'), 'lint:\n\ttrue\n');
   writeFileSync(join(work, 'package.json'), '{"scripts":{"lint":"true"}}');
-  const refuse = watchHookScripts(['make lint', 'npm run lint'], work, home);
+  const refuse = await watchHookScripts(['make lint', 'npm run lint'], work, home);
   expect(refuse('make lint')).toBeNull();
   expect(refuse('npm run lint')).toBeNull();
   writeFileSync(join(work, 'GNUmakefile'), 'lint:\n\ttouch planted\n');

@@ -25,11 +25,11 @@ type NamedPathState = {
   readonly role?: string;
 };
 
-export function watchHookScripts(
+export async function watchHookScripts(
   commands: readonly string[],
   workDir: string,
   home: string,
-): HookCommandRefusal {
+): Promise<HookCommandRefusal> {
   const watched = new Map<string, NamedPathState[]>();
   for (const command of new Set(commands)) {
     const states: NamedPathState[] = [];
@@ -45,7 +45,7 @@ export function watchHookScripts(
     // What its launchers read (`npm run lint`: package.json, .npmrc; `make`: GNUmakefile before
     // Makefile): held where they exist, but one a command makes would be read in turn.
     const named = new Set(states.map((state) => state.path));
-    for (const path of launcherReadsOfCommand(command, workDir, home).files) {
+    for (const path of (await launcherReadsOfCommand(command, workDir, home)).files) {
       if (named.has(path)) continue;
       named.add(path);
       states.push({

@@ -20,10 +20,10 @@ const launch = (starter: string, command: string, cwd = work) => ({
   cwd,
 });
 
-it('holds the files a launcher reads that exist, and the package folder beside a module', () => {
+it('holds the files a launcher reads that exist, and the package folder beside a module', async () => {
   writeFileSync(join(work, 'package.json'), '{"scripts":{"lint":"true"}}');
   writeFileSync(join(work, 'server.py'), '');
-  const holds = launcherHolds(
+  const holds = await launcherHolds(
     [launch('the hook `npm run lint`', 'npm run lint'), launch('the MCP server py', 'python3 -m server')],
     root,
     [work],
@@ -39,31 +39,31 @@ it('holds the files a launcher reads that exist, and the package folder beside a
   ]);
 });
 
-it('does not say a held file outside the writable folders is read-only for commands', () => {
+it('does not say a held file outside the writable folders is read-only for commands', async () => {
   const elsewhere = join(root, 'elsewhere');
   mkdirSync(elsewhere);
   writeFileSync(join(elsewhere, 'package.json'), '{"scripts":{"mcp":"true"}}');
-  const holds = launcherHolds([launch('the MCP server js', 'npm run mcp', elsewhere)], root, [work]);
+  const holds = await launcherHolds([launch('the MCP server js', 'npm run mcp', elsewhere)], root, [work]);
   expect(holds.byFile).toEqual([join(elsewhere, 'package.json')]);
   expect(holds.heldInWorkspace).toEqual([]);
 });
 
-it('gives a symlinked file to named-script-holds.ts, and holds the file it leads to', () => {
+it('gives a symlinked file to named-script-holds.ts, and holds the file it leads to', async () => {
   mkdirSync(join(work, 'shared'));
   writeFileSync(join(work, 'shared', 'Makefile'), '');
   symlinkSync('shared/Makefile', join(work, 'Makefile'));
-  const holds = launcherHolds([launch('the hook `make`', 'make')], root, [work]);
+  const holds = await launcherHolds([launch('the hook `make`', 'make')], root, [work]);
   expect(holds.byFile).toEqual([join(work, 'shared', 'Makefile')]);
   expect(holds.names).toEqual([{ path: join(work, 'Makefile'), interpreter: null }]);
 });
 
-it('says nothing of a tree outside the writable folders', () => {
+it('says nothing of a tree outside the writable folders', async () => {
   const elsewhere = join(root, 'elsewhere');
   mkdirSync(elsewhere);
-  expect(launcherHolds([launch('the MCP server rs', 'cargo run', elsewhere)], root, [work]).notHeld).toEqual(
-    [],
-  );
-  expect(launcherHolds([launch('the MCP server rs', 'cargo run')], root, [work]).notHeld).toEqual([
+  expect(
+    (await launcherHolds([launch('the MCP server rs', 'cargo run', elsewhere)], root, [work])).notHeld,
+  ).toEqual([]);
+  expect((await launcherHolds([launch('the MCP server rs', 'cargo run')], root, [work])).notHeld).toEqual([
     {
       starter: 'the MCP server rs',
       tree: work,
@@ -72,12 +72,14 @@ it('says nothing of a tree outside the writable folders', () => {
   ]);
 });
 
-it('holds the working folder `python -m` imports from where it is not a writable folder itself', () => {
+it('holds the working folder `python -m` imports from where it is not a writable folder itself', async () => {
   mkdirSync(join(work, 'mcp'));
   writeFileSync(join(work, 'mcp', 'server.py'), '');
-  const holds = launcherHolds([launch('the MCP server py', 'python3 -m server', join(work, 'mcp'))], root, [
-    work,
-  ]);
+  const holds = await launcherHolds(
+    [launch('the MCP server py', 'python3 -m server', join(work, 'mcp'))],
+    root,
+    [work],
+  );
   expect(holds.folders).toEqual([join(work, 'mcp', 'server'), join(work, 'mcp')]);
   expect(holds.notHeld).toEqual([]);
 });

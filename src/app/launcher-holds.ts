@@ -2,16 +2,18 @@ import { lstatSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 import { realOrGiven } from '../util/real-or-given.js';
-import { launcherReads } from './launcher-reads.js';
+import { launcherReadsOfCommand, launcherReadsOfWords } from './launcher-reads.js';
 import type { NamedScript } from './script-words.js';
 
-/** A command kimi-ts runs outside the sandbox: who starts it (for the warning), its words, its folder. */
-export interface Launch {
+/**
+ * A command kimi-ts runs outside the sandbox: who starts it (for the warning), what it runs (a hook's
+ * command line, run by a shell; an MCP server's words, run without one), its folder.
+ */
+export type Launch = {
   /** `the hook \`npm run lint\``, `the MCP server project`. */
   readonly starter: string;
-  readonly words: readonly string[];
   readonly cwd: string;
-}
+} & ({ readonly line: string } | { readonly words: readonly string[] });
 
 /** A file in the workspace the sandbox holds read-only because a launcher reads it, for the start warning. */
 export interface LauncherFileHeld {
@@ -38,24 +40,28 @@ export interface LauncherNotHeld {
  * A file that does not exist is not held (a folder in its place would break the launcher); before a
  * hook runs, one that appeared skips it (hook-script-watch.ts).
  */
-export function launcherHolds(
+export async function launcherHolds(
   launches: readonly Launch[],
   home: string,
   realRoots: readonly string[],
-): {
+): Promise<{
   byFile: string[];
   names: NamedScript[];
   folders: string[];
   notHeld: LauncherNotHeld[];
   heldInWorkspace: LauncherFileHeld[];
-} {
+}> {
   const byFile = new Set<string>();
   const heldInWorkspace = new Map<string, LauncherFileHeld>();
   const names = new Map<string, NamedScript>();
   const folders = new Set<string>();
   const notHeld: LauncherNotHeld[] = [];
-  for (const { starter, words, cwd } of launches) {
-    const reads = launcherReads(words, cwd, home);
+  for (const launch of launches) {
+    const { starter, cwd } = launch;
+    const reads =
+      'line' in launch
+        ? await launcherReadsOfCommand(launch.line, cwd, home)
+        : await launcherReadsOfWords(launch.words, cwd, home);
     for (const file of reads.files) {
       if (statSync(file, { throwIfNoEntry: false })?.isFile() !== true) continue;
       const real = realOrGiven(file);

@@ -36,5 +36,5 @@ export interface LaunchPlace {
   readonly depth: number;
 }
 
-/** Adds what the launchers of a command's words read (launcher-reads.ts), for a script's own words. */
-export type AddCommandReads = (reads: LauncherReads, words: readonly string[], place: LaunchPlace) => void;
+/** Adds what the launchers of a command line read (launcher-reads.ts), for a package script's text. */
+export type AddCommandReads = (reads: LauncherReads, command: string, place: LaunchPlace) => Promise<void>;

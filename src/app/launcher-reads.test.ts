@@ -33,54 +33,54 @@ it.each([
   ['bun run lint', ['package.json', 'bunfig.toml']],
   ['node --run lint', ['package.json', '.npmrc']],
   ['env CI=1 npm run lint && echo done', ['package.json', '.npmrc']],
-])('`%s` reads package.json and the manager config', (command, files) => {
-  expect(reads(command).files).toEqual(at(...files));
+])('`%s` reads package.json and the manager config', async (command, files) => {
+  expect((await reads(command)).files).toEqual(at(...files));
 });
 
-it('reads nothing for a package manager command that runs none of the project scripts', () => {
+it('reads nothing for a package manager command that runs none of the project scripts', async () => {
   for (const command of ['npm install', 'pnpm add zod', 'yarn', 'npm ci', 'bun install']) {
-    expect(reads(command), command).toEqual({ files: [], folders: [], notHeld: [] });
+    expect(await reads(command), command).toEqual({ files: [], folders: [], notHeld: [] });
   }
 });
 
-it('finds the nearest package.json up from the working folder, as npm does', () => {
+it('finds the nearest package.json up from the working folder, as npm does', async () => {
   packageJson({ lint: 'true' });
   mkdirSync(join(work, 'sub'));
-  expect(reads('npm run lint', join(work, 'sub')).files).toEqual(at('package.json', '.npmrc'));
+  expect((await reads('npm run lint', join(work, 'sub'))).files).toEqual(at('package.json', '.npmrc'));
 });
 
-it("follows a script's pre and post scripts, the scripts it runs and the launchers it starts", () => {
+it("follows a script's pre and post scripts, the scripts it runs and the launchers it starts", async () => {
   packageJson({ prelint: './scripts/pre.sh', lint: 'node scripts/lint.mjs && make check', postlint: 'true' });
-  expect(reads('npm run lint').files).toEqual(
+  expect((await reads('npm run lint')).files).toEqual(
     at('package.json', '.npmrc', 'scripts/pre.sh', 'scripts/lint.mjs', 'GNUmakefile', 'makefile', 'Makefile'),
   );
 });
 
-it("holds the file a script's node_modules binary leads to, and says its package is not held", () => {
+it("holds the file a script's node_modules binary leads to, and says its package is not held", async () => {
   mkdirSync(join(work, 'node_modules', 'eslint', 'bin'), { recursive: true });
   mkdirSync(join(work, 'node_modules', '.bin'));
   writeFileSync(join(work, 'node_modules', 'eslint', 'bin', 'eslint.js'), '');
   symlinkSync('../eslint/bin/eslint.js', join(work, 'node_modules', '.bin', 'eslint'));
   packageJson({ lint: 'eslint .' });
-  const lint = reads('npm run lint');
+  const lint = await reads('npm run lint');
   expect(lint.files).toContain(join(work, 'node_modules', 'eslint', 'bin', 'eslint.js'));
   expect(lint.notHeld.map(({ tree }) => tree)).toEqual(at('node_modules'));
   // npx of that binary: the same.
-  expect(reads('npx eslint --fix')).toEqual({
+  expect(await reads('npx eslint --fix')).toEqual({
     files: at('node_modules/eslint/bin/eslint.js'),
     folders: [],
     notHeld: [expect.objectContaining({ tree: join(work, 'node_modules') })],
   });
 });
 
-it('names the node_modules/.bin entry a command could make where npx would otherwise fetch', () => {
-  expect(reads('npx prettier --write .').files).toEqual(at('node_modules/.bin/prettier'));
-  expect(reads('npx prettier@3 --write .').files).toEqual([]);
+it('names the node_modules/.bin entry a command could make where npx would otherwise fetch', async () => {
+  expect((await reads('npx prettier --write .')).files).toEqual(at('node_modules/.bin/prettier'));
+  expect((await reads('npx prettier@3 --write .')).files).toEqual([]);
 });
 
-it('stops following scripts that run each other', () => {
+it('stops following scripts that run each other', async () => {
   packageJson({ a: 'npm run b', b: 'npm run a' });
-  expect(reads('npm run a').files).toEqual(at('package.json', '.npmrc'));
+  expect((await reads('npm run a')).files).toEqual(at('package.json', '.npmrc'));
 });
 
 it.each([
@@ -91,70 +91,182 @@ it.each([
   ['just lint', ['justfile', 'Justfile', '.justfile']],
   ['just --justfile tasks.just', ['tasks.just']],
   ['rake lint', ['Rakefile', 'rakefile', 'Rakefile.rb', 'rakefile.rb']],
-])('`%s` reads its task file', (command, files) => {
-  expect(reads(command)).toEqual({ files: at(...files), folders: [], notHeld: [] });
+])('`%s` reads its task file', async (command, files) => {
+  expect(await reads(command)).toEqual({ files: at(...files), folders: [], notHeld: [] });
 });
 
-it("holds rake's rakelib folder where there is one", () => {
+it("holds rake's rakelib folder where there is one", async () => {
   mkdirSync(join(work, 'rakelib'));
-  expect(reads('rake').folders).toEqual(at('rakelib'));
+  expect((await reads('rake')).folders).toEqual(at('rakelib'));
 });
 
-it('`python3 -m X` reads X.py and the package X/ of its working folder, and says its import path is not held', () => {
+it('`python3 -m X` reads X.py and the package X/ of its working folder, and says its import path is not held', async () => {
   writeFileSync(join(work, 'server.py'), 'pass\n');
-  const server = reads('python3 -u -m server --stdio');
+  const server = await reads('python3 -u -m server --stdio');
   expect(server.files).toEqual(at('server.py'));
   // Made empty where missing: a package X/ would run before X.py.
   expect(server.folders).toEqual(at('server'));
   expect(server.notHeld).toEqual([expect.objectContaining({ tree: work })]);
-  expect(reads('python -mpkg.cli').files).toEqual(at('pkg.py'));
+  expect((await reads('python -mpkg.cli')).files).toEqual(at('pkg.py'));
   // No such module here (an installed one): no folder made, the name a command could add watched.
-  expect(reads('python3 -m pytest')).toMatchObject({ files: at('pytest.py'), folders: [] });
+  expect(await reads('python3 -m pytest')).toMatchObject({ files: at('pytest.py'), folders: [] });
   // A script or -c code: no module.
-  expect(reads('python3 -c "import x" -m server').files).toEqual([]);
-  expect(reads('python3 tool.py -m server').files).toEqual([]);
+  expect((await reads('python3 -c "import x" -m server')).files).toEqual([]);
+  expect((await reads('python3 tool.py -m server')).files).toEqual([]);
 });
 
-it('`uv run` and `poetry run` read pyproject.toml and the lock file, and what they start', () => {
+it('`uv run` and `poetry run` read pyproject.toml and the lock file, and what they start', async () => {
   writeFileSync(join(work, 'server.py'), '');
-  const uv = reads('uv run --frozen python -m server');
+  const uv = await reads('uv run --frozen python -m server');
   expect(uv.files).toEqual(at('pyproject.toml', 'uv.lock', 'server.py'));
   expect(uv.notHeld.map(({ tree }) => tree)).toEqual([join(work, '.venv'), work]);
   // The project's folder given by option.
   mkdirSync(join(work, 'mcp'));
-  expect(reads('uv run --directory mcp --with httpx server.py').files).toEqual(
+  expect((await reads('uv run --directory mcp --with httpx server.py')).files).toEqual(
     at('mcp/pyproject.toml', 'mcp/uv.lock'),
   );
-  expect(reads('uv run --directory=mcp python -m tool').files).toEqual(
+  expect((await reads('uv run --directory=mcp python -m tool')).files).toEqual(
     at('mcp/pyproject.toml', 'mcp/uv.lock', 'mcp/tool.py'),
   );
   // poetry's environment lies in its cache unless the project keeps a .venv.
-  expect(reads('poetry run pytest')).toEqual({
+  expect(await reads('poetry run pytest')).toEqual({
     files: at('pyproject.toml', 'poetry.lock'),
     folders: [],
     notHeld: [],
   });
   mkdirSync(join(work, '.venv'));
-  expect(reads('poetry run pytest').notHeld.map(({ tree }) => tree)).toEqual(at('.venv'));
+  expect((await reads('poetry run pytest')).notHeld.map(({ tree }) => tree)).toEqual(at('.venv'));
 });
 
-it('`cargo run` and `go run` hold nothing and say the source they build is not held', () => {
+it('`cargo run` and `go run` hold nothing and say the source they build is not held', async () => {
   for (const command of ['cargo run --release', 'go run .', 'go run ./cmd/server']) {
-    expect(reads(command), command).toEqual({
+    expect(await reads(command), command).toEqual({
       files: [],
       folders: [],
       notHeld: [expect.objectContaining({ tree: work })],
     });
   }
-  expect(reads('go run golang.org/x/tools/gopls@latest').notHeld).toEqual([]);
-  expect(reads('cargo build').notHeld).toEqual([]);
+  expect((await reads('go run golang.org/x/tools/gopls@latest')).notHeld).toEqual([]);
+  expect((await reads('cargo build')).notHeld).toEqual([]);
 });
 
-it('`node X` and `bun X.ts` name their file: no launcher read', () => {
+it('`node X` and `bun X.ts` name their file: no launcher read', async () => {
   writeFileSync(join(work, 'x.ts'), '');
-  expect(reads('node server.mjs')).toEqual({ files: [], folders: [], notHeld: [] });
-  expect(reads('bun x.ts')).toEqual({ files: [], folders: [], notHeld: [] });
+  expect(await reads('node server.mjs')).toEqual({ files: [], folders: [], notHeld: [] });
+  expect(await reads('bun x.ts')).toEqual({ files: [], folders: [], notHeld: [] });
   // A folder of that name is no file bun runs: a script.
   mkdirSync(join(work, 'lint'));
-  expect(reads('bun lint').files).toEqual(at('package.json', 'bunfig.toml'));
+  expect((await reads('bun lint')).files).toEqual(at('package.json', 'bunfig.toml'));
+});
+
+/** A package in `folder` of the work dir, with `scripts`. */
+const packageAt = (folder: string, scripts: Record<string, string>) => {
+  mkdirSync(join(work, folder), { recursive: true });
+  writeFileSync(join(work, folder, 'package.json'), JSON.stringify({ name: folder, scripts }));
+};
+
+it.each([
+  ['npm --prefix tools run lint', ['tools/package.json', 'tools/.npmrc']],
+  ['npm run lint --prefix=tools', ['tools/package.json', 'tools/.npmrc']],
+  ['npm --loglevel silent -C tools test', ['tools/package.json', 'tools/.npmrc']],
+  // A workspace: its package.json, and the root's with its config (npm reads both).
+  ['npm -w tools run lint', ['package.json', '.npmrc', 'tools/package.json', 'tools/.npmrc']],
+  ['npm run lint --workspace=tools', ['package.json', '.npmrc', 'tools/package.json', 'tools/.npmrc']],
+  ['pnpm --filter ./tools lint', ['package.json', '.npmrc', 'tools/package.json', 'tools/.npmrc']],
+  ['pnpm -C tools lint', ['tools/package.json', 'tools/.npmrc']],
+  ['yarn --cwd tools lint', ['tools/package.json', 'tools/.yarnrc.yml', 'tools/.yarnrc']],
+  [
+    'yarn workspace tools lint',
+    ['package.json', '.yarnrc.yml', '.yarnrc', 'tools/package.json', 'tools/.yarnrc.yml', 'tools/.yarnrc'],
+  ],
+  ['bun --cwd tools run lint', ['tools/package.json', 'tools/bunfig.toml']],
+  ['npm --userconfig ci.npmrc run lint', ['ci.npmrc', 'package.json', '.npmrc']],
+])('`%s` reads the package.json of the folder its options name', async (command, files) => {
+  packageJson({});
+  packageAt('tools', { lint: 'true' });
+  expect((await reads(command)).files).toEqual(at(...files));
+});
+
+it('says at start what it cannot read: a workspace by package name, every workspace, an option it does not know', async () => {
+  packageJson({ lint: 'true' });
+  for (const command of [
+    'npm -w @acme/tools run lint',
+    'npm run lint --workspaces',
+    'pnpm -r lint',
+    'pnpm --filter @acme/tools lint',
+    'npm --foo bar run lint',
+    'npm --pref=tools run lint',
+    'make -Z lint',
+    'python3 --frobnicate -m checker',
+    'npm run "$SCRIPT"',
+  ]) {
+    expect((await reads(command)).notHeld, command).toEqual([
+      {
+        tree: work,
+        why: expect.stringMatching(
+          /^kimi-ts cannot tell what it runs \(`(npm|pnpm|make|python3)`: .*\), so the files it reads are not held$/,
+        ),
+      },
+    ]);
+  }
+});
+
+it('reads a hook command as the shell does: a `cd`, a subshell, a shell string, a wrapper', async () => {
+  packageAt('tools', { lint: 'true' });
+  for (const command of [
+    'cd tools && npm run lint',
+    '(cd tools; npm run lint)',
+    "bash -c 'cd tools && npm run lint'",
+    'timeout 60 env -C tools npm run lint',
+    'cd tools; nice -n 5 npm run lint',
+  ]) {
+    expect((await reads(command)).files, command).toContain(join(work, 'tools', 'package.json'));
+  }
+  // A package script is a command line too: its `cd` followed, its launcher's options read.
+  packageJson({ lint: 'cd tools && make -s -f tasks.mk' });
+  expect((await reads('npm run lint')).files).toContain(join(work, 'tools', 'tasks.mk'));
+});
+
+it('`make -C a -C b` runs in a/b, a `-f` file named from there', async () => {
+  expect((await reads('make -C a -Cb -f x.mk')).files).toEqual(at('a/b/x.mk'));
+});
+
+it('`python3 -X utf8 -m checker` runs checker.py; `uv --directory DIR run` the project in DIR', async () => {
+  writeFileSync(join(work, 'checker.py'), '');
+  expect((await reads('python3 -X utf8 -W ignore -m checker')).files).toEqual(at('checker.py'));
+  expect((await reads('uv --directory mcp run --frozen python -m tool')).files).toEqual(
+    at('mcp/pyproject.toml', 'mcp/uv.lock', 'mcp/tool.py'),
+  );
+});
+
+it("a virtual environment's interpreter: its site-packages and pyvenv.cfg held, a .pth file's folder said", async () => {
+  const sitePackages = join(work, '.venv', 'lib', 'python3.11', 'site-packages');
+  mkdirSync(sitePackages, { recursive: true });
+  mkdirSync(join(work, '.venv', 'bin'));
+  mkdirSync(join(work, 'src'));
+  writeFileSync(join(work, '.venv', 'pyvenv.cfg'), 'home = /usr/bin\n');
+  // An editable install of the project: its source on the import path.
+  writeFileSync(join(sitePackages, '_project.pth'), `# editable\n${join(work, 'src')}\nimport os\n`);
+  const venv = await reads('.venv/bin/python scripts/check.py');
+  expect(venv.files).toEqual(at('.venv/pyvenv.cfg'));
+  expect(venv.folders).toEqual([sitePackages]);
+  expect(venv.notHeld).toEqual([expect.objectContaining({ tree: join(work, 'src') })]);
+  // `-S`: no site, no .pth files; a python on PATH is no environment's.
+  expect((await reads('.venv/bin/python -S scripts/check.py')).folders).toEqual([]);
+  expect((await reads('python3 scripts/check.py')).folders).toEqual([]);
+});
+
+it("pnpm, yarn and bun pass what follows the script's name to it: no option of theirs", async () => {
+  packageJson({ lint: 'true' });
+  for (const command of [
+    'pnpm lint --fix',
+    'yarn run lint --fix',
+    'bun run lint --watch-all',
+    'pnpm exec eslint --fix',
+  ]) {
+    expect((await reads(command)).notHeld, command).toEqual([]);
+  }
+  expect((await reads('pnpm lint --fix')).files).toEqual(at('package.json', '.npmrc'));
+  // npm reads its options wherever they are.
+  expect((await reads('npm run lint --fix')).notHeld).toHaveLength(1);
 });

@@ -1,41 +1,81 @@
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { splitWords } from '../policy/command-secret-paths.js';
 import { pathOfWord } from './files-named-by-words.js';
+import { commandLineLaunches, execLaunches, type LaunchReading } from './launch-commands.js';
+import {
+  MAKE_OPTIONS,
+  PYTHON_OPTIONS,
+  readOptions,
+  UV_OPTIONS,
+  unsureWhy,
+  valuesOf,
+} from './launcher-options.js';
 import type { LauncherReads, LaunchPlace } from './launcher-read-types.js';
 import { packageScriptReads } from './package-script-reads.js';
-import { simpleCommands } from './script-words.js';
+import { venvInterpreterReads } from './venv-reads.js';
 
-/** The files, folders and trees the launchers of a command's words (split, quotes removed) read. */
-export function launcherReads(words: readonly string[], cwd: string, home: string): LauncherReads {
+/** A hook's command line: what its launchers read, run by a shell in `cwd`. */
+export async function launcherReadsOfCommand(
+  command: string,
+  cwd: string,
+  home: string,
+): Promise<LauncherReads> {
   const reads: LauncherReads = { files: [], folders: [], notHeld: [] };
-  addCommandReads(reads, words, { cwd, home, depth: 0 });
+  await addCommandReads(reads, command, { cwd, home, depth: 0 });
+  return unique(reads);
+}
+
+/** An MCP server's command and arguments (run without a shell): what its launchers read. */
+export async function launcherReadsOfWords(
+  words: readonly string[],
+  cwd: string,
+  home: string,
+): Promise<LauncherReads> {
+  const reads: LauncherReads = { files: [], folders: [], notHeld: [] };
+  await addLaunches(reads, await execLaunches(words, cwd, home), { cwd, home, depth: 0 });
+  return unique(reads);
+}
+
+function unique(reads: LauncherReads): LauncherReads {
   return {
     files: [...new Set(reads.files)],
     folders: [...new Set(reads.folders)],
     notHeld: reads.notHeld.filter(
-      (one, i) => reads.notHeld.findIndex((other) => other.tree === one.tree) === i,
+      (one, i) => reads.notHeld.findIndex((other) => other.tree === one.tree && other.why === one.why) === i,
     ),
   };
 }
 
-/** A hook's command text: its launchers' reads, run in `cwd`. */
-export function launcherReadsOfCommand(command: string, cwd: string, home: string): LauncherReads {
-  return launcherReads(splitWords(command), cwd, home);
+/** Adds what each command of a shell command line reads (a `cd` followed, wrappers looked through). */
+export async function addCommandReads(
+  reads: LauncherReads,
+  command: string,
+  place: LaunchPlace,
+): Promise<void> {
+  await addLaunches(reads, await commandLineLaunches(command, place.cwd, place.home), place);
 }
 
-/** Adds what each simple command of `words` reads to `reads`. */
-export function addCommandReads(reads: LauncherReads, words: readonly string[], place: LaunchPlace): void {
-  for (const [program, ...args] of simpleCommands(words)) {
-    if (program !== undefined) addLauncherReads(reads, basename(program), args, place);
+async function addLaunches(reads: LauncherReads, reading: LaunchReading, place: LaunchPlace): Promise<void> {
+  for (const { cwd, why } of reading.unsure) reads.notHeld.push({ tree: cwd, why: unsureWhy(why) });
+  for (const { words, cwd } of reading.commands) {
+    const [program, ...args] = words;
+    if (program !== null && program !== undefined)
+      await addLauncherReads(reads, program, args, { ...place, cwd });
   }
 }
 
 const PYTHON = /^(python|pypy)[0-9.]*$/;
 
-function addLauncherReads(reads: LauncherReads, program: string, args: string[], place: LaunchPlace): void {
+async function addLauncherReads(
+  reads: LauncherReads,
+  programWord: string,
+  args: readonly (string | null)[],
+  place: LaunchPlace,
+): Promise<void> {
   const { cwd } = place;
-  const operands = args.filter((arg) => !arg.startsWith('-'));
+  const program = basename(programWord);
+  const unsure = (what: string) =>
+    reads.notHeld.push({ tree: cwd, why: unsureWhy(`\`${program}\`: ${what}`) });
   switch (program) {
     case 'npm':
     case 'pnpm':
@@ -44,29 +84,46 @@ function addLauncherReads(reads: LauncherReads, program: string, args: string[],
     case 'npx':
     case 'pnpx':
     case 'bunx':
-      packageScriptReads(reads, program, args, place, addCommandReads);
+      await packageScriptReads(reads, program, args, place, addCommandReads);
       return;
     case 'node':
     case 'nodejs': {
       // `node --run lint` (Node 22) runs a package.json script.
       const run = args.indexOf('--run');
-      if (run >= 0 && args[run + 1] !== undefined)
-        packageScriptReads(reads, 'npm', ['run', args[run + 1]!], place, addCommandReads);
+      const name = args[run + 1];
+      if (run >= 0 && name !== undefined) {
+        if (name === null) unsure('a script name an expansion decides');
+        else await packageScriptReads(reads, 'npm', ['run', name], place, addCommandReads);
+      }
       return;
     }
     case 'make':
-    case 'gmake':
-      addNamedOrDefault(reads, args, ['-f', '--file', '--makefile'], makeFolder(args, cwd), [
-        'GNUmakefile',
-        'makefile',
-        'Makefile',
+    case 'gmake': {
+      const read = readOptions(args, MAKE_OPTIONS);
+      if (read.unsure !== null) unsure(read.unsure);
+      // `-C a -C b` runs in a/b; a `-f` file is named from there.
+      let dir = cwd;
+      for (const folder of valuesOf(read, ['-C', '--directory'])) dir = pathOfWord(folder, dir, place.home);
+      const named = valuesOf(read, ['-f', '--file', '--makefile']).map((file) =>
+        pathOfWord(file, dir, place.home),
+      );
+      // Every default name: one a command adds may come before the one there is (GNUmakefile first).
+      reads.files.push(
+        ...(named.length > 0
+          ? named
+          : ['GNUmakefile', 'makefile', 'Makefile'].map((name) => join(dir, name))),
+      );
+      return;
+    }
+    case 'just':
+      addNamedOrDefault(reads, textArgs(args), ['-f', '--justfile'], cwd, [
+        'justfile',
+        'Justfile',
+        '.justfile',
       ]);
       return;
-    case 'just':
-      addNamedOrDefault(reads, args, ['-f', '--justfile'], cwd, ['justfile', 'Justfile', '.justfile']);
-      return;
     case 'rake':
-      addNamedOrDefault(reads, args, ['-f', '--rakefile'], cwd, [
+      addNamedOrDefault(reads, textArgs(args), ['-f', '--rakefile'], cwd, [
         'Rakefile',
         'rakefile',
         'Rakefile.rb',
@@ -79,10 +136,18 @@ function addLauncherReads(reads: LauncherReads, program: string, args: string[],
       return;
     case 'uv':
     case 'poetry': {
-      const run = args.indexOf('run');
-      if (operands[0] !== 'run' || run < 0) return;
-      // `uv run --directory DIR`, `uv run --project DIR`, `poetry -C DIR run`: the project's folder.
-      const dir = optionValue(args, ['--directory', '--project', '-C', '-P']);
+      const global = readOptions(args, UV_OPTIONS);
+      if (global.operands[0] !== 'run') {
+        if (global.unsure !== null) unsure(global.unsure);
+        return;
+      }
+      const run = readOptions(global.rest, UV_OPTIONS);
+      if (run.unsure !== null) unsure(run.unsure);
+      // `uv run --directory DIR`, `uv --project DIR run`, `poetry -C DIR run`: the project's folder.
+      const dir = [
+        ...valuesOf(global, ['--directory', '--project', '-C', '-P']),
+        ...valuesOf(run, ['--directory', '--project', '-C', '-P']),
+      ].pop();
       const project = dir === undefined ? cwd : pathOfWord(dir, cwd, place.home);
       reads.files.push(
         join(project, 'pyproject.toml'),
@@ -95,28 +160,46 @@ function addLauncherReads(reads: LauncherReads, program: string, args: string[],
           why: `\`${program} run\` runs programs from the project's virtual environment (.venv)`,
         });
       }
-      const rest = args.slice(run + 1);
-      addCommandReads(reads, rest.slice(programAt(rest)), { ...place, cwd: project });
+      const [inner, ...innerArgs]: (string | null)[] = [...run.operands, ...run.rest];
+      if (inner !== undefined && inner !== null)
+        await addLauncherReads(reads, inner, innerArgs, { ...place, cwd: project });
       return;
     }
     case 'cargo':
       // Cargo.toml alone holds nothing: `cargo run` builds src/ and build.rs, which the model edits.
-      if (operands[0] === 'run') {
+      if (textArgs(args).filter((arg) => !arg.startsWith('-'))[0] === 'run') {
         reads.notHeld.push({
           tree: cwd,
           why: "`cargo run` builds and runs the project's source (Cargo.toml, build.rs, src/)",
         });
       }
       return;
-    case 'go':
+    case 'go': {
       // `go run pkg@version` builds a module from the proxy, not the project.
+      const operands = textArgs(args).filter((arg) => !arg.startsWith('-'));
       if (operands[0] === 'run' && !operands.slice(1).some((operand) => operand.includes('@'))) {
         reads.notHeld.push({ tree: cwd, why: "`go run` builds and runs the project's source" });
       }
       return;
+    }
     default:
-      if (PYTHON.test(program)) addPythonModuleReads(reads, args, cwd);
+      if (!PYTHON.test(program)) return;
+      {
+        const read = readOptions(args, PYTHON_OPTIONS);
+        if (read.unsure !== null) unsure(read.unsure);
+        // `.venv/bin/python`: the environment's site-packages runs at start (.pth files) and is imported from.
+        if (programWord.includes('/') && !read.options.some(({ name }) => name === '-S'))
+          venvInterpreterReads(reads, pathOfWord(programWord, cwd, place.home));
+        const module = valuesOf(read, ['-m'])[0];
+        if (module !== undefined && read.options[read.options.length - 1]?.name === '-m')
+          addPythonModuleReads(reads, module, cwd);
+      }
   }
+}
+
+/** The words as given, an expansion's as its text: for launchers read by name alone. */
+function textArgs(args: readonly (string | null)[]): string[] {
+  return args.map((arg) => arg ?? '');
 }
 
 /**
@@ -125,16 +208,7 @@ function addLauncherReads(reads: LauncherReads, program: string, args: string[],
  * a command cannot add a package that would run in its place. What the module imports in turn from
  * the working folder is not: said at start.
  */
-function addPythonModuleReads(reads: LauncherReads, args: string[], cwd: string): void {
-  let module: string | undefined;
-  for (let i = 0; i < args.length && module === undefined; i++) {
-    const arg = args[i]!;
-    if (arg === '-m') module = args[i + 1];
-    else if (/^-m./.test(arg)) module = arg.slice(2);
-    // The script or `-c` code comes first: no module.
-    else if (!arg.startsWith('-') || arg === '-c') return;
-  }
-  if (module === undefined) return;
+function addPythonModuleReads(reads: LauncherReads, module: string, cwd: string): void {
   const top = module.split('.')[0]!;
   const file = join(cwd, `${top}.py`);
   const folder = join(cwd, top);
@@ -146,12 +220,6 @@ function addPythonModuleReads(reads: LauncherReads, args: string[], cwd: string)
     why: `\`python -m ${module}\` puts its working folder first on the import path, so a module a command adds there runs in place of one it imports`,
     heldBelowRoot: true,
   });
-}
-
-/** The folder `make -C DIR` runs in. */
-function makeFolder(args: string[], cwd: string): string {
-  const at = args.indexOf('-C');
-  return at >= 0 && args[at + 1] !== undefined ? pathOfWord(args[at + 1]!, cwd, cwd) : cwd;
 }
 
 /** The files a `-f FILE` option names (each, `--file=FILE` too), or else the default names in `dir`. */
@@ -174,38 +242,4 @@ function addNamedOrDefault(
   }
   // Every default name: one a command adds may come before the one there is (GNUmakefile first).
   reads.files.push(...(named.length > 0 ? named : defaults.map((name) => join(dir, name))));
-}
-
-/** The value of the first of `options` given (`--directory DIR`, `--directory=DIR`). */
-function optionValue(args: readonly string[], options: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (options.includes(arg)) return args[i + 1];
-    const eq = arg.indexOf('=');
-    if (eq > 0 && options.includes(arg.slice(0, eq))) return arg.slice(eq + 1);
-  }
-  return undefined;
-}
-
-/** Options of `uv run` that take a value: the word after each is not the program. */
-const RUN_OPTION_WITH_VALUE = new Set([
-  '--directory',
-  '--project',
-  '--with',
-  '--python',
-  '-p',
-  '--package',
-  '--extra',
-  '--group',
-  '--env-file',
-  '--index',
-  '-C',
-  '-P',
-]);
-
-/** Where the program of `uv run …`'s words starts: past its options and their values. */
-function programAt(words: readonly string[]): number {
-  let i = 0;
-  while (i < words.length && words[i]!.startsWith('-')) i += RUN_OPTION_WITH_VALUE.has(words[i]!) ? 2 : 1;
-  return i;
 }

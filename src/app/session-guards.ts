@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { mcpConfigFile } from '../mcp/cli/mcp-json-file.js';
 import { readMcpConfig } from '../mcp/config.js';
-import { splitWords } from '../policy/command-secret-paths.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import { GitConfigHolds, heldInRoots, heldPlaceholders } from '../policy/git-config-holds.js';
 import { breakHeldHardLinks } from '../policy/held-hard-links.js';
@@ -91,11 +90,11 @@ export async function openSessionGuards(parts: {
   const loadedPaths = [...configFiles, ...files.spec.specFiles, home];
   // What the launchers they start by name read (`npm run lint`: package.json, `python3 -m server`:
   // server.py): held like a named script (launcher-holds.ts).
-  const launchers = launcherHolds(
+  const launchers = await launcherHolds(
     [
       ...hookCommands.map((command) => ({
         starter: `the hook \`${command}\``,
-        words: splitWords(command),
+        line: command,
         cwd: session.workDir,
       })),
       ...mcpLaunches(mcpServers, launchDir),
@@ -172,7 +171,9 @@ export async function openSessionGuards(parts: {
     const commandSandbox = sandboxState.kind === 'on' ? sandboxState.sandbox : null;
     // With the sandbox off, commands run unconfined anyway: nothing to watch.
     const refuseHookCommand: HookCommandRefusal =
-      sandboxState.kind === 'off' ? () => null : watchHookScripts(hookCommands, session.workDir, userHome);
+      sandboxState.kind === 'off'
+        ? () => null
+        : await watchHookScripts(hookCommands, session.workDir, userHome);
     return {
       secrets,
       childEnv,
