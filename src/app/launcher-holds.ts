@@ -15,7 +15,7 @@ export type Launch = {
   readonly cwd: string;
 } & ({ readonly line: string } | { readonly words: readonly string[] });
 
-/** A file in the workspace the sandbox holds read-only because a launcher reads it, for the start warning. */
+/** A file or folder in the workspace the sandbox holds read-only because a launcher reads it, for the start warning. */
 export interface LauncherFileHeld {
   readonly starter: string;
   readonly file: string;
@@ -35,8 +35,9 @@ export interface LauncherNotHeld {
  * - `folders`: held by themselves, made empty where missing (a Python package beside the module);
  * - `notHeld`: those of the trees they run that lie in a writable folder: said at start (the folder
  *   `python -m` imports from is held instead where it is not a writable folder itself);
- * - `heldInWorkspace`: those of `byFile` in a writable folder, said at start too: a command that
- *   changes one (`npm install x` writes package.json) fails in the sandbox.
+ * - `heldInWorkspace`: those of `byFile` and of the existing `folders` in a writable folder, said at
+ *   start too: a command that changes one (`npm install x` writes package.json, `pip install x` a
+ *   virtual environment's site-packages) fails in the sandbox.
  * A file that does not exist is not held (a folder in its place would break the launcher); before a
  * hook runs, one that appeared skips it (hook-script-watch.ts).
  */
@@ -56,6 +57,11 @@ export async function launcherHolds(
   const names = new Map<string, NamedScript>();
   const folders = new Set<string>();
   const notHeld: LauncherNotHeld[] = [];
+  const sayHeld = (real: string, starter: string) => {
+    if (!heldInWorkspace.has(real) && realRoots.some((root) => isWithinDirectory(real, root))) {
+      heldInWorkspace.set(real, { starter, file: real });
+    }
+  };
   for (const launch of launches) {
     const { starter, cwd } = launch;
     const reads =
@@ -66,14 +72,14 @@ export async function launcherHolds(
       if (statSync(file, { throwIfNoEntry: false })?.isFile() !== true) continue;
       const real = realOrGiven(file);
       byFile.add(real);
-      if (!heldInWorkspace.has(real) && realRoots.some((root) => isWithinDirectory(real, root))) {
-        heldInWorkspace.set(real, { starter, file: real });
-      }
+      sayHeld(real, starter);
       names.set(file, { path: file, interpreter: null });
     }
     for (const folder of reads.folders) {
       const exists = lstatSync(folder, { throwIfNoEntry: false }) !== undefined;
       folders.add(exists ? realOrGiven(folder) : join(realOrGiven(dirname(folder)), basename(folder)));
+      // One made empty for the session holds nothing anyone uses: not said.
+      if (exists) sayHeld(realOrGiven(folder), starter);
     }
     for (const { tree, why, heldBelowRoot } of reads.notHeld) {
       const real = realOrGiven(tree);

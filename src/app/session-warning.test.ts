@@ -37,11 +37,11 @@ describe('describeSessionWarning', () => {
     ],
     [
       { kind: 'launcher-file-held', starter: 'the hook `npm run lint`', file: '/w/package.json' },
-      '/w/package.json is read-only for commands in the sandbox: the hook `npm run lint` reads it and is run with no sandbox, so no command may change what it runs. A command that writes the file (`npm install x` writes package.json) fails; change it yourself, or run that command with the sandbox off.\n',
+      '/w/package.json is read-only for commands in the sandbox: the hook `npm run lint` reads it and is run with no sandbox, so no command may change what it runs. A command that writes it (`npm install x` writes package.json) fails; change it yourself, or run that command with the sandbox off.\n',
     ],
     [
       { kind: 'launcher-file-held', starter: 'the hook `make lint`', file: '/w/Makefile' },
-      '/w/Makefile is read-only for commands in the sandbox: the hook `make lint` reads it and is run with no sandbox, so no command may change what it runs. A command that writes the file fails; change it yourself, or run that command with the sandbox off.\n',
+      '/w/Makefile is read-only for commands in the sandbox: the hook `make lint` reads it and is run with no sandbox, so no command may change what it runs. A command that writes it fails; change it yourself, or run that command with the sandbox off.\n',
     ],
   ];
   it.each(cases)('%o', (warning, text) => {

@@ -62,8 +62,12 @@ export function describeSessionWarning(warning: SessionWarning): string {
     case 'launcher-not-held':
       return `${warning.starter} runs outside any sandbox, and ${warning.why}: ${warning.tree} lies in a folder commands may write, and the sandbox cannot hold it read-only (the model works there), so a command could change what it runs. Point it at code outside the workspace when you work on code you do not trust.\n`;
     case 'launcher-file-held': {
-      const example = warning.file.endsWith('/package.json') ? ' (`npm install x` writes package.json)' : '';
-      return `${warning.file} is read-only for commands in the sandbox: ${warning.starter} reads it and is run with no sandbox, so no command may change what it runs. A command that writes the file${example} fails; change it yourself, or run that command with the sandbox off.\n`;
+      const example = warning.file.endsWith('/package.json')
+        ? ' (`npm install x` writes package.json)'
+        : warning.file.endsWith('/site-packages')
+          ? ' (`pip install x` writes site-packages)'
+          : '';
+      return `${warning.file} is read-only for commands in the sandbox: ${warning.starter} reads it and is run with no sandbox, so no command may change what it runs. A command that writes it${example} fails; change it yourself, or run that command with the sandbox off.\n`;
     }
     case 'workspace-untrusted':
       return `The folder ${warning.folder} is not trusted${warning.trustedParent ? ` (the trusted ${warning.trustedParent} above it does not cover a sub-folder's own rules file)` : ''}, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;

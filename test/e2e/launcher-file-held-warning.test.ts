@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -29,6 +30,19 @@ it('says at start that package.json is read-only because a hook runs `npm run`',
   expect(result.stderr).toContain('(`npm install x` writes package.json) fails');
   expect(toolResults(result.stdout)[0]).toContain('done');
   expect(await readFile(manifest, 'utf8')).toBe('{"scripts":{"lint":"true"}}\n');
+});
+
+it("says at start that a virtual environment's site-packages is read-only when a hook runs its python", async () => {
+  const { server, sandbox } = await sandboxWithPostShellHook(cli, '.venv/bin/python check.py');
+  execFileSync('python3', ['-m', 'venv', '--without-pip', join(sandbox.workDir, '.venv')]);
+  await writeFile(join(sandbox.workDir, 'check.py'), 'print("ok")\n');
+  server.push({ text: 'Done.' });
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'go']);
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stderr).toMatch(
+    /\/site-packages is read-only for commands in the sandbox: the hook `\.venv\/bin\/python check\.py` reads it/,
+  );
+  expect(result.stderr).toContain('(`pip install x` writes site-packages) fails');
 });
 
 it('says nothing of it when the hook reads nothing in the workspace', async () => {
