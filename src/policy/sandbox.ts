@@ -145,7 +145,8 @@ function sandboxFor(
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
     const known = indexes.get(dir);
     if (known) return known;
-    const index = new NestedGitIndex(dir, roots);
+    // One reading of the folder after a command serves it and the secret files (when hidden).
+    const index = new NestedGitIndex(dir, roots, commands.secrets?.walkOf(dir));
     indexes.set(dir, index);
     return index;
   };
