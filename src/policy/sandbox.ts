@@ -303,9 +303,9 @@ export function bwrapArguments(
   const hiddenFolders = hidden.filter((path) => kinds.get(path) === 'dir');
   const hide = (paths: readonly string[]) => {
     for (const path of paths) {
-      // Inside a folder already hidden (the config in the agent's home): nothing more to do.
-      if (hiddenFolders.some((folder) => folder !== path && isWithin(folder, path))) continue;
       const kind = kinds.get(path);
+      // Missing (most of them), or inside a folder already hidden (the config in the agent's home).
+      if (!kind || hiddenFolders.some((folder) => folder !== path && isWithin(folder, path))) continue;
       if (kind === 'dir') {
         args.push('--tmpfs', path);
         // A workspace inside a hidden folder (a worktree in the agent's home) is bound again on top,
