@@ -214,8 +214,11 @@ function repositoryAt(top: string): Repository | null {
 
 /** The folder a git folder's `commondir` names (relative to it), or the folder itself. */
 export function commonDirOf(gitDir: string): string {
+  const file = join(gitDir, 'commondir');
+  // Most git folders have none: no read that fails (a thrown error each command).
+  if (lstatSync(file, { throwIfNoEntry: false }) === undefined) return gitDir;
   try {
-    const text = readFileSync(join(gitDir, 'commondir'), 'utf8').slice(0, 4096).trim();
+    const text = readFileSync(file, 'utf8').slice(0, 4096).trim();
     return text === '' ? gitDir : resolve(gitDir, text);
   } catch {
     return gitDir;

@@ -1,3 +1,4 @@
+import type { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
 import { NestedGitWalk } from './nested-git.js';
 
 /**
@@ -15,8 +16,9 @@ export class NestedGitIndex {
   private reading: Promise<string[]> | null = null;
   private readonly walk: NestedGitWalk;
 
-  constructor(root: string, writableRoots: readonly string[]) {
-    this.walk = new NestedGitWalk(root, writableRoots);
+  /** `shared`: the walk of `root` the other checks after a command read too (one reading serves all). */
+  constructor(root: string, writableRoots: readonly string[], shared?: SharedWorkTreeWalk) {
+    this.walk = new NestedGitWalk(root, writableRoots, Date.now, shared);
   }
 
   /** The nested `.git` paths as of the last reading (the first call reads now). */
@@ -42,10 +44,14 @@ export class NestedGitIndex {
    * beside it: that one may have passed a folder before the command changed it.
    */
   refresh(): void {
+    // Asked for now, to share the reading the other checks ask for as the command ends (the walk
+    // starts it after the one under way); settles after the last reading, whatever that came to.
+    const next = this.walk.read();
+    next.catch(() => undefined);
     const before = this.reading ?? Promise.resolve([]);
     this.reading = before.then(
-      () => this.walk.read(),
-      () => this.walk.read(),
+      () => next,
+      () => next,
     );
   }
 }

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { assertNever } from '../util/assert-never.js';
 import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
+import { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
 import { type FolderFacts, WorkTreeWalk } from '../util/work-tree-walk.js';
 
 /**
@@ -29,7 +30,7 @@ const UNBOUND_FOLDERS: ReadonlySet<string> = new Set([...INSTALLED_CODE_FOLDERS,
  * again each time (where it leads can change while its folder does not).
  */
 export class NestedGitWalk {
-  private readonly walk: WorkTreeWalk;
+  private readonly walk: SharedWorkTreeWalk;
   private bareFolders: string[] = [];
   private unbound: string[] = [];
 
@@ -38,22 +39,28 @@ export class NestedGitWalk {
     private readonly writableRoots: readonly string[],
     /** The clock folders are judged settled on (tests move it). */
     now: () => number = Date.now,
+    /**
+     * The walk of `root` to share with the other checks that read it after each command (the
+     * secret files): one reading serves all. A walk of its own when not given.
+     */
+    shared?: SharedWorkTreeWalk,
   ) {
-    this.walk = new WorkTreeWalk(root, now);
+    this.walk = shared ?? new SharedWorkTreeWalk(new WorkTreeWalk(root, now));
   }
 
   async read(): Promise<string[]> {
     const found = new Set<string>();
     const unbound = new Set<string>();
     const bare: string[] = [];
-    await this.walk.read([
-      ({ path, relative, facts }) => {
-        if (facts.bare) bare.push(path);
-        if (facts.dotGit === null || relative === '') return;
-        const into = relative.split('/').some((name) => UNBOUND_FOLDERS.has(name)) ? unbound : found;
-        addGitEntry(join(path, '.git'), facts.dotGit, this.writableRoots, into);
-      },
-    ]);
+    const unread = await this.walk.read(({ path, relative, facts }) => {
+      if (facts.bare) bare.push(path);
+      if (facts.dotGit === null || relative === '') return;
+      const into = relative.split('/').some((name) => UNBOUND_FOLDERS.has(name)) ? unbound : found;
+      addGitEntry(join(path, '.git'), facts.dotGit, this.writableRoots, into);
+    });
+    // Every folder must be seen (no folder a command could hide one in): a folder that could not be
+    // looked at fails the reading, as its lstat's error.
+    if (unread[0] !== undefined) throw unread[0].error;
     this.bareFolders = bare;
     this.unbound = [...unbound];
     return [...found];

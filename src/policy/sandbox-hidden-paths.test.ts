@@ -70,3 +70,24 @@ describe('hiddenPathKinds', () => {
     }
   });
 });
+
+describe('hiddenPathKinds, through folders that cannot be listed', () => {
+  it('asks a place whose folder on the way is a file or unlistable, as stat would answer', async () => {
+    const { mkdtemp, mkdir, writeFile, rm, symlink } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const home = await mkdtemp(join(tmpdir(), 'kimi-ts-hidden-kinds-'));
+    try {
+      // ~/.config a file: nothing under it exists; ~/.local a link to a folder elsewhere.
+      await writeFile(join(home, '.config'), 'x');
+      await mkdir(join(home, 'elsewhere', 'share', 'keyrings'), { recursive: true });
+      await symlink(join(home, 'elsewhere'), join(home, '.local'));
+      const kinds = hiddenPathKinds({ kimiHome: join(home, '.kimi-ts'), userHome: home });
+      expect(kinds.get(join(home, '.config', 'gh'))).toBeNull();
+      expect(kinds.get(join(home, '.local', 'share', 'keyrings'))).toBe('dir');
+      expect(kinds.get(join(home, '.local', 'share', 'com.vercel.cli'))).toBeNull();
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,5 +1,6 @@
-import { readdirSync, statSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { FolderNames } from '../util/folder-names.js';
 import { HOME_CREDENTIALS } from './home-credentials.js';
 
 /**
@@ -37,35 +38,68 @@ export function hiddenPaths(context: HiddenPathsContext): readonly string[] {
 /**
  * What each hidden path is now (kindOf), for one command. Most of the home's credential places do
  * not exist on a given machine, and a `stat` each (over a hundred) was a fifth of a millisecond of
- * every step: the home is listed once instead, and a place whose first name under the home is not
- * in that list is known missing without a `stat`. An unreadable home: each is asked, as before.
+ * every step: a place is known missing when a folder on its way under the home does not list the
+ * next name (the home, `~/.config`…: FolderNames, listed again only when one changed, a stat each
+ * instead of a readdir of the home at every command); only the places whose folders all list them
+ * are asked. A folder on the way that cannot be listed: the place is asked, as before.
  */
 export function hiddenPathKinds(context: HiddenPathsContext): Map<string, 'dir' | 'file' | null> {
   const paths = hiddenPaths(context);
-  const home = resolve(context.userHome);
-  let entries: Set<string> | null;
-  try {
-    entries = new Set(readdirSync(home));
-  } catch {
-    entries = null;
-  }
   const kinds = new Map<string, 'dir' | 'file' | null>();
-  for (const path of paths) {
-    const first = entries === null ? null : firstNameUnder(home, path);
-    kinds.set(path, first !== null && !entries?.has(first) ? null : kindOf(path));
-  }
+  // Each folder's names once for this command (a stat each), not once for every place in it.
+  const looked = new Map<string, ReadonlySet<string> | null>();
+  const namesIn = (folder: string) => {
+    let names = looked.get(folder);
+    if (names === undefined) {
+      names = homeFolderNames.of(folder);
+      looked.set(folder, names);
+    }
+    return names;
+  };
+  const ways = waysOf(paths, resolve(context.userHome));
+  paths.forEach((path, i) => {
+    kinds.set(path, isListed(ways[i] as Way, namesIn) ? kindOf(path) : null);
+  });
   return kinds;
 }
 
-/** `path`'s first name below `home` (`.config` for `~/.config/gh`); null when not below it. */
-function firstNameUnder(home: string, path: string): string | null {
-  const prefix = home.endsWith(sep) ? home : home + sep;
-  if (!path.startsWith(prefix)) return null;
-  const rest = path.slice(prefix.length);
-  const end = rest.indexOf(sep);
-  const first = end === -1 ? rest : rest.slice(0, end);
-  return first === '' || first === '.' || first === '..' ? null : first;
+/** The folders from the home to a path, each with the name in it the next step takes. */
+type Way = readonly { readonly folder: string; readonly name: string }[];
+
+/** Whether each folder on a way lists its next name (true too when one cannot be listed: ask then). */
+function isListed(way: Way, namesIn: (folder: string) => ReadonlySet<string> | null): boolean {
+  for (const { folder, name } of way) {
+    const names = namesIn(folder);
+    if (names === null) return true;
+    if (!names.has(name)) return false;
+  }
+  return true;
 }
+
+/** Each path's way from `home` (none for a path not below it: it is asked), made once per list. */
+function waysOf(paths: readonly string[], home: string): readonly Way[] {
+  const known = waysMemo.get(paths);
+  if (known?.home === home) return known.ways;
+  const prefix = home.endsWith(sep) ? home : home + sep;
+  const ways = paths.map((path) => {
+    const way: { folder: string; name: string }[] = [];
+    if (!path.startsWith(prefix)) return way;
+    let folder = home;
+    for (const name of path.slice(prefix.length).split(sep)) {
+      way.push({ folder, name });
+      folder = join(folder, name);
+    }
+    return way;
+  });
+  waysMemo.set(paths, { home, ways });
+  return ways;
+}
+
+/** Keyed by hiddenPaths' own (kept) lists. */
+const waysMemo = new WeakMap<readonly string[], { home: string; ways: readonly Way[] }>();
+
+/** The folders of the home a command's hidden paths go through, listed when they change. */
+const homeFolderNames = new FolderNames();
 
 const MEMO_LIMIT = 64;
 const hiddenPathsMemo = new Map<string, readonly string[]>();

@@ -1,12 +1,14 @@
 import { lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
+import type { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
 import {
   isRegularFile,
   SECRET_WALK_BOUNDS,
   SecretFilesWalk,
   type SecretWalk,
   type SecretWalkBounds,
+  sharedWalksByRoot,
 } from './workspace-secret-walk.js';
 
 /**
@@ -24,6 +26,12 @@ export class SandboxSecretFiles {
   private readonly readings = new Map<string, Promise<SecretWalk>>();
   private readonly walks = new Map<string, SecretFilesWalk>();
   private emptyFile: string | undefined;
+
+  /**
+   * Each root's walk, for the other checks that read the root after a command to share (the nested
+   * repositories' git metadata): one reading serves all.
+   */
+  readonly walkOf: (root: string) => SharedWorkTreeWalk = sharedWalksByRoot();
 
   /** `cacheDir`: the agent's cache, where the empty file bound over each secret file is made. */
   constructor(
@@ -49,11 +57,21 @@ export class SandboxSecretFiles {
    * first reading of `roots` starts now (a turn began: it runs while the model is asked).
    */
   refresh(roots: readonly string[] = []): void {
-    for (const root of roots) if (!this.readings.has(root)) this.readingOf(root);
+    const first = roots.filter((root) => !this.readings.has(root));
     for (const [root, before] of this.readings) {
-      const again = () => this.walkOf(root).read();
-      this.readings.set(root, before.then(again, again));
+      // Asked for now, to share the reading the other checks ask for as a command ends (the walk
+      // starts it after the one under way); settles after the last reading, whatever that came to.
+      const next = this.secretWalkOf(root).read();
+      next.catch(() => undefined);
+      this.readings.set(
+        root,
+        before.then(
+          () => next,
+          () => next,
+        ),
+      );
     }
+    for (const root of first) this.readingOf(root);
   }
 
   private sayBound: (note: string) => void = () => undefined;
@@ -65,10 +83,10 @@ export class SandboxSecretFiles {
     this.sayBound = settle;
   });
 
-  private walkOf(root: string): SecretFilesWalk {
+  private secretWalkOf(root: string): SecretFilesWalk {
     let walk = this.walks.get(root);
     if (walk === undefined) {
-      walk = new SecretFilesWalk(root, this.bounds);
+      walk = new SecretFilesWalk(root, this.bounds, Date.now, this.walkOf(root));
       this.walks.set(root, walk);
     }
     return walk;
@@ -77,7 +95,7 @@ export class SandboxSecretFiles {
   private readingOf(root: string): Promise<SecretWalk> {
     let reading = this.readings.get(root);
     if (reading === undefined) {
-      reading = this.walkOf(root).read();
+      reading = this.secretWalkOf(root).read();
       this.readings.set(root, reading);
       void reading.then((walk) => {
         // A promise settles once: said for the first root whose reading hit a bound.

@@ -145,7 +145,8 @@ function sandboxFor(
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
     const known = indexes.get(dir);
     if (known) return known;
-    const index = new NestedGitIndex(dir, roots);
+    // One reading of the folder after a command serves it and the secret files (when hidden).
+    const index = new NestedGitIndex(dir, roots, commands.secrets?.walkOf(dir));
     indexes.set(dir, index);
     return index;
   };
@@ -302,9 +303,9 @@ export function bwrapArguments(
   const hiddenFolders = hidden.filter((path) => kinds.get(path) === 'dir');
   const hide = (paths: readonly string[]) => {
     for (const path of paths) {
-      // Inside a folder already hidden (the config in the agent's home): nothing more to do.
-      if (hiddenFolders.some((folder) => folder !== path && isWithin(folder, path))) continue;
       const kind = kinds.get(path);
+      // Missing (most of them), or inside a folder already hidden (the config in the agent's home).
+      if (!kind || hiddenFolders.some((folder) => folder !== path && isWithin(folder, path))) continue;
       if (kind === 'dir') {
         args.push('--tmpfs', path);
         // A workspace inside a hidden folder (a worktree in the agent's home) is bound again on top,

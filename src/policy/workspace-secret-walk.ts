@@ -1,7 +1,9 @@
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
+import { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
+import { type NotedFiles, WorkTreeWalk } from '../util/work-tree-walk.js';
 import { fileSecretContentReason, secretsFoundByContent } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
 
@@ -45,9 +47,6 @@ export interface SecretWalk {
   readonly boundHit: 'depth' | 'entries' | 'files' | null;
 }
 
-/** Folders looked at between two turns of the event loop. */
-const BATCH = 128;
-
 /**
  * The secret files of a workspace root (a real path): by name (secret-file-names.ts, the one list),
  * each `.git/config` that holds a credential, and the files under the root that content scans of this
@@ -61,41 +60,63 @@ export function walkSecretFiles(
   return new SecretFilesWalk(root, bounds).read();
 }
 
-/** What the walk keeps of one folder: read again only when the folder changed. */
-interface FolderListing {
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  readonly ino: number;
-  /** Its times were far enough before the reading that a later change moves them. */
-  readonly settled: boolean;
-  readonly entries: number;
-  readonly subfolders: readonly string[];
-  readonly secretNames: readonly string[];
-  readonly hasGitFolder: boolean;
+/**
+ * The files a walk for secret files notes in each folder's facts: those secret by name, in every
+ * folder but those under a skipped one (a package's own `.env.test` is no one's secret, and its
+ * names are not even looked at).
+ */
+const SECRET_FILE_NOTES: NotedFiles = (relative) =>
+  relative !== '' && relative.split('/').some((name) => SECRET_WALK_SKIPPED_FOLDERS.has(name))
+    ? null
+    : isSecretFileName;
+
+function isSecretFileName(name: string): boolean {
+  return secretNameReason(name) !== null;
+}
+
+/** A walk of `root` that a SecretFilesWalk can read (it notes the files secret by name). */
+export function secretNotingWalk(root: string, now: () => number = Date.now): SharedWorkTreeWalk {
+  return new SharedWorkTreeWalk(new WorkTreeWalk(root, now, SECRET_FILE_NOTES));
 }
 
 /**
- * A folder whose times are this close to the reading (or after it) is read again next time: a name
- * added within the same clock tick of a coarse file system would not move them.
+ * Each root's one walk (secretNotingWalk's), made when first asked for: what the checks of a root
+ * after each command (nested repositories, secret files) share.
  */
-const SETTLE_MS = 1_000;
+export function sharedWalksByRoot(): (root: string) => SharedWorkTreeWalk {
+  const walks = new Map<string, SharedWorkTreeWalk>();
+  return (root) => {
+    let walk = walks.get(root);
+    if (walk === undefined) {
+      walk = secretNotingWalk(root);
+      walks.set(root, walk);
+    }
+    return walk;
+  };
+}
 
 /**
- * The walk of one root, kept between readings (one at each turn and after each command): each
- * reading lstats every folder it enters and lists again only those that changed. A name added,
- * removed or renamed in a folder moves its mtime and ctime (a command can set the mtime back, never
- * the ctime), so a folder with the same times and inode as last time (and not too recent to tell)
- * holds the same names. A tree of 4,000 entries costs ~5 ms of CPU to list, its 180 lstats ~0.3 ms.
+ * The walk of one root, kept between readings (one at each turn and after each command). It is a
+ * visitor of a WorkTreeWalk reading (src/util/work-tree-walk.ts: each reading lstats every folder it
+ * enters and lists again only those that changed; a tree of 4,000 entries costs ~5 ms of CPU to
+ * list, its 180 lstats ~0.3 ms), which it may share with the other checks of the tree (the nested
+ * repositories' git metadata): one reading of the tree after a command serves both.
  */
 export class SecretFilesWalk {
-  private seen = new Map<string, FolderListing>();
+  private readonly walk: SharedWorkTreeWalk;
 
   constructor(
     readonly root: string,
     private readonly bounds: SecretWalkBounds = SECRET_WALK_BOUNDS,
     /** The clock folders are judged settled on (tests move it). */
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+    /** The walk of `root` to share (made by secretNotingWalk); a walk of its own when not given. */
+    shared?: SharedWorkTreeWalk,
+  ) {
+    if (shared !== undefined && shared.walk.notedFiles !== SECRET_FILE_NOTES)
+      throw new Error('a secret files walk needs a walk that notes secret files (secretNotingWalk)');
+    this.walk = shared ?? secretNotingWalk(root, now);
+  }
 
   async read(): Promise<SecretWalk> {
     const { bounds } = this;
@@ -103,34 +124,27 @@ export class SecretFilesWalk {
     const gitConfigs: string[] = [];
     let boundHit: SecretWalk['boundHit'] = null;
     let entries = 0;
-    const next = new Map<string, FolderListing>();
-    const queue: { path: string; depth: number }[] = [{ path: this.root, depth: 0 }];
-    // Not in the caller's stretch: a turn's request or a command's result goes out first.
-    await new Promise<void>((done) => setImmediate(done));
-    const startedMs = this.now();
-    walk: for (let i = 0; i < queue.length; i++) {
-      const { path, depth } = queue[i] as { path: string; depth: number };
-      const listing = this.listingOf(path, startedMs);
-      if (listing === null) continue;
-      next.set(path, listing);
-      entries += listing.entries;
+    // A folder that could not be looked at is left out (what is under it is not walked).
+    await this.walk.read(({ path, depth, facts }) => {
+      entries += facts.entries;
       if (entries > bounds.maxEntries) {
         boundHit = 'entries';
-        break;
+        return 'stop';
       }
-      if (listing.hasGitFolder) gitConfigs.push(join(path, '.git', 'config'));
-      for (const name of listing.secretNames) {
+      if (facts.dotGit === 'folder') gitConfigs.push(join(path, '.git', 'config'));
+      for (const name of facts.notedFiles) {
         if (files.length >= bounds.maxFiles) {
           boundHit = 'files';
-          break walk;
+          return 'stop';
         }
         files.push(join(path, name));
       }
-      if (listing.subfolders.length > 0 && depth + 1 > bounds.maxDepth) boundHit ??= 'depth';
-      else for (const name of listing.subfolders) queue.push({ path: join(path, name), depth: depth + 1 });
-      if ((i + 1) % BATCH === 0) await new Promise<void>((done) => setImmediate(done));
-    }
-    this.seen = next;
+      if (depth + 1 > bounds.maxDepth) {
+        if (facts.subfolders.some(isWalked)) boundHit ??= 'depth';
+        return 'none';
+      }
+      return isWalked;
+    });
     // Past the files' bound, these still count (few, and the ones a name cannot tell).
     for (const config of gitConfigs)
       if (isRegularFile(config) && (await fileSecretContentReason(config)) !== null) files.push(config);
@@ -139,39 +153,11 @@ export class SecretFilesWalk {
       if (isWithinDirectory(found, this.root) && !named.has(found) && isRegularFile(found)) files.push(found);
     return { files, boundHit };
   }
+}
 
-  /** The folder's listing: the last one while it is unchanged, else read now; null when no folder. */
-  private listingOf(path: string, startedMs: number): FolderListing | null {
-    let stat: ReturnType<typeof lstatSync>;
-    try {
-      stat = lstatSync(path, { throwIfNoEntry: false });
-    } catch {
-      return null;
-    }
-    if (!stat?.isDirectory()) return null;
-    const { mtimeMs, ctimeMs, ino } = stat;
-    const known = this.seen.get(path);
-    if (known?.settled && known.mtimeMs === mtimeMs && known.ctimeMs === ctimeMs && known.ino === ino)
-      return known;
-    let listed: Dirent[];
-    try {
-      listed = readdirSync(path, { withFileTypes: true });
-    } catch {
-      return null;
-    }
-    const subfolders: string[] = [];
-    const secretNames: string[] = [];
-    let hasGitFolder = false;
-    for (const entry of listed) {
-      const { name } = entry;
-      if (entry.isDirectory()) {
-        if (name === '.git') hasGitFolder = true;
-        else if (!SECRET_WALK_SKIPPED_FOLDERS.has(name)) subfolders.push(name);
-      } else if (entry.isFile() && secretNameReason(name) !== null) secretNames.push(name);
-    }
-    const settled = mtimeMs + SETTLE_MS < startedMs && ctimeMs + SETTLE_MS < startedMs;
-    return { mtimeMs, ctimeMs, ino, settled, entries: listed.length, subfolders, secretNames, hasGitFolder };
-  }
+/** Whether the walk enters a subfolder of this name. */
+function isWalked(name: string): boolean {
+  return !SECRET_WALK_SKIPPED_FOLDERS.has(name);
 }
 
 /** Whether `path` is a regular file itself (not a symlink to one). */

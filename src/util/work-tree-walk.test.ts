@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TooManyFoldersError, type VisitedFolder, WorkTreeWalk } from './work-tree-walk.js';
+import { type FolderFacts, TooManyFoldersError, type VisitedFolder, WorkTreeWalk } from './work-tree-walk.js';
 
 let root: string;
 beforeEach(async () => {
@@ -98,5 +98,94 @@ describe('a walk of every folder, reading again only what changed', () => {
     const walk = new WorkTreeWalk(root);
     await expect(walk.read([], { maxFolders: 3 })).rejects.toThrow(TooManyFoldersError);
     await expect(walk.read([], { maxFolders: 6 })).resolves.toBeUndefined();
+  });
+});
+
+describe('visitors that leave folders out', () => {
+  /** The folders a reading handed to a visitor leaving out `node_modules`, and their facts. */
+  const apart = (seen: Map<string, FolderFacts>) => (folder: VisitedFolder) => {
+    seen.set(folder.relative, folder.facts);
+    return (name: string) => name !== 'node_modules';
+  };
+
+  it('a folder no visitor wants is not read; what was known of it stays for the next reading that enters it', async () => {
+    await mkdir(join(root, 'node_modules', 'pkg', 'lib'), { recursive: true });
+    await mkdir(join(root, 'src'));
+    const walk = new WorkTreeWalk(root, later);
+    const first = new Map<string, FolderFacts>();
+    await walk.read([({ relative, facts }) => void first.set(relative, facts)]);
+    const pruned = new Map<string, FolderFacts>();
+    await walk.read([apart(pruned)]);
+    expect([...pruned.keys()].sort()).toEqual(['', 'src']);
+    // Made while no reading entered node_modules: found by the next that does, and nothing else there read again.
+    git('init', '-q', 'node_modules/pkg/lib');
+    const again = new Map<string, FolderFacts>();
+    await walk.read([({ relative, facts }) => void again.set(relative, facts)]);
+    expect(again.get('node_modules/pkg/lib')?.dotGit).toBe('folder');
+    expect(again.get('node_modules')).toBe(first.get('node_modules'));
+    expect(again.get('node_modules/pkg')).toBe(first.get('node_modules/pkg'));
+  });
+
+  it('a folder one visitor wants is handed to it alone; a visitor that stops sees nothing more', async () => {
+    await mkdir(join(root, 'node_modules', 'pkg'), { recursive: true });
+    await mkdir(join(root, 'a', 'b'), { recursive: true });
+    const walk = new WorkTreeWalk(root);
+    const some = new Map<string, FolderFacts>();
+    const every: string[] = [];
+    const stopped: string[] = [];
+    await walk.read([
+      apart(some),
+      ({ relative }) => void every.push(relative),
+      ({ relative }) => {
+        stopped.push(relative);
+        return 'stop';
+      },
+    ]);
+    expect([...some.keys()].sort()).toEqual(['', 'a', 'a/b']);
+    expect(every.sort()).toEqual(['', 'a', 'a/b', 'node_modules', 'node_modules/pkg']);
+    expect(stopped).toEqual(['']);
+  });
+
+  it("gives each folder's depth, entries and the files it was asked to note", async () => {
+    await mkdir(join(root, 'a', 'b'), { recursive: true });
+    await writeFile(join(root, 'a', 'b', 'keep.me'), '');
+    await writeFile(join(root, 'a', 'b', 'other'), '');
+    await symlink('other', join(root, 'a', 'b', 'link.me'));
+    await mkdir(join(root, 'a', 'dir.me'));
+    const walk = new WorkTreeWalk(root, Date.now, () => (name) => name.endsWith('.me'));
+    const seen = new Map<string, VisitedFolder>();
+    await walk.read([(folder) => void seen.set(folder.relative, folder)]);
+    expect(seen.get('a/b')).toMatchObject({ depth: 2, facts: { entries: 3, notedFiles: ['keep.me'] } });
+    expect(seen.get('a')).toMatchObject({ depth: 1, facts: { entries: 2, notedFiles: [] } });
+  });
+
+  it('a folder that cannot be looked at fails the reading, or is left out and said when the caller asks', async () => {
+    // A path longer than PATH_MAX: its folder lists it, its lstat fails (ENAMETOOLONG).
+    const name = 'n'.repeat(250);
+    const depth = Math.ceil(4200 / (name.length + 1));
+    try {
+      // Made one folder at a time from the one above (a shell's cd names the whole path).
+      execFileSync(
+        'python3',
+        ['-c', `import os\nfor _ in range(${depth}): os.mkdir('${name}'); os.chdir('${name}')`],
+        {
+          cwd: root,
+        },
+      );
+      await mkdir(join(root, 'sibling'));
+      const walk = new WorkTreeWalk(root);
+      await expect(walk.read([])).rejects.toThrow(/ENAMETOOLONG/);
+      const unread: string[] = [];
+      const visited: string[] = [];
+      await walk.read([({ relative }) => void visited.push(relative)], {
+        unread: ({ path, error }) =>
+          unread.push(`${path.length > 4096} ${(error as { code?: string }).code}`),
+      });
+      expect(unread).toEqual(['true ENAMETOOLONG']);
+      expect(visited).toContain('sibling');
+    } finally {
+      // rm walks it by descriptors (a path of it is too long to name whole).
+      execFileSync('rm', ['-rf', name], { cwd: root });
+    }
   });
 });
