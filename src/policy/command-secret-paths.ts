@@ -5,8 +5,10 @@ import { gitBlobReadRepoArgs } from './git-blob-commands.js';
 import { gitStoreSecretReason } from './git-store-secrets.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
 import { fileSecretContentReason, knownSecretContentReason } from './secret-content.js';
+import { otherNameSecretReason } from './secret-other-names.js';
 import { type SensitiveHomes, secretNameReason, sensitiveReason } from './sensitive-files.js';
 import { expandedNames, MAX_WORD_NAMES } from './shell-word-expansion.js';
+import { symlinkSecretNameReason } from './symlink-secret-names.js';
 
 /**
  * Why a command reads a secret file, or null: one of its words names one (`cat prod.env`,
@@ -205,7 +207,11 @@ function pathsReason(
   const scans: Promise<string | null>[] = [];
   for (const path of paths) {
     const real = reals.of(path);
-    const reason = sensitiveReason(real, homes);
+    // `.env -> config/prod-values`: the name the word gives, and those on the way, are judged too.
+    const reason =
+      sensitiveReason(real, homes) ??
+      (reals.endsInLink(path) ? symlinkSecretNameReason(path) : null) ??
+      otherNameSecretReason(real);
     if (reason !== null && scans.length === 0) return says(reason);
     if (reason !== null) scans.push(Promise.resolve(reason));
     // A file secret by its content (a pasted token in `notes.txt`) is as secret as one by its name:

@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
+import { noteReadingUnderWay } from './secret-other-names.js';
 import {
   isRegularFile,
   SECRET_WALK_BOUNDS,
@@ -52,7 +53,9 @@ export class SandboxSecretFiles {
     for (const root of roots) if (!this.readings.has(root)) this.readingOf(root);
     for (const [root, before] of this.readings) {
       const again = () => this.walkOf(root).read();
-      this.readings.set(root, before.then(again, again));
+      const reading = before.then(again, again);
+      noteReadingUnderWay(reading);
+      this.readings.set(root, reading);
     }
   }
 
@@ -78,6 +81,7 @@ export class SandboxSecretFiles {
     let reading = this.readings.get(root);
     if (reading === undefined) {
       reading = this.walkOf(root).read();
+      noteReadingUnderWay(reading);
       this.readings.set(root, reading);
       void reading.then((walk) => {
         // A promise settles once: said for the first root whose reading hit a bound.
@@ -109,10 +113,20 @@ export function insideAny(file: string, folders: readonly string[]): boolean {
  * `--env-file=prod.env`). Only the hidden files among them are shown; a word no file is costs nothing.
  */
 export function pathsNamedBy(command: string, cwd: string): string[] {
-  return command
+  const paths = command
     .split(/[\s;|&<>()'"`=]+/)
     .filter((word) => word !== '' && !word.startsWith('-'))
     .map((word) => resolve(cwd, word));
+  // A symlink named (`cat .env`, `.env -> config/prod-values`): the file hidden is its target.
+  return paths.concat(paths.map(realOrGiven).filter((real, i) => real !== paths[i]));
+}
+
+function realOrGiven(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
 }
 
 /**

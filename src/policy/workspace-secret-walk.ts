@@ -4,6 +4,7 @@ import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { fileSecretContentReason, secretsFoundByContent } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
+import { SecretWalkOtherNames } from './secret-walk-other-names.js';
 
 /**
  * Folders the walk does not enter: installed dependencies and vendored code (a package's own
@@ -39,7 +40,10 @@ export const SECRET_WALK_BOUNDS: SecretWalkBounds = { maxDepth: 16, maxEntries: 
 
 /** One walk's findings under a root. */
 export interface SecretWalk {
-  /** Regular files (not symlinks) secret by name or by content, absolute. */
+  /**
+   * Regular files secret by name or by content, absolute, and the other names they are read by (the
+   * target of a secret-named symlink, a hard link's other names: secret-walk-other-names.ts).
+   */
   readonly files: readonly string[];
   /** Null when the whole tree (but the skipped folders) was read; else the bound that was hit. */
   readonly boundHit: 'depth' | 'entries' | 'files' | null;
@@ -71,6 +75,8 @@ interface FolderListing {
   readonly entries: number;
   readonly subfolders: readonly string[];
   readonly secretNames: readonly string[];
+  /** Symlinks, whatever they point at (secret-walk-other-names.ts judges them). */
+  readonly links: readonly string[];
   readonly hasGitFolder: boolean;
 }
 
@@ -89,18 +95,22 @@ const SETTLE_MS = 1_000;
  */
 export class SecretFilesWalk {
   private seen = new Map<string, FolderListing>();
+  private readonly otherNames: SecretWalkOtherNames;
 
   constructor(
     readonly root: string,
     private readonly bounds: SecretWalkBounds = SECRET_WALK_BOUNDS,
     /** The clock folders are judged settled on (tests move it). */
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.otherNames = new SecretWalkOtherNames(root, bounds);
+  }
 
   async read(): Promise<SecretWalk> {
     const { bounds } = this;
     const files: string[] = [];
     const gitConfigs: string[] = [];
+    const links: string[] = [];
     let boundHit: SecretWalk['boundHit'] = null;
     let entries = 0;
     const next = new Map<string, FolderListing>();
@@ -119,6 +129,7 @@ export class SecretFilesWalk {
         break;
       }
       if (listing.hasGitFolder) gitConfigs.push(join(path, '.git', 'config'));
+      for (const name of listing.links) links.push(join(path, name));
       for (const name of listing.secretNames) {
         if (files.length >= bounds.maxFiles) {
           boundHit = 'files';
@@ -137,6 +148,7 @@ export class SecretFilesWalk {
     const named = new Set(files);
     for (const found of secretsFoundByContent())
       if (isWithinDirectory(found, this.root) && !named.has(found) && isRegularFile(found)) files.push(found);
+    files.push(...(await this.otherNames.find({ files, links })));
     return { files, boundHit };
   }
 
@@ -161,16 +173,20 @@ export class SecretFilesWalk {
     }
     const subfolders: string[] = [];
     const secretNames: string[] = [];
+    const links: string[] = [];
     let hasGitFolder = false;
     for (const entry of listed) {
       const { name } = entry;
       if (entry.isDirectory()) {
         if (name === '.git') hasGitFolder = true;
         else if (!SECRET_WALK_SKIPPED_FOLDERS.has(name)) subfolders.push(name);
-      } else if (entry.isFile() && secretNameReason(name) !== null) secretNames.push(name);
+      } else if (entry.isFile()) {
+        if (secretNameReason(name) !== null) secretNames.push(name);
+      } else if (entry.isSymbolicLink()) links.push(name);
     }
     const settled = mtimeMs + SETTLE_MS < startedMs && ctimeMs + SETTLE_MS < startedMs;
-    return { mtimeMs, ctimeMs, ino, settled, entries: listed.length, subfolders, secretNames, hasGitFolder };
+    const entries = listed.length;
+    return { mtimeMs, ctimeMs, ino, settled, entries, subfolders, secretNames, links, hasGitFolder };
   }
 }
 
