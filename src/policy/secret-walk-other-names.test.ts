@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { link, mkdir, mkdtemp, realpath, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -82,6 +83,16 @@ describe('the secret walk: a secret file under another name', () => {
     await unlink(join(root, 'prod.env'));
     expect(relative((await walk.read()).files)).toEqual([]);
     expect(otherNameSecretReason(join(root, 'docs', 'keep.txt'))).toBeNull();
+  });
+
+  it('hides an archive holding a secret file, not one holding none', async () => {
+    await put({ 'old/.env': 'DB_PASSWORD=x\n', 'old/notes.txt': 'x' }, outside);
+    execFileSync('tar', ['czf', join(root, 'backup.tar.gz'), '-C', join(outside, 'old'), '.env']);
+    execFileSync('tar', ['czf', join(root, 'docs.tgz'), '-C', join(outside, 'old'), 'notes.txt']);
+    expect(relative((await walkSecretFiles(root)).files)).toEqual(['backup.tar.gz']);
+    expect(otherNameSecretReason(join(root, 'backup.tar.gz'))).toBe(
+      'an archive that holds .env, a dotenv file',
+    );
   });
 
   it("the file tools' check waits for a reading under way", async () => {

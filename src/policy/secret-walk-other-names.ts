@@ -1,5 +1,6 @@
 import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
+import { archiveKind, archiveSecretReason } from './archive-secret-members.js';
 import { inodeKey, noteOtherNames } from './secret-other-names.js';
 import { symlinkSecretNameReason } from './symlink-secret-names.js';
 
@@ -9,6 +10,8 @@ export interface SecretWalkNames {
   readonly files: readonly string[];
   /** Every symlink the walk met, absolute (not followed by it). */
   readonly links: readonly string[];
+  /** Every archive the walk met (by name: `.tar`, `.tar.gz`, `.tgz`, `.zip`), absolute. */
+  readonly archives: readonly string[];
 }
 
 /** How far the search for a secret file's other names goes (entries looked at, folders down). */
@@ -25,6 +28,7 @@ const BATCH = 128;
  *
  * - the target of a symlink secret by a name on its way (`.env -> config/prod-values`): `grep -R`
  *   follows the link, and `grep -r .` reads the target by its plain name;
+ * - an archive holding a secret file (`backup.tar.gz` with a `.env`: archive-secret-members.ts);
  * - the other names of a secret file with more than one (`ln .env env-backup`): the same file,
  *   which a bind over `.env` does not hide. Found by a search of the root that stats every file,
  *   made only when a secret file has another name and then only when one of those files' link
@@ -49,6 +53,11 @@ export class SecretWalkOtherNames {
       if (reason === null) continue;
       const real = regularFileAt(link);
       if (real !== null) targets.set(real, `reached by the symlink ${basename(link)} (${reason})`);
+    }
+    for (const archive of found.archives) {
+      const kind = archiveKind(basename(archive));
+      const reason = kind === null ? null : await archiveSecretReason(archive, kind);
+      if (reason !== null) targets.set(archive, `an archive that ${reason}`);
     }
     const inodes = new Map<string, string>();
     const linked: Stats[] = [];

@@ -2,6 +2,7 @@ import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
+import { archiveKind } from './archive-secret-members.js';
 import { fileSecretContentReason, secretsFoundByContent } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
 import { SecretWalkOtherNames } from './secret-walk-other-names.js';
@@ -75,8 +76,9 @@ interface FolderListing {
   readonly entries: number;
   readonly subfolders: readonly string[];
   readonly secretNames: readonly string[];
-  /** Symlinks, whatever they point at (secret-walk-other-names.ts judges them). */
+  /** Symlinks, whatever they point at, and archives (secret-walk-other-names.ts judges them). */
   readonly links: readonly string[];
+  readonly archives: readonly string[];
   readonly hasGitFolder: boolean;
 }
 
@@ -111,6 +113,7 @@ export class SecretFilesWalk {
     const files: string[] = [];
     const gitConfigs: string[] = [];
     const links: string[] = [];
+    const archives: string[] = [];
     let boundHit: SecretWalk['boundHit'] = null;
     let entries = 0;
     const next = new Map<string, FolderListing>();
@@ -130,6 +133,7 @@ export class SecretFilesWalk {
       }
       if (listing.hasGitFolder) gitConfigs.push(join(path, '.git', 'config'));
       for (const name of listing.links) links.push(join(path, name));
+      for (const name of listing.archives) archives.push(join(path, name));
       for (const name of listing.secretNames) {
         if (files.length >= bounds.maxFiles) {
           boundHit = 'files';
@@ -148,7 +152,7 @@ export class SecretFilesWalk {
     const named = new Set(files);
     for (const found of secretsFoundByContent())
       if (isWithinDirectory(found, this.root) && !named.has(found) && isRegularFile(found)) files.push(found);
-    files.push(...(await this.otherNames.find({ files, links })));
+    files.push(...(await this.otherNames.find({ files, links, archives })));
     return { files, boundHit };
   }
 
@@ -174,6 +178,7 @@ export class SecretFilesWalk {
     const subfolders: string[] = [];
     const secretNames: string[] = [];
     const links: string[] = [];
+    const archives: string[] = [];
     let hasGitFolder = false;
     for (const entry of listed) {
       const { name } = entry;
@@ -182,11 +187,23 @@ export class SecretFilesWalk {
         else if (!SECRET_WALK_SKIPPED_FOLDERS.has(name)) subfolders.push(name);
       } else if (entry.isFile()) {
         if (secretNameReason(name) !== null) secretNames.push(name);
+        else if (archiveKind(name) !== null) archives.push(name);
       } else if (entry.isSymbolicLink()) links.push(name);
     }
     const settled = mtimeMs + SETTLE_MS < startedMs && ctimeMs + SETTLE_MS < startedMs;
     const entries = listed.length;
-    return { mtimeMs, ctimeMs, ino, settled, entries, subfolders, secretNames, links, hasGitFolder };
+    return {
+      mtimeMs,
+      ctimeMs,
+      ino,
+      settled,
+      entries,
+      subfolders,
+      secretNames,
+      links,
+      archives,
+      hasGitFolder,
+    };
   }
 }
 
