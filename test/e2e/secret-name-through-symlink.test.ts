@@ -31,3 +31,25 @@ it.each([
   const sent = JSON.stringify(messages.filter((m) => m.role === 'tool').map((m) => m.content));
   expect(sent).not.toMatch(/correct-horse|elpats-yrettab/);
 });
+
+// Hostile variants (secret4): a plain-named symlink whose way passes a `.env` symlink, read by ReadFile
+// and by `cat`; the `.env`'s target read by its own plain name, built at run time.
+it.each([
+  ['ReadFile', { path: 'settings' }],
+  ['Shell', { command: 'cat settings | rev' }],
+  ['Shell', { command: 'cat config/$(echo prod)-values | rev' }],
+])('%s %j does not hand over what a .env symlink leads to', async (name, args) => {
+  const { server, sandbox } = await cli.setup([{ toolCalls: [{ id: 'c', name, args }] }, { text: 'done' }]);
+  await mkdir(join(sandbox.workDir, 'config'));
+  await writeFile(
+    join(sandbox.workDir, 'config', 'prod-values'),
+    'DB_PASSWORD=correct-horse-battery-staple\n',
+  );
+  await symlink('config/prod-values', join(sandbox.workDir, '.env'));
+  await symlink('.env', join(sandbox.workDir, 'settings'));
+  const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
+  expect(result.code).toBe(0);
+  const { messages } = server.requests[1]!.body as { messages: { role: string; content: unknown }[] };
+  const sent = JSON.stringify(messages.filter((m) => m.role === 'tool').map((m) => m.content));
+  expect(sent).not.toMatch(/correct-horse|elpats-yrettab/);
+});
