@@ -1,4 +1,4 @@
-import { type BigIntStats, constants, createReadStream } from 'node:fs';
+import { type BigIntStats, constants, createReadStream, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { secretNameReason } from './secret-file-names.js';
@@ -43,6 +43,9 @@ const MAX_LISTINGS = 256;
  * Not opened again while it is unchanged.
  */
 export async function archiveSecretReason(path: string, kind: ArchiveKind): Promise<string | null> {
+  // Unchanged since its listing (at most readings): one stat, no descriptor opened.
+  const known = knownListing(path);
+  if (known !== undefined) return known;
   let handle: FileHandle | undefined;
   try {
     // Non-blocking: a FIFO given an archive's name must not hold the walk.
@@ -61,6 +64,15 @@ export async function archiveSecretReason(path: string, kind: ArchiveKind): Prom
     return null;
   } finally {
     await handle?.close().catch(() => undefined);
+  }
+}
+
+function knownListing(path: string): string | null | undefined {
+  try {
+    const info = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return info?.isFile() ? listings.get(listingKey(info)) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

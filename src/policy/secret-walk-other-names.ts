@@ -1,6 +1,7 @@
 import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { archiveKind, archiveSecretReason } from './archive-secret-members.js';
+import { secretNameReason } from './secret-file-names.js';
 import { inodeKey, noteOtherNames } from './secret-other-names.js';
 import { symlinkSecretNameReason } from './symlink-secret-names.js';
 
@@ -8,10 +9,18 @@ import { symlinkSecretNameReason } from './symlink-secret-names.js';
 export interface SecretWalkNames {
   /** The regular files the walk found secret (by name, git config, content), absolute. */
   readonly files: readonly string[];
-  /** Every symlink the walk met, absolute (not followed by it). */
-  readonly links: readonly string[];
+  /** Every symlink the walk met (not followed by it), with where it points. */
+  readonly links: readonly WalkedLink[];
   /** Every archive the walk met (by name: `.tar`, `.tar.gz`, `.tgz`, `.zip`), absolute. */
   readonly archives: readonly string[];
+  /** The folders this reading listed or kept (real paths): a name in one that is no link is none. */
+  readonly folders: ReadonlyMap<string, unknown>;
+}
+
+/** A symlink in a walked folder (a real path) and its target as readlink gives it. */
+export interface WalkedLink {
+  readonly path: string;
+  readonly target: string;
 }
 
 /** How far the search for a secret file's other names goes (entries looked at, folders down). */
@@ -48,11 +57,12 @@ export class SecretWalkOtherNames {
   /** The files to hide besides `found.files` (each a real path of a regular file). */
   async find(found: SecretWalkNames): Promise<string[]> {
     const targets = new Map<string, string>();
+    const chains = new LinkChains(found);
     for (const link of found.links) {
-      const reason = symlinkSecretNameReason(link);
+      const reason = chains.secretNameReason(link);
       if (reason === null) continue;
-      const real = regularFileAt(link);
-      if (real !== null) targets.set(real, `reached by the symlink ${basename(link)} (${reason})`);
+      const real = regularFileAt(link.path);
+      if (real !== null) targets.set(real, `reached by the symlink ${basename(link.path)} (${reason})`);
     }
     for (const archive of found.archives) {
       const kind = archiveKind(basename(archive));
@@ -85,6 +95,51 @@ export class SecretWalkOtherNames {
     const names = await searchNames(this.root, linked, this.bounds);
     this.searched = { key, names };
     return names;
+  }
+}
+
+/** Hops followed, as the kernel does (ELOOP past 40). */
+const MAX_HOPS = 40;
+
+/** A `..` after a name: where it leads depends on whether that name is a symlink (read it then). */
+const CLIMB_AFTER_NAME = /(?:^|\/)(?!\.\.(?:\/|$))[^/]+\/\.\.(?:\/|$)/;
+
+/** A target resolve would change: a `.` or `..` part, an empty one, a trailing slash. */
+const NOT_PLAIN = /(?:^|\/)\.\.?(?:\/|$)|\/\/|\/$/;
+
+/**
+ * The chains of the walk's symlinks, judged from what the walk read: a hop to another walked link
+ * is followed in memory, a hop to a name in a walked folder that is no link there ends the chain
+ * with no look-up. Only a hop out of the walked folders is looked up (symlink-secret-names.ts):
+ * each reading of a tree of links costs a name test per hop, not system calls.
+ */
+class LinkChains {
+  private readonly byPath = new Map<string, string>();
+
+  constructor(private readonly found: SecretWalkNames) {
+    for (const link of found.links) this.byPath.set(link.path, link.target);
+  }
+
+  /** Why a name on the link's way is secret (its own, or a hop's), or null. */
+  secretNameReason(link: WalkedLink): string | null {
+    let path = link.path;
+    let target: string | undefined = link.target;
+    for (let hop = 0; hop < MAX_HOPS; hop++) {
+      const own = secretNameReason(path);
+      if (own !== null) return own;
+      if (target === undefined) {
+        // No walked link: a name in a walked folder is none, anything else is looked up.
+        if (this.found.folders.has(dirname(path))) return null;
+        return symlinkSecretNameReason(path);
+      }
+      if (CLIMB_AFTER_NAME.test(target)) return symlinkSecretNameReason(path);
+      // Most targets are plain relative names (`sub/f.ts`): joined as resolve would, without its walk.
+      const folder = dirname(path);
+      path =
+        target.startsWith('/') || NOT_PLAIN.test(target) ? resolve(folder, target) : `${folder}/${target}`;
+      target = this.byPath.get(path);
+    }
+    return null;
   }
 }
 

@@ -1,11 +1,11 @@
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { archiveKind } from './archive-secret-members.js';
 import { fileSecretContentReason, secretsFoundByContent } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
-import { SecretWalkOtherNames } from './secret-walk-other-names.js';
+import { SecretWalkOtherNames, type WalkedLink } from './secret-walk-other-names.js';
 
 /**
  * Folders the walk does not enter: installed dependencies and vendored code (a package's own
@@ -76,8 +76,11 @@ interface FolderListing {
   readonly entries: number;
   readonly subfolders: readonly string[];
   readonly secretNames: readonly string[];
-  /** Symlinks, whatever they point at, and archives (secret-walk-other-names.ts judges them). */
-  readonly links: readonly string[];
+  /**
+   * Symlinks with where they point (read once while the folder is unchanged: a link swapped changes
+   * it), whatever they point at, and archives (secret-walk-other-names.ts judges them).
+   */
+  readonly links: readonly (readonly [name: string, target: string])[];
   readonly archives: readonly string[];
   readonly hasGitFolder: boolean;
 }
@@ -112,7 +115,7 @@ export class SecretFilesWalk {
     const { bounds } = this;
     const files: string[] = [];
     const gitConfigs: string[] = [];
-    const links: string[] = [];
+    const links: WalkedLink[] = [];
     const archives: string[] = [];
     let boundHit: SecretWalk['boundHit'] = null;
     let entries = 0;
@@ -132,7 +135,7 @@ export class SecretFilesWalk {
         break;
       }
       if (listing.hasGitFolder) gitConfigs.push(join(path, '.git', 'config'));
-      for (const name of listing.links) links.push(join(path, name));
+      for (const [name, target] of listing.links) links.push({ path: join(path, name), target });
       for (const name of listing.archives) archives.push(join(path, name));
       for (const name of listing.secretNames) {
         if (files.length >= bounds.maxFiles) {
@@ -152,7 +155,7 @@ export class SecretFilesWalk {
     const named = new Set(files);
     for (const found of secretsFoundByContent())
       if (isWithinDirectory(found, this.root) && !named.has(found) && isRegularFile(found)) files.push(found);
-    files.push(...(await this.otherNames.find({ files, links, archives })));
+    files.push(...(await this.otherNames.find({ files, links, archives, folders: next })));
     return { files, boundHit };
   }
 
@@ -177,7 +180,7 @@ export class SecretFilesWalk {
     }
     const subfolders: string[] = [];
     const secretNames: string[] = [];
-    const links: string[] = [];
+    const links: [string, string][] = [];
     const archives: string[] = [];
     let hasGitFolder = false;
     for (const entry of listed) {
@@ -188,7 +191,10 @@ export class SecretFilesWalk {
       } else if (entry.isFile()) {
         if (secretNameReason(name) !== null) secretNames.push(name);
         else if (archiveKind(name) !== null) archives.push(name);
-      } else if (entry.isSymbolicLink()) links.push(name);
+      } else if (entry.isSymbolicLink()) {
+        const target = linkText(join(path, name));
+        if (target !== null) links.push([name, target]);
+      }
     }
     const settled = mtimeMs + SETTLE_MS < startedMs && ctimeMs + SETTLE_MS < startedMs;
     const entries = listed.length;
@@ -204,6 +210,14 @@ export class SecretFilesWalk {
       archives,
       hasGitFolder,
     };
+  }
+}
+
+function linkText(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
   }
 }
 
