@@ -27,7 +27,12 @@ export interface WalkedLink {
 export interface OtherNamesBounds {
   readonly maxEntries: number;
   readonly maxDepth: number;
+  /** Other names hidden, at most. */
+  readonly maxFiles: number;
 }
+
+/** Archives listed per reading, at most. */
+const MAX_ARCHIVES = 64;
 
 /** Folders looked at between two turns of the event loop. */
 const BATCH = 128;
@@ -64,7 +69,9 @@ export class SecretWalkOtherNames {
       const real = regularFileAt(link.path);
       if (real !== null) targets.set(real, `reached by the symlink ${basename(link.path)} (${reason})`);
     }
-    for (const archive of found.archives) {
+    // The first MAX_ARCHIVES a reading meets: a tree of many large tarballs must not hold the first
+    // command for seconds (an unchanged one costs a stat; each new one up to ~50 ms).
+    for (const archive of found.archives.slice(0, MAX_ARCHIVES)) {
       const kind = archiveKind(basename(archive));
       const reason = kind === null ? null : await archiveSecretReason(archive, kind);
       if (reason !== null) targets.set(archive, `an archive that ${reason}`);
@@ -82,7 +89,9 @@ export class SecretWalkOtherNames {
     noteOtherNames(this.root, targets, inodes);
     const names = linked.length === 0 ? [] : await this.hardLinkNames(linked);
     const known = new Set(found.files);
-    return [...new Set([...targets.keys(), ...names])].filter((file) => !known.has(file));
+    const others = [...new Set([...targets.keys(), ...names])].filter((file) => !known.has(file));
+    // Each is one more bind for every command, as the walk's own files are (its files' bound).
+    return others.slice(0, this.bounds.maxFiles);
   }
 
   /** Every name under the root of the inodes in `linked`, from the last search while they are unchanged. */
