@@ -104,6 +104,24 @@ describe('commandSecretReason', () => {
     expect(await decide('cat *.txt')).toMatch(/names the secret file \*\.txt/);
   });
 
+  // Issue #24 (red4): `.env -> config/prod-values` holds the deployment's values under a plain name.
+  it('judges the name a word gives a symlink, and every name on its way, in settled folders too', async () => {
+    const dir = await mkdtemp(join(root, 'links-'));
+    await mkdir(join(dir, 'config'));
+    await writeFile(join(dir, 'config', 'prod-values'), 'DB_PASSWORD=x\n');
+    await symlink('config/prod-values', join(dir, '.env'));
+    await symlink('.env', join(dir, 'settings'));
+    await symlink('config/prod-values', join(dir, 'values'));
+    const decide = async (command: string) =>
+      commandSecretReason((await parseShellCommand(command)).parts, dir, homes, later);
+    for (let round = 0; round < 2; round++) {
+      expect(await decide('cat .env | rev')).toMatch(/names the secret file \.env \(a dotenv file\)/);
+      expect(await decide('cat settings')).toMatch(/names the secret file settings \(a dotenv file\)/);
+      expect(await decide('cat .e*')).toMatch(/names the secret file \.e\* \(a dotenv file\)/);
+      expect(await decide('cat values config/prod-values')).toBeNull();
+    }
+  });
+
   it('sees a folder that was missing at the last decision and is now a symlink to a secret folder', async () => {
     const dir = await mkdtemp(join(root, 'swap-'));
     await mkdir(join(root, 'home', '.ssh'), { recursive: true });

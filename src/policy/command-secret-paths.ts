@@ -5,9 +5,11 @@ import { DecisionRealPaths } from './decision-real-paths.js';
 import { type GitRun, gitRunRead, gitRunStoreReason } from './git-store-reason.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
 import { fileSecretContentReason, knownSecretContentReason } from './secret-content.js';
+import { otherNameSecretReason } from './secret-other-names.js';
 import { type SensitiveHomes, secretNameReason, sensitiveReason } from './sensitive-files.js';
 import { splitWords } from './shell-split-words.js';
 import { expandedNames, MAX_WORD_NAMES } from './shell-word-expansion.js';
+import { symlinkSecretNameReason } from './symlink-secret-names.js';
 
 export { splitWords } from './shell-split-words.js';
 
@@ -237,7 +239,11 @@ function pathsReason(
   const scans: Promise<string | null>[] = [];
   for (const path of paths) {
     const real = reals.of(path);
-    const reason = sensitiveReason(real, homes);
+    // `.env -> config/prod-values`: the name the word gives, and those on the way, are judged too.
+    const reason =
+      sensitiveReason(real, homes) ??
+      (reals.endsInLink(path) ? symlinkSecretNameReason(path) : null) ??
+      otherNameSecretReason(real);
     if (reason !== null && scans.length === 0) return namesSecret(word, reason);
     if (reason !== null) scans.push(Promise.resolve(reason));
     // A file secret by its content (a pasted token in `notes.txt`) is as secret as one by its name:
@@ -261,7 +267,12 @@ function plainNameReason(
   for (let i = 0; i < folders.length; i++) {
     const folder = folders[i]!;
     const real = reals.ofName(folder, word);
-    const reason = sensitiveReason(real, homes);
+    // As in pathsReason: a name that is a symlink is judged by the names on its way too.
+    const link = reals.nameLinkPath(folder, word);
+    const reason =
+      sensitiveReason(real, homes) ??
+      (link === null ? null : symlinkSecretNameReason(link)) ??
+      otherNameSecretReason(real);
     if (reason !== null && scans.length === 0) return namesSecret(word, reason);
     if (reason !== null) scans.push(Promise.resolve(reason));
     else if (!reals.knownMissingName(folder, word)) scanContent(real, scans);

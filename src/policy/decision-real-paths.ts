@@ -84,6 +84,8 @@ interface Folder {
 export class DecisionRealPaths {
   private readonly folderOf = new Map<string, Folder>();
   private readonly reals = new Map<string, string>();
+  /** The paths `of` resolved whose last part is a symlink (few: most names are none). */
+  private readonly links = new Set<string>();
   private readonly started: number;
   /**
    * A folder the decision looks up anyway (the command's working folder, for its relative words):
@@ -178,7 +180,23 @@ export class DecisionRealPaths {
     const facts = folder.facts;
     if (facts?.listing && !facts.symlinks.has(name)) return plain;
     if (!lstatOrNull(absolute)?.isSymbolicLink()) return plain;
+    this.links.add(absolute);
     return realOrNull(absolute) ?? plain;
+  }
+
+  /**
+   * Whether `of` found the last part of `absolute` a symlink: its real path's name is then not the
+   * name it was given (`.env -> config/prod-values`), and the names on the way are judged too.
+   */
+  endsInLink(absolute: string): boolean {
+    return this.links.size > 0 && this.links.has(absolute);
+  }
+
+  /** `endsInLink` for a name in a folder, as `ofName` takes them; the path when it is one, else null. */
+  nameLinkPath(dir: string, name: string): string | null {
+    if (this.links.size === 0) return null;
+    const path = childPath(dir, name);
+    return this.links.has(path) ? path : null;
   }
 
   private folder(dir: string): Folder {

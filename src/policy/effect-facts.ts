@@ -1,10 +1,10 @@
 import { relative } from 'node:path';
 import { commandSecretReasonNow } from './command-secret-paths.js';
 import type { Effect } from './effects.js';
+import { fileSecretReason } from './file-secret-reason.js';
 import { type AddressClass, classifyAddresses } from './network-address.js';
 import type { PathClass, WorkspaceRoots } from './path-class.js';
-import { fileSecretContentReason } from './secret-content.js';
-import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
+import type { SensitiveHomes } from './sensitive-files.js';
 import { type ParsedCommand, parseShellCommand, parseShellCommandNow } from './shell-command.js';
 
 /** An effect with what the policy worked out about it. */
@@ -82,12 +82,10 @@ async function fileFacts(
   const pathClass = await roots.classify(target.real);
   const candidates = [target.given, target.absolute, target.real];
   if (pathClass === 'workspace') candidates.push(relative(await roots.realWorkDir(), target.real) || '.');
-  // By name and place first; then, for reading a file's text, by what it holds.
+  // By name and place first; then, for reading a file's text, by other names and what it holds.
   const byContent = effect.kind === 'read' && effect.access !== 'list';
-  const secret =
-    sensitiveReason(target.real, homes) ??
-    (byContent ? await fileSecretContentReason(target.real) : null) ??
-    undefined;
+  const named = target.viaSymlink ? target.absolute : undefined;
+  const secret = (await fileSecretReason(target.real, homes, named, byContent)) ?? undefined;
   return { effect, candidates, pathClass, secret };
 }
 

@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:
 import { join, resolve } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 import type { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
+import { noteReadingUnderWay } from './secret-other-names.js';
 import {
   isRegularFile,
   SECRET_WALK_BOUNDS,
@@ -63,13 +64,12 @@ export class SandboxSecretFiles {
       // starts it after the one under way); settles after the last reading, whatever that came to.
       const next = this.secretWalkOf(root).read();
       next.catch(() => undefined);
-      this.readings.set(
-        root,
-        before.then(
-          () => next,
-          () => next,
-        ),
+      const reading = before.then(
+        () => next,
+        () => next,
       );
+      noteReadingUnderWay(reading);
+      this.readings.set(root, reading);
     }
     for (const root of first) this.readingOf(root);
   }
@@ -96,6 +96,7 @@ export class SandboxSecretFiles {
     let reading = this.readings.get(root);
     if (reading === undefined) {
       reading = this.secretWalkOf(root).read();
+      noteReadingUnderWay(reading);
       this.readings.set(root, reading);
       void reading.then((walk) => {
         // A promise settles once: said for the first root whose reading hit a bound.
@@ -127,10 +128,20 @@ export function insideAny(file: string, folders: readonly string[]): boolean {
  * `--env-file=prod.env`). Only the hidden files among them are shown; a word no file is costs nothing.
  */
 export function pathsNamedBy(command: string, cwd: string): string[] {
-  return command
+  const paths = command
     .split(/[\s;|&<>()'"`=]+/)
     .filter((word) => word !== '' && !word.startsWith('-'))
     .map((word) => resolve(cwd, word));
+  // A symlink named (`cat .env`, `.env -> config/prod-values`): the file hidden is its target.
+  return paths.concat(paths.map(realOrGiven).filter((real, i) => real !== paths[i]));
+}
+
+function realOrGiven(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { AskDecision } from './ask-decision.js';
 import { showTarget } from './describe-facts.js';
 import { type EffectFacts, gatherAllFacts } from './effect-facts.js';
 import type { Effect, FileTarget } from './effects.js';
+import { fileSecretReason } from './file-secret-reason.js';
 import { WorkspaceRoots } from './path-class.js';
 import type { PermissionRuleSpec } from './permission-rule.js';
 import type { PolicyDecision, PolicyRequest, ToolQuestion } from './policy-decision.js';
@@ -12,7 +13,6 @@ import { firstProtectedWrite, ProtectedFiles, protectedRefusal } from './protect
 import { realPathOf } from './real-path.js';
 import { RuleSet, type RuleSubject } from './rule-set.js';
 import { type PolicySandbox, sandboxExit } from './sandbox-exit.js';
-import { fileSecretContentReason } from './secret-content.js';
 import { type SensitiveHomes, sensitiveReason } from './sensitive-files.js';
 import type { CommandPart } from './shell-command.js';
 
@@ -154,9 +154,9 @@ export class SessionPolicy {
     return sensitiveReason(realPath, this.homes);
   }
 
-  /** Why a file (by its real path) holds secrets by its name, place or content, or null: Grep leaves such files out. */
-  async fileSecretReason(realPath: string): Promise<string | null> {
-    return sensitiveReason(realPath, this.homes) ?? (await fileSecretContentReason(realPath));
+  /** Why a file (its real path, found by `named`) holds secrets, or null: Grep leaves such files out. */
+  async fileSecretReason(realPath: string, named?: string): Promise<string | null> {
+    return fileSecretReason(realPath, this.homes, named, true);
   }
 
   /** Whether a person can answer an approval now (not in print mode, afk, or a background agent). */

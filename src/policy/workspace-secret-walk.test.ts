@@ -51,10 +51,12 @@ describe('walkSecretFiles', () => {
     expect(walk.boundHit).toBeNull();
   });
 
-  it('a symlink named .env and a folder named .env are no files to hide (the folder is walked)', async () => {
-    await put({ 'plain.txt': 'x', '.env/inner.txt': 'x', '.env/deeper/.env': 'A=1' });
+  // Issue #24 (red4): a symlink named like a secret is not bound over itself, but the file it leads
+  // to is what `grep -R` reads through it, and what `grep -r .` reads by its plain name: hidden.
+  it('a folder named .env is walked; a symlink named .env is no file to hide, its target is', async () => {
+    await put({ 'plain.txt': 'x', 'other.txt': 'x', '.env/inner.txt': 'x', '.env/deeper/.env': 'A=1' });
     await symlink('plain.txt', join(root, 'link.env'));
-    expect(relative((await walkSecretFiles(root)).files)).toEqual(['.env/deeper/.env']);
+    expect(relative((await walkSecretFiles(root)).files)).toEqual(['.env/deeper/.env', 'plain.txt']);
   });
 
   it('skips dependency folders and git internals, but finds a .git/config holding a token', async () => {

@@ -4,8 +4,10 @@ import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
 import { type NotedFiles, WorkTreeWalk } from '../util/work-tree-walk.js';
+import { archiveKind } from './archive-secret-members.js';
 import { fileSecretContentReason, secretsFoundByContent } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
+import { SecretWalkOtherNames, type WalkedLink } from './secret-walk-other-names.js';
 
 /**
  * Folders the walk does not enter: installed dependencies and vendored code (a package's own
@@ -41,7 +43,11 @@ export const SECRET_WALK_BOUNDS: SecretWalkBounds = { maxDepth: 16, maxEntries: 
 
 /** One walk's findings under a root. */
 export interface SecretWalk {
-  /** Regular files (not symlinks) secret by name or by content, absolute. */
+  /**
+   * Regular files secret by name or by content, absolute, and the other names they are read by (the
+   * target of a secret-named symlink, a hard link's other names, an archive holding one:
+   * secret-walk-other-names.ts).
+   */
   readonly files: readonly string[];
   /** Null when the whole tree (but the skipped folders) was read; else the bound that was hit. */
   readonly boundHit: 'depth' | 'entries' | 'files' | null;
@@ -61,17 +67,17 @@ export function walkSecretFiles(
 }
 
 /**
- * The files a walk for secret files notes in each folder's facts: those secret by name, in every
- * folder but those under a skipped one (a package's own `.env.test` is no one's secret, and its
- * names are not even looked at).
+ * The files a walk for secret files notes in each folder's facts: those secret by name and archives
+ * (which may hold one), in every folder but those under a skipped one (a package's own `.env.test` is
+ * no one's secret, and its names are not even looked at); its symlinks are noted there too.
  */
 const SECRET_FILE_NOTES: NotedFiles = (relative) =>
   relative !== '' && relative.split('/').some((name) => SECRET_WALK_SKIPPED_FOLDERS.has(name))
     ? null
-    : isSecretFileName;
+    : isSecretOrArchiveName;
 
-function isSecretFileName(name: string): boolean {
-  return secretNameReason(name) !== null;
+function isSecretOrArchiveName(name: string): boolean {
+  return secretNameReason(name) !== null || archiveKind(name) !== null;
 }
 
 /** A walk of `root` that a SecretFilesWalk can read (it notes the files secret by name). */
@@ -104,6 +110,7 @@ export function sharedWalksByRoot(): (root: string) => SharedWorkTreeWalk {
  */
 export class SecretFilesWalk {
   private readonly walk: SharedWorkTreeWalk;
+  private readonly otherNames: SecretWalkOtherNames;
 
   constructor(
     readonly root: string,
@@ -116,12 +123,16 @@ export class SecretFilesWalk {
     if (shared !== undefined && shared.walk.notedFiles !== SECRET_FILE_NOTES)
       throw new Error('a secret files walk needs a walk that notes secret files (secretNotingWalk)');
     this.walk = shared ?? secretNotingWalk(root, now);
+    this.otherNames = new SecretWalkOtherNames(root, bounds);
   }
 
   async read(): Promise<SecretWalk> {
     const { bounds } = this;
     const files: string[] = [];
     const gitConfigs: string[] = [];
+    const links: WalkedLink[] = [];
+    const archives: string[] = [];
+    const folders = new Set<string>();
     let boundHit: SecretWalk['boundHit'] = null;
     let entries = 0;
     // A folder that could not be looked at is left out (what is under it is not walked).
@@ -131,8 +142,14 @@ export class SecretFilesWalk {
         boundHit = 'entries';
         return 'stop';
       }
+      folders.add(path);
       if (facts.dotGit === 'folder') gitConfigs.push(join(path, '.git', 'config'));
+      for (const [name, target] of facts.notedLinks) links.push({ path: join(path, name), target });
       for (const name of facts.notedFiles) {
+        if (secretNameReason(name) === null) {
+          archives.push(join(path, name));
+          continue;
+        }
         if (files.length >= bounds.maxFiles) {
           boundHit = 'files';
           return 'stop';
@@ -151,6 +168,7 @@ export class SecretFilesWalk {
     const named = new Set(files);
     for (const found of secretsFoundByContent())
       if (isWithinDirectory(found, this.root) && !named.has(found) && isRegularFile(found)) files.push(found);
+    files.push(...(await this.otherNames.find({ files, links, archives, folders })));
     return { files, boundHit };
   }
 }

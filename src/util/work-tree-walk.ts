@@ -1,4 +1,4 @@
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /**
@@ -22,6 +22,11 @@ export interface FolderFacts {
   readonly entries: number;
   /** The regular files (not symlinks) in it the walk's NotedFiles picked, by name. */
   readonly notedFiles: readonly string[];
+  /**
+   * Where each symlink in it points (readlink's text), in the folders NotedFiles looks at (none
+   * elsewhere): read once while the folder is unchanged (a link swapped in changes the folder).
+   */
+  readonly notedLinks: readonly (readonly [name: string, target: string])[];
 }
 
 /** One folder of a reading, handed to a visitor. */
@@ -275,6 +280,7 @@ const UNREADABLE: FolderFacts = {
   bare: false,
   entries: 0,
   notedFiles: [],
+  notedLinks: [],
 };
 
 function readFolder(path: string, noted: ((name: string) => boolean) | null): FolderFacts {
@@ -287,6 +293,7 @@ function readFolder(path: string, noted: ((name: string) => boolean) | null): Fo
   const subfolders: string[] = [];
   const ruleFiles: string[] = [];
   const notedFiles: string[] = [];
+  const notedLinks: [string, string][] = [];
   let dotGit: FolderFacts['dotGit'] = null;
   let head = false;
   let commondir = false;
@@ -310,7 +317,19 @@ function readFolder(path: string, noted: ((name: string) => boolean) | null): Fo
     if (RULE_FILES.has(name)) ruleFiles.push(name);
     if (entry.isDirectory()) subfolders.push(name);
     else if (noted !== null && entry.isFile() && noted(name)) notedFiles.push(name);
+    else if (noted !== null && entry.isSymbolicLink()) {
+      const target = linkText(`${path}/${name}`);
+      if (target !== null) notedLinks.push([name, target]);
+    }
   }
   const bare = head && (storeParts === 2 || commondir);
-  return { subfolders, dotGit, ruleFiles, bare, entries: entries.length, notedFiles };
+  return { subfolders, dotGit, ruleFiles, bare, entries: entries.length, notedFiles, notedLinks };
+}
+
+function linkText(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
 }

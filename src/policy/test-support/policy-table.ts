@@ -47,6 +47,10 @@ export function useFixture(): void {
     await symlink('../outside/.bashrc', join(work, 'bashrc_link'));
     await symlink('../outside/.env', join(work, 'env_link'));
     await symlink('../home/.ssh/id_rsa', join(work, 'key_link'));
+    // A dotenv file whose values are kept under a plain name (issue #24), and a plain name for it.
+    await writeFile(join(root, 'outside', 'deploy-values'), 'DB_PASSWORD=x');
+    await symlink('../outside/deploy-values', join(work, 'deploy.env'));
+    await symlink('deploy.env', join(work, 'settings_link'));
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });

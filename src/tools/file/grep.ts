@@ -125,7 +125,8 @@ async function secretFiles(
     while (next < files.length) {
       const { path } = files[next++]!;
       const real = await realPathOf(path);
-      if (real !== searched && (await policy.fileSecretReason(real)) !== null) secret.add(path);
+      if (real !== searched && (await policy.fileSecretReason(real, resolve(path))) !== null)
+        secret.add(path);
     }
   };
   await Promise.all(Array.from({ length: Math.min(SECRET_CHECKS_AT_ONCE, files.length) }, worker));
