@@ -7,6 +7,7 @@ import { readMcpConfig } from '../mcp/config.js';
 import { splitWords } from '../policy/command-secret-paths.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import { GitConfigHolds, heldInRoots, heldPlaceholders } from '../policy/git-config-holds.js';
+import { heldNamesWithoutLinks } from '../policy/git-config-link-holds.js';
 import { breakHeldHardLinks } from '../policy/held-hard-links.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
@@ -117,7 +118,6 @@ export async function openSessionGuards(parts: {
   // `.git/hooks` and `.git/config` are, read again when a config changes (git-config-holds.ts).
   const writableReals = () => [session.workDir, ...additionalDirs].map((dir) => realOrGiven(resolve(dir)));
   const gitConfig = new GitConfigHolds(writableReals, { home: userHome, env });
-  const gitPlaceholders = heldPlaceholders(gitConfig.current(), realRoots);
   const agentCode: AgentCode = {
     byFolder: [...agentCodeFiles(files.spec), ...scriptNames.byFolder],
     byFile: [
@@ -131,12 +131,14 @@ export async function openSessionGuards(parts: {
       // Another trusted folder inside the workspace puts its own rules in force with no question: its
       // `.kimi-ts/` is held as the work dir's is.
       ...parts.trust.trustedFolders.map((folder) => join(folder, PROJECT_CONFIG_FOLDER)),
-      ...gitPlaceholders.folders,
     ],
-    emptyWhenMissing: gitPlaceholders.files,
+    // Made at the sandbox's start and at each command's launch (sandbox-placeholders.ts).
+    gitPlaceholders: () => heldPlaceholders(gitConfig.current(), writableReals()),
     gitConfigNamed: () => {
-      const held = heldInRoots(gitConfig.current(), writableReals());
-      return [...held.files, ...held.folders];
+      const roots = writableReals();
+      const held = heldInRoots(gitConfig.current(), roots);
+      // A name that is a symlink or lies through one: the folder holding the link (git-config-link-holds.ts).
+      return heldNamesWithoutLinks([...held.files, ...held.folders], roots);
     },
   };
   const sandboxContext: SandboxContext = {

@@ -13,12 +13,8 @@ import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js'
 import { bwrapLaunch, type SandboxHost, sandboxHost, shellLaunched } from './sandbox-host.js';
 import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
-import {
-  ensureProtected,
-  makePlaceholder,
-  makePlaceholderFile,
-  PROJECT_CONFIG_FOLDER,
-} from './sandbox-protected.js';
+import { makeAgentPlaceholders } from './sandbox-placeholders.js';
+import { ensureProtected, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 import { insideAny, pathsNamedBy, SandboxSecretFiles, withoutShown } from './sandbox-secret-files.js';
 import type { CommandSandbox, SandboxContext, SandboxSettings, SandboxState } from './sandbox-types.js';
@@ -74,12 +70,7 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
     const roots = [context.workDir, ...context.additionalDirs()].map((dir) => reals.of(dir));
     for (const dir of roots) ensureProtected(dir, placeholders, [PROJECT_CONFIG_FOLDER]);
     // What the agent's code names and does not exist yet (another trusted folder's `.kimi-ts`).
-    for (const folder of context.agentCode?.madeWhenMissing ?? [])
-      if (roots.some((root) => folder !== root && isWithinDirectory(folder, root)))
-        makePlaceholder(folder, placeholders);
-    for (const file of context.agentCode?.emptyWhenMissing ?? [])
-      if (roots.some((root) => file !== root && isWithinDirectory(file, root)))
-        makePlaceholderFile(file, placeholders);
+    makeAgentPlaceholders(context.agentCode, roots, placeholders);
   }
   return {
     kind: 'on',
@@ -130,7 +121,9 @@ function sandboxFor(
 ): CommandSandbox {
   const { reals } = commands;
   const removePlaceholders = () => {
-    for (const path of placeholders) {
+    // The last made first: a placeholder made inside an earlier one (a hooks path's folders, made a
+    // level per launch) is gone before the folder holding it.
+    for (const path of [...placeholders].reverse()) {
       try {
         // Only if still empty: nothing anyone put there is removed (a folder, or an empty `.npmrc`).
         const stat = lstatSync(path, { throwIfNoEntry: false });
@@ -168,6 +161,7 @@ function sandboxFor(
       : NO_SECRET_FILES;
     const nested = new Map<string, readonly string[]>();
     if (settings.mode === 'workspace-write') {
+      makeAgentPlaceholders(context.agentCode, roots, placeholders);
       for (const root of await gitPathsOf(workspace(), indexOf)) {
         nested.set(root.dir, root.nested);
         // Before the root's first command: what is there is the person's.

@@ -62,3 +62,17 @@ it('a command cannot make a git folder whose commondir is a symlink', async () =
     ].join(' && '),
   );
 });
+
+// Variant: `objects` an executable file (git's access(X_OK) passes) and `refs` a symlink.
+it('a command cannot make a git folder whose objects is an executable file', async () => {
+  await runThenGitStatus(
+    [
+      'mkdir -p store/refs fixture',
+      "echo 'ref: refs/heads/main' > fixture/HEAD",
+      `printf '${CONFIG}' > fixture/config`,
+      ': > fixture/objects && chmod +x fixture/objects',
+      'ln -s ../store/refs fixture/refs',
+      'echo made',
+    ].join(' && '),
+  );
+});
