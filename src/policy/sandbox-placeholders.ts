@@ -1,7 +1,8 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import { isWithinDirectory } from '../util/path-within.js';
-import type { AgentCode } from './sandbox-agent-code.js';
-import { makePlaceholder, makePlaceholderFile } from './sandbox-protected.js';
+import { type AgentCode, agentCodeHolds, NO_AGENT_CODE } from './sandbox-agent-code.js';
+import type { HeldNamesRegistry } from './sandbox-held-registry.js';
+import { makePlaceholder, makePlaceholderFile, protectedPaths } from './sandbox-protected.js';
 
 /**
  * Makes (empty) what the agent's code and git's config name inside a writable root and does not
@@ -25,4 +26,52 @@ export function makeAgentPlaceholders(
     if (missing(folder)) makePlaceholder(folder, placeholders);
   for (const file of [...(agentCode.emptyWhenMissing ?? []), ...(git?.files ?? [])])
     if (missing(file)) makePlaceholderFile(file, placeholders);
+}
+
+/**
+ * Removes the placeholders a sandbox made, when it is disposed and no command of it runs: each only
+ * if still empty (nothing anyone put there is removed: a folder, or an empty `.npmrc`), the last made
+ * first (one made inside an earlier one goes before the folder holding it). One another live session
+ * holds (`held`: it found it there and binds it) stays, empty, recorded for the last session out,
+ * which removes those left for it too (sandbox-held-registry.ts).
+ */
+export function removeAgentPlaceholders(
+  placeholders: ReadonlySet<string>,
+  held: HeldNamesRegistry | null,
+): void {
+  const left: string[] = [];
+  for (const path of [...[...placeholders].reverse(), ...(held?.takeOrphans() ?? [])]) {
+    if (held?.heldByOthers(path)) {
+      left.push(path);
+      continue;
+    }
+    try {
+      const stat = lstatSync(path, { throwIfNoEntry: false });
+      if (stat?.isDirectory()) rmdirSync(path);
+      else if (stat?.isFile() && stat.size === 0) unlinkSync(path);
+    } catch {
+      // gone, or someone put something in it
+    }
+  }
+  held?.leave(left);
+  held?.dispose();
+}
+
+/**
+ * What a session's commands hold read-only that another session may have made as a placeholder: each
+ * root's `.kimi-ts` and `.git`, the agent's code and what git's config names (agentCodeHolds), the
+ * placeholders it made.
+ */
+export function heldNames(
+  agentCode: AgentCode | undefined,
+  roots: readonly string[],
+  placeholders: ReadonlySet<string>,
+): string[] {
+  return [
+    ...new Set([
+      ...roots.flatMap(protectedPaths),
+      ...agentCodeHolds(agentCode ?? NO_AGENT_CODE, roots),
+      ...placeholders,
+    ]),
+  ];
 }

@@ -8,12 +8,13 @@ import { GitDirGuard } from './new-git-dirs.js';
 import { agentCodeHolds, agentCodeReadOnly, NO_AGENT_CODE } from './sandbox-agent-code.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
 import { cleanGitDirs, gitPathsOf, nestedGitBinds } from './sandbox-git-dirs.js';
+import { HeldNamesRegistry } from './sandbox-held-registry.js';
 import { hiddenPathKinds, hiddenPaths } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js';
 import { bwrapLaunch, type SandboxHost, sandboxHost, shellLaunched } from './sandbox-host.js';
 import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
-import { makeAgentPlaceholders } from './sandbox-placeholders.js';
+import { heldNames, makeAgentPlaceholders, removeAgentPlaceholders } from './sandbox-placeholders.js';
 import { ensureProtected, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 import { insideAny, pathsNamedBy, SandboxSecretFiles, withoutShown } from './sandbox-secret-files.js';
@@ -66,11 +67,15 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   // `.git` never (a folder left in the person's tree, and a `git init` they ask for would fail): a
   // git folder a command makes is cleaned after it instead (src/policy/new-git-dirs.ts).
   const reals = new RealRoots();
+  let held: HeldNamesRegistry | null = null;
   if (settings.mode === 'workspace-write') {
     const roots = [context.workDir, ...context.additionalDirs()].map((dir) => reals.of(dir));
     for (const dir of roots) ensureProtected(dir, placeholders, [PROJECT_CONFIG_FOLDER]);
     // What the agent's code names and does not exist yet (another trusted folder's `.kimi-ts`).
     makeAgentPlaceholders(context.agentCode, roots, placeholders);
+    // Seen by the other sessions: a placeholder of theirs this one holds stays (sandbox-held-registry.ts).
+    held = new HeldNamesRegistry(join(context.kimiHome, 'cache', 'held-names'));
+    held.record(heldNames(context.agentCode, roots, placeholders));
   }
   return {
     kind: 'on',
@@ -81,6 +86,7 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       guard: new GitDirGuard(),
       checking: Promise.resolve(),
       notes: [],
+      held,
       secrets:
         settings.hideWorkspaceSecrets === false
           ? null
@@ -106,6 +112,8 @@ interface SandboxCommands {
   checking: Promise<void>;
   /** What the checks took out and nobody has told yet. */
   notes: string[];
+  /** What this session's commands hold, seen by the other sessions (workspace-write only). */
+  held: HeldNamesRegistry | null;
   /** The workspace's secret files, hidden from commands; null when the person's config turned that off. */
   secrets: SandboxSecretFiles | null;
 }
@@ -120,20 +128,7 @@ function sandboxFor(
   commands: SandboxCommands,
 ): CommandSandbox {
   const { reals } = commands;
-  const removePlaceholders = () => {
-    // The last made first: a placeholder made inside an earlier one (a hooks path's folders, made a
-    // level per launch) is gone before the folder holding it.
-    for (const path of [...placeholders].reverse()) {
-      try {
-        // Only if still empty: nothing anyone put there is removed (a folder, or an empty `.npmrc`).
-        const stat = lstatSync(path, { throwIfNoEntry: false });
-        if (stat?.isDirectory()) rmdirSync(path);
-        else if (stat?.isFile() && stat.size === 0) unlinkSync(path);
-      } catch {
-        // gone, or someone put something in it
-      }
-    }
-  };
+  const removePlaceholders = () => removeAgentPlaceholders(placeholders, commands.held);
   const workspace = () => workspaceRoots(context).map((dir) => reals.of(dir));
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
     const known = indexes.get(dir);
@@ -162,6 +157,7 @@ function sandboxFor(
     const nested = new Map<string, readonly string[]>();
     if (settings.mode === 'workspace-write') {
       makeAgentPlaceholders(context.agentCode, roots, placeholders);
+      commands.held?.record(heldNames(context.agentCode, roots, placeholders));
       for (const root of await gitPathsOf(workspace(), indexOf)) {
         nested.set(root.dir, root.nested);
         // Before the root's first command: what is there is the person's.

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { collect } from '../support/run-cli.js';
@@ -90,4 +91,47 @@ it('a placeholder hooks folder removed by another session ending does not let a 
     },
   );
   expect(existsSync(join(work, 'hook-ran'))).toBe(false);
+});
+
+// The first session ends while the second's command runs (a bind whose file is removed outside is
+// gone from the command's view): the placeholder the second holds stays until it ends too.
+it('a session ending while another holds its placeholder leaves it, for the command running there', async () => {
+  const command =
+    "echo started > started && read go < go && printf '[core]\\n\\tfsmonitor = touch fsmonitor-ran\\n' > .gitconfig; echo wrote";
+  const { sandbox } = await cli.setup([
+    { toolCalls: [{ id: 's', name: 'Shell', args: { command } }] },
+    { text: 'done' },
+  ]);
+  const work = sandbox.workDir;
+  execFileSync('git', ['init', '-q'], { cwd: work });
+  execFileSync('git', ['config', 'include.path', '../.gitconfig'], { cwd: work });
+  // Two FIFOs: the command says it runs, and waits for the first session to have ended.
+  execFileSync('mkfifo', ['started', 'go'], { cwd: work });
+
+  const first = sandbox.spawn(['--wire']);
+  const firstClient = new WireClient(first);
+  await firstClient.request('initialize', { protocol_version: '1.10' });
+  expect(existsSync(join(work, '.gitconfig'))).toBe(true);
+  const second = sandbox.spawn(['--wire', '--yolo']);
+  const secondClient = new WireClient(second);
+  await secondClient.request('initialize', { protocol_version: '1.10' });
+
+  const prompt = secondClient.request('prompt', { user_input: 'share the settings' });
+  expect(await readFile(join(work, 'started'), 'utf8')).toBe('started\n');
+  first.stdin!.end();
+  await collect(first);
+  // Kept for the second session, empty.
+  expect(existsSync(join(work, '.gitconfig'))).toBe(true);
+  await writeFile(join(work, 'go'), 'go\n');
+  expect((await prompt).result).toEqual({ status: 'finished' });
+  second.stdin!.end();
+  await collect(second);
+
+  spawnSync('git', ['status'], {
+    cwd: work,
+    env: { PATH: process.env.PATH, GIT_CONFIG_GLOBAL: '/dev/null' },
+  });
+  expect(existsSync(join(work, 'fsmonitor-ran'))).toBe(false);
+  // The last session out removes it.
+  expect(existsSync(join(work, '.gitconfig'))).toBe(false);
 });
