@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AgentCode } from './sandbox-agent-code.js';
-import { makeAgentPlaceholders } from './sandbox-placeholders.js';
+import { agentCodeForLaunch, makeAgentPlaceholders } from './sandbox-placeholders.js';
 
 let root: string;
 let work: string;
@@ -47,4 +47,25 @@ it('makes what is missing inside a root, each time it is asked, and records what
   makeAgentPlaceholders(agentCode, [work], later);
   expect([...later].sort()).toEqual([join(work, '.gitconfig'), join(work, 'team.gitconfig')].sort());
   expect(lstatSync(join(work, 'team.gitconfig')).isFile()).toBe(true);
+});
+
+it("asks git's config names once per launch, and only when wanted", () => {
+  let asked = 0;
+  const agentCode: AgentCode = {
+    byFolder: [],
+    byFile: [],
+    madeWhenMissing: [],
+    gitConfigNamed: () => {
+      asked++;
+      return [join(work, '.husky')];
+    },
+  };
+  const launch = agentCodeForLaunch(agentCode);
+  expect(asked).toBe(0);
+  expect(launch?.gitConfigNamed?.()).toEqual([join(work, '.husky')]);
+  expect(launch?.gitConfigNamed?.()).toEqual([join(work, '.husky')]);
+  expect(asked).toBe(1);
+  // The next launch asks again.
+  agentCodeForLaunch(agentCode)?.gitConfigNamed?.();
+  expect(asked).toBe(2);
 });

@@ -75,3 +75,15 @@ export function heldNames(
     ]),
   ];
 }
+
+/**
+ * `agentCode` for one launch: what git's config names asked once, the first time it is wanted (after
+ * the placeholders are made), for the registry and the binds alike. Each ask reads the configs'
+ * stamps (GitConfigHolds) and lstats the names (git-config-link-holds.ts).
+ */
+export function agentCodeForLaunch(agentCode: AgentCode | undefined): AgentCode | undefined {
+  const named = agentCode?.gitConfigNamed;
+  if (agentCode === undefined || named === undefined) return agentCode;
+  let asked: readonly string[] | undefined;
+  return { ...agentCode, gitConfigNamed: () => (asked ??= named()) };
+}

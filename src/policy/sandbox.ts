@@ -14,7 +14,12 @@ import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js'
 import { bwrapLaunch, type SandboxHost, sandboxHost, shellLaunched } from './sandbox-host.js';
 import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
-import { heldNames, makeAgentPlaceholders, removeAgentPlaceholders } from './sandbox-placeholders.js';
+import {
+  agentCodeForLaunch,
+  heldNames,
+  makeAgentPlaceholders,
+  removeAgentPlaceholders,
+} from './sandbox-placeholders.js';
 import { ensureProtected, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 import { insideAny, pathsNamedBy, SandboxSecretFiles, withoutShown } from './sandbox-secret-files.js';
@@ -155,18 +160,21 @@ function sandboxFor(
         }
       : NO_SECRET_FILES;
     const nested = new Map<string, readonly string[]>();
+    let agentCode = context.agentCode;
     if (settings.mode === 'workspace-write') {
-      makeAgentPlaceholders(context.agentCode, roots, placeholders);
-      commands.held?.record(heldNames(context.agentCode, roots, placeholders));
       for (const root of await gitPathsOf(workspace(), indexOf)) {
         nested.set(root.dir, root.nested);
         // Before the root's first command: what is there is the person's.
         commands.guard.adoptOnce(root.dir, root.gitDirs);
       }
+      // From here to the arguments in one synchronous stretch: what git's config names is asked once.
+      agentCode = agentCodeForLaunch(agentCode);
+      makeAgentPlaceholders(agentCode, roots, placeholders);
+      commands.held?.record(heldNames(agentCode, roots, placeholders));
     }
     return bwrapArguments(
       settings,
-      reals.checkedContext(context),
+      reals.checkedContext({ ...context, agentCode }),
       reals.cwd(cwd),
       placeholders,
       nested,
