@@ -6,6 +6,7 @@ import { mcpConfigFile } from '../mcp/cli/mcp-json-file.js';
 import { readMcpConfig } from '../mcp/config.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
 import { GitConfigHolds, heldInRoots, heldPlaceholders } from '../policy/git-config-holds.js';
+import { heldNamesWithoutLinks } from '../policy/git-config-link-holds.js';
 import { breakHeldHardLinks } from '../policy/held-hard-links.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
@@ -116,7 +117,6 @@ export async function openSessionGuards(parts: {
   // `.git/hooks` and `.git/config` are, read again when a config changes (git-config-holds.ts).
   const writableReals = () => [session.workDir, ...additionalDirs].map((dir) => realOrGiven(resolve(dir)));
   const gitConfig = new GitConfigHolds(writableReals, { home: userHome, env });
-  const gitPlaceholders = heldPlaceholders(gitConfig.current(), realRoots);
   const agentCode: AgentCode = {
     byFolder: [...agentCodeFiles(files.spec), ...scriptNames.byFolder],
     byFile: [
@@ -130,10 +130,17 @@ export async function openSessionGuards(parts: {
       // Another trusted folder inside the workspace puts its own rules in force with no question: its
       // `.kimi-ts/` is held as the work dir's is.
       ...parts.trust.trustedFolders.map((folder) => join(folder, PROJECT_CONFIG_FOLDER)),
-      ...gitPlaceholders.folders,
     ],
-    emptyWhenMissing: gitPlaceholders.files,
-    gitConfigNamed: (nestedWorkTrees) => heldInRoots(gitConfig.current({ nestedWorkTrees }), writableReals()),
+    // Made at the sandbox's start and at each command's launch (sandbox-placeholders.ts); the configs
+    // of the nested repositories found by then are read too (holes4).
+    gitPlaceholders: (nestedWorkTrees) =>
+      heldPlaceholders(gitConfig.current({ nestedWorkTrees }), writableReals()),
+    gitConfigNamed: (nestedWorkTrees) => {
+      const roots = writableReals();
+      const held = heldInRoots(gitConfig.current({ nestedWorkTrees }), roots);
+      // A name that is a symlink or lies through one: the folder holding the link (git-config-link-holds.ts).
+      return heldNamesWithoutLinks([...held.files, ...held.folders], roots);
+    },
   };
   const sandboxContext: SandboxContext = {
     workDir: session.workDir,

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -47,6 +47,28 @@ it('a git folder through commondir: a commondir file is git metadata, and so is 
   expect(makesGitFolder(join(fixture, 'gitdir'))).toBe(true);
   // The common folder itself has no HEAD: its config is an ordinary file until a git folder names it.
   expect(makesGitFolder(join(shared, 'config'))).toBe(false);
+});
+
+it('objects and refs through symlinks, or objects an executable file, count as git counts them', () => {
+  const store = join(root, 'link-store');
+  mkdirSync(join(store, 'objects'), { recursive: true });
+  mkdirSync(join(store, 'refs'));
+  const linked = join(root, 'linked-parts');
+  mkdirSync(linked);
+  symlinkSync('../link-store/objects', join(linked, 'objects'));
+  symlinkSync('../link-store/refs', join(linked, 'refs'));
+  expect(makesGitFolder(join(linked, 'HEAD'))).toBe(true);
+  const exec = join(root, 'exec-objects');
+  mkdirSync(exec);
+  writeFileSync(join(exec, 'objects'), '', { mode: 0o755 });
+  symlinkSync('../link-store/refs', join(exec, 'refs'));
+  expect(makesGitFolder(join(exec, 'HEAD'))).toBe(true);
+  // A plain (not executable) file named objects fails git's access(X_OK).
+  const plain = join(root, 'plain-objects');
+  mkdirSync(plain);
+  writeFileSync(join(plain, 'objects'), '', { mode: 0o644 });
+  symlinkSync('../link-store/refs', join(plain, 'refs'));
+  expect(makesGitFolder(join(plain, 'HEAD'))).toBe(false);
 });
 
 it("counts the step's writes let through as there, whatever order its concurrent calls run in", () => {

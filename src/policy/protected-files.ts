@@ -101,7 +101,7 @@ export function makesGitFolder(path: string, recent?: RecentWrites): boolean {
 /**
  * Whether `folder/name` is there for git: being written now (`path` is it or lies under it), let
  * through a moment ago (`recent`), or on disk — a folder when `folder` is asked (git's test is
- * access(X_OK): a symlink to a folder counts), anything otherwise.
+ * access(X_OK): a symlink to a folder counts, so does an executable file), anything otherwise.
  */
 function holds(
   folder: string,
@@ -113,7 +113,11 @@ function holds(
   const entry = `${folder}${sep}${name}`;
   if (path === entry || (path.startsWith(entry) && path[entry.length] === sep) || recent?.has(entry))
     return true;
-  if (asFolder) return statSync(entry, { throwIfNoEntry: false })?.isDirectory() === true;
+  if (asFolder) {
+    // access(X_OK) through links: a folder, or a file with an execute bit.
+    const stat = statSync(entry, { throwIfNoEntry: false });
+    return stat !== undefined && (stat.isDirectory() || (stat.mode & 0o111) !== 0);
+  }
   return lstatSync(entry, { throwIfNoEntry: false }) !== undefined;
 }
 

@@ -1,7 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
-import type { GitConfigHeld } from './git-config-holds.js';
 
 /**
  * Code and specs kimi-ts runs or loads outside any sandbox, named by real path:
@@ -12,8 +11,9 @@ import type { GitConfigHeld } from './git-config-holds.js';
  * - `byFile`: the scripts the person's hooks name (`./scripts/format.sh`), which run at the next
  *   event, and those the person's stdio MCP servers name (`sh mcp/server.sh`), which run at the next
  *   start: each held by itself (its folder is the project's);
- * - `madeWhenMissing`: folders held by themselves, made (empty) at the sandbox's start where they do
- *   not exist, so a command cannot create them (removed at its end if still empty): the `.kimi-ts/`
+ * - `madeWhenMissing`: folders held by themselves, made (empty) at the sandbox's start and at each
+ *   command's launch where they do not exist, so a command cannot create them (removed at its end if
+ *   still empty): the `.kimi-ts/`
  *   of the other trusted folders, whose rules a session started there puts in force with no question,
  *   and the first missing folder of a script name a hook or MCP server runs
  *   (src/app/named-script-holds.ts).
@@ -23,8 +23,9 @@ export interface AgentCode {
   readonly byFile: readonly string[];
   readonly madeWhenMissing: readonly string[];
   /**
-   * Files held by themselves, made (empty) at the sandbox's start where they do not exist: a config
-   * file the repository's git config includes (git reads an empty one as it does a missing one).
+   * Files held by themselves, made (empty) at the sandbox's start and at each command's launch where
+   * they do not exist: a config file the repository's git config includes (git reads an empty one as
+   * it does a missing one).
    */
   readonly emptyWhenMissing?: readonly string[];
   /**
@@ -32,11 +33,18 @@ export interface AgentCode {
    * `core.hooksPath` folder (src/policy/git-config-holds.ts), read again when a config changes;
    * the configs of the nested repositories whose work trees are given are read too.
    */
-  readonly gitConfigNamed?: (nestedWorkTrees: readonly string[]) => GitConfigHeld;
-}
-
-function gitConfigPaths(held: GitConfigHeld | undefined): string[] {
-  return held === undefined ? [] : [...held.files, ...held.folders];
+  readonly gitConfigNamed?: (nestedWorkTrees: readonly string[]) => readonly string[];
+  /**
+   * What git's config names and does not exist now (heldPlaceholders in git-config-holds.ts), the
+   * nested repositories' configs included: made, like the two lists above, at the sandbox's start
+   * and again at each command's launch (a config changed since, a folder added with `/add-dir`,
+   * another session's placeholder removed at its end, a nested repository found), then held by
+   * `gitConfigNamed`.
+   */
+  readonly gitPlaceholders?: (nestedWorkTrees: readonly string[]) => {
+    readonly folders: readonly string[];
+    readonly files: readonly string[];
+  };
 }
 
 export const NO_AGENT_CODE: AgentCode = { byFolder: [], byFile: [], madeWhenMissing: [] };
@@ -59,7 +67,7 @@ export function agentCodeHolds(
   const byFile = [
     ...agentCode.byFile,
     ...(agentCode.emptyWhenMissing ?? []),
-    ...gitConfigPaths(agentCode.gitConfigNamed?.(nestedWorkTrees)),
+    ...(agentCode.gitConfigNamed?.(nestedWorkTrees) ?? []),
   ];
   if (byFolder.length === 0 && byFile.length === 0 && madeWhenMissing.length === 0) return [];
   const holds = new Set<string>();

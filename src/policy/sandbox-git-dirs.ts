@@ -1,12 +1,10 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
-import { heldPlaceholders } from './git-config-holds.js';
 import { moduleGitDirs } from './module-git-dirs.js';
 import type { NestedGitIndex } from './nested-git-index.js';
 import { describeGuarded, type GitDirCandidate, type GitDirGuard, topGitDir } from './new-git-dirs.js';
 import { type AgentCode, agentCodeHolds, NO_AGENT_CODE } from './sandbox-agent-code.js';
-import { makePlaceholder, makePlaceholderFile } from './sandbox-protected.js';
 
 /** One writable root's git paths, as the sandbox sees them before and after a command. */
 export interface RootGitPaths {
@@ -88,30 +86,24 @@ export function nestedGitBinds(paths: readonly string[] | undefined): string[] {
   return (paths ?? []).flatMap((path) => ['--ro-bind', path, path]);
 }
 
+/** The work trees of the repositories a reading of nested `.git` paths found (`sub/.git` → `sub`). */
+export function nestedWorkTrees(nestedGit: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...nestedGit.values()]
+    .flat()
+    .filter((path) => basename(path) === '.git')
+    .map((path) => dirname(path));
+}
+
 /**
  * What the sandbox holds of the agent's code (sandbox-agent-code.ts) with what git's configs name,
- * the nested repositories' too: their work trees from a reading of nested `.git` paths (`sub/.git`
- * → `sub`), whose configs name hooks in them (`sub/.husky`, git-config-holds.ts). What such a config
- * names and does not exist yet (`sub/tools/hooks` before husky made it) is made empty first, as the
- * top repository's is at the sandbox's start (heldPlaceholders), and held with the rest; each is
- * recorded in `placeholders` (removed with the sandbox, if still empty).
+ * the nested repositories' too (their configs name hooks in them: `sub/.husky`, git-config-holds.ts).
+ * What such a config names and does not exist yet (`sub/tools/hooks` before husky made it) was made
+ * empty before, at the command's launch (makeAgentPlaceholders, sandbox-placeholders.ts).
  */
 export function heldAgentCode(
   agentCode: AgentCode | undefined,
   realRoots: readonly string[],
   nestedGit: ReadonlyMap<string, readonly string[]>,
-  placeholders: Set<string>,
 ): string[] {
-  const code = agentCode ?? NO_AGENT_CODE;
-  const trees = [...nestedGit.values()]
-    .flat()
-    .filter((path) => basename(path) === '.git')
-    .map((path) => dirname(path));
-  if (trees.length === 0 || code.gitConfigNamed === undefined) return agentCodeHolds(code, realRoots);
-  const missing = heldPlaceholders(code.gitConfigNamed(trees), realRoots);
-  const made = [
-    ...missing.folders.filter((folder) => makePlaceholder(folder, placeholders)),
-    ...missing.files.filter((file) => makePlaceholderFile(file, placeholders)),
-  ];
-  return [...agentCodeHolds(code, realRoots, trees), ...made];
+  return agentCodeHolds(agentCode ?? NO_AGENT_CODE, realRoots, nestedWorkTrees(nestedGit));
 }

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, rmdirSync, unlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { trustedPathEntries } from '../util/path-entries.js';
 import { isWithinDirectory } from '../util/path-within.js';
@@ -8,17 +8,19 @@ import { GitDirGuard } from './new-git-dirs.js';
 import { agentCodeReadOnly } from './sandbox-agent-code.js';
 import { bindsByDescriptor, realSource } from './sandbox-bind-fds.js';
 import { cleanGitDirs, gitPathsOf, heldAgentCode, nestedGitBinds } from './sandbox-git-dirs.js';
+import { HeldNamesRegistry } from './sandbox-held-registry.js';
 import { hiddenPathKinds, hiddenPaths } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js';
 import { bwrapLaunch, type SandboxHost, sandboxHost, shellLaunched } from './sandbox-host.js';
 import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
 import {
-  ensureProtected,
-  makePlaceholder,
-  makePlaceholderFile,
-  PROJECT_CONFIG_FOLDER,
-} from './sandbox-protected.js';
+  agentCodeForLaunch,
+  heldNames,
+  makeAgentPlaceholders,
+  removeAgentPlaceholders,
+} from './sandbox-placeholders.js';
+import { ensureProtected, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
 import { insideAny, pathsNamedBy, SandboxSecretFiles, withoutShown } from './sandbox-secret-files.js';
 import type { CommandSandbox, SandboxContext, SandboxSettings, SandboxState } from './sandbox-types.js';
@@ -70,16 +72,15 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   // `.git` never (a folder left in the person's tree, and a `git init` they ask for would fail): a
   // git folder a command makes is cleaned after it instead (src/policy/new-git-dirs.ts).
   const reals = new RealRoots();
+  let held: HeldNamesRegistry | null = null;
   if (settings.mode === 'workspace-write') {
     const roots = [context.workDir, ...context.additionalDirs()].map((dir) => reals.of(dir));
     for (const dir of roots) ensureProtected(dir, placeholders, [PROJECT_CONFIG_FOLDER]);
     // What the agent's code names and does not exist yet (another trusted folder's `.kimi-ts`).
-    for (const folder of context.agentCode?.madeWhenMissing ?? [])
-      if (roots.some((root) => folder !== root && isWithinDirectory(folder, root)))
-        makePlaceholder(folder, placeholders);
-    for (const file of context.agentCode?.emptyWhenMissing ?? [])
-      if (roots.some((root) => file !== root && isWithinDirectory(file, root)))
-        makePlaceholderFile(file, placeholders);
+    makeAgentPlaceholders(context.agentCode, roots, placeholders);
+    // Seen by the other sessions: a placeholder of theirs this one holds stays (sandbox-held-registry.ts).
+    held = new HeldNamesRegistry(join(context.kimiHome, 'cache', 'held-names'));
+    held.record(heldNames(context.agentCode, roots, placeholders));
   }
   return {
     kind: 'on',
@@ -90,6 +91,7 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       guard: new GitDirGuard(),
       checking: Promise.resolve(),
       notes: [],
+      held,
       secrets:
         settings.hideWorkspaceSecrets === false
           ? null
@@ -115,6 +117,8 @@ interface SandboxCommands {
   checking: Promise<void>;
   /** What the checks took out and nobody has told yet. */
   notes: string[];
+  /** What this session's commands hold, seen by the other sessions (workspace-write only). */
+  held: HeldNamesRegistry | null;
   /** The workspace's secret files, hidden from commands; null when the person's config turned that off. */
   secrets: SandboxSecretFiles | null;
 }
@@ -129,18 +133,7 @@ function sandboxFor(
   commands: SandboxCommands,
 ): CommandSandbox {
   const { reals } = commands;
-  const removePlaceholders = () => {
-    for (const path of placeholders) {
-      try {
-        // Only if still empty: nothing anyone put there is removed (a folder, or an empty `.npmrc`).
-        const stat = lstatSync(path, { throwIfNoEntry: false });
-        if (stat?.isDirectory()) rmdirSync(path);
-        else if (stat?.isFile() && stat.size === 0) unlinkSync(path);
-      } catch {
-        // gone, or someone put something in it
-      }
-    }
-  };
+  const removePlaceholders = () => removeAgentPlaceholders(placeholders, commands.held);
   const workspace = () => workspaceRoots(context).map((dir) => reals.of(dir));
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
     const known = indexes.get(dir);
@@ -168,16 +161,21 @@ function sandboxFor(
         }
       : NO_SECRET_FILES;
     const nested = new Map<string, readonly string[]>();
+    let agentCode = context.agentCode;
     if (settings.mode === 'workspace-write') {
       for (const root of await gitPathsOf(workspace(), indexOf)) {
         nested.set(root.dir, root.nested);
         // Before the root's first command: what is there is the person's.
         commands.guard.adoptOnce(root.dir, root.gitDirs);
       }
+      // From here to the arguments in one synchronous stretch: what git's config names is asked once.
+      agentCode = agentCodeForLaunch(agentCode, nested);
+      makeAgentPlaceholders(agentCode, roots, placeholders);
+      commands.held?.record(heldNames(agentCode, roots, placeholders));
     }
     return bwrapArguments(
       settings,
-      reals.checkedContext(context),
+      reals.checkedContext({ ...context, agentCode }),
       reals.cwd(cwd),
       placeholders,
       nested,
@@ -275,7 +273,7 @@ export function bwrapArguments(
   // file, the agent's home): the folders above them pinned, before anything is bound inside them.
   const kimiCode = writable ? kimiCodeFolders(workspace) : [];
   const npmConfig = kimiCode.length > 0 ? kimiNpmConfigFiles(workspace) : [];
-  const agentCode = writable ? heldAgentCode(context.agentCode, workspace, nestedGit, placeholders) : [];
+  const agentCode = writable ? heldAgentCode(context.agentCode, workspace, nestedGit) : [];
   const realHome = realOrGiven(resolve(context.userHome));
   const pins = writable
     ? pinnedParents(

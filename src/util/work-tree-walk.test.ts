@@ -189,3 +189,59 @@ describe('visitors that leave folders out', () => {
     }
   });
 });
+
+describe('a folder shaped like a bare repository, by git’s own test', () => {
+  /** Whether git itself takes `folder` for a git folder (not looking above `root`). */
+  const gitTakesIt = (folder: string) => {
+    try {
+      execFileSync('git', ['rev-parse', '--git-dir'], {
+        cwd: folder,
+        env: { PATH: process.env.PATH, GIT_CEILING_DIRECTORIES: root, GIT_CONFIG_GLOBAL: '/dev/null' },
+        stdio: 'ignore',
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('counts objects/refs and commondir reached through symlinks, as git does', async () => {
+    git('init', '-q', '--bare', 'store');
+    const shape = async (name: string, entries: (dir: string) => Promise<void>) => {
+      const dir = join(root, name);
+      await mkdir(dir);
+      await writeFile(join(dir, 'HEAD'), 'ref: refs/heads/main\n');
+      await entries(dir);
+    };
+    // objects and refs symlinks to folders.
+    await shape('linked-store', async (dir) => {
+      await symlink('../store/objects', join(dir, 'objects'));
+      await symlink('../store/refs', join(dir, 'refs'));
+    });
+    // commondir a symlink to a file naming the store.
+    await writeFile(join(root, 'path.txt'), '../store\n');
+    await shape('linked-commondir', (dir) => symlink('../path.txt', join(dir, 'commondir')));
+    // objects an executable file (access(X_OK) passes), refs a symlink.
+    await shape('exec-objects', async (dir) => {
+      await writeFile(join(dir, 'objects'), '', { mode: 0o755 });
+      await symlink('../store/refs', join(dir, 'refs'));
+    });
+    // Not git folders: HEAD with objects only; HEAD with a commondir folder and nothing else.
+    await shape('half', (dir) => symlink('../store/objects', join(dir, 'objects')));
+    await shape('commondir-folder', (dir) => mkdir(join(dir, 'commondir')));
+    const bare: string[] = [];
+    await new WorkTreeWalk(root).read([
+      ({ relative, facts }) => {
+        if (facts.bare) bare.push(relative);
+      },
+    ]);
+    for (const name of ['linked-store', 'linked-commondir', 'exec-objects']) {
+      expect(gitTakesIt(join(root, name)), name).toBe(true);
+      expect(bare, name).toContain(name);
+    }
+    for (const name of ['half', 'commondir-folder']) {
+      expect(gitTakesIt(join(root, name)), name).toBe(false);
+      expect(bare, name).not.toContain(name);
+    }
+  });
+});

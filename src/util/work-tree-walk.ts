@@ -14,8 +14,9 @@ export interface FolderFacts {
   /** The rule files git opens in it that are there (`.gitignore`, `.gitattributes`). */
   readonly ruleFiles: readonly string[];
   /**
-   * It is shaped like a bare repository: a `HEAD` file (or symlink) with `objects/` and `refs/`
-   * folders, or with a `commondir` file (git looks for those in the folder it names).
+   * It is shaped like a bare repository: a `HEAD` file (or symlink) with `objects` and `refs` (folders,
+   * or symlinks whatever they lead to), or with a `commondir` (a file or a symlink; git looks for
+   * those in the folder it names).
    */
   readonly bare: boolean;
   /** How many entries it holds, of every kind (`.git` included). */
@@ -300,9 +301,12 @@ function readFolder(path: string, noted: ((name: string) => boolean) | null): Fo
   let storeParts = 0;
   for (const entry of entries) {
     const { name } = entry;
+    // Git's own test (setup.c, is_git_directory) opens `commondir` and access()es `objects` and
+    // `refs`, both through symlinks (and an executable file passes access(X_OK)): any entry by those
+    // names counts, without a stat of where a link leads.
     if (name === 'HEAD' && (entry.isFile() || entry.isSymbolicLink())) head = true;
-    else if (name === 'commondir' && entry.isFile()) commondir = true;
-    else if ((name === 'objects' || name === 'refs') && entry.isDirectory()) storeParts++;
+    else if (name === 'commondir' && !entry.isDirectory()) commondir = true;
+    else if (name === 'objects' || name === 'refs') storeParts++;
     if (name === '.git') {
       // git never walks into a `.git`, whatever it is.
       dotGit = entry.isDirectory()
