@@ -1,3 +1,4 @@
+import { isCodeVariable } from './code-variables.js';
 import type { CommandPart } from './command-part.js';
 import { KEYWORDS, startsWithKeyword } from './shell-keywords.js';
 import { analyseCommandWords } from './shell-part-analysis.js';
@@ -111,6 +112,8 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if (words.length === 0 && ASSIGNMENT.test(token.word)) {
       // A literal value only (`IFS=`, `A="x y"`): whatever an expansion makes, the parser reads.
       if (token.value === null) return null;
+      // A variable whose value is code (`GIT_SSH_COMMAND=…`): the parser reads what it runs.
+      if (isCodeVariable(token.word.slice(0, token.word.indexOf('=')))) return null;
       if (assignments.length === 0) start = token.start;
       assignments.push(token.word.slice(0, token.word.indexOf('=')));
       continue;

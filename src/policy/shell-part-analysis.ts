@@ -1,5 +1,6 @@
 import { hasArithmeticOnVariables, statementArithmetic } from './arithmetic-code.js';
 import type { SyntaxNode } from './bash-tree.js';
+import { addVariableCode, isCodeVariable, setsCodeVariable } from './code-variables.js';
 import type { CommandPart } from './command-part.js';
 import {
   inTextOrder,
@@ -49,6 +50,9 @@ export function analyseCommandNode(
   let assigning = true;
   // Code the assignments in front run: `y=${x@P} git status`, `y=$((x)) git status`.
   let assignedCode: ShellWord[] | null = null;
+  // What code variables set for the command run (`GIT_SSH_COMMAND='…' git fetch`, `BASH_ENV=f bash`).
+  const variableLines: string[] = [];
+  const variableCode: (readonly ShellWord[])[] = [];
   // Indexed, as the tree walk's loops are (see collect in shell-command.ts).
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
@@ -58,8 +62,18 @@ export function analyseCommandNode(
     // Each read of a node's type crosses into WebAssembly and back: it is read once.
     const type = child.type;
     if (type === 'variable_assignment' && assigning && isAssignment(child)) {
-      assignments.push(child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '');
+      const name = child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '';
+      assignments.push(name);
       toWalk.push(child);
+      if (isCodeVariable(name)) {
+        const valueNode = child.childForFieldName('value');
+        addVariableCode(
+          name,
+          valueNode ? shellWord(valueNode, source).value : '',
+          variableLines,
+          variableCode,
+        );
+      }
       const code = codeInText(source.slice(child.startIndex, child.endIndex));
       if (code !== null) assignedCode = [...(assignedCode ?? []), code];
       continue;
@@ -91,9 +105,10 @@ export function analyseCommandNode(
     before.length === 0 && after.length === 0 ? words : inTextOrder(words, starts, before, after),
     () => shellInput(node, source, parent),
   );
-  if (assignedCode === null) return { part, nested, toWalk };
-  const invocations = [...part.invocations, ...assignedCode.map((word) => [word])];
-  return { part: { ...part, invocations }, nested, toWalk };
+  if (assignedCode === null && variableLines.length === 0 && variableCode.length === 0)
+    return { part, nested, toWalk };
+  const invocations = [...part.invocations, ...(assignedCode ?? []).map((word) => [word]), ...variableCode];
+  return { part: { ...part, invocations }, nested: [...nested, ...variableLines], toWalk };
 }
 
 /** Where a command's text ends: with the words the grammar dropped before its first redirection. */
@@ -195,6 +210,14 @@ function literalForm(words: readonly ShellWord[]): string {
     literal = i === 0 ? word : `${literal} ${word}`;
   }
   return literal;
+}
+
+/** `export BASH_ENV=f`, `PS4='$(…)'`: a statement that sets a variable whose value is code run later. */
+function setsCodeVariableHere(type: string, text: string): boolean {
+  return (
+    (type === 'declaration_command' || type === 'variable_assignment' || type === 'variable_assignments') &&
+    setsCodeVariable(text)
+  );
 }
 
 /** A shell reading its input from a file (`bash < script.sh`): the file is not known here. */
@@ -305,7 +328,11 @@ export function analyseConstruct(
     text: shown,
     notSimple,
     literal: null,
-    invocations: prompt ? [[UNKNOWN_WORD]] : statementArithmetic(type, shown) ? [[CODE_WORD]] : [],
+    invocations: prompt
+      ? [[UNKNOWN_WORD]]
+      : statementArithmetic(type, shown) || setsCodeVariableHere(type, text)
+        ? [[CODE_WORD]]
+        : [],
   });
   switch (type) {
     case 'declaration_command':
