@@ -82,17 +82,25 @@ function viCode(program: string, args: readonly ShellWord[]): ProgramCode | null
     if (value === '--') break;
     if (value === '-c' || value === '--cmd') commands.push(args[++i]?.value ?? null);
     else if (value.startsWith('+') && !/^\+[0-9]*$/.test(value)) commands.push(value.slice(1));
-    else if (/^-[A-Za-z]*[eEsSy]/.test(value) && !value.startsWith('--')) return might(why);
+    else if (value === '-u' || value === '-U') {
+      // A vimrc of its own: commands nobody reads here (NONE, NORC and DEFAULTS load none).
+      const file = args[++i]?.value ?? null;
+      if (file === null || !/^(?:NONE|NORC|DEFAULTS)$/.test(file)) return might(why);
+    } else if (/^-[A-Za-z]*[eEsSy]/.test(value) && !value.startsWith('--')) return might(why);
   }
   if (commands.length === 0) return null;
   const lines: (string | null)[] = [];
   for (const command of commands) {
+    if (command !== null && QUITS_OR_WRITES.test(command)) continue;
     const bang = command === null ? null : /^[\s:]*!([\s\S]*)$/.exec(command);
     if (bang) lines.push(bang[1]!);
     else return might(why);
   }
   return commandStrings(why, lines);
 }
+
+/** Ex commands that only write the file or quit (`-c q`, `+wq`): they run nothing. */
+const QUITS_OR_WRITES = /^[\s:]*(?:q|qa|qall|quit|wq|wqa|x|xa|w|write|update)!?\s*$/;
 
 /** `zip -TT CMD`, `--unzip-command CMD`: zip runs CMD by a shell to test the archive. */
 function zipCode(_program: string, args: readonly ShellWord[]): ProgramCode | null {
