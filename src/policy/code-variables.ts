@@ -99,9 +99,27 @@ export function setsCodeVariable(text: string): boolean {
   return false;
 }
 
+/** A value that is one program's name or path (`cat`, `less`, `/usr/bin/vim`): no line to parse. */
+const ONE_WORD = /^[A-Za-z0-9_./+-]+$/;
+
+/**
+ * What setting a code variable runs, as commands of words: its program when the value is one word
+ * (`GIT_PAGER=cat`), code nobody reads here, nothing for an empty value; null when the value is a
+ * command line to parse in turn.
+ */
+export function variableCodeWords(name: string, value: string): (readonly ShellWord[])[] | null {
+  const line = variableCommandLine(name, value);
+  if (line === undefined) return [[CODE_WORD]];
+  if (line === null) return [[UNKNOWN_WORD]];
+  const trimmed = line.trim();
+  if (trimmed === '') return [];
+  return ONE_WORD.test(trimmed) ? [[{ value: trimmed, text: trimmed, splits: false }]] : null;
+}
+
 /**
  * Adds what setting NAME to VALUE runs, if NAME is a code variable: its command line to `nested`, or
- * to `extra` a command nobody can name (an expansion decides it) or code nobody reads here.
+ * to `extra` its one program, a command nobody can name (an expansion decides it) or code nobody
+ * reads here.
  */
 export function addVariableCode(
   name: string,
@@ -110,8 +128,11 @@ export function addVariableCode(
   extra: (readonly ShellWord[])[],
 ): void {
   if (!isCodeVariable(name)) return;
-  const line = variableCommandLine(name, value);
-  if (line === undefined) extra.push([CODE_WORD]);
-  else if (line === null) extra.push([UNKNOWN_WORD]);
-  else if (line.trim() !== '') nested.push(line);
+  if (value === null) {
+    extra.push(variableCommandLine(name, null) === undefined ? [CODE_WORD] : [UNKNOWN_WORD]);
+    return;
+  }
+  const words = variableCodeWords(name, value);
+  if (words === null) nested.push(variableCommandLine(name, value)!);
+  else extra.push(...words);
 }

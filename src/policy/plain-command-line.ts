@@ -1,4 +1,4 @@
-import { isCodeVariable } from './code-variables.js';
+import { isCodeVariable, variableCodeWords } from './code-variables.js';
 import type { CommandPart } from './command-part.js';
 import { KEYWORDS, startsWithKeyword } from './shell-keywords.js';
 import { analyseCommandWords } from './shell-part-analysis.js';
@@ -70,6 +70,8 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
   const parts: CommandPart[] = [];
   // The names of `NAME=value` words before a command's name: variables set for it.
   let assignments: string[] = [];
+  // What code variables among them run (`GIT_PAGER=cat`: `cat`); null for none (most lines).
+  let variableCode: (readonly ShellWord[])[] | null = null;
   let words: ShellWord[] = [];
   let redirects: CommandPart[] = [];
   // The commands of the words' substitutions: after their command, before its redirections.
@@ -80,10 +82,11 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if ('operator' in token) {
       // An operator with no command before it is a syntax error: the parser says so.
       if (words.length === 0) return null;
-      const part = plainPart(command.slice(start, end), assignments, words);
+      const part = plainPart(command.slice(start, end), assignments, words, variableCode);
       if (part === null) return null;
       parts.push(part, ...inner, ...redirects);
       assignments = [];
+      variableCode = null;
       words = [];
       redirects = [];
       inner = [];
@@ -112,8 +115,14 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if (words.length === 0 && ASSIGNMENT.test(token.word)) {
       // A literal value only (`IFS=`, `A="x y"`): whatever an expansion makes, the parser reads.
       if (token.value === null) return null;
-      // A variable whose value is code (`GIT_SSH_COMMAND=…`): the parser reads what it runs.
-      if (isCodeVariable(token.word.slice(0, token.word.indexOf('=')))) return null;
+      // A variable whose value is code: its one program (`GIT_PAGER=cat`) is run too; a command
+      // line (`GIT_SSH_COMMAND='…'`) is left to the parser, which reads it in turn.
+      const name = token.word.slice(0, token.word.indexOf('='));
+      if (isCodeVariable(name)) {
+        const code = variableCodeWords(name, token.value.slice(token.value.indexOf('=') + 1));
+        if (code === null) return null;
+        variableCode = variableCode === null ? [...code] : [...variableCode, ...code];
+      }
       if (assignments.length === 0) start = token.start;
       assignments.push(token.word.slice(0, token.word.indexOf('=')));
       continue;
@@ -125,7 +134,7 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if (token.inner) inner.push(...token.inner);
   }
   if (words.length > 0) {
-    const part = plainPart(command.slice(start, end), assignments, words);
+    const part = plainPart(command.slice(start, end), assignments, words, variableCode);
     if (part === null) return null;
     parts.push(part, ...inner, ...redirects);
   } else if (assignments.length > 0 || lastOperator(tokens) !== ';') {
@@ -162,13 +171,15 @@ function plainPart(
   text: string,
   assignments: readonly string[],
   words: readonly ShellWord[],
+  variableCode: readonly (readonly ShellWord[])[] | null,
 ): CommandPart | null {
   // Words that all hold `=` (`--format=x`, `--x=y --y=z`) are a statement of assignments to the
   // grammar, not a command (bash runs `--x=y`): left to the parser.
   if (words.every((word) => word.text.includes('='))) return null;
   // No input redirection in a plain line: a shell reading its input reads the pipe (unknown).
   const { part, nested } = analyseCommandWords(text, assignments, words, () => null);
-  return nested.length > 0 ? null : part;
+  if (nested.length > 0) return null;
+  return variableCode === null ? part : { ...part, invocations: [...part.invocations, ...variableCode] };
 }
 
 /**

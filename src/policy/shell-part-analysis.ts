@@ -50,9 +50,10 @@ export function analyseCommandNode(
   let assigning = true;
   // Code the assignments in front run: `y=${x@P} git status`, `y=$((x)) git status`.
   let assignedCode: ShellWord[] | null = null;
-  // What code variables set for the command run (`GIT_SSH_COMMAND='…' git fetch`, `BASH_ENV=f bash`).
-  const variableLines: string[] = [];
-  const variableCode: (readonly ShellWord[])[] = [];
+  // What code variables set for the command run (`GIT_SSH_COMMAND='…' git fetch`, `BASH_ENV=f bash`);
+  // made only for one (most commands set none).
+  let variableLines: string[] | null = null;
+  let variableCode: (readonly ShellWord[])[] | null = null;
   // Indexed, as the tree walk's loops are (see collect in shell-command.ts).
   for (let i = 0; i < children.length; i++) {
     const child = children[i];
@@ -67,6 +68,8 @@ export function analyseCommandNode(
       toWalk.push(child);
       if (isCodeVariable(name)) {
         const valueNode = child.childForFieldName('value');
+        variableLines ??= [];
+        variableCode ??= [];
         addVariableCode(
           name,
           valueNode ? shellWord(valueNode, source).value : '',
@@ -105,10 +108,13 @@ export function analyseCommandNode(
     before.length === 0 && after.length === 0 ? words : inTextOrder(words, starts, before, after),
     () => shellInput(node, source, parent),
   );
-  if (assignedCode === null && variableLines.length === 0 && variableCode.length === 0)
-    return { part, nested, toWalk };
-  const invocations = [...part.invocations, ...(assignedCode ?? []).map((word) => [word]), ...variableCode];
-  return { part: { ...part, invocations }, nested: [...nested, ...variableLines], toWalk };
+  if (assignedCode === null && variableCode === null) return { part, nested, toWalk };
+  const invocations = [
+    ...part.invocations,
+    ...(assignedCode ?? []).map((word) => [word]),
+    ...(variableCode ?? []),
+  ];
+  return { part: { ...part, invocations }, nested: [...nested, ...(variableLines ?? [])], toWalk };
 }
 
 /** Where a command's text ends: with the words the grammar dropped before its first redirection. */

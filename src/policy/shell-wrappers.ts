@@ -138,7 +138,7 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
       }
       break;
     }
-    const dashed = gitDashedCommand(program, rest);
+    const dashed = program.startsWith('git-') ? gitDashedCommand(program, rest) : null;
     if (dashed !== null) {
       // `/usr/lib/git-core/git-push …` is `git push …` (git runs its subcommands so).
       runsOther ??= `${program} is git's program for git ${program.slice(4)}`;
@@ -165,7 +165,7 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
       stages.push([...current]);
       continue;
     }
-    if (!Object.hasOwn(WRAPPERS, program)) break;
+    if (WRAPPERS[program] === undefined) break;
     const inner = wrappedCommand(program, rest, nested, extra);
     // A wrapper that only changes when or how fast the command runs is read as the command it runs.
     if (!onlyTimesOrSlows(program, rest, inner)) runsOther ??= `${program} runs another command`;
