@@ -99,6 +99,12 @@ export function setsCodeVariable(text: string): boolean {
   return false;
 }
 
+/**
+ * Pagers that only show what they are given (`GIT_PAGER=cat`, the commonest form by far): they run
+ * nothing of their own, so they add no command to judge (one more per decision, for nothing).
+ */
+const SHOWS_INPUT = new Set(['cat', 'less', 'more', 'true', ':']);
+
 /** A value that is one program's name or path (`cat`, `less`, `/usr/bin/vim`): no line to parse. */
 const ONE_WORD = /^[A-Za-z0-9_./+-]+$/;
 
@@ -112,7 +118,7 @@ export function variableCodeWords(name: string, value: string): (readonly ShellW
   if (line === undefined) return [[CODE_WORD]];
   if (line === null) return [[UNKNOWN_WORD]];
   const trimmed = line.trim();
-  if (trimmed === '') return [];
+  if (trimmed === '' || SHOWS_INPUT.has(trimmed)) return [];
   return ONE_WORD.test(trimmed) ? [[{ value: trimmed, text: trimmed, splits: false }]] : null;
 }
 

@@ -70,8 +70,6 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
   const parts: CommandPart[] = [];
   // The names of `NAME=value` words before a command's name: variables set for it.
   let assignments: string[] = [];
-  // What code variables among them run (`GIT_PAGER=cat`: `cat`); null for none (most lines).
-  let variableCode: (readonly ShellWord[])[] | null = null;
   let words: ShellWord[] = [];
   let redirects: CommandPart[] = [];
   // The commands of the words' substitutions: after their command, before its redirections.
@@ -82,11 +80,10 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if ('operator' in token) {
       // An operator with no command before it is a syntax error: the parser says so.
       if (words.length === 0) return null;
-      const part = plainPart(command.slice(start, end), assignments, words, variableCode);
+      const part = plainPart(command.slice(start, end), assignments, words);
       if (part === null) return null;
       parts.push(part, ...inner, ...redirects);
       assignments = [];
-      variableCode = null;
       words = [];
       redirects = [];
       inner = [];
@@ -115,14 +112,6 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if (words.length === 0 && ASSIGNMENT.test(token.word)) {
       // A literal value only (`IFS=`, `A="x y"`): whatever an expansion makes, the parser reads.
       if (token.value === null) return null;
-      // A variable whose value is code: its one program (`GIT_PAGER=cat`) is run too; a command
-      // line (`GIT_SSH_COMMAND='…'`) is left to the parser, which reads it in turn.
-      const name = token.word.slice(0, token.word.indexOf('='));
-      if (isCodeVariable(name)) {
-        const code = variableCodeWords(name, token.value.slice(token.value.indexOf('=') + 1));
-        if (code === null) return null;
-        variableCode = variableCode === null ? [...code] : [...variableCode, ...code];
-      }
       if (assignments.length === 0) start = token.start;
       assignments.push(token.word.slice(0, token.word.indexOf('=')));
       continue;
@@ -134,7 +123,7 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
     if (token.inner) inner.push(...token.inner);
   }
   if (words.length > 0) {
-    const part = plainPart(command.slice(start, end), assignments, words, variableCode);
+    const part = plainPart(command.slice(start, end), assignments, words);
     if (part === null) return null;
     parts.push(part, ...inner, ...redirects);
   } else if (assignments.length > 0 || lastOperator(tokens) !== ';') {
@@ -171,7 +160,6 @@ function plainPart(
   text: string,
   assignments: readonly string[],
   words: readonly ShellWord[],
-  variableCode: readonly (readonly ShellWord[])[] | null,
 ): CommandPart | null {
   // Words that all hold `=` (`--format=x`, `--x=y --y=z`) are a statement of assignments to the
   // grammar, not a command (bash runs `--x=y`): left to the parser.
@@ -179,7 +167,38 @@ function plainPart(
   // No input redirection in a plain line: a shell reading its input reads the pipe (unknown).
   const { part, nested } = analyseCommandWords(text, assignments, words, () => null);
   if (nested.length > 0) return null;
-  return variableCode === null ? part : { ...part, invocations: [...part.invocations, ...variableCode] };
+  return assignments.length === 0 ? part : withVariableCode(part, text, assignments);
+}
+
+/**
+ * A part whose assignments set a code variable (variables.ts): its one program added to what the
+ * part runs (`GIT_PAGER=cat git log` runs `cat`); null (the parser reads it) for a value that is a
+ * command line or quoted. Kept out of the token loop: most lines set no variable at all.
+ */
+function withVariableCode(
+  part: CommandPart,
+  text: string,
+  assignments: readonly string[],
+): CommandPart | null {
+  let code: (readonly ShellWord[])[] | null = null;
+  for (const name of assignments) {
+    if (!isCodeVariable(name)) continue;
+    const value = assignedValue(text, name);
+    const words = value === undefined ? null : variableCodeWords(name, value);
+    if (words === null || /['"\\$`]/.test(value ?? '')) return null;
+    code = [...(code ?? []), ...words];
+  }
+  // The same part when nothing is added: a part of another shape slows every later decision.
+  return code === null || code.length === 0 ? part : { ...part, invocations: [...part.invocations, ...code] };
+}
+
+/** The text of `NAME=value` in a plain part's leading assignments, up to the next space. */
+function assignedValue(text: string, name: string): string | undefined {
+  const at = text.startsWith(`${name}=`) ? 0 : text.indexOf(` ${name}=`) + 1;
+  if (at === 0 && !text.startsWith(`${name}=`)) return undefined;
+  const from = at + name.length + 1;
+  const end = text.indexOf(' ', from);
+  return text.slice(from, end === -1 ? undefined : end);
 }
 
 /**
