@@ -108,7 +108,13 @@ export function analyseCommandNode(
     before.length === 0 && after.length === 0 ? words : inTextOrder(words, starts, before, after),
     () => shellInput(node, source, parent),
   );
-  if (assignedCode === null && variableCode === null) return { part, nested, toWalk };
+  // The part as made when nothing is added (`GIT_PAGER=cat`): a part of another shape slows every
+  // later decision (V8 then sees two shapes where it saw one).
+  if (assignedCode === null && (variableCode === null || variableCode.length === 0)) {
+    return variableLines === null || variableLines.length === 0
+      ? { part, nested, toWalk }
+      : { part, nested: [...nested, ...variableLines], toWalk };
+  }
   const invocations = [
     ...part.invocations,
     ...(assignedCode ?? []).map((word) => [word]),
