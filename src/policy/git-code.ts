@@ -49,10 +49,14 @@ const SUBCOMMANDS_THAT_RUN = new Set([
   ...Object.keys(GIT_PROGRAM_OPTIONS),
   'bisect',
   'submodule',
+  'http-push',
   'config',
   'remote',
   'init',
 ]);
+
+const GIT: ShellWord = { value: 'git', text: 'git', splits: false };
+const PUSH: ShellWord = { value: 'push', text: 'push', splits: false };
 
 const WITH_C = 'git -c sets configuration, which can name programs git runs';
 
@@ -97,6 +101,11 @@ export function gitCode(args: readonly ShellWord[]): ProgramCode | null {
         else if (value !== '') code.nested.push(value);
       }
     }
+  }
+  if (subcommand === 'send-pack' || subcommand === 'http-push') {
+    // The plumbing under `git push`: a rule about pushing (`git push*`) applies to it as to a push.
+    code.why ??= `git ${subcommand} pushes, as git push does`;
+    code.extra.push([GIT, PUSH, ...rest]);
   }
   if (subcommand === 'bisect' && rest[0]?.value === 'run' && rest.length > 1) {
     code.why ??= 'git bisect run runs a command';

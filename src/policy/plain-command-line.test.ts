@@ -95,7 +95,7 @@ const ACCEPTED = [
   'A=-x A==y ls 2>&1',
   'A=1 bash',
   'A=1 x "$(date)" > o',
-  // A variable a program runs as a command (command-variables.ts): its plain line split here too.
+  // A variable a program runs as a command (code-variables.ts): its plain line split here too.
   'GIT_PAGER=cat git log -n 5',
   "GIT_SSH_COMMAND='rm -rf v' git fetch && ls",
   "A=1 GIT_EDITOR='vim -f' EDITOR=nano git commit > o 2>&1",

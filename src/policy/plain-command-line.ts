@@ -1,5 +1,5 @@
+import { isCodeVariable, isCommandVariable } from './code-variables.js';
 import type { CommandPart } from './command-part.js';
-import { isCommandVariable } from './command-variables.js';
 import { KEYWORDS, startsWithKeyword } from './shell-keywords.js';
 import { type AssignedVariable, analyseCommandWords } from './shell-part-analysis.js';
 import { type ShellWord, splitsIntoElements } from './shell-words.js';
@@ -118,12 +118,14 @@ export function parsePlainTokens(command: string, tokens: readonly Token[]): Com
       const name = token.word.slice(0, token.word.indexOf('='));
       assignments.push(name);
       if (isCommandVariable(name)) commandVariables.push({ name, value: token.value.slice(name.length + 1) });
+      // BASH_ENV, LD_PRELOAD…: code nobody reads here, which the parser's reading adds (rare).
+      else if (isCodeVariable(name)) return null;
       continue;
     }
     if (!isPlainWord(token.word) || (words.length === 0 && !COMMAND_NAME.test(token.word))) return null;
     if (words.length === 0 && assignments.length === 0) start = token.start;
     end = token.end;
-    // `"$@"` (the arguments a program adds, command-variables.ts): one word per argument.
+    // `"$@"` (the arguments a program adds, code-variables.ts): one word per argument.
     const splits = token.value === null && splitsIntoElements(token.word);
     words.push({ value: token.value, text: token.word, splits });
     if (token.inner) inner.push(...token.inner);

@@ -1,4 +1,6 @@
+import { RUNNER_READERS } from './command-runner-code.js';
 import { gitCode } from './git-code.js';
+import { isInputFile } from './input-files.js';
 import { commandStrings, might, optionValues, type ProgramCode } from './program-options.js';
 import { sedCode } from './sed-code.js';
 import type { ShellWord } from './shell-words.js';
@@ -30,6 +32,8 @@ export function programCode(program: string, args: readonly ShellWord[]): Progra
   // One lookup for most commands (`ls`, `npm`, `cat`): none of these.
   const reader = READERS.get(program);
   if (reader !== undefined) return reader(program, args);
+  const runner = RUNNER_READERS.get(program);
+  if (runner !== undefined) return runner(program, args);
   const interpreter = interpreterOf(program);
   return interpreter === undefined ? null : interpreterCode(program, interpreter, args);
 }
@@ -84,7 +88,12 @@ function interpreterCode(program: string, spec: Interpreter, args: readonly Shel
     if (ONLY_SAYS.test(value)) return null; // `python3 --version`: prints and exits
     if (value === '--' || value === '-' || !value.startsWith('-')) {
       const script = value === '--' ? args[i + 1] : args[i];
-      if (script === undefined || script.value === '-') break;
+      if (
+        script === undefined ||
+        script.value === '-' ||
+        (script.value !== null && isInputFile(script.value))
+      )
+        break;
       return script.value === null ? might(`${program} runs a script an expansion names`) : null;
     }
     if (value.startsWith('--')) {
@@ -177,6 +186,12 @@ function tarCode(args: readonly ShellWord[]): ProgramCode | null {
 function makeCode(args: readonly ShellWord[]): ProgramCode | null {
   const files = optionValues(args, ['file', 'makefile'], 'f');
   if (files.includes(null)) return might('make runs a makefile an expansion names');
+  // `make -f -` reads its makefile (recipes: command lines) from its input.
+  if (files.some((file) => file === '-' || isInputFile(file ?? '')))
+    return might('make runs the makefile it reads from its input');
+  // A word an expansion decides that starts as an option (`--eval=$'…'`) may be --eval.
+  if (args.some((word) => word.value === null && (word.splits || word.text.startsWith('-'))))
+    return might('make runs options an expansion decides');
   if (optionValues(args, ['eval'], 'E').length > 0) return might('make --eval runs rules given as a string');
   return null;
 }

@@ -1,4 +1,5 @@
 import type { PermissionRule, RuleDecision } from './permission-rule.js';
+import { scriptWrittenThenRun } from './script-written-then-run.js';
 import type { CommandPart } from './shell-command.js';
 
 /** What a call looks like to the rules: the tool, and the arguments its effects expose. */
@@ -74,6 +75,21 @@ export class RuleSet {
         if (match === 'unknown-name') unknown ??= { rule, part };
         else if (match === 'might') might ??= { rule, part };
       }
+    }
+    if (unknown === null && might === null && parts.length > 1 && this.denies.length > 0) {
+      // A script the same command writes, then runs: what it runs cannot be ruled out (asked).
+      const script = scriptWrittenThenRun(parts);
+      const rule =
+        script === null ? undefined : this.denies.find((deny) => deny.coversTool(subject.toolName));
+      if (script !== null && rule !== undefined)
+        return {
+          decision: 'ask',
+          rule,
+          uncertain: {
+            part: script.text,
+            why: 'it runs a script the same command writes, which is not known yet',
+          },
+        };
     }
     if (unknown)
       return {

@@ -1,5 +1,5 @@
 import type { SyntaxNode } from './bash-tree.js';
-import { isCommandVariable, variableCommandLine } from './command-variables.js';
+import { isCommandVariable, variableCommandLine } from './code-variables.js';
 import { unquotedText } from './shell-dropped-words.js';
 import { namedChildrenOf, type ShellWord, shellWord } from './shell-words.js';
 

@@ -314,7 +314,7 @@ function collect(
       inPart = true;
       if (!SETS_VARIABLES.has(type)) walk.found.push(part);
       else {
-        // `export GIT_SSH_COMMAND='rm -rf x'`: the later command runs that line (command-variables.ts).
+        // `export GIT_SSH_COMMAND='rm -rf x'`: the later command runs that line (code-variables.ts).
         const lines = assignedCommandLines(node, type, source);
         const unknown = lines.includes(null);
         walk.found.push(unknown ? { ...part, invocations: [...part.invocations, [UNKNOWN_WORD]] } : part);

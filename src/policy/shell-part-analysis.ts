@@ -1,7 +1,12 @@
 import { hasArithmeticOnVariables, statementArithmetic } from './arithmetic-code.js';
 import type { SyntaxNode } from './bash-tree.js';
+import {
+  isCodeVariable,
+  isCommandVariable,
+  setsCodeVariable,
+  variableCommandLine,
+} from './code-variables.js';
 import type { CommandPart } from './command-part.js';
-import { isCommandVariable, variableCommandLine } from './command-variables.js';
 import {
   type AssignedVariable,
   assignedVariable,
@@ -70,6 +75,8 @@ export function analyseCommandNode(
       const name = child.childForFieldName('name')?.text ?? child.text.split('=')[0] ?? '';
       assignments.push(name);
       if (isCommandVariable(name)) commandVariables.push(assignedVariable(child, name, source));
+      // BASH_ENV, LD_PRELOAD, NODE_OPTIONS…: code nobody reads here (code-variables.ts).
+      else if (isCodeVariable(name)) assignedCode = [...(assignedCode ?? []), CODE_WORD];
       toWalk.push(child);
       const code = codeInText(source.slice(child.startIndex, child.endIndex));
       if (code !== null) assignedCode = [...(assignedCode ?? []), code];
@@ -125,7 +132,7 @@ export function analyseCommandWords(
   assignments: readonly string[],
   words: readonly ShellWord[],
   input: () => string | typeof FILE_INPUT | null,
-  /** The assignments among `assignments` that name a command the program runs (command-variables.ts). */
+  /** The assignments among `assignments` that name a command the program runs (code-variables.ts). */
   commandVariables: readonly AssignedVariable[] = [],
 ): { part: CommandPart; nested: readonly string[] } {
   const unwrapped = unwrap(words);
@@ -203,6 +210,14 @@ function literalForm(words: readonly ShellWord[]): string {
     literal = i === 0 ? word : `${literal} ${word}`;
   }
   return literal;
+}
+
+/** `export BASH_ENV=f`, `PS4='$(…)'`: a statement that sets a variable whose value is code run later. */
+function setsCodeVariableHere(type: string, text: string): boolean {
+  return (
+    (type === 'declaration_command' || type === 'variable_assignment' || type === 'variable_assignments') &&
+    setsCodeVariable(text)
+  );
 }
 
 /** A shell reading its input from a file (`bash < script.sh`): the file is not known here. */
@@ -313,7 +328,11 @@ export function analyseConstruct(
     text: shown,
     notSimple,
     literal: null,
-    invocations: prompt ? [[UNKNOWN_WORD]] : statementArithmetic(type, shown) ? [[CODE_WORD]] : [],
+    invocations: prompt
+      ? [[UNKNOWN_WORD]]
+      : statementArithmetic(type, shown) || setsCodeVariableHere(type, text)
+        ? [[CODE_WORD]]
+        : [],
   });
   switch (type) {
     case 'declaration_command':

@@ -1,9 +1,10 @@
 import { builtinArithmetic, mayEvaluateArithmetic } from './arithmetic-code.js';
-import { variableCommandLine } from './command-variables.js';
+import { addVariableCode } from './code-variables.js';
+import { isInputFile } from './input-files.js';
 import { programCode } from './program-code.js';
 import { CODE_WORD, type ShellWord, UNKNOWN_WORD } from './shell-words.js';
 import { toolRun } from './tool-wrappers.js';
-import { WRAPPERS } from './wrapper-options.js';
+import { readWrapperOptions, WRAPPERS } from './wrapper-options.js';
 
 /** What a command really runs once the programs that run another command are looked through. */
 export interface Unwrapped {
@@ -68,8 +69,14 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
     const program = basename(name);
     const rest = current.slice(1);
     if (program === 'find') {
-      extra.push(...findExecCommands(rest));
-      if (extra.length > 0) runsOther ??= 'find runs a command of its own (-exec)';
+      // What -exec runs is unwrapped in turn (`-exec env rm …`, `-exec sh -c '…'`, `-exec perl -e`).
+      for (const command of findExecCommands(rest)) {
+        runsOther ??= 'find runs a command of its own (-exec)';
+        const inner = unwrap(command);
+        extra.push(...inner.stages.map((stage) => [...stage]), ...inner.extra.map((words) => [...words]));
+        nested.push(...inner.nested);
+        if (inner.readsInput) extra.push([UNKNOWN_WORD]);
+      }
       break;
     }
     if (program === 'eval') {
@@ -78,6 +85,11 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
       break;
     }
     if (SHELLS.has(program)) {
+      if (rest.some((word) => word.value === '--rcfile' || word.value === '--init-file')) {
+        // `bash --rcfile <(…) -i`: an interactive shell runs the file first, code nobody reads here.
+        runsOther ??= `${program} runs a start-up file it is given`;
+        extra.push([CODE_WORD]);
+      }
       const code = shellCode(rest);
       if (code === SCRIPT) break; // a script file: the program is the shell itself
       if (code === UNKNOWN_SCRIPT) {
@@ -129,6 +141,14 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
       }
       break;
     }
+    const dashed = program.startsWith('git-') ? gitDashedCommand(program, rest) : null;
+    if (dashed !== null) {
+      // `/usr/lib/git-core/git-push …` is `git push …` (git runs its subcommands so).
+      runsOther ??= `${program} is git's program for git ${program.slice(4)}`;
+      current = dashed;
+      stages.push([...current]);
+      continue;
+    }
     const carried = programCode(program, rest);
     if (carried !== null) {
       runsOther ??= carried.why;
@@ -148,9 +168,8 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
       stages.push([...current]);
       continue;
     }
-    const takesArgument = WRAPPERS[program];
-    if (takesArgument === undefined) break;
-    const inner = wrappedCommand(program, rest, takesArgument, nested, extra);
+    if (WRAPPERS[program] === undefined) break;
+    const inner = wrappedCommand(program, rest, nested, extra);
     // A wrapper that only changes when or how fast the command runs is read as the command it runs.
     if (!onlyTimesOrSlows(program, rest, inner)) runsOther ??= `${program} runs another command`;
     if (inner === null || inner.length === 0) break;
@@ -158,6 +177,13 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
     stages.push([...current]);
   }
   return { stages, extra, nested, runsOther, readsInput };
+}
+
+/** `git-X ARGS` (a program in git's exec path, or any named so): the words of `git X ARGS`; null for others. */
+function gitDashedCommand(program: string, args: readonly ShellWord[]): ShellWord[] | null {
+  if (!program.startsWith('git-') || program.length === 4) return null;
+  const sub = program.slice(4);
+  return [{ value: 'git', text: 'git', splits: false }, { value: sub, text: sub, splits: false }, ...args];
 }
 
 /**
@@ -221,7 +247,11 @@ function shellCode(
     if (value === null) return readsString ? null : UNKNOWN_SCRIPT;
     if (value === '-') return readsString ? value : INPUT;
     if (value === '--' || !/^[-+]/.test(value) || value === '+') {
-      if (!readsString) return readsInput || (value === '--' && args[i + 1] === undefined) ? INPUT : SCRIPT;
+      if (!readsString) {
+        const script = value === '--' ? args[i + 1]?.value : value;
+        if (readsInput || script === undefined || (script !== null && isInputFile(script))) return INPUT;
+        return script === null ? UNKNOWN_SCRIPT : SCRIPT;
+      }
       return value === '--' ? (args[i + 1]?.value ?? null) : value;
     }
     if (value === '--rcfile' || value === '--init-file') i++;
@@ -237,30 +267,34 @@ function shellCode(
 function wrappedCommand(
   program: string,
   args: readonly ShellWord[],
-  takesArgument: readonly string[],
   nested: string[],
   extra: ShellWord[][],
 ): readonly ShellWord[] | null {
   let i = 0;
-  if (program === 'flock') return flockCommand(args, takesArgument, nested, extra);
+  if (program === 'flock') return flockCommand(args, nested, extra);
   if (program === 'taskset' || program === 'chrt') {
     // `taskset [-c] MASK CMD`, `chrt [-f] PRIO CMD`; with `-p` they change a running process and run nothing.
-    i = skipOptions(args, 0, takesArgument, program, nested, extra);
+    i = skipOptions(args, 0, program, nested, extra);
     if (args.slice(0, i).some((word) => /^-\w*p|^--pid/.test(word.value ?? ''))) return null;
     return args.slice(i + 1);
   }
   if (program === 'timeout' || program === 'chroot' || program === 'faketime') {
-    i = skipOptions(args, 0, takesArgument, program, nested, extra);
+    i = skipOptions(args, 0, program, nested, extra);
     return args.slice(i + 1); // the duration, chroot's new root, or faketime's time
   }
-  i = skipOptions(args, 0, takesArgument, program, nested, extra);
+  i = skipOptions(args, 0, program, nested, extra);
   if (program === 'env' || program === 'sudo') {
-    for (; i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value ?? ''); i++) {
-      // `env GIT_SSH_COMMAND='rm -rf x' git fetch`: the command runs that line (command-variables.ts).
-      const setting = args[i]!.value!;
-      const eq = setting.indexOf('=');
-      const line = variableCommandLine(setting.slice(0, eq), setting.slice(eq + 1));
-      if (line !== '') codeString(line, nested, extra);
+    // An assignment whose value an expansion decides is one too (`env BASH_ENV=<(…) bash -c true`).
+    for (; i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.value ?? args[i]!.text); i++) {
+      // `sudo GIT_SSH_COMMAND=… git fetch`: code the variable runs.
+      const { value, text } = args[i]!;
+      const eq = (value ?? text).indexOf('=');
+      addVariableCode(
+        (value ?? text).slice(0, eq),
+        value === null ? null : value.slice(eq + 1),
+        nested,
+        extra,
+      );
     }
   }
   if (program === 'nice' && /^-[0-9]+$/.test(args[i]?.value ?? '')) i++;
@@ -274,11 +308,10 @@ function wrappedCommand(
 /** `flock [options] FILE CMD …`, `flock FILE -c STRING`, `flock -c STRING` is no form; `flock FD` runs nothing. */
 function flockCommand(
   args: readonly ShellWord[],
-  takesArgument: readonly string[],
   nested: string[],
   extra: ShellWord[][],
 ): readonly ShellWord[] | null {
-  const i = skipOptions(args, 0, takesArgument, 'flock', nested, extra);
+  const i = skipOptions(args, 0, 'flock', nested, extra);
   const after = args[i + 1]?.value;
   if (after === '-c' || after === '--command') {
     codeString(args[i + 2]?.value ?? null, nested, extra);
@@ -291,36 +324,15 @@ function flockCommand(
 function skipOptions(
   args: readonly ShellWord[],
   start: number,
-  takesArgument: readonly string[],
   program: string,
   nested: string[],
   extra: ShellWord[][],
 ): number {
-  let i = start;
-  while (i < args.length) {
-    const word = args[i]!;
-    const value = word.value;
-    if (value === null) return i; // an unknown word: taken as the command (the name is unknown)
-    if (value === '--') return i + 1;
-    if (!value.startsWith('-') || value === '-') return i;
-    const [flag, attached] = splitLongOption(value);
-    if (program === 'env' && (flag === '-S' || flag === '--split-string')) {
-      const code = attached ?? args[i + 1]?.value ?? null;
-      codeString(code, nested, extra);
-      return args.length; // the string is the command
-    }
-    i += takesArgument.includes(flag) && attached === undefined ? 2 : 1;
-  }
-  return i;
-}
-
-/** `--opt=value` → [`--opt`, `value`]; `-uroot` (a short option with its value attached) → [`-u`, `root`]. */
-function splitLongOption(value: string): [string, string | undefined] {
-  if (value.startsWith('--')) {
-    const eq = value.indexOf('=');
-    return eq === -1 ? [value, undefined] : [value.slice(0, eq), value.slice(eq + 1)];
-  }
-  return value.length > 2 ? [value.slice(0, 2), value.slice(2)] : [value, undefined];
+  return readWrapperOptions(program, args, start, (option) => {
+    if (program !== 'env' || (option.flag !== '-S' && option.flag !== '--split-string')) return false;
+    codeString(option.value ?? null, nested, extra);
+    return true; // the string is the command
+  });
 }
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
