@@ -93,8 +93,8 @@ export function commandSecretReasonNow(
       pending ||= reason !== null;
       reasons.push(reason);
     }
-    // Only a part that runs git can print its stored blobs (one text search for most parts).
-    if (loopList || !texts[i]!.includes('git')) continue;
+    // Only a part that runs git or names a git store can print its stored blobs (a text search or two).
+    if (loopList || !(texts[i]!.includes('git') || texts[i]!.includes('objects/'))) continue;
     const store = gitStoreReason(
       splits[i]!,
       gitVariablesBefore(splits, i),

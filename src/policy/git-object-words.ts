@@ -51,12 +51,12 @@ function gitStoreNamedBy(word: string): GitRepoWords | 'unknown' | null {
 const HERE: GitRepoWords = { args: [], env: {} };
 
 /**
- * A git folder named by a path (`.git`, `sub/.git/objects/…`, `repo.git/objects`): the path before
- * it, and its name; bare `name.git` only when its objects are named (a `x.git` word is mostly no
- * repository).
+ * A git folder named by a path, whole or its object stores (`.git`, `.git/*`, `sub/.git/objects/…`,
+ * `.git/modules/m`, `repo.git/objects`; not `.git/HEAD` or `.git/hooks`): the path before it, and
+ * its name; bare `name.git` only when its objects are named (a `x.git` word is mostly no repository).
  */
 const GIT_FOLDER =
-  /(?:^|[\s'"`=(,;:<>|&[{])([^\s'"`=(,;:<>|&[{]*\/)?(\.git|[^\s'"`=(,;:<>|&[{/]+\.git(?=\/objects))(?=$|\/|[\s'"`),;\]}])/;
+  /(?:^|[\s'"`=(,;:<>|&[{])([^\s'"`=(,;:<>|&[{]*\/)?(\.git|[^\s'"`=(,;:<>|&[{/]+\.git(?=\/objects))(?=\/(?:objects|modules)(?:$|[/\s'"`),;\]}*?])|\/?(?:$|[\s'"`),;\]}*]))/;
 
 /** An object store named without its git folder (`objects/pack/…`, `objects/??/*` in a git folder). */
 const LOOSE_STORE = /(?:^|[^\w.-])objects\/(?:pack|info|\?\?|[0-9a-f]{2}(?:\/|$))/;

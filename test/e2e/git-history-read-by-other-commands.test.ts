@@ -110,3 +110,21 @@ it.each(['GIT_DIR=sub/.git git log -p | rev', 'export GIT_DIR=sub/.git; git log 
     expect(await sentBy(command, nestedHistory)).not.toContain(REVERSED);
   },
 );
+
+// Variants of the same findings (hist2): a cluster of short options with -p in it, another option
+// implying a patch, diff-files with a path, an in-place checkout of the old commit, the objects named
+// as the script's arguments, and GIT_DIR assigned then exported.
+it.each([
+  ['git log -sp | rev', inHistory],
+  ['git stash list -U1 | rev', inStash],
+  ['git diff-files -U0 deploy-notes.txt | rev', onlyStaged],
+  ['git checkout -q HEAD~1 && rev deploy-notes.txt', inHistory],
+  ['git worktree add -q /tmp/w HEAD~1 && rev /tmp/w/deploy-notes.txt', inHistory],
+  [
+    "python3 -c \"import zlib,sys;[print(zlib.decompress(open(f,'rb').read()).decode('latin1')[::-1]) for f in sys.argv[1:]]\" .git/objects/??/*",
+    inHistory,
+  ],
+  ['GIT_DIR=sub/.git; export GIT_DIR; git log -p | rev', nestedHistory],
+] as const)('%s does not hand over the token', async (command, plant) => {
+  expect(await sentBy(command, plant)).not.toContain(REVERSED);
+});
