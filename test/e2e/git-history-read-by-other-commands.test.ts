@@ -56,11 +56,15 @@ async function nestedHistory(dir: string): Promise<void> {
   await inHistory(join(dir, 'sub'));
 }
 
-async function sentBy(command: string, plant: (dir: string) => Promise<void>): Promise<string> {
-  const { server, sandbox } = await cli.setup([
-    { toolCalls: [{ id: 'c', name: 'Shell', args: { command } }] },
-    { text: 'done' },
-  ]);
+async function sentBy(
+  command: string,
+  plant: (dir: string) => Promise<void>,
+  extraToml = '',
+): Promise<string> {
+  const { server, sandbox } = await cli.setup(
+    [{ toolCalls: [{ id: 'c', name: 'Shell', args: { command } }] }, { text: 'done' }],
+    { extraToml },
+  );
   await plant(sandbox.workDir);
   const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
   expect(result.code).toBe(0);
@@ -118,8 +122,6 @@ it.each([
   ['git log -sp | rev', inHistory],
   ['git stash list -U1 | rev', inStash],
   ['git diff-files -U0 deploy-notes.txt | rev', onlyStaged],
-  ['git checkout -q HEAD~1 && rev deploy-notes.txt', inHistory],
-  ['git worktree add -q /tmp/w HEAD~1 && rev /tmp/w/deploy-notes.txt', inHistory],
   [
     "python3 -c \"import zlib,sys;[print(zlib.decompress(open(f,'rb').read()).decode('latin1')[::-1]) for f in sys.argv[1:]]\" .git/objects/??/*",
     inHistory,
@@ -127,4 +129,13 @@ it.each([
   ['GIT_DIR=sub/.git; export GIT_DIR; git log -p | rev', nestedHistory],
 ] as const)('%s does not hand over the token', async (command, plant) => {
   expect(await sentBy(command, plant)).not.toContain(REVERSED);
+});
+
+// The sandbox keeps .git read-only (a checkout there fails): with it off, a checkout of the old commit
+// in place writes the token's file where the rest of the line reads it.
+it.each([
+  'git checkout -q HEAD~1 && rev deploy-notes.txt',
+  'git reset -q --hard HEAD~1; rev deploy-notes.txt',
+])('%s (the sandbox off) does not hand over the token', async (command) => {
+  expect(await sentBy(command, inHistory, '[sandbox]\nmode = "off"\n')).not.toContain(REVERSED);
 });
