@@ -2,7 +2,9 @@ import { basename, isAbsolute, resolve, sep } from 'node:path';
 import type { CommandPart } from './command-part.js';
 import { type CommandScope, commandScope, partFolders } from './command-scope.js';
 import { DecisionRealPaths } from './decision-real-paths.js';
+import { objectStoreReason } from './git-object-words.js';
 import { type GitRun, gitRunRead, gitRunStoreReason } from './git-store-reason.js';
+import { gitVariablesBefore } from './git-variables-before.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
 import { fileSecretContentReason, knownSecretContentReason } from './secret-content.js';
 import { otherNameSecretReason } from './secret-other-names.js';
@@ -93,9 +95,16 @@ export function commandSecretReasonNow(
       pending ||= reason !== null;
       reasons.push(reason);
     }
-    // Only a part that runs git can print its stored blobs (one text search for most parts).
-    if (loopList || !texts[i]!.includes('git')) continue;
-    const store = gitStoreReason(splits[i]!, analysed?.[i], folders ?? scope.folders, unknownFolder);
+    // Only a part that runs git or names a git store can print its stored blobs (a text search or two).
+    if (loopList || !(texts[i]!.includes('git') || texts[i]!.includes('objects/'))) continue;
+    const store = gitStoreReason(
+      splits[i]!,
+      gitVariablesBefore(splits, i),
+      i < parts.length - 1,
+      analysed?.[i],
+      folders ?? scope.folders,
+      unknownFolder,
+    );
     if (typeof store === 'string' && !pending) return store;
     pending ||= store !== null;
     if (store !== null) reasons.push(store);
@@ -111,28 +120,39 @@ export function commandSecretReasonNow(
  */
 function gitStoreReason(
   words: readonly string[],
+  /** `GIT_*` variables the parts before it set (git-variables-before.ts). */
+  before: readonly string[],
+  /** A later part of the line runs after it. */
+  followed: boolean,
   part: CommandPart | undefined,
   folders: readonly string[],
   unknownFolder: string | null,
 ): string | null | Promise<string | null> {
-  const assigned: string[] = [];
+  const assigned: string[] = [...before];
   for (const word of words) {
     if (word === 'git' || word.endsWith('/git')) break;
     if (word.startsWith('GIT_') && word.includes('=')) assigned.push(word);
   }
-  const runs: GitRun[] = [{ words, assigned }];
+  const runs: GitRun[] = [{ words, assigned, followed }];
   // A part that is no git command as written (a wrapper: `xargs git show`): what it runs. The first
   // invocation is the part as written (its words above); the others, the commands it runs.
   const invocations = part?.invocations ?? [];
   if (invocations.length > 1 && gitRunRead(runs[0]!, folders[0] ?? sep) === null) {
     runs.pop();
     for (let k = 1; k < invocations.length; k++)
-      runs.push({ words: invocations[k]!.map((word) => word.value), assigned });
+      runs.push({ words: invocations[k]!.map((word) => word.value), assigned, followed });
   }
   const found: (string | Promise<string | null>)[] = [];
+  // A program that is no git reading git's objects itself (git-object-words.ts).
+  if (runs.length === 1 && gitRunRead(runs[0]!, folders[0] ?? sep) === null) {
+    const named = objectStoreReason(words, folders, unknownFolder);
+    if (typeof named === 'string') return named;
+    if (named !== null) found.push(named);
+  }
   for (const run of runs) {
     if (unknownFolder !== null) {
-      if (gitRunRead(run, folders[0] ?? sep) !== null)
+      const read = gitRunRead(run, folders[0] ?? sep);
+      if (read !== null && (read.kind !== 'writes' || followed))
         return `it prints git's stored files in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
       continue;
     }

@@ -14,6 +14,7 @@ export function gitBlobReadRepoArgs(words: readonly string[]): string[] | null {
     case 'checkout':
       return [...read.repo.args];
     case 'messages':
+    case 'writes':
     case 'alias':
     case 'unknownRepo':
       return null;

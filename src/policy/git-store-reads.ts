@@ -1,3 +1,7 @@
+import { GIT_COMMANDS } from './git-command-names.js';
+import { storeCopied } from './git-store-copies.js';
+import { type WorktreeWriteCommand, writesStoredFiles } from './git-worktree-writes.js';
+
 /**
  * What a git command prints out of git's object store, read from its words: the history (any stored
  * file, tree or message: `git show`, `git log -p`, `git diff HEAD~1`, `git cat-file -p`), commit and
@@ -26,6 +30,11 @@ export type GitStoreRead =
       /** The words after the alias's name. */
       readonly rest: readonly (string | null)[];
     }
+  /**
+   * It writes stored files of another commit into the work tree (`git checkout HEAD~1`): read by
+   * what follows it on the line.
+   */
+  | { readonly kind: 'writes'; readonly repo: GitRepoWords }
   /** The repository is named by a word only run time knows (`git -C "$R" show`). */
   | { readonly kind: 'unknownRepo' };
 
@@ -120,6 +129,18 @@ export function gitStoreRead(
       return rest.some(isPatchOption) ? { kind: 'history', repo } : { kind: 'messages', repo };
     case 'stash':
       return stashRead(rest, repo, isPath);
+    case 'diff-files':
+      // The index's files against the work tree's, printed only with a patch option.
+      return rest.some(isPatchOption) ? interactiveRead(rest, repo, isPath, WORKTREE_INDEX) : null;
+    case 'clone':
+    case 'fetch':
+    case 'pull':
+    case 'push':
+    case 'worktree':
+      return storeCopyRead(
+        storeCopied(subcommand, rest, (word) => isPath(word, repo)),
+        repo,
+      );
     case 'status':
     case 'commit': {
       // The diff of the index against HEAD (and, with -vv, of the work tree against the index).
@@ -131,13 +152,18 @@ export function gitStoreRead(
     case 'add':
     case 'checkout':
     case 'restore':
-      return rest.some((word) => word !== null && INTERACTIVE.test(word))
-        ? interactiveRead(rest, repo, isPath, WORKTREE_INDEX)
-        : null;
     case 'reset':
-      return rest.some((word) => word !== null && INTERACTIVE.test(word))
-        ? interactiveRead(rest, repo, isPath, INDEX_HEAD)
-        : null;
+      if (rest.some((word) => word !== null && INTERACTIVE.test(word)))
+        return interactiveRead(rest, repo, isPath, subcommand === 'reset' ? INDEX_HEAD : WORKTREE_INDEX);
+      return writesRead(subcommand, rest, repo, isPath);
+    case 'switch':
+    case 'merge':
+    case 'cherry-pick':
+    case 'revert':
+    case 'rebase':
+    case 'read-tree':
+    case 'bisect':
+      return writesRead(subcommand, rest, repo, isPath);
     case 'branch':
       return rest.some((word) => word === null || BRANCH_MESSAGES.test(word))
         ? { kind: 'messages', repo }
@@ -191,8 +217,14 @@ const WORKTREE_HEAD: readonly CheckoutComparison[] = ['worktree-head'];
 const BOTH: readonly CheckoutComparison[] = ['index-head', 'worktree-index'];
 const INTERACTIVE = /^(?:-p|--patch|-i|--interactive)$/;
 
+/**
+ * The diff options that make git log (and the commands that take its options) print a patch (git
+ * 2.39, tried: `--binary`, `--cc`, `-c`, `--remerge-diff` imply one), and a cluster of short options
+ * with `p`, `u` or `U` in it (`-sp`, `-pW`; git takes clusters; an option with a value, `-Sup`, is
+ * taken as one too). git takes no abbreviation of these long options.
+ */
 const PATCH_OPTION =
-  /^(?:-p|-u|--patch|--patch-with-stat|--patch-with-raw|-U\d*|--unified(?:=.*)?|-L.*|--word-diff.*|--cc|-c|-m)$/;
+  /^(?:-[A-Za-z]*[puU][A-Za-z0-9]*|--patch.*|--unified(?:=.*)?|-L.*|--word-diff.*|--color-words.*|--binary|--cc|-c|-m|--dd|--remerge-diff|--diff-merges.*|-W|--function-context)$/;
 
 function isPatchOption(word: GitWord): boolean {
   // A word only run time knows may be -p.
@@ -239,6 +271,33 @@ function diffRead(
   };
 }
 
+/** A command writing stored files into the work tree (git-worktree-writes.ts). */
+function writesRead(
+  subcommand: WorktreeWriteCommand,
+  rest: readonly GitWord[],
+  repo: GitRepoWords,
+  isPath: (word: string, repo: GitRepoWords) => boolean,
+): GitStoreRead | null {
+  return writesStoredFiles(subcommand, rest, (word) => isPath(word, repo)) ? { kind: 'writes', repo } : null;
+}
+
+/** A copy of a store (git-store-copies.ts) as a read of its history: the source's, from where git runs. */
+function storeCopyRead(copied: ReturnType<typeof storeCopied>, repo: GitRepoWords): GitStoreRead | null {
+  if (copied === null) return null;
+  switch (copied.store) {
+    case 'this':
+      return { kind: 'history', repo };
+    case 'unknown':
+      return { kind: 'unknownRepo' };
+    case 'path': {
+      const here: string[] = [];
+      for (let i = 0; i + 1 < repo.args.length; i++)
+        if (repo.args[i] === '-C') here.push('-C', repo.args[++i]!);
+      return { kind: 'history', repo: { args: [...here, '-C', copied.path], env: {} } };
+    }
+  }
+}
+
 /** `git stash show` prints a stash's commits (history); `git stash -p` the work tree against HEAD. */
 function stashRead(
   rest: readonly GitWord[],
@@ -247,8 +306,11 @@ function stashRead(
 ): GitStoreRead | null {
   const action = rest[0];
   if (action === null || action === 'show') return { kind: 'history', repo };
-  if (action === 'list') return { kind: 'messages', repo };
-  if (action !== undefined && action !== 'push' && action !== 'save' && !action.startsWith('-')) return null;
+  // `stash list` takes git log's options: `-p` prints each stash's files.
+  if (action === 'list')
+    return rest.some(isPatchOption) ? { kind: 'history', repo } : { kind: 'messages', repo };
+  if (action !== undefined && action !== 'push' && action !== 'save' && !action.startsWith('-'))
+    return writesRead('stash', rest, repo, isPath);
   return rest.some((word) => word !== null && INTERACTIVE.test(word))
     ? interactiveRead(rest.slice(action?.startsWith('-') ? 0 : 1), repo, isPath, WORKTREE_HEAD)
     : null;
@@ -323,28 +385,3 @@ const VALUED_GLOBALS: ReadonlySet<string> = new Set([
   '--super-prefix',
   '--list-cmds',
 ]);
-
-/**
- * git's own commands (2.39's `git --list-cmds=main`, and the ones of newer releases): an alias
- * cannot take one of these names (git runs its own command), any other name may be an alias.
- */
-const GIT_COMMANDS: ReadonlySet<string> = new Set(
-  (
-    'add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr ' +
-    'check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick citool ' +
-    'clean clone column commit commit-graph commit-tree config count-objects credential ' +
-    'credential-cache credential-store daemon describe diagnose diff diff-files diff-index diff-tree ' +
-    'difftool fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg for-each-ref ' +
-    'for-each-repo format-patch fsck fsck-objects fsmonitor--daemon gc get-tar-commit-id grep gui ' +
-    'hash-object help hook http-backend http-fetch http-push imap-send index-pack init init-db ' +
-    'instaweb interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge ' +
-    'merge-base merge-file merge-index merge-one-file merge-tree mergetool mktag mktree ' +
-    'multi-pack-index mv name-rev notes pack-objects pack-redundant pack-refs patch-id prune ' +
-    'prune-packed pull push quiltimport range-diff read-tree rebase receive-pack reflog refs remote ' +
-    'repack replace replay request-pull rerere reset restore rev-list rev-parse revert rm send-email ' +
-    'send-pack shell shortlog show show-branch show-index show-ref sparse-checkout stage stash status ' +
-    'stripspace submodule switch symbolic-ref tag unpack-file unpack-objects update-index update-ref ' +
-    'update-server-info upload-archive upload-pack var verify-commit verify-pack verify-tag version ' +
-    'whatchanged worktree write-tree'
-  ).split(' '),
-);

@@ -12,6 +12,8 @@ import { splitWords } from './shell-split-words.js';
 export interface GitRun {
   readonly words: readonly GitWord[];
   readonly assigned: readonly string[];
+  /** A later part of the line runs after it: it may read what this one writes (git-worktree-writes.ts). */
+  readonly followed?: boolean;
 }
 
 /**
@@ -23,12 +25,20 @@ export interface GitRun {
  */
 export function gitRunStoreReason(run: GitRun, folder: string): string | null | Promise<string | null> {
   const read = gitRunRead(run, folder);
-  return read === null ? null : readReason(read, folder, 0);
+  return read === null ? null : readReason(read, folder, 0, run.followed ?? false);
 }
 
 /** What the run prints of git's store (git-store-reads.ts), with no look-up of anything but paths. */
 export function gitRunRead(run: GitRun, folder: string): GitStoreRead | null {
   return gitStoreRead(run.words, run.assigned, (word, repo) => isPath(word, repo, folder));
+}
+
+/** Why printing every stored file of the store `repo` names, from `folder`, hands over a secret, or null. */
+export function gitStoreHistoryReason(
+  repo: GitRepoWords,
+  folder: string,
+): string | null | Promise<string | null> {
+  return readReason({ kind: 'history', repo }, folder, 0, false);
 }
 
 /** How many aliases deep an alias is followed (git stops at a loop; a chain this long is no work). */
@@ -38,8 +48,17 @@ function readReason(
   read: GitStoreRead,
   folder: string,
   depth: number,
+  followed: boolean,
 ): string | null | Promise<string | null> {
   switch (read.kind) {
+    case 'writes':
+      // Alone on its line it prints no stored file; a later command reads the files as they are then.
+      if (!followed) return null;
+      return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) =>
+        found.files === null
+          ? null
+          : `it writes git's stored files into the work tree, where the rest of the line may read them, and ${found.files}`,
+      );
     case 'unknownRepo':
       return "it prints git's stored files of a repository only run time names";
     case 'history':
@@ -68,7 +87,7 @@ function readReason(
         );
       });
     case 'alias':
-      return aliasReason(read, folder, depth);
+      return aliasReason(read, folder, depth, followed);
   }
 }
 
@@ -76,16 +95,18 @@ async function aliasReason(
   read: Extract<GitStoreRead, { kind: 'alias' }>,
   folder: string,
   depth: number,
+  followed: boolean,
 ): Promise<string | null> {
-  if (depth >= MAX_ALIAS_DEPTH) return readReason({ kind: 'history', repo: read.repo }, folder, depth);
+  if (depth >= MAX_ALIAS_DEPTH)
+    return readReason({ kind: 'history', repo: read.repo }, folder, depth, followed);
   const value = await aliasValue(read, folder);
   if (value === null) return null;
   // `!…` is a shell command line: it may run any git command, on any repository.
-  if (value.startsWith('!')) return readReason({ kind: 'history', repo: read.repo }, folder, depth);
+  if (value.startsWith('!')) return readReason({ kind: 'history', repo: read.repo }, folder, depth, followed);
   const words: GitWord[] = ['git', ...read.repo.args, ...splitWords(value), ...read.rest];
   const assigned = Object.entries(read.repo.env).map(([name, text]) => `${name}=${text}`);
   const next = gitStoreRead(words, assigned, (word, repo) => isPath(word, repo, folder));
-  return next === null ? null : readReason(next, folder, depth + 1);
+  return next === null ? null : readReason(next, folder, depth + 1, followed);
 }
 
 /** `f(value)`, in a promise only when `value` is one (a ready answer waits on no microtask). */
