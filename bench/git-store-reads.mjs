@@ -1,6 +1,9 @@
 // The policy's decision for git commands in a repository whose history holds a token (removed
 // since, as kimi-ts's own test fixtures are): `git diff` (only the index's and work tree's files),
-// `git log --oneline` (messages), `git status` (nothing stored), `git show HEAD~1` (the history).
+// `git log --oneline` (messages), `git status` (nothing stored), `git show HEAD~1` (the history);
+// and the command lines red4's findings added to the store scan (hist2): a checkout of another
+// commit followed on the line, a clone, a program naming .git/objects, GIT_DIR exported earlier,
+// and a line with no git, for the cost elsewhere.
 // Two builds in one process, alternating rounds; main-thread CPU per decision, medians.
 // Usage: node bench/git-store-reads.mjs [baseline-dist] [this-dist]
 import { execFileSync } from 'node:child_process';
@@ -18,6 +21,12 @@ const COMMANDS = [
   'git log --oneline -5',
   'git status',
   'git show HEAD~1',
+  'git checkout -b topic && npm test',
+  'git checkout -b topic',
+  'git clone -q . /tmp/c',
+  'python3 -c "print(open(\'.git/objects/ab/cd\').read())"',
+  'export GIT_DIR=.git; git log --oneline -5',
+  'npm test && ls src',
 ];
 
 function git(cwd, ...args) {
@@ -66,7 +75,7 @@ try {
     for (const command of COMMANDS) {
       const decision = await policy.decide(request(work, command)); // warm-up: parser, store scan
       console.log(
-        `${name.padEnd(8)} ${command.padEnd(24)} -> ${decision.kind ?? decision.decision ?? JSON.stringify(decision).slice(0, 60)}`,
+        `${name.padEnd(8)} ${command.padEnd(44)} -> ${decision.kind ?? decision.decision ?? JSON.stringify(decision).slice(0, 60)}`,
       );
       samples[`${name}|${command}`] = [];
     }
@@ -85,7 +94,7 @@ try {
       const xs = samples[`${name}|${command}`];
       return `${name} ${median(xs).toFixed(1)} µs (p25 ${q(xs, 0.25).toFixed(1)}, p75 ${q(xs, 0.75).toFixed(1)})`;
     });
-    console.log(`${command.padEnd(24)} ${line.join('   ')}`);
+    console.log(`${command.padEnd(44)} ${line.join('   ')}`);
   }
 } finally {
   await rm(root, { recursive: true, force: true });
