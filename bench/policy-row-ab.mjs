@@ -11,31 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { RULES } from './policy-rules.mjs';
 import { median } from './stats.mjs';
 
 const CALLS = 2_000;
-const RULES = [
-  ['deny', 'Shell(rm -rf*)'],
-  ['deny', 'Shell(sudo *)'],
-  ['deny', 'Bash(curl * | sh)'],
-  ['deny', 'Read(**/secrets/**)'],
-  ['deny', 'Write(/etc/**)'],
-  ['ask', 'Shell(git push*)'],
-  ['ask', 'Shell(npm publish*)'],
-  ['ask', 'WebFetch(domain:internal.example)'],
-  ['allow', 'Shell(git status*)'],
-  ['allow', 'Shell(git diff*)'],
-  ['allow', 'Shell(git log*)'],
-  ['allow', 'Shell(ls*)'],
-  ['allow', 'Shell(cat *)'],
-  ['allow', 'Shell(npm test*)'],
-  ['allow', 'Shell(npm run lint*)'],
-  ['allow', 'Read(src/**)'],
-  ['allow', 'Edit(src/**)'],
-  ['allow', 'Write(docs/**)'],
-  ['allow', 'WebFetch(domain:docs.rs)'],
-  ['allow', 'WebSearch'],
-];
 
 const shellRequest = (cwd, command) => ({
   toolName: 'Shell',

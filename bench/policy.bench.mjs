@@ -7,32 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PermissionRule, RuleSet, resolveFileTarget, SessionPolicy } from '../dist/policy/index.js';
+import { RULES } from './policy-rules.mjs';
 
 const CALLS = 20_000;
 const TARGET_US = 50;
-
-const RULES = [
-  ['deny', 'Shell(rm -rf*)'],
-  ['deny', 'Shell(sudo *)'],
-  ['deny', 'Bash(curl * | sh)'],
-  ['deny', 'Read(**/secrets/**)'],
-  ['deny', 'Write(/etc/**)'],
-  ['ask', 'Shell(git push*)'],
-  ['ask', 'Shell(npm publish*)'],
-  ['ask', 'WebFetch(domain:internal.example)'],
-  ['allow', 'Shell(git status*)'],
-  ['allow', 'Shell(git diff*)'],
-  ['allow', 'Shell(git log*)'],
-  ['allow', 'Shell(ls*)'],
-  ['allow', 'Shell(cat *)'],
-  ['allow', 'Shell(npm test*)'],
-  ['allow', 'Shell(npm run lint*)'],
-  ['allow', 'Read(src/**)'],
-  ['allow', 'Edit(src/**)'],
-  ['allow', 'Write(docs/**)'],
-  ['allow', 'WebFetch(domain:docs.rs)'],
-  ['allow', 'WebSearch'],
-];
 
 function shellRequest(cwd, command) {
   return {

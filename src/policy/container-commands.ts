@@ -100,17 +100,7 @@ export function containerRun(program: string, args: readonly ShellWord[]): ToolR
   i = skipOptions(args, start, known);
   if (i === -1 || i >= args.length) return i === -1 ? unreadRun(why) : null;
   const command = args.slice(i + 1);
-  // `--entrypoint PROG`: the command is PROG with the words after the image as its arguments.
-  for (let k = start; k < i; k++) {
-    const value = args[k]!.value ?? '';
-    if (value === '--entrypoint') return wordsRun(why, [args[k + 1]!, ...command]);
-    if (value.startsWith('--entrypoint=')) {
-      const entrypoint = value.slice('--entrypoint='.length);
-      return wordsRun(why, [{ value: entrypoint, text: entrypoint, splits: false }, ...command]);
-    }
-  }
-  // No command: the image's own runs, which nothing here names.
-  return wordsRun(why, command.length > 0 ? command : null);
+  return containerCommandRun(why, args, start, i, command);
 }
 
 const COMPOSE_GLOBAL = options(
@@ -186,7 +176,22 @@ export function composeRun(program: string, args: readonly ShellWord[]): ToolRun
   if (i === -1) return unreadRun(why);
   if (i >= args.length) return null;
   const command = args.slice(i + 1);
-  for (let k = start; k < i; k++) {
+  return containerCommandRun(why, args, start, i, command);
+}
+
+/**
+ * What a container runs given its options (`args` from `start` to `end`) and the words after the
+ * image or service: with `--entrypoint PROG`, PROG with those words as its arguments; else those
+ * words; with none, the image's own command, which nothing here names.
+ */
+function containerCommandRun(
+  why: string,
+  args: readonly ShellWord[],
+  start: number,
+  end: number,
+  command: readonly ShellWord[],
+): ToolRun {
+  for (let k = start; k < end; k++) {
     const value = args[k]!.value ?? '';
     if (value === '--entrypoint') return wordsRun(why, [args[k + 1]!, ...command]);
     if (value.startsWith('--entrypoint=')) {

@@ -1,0 +1,23 @@
+// The 20 permission rules the policy benches load (bench/policy.bench.mjs, bench/policy-row-ab.mjs).
+export const RULES = [
+  ['deny', 'Shell(rm -rf*)'],
+  ['deny', 'Shell(sudo *)'],
+  ['deny', 'Bash(curl * | sh)'],
+  ['deny', 'Read(**/secrets/**)'],
+  ['deny', 'Write(/etc/**)'],
+  ['ask', 'Shell(git push*)'],
+  ['ask', 'Shell(npm publish*)'],
+  ['ask', 'WebFetch(domain:internal.example)'],
+  ['allow', 'Shell(git status*)'],
+  ['allow', 'Shell(git diff*)'],
+  ['allow', 'Shell(git log*)'],
+  ['allow', 'Shell(ls*)'],
+  ['allow', 'Shell(cat *)'],
+  ['allow', 'Shell(npm test*)'],
+  ['allow', 'Shell(npm run lint*)'],
+  ['allow', 'Read(src/**)'],
+  ['allow', 'Edit(src/**)'],
+  ['allow', 'Write(docs/**)'],
+  ['allow', 'WebFetch(domain:docs.rs)'],
+  ['allow', 'WebSearch'],
+];
