@@ -22,6 +22,7 @@ import {
 import type { SlashCommand } from '../soul/slash-commands.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import type { ProjectApprovals } from '../toolset/approval/project-approvals.js';
+import { heldBack } from './held-back-rules.js';
 import { permissionsCommand } from './permissions-command.js';
 import type { WorkspaceTrust } from './workspace-trust.js';
 
@@ -77,7 +78,7 @@ export async function createSessionPolicy(
   const sources = ruleSources(parts);
   const { trust } = parts;
   let loaded = await readRules(sources);
-  trust.setHeldBack(heldBack(loaded, sources));
+  trust.setHeldBack(...heldBack(loaded, sources));
   const protectedFiles = await protectedFilesOf(parts, sources);
   const policy = new SessionPolicy({
     workDir: parts.workDir,
@@ -101,7 +102,7 @@ export async function createSessionPolicy(
       async save(spec, where) {
         await appendRule(where === 'project' ? sources.projectFile : sources.userFile, spec);
         loaded = await readRules(sources);
-        trust.setHeldBack(heldBack(loaded, sources));
+        trust.setHeldBack(...heldBack(loaded, sources));
         return rulesInForce(loaded, trust.trusted);
       },
     },
@@ -118,12 +119,6 @@ export async function createSessionPolicy(
     trustChangeRefused: parts.trustChangeRefused,
   });
   return { policy, command };
-}
-
-/** What trusting the workspace would put in force: its rules file's allow rules. */
-function heldBack(loaded: LoadedRules, sources: RuleSources): string[] {
-  const allows = loaded.project.filter((rule) => rule.decision === 'allow').length;
-  return allows === 0 ? [] : [`${allows} allow rule${allows === 1 ? '' : 's'} in ${sources.projectFile}`];
 }
 
 /** The agent's own configuration: the rules files, the trust record, the configs it loaded. */

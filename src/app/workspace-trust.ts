@@ -35,6 +35,13 @@ export interface WorkspaceTrustView {
   /** What trust would put in force here ("2 allow rules in /w/.kimi-ts/permissions.toml"); empty: nothing. */
   readonly enables: readonly string[];
   /**
+   * Each allow rule trust would put in force, as written (`Shell(npm test)`, its reason after
+   * ` — `), in the file's order: every front end's trust question lists them all (issue #24), so a
+   * rule planted beside the person's own is seen before it is trusted. Raw text: a front end
+   * reveals it.
+   */
+  readonly allowRules: readonly string[];
+  /**
    * Whether a front end should ask: not trusted, trust would change something, and the person has
    * not said "No" for this folder before (the trust record remembers it).
    */
@@ -105,6 +112,7 @@ export async function startingTrust(parts: {
 export class WorkspaceTrust implements WorkspaceTrustView {
   private current: TrustSource | null;
   private enabled: readonly string[] = [];
+  private rules: readonly string[] = [];
   private readonly listeners: (() => void)[] = [];
 
   constructor(
@@ -139,13 +147,21 @@ export class WorkspaceTrust implements WorkspaceTrustView {
     return this.trusted ? [] : this.enabled;
   }
 
+  get allowRules(): readonly string[] {
+    return this.trusted ? [] : this.rules;
+  }
+
   get worthAsking(): boolean {
     return !this.trusted && !this.saidNo && this.enabled.length > 0;
   }
 
-  /** What trust would put in force (set by the parts that hold something back). */
-  setHeldBack(items: readonly string[]): void {
+  /**
+   * What trust would put in force (set by the parts that hold something back): the summary and
+   * each allow rule as written.
+   */
+  setHeldBack(items: readonly string[], allowRules: readonly string[] = []): void {
     this.enabled = items;
+    this.rules = allowRules;
   }
 
   /** Runs `listener` once the folder becomes trusted (e.g. the policy puts the project's rules in force). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { revealInvisible } from './reveal-invisible.js';
+import { revealInvisible, revealInvisibleLines, revealInvisibleOneLine } from './reveal-invisible.js';
 
 describe('revealInvisible', () => {
   it.each([
@@ -28,5 +28,22 @@ describe('revealInvisible', () => {
     ['blank lines of spaces and tabs', 'a\n  \n\t\n \nb', 'a\n⟨3 blank lines⟩\nb'],
   ])('%s', (_name, input, expected) => {
     expect(revealInvisible(input)).toBe(expected);
+  });
+});
+
+describe('revealInvisibleLines', () => {
+  it('reveals each character as revealInvisible does, and keeps every line (blank ones too)', () => {
+    const text = '# ok \u202E\u2066\n\n\n\nrm -rf ~ \u2069\r\nx\u2800\u2800';
+    expect(revealInvisibleLines(text)).toBe('# ok ⟨U+202E⟩⟨U+2066⟩\n\n\n\nrm -rf ~ ⟨U+2069⟩\nx⟨U+2800 ×2⟩');
+    expect(revealInvisibleLines(text).split('\n')).toHaveLength(text.split('\n').length);
+  });
+});
+
+describe('revealInvisibleOneLine', () => {
+  it('keeps an entry on its line: newlines and tabs as pictures, the rest revealed', () => {
+    expect(revealInvisibleOneLine('Shell(ls)\n  allow Shell(rm -rf ~)\t\u202e')).toBe(
+      'Shell(ls)␊  allow Shell(rm -rf ~)␉⟨U+202E⟩',
+    );
+    expect(revealInvisibleOneLine(`a${'\n'.repeat(5)}b`)).toBe('a␊⟨4 blank lines⟩␊b');
   });
 });

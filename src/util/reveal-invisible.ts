@@ -14,14 +14,33 @@ import { sanitizeForTerminal, type TerminalSafe } from './sanitize-terminal.js';
  * Plain spaces and tabs stay (front ends wrap long lines in full). Pure: the web page uses it too.
  */
 export function revealInvisible(text: string): TerminalSafe {
-  // Control characters first, as every terminal front end shows them (`␛`, `␍`, `⟨U+202E⟩`).
-  const safe = sanitizeForTerminal(text);
-  const shown = INVISIBLE_TEST.test(safe) ? safe.replace(INVISIBLE_RUN, marker) : safe;
   // Markers and the text's own (sanitised) characters: still safe.
-  return shown.replace(
+  return revealInvisibleLines(text).replace(
     BLANK_LINES,
     (run) => `\n⟨${run.split('\n').length - 2} blank lines⟩\n`,
   ) as TerminalSafe;
+}
+
+/**
+ * `revealInvisible` for text that must stay on one line (a path, an entry of a list): a newline
+ * shows as `␊` and a tab as `␉`, so the text cannot start a line that reads as another entry.
+ */
+export function revealInvisibleOneLine(text: string): TerminalSafe {
+  const shown = revealInvisible(text);
+  return (
+    /[\n\t]/.test(shown) ? shown.replace(/\n/g, '\u240a').replace(/\t/g, '\u2409') : shown
+  ) as TerminalSafe;
+}
+
+/**
+ * `revealInvisible` for text whose lines are shown one by one with their numbers (a diff's old and
+ * new text): every character is revealed the same way, but the lines stay as they are, blank ones
+ * included, so line N of the result is line N of the text (a `\r\n` line end is a plain newline).
+ */
+export function revealInvisibleLines(text: string): TerminalSafe {
+  // Control characters first, as every terminal front end shows them (`␛`, `␍`, `⟨U+202E⟩`).
+  const safe = sanitizeForTerminal(text);
+  return (INVISIBLE_TEST.test(safe) ? safe.replace(INVISIBLE_RUN, marker) : safe) as TerminalSafe;
 }
 
 /**

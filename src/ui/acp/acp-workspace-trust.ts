@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import type { AgentSession } from '../../app/agent-session.js';
+import { trustQuestionText } from '../common/trust-question-text.js';
 
 /**
  * Workspace trust over ACP, as kimi-ts extensions (ACP's `_meta` and `_`-prefixed methods): an editor
@@ -45,6 +46,10 @@ export async function settleWorkspaceTrust(
         sessionId: session.sessionId,
         folder: trust.folder,
         enables: [...trust.enables],
+        // Each allow rule as written, and the whole question as text (the rules revealed), for an
+        // editor that shows only that.
+        allow_rules: [...trust.allowRules],
+        description: trustQuestionText(trust),
       }),
     );
     if (answer.success && answer.data.trusted)

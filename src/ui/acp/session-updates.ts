@@ -5,6 +5,11 @@ import { type ContentPart, extractText } from '../../kosong/message.js';
 import type { DisplayBlock, ToolReturnValue } from '../../kosong/tool.js';
 import { MODEL_WAITING_TYPE } from '../../soul/model-waiting.js';
 import { assertNever } from '../../util/assert-never.js';
+import {
+  revealInvisible,
+  revealInvisibleLines,
+  revealInvisibleOneLine,
+} from '../../util/reveal-invisible.js';
 import { extractKeyArgument } from '../../wire/key-argument.js';
 import type { WireMessage } from '../../wire/message.js';
 
@@ -28,13 +33,21 @@ export function toolKind(name: string): ToolKind {
   return TOOL_KINDS[name] ?? 'other';
 }
 
-/** `Shell: ls -la`: the tool and the argument that says what the call does. */
+/**
+ * `Shell: ls -la`: the tool and the argument that says what the call does. The argument is the
+ * model's: its invisible characters and bidi controls show as markers, as in every front end.
+ */
 export function toolTitle(name: string, argumentsJson: string | null, workDir: string): string {
   const key = extractKeyArgument(name, argumentsJson, workDir);
-  return key ? `${name}: ${key}` : name;
+  return key ? revealInvisible(`${name}: ${key}`) : name;
 }
 
-/** Display blocks an ACP client can show: diffs as diffs, the rest as text. */
+/**
+ * Display blocks an ACP client can show: diffs as diffs, the rest as text. What the editor shows
+ * is what the person approves or reads, so it is the revealed text (issue #24): a bidi override
+ * shows as `⟨U+202E⟩` instead of reordering the line, and blank-line padding as `⟨300 blank
+ * lines⟩`. A diff keeps its lines (each one revealed) so its line numbers stay the file's.
+ */
 export function displayContent(display: readonly DisplayBlock[]): ToolCallContent[] {
   const content: ToolCallContent[] = [];
   for (const block of display) {
@@ -42,12 +55,12 @@ export function displayContent(display: readonly DisplayBlock[]): ToolCallConten
     if (block.type === 'diff' && typeof path === 'string' && typeof new_text === 'string') {
       content.push({
         type: 'diff',
-        path,
-        oldText: typeof old_text === 'string' ? old_text : null,
-        newText: new_text,
+        path: revealInvisibleOneLine(path),
+        oldText: typeof old_text === 'string' ? revealInvisibleLines(old_text) : null,
+        newText: revealInvisibleLines(new_text),
       });
     } else if (block.type === 'shell' && typeof command === 'string') {
-      content.push(textContent(`$ ${command}`));
+      content.push(textContent(`$ ${revealInvisible(command)}`));
     }
   }
   return content;

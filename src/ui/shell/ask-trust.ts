@@ -5,6 +5,7 @@ import {
   type TerminalSafe,
   terminalText as t,
 } from '../../util/sanitize-terminal.js';
+import { heldBackLines } from '../common/trust-question-text.js';
 import type { LineReader } from './line-reader.js';
 
 /**
@@ -44,7 +45,9 @@ export async function askWorkspaceTrust(
     joinTerminalText(
       [
         t`Do you trust the folder ${clean(trust.folder)}?`,
-        t`Its own configuration is not in force until you do: ${held}.`,
+        // Every allow rule it would put in force, one a line (the terminal's scrollback holds all).
+        t`Its own configuration is not in force until you do:`,
+        ...heldBackLines(trust),
         t`A repository you did not write can use it to run commands without asking.`,
         t`  y trust it (remembered)   s trust it for this session only   n do not trust it (remembered)`,
         t``,

@@ -7,6 +7,7 @@ import {
   trustedLiteral,
 } from '../../util/sanitize-terminal.js';
 import type { SessionControl } from '../common/session-control.js';
+import { heldBackLines } from '../common/trust-question-text.js';
 import { ChoicePicker } from './choice-picker.js';
 import { modelCommand } from './commands/model-command.js';
 import { rewindCommand } from './commands/rewind-command.js';
@@ -146,13 +147,17 @@ export class CommandPanels {
       this.host.tui.requestRender();
       return;
     }
-    const held = joinTerminalText(
-      trust.enables.map((item) => sanitizeForTerminal(item)),
-      trustedLiteral('; '),
-    );
-    // The whole story in the transcript (it wraps); the picker's title is one line, cut to the width.
+    // The whole story in the transcript (it wraps), every allow rule on a line of its own; the
+    // picker's title is one line, cut to the width.
     this.host.note(
-      t`${style.bold('Workspace trust')}: ${sanitizeForTerminal(trust.folder)} is not trusted, so its own configuration is not in force: ${held}. A repository you did not write can use it to run commands without asking.`,
+      joinTerminalText(
+        [
+          t`${style.bold('Workspace trust')}: ${sanitizeForTerminal(trust.folder)} is not trusted, so its own configuration is not in force:`,
+          ...heldBackLines(trust),
+          t`A repository you did not write can use it to run commands without asking.`,
+        ],
+        trustedLiteral('\n'),
+      ),
     );
     const picker = new ChoicePicker(
       t`Trust the folder ${sanitizeForTerminal(trust.folder)}?`,

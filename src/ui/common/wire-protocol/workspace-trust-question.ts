@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { WorkspaceTrustView } from '../../../app/agent-session.js';
+import { trustQuestionText } from '../trust-question-text.js';
 import { type InboundResponse, requestFrame } from './jsonrpc.js';
 import type { OutboundFrame } from './transport.js';
 
@@ -26,6 +27,7 @@ export function workspaceTrustState(trust: WorkspaceTrustView): Record<string, u
     trusted: trust.trusted,
     source: trust.source,
     enables: [...trust.enables],
+    allow_rules: [...trust.allowRules],
   };
 }
 
@@ -51,7 +53,10 @@ export class WorkspaceTrustQuestion {
         id: this.id,
         folder: this.trust.folder,
         enables: [...this.trust.enables],
-        description: `Trust the folder ${this.trust.folder}? Its own configuration would be in force: ${this.trust.enables.join('; ')}.`,
+        // Each allow rule as written (raw data, as the wire carries it); the description lists
+        // them too, revealed, for a client that shows only the description.
+        allow_rules: [...this.trust.allowRules],
+        description: trustQuestionText(this.trust),
       },
     });
   }

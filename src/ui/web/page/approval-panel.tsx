@@ -316,11 +316,16 @@ function Choice({
   );
 }
 
-/** A shell command block with its invisible and blank-looking runs shown as markers. */
+/**
+ * A shell command or brief block with its invisible and blank-looking runs shown as markers. A diff
+ * block is revealed line by line by DiffView itself (its rows keep the file's line numbers).
+ */
 function withInvisibleShown(block: PendingApproval['request']['display'][number]) {
-  return block.type === 'shell' && typeof block.command === 'string'
-    ? { ...block, command: revealInvisible(block.command) }
-    : block;
+  if (block.type === 'shell' && typeof block.command === 'string')
+    return { ...block, command: revealInvisible(block.command) };
+  if (block.type === 'brief' && typeof block.text === 'string')
+    return { ...block, text: revealInvisible(block.text) };
+  return block;
 }
 
 function shellCommand(display: readonly { type: string; [field: string]: unknown }[]): string | null {

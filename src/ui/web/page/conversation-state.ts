@@ -61,7 +61,8 @@ export interface SessionStatus {
 /** The server's question whether to trust the session's folder (a kimi-ts extension). */
 export interface PendingTrust {
   rpcId: string | null;
-  request: { id: string; folder: string; enables: string[] };
+  /** `allow_rules`: each allow rule as written (absent from a server before it was sent). */
+  request: { id: string; folder: string; enables: string[]; allow_rules?: string[] };
 }
 
 export interface ConversationState {

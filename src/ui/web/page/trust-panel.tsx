@@ -1,4 +1,6 @@
 import { useRef } from 'preact/hooks';
+import { revealInvisibleOneLine } from '../../../util/reveal-invisible.js';
+import { heldBackLines } from '../../common/trust-question-text.js';
 import type { PendingTrust } from './conversation-state.js';
 import { useArmedPanel } from './use-armed-panel.js';
 
@@ -33,10 +35,18 @@ export function TrustPanel({
       aria-labelledby={`trust-${request.id}`}
       data-armed={armed ? 'true' : 'false'}
     >
-      <h3 id={`trust-${request.id}`}>Trust the folder {request.folder}?</h3>
+      <h3 id={`trust-${request.id}`}>Trust the folder {revealInvisibleOneLine(request.folder)}?</h3>
+      {/* Every allow rule it would put in force, one a line, revealed (the description scrolls). */}
       <p class="description">
-        Until you do, its own configuration is not in force: {request.enables.join('; ')}. A repository you
-        did not write can use it to run commands without asking.
+        {[
+          'Until you do, its own configuration is not in force:',
+          ...heldBackLines({
+            folder: request.folder,
+            enables: request.enables,
+            allowRules: request.allow_rules ?? [],
+          }),
+          'A repository you did not write can use it to run commands without asking.',
+        ].join('\n')}
       </p>
       <div class="choices">
         <button type="button" disabled={disabled} onClick={() => answer(true, true)}>
