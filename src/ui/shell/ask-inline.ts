@@ -8,6 +8,7 @@ import {
 import type { ApprovalAnswer, ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { askingAgentLabel } from '../common/asking-agent.js';
 import { commandPrefix } from '../common/command-prefix.js';
+import { editLinesText } from './edit-lines.js';
 import type { LineReader } from './line-reader.js';
 
 /**
@@ -44,8 +45,10 @@ export async function askApproval(
         : [t`  ${revealInvisible(block.text)}\n`]
       : [],
   );
+  // A file edit's every changed line, before the question (nothing of it is approved unseen).
+  const edits = editLinesText(request.payload.display);
   write(
-    t`Allow ${clean(action)}? ${revealInvisible(description)}\n${joinTerminalText(briefs, t``)}  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead${swarmChoice}\n`,
+    t`Allow ${clean(action)}? ${revealInvisible(description)}\n${joinTerminalText(briefs, t``)}${edits}  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead${swarmChoice}\n`,
   );
   const ask = async (
     prompt: string,

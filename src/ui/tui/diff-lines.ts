@@ -1,12 +1,12 @@
 import { truncateToWidth, visibleWidth } from '@mariozechner/pi-tui';
-import { diffLines } from 'diff';
 import { revealInvisible } from '../../util/reveal-invisible.js';
 import { type TerminalSafe, terminalText as t } from '../../util/sanitize-terminal.js';
 import type { DiffDisplayBlock } from '../../wire/display.js';
+import { type ChangedLine, changedLines } from '../common/diff-changes.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import type { TuiStyle } from './tui-style.js';
 
-/** Changed lines shown for one file edit; the rest is counted. */
+/** Changed lines shown for one file edit in the transcript; the rest is counted (Ctrl-E is the output's). */
 const MAX_DIFF_LINES = 12;
 
 /** A file edit as coloured `+`/`-` lines with their line numbers, cut to the width. */
@@ -16,33 +16,22 @@ export function renderDiff(
   width: number,
   indent: TerminalSafe,
 ): TerminalSafe[] {
-  const lines: TerminalSafe[] = [];
-  let oldLine = block.old_start;
-  let newLine = block.new_start;
-  let hidden = 0;
-  for (const change of diffLines(block.old_text, block.new_text)) {
-    const texts = change.value.replace(/\n$/, '').split('\n');
-    for (const text of texts) {
-      if (!change.added && !change.removed) {
-        oldLine++;
-        newLine++;
-        continue;
-      }
-      const number = change.added ? newLine++ : oldLine++;
-      if (lines.length >= MAX_DIFF_LINES) {
-        hidden++;
-        continue;
-      }
-      const sign = change.added ? t`+` : t`-`;
-      const paint = change.added ? style.ok : style.error;
-      const shown = revealInvisible(sanitizeForTerminal(text));
-      const line = t`${indent}${String(number).padStart(4) as TerminalSafe} ${paint(t`${sign} ${shown}`)}`;
-      lines.push(fitToWidth(line, width));
-    }
-  }
+  const changes = changedLines(block);
+  const lines = changes
+    .slice(0, MAX_DIFF_LINES)
+    .map((change) => fitToWidth(diffLine(change, style, indent), width));
+  const hidden = changes.length - lines.length;
   if (hidden > 0)
     lines.push(style.dim(t`${indent}     \u2026 ${hidden} more changed line${hidden === 1 ? t`` : t`s`}`));
   return lines;
+}
+
+/** One changed line: its number, then `+`/`-` and the line revealed, coloured. Not cut or wrapped. */
+export function diffLine(change: ChangedLine, style: TuiStyle, indent: TerminalSafe): TerminalSafe {
+  const sign = change.sign === '+' ? t`+` : t`-`;
+  const paint = change.sign === '+' ? style.ok : style.error;
+  const shown = revealInvisible(sanitizeForTerminal(change.text));
+  return t`${indent}${String(change.number).padStart(4) as TerminalSafe} ${paint(t`${sign} ${shown}`)}`;
 }
 
 /** A line cut to the width says how much of it is hidden (`…+120 cols`): nothing is cut silently. */
