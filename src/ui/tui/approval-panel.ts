@@ -6,7 +6,7 @@ import type { DiffDisplayBlock } from '../../wire/display.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../wire/requests.js';
 import { type SessionScope, sessionScopes } from './approval-scopes.js';
 import { ARM_DELAY_MS, ArmDelay } from './arm-delay.js';
-import { renderDiff } from './diff-lines.js';
+import { EditWindow } from './edit-window.js';
 import { sanitizeForTerminal } from './sanitize-for-terminal.js';
 import { fitLine, wrapLines } from './terminal-lines.js';
 import type { TuiStyle } from './tui-style.js';
@@ -55,6 +55,8 @@ export class ApprovalPanel implements Component, Focusable {
    * stage) or the user's, for every project (`u`); at most one.
    */
   private saveRule: 'project' | 'user' | null = null;
+  /** A file edit's changed lines (none for other requests), every one of them reachable. */
+  private readonly edit: EditWindow;
 
   constructor(
     private readonly request: ApprovalRequest,
@@ -67,8 +69,11 @@ export class ApprovalPanel implements Component, Focusable {
      * (`1 of 3 · agent coder a1b2c3d4 — …`); null when one waits and the main agent asks.
      */
     private readonly queueLine: () => string | null = () => null,
+    /** The terminal's height now: a file edit's window is sized to leave the rest on screen. */
+    private readonly rows: () => number = () => Number.POSITIVE_INFINITY,
   ) {
     this.arm = new ArmDelay(now);
+    this.edit = new EditWindow(request.payload.display.filter(isDiffBlock), style);
     this.scopes = sessionScopes(request.payload);
     this.choices = request.payload.swarm_id ? [...CHOICES, SWARM_CHOICE] : CHOICES;
     this.feedback.onSubmit = (text) => this.answer('reject', text.trim());
@@ -93,6 +98,8 @@ export class ApprovalPanel implements Component, Focusable {
       this.finish();
       return;
     }
+    // The edit's window scrolls in every stage (in the reason's field, its own keys stay its own).
+    if (this.edit.scroll(data, this.stage === 'feedback')) return;
     if (this.stage === 'feedback') {
       this.feedback.focused = true;
       this.feedback.handleInput(data);
@@ -140,7 +147,25 @@ export class ApprovalPanel implements Component, Focusable {
     for (const line of wrapLines(header, width)) lines.push(fitLine(line, width));
     for (const line of wrapLines(shown(description), inner)) lines.push(fitLine(t`  ${line}`, width));
     for (const block of display) lines.push(...renderBlock(block, style, width));
+    let bottom = this.choiceLines(width, inner);
+    if (this.edit.lineCount > 0) {
+      // A file edit's changed lines, in a window that leaves the rest of the panel, the prompt
+      // editor and the status line on screen; the line under it says what was not shown yet.
+      const fixed = lines.length + 2 + bottom.length + RESERVED_ROWS; // + its line, the blank one
+      const { rows, where } = this.edit.render(width, Math.max(MIN_EDIT_ROWS, this.rows() - fixed));
+      lines.push(...rows);
+      if (where !== null) lines.push(where);
+      // The hint names the scroll keys once the window is known to scroll (same number of lines).
+      bottom = this.choiceLines(width, inner);
+    }
     lines.push(t``);
+    return [...lines, ...bottom];
+  }
+
+  /** The lines under what is asked: the choices (or the scopes, or the reason's field) and the hint. */
+  private choiceLines(width: number, inner: number): TerminalSafe[] {
+    const { style } = this;
+    const lines: TerminalSafe[] = [];
     if (this.stage === 'feedback') {
       const ask = t`  ${style.bold(t`What should it do instead?`)} ${style.dim(t`(Enter sends, Esc goes back)`)}`;
       lines.push(fitLine(ask, width));
@@ -148,6 +173,9 @@ export class ApprovalPanel implements Component, Focusable {
       // pi-tui's Input draws what the person types into it, sanitised there.
       for (const line of this.feedback.render(inner))
         lines.push(fitLine(t`  ${line as TerminalSafe}`, width));
+      // (A line either way: the panel's height does not change when the window turns out to scroll.)
+      if (this.edit.lineCount > 0)
+        lines.push(this.edit.scrolls ? fitLine(style.dim(t`  PgUp/PgDn scroll the edit`), width) : t``);
       return lines;
     }
     const choices = this.stage === 'choose' ? this.choices : this.scopes.map((scope) => scope.label);
@@ -180,11 +208,13 @@ export class ApprovalPanel implements Component, Focusable {
       const user = t`  ${box('user')} u: or as your own rule, in every project ${style.dim(t`(permissions.toml in the agent home)`)}`;
       lines.push(fitLine(project, width), fitLine(user, width));
     }
-    const hint = this.needsDeliberateEnter
+    const keys = this.needsDeliberateEnter
       ? t`  You were typing when this appeared: press a number, or \u2191/\u2193 then Enter`
       : this.stage === 'scope'
         ? t`  \u2191/\u2193 + Enter, or a number \u00B7 Esc goes back`
         : t`  \u2191/\u2193 + Enter, or a number`;
+    // The edit's window scrolls: its keys are in the hint (Ctrl-E, the TUI's "show more", too).
+    const hint = this.edit.scrolls ? t`${keys} \u00B7 PgDn/Ctrl-E shows more of the edit` : keys;
     lines.push(fitLine(style.dim(this.isArmed ? hint : t`  \u2026`), width));
     return lines;
   }
@@ -252,6 +282,15 @@ export class ApprovalPanel implements Component, Focusable {
   }
 }
 
+/** Lines kept free under the panel for the prompt editor and the status line. */
+const RESERVED_ROWS = 6;
+/** The edit's window is never smaller than this, however short the terminal. */
+const MIN_EDIT_ROWS = 3;
+
+function isDiffBlock(block: DisplayBlock): block is DiffDisplayBlock {
+  return block.type === 'diff' && typeof block.old_text === 'string' && typeof block.new_text === 'string';
+}
+
 /** Text for an approval: sanitised for the terminal, with invisible and blank-looking runs shown. */
 function shown(text: string): TerminalSafe {
   return revealInvisible(sanitizeForTerminal(text));
@@ -264,8 +303,7 @@ function renderBlock(block: DisplayBlock, style: TuiStyle, width: number): Termi
       fitLine(i === 0 ? t`  ${style.dim(t`$`)} ${style.bold(line)}` : t`    ${style.bold(line)}`, width),
     );
   }
-  if (block.type === 'diff' && 'old_text' in block)
-    return renderDiff(block as DiffDisplayBlock, style, width, t`  `);
+  // A file edit's lines are in the edit's window (see EditWindow).
   if (block.type === 'brief' && 'text' in block && typeof block.text === 'string') {
     return wrapLines(shown(block.text), inner).map((line) => fitLine(t`  ${style.dim(line)}`, width));
   }

@@ -28,10 +28,19 @@ export function renderDiff(
 
 /** One changed line: its number, then `+`/`-` and the line revealed, coloured. Not cut or wrapped. */
 export function diffLine(change: ChangedLine, style: TuiStyle, indent: TerminalSafe): TerminalSafe {
+  return t`${diffLineNumber(change, indent)}${diffLineText(change, style)}`;
+}
+
+/** The plain part before a changed line: the indent and its number (`    26 `). */
+export function diffLineNumber(change: ChangedLine, indent: TerminalSafe): TerminalSafe {
+  return t`${indent}${String(change.number).padStart(4) as TerminalSafe} `;
+}
+
+/** A changed line's sign and text, revealed and coloured (`+ curl … | sh`). */
+export function diffLineText(change: ChangedLine, style: TuiStyle): TerminalSafe {
   const sign = change.sign === '+' ? t`+` : t`-`;
   const paint = change.sign === '+' ? style.ok : style.error;
-  const shown = revealInvisible(sanitizeForTerminal(change.text));
-  return t`${indent}${String(change.number).padStart(4) as TerminalSafe} ${paint(t`${sign} ${shown}`)}`;
+  return paint(t`${sign} ${revealInvisible(sanitizeForTerminal(change.text))}`);
 }
 
 /** A line cut to the width says how much of it is hidden (`…+120 cols`): nothing is cut silently. */

@@ -46,8 +46,13 @@ export class PanelQueue {
     };
     const panel: Panel =
       request.type === 'ApprovalRequest'
-        ? new ApprovalPanel(request, style, onDone, this.host.now ?? Date.now, () =>
-            approvalQueueLine(request.payload, this.panels.indexOf(panel) + 1, this.panels.length),
+        ? new ApprovalPanel(
+            request,
+            style,
+            onDone,
+            this.host.now ?? Date.now,
+            () => approvalQueueLine(request.payload, this.panels.indexOf(panel) + 1, this.panels.length),
+            () => tui.terminal.rows,
           )
         : plan && PlanPanel.fits(request)
           ? new PlanPanel(request, plan, style, onDone, { rows: () => tui.terminal.rows })
