@@ -8,7 +8,6 @@ import {
 import type { ApprovalAnswer, ApprovalRequest, QuestionRequest } from '../../wire/requests.js';
 import { askingAgentLabel } from '../common/asking-agent.js';
 import { commandPrefix } from '../common/command-prefix.js';
-import { editLinesText } from './edit-lines.js';
 import type { LineReader } from './line-reader.js';
 
 /**
@@ -45,8 +44,11 @@ export async function askApproval(
         : [t`  ${revealInvisible(block.text)}\n`]
       : [],
   );
-  // A file edit's every changed line, before the question (nothing of it is approved unseen).
-  const edits = editLinesText(request.payload.display);
+  // A file edit's every changed line, before the question (nothing of it is approved unseen). Loaded
+  // with the first edit asked about: the diff library is no part of the line shell's start.
+  const edits = request.payload.display.some((block) => block.type === 'diff')
+    ? (await import('./edit-lines.js')).editLinesText(request.payload.display)
+    : t``;
   write(
     t`Allow ${clean(action)}? ${revealInvisible(description)}\n${joinTerminalText(briefs, t``)}${edits}  1 approve once   2 approve for this session   3 reject   4 reject, saying what to do instead${swarmChoice}\n`,
   );
