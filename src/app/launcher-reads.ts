@@ -11,6 +11,7 @@ import {
   valuesOf,
 } from './launcher-options.js';
 import type { LauncherReads, LaunchPlace } from './launcher-read-types.js';
+import { makeIncludes } from './make-includes.js';
 import { packageScriptReads } from './package-script-reads.js';
 import { venvInterpreterReads } from './venv-reads.js';
 
@@ -108,11 +109,16 @@ async function addLauncherReads(
         pathOfWord(file, dir, place.home),
       );
       // Every default name: one a command adds may come before the one there is (GNUmakefile first).
-      reads.files.push(
-        ...(named.length > 0
-          ? named
-          : ['GNUmakefile', 'makefile', 'Makefile'].map((name) => join(dir, name))),
+      const makefiles =
+        named.length > 0 ? named : ['GNUmakefile', 'makefile', 'Makefile'].map((name) => join(dir, name));
+      reads.files.push(...makefiles);
+      // What they include runs as they do (`include mk/rules.mk`).
+      const includeDirs = valuesOf(read, ['-I', '--include-dir']).map((folder) =>
+        pathOfWord(folder, dir, place.home),
       );
+      const included = makeIncludes(makefiles, dir, includeDirs);
+      reads.files.push(...included.files);
+      if (included.unsure !== null) unsure(included.unsure);
       return;
     }
     case 'just':
