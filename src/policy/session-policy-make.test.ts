@@ -15,7 +15,7 @@ const RM_RF: PermissionRuleSpec[] = [{ decision: 'deny', pattern: 'Shell(rm -rf*
 
 const ASKED: [name: string, command: string][] = [
   ['SHELL= on the command line', 'make SHELL=/tmp/x all'],
-  ['.SHELLFLAGS= on the command line', "make '.SHELLFLAGS=-c \"rm -rf v\"' all"],
+  ['.SHELLFLAGS= on the command line', 'make \'.SHELLFLAGS=-c "rm -rf v"\' all'],
   ['MAKEFLAGS= on the command line', "make 'MAKEFLAGS=--eval=x' all"],
   ['MAKEFILES= on the command line', 'make MAKEFILES=/tmp/x.mk all'],
   ['SHELL:= (another assignment operator)', 'make SHELL:=/tmp/x all'],
