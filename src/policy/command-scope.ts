@@ -1,4 +1,4 @@
-import { basename, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { DecisionRealPaths } from './decision-real-paths.js';
 import { folderOptionValues } from './folder-options.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
