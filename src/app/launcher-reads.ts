@@ -58,10 +58,10 @@ export async function addCommandReads(
 
 async function addLaunches(reads: LauncherReads, reading: LaunchReading, place: LaunchPlace): Promise<void> {
   for (const { cwd, why } of reading.unsure) reads.notHeld.push({ tree: cwd, why: unsureWhy(why) });
-  for (const { words, cwd } of reading.commands) {
+  for (const { words, cwd, pathBins } of reading.commands) {
     const [program, ...args] = words;
     if (program !== null && program !== undefined)
-      await addLauncherReads(reads, program, args, { ...place, cwd });
+      await addLauncherReads(reads, program, args, { ...place, cwd, pathBins: pathBins ?? place.pathBins });
   }
 }
 
@@ -194,8 +194,14 @@ async function addLauncherReads(
         const read = readOptions(args, PYTHON_OPTIONS);
         if (read.unsure !== null) unsure(read.unsure);
         // `.venv/bin/python`: the environment's site-packages runs at start (.pth files) and is imported from.
-        if (programWord.includes('/') && !read.options.some(({ name }) => name === '-S'))
-          venvInterpreterReads(reads, pathOfWord(programWord, cwd, place.home));
+        if (!read.options.some(({ name }) => name === '-S')) {
+          if (programWord.includes('/'))
+            venvInterpreterReads(reads, pathOfWord(programWord, cwd, place.home));
+          // A bare name the line's PATH finds first in an environment (`source .venv/bin/activate`).
+          else
+            for (const bin of place.pathBins ?? [])
+              if (existsSync(join(bin, programWord))) venvInterpreterReads(reads, join(bin, programWord));
+        }
         const module = valuesOf(read, ['-m'])[0];
         if (module !== undefined && read.options[read.options.length - 1]?.name === '-m')
           addPythonModuleReads(reads, module, cwd);
