@@ -152,7 +152,9 @@ function gitStoreReason(
   for (const run of runs) {
     if (unknownFolder !== null) {
       const read = gitRunRead(run, folders[0] ?? sep);
-      if (read !== null && (read.kind !== 'writes' || followed))
+      // A fetch through a remote's name is looked up in the repository's config: after a `cd` nobody
+      // follows, which repository is not known, and `cd "$d" && git pull` is no read of its own.
+      if (read !== null && read.kind !== 'remote' && (read.kind !== 'writes' || followed))
         return `it prints git's stored files in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
       continue;
     }
