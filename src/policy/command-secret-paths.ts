@@ -152,8 +152,7 @@ function gitStoreReason(
   for (const run of runs) {
     if (unknownFolder !== null) {
       const read = gitRunRead(run, folders[0] ?? sep);
-      // A fetch through a remote's name is looked up in the repository's config: after a `cd` nobody
-      // follows, which repository is not known, and `cd "$d" && git pull` is no read of its own.
+      // A remote's name is looked up in a repository's config: after such a `cd` none is known.
       if (read !== null && read.kind !== 'remote' && (read.kind !== 'writes' || followed))
         return `it prints git's stored files in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
       continue;
