@@ -34,6 +34,9 @@ export function folderOptionValues(words: readonly string[], at: number): string
     const options = DIRECTORY_OPTIONS[name];
     return options === undefined ? [] : directoryValues(words, at, options);
   }
+  // Most wrapped commands have no option that could move a folder (`sudo -u root …`, `timeout 5 …`):
+  // told by their words alone, with nothing unwrapped (a decision per Shell call asks this).
+  if (!hasFolderOption(words, at)) return [];
   // A wrapper: each command it runs, wrappers removed one by one, with the options of each.
   const stages = unwrap(words.slice(at).map(asWord)).stages;
   const dirs: string[] = [];
@@ -76,6 +79,21 @@ function directoryValues(words: readonly string[], at: number, options: readonly
     }
   }
   return dirs;
+}
+
+/**
+ * An option word that might be a folder option of a wrapper or command above: a short cluster with
+ * C, D or w in it (`-iC`, `-D`, `-w`), a long option that may abbreviate --chdir, --wd,
+ * --working-directory or --directory.
+ */
+const MAY_MOVE_FOLDER = /^-[^-]*[CDw]|^--[cwd]/;
+
+function hasFolderOption(words: readonly string[], at: number): boolean {
+  for (let i = at + 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.startsWith('-') && MAY_MOVE_FOLDER.test(word)) return true;
+  }
+  return false;
 }
 
 /** A word the secret check split (quotes removed) as the wrappers' reader takes it. */
