@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { parseShellCommand, parseShellCommandNow } from '../policy/shell-command.js';
 import { CODE_WORD, type ShellWord } from '../policy/shell-words.js';
 import { basename, unwrap } from '../policy/shell-wrappers.js';
@@ -15,6 +16,8 @@ export interface LaunchCommand {
   /** Its words after quote removal; null where an expansion decides the word. */
   readonly words: readonly (string | null)[];
   readonly cwd: string;
+  /** Folders its command line puts on PATH (a virtual environment activated): where a bare name may be found. */
+  readonly pathBins?: readonly string[];
 }
 
 /** What cannot be read surely (a program or `cd` an expansion decides): said at start. */
@@ -99,7 +102,44 @@ async function addCommandLine(
     }
   }
   // A `bash -c` string of the line is parts of it already (the parser reads it as the policy does).
+  const from = reading.commands.length;
   for (const words of parts) for (const folder of folders) addStages(reading, words, folder, home);
+  const bins = pathBinsOf(parsed.analysed, folders, home);
+  if (bins.length > 0)
+    for (let i = from; i < reading.commands.length; i++)
+      reading.commands[i] = { ...reading.commands[i]!, pathBins: bins };
+}
+
+/** `PATH=A:B:$PATH` (before a command, alone, or exported): its literal entries. */
+const PATH_ASSIGNMENT = /(?:^|[\s;(])PATH=(["']?)([^\s"';)]*)\1/g;
+
+/**
+ * The folders a command line puts on PATH, from each folder it may run in: a virtual environment's
+ * `source DIR/bin/activate` (`.` too) puts DIR/bin first, as `PATH=DIR/bin:$PATH` does. Order is not
+ * followed, as for `cd`: a bare `python` anywhere on the line may be that environment's.
+ */
+function pathBinsOf(
+  analysed: readonly { readonly text: string; readonly invocations: readonly (readonly ShellWord[])[] }[],
+  folders: readonly string[],
+  home: string,
+): string[] {
+  const named: string[] = [];
+  for (const part of analysed) {
+    const words = part.invocations[0] ?? [];
+    const script = words[1]?.value;
+    if ((words[0]?.value === 'source' || words[0]?.value === '.') && script?.endsWith('/activate'))
+      named.push(dirname(script));
+    if (!part.text.includes('PATH=')) continue;
+    for (const found of part.text.matchAll(PATH_ASSIGNMENT))
+      named.push(...found[2]!.split(':').filter((entry) => entry !== '' && !entry.includes('$')));
+  }
+  const bins: string[] = [];
+  for (const name of named)
+    for (const folder of folders) {
+      const bin = pathOfWord(name, folder, home);
+      if (!bins.includes(bin)) bins.push(bin);
+    }
+  return bins;
 }
 
 /**

@@ -34,6 +34,8 @@ export interface LaunchPlace {
   readonly cwd: string;
   readonly home: string;
   readonly depth: number;
+  /** Folders the command line put on PATH before it (launch-commands.ts): a bare name may be found there. */
+  readonly pathBins?: readonly string[];
 }
 
 /** Adds what the launchers of a command line read (launcher-reads.ts), for a package script's text. */

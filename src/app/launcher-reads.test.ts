@@ -270,3 +270,25 @@ it("pnpm, yarn and bun pass what follows the script's name to it: no option of t
   // npm reads its options wherever they are.
   expect((await reads('npm run lint --fix')).notHeld).toHaveLength(1);
 });
+
+it('a bare python the line finds in an environment (activated, or its bin put first on PATH): its site-packages held', async () => {
+  const sitePackages = join(work, '.venv', 'lib', 'python3.11', 'site-packages');
+  mkdirSync(sitePackages, { recursive: true });
+  mkdirSync(join(work, '.venv', 'bin'));
+  writeFileSync(join(work, '.venv', 'bin', 'python'), '');
+  writeFileSync(join(work, '.venv', 'pyvenv.cfg'), 'home = /usr/bin\n');
+  for (const line of [
+    'source .venv/bin/activate && python scripts/check.py',
+    '. .venv/bin/activate; python scripts/check.py',
+    'PATH=.venv/bin:$PATH python scripts/check.py',
+    'export PATH="$PWD/x:.venv/bin:$PATH"; python scripts/check.py',
+    `PATH=${join(work, '.venv', 'bin')} python scripts/check.py`,
+  ]) {
+    const venv = await reads(line);
+    expect(venv.folders, line).toEqual([sitePackages]);
+    expect(venv.files, line).toContain(join(work, '.venv', 'pyvenv.cfg'));
+  }
+  // A python the environment does not have, and a PATH of other folders: none of its.
+  expect((await reads('. .venv/bin/activate && python3 scripts/check.py')).folders).toEqual([]);
+  expect((await reads('PATH=/usr/bin:$PATH python scripts/check.py')).folders).toEqual([]);
+});

@@ -11,6 +11,7 @@ import {
   valuesOf,
 } from './launcher-options.js';
 import type { LauncherReads, LaunchPlace } from './launcher-read-types.js';
+import { makeIncludes } from './make-includes.js';
 import { packageScriptReads } from './package-script-reads.js';
 import { venvInterpreterReads } from './venv-reads.js';
 
@@ -57,10 +58,10 @@ export async function addCommandReads(
 
 async function addLaunches(reads: LauncherReads, reading: LaunchReading, place: LaunchPlace): Promise<void> {
   for (const { cwd, why } of reading.unsure) reads.notHeld.push({ tree: cwd, why: unsureWhy(why) });
-  for (const { words, cwd } of reading.commands) {
+  for (const { words, cwd, pathBins } of reading.commands) {
     const [program, ...args] = words;
     if (program !== null && program !== undefined)
-      await addLauncherReads(reads, program, args, { ...place, cwd });
+      await addLauncherReads(reads, program, args, { ...place, cwd, pathBins: pathBins ?? place.pathBins });
   }
 }
 
@@ -108,11 +109,16 @@ async function addLauncherReads(
         pathOfWord(file, dir, place.home),
       );
       // Every default name: one a command adds may come before the one there is (GNUmakefile first).
-      reads.files.push(
-        ...(named.length > 0
-          ? named
-          : ['GNUmakefile', 'makefile', 'Makefile'].map((name) => join(dir, name))),
+      const makefiles =
+        named.length > 0 ? named : ['GNUmakefile', 'makefile', 'Makefile'].map((name) => join(dir, name));
+      reads.files.push(...makefiles);
+      // What they include runs as they do (`include mk/rules.mk`).
+      const includeDirs = valuesOf(read, ['-I', '--include-dir']).map((folder) =>
+        pathOfWord(folder, dir, place.home),
       );
+      const included = makeIncludes(makefiles, dir, includeDirs);
+      reads.files.push(...included.files);
+      if (included.unsure !== null) unsure(included.unsure);
       return;
     }
     case 'just':
@@ -188,8 +194,14 @@ async function addLauncherReads(
         const read = readOptions(args, PYTHON_OPTIONS);
         if (read.unsure !== null) unsure(read.unsure);
         // `.venv/bin/python`: the environment's site-packages runs at start (.pth files) and is imported from.
-        if (programWord.includes('/') && !read.options.some(({ name }) => name === '-S'))
-          venvInterpreterReads(reads, pathOfWord(programWord, cwd, place.home));
+        if (!read.options.some(({ name }) => name === '-S')) {
+          if (programWord.includes('/'))
+            venvInterpreterReads(reads, pathOfWord(programWord, cwd, place.home));
+          // A bare name the line's PATH finds first in an environment (`source .venv/bin/activate`).
+          else
+            for (const bin of place.pathBins ?? [])
+              if (existsSync(join(bin, programWord))) venvInterpreterReads(reads, join(bin, programWord));
+        }
         const module = valuesOf(read, ['-m'])[0];
         if (module !== undefined && read.options[read.options.length - 1]?.name === '-m')
           addPythonModuleReads(reads, module, cwd);

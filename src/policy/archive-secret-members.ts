@@ -1,7 +1,16 @@
+import { spawn } from 'node:child_process';
 import { type BigIntStats, constants, createReadStream, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { secretNameReason } from './secret-file-names.js';
+import {
+  BLOCK,
+  MAX_MEMBERS,
+  MAX_NAME_DATA,
+  type SecretMember,
+  secretMember,
+  TarNames,
+  tarStreamSecretMember,
+} from './tar-members.js';
 
 /**
  * Archives in the workspace whose members are secret files (`backup.tar.gz` holding the project's
@@ -10,9 +19,12 @@ import { secretNameReason } from './secret-file-names.js';
  *
  * Members are known by their names (secret-file-names.ts), from a bounded listing: a plain tar's
  * headers are read by seeking from one to the next, a zip's central directory at its end, a
- * gzip-compressed tar decompressed up to GZIP_LIST_BYTES. An archive listed past its bound without
- * a secret name is not hidden (a dataset's tarball is no backup of `.env`). Each listing is kept
- * while the archive's device, inode, size and times are the same.
+ * compressed tar decompressed up to LIST_BYTES: gzip by Node's zlib; bzip2, xz and zstd by the
+ * system's `bzip2`, `xz` and `zstd` (Node's zlib has none of them on Node 20; where the program is
+ * missing the archive is not listed). An archive listed past its bound without a secret name is not
+ * hidden (a dataset's tarball is no backup of `.env`). Each listing is kept while the archive's
+ * device, inode, size and times are the same. A `.7z` is not listed: its header is itself
+ * LZMA-packed, and no 7-Zip is on the machine.
  */
 
 /** How an archive's name says it is packed, or null when it is no archive the walk lists. */
@@ -21,17 +33,23 @@ export function archiveKind(name: string): ArchiveKind | null {
   if (lower.endsWith('.tar')) return 'tar';
   if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz')) return 'tar.gz';
   if (lower.endsWith('.zip')) return 'zip';
+  if (lower.endsWith('.tar.bz2') || lower.endsWith('.tbz2') || lower.endsWith('.tbz')) return 'tar.bz2';
+  if (lower.endsWith('.tar.xz') || lower.endsWith('.txz')) return 'tar.xz';
+  if (lower.endsWith('.tar.zst') || lower.endsWith('.tzst')) return 'tar.zst';
   return null;
 }
 
-export type ArchiveKind = 'tar' | 'tar.gz' | 'zip';
+export type ArchiveKind = 'tar' | 'tar.gz' | 'zip' | 'tar.bz2' | 'tar.xz' | 'tar.zst';
 
-/** Members looked at per archive. */
-const MAX_MEMBERS = 10_000;
-/** Bytes of a gzip-compressed tar decompressed to list it (~50 ms of CPU). */
-const GZIP_LIST_BYTES = 16 * 1024 * 1024;
-/** A long name's or pax header's data read, at most. */
-const MAX_NAME_DATA = 64 * 1024;
+/** The system's decompressor of each kind Node's zlib lacks, and its arguments (to standard output). */
+const DECOMPRESSORS = {
+  'tar.bz2': ['bzip2', '-dc'],
+  'tar.xz': ['xz', '-dc'],
+  'tar.zst': ['zstd', '-dcq'],
+} as const;
+
+/** Bytes of a compressed tar decompressed to list it (~50 ms of CPU for gzip). */
+const LIST_BYTES = 16 * 1024 * 1024;
 /** A zip's central directory read, at most (its entries are ~50 bytes plus the name). */
 const ZIP_DIRECTORY_BYTES = 4 * 1024 * 1024;
 
@@ -80,17 +98,6 @@ function listingKey(info: BigIntStats): string {
   return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
-interface SecretMember {
-  readonly name: string;
-  readonly reason: string;
-}
-
-function secretMember(path: string): SecretMember | null {
-  const name = path.replace(/\/+$/, '');
-  const reason = secretNameReason(name);
-  return reason === null ? null : { name: name.slice(name.lastIndexOf('/') + 1), reason };
-}
-
 async function firstSecretMember(
   handle: FileHandle,
   path: string,
@@ -102,12 +109,14 @@ async function firstSecretMember(
       return tarSecretMember(handle, size);
     case 'tar.gz':
       return gzipTarSecretMember(path);
+    case 'tar.bz2':
+    case 'tar.xz':
+    case 'tar.zst':
+      return decompressedTarSecretMember(path, DECOMPRESSORS[kind]);
     case 'zip':
       return zipSecretMember(handle, size);
   }
 }
-
-const BLOCK = 512;
 
 /** A plain tar's members, header to header (the data between them is not read). */
 async function tarSecretMember(handle: FileHandle, size: number): Promise<SecretMember | null> {
@@ -133,110 +142,29 @@ async function tarSecretMember(handle: FileHandle, size: number): Promise<Secret
   return null;
 }
 
-/** A gzip-compressed tar's members, from its decompressed stream up to GZIP_LIST_BYTES. */
+/** A gzip-compressed tar's members, decompressed by zlib. */
 function gzipTarSecretMember(path: string): Promise<SecretMember | null> {
-  return new Promise((settle) => {
-    const input = createReadStream(path);
-    const gunzip = createGunzip();
-    const names = new TarNames();
-    let pending: Buffer = Buffer.alloc(0);
-    /** Bytes of the current member's data still to skip, or to keep (a long name). */
-    let skip = 0;
-    let keep: { type: string; size: number; full: number; data: Buffer[]; got: number } | null = null;
-    let seen = 0;
-    let members = 0;
-    let done = false;
-    const finish = (found: SecretMember | null) => {
-      if (done) return;
-      done = true;
-      input.destroy();
-      gunzip.destroy();
-      settle(found);
-    };
-    gunzip.on('data', (chunk: Buffer) => {
-      seen += chunk.length;
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      while (!done) {
-        if (keep) {
-          const take = Math.min(keep.size - keep.got, pending.length);
-          keep.data.push(pending.subarray(0, take));
-          keep.got += take;
-          pending = pending.subarray(take);
-          if (keep.got < keep.size) break;
-          names.nameData(keep.type, Buffer.concat(keep.data));
-          skip = Math.ceil(keep.full / BLOCK) * BLOCK - keep.size;
-          keep = null;
-        }
-        if (skip > 0) {
-          const take = Math.min(skip, pending.length);
-          skip -= take;
-          pending = pending.subarray(take);
-          if (skip > 0) break;
-        }
-        if (pending.length < BLOCK) break;
-        const entry = names.header(pending.subarray(0, BLOCK));
-        pending = pending.subarray(BLOCK);
-        if (entry === 'end' || entry === null || ++members > MAX_MEMBERS) return finish(null);
-        if (entry.nameData) {
-          const size = Math.min(entry.size, MAX_NAME_DATA);
-          keep = { type: entry.type, size, full: entry.size, data: [], got: 0 };
-        } else {
-          const found = secretMember(entry.name);
-          if (found) return finish(found);
-          skip = Math.ceil(entry.size / BLOCK) * BLOCK;
-        }
-      }
-      if (seen >= GZIP_LIST_BYTES) finish(null);
-    });
-    gunzip.on('end', () => finish(null));
-    gunzip.on('error', () => finish(null));
-    input.on('error', () => finish(null));
-    input.pipe(gunzip);
+  const input = createReadStream(path);
+  const gunzip = createGunzip();
+  input.on('error', () => gunzip.destroy());
+  input.pipe(gunzip);
+  return tarStreamSecretMember(gunzip, LIST_BYTES, () => input.destroy());
+}
+
+/**
+ * A tar compressed so zlib cannot read, decompressed by the system's program (no shell; the file
+ * as its argument). It is killed once the answer is known or the bound is reached: none is left
+ * running. A missing program lists nothing.
+ */
+function decompressedTarSecretMember(
+  path: string,
+  [program, ...args]: readonly string[],
+): Promise<SecretMember | null> {
+  const child = spawn(program!, [...args, '--', path], { stdio: ['ignore', 'pipe', 'ignore'] });
+  child.on('error', (error) => child.stdout.destroy(error));
+  return tarStreamSecretMember(child.stdout, LIST_BYTES, () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-}
-
-/** A header's member: its name, type, and the size of its data. */
-interface TarEntry {
-  readonly name: string;
-  readonly type: string;
-  readonly size: number;
-  /** Its data is the next member's name (GNU long name, pax header). */
-  readonly nameData: boolean;
-}
-
-/** Reads tar headers in order, with the long name a GNU or pax header gave the next one. */
-class TarNames {
-  private nextName: string | null = null;
-
-  /** The member a header block describes; 'end' for the zero block; null when it is no tar header. */
-  header(block: Buffer): TarEntry | 'end' | null {
-    if (block.every((byte) => byte === 0)) return 'end';
-    const size = Number.parseInt(text(block, 124, 12).trim() || '0', 8);
-    if (!Number.isFinite(size) || size < 0) return null;
-    const type = String.fromCharCode(block[156] ?? 0);
-    const nameData = type === 'L' || type === 'x';
-    const prefix = text(block, 257, 6).startsWith('ustar') ? text(block, 345, 155) : '';
-    const own = prefix === '' ? text(block, 0, 100) : `${prefix}/${text(block, 0, 100)}`;
-    const name = this.nextName ?? own;
-    if (!nameData) this.nextName = null;
-    return { name, type, size, nameData };
-  }
-
-  /** The data of a long-name ('L') or pax ('x') header: the next member's name. */
-  nameData(type: string, data: Buffer): void {
-    if (type === 'L') this.nextName = text(data, 0, data.length);
-    else {
-      const path = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(data.toString('utf8'));
-      if (path?.[1] !== undefined) this.nextName = path[1];
-    }
-  }
-}
-
-/** NUL-ended text of a header field. */
-function text(block: Buffer, start: number, length: number): string {
-  const field = block.subarray(start, start + length);
-  const end = field.indexOf(0);
-  return field.toString('utf8', 0, end < 0 ? field.length : end);
 }
 
 /** A zip's members, from its central directory (found by the end record in its last 64 KiB). */

@@ -41,6 +41,11 @@ const NAMES = new Set([
   'CVS_RSH',
   'BROWSER',
   'TAR_OPTIONS',
+  // make reads them as its own flags (`--eval`, `SHELL=…`) and makefiles (make-code.ts).
+  'MAKEFLAGS',
+  'MFLAGS',
+  'GNUMAKEFLAGS',
+  'MAKEFILES',
 ]);
 
 /** git's variables that name a program it runs, or settings (which can), or where its programs are. */

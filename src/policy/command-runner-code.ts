@@ -5,7 +5,7 @@ import type { ShellWord } from './shell-words.js';
 /**
  * Programs that run a command line or code given in their options, operands or input, beyond the
  * interpreters of program-code.ts: Tcl (`exec`), sqlite3's `.shell`/`.system`, vi's and ex's `!`,
- * ed's `!`, zip's test command, npx/npm exec's `-c`. A shell command line written out here is parsed
+ * ed's `!`, zip's test command (npx and npm exec: package-runners.ts). A shell command line written out here is parsed
  * in turn (a deny rule matches what it runs); code in their own language, or commands read from their
  * input, might run anything: it cannot be ruled out.
  */
@@ -115,21 +115,6 @@ function zipCode(_program: string, args: readonly ShellWord[]): ProgramCode | nu
   return commandStrings('zip -TT runs its string as a command line', commands);
 }
 
-/** `npx -c STRING`, `npm exec --call STRING` (also `npm x`): the string is a shell command line. */
-function npmExecCode(program: string, args: readonly ShellWord[]): ProgramCode | null {
-  let from = 0;
-  if (program === 'npm') {
-    from = args.findIndex((word) => word.value === null || !word.value.startsWith('-'));
-    const sub = from === -1 ? undefined : args[from]!.value;
-    if (sub !== 'exec' && sub !== 'x') return null;
-    from++;
-  }
-  return commandStrings(
-    `${program} exec -c runs its string as a command line`,
-    optionValues(args.slice(from), ['call'], 'c'),
-  );
-}
-
 export const RUNNER_READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ['tclsh', tclCode],
   ['wish', tclCode],
@@ -144,6 +129,4 @@ export const RUNNER_READERS: ReadonlyMap<string, Reader> = new Map<string, Reade
   ['ex', viCode],
   ['ed', (program) => might(`${program} runs the commands it reads (! runs a command line)`)],
   ['zip', zipCode],
-  ['npx', npmExecCode],
-  ['npm', npmExecCode],
 ]);

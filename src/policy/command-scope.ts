@@ -1,5 +1,6 @@
-import { basename, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { DecisionRealPaths } from './decision-real-paths.js';
+import { folderOptionValues } from './folder-options.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
 import type { SensitiveHomes } from './sensitive-files.js';
 import { expandedNames, type WordScope } from './shell-word-expansion.js';
@@ -228,39 +229,17 @@ function pathsFrom(
   return out;
 }
 
-/** Commands with an option that sets the folder their words resolve in (`git -C dir`, `tar --directory=dir`). */
-const DIRECTORY_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  git: ['-C'],
-  make: ['-C', '--directory'],
-  gmake: ['-C', '--directory'],
-  tar: ['-C', '--directory'],
-  env: ['-C', '--chdir'],
-};
-
 /**
  * The folders one part's words resolve in: the command's, and those a `-C dir` style option sets
- * (each relative to the one before, as git, make and tar read them); null when such a folder cannot
- * be known (`git -C "$X"`).
+ * (each relative to the one before, as git, make and tar read them), a wrapper's too (`sudo -D dir`,
+ * folder-options.ts); null when such a folder cannot be known (`git -C "$X"`).
  */
 export function partFolders(
   words: readonly string[],
   scope: CommandScope,
   reals: DecisionRealPaths,
 ): readonly string[] | null {
-  const at = commandNameIndex(words);
-  const options = DIRECTORY_OPTIONS[basename(words[at] ?? '')];
-  if (options === undefined) return scope.folders;
-  const dirs: string[] = [];
-  for (let i = at + 1; i < words.length; i++) {
-    const word = words[i]!;
-    for (const option of options) {
-      if (word === option && i + 1 < words.length) dirs.push(words[++i]!);
-      else if (word.startsWith(option) && option.startsWith('--') && word[option.length] === '=')
-        dirs.push(word.slice(option.length + 1));
-      else if (word.startsWith(option) && !option.startsWith('--') && word.length > option.length)
-        dirs.push(word.slice(option.length));
-    }
-  }
+  const dirs = folderOptionValues(words, commandNameIndex(words));
   if (dirs.length === 0) return scope.folders;
   const folders = [...scope.folders];
   let current: readonly string[] = scope.folders;

@@ -152,7 +152,8 @@ function gitStoreReason(
   for (const run of runs) {
     if (unknownFolder !== null) {
       const read = gitRunRead(run, folders[0] ?? sep);
-      if (read !== null && (read.kind !== 'writes' || followed))
+      // A remote's name is looked up in a repository's config: after such a `cd` none is known.
+      if (read !== null && read.kind !== 'remote' && (read.kind !== 'writes' || followed))
         return `it prints git's stored files in a folder that cannot be known (after \`${shown(unknownFolder)}\`)`;
       continue;
     }

@@ -17,6 +17,7 @@ export function gitBlobReadRepoArgs(words: readonly string[]): string[] | null {
     case 'writes':
     case 'alias':
     case 'unknownRepo':
+    case 'remote':
       return null;
   }
 }

@@ -87,6 +87,23 @@ function localPath(word: string, clone: boolean, isPath: (word: string) => boole
   return clone || word.includes('/') || isPath(word) ? word : null;
 }
 
+/**
+ * The repository a fetch, pull or push names where storeCopied found no local path: a remote's name
+ * or a URL, which the config may lead to a local path (`remote.NAME.url`, `url.BASE.insteadOf`);
+ * '' for the default remote (no operand); null when run time names it; undefined for the others.
+ */
+export function remoteWord(subcommand: StoreCopyCommand, rest: readonly GitWord[]): GitWord | undefined {
+  if (subcommand === 'clone' || subcommand === 'worktree') return undefined;
+  const word = subcommand === 'push' ? pushDestination(rest) : firstOperand(rest, FETCH_VALUED);
+  if (word === undefined) return '';
+  return word === null || UNKNOWN_VALUE.test(word) ? null : word;
+}
+
+/** The local path a URL git resolved names (`../other`, `file:///srv/r.git`), or null for a remote host. */
+export function localUrlPath(url: string): string | null {
+  return localPath(url, true, () => true);
+}
+
 const THIS: StoreCopied = { store: 'this' };
 const UNKNOWN: StoreCopied = { store: 'unknown' };
 

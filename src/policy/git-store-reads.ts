@@ -1,5 +1,5 @@
 import { GIT_COMMANDS } from './git-command-names.js';
-import { storeCopied } from './git-store-copies.js';
+import { remoteWord, storeCopied } from './git-store-copies.js';
 import { type WorktreeWriteCommand, writesStoredFiles } from './git-worktree-writes.js';
 
 /**
@@ -36,7 +36,17 @@ export type GitStoreRead =
    */
   | { readonly kind: 'writes'; readonly repo: GitRepoWords }
   /** The repository is named by a word only run time knows (`git -C "$R" show`). */
-  | { readonly kind: 'unknownRepo' };
+  | { readonly kind: 'unknownRepo' }
+  /**
+   * A fetch, pull or push through a remote's name or a URL (`''`: the default remote): a copy of a
+   * store where the config leads it to a local path (looked up in git-store-reason.ts).
+   */
+  | {
+      readonly kind: 'remote';
+      readonly repo: GitRepoWords;
+      readonly remote: string;
+      readonly pushes: boolean;
+    };
 
 /**
  * Two of the work tree, the index and HEAD: `git diff` (the work tree against the index), `git diff
@@ -136,11 +146,13 @@ export function gitStoreRead(
     case 'fetch':
     case 'pull':
     case 'push':
-    case 'worktree':
-      return storeCopyRead(
-        storeCopied(subcommand, rest, (word) => isPath(word, repo)),
-        repo,
-      );
+    case 'worktree': {
+      const copied = storeCopied(subcommand, rest, (word) => isPath(word, repo));
+      const remote = copied === null ? remoteWord(subcommand, rest) : undefined;
+      if (remote === null) return { kind: 'unknownRepo' };
+      if (remote !== undefined) return { kind: 'remote', repo, remote, pushes: subcommand === 'push' };
+      return storeCopyRead(copied, repo);
+    }
     case 'status':
     case 'commit': {
       // The diff of the index against HEAD (and, with -vv, of the work tree against the index).

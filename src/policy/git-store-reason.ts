@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { runGitProcess } from '../util/git-process.js';
 import { checkoutSecretReason } from './git-checkout-secrets.js';
 import { repositoryHasNotes } from './git-notes-refs.js';
+import { localUrlPath } from './git-store-copies.js';
 import { type GitRepoWords, type GitStoreRead, type GitWord, gitStoreRead } from './git-store-reads.js';
 import { gitStoreSecretsNow } from './git-store-secrets.js';
 import { gitRepoPlace } from './git-store-state.js';
@@ -88,6 +89,63 @@ function readReason(
       });
     case 'alias':
       return aliasReason(read, folder, depth, followed);
+    case 'remote':
+      return remoteReason(read, folder, depth, followed);
+  }
+}
+
+/**
+ * A fetch, pull or push through a remote's name or a URL: where the config leads it (`git ls-remote
+ * --get-url`, which applies `remote.NAME.url` and `url.BASE.insteadOf` and talks to no remote) is a
+ * local repository, it copies a store as `git fetch ../other` does: that one's history (a fetch),
+ * or this one's (a push). A remote host's is no file of this machine.
+ */
+async function remoteReason(
+  read: Extract<GitStoreRead, { kind: 'remote' }>,
+  folder: string,
+  depth: number,
+  followed: boolean,
+): Promise<string | null> {
+  const url = await gitOutput(
+    [...read.repo.args, 'ls-remote', '--get-url', ...(read.remote === '' ? [] : ['--', read.remote])],
+    folder,
+    read.repo.env,
+  );
+  const local = url === null ? null : localUrlPath(url);
+  if (local === null) return null;
+  const path = resolve(repoBase(read.repo, folder), local);
+  if (statSync(path, { throwIfNoEntry: false }) === undefined) return null;
+  if (read.pushes) return readReason({ kind: 'history', repo: read.repo }, folder, depth, followed);
+  const here: string[] = [];
+  for (let i = 0; i + 1 < read.repo.args.length; i++)
+    if (read.repo.args[i] === '-C') here.push('-C', read.repo.args[++i]!);
+  return readReason(
+    { kind: 'history', repo: { args: [...here, '-C', path], env: {} } },
+    folder,
+    depth,
+    followed,
+  );
+}
+
+/** What a git command that runs no program prints (its last newline removed); null when it fails. */
+async function gitOutput(
+  args: readonly string[],
+  folder: string,
+  env: Readonly<Record<string, string>>,
+): Promise<string | null> {
+  try {
+    const { code, stdout } = await runGitProcess([...args], {
+      cwd: folder,
+      env: { ...process.env, ...env },
+      settings: [],
+      okCodes: [1, 2, 128],
+      timeoutMs: 10_000,
+      failure: (message) => new Error(message),
+      missing: 'git is not installed',
+    });
+    return code === 0 ? stdout.toString('utf8').replace(/\n$/, '') : null;
+  } catch {
+    return null;
   }
 }
 

@@ -1,6 +1,7 @@
 import { RUNNER_READERS } from './command-runner-code.js';
 import { gitCode } from './git-code.js';
 import { isInputFile } from './input-files.js';
+import { makeCode } from './make-code.js';
 import { commandStrings, might, optionValues, type ProgramCode } from './program-options.js';
 import { sedCode } from './sed-code.js';
 import type { ShellWord } from './shell-words.js';
@@ -181,19 +182,6 @@ function tarCode(args: readonly ShellWord[]): ProgramCode | null {
     else if (action.startsWith('exec=')) values.push(action.slice(5));
   }
   return commandStrings(why, values);
-}
-
-function makeCode(args: readonly ShellWord[]): ProgramCode | null {
-  const files = optionValues(args, ['file', 'makefile'], 'f');
-  if (files.includes(null)) return might('make runs a makefile an expansion names');
-  // `make -f -` reads its makefile (recipes: command lines) from its input.
-  if (files.some((file) => file === '-' || isInputFile(file ?? '')))
-    return might('make runs the makefile it reads from its input');
-  // A word an expansion decides that starts as an option (`--eval=$'…'`) may be --eval.
-  if (args.some((word) => word.value === null && (word.splits || word.text.startsWith('-'))))
-    return might('make runs options an expansion decides');
-  if (optionValues(args, ['eval'], 'E').length > 0) return might('make --eval runs rules given as a string');
-  return null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { builtinArithmetic, mayEvaluateArithmetic } from './arithmetic-code.js';
 import { addVariableCode } from './code-variables.js';
 import { isInputFile } from './input-files.js';
+import { packageRun } from './package-runners.js';
 import { programCode } from './program-code.js';
 import { CODE_WORD, type ShellWord, UNKNOWN_WORD } from './shell-words.js';
 import { toolRun } from './tool-wrappers.js';
@@ -148,6 +149,22 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
       current = dashed;
       stages.push([...current]);
       continue;
+    }
+    const launched = packageRun(program, rest);
+    if (launched !== null) {
+      // `npx eslint .`: what runs is judged as a command of its own; a line or a shell reading its
+      // input is no simple command (package-runners.ts).
+      if (launched.lines.length > 0 || launched.readsInput) runsOther ??= launched.why;
+      for (const line of launched.lines) codeString(line, nested, extra);
+      if (launched.readsInput) readsInput = true;
+      for (const command of launched.commands) {
+        const inner = unwrap(command);
+        runsOther ??= inner.runsOther;
+        extra.push(...inner.stages.map((stage) => [...stage]), ...inner.extra.map((words) => [...words]));
+        nested.push(...inner.nested);
+        if (inner.readsInput) extra.push([UNKNOWN_WORD]);
+      }
+      break;
     }
     const carried = programCode(program, rest);
     if (carried !== null) {

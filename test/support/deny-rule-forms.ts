@@ -9,7 +9,12 @@ import { toolResults } from './stream-json.js';
  * Runs each command form (VICTIM replaced by its own folder) in one step of a print-mode --yolo
  * session with a `Shell(rm -rf*)` deny rule; resolves with the forms whose folder is gone.
  */
-export async function formsThatDeleted(cli: ScriptedCli, forms: readonly string[]): Promise<string[]> {
+export async function formsThatDeleted(
+  cli: ScriptedCli,
+  forms: readonly string[],
+  /** Lays out what the forms need in the work folder before the run (a package.json, a bin). */
+  prepare?: (workDir: string) => Promise<void>,
+): Promise<string[]> {
   const { sandbox } = await cli.setup(
     [
       {
@@ -27,6 +32,7 @@ export async function formsThatDeleted(cli: ScriptedCli, forms: readonly string[
     await mkdir(join(sandbox.workDir, `v${i}`));
     await writeFile(join(sandbox.workDir, `v${i}`, 'keep.txt'), 'still here\n');
   }
+  await prepare?.(sandbox.workDir);
   const result = await sandbox.run(['--print', '--yolo', '--output-format', 'stream-json', '-p', 'clean up']);
   expect(result.code).toBe(0);
   expect(toolResults(result.stdout)).toHaveLength(forms.length);
