@@ -1,7 +1,8 @@
 // The start of a print run loads no Node built-in it does not use before its first model request:
 // node:child_process (and node:dgram behind it) is required at the first spawn, not with the CLI,
 // whose commander and tools would load it at once; node:net's BlockList at the first address to
-// classify. A preload in the CLI's own process writes the built-ins loaded when its first socket
+// classify; node:zlib at the first gzip-compressed tar the sandbox's secret walk lists, not with the
+// sandbox. A preload in the CLI's own process writes the built-ins loaded when its first socket
 // connects (the model request: nothing else connects first).
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -48,6 +49,8 @@ it('print mode sends its first model request before it loads node:child_process;
   expect(modules).not.toContain('NativeModule dgram');
   // Nor node:net's BlockList (the policy's address ranges are made at the first address to classify).
   expect(modules).not.toContain('NativeModule internal/blocklist');
+  // Nor node:zlib (the secret walk's gzip listing; src/policy/archive-secret-members.ts).
+  expect(modules).not.toContain('NativeModule zlib');
   // The first spawn loaded it after all.
   expect(await readFile(join(sandbox.workDir, 'out.txt'), 'utf8')).toBe('ran\n');
 });
