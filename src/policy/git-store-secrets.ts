@@ -1,5 +1,6 @@
 import { runGitProcess } from '../util/git-process.js';
-import { gitRepoPlace, storeSignatureOf } from './git-store-state.js';
+import { isSameSignature, storeStateOf } from './git-store-signature.js';
+import { gitRepoPlace } from './git-store-state.js';
 import { bytesSecretContentReason, SECRET_SCAN_BYTES } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
 
@@ -49,9 +50,10 @@ export function gitStoreSecretsNow(
   // No repository there (git would find none either): no store, and no git process to say so.
   if (place === 'none') return NO_SECRETS;
   // Unchanged since the last scan (no object added or removed): the same answer, without git.
-  const state = place === null ? null : storeSignatureOf(place);
+  const state = place === null ? null : storeStateOf(place);
   const known = state === null ? undefined : storeVerdicts.get(state.objects);
-  if (state !== null && known?.signature === state.signature) return known.secrets;
+  if (state !== null && known !== undefined && isSameSignature(known.signature, state.signature))
+    return known.secrets;
   return scanStore(gitArgs, cwd, env).then((found) => {
     if (state !== null && found.scanned) {
       if (storeVerdicts.size >= MAX_STORES) storeVerdicts.clear();
@@ -100,7 +102,7 @@ const NO_ENV: Readonly<Record<string, string>> = Object.freeze({});
 const NO_SECRETS: GitStoreSecrets = Object.freeze({ files: null, messages: null });
 
 /** The last verdict on each store (by its objects folder), with the state it was given for. */
-const storeVerdicts = new Map<string, { signature: string; secrets: GitStoreSecrets }>();
+const storeVerdicts = new Map<string, { signature: BigInt64Array; secrets: GitStoreSecrets }>();
 const MAX_STORES = 64;
 
 /** `scanned`: the verdict came from the objects themselves or their size, not from a failure to list or read them. */
