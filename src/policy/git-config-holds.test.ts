@@ -138,3 +138,23 @@ it("holds what a nested repository's config names: told by the sandbox's walk, o
   git(sub, 'config', 'core.hooksPath', 'tools/hooks');
   expect(byWalk.current().folders).toEqual([join(sub, 'tools', 'hooks')]);
 });
+
+it("is one reading for a launch's two asks with the same list, and read again after that stretch", async () => {
+  git(work, 'init', '-q');
+  const holds = new GitConfigHolds(() => [work], { home, env });
+  const launch: string[] = [];
+  expect(holds.current({ nestedWorkTrees: launch }).folders).toEqual([]);
+  // Changed between the two asks of one synchronous stretch (as no launch does): the first reading.
+  git(work, 'config', 'core.hooksPath', '.husky');
+  expect(holds.current({ nestedWorkTrees: launch }).folders).toEqual([]);
+  // Another list (the next launch), or no list (a write's question): read again.
+  expect(holds.current({ nestedWorkTrees: [] }).folders).toEqual([join(work, '.husky')]);
+  git(work, 'config', 'core.hooksPath', 'hooks');
+  expect(holds.current().folders).toEqual([join(work, 'hooks')]);
+  // The same list once the stretch is over: read again.
+  const next: string[] = [];
+  expect(holds.current({ nestedWorkTrees: next }).folders).toEqual([join(work, 'hooks')]);
+  git(work, 'config', 'core.hooksPath', 'tools/hooks');
+  await Promise.resolve();
+  expect(holds.current({ nestedWorkTrees: next }).folders).toEqual([join(work, 'tools', 'hooks')]);
+});

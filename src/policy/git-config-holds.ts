@@ -47,9 +47,34 @@ export class GitConfigHolds {
     private readonly places: GitConfigPlaces,
   ) {}
 
-  /** What the configs name now; `nestedWorkTrees`: nested repositories the caller found (kept). */
+  /** The list of nested work trees the last reading was asked with, while its synchronous stretch lasts. */
+  private askedWith: readonly string[] | null = null;
+
+  /**
+   * What the configs name now; `nestedWorkTrees`: nested repositories the caller found (kept).
+   *
+   * Asked again with the very same list in the same synchronous stretch, it is the same reading: a
+   * command's launch asks twice (the placeholders it makes, then what it holds), each time ~10 lstats,
+   * a real path and a walk up for `.git`. Nothing between the two asks but the placeholders made for
+   * what the reading named, which name nothing (an empty config, an empty hooks folder); a change by
+   * another process lands before or after the stretch alike, before the command starts either way.
+   */
   current(found?: { readonly nestedWorkTrees: readonly string[] }): GitConfigHeld {
+    if (found !== undefined && found.nestedWorkTrees === this.askedWith) return this.held;
+    this.askedWith = null;
     if (found) for (const tree of found.nestedWorkTrees) this.noteNested(tree);
+    const held = this.reading();
+    if (found !== undefined) {
+      const asked = found.nestedWorkTrees;
+      this.askedWith = asked;
+      queueMicrotask(() => {
+        if (this.askedWith === asked) this.askedWith = null;
+      });
+    }
+    return held;
+  }
+
+  private reading(): GitConfigHeld {
     const firsts = this.firstFiles();
     const signature = [...firsts.map((f) => f.file), '|', ...this.read].map(stamp).join(' ');
     // Also when no config file exists at all (nothing read: a signature of missing files, still one).

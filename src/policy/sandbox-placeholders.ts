@@ -81,7 +81,8 @@ export function heldNames(
  * `agentCode` for one launch, with the nested repositories its reading found (`sub/.git` paths): what
  * git's config names asked once, the first time it is wanted (after the placeholders are made), for
  * the registry and the binds alike. Each ask reads the configs' stamps (GitConfigHolds) and lstats
- * the names (git-config-link-holds.ts).
+ * the names (git-config-link-holds.ts); the placeholders' ask and the names' pass the same list of
+ * nested work trees, which GitConfigHolds reads as one reading within the launch's synchronous stretch.
  */
 export function agentCodeForLaunch(
   agentCode: AgentCode | undefined,

@@ -112,4 +112,36 @@ describe('chatBodyBytes', () => {
     };
     expect(bytes('sys', history, [t], {}, other)).toBe(whole('sys', history, [t], {}, other));
   });
+  it('adds up as a history grows, shrinks, changes early on and alternates with another conversation', () => {
+    const first = message('user', 'first');
+    const history: Message[] = [first, message('assistant', 'one')];
+    const side: Message[] = [message('user', 'a subagent'), message('assistant', 'its answer')];
+    const tools = [tool('a'), tool('b'), tool('c')];
+    const check = (h: Message[], t: Tool[] = tools, system = 'sys') =>
+      expect(bytes(system, h, t, { stream: true })).toBe(whole(system, h, t, { stream: true }));
+    check(history);
+    for (let step = 0; step < 3; step++) {
+      history.push(message('user', `step ${step}`), message('assistant', `done ${step}`));
+      check(history);
+      // A subagent's requests between the main agent's, with other tools.
+      side.push(message('user', `side ${step}`));
+      check(side, [tools[2] as Tool]);
+    }
+    // An early message changed in place: the joined bytes after it are not used again.
+    (history[1]?.content[0] as { text: string }).text = 'one, changed';
+    check(history);
+    history.push(message('user', 'after the change'));
+    check(history);
+    // Compaction or a rewind: a shorter history with the same first message, then another first one.
+    check(history.slice(0, 3));
+    check(history.slice(0, 5));
+    check([message('user', 'a summary'), ...history.slice(4)]);
+    // The tools in another order, one fewer, one more, and none; no system prompt.
+    check(history, [tools[1] as Tool, tools[0] as Tool, tools[2] as Tool]);
+    check(history, tools.slice(0, 2));
+    check(history, [...tools, tool('d')]);
+    check(history, []);
+    check(history, tools, '');
+    check([], tools, '');
+  });
 });

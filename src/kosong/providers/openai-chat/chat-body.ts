@@ -38,51 +38,46 @@ const messagePieces = new WeakMap<Message, Kept>();
 const toolPieces = new WeakMap<object, Kept>();
 let systemPiece: Kept | null = null;
 
+/**
+ * Pieces joined with commas, and the kept pieces they were joined from. The history of one step's
+ * request is the last one's plus a message or two, and the tools are the same: a list that begins
+ * with the same kept pieces (the same objects, whose bytes never change) takes their joined bytes
+ * as one piece. Joining ~25 tools and every message again, piece by piece, was most of the body's
+ * cost, and made Buffer.concat hot enough that V8 compiled it during a session's first steps.
+ */
+interface JoinedRun {
+  readonly kept: readonly Kept[];
+  /** Where each piece's bytes end in `bytes`. */
+  readonly ends: readonly number[];
+  readonly bytes: Buffer;
+}
+
+/** Keyed by a conversation's first message: a subagent's requests do not replace the main agent's. */
+const historyRuns = new WeakMap<Message, JoinedRun>();
+/** Keyed by the first tool's kept piece (a toolset's tools, in their order). */
+const toolRuns = new WeakMap<Kept, JoinedRun>();
+
 const COMMA = Buffer.from(',');
 
 export function chatBodyBytes(parts: ChatBodyParts): Buffer {
   const { model, systemPrompt, history, dialect, tools, convertTool, toolDialect, rest } = parts;
   const pieces: Buffer[] = [Buffer.from(`{"model":${JSON.stringify(model)},"messages":[`)];
-  let first = true;
-  const add = (bytes: Buffer): void => {
-    if (!first) pieces.push(COMMA);
-    first = false;
-    pieces.push(bytes);
-  };
   if (systemPrompt) {
     if (systemPiece === null || systemPiece.from[0] !== systemPrompt)
       systemPiece = { from: [systemPrompt], bytes: json({ role: 'system', content: systemPrompt }) };
-    add(systemPiece.bytes);
+    pieces.push(systemPiece.bytes);
   }
-  for (let i = 0; i < history.length; i++) add(messageBytes(history[i] as Message, dialect));
+  if (history.length > 0) {
+    const messages: Kept[] = new Array(history.length);
+    for (let i = 0; i < history.length; i++) messages[i] = messageKept(history[i] as Message, dialect);
+    if (systemPrompt) pieces.push(COMMA);
+    pieces.push(joined(historyRuns, history[0] as Message, messages));
+  }
   pieces.push(Buffer.from(']'));
   if (tools.length > 0) {
-    pieces.push(Buffer.from(',"tools":['));
-    first = true;
-    for (let i = 0; i < tools.length; i++) {
-      const tool = tools[i] as Tool;
-      // Keyed by the schema object: a toolset hands out new Tool objects each step, but each tool's
-      // parameters schema is made once and kept (a tool without an object schema is written each time).
-      const schema = tool.parameters;
-      if (typeof schema !== 'object' || schema === null) {
-        add(json(convertTool(tool)));
-        continue;
-      }
-      const known = toolPieces.get(schema);
-      if (
-        known !== undefined &&
-        known.from[0] === toolDialect &&
-        known.from[1] === tool.name &&
-        known.from[2] === tool.description
-      ) {
-        add(known.bytes);
-        continue;
-      }
-      const bytes = json(convertTool(tool));
-      toolPieces.set(schema, { from: [toolDialect, tool.name, tool.description], bytes });
-      add(bytes);
-    }
-    pieces.push(Buffer.from(']'));
+    const kept: Kept[] = new Array(tools.length);
+    for (let i = 0; i < tools.length; i++) kept[i] = toolKept(tools[i] as Tool, convertTool, toolDialect);
+    pieces.push(Buffer.from(',"tools":['), joined(toolRuns, kept[0] as Kept, kept), Buffer.from(']'));
   }
   const tail = JSON.stringify(rest);
   pieces.push(Buffer.from(tail === '{}' ? '}' : `,${tail.slice(1)}`));
@@ -90,15 +85,71 @@ export function chatBodyBytes(parts: ChatBodyParts): Buffer {
 }
 
 /**
- * A message's bytes: the kept ones while every value the conversion reads is what they were written
- * from, compared in place (`keptFor`); written again otherwise.
+ * `items`' bytes joined with commas: the run kept under `key` as far as it holds the same kept
+ * pieces, then the rest; kept under `key` for the next body.
  */
-function messageBytes(message: Message, dialect: HistoryDialect): Buffer {
-  const known = messagePieces.get(message);
-  if (known !== undefined && keptFor(known.from, message, dialect)) return known.bytes;
-  const bytes = json(convertMessage(message, dialect));
-  messagePieces.set(message, { from: messageValues(message, dialect), bytes });
+function joined<K extends object>(runs: WeakMap<K, JoinedRun>, key: K, items: readonly Kept[]): Buffer {
+  const run = runs.get(key);
+  let same = 0;
+  if (run !== undefined) {
+    const most = Math.min(run.kept.length, items.length);
+    while (same < most && run.kept[same] === items[same]) same++;
+    if (same === items.length && same === run.kept.length) return run.bytes;
+  }
+  const pieces: Buffer[] = [];
+  const ends: number[] = [];
+  let length = 0;
+  if (run !== undefined && same > 0) {
+    for (let i = 0; i < same; i++) ends.push(run.ends[i] as number);
+    length = ends[same - 1] as number;
+    pieces.push(run.bytes.subarray(0, length));
+  }
+  for (let i = same; i < items.length; i++) {
+    if (i > 0) {
+      pieces.push(COMMA);
+      length += 1;
+    }
+    const bytes = (items[i] as Kept).bytes;
+    pieces.push(bytes);
+    length += bytes.length;
+    ends.push(length);
+  }
+  const bytes = Buffer.concat(pieces, length);
+  runs.set(key, { kept: items, ends, bytes });
   return bytes;
+}
+
+/**
+ * A tool's kept piece. Keyed by the schema object: a toolset hands out new Tool objects each step,
+ * but each tool's parameters schema is made once and kept (a tool without an object schema is
+ * written each time, a piece of its own).
+ */
+function toolKept(tool: Tool, convertTool: (tool: Tool) => ChatRequestTool, toolDialect: string): Kept {
+  const schema = tool.parameters;
+  if (typeof schema !== 'object' || schema === null) return { from: [], bytes: json(convertTool(tool)) };
+  const known = toolPieces.get(schema);
+  if (
+    known !== undefined &&
+    known.from[0] === toolDialect &&
+    known.from[1] === tool.name &&
+    known.from[2] === tool.description
+  )
+    return known;
+  const kept = { from: [toolDialect, tool.name, tool.description], bytes: json(convertTool(tool)) };
+  toolPieces.set(schema, kept);
+  return kept;
+}
+
+/**
+ * A message's kept piece while every value the conversion reads is what its bytes were written
+ * from, compared in place (`keptFor`); written again (a new piece) otherwise.
+ */
+function messageKept(message: Message, dialect: HistoryDialect): Kept {
+  const known = messagePieces.get(message);
+  if (known !== undefined && keptFor(known.from, message, dialect)) return known;
+  const kept = { from: messageValues(message, dialect), bytes: json(convertMessage(message, dialect)) };
+  messagePieces.set(message, kept);
+  return kept;
 }
 
 /** Whether `from` holds `messageValues(message, dialect)`, without making that list. */

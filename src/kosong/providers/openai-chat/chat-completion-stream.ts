@@ -38,24 +38,34 @@ export class ChatCompletionStream implements StreamedMessage {
   async *[Symbol.asyncIterator](): AsyncIterator<ProviderPart> {
     const { link, apiKey, idleTimeoutMs } = this.context;
     // The SDK's timeout ends when the headers arrive; a server that then goes quiet would hold
-    // the turn forever, so the wait for each chunk has its own limit.
+    // the turn forever, so the wait for each chunk has its own limit. A chunk only stamps the time
+    // (a timer cleared and set again for each was a timer list made and dropped per chunk); the one
+    // timer, when it fires, ends the request or waits out the rest from the last chunk.
     let stalled = false;
     let watchdog: NodeJS.Timeout | undefined;
-    const arm = (): void => {
+    let lastChunkAt = performance.now();
+    /** A chunk's parts are with the consumer: no silence is counted meanwhile. */
+    let taking = false;
+    const arm = (ms: number): void => {
       watchdog = setTimeout(() => {
+        if (taking) return arm(idleTimeoutMs);
+        const silent = performance.now() - lastChunkAt;
+        if (silent < idleTimeoutMs) return arm(idleTimeoutMs - silent);
         stalled = true;
         link.abortRequest();
-      }, idleTimeoutMs);
+      }, ms);
     };
     const stalledError = (): APITimeoutError =>
       new APITimeoutError(`The API sent nothing for ${idleTimeoutMs / 1000} s in the middle of its answer.`);
     try {
-      arm();
+      arm(idleTimeoutMs);
       try {
         for await (const raw of this.chunks) {
-          clearTimeout(watchdog);
+          // The time a consumer takes with the parts is not silence: counted from when it is done.
+          taking = true;
           for (const part of this.assembler.push(checkedChunk(raw))) yield part;
-          arm();
+          taking = false;
+          lastChunkAt = performance.now();
         }
       } catch (error) {
         if (stalled) throw stalledError();
