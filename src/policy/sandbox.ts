@@ -133,7 +133,11 @@ function sandboxFor(
   commands: SandboxCommands,
 ): CommandSandbox {
   const { reals } = commands;
-  const removePlaceholders = () => removeAgentPlaceholders(placeholders, commands.held);
+  // The session's end, once no command runs: its placeholders and its redacted copies go.
+  const removePlaceholders = () => {
+    removeAgentPlaceholders(placeholders, commands.held);
+    commands.secrets?.dispose();
+  };
   const workspace = () => workspaceRoots(context).map((dir) => reals.of(dir));
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
     const known = indexes.get(dir);
@@ -154,12 +158,15 @@ function sandboxFor(
     await commands.checking;
     const roots = workspace();
     const shown = approvedRead === undefined ? [] : pathsNamedBy(approvedRead, reals.cwd(cwd));
-    const secretFiles = commands.secrets
-      ? {
-          files: withoutShown(await commands.secrets.files(roots), shown),
-          source: commands.secrets.bindSource(),
-        }
-      : NO_SECRET_FILES;
+    const binds = commands.secrets ? await commands.secrets.binds(roots) : null;
+    const secretFiles =
+      commands.secrets && binds
+        ? {
+            files: withoutShown(binds.files, shown),
+            source: commands.secrets.bindSource(),
+            copies: binds.copies,
+          }
+        : NO_SECRET_FILES;
     const nested = new Map<string, readonly string[]>();
     let agentCode = context.agentCode;
     if (settings.mode === 'workspace-write') {
@@ -226,6 +233,8 @@ function sandboxFor(
     },
     takeNotes: () => {
       const notes = commands.notes.splice(0);
+      const copies = commands.secrets?.takeNote() ?? null;
+      if (copies !== null) notes.push(copies);
       return notes.length > 0 ? notes.join('\n') : null;
     },
     dispose: () => {
@@ -257,8 +266,15 @@ export function bwrapArguments(
   placeholders: Set<string>,
   /** Each writable folder's nested `.git` paths (a NestedGitIndex reading). */
   nestedGit: ReadonlyMap<string, readonly string[]> = new Map(),
-  /** The workspace's secret files (sandbox-secret-files.ts, real paths) and the empty file bound over each. */
-  secretFiles: { readonly files: readonly string[]; readonly source: string } = NO_SECRET_FILES,
+  /**
+   * The workspace's secret files (sandbox-secret-files.ts, real paths) and the empty file bound over
+   * each, or its redacted copy when it has one (a file holding a token, an `.npmrc`).
+   */
+  secretFiles: {
+    readonly files: readonly string[];
+    readonly source: string;
+    readonly copies?: ReadonlyMap<string, string>;
+  } = NO_SECRET_FILES,
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   const workspace = workspaceRoots(context).map((dir) => resolve(dir));
@@ -340,7 +356,8 @@ export function bwrapArguments(
   // config files kimi-ts's own code holds read-only). Not those inside a folder hidden whole, nor
   // those hidden already (a config file loaded from the workspace).
   for (const file of secretFiles.files)
-    if (!insideAny(file, hiddenFolders) && !kinds.has(file)) args.push('--ro-bind', secretFiles.source, file);
+    if (!insideAny(file, hiddenFolders) && !kinds.has(file))
+      args.push('--ro-bind', secretFiles.copies?.get(file) ?? secretFiles.source, file);
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes. The command is the
