@@ -15,6 +15,16 @@ import {
 } from './workspace-secret-walk.js';
 
 /**
+ * The workspace's secret files (real paths) as a command's sandbox binds over them: `source` (the
+ * empty file) over each, or its redacted copy when it has one (a file holding a token, an `.npmrc`).
+ */
+export interface SecretFileBinds {
+  readonly files: readonly string[];
+  readonly source: string;
+  readonly copies?: ReadonlyMap<string, string>;
+}
+
+/**
  * The workspace's secret files (`.env`, `prod.env`, an `.npmrc`, a `.git/config` with a token…) as
  * the sandbox hides them from every command: each reads as empty and cannot be written, as the home's
  * credential files. A command that reads whole folders (`grep -r KEY .`, `tar c .`) names none of
@@ -54,6 +64,15 @@ export class SandboxSecretFiles {
     return this.emptyFile;
   }
 
+  /**
+   * What a command's sandbox binds over the secret files of `roots` as of the last reading: the empty
+   * file, or a file's redacted copy; not the files `shown` (a secret read the person approved).
+   */
+  async bindsFor(roots: readonly string[], shown: readonly string[]): Promise<SecretFileBinds> {
+    const { files, copies } = await this.binds(roots);
+    return { files: withoutShown(files, shown), source: this.bindSource(), copies };
+  }
+
   /** What the files of `roots` are as of the last reading (the first call for a root reads now). */
   async files(roots: readonly string[]): Promise<string[]> {
     return (await this.binds(roots)).files;
@@ -66,11 +85,10 @@ export class SandboxSecretFiles {
   async binds(roots: readonly string[]): Promise<{ files: string[]; copies: ReadonlyMap<string, string> }> {
     const walks = await Promise.all(roots.map((root) => this.readingOf(root)));
     // A file removed since the walk is not bound (bwrap would make an empty one in its place).
-    const files = walks.flatMap((walk) => [...walk.files, ...walk.copies.keys()].filter(isRegularFile));
-    const copies =
-      walks.length === 1
-        ? (walks[0] as SecretWalk).copies
-        : new Map(walks.flatMap((walk) => [...walk.copies]));
+    const files = walks.flatMap((walk) =>
+      [...walk.files, ...(walk.copies?.keys() ?? [])].filter(isRegularFile),
+    );
+    const copies = new Map(walks.flatMap((walk) => [...(walk.copies ?? [])]));
     this.noteNewCopies(copies);
     return { files, copies };
   }

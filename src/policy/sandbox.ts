@@ -22,7 +22,7 @@ import {
 } from './sandbox-placeholders.js';
 import { ensureProtected, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
-import { insideAny, pathsNamedBy, SandboxSecretFiles, withoutShown } from './sandbox-secret-files.js';
+import { insideAny, pathsNamedBy, SandboxSecretFiles, type SecretFileBinds } from './sandbox-secret-files.js';
 import type { CommandSandbox, SandboxContext, SandboxSettings, SandboxState } from './sandbox-types.js';
 
 export { HIDDEN_HOME_PATHS } from './sandbox-hidden-paths.js';
@@ -158,15 +158,7 @@ function sandboxFor(
     await commands.checking;
     const roots = workspace();
     const shown = approvedRead === undefined ? [] : pathsNamedBy(approvedRead, reals.cwd(cwd));
-    const binds = commands.secrets ? await commands.secrets.binds(roots) : null;
-    const secretFiles =
-      commands.secrets && binds
-        ? {
-            files: withoutShown(binds.files, shown),
-            source: commands.secrets.bindSource(),
-            copies: binds.copies,
-          }
-        : NO_SECRET_FILES;
+    const secretFiles = (await commands.secrets?.bindsFor(roots, shown)) ?? NO_SECRET_FILES;
     const nested = new Map<string, readonly string[]>();
     let agentCode = context.agentCode;
     if (settings.mode === 'workspace-write') {
@@ -233,8 +225,8 @@ function sandboxFor(
     },
     takeNotes: () => {
       const notes = commands.notes.splice(0);
-      const copies = commands.secrets?.takeNote() ?? null;
-      if (copies !== null) notes.push(copies);
+      const copies = commands.secrets?.takeNote();
+      if (copies) notes.push(copies);
       return notes.length > 0 ? notes.join('\n') : null;
     },
     dispose: () => {
@@ -256,7 +248,7 @@ function sandboxFor(
 /** A promise that never settles (nothing to say). */
 const NEVER: Promise<never> = new Promise(() => undefined);
 
-const NO_SECRET_FILES = { files: [], source: '/dev/null' } as const;
+const NO_SECRET_FILES: SecretFileBinds = { files: [], source: '/dev/null' };
 
 /** bubblewrap's arguments for one command; later mounts go on top of earlier ones. */
 export function bwrapArguments(
@@ -266,15 +258,8 @@ export function bwrapArguments(
   placeholders: Set<string>,
   /** Each writable folder's nested `.git` paths (a NestedGitIndex reading). */
   nestedGit: ReadonlyMap<string, readonly string[]> = new Map(),
-  /**
-   * The workspace's secret files (sandbox-secret-files.ts, real paths) and the empty file bound over
-   * each, or its redacted copy when it has one (a file holding a token, an `.npmrc`).
-   */
-  secretFiles: {
-    readonly files: readonly string[];
-    readonly source: string;
-    readonly copies?: ReadonlyMap<string, string>;
-  } = NO_SECRET_FILES,
+  /** The workspace's secret files and what is bound over each (sandbox-secret-files.ts). */
+  secretFiles: SecretFileBinds = NO_SECRET_FILES,
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   const workspace = workspaceRoots(context).map((dir) => resolve(dir));

@@ -52,9 +52,9 @@ export interface SecretWalk {
   readonly files: readonly string[];
   /**
    * The files holding a token (or an `.npmrc`), each with the redacted copy bound over it instead
-   * (sandbox-token-files.ts); empty when the walk scans no content.
+   * (sandbox-token-files.ts); absent when the walk scans no content.
    */
-  readonly copies: ReadonlyMap<string, string>;
+  readonly copies?: ReadonlyMap<string, string>;
   /** Null when the whole tree (but the skipped folders) was read; else the bound that was hit. */
   readonly boundHit: 'depth' | 'entries' | 'files' | 'content' | null;
 }
@@ -193,7 +193,7 @@ export class SecretFilesWalk {
       )
         files.push(found);
     files.push(...(await this.otherNames.find({ files, links, archives, folders })));
-    return { files, copies, boundHit };
+    return found === undefined ? { files, boundHit } : { files, copies, boundHit };
   }
 }
 
