@@ -1,5 +1,13 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { type FileHandle, open, rm } from 'node:fs/promises';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -18,34 +26,31 @@ export class RedactedCopies {
   constructor(private readonly cacheDir: string) {}
 
   /**
-   * A copy of `path` that is `head` and then the bytes of `source` from `head.length` to `size`;
+   * A copy of `path` that is `head` and then the bytes of `source` (an open descriptor) from
+   * `head.length` to `size`;
    * it replaces the file's copy made before. Null when it could not be made (the file is then hidden
    * whole by the caller).
    */
-  async make(path: string, head: Buffer, source: FileHandle, size: number): Promise<string | null> {
-    let copy: string;
+  make(path: string, head: Buffer, source: number, size: number): string | null {
+    let copy: string | undefined;
+    let out: number | undefined;
     try {
       copy = join(this.folderNow(), `${++this.made}`);
-    } catch {
-      return null;
-    }
-    let out: FileHandle | undefined;
-    try {
-      out = await open(copy, 'wx', 0o600);
-      await out.write(head, 0, head.length, 0);
+      out = openSync(copy, 'wx', 0o600);
+      writeSync(out, head, 0, head.length, 0);
       const chunk = Buffer.allocUnsafe(Math.min(COPY_CHUNK_BYTES, Math.max(0, size - head.length)));
       for (let at = head.length; at < size; ) {
-        const { bytesRead } = await source.read(chunk, 0, Math.min(chunk.length, size - at), at);
+        const bytesRead = readSync(source, chunk, 0, Math.min(chunk.length, size - at), at);
         if (bytesRead === 0) break;
-        await out.write(chunk, 0, bytesRead, at);
+        writeSync(out, chunk, 0, bytesRead, at);
         at += bytesRead;
       }
     } catch {
-      await out?.close().catch(() => undefined);
-      await rm(copy, { force: true });
+      if (out !== undefined) closeSync(out);
+      if (copy !== undefined) rmSync(copy, { force: true });
       return null;
     }
-    await out.close();
+    closeSync(out);
     this.replace(path, copy);
     return copy;
   }

@@ -1,5 +1,4 @@
-import { constants, lstatSync, type Stats } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { npmrcWithoutCredentials } from './npmrc-credentials.js';
 import type { RedactedCopies } from './sandbox-redacted-copies.js';
@@ -71,10 +70,14 @@ export interface TokenFindings {
  * ctime) moved since — any write moves the ctime, which no call can set back, and a file renamed into
  * place is a new path. The copy of `.npmrc` (secret by name, hidden whole before) leaves out its
  * credential lines, so npm keeps its registry settings.
+ *
+ * Reads are synchronous, a file at a time, with a turn of the event loop every few files: a hop to
+ * libuv's thread pool for each open, stat, read and close cost three times the CPU of the reads on a
+ * tree of 4,000 files (the first reading runs while the model is asked, beside the session's work).
  */
 export class TokenFiles {
   /** Each file's last scan, by path, with the identity of what was read (null: scan it again). */
-  private known = new Map<string, { readonly key: string | null; readonly scan: FileScan }>();
+  private known = new Map<string, KnownFile>();
   /** Files opened and read so far (each unchanged file once): what a reading cost, for the tests and benches. */
   scannedFiles = 0;
 
@@ -89,33 +92,39 @@ export class TokenFiles {
    */
   async find(files: readonly string[], npmrcs: readonly string[] = []): Promise<TokenFindings> {
     const started = Date.now();
-    const known = new Map<string, { readonly key: string | null; readonly scan: FileScan }>();
+    const known = new Map<string, KnownFile>();
     const copies = new Map<string, string>();
     const hidden: string[] = [];
     let budget = this.bounds.readingBytes;
     let unscanned = 0;
+    let sinceTurn = 0;
     const all = npmrcs.length === 0 ? files : files.concat(npmrcs);
     for (let i = 0; i < all.length; i++) {
+      if (sinceTurn >= TURN_WORK) {
+        sinceTurn = 0;
+        await new Promise<void>((done) => setImmediate(done));
+      }
+      sinceTurn += STAT_WORK;
       const path = all[i] as string;
       const stat = lstatOf(path);
       if (stat === undefined || !stat.isFile()) continue;
-      const key = keyOf(stat);
-      const before = this.known.get(path);
-      let scan: FileScan;
-      if (before !== undefined && before.key === key) scan = before.scan;
-      else if (budget <= 0) {
-        unscanned++;
-        continue;
-      } else {
-        budget -= Math.min(stat.size, this.bounds.fileBytes);
-        scan = await this.scan(path, i >= files.length);
+      let entry = this.known.get(path);
+      if (entry === undefined || !isSame(entry.identity, stat)) {
+        if (budget <= 0) {
+          unscanned++;
+          continue;
+        }
+        const bytes = Math.min(stat.size, this.bounds.fileBytes);
+        budget -= bytes;
+        sinceTurn += bytes;
+        const scan = this.scan(path, i >= files.length);
         // Changed just now: its times may not move with a second write in the same tick.
         const settled = stat.ctimeMs < started - SETTLED_MS;
-        known.set(path, { key: settled ? key : null, scan });
+        entry = { identity: settled ? identityOf(stat) : null, scan };
       }
-      if (!known.has(path)) known.set(path, { key, scan });
-      if (scan.kind === 'copy') copies.set(path, scan.copy);
-      else if (scan.kind === 'hidden') hidden.push(path);
+      known.set(path, entry);
+      if (entry.scan.kind === 'copy') copies.set(path, entry.scan.copy);
+      else if (entry.scan.kind === 'hidden') hidden.push(path);
     }
     for (const [path, { scan }] of this.known)
       if (scan.kind === 'copy' && !copies.has(path)) this.copies.remove(path);
@@ -124,27 +133,25 @@ export class TokenFiles {
   }
 
   /** Opens, reads and judges one file; makes its copy when it holds a token. */
-  private async scan(path: string, isNpmrc: boolean): Promise<FileScan> {
-    let handle: FileHandle | undefined;
+  private scan(path: string, isNpmrc: boolean): FileScan {
+    let fd: number | undefined;
     this.scannedFiles++;
     try {
-      // Non-blocking: a FIFO put where a file was is not waited on.
-      handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-      const info = await handle.stat();
+      // Non-blocking: a FIFO put where a file was is not waited on; a symlink swapped in is not followed.
+      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+      const info = fstatSync(fd);
       if (!info.isFile()) return CLEAN;
-      return isNpmrc
-        ? await this.scanNpmrc(path, handle, info.size)
-        : await this.scanOpen(path, handle, info.size);
+      return isNpmrc ? this.scanNpmrc(path, fd, info.size) : this.scanOpen(path, fd, info.size);
     } catch {
       // Unreadable: no command can read it either (the sandbox runs as this user).
       return CLEAN;
     } finally {
-      await handle?.close().catch(() => undefined);
+      if (fd !== undefined) closeSync(fd);
     }
   }
 
-  private async scanOpen(path: string, handle: FileHandle, size: number): Promise<FileScan> {
-    const head = await readHead(handle, size, this.bounds.fileBytes);
+  private scanOpen(path: string, fd: number, size: number): FileScan {
+    const head = readHead(fd, size, this.bounds.fileBytes);
     // Compressed or an archive: its content is not text the table reads (archives by name are
     // looked into by secret-walk-other-names.ts).
     if (packedFormat(head) !== null) return CLEAN;
@@ -154,18 +161,52 @@ export class TokenFiles {
     if (spans.length === 0) return CLEAN;
     if (size > this.bounds.copyBytes) return HIDDEN;
     redactSpans(head, spans);
-    const copy = await this.copies.make(path, head, handle, size);
+    const copy = this.copies.make(path, head, fd, size);
     return copy === null ? HIDDEN : { kind: 'copy', copy };
   }
 
-  private async scanNpmrc(path: string, handle: FileHandle, size: number): Promise<FileScan> {
+  private scanNpmrc(path: string, fd: number, size: number): FileScan {
     if (size > this.bounds.fileBytes) return HIDDEN;
-    const text = (await readHead(handle, size, size)).toString('utf8');
+    const text = readHead(fd, size, size).toString('utf8');
     const kept = Buffer.from(npmrcWithoutCredentials(text), 'utf8');
-    const copy = await this.copies.make(path, kept, handle, kept.length);
+    const copy = this.copies.make(path, kept, fd, kept.length);
     return copy === null ? HIDDEN : { kind: 'copy', copy };
   }
 }
+
+/** A file's last scan and the identity of what it read (null: scan it again). */
+interface KnownFile {
+  readonly identity: FileIdentity | null;
+  readonly scan: FileScan;
+}
+
+/** What identifies a file's content (times as fractional milliseconds move with every change). */
+interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
+function identityOf({ dev, ino, size, mtimeMs, ctimeMs }: Stats): FileIdentity {
+  return { dev, ino, size, mtimeMs, ctimeMs };
+}
+
+function isSame(identity: FileIdentity | null, stat: Stats): boolean {
+  return (
+    identity !== null &&
+    identity.ctimeMs === stat.ctimeMs &&
+    identity.mtimeMs === stat.mtimeMs &&
+    identity.size === stat.size &&
+    identity.ino === stat.ino &&
+    identity.dev === stat.dev
+  );
+}
+
+/** Work between two turns of the event loop: bytes read, and a stat counted as this many bytes. */
+const TURN_WORK = 2 * 1024 * 1024;
+const STAT_WORK = 4096;
 
 /** Whether `path` is a `.npmrc` (its copy leaves out credential lines). */
 export function isNpmrc(path: string): boolean {
@@ -176,18 +217,17 @@ export function isNpmrc(path: string): boolean {
  * The first `bound` bytes of a file of `size` bytes, and on to the end of a run of token characters
  * they end in (up to TOKEN_RUN_BYTES more) plus an overlap: a token across the bound is read whole.
  */
-async function readHead(handle: FileHandle, size: number, bound: number): Promise<Buffer> {
+function readHead(fd: number, size: number, bound: number): Buffer {
   let length = Math.min(size, bound + OVERLAP_BYTES);
   let buffer = Buffer.alloc(length);
-  let { bytesRead } = await handle.read(buffer, 0, length, 0);
+  let bytesRead = readSync(fd, buffer, 0, length, 0);
   if (bytesRead === length && length < size) {
     const run = trailingTokenChars(buffer.toString('latin1', Math.max(0, length - TOKEN_RUN_BYTES)));
     if (run > 0) {
       length = Math.min(size, length + TOKEN_RUN_BYTES);
       const longer = Buffer.alloc(length);
       buffer.copy(longer);
-      const more = await handle.read(longer, bytesRead, length - bytesRead, bytesRead);
-      bytesRead += more.bytesRead;
+      bytesRead += readSync(fd, longer, bytesRead, length - bytesRead, bytesRead);
       buffer = longer;
     }
   }
@@ -200,9 +240,4 @@ function lstatOf(path: string): Stats | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** What identifies a file's content (times as fractional milliseconds move with every change). */
-function keyOf(stat: Stats): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
 }

@@ -225,10 +225,9 @@ function sandboxFor(
     },
     takeNotes: () => {
       const notes = commands.notes.splice(0);
-      const copies = commands.secrets?.takeNote();
-      if (copies) notes.push(copies);
       return notes.length > 0 ? notes.join('\n') : null;
     },
+    takeCopiesNote: () => commands.secrets?.takeNote() ?? null,
     dispose: () => {
       commands.disposed = true;
       if (commands.running === 0) removePlaceholders();

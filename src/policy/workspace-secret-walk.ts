@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
-import { type NotedFiles, WorkTreeWalk } from '../util/work-tree-walk.js';
+import { type FolderFacts, type NotedFiles, WorkTreeWalk } from '../util/work-tree-walk.js';
 import { archiveKind } from './archive-secret-members.js';
 import { isNpmrc, type TokenFiles } from './sandbox-token-files.js';
 import { fileSecretContentReason, secretsFoundByContent } from './secret-content.js';
@@ -141,7 +141,7 @@ export class SecretFilesWalk {
     const links: WalkedLink[] = [];
     const archives: string[] = [];
     const folders = new Set<string>();
-    const plain: string[] = [];
+    const plain: (readonly string[])[] = [];
     const tokens = this.tokens;
     let boundHit: SecretWalk['boundHit'] = null;
     let entries = 0;
@@ -155,7 +155,7 @@ export class SecretFilesWalk {
       folders.add(path);
       if (facts.dotGit === 'folder') gitConfigs.push(join(path, '.git', 'config'));
       for (const [name, target] of facts.notedLinks) links.push({ path: join(path, name), target });
-      if (tokens !== undefined) for (const name of facts.otherFiles) plain.push(`${path}/${name}`);
+      if (tokens !== undefined && facts.otherFiles.length > 0) plain.push(otherFilesOf(path, facts));
       for (const name of facts.notedFiles) {
         if (secretNameReason(name) === null) {
           archives.push(join(path, name));
@@ -176,7 +176,7 @@ export class SecretFilesWalk {
     // Past the files' bound, these still count (few, and the ones a name cannot tell).
     for (const config of gitConfigs)
       if (isRegularFile(config) && (await fileSecretContentReason(config)) !== null) files.push(config);
-    const found = await tokens?.find(plain, files.filter(isNpmrc));
+    const found = await tokens?.find(plain.flat(), files.filter(isNpmrc));
     const copies = found?.copies ?? NO_COPIES;
     if (found !== undefined) {
       files.push(...found.hidden);
@@ -198,6 +198,20 @@ export class SecretFilesWalk {
 }
 
 const NO_COPIES: ReadonlyMap<string, string> = new Map();
+
+/**
+ * The paths of a folder's other files (those the token scan reads), made once while its facts are
+ * kept (the folder unchanged): not 4,000 strings built again at every reading.
+ */
+const otherFilePaths = new WeakMap<FolderFacts, { readonly path: string; readonly files: readonly string[] }>();
+
+function otherFilesOf(path: string, facts: FolderFacts): readonly string[] {
+  const known = otherFilePaths.get(facts);
+  if (known?.path === path) return known.files;
+  const files = facts.otherFiles.map((name) => `${path}/${name}`);
+  otherFilePaths.set(facts, { path, files });
+  return files;
+}
 
 /** Whether the walk enters a subfolder of this name. */
 function isWalked(name: string): boolean {
