@@ -23,8 +23,10 @@ const cache = mkdtempSync(join(tmpdir(), 'kimi-ts-token-scan-'));
 try {
   const secrets = new SandboxSecretFiles(cache);
   let start = process.cpuUsage();
-  let wall = performance.now();
-  const bind = secrets.bindsFor ? (roots) => secrets.bindsFor(roots, []) : (roots) => secrets.files(roots).then((files) => ({ files }));
+  const wall = performance.now();
+  const bind = secrets.bindsFor
+    ? (roots) => secrets.bindsFor(roots, [])
+    : (roots) => secrets.files(roots).then((files) => ({ files }));
   const first = await bind([dir]);
   const firstCpu = cpuMs(start);
   const firstWall = performance.now() - wall;

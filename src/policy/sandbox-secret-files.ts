@@ -85,9 +85,10 @@ export class SandboxSecretFiles {
   async binds(roots: readonly string[]): Promise<{ files: string[]; copies: ReadonlyMap<string, string> }> {
     const walks = await Promise.all(roots.map((root) => this.readingOf(root)));
     // A file removed since the walk is not bound (bwrap would make an empty one in its place).
-    const files = walks.flatMap((walk) =>
-      [...walk.files, ...(walk.copies?.keys() ?? [])].filter(isRegularFile),
-    );
+    // An `.npmrc` is among both (hidden by its copy): bound once.
+    const files = [
+      ...new Set(walks.flatMap((walk) => [...walk.files, ...(walk.copies?.keys() ?? [])])),
+    ].filter(isRegularFile);
     const copies = new Map(walks.flatMap((walk) => [...(walk.copies ?? [])]));
     this.noteNewCopies(copies);
     return { files, copies };

@@ -177,33 +177,31 @@ export class SecretFilesWalk {
     for (const config of gitConfigs)
       if (isRegularFile(config) && (await fileSecretContentReason(config)) !== null) files.push(config);
     const found = await tokens?.find(plain.flat(), files.filter(isNpmrc));
-    const copies = found?.copies ?? NO_COPIES;
     if (found !== undefined) {
       files.push(...found.hidden);
       if (found.unscanned > 0) boundHit ??= 'content';
     }
     const named = new Set(files);
-    // Found by a content scan of a tool (ReadFile's): hidden whole, unless its tokens are out of a copy.
     for (const found of secretsFoundByContent())
-      if (
-        isWithinDirectory(found, this.root) &&
-        !named.has(found) &&
-        !copies.has(found) &&
-        isRegularFile(found)
-      )
-        files.push(found);
+      if (isWithinDirectory(found, this.root) && !named.has(found) && isRegularFile(found)) files.push(found);
     files.push(...(await this.otherNames.find({ files, links, archives, folders })));
+    // A file hidden whole for another reason (a hard link of `.env`, a file a tool's scan of all of it
+    // found secret past the first MiB) stays hidden whole: a copy takes out only the tokens. An
+    // `.npmrc`'s copy is what it is hidden by.
+    const whole = new Set(files);
+    const copies = new Map([...(found?.copies ?? [])].filter(([file]) => !whole.has(file) || isNpmrc(file)));
     return found === undefined ? { files, boundHit } : { files, copies, boundHit };
   }
 }
-
-const NO_COPIES: ReadonlyMap<string, string> = new Map();
 
 /**
  * The paths of a folder's other files (those the token scan reads), made once while its facts are
  * kept (the folder unchanged): not 4,000 strings built again at every reading.
  */
-const otherFilePaths = new WeakMap<FolderFacts, { readonly path: string; readonly files: readonly string[] }>();
+const otherFilePaths = new WeakMap<
+  FolderFacts,
+  { readonly path: string; readonly files: readonly string[] }
+>();
 
 function otherFilesOf(path: string, facts: FolderFacts): readonly string[] {
   const known = otherFilePaths.get(facts);

@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -85,6 +85,17 @@ describe('a token in a plain-named file reaches no sandboxed command', () => {
     expect(sent).toContain(`${'first line\npush with '.length + TOKEN.length + '\nlast line\n'.length}`);
     expect(sent).toContain('last line');
     expect(sent).toMatch(/ghp_\[REDACTED/);
+  });
+
+  // Hidden whole for being `.env` under another name: a copy would take out the token, not the password.
+  it('a hard link of .env holding a token too reads as empty, not as a copy', async () => {
+    const sent = await sentBy(['cat "$(ls | grep backup)" | rev; echo done'], async (dir) => {
+      await writeFile(join(dir, '.env'), `DB_PASSWORD=correct-horse-battery-staple\nGH=${TOKEN}\n`);
+      await link(join(dir, '.env'), join(dir, 'env-backup'));
+    });
+    expect(sent).not.toContain('elpats-yrettab');
+    expect(sent).not.toContain(REVERSED);
+    expect(sent).toContain('done');
   });
 
   // A read-only bind: the write fails, and the command's result says why.
