@@ -109,6 +109,22 @@ describe('TokenFiles', () => {
     expect([second.copies.size, second.unscanned]).toEqual([3, 0]);
   });
 
+  // Changed past the bound: not read this time, and not shown whole meanwhile.
+  it('hides whole a token file that changed when the reading bound leaves it unread', async () => {
+    const first = plant('a.txt', `${GHP}\n`);
+    const second = plant('b.txt', `${GHP}\n`);
+    await settle();
+    const tokens = new TokenFiles(copies, { fileBytes: MIB, readingBytes: GHP.length + 1, copyBytes: MIB });
+    const before = await tokens.find([first]);
+    expect(before.copies.has(first)).toBe(true);
+    writeFileSync(second, `${GHP}\n${GHP}\n`);
+    writeFileSync(first, `${GHP}\nmore\n`);
+    const after = await tokens.find([second, first]);
+    expect(after.unscanned).toBe(1);
+    expect(after.copies.has(first)).toBe(false);
+    expect(after.hidden).toEqual([first]);
+  });
+
   it('copies an .npmrc without its credential lines', async () => {
     const npmrc = plant(
       '.npmrc',

@@ -112,6 +112,8 @@ export class TokenFiles {
       if (entry === undefined || !isSame(entry.identity, stat)) {
         if (budget <= 0) {
           unscanned++;
+          // It held a token when last read: hidden whole until read again (its copy is stale).
+          if (entry !== undefined && entry.scan.kind !== 'clean') hidden.push(path);
           continue;
         }
         const bytes = Math.min(stat.size, this.bounds.fileBytes);

@@ -1,4 +1,4 @@
-import { link, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useScriptedCli } from '../support/scripted-cli.js';
@@ -66,6 +66,16 @@ describe('a token in a plain-named file reaches no sandboxed command', () => {
     expect(sent).not.toContain(REVERSED.slice(0, 20));
     expect(sent).not.toContain(REVERSED.slice(-20));
     expect(sent).toContain('dne');
+  });
+
+  it('the copies are gone when the session ends', async () => {
+    const sent = await sentBy(['cat "$(ls | grep notes)" | rev'], (dir) =>
+      writeFile(join(dir, 'deploy-notes.txt'), `push with ${TOKEN}\n`),
+    );
+    expect(sent).toContain('htiw hsup');
+    const cache = join(cli.sandbox.home, 'cache');
+    const folders = (await readdir(cache)).filter((name) => name.startsWith('redacted-copies-'));
+    expect(folders).toEqual([]);
   });
 
   it('a symlink to a token file reads the copy', async () => {
