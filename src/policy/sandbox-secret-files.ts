@@ -2,6 +2,8 @@ import { lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:
 import { join, resolve } from 'node:path';
 import { isWithinDirectory } from '../util/path-within.js';
 import type { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
+import { RedactedCopies } from './sandbox-redacted-copies.js';
+import { TOKEN_SCAN_BOUNDS, TokenFiles } from './sandbox-token-files.js';
 import { noteReadingUnderWay } from './secret-other-names.js';
 import {
   isRegularFile,
@@ -11,6 +13,16 @@ import {
   type SecretWalkBounds,
   sharedWalksByRoot,
 } from './workspace-secret-walk.js';
+
+/**
+ * The workspace's secret files (real paths) as a command's sandbox binds over them: `source` (the
+ * empty file) over each, or its redacted copy when it has one (a file holding a token, an `.npmrc`).
+ */
+export interface SecretFileBinds {
+  readonly files: readonly string[];
+  readonly source: string;
+  readonly copies?: ReadonlyMap<string, string>;
+}
 
 /**
  * The workspace's secret files (`.env`, `prod.env`, an `.npmrc`, a `.git/config` with a token…) as
@@ -27,6 +39,10 @@ export class SandboxSecretFiles {
   private readonly readings = new Map<string, Promise<SecretWalk>>();
   private readonly walks = new Map<string, SecretFilesWalk>();
   private emptyFile: string | undefined;
+  /** The redacted copies of the files holding a token, bound over them; removed by `dispose`. */
+  private readonly copies: RedactedCopies;
+  /** The files whose copies a command's result said already (a note says each once). */
+  private readonly told = new Set<string>();
 
   /**
    * Each root's walk, for the other checks that read the root after a command to share (the nested
@@ -38,7 +54,9 @@ export class SandboxSecretFiles {
   constructor(
     private readonly cacheDir: string,
     private readonly bounds: SecretWalkBounds = SECRET_WALK_BOUNDS,
-  ) {}
+  ) {
+    this.copies = new RedactedCopies(cacheDir);
+  }
 
   /** What is bound over each secret file (made at the first command, not at the session's start). */
   bindSource(): string {
@@ -46,11 +64,63 @@ export class SandboxSecretFiles {
     return this.emptyFile;
   }
 
+  /**
+   * What a command's sandbox binds over the secret files of `roots` as of the last reading: the empty
+   * file, or a file's redacted copy; not the files `shown` (a secret read the person approved).
+   */
+  async bindsFor(roots: readonly string[], shown: readonly string[]): Promise<SecretFileBinds> {
+    const { files, copies } = await this.binds(roots);
+    return { files: withoutShown(files, shown), source: this.bindSource(), copies };
+  }
+
   /** What the files of `roots` are as of the last reading (the first call for a root reads now). */
   async files(roots: readonly string[]): Promise<string[]> {
+    return (await this.binds(roots)).files;
+  }
+
+  /**
+   * The files of `roots` to bind over, as of the last reading (the first call for a root reads now),
+   * and the redacted copy of those that have one (the empty file is bound over the rest).
+   */
+  async binds(roots: readonly string[]): Promise<{ files: string[]; copies: ReadonlyMap<string, string> }> {
     const walks = await Promise.all(roots.map((root) => this.readingOf(root)));
     // A file removed since the walk is not bound (bwrap would make an empty one in its place).
-    return walks.flatMap((walk) => walk.files.filter(isRegularFile));
+    // An `.npmrc` is among both (hidden by its copy): bound once.
+    const files = [
+      ...new Set(walks.flatMap((walk) => [...walk.files, ...(walk.copies?.keys() ?? [])])),
+    ].filter(isRegularFile);
+    const copies = new Map(walks.flatMap((walk) => [...(walk.copies ?? [])]));
+    this.noteNewCopies(copies);
+    return { files, copies };
+  }
+
+  private untold: string[] = [];
+
+  /** Files newly shown as copies: said once, in the result of the next command that ends. */
+  private noteNewCopies(copies: ReadonlyMap<string, string>): void {
+    for (const file of copies.keys())
+      if (!this.told.has(file)) {
+        this.told.add(file);
+        this.untold.push(file);
+      }
+  }
+
+  /**
+   * What to tell of the files commands see as redacted copies, not told yet (null when nothing): a
+   * command that writes one fails ("Read-only file system"), and the model should know why.
+   */
+  takeNote(): string | null {
+    if (this.untold.length === 0) return null;
+    const files = this.untold.splice(0);
+    const shown =
+      files.slice(0, MAX_NAMED).join(', ') +
+      (files.length > MAX_NAMED ? `, and ${files.length - MAX_NAMED} more` : '');
+    return `The sandbox shows commands these files with each token (or npm credential) in them replaced, read-only: ${shown}. A command cannot write them ("Read-only file system"); to change one, ask the person to run the command outside the sandbox or edit it with the file tools.`;
+  }
+
+  /** Removes the redacted copies (the session is over, no command runs). */
+  dispose(): void {
+    this.copies.dispose();
   }
 
   /**
@@ -86,7 +156,7 @@ export class SandboxSecretFiles {
   private secretWalkOf(root: string): SecretFilesWalk {
     let walk = this.walks.get(root);
     if (walk === undefined) {
-      walk = new SecretFilesWalk(root, this.bounds, Date.now, this.walkOf(root));
+      walk = new SecretFilesWalk(root, this.bounds, Date.now, this.walkOf(root), new TokenFiles(this.copies));
       this.walks.set(root, walk);
     }
     return walk;
@@ -100,14 +170,21 @@ export class SandboxSecretFiles {
       this.readings.set(root, reading);
       void reading.then((walk) => {
         // A promise settles once: said for the first root whose reading hit a bound.
-        if (walk.boundHit !== null) this.sayBound(boundNote(root, this.bounds));
+        if (walk.boundHit !== null) this.sayBound(boundNote(root, this.bounds, walk.boundHit));
       });
     }
     return reading;
   }
 }
 
-function boundNote(root: string, bounds: SecretWalkBounds): string {
+const MIB = 1024 * 1024;
+
+/** Files a note names, at most. */
+const MAX_NAMED = 10;
+
+function boundNote(root: string, bounds: SecretWalkBounds, hit: NonNullable<SecretWalk['boundHit']>): string {
+  if (hit === 'content')
+    return `The sandbox scans the files of ${root} for tokens ${TOKEN_SCAN_BOUNDS.readingBytes / MIB} MiB at a time: until it has read them all (at the next commands), a file it has not read yet is shown to commands as it is.`;
   return `The sandbox looked for secret files (.env, keys, credentials) in ${root} only down to its bound (${bounds.maxEntries} entries, ${bounds.maxDepth} folders down, ${bounds.maxFiles} secret files): those it found read as empty to commands, any past the bound do not.`;
 }
 

@@ -91,6 +91,12 @@ export interface CommandSandbox {
    */
   takeNotes(): string | null;
   /**
+   * Which files of the workspace commands now see as read-only copies with their tokens replaced
+   * (sandbox-token-files.ts), not yet told: each is said once, so that a command failing to write one
+   * ("Read-only file system") is understood. null when nothing.
+   */
+  takeCopiesNote(): string | null;
+  /**
    * Removes the empty `.kimi-ts` it made where it did not exist (if still empty): now, or when the
    * last command launched and not yet ended ends.
    */

@@ -22,7 +22,7 @@ import {
 } from './sandbox-placeholders.js';
 import { ensureProtected, PROJECT_CONFIG_FOLDER } from './sandbox-protected.js';
 import { RealRoots } from './sandbox-real-roots.js';
-import { insideAny, pathsNamedBy, SandboxSecretFiles, withoutShown } from './sandbox-secret-files.js';
+import { insideAny, pathsNamedBy, SandboxSecretFiles, type SecretFileBinds } from './sandbox-secret-files.js';
 import type { CommandSandbox, SandboxContext, SandboxSettings, SandboxState } from './sandbox-types.js';
 
 export { HIDDEN_HOME_PATHS } from './sandbox-hidden-paths.js';
@@ -133,7 +133,11 @@ function sandboxFor(
   commands: SandboxCommands,
 ): CommandSandbox {
   const { reals } = commands;
-  const removePlaceholders = () => removeAgentPlaceholders(placeholders, commands.held);
+  // The session's end, once no command runs: its placeholders and its redacted copies go.
+  const removePlaceholders = () => {
+    removeAgentPlaceholders(placeholders, commands.held);
+    commands.secrets?.dispose();
+  };
   const workspace = () => workspaceRoots(context).map((dir) => reals.of(dir));
   const indexOf = (dir: string, roots: readonly string[]): NestedGitIndex => {
     const known = indexes.get(dir);
@@ -154,12 +158,7 @@ function sandboxFor(
     await commands.checking;
     const roots = workspace();
     const shown = approvedRead === undefined ? [] : pathsNamedBy(approvedRead, reals.cwd(cwd));
-    const secretFiles = commands.secrets
-      ? {
-          files: withoutShown(await commands.secrets.files(roots), shown),
-          source: commands.secrets.bindSource(),
-        }
-      : NO_SECRET_FILES;
+    const secretFiles = (await commands.secrets?.bindsFor(roots, shown)) ?? NO_SECRET_FILES;
     const nested = new Map<string, readonly string[]>();
     let agentCode = context.agentCode;
     if (settings.mode === 'workspace-write') {
@@ -228,6 +227,7 @@ function sandboxFor(
       const notes = commands.notes.splice(0);
       return notes.length > 0 ? notes.join('\n') : null;
     },
+    takeCopiesNote: () => commands.secrets?.takeNote() ?? null,
     dispose: () => {
       commands.disposed = true;
       if (commands.running === 0) removePlaceholders();
@@ -247,7 +247,7 @@ function sandboxFor(
 /** A promise that never settles (nothing to say). */
 const NEVER: Promise<never> = new Promise(() => undefined);
 
-const NO_SECRET_FILES = { files: [], source: '/dev/null' } as const;
+const NO_SECRET_FILES: SecretFileBinds = { files: [], source: '/dev/null' };
 
 /** bubblewrap's arguments for one command; later mounts go on top of earlier ones. */
 export function bwrapArguments(
@@ -257,8 +257,8 @@ export function bwrapArguments(
   placeholders: Set<string>,
   /** Each writable folder's nested `.git` paths (a NestedGitIndex reading). */
   nestedGit: ReadonlyMap<string, readonly string[]> = new Map(),
-  /** The workspace's secret files (sandbox-secret-files.ts, real paths) and the empty file bound over each. */
-  secretFiles: { readonly files: readonly string[]; readonly source: string } = NO_SECRET_FILES,
+  /** The workspace's secret files and what is bound over each (sandbox-secret-files.ts). */
+  secretFiles: SecretFileBinds = NO_SECRET_FILES,
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   const workspace = workspaceRoots(context).map((dir) => resolve(dir));
@@ -340,7 +340,8 @@ export function bwrapArguments(
   // config files kimi-ts's own code holds read-only). Not those inside a folder hidden whole, nor
   // those hidden already (a config file loaded from the workspace).
   for (const file of secretFiles.files)
-    if (!insideAny(file, hiddenFolders) && !kinds.has(file)) args.push('--ro-bind', secretFiles.source, file);
+    if (!insideAny(file, hiddenFolders) && !kinds.has(file))
+      args.push('--ro-bind', secretFiles.copies?.get(file) ?? secretFiles.source, file);
   if (!settings.network) args.push('--unshare-net');
   // Its own PID namespace and /proc: the agent's process (`/proc/$PPID/environ`) is not there, and
   // when bwrap goes (a kill of its group), everything the command started goes. The command is the

@@ -234,7 +234,7 @@ function isTokenChar(code: number): boolean {
   );
 }
 
-function trailingTokenChars(text: string): number {
+export function trailingTokenChars(text: string): number {
   let i = text.length;
   while (i > 0 && isTokenChar(text.charCodeAt(i - 1))) i--;
   return text.length - i;
@@ -244,7 +244,7 @@ function trailingTokenChars(text: string): number {
  * What a file is by its first bytes when its content is compressed (so the table cannot read it)
  * or an archive (whose members' names are not checked), or null.
  */
-function packedFormat(head: Buffer): string | null {
+export function packedFormat(head: Buffer): string | null {
   const starts = (...bytes: number[]) => bytes.every((b, i) => head[i] === b);
   if (starts(0x1f, 0x8b)) return 'gzip-compressed';
   if (starts(0x50, 0x4b, 0x03, 0x04) || starts(0x50, 0x4b, 0x05, 0x06)) return 'a zip archive';
@@ -263,7 +263,7 @@ function packedFormat(head: Buffer): string | null {
  * Whether a file's first chunk is UTF-16: a byte-order mark, or (no mark) NULs in at least
  * three in eight of the odd or of the even bytes of its head, as ASCII text in UTF-16 has.
  */
-function isUtf16(head: Buffer): boolean {
+export function isUtf16(head: Buffer): boolean {
   if (head.length < 2) return false;
   if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return true;
   const sample = Math.min(head.length, 1024) & ~1;
@@ -280,7 +280,7 @@ function isUtf16(head: Buffer): boolean {
 }
 
 /** The bytes as Latin-1 text with every NUL left out (ASCII in UTF-16, either order, made plain). */
-function withoutNuls(bytes: Buffer): string {
+export function withoutNuls(bytes: Buffer): string {
   const out = Buffer.allocUnsafe(bytes.length);
   let n = 0;
   for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) out[n++] = bytes[i]!;

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
-import { type NotedFiles, WorkTreeWalk } from '../util/work-tree-walk.js';
+import { type FolderFacts, type NotedFiles, WorkTreeWalk } from '../util/work-tree-walk.js';
 import { archiveKind } from './archive-secret-members.js';
+import { isNpmrc, type TokenFiles } from './sandbox-token-files.js';
 import { fileSecretContentReason, secretsFoundByContent } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
 import { SecretWalkOtherNames, type WalkedLink } from './secret-walk-other-names.js';
@@ -49,8 +50,13 @@ export interface SecretWalk {
    * secret-walk-other-names.ts).
    */
   readonly files: readonly string[];
+  /**
+   * The files holding a token (or an `.npmrc`), each with the redacted copy bound over it instead
+   * (sandbox-token-files.ts); absent when the walk scans no content.
+   */
+  readonly copies?: ReadonlyMap<string, string>;
   /** Null when the whole tree (but the skipped folders) was read; else the bound that was hit. */
-  readonly boundHit: 'depth' | 'entries' | 'files' | null;
+  readonly boundHit: 'depth' | 'entries' | 'files' | 'content' | null;
 }
 
 /**
@@ -119,6 +125,8 @@ export class SecretFilesWalk {
     now: () => number = Date.now,
     /** The walk of `root` to share (made by secretNotingWalk); a walk of its own when not given. */
     shared?: SharedWorkTreeWalk,
+    /** The scan of the files' content for tokens (none when not given: only what is secret by name). */
+    private readonly tokens?: TokenFiles,
   ) {
     if (shared !== undefined && shared.walk.notedFiles !== SECRET_FILE_NOTES)
       throw new Error('a secret files walk needs a walk that notes secret files (secretNotingWalk)');
@@ -133,6 +141,8 @@ export class SecretFilesWalk {
     const links: WalkedLink[] = [];
     const archives: string[] = [];
     const folders = new Set<string>();
+    const plain: (readonly string[])[] = [];
+    const tokens = this.tokens;
     let boundHit: SecretWalk['boundHit'] = null;
     let entries = 0;
     // A folder that could not be looked at is left out (what is under it is not walked).
@@ -145,6 +155,7 @@ export class SecretFilesWalk {
       folders.add(path);
       if (facts.dotGit === 'folder') gitConfigs.push(join(path, '.git', 'config'));
       for (const [name, target] of facts.notedLinks) links.push({ path: join(path, name), target });
+      if (tokens !== undefined && facts.otherFiles.length > 0) plain.push(otherFilesOf(path, facts));
       for (const name of facts.notedFiles) {
         if (secretNameReason(name) === null) {
           archives.push(join(path, name));
@@ -165,12 +176,39 @@ export class SecretFilesWalk {
     // Past the files' bound, these still count (few, and the ones a name cannot tell).
     for (const config of gitConfigs)
       if (isRegularFile(config) && (await fileSecretContentReason(config)) !== null) files.push(config);
+    const found = await tokens?.find(plain.flat(), files.filter(isNpmrc));
+    if (found !== undefined) {
+      files.push(...found.hidden);
+      if (found.unscanned > 0) boundHit ??= 'content';
+    }
     const named = new Set(files);
     for (const found of secretsFoundByContent())
       if (isWithinDirectory(found, this.root) && !named.has(found) && isRegularFile(found)) files.push(found);
     files.push(...(await this.otherNames.find({ files, links, archives, folders })));
-    return { files, boundHit };
+    // A file hidden whole for another reason (a hard link of `.env`, a file a tool's scan of all of it
+    // found secret past the first MiB) stays hidden whole: a copy takes out only the tokens. An
+    // `.npmrc`'s copy is what it is hidden by.
+    const whole = new Set(files);
+    const copies = new Map([...(found?.copies ?? [])].filter(([file]) => !whole.has(file) || isNpmrc(file)));
+    return found === undefined ? { files, boundHit } : { files, copies, boundHit };
   }
+}
+
+/**
+ * The paths of a folder's other files (those the token scan reads), made once while its facts are
+ * kept (the folder unchanged): not 4,000 strings built again at every reading.
+ */
+const otherFilePaths = new WeakMap<
+  FolderFacts,
+  { readonly path: string; readonly files: readonly string[] }
+>();
+
+function otherFilesOf(path: string, facts: FolderFacts): readonly string[] {
+  const known = otherFilePaths.get(facts);
+  if (known?.path === path) return known.files;
+  const files = facts.otherFiles.map((name) => `${path}/${name}`);
+  otherFilePaths.set(facts, { path, files });
+  return files;
 }
 
 /** Whether the walk enters a subfolder of this name. */

@@ -24,6 +24,11 @@ export interface FolderFacts {
   /** The regular files (not symlinks) in it the walk's NotedFiles picked, by name. */
   readonly notedFiles: readonly string[];
   /**
+   * The other regular files (not symlinks) in it, by name, in the folders NotedFiles looks at (none
+   * elsewhere): what a scan of the files' content reads (sandbox-token-files.ts).
+   */
+  readonly otherFiles: readonly string[];
+  /**
    * Where each symlink in it points (readlink's text), in the folders NotedFiles looks at (none
    * elsewhere): read once while the folder is unchanged (a link swapped in changes the folder).
    */
@@ -281,6 +286,7 @@ const UNREADABLE: FolderFacts = {
   bare: false,
   entries: 0,
   notedFiles: [],
+  otherFiles: [],
   notedLinks: [],
 };
 
@@ -294,6 +300,7 @@ function readFolder(path: string, noted: ((name: string) => boolean) | null): Fo
   const subfolders: string[] = [];
   const ruleFiles: string[] = [];
   const notedFiles: string[] = [];
+  const otherFiles: string[] = [];
   const notedLinks: [string, string][] = [];
   let dotGit: FolderFacts['dotGit'] = null;
   let head = false;
@@ -320,14 +327,14 @@ function readFolder(path: string, noted: ((name: string) => boolean) | null): Fo
     }
     if (RULE_FILES.has(name)) ruleFiles.push(name);
     if (entry.isDirectory()) subfolders.push(name);
-    else if (noted !== null && entry.isFile() && noted(name)) notedFiles.push(name);
+    else if (noted !== null && entry.isFile()) (noted(name) ? notedFiles : otherFiles).push(name);
     else if (noted !== null && entry.isSymbolicLink()) {
       const target = linkText(`${path}/${name}`);
       if (target !== null) notedLinks.push([name, target]);
     }
   }
   const bare = head && (storeParts === 2 || commondir);
-  return { subfolders, dotGit, ruleFiles, bare, entries: entries.length, notedFiles, notedLinks };
+  return { subfolders, dotGit, ruleFiles, bare, entries: entries.length, notedFiles, otherFiles, notedLinks };
 }
 
 function linkText(path: string): string | null {

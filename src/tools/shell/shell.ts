@@ -155,7 +155,8 @@ export const Shell = toolFactory(
             // sandbox cleaned out of git folders it made ends the task's output (its notification).
             onExited: async () => {
               await commandSandbox?.commandEnded();
-              return commandSandbox?.takeNotes() ?? null;
+              const notes = [commandSandbox?.takeNotes(), commandSandbox?.takeCopiesNote()].filter(Boolean);
+              return notes.length > 0 ? notes.join('\n') : null;
             },
           });
         }
@@ -187,7 +188,12 @@ export const Shell = toolFactory(
           await commandSandbox?.commandEnded();
         }
         const gitNote = commandSandbox?.takeNotes() ?? null;
-        const dropped = omittedNote(tailWindow.totalChars, builder.nChars) + (gitNote ? `\n${gitNote}` : '');
+        // Which files the command saw as read-only copies with their tokens out (a write to one fails).
+        const copiesNote = commandSandbox?.takeCopiesNote() ?? null;
+        const dropped =
+          omittedNote(tailWindow.totalChars, builder.nChars) +
+          (gitNote ? `\n${gitNote}` : '') +
+          (copiesNote ? `\n${copiesNote}` : '');
         const gitBrief = gitNote ? `\n${GIT_CLEANED_BRIEF}` : '';
         switch (outcome.kind) {
           case 'exited': {
