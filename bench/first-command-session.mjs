@@ -21,7 +21,7 @@ async function once(root, server, scratch) {
   const config = join(home, 'config.toml');
   writeFileSync(
     config,
-    `default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "${server.baseUrl}"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n`,
+    `default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "${server.baseUrl}"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n[sandbox]\nscan_workspace_tokens = true\n`,
   );
   server.push({ toolCalls: [{ id: 's', name: 'Shell', args: { command: 'true' } }] }, { text: 'done' });
   const marks = [];

@@ -33,7 +33,7 @@ const cpuMs = (start) => {
 const home = mkdtempSync(join(tmpdir(), 'kimi-ts-first-command-'));
 try {
   const state = createCommandSandbox(
-    { mode: 'workspace-write', network: false },
+    { mode: 'workspace-write', network: false, scanWorkspaceTokens: true },
     { workDir, additionalDirs: () => [], userHome: homedir(), kimiHome: home, path: process.env.PATH },
   );
   if (state.kind !== 'on') throw new Error('the sandbox cannot run here');

@@ -37,7 +37,7 @@ async function sandboxOf(dist) {
   const home = mkdtempSync(join(tmpdir(), 'kimi-ts-token-ab-'));
   homes.push(home);
   const state = createCommandSandbox(
-    { mode: 'workspace-write', network: false },
+    { mode: 'workspace-write', network: false, scanWorkspaceTokens: true },
     { workDir: dir, additionalDirs: () => [], userHome: homedir(), kimiHome: home, path: process.env.PATH },
   );
   if (state.kind !== 'on') throw new Error('the sandbox cannot run here');

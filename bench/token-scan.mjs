@@ -21,7 +21,7 @@ function cpuMs(start) {
 
 const cache = mkdtempSync(join(tmpdir(), 'kimi-ts-token-scan-'));
 try {
-  const secrets = new SandboxSecretFiles(cache);
+  const secrets = new SandboxSecretFiles(cache, true);
   let start = process.cpuUsage();
   const wall = performance.now();
   const bind = secrets.bindsFor

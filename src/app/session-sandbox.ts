@@ -35,7 +35,12 @@ export function sessionSandbox(config: Config, flag: SandboxFlag, context: Sandb
   const mode: SandboxMode =
     typeof flag === 'string' ? flag : flag === true && configured === 'off' ? 'workspace-write' : configured;
   const state = createCommandSandbox(
-    { mode, network: config.sandbox.network, hideWorkspaceSecrets: config.sandbox.hide_workspace_secrets },
+    {
+      mode,
+      network: config.sandbox.network,
+      hideWorkspaceSecrets: config.sandbox.hide_workspace_secrets,
+      scanWorkspaceTokens: config.sandbox.scan_workspace_tokens,
+    },
     context,
   );
   if (state.kind === 'unavailable' && flag !== undefined && flag !== false) {

@@ -124,6 +124,12 @@ export function buildConfigSchemas() {
      * config from a workspace, so a repository cannot turn it off.
      */
     hide_workspace_secrets: z.boolean().default(true),
+    /**
+     * Whether plain-named workspace files holding a token (`ghp_…` in `deploy-notes.txt`) are shown to
+     * sandboxed commands as read-only copies with the tokens replaced. Off by default: each command
+     * then stats every file of the workspace, and a command that rewrites such a file fails.
+     */
+    scan_workspace_tokens: z.boolean().default(false),
   });
 
   /** `[trust]`: folders the person trusts (kimi-ts; `~` allowed); each covers the folders below it. */

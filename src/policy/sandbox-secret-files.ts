@@ -53,6 +53,8 @@ export class SandboxSecretFiles {
   /** `cacheDir`: the agent's cache, where the empty file bound over each secret file is made. */
   constructor(
     private readonly cacheDir: string,
+    /** Whether plain-named files are scanned for tokens and shown as redacted copies (TokenFiles). */
+    private readonly scanTokens = false,
     private readonly bounds: SecretWalkBounds = SECRET_WALK_BOUNDS,
   ) {
     this.copies = new RedactedCopies(cacheDir);
@@ -156,7 +158,13 @@ export class SandboxSecretFiles {
   private secretWalkOf(root: string): SecretFilesWalk {
     let walk = this.walks.get(root);
     if (walk === undefined) {
-      walk = new SecretFilesWalk(root, this.bounds, Date.now, this.walkOf(root), new TokenFiles(this.copies));
+      walk = new SecretFilesWalk(
+        root,
+        this.bounds,
+        Date.now,
+        this.walkOf(root),
+        new TokenFiles(this.copies, this.scanTokens),
+      );
       this.walks.set(root, walk);
     }
     return walk;

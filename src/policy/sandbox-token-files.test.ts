@@ -37,7 +37,7 @@ async function settle(): Promise<void> {
 describe('TokenFiles', () => {
   it('copies a file holding a token with the token replaced, the same size, private to the owner', async () => {
     const file = plant('deploy-notes.txt', `push with ${GHP}\nend\n`);
-    const found = await new TokenFiles(copies).find([file]);
+    const found = await new TokenFiles(copies, true).find([file]);
     const copy = found.copies.get(file);
     expect(copy).toBeDefined();
     expect(readFileSync(copy!, 'latin1')).toBe(`push with ghp_${markerOf(36)}\nend\n`);
@@ -49,7 +49,7 @@ describe('TokenFiles', () => {
     const file = plant('notes.txt', `a ${GHP}\n`);
     const clean = plant('readme.txt', 'nothing\n');
     await settle();
-    const tokens = new TokenFiles(copies);
+    const tokens = new TokenFiles(copies, true);
     const first = await tokens.find([file, clean]);
     expect(tokens.scannedFiles).toBe(2);
     await tokens.find([file, clean]);
@@ -73,7 +73,7 @@ describe('TokenFiles', () => {
   it('replaces whole a token across the first MiB; one past it is left as it is (the bound)', async () => {
     const across = plant('across.log', `${'x'.repeat(MIB - 10)} ${GHP}\nend\n`);
     const past = plant('past.log', `${'line\n'.repeat(MIB / 4)} ${GHP}\n`);
-    const found = await new TokenFiles(copies).find([across, past]);
+    const found = await new TokenFiles(copies, true).find([across, past]);
     const copy = readFileSync(found.copies.get(across)!, 'latin1');
     expect(copy.length).toBe(MIB - 10 + 1 + GHP.length + 5);
     expect(copy.endsWith(` ghp_${markerOf(36)}\nend\n`)).toBe(true);
@@ -83,7 +83,7 @@ describe('TokenFiles', () => {
   it('hides whole what no copy can leave out: a Kubernetes Secret, UTF-16 text holding a token', async () => {
     const manifest = plant('secret.yaml', 'kind: Secret\ndata:\n  password: aHVudGVyMg==\n');
     const utf16 = plant('notes-utf16.txt', Buffer.from(`\ufeffpush with ${GHP}\n`, 'utf16le'));
-    const found = await new TokenFiles(copies).find([manifest, utf16]);
+    const found = await new TokenFiles(copies, true).find([manifest, utf16]);
     expect([...found.hidden].sort()).toEqual([manifest, utf16].sort());
     expect(found.copies.size).toBe(0);
   });
@@ -91,14 +91,14 @@ describe('TokenFiles', () => {
   it('passes over compressed files (not text the table reads)', async () => {
     const text = plant('notes.txt', `push with ${GHP}\n`);
     execFileSync('gzip', ['-k', text]);
-    const found = await new TokenFiles(copies).find([`${text}.gz`]);
+    const found = await new TokenFiles(copies, true).find([`${text}.gz`]);
     expect(found.copies.size + found.hidden.length).toBe(0);
   });
 
   it('leaves what is past the reading bound to the next readings', async () => {
     const files = [plant('a.txt', `${GHP}\n`), plant('b.txt', `${GHP}\n`), plant('c.txt', `${GHP}\n`)];
     await settle();
-    const tokens = new TokenFiles(copies, {
+    const tokens = new TokenFiles(copies, true, {
       fileBytes: MIB,
       readingBytes: 2 * (GHP.length + 1),
       copyBytes: MIB,
@@ -114,7 +114,11 @@ describe('TokenFiles', () => {
     const first = plant('a.txt', `${GHP}\n`);
     const second = plant('b.txt', `${GHP}\n`);
     await settle();
-    const tokens = new TokenFiles(copies, { fileBytes: MIB, readingBytes: GHP.length + 1, copyBytes: MIB });
+    const tokens = new TokenFiles(copies, true, {
+      fileBytes: MIB,
+      readingBytes: GHP.length + 1,
+      copyBytes: MIB,
+    });
     const before = await tokens.find([first]);
     expect(before.copies.has(first)).toBe(true);
     writeFileSync(second, `${GHP}\n${GHP}\n`);
@@ -130,7 +134,7 @@ describe('TokenFiles', () => {
       '.npmrc',
       'registry=https://r.test/\n//r.test/:_authToken=abc123secret\n_auth=dXNlcjpwYXNz\nsave-exact=true\n',
     );
-    const found = await new TokenFiles(copies).find([], [npmrc]);
+    const found = await new TokenFiles(copies, true).find([], [npmrc]);
     expect(readFileSync(found.copies.get(npmrc)!, 'utf8')).toBe(
       'registry=https://r.test/\nsave-exact=true\n',
     );
@@ -138,7 +142,7 @@ describe('TokenFiles', () => {
 
   it('dispose removes every copy', async () => {
     const file = plant('notes.txt', `${GHP}\n`);
-    const copy = (await new TokenFiles(copies).find([file])).copies.get(file)!;
+    const copy = (await new TokenFiles(copies, true).find([file])).copies.get(file)!;
     copies.dispose();
     expect(existsSync(copy)).toBe(false);
   });

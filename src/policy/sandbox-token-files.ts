@@ -83,6 +83,11 @@ export class TokenFiles {
 
   constructor(
     private readonly copies: RedactedCopies,
+    /**
+     * Whether plain-named files are scanned for tokens (`[sandbox] scan_workspace_tokens`); when not,
+     * only `.npmrc` files get their copies.
+     */
+    readonly scansContent: boolean,
     private readonly bounds: TokenScanBounds = TOKEN_SCAN_BOUNDS,
   ) {}
 

@@ -15,6 +15,13 @@ export interface SandboxSettings {
    * empty to commands; true unless the person's own config says `hide_workspace_secrets = false`.
    */
   hideWorkspaceSecrets?: boolean | undefined;
+  /**
+   * Whether the workspace's plain-named files are scanned for tokens, and each holding one is shown
+   * to commands as a redacted, read-only copy (sandbox-token-files.ts); false unless the person's own
+   * config says `scan_workspace_tokens = true`: it costs a stat of every file after each command and
+   * breaks commands that rewrite such files (see README, "Security model").
+   */
+  scanWorkspaceTokens?: boolean | undefined;
 }
 
 /** Where the sandbox puts what: the facts of one session. */

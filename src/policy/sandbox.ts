@@ -95,7 +95,7 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       secrets:
         settings.hideWorkspaceSecrets === false
           ? null
-          : new SandboxSecretFiles(join(context.kimiHome, 'cache')),
+          : new SandboxSecretFiles(join(context.kimiHome, 'cache'), settings.scanWorkspaceTokens === true),
     }),
   };
 }

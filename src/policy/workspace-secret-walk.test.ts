@@ -137,7 +137,7 @@ describe('SandboxSecretFiles', () => {
 
   it('says once that a walk hit its bound, and hides what it found', async () => {
     await put({ '.env': 'A=1', 'a/b/c/.env': 'A=1' });
-    const secrets = new SandboxSecretFiles(join(root, 'cache'), {
+    const secrets = new SandboxSecretFiles(join(root, 'cache'), false, {
       maxDepth: 1,
       maxEntries: 1000,
       maxFiles: 10,

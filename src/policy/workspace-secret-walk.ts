@@ -155,7 +155,7 @@ export class SecretFilesWalk {
       folders.add(path);
       if (facts.dotGit === 'folder') gitConfigs.push(join(path, '.git', 'config'));
       for (const [name, target] of facts.notedLinks) links.push({ path: join(path, name), target });
-      if (tokens !== undefined && facts.otherFiles.length > 0) plain.push(otherFilesOf(path, facts));
+      if (tokens?.scansContent === true && facts.otherFiles.length > 0) plain.push(otherFilesOf(path, facts));
       for (const name of facts.notedFiles) {
         if (secretNameReason(name) === null) {
           archives.push(join(path, name));

@@ -17,6 +17,9 @@ const REVERSED = [...TOKEN].reverse().join('');
 /** What a command can print to rebuild the token without naming it (the model's trick). */
 const PRINT_TOKEN = `printf '%s%s\\n' ghp_ ${TOKEN.slice(4)}`;
 
+/** The person's opt-in to the content scan (off by default: it stats every file after each command). */
+const SCAN_TOKENS = '[sandbox]\nscan_workspace_tokens = true\n';
+
 /** The tool messages the model was sent in `request`, as one string. */
 function toolMessages(body: unknown): string {
   const { messages } = body as { messages: { role: string; content: unknown }[] };
@@ -24,11 +27,18 @@ function toolMessages(body: unknown): string {
 }
 
 /** Runs the commands in order (one step each) in a workspace `plant` fills; what the model got back. */
-async function sentBy(commands: readonly string[], plant: (dir: string) => Promise<void>): Promise<string> {
-  const { server, sandbox } = await cli.setup([
-    ...commands.map((command, i) => ({ toolCalls: [{ id: `c${i}`, name: 'Shell', args: { command } }] })),
-    { text: 'done' },
-  ]);
+async function sentBy(
+  commands: readonly string[],
+  plant: (dir: string) => Promise<void>,
+  extraToml = SCAN_TOKENS,
+): Promise<string> {
+  const { server, sandbox } = await cli.setup(
+    [
+      ...commands.map((command, i) => ({ toolCalls: [{ id: `c${i}`, name: 'Shell', args: { command } }] })),
+      { text: 'done' },
+    ],
+    { extraToml },
+  );
   await plant(sandbox.workDir);
   const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
   expect(result.code).toBe(0);
@@ -118,16 +128,32 @@ describe('a token in a plain-named file reaches no sandboxed command', () => {
     expect(sent).not.toContain(TOKEN);
   });
 
-  // A workspace `.npmrc` was hidden whole (npm lost its registry): now a copy without its credential lines.
-  it('.npmrc reads without its credential lines, its registry kept', async () => {
-    const sent = await sentBy(['cat "$(ls -A | grep npm)"'], (dir) =>
-      writeFile(
-        join(dir, '.npmrc'),
-        'registry=https://npm.example.test/\n//npm.example.test/:_authToken=npmrc-secret-value-0004\nsave-exact=true\n',
-      ),
+  // A workspace `.npmrc` was hidden whole (npm lost its registry): now a copy without its credential
+  // lines, with the content scan off too (the default).
+  it('.npmrc reads without its credential lines, its registry kept (content scan off)', async () => {
+    const sent = await sentBy(
+      ['cat "$(ls -A | grep npm)"'],
+      (dir) =>
+        writeFile(
+          join(dir, '.npmrc'),
+          'registry=https://npm.example.test/\n//npm.example.test/:_authToken=npmrc-secret-value-0004\nsave-exact=true\n',
+        ),
+      '',
     );
     expect(sent).not.toContain('npmrc-secret-value-0004');
     expect(sent).toContain('registry=https://npm.example.test/');
     expect(sent).toContain('save-exact=true');
   });
+});
+
+// Off by default: plain-named files are not scanned, so a command may rewrite one holding a token
+// (a build writing its output, a test fixture): no copy is bound over it.
+it('without the opt-in, a command rewrites a plain-named file holding a token', async () => {
+  const sent = await sentBy(
+    ['echo more >> "$(ls | grep notes)" && wc -l < "$(ls | grep notes)"'],
+    (dir) => writeFile(join(dir, 'deploy-notes.txt'), `push with ${TOKEN}\n`),
+    '',
+  );
+  expect(sent).not.toContain('Read-only file system');
+  expect(sent).toMatch(/\b2\b/);
 });
