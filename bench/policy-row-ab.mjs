@@ -6,63 +6,21 @@
 // row after every other row (their warm-up and their V8 feedback); this measures it from cold.
 // Usage: node bench/policy-row-ab.mjs DIR_A DIR_B [rounds=10] [node binary]
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { RULES } from './policy-rules.mjs';
+import { policyFixture, shellRequest } from './policy-fixture.mjs';
 import { median } from './stats.mjs';
 
 const CALLS = 2_000;
 
-const shellRequest = (cwd, command) => ({
-  toolName: 'Shell',
-  effects: [{ kind: 'exec', command, cwd, background: false }],
-  question: { action: 'run command', description: `Run command \`${command}\`` },
-});
-
 /** In the child: the row once, against the checkout `dir`; prints { wall, cpu } in µs per decision. */
 async function row(dir) {
-  const { PermissionRule, RuleSet, resolveFileTarget, SessionPolicy } = await import(
-    pathToFileURL(join(dir, 'dist/policy/index.js')).href
-  );
-  const root = await mkdtemp(join(tmpdir(), 'kimi-ts-policy-row-'));
+  const policyModule = await import(pathToFileURL(join(dir, 'dist/policy/index.js')).href);
+  const { work, policy, requests, dispose } = await policyFixture(policyModule, 'kimi-ts-policy-row-');
   try {
-    const work = join(root, 'work');
-    await mkdir(join(work, 'src'), { recursive: true });
-    await writeFile(join(work, 'src', 'index.ts'), 'x');
-    const rules = new RuleSet(
-      RULES.map(
-        ([decision, pattern], i) =>
-          new PermissionRule({ decision, pattern }, { file: 'bench', index: i + 1 }),
-      ),
-    );
-    const policy = new SessionPolicy({
-      workDir: work,
-      additionalDirs: [],
-      homes: { userHome: root, kimiHome: join(root, '.kimi-ts') },
-      rules,
-      modes: { yolo: false, afk: false, runtimeAfk: false },
-      sessionApprovals: { isSessionApproved: () => false },
-    });
     // The bench's warm-up: one decision of each of its requests (the parser loads here).
-    const warmUp = [
-      {
-        toolName: 'ReadFile',
-        effects: [{ kind: 'read', target: await resolveFileTarget('src/index.ts', work), access: 'read' }],
-        question: undefined,
-      },
-      {
-        toolName: 'WriteFile',
-        effects: [{ kind: 'write', target: await resolveFileTarget('src/new.ts', work) }],
-        question: { action: 'edit file', description: 'Write file `src/new.ts`' },
-      },
-      shellRequest(work, 'git status && ls -la | wc -l'),
-      shellRequest(work, "sudo -u root env A=1 bash -c 'git status && rm -fr build' | xargs -0 echo"),
-      shellRequest(work, 'GIT_PAGER=cat git commit -m "$msg" && ls *.ts > "$out"'),
-    ];
-    for (const request of warmUp) await policy.decide(request);
+    for (const request of Object.values(requests)) await policy.decide(request);
     const text = (i) => `case "$mode" in fast) npm test -- src-${i};; *) npm run build;; esac`;
     const cpu = process.cpuUsage();
     const start = performance.now();
@@ -71,7 +29,7 @@ async function row(dir) {
     const used = process.cpuUsage(cpu);
     console.log(JSON.stringify({ wall, cpu: (used.user + used.system) / CALLS }));
   } finally {
-    await rm(root, { recursive: true, force: true });
+    await dispose();
   }
 }
 

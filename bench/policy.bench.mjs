@@ -2,82 +2,17 @@
 // (real paths resolved beforehand, as the tools do), parsed Shell commands (plain; with wrappers and
 // `bash -c`; with assignments and expansions; a command text not seen before: plain, quoted with
 // redirections, or with an expansion), a fetch. Target: ≤ 50 µs.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PermissionRule, RuleSet, resolveFileTarget, SessionPolicy } from '../dist/policy/index.js';
+import * as policyModule from '../dist/policy/index.js';
+import { policyFixture, shellRequest } from './policy-fixture.mjs';
 import { RULES } from './policy-rules.mjs';
 
 const CALLS = 20_000;
 const TARGET_US = 50;
 
-function shellRequest(cwd, command) {
-  return {
-    toolName: 'Shell',
-    effects: [{ kind: 'exec', command, cwd, background: false }],
-    question: { action: 'run command', description: `Run command \`${command}\`` },
-  };
-}
-
 export default async function run() {
-  const root = await mkdtemp(join(tmpdir(), 'kimi-ts-bench-policy-'));
+  const { work, policy, requests, dispose } = await policyFixture(policyModule, 'kimi-ts-bench-policy-');
   try {
-    const work = join(root, 'work');
-    await mkdir(join(work, 'src'), { recursive: true });
-    await writeFile(join(work, 'src', 'index.ts'), 'x');
-    const rules = new RuleSet(
-      RULES.map(
-        ([decision, pattern], i) =>
-          new PermissionRule({ decision, pattern }, { file: 'bench', index: i + 1 }),
-      ),
-    );
-    const policy = new SessionPolicy({
-      workDir: work,
-      additionalDirs: [],
-      homes: { userHome: root, kimiHome: join(root, '.kimi-ts') },
-      rules,
-      modes: { yolo: false, afk: false, runtimeAfk: false },
-      sessionApprovals: { isSessionApproved: () => false },
-    });
-    const requests = {
-      ReadFile: {
-        toolName: 'ReadFile',
-        effects: [{ kind: 'read', target: await resolveFileTarget('src/index.ts', work), access: 'read' }],
-        question: undefined,
-      },
-      WriteFile: {
-        toolName: 'WriteFile',
-        effects: [{ kind: 'write', target: await resolveFileTarget('src/new.ts', work) }],
-        question: { action: 'edit file', description: 'Write file `src/new.ts`' },
-      },
-      FetchURL: {
-        toolName: 'FetchURL',
-        effects: [
-          {
-            kind: 'network',
-            url: 'https://docs.rs/x',
-            host: 'docs.rs',
-            addresses: [{ address: '18.1.2.3', family: 4 }],
-            purpose: 'fetch',
-          },
-        ],
-        question: undefined,
-      },
-      Shell: {
-        toolName: 'Shell',
-        effects: [{ kind: 'exec', command: 'git status && ls -la | wc -l', cwd: work, background: false }],
-        question: { action: 'run command', description: 'Run command `git status && ls -la | wc -l`' },
-      },
-      // The richer parse (issue 24): wrappers looked through, a bash -c string parsed in turn, flags
-      // matched in any order against the deny rules.
-      'Shell (wrappers, bash -c)': shellRequest(
-        work,
-        "sudo -u root env A=1 bash -c 'git status && rm -fr build' | xargs -0 echo",
-      ),
-      // Assignments, expansions and globs: not simple, and deny rules check what they cannot rule out.
-      'Shell (expansions)': shellRequest(work, 'GIT_PAGER=cat git commit -m "$msg" && ls *.ts > "$out"'),
-    };
     for (const request of Object.values(requests)) await policy.decide(request); // warm-up (and parser load)
     // The bare loop: the same number of awaited calls, each testing 20 compiled regexes against a
     // path, so the ratio says what the policy costs beyond its irreducible matching work.
@@ -142,6 +77,6 @@ export default async function run() {
     }
     return rows;
   } finally {
-    await rm(root, { recursive: true, force: true });
+    await dispose();
   }
 }
