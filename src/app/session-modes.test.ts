@@ -58,6 +58,7 @@ describe('AgentSession.modes (what a status bar shows)', () => {
           network: false,
           blocksUnixSockets: true,
           hideWorkspaceSecrets: true,
+          scanWorkspaceTokens: false,
         },
       });
     } finally {
@@ -84,6 +85,7 @@ describe('AgentSession.modes (what a status bar shows)', () => {
         network: false,
         blocksUnixSockets: false,
         hideWorkspaceSecrets: true,
+        scanWorkspaceTokens: false,
       });
       expect(warnings.join('')).toContain('sudo apt-get install bubblewrap');
     } finally {
