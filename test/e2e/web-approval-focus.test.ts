@@ -196,6 +196,33 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     await web.stop();
   });
 
+  it('keys typed in flight after the question took the focus (spaces, Enter) neither pick nor send', async () => {
+    const release = deferred();
+    const { web, page } = await startHeldQuestion(release.promise);
+    release.resolve();
+    const panel = page.locator('.panel.question');
+    // The composer was empty: the panel takes the focus (its first option); the person types on.
+    await panel.locator(':focus').waitFor();
+    await page.keyboard.type('so then we go on with the next part of it ', { delay: 40 });
+    await page.keyboard.press('Enter');
+    // A Space would have checked the focused option, and the Enter sent it: neither happened.
+    expect(await panel.count()).toBe(1);
+    expect(await panel.locator('input:checked').count()).toBe(0);
+    await page.locator('.panel.question[data-armed="true"]').waitFor();
+    // A choice made for it, with the pointer, answers it.
+    await panel.getByLabel('dev').check();
+    await panel.getByRole('button', { name: 'Answer' }).click();
+    await page.getByText('Thanks.').waitFor();
+    // One answer reached the model: the option clicked, not the one a typed space would have checked.
+    expect(cli.server.requests).toHaveLength(2);
+    const answered = cli.server.requests[1]?.body as { messages: { role: string; content: unknown }[] };
+    const results = answered.messages.filter((m) => m.role === 'tool').map((m) => JSON.stringify(m.content));
+    expect(results).toHaveLength(1);
+    expect(results[0]).toContain('dev');
+    expect(results[0]).not.toContain('main');
+    await web.stop();
+  });
+
   it('an Enter pressed as a question appears (the composer was empty) does not send the question', async () => {
     const release = deferred();
     const { web, page, stream } = await startHeldQuestion(release.promise, { clock: true });

@@ -3,7 +3,7 @@ import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { revealInvisible } from '../../../util/reveal-invisible.js';
 import { approvalQueueLine } from '../../common/asking-agent.js';
 import { commandPrefix } from '../../common/command-prefix.js';
-import { AnswerGuard, ARM_DELAY_MS, isTypingElsewhere } from './answer-guard.js';
+import { AnswerGuard, ARM_DELAY_MS, isTypingElsewhere, MODIFIER_KEYS } from './answer-guard.js';
 import type { PendingApproval } from './conversation-state.js';
 import { DisplayBlockView } from './display-block-view.js';
 import type { ApprovalAnswer } from './wire-types.js';
@@ -120,7 +120,7 @@ export function ApprovalPanel({
       }
       return;
     }
-    if (MODIFIERS.has(event.key)) return;
+    if (MODIFIER_KEYS.has(event.key)) return;
     const button = panel.current?.querySelector<HTMLButtonElement>(`button[data-key="${event.key}"]`);
     const forPanel = Boolean(button) || PANEL_KEYS.has(event.key);
     if (event.repeat || !guard.current.admitKey(event.key, forPanel)) {
@@ -288,8 +288,6 @@ export function ApprovalPanel({
   );
 }
 
-/** Keys that only modify others: they neither answer nor count as typing. */
-const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'AltGraph']);
 /** Keys of the panel besides the number keys: activate a choice, move between choices, go back. */
 const PANEL_KEYS = new Set(['Enter', ' ', 'Tab', 'Escape']);
 
