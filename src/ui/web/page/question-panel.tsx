@@ -43,7 +43,7 @@ export function QuestionPanel({
   const [other, setOther] = useState<Record<number, string>>({});
   const panel = useRef<HTMLFormElement>(null);
   // Before useArmedPanel: its first focus is the one the guard must hear of.
-  const guard = useAnswerGuard(panel, request.id);
+  const { guard } = useAnswerGuard(panel, request.id);
   // An Enter or a click in the first moments sends nothing; typing elsewhere keeps its focus.
   const armed = useArmedPanel(panel, request.id, 'input');
 

@@ -1,17 +1,21 @@
 import type { RefObject } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { AnswerGuard } from './answer-guard.js';
+
+/** A panel's AnswerGuard, and whether the focus is in the panel. */
+export interface PanelGuard {
+  guard: { readonly current: AnswerGuard };
+  hasFocus: boolean;
+}
 
 /**
  * The AnswerGuard of a panel, told when the focus comes into the panel, moves inside it and leaves
  * it, and made anew for each request (a request after another starts unarmed). Call it before the
  * hook or effect that first focuses the panel: effects run in order, so the listeners are there.
  */
-export function useAnswerGuard(
-  panel: RefObject<HTMLElement>,
-  requestId: string,
-): { readonly current: AnswerGuard } {
+export function useAnswerGuard(panel: RefObject<HTMLElement>, requestId: string): PanelGuard {
   const guard = useRef(new AnswerGuard());
+  const [hasFocus, setHasFocus] = useState(false);
   useEffect(() => {
     const element = panel.current;
     if (!element) return;
@@ -19,10 +23,14 @@ export function useAnswerGuard(
       const from = event.relatedTarget;
       if (from instanceof Node && element.contains(from)) guard.current.focusMoved();
       else guard.current.focusEntered();
+      setHasFocus(true);
     };
     const focusOut = (event: FocusEvent) => {
       const to = event.relatedTarget;
-      if (!(to instanceof Node && element.contains(to))) guard.current.focusLeft();
+      if (!(to instanceof Node && element.contains(to))) {
+        guard.current.focusLeft();
+        setHasFocus(false);
+      }
     };
     element.addEventListener('focusin', focusIn);
     element.addEventListener('focusout', focusOut);
@@ -36,5 +44,5 @@ export function useAnswerGuard(
     // Focus already inside (a request after another): it entered now, for this request's guard.
     if (panel.current?.contains(document.activeElement)) guard.current.focusEntered();
   }, [requestId]);
-  return guard;
+  return { guard, hasFocus };
 }
