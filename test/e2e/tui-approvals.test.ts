@@ -83,14 +83,24 @@ describe('terminal UI: the approval panel', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const tui = await startWith([{ ...touch('a', 'typed-ahead.txt'), holdUntil: held }]);
+    // Held before the tool call: a call runs (and its panel shows) as soon as its arguments are in,
+    // so a hold after them let the panel come, and arm, before the keys below were typed.
+    const tui = await startWith([
+      { text: 'Working on it…', ...touch('a', 'typed-ahead.txt'), holdBeforeToolCalls: held },
+      { text: 'Got your next request.' },
+    ]);
     tui.type('go');
     tui.press('Enter');
-    await tui.waitFor('touch typed-ahead.txt');
+    await tui.waitFor('Working on it…');
     // While the model still streams, the user types what would approve (and confirm) the panel.
     tui.type('1');
     tui.press('Enter');
     tui.type('y1');
+    // Taken by the terminal UI before the panel came: the line queued as the next prompt, the rest
+    // in the editor (not left to race the panel: under load tmux once handed the keys over after
+    // the panel had armed, and the 1 approved).
+    await tui.waitFor('queued: 1');
+    await tui.waitFor(/^\W*y1\s*$/m);
     release();
     // Armed: its plain hint, or (when the typing reached it after it appeared) the typed-in-flight one.
     const panel = await tui.waitFor(/↑\/↓ \+ Enter, or a number|You were typing when this appeared/);
@@ -99,5 +109,9 @@ describe('terminal UI: the approval panel', () => {
     tui.type('3');
     await tui.waitFor(/✗ Shell touch typed-ahead\.txt/);
     expect(made('typed-ahead.txt')).toBe(false);
+    // The line typed ahead was the next prompt, never an answer.
+    await tui.waitFor('Got your next request.');
+    const next = cli.server.requests.at(-1)?.body as { messages: { role: string; content: unknown }[] };
+    expect(next.messages.at(-1)).toMatchObject({ role: 'user', content: '1' });
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page, WebSocket } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { deferred } from '../../src/util/deferred.js';
 import { useBrowser, type WatchedPage } from '../support/browser.js';
@@ -16,18 +17,49 @@ import { startWebFor, type WebServerProcess } from '../support/web-server-client
 const cli = useScriptedCli();
 const browser = useBrowser();
 
-async function openPage(web: WebServerProcess): Promise<WatchedPage> {
+interface OpenPage extends WatchedPage {
+  /** The page's session stream (its WebSocket) last opened. */
+  stream(): WebSocket;
+}
+
+async function openPage(web: WebServerProcess, options: { clock?: boolean } = {}): Promise<OpenPage> {
   const watched = await browser.newPage();
   cli.defer(() => watched.context.close());
+  let stream: WebSocket | null = null;
+  watched.page.on('websocket', (socket) => {
+    if (socket.url().includes('/stream')) stream = socket;
+  });
+  // The page's timers (its render batching, a panel's first focus and its arming) on a clock the
+  // test can stop: installed before the page loads, it runs as the real one until paused.
+  if (options.clock) await watched.page.clock.install();
   await watched.page.goto(`${web.base}#token=${web.token}`);
   await watched.page.locator('.status-bar .conn.open').waitFor({ timeout: 20_000 });
-  return watched;
+  return {
+    ...watched,
+    stream() {
+      if (stream === null) throw new Error('the page opened no session stream');
+      return stream;
+    },
+  };
+}
+
+/**
+ * Moves the page's stopped clock a millisecond at a time until `done`: the first moment of the
+ * page's time that the state is reached, before any timer of a later moment runs.
+ */
+async function stepClockUntil(page: Page, done: () => Promise<boolean>): Promise<void> {
+  for (let ms = 0; ms < 1_000; ms++) {
+    if (await done()) return;
+    await page.clock.runFor(1);
+  }
+  throw new Error('not reached in 1 s of the page’s time');
 }
 
 /** A turn that asks a question once `hold` settles, started from the page; the turn is running. */
 async function startHeldQuestion(
   hold: Promise<void>,
-): Promise<{ web: WebServerProcess; page: WatchedPage['page'] }> {
+  options: { clock?: boolean } = {},
+): Promise<{ web: WebServerProcess; page: Page; stream(): WebSocket }> {
   const questions = [
     {
       question: 'Which branch?',
@@ -48,12 +80,12 @@ async function startHeldQuestion(
     { text: 'Thanks.' },
   ]);
   const web = await startWebFor(cli);
-  const { page } = await openPage(web);
+  const { page, stream } = await openPage(web, options);
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('start');
   await message.press('Enter');
   await page.getByText('working on it…').waitFor();
-  return { web, page };
+  return { web, page, stream };
 }
 
 const heldTouch = (file: string, hold: Promise<void>): ScriptedTurn => ({
@@ -124,11 +156,10 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     await page.getByText('working on it…').waitFor();
     release.resolve();
     await page.locator('.panel.approval').waitFor();
-    // The composer was empty: the panel took the focus; what the person goes on typing lands there.
-    expect(
-      await page.evaluate("document.activeElement?.closest('.approval') !== null"),
-      'focus in the approval',
-    ).toBe(true);
+    // The composer was empty: the panel takes the focus (in an effect, a frame after it is drawn: a
+    // check made as it is drawn once found the focus still in the composer); what the person goes
+    // on typing lands there.
+    await page.locator('.panel.approval :focus').waitFor();
     await page.keyboard.type('so then we go on with the next part of it ', { delay: 40 });
     await page.keyboard.press('Enter');
     await page.keyboard.press(' ');
@@ -165,18 +196,64 @@ describe('kimi-ts web: typing never answers an approval', { timeout: 60_000 }, (
     await web.stop();
   });
 
-  it('an Enter pressed as a question appears (the composer was empty) does not send the question', async () => {
+  it('keys typed in flight after the question took the focus (spaces, Enter) neither pick nor send', async () => {
     const release = deferred();
     const { web, page } = await startHeldQuestion(release.promise);
     release.resolve();
     const panel = page.locator('.panel.question');
-    await panel.waitFor();
-    // The panel took the focus (nothing was being typed); an Enter at once is one typed in flight.
-    expect(
-      await page.evaluate("document.activeElement?.closest('.question') !== null"),
-      'focus in the question',
-    ).toBe(true);
+    // The composer was empty: the panel takes the focus (its first option); the person types on.
+    await panel.locator(':focus').waitFor();
+    await page.keyboard.type('so then we go on with the next part of it ', { delay: 40 });
     await page.keyboard.press('Enter');
+    // A Space would have checked the focused option, and the Enter sent it: neither happened.
+    expect(await panel.count()).toBe(1);
+    expect(await panel.locator('input:checked').count()).toBe(0);
+    await page.locator('.panel.question[data-armed="true"]').waitFor();
+    // A choice made for it, with the pointer, answers it.
+    await panel.getByLabel('dev').check();
+    await panel.getByRole('button', { name: 'Answer' }).click();
+    await page.getByText('Thanks.').waitFor();
+    // One answer reached the model: the option clicked, not the one a typed space would have checked.
+    expect(cli.server.requests).toHaveLength(2);
+    const answered = cli.server.requests[1]?.body as { messages: { role: string; content: unknown }[] };
+    const results = answered.messages.filter((m) => m.role === 'tool').map((m) => JSON.stringify(m.content));
+    expect(results).toHaveLength(1);
+    expect(results[0]).toContain('dev');
+    expect(results[0]).not.toContain('main');
+    await web.stop();
+  });
+
+  it('an Enter pressed as a question appears (the composer was empty) does not send the question', async () => {
+    const release = deferred();
+    const { web, page, stream } = await startHeldQuestion(release.promise, { clock: true });
+    // The page's time stops: each Enter below lands where it is meant to, however slow the machine
+    // (on the real clock a check made as the panel was drawn once ran before the panel took the
+    // focus, and an Enter 300 ms late would be one made for the panel).
+    await page.clock.pauseAt(Date.now() + 60_000);
+    const arrived = stream().waitForEvent('framereceived', {
+      predicate: (frame) => String(frame.payload).includes('Which branch?'),
+    });
+    release.resolve();
+    await arrived;
+    const panel = page.locator('.panel.question');
+    await stepClockUntil(page, async () => (await panel.count()) === 1);
+    // Drawn, not yet focused (its first focus runs a frame later): an Enter now lands in the empty
+    // steer box, which sends nothing, and answers nothing.
+    const steer = page.getByRole('textbox', { name: 'Steer the running turn' });
+    expect(
+      await steer.evaluate((el) => ({
+        focused: el === el.ownerDocument.activeElement,
+        value: (el as { value?: string }).value,
+      })),
+      'the focus as the question is drawn',
+    ).toEqual({ focused: true, value: '' });
+    await page.keyboard.press('Enter');
+    expect(await panel.count()).toBe(1);
+    await stepClockUntil(page, async () => (await panel.locator(':focus').count()) === 1);
+    // The panel took the focus (nothing was being typed); an Enter at once is one typed in flight.
+    await page.keyboard.press('Enter');
+    expect(await panel.count()).toBe(1);
+    await page.clock.resume();
     await page.locator('.panel.question[data-armed="true"]').waitFor();
     expect(await panel.count()).toBe(1);
     expect(cli.server.requests).toHaveLength(1);

@@ -1,6 +1,16 @@
 /** How long a panel is on screen and focused, with no key pressed, before keys answer it. */
 export const ARM_DELAY_MS = 300;
 
+/** Keys that only modify others: they neither answer a panel nor count as typing. */
+export const MODIFIER_KEYS: ReadonlySet<string> = new Set([
+  'Shift',
+  'Control',
+  'Alt',
+  'Meta',
+  'CapsLock',
+  'AltGraph',
+]);
+
 /**
  * When a key or a click may answer an approval: only one made for it after it was shown and
  * focused, never typing in flight (the terminal UI's ArmDelay, for the page).

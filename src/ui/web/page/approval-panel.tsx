@@ -3,9 +3,10 @@ import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { revealInvisible } from '../../../util/reveal-invisible.js';
 import { approvalQueueLine } from '../../common/asking-agent.js';
 import { commandPrefix } from '../../common/command-prefix.js';
-import { AnswerGuard, ARM_DELAY_MS, isTypingElsewhere } from './answer-guard.js';
+import { type AnswerGuard, ARM_DELAY_MS, isTypingElsewhere, MODIFIER_KEYS } from './answer-guard.js';
 import type { PendingApproval } from './conversation-state.js';
 import { DisplayBlockView } from './display-block-view.js';
+import { useAnswerGuard } from './use-answer-guard.js';
 import type { ApprovalAnswer } from './wire-types.js';
 
 type Stage = 'choose' | 'scope' | 'feedback';
@@ -51,39 +52,14 @@ export function ApprovalPanel({
   const inSwarm = Boolean(request.swarm_id);
   const panel = useRef<HTMLElement>(null);
   const [armed, setArmed] = useState(false);
-  // Whether the focus is in the panel: when it is not (the person types elsewhere), a click answers.
-  const [hasFocus, setHasFocus] = useState(false);
-  const guard = useRef(new AnswerGuard());
+  // Before the first focus below (effects run in order). `hasFocus`: when the focus is not in the
+  // panel (the person types elsewhere), a click answers.
+  const { guard, hasFocus } = useAnswerGuard(panel, request.id);
   const answerable = approval.rpcId !== null;
   const focusChoices = () =>
     panel.current?.querySelector<HTMLElement>('button:not([disabled]), textarea, input')?.focus();
 
-  // Listening before the first focus below (effects run in order).
   useEffect(() => {
-    const element = panel.current;
-    if (!element) return;
-    const focusIn = (event: FocusEvent) => {
-      const from = event.relatedTarget;
-      if (from instanceof Node && element.contains(from)) guard.current.focusMoved();
-      else guard.current.focusEntered();
-      setHasFocus(true);
-    };
-    const focusOut = (event: FocusEvent) => {
-      const to = event.relatedTarget;
-      if (!(to instanceof Node && element.contains(to))) {
-        guard.current.focusLeft();
-        setHasFocus(false);
-      }
-    };
-    element.addEventListener('focusin', focusIn);
-    element.addEventListener('focusout', focusOut);
-    return () => {
-      element.removeEventListener('focusin', focusIn);
-      element.removeEventListener('focusout', focusOut);
-    };
-  }, []);
-  useEffect(() => {
-    guard.current = new AnswerGuard();
     setStage('choose');
     setSaveRule('');
     setForSwarm(false);
@@ -91,8 +67,6 @@ export function ApprovalPanel({
     setArmed(false);
     // Never take the focus from a field the person is typing in: their next key would answer.
     if (!isTypingElsewhere(document, panel.current)) focusChoices();
-    // Focus already inside (a request after another): it entered now, for this request's guard.
-    if (panel.current?.contains(document.activeElement)) guard.current.focusEntered();
     const timer = setTimeout(() => setArmed(true), APPROVAL_ARM_DELAY_MS);
     return () => clearTimeout(timer);
   }, [request.id]);
@@ -120,7 +94,7 @@ export function ApprovalPanel({
       }
       return;
     }
-    if (MODIFIERS.has(event.key)) return;
+    if (MODIFIER_KEYS.has(event.key)) return;
     const button = panel.current?.querySelector<HTMLButtonElement>(`button[data-key="${event.key}"]`);
     const forPanel = Boolean(button) || PANEL_KEYS.has(event.key);
     if (event.repeat || !guard.current.admitKey(event.key, forPanel)) {
@@ -288,8 +262,6 @@ export function ApprovalPanel({
   );
 }
 
-/** Keys that only modify others: they neither answer nor count as typing. */
-const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'AltGraph']);
 /** Keys of the panel besides the number keys: activate a choice, move between choices, go back. */
 const PANEL_KEYS = new Set(['Enter', ' ', 'Tab', 'Escape']);
 

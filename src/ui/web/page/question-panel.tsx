@@ -1,12 +1,29 @@
 import { useRef, useState } from 'preact/hooks';
 import { revealInvisible } from '../../../util/reveal-invisible.js';
 import { askingAgentLabel } from '../../common/asking-agent.js';
+import { MODIFIER_KEYS } from './answer-guard.js';
 import type { PendingQuestion } from './conversation-state.js';
 import { MarkdownView } from './markdown-view.js';
+import { useAnswerGuard } from './use-answer-guard.js';
 import { useArmedPanel } from './use-armed-panel.js';
 import type { QuestionAnswers, QuestionItem } from './wire-types.js';
 
 const OTHER = '\u0000other';
+
+/**
+ * Keys made for the question's choices: pick (Space), send (Enter), move (Tab, the arrows of a radio
+ * group), leave. Any other key on a choice is typing meant for somewhere else.
+ */
+const CHOICE_KEYS = new Set([
+  'Enter',
+  ' ',
+  'Tab',
+  'Escape',
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+]);
 
 /**
  * The question panel of AskUserQuestion: each question with its options (radio buttons, or check
@@ -25,6 +42,8 @@ export function QuestionPanel({
   const [picked, setPicked] = useState<Record<number, string[]>>({});
   const [other, setOther] = useState<Record<number, string>>({});
   const panel = useRef<HTMLFormElement>(null);
+  // Before useArmedPanel: its first focus is the one the guard must hear of.
+  const { guard } = useAnswerGuard(panel, request.id);
   // An Enter or a click in the first moments sends nothing; typing elsewhere keeps its focus.
   const armed = useArmedPanel(panel, request.id, 'input');
 
@@ -38,6 +57,17 @@ export function QuestionPanel({
         : [label];
       return { ...now, [index]: next };
     });
+
+  // Keys typed in flight (the panel took the focus as the person went on typing) never pick or send:
+  // a Space would check the focused option and the Enter after it send it. The guard drops them.
+  const onKeyDown = (event: KeyboardEvent) => {
+    const target = event.target;
+    // The "Other" answer's text field: what is typed there is an answer being written.
+    if (target instanceof HTMLInputElement && target.type === 'text') return;
+    if (MODIFIER_KEYS.has(event.key)) return;
+    if (event.repeat || !guard.current.admitKey(event.key, CHOICE_KEYS.has(event.key)))
+      event.preventDefault();
+  };
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -60,6 +90,7 @@ export function QuestionPanel({
       aria-label="question"
       data-armed={armed ? 'true' : 'false'}
       onSubmit={submit}
+      onKeyDown={onKeyDown}
     >
       {/* Which subagent asks (the model's text: shown as text, invisibles as markers). */}
       {asker !== null ? (
