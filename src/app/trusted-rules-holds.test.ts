@@ -54,7 +54,7 @@ it('holds the trusted folders inside the roots, as named and where they lead, an
   });
   // Trusted by another session meanwhile: held from the next call on.
   await writeRecord([join(work, 'pkg')]);
-  expect(holds.current().held).toEqual([join(work, 'v1', '.kimi-ts'), join(work, 'pkg')]);
+  expect([...holds.current().held].sort()).toEqual([join(work, 'pkg'), join(work, 'v1', '.kimi-ts')]);
   await writeRecord([]);
   expect(holds.current().held).toEqual([join(work, 'v1', '.kimi-ts')]);
 });
@@ -71,4 +71,13 @@ it("holds where the links in a root's rules folder lead inside the workspace, an
   await rm(join(work, '.kimi-ts'), { recursive: true });
   await symlink(join(root, 'shared'), join(work, '.kimi-ts'));
   expect(holds.current()).toEqual({ held: [], keptLinks: [join(work, '.kimi-ts')] });
+});
+
+it("sees a link added to a rules folder's sub-folder after a first reading (the walk is read again when a folder changes)", async () => {
+  await mkdir(join(work, '.kimi-ts', 'skills'), { recursive: true });
+  await writeFile(join(work, 'tool.md'), '');
+  const holds = new TrustedRulesHolds(record, [], () => [work]);
+  expect(holds.current().held).toEqual([]);
+  await symlink('../../tool.md', join(work, '.kimi-ts', 'skills', 'tool.md'));
+  expect(holds.current().held).toEqual([join(work, 'tool.md')]);
 });

@@ -30,6 +30,7 @@ export interface TrustedRulesHeld {
 export class TrustedRulesHolds {
   private stamp = '';
   private recorded: readonly string[] = [];
+  private readonly walks = new Map<string, LinkWalk>();
 
   constructor(
     private readonly recordFile: string,
@@ -43,21 +44,34 @@ export class TrustedRulesHolds {
     const roots = this.realRoots();
     const held = new Set<string>();
     const keptLinks = new Set<string>();
-    const folders = new Set<string>([...roots, ...this.configured, ...this.recordedFolders()]);
-    for (const given of folders) {
-      for (const folder of new Set([given, realOrGiven(given)])) {
-        const root = roots.find((r) => isWithinDirectory(folder, r));
-        if (root === undefined) continue;
-        const rules = join(folder, PROJECT_CONFIG_FOLDER);
-        const hold = rulesFolderHold(rules, root);
-        if (hold.kind === 'link') keptLinks.add(hold.path);
-        if (hold.kind !== 'held') continue;
-        // A root's own `.kimi-ts` is held (made where missing) by the sandbox already (ensureProtected).
-        if (hold.path !== rules || folder !== root) held.add(hold.path);
-        if (hold.path === rules) for (const target of linkTargetsInside(rules, roots)) held.add(target);
-      }
+    // The record's folders are real paths already; a configured one is looked at as named and where it leads.
+    const folders = new Set<string>([...roots, ...this.recordedFolders()]);
+    for (const given of this.configured) folders.add(given).add(realOrGiven(given));
+    for (const folder of folders) {
+      const root = roots.find((r) => isWithinDirectory(folder, r));
+      if (root === undefined) continue;
+      const rules = join(folder, PROJECT_CONFIG_FOLDER);
+      const hold = rulesFolderHold(rules, root);
+      if (hold.kind === 'link') keptLinks.add(hold.path);
+      if (hold.kind !== 'held') continue;
+      // A root's own `.kimi-ts` is held (made where missing) by the sandbox already (ensureProtected).
+      if (hold.path !== rules || folder !== root) held.add(hold.path);
+      if (hold.path === rules) for (const target of this.linkTargets(rules, roots)) held.add(target);
     }
     return { held: [...held], keptLinks: [...keptLinks] };
+  }
+
+  /**
+   * linkTargetsInside, read again only when a folder it read changed (an lstat each, against a readdir
+   * each): a decision on a file write asks for it too.
+   */
+  private linkTargets(rulesFolder: string, roots: readonly string[]): readonly string[] {
+    const known = this.walks.get(rulesFolder);
+    if (known !== undefined && known.folders.every(([dir, stamp]) => folderStamp(dir) === stamp))
+      return known.targets;
+    const walk = linkTargetsInside(rulesFolder, roots);
+    this.walks.set(rulesFolder, walk);
+    return walk.targets;
   }
 
   private recordedFolders(): readonly string[] {
@@ -98,11 +112,25 @@ export function rulesFolderHold(rulesFolder: string, root: string): RulesFolderH
 const MAX_DEPTH = 3;
 const MAX_ENTRIES = 256;
 
+/** What a walk of a rules folder found, and each folder it read with its stamp then. */
+interface LinkWalk {
+  readonly targets: readonly string[];
+  readonly folders: readonly (readonly [string, string])[];
+}
+
+/** A folder's identity and last change of its entries; '-' when it is gone. */
+function folderStamp(dir: string): string {
+  const stat = lstatSync(dir, { throwIfNoEntry: false });
+  return stat ? `${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}` : '-';
+}
+
 /** Where the symlinks in `folder` lead, when that is inside a writable root (real paths). */
-function linkTargetsInside(folder: string, roots: readonly string[]): string[] {
+function linkTargetsInside(folder: string, roots: readonly string[]): LinkWalk {
   const targets: string[] = [];
+  const folders: [string, string][] = [];
   let seen = 0;
   const walk = (dir: string, depth: number) => {
+    folders.push([dir, folderStamp(dir)]);
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -120,5 +148,5 @@ function linkTargetsInside(folder: string, roots: readonly string[]): string[] {
     }
   };
   walk(folder, 1);
-  return targets;
+  return { targets, folders };
 }

@@ -55,7 +55,13 @@ export function heldNpmConfigFiles(realRoots: readonly string[], installedInWork
 export function isWorkspaceNpmrc(realPath: string, realRoots: readonly string[]): boolean {
   return realRoots.some((root) => {
     const path = join(root, '.npmrc');
-    return realPath === path || (isWithinDirectory(realPath, root) && realOrGiven(path) === realPath);
+    if (realPath === path) return true;
+    // Where a symlinked one leads: a real path looked up only then (every file write asks).
+    return (
+      isWithinDirectory(realPath, root) &&
+      lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true &&
+      realOrGiven(path) === realPath
+    );
   });
 }
 
