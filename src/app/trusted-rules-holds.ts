@@ -67,7 +67,7 @@ export class TrustedRulesHolds {
    */
   private linkTargets(rulesFolder: string, roots: readonly string[]): readonly string[] {
     const known = this.walks.get(rulesFolder);
-    if (known !== undefined && known.folders.every(([dir, stamp]) => folderStamp(dir) === stamp))
+    if (known?.folders.every(([dir, stamp]) => folderStamp(dir) === stamp))
       return known.targets;
     const walk = linkTargetsInside(rulesFolder, roots);
     this.walks.set(rulesFolder, walk);

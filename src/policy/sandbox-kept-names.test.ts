@@ -65,3 +65,18 @@ it('leaves alone a name that was a plain file when first seen, and one adopted l
   guard.adopt([bin]);
   expect(guard.check()).toContain(`removed ${bin}`);
 });
+
+it('adopted anew (no command running), a name the person made since is theirs; otherwise the first state holds', async () => {
+  const npmrc = join(work, '.npmrc');
+  const guard = new KeptNamesGuard();
+  guard.adopt([npmrc], true);
+  await writeFile(npmrc, 'save-exact=true\n');
+  // Made while a command ran (adopted again, not anew): removed.
+  guard.adopt([npmrc]);
+  expect(guard.check()).toContain(`removed ${npmrc}`);
+  // Made by the person between commands: adopted anew before the next one, left alone.
+  await writeFile(npmrc, 'save-exact=true\n');
+  guard.adopt([npmrc], true);
+  expect(guard.check()).toBeNull();
+  expect(existsSync(npmrc)).toBe(true);
+});

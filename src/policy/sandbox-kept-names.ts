@@ -2,7 +2,7 @@ import { lstatSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 
 /**
  * Names the next kimi-ts (or the `npx` that starts it) reads that the sandbox cannot bind read-only,
- * checked after each command and put back as they were first seen:
+ * checked after each command and put back as they were before it (before the first of those running):
  * - a symlink at the top of a writable root (a `.kimi-ts` or `.npmrc` shared through a link, a
  *   trusted folder entry `current -> v1`): a bind lands where a link leads, and only a mount point
  *   keeps a name in a writable folder from being removed or renamed, which a link cannot be made, so
@@ -18,11 +18,18 @@ import { lstatSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 export class KeptNamesGuard {
   /** Each name as first seen: a link's target text, or null for a name that did not exist. */
   private readonly kept = new Map<string, string | null>();
+  private readonly notPutBack = new Set<string>();
 
-  /** The first sight of `paths` (before a command ran with them): as they are now. */
-  adopt(paths: readonly string[]): void {
+  /**
+   * `paths` as they are now, before a command runs with them: each one's first sight, or, with
+   * `anew` (no other command of the session runs, and what the last one changed was put back), again:
+   * what the person changed since, outside the sandbox (an `.npmrc` they made), is theirs.
+   */
+  adopt(paths: readonly string[], anew = false): void {
     for (const path of paths) {
-      if (this.kept.has(path)) continue;
+      // One that could not be put back keeps its earlier state: what a command left there is not adopted.
+      if (anew && !this.notPutBack.has(path)) this.kept.delete(path);
+      else if (this.kept.has(path)) continue;
       const stat = lstatSync(path, { throwIfNoEntry: false });
       if (stat === undefined) this.kept.set(path, null);
       else if (stat.isSymbolicLink()) this.kept.set(path, readlinkSync(path));
@@ -34,13 +41,17 @@ export class KeptNamesGuard {
     const restored: string[] = [];
     for (const [path, target] of this.kept) {
       const stat = lstatSync(path, { throwIfNoEntry: false });
-      if (target === null ? stat === undefined : stat?.isSymbolicLink() && readlinkSync(path) === target)
+      if (target === null ? stat === undefined : stat?.isSymbolicLink() && readlinkSync(path) === target) {
+        this.notPutBack.delete(path);
         continue;
+      }
       try {
         rmSync(path, { recursive: true, force: true });
         if (target !== null) symlinkSync(target, path);
+        this.notPutBack.delete(path);
         restored.push(target === null ? `removed ${path}` : `put back ${path} -> ${target}`);
       } catch {
+        this.notPutBack.add(path);
         restored.push(`could not put back ${path}`);
       }
     }

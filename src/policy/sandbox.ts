@@ -193,9 +193,12 @@ function sandboxFor(
       nested,
       secretFiles,
     );
-    // After the placeholders are made (an `.npmrc` made empty is bound, not kept): as first seen.
+    // After the placeholders are made (an `.npmrc` made empty is bound, not kept); anew when no other runs.
     if (settings.mode === 'workspace-write')
-      commands.kept.adopt([...npxKeptNames(roots), ...(agentCode?.keptLinks?.() ?? [])]);
+      commands.kept.adopt(
+        [...npxKeptNames(roots), ...(agentCode?.keptLinks?.() ?? [])],
+        commands.running === 1,
+      );
     return args;
   };
   /**
