@@ -67,8 +67,7 @@ export class TrustedRulesHolds {
    */
   private linkTargets(rulesFolder: string, roots: readonly string[]): readonly string[] {
     const known = this.walks.get(rulesFolder);
-    if (known?.folders.every(([dir, stamp]) => folderStamp(dir) === stamp))
-      return known.targets;
+    if (known?.folders.every(([dir, stamp]) => folderStamp(dir) === stamp)) return known.targets;
     const walk = linkTargetsInside(rulesFolder, roots);
     this.walks.set(rulesFolder, walk);
     return walk.targets;
