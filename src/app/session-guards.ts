@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
+import { trustedFoldersFile } from '../config/trusted-folders.js';
 import { mcpConfigFile } from '../mcp/cli/mcp-json-file.js';
 import { readMcpConfig } from '../mcp/config.js';
 import { withoutCredentialVariables } from '../policy/credential-variables.js';
@@ -11,7 +12,6 @@ import { breakHeldHardLinks } from '../policy/held-hard-links.js';
 import type { PlanModeView, PolicySandbox } from '../policy/index.js';
 import { type SandboxContext, type SandboxState, workspaceRoots } from '../policy/sandbox.js';
 import type { AgentCode } from '../policy/sandbox-agent-code.js';
-import { PROJECT_CONFIG_FOLDER } from '../policy/sandbox-protected.js';
 import type { SecretRegistry } from '../policy/secrets.js';
 import type { Approval } from '../toolset/approval/approval.js';
 import { realOrGiven } from '../util/real-or-given.js';
@@ -26,7 +26,8 @@ import { redactToolOutput } from './redact-tool-output.js';
 import type { SessionFiles } from './session-files.js';
 import { createSessionPolicy } from './session-policy.js';
 import { type SandboxFlag, sessionSandbox } from './session-sandbox.js';
-import type { WorkspaceTrust } from './workspace-trust.js';
+import { TrustedRulesHolds } from './trusted-rules-holds.js';
+import { configuredTrustPath, type WorkspaceTrust } from './workspace-trust.js';
 
 /**
  * What keeps a root session's side effects in bounds: its secrets (kept from children and redacted
@@ -117,6 +118,12 @@ export async function openSessionGuards(parts: {
   // `.git/hooks` and `.git/config` are, read again when a config changes (git-config-holds.ts).
   const writableReals = () => [session.workDir, ...additionalDirs].map((dir) => realOrGiven(resolve(dir)));
   const gitConfig = new GitConfigHolds(writableReals, { home: userHome, env });
+  const madeWhenMissing = [...scriptNames.madeWhenMissing, ...launchers.folders];
+  const trustedRules = new TrustedRulesHolds(
+    trustedFoldersFile(home),
+    config.trust.folders.map((entry) => configuredTrustPath(entry, userHome)),
+    writableReals,
+  );
   const agentCode: AgentCode = {
     byFolder: [...agentCodeFiles(files.spec), ...scriptNames.byFolder],
     byFile: [
@@ -124,13 +131,13 @@ export async function openSessionGuards(parts: {
       ...mcpServerFiles(mcpServers, launchDir, userHome),
       ...launchers.byFile,
     ],
-    madeWhenMissing: [
-      ...scriptNames.madeWhenMissing,
-      ...launchers.folders,
-      // Another trusted folder inside the workspace puts its own rules in force with no question: its
-      // `.kimi-ts/` is held as the work dir's is.
-      ...parts.trust.trustedFolders.map((folder) => join(folder, PROJECT_CONFIG_FOLDER)),
-    ],
+    // Read at each launch: another trusted folder inside the workspace puts its own rules in force
+    // with no question, so its `.kimi-ts/` is held as the work dir's is, whatever the way to it (a
+    // folder missing, a link), and one trusted by another session meanwhile too (trusted-rules-holds.ts).
+    get madeWhenMissing() {
+      return [...madeWhenMissing, ...trustedRules.current().held];
+    },
+    keptLinks: () => trustedRules.current().keptLinks,
     // Made at the sandbox's start and at each command's launch (sandbox-placeholders.ts); the configs
     // of the nested repositories found by then are read too (holes4).
     gitPlaceholders: (nestedWorkTrees) =>

@@ -90,7 +90,7 @@ export async function startingTrust(parts: {
   });
   const configured = await Promise.all(
     parts.config.trust.folders.map((entry) => {
-      const path = resolve(parts.userHome, entry.replace(/^~(?=$|[\\/])/, parts.userHome));
+      const path = configuredTrustPath(entry, parts.userHome);
       return realpath(path).catch(() => path);
     }),
   );
@@ -106,6 +106,11 @@ export async function startingTrust(parts: {
   // Below a trusted folder: covered for git, but its own allow rules wait for its own trust.
   const trustedParent = trustedFolders.find((root) => isCoveredBy(folder, [root])) ?? null;
   return { folder, source: null, trustedParent, recordProblem, declined, trustedFolders };
+}
+
+/** A `[trust] folders` entry as an absolute path, as given (`~` is the person's home; no symlink resolved). */
+export function configuredTrustPath(entry: string, userHome: string): string {
+  return resolve(userHome, entry.replace(/^~(?=$|[\\/])/, userHome));
 }
 
 /** The session's workspace trust: its state, and what happens when the person or a client trusts it. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { z } from 'zod';
@@ -53,6 +54,22 @@ export async function readTrustRecord(file: string): Promise<TrustRecord> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, folders: [], declined: [] };
     throw error;
   }
+  return parseTrustRecord(text, file);
+}
+
+/**
+ * The trusted folders of the record, read synchronously (the sandbox reads it again before a launch
+ * when its stamp changed); a missing file, or one that cannot be read, trusts nothing.
+ */
+export function readTrustedFoldersSync(file: string): string[] {
+  try {
+    return parseTrustRecord(readFileSync(file, 'utf8'), file).folders;
+  } catch {
+    return [];
+  }
+}
+
+function parseTrustRecord(text: string, file: string): TrustRecord {
   try {
     return recordSchema().parse(JSON.parse(text));
   } catch (error) {

@@ -41,6 +41,12 @@ export interface AgentCode {
    * another session's placeholder removed at its end, a nested repository found), then held by
    * `gitConfigNamed`.
    */
+  /**
+   * Symlinks at the top of a writable root that the next session follows to its rules (a trusted
+   * folder entry `current -> v1`, a linked `.kimi-ts`): a bind cannot hold a link, so each is put
+   * back after each command that changed it (sandbox-kept-names.ts).
+   */
+  readonly keptLinks?: () => readonly string[];
   readonly gitPlaceholders?: (nestedWorkTrees: readonly string[]) => {
     readonly folders: readonly string[];
     readonly files: readonly string[];

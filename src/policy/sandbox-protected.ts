@@ -5,6 +5,7 @@ import { gitfileTarget } from './nested-git.js';
 import { type AgentCode, agentCodeHolds, NO_AGENT_CODE } from './sandbox-agent-code.js';
 import { realSource } from './sandbox-bind-fds.js';
 import { kimiCodeFolders, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
+import { isWorkspaceNpmrc } from './sandbox-npx-names.js';
 
 /**
  * Folders inside a writable workspace that stay read-only in the sandbox, for commands and file
@@ -37,6 +38,7 @@ export function sandboxWritable(
     realRoots.some((root) => isWithinDirectory(realPath, root) && !protectedPaths(root).some(inside)) &&
     !kimiCodeFolders(realRoots).some(inside) &&
     !kimiNpmConfigFiles(realRoots).includes(realPath) &&
+    !isWorkspaceNpmrc(realPath, realRoots) &&
     !agentCodeHolds(agentCode, realRoots).some(inside)
   );
 }

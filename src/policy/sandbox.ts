@@ -12,7 +12,9 @@ import { HeldNamesRegistry } from './sandbox-held-registry.js';
 import { hiddenPathKinds, hiddenPaths } from './sandbox-hidden-paths.js';
 import { homeStartupFilesReadOnly, keptReadOnlyByHome } from './sandbox-home.js';
 import { bwrapLaunch, type SandboxHost, sandboxHost, shellLaunched } from './sandbox-host.js';
-import { kimiCodeFolders, kimiCodeReadOnly, kimiNpmConfigFiles } from './sandbox-kimi-code.js';
+import { KeptNamesGuard } from './sandbox-kept-names.js';
+import { kimiCodeFolders, kimiCodeReadOnly } from './sandbox-kimi-code.js';
+import { heldNpmConfigFiles, npxKeptNames } from './sandbox-npx-names.js';
 import { pinnedParents, pinsWithin } from './sandbox-pinned-parents.js';
 import {
   agentCodeForLaunch,
@@ -27,6 +29,7 @@ import type { CommandSandbox, SandboxContext, SandboxSettings, SandboxState } fr
 
 export { HIDDEN_HOME_PATHS } from './sandbox-hidden-paths.js';
 export type { SandboxLaunch } from './sandbox-host.js';
+export { describeSandboxStatus, type SandboxStatus, sandboxStatus } from './sandbox-status.js';
 
 /**
  * The sandbox for commands (Shell, background tasks, plugin commands), on by default where it can
@@ -89,6 +92,7 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       disposed: false,
       reals,
       guard: new GitDirGuard(),
+      kept: new KeptNamesGuard(),
       checking: Promise.resolve(),
       notes: [],
       held,
@@ -113,6 +117,8 @@ interface SandboxCommands {
   reals: RealRoots;
   /** The git folders commands made, checked after each command (shared the same way). */
   guard: GitDirGuard;
+  /** The names a bind cannot hold (links, names that must not appear), put back after each command. */
+  kept: KeptNamesGuard;
   /** The check under way: the next command starts after it. */
   checking: Promise<void>;
   /** What the checks took out and nobody has told yet. */
@@ -133,8 +139,10 @@ function sandboxFor(
   commands: SandboxCommands,
 ): CommandSandbox {
   const { reals } = commands;
-  // The session's end, once no command runs: its placeholders and its redacted copies go.
+  // The session's end, once no command runs: what the last commands changed of the kept names is put
+  // back first; then its placeholders and its redacted copies go.
   const removePlaceholders = () => {
+    commands.kept.check();
     removeAgentPlaceholders(placeholders, commands.held);
     commands.secrets?.dispose();
   };
@@ -152,6 +160,8 @@ function sandboxFor(
     if (settings.mode !== 'workspace-write') return;
     const note = await cleanGitDirs(workspace(), indexOf, commands.guard, commands.running === 0, context);
     if (note !== null) commands.notes.push(note);
+    const kept = commands.kept.check();
+    if (kept !== null) commands.notes.push(kept);
   };
   /** bwrap's arguments for a command in `cwd`, bind sources as paths (the decision). */
   const decide = async (cwd: string, approvedRead: string | undefined): Promise<string[]> => {
@@ -172,7 +182,7 @@ function sandboxFor(
       makeAgentPlaceholders(agentCode, roots, placeholders);
       commands.held?.record(heldNames(agentCode, roots, placeholders));
     }
-    return bwrapArguments(
+    const args = bwrapArguments(
       settings,
       reals.checkedContext({ ...context, agentCode }),
       reals.cwd(cwd),
@@ -180,6 +190,13 @@ function sandboxFor(
       nested,
       secretFiles,
     );
+    // After the placeholders are made (an `.npmrc` made empty is bound, not kept); anew when no other runs.
+    if (settings.mode === 'workspace-write')
+      commands.kept.adopt(
+        [...npxKeptNames(roots), ...(agentCode?.keptLinks?.() ?? [])],
+        commands.running === 1,
+      );
+    return args;
   };
   /**
    * A command counts as running from the start of its launch: a git folder checked meanwhile is not
@@ -272,7 +289,8 @@ export function bwrapArguments(
   // kimi-ts's own code when it runs from inside the workspace, and what is hidden there (a config
   // file, the agent's home): the folders above them pinned, before anything is bound inside them.
   const kimiCode = writable ? kimiCodeFolders(workspace) : [];
-  const npmConfig = kimiCode.length > 0 ? kimiNpmConfigFiles(workspace) : [];
+  // The roots' own `.npmrc` (sandbox-npx-names.ts), and those on the way to an install in the workspace.
+  const npmConfig = writable ? heldNpmConfigFiles(workspace, kimiCode.length > 0) : [];
   const agentCode = writable ? heldAgentCode(context.agentCode, workspace, nestedGit) : [];
   const realHome = realOrGiven(resolve(context.userHome));
   const pins = writable
@@ -363,34 +381,4 @@ function runsAsRoot(): boolean {
 /** `path` is `dir` or below it; both absolute and normalised (`resolve` results). */
 function isWithin(dir: string, path: string): boolean {
   return isWithinDirectory(path, dir);
-}
-
-/** What the front ends show (status line badge, `/status`): null when the person turned it off. */
-export interface SandboxStatus extends SandboxSettings {
-  readonly state: 'on' | 'unavailable';
-  readonly blocksUnixSockets: boolean;
-}
-
-export function sandboxStatus(state: SandboxState): SandboxStatus | null {
-  switch (state.kind) {
-    case 'off':
-      return null;
-    case 'on':
-      return { ...state.sandbox.settings, state: 'on', blocksUnixSockets: state.sandbox.blocksUnixSockets };
-    case 'unavailable':
-      return { ...state.settings, state: 'unavailable', blocksUnixSockets: false };
-  }
-}
-
-/** One line for `/status`. */
-export function describeSandboxStatus(status: SandboxStatus | null): string {
-  if (status === null) return 'off (--sandbox off): commands run unconfined, each one approved as usual';
-  if (status.state === 'unavailable')
-    return `wanted (${status.mode}) but cannot run here: commands outside a small read-only set are asked every time`;
-  const writes =
-    status.mode === 'read-only' ? 'nothing writable' : 'workspace and add-dirs writable (not .git, .kimi-ts)';
-  const network = status.network ? 'network on' : 'no network';
-  const sockets = status.blocksUnixSockets ? ', no UNIX sockets' : '';
-  const secrets = status.hideWorkspaceSecrets === false ? '' : ", the workspace's secret files";
-  return `on (${status.mode}): ${writes}, ${network}${sockets}, credentials${secrets} and the agent's home hidden`;
 }
