@@ -57,6 +57,15 @@ export type SandboxState =
       readonly fix: string;
     };
 
+/**
+ * The command that ended, as the policy saw it: the files its words name are scanned for tokens
+ * again at once (sandbox-secret-files.ts, commandEnded); the rest of what it wrote at the next turn.
+ */
+export interface EndedCommand {
+  readonly command: string;
+  readonly cwd: string;
+}
+
 /** Runs commands inside the sandbox: what to put in front of a command's argv. */
 export interface CommandSandbox {
   readonly settings: SandboxSettings;
@@ -91,7 +100,7 @@ export interface CommandSandbox {
    * next one, and the git folders it could write are cleaned of what would run a program later
    * (src/policy/new-git-dirs.ts). Settles when that is done.
    */
-  commandEnded(): Promise<void>;
+  commandEnded(ended?: EndedCommand): Promise<void>;
   /**
    * What the sandbox took out of git folders commands made, not yet told (a background command's
    * too): for the tool result of the command that just ended. null when nothing.

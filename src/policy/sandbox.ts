@@ -212,12 +212,15 @@ function sandboxFor(
       launching(cwd, approvedRead, (decided) => shellLaunched(bwrapLaunch(host, [...decided, '--']))),
     turnBegins: () => commands.secrets?.refresh(workspace()),
     secretWalkBound: () => commands.secrets?.boundHit ?? NEVER,
-    commandEnded: () => {
+    commandEnded: (ended) => {
       commands.running = Math.max(0, commands.running - 1);
       if (commands.disposed && commands.running === 0) removePlaceholders();
       for (const index of indexes.values()) index.refresh();
-      // A secret file the command made (a `.env` it wrote) is hidden from the next one.
-      commands.secrets?.refresh();
+      // A secret file the command made (a `.env` it wrote) is hidden from the next one; of the files
+      // it wrote in place, those it named are scanned for tokens again now, the rest at the next turn.
+      commands.secrets?.commandEnded(
+        ended === undefined ? [] : pathsNamedBy(ended.command, reals.cwd(ended.cwd)),
+      );
       // After the check under way (a background command's), not beside it.
       const check = commands.checking.then(checkGitDirs);
       commands.checking = check.catch(() => undefined);
