@@ -60,6 +60,7 @@ export interface FolderFiles {
 }
 
 const NONE_NAMED: ReadonlySet<string> = new Set();
+const NOT_TRACKED = (): boolean => false;
 
 /** One reading's findings over the files it was given. */
 export interface TokenFindings {
@@ -121,8 +122,10 @@ export class TokenFiles {
     folders: readonly FolderFiles[],
     npmrcs: readonly string[] = [],
     named: ReadonlySet<string> = NONE_NAMED,
+    /** Whether a file is as git's index holds it (git-index-clean.ts): passed over, not read. */
+    isTrackedClean: (path: string, stat: Stats) => boolean = NOT_TRACKED,
   ): Promise<TokenFindings> {
-    const found = this.finding.then(() => this.findNow(folders, npmrcs, named));
+    const found = this.finding.then(() => this.findNow(folders, npmrcs, named, isTrackedClean));
     this.finding = found.catch(() => undefined);
     return found;
   }
@@ -134,6 +137,7 @@ export class TokenFiles {
     folders: readonly FolderFiles[],
     npmrcs: readonly string[],
     named: ReadonlySet<string>,
+    isTrackedClean: (path: string, stat: Stats) => boolean,
   ): Promise<TokenFindings> {
     const started = this.now();
     const known = new Map<string, KnownFile>();
@@ -164,6 +168,12 @@ export class TokenFiles {
         const stat = lstatOf(path);
         if (stat === undefined || !stat.isFile()) continue;
         if (entry === undefined || !isSame(entry.identity, stat)) {
+          // Its content is a blob of the repository's store (an `.npmrc` keeps its copy whatever).
+          if (!npmrcGroup && isTrackedClean(path, stat)) {
+            entry = { identity: identityOf(stat), scan: CLEAN };
+            known.set(path, entry);
+            continue;
+          }
           if (budget <= 0) {
             unscanned++;
             // It held a token when last read: hidden whole until read again (its copy is stale).

@@ -1,10 +1,11 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
 import { type FolderFacts, type NotedFiles, WorkTreeWalk } from '../util/work-tree-walk.js';
 import { archiveKind } from './archive-secret-members.js';
+import { GitIndexClean } from './git-index-clean.js';
 import { type FolderFiles, isNpmrc, type TokenFiles } from './sandbox-token-files.js';
 import { fileSecretContentReason, secretsFoundByContent } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
@@ -132,6 +133,8 @@ export class SecretFilesWalk {
       throw new Error('a secret files walk needs a walk that notes secret files (secretNotingWalk)');
     this.walk = shared ?? secretNotingWalk(root, now);
     this.otherNames = new SecretWalkOtherNames(root, bounds);
+    this.trackedClean = new GitIndexClean(root);
+    this.isTrackedClean = (path, stat) => this.trackedClean.isClean(path, stat);
   }
 
   /**
@@ -139,6 +142,10 @@ export class SecretFilesWalk {
    * same object, while its entries are unchanged).
    */
   private readonly listed = new WeakSet<FolderFacts>();
+
+  /** The root repository's files as its index holds them: the token scan passes them over. */
+  private readonly trackedClean: GitIndexClean;
+  private readonly isTrackedClean: (path: string, stat: Stats) => boolean;
 
   /**
    * One reading. `after`: what a command that ended leaves to look at again (see
@@ -193,7 +200,8 @@ export class SecretFilesWalk {
     // Past the files' bound, these still count (few, and the ones a name cannot tell).
     for (const config of gitConfigs)
       if (isRegularFile(config) && (await fileSecretContentReason(config)) !== null) files.push(config);
-    const found = await tokens?.findIn(plain, files.filter(isNpmrc), after?.named);
+    if (tokens?.scansContent === true) this.trackedClean.refresh();
+    const found = await tokens?.findIn(plain, files.filter(isNpmrc), after?.named, this.isTrackedClean);
     if (found !== undefined) {
       files.push(...found.hidden);
       if (found.unscanned > 0) boundHit ??= 'content';
