@@ -18,8 +18,8 @@ export interface SandboxSettings {
   /**
    * Whether the workspace's plain-named files are scanned for tokens, and each holding one is shown
    * to commands as a redacted, read-only copy (sandbox-token-files.ts); false unless the person's own
-   * config says `scan_workspace_tokens = true`: it costs a stat of every file after each command and
-   * breaks commands that rewrite such files (see README, "Security model").
+   * config says `scan_workspace_tokens = true`: its first reading reads every untracked or changed
+   * file, and it breaks commands that rewrite such files (see README, "Security model").
    */
   scanWorkspaceTokens?: boolean | undefined;
 }
