@@ -43,6 +43,8 @@ export interface SandboxContext {
   /** PATH to find `bwrap` on. */
   path: string | undefined;
   platform?: NodeJS.Platform | undefined;
+  /** The clock files and folders are judged settled on by the secret files' walk (tests move it). */
+  now?: (() => number) | undefined;
 }
 
 /** Why commands run as they run: the sandbox, off by the person's choice, or wanted but impossible here. */

@@ -95,7 +95,12 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       secrets:
         settings.hideWorkspaceSecrets === false
           ? null
-          : new SandboxSecretFiles(join(context.kimiHome, 'cache'), settings.scanWorkspaceTokens === true),
+          : new SandboxSecretFiles(
+              join(context.kimiHome, 'cache'),
+              settings.scanWorkspaceTokens === true,
+              undefined,
+              context.now,
+            ),
     }),
   };
 }
