@@ -61,10 +61,11 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   // The trial's verdict is kept in the agent home's cache: no bwrap spawn at a session's start.
   // bwrap from PATH's trusted entries: a work tree's own (through `.`, or its node_modules/.bin that
   // npx puts on PATH) would be the sandbox.
+  const cacheDir = join(context.kimiHome, 'cache');
   const host = sandboxHost(
     trustedPathEntries(context.path, [context.workDir]),
     context.platform ?? process.platform,
-    join(context.kimiHome, 'cache'),
+    cacheDir,
   );
   if (!host.available) return { kind: 'unavailable', settings, problem: host.problem, fix: host.fix };
   const placeholders = new Set<string>();
@@ -95,12 +96,7 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       secrets:
         settings.hideWorkspaceSecrets === false
           ? null
-          : new SandboxSecretFiles(
-              join(context.kimiHome, 'cache'),
-              settings.scanWorkspaceTokens === true,
-              undefined,
-              context.now,
-            ),
+          : new SandboxSecretFiles(cacheDir, settings.scanWorkspaceTokens === true, undefined, context.now),
     }),
   };
 }
@@ -221,11 +217,9 @@ function sandboxFor(
       commands.running = Math.max(0, commands.running - 1);
       if (commands.disposed && commands.running === 0) removePlaceholders();
       for (const index of indexes.values()) index.refresh();
-      // A secret file the command made (a `.env` it wrote) is hidden from the next one; of the files
-      // it wrote in place, those it named are scanned for tokens again now, the rest at the next turn.
-      commands.secrets?.commandEnded(
-        ended === undefined ? [] : pathsNamedBy(ended.command, reals.cwd(ended.cwd)),
-      );
+      // A secret file the command made is hidden from the next one; of the files it wrote in place,
+      // those it named are scanned for tokens now, the rest at the next turn (sandbox-secret-files.ts).
+      commands.secrets?.commandEnded(ended && pathsNamedBy(ended.command, reals.cwd(ended.cwd)));
       // After the check under way (a background command's), not beside it.
       const check = commands.checking.then(checkGitDirs);
       commands.checking = check.catch(() => undefined);
