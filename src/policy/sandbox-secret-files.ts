@@ -48,7 +48,7 @@ export class SandboxSecretFiles {
    * Each root's walk, for the other checks that read the root after a command to share (the nested
    * repositories' git metadata): one reading serves all.
    */
-  readonly walkOf: (root: string) => SharedWorkTreeWalk = sharedWalksByRoot();
+  readonly walkOf: (root: string) => SharedWorkTreeWalk;
 
   /** `cacheDir`: the agent's cache, where the empty file bound over each secret file is made. */
   constructor(
@@ -56,8 +56,11 @@ export class SandboxSecretFiles {
     /** Whether plain-named files are scanned for tokens and shown as redacted copies (TokenFiles). */
     private readonly scanTokens = false,
     private readonly bounds: SecretWalkBounds = SECRET_WALK_BOUNDS,
+    /** The clock files and folders are judged settled on (tests move it). */
+    private readonly now: () => number = Date.now,
   ) {
     this.copies = new RedactedCopies(cacheDir);
+    this.walkOf = sharedWalksByRoot(now);
   }
 
   /** What is bound over each secret file (made at the first command, not at the session's start). */
@@ -126,15 +129,37 @@ export class SandboxSecretFiles {
   }
 
   /**
-   * Read every root again (after a reading under way, not beside it). Before the first command, the
-   * first reading of `roots` starts now (a turn began: it runs while the model is asked).
+   * Read every root again (after a reading under way, not beside it), every file's stat looked at
+   * again: a turn begins (the person's edits happen between turns; the reading runs while the model
+   * is asked). Before the first command, the first reading of `roots` starts now.
    */
   refresh(roots: readonly string[] = []): void {
-    const first = roots.filter((root) => !this.readings.has(root));
+    this.readAgain(undefined);
+    for (const root of roots.filter((root) => !this.readings.has(root))) this.readingOf(root);
+  }
+
+  /**
+   * Read every root again after a command ended: every folder is looked at (a `.env` it made is
+   * hidden from the next command), but the token scan stats only the files of the folders whose
+   * listing changed (files made, removed or renamed in) and the files the command's words name
+   * (`named`, real paths), not every file of the tree (~13 ms of CPU on 4,000 files, at every
+   * command). A file the command wrote in place without naming it is looked at when the next turn
+   * begins. That is no new exposure: a command in the sandbox that writes a token into a file had
+   * the token (it read it where every other command can, or it is one the person let read a secret
+   * file and named the file it wrote); the next command could get it the same way. What is left: a
+   * process outside the sandbox (a command the person let run outside it, a program of theirs)
+   * writing a token into an existing file in the middle of a turn — commands see it until the turn
+   * ends, as they saw anything that process wrote before this scan existed.
+   */
+  commandEnded(named: readonly string[] = []): void {
+    this.readAgain({ named: new Set(named) });
+  }
+
+  private readAgain(after: { readonly named: ReadonlySet<string> } | undefined): void {
     for (const [root, before] of this.readings) {
       // Asked for now, to share the reading the other checks ask for as a command ends (the walk
       // starts it after the one under way); settles after the last reading, whatever that came to.
-      const next = this.secretWalkOf(root).read();
+      const next = this.secretWalkOf(root).read(after);
       next.catch(() => undefined);
       const reading = before.then(
         () => next,
@@ -143,7 +168,6 @@ export class SandboxSecretFiles {
       noteReadingUnderWay(reading);
       this.readings.set(root, reading);
     }
-    for (const root of first) this.readingOf(root);
   }
 
   private sayBound: (note: string) => void = () => undefined;
@@ -161,9 +185,9 @@ export class SandboxSecretFiles {
       walk = new SecretFilesWalk(
         root,
         this.bounds,
-        Date.now,
+        this.now,
         this.walkOf(root),
-        new TokenFiles(this.copies, this.scanTokens),
+        new TokenFiles(this.copies, this.scanTokens, TOKEN_SCAN_BOUNDS, this.now),
       );
       this.walks.set(root, walk);
     }

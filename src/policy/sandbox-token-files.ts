@@ -52,6 +52,16 @@ type FileScan =
 const CLEAN: FileScan = { kind: 'clean' };
 const HIDDEN: FileScan = { kind: 'hidden' };
 
+/** The files of one folder a reading is given (FolderFacts.otherFiles, as paths). */
+export interface FolderFiles {
+  readonly files: readonly string[];
+  /** The folder's listing is the one the last reading was given (the walk kept its facts). */
+  readonly sameListing: boolean;
+}
+
+const NONE_NAMED: ReadonlySet<string> = new Set();
+const NOT_TRACKED = (): boolean => false;
+
 /** One reading's findings over the files it was given. */
 export interface TokenFindings {
   /** Each file holding a token → its redacted copy. */
@@ -89,49 +99,99 @@ export class TokenFiles {
      */
     readonly scansContent: boolean,
     private readonly bounds: TokenScanBounds = TOKEN_SCAN_BOUNDS,
+    /** The clock a file's change is judged settled on (tests move it). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /**
    * The tokens of `files` (regular files, absolute) and of `npmrcs` (`.npmrc` files: their copies
-   * leave out credential lines). What is not given again is forgotten, its copy removed.
+   * leave out credential lines), each file's stat looked at again. What is not given again is
+   * forgotten, its copy removed.
    */
-  async find(files: readonly string[], npmrcs: readonly string[] = []): Promise<TokenFindings> {
-    const started = Date.now();
+  find(files: readonly string[], npmrcs: readonly string[] = []): Promise<TokenFindings> {
+    return this.findIn([{ files, sameListing: false }], npmrcs);
+  }
+
+  /**
+   * The same over the files of each folder, where a folder whose listing is the one the last reading
+   * was given (`sameListing`) keeps what was known of its files without a stat, but for the files in
+   * `named` and those that changed too recently to be known settled: the reading after a command
+   * (see SandboxSecretFiles.refresh for why that is enough). Readings run one after another.
+   */
+  findIn(
+    folders: readonly FolderFiles[],
+    npmrcs: readonly string[] = [],
+    named: ReadonlySet<string> = NONE_NAMED,
+    /** Whether a file is as git's index holds it (git-index-clean.ts): passed over, not read. */
+    isTrackedClean: (path: string, stat: Stats) => boolean = NOT_TRACKED,
+  ): Promise<TokenFindings> {
+    const found = this.finding.then(() => this.findNow(folders, npmrcs, named, isTrackedClean));
+    this.finding = found.catch(() => undefined);
+    return found;
+  }
+
+  /** The reading under way: the next starts after it (each builds on what the last one knew). */
+  private finding: Promise<unknown> = Promise.resolve();
+
+  private async findNow(
+    folders: readonly FolderFiles[],
+    npmrcs: readonly string[],
+    named: ReadonlySet<string>,
+    isTrackedClean: (path: string, stat: Stats) => boolean,
+  ): Promise<TokenFindings> {
+    const started = this.now();
     const known = new Map<string, KnownFile>();
     const copies = new Map<string, string>();
     const hidden: string[] = [];
     let budget = this.bounds.readingBytes;
     let unscanned = 0;
     let sinceTurn = 0;
-    const all = npmrcs.length === 0 ? files : files.concat(npmrcs);
-    for (let i = 0; i < all.length; i++) {
-      if (sinceTurn >= TURN_WORK) {
-        sinceTurn = 0;
-        await new Promise<void>((done) => setImmediate(done));
-      }
-      sinceTurn += STAT_WORK;
-      const path = all[i] as string;
-      const stat = lstatOf(path);
-      if (stat === undefined || !stat.isFile()) continue;
-      let entry = this.known.get(path);
-      if (entry === undefined || !isSame(entry.identity, stat)) {
-        if (budget <= 0) {
-          unscanned++;
-          // It held a token when last read: hidden whole until read again (its copy is stale).
-          if (entry !== undefined && entry.scan.kind !== 'clean') hidden.push(path);
+    const groups = npmrcs.length === 0 ? folders : [...folders, { files: npmrcs, sameListing: false }];
+    for (let g = 0; g < groups.length; g++) {
+      const { files, sameListing } = groups[g] as FolderFiles;
+      const npmrcGroup = npmrcs.length > 0 && g === groups.length - 1;
+      for (const path of files) {
+        let entry = this.known.get(path);
+        // Its folder's listing unchanged (no file added, removed or renamed in it) and the file not
+        // named by the command: what was known of it stands, with no stat.
+        if (sameListing && entry?.identity != null && !named.has(path)) {
+          known.set(path, entry);
+          if (entry.scan.kind === 'copy') copies.set(path, entry.scan.copy);
+          else if (entry.scan.kind === 'hidden') hidden.push(path);
           continue;
         }
-        const bytes = Math.min(stat.size, this.bounds.fileBytes);
-        budget -= bytes;
-        sinceTurn += bytes;
-        const scan = this.scan(path, i >= files.length);
-        // Changed just now: its times may not move with a second write in the same tick.
-        const settled = stat.ctimeMs < started - SETTLED_MS;
-        entry = { identity: settled ? identityOf(stat) : null, scan };
+        if (sinceTurn >= TURN_WORK) {
+          sinceTurn = 0;
+          await new Promise<void>((done) => setImmediate(done));
+        }
+        sinceTurn += STAT_WORK;
+        const stat = lstatOf(path);
+        if (stat === undefined || !stat.isFile()) continue;
+        if (entry === undefined || !isSame(entry.identity, stat)) {
+          // Its content is a blob of the repository's store (an `.npmrc` keeps its copy whatever).
+          if (!npmrcGroup && isTrackedClean(path, stat)) {
+            entry = { identity: identityOf(stat), scan: CLEAN };
+            known.set(path, entry);
+            continue;
+          }
+          if (budget <= 0) {
+            unscanned++;
+            // It held a token when last read: hidden whole until read again (its copy is stale).
+            if (entry !== undefined && entry.scan.kind !== 'clean') hidden.push(path);
+            continue;
+          }
+          const bytes = Math.min(stat.size, this.bounds.fileBytes);
+          budget -= bytes;
+          sinceTurn += bytes;
+          const scan = this.scan(path, npmrcGroup);
+          // Changed just now: its times may not move with a second write in the same tick.
+          const settled = stat.ctimeMs < started - SETTLED_MS;
+          entry = { identity: settled ? identityOf(stat) : null, scan };
+        }
+        known.set(path, entry);
+        if (entry.scan.kind === 'copy') copies.set(path, entry.scan.copy);
+        else if (entry.scan.kind === 'hidden') hidden.push(path);
       }
-      known.set(path, entry);
-      if (entry.scan.kind === 'copy') copies.set(path, entry.scan.copy);
-      else if (entry.scan.kind === 'hidden') hidden.push(path);
     }
     for (const [path, { scan }] of this.known)
       if (scan.kind === 'copy' && !copies.has(path)) this.copies.remove(path);

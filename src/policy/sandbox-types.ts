@@ -18,8 +18,8 @@ export interface SandboxSettings {
   /**
    * Whether the workspace's plain-named files are scanned for tokens, and each holding one is shown
    * to commands as a redacted, read-only copy (sandbox-token-files.ts); false unless the person's own
-   * config says `scan_workspace_tokens = true`: it costs a stat of every file after each command and
-   * breaks commands that rewrite such files (see README, "Security model").
+   * config says `scan_workspace_tokens = true`: its first reading reads every untracked or changed
+   * file, and it breaks commands that rewrite such files (see README, "Security model").
    */
   scanWorkspaceTokens?: boolean | undefined;
 }
@@ -43,6 +43,8 @@ export interface SandboxContext {
   /** PATH to find `bwrap` on. */
   path: string | undefined;
   platform?: NodeJS.Platform | undefined;
+  /** The clock files and folders are judged settled on by the secret files' walk (tests move it). */
+  now?: (() => number) | undefined;
 }
 
 /** Why commands run as they run: the sandbox, off by the person's choice, or wanted but impossible here. */
@@ -56,6 +58,15 @@ export type SandboxState =
       readonly problem: string;
       readonly fix: string;
     };
+
+/**
+ * The command that ended, as the policy saw it: the files its words name are scanned for tokens
+ * again at once (sandbox-secret-files.ts, commandEnded); the rest of what it wrote at the next turn.
+ */
+export interface EndedCommand {
+  readonly command: string;
+  readonly cwd: string;
+}
 
 /** Runs commands inside the sandbox: what to put in front of a command's argv. */
 export interface CommandSandbox {
@@ -91,7 +102,7 @@ export interface CommandSandbox {
    * next one, and the git folders it could write are cleaned of what would run a program later
    * (src/policy/new-git-dirs.ts). Settles when that is done.
    */
-  commandEnded(): Promise<void>;
+  commandEnded(ended?: EndedCommand): Promise<void>;
   /**
    * What the sandbox took out of git folders commands made, not yet told (a background command's
    * too): for the tool result of the command that just ended. null when nothing.

@@ -64,10 +64,11 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
   // The trial's verdict is kept in the agent home's cache: no bwrap spawn at a session's start.
   // bwrap from PATH's trusted entries: a work tree's own (through `.`, or its node_modules/.bin that
   // npx puts on PATH) would be the sandbox.
+  const cacheDir = join(context.kimiHome, 'cache');
   const host = sandboxHost(
     trustedPathEntries(context.path, [context.workDir]),
     context.platform ?? process.platform,
-    join(context.kimiHome, 'cache'),
+    cacheDir,
   );
   if (!host.available) return { kind: 'unavailable', settings, problem: host.problem, fix: host.fix };
   const placeholders = new Set<string>();
@@ -99,7 +100,7 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       secrets:
         settings.hideWorkspaceSecrets === false
           ? null
-          : new SandboxSecretFiles(join(context.kimiHome, 'cache'), settings.scanWorkspaceTokens === true),
+          : new SandboxSecretFiles(cacheDir, settings.scanWorkspaceTokens === true, undefined, context.now),
     }),
   };
 }
@@ -229,12 +230,13 @@ function sandboxFor(
       launching(cwd, approvedRead, (decided) => shellLaunched(bwrapLaunch(host, [...decided, '--']))),
     turnBegins: () => commands.secrets?.refresh(workspace()),
     secretWalkBound: () => commands.secrets?.boundHit ?? NEVER,
-    commandEnded: () => {
+    commandEnded: (ended) => {
       commands.running = Math.max(0, commands.running - 1);
       if (commands.disposed && commands.running === 0) removePlaceholders();
       for (const index of indexes.values()) index.refresh();
-      // A secret file the command made (a `.env` it wrote) is hidden from the next one.
-      commands.secrets?.refresh();
+      // A secret file the command made is hidden from the next one; of the files it wrote in place,
+      // those it named are scanned for tokens now, the rest at the next turn (sandbox-secret-files.ts).
+      commands.secrets?.commandEnded(ended && pathsNamedBy(ended.command, reals.cwd(ended.cwd)));
       // After the check under way (a background command's), not beside it.
       const check = commands.checking.then(checkGitDirs);
       commands.checking = check.catch(() => undefined);

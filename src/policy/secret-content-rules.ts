@@ -14,6 +14,14 @@ export interface SecretContentRule {
 }
 
 /**
+ * How a placeholder that stands for a credential in docs and comments starts (a lookahead's body, at
+ * the value's start): `<token>`, `[password]`, `{pw}`, `${VAR}` or `$VAR`, a run of `x` or `*`, an
+ * ellipsis (`...`, `…`, and `…` in UTF-8 read as Latin-1, as files are scanned). Used by the rules
+ * whose value has no vendor's format; a vendor-prefixed token (`ghp_…`) is judged by its format alone.
+ */
+const PLACEHOLDER_START = String.raw`(?:[<\[{$]|[xX]{3}|\*{3}|\.{3}|\u2026|\u00e2\u0080\u00a6)`;
+
+/**
  * Well-known credential formats, for files that hold secrets whatever their name (`.git/config`
  * with a token in a remote URL, `notes.txt` with a pasted key). Our own table, not secretlint's
  * preset: `@secretlint/*` 12 and 13 declare Node ≥ 22 (this project runs on 20), its API is async
@@ -24,7 +32,10 @@ export const SECRET_CONTENT_RULES: readonly SecretContentRule[] = [
   {
     what: 'a private key',
     hints: ['-----BEGIN '],
-    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/,
+    // Not a header whose body is a placeholder (`…`, `...`, `<key>`), as docs show one.
+    pattern: new RegExp(
+      `-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?![ \\t]*(?:\\r?\\n|\\\\n)?[ \\t]*${PLACEHOLDER_START})`,
+    ),
   },
   {
     what: 'a GitHub token',
@@ -50,7 +61,12 @@ export const SECRET_CONTENT_RULES: readonly SecretContentRule[] = [
   {
     what: 'a registry auth token',
     hints: ['_auth', '_password'],
-    pattern: /(?:^|[\s:])_(?:authToken|auth|password)\s*=\s*[^\s$]/m,
+    // Not a `${VAR}` reference, a placeholder (`<token>`, `xxx`, `…`, `example`), or shorter than a
+    // credential (`_authToken=x` in a test, `_auth=…`).
+    pattern: new RegExp(
+      `(?:^|[\\s:])_(?:authToken|auth|password)\\s*=\\s*(?!["']?(?:${PLACEHOLDER_START}|\\S*(?:example|EXAMPLE)))[^\\s$]{8}`,
+      'm',
+    ),
   },
   {
     what: 'a GitLab token',
@@ -112,7 +128,12 @@ export const SECRET_CONTENT_RULES: readonly SecretContentRule[] = [
     what: 'a URL with a password',
     hints: ['://'],
     // scheme://user:password@host, the password not a `$VAR` or `${VAR}` reference.
-    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/'"]+:(?!\$)[^\s@/'"]+@[^\s/'"]+/i,
+    // The password not a placeholder: a word that names one (`user:password@`, `user:pass@`), `<pw>`,
+    // `[password]`, `{pw}`, `xxx`, `***`, `…`, or a value holding `example`.
+    pattern: new RegExp(
+      `\\b[a-z][a-z0-9+.-]{1,20}:\\/\\/[^\\s:@/'"]+:(?!(?:pass(?:word|wd)?|pwd?|secret|token)@|${PLACEHOLDER_START}|[^\\s@/'"]*example)[^\\s@/'"]+@[^\\s/'"]+`,
+      'i',
+    ),
   },
   {
     // A Kubernetes Secret keeps its values base64-encoded under `data:` (`stringData:` plain): no
@@ -126,6 +147,9 @@ export const SECRET_CONTENT_RULES: readonly SecretContentRule[] = [
     what: 'an HTTP authorization header',
     hints: ['authorization:'],
     anyCase: true,
-    pattern: /\bauthorization:\s*(?:basic|bearer|token)\s+[A-Za-z0-9+/=._-]{8,}/i,
+    pattern: new RegExp(
+      `\\bauthorization:\\s*(?:basic|bearer|token)\\s+(?!${PLACEHOLDER_START}|[A-Za-z0-9+/=._-]*example)[A-Za-z0-9+/=._-]{8,}`,
+      'i',
+    ),
   },
 ];

@@ -1,11 +1,12 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { INSTALLED_CODE_FOLDERS } from '../util/installed-code-folders.js';
 import { isWithinDirectory } from '../util/path-within.js';
 import { SharedWorkTreeWalk } from '../util/shared-work-tree-walk.js';
 import { type FolderFacts, type NotedFiles, WorkTreeWalk } from '../util/work-tree-walk.js';
 import { archiveKind } from './archive-secret-members.js';
-import { isNpmrc, type TokenFiles } from './sandbox-token-files.js';
+import { GitIndexClean } from './git-index-clean.js';
+import { type FolderFiles, isNpmrc, type TokenFiles } from './sandbox-token-files.js';
 import { fileSecretContentReason, secretsFoundByContent } from './secret-content.js';
 import { secretNameReason } from './secret-file-names.js';
 import { SecretWalkOtherNames, type WalkedLink } from './secret-walk-other-names.js';
@@ -95,12 +96,12 @@ export function secretNotingWalk(root: string, now: () => number = Date.now): Sh
  * Each root's one walk (secretNotingWalk's), made when first asked for: what the checks of a root
  * after each command (nested repositories, secret files) share.
  */
-export function sharedWalksByRoot(): (root: string) => SharedWorkTreeWalk {
+export function sharedWalksByRoot(now: () => number = Date.now): (root: string) => SharedWorkTreeWalk {
   const walks = new Map<string, SharedWorkTreeWalk>();
   return (root) => {
     let walk = walks.get(root);
     if (walk === undefined) {
-      walk = secretNotingWalk(root);
+      walk = secretNotingWalk(root, now);
       walks.set(root, walk);
     }
     return walk;
@@ -132,16 +133,33 @@ export class SecretFilesWalk {
       throw new Error('a secret files walk needs a walk that notes secret files (secretNotingWalk)');
     this.walk = shared ?? secretNotingWalk(root, now);
     this.otherNames = new SecretWalkOtherNames(root, bounds);
+    this.trackedClean = new GitIndexClean(root);
+    this.isTrackedClean = (path, stat) => this.trackedClean.isClean(path, stat);
   }
 
-  async read(): Promise<SecretWalk> {
+  /**
+   * The folders whose listing the token scan was last given (the walk keeps a folder's facts, the
+   * same object, while its entries are unchanged).
+   */
+  private readonly listed = new WeakSet<FolderFacts>();
+
+  /** The root repository's files as its index holds them: the token scan passes them over. */
+  private readonly trackedClean: GitIndexClean;
+  private readonly isTrackedClean: (path: string, stat: Stats) => boolean;
+
+  /**
+   * One reading. `after`: what a command that ended leaves to look at again (see
+   * SandboxSecretFiles.refresh): the token scan stats only the files of the folders whose listing
+   * changed and those the command named; without it, every file is looked at again (a turn begins).
+   */
+  async read(after?: { readonly named: ReadonlySet<string> }): Promise<SecretWalk> {
     const { bounds } = this;
     const files: string[] = [];
     const gitConfigs: string[] = [];
     const links: WalkedLink[] = [];
     const archives: string[] = [];
     const folders = new Set<string>();
-    const plain: (readonly string[])[] = [];
+    const plain: FolderFiles[] = [];
     const tokens = this.tokens;
     let boundHit: SecretWalk['boundHit'] = null;
     let entries = 0;
@@ -155,7 +173,13 @@ export class SecretFilesWalk {
       folders.add(path);
       if (facts.dotGit === 'folder') gitConfigs.push(join(path, '.git', 'config'));
       for (const [name, target] of facts.notedLinks) links.push({ path: join(path, name), target });
-      if (tokens?.scansContent === true && facts.otherFiles.length > 0) plain.push(otherFilesOf(path, facts));
+      if (tokens?.scansContent === true && facts.otherFiles.length > 0) {
+        plain.push({
+          files: otherFilesOf(path, facts),
+          sameListing: after !== undefined && this.listed.has(facts),
+        });
+        this.listed.add(facts);
+      }
       for (const name of facts.notedFiles) {
         if (secretNameReason(name) === null) {
           archives.push(join(path, name));
@@ -176,7 +200,8 @@ export class SecretFilesWalk {
     // Past the files' bound, these still count (few, and the ones a name cannot tell).
     for (const config of gitConfigs)
       if (isRegularFile(config) && (await fileSecretContentReason(config)) !== null) files.push(config);
-    const found = await tokens?.find(plain.flat(), files.filter(isNpmrc));
+    if (tokens?.scansContent === true) this.trackedClean.refresh();
+    const found = await tokens?.findIn(plain, files.filter(isNpmrc), after?.named, this.isTrackedClean);
     if (found !== undefined) {
       files.push(...found.hidden);
       if (found.unscanned > 0) boundHit ??= 'content';

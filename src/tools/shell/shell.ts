@@ -154,7 +154,7 @@ export const Shell = toolFactory(
             // What the command left (a nested repository) is read before the next command; what the
             // sandbox cleaned out of git folders it made ends the task's output (its notification).
             onExited: async () => {
-              await commandSandbox?.commandEnded();
+              await commandSandbox?.commandEnded({ command, cwd: deps.workDir });
               const notes = [commandSandbox?.takeNotes(), commandSandbox?.takeCopiesNote()].filter(Boolean);
               return notes.length > 0 ? notes.join('\n') : null;
             },
@@ -185,7 +185,7 @@ export const Shell = toolFactory(
         } finally {
           // What the command left (a nested repository) is read before the next command, and a git
           // folder it made is cleaned of hooks and program-running config (src/policy/new-git-dirs.ts).
-          await commandSandbox?.commandEnded();
+          await commandSandbox?.commandEnded({ command, cwd: deps.workDir });
         }
         const gitNote = commandSandbox?.takeNotes() ?? null;
         // Which files the command saw as read-only copies with their tokens out (a write to one fails).
