@@ -32,6 +32,7 @@ describe('placeholders are no credential', () => {
     '//registry.npmjs.org/:_authToken=...',
     '//registry.npmjs.org/:_authToken=<your-token>',
     '//registry.npmjs.org/:_authToken=xxxxxxxxxxxx',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text `${NPM_TOKEN}`, as an .npmrc holds it
     '//registry.npmjs.org/:_authToken="${NPM_TOKEN}"',
     '//registry.npmjs.org/:_authToken=example-token-value',
     // Shorter than any credential.
