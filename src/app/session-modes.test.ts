@@ -58,7 +58,7 @@ describe('AgentSession.modes (what a status bar shows)', () => {
           network: false,
           blocksUnixSockets: true,
           hideWorkspaceSecrets: true,
-          scanWorkspaceTokens: false,
+          scanWorkspaceTokens: true,
         },
       });
     } finally {
@@ -85,7 +85,7 @@ describe('AgentSession.modes (what a status bar shows)', () => {
         network: false,
         blocksUnixSockets: false,
         hideWorkspaceSecrets: true,
-        scanWorkspaceTokens: false,
+        scanWorkspaceTokens: true,
       });
       expect(warnings.join('')).toContain('sudo apt-get install bubblewrap');
     } finally {

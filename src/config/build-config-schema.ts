@@ -126,10 +126,10 @@ export function buildConfigSchemas() {
     hide_workspace_secrets: z.boolean().default(true),
     /**
      * Whether plain-named workspace files holding a token (`ghp_…` in `deploy-notes.txt`) are shown to
-     * sandboxed commands as read-only copies with the tokens replaced. Off by default: each command
-     * then stats every file of the workspace, and a command that rewrites such a file fails.
+     * sandboxed commands as read-only copies with the tokens replaced. On by default; off for a tree
+     * whose untracked files hold sample tokens a sandboxed build must rewrite (such a write fails).
      */
-    scan_workspace_tokens: z.boolean().default(false),
+    scan_workspace_tokens: z.boolean().default(true),
   });
 
   /** `[trust]`: folders the person trusts (kimi-ts; `~` allowed); each covers the folders below it. */

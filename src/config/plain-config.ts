@@ -185,7 +185,7 @@ const SANDBOX: Fields = {
   network: flag(false),
   keep_env: { kind: 'strings', minLength: 1, default: [] },
   hide_workspace_secrets: flag(true),
-  scan_workspace_tokens: flag(false),
+  scan_workspace_tokens: flag(true),
 };
 
 const CHECKPOINTS: Fields = {

@@ -17,9 +17,9 @@ export interface SandboxSettings {
   hideWorkspaceSecrets?: boolean | undefined;
   /**
    * Whether the workspace's plain-named files are scanned for tokens, and each holding one is shown
-   * to commands as a redacted, read-only copy (sandbox-token-files.ts); false unless the person's own
-   * config says `scan_workspace_tokens = true`: its first reading reads every untracked or changed
-   * file, and it breaks commands that rewrite such files (see README, "Security model").
+   * to commands as a redacted, read-only copy (sandbox-token-files.ts); true unless the person's own
+   * config says `scan_workspace_tokens = false` (its first reading reads every untracked or changed
+   * file, and a command that rewrites such a file fails: README, "Security model").
    */
   scanWorkspaceTokens?: boolean | undefined;
 }

@@ -100,7 +100,7 @@ export function createCommandSandbox(settings: SandboxSettings, context: Sandbox
       secrets:
         settings.hideWorkspaceSecrets === false
           ? null
-          : new SandboxSecretFiles(cacheDir, settings.scanWorkspaceTokens === true, undefined, context.now),
+          : new SandboxSecretFiles(cacheDir, settings.scanWorkspaceTokens !== false, undefined, context.now),
     }),
   };
 }

@@ -17,8 +17,10 @@ const REVERSED = [...TOKEN].reverse().join('');
 /** What a command can print to rebuild the token without naming it (the model's trick). */
 const PRINT_TOKEN = `printf '%s%s\\n' ghp_ ${TOKEN.slice(4)}`;
 
-/** The person's opt-in to the content scan (off by default: it stats every file after each command). */
-const SCAN_TOKENS = '[sandbox]\nscan_workspace_tokens = true\n';
+/** The default config: the content scan is on. */
+const SCAN_TOKENS = '';
+/** The person's opt-out (`[sandbox] scan_workspace_tokens = false`). */
+const NO_SCAN = '[sandbox]\nscan_workspace_tokens = false\n';
 
 /** The tool messages the model was sent in `request`, as one string. */
 function toolMessages(body: unknown): string {
@@ -138,7 +140,7 @@ describe('a token in a plain-named file reaches no sandboxed command', () => {
           join(dir, '.npmrc'),
           'registry=https://npm.example.test/\n//npm.example.test/:_authToken=npmrc-secret-value-0004\nsave-exact=true\n',
         ),
-      '',
+      NO_SCAN,
     );
     expect(sent).not.toContain('npmrc-secret-value-0004');
     expect(sent).toContain('registry=https://npm.example.test/');
@@ -146,13 +148,13 @@ describe('a token in a plain-named file reaches no sandboxed command', () => {
   });
 });
 
-// Off by default: plain-named files are not scanned, so a command may rewrite one holding a token
+// Turned off: plain-named files are not scanned, so a command may rewrite one holding a token
 // (a build writing its output, a test fixture): no copy is bound over it.
-it('without the opt-in, a command rewrites a plain-named file holding a token', async () => {
+it('with the scan turned off, a command rewrites a plain-named file holding a token', async () => {
   const sent = await sentBy(
     ['echo more >> "$(ls | grep notes)" && wc -l < "$(ls | grep notes)"'],
     (dir) => writeFile(join(dir, 'deploy-notes.txt'), `push with ${TOKEN}\n`),
-    '',
+    NO_SCAN,
   );
   expect(sent).not.toContain('Read-only file system');
   expect(sent).toMatch(/\b2\b/);

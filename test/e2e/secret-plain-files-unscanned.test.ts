@@ -18,11 +18,10 @@ const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
 const REVERSED = [...TOKEN].reverse().join('');
 
 async function sentBy(command: string, plant: (dir: string) => Promise<void>): Promise<string> {
-  // The content scan is the person's opt-in (`[sandbox] scan_workspace_tokens`, off by default).
-  const { server, sandbox } = await cli.setup(
-    [{ toolCalls: [{ id: 'c', name: 'Shell', args: { command } }] }, { text: 'done' }],
-    { extraToml: '[sandbox]\nscan_workspace_tokens = true\n' },
-  );
+  const { server, sandbox } = await cli.setup([
+    { toolCalls: [{ id: 'c', name: 'Shell', args: { command } }] },
+    { text: 'done' },
+  ]);
   await plant(sandbox.workDir);
   const result = await sandbox.run(['--print', '--output-format', 'stream-json', '-p', 'look']);
   expect(result.code).toBe(0);
