@@ -7,7 +7,8 @@ import {
   stashRead,
   verboseRead,
 } from './git-diff-reads.js';
-import { remoteWord, storeCopied } from './git-store-copies.js';
+import { remoteNamed } from './git-remote-names.js';
+import { remoteWord, type StoreCopyCommand, storeCopied } from './git-store-copies.js';
 import type { GitRepoWords, GitStoreRead, GitWord } from './git-store-read-kinds.js';
 import { writesRead } from './git-worktree-writes.js';
 
@@ -93,12 +94,12 @@ export function gitStoreRead(
     case 'fetch':
     case 'pull':
     case 'push':
-    case 'worktree': {
-      const copied = storeCopied(subcommand, rest, (word) => isPath(word, repo));
-      const remote = copied === null ? remoteWord(subcommand, rest) : undefined;
-      if (remote === null) return { kind: 'unknownRepo' };
-      if (remote !== undefined) return { kind: 'remote', repo, remote, pushes: subcommand === 'push' };
-      return storeCopyRead(copied, repo);
+    case 'worktree':
+      return copyRead(subcommand, rest, repo, isPath);
+    case 'remote': {
+      // `git remote add -f NAME URL` fetches from URL at once (git-remote-names.ts).
+      const named = remoteNamed(subcommand, rest);
+      return named?.fetches ? copyRead('fetch', [named.target], repo, isPath) : null;
     }
     case 'status':
     case 'commit':
@@ -162,6 +163,23 @@ const MESSAGE_PRINTING: ReadonlySet<string> = new Set(['shortlog', 'show-branch'
 const BRANCH_MESSAGES = /^(?:-[a-zA-Z]*v[a-zA-Z]*|--verbose|--format.*)$/;
 const TAG_MESSAGES = /^(?:-n\d*|--format.*)$/;
 const REV_LIST_MESSAGES = /^(?:--format.*|--pretty.*|--header|--oneline)$/;
+
+/**
+ * A command that copies a store (git-store-copies.ts), as a read of its history; a fetch, pull or
+ * push through a remote's name or a URL, as the `remote` read that looks it up.
+ */
+function copyRead(
+  subcommand: StoreCopyCommand,
+  rest: readonly GitWord[],
+  repo: GitRepoWords,
+  isPath: (word: string, repo: GitRepoWords) => boolean,
+): GitStoreRead | null {
+  const copied = storeCopied(subcommand, rest, (word) => isPath(word, repo));
+  const remote = copied === null ? remoteWord(subcommand, rest) : undefined;
+  if (remote === null) return { kind: 'unknownRepo' };
+  if (remote !== undefined) return { kind: 'remote', repo, remote, pushes: subcommand === 'push' };
+  return storeCopyRead(copied, repo);
+}
 
 /** A copy of a store (git-store-copies.ts) as a read of its history: the source's, from where git runs. */
 function storeCopyRead(copied: ReturnType<typeof storeCopied>, repo: GitRepoWords): GitStoreRead | null {
