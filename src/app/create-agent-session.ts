@@ -151,9 +151,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
       trustChangeRefused: options.workRoots ? WorkRoots.JOB_COMMAND_REFUSAL : undefined,
     });
     // Print mode cannot ask: say what the untrusted workspace holds back.
-    const { folder, enables: held, trustedParent } = trust;
+    const { folder, enables: held, allowRules, trustedParent } = trust;
     if (options.runtimeAfk && !trust.trusted && held.length > 0)
-      warn({ kind: 'workspace-untrusted', folder, held, trustedParent });
+      warn({ kind: 'workspace-untrusted', folder, held, allowRules, trustedParent });
     const { policy, commandSandbox } = guards;
     // Among the last to run (the list runs last added first): the checkpoints' git at close still
     // skips PATH entries in the session's folders.

@@ -3,7 +3,8 @@ import type { LoadedRules, RuleSources } from '../policy/index.js';
 /**
  * What trusting the workspace would put in force: its rules file's allow rules, counted (the
  * summary, `2 allow rules in /w/.kimi-ts/permissions.toml`) and each as written (its pattern, and
- * its reason after ` — ` when it has one), in the file's order. The trust question shows both.
+ * its reason after ` — ` when it has one), in the file's order. The trust question shows both
+ * (util/held-back-lines.ts).
  */
 export function heldBack(
   loaded: Pick<LoadedRules, 'project'>,

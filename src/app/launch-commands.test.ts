@@ -30,6 +30,22 @@ it.each([
   // `env -C DIR`: what it runs runs there.
   ['env -C tools npm test', ['.: env -C tools npm test', 'tools: npm test']],
   ['env --chdir=tools CI=1 make', ['.: env --chdir=tools CI=1 make', 'tools: make']],
+  // Every wrapper whose option moves what it runs, read as the policy reads it (folder-options.ts).
+  ['env -iC tools make', ['.: env -iC tools make', 'tools: make']],
+  ['sudo -D tools make', ['.: sudo -D tools make', 'tools: make']],
+  ['sudo -u ci --chdir=tools make', ['.: sudo -u ci --chdir=tools make', 'tools: make']],
+  ['nsenter --wd=tools make', ['.: nsenter --wd=tools make', 'tools: make']],
+  ['unshare -w tools make', ['.: unshare -w tools make', 'tools: make']],
+  [
+    'systemd-run --working-directory=tools make',
+    ['.: systemd-run --working-directory=tools make', 'tools: make'],
+  ],
+  // The last option counts, as each wrapper keeps the last; a wrapper's folder is relative to the one before.
+  ['env -C a -C tools make', ['.: env -C a -C tools make', 'tools: make']],
+  [
+    'sudo -D tools env -C sub make',
+    ['.: sudo -D tools env -C sub make', 'tools: env -C sub make', 'tools/sub: make'],
+  ],
   // A shell string is read as the line it is.
   ["bash -c 'npm run lint'", ['.: bash -c npm run lint', '.: npm run lint']],
   // Order is not followed, as the policy does not: a `cd` in a subshell or one that fails leaves
@@ -59,6 +75,9 @@ it('says what it cannot read: a program or a folder an expansion decides, a line
   ]);
   expect((await commandLineLaunches('cd "$PKG" && npm test', work, home)).unsure).toEqual([
     expect.objectContaining({ why: expect.stringContaining('changes to a folder an expansion decides') }),
+  ]);
+  expect((await commandLineLaunches('sudo -D "$PKG" make', work, home)).unsure).toEqual([
+    { cwd: work, why: '`sudo` changes to a folder an expansion decides' },
   ]);
   expect((await commandLineLaunches('npm run lint && (', work, home)).unsure).toContainEqual(
     expect.objectContaining({ why: expect.stringContaining('does not read whole') }),

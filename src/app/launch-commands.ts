@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { wrapperFolder } from '../policy/folder-options.js';
 import { parseShellCommand, parseShellCommandNow } from '../policy/shell-command.js';
 import { CODE_WORD, type ShellWord } from '../policy/shell-words.js';
 import { basename, unwrap } from '../policy/shell-wrappers.js';
@@ -144,7 +145,7 @@ function pathBinsOf(
 
 /**
  * Each stage of a command once its wrappers are removed (`timeout 60 npm test`, then `npm test`), in
- * the folder `env -C DIR` leads to; the command lines it gives a shell, with their folder.
+ * the folder a wrapper's option leads to (`env -C DIR`, `sudo -D DIR`: policy/folder-options.ts); the command lines it gives a shell, with their folder.
  */
 function addStages(
   reading: LaunchReading,
@@ -162,12 +163,11 @@ function addStages(
       continue;
     }
     reading.commands.push({ words: stage.map((word) => word.value), cwd: at });
-    if (basename(first.value) === 'env') {
-      const folder = envFolder(stage.slice(1));
-      if (folder === null)
-        reading.unsure.push({ cwd: at, why: '`env --chdir` changes to a folder an expansion decides' });
-      else if (folder !== undefined) at = pathOfWord(folder, at, home);
-    }
+    const program = basename(first.value);
+    const folder = wrapperFolder(program, stage);
+    if (folder === null)
+      reading.unsure.push({ cwd: at, why: `\`${program}\` changes to a folder an expansion decides` });
+    else if (folder !== undefined) at = pathOfWord(folder, at, home);
   }
   return unwrapped.nested.map((code) => ({ code, at }));
 }
@@ -176,17 +176,4 @@ function addStages(
 function homeFolder(text: string, home: string): string | null {
   if (text === '~') return home;
   return /^~\/[A-Za-z0-9._/-]*$/.test(text) ? `${home}${text.slice(1)}` : null;
-}
-
-/** `env -C DIR`, `--chdir DIR`, `--chdir=DIR`: the folder (null: an expansion decides it); undefined when none. */
-function envFolder(args: readonly ShellWord[]): string | null | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const value = args[i]!.value;
-    if (value === null || !value.startsWith('-')) return undefined;
-    if (value === '-C' || value === '--chdir') return args[i + 1]?.value ?? null;
-    if (value.startsWith('--chdir=')) return value.slice('--chdir='.length);
-    if (/^-[iv0]*C./.test(value)) return value.slice(value.indexOf('C') + 1);
-    if (value === '-u' || value === '--unset' || value === '-S') i++;
-  }
-  return undefined;
 }

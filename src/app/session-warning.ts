@@ -1,3 +1,5 @@
+import { heldBackLines } from '../util/held-back-lines.js';
+
 /**
  * Something a session met that does not stop it, for the front end to report (the CLI prints the
  * text on stderr). The app itself never writes to a terminal.
@@ -14,7 +16,14 @@ export type SessionWarning =
   | { kind: 'sandbox-unavailable'; message: string }
   | { kind: 'sandbox-secret-walk-bound'; message: string }
   | { kind: 'trust-record-unreadable'; message: string }
-  | { kind: 'workspace-untrusted'; folder: string; held: readonly string[]; trustedParent: string | null }
+  | {
+      kind: 'workspace-untrusted';
+      folder: string;
+      /** The summary (`2 allow rules in …`), and each allow rule as written (held-back-rules.ts). */
+      held: readonly string[];
+      allowRules: readonly string[];
+      trustedParent: string | null;
+    }
   | { kind: 'install-in-workspace'; install: string; folder: string }
   | { kind: 'agent-code-in-workspace'; file: string; folder: string }
   | { kind: 'loaded-through-symlink'; file: string; link: string; real: string }
@@ -69,8 +78,15 @@ export function describeSessionWarning(warning: SessionWarning): string {
           : '';
       return `${warning.file} is read-only for commands in the sandbox: ${warning.starter} reads it and is run with no sandbox, so no command may change what it runs. A command that writes it${example} fails; change it yourself, or run that command with the sandbox off.\n`;
     }
-    case 'workspace-untrusted':
-      return `The folder ${warning.folder} is not trusted${warning.trustedParent ? ` (the trusted ${warning.trustedParent} above it does not cover a sub-folder's own rules file)` : ''}, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n`;
+    case 'workspace-untrusted': {
+      const parent = warning.trustedParent
+        ? ` (the trusted ${warning.trustedParent} above it does not cover a sub-folder's own rules file)`
+        : '';
+      // Then each rule, revealed and one a line, as the trust question lists them: the person who
+      // trusts with --trust-workspace has seen every rule it puts in force.
+      const rules = heldBackLines({ enables: [], allowRules: warning.allowRules }).map((line) => `${line}\n`);
+      return `The folder ${warning.folder} is not trusted${parent}, so its ${warning.held.join(', ')} are not in force. Trust it with --trust-workspace (or once in the interactive UI).\n${rules.join('')}`;
+    }
   }
 }
 

@@ -57,6 +57,9 @@ describe('commandSecretReason: the folder a wrapper moves its command to', () =>
     'sudo git -C ~/.kube diff --no-index config /dev/null',
     'timeout 5 tar -C .git -cf - config',
     'sudo -D "$(mktemp -d)" cat config',
+    // The last folder option counts (env, sudo, nsenter, unshare keep the last), not a chain of them.
+    'env -C src -C .git cat config',
+    'sudo -D src --chdir=.git cat config',
   ])('asks for %s', async (command) => {
     expect(await reason(command)).toMatch(/secret|cannot be known/);
   });

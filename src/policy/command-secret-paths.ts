@@ -3,8 +3,9 @@ import type { CommandPart } from './command-part.js';
 import { type CommandScope, commandScope, partFolders } from './command-scope.js';
 import { DecisionRealPaths } from './decision-real-paths.js';
 import { objectStoreReason } from './git-object-words.js';
+import { gitRemotesBefore } from './git-remotes-before.js';
 import { type GitRun, gitRunRead, gitRunStoreReason } from './git-store-reason.js';
-import { gitVariablesBefore } from './git-variables-before.js';
+import { gitVariablesOfPart } from './git-variables-before.js';
 import { GLOB_CHARS, globPaths } from './path-glob.js';
 import { fileSecretContentReason, knownSecretContentReason } from './secret-content.js';
 import { otherNameSecretReason } from './secret-other-names.js';
@@ -98,9 +99,9 @@ export function commandSecretReasonNow(
     // Only a part that runs git or names a git store can print its stored blobs (a text search or two).
     if (loopList || !(texts[i]!.includes('git') || texts[i]!.includes('objects/'))) continue;
     const store = gitStoreReason(
-      splits[i]!,
-      gitVariablesBefore(splits, i),
-      i < parts.length - 1,
+      splits,
+      i,
+      parts.length,
       analysed?.[i],
       folders ?? scope.folders,
       unknownFolder,
@@ -119,28 +120,27 @@ export function commandSecretReasonNow(
  * `find -exec git show`), with the `GIT_*` variables it sets before git.
  */
 function gitStoreReason(
-  words: readonly string[],
-  /** `GIT_*` variables the parts before it set (git-variables-before.ts). */
-  before: readonly string[],
-  /** A later part of the line runs after it. */
-  followed: boolean,
+  splits: readonly (readonly string[])[],
+  /** The part judged: `splits[i]`, of a line of `count` parts (a later part runs after it). */
+  i: number,
+  count: number,
   part: CommandPart | undefined,
   folders: readonly string[],
   unknownFolder: string | null,
 ): string | null | Promise<string | null> {
-  const assigned: string[] = [...before];
-  for (const word of words) {
-    if (word === 'git' || word.endsWith('/git')) break;
-    if (word.startsWith('GIT_') && word.includes('=')) assigned.push(word);
-  }
-  const runs: GitRun[] = [{ words, assigned, followed }];
+  const words = splits[i]!;
+  const followed = i < count - 1;
+  // The `GIT_*` variables it runs with, the remotes' names the parts before it lead somewhere.
+  const assigned = gitVariablesOfPart(splits, i);
+  const remotes = gitRemotesBefore(splits, i);
+  const runs: GitRun[] = [{ words, assigned, followed, remotes }];
   // A part that is no git command as written (a wrapper: `xargs git show`): what it runs. The first
   // invocation is the part as written (its words above); the others, the commands it runs.
   const invocations = part?.invocations ?? [];
   if (invocations.length > 1 && gitRunRead(runs[0]!, folders[0] ?? sep) === null) {
     runs.pop();
     for (let k = 1; k < invocations.length; k++)
-      runs.push({ words: invocations[k]!.map((word) => word.value), assigned, followed });
+      runs.push({ words: invocations[k]!.map((word) => word.value), assigned, followed, remotes });
   }
   const found: (string | Promise<string | null>)[] = [];
   // A program that is no git reading git's objects itself (git-object-words.ts).

@@ -24,6 +24,27 @@ const WRAPPER_FOLDER_FLAGS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
+ * The folder a wrapper's own options move the command it runs to (`sudo -D DIR`, `env -iC DIR`),
+ * from its words (`words[0]` the wrapper), read as the wrapper reads them. Each of these wrappers
+ * keeps the last such option (`env -C a -C b` runs in b, not a/b). Null when that value is not
+ * literal (an expansion decides it); undefined when the program is no such wrapper or sets none.
+ * The policy (below) and the reading of what a hook's launcher runs (app/launch-commands.ts) ask this.
+ */
+export function wrapperFolder(
+  program: string,
+  words: readonly { readonly value: string | null }[],
+): string | null | undefined {
+  const flags = WRAPPER_FOLDER_FLAGS[program];
+  if (flags === undefined) return undefined;
+  let folder: string | null | undefined;
+  readWrapperOptions(program, words, 1, (option) => {
+    if (flags.includes(option.flag)) folder = option.value;
+    return false;
+  });
+  return folder;
+}
+
+/**
  * The folders a part's options move it to, in order (each relative to the one before), from its
  * command name at `at`: a wrapper's folder option, then what it runs (`timeout 5 env -C DIR CMD`,
  * `sudo -D DIR git -C SUB …`), then a command's own `-C dir`. Empty for most commands.
@@ -43,13 +64,10 @@ export function folderOptionValues(words: readonly string[], at: number): string
   for (let s = 0; s < stages.length; s++) {
     const stage = stages[s]!;
     const program = basename(stage[0]?.value ?? '');
-    const flags = WRAPPER_FOLDER_FLAGS[program];
     const own = s + 1 < stages.length ? stage.slice(0, stage.length - stages[s + 1]!.length) : stage;
-    if (flags !== undefined) {
-      readWrapperOptions(program, own, 1, (option) => {
-        if (flags.includes(option.flag) && typeof option.value === 'string') dirs.push(option.value);
-        return false;
-      });
+    if (WRAPPER_FOLDER_FLAGS[program] !== undefined) {
+      const folder = wrapperFolder(program, own);
+      if (typeof folder === 'string') dirs.push(folder);
     } else if (s === stages.length - 1) {
       const options = DIRECTORY_OPTIONS[program];
       if (options !== undefined)

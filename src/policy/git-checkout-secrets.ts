@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { runGitProcess } from '../util/git-process.js';
-import type { CheckoutComparison } from './git-store-reads.js';
+import type { CheckoutComparison } from './git-store-read-kinds.js';
 import { judgeStoredObjects, storedObjectReason } from './git-store-secrets.js';
 import type { GitRepoPlace } from './git-store-state.js';
 import { secretNameReason } from './secret-file-names.js';

@@ -1,4 +1,4 @@
-import type { GitRepoWords } from './git-store-reads.js';
+import type { GitRepoWords } from './git-store-read-kinds.js';
 import { gitStoreHistoryReason } from './git-store-reason.js';
 
 /**

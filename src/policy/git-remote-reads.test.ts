@@ -3,7 +3,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandSecretReason } from './command-secret-paths.js';
 import { gitRunStoreReason } from './git-store-reason.js';
+import { parseShellCommand } from './shell-command.js';
 import { splitWords } from './shell-split-words.js';
 
 /**
@@ -64,5 +66,39 @@ describe('gitRunStoreReason: remotes that lead to a local path', () => {
 
   it('a push to a local remote copies this store (clean here: no reason)', async () => {
     expect(await reason('git push local HEAD:refs/heads/x')).toBeNull();
+  });
+});
+
+/** The whole line, as the policy judges it: its parts, each with what the parts before it did. */
+async function lineReason(command: string): Promise<string | null> {
+  const parsed = await parseShellCommand(command);
+  const home = join(root, 'home');
+  return commandSecretReason(parsed.parts, work, { userHome: home, kimiHome: join(home, '.kimi-ts') });
+}
+
+describe('a remote named by an earlier part of the line (holes6, 2)', () => {
+  it.each([
+    'git remote add x ../other && git fetch x',
+    'git remote add -t main -m main x ../other; git fetch -q x main',
+    'git remote add x gh:team/repo && git pull x',
+    'git remote set-url hosted ../other && git fetch hosted',
+    'git remote rename local y && git fetch y',
+    'git config remote.y.url ../other && git fetch y',
+    'git config set remote.y.url ../other && git fetch y',
+    // `-f` fetches at once: a fetch on its own.
+    'git remote add -f x ../other',
+    'git remote add --fetch x gh:team/repo',
+  ])('%s reads the other store’s history', async (command) => {
+    expect(await lineReason(command)).toMatch(/stored files/);
+  });
+
+  it.each([
+    'git remote add x ../other',
+    'git remote add x https://example.invalid/r.git && git fetch x',
+    'git remote add -f x https://example.invalid/r.git',
+    'git config remote.y.pushurl ../other && git fetch nosuch',
+    'git fetch x; git remote add x ../other',
+  ])('%s reads no store of this machine', async (command) => {
+    expect(await lineReason(command)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-/** A word of a git command, null when only run time knows it (as git-store-reads.ts's GitWord). */
+/** A word of a git command, null when only run time knows it (as git-store-read-kinds.ts's GitWord). */
 type GitWord = string | null;
 
 /**

@@ -4,7 +4,8 @@ import { runGitProcess } from '../util/git-process.js';
 import { checkoutSecretReason } from './git-checkout-secrets.js';
 import { repositoryHasNotes } from './git-notes-refs.js';
 import { localUrlPath } from './git-store-copies.js';
-import { type GitRepoWords, type GitStoreRead, type GitWord, gitStoreRead } from './git-store-reads.js';
+import type { GitRepoWords, GitStoreRead, GitWord } from './git-store-read-kinds.js';
+import { gitStoreRead } from './git-store-reads.js';
 import { gitStoreSecretsNow } from './git-store-secrets.js';
 import { gitRepoPlace } from './git-store-state.js';
 import { splitWords } from './shell-split-words.js';
@@ -15,7 +16,12 @@ export interface GitRun {
   readonly assigned: readonly string[];
   /** A later part of the line runs after it: it may read what this one writes (git-worktree-writes.ts). */
   readonly followed?: boolean;
+  /** Remotes' names earlier parts of the line lead somewhere (git-remotes-before.ts). */
+  readonly remotes?: ReadonlyMap<string, readonly (string | null)[]>;
 }
+
+/** What the line around a git command did or does: what it reads may depend on it. */
+type LineFacts = Pick<GitRun, 'followed' | 'remotes'>;
 
 /**
  * Why a command part that runs git may print a secret git's object store holds, in `folder`, or
@@ -26,7 +32,7 @@ export interface GitRun {
  */
 export function gitRunStoreReason(run: GitRun, folder: string): string | null | Promise<string | null> {
   const read = gitRunRead(run, folder);
-  return read === null ? null : readReason(read, folder, 0, run.followed ?? false);
+  return read === null ? null : readReason(read, folder, 0, run);
 }
 
 /** What the run prints of git's store (git-store-reads.ts), with no look-up of anything but paths. */
@@ -39,7 +45,7 @@ export function gitStoreHistoryReason(
   repo: GitRepoWords,
   folder: string,
 ): string | null | Promise<string | null> {
-  return readReason({ kind: 'history', repo }, folder, 0, false);
+  return readReason({ kind: 'history', repo }, folder, 0, {});
 }
 
 /** How many aliases deep an alias is followed (git stops at a loop; a chain this long is no work). */
@@ -49,12 +55,12 @@ function readReason(
   read: GitStoreRead,
   folder: string,
   depth: number,
-  followed: boolean,
+  line: LineFacts,
 ): string | null | Promise<string | null> {
   switch (read.kind) {
     case 'writes':
       // Alone on its line it prints no stored file; a later command reads the files as they are then.
-      if (!followed) return null;
+      if (line.followed !== true) return null;
       return then(gitStoreSecretsNow(read.repo.args, folder, read.repo.env), (found) =>
         found.files === null
           ? null
@@ -88,9 +94,9 @@ function readReason(
         );
       });
     case 'alias':
-      return aliasReason(read, folder, depth, followed);
+      return aliasReason(read, folder, depth, line);
     case 'remote':
-      return remoteReason(read, folder, depth, followed);
+      return remoteReason(read, folder, depth, line);
   }
 }
 
@@ -98,16 +104,35 @@ function readReason(
  * A fetch, pull or push through a remote's name or a URL: where the config leads it (`git ls-remote
  * --get-url`, which applies `remote.NAME.url` and `url.BASE.insteadOf` and talks to no remote) is a
  * local repository, it copies a store as `git fetch ../other` does: that one's history (a fetch),
- * or this one's (a push). A remote host's is no file of this machine.
+ * or this one's (a push). A remote host's is no file of this machine. Where an earlier part of the
+ * line led the name somewhere (`git remote add x ../other && git fetch x`; `origin` for a fetch that
+ * names none), that place is judged as well: the config as it is now may know nothing of it.
  */
 async function remoteReason(
   read: Extract<GitStoreRead, { kind: 'remote' }>,
   folder: string,
   depth: number,
-  followed: boolean,
+  line: LineFacts,
+): Promise<string | null> {
+  const named = line.remotes?.get(read.remote === '' ? 'origin' : read.remote) ?? [];
+  if (named.includes(null)) return readReason({ kind: 'unknownRepo' }, folder, depth, line);
+  for (const target of [read.remote, ...(named as readonly string[])]) {
+    const reason = await remoteTargetReason(read, target, folder, depth, line);
+    if (reason !== null) return reason;
+  }
+  return null;
+}
+
+/** The same, for one name or URL (`''`: the default remote). */
+async function remoteTargetReason(
+  read: Extract<GitStoreRead, { kind: 'remote' }>,
+  target: string,
+  folder: string,
+  depth: number,
+  line: LineFacts,
 ): Promise<string | null> {
   const url = await gitOutput(
-    [...read.repo.args, 'ls-remote', '--get-url', ...(read.remote === '' ? [] : ['--', read.remote])],
+    [...read.repo.args, 'ls-remote', '--get-url', ...(target === '' ? [] : ['--', target])],
     folder,
     read.repo.env,
   );
@@ -115,16 +140,11 @@ async function remoteReason(
   if (local === null) return null;
   const path = resolve(repoBase(read.repo, folder), local);
   if (statSync(path, { throwIfNoEntry: false }) === undefined) return null;
-  if (read.pushes) return readReason({ kind: 'history', repo: read.repo }, folder, depth, followed);
+  if (read.pushes) return readReason({ kind: 'history', repo: read.repo }, folder, depth, line);
   const here: string[] = [];
   for (let i = 0; i + 1 < read.repo.args.length; i++)
     if (read.repo.args[i] === '-C') here.push('-C', read.repo.args[++i]!);
-  return readReason(
-    { kind: 'history', repo: { args: [...here, '-C', path], env: {} } },
-    folder,
-    depth,
-    followed,
-  );
+  return readReason({ kind: 'history', repo: { args: [...here, '-C', path], env: {} } }, folder, depth, line);
 }
 
 /** What a git command that runs no program prints (its last newline removed); null when it fails. */
@@ -153,18 +173,17 @@ async function aliasReason(
   read: Extract<GitStoreRead, { kind: 'alias' }>,
   folder: string,
   depth: number,
-  followed: boolean,
+  line: LineFacts,
 ): Promise<string | null> {
-  if (depth >= MAX_ALIAS_DEPTH)
-    return readReason({ kind: 'history', repo: read.repo }, folder, depth, followed);
+  if (depth >= MAX_ALIAS_DEPTH) return readReason({ kind: 'history', repo: read.repo }, folder, depth, line);
   const value = await aliasValue(read, folder);
   if (value === null) return null;
   // `!…` is a shell command line: it may run any git command, on any repository.
-  if (value.startsWith('!')) return readReason({ kind: 'history', repo: read.repo }, folder, depth, followed);
+  if (value.startsWith('!')) return readReason({ kind: 'history', repo: read.repo }, folder, depth, line);
   const words: GitWord[] = ['git', ...read.repo.args, ...splitWords(value), ...read.rest];
   const assigned = Object.entries(read.repo.env).map(([name, text]) => `${name}=${text}`);
   const next = gitStoreRead(words, assigned, (word, repo) => isPath(word, repo, folder));
-  return next === null ? null : readReason(next, folder, depth + 1, followed);
+  return next === null ? null : readReason(next, folder, depth + 1, line);
 }
 
 /** `f(value)`, in a promise only when `value` is one (a ready answer waits on no microtask). */

@@ -21,6 +21,16 @@ export function gitVariablesBefore(splits: readonly (readonly string[])[], i: nu
   return found;
 }
 
+/** The `GIT_*` variables the git of part `i` runs with: those the parts before it leave, then its own before `git`. */
+export function gitVariablesOfPart(splits: readonly (readonly string[])[], i: number): string[] {
+  const found = gitVariablesBefore(splits, i);
+  for (const word of splits[i]!) {
+    if (word === 'git' || word.endsWith('/git')) break;
+    if (word.startsWith('GIT_') && word.includes('=')) found.push(word);
+  }
+  return found;
+}
+
 /** Builtins that set (and export) variables. */
 const DECLARERS: ReadonlySet<string> = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 

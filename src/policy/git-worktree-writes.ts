@@ -1,5 +1,4 @@
-/** A word of a git command, null when only run time knows it (as git-store-reads.ts's GitWord). */
-type GitWord = string | null;
+import type { GitRepoWords, GitStoreRead, GitWord } from './git-store-read-kinds.js';
 
 /** git commands that may write the files of another commit into the work tree. */
 export type WorktreeWriteCommand =
@@ -80,3 +79,13 @@ const BRANCH_NAMING: ReadonlySet<string> = new Set([
   '--create',
   '--force-create',
 ]);
+
+/** A command writing stored files into the work tree (git-worktree-writes.ts). */
+export function writesRead(
+  subcommand: WorktreeWriteCommand,
+  rest: readonly GitWord[],
+  repo: GitRepoWords,
+  isPath: (word: string, repo: GitRepoWords) => boolean,
+): GitStoreRead | null {
+  return writesStoredFiles(subcommand, rest, (word) => isPath(word, repo)) ? { kind: 'writes', repo } : null;
+}

@@ -59,3 +59,14 @@ it('a URL that url.<base>.insteadOf rewrites to a local path is fetched as that 
   ]);
   expect(sent).not.toContain(REVERSED);
 });
+
+// holes6, 2: the remote added by an earlier part of the same line; `-f` fetches at once.
+it('a remote added earlier on the same line, pointing at a local path, is fetched as that path', async () => {
+  const sent = await sentBy(['git remote add x ../other && git fetch -q x && git log -p FETCH_HEAD | rev']);
+  expect(sent).not.toContain(REVERSED);
+});
+
+it('`git remote add -f` with a local path is a fetch of that path', async () => {
+  const sent = await sentBy(['git remote add -f x ../other >/dev/null 2>&1; git log -p --all | rev']);
+  expect(sent).not.toContain(REVERSED);
+});

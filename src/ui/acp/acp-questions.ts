@@ -1,4 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
+import { revealInvisible, revealInvisibleOneLine } from '../../util/reveal-invisible.js';
 import type { QuestionAnswers, QuestionItem, QuestionRequest } from '../../wire/requests.js';
 import { acpAskingAgent } from './acp-asking-agent.js';
 
@@ -42,7 +43,7 @@ export async function askQuestionsByPermission(
             ...item.options.map(
               (option, index): acp.PermissionOption => ({
                 optionId: String(index),
-                name: option.label,
+                name: revealInvisibleOneLine(option.label),
                 kind: isRefusal(option.label) ? 'reject_once' : 'allow_once',
               }),
             ),
@@ -62,10 +63,18 @@ export async function askQuestionsByPermission(
   request.resolve(answers);
 }
 
-/** The question's text and its choices with what each means (buttons show only the labels). */
+/**
+ * The question's text and its choices with what each means (buttons show only the labels), revealed
+ * as the permission content is (session-updates.ts): the model's text cannot reorder what the person
+ * reads or scroll a choice away. Each choice stays on its line.
+ */
 function questionText(item: QuestionItem): string {
-  const choices = item.options.map((o) => `- ${o.label}${o.description ? ` — ${o.description}` : ''}`);
-  return [item.body, item.question, choices.join('\n')].filter((part) => part.trim() !== '').join('\n\n');
+  const choices = item.options.map(
+    (o) => `- ${revealInvisibleOneLine(`${o.label}${o.description ? ` — ${o.description}` : ''}`)}`,
+  );
+  return [revealInvisible(item.body), revealInvisible(item.question), choices.join('\n')]
+    .filter((part) => part.trim() !== '')
+    .join('\n\n');
 }
 
 /** Choices that say no (our plan tools' "No", "Reject", "Reject and exit") get the editor's reject look. */

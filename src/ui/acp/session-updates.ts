@@ -70,10 +70,18 @@ function textContent(text: string): ToolCallContent {
   return { type: 'content', content: { type: 'text', text } };
 }
 
+/**
+ * A tool's output and message as the editor shows them: revealed, as the permission content is
+ * (displayContent), so an output cannot reorder what the person reads or scroll the rest away.
+ */
 function outputText(value: ToolReturnValue): string {
   const output =
     typeof value.output === 'string' ? value.output : extractText({ content: value.output }, '\n');
-  return [output, value.message].filter((text) => text.trim() !== '').join('\n\n');
+  // Each revealed on its own: the blank line between them is ours.
+  return [output, value.message]
+    .filter((text) => text.trim() !== '')
+    .map((text) => revealInvisible(text))
+    .join('\n\n');
 }
 
 /**
@@ -171,10 +179,8 @@ export class SessionUpdateTranslator {
         if (!this.echoUserInput && value.display.some((block) => block.type === HIDE_OUTPUT_BLOCK.type)) {
           return [{ sessionUpdate: 'tool_call_update', toolCallId: id, status, ...title }];
         }
-        const content = [
-          ...displayContent(value.display),
-          ...(outputText(value) ? [textContent(outputText(value))] : []),
-        ];
+        const output = outputText(value);
+        const content = [...displayContent(value.display), ...(output ? [textContent(output)] : [])];
         return [
           {
             sessionUpdate: 'tool_call_update',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { heldBackLines, trustQuestionText } from './trust-question-text.js';
+import { heldBackLines } from '../../util/held-back-lines.js';
+import { trustQuestionText } from './trust-question-text.js';
 
 const facts = {
   folder: '/w',

@@ -1,11 +1,11 @@
 import type { WorkspaceTrustView } from '../../app/agent-session.js';
+import { heldBackLines } from '../../util/held-back-lines.js';
 import {
   sanitizeForTerminal as clean,
   joinTerminalText,
   type TerminalSafe,
   terminalText as t,
 } from '../../util/sanitize-terminal.js';
-import { heldBackLines } from '../common/trust-question-text.js';
 import type { LineReader } from './line-reader.js';
 
 /**

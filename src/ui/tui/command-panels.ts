@@ -1,5 +1,6 @@
 import { type Editor, matchesKey, type SlashCommand, type TUI } from '@mariozechner/pi-tui';
 import type { AgentSession } from '../../app/agent-session.js';
+import { heldBackLines } from '../../util/held-back-lines.js';
 import {
   joinTerminalText,
   type TerminalSafe,
@@ -7,7 +8,6 @@ import {
   trustedLiteral,
 } from '../../util/sanitize-terminal.js';
 import type { SessionControl } from '../common/session-control.js';
-import { heldBackLines } from '../common/trust-question-text.js';
 import { ChoicePicker } from './choice-picker.js';
 import { modelCommand } from './commands/model-command.js';
 import { rewindCommand } from './commands/rewind-command.js';

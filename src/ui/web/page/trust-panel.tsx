@@ -1,6 +1,6 @@
 import { useRef } from 'preact/hooks';
+import { heldBackLines } from '../../../util/held-back-lines.js';
 import { revealInvisibleOneLine } from '../../../util/reveal-invisible.js';
-import { heldBackLines } from '../../common/trust-question-text.js';
 import type { PendingTrust } from './conversation-state.js';
 import { useArmedPanel } from './use-armed-panel.js';
 
@@ -41,7 +41,6 @@ export function TrustPanel({
         {[
           'Until you do, its own configuration is not in force:',
           ...heldBackLines({
-            folder: request.folder,
             enables: request.enables,
             allowRules: request.allow_rules ?? [],
           }),
