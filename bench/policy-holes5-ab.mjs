@@ -5,11 +5,9 @@
 // warm-up, then CALLS new texts per shape, timed by the process's CPU (user + system).
 // Usage: node bench/policy-holes5-ab.mjs DIR_A DIR_B [rounds=8] [node binary]
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { RULES } from './policy-rules.mjs';
+import { policyFixture, shellRequest } from './policy-fixture.mjs';
 import { median } from './stats.mjs';
 
 const CALLS = 400;
@@ -26,35 +24,10 @@ const SHAPES = {
   sudoSame: () => "sudo -u root env A=1 bash -c 'git status && rm -fr build' | xargs -0 echo",
 };
 
-const shellRequest = (cwd, command) => ({
-  toolName: 'Shell',
-  effects: [{ kind: 'exec', command, cwd, background: false }],
-  question: { action: 'run command', description: `Run command \`${command}\`` },
-});
-
 async function run(dir) {
-  const { PermissionRule, RuleSet, SessionPolicy } = await import(
-    pathToFileURL(join(dir, 'dist/policy/index.js')).href
-  );
-  const root = await mkdtemp(join(tmpdir(), 'kimi-ts-holes5-ab-'));
+  const policyModule = await import(pathToFileURL(join(dir, 'dist/policy/index.js')).href);
+  const { work, policy, dispose } = await policyFixture(policyModule, 'kimi-ts-holes5-ab-');
   try {
-    const work = join(root, 'work');
-    await mkdir(join(work, 'src'), { recursive: true });
-    await writeFile(join(work, 'src', 'index.ts'), 'x');
-    const rules = new RuleSet(
-      RULES.map(
-        ([decision, pattern], i) =>
-          new PermissionRule({ decision, pattern }, { file: 'bench', index: i + 1 }),
-      ),
-    );
-    const policy = new SessionPolicy({
-      workDir: work,
-      additionalDirs: [],
-      homes: { userHome: root, kimiHome: join(root, '.kimi-ts') },
-      rules,
-      modes: { yolo: false, afk: false, runtimeAfk: false },
-      sessionApprovals: { isSessionApproved: () => false },
-    });
     const out = {};
     for (const [name, text] of Object.entries(SHAPES)) {
       for (let i = 0; i < 50; i++) await policy.decide(shellRequest(work, text(`w${i}`)));
@@ -65,7 +38,7 @@ async function run(dir) {
     }
     console.log(JSON.stringify(out));
   } finally {
-    await rm(root, { recursive: true, force: true });
+    await dispose();
   }
 }
 

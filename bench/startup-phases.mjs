@@ -3,62 +3,25 @@
 // and the bundle's own work until the first socket connects. Builds given as arguments (each a
 // directory with dist/) take turns, so they can be compared in one run:
 //   node bench/startup-phases.mjs [rounds] [build-dir ...]      (default: 7, this worktree)
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startScriptedServer } from './scripted-server.mjs';
+import { startPrintRuns } from './startup-print-runs.mjs';
 import { median } from './stats.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const rounds = Number(process.argv[2] ?? 7);
-const builds = process.argv.slice(3).map((dir) => resolve(dir));
-if (builds.length === 0) builds.push(join(here, '..'));
-
-const server = await startScriptedServer();
-const home = mkdtempSync(join(tmpdir(), 'kimi-ts-bench-phases-'));
-const work = join(home, 'work');
-mkdirSync(work);
-const config = join(home, 'config.toml');
-writeFileSync(
-  config,
-  `default_model = "m"\n[providers.p]\ntype = "openai_legacy"\nbase_url = "${server.baseUrl}"\napi_key = "k"\n[models.m]\nprovider = "p"\nmodel = "m"\nmax_context_size = 100000\n[loop_control]\nmax_retries_per_step = 1\n`,
-);
-
-function printRun(build, index, prompt, marked) {
-  const args = [
-    ...(marked ? ['-r', join(here, 'startup-phase-marks.cjs')] : []),
-    join(build, 'dist/bin/kimi-ts.cjs'),
-    ...['--config-file', config, '-w', work, '--print', '-p', prompt],
-  ];
-  // Each build its own home, so each finds its own code cache.
-  const env = { ...process.env, HOME: home, KIMI_TS_HOME: join(home, `home-${index}`) };
-  return new Promise((done) => {
-    let stderr = '';
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', () => done(stderr));
-  });
-}
-
-// A full turn first: the code cache is written as a user's second run finds it.
-for (const [index, build] of builds.entries()) {
-  server.push({ text: 'warm' });
-  await printRun(build, index, 'warm up', false);
-}
+const { rounds, builds, markedRun, close } = await startPrintRuns(process.argv.slice(2), {
+  defaultRounds: 7,
+  marks: 'startup-phase-marks.cjs',
+  prefix: 'kimi-ts-bench-phases-',
+});
 const seen = builds.map(() => ({}));
 for (let round = 0; round < rounds; round++) {
   for (const [index, build] of builds.entries()) {
-    const stderr = await printRun(build, index, 'hi', true);
+    const stderr = await markedRun(build, index);
     for (const [, label, wall, cpu] of stderr.matchAll(/^phase (\S+) ([\d.]+) ([\d.]+)$/gm)) {
       seen[index][label] ??= [];
       seen[index][label].push([Number(wall), Number(cpu)]);
     }
   }
 }
-await server.close();
-rmSync(home, { recursive: true, force: true });
+await close();
 
 for (const [index, build] of builds.entries()) {
   const at = (label, which) => median((seen[index][label] ?? []).map((pair) => pair[which]));
