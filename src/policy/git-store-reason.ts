@@ -217,27 +217,15 @@ async function aliasValue(
   read: Extract<GitStoreRead, { kind: 'alias' }>,
   folder: string,
 ): Promise<string | null> {
-  try {
-    const { code, stdout } = await runGitProcess(
-      [
-        ...read.repo.args,
-        ...read.settings.flatMap((setting) => ['-c', setting]),
-        'config',
-        '--get',
-        `alias.${read.name}`,
-      ],
-      {
-        cwd: folder,
-        env: { ...process.env, ...read.repo.env },
-        settings: [],
-        okCodes: [1],
-        timeoutMs: 10_000,
-        failure: (message) => new Error(message),
-        missing: 'git is not installed',
-      },
-    );
-    return code === 0 ? stdout.toString('utf8').replace(/\n$/, '') : null;
-  } catch {
-    return null;
-  }
+  return gitOutput(
+    [
+      ...read.repo.args,
+      ...read.settings.flatMap((setting) => ['-c', setting]),
+      'config',
+      '--get',
+      `alias.${read.name}`,
+    ],
+    folder,
+    read.repo.env,
+  );
 }
