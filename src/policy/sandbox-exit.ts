@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { EDIT_OUTSIDE_ACTION } from './approval-actions.js';
 import { showTarget } from './describe-facts.js';
 import type { EffectFacts } from './effect-facts.js';
+import { outsideRunFilesLine } from './outside-run-files.js';
 import type { WorkspaceRoots } from './path-class.js';
 import type { PolicyRequest, ToolQuestion } from './policy-decision.js';
 import { isReadOnlyCommand } from './read-only-commands.js';
@@ -64,10 +65,12 @@ export async function sandboxExit(
       }
       if (effect.leaveSandbox) {
         const reason = effect.leaveSandbox.justification.trim() || '(no reason given)';
+        // In the text an exact session approval remembers: a changed script is a new question.
+        const files = outsideRunFilesLine(fact.command, effect.cwd);
         return {
           question: {
             action: 'run command outside the sandbox',
-            description: `Run command \`${shown}\` OUTSIDE the sandbox (full access to files, network and secrets)\nReason given: ${reason}`,
+            description: `Run command \`${shown}\` OUTSIDE the sandbox (full access to files, network and secrets)\nReason given: ${reason}${files === null ? '' : `\n${files}`}`,
             display: [
               { type: 'shell', language: 'bash', command: effect.command },
               { type: 'brief', text: `Outside the sandbox. Reason given: ${reason}` },
